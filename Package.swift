@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Strict concurrency everywhere: every target is compiled in the Swift 6 language mode.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "pi-relayd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pi-relayd", targets: ["Supervisor"]),
+        .executable(name: "pi-relay-discord", targets: ["DiscordPlugin"]),
+        .executable(name: "pi-relay-formatter", targets: ["FormatterPlugin"]),
+        .executable(name: "pi-relay-attachments", targets: ["AttachmentsPlugin"]),
+        .executable(name: "pi-relayd-bench", targets: ["Bench"]),
+        .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"])]),
+        .target(
+            name: "PiRelaySDK",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Sources/SDK",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "Supervisor",
+            dependencies: [
+                "PiRelaySDK", "CLibYAML",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Supervisor",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "DiscordPlugin",
+            dependencies: ["PiRelaySDK", "CCurl", .product(name: "WSClient", package: "swift-websocket")],
+            path: "Sources/plugins/discord",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "FormatterPlugin",
+            dependencies: ["PiRelaySDK"],
+            path: "Sources/plugins/formatter",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "AttachmentsPlugin",
+            dependencies: ["PiRelaySDK", "CCurl"],
+            path: "Sources/plugins/attachments",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "Bench",
+            dependencies: ["PiRelaySDK"],
+            path: "Sources/Bench",
+            swiftSettings: strict),
+        .testTarget(name: "SDKTests", dependencies: ["PiRelaySDK"], path: "Tests/SDKTests", swiftSettings: strict),
+        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "PiRelaySDK"], path: "Tests/SupervisorTests", swiftSettings: strict),
+        .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
+        .testTarget(name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK"], path: "Tests/AttachmentsTests", swiftSettings: strict),
+        .testTarget(name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK"], path: "Tests/DiscordTests", swiftSettings: strict),
+        .testTarget(name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
+                    exclude: [], swiftSettings: strict),
+    ]
+)

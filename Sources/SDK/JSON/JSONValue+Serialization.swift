@@ -1,0 +1,74 @@
+extension JSONValue {
+    /// Compact JSON on one line. Object keys are sorted so output is stable for tests and logs.
+    /// Only `"`, `\` and control characters are escaped: raw U+2028 is legal JSON and LF framing is
+    /// unaffected because a raw LF can never appear in the output.
+    public func serialized() -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func serializedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        write(to: &out)
+        return out
+    }
+
+    public func write(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: Array("null".utf8))
+        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .number(let n): Self.writeNumber(n, to: &out)
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (k, v) in a.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                v.write(to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            for (k, key) in o.keys.sorted().enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                o[key]!.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeNumber(_ n: Double, to out: inout [UInt8]) {
+        if !n.isFinite {
+            out.append(contentsOf: Array("null".utf8))
+        } else if n.rounded() == n, abs(n) < 9.0e15 {
+            out.append(contentsOf: Array(String(Int64(n)).utf8))
+        } else {
+            out.append(contentsOf: Array(String(n).utf8))
+        }
+    }
+
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(0x5C); out.append(b)
+            case UInt8(ascii: "\\"): out.append(0x5C); out.append(b)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    public var description: String { serialized() }
+}

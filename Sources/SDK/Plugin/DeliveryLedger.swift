@@ -1,0 +1,41 @@
+import Foundation
+
+/// Remembers which delivery ids were handled, on disk, so a delivery replayed after a crash
+/// (handled, but the ack never reached the supervisor) is acknowledged without running twice.
+actor DeliveryLedger {
+    private let path: String
+    private var ids: Set<String> = []
+    private var order: [String] = []
+    private let keep = 4096
+
+    init(path: String) {
+        self.path = path
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            for line in text.split(separator: "\n") where !line.isEmpty {
+                let id = String(line)
+                if ids.insert(id).inserted { order.append(id) }
+            }
+        }
+    }
+
+    func contains(_ id: String) -> Bool { ids.contains(id) }
+
+    func record(_ id: String) {
+        guard ids.insert(id).inserted else { return }
+        order.append(id)
+        if order.count > keep * 2 {
+            order.removeFirst(order.count - keep)
+            ids = Set(order)
+            try? (order.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        if let h = FileHandle(forWritingAtPath: path) {
+            h.seekToEndOfFile()
+            h.write(Data((id + "\n").utf8))
+            try? h.close()
+        } else {
+            _ = FileManager.default.createFile(atPath: path, contents: Data((id + "\n").utf8),
+                                           attributes: [.posixPermissions: 0o600])
+        }
+    }
+}

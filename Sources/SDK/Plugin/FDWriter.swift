@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes whole lines to a file descriptor from a dedicated thread, so a slow reader on the other
+/// end never blocks Swift's cooperative thread pool.
+public final class FDWriter: @unchecked Sendable {
+    private let fd: Int32
+    private let cond = NSCondition()
+    private var queue: [[UInt8]] = []
+    private var finished = false
+    private var failed = false
+    private var thread: Thread?
+
+    public init(fd: Int32) {
+        self.fd = fd
+        let t = Thread { [unowned self] in self.loop() }
+        t.name = "fd-writer-\(fd)"
+        thread = t
+        t.start()
+    }
+
+    public func send(_ bytes: [UInt8]) {
+        cond.lock()
+        if !finished && !failed { queue.append(bytes) }
+        cond.signal()
+        cond.unlock()
+    }
+
+    /// Stops after everything queued so far is written (or the fd fails).
+    public func finish() {
+        cond.lock()
+        finished = true
+        cond.signal()
+        cond.unlock()
+    }
+
+    /// Waits until the queue is empty (bounded by `timeout`).
+    public func flush(timeout: TimeInterval = 5) {
+        let deadline = Date().addingTimeInterval(timeout)
+        cond.lock()
+        while !queue.isEmpty && !failed {
+            if !cond.wait(until: deadline) { break }
+        }
+        cond.unlock()
+    }
+
+    private func loop() {
+        while true {
+            cond.lock()
+            while queue.isEmpty && !finished { cond.wait() }
+            if queue.isEmpty && finished {
+                cond.unlock()
+                return
+            }
+            let batch = queue
+            queue.removeAll()
+            cond.unlock()
+            for chunk in batch where !writeAll(chunk) {
+                cond.lock()
+                failed = true
+                queue.removeAll()
+                cond.broadcast()
+                cond.unlock()
+                return
+            }
+            cond.lock()
+            cond.broadcast()
+            cond.unlock()
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                off += n
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// A pi-relayd plugin written in Swift: declare a manifest, handle requests, deliveries and
+/// notifications. The runtime does the handshake, framing, correlation, deadlines, acks, dedupe,
+/// pings and logging. Mark the conforming type `@main`.
+public protocol Plugin: Sendable {
+    static var manifest: PluginManifest { get }
+
+    /// Called once after the welcome. Throw `PluginExit.notConfigured` to exit 78.
+    init(context: PluginContext) async throws
+
+    /// A request from the supervisor, or an acknowledged delivery (`request.isDelivery`). The
+    /// returned value is the response's `result`; a thrown `RemoteError` becomes its `error`.
+    func handle(_ request: PluginRequest) async throws -> JSONValue
+
+    /// A notification: no answer is expected.
+    func handle(notification method: String, params: JSONValue) async
+
+    /// Long-running work (a gateway connection, say). Returning ends nothing: the plugin keeps
+    /// serving until the supervisor shuts it down. Throwing ends the plugin with exit status 1.
+    func run() async throws
+
+    /// The supervisor asked the plugin to stop: finish in-flight work quickly.
+    func shutdown() async
+}
+
+extension Plugin {
+    public func handle(notification method: String, params: JSONValue) async {}
+    public func run() async throws {}
+    public func shutdown() async {}
+
+    public static func main() async {
+        await PluginRuntime.run(Self.self)
+    }
+}
+
+public struct PluginManifest: Sendable {
+    public var name: String
+    public var version: String
+    public var roles: [String]
+    public var limits: [String: Int]
+    public var summary: String
+
+    public init(name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String) {
+        self.name = name
+        self.version = version
+        self.roles = roles
+        self.limits = limits
+        self.summary = summary
+    }
+}
+
+public struct PluginRequest: Sendable {
+    public let id: String
+    public let method: String
+    public let params: JSONValue
+    /// True for an acknowledged delivery (answered with `ack`, not a response).
+    public let isDelivery: Bool
+    /// When the supervisor stops waiting, if it said so.
+    public let deadline: ContinuousClock.Instant?
+}
+
+/// Ways a plugin ends on purpose, mapped to exit statuses the supervisor understands.
+public enum PluginExit: Error, Sendable {
+    /// Exit 78 (EX_CONFIG): the supervisor will not restart the plugin and shows the reason.
+    case notConfigured(String)
+    /// Exit with any status after logging the reason.
+    case status(Int32, String)
+}

@@ -1,0 +1,55 @@
+/// The plugin's side of the link: send requests and notifications to the supervisor.
+public actor PluginConnection {
+    private let writer: FDWriter
+    private var nextID = 0
+    private var pending: [String: CheckedContinuation<JSONValue, any Error>] = [:]
+    private var closed = false
+
+    init(writer: FDWriter) {
+        self.writer = writer
+    }
+
+    /// Sends a request and waits for its response, failing with `RemoteError.timeout` after `timeout`.
+    public func request(_ method: String, params: JSONValue = [:], timeout: Duration = .seconds(30)) async throws -> JSONValue {
+        if closed { throw RemoteError(code: "unavailable", message: "connection to pi-relayd closed") }
+        nextID += 1
+        let id = "p\(nextID)"
+        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        writer.send(WireMessage.request(id: id, method: method, params: params, deadlineMs: ms).encodedLine())
+        // Unstructured on purpose: the timer must outlive this call's suspension to fire the timeout.
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            await self?.fail(id, RemoteError.timeout("\(method) got no response within \(timeout)"))
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { cont in
+            pending[id] = cont
+        }
+    }
+
+    public func notify(_ method: String, params: JSONValue = [:]) {
+        writer.send(WireMessage.notify(method: method, params: params).encodedLine())
+    }
+
+    func send(_ message: WireMessage) {
+        writer.send(message.encodedLine())
+    }
+
+    func resolve(_ id: String, _ result: Result<JSONValue, RemoteError>) {
+        guard let c = pending.removeValue(forKey: id) else { return }
+        switch result {
+        case .success(let v): c.resume(returning: v)
+        case .failure(let e): c.resume(throwing: e)
+        }
+    }
+
+    func fail(_ id: String, _ error: RemoteError) {
+        pending.removeValue(forKey: id)?.resume(throwing: error)
+    }
+
+    func close() {
+        closed = true
+        for (_, c) in pending { c.resume(throwing: RemoteError(code: "unavailable", message: "connection to pi-relayd closed")) }
+        pending.removeAll()
+    }
+}

@@ -1,0 +1,15 @@
+import Logging
+
+/// What a plugin learns from the welcome, plus its link back to the supervisor.
+public struct PluginContext: Sendable {
+    /// This plugin's config section from config.yaml (an empty object when absent).
+    public let config: JSONValue
+    /// A private directory for the plugin's own state; it survives restarts.
+    public let stateDir: String
+    /// Where large files are exchanged by path.
+    public let spoolDir: String
+    /// The whole welcome message, for fields without a typed accessor (sessions, bindings).
+    public let welcome: JSONValue
+    public let connection: PluginConnection
+    public let logger: Logger
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a `Plugin` type: checks it was started by pi-relayd, moves the protocol off fd 1, does the
+/// handshake and then serves messages until shutdown or end of input.
+public enum PluginRuntime {
+    public static let pluginEnvironmentKey = "PI_RELAY_PLUGIN"
+
+    public static func run<P: Plugin>(_ type: P.Type) async {
+        let manifest = P.manifest
+        let env = ProcessInfo.processInfo.environment
+        guard env[pluginEnvironmentKey] == "1" else {
+            let text = """
+            \(manifest.name) \(manifest.version): \(manifest.summary)
+            This is a pi-relayd plugin (roles: \(manifest.roles.joined(separator: ", "))). It speaks \
+            pi-relayd plugin protocol v\(WireMessage.protocolVersion) on stdin/stdout and is started by \
+            pi-relayd, which finds it in its plugins folder. See docs/PROTOCOL.md.
+            To check it: pi-relayd plugin check \(CommandLine.arguments.first ?? manifest.name)
+
+            """
+            FileHandle.standardError.write(Data(text.utf8))
+            exit(64)
+        }
+        LoggingSystem.bootstrap { StderrLogHandler(label: $0) }
+        let logger = Logger(label: manifest.name)
+
+        // The protocol moves to a private fd and fd 1 becomes stderr, so a stray print() in plugin
+        // code lands in the log instead of corrupting the stream.
+        let protocolFD = dup(1)
+        dup2(2, 1)
+        signal(SIGPIPE, SIG_IGN)
+        let writer = FDWriter(fd: protocolFD)
+        let connection = PluginConnection(writer: writer)
+        let hello = Hello(name: manifest.name, version: manifest.version, roles: manifest.roles,
+                          limits: manifest.limits, description: manifest.summary)
+        writer.send(WireMessage.hello(hello).encodedLine())
+
+        let lines = FDLineReader.lines(fd: 0)
+        var iterator = lines.makeAsyncIterator()
+        let welcome: JSONValue
+        do {
+            welcome = try await awaitWelcome(&iterator, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            finish(writer, status: 76)
+        }
+
+        let stateDir = welcome["stateDir"]?.stringValue ?? FileManager.default.temporaryDirectory.path
+        let spoolDir = welcome["spoolDir"]?.stringValue ?? stateDir
+        try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        let context = PluginContext(config: welcome["config"] ?? [:], stateDir: stateDir, spoolDir: spoolDir,
+                                    welcome: welcome, connection: connection, logger: logger)
+        let plugin: P
+        do {
+            plugin = try await P(context: context)
+        } catch {
+            exitFor(error, writer: writer, logger: logger)
+        }
+        let ledger = DeliveryLedger(path: stateDir + "/.delivered")
+
+        // Deliveries and notifications keep their order; requests run concurrently.
+        let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do { try await plugin.run() } catch { exitFor(error, writer: writer, logger: logger) }
+            }
+            group.addTask {
+                for await message in ordered {
+                    switch message {
+                    case .deliver(let id, let method, let params):
+                        if await ledger.contains(id) {
+                            writer.send(WireMessage.ack(id: id).encodedLine())
+                            continue
+                        }
+                        do {
+                            _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params,
+                                                                      isDelivery: true, deadline: nil))
+                            await ledger.record(id)
+                            writer.send(WireMessage.ack(id: id).encodedLine())
+                        } catch {
+                            // Not acked: the supervisor keeps it and delivers it again later.
+                            logger.warning("delivery \(id) (\(method)) failed: \(error)")
+                        }
+                    case .notify(let method, let params):
+                        await plugin.handle(notification: method, params: params)
+                    default: break
+                    }
+                }
+            }
+            while let event = await iterator.next() {
+                guard case .line(let bytes) = event else {
+                    logger.warning("skipped input: \(event)")
+                    continue
+                }
+                let message: WireMessage
+                do { message = try WireMessage.decode(bytes) } catch {
+                    logger.warning("ignored a malformed line from pi-relayd: \(error)")
+                    continue
+                }
+                switch message {
+                case .request(let id, let method, let params, let deadlineMs):
+                    let deadline = deadlineMs.map { ContinuousClock.now + .milliseconds($0) }
+                    group.addTask {
+                        let result: Result<JSONValue, RemoteError>
+                        do {
+                            result = .success(try await plugin.handle(PluginRequest(id: id, method: method, params: params,
+                                                                                    isDelivery: false, deadline: deadline)))
+                        } catch let e as RemoteError {
+                            result = .failure(e)
+                        } catch {
+                            result = .failure(RemoteError(code: "internal", message: "\(error)"))
+                        }
+                        writer.send(WireMessage.response(id: id, result: result).encodedLine())
+                    }
+                case .response(let id, let result):
+                    await connection.resolve(id, result)
+                case .deliver, .notify:
+                    orderedIn.yield(message)
+                case .ping(let id):
+                    writer.send(WireMessage.pong(id: id).encodedLine())
+                case .shutdown:
+                    orderedIn.finish()
+                    await plugin.shutdown()
+                    await connection.close()
+                    finish(writer, status: 0)
+                case .goodbye(let reason):
+                    logger.error("pi-relayd said goodbye: \(reason)")
+                    finish(writer, status: 0)
+                default:
+                    break
+                }
+            }
+            // End of input: the supervisor is gone or closed our stdin.
+            orderedIn.finish()
+            await plugin.shutdown()
+            await connection.close()
+            finish(writer, status: 0)
+        }
+    }
+
+    private static func awaitWelcome(_ it: inout AsyncStream<LineFramer.Event>.Iterator, logger: Logger) async throws -> JSONValue {
+        while let event = await it.next() {
+            guard case .line(let bytes) = event else { continue }
+            switch try WireMessage.decode(bytes) {
+            case .welcome(let w): return w
+            case .goodbye(let reason): throw WireDecodeError(description: "pi-relayd refused the handshake: \(reason)")
+            default: throw WireDecodeError(description: "expected welcome as the first message from pi-relayd")
+            }
+        }
+        throw WireDecodeError(description: "stdin closed before the welcome")
+    }
+
+    static func exitFor(_ error: any Error, writer: FDWriter, logger: Logger) -> Never {
+        switch error {
+        case PluginExit.notConfigured(let why):
+            logger.error("not configured: \(why)")
+            finish(writer, status: 78)
+        case PluginExit.status(let code, let why):
+            logger.error("\(why)")
+            finish(writer, status: code)
+        default:
+            logger.error("fatal: \(error)")
+            finish(writer, status: 1)
+        }
+    }
+
+    static func finish(_ writer: FDWriter, status: Int32) -> Never {
+        writer.finish()
+        writer.flush(timeout: 2)
+        exit(status)
+    }
+}

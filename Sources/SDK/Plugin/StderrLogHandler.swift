@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+
+/// Plugin logs go to stderr, one line each; the supervisor timestamps and files them.
+public struct StderrLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+
+    public init(label: String) {
+        self.label = label
+        if let env = ProcessInfo.processInfo.environment["PI_RELAY_LOG_LEVEL"], let l = Logger.Level(rawValue: env) {
+            logLevel = l
+        }
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let m = event.metadata { merged.merge(m) { _, new in new } }
+        let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let text = "\(event.level) \(event.message)\(meta)\n"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
