@@ -135,8 +135,9 @@ def read_lines(stream):
 
     `stream.readline()` on a *binary* stream splits on b"\\n" alone (text-mode iteration would
     also split on other separators). Each yielded line has its LF and one trailing CR removed.
-    Lines longer than MAX_LINE_BYTES are skipped up to the next LF without being buffered, and
-    an unterminated tail at end of input is logged and never parsed.
+    Lines longer than MAX_LINE_BYTES are skipped up to the next LF, reading them in pieces of at
+    most that size (a huge line never sits whole in memory), and an unterminated tail at end of
+    input is logged and never parsed.
     """
     limit = MAX_LINE_BYTES + 1  # room for the LF
     while True:
