@@ -1,0 +1,42 @@
+/// Optional views of the payload, for call sites that already switched on `type`.
+extension PiEvent {
+    public var response: PiResponse? {
+        if case .response(let v) = payload { return v }
+        return nil
+    }
+
+    public var extensionUIRequest: PiExtensionUIRequest? {
+        if case .extensionUIRequest(let v) = payload { return v }
+        return nil
+    }
+
+    public var message: PiMessageSummary? {
+        if case .message(let v) = payload { return v }
+        return nil
+    }
+
+    public var assistantMessageEvent: PiAssistantMessageEvent? {
+        if case .messageUpdate(let v) = payload { return v }
+        return nil
+    }
+
+    public var toolExecution: PiToolExecution? {
+        if case .toolExecution(let v) = payload { return v }
+        return nil
+    }
+
+    public var autoCompaction: PiAutoCompaction? {
+        if case .autoCompaction(let v) = payload { return v }
+        return nil
+    }
+
+    public var autoRetry: PiAutoRetry? {
+        if case .autoRetry(let v) = payload { return v }
+        return nil
+    }
+
+    public var extensionError: PiExtensionError? {
+        if case .extensionError(let v) = payload { return v }
+        return nil
+    }
+}

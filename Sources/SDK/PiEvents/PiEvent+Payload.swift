@@ -1,0 +1,19 @@
+extension PiEvent {
+    /// The fields kept for each family of types. Types that carry nothing the relay needs
+    /// (`agent_start`, `agent_end`, `turn_start`, `turn_end`, unknown types) have `.none`.
+    public enum Payload: Sendable, Hashable {
+        case none
+        case response(PiResponse)
+        case extensionUIRequest(PiExtensionUIRequest)
+        /// `message_start` and `message_end`.
+        case message(PiMessageSummary)
+        case messageUpdate(PiAssistantMessageEvent)
+        /// `tool_execution_start`, `_update` and `_end`.
+        case toolExecution(PiToolExecution)
+        /// `auto_compaction_start` and `auto_compaction_end`.
+        case autoCompaction(PiAutoCompaction)
+        /// `auto_retry_start` and `auto_retry_end`.
+        case autoRetry(PiAutoRetry)
+        case extensionError(PiExtensionError)
+    }
+}

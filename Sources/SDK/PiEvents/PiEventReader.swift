@@ -1,0 +1,107 @@
+/// Reads one line of `pi --mode rpc` stdout into a `PiEvent`, keeping only what the relay needs.
+///
+/// The heavy parts of the stream — the partial assistant message that every `message_update`
+/// carries twice, `agent_end.messages`, `turn_end.message`, usage blocks, images — are skipped by
+/// a structural scan that allocates nothing, so reading costs little more than a pass over the
+/// bytes. Keys may come in any order and any field may be missing. A pure value: no I/O, no state
+/// between lines.
+public struct PiEventReader: Sendable {
+    /// Cap, in UTF-8 bytes, on `PiToolExecution.resultText`; the rest of the output is skipped.
+    public var toolResultTextLimit: Int
+    /// Cap, in UTF-8 bytes, on `PiToolExecution.diff`.
+    public var diffLimit: Int
+
+    public init(toolResultTextLimit: Int = 4000, diffLimit: Int = 4000) {
+        self.toolResultTextLimit = toolResultTextLimit
+        self.diffLimit = diffLimit
+    }
+
+    /// Reads one line (without its LF). Throws `PiEventReadError` for anything that is not a JSON
+    /// object with a string `type`.
+    public func read(_ line: UnsafeRawBufferPointer) throws(PiEventReadError) -> PiEvent {
+        guard let base = line.baseAddress, !line.isEmpty else {
+            throw PiEventReadError(kind: .invalidJSON, offset: 0, reason: "empty line")
+        }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var cursor = JSONCursor(start: bytes, end: bytes + line.count)
+        cursor.skipWhitespace()
+        guard cursor.peek == ASCII.openBrace else {
+            do {
+                try cursor.skipValue()
+                try cursor.expectEnd()
+            } catch {
+                throw PiEventReadError(error)
+            }
+            throw PiEventReadError(kind: .notAnObject, offset: 0, reason: "not a JSON object")
+        }
+        let found: PiEventType?
+        do {
+            found = try findType(cursor)
+        } catch {
+            throw PiEventReadError(error)
+        }
+        guard let type = found else {
+            throw PiEventReadError(kind: .missingType, offset: 0, reason: "no string \"type\"")
+        }
+        if type == .extensionUIRequest { return try readExtensionUIRequest(line) }
+        do {
+            let payload = try readPayload(type, &cursor)
+            try cursor.expectEnd()
+            return PiEvent(type: type, payload: payload)
+        } catch {
+            throw PiEventReadError(error)
+        }
+    }
+
+    public func read(_ line: [UInt8]) throws(PiEventReadError) -> PiEvent {
+        // withUnsafeBytes only rethrows untyped errors, so the typed error travels in a Result.
+        try line.withUnsafeBytes { buffer in
+            Result { () throws(PiEventReadError) -> PiEvent in try read(buffer) }
+        }.get()
+    }
+
+    public func read(_ line: String) throws(PiEventReadError) -> PiEvent {
+        var copy = line
+        return try copy.withUTF8 { buffer in
+            Result { () throws(PiEventReadError) -> PiEvent in try read(UnsafeRawBufferPointer(buffer)) }
+        }.get()
+    }
+
+    /// Finds `type` with a throwaway cursor. pi writes it first, so this normally reads one member;
+    /// otherwise the members before it are skipped here and read again by the payload pass.
+    func findType(_ start: JSONCursor) throws(JSONParseError) -> PiEventType? {
+        var c = start
+        try c.openObject()
+        var first = true
+        while let key = try c.nextKey(&first) {
+            if key.matches("type") {
+                guard let raw = try c.readRawString() else { return nil }
+                return PiEventType(raw: raw)
+            }
+            try c.skipValue()
+        }
+        return nil
+    }
+
+    func readPayload(_ type: PiEventType, _ c: inout JSONCursor) throws(JSONParseError) -> PiEvent.Payload {
+        switch type {
+        case .messageUpdate:
+            return .messageUpdate(try readMessageUpdate(&c))
+        case .messageStart, .messageEnd:
+            return .message(try readMessageEvent(&c))
+        case .toolExecutionStart, .toolExecutionUpdate, .toolExecutionEnd:
+            return .toolExecution(try readToolExecution(&c))
+        case .response:
+            return .response(try readResponse(&c))
+        case .autoCompactionStart, .autoCompactionEnd:
+            return .autoCompaction(try readAutoCompaction(&c))
+        case .autoRetryStart, .autoRetryEnd:
+            return .autoRetry(try readAutoRetry(&c))
+        case .extensionError:
+            return .extensionError(try readExtensionError(&c))
+        case .agentStart, .agentEnd, .turnStart, .turnEnd, .extensionUIRequest, .other:
+            try c.skipValue()
+            return .none
+        }
+    }
+}
