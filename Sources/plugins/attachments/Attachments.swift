@@ -1,0 +1,54 @@
+import Foundation
+import PiRelaySDK
+
+/// The attachments plugin: chat attachments in (images for the model, text into the prompt),
+/// workspace files out (checked, then copied to the spool for the messenger to upload).
+@main
+struct Attachments: Plugin {
+    static let manifest = PluginManifest(
+        name: "attachments", version: "0.1.0", roles: ["attachments"],
+        summary: "turns chat attachments into prompt content and checks workspace files before they are uploaded")
+
+    let config: AttachmentsConfig
+    let inbound: Inbound
+    let outbound: Outbound
+    let context: PluginContext
+
+    init(context: PluginContext) async throws {
+        do {
+            config = try AttachmentsConfig(json: context.config)
+        } catch {
+            throw PluginExit.notConfigured(error.message)
+        }
+        let proxy = ProxySetting.resolve(configured: config.proxy, environment: ProcessInfo.processInfo.environment)
+        inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
+        outbound = Outbound(spoolDir: context.spoolDir)
+        self.context = context
+        context.logger.info("ready: proxy \(proxy.redacted), download limit \(ByteCount.describe(config.downloadMaxBytes)), image limit \(ByteCount.describe(config.imageMaxBytes)), text limit \(ByteCount.describe(config.textInlineMaxBytes))")
+    }
+
+    func handle(_ request: PluginRequest) async throws -> JSONValue {
+        switch request.method {
+        case "attachments.inbound":
+            let params = try InboundRequest(params: request.params)
+            let result = await inbound.run(params, deadline: request.deadline)
+            // File names and reasons only: links can carry signed tokens, so they are never logged.
+            for note in result.notes { context.logger.info("session \(params.sessionId ?? "?"): \(note)") }
+            context.logger.info("session \(params.sessionId ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out")
+            return result.json
+        case "attachments.outbound":
+            do {
+                return try await outbound.run(request.params)
+            } catch {
+                context.logger.info("outbound refused: \(error.message)")
+                throw error
+            }
+        case "status":
+            return ["proxy": .string(inbound.proxy.redacted), "downloadMaxBytes": JSONValue(config.downloadMaxBytes),
+                    "imageMaxBytes": JSONValue(config.imageMaxBytes), "textInlineMaxBytes": JSONValue(config.textInlineMaxBytes),
+                    "timeoutSeconds": .number(config.timeoutSeconds), "maxRedirects": JSONValue(config.maxRedirects)]
+        default:
+            throw RemoteError.methodNotFound(request.method)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Runs every download on one curl_multi handle owned by a dedicated thread, so no network wait
+/// ever occupies Swift's cooperative pool; callers await a continuation per transfer.
+/// Unchecked Sendable: `multi` is used only on the loop thread, except curl_multi_wakeup, which
+/// libcurl documents as callable from any thread.
+final class TransferLoop: @unchecked Sendable {
+    static let shared = TransferLoop()
+
+    private let multi: UnsafeMutableRawPointer
+    private let incoming = Mutex<[Transfer]>([])
+
+    init() {
+        // Thread-safe and reference-counted since curl 7.84 (this build reports THREADSAFE), so
+        // calling it after the SDK started its reader threads is fine.
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+        multi = curl_multi_init()
+        let thread = Thread { [self] in run() }
+        thread.name = "curl-multi"
+        thread.start()
+    }
+
+    func fetch(_ request: DownloadRequest) async -> Result<Download, DownloadFailure> {
+        if let scheme = request.disallowedScheme { return .failure(.disallowedScheme(scheme)) }
+        let transfer = Transfer(request: request)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.continuation = continuation
+                incoming.withLock { $0.append(transfer) }
+                curl_multi_wakeup(multi)
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
+            curl_multi_wakeup(multi)
+        }
+    }
+
+    private func run() {
+        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        while true {
+            for transfer in incoming.withLock({ list in defer { list.removeAll() }; return list }) {
+                guard !transfer.cancelled.load(ordering: .relaxed) else {
+                    transfer.finish(.failure(.cancelled))
+                    continue
+                }
+                guard let h = transfer.makeHandle() else {
+                    transfer.finish(.failure(.other("out of memory")))
+                    continue
+                }
+                active[h] = transfer
+                curl_multi_add_handle(multi, h)
+            }
+            for (h, transfer) in active where transfer.cancelled.load(ordering: .relaxed) {
+                active[h] = nil
+                curl_multi_remove_handle(multi, h)
+                curl_easy_cleanup(h)
+                transfer.finish(.failure(.cancelled))
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let h = message.pointee.easy_handle,
+                      let transfer = active.removeValue(forKey: h) else { continue }
+                let outcome = transfer.outcome(message.pointee.data.result, handle: h)
+                curl_multi_remove_handle(multi, h)
+                curl_easy_cleanup(h)
+                transfer.finish(outcome)
+            }
+            // Returns early on socket activity, curl's own timers, or curl_multi_wakeup.
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// `attachments.inbound`: turns chat attachments into prompt content. Every item is fetched and
+/// judged on its own; a failure becomes a note and an appendix line, never a failed request.
+struct Inbound: Sendable {
+    let config: AttachmentsConfig
+    let proxy: ProxySetting
+    let loop: TransferLoop
+    /// Local items inside this folder were handed over through the spool and are removed after use.
+    let spoolDir: String?
+
+    func run(_ request: InboundRequest, deadline: ContinuousClock.Instant? = nil) async -> InboundResult {
+        let timeout = timeout(before: deadline)
+        let fetched = await withTaskGroup(of: (Int, Result<Download, DownloadFailure>?).self) { group in
+            for (i, item) in request.items.enumerated() {
+                group.addTask { (i, await fetch(item, timeout: timeout)) }
+            }
+            var all = [Result<Download, DownloadFailure>?](repeating: nil, count: request.items.count)
+            for await (i, result) in group { all[i] = result }
+            return all
+        }
+        let outcomes = zip(request.items, fetched).map { item, result in
+            judge(item, result, imageInput: request.imageInput)
+        }
+        return InboundResult(outcomes)
+    }
+
+    private func fetch(_ item: InboundItem, timeout: Duration) async -> Result<Download, DownloadFailure>? {
+        guard let source = item.source else { return nil }
+        // A messenger that already knows the file is too big saves the download.
+        if let size = item.declaredSize, size > config.downloadMaxBytes {
+            return .failure(.tooLarge(limit: config.downloadMaxBytes))
+        }
+        switch source {
+        case .url(let url):
+            return await loop.fetch(DownloadRequest(url: url, maxBytes: config.downloadMaxBytes, timeout: timeout,
+                                                    maxRedirects: config.maxRedirects, proxy: proxy))
+        case .path(let path):
+            return await LocalFileRead.read(path: path, maxBytes: config.downloadMaxBytes, spoolDir: spoolDir)
+        }
+    }
+
+    /// The configured timeout, shortened so the answer still reaches the supervisor before it
+    /// stops waiting for this request.
+    private func timeout(before deadline: ContinuousClock.Instant?) -> Duration {
+        let configured = Duration.milliseconds(Int64(config.timeoutSeconds * 1000))
+        guard let deadline else { return configured }
+        let left = deadline - ContinuousClock.now - .milliseconds(500)
+        return max(.milliseconds(250), min(configured, left))
+    }
+
+    func judge(_ item: InboundItem, _ fetched: Result<Download, DownloadFailure>?, imageInput: Bool) -> ItemOutcome {
+        let name = item.name
+        let download: Download
+        switch fetched {
+        case nil:
+            return .notIncluded(name, size: nil, "the message gave no link or absolute path for it")
+        case .failure(let failure):
+            if case .path = item.source { return .notIncluded(name, size: nil, "could not read the file: \(failure.reason)") }
+            return .notIncluded(name, size: nil, "download failed: \(failure.reason)")
+        case .success(let d):
+            download = d
+        }
+        let size = download.bytes.count
+        let classification = Classification.of(download.bytes)
+        switch classification {
+        case .image(let format):
+            guard imageInput else { return .imageNotSent(name, size: size, "this session's model does not accept images") }
+            guard size <= config.imageMaxBytes else {
+                return .imageNotSent(name, size: size, "over the \(ByteCount.describe(config.imageMaxBytes)) image limit")
+            }
+            return .image(name: name, format: format, size: size, base64: Data(download.bytes).base64EncodedString())
+        case .otherImage(let format):
+            return .notIncluded(name, size: size, "\(format.rawValue) image; only PNG, JPEG, GIF and WebP images can be sent to the model")
+        case .text, .binary:
+            // Declared an image but is not one: an error page or a mislabelled file; either way the
+            // user expected a picture, so the text is not pasted into the prompt in its place.
+            if let declared = [item.declaredType, download.contentType].compactMap({ $0 })
+                .first(where: { $0.lowercased().hasPrefix("image/") }) {
+                let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? declared
+                return .notIncluded(name, size: size, "declared as \(type) but the content is not an image")
+            }
+        }
+        switch classification {
+        case .text(let text):
+            guard size < config.textInlineMaxBytes else {
+                return .notIncluded(name, size: size, "over \(ByteCount.describe(config.textInlineMaxBytes))")
+            }
+            return .text(name: name, size: size,
+                         block: FencedBlock.render(name: name, language: TextLanguage.forFile(named: name), text: text))
+        case .binary(let why):
+            return .notIncluded(name, size: size, why)
+        case .image, .otherImage:
+            preconditionFailure("images were handled above")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import PiRelaySDK
+
+/// One attachment of an `attachments.inbound` request, as the messenger described it.
+struct InboundItem: Sendable, Equatable {
+    /// nil when the messenger gave neither a usable `url` nor an absolute `path`.
+    let source: ItemSource?
+    let name: String
+    let declaredSize: Int?
+    let declaredType: String?
+
+    init(source: ItemSource?, name: String, declaredSize: Int? = nil, declaredType: String? = nil) {
+        self.source = source
+        self.name = name
+        self.declaredSize = declaredSize
+        self.declaredType = declaredType
+    }
+
+    init(json: JSONValue) {
+        let url = json["url"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        // A relative path would be resolved against the plugin's state folder, which means nothing
+        // to the person at the terminal, so only absolute paths are accepted.
+        let path = json["path"]?.stringValue.flatMap { $0.hasPrefix("/") && !$0.contains("\0") ? $0 : nil }
+        source = url.map(ItemSource.url) ?? path.map(ItemSource.path)
+        name = DisplayName.clean(json["filename"]?.stringValue, fallbackFrom: url ?? path ?? "")
+        declaredSize = json["size"]?.intValue
+        declaredType = json["contentType"]?.stringValue
+    }
+}

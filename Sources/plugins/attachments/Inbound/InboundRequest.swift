@@ -1,0 +1,25 @@
+import PiRelaySDK
+
+/// The params of `attachments.inbound`.
+struct InboundRequest: Sendable, Equatable {
+    let sessionId: String?
+    /// False when the session's model cannot read images; absent means it can.
+    let imageInput: Bool
+    let items: [InboundItem]
+
+    init(sessionId: String? = nil, imageInput: Bool = true, items: [InboundItem]) {
+        self.sessionId = sessionId
+        self.imageInput = imageInput
+        self.items = items
+    }
+
+    init(params: JSONValue) throws(RemoteError) {
+        guard case .object = params else { throw .invalidParams("attachments.inbound params must be an object") }
+        guard let items = params["items"]?.arrayValue else {
+            throw .invalidParams("attachments.inbound needs `items`, a list of attachments")
+        }
+        sessionId = params["sessionId"]?.stringValue
+        imageInput = params["imageInput"]?.boolValue ?? true
+        self.items = items.map(InboundItem.init(json:))
+    }
+}

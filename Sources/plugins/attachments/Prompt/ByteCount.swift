@@ -1,0 +1,15 @@
+/// Sizes as people read them: 512 bytes, 99 KB, 3.8 MB (binary units, at most one decimal).
+enum ByteCount {
+    static func describe(_ bytes: Int) -> String {
+        if bytes == 1 { return "1 byte" }
+        if bytes < 1024 { return "\(bytes) bytes" }
+        if bytes < 1024 * 1024 { return tenths(bytes, 1024) + " KB" }
+        if bytes < 1024 * 1024 * 1024 { return tenths(bytes, 1024 * 1024) + " MB" }
+        return tenths(bytes, 1024 * 1024 * 1024) + " GB"
+    }
+
+    private static func tenths(_ n: Int, _ unit: Int) -> String {
+        let t = (n * 10 + unit / 2) / unit
+        return t % 10 == 0 ? "\(t / 10)" : "\(t / 10).\(t % 10)"
+    }
+}

@@ -1,0 +1,26 @@
+/// A text attachment as a Markdown code block under its file name.
+enum FencedBlock {
+    static func render(name: String, language: String, text: String) -> String {
+        var body = text
+        if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
+        if !body.isEmpty && !body.hasSuffix("\n") { body += "\n" }
+        let f = fence(for: body)
+        return "[attachment \(name)]\n\(f)\(language)\n\(body)\(f)"
+    }
+
+    /// A fence one backtick longer than the longest backtick run in the text (at least three), so
+    /// nothing inside the file can close the block early.
+    static func fence(for text: String) -> String {
+        var longest = 0
+        var run = 0
+        for b in text.utf8 {
+            if b == UInt8(ascii: "`") {
+                run += 1
+                longest = max(longest, run)
+            } else {
+                run = 0
+            }
+        }
+        return String(repeating: "`", count: max(3, longest + 1))
+    }
+}
