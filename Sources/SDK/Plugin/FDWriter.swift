@@ -15,7 +15,9 @@ public final class FDWriter: @unchecked Sendable {
 
     public init(fd: Int32) {
         self.fd = fd
-        let t = Thread { [unowned self] in self.loop() }
+        // The thread holds the writer until `finish()` lets the loop end, so queued lines are never
+        // dropped because the last owner let go.
+        let t = Thread { self.loop() }
         t.name = "fd-writer-\(fd)"
         thread = t
         t.start()

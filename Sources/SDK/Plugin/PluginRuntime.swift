@@ -80,6 +80,11 @@ public enum PluginRuntime {
                                                                       isDelivery: true, deadline: nil))
                             await ledger.record(id)
                             writer.send(WireMessage.ack(id: id).encodedLine())
+                        } catch let e as RemoteError where e.code == "method_not_found" {
+                            // A delivery this plugin does not understand is acknowledged and
+                            // ignored; otherwise it would be replayed forever.
+                            await ledger.record(id)
+                            writer.send(WireMessage.ack(id: id).encodedLine())
                         } catch {
                             // Not acked: the supervisor keeps it and delivers it again later.
                             logger.warning("delivery \(id) (\(method)) failed: \(error)")

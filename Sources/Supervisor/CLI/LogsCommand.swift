@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct LogsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logs", abstract: "Show a log: the daemon's (pi-relayd) or a plugin's.")
+
+    @Argument(help: "pi-relayd (default) or a plugin name.") var name: String = "pi-relayd"
+    @Flag(name: .shortAndLong, help: "Keep printing new lines.") var follow = false
+    @Option(name: .shortAndLong, help: "Lines to show.") var lines: Int = 50
+
+    func run() throws {
+        let home = Home.resolve()
+        let path = home.logFile(name)
+        guard FileManager.default.fileExists(atPath: path) else {
+            let known = ((try? FileManager.default.contentsOfDirectory(atPath: home.logsDir)) ?? [])
+                .filter { $0.hasSuffix(".log") }.map { String($0.dropLast(4)) }.sorted()
+            throw ValidationError("no log \(path)\(known.isEmpty ? "" : "; logs: " + known.joined(separator: ", "))")
+        }
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let text = String(decoding: data, as: UTF8.self)
+        let all = text.split(separator: "\n", omittingEmptySubsequences: true)
+        let tail = all.suffix(lines).joined(separator: "\n")
+        FileHandle.standardOutput.write(Data((tail.isEmpty ? "" : tail + "\n").utf8))
+        guard follow else { return }
+        var offset = UInt64(data.count)
+        while true {
+            usleep(200_000)
+            guard let h = FileHandle(forReadingAtPath: path) else { continue }
+            let size = h.seekToEndOfFile()
+            if size < offset { offset = 0 } // rotated
+            h.seek(toFileOffset: offset)
+            let more = h.readDataToEndOfFile()
+            try? h.close()
+            offset += UInt64(more.count)
+            if !more.isEmpty { FileHandle.standardOutput.write(more) }
+        }
+    }
+}

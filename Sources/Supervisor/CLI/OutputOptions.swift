@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import PiRelaySDK
+
+/// `--json` for commands a script would want to read.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print machine-readable JSON.")
+    var json = false
+
+    func emit(_ value: JSONValue, plain: () -> String) {
+        print(json ? value.serialized() : plain())
+    }
+}
+
+/// Turns errors into a plain message on stderr and a non-zero exit, not a stack of Swift types.
+enum CLIFailure {
+    static func exit(_ error: any Error, json: Bool = false) -> Never {
+        let message: String
+        let code: String
+        if let e = error as? RemoteError { message = e.message; code = e.code }
+        else { message = "\(error)"; code = "error" }
+        if json {
+            let v: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
+            print(v.serialized())
+        } else {
+            FileHandle.standardError.write(Data(("pi-relayd: " + message + "\n").utf8))
+        }
+        Foundation.exit(error is ControlClient.NotRunning ? 3 : 1)
+    }
+}
+
+extension Home {
+    var client: ControlClient { ControlClient(path: socketPath) }
+}

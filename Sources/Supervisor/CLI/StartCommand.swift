@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "start", abstract: "Start the daemon.")
+
+    @Flag(name: .long, help: "Stay in the foreground and log to stderr too.")
+    var foreground = false
+
+    func run() async throws {
+        let home = Home.resolve()
+        if foreground {
+            let daemon = Daemon(home: home, foreground: true)
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "pi-relayd.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
+            do {
+                try await group.run()
+            } catch let e as ServiceGroupError {
+                CLIFailure.exit(e)
+            } catch {
+                CLIFailure.exit(error)
+            }
+            return
+        }
+        if ControlClient.isAlive(home.socketPath) {
+            print("pi-relayd is already running (\(home.socketPath))")
+            return
+        }
+        try home.prepare()
+        let errFile = home.stateDir + "/start.err"
+        let pid = try Detach.spawnSelf(arguments: ["start", "--foreground"], stderrPath: errFile)
+        // Wait for the control socket, or for the child to die and say why.
+        for _ in 0..<200 {
+            if ControlClient.isAlive(home.socketPath) {
+                print("pi-relayd started (pid \(pid)); logs: \(home.logsDir)/pi-relayd.log")
+                return
+            }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let why = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
+                let lines = why.split(separator: "\n").filter { !$0.contains(" info ") && !$0.contains(" notice ") }
+                FileHandle.standardError.write(Data(("pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n") + "\n").utf8))
+                throw ExitCode(1)
+            }
+            usleep(50_000)
+        }
+        FileHandle.standardError.write(Data("pi-relayd: no control socket after 10 s; see \(home.logsDir)/pi-relayd.log\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// Starts a copy of this executable in a new session, detached from the terminal.
+enum Detach {
+    struct SpawnError: Error, CustomStringConvertible { let description: String }
+
+    static func spawnSelf(arguments: [String], stderrPath: String) throws -> pid_t {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        // POSIX_SPAWN_SETSID (glibc): the daemon gets its own session, so closing the terminal
+        // does not send it SIGHUP.
+        posix_spawnattr_setflags(&attr, Int16(0x80))
+        let argv = ([exe] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, exe, &actions, &attr, argv, environ)
+        guard rc == 0 else { throw SpawnError(description: "cannot start \(exe): \(String(cString: strerror(rc)))") }
+        return pid
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version.")
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        output.emit(["version": .string(Version.current), "protocol": 1]) { "pi-relayd \(Version.current) (plugin protocol 1)" }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// The heart of the daemon: answers the control socket and the plugins, and owns what the
+/// supervisor owns (sessions, bindings). Plugins and CLI are both just ways in.
+actor Relay: PluginRouter, ControlHandler {
+    let home: Home
+    let logger: Logger
+    let pluginConfig: [String: JSONValue]
+    let startedAt = Date()
+    private(set) var host: PluginHost?
+    private var notes: [String]
+    private var stopper: (@Sendable () async -> Void)?
+
+    init(home: Home, logger: Logger, pluginConfig: [String: JSONValue], notes: [String]) {
+        self.home = home
+        self.logger = logger
+        self.pluginConfig = pluginConfig
+        self.notes = notes
+    }
+
+    func attach(host: PluginHost, stopper: @escaping @Sendable () async -> Void) {
+        self.host = host
+        self.stopper = stopper
+    }
+
+    // MARK: PluginRouter
+
+    func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
+        switch method {
+        case "relay.status":
+            return try await statusJSON()
+        default:
+            throw RemoteError.methodNotFound(method)
+        }
+    }
+
+    func notification(plugin: String, method: String, params: JSONValue) async {
+        logger.debug("plugin \(plugin): notification \(method)")
+    }
+
+    func welcome(plugin: String) async -> JSONValue {
+        ["config": pluginConfig[plugin] ?? [:], "sessions": [], "bindings": []]
+    }
+
+    func pluginReady(plugin: String, hello: Hello) async {}
+
+    // MARK: ControlHandler
+
+    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+        guard let host else { throw RemoteError(code: "unavailable", message: "pi-relayd is starting") }
+        switch method {
+        case "ping", "version":
+            return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
+        case "status":
+            return try await statusJSON()
+        case "plugins":
+            return await host.status()
+        case "plugins.reload":
+            let r = await host.reload()
+            return ["added": .array(r.added.map { .string($0) }), "removed": .array(r.removed.map { .string($0) })]
+        case "plugins.restart":
+            guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("plugins.restart needs a name") }
+            try await host.restart(name)
+            return ["restarted": .string(name)]
+        case "stop":
+            let stopper = stopper
+            // Unstructured on purpose: the reply must go out before the daemon tears down.
+            Task {
+                try? await Task.sleep(for: .milliseconds(50))
+                await stopper?()
+            }
+            return ["stopping": true]
+        default:
+            throw RemoteError.methodNotFound(method)
+        }
+    }
+
+    private func statusJSON() async throws -> JSONValue {
+        let plugins = await host?.status() ?? []
+        return ["version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
+                "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
+                "plugins": plugins, "notes": .array(notes.map { .string($0) })]
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PiRelaySDK
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CLI's side of the control socket. The CLI is a short-lived process, so it uses plain
+/// blocking calls.
+struct ControlClient {
+    let path: String
+
+    struct NotRunning: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "pi-relayd is not running (no daemon listening on \(path)). Start it with: pi-relayd start" }
+    }
+
+    static func connect(_ path: String) -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { close(fd); return nil }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc != 0 { close(fd); return nil }
+        return fd
+    }
+
+    static func isAlive(_ path: String) -> Bool {
+        guard let fd = connect(path) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// Sends one request and returns its result, throwing the daemon's error.
+    func call(_ method: String, _ params: JSONValue = [:]) throws -> JSONValue {
+        guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
+        defer { close(fd) }
+        try send(fd, method, params)
+        var reader = BlockingLineReader(fd: fd)
+        guard let line = reader.next() else {
+            throw RemoteError(code: "internal", message: "pi-relayd closed the connection without answering")
+        }
+        return try Self.result(of: line)
+    }
+
+    /// Sends a streaming request and calls `onEvent` for each event until the daemon ends the
+    /// stream or `onEvent` returns false.
+    func stream(_ method: String, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
+        guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
+        defer { close(fd) }
+        try send(fd, method, params)
+        var reader = BlockingLineReader(fd: fd)
+        while let line = reader.next() {
+            let v = try JSONValue.parse(bytes: line)
+            if let e = v["event"] {
+                if !onEvent(e) { return }
+            } else {
+                _ = try Self.result(of: line)
+                return
+            }
+        }
+    }
+
+    private func send(_ fd: Int32, _ method: String, _ params: JSONValue) throws {
+        let req: JSONValue = ["id": "1", "method": .string(method), "params": params]
+        var bytes = req.serializedBytes()
+        bytes.append(0x0A)
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw NotRunning(path: path) }
+    }
+
+    private static func result(of line: [UInt8]) throws -> JSONValue {
+        let v = try JSONValue.parse(bytes: line)
+        if let e = v["error"], !e.isNull {
+            throw RemoteError(code: e["code"]?.stringValue ?? "error", message: e["message"]?.stringValue ?? "")
+        }
+        return v["result"] ?? .null
+    }
+}
+
+/// LF-framed lines from a blocking fd (CLI only).
+struct BlockingLineReader {
+    let fd: Int32
+    private var framer = LineFramer(maxLineBytes: 64 << 20)
+    private var ready: [[UInt8]] = []
+    private var eof = false
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    mutating func next() -> [UInt8]? {
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while ready.isEmpty && !eof {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { eof = true; break }
+            var got: [[UInt8]] = []
+            buf.withUnsafeBytes { raw in
+                framer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { if case .line(let l) = $0 { got.append(l) } }
+            }
+            ready.append(contentsOf: got)
+        }
+        return ready.isEmpty ? nil : ready.removeFirst()
+    }
+}

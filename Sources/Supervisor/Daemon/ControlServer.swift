@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import PiRelaySDK
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local control socket: one JSON request line per connection, answered by one response line
+/// or, for streams, by event lines until the client hangs up. The socket is mode 0600 inside an
+/// owner-only directory, so only the owner can drive the daemon.
+final class ControlServer: @unchecked Sendable {
+    let path: String
+    let logger: Logger
+    let handler: any ControlHandler
+    private var listenFD: Int32 = -1
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(path: String, logger: Logger, handler: any ControlHandler) {
+        self.path = path
+        self.logger = logger
+        self.handler = handler
+    }
+
+    struct BindError: Error, CustomStringConvertible { let description: String }
+
+    func start() throws {
+        if ControlClient.isAlive(path) {
+            throw BindError(description: "another pi-relayd is already listening on \(path)")
+        }
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BindError(description: "socket(): \(String(cString: strerror(errno)))") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
+            close(fd)
+            throw BindError(description: "socket path too long (\(bytes.count) bytes): \(path); use a shorter PI_RELAYD_HOME")
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        // Created owner-only from the start: no window where others could connect.
+        let old = umask(0o077)
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(old)
+        guard rc == 0 else {
+            close(fd)
+            throw BindError(description: "cannot bind \(path): \(String(cString: strerror(errno)))")
+        }
+        chmod(path, 0o600)
+        guard listen(fd, 64) == 0 else {
+            close(fd)
+            throw BindError(description: "listen(): \(String(cString: strerror(errno)))")
+        }
+        listenFD = fd
+        let t = Thread { [self] in acceptLoop(fd) }
+        t.name = "control-accept"
+        t.start()
+    }
+
+    func stop() {
+        lock.lock()
+        stopped = true
+        let fd = listenFD
+        listenFD = -1
+        lock.unlock()
+        if fd >= 0 {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
+        unlink(path)
+    }
+
+    private func acceptLoop(_ fd: Int32) {
+        while true {
+            let c = accept(fd, nil, nil)
+            if c < 0 {
+                if errno == EINTR { continue }
+                lock.lock(); let done = stopped; lock.unlock()
+                if done { return }
+                continue
+            }
+            _ = fcntl(c, F_SETFD, FD_CLOEXEC)
+            let handler = handler
+            let logger = logger
+            // Unstructured on purpose: each client connection lives independently of the others.
+            Task { await Self.serve(c, handler: handler, logger: logger) }
+        }
+    }
+
+    private static func serve(_ fd: Int32, handler: any ControlHandler, logger: Logger) async {
+        let writer = FDWriter(fd: fd)
+        defer {
+            writer.finish()
+            writer.flush(timeout: 5)
+            close(fd)
+        }
+        var lines = FDLineReader.lines(fd: fd, maxLineBytes: 16 << 20).makeAsyncIterator()
+        guard let first = await lines.next(), case .line(let bytes) = first else { return }
+        let id: JSONValue
+        let method: String
+        let params: JSONValue
+        do {
+            let v = try JSONValue.parse(bytes: bytes)
+            guard let m = v["method"]?.stringValue else { throw RemoteError.invalidParams("missing \"method\"") }
+            id = v["id"] ?? .null
+            method = m
+            params = v["params"] ?? [:]
+        } catch {
+            writer.send(Self.line(["id": .null, "error": ["code": "invalid_params", "message": .string("bad request: \(error)")]]))
+            return
+        }
+        let stream = ControlStream(writer: writer)
+        // The client hanging up ends a stream.
+        let watcher = Task {
+            while await lines.next() != nil {}
+            stream.close()
+        }
+        defer { watcher.cancel() }
+        do {
+            let result = try await handler.handle(method: method, params: params, stream: stream)
+            if let result { writer.send(Self.line(["id": id, "result": result])) }
+        } catch let e as RemoteError {
+            writer.send(Self.line(["id": id, "error": ["code": .string(e.code), "message": .string(Redactor.redact(e.message))]]))
+        } catch {
+            writer.send(Self.line(["id": id, "error": ["code": "internal", "message": .string(Redactor.redact("\(error)"))]]))
+        }
+    }
+
+    static func line(_ v: JSONValue) -> [UInt8] {
+        var b = v.serializedBytes()
+        b.append(0x0A)
+        return b
+    }
+}
+
+/// Answers control requests. Return nil after streaming (the stream carried the answer).
+protocol ControlHandler: Sendable {
+    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue?
+}
+
+/// A live connection for methods that stream (`stream`, `logs -f`).
+final class ControlStream: @unchecked Sendable {
+    private let writer: FDWriter
+    private let lock = NSLock()
+    private var closed = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(writer: FDWriter) {
+        self.writer = writer
+    }
+
+    func send(_ event: JSONValue) {
+        writer.send(ControlServer.line(["event": event]))
+    }
+
+    var isClosed: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return closed
+    }
+
+    func close() {
+        lock.lock()
+        closed = true
+        let w = waiters
+        waiters.removeAll()
+        lock.unlock()
+        for c in w { c.resume() }
+    }
+
+    /// Suspends until the client disconnects.
+    func waitUntilClosed() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if closed { lock.unlock(); c.resume(); return }
+            waiters.append(c)
+            lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import PiRelaySDK
+import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running daemon: config, lock, logs, plugins, control socket; shuts down in order on
+/// SIGTERM/SIGINT or `pi-relayd stop`, reloads plugins on SIGHUP.
+struct Daemon: Service {
+    let home: Home
+    let foreground: Bool
+
+    struct StartError: Error, CustomStringConvertible { let description: String }
+
+    func run() async throws {
+        try home.prepare()
+        let environment = ProcessInfo.processInfo.environment
+        let bundled = PluginDiscovery.bundledDirectory()
+        let pluginDirs = [home.pluginsDir] + (bundled.map { [$0] } ?? [])
+        let preliminary = PluginDiscovery(directories: pluginDirs, disabled: []).scan()
+        let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped)
+        let loaded = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
+        // Children inherit these; variables already set in the environment win.
+        for (k, v) in loaded.dotenv { setenv(k, v, 0) }
+        Redactor.learn(environment: ProcessInfo.processInfo.environment)
+
+        let lockFD = try acquireLock()
+        defer { close(lockFD) }
+        _ = AtomicFile.write(Array("\(getpid())\n".utf8), to: home.pidFile)
+        defer { unlink(home.pidFile) }
+
+        let config = loaded.config
+        let daemonLog = RotatingLog(path: home.logFile("pi-relayd"), maxBytes: config.logs.maxBytes, keep: config.logs.keep)
+        let level = config.logs.level
+        let logger = Logger(label: "pi-relayd") { _ in DaemonLogHandler(file: daemonLog, level: level, echo: foreground) }
+        logger.info("pi-relayd \(Version.current) starting, pid \(getpid()), home \(home.root)")
+        for w in loaded.warnings { logger.warning("\(w)") }
+        for n in loaded.notConfigured { logger.notice("not configured: \(n)") }
+
+        let options = PluginHostOptions(config: config)
+        let relay = Relay(home: home, logger: logger, pluginConfig: config.pluginSections,
+                          notes: loaded.warnings + loaded.notConfigured)
+        let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
+        let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
+        let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
+        await relay.attach(host: host) { stopper.yield() }
+        try control.start()
+        logger.info("control socket \(home.socketPath)")
+
+        signal(SIGHUP, SIG_IGN)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP)
+        hup.setEventHandler {
+            logger.info("SIGHUP: reloading plugins")
+            Task { await host.reload() }
+        }
+        hup.resume()
+        defer { hup.cancel() }
+
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in stopSignal {
+                        logger.info("stop requested")
+                        await host.shutdown()
+                        break
+                    }
+                }
+                // Returns once every plugin has exited: shutdown escalates to SIGKILL, so this is bounded.
+                await host.run()
+                stopper.finish()
+            }
+        } onGracefulShutdown: {
+            logger.info("signal received: shutting down")
+            stopper.yield()
+        }
+        control.stop()
+        logger.info("pi-relayd stopped")
+    }
+
+    private func acquireLock() throws -> Int32 {
+        let fd = open(home.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StartError(description: "cannot open \(home.lockFile): \(String(cString: strerror(errno)))") }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            throw StartError(description: "pi-relayd is already running for \(home.root) (pid \(pid))")
+        }
+        return fd
+    }
+}

@@ -1,0 +1,3 @@
+enum Version {
+    static let current = "0.1.0"
+}

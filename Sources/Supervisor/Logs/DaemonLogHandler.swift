@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+
+/// swift-log handler for the daemon's own log, `logs/pi-relayd.log`; echoes to stderr when the
+/// daemon runs in the foreground.
+struct DaemonLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level
+    let file: RotatingLog?
+    let echo: Bool
+
+    init(file: RotatingLog?, level: Logger.Level, echo: Bool) {
+        self.file = file
+        self.logLevel = level
+        self.echo = echo
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let m = event.metadata { merged.merge(m) { _, new in new } }
+        let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let text = Redactor.redact("\(event.level) \(event.message)\(meta)")
+        file?.append(text)
+        if echo {
+            FileHandle.standardError.write(Data((RotatingLog.timestamp() + " " + text + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Masks secret values before they reach a log line or an error message. It knows the values of
+/// secret-bearing environment variables (set at start), so a token printed by accident is caught
+/// whatever its shape.
+enum Redactor {
+    private static let state = SecretSet()
+
+    /// Registers values to mask: every environment variable whose name looks secret.
+    static func learn(environment: [String: String]) {
+        let names = ["TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"]
+        let values = environment.compactMap { name, value -> String? in
+            let upper = name.uppercased()
+            guard value.count >= 6, names.contains(where: { upper.contains($0) }) else { return nil }
+            return value
+        }
+        state.add(values)
+    }
+
+    static func learn(secret: String) {
+        if secret.count >= 6 { state.add([secret]) }
+    }
+
+    static func redact(_ text: String) -> String {
+        var out = text
+        for s in state.values where out.contains(s) {
+            out = out.replacingOccurrences(of: s, with: "[redacted]")
+        }
+        return out
+    }
+}
+
+final class SecretSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set: [String] = []
+
+    func add(_ values: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for v in values where !set.contains(v) { set.append(v) }
+        set.sort { $0.count > $1.count }
+    }
+
+    var values: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return set
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import PiRelaySDK
+
+/// Deliveries a plugin has not acknowledged yet, kept on disk as an append-only journal so they
+/// survive a plugin crash and a daemon restart. Replayed, in order, to each new instance.
+struct Outbox {
+    struct Entry: Sendable, Equatable {
+        var id: String
+        var method: String
+        var params: JSONValue
+    }
+
+    let path: String
+    let limit: Int
+    private(set) var entries: [Entry] = []
+    private var journalLines = 0
+    private(set) var lastError: String?
+
+    init(path: String, limit: Int) {
+        self.path = path
+        self.limit = limit
+        load()
+    }
+
+    enum AddError: Error, CustomStringConvertible {
+        case full(Int)
+        var description: String {
+            switch self {
+            case .full(let n): return "outbox full (\(n) unacknowledged messages)"
+            }
+        }
+    }
+
+    mutating func add(_ entry: Entry) throws {
+        guard entries.count < limit else { throw AddError.full(entries.count) }
+        entries.append(entry)
+        append(["op": "add", "id": .string(entry.id), "method": .string(entry.method), "params": entry.params])
+    }
+
+    /// Returns false for an unknown id (a duplicate ack).
+    @discardableResult
+    mutating func ack(_ id: String) -> Bool {
+        guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: i)
+        append(["op": "ack", "id": .string(id)])
+        if journalLines > 2 * entries.count + 200 { compact() }
+        return true
+    }
+
+    private mutating func load() {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        var framer = LineFramer()
+        var lines: [[UInt8]] = []
+        framer.feed([UInt8](data)) { if case .line(let l) = $0 { lines.append(l) } }
+        for line in lines {
+            guard let v = try? JSONValue.parse(bytes: line), let op = v["op"]?.stringValue,
+                  let id = v["id"]?.stringValue else { continue }
+            if op == "add", let m = v["method"]?.stringValue {
+                entries.append(Entry(id: id, method: m, params: v["params"] ?? [:]))
+            } else if op == "ack" {
+                entries.removeAll { $0.id == id }
+            }
+            journalLines += 1
+        }
+    }
+
+    private mutating func append(_ record: JSONValue) {
+        var bytes = record.serializedBytes()
+        bytes.append(0x0A)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { lastError = "cannot open \(path): \(String(cString: strerror(errno)))"; return }
+        defer { close(fd) }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n != bytes.count {
+            lastError = "cannot write \(path): \(String(cString: strerror(errno)))"
+        } else {
+            lastError = nil
+            journalLines += 1
+        }
+    }
+
+    private mutating func compact() {
+        var out: [UInt8] = []
+        for e in entries {
+            let record: JSONValue = ["op": "add", "id": .string(e.id), "method": .string(e.method), "params": e.params]
+            record.write(to: &out)
+            out.append(0x0A)
+        }
+        if AtomicFile.write(out, to: path) {
+            journalLines = entries.count
+        }
+    }
+}

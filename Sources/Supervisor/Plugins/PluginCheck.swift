@@ -1,0 +1,179 @@
+import Foundation
+import PiRelaySDK
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plays the supervisor against one executable and reports each protocol rule it keeps or
+/// breaks. Used by `pi-relayd plugin check`.
+struct PluginCheck {
+    struct Result: Sendable {
+        var name: String
+        var passed: Bool
+        var detail: String
+    }
+
+    let path: String
+
+    func run() async -> [Result] {
+        var results: [Result] = []
+        let byHand = await runByHand()
+        results.append(byHand)
+        results.append(contentsOf: await runAsPlugin())
+        return results
+    }
+
+    /// Started by hand (no PI_RELAY_PLUGIN), a plugin says what it is and exits 64.
+    private func runByHand() async -> Result {
+        let inbox = Inbox()
+        let (input, inputSink) = AsyncStream<[UInt8]>.makeStream()
+        inputSink.finish()
+        let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "0"], workingDirectory: NSTemporaryDirectory())
+        let child = Task {
+            let e = await ChildProcess.run(spec, input: input, gauge: InputGauge(), events: ChildEventSink { e in Task { await inbox.add(e) } })
+            await inbox.add(.exited(e))
+            return e
+        }
+        let timer = Task { try await Task.sleep(for: .seconds(5)); await inbox.killAll() }
+        let exit = await child.value
+        timer.cancel()
+        let said = await inbox.stderrLines.first ?? ""
+        if exit == .exited(64) {
+            return Result(name: "run by hand: explains itself and exits 64", passed: true, detail: String(said.prefix(100)))
+        }
+        return Result(name: "run by hand: explains itself and exits 64", passed: false, detail: "\(exit)")
+    }
+
+    private func runAsPlugin() async -> [Result] {
+        var results: [Result] = []
+        let stateDir = NSTemporaryDirectory() + "pi-relayd-check-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: stateDir) }
+        let inbox = Inbox()
+        let (input, inputSink) = AsyncStream<[UInt8]>.makeStream()
+        let gauge = InputGauge()
+        let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"], workingDirectory: stateDir)
+        let child = Task {
+            let e = await ChildProcess.run(spec, input: input, gauge: gauge, events: ChildEventSink { e in Task { await inbox.add(e) } })
+            await inbox.add(.exited(e))
+            return e
+        }
+        func send(_ m: WireMessage) { inputSink.yield(m.encodedLine()) }
+        defer { inputSink.finish() }
+
+        guard let first = await inbox.nextLine(within: .seconds(10)) else {
+            let exited = await inbox.exit
+            results.append(Result(name: "hello within 10 s", passed: false,
+                                  detail: exited.map { "exited before its hello (\($0))" } ?? "no line on stdout"))
+            await inbox.killAll()
+            _ = await child.value
+            return results
+        }
+        guard let m = try? WireMessage.decode(first), case .hello(let hello) = m else {
+            results.append(Result(name: "hello within 10 s", passed: false, detail: "first line is not a hello: \(String(decoding: first.prefix(100), as: UTF8.self))"))
+            await inbox.killAll()
+            _ = await child.value
+            return results
+        }
+        results.append(Result(name: "hello within 10 s", passed: true, detail: "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"))
+        results.append(Result(name: "protocol version 1", passed: hello.protocol == 1, detail: "says \(hello.protocol)"))
+        send(.welcome(["protocol": 1, "plugin": .string(hello.name), "config": [:], "stateDir": .string(stateDir),
+                       "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": []]))
+
+        send(.ping(id: "check-ping"))
+        let pong = await inbox.nextMessage(within: .seconds(5)) { if case .pong(let id) = $0 { return id == "check-ping" }; return false }
+        results.append(Result(name: "answers ping with pong", passed: pong != nil, detail: pong == nil ? "no pong within 5 s" : ""))
+
+        send(.request(id: "check-1", method: "status", params: [:], deadlineMs: 5000))
+        let status = await inbox.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-1" }; return false }
+        results.append(Result(name: "answers a request (status)", passed: status != nil, detail: status == nil ? "no response within 5 s" : ""))
+
+        send(.request(id: "check-2", method: "check.no-such-method", params: [:], deadlineMs: 5000))
+        let unknown = await inbox.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-2" }; return false }
+        var unknownOK = false
+        var unknownDetail = "no response within 5 s"
+        if case .response(_, .failure(let e))? = unknown {
+            unknownOK = e.code == "method_not_found"
+            unknownDetail = unknownOK ? "" : "error code \(e.code), expected method_not_found"
+        } else if unknown != nil { unknownDetail = "answered with a result, expected error method_not_found" }
+        results.append(Result(name: "unknown request → method_not_found", passed: unknownOK, detail: unknownDetail))
+
+        send(.notify(method: "check.unknown-notification", params: [:]))
+        send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
+        let ack = await inbox.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        results.append(Result(name: "acknowledges a delivery", passed: ack != nil, detail: ack == nil ? "no ack within 5 s" : ""))
+        send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
+        let again = await inbox.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        results.append(Result(name: "acknowledges a duplicate delivery", passed: again != nil, detail: again == nil ? "no ack within 5 s" : ""))
+
+        send(.shutdown(graceMs: 3000))
+        inputSink.finish()
+        let exit = await inbox.waitExit(within: .seconds(5))
+        results.append(Result(name: "exits 0 after shutdown", passed: exit == .exited(0), detail: exit.map { "\($0)" } ?? "still running after 5 s"))
+        if exit == nil { await inbox.killAll() }
+        _ = await child.value
+
+        let junk = await inbox.junk
+        results.append(Result(name: "stdout carries protocol only", passed: junk.isEmpty,
+                              detail: junk.first.map { "non-protocol line: \($0)" } ?? ""))
+        return results
+    }
+}
+
+/// Collects what the checked child does, for waiting with deadlines.
+private actor Inbox {
+    var lines: [[UInt8]] = []
+    var consumed = 0
+    var stderrLines: [String] = []
+    var exit: ChildExit?
+    var pid: Int32?
+    var junk: [String] = []
+
+    func add(_ e: ChildEvent) {
+        switch e {
+        case .started(let p): pid = p
+        case .stdout(.line(let l)):
+            lines.append(l)
+            if (try? WireMessage.decode(l)) == nil { junk.append(String(decoding: l.prefix(80), as: UTF8.self)) }
+        case .stdout: break
+        case .stderr(let s): stderrLines.append(s)
+        case .exited(let x): exit = x
+        }
+    }
+
+    func killAll() {
+        if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
+    }
+
+    func nextLine(within d: Duration) async -> [UInt8]? {
+        let end = ContinuousClock.now + d
+        while ContinuousClock.now < end {
+            if consumed < lines.count { consumed += 1; return lines[consumed - 1] }
+            if exit != nil { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    func nextMessage(within d: Duration, _ match: (WireMessage) -> Bool) async -> WireMessage? {
+        let end = ContinuousClock.now + d
+        while ContinuousClock.now < end {
+            while consumed < lines.count {
+                consumed += 1
+                if let m = try? WireMessage.decode(lines[consumed - 1]), match(m) { return m }
+            }
+            if exit != nil { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    func waitExit(within d: Duration) async -> ChildExit? {
+        let end = ContinuousClock.now + d
+        while ContinuousClock.now < end {
+            if let exit { return exit }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return exit
+    }
+}

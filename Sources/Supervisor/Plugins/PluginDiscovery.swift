@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds plugins: every executable file in the home plugins folder and in the bundled folder
+/// beside the `pi-relayd` binary. The file name is the plugin id; the home folder wins a clash.
+struct PluginDiscovery: Sendable {
+    struct Found: Sendable, Equatable {
+        var name: String
+        var path: String
+        /// Changes when the executable is replaced, which re-arms a failed plugin.
+        var fingerprint: String
+    }
+
+    struct Refused: Sendable, Equatable {
+        var name: String
+        var path: String
+        var reason: String
+    }
+
+    var directories: [String]
+    var disabled: Set<String>
+    var uid: uid_t = getuid()
+
+    /// The bundled folder: `$PI_RELAYD_BUNDLED_PLUGINS` if set (empty disables it), else
+    /// `pi-relayd-plugins/` next to the running executable.
+    static func bundledDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let v = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return v.isEmpty ? nil : v }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return (exe as NSString).deletingLastPathComponent + "/pi-relayd-plugins"
+    }
+
+    func scan() -> (found: [Found], refused: [Refused], skipped: [String]) {
+        var found: [String: Found] = [:]
+        var refused: [Refused] = []
+        var skipped: [String] = []
+        // Later directories lose: the home folder is listed first.
+        for dir in directories {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = dir + "/" + name
+                if found[name] != nil || refused.contains(where: { $0.name == name }) { continue }
+                switch check(path) {
+                case .notExecutable: continue
+                case .refused(let why): refused.append(Refused(name: name, path: path, reason: why))
+                case .ok(let fp):
+                    if disabled.contains(name) { skipped.append(name); continue }
+                    found[name] = Found(name: name, path: path, fingerprint: fp)
+                }
+            }
+        }
+        return (found.values.sorted { $0.name < $1.name }, refused, skipped)
+    }
+
+    enum Verdict: Equatable {
+        case ok(fingerprint: String)
+        case notExecutable
+        case refused(String)
+    }
+
+    func check(_ path: String) -> Verdict {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .notExecutable }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .notExecutable }
+        guard st.st_mode & 0o111 != 0 else { return .notExecutable }
+        if st.st_uid != uid {
+            return .refused("owned by uid \(st.st_uid), not by this user (uid \(uid)); another user could change what runs here")
+        }
+        if st.st_mode & 0o022 != 0 {
+            let mode = String(st.st_mode & 0o777, radix: 8)
+            return .refused("writable by group or others (mode \(mode)); run: chmod go-w \(path)")
+        }
+        if access(path, X_OK) != 0 { return .notExecutable }
+        return .ok(fingerprint: "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// All plugins: discovery, one supervised slot each, and routing of traffic by plugin or role.
+actor PluginHost {
+    let home: Home
+    let options: PluginHostOptions
+    let logger: Logger
+    let router: any PluginRouter
+    let directories: [String]
+    private var slots: [String: PluginSlot] = [:]
+    private var refused: [PluginDiscovery.Refused] = []
+    private var starter: AsyncStream<PluginSlot>.Continuation?
+    private var shuttingDown = false
+
+    init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger, router: any PluginRouter) {
+        self.home = home
+        self.options = options
+        self.directories = directories
+        self.logger = logger
+        self.router = router
+    }
+
+    /// Runs every plugin until `shutdown()`; slots added by `reload()` join the same task group.
+    func run() async {
+        let (starts, starter) = AsyncStream<PluginSlot>.makeStream()
+        self.starter = starter
+        reload()
+        await withDiscardingTaskGroup { group in
+            for await slot in starts {
+                group.addTask { await slot.run() }
+            }
+        }
+    }
+
+    /// Rescans the plugin folders: starts new plugins, stops removed ones, re-arms changed ones.
+    @discardableResult
+    func reload() -> (added: [String], removed: [String]) {
+        guard !shuttingDown else { return ([], []) }
+        let scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
+        for r in scan.refused where !refused.contains(r) {
+            logger.error("refusing plugin \(r.name) at \(r.path): \(r.reason)")
+        }
+        refused = scan.refused
+        for name in scan.skipped where slots[name] == nil {
+            logger.info("plugin \(name) is disabled in config (plugins.disabled)")
+        }
+        var added: [String] = []
+        var removed: [String] = []
+        let names = Set(scan.found.map(\.name))
+        for (name, slot) in slots where !names.contains(name) {
+            logger.info("plugin \(name) was removed; stopping it")
+            Task { await slot.stop() }
+            slots.removeValue(forKey: name)
+            removed.append(name)
+        }
+        for found in scan.found {
+            if let slot = slots[found.name] {
+                Task { await slot.executableChanged(found) }
+                continue
+            }
+            let slot = PluginSlot(found: found, home: home, options: options, logger: logger, router: router)
+            slots[found.name] = slot
+            starter?.yield(slot)
+            added.append(found.name)
+        }
+        if !added.isEmpty { logger.info("plugins found: \(added.joined(separator: ", "))") }
+        return (added, removed)
+    }
+
+    func slot(_ name: String) -> PluginSlot? { slots[name] }
+
+    var names: [String] { slots.keys.sorted() }
+
+    /// The running plugins that declared a role, by name.
+    func plugins(withRole role: String) async -> [PluginSlot] {
+        var out: [PluginSlot] = []
+        for name in slots.keys.sorted() {
+            if let s = slots[name], await s.roles.contains(role) { out.append(s) }
+        }
+        return out
+    }
+
+    /// The one plugin for a role: a plugin named after the role wins (so `formatter` is found
+    /// before it has said hello), else the first running plugin that declared it.
+    func plugin(forRole role: String) async -> PluginSlot? {
+        if let s = slots[role] { return s }
+        return await plugins(withRole: role).first
+    }
+
+    func restart(_ name: String) async throws {
+        guard let s = slots[name] else {
+            throw RemoteError(code: "not_found", message: "no plugin named \(name); see pi-relayd plugins")
+        }
+        await s.restart()
+    }
+
+    func status() async -> JSONValue {
+        var list: [JSONValue] = []
+        for name in slots.keys.sorted() { list.append(await slots[name]!.status()) }
+        for r in refused {
+            list.append(["name": .string(r.name), "path": .string(r.path), "state": "refused", "reason": .string(r.reason)])
+        }
+        return .array(list)
+    }
+
+    /// Stops every plugin in order and ends `run()`.
+    func shutdown() async {
+        shuttingDown = true
+        for (_, slot) in slots { await slot.stop() }
+        starter?.finish()
+    }
+}

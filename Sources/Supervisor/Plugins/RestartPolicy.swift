@@ -1,0 +1,80 @@
+/// Decides what happens after a plugin exits. A pure state machine: it is told what happened and
+/// when, and returns what to do; the caller owns the clock, the processes and the sleeping.
+struct RestartPolicy: Sendable {
+    struct Options: Sendable, Equatable {
+        var initialBackoff: Duration = .milliseconds(500)
+        var maxBackoff: Duration = .seconds(30)
+        var jitter: Double = 0.2
+        var crashLoopCount: Int = 5
+        var crashLoopWindow: Duration = .seconds(180)
+        var healthyReset: Duration = .seconds(60)
+    }
+
+    enum Exit: Sendable, Equatable {
+        /// Exit status 78: the plugin says it is not configured.
+        case notConfigured
+        /// Clean exit after we asked it to stop.
+        case requested
+        /// Anything else: a non-zero status, a signal, a hang we killed, a failed handshake.
+        case crash
+        /// It speaks a protocol we don't: restarting cannot help.
+        case incompatible
+    }
+
+    enum Action: Sendable, Equatable {
+        case restart(after: Duration)
+        case markFailed(reason: String)
+        case markNotConfigured
+        case stop
+    }
+
+    let options: Options
+    /// Crash times inside the window, oldest first.
+    private(set) var crashes: [ContinuousClock.Instant] = []
+    private(set) var consecutiveCrashes = 0
+    private var startedAt: ContinuousClock.Instant?
+
+    init(options: Options = Options()) {
+        self.options = options
+    }
+
+    mutating func started(at now: ContinuousClock.Instant) {
+        startedAt = now
+    }
+
+    /// `random` is in [0, 1) and picks the jitter; tests pass a fixed value.
+    mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant, random: Double) -> Action {
+        switch exit {
+        case .notConfigured: return .markNotConfigured
+        case .requested: return .stop
+        case .incompatible: return .markFailed(reason: "incompatible protocol")
+        case .crash: break
+        }
+        if let startedAt, now - startedAt >= options.healthyReset {
+            consecutiveCrashes = 0
+        }
+        crashes.append(now)
+        let window = options.crashLoopWindow
+        crashes.removeAll { now - $0 > window }
+        consecutiveCrashes += 1
+        if crashes.count >= options.crashLoopCount {
+            return .markFailed(reason: "crash loop: \(crashes.count) crashes within \(window.components.seconds) s")
+        }
+        var backoff = options.initialBackoff * Self.power(2, consecutiveCrashes - 1)
+        if backoff > options.maxBackoff { backoff = options.maxBackoff }
+        let factor = 1 + options.jitter * (2 * random - 1)
+        return .restart(after: backoff * factor)
+    }
+
+    /// Re-armed by hand (`pi-relayd plugins restart`) or because the executable changed.
+    mutating func rearm() {
+        crashes.removeAll()
+        consecutiveCrashes = 0
+    }
+
+    private static func power(_ base: Int, _ exp: Int) -> Int {
+        var r = 1
+        for _ in 0..<max(0, min(exp, 30)) { r *= base }
+        return r
+    }
+}

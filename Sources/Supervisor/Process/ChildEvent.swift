@@ -1,0 +1,44 @@
+import PiRelaySDK
+
+/// What a running child reports, in order.
+enum ChildEvent: Sendable {
+    case started(pid: Int32)
+    case stdout(LineFramer.Event)
+    case stderr(String)
+    case exited(ChildExit)
+}
+
+/// How a child ended.
+enum ChildExit: Sendable, Equatable, CustomStringConvertible {
+    case exited(Int32)
+    case signaled(Int32)
+    /// It never ran: not found, not executable, bad cwd.
+    case spawnFailed(String)
+
+    var description: String {
+        switch self {
+        case .exited(let c): return "exited with status \(c)"
+        case .signaled(let s): return "killed by signal \(s) (\(ChildExit.signalName(s)))"
+        case .spawnFailed(let why): return "could not start: \(why)"
+        }
+    }
+
+    static func signalName(_ s: Int32) -> String {
+        switch s {
+        case 1: return "SIGHUP"
+        case 2: return "SIGINT"
+        case 6: return "SIGABRT"
+        case 9: return "SIGKILL"
+        case 11: return "SIGSEGV"
+        case 13: return "SIGPIPE"
+        case 15: return "SIGTERM"
+        default: return "signal \(s)"
+        }
+    }
+}
+
+/// Where a child's events go; `yield` must not block.
+struct ChildEventSink: Sendable {
+    let yield: @Sendable (ChildEvent) -> Void
+    func yield(_ e: ChildEvent) { yield(e) }
+}
