@@ -64,6 +64,20 @@ actor Relay: PluginRouter, ControlHandler {
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("plugins.restart needs a name") }
             try await host.restart(name)
             return ["restarted": .string(name)]
+        case "plugins.call":
+            // A debugging door into any plugin: a request (retried across crashes) or an
+            // acknowledged delivery (kept in the outbox until acked).
+            guard let name = params["name"]?.stringValue, let method = params["method"]?.stringValue else {
+                throw RemoteError.invalidParams("plugins.call needs name and method")
+            }
+            guard let slot = await host.slot(name) else { throw RemoteError(code: "not_found", message: "no plugin named \(name)") }
+            let p = params["params"] ?? [:]
+            if params["deliver"]?.boolValue == true {
+                let id = try await slot.deliver(method, params: p)
+                return ["delivered": .string(id)]
+            }
+            let timeout = Duration.milliseconds(params["timeoutMs"]?.intValue ?? 30_000)
+            return try await slot.request(method, params: p, timeout: timeout)
         case "stop":
             let stopper = stopper
             // Unstructured on purpose: the reply must go out before the daemon tears down.
