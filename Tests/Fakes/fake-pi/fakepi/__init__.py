@@ -1,0 +1,1 @@
+"""fake-pi implementation package."""
