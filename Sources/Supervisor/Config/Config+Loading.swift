@@ -1,0 +1,44 @@
+extension Config {
+    /// The four sections pi-relayd itself reads; every other known top-level key is a plugin's.
+    static let coreSections = ["pi", "plugins", "logs", "sessions"]
+
+    /// Builds the config from config.yaml's root node (nil for an empty file). `pluginNames` are
+    /// the top-level keys taken as plugin sections.
+    init(root: YAMLNode?, file: String, pluginNames: Set<String>, home: String?,
+         warnings: inout [String]) throws(ConfigError) {
+        self.init()
+        guard let root, !root.isNull else { return }
+        guard let pairs = root.pairs else {
+            throw ConfigError(.invalidValue, file: file, at: root.mark,
+                              "the file must be a map of sections (pi:, plugins:, logs:, ...), got \(root.kindDescription)")
+        }
+        let top = ConfigSection(pairs: pairs, path: "", file: file, mark: root.mark)
+        pi = try PiSettings(top.section("pi"), home: home)
+        plugins = try PluginSettings(top.section("plugins"))
+        logs = try LogSettings(top.section("logs"))
+        sessions = try SessionSettings(top.section("sessions"), home: home)
+
+        for name in pluginNames.subtracting(Self.coreSections).sorted() {
+            guard let field = top.field(name) else { continue }
+            guard field.node.pairs != nil else { throw field.mismatch("a map of settings for the \(name) plugin") }
+            pluginSections[name] = field.node.jsonValue
+        }
+        if let field = top.field("discord") {
+            let section = try field.section()
+            discord = try DiscordSettings(section, home: home, warnings: &warnings)
+            // Secret-named keys get their own, more useful warning (see `secretLiterals`).
+            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
+            pluginSections["discord"] = discord.normalising(field.node.jsonValue)
+        }
+        for pair in top.unknownKeys {
+            guard case .scalar(let name, _) = pair.key.content else { continue }
+            var text = "\(file):\(pair.key.mark): unknown key '\(name)' (ignored: it is not a pi-relayd section"
+            text += " and no installed plugin has this name"
+            if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + pluginNames.sorted()) {
+                text += "; did you mean '\(suggestion)'?"
+            }
+            warnings.append(text + ")")
+        }
+        warnings.append(contentsOf: top.children.flatMap { $0.unknownKeyWarningsIncludingNested() })
+    }
+}

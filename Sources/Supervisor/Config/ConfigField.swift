@@ -1,0 +1,127 @@
+import Foundation
+
+/// One value in config.yaml being converted to a setting. Each conversion either returns the value
+/// or throws an error naming the value's dotted path and its place in the file, saying what was
+/// expected and what kind of thing was found (never the value itself).
+struct ConfigField {
+    let node: YAMLNode
+    /// Dotted path for messages: `plugins.restart.jitter`, `discord.channels[0].id`.
+    let path: String
+    let file: String
+
+    func error(_ message: String) -> ConfigError {
+        ConfigError(.invalidValue, file: file, at: node.mark, "\(path) \(message)")
+    }
+
+    /// "`path` must be `expected`, got `what was found`".
+    func mismatch(_ expected: String) -> ConfigError {
+        error("must be \(expected), got \(node.kindDescription)")
+    }
+
+    /// The node as a map of settings.
+    func section() throws(ConfigError) -> ConfigSection {
+        guard let pairs = node.pairs else { throw mismatch("a map of settings") }
+        return ConfigSection(pairs: pairs, path: path, file: file, mark: node.mark)
+    }
+
+    /// The items of a list, each as a field (`path[i]`). `expected` describes the whole list for
+    /// the error message, e.g. "a list of plugin names".
+    func list(_ expected: String) throws(ConfigError) -> [ConfigField] {
+        guard let items = node.items else { throw mismatch(expected) }
+        return items.enumerated().map { ConfigField(node: $1, path: "\(path)[\($0)]", file: file) }
+    }
+
+    func bool() throws(ConfigError) -> Bool {
+        if case .bool(let b) = node.scalarValue { return b }
+        // YAML 1.1 spellings, accepted where only true/false makes sense.
+        if case .string(let s) = node.scalarValue, case .scalar(_, true) = node.content {
+            switch s.lowercased() {
+            case "yes", "on": return true
+            case "no", "off": return false
+            default: break
+            }
+        }
+        throw mismatch("true or false")
+    }
+
+    /// Text, strictly: an unquoted `123` or `true` is not accepted, so a typo in a number setting
+    /// is not silently taken as a name. The hint says how to write such text anyway.
+    func string(_ expected: String = "a string") throws(ConfigError) -> String {
+        switch node.scalarValue {
+        case .string(let s): return s
+        case .integer, .float, .bool:
+            throw error("must be \(expected), got \(node.kindDescription) (put it in quotes if you mean it as text)")
+        default: throw mismatch(expected)
+        }
+    }
+
+    func nonEmptyString(_ expected: String = "a string") throws(ConfigError) -> String {
+        let s = try string(expected)
+        if s.isEmpty { throw error("must not be empty") }
+        return s
+    }
+
+    /// Any scalar as written: for program arguments and environment values, where `8080` or
+    /// `true` mean the text.
+    func text(_ expected: String) throws(ConfigError) -> String {
+        guard case .scalar(let text, _) = node.content, !node.isNull else { throw mismatch(expected) }
+        return text
+    }
+
+    /// A Discord id (a "snowflake"): digits only, written as a YAML number or a string. Read from
+    /// the scalar's text, never through Double, because ids are 64-bit.
+    func discordID(_ what: String) throws(ConfigError) -> String {
+        let text: String
+        switch node.scalarValue {
+        case .integer(let digits): text = digits
+        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        default: throw mismatch("a Discord \(what) id")
+        }
+        guard !text.isEmpty, text.count <= 20, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw error("must be a Discord \(what) id: digits only (in Discord, turn on Developer Mode and use Copy ID)")
+        }
+        return text
+    }
+
+    /// The name of an environment variable: letters, digits and `_`, not starting with a digit.
+    /// A value that is not a name is most likely the secret itself pasted into the wrong key.
+    func environmentName() throws(ConfigError) -> String {
+        let name = try string("the name of an environment variable")
+        guard Self.isEnvironmentName(name) else {
+            throw error("must be the name of an environment variable (letters, digits and _), not the secret itself")
+        }
+        return name
+    }
+
+    static func isEnvironmentName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+    }
+
+    /// An absolute path; a leading `~/` means the user's home directory.
+    func absolutePath(home: String?) throws(ConfigError) -> String {
+        let raw = try nonEmptyString("a path")
+        var path = raw
+        if raw == "~" || raw.hasPrefix("~/") {
+            guard let home, !home.isEmpty else { throw error("starts with ~ but HOME is not set") }
+            path = home + raw.dropFirst()
+        }
+        guard path.hasPrefix("/") else {
+            throw error("must be an absolute path (starting with / or ~/)")
+        }
+        return path
+    }
+
+    /// One of a fixed set of words. The message lists the choices but does not repeat what was
+    /// written.
+    func choice<T>(_ choices: KeyValuePairs<String, T>) throws(ConfigError) -> T {
+        let names = choices.map(\.key).joined(separator: ", ")
+        let s = try string("one of: \(names)")
+        guard let match = choices.first(where: { $0.key == s }) else {
+            throw error("must be one of: \(names)")
+        }
+        return match.value
+    }
+}

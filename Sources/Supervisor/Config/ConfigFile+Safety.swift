@@ -1,0 +1,23 @@
+extension ConfigFile {
+    /// Someone else's file could start programs as us (`pi.command`) or feed us their secrets, so
+    /// it is never read, whatever it contains.
+    func checkOwner(userID: UInt32) throws(ConfigError) {
+        guard owner != userID else { return }
+        throw ConfigError(.unsafeFile, file: path, """
+            refusing to read \(path): it belongs to another user (uid \(owner), pi-relayd runs as uid \(userID)); \
+            run: sudo chown \(userID) \(path)
+            """)
+    }
+
+    /// A file holding secrets must be private to its owner. `why` is added after the path when the
+    /// reason is not obvious (config.yaml), e.g. "it holds a secret (discord.token at line 4)".
+    func checkPrivate(why: String? = nil, otherFix: String? = nil) throws(ConfigError) {
+        guard permissions & 0o077 != 0 else { return }
+        let access = permissions & 0o044 != 0 ? "readable" : permissions & 0o022 != 0 ? "writable" : "accessible"
+        var message = "refusing to read \(path): "
+        if let why { message += why + " and " }
+        message += "it is \(access) by group or others (mode \(modeText)); run: chmod 600 \(path)"
+        if let otherFix { message += " (\(otherFix))" }
+        throw ConfigError(.unsafeFile, file: path, message)
+    }
+}

@@ -1,0 +1,18 @@
+/// A file the loader read (config.yaml or .env), with the ownership and permissions that decide
+/// whether it may be trusted with secrets.
+struct ConfigFile: Sendable, Equatable {
+    let path: String
+    let bytes: [UInt8]
+    /// Permission bits only (`0o644`), without the file type.
+    let permissions: UInt32
+    let owner: UInt32
+
+    /// Larger than any real config; stops a wrong path (a log, a disk image) from being slurped.
+    static let maximumSize = 1 << 20
+
+    /// Four octal digits, as `ls -l` users and chmod know them: `0644`.
+    var modeText: String {
+        let digits = String(permissions, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

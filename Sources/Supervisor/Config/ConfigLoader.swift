@@ -1,0 +1,80 @@
+/// Reads `$PI_RELAYD_HOME/config.yaml` and `$PI_RELAYD_HOME/.env` into a `LoadedConfig`.
+///
+/// Nothing here touches the process environment: the daemon applies `dotenv` itself. Every error
+/// and warning names files, keys and variables, never a secret value.
+enum ConfigLoader {
+    /// Top-level keys always taken as plugin sections, whether or not the plugin is installed:
+    /// the bundled plugins and the messengers people are likely to add.
+    static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack"]
+
+    /// - Parameters:
+    ///   - home: the pi-relayd home directory (`Home.root`).
+    ///   - knownPlugins: names of the installed plugins; their top-level sections are passed
+    ///     through to them.
+    ///   - environment: the process environment; it wins over .env.
+    static func load(home: String, knownPlugins: Set<String>, environment: [String: String],
+                     fileSystem: ConfigFileSystem = .live) throws(ConfigError) -> LoadedConfig {
+        let root = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+        let configPath = root + "/config.yaml"
+        let dotenvPath = root + "/.env"
+        var result = LoadedConfig(config: Config())
+
+        if let file = try fileSystem.readFile(configPath) {
+            try file.checkOwner(userID: fileSystem.userID)
+            let node = try parseYAML(file)
+            try checkSecrets(in: node, of: file, warnings: &result.warnings)
+            result.config = try Config(root: node, file: configPath,
+                                       pluginNames: knownPlugins.union(alwaysAcceptedPlugins),
+                                       home: environment["HOME"], warnings: &result.warnings)
+            result.path = configPath
+            if node == nil || node?.isNull == true {
+                result.notConfigured.append("config.yaml is empty: using defaults")
+            }
+        } else {
+            result.notConfigured.append("no config.yaml: using defaults (create \(configPath) to change them)")
+        }
+
+        if let file = try fileSystem.readFile(dotenvPath) {
+            try file.checkOwner(userID: fileSystem.userID)
+            try file.checkPrivate()
+            var seen: [String: Int] = [:]
+            for entry in try DotEnv.parse(file.bytes, file: dotenvPath) {
+                if let first = seen[entry.key] {
+                    result.warnings.append("\(dotenvPath):\(entry.line):1: \(entry.key) is set again (first on line \(first)); the last value is used")
+                }
+                seen[entry.key] = seen[entry.key] ?? entry.line
+                if environment[entry.key] == nil { result.dotenv[entry.key] = entry.value }
+            }
+        }
+
+        result.notConfigured += notConfigured(result.config, knownPlugins: knownPlugins,
+                                              environment: environment.merging(result.dotenv) { current, _ in current })
+        return result
+    }
+
+    private static func parseYAML(_ file: ConfigFile) throws(ConfigError) -> YAMLNode? {
+        do {
+            return try YAMLReader.parse(file.bytes)
+        } catch {
+            throw ConfigError(.syntax, file: file.path, at: error.mark, error.message)
+        }
+    }
+
+    /// A config.yaml with a secret written in it must be private; either way each such key gets a
+    /// warning pointing at the better place for it.
+    private static func checkSecrets(in node: YAMLNode?, of file: ConfigFile,
+                                     warnings: inout [String]) throws(ConfigError) {
+        let secrets = node?.secretLiterals() ?? []
+        guard let first = secrets.first else { return }
+        let fix = first.path.hasPrefix("pi.env.")
+            ? "or move \(first.path.dropFirst("pi.env.".count)) to .env"
+            : "or move the secret to .env and name its variable in \(first.path)Env"
+        try file.checkPrivate(why: "it holds a secret (\(first.path) at line \(first.mark.line))", otherFix: fix)
+        for secret in secrets {
+            let advice = secret.path.hasPrefix("pi.env.")
+                ? "move \(secret.path.dropFirst("pi.env.".count)) to .env, whose variables reach pi too"
+                : "put it in .env and name the variable in \(secret.path)Env instead"
+            warnings.append("\(file.path):\(secret.mark): \(secret.path) is a secret written in config.yaml; \(advice)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// A map of settings in config.yaml (`plugins:`, `plugins.restart:`, one Discord channel...).
+/// Getters return the default when a key is absent or null, so `logs:` with every line commented
+/// out is fine. Every key a getter asks for is remembered: keys in the file that nobody asked for
+/// are the unknown ones, and the asked-for keys are the "did you mean" candidates.
+final class ConfigSection {
+    /// Dotted path of this map; empty for the top level.
+    let path: String
+    let file: String
+    let mark: YAMLNode.Mark
+    private let pairs: [YAMLNode.Pair]
+    private var askedFor: [String] = []
+    /// Sections opened with `section(_:)`, so their unknown keys are reported too.
+    private(set) var children: [ConfigSection] = []
+
+    init(pairs: [YAMLNode.Pair], path: String, file: String, mark: YAMLNode.Mark) {
+        self.pairs = pairs
+        self.path = path
+        self.file = file
+        self.mark = mark
+    }
+
+    func keyPath(_ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    /// The key's value, or nil when it is absent or null.
+    func field(_ key: String) -> ConfigField? {
+        if !askedFor.contains(key) { askedFor.append(key) }
+        guard let pair = pairs.first(where: { Self.name(of: $0) == key }), !pair.value.isNull else { return nil }
+        return ConfigField(node: pair.value, path: keyPath(key), file: file)
+    }
+
+    func value<T>(_ key: String, default fallback: T,
+                  _ convert: (ConfigField) throws(ConfigError) -> T) throws(ConfigError) -> T {
+        guard let field = field(key) else { return fallback }
+        return try convert(field)
+    }
+
+    /// A nested map; absent or null gives an empty section (all defaults).
+    func section(_ key: String) throws(ConfigError) -> ConfigSection {
+        let child = try field(key)?.section() ?? ConfigSection(pairs: [], path: keyPath(key), file: file, mark: mark)
+        children.append(child)
+        return child
+    }
+
+    /// Keys present in the file that no getter asked for, in file order.
+    var unknownKeys: [YAMLNode.Pair] {
+        pairs.filter { !askedFor.contains(Self.name(of: $0)) }
+    }
+
+    /// One warning per unknown key: `file:line:col: unknown key 'x' in plugins (ignored; did you
+    /// mean 'y'?)`. `skipping` leaves out keys that are reported some other way.
+    func unknownKeyWarnings(skipping: (String) -> Bool = { _ in false }) -> [String] {
+        unknownKeys.compactMap { pair in
+            let name = Self.name(of: pair)
+            guard !skipping(name) else { return nil }
+            var text = "\(file):\(pair.key.mark): unknown key '\(name)'"
+            if !path.isEmpty { text += " in \(path)" }
+            text += " (ignored"
+            if let suggestion = Self.closest(to: name, in: askedFor) { text += "; did you mean '\(suggestion)'?" }
+            return text + ")"
+        }
+    }
+
+    /// This section's unknown-key warnings followed by those of the sections opened inside it.
+    func unknownKeyWarningsIncludingNested() -> [String] {
+        unknownKeyWarnings() + children.flatMap { $0.unknownKeyWarningsIncludingNested() }
+    }
+
+    private static func name(of pair: YAMLNode.Pair) -> String {
+        if case .scalar(let text, _) = pair.key.content { return text }
+        return ""
+    }
+
+    /// The candidate within two edits (ignoring case) of `name`, if there is one.
+    static func closest(to name: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < name.count else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 0..<b.count {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i - 1] == b[j] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,27 @@
+/// `pi:` — how pi-relayd starts the pi coding agent for each session.
+struct PiSettings: Sendable, Equatable {
+    /// `pi.command`: the pi executable; a bare name is looked up in PATH.
+    var command = "pi"
+    /// `pi.args`: extra arguments after `--mode rpc`.
+    var args: [String] = []
+    /// `pi.env`: variables added to every pi child's environment.
+    var env: [String: String] = [:]
+    /// `pi.agentDir`: when set, children get `PI_CODING_AGENT_DIR` pointing here.
+    var agentDir: String?
+    /// `pi.startTimeoutSeconds`: how long a new pi child may take to answer its first command.
+    var startTimeout: Duration = .seconds(20)
+    /// `pi.dialogTimeoutSeconds`: how long a dialog without its own timeout waits for a chat
+    /// answer; nil (0 in the file) means forever.
+    var dialogTimeout: Duration?
+
+    /// The full argument list for a pi child.
+    var arguments: [String] { ["--mode", "rpc"] + args }
+
+    /// What to add to a pi child's environment: `env`, plus `PI_CODING_AGENT_DIR` from `agentDir`
+    /// (which wins, being the more specific setting).
+    var childEnvironment: [String: String] {
+        var result = env
+        if let agentDir { result["PI_CODING_AGENT_DIR"] = agentDir }
+        return result
+    }
+}

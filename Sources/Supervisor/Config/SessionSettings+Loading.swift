@@ -1,0 +1,15 @@
+extension SessionSettings {
+    init(_ section: ConfigSection, home: String?) throws(ConfigError) {
+        self.init()
+        historyEvents = try section.value("historyEvents", default: historyEvents) { f throws(ConfigError) in
+            try f.integer(in: 0...100_000_000)
+        }
+        historyBytes = try section.value("historyBytes", default: historyBytes) { f throws(ConfigError) in
+            try f.integer(in: 0...Int.max)
+        }
+        defaultCwd = try section.value("defaultCwd", default: nil) { f throws(ConfigError) in try f.absolutePath(home: home) }
+        busyPolicy = try section.value("busyPolicy", default: busyPolicy) { f throws(ConfigError) in
+            try f.choice(["followUp": BusyPolicy.followUp, "steer": .steer])
+        }
+    }
+}

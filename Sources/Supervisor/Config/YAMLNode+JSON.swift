@@ -1,0 +1,31 @@
+import PiRelaySDK
+
+extension YAMLNode {
+    /// Integers beyond this cannot be held exactly by a Double (JSONValue's number).
+    static let largestExactInteger = 9_007_199_254_740_992.0
+
+    /// The node as JSON, for a plugin's config section. An integer too large for a Double to hold
+    /// exactly (a Discord id, say) is passed as its text rather than silently rounded.
+    var jsonValue: JSONValue {
+        switch content {
+        case .sequence(let items):
+            return .array(items.map(\.jsonValue))
+        case .mapping(let pairs):
+            var object: [String: JSONValue] = [:]
+            for pair in pairs {
+                if case .scalar(let key, _) = pair.key.content { object[key] = pair.value.jsonValue }
+            }
+            return .object(object)
+        case .scalar:
+            switch scalarValue {
+            case .null, .none: return .null
+            case .bool(let b): return .bool(b)
+            case .float(let f): return f.isFinite ? .number(f) : .string(String(f))
+            case .string(let s): return .string(s)
+            case .integer(let digits):
+                guard let value = Double(digits), abs(value) < Self.largestExactInteger else { return .string(digits) }
+                return .number(value)
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import CLibYAML
+
+/// Reads one YAML document with libyaml's event API into a `YAMLNode` tree. The event API (rather
+/// than `yaml_parser_load`) gives each alias its own position, so an error in `disabled: *list`
+/// points at the alias, and lets us apply merge keys and refuse duplicate keys ourselves.
+enum YAMLReader {
+    struct Failure: Error, Sendable, Equatable {
+        let mark: YAMLNode.Mark
+        let message: String
+    }
+
+    /// Aliases can make a small file describe an enormous tree ("billion laughs"); a config never
+    /// needs more than this many values once aliases are expanded.
+    static let maximumExpandedNodes = 100_000
+    /// Deep enough for any config, shallow enough that recursive walks cannot exhaust the stack.
+    static let maximumDepth = 128
+
+    /// Returns the document's root node, or nil when the input has no document (empty, or only
+    /// comments).
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> YAMLNode? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw Failure(mark: .init(line: 1, column: 1), message: "YAML parser could not start (out of memory)")
+        }
+        defer { yaml_parser_delete(&parser) }
+
+        // libyaml reads straight from this buffer for the whole parse, so it must outlive the loop.
+        let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        defer { input.deallocate() }
+        _ = input.initialize(from: bytes)
+        yaml_parser_set_input_string(&parser, input.baseAddress, bytes.count)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+
+        var builder = Builder()
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                throw syntaxFailure(parser, bytes: bytes)
+            }
+            let type = event.type
+            do {
+                try builder.handle(event)
+            } catch {
+                yaml_event_delete(&event)
+                throw error
+            }
+            yaml_event_delete(&event)
+            if type == YAML_STREAM_END_EVENT { break }
+        }
+        return builder.root
+    }
+
+    private static func syntaxFailure(_ parser: yaml_parser_t, bytes: [UInt8]) -> Failure {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        var mark = YAMLNode.Mark(line: parser.problem_mark.line + 1, column: parser.problem_mark.column + 1)
+        if parser.error == YAML_READER_ERROR {
+            // Reader errors (bad UTF-8, control characters) carry a byte offset instead of a mark.
+            mark = position(ofByte: parser.problem_offset, in: bytes)
+        }
+        return Failure(mark: mark, message: "YAML syntax error: " + problem)
+    }
+
+    static func position(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {
+        var line = 1
+        var lineStart = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        let end = min(offset, bytes.count)
+        // Columns count characters, like libyaml's marks: skip UTF-8 continuation bytes.
+        let column = bytes[lineStart..<end].filter { $0 & 0xC0 != 0x80 }.count + 1
+        return .init(line: line, column: column)
+    }
+
+    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    }
+
+    static func mark(_ m: yaml_mark_t) -> YAMLNode.Mark {
+        .init(line: m.line + 1, column: m.column + 1)
+    }
+}
