@@ -4,21 +4,31 @@ import Glibc
 import Darwin
 #endif
 
-/// The structural skip: the hot path of the reader. Most bytes of a pi line sit in the partial
-/// assistant message that `message_update` repeats twice, and all of them go through here.
+/// The skip: the hot path of the reader. Most bytes of a pi line sit in the partial assistant
+/// message that `message_update` repeats twice, and all of them go through here.
 ///
-/// It matches brackets and finds string ends (honouring escapes) without decoding anything or
-/// allocating. It is not a validator: bytes inside skipped strings are not checked.
+/// It walks the JSON grammar token by token without decoding or allocating anything, so a
+/// malformed line still fails, but the insides of skipped strings are only scanned for their
+/// closing quote (escapes and UTF-8 there are not checked).
 extension JSONCursor {
+    /// Deeper nesting is rejected, as in `JSONValue.parse`, so hostile input cannot exhaust the stack.
+    static let maxSkipDepth = 512
+
     mutating func skipValue() throws(JSONParseError) {
+        try skipValue(depth: 0)
+    }
+
+    mutating func skipValue(depth: Int) throws(JSONParseError) {
         skipWhitespace()
         guard p < end else { throw error("unexpected end of input") }
         switch p.pointee {
         case ASCII.quote:
             p += 1
             try skipStringBody()
-        case ASCII.openBrace, ASCII.openBracket:
-            try skipContainer()
+        case ASCII.openBrace:
+            try skipObject(depth: depth + 1)
+        case ASCII.openBracket:
+            try skipArray(depth: depth + 1)
         case ASCII.lowerT:
             try skipLiteral("true")
         case ASCII.lowerF:
@@ -29,6 +39,60 @@ extension JSONCursor {
             try skipNumber()
         default:
             throw error("unexpected character")
+        }
+    }
+
+    mutating func skipObject(depth: Int) throws(JSONParseError) {
+        guard depth <= Self.maxSkipDepth else { throw error("nesting deeper than \(Self.maxSkipDepth)") }
+        let open = p
+        p += 1
+        skipWhitespace()
+        if p < end, p.pointee == ASCII.closeBrace {
+            p += 1
+            return
+        }
+        while true {
+            guard p < end else { throw error("unterminated object", at: open) }
+            guard p.pointee == ASCII.quote else { throw error("expected a string key") }
+            p += 1
+            try skipStringBody()
+            skipWhitespace()
+            guard p < end, p.pointee == ASCII.colon else { throw error("expected ':'") }
+            p += 1
+            try skipValue(depth: depth)
+            skipWhitespace()
+            guard p < end else { throw error("unterminated object", at: open) }
+            let c = p.pointee
+            p += 1
+            if c == ASCII.comma {
+                skipWhitespace()
+                continue
+            }
+            if c == ASCII.closeBrace { return }
+            p -= 1
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    mutating func skipArray(depth: Int) throws(JSONParseError) {
+        guard depth <= Self.maxSkipDepth else { throw error("nesting deeper than \(Self.maxSkipDepth)") }
+        let open = p
+        p += 1
+        skipWhitespace()
+        if p < end, p.pointee == ASCII.closeBracket {
+            p += 1
+            return
+        }
+        while true {
+            try skipValue(depth: depth)
+            skipWhitespace()
+            guard p < end else { throw error("unterminated array", at: open) }
+            let c = p.pointee
+            p += 1
+            if c == ASCII.comma { continue }
+            if c == ASCII.closeBracket { return }
+            p -= 1
+            throw error("expected ',' or ']'")
         }
     }
 
@@ -61,49 +125,6 @@ extension JSONCursor {
             q = quote + 1
         }
         throw error("unterminated string", at: body - 1)
-    }
-
-    /// From an opening bracket to just after its match. Bracket kinds are checked for the first 64
-    /// levels (a bit stack in one word); deeper levels are only counted.
-    mutating func skipContainer() throws(JSONParseError) {
-        let open = p
-        var depth = 0
-        var objectLevels: UInt64 = 0
-        while p < end {
-            let c = p.pointee
-            switch c {
-            case ASCII.quote:
-                p += 1
-                try skipStringBody()
-                continue
-            case ASCII.openBrace:
-                if depth < 64 { objectLevels |= 1 << UInt64(depth) }
-                depth += 1
-            case ASCII.openBracket:
-                if depth < 64 { objectLevels &= ~(1 << UInt64(depth)) }
-                depth += 1
-            case ASCII.closeBrace, ASCII.closeBracket:
-                depth -= 1
-                if depth < 64 {
-                    let isObject = (objectLevels >> UInt64(depth)) & 1 == 1
-                    guard isObject == (c == ASCII.closeBrace) else { throw error("mismatched bracket") }
-                }
-                if depth == 0 {
-                    p += 1
-                    return
-                }
-            // Everything else that may appear between strings: whitespace, separators, numbers, literals.
-            case 0x20, 0x09, 0x0A, 0x0D, ASCII.comma, ASCII.colon, ASCII.minus, ASCII.plus, ASCII.dot,
-                 ASCII.zero...ASCII.nine, ASCII.lowerE, ASCII.upperE,
-                 ASCII.lowerT, ASCII.lowerR, ASCII.lowerU, ASCII.lowerF, 0x61 /* a */, 0x6C /* l */,
-                 0x73 /* s */, ASCII.lowerN:
-                break
-            default:
-                throw error("unexpected character")
-            }
-            p += 1
-        }
-        throw error("unterminated \(open.pointee == ASCII.openBrace ? "object" : "array")", at: open)
     }
 
     mutating func skipLiteral(_ literal: StaticString) throws(JSONParseError) {
