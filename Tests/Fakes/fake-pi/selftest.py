@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Self-test for fake-pi: drives Tests/Fakes/fake-pi/pi through subprocess and checks the
+shapes, orderings and quirks of pi 0.58.3's RPC protocol (see /work/shared/specs/pi-rpc.md).
+
+Usage: python3 selftest.py [-k substring] [-v]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+PI = os.path.join(HERE, "pi")
+VERBOSE = "-v" in sys.argv
+
+
+class Pi:
+    """A fake-pi child with an LF-only JSONL reader on stdout."""
+
+    def __init__(self, *args, env=None, cwd=None, agent_dir=None, settings=None):
+        self.tmp = tempfile.mkdtemp(prefix="fakepi-test-")
+        self.agent_dir = agent_dir or os.path.join(self.tmp, "agent")
+        os.makedirs(self.agent_dir, exist_ok=True)
+        if settings is None:
+            settings = {"retry": {"baseDelayMs": 40}}
+        if settings:
+            with open(os.path.join(self.agent_dir, "settings.json"), "w") as f:
+                json.dump(settings, f)
+        self.cwd = cwd or self.tmp
+        e = {k: v for k, v in os.environ.items() if not k.startswith("FAKE_PI_") and not k.endswith("_API_KEY")}
+        e["PI_CODING_AGENT_DIR"] = self.agent_dir
+        e["FAKE_PI_DELTA_MS"] = e.get("FAKE_PI_DELTA_MS", "1")
+        e.update(env or {})
+        self.proc = subprocess.Popen([PI, "--mode", "rpc", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=self.cwd, env=e)
+        self.lines: list = []  # (raw bytes, parsed or None)
+        self.q: queue.Queue = queue.Queue()
+        self.idx = 0
+        self.stderr = b""
+        self._seq = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read(self):
+        buf = b""
+        fd = self.proc.stdout.fileno()
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            buf += chunk
+            while True:
+                i = buf.find(b"\n")
+                if i < 0:
+                    break
+                raw, buf = buf[:i], buf[i + 1 :]
+                try:
+                    obj = json.loads(raw.decode("utf-8"))
+                except ValueError:
+                    obj = None
+                self.lines.append((raw, obj))
+                self.q.put((raw, obj))
+        if buf:
+            self.lines.append((buf, None))
+            self.q.put((buf, None))
+        self.q.put(None)
+
+    def _read_err(self):
+        self.stderr = self.proc.stderr.read()
+
+    def send(self, obj):
+        data = obj if isinstance(obj, (bytes, bytearray)) else (
+            obj.encode() if isinstance(obj, str) else (json.dumps(obj, ensure_ascii=False) + "\n").encode())
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def next(self, timeout=10.0):
+        item = self.q.get(timeout=timeout)
+        if item is None:
+            self.q.put(None)
+            raise EOFError("fake-pi stdout closed; stderr=" + self.stderr.decode(errors="replace")[-2000:])
+        if VERBOSE:
+            print("   <", item[0][:300].decode(errors="replace"))
+        return item
+
+    def wait(self, pred, timeout=10.0, what="event"):
+        deadline = time.time() + timeout
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError(f"timeout waiting for {what}")
+            try:
+                raw, obj = self.next(left)
+            except queue.Empty:
+                raise AssertionError(f"timeout waiting for {what}") from None
+            if obj is not None and pred(obj):
+                return obj
+
+    def collect_until(self, pred, timeout=10.0, what="event"):
+        """All parsed objects up to and including the first matching one."""
+        out = []
+        deadline = time.time() + timeout
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError(f"timeout waiting for {what}; got {[o.get('type') for o in out]}")
+            try:
+                raw, obj = self.next(left)
+            except queue.Empty:
+                raise AssertionError(f"timeout waiting for {what}; got {[o.get('type') for o in out]}") from None
+            if obj is None:
+                out.append({"type": "__raw__", "raw": raw})
+                continue
+            out.append(obj)
+            if pred(obj):
+                return out
+
+    def request(self, cmd, timeout=10.0):
+        self._seq += 1
+        cid = f"req_{self._seq}"
+        cmd = dict(cmd, id=cid)
+        self.send(cmd)
+        return self.wait(lambda o: o.get("type") == "response" and o.get("id") == cid, timeout, f"response {cid}")
+
+    def run_prompt(self, message, timeout=15.0, **extra):
+        """Send a prompt and return all objects up to the agent_end that ends the run."""
+        self.send(dict({"type": "prompt", "message": message, "id": "p"}, **extra))
+        return self.collect_until(lambda o: o.get("type") == "agent_end", timeout, "agent_end")
+
+    def close(self, timeout=5.0):
+        try:
+            self.proc.stdin.close()
+        except Exception:
+            pass
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError("fake-pi did not exit after stdin EOF")
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def types(objs):
+    return [o.get("type") for o in objs]
+
+
+def ame(o):
+    return (o.get("assistantMessageEvent") or {}).get("type")
+
+
+def check(cond, msg="check failed"):
+    if not cond:
+        raise AssertionError(msg)
+
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+# ---------------------------------------------------------------------------------------
+# Framing
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def framing_parse_errors_and_unknown():
+    p = Pi()
+    try:
+        p.send(b"\n")
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r == {"type": "response", "command": "parse", "success": False,
+                    "error": "Failed to parse command: Unexpected end of JSON input"}, r)
+        p.send(b"{not json}\n")
+        r = p.wait(lambda o: o.get("type") == "response")
+        check("id" not in r and r["command"] == "parse" and r["error"].startswith("Failed to parse command: "), r)
+        p.send({"id": "x", "type": "frobnicate"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r == {"type": "response", "command": "frobnicate", "success": False,
+                    "error": "Unknown command: frobnicate"}, r)
+        # CRLF accepted; id echoed verbatim
+        p.send(b'{"id":"crlf","type":"get_state"}\r\n')
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r["id"] == "crlf" and r["success"] is True, r)
+        # U+2028 inside a string is not a line break; raw U+2028 comes back unescaped
+        p.send('{"id":"ls","type":"prompt","message":"a\u2028b\u2029c"}\n'.encode())
+        objs = p.collect_until(lambda o: o.get("type") == "agent_end")
+        raws = [raw for raw, _ in p.lines]
+        check(any("a\u2028b\u2029c".encode() in raw for raw in raws), "raw U+2028/2029 expected in output")
+        check(not any(b"\\u2028" in raw for raw in raws), "U+2028 must not be escaped")
+        # no response to extension_ui_response
+        p.send({"type": "extension_ui_response", "id": "nope", "value": "x"})
+        r = p.request({"type": "get_state"})
+        check(r["command"] == "get_state")
+        # compact JSON: no spaces after separators
+        check(all(b'": ' not in raw[:40] for raw, o in p.lines if o), "compact separators")
+    finally:
+        check(p.close() == 0, "exit code 0 after EOF")
+
+
+@test
+def framing_unterminated_final_line_and_eof_exit():
+    p = Pi()
+    p.send(b'{"id":"last","type":"get_state"}')  # no LF
+    p.proc.stdin.close()
+    r = p.wait(lambda o: o.get("type") == "response")
+    check(r["id"] == "last")
+    check(p.proc.wait(5) == 0)
+    p.kill()
+
+
+# ---------------------------------------------------------------------------------------
+# prompts, streaming shapes, session files
+# ---------------------------------------------------------------------------------------
+
+ASSISTANT_KEYS = ["role", "content", "api", "provider", "model", "usage", "stopReason", "timestamp"]
+
+
+def check_stream_shapes(objs):
+    """message_update lines: key order, partial twice, deltas accumulate to *_end content."""
+    texts = {}
+    for o in objs:
+        if o.get("type") != "message_update":
+            continue
+        check(list(o.keys()) == ["type", "assistantMessageEvent", "message"], list(o.keys()))
+        ev = o["assistantMessageEvent"]
+        check(ev["partial"] == o["message"], "partial and message must be identical")
+        check(list(o["message"].keys())[:8] == ASSISTANT_KEYS, list(o["message"].keys()))
+        check(ev["type"] not in ("start", "done", "error"), ev["type"])
+        i = ev["contentIndex"]
+        if ev["type"] in ("text_delta", "thinking_delta"):
+            texts[i] = texts.get(i, "") + ev["delta"]
+        if ev["type"] in ("text_end", "thinking_end"):
+            check(ev["content"] == texts.get(i, ""), "deltas must add up to *_end content")
+            texts.pop(i, None)
+            block = ev["partial"]["content"][i]
+            check("index" not in block, "index removed at *_end")
+        if ev["type"] in ("text_start", "thinking_start", "toolcall_start"):
+            check(ev["partial"]["content"][i].get("index") == i, "in-progress block carries index")
+        if ev["type"] == "toolcall_end":
+            tc = ev["toolCall"]
+            check(list(tc.keys()) == ["type", "id", "name", "arguments"], list(tc.keys()))
+
+
+@test
+def prompt_default_echo_order_and_session_file():
+    p = Pi()
+    try:
+        st = p.request({"type": "get_state"})["data"]
+        check(list(st.keys()) == ["model", "thinkingLevel", "isStreaming", "isCompacting", "steeringMode",
+                                  "followUpMode", "sessionFile", "sessionId", "autoCompactionEnabled",
+                                  "messageCount", "pendingMessageCount"], list(st.keys()))
+        check(st["steeringMode"] == "one-at-a-time" and st["followUpMode"] == "one-at-a-time")
+        check(st["model"]["id"] == "claude-opus-4-6" and st["thinkingLevel"] == "medium", st["model"]["id"])
+        sf = st["sessionFile"]
+        check(not os.path.exists(sf), "session file is written lazily (after the first assistant message)")
+        r = p.request({"type": "get_last_assistant_text"})
+        check(r["data"] == {}, r)
+        objs = p.run_prompt("hello there, general kenobi")
+        check(objs[0] == {"id": "p", "type": "response", "command": "prompt", "success": True}, objs[0])
+        ts = [t for t in types(objs) if t != "message_update"]
+        check(ts == ["response", "agent_start", "turn_start", "message_start", "message_end", "message_start",
+                     "message_end", "turn_end", "agent_end"], ts)
+        check_stream_shapes(objs)
+        ups = [o for o in objs if o["type"] == "message_update"]
+        check(len(ups) >= 4 and ame(ups[0]) == "text_start" and ame(ups[-1]) == "text_end", [ame(u) for u in ups])
+        check(all(len(json.dumps(b)) >= len(json.dumps(a)) for a, b in zip(ups[1:-1], ups[2:-1])), "lines grow")
+        starts = [o for o in objs if o["type"] == "message_start"]
+        check(starts[1]["message"]["content"] == [] and starts[1]["message"]["stopReason"] == "stop")
+        check(starts[1]["message"]["usage"]["totalTokens"] == 0)
+        end = [o for o in objs if o["type"] == "message_end"][-1]["message"]
+        check(end["content"] == [{"type": "text", "text": "Echo: hello there, general kenobi"}], end["content"])
+        u = end["usage"]
+        check(u["totalTokens"] == u["input"] + u["output"] + u["cacheRead"] + u["cacheWrite"])
+        ae = objs[-1]
+        check([m["role"] for m in ae["messages"]] == ["user", "assistant"])
+        check(ae["messages"][0]["content"] == [{"type": "text", "text": "hello there, general kenobi"}])
+        # session file: header + model_change + thinking_level_change + 2 messages
+        time.sleep(0.05)
+        entries = [json.loads(l) for l in open(sf, encoding="utf-8")]
+        check(entries[0]["type"] == "session" and entries[0]["version"] == 3 and entries[0]["cwd"] == p.cwd)
+        check([e["type"] for e in entries[1:]] == ["model_change", "thinking_level_change", "message", "message"],
+              [e["type"] for e in entries])
+        check(entries[3]["parentId"] == entries[2]["id"] and len(entries[3]["id"]) == 8)
+        check(entries[4]["message"] == end)
+        st2 = p.request({"type": "get_state"})["data"]
+        check(st2["messageCount"] == 2 and st2["isStreaming"] is False and st2["sessionFile"] == sf)
+        stats = p.request({"type": "get_session_stats"})["data"]
+        check(list(stats.keys()) == ["sessionFile", "sessionId", "userMessages", "assistantMessages", "toolCalls",
+                                     "toolResults", "totalMessages", "tokens", "cost"], list(stats.keys()))
+        check(stats["sessionFile"] == sf and stats["userMessages"] == 1 and stats["assistantMessages"] == 1)
+        check(stats["tokens"]["input"] == u["input"] and stats["totalMessages"] == 2)
+        msgs = p.request({"type": "get_messages"})["data"]["messages"]
+        check(msgs == ae["messages"])
+        r = p.request({"type": "get_last_assistant_text"})
+        check(r["data"] == {"text": "Echo: hello there, general kenobi"}, r)
+        r = p.request({"type": "set_session_name", "name": "   "})
+        check(r == {"id": r["id"], "type": "response", "command": "set_session_name", "success": False,
+                    "error": "Session name cannot be empty"}, r)
+        r = p.request({"type": "set_session_name", "name": "  My session "})
+        check(r["success"] and "data" not in r)
+        check(p.request({"type": "get_state"})["data"]["sessionName"] == "My session")
+    finally:
+        p.close()
+
+
+@test
+def prompt_with_images_and_default_scenario_env():
+    p = Pi(env={"FAKE_PI_SCENARIO": "text 12"})
+    try:
+        img = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+        objs = p.run_prompt("look", images=[img])
+        user = [o for o in objs if o["type"] == "message_start"][0]["message"]
+        check(user["content"] == [{"type": "text", "text": "look"}, img], user)
+        text = [o for o in objs if o["type"] == "message_end"][-1]["message"]["content"][0]["text"]
+        check(len(text.split()) == 12, text)
+        objs = p.run_prompt("!scenario echo", images=[img])
+        text = [o for o in objs if o["type"] == "message_end"][-1]["message"]["content"][0]["text"]
+        check(text == "Echo: !scenario echo [1 image: image/png]", text)
+    finally:
+        p.close()
+
+
+@test
+def scenario_text_thinking_length_error():
+    p = Pi()
+    try:
+        objs = p.run_prompt("!scenario text 300")
+        check_stream_shapes(objs)
+        end = [o for o in objs if o["type"] == "message_end"][-1]["message"]
+        check(len(end["content"][0]["text"].split()) == 300)
+        check(sum(1 for o in objs if ame(o) == "text_delta") > 50)
+        objs = p.run_prompt("!scenario thinking")
+        check_stream_shapes(objs)
+        seq = [ame(o) for o in objs if o["type"] == "message_update"]
+        check(seq[0] == "thinking_start" and "thinking_end" in seq and seq.index("thinking_end") < seq.index("text_start"))
+        blk = [o for o in objs if o["type"] == "message_end"][-1]["message"]["content"][0]
+        check(list(blk.keys()) == ["type", "thinking", "thinkingSignature"] and blk["thinkingSignature"], blk.keys())
+        objs = p.run_prompt("!scenario length")
+        check([o for o in objs if o["type"] == "message_end"][-1]["message"]["stopReason"] == "length")
+        objs = p.run_prompt("!scenario error")
+        end = [o for o in objs if o["type"] == "message_end"][-1]["message"]
+        check(end["stopReason"] == "error" and end["content"] == [] and list(end.keys())[-1] == "errorMessage")
+        check(types(objs)[-3:] == ["message_end", "turn_end", "agent_end"])
+        time.sleep(0.1)
+        check(not any(o and o.get("type", "").startswith("auto_") for _, o in p.lines), "non-retryable error")
+    finally:
+        p.close()
+    p = Pi("--thinking", "off")
+    try:
+        objs = p.run_prompt("!scenario thinking")
+        check(not any(ame(o) == "thinking_start" for o in objs), "no thinking when thinking is off")
+    finally:
+        p.close()
+
+
+ALL_TOOLS_FLAG = ("--tools", "read,bash,edit,write,grep,find,ls")
+
+
+@test
+def scenario_tools_parallel_execution():
+    p = Pi(*ALL_TOOLS_FLAG)
+    try:
+        objs = p.run_prompt("!scenario tools")
+        check_stream_shapes(objs)
+        names = ["bash", "read", "edit", "write", "grep", "find", "ls", "frobnicate", "bash"]
+        am = [o for o in objs if o["type"] == "message_end" and o["message"]["role"] == "assistant"]
+        first = am[0]["message"]
+        check(first["stopReason"] == "toolUse")
+        calls = [c for c in first["content"] if c["type"] == "toolCall"]
+        check([c["name"] for c in calls] == names, [c["name"] for c in calls])
+        check(calls[1]["arguments"] == {"path": "src/app.ts", "offset": 90, "limit": 20})
+        ts = types(objs)
+        i_end = ts.index("message_end", ts.index("message_start", 5))
+        starts = [o for o in objs if o["type"] == "tool_execution_start"]
+        ends = [o for o in objs if o["type"] == "tool_execution_end"]
+        check([s["toolName"] for s in starts] == names)
+        check([s["args"] for s in starts] == [c["arguments"] for c in calls])
+        # unknown tool fails immediately (during preparation), runnable ones end in call order
+        check([e["toolName"] for e in ends] == ["frobnicate", "bash", "read", "edit", "write", "grep", "find", "ls",
+                                                 "bash"], [e["toolName"] for e in ends])
+        check(ends[0]["isError"] and ends[0]["result"] == {"content": [{"type": "text", "text":
+                                                                        "Tool frobnicate not found"}], "details": {}})
+        first_end = next(i for i, o in enumerate(objs) if o["type"] == "tool_execution_end" and o["toolName"] != "frobnicate")
+        last_start = max(i for i, o in enumerate(objs) if o["type"] == "tool_execution_start")
+        check(last_start < first_end, "all tool_execution_start before runnable tools finish")
+        check(i_end < objs.index(starts[0]))
+        # updates accumulate and interleave between the two bash calls
+        ups = [o for o in objs if o["type"] == "tool_execution_update"]
+        ids = [u["toolCallId"] for u in ups]
+        check(len(set(ids)) == 2 and any(a != b for a, b in zip(ids, ids[1:])), "interleaved updates")
+        last = {}
+        for u in ups:
+            t = u["partialResult"]["content"][0]["text"]
+            check(t.startswith(last.get(u["toolCallId"], "")), "partialResult is accumulated")
+            last[u["toolCallId"]] = t
+            check(list(u.keys()) == ["type", "toolCallId", "toolName", "args", "partialResult"])
+        by = {e["toolCallId"]: e for e in ends}
+        bash_ok, lint = by[calls[0]["id"]], by[calls[8]["id"]]
+        check(not bash_ok["isError"] and "Tests  15 passed" in bash_ok["result"]["content"][0]["text"])
+        check("details" not in bash_ok["result"], bash_ok["result"])
+        check(lint["isError"] and lint["result"]["content"][0]["text"].endswith("Command exited with code 2"))
+        edit = by[calls[2]["id"]]["result"]
+        check(edit["content"][0]["text"] == "Successfully replaced text in src/app.ts.")
+        check(isinstance(edit["details"]["firstChangedLine"], int) and "-100 \t// TODO: handle errors" in
+              edit["details"]["diff"], edit["details"])
+        check(by[calls[3]["id"]]["result"]["content"][0]["text"].startswith("Successfully wrote 40 bytes"))
+        # each tool_execution_end is followed by its toolResult message_start/end
+        for i, o in enumerate(objs):
+            if o["type"] == "tool_execution_end":
+                check(objs[i + 1]["type"] == "message_start" and objs[i + 1]["message"]["role"] == "toolResult")
+                check(objs[i + 1]["message"]["toolCallId"] == o["toolCallId"])
+                check(list(objs[i + 2]["message"].keys())[:4] == ["role", "toolCallId", "toolName", "content"])
+        te = [o for o in objs if o["type"] == "turn_end"]
+        check(len(te) == 2 and len(te[0]["toolResults"]) == 9 and te[1]["toolResults"] == [])
+        check(am[1]["message"]["stopReason"] == "stop")
+        check(len(objs[-1]["messages"]) == 1 + 1 + 9 + 1)
+        stats = p.request({"type": "get_session_stats"})["data"]
+        check(stats["toolCalls"] == 9 and stats["toolResults"] == 9, stats)
+    finally:
+        p.close()
+
+
+@test
+def scenario_tools_default_toolset_and_long():
+    p = Pi()
+    try:
+        objs = p.run_prompt("!scenario tools")
+        errs = {o["toolName"]: o["result"]["content"][0]["text"] for o in objs
+                if o["type"] == "tool_execution_end" and o["isError"]}
+        check(errs.get("grep") == "Tool grep not found" and "ls" in errs and "find" in errs, errs)
+        objs = p.run_prompt("!scenario long", timeout=30)
+        calls = [o for o in objs if o["type"] == "tool_execution_start"]
+        check(len(calls) >= 12, len(calls))
+        check(len([o for o in objs if o["type"] == "turn_start"]) == 5)
+        final = [o for o in objs if o["type"] == "message_end"][-1]["message"]["content"][0]["text"]
+        for needle in ("```swift", "```python", "| File |", "🚀", "日本語", "中文"):
+            check(needle in final, needle)
+        trunc = [o for o in objs if o["type"] == "tool_execution_end" and "truncation" in
+                 (o["result"].get("details") or {})]
+        check(trunc and trunc[0]["result"]["details"]["truncation"]["truncatedBy"] == "lines")
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
+# runner
+# ---------------------------------------------------------------------------------------
+
+
+def main():
+    only = None
+    if "-k" in sys.argv:
+        only = sys.argv[sys.argv.index("-k") + 1]
+    t0 = time.time()
+    failed = []
+    ran = 0
+    for fn in TESTS:
+        if only and only not in fn.__name__:
+            continue
+        ran += 1
+        t = time.time()
+        try:
+            fn()
+            print(f"ok   {fn.__name__} ({time.time() - t:.2f}s)")
+        except Exception:
+            failed.append(fn.__name__)
+            print(f"FAIL {fn.__name__} ({time.time() - t:.2f}s)")
+            traceback.print_exc()
+    print(f"\n{ran - len(failed)}/{ran} passed in {time.time() - t0:.1f}s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
