@@ -285,7 +285,8 @@ def prompt_default_echo_order_and_session_file():
         check_stream_shapes(objs)
         ups = [o for o in objs if o["type"] == "message_update"]
         check(len(ups) >= 4 and ame(ups[0]) == "text_start" and ame(ups[-1]) == "text_end", [ame(u) for u in ups])
-        check(all(len(json.dumps(b)) >= len(json.dumps(a)) for a, b in zip(ups[1:-1], ups[2:-1])), "lines grow")
+        sizes = [len(json.dumps(u["message"])) for u in ups[:-1]]  # text_end drops "index"
+        check(all(b >= a for a, b in zip(sizes, sizes[1:])), "partials grow")
         starts = [o for o in objs if o["type"] == "message_start"]
         check(starts[1]["message"]["content"] == [] and starts[1]["message"]["stopReason"] == "stop")
         check(starts[1]["message"]["usage"]["totalTokens"] == 0)
@@ -460,6 +461,306 @@ def scenario_tools_default_toolset_and_long():
         trunc = [o for o in objs if o["type"] == "tool_execution_end" and "truncation" in
                  (o["result"].get("details") or {})]
         check(trunc and trunc[0]["result"]["details"]["truncation"]["truncatedBy"] == "lines")
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
+# retry, compaction, agent_end that is not final
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def scenario_error_retry():
+    p = Pi(settings={"retry": {"baseDelayMs": 300}})
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario error-retry"})
+        objs = p.collect_until(lambda o: o.get("type") == "auto_retry_start")
+        check(types(objs)[-4:] == ["message_end", "turn_end", "agent_end", "auto_retry_start"], types(objs))
+        err = objs[-4]["message"]
+        check(err["stopReason"] == "error" and "overloaded" in err["errorMessage"].lower())
+        rs = objs[-1]
+        check(rs == {"type": "auto_retry_start", "attempt": 1, "maxAttempts": 3, "delayMs": 300,
+                     "errorMessage": err["errorMessage"]}, rs)
+        st = p.request({"type": "get_state"})["data"]
+        check(st["isStreaming"] is False, "isStreaming is false during the backoff")
+        t0 = time.time()
+        objs = p.collect_until(lambda o: o.get("type") == "agent_end")
+        check(time.time() - t0 > 0.15, "new agent_start only after delayMs")
+        ts = [t for t in types(objs) if t != "message_update"]
+        check(ts[-7:] == ["agent_start", "turn_start", "message_start", "message_end", "auto_retry_end", "turn_end",
+                          "agent_end"], ts)
+        are = [o for o in objs if o["type"] == "auto_retry_end"][0]
+        check(are == {"type": "auto_retry_end", "success": True, "attempt": 1}, are)
+        check([m["role"] for m in objs[-1]["messages"]] == ["assistant"], "continue() adds no user message")
+        check(objs[-1]["messages"][0]["content"][0]["text"] == "Recovered after 1 retry.")
+        msgs = p.request({"type": "get_messages"})["data"]["messages"]
+        check([m["role"] for m in msgs] == ["user", "assistant"], "error message removed from the context")
+    finally:
+        p.close()
+
+
+@test
+def scenario_error_exhausted_and_abort_retry():
+    p = Pi(settings={"retry": {"baseDelayMs": 20, "maxRetries": 2}})
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario error-exhausted"})
+        objs = p.collect_until(lambda o: o.get("type") == "auto_retry_end", timeout=10)
+        starts = [o for o in objs if o["type"] == "auto_retry_start"]
+        check([(s["attempt"], s["delayMs"]) for s in starts] == [(1, 20), (2, 40)], starts)
+        end = objs[-1]
+        check(end["success"] is False and end["attempt"] == 2 and "overloaded" in end["finalError"], end)
+        check(types(objs)[-2] == "agent_end")
+    finally:
+        p.close()
+    p = Pi(settings={"retry": {"baseDelayMs": 5000}})
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario error-retry"})
+        p.wait(lambda o: o.get("type") == "auto_retry_start")
+        r = p.request({"type": "abort_retry"})
+        check(r["success"])
+        e = p.wait(lambda o: o.get("type") == "auto_retry_end")
+        check(e == {"type": "auto_retry_end", "success": False, "attempt": 1, "finalError": "Retry cancelled"}, e)
+    finally:
+        p.close()
+
+
+@test
+def scenario_overflow_and_threshold_compaction():
+    p = Pi()
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario overflow"})
+        objs = p.collect_until(lambda o: o.get("type") == "auto_compaction_end")
+        check(types(objs)[-3:] == ["agent_end", "auto_compaction_start", "auto_compaction_end"], types(objs))
+        check(objs[-2] == {"type": "auto_compaction_start", "reason": "overflow"})
+        end = objs[-1]
+        check(list(end.keys()) == ["type", "result", "aborted", "willRetry"] and end["willRetry"] is True)
+        check(list(end["result"].keys()) == ["summary", "firstKeptEntryId", "tokensBefore", "details"])
+        t0 = time.time()
+        objs = p.collect_until(lambda o: o.get("type") == "agent_end")
+        check(time.time() - t0 >= 0.08, "agent_start ~100 ms after auto_compaction_end")
+        check(objs[0]["type"] == "agent_start")
+        check(objs[-1]["messages"][-1]["content"][0]["text"] == "Continuing after the context was compacted.")
+        msgs = p.request({"type": "get_messages"})["data"]["messages"]
+        check(msgs[0]["role"] == "compactionSummary" and list(msgs[0].keys()) == ["role", "summary", "tokensBefore",
+                                                                                  "timestamp"])
+        check([m["role"] for m in msgs] == ["compactionSummary", "user", "assistant"], [m["role"] for m in msgs])
+        objs = p.run_prompt("!scenario threshold-compaction")
+        more = p.collect_until(lambda o: o.get("type") == "auto_compaction_end")
+        check(more[0] == {"type": "auto_compaction_start", "reason": "threshold"}, more[0])
+        check(more[-1]["willRetry"] is False and more[-1]["aborted"] is False and "result" in more[-1])
+        sf = p.request({"type": "get_state"})["data"]["sessionFile"]
+        kinds = [json.loads(l)["type"] for l in open(sf, encoding="utf-8")]
+        check(kinds.count("compaction") == 2, kinds)
+    finally:
+        p.close()
+
+
+@test
+def manual_compact_and_errors():
+    p = Pi()
+    try:
+        p.run_prompt("first question")
+        r = p.request({"type": "compact", "customInstructions": "focus on tests"})
+        d = r["data"]
+        check(r["success"] and list(d.keys()) == ["summary", "firstKeptEntryId", "tokensBefore", "details"], r)
+        check(d["tokensBefore"] > 0 and d["details"] == {"readFiles": [], "modifiedFiles": []}, d)
+        check("focus on tests" in d["summary"])
+        # compacting again right away: the catch-all error has no id and the wrong command
+        p.send({"type": "compact", "id": "c2"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r == {"type": "response", "command": "parse", "success": False,
+                    "error": "Failed to parse command: Already compacted"}, r)
+        st = p.request({"type": "get_state"})["data"]
+        check(st["isCompacting"] is False and st["messageCount"] == 3)
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
+# extension UI sub-protocol
+# ---------------------------------------------------------------------------------------
+
+
+def ui_req(p, method, timeout=10):
+    return p.wait(lambda o: o.get("type") == "extension_ui_request" and o.get("method") == method, timeout,
+                  f"extension_ui_request {method}")
+
+
+def final_text(p, timeout=10):
+    ae = p.wait(lambda o: o.get("type") == "agent_end", timeout, "agent_end")
+    return ae["messages"][-1]["content"][-1]["text"]
+
+
+@test
+def ui_select_gate_answers():
+    p = Pi()
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui select"})
+        r = ui_req(p, "select")
+        check(list(r.keys()) == ["type", "id", "method", "title", "options", "timeout"], list(r.keys()))
+        check(r["title"] == "Dangerous command: rm -rf ./build" and r["options"] == ["Allow", "Block"])
+        check(r["timeout"] == 30000 and len(r["id"]) == 36)
+        p.send({"type": "extension_ui_response", "id": "stale-id", "value": "Block"})  # silently dropped
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "Allow"})
+        n = ui_req(p, "notify")
+        check(n["message"] == "Command allowed" and n["notifyType"] == "info")
+        check(final_text(p) == 'select answer: "Allow"')
+        # Block
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui select"})
+        r = ui_req(p, "select")
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "Block"})
+        check(ui_req(p, "notify")["notifyType"] == "warning")
+        check(final_text(p) == 'select answer: "Block"')
+        # wrong shape (confirmed to a select) -> default undefined
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui select 0"})
+        r = ui_req(p, "select")
+        check("timeout" not in r, "no timeout field when the dialog has none")
+        p.send({"type": "extension_ui_response", "id": r["id"], "confirmed": True})
+        check(final_text(p) == "select answer: null")
+        # timeout: resolved silently with the default; a late answer is ignored
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui select 200"})
+        r = ui_req(p, "select")
+        check(r["timeout"] == 200)
+        t0 = time.time()
+        check(final_text(p) == "select answer: null")
+        check(time.time() - t0 >= 0.15)
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "Allow"})
+        check(p.request({"type": "get_state"})["success"])
+    finally:
+        p.close()
+
+
+@test
+def ui_confirm_input_editor_dialogs():
+    p = Pi()
+    try:
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui confirm"})
+        r = ui_req(p, "confirm")
+        check(list(r.keys()) == ["type", "id", "method", "title", "message", "timeout"], r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "confirmed": True})
+        check(final_text(p) == "confirm answer: true")
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui confirm"})
+        r = ui_req(p, "confirm")
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "yes"})  # wrong shape -> false
+        check(final_text(p) == "confirm answer: false")
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui confirm 150"})
+        ui_req(p, "confirm")
+        check(final_text(p) == "confirm answer: false")
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui input"})
+        r = ui_req(p, "input")
+        check(list(r.keys()) == ["type", "id", "method", "title", "placeholder"], r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "feature/x ✓"})
+        check(final_text(p) == 'input answer: "feature/x ✓"')
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui input"})
+        r = ui_req(p, "input")
+        p.send({"type": "extension_ui_response", "id": r["id"], "cancelled": True})
+        check(final_text(p) == "input answer: null")
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui editor"})
+        r = ui_req(p, "editor")
+        check(list(r.keys()) == ["type", "id", "method", "title", "prefill"] and "\n" in r["prefill"], r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "line1\nline2"})
+        check(final_text(p) == 'editor answer: "line1\\nline2"')
+        # abort while an ask_user dialog is open: the tool's signal dismisses it silently
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui input"})
+        ui_req(p, "input")
+        r = p.request({"type": "abort"})
+        check(r["success"])
+    finally:
+        p.close()
+
+
+@test
+def ui_fire_and_forget():
+    p = Pi()
+    try:
+        objs = p.run_prompt("!scenario ui fire")
+        reqs = [o for o in objs if o["type"] == "extension_ui_request"]
+        check(types(objs)[-3:] == ["extension_ui_request", "extension_ui_request", "agent_end"],
+              "agent_end handler output precedes agent_end")
+        by = {}
+        for r in reqs:
+            by.setdefault(r["method"], []).append(r)
+        notes = by["notify"]
+        check([n.get("notifyType") for n in notes] == ["info", "warning", "error", None], notes)
+        check("notifyType" not in notes[3])
+        st = by["setStatus"]
+        check(st[0]["statusKey"] == "fake-pi" and st[0]["statusText"].startswith("Turn"))
+        check("statusText" not in st[-1], "cleared status omits statusText")
+        w = by["setWidget"]
+        check(w[0]["widgetLines"] == ["Widget line 1", "Widget line 2"] and w[0]["widgetPlacement"] == "aboveEditor")
+        check(w[1]["widgetPlacement"] == "belowEditor" and "widgetPlacement" not in w[2])
+        check("widgetLines" not in w[-1] and "widgetPlacement" not in w[-1], "cleared widget")
+        check(by["setTitle"][0]["title"] == "pi: fake scenario")
+        check(by["set_editor_text"][0]["text"] == "Draft reply from the fake extension")
+        # requests from the turn_start handler precede the turn_start event
+        i_req = next(i for i, o in enumerate(objs) if o["type"] == "extension_ui_request")
+        check(i_req < types(objs).index("turn_start"))
+    finally:
+        p.close()
+
+
+@test
+def extension_commands_and_errors():
+    p = Pi()
+    try:
+        cmds = p.request({"type": "get_commands"})["data"]["commands"]
+        check({"foo", "fail", "rpc-input", "rpc-editor", "rpc-prefill"} <= {c["name"] for c in cmds})
+        check(all(c["source"] == "extension" and c["path"].endswith("fake-pi-ext.ts") for c in cmds), cmds)
+        p.send({"type": "prompt", "id": "f", "message": "/foo bar baz"})
+        objs = p.collect_until(lambda o: o.get("type") == "response" and o.get("id") == "f")
+        check(objs[-2]["type"] == "extension_ui_request" and objs[-2]["message"] == "foo: bar baz",
+              "command's synchronous UI output precedes the response")
+        time.sleep(0.2)
+        p.send({"type": "prompt", "id": "x", "message": "/fail"})
+        e = p.wait(lambda o: o.get("type") == "extension_error")
+        check(e == {"type": "extension_error", "extensionPath": "command:fail", "event": "command",
+                    "error": "fail command exploded"}, e)
+        p.send({"type": "prompt", "id": "i", "message": "/rpc-input"})
+        r = ui_req(p, "input")
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "42"})
+        check(ui_req(p, "notify")["message"] == "You entered: 42")
+        time.sleep(0.1)
+        check(not any(o and o.get("type") == "agent_start" for _, o in p.lines), "extension commands start no run")
+        # steer with an extension command -> catch-all parse error without id
+        p.send({"type": "steer", "id": "s", "message": "/foo"})
+        r = p.wait(lambda o: o.get("type") == "response" and o.get("command") in ("parse", "steer"))
+        check(r == {"type": "response", "command": "parse", "success": False, "error":
+                    'Failed to parse command: Extension command "/foo" cannot be queued. Use prompt() or execute '
+                    'the command when not streaming.'}, r)
+        # unknown slash command goes to the LLM as text
+        objs = p.run_prompt("/model sonnet")
+        check(objs[-1]["messages"][-1]["content"][0]["text"] == "Echo: /model sonnet")
+    finally:
+        p.close()
+    p = Pi("--no-extensions")
+    try:
+        check(p.request({"type": "get_commands"})["data"]["commands"] == [])
+        objs = p.run_prompt("/foo")
+        check("agent_start" in types(objs))
+    finally:
+        p.close()
+
+
+@test
+def scenario_agent_throw_extension_error_custom_message():
+    p = Pi()
+    try:
+        objs = p.run_prompt("!scenario agent-throw")
+        check(types(objs) == ["response", "agent_start", "turn_start", "message_start", "message_end", "agent_end"],
+              types(objs))
+        ms = objs[-1]["messages"]
+        check(len(ms) == 1 and ms[0]["role"] == "assistant" and ms[0]["stopReason"] == "error", ms)
+        check(ms[0]["content"] == [{"type": "text", "text": ""}] and ms[0]["errorMessage"])
+        objs = p.run_prompt("!scenario extension-error")
+        ee = [o for o in objs if o["type"] == "extension_error"]
+        check(len(ee) == 1 and ee[0]["event"] == "turn_start" and ee[0]["extensionPath"].endswith("fake-pi-ext.ts"))
+        check(objs[-1]["messages"][-1]["stopReason"] == "stop")
+        objs = p.run_prompt("!scenario custom-message")
+        roles = [o["message"]["role"] for o in objs if o["type"] == "message_start"]
+        check(roles[:3] == ["user", "custom", "assistant"], roles)
+        cm = [o for o in objs if o["type"] == "message_start"][1]["message"]
+        check(list(cm.keys()) == ["role", "customType", "content", "display", "details", "timestamp"], cm)
     finally:
         p.close()
 
