@@ -455,6 +455,8 @@ class FakeDiscord:
             if not initial:
                 for c in list(self.conns.values()):
                     self._kill_conn(c, "reset")
+                self.clock.offset = 0.0
+                self.clock.set_scale(self.args.time_scale)
             self.config = copy.deepcopy(DEFAULT_CONFIG)
             self.config["heartbeat_interval_ms"] = self.args.heartbeat_ms
             self.route_limits = copy.deepcopy(DEFAULT_ROUTE_LIMITS)
@@ -739,8 +741,6 @@ class FakeDiscord:
                 d["member"] = self.member_public(gid, msg["author"]["id"])
             for u in d.get("mentions", []):
                 u["member"] = self.member_public(gid, u["id"])
-        if meta.get("nonce") is not None and not meta.get("nonce_echoed_only_on_create"):
-            d["nonce"] = meta["nonce"]
         return d
 
     # ------------------------------------------------------------ gateway dispatch
@@ -928,6 +928,7 @@ class FakeDiscord:
         if limited:
             return limited
         # --- parse + validate body
+        payload = None
         try:
             payload, files = self.parse_body(req, route)
             if self.validator and self.config["schema_validation"] and payload is not None:
@@ -936,6 +937,7 @@ class FakeDiscord:
             with self.cond:
                 status, body = handler(req, params, payload, files)
                 after = self._take_fault(route, params, when="after")
+                self._log_it_call(route, params, status, payload, body)
             if after:
                 st, h, b = self._fault_response(after)
                 h.update(rl_headers)
@@ -947,9 +949,23 @@ class FakeDiscord:
                     method, path, e.status, e.body.get("code"),
                     json.dumps(e.body.get("errors") or e.body.get("message"))[:400]),
                     severity="error" if e.body.get("code") in (50035, 50006, 50109, 40005) else "warning")
+            self._log_it_call(route, params, e.status, payload, e.body)
             h = dict(rl_headers)
             h.update(e.headers)
             return e.status, h, e.body
+
+    def _log_it_call(self, route, params, status, payload, resp):
+        if route.group not in ("interaction_callback", "webhook"):
+            return
+        with self.cond:
+            iid = params.get("interaction_id") or self.tokens.get(params.get("webhook_token", ""))
+            it = self.interactions.get(iid or "")
+            if it is None:
+                return
+            it["calls"].append({"route": route.key, "status": status, "body": payload,
+                                "response_code": resp.get("code") if isinstance(resp, dict) and status >= 400 else None,
+                                "message_id": resp.get("id") if isinstance(resp, dict) and status < 400 else None,
+                                "age_s": round(self.clock.now() - it["created_clock"], 3)})
 
     # ------------------------------------------------------------ body parsing
     def parse_body(self, req, route):
@@ -1469,7 +1485,11 @@ class FakeDiscord:
     def emit_message(self, t, msg):
         if msg.get("flags", 0) & MSG_FLAG_EPHEMERAL:
             return []
-        return self.dispatch(t, self.message_event_payload(msg))
+        d = self.message_event_payload(msg)
+        nonce = self.meta.get(msg["id"], {}).get("nonce")
+        if t == "MESSAGE_CREATE" and nonce is not None:
+            d["nonce"] = nonce
+        return self.dispatch(t, d)
 
     # ------------------------------------------------------------ REST handlers
     def gateway_url(self):

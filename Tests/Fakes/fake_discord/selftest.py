@@ -630,8 +630,73 @@ def t_interactions(f):
     check("click alice -> Approve (approve:1)" in txt and "slash alice: /run prompt:\"fix it\"" in txt, "transcript:\n" + txt)
 
 
+def t_limits_misc(f):
+    # gateway send rate limit -> 4008
+    f.ok("POST", "/config", {"gateway_send_limit": 3, "gateway_send_window_s": 60})
+    ws, _ = connect_ready(f, intents=513)  # identify = payload 1
+    ws.send({"op": 1, "d": 2})
+    ws.send({"op": 1, "d": 2})
+    ws.send({"op": 1, "d": 2})
+    check(ws.expect_close() == 4008, "4008 after exceeding the send limit")
+    ws.shutdown()
+    f.ok("POST", "/config", {"gateway_send_limit": 120})
+    # heartbeat timeout -> 4009 (server stops waiting for a silent client)
+    f.ok("POST", "/config", {"heartbeat_interval_ms": 150, "heartbeat_timeout_extra_ms": 50})
+    ws = WSClient(gw_url(f.gateway))
+    check(ws.recv()["d"]["heartbeat_interval"] == 150, "configured interval")
+    check(ws.expect_close(3) == 4009, "4009 on missing heartbeats")
+    ws.shutdown()
+    f.ok("POST", "/config", {"heartbeat_interval_ms": 1000, "heartbeat_timeout_extra_ms": 1000})
+    # file limits
+    f.ok("POST", "/config", {"max_file_size": 1000})
+    boundary = "b0undary"
+
+    def mp(n, size):
+        body = b"--%s\r\nContent-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json\r\n\r\n%s\r\n" % (
+            boundary.encode(), json.dumps({"content": "files"}).encode())
+        for i in range(n):
+            body += b"--%s\r\nContent-Disposition: form-data; name=\"files[%d]\"; filename=\"f%d.bin\"\r\n" \
+                    b"Content-Type: application/octet-stream\r\n\r\n%s\r\n" % (boundary.encode(), i, i, b"x" * size)
+        return body + b"--%s--\r\n" % boundary.encode()
+    ct = "multipart/form-data; boundary=" + boundary
+    st, _, js = f.api("POST", "/channels/%s/messages" % CHAN, raw=mp(1, 1001), ctype=ct)
+    check(st == 413 and js["code"] == 40005, "file over the size limit: %s %r" % (st, js))
+    st, _, js = f.api("POST", "/channels/%s/messages" % CHAN, raw=mp(11, 10), ctype=ct)
+    check(st == 400 and js["code"] == 50035, "11 files: %s %r" % (st, js))
+    f.ok("POST", "/config", {"max_file_size": 10 * 1024 * 1024})
+    # DM with an unknown user, DMs closed
+    st, _, js = f.api("POST", "/users/@me/channels", {"recipient_id": "1499999999999999999"})
+    check(st == 400 and js["code"] == 50033, "unknown recipient: %r" % js)
+    f.ok("POST", "/users", {"id": "1400000000000000009", "username": "bob", "dms_closed": True})
+    _, _, dm = f.api("POST", "/users/@me/channels", {"recipient_id": "1400000000000000009"})
+    st, _, js = f.api("POST", "/channels/%s/messages" % dm["id"], {"content": "hi bob"})
+    check(st == 403 and js["code"] == 50007, "DMs closed: %r" % js)
+    st, _, js = f.api("POST", "/channels/1299999999999999999/messages", {"content": "x"})
+    check(st == 404 and js["code"] == 10003, "unknown channel")
+    # injected thread, wait helper, old-message edit limit
+    ws, _ = connect_ready(f)
+    th = f.ok("POST", "/threads", {"parent_id": CHAN, "name": "user thread", "user": {"id": ALICE}})
+    ev = ws.recv()
+    check(ev["t"] == "THREAD_CREATE" and ev["d"]["newly_created"] is True and ev["d"]["id"] == th["id"], "THREAD_CREATE")
+    cur = f.ok("GET", "/cursor")["cursor"]
+    _, _, m = f.api("POST", "/channels/%s/messages" % th["id"], {"content": "build finished: 3 tests failed"})
+    w = f.ok("GET", "/wait", **{"for": "message", "channel_id": th["id"], "contains": "tests failed", "author": "bot",
+                                "since": cur, "timeout": 2})
+    check(w["result"][0]["id"] == m["id"], "wait for message")
+    st, js = f.ctl("GET", "/wait", **{"for": "message", "channel_id": th["id"], "contains": "never", "timeout": 0.2})
+    check(st == 408 and js["ok"] is False, "wait timeout 408")
+    f.ok("POST", "/config", {"old_message_edit_limit": {"enabled": True, "limit": 1, "window_s": 20}})
+    f.ok("POST", "/clock", {"advance_s": 3700})
+    st, _, _ = f.api("PATCH", "/channels/%s/messages/%s" % (th["id"], m["id"]), {"content": "edit 1"})
+    st2, h2, js2 = f.api("PATCH", "/channels/%s/messages/%s" % (th["id"], m["id"]), {"content": "edit 2"})
+    check(st == 200 and st2 == 429 and js2["code"] == 30046 and "Retry-After" in h2, "30046: %s %r" % (st2, js2))
+    f.ok("POST", "/config", {"old_message_edit_limit": {"enabled": False}})
+    ws.close(1000)
+    ws.shutdown()
+
+
 TESTS = [t_identify_ready_heartbeat, t_resume_replay, t_close_codes, t_intents, t_rest_basics, t_schema, t_nonce,
-         t_ratelimit, t_multipart, t_interactions]
+         t_ratelimit, t_multipart, t_interactions, t_limits_misc]
 
 
 def main():
