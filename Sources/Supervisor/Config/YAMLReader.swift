@@ -51,13 +51,41 @@ enum YAMLReader {
     }
 
     private static func syntaxFailure(_ parser: yaml_parser_t, bytes: [UInt8]) -> Failure {
-        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
-        var mark = YAMLNode.Mark(line: parser.problem_mark.line + 1, column: parser.problem_mark.column + 1)
+        var message = "YAML syntax error: " + (parser.problem.map { String(cString: $0) } ?? "unknown error")
+        var mark = YAMLReader.mark(parser.problem_mark)
         if parser.error == YAML_READER_ERROR {
             // Reader errors (bad UTF-8, control characters) carry a byte offset instead of a mark.
             mark = position(ofByte: parser.problem_offset, in: bytes)
+        } else if let context = parser.context.map({ String(cString: $0) }) {
+            // The context often points at the real culprit, e.g. the key missing its ':' on the
+            // line before the one the problem is reported on.
+            let start = YAMLReader.mark(parser.context_mark)
+            if start.line != mark.line {
+                message += " (\(context) at line \(start.line), column \(start.column))"
+            }
         }
-        return Failure(mark: mark, message: "YAML syntax error: " + problem)
+        if byte(at: mark, in: bytes) == UInt8(ascii: "\t") {
+            message += "; indent with spaces, YAML does not allow tabs here"
+        }
+        return Failure(mark: mark, message: message)
+    }
+
+    /// The first byte of the character at a 1-based mark, if there is one.
+    static func byte(at mark: YAMLNode.Mark, in bytes: [UInt8]) -> UInt8? {
+        var line = 1
+        var index = 0
+        while line < mark.line {
+            guard let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            index = newline + 1
+            line += 1
+        }
+        var column = 1
+        while index < bytes.count, column < mark.column {
+            index += 1
+            while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+            column += 1
+        }
+        return index < bytes.count ? bytes[index] : nil
     }
 
     static func position(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {

@@ -1,0 +1,73 @@
+import Foundation
+@testable import Supervisor
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A throw-away pi-relayd home directory for loader tests.
+final class ConfigTestHome {
+    let path: String
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "/pi-relayd-config-test-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(cString: template)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    var configPath: String { path + "/config.yaml" }
+    var dotenvPath: String { path + "/.env" }
+
+    /// Writes a file in the home with exactly `mode` (the umask does not apply).
+    @discardableResult
+    func write(_ name: String, _ text: String, mode: mode_t = 0o600) -> String {
+        let file = path + "/" + name
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        chmod(file, mode)
+        return file
+    }
+
+    func load(knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
+              fileSystem: ConfigFileSystem = .live) throws(ConfigError) -> LoadedConfig {
+        try ConfigLoader.load(home: path, knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
+    }
+
+    /// Writes config.yaml (mode 0600) and loads it.
+    func load(yaml: String, knownPlugins: Set<String> = [],
+              environment: [String: String] = ["HOME": "/home/me"]) throws(ConfigError) -> LoadedConfig {
+        write("config.yaml", yaml)
+        return try load(knownPlugins: knownPlugins, environment: environment)
+    }
+
+    /// The error loading fails with, or nil if it succeeds.
+    func loadError(knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
+                   fileSystem: ConfigFileSystem = .live) -> ConfigError? {
+        do {
+            _ = try load(knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func loadError(yaml: String, knownPlugins: Set<String> = []) -> ConfigError? {
+        write("config.yaml", yaml)
+        return loadError(knownPlugins: knownPlugins)
+    }
+}
+
+/// Parses YAML text, returning the failure instead of throwing it.
+func parseYAML(_ text: String) -> Result<YAMLNode?, YAMLReader.Failure> {
+    do {
+        return .success(try YAMLReader.parse(Array(text.utf8)))
+    } catch {
+        return .failure(error)
+    }
+}
