@@ -177,16 +177,23 @@ struct JSONByteParser {
                 case UInt8(ascii: "r"): bytes.append(0x0D)
                 case UInt8(ascii: "t"): bytes.append(0x09)
                 case UInt8(ascii: "u"):
-                    var scalar = try hex4()
+                    let high = try hex4()
+                    var scalar = high
                     if (0xD800...0xDBFF).contains(scalar) {
-                        // A high surrogate must be followed by an escaped low surrogate.
+                        // Only an escaped low surrogate right after completes the pair. Anything
+                        // else is left for the next iteration: it may be a high surrogate that
+                        // starts a valid pair of its own.
+                        scalar = 0xFFFD
                         if i + 1 < buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") {
+                            let next = i
                             i += 2
                             let low = try hex4()
                             if (0xDC00...0xDFFF).contains(low) {
-                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                            } else { scalar = 0xFFFD; appendScalar(0xFFFD, to: &bytes); scalar = low }
-                        } else { scalar = 0xFFFD }
+                                scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                i = next
+                            }
+                        }
                     } else if (0xDC00...0xDFFF).contains(scalar) { scalar = 0xFFFD }
                     appendScalar(scalar, to: &bytes)
                 default: throw error("invalid escape")
