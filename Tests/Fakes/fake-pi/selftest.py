@@ -766,6 +766,432 @@ def scenario_agent_throw_extension_error_custom_message():
 
 
 # ---------------------------------------------------------------------------------------
+# busy agent: abort, queueing, concurrent commands, silent aborts
+# ---------------------------------------------------------------------------------------
+
+
+def start_slow(p, n=40, ms=50):
+    p.send({"type": "prompt", "id": "slow", "message": f"!scenario slow {n} {ms}"})
+    p.wait(lambda o: ame(o) == "text_delta", what="first delta")
+
+
+@test
+def abort_in_flight_message():
+    p = Pi()
+    try:
+        start_slow(p)
+        p.send({"type": "abort", "id": "a"})
+        objs = p.collect_until(lambda o: o.get("type") == "response" and o.get("id") == "a")
+        ts = [t for t in types(objs) if t != "message_update"]
+        check(ts == ["message_end", "turn_end", "agent_end", "response"], ts)
+        m = objs[ts.index("message_end") + sum(1 for t in types(objs)[:types(objs).index("message_end")]
+                                               if t == "message_update")]["message"]
+        m = [o for o in objs if o["type"] == "message_end"][0]["message"]
+        check(m["stopReason"] == "aborted" and m["errorMessage"] == "Request was aborted", m)
+        check(m["content"][0]["type"] == "text" and "index" not in m["content"][0])
+        check(objs[-1] == {"id": "a", "type": "response", "command": "abort", "success": True})
+        check(p.request({"type": "get_state"})["data"]["isStreaming"] is False)
+        r = p.request({"type": "abort"})  # idle abort answers at once
+        check(r["success"])
+        # aborted message with content is still the "last assistant text"
+        check(p.request({"type": "get_last_assistant_text"})["data"]["text"].startswith("chunk 1"))
+    finally:
+        p.close()
+
+
+@test
+def busy_prompt_without_streaming_behavior_gets_two_responses():
+    p = Pi()
+    try:
+        start_slow(p, 20, 30)
+        p.send({"type": "prompt", "id": "dup", "message": "second"})
+        r1 = p.wait(lambda o: o.get("id") == "dup")
+        r2 = p.wait(lambda o: o.get("id") == "dup")
+        check(r1 == {"id": "dup", "type": "response", "command": "prompt", "success": False, "error":
+                     "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the "
+                     "message."}, r1)
+        check(r2 == {"id": "dup", "type": "response", "command": "prompt", "success": True}, r2)
+        p.wait(lambda o: o.get("type") == "agent_end")
+    finally:
+        p.close()
+    p = Pi(env={"FAKE_PI_INPUT_HANDLER": "1"})  # with an extension input handler the failure comes second
+    try:
+        start_slow(p, 20, 30)
+        p.send({"type": "prompt", "id": "dup", "message": "second"})
+        r1 = p.wait(lambda o: o.get("id") == "dup")
+        r2 = p.wait(lambda o: o.get("id") == "dup")
+        check(r1["success"] is True and r2["success"] is False, (r1, r2))
+    finally:
+        p.close()
+
+
+@test
+def steer_and_follow_up_queue_semantics():
+    p = Pi()
+    try:
+        start_slow(p, 30, 30)
+        check(p.request({"type": "steer", "message": "steer me"})["success"])
+        check(p.request({"type": "prompt", "message": "later please", "streamingBehavior": "followUp"})["success"])
+        st = p.request({"type": "get_state"})["data"]
+        check(st["pendingMessageCount"] == 2 and st["isStreaming"] is True, st)
+        objs = p.collect_until(lambda o: o.get("type") == "agent_end", timeout=15)
+        ts = [t for t in types(objs) if t not in ("message_update", "response")]
+        # turn 1 ends, steering starts turn 2 (user message then assistant), follow-up starts turn 3
+        check(ts.count("turn_start") == 2 and ts.count("agent_start") == 0, ts)
+        users = [o["message"] for o in objs if o["type"] == "message_start" and o["message"]["role"] == "user"]
+        check([u["content"][0]["text"] for u in users] == ["steer me", "later please"], users)
+        texts = [o["message"]["content"][0]["text"] for o in objs if o["type"] == "message_end" and
+                 o["message"]["role"] == "assistant"]
+        check(texts[-2:] == ["Echo: steer me", "Echo: later please"], texts)
+        check(p.request({"type": "get_state"})["data"]["pendingMessageCount"] == 0)
+        # steer while idle waits in the queue and is injected right after the next prompt
+        check(p.request({"type": "steer", "message": "queued steer"})["success"])
+        check(p.request({"type": "get_state"})["data"]["pendingMessageCount"] == 1)
+        objs = p.run_prompt("next prompt", streamingBehavior="steer")  # ignored when idle
+        users = [o["message"]["content"][0]["text"] for o in objs if o["type"] == "message_start" and
+                 o["message"]["role"] == "user"]
+        check(users == ["next prompt", "queued steer"], users)
+        check(types(objs).count("turn_start") == 1)
+    finally:
+        p.close()
+
+
+@test
+def steer_all_mode_and_skipped_tools():
+    p = Pi(settings={"steeringMode": "all", "retry": {"baseDelayMs": 40}})
+    try:
+        check(p.request({"type": "get_state"})["data"]["steeringMode"] == "all")
+        # a steer that arrives while a tool_call gate (select dialog) is open skips the remaining tools
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui select"})
+        r = ui_req(p, "select")
+        check(p.request({"type": "steer", "message": "stop, do this instead"})["success"])
+        check(p.request({"type": "steer", "message": "and this"})["success"])
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "Allow"})
+        objs = p.collect_until(lambda o: o.get("type") == "agent_end")
+        ends = [o for o in objs if o["type"] == "tool_execution_end"]
+        check([e["toolName"] for e in ends] == ["bash", "read"] and all(e["isError"] for e in ends), ends)
+        check(all(e["result"]["content"][0]["text"] == "Skipped due to queued user message." for e in ends))
+        starts = [o for o in objs if o["type"] == "tool_execution_start"]
+        check([s["toolName"] for s in starts] == ["read"], "the gated call already had its start")
+        users = [o["message"]["content"][0]["text"] for o in objs if o["type"] == "message_start" and
+                 o["message"]["role"] == "user"]
+        check(users == ["stop, do this instead", "and this"], users)
+    finally:
+        p.close()
+
+
+@test
+def compact_and_new_session_abort_silently():
+    p = Pi()
+    try:
+        p.run_prompt("warm up")
+        start_slow(p, 40, 40)
+        p.send({"type": "compact", "id": "c"})
+        objs = p.collect_until(lambda o: o.get("type") == "response" and o.get("id") == "c")
+        bad = [t for t in types(objs) if t in ("message_end", "turn_end", "agent_end")]
+        check(bad == [], f"aborted run must be silent, got {bad}")
+        check(objs[-1]["success"] and "summary" in objs[-1]["data"])
+        time.sleep(0.2)
+        check(not any(o and o.get("type") in ("agent_end", "turn_end") for _, o in p.lines[-5:]))
+        st = p.request({"type": "get_state"})["data"]
+        check(st["isStreaming"] is False)
+        sf = st["sessionFile"]
+        start_slow(p, 40, 40)
+        p.send({"type": "new_session", "id": "n", "parentSession": sf})
+        objs = p.collect_until(lambda o: o.get("type") == "response" and o.get("id") == "n")
+        check([t for t in types(objs) if t in ("message_end", "turn_end", "agent_end")] == [])
+        check(objs[-1]["data"] == {"cancelled": False}, objs[-1])
+        st2 = p.request({"type": "get_state"})["data"]
+        check(st2["sessionFile"] != sf and st2["messageCount"] == 0 and st2["sessionId"] != st["sessionId"])
+        p.run_prompt("in the new session")
+        hdr = json.loads(open(st2["sessionFile"], encoding="utf-8").readline())
+        check(hdr["parentSession"] == sf, hdr)
+    finally:
+        p.close()
+
+
+@test
+def confirm_on_new_session_can_cancel():
+    p = Pi(env={"FAKE_PI_CONFIRM_NEW_SESSION": "1"})
+    try:
+        p.send({"type": "new_session", "id": "n"})
+        r = ui_req(p, "confirm")
+        check(r["title"] == "Clear session?" and "timeout" not in r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "confirmed": False})
+        resp = p.wait(lambda o: o.get("id") == "n")
+        check(resp["data"] == {"cancelled": True})
+        p.send({"type": "new_session", "id": "n2"})
+        r = ui_req(p, "confirm")
+        p.send({"type": "extension_ui_response", "id": r["id"], "confirmed": True})
+        check(p.wait(lambda o: o.get("id") == "n2")["data"] == {"cancelled": False})
+    finally:
+        p.close()
+
+
+@test
+def bash_command_concurrency_and_abort_bash():
+    p = Pi()
+    try:
+        r = p.request({"type": "bash", "command": "echo hello; echo err >&2; exit 3"})
+        check(r["data"] == {"output": "hello\nerr\n", "exitCode": 3, "cancelled": False, "truncated": False}, r)
+        msgs = p.request({"type": "get_messages"})["data"]["messages"]
+        check(msgs[-1]["role"] == "bashExecution" and msgs[-1]["command"].startswith("echo hello"), msgs)
+        # slow bash answers after a later fast command
+        p.send({"type": "bash", "id": "b", "command": "sleep 0.4; echo done"})
+        p.send({"type": "get_state", "id": "g"})
+        first = p.wait(lambda o: o.get("type") == "response")
+        check(first["id"] == "g", first)
+        check(p.wait(lambda o: o.get("id") == "b")["data"]["output"] == "done\n")
+        p.send({"type": "bash", "id": "k", "command": "sleep 5"})
+        time.sleep(0.2)
+        check(p.request({"type": "abort_bash"})["success"])
+        r = p.wait(lambda o: o.get("id") == "k", timeout=4)
+        check(r["data"] == {"output": "", "cancelled": True, "truncated": False}, r)
+        # the bash output is in the LLM context on the next prompt
+        objs = p.run_prompt("what did bash say?")
+        check(objs[-1]["messages"][0]["role"] == "user")
+        r = p.request({"type": "bash", "command": "seq 1 30000"})
+        d = r["data"]
+        check(d["truncated"] is True and d["fullOutputPath"].startswith(tempfile.gettempdir()), d.keys())
+        check(d["output"].endswith("30000\n") or d["output"].endswith("30000"), d["output"][-20:])
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
+# models, thinking, settings persistence
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def models_and_thinking():
+    p = Pi(env={"FAKE_PI_AUTH": "anthropic,openai:broken"})
+    try:
+        models = p.request({"type": "get_available_models"})["data"]["models"]
+        check([m["id"] for m in models] == ["claude-haiku-4-5", "claude-opus-4-6", "claude-sonnet-4-5",
+                                            "gpt-5.1-codex", "gpt-5.4"], [m["id"] for m in models])
+        check(list(models[0].keys()) == ["id", "name", "api", "provider", "baseUrl", "reasoning", "input", "cost",
+                                         "contextWindow", "maxTokens"])
+        r = p.request({"type": "set_model", "provider": "google", "modelId": "gemini"})
+        check(r == {"id": r["id"], "type": "response", "command": "set_model", "success": False,
+                    "error": "Model not found: google/gemini"}, r)
+        p.send({"type": "set_model", "id": "sm", "provider": "openai", "modelId": "gpt-5.4"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r == {"type": "response", "command": "parse", "success": False,
+                    "error": "Failed to parse command: No API key for openai/gpt-5.4"}, r)
+        r = p.request({"type": "set_model", "provider": "anthropic", "modelId": "claude-sonnet-4-5"})
+        check(r["data"]["id"] == "claude-sonnet-4-5" and r["data"]["contextWindow"] == 200000, r)
+        check(p.request({"type": "get_state"})["data"]["model"]["id"] == "claude-sonnet-4-5")
+        check(p.request({"type": "set_thinking_level", "level": "xhigh"})["success"])
+        check(p.request({"type": "get_state"})["data"]["thinkingLevel"] == "high", "clamped: sonnet has no xhigh")
+        r = p.request({"type": "cycle_thinking_level"})
+        check(r["data"] == {"level": "off"}, r)
+        p.send({"type": "cycle_model", "id": "cm"})  # next available model has broken credentials
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r["error"] == "Failed to parse command: No API key for openai/gpt-5.1-codex", r)
+        settings = json.load(open(os.path.join(p.agent_dir, "settings.json")))
+        check(settings["defaultProvider"] == "anthropic" and settings["defaultThinkingLevel"] == "off", settings)
+        check(p.request({"type": "set_steering_mode", "mode": "all"})["success"])
+        check(p.request({"type": "set_follow_up_mode", "mode": "all"})["success"])
+        check(p.request({"type": "set_auto_compaction", "enabled": False})["success"])
+        check(p.request({"type": "set_auto_retry", "enabled": False})["success"])
+        st = p.request({"type": "get_state"})["data"]
+        check(st["steeringMode"] == "all" and st["followUpMode"] == "all" and st["autoCompactionEnabled"] is False)
+        settings = json.load(open(os.path.join(p.agent_dir, "settings.json")))
+        check(settings["retry"]["enabled"] is False and settings["compaction"]["enabled"] is False, settings)
+    finally:
+        p.close()
+    p = Pi("--model", "openai/gpt-5.4", env={"FAKE_PI_AUTH": "anthropic,openai:broken"})
+    try:
+        # prompt with unusable credentials: success first, then the failure (after an await)
+        p.send({"type": "prompt", "id": "k", "message": "hi"})
+        r1 = p.wait(lambda o: o.get("id") == "k")
+        r2 = p.wait(lambda o: o.get("id") == "k")
+        check(r1["success"] is True and r2["success"] is False and r2["error"].startswith("No API key found for openai"))
+    finally:
+        p.close()
+    p = Pi("--model", "sonnet:low", "--thinking", "high")
+    try:
+        st = p.request({"type": "get_state"})["data"]
+        check(st["model"]["id"] == "claude-sonnet-4-5" and st["thinkingLevel"] == "high", st)
+        r = p.request({"type": "cycle_model"})
+        check(list(r["data"].keys()) == ["model", "thinkingLevel", "isScoped"], r)
+        check(r["data"]["model"]["id"] == "claude-haiku-4-5" and r["data"]["isScoped"] is False, r)
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
+# sessions
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def session_resume_continue_dir_and_memory():
+    tmp = tempfile.mkdtemp(prefix="fakepi-sessions-")
+    try:
+        sdir = os.path.join(tmp, "sess")
+        p = Pi("--session-dir", sdir)
+        p.run_prompt("one")
+        sf = p.request({"type": "get_state"})["data"]["sessionFile"]
+        check(os.path.dirname(sf) == sdir and os.path.exists(sf))
+        p.close()
+        p = Pi("--session", sf)
+        st = p.request({"type": "get_state"})["data"]
+        check(st["sessionFile"] == sf and st["messageCount"] == 2, st)
+        p.run_prompt("two")
+        check(p.request({"type": "get_state"})["data"]["messageCount"] == 4)
+        p.close()
+        entries = [json.loads(l) for l in open(sf, encoding="utf-8")]
+        check(sum(1 for e in entries if e["type"] == "message") == 4)
+        check(sum(1 for e in entries if e["type"] == "session") == 1)
+        p = Pi("--continue", "--session-dir", sdir)
+        check(p.request({"type": "get_state"})["data"]["messageCount"] == 4)
+        forks = p.request({"type": "get_fork_messages"})["data"]["messages"]
+        check([f["text"] for f in forks] == ["one", "two"] and all(len(f["entryId"]) == 8 for f in forks), forks)
+        r = p.request({"type": "fork", "entryId": forks[1]["entryId"]})
+        check(r["data"] == {"text": "two", "cancelled": False}, r)
+        st = p.request({"type": "get_state"})["data"]
+        check(st["messageCount"] == 2 and st["sessionFile"] != sf, st)
+        p.send({"type": "fork", "id": "bad", "entryId": "nope"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r["command"] == "parse" and r["error"] == "Failed to parse command: Invalid entry ID for forking")
+        r = p.request({"type": "switch_session", "sessionPath": sf})
+        check(r["data"] == {"cancelled": False})
+        check(p.request({"type": "get_state"})["data"]["messageCount"] == 4)
+        out = os.path.join(tmp, "out.html")
+        r = p.request({"type": "export_html", "outputPath": out})
+        check(r["data"] == {"path": out} and os.path.exists(out))
+        p.close()
+        p = Pi("--no-session")
+        st = p.request({"type": "get_state"})["data"]
+        check("sessionFile" not in st and st["sessionId"], st)
+        p.run_prompt("nothing persisted")
+        check("sessionFile" not in p.request({"type": "get_session_stats"})["data"])
+        p.send({"type": "export_html", "id": "e"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r["error"] == "Failed to parse command: Cannot export in-memory session to HTML", r)
+        p.close()
+        # default location: $PI_CODING_AGENT_DIR/sessions/--<cwd>--/
+        p = Pi()
+        sf = p.request({"type": "get_state"})["data"]["sessionFile"]
+        check(sf.startswith(os.path.join(p.agent_dir, "sessions", "--")), sf)
+        p.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------
+# startup quirks, process lifecycle, big lines
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def startup_quirks():
+    p = Pi(env={"FAKE_PI_STARTUP_UI": "1", "FAKE_PI_MIGRATION_LINE": "1"})
+    try:
+        raw, obj = p.next()
+        check(obj is None and raw == "Migrated global commands/ → prompts/".encode(), raw)
+        got = [p.next()[1] for _ in range(3)]
+        check([g["method"] for g in got] == ["setTitle", "setWidget", "setStatus"], got)
+        check(all(g["type"] == "extension_ui_request" for g in got))
+        check(p.request({"type": "get_state"})["success"])
+    finally:
+        p.close()
+    p = Pi(env={"FAKE_PI_NO_MODELS": "1"})
+    code = p.proc.wait(5)
+    time.sleep(0.05)
+    check(code == 1 and b"No models available." in p.stderr, p.stderr)
+    p.kill()
+    p = Pi(env={"FAKE_PI_AUTH": ""})
+    check(p.proc.wait(5) == 1)
+    p.kill()
+    p = Pi(env={"FAKE_PI_DIE_AFTER_MS": "150"})
+    check(p.request({"type": "get_state"})["success"])
+    code = p.proc.wait(5)
+    time.sleep(0.05)
+    check(code == 1 and p.stderr, (code, p.stderr))
+    p.kill()
+    p = Pi("@file.txt")
+    check(p.proc.wait(5) == 1)
+    p.kill()
+    log = tempfile.mktemp(prefix="fakepi-log-")
+    p = Pi(env={"FAKE_PI_LOG": log})
+    try:
+        p.request({"type": "get_state"})
+        p.send(b'{"type":"prompt","message":"x","streamingBehavior":"followUp","id":"L"}\r\n')
+        p.wait(lambda o: o.get("type") == "agent_end")
+    finally:
+        p.close()
+    lines = open(log, encoding="utf-8").read().split("\n")
+    os.unlink(log)
+    check(lines[0] == '{"type": "get_state", "id": "req_1"}', lines)
+    check(json.loads(lines[1])["streamingBehavior"] == "followUp" and not lines[1].endswith("\r"))
+
+
+@test
+def lifecycle_sigterm_and_eof_while_busy():
+    p = Pi()
+    check(p.request({"type": "get_state"})["success"])
+    p.proc.send_signal(signal.SIGTERM)
+    check(p.proc.wait(5) == -signal.SIGTERM)
+    p.kill()
+    p = Pi()
+    start_slow(p, 10, 40)
+    p.proc.stdin.close()
+    objs = p.collect_until(lambda o: o.get("type") == "agent_end")  # the run still finishes
+    check(p.proc.wait(5) == 0)
+    p.kill()
+
+
+@test
+def scenario_huge_and_garbage_lines():
+    p = Pi()
+    try:
+        p.send({"type": "prompt", "id": "h", "message": "!scenario huge 3"})
+        big = None
+        while True:
+            raw, obj = p.next(30)
+            if obj and obj.get("type") == "message_update" and len(raw) > 2_500_000 and big is None:
+                big = raw
+            if obj and obj.get("type") == "agent_end":
+                break
+        check(big is not None, "a multi-MB message_update line")
+        check("\u2028".encode() in big and "\u2029".encode() in big and b"\\u2028" not in big)
+        check(3_000_000 <= len(big) <= 3_400_000, len(big))
+        objs = p.run_prompt("!scenario stdout-garbage")
+        garbage = [o for o in objs if o["type"] == "__raw__"]
+        check(garbage and garbage[0]["raw"] == "Migrated global commands/ → prompts/".encode(), garbage)
+        i = types(objs).index("__raw__")
+        check(0 < i < types(objs).index("message_end", 6), "garbage appears mid-stream")
+    finally:
+        p.close()
+
+
+@test
+def scenario_stream_volume():
+    p = Pi()
+    try:
+        t0 = time.time()
+        p.send({"type": "prompt", "id": "s", "message": "!scenario stream 8"})
+        total = 0
+        n = 0
+        while True:
+            raw, obj = p.next(30)
+            total += len(raw) + 1
+            n += 1
+            if obj and obj.get("type") == "agent_end":
+                break
+        dt = time.time() - t0
+        check(total >= 8 * 1024 * 1024, total)
+        check(dt < 10, f"stream too slow: {dt:.1f}s")
+        if VERBOSE:
+            print(f"   stream: {total / 1e6:.1f} MB, {n} lines in {dt:.2f}s")
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------------------------------
 # runner
 # ---------------------------------------------------------------------------------------
 
