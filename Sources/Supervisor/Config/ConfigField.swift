@@ -118,7 +118,7 @@ struct ConfigField {
     /// written.
     func choice<T>(_ choices: KeyValuePairs<String, T>) throws(ConfigError) -> T {
         let names = choices.map(\.key).joined(separator: ", ")
-        let s = try string("one of: \(names)")
+        guard case .string(let s) = node.scalarValue else { throw mismatch("one of: \(names)") }
         guard let match = choices.first(where: { $0.key == s }) else {
             throw error("must be one of: \(names)")
         }

@@ -1,0 +1,153 @@
+import Testing
+@testable import Supervisor
+
+@Suite struct ConfigFileSafetyTests {
+    @Test func dotenvReadableByOthersIsRefusedWithTheFix() throws {
+        let home = ConfigTestHome()
+        home.write(".env", "DISCORD_BOT_TOKEN=abc\n", mode: 0o644)
+        let error = try #require(home.loadError())
+        #expect(error.kind == .unsafeFile)
+        #expect(error.line == nil)
+        #expect(error.description == "refusing to read \(home.dotenvPath): it is readable by group or others (mode 0644); run: chmod 600 \(home.dotenvPath)")
+    }
+
+    @Test func dotenvWritableByGroupIsRefusedToo() throws {
+        let home = ConfigTestHome()
+        home.write(".env", "A=1\n", mode: 0o620)
+        let error = try #require(home.loadError())
+        #expect(error.description == "refusing to read \(home.dotenvPath): it is writable by group or others (mode 0620); run: chmod 600 \(home.dotenvPath)")
+    }
+
+    @Test func privateDotenvIsRead() throws {
+        let home = ConfigTestHome()
+        home.write(".env", "A=1\n", mode: 0o600)
+        #expect(try home.load().dotenv == ["A": "1"])
+        home.write(".env", "A=2\n", mode: 0o400)
+        #expect(try home.load().dotenv == ["A": "2"])
+    }
+
+    @Test func configWithoutSecretsMayBeReadableByOthers() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "discord:\n  tokenEnv: DISCORD_BOT_TOKEN\n", mode: 0o644)
+        let loaded = try home.load()
+        #expect(loaded.config.discord.tokenEnv == "DISCORD_BOT_TOKEN")
+        #expect(loaded.warnings == [])
+    }
+
+    @Test func configWithALiteralSecretMustBePrivate() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "logs:\n  level: info\ndiscord:\n  token: abc.def\n", mode: 0o644)
+        let error = try #require(home.loadError())
+        #expect(error.kind == .unsafeFile)
+        #expect(error.description == "refusing to read \(home.configPath): it holds a secret (discord.token at line 4) and it is readable by group or others (mode 0644); run: chmod 600 \(home.configPath) (or move the secret to .env and name its variable in discord.tokenEnv)")
+    }
+
+    @Test func privateConfigWithASecretLoadsWithAWarningPerSecret() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", """
+            discord:
+              token: abc.def
+            pi:
+              env:
+                ANTHROPIC_API_KEY: sk-ant-1
+                PI_THEME: dark
+            telegram:
+              bot_token: 12345
+              webhookSecretEnv: TG_SECRET
+              password: ""
+              apiKey: ~
+              token: true
+            """, mode: 0o600)
+        let loaded = try home.load()
+        let f = home.configPath
+        #expect(loaded.warnings == [
+            "\(f):2:3: discord.token is a secret written in config.yaml; put it in .env and name the variable in discord.tokenEnv instead",
+            "\(f):5:5: pi.env.ANTHROPIC_API_KEY is a secret written in config.yaml; move ANTHROPIC_API_KEY to .env, whose variables reach pi too",
+            "\(f):8:3: telegram.bot_token is a secret written in config.yaml; put it in .env and name the variable in telegram.bot_tokenEnv instead",
+        ])
+        #expect(loaded.config.pi.env["ANTHROPIC_API_KEY"] == "sk-ant-1")
+    }
+
+    @Test func secretUnderPiEnvSuggestsDotenv() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "pi:\n  env:\n    OPENAI_API_KEY: sk-1\n", mode: 0o640)
+        let error = try #require(home.loadError())
+        #expect(error.description == "refusing to read \(home.configPath): it holds a secret (pi.env.OPENAI_API_KEY at line 3) and it is readable by group or others (mode 0640); run: chmod 600 \(home.configPath) (or move OPENAI_API_KEY to .env)")
+    }
+
+    @Test func secretKeyNames() {
+        for name in ["token", "botToken", "BOT_TOKEN", "apiKey", "api-key", "key", "clientSecret", "password", "PASSWD"] {
+            #expect(YAMLNode.isSecretKey(name), "\(name)")
+        }
+        for name in ["tokenEnv", "apiKeyEnv", "keep", "maxTokens", "secretFile", "name", "allowedUsers"] {
+            #expect(!YAMLNode.isSecretKey(name), "\(name)")
+        }
+    }
+
+    /// Files of another user cannot be made without root, so `readFile` is faked.
+    private func fakeFileSystem(ownerOf path: String, is owner: UInt32, text: String) -> ConfigFileSystem {
+        ConfigFileSystem(readFile: { requested throws(ConfigError) in
+            guard requested == path else { return nil }
+            return ConfigFile(path: path, bytes: Array(text.utf8), permissions: 0o600, owner: owner)
+        }, userID: 1000)
+    }
+
+    @Test func configOwnedByAnotherUserIsRefused() throws {
+        let path = "/home/me/.pi-relayd/config.yaml"
+        let fs = fakeFileSystem(ownerOf: path, is: 0, text: "pi:\n  command: /tmp/evil\n")
+        do {
+            _ = try ConfigLoader.load(home: "/home/me/.pi-relayd", knownPlugins: [], environment: [:], fileSystem: fs)
+            Issue.record("loaded a config owned by root")
+        } catch {
+            #expect(error.kind == .unsafeFile)
+            #expect(error.description == "refusing to read \(path): it belongs to another user (uid 0, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
+        }
+    }
+
+    @Test func dotenvOwnedByAnotherUserIsRefused() throws {
+        let path = "/home/me/.pi-relayd/.env"
+        let fs = fakeFileSystem(ownerOf: path, is: 1001, text: "A=1\n")
+        do {
+            _ = try ConfigLoader.load(home: "/home/me/.pi-relayd", knownPlugins: [], environment: [:], fileSystem: fs)
+            Issue.record("loaded a .env owned by uid 1001")
+        } catch {
+            #expect(error.description == "refusing to read \(path): it belongs to another user (uid 1001, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
+        }
+    }
+
+    @Test func ownFilesPassTheOwnerCheck() throws {
+        let fs = fakeFileSystem(ownerOf: "/h/config.yaml", is: 1000, text: "logs: {level: error}\n")
+        let loaded = try ConfigLoader.load(home: "/h", knownPlugins: [], environment: [:], fileSystem: fs)
+        #expect(loaded.config.logs.level == .error)
+    }
+
+    @Test func liveReaderReportsOwnerModeAndOddFiles() throws {
+        let home = ConfigTestHome()
+        let file = home.write("config.yaml", "a: 1\n", mode: 0o640)
+        let read = try #require(try ConfigFileSystem.readFromDisk(file))
+        #expect(read.permissions == 0o640)
+        #expect(read.modeText == "0640")
+        #expect(read.owner == ConfigFileSystem.live.userID)
+        #expect(read.bytes == Array("a: 1\n".utf8))
+        #expect(try ConfigFileSystem.readFromDisk(home.path + "/missing") == nil)
+
+        do {
+            _ = try ConfigFileSystem.readFromDisk(home.path)
+            Issue.record("read a directory")
+        } catch {
+            #expect(error.description == "cannot read \(home.path): it is not a regular file")
+        }
+    }
+
+    @Test func hugeFilesAreNotRead() throws {
+        let home = ConfigTestHome()
+        let file = home.write("config.yaml", String(repeating: "# padding\n", count: 110_000))
+        do {
+            _ = try ConfigFileSystem.readFromDisk(file)
+            Issue.record("read a 1.1 MB file")
+        } catch {
+            #expect(error.kind == .unreadable)
+            #expect(error.description == "cannot read \(file): it is larger than 1024 KiB, which no config file needs")
+        }
+    }
+}
