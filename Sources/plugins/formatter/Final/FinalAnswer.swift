@@ -1,0 +1,83 @@
+import PiRelaySDK
+
+/// `format.final`: the finished run as chat messages, or, when it would take more than
+/// `maxChunks` of them, a short preview plus the whole document as a `.md` file.
+struct FinalAnswer {
+    let messages: [String]
+    let files: [AttachedFile]
+
+    static let emptyAnswer = "(no output)"
+
+    init(run: RunView, limit: Int, maxChunks: Int, config: FormatterConfig, redactor: Redactor) {
+        let chat = RunRenderer(config: config, redactor: redactor, target: .chat)
+        let document = chat.document(run, includeTools: config.toolsInFinal).trimmingTrailingNewlines()
+        guard !document.isEmpty else {
+            messages = [Self.emptyAnswer]
+            files = []
+            return
+        }
+        let chunks = ChunkSplitter(limit: limit).split(document)
+        if maxChunks == 0 || chunks.count <= maxChunks {
+            messages = chunks
+            files = []
+            return
+        }
+        let file = RunRenderer(config: config, redactor: redactor, target: .file).document(run)
+        let name = Self.filename(for: run)
+        files = [AttachedFile(filename: name, text: file)]
+        messages = [Self.preview(run: run, document: document, filename: name, chunkCount: chunks.count,
+                                 limit: limit, renderer: chat)]
+    }
+
+    /// The start of the answer (the last text, which is the model's conclusion, or else the
+    /// document), a note pointing at the file, and the stop notice if the run failed.
+    static func preview(run: RunView, document: String, filename: String, chunkCount: Int, limit: Int,
+                        renderer: RunRenderer) -> String {
+        let note = "📎 The full answer (\(chunkCount) messages long) is attached as `\(filename)`."
+        let stop = renderer.stopBlock(run)?.trimmingTrailingNewlines()
+        var source = document
+        for case .text(let text) in run.items.reversed() {
+            if let block = renderer.textBlock(text, openEnded: false, quoted: false) {
+                source = renderer.redactor.redact(block).trimmingTrailingNewlines()
+                break
+            }
+        }
+        var tailLength = note.utf16.count + 2
+        if let stop { tailLength += stop.utf16.count + 2 }
+        let room = min(renderer.config.previewLength, limit - tailLength - 2)
+        var parts: [String] = []
+        if room >= ChunkSplitter.minimumLimit {
+            let pieces = ChunkSplitter(limit: room).split(source, numbered: false)
+            if let first = pieces.first { parts.append(pieces.count > 1 ? first + "\n…" : first) }
+        }
+        if let stop { parts.append(stop) }
+        parts.append(note)
+        let message = parts.joined(separator: "\n\n")
+        if message.utf16.count <= limit { return message }
+        // Only with a limit far below any messenger's: the file name alone must do.
+        return ("📎 " + filename).elidingMiddle(to: limit - 2)
+    }
+
+    /// `<session>-<run>.md`, with only filename-safe characters.
+    static func filename(for run: RunView) -> String {
+        func safe(_ s: String) -> String {
+            let mapped = s.unicodeScalars.map { c -> Character in
+                switch c {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return Character(c)
+                default: return "-"
+                }
+            }
+            var t = String(mapped.prefix(40))
+            while t.hasPrefix(".") || t.hasPrefix("-") { t.removeFirst() }
+            return t
+        }
+        var base = safe(run.sessionName ?? run.sessionId ?? "")
+        if base.isEmpty { base = "answer" }
+        if let id = run.runId.map(safe), !id.isEmpty { base += "-" + id }
+        return base + ".md"
+    }
+
+    var json: JSONValue {
+        ["messages": .array(messages.map { .string($0) }), "files": .array(files.map(\.json))]
+    }
+}

@@ -1,0 +1,76 @@
+extension RunRenderer {
+    /// The two documents the live view needs for a run still going:
+    ///
+    /// - `settled`: the part no later state of the run can change. It is made of the leading
+    ///   items that can no longer change (every item before the last, while its tools are done)
+    ///   and the settled part of a last text (see `settledPrefix`). It ends with a LF.
+    /// - `current`: everything so far, with the last text held back to its last whitespace so
+    ///   that a half-streamed token (perhaps half a secret) is never shown.
+    ///
+    /// `settled` is a prefix of `current` and of the documents of every later state of the run.
+    /// For a finished run both are the full document.
+    func liveDocuments(_ run: RunView) -> (settled: String, current: String) {
+        if run.done {
+            let whole = document(run)
+            return (whole, whole)
+        }
+        let items = run.items
+        var settled: [String] = []
+        var k = 0
+        while k < items.count - 1, Self.isSettled(items[k]) {
+            if let b = block(items[k], openEnded: false) { settled.append(b) }
+            k += 1
+        }
+        if k == items.count - 1, let growing = Self.growingText(items[k]) {
+            let part = Self.settledPrefix(growing)
+            if !part.isEmpty, let b = block(Self.replacingText(items[k], with: part), openEnded: true) { settled.append(b) }
+        }
+
+        var current: [String] = []
+        for (i, item) in items.enumerated() {
+            var shown = item
+            if i == items.count - 1, let growing = Self.growingText(item) {
+                shown = Self.replacingText(item, with: Self.heldBack(growing))
+            }
+            if let b = block(shown, openEnded: false) { current.append(b) }
+        }
+        if let stop = stopBlock(run) { current.append(stop) }
+        return (redactor.redact(settled.joined(separator: "\n")), redactor.redact(current.joined(separator: "\n")))
+    }
+
+    static func isSettled(_ item: RunItem) -> Bool {
+        if case .tools(let calls) = item { return calls.allSatisfy(\.done) }
+        return true
+    }
+
+    static func growingText(_ item: RunItem) -> String? {
+        switch item {
+        case .text(let t), .thinking(let t): return t
+        default: return nil
+        }
+    }
+
+    static func replacingText(_ item: RunItem, with text: String) -> RunItem {
+        if case .thinking = item { return .thinking(text) }
+        return .text(text)
+    }
+
+    /// The part of a growing text whose rendering cannot change: its complete lines, minus
+    /// trailing lines with a pipe outside code (they may be, or become, a table whose column
+    /// widths depend on rows still to come).
+    static func settledPrefix(_ text: String) -> String {
+        guard let lastLF = text.utf8.lastIndex(of: 0x0A) else { return "" }
+        let complete = text[...lastLF]
+        let lines = MarkdownLine.scan(complete)
+        var keep = lines.count
+        while keep > 0, lines[keep - 1].kind.isText, lines[keep - 1].text.utf8.contains(UInt8(ascii: "|")) { keep -= 1 }
+        if keep == lines.count { return String(complete) }
+        return String(complete[..<lines[keep].text.startIndex])
+    }
+
+    /// A growing text up to and including its last whitespace.
+    static func heldBack(_ text: String) -> String {
+        guard let last = text.utf8.lastIndex(where: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }) else { return "" }
+        return String(text[...last])
+    }
+}

@@ -1,0 +1,29 @@
+import PiRelaySDK
+
+/// The formatter plugin: turns the supervisor's run views into chat messages (tool summaries,
+/// splitting to the messenger's limit, tables as code blocks, notices, redaction).
+@main
+struct RelayFormatter: Plugin {
+    static let manifest = PluginManifest(
+        name: "formatter", version: "0.1.0", roles: ["formatter"],
+        summary: "turns agent runs into chat messages: tool summaries, splitting, tables, notices, redaction")
+
+    let config: FormatterConfig
+    let stats = RequestStats()
+
+    init(context: PluginContext) async throws {
+        do {
+            config = try FormatterConfig(json: context.config)
+        } catch {
+            throw PluginExit.notConfigured(error.description)
+        }
+    }
+
+    init(config: FormatterConfig) {
+        self.config = config
+    }
+
+    func handle(_ request: PluginRequest) async throws -> JSONValue {
+        try respond(to: request.method, params: request.params)
+    }
+}

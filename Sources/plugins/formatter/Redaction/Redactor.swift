@@ -1,0 +1,45 @@
+/// Masks secrets in every text the formatter returns: known token shapes, credentials in
+/// assignments and headers, private key blocks, and the extra patterns from config `redact`.
+///
+/// Everything it does stays within one line, except private key blocks, which run from their
+/// BEGIN line to their END line (or to the end of the text): the live view depends on a line's
+/// redaction not changing when more lines are appended.
+///
+/// Not `Sendable`: `Regex` is not, so each request builds its own from the pattern strings.
+struct Redactor {
+    static let mask = "[REDACTED]"
+
+    private let patterns: [Regex<AnyRegexOutput>]
+
+    /// Compiles the config patterns; throws `RedactionPatternError` for one that does not compile
+    /// or that matches the empty string (it would mask between every two characters).
+    init(patterns: [String]) throws(RedactionPatternError) {
+        var compiled: [Regex<AnyRegexOutput>] = []
+        for (index, source) in patterns.enumerated() {
+            let regex: Regex<AnyRegexOutput>
+            do { regex = try Regex(source) } catch {
+                throw RedactionPatternError(index: index, pattern: source, reason: "\(error)")
+            }
+            if (try? regex.wholeMatch(in: "")) != nil {
+                throw RedactionPatternError(index: index, pattern: source, reason: "it matches the empty string")
+            }
+            compiled.append(regex)
+        }
+        self.patterns = compiled
+    }
+
+    func redact(_ text: String) -> String {
+        var out = SecretScanner.redact(text)
+        if !patterns.isEmpty { out = applyPatterns(out) }
+        return out
+    }
+
+    /// Config patterns run line by line, so that no match can reach across lines.
+    private func applyPatterns(_ text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for i in lines.indices where !lines[i].isEmpty {
+            for regex in patterns { lines[i] = lines[i].replacing(regex, with: Self.mask) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

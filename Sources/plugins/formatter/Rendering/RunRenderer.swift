@@ -1,0 +1,83 @@
+/// Turns a run view into one markdown document: the items in order, each as a block (text,
+/// thinking when shown, the tool lines of one assistant message, a notice line), blocks separated
+/// by a blank line, and a closing notice for a run that stopped on an error or an abort.
+///
+/// Every block ends with one LF and blocks are joined with one more, so the document for a run
+/// whose items only grew at the end starts with the document of the shorter run: the live view's
+/// finished chunks are built on that.
+struct RunRenderer {
+    let config: FormatterConfig
+    let redactor: Redactor
+    let target: RenderTarget
+
+    /// The whole run, every fence closed, redacted.
+    func document(_ run: RunView, includeTools: Bool = true) -> String {
+        var blocks = run.items.compactMap { block($0, openEnded: false, includeTools: includeTools) }
+        if let stop = stopBlock(run) { blocks.append(stop) }
+        return redactor.redact(blocks.joined(separator: "\n"))
+    }
+
+    /// The block for one item, or nil when it shows nothing.
+    func block(_ item: RunItem, openEnded: Bool, includeTools: Bool = true) -> String? {
+        switch item {
+        case .text(let text):
+            return textBlock(text, openEnded: openEnded, quoted: false)
+        case .thinking(let text):
+            return config.showThinking ? textBlock(text, openEnded: openEnded, quoted: true) : nil
+        case .tools(let calls):
+            guard includeTools, !calls.isEmpty else { return nil }
+            let group = ToolGroup(calls: calls, maxLines: config.maxToolLines, argumentWidth: config.toolArgumentWidth)
+            return group.lines(redactor: redactor).joined(separator: "\n") + "\n"
+        case .notice(let kind, let text):
+            return NoticeLine(kind: kind, text: text).rendered(width: config.noticeWidth, redactor: redactor) + "\n"
+        }
+    }
+
+    /// Text as sent: redacted, tables converted for chat, an unclosed fence closed (unless the
+    /// text is still growing), thinking quoted, blank lines trimmed at both ends.
+    func textBlock(_ text: String, openEnded: Bool, quoted: Bool) -> String? {
+        var t = redactor.redact(text)
+        if target == .chat, config.convertTables { t = MarkdownTable.replacingTables(in: t) }
+        let lines = MarkdownLine.scan(Substring(t))
+        if !openEnded, let open = MarkdownLine.openFence(after: lines) {
+            t = t.trimmingTrailingNewlines() + "\n" + open.closingLine
+        }
+        if quoted { t = Self.quoted(MarkdownLine.scan(Substring(t))) }
+        let body = t.trimmingLeadingBlankLines().trimmingTrailingNewlines()
+        return body.isEmpty ? nil : body + "\n"
+    }
+
+    /// Thinking as a quote under a 💭 line. Fenced code is left unquoted: a fence inside a quote
+    /// would be invisible to the splitter's fence tracking.
+    static func quoted(_ lines: [MarkdownLine]) -> String {
+        guard lines.contains(where: { !$0.text.isBlank }) else { return "" }
+        var out = "> 💭 *thinking*"
+        for line in lines {
+            out += "\n"
+            if line.kind.isText {
+                out += line.text.isBlank ? ">" : "> " + line.text
+            } else {
+                out += line.text
+            }
+        }
+        return out
+    }
+
+    /// A notice for a run that ended on an error or an abort, unless an item already says so.
+    func stopBlock(_ run: RunView) -> String? {
+        let kind: NoticeKind
+        let text: String
+        switch run.stopReason {
+        case "error":
+            kind = .error
+            text = run.errorMessage ?? ""
+        case "aborted":
+            kind = .aborted
+            text = ""
+        default:
+            return nil
+        }
+        for case .notice(let k, let t) in run.items where k == kind && (kind == .aborted || t == text) { return nil }
+        return NoticeLine(kind: kind, text: text).rendered(width: config.noticeWidth, redactor: redactor) + "\n"
+    }
+}

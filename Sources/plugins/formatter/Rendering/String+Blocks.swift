@@ -1,0 +1,24 @@
+extension String {
+    /// Without the LFs at the end.
+    func trimmingTrailingNewlines() -> String {
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == 0x0A { end = utf8.index(before: end) }
+        return String(self[..<end])
+    }
+
+    /// Without the blank lines at the start (the first line with text keeps its indentation).
+    func trimmingLeadingBlankLines() -> String {
+        var lineStart = utf8.startIndex
+        var i = utf8.startIndex
+        while i < utf8.endIndex {
+            let b = utf8[i]
+            if b == 0x0A {
+                lineStart = utf8.index(after: i)
+            } else if b != 0x20 && b != 0x09 {
+                return String(self[lineStart...])
+            }
+            i = utf8.index(after: i)
+        }
+        return ""
+    }
+}

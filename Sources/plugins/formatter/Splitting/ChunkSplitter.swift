@@ -1,0 +1,119 @@
+/// Splits markdown into chat messages of at most `limit` UTF-16 code units.
+///
+/// Breaks go at paragraph, then line, then word boundaries, never inside a cluster, a link or
+/// inline code. A chunk that ends inside a code fence gets a closing fence line (`"\n" + marker`)
+/// and the next chunk starts with the fence reopened (`marker + info + "\n"`). When there is more
+/// than one chunk, each starts with `[i/n]` followed by a space, or by a LF when the chunk starts
+/// with a block (a fence, a heading, a list or a quote) that must stay at the start of a line.
+/// Those three additions are all the splitter ever adds, and all of them count against the limit.
+struct ChunkSplitter {
+    /// Requests with a smaller limit are refused: below this a reopened fence, a closing fence
+    /// and a chunk number could leave no room for text.
+    static let minimumLimit = 100
+
+    let limit: Int
+
+    /// One chunk's place in the document, before it is turned into text.
+    struct Piece {
+        let from: Int
+        let to: Int
+    }
+
+    /// Splits the whole of `text`. Numbers the chunks when there is more than one and `numbered`.
+    func split(_ text: String, numbered: Bool = true) -> [String] {
+        let layout = ChunkLayout(text)
+        guard layout.map.count > 0 else { return [] }
+        let plain = pieces(layout, reserve: 0, final: true).pieces
+        if plain.count == 1 || !numbered { return plain.map { chunk(layout, $0, label: nil) } }
+        // The label's width depends on the count, which depends on the room the label leaves.
+        var digits = 1
+        while true {
+            let found = pieces(layout, reserve: ChunkNumbering.reserve(digits: digits), final: true).pieces
+            if found.count < ChunkNumbering.capacity(digits: digits) || digits >= 6 {
+                let total = found.count
+                return found.enumerated().map { chunk(layout, $1, label: ChunkNumbering(index: $0 + 1, total: total)) }
+            }
+            digits += 1
+        }
+    }
+
+    /// The chunks of `text` that no continuation of it can change: those whose whole window of
+    /// candidate breaks lies inside `text`. Returns them unnumbered, with the UTF-8 offset where
+    /// the rest starts and the fence open there. `text` must end at a line boundary.
+    func settledChunks(_ text: String) -> (chunks: [String], restUTF8: Int, fence: Fence?) {
+        let layout = ChunkLayout(text)
+        let (found, end) = pieces(layout, reserve: 0, final: false)
+        return (found.map { chunk(layout, $0, label: nil) }, Int(layout.map.utf8Start[end]), layout.fence(at: end))
+    }
+
+    /// Greedy cuts from the start. When not `final`, stops at the first chunk whose cut could
+    /// still depend on text after the end.
+    private func pieces(_ layout: ChunkLayout, reserve: Int, final: Bool) -> (pieces: [Piece], end: Int) {
+        var found: [Piece] = []
+        var p = 0
+        let n = layout.map.count
+        while p < n {
+            guard let q = cut(layout, from: p, reserve: reserve, final: final) else { break }
+            found.append(Piece(from: p, to: q))
+            p = q
+        }
+        return (found, p)
+    }
+
+    private func reopenCost(_ fence: Fence?) -> Int {
+        guard let fence else { return 0 }
+        return fence.reopeningLine.utf16.count + 1
+    }
+
+    private func closeCost(_ fence: Fence?) -> Int {
+        guard let fence else { return 0 }
+        return fence.closingLine.utf16.count + 1
+    }
+
+    /// Where the chunk starting at boundary `p` ends.
+    private func cut(_ layout: ChunkLayout, from p: Int, reserve: Int, final: Bool) -> Int? {
+        let map = layout.map
+        let n = map.count
+        let budget = limit - reserve - reopenCost(layout.fence(at: p))
+        let rest = map.utf16Length(p, n)
+        if final {
+            if rest + closeCost(layout.fence(at: n)) <= budget { return n }
+        } else if rest <= budget {
+            return nil
+        }
+        // Furthest fitting boundary of each class; k only grows, so later ones overwrite.
+        var best: [Int] = [-1, -1, -1, -1]
+        var fallback = -1
+        var k = p + 1
+        while k <= n, map.utf16Length(p, k) <= budget {
+            if map.utf16Length(p, k) + closeCost(layout.fence(at: k)) <= budget {
+                let c = layout.breaks[k]
+                if c == .forbidden { fallback = k } else { best[Int(c.rawValue)] = k }
+            }
+            k += 1
+        }
+        let half = budget / 2
+        for c in stride(from: 3, through: 1, by: -1) where best[c] > 0 && map.utf16Length(p, best[c]) >= half {
+            return best[c]
+        }
+        for c in stride(from: 3, through: 0, by: -1) where best[c] > 0 { return best[c] }
+        if fallback > 0 { return fallback }
+        // A single unit longer than the budget cannot happen within `minimumLimit`; still move on.
+        return p + 1
+    }
+
+    private func chunk(_ layout: ChunkLayout, _ piece: Piece, label: ChunkNumbering?) -> String {
+        var body = ""
+        if let open = layout.fence(at: piece.from) {
+            body += open.reopeningLine
+            body += "\n"
+        }
+        body += layout.map.text(piece.from, piece.to)
+        if let open = layout.fence(at: piece.to) {
+            body += "\n"
+            body += open.closingLine
+        }
+        guard let label else { return body }
+        return label.prefix(for: body) + body
+    }
+}

@@ -1,0 +1,81 @@
+/// The grapheme clusters of a text as offset tables, so the splitter can measure UTF-16 lengths
+/// and cut only between clusters without walking `String` indices.
+///
+/// A "unit" is normally one cluster. A cluster longer than `maxClusterUTF16` (stacked combining
+/// marks) is stored as its scalars instead, with the boundaries between them marked, so a chunk
+/// can always make progress; those boundaries are used only when nothing else fits.
+struct GraphemeMap {
+    static let maxClusterUTF16 = 32
+
+    let bytes: [UInt8]
+    /// UTF-8 offset where unit k starts; `count + 1` entries, the last one is `bytes.count`.
+    let utf8Start: [Int32]
+    /// UTF-16 offset where unit k starts; `count + 1` entries.
+    let utf16Start: [Int32]
+    /// Boundaries that fall inside an oversized cluster.
+    let clusterInterior: [Int]
+
+    var count: Int { utf8Start.count - 1 }
+
+    init(_ text: String) {
+        let bytes = Array(text.utf8)
+        let n = bytes.count
+        var u8: [Int32] = []
+        var u16: [Int32] = []
+        var interior: [Int] = []
+        u8.reserveCapacity(n + 1)
+        u16.reserveCapacity(n + 1)
+        var i = 0
+        var o16: Int32 = 0
+        while i < n {
+            let b = bytes[i]
+            // Fast path: an ASCII byte followed by another ASCII byte is a cluster by itself,
+            // except CR LF, which is one cluster.
+            if b < 0x80, i + 1 == n || (bytes[i + 1] < 0x80 && !(b == 0x0D && bytes[i + 1] == 0x0A)) {
+                u8.append(Int32(i))
+                u16.append(o16)
+                i += 1
+                o16 += 1
+                continue
+            }
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: i)
+            let cluster = text[index]
+            let width16 = cluster.utf16.count
+            if width16 <= Self.maxClusterUTF16 {
+                u8.append(Int32(i))
+                u16.append(o16)
+                i += cluster.utf8.count
+                o16 += Int32(width16)
+            } else {
+                for (k, scalar) in cluster.unicodeScalars.enumerated() {
+                    if k > 0 { interior.append(u8.count) }
+                    u8.append(Int32(i))
+                    u16.append(o16)
+                    i += UTF8.width(scalar)
+                    o16 += Int32(UTF16.width(scalar))
+                }
+            }
+        }
+        u8.append(Int32(n))
+        u16.append(o16)
+        self.bytes = bytes
+        self.utf8Start = u8
+        self.utf16Start = u16
+        self.clusterInterior = interior
+    }
+
+    /// The byte of unit k when the unit is a single ASCII byte, else nil.
+    @inline(__always)
+    func ascii(_ k: Int) -> UInt8? {
+        let start = Int(utf8Start[k])
+        return utf8Start[k + 1] - utf8Start[k] == 1 && bytes[start] < 0x80 ? bytes[start] : nil
+    }
+
+    /// UTF-16 length of units `from..<to`.
+    @inline(__always)
+    func utf16Length(_ from: Int, _ to: Int) -> Int { Int(utf16Start[to] - utf16Start[from]) }
+
+    func text(_ from: Int, _ to: Int) -> String {
+        String(decoding: bytes[Int(utf8Start[from])..<Int(utf8Start[to])], as: UTF8.self)
+    }
+}

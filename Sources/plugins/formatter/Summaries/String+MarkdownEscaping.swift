@@ -1,0 +1,16 @@
+extension String {
+    /// The text with markdown punctuation escaped, for names shown outside code spans (a tool
+    /// called `mcp__github__search` would otherwise come out underlined).
+    var markdownEscaped: String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for ch in self {
+            switch ch {
+            case "\\", "*", "_", "~", "`", "|", ">", "#", "[", "]": out.append("\\")
+            default: break
+            }
+            out.append(ch)
+        }
+        return out
+    }
+}
