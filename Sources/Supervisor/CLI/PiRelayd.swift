@@ -10,5 +10,9 @@ struct PiRelayd: AsyncParsableCommand {
         subcommands: [
             StartCommand.self, StopCommand.self, StatusCommand.self, PluginsCommand.self, LogsCommand.self,
             PluginCommand.self, VersionCommand.self,
+            SessionsCommand.self, NewCommand.self, SendCommand.self, SteerCommand.self, FollowUpCommand.self,
+            AbortCommand.self, CompactCommand.self, StreamCommand.self, HistoryCommand.self, QuestionsCommand.self,
+            AnswerCommand.self, CancelCommand.self, RenameCommand.self, EndCommand.self, ModelCommand.self,
+            ThinkingCommand.self, StateCommand.self, StatsCommand.self, LastCommand.self, NewConversationCommand.self,
         ])
 }

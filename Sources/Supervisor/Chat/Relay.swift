@@ -4,12 +4,14 @@ import PiRelaySDK
 
 /// The heart of the daemon: answers the control socket and the plugins, and owns what the
 /// supervisor owns (sessions, bindings). Plugins and CLI are both just ways in.
-actor Relay: PluginRouter, ControlHandler {
+actor Relay: PluginRouter, ControlHandler, SessionObserver {
     let home: Home
     let logger: Logger
     let pluginConfig: [String: JSONValue]
     let startedAt = Date()
     private(set) var host: PluginHost?
+    private(set) var sessions: Sessions?
+    var busyBehavior = "followUp"
     private var notes: [String]
     private var stopper: (@Sendable () async -> Void)?
 
@@ -20,9 +22,22 @@ actor Relay: PluginRouter, ControlHandler {
         self.notes = notes
     }
 
-    func attach(host: PluginHost, stopper: @escaping @Sendable () async -> Void) {
+    func attach(host: PluginHost, sessions: Sessions, busyBehavior: String, stopper: @escaping @Sendable () async -> Void) {
         self.host = host
+        self.sessions = sessions
+        self.busyBehavior = busyBehavior
         self.stopper = stopper
+    }
+
+    // MARK: SessionObserver
+
+    func session(_ id: String, did news: SessionNews) async {
+        switch news {
+        case .exited(let reason):
+            logger.notice("session \(id) exited: \(reason)")
+        default:
+            break
+        }
     }
 
     // MARK: PluginRouter
@@ -87,13 +102,19 @@ actor Relay: PluginRouter, ControlHandler {
             }
             return ["stopping": true]
         default:
+            if let sessions, SessionControl.methods.contains(method) {
+                return try await SessionControl(sessions: sessions, relay: self, busyBehavior: busyBehavior)
+                    .handle(method: method, params: params, stream: stream)
+            }
             throw RemoteError.methodNotFound(method)
         }
     }
 
     private func statusJSON() async throws -> JSONValue {
         let plugins = await host?.status() ?? []
+        let list = await sessions?.list() ?? []
         return ["version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
+                "sessions": .array(list),
                 "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
                 "plugins": plugins, "notes": .array(notes.map { .string($0) })]
     }

@@ -45,7 +45,14 @@ struct Daemon: Service {
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
-        await relay.attach(host: host) { stopper.yield() }
+        let launcher = PiLauncher(command: config.pi.command, args: config.pi.args, env: config.pi.env,
+                                  agentDir: config.pi.agentDir, startTimeout: config.pi.startTimeout,
+                                  dialogTimeout: config.pi.dialogTimeout,
+                                  busyBehavior: config.sessions.busyPolicy.rawValue)
+        let sessions = Sessions(store: SessionStore(path: home.stateDir + "/sessions.json"), launcher: launcher,
+                                historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
+                                logger: logger, observer: relay)
+        await relay.attach(host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue) { stopper.yield() }
         try control.start()
         logger.info("control socket \(home.socketPath)")
 
@@ -63,10 +70,12 @@ struct Daemon: Service {
                 group.addTask {
                     for await _ in stopSignal {
                         logger.info("stop requested")
+                        await sessions.shutdown()
                         await host.shutdown()
                         break
                     }
                 }
+                group.addTask { await sessions.restore() }
                 // Returns once every plugin has exited: shutdown escalates to SIGKILL, so this is bounded.
                 await host.run()
                 stopper.finish()

@@ -1,0 +1,17 @@
+import ArgumentParser
+import PiRelaySDK
+
+struct CompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "compact", abstract: "Compact the conversation (stops a running turn).")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Option(help: "What the summary should keep.") var instructions: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        var p: JSONValue = ["session": .string(session)]
+        if let instructions { p["instructions"] = .string(instructions) }
+        SessionCall.run("compact", p, output) { r in
+            "compacted" + (r["tokensBefore"]?.intValue.map { " (\($0) tokens before)" } ?? "")
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+struct EndCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "end", abstract: "End a session: close pi's stdin, then TERM, then KILL its process group.")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("end", ["session": .string(session)], output) { _ in "ended" }
+    }
+}

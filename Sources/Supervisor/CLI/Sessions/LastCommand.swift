@@ -1,0 +1,11 @@
+import ArgumentParser
+
+struct LastCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "last", abstract: "Print the agent's last answer.")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("last", ["session": .string(session)], output) { $0["text"]?.stringValue ?? "(no answer yet)" }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+struct RenameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a session.")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: "The new name.") var name: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("rename", ["session": .string(session), "name": .string(name)], output) { "renamed: " + SessionCall.sessionLine($0) }
+    }
+}

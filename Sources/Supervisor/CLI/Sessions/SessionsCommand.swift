@@ -1,0 +1,13 @@
+import ArgumentParser
+
+struct SessionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sessions", abstract: "List sessions.")
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("sessions", [:], output) { r in
+            let list = r.arrayValue ?? []
+            return list.isEmpty ? "no sessions; start one with: pi-relayd new --cwd DIR" : list.map(SessionCall.sessionLine).joined(separator: "\n")
+        }
+    }
+}

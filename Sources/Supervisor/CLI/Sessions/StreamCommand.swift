@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+import PiRelaySDK
+
+struct StreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stream", abstract: "Print a session's live events until Ctrl-C.")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        do {
+            try Home.resolve().client.stream("stream", ["session": .string(session)]) { e in
+                let line = output.json ? e.serialized() : SessionCall.eventLine(e)
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                return true
+            }
+        } catch {
+            CLIFailure.exit(error, json: output.json)
+        }
+    }
+}

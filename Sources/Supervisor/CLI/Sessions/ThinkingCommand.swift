@@ -1,0 +1,12 @@
+import ArgumentParser
+
+struct ThinkingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "thinking", abstract: "Set the thinking level.")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: "off, minimal, low, medium, high or xhigh.") var level: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { _ in "thinking level set to \(level)" }
+    }
+}

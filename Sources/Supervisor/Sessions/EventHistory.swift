@@ -1,0 +1,52 @@
+import Foundation
+import PiRelaySDK
+
+/// A bounded ring of compact event previews per session, capped by count and by bytes, so a
+/// session streaming hundreds of MB never holds more than a few MB of history.
+struct EventHistory {
+    struct Entry: Sendable {
+        var time: Date
+        var type: String
+        var preview: JSONValue
+        var bytes: Int
+    }
+
+    let maxEntries: Int
+    let maxBytes: Int
+    private(set) var entries: [Entry] = []
+    private var head = 0
+    private(set) var totalBytes = 0
+
+    init(maxEntries: Int, maxBytes: Int) {
+        self.maxEntries = max(1, maxEntries)
+        self.maxBytes = max(1024, maxBytes)
+    }
+
+    mutating func append(type: String, preview: JSONValue, at time: Date = Date()) {
+        let size = preview.serializedBytes().count + type.utf8.count + 16
+        entries.append(Entry(time: time, type: type, preview: preview, bytes: size))
+        totalBytes += size
+        while entries.count - head > maxEntries || (totalBytes > maxBytes && entries.count - head > 1) {
+            totalBytes -= entries[head].bytes
+            head += 1
+        }
+        // Compact lazily so appends stay O(1) amortised.
+        if head > 1024 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+    }
+
+    var count: Int { entries.count - head }
+
+    func query(types: Set<String>?, since: Date?, limit: Int) -> [Entry] {
+        var out: [Entry] = []
+        for e in entries[head...].reversed() {
+            if let since, e.time < since { break }
+            if let types, !types.contains(e.type) { continue }
+            out.append(e)
+            if out.count >= limit { break }
+        }
+        return out.reversed()
+    }
+}

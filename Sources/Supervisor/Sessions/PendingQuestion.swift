@@ -1,0 +1,83 @@
+import Foundation
+import PiRelaySDK
+
+/// A dialog an extension opened (select, confirm, input, editor) that waits for an answer.
+struct PendingQuestion: Sendable, Equatable {
+    var id: String
+    var sessionId: String
+    var method: String
+    var title: String
+    var message: String?
+    var options: [String]
+    var placeholder: String?
+    var prefill: String?
+    var askedAt: Date
+    /// When pi gives up on its side (its `timeout`), or our own policy does.
+    var expiresAt: Date?
+
+    var json: JSONValue {
+        var o: JSONValue = ["id": .string(id), "sessionId": .string(sessionId), "method": .string(method),
+                            "title": .string(title), "options": .array(options.map { .string($0) }),
+                            "askedAt": .string(ISO8601.string(askedAt))]
+        if let message { o["message"] = .string(message) }
+        if let placeholder { o["placeholder"] = .string(placeholder) }
+        if let prefill { o["prefill"] = .string(prefill) }
+        if let expiresAt {
+            o["expiresAt"] = .string(ISO8601.string(expiresAt))
+            o["secondsLeft"] = JSONValue(max(0, Int(expiresAt.timeIntervalSinceNow.rounded())))
+        }
+        return o
+    }
+
+    enum AnswerError: Error, CustomStringConvertible {
+        case invalid(String)
+        var description: String {
+            switch self { case .invalid(let s): return s }
+        }
+    }
+
+    /// The `extension_ui_response` for a typed answer, in the shape pi expects for this method:
+    /// `value` for select/input/editor, `confirmed` for confirm. A select accepts the option's
+    /// number (1-based) or its text.
+    func response(for answer: String) throws -> JSONValue {
+        switch method {
+        case "confirm":
+            switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "y", "yes", "true", "1", "ok", "allow", "confirm": return ["type": "extension_ui_response", "id": .string(id), "confirmed": true]
+            case "n", "no", "false", "0", "deny", "reject": return ["type": "extension_ui_response", "id": .string(id), "confirmed": false]
+            default: throw AnswerError.invalid("answer yes or no")
+            }
+        case "select":
+            let t = answer.trimmingCharacters(in: .whitespaces)
+            if let n = Int(t), n >= 1, n <= options.count {
+                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[n - 1])]
+            }
+            if let exact = options.first(where: { $0 == t }) ?? options.first(where: { $0.lowercased() == t.lowercased() }) {
+                return ["type": "extension_ui_response", "id": .string(id), "value": .string(exact)]
+            }
+            throw AnswerError.invalid("choose one of: " + options.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: ", "))
+        default:
+            return ["type": "extension_ui_response", "id": .string(id), "value": .string(answer)]
+        }
+    }
+
+    func cancellation() -> JSONValue {
+        ["type": "extension_ui_response", "id": .string(id), "cancelled": true]
+    }
+}
+
+enum ISO8601 {
+    static func string(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: d)
+    }
+
+    static func date(_ s: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: s)
+    }
+}

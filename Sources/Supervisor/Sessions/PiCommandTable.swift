@@ -1,0 +1,88 @@
+import PiRelaySDK
+
+/// Matches pi's responses to the commands that caused them. A pure value: no I/O, no clock.
+///
+/// pi answers commands concurrently and out of order, so ids decide. Two kinds of reply come
+/// without an id: a handler that throws answers `command:"parse"`, and an unknown type answers
+/// with that type. Those go to the oldest outstanding command they can belong to. A `prompt`
+/// can be answered twice (accepted, then rejected, in either order): the first answer settles it
+/// and a later failure is reported as a rejection of the prompt.
+struct PiCommandTable {
+    struct Outstanding: Equatable {
+        var id: String
+        var type: String
+        var sequence: Int
+    }
+
+    enum Match: Equatable {
+        /// The response settles this command.
+        case settles(id: String, type: String)
+        /// A second answer to a prompt that was already settled: a late rejection.
+        case promptRejectedLate(id: String, error: String)
+        /// A second answer that changes nothing (e.g. the success after a failure).
+        case duplicate(id: String)
+        /// Nothing was waiting for it.
+        case unmatched
+    }
+
+    private(set) var outstanding: [String: Outstanding] = [:]
+    /// Prompt ids already settled, kept so their second answer is recognised.
+    private(set) var settledPrompts: [String: Bool] = [:]
+    private var settledOrder: [String] = []
+    private var sequence = 0
+
+    /// `extension_ui_response` gets no response at all, so it is never tracked.
+    mutating func sent(id: String, type: String) {
+        guard type != "extension_ui_response" else { return }
+        sequence += 1
+        outstanding[id] = Outstanding(id: id, type: type, sequence: sequence)
+    }
+
+    mutating func received(_ r: PiResponse) -> Match {
+        if let id = r.id {
+            if let o = outstanding.removeValue(forKey: id) {
+                if o.type == "prompt" { rememberPrompt(id, success: r.success ?? false) }
+                return .settles(id: id, type: o.type)
+            }
+            if let wasSuccess = settledPrompts[id] {
+                settledPrompts.removeValue(forKey: id)
+                if wasSuccess && r.success == false {
+                    return .promptRejectedLate(id: id, error: r.error ?? "prompt rejected")
+                }
+                return .duplicate(id: id)
+            }
+            return .unmatched
+        }
+        // No id. An unknown-command reply names its type; a thrown handler says "parse".
+        let candidates = outstanding.values.sorted { $0.sequence < $1.sequence }
+        let match: Outstanding?
+        if let cmd = r.command, cmd != "parse" {
+            match = candidates.first { $0.type == cmd }
+        } else {
+            match = candidates.first { $0.type != "prompt" } ?? candidates.first
+        }
+        guard let m = match else { return .unmatched }
+        outstanding.removeValue(forKey: m.id)
+        return .settles(id: m.id, type: m.type)
+    }
+
+    /// The child died: everything outstanding fails.
+    mutating func drain() -> [String] {
+        let ids = outstanding.keys.sorted()
+        outstanding.removeAll()
+        return ids
+    }
+
+    mutating func cancel(_ id: String) {
+        outstanding.removeValue(forKey: id)
+    }
+
+    private mutating func rememberPrompt(_ id: String, success: Bool) {
+        settledPrompts[id] = success
+        settledOrder.append(id)
+        if settledOrder.count > 64 {
+            let old = settledOrder.removeFirst()
+            settledPrompts.removeValue(forKey: old)
+        }
+    }
+}

@@ -1,0 +1,538 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// One agent session: a `pi --mode rpc` child in the session's cwd, the commands in flight on
+/// it, what the agent is doing, its open questions and its recent history.
+actor PiSession {
+    let id: String
+    private(set) var name: String
+    let cwd: String
+    private(set) var sessionFile: String?
+    private(set) var model: String?
+    private(set) var thinkingLevel: String?
+    private(set) var state: SessionState = .starting
+    let createdAt: Date
+    private(set) var lastActivity: Date
+    let launcher: PiLauncher
+    let logger: Logger
+    let observer: any SessionObserver
+    let persist: @Sendable (SessionRecord) async -> Void
+
+    private var table = PiCommandTable()
+    private var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
+    private var nextCommand = 0
+    private var input: AsyncStream<[UInt8]>.Continuation?
+    private var gauge: InputGauge?
+    private(set) var pid: Int32?
+    private var generation = 0
+    private var tracker = RunTracker()
+    private(set) var run: RunView?
+    private var runCount = 0
+    private(set) var lastRun: RunView?
+    private(set) var questions: [String: PendingQuestion] = [:]
+    private var history: EventHistory
+    private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
+    private var stderrTail: [String] = []
+    private var starting: Task<Void, any Error>?
+    private var ending = false
+    private let reader = PiEventReader()
+    private(set) var skippedLines = 0
+
+    init(record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
+         observer: any SessionObserver, persist: @escaping @Sendable (SessionRecord) async -> Void) {
+        id = record.id
+        name = record.name
+        cwd = record.cwd
+        sessionFile = record.sessionFile
+        model = record.model
+        createdAt = record.createdAt
+        lastActivity = record.lastActivity
+        self.launcher = launcher
+        self.logger = logger
+        self.observer = observer
+        self.persist = persist
+        history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
+    }
+
+    var record: SessionRecord {
+        SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
+                      lastActivity: lastActivity)
+    }
+
+    var isRunning: Bool { pid != nil }
+
+    // MARK: Child lifecycle
+
+    /// Starts pi if it is not running and waits until it answers `get_state`. A pi that is
+    /// missing or exits at start fails with its stderr.
+    func ensureRunning() async throws {
+        if ending { throw RemoteError(code: "unavailable", message: "session \(name) is ending") }
+        if pid != nil, starting == nil { return }
+        if let starting { return try await starting.value }
+        let task = Task { try await self.launch() }
+        starting = task
+        defer { starting = nil }
+        try await task.value
+    }
+
+    private func launch() async throws {
+        generation += 1
+        let gen = generation
+        state = .starting
+        stderrTail = []
+        let (events, sink) = AsyncStream<ChildEvent>.makeStream()
+        let (inputStream, inputSink) = AsyncStream<[UInt8]>.makeStream()
+        let gauge = InputGauge(highWater: 64 << 20)
+        input = inputSink
+        self.gauge = gauge
+        let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile)
+        logger.info("session \(name) (\(id)): starting \(spec.executable) \(spec.arguments.joined(separator: " ")) in \(cwd)")
+        // Unstructured on purpose: the child outlives this call; it belongs to the session and
+        // is ended by `end()` or by its own exit.
+        Task {
+            let exit = await ChildProcess.run(spec, input: inputStream, gauge: gauge, events: ChildEventSink { sink.yield($0) })
+            sink.yield(.exited(exit))
+            sink.finish()
+        }
+        Task {
+            for await event in events { await self.handle(event, generation: gen) }
+        }
+        do {
+            let r = try await command("get_state", [:], timeout: launcher.startTimeout)
+            applyState(r)
+            state = questions.isEmpty ? (tracker.isBusy ? .busy : .idle) : .waitingForAnswer
+            await persist(record)
+            logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
+        } catch {
+            let tail = stderrTail.suffix(5).joined(separator: "\n")
+            if let p = pid { ChildProcess.signalGroup(p, SIGKILL) }
+            let why: String
+            if case .exited(let reason) = state { why = reason } else { why = "pi did not answer get_state: \(error)" }
+            state = .exited(reason: why)
+            throw SessionError.piFailed("could not start pi for session \(name): \(why)\(tail.isEmpty || why.contains(tail) ? "" : "\n" + tail)")
+        }
+    }
+
+    private func applyState(_ r: PiResponse) {
+        guard let data = try? r.data?.parse() else { return }
+        if let f = data["sessionFile"]?.stringValue { sessionFile = f }
+        if let m = data["model"], let id = m["id"]?.stringValue {
+            model = (m["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
+        }
+        if let t = data["thinkingLevel"]?.stringValue { thinkingLevel = t }
+    }
+
+    private func handle(_ event: ChildEvent, generation gen: Int) async {
+        guard gen == generation else { return }
+        switch event {
+        case .started(let p):
+            pid = p
+        case .stdout(.line(let bytes)):
+            let e: PiEvent
+            do { e = try reader.read(bytes) } catch {
+                skippedLines += 1
+                let preview = String(decoding: bytes.prefix(160), as: UTF8.self)
+                logger.warning("session \(name): skipped a non-JSON line from pi's stdout: \(preview)")
+                return
+            }
+            await apply(e)
+        case .stdout(.oversized(let n)):
+            skippedLines += 1
+            logger.warning("session \(name): skipped a \(n)-byte line from pi (over the line cap)")
+        case .stdout(.unterminatedTail(let n)):
+            logger.warning("session \(name): pi's stdout ended with an unterminated \(n)-byte line")
+        case .stderr(let line):
+            stderrTail.append(line)
+            if stderrTail.count > 40 { stderrTail.removeFirst(stderrTail.count - 40) }
+            logger.debug("session \(name) pi stderr: \(line)")
+        case .exited(let exit):
+            await childExited(exit)
+        }
+    }
+
+    private func childExited(_ exit: ChildExit) async {
+        pid = nil
+        input?.finish()
+        input = nil
+        let tail = stderrTail.suffix(3).joined(separator: " | ")
+        var reason = ending ? "ended" : "pi \(exit)"
+        if !ending, !tail.isEmpty { reason += ": \(tail)" }
+        state = .exited(reason: reason)
+        for id in table.drain() {
+            waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
+        }
+        if tracker.childExited() == .runFinished { await finishRun(stopReason: "error", error: reason) }
+        for (_, q) in questions { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
+        questions.removeAll()
+        if !ending {
+            logger.warning("session \(name): \(reason)")
+            record(type: "exited", ["reason": .string(reason)])
+            await observer.session(id, did: .exited(reason: reason))
+        }
+    }
+
+    // MARK: Commands
+
+    /// Sends one command and waits for the response that settles it.
+    func command(_ type: String, _ fields: JSONValue, timeout: Duration = .seconds(60)) async throws -> PiResponse {
+        guard let input, let gauge else { throw RemoteError(code: "unavailable", message: "pi is not running for session \(name)") }
+        nextCommand += 1
+        let cid = "r\(nextCommand)"
+        var obj = fields
+        obj["type"] = .string(type)
+        obj["id"] = .string(cid)
+        var line = obj.serializedBytes()
+        line.append(0x0A)
+        table.sent(id: cid, type: type)
+        gauge.enqueued(line.count)
+        input.yield(line)
+        if type == "extension_ui_response" { return PiResponse(id: cid, command: type, success: true) }
+        // Unstructured on purpose: the deadline must fire while this call is suspended.
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            await self?.expire(cid, type: type, after: timeout)
+        }
+        defer { timer.cancel() }
+        let r = try await withCheckedThrowingContinuation { waiters[cid] = $0 }
+        lastActivity = Date()
+        if r.success == false {
+            throw SessionError.piFailed("pi refused \(type): \(Self.clean(r.error ?? "unknown error"))")
+        }
+        return r
+    }
+
+    private func expire(_ cid: String, type: String, after timeout: Duration) {
+        guard let w = waiters.removeValue(forKey: cid) else { return }
+        table.cancel(cid)
+        w.resume(throwing: RemoteError.timeout("pi did not answer \(type) within \(timeout)"))
+    }
+
+    /// pi wraps thrown errors as "Failed to parse command: <real message>".
+    static func clean(_ error: String) -> String {
+        error.hasPrefix("Failed to parse command: ") ? String(error.dropFirst("Failed to parse command: ".count)) : error
+    }
+
+    /// Writes a line that gets no response (dialog answers).
+    private func write(_ obj: JSONValue) {
+        guard let input, let gauge else { return }
+        var line = obj.serializedBytes()
+        line.append(0x0A)
+        gauge.enqueued(line.count)
+        input.yield(line)
+    }
+
+    // MARK: Events
+
+    private func apply(_ e: PiEvent) async {
+        lastActivity = Date()
+        switch e.type {
+        case .response:
+            guard let r = e.response else { return }
+            switch table.received(r) {
+            case .settles(let cid, let type):
+                if type == "compact" || type == "new_session" || type == "switch_session", r.success == true,
+                   tracker.abortedSilently() == .runFinished {
+                    run?.notice(type == "compact" ? "compaction" : "info", type == "compact" ? "compacted; the run was stopped" : "new session; the run was stopped")
+                    await finishRun(stopReason: "aborted", error: nil)
+                }
+                if type == "compact", r.success == true { record(type: "compacted", [:]) }
+                waiters.removeValue(forKey: cid)?.resume(returning: r)
+            case .promptRejectedLate(_, let error):
+                let text = "pi rejected the prompt: \(Self.clean(error))"
+                record(type: "prompt_rejected", ["error": .string(Self.clean(error))])
+                await observer.session(id, did: .notice(kind: "error", text: text))
+            case .duplicate, .unmatched:
+                break
+            }
+            return
+        case .extensionUIRequest:
+            if let q = e.extensionUIRequest { await uiRequest(q) }
+            return
+        case .agentStart:
+            if tracker.agentStart() == .runStarted {
+                runCount += 1
+                run = RunView(sessionId: id, sessionName: name, runId: "\(id)-\(runCount)")
+                state = questions.isEmpty ? .busy : .waitingForAnswer
+                record(type: "agent_start", [:])
+                await observer.session(id, did: .runStarted(run!))
+            }
+            return
+        case .agentEnd:
+            _ = tracker.agentEnd(at: .now)
+            record(type: "agent_end", [:])
+            scheduleSettle()
+            return
+        case .messageStart:
+            if e.message?.role == "assistant" { run?.assistantMessageStarted() }
+            record(type: "message_start", ["role": JSONValue(e.message?.role)])
+            return
+        case .messageUpdate:
+            guard let u = e.assistantMessageEvent, let delta = u.delta else { return }
+            switch u.type {
+            case .textDelta?:
+                run?.appendText(delta)
+                record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
+            case .thinkingDelta?:
+                run?.appendThinking(delta)
+                record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
+            default:
+                return
+            }
+        case .messageEnd:
+            guard let m = e.message else { return }
+            var preview: JSONValue = ["role": JSONValue(m.role)]
+            if let s = m.stopReason { preview["stopReason"] = .string(s) }
+            if let err = m.errorMessage { preview["errorMessage"] = .string(err) }
+            record(type: "message_end", preview)
+            if m.role == "assistant" {
+                if m.stopReason == "error" { run?.notice("error", m.errorMessage ?? "the model returned an error") }
+                if m.stopReason == "aborted" { run?.notice("aborted", "aborted") }
+                if let s = m.stopReason { run?.stopReason = s }
+                if let err = m.errorMessage { run?.errorMessage = err }
+            }
+        case .toolExecutionStart:
+            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
+            let args = (try? t.args?.parse()) ?? [:]
+            run?.toolStarted(id: tid, name: t.toolName ?? "tool", args: args)
+            record(type: "tool_execution_start", ["toolName": JSONValue(t.toolName), "args": .string(String((t.args?.text ?? "").prefix(300)))])
+        case .toolExecutionUpdate:
+            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
+            run?.toolUpdated(id: tid, output: t.resultText)
+        case .toolExecutionEnd:
+            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
+            run?.toolEnded(id: tid, isError: t.isError ?? false, output: t.resultText, diff: t.diff, exitCode: t.exitCode)
+            record(type: "tool_execution_end", ["toolName": JSONValue(t.toolName), "isError": .bool(t.isError ?? false)])
+        case .autoRetryStart:
+            let r = e.autoRetry
+            _ = tracker.autoRetryStart()
+            let text = "\(r?.errorMessage ?? "error"): retrying (attempt \(r?.attempt ?? 0)/\(r?.maxAttempts ?? 0)) in \((r?.delayMs ?? 0) / 1000) s"
+            run?.notice("retry", text)
+            record(type: "auto_retry_start", ["text": .string(text)])
+        case .autoRetryEnd:
+            let r = e.autoRetry
+            record(type: "auto_retry_end", ["success": .bool(r?.success ?? false)])
+            if r?.success == false {
+                run?.notice("retry-failed", "gave up: \(r?.finalError ?? "retries exhausted")")
+                if tracker.autoRetryEnd(success: false, at: .now) == .runFinished {
+                    await finishRun(stopReason: "error", error: r?.finalError)
+                    return
+                }
+            }
+        case .autoCompactionStart:
+            let reason = e.autoCompaction?.reason ?? "threshold"
+            if tracker.compactionStart() == .runStarted {
+                runCount += 1
+                run = RunView(sessionId: id, sessionName: name, runId: "\(id)-\(runCount)")
+                state = .busy
+            }
+            run?.notice("compaction", reason == "overflow" ? "context full: compacting, then retrying" : "compacting the conversation")
+            record(type: "auto_compaction_start", ["reason": .string(reason)])
+        case .autoCompactionEnd:
+            let c = e.autoCompaction
+            if let err = c?.errorMessage { run?.notice("error", "compaction failed: \(err)") }
+            _ = tracker.compactionEnd(willRetry: c?.willRetry ?? false, at: .now)
+            record(type: "auto_compaction_end", ["willRetry": .bool(c?.willRetry ?? false), "aborted": .bool(c?.aborted ?? false)])
+            if c?.willRetry != true { scheduleSettle() }
+        case .extensionError:
+            let x = e.extensionError
+            let text = "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")"
+            if run != nil { run?.notice("extension-error", text) } else {
+                await observer.session(id, did: .notice(kind: "extension-error", text: text))
+            }
+            record(type: "extension_error", ["text": .string(text)])
+        case .turnStart, .turnEnd:
+            record(type: e.type.wireName, [:])
+            return
+        case .other(let name):
+            record(type: name, [:])
+            return
+        }
+        if let run { await observer.session(id, did: .runUpdated(run)) }
+    }
+
+    private func scheduleSettle() {
+        let window = tracker.settleWindow
+        // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
+        Task { [weak self] in
+            try? await Task.sleep(for: window + .milliseconds(20))
+            await self?.settle()
+        }
+    }
+
+    private func settle() async {
+        if tracker.tick(at: .now) == .runFinished {
+            await finishRun(stopReason: run?.stopReason, error: run?.errorMessage)
+        }
+    }
+
+    private func finishRun(stopReason: String?, error: String?) async {
+        guard var r = run else {
+            state = pid == nil ? state : (questions.isEmpty ? .idle : .waitingForAnswer)
+            return
+        }
+        r.finish(stopReason: stopReason, errorMessage: error)
+        run = nil
+        lastRun = r
+        if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
+        record(type: "run_finished", ["stopReason": JSONValue(stopReason)])
+        await observer.session(id, did: .runFinished(r))
+    }
+
+    // MARK: Questions
+
+    private func uiRequest(_ q: PiExtensionUIRequest) async {
+        guard let qid = q.id, let method = q.method else { return }
+        switch method {
+        case "select", "confirm", "input", "editor":
+            var expires: Date?
+            if let ms = q.timeout, ms > 0 { expires = Date().addingTimeInterval(Double(ms) / 1000) }
+            else if method != "editor" || q.timeout == nil, let d = launcher.dialogTimeout {
+                expires = Date().addingTimeInterval(Double(d.components.seconds))
+            }
+            let question = PendingQuestion(id: qid, sessionId: id, method: method, title: q.title ?? "",
+                                           message: q.message, options: q.options ?? [], placeholder: q.placeholder,
+                                           prefill: q.prefill, askedAt: Date(), expiresAt: expires)
+            questions[qid] = question
+            state = .waitingForAnswer
+            record(type: "question", question.json)
+            if let expires {
+                let policyTimeout = q.timeout == nil
+                // Unstructured on purpose: the dialog's own countdown runs beside the session.
+                Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(max(0, expires.timeIntervalSinceNow)))
+                    await self?.expireQuestion(qid, cancelOnPi: policyTimeout)
+                }
+            }
+            await observer.session(id, did: .questionAsked(question))
+        case "notify":
+            record(type: "notify", ["message": JSONValue(q.message), "notifyType": JSONValue(q.notifyType)])
+            await observer.session(id, did: .notice(kind: q.notifyType ?? "info", text: q.message ?? ""))
+        default:
+            var preview: JSONValue = ["method": .string(method)]
+            if let t = q.title { preview["title"] = .string(t) }
+            if let k = q.statusKey { preview["statusKey"] = .string(k) }
+            if let t = q.statusText { preview["statusText"] = .string(t) }
+            if let k = q.widgetKey { preview["widgetKey"] = .string(k) }
+            if let t = q.text { preview["text"] = .string(String(t.prefix(200))) }
+            record(type: "ui", preview)
+        }
+    }
+
+    /// pi already resolved a timed-out dialog with its default, silently; ours closes it too.
+    /// A dialog closed by our own policy (it had no timeout) is cancelled on pi's side.
+    private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
+        guard let q = questions.removeValue(forKey: qid) else { return }
+        if cancelOnPi { write(q.cancellation()) }
+        if state == .waitingForAnswer && questions.isEmpty { state = tracker.isBusy ? .busy : .idle }
+        record(type: "question_expired", ["id": .string(qid)])
+        await observer.session(id, did: .questionClosed(q, outcome: "expired: no answer in time"))
+    }
+
+    /// The first answer wins; a later one finds no question.
+    func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
+        guard let q = questions[qid] else {
+            throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name) (already answered or expired)")
+        }
+        let response: JSONValue
+        do { response = try q.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
+        questions.removeValue(forKey: qid)
+        write(response)
+        if questions.isEmpty, case .waitingForAnswer = state { state = tracker.isBusy ? .busy : .idle }
+        let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
+        record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
+        await observer.session(id, did: .questionClosed(q, outcome: "\(who) answered: \(shown)"))
+        return q
+    }
+
+    func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
+        guard let q = questions.removeValue(forKey: qid) else {
+            throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name)")
+        }
+        write(q.cancellation())
+        if questions.isEmpty, case .waitingForAnswer = state { state = tracker.isBusy ? .busy : .idle }
+        record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
+        await observer.session(id, did: .questionClosed(q, outcome: "\(who) cancelled it"))
+        return q
+    }
+
+    var openQuestions: [PendingQuestion] { questions.values.sorted { $0.askedAt < $1.askedAt } }
+
+    // MARK: History and watchers
+
+    private func record(type: String, _ preview: JSONValue) {
+        let now = Date()
+        history.append(type: type, preview: preview, at: now)
+        guard !watchers.isEmpty else { return }
+        var e = preview
+        if case .object = e {} else { e = ["value": preview] }
+        e["type"] = .string(type)
+        e["time"] = .string(ISO8601.string(now))
+        e["session"] = .string(name)
+        for (_, w) in watchers { w.yield(e) }
+    }
+
+    func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
+        history.query(types: types, since: since, limit: limit).map { entry in
+            var e = entry.preview
+            if case .object = e {} else { e = ["value": entry.preview] }
+            e["type"] = .string(entry.type)
+            e["time"] = .string(ISO8601.string(entry.time))
+            return e
+        }
+    }
+
+    var historyCount: Int { history.count }
+    var historyBytes: Int { history.totalBytes }
+
+    func watch() -> (UUID, AsyncStream<JSONValue>) {
+        let (stream, cont) = AsyncStream<JSONValue>.makeStream(bufferingPolicy: .bufferingNewest(2000))
+        let key = UUID()
+        watchers[key] = cont
+        return (key, stream)
+    }
+
+    func unwatch(_ key: UUID) {
+        watchers.removeValue(forKey: key)?.finish()
+    }
+
+    // MARK: Naming and ending
+
+    func rename(_ newName: String) async {
+        name = newName
+        run?.sessionName = newName
+        await persist(record)
+        if pid != nil { _ = try? await command("set_session_name", ["name": .string(newName)], timeout: .seconds(10)) }
+    }
+
+    func noteModel(_ m: String) async {
+        model = m
+        await persist(record)
+    }
+
+    /// Close stdin, then TERM, then KILL the process group.
+    func end() async {
+        ending = true
+        for (_, w) in watchers { w.finish() }
+        watchers.removeAll()
+        guard let p = pid else { return }
+        input?.finish()
+        for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
+        if pid != nil { ChildProcess.signalGroup(p, SIGTERM) }
+        for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
+        if pid != nil { ChildProcess.signalGroup(p, SIGKILL) }
+        for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    func summary() -> JSONValue {
+        var o: JSONValue = ["id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state.name),
+                            "lastActivity": .string(ISO8601.string(lastActivity)),
+                            "questions": JSONValue(questions.count)]
+        if case .exited(let reason) = state { o["exitReason"] = .string(Redactor.redact(reason)) }
+        if let sessionFile { o["sessionFile"] = .string(sessionFile) }
+        if let model { o["model"] = .string(model) }
+        if let thinkingLevel { o["thinkingLevel"] = .string(thinkingLevel) }
+        if let pid { o["pid"] = JSONValue(Int(pid)) }
+        return o
+    }
+}

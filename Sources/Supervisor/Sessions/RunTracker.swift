@@ -1,0 +1,91 @@
+/// Knows whether the agent is working. A pure state machine fed pi's events and the clock.
+///
+/// `agent_end` is not always the end: an auto-retry or an overflow compaction can follow and
+/// start the agent again. So a run ends only when `agent_end` is not followed within a settle
+/// window by one of those, and not while a retry or retrying compaction is pending. Commands
+/// that abort a run silently (`compact`, `new_session`) end it when their response arrives.
+struct RunTracker {
+    enum Phase: Equatable {
+        case idle
+        case running
+        /// `agent_end` seen; waiting to see whether the agent continues.
+        case settling(since: ContinuousClock.Instant)
+        /// Between `auto_retry_start` and the retry's `agent_start`.
+        case retrying
+        /// Compaction in progress (threshold after a run, or overflow before a retry).
+        case compacting(willRetry: Bool)
+    }
+
+    enum Action: Equatable {
+        case none
+        case runStarted
+        case runFinished
+    }
+
+    var settleWindow: Duration = .milliseconds(400)
+    private(set) var phase: Phase = .idle
+
+    var isBusy: Bool { phase != .idle }
+
+    mutating func agentStart() -> Action {
+        let wasIdle = phase == .idle
+        phase = .running
+        return wasIdle ? .runStarted : .none
+    }
+
+    mutating func agentEnd(at now: ContinuousClock.Instant) -> Action {
+        phase = .settling(since: now)
+        return .none
+    }
+
+    mutating func autoRetryStart() -> Action {
+        phase = .retrying
+        return .none
+    }
+
+    /// `success:false` means retries are exhausted or were cancelled: the run is over.
+    mutating func autoRetryEnd(success: Bool, at now: ContinuousClock.Instant) -> Action {
+        if success { return .none }
+        return finish()
+    }
+
+    mutating func compactionStart() -> Action {
+        let wasIdle = phase == .idle
+        phase = .compacting(willRetry: false)
+        return wasIdle ? .runStarted : .none
+    }
+
+    mutating func compactionEnd(willRetry: Bool, at now: ContinuousClock.Instant) -> Action {
+        if willRetry {
+            phase = .compacting(willRetry: true)
+            return .none
+        }
+        phase = .settling(since: now)
+        return .none
+    }
+
+    /// `compact`, `new_session` or `switch_session` answered: any run was aborted silently.
+    mutating func abortedSilently() -> Action {
+        guard phase != .idle else { return .none }
+        return finish()
+    }
+
+    /// The child exited.
+    mutating func childExited() -> Action {
+        guard phase != .idle else { return .none }
+        return finish()
+    }
+
+    /// Called on a timer: ends a settled run once the window has passed quietly.
+    mutating func tick(at now: ContinuousClock.Instant) -> Action {
+        if case .settling(let since) = phase, now - since >= settleWindow {
+            return finish()
+        }
+        return .none
+    }
+
+    private mutating func finish() -> Action {
+        phase = .idle
+        return .runFinished
+    }
+}

@@ -1,0 +1,16 @@
+import PiRelaySDK
+
+/// Session failures the user sees: each names the session and says what to do.
+enum SessionError {
+    static func notFound(_ name: String) -> RemoteError {
+        RemoteError(code: "not_found", message: "no session matches \"\(name)\"; see pi-relayd sessions")
+    }
+
+    static func ambiguous(_ name: String, _ matches: [String]) -> RemoteError {
+        RemoteError(code: "invalid_params", message: "\"\(name)\" matches several sessions: \(matches.joined(separator: ", "))")
+    }
+
+    static func piFailed(_ what: String) -> RemoteError {
+        RemoteError(code: "pi_error", message: what)
+    }
+}

@@ -1,0 +1,19 @@
+import PiRelaySDK
+
+/// Who hears what a session does: the relay (which tells chats) and `stream` watchers.
+protocol SessionObserver: Sendable {
+    func session(_ id: String, did news: SessionNews) async
+}
+
+enum SessionNews: Sendable {
+    case runStarted(RunView)
+    /// The run changed; cheap to send often: the observer throttles.
+    case runUpdated(RunView)
+    case runFinished(RunView)
+    case questionAsked(PendingQuestion)
+    case questionClosed(PendingQuestion, outcome: String)
+    /// A short line worth showing: a notify from an extension, a late prompt rejection.
+    case notice(kind: String, text: String)
+    case exited(reason: String)
+    case promptEcho(text: String, origin: String)
+}

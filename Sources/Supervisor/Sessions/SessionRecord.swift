@@ -1,0 +1,13 @@
+import Foundation
+
+/// What is saved of a session so it comes back after a daemon restart or `kill -9`.
+struct SessionRecord: Codable, Sendable, Equatable {
+    var id: String
+    var name: String
+    var cwd: String
+    /// pi's own session file; a restarted child resumes it with `--session <path>`.
+    var sessionFile: String?
+    var model: String?
+    var createdAt: Date
+    var lastActivity: Date
+}

@@ -1,0 +1,18 @@
+/// What a session is doing, as `pi-relayd sessions` shows it.
+enum SessionState: Sendable, Equatable {
+    case starting
+    case idle
+    case busy
+    case waitingForAnswer
+    case exited(reason: String)
+
+    var name: String {
+        switch self {
+        case .starting: return "starting"
+        case .idle: return "idle"
+        case .busy: return "busy"
+        case .waitingForAnswer: return "waiting-for-answer"
+        case .exited: return "exited"
+        }
+    }
+}

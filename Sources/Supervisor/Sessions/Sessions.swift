@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Every session the daemon owns: creates, finds (by id, name or unique prefix), persists and
+/// ends them, and brings them back after a restart.
+actor Sessions {
+    let store: SessionStore
+    let launcher: PiLauncher
+    let historyEntries: Int
+    let historyBytes: Int
+    let logger: Logger
+    let observer: any SessionObserver
+    private var sessions: [String: PiSession] = [:]
+    private var records: [String: SessionRecord] = [:]
+    private(set) var saveError: String?
+
+    init(store: SessionStore, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
+         observer: any SessionObserver) {
+        self.store = store
+        self.launcher = launcher
+        self.historyEntries = historyEntries
+        self.historyBytes = historyBytes
+        self.logger = logger
+        self.observer = observer
+    }
+
+    /// Loads saved sessions and resumes each from its pi session file. A session whose pi
+    /// cannot start stays listed as exited, with the reason.
+    func restore() async {
+        let saved = store.load(logger: logger)
+        for r in saved {
+            records[r.id] = r
+            sessions[r.id] = makeSession(r)
+        }
+        if !saved.isEmpty { logger.info("restoring \(saved.count) session(s)") }
+        await withTaskGroup(of: Void.self) { group in
+            for (_, s) in sessions {
+                group.addTask {
+                    do { try await s.ensureRunning() } catch {
+                        self.logger.error("\(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    private func makeSession(_ r: SessionRecord) -> PiSession {
+        PiSession(record: r, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
+                  logger: logger, observer: observer) { [weak self] rec in await self?.update(rec) }
+    }
+
+    func create(cwd: String, name: String?) async throws -> PiSession {
+        var isDir: ObjCBool = false
+        let dir = Home.absolute(cwd)
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw RemoteError.invalidParams("no such directory: \(dir)")
+        }
+        var id: String
+        repeat { id = String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(8)) } while records[id] != nil
+        let base = name.flatMap { $0.isEmpty ? nil : $0 } ?? (URL(fileURLWithPath: dir).lastPathComponent.isEmpty ? "session" : URL(fileURLWithPath: dir).lastPathComponent)
+        if let name, !name.isEmpty, records.values.contains(where: { $0.name == name }) {
+            throw RemoteError.invalidParams("a session named \(name) already exists")
+        }
+        let now = Date()
+        let record = SessionRecord(id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
+                                   createdAt: now, lastActivity: now)
+        let s = makeSession(record)
+        sessions[id] = s
+        records[id] = record
+        do {
+            try await s.ensureRunning()
+        } catch {
+            sessions.removeValue(forKey: id)
+            records.removeValue(forKey: id)
+            save()
+            throw error
+        }
+        save()
+        logger.info("session \(record.name) (\(id)) created in \(dir)")
+        return s
+    }
+
+    private func uniqueName(_ base: String) -> String {
+        let taken = Set(records.values.map(\.name))
+        if !taken.contains(base) { return base }
+        var n = 2
+        while taken.contains("\(base)-\(n)") { n += 1 }
+        return "\(base)-\(n)"
+    }
+
+    /// By exact id, exact name, or a prefix of exactly one id or name.
+    func resolve(_ key: String) throws -> PiSession {
+        if let s = sessions[key] { return s }
+        if let r = records.values.first(where: { $0.name == key }), let s = sessions[r.id] { return s }
+        let matches = records.values.filter { $0.id.hasPrefix(key) || $0.name.hasPrefix(key) }
+        if matches.count == 1, let s = sessions[matches[0].id] { return s }
+        if matches.count > 1 { throw SessionError.ambiguous(key, matches.map { "\($0.name) (\($0.id))" }.sorted()) }
+        throw SessionError.notFound(key)
+    }
+
+    func session(id: String) -> PiSession? { sessions[id] }
+
+    var all: [PiSession] {
+        records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
+    }
+
+    func list() async -> [JSONValue] {
+        var out: [JSONValue] = []
+        for s in all { out.append(await s.summary()) }
+        return out
+    }
+
+    func rename(_ s: PiSession, to newName: String) async throws {
+        let sid = s.id
+        if records.values.contains(where: { $0.name == newName && $0.id != sid }) {
+            throw RemoteError.invalidParams("a session named \(newName) already exists")
+        }
+        guard !newName.isEmpty else { throw RemoteError.invalidParams("a name cannot be empty") }
+        await s.rename(newName)
+    }
+
+    func end(_ s: PiSession) async {
+        await s.end()
+        sessions.removeValue(forKey: s.id)
+        records.removeValue(forKey: s.id)
+        save()
+        logger.info("session \(s.id) ended")
+    }
+
+    /// Daemon shutdown: stop every child but keep the records, so they come back on start.
+    func shutdown() async {
+        await withTaskGroup(of: Void.self) { group in
+            for (_, s) in sessions { group.addTask { await s.end() } }
+        }
+        save()
+    }
+
+    private func update(_ r: SessionRecord) {
+        guard records[r.id] != nil else { return }
+        records[r.id] = r
+        save()
+    }
+
+    private func save() {
+        do {
+            try store.save(Array(records.values))
+            if saveError != nil { logger.notice("session state saved again") }
+            saveError = nil
+        } catch {
+            if saveError == nil { logger.error("cannot save sessions: \(error); keeping them in memory and relaying on") }
+            saveError = "\(error)"
+        }
+    }
+}
