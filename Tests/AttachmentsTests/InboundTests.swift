@@ -42,7 +42,7 @@ struct InboundTests {
         let url = server.serve(.body(page, contentType: "image/png"), name: "photo.png")
         let result = await inbound().run(InboundRequest(items: [item(url, "photo.png", type: "image/png")]))
         #expect(result.images.isEmpty)
-        #expect(result.appendix == "[attachment photo.png (41 bytes): not included: declared as image/png but the content is not an image]")
+        #expect(result.appendix == "[attachment photo.png (40 bytes): not included: declared as image/png but the content is not an image]")
         #expect(result.notes == ["photo.png was not included: declared as image/png but the content is not an image"])
     }
 
@@ -64,7 +64,7 @@ struct InboundTests {
         let url = server.serve(.body(bytes, contentType: "text/plain"), name: "big.swift")
         let result = await inbound().run(InboundRequest(items: [item(url, "big.swift")]))
         if inlined {
-            #expect(result.appendix == "[attachment big.swift]\n```swift\n\(String(decoding: bytes, as: UTF8.self))```")
+            #expect(result.appendix == "[attachment big.swift]\n```swift\n\(String(decoding: bytes, as: UTF8.self))\n```")
             #expect(result.notes.isEmpty)
         } else {
             #expect(result.appendix == "[attachment big.swift (\(kilobytes) KB): not included: over 100 KB]")

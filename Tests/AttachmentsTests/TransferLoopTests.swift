@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import AttachmentsPlugin
 
 @Suite("The curl_multi loop")
@@ -30,8 +33,18 @@ struct TransferLoopTests {
     }
 
     @Test func aServerThatIsNotThereFailsToConnect() async {
-        // Port 9 (discard) is closed on test machines; nothing listens there.
-        let result = await TransferLoop.shared.fetch(request("http://127.0.0.1:9/x"))
+        // A port bound but never listened on refuses connections, and stays ours during the test.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        #expect(bound)
+        let result = await TransferLoop.shared.fetch(request("http://127.0.0.1:\(UInt16(bigEndian: addr.sin_port))/x"))
         #expect(result == .failure(.couldNotConnect))
     }
 
