@@ -62,8 +62,7 @@ struct Inbound: Sendable {
             download = d
         }
         let size = download.bytes.count
-        let classification = Classification.of(download.bytes)
-        switch classification {
+        switch Classification.of(download.bytes) {
         case .image(let format):
             guard imageInput else { return .imageNotSent(name, size: size, "this session's model does not accept images") }
             guard size <= config.imageMaxBytes else {
@@ -72,26 +71,24 @@ struct Inbound: Sendable {
             return .image(name: name, format: format, size: size, base64: Data(download.bytes).base64EncodedString())
         case .otherImage(let format):
             return .notIncluded(name, size: size, "\(format.rawValue) image; only PNG, JPEG, GIF and WebP images can be sent to the model")
-        case .text, .binary:
-            // Declared an image but is not one: an error page or a mislabelled file; either way the
-            // user expected a picture, so the text is not pasted into the prompt in its place.
-            if let declared = [item.declaredType, download.contentType].compactMap({ $0 })
-                .first(where: { $0.lowercased().hasPrefix("image/") }) {
-                let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? declared
-                return .notIncluded(name, size: size, "declared as \(type) but the content is not an image")
-            }
-        }
-        switch classification {
         case .text(let text):
+            if let mislabelled = mislabelled(item, download) { return mislabelled }
             guard size < config.textInlineMaxBytes else {
                 return .notIncluded(name, size: size, "over \(ByteCount.describe(config.textInlineMaxBytes))")
             }
             return .text(name: name, size: size,
                          block: FencedBlock.render(name: name, language: TextLanguage.forFile(named: name), text: text))
         case .binary(let why):
-            return .notIncluded(name, size: size, why)
-        case .image, .otherImage:
-            preconditionFailure("images were handled above")
+            return mislabelled(item, download) ?? .notIncluded(name, size: size, why)
         }
+    }
+
+    /// Declared an image but is not one: an error page or a mislabelled file. The user expected a
+    /// picture, so the content is not pasted into the prompt in its place.
+    private func mislabelled(_ item: InboundItem, _ download: Download) -> ItemOutcome? {
+        guard let declared = [item.declaredType, download.contentType].compactMap({ $0 })
+            .first(where: { $0.lowercased().hasPrefix("image/") }) else { return nil }
+        let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? declared
+        return .notIncluded(item.name, size: download.bytes.count, "declared as \(type) but the content is not an image")
     }
 }
