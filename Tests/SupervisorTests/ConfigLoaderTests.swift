@@ -239,7 +239,7 @@ import Testing
         let home = ConfigTestHome()
         let loaded = try home.load(yaml: "plugins:\n  disabled: [discord, wether]\n",
                                    knownPlugins: ["discord", "weather"])
-        #expect(loaded.notConfigured == ["plugins.disabled: there is no plugin called wether"])
+        #expect(loaded.notConfigured == ["plugins.disabled: there is no plugin called 'wether'"])
     }
 
     @Test func tokenNoteNamesTheConfiguredVariableAndDotenvSatisfiesIt() throws {

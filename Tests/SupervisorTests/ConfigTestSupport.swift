@@ -12,10 +12,10 @@ final class ConfigTestHome {
     let path: String
 
     init() {
-        var template = Array((NSTemporaryDirectory() + "/pi-relayd-config-test-XXXXXX").utf8CString)
+        var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pi-relayd-config-test-XXXXXX").path).utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit {
@@ -27,10 +27,10 @@ final class ConfigTestHome {
 
     /// Writes a file in the home with exactly `mode` (the umask does not apply).
     @discardableResult
-    func write(_ name: String, _ text: String, mode: mode_t = 0o600) -> String {
+    func write(_ name: String, _ text: String, mode: UInt32 = 0o600) -> String {
         let file = path + "/" + name
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
-        chmod(file, mode)
+        precondition(FileManager.default.createFile(atPath: file, contents: Data(text.utf8)), "cannot write \(file)")
+        precondition(chmod(file, mode_t(mode)) == 0, "cannot chmod \(file)")
         return file
     }
 

@@ -32,7 +32,7 @@ extension Config {
         }
         for pair in top.unknownKeys {
             guard case .scalar(let name, _) = pair.key.content else { continue }
-            var text = "\(file):\(pair.key.mark): unknown key '\(name)' (ignored: it is not a pi-relayd section"
+            var text = "\(file):\(pair.key.mark): unknown key \(YAMLNode.quoted(name)) (ignored: it is not a pi-relayd section"
             text += " and no installed plugin has this name"
             if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + pluginNames.sorted()) {
                 text += "; did you mean '\(suggestion)'?"

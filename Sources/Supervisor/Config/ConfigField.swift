@@ -87,7 +87,7 @@ struct ConfigField {
     /// A value that is not a name is most likely the secret itself pasted into the wrong key.
     func environmentName() throws(ConfigError) -> String {
         let name = try string("the name of an environment variable")
-        guard Self.isEnvironmentName(name) else {
+        guard Self.isEnvironmentName(name), !YAMLNode.looksLikeSecret(name) else {
             throw error("must be the name of an environment variable (letters, digits and _), not the secret itself")
         }
         return name

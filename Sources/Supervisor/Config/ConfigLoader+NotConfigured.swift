@@ -20,7 +20,7 @@ extension ConfigLoader {
         }
         let pluginNames = knownPlugins.union(alwaysAcceptedPlugins)
         for name in config.plugins.disabled where !pluginNames.contains(name) {
-            notes.append("plugins.disabled: there is no plugin called \(name)")
+            notes.append("plugins.disabled: there is no plugin called \(YAMLNode.quoted(name))")
         }
         return notes
     }

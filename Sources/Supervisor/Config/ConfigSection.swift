@@ -54,7 +54,7 @@ final class ConfigSection {
         unknownKeys.compactMap { pair in
             let name = Self.name(of: pair)
             guard !skipping(name) else { return nil }
-            var text = "\(file):\(pair.key.mark): unknown key '\(name)'"
+            var text = "\(file):\(pair.key.mark): unknown key \(YAMLNode.quoted(name))"
             if !path.isEmpty { text += " in \(path)" }
             text += " (ignored"
             if let suggestion = Self.closest(to: name, in: askedFor) { text += "; did you mean '\(suggestion)'?" }

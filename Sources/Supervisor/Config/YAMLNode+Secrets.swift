@@ -41,3 +41,22 @@ extension YAMLNode {
         }
     }
 }
+
+extension YAMLNode {
+    /// Whether text that should be a name (a key, a variable name) looks like a pasted token or
+    /// API key instead. Messages show such text as "(not shown)" rather than echo it.
+    static func looksLikeSecret(_ text: String) -> Bool {
+        let wellKnownPrefixes = ["sk-", "sk_", "xoxb-", "xoxp-", "ghp_", "gho_", "github_pat_", "glpat-"]
+        if wellKnownPrefixes.contains(where: text.hasPrefix) { return true }
+        if text.count >= 40 { return true }
+        guard text.count >= 20 else { return false }
+        let hasLower = text.contains { $0.isLowercase }, hasUpper = text.contains { $0.isUppercase }
+        let hasDigit = text.contains { $0.isNumber }
+        return hasLower && hasUpper && hasDigit
+    }
+
+    /// `'name'` for messages, unless it looks like a secret.
+    static func quoted(_ name: String) -> String {
+        looksLikeSecret(name) ? "(a name that looks like a secret, not shown)" : "'\(name)'"
+    }
+}

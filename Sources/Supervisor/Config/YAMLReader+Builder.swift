@@ -159,7 +159,7 @@ extension YAMLReader {
                 return
             }
             if let first = map.keyMarks[name] {
-                throw Failure(mark: key.mark, message: "duplicate key '\(name)' (first at line \(first.line))")
+                throw Failure(mark: key.mark, message: "duplicate key \(YAMLNode.quoted(name)) (first at line \(first.line))")
             }
             map.keyMarks[name] = key.mark
             map.pairs.append(YAMLNode.Pair(key: key, value: node))
