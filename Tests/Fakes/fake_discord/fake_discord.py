@@ -473,6 +473,7 @@ class FakeDiscord:
             self.tokens = {}
             self.commands = {"global": []}
             self.reactions = []
+            self.typing_last = {}
             self.sessions = {}
             self.conns = {} if initial else self.conns
             self.identify_times = collections.deque()
@@ -901,6 +902,9 @@ class FakeDiscord:
             if any(rx.match(path) for rx in self.spec_paths):
                 self.violation("route_not_emulated", "%s %s exists in Discord but is not emulated by the fake"
                                % (method, path), severity="warning")
+            else:
+                self.violation("unknown_route", "%s %s is not a Discord API route" % (method, path),
+                               severity="warning")
             return 404, {}, {"message": "404: Not Found", "code": 0}
         for k, v in params.items():
             if k in SNOWFLAKE_PARAMS and not is_snowflake(v):
@@ -1099,7 +1103,8 @@ class FakeDiscord:
         with self.cond:
             group = route.group
             limit, window = self.route_limits.get(group, self.route_limits["default"])
-            key = (group, self._major(route, params))
+            bucket_name = group if group != "default" else "default:" + route.key
+            key = (bucket_name, self._major(route, params))
             now = time.monotonic()
             b = self.buckets.get(key)
             if b is None or now >= b["reset_at"]:
@@ -1111,7 +1116,7 @@ class FakeDiscord:
                 return {"X-RateLimit-Limit": str(b["limit"]), "X-RateLimit-Remaining": str(remaining),
                         "X-RateLimit-Reset": "%.3f" % (time.time() + ra),
                         "X-RateLimit-Reset-After": "%.3f" % ra,
-                        "X-RateLimit-Bucket": self._bucket_hash(group)}
+                        "X-RateLimit-Bucket": self._bucket_hash(bucket_name)}
             if st:
                 ra = float(st.get("retry_after", 1.0))
                 h = hdrs(0, ra)
@@ -1674,10 +1679,10 @@ class FakeDiscord:
         if ch.get("guild_id"):
             d["guild_id"] = ch["guild_id"]
             d["member"] = dict(self.member_public(ch["guild_id"], self.bot_id), user=self.user_public(self.bot_id))
-        last = self.meta.setdefault("_typing", {}).get(cid, -1e9)
+        last = self.typing_last.get(cid, -1e9)
         if self.clock.now() - last > 9:
             self.human("[%s] bot is typing" % self.chan_label(cid))
-            self.meta["_typing"][cid] = self.clock.now()
+        self.typing_last[cid] = self.clock.now()
         self.dispatch("TYPING_START", d)
         return 204, None
 
@@ -2140,7 +2145,7 @@ class FakeDiscord:
                             conn.close_sent = (code, "echo")
                             conn.push(ws_server.encode_frame(ws_server.OP_CLOSE, ws_server.close_payload(code, reason[:60])
                                                              if code not in (None, 1005, 1006, 1015) else b""))
-                        if conn.session is not None and code in (1000, 1001, None):
+                        if conn.session is not None and code in (1000, 1001):
                             conn.session.invalidated = True
                     end = "client_close"
                     break
@@ -2925,7 +2930,8 @@ class FakeDiscord:
             now = time.monotonic()
             return 200, {"routes": {r.key: {"group": r.group, "limit": self.route_limits.get(r.group, self.route_limits["default"])[0],
                                             "window_s": self.route_limits.get(r.group, self.route_limits["default"])[1],
-                                            "bucket": self._bucket_hash(r.group), "major": r.major,
+                                            "bucket": self._bucket_hash(r.group if r.group != "default" else "default:" + r.key),
+                                            "major": r.major,
                                             "global_exempt": r.global_exempt} for r in ROUTES},
                          "groups": self.route_limits,
                          "global": {"limit": self.config["global_limit"], "window_s": self.config["global_window_s"]},
@@ -2941,7 +2947,7 @@ class FakeDiscord:
                 if group not in self.route_limits:
                     raise KeyError("unknown route/group %r" % name)
                 self.route_limits[group] = [int(spec["limit"]), float(spec.get("window_s", spec.get("window", 1.0)))]
-                for k in [k for k in self.buckets if k[0] == group]:
+                for k in [k for k in self.buckets if k[0] == group or k[0].startswith(group + ":")]:
                     del self.buckets[k]
             if "global" in b:
                 self.config["global_limit"] = int(b["global"]["limit"])
@@ -3336,9 +3342,10 @@ def main(argv=None):
     ap.add_argument("--app-id", default=None)
     ap.add_argument("--bot-user-id", default="1300000000000000001")
     ap.add_argument("--bot-name", default="pi-relay-test-bot")
-    ap.add_argument("--guild", action="append", default=[])
-    ap.add_argument("--channel", action="append", default=[], help="ID[:NAME[:GUILD_ID]]")
-    ap.add_argument("--user", action="append", default=[], help="ID[:USERNAME]")
+    ap.add_argument("--guild", action="extend", nargs="+", default=[], help="guild id(s); repeatable")
+    ap.add_argument("--channel", action="extend", nargs="+", default=[],
+                    help="guild text channel(s) ID[:NAME[:GUILD_ID]] (guild defaults to the first --guild)")
+    ap.add_argument("--user", action="extend", nargs="+", default=[], help="known user(s) ID[:USERNAME]")
     ap.add_argument("--transcript", default=None)
     ap.add_argument("--time-scale", type=float, default=1.0)
     ap.add_argument("--verbose", action="store_true")

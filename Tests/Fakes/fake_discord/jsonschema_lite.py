@@ -13,10 +13,13 @@ Ignored (annotation only): title, description, contentEncoding, x-*.
 Errors are collected as (path, code, message) tuples and can be rendered into
 Discord's nested 50035 "Invalid Form Body" `errors` shape with `error_tree`.
 
-Deliberate interpretation (documented in README.md): a schema with
-`format: "snowflake"` also accepts a non-negative JSON integer, because
-Discord's docs show integer snowflakes in request bodies (e.g. attachment
-`{"id": 0}` in multipart uploads) and the API accepts them.
+Deliberate interpretations where the docs and the generated spec disagree
+(the spec README says the docs win; listed in README.md):
+- a schema with `format: "snowflake"` also accepts a non-negative JSON
+  integer: the docs show integer ids in request bodies (attachment `{"id": 0}`
+  in multipart uploads).
+- properties listed in DOC_STRING_INTEGERS accept a decimal string where the
+  spec says integer: the docs type `default_member_permissions` as `?string`.
 """
 
 import datetime
@@ -26,6 +29,7 @@ import re
 INT32 = (-(2 ** 31), 2 ** 31 - 1)
 INT64 = (-(2 ** 63), 2 ** 63 - 1)
 URI_SCHEMES = ("http", "https", "discord", "attachment")
+DOC_STRING_INTEGERS = frozenset({"default_member_permissions"})
 
 
 def _is_int(v):
@@ -180,6 +184,9 @@ class SchemaValidator:
             tl = types if isinstance(types, list) else [types]
             if fmt == "snowflake" and _is_int(inst) and 0 <= inst < 2 ** 64:
                 return  # integer snowflakes are accepted (see module doc)
+            if "integer" in tl and isinstance(inst, str) and path and path[-1] in DOC_STRING_INTEGERS \
+                    and re.fullmatch(r"\d{1,20}", inst):
+                return  # documented as a string (see module doc)
             if not any(_type_ok(inst, t, form) for t in tl):
                 code, msg = _type_error(inst, tl)
                 errs.append((path, code, msg))
