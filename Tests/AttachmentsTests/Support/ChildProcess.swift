@@ -12,10 +12,6 @@ final class ChildProcess: Sendable {
     /// Read end of the child's stdout.
     let output: Int32
 
-    struct SpawnError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     init(path: String, environment: [String], stderrPath: String) throws {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]

@@ -7,27 +7,11 @@ import Glibc
 /// A small HTTP/1.1 server on 127.0.0.1 for download tests, with one thread per connection so a
 /// stalled response does not hold up the others. Every test registers its own paths.
 final class TestServer: Sendable {
-    enum Route: Sendable {
-        case body([UInt8], contentType: String)
-        case status(Int)
-        case redirect(to: String)
-        /// Headers and a few bytes, then nothing until the client gives up.
-        case stall
-        /// Announces `declared` bytes, sends `sent`, then closes.
-        case shortBody(declared: Int, sent: Int)
-        /// Chunked body that never ends, with a small, false Content-Length beside it.
-        case endlessChunked(claimedLength: Int)
-        /// A close-delimited body that never ends and has no length at all.
-        case endless
-        /// A chunked body whose connection closes in the middle of a chunk.
-        case droppedChunked
-    }
-
     static let shared = TestServer()
 
     let port: UInt16
     private let listener: Int32
-    private let routes = Mutex<[String: Route]>([:])
+    private let routes = Mutex<[String: TestRoute]>([:])
     private let log = Mutex<[String]>([])
 
     private init() {
@@ -53,13 +37,13 @@ final class TestServer: Sendable {
     }
 
     /// Registers `route` under a fresh path and returns its full URL.
-    func serve(_ route: Route, name: String = "file") -> String {
+    func serve(_ route: TestRoute, name: String = "file") -> String {
         register("/\(UUID().uuidString)/\(name)", route)
     }
 
     /// Registers `route` under `path` (which starts with a slash) and returns its full URL.
     @discardableResult
-    func register(_ path: String, _ route: Route) -> String {
+    func register(_ path: String, _ route: TestRoute) -> String {
         routes.withLock { $0[path] = route }
         return url(path)
     }

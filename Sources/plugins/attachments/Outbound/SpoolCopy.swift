@@ -8,15 +8,8 @@ import Glibc
 /// afterwards (protocol §8), so the user's own file is never removed, and a file changed after the
 /// check cannot change what is sent.
 enum SpoolCopy {
-    struct Copied: Sendable {
-        let path: String
-        let size: Int
-        /// The first bytes, for the MIME type.
-        let head: [UInt8]
-    }
-
     /// Blocking: call it on a dedicated thread. Closes `file.fd`.
-    static func copy(_ file: GuardedFile, into spoolDir: String, maxBytes: Int) -> Result<Copied, RemoteError> {
+    static func copy(_ file: GuardedFile, into spoolDir: String, maxBytes: Int) -> Result<SpooledFile, RemoteError> {
         defer { close(file.fd) }
         try? FileManager.default.createDirectory(atPath: spoolDir, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
@@ -45,7 +38,7 @@ enum SpoolCopy {
             unlink(target)
             return .failure(failure)
         }
-        return .success(Copied(path: target, size: copied, head: head))
+        return .success(SpooledFile(path: target, size: copied, head: head))
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ count: Int) -> Bool {
