@@ -105,7 +105,7 @@ import Testing
         #expect(loaded.notConfigured == [
             "no config.yaml: using defaults (create \(home.configPath) to change them)",
             "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv)",
-            "discord: no allowedUsers, so the bot answers nobody (add your Discord user id to discord.allowedUsers)",
+            "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
         ])
     }
 
@@ -267,6 +267,15 @@ import Testing
         #expect(loaded.config.sessions.defaultCwd == "/u")
         #expect(loaded.config.pi.agentDir == "/u/a")
         #expect(loaded.config.pi.childEnvironment == ["PI_CODING_AGENT_DIR": "/u/a"])
+    }
+
+    @Test func allowedUsersFromTheEnvironmentCount() throws {
+        let home = ConfigTestHome()
+        let none = try home.load(knownPlugins: ["discord"], environment: ["DISCORD_BOT_TOKEN": "t", "DISCORD_ALLOWED_USERS": " , "])
+        #expect(none.notConfigured.contains { $0.hasPrefix("discord: no allowed users") })
+        home.write(".env", "DISCORD_ALLOWED_USERS=123, 456\n")
+        let some = try home.load(knownPlugins: ["discord"], environment: ["DISCORD_BOT_TOKEN": "t"])
+        #expect(some.notConfigured == ["no config.yaml: using defaults (create \(home.configPath) to change them)"])
     }
 
     @Test func yesAndNoAreAcceptedForSwitches() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ConfigLoader {
     /// Plain-language notes on what still needs setting up. Only variable names appear, never
     /// their values.
@@ -14,8 +16,11 @@ extension ConfigLoader {
                     notes.append("discord: no bot token (set \(discord.tokenEnv), the variable named by discord.tokenEnv)")
                 }
             }
-            if discord.allowedUsers.isEmpty {
-                notes.append("discord: no allowedUsers, so the bot answers nobody (add your Discord user id to discord.allowedUsers)")
+            // The allowlist is `allowedUsers` plus DISCORD_ALLOWED_USERS (docs/PROTOCOL.md §6).
+            let fromEnvironment = (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",")
+                .contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            if discord.allowedUsers.isEmpty, !fromEnvironment {
+                notes.append("discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)")
             }
         }
         let pluginNames = knownPlugins.union(alwaysAcceptedPlugins)

@@ -27,7 +27,7 @@ enum ConfigLoader {
                                        pluginNames: knownPlugins.union(alwaysAcceptedPlugins),
                                        home: environment["HOME"], warnings: &result.warnings)
             result.path = configPath
-            if node == nil || node?.isNull == true {
+            if node?.isNull ?? true {
                 result.notConfigured.append("config.yaml is empty: using defaults")
             }
         } else {
