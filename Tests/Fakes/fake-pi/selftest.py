@@ -573,6 +573,23 @@ def manual_compact_and_errors():
                     "error": "Failed to parse command: Already compacted"}, r)
         st = p.request({"type": "get_state"})["data"]
         check(st["isCompacting"] is False and st["messageCount"] == 3)
+        # compact is slow: a later fast command answers first; isCompacting is true meanwhile
+        p.run_prompt("more")
+        p.send({"type": "compact", "id": "c3"})
+        p.send({"type": "get_state", "id": "g"})
+        first = p.wait(lambda o: o.get("type") == "response")
+        check(first["id"] == "g" and first["data"]["isCompacting"] is True, first)
+        check(p.wait(lambda o: o.get("type") == "response")["id"] == "c3")
+    finally:
+        p.close()
+    p = Pi(env={"FAKE_PI_CANCEL_COMPACT": "1"})  # an extension vetoes compaction
+    try:
+        p.send({"type": "compact", "id": "c"})
+        r = p.wait(lambda o: o.get("type") == "response")
+        check(r["error"] == "Failed to parse command: Compaction cancelled" and "id" not in r, r)
+        p.send({"type": "prompt", "id": "p", "message": "!scenario overflow"})
+        e = p.wait(lambda o: o.get("type") == "auto_compaction_end")
+        check(e == {"type": "auto_compaction_end", "aborted": True, "willRetry": False}, e)
     finally:
         p.close()
 
@@ -1123,10 +1140,10 @@ def startup_quirks():
         p.wait(lambda o: o.get("type") == "agent_end")
     finally:
         p.close()
-    lines = open(log, encoding="utf-8").read().split("\n")
+    lines = open(log, encoding="utf-8", newline="").read().split("\n")
     os.unlink(log)
     check(lines[0] == '{"type": "get_state", "id": "req_1"}', lines)
-    check(json.loads(lines[1])["streamingBehavior"] == "followUp" and not lines[1].endswith("\r"))
+    check(json.loads(lines[1])["streamingBehavior"] == "followUp" and lines[1].endswith("\r"), "logged raw")
 
 
 @test
@@ -1192,6 +1209,60 @@ def scenario_stream_volume():
 
 
 # ---------------------------------------------------------------------------------------
+# gen_stream.py
+# ---------------------------------------------------------------------------------------
+
+
+@test
+def gen_stream_counts_and_shapes():
+    out = tempfile.mktemp(prefix="fakepi-stream-", suffix=".jsonl")
+    try:
+        t0 = time.time()
+        r = subprocess.run([sys.executable, os.path.join(HERE, "gen_stream.py"), "--mb", "12", "--out", out,
+                            "--seed", "7"], capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, r.stderr)
+        dt = time.time() - t0
+        check(dt < 10, f"gen_stream too slow: {dt:.1f}s")
+        head = r.stderr.strip().splitlines()[0]
+        kv = dict(x.split("=") for x in head.split())
+        size = os.path.getsize(out)
+        check(12 * 1024 * 1024 <= size <= 14 * 1024 * 1024, size)
+        n = 0
+        dchars = 0
+        texts = {}
+        runs = 0
+        kinds = set()
+        with open(out, "rb") as f:
+            for line in f:
+                check(line.endswith(b"\n"))
+                o = json.loads(line)
+                n += 1
+                t = o["type"]
+                kinds.add(t)
+                if t == "message_update":
+                    ev = o["assistantMessageEvent"]
+                    kinds.add(ev["type"])
+                    check(ev["partial"] == o["message"])
+                    if ev["type"] == "text_delta":
+                        dchars += len(ev["delta"])
+                        texts[ev["contentIndex"]] = texts.get(ev["contentIndex"], "") + ev["delta"]
+                    elif ev["type"] == "text_end":
+                        check(texts.pop(ev["contentIndex"]) == ev["content"])
+                elif t == "agent_end":
+                    runs += 1
+        check(int(kv["events"]) == n and int(kv["deltaChars"]) == dchars, (kv, n, dchars))
+        check(runs >= 2, runs)
+        check({"thinking_delta", "toolcall_delta", "tool_execution_update", "tool_execution_end", "turn_end",
+               "agent_end"} <= kinds, kinds)
+        r2 = subprocess.run([sys.executable, os.path.join(HERE, "gen_stream.py"), "--mb", "12", "--out", "-",
+                             "--seed", "7"], capture_output=True, timeout=60)
+        check(r2.stdout == open(out, "rb").read(), "deterministic for a seed")
+    finally:
+        if os.path.exists(out):
+            os.unlink(out)
+
+
+# ---------------------------------------------------------------------------------------
 # runner
 # ---------------------------------------------------------------------------------------
 
@@ -1200,22 +1271,30 @@ def main():
     only = None
     if "-k" in sys.argv:
         only = sys.argv[sys.argv.index("-k") + 1]
+    jobs = int(sys.argv[sys.argv.index("-j") + 1]) if "-j" in sys.argv else (1 if VERBOSE else 4)
+    selected = [fn for fn in TESTS if not only or only in fn.__name__]
     t0 = time.time()
-    failed = []
-    ran = 0
-    for fn in TESTS:
-        if only and only not in fn.__name__:
-            continue
-        ran += 1
+
+    def run_one(fn):
         t = time.time()
         try:
             fn()
-            print(f"ok   {fn.__name__} ({time.time() - t:.2f}s)")
+            return fn.__name__, None, time.time() - t
         except Exception:
-            failed.append(fn.__name__)
-            print(f"FAIL {fn.__name__} ({time.time() - t:.2f}s)")
-            traceback.print_exc()
-    print(f"\n{ran - len(failed)}/{ran} passed in {time.time() - t0:.1f}s")
+            return fn.__name__, traceback.format_exc(), time.time() - t
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        results = list(ex.map(run_one, selected))
+    failed = []
+    for name, err, dt in results:
+        if err is None:
+            print(f"ok   {name} ({dt:.2f}s)")
+        else:
+            failed.append(name)
+            print(f"FAIL {name} ({dt:.2f}s)\n{err}")
+    print(f"\n{len(selected) - len(failed)}/{len(selected)} passed in {time.time() - t0:.1f}s")
     return 1 if failed else 0
 
 

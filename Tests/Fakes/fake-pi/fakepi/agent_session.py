@@ -593,10 +593,17 @@ class AgentSession:
             if self.model is None or not self.registry.get_api_key(self.model):
                 self._emit(end)
                 return
-            prep = prepare_compaction(self.sm.get_branch(), settings)
+            branch = self.sm.get_branch()
+            prep = prepare_compaction(branch, settings)
             if prep is None:
                 self._emit(end)
                 return
+            if self.runner is not None and self.runner.has_handlers("session_before_compact"):
+                res = await self.runner.emit({"type": "session_before_compact", "preparation": prep,
+                                              "branchEntries": branch, "signal": ctl.signal})
+                if res and res.get("cancel"):
+                    self._emit({"type": "auto_compaction_end", "aborted": True, "willRetry": False})
+                    return
             result = await self._llm_compact(prep, None, ctl.signal)
             if ctl.signal.aborted:
                 self._emit({"type": "auto_compaction_end", "aborted": True, "willRetry": False})
@@ -632,6 +639,12 @@ class AgentSession:
                 if branch and branch[-1].get("type") == "compaction":
                     raise RuntimeError("Already compacted")
                 raise RuntimeError("Nothing to compact (session too small)")
+            if self.runner is not None and self.runner.has_handlers("session_before_compact"):
+                res = await self.runner.emit({"type": "session_before_compact", "preparation": prep,
+                                              "branchEntries": branch, "customInstructions": custom_instructions,
+                                              "signal": ctl.signal})
+                if res and res.get("cancel"):
+                    raise RuntimeError("Compaction cancelled")
             result = await self._llm_compact(prep, custom_instructions, ctl.signal)
             if ctl.signal.aborted:
                 raise RuntimeError("Compaction cancelled")

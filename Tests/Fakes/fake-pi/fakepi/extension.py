@@ -130,6 +130,8 @@ class FakeExtension:
             self.handlers.add("session_before_switch")
         if env.get("FAKE_PI_INPUT_HANDLER") == "1":
             self.handlers.add("input")
+        if env.get("FAKE_PI_CANCEL_COMPACT") == "1":
+            self.handlers.add("session_before_compact")
 
     @property
     def ui(self):
@@ -181,6 +183,8 @@ class FakeExtension:
             return None
         if t == "input":
             return {"action": "continue"}
+        if t == "session_before_compact":
+            return {"cancel": True}
         if t == "session_before_switch":
             if event.get("reason") != "new":
                 return None

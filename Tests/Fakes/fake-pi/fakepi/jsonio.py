@@ -93,10 +93,10 @@ def stdin_reader_thread(on_line, on_eof, fd: int = 0, log_path: str | None = Non
             sys.stderr.write(f"fake-pi: cannot open FAKE_PI_LOG {log_path}: {e}\n")
 
     def emit(line: str):
+        if log_fd is not None:  # the record exactly as received (a CR of CRLF is kept)
+            os.write(log_fd, encode_line(line + "\n"))
         if line.endswith("\r"):
             line = line[:-1]
-        if log_fd is not None:
-            os.write(log_fd, encode_line(line + "\n"))
         on_line(line)
 
     buf = ""

@@ -239,7 +239,9 @@ class ScriptedLlm:
         session = self.session_ref()
         b = getattr(self, "sc_" + name.replace("-", "_"), None)
         if b is None:
-            return [Reply(blocks=[text_block(f"Unknown scenario: {name}. Echo: {user_text(msg)}")])]
+            hint = " (an extension command is a prompt like `/foo args`, not a scenario)" \
+                if name == "ext-command" else ""
+            return [Reply(blocks=[text_block(f"Unknown scenario: {name}{hint}. Echo: {user_text(msg)}")])]
         return b(args, msg, agent, session, rng)
 
     def sc_echo(self, args, msg, agent, session, rng):
