@@ -2205,8 +2205,13 @@ class FakeDiscord:
             except ValueError:
                 parsed = None
             op = parsed.get("op") if isinstance(parsed, dict) else None
+            shown = text[:8192]
+            if op in (2, 6) and isinstance(parsed.get("d"), dict) and "token" in parsed["d"]:
+                red = copy.deepcopy(parsed)
+                red["d"]["token"] = "<redacted>" if red["d"]["token"] == self.token else "<redacted:wrong-token>"
+                shown = json.dumps(red, separators=(",", ":"), ensure_ascii=False)[:8192]
             self.record("ws", dir="in", conn=conn.id, session=conn.session.id if conn.session else None,
-                        op=op, text=text[:8192])
+                        op=op, text=shown, size=raw_len)
             now = time.monotonic()
             conn.sends.append(now)
             while conn.sends and now - conn.sends[0] > self.config["gateway_send_window_s"]:
@@ -3096,8 +3101,10 @@ class FakeDiscord:
             self.human("[gateway] server dropped TCP of connections %s without a close frame" % ids)
         elif action == "drop_acks":
             en = bool(b.get("enabled", True))
-            if b.get("conn") is None and not b.get("session_id"):
-                self.config["drop_heartbeat_acks"] = en
+            if b.get("future") is not None:
+                self.config["drop_heartbeat_acks"] = bool(b["future"])
+            elif not en:
+                self.config["drop_heartbeat_acks"] = False
             for c in targets:
                 c.drop_acks = en
         elif action == "invalidate_sessions":
