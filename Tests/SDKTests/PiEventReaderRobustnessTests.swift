@@ -101,6 +101,12 @@ import Testing
         #expect(try read(#"{"type":"agent_end","messages":"# + nested + "}") == PiEvent(type: .agentEnd))
         let mismatchedDeep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth - 1) + "}"
         #expect(failure(#"{"type":"agent_end","messages":"# + mismatchedDeep + "}")?.kind == .invalidJSON)
+        // Past the nesting limit the line fails cleanly instead of exhausting the stack.
+        let limit = JSONCursor.maxSkipDepth
+        let atLimit = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+        #expect(try read(#"{"type":"agent_end","messages":"# + atLimit + "}") == PiEvent(type: .agentEnd))
+        let hostile = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(failure(#"{"type":"agent_end","messages":"# + hostile + "}")?.reason == "nesting deeper than \(limit)")
     }
 
     @Test func garbageIsRejected() {

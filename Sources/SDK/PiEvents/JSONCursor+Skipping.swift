@@ -11,7 +11,8 @@ import Darwin
 /// malformed line still fails, but the insides of skipped strings are only scanned for their
 /// closing quote (escapes and UTF-8 there are not checked).
 extension JSONCursor {
-    /// Deeper nesting is rejected, as in `JSONValue.parse`, so hostile input cannot exhaust the stack.
+    /// How deep one skipped value may nest (as in `JSONValue.parse`), so hostile input cannot
+    /// exhaust the stack.
     static let maxSkipDepth = 512
 
     mutating func skipValue() throws(JSONParseError) {

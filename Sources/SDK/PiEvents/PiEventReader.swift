@@ -100,7 +100,9 @@ public struct PiEventReader: Sendable {
         case .extensionError:
             return .extensionError(try readExtensionError(&c))
         case .agentStart, .agentEnd, .turnStart, .turnEnd, .extensionUIRequest, .other:
-            try c.skipValue()
+            try c.openObject()
+            var first = true
+            while try c.nextKey(&first) != nil { try c.skipValue() }
             return .none
         }
     }
