@@ -4,8 +4,8 @@ struct LoadedConfig: Sendable, Equatable {
     /// `file:line:col: ...` lines to log at start-up: unknown keys, secrets written in config.yaml,
     /// repeated .env entries. None of them holds a secret value.
     var warnings: [String] = []
-    /// What is missing for pi-relayd to be useful, e.g. "discord: no bot token (...)". The daemon
-    /// prints these at start-up and in `pi-relayd status`.
+    /// What is missing for pi-relayd to be useful, e.g. "discord: no bot token (...)", for the
+    /// daemon to print at start-up.
     var notConfigured: [String] = []
     /// Variables from .env that the process environment does not set: the daemon sets them in
     /// its own environment before starting children.
