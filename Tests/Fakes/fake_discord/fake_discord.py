@@ -439,10 +439,11 @@ class FakeDiscord:
         if args.spec:
             with open(args.spec, "rb") as f:
                 self.validator = jsonschema_lite.SchemaValidator(json.load(f))
-            self.spec_paths = []
-            for p in self.validator.spec.get("paths", {}):
+            self.spec_paths = []  # (regex, {METHODS})
+            for p, item in self.validator.spec.get("paths", {}).items():
                 rx = re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(p))
-                self.spec_paths.append(re.compile("^" + rx + "$"))
+                methods = {m.upper() for m in item if m.lower() in ("get", "post", "put", "patch", "delete")}
+                self.spec_paths.append((re.compile("^" + rx + "$"), methods))
         else:
             self.spec_paths = []
         self.cdn_secret = secrets.token_bytes(16)
@@ -623,7 +624,7 @@ class FakeDiscord:
         return ch
 
     def channel_public(self, ch):
-        out = {k: v for k, v in ch.items() if not k.startswith("_")}
+        out = copy.deepcopy({k: v for k, v in ch.items() if not k.startswith("_")})
         if ch["type"] == 1:
             out["recipients"] = [self.user_public(u) for u in ch["recipients"]]
         return out
@@ -897,9 +898,11 @@ class FakeDiscord:
             return 400, {}, {"message": "400: Bad Request (User-Agent must be 'DiscordBot ($url, $version)')", "code": 0}
         route, params = match_route(method, path)
         if route is None:
-            if params:
+            in_spec = any(rx.match(path) and method in ms for rx, ms in self.spec_paths)
+            if params and not in_spec:
+                self.violation("method_not_allowed", "%s %s" % (method, path), severity="warning")
                 return 405, {"Allow": ", ".join(params)}, {"message": "405: Method Not Allowed", "code": 0}
-            if any(rx.match(path) for rx in self.spec_paths):
+            if in_spec:
                 self.violation("route_not_emulated", "%s %s exists in Discord but is not emulated by the fake"
                                % (method, path), severity="warning")
             else:
@@ -911,13 +914,11 @@ class FakeDiscord:
                 return 400, {}, form_error([((k,), "NUMBER_TYPE_COERCE", 'Value "%s" is not snowflake.' % v)]).body
         # --- auth
         auth = headers.get("Authorization")
-        authed = False
         if route.auth in ("bot", "optional") and (auth is not None or route.auth == "bot"):
             if auth != "Bot " + self.token:
                 if auth and auth.strip() == self.token:
                     self.violation("auth", "Authorization header lacks the 'Bot ' prefix")
                 return 401, {}, {"message": "401: Unauthorized", "code": 0}
-            authed = True
         # --- faults (before processing)
         fault = self._take_fault(route, params, when="before")
         if fault:
@@ -1599,6 +1600,10 @@ class FakeDiscord:
                     return 200, out
         self.check_message_semantics(p, files)
         flags = (p.get("flags") or 0) & SETTABLE_MSG_FLAGS
+        if (p.get("flags") or 0) & ~SETTABLE_MSG_FLAGS:
+            self.violation("message_flags", "flags %d on a channel message: only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, "
+                           "IS_VOICE_MESSAGE, IS_COMPONENTS_V2 can be set (EPHEMERAL only on interaction responses); "
+                           "the rest is ignored" % p["flags"], severity="warning")
         msg = self.build_message(cid, self.bot_id, p, files, flags=flags)
         if ch["type"] in (10, 11, 12) and ch.get("thread_metadata", {}).get("archived"):
             ch["thread_metadata"]["archived"] = False
