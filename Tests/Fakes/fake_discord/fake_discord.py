@@ -2423,7 +2423,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------ control: injection
     def _user_from(self, b):
-        u = b.get("author") or b.get("user") or {}
+        u = b.get("author") or b.get("user") or b.get("owner") or {}
         if isinstance(u, str):
             u = {"id": u}
         u = dict(u)
@@ -2648,10 +2648,23 @@ class FakeDiscord:
         parent = self.channels.get(pid)
         if parent is None or parent["type"] not in (0, 5, 15):
             raise ValueError("parent_id must be a known guild text channel")
-        mid = b.get("message_id")
-        ttype = int(b.get("type", 11 if mid else 11))
+        mid = str(b["message_id"]) if b.get("message_id") else None
+        start = None
+        if mid:
+            start = self.find_message(pid, mid)
+            if start is None:
+                raise ValueError("message_id %s not found in channel %s" % (mid, pid))
+            if mid in self.channels:
+                raise ValueError("a thread already exists for message %s" % mid)
+        ttype = int(b.get("type", 10 if parent["type"] == 5 else 11))
+        if mid and ttype == 12:
+            raise ValueError("threads started from a message are public (11) or announcement (10)")
         th = self.make_thread(parent, b.get("name", "thread"), ttype, u["id"] if u else self.bot_id,
-                              thread_id=str(mid) if mid else None)
+                              thread_id=mid)
+        if start is not None:
+            start["thread"] = self.channel_public(th)
+            start["flags"] = start.get("flags", 0) | (1 << 5)
+            self.meta[mid]["changed_cursor"] = self.cursor
         ev = self.channel_public(th)
         ev["newly_created"] = True
         if b.get("bot_member"):
@@ -2659,6 +2672,8 @@ class FakeDiscord:
         self.human("[%s] %s created thread %s" % (self.chan_label(pid), "user " + u["username"] if u else "someone",
                                                   th["name"]))
         delivered = self.dispatch("THREAD_CREATE", ev)
+        if start is not None:
+            self.emit_message("MESSAGE_UPDATE", start)
         return {"id": th["id"], "thread": self.channel_public(th), "delivered_to": delivered}
 
     # ------------------------------------------------------------ control: views
