@@ -12,32 +12,34 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     private(set) var host: PluginHost?
     private(set) var sessions: Sessions?
     var busyBehavior = "followUp"
+    var defaultCwd: String?
+    let environment: [String: String]
+    var bindings: [String: Binding] = [:]
+    var bindingStore: BindingStore?
+    var live: [String: LiveFeed] = [:]
+    var limits: [String: Int] = [:]
     private var notes: [String]
     private var stopper: (@Sendable () async -> Void)?
 
-    init(home: Home, logger: Logger, pluginConfig: [String: JSONValue], notes: [String]) {
+    init(home: Home, logger: Logger, pluginConfig: [String: JSONValue], notes: [String],
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
         self.home = home
         self.logger = logger
         self.pluginConfig = pluginConfig
         self.notes = notes
     }
 
-    func attach(host: PluginHost, sessions: Sessions, busyBehavior: String, stopper: @escaping @Sendable () async -> Void) {
+    func attach(host: PluginHost, sessions: Sessions, busyBehavior: String, defaultCwd: String?,
+                stopper: @escaping @Sendable () async -> Void) {
         self.host = host
         self.sessions = sessions
         self.busyBehavior = busyBehavior
+        self.defaultCwd = defaultCwd
         self.stopper = stopper
-    }
-
-    // MARK: SessionObserver
-
-    func session(_ id: String, did news: SessionNews) async {
-        switch news {
-        case .exited(let reason):
-            logger.notice("session \(id) exited: \(reason)")
-        default:
-            break
-        }
+        let store = BindingStore(path: home.stateDir + "/bindings.json")
+        bindingStore = store
+        for b in store.load(logger: logger) { bindings[b.key] = b }
     }
 
     // MARK: PluginRouter
@@ -46,6 +48,14 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         switch method {
         case "relay.status":
             return try await statusJSON()
+        case "chat.message":
+            return try await chatMessage(plugin: plugin, params: params)
+        case "chat.command":
+            return try await chatCommand(plugin: plugin, params: params)
+        case "chat.answer":
+            return try await chatAnswer(plugin: plugin, params: params)
+        case "chat.bind":
+            return try await chatBind(plugin: plugin, params: params)
         default:
             throw RemoteError.methodNotFound(method)
         }
@@ -56,10 +66,15 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     }
 
     func welcome(plugin: String) async -> JSONValue {
-        ["config": pluginConfig[plugin] ?? [:], "sessions": [], "bindings": []]
+        let list = await sessions?.list() ?? []
+        let mine = bindings.values.filter { $0.messenger == plugin }.sorted { $0.key < $1.key }.map(\.json)
+        return ["config": pluginConfig[plugin] ?? [:], "sessions": .array(list), "bindings": .array(mine)]
     }
 
-    func pluginReady(plugin: String, hello: Hello) async {}
+    func pluginReady(plugin: String, hello: Hello) async {
+        if let n = hello.limits["maxMessageLength"] { limits[plugin] = n }
+        if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin) }
+    }
 
     // MARK: ControlHandler
 

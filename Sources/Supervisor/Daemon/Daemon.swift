@@ -52,7 +52,8 @@ struct Daemon: Service {
         let sessions = Sessions(store: SessionStore(path: home.stateDir + "/sessions.json"), launcher: launcher,
                                 historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
                                 logger: logger, observer: relay)
-        await relay.attach(host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue) { stopper.yield() }
+        await relay.attach(host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue,
+                           defaultCwd: config.sessions.defaultCwd) { stopper.yield() }
         try control.start()
         logger.info("control socket \(home.socketPath)")
 

@@ -1,0 +1,77 @@
+import PiRelaySDK
+
+/// A chat command, the same for every messenger: from a slash command, a button, or plain text.
+enum ChatCommand: Equatable {
+    case sessions
+    case use(String)
+    case new(cwd: String?, name: String?)
+    case stop
+    case steer(String)
+    case followUp(String)
+    case compact
+    case model(String?)
+    case status
+    case end
+    case to(session: String, text: String)
+    case cancel
+    case disconnect
+    case help
+    /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`.
+    case action(String)
+
+    /// Parses `/name args` text. Returns nil for text that is not a known command, which then
+    /// goes to the agent as an ordinary prompt (pi has its own `/skill` style commands).
+    static func parse(_ text: String) -> ChatCommand? {
+        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard t.hasPrefix("/") else { return nil }
+        let parts = t.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard let head = parts.first else { return nil }
+        let rest = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+        switch head.lowercased() {
+        case "sessions": return .sessions
+        case "use": return rest.isEmpty ? .sessions : .use(rest)
+        case "new":
+            let a = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            return .new(cwd: a.first, name: a.count > 1 ? a[1] : nil)
+        case "stop", "abort": return .stop
+        case "steer": return rest.isEmpty ? nil : .steer(rest)
+        case "followup", "follow-up", "queue": return rest.isEmpty ? nil : .followUp(rest)
+        case "compact": return .compact
+        case "model": return .model(rest.isEmpty ? nil : rest)
+        case "status": return .status
+        case "end": return .end
+        case "to":
+            let a = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            return a.count == 2 ? .to(session: a[0], text: a[1]) : nil
+        case "cancel": return .cancel
+        case "disconnect": return .disconnect
+        case "help": return .help
+        default: return nil
+        }
+    }
+
+    /// From a messenger's `chat.command` request.
+    static func from(name: String, args: JSONValue) throws -> ChatCommand {
+        func arg(_ k: String) -> String? { args[k]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        switch name {
+        case "sessions": return .sessions
+        case "use": return arg("session").map { .use($0) } ?? .sessions
+        case "new": return .new(cwd: arg("cwd"), name: arg("name"))
+        case "stop": return .stop
+        case "steer": guard let t = arg("text") else { throw RemoteError.invalidParams("/steer needs a text") }; return .steer(t)
+        case "followup": guard let t = arg("text") else { throw RemoteError.invalidParams("/followup needs a text") }; return .followUp(t)
+        case "compact": return .compact
+        case "model": return .model(arg("model"))
+        case "status": return .status
+        case "end": return .end
+        case "to":
+            guard let s = arg("session"), let t = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
+            return .to(session: s, text: t)
+        case "cancel": return .cancel
+        case "disconnect": return .disconnect
+        case "help": return .help
+        case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
+        default: throw RemoteError.methodNotFound("command \(name)")
+        }
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import PiRelaySDK
+
+/// The command layer shared by every messenger: who may talk, which session a chat is bound to,
+/// and what each chat command does.
+extension Relay {
+    func chatMessage(plugin: String, params: JSONValue) async throws -> JSONValue {
+        let chat = try Chat(json: params["chat"], plugin: plugin)
+        guard allowed(chat) else {
+            logger.warning("refused a message from unlisted user \(chat.user) on \(plugin)")
+            return ["status": "refused", "reply": Reply.notAuthorized.json]
+        }
+        let text = params["text"]?.stringValue ?? ""
+        let attachments = params["attachments"]?.arrayValue ?? []
+        if let cmd = ChatCommand.parse(text) {
+            return ["status": "command", "reply": (try await run(cmd, chat: chat)).json]
+        }
+        guard let s = await boundSession(chat) else {
+            let r = Reply(chat.dm ? "No session here yet. /sessions to pick one, /new <dir> to start one."
+                                  : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
+            return ["status": "unbound", "reply": r.json]
+        }
+        // An open question takes a plain reply as its answer.
+        if let q = await s.openQuestions.first, q.method != "confirm" || ["yes", "no", "y", "n"].contains(text.lowercased()) {
+            do {
+                _ = try await s.answer(q.id, value: text, by: chat.who)
+                return ["status": "answered"]
+            } catch let e as RemoteError {
+                return ["status": "answered", "reply": Reply(e.message, ephemeral: true).json]
+            }
+        }
+        guard !text.isEmpty || !attachments.isEmpty else { return ["status": "ignored"] }
+        let (appendix, images, notes) = await inbound(attachments, session: s)
+        let message = (text.isEmpty ? "(see attachments)" : text) + appendix
+        let r = try await prompt(s, kind: "send", text: message, images: images, origin: chat.key)
+        var out: JSONValue = ["status": r["status"] ?? "prompted"]
+        if !notes.isEmpty { out["reply"] = Reply(notes.joined(separator: "\n")).json }
+        return out
+    }
+
+    func chatCommand(plugin: String, params: JSONValue) async throws -> JSONValue {
+        let chat = try Chat(json: params["chat"], plugin: plugin)
+        guard allowed(chat) else {
+            logger.warning("refused a command from unlisted user \(chat.user) on \(plugin)")
+            return Reply.notAuthorized.json
+        }
+        let cmd = try ChatCommand.from(name: params["name"]?.stringValue ?? "", args: params["args"] ?? [:])
+        return try await run(cmd, chat: chat).json
+    }
+
+    func chatAnswer(plugin: String, params: JSONValue) async throws -> JSONValue {
+        let chat = try Chat(json: params["chat"], plugin: plugin)
+        guard allowed(chat) else { return Reply.notAuthorized.json }
+        guard let sid = params["sessionId"]?.stringValue, let qid = params["questionId"]?.stringValue,
+              let sessions, let s = await sessions.session(id: sid) else {
+            return Reply("That question is no longer open.", ephemeral: true).json
+        }
+        do {
+            if params["cancelled"]?.boolValue == true {
+                _ = try await s.cancel(qid, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true).json
+            }
+            let value = params["confirmed"]?.boolValue.map { $0 ? "yes" : "no" } ?? params["value"]?.stringValue ?? ""
+            _ = try await s.answer(qid, value: value, by: chat.who)
+            return Reply("Answered: \(value)", ephemeral: true).json
+        } catch let e as RemoteError {
+            return Reply(e.message, ephemeral: true).json
+        }
+    }
+
+    func chatBind(plugin: String, params: JSONValue) async throws -> JSONValue {
+        let chat = try Chat(json: params["chat"], plugin: plugin)
+        guard allowed(chat) else { return Reply.notAuthorized.json }
+        guard let sid = params["sessionId"]?.stringValue, let s = await sessions?.session(id: sid) else {
+            throw RemoteError(code: "not_found", message: "no such session")
+        }
+        bind(chat, to: sid)
+        return Reply("This thread talks to \(await s.name).").json
+    }
+
+    func allowed(_ chat: Chat) -> Bool {
+        Allowlist(section: pluginConfig[chat.messenger], messenger: chat.messenger, environment: environment).allows(chat.user)
+    }
+
+    func boundSession(_ chat: Chat) async -> PiSession? {
+        guard let b = bindings[chat.key] else { return nil }
+        return await sessions?.session(id: b.sessionId)
+    }
+
+    func bind(_ chat: Chat, to sessionId: String) {
+        bindings[chat.key] = Binding(key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                                     sessionId: sessionId, user: chat.dm ? chat.user : nil, since: Date())
+        saveBindings()
+    }
+
+    func unbind(key: String) {
+        bindings.removeValue(forKey: key)
+        saveBindings()
+    }
+
+    func saveBindings() {
+        do { try bindingStore?.save(Array(bindings.values)) } catch {
+            logger.error("cannot save bindings: \(error); keeping them in memory")
+        }
+    }
+
+    func chats(of sessionId: String) -> [Binding] {
+        bindings.values.filter { $0.sessionId == sessionId }.sorted { $0.key < $1.key }
+    }
+
+    // MARK: Commands
+
+    func run(_ cmd: ChatCommand, chat: Chat) async throws -> Reply {
+        guard let sessions else { throw RemoteError(code: "unavailable", message: "pi-relayd is starting") }
+        let current = await boundSession(chat)
+        func needSession() throws -> PiSession {
+            guard let current else { throw RemoteError(code: "not_found", message: "No session here. /sessions to pick one.") }
+            return current
+        }
+        do {
+            switch cmd {
+            case .help:
+                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /disconnect. Anything else is a prompt.", ephemeral: true)
+            case .sessions:
+                return await sessionList(chat: chat, current: current)
+            case .use(let key):
+                let s = try await sessions.resolve(key)
+                bind(chat, to: s.id)
+                await announcePresence(chat.messenger, s)
+                return Reply("Watching \(await s.name).", ephemeral: true)
+            case .new(let cwd, let name):
+                guard let dir = cwd ?? defaultCwd ?? environment["HOME"] else {
+                    throw RemoteError.invalidParams("/new needs a directory")
+                }
+                let s = try await sessions.create(cwd: dir, name: name)
+                let sname = await s.name
+                if chat.dm || chat.thread != nil {
+                    bind(chat, to: s.id)
+                    await announcePresence(chat.messenger, s)
+                    return Reply("Started \(sname) in \(await s.cwd).")
+                }
+                var r = Reply("Started \(sname) in \(await s.cwd).")
+                r.openThread = (name: sname, sessionId: s.id)
+                return r
+            case .stop:
+                let s = try needSession()
+                try await s.ensureRunning()
+                _ = try await s.command("abort", [:], timeout: .seconds(60))
+                return Reply("Stopped \(await s.name).")
+            case .steer(let text):
+                let s = try needSession()
+                _ = try await prompt(s, kind: "steer", text: text, images: [], origin: chat.key)
+                return Reply("Steering \(await s.name).", ephemeral: true)
+            case .followUp(let text):
+                let s = try needSession()
+                _ = try await prompt(s, kind: "follow-up", text: text, images: [], origin: chat.key)
+                return Reply("Queued for \(await s.name).", ephemeral: true)
+            case .compact:
+                let s = try needSession()
+                try await s.ensureRunning()
+                _ = try await s.command("compact", [:], timeout: .seconds(600))
+                return Reply("Compacted \(await s.name).")
+            case .model(let spec):
+                let s = try needSession()
+                guard let spec else { return Reply("\(await s.name) uses \(await s.model ?? "pi's default model").", ephemeral: true) }
+                guard let slash = spec.firstIndex(of: "/") else { throw RemoteError.invalidParams("use provider/model, e.g. anthropic/claude-sonnet-4-5") }
+                try await s.ensureRunning()
+                _ = try await s.command("set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
+                await s.noteModel(spec)
+                await announcePresence(chat.messenger, s)
+                return Reply("\(await s.name) now uses \(spec).")
+            case .status:
+                let s = try needSession()
+                return Reply(await statusText(s), ephemeral: true)
+            case .end:
+                let s = try needSession()
+                let name = await s.name
+                for b in chats(of: s.id) { unbind(key: b.key) }
+                await sessions.end(s)
+                return Reply("Ended \(name).")
+            case .to(let key, let text):
+                let s = try await sessions.resolve(key)
+                let r = try await prompt(s, kind: "send", text: text, images: [], origin: chat.key)
+                return Reply("Sent to \(await s.name) (\(r["status"]?.stringValue ?? "sent")).", ephemeral: true)
+            case .cancel:
+                let s = try needSession()
+                guard let q = await s.openQuestions.first else { return Reply("No open question.", ephemeral: true) }
+                _ = try await s.cancel(q.id, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
+            case .disconnect:
+                unbind(key: chat.key)
+                await host?.slot(chat.messenger)?.notify("chat.presence", params: ["text": ""])
+                return Reply("Disconnected: this chat watches no session now.", ephemeral: true)
+            case .action(let id):
+                return try await action(id, chat: chat)
+            }
+        } catch let e as RemoteError {
+            return Reply(e.message, ephemeral: true)
+        }
+    }
+
+    private func action(_ id: String, chat: Chat) async throws -> Reply {
+        let parts = id.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        switch parts.first {
+        case "use" where parts.count == 2: return try await run(.use(parts[1]), chat: chat)
+        case "disconnect": return try await run(.disconnect, chat: chat)
+        case "stop" where parts.count == 2:
+            guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
+            _ = try await s.command("abort", [:], timeout: .seconds(60))
+            return Reply("Stopped \(await s.name).")
+        case "qa" where parts.count >= 4, "qc" where parts.count >= 3:
+            guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
+            let open = await s.openQuestions
+            guard let q = open.first(where: { $0.id.hasPrefix(parts[2]) }) else {
+                return Reply("That question was already answered or expired.", ephemeral: true)
+            }
+            if parts[0] == "qc" {
+                _ = try await s.cancel(q.id, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
+            }
+            let value = parts[3...].joined(separator: ":")
+            _ = try await s.answer(q.id, value: value, by: chat.who)
+            return Reply("Answered.", ephemeral: true)
+        default:
+            return Reply("Unknown action.", ephemeral: true)
+        }
+    }
+
+    private func sessionList(chat: Chat, current: PiSession?) async -> Reply {
+        let all = await sessions?.all ?? []
+        if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
+        var lines: [String] = []
+        var buttons: [Reply.Action] = []
+        for s in all {
+            let name = await s.name, state = await s.state, sid = s.id
+            let watched = current?.id == sid
+            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(await s.cwd)`")
+            let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
+            buttons.append(.init(id: "use:\(sid)", label: (state == .busy ? "⏳ " : "") + name, style: style))
+        }
+        var r = Reply(lines.joined(separator: "\n"), ephemeral: true)
+        var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
+        rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])
+        r.actions = rows
+        return r
+    }
+
+    func statusText(_ s: PiSession) async -> String {
+        let cwd = await s.cwd
+        var lines = ["**\(await s.name)** (\(s.id))", "cwd: `\(cwd)`", "state: \(await s.state.name)",
+                     "model: \(await s.model ?? "pi's default")"]
+        if let branch = GitBranch.current(in: cwd) { lines.append("git branch: \(branch)") }
+        let q = await s.openQuestions.count
+        if q > 0 { lines.append("\(q) question(s) waiting") }
+        return lines.joined(separator: "\n")
+    }
+
+    func announcePresence(_ messenger: String, _ s: PiSession) async {
+        let text = "\(await s.name) (\(await s.model ?? "default model"))"
+        await host?.slot(messenger)?.notify("chat.presence", params: ["text": .string(text)])
+    }
+
+    /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`) are bound to their
+    /// session, which is created on first start.
+    func bindConfiguredChannels(messenger: String) async {
+        guard let sessions else { return }
+        for c in pluginConfig[messenger]?["channels"]?.arrayValue ?? [] {
+            guard let id = c["id"]?.stringValue ?? c["id"]?.intValue.map(String.init), let cwd = c["cwd"]?.stringValue else { continue }
+            let key = "\(messenger):\(id)"
+            if let b = bindings[key], await sessions.session(id: b.sessionId) != nil { continue }
+            let name = c["name"]?.stringValue
+            var session: PiSession?
+            if let name { session = try? await sessions.resolve(name) }
+            if session == nil {
+                do { session = try await sessions.create(cwd: cwd, name: name) } catch {
+                    logger.error("channel \(id): cannot start its session in \(cwd): \(error)")
+                    continue
+                }
+            }
+            if let session {
+                bind(Chat(messenger: messenger, channel: id, user: "config", dm: false), to: session.id)
+                let sname = await session.name
+                logger.info("channel \(id) on \(messenger) is bound to session \(sname)")
+            }
+        }
+    }
+}
+
+enum GitBranch {
+    static func current(in dir: String) -> String? {
+        guard let head = try? String(contentsOfFile: dir + "/.git/HEAD", encoding: .utf8) else { return nil }
+        let t = head.trimmingCharacters(in: .whitespacesAndNewlines)
+        if t.hasPrefix("ref: refs/heads/") { return String(t.dropFirst("ref: refs/heads/".count)) }
+        return String(t.prefix(10)) + " (detached)"
+    }
+}

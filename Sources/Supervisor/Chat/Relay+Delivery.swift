@@ -1,0 +1,183 @@
+import Foundation
+import PiRelaySDK
+
+/// Turns what sessions do into messages for the chats bound to them: live views (droppable),
+/// final answers, questions and notices (acknowledged, never lost).
+extension Relay {
+    static let liveInterval: Duration = .milliseconds(400)
+
+    func session(_ id: String, did news: SessionNews) async {
+        switch news {
+        case .runStarted(let run):
+            for b in chats(of: id) { await host?.slot(b.messenger)?.notify("chat.typing", params: ["target": b.target]) }
+            liveUpdate(run)
+        case .runUpdated(let run):
+            liveUpdate(run)
+        case .runFinished(let run):
+            live.removeValue(forKey: run.runId)
+            await deliverFinal(run)
+        case .questionAsked(let q):
+            let text = "❓ " + q.title + (q.message.map { "\n" + $0 } ?? "")
+            post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": q.json])
+        case .questionClosed(let q, let outcome):
+            for b in chats(of: id) {
+                deliver(b.messenger, "chat.question.closed", ["target": b.target, "sessionId": .string(id),
+                                                              "questionId": .string(q.id), "text": .string(outcome)])
+            }
+        case .notice(let kind, let text):
+            post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(noticeText(kind, text))])
+        case .exited(let reason):
+            logger.notice("session \(id) exited: \(reason)")
+            post(to: id, ["kind": "notice", "sessionId": .string(id),
+                          "text": .string("⚠️ pi exited: \(Redactor.redact(reason)). The next message restarts it.")])
+        case .promptEcho(let text, let origin):
+            for b in chats(of: id) where b.key != origin {
+                deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
+                                                   "text": .string("▶ USER: " + text)])
+            }
+        }
+    }
+
+    private func noticeText(_ kind: String, _ text: String) -> String {
+        switch kind {
+        case "error", "extension-error": return "⚠️ " + text
+        case "warning": return "⚠️ " + text
+        default: return "ℹ️ " + text
+        }
+    }
+
+    private func post(to sessionId: String, _ params: JSONValue) {
+        for b in chats(of: sessionId) {
+            var p = params
+            p["target"] = b.target
+            deliver(b.messenger, "chat.post", p)
+        }
+    }
+
+    func deliver(_ messenger: String, _ method: String, _ params: JSONValue) {
+        guard let host else { return }
+        let logger = logger
+        // Unstructured on purpose: the outbox write must not wait on the session that reported.
+        Task {
+            guard let slot = await host.slot(messenger) else {
+                logger.warning("no plugin \(messenger) to deliver \(method) to")
+                return
+            }
+            do { try await slot.deliver(method, params: params) } catch {
+                logger.error("cannot queue \(method) for \(messenger): \(error)")
+            }
+        }
+    }
+
+    // MARK: Live views
+
+    private func liveUpdate(_ run: RunView) {
+        guard !chats(of: run.sessionId).isEmpty else { return }
+        if var feed = live[run.runId] {
+            feed.latest = run
+            live[run.runId] = feed
+        } else {
+            live[run.runId] = LiveFeed(latest: run)
+        }
+        scheduleLive(run.runId)
+    }
+
+    private func scheduleLive(_ runId: String) {
+        guard var feed = live[runId], !feed.scheduled, !feed.inFlight else { return }
+        feed.scheduled = true
+        live[runId] = feed
+        let wait: Duration = feed.lastSent.map { max(.zero, Self.liveInterval - (.now - $0)) } ?? .zero
+        // Unstructured on purpose: a trailing timer that flushes the newest view of this run.
+        Task {
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            await self.flushLive(runId)
+        }
+    }
+
+    private func flushLive(_ runId: String) async {
+        guard var feed = live[runId] else { return }
+        feed.scheduled = false
+        guard feed.latest.revision != feed.sentRevision else { live[runId] = feed; return }
+        feed.inFlight = true
+        feed.rev += 1
+        let run = feed.latest
+        let rev = feed.rev
+        live[runId] = feed
+        let targets = chats(of: run.sessionId)
+        for b in targets {
+            let limit = limits[b.messenger] ?? 2000
+            let view = await format("format.live", ["run": run.json, "limit": JSONValue(limit)])
+            let chunks = view?["chunks"] ?? .array([])
+            let tail = view?["tail"] ?? .string(PlainSplit.tail(run.text, limit: limit))
+            await host?.slot(b.messenger)?.notify("chat.live", params: [
+                "target": b.target, "sessionId": .string(run.sessionId), "runId": .string(runId), "rev": JSONValue(rev),
+                "chunks": chunks, "tail": tail])
+        }
+        guard var after = live[runId] else { return }
+        after.inFlight = false
+        after.lastSent = .now
+        after.sentRevision = run.revision
+        live[runId] = after
+        if after.latest.revision != run.revision { scheduleLive(runId) }
+    }
+
+    // MARK: Final answers
+
+    private func deliverFinal(_ run: RunView) async {
+        let targets = chats(of: run.sessionId)
+        guard !targets.isEmpty else { return }
+        for b in targets {
+            let limit = limits[b.messenger] ?? 2000
+            var chunks: [JSONValue]
+            var files: [JSONValue] = []
+            if let r = await format("format.final", ["run": run.json, "limit": JSONValue(limit)]),
+               let messages = r["messages"]?.arrayValue {
+                chunks = messages
+                for f in r["files"]?.arrayValue ?? [] {
+                    guard let name = f["filename"]?.stringValue, let text = f["text"]?.stringValue else { continue }
+                    let path = home.spoolDir + "/\(run.runId)-\(UUID().uuidString.prefix(8))-\(name)"
+                    if AtomicFile.write(Array(text.utf8), to: path) {
+                        files.append(["path": .string(path), "filename": .string(name)])
+                    }
+                }
+            } else {
+                // No formatter: still deliver the answer, split plainly.
+                chunks = PlainSplit.chunks(run.text.isEmpty ? "(no text)" : run.text, limit: limit).map { .string($0) }
+            }
+            var p: JSONValue = ["target": b.target, "kind": "final", "sessionId": .string(run.sessionId),
+                                "runId": .string(run.runId), "chunks": .array(chunks)]
+            if !files.isEmpty { p["files"] = .array(files) }
+            if let user = b.user { p["mentionUser"] = .string(user) }
+            deliver(b.messenger, "chat.post", p)
+        }
+    }
+
+    /// Asks the formatter plugin; nil when there is none or it fails (the caller falls back).
+    func format(_ method: String, _ params: JSONValue) async -> JSONValue? {
+        guard let f = await host?.plugin(forRole: "formatter") else { return nil }
+        do { return try await f.request(method, params: params, timeout: .seconds(20)) } catch {
+            logger.warning("formatter \(method) failed: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Attachments
+
+    /// Runs chat attachments through the attachments plugin. Without it, each file is still
+    /// named in the prompt: nothing is dropped silently.
+    func inbound(_ items: [JSONValue], session: PiSession) async -> (appendix: String, images: [JSONValue], notes: [String]) {
+        guard !items.isEmpty else { return ("", [], []) }
+        if let a = await host?.plugin(forRole: "attachments") {
+            do {
+                let r = try await a.request("attachments.inbound", params: ["sessionId": .string(session.id), "items": .array(items)],
+                                            timeout: .seconds(120))
+                return (r["appendix"]?.stringValue ?? "", r["images"]?.arrayValue ?? [],
+                        (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue))
+            } catch {
+                logger.warning("attachments plugin failed: \(error)")
+            }
+        }
+        let names = items.map { "[attachment \($0["filename"]?.stringValue ?? "file"): not included: the attachments plugin is not available]" }
+        return ("\n\n" + names.joined(separator: "\n"), [], ["Attachments could not be processed; they are named in the prompt."])
+    }
+}
