@@ -521,6 +521,14 @@ def scenario_error_exhausted_and_abort_retry():
         check(r["success"])
         e = p.wait(lambda o: o.get("type") == "auto_retry_end")
         check(e == {"type": "auto_retry_end", "success": False, "attempt": 1, "finalError": "Retry cancelled"}, e)
+        # abort also cancels a pending retry, and answers after the cancellation event
+        p.send({"type": "prompt", "id": "p2", "message": "!scenario error-retry"})
+        p.wait(lambda o: o.get("type") == "auto_retry_start")
+        p.send({"type": "abort", "id": "ab"})
+        objs = p.collect_until(lambda o: o.get("id") == "ab")
+        check(types(objs) == ["auto_retry_end", "response"], types(objs))
+        time.sleep(0.1)
+        check(p.request({"type": "get_state"})["data"]["isStreaming"] is False)
     finally:
         p.close()
 

@@ -184,6 +184,7 @@ class AgentSession:
         self._pending_next_turn: list = []
         self._retry_attempt = 0
         self._retry_abort: AbortController | None = None
+        self._retry_waiter = None
         self._last_assistant = None
         self._overflow_recovery_attempted = False
         self._compaction_abort = None
@@ -479,7 +480,10 @@ class AgentSession:
         self.agent.follow_up(msg)
 
     async def abort(self):
+        waiter = self._retry_waiter if self._retry_abort is not None else None
         self.abort_retry()
+        if waiter is not None:
+            await asyncio.shield(waiter)  # "Retry cancelled" is emitted first
         self.agent.abort()
         await self.agent.wait_for_idle()
         await self.drain()
@@ -512,7 +516,15 @@ class AgentSession:
         if ms and ms[-1].get("role") == "assistant":
             self.agent.replace_messages(ms[:-1])
         self._retry_abort = AbortController()
-        ok = await sleep_ms(delay, self._retry_abort.signal)
+        self._retry_waiter = asyncio.get_running_loop().create_future()
+        try:
+            ok = await sleep_ms(delay, self._retry_abort.signal)
+            return self._after_retry_sleep(ok)
+        finally:
+            if not self._retry_waiter.done():
+                self._retry_waiter.set_result(None)
+
+    def _after_retry_sleep(self, ok):
         if not ok:
             attempt = self._retry_attempt
             self._retry_attempt = 0
