@@ -183,8 +183,8 @@ import Testing
         #expect(loaded.config.discord.allowedUsers == ["111", "222"])
         #expect(loaded.config.discord.channels == [.init(id: "1", cwd: "/srv", name: "shared"),
                                                    .init(id: "2", cwd: "/srv", name: "second")])
-        #expect(loaded.warnings.count == 2)
-        #expect(loaded.warnings.allSatisfy { $0.contains("unknown key 'x-") })
+        // `x-` keys exist to hold anchors, so they are not reported as unknown.
+        #expect(loaded.warnings == [])
     }
 
     @Test func pluginSectionsArePassedThroughForKnownAndAlwaysAcceptedNames() throws {

@@ -1,6 +1,8 @@
 extension Config {
     /// The four sections pi-relayd itself reads; every other known top-level key is a plugin's.
     static let coreSections = ["pi", "plugins", "logs", "sessions"]
+    /// Top-level keys starting with this are ignored without a warning.
+    static let extensionPrefix = "x-"
 
     /// Builds the config from config.yaml's root node (nil for an empty file). `pluginNames` are
     /// the top-level keys taken as plugin sections.
@@ -18,6 +20,7 @@ extension Config {
         logs = try LogSettings(top.section("logs"))
         sessions = try SessionSettings(top.section("sessions"), home: home)
 
+        // `discord` is among the plugin names; it is checked and normalised just below.
         for name in pluginNames.subtracting(Self.coreSections).sorted() {
             guard let field = top.field(name) else { continue }
             guard field.node.pairs != nil else { throw field.mismatch("a map of settings for the \(name) plugin") }
@@ -31,7 +34,8 @@ extension Config {
             pluginSections["discord"] = discord.normalising(field.node.jsonValue)
         }
         for pair in top.unknownKeys {
-            guard case .scalar(let name, _) = pair.key.content else { continue }
+            // `x-` keys hold anchors for reuse (the docker-compose convention), so they are quiet.
+            guard case .scalar(let name, _) = pair.key.content, !name.hasPrefix(Self.extensionPrefix) else { continue }
             var text = "\(file):\(pair.key.mark): unknown key \(YAMLNode.quoted(name)) (ignored: it is not a pi-relayd section"
             text += " and no installed plugin has this name"
             if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + pluginNames.sorted()) {
