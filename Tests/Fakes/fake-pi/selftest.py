@@ -686,6 +686,11 @@ def ui_confirm_input_editor_dialogs():
         check(list(r.keys()) == ["type", "id", "method", "title", "prefill"] and "\n" in r["prefill"], r)
         p.send({"type": "extension_ui_response", "id": r["id"], "value": "line1\nline2"})
         check(final_text(p) == 'editor answer: "line1\\nline2"')
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui ask-select 0"})
+        r = ui_req(p, "select")
+        check(r["options"] == ["red", "green", "blue"] and "timeout" not in r, r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "purple"})  # not validated
+        check(final_text(p) == 'select answer: "purple"')
         # abort while an ask_user dialog is open: the tool's signal dismisses it silently
         p.send({"type": "prompt", "id": "p", "message": "!scenario ui input"})
         ui_req(p, "input")

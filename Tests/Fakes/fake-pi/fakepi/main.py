@@ -316,6 +316,11 @@ def main(argv):
         loop = asyncio.get_running_loop()
         RT.loop = loop
         agent = Agent(model, thinking, tools, settings.steering_mode(), settings.follow_up_mode())
+        seed = env.get("FAKE_PI_SEED")
+        if seed and seed.isdigit():
+            import random
+
+            agent.rng = random.Random(int(seed) + 1)
         if has_existing:
             agent.replace_messages(existing["messages"])
         session_box = {}
