@@ -26,9 +26,7 @@ actor PiSession {
     private var gauge: InputGauge?
     private(set) var pid: Int32?
     private var generation = 0
-    private var tracker = RunTracker()
-    private(set) var run: RunView?
-    private var runCount = 0
+    private var recorder: RunRecorder
     private(set) var lastRun: RunView?
     private(set) var questions: [String: PendingQuestion] = [:]
     private var history: EventHistory
@@ -53,6 +51,7 @@ actor PiSession {
         self.observer = observer
         self.persist = persist
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
+        recorder = RunRecorder(sessionId: record.id, sessionName: record.name)
     }
 
     var record: SessionRecord {
@@ -101,7 +100,7 @@ actor PiSession {
         do {
             let r = try await command("get_state", [:], timeout: launcher.startTimeout)
             applyState(r)
-            state = questions.isEmpty ? (tracker.isBusy ? .busy : .idle) : .waitingForAnswer
+            state = questions.isEmpty ? (recorder.isBusy ? .busy : .idle) : .waitingForAnswer
             await persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
@@ -162,7 +161,7 @@ actor PiSession {
         for id in table.drain() {
             waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
         }
-        if tracker.childExited() == .runFinished { await finishRun(stopReason: "error", error: reason) }
+        await emit(recorder.childExited(reason: reason))
         for (_, q) in questions { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
         questions.removeAll()
         if !ending {
@@ -231,12 +230,10 @@ actor PiSession {
             guard let r = e.response else { return }
             switch table.received(r) {
             case .settles(let cid, let type):
-                if type == "compact" || type == "new_session" || type == "switch_session", r.success == true,
-                   tracker.abortedSilently() == .runFinished {
-                    run?.notice(type == "compact" ? "compaction" : "info", type == "compact" ? "compacted; the run was stopped" : "new session; the run was stopped")
-                    await finishRun(stopReason: "aborted", error: nil)
+                if type == "compact" || type == "new_session" || type == "switch_session", r.success == true {
+                    await emit(recorder.abortedSilently(by: type))
+                    record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }
-                if type == "compact", r.success == true { record(type: "compacted", [:]) }
                 waiters.removeValue(forKey: cid)?.resume(returning: r)
             case .promptRejectedLate(_, let error):
                 let text = "pi rejected the prompt: \(Self.clean(error))"
@@ -249,134 +246,85 @@ actor PiSession {
         case .extensionUIRequest:
             if let q = e.extensionUIRequest { await uiRequest(q) }
             return
-        case .agentStart:
-            if tracker.agentStart() == .runStarted {
-                runCount += 1
-                run = RunView(sessionId: id, sessionName: name, runId: "\(id)-\(runCount)")
+        case .extensionError where !recorder.isBusy:
+            let x = e.extensionError
+            let text = "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")"
+            record(type: "extension_error", ["text": .string(text)])
+            await observer.session(id, did: .notice(kind: "extension-error", text: text))
+            return
+        default:
+            break
+        }
+        record(e)
+        await emit(recorder.apply(e, at: .now))
+    }
+
+    private func emit(_ outputs: [RunRecorder.Output]) async {
+        for o in outputs {
+            switch o {
+            case .started(let r):
                 state = questions.isEmpty ? .busy : .waitingForAnswer
-                record(type: "agent_start", [:])
-                await observer.session(id, did: .runStarted(run!))
+                await observer.session(id, did: .runStarted(r))
+            case .updated(let r):
+                await observer.session(id, did: .runUpdated(r))
+            case .finished(let r):
+                lastRun = r
+                if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
+                record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
+                await observer.session(id, did: .runFinished(r))
+            case .settleAfter(let window):
+                // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
+                Task { [weak self] in
+                    try? await Task.sleep(for: window + .milliseconds(20))
+                    await self?.settle()
+                }
             }
-            return
-        case .agentEnd:
-            _ = tracker.agentEnd(at: .now)
-            record(type: "agent_end", [:])
-            scheduleSettle()
-            return
-        case .messageStart:
-            if e.message?.role == "assistant" { run?.assistantMessageStarted() }
-            record(type: "message_start", ["role": JSONValue(e.message?.role)])
-            return
+        }
+    }
+
+    private func settle() async {
+        await emit(recorder.settle(at: .now))
+    }
+
+    /// A compact preview of an event for history and `stream`.
+    private func record(_ e: PiEvent) {
+        switch e.type {
         case .messageUpdate:
             guard let u = e.assistantMessageEvent, let delta = u.delta else { return }
-            switch u.type {
-            case .textDelta?:
-                run?.appendText(delta)
-                record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
-            case .thinkingDelta?:
-                run?.appendThinking(delta)
-                record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
-            default:
-                return
-            }
+            if u.type == .textDelta { record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))]) }
+            else if u.type == .thinkingDelta { record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))]) }
+        case .messageStart:
+            record(type: "message_start", ["role": JSONValue(e.message?.role)])
         case .messageEnd:
             guard let m = e.message else { return }
             var preview: JSONValue = ["role": JSONValue(m.role)]
             if let s = m.stopReason { preview["stopReason"] = .string(s) }
             if let err = m.errorMessage { preview["errorMessage"] = .string(err) }
             record(type: "message_end", preview)
-            if m.role == "assistant" {
-                if m.stopReason == "error" { run?.notice("error", m.errorMessage ?? "the model returned an error") }
-                if m.stopReason == "aborted" { run?.notice("aborted", "aborted") }
-                if let s = m.stopReason { run?.stopReason = s }
-                if let err = m.errorMessage { run?.errorMessage = err }
-            }
         case .toolExecutionStart:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
-            let args = (try? t.args?.parse()) ?? [:]
-            run?.toolStarted(id: tid, name: t.toolName ?? "tool", args: args)
-            record(type: "tool_execution_start", ["toolName": JSONValue(t.toolName), "args": .string(String((t.args?.text ?? "").prefix(300)))])
-        case .toolExecutionUpdate:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
-            run?.toolUpdated(id: tid, output: t.resultText)
+            let t = e.toolExecution
+            record(type: "tool_execution_start", ["toolName": JSONValue(t?.toolName), "args": .string(String((t?.args?.text ?? "").prefix(300)))])
         case .toolExecutionEnd:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return }
-            run?.toolEnded(id: tid, isError: t.isError ?? false, output: t.resultText, diff: t.diff, exitCode: t.exitCode)
-            record(type: "tool_execution_end", ["toolName": JSONValue(t.toolName), "isError": .bool(t.isError ?? false)])
+            let t = e.toolExecution
+            record(type: "tool_execution_end", ["toolName": JSONValue(t?.toolName), "isError": .bool(t?.isError ?? false)])
+        case .toolExecutionUpdate:
+            return
         case .autoRetryStart:
             let r = e.autoRetry
-            _ = tracker.autoRetryStart()
-            let text = "\(r?.errorMessage ?? "error"): retrying (attempt \(r?.attempt ?? 0)/\(r?.maxAttempts ?? 0)) in \((r?.delayMs ?? 0) / 1000) s"
-            run?.notice("retry", text)
-            record(type: "auto_retry_start", ["text": .string(text)])
+            record(type: "auto_retry_start", ["attempt": JSONValue(r?.attempt ?? 0), "delayMs": JSONValue(r?.delayMs ?? 0),
+                                              "errorMessage": JSONValue(r?.errorMessage)])
         case .autoRetryEnd:
-            let r = e.autoRetry
-            record(type: "auto_retry_end", ["success": .bool(r?.success ?? false)])
-            if r?.success == false {
-                run?.notice("retry-failed", "gave up: \(r?.finalError ?? "retries exhausted")")
-                if tracker.autoRetryEnd(success: false, at: .now) == .runFinished {
-                    await finishRun(stopReason: "error", error: r?.finalError)
-                    return
-                }
-            }
+            record(type: "auto_retry_end", ["success": .bool(e.autoRetry?.success ?? false), "finalError": JSONValue(e.autoRetry?.finalError)])
         case .autoCompactionStart:
-            let reason = e.autoCompaction?.reason ?? "threshold"
-            if tracker.compactionStart() == .runStarted {
-                runCount += 1
-                run = RunView(sessionId: id, sessionName: name, runId: "\(id)-\(runCount)")
-                state = .busy
-            }
-            run?.notice("compaction", reason == "overflow" ? "context full: compacting, then retrying" : "compacting the conversation")
-            record(type: "auto_compaction_start", ["reason": .string(reason)])
+            record(type: "auto_compaction_start", ["reason": JSONValue(e.autoCompaction?.reason)])
         case .autoCompactionEnd:
             let c = e.autoCompaction
-            if let err = c?.errorMessage { run?.notice("error", "compaction failed: \(err)") }
-            _ = tracker.compactionEnd(willRetry: c?.willRetry ?? false, at: .now)
             record(type: "auto_compaction_end", ["willRetry": .bool(c?.willRetry ?? false), "aborted": .bool(c?.aborted ?? false)])
-            if c?.willRetry != true { scheduleSettle() }
         case .extensionError:
-            let x = e.extensionError
-            let text = "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")"
-            if run != nil { run?.notice("extension-error", text) } else {
-                await observer.session(id, did: .notice(kind: "extension-error", text: text))
-            }
-            record(type: "extension_error", ["text": .string(text)])
-        case .turnStart, .turnEnd:
+            record(type: "extension_error", ["error": JSONValue(e.extensionError?.error)])
+        default:
             record(type: e.type.wireName, [:])
-            return
-        case .other(let name):
-            record(type: name, [:])
-            return
         }
-        if let run { await observer.session(id, did: .runUpdated(run)) }
-    }
-
-    private func scheduleSettle() {
-        let window = tracker.settleWindow
-        // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
-        Task { [weak self] in
-            try? await Task.sleep(for: window + .milliseconds(20))
-            await self?.settle()
-        }
-    }
-
-    private func settle() async {
-        if tracker.tick(at: .now) == .runFinished {
-            await finishRun(stopReason: run?.stopReason, error: run?.errorMessage)
-        }
-    }
-
-    private func finishRun(stopReason: String?, error: String?) async {
-        guard var r = run else {
-            state = pid == nil ? state : (questions.isEmpty ? .idle : .waitingForAnswer)
-            return
-        }
-        r.finish(stopReason: stopReason, errorMessage: error)
-        run = nil
-        lastRun = r
-        if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
-        record(type: "run_finished", ["stopReason": JSONValue(stopReason)])
-        await observer.session(id, did: .runFinished(r))
     }
 
     // MARK: Questions
@@ -424,7 +372,7 @@ actor PiSession {
     private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
         guard let q = questions.removeValue(forKey: qid) else { return }
         if cancelOnPi { write(q.cancellation()) }
-        if state == .waitingForAnswer && questions.isEmpty { state = tracker.isBusy ? .busy : .idle }
+        if state == .waitingForAnswer && questions.isEmpty { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_expired", ["id": .string(qid)])
         await observer.session(id, did: .questionClosed(q, outcome: "expired: no answer in time"))
     }
@@ -438,7 +386,7 @@ actor PiSession {
         do { response = try q.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
         questions.removeValue(forKey: qid)
         write(response)
-        if questions.isEmpty, case .waitingForAnswer = state { state = tracker.isBusy ? .busy : .idle }
+        if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
         await observer.session(id, did: .questionClosed(q, outcome: "\(who) answered: \(shown)"))
@@ -450,7 +398,7 @@ actor PiSession {
             throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name)")
         }
         write(q.cancellation())
-        if questions.isEmpty, case .waitingForAnswer = state { state = tracker.isBusy ? .busy : .idle }
+        if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
         await observer.session(id, did: .questionClosed(q, outcome: "\(who) cancelled it"))
         return q
@@ -500,7 +448,7 @@ actor PiSession {
 
     func rename(_ newName: String) async {
         name = newName
-        run?.sessionName = newName
+        recorder.rename(newName)
         await persist(record)
         if pid != nil { _ = try? await command("set_session_name", ["name": .string(newName)], timeout: .seconds(10)) }
     }

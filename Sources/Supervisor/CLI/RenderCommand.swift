@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PiRelaySDK
+
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Show, through the formatter plugin, what a chat would show for a recorded pi event stream.",
+        discussion: "EVENTS.jsonl is pi --mode rpc stdout. Each final message is printed after a line `--- message N ---`; files a message would carry are listed after it.")
+
+    @Argument(help: "A recorded pi stdout stream (JSON lines).") var events: String
+    @Option(help: "The messenger's message length limit.") var limit: Int = 2000
+    @Option(help: "The formatter plugin to use (default: the installed `formatter` plugin).") var formatter: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let home = Home.resolve()
+        guard let path = formatter.map(Home.absolute) ?? Self.installedFormatter(home) else {
+            CLIFailure.exit(RemoteError(code: "not_found", message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"), json: output.json)
+        }
+        guard let data = FileManager.default.contents(atPath: Home.absolute(events)) else {
+            CLIFailure.exit(RemoteError(code: "not_found", message: "cannot read \(events)"), json: output.json)
+        }
+        let runs = RecordedStream.runs(in: [UInt8](data), name: URL(fileURLWithPath: events).deletingPathExtension().lastPathComponent)
+        let config = (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
+            .config.pluginSections["formatter"] ?? [:]
+        let work = NSTemporaryDirectory() + "pi-relayd-render-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let client = PluginClient()
+        await client.spawn(path: path, workingDirectory: work)
+        var messages: [String] = []
+        var files: [JSONValue] = []
+        do {
+            _ = try await client.start(config: config, stateDir: work)
+            for run in runs {
+                let r = try await client.request("format.final", ["run": run.json, "limit": JSONValue(limit)])
+                let ms = (r["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
+                messages += ms
+                for f in r["files"]?.arrayValue ?? [] {
+                    files.append(["afterMessage": JSONValue(messages.count), "filename": f["filename"] ?? "file",
+                                  "bytes": JSONValue(f["text"]?.stringValue?.utf8.count ?? 0)])
+                }
+            }
+        } catch {
+            await client.stop()
+            CLIFailure.exit(error, json: output.json)
+        }
+        await client.stop()
+        let json: JSONValue = ["runs": JSONValue(runs.count), "messages": .array(messages.map { .string($0) }), "files": .array(files)]
+        output.emit(json) {
+            var out: [String] = []
+            for (i, m) in messages.enumerated() {
+                out.append("--- message \(i + 1) ---")
+                out.append(m)
+                for f in files where f["afterMessage"]?.intValue == i + 1 {
+                    out.append("--- attachment: \(f["filename"]?.stringValue ?? "file") (\(f["bytes"]?.intValue ?? 0) bytes) ---")
+                }
+            }
+            return out.joined(separator: "\n")
+        }
+    }
+
+    static func installedFormatter(_ home: Home) -> String? {
+        let dirs = [home.pluginsDir] + (PluginDiscovery.bundledDirectory().map { [$0] } ?? [])
+        return PluginDiscovery(directories: dirs, disabled: []).scan().found.first { $0.name == "formatter" }?.path
+    }
+}
+
+/// Replays a recorded pi stream through the same run recorder the daemon uses.
+enum RecordedStream {
+    static func runs(in bytes: [UInt8], name: String) -> [RunView] {
+        var recorder = RunRecorder(sessionId: "render", sessionName: name)
+        let reader = PiEventReader()
+        var framer = LineFramer(maxLineBytes: 64 << 20)
+        var runs: [RunView] = []
+        var settling = false
+        let later = ContinuousClock.now + .seconds(3600)
+        func take(_ outs: [RunRecorder.Output]) {
+            for o in outs {
+                if case .finished(let r) = o { runs.append(r) }
+                if case .settleAfter = o { settling = true }
+            }
+        }
+        framer.feed(bytes) { event in
+            guard case .line(let l) = event, let e = try? reader.read(l) else { return }
+            // After agent_end, the next event tells whether the agent goes on (a retry, an
+            // overflow compaction, a new agent_start) or the run is over.
+            if settling {
+                switch e.type {
+                case .agentStart, .autoRetryStart, .autoCompactionStart, .autoCompactionEnd, .response, .extensionUIRequest: break
+                default:
+                    take(recorder.settle(at: later))
+                    settling = false
+                }
+            }
+            if e.type == .agentStart { settling = false }
+            take(recorder.apply(e, at: .now))
+        }
+        if settling { take(recorder.settle(at: later)) }
+        take(recorder.endOfStream())
+        return runs
+    }
+}
