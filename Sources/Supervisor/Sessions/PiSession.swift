@@ -46,6 +46,7 @@ actor PiSession {
         model = record.model
         createdAt = record.createdAt
         lastActivity = record.lastActivity
+        orphan = record.pid
         self.launcher = launcher
         self.logger = logger
         self.observer = observer
@@ -56,8 +57,10 @@ actor PiSession {
 
     var record: SessionRecord {
         SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-                      lastActivity: lastActivity)
+                      lastActivity: lastActivity, pid: pid)
     }
+
+    private var orphan: Int32?
 
     var isRunning: Bool { pid != nil }
 
@@ -76,6 +79,10 @@ actor PiSession {
     }
 
     private func launch() async throws {
+        if let old = orphan {
+            orphan = nil
+            await OrphanChild.stop(old, cwd: cwd, logger: logger)
+        }
         generation += 1
         let gen = generation
         state = .starting
@@ -158,6 +165,7 @@ actor PiSession {
         var reason = ending ? "ended" : "pi \(exit)"
         if !ending, !tail.isEmpty { reason += ": \(tail)" }
         state = .exited(reason: reason)
+        await persist(record)
         for id in table.drain() {
             waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
         }

@@ -58,8 +58,23 @@ struct SessionControl {
                 if let path = p.stringValue { images.append(try ImageFile.content(path: path)) }
                 else { images.append(p) }
             }
-            let message = text + (params["appendix"]?.stringValue ?? "")
-            return try await relay.prompt(s, kind: method, text: message, images: images, origin: params["origin"]?.stringValue ?? "terminal")
+            var message = text
+            var notes: [String] = []
+            // `--attach` goes through the attachments plugin exactly as a chat attachment does.
+            let attach = (params["attach"]?.arrayValue ?? []).compactMap(\.stringValue).map { item -> JSONValue in
+                let name = URL(fileURLWithPath: item).lastPathComponent
+                return item.contains("://") ? ["url": .string(item), "filename": .string(name)]
+                                            : ["path": .string(item), "filename": .string(name)]
+            }
+            if !attach.isEmpty {
+                let (appendix, more, n) = await relay.inbound(attach, session: s)
+                message += appendix
+                images += more
+                notes = n
+            }
+            var r = try await relay.prompt(s, kind: method, text: message, images: images, origin: params["origin"]?.stringValue ?? "terminal")
+            if !notes.isEmpty { r["notes"] = .array(notes.map { .string($0) }) }
+            return r
         case "abort":
             _ = try await running(s).command("abort", [:], timeout: .seconds(60))
             return ["aborted": true]

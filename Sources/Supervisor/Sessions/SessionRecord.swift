@@ -10,4 +10,7 @@ struct SessionRecord: Codable, Sendable, Equatable {
     var model: String?
     var createdAt: Date
     var lastActivity: Date
+    /// The pi child's pid while it runs, so a daemon killed with -9 can stop the orphan before
+    /// resuming the same session file.
+    var pid: Int32?
 }

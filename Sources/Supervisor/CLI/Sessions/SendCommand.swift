@@ -16,6 +16,8 @@ struct SendCommand: ParsableCommand {
         if !attach.isEmpty {
             p["attach"] = .array(attach.map { $0.contains("://") ? .string($0) : .string(Home.absolute($0)) })
         }
-        SessionCall.run("send", p, output) { $0["status"]?.stringValue ?? "sent" }
+        SessionCall.run("send", p, output) { r in
+            ([r["status"]?.stringValue ?? "sent"] + (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue)).joined(separator: "\n")
+        }
     }
 }
