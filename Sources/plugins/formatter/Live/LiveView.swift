@@ -28,11 +28,12 @@ struct LiveView {
         self.tail = Self.fitted(tail, limit: limit)
     }
 
-    /// The tail cut to one message: its first chunk and a "…" line when it is too long (while a
-    /// long table or many running tools are not settled yet).
+    /// The tail cut to one message when it is too long (a long table or many running tools not
+    /// settled yet): its newest part, which is what someone watching wants to see, after a "…"
+    /// line. The older part reappears as finished chunks once it settles.
     static func fitted(_ tail: String, limit: Int) -> String {
         guard tail.utf16.count > limit else { return tail }
-        let first = ChunkSplitter(limit: limit - 2).split(tail, numbered: false).first ?? ""
-        return first + "\n…"
+        let last = ChunkSplitter(limit: limit - 2).split(tail, numbered: false).last ?? ""
+        return "…\n" + last
     }
 }

@@ -6,6 +6,8 @@
 /// than one chunk, each starts with `[i/n]` followed by a space, or by a LF when the chunk starts
 /// with a block (a fence, a heading, a list or a quote) that must stay at the start of a line.
 /// Those three additions are all the splitter ever adds, and all of them count against the limit.
+/// The text should close its fences (the renderer does): a fence left open at the very end stays
+/// open in the last chunk.
 struct ChunkSplitter {
     /// Requests with a smaller limit are refused: below this a reopened fence, a closing fence
     /// and a chunk number could leave no room for text.
@@ -21,10 +23,10 @@ struct ChunkSplitter {
 
     /// Splits the whole of `text`. Numbers the chunks when there is more than one and `numbered`.
     func split(_ text: String, numbered: Bool = true) -> [String] {
+        // Within the limit it is one chunk whatever the layout: skip building one.
+        if text.utf16.count <= limit { return text.isEmpty ? [] : [text] }
         let layout = ChunkLayout(text)
-        guard layout.map.count > 0 else { return [] }
-        let plain = pieces(layout, reserve: 0, final: true).pieces
-        if plain.count == 1 || !numbered { return plain.map { chunk(layout, $0, label: nil) } }
+        if !numbered { return pieces(layout, reserve: 0, final: true).pieces.map { chunk(layout, $0, label: nil) } }
         // The label's width depends on the count, which depends on the room the label leaves.
         var digits = 1
         while true {
@@ -60,45 +62,37 @@ struct ChunkSplitter {
         return (found, p)
     }
 
-    private func reopenCost(_ fence: Fence?) -> Int {
-        guard let fence else { return 0 }
-        return fence.reopeningLine.utf16.count + 1
-    }
-
-    private func closeCost(_ fence: Fence?) -> Int {
-        guard let fence else { return 0 }
-        return fence.closingLine.utf16.count + 1
-    }
-
-    /// Where the chunk starting at boundary `p` ends.
+    /// Where the chunk starting at boundary `p` ends: the furthest break of the best class that
+    /// leaves the chunk at least half full, else the best class there is.
     private func cut(_ layout: ChunkLayout, from p: Int, reserve: Int, final: Bool) -> Int? {
-        let map = layout.map
-        let n = map.count
-        let budget = limit - reserve - reopenCost(layout.fence(at: p))
-        let rest = map.utf16Length(p, n)
-        if final {
-            if rest + closeCost(layout.fence(at: n)) <= budget { return n }
-        } else if rest <= budget {
-            return nil
-        }
+        let u16 = layout.map.utf16Start
+        let breaks = layout.breaks
+        let n = layout.map.count
+        let start16 = Int(u16[p])
+        let budget = limit - reserve - layout.reopenCost(at: p)
+        if Int(u16[n]) - start16 <= budget { return final ? n : nil }
         // Furthest fitting boundary of each class; k only grows, so later ones overwrite.
-        var best: [Int] = [-1, -1, -1, -1]
+        var best = (cluster: -1, word: -1, line: -1, paragraph: -1)
         var fallback = -1
         var k = p + 1
-        while k <= n, map.utf16Length(p, k) <= budget {
-            if map.utf16Length(p, k) + closeCost(layout.fence(at: k)) <= budget {
-                let c = layout.breaks[k]
-                if c == .forbidden { fallback = k } else { best[Int(c.rawValue)] = k }
+        while k <= n {
+            let length = Int(u16[k]) - start16
+            if length > budget { break }
+            if length + layout.closeCost(at: k) <= budget {
+                switch breaks[k] {
+                case .forbidden: fallback = k
+                case .cluster: best.cluster = k
+                case .word: best.word = k
+                case .line: best.line = k
+                case .paragraph: best.paragraph = k
+                }
             }
             k += 1
         }
         let half = budget / 2
-        for c in stride(from: 3, through: 1, by: -1) where best[c] > 0 && map.utf16Length(p, best[c]) >= half {
-            return best[c]
-        }
-        for c in stride(from: 3, through: 0, by: -1) where best[c] > 0 { return best[c] }
-        if fallback > 0 { return fallback }
-        // A single unit longer than the budget cannot happen within `minimumLimit`; still move on.
+        for c in [best.paragraph, best.line, best.word] where c > 0 && Int(u16[c]) - start16 >= half { return c }
+        for c in [best.paragraph, best.line, best.word, best.cluster, fallback] where c > 0 { return c }
+        // A single unit longer than the budget cannot happen above `minimumLimit`; still move on.
         return p + 1
     }
 
@@ -109,7 +103,8 @@ struct ChunkSplitter {
             body += "\n"
         }
         body += layout.map.text(piece.from, piece.to)
-        if let open = layout.fence(at: piece.to) {
+        // The last chunk ends where the text ends: a fence the text leaves open stays open.
+        if piece.to < layout.map.count, let open = layout.fence(at: piece.to) {
             body += "\n"
             body += open.closingLine
         }

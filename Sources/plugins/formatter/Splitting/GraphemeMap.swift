@@ -14,6 +14,9 @@ struct GraphemeMap {
     let utf16Start: [Int32]
     /// Boundaries that fall inside an oversized cluster.
     let clusterInterior: [Int]
+    /// Unit k's byte when the unit is a single ASCII byte, else `notASCII`.
+    let kinds: [UInt8]
+    static let notASCII: UInt8 = 0xFF
 
     var count: Int { utf8Start.count - 1 }
 
@@ -23,6 +26,8 @@ struct GraphemeMap {
         var u8: [Int32] = []
         var u16: [Int32] = []
         var interior: [Int] = []
+        var kinds: [UInt8] = []
+        kinds.reserveCapacity(n)
         u8.reserveCapacity(n + 1)
         u16.reserveCapacity(n + 1)
         var i = 0
@@ -34,6 +39,7 @@ struct GraphemeMap {
             if b < 0x80, i + 1 == n || (bytes[i + 1] < 0x80 && !(b == 0x0D && bytes[i + 1] == 0x0A)) {
                 u8.append(Int32(i))
                 u16.append(o16)
+                kinds.append(b)
                 i += 1
                 o16 += 1
                 continue
@@ -44,6 +50,9 @@ struct GraphemeMap {
             if width16 <= Self.maxClusterUTF16 {
                 u8.append(Int32(i))
                 u16.append(o16)
+                // An ASCII byte before a non-ASCII cluster ("\n日") is still its own unit.
+                let single = cluster.utf8.count == 1 ? cluster.utf8.first! : Self.notASCII
+                kinds.append(single < 0x80 ? single : Self.notASCII)
                 i += cluster.utf8.count
                 o16 += Int32(width16)
             } else {
@@ -51,6 +60,7 @@ struct GraphemeMap {
                     if k > 0 { interior.append(u8.count) }
                     u8.append(Int32(i))
                     u16.append(o16)
+                    kinds.append(scalar.isASCII ? UInt8(scalar.value) : Self.notASCII)
                     i += UTF8.width(scalar)
                     o16 += Int32(UTF16.width(scalar))
                 }
@@ -62,13 +72,14 @@ struct GraphemeMap {
         self.utf8Start = u8
         self.utf16Start = u16
         self.clusterInterior = interior
+        self.kinds = kinds
     }
 
     /// The byte of unit k when the unit is a single ASCII byte, else nil.
     @inline(__always)
     func ascii(_ k: Int) -> UInt8? {
-        let start = Int(utf8Start[k])
-        return utf8Start[k + 1] - utf8Start[k] == 1 && bytes[start] < 0x80 ? bytes[start] : nil
+        let b = kinds[k]
+        return b == Self.notASCII ? nil : b
     }
 
     /// UTF-16 length of units `from..<to`.
