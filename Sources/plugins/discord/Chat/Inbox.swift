@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Incoming Discord messages: which ones are for the relay (ListenPolicy), the allowlist, the
+/// hand-over to the supervisor as `chat.message`, and showing its reply. Messages of one channel
+/// are handled in order; channels in parallel.
+actor Inbox {
+    private let listening: Listening
+    private let allowlist: Allowlist
+    private let connection: PluginConnection
+    private let poster: Poster
+    private let threads: ThreadOpener
+    private let store: StateStore
+    private let logger: Logger
+    private let lanes = Lanes()
+    private var seen: SeenMessages
+    /// When each user was last told "Not authorized" in each channel: the answer is sent once
+    /// per 10 minutes, so a refused user cannot make the bot spam a channel.
+    private var refusedAt: [String: Date] = [:]
+    private(set) var relayed = 0
+    private(set) var refused = 0
+
+    init(listening: Listening, allowlist: Allowlist, connection: PluginConnection, poster: Poster,
+         threads: ThreadOpener, store: StateStore, logger: Logger) {
+        self.listening = listening
+        self.allowlist = allowlist
+        self.connection = connection
+        self.poster = poster
+        self.threads = threads
+        self.store = store
+        self.logger = logger
+        seen = store.load(SeenMessages.self, from: SeenMessages.file) ?? SeenMessages()
+    }
+
+    func receive(_ m: IncomingMessage) async {
+        guard let policy = await listening.policy else { return }
+        switch policy.decide(m) {
+        case .ignore(let why):
+            logger.trace("message \(m.id) in \(m.channelID) ignored: \(why)")
+        case .listen(let chat, let text):
+            guard allowlist.permits(m.authorID) else {
+                await refuse(m, chat: chat)
+                return
+            }
+            guard seen.insert(m.id) else {
+                logger.info("message \(m.id) was already relayed (replayed by Discord); skipped")
+                return
+            }
+            await store.save(seen, to: SeenMessages.file)
+            await lanes.enqueue(chat.postChannel) { [self] in await self.relay(m, chat: chat, text: text) }
+        }
+    }
+
+    /// Refused users get a plain "Not authorized." — in a DM, or where they mentioned the bot —
+    /// at most once per 10 minutes per channel, and nothing about sessions or configuration.
+    private func refuse(_ m: IncomingMessage, chat: ChatRef) async {
+        refused += 1
+        logger.notice("refused a message from user \(m.authorID) (\(m.authorName)) in \(chat.postChannel): not in the allowlist")
+        guard chat.dm || chat.mentioned else { return }
+        let key = m.authorID + "/" + chat.postChannel
+        if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+        refusedAt[key] = Date()
+        do {
+            try await poster.post(Reply(text: "Not authorized."), channel: chat.postChannel, replyTo: m.id, nonceBase: "refuse:" + m.id)
+        } catch {
+            logger.warning("could not answer a refused message: \(error)")
+        }
+    }
+
+    private func relay(_ m: IncomingMessage, chat: ChatRef, text: String) async {
+        let attachments: [JSONValue] = m.attachments.map { a in
+            var o: JSONValue = ["url": .string(a.url), "filename": .string(a.filename)]
+            if let size = a.size { o["size"] = JSONValue(size) }
+            if let type = a.contentType { o["contentType"] = .string(type) }
+            return o
+        }
+        let params: JSONValue = ["chat": chat.json, "messageId": .string(m.id), "text": .string(text), "attachments": .array(attachments)]
+        do {
+            let result = try await connection.request("chat.message", params: params, timeout: .seconds(60))
+            relayed += 1
+            let status = result["status"]?.stringValue ?? "?"
+            logger.info("message \(m.id) from \(m.authorName) in \(chat.postChannel): \(status)")
+            guard let replyJSON = result["reply"], !replyJSON.isNull else { return }
+            let reply = Reply(replyJSON)
+            if !reply.isEmpty {
+                try await poster.post(reply, channel: chat.postChannel, replyTo: m.id, nonceBase: "reply:" + m.id)
+            }
+            if let open = reply.openThread {
+                await threads.open(open, from: chat, nonceBase: "thread:" + m.id)
+            }
+        } catch let error as RemoteError {
+            logger.warning("chat.message for \(m.id) failed: \(error)")
+            let text = error.code == "not_authorized" ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
+            _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: m.id, nonceBase: "error:" + m.id)
+        } catch {
+            logger.warning("answering message \(m.id): \(error)")
+        }
+    }
+}

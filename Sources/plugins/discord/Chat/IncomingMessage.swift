@@ -1,0 +1,47 @@
+import PiRelaySDK
+
+/// A MESSAGE_CREATE, reduced to what the relay uses.
+struct IncomingMessage: Sendable, Equatable {
+    struct Attachment: Sendable, Equatable {
+        var url: String
+        var filename: String
+        var size: Int?
+        var contentType: String?
+    }
+
+    var id: String
+    var channelID: String
+    var guildID: String?
+    var authorID: String
+    var authorName: String
+    var authorIsBot: Bool
+    var webhookID: String?
+    var content: String
+    var mentionIDs: [String]
+    var attachments: [Attachment]
+    /// 0 default, 19 reply; system messages (thread created, pins...) have other types.
+    var type: Int
+    var channelType: Int?
+
+    var isDM: Bool { guildID == nil }
+
+    init?(_ d: JSONValue) {
+        guard let id = d["id"]?.stringValue, let channel = d["channel_id"]?.stringValue,
+              let author = d["author"], let authorID = author["id"]?.stringValue else { return nil }
+        self.id = id
+        channelID = channel
+        guildID = d["guild_id"]?.stringValue
+        self.authorID = authorID
+        authorName = author["global_name"]?.stringValue ?? author["username"]?.stringValue ?? authorID
+        authorIsBot = author["bot"]?.boolValue ?? false
+        webhookID = d["webhook_id"]?.stringValue
+        content = d["content"]?.stringValue ?? ""
+        mentionIDs = (d["mentions"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        attachments = (d["attachments"]?.arrayValue ?? []).compactMap { a in
+            guard let url = a["url"]?.stringValue, let name = a["filename"]?.stringValue else { return nil }
+            return Attachment(url: url, filename: name, size: a["size"]?.intValue, contentType: a["content_type"]?.stringValue)
+        }
+        type = d["type"]?.intValue ?? 0
+        channelType = d["channel_type"]?.intValue
+    }
+}

@@ -1,0 +1,6 @@
+/// Whether a message is for the relay, and as what.
+enum ListenDecision: Sendable, Equatable {
+    case ignore(String)
+    /// `text` is the message without the bot's mention.
+    case listen(chat: ChatRef, text: String)
+}

@@ -1,0 +1,84 @@
+import PiRelaySDK
+
+/// Where the bot listens, as learned over time: configured channels, channels and threads the
+/// supervisor bound (welcome bindings, post targets, threads the plugin created), and every
+/// thread's parent (from GUILD_CREATE and THREAD_CREATE), plus the bot's own identity.
+actor Listening {
+    private let configured: Set<String>
+    private let requireMention: Bool
+    private let store: StateStore
+    private var boundChannels: Set<String> = []
+    private var threads: [String: ThreadInfo] = [:]
+    private var boundThreads: Set<String> = []
+    private(set) var botUserID: String?
+    private(set) var applicationID: String?
+
+    init(channels: [ChannelSetting], requireMention: Bool, store: StateStore, welcome: JSONValue) {
+        configured = Set(channels.map(\.id))
+        self.requireMention = requireMention
+        self.store = store
+        if let saved = store.load(BindingsRecord.self, from: BindingsRecord.file) {
+            for t in saved.threads {
+                threads[t.id] = t
+                boundThreads.insert(t.id)
+            }
+            boundChannels = Set(saved.channels)
+        }
+        for binding in welcome["bindings"]?.arrayValue ?? [] {
+            let chat = binding["chat"]
+            guard chat?["messenger"]?.stringValue == "discord", let target = Target(chat) else { continue }
+            if let thread = target.thread {
+                threads[thread] = ThreadInfo(id: thread, parentID: target.channel, guildID: chat?["guild"]?.stringValue)
+                boundThreads.insert(thread)
+            } else if !configured.contains(target.channel) {
+                boundChannels.insert(target.channel)
+            }
+        }
+    }
+
+    func setIdentity(bot: String, application: String) {
+        botUserID = bot
+        applicationID = application
+    }
+
+    /// nil until READY named the bot.
+    var policy: ListenPolicy? {
+        guard let botUserID else { return nil }
+        return ListenPolicy(botUserID: botUserID, channels: configured.union(boundChannels), threads: threads,
+                            boundThreads: boundThreads, requireMention: requireMention)
+    }
+
+    func learn(_ list: [ThreadInfo]) {
+        for t in list { threads[t.id] = t }
+    }
+
+    func forget(thread id: String) async {
+        threads[id] = nil
+        if boundThreads.remove(id) != nil { await save() }
+    }
+
+    /// The supervisor posts here, so a session is bound here: listen.
+    func bound(_ target: Target) async {
+        if note(target) { await save() }
+    }
+
+    @discardableResult
+    private func note(_ target: Target) -> Bool {
+        if let thread = target.thread {
+            threads[thread] = threads[thread] ?? ThreadInfo(id: thread, parentID: target.channel, guildID: nil)
+            return boundThreads.insert(thread).inserted
+        }
+        guard !configured.contains(target.channel) else { return false }
+        return boundChannels.insert(target.channel).inserted
+    }
+
+    private func save() async {
+        let record = BindingsRecord(threads: boundThreads.sorted().compactMap { threads[$0] }, channels: boundChannels.sorted())
+        await store.save(record, to: BindingsRecord.file)
+    }
+
+    var counts: JSONValue {
+        ["configuredChannels": JSONValue(configured.count), "boundChannels": JSONValue(boundChannels.count),
+         "boundThreads": JSONValue(boundThreads.count), "knownThreads": JSONValue(threads.count)]
+    }
+}

@@ -1,0 +1,45 @@
+import Logging
+import PiRelaySDK
+
+/// A Reply's `openThread`: a public thread in the guild channel (in a DM, where there are no
+/// threads, the DM itself), then `chat.bind` so the supervisor binds the session there, and the
+/// bind's reply posted in the new place.
+struct ThreadOpener: Sendable {
+    let rest: DiscordREST
+    let connection: PluginConnection
+    let listening: Listening
+    let logger: Logger
+
+    func open(_ open: Reply.OpenThread, from chat: ChatRef, nonceBase: String) async {
+        let poster = Poster(rest: rest)
+        var place = chat
+        if !chat.dm {
+            do {
+                let thread = try await rest.createThread(channel: chat.channel, name: open.name)
+                await listening.bound(Target(channel: chat.channel, thread: thread))
+                place.thread = thread
+                logger.info("opened thread \(thread) in \(chat.channel) for session \(open.sessionID)")
+            } catch {
+                logger.warning("could not open a thread for session \(open.sessionID): \(error)")
+                _ = try? await poster.post(Reply(text: "⚠️ Could not open a thread here (\(Self.short(error))); use /use \(open.name) where you want it."),
+                                       channel: chat.postChannel, nonceBase: nonceBase + ":fail")
+                return
+            }
+        }
+        do {
+            let result = try await connection.request("chat.bind", params: ["chat": place.json, "sessionId": .string(open.sessionID)])
+            let reply = Reply(result)
+            if !reply.isEmpty { try await poster.post(reply, channel: place.postChannel, nonceBase: nonceBase + ":bind") }
+        } catch {
+            logger.warning("chat.bind for session \(open.sessionID) failed: \(error)")
+            _ = try? await poster.post(Reply(text: "⚠️ Could not bind this thread to the session (\(Self.short(error)))."),
+                                   channel: place.postChannel, nonceBase: nonceBase + ":bindfail")
+        }
+    }
+
+    static func short(_ error: any Error) -> String {
+        if let e = error as? DiscordAPIError { return e.code.map { "Discord error \($0)" } ?? "HTTP \(e.status)" }
+        if let e = error as? RemoteError { return e.code }
+        return "error"
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Slash commands and component clicks: allowlist, then `chat.command` / `chat.answer`, answered
+/// within Discord's 3 s. The supervisor gets 1.5 s to reply (then the answer is the message
+/// itself); past that the interaction is deferred and the original response edited later.
+struct Interactions: Sendable {
+    let rest: DiscordREST
+    let connection: PluginConnection
+    let listening: Listening
+    let allowlist: Allowlist
+    let questions: Questions
+    let threads: ThreadOpener
+    let logger: Logger
+    var answerWithin: Duration = .milliseconds(1500)
+
+    func handle(_ i: Interaction) async {
+        // A click made while the plugin was down comes back in a resume's replay; Discord has
+        // already told the user it failed, and acting on it now would surprise them.
+        if let made = Snowflake.date(i.id), Date().timeIntervalSince(made) > 10 {
+            logger.info("interaction \(i.id) is \(Int(Date().timeIntervalSince(made))) s old; skipped")
+            return
+        }
+        switch i.type {
+        case 2: await command(i)
+        case 3: await component(i)
+        default: logger.debug("interaction \(i.id) of type \(i.type) ignored")
+        }
+    }
+
+    private func command(_ i: Interaction) async {
+        guard allowlist.permits(i.userID) else { return await refuse(i) }
+        guard let name = i.commandName, let command = SlashCommand.named(name) else {
+            return await callback(i, ["type": 4, "data": Self.data(Reply(text: "Unknown command."), ephemeral: true)])
+        }
+        let chat = ChatRef(i)
+        let args = JSONValue.object(i.options.mapValues { .string($0) })
+        logger.info("/\(name) from \(i.userName) in \(chat.postChannel)")
+        await respond(i, chat: chat, deferEphemeral: command.ephemeral, component: false) {
+            Reply(try await connection.request("chat.command", params: ["chat": chat.json, "name": .string(name), "args": args]))
+        }
+    }
+
+    private func component(_ i: Interaction) async {
+        guard allowlist.permits(i.userID) else { return await refuse(i) }
+        guard let custom = i.customID else { return }
+        let chat = ChatRef(i)
+        let picked = i.values.first
+        if let choice = QuestionChoice(customID: custom) ?? picked.flatMap({ QuestionChoice(customID: $0) }) {
+            return await answer(i, chat: chat, choice: choice)
+        }
+        let action = custom.hasPrefix(Poster.actionMenuPrefix) ? (picked ?? "") : custom
+        guard !action.isEmpty else { return }
+        logger.info("button \(action) from \(i.userName) in \(chat.postChannel)")
+        await respond(i, chat: chat, deferEphemeral: true, component: true) {
+            Reply(try await connection.request("chat.command", params: ["chat": chat.json, "name": "action", "args": ["id": .string(action)]]))
+        }
+    }
+
+    private func answer(_ i: Interaction, chat: ChatRef, choice: QuestionChoice) async {
+        guard let record = await questions.record(choice.key) else {
+            return await callback(i, ["type": 4, "data": Self.data(Reply(text: "This question is no longer open."), ephemeral: true)])
+        }
+        var params: JSONValue = ["chat": chat.json, "sessionId": .string(record.sessionID), "questionId": .string(record.questionID)]
+        switch choice.choice {
+        case .yes: params["confirmed"] = true
+        case .no: params["confirmed"] = false
+        case .cancel: params["cancelled"] = true
+        case .option(let n):
+            guard record.options.indices.contains(n) else { return }
+            params["value"] = .string(record.options[n])
+        }
+        logger.info("answer to question \(record.questionID) from \(i.userName)")
+        let answer = params
+        await respond(i, chat: chat, deferEphemeral: true, component: true) {
+            Reply(try await connection.request("chat.answer", params: answer))
+        }
+    }
+
+    private func refuse(_ i: Interaction) async {
+        logger.notice("refused an interaction from user \(i.userID) (\(i.userName)): not in the allowlist")
+        await callback(i, ["type": 4, "data": Self.data(Reply(text: "Not authorized."), ephemeral: true)])
+    }
+
+    /// Answers with the supervisor's reply if it comes within `answerWithin`, else defers (type 5)
+    /// and edits the original response when it comes.
+    private func respond(_ i: Interaction, chat: ChatRef, deferEphemeral: Bool, component: Bool,
+                         _ call: @escaping @Sendable () async throws -> Reply) async {
+        // Unstructured on purpose: the supervisor call outlives the race against the deadline.
+        let pending = Task { () -> Result<Reply, RemoteError> in
+            do { return .success(try await call()) } catch let e as RemoteError { return .failure(e) } catch {
+                return .failure(RemoteError(code: "internal", message: "\(error)"))
+            }
+        }
+        let outcome: Result<Reply, RemoteError>
+        if let early = await FirstOf.value(of: pending, within: answerWithin) {
+            outcome = early
+            switch early {
+            case .success(let reply) where component && reply.isEmpty:
+                await callback(i, ["type": 6])
+            case .success(let reply):
+                await callback(i, ["type": 4, "data": Self.data(reply, ephemeral: reply.ephemeral)])
+            case .failure(let error):
+                await callback(i, ["type": 4, "data": Self.data(Self.failure(error), ephemeral: true)])
+            }
+        } else {
+            await callback(i, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
+            outcome = await pending.value
+            let application = i.applicationID.isEmpty ? (await listening.applicationID ?? "") : i.applicationID
+            do {
+                switch outcome {
+                case .success(let reply) where reply.isEmpty && component:
+                    try await rest.deleteOriginal(application: application, token: i.token)
+                case .success(let reply):
+                    try await rest.editOriginal(application: application, token: i.token, body: Self.edit(reply))
+                case .failure(let error):
+                    try await rest.editOriginal(application: application, token: i.token, body: Self.edit(Self.failure(error)))
+                }
+            } catch {
+                logger.warning("interaction \(i.id): editing the deferred response failed: \(error)")
+            }
+        }
+        if case .success(let reply) = outcome, let open = reply.openThread {
+            await threads.open(open, from: chat, nonceBase: "thread:" + i.id)
+        }
+    }
+
+    private func callback(_ i: Interaction, _ body: JSONValue) async {
+        do {
+            try await rest.interactionCallback(id: i.id, token: i.token, body: body)
+        } catch {
+            logger.warning("interaction \(i.id): answering failed: \(error)")
+        }
+    }
+
+    static func failure(_ error: RemoteError) -> Reply {
+        error.code == "not_authorized" ? Reply(text: "Not authorized.") : Reply(text: "⚠️ \(error.message.isEmpty ? error.code : error.message)")
+    }
+
+    /// An interaction response message (callback type 4 `data`).
+    static func data(_ reply: Reply, ephemeral: Bool) -> JSONValue {
+        var d = edit(reply)
+        if ephemeral { d["flags"] = 64 }
+        return d
+    }
+
+    /// A webhook edit body: text, buttons, no pings.
+    static func edit(_ reply: Reply) -> JSONValue {
+        let components = ComponentLayout.components(reply.actions.map { $0.map(ButtonSpec.init) }, menuPrefix: Poster.actionMenuPrefix)
+        let text = reply.text.isEmpty && components.isEmpty ? "Done." : reply.text
+        var d: JSONValue = ["allowed_mentions": Poster.allowedMentions(nil), "components": .array(components)]
+        if !text.isEmpty { d["content"] = .string(TextFit.clamp(text, to: Poster.limit)) }
+        return d
+    }
+}

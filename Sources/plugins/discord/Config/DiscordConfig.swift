@@ -1,0 +1,100 @@
+import Foundation
+import PiRelaySDK
+
+/// The `discord:` section of config.yaml plus the environment, checked once at start.
+struct DiscordConfig: Sendable {
+    static let defaultAPIBase = "https://discord.com/api/v10"
+
+    var token: BotToken
+    var tokenEnv: String
+    /// Empty means everyone is refused.
+    var allowedUsers: Set<String>
+    var guilds: [String]
+    var channels: [ChannelSetting]
+    var requireMention: Bool
+    var apiBase: String
+    var proxy: ProxySetting
+
+    /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
+    static func load(_ config: JSONValue, environment: [String: String]) throws -> DiscordConfig {
+        var config = config
+        if config.isNull { config = [:] }
+        guard config.objectValue != nil else { throw problem("the discord section of config.yaml must be a mapping") }
+        let tokenEnv = try string(config, "tokenEnv") ?? "DISCORD_BOT_TOKEN"
+        var raw = (environment[tokenEnv] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingCharacters(in: .whitespaces) }
+        guard !raw.isEmpty else { throw PluginExit.notConfigured("no Discord bot token: set \(tokenEnv) (or discord.tokenEnv)") }
+
+        var allowed = Set(try ids(config, "allowedUsers"))
+        for part in (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",") {
+            let id = part.trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty else { continue }
+            guard isSnowflake(id) else { throw problem("DISCORD_ALLOWED_USERS: \"\(id)\" is not a Discord user id (digits only)") }
+            allowed.insert(id)
+        }
+        let guilds = try ids(config, "guilds")
+        var channels: [ChannelSetting] = []
+        if let list = config["channels"], !list.isNull {
+            guard let items = list.arrayValue else { throw problem("discord.channels must be a list of {id, cwd, name}") }
+            for (n, item) in items.enumerated() {
+                let id: String
+                switch item {
+                case .string(let s): id = s
+                case .number: id = item.intValue.map(String.init) ?? ""
+                case .object(let o):
+                    guard let value = o["id"] else { throw problem("discord.channels[\(n)] has no id") }
+                    id = value.stringValue ?? value.intValue.map(String.init) ?? ""
+                default: throw problem("discord.channels[\(n)] must be {id, cwd, name}")
+                }
+                guard isSnowflake(id) else { throw problem("discord.channels[\(n)].id \"\(id)\" is not a Discord channel id (digits only)") }
+                channels.append(ChannelSetting(id: id, cwd: item["cwd"]?.stringValue, name: item["name"]?.stringValue))
+            }
+        }
+        let requireMention: Bool
+        switch config["requireMention"] {
+        case nil, .null?: requireMention = true
+        case .bool(let b)?: requireMention = b
+        default: throw problem("discord.requireMention must be true or false")
+        }
+        var apiBase = try string(config, "apiBase") ?? defaultAPIBase
+        while apiBase.hasSuffix("/") { apiBase.removeLast() }
+        guard apiBase.hasPrefix("https://") || apiBase.hasPrefix("http://") else {
+            throw problem("discord.apiBase must be an http(s) URL such as \(defaultAPIBase)")
+        }
+        let proxy = ProxySetting.resolve(configured: try string(config, "proxy"), environment: environment)
+        return DiscordConfig(token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
+                             channels: channels, requireMention: requireMention, apiBase: apiBase, proxy: proxy)
+    }
+
+    static func isSnowflake(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 20 && s.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    private static func string(_ config: JSONValue, _ key: String) throws -> String? {
+        switch config[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw problem("discord.\(key) must be a string")
+        }
+    }
+
+    /// A list of ids; YAML may have turned unquoted ids into numbers, which are taken as they are
+    /// only when exact (snowflakes beyond 2^53 lose digits as numbers, so those must be quoted).
+    private static func ids(_ config: JSONValue, _ key: String) throws -> [String] {
+        guard let value = config[key], !value.isNull else { return [] }
+        guard let items = value.arrayValue else { throw problem("discord.\(key) must be a list of id strings") }
+        return try items.enumerated().map { n, item in
+            let id: String
+            switch item {
+            case .string(let s): id = s.trimmingCharacters(in: .whitespaces)
+            case .number(let d) where d < 9_007_199_254_740_992: id = item.intValue.map(String.init) ?? ""
+            case .number: throw problem("discord.\(key)[\(n)] is a number too large to be exact: quote the id")
+            default: id = ""
+            }
+            guard isSnowflake(id) else { throw problem("discord.\(key)[\(n)] \"\(id)\" is not a Discord id (digits only)") }
+            return id
+        }
+    }
+
+    private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }
+}

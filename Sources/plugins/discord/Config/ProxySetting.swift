@@ -1,0 +1,58 @@
+/// The proxy for REST and the gateway: `discord.proxy`, else HTTPS_PROXY/https_proxy.
+struct ProxySetting: Sendable, Equatable {
+    /// nil = connect directly. curl is then told so explicitly, so it never falls back to other
+    /// proxy variables on its own.
+    let url: String?
+    /// NO_PROXY/no_proxy, handed to curl as is.
+    let bypass: String?
+
+    static let direct = ProxySetting(url: nil, bypass: nil)
+
+    static func resolve(configured: String?, environment: [String: String]) -> ProxySetting {
+        let bypass = nonEmpty(environment["NO_PROXY"]) ?? nonEmpty(environment["no_proxy"])
+        if let configured { return ProxySetting(url: nonEmpty(configured), bypass: bypass) }
+        return ProxySetting(url: nonEmpty(environment["HTTPS_PROXY"]) ?? nonEmpty(environment["https_proxy"]), bypass: bypass)
+    }
+
+    /// The proxy as scheme, host and port, for the WebSocket client (which speaks HTTP CONNECT
+    /// and SOCKS5 itself). nil when there is no proxy or it cannot be parsed.
+    var endpoint: (scheme: String, host: String, port: Int)? {
+        guard let url else { return nil }
+        let schemeEnd = url.range(of: "://")
+        let scheme = schemeEnd.map { String(url[..<$0.lowerBound]).lowercased() } ?? "http"
+        var rest = schemeEnd.map { url[$0.upperBound...] } ?? url[...]
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        let host: Substring
+        let portText: Substring?
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            portText = after.hasPrefix(":") ? after.dropFirst() : nil
+        } else if let colon = rest.lastIndex(of: ":") {
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            host = rest
+            portText = nil
+        }
+        guard !host.isEmpty else { return nil }
+        let defaultPort = scheme.hasPrefix("socks") ? 1080 : (scheme == "https" ? 443 : 80)
+        let port = portText.flatMap { Int($0) } ?? defaultPort
+        return (scheme, String(host), port)
+    }
+
+    /// For logs and `status`: user name and password replaced by `***`.
+    var redacted: String {
+        guard let url else { return "none" }
+        let schemeEnd = url.range(of: "://")?.upperBound ?? url.startIndex
+        let authorityEnd = url[schemeEnd...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        guard let at = url[schemeEnd..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd]) + "***" + String(url[at...])
+    }
+
+    private static func nonEmpty(_ s: String?) -> String? {
+        guard let s, !s.isEmpty else { return nil }
+        return s
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// pi-relay-discord: relays pi sessions to Discord. Discord's side is the gateway (events in)
+/// and REST (messages out); the supervisor's side is the messenger contract of protocol §6.
+@main
+struct DiscordRelay: Plugin {
+    static let manifest = PluginManifest(
+        name: "discord", version: "0.1.0", roles: ["messenger"],
+        limits: ["maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760],
+        summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output")
+
+    let config: DiscordConfig
+    let logger: Logger
+    let rest: DiscordREST
+    let gateway: Gateway
+    let listening: Listening
+    let inbox: Inbox
+    let interactions: Interactions
+    let outbox: Outbox
+    let live: LiveStreams
+    let typing: Typing
+    let questions: Questions
+    let registration: CommandRegistration
+    let started = Date()
+
+    init(context: PluginContext) async throws {
+        let config = try DiscordConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
+        let logger = context.logger
+        self.config = config
+        self.logger = logger
+        let store = StateStore(directory: context.stateDir)
+        rest = DiscordREST(base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger)
+        gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
+        listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
+        let allowlist = Allowlist(ids: config.allowedUsers)
+        let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
+        inbox = Inbox(listening: listening, allowlist: allowlist, connection: context.connection, poster: Poster(rest: rest),
+                      threads: threads, store: store, logger: logger)
+        questions = Questions(store: store)
+        interactions = Interactions(rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
+                                    questions: questions, threads: threads, logger: logger)
+        live = LiveStreams(rest: rest, store: store, logger: logger)
+        typing = Typing(rest: rest, logger: logger)
+        outbox = Outbox(rest: rest, live: live, typing: typing, questions: questions, listening: listening,
+                        maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
+        registration = CommandRegistration(rest: rest, store: store, guilds: config.guilds, logger: logger)
+
+        if config.allowedUsers.isEmpty {
+            logger.warning("the allowlist is empty (discord.allowedUsers and DISCORD_ALLOWED_USERS): everyone is refused; add Discord user ids to let people in")
+        }
+        logger.info("""
+            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
+            \(config.guilds.count) guild(s), \(config.allowedUsers.count) allowed user(s), \
+            mention \(config.requireMention ? "required" : "not required") in guild channels
+            """)
+    }
+
+    func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await gateway.run() }
+            group.addTask {
+                for await event in gateway.events { await route(event) }
+            }
+            // Ends when the gateway stops (shutdown) or gives up with a configuration problem.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func route(_ event: GatewayEvent) async {
+        switch event {
+        case .ready(let info):
+            await listening.setIdentity(bot: info.botUserID, application: info.applicationID)
+            // Unstructured on purpose: registration may wait on rate limits; events keep flowing.
+            Task { await registration.register(application: info.applicationID) }
+        case .messageCreate(let message):
+            await inbox.receive(message)
+        case .interactionCreate(let interaction):
+            // Unstructured on purpose: every interaction has its own 3 s deadline, whatever else is running.
+            Task { await interactions.handle(interaction) }
+        case .threads(let list):
+            await listening.learn(list)
+        case .threadDeleted(let id):
+            await listening.forget(thread: id)
+        case .resumed, .other:
+            break
+        }
+    }
+
+    func handle(_ request: PluginRequest) async throws -> JSONValue {
+        switch request.method {
+        case "chat.post":
+            try await outbox.post(delivery: request.id, request.params)
+            return [:]
+        case "chat.question.closed":
+            try await outbox.questionClosed(request.params)
+            return [:]
+        case "status":
+            return await status()
+        default:
+            throw RemoteError.methodNotFound(request.method)
+        }
+    }
+
+    func handle(notification method: String, params: JSONValue) async {
+        switch method {
+        case "chat.live":
+            guard let target = Target(params["target"]), let run = params["runId"]?.stringValue else {
+                logger.debug("chat.live without target or runId ignored")
+                return
+            }
+            await listening.bound(target)
+            await live.update(runID: run, target: target, revision: params["rev"]?.intValue,
+                              chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
+                              tail: params["tail"]?.stringValue ?? "")
+            await typing.keep(target.postChannel)
+        case "chat.typing":
+            guard let target = Target(params["target"]) else { return }
+            await typing.keep(target.postChannel)
+        case "chat.presence":
+            await gateway.setPresence(params["text"]?.stringValue ?? "")
+        default:
+            break
+        }
+    }
+
+    func shutdown() async {
+        await gateway.stop()
+        // Lets the writer put the close frame on the wire before the process exits.
+        try? await Task.sleep(for: .milliseconds(300))
+    }
+
+    private func status() async -> JSONValue {
+        let counters = rest.stats
+        return [
+            "gateway": await gateway.status,
+            "rest": ["requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
+                     "failures": JSONValue(counters.failures)],
+            "listening": await listening.counts,
+            "allowedUsers": JSONValue(config.allowedUsers.count),
+            "liveRuns": JSONValue(await live.activeCount),
+            "typing": JSONValue(await typing.activeCount),
+            "openQuestions": JSONValue(await questions.count),
+            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
+        ]
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Logging
+import PiRelaySDK
+import WSClient
+
+/// The Discord gateway connection: connects, heartbeats, identifies or resumes, turns dispatches
+/// into `events`, and reconnects until a close code says reconnecting cannot help (then `run`
+/// throws `PluginExit.notConfigured`). One connection at a time; each gets a fresh id so tasks
+/// left over from an older connection can tell they are stale.
+actor Gateway {
+    nonisolated let events: AsyncStream<GatewayEvent>
+    let eventsIn: AsyncStream<GatewayEvent>.Continuation
+
+    let rest: DiscordREST
+    let token: BotToken
+    let store: StateStore
+    let proxy: ProxySetting
+    let logger: Logger
+
+    var resume: ResumeState?
+    var sequence: Int?
+    var gatewayURL: String?
+    var connection = 0
+    var outbox: AsyncStream<GatewayOutgoing>.Continuation?
+    var tracker: HeartbeatTracker?
+    var sendLimiter = GatewaySendLimiter()
+    var phase: GatewayPhase = .starting
+    var lastIdentify: ContinuousClock.Instant?
+    /// Why we are closing the current connection ourselves, if we are.
+    var leaving: GatewayCloseAction?
+    var presenceText: String?
+    var presenceDue = false
+    var lastPresence: ContinuousClock.Instant?
+    var presenceScheduled = false
+    var sessionHealthy = false
+    var stopping = false
+    var reconnects = 0
+    var dispatches = 0
+
+    init(rest: DiscordREST, token: BotToken, store: StateStore, proxy: ProxySetting, logger: Logger) {
+        (events, eventsIn) = AsyncStream.makeStream(of: GatewayEvent.self, bufferingPolicy: .unbounded)
+        self.rest = rest
+        self.token = token
+        self.store = store
+        self.proxy = proxy
+        self.logger = logger
+        if let saved = store.load(ResumeState.self, from: ResumeState.file),
+           Date().timeIntervalSince1970 - saved.savedAt < 170 {
+            // Discord keeps a disconnected session resumable for a few minutes; older ones would
+            // only earn an op 9.
+            resume = saved
+            sequence = saved.sequence
+        }
+    }
+
+    /// Connects and keeps the connection up; returns only when `stop` was called.
+    func run() async throws {
+        var failures = 0
+        while !stopping && !Task.isCancelled {
+            let url: String
+            do {
+                url = try await connectURL()
+            } catch {
+                failures += 1
+                let delay = Self.backoff(failures)
+                logger.warning("gateway: could not get the gateway URL: \(token.masking("\(error)")); retrying in \(delay)")
+                phase = .reconnecting
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            sessionHealthy = false
+            let ending = await connectOnce(url: url)
+            if stopping { break }
+            let action = leaving ?? GatewayCloseAction.after(closeCode: ending.code)
+            leaving = nil
+            reconnects += 1
+            switch action {
+            case .fatal(let why):
+                phase = .stopped
+                eventsIn.finish()
+                throw PluginExit.notConfigured(why)
+            case .reidentify:
+                await forgetSession()
+            case .resume:
+                break
+            }
+            failures = sessionHealthy ? 0 : failures + 1
+            let delay = failures == 0 ? .milliseconds(Int.random(in: 100...600)) : Self.backoff(failures)
+            logger.info("gateway: connection ended (\(ending.summary)); \(action == .reidentify ? "identifying anew" : "resuming") in \(delay)")
+            phase = .reconnecting
+            try? await Task.sleep(for: delay)
+        }
+        phase = .stopped
+    }
+
+    /// Ends the connection, keeping the session resumable (close code 4000, not 1000) so the next
+    /// start resumes and Discord replays what happened in between.
+    func stop() {
+        stopping = true
+        outbox?.yield(.close(code: 4000, reason: "pi-relay-discord stopping"))
+    }
+
+    /// Sets the bot's activity to "Watching <text>" (empty text clears it).
+    func setPresence(_ text: String) {
+        presenceText = text
+        presenceDue = true
+        sendPresenceIfDue()
+    }
+
+    var status: JSONValue {
+        var s: JSONValue = ["phase": .string(phase.rawValue), "reconnects": JSONValue(reconnects), "dispatches": JSONValue(dispatches)]
+        if let resume { s["session"] = .string(String(resume.sessionID.prefix(8))) }
+        if let sequence { s["seq"] = JSONValue(sequence) }
+        if let latency = tracker?.latency {
+            s["heartbeatLatencyMs"] = JSONValue(Int(latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000))
+        }
+        return s
+    }
+
+    private func connectURL() async throws -> String {
+        if let resume, !resume.resumeURL.isEmpty { return resume.resumeURL }
+        if let gatewayURL { return gatewayURL }
+        let url = try await rest.gatewayURL()
+        gatewayURL = url
+        return url
+    }
+
+    func forgetSession() async {
+        resume = nil
+        sequence = nil
+        await store.remove(ResumeState.file)
+    }
+
+    static func backoff(_ failures: Int) -> Duration {
+        let base = min(60.0, pow(2.0, Double(max(0, failures - 1))))
+        return .milliseconds(Int(base * 1000 * Double.random(in: 0.8...1.2)))
+    }
+}

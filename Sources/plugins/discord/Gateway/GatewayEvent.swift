@@ -1,0 +1,28 @@
+import PiRelaySDK
+
+/// The dispatches the relay acts on, decoded; everything else is `other`.
+enum GatewayEvent: Sendable {
+    case ready(ReadyInfo)
+    case resumed
+    case messageCreate(IncomingMessage)
+    case interactionCreate(Interaction)
+    /// THREAD_CREATE / THREAD_UPDATE, and the active threads listed in GUILD_CREATE.
+    case threads([ThreadInfo])
+    case threadDeleted(id: String)
+    case other(String)
+
+    /// nil when a known event's payload lacks what the relay needs (logged by the caller).
+    static func decode(name: String, data d: JSONValue) -> GatewayEvent? {
+        switch name {
+        case "READY": return ReadyInfo(d).map(GatewayEvent.ready)
+        case "RESUMED": return .resumed
+        case "MESSAGE_CREATE": return IncomingMessage(d).map(GatewayEvent.messageCreate)
+        case "INTERACTION_CREATE": return Interaction(d).map(GatewayEvent.interactionCreate)
+        case "THREAD_CREATE", "THREAD_UPDATE": return ThreadInfo(d).map { .threads([$0]) }
+        case "THREAD_DELETE": return d["id"]?.stringValue.map { .threadDeleted(id: $0) }
+        case "GUILD_CREATE", "THREAD_LIST_SYNC":
+            return .threads((d["threads"]?.arrayValue ?? []).compactMap(ThreadInfo.init))
+        default: return .other(name)
+        }
+    }
+}

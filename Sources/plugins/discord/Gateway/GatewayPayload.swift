@@ -1,0 +1,24 @@
+import PiRelaySDK
+
+/// One gateway frame: `{"op", "d", "s", "t"}`.
+struct GatewayPayload: Sendable, Equatable {
+    var op: Int
+    var d: JSONValue
+    var s: Int?
+    var t: String?
+
+    struct DecodeError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func decode(_ text: String) throws -> GatewayPayload {
+        let value = try JSONValue.parse(text)
+        guard let op = value["op"]?.intValue else { throw DecodeError(description: "gateway frame without an op") }
+        return GatewayPayload(op: op, d: value["d"] ?? .null, s: value["s"]?.intValue, t: value["t"]?.stringValue)
+    }
+
+    /// The text of a frame the client sends (`s` and `t` are only for dispatches).
+    static func encode(_ op: GatewayOpcode, _ d: JSONValue) -> String {
+        JSONValue.object(["op": .number(Double(op.rawValue)), "d": d]).serialized()
+    }
+}

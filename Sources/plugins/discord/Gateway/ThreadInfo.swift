@@ -1,0 +1,21 @@
+import PiRelaySDK
+
+/// A thread and the channel it belongs to: a message in a thread names only the thread, while
+/// the supervisor's chat object wants the parent channel too.
+struct ThreadInfo: Sendable, Equatable, Codable {
+    var id: String
+    var parentID: String
+    var guildID: String?
+
+    init(id: String, parentID: String, guildID: String?) {
+        self.id = id
+        self.parentID = parentID
+        self.guildID = guildID
+    }
+
+    init?(_ d: JSONValue) {
+        guard let id = d["id"]?.stringValue, let parent = d["parent_id"]?.stringValue,
+              let type = d["type"]?.intValue, [10, 11, 12].contains(type) else { return nil }
+        self.init(id: id, parentID: parent, guildID: d["guild_id"]?.stringValue)
+    }
+}

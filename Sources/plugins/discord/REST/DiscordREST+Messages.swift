@@ -1,0 +1,69 @@
+import PiRelaySDK
+
+extension DiscordREST {
+    /// The gateway URL from GET /gateway/bot.
+    func gatewayURL() async throws -> String {
+        let body = try await send(.gatewayBot)
+        guard let url = body?["url"]?.stringValue, !url.isEmpty else {
+            throw DiscordAPIError(endpoint: Endpoint.gatewayBot.description, status: 200, code: nil, message: "no url in the answer")
+        }
+        return url
+    }
+
+    /// Posts a message and returns its id. With a nonce the create is idempotent: Discord answers
+    /// a repeat (same channel, same nonce, within minutes) with the original message.
+    @discardableResult
+    func createMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile] = []) async throws -> String {
+        var body = body
+        if let nonce {
+            body["nonce"] = .string(nonce)
+            body["enforce_nonce"] = true
+        }
+        if !files.isEmpty {
+            body["attachments"] = .array(files.enumerated().map { n, file in ["id": .number(Double(n)), "filename": .string(file.filename)] })
+        }
+        let message = try await send(.createMessage(channel: channel, enforcedNonce: nonce != nil), json: body, files: files)
+        guard let id = message?["id"]?.stringValue else {
+            throw DiscordAPIError(endpoint: "POST /channels/{channel_id}/messages", status: 200, code: nil, message: "no message id in the answer")
+        }
+        return id
+    }
+
+    func editMessage(channel: String, message: String, body: JSONValue) async throws {
+        try await send(.editMessage(channel: channel, message: message), json: body)
+    }
+
+    func deleteMessage(channel: String, message: String) async throws {
+        try await send(.deleteMessage(channel: channel, message: message))
+    }
+
+    func triggerTyping(channel: String) async throws {
+        try await send(.typing(channel: channel))
+    }
+
+    /// A public thread in `channel`; returns the thread's id.
+    func createThread(channel: String, name: String) async throws -> String {
+        let body: JSONValue = ["name": .string(TextFit.clamp(name.isEmpty ? "session" : name, to: 100)),
+                               "type": 11, "auto_archive_duration": 10080]
+        guard let id = try await send(.createThread(channel: channel), json: body)?["id"]?.stringValue else {
+            throw DiscordAPIError(endpoint: "POST /channels/{channel_id}/threads", status: 201, code: nil, message: "no thread id in the answer")
+        }
+        return id
+    }
+
+    func interactionCallback(id: String, token: String, body: JSONValue) async throws {
+        do {
+            try await send(.interactionCallback(interaction: id, token: token), json: body)
+        } catch let error as DiscordAPIError where error.code == 40060 {
+            // Only a retry of ours whose first attempt did land can get here: it is acknowledged.
+        }
+    }
+
+    func editOriginal(application: String, token: String, body: JSONValue) async throws {
+        try await send(.editOriginal(application: application, token: token), json: body)
+    }
+
+    func deleteOriginal(application: String, token: String) async throws {
+        try await send(.deleteOriginal(application: application, token: token))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PiRelaySDK
+import Synchronization
+
+/// Discord's REST API over libcurl, with the rate limiter in front of every request and retries
+/// where they are safe. Calls suspend (on the limiter or the transfer loop) but never block a
+/// thread of the cooperative pool.
+final class DiscordREST: Sendable {
+    static let userAgent = "DiscordBot (https://github.com/pi-relayd/pi-relayd, 0.1.0)"
+
+    let base: String
+    private let token: BotToken
+    private let proxy: ProxySetting
+    private let loop: TransferLoop
+    private let limiter = Mutex(RateLimiter())
+    private let counters = Mutex(Counters())
+    private let logger: Logger
+
+    struct Counters: Sendable {
+        var requests = 0
+        var rateLimited = 0
+        var failures = 0
+    }
+
+    init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger) {
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        self.token = token
+        self.proxy = proxy
+        self.loop = loop
+        self.logger = logger
+    }
+
+    var stats: Counters { counters.withLock { $0 } }
+
+    /// Sends `endpoint` and returns the parsed JSON body (nil for 204 or an empty body).
+    @discardableResult
+    func send(_ endpoint: Endpoint, json: JSONValue? = nil, files: [UploadFile] = [],
+              timeout: Duration = .seconds(30)) async throws -> JSONValue? {
+        let body: HTTPBody
+        if !files.isEmpty {
+            body = .multipart(payloadJSON: (json ?? [:]).serializedBytes(), files: files)
+        } else if let json {
+            body = .json(json.serializedBytes())
+        } else {
+            body = .none
+        }
+        let request = HTTPRequest(
+            method: endpoint.method, url: base + endpoint.path,
+            headers: ["Authorization: Bot \(token.value)", "User-Agent: \(Self.userAgent)"],
+            body: body, timeout: files.isEmpty ? timeout : max(timeout, .seconds(120)), proxy: proxy)
+        var rateLimitedTimes = 0
+        var failedTimes = 0
+        while true {
+            try Task.checkCancellation()
+            let ticket = try await admit(endpoint)
+            counters.withLock { $0.requests += 1 }
+            let result = await loop.perform(request)
+            switch result {
+            case .failure(let error):
+                limiter.withLock { $0.abandon(ticket) }
+                if error == .cancelled { throw CancellationError() }
+                failedTimes += 1
+                guard endpoint.idempotent, failedTimes < 4 else {
+                    counters.withLock { $0.failures += 1 }
+                    throw DiscordAPIError(endpoint: endpoint.description, status: 0, code: nil, message: error.description)
+                }
+                logger.warning("\(endpoint): \(error); retrying")
+                try await Task.sleep(for: Self.backoff(failedTimes))
+            case .success(let response):
+                let now = ContinuousClock.now
+                let verdict = limiter.withLock { $0.complete(ticket, RateLimitInfo(response), now: now) }
+                if case .retry(let at) = verdict {
+                    rateLimitedTimes += 1
+                    counters.withLock { $0.rateLimited += 1 }
+                    logger.warning("\(endpoint): rate limited (429), retrying in \(Self.seconds(at - now)) s")
+                    guard rateLimitedTimes < 10 else { throw Self.error(endpoint, response) }
+                    continue
+                }
+                switch response.status {
+                case 200..<300:
+                    guard !response.body.isEmpty else { return nil }
+                    return try? JSONValue.parse(bytes: response.body)
+                case 500..<600 where endpoint.idempotent && failedTimes < 3:
+                    failedTimes += 1
+                    logger.warning("\(endpoint): HTTP \(response.status); retrying")
+                    try await Task.sleep(for: Self.backoff(failedTimes))
+                default:
+                    counters.withLock { $0.failures += 1 }
+                    throw Self.error(endpoint, response)
+                }
+            }
+        }
+    }
+
+    /// Waits until the rate limiter lets `endpoint` go out.
+    private func admit(_ endpoint: Endpoint) async throws -> RateLimiter.Ticket {
+        while true {
+            let now = ContinuousClock.now
+            switch limiter.withLock({ $0.acquire(endpoint.routeKey, global: endpoint.countsGlobally, now: now) }) {
+            case .send(let ticket): return ticket
+            case .wait(let until): try await Task.sleep(until: until, clock: .continuous)
+            }
+        }
+    }
+
+    private static func error(_ endpoint: Endpoint, _ response: HTTPResponse) -> DiscordAPIError {
+        let body = try? JSONValue.parse(bytes: response.body)
+        return DiscordAPIError(endpoint: endpoint.description, status: response.status, code: body?["code"]?.intValue,
+                               message: body?["message"]?.stringValue ?? "")
+    }
+
+    private static func backoff(_ attempt: Int) -> Duration {
+        .milliseconds(250 << min(attempt, 5)) + .milliseconds(Int.random(in: 0...200))
+    }
+
+    private static func seconds(_ d: Duration) -> String {
+        String(format: "%.2f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Open questions by key (see `QuestionChoice`), saved so buttons keep working and the message
+/// can be closed after a restart.
+actor Questions {
+    static let file = "questions.json"
+
+    private let store: StateStore
+    private var records: [String: QuestionRecord]
+
+    init(store: StateStore) {
+        self.store = store
+        let now = Date().timeIntervalSince1970
+        records = (store.load([String: QuestionRecord].self, from: Self.file) ?? [:]).filter { now - $0.value.postedAt < 86_400 }
+    }
+
+    func record(_ key: String) -> QuestionRecord? { records[key] }
+
+    func save(_ record: QuestionRecord, key: String) async {
+        records[key] = record
+        await store.save(records, to: Self.file)
+    }
+
+    func remove(_ key: String) async {
+        guard records.removeValue(forKey: key) != nil else { return }
+        await store.save(records, to: Self.file)
+    }
+
+    var count: Int { records.count }
+}

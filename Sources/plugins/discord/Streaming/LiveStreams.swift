@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Shows `chat.live` updates: one coalescer and one driver task per run. The per-run record
+/// (run id → message ids) is saved after every new message, so a restarted plugin keeps
+/// editing the same messages, and a final can turn them into its chunks.
+actor LiveStreams {
+    static let file = "runs.json"
+
+    private let rest: DiscordREST
+    private let store: StateStore
+    private let logger: Logger
+    private var runs: [String: LiveRun] = [:]
+    private var records: [String: RunRecord]
+    private var failures = 0
+
+    init(rest: DiscordREST, store: StateStore, logger: Logger) {
+        self.rest = rest
+        self.store = store
+        self.logger = logger
+        records = Self.pruned(store.load([String: RunRecord].self, from: Self.file) ?? [:])
+    }
+
+    func update(runID: String, target: Target, revision: Int?, chunks: [String], tail: String) {
+        if records[runID]?.finished == true { return }
+        var run = runs[runID] ?? LiveRun(coalescer: Coalescer(posted: slots(fromRecord: runID)), channel: target.postChannel)
+        guard run.coalescer.update(revision: revision, chunks: chunks, tail: tail) else { return }
+        runs[runID] = run
+        if run.driver == nil && !run.stopping {
+            // Unstructured on purpose: each run's calls go on at their own pace, independent of
+            // the notification that started them and of other runs.
+            run.driver = Task { await self.drive(runID) }
+            runs[runID] = run
+        }
+    }
+
+    /// Stops showing `runID` live and returns the messages that show it (from memory, or from
+    /// the saved record after a restart). Waits for a call in flight, never cancels one.
+    func finish(_ runID: String) async -> (channel: String, slots: [Coalescer.Slot])? {
+        if var run = runs[runID] {
+            run.stopping = true
+            runs[runID] = run
+            if run.sleeping { run.driver?.cancel() }
+            await run.driver?.value
+            if let done = runs.removeValue(forKey: runID) { return (done.channel, done.coalescer.slots) }
+        }
+        guard let record = records[runID] else { return nil }
+        return (record.channel, slots(fromRecord: runID))
+    }
+
+    /// The final is posted: remember the run's messages as finished so late live updates for it
+    /// are ignored, and a replayed final finds them.
+    func markFinished(_ runID: String, channel: String, messageIDs: [String], fingerprints: [String]) async {
+        records[runID] = RunRecord(channel: channel, messageIDs: messageIDs, fingerprints: fingerprints, finished: true,
+                                   updatedAt: Date().timeIntervalSince1970)
+        await save()
+    }
+
+    var activeCount: Int { runs.count }
+
+    private func slots(fromRecord runID: String) -> [Coalescer.Slot] {
+        guard let record = records[runID] else { return [] }
+        return zip(record.messageIDs, record.fingerprints + Array(repeating: "", count: max(0, record.messageIDs.count - record.fingerprints.count)))
+            .map { Coalescer.Slot(messageID: $0, fingerprint: $1, lastChange: nil) }
+    }
+
+    /// The next call for the run, or nil when there is nothing to do (the driver then ends; the
+    /// next update starts a new one).
+    private func step(_ runID: String) -> (Coalescer.Action, String)? {
+        guard var run = runs[runID] else { return nil }
+        run.sleeping = false
+        if run.stopping {
+            run.driver = nil
+            runs[runID] = run
+            return nil
+        }
+        let action = run.coalescer.next(now: .now)
+        switch action {
+        case .idle:
+            run.driver = nil
+            runs[runID] = run
+            return nil
+        case .wait:
+            run.sleeping = true
+        default:
+            break
+        }
+        runs[runID] = run
+        return (action, run.channel)
+    }
+
+    private func drive(_ runID: String) async {
+        while let (action, channel) = step(runID) {
+            switch action {
+            case .post(let index, let content):
+                do {
+                    let id = try await rest.createMessage(channel: channel, body: Poster.body(content),
+                                                          nonce: Nonce.make("live:" + runID, index: index))
+                    runs[runID]?.coalescer.posted(index: index, messageID: id, content: content, now: .now)
+                    await record(runID)
+                } catch {
+                    giveUp(runID, error, what: "posting live message \(index + 1)", permanentStops: true)
+                }
+            case .edit(let index, let messageID, let content):
+                do {
+                    try await rest.editMessage(channel: channel, message: messageID,
+                                               body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
+                    runs[runID]?.coalescer.edited(index: index, content: content, now: .now)
+                } catch let error as DiscordAPIError where error.isPermanent {
+                    // The message is gone or not ours to edit: stop trying to change it.
+                    logger.warning("live run \(runID): \(error)")
+                    runs[runID]?.coalescer.edited(index: index, content: content, now: .now)
+                } catch {
+                    giveUp(runID, error, what: "editing live message \(index + 1)", permanentStops: false)
+                }
+            case .wait(let until):
+                try? await Task.sleep(until: until, clock: .continuous)
+            case .idle:
+                return
+            }
+        }
+    }
+
+    private func giveUp(_ runID: String, _ error: any Error, what: String, permanentStops: Bool) {
+        failures += 1
+        if permanentStops, let e = error as? DiscordAPIError, e.isPermanent {
+            logger.warning("live run \(runID): \(what) failed for good (\(e)); the final will be posted on its own")
+            runs[runID]?.stopping = true
+            runs[runID]?.coalescer.failed(now: .now, retry: .seconds(3600))
+            return
+        }
+        logger.warning("live run \(runID): \(what) failed (\(error)); retrying")
+        runs[runID]?.coalescer.failed(now: .now, retry: .seconds(2))
+    }
+
+    private func record(_ runID: String) async {
+        guard let run = runs[runID] else { return }
+        records[runID] = RunRecord(channel: run.channel, messageIDs: run.coalescer.slots.map(\.messageID),
+                                   fingerprints: run.coalescer.slots.map(\.fingerprint), finished: false,
+                                   updatedAt: Date().timeIntervalSince1970)
+        await save()
+    }
+
+    private func save() async {
+        records = Self.pruned(records)
+        await store.save(records, to: Self.file)
+    }
+
+    /// Finished runs are kept an hour (a replayed final still finds its messages), others two days.
+    static func pruned(_ records: [String: RunRecord], now: Double = Date().timeIntervalSince1970) -> [String: RunRecord] {
+        records.filter { _, r in now - r.updatedAt < (r.finished ? 3600 : 172_800) }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
+/// Returning means Discord accepted everything, and only then does the SDK ack. A delivery that
+/// can never succeed (unknown channel, missing permission) is logged and returns as well, or it
+/// would come back after every restart; a transient failure throws and the delivery stays queued.
+struct Outbox: Sendable {
+    let rest: DiscordREST
+    let live: LiveStreams
+    let typing: Typing
+    let questions: Questions
+    let listening: Listening
+    let maxUploadBytes: Int
+    let logger: Logger
+
+    var poster: Poster { Poster(rest: rest) }
+
+    func post(delivery: String, _ params: JSONValue) async throws {
+        guard let target = Target(params["target"]) else { throw RemoteError.invalidParams("chat.post needs target.channel (a Discord id)") }
+        await listening.bound(target)
+        let kind = params["kind"]?.stringValue ?? "notice"
+        do {
+            switch kind {
+            case "final":
+                try await final(delivery: delivery, target: target, params)
+            case "question":
+                try await question(delivery: delivery, target: target, params)
+            default:
+                var reply = Reply(params)
+                if kind == "echo" { reply.text = "▶ USER: " + reply.text }
+                let mention = params["mentionUser"]?.stringValue
+                try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: mention)
+                let files = try uploads(params["files"])
+                try await upload(files, channel: target.postChannel, delivery: delivery)
+            }
+        } catch let error as DiscordAPIError where error.isPermanent {
+            logger.error("chat.post \(kind) to \(target.postChannel) dropped: \(error)")
+        }
+    }
+
+    func questionClosed(_ params: JSONValue) async throws {
+        guard let session = params["sessionId"]?.stringValue, let question = params["questionId"]?.stringValue else {
+            throw RemoteError.invalidParams("chat.question.closed needs sessionId and questionId")
+        }
+        let key = QuestionChoice.key(session: session, question: question)
+        let outcome = params["text"]?.stringValue ?? "Closed."
+        do {
+            if let record = await questions.record(key), let message = record.messageID {
+                try await rest.editMessage(channel: record.channel, message: message,
+                                           body: QuestionLayout.closed(title: record.title, outcome: outcome))
+            } else if let target = Target(params["target"]) {
+                try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
+            }
+        } catch let error as DiscordAPIError where error.isPermanent {
+            logger.warning("closing question \(question): \(error)")
+        }
+        await questions.remove(key)
+    }
+
+    private func final(delivery: String, target: Target, _ params: JSONValue) async throws {
+        let channel = target.postChannel
+        await typing.stop(channel)
+        var chunks = (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if chunks.isEmpty, let text = params["text"]?.stringValue { chunks = TextFit.split(text, limit: Poster.limit) }
+        chunks = chunks.map { TextFit.clamp($0, to: Poster.limit) }.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let files = try uploads(params["files"])
+        let runID = params["runId"]?.stringValue
+        var shown: [Coalescer.Slot] = []
+        var liveChannel = channel
+        if let runID, let live = await live.finish(runID) {
+            shown = live.slots
+            liveChannel = live.channel
+        }
+        var mention = params["mentionUser"]?.stringValue
+        var ids: [String] = []
+        var fingerprints: [String] = []
+        var filesSent = files.isEmpty
+        for (i, chunk) in chunks.enumerated() {
+            let fingerprint = Coalescer.fingerprint(chunk)
+            if i < shown.count {
+                if shown[i].fingerprint != fingerprint {
+                    try await rest.editMessage(channel: liveChannel, message: shown[i].messageID,
+                                               body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
+                }
+                ids.append(shown[i].messageID)
+            } else {
+                var text = chunk
+                var pinged: String?
+                if let user = mention, TextFit.length(chunk) + 25 <= Poster.limit {
+                    text = "<@\(user)> " + chunk
+                    pinged = user
+                    mention = nil
+                }
+                let last = i == chunks.count - 1
+                let batch = last && !filesSent ? Self.batches(files).first ?? [] : []
+                let id = try await rest.createMessage(channel: channel, body: Poster.body(text, mention: pinged),
+                                                      nonce: Nonce.make(delivery, index: i), files: batch)
+                if !batch.isEmpty { filesSent = true; try await upload(Array(files.dropFirst(batch.count)), channel: channel, delivery: delivery) }
+                ids.append(id)
+            }
+            fingerprints.append(fingerprint)
+        }
+        // The live view ran longer than the final: its extra messages would repeat or confuse.
+        for extra in shown.dropFirst(chunks.count) {
+            do {
+                try await rest.deleteMessage(channel: liveChannel, message: extra.messageID)
+            } catch let error as DiscordAPIError where error.isPermanent {
+                logger.debug("deleting a surplus live message: \(error)")
+            }
+        }
+        if !filesSent { try await upload(files, channel: channel, delivery: delivery) }
+        if let user = mention {
+            try await rest.createMessage(channel: channel, body: Poster.body("<@\(user)> ⬆ done", mention: user),
+                                         nonce: Nonce.make(delivery, part: "m"))
+        }
+        if let runID {
+            await live.markFinished(runID, channel: channel, messageIDs: ids, fingerprints: fingerprints)
+        }
+        for file in files { unlink(file.path) }
+    }
+
+    private func question(delivery: String, target: Target, _ params: JSONValue) async throws {
+        guard let q = Question(params["question"], sessionFallback: params["sessionId"]?.stringValue) else {
+            throw RemoteError.invalidParams("chat.post question needs question.id and a sessionId")
+        }
+        let key = QuestionChoice.key(session: q.sessionID, question: q.id)
+        let channel = target.postChannel
+        let body = QuestionLayout.body(q, key: key, now: Date(), mention: params["mentionUser"]?.stringValue)
+        // Saved before posting: a click can arrive before createMessage returns.
+        var record = QuestionRecord(sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
+                                    options: q.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
+        await questions.save(record, key: key)
+        record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0))
+        await questions.save(record, key: key)
+    }
+
+    /// Files after the text, in messages of at most 10 files and 24 MiB.
+    private func upload(_ files: [UploadFile], channel: String, delivery: String) async throws {
+        for (n, batch) in Self.batches(files).enumerated() {
+            try await rest.createMessage(channel: channel, body: Poster.body(""), nonce: Nonce.make(delivery, part: "f\(n)"), files: batch)
+        }
+    }
+
+    static func batches(_ files: [UploadFile]) -> [[UploadFile]] {
+        var out: [[UploadFile]] = []
+        var current: [UploadFile] = []
+        var bytes = 0
+        for file in files {
+            if current.count == 10 || (bytes + file.size > 24 << 20 && !current.isEmpty) {
+                out.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(file)
+            bytes += file.size
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// The files of a post that can be uploaded; a missing or oversized file is logged and left out.
+    private func uploads(_ json: JSONValue?) throws -> [UploadFile] {
+        var files: [UploadFile] = []
+        for item in json?.arrayValue ?? [] {
+            guard let path = item["path"]?.stringValue else { continue }
+            let name = item["filename"]?.stringValue ?? (path as NSString).lastPathComponent
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                logger.warning("chat.post: file \(name) is not there; not uploaded")
+                continue
+            }
+            guard Int(info.st_size) <= maxUploadBytes else {
+                logger.warning("chat.post: file \(name) has \(info.st_size) bytes, over Discord's \(maxUploadBytes); not uploaded")
+                continue
+            }
+            files.append(UploadFile(path: path, filename: name, contentType: Self.contentType(name), size: Int(info.st_size)))
+        }
+        return files
+    }
+
+    static func contentType(_ filename: String) -> String {
+        switch (filename as NSString).pathExtension.lowercased() {
+        case "md", "markdown": "text/markdown; charset=utf-8"
+        case "txt", "log", "diff", "patch": "text/plain; charset=utf-8"
+        case "json": "application/json"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "webp": "image/webp"
+        case "pdf": "application/pdf"
+        case "html", "htm": "text/html; charset=utf-8"
+        case "csv": "text/csv; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}

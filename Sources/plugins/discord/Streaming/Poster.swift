@@ -1,0 +1,45 @@
+import PiRelaySDK
+
+/// Posts text and Replies as Discord messages: split to 2000 characters, buttons on the last
+/// part, nobody pinged unless named (agent output may contain "@everyone").
+struct Poster: Sendable {
+    static let limit = 2000
+    static let actionMenuPrefix = "pa:menu:"
+
+    let rest: DiscordREST
+
+    /// Posts `reply` in `channel` and returns the message ids. `nonceBase` makes it idempotent.
+    @discardableResult
+    func post(_ reply: Reply, channel: String, replyTo: String? = nil, nonceBase: String?, mention: String? = nil) async throws -> [String] {
+        let components = ComponentLayout.components(reply.actions.map { $0.map(ButtonSpec.init) }, menuPrefix: Self.actionMenuPrefix)
+        var text = reply.text
+        if let mention { text = "<@\(mention)> " + text }
+        var parts = TextFit.split(text, limit: Self.limit)
+        if parts.isEmpty {
+            guard !components.isEmpty else { return [] }
+            parts = [""]
+        }
+        var ids: [String] = []
+        for (n, part) in parts.enumerated() {
+            let last = n == parts.count - 1
+            let body = Self.body(part, components: last ? components : [], replyTo: n == 0 ? replyTo : nil,
+                                 mention: n == 0 ? mention : nil)
+            ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: n) }))
+        }
+        return ids
+    }
+
+    static func body(_ text: String, components: [JSONValue] = [], replyTo: String? = nil, mention: String? = nil) -> JSONValue {
+        var body: JSONValue = ["allowed_mentions": allowedMentions(mention)]
+        if !text.isEmpty { body["content"] = .string(TextFit.clamp(text, to: limit)) }
+        if !components.isEmpty { body["components"] = .array(components) }
+        if let replyTo { body["message_reference"] = ["message_id": .string(replyTo), "fail_if_not_exists": false] }
+        return body
+    }
+
+    static func allowedMentions(_ user: String?) -> JSONValue {
+        var m: JSONValue = ["parse": [], "replied_user": false]
+        if let user { m["users"] = [.string(user)] }
+        return m
+    }
+}

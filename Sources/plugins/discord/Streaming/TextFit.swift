@@ -1,0 +1,48 @@
+/// Fitting text into Discord's length limits. Lengths are counted in UTF-16 units, which is never
+/// less than the code points Discord counts, so a fitted text is always accepted.
+enum TextFit {
+    static func length(_ text: String) -> Int { text.utf16.count }
+
+    /// `text` cut to at most `limit` units, ending in "…" when cut; never splits a character.
+    static func clamp(_ text: String, to limit: Int) -> String {
+        guard length(text) > limit else { return text }
+        var out = ""
+        var used = 0
+        for ch in text {
+            let n = ch.utf16.count
+            if used + n > limit - 1 { break }
+            out.append(ch)
+            used += n
+        }
+        return out + "…"
+    }
+
+    /// `text` in pieces of at most `limit` units, cut after a newline where one is near the end of
+    /// a piece, else between characters. Code fences are the formatter's business; this is for
+    /// plain notices and echoes.
+    static func split(_ text: String, limit: Int) -> [String] {
+        guard length(text) > limit else { return text.isEmpty ? [] : [text] }
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while length(String(rest)) > limit {
+            var end = rest.startIndex
+            var used = 0
+            var lastNewline: String.Index?
+            while end < rest.endIndex {
+                let n = rest[end].utf16.count
+                if used + n > limit { break }
+                used += n
+                if rest[end] == "\n" { lastNewline = end }
+                end = rest.index(after: end)
+            }
+            if let nl = lastNewline, rest.distance(from: rest.startIndex, to: nl) > limit / 2 {
+                end = rest.index(after: nl)
+            }
+            if end == rest.startIndex { end = rest.index(after: end) }
+            pieces.append(String(rest[..<end]))
+            rest = rest[end...]
+        }
+        if !rest.isEmpty { pieces.append(String(rest)) }
+        return pieces
+    }
+}

@@ -1,0 +1,48 @@
+import Logging
+
+/// Keeps "bot is typing…" alive in channels where a run streams: Discord shows it for 10 s per
+/// POST, so it is renewed every 8 s until the final arrives or the supervisor goes quiet.
+actor Typing {
+    private let rest: DiscordREST
+    private let logger: Logger
+    private var loops: [String: (until: ContinuousClock.Instant, task: Task<Void, Never>)] = [:]
+    /// Without news from the supervisor for this long, the indicator stops by itself.
+    private let linger: Duration = .seconds(30)
+    private let period: Duration = .seconds(8)
+
+    init(rest: DiscordREST, logger: Logger) {
+        self.rest = rest
+        self.logger = logger
+    }
+
+    func keep(_ channel: String) {
+        let until = ContinuousClock.now + linger
+        if let loop = loops[channel] {
+            loops[channel] = (until, loop.task)
+            return
+        }
+        // Unstructured on purpose: the indicator lives across many notifications and ends on its own.
+        let task = Task { await self.renew(channel) }
+        loops[channel] = (until, task)
+    }
+
+    func stop(_ channel: String) {
+        loops.removeValue(forKey: channel)?.task.cancel()
+    }
+
+    var activeCount: Int { loops.count }
+
+    private func renew(_ channel: String) async {
+        while !Task.isCancelled, let loop = loops[channel], ContinuousClock.now < loop.until {
+            do {
+                try await rest.triggerTyping(channel: channel)
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.debug("typing in \(channel): \(error)")
+            }
+            try? await Task.sleep(for: period)
+        }
+        if !Task.isCancelled { loops[channel] = nil }
+    }
+}
