@@ -12,7 +12,7 @@ struct GrowingRun {
         for index in 0..<count {
             switch rng.int(0...9) {
             case 0...4:
-                let text = GeneratedMarkdown(seed: seed &* 31 &+ UInt64(index), targetLength: rng.int(100...2500)).text
+                let text = GeneratedMarkdown(seed: seed &* 31 &+ UInt64(index), targetLength: rng.int(100...1500)).text
                 stream(text, kind: "text", before: finished, &rng)
                 finished.append(RunFixture.text(text))
             case 5:
@@ -48,7 +48,7 @@ struct GrowingRun {
         let scalars = Array(text.unicodeScalars)
         var shown = 0
         while shown < scalars.count {
-            shown = min(scalars.count, shown + rng.int(1...90))
+            shown = min(scalars.count, shown + rng.int(1...120))
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars[0..<shown])
             let item: JSONValue = ["kind": .string(kind), "text": .string(String(view))]

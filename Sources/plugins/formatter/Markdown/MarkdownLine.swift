@@ -13,7 +13,8 @@ struct MarkdownLine {
         var open: Fence?
         var start = text.startIndex
         while start < text.endIndex {
-            let end = text[start...].firstIndex(of: "\n") ?? text.endIndex
+            // Searched as bytes: a character-wise search would run grapheme breaking over everything.
+            let end = text.utf8[start...].firstIndex(of: 0x0A) ?? text.endIndex
             let line = text[start..<end]
             let kind: Kind
             if let fence = open {
@@ -30,7 +31,7 @@ struct MarkdownLine {
                 kind = .text
             }
             lines.append(MarkdownLine(text: line, hasNewline: end < text.endIndex, kind: kind))
-            start = end < text.endIndex ? text.index(after: end) : end
+            start = end < text.endIndex ? text.utf8.index(after: end) : end
         }
         return lines
     }

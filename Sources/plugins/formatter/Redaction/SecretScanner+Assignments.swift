@@ -12,7 +12,13 @@ extension SecretScanner {
     /// (`max_tokens=4096`).
     mutating func assignment(at i: Int) -> Int? {
         let nameEnd = run(from: i, while: { Self.isIdentifier($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-        guard nameEnd < count, Self.isSecretName(bytes[i..<nameEnd]) else { return nil }
+        guard nameEnd < count else { return nil }
+        // Most words are followed by none of these: skip them before looking at the name.
+        switch bytes[nameEnd] {
+        case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0x20, 0x09: break
+        default: return nil
+        }
+        guard Self.isSecretName(bytes[i..<nameEnd]) else { return nil }
         let quote: UInt8? = i > 0 && (bytes[i - 1] == UInt8(ascii: "\"") || bytes[i - 1] == UInt8(ascii: "'")) ? bytes[i - 1] : nil
         var j = nameEnd
         if let quote, bytes[j] == quote {
@@ -105,10 +111,14 @@ extension SecretScanner {
     /// True when the name contains one of the secret words, in any case.
     static func isSecretName(_ name: ArraySlice<UInt8>) -> Bool {
         guard name.count >= 3 else { return false }
-        let lower = name.map { $0 | 0x20 }
-        for word in secretWords where lower.count >= word.count {
-            let last = lower.count - word.count
-            for s in 0...last where lower[s] == word[0] && lower[s..<(s + word.count)].elementsEqual(word) { return true }
+        for word in secretWords where name.count >= word.count {
+            var s = name.startIndex
+            while s + word.count <= name.endIndex {
+                var k = 0
+                while k < word.count, name[s + k] | 0x20 == word[k] { k += 1 }
+                if k == word.count { return true }
+                s += 1
+            }
         }
         return false
     }

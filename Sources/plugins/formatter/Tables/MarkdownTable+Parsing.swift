@@ -3,7 +3,7 @@ extension MarkdownTable {
     /// pipe at all (it then cannot be part of a table).
     static func cells(of line: Substring) -> [Substring]? {
         var t = Substring(line.trimmingSpaces())
-        guard t.contains("|") else { return nil }
+        guard t.utf8.contains(UInt8(ascii: "|")) else { return nil }
         if t.hasPrefix("|") { t = t.dropFirst() }
         if t.hasSuffix("|"), !t.hasSuffix("\\|") { t = t.dropLast() }
         var cells: [Substring] = []
@@ -51,6 +51,7 @@ extension MarkdownTable {
     /// how many lines it covers.
     static func parse(_ lines: [MarkdownLine], at index: Int) -> (table: MarkdownTable, lineCount: Int)? {
         guard index + 1 < lines.count, lines[index].kind.isText, lines[index + 1].kind.isText,
+              lines[index].text.utf8.contains(UInt8(ascii: "|")), isDelimiterShaped(lines[index + 1].text),
               let head = cells(of: lines[index].text),
               let aligns = alignments(of: lines[index + 1].text), aligns.count == head.count
         else { return nil }
@@ -63,5 +64,20 @@ extension MarkdownTable {
             i += 1
         }
         return (MarkdownTable(header: head.map(cellText), alignments: aligns, rows: rows), i - index)
+    }
+
+    /// A cheap byte check before parsing: a delimiter row has only pipes, colons, dashes and
+    /// spaces, with at least one pipe and one dash.
+    private static func isDelimiterShaped(_ line: Substring) -> Bool {
+        var pipe = false, dash = false
+        for b in line.utf8 {
+            switch b {
+            case UInt8(ascii: "|"): pipe = true
+            case UInt8(ascii: "-"): dash = true
+            case UInt8(ascii: ":"), 0x20, 0x09, 0x0D: break
+            default: return false
+            }
+        }
+        return pipe && dash
     }
 }
