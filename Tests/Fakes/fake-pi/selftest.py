@@ -1172,6 +1172,19 @@ def lifecycle_sigterm_and_eof_while_busy():
     objs = p.collect_until(lambda o: o.get("type") == "agent_end")  # the run still finishes
     check(p.proc.wait(5) == 0)
     p.kill()
+    p = Pi()  # zero-delay streaming keeps the process alive too (an open HTTP stream)
+    p.send({"type": "prompt", "id": "s", "message": "!scenario stream 3"})
+    p.proc.stdin.close()
+    p.collect_until(lambda o: o.get("type") == "agent_end", timeout=20)
+    check(p.proc.wait(5) == 0)
+    p.kill()
+    p = Pi()  # a run that only awaits an un-timed dialog keeps nothing alive: Node exits
+    p.send({"type": "prompt", "id": "s", "message": "!scenario ui input"})
+    ui_req(p, "input")
+    p.proc.stdin.close()
+    check(p.proc.wait(5) == 0)
+    check(not any(o and o.get("type") == "agent_end" for _, o in p.lines))
+    p.kill()
 
 
 @test

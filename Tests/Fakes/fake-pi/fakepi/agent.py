@@ -11,7 +11,7 @@ import copy
 import random
 
 from .provider import StreamThrow, stream_reply
-from .runtime import AbortController, spawn
+from .runtime import RT, AbortController, spawn
 from .session import now_ms
 from .tools import ToolError
 
@@ -282,6 +282,7 @@ class Agent:
         tokens = self.llm.estimate_context_tokens(context["messages"])
         gen = stream_reply(reply, cfg["model"], tokens, signal, self.rng, self.write_garbage)
         partial = None
+        RT.hold()  # an open HTTP stream keeps Node alive
         try:
             async for kind, payload in gen:
                 if kind == "start":
@@ -301,6 +302,8 @@ class Agent:
                     return final
         except StreamThrow as e:
             raise RuntimeError(str(e)) from None
+        finally:
+            RT.release()
         raise RuntimeError("stream ended without a result")
 
     async def _execute_tool_calls(self, context, assistant_message, tool_calls, cfg, signal):
@@ -350,7 +353,7 @@ class Agent:
             self._process_loop_event({"type": "tool_execution_update", "toolCallId": tc["id"], "toolName": tc["name"],
                                       "args": tc["arguments"], "partialResult": copy.deepcopy(partial_result)})
 
-        try:
+        try:  # simulated tools hold the process alive only while they sleep (like a child process)
             result = await tool.execute(tc["id"], args, signal, on_update)
             return result, False
         except ToolError as e:

@@ -31,18 +31,20 @@ class Runtime:
         if self._checking or self.loop is None:
             return
         self._checking = True
-        self.loop.call_later(0.03, self._check1)
+        self.loop.call_soon(self._check, 0)
 
-    def _check1(self):
+    def _check(self, n):
+        """Node exits when no handle is left *and* no (micro)task is runnable."""
         if self.alive > 0:
             self._checking = False
             return
-        self.loop.call_later(0.03, self._check2)
-
-    def _check2(self):
-        self._checking = False
-        if self.alive > 0:
+        if getattr(self.loop, "_ready", None):  # runnable callbacks/tasks remain
+            self.loop.call_soon(self._check, 0)
             return
+        if n < 3:
+            self.loop.call_later(0.005, self._check, n + 1)
+            return
+        self._checking = False
         for hook in self.exit_hooks:
             try:
                 hook()
