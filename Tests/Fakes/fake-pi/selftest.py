@@ -283,6 +283,10 @@ def prompt_default_echo_order_and_session_file():
         check(ts == ["response", "agent_start", "turn_start", "message_start", "message_end", "message_start",
                      "message_end", "turn_end", "agent_end"], ts)
         check_stream_shapes(objs)
+        import re as _re
+
+        costs = [m for raw, _ in p.lines for m in _re.findall(rb'"cost":\{[^}]*\}', raw)]
+        check(costs and not any(b"e-" in c for c in costs), "JS number formatting (0.000025, not 2.5e-05)")
         ups = [o for o in objs if o["type"] == "message_update"]
         check(len(ups) >= 4 and ame(ups[0]) == "text_start" and ame(ups[-1]) == "text_end", [ame(u) for u in ups])
         sizes = [len(json.dumps(u["message"])) for u in ups[:-1]]  # text_end drops "index"

@@ -28,12 +28,38 @@ def _fix_exp(m: re.Match) -> str:
     return f"{sign}{lead}{'.' + frac if frac else ''}e-{exp}"
 
 
+_COST_KEY = '"cost":{"input":'
+
+
+def _js_numbers(s: str) -> str:
+    """Rewrite Python exponent forms of small numbers the JavaScript way inside usage/model
+    `cost` objects (the only place pi emits tiny floats). Inside JSON strings every quote is
+    escaped, so a raw `"cost":{"input":` is always structural; this keeps text untouched and
+    costs one str.find per line."""
+    i = s.find(_COST_KEY)
+    if i < 0:
+        return s
+    out = []
+    last = 0
+    while i >= 0:
+        j = s.find("}", i) + 1
+        if j <= 0:
+            break
+        seg = s[i:j]
+        if "e-" in seg:
+            out.append(s[last:i])
+            out.append(_EXP_RE.sub(_fix_exp, seg))
+            last = j
+        i = s.find(_COST_KEY, j)
+    if not out:
+        return s
+    out.append(s[last:])
+    return "".join(out)
+
+
 def dumps(obj) -> str:
     """JSON.stringify(obj) (no trailing newline)."""
-    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    if "e-" in s:
-        s = _EXP_RE.sub(_fix_exp, s)
-    return s
+    return _js_numbers(json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
 
 
 def jsnum(x):
