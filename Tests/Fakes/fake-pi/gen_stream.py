@@ -17,7 +17,6 @@ N = number of lines written, M = total Unicode scalar values in all text_delta d
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -204,7 +203,7 @@ class Gen:
             else:
                 result = {"content": [{"type": "text", "text": f"Successfully replaced text in {c['arguments'].get('path')}."}],
                           "details": {"diff": "-12 old line\n+12 new line", "firstChangedLine": 12}}
-            is_error = self.rng.random() < 0.1
+            is_error = c["name"] == "bash" and self.rng.random() < 0.15
             if is_error:
                 result = {"content": [{"type": "text", "text": result["content"][0]["text"] +
                                        "\n\nCommand exited with code 1"}], "details": {}}

@@ -4,7 +4,6 @@ queues, auto-retry, auto-compaction, manual compaction, bash, session switching.
 from __future__ import annotations
 
 import asyncio
-import math
 import os
 import re
 import secrets

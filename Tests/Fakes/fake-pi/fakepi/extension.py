@@ -6,7 +6,6 @@ first -e path (made absolute) or <agentDir>/extensions/fake-pi-ext.ts.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -273,7 +272,3 @@ def extension_path(parsed_extensions, agent_dir):
     if parsed_extensions:
         return os.path.abspath(parsed_extensions[0])
     return os.path.join(agent_dir, "extensions", "fake-pi-ext.ts")
-
-
-async def _noop():
-    await asyncio.sleep(0)
