@@ -32,6 +32,15 @@ RETRYABLE_RE = re.compile(
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 
 
+def node_fs_error(e: OSError, syscall: str, path: str) -> str:
+    """Node's fs error text, e.g. "ENOENT: no such file or directory, open '/x'"."""
+    import errno
+
+    code = errno.errorcode.get(e.errno or 0, "EIO")
+    text = "illegal operation on a directory" if code == "EISDIR" else (e.strerror or "i/o error").lower()
+    return f"{code}: {text}, {syscall} '{path}'"
+
+
 def is_context_overflow(msg, context_window):
     if msg.get("stopReason") == "error" and msg.get("errorMessage"):
         if any(p.search(msg["errorMessage"]) for p in OVERFLOW_PATTERNS):
@@ -974,7 +983,10 @@ class AgentSession:
             if e.get("type") == "message":
                 m = e["message"]
                 rows.append(f"<div class=\"{_html.escape(m.get('role', ''))}\">{_html.escape(user_text(m) or '')}</div>")
-        with open(output_path, "w", encoding="utf-8") as f:
-            f.write("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>pi session</title></head><body>"
-                    + "".join(rows) + "</body></html>")
+        try:
+            with open(output_path, "w", encoding="utf-8") as f:
+                f.write("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>pi session</title></head><body>"
+                        + "".join(rows) + "</body></html>")
+        except OSError as e:
+            raise RuntimeError(node_fs_error(e, "open", output_path)) from None
         return output_path
