@@ -1,0 +1,63 @@
+import Foundation
+import PiRelaySDK
+import Testing
+@testable import Supervisor
+
+@Suite struct ChatPieceTests {
+    @Test func plainTextCommands() {
+        #expect(ChatCommand.parse("/stop") == .stop)
+        #expect(ChatCommand.parse("  /to api fix the tests ") == .to(session: "api", text: "fix the tests"))
+        #expect(ChatCommand.parse("/new /tmp/x demo") == .new(cwd: "/tmp/x", name: "demo"))
+        #expect(ChatCommand.parse("/use") == .sessions)
+        #expect(ChatCommand.parse("/skill:review this") == nil)
+        #expect(ChatCommand.parse("hello /stop") == nil)
+        #expect(ChatCommand.parse("/steer") == nil)
+    }
+
+    @Test func emptyAllowlistRefusesEveryone() {
+        let a = Allowlist(section: ["allowedUsers": []], messenger: "discord", environment: [:])
+        #expect(!a.allows("1"))
+        #expect(!a.allows(""))
+    }
+
+    @Test func allowlistReadsConfigAndEnvironment() {
+        let a = Allowlist(section: ["allowedUsers": ["111", 222]], messenger: "discord",
+                          environment: ["DISCORD_ALLOWED_USERS": "333, 444"])
+        for u in ["111", "222", "333", "444"] { #expect(a.allows(u)) }
+        #expect(!a.allows("555"))
+    }
+
+    @Test func questionAnswersHaveThePiShape() throws {
+        let base = PendingQuestion(id: "q1", sessionId: "s", method: "confirm", title: "Apply?", message: nil, options: [],
+                                   placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
+        #expect(try base.response(for: "yes")["confirmed"] == true)
+        #expect(try base.response(for: "No")["confirmed"] == false)
+        #expect(throws: (any Error).self) { try base.response(for: "maybe") }
+        var select = base
+        select.method = "select"
+        select.options = ["Allow", "Deny"]
+        #expect(try select.response(for: "2")["value"] == "Deny")
+        #expect(try select.response(for: "allow")["value"] == "Allow")
+        #expect(throws: (any Error).self) { try select.response(for: "3") }
+        var input = base
+        input.method = "input"
+        #expect(try input.response(for: "anything")["value"] == "anything")
+        #expect(base.cancellation()["cancelled"] == true)
+    }
+
+    @Test func historyIsBoundedByCountAndBytes() {
+        var h = EventHistory(maxEntries: 100, maxBytes: 10_000)
+        for i in 0..<10_000 { h.append(type: "text_delta", preview: ["delta": .string(String(repeating: "x", count: i % 50))]) }
+        #expect(h.count <= 100)
+        #expect(h.totalBytes <= 10_000)
+        #expect(h.query(types: ["text_delta"], since: nil, limit: 5).count == 5)
+        #expect(h.query(types: ["nope"], since: nil, limit: 5).isEmpty)
+    }
+
+    @Test func plainSplitFitsTheLimit() {
+        let text = (0..<500).map { "line \($0) " + String(repeating: "é", count: $0 % 90) }.joined(separator: "\n")
+        let chunks = PlainSplit.chunks(text, limit: 200)
+        #expect(chunks.allSatisfy { $0.utf16.count <= 200 })
+        #expect(chunks.joined(separator: "\n").replacingOccurrences(of: "\n", with: "") == text.replacingOccurrences(of: "\n", with: ""))
+    }
+}
