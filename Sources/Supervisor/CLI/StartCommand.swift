@@ -15,6 +15,10 @@ struct StartCommand: AsyncParsableCommand {
     func run() async throws {
         let home = Home.resolve()
         if foreground {
+            // A plugin that dies with lines still queued for its stdin (or a CLI that hangs up
+            // before its answer) must cost a failed write, not the daemon: SIGPIPE's default
+            // action would kill it.
+            signal(SIGPIPE, SIG_IGN)
             let daemon = Daemon(home: home, foreground: true)
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],

@@ -16,6 +16,8 @@ enum ChatCommand: Equatable {
     case cancel
     case disconnect
     case help
+    /// Send a file from the session's workspace to this chat.
+    case file(String)
     /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`.
     case action(String)
 
@@ -46,6 +48,7 @@ enum ChatCommand: Equatable {
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
+        case "file", "send-file": return rest.isEmpty ? nil : .file(rest)
         default: return nil
         }
     }
@@ -70,6 +73,7 @@ enum ChatCommand: Equatable {
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
+        case "file": guard let p = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(p)
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")
         }

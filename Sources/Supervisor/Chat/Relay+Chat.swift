@@ -78,6 +78,27 @@ extension Relay {
         return Reply("This thread talks to \(await s.name).").json
     }
 
+    /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
+    /// given chats. Returns the file name.
+    func sendFile(_ s: PiSession, path: String, to targets: [Binding]) async throws -> String {
+        guard let a = await host?.plugin(forRole: "attachments") else {
+            throw RemoteError(code: "unavailable", message: "sending files needs the attachments plugin")
+        }
+        var name = path
+        for b in targets {
+            let maxBytes = uploadLimits[b.messenger] ?? (10 << 20)
+            let r = try await a.request("attachments.outbound", params: ["cwd": .string(await s.cwd), "path": .string(path),
+                                                                          "maxBytes": JSONValue(maxBytes)], timeout: .seconds(60))
+            guard let spooled = r["path"]?.stringValue else { throw RemoteError(code: "internal", message: "attachments gave no path") }
+            name = r["filename"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
+            let size = r["size"]?.intValue ?? 0
+            deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
+                                               "text": .string("📎 \(name) (\(size) bytes)"),
+                                               "files": [["path": .string(spooled), "filename": .string(name)]]])
+        }
+        return name
+    }
+
     func allowed(_ chat: Chat) -> Bool {
         Allowlist(section: pluginConfig[chat.messenger], messenger: chat.messenger, environment: environment).allows(chat.user)
     }
@@ -120,7 +141,7 @@ extension Relay {
         do {
             switch cmd {
             case .help:
-                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /disconnect. Anything else is a prompt.", ephemeral: true)
+                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /disconnect. Anything else is a prompt.", ephemeral: true)
             case .sessions:
                 return await sessionList(chat: chat, current: current)
             case .use(let key):
@@ -193,6 +214,12 @@ extension Relay {
                 return Reply("Disconnected: this chat watches no session now.", ephemeral: true)
             case .action(let id):
                 return try await action(id, chat: chat)
+            case .file(let path):
+                let s = try needSession()
+                let sent = try await sendFile(s, path: path, to: [bindings[chat.key] ?? Binding(
+                    key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                    sessionId: s.id, user: nil, since: Date())])
+                return Reply("Sending \(sent).", ephemeral: true)
             }
         } catch let e as RemoteError {
             return Reply(e.message, ephemeral: true)

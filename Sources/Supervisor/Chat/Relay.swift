@@ -18,6 +18,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     var bindingStore: BindingStore?
     var live: [String: LiveFeed] = [:]
     var limits: [String: Int] = [:]
+    var uploadLimits: [String: Int] = [:]
     private var notes: [String]
     private var stopper: (@Sendable () async -> Void)?
 
@@ -73,6 +74,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
 
     func pluginReady(plugin: String, hello: Hello) async {
         if let n = hello.limits["maxMessageLength"] { limits[plugin] = n }
+        if let n = hello.limits["maxUploadBytes"] { uploadLimits[plugin] = n }
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin) }
     }
 

@@ -95,13 +95,29 @@ final class ControlServer: @unchecked Sendable {
 
     private static func serve(_ fd: Int32, handler: any ControlHandler, logger: Logger) async {
         let writer = FDWriter(fd: fd)
-        defer {
-            writer.finish()
-            writer.flush(timeout: 5)
-            close(fd)
-        }
+        let stream = ControlStream(writer: writer)
         var lines = FDLineReader.lines(fd: fd, maxLineBytes: 16 << 20).makeAsyncIterator()
-        guard let first = await lines.next(), case .line(let bytes) = first else { return }
+        let first = await lines.next()
+        // Reads on to the end of input: the client hanging up ends a stream.
+        let watcher = Task {
+            while await lines.next() != nil {}
+            stream.close()
+        }
+        if case .line(let bytes)? = first {
+            await answer(bytes, writer: writer, stream: stream, handler: handler)
+        }
+        writer.finish()
+        writer.flush(timeout: 5)
+        // The reader thread may be between two reads of this fd. shutdown ends its reading, and
+        // the fd is closed only once it has stopped: were the number reused by the next client
+        // first, the old thread would swallow that client's request and leave it hanging.
+        shutdown(fd, Int32(SHUT_RDWR))
+        await watcher.value
+        close(fd)
+    }
+
+    private static func answer(_ bytes: [UInt8], writer: FDWriter, stream: ControlStream,
+                               handler: any ControlHandler) async {
         let id: JSONValue
         let method: String
         let params: JSONValue
@@ -115,13 +131,6 @@ final class ControlServer: @unchecked Sendable {
             writer.send(Self.line(["id": .null, "error": ["code": "invalid_params", "message": .string("bad request: \(error)")]]))
             return
         }
-        let stream = ControlStream(writer: writer)
-        // The client hanging up ends a stream.
-        let watcher = Task {
-            while await lines.next() != nil {}
-            stream.close()
-        }
-        defer { watcher.cancel() }
         do {
             let result = try await handler.handle(method: method, params: params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }

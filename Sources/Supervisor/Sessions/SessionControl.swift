@@ -9,7 +9,7 @@ struct SessionControl {
 
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
-        "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation",
+        "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
     ]
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
@@ -130,6 +130,14 @@ struct SessionControl {
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("rename needs a name") }
             try await sessions.rename(s, to: name)
             return await s.summary()
+        case "file":
+            guard let path = params["path"]?.stringValue else { throw RemoteError.invalidParams("file needs a path") }
+            let targets = await relay.chats(of: s.id)
+            guard !targets.isEmpty else {
+                throw RemoteError(code: "not_found", message: "no chat watches session \(await s.name); /use it from a chat first")
+            }
+            let name = try await relay.sendFile(s, path: path, to: targets)
+            return ["sent": .string(name), "chats": JSONValue(targets.count)]
         case "end":
             await sessions.end(s)
             return ["ended": .string(s.id)]

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+struct FileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "file",
+        abstract: "Send a file from the session's workspace to the chats watching it (secret-looking paths are refused).")
+    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: "A path inside the session's cwd.") var path: String
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        SessionCall.run("file", ["session": .string(session), "path": .string(path)], output) { r in
+            "sent \(r["sent"]?.stringValue ?? path) to \(r["chats"]?.intValue ?? 0) chat(s)"
+        }
+    }
+}
