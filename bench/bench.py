@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""make bench: measures pi-relayd in a release build against baselines run in the same
+invocation, interleaved, and reports medians and ratios. Writes bench/results.json.
+
+Scenarios live in bench/scenarios/*.py; each exposes run(ctx) -> list of result rows.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from scenarios import SCENARIOS  # noqa: E402
+
+
+class Context:
+    def __init__(self, args):
+        self.args = args
+        self.root = ROOT
+        self.work = os.path.join(HERE, "work")
+        os.makedirs(self.work, exist_ok=True)
+        self.bin = args.bin
+        self.runs = args.runs
+
+    def exe(self, name):
+        return os.path.join(self.bin, name)
+
+
+def machine():
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        with open("/proc/meminfo") as f:
+            mem = f.readline().split()[1]
+            mem = f"{int(mem) // (1024 * 1024)} GiB"
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "kernel": platform.release(),
+            "swift": subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+            if subprocess.run(["which", "swift"], capture_output=True).returncode == 0 else "?"}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--only", action="append", help="run only these scenarios")
+    args = p.parse_args()
+    ctx = Context(args)
+    rows = []
+    started = time.time()
+    for name, scenario in SCENARIOS:
+        if args.only and name not in args.only:
+            continue
+        print(f"== {name}", file=sys.stderr, flush=True)
+        try:
+            rows += scenario.run(ctx)
+        except Exception as e:  # a broken scenario is reported, the others still run
+            rows.append({"scenario": name, "metric": "error", "value": str(e), "target": "", "met": False})
+    width = max(len(r["scenario"] + r["metric"]) for r in rows) + 3
+    print(f"\n{'scenario / metric':<{width}} {'value':>16}  target")
+    for r in rows:
+        v = r["value"]
+        shown = f"{v:,.2f}" if isinstance(v, float) else str(v)
+        mark = "" if r.get("target") in ("", None) else ("  ok" if r.get("met") else "  MISSED")
+        print(f"{r['scenario'] + ' / ' + r['metric']:<{width}} {shown:>16}  {r.get('target', '')}{mark}")
+    result = {"machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "seconds": round(time.time() - started, 1), "runs": args.runs, "rows": rows}
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    missed = [r for r in rows if r.get("target") and not r.get("met")]
+    print(f"\n{len(rows)} figures, {len(missed)} targets missed; bench/results.json written "
+          f"({result['seconds']} s)", file=sys.stderr)
+    return 1 if missed else 0
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
