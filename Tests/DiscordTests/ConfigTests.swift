@@ -1,0 +1,78 @@
+@testable import DiscordPlugin
+import PiRelaySDK
+import Testing
+
+@Suite("Config")
+struct ConfigTests {
+    let env = ["DISCORD_BOT_TOKEN": "T0KEN.value.xyz"]
+
+    func message(_ body: () throws -> DiscordConfig) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch PluginExit.notConfigured(let why) {
+            return why
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test func defaults() throws {
+        let c = try DiscordConfig.load([:], environment: env)
+        #expect(c.token.value == "T0KEN.value.xyz")
+        #expect(c.tokenEnv == "DISCORD_BOT_TOKEN")
+        #expect(c.allowedUsers.isEmpty)
+        #expect(c.requireMention)
+        #expect(c.apiBase == "https://discord.com/api/v10")
+        #expect(c.proxy == .direct)
+        #expect(c.channels.isEmpty && c.guilds.isEmpty)
+    }
+
+    @Test func noTokenIsNotConfigured() {
+        #expect(message { try DiscordConfig.load([:], environment: [:]) } == "no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv)")
+        #expect(message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: env) } == "no Discord bot token: set MY_BOT (or discord.tokenEnv)")
+        #expect(message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: ["MY_BOT": "  "]) } != nil)
+    }
+
+    @Test func aBotPrefixIsTolerated() throws {
+        #expect(try DiscordConfig.load([:], environment: ["DISCORD_BOT_TOKEN": "Bot abc.def"]).token.value == "abc.def")
+    }
+
+    @Test func allSettings() throws {
+        let c = try DiscordConfig.load([
+            "allowedUsers": ["140", 141], "guilds": ["110"], "requireMention": false,
+            "channels": [["id": "120", "cwd": "/src/api", "name": "api"], "121"],
+            "apiBase": "http://127.0.0.1:9/api/v10/", "proxy": "socks5h://u:p@127.0.0.1:1080",
+        ], environment: env.merging(["DISCORD_ALLOWED_USERS": "142, 143,"]) { a, _ in a })
+        #expect(c.allowedUsers == ["140", "141", "142", "143"])
+        #expect(c.guilds == ["110"])
+        #expect(c.channels == [ChannelSetting(id: "120", cwd: "/src/api", name: "api"), ChannelSetting(id: "121")])
+        #expect(!c.requireMention)
+        #expect(c.apiBase == "http://127.0.0.1:9/api/v10")
+        #expect(c.proxy.url == "socks5h://u:p@127.0.0.1:1080")
+        #expect(c.proxy.redacted == "socks5h://***@127.0.0.1:1080")
+        #expect(c.proxy.endpoint?.host == "127.0.0.1" && c.proxy.endpoint?.port == 1080 && c.proxy.endpoint?.scheme == "socks5h")
+    }
+
+    @Test func proxyComesFromTheEnvironmentUnlessConfigured() throws {
+        let c = try DiscordConfig.load([:], environment: env.merging(["https_proxy": "http://proxy:3128", "NO_PROXY": "localhost"]) { a, _ in a })
+        #expect(c.proxy == ProxySetting(url: "http://proxy:3128", bypass: "localhost"))
+        #expect(try DiscordConfig.load(["proxy": ""], environment: env.merging(["HTTPS_PROXY": "http://p:1"]) { a, _ in a }).proxy.url == nil)
+    }
+
+    @Test func typeErrorsSayWhichKey() {
+        #expect(message { try DiscordConfig.load(["allowedUsers": "140"], environment: env) }?.contains("discord.allowedUsers") == true)
+        #expect(message { try DiscordConfig.load(["channels": [["cwd": "/x"]]], environment: env) }?.contains("discord.channels[0]") == true)
+        #expect(message { try DiscordConfig.load(["guilds": ["general"]], environment: env) }?.contains("not a Discord id") == true)
+        #expect(message { try DiscordConfig.load(["requireMention": "yes"], environment: env) }?.contains("requireMention") == true)
+        #expect(message { try DiscordConfig.load(["apiBase": "discord.com"], environment: env) }?.contains("apiBase") == true)
+        #expect(message { try DiscordConfig.load([:], environment: env.merging(["DISCORD_ALLOWED_USERS": "bob"]) { a, _ in a }) }?.contains("DISCORD_ALLOWED_USERS") == true)
+    }
+
+    @Test func theTokenNeverPrints() {
+        let token = BotToken(value: "secret.token.value")
+        #expect("\(token)" == "Bot ***")
+        #expect(String(reflecting: token) == "Bot ***")
+        #expect(token.masking("closed: secret.token.value bad") == "closed: *** bad")
+    }
+}
