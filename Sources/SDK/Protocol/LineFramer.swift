@@ -16,6 +16,10 @@ public struct LineFramer: Sendable {
     private var pending: [UInt8] = []
     private var skipping = false
     private var skippedBytes = 0
+    /// The first bytes of the most recent oversize line (up to `prefixBytes`), so a reader can
+    /// still tell what kind of record it skipped (pi writes `"type"` first).
+    public private(set) var oversizedPrefix: [UInt8] = []
+    public static let prefixBytes = 256
 
     public init(maxLineBytes: Int = 8 << 20) {
         self.maxLineBytes = maxLineBytes
@@ -43,6 +47,7 @@ public struct LineFramer: Sendable {
                 } else if pending.isEmpty {
                     var len = end - start
                     if len > maxLineBytes {
+                        oversizedPrefix = [UInt8](UnsafeRawBufferPointer(rebasing: chunk[start..<min(end, start + Self.prefixBytes)]))
                         try emit(.oversized(bytes: len))
                     } else {
                         if len > 0, chunk[end - 1] == 0x0D { len -= 1 }
@@ -51,6 +56,7 @@ public struct LineFramer: Sendable {
                 } else {
                     if pending.count + (end - start) > maxLineBytes {
                         let total = pending.count + (end - start)
+                        oversizedPrefix = Array(pending.prefix(Self.prefixBytes))
                         pending.removeAll(keepingCapacity: false)
                         try emit(.oversized(bytes: total))
                     } else {
@@ -68,6 +74,11 @@ public struct LineFramer: Sendable {
                 } else if pending.count + remaining > maxLineBytes {
                     skipping = true
                     skippedBytes = pending.count + remaining
+                    var head = Array(pending.prefix(Self.prefixBytes))
+                    if head.count < Self.prefixBytes {
+                        head += UnsafeRawBufferPointer(rebasing: chunk[start..<min(n, start + Self.prefixBytes - head.count)])
+                    }
+                    oversizedPrefix = head
                     pending.removeAll(keepingCapacity: false)
                 } else {
                     pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<n]))

@@ -16,6 +16,7 @@ struct StatusCommand: ParsableCommand {
             lines.append("plugins: " + (plugins.isEmpty ? "none" : plugins.map { "\($0["name"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" }.joined(separator: ", ")))
             if let sessions = s["sessions"]?.arrayValue { lines.append("sessions: \(sessions.count)") }
             for n in s["notes"]?.arrayValue ?? [] { lines.append("note: \(n.stringValue ?? "")") }
+            for p in s["problems"]?.arrayValue ?? [] { lines.append("PROBLEM: \(p.stringValue ?? "")") }
             return lines.joined(separator: "\n")
         }
     }

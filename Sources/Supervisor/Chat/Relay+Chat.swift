@@ -120,8 +120,12 @@ extension Relay {
     }
 
     func saveBindings() {
-        do { try bindingStore?.save(Array(bindings.values)) } catch {
-            logger.error("cannot save bindings: \(error); keeping them in memory")
+        do {
+            try bindingStore?.save(Array(bindings.values))
+            bindingSaveError = nil
+        } catch {
+            if bindingSaveError == nil { logger.error("cannot save bindings: \(error); keeping them in memory") }
+            bindingSaveError = "\(error)"
         }
     }
 

@@ -19,6 +19,8 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     var live: [String: LiveFeed] = [:]
     var limits: [String: Int] = [:]
     var uploadLimits: [String: Int] = [:]
+    var daemonLog: RotatingLog?
+    var bindingSaveError: String?
     private var notes: [String]
     private var stopper: (@Sendable () async -> Void)?
 
@@ -127,12 +129,28 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         }
     }
 
+    func setDaemonLog(_ log: RotatingLog) { daemonLog = log }
+
+    /// Things the owner should fix that do not stop relaying: a full disk, say.
+    func problems() async -> [String] {
+        var out: [String] = []
+        if let e = daemonLog?.failure { out.append("daemon log: \(e)") }
+        if let e = await sessions?.saveError { out.append("sessions not saved: \(e)") }
+        if let e = bindingSaveError { out.append("bindings not saved: \(e)") }
+        for p in (await host?.status())?.arrayValue ?? [] {
+            if let e = p["outboxError"]?.stringValue { out.append("plugin \(p["name"]?.stringValue ?? "?") outbox: \(e)") }
+            if let e = p["logError"]?.stringValue { out.append("plugin \(p["name"]?.stringValue ?? "?") log: \(e)") }
+        }
+        return out
+    }
+
     private func statusJSON() async throws -> JSONValue {
         let plugins = await host?.status() ?? []
         let list = await sessions?.list() ?? []
         return ["version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
                 "sessions": .array(list),
                 "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
-                "plugins": plugins, "notes": .array(notes.map { .string($0) })]
+                "plugins": plugins, "notes": .array(notes.map { .string($0) }),
+                "problems": .array(await problems().map { .string(Redactor.redact($0)) })]
     }
 }

@@ -42,6 +42,7 @@ struct Daemon: Service {
         let options = PluginHostOptions(config: config)
         let relay = Relay(home: home, logger: logger, pluginConfig: config.pluginSections,
                           notes: loaded.warnings + loaded.notConfigured)
+        await relay.setDaemonLog(daemonLog)
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()

@@ -135,7 +135,7 @@ private actor Inbox {
         case .stdout(.line(let l)):
             lines.append(l)
             if (try? WireMessage.decode(l)) == nil { junk.append(String(decoding: l.prefix(80), as: UTF8.self)) }
-        case .stdout: break
+        case .stdout, .stdoutOversized: break
         case .stderr(let s): stderrLines.append(s)
         case .exited(let x): exit = x
         }

@@ -179,7 +179,7 @@ actor PluginSlot {
                     } else {
                         receive(bytes, generation: gen, group: &group, sink: sink)
                     }
-                case .child(.stdout(.oversized(let n))):
+                case .child(.stdoutOversized(let n, _)), .child(.stdout(.oversized(let n))):
                     logger.warning("plugin \(name): skipped a \(n)-byte line from stdout (over the \(options.maxLineBytes)-byte cap)")
                 case .child(.stdout(.unterminatedTail(let n))):
                     logger.warning("plugin \(name): stdout ended with an unterminated \(n)-byte line; not parsed")
@@ -493,6 +493,7 @@ actor PluginSlot {
             o["lastStderr"] = .array(stderrTail.suffix(10).map { .string(Redactor.redact($0)) })
         }
         if let e = outbox.lastError { o["outboxError"] = .string(e) }
+        if let e = stderrLog.failure { o["logError"] = .string(e) }
         return o
     }
 

@@ -3,7 +3,10 @@ import PiRelaySDK
 /// What a running child reports, in order.
 enum ChildEvent: Sendable {
     case started(pid: Int32)
+    /// A line, or the end of input. Oversize lines come as `stdoutOversized`.
     case stdout(LineFramer.Event)
+    /// A line over the cap was skipped; `prefix` is its first bytes.
+    case stdoutOversized(bytes: Int, prefix: [UInt8])
     case stderr(String)
     case exited(ChildExit)
 }

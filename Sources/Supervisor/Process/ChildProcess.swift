@@ -73,8 +73,15 @@ enum ChildProcess {
                     var framer = LineFramer(maxLineBytes: spec.maxLineBytes)
                     do {
                         for try await buffer in execution.standardOutput {
-                            buffer.withUnsafeBytes { raw in
-                                framer.feed(raw) { events.yield(.stdout($0)) }
+                            var batch: [LineFramer.Event] = []
+                            buffer.withUnsafeBytes { raw in framer.feed(raw) { batch.append($0) } }
+                            for e in batch {
+                                if case .oversized(let n) = e {
+                                    // At most one line over the cap fits in a chunk, so the prefix is its own.
+                                    events.yield(.stdoutOversized(bytes: n, prefix: framer.oversizedPrefix))
+                                } else {
+                                    events.yield(.stdout(e))
+                                }
                             }
                         }
                     } catch {}

@@ -143,6 +143,17 @@ actor PiSession {
                 return
             }
             await apply(e)
+        case .stdoutOversized(let n, let prefix):
+            skippedLines += 1
+            let kind = OversizedLine.eventType(prefix)
+            logger.warning("session \(name): skipped a \(n)-byte \(kind ?? "unknown") line from pi (over the line cap)")
+            // The run's lifecycle must not hang on a record too big to read: an oversize
+            // agent_end (it carries every message of the run) still ends the run.
+            if kind == "agent_end" || kind == "agent_start" {
+                let e = PiEvent(type: PiEventType(wireName: kind!))
+                record(e)
+                await emit(recorder.apply(e, at: .now))
+            }
         case .stdout(.oversized(let n)):
             skippedLines += 1
             logger.warning("session \(name): skipped a \(n)-byte line from pi (over the line cap)")

@@ -1,0 +1,11 @@
+/// Names the event type of a line too big to read, from its first bytes: pi serialises `type`
+/// first (`{"type":"agent_end",...`).
+enum OversizedLine {
+    static func eventType(_ prefix: [UInt8]) -> String? {
+        let head = String(decoding: prefix, as: UTF8.self)
+        guard let r = head.range(of: #"^\{\s*"type"\s*:\s*"([a-z_]+)""#, options: .regularExpression) else { return nil }
+        let match = head[r]
+        guard let q = match.dropLast().lastIndex(of: "\"") else { return nil }
+        return String(match[match.index(after: q)..<match.index(before: match.endIndex)])
+    }
+}
