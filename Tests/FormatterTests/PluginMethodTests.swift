@@ -36,6 +36,13 @@ import Testing
         #expect(status["requests"]?["format.redact"] == 1)
     }
 
+    @Test func statusDoesNotEchoRedactPatterns() throws {
+        let config = try FormatterConfig(json: ["redact": ["hunter2-secret"]])
+        let status = try RelayFormatter(config: config).respond(to: "status", params: [:])
+        #expect(!status.serialized().contains("hunter2"))
+        #expect(status["config"]?["redactPatterns"] == 1)
+    }
+
     @Test func configIsReadAndValidated() throws {
         let config = try FormatterConfig(json: ["showThinking": true, "maxChunks": 6, "redact": ["corp-\\d+"], "maxToolLines": 3,
                                                 "toolArgumentWidth": 50, "noticeWidth": 100, "previewLength": 500,

@@ -75,17 +75,6 @@ struct GraphemeMap {
         self.kinds = kinds
     }
 
-    /// The byte of unit k when the unit is a single ASCII byte, else nil.
-    @inline(__always)
-    func ascii(_ k: Int) -> UInt8? {
-        let b = kinds[k]
-        return b == Self.notASCII ? nil : b
-    }
-
-    /// UTF-16 length of units `from..<to`.
-    @inline(__always)
-    func utf16Length(_ from: Int, _ to: Int) -> Int { Int(utf16Start[to] - utf16Start[from]) }
-
     func text(_ from: Int, _ to: Int) -> String {
         String(decoding: bytes[Int(utf8Start[from])..<Int(utf8Start[to])], as: UTF8.self)
     }
