@@ -11,6 +11,9 @@ public final class FDWriter: @unchecked Sendable {
     private var queue: [[UInt8]] = []
     private var finished = false
     private var failed = false
+    /// A batch taken off the queue is still being written: `flush` must wait for it too, or its
+    /// caller closes the fd (or exits) under the write and the last lines are lost.
+    private var writing = false
     private var thread: Thread?
 
     public init(fd: Int32) {
@@ -26,7 +29,9 @@ public final class FDWriter: @unchecked Sendable {
     public func send(_ bytes: [UInt8]) {
         cond.lock()
         if !finished && !failed { queue.append(bytes) }
-        cond.signal()
+        // broadcast, not signal: a thread waiting in `flush` must not take the wake-up meant for
+        // the writer thread.
+        cond.broadcast()
         cond.unlock()
     }
 
@@ -34,7 +39,7 @@ public final class FDWriter: @unchecked Sendable {
     public func finish() {
         cond.lock()
         finished = true
-        cond.signal()
+        cond.broadcast()
         cond.unlock()
     }
 
@@ -42,7 +47,7 @@ public final class FDWriter: @unchecked Sendable {
     public func flush(timeout: TimeInterval = 5) {
         let deadline = Date().addingTimeInterval(timeout)
         cond.lock()
-        while !queue.isEmpty && !failed {
+        while (!queue.isEmpty || writing) && !failed {
             if !cond.wait(until: deadline) { break }
         }
         cond.unlock()
@@ -58,16 +63,19 @@ public final class FDWriter: @unchecked Sendable {
             }
             let batch = queue
             queue.removeAll()
+            writing = true
             cond.unlock()
             for chunk in batch where !writeAll(chunk) {
                 cond.lock()
                 failed = true
+                writing = false
                 queue.removeAll()
                 cond.broadcast()
                 cond.unlock()
                 return
             }
             cond.lock()
+            writing = false
             cond.broadcast()
             cond.unlock()
         }

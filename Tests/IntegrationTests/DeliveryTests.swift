@@ -1,0 +1,146 @@
+import Foundation
+import PiRelaySDK
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Nothing is lost: deliveries wait in the outbox through crashes, backoff and daemon restarts;
+/// requests in flight during a crash are retried, and poison is stopped after two crashes.
+@Suite struct DeliveryTests {
+    /// Sends one acknowledged delivery through the CLI and returns its id.
+    static func deliver(_ home: TestHome, to plugin: String, _ n: Int) async throws -> String {
+        let result = try await home.run("plugin", "call", plugin, "test.note", "{\"n\":\(n)}", "--deliver")
+        #expect(result.status == 0, "\(result)")
+        return try #require(try result.json()["delivered"]?.stringValue, "\(result)")
+    }
+
+    /// The echo example's record of deliveries: one JSON line each, in the order it acted on them.
+    static func received(_ home: TestHome) -> [JSONValue] {
+        home.read("state/plugins/echo/received.jsonl").split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+    }
+
+    @Test func deliveriesWhileBackingOffAreDeliveredOnceAfterTheRestart() async throws {
+        let config = TestConfig(initialBackoffMs: 4000, maxBackoffMs: 4000, jitter: 0)
+        try await TestHome.with(config: config.yaml) { home in
+            try home.installFake("fake-crash")
+            let daemon = try await home.startDaemon(environment: ["FAKE_CRASH_AFTER_MS": "-1"])
+            let first = try #require(try await daemon.waitForRunning("fake-crash").pid)
+            kill(first, SIGKILL)
+            try await daemon.waitForPlugin("fake-crash", "is backing off") { $0.state == "backoff" }
+
+            var ids: [String] = []
+            for n in 0..<5 { ids.append(try await Self.deliver(home, to: "fake-crash", n)) }
+            let waiting = try #require(try await daemon.plugins()["fake-crash"])
+            #expect(waiting.state == "backoff", "the deliveries were meant to arrive while it was down: \(waiting)")
+            #expect(waiting.outbox == 5)
+
+            let second = try await daemon.waitForPlugin("fake-crash", "is back and has acked everything") {
+                $0.state == "running" && $0.outbox == 0
+            }
+            let delivered = home.fakeEvents("deliver", plugin: "fake-crash")
+            #expect(delivered.compactMap { $0["id"]?.stringValue } == ids, "each once, in order")
+            #expect(delivered.allSatisfy { $0["duplicate"] == false && $0["pid"]?.intValue == second.pid.map(Int.init) })
+            #expect(delivered.compactMap { $0["params"]?["n"]?.intValue } == Array(0..<5))
+        }
+    }
+
+    @Test func echoDeliveriesSurviveKill9AndAreReplayed() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installEcho()
+            let daemon = try await home.startDaemon()
+            let first = try #require(try await daemon.waitForRunning("echo").pid)
+
+            var ids: [String] = []
+            for n in 0..<5 { ids.append(try await Self.deliver(home, to: "echo", n)) }
+            try await daemon.waitForPlugin("echo", "acked the first batch") { $0.outbox == 0 }
+
+            // Stopped, the plugin gets the next batch on its stdin but can never ack it; then it
+            // is killed with those deliveries unacknowledged.
+            kill(first, SIGSTOP)
+            for n in 5..<10 { ids.append(try await Self.deliver(home, to: "echo", n)) }
+            #expect(try await daemon.plugins()["echo"]?.outbox == 5)
+            kill(first, SIGKILL)
+
+            try await daemon.waitForPlugin("echo", "is back and has acked the replay") {
+                $0.state == "running" && $0.pid != first && $0.outbox == 0
+            }
+            for n in 10..<15 { ids.append(try await Self.deliver(home, to: "echo", n)) }
+            try await daemon.waitForPlugin("echo", "acked the last batch") { $0.outbox == 0 }
+
+            let received = Self.received(home)
+            #expect(received.compactMap { $0["id"]?.stringValue } == ids, "each id exactly once, in order")
+            #expect(received.compactMap { $0["params"]?["n"]?.intValue } == Array(0..<15))
+            #expect(received.allSatisfy { $0["method"] == "test.note" })
+        }
+    }
+
+    @Test func requestPendingDuringACrashIsRetriedOnTheNewInstance() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installEcho()
+            let daemon = try await home.startDaemon()
+            let first = try #require(try await daemon.waitForRunning("echo").pid)
+
+            let marker = home.scratch + "/crashed-once"
+            let call = try await home.run("plugin", "call", "echo", "crash-once-file", "{\"path\":\"\(marker)\"}")
+            #expect(call.status == 0, "\(call)")
+            #expect(try call.json() == ["path": .string(marker), "existed": true], "\(call)")
+            // The first instance took the request and died (it left the marker); the second answered.
+            #expect(FileManager.default.fileExists(atPath: marker))
+            let info = try #require(try await daemon.plugins()["echo"])
+            #expect(info.restarts == 1, "\(info)")
+            #expect(info.pid != first)
+            #expect(info.pendingRequests == 0)
+            #expect(home.daemonLog.contains("plugin echo (pid \(first)) exited with status 3"))
+        }
+    }
+
+    @Test func requestThatKillsThePluginTwiceFailsAsPoison() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installFake("fake-poison")
+            let daemon = try await home.startDaemon()
+            let first = try #require(try await daemon.waitForRunning("fake-poison").pid)
+
+            let poisoned = try await home.run("plugin", "call", "fake-poison", "echo", #"{"poison":true}"#)
+            #expect(poisoned.status == 1, "\(poisoned)")
+            #expect(try poisoned.json()["error"]?["code"]?.stringValue == "poison", "\(poisoned)")
+            // Tried on two instances, never on a third.
+            #expect(home.fakeEvents("poisoned").count == 2)
+            #expect(Set(home.fakeEvents("poisoned").compactMap { $0["pid"]?.intValue }).count == 2)
+            #expect(home.daemonLog.contains("in flight during 2 crashes; failing it as poison"))
+
+            // And the plugin is up again, serving other requests.
+            let back = try await daemon.waitForPlugin("fake-poison", "is up again") { $0.state == "running" && $0.pid != first }
+            #expect(back.restarts == 2, "\(back)")
+            let fine = try await home.run("plugin", "call", "fake-poison", "echo", #"{"ok":1}"#)
+            #expect(fine.status == 0, "\(fine)")
+            #expect(try fine.json() == ["echo": ["ok": 1]])
+            #expect(home.fakeEvents("poisoned").count == 2)
+        }
+    }
+
+    @Test func outboxSurvivesADaemonRestart() async throws {
+        try await TestHome.with(config: TestConfig(crashLoopCount: 1).yaml) { home in
+            try home.installEcho()
+            let first = try await home.startDaemon()
+            let pid = try #require(try await first.waitForRunning("echo").pid)
+            // One crash is a crash loop with this config: the plugin stays down.
+            kill(pid, SIGKILL)
+            try await first.waitForPlugin("echo", "is marked failed") { $0.state == "failed" }
+
+            var ids: [String] = []
+            for n in 0..<3 { ids.append(try await Self.deliver(home, to: "echo", n)) }
+            #expect(try await first.plugins()["echo"]?.outbox == 3)
+
+            let stop = try await home.run("stop")
+            #expect(stop.status == 0, "\(stop)")
+            #expect(stop.stdout.contains("pi-relayd stopped"))
+            #expect(await first.waitForExit() == .exited(0))
+            #expect(Self.received(home).isEmpty)
+
+            let second = try await home.startDaemon()
+            try await second.waitForPlugin("echo", "is running with an empty outbox") { $0.state == "running" && $0.outbox == 0 }
+            #expect(Self.received(home).compactMap { $0["id"]?.stringValue } == ids)
+        }
+    }
+}

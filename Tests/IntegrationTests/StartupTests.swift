@@ -1,0 +1,95 @@
+import PiRelaySDK
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starting without a config, and what commands say when there is no daemon.
+@Suite struct StartupTests {
+    @Test func statusWithoutConfigNotesTheDefaults() async throws {
+        try await TestHome.with { home in
+            let daemon = try await home.startDaemon()
+
+            let status = try await home.run("status")
+            #expect(status.status == 0, "\(status)")
+            #expect(status.stdout.contains("running, pid \(daemon.pid)"), "\(status)")
+            #expect(status.stdout.contains("plugins: none"), "\(status)")
+            #expect(status.stdout.contains("note: no config.yaml: using defaults"), "\(status)")
+
+            let json = try await home.run("status", "--json")
+            #expect(json.status == 0, "\(json)")
+            let value = try json.json()
+            #expect(value["pid"]?.intValue == Int(daemon.pid))
+            #expect(value["home"]?.stringValue == home.path)
+            #expect(value["plugins"]?.arrayValue?.isEmpty == true)
+            let notes = value["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(notes.contains { $0.contains("no config.yaml: using defaults") }, "\(notes)")
+            #expect(home.daemonLog.contains("no config.yaml: using defaults"))
+        }
+    }
+
+    /// Each command is one connection; connections closed at a bad moment once handed the next
+    /// client's request to a stale reader, and that command hung.
+    @Test func controlSocketAnswersManyCommandsInARow() async throws {
+        try await TestHome.with { home in
+            let daemon = try await home.startDaemon()
+            // Several clients at once, each starting the next command as soon as one ends.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in 0..<4 {
+                    group.addTask {
+                        for n in 0..<100 {
+                            let status = try await home.cli.run(["status", "--json"], timeout: .seconds(10))
+                            #expect(status.status == 0, "client \(client), command \(n): \(status)")
+                            #expect(try status.json()["pid"]?.intValue == Int(daemon.pid))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A client that hangs up before its answer is ready: writing the answer fails with EPIPE,
+    /// which must not kill the daemon with SIGPIPE.
+    @Test func clientHangingUpBeforeItsAnswerLeavesTheDaemonRunning() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installFake("fake-good", as: "good")
+            let daemon = try await home.startDaemon()
+            try await daemon.waitForRunning("good")
+            let impatient = try SpawnedProcess(BuildProducts.relayd, ["plugin", "call", "good", "slow", #"{"ms":1500}"#],
+                                               environment: home.environment(),
+                                               stdoutPath: home.scratch + "/impatient.out",
+                                               stderrPath: home.scratch + "/impatient.err")
+            try await waitUntil("the plugin has the slow request") { !home.fakeEvents("request", plugin: "good").isEmpty }
+            impatient.signal(SIGKILL)
+            _ = await impatient.wait(timeout: .seconds(10))
+            try await daemon.waitForPlugin("good", "has answered the slow request") { $0.pendingRequests == 0 }
+            let after = try await home.run("plugin", "call", "good", "echo", "{}")
+            #expect(after.status == 0, "\(after)")
+            #expect(daemon.process.poll() == nil, "pi-relayd died")
+        }
+    }
+
+    @Test(arguments: [
+        ["status"], ["stop"], ["plugins"], ["plugins", "reload"], ["plugins", "restart", "echo"],
+        ["plugin", "call", "echo", "echo"],
+    ])
+    func commandsSayPlainlyThatTheDaemonIsNotRunning(_ arguments: [String]) async throws {
+        try await TestHome.with(gated: false) { home in
+            let plain = try await home.cli.run(arguments)
+            #expect(plain.status == 3, "\(plain)")
+            #expect((plain.stderr + plain.stdout).contains("pi-relayd is not running"), "\(plain)")
+            #expect(!plain.stderr.contains("Error:"), "a plain message, not a Swift error dump: \(plain)")
+        }
+    }
+
+    @Test(arguments: [["status", "--json"], ["plugins", "--json"]])
+    func jsonCommandsReportNotRunningAsJSON(_ arguments: [String]) async throws {
+        try await TestHome.with(gated: false) { home in
+            let result = try await home.cli.run(arguments)
+            #expect(result.status == 3, "\(result)")
+            let message = try result.json()["error"]?["message"]?.stringValue ?? ""
+            #expect(message.contains("pi-relayd is not running"), "\(result)")
+        }
+    }
+}
