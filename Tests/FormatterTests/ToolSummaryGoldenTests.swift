@@ -26,6 +26,11 @@ import Testing
         #expect(try line(call) == "❌ `$ make test` (exit 2)")
     }
 
+    @Test func bashExitCodeFromDetails() throws {
+        let call = RunFixture.call("bash", ["command": "false"], isError: true, output: "", details: ["exitCode": 1])
+        #expect(try line(call) == "❌ `$ false` (exit 1)")
+    }
+
     @Test func bashTimedOut() throws {
         let call = RunFixture.call("bash", ["command": "sleep 999", "timeout": 5], isError: true,
                                    output: "Command timed out after 5 seconds")
