@@ -5,14 +5,6 @@ import Testing
 /// Real-shaped secrets, built at run time from random bodies (no real credential is in the
 /// source), none of which may survive redaction.
 @Suite struct RedactionTests {
-    struct Secret {
-        let kind: String
-        /// The text as it appears in agent output.
-        let text: String
-        /// What must not appear after redaction.
-        let secret: String
-    }
-
     static func random(_ alphabet: String, _ count: Int, _ rng: inout SeededGenerator) -> String {
         let chars = Array(alphabet)
         return String((0..<count).map { _ in chars[rng.int(0...(chars.count - 1))] })

@@ -3,10 +3,6 @@
 /// chunk, and the `"\n" + marker` line that closes it at the end of every chunk but the last.
 /// Throws when a chunk does not have the shape the contract promises.
 struct ChunkNormaliser {
-    struct Mismatch: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// The original text, and the UTF-16 offset in it where each chunk after the first starts.
     static func join(_ chunks: [String], numbered: Bool) throws -> (text: String, boundaries: [Int]) {
         var tracker = FenceTracker()

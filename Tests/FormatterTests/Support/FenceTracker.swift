@@ -3,11 +3,6 @@
 /// opens a fence unless a backtick fence's info contains a backtick; a line of at least as many of
 /// the same character and nothing else closes it.
 struct FenceTracker {
-    struct Open: Equatable {
-        let character: Character
-        let count: Int
-    }
-
     private(set) var open: Open?
     /// The unfinished last line, carried over to the next `feed`.
     private var pending = ""

@@ -6,10 +6,6 @@ import Glibc
 /// this project), stdin and stdout on pipes and stderr collected, read with poll() and timeouts so
 /// a broken plugin fails the test instead of hanging it.
 final class PluginProcess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let pid: pid_t
     private var input: Int32
     private let output: Int32

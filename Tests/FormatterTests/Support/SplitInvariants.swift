@@ -2,10 +2,6 @@
 
 /// The properties every split must have, checked against the original text.
 enum SplitInvariants {
-    struct Violation: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Throws a description of the first property the chunks break.
     static func check(_ chunks: [String], original: String, atoms: [Range<Int>], limit: Int, numbered: Bool = true) throws {
         guard !original.isEmpty else {

@@ -15,12 +15,6 @@ struct ChunkSplitter {
 
     let limit: Int
 
-    /// One chunk's place in the document, before it is turned into text.
-    struct Piece {
-        let from: Int
-        let to: Int
-    }
-
     /// Splits the whole of `text`. Numbers the chunks when there is more than one and `numbered`.
     func split(_ text: String, numbered: Bool = true) -> [String] {
         // Within the limit it is one chunk whatever the layout: skip building one.

@@ -1,0 +1,6 @@
+extension SplitInvariants {
+    /// The first splitting property a set of chunks breaks.
+    struct Violation: Error, CustomStringConvertible {
+        let description: String
+    }
+}
