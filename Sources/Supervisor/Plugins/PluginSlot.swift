@@ -208,17 +208,16 @@ actor PluginSlot {
         // A request in flight on the dead instance goes to the next one, unless it was in flight
         // during two crashes in a row: then it is poison and fails instead.
         let crashed = !(stopRequested || restartRequested) || exit != .exited(0)
-        if crashed {
-            for (id, var p) in pending where p.sentToGeneration == gen {
-                p.crashes += 1
-                p.sentToGeneration = nil
-                if p.crashes >= 2 {
-                    pending.removeValue(forKey: id)
-                    logger.error("plugin \(name): request \(p.method) was in flight during 2 crashes; failing it as poison")
-                    p.continuation.resume(throwing: RemoteError(code: "poison", message: "\(p.method) crashed plugin \(name) twice; not retried"))
-                } else {
-                    pending[id] = p
-                }
+        for (id, var p) in pending where p.sentToGeneration == gen {
+            // Whatever was in flight goes to the next instance.
+            p.sentToGeneration = nil
+            if crashed { p.crashes += 1 }
+            if p.crashes >= 2 {
+                pending.removeValue(forKey: id)
+                logger.error("plugin \(name): request \(p.method) was in flight during 2 crashes; failing it as poison")
+                p.continuation.resume(throwing: RemoteError(code: "poison", message: "\(p.method) crashed plugin \(name) twice; not retried"))
+            } else {
+                pending[id] = p
             }
         }
         let tail = stderrTail.suffix(3).joined(separator: " | ")
