@@ -62,6 +62,9 @@ struct Outbox {
             }
             journalLines += 1
         }
+        // A daemon killed mid-append leaves a torn last record, which is dropped above. Rewrite
+        // the journal, or the next record would be appended onto that line and be lost with it.
+        if let last = data.last, last != 0x0A { compact() }
     }
 
     private mutating func append(_ record: JSONValue) {
