@@ -93,7 +93,7 @@ extension Relay {
             name = r["filename"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
             let size = r["size"]?.intValue ?? 0
             deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
-                                               "text": .string("📎 \(name) (\(size) bytes)"),
+                                               "text": .string(await redacted("📎 \(name) (\(size) bytes)")),
                                                "files": [["path": .string(spooled), "filename": .string(name)]]])
         }
         return name

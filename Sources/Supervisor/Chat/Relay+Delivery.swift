@@ -17,33 +17,46 @@ extension Relay {
             live.removeValue(forKey: run.runId)
             await deliverFinal(run)
         case .questionAsked(let q):
-            let text = "❓ " + q.title + (q.message.map { "\n" + $0 } ?? "")
-            post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": q.json])
+            let text = await redacted("❓ " + q.title + (q.message.map { "\n" + $0 } ?? ""))
+            var question = q.json
+            question["title"] = .string(await redacted(q.title))
+            if let m = q.message { question["message"] = .string(await redacted(m)) }
+            post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": question])
         case .questionClosed(let q, let outcome):
             for b in chats(of: id) {
                 deliver(b.messenger, "chat.question.closed", ["target": b.target, "sessionId": .string(id),
                                                               "questionId": .string(q.id), "text": .string(outcome)])
             }
         case .notice(let kind, let text):
-            post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(noticeText(kind, text))])
+            post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(await notice(kind, text))])
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
             post(to: id, ["kind": "notice", "sessionId": .string(id),
-                          "text": .string("⚠️ pi exited: \(Redactor.redact(reason)). The next message restarts it.")])
+                          "text": .string(await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it."))])
         case .promptEcho(let text, let origin):
-            for b in chats(of: id) where b.key != origin {
+            let targets = chats(of: id).filter { $0.key != origin }
+            guard !targets.isEmpty else { return }
+            let shown = await redacted("▶ USER: " + text)
+            for b in targets {
                 deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
-                                                   "text": .string("▶ USER: " + text)])
+                                                   "text": .string(shown)])
             }
         }
     }
 
-    private func noticeText(_ kind: String, _ text: String) -> String {
-        switch kind {
-        case "error", "extension-error": return "⚠️ " + text
-        case "warning": return "⚠️ " + text
-        default: return "ℹ️ " + text
+    /// A notice line as the formatter renders it (redacted); a plain fallback without it.
+    private func notice(_ kind: String, _ text: String) async -> String {
+        if let r = await format("format.notice", ["notice": .string(kind), "text": .string(text)]), let t = r["text"]?.stringValue {
+            return t
         }
+        return (kind == "error" || kind == "extension-error" || kind == "warning" ? "⚠️ " : "ℹ️ ") + Redactor.redact(text)
+    }
+
+    /// Everything that leaves the machine is masked for secret shapes by the formatter first;
+    /// without one, the daemon's own redactor still masks known secret values.
+    func redacted(_ text: String) async -> String {
+        if let r = await format("format.redact", ["text": .string(text)]), let t = r["text"]?.stringValue { return t }
+        return Redactor.redact(text)
     }
 
     private func post(to sessionId: String, _ params: JSONValue) {
