@@ -32,6 +32,8 @@ actor PiSession {
     private var history: EventHistory
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
     private var stderrTail: [String] = []
+    /// How the current child ended, once it has.
+    private var lastExit: ChildExit?
     private var starting: Task<Void, any Error>?
     private var ending = false
     private let reader = PiEventReader()
@@ -87,6 +89,7 @@ actor PiSession {
         let gen = generation
         state = .starting
         stderrTail = []
+        lastExit = nil
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
         let (inputStream, inputSink) = AsyncStream<[UInt8]>.makeStream()
         let gauge = InputGauge(highWater: 64 << 20)
@@ -111,12 +114,13 @@ actor PiSession {
             await persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
-            let tail = stderrTail.suffix(5).joined(separator: "\n")
             if let p = pid { ChildProcess.signalGroup(p, SIGKILL) }
-            let why: String
-            if case .exited(let reason) = state { why = reason } else { why = "pi did not answer get_state: \(error)" }
-            state = .exited(reason: why)
-            throw SessionError.piFailed("could not start pi for session \(name): \(why)\(tail.isEmpty || why.contains(tail) ? "" : "\n" + tail)")
+            let why = lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
+            if lastExit == nil { state = .exited(reason: why) }
+            // pi explains a failed start on stderr, often over several lines ("No models
+            // available." comes first, hints follow): pass them on whole, not just the last few.
+            let said = spokenLines(stderrTail.suffix(12))
+            throw SessionError.piFailed("could not start pi for session \(name): \(why)" + (said.isEmpty ? "" : "\n" + said.joined(separator: "\n")))
         }
     }
 
@@ -168,11 +172,17 @@ actor PiSession {
         }
     }
 
+    /// stderr lines worth showing: blank ones dropped, indentation kept.
+    private func spokenLines<S: Sequence<String>>(_ lines: S) -> [String] {
+        lines.filter { !$0.allSatisfy(\.isWhitespace) }
+    }
+
     private func childExited(_ exit: ChildExit) async {
         pid = nil
         input?.finish()
         input = nil
-        let tail = stderrTail.suffix(3).joined(separator: " | ")
+        lastExit = exit
+        let tail = spokenLines(stderrTail).suffix(3).joined(separator: " | ")
         var reason = ending ? "ended" : "pi \(exit)"
         if !ending, !tail.isEmpty { reason += ": \(tail)" }
         state = .exited(reason: reason)

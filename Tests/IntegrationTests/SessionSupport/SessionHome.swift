@@ -1,12 +1,14 @@
 import Foundation
 import PiRelaySDK
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A test home whose daemon runs sessions on the fake pi, driven through the `pi-relayd` CLI as a
 /// person would drive them.
 final class SessionHome: Sendable {
     let home: TestHome
-    let config: SessionConfig
 
     /// FAKE_PI_LOG: every line the daemon wrote to any pi's stdin.
     var piLog: String { home.scratch + "/pi-stdin.jsonl" }
@@ -17,9 +19,22 @@ final class SessionHome: Sendable {
 
     init(home: TestHome, config: SessionConfig) throws {
         self.home = home
-        self.config = config
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try configure(config)
+    }
+
+    /// Rewrites config.yaml; the daemon reads it when it starts.
+    func configure(_ config: SessionConfig) throws {
         try home.writeConfig(config.yaml(piLog: piLog, agentDir: agentDir))
+    }
+
+    /// Writes an executable shell script into the scratch folder and returns its path: a
+    /// stand-in `pi.command` that wraps the fake (slow to start, with a stubborn helper...).
+    func script(_ name: String, _ body: String) throws -> String {
+        let path = home.scratch + "/" + name
+        try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        guard chmod(path, 0o755) == 0 else { throw SpawnedProcess.SpawnError(description: "chmod \(path)") }
+        return path
     }
 
     /// A fresh home for `config`; the daemon is started by the test (`start()`), so tests about
@@ -124,6 +139,20 @@ final class SessionHome: Sendable {
         let text = (try? String(contentsOfFile: piLog, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
             .filter { type == nil || $0["type"]?.stringValue == type }
+    }
+
+    /// A time as the daemon prints it (ISO 8601 with milliseconds).
+    static func date(_ value: JSONValue?) -> Date? {
+        guard let text = value?.stringValue else { return nil }
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return format.date(from: text)
+    }
+
+    static func iso(_ date: Date) -> String {
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return format.string(from: date)
     }
 
     /// The command line of a running process, from /proc.

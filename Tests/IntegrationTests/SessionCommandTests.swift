@@ -1,0 +1,208 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Every session subcommand against the real daemon and the fake pi, in plain and `--json`
+/// form, and how sessions are named on the command line.
+@Suite struct SessionCommandTests {
+    @Test func newSessionsAreListedAndFoundByIdNameOrPrefix() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            #expect(try await s.plain("sessions") == "no sessions; start one with: pi-relayd new --cwd DIR\n")
+            #expect(try await s.json("sessions") == .array([]))
+
+            // Plain `new`: one tab-separated line naming the session.
+            let started = try await s.plain("new", "--cwd", s.project, "--name", "alpha")
+            #expect(started.hasPrefix("started session alpha\t"), "\(started)")
+            #expect(started.contains("\tidle\t\(s.project)\tanthropic/claude-opus-4-6"), "\(started)")
+
+            // Without --name the directory names it, made unique.
+            let second = try await s.json("new", "--cwd", s.project)
+            let third = try await s.json("new", "--cwd", s.project)
+            #expect(second["name"] == "project")
+            #expect(third["name"] == "project-2")
+            let id = try #require(second["id"]?.stringValue)
+            #expect(id.count == 8 && id.allSatisfy(\.isHexDigit), "\(id)")
+            #expect(second["state"] == "idle")
+            #expect(second["cwd"]?.stringValue == s.project)
+            #expect(second["model"] == "anthropic/claude-opus-4-6")
+            #expect(second["thinkingLevel"] == "medium")
+            #expect(second["questions"] == 0)
+            #expect(second["pid"]?.intValue != nil)
+            let file = try #require(second["sessionFile"]?.stringValue, "pi's session file is known from the start")
+            #expect(file.hasPrefix(s.agentDir + "/sessions/") && file.hasSuffix(".jsonl"), "\(file)")
+            #expect(SessionHome.date(second["lastActivity"]) != nil, "\(second)")
+
+            let list = try await s.json("sessions").arrayValue ?? []
+            #expect(list.compactMap { $0["name"]?.stringValue } == ["alpha", "project", "project-2"], "oldest first")
+            let plainList = try await s.plain("sessions").split(separator: "\n")
+            #expect(plainList.count == 3)
+            #expect(plainList[1].hasPrefix("project\t\(id)\tidle\t"), "\(plainList)")
+
+            // Named by id, by name, by a unique prefix of either; an exact name wins over a
+            // prefix ("project" is also a prefix of "project-2").
+            for key in [id, "alpha", "alp", String(id.prefix(5)), "project", "project-"] {
+                let state = try await s.json("state", key)
+                #expect(state["sessionFile"] != nil, "state \(key): \(state)")
+            }
+
+            // Ambiguous and unknown names fail with a message that says which and what to do.
+            let ambiguous = try await s.run("state", "pro")
+            #expect(ambiguous.status == 1)
+            #expect(ambiguous.stderr.contains("\"pro\" matches several sessions: project (\(id)), project-2 ("), "\(ambiguous)")
+            let unknown = try await s.run("state", "zzz")
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr == "pi-relayd: no session matches \"zzz\"; see pi-relayd sessions\n", "\(unknown)")
+            let unknownJSON = try await s.run("send", "zzz", "hi", "--json")
+            #expect(unknownJSON.status == 1)
+            #expect(try unknownJSON.json()["error"]?["code"] == "not_found", "\(unknownJSON)")
+
+            let byIdPrefix = try await s.json("rename", String(id.prefix(6)), "renamed")
+            #expect(byIdPrefix["id"]?.stringValue == id)
+            #expect(byIdPrefix["name"] == "renamed")
+
+            // A taken name and a missing directory are refused.
+            let taken = try await s.run("new", "--cwd", s.project, "--name", "alpha")
+            #expect(taken.status == 1 && taken.stderr.contains("a session named alpha already exists"), "\(taken)")
+            let renameTaken = try await s.run("rename", "alpha", "renamed")
+            #expect(renameTaken.status == 1 && renameTaken.stderr.contains("a session named renamed already exists"), "\(renameTaken)")
+            let missing = try await s.run("new", "--cwd", s.project + "/nope")
+            #expect(missing.status == 1 && missing.stderr.contains("no such directory: \(s.project)/nope"), "\(missing)")
+            #expect(try await s.sessions().count == 3)
+        }
+    }
+
+    @Test func promptsAnswersModelThinkingAndRename() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "work")
+
+            // `omitted fields`: pi answers get_last_assistant_text with `{}` before any answer.
+            #expect(try await s.plain("last", "work") == "(no answer yet)\n")
+            #expect(try await s.json("last", "work") == ["text": nil])
+
+            let before = try await s.finishedRuns(id)
+            #expect(try await s.plain("send", "work", "hello there") == "prompted\n")
+            try await waitUntil("the run finished") { try await s.finishedRuns(id) > before }
+            try await s.waitForState(id, "idle")
+            #expect(try await s.plain("last", "work") == "Echo: hello there\n")
+            #expect(try await s.json("last", "work") == ["text": "Echo: hello there"])
+            let sent = try await s.prompt(id, "second")
+            #expect(sent == ["status": "prompted", "session": .string(id)])
+
+            let state = try await s.json("state", "work")
+            #expect(state["messageCount"] == 4, "\(state)")
+            #expect(state["isStreaming"] == false)
+            #expect(state["model"]?["id"] == "claude-opus-4-6")
+            #expect(try await s.plain("state", "work").contains("\"thinkingLevel\":\"medium\""))
+            let stats = try await s.json("stats", "work")
+            #expect(stats["userMessages"] == 2 && stats["assistantMessages"] == 2 && stats["totalMessages"] == 4, "\(stats)")
+            #expect(stats["tokens"]?["total"]?.intValue ?? 0 > 0, "\(stats)")
+            #expect(try await s.plain("stats", "work").contains("\"totalMessages\":4"))
+
+            #expect(try await s.plain("model", "work", "anthropic/claude-sonnet-4-5") == "model set to anthropic/claude-sonnet-4-5\n")
+            let model = try await s.json("model", "work", "anthropic/claude-haiku-4-5")
+            #expect(model["id"] == "claude-haiku-4-5", "the full Model object: \(model)")
+            #expect(try await s.summary(id)?["model"] == "anthropic/claude-haiku-4-5")
+            #expect(try await s.json("state", "work")["model"]?["id"] == "claude-haiku-4-5")
+            let badModel = try await s.run("model", "work", "nonsense")
+            #expect(badModel.status == 1 && badModel.stderr.contains("model needs PROVIDER/MODEL"), "\(badModel)")
+            let unknownModel = try await s.run("model", "work", "anthropic/claude-nope")
+            #expect(unknownModel.status == 1, "\(unknownModel)")
+            #expect(unknownModel.stderr.contains("pi refused set_model: Model not found: anthropic/claude-nope"), "\(unknownModel)")
+
+            #expect(try await s.plain("thinking", "work", "low") == "thinking level set to low\n")
+            #expect(try await s.json("thinking", "work", "high") == ["thinkingLevel": "high"])
+            #expect(try await s.json("state", "work")["thinkingLevel"] == "high")
+
+            #expect(try await s.plain("rename", "work", "play").hasPrefix("renamed: play\t\(id)\tidle\t"))
+            #expect(try await s.summary(id)?["name"] == "play")
+            try await waitUntil("pi was told the new name") {
+                s.piInput("set_session_name").contains { $0["name"] == "play" }
+            }
+            #expect(try await s.json("state", "play")["sessionName"] == "play")
+            #expect(try await s.run("state", "work").status == 1, "the old name is gone")
+
+            // An image goes to pi as image content after the text.
+            let png = s.home.scratch + "/dot.png"
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: png))
+            let runs = try await s.finishedRuns(id)
+            #expect(try await s.plain("send", "play", "look", "--image", png) == "prompted\n")
+            try await waitUntil("the image run finished") { try await s.finishedRuns(id) > runs }
+            #expect(try await s.last(id) == "Echo: look [1 image: image/png]")
+            let prompt = try #require(s.piInput("prompt").last)
+            #expect(prompt["images"]?[0]?["mimeType"] == "image/png", "\(prompt)")
+            let notImage = try await s.run("send", "play", "look", "--image", s.home.path + "/config.yaml")
+            #expect(notImage.status == 1 && notImage.stderr.contains("is not a PNG, JPEG, GIF or WebP image"), "\(notImage)")
+            let empty = try await s.run("send", "play", "")
+            #expect(empty.status == 1 && empty.stderr.contains("send needs a text"), "\(empty)")
+        }
+    }
+
+    @Test func steerFollowUpAndAbortAReallyBusyAgent() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "busy")
+            let runs = try await s.finishedRuns(id)
+            #expect(try await s.plain("send", "busy", "!scenario slow 100 50") == "prompted\n")
+            try await s.waitForState(id, "busy")
+            #expect(try await s.plain("steer", "busy", "turn left") == "steered\n")
+            #expect(try await s.json("follow-up", "busy", "then stop") == ["status": "queued", "session": .string(id)])
+            try await waitUntil("the run finished", timeout: .seconds(60)) { try await s.finishedRuns(id) > runs }
+            try await s.waitForState(id, "idle")
+            // The steer was answered inside the run, the follow-up last.
+            #expect(try await s.last(id) == "Echo: then stop")
+            let users = try await s.history(id, "--type", "message_start").filter { $0["role"] == "user" }
+            #expect(users.count == 3, "prompt, steer and follow-up each reached pi as a user message: \(users)")
+            #expect(try await s.finishedRuns(id) == runs + 1, "one run")
+            #expect(s.piInput("steer").map { $0["message"] } == ["turn left"])
+            #expect(s.piInput("follow_up").map { $0["message"] } == ["then stop"])
+
+            // Abort: the run ends as aborted and the session is idle again.
+            let aborted = try await s.finishedRuns(id)
+            _ = try await s.json("send", "busy", "!scenario slow 400 50")
+            try await s.waitForState(id, "busy")
+            #expect(try await s.plain("abort", "busy") == "aborted\n")
+            try await waitUntil("the aborted run finished") { try await s.finishedRuns(id) > aborted }
+            try await s.waitForState(id, "idle")
+            let finished = try #require(try await s.history(id, "--type", "run_finished").last)
+            #expect(finished["stopReason"] == "aborted", "\(finished)")
+            #expect(try await s.json("abort", "busy") == ["aborted": true], "abort while idle is harmless")
+        }
+    }
+
+    @Test func compactNewConversationAndEnd() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "c")
+            try await s.prompt(id, "one")
+            try await s.prompt(id, "two")
+
+            let compacted = try await s.plain("compact", "c", "--instructions", "keep the numbers")
+            #expect(compacted.hasPrefix("compacted ("), "\(compacted)")
+            #expect(compacted.hasSuffix(" tokens before)\n"), "\(compacted)")
+            #expect(s.piInput("compact").last?["customInstructions"] == "keep the numbers")
+            try await s.prompt(id, "three")
+            let json = try await s.json("compact", "c")
+            #expect(json["summary"]?.stringValue?.isEmpty == false, "\(json)")
+            #expect(json["tokensBefore"]?.intValue != nil, "\(json)")
+
+            let fresh = try await s.json("new-conversation", "c")
+            #expect(fresh == ["cancelled": false], "\(fresh)")
+            #expect(try await s.json("state", "c")["messageCount"] == 0)
+            #expect(try await s.plain("new-conversation", "c") == "{\"cancelled\":false}\n")
+            #expect(try await s.last(id) == nil)
+
+            let pid = try #require(try await s.summary(id)?["pid"]?.intValue.map(Int32.init))
+            #expect(try await s.plain("end", "c") == "ended\n")
+            #expect(try await s.sessions().isEmpty)
+            #expect(!ProcessTable.isRunning(pid), "end returns once pi is gone")
+            let gone = try await s.run("state", id)
+            #expect(gone.status == 1 && gone.stderr.contains("no session matches"), "\(gone)")
+            let other = try await s.new(name: "d")
+            #expect(try await s.json("end", "d") == ["ended": .string(other)])
+            let saved = try String(contentsOfFile: s.sessionsFile, encoding: .utf8)
+            #expect(!saved.contains(other) && !saved.contains(id), "an ended session is not brought back by a restart: \(saved)")
+        }
+    }
+}

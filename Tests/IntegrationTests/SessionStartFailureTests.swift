@@ -1,0 +1,42 @@
+import PiRelaySDK
+import Testing
+
+/// A pi that cannot start: `new` fails with a message that says why, and leaves no session.
+@Suite struct SessionStartFailureTests {
+    @Test func piMissingFromPathFailsNewClearly() async throws {
+        try await SessionHome.with(SessionConfig(command: "no-such-pi")) { s in
+            let daemon = try await s.start()
+            let plain = try await s.run("new", "--cwd", s.project, "--name", "x")
+            #expect(plain.status == 1, "\(plain)")
+            #expect(plain.stderr == "pi-relayd: could not start pi for session x: pi could not start: no-such-pi was not found in PATH\n",
+                    "\(plain)")
+            let json = try await s.run("new", "--cwd", s.project, "--json")
+            #expect(json.status == 1)
+            let error = try json.json()["error"]
+            #expect(error?["code"] == "pi_error", "\(json)")
+            #expect(error?["message"]?.stringValue?.contains("no-such-pi was not found in PATH") == true, "\(json)")
+            #expect(try await s.sessions().isEmpty, "a session whose pi never started is not kept")
+
+            let absent = s.home.scratch + "/nowhere/pi"
+            try s.configure(SessionConfig(command: absent))
+            let stop = try await s.run("stop")
+            #expect(stop.status == 0, "\(stop)")
+            #expect(await daemon.waitForExit() == .exited(0))
+            try await s.start()
+            let missing = try await s.run("new", "--cwd", s.project)
+            #expect(missing.stderr.contains("\(absent) does not exist or is not executable"), "\(missing)")
+        }
+    }
+
+    @Test func piExitingAtStartCarriesItsStderr() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_NO_MODELS": "1"])) { s in
+            let daemon = try await s.start()
+            let result = try await s.run("new", "--cwd", s.project, "--name", "nomodel")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.hasPrefix("pi-relayd: could not start pi for session nomodel: pi exited with status 1"), "\(result)")
+            #expect(result.stderr.contains("No models available."), "pi's own words reach the user: \(result)")
+            #expect(try await s.sessions().isEmpty)
+            #expect(s.children(besides: [daemon]).allSatisfy { !SessionHome.commandLine($0).contains("rpc") }, "no pi left behind")
+        }
+    }
+}
