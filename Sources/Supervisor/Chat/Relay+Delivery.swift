@@ -184,7 +184,10 @@ extension Relay {
             do {
                 let r = try await a.request("attachments.inbound", params: ["sessionId": .string(session.id), "items": .array(items)],
                                             timeout: .seconds(120))
-                return (r["appendix"]?.stringValue ?? "", r["images"]?.arrayValue ?? [],
+                // The plugin's appendix is the attachment blocks alone; they go below the user's
+                // text, never glued onto its last line (pi reads commands from the first line).
+                let appendix = r["appendix"]?.stringValue ?? ""
+                return (appendix.isEmpty ? "" : "\n\n" + appendix, r["images"]?.arrayValue ?? [],
                         (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue))
             } catch {
                 logger.warning("attachments plugin failed: \(error)")

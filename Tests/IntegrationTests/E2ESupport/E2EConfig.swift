@@ -1,0 +1,29 @@
+/// config.yaml for the chat end-to-end tests: the harness's quick restart timings, the fake pi as
+/// `pi.command`, the fake messenger's allowlist, and the formatter and attachments sections
+/// (each given as `key: value` lines).
+struct E2EConfig {
+    var plugins = TestConfig()
+    var agentDir: String
+    var formatter: [String] = []
+    var attachments: [String] = []
+
+    static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
+
+    var yaml: String {
+        var lines = [
+            plugins.yaml,
+            "pi:",
+            "  command: \(Self.fakePi)",
+            "  agentDir: \(agentDir)",
+            // The fake pi is Python: on a loaded machine its first answer can take a while.
+            "  startTimeoutSeconds: 60",
+            "fake-messenger:",
+            "  allowedUsers: [\"\(E2EChatHome.user)\"]",
+        ]
+        for (name, keys) in [("formatter", formatter), ("attachments", attachments)] where !keys.isEmpty {
+            lines.append("\(name):")
+            lines += keys.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
