@@ -39,17 +39,20 @@ final class TestHome: Sendable {
     static func with<T>(config: String? = nil, gated: Bool = true,
                         _ body: (TestHome) async throws -> T) async throws -> T {
         if gated { await ScenarioGate.shared.enter() }
-        defer { if gated { Task { await ScenarioGate.shared.leave() } } }
-        let home = try TestHome(config: config)
+        let result: Result<T, any Error>
         do {
-            let value = try await body(home)
+            let home = try TestHome(config: config)
+            do {
+                result = .success(try await body(home))
+            } catch {
+                result = .failure(ScenarioFailure(underlying: error, diagnostics: home.diagnostics()))
+            }
             await home.tearDown()
-            return value
         } catch {
-            let diagnostics = home.diagnostics()
-            await home.tearDown()
-            throw ScenarioFailure(underlying: error, diagnostics: diagnostics)
+            result = .failure(error)
         }
+        if gated { await ScenarioGate.shared.leave() }
+        return try result.get()
     }
 
     // MARK: Layout
