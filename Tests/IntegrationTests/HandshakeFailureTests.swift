@@ -94,6 +94,14 @@ import Testing
             #expect(spawns.count == 1)
             #expect(try await daemon.plugins()["fake-wrongversion"]?.state == "failed")
             #expect(home.fakeEvents("welcome").isEmpty)
+
+            // A new executable under that name gets another chance.
+            try home.removePlugin("fake-wrongversion")
+            try home.installFake("fake-good", as: "fake-wrongversion")
+            let reload = try await home.run("plugins", "reload")
+            #expect(reload.status == 0, "\(reload)")
+            try await daemon.waitForRunning("fake-wrongversion")
+            #expect(home.fakeEvents("welcome", plugin: "fake-wrongversion").count == 1)
         }
     }
 }

@@ -13,16 +13,19 @@ import Glibc
         let reasons: [String]
         /// Deliveries of this many bytes each are queued first, to fill a pipe nobody reads.
         let fill: Int
-        var testDescription: String { fake }
+        var pingTimeoutSeconds = 2
+        var testDescription: String { "\(fake), ping timeout \(pingTimeoutSeconds) s" }
     }
 
     @Test(arguments: [
         // Ignoring SIGTERM: only the SIGKILL to its process group can end it.
         Case(fake: "fake-hang", environment: ["FAKE_IGNORE_SIGTERM": "1"], reasons: ["missed pongs for 2 s"], fill: 0),
         Case(fake: "fake-noread", environment: [:], reasons: ["missed pongs for 2 s", "is not reading its stdin"], fill: 100_000),
+        // Pings too patient to notice: the stalled write queue (over 1 MiB for 10 s) gives it away.
+        Case(fake: "fake-noread", environment: [:], reasons: ["is not reading its stdin"], fill: 100_000, pingTimeoutSeconds: 120),
     ])
     func unresponsivePluginIsKilledAndRestarted(_ c: Case) async throws {
-        let config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: 2)
+        let config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: c.pingTimeoutSeconds)
         try await TestHome.with(config: config.yaml) { home in
             try home.installFake(c.fake)
             let daemon = try await home.startDaemon(environment: c.environment)
@@ -31,7 +34,7 @@ import Glibc
 
             if c.fill > 0 {
                 let params = "{\"pad\":\"" + String(repeating: "x", count: c.fill) + "\"}"
-                for _ in 0..<12 {
+                for _ in 0..<15 {
                     let r = try await home.run("plugin", "call", c.fake, "fill", params, "--deliver")
                     #expect(r.status == 0, "\(r)")
                 }

@@ -28,6 +28,47 @@ import Glibc
         }
     }
 
+    /// `pi-relayd start` detaches a daemon (the everyday way to run it) and `stop` ends it.
+    @Test func startDetachesADaemonAndStopEndsIt() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installEcho()
+            let start = try await home.run("start")
+            #expect(start.status == 0, "\(start)")
+            let started = try #require(start.stdout.firstMatch(of: #/pi-relayd started \(pid (\d+)\)/#), "\(start)")
+            let pid = try #require(Int32(started.1))
+            let status = try await home.run("status", "--json")
+            #expect(try status.json()["pid"]?.intValue == Int(pid), "\(status)")
+            // Detached: a session of its own, so closing the terminal does not end it.
+            #expect(ProcessTable.session(of: pid) == pid)
+            let again = try await home.run("start")
+            #expect(again.status == 0)
+            #expect(again.stdout.contains("pi-relayd is already running"), "\(again)")
+
+            let echo = try await waitFor("echo is running") { () async throws -> Int32? in
+                let list = try await home.run("plugins", "--json").json().arrayValue ?? []
+                return list.first { $0["name"] == "echo" && $0["state"] == "running" }?["pid"]?.intValue.map(Int32.init)
+            }
+            let stop = try await home.run("stop")
+            #expect(stop.status == 0, "\(stop)")
+            try await waitUntil("the daemon is gone", timeout: .seconds(10)) { !ProcessTable.isRunning(pid) }
+            #expect(!ProcessTable.isRunning(echo))
+        }
+    }
+
+    @Test func aSecondDaemonForTheSameHomeRefusesToStart() async throws {
+        try await TestHome.with { home in
+            let first = try await home.startDaemon()
+            let second = try SpawnedProcess(BuildProducts.relayd, ["start", "--foreground"], environment: home.environment(),
+                                            stdoutPath: home.scratch + "/second.out", stderrPath: home.scratch + "/second.err")
+            let exit = await second.wait(timeout: .seconds(30))
+            if exit == nil { second.signalGroup(SIGKILL) }
+            #expect(exit == .exited(1), "\(second.stderr)")
+            #expect(second.stderr.contains("already running"), "\(second.stderr)")
+            let status = try await home.run("status", "--json")
+            #expect(try status.json()["pid"]?.intValue == Int(first.pid), "the first one carries on: \(status)")
+        }
+    }
+
     /// Each command is one connection; connections closed at a bad moment once handed the next
     /// client's request to a stale reader, and that command hung.
     @Test func controlSocketAnswersManyCommandsInARow() async throws {
