@@ -27,6 +27,8 @@ import Glibc
         routes["/t99.txt"] = .file(body: text99, contentType: "text/plain")
         routes["/t100.txt"] = .file(body: text100, contentType: "text/plain")
         routes["/t101.txt"] = .file(body: text101, contentType: "text/plain")
+        // A picture served as text: what counts is the bytes.
+        routes["/disguised.txt"] = .file(body: E2ESamples.png, contentType: "text/plain")
         routes["/blob.bin"] = .file(body: E2ESamples.binary, contentType: "application/octet-stream")
         routes["/stall.txt"] = .stall(declaredLength: 5000)
         routes["/huge.bin"] = .file(body: [UInt8](repeating: 0x41, count: downloadLimit + 50_000), contentType: "application/octet-stream")
@@ -74,15 +76,19 @@ import Glibc
             }
 
             // Text: inlined below 100 KB, named with size and reason from 100 KB on; binary named.
-            let texts = try await chat.say("!scenario text 3", attachments: ["t99.txt", "t100.txt", "t101.txt", "blob.bin"].map { Self.item(server, $0) })
-            let second = Self.message(try await chat.waitForPrompts(2)[1])
+            let texts = try await chat.say("!scenario text 3", attachments: ["t99.txt", "t100.txt", "t101.txt", "blob.bin", "disguised.txt"].map { Self.item(server, $0) })
+            let secondPrompt = try await chat.waitForPrompts(2)[1]
+            let second = Self.message(secondPrompt)
+            #expect(secondPrompt["images"]?.arrayValue?.map { $0["mimeType"] } == ["image/png"], "\(secondPrompt["images"] ?? nil)")
+            #expect(second.contains("[attachment disguised.txt: attached as an image (PNG"), "\(second.suffix(800))")
             #expect(Self.inlined("t99.txt", Self.text99, in: second), "the 99 KB file is inlined whole in a fence")
             #expect(second.contains("[attachment t100.txt (100 KB): not included: over 100 KB]"), "\(second.suffix(600))")
             #expect(second.contains("[attachment t101.txt (101 KB): not included: over 100 KB]"), "\(second.suffix(600))")
             #expect(second.contains("[attachment blob.bin (4 KB): not included: binary"), "\(second.suffix(600))")
             #expect(!second.contains("END OF THE 100 KB FILE") && !second.contains("END OF THE 101 KB FILE"))
             let textNotes = texts["reply"]?["text"]?.stringValue ?? ""
-            #expect(["t100.txt", "t101.txt", "blob.bin"].allSatisfy { textNotes.contains($0) } && !textNotes.contains("t99.txt"), "\(texts)")
+            #expect(["t100.txt", "t101.txt", "blob.bin"].allSatisfy { textNotes.contains($0) }, "\(texts)")
+            #expect(!textNotes.contains("t99.txt") && !textNotes.contains("disguised.txt"), "\(texts)")
 
             // Failures: each gets a clear line, and the prompt still goes to pi.
             let broken = try await chat.say("!scenario text 3", attachments: [
@@ -165,6 +171,10 @@ import Glibc
                          "server.pem", "Server.PEM", ".git/config", ".GIT/config", "sub/.env.local"] {
                 try chat.writeFile(w + "/" + path, Array("contents of \(path)\n".utf8))
             }
+            // Larger than the fake messenger's 8 MiB upload limit; sparse, so it costs no disk.
+            guard FileManager.default.createFile(atPath: w + "/big.log", contents: nil), truncate(w + "/big.log", 9 << 20) == 0 else {
+                throw E2EFailure("cannot make big.log")
+            }
             try FileManager.default.createSymbolicLink(atPath: w + "/escape.txt", withDestinationPath: outside)
             try FileManager.default.createSymbolicLink(atPath: w + "/sub/up", withDestinationPath: chat.home.root)
             try FileManager.default.createSymbolicLink(atPath: w + "/innocent.txt", withDestinationPath: w + "/.env")
@@ -215,6 +225,7 @@ import Glibc
                 ("Server.PEM", "looks like a key or certificate file"),
                 (".GIT/config", "repository internals"),
                 (w + "/.env", "looks like an environment file"),
+                ("big.log", "is 9 MB, over this chat's upload limit of 8 MB"),
             ]
             for (path, reason) in refusals {
                 let r = try await chat.home.cli.run(["file", "ws", path])

@@ -88,32 +88,48 @@ import Glibc
             let daemon = try await chat.start()
             let sid = try await chat.newBoundSession("crashy")
             let first = try #require(try await daemon.plugins()["formatter"]?.pid)
-            _ = try await chat.say("!scenario slow 30 100")
+            _ = try await chat.say("!scenario slow 60 100")
             try await waitUntil("live views reach the messenger") { !chat.lives(runId: "\(sid)-1").isEmpty }
 
             // Stopped, the formatter takes the next live request and never answers; killed with
             // that request pending, it leaves it to be retried on the next instance.
             kill(first, SIGSTOP)
-            try await daemon.waitForPlugin("formatter", "holds a request") { $0.pendingRequests > 0 }
+            try await daemon.waitForPlugin("formatter", "holds a live request") { $0.pendingRequests > 0 }
             kill(first, SIGKILL)
-            let second = try await daemon.waitForPlugin("formatter", "is running again") {
+            let second = try #require(try await daemon.waitForPlugin("formatter", "is running again") {
                 $0.state == "running" && $0.pid != nil && $0.pid != first
-            }
-            #expect(second.restarts == 1, "\(second)")
-
+            }.pid)
             let final = try await chat.waitForFinal(1)
-            try await waitUntil("the session is idle and the messenger has acked everything", timeout: .seconds(30)) {
-                let sessions = try await chat.run(["sessions", "--json"]).json()
-                let outbox = try await daemon.plugins()["fake-messenger"]?.outbox
-                return sessions.arrayValue?.first?["state"] == "idle" && outbox == 0
-            }
-            #expect(chat.posts("final").count == 1, "the final answer arrives once: \(chat.posts("final"))")
-            #expect(chat.messengerEvents().filter { $0["event"] == "deliver" && $0["params"]?["kind"] == "final" }.count == 1)
             let text = E2EChunks.joined((final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue))
-            #expect(text.contains("chunk 1 ") && text.contains("chunk 30"), "\(final)")
+            #expect(text.contains("chunk 1 ") && text.contains("chunk 60"), "\(final)")
             #expect(final["runId"]?.stringValue == "\(sid)-1")
+            let livesAfterCrash = chat.lives(runId: "\(sid)-1").count
+            #expect(livesAfterCrash >= 2, "the live view went on with the new instance")
 
-            // The restarted formatter made the final answer: no plain fallback, no failed request.
+            // Now with the final answer itself in flight: the run ends while the formatter is
+            // stopped, so format.final waits on it; killed, the request goes to the third instance.
+            kill(second, SIGSTOP)
+            _ = try await chat.say("!scenario text 20")
+            try await waitUntil("the second run is over") {
+                try await chat.run(["history", "crashy", "--type", "run_finished", "--json"]).json().arrayValue?.count == 2
+            }
+            try await daemon.waitForPlugin("formatter", "holds the final request") { $0.pendingRequests > 0 }
+            #expect(chat.posts("final").count == 1, "the second answer waits for the formatter")
+            kill(second, SIGKILL)
+            let third = try await daemon.waitForPlugin("formatter", "is running a third time") {
+                $0.state == "running" && $0.pid != nil && $0.pid != second
+            }
+            #expect(third.restarts == 2, "\(third)")
+            let answer = try await chat.waitForFinal(2)
+            #expect(answer["runId"]?.stringValue == "\(sid)-2", "\(answer)")
+
+            try await waitUntil("the messenger has acked everything", timeout: .seconds(30)) {
+                try await daemon.plugins()["fake-messenger"]?.outbox == 0
+            }
+            let finals = chat.messengerEvents().filter { $0["event"] == "deliver" && $0["params"]?["kind"] == "final" }
+            #expect(finals.compactMap { $0["params"]?["runId"]?.stringValue } == ["\(sid)-1", "\(sid)-2"], "each answer once")
+
+            // The third instance formatted the second answer: no plain fallback, no failed request.
             let status = try await chat.run(["plugin", "call", "formatter", "status"]).json()
             #expect(status["requests"]?["format.final"] == 1, "\(status)")
             let log = chat.home.daemonLog
@@ -128,6 +144,7 @@ import Glibc
             let sid = try await chat.newBoundSession("watch")
             let sent = try await chat.say("!scenario slow 24 80")
             #expect(sent["status"] == "prompted", "\(sent)")
+            try await waitUntil("the run is live") { !chat.lives(runId: "\(sid)-1").isEmpty }
             // Queued while the first message streams: the run goes on with a second assistant
             // message, which settles the first one into finished chunks.
             let queued = try await chat.say("!scenario slow 24 80")
