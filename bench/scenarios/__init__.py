@@ -1,6 +1,10 @@
-from . import throughput
+from . import discord, latency, recovery, sessions, throughput
 
 # Order matters only for reading the table.
 SCENARIOS = [
     ("throughput", throughput),
+    ("latency", latency),
+    ("sessions", sessions),
+    ("recovery", recovery),
+    ("discord", discord),
 ]

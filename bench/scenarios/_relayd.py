@@ -1,0 +1,221 @@
+"""A pi-relayd daemon under test: a throw-away home, its config, stub plugins, the foreground
+process, its control socket, and what /proc says about it. Shared by the scenarios."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+STUBS = os.path.join(BENCH, "stubs")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+class RelaydError(Exception):
+    pass
+
+
+def install_stub(name, dest):
+    """Copies bench/stubs/NAME to DEST, mode 0755, run by the interpreter running the bench
+    (`-S`: no site packages, a faster start), whatever the checkout's umask or PATH say."""
+    with open(os.path.join(STUBS, name), encoding="utf-8") as f:
+        text = f.read()
+    lines = text.split("\n", 1)
+    if lines[0].startswith("#!"):
+        text = f"#!{sys.executable} -S\n" + lines[1]
+    with open(dest, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(dest, 0o755)
+    return dest
+
+
+def read_jsonl(path):
+    out = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    try:
+                        out.append(json.loads(line))
+                    except ValueError:
+                        pass
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def percentile(xs, p):
+    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))
+    return s[k]
+
+
+class Relayd:
+    """One daemon. `plugins` maps plugin ids to executables (linked into home/plugins); bundled
+    plugins are switched off so each scenario says exactly what runs."""
+
+    def __init__(self, ctx, tag, config=None, plugins=None, env=None):
+        self.ctx = ctx
+        self.tag = tag
+        # Short: the control socket path must fit in sun_path.
+        self.home = tempfile.mkdtemp(prefix=f"prb-{tag}-", dir="/tmp")
+        self.scratch = os.path.join(self.home, "scratch")
+        self.plugins_dir = os.path.join(self.home, "plugins")
+        for d in (self.scratch, self.plugins_dir):
+            os.makedirs(d, mode=0o700, exist_ok=True)
+        os.chmod(self.home, 0o700)
+        self.sock = os.path.join(self.home, "relayd.sock")
+        for name, path in (plugins or {}).items():
+            os.symlink(path, os.path.join(self.plugins_dir, name))
+        self.configure(config or {})
+        self.env = dict(os.environ)
+        self.env.update({"PI_RELAYD_HOME": self.home, "PI_RELAYD_BUNDLED_PLUGINS": ""})
+        self.env.update(env or {})
+        self.proc = None
+
+    def configure(self, config):
+        with open(os.path.join(self.home, "config.yaml"), "w") as f:
+            json.dump(config, f, indent=1)  # JSON is YAML
+
+    def link_plugin(self, name, path):
+        os.symlink(path, os.path.join(self.plugins_dir, name))
+
+    def stub(self, name):
+        """Installs a stub into the scratch folder and returns its path."""
+        return install_stub(name, os.path.join(self.scratch, name))
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def start(self, timeout=30):
+        err = open(os.path.join(self.home, "daemon.stderr"), "wb")
+        self.proc = subprocess.Popen([self.ctx.exe("pi-relayd"), "start", "--foreground"], env=self.env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                     start_new_session=True)
+        err.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RelaydError(f"pi-relayd exited with {self.proc.returncode}: {self.tail('daemon.stderr')}")
+            try:
+                self.call("ping", timeout=5)
+                return self
+            except (OSError, RelaydError):
+                time.sleep(0.05)
+        raise RelaydError(f"pi-relayd did not open its control socket within {timeout} s")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self, keep_logs=True):
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.call("stop", timeout=10)
+            except (OSError, RelaydError):
+                self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        if keep_logs:
+            dest = os.path.join(self.ctx.work, "logs", self.tag)
+            shutil.rmtree(dest, ignore_errors=True)
+            os.makedirs(dest, exist_ok=True)
+            for src in [os.path.join(self.home, "logs"), self.scratch]:
+                if not os.path.isdir(src):
+                    continue
+                for n in os.listdir(src):
+                    p = os.path.join(src, n)
+                    if os.path.isfile(p) and not os.access(p, os.X_OK) and os.path.getsize(p) < 64 << 20:
+                        shutil.copy(p, dest)
+            if os.path.exists(os.path.join(self.home, "daemon.stderr")):
+                shutil.copy(os.path.join(self.home, "daemon.stderr"), dest)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def tail(self, name, n=2000):
+        try:
+            with open(os.path.join(self.home, name), "rb") as f:
+                return f.read()[-n:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    # -- control socket ----------------------------------------------------------------------
+
+    def call(self, method, params=None, timeout=120):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(timeout)
+        try:
+            s.connect(self.sock)
+            s.sendall((json.dumps({"id": "1", "method": method, "params": params or {}}) + "\n").encode())
+            buf = b""
+            while b"\n" not in buf:
+                chunk = s.recv(1 << 16)
+                if not chunk:
+                    break
+                buf += chunk
+        finally:
+            s.close()
+        if not buf:
+            raise RelaydError(f"{method}: no answer")
+        r = json.loads(buf.split(b"\n", 1)[0])
+        if "error" in r:
+            raise RelaydError(f"{method}: {r['error'].get('code')}: {r['error'].get('message')}")
+        return r.get("result")
+
+    def plugin_call(self, name, method, params=None, timeout=60, deliver=False):
+        return self.call("plugins.call", {"name": name, "method": method, "params": params or {},
+                                          "deliver": deliver, "timeoutMs": int(timeout * 1000)}, timeout=timeout + 10)
+
+    def plugin(self, name):
+        for p in self.call("plugins") or []:
+            if p.get("name") == name:
+                return p
+        return None
+
+    def wait_plugin(self, name, state="running", timeout=60):
+        deadline = time.monotonic() + timeout
+        p = None
+        while time.monotonic() < deadline:
+            p = self.plugin(name)
+            if p and p.get("state") == state:
+                return p
+            time.sleep(0.05)
+        raise RelaydError(f"plugin {name} is not {state} after {timeout} s: {p}; "
+                          f"log: {self.tail('logs/pi-relayd.log', 1500)}")
+
+    # -- /proc -------------------------------------------------------------------------------
+
+    def rss_bytes(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def cpu_seconds(self):
+        """utime + stime of the daemon itself (children not included)."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    def threads(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+        return 0

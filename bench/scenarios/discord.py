@@ -1,0 +1,211 @@
+"""5. Discord budget: 20 sessions streaming long answers through the real Discord plugin to the
+fake Discord (Tests/Fakes/fake_discord), which enforces Discord's documented rate limits (its
+defaults: 50 requests/s global, 5 per 5 s per channel for message create and edit, ...).
+
+Twenty channels are configured (`discord.channels`), so pi-relayd starts a session for each
+(on the bench pi) and binds it. A user message mentioning the bot in every channel prompts all
+twenty at once; each answers with a long plain-text answer streamed at 25 deltas a second for
+15 s (~5,000 characters: three Discord messages), then the final answer is posted.
+
+Reported: REST calls the plugin made from the first prompt until every final answer is in
+place, 429s received, and, per session, the time from the first text delta pi wrote (its wall
+clock) to the first request that put text of the answer in the channel (the fake's record of
+the POST or PATCH, same clock).
+"""
+import json
+import os
+import statistics
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+from ._relayd import Relayd, RelaydError, percentile, read_jsonl
+
+SESSIONS = 20
+SECONDS = 15.0
+RATE = 25.0
+GUILD = "1100000000000000001"
+USER = "1400000000000000001"
+TOKEN = "bench.fake.token"
+TARGET_S = 1.0
+
+
+def channel_id(i):
+    return str(1200000000000000001 + i)
+
+
+class Fake:
+    def __init__(self, ctx, work):
+        here = os.path.join(ctx.root, "Tests", "Fakes", "fake_discord")
+        port_file = os.path.join(work, "fake-port.json")
+        if os.path.exists(port_file):
+            os.unlink(port_file)
+        args = ["python3", os.path.join(here, "fake_discord.py"), "--port", "0", "--control-port-file", port_file,
+                "--token", TOKEN, "--spec", os.path.join(here, "discord-openapi.json"), "--guild", GUILD,
+                "--user", f"{USER}:alice", "--transcript", os.path.join(work, "transcript.txt"), "--channel"]
+        args += [f"{channel_id(i)}:bench-{i:02d}" for i in range(SESSIONS)]
+        self.err = open(os.path.join(work, "fake-discord.stderr"), "wb")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the fake Discord did not start; see bench/work/discord/fake-discord.stderr")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            info = json.load(f)
+        self.base = info["base"]
+        self.control = f"http://127.0.0.1:{info['port']}/_control"
+
+    def call(self, method, path, body=None, timeout=30):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.control + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"} if data else {})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            if e.code == 408:
+                return json.loads(e.read())
+            raise
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.err.close()
+
+
+def not_run(why):
+    return [{"scenario": "discord", "metric": "not run", "value": why[:200], "target": "runs", "met": False}]
+
+
+def run(ctx):
+    plugin = ctx.exe("pi-relay-discord")
+    if not os.access(plugin, os.X_OK):
+        return not_run(f"{plugin} is not built")
+    work = os.path.join(ctx.work, "discord")
+    os.makedirs(work, exist_ok=True)
+    for n in os.listdir(work):
+        if os.path.isfile(os.path.join(work, n)):
+            os.unlink(os.path.join(work, n))
+    pi_log = os.path.join(work, "pi.jsonl")
+    cwd = os.path.join(work, "project")
+    os.makedirs(cwd, exist_ok=True)
+
+    fake = Fake(ctx, work)
+    d = Relayd(ctx, "discord", env={"BENCH_PI_LOG": pi_log, "DISCORD_BOT_TOKEN": TOKEN})
+    d.link_plugin("discord", plugin)
+    d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
+    d.configure({"pi": {"command": d.stub("bench-pi")},
+                 "discord": {"apiBase": fake.base, "allowedUsers": [USER], "guilds": [GUILD],
+                             "channels": [{"id": channel_id(i), "cwd": cwd, "name": f"d{i:02d}"} for i in range(SESSIONS)]}})
+    try:
+        try:
+            d.start()
+            d.wait_plugin("formatter")
+            d.wait_plugin("discord", timeout=60)
+        except RelaydError as e:
+            return not_run(f"the Discord plugin did not come up: {e}")
+        if not fake.call("GET", "/wait?for=connected&timeout=30").get("ok"):
+            return not_run("the Discord plugin did not connect to the gateway within 30 s")
+        deadline = time.monotonic() + 120
+        while len(d.call("sessions")) < SESSIONS:
+            if time.monotonic() > deadline:
+                return not_run("the channels' sessions were not all created within 120 s")
+            time.sleep(0.2)
+        # Let start-up traffic (command registration, ...) finish before counting.
+        quiet_until(fake, 2.0, 60)
+        stats0 = fake.call("GET", "/stats")
+        cursor = fake.call("GET", "/cursor")["cursor"]
+        for i in range(SESSIONS):
+            fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
+                                            "mention_bot": True, "content": f"bench:stream:d{i:02d}:{SECONDS}:{RATE}"})
+        deadline = time.monotonic() + SECONDS + 90
+        while len([e for e in read_jsonl(pi_log) if e.get("ev") == "done"]) < SESSIONS:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        quiet_until(fake, 3.0, 90)
+        stats1 = fake.call("GET", "/stats")
+        reqs = fake.call("GET", f"/requests?since={cursor}", timeout=120)["requests"]
+        violations = fake.call("GET", "/violations?severity=error")["violations"]
+        messages = {i: fake.call("GET", f"/messages?channel_id={channel_id(i)}&author=bot")["messages"]
+                    for i in range(SESSIONS)}
+    finally:
+        d.stop()
+        fake.stop()
+
+    firsts = {e["tag"]: e["wall"] / 1e9 for e in read_jsonl(pi_log) if e.get("ev") == "first_delta"}
+    done = {e["tag"]: e for e in read_jsonl(pi_log) if e.get("ev") == "done"}
+    rest = [r for r in reqs if r.get("path", "").startswith("/api/")]
+    n429 = sum(1 for r in rest if r.get("status") == 429)
+    visible = {}
+    for r in rest:
+        if r.get("method") not in ("POST", "PATCH") or r.get("status") != 200:
+            continue
+        parts = r["path"].split("/")
+        if len(parts) < 6 or parts[3] != "channels" or parts[5] != "messages":
+            continue
+        body = r.get("request_body") or {}
+        content = body.get("content") if isinstance(body, dict) else None
+        if not content or not content.strip():
+            continue
+        i = int(parts[4]) - 1200000000000000001
+        if 0 <= i < SESSIONS and i not in visible:
+            visible[i] = r["time"]
+    delays = [visible[i] - firsts[f"d{i:02d}"] for i in range(SESSIONS) if i in visible and f"d{i:02d}" in firsts]
+    by_route = {}
+    for r in rest:
+        key = r["method"] + " " + ("/channels/{id}/messages/{id}" if r["path"].count("/messages/") else
+                                   "/channels/{id}/messages" if r["path"].endswith("/messages") else
+                                   "/channels/{id}/typing" if r["path"].endswith("/typing") else r["path"][len("/api/v10"):])
+        by_route[key] = by_route.get(key, 0) + 1
+    expected = sum(d["chars"] for d in done.values())
+    shown = sum(len(m.get("content") or "") for ms in messages.values() for m in ms)
+    with open(os.path.join(work, "summary.json"), "w") as f:
+        json.dump({"routes": by_route, "delays": delays, "violations": violations, "stats0": stats0, "stats1": stats1},
+                  f, indent=1)
+
+    rows = []
+
+    def add(metric, value, target="", met=None):
+        row = {"scenario": "discord", "metric": metric, "value": round(value, 3) if isinstance(value, float) else value,
+               "target": target}
+        if met is not None:
+            row["met"] = met
+        rows.append(row)
+
+    add("sessions streaming (answers finished)", f"{SESSIONS} ({len(done)})")
+    add("REST calls", len(rest))
+    for k in sorted(by_route):
+        add(f"  {k}", by_route[k])
+    add("429s received", n429, "0", n429 == 0)
+    if delays:
+        add("first delta → first visible text p50 s", statistics.median(delays))
+        add("first delta → first visible text max s", max(delays), f"< {TARGET_S:g} s", max(delays) < TARGET_S)
+    else:
+        add("first delta → first visible text", "none seen", f"< {TARGET_S:g} s", False)
+    add("characters streamed / shown in the channels", f"{expected} / {shown}")
+    add("fake Discord violations", len(violations), "0", not violations)
+    return rows
+
+
+def quiet_until(fake, quiet, timeout):
+    """Waits until the fake has seen no REST request for `quiet` seconds."""
+    deadline = time.monotonic() + timeout
+    last = fake.call("GET", "/cursor")["cursor"]
+    since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        reqs = fake.call("GET", f"/requests?since={last}")["requests"]
+        cur = fake.call("GET", "/cursor")["cursor"]
+        if reqs:
+            since = time.monotonic()
+        last = cur
+        if time.monotonic() - since >= quiet:
+            return
