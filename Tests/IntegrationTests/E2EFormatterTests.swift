@@ -140,18 +140,28 @@ import Glibc
     @Test func liveViewKeepsFinishedChunksAndTheFinalReplacesThem() async throws {
         try await E2EChatHome.with { chat in
             let limit = 100
-            _ = try await chat.start(chat.config(formatter: ["maxChunks: 0"]), environment: ["FAKE_MAX_LEN": "\(limit)"])
+            let daemon = try await chat.start(chat.config(formatter: ["maxChunks: 0"]), environment: ["FAKE_MAX_LEN": "\(limit)"])
             let sid = try await chat.newBoundSession("watch")
+            let runId = "\(sid)-1"
             let sent = try await chat.say("!scenario slow 24 80")
             #expect(sent["status"] == "prompted", "\(sent)")
-            try await waitUntil("the run is live") { !chat.lives(runId: "\(sid)-1").isEmpty }
+            try await waitUntil("the run is live") { !chat.lives(runId: runId).isEmpty }
             // Queued while the first message streams: the run goes on with a second assistant
             // message, which settles the first one into finished chunks.
-            let queued = try await chat.say("!scenario slow 24 80")
+            let queued = try await chat.say("!scenario slow 40 80")
             #expect(queued["status"] == "queued", "\(queued)")
 
+            // The formatter promises the same finished chunks from any instance: kill it once
+            // they are showing, and the views after its restart must still extend them.
+            try await waitUntil("finished chunks are live") {
+                chat.lives(runId: runId).contains { $0["chunks"]?.arrayValue?.isEmpty == false }
+            }
+            let seenBeforeCrash = chat.lives(runId: runId).count
+            let formatter = try #require(try await daemon.plugins()["formatter"]?.pid)
+            kill(formatter, SIGKILL)
+            try await daemon.waitForPlugin("formatter", "is running again") { $0.state == "running" && $0.pid != nil && $0.pid != formatter }
+
             let final = try await chat.waitForFinal(1)
-            let runId = "\(sid)-1"
             #expect(final["runId"]?.stringValue == runId, "\(final)")
             let lives = chat.lives(runId: runId)
             #expect(lives.count >= 3, "live views during the run: \(lives.count)")
@@ -159,7 +169,7 @@ import Glibc
             #expect(revs == revs.sorted() && Set(revs).count == revs.count, "revisions only grow: \(revs)")
 
             let views = lives.map { (($0["chunks"]?.arrayValue ?? []).compactMap(\.stringValue), $0["tail"]?.stringValue ?? "") }
-            #expect(views.contains { !$0.0.isEmpty }, "some live views had finished chunks")
+            #expect(views.dropFirst(seenBeforeCrash).contains { !$0.0.isEmpty }, "live views from the restarted formatter: \(views.count - seenBeforeCrash)")
             for (i, view) in views.enumerated() {
                 for chunk in view.0 + [view.1] {
                     #expect(chunk.utf16.count <= limit, "live view \(i): \(chunk.utf16.count) units: \(chunk)")
@@ -181,8 +191,8 @@ import Glibc
             let finalText = words(E2EChunks.joined(chunks))
             let liveText = words(views.last?.0.joined(separator: " ") ?? "")
             #expect(finalText.hasPrefix(liveText), "final:\n\(finalText)\nlive chunks:\n\(liveText)")
-            let all = (1...24).map { "chunk \($0)" }.joined(separator: " ")
-            #expect(finalText == all + " " + all, "\(finalText)")
+            let chunkWords = { (n: Int) in (1...n).map { "chunk \($0)" }.joined(separator: " ") }
+            #expect(finalText == chunkWords(24) + " " + chunkWords(40), "\(finalText)")
         }
     }
 
