@@ -83,6 +83,30 @@ import Glibc
         }
     }
 
+    /// More chunks than `maxChunks` (4 by default): a preview in one message and the whole
+    /// answer as a markdown file, spooled for the messenger to upload.
+    @Test func answerTooLongForTheChatComesAsPreviewAndFile() async throws {
+        try await E2EChatHome.with { chat in
+            let limit = 300
+            _ = try await chat.start(environment: ["FAKE_MAX_LEN": "\(limit)"])
+            _ = try await chat.newBoundSession("demo")
+            _ = try await chat.say("!scenario long")
+            let final = try await chat.waitForFinal(1)
+            let chunks = (final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let file = try #require(final["files"]?[0], "\(final)")
+            let name = try #require(file["filename"]?.stringValue)
+            #expect(chunks.count == 1 && chunks[0].utf16.count <= limit, "\(chunks)")
+            #expect(name.hasSuffix(".md") && chunks[0].contains(name), "the preview names the file: \(chunks)")
+            let path = try #require(file["path"]?.stringValue)
+            #expect(path.hasPrefix(chat.home.path + "/state/spool/"), "\(path)")
+            let document = try String(contentsOfFile: path, encoding: .utf8)
+            for expected in ["I refactored the request handling", "docs/NOTES.md", "seq 1 3000", "```swift", "open a PR"] {
+                #expect(document.contains(expected), "the file lacks \(expected):\n\(document)")
+            }
+            #expect(E2EChunks.fencesBalanced(Substring(document)))
+        }
+    }
+
     @Test func killingTheFormatterWhileASessionStreamsLosesNoMessage() async throws {
         try await E2EChatHome.with { chat in
             let daemon = try await chat.start()
