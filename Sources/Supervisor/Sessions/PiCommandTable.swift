@@ -25,6 +25,12 @@ struct PiCommandTable {
         case unmatched
     }
 
+    /// Commands whose handlers can throw inside pi, so that their failure comes back as the
+    /// id-less `parse` error (spec §2, quirk 2). The session keeps at most one of them in flight.
+    static let mayFailWithoutID: Set<String> = [
+        "set_model", "cycle_model", "compact", "steer", "follow_up", "fork", "switch_session", "export_html",
+    ]
+
     private(set) var outstanding: [String: Outstanding] = [:]
     /// Prompt ids already settled, kept so their second answer is recognised.
     private(set) var settledPrompts: [String: Bool] = [:]
@@ -59,7 +65,10 @@ struct PiCommandTable {
         if let cmd = r.command, cmd != "parse" {
             match = candidates.first { $0.type == cmd }
         } else {
-            match = candidates.first { $0.type != "prompt" } ?? candidates.first
+            // A command that can throw is the likely author; a slow `abort` or `new_session`
+            // that is still waiting for pi is not.
+            match = candidates.first { Self.mayFailWithoutID.contains($0.type) }
+                ?? candidates.first { $0.type != "prompt" } ?? candidates.first
         }
         guard let m = match else { return .unmatched }
         outstanding.removeValue(forKey: m.id)

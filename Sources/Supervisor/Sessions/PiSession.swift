@@ -22,6 +22,9 @@ actor PiSession {
     private var table = PiCommandTable()
     private var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
     private var nextCommand = 0
+    /// See `takeIDlessTurn`.
+    private var idlessTurnTaken = false
+    private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
     private var input: AsyncStream<[UInt8]>.Continuation?
     private var gauge: InputGauge?
     private(set) var pid: Int32?
@@ -204,6 +207,9 @@ actor PiSession {
 
     /// Sends one command and waits for the response that settles it.
     func command(_ type: String, _ fields: JSONValue, timeout: Duration = .seconds(60)) async throws -> PiResponse {
+        let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
+        if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
+        defer { if exclusive { passIDlessTurn() } }
         guard let input, let gauge else { throw RemoteError(code: "unavailable", message: "pi is not running for session \(name)") }
         nextCommand += 1
         let cid = "r\(nextCommand)"
@@ -228,6 +234,33 @@ actor PiSession {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(r.error ?? "unknown error"))")
         }
         return r
+    }
+
+    /// Waits until no other command that may fail without an id is in flight: pi's id-less
+    /// failure then belongs to the one command that can have caused it, whatever else (a slow
+    /// compaction, an abort waiting on a dialog) is outstanding.
+    private func takeIDlessTurn(_ type: String, timeout: Duration) async throws {
+        guard idlessTurnTaken else {
+            idlessTurnTaken = true
+            return
+        }
+        let key = UUID()
+        // Unstructured on purpose: the deadline must fire while this call is suspended.
+        let timer = Task { [weak self] in
+            try await Task.sleep(for: timeout)
+            await self?.giveUpIDlessTurn(key, type: type, after: timeout)
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { idlessTurnQueue.append((key, $0)) }
+    }
+
+    private func passIDlessTurn() {
+        if idlessTurnQueue.isEmpty { idlessTurnTaken = false } else { idlessTurnQueue.removeFirst().1.resume() }
+    }
+
+    private func giveUpIDlessTurn(_ key: UUID, type: String, after timeout: Duration) {
+        guard let i = idlessTurnQueue.firstIndex(where: { $0.0 == key }) else { return }
+        idlessTurnQueue.remove(at: i).1.resume(throwing: RemoteError.timeout("pi was busy with an earlier command; \(type) was not sent within \(timeout)"))
     }
 
     private func expire(_ cid: String, type: String, after timeout: Duration) {

@@ -1,0 +1,86 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// pi's run lifecycle quirks (specs/pi-rpc.md §2, §3): `agent_end` that is not the end, runs
+/// aborted without their end events, UI requests before the first response.
+@Suite struct SessionRunQuirkTests {
+    @Test func autoRetryAndOverflowCompactionAfterAgentEndAreStillOneRun() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "r")
+
+            // Two overloaded errors, each followed by agent_end and an auto-retry, then success.
+            try await s.prompt(id, "!scenario error-retry 2")
+            var finished = try await s.history(id, "--type", "run_finished")
+            #expect(finished.count == 1, "one run, although pi sent three agent_end: \(finished)")
+            #expect(finished.last?["stopReason"] == "stop", "\(finished)")
+            #expect(try await s.history(id, "--type", "agent_end").count == 3)
+            #expect(try await s.history(id, "--type", "auto_retry_start").count == 2)
+            #expect(try await s.history(id, "--type", "auto_retry_end").first?["success"] == true)
+
+            // Context overflow: agent_end, compaction with willRetry, a new agent_start.
+            try await s.prompt(id, "!scenario overflow")
+            finished = try await s.history(id, "--type", "run_finished")
+            #expect(finished.count == 2, "\(finished)")
+            #expect(finished.last?["stopReason"] == "stop", "\(finished)")
+            let compaction = try await s.history(id, "--type", "auto_compaction_end")
+            #expect(compaction.last?["willRetry"] == true, "\(compaction)")
+
+            // Retries exhausted: the run ends, as an error.
+            try await s.prompt(id, "!scenario error-exhausted")
+            finished = try await s.history(id, "--type", "run_finished")
+            #expect(finished.count == 3, "\(finished)")
+            #expect(finished.last?["stopReason"] == "error", "\(finished)")
+            #expect(try await s.history(id, "--type", "auto_retry_end").last?["success"] == false)
+
+            #expect(try await s.summary(id)?["state"] == "idle")
+        }
+    }
+
+    @Test func compactAndNewConversationDuringARunEndItSilently() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "a")
+            try await s.prompt(id, "warm up")
+
+            // pi aborts the run for the compaction and never sends its agent_end.
+            let before = try await s.finishedRuns(id)
+            _ = try await s.json("send", "a", "!scenario slow 400 50")
+            try await s.waitForState(id, "busy")
+            #expect(try await s.plain("compact", "a").hasPrefix("compacted"))
+            let idle = try await s.waitForState(id, "idle", timeout: .seconds(10))
+            #expect(idle["state"] == "idle")
+            #expect(try await s.finishedRuns(id) == before + 1)
+            #expect(try await s.history(id, "--type", "run_finished").last?["stopReason"] == "aborted")
+            #expect(try await s.history(id, "--type", "compacted").count == 1)
+            // Nothing of the aborted run follows later.
+            #expect(try await s.json("state", "a")["isStreaming"] == false)
+
+            _ = try await s.json("send", "a", "!scenario slow 400 50")
+            try await s.waitForState(id, "busy")
+            #expect(try await s.json("new-conversation", "a") == ["cancelled": false])
+            try await s.waitForState(id, "idle", timeout: .seconds(10))
+            #expect(try await s.finishedRuns(id) == before + 2)
+            #expect(try await s.history(id, "--type", "new_conversation").count == 1)
+
+            // The session works on normally.
+            try await s.prompt(id, "after")
+            #expect(try await s.last(id) == "Echo: after")
+            #expect(try await s.finishedRuns(id) == before + 3)
+        }
+    }
+
+    @Test func extensionUIRequestsBeforeTheFirstResponse() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_STARTUP_UI": "1"])) { s in
+            try await s.start()
+            let id = try await s.new(name: "ui")
+            let ui = try await s.history(id, "--type", "ui")
+            #expect(ui.compactMap { $0["method"]?.stringValue } == ["setTitle", "setWidget", "setStatus"], "\(ui)")
+            #expect(ui.first?["title"] == "pi RPC Demo")
+            #expect(try await s.summary(id)?["state"] == "idle")
+            try await s.prompt(id, "hi")
+            #expect(try await s.last(id) == "Echo: hi")
+        }
+    }
+}
