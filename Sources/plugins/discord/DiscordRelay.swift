@@ -46,6 +46,11 @@ struct DiscordRelay: Plugin {
         outbox = Outbox(rest: rest, live: live, typing: typing, questions: questions, listening: listening,
                         maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
         registration = CommandRegistration(rest: rest, store: store, guilds: config.guilds, logger: logger)
+        if let saved = store.load(ResumeState.self, from: ResumeState.file) {
+            // A resume sends no READY, and Discord replays missed messages before RESUMED: the
+            // bot's identity must be known before the first of them is judged.
+            await listening.setIdentity(bot: saved.botUserID, application: saved.applicationID)
+        }
 
         if config.allowedUsers.isEmpty {
             logger.warning("the allowlist is empty (discord.allowedUsers and DISCORD_ALLOWED_USERS): everyone is refused; add Discord user ids to let people in")
@@ -59,12 +64,12 @@ struct DiscordRelay: Plugin {
 
     func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await gateway.run() }
             group.addTask {
                 for await event in gateway.events { await route(event) }
             }
-            // Ends when the gateway stops (shutdown) or gives up with a configuration problem.
-            try await group.next()
+            // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
+            // It runs in the body, not as a child, so its error can never be discarded.
+            try await gateway.run()
             group.cancelAll()
         }
     }
@@ -73,8 +78,9 @@ struct DiscordRelay: Plugin {
         switch event {
         case .ready(let info):
             await listening.setIdentity(bot: info.botUserID, application: info.applicationID)
-            // Unstructured on purpose: registration may wait on rate limits; events keep flowing.
-            Task { await registration.register(application: info.applicationID) }
+            registerCommandsOnce(application: info.applicationID)
+        case .resumed:
+            if let application = await listening.applicationID { registerCommandsOnce(application: application) }
         case .messageCreate(let message):
             await inbox.receive(message)
         case .interactionCreate(let interaction):
@@ -84,9 +90,16 @@ struct DiscordRelay: Plugin {
             await listening.learn(list)
         case .threadDeleted(let id):
             await listening.forget(thread: id)
-        case .resumed, .other:
+        case .other:
             break
         }
+    }
+
+    /// Once per process, on the first READY or RESUMED (a restarted plugin that resumes sees no READY).
+    private func registerCommandsOnce(application: String) {
+        guard registration.claim() else { return }
+        // Unstructured on purpose: registration may wait on rate limits; events keep flowing.
+        Task { await registration.register(application: application) }
     }
 
     func handle(_ request: PluginRequest) async throws -> JSONValue {

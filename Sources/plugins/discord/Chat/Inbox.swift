@@ -34,7 +34,10 @@ actor Inbox {
     }
 
     func receive(_ m: IncomingMessage) async {
-        guard let policy = await listening.policy else { return }
+        guard let policy = await listening.policy else {
+            logger.warning("message \(m.id) arrived before the bot's identity was known; skipped")
+            return
+        }
         switch policy.decide(m) {
         case .ignore(let why):
             logger.trace("message \(m.id) in \(m.channelID) ignored: \(why)")

@@ -1,15 +1,32 @@
 import Foundation
 import Logging
 import PiRelaySDK
+import Synchronization
 
 /// Registers the slash commands with bulk overwrites: in each configured guild (available at
 /// once) and globally. With guilds configured, the global set is for DMs only, so guild members
 /// do not see every command twice; without guilds it covers guilds and DMs.
-struct CommandRegistration: Sendable {
+final class CommandRegistration: Sendable {
     let rest: DiscordREST
     let store: StateStore
     let guilds: [String]
     let logger: Logger
+    private let claimed = Mutex(false)
+
+    init(rest: DiscordREST, store: StateStore, guilds: [String], logger: Logger) {
+        self.rest = rest
+        self.store = store
+        self.guilds = guilds
+        self.logger = logger
+    }
+
+    /// True the first time only: registration happens once per process.
+    func claim() -> Bool {
+        claimed.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
 
     func register(application: String) async {
         let guildSet: JSONValue = .array(SlashCommand.all.map { $0.json(contexts: [0]) })

@@ -22,6 +22,8 @@ extension Gateway {
             await self.serve(inbound: inbound, outbound: outbound, outgoing: outgoing, connection: id)
         }
         var ending = GatewayEnding()
+        trace(id, "connecting")
+        defer { trace(id, "ended") }
         do {
             let frame: WebSocketCloseFrame?
             if let settings = proxySettings {
@@ -48,6 +50,7 @@ extension Gateway {
                            outgoing: AsyncStream<GatewayOutgoing>, connection id: Int) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
+                defer { self.trace(id, "writer done") }
                 for await item in outgoing {
                     switch item {
                     case .text(let text):
@@ -59,6 +62,7 @@ extension Gateway {
                 }
             }
             group.addTask {
+                defer { self.trace(id, "reader done") }
                 do {
                     for try await message in inbound.messages(maxSize: 1 << 24) {
                         guard case .text(let text) = message else { continue }
@@ -68,11 +72,19 @@ extension Gateway {
                     await self.noteReadFailure(error, connection: id)
                 }
             }
-            group.addTask { await self.heartbeat(connection: id) }
+            group.addTask {
+                await self.heartbeat(connection: id)
+                self.trace(id, "heartbeat done")
+            }
             // The heartbeat never finishes on its own, so this is the reader or the writer.
             await group.next()
             group.cancelAll()
         }
+        trace(id, "handler done")
+    }
+
+    nonisolated func trace(_ connection: Int, _ what: String) {
+        logger.trace("gateway: connection \(connection): \(what)")
     }
 
     func noteReadFailure(_ error: any Error, connection id: Int) {
@@ -137,6 +149,7 @@ extension Gateway {
     func leave(_ action: GatewayCloseAction, connection id: Int, why: String) {
         guard id == connection, leaving == nil else { return }
         leaving = action
+        leavingReason = why
         outbox?.yield(.close(code: 4000, reason: why))
     }
 

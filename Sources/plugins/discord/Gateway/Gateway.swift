@@ -28,6 +28,7 @@ actor Gateway {
     var lastIdentify: ContinuousClock.Instant?
     /// Why we are closing the current connection ourselves, if we are.
     var leaving: GatewayCloseAction?
+    var leavingReason: String?
     var presenceText: String?
     var presenceDue = false
     var lastPresence: ContinuousClock.Instant?
@@ -76,7 +77,9 @@ actor Gateway {
             let ending = await connectOnce(url: url)
             if stopping { break }
             let action = leaving ?? GatewayCloseAction.after(closeCode: ending.code)
+            let summary = leavingReason.map { "closed by the plugin: \($0)" } ?? ending.summary
             leaving = nil
+            leavingReason = nil
             reconnects += 1
             switch action {
             case .fatal(let why):
@@ -90,7 +93,7 @@ actor Gateway {
             }
             failures = sessionHealthy ? 0 : failures + 1
             let delay = failures == 0 ? .milliseconds(Int.random(in: 100...600)) : Self.backoff(failures)
-            logger.info("gateway: connection ended (\(ending.summary)); \(action == .reidentify ? "identifying anew" : "resuming") in \(delay)")
+            logger.info("gateway: connection ended (\(summary)); \(action == .reidentify ? "identifying anew" : "resuming") in \(delay)")
             phase = .reconnecting
             try? await Task.sleep(for: delay)
         }

@@ -1,0 +1,189 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+extension Scenarios {
+    @Suite("Gateway")
+    struct GatewayScenarios {
+        /// Handshake with pi-relayd, GET /gateway/bot, IDENTIFY with the four intents, READY,
+        /// slash commands registered, status answered, clean shutdown that keeps the session
+        /// resumable.
+        @Test(.timeLimit(.minutes(2)))
+        func identifiesAndRegistersCommands() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                let hello = try #require(await plugin.hello)
+                #expect(hello["name"] == "discord")
+                #expect(hello["roles"] == ["messenger"])
+                #expect(hello["limits"] == ["maxMessageLength": 2000, "maxUploadBytes": 10_485_760])
+
+                let identify = try #require(try await s.fake.get("/frames?dir=in&op=2")["frames"]?[0]?["text"]?.stringValue)
+                let d = try JSONValue.parse(identify)["d"]
+                #expect(d?["intents"] == 37377)
+                #expect(d?["properties"]?["os"] == "linux")
+                let bot = try await s.fake.get("/requests?path=/gateway/bot")["requests"]?.arrayValue ?? []
+                #expect(bot.first?["headers"]?["User-Agent"]?.stringValue?.hasPrefix("DiscordBot (") == true)
+
+                let commands = try await s.fake.get("/commands")["commands"]
+                let expected: Set<String> = ["sessions", "status", "new", "use", "stop", "steer", "followup", "compact",
+                                             "model", "end", "to", "cancel", "disconnect"]
+                #expect(Set(commands?["global"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
+                #expect(Set(commands?[Scenario.guild]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
+                let new = commands?[Scenario.guild]?.arrayValue?.first { $0["name"] == "new" }
+                #expect(new?["options"]?.arrayValue?.map { $0["name"] } == ["cwd", "name"])
+
+                let status = await plugin.request("status")
+                #expect(status?["result"]?["gateway"]?["phase"] == "ready")
+
+                #expect(await plugin.shutdown() == 0)
+                let closes = try await s.fake.get("/transcript?kind=ws_close_recv")["events"]?.arrayValue ?? []
+                #expect(closes.last?["code"] == 4000, "closed without ending the session")
+                #expect(try await s.violations().isEmpty)
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// kill -9, a message typed while the plugin is down, restart with the same state
+        /// directory: the plugin RESUMEs (no second IDENTIFY), Discord replays the message, and
+        /// it reaches pi-relayd exactly once; the message from before the crash is not repeated.
+        @Test(.timeLimit(.minutes(2)))
+        func resumesAfterKillAndGetsWhatItMissed() async throws {
+            try await Scenario.run { s in
+                let first = try await s.startReady(name: "first")
+                try await s.say("before the crash")
+                #expect(await first.waitForRequests("chat.message").count == 1)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(await first.kill9() == 128 + 9)
+                _ = try await s.fake.wait("for=disconnected")
+
+                let missed = try await s.say("typed while you were down")
+                #expect(missed["delivered_to"]?.arrayValue?.count == 1, "the fake buffers it for the resumable session")
+
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let second = try await s.startPlugin(name: "second")
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)") != nil, "\(second.stderr())")
+                let messages = await second.waitForRequests("chat.message")
+                try await Task.sleep(for: .seconds(2))
+                let all = await second.requests("chat.message")
+                #expect(all.count == 1)
+                #expect(all.first?["text"] == "typed while you were down")
+                #expect(messages.first?["messageId"] == missed["id"])
+                let stats = try await s.stats()
+                #expect(stats["identifies"] == 1)
+                #expect(stats["resumes"] == 1)
+                #expect(await second.shutdown() == 0)
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// Heartbeat ACKs stop (a zombie connection): the plugin notices at its next heartbeat,
+        /// closes with a non-1000 code and resumes on a new connection; messages keep flowing.
+        @Test(.timeLimit(.minutes(2)))
+        func zombieConnectionIsReplacedAndResumed() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                try await s.fake.post("/gateway/drop_acks", ["enabled": true])
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)", timeout: 20) != nil, "\(plugin.stderr())")
+                let closes = try await s.fake.get("/transcript?kind=ws_close_recv&since=\(cursor)")["events"]?.arrayValue ?? []
+                let code = closes.first?["code"]?.intValue ?? 0
+                #expect(code != 1000 && code != 1001 && code != 0)
+                #expect(try await s.stats()["identifies"] == 1)
+                try await s.say("still there?")
+                #expect(await plugin.waitForRequests("chat.message").first?["text"] == "still there?")
+                #expect(plugin.stderr().contains("zombie"))
+                #expect(await plugin.shutdown() == 0)
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// op 7 Reconnect and op 9 (resumable) both end in a RESUME, op 9 (not resumable) in a new
+        /// IDENTIFY.
+        @Test(.timeLimit(.minutes(2)))
+        func reconnectAndInvalidSession() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                var cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                try await s.fake.post("/gateway/reconnect", ["close_after_ms": 0])
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)") != nil)
+                cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                try await s.fake.post("/gateway/invalid_session", ["resumable": true])
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)") != nil)
+                cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                try await s.fake.post("/gateway/invalid_session", ["resumable": false])
+                #expect(try await s.fake.wait("for=ready&since=\(cursor)", timeout: 20) != nil)
+                let stats = try await s.stats()
+                #expect(stats["identifies"] == 2)
+                #expect(stats["resumes"] == 2)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
+        /// Close 4004 (bad token) ends the plugin with exit 78 and a message saying what to fix.
+        @Test(.timeLimit(.minutes(2)))
+        func close4004ExitsNotConfigured() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                try await s.fake.post("/gateway/close", ["code": 4004])
+                #expect(await plugin.exited(within: .seconds(15)) == 78)
+                let log = plugin.stderr()
+                #expect(log.contains("not configured: Discord rejected the bot token (gateway close 4004"))
+                #expect(log.contains("DISCORD_BOT_TOKEN"))
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// Without the Message Content intent enabled, Discord closes with 4014: exit 78 and the
+        /// Developer Portal switch to turn on.
+        @Test(.timeLimit(.minutes(2)))
+        func close4014ExitsWithThePortalHint() async throws {
+            try await Scenario.run { s in
+                try await s.fake.post("/config", ["message_content_enabled": false])
+                let plugin = try await s.startPlugin()
+                #expect(await plugin.exited(within: .seconds(20)) == 78)
+                let log = plugin.stderr()
+                #expect(log.contains("gateway close 4014"))
+                #expect(log.contains("MESSAGE CONTENT INTENT"))
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// A wrong token is refused by REST already (401 on /gateway/bot): exit 78, the token
+        /// nowhere in the log.
+        @Test(.timeLimit(.minutes(2)))
+        func wrongTokenExitsNotConfigured() async throws {
+            try await Scenario.run { s in
+                let wrong = "WRONG.token-value.abcdefghijkl"
+                let plugin = try await s.startPlugin(token: wrong)
+                #expect(await plugin.exited(within: .seconds(20)) == 78)
+                let log = plugin.stderr()
+                #expect(log.contains("Discord rejected the bot token (HTTP 401"))
+                #expect(!log.contains(wrong) && !log.contains("abcdefghijkl"))
+            }
+        }
+
+        /// No token at all: exit 78 at once with the documented message.
+        @Test(.timeLimit(.minutes(1)))
+        func noTokenExitsNotConfigured() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startPlugin(token: "")
+                #expect(await plugin.exited(within: .seconds(10)) == 78)
+                #expect(plugin.stderr().contains("no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv)"))
+            }
+        }
+
+        /// chat.presence becomes an op 3 "Watching <text>".
+        @Test(.timeLimit(.minutes(1)))
+        func presenceIsWatching() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                await plugin.notify("chat.presence", ["text": "api (claude-sonnet)"])
+                let found = try await s.eventually {
+                    try await s.fake.get("/presences")["presences"]?.arrayValue?.first { $0["via"] == "op3" }
+                }
+                #expect(found?["activities"] == [["name": "api (claude-sonnet)", "type": 3]])
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+    }
+}

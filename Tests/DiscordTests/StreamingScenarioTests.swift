@@ -1,0 +1,193 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+extension Scenarios {
+    @Suite("Streaming and posting")
+    struct StreamingScenarios {
+        static func live(_ channel: String, run: String, rev: Int, chunks: [String], tail: String) -> JSONValue {
+            ["target": ["channel": .string(channel)], "sessionId": "s1", "runId": .string(run), "rev": JSONValue(rev),
+             "chunks": .array(chunks.map { .string($0) }), "tail": .string(tail)]
+        }
+
+        static func final(_ channel: String, run: String?, chunks: [String], files: [JSONValue] = []) -> JSONValue {
+            var p: JSONValue = ["target": ["channel": .string(channel)], "kind": "final", "sessionId": "s1",
+                                "chunks": .array(chunks.map { .string($0) })]
+            if let run { p["runId"] = .string(run) }
+            if !files.isEmpty { p["files"] = .array(files) }
+            return p
+        }
+
+        /// Live updates edit one message in place (with typing shown), a finished chunk stays,
+        /// and the final turns the live messages into its chunks and posts the rest.
+        @Test(.timeLimit(.minutes(2)))
+        func liveRunBecomesTheFinal() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                await plugin.notify("chat.typing", ["target": ["channel": .string(Scenario.general)]])
+                for rev in 1...10 {
+                    await plugin.notify("chat.live", Self.live(Scenario.general, run: "r1", rev: rev, chunks: [], tail: "step \(rev)"))
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "step 10").first }
+                await plugin.notify("chat.live", Self.live(Scenario.general, run: "r1", rev: 11, chunks: ["part one"], tail: "part two so far"))
+                _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "part two so far").first }
+                #expect(await plugin.deliverAndWait("fin-r1", "chat.post", Self.final(Scenario.general, run: "r1",
+                                                                                       chunks: ["part one", "part two", "part three"])))
+                let messages = try await s.fake.messages(channel: Scenario.general)
+                let contents = messages.compactMap { $0["content"]?.stringValue }
+                #expect(contents.suffix(3) == ["part one", "part two", "part three"])
+                #expect(messages.count == 3, "the two live messages became chunks 1 and 2: \(contents)")
+                let first = try #require(messages.first)
+                #expect((first["edit_count"]?.intValue ?? 0) >= 1)
+                #expect((first["edit_count"]?.intValue ?? 99) <= 10, "updates were coalesced")
+                #expect(s.fake.transcript().contains("bot is typing"))
+                // A late live update for the finished run changes nothing.
+                await plugin.notify("chat.live", Self.live(Scenario.general, run: "r1", rev: 12, chunks: [], tail: "late"))
+                try await Task.sleep(for: .seconds(1))
+                #expect(try await s.botMessages(Scenario.general, containing: "late").isEmpty)
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
+        /// Twenty runs streaming at once in five channels, then their finals: every final lands,
+        /// no request is ever answered 429, nothing is rejected.
+        @Test(.timeLimit(.minutes(4)))
+        func twentyParallelStreamsWithoutA429() async throws {
+            let extra = (3...5).map { "120000000000000000\($0):c\($0)" }
+            try await Scenario.run(extraChannels: extra) { s in
+                let plugin = try await s.startReady()
+                let channels = [Scenario.general, Scenario.ops] + (3...5).map { "120000000000000000\($0)" }
+                let runs = (0..<20).map { (id: "run\($0)", channel: channels[$0 % channels.count]) }
+                var chunks: [String: [String]] = [:]
+                for rev in 1...16 {
+                    for run in runs {
+                        var done = chunks[run.id] ?? []
+                        if rev % 8 == 0 { done.append("\(run.id) chunk \(done.count + 1) " + String(repeating: "x", count: 300)) }
+                        chunks[run.id] = done
+                        await plugin.notify("chat.live", Self.live(run.channel, run: run.id, rev: rev, chunks: done,
+                                                                   tail: "\(run.id) typing \(rev) " + String(repeating: "y", count: rev * 20)))
+                    }
+                    try await Task.sleep(for: .milliseconds(150))
+                }
+                for run in runs {
+                    let final = (chunks[run.id] ?? []) + ["\(run.id) the end"]
+                    await plugin.deliver("fin-\(run.id)", "chat.post", Self.final(run.channel, run: run.id, chunks: final))
+                }
+                for run in runs {
+                    #expect(await plugin.waitForAck("fin-\(run.id)", timeout: .seconds(150)), "final of \(run.id)")
+                }
+                for run in runs {
+                    #expect(try await s.botMessages(run.channel, containing: "\(run.id) the end").count == 1)
+                }
+                let stats = try await s.stats()
+                #expect(stats["rate_limited_429"] == 0)
+                #expect(try await s.violations().isEmpty)
+                let status = await plugin.request("status")
+                #expect(status?["result"]?["rest"]?["rateLimited"] == 0)
+                #expect(await plugin.shutdown() == 0)
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// Three scripted 429s on message creates, then a global one: the plugin waits
+        /// retry_after each time, posts exactly once, and only then acks.
+        @Test(.timeLimit(.minutes(2)))
+        func a429StormIsHonoured() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                try await s.fake.post("/ratelimits/storm", ["route": "message_create", "major": .string(Scenario.general),
+                                                            "count": 3, "retry_after": 1.0])
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                #expect(await plugin.deliverAndWait("storm-1", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                             "kind": "notice", "text": "after the storm"]))
+                let posts = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue ?? []
+                #expect(posts.map { $0["status"]?.intValue ?? 0 } == [429, 429, 429, 200])
+                let times = posts.compactMap { $0["time"]?.doubleValue }
+                for (a, b) in zip(times, times.dropFirst()) { #expect(b - a >= 1.0, "waited retry_after") }
+                #expect(try await s.botMessages(Scenario.general, containing: "after the storm").count == 1)
+
+                try await s.fake.post("/ratelimits/storm", ["route": "*", "scope": "global", "count": 2, "retry_after": 0.5])
+                let cursor2 = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                #expect(await plugin.deliverAndWait("storm-2", "chat.post", ["target": ["channel": .string(Scenario.ops)],
+                                                                             "kind": "notice", "text": "after the global storm"]))
+                let global = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.ops)/messages&since=\(cursor2)")["requests"]?.arrayValue ?? []
+                #expect(global.map { $0["status"]?.intValue ?? 0 } == [429, 429, 200])
+                let gtimes = global.compactMap { $0["time"]?.doubleValue }
+                for (a, b) in zip(gtimes, gtimes.dropFirst()) { #expect(b - a >= 0.5) }
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+                s.expectTokenNeverLogged()
+            }
+        }
+
+        /// Oversized chunks and long notices never become a message over 2000 characters; the
+        /// long notice arrives whole, in order.
+        @Test(.timeLimit(.minutes(2)))
+        func messagesStayWithin2000Characters() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                let long = (1...300).map { "line \($0) of a long notice" }.joined(separator: "\n")
+                #expect(await plugin.deliverAndWait("long-notice", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                                 "kind": "notice", "text": .string(long)]))
+                #expect(await plugin.deliverAndWait("big-final", "chat.post", Self.final(Scenario.ops, run: nil,
+                                                                                         chunks: [String(repeating: "é", count: 2600), "tail"])))
+                let notice = try await s.fake.messages(channel: Scenario.general).compactMap { $0["content"]?.stringValue }
+                #expect(notice.count == 4, "7,6xx characters in pieces of at most 2000")
+                #expect(notice.joined() == long)
+                let all = notice + (try await s.fake.messages(channel: Scenario.ops).compactMap { $0["content"]?.stringValue })
+                #expect(all.allSatisfy { $0.unicodeScalars.count <= 2000 })
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
+        /// A delivery replayed to a new instance (as after a crash before the ack, here with a
+        /// fresh state directory so only Discord can tell) posts nothing twice: same nonce,
+        /// enforce_nonce. The same instance acks a duplicate id without posting.
+        @Test(.timeLimit(.minutes(2)))
+        func replayedDeliveriesPostOnce() async throws {
+            try await Scenario.run { s in
+                let params: JSONValue = ["target": ["channel": .string(Scenario.general)], "kind": "final",
+                                         "chunks": ["once only, part 1", "once only, part 2"]]
+                let first = try await s.startReady(name: "first")
+                #expect(await first.deliverAndWait("d-42", "chat.post", params))
+                #expect(await first.deliverAndWait("d-42", "chat.post", params))
+                #expect(await first.kill9() == 137)
+                let second = try await s.startPlugin(name: "second", stateDir: s.folder.path + "/fresh-state")
+                #expect(await second.deliverAndWait("d-42", "chat.post", params))
+                let posted = try await s.botMessages(Scenario.general, containing: "once only")
+                #expect(posted.count == 2)
+                let creates = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages")["requests"]?.arrayValue ?? []
+                let nonces = creates.compactMap { $0["request_body"]?["nonce"]?.stringValue }
+                #expect(nonces.count == 4 && Set(nonces).count == 2)
+                #expect(creates.allSatisfy { $0["request_body"]?["enforce_nonce"] == true })
+                #expect(await second.shutdown() == 0)
+            }
+        }
+
+        /// A final with a file: uploaded as multipart with the last chunk, the bytes intact, the
+        /// spool copy removed after Discord accepted it.
+        @Test(.timeLimit(.minutes(2)))
+        func finalFilesAreUploaded() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                let spool = s.folder.path + "/spool"
+                try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+                let path = spool + "/report-1.md"
+                let text = "# Report\n" + String(repeating: "all good\n", count: 500)
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                #expect(await plugin.deliverAndWait("with-file", "chat.post", Self.final(Scenario.general, run: nil, chunks: ["Done, see the report."],
+                                                                                         files: [["path": .string(path), "filename": "report.md"]])))
+                let message = try #require(try await s.botMessages(Scenario.general, containing: "see the report").first)
+                let attachment = try #require(message["attachments"]?[0])
+                #expect(attachment["filename"] == "report.md")
+                #expect(attachment["bytes"] == JSONValue(text.utf8.count))
+                #expect(!FileManager.default.fileExists(atPath: path))
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+    }
+}
