@@ -194,6 +194,33 @@ extension Scenarios {
             }
         }
 
+        /// An echo shows as "▶ USER: …"; a reply with more buttons than Discord allows becomes
+        /// select menus, and picking an entry sends its action id.
+        @Test(.timeLimit(.minutes(2)))
+        func echoesAndMenus() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                #expect(await plugin.deliverAndWait("echo-1", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                            "kind": "echo", "text": "fix the flaky test"]))
+                #expect(try await s.botMessages(Scenario.general, containing: "▶ USER: fix the flaky test").count == 1)
+                let actions: [JSONValue] = (1...30).map { ["id": .string("use:s\($0)"), "label": .string("session \($0)"), "style": "primary"] }
+                #expect(await plugin.deliverAndWait("many", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                          "kind": "reply", "text": "Pick one of 30",
+                                                                          "actions": .array(stride(from: 0, to: 30, by: 5).map { .array(Array(actions[$0..<$0 + 5])) })]))
+                let message = try #require(try await s.botMessages(Scenario.general, containing: "Pick one of 30").first)
+                let menus = message["components"]?.arrayValue?.compactMap { $0["components"]?[0] } ?? []
+                #expect(menus.count == 2)
+                #expect(menus.allSatisfy { $0["type"] == 3 })
+                let menuID = try #require(menus[1]["custom_id"]?.stringValue)
+                _ = try await s.click(menuID, message: message["id"]!.stringValue!, values: ["use:s27"])
+                let action = try #require(await plugin.waitForRequests("chat.command").first)
+                #expect(action["name"] == "action")
+                #expect(action["args"] == ["id": "use:s27"])
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
         /// /new answered with openThread: a public thread opens in the channel, chat.bind names
         /// it, the bind reply is posted there, and the thread is then heard without a mention.
         @Test(.timeLimit(.minutes(2)))

@@ -60,6 +60,19 @@ struct ConfigTests {
         #expect(try DiscordConfig.load(["proxy": ""], environment: env.merging(["HTTPS_PROXY": "http://p:1"]) { a, _ in a }).proxy.url == nil)
     }
 
+    @Test func noProxyIsHonouredForTheGateway() {
+        let p = ProxySetting(url: "http://proxy:3128", bypass: "localhost, .internal.example,10.0.0.1")
+        #expect(p.bypasses(host: "localhost"))
+        #expect(p.bypasses(host: "gw.internal.example"))
+        #expect(p.bypasses(host: "internal.example"))
+        #expect(p.bypasses(host: "10.0.0.1"))
+        #expect(!p.bypasses(host: "gateway.discord.gg"))
+        #expect(ProxySetting(url: "http://p:1", bypass: "*").bypasses(host: "anything"))
+        #expect(Gateway.host(of: "wss://gateway.discord.gg/?v=10&encoding=json") == "gateway.discord.gg")
+        #expect(Gateway.host(of: "ws://127.0.0.1:9/resume-gw") == "127.0.0.1")
+        #expect(Gateway.host(of: "wss://[::1]:443/") == "::1")
+    }
+
     @Test func typeErrorsSayWhichKey() {
         #expect(message { try DiscordConfig.load(["allowedUsers": "140"], environment: env) }?.contains("discord.allowedUsers") == true)
         #expect(message { try DiscordConfig.load(["channels": [["cwd": "/x"]]], environment: env) }?.contains("discord.channels[0]") == true)

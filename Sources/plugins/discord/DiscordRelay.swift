@@ -125,10 +125,10 @@ struct DiscordRelay: Plugin {
                 return
             }
             await listening.bound(target)
-            await live.update(runID: run, target: target, revision: params["rev"]?.intValue,
-                              chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
-                              tail: params["tail"]?.stringValue ?? "")
-            await typing.keep(target.postChannel)
+            let shown = await live.update(runID: run, target: target, revision: params["rev"]?.intValue,
+                                          chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
+                                          tail: params["tail"]?.stringValue ?? "")
+            if shown { await typing.keep(target.postChannel) }
         case "chat.typing":
             guard let target = Target(params["target"]) else { return }
             await typing.keep(target.postChannel)

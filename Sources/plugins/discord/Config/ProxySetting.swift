@@ -1,3 +1,5 @@
+import Foundation
+
 /// The proxy for REST and the gateway: `discord.proxy`, else HTTPS_PROXY/https_proxy.
 struct ProxySetting: Sendable, Equatable {
     /// nil = connect directly. curl is then told so explicitly, so it never falls back to other
@@ -40,6 +42,21 @@ struct ProxySetting: Sendable, Equatable {
         let defaultPort = scheme.hasPrefix("socks") ? 1080 : (scheme == "https" ? 443 : 80)
         let port = portText.flatMap { Int($0) } ?? defaultPort
         return (scheme, String(host), port)
+    }
+
+    /// Whether NO_PROXY names `host` (curl applies it to REST itself; the gateway asks here):
+    /// "*", an exact host, or a domain suffix with or without a leading dot.
+    func bypasses(host: String) -> Bool {
+        guard let bypass else { return false }
+        let host = host.lowercased()
+        for entry in bypass.split(separator: ",") {
+            var e = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            if e == "*" { return true }
+            if e.hasPrefix(".") { e.removeFirst() }
+            guard !e.isEmpty else { continue }
+            if host == e || host.hasSuffix("." + e) { return true }
+        }
+        return false
     }
 
     /// For logs and `status`: user name and password replaced by `***`.

@@ -26,7 +26,7 @@ extension Gateway {
         defer { trace(id, "ended") }
         do {
             let frame: WebSocketCloseFrame?
-            if let settings = proxySettings {
+            if let settings = proxySettings(for: address) {
                 frame = try await WebSocketClient.connect(url: address, configuration: configuration, proxySettings: settings,
                                                           logger: quiet, handler: handler)
             } else {
@@ -224,7 +224,7 @@ extension Gateway {
         }
         switch event {
         case .ready(let info):
-            let url = info.resumeURL.isEmpty ? (gatewayURL ?? "") : info.resumeURL
+            let url = info.resumeURL.isEmpty ? (gatewayURL?.url ?? "") : info.resumeURL
             resume = ResumeState(sessionID: info.sessionID, resumeURL: url, sequence: sequence ?? 0,
                                  botUserID: info.botUserID, applicationID: info.applicationID,
                                  savedAt: Date().timeIntervalSince1970)
@@ -297,6 +297,15 @@ extension Gateway {
         return ["since": .null, "activities": activities, "status": "online", "afk": false]
     }
 
+    static func host(of url: String) -> String {
+        var rest = url[...]
+        if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) { rest = rest[..<end] }
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
+        if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
+        return String(rest)
+    }
+
     /// `<url>/?v=10&encoding=json`, without compression (see discord-api.md §2.1).
     static func withQuery(_ url: String) -> String {
         var base = url
@@ -304,8 +313,8 @@ extension Gateway {
         return base + (base.hasSuffix("/") ? "" : "/") + "?v=10&encoding=json"
     }
 
-    var proxySettings: WebSocketProxySettings? {
-        guard let endpoint = proxy.endpoint else { return nil }
+    func proxySettings(for address: String) -> WebSocketProxySettings? {
+        guard let endpoint = proxy.endpoint, !proxy.bypasses(host: Self.host(of: address)) else { return nil }
         return WebSocketProxySettings(host: endpoint.host, port: endpoint.port,
                                       type: endpoint.scheme.hasPrefix("socks") ? .socks : .http())
     }

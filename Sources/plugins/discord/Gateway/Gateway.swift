@@ -19,7 +19,7 @@ actor Gateway {
 
     var resume: ResumeState?
     var sequence: Int?
-    var gatewayURL: String?
+    var gatewayURL: (url: String, fetched: ContinuousClock.Instant)?
     var connection = 0
     var outbox: AsyncStream<GatewayOutgoing>.Continuation?
     var tracker: HeartbeatTracker?
@@ -92,6 +92,11 @@ actor Gateway {
                 break
             }
             failures = sessionHealthy ? 0 : failures + 1
+            if failures >= 3 && resume != nil && action == .resume {
+                // The resume URL keeps failing: start over with a fresh session on the main URL.
+                logger.warning("gateway: \(failures) attempts to resume failed; identifying anew")
+                await forgetSession()
+            }
             let delay = failures == 0 ? .milliseconds(Int.random(in: 100...600)) : Self.backoff(failures)
             logger.info("gateway: connection ended (\(summary)); \(action == .reidentify ? "identifying anew" : "resuming") in \(delay)")
             phase = .reconnecting
@@ -124,11 +129,13 @@ actor Gateway {
         return s
     }
 
+    /// The resume URL while a session is known, else the URL from GET /gateway/bot, fetched
+    /// again after half an hour (Discord asks clients not to keep it long).
     private func connectURL() async throws -> String {
         if let resume, !resume.resumeURL.isEmpty { return resume.resumeURL }
-        if let gatewayURL { return gatewayURL }
+        if let gatewayURL, ContinuousClock.now - gatewayURL.fetched < .seconds(1800) { return gatewayURL.url }
         let url = try await rest.gatewayURL()
-        gatewayURL = url
+        gatewayURL = (url, .now)
         return url
     }
 

@@ -7,4 +7,5 @@ struct LiveRun: Sendable {
     var sleeping = false
     /// A final arrived: the driver finishes its current call and stops.
     var stopping = false
+    var lastUpdate: ContinuousClock.Instant = .now
 }

@@ -22,10 +22,14 @@ actor LiveStreams {
         records = Self.pruned(store.load([String: RunRecord].self, from: Self.file) ?? [:])
     }
 
-    func update(runID: String, target: Target, revision: Int?, chunks: [String], tail: String) {
-        if records[runID]?.finished == true { return }
+    /// False when the update is stale or its run already has its final (nothing to show).
+    @discardableResult
+    func update(runID: String, target: Target, revision: Int?, chunks: [String], tail: String) -> Bool {
+        if records[runID]?.finished == true { return false }
+        if runs[runID] == nil { forgetAbandoned() }
         var run = runs[runID] ?? LiveRun(coalescer: Coalescer(posted: slots(fromRecord: runID)), channel: target.postChannel)
-        guard run.coalescer.update(revision: revision, chunks: chunks, tail: tail) else { return }
+        guard run.coalescer.update(revision: revision, chunks: chunks, tail: tail) else { return false }
+        run.lastUpdate = .now
         runs[runID] = run
         if run.driver == nil && !run.stopping {
             // Unstructured on purpose: each run's calls go on at their own pace, independent of
@@ -33,6 +37,13 @@ actor LiveStreams {
             run.driver = Task { await self.drive(runID) }
             runs[runID] = run
         }
+        return true
+    }
+
+    /// Runs whose final never came (the supervisor lost them) stop taking memory after a day.
+    private func forgetAbandoned() {
+        let cutoff = ContinuousClock.now - .seconds(86_400)
+        for (id, run) in runs where run.driver == nil && run.lastUpdate < cutoff { runs[id] = nil }
     }
 
     /// Stops showing `runID` live and returns the messages that show it (from memory, or from

@@ -34,6 +34,7 @@ struct Outbox: Sendable {
                 try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: mention)
                 let files = try uploads(params["files"])
                 try await upload(files, channel: target.postChannel, delivery: delivery)
+                for file in files { unlink(file.path) }
             }
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.error("chat.post \(kind) to \(target.postChannel) dropped: \(error)")
@@ -127,6 +128,8 @@ struct Outbox: Sendable {
         }
         let key = QuestionChoice.key(session: q.sessionID, question: q.id)
         let channel = target.postChannel
+        // The agent waits for the user now: "typing…" would say the opposite.
+        await typing.stop(channel)
         let body = QuestionLayout.body(q, key: key, now: Date(), mention: params["mentionUser"]?.stringValue)
         // Saved before posting: a click can arrive before createMessage returns.
         var record = QuestionRecord(sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
