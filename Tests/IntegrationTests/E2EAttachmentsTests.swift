@@ -130,6 +130,12 @@ import Glibc
             #expect(fromTerminal.contains("[attachment local101.txt (101 KB): not included: over 100 KB]"))
             #expect(fromTerminal.contains("[attachment missing.png: not included: download failed: HTTP 404]"))
             #expect(FileManager.default.fileExists(atPath: local99), "the user's own file is left alone")
+            // The chat sees the terminal's prompt as an echo naming the files, not pasting them.
+            let echo = try await waitFor("the terminal's prompt is echoed to the chat") { () -> String? in
+                chat.posts("echo").first?["text"]?.stringValue
+            }
+            #expect(echo.contains("!scenario text 3") && ["anim.gif", "local99.txt", "local101.txt", "missing.png"].allSatisfy { echo.contains($0) }, "\(echo)")
+            #expect(!echo.contains("END OF THE 99 KB FILE") && echo.utf16.count < 2000, "\(echo.utf16.count) units: \(echo.prefix(300))")
             #expect(chat.piCommands("prompt").count == 4)
         }
     }

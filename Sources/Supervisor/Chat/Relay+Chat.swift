@@ -31,8 +31,10 @@ extension Relay {
         }
         guard !text.isEmpty || !attachments.isEmpty else { return ["status": "ignored"] }
         let (appendix, images, notes) = await inbound(attachments, session: s)
-        let message = (text.isEmpty ? "(see attachments)" : text) + appendix
-        let r = try await prompt(s, kind: "send", text: message, images: images, origin: chat.key)
+        let said = text.isEmpty ? "(see attachments)" : text
+        let names = attachments.map { $0["filename"]?.stringValue ?? "file" }
+        let r = try await prompt(s, kind: "send", text: said + appendix, images: images, origin: chat.key,
+                                 echo: Self.echo(said, attachments: names))
         var out: JSONValue = ["status": r["status"] ?? "prompted"]
         if !notes.isEmpty { out["reply"] = Reply(notes.joined(separator: "\n")).json }
         return out

@@ -72,7 +72,9 @@ struct SessionControl {
                 images += more
                 notes = n
             }
-            var r = try await relay.prompt(s, kind: method, text: message, images: images, origin: params["origin"]?.stringValue ?? "terminal")
+            let names = attach.compactMap { $0["filename"]?.stringValue }
+            var r = try await relay.prompt(s, kind: method, text: message, images: images, origin: params["origin"]?.stringValue ?? "terminal",
+                                           echo: Relay.echo(text, attachments: names))
             if !notes.isEmpty { r["notes"] = .array(notes.map { .string($0) }) }
             return r
         case "abort":
