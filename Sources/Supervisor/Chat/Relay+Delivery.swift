@@ -36,7 +36,8 @@ extension Relay {
         case .promptEcho(let text, let origin):
             let targets = chats(of: id).filter { $0.key != origin }
             guard !targets.isEmpty else { return }
-            let shown = await redacted("▶ USER: " + text)
+            // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
+            let shown = await redacted(text)
             for b in targets {
                 deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
                                                    "text": .string(shown)])
