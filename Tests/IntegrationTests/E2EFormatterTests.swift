@@ -256,6 +256,24 @@ import Glibc
         }
     }
 
+    /// Without a formatter the daemon still delivers answers, split plainly; values it knows to be
+    /// secret (from secret-named environment variables) are masked there too.
+    @Test func withoutAFormatterKnownSecretsAreStillMasked() async throws {
+        try await E2EChatHome.with { chat in
+            let key = "sk-ant-api03-KNOWNsecret0123456789abcdefghijKLMN"
+            var config = chat.config()
+            config.plugins.disabled = ["formatter"]
+            _ = try await chat.start(config, environment: ["ANTHROPIC_API_KEY": key])
+            _ = try await chat.newBoundSession("plain")
+            try await chat.run(["send", "plain", "is \(key) still valid?"])
+            let final = try await chat.waitForFinal(1)
+            #expect(final.serialized().contains("[redacted]"), "\(final)")
+            try await waitUntil("the echo reaches the chat") { !chat.posts("echo").isEmpty }
+            let received = (try? String(contentsOfFile: chat.messengerLog, encoding: .utf8)) ?? ""
+            #expect(!received.contains("KNOWNsecret0123456789"), "a known secret reached the messenger:\n\(received)")
+        }
+    }
+
     @Test(arguments: [false, true])
     func thinkingIsHiddenUnlessConfigured(_ showThinking: Bool) async throws {
         try await E2EChatHome.with { chat in

@@ -122,7 +122,7 @@ extension Relay {
             let limit = limits[b.messenger] ?? 2000
             let view = await format("format.live", ["run": run.json, "limit": JSONValue(limit)])
             let chunks = view?["chunks"] ?? .array([])
-            let tail = view?["tail"] ?? .string(PlainSplit.tail(run.text, limit: limit))
+            let tail = view?["tail"] ?? .string(PlainSplit.tail(Self.plainLive(run.text), limit: limit))
             await host?.slot(b.messenger)?.notify("chat.live", params: [
                 "target": b.target, "sessionId": .string(run.sessionId), "runId": .string(runId), "rev": JSONValue(rev),
                 "chunks": chunks, "tail": tail])
@@ -133,6 +133,13 @@ extension Relay {
         after.sentRevision = run.revision
         live[runId] = after
         if after.latest.revision != run.revision { scheduleLive(runId) }
+    }
+
+    /// A growing text shown without the formatter: up to its last whitespace, so a secret still
+    /// streaming is never shown half (where its whole value would not match), then masked.
+    static func plainLive(_ text: String) -> String {
+        guard let end = text.lastIndex(where: \.isWhitespace) else { return "" }
+        return Redactor.redact(String(text[...end]))
     }
 
     // MARK: Final answers
@@ -155,8 +162,9 @@ extension Relay {
                     }
                 }
             } else {
-                // No formatter: still deliver the answer, split plainly.
-                chunks = PlainSplit.chunks(run.text.isEmpty ? "(no text)" : run.text, limit: limit).map { .string($0) }
+                // No formatter: still deliver the answer, split plainly, known secrets masked.
+                let text = Redactor.redact(run.text)
+                chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map { .string($0) }
             }
             var p: JSONValue = ["target": b.target, "kind": "final", "sessionId": .string(run.sessionId),
                                 "runId": .string(run.runId), "chunks": .array(chunks)]

@@ -51,13 +51,14 @@ final class E2EChatHome: Sendable {
         E2EConfig(agentDir: agentDir, formatter: formatter, attachments: attachments)
     }
 
-    /// Writes the config, starts the daemon and waits until the three plugins have said hello.
+    /// Writes the config, starts the daemon and waits until the plugins it runs have said hello.
     func start(_ config: E2EConfig? = nil, environment: [String: String] = [:]) async throws -> Daemon {
-        try home.writeConfig((config ?? self.config()).yaml)
+        let config = config ?? self.config()
+        try home.writeConfig(config.yaml)
         var env = ["FAKE_MESSENGER_LOG": messengerLog, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7"]
         env.merge(environment) { _, new in new }
         let daemon = try await home.startDaemon(environment: env)
-        for plugin in ["fake-messenger", "formatter", "attachments"] {
+        for plugin in ["fake-messenger", "formatter", "attachments"] where !config.plugins.disabled.contains(plugin) {
             try await daemon.waitForRunning(plugin, timeout: .seconds(60))
         }
         return daemon
