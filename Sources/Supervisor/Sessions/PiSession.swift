@@ -528,10 +528,22 @@ actor PiSession {
         guard let p = pid else { return }
         input?.finish()
         for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
-        if pid != nil { ChildProcess.signalGroup(p, SIGTERM) }
-        for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
-        if pid != nil { ChildProcess.signalGroup(p, SIGKILL) }
-        for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
+        // The group outlives pi when something pi started (a tool's server, say) is still in it:
+        // that gets TERM and KILL too. pi leads the group, so its pid names the group.
+        if groupAlive(p) { Self.signalGroupOnly(p, SIGTERM) }
+        for _ in 0..<40 where groupAlive(p) { try? await Task.sleep(for: .milliseconds(50)) }
+        if groupAlive(p) { Self.signalGroupOnly(p, SIGKILL) }
+        for _ in 0..<40 where groupAlive(p) { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    private func groupAlive(_ group: Int32) -> Bool {
+        pid != nil || kill(-group, 0) == 0
+    }
+
+    /// Never the pid alone: once pi is reaped its pid may belong to someone else, while the
+    /// group id stays reserved as long as the group has a member.
+    private static func signalGroupOnly(_ group: Int32, _ signal: Int32) {
+        if group > 0 { kill(-group, signal) }
     }
 
     func summary() -> JSONValue {

@@ -34,6 +34,9 @@ struct SessionControl {
                 }
                 group.addTask { await stream.waitUntilClosed() }
                 await group.next()
+                // The client left, or the session ended and so did its events. In the second
+                // case the other task waits for the client (it ignores cancellation): close.
+                stream.close()
                 group.cancelAll()
             }
             await s.unwatch(key)
@@ -115,7 +118,14 @@ struct SessionControl {
             return ["text": JSONValue(text)]
         case "history":
             let types = params["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
-            let since = params["since"]?.stringValue.flatMap(Self.parseSince)
+            var since: Date?
+            if let text = params["since"]?.stringValue {
+                // An unreadable time must not quietly mean "everything".
+                guard let date = Self.parseSince(text) else {
+                    throw RemoteError.invalidParams("--since takes an ISO time or a duration ago such as 30s, 5m or 2h, not \(text)")
+                }
+                since = date
+            }
             let limit = params["limit"]?.intValue ?? 200
             return .array(await s.historyEntries(types: types?.isEmpty == true ? nil : types, since: since, limit: limit))
         case "answer":

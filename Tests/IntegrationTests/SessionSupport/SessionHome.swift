@@ -115,13 +115,20 @@ final class SessionHome: Sendable {
         try await history(id, "--type", "run_finished").count
     }
 
+    /// The runs that finished since `time` (by the history's clock, which is this machine's);
+    /// unlike a count, this holds when the ring has dropped older runs.
+    func runsFinished(_ id: String, since time: Date) async throws -> [JSONValue] {
+        // One millisecond later: the printed time is cut to milliseconds.
+        try await history(id, "--type", "run_finished", "--since", Self.iso(time.addingTimeInterval(0.001)))
+    }
+
     /// Sends a prompt and waits until its run has finished and the session is idle again.
     @discardableResult
     func prompt(_ id: String, _ text: String, timeout: Duration = .seconds(60)) async throws -> JSONValue {
-        let before = try await finishedRuns(id)
+        let before = Date()
         let sent = try await json("send", id, text)
         try await waitUntil("the run of \(text.debugDescription) finished", timeout: timeout) {
-            try await finishedRuns(id) > before
+            try await !runsFinished(id, since: before).isEmpty
         }
         try await waitForState(id, "idle")
         return sent

@@ -1,0 +1,76 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// `history`: a bounded ring per session (sessions.historyEvents / historyBytes), filtered by
+/// type, time and count.
+@Suite struct SessionHistoryTests {
+    @Test func theRingKeepsTheNewestEventsUpToHistoryEvents() async throws {
+        try await SessionHome.with(SessionConfig(historyEvents: 25)) { s in
+            try await s.start()
+            let id = try await s.new(name: "h")
+            try await s.prompt(id, "!scenario text 300")
+            let kept = try await s.history(id)
+            #expect(kept.count == 25, "\(kept.count) events")
+            #expect(kept.last?["type"] == "run_finished", "the newest are kept: \(kept.last?.serialized() ?? "")")
+            #expect(!kept.contains { $0["type"] == "agent_start" }, "the oldest were dropped")
+            let times = kept.compactMap { SessionHome.date($0["time"]) }
+            #expect(times.count == 25 && times == times.sorted(), "oldest first")
+        }
+    }
+
+    @Test func theRingStaysUnderHistoryBytes() async throws {
+        try await SessionHome.with(SessionConfig(historyBytes: 4096)) { s in
+            try await s.start()
+            let id = try await s.new(name: "b")
+            try await s.prompt(id, "!scenario text 600")
+            let kept = try await s.history(id)
+            // Each entry is counted as its preview plus its type; the time printed with it is not.
+            let bytes = kept.reduce(0) { total, e in
+                var preview = e
+                preview["time"] = nil
+                return total + preview.serializedBytes().count
+            }
+            #expect(bytes <= 4096 + 16 * kept.count, "\(bytes) bytes in \(kept.count) events")
+            #expect(kept.count > 20 && kept.count < 200, "\(kept.count) events")
+            #expect(kept.last?["type"] == "run_finished")
+        }
+    }
+
+    @Test func historyFiltersByTypeSinceAndLimit() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "f")
+            try await s.prompt(id, "one")
+            let mark = Date()
+            try await s.prompt(id, "two")
+
+            let recent = try await s.history(id, "--since", SessionHome.iso(mark))
+            #expect(recent.filter { $0["type"] == "run_finished" }.count == 1, "\(recent)")
+            #expect(recent.allSatisfy { (SessionHome.date($0["time"]) ?? .distantPast) >= mark.addingTimeInterval(-0.001) })
+            #expect(recent.contains { $0["type"] == "text_delta" && $0["delta"]?.stringValue?.contains("two") == true })
+            #expect(!recent.contains { $0["delta"]?.stringValue?.contains("one") == true }, "run one is before the mark")
+            #expect(try await s.history(id, "--since", "10m").filter { $0["type"] == "run_finished" }.count == 2)
+
+            let typed = try await s.history(id, "--type", "run_finished", "--type", "message_end")
+            #expect(Set(typed.compactMap { $0["type"]?.stringValue }) == ["run_finished", "message_end"])
+            #expect(typed.filter { $0["type"] == "message_end" && $0["role"] == "assistant" }.count == 2)
+            #expect(typed.last?["type"] == "run_finished" && typed.last?["stopReason"] == "stop")
+
+            let limited = try await s.json("history", "f", "--limit", "3").arrayValue ?? []
+            let all = try await s.history(id)
+            #expect(limited == Array(all.suffix(3)), "the newest three")
+
+            // Plain: one line per event, its time of day first.
+            let plain = try await s.plain("history", "f", "--type", "run_finished", "--limit", "1")
+            let line = try #require(plain.split(separator: "\n").first.map(String.init))
+            #expect(plain.split(separator: "\n").count == 1)
+            #expect(line.dropFirst(12) == " run_finished {\"stopReason\":\"stop\"}", "\(line)")
+            #expect(line.prefix(12).allSatisfy { $0.isNumber || $0 == ":" || $0 == "." }, "\(line)")
+
+            let bad = try await s.run("history", "f", "--since", "yesterday")
+            #expect(bad.status == 1, "an unreadable --since is an error, not no filter: \(bad)")
+            #expect(bad.stderr.contains("--since"), "\(bad)")
+        }
+    }
+}
