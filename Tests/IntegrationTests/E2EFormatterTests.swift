@@ -256,14 +256,16 @@ import Glibc
         }
     }
 
-    /// Without a formatter the daemon still delivers answers, split plainly; values it knows to be
-    /// secret (from secret-named environment variables) are masked there too.
-    @Test func withoutAFormatterKnownSecretsAreStillMasked() async throws {
+    /// Without a formatter the daemon still delivers answers, split plainly: whole, in order,
+    /// within the limit, and with values it knows to be secret (from secret-named environment
+    /// variables) masked.
+    @Test func withoutAFormatterAnswersArriveWholeAndMasked() async throws {
         try await E2EChatHome.with { chat in
+            let limit = 100
             let key = "sk-ant-api03-KNOWNsecret0123456789abcdefghijKLMN"
             var config = chat.config()
             config.plugins.disabled = ["formatter"]
-            _ = try await chat.start(config, environment: ["ANTHROPIC_API_KEY": key])
+            _ = try await chat.start(config, environment: ["ANTHROPIC_API_KEY": key, "FAKE_MAX_LEN": "\(limit)"])
             _ = try await chat.newBoundSession("plain")
             try await chat.run(["send", "plain", "is \(key) still valid?"])
             let final = try await chat.waitForFinal(1)
@@ -271,6 +273,21 @@ import Glibc
             try await waitUntil("the echo reaches the chat") { !chat.posts("echo").isEmpty }
             let received = (try? String(contentsOfFile: chat.messengerLog, encoding: .utf8)) ?? ""
             #expect(!received.contains("KNOWNsecret0123456789"), "a known secret reached the messenger:\n\(received)")
+
+            // One line longer than the limit, with a two-unit emoji right at the cut ("Echo: "
+            // and 93 letters are 99 units).
+            let line = String(repeating: "a", count: 93) + "🎉" + String(repeating: "b", count: 40) + " 👨‍👩‍👧‍👦 end"
+            _ = try await chat.say(line)
+            let answer = try await chat.waitForFinal(2)
+            let chunks = (answer["chunks"]?.arrayValue ?? []).compactMap(\.stringValue)
+            #expect(chunks.allSatisfy { $0.utf16.count <= limit }, "\(chunks.map(\.utf16.count))")
+            #expect(chunks.joined() == "Echo: " + line, "\(chunks)")
+
+            // Exactly the limit: one message, no empty one before it.
+            let full = String(repeating: "c", count: limit - "Echo: ".count)
+            _ = try await chat.say(full)
+            let exact = try await chat.waitForFinal(3)
+            #expect(exact["chunks"] == [.string("Echo: " + full)], "\(exact)")
         }
     }
 

@@ -7,13 +7,14 @@ enum PlainSplit {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var l = String(line)
             while l.utf16.count > limit {
-                var cut = ""
-                for ch in l where cut.utf16.count + ch.utf16.count <= limit { cut.append(ch) }
+                let cut = prefix(l, limit: limit)
                 if !current.isEmpty { out.append(current); current = "" }
                 out.append(cut)
-                l = String(l.dropFirst(cut.count))
+                l = String(l.unicodeScalars.dropFirst(cut.unicodeScalars.count))
             }
-            if current.utf16.count + l.utf16.count + 1 > limit {
+            // Only a line that does not fit after what is there starts a new chunk: a first line of
+            // exactly `limit` units would otherwise leave an empty message before it.
+            if !current.isEmpty, current.utf16.count + l.utf16.count + 1 > limit {
                 out.append(current)
                 current = l
             } else {
@@ -22,6 +23,30 @@ enum PlainSplit {
         }
         if !current.isEmpty || out.isEmpty { out.append(current) }
         return out
+    }
+
+    /// The longest start of `line` within `limit` that ends between characters. The cut is a
+    /// prefix: a character that does not fit ends it (skipping it for a narrower one further on
+    /// would drop and reorder text). A single character wider than the limit is cut between its
+    /// scalars, so the loop above always moves on.
+    private static func prefix(_ line: String, limit: Int) -> String {
+        var cut = ""
+        var units = 0
+        for ch in line {
+            let width = ch.utf16.count
+            guard units + width <= limit else { break }
+            cut.append(ch)
+            units += width
+        }
+        guard cut.isEmpty else { return cut }
+        var scalars = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            let width = scalar.utf16.count
+            guard scalars.isEmpty || units + width <= limit else { break }
+            scalars.append(scalar)
+            units += width
+        }
+        return String(scalars)
     }
 
     static func tail(_ text: String, limit: Int) -> String {
