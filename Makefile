@@ -12,6 +12,10 @@ RELEASE_DIR := .build/release
 # The bundled plugins pi-relayd finds beside itself (see docs/PROTOCOL.md, section 1).
 BUNDLED_PLUGINS := discord formatter attachments
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py
+# One `swift test` per test target (each Tests/<Name>Tests folder is the target of that name).
+# In a single run every target's tests share one process and its small thread pool, so the
+# busy integration and Discord scenarios would fail the timing checks of unrelated suites.
+TEST_TARGETS := $(notdir $(wildcard Tests/*Tests))
 
 .PHONY: deps build run test release bench clean
 
@@ -53,7 +57,12 @@ test: deps
 	@for t in $(FAKE_SELFTESTS); do \
 		if [ -f $$t ]; then echo "== $$t"; $(PYTHON) $$t || exit 1; fi; \
 	done
-	$(SWIFT) test --skip-build
+	@failed=""; \
+	for t in $(TEST_TARGETS); do \
+		echo "== swift test: $$t"; \
+		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
 
 release: deps
 	$(SWIFT) build -c release
@@ -65,3 +74,34 @@ bench: release
 clean:
 	$(SWIFT) package clean
 	rm -rf $(DEBUG_DIR)/pi-relayd-plugins $(RELEASE_DIR)/pi-relayd-plugins bench/work
+
+# Fuzzing (Sources/Fuzz, libFuzzer with AddressSanitizer, optimised: several times the executions
+# of a debug build; overflow and bounds checks stay on). Each target runs FUZZ_SECONDS on its
+# seeds (Tests/Fuzz/corpus/NAME) plus what earlier runs kept (.build-fz/corpus/NAME); a crash or a
+# broken property is saved under .build-fz/artifacts/NAME/ and fails the run once all have run.
+# The targets exist only when PI_RELAYD_FUZZ_LIB names libFuzzer's no-main archive (Package.swift).
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH := .build-fz
+FUZZ_TARGETS := line-framer wire-message pi-event-reader config-loader splitter gateway-payload
+FUZZ_BUILD_FLAGS := -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+.PHONY: fuzz
+
+fuzz: deps
+	@swift_bin=$$(command -v $(SWIFT)); toolchain=$$(dirname "$$(dirname "$$(readlink -f "$$swift_bin")")"); \
+	lib=$$(find "$$toolchain/lib" -name "libclang_rt.fuzzer_no_main-$$(uname -m).a" 2>/dev/null | head -n 1); \
+	if [ -z "$$lib" ]; then echo "make fuzz: no libclang_rt.fuzzer_no_main-$$(uname -m).a under $$toolchain/lib"; exit 1; fi; \
+	for t in $(FUZZ_TARGETS); do \
+		PI_RELAYD_FUZZ_LIB=$$lib $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) $(FUZZ_BUILD_FLAGS) --product fuzz-$$t || exit 1; \
+	done
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_SCRATCH)/corpus/$$t $(FUZZ_SCRATCH)/artifacts/$$t; \
+		echo "== fuzz-$$t for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+			-rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$t/ \
+			$(FUZZ_SCRATCH)/corpus/$$t Tests/Fuzz/corpus/$$t > $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log 2>&1 \
+			|| { failed="$$failed $$t"; tail -n 40 $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; }; \
+		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed (inputs in $(FUZZ_SCRATCH)/artifacts/)"; exit 1; fi
