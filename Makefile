@@ -12,10 +12,10 @@ RELEASE_DIR := .build/release
 # The bundled plugins pi-relayd finds beside itself (see docs/PROTOCOL.md, section 1).
 BUNDLED_PLUGINS := discord formatter attachments
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py
-# One `swift test` per test target (each Tests/<Name>Tests folder is the target of that name).
-# In a single run every target's tests share one process and its small thread pool, so the
-# busy integration and Discord scenarios would fail the timing checks of unrelated suites.
-TEST_TARGETS := $(notdir $(wildcard Tests/*Tests))
+# `make test` runs one `swift test` per test target, named by Package.swift. In a single run every
+# target's tests share one process and its small thread pool, so the busy integration and Discord
+# scenarios would fail the timing checks of unrelated suites.
+LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["type"] == "test"))
 
 .PHONY: deps build run test release bench clean
 
@@ -57,8 +57,9 @@ test: deps
 	@for t in $(FAKE_SELFTESTS); do \
 		if [ -f $$t ]; then echo "== $$t"; $(PYTHON) $$t || exit 1; fi; \
 	done
-	@failed=""; \
-	for t in $(TEST_TARGETS); do \
+	@targets=$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') && [ -n "$$targets" ] || exit 1; \
+	failed=""; \
+	for t in $$targets; do \
 		echo "== swift test: $$t"; \
 		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
 	done; \
