@@ -62,6 +62,28 @@ import Glibc
         }
     }
 
+    @Test func aNewConversationIsTheOneThatComesBack() async throws {
+        try await SessionHome.with { s in
+            let first = try await s.start()
+            let id = try await s.new(name: "n")
+            try await s.prompt(id, "old conversation")
+            let old = try await Self.child(s, id).sessionFile
+            #expect(try await s.json("new-conversation", "n") == ["cancelled": false])
+            try await s.prompt(id, "new conversation")
+            let fresh = try #require(try await s.json("state", "n")["sessionFile"]?.stringValue)
+            #expect(fresh != old, "pi writes the new conversation to a new file")
+            #expect(try await s.summary(id)?["sessionFile"]?.stringValue == fresh, "sessions shows the file pi uses")
+
+            #expect(try await s.run("stop").status == 0)
+            #expect(await first.waitForExit() == .exited(0))
+            try await s.start()
+            try await s.waitForState(id, "idle")
+            Self.expectResumed(try await Self.child(s, id).pid, fresh)
+            #expect(try await s.last(id) == "Echo: new conversation")
+            #expect(try await s.json("stats", "n")["totalMessages"] == 2)
+        }
+    }
+
     @Test func killNineOfTheDaemonStopsTheOrphanedPiAndResumesIt() async throws {
         try await SessionHome.with { s in
             // Started outside TestHome's list: this daemon dies by SIGKILL on purpose.

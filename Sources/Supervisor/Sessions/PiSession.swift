@@ -515,6 +515,14 @@ actor PiSession {
         if pid != nil { _ = try? await command("set_session_name", ["name": .string(newName)], timeout: .seconds(10)) }
     }
 
+    /// Reads pi's state again and saves what matters of it: after `new_session` pi writes to a
+    /// new session file (the one to resume after a restart), and pi may clamp a thinking level.
+    func refreshState() async throws {
+        let r = try await command("get_state", [:], timeout: .seconds(30))
+        applyState(r)
+        await persist(record)
+    }
+
     func noteModel(_ m: String) async {
         model = m
         await persist(record)

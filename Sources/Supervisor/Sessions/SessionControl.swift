@@ -90,8 +90,7 @@ struct SessionControl {
             return (try? r.data?.parse()) ?? ["compacted": true]
         case "new-conversation":
             let r = try await running(s).command("new_session", [:], timeout: .seconds(120))
-            let state = try await s.command("get_state", [:], timeout: .seconds(30))
-            _ = state
+            try await s.refreshState()
             return (try? r.data?.parse()) ?? [:]
         case "model":
             guard let spec = params["model"]?.stringValue, let slash = spec.firstIndex(of: "/") else {
@@ -104,7 +103,9 @@ struct SessionControl {
         case "thinking":
             guard let level = params["level"]?.stringValue else { throw RemoteError.invalidParams("thinking needs a level") }
             _ = try await running(s).command("set_thinking_level", ["level": .string(level)])
-            return ["thinkingLevel": .string(level)]
+            try await s.refreshState()
+            // pi clamps the level to what the model supports: say what it chose.
+            return ["thinkingLevel": .string(await s.thinkingLevel ?? level)]
         case "state":
             let r = try await running(s).command("get_state", [:])
             return (try? r.data?.parse()) ?? [:]

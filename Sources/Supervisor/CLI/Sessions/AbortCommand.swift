@@ -6,8 +6,6 @@ struct AbortCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("abort", ["session": .string(session)], output) { r in
-            "aborted".isEmpty ? r.serialized() : "aborted"
-        }
+        SessionCall.run("abort", ["session": .string(session)], output) { _ in "aborted" }
     }
 }

@@ -7,7 +7,8 @@ struct NewConversationCommand: ParsableCommand {
 
     func run() {
         SessionCall.run("new-conversation", ["session": .string(session)], output) { r in
-            "".isEmpty ? r.serialized() : ""
+            // An extension may veto it (pi answers `cancelled: true`).
+            r["cancelled"]?.boolValue == true ? "cancelled by an extension; the conversation goes on" : "new conversation started"
         }
     }
 }
