@@ -142,6 +142,31 @@ import Glibc
         }
     }
 
+    /// Three large pictures: together more than one protocol line may carry (8 MiB), so the plugin
+    /// sends what fits and names the rest, rather than an answer the supervisor would drop.
+    @Test func picturesTooBigForOneMessageAreNamedNotLost() async throws {
+        let big = E2ESamples.png + [UInt8](repeating: 0x55, count: 3_400_000)
+        let names = ["one.png", "two.png", "three.png"]
+        let server = try E2EHTTPServer(routes: Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, E2EHTTPRoute.file(body: big, contentType: "image/png")) }))
+        defer { server.stop() }
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            _ = try await chat.newBoundSession("pics")
+            let started = ContinuousClock.now
+            let reply = try await chat.say("!scenario text 3", attachments: names.map { Self.item(server, $0) })
+            #expect(ContinuousClock.now - started < .seconds(60), "answered, not timed out")
+            #expect(reply["status"] == "prompted", "\(reply)")
+            let prompt = try await chat.waitForPrompts(1)[0]
+            let images = prompt["images"]?.arrayValue ?? []
+            #expect((1..<3).contains(images.count), "\(images.count) images sent")
+            #expect(images.allSatisfy { $0["data"]?.stringValue == Data(big).base64EncodedString() })
+            let text = Self.message(prompt)
+            let left = names.filter { text.contains("[attachment \($0) (3.2 MB): image not sent: too much image data for one message; send it on its own]") }
+            #expect(left.count + images.count == 3, "each picture sent or named:\n\(text)")
+            #expect(left.allSatisfy { (reply["reply"]?["text"]?.stringValue ?? "").contains($0) }, "\(reply)")
+        }
+    }
+
     @Test func killingAttachmentsMidDownloadLosesNoPrompt() async throws {
         let body = E2ESamples.text(bytes: 3000, marker: "END OF THE SLOW FILE")
         let server = try E2EHTTPServer(routes: ["/slow.txt": .slow(body: body, contentType: "text/plain", duration: .seconds(3))])
