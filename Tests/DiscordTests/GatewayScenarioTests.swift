@@ -76,6 +76,28 @@ extension Scenarios {
             }
         }
 
+        /// The plugin dies while pi-relayd has not yet answered a chat.message: the restarted
+        /// plugin hands the same message over again from its journal, once.
+        @Test(.timeLimit(.minutes(2)))
+        func aMessageInFlightDuringACrashIsHandedOverAgain() async throws {
+            try await Scenario.run { s in
+                let first = try await s.startReady(name: "first") { method, _ in
+                    if method == "chat.message" { try? await Task.sleep(for: .seconds(120)) }
+                    return .result(["status": "prompted"])
+                }
+                let sent = try await s.say("do not lose me")
+                #expect(await first.waitForRequests("chat.message").count == 1)
+                #expect(await first.kill9() == 137)
+                let second = try await s.startPlugin(name: "second")
+                let again = await second.waitForRequests("chat.message")
+                try await Task.sleep(for: .seconds(2))
+                #expect(await second.requests("chat.message").count == 1)
+                #expect(again.first?["messageId"] == sent["id"])
+                #expect(again.first?["text"] == "do not lose me")
+                #expect(await second.shutdown() == 0)
+            }
+        }
+
         /// Heartbeat ACKs stop (a zombie connection): the plugin notices at its next heartbeat,
         /// closes with a non-1000 code and resumes on a new connection; messages keep flowing.
         @Test(.timeLimit(.minutes(2)))

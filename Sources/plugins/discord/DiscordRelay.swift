@@ -63,15 +63,9 @@ struct DiscordRelay: Plugin {
     }
 
     func run() async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in gateway.events { await route(event) }
-            }
-            // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
-            // It runs in the body, not as a child, so its error can never be discarded.
-            try await gateway.run()
-            group.cancelAll()
-        }
+        await inbox.resumePending()
+        // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
+        try await gateway.run { event in await route(event) }
     }
 
     private func route(_ event: GatewayEvent) async {

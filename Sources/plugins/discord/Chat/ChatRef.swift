@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// Where a message or command came from, in the protocol's `chat` shape.
-struct ChatRef: Sendable, Equatable {
+struct ChatRef: Codable, Sendable, Equatable {
     /// The channel (for a thread: its parent).
     var channel: String
     var thread: String?

@@ -14,7 +14,7 @@ actor Inbox {
     private let store: StateStore
     private let logger: Logger
     private let lanes = Lanes()
-    private var seen: SeenMessages
+    private var journal: InboxRecord
     /// When each user was last told "Not authorized" in each channel: the answer is sent once
     /// per 10 minutes, so a refused user cannot make the bot spam a channel.
     private var refusedAt: [String: Date] = [:]
@@ -30,7 +30,16 @@ actor Inbox {
         self.threads = threads
         self.store = store
         self.logger = logger
-        seen = store.load(SeenMessages.self, from: SeenMessages.file) ?? SeenMessages()
+        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord()
+    }
+
+    /// Hands over again what a previous run took in but never finished handing over.
+    func resumePending() async {
+        guard !journal.pending.isEmpty else { return }
+        logger.info("handing over \(journal.pending.count) message(s) taken in before a restart")
+        for message in journal.pending {
+            await lanes.enqueue(message.chat.postChannel) { [self] in await self.relay(message) }
+        }
     }
 
     func receive(_ m: IncomingMessage) async {
@@ -46,12 +55,14 @@ actor Inbox {
                 await refuse(m, chat: chat)
                 return
             }
-            guard seen.insert(m.id) else {
-                logger.info("message \(m.id) was already relayed (replayed by Discord); skipped")
+            let message = PendingMessage(id: m.id, chat: chat, text: text, attachments: m.attachments)
+            guard journal.take(message) else {
+                logger.info("message \(m.id) was taken in before (replayed by Discord); skipped")
                 return
             }
-            await store.save(seen, to: SeenMessages.file)
-            await lanes.enqueue(chat.postChannel) { [self] in await self.relay(m, chat: chat, text: text) }
+            // Journaled before the gateway saves its sequence number past this event.
+            await store.save(journal, to: InboxRecord.file)
+            await lanes.enqueue(chat.postChannel) { [self] in await self.relay(message) }
         }
     }
 
@@ -64,40 +75,60 @@ actor Inbox {
         let key = m.authorID + "/" + chat.postChannel
         if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
         refusedAt[key] = Date()
-        do {
-            try await poster.post(Reply(text: "Not authorized."), channel: chat.postChannel, replyTo: m.id, nonceBase: "refuse:" + m.id)
-        } catch {
-            logger.warning("could not answer a refused message: \(error)")
+        let poster = poster
+        let logger = logger
+        // Posted from the channel's lane: the gateway reader does not wait for Discord.
+        await lanes.enqueue(chat.postChannel) {
+            do {
+                try await poster.post(Reply(text: "Not authorized."), channel: chat.postChannel, replyTo: m.id, nonceBase: "refuse:" + m.id)
+            } catch {
+                logger.warning("could not answer a refused message: \(error)")
+            }
         }
     }
 
-    private func relay(_ m: IncomingMessage, chat: ChatRef, text: String) async {
+    private func relay(_ m: PendingMessage) async {
+        let chat = m.chat
         let attachments: [JSONValue] = m.attachments.map { a in
             var o: JSONValue = ["url": .string(a.url), "filename": .string(a.filename)]
             if let size = a.size { o["size"] = JSONValue(size) }
             if let type = a.contentType { o["contentType"] = .string(type) }
             return o
         }
-        let params: JSONValue = ["chat": chat.json, "messageId": .string(m.id), "text": .string(text), "attachments": .array(attachments)]
+        let params: JSONValue = ["chat": chat.json, "messageId": .string(m.id), "text": .string(m.text), "attachments": .array(attachments)]
+        let result: JSONValue
         do {
-            let result = try await connection.request("chat.message", params: params, timeout: .seconds(60))
-            relayed += 1
-            let status = result["status"]?.stringValue ?? "?"
-            logger.info("message \(m.id) from \(m.authorName) in \(chat.postChannel): \(status)")
-            guard let replyJSON = result["reply"], !replyJSON.isNull else { return }
-            let reply = Reply(replyJSON)
-            if !reply.isEmpty {
-                try await poster.post(reply, channel: chat.postChannel, replyTo: m.id, nonceBase: "reply:" + m.id)
-            }
-            if let open = reply.openThread {
-                await threads.open(open, from: chat, nonceBase: "thread:" + m.id)
-            }
-        } catch let error as RemoteError {
+            result = try await connection.request("chat.message", params: params, timeout: .seconds(60))
+        } catch let error as RemoteError where error.code != "unavailable" {
+            await finished(m.id)
             logger.warning("chat.message for \(m.id) failed: \(error)")
             let text = error.code == "not_authorized" ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
             _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: m.id, nonceBase: "error:" + m.id)
+            return
+        } catch {
+            // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
+            logger.warning("chat.message for \(m.id) not handed over: \(error)")
+            return
+        }
+        await finished(m.id)
+        relayed += 1
+        logger.info("message \(m.id) from \(chat.userName) in \(chat.postChannel): \(result["status"]?.stringValue ?? "?")")
+        guard let replyJSON = result["reply"], !replyJSON.isNull else { return }
+        let reply = Reply(replyJSON)
+        do {
+            if !reply.isEmpty {
+                try await poster.post(reply, channel: chat.postChannel, replyTo: m.id, nonceBase: "reply:" + m.id)
+            }
         } catch {
             logger.warning("answering message \(m.id): \(error)")
         }
+        if let open = reply.openThread {
+            await threads.open(open, from: chat, nonceBase: "thread:" + m.id)
+        }
+    }
+
+    private func finished(_ id: String) async {
+        journal.done(id)
+        await store.save(journal, to: InboxRecord.file)
     }
 }

@@ -2,7 +2,7 @@ import PiRelaySDK
 
 /// A MESSAGE_CREATE, reduced to what the relay uses.
 struct IncomingMessage: Sendable, Equatable {
-    struct Attachment: Sendable, Equatable {
+    struct Attachment: Codable, Sendable, Equatable {
         var url: String
         var filename: String
         var size: Int?

@@ -169,6 +169,9 @@ extension Gateway {
             await introduce(connection: id)
         case .heartbeatAck:
             tracker?.acked(now: .now)
+            // A quiet session sends no dispatches; the ACKs keep "last seen alive" fresh, which
+            // decides whether a restarted plugin still tries to resume.
+            if let saved = resume, Date().timeIntervalSince1970 - saved.savedAt > 30 { await saveResume() }
         case .heartbeat:
             tracker?.requested(now: .now)
             send(.heartbeat, sequence.map { JSONValue($0) } ?? .null, heartbeat: true)
@@ -240,13 +243,18 @@ extension Gateway {
         default:
             break
         }
-        eventsIn.yield(event)
-        if var saved = resume {
-            saved.sequence = sequence ?? saved.sequence
-            saved.savedAt = Date().timeIntervalSince1970
-            resume = saved
-            await store.save(saved, to: ResumeState.file)
-        }
+        await handler?(event)
+        await saveResume()
+    }
+
+    /// Saves the session with the newest sequence number: written after the handler took the
+    /// event, so a plugin killed in between gets it replayed (and the inbox drops a repeat).
+    func saveResume() async {
+        guard var saved = resume else { return }
+        saved.sequence = sequence ?? saved.sequence
+        saved.savedAt = Date().timeIntervalSince1970
+        resume = saved
+        await store.save(saved, to: ResumeState.file)
     }
 
     /// Queues a payload for the writer, within Discord's 120 per 60 s. A payload over the limit

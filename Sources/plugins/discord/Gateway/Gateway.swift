@@ -8,8 +8,10 @@ import WSClient
 /// throws `PluginExit.notConfigured`). One connection at a time; each gets a fresh id so tasks
 /// left over from an older connection can tell they are stale.
 actor Gateway {
-    nonisolated let events: AsyncStream<GatewayEvent>
-    let eventsIn: AsyncStream<GatewayEvent>.Continuation
+    /// Takes each dispatch the relay acts on. The sequence number is saved only after it
+    /// returned, so whatever it took custody of (journaled) is never skipped by a resume.
+    typealias EventHandler = @Sendable (GatewayEvent) async -> Void
+    var handler: EventHandler?
 
     let rest: DiscordREST
     let token: BotToken
@@ -39,7 +41,6 @@ actor Gateway {
     var dispatches = 0
 
     init(rest: DiscordREST, token: BotToken, store: StateStore, proxy: ProxySetting, logger: Logger) {
-        (events, eventsIn) = AsyncStream.makeStream(of: GatewayEvent.self, bufferingPolicy: .unbounded)
         self.rest = rest
         self.token = token
         self.store = store
@@ -54,8 +55,10 @@ actor Gateway {
         }
     }
 
-    /// Connects and keeps the connection up; returns only when `stop` was called.
-    func run() async throws {
+    /// Connects and keeps the connection up, handing dispatches to `handler`; returns only when
+    /// `stop` was called.
+    func run(handler: @escaping EventHandler) async throws {
+        self.handler = handler
         var failures = 0
         while !stopping && !Task.isCancelled {
             let url: String
@@ -63,7 +66,6 @@ actor Gateway {
                 url = try await connectURL()
             } catch let error as DiscordAPIError where error.status == 401 {
                 phase = .stopped
-                eventsIn.finish()
                 throw PluginExit.notConfigured(Self.rejectedToken(error))
             } catch {
                 failures += 1
@@ -84,7 +86,6 @@ actor Gateway {
             switch action {
             case .fatal(let why):
                 phase = .stopped
-                eventsIn.finish()
                 throw PluginExit.notConfigured(why)
             case .reidentify:
                 await forgetSession()
