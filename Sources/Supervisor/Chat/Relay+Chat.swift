@@ -94,7 +94,7 @@ extension Relay {
             guard let spooled = r["path"]?.stringValue else { throw RemoteError(code: "internal", message: "attachments gave no path") }
             name = r["filename"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
             let size = r["size"]?.intValue ?? 0
-            deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
+            await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
                                                "text": .string(await redacted("📎 \(name) (\(size) bytes)")),
                                                "files": [["path": .string(spooled), "filename": .string(name)]]])
         }

@@ -21,17 +21,17 @@ extension Relay {
             var question = q.json
             question["title"] = .string(await redacted(q.title))
             if let m = q.message { question["message"] = .string(await redacted(m)) }
-            post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": question])
+            await post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": question])
         case .questionClosed(let q, let outcome):
             for b in chats(of: id) {
-                deliver(b.messenger, "chat.question.closed", ["target": b.target, "sessionId": .string(id),
+                await deliver(b.messenger, "chat.question.closed", ["target": b.target, "sessionId": .string(id),
                                                               "questionId": .string(q.id), "text": .string(outcome)])
             }
         case .notice(let kind, let text):
-            post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(await notice(kind, text))])
+            await post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(await notice(kind, text))])
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
-            post(to: id, ["kind": "notice", "sessionId": .string(id),
+            await post(to: id, ["kind": "notice", "sessionId": .string(id),
                           "text": .string(await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it."))])
         case .promptEcho(let text, let origin):
             let targets = chats(of: id).filter { $0.key != origin }
@@ -39,7 +39,7 @@ extension Relay {
             // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
             let shown = await redacted(text)
             for b in targets {
-                deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
+                await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
                                                    "text": .string(shown)])
             }
         }
@@ -60,26 +60,23 @@ extension Relay {
         return Redactor.redact(text)
     }
 
-    private func post(to sessionId: String, _ params: JSONValue) {
+    private func post(to sessionId: String, _ params: JSONValue) async {
         for b in chats(of: sessionId) {
             var p = params
             p["target"] = b.target
-            deliver(b.messenger, "chat.post", p)
+            await deliver(b.messenger, "chat.post", p)
         }
     }
 
-    func deliver(_ messenger: String, _ method: String, _ params: JSONValue) {
-        guard let host else { return }
-        let logger = logger
-        // Unstructured on purpose: the outbox write must not wait on the session that reported.
-        Task {
-            guard let slot = await host.slot(messenger) else {
-                logger.warning("no plugin \(messenger) to deliver \(method) to")
-                return
-            }
-            do { try await slot.deliver(method, params: params) } catch {
-                logger.error("cannot queue \(method) for \(messenger): \(error)")
-            }
+    /// Queues an acknowledged delivery in the messenger's outbox. Awaited in place, so the
+    /// deliveries for one chat keep the order in which sessions produced them.
+    func deliver(_ messenger: String, _ method: String, _ params: JSONValue) async {
+        guard let slot = await host?.slot(messenger) else {
+            logger.warning("no plugin \(messenger) to deliver \(method) to")
+            return
+        }
+        do { try await slot.deliver(method, params: params) } catch {
+            logger.error("cannot queue \(method) for \(messenger): \(error)")
         }
     }
 
@@ -121,6 +118,9 @@ extension Relay {
         for b in targets {
             let limit = limits[b.messenger] ?? 2000
             let view = await format("format.live", ["run": run.json, "limit": JSONValue(limit)])
+            // The run finished while this view was being rendered: the final answer replaces
+            // it, so a late live view would only flicker.
+            guard live[runId] != nil else { return }
             let chunks = view?["chunks"] ?? .array([])
             let tail = view?["tail"] ?? .string(PlainSplit.tail(Self.plainLive(run.text), limit: limit))
             await host?.slot(b.messenger)?.notify("chat.live", params: [
@@ -170,7 +170,7 @@ extension Relay {
                                 "runId": .string(run.runId), "chunks": .array(chunks)]
             if !files.isEmpty { p["files"] = .array(files) }
             if let user = b.user { p["mentionUser"] = .string(user) }
-            deliver(b.messenger, "chat.post", p)
+            await deliver(b.messenger, "chat.post", p)
         }
     }
 
