@@ -121,10 +121,10 @@ import Testing
         try await SessionHome.with { s in
             try await s.start()
             let id = try await s.new(name: "t")
-            let q = try await Self.ask(s, id, "!scenario ui ask-select 5000")
+            let q = try await Self.ask(s, id, "!scenario ui ask-select 8000")
             let qid = try #require(q["id"]?.stringValue)
             let first = try #require(q["secondsLeft"]?.intValue, "\(q)")
-            #expect((1...5).contains(first), "\(q)")
+            #expect((1...8).contains(first), "\(q)")
             #expect(SessionHome.date(q["expiresAt"]) != nil, "\(q)")
             #expect(try await s.plain("questions").contains("\n   expires in "), "countdown shown in the plain list too")
             try await waitUntil("the countdown goes down") {
@@ -159,12 +159,12 @@ import Testing
     }
 
     @Test func dialogTimeoutSecondsClosesDialogsThatHaveNoneOfTheirOwn() async throws {
-        try await SessionHome.with(SessionConfig(dialogTimeoutSeconds: 2)) { s in
+        try await SessionHome.with(SessionConfig(dialogTimeoutSeconds: 5)) { s in
             try await s.start()
             let id = try await s.new(name: "p")
             let q = try await Self.ask(s, id, "!scenario ui input")
             let qid = try #require(q["id"]?.stringValue)
-            #expect((1...2).contains(q["secondsLeft"]?.intValue ?? 0), "the policy's countdown: \(q)")
+            #expect((1...5).contains(q["secondsLeft"]?.intValue ?? 0), "the policy's countdown: \(q)")
             // pi would wait forever: the daemon cancels it there when the policy's time is up.
             #expect(try await Self.outcome(s, id) == "input answer: null")
             #expect(try Self.response(s, qid)["cancelled"] == true)
