@@ -80,6 +80,9 @@ struct ConfigTests {
         #expect(message { try DiscordConfig.load(["requireMention": "yes"], environment: env) }?.contains("requireMention") == true)
         #expect(message { try DiscordConfig.load(["apiBase": "discord.com"], environment: env) }?.contains("apiBase") == true)
         #expect(message { try DiscordConfig.load([:], environment: env.merging(["DISCORD_ALLOWED_USERS": "bob"]) { a, _ in a }) }?.contains("DISCORD_ALLOWED_USERS") == true)
+        // YAML without quotes turns a snowflake into a number that has already lost digits.
+        #expect(message { try DiscordConfig.load(["channels": [1_200_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes") == true)
+        #expect(message { try DiscordConfig.load(["allowedUsers": [1_400_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes") == true)
     }
 
     @Test func theTokenNeverPrints() {

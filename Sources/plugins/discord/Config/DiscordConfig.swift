@@ -40,10 +40,10 @@ struct DiscordConfig: Sendable {
                 let id: String
                 switch item {
                 case .string(let s): id = s
-                case .number: id = item.intValue.map(String.init) ?? ""
+                case .number: id = try exactID(item, "discord.channels[\(n)]")
                 case .object(let o):
                     guard let value = o["id"] else { throw problem("discord.channels[\(n)] has no id") }
-                    id = value.stringValue ?? value.intValue.map(String.init) ?? ""
+                    id = try value.stringValue ?? exactID(value, "discord.channels[\(n)].id")
                 default: throw problem("discord.channels[\(n)] must be {id, cwd, name}")
                 }
                 guard isSnowflake(id) else { throw problem("discord.channels[\(n)].id \"\(id)\" is not a Discord channel id (digits only)") }
@@ -87,13 +87,20 @@ struct DiscordConfig: Sendable {
             let id: String
             switch item {
             case .string(let s): id = s.trimmingCharacters(in: .whitespaces)
-            case .number(let d) where d < 9_007_199_254_740_992: id = item.intValue.map(String.init) ?? ""
-            case .number: throw problem("discord.\(key)[\(n)] is a number too large to be exact: quote the id")
+            case .number: id = try exactID(item, "discord.\(key)[\(n)]")
             default: id = ""
             }
             guard isSnowflake(id) else { throw problem("discord.\(key)[\(n)] \"\(id)\" is not a Discord id (digits only)") }
             return id
         }
+    }
+
+    /// An id YAML read as a number: real snowflakes exceed 2^53 and lose digits that way.
+    private static func exactID(_ value: JSONValue, _ name: String) throws -> String {
+        guard let d = value.doubleValue, d >= 0, d < 9_007_199_254_740_992, let n = value.intValue else {
+            throw problem("\(name) is a number too large to be exact: put the id in quotes in config.yaml")
+        }
+        return String(n)
     }
 
     private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }

@@ -44,6 +44,19 @@ struct ProxySetting: Sendable, Equatable {
         return (scheme, String(host), port)
     }
 
+    /// User name and password from the URL (percent-decoded), for the gateway's HTTP CONNECT.
+    var credentials: (user: String, password: String)? {
+        guard let url, let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        let info = authority[..<at]
+        let parts = info.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let user = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        let password = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+        return (user, password)
+    }
+
     /// Whether NO_PROXY names `host` (curl applies it to REST itself; the gateway asks here):
     /// "*", an exact host, or a domain suffix with or without a leading dot.
     func bypasses(host: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import PiRelaySDK
 import WSClient
@@ -323,7 +324,13 @@ extension Gateway {
 
     func proxySettings(for address: String) -> WebSocketProxySettings? {
         guard let endpoint = proxy.endpoint, !proxy.bypasses(host: Self.host(of: address)) else { return nil }
-        return WebSocketProxySettings(host: endpoint.host, port: endpoint.port,
-                                      type: endpoint.scheme.hasPrefix("socks") ? .socks : .http())
+        if endpoint.scheme.hasPrefix("socks") {
+            return WebSocketProxySettings(host: endpoint.host, port: endpoint.port, type: .socks)
+        }
+        var headers = HTTPFields()
+        if let (user, password) = proxy.credentials {
+            headers[.proxyAuthorization] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        }
+        return WebSocketProxySettings(host: endpoint.host, port: endpoint.port, type: .http(connectHeaders: headers))
     }
 }

@@ -98,8 +98,16 @@ actor Gateway {
                 logger.warning("gateway: \(failures) attempts to resume failed; identifying anew")
                 await forgetSession()
             }
-            let delay = failures == 0 ? .milliseconds(Int.random(in: 100...600)) : Self.backoff(failures)
-            logger.info("gateway: connection ended (\(summary)); \(action == .reidentify ? "identifying anew" : "resuming") in \(delay)")
+            let delay: Duration
+            if failures > 0 {
+                delay = Self.backoff(failures)
+            } else if action == .reidentify {
+                // A fresh identify right after losing a session is spread out, as Discord advised.
+                delay = .milliseconds(Int.random(in: 1000...5000))
+            } else {
+                delay = .milliseconds(Int.random(in: 100...600))
+            }
+            logger.info("gateway: connection ended (\(summary)); \(resume == nil ? "identifying anew" : "resuming") in \(delay)")
             phase = .reconnecting
             try? await Task.sleep(for: delay)
         }

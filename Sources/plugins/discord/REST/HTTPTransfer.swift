@@ -29,6 +29,10 @@ final class HTTPTransfer: @unchecked Sendable {
         ccurl_setopt_long(h, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
         ccurl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, 15_000)
         ccurl_setopt_str(h, CURLOPT_PROXY, request.proxy.url ?? "")
+        if let proxy = request.proxy.url, !proxy.lowercased().hasPrefix("socks") {
+            // CONNECT for every request, as for HTTPS, so the proxy never sees a request line.
+            ccurl_setopt_long(h, CURLOPT_HTTPPROXYTUNNEL, 1)
+        }
         if let bypass = request.proxy.bypass { ccurl_setopt_str(h, CURLOPT_NOPROXY, bypass) }
         for line in request.headers { headerList = curl_slist_append(headerList, line) }
         // No "Expect: 100-continue" round trip before uploads.
