@@ -219,25 +219,34 @@ extension Scenarios {
         func restAndGatewayGoThroughTheProxy(template: String) async throws {
             try await Scenario.run { s in
                 let proxy = try await TestProxy(folder: s.folder.path)
-                var config = s.config
-                config["proxy"] = .string(template.replacingOccurrences(of: "PORT", with: String(proxy.port)))
-                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
-                let plugin = try await s.startPlugin(config: config)
-                #expect(try await s.fake.wait("for=ready&since=\(cursor)") != nil, "\(plugin.stderr())")
-                try await s.say("through the proxy")
-                #expect(await plugin.waitForRequests("chat.message").first?["text"] == "through the proxy")
-                let lines = proxy.log
-                let fakeTarget = "127.0.0.1:\(s.fake.port)"
-                #expect(lines.filter { $0.contains(fakeTarget) }.count >= 2, "REST and gateway tunnels: \(lines)")
-                if template.hasPrefix("http") {
-                    #expect(lines.allSatisfy { $0.hasPrefix("CONNECT") && $0.hasSuffix("auth=Basic cmVsYXk6czNjcmV0") }, "\(lines)")
-                } else {
-                    #expect(lines.allSatisfy { $0.hasPrefix("SOCKS5") }, "\(lines)")
+                do {
+                    try await check(s, proxy, template)
+                } catch {
+                    await proxy.stop()
+                    throw error
+                }
+                await proxy.stop()
+            }
+        }
+
+        private func check(_ s: Scenario, _ proxy: TestProxy, _ template: String) async throws {
+            var config = s.config
+            config["proxy"] = .string(template.replacingOccurrences(of: "PORT", with: String(proxy.port)))
+            let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+            let plugin = try await s.startPlugin(config: config)
+            #expect(try await s.fake.wait("for=ready&since=\(cursor)") != nil, "\(plugin.stderr())")
+            try await s.say("through the proxy")
+            #expect(await plugin.waitForRequests("chat.message").first?["text"] == "through the proxy")
+            let lines = proxy.log
+            let fakeTarget = "127.0.0.1:\(s.fake.port)"
+            #expect(lines.filter { $0.contains(fakeTarget) }.count >= 2, "REST and gateway tunnels: \(lines)")
+            if template.hasPrefix("http") {
+                #expect(lines.allSatisfy { $0.hasPrefix("CONNECT") && $0.hasSuffix("auth=Basic cmVsYXk6czNjcmV0") }, "\(lines)")
+            } else {
+                #expect(lines.allSatisfy { $0.hasPrefix("SOCKS5") }, "\(lines)")
                 }
                 #expect(!plugin.stderr().contains("s3cret"))
                 #expect(await plugin.shutdown() == 0)
-                await proxy.stop()
-            }
         }
     }
 }

@@ -134,6 +134,7 @@ struct DiscordRelay: Plugin {
     }
 
     func shutdown() async {
+        logger.info("stopping: closing the gateway connection (the session stays resumable)")
         await gateway.stop()
         // Lets the writer put the close frame on the wire before the process exits.
         try? await Task.sleep(for: .milliseconds(300))

@@ -31,7 +31,8 @@ struct Outbox: Sendable {
                 var reply = Reply(params)
                 if kind == "echo" { reply.text = "▶ USER: " + reply.text }
                 let mention = params["mentionUser"]?.stringValue
-                try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: mention)
+                let ids = try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: mention)
+                logger.debug("\(kind) posted in \(target.postChannel) as \(ids.count) message(s)")
                 let files = try uploads(params["files"])
                 try await upload(files, channel: target.postChannel, delivery: delivery)
                 for file in files { unlink(file.path) }
@@ -120,6 +121,11 @@ struct Outbox: Sendable {
             await live.markFinished(runID, channel: channel, messageIDs: ids, fingerprints: fingerprints)
         }
         for file in files { unlink(file.path) }
+        let reused = min(shown.count, chunks.count)
+        logger.info("""
+            final\(runID.map { " of run \($0)" } ?? "") in \(channel): \(chunks.count) chunk(s) (\(reused) from the live view, \
+            \(chunks.count - reused) posted), \(files.count) file(s)
+            """)
     }
 
     private func question(delivery: String, target: Target, _ params: JSONValue) async throws {
@@ -137,6 +143,7 @@ struct Outbox: Sendable {
         await questions.save(record, key: key)
         record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0))
         await questions.save(record, key: key)
+        logger.info("question \(q.id) (\(q.method), \(q.options.count) option(s)) posted in \(channel)")
     }
 
     /// Files after the text, in messages of at most 10 files and 24 MiB.
