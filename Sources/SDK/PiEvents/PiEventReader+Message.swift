@@ -52,6 +52,15 @@ extension PiEventReader {
     func readTextBlocks(_ c: inout JSONCursor, into out: inout [UInt8], limit: Int)
         throws(JSONParseError) -> (found: Bool, complete: Bool)
     {
+        var none: [PiImage]? = nil
+        return try readTextBlocks(&c, into: &out, limit: limit, images: &none)
+    }
+
+    /// The same, also collecting image blocks when `images` is not nil (tool results only:
+    /// their base64 data is large and rare, so only final results pay for it).
+    func readTextBlocks(_ c: inout JSONCursor, into out: inout [UInt8], limit: Int, images: inout [PiImage]?)
+        throws(JSONParseError) -> (found: Bool, complete: Bool)
+    {
         guard c.peek == ASCII.openBracket else {
             try c.skipValue()
             return (false, true)
@@ -66,19 +75,31 @@ extension PiEventReader {
                 continue
             }
             var isText = false
+            var isImage = false
             var body: UnsafeBufferPointer<UInt8>?
             var bodyStart = c.p
+            var imageData: String?
+            var mimeType: String?
             try c.openObject()
             var first = true
             while let key = try c.nextKey(&first) {
                 if key.matches("type") {
-                    isText = try c.readRawString()?.matches("text") ?? false
+                    let t = try c.readRawString()
+                    isText = t?.matches("text") ?? false
+                    isImage = t?.matches("image") ?? false
                 } else if key.matches("text") {
                     bodyStart = c.p
                     body = try c.skipStringValue()
+                } else if images != nil, key.matches("data") {
+                    imageData = try c.readString()
+                } else if images != nil, key.matches("mimeType") {
+                    mimeType = try c.readString()
                 } else {
                     try c.skipValue()
                 }
+            }
+            if isImage, let imageData, images != nil {
+                images?.append(PiImage(mimeType: mimeType ?? "application/octet-stream", base64: imageData))
             }
             guard isText, let body else { continue }
             found = true

@@ -1,7 +1,8 @@
 /// `tool_execution_start` / `_update` / `_end`: ids, arguments, and a capped view of the result.
 extension PiEventReader {
-    func readToolExecution(_ c: inout JSONCursor) throws(JSONParseError) -> PiToolExecution {
+    func readToolExecution(_ c: inout JSONCursor, collectImages: Bool = false) throws(JSONParseError) -> PiToolExecution {
         var execution = PiToolExecution()
+        if collectImages { execution.images = [] }
         try c.openObject()
         var first = true
         while let key = try c.nextKey(&first) {
@@ -34,7 +35,8 @@ extension PiEventReader {
         while let key = try c.nextKey(&first) {
             if key.matches("content") {
                 var text: [UInt8] = []
-                let (found, complete) = try readTextBlocks(&c, into: &text, limit: toolResultTextLimit)
+                let (found, complete) = try readTextBlocks(&c, into: &text, limit: toolResultTextLimit,
+                                                           images: &execution.images)
                 execution.resultText = found ? String(decoding: text, as: UTF8.self) : nil
                 execution.resultTextTruncated = !complete
             } else if key.matches("details") {

@@ -89,7 +89,9 @@ public struct PiEventReader: Sendable {
             return .messageUpdate(try readMessageUpdate(&c))
         case .messageStart, .messageEnd:
             return .message(try readMessageEvent(&c))
-        case .toolExecutionStart, .toolExecutionUpdate, .toolExecutionEnd:
+        case .toolExecutionEnd:
+            return .toolExecution(try readToolExecution(&c, collectImages: true))
+        case .toolExecutionStart, .toolExecutionUpdate:
             return .toolExecution(try readToolExecution(&c))
         case .response:
             return .response(try readResponse(&c))

@@ -17,6 +17,8 @@ public struct PiToolExecution: Sendable, Hashable {
     public var diffTruncated: Bool
     /// `details.exitCode`, when a tool reports one.
     public var exitCode: Int?
+    /// Images in a finished tool's result (`tool_execution_end` only; nil elsewhere).
+    public var images: [PiImage]?
 
     public init(toolCallId: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
                 resultText: String? = nil, resultTextTruncated: Bool = false, diff: String? = nil,

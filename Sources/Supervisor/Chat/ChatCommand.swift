@@ -18,6 +18,9 @@ enum ChatCommand: Equatable {
     case help
     /// Send a file from the session's workspace to this chat.
     case file(String)
+    /// List the images tools produced in the last run, or send one of them.
+    case images
+    case image(Int)
     /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`.
     case action(String)
 
@@ -49,6 +52,8 @@ enum ChatCommand: Equatable {
         case "disconnect": return .disconnect
         case "help": return .help
         case "file", "send-file": return rest.isEmpty ? nil : .file(rest)
+        case "images": return .images
+        case "image": return Int(rest).map { .image($0) } ?? .images
         default: return nil
         }
     }
@@ -74,6 +79,7 @@ enum ChatCommand: Equatable {
         case "disconnect": return .disconnect
         case "help": return .help
         case "file": guard let p = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(p)
+        case "images": return args["number"]?.intValue.map { .image($0) } ?? .images
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")
         }

@@ -101,6 +101,26 @@ extension Relay {
         return name
     }
 
+    /// Posts image number `number` (1-based) of the session's last run, as a spool copy (the
+    /// messenger deletes what it uploads).
+    func sendImage(_ s: PiSession, number: Int, to targets: [Binding]) async throws -> String {
+        let list = await s.images
+        guard number >= 1, number <= list.count else {
+            throw RemoteError(code: "not_found", message: "no image \(number); the last run produced \(list.count)")
+        }
+        let img = list[number - 1]
+        for b in targets {
+            let copy = home.spoolDir + "/\(UUID().uuidString.prefix(8))-\(img.filename)"
+            guard let data = FileManager.default.contents(atPath: img.path), AtomicFile.write([UInt8](data), to: copy) else {
+                throw RemoteError(code: "internal", message: "cannot copy \(img.filename) to the spool folder")
+            }
+            await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
+                                                     "text": .string("🖼 \(img.filename)"),
+                                                     "files": [["path": .string(copy), "filename": .string(img.filename)]]])
+        }
+        return img.filename
+    }
+
     func allowed(_ chat: Chat) -> Bool {
         Allowlist(section: pluginConfig[chat.messenger], messenger: chat.messenger, environment: environment).allows(chat.user)
     }
@@ -147,7 +167,7 @@ extension Relay {
         do {
             switch cmd {
             case .help:
-                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /disconnect. Anything else is a prompt.", ephemeral: true)
+                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.", ephemeral: true)
             case .sessions:
                 return await sessionList(chat: chat, current: current)
             case .use(let key):
@@ -220,6 +240,22 @@ extension Relay {
                 return Reply("Disconnected: this chat watches no session now.", ephemeral: true)
             case .action(let id):
                 return try await action(id, chat: chat)
+            case .images:
+                let s = try needSession()
+                let list = await s.images
+                if list.isEmpty { return Reply("No images from tools in the last run.", ephemeral: true) }
+                var r = Reply(list.enumerated().map { "\($0.offset + 1). \($0.element.filename) (from \($0.element.toolName))" }
+                    .joined(separator: "\n"), ephemeral: true)
+                r.actions = stride(from: 0, to: min(list.count, 25), by: 5).map { row in
+                    (row..<min(row + 5, list.count, 25)).map { Reply.Action(id: "img:\(s.id):\($0 + 1)", label: "Send \($0 + 1)", style: "primary") }
+                }
+                return r
+            case .image(let n):
+                let s = try needSession()
+                let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
+                    key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                    sessionId: s.id, user: nil, since: Date())])
+                return Reply("Sending \(name).", ephemeral: true)
             case .file(let path):
                 let s = try needSession()
                 let sent = try await sendFile(s, path: path, to: [bindings[chat.key] ?? Binding(
@@ -237,6 +273,14 @@ extension Relay {
         switch parts.first {
         case "use" where parts.count == 2: return try await run(.use(parts[1]), chat: chat)
         case "disconnect": return try await run(.disconnect, chat: chat)
+        case "img" where parts.count == 3:
+            guard let s = await sessions?.session(id: parts[1]), let n = Int(parts[2]) else {
+                return Reply("That session is gone.", ephemeral: true)
+            }
+            let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
+                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                sessionId: s.id, user: nil, since: Date())])
+            return Reply("Sending \(name).", ephemeral: true)
         case "stop" where parts.count == 2:
             guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
             _ = try await s.command("abort", [:], timeout: .seconds(60))

@@ -83,7 +83,10 @@ extension Relay {
     // MARK: Live views
 
     private func liveUpdate(_ run: RunView) {
-        guard !chats(of: run.sessionId).isEmpty else { return }
+        // A run with nothing to show yet (it has just started) sends no view: chat.typing already
+        // says the agent is working, and an empty view would start the throttle clock and hold
+        // the first real text back by up to `liveInterval`.
+        guard run.revision > 0, !chats(of: run.sessionId).isEmpty else { return }
         if var feed = live[run.runId] {
             feed.latest = run
             live[run.runId] = feed

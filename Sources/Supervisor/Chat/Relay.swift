@@ -16,6 +16,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     let environment: [String: String]
     var bindings: [String: Binding] = [:]
     var bindingStore: BindingStore?
+    var handledMessages: HandledMessages?
     var live: [String: LiveFeed] = [:]
     var limits: [String: Int] = [:]
     var uploadLimits: [String: Int] = [:]
@@ -43,6 +44,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         let store = BindingStore(path: home.stateDir + "/bindings.json")
         bindingStore = store
         for b in store.load(logger: logger) { bindings[b.key] = b }
+        handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
 
     // MARK: PluginRouter
@@ -52,7 +54,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         case "relay.status":
             return try await statusJSON()
         case "chat.message":
-            return try await chatMessage(plugin: plugin, params: params)
+            return try await chatMessageOnce(plugin: plugin, params: params)
         case "chat.command":
             return try await chatCommand(plugin: plugin, params: params)
         case "chat.answer":
@@ -62,6 +64,31 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         default:
             throw RemoteError.methodNotFound(method)
         }
+    }
+
+    /// `chat.message` once per message id: a messenger restarted after a crash hands over again
+    /// what it had in flight, and a repeat must not prompt pi twice (it is `ignored`). A handling
+    /// that failed is forgotten, so the messenger's retry is acted on.
+    private func chatMessageOnce(plugin: String, params: JSONValue) async throws -> JSONValue {
+        guard let id = params["messageId"]?.stringValue, !id.isEmpty, handledMessages != nil else {
+            return try await chatMessage(plugin: plugin, params: params)
+        }
+        let key = plugin + ":" + id
+        guard handledMessages?.insert(key) == true else {
+            logger.info("chat message \(id) from \(plugin) was handled before; not again")
+            return ["status": "ignored"]
+        }
+        let result: JSONValue
+        do {
+            result = try await chatMessage(plugin: plugin, params: params)
+        } catch {
+            handledMessages?.remove(key)
+            throw error
+        }
+        do { try handledMessages?.save() } catch {
+            logger.warning("cannot save the handled chat messages: \(error)")
+        }
+        return result
     }
 
     func notification(plugin: String, method: String, params: JSONValue) async {

@@ -12,8 +12,9 @@ import SystemPackage
 
 /// Runs one child with pipes on all three fds, in its own process group, and streams what it
 /// does. stdout is split on LF only (never on U+2028); stderr is drained all the time so a
-/// chatty child can never block on a full pipe. All I/O is asynchronous (swift-subprocess uses
-/// epoll), so no thread of the cooperative pool ever blocks on a pipe.
+/// chatty child can never block on a full pipe. All I/O is asynchronous (stdin through
+/// swift-subprocess's epoll writer, stdout and stderr through `PipeReader`'s epoll thread), so
+/// no thread of the cooperative pool ever blocks on a pipe.
 enum ChildProcess {
     /// Runs until the child exits. `input` is what to write to its stdin, in order; finishing it
     /// closes the child's stdin. Events go to `events` (the caller's stream).
@@ -27,6 +28,18 @@ enum ChildProcess {
             ? .path(FilePath(spec.executable)) : .name(spec.executable)
         var env: [Environment.Key: String] = [:]
         for (k, v) in spec.environment { env[Environment.Key(stringLiteral: k)] = v }
+        // Our own pipes for stdout and stderr, read by PipeReader: swift-subprocess's output
+        // sequences park a zero-filled 64 KiB buffer on each pipe between reads.
+        guard let out = ChildPipe.make() else { return .spawnFailed("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        guard let err = ChildPipe.make() else {
+            close(out.read); close(out.write)
+            return .spawnFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        let spawned = SpawnedFlag()
+        defer {
+            // The body never ran (the spawn failed): nobody else will close our ends.
+            if !spawned.value { close(out.read); close(err.read) }
+        }
         do {
             let result = try await Subprocess.run(
                 executable,
@@ -35,10 +48,40 @@ enum ChildProcess {
                 workingDirectory: FilePath(spec.workingDirectory),
                 platformOptions: options,
                 input: .inputWriter,
-                output: .sequence,
-                error: .sequence
+                output: .fileDescriptor(FileDescriptor(rawValue: out.write), closeAfterSpawningProcess: true),
+                error: .fileDescriptor(FileDescriptor(rawValue: err.write), closeAfterSpawningProcess: true)
             ) { execution in
+                spawned.value = true
                 events.yield(.started(pid: execution.processIdentifier.value))
+                let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
+                let stdout = PipeReader(fd: out.read) { chunk in
+                    var batch: [LineFramer.Event] = []
+                    outFramer.framer.feed(chunk) { batch.append($0) }
+                    for e in batch {
+                        if case .oversized(let n) = e {
+                            // At most one line over the cap fits in a chunk, so the prefix is its own.
+                            events.yield(.stdoutOversized(bytes: n, prefix: outFramer.framer.oversizedPrefix))
+                        } else {
+                            events.yield(.stdout(e))
+                        }
+                    }
+                } onEnd: {
+                    if let n = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: n))) }
+                }
+                let errFramer = FramerBox(maxLineBytes: 64 * 1024)
+                let stderr = PipeReader(fd: err.read) { chunk in
+                    errFramer.framer.feed(chunk) { event in
+                        switch event {
+                        case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))
+                        case .oversized(let n): events.yield(.stderr("[\(n) bytes of stderr without a line break]"))
+                        case .unterminatedTail: break
+                        }
+                    }
+                } onEnd: {
+                    if let n = errFramer.framer.finish(), n > 0 { events.yield(.stderr("[stderr ended without a line break after \(n) bytes]")) }
+                }
+                // A grandchild may hold the pipes open after the child is gone: its exit ends them.
+                let exitWatch = ExitWatch(pidfd: execution.processIdentifier.processDescriptor, readers: [stdout, stderr])
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
                         let writer = execution.standardInputWriter
@@ -54,42 +97,24 @@ enum ChildProcess {
                         try? await writer.finish()
                     }
                     group.addTask {
-                        var framer = LineFramer(maxLineBytes: 64 * 1024)
-                        do {
-                            for try await buffer in execution.standardError {
-                                buffer.withUnsafeBytes { raw in
-                                    framer.feed(raw) { event in
-                                        switch event {
-                                        case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))
-                                        case .oversized(let n): events.yield(.stderr("[\(n) bytes of stderr without a line break]"))
-                                        case .unterminatedTail: break
-                                        }
-                                    }
-                                }
-                            }
-                        } catch {}
-                        if let n = framer.finish(), n > 0 { events.yield(.stderr("[stderr ended without a line break after \(n) bytes]")) }
-                    }
-                    var framer = LineFramer(maxLineBytes: spec.maxLineBytes)
-                    do {
-                        for try await buffer in execution.standardOutput {
-                            var batch: [LineFramer.Event] = []
-                            buffer.withUnsafeBytes { raw in framer.feed(raw) { batch.append($0) } }
-                            for e in batch {
-                                if case .oversized(let n) = e {
-                                    // At most one line over the cap fits in a chunk, so the prefix is its own.
-                                    events.yield(.stdoutOversized(bytes: n, prefix: framer.oversizedPrefix))
-                                } else {
-                                    events.yield(.stdout(e))
-                                }
-                            }
+                        await withTaskCancellationHandler {
+                            await stderr.waitForEnd()
+                        } onCancel: {
+                            stderr.cancel()
                         }
-                    } catch {}
-                    if let n = framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: n))) }
+                    }
+                    await withTaskCancellationHandler {
+                        await stdout.waitForEnd()
+                    } onCancel: {
+                        stdout.cancel()
+                    }
                     // stdout is closed: the child is exiting. Stop feeding it; stderr drains to EOF.
                     await group.next()
                     group.cancelAll()
                 }
+                exitWatch.cancel()
+                stdout.cancel()
+                stderr.cancel()
             }
             switch result.terminationStatus {
             case .exited(let c): return .exited(c)

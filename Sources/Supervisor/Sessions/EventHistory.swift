@@ -23,7 +23,7 @@ struct EventHistory {
     }
 
     mutating func append(type: String, preview: JSONValue, at time: Date = Date()) {
-        let size = preview.serializedBytes().count + type.utf8.count + 16
+        let size = Self.size(of: preview) + type.utf8.count + 16
         entries.append(Entry(time: time, type: type, preview: preview, bytes: size))
         totalBytes += size
         while entries.count - head > maxEntries || (totalBytes > maxBytes && entries.count - head > 1) {
@@ -38,6 +38,18 @@ struct EventHistory {
     }
 
     var count: Int { entries.count - head }
+
+    /// About the serialized size of `v` (escapes aside), without serializing it: this runs for
+    /// every event a session sees.
+    static func size(of v: JSONValue) -> Int {
+        switch v {
+        case .null, .bool: return 5
+        case .number: return 8
+        case .string(let s): return s.utf8.count + 2
+        case .array(let a): return a.reduce(2) { $0 + size(of: $1) + 1 }
+        case .object(let o): return o.reduce(2) { $0 + $1.key.utf8.count + 4 + size(of: $1.value) }
+        }
+    }
 
     func query(types: Set<String>?, since: Date?, limit: Int) -> [Entry] {
         var out: [Entry] = []

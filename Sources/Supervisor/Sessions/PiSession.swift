@@ -31,6 +31,9 @@ actor PiSession {
     private var generation = 0
     private var recorder: RunRecorder
     private(set) var lastRun: RunView?
+    /// Images tools produced in the last run (see `ToolImage`).
+    private(set) var images: [ToolImage] = []
+    let imageDir: String
     private(set) var questions: [String: PendingQuestion] = [:]
     private var history: EventHistory
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
@@ -43,7 +46,8 @@ actor PiSession {
     private(set) var skippedLines = 0
 
     init(record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-         observer: any SessionObserver, persist: @escaping @Sendable (SessionRecord) async -> Void) {
+         observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void) {
+        self.imageDir = imageDir
         id = record.id
         name = record.name
         cwd = record.cwd
@@ -318,13 +322,35 @@ actor PiSession {
             break
         }
         record(e)
+        if e.type == .toolExecutionEnd, let t = e.toolExecution, let imgs = t.images, !imgs.isEmpty {
+            keepImages(imgs, tool: t.toolName ?? "tool")
+        }
         await emit(recorder.apply(e, at: .now))
+    }
+
+    private func keepImages(_ imgs: [PiImage], tool: String) {
+        try? FileManager.default.createDirectory(atPath: imageDir, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        for img in imgs {
+            guard let data = Data(base64Encoded: img.base64) else { continue }
+            let name = "\(tool)-\(images.count + 1).\(ToolImage.fileExtension(img.mimeType))"
+            let path = imageDir + "/" + name
+            if AtomicFile.write([UInt8](data), to: path) {
+                images.append(ToolImage(path: path, filename: name, mimeType: img.mimeType, toolName: tool))
+            }
+        }
+    }
+
+    private func forgetImages() {
+        for i in images { try? FileManager.default.removeItem(atPath: i.path) }
+        images.removeAll()
     }
 
     private func emit(_ outputs: [RunRecorder.Output]) async {
         for o in outputs {
             switch o {
             case .started(let r):
+                forgetImages()
                 state = questions.isEmpty ? .busy : .waitingForAnswer
                 await observer.session(id, did: .runStarted(r))
             case .updated(let r):

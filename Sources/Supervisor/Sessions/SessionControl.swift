@@ -10,6 +10,7 @@ struct SessionControl {
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
         "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
+        "images",
     ]
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
@@ -143,6 +144,21 @@ struct SessionControl {
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("rename needs a name") }
             try await sessions.rename(s, to: name)
             return await s.summary()
+        case "images":
+            let list = await s.images
+            if let n = params["send"]?.intValue {
+                let targets = await relay.chats(of: s.id)
+                guard !targets.isEmpty else {
+                    throw RemoteError(code: "not_found", message: "no chat watches session \(await s.name); /use it from a chat first")
+                }
+                return ["sent": .string(try await relay.sendImage(s, number: n, to: targets))]
+            }
+            return .array(list.enumerated().map { i, img in
+                var o = img.json
+                o["number"] = JSONValue(i + 1)
+                o["path"] = .string(img.path)
+                return o
+            })
         case "file":
             guard let path = params["path"]?.stringValue else { throw RemoteError.invalidParams("file needs a path") }
             let targets = await relay.chats(of: s.id)

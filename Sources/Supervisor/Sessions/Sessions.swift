@@ -47,7 +47,10 @@ actor Sessions {
 
     private func makeSession(_ r: SessionRecord) -> PiSession {
         PiSession(record: r, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
-                  logger: logger, observer: observer) { [weak self] rec in await self?.update(rec) }
+                  logger: logger, observer: observer,
+                  imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + r.id) { [weak self] rec in
+            await self?.update(rec)
+        }
     }
 
     func create(cwd: String, name: String?) async throws -> PiSession {

@@ -1,0 +1,14 @@
+/// Which plain chat messages answer an open question.
+extension PendingQuestion {
+    /// Whether a plain message in a chat with this question open answers it, rather than being a
+    /// prompt: any text for input and editor, yes or no for confirm, an option's number or text
+    /// for select. Anything else goes to the agent like any other message (a select used to take
+    /// it as an invalid answer, reply "choose one of: …" and drop it).
+    func takesPlainReply(_ text: String) -> Bool {
+        switch method {
+        case "confirm": return ["yes", "no", "y", "n"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+        case "select": return (try? response(for: text)) != nil
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import PiRelaySDK
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the parent's end of a child's stdout or stderr pipe as data arrives.
+///
+/// Every reader is served by one thread (`PipePoller`): edge-triggered epoll, one scratch buffer,
+/// and `onData` called right there, so a line goes from the pipe to its consumer's stream in one
+/// hop, and a quiet pipe costs no memory. (swift-subprocess's output sequences park a zero-filled
+/// buffer of the pipe's size, 64 KiB, on every pipe between reads, 128 KiB per idle pi session,
+/// and hop through a task per read.)
+///
+/// The reader ends at end of file, or, once told that the child has exited, as soon as the pipe
+/// is empty: a grandchild that inherited the pipe must not keep it open forever. It then closes
+/// the descriptor and calls `onEnd`. `onData` and `onEnd` run on the poller thread, in order, and
+/// must not block; `onEnd` runs once.
+final class PipeReader: @unchecked Sendable {
+    let fd: Int32
+    let onData: @Sendable (UnsafeRawBufferPointer) -> Void
+    let onEnd: @Sendable () -> Void
+    /// Poller thread only.
+    fileprivate var ended = false
+    fileprivate var childExited = false
+    private let lock = NSLock()
+    private var done = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Takes ownership of `fd` (closed when the reader ends) and starts reading it.
+    init(fd: Int32, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, onEnd: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        self.onData = onData
+        self.onEnd = onEnd
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        PipePoller.shared.submit(.add(self))
+    }
+
+    /// Stops reading now; what is still in the pipe is dropped.
+    func cancel() {
+        PipePoller.shared.submit(.cancel(self))
+    }
+
+    /// Returns once the reader has ended.
+    func waitForEnd() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if done {
+                lock.unlock()
+                c.resume()
+            } else {
+                waiters.append(c)
+                lock.unlock()
+            }
+        }
+    }
+
+    fileprivate func finished() {
+        lock.lock()
+        done = true
+        let w = waiters
+        waiters = []
+        lock.unlock()
+        for c in w { c.resume() }
+    }
+}
+
+/// Watches a child's pidfd (Linux 5.3 and later) and, when the child exits, lets its readers end
+/// once their pipes are empty. Reaping stays with swift-subprocess. Without a pidfd it does
+/// nothing, and the readers end at end of file.
+final class ExitWatch: @unchecked Sendable {
+    fileprivate let fd: Int32
+    fileprivate let readers: [PipeReader]
+    /// Poller thread only.
+    fileprivate var ended = false
+
+    init(pidfd: Int32, readers: [PipeReader]) {
+        // Our own descriptor: swift-subprocess closes its pidfd when the run ends.
+        fd = pidfd >= 0 ? fcntl(pidfd, F_DUPFD_CLOEXEC, 0) : -1
+        self.readers = readers
+        if fd >= 0 { PipePoller.shared.submit(.watch(self)) }
+    }
+
+    func cancel() {
+        if fd >= 0 { PipePoller.shared.submit(.unwatch(self)) }
+    }
+}
+
+/// epoll(7), looked up at run time: Glibc's Swift module does not include <sys/epoll.h>. The
+/// constants and the layout of `struct epoll_event` are Linux's ABI.
+private enum Epoll {
+    typealias Create1 = @convention(c) (Int32) -> Int32
+    typealias Ctl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+
+    static let create1: Create1 = symbol("epoll_create1")
+    static let ctl: Ctl = symbol("epoll_ctl")
+    static let wait: Wait = symbol("epoll_wait")
+
+    static let input: UInt32 = 0x001
+    static let readHangUp: UInt32 = 0x2000
+    static let edgeTriggered: UInt32 = 1 << 31
+    static let add: Int32 = 1
+    static let delete: Int32 = 2
+    static let closeOnExec: Int32 = 0o2000000
+    /// `struct epoll_event` is packed on x86-64 (12 bytes), naturally aligned elsewhere (16).
+    #if arch(x86_64)
+    static let eventSize = 12
+    static let dataOffset = 4
+    #else
+    static let eventSize = 16
+    static let dataOffset = 8
+    #endif
+
+    private static func symbol<T>(_ name: String) -> T {
+        guard let p = dlsym(nil, name) else { fatalError("pi-relayd: \(name) is missing from the C library") }
+        return unsafeBitCast(p, to: T.self)
+    }
+
+    /// One event with `fd` as its data.
+    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
+        var raw = [UInt8](repeating: 0, count: eventSize)
+        return raw.withUnsafeMutableBytes { b in
+            b.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
+            b.storeBytes(of: UInt64(UInt32(bitPattern: fd)), toByteOffset: dataOffset, as: UInt64.self)
+            return ctl(epfd, op, fd, b.baseAddress)
+        }
+    }
+
+    /// The `fd` stored as the data of event `i` in a buffer filled by `epoll_wait`.
+    static func fd(in buffer: UnsafeRawBufferPointer, at i: Int) -> Int32 {
+        Int32(truncatingIfNeeded: buffer.loadUnaligned(fromByteOffset: i * eventSize + dataOffset, as: UInt64.self))
+    }
+}
+
+/// The thread behind every `PipeReader` and `ExitWatch`.
+final class PipePoller: @unchecked Sendable {
+    static let shared = PipePoller()
+
+    enum Command {
+        case add(PipeReader)
+        case cancel(PipeReader)
+        case watch(ExitWatch)
+        case unwatch(ExitWatch)
+    }
+
+    private enum Entry {
+        case reader(PipeReader)
+        case watch(ExitWatch)
+    }
+
+    /// Bytes read from one pipe before the others get their turn.
+    static let fairShare = 1 << 20
+    static let chunkBytes = 1 << 16
+
+    private let epfd: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let lock = NSLock()
+    private var commands: [Command] = []
+    private var wakePending = false
+    // The rest is touched only on the poller thread.
+    private var entries: [Int32: Entry] = [:]
+    private var backlog: [PipeReader] = []
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PipePoller.chunkBytes, alignment: 16)
+
+    private init() {
+        epfd = Epoll.create1(Epoll.closeOnExec)
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 { fatalError("pi-relayd: cannot create the pipe poller's wake pipe: \(String(cString: strerror(errno)))") }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        guard epfd >= 0 else { fatalError("pi-relayd: epoll_create1 failed: \(String(cString: strerror(errno)))") }
+        register(wakeRead, edge: false)
+        let thread = Thread { [self] in loop() }
+        thread.name = "pi-relayd.pipes"
+        thread.start()
+    }
+
+    func submit(_ c: Command) {
+        lock.lock()
+        commands.append(c)
+        let wake = !wakePending
+        wakePending = true
+        lock.unlock()
+        if wake {
+            var one: UInt8 = 1
+            _ = write(wakeWrite, &one, 1)
+        }
+    }
+
+    private func register(_ fd: Int32, edge: Bool) {
+        _ = Epoll.control(epfd, Epoll.add, fd, Epoll.input | Epoll.readHangUp | (edge ? Epoll.edgeTriggered : 0))
+    }
+
+    private func unregister(_ fd: Int32) {
+        _ = Epoll.control(epfd, Epoll.delete, fd, 0)
+        entries[fd] = nil
+        close(fd)
+    }
+
+    private func loop() {
+        let capacity = 64
+        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity * Epoll.eventSize, alignment: 16)
+        while true {
+            let n = Epoll.wait(epfd, events.baseAddress, Int32(capacity), backlog.isEmpty ? -1 : 0)
+            if n < 0 && errno != EINTR { return }
+            runCommands()
+            for i in 0..<max(0, Int(n)) {
+                let fd = Epoll.fd(in: UnsafeRawBufferPointer(events), at: i)
+                switch entries[fd] {
+                case .reader(let r)?: drain(r)
+                case .watch(let w)?: exited(w)
+                case nil: continue
+                }
+            }
+            if !backlog.isEmpty {
+                let again = backlog
+                backlog = []
+                for r in again { drain(r) }
+            }
+        }
+    }
+
+    private func runCommands() {
+        var sink = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &sink, sink.count) > 0 {}
+        lock.lock()
+        let todo = commands
+        commands = []
+        wakePending = false
+        lock.unlock()
+        for c in todo {
+            switch c {
+            case .add(let r):
+                entries[r.fd] = .reader(r)
+                register(r.fd, edge: true)
+                drain(r)
+            case .cancel(let r):
+                end(r)
+            case .watch(let w):
+                entries[w.fd] = .watch(w)
+                register(w.fd, edge: false)
+            case .unwatch(let w):
+                guard !w.ended else { continue }
+                w.ended = true
+                unregister(w.fd)
+            }
+        }
+    }
+
+    private func exited(_ w: ExitWatch) {
+        guard !w.ended else { return }
+        w.ended = true
+        unregister(w.fd)
+        for r in w.readers where !r.ended {
+            r.childExited = true
+            drain(r)
+        }
+    }
+
+    /// Reads until the pipe is empty (or its fair share is used up: it goes to the backlog).
+    private func drain(_ r: PipeReader) {
+        var budget = Self.fairShare
+        while !r.ended {
+            let n = read(r.fd, scratch.baseAddress, scratch.count)
+            if n > 0 {
+                r.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+                budget -= n
+                if budget <= 0 {
+                    backlog.append(r)
+                    return
+                }
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !r.childExited { return }
+            // End of file, an error, or a child that is gone and has nothing left for us.
+            end(r)
+        }
+    }
+
+    private func end(_ r: PipeReader) {
+        guard !r.ended else { return }
+        r.ended = true
+        unregister(r.fd)
+        r.onEnd()
+        r.finished()
+    }
+}
+
+/// A pipe for a child's stdout or stderr: the child gets `write` (swift-subprocess closes our copy
+/// once it has spawned), we keep `read`. Both are close-on-exec; swift-subprocess also closes
+/// every descriptor above 2 in the children it starts.
+struct ChildPipe {
+    let read: Int32
+    let write: Int32
+
+    static func make() -> ChildPipe? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return ChildPipe(read: fds[0], write: fds[1])
+    }
+}
+
+/// A line framer owned by one reader's callbacks, which run one at a time on the poller thread.
+final class FramerBox: @unchecked Sendable {
+    var framer: LineFramer
+    init(maxLineBytes: Int) { framer = LineFramer(maxLineBytes: maxLineBytes) }
+}
+
+/// Set when the child has been spawned, before anything else touches it.
+final class SpawnedFlag: @unchecked Sendable {
+    var value = false
+}
