@@ -147,6 +147,15 @@ import Testing
             #expect(prompt["images"]?[0]?["mimeType"] == "image/png", "\(prompt)")
             let notImage = try await s.run("send", "play", "look", "--image", s.home.path + "/config.yaml")
             #expect(notImage.status == 1 && notImage.stderr.contains("is not a PNG, JPEG, GIF or WebP image"), "\(notImage)")
+            // --attach without the attachments plugin: the prompt still goes, naming the file.
+            let notes = s.home.scratch + "/notes.txt"
+            try Data("remember the milk".utf8).write(to: URL(fileURLWithPath: notes))
+            let attachedRuns = try await s.finishedRuns(id)
+            let attached = try await s.plain("send", "play", "read this", "--attach", notes)
+            #expect(attached == "prompted\nAttachments could not be processed; they are named in the prompt.\n", "\(attached)")
+            try await waitUntil("the attachment run finished") { try await s.finishedRuns(id) > attachedRuns }
+            #expect(try await s.last(id) == "Echo: read this\n\n[attachment notes.txt: not included: the attachments plugin is not available]")
+
             let empty = try await s.run("send", "play", "")
             #expect(empty.status == 1 && empty.stderr.contains("send needs a text"), "\(empty)")
         }
