@@ -50,6 +50,25 @@ extension Scenarios {
             }
         }
 
+        /// An empty allowlist: a warning at start that says how to let people in, and everyone
+        /// refused.
+        @Test(.timeLimit(.minutes(2)))
+        func anEmptyAllowlistRefusesEveryone() async throws {
+            try await Scenario.run { s in
+                var config = s.config
+                config["allowedUsers"] = []
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let plugin = try await s.startPlugin(config: config)
+                _ = try await s.fake.wait("for=ready&since=\(cursor)")
+                #expect(plugin.stderr().contains("the allowlist is empty"))
+                let dm = try await s.say("hello?", dm: true)
+                let channel = try #require(dm["channel_id"]?.stringValue)
+                #expect(try await s.eventually { try await s.botMessages(channel, containing: "Not authorized.").first } != nil)
+                #expect(await plugin.allRequests().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
         /// A slow supervisor: the command is deferred (type 5) well within 3 s and the original
         /// response edited with the reply. A fast one: answered directly (type 4). Every
         /// interaction is acknowledged exactly once.
