@@ -103,7 +103,7 @@ def run(ctx):
     d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
     d.configure({"pi": {"command": d.stub("bench-pi")},
                  "discord": {"apiBase": fake.base, "allowedUsers": [USER], "guilds": [GUILD],
-                             "channels": [{"id": channel_id(i), "cwd": cwd, "name": f"d{i:02d}"} for i in range(SESSIONS)]}})
+                             "channels": [{"id": channel_id(i), "cwd": cwd, "name": f"ch{i:02d}"} for i in range(SESSIONS)]}})
     try:
         try:
             d.start()
@@ -124,7 +124,7 @@ def run(ctx):
         cursor = fake.call("GET", "/cursor")["cursor"]
         for i in range(SESSIONS):
             fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
-                                            "mention_bot": True, "content": f"bench:stream:d{i:02d}:{SECONDS}:{RATE}"})
+                                            "mention_bot": True, "content": f"bench:stream:ch{i:02d}:{SECONDS}:{RATE}"})
         deadline = time.monotonic() + SECONDS + 90
         while len([e for e in read_jsonl(pi_log) if e.get("ev") == "done"]) < SESSIONS:
             if time.monotonic() > deadline:
@@ -158,7 +158,7 @@ def run(ctx):
         i = int(parts[4]) - 1200000000000000001
         if 0 <= i < SESSIONS and i not in visible:
             visible[i] = r["time"]
-    delays = [visible[i] - firsts[f"d{i:02d}"] for i in range(SESSIONS) if i in visible and f"d{i:02d}" in firsts]
+    delays = [visible[i] - firsts[f"ch{i:02d}"] for i in range(SESSIONS) if i in visible and f"ch{i:02d}" in firsts]
     by_route = {}
     for r in rest:
         key = r["method"] + " " + ("/channels/{id}/messages/{id}" if r["path"].count("/messages/") else

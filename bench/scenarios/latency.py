@@ -5,11 +5,12 @@ inbound:  the bench messenger writes a chat.message (t_send) → pi-relayd → t
 outbound: the bench pi writes a message_update text_delta holding a marker (t_emit) → pi-relayd
           → format.live on the formatter → chat.live notify read by the messenger (t_live).
 
-The delta is written 0.5 s after agent_start, so the relay's 400 ms live throttle (its first
-update, the empty run, goes out at once) has expired: no deliberate coalescing delay is in the
-figure. Several sessions take turns on a fixed 0.4 s grid so samples come quickly but never
-overlap: in each slot the prompt goes out at 0 ms, a marker at ~100 ms, a finished run's final
-answer at ~200 ms and the baseline sample at 300 ms.
+No deliberate coalescing delay is in the outbound figure: the relay sends no live view for a
+run with nothing to show, so the marker delta is the run's first view and goes out at once, and
+it is written 0.5 s after agent_start anyway, more than the 400 ms live throttle. Several
+sessions take turns on a fixed 0.4 s grid so samples come quickly but never overlap: in each
+slot the prompt goes out at 0 ms, a marker at ~100 ms, a finished run's final answer at
+~200 ms and the baseline sample at 300 ms.
 
 Baseline, interleaved with the samples: a line written by this Python process through `cat`
 to a Python reader (two pipe hops through a relay process that does no work), timed the same
@@ -41,7 +42,8 @@ def run(ctx):
     work = os.path.join(ctx.work, "latency")
     os.makedirs(work, exist_ok=True)
     for n in os.listdir(work):
-        os.unlink(os.path.join(work, n))
+        if os.path.isfile(os.path.join(work, n)):
+            os.unlink(os.path.join(work, n))
     pi_log = os.path.join(work, "pi.jsonl")
     msg_log = os.path.join(work, "messenger.jsonl")
     base_log = os.path.join(work, "baseline.txt")
