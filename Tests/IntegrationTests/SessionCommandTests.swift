@@ -41,9 +41,16 @@ import Testing
 
             // Named by id, by name, by a unique prefix of either; an exact name wins over a
             // prefix ("project" is also a prefix of "project-2").
-            for key in [id, "alpha", "alp", String(id.prefix(5)), "project", "project-"] {
+            let files = Dictionary(uniqueKeysWithValues: list.compactMap { e in
+                e["name"]?.stringValue.flatMap { name in e["sessionFile"]?.stringValue.map { (name, $0) } }
+            })
+            #expect(Set(files.values).count == 3, "\(files)")
+            let keys = [id: "project", "alpha": "alpha", "alp": "alpha", String(id.prefix(5)): "project",
+                        "project": "project", "project-": "project-2"]
+            for (key, name) in keys {
+                // pi's own state names its session file, which tells the sessions apart.
                 let state = try await s.json("state", key)
-                #expect(state["sessionFile"] != nil, "state \(key): \(state)")
+                #expect(state["sessionFile"]?.stringValue == files[name], "\(key) should name \(name): \(state)")
             }
 
             // Ambiguous and unknown names fail with a message that says which and what to do.
