@@ -181,6 +181,8 @@ import Testing
             try await s.waitForState(id, "idle")
             // The steer was answered inside the run, the follow-up last.
             #expect(try await s.last(id) == "Echo: then stop")
+            let streamed = try await s.history(id, "--type", "text_delta").compactMap { $0["delta"]?.stringValue }.joined()
+            #expect(streamed.contains("Echo: turn left"), "\(streamed.suffix(300))")
             let users = try await s.history(id, "--type", "message_start").filter { $0["role"] == "user" }
             #expect(users.count == 3, "prompt, steer and follow-up each reached pi as a user message: \(users)")
             #expect(try await s.finishedRuns(id) == runs + 1, "one run")
