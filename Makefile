@@ -78,7 +78,8 @@ clean:
 
 # Fuzzing (Sources/Fuzz, libFuzzer with AddressSanitizer, optimised: several times the executions
 # of a debug build; overflow and bounds checks stay on). Each target runs FUZZ_SECONDS on its
-# seeds (Tests/Fuzz/corpus/NAME) plus what earlier runs kept (.build-fz/corpus/NAME); a crash or a
+# seeds (Tests/Fuzz/corpus/NAME) plus what earlier runs kept (.build-fz/corpus/NAME), with the
+# tokens of its input format (Tests/Fuzz/dict/NAME.dict); a crash or a
 # broken property is saved under .build-fz/artifacts/NAME/ and fails the run once all have run.
 # The targets exist only when PI_RELAYD_FUZZ_LIB names libFuzzer's no-main archive (Package.swift).
 FUZZ_SECONDS ?= 60
@@ -100,7 +101,7 @@ fuzz: deps
 		mkdir -p $(FUZZ_SCRATCH)/corpus/$$t $(FUZZ_SCRATCH)/artifacts/$$t; \
 		echo "== fuzz-$$t for $(FUZZ_SECONDS) s"; \
 		SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
-			-rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$t/ \
+			-rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$t/ -dict=Tests/Fuzz/dict/$$t.dict \
 			$(FUZZ_SCRATCH)/corpus/$$t Tests/Fuzz/corpus/$$t > $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log 2>&1 \
 			|| { failed="$$failed $$t"; tail -n 40 $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; }; \
 		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; \

@@ -72,3 +72,31 @@ let package = Package(
                     exclude: [], swiftSettings: strict),
     ]
 )
+
+// Fuzz targets (`make fuzz`, Sources/Fuzz). They exist only when PI_RELAYD_FUZZ_LIB names
+// libFuzzer's archive without a main (libclang_rt.fuzzer_no_main-<arch>.a), so a plain
+// `swift build` never sees them. Each starts libFuzzer through LLVMFuzzerRunDriver from its own
+// main: linking with `-sanitize=fuzzer` would add libFuzzer's main as well, which clashes with the
+// one SwiftPM gives every executable. Code of executable modules (the config loader, the
+// formatter's splitter, the Discord decoders) is compiled into its fuzz target through symlinks,
+// since no other executable can import an executable module.
+if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
+        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/Driver", swiftSettings: strict,
+                linkerSettings: [.linkedLibrary("stdc++"), .unsafeFlags(["-Xlinker", libFuzzer])]),
+    ]
+    let fuzzTargets: [(product: String, folder: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-line-framer", "LineFramer", ["PiRelaySDK"]),
+        ("fuzz-wire-message", "WireMessage", ["PiRelaySDK"]),
+        ("fuzz-pi-event-reader", "PiEventReader", ["PiRelaySDK"]),
+        ("fuzz-config-loader", "ConfigLoader", ["PiRelaySDK", "CLibYAML", .product(name: "Logging", package: "swift-log")]),
+        ("fuzz-splitter", "Splitter", []),
+        ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK"]),
+    ]
+    for fuzz in fuzzTargets {
+        package.targets.append(.executableTarget(name: "Fuzz" + fuzz.folder, dependencies: ["FuzzDriver"] + fuzz.dependencies,
+                                                 path: "Sources/Fuzz/" + fuzz.folder, swiftSettings: strict))
+        package.products.append(.executable(name: fuzz.product, targets: ["Fuzz" + fuzz.folder]))
+    }
+}

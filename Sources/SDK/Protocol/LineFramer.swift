@@ -39,6 +39,7 @@ public struct LineFramer: Sendable {
             if let found {
                 let end = base.distance(to: UnsafeRawPointer(found))
                 if skipping {
+                    extendPrefix(chunk, start, end)
                     skippedBytes += end - start
                     let total = skippedBytes
                     skipping = false
@@ -57,6 +58,7 @@ public struct LineFramer: Sendable {
                     if pending.count + (end - start) > maxLineBytes {
                         let total = pending.count + (end - start)
                         oversizedPrefix = Array(pending.prefix(Self.prefixBytes))
+                        extendPrefix(chunk, start, end)
                         pending.removeAll(keepingCapacity: false)
                         try emit(.oversized(bytes: total))
                     } else {
@@ -70,15 +72,13 @@ public struct LineFramer: Sendable {
                 start = end + 1
             } else {
                 if skipping {
+                    extendPrefix(chunk, start, n)
                     skippedBytes += remaining
                 } else if pending.count + remaining > maxLineBytes {
                     skipping = true
                     skippedBytes = pending.count + remaining
-                    var head = Array(pending.prefix(Self.prefixBytes))
-                    if head.count < Self.prefixBytes {
-                        head += UnsafeRawBufferPointer(rebasing: chunk[start..<min(n, start + Self.prefixBytes - head.count)])
-                    }
-                    oversizedPrefix = head
+                    oversizedPrefix = Array(pending.prefix(Self.prefixBytes))
+                    extendPrefix(chunk, start, n)
                     pending.removeAll(keepingCapacity: false)
                 } else {
                     pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<n]))
@@ -86,6 +86,14 @@ public struct LineFramer: Sendable {
                 start = n
             }
         }
+    }
+
+    /// Tops `oversizedPrefix` up from `chunk[start..<end]`, the next bytes of the oversize line:
+    /// the line may have gone over the cap before its first `prefixBytes` bytes had all arrived.
+    private mutating func extendPrefix(_ chunk: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
+        let missing = Self.prefixBytes - oversizedPrefix.count
+        guard missing > 0, start < end else { return }
+        oversizedPrefix += UnsafeRawBufferPointer(rebasing: chunk[start..<min(end, start + missing)])
     }
 
     public mutating func feed(_ bytes: [UInt8], _ emit: (Event) throws -> Void) rethrows {

@@ -48,7 +48,8 @@ struct Interaction: Sendable, Equatable {
             guard let name = option["name"]?.stringValue, let value = option["value"] else { continue }
             switch value {
             case .string(let s): options[name] = s
-            case .number(let n): options[name] = n.rounded() == n ? String(Int(n)) : String(n)
+            // Int(exactly:): a whole number too large for Int (`1e20`) would trap in Int(_:).
+            case .number(let n): options[name] = Int(exactly: n).map { String($0) } ?? String(n)
             case .bool(let b): options[name] = b ? "true" : "false"
             default: continue
             }

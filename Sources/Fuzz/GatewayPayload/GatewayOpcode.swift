@@ -1,0 +1,1 @@
+../../plugins/discord/Gateway/GatewayOpcode.swift

@@ -1,0 +1,1 @@
+../../plugins/discord/Gateway/GatewayPayload.swift

@@ -1,0 +1,21 @@
+import FuzzDriver
+import PiRelaySDK
+
+/// A gateway frame from Discord (or from whoever sits on the connection) through the Discord
+/// plugin's decoding: the frame, the dispatch by its name, and each payload decoder on `d`
+/// whatever the name says, so all of them see every shape the fuzzer makes.
+/// (The decoders are compiled here through symlinks: the plugin is an executable.)
+enum GatewayPayloadFuzz {
+    static func test(_ input: FuzzInput) {
+        var input = input
+        let text = String(decoding: input.rest(), as: UTF8.self)
+        guard let payload = try? GatewayPayload.decode(text) else { return }
+        _ = GatewayOpcode(rawValue: payload.op)
+        if let name = payload.t { _ = GatewayEvent.decode(name: name, data: payload.d) }
+        _ = ReadyInfo(payload.d)
+        _ = IncomingMessage(payload.d)
+        _ = Interaction(payload.d)
+        _ = ThreadInfo(payload.d)
+        for thread in payload.d["threads"]?.arrayValue ?? [] { _ = ThreadInfo(thread) }
+    }
+}

@@ -1,0 +1,1 @@
+../../plugins/discord/Chat/IncomingMessage.swift

@@ -1,0 +1,1 @@
+../../plugins/discord/Commands/Interaction.swift

@@ -1,0 +1,6 @@
+import FuzzDriver
+
+FuzzDriver.run { data, size in
+    GatewayPayloadFuzz.test(FuzzInput(data, size))
+    return 0
+}

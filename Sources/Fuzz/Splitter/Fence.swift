@@ -1,0 +1,1 @@
+../../plugins/formatter/Markdown/Fence.swift

@@ -1,0 +1,1 @@
+../../plugins/formatter/Markdown/String+Trimming.swift
