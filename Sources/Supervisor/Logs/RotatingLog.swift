@@ -16,28 +16,45 @@ final class RotatingLog: @unchecked Sendable {
     private(set) var writeFailures = 0
     private var lastFailure: String?
 
+    /// The longest piece of one line written as one entry, in UTF-8 bytes.
+    static let pieceBytes = 4000
+
     init(path: String, maxBytes: Int = 10 << 20, keep: Int = 5) {
         self.path = path
         self.maxBytes = max(4096, maxBytes)
-        self.keep = max(1, keep)
+        self.keep = max(0, keep)
     }
 
     deinit { if fd >= 0 { close(fd) } }
 
-    /// Appends one timestamped line per input line; long lines are split so one runaway line
-    /// cannot make a single huge entry.
+    /// Appends one timestamped line per input line. Long lines are cut into pieces of at most
+    /// `pieceBytes` bytes on character boundaries, and a file is rotated between entries, so no
+    /// line (a plugin's 64 KiB stderr line, say) can carry a file past `maxBytes`.
     func append(_ text: String) {
-        let stamp = Self.timestamp()
-        var out = ""
+        let stamp = Array((Self.timestamp() + " ").utf8)
+        let room = min(Self.pieceBytes, maxBytes - stamp.count - 1)
+        var entries: [[UInt8]] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var rest = Substring(line)
-            repeat {
-                let piece = rest.prefix(4000)
-                rest = rest.dropFirst(piece.count)
-                out += stamp + " " + piece + "\n"
-            } while !rest.isEmpty
+            for piece in Self.pieces(Array(line.utf8), maxBytes: room) {
+                entries.append(stamp + piece + [0x0A])
+            }
         }
-        write(Array(out.utf8))
+        write(entries)
+    }
+
+    /// `bytes` (valid UTF-8) cut into pieces of at most `maxBytes`, never inside a character's
+    /// bytes; an empty line is one empty piece.
+    static func pieces(_ bytes: [UInt8], maxBytes: Int) -> [ArraySlice<UInt8>] {
+        var out: [ArraySlice<UInt8>] = []
+        var start = 0
+        repeat {
+            var end = min(bytes.count, start + maxBytes)
+            // Back off continuation bytes (10xxxxxx) so the cut falls before a character's first byte.
+            while end < bytes.count, end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            out.append(bytes[start..<end])
+            start = end
+        } while start < bytes.count
+        return out
     }
 
     /// The latest failure to write, if any (for `status`).
@@ -46,23 +63,37 @@ final class RotatingLog: @unchecked Sendable {
         return lastFailure
     }
 
-    private func write(_ bytes: [UInt8]) {
+    /// Writes the entries in order, in as few writes as the rotations allow.
+    private func write(_ entries: [[UInt8]]) {
         lock.lock()
         defer { lock.unlock() }
-        if fd < 0 { openFile() }
-        if size + bytes.count > maxBytes && size > 0 { rotate() }
-        guard fd >= 0 else { return }
+        var batch: [UInt8] = []
+        for entry in entries {
+            if fd < 0 { openFile() }
+            if size + batch.count + entry.count > maxBytes, size + batch.count > 0 {
+                flush(batch)
+                batch.removeAll(keepingCapacity: true)
+                rotate()
+            }
+            batch += entry
+        }
+        flush(batch)
+    }
+
+    private func flush(_ bytes: [UInt8]) {
+        guard fd >= 0, !bytes.isEmpty else { return }
+        var written = 0
         let ok = bytes.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+            while written < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + written, buf.count - written)
                 if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
+                written += n
             }
             return true
         }
+        // A full disk may take part of a write: count it, so the next rotation comes in time.
+        size += written
         if ok {
-            size += bytes.count
             lastFailure = nil
         } else {
             writeFailures += 1
@@ -82,13 +113,16 @@ final class RotatingLog: @unchecked Sendable {
 
     private func rotate() {
         if fd >= 0 { close(fd); fd = -1 }
-        unlink(path + ".\(keep)")
-        if keep > 1 {
+        if keep == 0 {
+            // No rotated files: start the log afresh.
+            unlink(path)
+        } else {
+            unlink(path + ".\(keep)")
             for i in stride(from: keep - 1, through: 1, by: -1) {
                 rename(path + ".\(i)", path + ".\(i + 1)")
             }
+            rename(path, path + ".1")
         }
-        rename(path, path + ".1")
         openFile()
     }
 
