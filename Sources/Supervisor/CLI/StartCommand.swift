@@ -19,6 +19,9 @@ struct StartCommand: AsyncParsableCommand {
             // before its answer) must cost a failed write, not the daemon: SIGPIPE's default
             // action would kill it.
             signal(SIGPIPE, SIG_IGN)
+            // Likewise a file that may not grow (RLIMIT_FSIZE) must cost a failed write, reported
+            // in `status`, not the daemon. Children get default dispositions back (swift-subprocess).
+            signal(SIGXFSZ, SIG_IGN)
             let daemon = Daemon(home: home, foreground: true)
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],

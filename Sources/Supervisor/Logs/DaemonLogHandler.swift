@@ -27,7 +27,9 @@ struct DaemonLogHandler: LogHandler {
         let text = Redactor.redact("\(event.level) \(event.message)\(meta)")
         file?.append(text)
         if echo {
-            FileHandle.standardError.write(Data((RotatingLog.timestamp() + " " + text + "\n").utf8))
+            // The throwing write: the plain one traps when stderr's file cannot take more (a full
+            // disk under `pi-relayd start`'s stderr file), and that would end the daemon.
+            try? FileHandle.standardError.write(contentsOf: Data((RotatingLog.timestamp() + " " + text + "\n").utf8))
         }
     }
 }

@@ -15,6 +15,9 @@ struct Outbox {
     private(set) var entries: [Entry] = []
     private var journalLines = 0
     private(set) var lastError: String?
+    /// A write to the journal failed, maybe after writing part of a record (a full disk): the
+    /// journal misses what is in memory and may end in a torn line.
+    private var journalBehind = false
 
     init(path: String, limit: Int) {
         self.path = path
@@ -68,14 +71,26 @@ struct Outbox {
     }
 
     private mutating func append(_ record: JSONValue) {
+        // Appending after a failed write would glue this record onto a torn one, and a restart
+        // would lose both: rewrite the journal from memory instead, this record included.
+        if journalBehind {
+            compact()
+            return
+        }
         var bytes = record.serializedBytes()
         bytes.append(0x0A)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { lastError = "cannot open \(path): \(String(cString: strerror(errno)))"; return }
+        guard fd >= 0 else {
+            lastError = "cannot open \(path): \(String(cString: strerror(errno)))"
+            journalBehind = true
+            return
+        }
         defer { close(fd) }
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         if n != bytes.count {
-            lastError = "cannot write \(path): \(String(cString: strerror(errno)))"
+            let why = n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(bytes.count) bytes written"
+            lastError = "cannot write \(path): \(why)"
+            journalBehind = true
         } else {
             lastError = nil
             journalLines += 1
@@ -89,8 +104,14 @@ struct Outbox {
             record.write(to: &out)
             out.append(0x0A)
         }
-        if AtomicFile.write(out, to: path) {
+        do {
+            try AtomicFile.writeOrThrow(out, to: path)
             journalLines = entries.count
+            journalBehind = false
+            lastError = nil
+        } catch {
+            lastError = "\(error)"
+            journalBehind = true
         }
     }
 }
