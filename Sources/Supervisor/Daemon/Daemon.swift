@@ -25,6 +25,10 @@ struct Daemon: Service {
         // Children inherit these; variables already set in the environment win.
         for (k, v) in loaded.dotenv { setenv(k, v, 0) }
         Redactor.learn(environment: ProcessInfo.processInfo.environment)
+        // Secrets written in config.yaml reach children too (pi.env, plugin sections), and a child
+        // may print them.
+        Redactor.learn(environment: loaded.config.pi.env)
+        for section in loaded.config.pluginSections.values { Redactor.learn(config: section) }
 
         let lockFD = try acquireLock()
         defer { close(lockFD) }

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 
 /// Masks secret values before they reach a log line or an error message. It knows the values of
 /// secret-bearing environment variables (set at start), so a token printed by accident is caught
@@ -15,6 +16,21 @@ enum Redactor {
             return value
         }
         state.add(values)
+    }
+
+    /// Registers the text values under secret-named keys (`token`, `apiKey`, ...) anywhere in a
+    /// plugin's config section.
+    static func learn(config: JSONValue) {
+        switch config {
+        case .object(let members):
+            for (key, value) in members {
+                if YAMLNode.isSecretKey(key), let text = value.stringValue { learn(secret: text) } else { learn(config: value) }
+            }
+        case .array(let items):
+            for item in items { learn(config: item) }
+        default:
+            break
+        }
     }
 
     static func learn(secret: String) {
