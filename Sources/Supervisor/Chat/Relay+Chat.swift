@@ -20,8 +20,8 @@ extension Relay {
                                   : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
             return ["status": "unbound", "reply": r.json]
         }
-        // An open question takes a plain reply as its answer.
-        if let q = await s.openQuestions.first, q.method != "confirm" || ["yes", "no", "y", "n"].contains(text.lowercased()) {
+        // An open question takes a plain reply that answers it; other text is a prompt.
+        if let q = await s.openQuestions.first, q.takesPlainReply(text) {
             do {
                 _ = try await s.answer(q.id, value: text, by: chat.who)
                 return ["status": "answered"]
