@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import PiRelaySDK
 
-/// Shows `chat.live` updates: one coalescer and one driver task per run. The per-run record
-/// (run id → message ids) is saved after every new message, so a restarted plugin keeps
-/// editing the same messages, and a final can turn them into its chunks.
+/// Shows `chat.live` updates: one coalescer and one driver task per run and channel (several
+/// chats may watch one session, and each shows the run in its own messages). The record (run and
+/// channel → message ids) is saved after every new message, so a restarted plugin keeps editing
+/// the same messages, and a final can turn them into its chunks.
 actor LiveStreams {
     static let file = "runs.json"
 
@@ -22,20 +23,24 @@ actor LiveStreams {
         records = Self.pruned(store.load([String: RunRecord].self, from: Self.file) ?? [:])
     }
 
+    /// Runs are kept per channel too: the same run shown in two chats is two live views.
+    static func key(_ runID: String, channel: String) -> String { runID + "@" + channel }
+
     /// False when the update is stale or its run already has its final (nothing to show).
     @discardableResult
     func update(runID: String, target: Target, revision: Int?, chunks: [String], tail: String) -> Bool {
-        if records[runID]?.finished == true { return false }
-        if runs[runID] == nil { forgetAbandoned() }
-        var run = runs[runID] ?? LiveRun(coalescer: Coalescer(posted: slots(fromRecord: runID)), channel: target.postChannel)
+        let key = Self.key(runID, channel: target.postChannel)
+        if records[key]?.finished == true { return false }
+        if runs[key] == nil { forgetAbandoned() }
+        var run = runs[key] ?? LiveRun(coalescer: Coalescer(posted: slots(fromRecord: key)), channel: target.postChannel)
         guard run.coalescer.update(revision: revision, chunks: chunks, tail: tail) else { return false }
         run.lastUpdate = .now
-        runs[runID] = run
+        runs[key] = run
         if run.driver == nil && !run.stopping {
             // Unstructured on purpose: each run's calls go on at their own pace, independent of
             // the notification that started them and of other runs.
-            run.driver = Task { await self.drive(runID) }
-            runs[runID] = run
+            run.driver = Task { await self.drive(key) }
+            runs[key] = run
         }
         return true
     }
@@ -46,84 +51,86 @@ actor LiveStreams {
         for (id, run) in runs where run.driver == nil && run.lastUpdate < cutoff { runs[id] = nil }
     }
 
-    /// Stops showing `runID` live and returns the messages that show it (from memory, or from
-    /// the saved record after a restart). Waits for a call in flight, never cancels one.
-    func finish(_ runID: String) async -> (channel: String, slots: [Coalescer.Slot])? {
-        if var run = runs[runID] {
+    /// Stops showing `runID` live in `channel` and returns the messages that show it there (from
+    /// memory, or from the saved record after a restart). Waits for a call in flight, never
+    /// cancels one.
+    func finish(_ runID: String, channel: String) async -> (channel: String, slots: [Coalescer.Slot])? {
+        let key = Self.key(runID, channel: channel)
+        if var run = runs[key] {
             run.stopping = true
-            runs[runID] = run
+            runs[key] = run
             if run.sleeping { run.driver?.cancel() }
             await run.driver?.value
-            if let done = runs.removeValue(forKey: runID) { return (done.channel, done.coalescer.slots) }
+            if let done = runs.removeValue(forKey: key) { return (done.channel, done.coalescer.slots) }
         }
-        guard let record = records[runID] else { return nil }
-        return (record.channel, slots(fromRecord: runID))
+        guard let record = records[key] else { return nil }
+        return (record.channel, slots(fromRecord: key))
     }
 
-    /// The final is posted: remember the run's messages as finished so late live updates for it
-    /// are ignored, and a replayed final finds them.
+    /// The final is posted in `channel`: remember the run's messages there as finished so late
+    /// live updates for it are ignored, and a replayed final finds them.
     func markFinished(_ runID: String, channel: String, messageIDs: [String], fingerprints: [String]) async {
-        records[runID] = RunRecord(channel: channel, messageIDs: messageIDs, fingerprints: fingerprints, finished: true,
-                                   updatedAt: Date().timeIntervalSince1970)
+        records[Self.key(runID, channel: channel)] = RunRecord(channel: channel, messageIDs: messageIDs, fingerprints: fingerprints,
+                                                               finished: true, updatedAt: Date().timeIntervalSince1970)
         await save()
     }
 
     var activeCount: Int { runs.count }
 
-    private func slots(fromRecord runID: String) -> [Coalescer.Slot] {
-        guard let record = records[runID] else { return [] }
+    private func slots(fromRecord key: String) -> [Coalescer.Slot] {
+        guard let record = records[key] else { return [] }
         return zip(record.messageIDs, record.fingerprints + Array(repeating: "", count: max(0, record.messageIDs.count - record.fingerprints.count)))
             .map { Coalescer.Slot(messageID: $0, fingerprint: $1, lastChange: nil) }
     }
 
     /// The next call for the run, or nil when there is nothing to do (the driver then ends; the
     /// next update starts a new one).
-    private func step(_ runID: String) -> (Coalescer.Action, String)? {
-        guard var run = runs[runID] else { return nil }
+    private func step(_ key: String) -> (Coalescer.Action, String)? {
+        guard var run = runs[key] else { return nil }
         run.sleeping = false
         if run.stopping {
             run.driver = nil
-            runs[runID] = run
+            runs[key] = run
             return nil
         }
         let action = run.coalescer.next(now: .now)
         switch action {
         case .idle:
             run.driver = nil
-            runs[runID] = run
+            runs[key] = run
             return nil
         case .wait:
             run.sleeping = true
         default:
             break
         }
-        runs[runID] = run
+        runs[key] = run
         return (action, run.channel)
     }
 
-    private func drive(_ runID: String) async {
-        while let (action, channel) = step(runID) {
+    private func drive(_ key: String) async {
+        while let (action, channel) = step(key) {
             switch action {
             case .post(let index, let content):
                 do {
                     let id = try await rest.createMessage(channel: channel, body: Poster.body(content),
-                                                          nonce: Nonce.make("live:" + runID, index: index))
-                    runs[runID]?.coalescer.posted(index: index, messageID: id, content: content, now: .now)
-                    await record(runID)
+                                                          nonce: Nonce.make("live:" + key, index: index))
+                    runs[key]?.coalescer.posted(index: index, messageID: id, content: content, now: .now)
+                    await record(key)
                 } catch {
-                    giveUp(runID, error, what: "posting live message \(index + 1)", permanentStops: true)
+                    giveUp(key, error, what: "posting live message \(index + 1)", permanentStops: true)
                 }
             case .edit(let index, let messageID, let content):
                 do {
                     try await rest.editMessage(channel: channel, message: messageID,
                                                body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
-                    runs[runID]?.coalescer.edited(index: index, content: content, now: .now)
+                    runs[key]?.coalescer.edited(index: index, content: content, now: .now)
                 } catch let error as DiscordAPIError where error.isPermanent {
                     // The message is gone or not ours to edit: stop trying to change it.
-                    logger.warning("live run \(runID): \(error)")
-                    runs[runID]?.coalescer.edited(index: index, content: content, now: .now)
+                    logger.warning("live run \(key): \(error)")
+                    runs[key]?.coalescer.edited(index: index, content: content, now: .now)
                 } catch {
-                    giveUp(runID, error, what: "editing live message \(index + 1)", permanentStops: false)
+                    giveUp(key, error, what: "editing live message \(index + 1)", permanentStops: false)
                 }
             case .wait(let until):
                 try? await Task.sleep(until: until, clock: .continuous)
@@ -133,23 +140,23 @@ actor LiveStreams {
         }
     }
 
-    private func giveUp(_ runID: String, _ error: any Error, what: String, permanentStops: Bool) {
+    private func giveUp(_ key: String, _ error: any Error, what: String, permanentStops: Bool) {
         failures += 1
         if permanentStops, let e = error as? DiscordAPIError, e.isPermanent {
-            logger.warning("live run \(runID): \(what) failed for good (\(e)); the final will be posted on its own")
-            runs[runID]?.stopping = true
-            runs[runID]?.coalescer.failed(now: .now, retry: .seconds(3600))
+            logger.warning("live run \(key): \(what) failed for good (\(e)); the final will be posted on its own")
+            runs[key]?.stopping = true
+            runs[key]?.coalescer.failed(now: .now, retry: .seconds(3600))
             return
         }
-        logger.warning("live run \(runID): \(what) failed (\(error)); retrying")
-        runs[runID]?.coalescer.failed(now: .now, retry: .seconds(2))
+        logger.warning("live run \(key): \(what) failed (\(error)); retrying")
+        runs[key]?.coalescer.failed(now: .now, retry: .seconds(2))
     }
 
-    private func record(_ runID: String) async {
-        guard let run = runs[runID] else { return }
-        records[runID] = RunRecord(channel: run.channel, messageIDs: run.coalescer.slots.map(\.messageID),
-                                   fingerprints: run.coalescer.slots.map(\.fingerprint), finished: false,
-                                   updatedAt: Date().timeIntervalSince1970)
+    private func record(_ key: String) async {
+        guard let run = runs[key] else { return }
+        records[key] = RunRecord(channel: run.channel, messageIDs: run.coalescer.slots.map(\.messageID),
+                                 fingerprints: run.coalescer.slots.map(\.fingerprint), finished: false,
+                                 updatedAt: Date().timeIntervalSince1970)
         await save()
     }
 

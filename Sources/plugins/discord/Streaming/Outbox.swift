@@ -71,7 +71,7 @@ struct Outbox: Sendable {
         let runID = params["runId"]?.stringValue
         var shown: [Coalescer.Slot] = []
         var liveChannel = channel
-        if let runID, let live = await live.finish(runID) {
+        if let runID, let live = await live.finish(runID, channel: channel) {
             shown = live.slots
             liveChannel = live.channel
         }
