@@ -1,0 +1,116 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Issue 6 point 11, prompts: through the real daemon, its real plugins, the fake pi and the fake
+/// Discord, a DM prompt streams into one message edited in place and ends as the final chunks;
+/// prompts from the terminal are shown in Discord, Discord's own prompts are not echoed back.
+@Suite struct StackPromptTests {
+    /// A long answer in a DM: the live message appears while pi still streams, is edited as the
+    /// text grows, and becomes the first final chunk; the rest follow as new messages. Every
+    /// message fits Discord's 2000 characters, none is posted twice, and together they are the
+    /// whole answer.
+    @Test(.timeLimit(.minutes(5)))
+    func dmPromptStreamsIntoOneEditedMessageThenFinalChunks() async throws {
+        try await StackHome.with { stack in
+            // Slow enough deltas that the 400 ms live updates catch the answer half written.
+            try await stack.start(environment: ["FAKE_PI_DELTA_MS": "15"])
+            let dm = try await stack.dmChannel()
+            let made = try await stack.reply(to: try await stack.slash("new", ["cwd": .string(stack.workspace), "name": "dm"]))
+            #expect(made.text.contains("Started dm"), "\(made)")
+            try await stack.waitForState("dm", "idle")
+
+            let before = try await stack.fake.cursor
+            let prompt = try await stack.dm("!scenario text 600")
+            let live = try #require(try await stack.waitForBotMessage(in: dm, containing: "the", since: before).first)
+            let liveID = try #require(live["id"]?.stringValue)
+            let busy = try #require(try await stack.session(named: "dm"))
+            #expect(busy["state"] == "busy", "the first live message came while pi was still answering: \(busy)")
+
+            try await stack.waitForState("dm", "idle", timeout: .seconds(120))
+            let answer = try #require(try await stack.json("last", "dm")["text"]?.stringValue)
+            let words = Self.words(answer)
+            #expect(words.count == 600, "\(answer.prefix(200))")
+            // The final is in when the bot's messages after the prompt hold the whole answer.
+            let shown = try await waitFor("the whole answer is shown in the DM", timeout: .seconds(90)) { () -> [JSONValue]? in
+                let after = try await stack.botMessages(dm).filter { (Int($0["id"]?.stringValue ?? "") ?? 0) > (Int(prompt["id"]?.stringValue ?? "") ?? 0) }
+                return Self.words(after.map { Self.body($0["content"]?.stringValue ?? "") }.joined(separator: " ")) == words ? after : nil
+            }
+            #expect(shown.count >= 2, "600 words take more than one message: \(shown.count)")
+            #expect(shown.first?["id"]?.stringValue == liveID, "the live message became the first chunk")
+            let first = try await stack.fake.message(liveID)
+            #expect((first["edit_count"]?.intValue ?? 0) >= 2, "the live message was edited in place: \(first["edit_count"] ?? nil)")
+            let versions = (first["history"]?.arrayValue ?? []).compactMap { $0["content"]?.stringValue }
+            #expect(versions.contains { !$0.isEmpty && $0.count < (first["content"]?.stringValue?.count ?? 0) },
+                    "an earlier version showed less of the answer")
+            for (i, m) in shown.enumerated() {
+                let text = m["content"]?.stringValue ?? ""
+                #expect(text.count <= 2000, "message \(i + 1) has \(text.count) characters")
+                #expect(Self.unpinged(text).hasPrefix("[\(i + 1)/\(shown.count)]"), "message \(i + 1) is numbered: \(text.prefix(40))")
+            }
+            #expect(Set(shown.compactMap { $0["content"]?.stringValue }).count == shown.count, "no message is posted twice")
+            let deleted = try await stack.fake.get("/messages?channel_id=\(dm)&author=bot&include_deleted=1")["messages"]?.arrayValue ?? []
+            #expect(deleted.count == (try await stack.botMessages(dm)).count, "the live view posted nothing it had to delete")
+            #expect(stack.piPrompts(containing: "!scenario text 600").count == 1)
+            #expect(try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("▶ USER") != true },
+                    "a prompt from this DM is not echoed back into it")
+        }
+    }
+
+    /// A prompt sent from the terminal shows in the watching DM as "▶ USER: …" before its answer.
+    /// A prompt written in a DM is echoed to the other chat watching the session (bob's DM), and
+    /// never back into the DM it came from.
+    @Test(.timeLimit(.minutes(5)))
+    func terminalPromptsAreEchoedAndDiscordPromptsOnlyToOtherChats() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let alice = try await stack.dmChannel(.alice)
+            let bob = try await stack.dmChannel(.bob)
+            _ = try await stack.newSession("shared")
+            for user in [StackUser.alice, .bob] {
+                let used = try await stack.reply(to: try await stack.slash("use", ["session": "shared"], from: user))
+                #expect(used.text.contains("Watching shared"), "\(used)")
+            }
+
+            let sent = try await stack.json("send", "shared", "hello from the terminal")
+            #expect(sent["status"] == "prompted", "\(sent)")
+            for channel in [alice, bob] {
+                try await stack.waitForBotMessage(in: channel, containing: "▶ USER: hello from the terminal")
+                try await stack.waitForBotMessage(in: channel, containing: "Echo: hello from the terminal")
+            }
+            try await stack.waitForState("shared", "idle")
+
+            try await stack.dm("hello from alice's DM", from: .alice)
+            try await stack.waitForBotMessage(in: alice, containing: "Echo: hello from alice's DM")
+            try await stack.waitForBotMessage(in: bob, containing: "▶ USER: hello from alice's DM")
+            try await stack.waitForBotMessage(in: bob, containing: "Echo: hello from alice's DM")
+            try await stack.waitForState("shared", "idle")
+
+            let aliceSees = try await stack.botMessages(alice).compactMap { $0["content"]?.stringValue }
+            #expect(aliceSees.filter { $0.contains("▶ USER: hello from the terminal") }.count == 1, "\(aliceSees)")
+            #expect(!aliceSees.contains { $0.contains("▶ USER: hello from alice") }, "alice's own prompt came back to her: \(aliceSees)")
+            #expect(aliceSees.filter { $0.contains("Echo: hello from alice's DM") }.count == 1, "\(aliceSees)")
+            let bobSees = try await stack.botMessages(bob).compactMap { $0["content"]?.stringValue }
+            #expect(bobSees.filter { $0.contains("▶ USER: hello from alice's DM") }.count == 1, "\(bobSees)")
+            #expect(stack.piPrompts(containing: "hello from alice's DM").count == 1)
+            #expect(stack.piPrompts(containing: "hello from the terminal").count == 1)
+        }
+    }
+
+    /// A chunk without the ping of the DM's user (on the first message posted, not edited, for
+    /// the final) and without its "[i/n]" label.
+    static func body(_ chunk: String) -> String {
+        let text = unpinged(chunk)
+        guard text.hasPrefix("["), let close = text.firstIndex(of: "]") else { return text }
+        return String(text[text.index(after: close)...])
+    }
+
+    static func unpinged(_ chunk: String) -> String {
+        guard chunk.hasPrefix("<@"), let close = chunk.firstIndex(of: ">") else { return chunk }
+        return String(chunk[chunk.index(after: close)...].drop { $0 == " " })
+    }
+
+    static func words(_ text: String) -> [Substring] {
+        text.split(whereSeparator: { $0.isWhitespace })
+    }
+}

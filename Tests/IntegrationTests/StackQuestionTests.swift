@@ -1,0 +1,100 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Issue 6 point 11, questions: a dialog from the agent (the fake pi's extension) shown in
+/// Discord with buttons, answered by a click, the message edited to say who answered, and pi
+/// given exactly that answer once.
+@Suite struct StackQuestionTests {
+    /// A confirm (`ask_user`) answered Yes and a select (the dangerous-bash gate) answered Block,
+    /// each with a button: the message then names who answered and loses its buttons, pi gets
+    /// one `extension_ui_response` with the answer and says so in its final text, and the CLI
+    /// lists no open question.
+    @Test(.timeLimit(.minutes(5)))
+    func questionsAreAnsweredWithButtons() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "ask"])
+
+            try await stack.dm("!scenario ui confirm")
+            let confirm = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            #expect(try await stack.json("questions", "ask").arrayValue?.count == 1)
+            let yes = try #require(StackHome.button("Yes", in: confirm), "\(confirm)")
+            #expect(StackHome.button("No", in: confirm) != nil)
+            let clicked = try await stack.reply(to: try await stack.click(yes, on: try #require(confirm["id"]?.stringValue)))
+            #expect(clicked.ack == 6 || clicked.ephemeral, "the click is answered quietly: \(clicked)")
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
+            let closed = try await stack.fake.message(try #require(confirm["id"]?.stringValue))
+            #expect(closed["content"]?.stringValue?.contains("alice (discord) answered: yes") == true, "\(closed)")
+            #expect(closed["components"]?.arrayValue?.isEmpty == true, "no buttons left: \(closed)")
+            #expect(try await stack.json("questions", "ask").arrayValue?.isEmpty == true)
+            let confirmed = stack.piInput("extension_ui_response")
+            #expect(confirmed.count == 1 && confirmed.first?["confirmed"] == true, "\(confirmed)")
+            try await stack.waitForState("ask", "idle")
+
+            try await stack.dm("!scenario ui select")
+            let gate = try #require(try await stack.waitForBotMessage(in: dm, containing: "Dangerous command: rm -rf ./build").first)
+            let block = try #require(StackHome.button("2. Block", in: gate), "\(gate)")
+            #expect(StackHome.button("1. Allow", in: gate) != nil && StackHome.button("Cancel", in: gate) != nil)
+            _ = try await stack.reply(to: try await stack.click(block, on: try #require(gate["id"]?.stringValue)))
+            try await stack.waitForBotMessage(in: dm, containing: "select answer: \"Block\"")
+            let gateClosed = try await stack.fake.message(try #require(gate["id"]?.stringValue))
+            #expect(gateClosed["content"]?.stringValue?.contains("alice (discord) answered: Block") == true, "\(gateClosed)")
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 2 && responses.last?["value"] == "Block", "\(responses)")
+            #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
+        }
+    }
+
+    /// While a select is open, a plain message that names no option is a prompt like any other
+    /// (it reaches pi and is answered), not a dropped "answer"; a message that names an option by
+    /// its number answers the question.
+    @Test(.timeLimit(.minutes(5)))
+    func plainMessagesDuringASelectArePromptsUnlessTheyPickAnOption() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "pick"])
+            try await stack.dm("!scenario ui ask-select")
+            try await stack.waitForBotMessage(in: dm, containing: "Pick a colour")
+
+            try await stack.dm("which colour goes with grey?")
+            try await stack.waitForPiPrompt(containing: "which colour goes with grey?")
+            #expect(try await stack.json("questions", "pick").arrayValue?.count == 1, "the question is still open")
+            try await stack.dm("2")
+            try await stack.waitForBotMessage(in: dm, containing: "select answer: \"green\"")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: which colour goes with grey?")
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 1 && responses.first?["value"] == "green", "\(responses)")
+            #expect(try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("choose one of") != true })
+        }
+    }
+
+    /// The terminal answers first: its answer is the one pi gets; a click that comes after it
+    /// (on a client still showing the buttons) is told the question is closed, and pi hears
+    /// nothing more.
+    @Test(.timeLimit(.minutes(5)))
+    func theFirstAnswerWinsWhenTheTerminalAnswersFirst() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "race"])
+            try await stack.dm("!scenario ui confirm")
+            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let message = try #require(question["id"]?.stringValue)
+            let yes = try #require(StackHome.button("Yes", in: question))
+
+            let answered = try await stack.json("answer", "race", "1", "no")
+            #expect(answered["answered"]?.stringValue != nil, "\(answered)")
+            let late = try await stack.reply(to: try await stack.click(yes, on: message, stale: true))
+            #expect(late.text.contains("no longer open") || late.text.contains("already answered"), "\(late)")
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: false")
+            let closed = try await stack.fake.message(message)
+            #expect(closed["content"]?.stringValue?.contains("terminal answered: no") == true, "\(closed)")
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 1 && responses.first?["confirmed"] == false, "\(responses)")
+            #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PiRelaySDK
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 6 point 11, crashes and restarts: the discord plugin killed mid-stream loses and
+/// duplicates nothing (what Discord sent meanwhile comes back in the gateway's RESUME replay),
+/// and a restarted daemon keeps every chat's binding.
+@Suite struct StackRecoveryTests {
+    /// `kill -9` of the discord plugin while an answer streams into the DM, and a DM written
+    /// while it is down: the restarted plugin resumes the gateway session, gets the missed
+    /// message from the replay (pi is prompted with it once), keeps editing the run's messages,
+    /// and every chunk of the answer and the second answer show exactly once.
+    @Test(.timeLimit(.minutes(5)))
+    func pluginKilledMidStreamLosesAndDuplicatesNothing() async throws {
+        try await StackHome.with { stack in
+            // A restart 3 s after the crash leaves time to write to the bot while it is down.
+            var config = StackConfig()
+            config.plugins.initialBackoffMs = 3000
+            config.plugins.jitter = 0
+            let daemon = try await stack.start(config)
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "k"])
+            try await stack.dm("!scenario slow 100 60")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 10 ")
+
+            let pid = try await stack.discordPid(daemon)
+            let since = try await stack.fake.cursor
+            #expect(kill(pid, SIGKILL) == 0)
+            guard try await stack.fake.wait("for=disconnected", timeout: 30) != nil else {
+                throw StackFailure("the fake Discord still sees the killed plugin connected")
+            }
+            try await daemon.waitForPlugin("discord", "is down") { $0.state != "running" }
+            try await stack.dm("written while the plugin was down")
+            guard try await stack.fake.wait("for=resumed&since=\(since)", timeout: 60) != nil else {
+                throw StackFailure("the restarted plugin did not resume its gateway session:\n\(stack.home.pluginLog("discord").suffix(3000))")
+            }
+
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: written while the plugin was down", timeout: 90)
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 100 ", timeout: 90)
+            try await stack.waitForState("k", "idle")
+            // Whatever is still in flight settles before counting.
+            try await Task.sleep(for: .seconds(2))
+            let contents = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
+            let all = contents.joined(separator: "\n")
+            for n in 1...100 {
+                let count = all.components(separatedBy: "chunk \(n) ").count - 1
+                #expect(count == 1, "chunk \(n) shows \(count) times")
+            }
+            #expect(all.components(separatedBy: "Echo: written while the plugin was down").count - 1 == 1, "\(contents)")
+            #expect(Set(contents).count == contents.count, "a message was posted twice: \(contents)")
+            #expect(stack.piPrompts(containing: "written while the plugin was down").count == 1)
+            #expect(stack.piPrompts(containing: "!scenario slow").count == 1)
+            let info = try #require(try await daemon.plugins()["discord"])
+            #expect(info.restarts == 1 && info.outbox == 0, "\(info)")
+        }
+    }
+
+    /// Stop and start the daemon: the DM still watches its session and the thread /new opened is
+    /// still bound to its own; each one's messages keep reaching the right session and its
+    /// answers the right place.
+    @Test(.timeLimit(.minutes(5)))
+    func daemonRestartKeepsTheDMSessionAndThreadBindings() async throws {
+        try await StackHome.with { stack in
+            let first = try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "mine"])
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "threaded"], in: StackHome.general)
+            let bound = try #require(try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to threaded"))")?[0])
+            let thread = try #require(bound["channel_id"]?.stringValue)
+            let ids = Dictionary(uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
+                guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
+                return (name, id)
+            })
+
+            let (exit, forced) = await first.terminate()
+            #expect(exit == .exited(0) && !forced)
+            try await stack.start(freshCommands: false)
+            let after = Dictionary(uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
+                guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
+                return (name, id)
+            })
+            #expect(after == ids, "the same sessions with the same ids")
+
+            let status = try await stack.command("status")
+            #expect(status.text.contains("**mine**"), "the DM still watches mine: \(status)")
+            try await stack.dm("after the restart")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: after the restart")
+            #expect(try await stack.json("last", "mine")["text"] == "Echo: after the restart")
+            try await stack.say("thread after the restart", in: thread, mention: false)
+            try await stack.waitForBotMessage(in: thread, containing: "Echo: thread after the restart")
+            #expect(try await stack.json("last", "threaded")["text"] == "Echo: thread after the restart")
+            #expect(stack.piPrompts(containing: "after the restart").count == 2)
+        }
+    }
+}

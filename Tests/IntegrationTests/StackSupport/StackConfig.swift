@@ -1,0 +1,41 @@
+import PiRelaySDK
+
+/// config.yaml for the full stack: the harness's quick plugin timings, the fake pi as
+/// `pi.command`, and a `discord:` section pointing the real plugin at the fake Discord, with
+/// alice and bob allowed.
+struct StackConfig {
+    var plugins = TestConfig()
+    /// `discord.channels`: guild channels bound to projects (id, cwd, name).
+    var channels: [(id: String, cwd: String, name: String)] = []
+    var logLevel = "debug"
+
+    static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
+
+    func yaml(apiBase: String, agentDir: String, workspace: String) -> String {
+        var lines = [
+            plugins.yaml + "logs:",
+            "  level: \(logLevel)",
+            "pi:",
+            "  command: \(Self.quoted(Self.fakePi))",
+            "  agentDir: \(Self.quoted(agentDir))",
+            // The fake pi is Python: on a loaded machine its first answer can take a while.
+            "  startTimeoutSeconds: 60",
+            "sessions:",
+            "  defaultCwd: \(Self.quoted(workspace))",
+            "discord:",
+            "  apiBase: \(Self.quoted(apiBase))",
+            "  allowedUsers: [\"\(StackUser.alice.id)\", \"\(StackUser.bob.id)\"]",
+            "  guilds: [\"\(StackHome.guild)\"]",
+        ]
+        if !channels.isEmpty {
+            lines.append("  channels:")
+            for c in channels {
+                lines.append("    - {id: \"\(c.id)\", cwd: \(Self.quoted(c.cwd)), name: \(Self.quoted(c.name))}")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML double-quoted scalar; JSON string escapes are valid YAML escapes.
+    static func quoted(_ s: String) -> String { JSONValue.string(s).serialized() }
+}
