@@ -14,6 +14,18 @@ extension DiscordREST {
     /// a repeat (same channel, same nonce, within minutes) with the original message.
     @discardableResult
     func createMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile] = []) async throws -> String {
+        try await postMessage(channel: channel, body: body, nonce: nonce, files: files).id
+    }
+
+    /// Posts a message and returns its id and the content Discord holds for it. A repeated nonce
+    /// gets the original message back, which may show an older text than `body`: that is how a
+    /// plugin restarted after a crash finds a message it posted but never recorded (and then
+    /// edits it, instead of posting a second one).
+    func createMessageOrFindRepeat(channel: String, body: JSONValue, nonce: String) async throws -> (id: String, content: String) {
+        try await postMessage(channel: channel, body: body, nonce: nonce, files: [])
+    }
+
+    private func postMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile]) async throws -> (id: String, content: String) {
         var body = body
         if let nonce {
             body["nonce"] = .string(nonce)
@@ -26,7 +38,7 @@ extension DiscordREST {
         guard let id = message?["id"]?.stringValue else {
             throw DiscordAPIError(endpoint: "POST /channels/{channel_id}/messages", status: 200, code: nil, message: "no message id in the answer")
         }
-        return id
+        return (id, message?["content"]?.stringValue ?? "")
     }
 
     func editMessage(channel: String, message: String, body: JSONValue) async throws {

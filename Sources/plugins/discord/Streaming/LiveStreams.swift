@@ -26,6 +26,10 @@ actor LiveStreams {
     /// Runs are kept per channel too: the same run shown in two chats is two live views.
     static func key(_ runID: String, channel: String) -> String { runID + "@" + channel }
 
+    /// The nonce of a run's `index`th live message: the final uses it too, so a message posted
+    /// just before a crash (and so never recorded) is found again instead of posted twice.
+    static func nonce(_ key: String, index: Int) -> String { Nonce.make("live:" + key, index: index) }
+
     /// False when the update is stale or its run already has its final (nothing to show).
     @discardableResult
     func update(runID: String, target: Target, revision: Int?, chunks: [String], tail: String) -> Bool {
@@ -113,8 +117,14 @@ actor LiveStreams {
             switch action {
             case .post(let index, let content):
                 do {
-                    let id = try await rest.createMessage(channel: channel, body: Poster.body(content),
-                                                          nonce: Nonce.make("live:" + key, index: index))
+                    let posted = try await rest.createMessageOrFindRepeat(channel: channel, body: Poster.body(content),
+                                                                          nonce: Self.nonce(key, index: index))
+                    // A message this run posted before a crash, before it was recorded: bring it up to date.
+                    if posted.content != TextFit.clamp(content, to: Poster.limit) {
+                        try await rest.editMessage(channel: channel, message: posted.id,
+                                                   body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
+                    }
+                    let id = posted.id
                     runs[key]?.coalescer.posted(index: index, messageID: id, content: content, now: .now)
                     await record(key)
                 } catch {

@@ -97,8 +97,25 @@ struct Outbox: Sendable {
                 }
                 let last = i == chunks.count - 1
                 let batch = last && !filesSent ? Self.batches(files).first ?? [] : []
-                let id = try await rest.createMessage(channel: channel, body: Poster.body(text, mention: pinged),
+                let id: String
+                if let runID, batch.isEmpty {
+                    // Posted under the live view's nonce: if the live view put up this message
+                    // just before a crash kept it from being recorded, Discord hands it back and
+                    // it is edited into the chunk instead of being left beside a second one.
+                    let posted = try await rest.createMessageOrFindRepeat(
+                        channel: channel, body: Poster.body(text, mention: pinged),
+                        nonce: LiveStreams.nonce(LiveStreams.key(runID, channel: channel), index: i))
+                    id = posted.id
+                    if posted.content != TextFit.clamp(text, to: Poster.limit) {
+                        try await rest.editMessage(channel: channel, message: id,
+                                                   body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
+                        // An edit pings nobody: the mention is still to be made.
+                        if pinged != nil { mention = pinged }
+                    }
+                } else {
+                    id = try await rest.createMessage(channel: channel, body: Poster.body(text, mention: pinged),
                                                       nonce: Nonce.make(delivery, index: i), files: batch)
+                }
                 if !batch.isEmpty { filesSent = true; try await upload(Array(files.dropFirst(batch.count)), channel: channel, delivery: delivery) }
                 ids.append(id)
             }
