@@ -107,3 +107,14 @@ fuzz: deps
 		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed (inputs in $(FUZZ_SCRATCH)/artifacts/)"; exit 1; fi
+
+# Issue 7: the real daemon with its real plugins, the fake pi and the fake Discord under steady
+# chat traffic while every plugin (and, in runs of 300 s or more, the daemon) is kill -9'd; the
+# table it prints counts losses, duplicates and leaks, and any of them fails it (soak/soak.py).
+# CI runs the 60-second version (.ci/run).
+SOAK_SECONDS ?= 600
+
+.PHONY: soak
+
+soak: build
+	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) soak/soak.py --bin $(DEBUG_DIR)

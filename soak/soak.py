@@ -1,0 +1,830 @@
+#!/usr/bin/env python3
+"""make soak: the real pi-relayd with its real plugins (formatter, attachments, discord), the fake
+pi behind every session and the fake Discord in front, under steady chat traffic while processes
+are killed. Issue 7, part 1.
+
+For SECONDS (default 600, SOAK_SECONDS overrides; CI runs 60):
+
+* at least 10 sessions, one per configured Discord channel, stream all the time: each gets a new
+  prompt as soon as it is idle (now and then a follow-up while it works), "SOAKP<n> <40 words>";
+  the fake pi echoes it word by word, so every answer carries its prompt's unique marker;
+* prompts come from three allowed users, and from two users who are not allowed ("EVILP<n>");
+* every ~30 s a session is asked "!scenario ui ask-select" (marker "SOAKQ<n>" on its second line);
+  the question is answered by clicking one of its buttons in Discord, as a random allowed user;
+* each plugin is `kill -9`ed at a random moment at least every 20 s; in the long form (>= 300 s)
+  the daemon is too, every two to three minutes, and started again.
+
+Then the traffic stops, everything settles, and every session is prompted once more (a dead one
+would not answer). The table printed at the end counts, from the outside only:
+
+* inbound: allowed prompts Discord took in, and how many reached pi exactly once (FAKE_PI_LOG);
+  unauthorized prompts that reached pi (must be 0);
+* finals: answers pi produced (its session files) and how many Discord shows exactly once (the
+  bot's messages in the channel, current content: a run spread over several chunks or turned from
+  its live message still counts once). A run cut short because the daemon's kill took its pi with
+  it never produces an answer, and is counted on its own line;
+* questions: answered (the click's reply said so) and applied (pi got that value for that
+  question exactly once);
+* sessions alive at the end, worst and p50 recovery time after each kind of kill, the daemon's
+  file descriptors and RSS at start and end, and processes of the home left over.
+
+It exits 1 on any loss, duplicate, leak or dead session.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FAKE_DISCORD = os.path.join(ROOT, "Tests", "Fakes", "fake_discord", "fake_discord.py")
+FAKE_PI = os.path.join(ROOT, "Tests", "Fakes", "fake-pi", "pi")
+
+TOKEN = "SOAK.bot-token.Yk3Lq8Vz2Pw7Rn5Tx1"
+GUILD = "1100000000000000001"
+BOT = "1300000000000000001"
+ALLOWED = [("1400000000000000001", "alice"), ("1400000000000000003", "bob"), ("1400000000000000004", "carol")]
+REFUSED = [("1400000000000000002", "mallory"), ("1400000000000000005", "trudy")]
+PLUGINS = ["formatter", "attachments", "discord"]
+WORDS = ("relay stream chunk edit final answer session plugin gateway resume outbox nonce marker "
+         "thread channel button question prompt agent daemon restart").split()
+# Bot messages that carry no marker and are expected: refusals, mention pings after a final,
+# questions and the finals of question runs (their answer is the choice, not an echo).
+KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you")
+MARKER = re.compile(r"\b(SOAKP\d{6}|SOAKQ\d{6}|EVILP\d{6}|SOAKZ\d{6})\b")
+
+
+def channel_id(i):
+    return str(1200000000000000101 + i)
+
+
+def log(*parts):
+    print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)
+
+
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def percentile(xs, p):
+    s = sorted(xs)
+    if not s:
+        return None
+    k = max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))
+    return s[k]
+
+
+class FakeDiscord:
+    """The fake Discord process and its control API (JSON over HTTP on 127.0.0.1)."""
+
+    def __init__(self, work, sessions):
+        port_file = os.path.join(work, "fake-discord-port.json")
+        self.transcript = os.path.join(work, "transcript.txt")
+        args = [sys.executable, FAKE_DISCORD, "--port", "0", "--control-port-file", port_file, "--token", TOKEN,
+                "--heartbeat-ms", "10000", "--bot-user-id", BOT, "--guild", GUILD, "--transcript", self.transcript]
+        for uid, name in ALLOWED + REFUSED:
+            args += ["--user", f"{uid}:{name}"]
+        for i in range(sessions):
+            args += ["--channel", f"{channel_id(i)}:soak-{i:02d}"]
+        self.err = open(os.path.join(work, "fake-discord.log"), "wb")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"soak: the fake Discord did not start; see {work}/fake-discord.log")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            info = json.load(f)
+        self.base = info["base"]
+        self.control = f"http://127.0.0.1:{info['port']}/_control"
+
+    def call(self, method, path, body=None, timeout=60):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.control + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"} if data else {})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            body = e.read()
+            if e.code == 408:
+                return json.loads(body)
+            raise RuntimeError(f"{method} {path}: HTTP {e.code} {body[:300]!r}") from None
+
+    def messages(self, channel):
+        return self.call("GET", f"/messages?channel_id={channel}&author=bot", timeout=120)["messages"]
+
+    def stop(self):
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.err.close()
+
+
+class Daemon:
+    """pi-relayd in the foreground in a throw-away home; its control socket; /proc views."""
+
+    def __init__(self, bin_dir, root, fake, sessions):
+        self.bin = bin_dir
+        self.home = os.path.join(root, "h")
+        self.scratch = os.path.join(root, "t")
+        self.work = os.path.join(root, "w")
+        self.agent = os.path.join(root, "agent")
+        for d in (self.home, os.path.join(self.home, "plugins"), self.scratch, self.work, self.agent):
+            os.makedirs(d, mode=0o700, exist_ok=True)
+        os.chmod(self.home, 0o700)
+        self.sock = os.path.join(self.home, "relayd.sock")
+        self.pi_log = os.path.join(self.scratch, "pi-stdin.jsonl")
+        for name in PLUGINS:
+            exe = os.path.join(bin_dir, "pi-relay-" + name)
+            if not os.access(exe, os.X_OK):
+                raise SystemExit(f"soak: {exe} is not built (make build)")
+            os.symlink(exe, os.path.join(self.home, "plugins", name))
+        channels = []
+        for i in range(sessions):
+            cwd = os.path.join(self.work, f"s{i:02d}")
+            os.makedirs(cwd, exist_ok=True)
+            channels.append(f'    - {{id: "{channel_id(i)}", cwd: {json.dumps(cwd)}, name: s{i:02d}}}')
+        config = "\n".join([
+            "plugins:",
+            "  pingIntervalSeconds: 2",
+            "  pingTimeoutSeconds: 30",
+            "  handshakeTimeoutSeconds: 30",
+            "  restart:",
+            "    initialBackoffMs: 200",
+            "    maxBackoffMs: 2000",
+            # Every plugin is killed at least every 20 s on purpose: that is no crash loop.
+            "    crashLoopCount: 1000",
+            "    crashLoopWindowSeconds: 60",
+            "logs:",
+            "  level: info",
+            "  maxBytes: 52428800",
+            "pi:",
+            f"  command: {json.dumps(FAKE_PI)}",
+            f"  agentDir: {json.dumps(self.agent)}",
+            "  startTimeoutSeconds: 120",
+            "  env:",
+            f"    FAKE_PI_LOG: {json.dumps(self.pi_log)}",
+            '    FAKE_PI_DELTA_MS: "60"',
+            "discord:",
+            f"  apiBase: {json.dumps(fake.base)}",
+            "  allowedUsers: [" + ", ".join(f'"{u}"' for u, _ in ALLOWED) + "]",
+            f'  guilds: ["{GUILD}"]',
+            "  channels:",
+        ] + channels) + "\n"
+        with open(os.path.join(self.home, "config.yaml"), "w") as f:
+            f.write(config)
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_RELAY", "FAKE_", "DISCORD_"))}
+        self.env.update({"PI_RELAYD_HOME": self.home, "PI_RELAYD_BUNDLED_PLUGINS": "", "DISCORD_BOT_TOKEN": TOKEN,
+                         "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"})
+        self.proc = None
+        self.starts = 0
+
+    def start(self):
+        self.starts += 1
+        out = open(os.path.join(self.scratch, f"daemon-{self.starts}.log"), "wb")
+        self.proc = subprocess.Popen([os.path.join(self.bin, "pi-relayd"), "start", "--foreground"], env=self.env,
+                                     stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+        out.close()
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def kill9(self):
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def call(self, method, params=None, timeout=30):
+        """One request on the control socket (docs/PROTOCOL.md §9)."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(timeout)
+        try:
+            s.connect(self.sock)
+            s.sendall((json.dumps({"id": "1", "method": method, "params": params or {}}) + "\n").encode())
+            buf = b""
+            while not buf.endswith(b"\n"):
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                buf += chunk
+        finally:
+            s.close()
+        reply = json.loads(buf)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        return reply["result"]
+
+    def try_call(self, method, params=None, timeout=30):
+        try:
+            return self.call(method, params, timeout)
+        except (OSError, ValueError, RuntimeError):
+            return None
+
+    def fds(self):
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def rss(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def home_processes(self):
+        """Processes started with this home in their environment (the daemon passes it on)."""
+        want = f"PI_RELAYD_HOME={self.home}".encode()
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    env = f.read().split(b"\0")
+                with open(f"/proc/{entry}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if want in env and state not in ("Z", "X"):
+                found.append(int(entry))
+        return found
+
+
+class Answers:
+    """What pi answered, read from its session files as they grow: marker -> time of the answer."""
+
+    def __init__(self, agent_dir):
+        self.folder = os.path.join(agent_dir, "sessions")
+        self.offsets = {}
+        self.seen = {}
+        self.lock = threading.Lock()
+
+    def read(self):
+        with self.lock:
+            for folder, _, files in os.walk(self.folder):
+                for name in files:
+                    if name.endswith(".jsonl"):
+                        self._read(os.path.join(folder, name))
+            return dict(self.seen)
+
+    def _read(self, path):
+        try:
+            with open(path, "rb") as f:
+                f.seek(self.offsets.get(path, 0))
+                data = f.read()
+        except OSError:
+            return
+        # Only whole lines: the tail may be half written.
+        end = data.rfind(b"\n") + 1
+        self.offsets[path] = self.offsets.get(path, 0) + end
+        for line in data[:end].splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            message = entry.get("message") or {}
+            if message.get("role") != "assistant":
+                continue
+            text = "".join(b.get("text", "") for b in message.get("content", []) if isinstance(b, dict))
+            for m in re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text):
+                self.seen.setdefault(m, message.get("timestamp", 0) / 1000)
+
+
+class Soak:
+    def __init__(self, args):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.root = tempfile.mkdtemp(prefix="soak-", dir="/tmp")
+        self.fake = FakeDiscord(self.root, args.sessions)
+        self.daemon = Daemon(args.bin, self.root, self.fake, args.sessions)
+        self.lock = threading.Lock()
+        self.stop_traffic = threading.Event()
+        self.stop_kills = threading.Event()
+        self.daemon_down = threading.Event()
+        self.counter = 0
+        self.sent = {}            # marker -> {"channel", "kind", "time", "user"}
+        self.lost_by_discord = [] # injections no gateway session received (Discord would drop them too)
+        self.outstanding = {channel_id(i): [] for i in range(args.sessions)}
+        self.last_question = {channel_id(i): 0.0 for i in range(args.sessions)}
+        self.clicks = {}          # question id -> list of {"interaction", "value", "time", "message"}
+        self.clicked_messages = set()
+        self.kills = {name: [] for name in PLUGINS + ["daemon"]}  # name -> [(killed at, recovered after)]
+        self.daemon_kill_times = []
+        self.session_channels = {}  # session id -> channel
+        self.answers = Answers(self.daemon.agent)
+        self.stop_questions = threading.Event()
+        self.errors = []
+
+    # -- set-up --------------------------------------------------------------------------------
+    def wait(self, what, timeout, probe, every=0.2):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                r = probe()
+                if r:
+                    return r
+            except (OSError, ValueError, RuntimeError):
+                pass
+            time.sleep(every)
+        raise SystemExit(f"soak: timed out after {timeout} s waiting until {what}")
+
+    def plugins_running(self):
+        listed = self.daemon.try_call("plugins") or []
+        states = {p.get("name"): p for p in listed}
+        return all(states.get(n, {}).get("state") == "running" and states[n].get("pid") for n in PLUGINS) and states
+
+    def gateway_up_since(self, cursor):
+        for kind in ("ready", "resumed"):
+            if self.fake.call("GET", f"/wait?for={kind}&since={cursor}&timeout=0.5").get("ok"):
+                return True
+        return False
+
+    def start(self):
+        cursor = self.fake.call("GET", "/cursor")["cursor"]
+        self.daemon.start()
+        self.wait("the plugins run", 120, self.plugins_running)
+        self.wait("the discord plugin is on the gateway", 120, lambda: self.gateway_up_since(cursor))
+        self.wait(f"{self.args.sessions} sessions are idle", 180, lambda: self.sessions_idle())
+        for s in self.daemon.call("sessions"):
+            self.session_channels[s["id"]] = channel_id(int(s["name"][1:]))
+
+    def sessions_idle(self):
+        listed = self.daemon.try_call("sessions") or []
+        return len(listed) >= self.args.sessions and all(s.get("state") == "idle" for s in listed)
+
+    # -- traffic -------------------------------------------------------------------------------
+    def next_marker(self, prefix):
+        with self.lock:
+            self.counter += 1
+            return f"{prefix}{self.counter:06d}"
+
+    def inject(self, marker, channel, user, text, kind):
+        try:
+            r = self.fake.call("POST", "/messages", {"channel_id": channel, "author": {"id": user[0], "username": user[1]},
+                                                    "mention_bot": True, "content": text})
+        except (OSError, RuntimeError) as e:
+            self.errors.append(f"injecting {marker}: {e}")
+            return
+        with self.lock:
+            if not r.get("delivered_to"):
+                self.lost_by_discord.append(marker)
+                return
+            self.sent[marker] = {"channel": channel, "kind": kind, "time": time.time(), "user": user[1]}
+            if kind in ("prompt", "question"):
+                self.outstanding[channel].append(marker)
+
+    def traffic(self):
+        """Keeps every session streaming: a new prompt as soon as it is idle with nothing
+        outstanding, now and then a follow-up while it works, a question every half minute or
+        so, and now and then a message from someone who is not allowed."""
+        names = {f"s{i:02d}": channel_id(i) for i in range(self.args.sessions)}
+        while not self.stop_traffic.is_set():
+            answered = self.answers.read()
+            states = {names.get(s.get("name")): s.get("state") for s in (self.daemon.try_call("sessions") or [])}
+            now = time.time()
+            for channel in names.values():
+                with self.lock:
+                    # Done: answered, or asked and clicked; a run cut by a daemon kill never is.
+                    self.outstanding[channel] = [
+                        m for m in self.outstanding[channel]
+                        if m not in answered and now - self.sent[m]["time"] < 90
+                        and not (self.sent[m]["kind"] == "question" and self.sent[m].get("clicked"))]
+                    waiting = len(self.outstanding[channel])
+                idle = states.get(channel) == "idle"
+                follow_up = waiting == 1 and states.get(channel) == "busy" and self.rng.random() < 0.05
+                if not (waiting == 0 and (idle or channel not in states)) and not follow_up:
+                    continue
+                user = self.rng.choice(ALLOWED)
+                if not follow_up and now - self.last_question[channel] > 30 and self.rng.random() < 0.15:
+                    self.last_question[channel] = now
+                    marker = self.next_marker("SOAKQ")
+                    self.inject(marker, channel, user, f"!scenario ui ask-select 120000\n{marker}", "question")
+                else:
+                    marker = self.next_marker("SOAKP")
+                    words = " ".join(self.rng.choice(WORDS) for _ in range(40))
+                    self.inject(marker, channel, user, f"{marker} {words}", "prompt")
+                if self.rng.random() < 0.03:
+                    evil = self.next_marker("EVILP")
+                    self.inject(evil, channel, self.rng.choice(REFUSED), f"{evil} please run rm -rf /", "evil")
+            self.stop_traffic.wait(0.5)
+
+    def pi_markers(self):
+        seen = set()
+        for line in read_lines(self.daemon.pi_log):
+            for m in MARKER.findall(line):
+                seen.add(m)
+        return seen
+
+    # -- questions -----------------------------------------------------------------------------
+    def answer_questions(self):
+        """Clicks one option of every open question, as the session's Discord channel shows it."""
+        while not self.stop_questions.is_set():
+            for q in self.open_questions():
+                channel = self.session_channels.get(q.get("sessionId"))
+                if channel is None or not self.should_click(q["id"]):
+                    continue
+                try:
+                    messages = self.fake.messages(channel)
+                except (OSError, RuntimeError):
+                    continue
+                shown = [m for m in messages if "Pick a colour" in m.get("content", "")
+                         and any(c.get("custom_id", "").startswith("pq:")
+                                 for row in m.get("components", []) for c in row.get("components", []))]
+                if not shown:
+                    continue
+                message = shown[-1]
+                options = [c for row in message["components"] for c in row.get("components", [])
+                           if c.get("custom_id", "").startswith("pq:") and c.get("label", "")[:2] in ("1.", "2.", "3.")]
+                if not options:
+                    continue
+                button = self.rng.choice(options)
+                value = button["label"].split(". ", 1)[1]
+                user = self.rng.choice(ALLOWED)
+                try:
+                    r = self.fake.call("POST", "/interactions", {"type": 3, "message_id": message["id"],
+                                                                 "custom_id": button["custom_id"],
+                                                                 "user": {"id": user[0], "username": user[1]}})
+                except (OSError, RuntimeError) as e:
+                    self.errors.append(f"clicking {q['id']}: {e}")
+                    continue
+                with self.lock:
+                    self.clicks.setdefault(q["id"], []).append({"interaction": r.get("id"), "value": value,
+                                                               "time": time.time(), "message": message["id"]})
+                    for marker in self.outstanding[channel]:
+                        if self.sent[marker]["kind"] == "question":
+                            self.sent[marker]["clicked"] = True
+            self.stop_questions.wait(1.0)
+
+    def open_questions(self):
+        return self.daemon.try_call("questions") or []
+
+    def should_click(self, qid):
+        """Once per question; again when the earlier click got no "Answered" within 15 s (the
+        plugin was down and Discord failed it, or it landed on an older question's message)."""
+        with self.lock:
+            earlier = self.clicks.get(qid, [])
+        if not earlier:
+            return True
+        last = earlier[-1]
+        if time.time() - last["time"] < 15:
+            return False
+        return not self.interaction_reply(last["interaction"]).startswith("Answered")
+
+    def interaction_reply(self, interaction):
+        """The text the bot answered an interaction with ("" if none yet)."""
+        try:
+            view = self.fake.call("GET", f"/interactions/{interaction}")
+            if view.get("ack_type") == 5 and view.get("original_message_id"):
+                return self.fake.call("GET", f"/messages/{view['original_message_id']}").get("content") or ""
+            return ((view.get("callback") or {}).get("data") or {}).get("content") or ""
+        except (OSError, RuntimeError):
+            return ""
+
+    # -- kills ---------------------------------------------------------------------------------
+    def plugin_killer(self, name):
+        while not self.stop_kills.wait(self.rng.uniform(4, 19)):
+            if self.daemon_down.is_set():
+                continue
+            listed = {p.get("name"): p for p in (self.daemon.try_call("plugins") or [])}
+            info = listed.get(name)
+            if not info or info.get("state") != "running" or not info.get("pid"):
+                continue
+            cursor = self.fake.call("GET", "/cursor")["cursor"] if name == "discord" else None
+            try:
+                os.kill(info["pid"], signal.SIGKILL)
+            except ProcessLookupError:
+                continue
+            killed = time.monotonic()
+            recovered = self.recovery(name, info["pid"], cursor, killed)
+            with self.lock:
+                self.kills[name].append((time.time(), recovered))
+
+    def recovery(self, name, old_pid, cursor, killed, timeout=120):
+        """Seconds until a new instance runs (for discord: and is back on the gateway)."""
+        while time.monotonic() - killed < timeout:
+            listed = {p.get("name"): p for p in (self.daemon.try_call("plugins") or [])}
+            info = listed.get(name, {})
+            if info.get("state") == "running" and info.get("pid") and info["pid"] != old_pid:
+                if name != "discord" or self.gateway_up_since(cursor):
+                    return time.monotonic() - killed
+            if self.daemon_down.is_set():
+                return None
+            time.sleep(0.05)
+        return None
+
+    def daemon_killer(self):
+        while not self.stop_kills.wait(self.rng.uniform(120, 180)):
+            cursor = self.fake.call("GET", "/cursor")["cursor"]
+            self.daemon_down.set()
+            killed = time.monotonic()
+            self.daemon.kill9()
+            with self.lock:
+                self.daemon_kill_times.append(time.time())
+            log("daemon killed (kill -9); starting it again")
+            time.sleep(1.0)
+            self.daemon.start()
+            try:
+                self.wait("the restarted daemon's plugins run", 120, self.plugins_running, every=0.05)
+                self.wait("the discord plugin is back on the gateway", 120, lambda: self.gateway_up_since(cursor), every=0.05)
+                recovered = time.monotonic() - killed
+            except SystemExit as e:
+                self.errors.append(str(e))
+                recovered = None
+            self.daemon_down.clear()
+            with self.lock:
+                self.kills["daemon"].append((time.time(), recovered))
+
+    # -- the run -------------------------------------------------------------------------------
+    def run(self):
+        log(f"soak: {self.args.seconds} s, {self.args.sessions} sessions, daemon kills "
+            f"{'on' if self.args.daemon_kills else 'off'}, work in {self.root}")
+        self.start()
+        time.sleep(2)
+        start_fds, start_rss = self.daemon.fds(), self.daemon.rss()
+        threads = [threading.Thread(target=self.traffic, daemon=True),
+                   threading.Thread(target=self.answer_questions, daemon=True)]
+        threads += [threading.Thread(target=self.plugin_killer, args=(n,), daemon=True) for n in PLUGINS]
+        if self.args.daemon_kills:
+            threads.append(threading.Thread(target=self.daemon_killer, daemon=True))
+        for t in threads:
+            t.start()
+        end = time.monotonic() + self.args.seconds
+        while time.monotonic() < end:
+            time.sleep(min(30, max(0.1, end - time.monotonic())))
+            with self.lock:
+                log(f"{len(self.sent)} injected, {sum(len(k) for k in self.kills.values())} kills so far")
+        self.stop_kills.set()
+        self.stop_traffic.set()
+        for t in threads:
+            if t is not threads[1]:
+                t.join(timeout=200)
+        log("traffic and kills stopped; waiting for everything to settle")
+        settled = self.settle()
+        probe = self.probe_sessions()
+        self.stop_questions.set()
+        threads[1].join(timeout=60)
+        time.sleep(3)
+        end_fds, end_rss = self.daemon.fds(), self.daemon.rss()
+        return self.report(settled, probe, (start_fds, start_rss), (end_fds, end_rss))
+
+    def settle(self, timeout=240):
+        """Until the plugins run with empty outboxes, every session is idle with no question open,
+        every prompt has reached pi (or cannot any more), and the bot's messages stop changing."""
+        deadline = time.monotonic() + timeout
+        last, stable_since = None, None
+        while time.monotonic() < deadline:
+            listed = self.daemon.try_call("plugins") or []
+            calm = (all(p.get("state") == "running" and not p.get("outbox") for p in listed if p.get("name") in PLUGINS)
+                    and self.sessions_idle() and not self.open_questions())
+            snapshot = self.fake.call("GET", "/cursor")["cursor"] if calm else None
+            if calm and snapshot == last:
+                if stable_since and time.monotonic() - stable_since > 5:
+                    return True
+            else:
+                stable_since = time.monotonic()
+            last = snapshot
+            time.sleep(1)
+        self.errors.append("the soak did not settle within 240 s")
+        return False
+
+    def probe_sessions(self):
+        """One more prompt per session: a session that does not answer it is dead."""
+        markers = {}
+        for i in range(self.args.sessions):
+            marker = self.next_marker("SOAKZ")
+            markers[marker] = channel_id(i)
+            self.inject(marker, channel_id(i), ALLOWED[0], f"{marker} are you still there", "probe")
+        deadline = time.monotonic() + 120
+        alive = set()
+        while time.monotonic() < deadline and len(alive) < len(markers):
+            for marker, channel in markers.items():
+                if marker in alive:
+                    continue
+                try:
+                    if any(f"Echo: {marker}" in m.get("content", "") for m in self.fake.messages(channel)):
+                        alive.add(marker)
+                except (OSError, RuntimeError):
+                    pass
+            time.sleep(1)
+        self.settle(timeout=60)
+        return alive, markers
+
+    # -- the table -----------------------------------------------------------------------------
+    def report(self, settled, probe, start, end):
+        pi_counts = {}
+        ui_responses = []
+        for line in read_lines(self.daemon.pi_log):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if record.get("type") in ("prompt", "follow_up", "steer"):
+                for m in set(MARKER.findall(record.get("message", ""))):
+                    pi_counts[m] = pi_counts.get(m, 0) + 1
+            elif record.get("type") == "extension_ui_response":
+                ui_responses.append(record)
+
+        allowed = {m: s for m, s in self.sent.items() if s["kind"] in ("prompt", "question", "probe")}
+        once = [m for m in allowed if pi_counts.get(m, 0) == 1]
+        lost_in = sorted(m for m in allowed if pi_counts.get(m, 0) == 0)
+        dup_in = sorted(m for m in allowed if pi_counts.get(m, 0) > 1)
+        evil = [m for m, s in self.sent.items() if s["kind"] == "evil"]
+        evil_in = sorted(m for m in evil if pi_counts.get(m, 0) > 0)
+
+        shown = {}
+        stray, notices = [], 0
+        for i in range(self.args.sessions):
+            for message in self.fake.messages(channel_id(i)):
+                # A long run comes as a preview plus the whole answer as a .md file.
+                text = message.get("content", "") + "".join(self.attachment_text(a) for a in message.get("attachments", []))
+                found = re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text)
+                for m in found:
+                    shown[m] = shown.get(m, 0) + 1
+                if found or any(k in text for k in KNOWN_MESSAGES):
+                    continue
+                if text.startswith(("⚠️", "ℹ️")):
+                    notices += 1
+                else:
+                    # Nothing a user should see: a live message left behind, a half answer.
+                    stray.append(f"{message['id']}: {text[:80]!r}")
+        produced = self.answers.read()
+        expected = [m for m in produced if m in allowed]
+        final_once = [m for m in expected if shown.get(m, 0) == 1]
+        final_dup = sorted(m for m in shown if shown[m] > 1)
+        interrupted, final_lost = [], []
+        for m in expected:
+            if shown.get(m, 0) == 0:
+                # pi wrote the answer, but the run it belonged to was still going when the
+                # daemon's kill took pi with it: that run never ended, so it has no final.
+                t = produced[m]
+                if any(t - 1 <= k <= t + 30 for k in self.daemon_kill_times):
+                    interrupted.append(m)
+                else:
+                    final_lost.append(m)
+        unanswered = [m for m in allowed if allowed[m]["kind"] != "question" and pi_counts.get(m, 0) >= 1 and m not in produced]
+        cut = [m for m in unanswered if any(k >= allowed[m]["time"] - 1 for k in self.daemon_kill_times)]
+        never = sorted(set(unanswered) - set(cut))
+
+        answered, applied, not_applied = 0, 0, []
+        for qid, clicks in self.clicks.items():
+            ok = [c for c in clicks if self.interaction_reply(c["interaction"]).startswith("Answered")]
+            if not ok:
+                continue
+            answered += 1
+            value = ok[0]["value"]
+            got = [r for r in ui_responses if r.get("id") == qid]
+            if len(got) == 1 and got[0].get("value") == value:
+                applied += 1
+            else:
+                not_applied.append((qid, value, got))
+
+        alive, probes = probe
+        sessions = self.daemon.try_call("sessions") or []
+        dead = [s["name"] for s in sessions if s.get("state") not in ("idle",)]
+        dead += [probes[m] for m in probes if m not in alive]
+
+        rows = []
+        fails = []
+
+        def row(label, value, ok=True):
+            rows.append((label, value, ok))
+            if not ok:
+                fails.append(label)
+
+        row("inbound prompts sent (allowed users)", len(allowed))
+        row("  delivered to pi exactly once", len(once), len(once) == len(allowed))
+        row("  lost before pi", len(lost_in), not lost_in)
+        row("  duplicated to pi", len(dup_in), not dup_in)
+        row("  not taken by Discord (no gateway session)", len(self.lost_by_discord))
+        row("unauthorized prompts sent / reaching pi", f"{len(evil)} / {len(evil_in)}", not evil_in)
+        row("final answers produced by pi", len(expected))
+        row("  delivered to Discord exactly once", len(final_once),
+            len(final_once) + len(interrupted) == len(expected))
+        row("  duplicated in Discord", len(final_dup), not final_dup)
+        row("  lost", len(final_lost), not final_lost)
+        row("  runs cut by a daemon kill -9 (no final)", len(interrupted) + len(cut))
+        row("  prompts pi never answered (no kill)", len(never), not never)
+        row("  stray bot messages (no answer in them)", len(stray), not stray)
+        row("notices posted (e.g. pi exited)", notices)
+        row("questions answered / applied", f"{answered} / {applied}", answered == applied)
+        row("sessions alive at the end", f"{len(probes) - len([m for m in probes if m not in alive])} / {len(probes)}",
+            not dead)
+        for name in PLUGINS + ["daemon"]:
+            times = [r for _, r in self.kills[name] if r is not None]
+            failed = [1 for _, r in self.kills[name] if r is None]
+            worst = f"{max(times):.2f} s" if times else "-"
+            p50 = f"{percentile(times, 50):.2f} s" if times else "-"
+            row(f"kill -9 {name}: kills, recovery worst / p50", f"{len(self.kills[name])}, {worst} / {p50}", not failed)
+        fd_ok = end[0] <= start[0] + 16
+        rss_ok = end[1] <= max(2 * start[1], start[1] + 64 * 1024 * 1024)
+        row("daemon file descriptors start / end", f"{start[0]} / {end[0]}", fd_ok)
+        row("daemon RSS start / end", f"{start[1] / 1048576:.1f} MiB / {end[1] / 1048576:.1f} MiB", rss_ok)
+        procs = self.daemon.home_processes()
+        expected_procs = 1 + len(PLUGINS) + self.args.sessions
+        row("processes of the home at the end (expected)", f"{len(procs)} ({expected_procs})", len(procs) <= expected_procs)
+        violations = self.fake.call("GET", "/violations?severity=error")["violations"]
+        kinds = {}
+        for v in violations:
+            kinds[v.get("kind")] = kinds.get(v.get("kind"), 0) + 1
+        stats = self.fake.call("GET", "/stats")
+        row("Discord 429s / invalid requests", f"{stats.get('rate_limited_429')} / {stats.get('invalid_requests')}")
+        row("Discord error-level violations", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "0")
+        row("settled", "yes" if settled else "no", settled)
+        row("driver errors", len(self.errors), not self.errors)
+
+        width = max(len(r[0]) for r in rows) + 2
+        print()
+        print(f"soak: {self.args.seconds} s, {self.args.sessions} sessions, daemon kills "
+              f"{'on' if self.args.daemon_kills else 'off'}")
+        print(f"{'':<{width}}{'':>28}")
+        for label, value, ok in rows:
+            print(f"{label:<{width}}{str(value):>28}{'' if ok else '   FAIL'}")
+        details = [("lost before pi", lost_in), ("duplicated to pi", dup_in), ("unauthorized in pi", evil_in),
+                   ("finals duplicated", final_dup), ("finals lost", final_lost), ("never answered", never),
+                   ("stray messages", stray),
+                   ("questions not applied", not_applied), ("dead sessions", dead), ("driver errors", self.errors)]
+        for label, items in details:
+            if items:
+                print(f"{label}: {items[:20]}{' …' if len(items) > 20 else ''}")
+        print(f"work folder: {self.root}")
+        return 1 if fails else 0
+
+    def attachment_text(self, attachment):
+        if not attachment.get("filename", "").endswith((".md", ".txt")):
+            return ""
+        try:
+            with urllib.request.urlopen(attachment["url"], timeout=60) as r:
+                return r.read().decode("utf-8", errors="replace")
+        except (OSError, KeyError) as e:
+            self.errors.append(f"reading attachment {attachment.get('filename')}: {e}")
+            return ""
+
+    def cleanup(self):
+        self.daemon.stop()
+        for pid in self.daemon.home_processes():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.fake.stop()
+        if not self.args.keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=os.path.join(ROOT, ".build", "debug"), help="folder with pi-relayd and pi-relay-*")
+    p.add_argument("--seconds", type=int, default=int(os.environ.get("SOAK_SECONDS") or 600))
+    p.add_argument("--sessions", type=int, default=10)
+    p.add_argument("--daemon-kills", choices=["auto", "on", "off"], default="auto",
+                   help="kill -9 the daemon every few minutes (auto: in runs of 300 s or more)")
+    p.add_argument("--seed", type=int, default=int(time.time()))
+    p.add_argument("--keep", action="store_true", help="keep the work folder")
+    args = p.parse_args()
+    if args.sessions < 10:
+        p.error("the soak runs at least 10 sessions")
+    args.bin = os.path.abspath(args.bin)
+    args.daemon_kills = args.daemon_kills == "on" or (args.daemon_kills == "auto" and args.seconds >= 300)
+    soak = Soak(args)
+    code = 1
+    try:
+        code = soak.run()
+    finally:
+        if code != 0:
+            args.keep = True
+        soak.cleanup()
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
