@@ -219,9 +219,12 @@ import Testing
     @Test func toolExecutionEndReadsTextDiffAndExitCode() throws {
         let line = #"{"type":"tool_execution_end","toolCallId":"toolu_2","toolName":"edit","result":{"content":[{"type":"text","text":"Successfully replaced text in a.swift."},{"type":"image","data":"AAAA","mimeType":"image/png"}],"details":{"diff":"-let x = 0\n+let x = 1","firstChangedLine":3,"exitCode":2}},"isError":false}"#
         let execution = try #require(try read(line).toolExecution)
-        #expect(execution == PiToolExecution(
+        var expected = PiToolExecution(
             toolCallId: "toolu_2", toolName: "edit", isError: false, resultText: "Successfully replaced text in a.swift.",
-            diff: "-let x = 0\n+let x = 1", exitCode: 2))
+            diff: "-let x = 0\n+let x = 1", exitCode: 2)
+        // A finished tool's images are kept (they can be sent to the chat on request).
+        expected.images = [PiImage(mimeType: "image/png", base64: "AAAA")]
+        #expect(execution == expected)
     }
 
     @Test func skippedToolIsAnError() throws {

@@ -20,6 +20,8 @@ extension PiEventReader {
                 try c.skipValue()
             }
         }
+        // Only a result that really carried images says so.
+        if execution.images?.isEmpty == true { execution.images = nil }
         return execution
     }
 
