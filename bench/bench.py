@@ -26,7 +26,8 @@ class Context:
         self.root = ROOT
         self.work = os.path.join(HERE, "work")
         os.makedirs(self.work, exist_ok=True)
-        self.bin = args.bin
+        # Absolute: plugins are linked into throw-away homes and children run elsewhere.
+        self.bin = os.path.abspath(args.bin)
         self.runs = args.runs
 
     def exe(self, name):
@@ -70,8 +71,10 @@ def main():
         print(f"== {name}", file=sys.stderr, flush=True)
         try:
             rows += scenario.run(ctx)
-        except Exception as e:  # a broken scenario is reported, the others still run
-            rows.append({"scenario": name, "metric": "error", "value": str(e), "target": "", "met": False})
+        except Exception as e:  # a broken scenario is reported (as a missed target), the others still run
+            print(f"{name}: {e}", file=sys.stderr)
+            rows.append({"scenario": name, "metric": "error", "value": " ".join(str(e).split())[:120],
+                         "target": "runs", "met": False})
     width = max(len(r["scenario"] + r["metric"]) for r in rows) + 3
     print(f"\n{'scenario / metric':<{width}} {'value':>16}  target")
     for r in rows:

@@ -81,7 +81,7 @@ class Fake:
 
 
 def not_run(why):
-    return [{"scenario": "discord", "metric": "not run", "value": why[:200], "target": "runs", "met": False}]
+    return [{"scenario": "discord", "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]
 
 
 def run(ctx):
