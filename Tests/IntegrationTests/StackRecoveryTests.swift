@@ -60,7 +60,8 @@ import Glibc
 
     /// Stop and start the daemon: the DM still watches its session and the thread /new opened is
     /// still bound to its own; each one's messages keep reaching the right session and its
-    /// answers the right place.
+    /// answers the right place, new messages beside the old answers (a restarted daemon once
+    /// numbered its runs from 1 again, and the plugin turned the old answers into the new ones).
     @Test(.timeLimit(.minutes(5)))
     func daemonRestartKeepsTheDMSessionAndThreadBindings() async throws {
         try await StackHome.with { stack in
@@ -70,6 +71,9 @@ import Glibc
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "threaded"], in: StackHome.general)
             let bound = try #require(try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to threaded"))")?[0])
             let thread = try #require(bound["channel_id"]?.stringValue)
+            try await stack.dm("before the restart")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: before the restart")
+            try await stack.waitForState("mine", "idle")
             let ids = Dictionary(uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
                 guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
                 return (name, id)
@@ -93,6 +97,10 @@ import Glibc
             try await stack.waitForBotMessage(in: thread, containing: "Echo: thread after the restart")
             #expect(try await stack.json("last", "threaded")["text"] == "Echo: thread after the restart")
             #expect(stack.piPrompts(containing: "after the restart").count == 2)
+            let shown = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
+            for answer in ["Echo: before the restart", "Echo: after the restart"] {
+                #expect(shown.filter { $0.contains(answer) }.count == 1, "\(answer) shows once: \(shown)")
+            }
         }
     }
 }

@@ -61,12 +61,12 @@ actor PiSession {
         self.observer = observer
         self.persist = persist
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
-        recorder = RunRecorder(sessionId: record.id, sessionName: record.name)
+        recorder = RunRecorder(sessionId: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
     }
 
     var record: SessionRecord {
         SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-                      lastActivity: lastActivity, pid: pid)
+                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered)
     }
 
     private var orphan: Int32?
@@ -352,6 +352,9 @@ actor PiSession {
             case .started(let r):
                 forgetImages()
                 state = questions.isEmpty ? .busy : .waitingForAnswer
+                // Saved before anyone sees the run: a daemon killed now must not number a later
+                // run the same.
+                await persist(record)
                 await observer.session(id, did: .runStarted(r))
             case .updated(let r):
                 await observer.session(id, did: .runUpdated(r))

@@ -18,13 +18,18 @@ struct RunRecorder {
     private(set) var run: RunView?
     private var runCount = 0
 
-    init(sessionId: String, sessionName: String, settleWindow: Duration = .milliseconds(400)) {
+    /// `runsBefore`: runs this session numbered in earlier lives of the daemon; the next is one more.
+    init(sessionId: String, sessionName: String, settleWindow: Duration = .milliseconds(400), runsBefore: Int = 0) {
         self.sessionId = sessionId
         self.sessionName = sessionName
         tracker.settleWindow = settleWindow
+        runCount = max(0, runsBefore)
     }
 
     var isBusy: Bool { tracker.isBusy }
+
+    /// How many runs have been numbered, including those of earlier lives.
+    var runsNumbered: Int { runCount }
 
     mutating func rename(_ name: String) {
         sessionName = name

@@ -13,4 +13,8 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// The pi child's pid while it runs, so a daemon killed with -9 can stop the orphan before
     /// resuming the same session file.
     var pid: Int32?
+    /// Runs numbered so far. Run ids continue from here after a restart, so they never repeat: a
+    /// messenger keys the messages that show a run by its id, and a reused id would make a new
+    /// run's answer overwrite an old one's.
+    var runs: Int?
 }
