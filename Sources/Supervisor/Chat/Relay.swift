@@ -67,8 +67,11 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     }
 
     /// `chat.message` once per message id: a messenger restarted after a crash hands over again
-    /// what it had in flight, and a repeat must not prompt pi twice (it is `ignored`). A handling
-    /// that failed is forgotten, so the messenger's retry is acted on.
+    /// what it had in flight, and a repeat must not prompt pi twice (it is `ignored`). The id is
+    /// saved before pi is prompted, not after: a daemon killed in between loses that one prompt
+    /// rather than running it twice (a prompt can run commands; the user sees no answer and can
+    /// send it again), and that window is a disk write, not pi's answer time. A handling that
+    /// failed is forgotten, so the messenger's retry is acted on.
     private func chatMessageOnce(plugin: String, params: JSONValue) async throws -> JSONValue {
         guard let id = params["messageId"]?.stringValue, !id.isEmpty, handledMessages != nil else {
             return try await chatMessage(plugin: plugin, params: params)
@@ -78,17 +81,20 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ["status": "ignored"]
         }
-        let result: JSONValue
+        saveHandledMessages()
         do {
-            result = try await chatMessage(plugin: plugin, params: params)
+            return try await chatMessage(plugin: plugin, params: params)
         } catch {
             handledMessages?.remove(key)
+            saveHandledMessages()
             throw error
         }
+    }
+
+    private func saveHandledMessages() {
         do { try handledMessages?.save() } catch {
             logger.warning("cannot save the handled chat messages: \(error)")
         }
-        return result
     }
 
     func notification(plugin: String, method: String, params: JSONValue) async {
