@@ -58,6 +58,31 @@ import Glibc
         }
     }
 
+    /// `kill -9` of the daemon while an answer streams into the DM: the run can never finish (its
+    /// pi goes too), so the restarted daemon says in the DM that it was cut off, once; the
+    /// session then answers again as before.
+    @Test(.timeLimit(.minutes(5)))
+    func daemonKilledMidRunTellsTheChatTheAnswerWasCutOff() async throws {
+        try await StackHome.with { stack in
+            let doomed = try await stack.start(doomed: true)
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "cut"])
+            try await stack.dm("!scenario slow 300 60")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 5 ")
+            doomed.signal(SIGKILL)
+            #expect(await doomed.waitForExit() == .signaled(SIGKILL))
+
+            try await stack.start(freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "the answer in progress was cut off", timeout: 90)
+            try await stack.dm("are you back?")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: are you back?")
+            let shown = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
+            #expect(shown.filter { $0.contains("was cut off") }.count == 1, "\(shown)")
+            #expect(!shown.contains { $0.contains("chunk 300 ") }, "the cut run did not go on")
+            #expect(stack.piPrompts(containing: "!scenario slow").count == 1, "the cut prompt is not sent again")
+        }
+    }
+
     /// Stop and start the daemon: the DM still watches its session and the thread /new opened is
     /// still bound to its own; each one's messages keep reaching the right session and its
     /// answers the right place, new messages beside the old answers (a restarted daemon once

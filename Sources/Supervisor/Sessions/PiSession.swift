@@ -31,6 +31,9 @@ actor PiSession {
     private var generation = 0
     private var recorder: RunRecorder
     private(set) var lastRun: RunView?
+    private var activeRun: String?
+    /// The run an earlier daemon was in the middle of when it died (its answer never finished).
+    private(set) var interruptedRun: String?
     /// Images tools produced in the last run (see `ToolImage`).
     private(set) var images: [ToolImage] = []
     let imageDir: String
@@ -62,11 +65,12 @@ actor PiSession {
         self.persist = persist
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
         recorder = RunRecorder(sessionId: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
+        interruptedRun = record.activeRun
     }
 
     var record: SessionRecord {
         SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered)
+                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun)
     }
 
     private var orphan: Int32?
@@ -353,7 +357,8 @@ actor PiSession {
                 forgetImages()
                 state = questions.isEmpty ? .busy : .waitingForAnswer
                 // Saved before anyone sees the run: a daemon killed now must not number a later
-                // run the same.
+                // run the same, and must say at its restart that this one was cut off.
+                activeRun = r.runId
                 await persist(record)
                 await observer.session(id, did: .runStarted(r))
             case .updated(let r):
@@ -363,6 +368,8 @@ actor PiSession {
                 if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
                 record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
                 await observer.session(id, did: .runFinished(r))
+                activeRun = nil
+                await persist(record)
             case .settleAfter(let window):
                 // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
                 Task { [weak self] in

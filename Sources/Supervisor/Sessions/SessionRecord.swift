@@ -17,4 +17,7 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// messenger keys the messages that show a run by its id, and a reused id would make a new
     /// run's answer overwrite an old one's.
     var runs: Int?
+    /// The run going on when the record was saved (set as a run starts, cleared as it ends): a
+    /// daemon killed mid-run finds it when it restarts and tells the chats that run was cut off.
+    var activeRun: String?
 }

@@ -40,9 +40,20 @@ actor Sessions {
                     do { try await s.ensureRunning() } catch {
                         self.logger.error("\(error)")
                     }
+                    // Told once pi is back: the plugins have been found by then.
+                    if let run = await s.interruptedRun { await self.reportInterrupted(s, run: run) }
                 }
             }
         }
+    }
+
+    /// A run the daemon was in the middle of when it was killed never ends: its live view stops
+    /// where it was. The chats watching the session are told, so nobody waits for the rest.
+    private func reportInterrupted(_ s: PiSession, run: String) async {
+        let name = await s.name
+        logger.notice("session \(name): run \(run) was cut off when pi-relayd stopped")
+        await observer.session(s.id, did: .notice(kind: "error", text: "pi-relayd was restarted while \(name) was working: "
+                                                  + "the answer in progress was cut off and will not finish. Send the prompt again if you still need it."))
     }
 
     private func makeSession(_ r: SessionRecord) -> PiSession {

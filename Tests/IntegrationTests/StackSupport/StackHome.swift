@@ -77,16 +77,25 @@ final class StackHome: Sendable {
     /// plugin is on the fake's gateway (identified, or resumed after a restart). `freshCommands`
     /// also waits for the slash commands' registration, which happens once per plugin process
     /// unless it was done within the hour.
+    /// A `doomed` daemon is one the test kills with SIGKILL: it is left out of the clean-shutdown
+    /// checks at the end (the harness's and this one's).
     @discardableResult
-    func start(_ config: StackConfig = StackConfig(), environment: [String: String] = [:], freshCommands: Bool = true) async throws -> Daemon {
+    func start(_ config: StackConfig = StackConfig(), environment: [String: String] = [:], freshCommands: Bool = true,
+               doomed: Bool = false) async throws -> Daemon {
         try home.writeConfig(config.yaml(apiBase: fake.apiBase, agentDir: agentDir, workspace: workspace))
         let since = try await fake.cursor
         var env = ["DISCORD_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",
                    // Plugins log everything, so the token check covers every line they can write.
                    "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"]
         env.merge(environment) { _, new in new }
-        let daemon = try await home.startDaemon(environment: env)
-        started.withLock { $0.append(daemon) }
+        let daemon: Daemon
+        if doomed {
+            daemon = try Daemon(home: home, environment: home.environment(env), number: 90)
+            try await daemon.waitUntilListening()
+        } else {
+            daemon = try await home.startDaemon(environment: env)
+            started.withLock { $0.append(daemon) }
+        }
         for plugin in ["formatter", "attachments", "discord"] {
             try await daemon.waitForRunning(plugin, timeout: .seconds(90))
         }
