@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Plugin logs go to stderr, one line each; the supervisor timestamps and files them.
 public struct StderrLogHandler: LogHandler {
@@ -23,7 +26,20 @@ public struct StderrLogHandler: LogHandler {
         var merged = metadata
         if let m = event.metadata { merged.merge(m) { _, new in new } }
         let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(event.level) \(event.message)\(meta)\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.writeToStderr(Array("\(event.level) \(event.message)\(meta)\n".utf8))
+    }
+
+    /// Plain write(2), errors ignored: once pi-relayd is gone (killed) nobody reads stderr, and
+    /// `FileHandle.write` traps on EPIPE, which crashed a plugin logging its own shutdown.
+    static func writeToStderr(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(2, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                off += n
+            }
+        }
     }
 }

@@ -368,8 +368,11 @@ actor PiSession {
                 if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
                 record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
                 await observer.session(id, did: .runFinished(r))
-                activeRun = nil
-                await persist(record)
+                // The next run may have started while this final was being delivered.
+                if activeRun == r.runId {
+                    activeRun = nil
+                    await persist(record)
+                }
             case .settleAfter(let window):
                 // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
                 Task { [weak self] in
