@@ -22,7 +22,8 @@ would not answer). The table printed at the end counts, from the outside only:
 * finals: answers pi produced (its session files) and how many Discord shows exactly once (the
   bot's messages in the channel, current content: a run spread over several chunks or turned from
   its live message still counts once). A run cut short because the daemon's kill took its pi with
-  it never produces an answer, and is counted on its own line;
+  it never finishes: it is counted on its own line, and the restarted daemon must have said so in
+  its chat; any other bot message without an answer in it is a stray (a live message left over);
 * questions: answered (the click's reply said so) and applied (pi got that value for that
   question exactly once);
 * sessions alive at the end, worst and p50 recovery time after each kind of kill, the daemon's
@@ -281,12 +282,18 @@ class Daemon:
 
 
 class Answers:
-    """What pi answered, read from its session files as they grow: marker -> time of the answer."""
+    """What pi answered, read from its session files as they grow: marker -> time of the answer.
+
+    `merged` holds prompts pi took together with a question prompt in one turn: after a daemon
+    kill left a prompt unanswered in pi's session, the next prompt is answered together with it,
+    and the fake pi then plays the question scenario without echoing the others."""
 
     def __init__(self, agent_dir):
         self.folder = os.path.join(agent_dir, "sessions")
         self.offsets = {}
+        self.pending = {}  # session file -> markers of user messages not yet answered
         self.seen = {}
+        self.merged = set()
         self.lock = threading.Lock()
 
     def read(self):
@@ -313,11 +320,20 @@ class Answers:
             except ValueError:
                 continue
             message = entry.get("message") or {}
+            blocks = message.get("content", [])
+            text = blocks if isinstance(blocks, str) else "".join(
+                b.get("text", "") for b in blocks if isinstance(b, dict))
+            if message.get("role") == "user":
+                self.pending.setdefault(path, []).extend(re.findall(r"\b(SOAKP\d{6}|SOAKZ\d{6})\b", text))
+                continue
             if message.get("role") != "assistant":
                 continue
-            text = "".join(b.get("text", "") for b in message.get("content", []) if isinstance(b, dict))
+            if "I have a question for you" in text:
+                self.merged.update(self.pending.pop(path, []))
             for m in re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text):
                 self.seen.setdefault(m, message.get("timestamp", 0) / 1000)
+                if m in self.pending.get(path, []):
+                    self.pending[path].remove(m)
 
 
 class Soak:
@@ -399,7 +415,7 @@ class Soak:
             if not r.get("delivered_to"):
                 self.lost_by_discord.append(marker)
                 return
-            self.sent[marker] = {"channel": channel, "kind": kind, "time": time.time(), "user": user[1]}
+            self.sent[marker] = {"channel": channel, "kind": kind, "time": time.time(), "user": user[1], "id": r.get("id")}
             if kind in ("prompt", "question"):
                 self.outstanding[channel].append(marker)
 
@@ -417,7 +433,7 @@ class Soak:
                     # Done: answered, or asked and clicked; a run cut by a daemon kill never is.
                     self.outstanding[channel] = [
                         m for m in self.outstanding[channel]
-                        if m not in answered and now - self.sent[m]["time"] < 90
+                        if m not in answered and now - self.sent[m]["time"] < 30
                         and not (self.sent[m]["kind"] == "question" and self.sent[m].get("clicked"))]
                     waiting = len(self.outstanding[channel])
                 idle = states.get(channel) == "idle"
@@ -526,6 +542,8 @@ class Soak:
                 continue
             killed = time.monotonic()
             recovered = self.recovery(name, info["pid"], cursor, killed)
+            if recovered == "superseded":
+                continue  # the daemon was killed meanwhile: its own recovery covers this one
             with self.lock:
                 self.kills[name].append((time.time(), recovered))
 
@@ -538,7 +556,7 @@ class Soak:
                 if name != "discord" or self.gateway_up_since(cursor):
                     return time.monotonic() - killed
             if self.daemon_down.is_set():
-                return None
+                return "superseded"
             time.sleep(0.05)
         return None
 
@@ -624,17 +642,22 @@ class Soak:
             marker = self.next_marker("SOAKZ")
             markers[marker] = channel_id(i)
             self.inject(marker, channel_id(i), ALLOWED[0], f"{marker} are you still there", "probe")
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 180
         alive = set()
         while time.monotonic() < deadline and len(alive) < len(markers):
+            self.answers.read()
             for marker, channel in markers.items():
-                if marker in alive:
+                if marker in alive or marker not in self.sent:
                     continue
                 try:
-                    if any(f"Echo: {marker}" in m.get("content", "") for m in self.fake.messages(channel)):
-                        alive.add(marker)
+                    messages = [m for m in self.fake.messages(channel) if not m.get("ephemeral")]
                 except (OSError, RuntimeError):
-                    pass
+                    continue
+                after = [m for m in messages if int(m["id"]) > int(self.sent[marker]["id"] or 0)]
+                # Answered: its echo, or the question run it was taken into finished.
+                if any(f"Echo: {marker}" in m.get("content", "") for m in messages) or (
+                        marker in self.answers.merged and any("select answer:" in m.get("content", "") for m in after)):
+                    alive.add(marker)
             time.sleep(1)
         self.settle(timeout=60)
         return alive, markers
@@ -662,21 +685,47 @@ class Soak:
         evil_in = sorted(m for m in evil if pi_counts.get(m, 0) > 0)
 
         shown = {}
-        stray, notices = [], 0
+        stray, notices, partial, partial_repeats = [], 0, [], []
+        cut_notices = {}  # channel -> ids of "the answer in progress was cut off" notices
+        seen_in = {}      # marker -> [(channel, message id)]
         for i in range(self.args.sessions):
-            for message in self.fake.messages(channel_id(i)):
+            channel = channel_id(i)
+            maybe_partial = []
+            for message in self.fake.messages(channel):
+                if message.get("ephemeral"):
+                    continue  # an answer to one click, seen by the clicker only
                 # A long run comes as a preview plus the whole answer as a .md file.
                 text = message.get("content", "") + "".join(self.attachment_text(a) for a in message.get("attachments", []))
                 found = re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text)
                 for m in found:
                     shown[m] = shown.get(m, 0) + 1
-                if found or any(k in text for k in KNOWN_MESSAGES):
+                    seen_in.setdefault(m, []).append((channel, int(message["id"])))
+                if "was cut off" in text:
+                    cut_notices.setdefault(channel, []).append(int(message["id"]))
                     continue
                 if text.startswith(("⚠️", "ℹ️")):
                     notices += 1
+                    continue
+                if not found and not any(k in text for k in KNOWN_MESSAGES):
+                    maybe_partial.append((int(message["id"]), text))
+            for mid, text in maybe_partial:
+                # The live message of a run a daemon kill cut off stays as it was; the restarted
+                # daemon says so below it. Anything else is a message nobody should see.
+                if any(n > mid for n in cut_notices.get(channel, [])):
+                    partial.append(mid)
                 else:
-                    # Nothing a user should see: a live message left behind, a half answer.
-                    stray.append(f"{message['id']}: {text[:80]!r}")
+                    stray.append(f"{mid}: {text[:80]!r}")
+        # A prompt whose run a daemon kill cut off shows in the run's live message, left as it
+        # was above the cut-off notice, and again in a later answer (pi answers what its session
+        # file holds unanswered). That is one answer, not two.
+        for m, places in seen_in.items():
+            if len(places) < 2:
+                continue
+            notes = cut_notices.get(places[0][0], [])
+            ids = sorted(mid for _, mid in places)
+            if all(any(a < n < b for n in notes) for a, b in zip(ids, ids[1:])):
+                shown[m] = 1
+                partial_repeats.append(m)
         produced = self.answers.read()
         expected = [m for m in produced if m in allowed]
         final_once = [m for m in expected if shown.get(m, 0) == 1]
@@ -693,7 +742,12 @@ class Soak:
                     final_lost.append(m)
         unanswered = [m for m in allowed if allowed[m]["kind"] != "question" and pi_counts.get(m, 0) >= 1 and m not in produced]
         cut = [m for m in unanswered if any(k >= allowed[m]["time"] - 1 for k in self.daemon_kill_times)]
-        never = sorted(set(unanswered) - set(cut))
+        merged = [m for m in unanswered if m in self.answers.merged]
+        never = sorted(set(unanswered) - set(cut) - set(merged))
+        # Every prompt whose run a daemon kill cut off must be followed by the restarted daemon's
+        # word in its chat.
+        unannounced = sorted(m for m in interrupted + cut
+                             if not any(n > int(allowed[m]["id"] or 0) for n in cut_notices.get(allowed[m]["channel"], [])))
 
         answered, applied, not_applied = 0, 0, []
         for qid, clicks in self.clicks.items():
@@ -732,7 +786,11 @@ class Soak:
             len(final_once) + len(interrupted) == len(expected))
         row("  duplicated in Discord", len(final_dup), not final_dup)
         row("  lost", len(final_lost), not final_lost)
-        row("  runs cut by a daemon kill -9 (no final)", len(interrupted) + len(cut))
+        row("  prompts in runs a daemon kill -9 cut off", len(interrupted) + len(cut))
+        row("    not announced as cut off in their chat", len(unannounced), not unannounced)
+        row("  cut-off notices / cut live messages above them",
+            f"{sum(len(v) for v in cut_notices.values())} / {len(partial) + len(partial_repeats)}")
+        row("  prompts pi took into a question run (no echo)", len(merged))
         row("  prompts pi never answered (no kill)", len(never), not never)
         row("  stray bot messages (no answer in them)", len(stray), not stray)
         row("notices posted (e.g. pi exited)", notices)
@@ -771,7 +829,7 @@ class Soak:
             print(f"{label:<{width}}{str(value):>28}{'' if ok else '   FAIL'}")
         details = [("lost before pi", lost_in), ("duplicated to pi", dup_in), ("unauthorized in pi", evil_in),
                    ("finals duplicated", final_dup), ("finals lost", final_lost), ("never answered", never),
-                   ("stray messages", stray),
+                   ("stray messages", stray), ("cut runs not announced", unannounced),
                    ("questions not applied", not_applied), ("dead sessions", dead), ("driver errors", self.errors)]
         for label, items in details:
             if items:
