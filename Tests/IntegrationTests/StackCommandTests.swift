@@ -118,6 +118,7 @@ import Testing
             try await stack.waitForState("slow", "idle")
             let final = try await stack.waitForBotMessage(in: dm, containing: "⏹ Aborted")
             #expect(final.count == 1)
+            #expect(final.first?["content"]?.stringValue?.hasSuffix("\n⏹ Aborted") == true, "said once, at the end: \(final)")
             let answer = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
             #expect(answer.contains("chunk 5 ") && !answer.contains("chunk 400"), "the run ended early: \(answer.suffix(300))")
         }

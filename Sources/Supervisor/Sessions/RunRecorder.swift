@@ -65,7 +65,8 @@ struct RunRecorder {
         case .messageEnd:
             guard let m = e.message, m.role == "assistant" else { return [] }
             if m.stopReason == "error" { run?.notice("error", m.errorMessage ?? "the model returned an error") }
-            if m.stopReason == "aborted" { run?.notice("aborted", "aborted") }
+            // No text: the notice's own mark says it ("⏹ Aborted"); "aborted" again read "Aborted: aborted".
+            if m.stopReason == "aborted" { run?.notice("aborted", "") }
             if let s = m.stopReason { run?.stopReason = s }
             if let err = m.errorMessage { run?.errorMessage = err }
         case .toolExecutionStart:
