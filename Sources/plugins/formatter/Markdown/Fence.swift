@@ -28,6 +28,9 @@ struct Fence: Sendable, Hashable {
 
     /// Parses one line (without its LF) as an opening fence. Any indentation is accepted, more
     /// than CommonMark's three spaces, because chat renderers open fences inside nested lists too.
+    /// A marker longer than `maxReopenLength` is not taken for a fence: closing and reopening it
+    /// in every chunk could leave no room for text, and a chunk over the limit is a message the
+    /// chat refuses (found by the splitter fuzz target).
     static func opening<Line: Collection<UInt8>>(_ line: Line) -> Fence? {
         var i = line.startIndex
         while i < line.endIndex, line[i] == 0x20 || line[i] == 0x09 { i = line.index(after: i) }
@@ -39,7 +42,7 @@ struct Fence: Sendable, Hashable {
             length += 1
             i = line.index(after: i)
         }
-        guard length >= 3 else { return nil }
+        guard length >= 3, length <= maxReopenLength else { return nil }
         let rest = line[i...]
         // A backtick fence's info string cannot contain backticks: "```a```" is inline code.
         if marker == UInt8(ascii: "`"), rest.contains(marker) { return nil }
