@@ -118,3 +118,47 @@ SOAK_SECONDS ?= 600
 
 soak: build
 	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) soak/soak.py --bin $(DEBUG_DIR)
+
+# Sanitizers: every test target built and run under ThreadSanitizer (.build-tsan), then under
+# AddressSanitizer (.build-asan). The daemons, plugins and CLI runs the integration tests start
+# are sanitized builds too; every process writes its reports to <scratch>/sanitizer-reports/, and
+# a report fails the run as a failed test does. Tests/Sanitizers/tsan.supp says what TSan may not
+# report and why; it is compiled into every TSan executable, so it also holds in children started
+# with a clean environment. SANITIZE_TARGETS narrows the test targets (default: all); SANITIZERS
+# picks the sanitizers; SANITIZE_SKIP names tests left out; TSAN_OPTIONS and ASAN_OPTIONS are
+# passed on.
+SANITIZERS ?= thread address
+SANITIZE_TARGETS ?=
+# Skipped under sanitizers: tests of resident memory (the shadow memory is part of it), and tests
+# that assert deadlines of a few seconds a 5-15 times slower build cannot meet.
+SANITIZE_SKIP ?= BoundMemoryTests|SessionMemoryTests|deliveriesWhileBackingOffAreDeliveredOnceAfterTheRestart|dialogTimeoutSecondsClosesDialogsThatHaveNoneOfTheirOwn|unresponsivePluginIsKilledAndRestarted
+
+.PHONY: sanitize
+
+sanitize: deps
+	@targets="$(SANITIZE_TARGETS)"; \
+	[ -n "$$targets" ] || targets=$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') || exit 1; \
+	failed=""; \
+	for s in $(SANITIZERS); do \
+		dir=.build-$$(printf %.1s $$s)san; extra=""; mkdir -p $$dir; \
+		if [ $$s = thread ]; then \
+			supp=$$dir/tsan-suppressions-$$(cksum < Tests/Sanitizers/tsan.supp | cut -d' ' -f1); \
+			{ echo 'const char *__tsan_default_suppressions(void) { return'; \
+			  sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$$/\\n"/' Tests/Sanitizers/tsan.supp; echo '    ""; }'; } > $$supp.c; \
+			cc -c -fPIC $$supp.c -o $$supp.o || exit 1; extra="-Xlinker $$PWD/$$supp.o"; \
+		fi; \
+		echo "== swift build --build-tests --sanitize=$$s ($$dir)"; \
+		$(SWIFT) build --build-tests --sanitize=$$s --scratch-path $$dir $$extra || exit 1; \
+		mkdir -p $$dir/debug/pi-relayd-plugins; \
+		for p in $(BUNDLED_PLUGINS); do ln -sfn ../pi-relay-$$p $$dir/debug/pi-relayd-plugins/$$p; done; \
+		reports=$$PWD/$$dir/sanitizer-reports; rm -rf $$reports; mkdir -p $$reports; \
+		for t in $$targets; do \
+			echo "== $$s: swift test $$t"; \
+			PATH="$$PWD/Tests/Sanitizers:$$PATH" TSAN_OPTIONS="log_path=$$reports/tsan $$TSAN_OPTIONS" \
+			ASAN_OPTIONS="log_path=$$reports/asan $$ASAN_OPTIONS" \
+				$(SWIFT) test --skip-build --sanitize=$$s --scratch-path $$dir --filter "^$$t\." --skip "$(SANITIZE_SKIP)" \
+				|| failed="$$failed $$s:$$t"; \
+		done; \
+		if ls $$reports/* >/dev/null 2>&1; then failed="$$failed $$s:reports"; head -n 80 $$reports/*; fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make sanitize: failed:$$failed (reports in .build-*san/sanitizer-reports/)"; exit 1; fi

@@ -19,15 +19,18 @@ enum BoundProcessProbe {
         return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + $0) }.sorted()
     }
 
-    /// Children of `parent` by state letter (`Z` for a zombie), from every /proc/<pid>/stat.
+    /// Children of `parent` with their state letter (`Z` for a zombie), from /proc/<pid>/stat.
+    /// A sanitized daemon's symbolizer (started to print a sanitizer report) is not counted: it
+    /// is the sanitizer runtime's helper, not a process the daemon started.
     static func children(of parent: Int32) -> [(pid: Int32, state: Character)] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.compactMap { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
             // After the command name: " S PPID ...".
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, let state = fields[0].first, Int32(fields[1]) == parent else { return nil }
+            guard fields.count > 1, let state = fields[0].first, Int32(fields[1]) == parent,
+                  stat[stat.index(after: open)..<close] != "llvm-symbolizer" else { return nil }
             return (pid, state)
         }
     }
