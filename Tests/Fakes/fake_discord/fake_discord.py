@@ -43,6 +43,9 @@ import ws_server  # noqa: E402
 
 DISCORD_EPOCH_MS = 1420070400000
 API_PREFIX = "/api/v10"
+# A request that arrives this little before a retry window ends is timing noise, not a client
+# that ignored retry_after.
+RETRY_SLACK_S = 0.02
 
 # ---------------------------------------------------------------- intents
 INTENT_BITS = {
@@ -483,6 +486,8 @@ class FakeDiscord:
             self.faults = []
             self.buckets = {}
             self.global_window = [0.0, 0]
+            # Retry windows a 429 announced: (bucket, major) or "global" -> {until, answered, scope}.
+            self.holds = {}
             self.old_edit_buckets = {}
             self.clear_records()
             self.users[self.bot_id] = {"id": self.bot_id, "username": self.args.bot_name,
@@ -853,7 +858,8 @@ class FakeDiscord:
         """Returns (status, headers dict, body bytes)."""
         with self.cond:
             self.stats["requests"] += 1
-        req = {"method": method, "path": raw_path, "query": query, "headers": headers, "body": body}
+        req = {"method": method, "path": raw_path, "query": query, "headers": headers, "body": body,
+               "arrived": time.monotonic()}
         status, rh, rbody = self._rest(req)
         if status in (401, 403) or (status == 429 and rh.get("X-RateLimit-Scope") != "shared"):
             with self.cond:
@@ -883,6 +889,10 @@ class FakeDiscord:
                     headers=redact_headers(headers), request_body=describe_body(headers, body),
                     status=status, response_headers=rh, response_body=rbody if isinstance(rbody, (dict, list)) else
                     (rb[:2000].decode("utf-8", "replace") if rb else None))
+        if req.get("hold") is not None:
+            with self.cond:
+                # From now on the client knows it has to wait.
+                req["hold"]["answered"] = time.monotonic()
         return status, rh, rb
 
     def _rest(self, req):
@@ -925,11 +935,11 @@ class FakeDiscord:
             return self._fault_response(fault)
         # --- global rate limit
         if not route.global_exempt:
-            g = self._global_check(route, params)
+            g = self._global_check(route, params, req)
             if g:
                 return g
         # --- per-route bucket
-        rl_headers, limited = self._bucket(route, params)
+        rl_headers, limited = self._bucket(route, params, req)
         if limited:
             return limited
         # --- parse + validate body
@@ -1080,10 +1090,43 @@ class FakeDiscord:
             return st
         return None
 
-    def _global_check(self, route, params):
+    def _hold_left(self, key, req, route):
+        """Seconds left in the retry window an earlier 429 announced for `key`, or None. Like
+        Discord, the bucket (every non-exempt route, for a global 429) stays limited until then;
+        a request the client sent after it was told to wait is recorded as ignoring retry_after."""
+        h = self.holds.get(key)
+        if h is None:
+            return None
+        now = time.monotonic()
+        if now >= h["until"]:
+            del self.holds[key]
+            return None
+        arrived = req["arrived"]
+        if h["answered"] is not None and h["answered"] < arrived < h["until"] - RETRY_SLACK_S:
+            self.violation("retry_after_ignored", "%s %s arrived %.3fs after a 429 (%s) that said to wait %.3fs"
+                           % (route.method, route.template, arrived - h["answered"], h["scope"],
+                              h["until"] - h["answered"]), req=req)
+        req["hold"] = h
+        return h["until"] - now
+
+    def _hold(self, key, ra, scope, req):
+        now = time.monotonic()
+        h = self.holds.get(key)
+        if h is None or h["until"] <= now:
+            h = self.holds[key] = {"until": now + ra, "answered": None, "scope": scope}
+        else:
+            h["until"] = max(h["until"], now + ra)
+        req["hold"] = h
+
+    def _global_check(self, route, params, req):
         with self.cond:
-            st = self._storm_for(route, params, global_only=True)
-            if st:
+            held = self._hold_left("global", req, route)
+            st = None if held is not None else self._storm_for(route, params, global_only=True)
+            if held is not None:
+                ra = held
+                self.human("[rest] 429 global %s %s (inside an announced retry window, %.3fs left)"
+                           % (route.method, route.template, ra))
+            elif st:
                 ra = float(st.get("retry_after", 1.0))
             else:
                 now = time.monotonic()
@@ -1095,12 +1138,14 @@ class FakeDiscord:
                 else:
                     win[1] += 1
                     return None
-            self.human("[rest] 429 global %s %s (retry_after %.3fs)" % (route.method, route.template, ra))
+            if held is None:
+                self.human("[rest] 429 global %s %s (retry_after %.3fs)" % (route.method, route.template, ra))
+                self._hold("global", ra, "global", req)
             body = {"message": "You are being rate limited.", "retry_after": round(ra, 3), "global": True}
             return 429, {"Retry-After": str(max(1, int(-(-ra // 1)))), "X-RateLimit-Global": "true",
                          "X-RateLimit-Scope": "global"}, body
 
-    def _bucket(self, route, params):
+    def _bucket(self, route, params, req):
         with self.cond:
             group = route.group
             limit, window = self.route_limits.get(group, self.route_limits["default"])
@@ -1111,24 +1156,33 @@ class FakeDiscord:
             if b is None or now >= b["reset_at"]:
                 b = self.buckets[key] = {"remaining": limit, "reset_at": now + window, "limit": limit}
             reset_after = max(0.0, b["reset_at"] - now)
-            st = self._storm_for(route, params)
+            held = self._hold_left(key, req, route)
+            st = None if held is not None else self._storm_for(route, params)
 
             def hdrs(remaining, ra):
                 return {"X-RateLimit-Limit": str(b["limit"]), "X-RateLimit-Remaining": str(remaining),
                         "X-RateLimit-Reset": "%.3f" % (time.time() + ra),
                         "X-RateLimit-Reset-After": "%.3f" % ra,
                         "X-RateLimit-Bucket": self._bucket_hash(bucket_name)}
+            if held is not None:
+                ra = held
+                h = hdrs(0, ra)
+                h.update({"Retry-After": str(max(1, int(-(-ra // 1)))), "X-RateLimit-Scope": self.holds[key]["scope"]})
+                self.human("[rest] 429 %s %s (inside an announced retry window, %.3fs left)" % (route.method, route.template, ra))
+                return None, (429, h, {"message": "You are being rate limited.", "retry_after": round(ra, 3), "global": False})
             if st:
                 ra = float(st.get("retry_after", 1.0))
                 h = hdrs(0, ra)
                 h.update({"Retry-After": str(max(1, int(-(-ra // 1)))), "X-RateLimit-Scope": st["scope"]})
                 self.human("[rest] 429 (scripted, %s) %s %s (retry_after %.3fs)" % (st["scope"], route.method, route.template, ra))
+                self._hold(key, ra, st["scope"], req)
                 return None, (429, h, {"message": "You are being rate limited.", "retry_after": round(ra, 3), "global": False})
             if b["remaining"] <= 0:
                 ra = max(0.001, reset_after)
                 h = hdrs(0, ra)
                 h.update({"Retry-After": str(max(1, int(-(-ra // 1)))), "X-RateLimit-Scope": "user"})
                 self.human("[rest] 429 %s %s (bucket %s exhausted, retry_after %.3fs)" % (route.method, route.template, group, ra))
+                self._hold(key, ra, "user", req)
                 return None, (429, h, {"message": "You are being rate limited.", "retry_after": round(ra, 3), "global": False})
             b["remaining"] -= 1
             return hdrs(b["remaining"], reset_after), None
@@ -2974,12 +3028,14 @@ class FakeDiscord:
                 self.route_limits[group] = [int(spec["limit"]), float(spec.get("window_s", spec.get("window", 1.0)))]
                 for k in [k for k in self.buckets if k[0] == group or k[0].startswith(group + ":")]:
                     del self.buckets[k]
+                    self.holds.pop(k, None)
             if "global" in b:
                 self.config["global_limit"] = int(b["global"]["limit"])
                 self.config["global_window_s"] = float(b["global"].get("window_s", 1.0))
                 self.global_window = [0.0, 0]
             if b.get("reset_buckets"):
                 self.buckets.clear()
+                self.holds.clear()
                 self.global_window = [0.0, 0]
             return 200, {"groups": self.route_limits}
         if key == ("POST", "/ratelimits/storm"):

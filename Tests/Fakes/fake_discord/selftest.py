@@ -528,6 +528,7 @@ def t_ratelimit(f):
     st6, h6, js6 = f.api("GET", "/users/@me")
     check(st6 == 429 and js6["global"] is True and h6.get("X-RateLimit-Global") == "true"
           and h6.get("X-RateLimit-Scope") == "global", "global 429: %r %r" % (js6, h6))
+    time.sleep(0.3)  # the global retry window it announced holds every route until then
     # scripted 502
     f.ok("POST", "/faults", {"route": "POST /channels/{channel_id}/messages", "status": 502, "count": 1})
     st7, _, _ = f.api("POST", path, {"content": "will 502"})
@@ -535,6 +536,36 @@ def t_ratelimit(f):
     stats = f.ok("GET", "/stats")
     check(stats["rate_limited_429"] >= 2 and stats["invalid_requests"] >= 3, "counters: %r" % stats)
     f.ok("POST", "/ratelimits", {"routes": {"message_create": RELAXED}})
+
+
+def t_retry_window(f):
+    # A 429 holds its bucket (and a global one every route) for the retry_after it announced,
+    # even when a scripted storm is used up; a request sent inside that window gets another 429
+    # with what is left and is recorded as ignoring retry_after. After the window it passes.
+    path = "/channels/%s/messages" % CHAN
+    f.ok("POST", "/ratelimits/storm", {"route": "message_create", "major": CHAN, "count": 1, "retry_after": 0.6})
+    st1, h1, js1 = f.api("POST", path, {"content": "storm 1"})
+    st2, h2, js2 = f.api("POST", path, {"content": "too soon"})
+    check(st1 == 429 and st2 == 429, "held inside the window: %s %s" % (st1, st2))
+    check(0 < js2["retry_after"] <= js1["retry_after"] and h2["X-RateLimit-Bucket"] == h1["X-RateLimit-Bucket"]
+          and h2["X-RateLimit-Scope"] == "user", "what is left of the window: %r %r" % (js2, h2))
+    st3, _, _ = f.api("POST", "/channels/%s/messages" % CHAN2, {"content": "other channel, other bucket"})
+    check(st3 == 200, "another major parameter is not held")
+    v = [x for x in f.ok("GET", "/violations")["violations"] if x["kind"] == "retry_after_ignored"]
+    check(len(v) == 1 and "POST /channels/{channel_id}/messages" in v[0]["detail"], "violation: %r" % v)
+    time.sleep(0.65)
+    st4, _, _ = f.api("POST", path, {"content": "after the window"})
+    check(st4 == 200, "the window is over: %s" % st4)
+    f.ok("POST", "/ratelimits/storm", {"scope": "global", "count": 1, "retry_after": 0.4})
+    st5, _, js5 = f.api("GET", "/users/@me")
+    st6, h6, js6 = f.api("POST", "/channels/%s/messages" % CHAN2, {"content": "global window"})
+    check(st5 == 429 and st6 == 429 and js6["global"] is True and h6.get("X-RateLimit-Global") == "true",
+          "a global window holds every route: %s %r" % (st6, js6))
+    v = [x for x in f.ok("GET", "/violations")["violations"] if x["kind"] == "retry_after_ignored"]
+    check(len(v) == 2, "second violation: %r" % v)
+    time.sleep(0.45)
+    st7, _, _ = f.api("GET", "/users/@me")
+    check(st7 == 200, "the global window is over: %s" % st7)
 
 
 def t_multipart(f):
@@ -696,7 +727,7 @@ def t_limits_misc(f):
 
 
 TESTS = [t_identify_ready_heartbeat, t_resume_replay, t_close_codes, t_intents, t_rest_basics, t_schema, t_nonce,
-         t_ratelimit, t_multipart, t_interactions, t_limits_misc]
+         t_ratelimit, t_retry_window, t_multipart, t_interactions, t_limits_misc]
 
 
 def main():
