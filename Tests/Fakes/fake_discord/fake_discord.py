@@ -46,6 +46,9 @@ API_PREFIX = "/api/v10"
 # A request that arrives this little before a retry window ends is timing noise, not a client
 # that ignored retry_after.
 RETRY_SLACK_S = 0.02
+# A request that arrives this soon after a 429 was answered may have been on its way already
+# (another connection, or queued behind a slow server thread): not counted as ignoring it.
+RETRY_REACTION_S = 0.1
 
 # ---------------------------------------------------------------- intents
 INTENT_BITS = {
@@ -891,8 +894,9 @@ class FakeDiscord:
                     (rb[:2000].decode("utf-8", "replace") if rb else None))
         if req.get("hold") is not None:
             with self.cond:
-                # From now on the client knows it has to wait.
-                req["hold"]["answered"] = time.monotonic()
+                # From now on the client knows it has to wait (the window's first 429 counts).
+                if req["hold"]["answered"] is None:
+                    req["hold"]["answered"] = time.monotonic()
         return status, rh, rb
 
     def _rest(self, req):
@@ -1093,7 +1097,8 @@ class FakeDiscord:
     def _hold_left(self, key, req, route):
         """Seconds left in the retry window an earlier 429 announced for `key`, or None. Like
         Discord, the bucket (every non-exempt route, for a global 429) stays limited until then;
-        a request the client sent after it was told to wait is recorded as ignoring retry_after."""
+        a request that arrives well after the client was told to wait is recorded as ignoring
+        retry_after."""
         h = self.holds.get(key)
         if h is None:
             return None
@@ -1102,7 +1107,7 @@ class FakeDiscord:
             del self.holds[key]
             return None
         arrived = req["arrived"]
-        if h["answered"] is not None and h["answered"] < arrived < h["until"] - RETRY_SLACK_S:
+        if h["answered"] is not None and h["answered"] + RETRY_REACTION_S < arrived < h["until"] - RETRY_SLACK_S:
             self.violation("retry_after_ignored", "%s %s arrived %.3fs after a 429 (%s) that said to wait %.3fs"
                            % (route.method, route.template, arrived - h["answered"], h["scope"],
                               h["until"] - h["answered"]), req=req)
