@@ -347,7 +347,7 @@ extension Relay {
             if let b = bindings[key], await sessions.session(id: b.sessionId) != nil { continue }
             let name = c["name"]?.stringValue
             var session: PiSession?
-            if let name { session = try? await sessions.resolve(name) }
+            if let name { session = await sessions.session(named: name) }
             if session == nil {
                 do { session = try await sessions.create(cwd: cwd, name: name) } catch {
                     logger.error("channel \(id): cannot start its session in \(cwd): \(error)")

@@ -115,6 +115,12 @@ actor Sessions {
 
     func session(id: String) -> PiSession? { sessions[id] }
 
+    /// By exact name only: a configured name must not pick a session whose name or id merely
+    /// starts with it.
+    func session(named name: String) -> PiSession? {
+        records.values.first { $0.name == name }.flatMap { sessions[$0.id] }
+    }
+
     var all: [PiSession] {
         records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
     }

@@ -7,6 +7,8 @@ struct StackConfig {
     var plugins = TestConfig()
     /// `discord.channels`: guild channels bound to projects (id, cwd, name).
     var channels: [(id: String, cwd: String, name: String)] = []
+    /// `discord.requireMention`; nil leaves the default (true).
+    var requireMention: Bool?
     var logLevel = "debug"
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
@@ -27,6 +29,7 @@ struct StackConfig {
             "  allowedUsers: [\"\(StackUser.alice.id)\", \"\(StackUser.bob.id)\"]",
             "  guilds: [\"\(StackHome.guild)\"]",
         ]
+        if let requireMention { lines.append("  requireMention: \(requireMention)") }
         if !channels.isEmpty {
             lines.append("  channels:")
             for c in channels {
