@@ -97,6 +97,42 @@ import Testing
         }
     }
 
+    /// "bot is typing…" while the agent works: the first indicator comes right after the prompt,
+    /// it is renewed before Discord's 10 s run out for as long as the run lasts, and once the
+    /// final is shown the bot stops typing.
+    @Test(.timeLimit(.minutes(5)))
+    func theBotKeepsTypingWhileTheAgentWorks() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "typist"])
+            try await stack.waitForState("typist", "idle")
+            let before = try await stack.fake.cursor
+            let sent = Date().timeIntervalSince1970
+            try await stack.dm("!scenario slow 180 100")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 180 ", since: before, timeout: 90)
+            try await stack.waitForState("typist", "idle")
+            // Longer than the renewal period: a loop still running would type again by then.
+            try await Task.sleep(for: .seconds(10))
+            let posts = try await stack.fake.get("/requests?path=/channels/\(dm)/messages&since=\(before)")["requests"]?.arrayValue ?? []
+            // The final's last request to Discord.
+            let postTimes = posts.compactMap { $0["time"]?.doubleValue }
+            let finished = try #require(postTimes.max())
+
+            let typing = try await stack.fake.get("/requests?method=POST&path=/channels/\(dm)/typing&since=\(before)")["requests"]?.arrayValue ?? []
+            let times = typing.compactMap { $0["time"]?.doubleValue }
+            #expect(typing.allSatisfy { $0["status"] == 204 }, "\(typing.map { $0["status"] ?? nil })")
+            let first = try #require(times.first, "the bot never typed")
+            #expect(first - sent < 5, "the first indicator came \(first - sent) s after the prompt")
+            #expect(times.count >= 2, "an 18 s run needs the indicator renewed: \(times.map { $0 - sent })")
+            for (a, b) in zip(times, times.dropFirst()) {
+                #expect(b - a < 10, "a gap of \(b - a) s: Discord's indicator would have gone out")
+            }
+            let late = times.filter { $0 > finished + 1 }
+            #expect(late.isEmpty, "typing after the final: \(late.map { $0 - finished })")
+        }
+    }
+
     /// A chunk without the ping of the DM's user (on the first message posted, not edited, for
     /// the final) and without its "[i/n]" label.
     static func body(_ chunk: String) -> String {

@@ -71,6 +71,66 @@ import Testing
         }
     }
 
+    /// An input question takes the next plain reply as its answer, whatever it says; a second
+    /// one is cancelled with a plain `/cancel`. pi gets the text, then the cancellation, neither
+    /// reply is a prompt, and each question's message says how it ended.
+    @Test(.timeLimit(.minutes(5)))
+    func inputQuestionsTakeAPlainReplyOrCancel() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "in"])
+
+            try await stack.dm("!scenario ui input")
+            let first = try #require(try await stack.waitForBotMessage(in: dm, containing: "Reply with your answer").first)
+            try await stack.dm("blue, please")
+            try await stack.waitForBotMessage(in: dm, containing: "input answer: \"blue, please\"")
+            let answered = try await stack.fake.message(try #require(first["id"]?.stringValue))
+            #expect(answered["content"]?.stringValue?.contains("alice (discord) answered: blue, please") == true, "\(answered)")
+            try await stack.waitForState("in", "idle")
+
+            let before = try await stack.fake.cursor
+            try await stack.dm("!scenario ui input")
+            let second = try #require(try await stack.waitForBotMessage(in: dm, containing: "Reply with your answer", since: before).first)
+            try await stack.dm("/cancel")
+            try await stack.waitForBotMessage(in: dm, containing: "input answer: null")
+            let cancelled = try await stack.fake.message(try #require(second["id"]?.stringValue))
+            #expect(cancelled["content"]?.stringValue?.contains("alice (discord) cancelled it") == true, "\(cancelled)")
+
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 2 && responses.first?["value"] == "blue, please" && responses.last?["cancelled"] == true,
+                    "\(responses)")
+            #expect(stack.piPrompts(containing: "blue, please").isEmpty && stack.piPrompts(containing: "/cancel").isEmpty)
+            #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
+        }
+    }
+
+    /// A confirm with a 4 s timeout shows when it expires. Nobody answers: the message then says
+    /// it expired and loses its buttons, pi goes on with its default (no), the CLI lists no open
+    /// question, and a click from a client still showing the buttons is told it is closed.
+    @Test(.timeLimit(.minutes(5)))
+    func anUnansweredQuestionExpiresAndSaysSo() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "late"])
+            try await stack.dm("!scenario ui confirm 4000")
+            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let message = try #require(question["id"]?.stringValue)
+            #expect(question["content"]?.stringValue?.contains("⏳ expires in") == true, "the timeout is shown: \(question)")
+            let yes = try #require(StackHome.button("Yes", in: question))
+
+            try await stack.waitForBotMessage(in: dm, containing: "expired: no answer in time", timeout: 60)
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: false")
+            let expired = try await stack.fake.message(message)
+            #expect(expired["components"]?.arrayValue?.isEmpty == true, "no buttons left: \(expired)")
+            #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
+            let late = try await stack.reply(to: try await stack.click(yes, on: message, stale: true))
+            #expect(late.text.contains("expired") || late.text.contains("no longer open"), "\(late)")
+            #expect(stack.piInput("extension_ui_response").isEmpty, "pi's own timeout answered it; nobody else did")
+        }
+    }
+
     /// The terminal answers first: its answer is the one pi gets; a click that comes after it
     /// (on a client still showing the buttons) is told the question is closed, and pi hears
     /// nothing more.
