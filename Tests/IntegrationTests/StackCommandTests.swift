@@ -179,4 +179,69 @@ import Testing
             #expect(stack.piPrompts(containing: "after the end").isEmpty)
         }
     }
+
+    /// In a DM the commands also work as plain text (`/status`, `/stop`, neither sent to pi),
+    /// and a message written while the agent is busy is queued for pi as a follow-up and answered
+    /// after the run.
+    @Test(.timeLimit(.minutes(5)))
+    func plainTextCommandsAndFollowUpsWhileBusy() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "txt"])
+            try await stack.dm("!scenario slow 60 50")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 3 ")
+            try await stack.dm("and after that, this")
+            let queued = try await stack.waitForPiPrompt(containing: "and after that, this")
+            #expect(queued["type"] == "follow_up" || queued["streamingBehavior"] == "followUp", "\(queued)")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: and after that, this", timeout: 90)
+            try await stack.waitForState("txt", "idle")
+
+            var before = try await stack.fake.cursor
+            try await stack.dm("/status")
+            try await stack.waitForBotMessage(in: dm, containing: "**txt**", since: before)
+            before = try await stack.fake.cursor
+            try await stack.dm("!scenario slow 400 50")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 5 ", since: before)
+            try await stack.dm("/stop")
+            try await stack.waitForBotMessage(in: dm, containing: "Stopped txt", since: before)
+            try await stack.waitForBotMessage(in: dm, containing: "⏹ Aborted", since: before)
+            #expect(stack.piInput("abort").count == 1)
+            #expect(stack.piPrompts(containing: "/status").isEmpty && stack.piPrompts(containing: "/stop").isEmpty)
+        }
+    }
+
+    /// The bot's presence names the session a user watches and its model ("Watching
+    /// shown (…)"): set by /new, changed by /model, cleared by /disconnect.
+    @Test(.timeLimit(.minutes(5)))
+    func presenceShowsTheWatchedSessionAndItsModel() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "shown"])
+            try await Self.waitForPresence(stack) { $0?.hasPrefix("shown (") == true }
+            _ = try await stack.command("model", ["model": "anthropic/claude-haiku-4-5"])
+            try await Self.waitForPresence(stack) { $0 == "shown (anthropic/claude-haiku-4-5)" }
+            try await stack.dm("/disconnect")
+            try await stack.waitForBotMessage(in: dm, containing: "Disconnected")
+            try await Self.waitForPresence(stack) { $0 == nil }
+        }
+    }
+
+    /// Waits until the bot's latest presence matches: the name of its one Watching activity, or
+    /// nil for none.
+    static func waitForPresence(_ stack: StackHome, _ matches: (String?) -> Bool) async throws {
+        var seen: JSONValue?
+        do {
+            try await waitUntil("the bot's presence changes", timeout: .seconds(30)) {
+                guard let last = try await stack.fake.get("/presences")["presences"]?.arrayValue?.last else { return false }
+                seen = last
+                let activities = last["activities"]?.arrayValue ?? []
+                if activities.isEmpty { return matches(nil) }
+                return activities.count == 1 && activities[0]["type"] == 3 && matches(activities[0]["name"]?.stringValue)
+            }
+        } catch {
+            throw StackFailure("the presence did not change as expected; the latest: \(seen.map { $0.serialized() } ?? "none")")
+        }
+    }
 }

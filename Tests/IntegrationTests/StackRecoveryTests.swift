@@ -128,4 +128,37 @@ import Glibc
             }
         }
     }
+
+    /// `kill -9` of the discord plugin while a question waits for its answer: the restarted
+    /// plugin still knows the question, so a click on the message posted before the crash
+    /// answers it, pi gets that answer once, the message is edited to say who answered, and the
+    /// question is not posted again.
+    @Test(.timeLimit(.minutes(5)))
+    func aPendingQuestionSurvivesAPluginRestart() async throws {
+        try await StackHome.with { stack in
+            let daemon = try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "q"])
+            try await stack.dm("!scenario ui confirm 120000")
+            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let message = try #require(question["id"]?.stringValue)
+            let yes = try #require(StackHome.button("Yes", in: question))
+
+            let pid = try await stack.discordPid(daemon)
+            let since = try await stack.fake.cursor
+            #expect(kill(pid, SIGKILL) == 0)
+            try await stack.waitForGateway(since: since)
+            _ = try await daemon.waitForPlugin("discord", "is back", timeout: .seconds(60)) { $0.state == "running" && $0.restarts == 1 }
+
+            _ = try await stack.reply(to: try await stack.click(yes, on: message))
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
+            let closed = try await stack.fake.message(message)
+            #expect(closed["content"]?.stringValue?.contains("alice (discord) answered: yes") == true, "\(closed)")
+            #expect(closed["components"]?.arrayValue?.isEmpty == true, "no buttons left: \(closed)")
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 1 && responses.first?["confirmed"] == true, "\(responses)")
+            let asked = try await stack.botMessages(dm).filter { $0["content"]?.stringValue?.contains("❓ **Apply the migration?**") == true }
+            #expect(asked.count == 1, "the question was posted once: \(asked.map { $0["content"] ?? nil })")
+        }
+    }
 }
