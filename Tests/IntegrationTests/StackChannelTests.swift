@@ -8,8 +8,8 @@ import Testing
 @Suite struct StackChannelTests {
     /// `general` is configured with a project: its session is started in that cwd, a message
     /// that mentions the bot is its prompt and the answer comes back to `general`. A message
-    /// without the mention, and one in the unconfigured `ops`, reach nobody and get no answer
-    /// (checked once a later message, sent after them, has been answered).
+    /// without the mention, one in the unconfigured `ops` and one from another bot reach nobody
+    /// and get no answer (checked once a later message, sent after them, has been answered).
     @Test(.timeLimit(.minutes(5)))
     func aConfiguredChannelTalksToItsSessionWhenMentioned() async throws {
         try await StackHome.with { stack in
@@ -23,11 +23,17 @@ import Testing
 
             try await stack.say("nobody called you", in: StackHome.general, mention: false)
             try await stack.say("wrong room", in: StackHome.ops)
+            let fromABot = try await stack.fake.post("/messages", [
+                "channel_id": .string(StackHome.general), "mention_bot": true, "content": "a bot talking",
+                "author": ["id": "1500000000000000001", "username": "otherbot", "bot": true],
+            ])
+            #expect(fromABot["delivered_to"]?.arrayValue?.isEmpty == false, "\(fromABot)")
             try await stack.say("hello api", in: StackHome.general)
             try await stack.waitForBotMessage(in: StackHome.general, containing: "Echo: hello api")
             #expect(try await stack.json("last", "api")["text"] == "Echo: hello api")
             #expect(stack.piPrompts(containing: "nobody called you").isEmpty, "a guild message without a mention is no prompt")
             #expect(stack.piPrompts(containing: "wrong room").isEmpty, "an unconfigured channel is ignored")
+            #expect(stack.piPrompts(containing: "a bot talking").isEmpty, "other bots are ignored")
             #expect(try await stack.botMessages(StackHome.ops).isEmpty, "the bot said nothing in ops")
             let said = try await stack.botMessages(StackHome.general).compactMap { $0["content"]?.stringValue }
             #expect(!said.contains { $0.contains("nobody called you") || $0.contains("Not authorized") }, "\(said)")

@@ -91,4 +91,24 @@ import Glibc
             stack.expectTokenNowhere()
         }
     }
+
+    /// An empty allowlist refuses everyone (some bridges let everyone in then; this one does
+    /// not): alice's DM and her slash command are both "Not authorized.", nothing reaches pi,
+    /// and the discord plugin's log says at start why.
+    @Test(.timeLimit(.minutes(5)))
+    func anEmptyAllowlistRefusesEveryone() async throws {
+        try await StackHome.with { stack in
+            var config = StackConfig()
+            config.allowedUsers = []
+            try await stack.start(config)
+            _ = try await stack.newSession("locked")
+            let dm = try await stack.dmChannel()
+            try await stack.dm("let me in, I am alice")
+            try await stack.waitForBotMessage(in: dm, containing: "Not authorized.")
+            let use = try await stack.command("use", ["session": "locked"])
+            #expect(use.text == "Not authorized." && use.ephemeral, "\(use)")
+            #expect(stack.piPrompts(containing: "let me in").isEmpty)
+            #expect(stack.home.pluginLog("discord").contains("the allowlist is empty"), "the plugin warned at start")
+        }
+    }
 }

@@ -2,11 +2,13 @@ import PiRelaySDK
 
 /// config.yaml for the full stack: the harness's quick plugin timings, the fake pi as
 /// `pi.command`, and a `discord:` section pointing the real plugin at the fake Discord, with
-/// alice and bob allowed.
+/// alice and bob allowed unless a test says otherwise.
 struct StackConfig {
     var plugins = TestConfig()
     /// `discord.channels`: guild channels bound to projects (id, cwd, name).
     var channels: [(id: String, cwd: String, name: String)] = []
+    /// `discord.allowedUsers`.
+    var allowedUsers = [StackUser.alice.id, StackUser.bob.id]
     /// `discord.requireMention`; nil leaves the default (true).
     var requireMention: Bool?
     var logLevel = "debug"
@@ -26,7 +28,7 @@ struct StackConfig {
             "  defaultCwd: \(Self.quoted(workspace))",
             "discord:",
             "  apiBase: \(Self.quoted(apiBase))",
-            "  allowedUsers: [\"\(StackUser.alice.id)\", \"\(StackUser.bob.id)\"]",
+            "  allowedUsers: [\(allowedUsers.map { "\"\($0)\"" }.joined(separator: ", "))]",
             "  guilds: [\"\(StackHome.guild)\"]",
         ]
         if let requireMention { lines.append("  requireMention: \(requireMention)") }
