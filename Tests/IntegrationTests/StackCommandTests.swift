@@ -228,6 +228,48 @@ import Testing
         }
     }
 
+    /// /sessions colours each session's button: the watched one green, idle ones blue, busy ones
+    /// grey and marked ⏳; Disconnect is red.
+    @Test(.timeLimit(.minutes(5)))
+    func sessionsColoursWatchedIdleAndBusy() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "mine"])
+            _ = try await stack.newSession("resting")
+            _ = try await stack.newSession("working")
+            _ = try await stack.json("send", "working", "!scenario slow 400 50")
+            try await stack.waitForState("working", "busy")
+
+            let list = try await stack.command("sessions")
+            let buttons = Dictionary(uniqueKeysWithValues: list.components.flatMap { $0["components"]?.arrayValue ?? [] }
+                .compactMap { b in b["label"]?.stringValue.map { ($0, b["style"]?.intValue ?? 0) } })
+            #expect(buttons == ["mine": 3, "resting": 1, "⏳ working": 2, "Disconnect": 4], "\(buttons)")
+            #expect(list.text.contains("👁 **mine**") && list.text.contains("**working** · busy"), "\(list)")
+            _ = try await stack.json("abort", "working")
+        }
+    }
+
+    /// Work that takes longer than Discord's 3 seconds (a compaction of 5 s) is deferred at once
+    /// and its answer edited in afterwards; the fake enforces the deadline, so a late answer
+    /// would fail the run.
+    @Test(.timeLimit(.minutes(5)))
+    func slowCommandsAreDeferredThenAnswered() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(environment: ["FAKE_PI_COMPACT_MS": "5000"])
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "big"])
+            try await stack.dm("fill the context a little")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: fill the context")
+            try await stack.waitForState("big", "idle")
+            let id = try await stack.slash("compact")
+            let compacted = try await stack.reply(to: id, timeout: 90)
+            #expect(compacted.ack == 5, "deferred: \(compacted)")
+            #expect(compacted.text.contains("Compacted big"), "\(compacted)")
+            let view = try await stack.fake.interaction(id)
+            #expect((view["ack_latency_s"]?.doubleValue ?? 99) < 3, "acknowledged within 3 s: \(view["ack_latency_s"] ?? nil)")
+        }
+    }
+
     /// Waits until the bot's latest presence matches: the name of its one Watching activity, or
     /// nil for none.
     static func waitForPresence(_ stack: StackHome, _ matches: (String?) -> Bool) async throws {

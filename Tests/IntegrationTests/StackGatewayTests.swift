@@ -2,9 +2,10 @@ import Foundation
 import PiRelaySDK
 import Testing
 
-/// Issue 6 point 11, the gateway (point 1) through the real daemon: a close code that no
-/// reconnect can fix stops the discord plugin with exit 78, and the daemon shows it as not
-/// configured with what to fix instead of restarting it in a loop.
+/// Issue 6 point 11, the gateway (point 1) through the real daemon: reconnect requests and
+/// zombie connections end in a RESUME of the same session; a close code that no reconnect can
+/// fix stops the discord plugin with exit 78, and the daemon shows it as not configured with
+/// what to fix instead of restarting it in a loop.
 @Suite struct StackGatewayTests {
     /// The Message Content intent is switched off in the Developer Portal while the bot runs,
     /// and Discord ends the session: the plugin identifies anew and is closed with 4014. It
@@ -31,6 +32,49 @@ import Testing
             let violations = try await stack.fake.violations()
             #expect(violations.count == 1 && violations.first?["kind"] == "gateway_identify", "\(violations)")
             try await stack.fake.post("/clear")
+        }
+    }
+
+    /// While an answer streams, Discord asks the bot to reconnect (op 7), then the connection
+    /// turns into a zombie (heartbeats no longer acknowledged): each time the plugin reconnects
+    /// and RESUMEs the same session (no new identify), a DM written meanwhile is answered, and
+    /// every chunk of the answer shows once.
+    @Test(.timeLimit(.minutes(5)))
+    func reconnectsAndZombieConnectionsResumeTheSession() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "gw"])
+            try await stack.dm("!scenario slow 200 60")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 5 ")
+            let identifies = try await stack.fake.get("/stats")["identifies"]?.intValue
+
+            var since = try await stack.fake.cursor
+            try await stack.fake.post("/gateway/reconnect", ["close_after_ms": 3000])
+            guard try await stack.fake.wait("for=resumed&since=\(since)", timeout: 60) != nil else {
+                throw StackFailure("no RESUME after op 7:\n\(stack.home.pluginLog("discord").suffix(3000))")
+            }
+            try await stack.dm("after the reconnect")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: after the reconnect", timeout: 90)
+
+            since = try await stack.fake.cursor
+            try await stack.fake.post("/gateway/drop_acks", ["enabled": true])
+            // Heartbeats every 5 s here: a missed ACK shows within two intervals.
+            guard try await stack.fake.wait("for=resumed&since=\(since)", timeout: 60) != nil else {
+                throw StackFailure("no RESUME after the zombie connection:\n\(stack.home.pluginLog("discord").suffix(3000))")
+            }
+            try await stack.dm("after the zombie")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: after the zombie", timeout: 90)
+            try await stack.waitForState("gw", "idle", timeout: .seconds(90))
+            try await Task.sleep(for: .seconds(1))
+
+            #expect(try await stack.fake.get("/stats")["identifies"]?.intValue == identifies, "resumed, never identified again")
+            let all = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }.joined(separator: "\n")
+            for n in 1...200 {
+                let count = all.components(separatedBy: "chunk \(n) ").count - 1
+                #expect(count == 1, "chunk \(n) shows \(count) times")
+            }
+            #expect(stack.piPrompts(containing: "after the reconnect").count == 1 && stack.piPrompts(containing: "after the zombie").count == 1)
         }
     }
 }

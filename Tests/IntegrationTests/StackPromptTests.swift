@@ -7,7 +7,8 @@ import Testing
 /// prompts from the terminal are shown in Discord, Discord's own prompts are not echoed back.
 @Suite struct StackPromptTests {
     /// A long answer in a DM: the live message appears while pi still streams, is edited as the
-    /// text grows, and becomes the first final chunk; the rest follow as new messages. Every
+    /// text grows (at most about once every 800 ms), and becomes the first final chunk; the rest
+    /// follow as new messages. Every
     /// message fits Discord's 2000 characters, none is posted twice, and together they are the
     /// whole answer.
     @Test(.timeLimit(.minutes(5)))
@@ -40,6 +41,12 @@ import Testing
             #expect(shown.first?["id"]?.stringValue == liveID, "the live message became the first chunk")
             let first = try await stack.fake.message(liveID)
             #expect((first["edit_count"]?.intValue ?? 0) >= 2, "the live message was edited in place: \(first["edit_count"] ?? nil)")
+            // Coalesced: the daemon sends a view every 400 ms, the plugin edits a message at most
+            // about every 800 ms (the last edit, the final's, may follow sooner).
+            let edits = try await stack.fake.get("/requests?method=PATCH&path=/messages/\(liveID)&since=\(before)")["requests"]?.arrayValue ?? []
+            let editTimes = edits.compactMap { $0["time"]?.doubleValue }
+            let gaps = zip(editTimes, editTimes.dropFirst()).map { $1 - $0 }.dropLast()
+            #expect(gaps.count >= 2 && gaps.allSatisfy { $0 >= 0.6 }, "edits of the live message came closer than 800 ms: \(gaps)")
             let versions = (first["history"]?.arrayValue ?? []).compactMap { $0["content"]?.stringValue }
             #expect(versions.contains { !$0.isEmpty && $0.count < (first["content"]?.stringValue?.count ?? 0) },
                     "an earlier version showed less of the answer")
