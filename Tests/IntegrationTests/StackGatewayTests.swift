@@ -77,4 +77,26 @@ import Testing
             #expect(stack.piPrompts(containing: "after the reconnect").count == 1 && stack.piPrompts(containing: "after the zombie").count == 1)
         }
     }
+
+    /// A bot token Discord does not accept: the plugin stops at its first request (401) instead
+    /// of retrying, the daemon shows discord not configured with what to do about the token,
+    /// and the rejected token is written nowhere either.
+    @Test(.timeLimit(.minutes(5)))
+    func aRejectedTokenStopsThePluginWithWhatToFix() async throws {
+        try await StackHome.with { stack in
+            let wrong = "WRONG.MTQ0MDAwMDAwMDAwMDA.Zz9Yy8.xX7wW6vV5uU4tT3sS2rR1qQ0pP"
+            let daemon = try await stack.start(environment: ["DISCORD_BOT_TOKEN": wrong], discord: false)
+            let info = try await daemon.waitForPlugin("discord", "is not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            let said = ([info.reason] + info.lastStderr).joined(separator: "\n")
+            #expect(said.contains("Discord rejected the bot token") && said.contains("DISCORD_BOT_TOKEN"), "\(info)")
+            let refused = try await stack.fake.get("/requests?status=401")["requests"]?.arrayValue ?? []
+            #expect(refused.count == 1, "one request, then it stopped: \(refused.count)")
+            #expect(try await stack.fake.get("/gateway")["connections"]?.arrayValue?.isEmpty == true, "it never opened the gateway")
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await daemon.plugins()["discord"]?.restarts == info.restarts, "not restarted")
+            _ = try await stack.cli(["plugins"])
+            _ = try await stack.cli(["logs", "discord"])
+            stack.expectTokenNowhere(wrong)
+        }
+    }
 }

@@ -72,8 +72,8 @@ import Testing
     }
 
     /// An input question takes the next plain reply as its answer, whatever it says; a second
-    /// one is cancelled with a plain `/cancel`. pi gets the text, then the cancellation, neither
-    /// reply is a prompt, and each question's message says how it ended.
+    /// one is cancelled with a plain `/cancel`; an editor question takes a reply of several
+    /// lines. pi gets each, no reply is a prompt, and each question's message says how it ended.
     @Test(.timeLimit(.minutes(5)))
     func inputQuestionsTakeAPlainReplyOrCancel() async throws {
         try await StackHome.with { stack in
@@ -97,10 +97,20 @@ import Testing
             let cancelled = try await stack.fake.message(try #require(second["id"]?.stringValue))
             #expect(cancelled["content"]?.stringValue?.contains("alice (discord) cancelled it") == true, "\(cancelled)")
 
+            try await stack.waitForState("in", "idle")
+
+            // An editor question takes a reply of several lines, kept as written.
+            let third = try await stack.fake.cursor
+            try await stack.dm("!scenario ui editor")
+            try await stack.waitForBotMessage(in: dm, containing: "Reply with your answer", since: third)
+            try await stack.dm("first line\nsecond line")
+            try await stack.waitForBotMessage(in: dm, containing: "editor answer: ", since: third)
+
             let responses = stack.piInput("extension_ui_response")
-            #expect(responses.count == 2 && responses.first?["value"] == "blue, please" && responses.last?["cancelled"] == true,
-                    "\(responses)")
-            #expect(stack.piPrompts(containing: "blue, please").isEmpty && stack.piPrompts(containing: "/cancel").isEmpty)
+            #expect(responses.count == 3 && responses.first?["value"] == "blue, please" && responses[1]["cancelled"] == true
+                    && responses.last?["value"] == "first line\nsecond line", "\(responses)")
+            #expect(stack.piPrompts(containing: "blue, please").isEmpty && stack.piPrompts(containing: "/cancel").isEmpty
+                    && stack.piPrompts(containing: "second line").isEmpty)
             #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
         }
     }

@@ -111,4 +111,24 @@ import Glibc
             #expect(stack.home.pluginLog("discord").contains("the allowlist is empty"), "the plugin warned at start")
         }
     }
+
+    /// `DISCORD_ALLOWED_USERS` (comma-separated, as pidash reads it) adds to the config's list:
+    /// with an empty list in config.yaml and bob in the variable, bob is answered and alice is not.
+    @Test(.timeLimit(.minutes(5)))
+    func theAllowlistVariableLetsItsUsersIn() async throws {
+        try await StackHome.with { stack in
+            var config = StackConfig()
+            config.allowedUsers = []
+            try await stack.start(config, environment: ["DISCORD_ALLOWED_USERS": " \(StackUser.bob.id), "])
+            let bobDM = try await stack.dmChannel(.bob)
+            let aliceDM = try await stack.dmChannel(.alice)
+            let made = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "bobs"], from: .bob)
+            #expect(made.text.contains("Started bobs"), "\(made)")
+            try await stack.dm("hello from bob", from: .bob)
+            try await stack.waitForBotMessage(in: bobDM, containing: "Echo: hello from bob")
+            try await stack.dm("and alice?", from: .alice)
+            try await stack.waitForBotMessage(in: aliceDM, containing: "Not authorized.")
+            #expect(stack.piPrompts(containing: "and alice?").isEmpty)
+        }
+    }
 }

@@ -78,10 +78,11 @@ final class StackHome: Sendable {
     /// also waits for the slash commands' registration, which happens once per plugin process
     /// unless it was done within the hour.
     /// A `doomed` daemon is one the test kills with SIGKILL: it is left out of the clean-shutdown
-    /// checks at the end (the harness's and this one's).
+    /// checks at the end (the harness's and this one's). Without `discord`, only the other
+    /// plugins are waited for (a test that expects the discord plugin to stop).
     @discardableResult
     func start(_ config: StackConfig = StackConfig(), environment: [String: String] = [:], freshCommands: Bool = true,
-               doomed: Bool = false) async throws -> Daemon {
+               doomed: Bool = false, discord: Bool = true) async throws -> Daemon {
         try home.writeConfig(config.yaml(apiBase: fake.apiBase, agentDir: agentDir, workspace: workspace))
         let since = try await fake.cursor
         var env = ["DISCORD_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",
@@ -96,9 +97,10 @@ final class StackHome: Sendable {
             daemon = try await home.startDaemon(environment: env)
             started.withLock { $0.append(daemon) }
         }
-        for plugin in ["formatter", "attachments", "discord"] {
+        for plugin in ["formatter", "attachments"] + (discord ? ["discord"] : []) {
             try await daemon.waitForRunning(plugin, timeout: .seconds(90))
         }
+        guard discord else { return daemon }
         try await waitForGateway(since: since)
         if freshCommands {
             guard try await fake.wait("for=request&method=PUT&path=/commands&status=200&count=2&since=\(since)", timeout: 60) != nil else {
@@ -298,8 +300,8 @@ final class StackHome: Sendable {
     /// The bot token (or a recognisable piece of it) appears in no file under the test's folder
     /// (home, logs, state, the fakes' logs, every daemon's stdout and stderr) and in nothing the
     /// CLI printed.
-    func expectTokenNowhere(sourceLocation: SourceLocation = #_sourceLocation) {
-        let needles = [Self.token, String(Self.token.suffix(16)), String(Self.token.prefix(20))]
+    func expectTokenNowhere(_ token: String = StackHome.token, sourceLocation: SourceLocation = #_sourceLocation) {
+        let needles = [token, String(token.suffix(16)), String(token.prefix(20))]
         var checked = 0
         let files = FileManager.default.enumerator(atPath: home.root)?.allObjects.compactMap { $0 as? String } ?? []
         for relative in files {
