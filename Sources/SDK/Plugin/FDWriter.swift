@@ -5,8 +5,15 @@ import Glibc
 
 /// Writes whole lines to a file descriptor from a dedicated thread, so a slow reader on the other
 /// end never blocks Swift's cooperative thread pool.
+///
+/// With `direct`, the descriptor is made non-blocking and `send` writes right away from the
+/// caller's thread when nothing is waiting; only what the other end cannot take now goes to the
+/// thread. That takes a thread wake-up off every message in the common case, which is what a
+/// busy machine stretches into latency. Only for a descriptor nobody else reads or writes
+/// through: O_NONBLOCK belongs to the open file, not to this fd.
 public final class FDWriter: @unchecked Sendable {
     private let fd: Int32
+    private let direct: Bool
     private let cond = NSCondition()
     private var queue: [[UInt8]] = []
     private var finished = false
@@ -16,8 +23,10 @@ public final class FDWriter: @unchecked Sendable {
     private var writing = false
     private var thread: Thread?
 
-    public init(fd: Int32) {
+    public init(fd: Int32, direct: Bool = false) {
         self.fd = fd
+        self.direct = direct
+        if direct { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         // The thread holds the writer until `finish()` lets the loop end, so queued lines are never
         // dropped because the last owner let go.
         let t = Thread { self.loop() }
@@ -28,6 +37,23 @@ public final class FDWriter: @unchecked Sendable {
 
     public func send(_ bytes: [UInt8]) {
         cond.lock()
+        if direct && queue.isEmpty && !writing && !finished && !failed {
+            let (n, ok) = bytes.withUnsafeBytes { writeNow($0) }
+            if !ok {
+                failed = true
+                cond.broadcast()
+                cond.unlock()
+                return
+            }
+            if n == bytes.count {
+                cond.unlock()
+                return
+            }
+            queue.append(Array(bytes[n...]))
+            cond.broadcast()
+            cond.unlock()
+            return
+        }
         if !finished && !failed { queue.append(bytes) }
         // broadcast, not signal: a thread waiting in `flush` must not take the wake-up meant for
         // the writer thread.
@@ -81,16 +107,33 @@ public final class FDWriter: @unchecked Sendable {
         }
     }
 
+    /// Writes what the descriptor takes without waiting: (bytes written, false if it failed).
+    private func writeNow(_ buf: UnsafeRawBufferPointer) -> (Int, Bool) {
+        var off = 0
+        while off < buf.count {
+            let n = write(fd, buf.baseAddress! + off, buf.count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return (off, true) }
+                return (off, false)
+            }
+            off += n
+        }
+        return (off, true)
+    }
+
+    /// Writes everything, on the writer thread: waits for room when the descriptor is non-blocking.
     private func writeAll(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
+                let (n, ok) = writeNow(UnsafeRawBufferPointer(rebasing: buf[off...]))
+                guard ok else { return false }
                 off += n
+                if off < buf.count {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, -1)
+                }
             }
             return true
         }

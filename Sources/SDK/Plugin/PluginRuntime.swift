@@ -29,10 +29,12 @@ public enum PluginRuntime {
 
         // The protocol moves to a private fd and fd 1 becomes stderr, so a stray print() in plugin
         // code lands in the log instead of corrupting the stream.
+        let direct = stdoutIsItsOwnPipe()
         let protocolFD = dup(1)
         dup2(2, 1)
         signal(SIGPIPE, SIG_IGN)
-        let writer = FDWriter(fd: protocolFD)
+        // Direct writes once protocolFD is the only way left to its pipe (fd 1 is stderr now).
+        let writer = FDWriter(fd: protocolFD, direct: direct)
         let connection = PluginConnection(writer: writer)
         let hello = Hello(name: manifest.name, version: manifest.version, roles: manifest.roles,
                           limits: manifest.limits, description: manifest.summary)
@@ -176,5 +178,15 @@ public enum PluginRuntime {
         writer.finish()
         writer.flush(timeout: 2)
         exit(status)
+    }
+
+    /// Whether stdout is a pipe of its own (as the daemon starts plugins), not shared with
+    /// stderr: making it non-blocking must not make stderr writes fail with EAGAIN.
+    static func stdoutIsItsOwnPipe() -> Bool {
+        var out = stat()
+        var err = stat()
+        guard fstat(1, &out) == 0, (out.st_mode & S_IFMT) == S_IFIFO else { return false }
+        guard fstat(2, &err) == 0 else { return true }
+        return !(out.st_dev == err.st_dev && out.st_ino == err.st_ino)
     }
 }

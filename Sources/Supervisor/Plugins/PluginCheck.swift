@@ -26,11 +26,11 @@ struct PluginCheck {
     /// Started by hand (no PI_RELAY_PLUGIN), a plugin says what it is and exits 64.
     private func runByHand() async -> Result {
         let inbox = Inbox()
-        let (input, inputSink) = AsyncStream<[UInt8]>.makeStream()
-        inputSink.finish()
+        let input = ChildInput()
+        input.finish()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "0"], workingDirectory: NSTemporaryDirectory())
         let child = Task {
-            let e = await ChildProcess.run(spec, input: input, gauge: InputGauge(), events: ChildEventSink { e in Task { await inbox.add(e) } })
+            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { e in Task { await inbox.add(e) } })
             await inbox.add(.exited(e))
             return e
         }
@@ -50,16 +50,15 @@ struct PluginCheck {
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: stateDir) }
         let inbox = Inbox()
-        let (input, inputSink) = AsyncStream<[UInt8]>.makeStream()
-        let gauge = InputGauge()
+        let input = ChildInput()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"], workingDirectory: stateDir)
         let child = Task {
-            let e = await ChildProcess.run(spec, input: input, gauge: gauge, events: ChildEventSink { e in Task { await inbox.add(e) } })
+            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { e in Task { await inbox.add(e) } })
             await inbox.add(.exited(e))
             return e
         }
-        func send(_ m: WireMessage) { inputSink.yield(m.encodedLine()) }
-        defer { inputSink.finish() }
+        func send(_ m: WireMessage) { input.send(m.encodedLine()) }
+        defer { input.finish() }
 
         guard let first = await inbox.nextLine(within: .seconds(10)) else {
             let exited = await inbox.exit
@@ -107,7 +106,7 @@ struct PluginCheck {
         results.append(Result(name: "acknowledges a duplicate delivery", passed: again != nil, detail: again == nil ? "no ack within 5 s" : ""))
 
         send(.shutdown(graceMs: 3000))
-        inputSink.finish()
+        input.finish()
         let exit = await inbox.waitExit(within: .seconds(5))
         results.append(Result(name: "exits 0 after shutdown", passed: exit == .exited(0), detail: exit.map { "\($0)" } ?? "still running after 5 s"))
         if exit == nil { await inbox.killAll() }

@@ -4,7 +4,7 @@ import PiRelaySDK
 /// Runs one plugin directly, without the daemon, for CLI commands such as `render`: handshake,
 /// requests, shutdown.
 actor PluginClient {
-    private let input: AsyncStream<[UInt8]>.Continuation
+    private let input = ChildInput()
     private var pending: [String: CheckedContinuation<JSONValue, any Error>] = [:]
     private var hello: CheckedContinuation<Hello, any Error>?
     private var helloValue: Hello?
@@ -15,22 +15,16 @@ actor PluginClient {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    private let stream: AsyncStream<[UInt8]>
-
-    init() {
-        let (stream, cont) = AsyncStream<[UInt8]>.makeStream()
-        self.stream = stream
-        input = cont
-    }
+    init() {}
 
     /// Starts the plugin executable.
     func spawn(path: String, workingDirectory: String) {
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"],
                              workingDirectory: workingDirectory)
-        let stream = stream
+        let input = input
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
         task = Task {
-            let e = await ChildProcess.run(spec, input: stream, gauge: InputGauge(), events: ChildEventSink { ev in
+            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { ev in
                 Task { await self.receive(ev) }
             })
             await self.exited(e)
@@ -66,7 +60,7 @@ actor PluginClient {
     }
 
     private func send(_ m: WireMessage) {
-        input.yield(m.encodedLine())
+        input.send(m.encodedLine())
     }
 
     private func failHello(_ why: String) {

@@ -26,8 +26,7 @@ actor PluginSlot {
     private var outbox: Outbox
     private var pending: [String: PendingRequest] = [:]
     private var nextRequest = 0
-    private var input: AsyncStream<[UInt8]>.Continuation?
-    private var gauge: InputGauge?
+    private var input: ChildInput?
     private var generation = 0
     private var lastPingSent: ContinuousClock.Instant?
     private var lastPong: ContinuousClock.Instant = .now
@@ -118,9 +117,7 @@ actor PluginSlot {
         killReason = nil
         stderrTail = []
         let (events, sink) = AsyncStream<SlotEvent>.makeStream()
-        let (inputStream, inputSink) = AsyncStream<[UInt8]>.makeStream()
-        let gauge = InputGauge()
-        self.gauge = gauge
+        let childInput = ChildInput()
         let spec = ChildSpec(
             executable: path,
             environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "\(WireMessage.protocolVersion)",
@@ -135,7 +132,7 @@ actor PluginSlot {
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                let e = await ChildProcess.run(spec, input: inputStream, gauge: gauge,
+                let e = await ChildProcess.run(spec, input: childInput,
                                                events: ChildEventSink { sink.yield(.child($0)) })
                 sink.yield(.child(.exited(e)))
             }
@@ -163,7 +160,7 @@ actor PluginSlot {
                     if stderrTail.count > 20 { stderrTail.removeFirst(stderrTail.count - 20) }
                 case .child(.stdout(.line(let bytes))):
                     if !handshaken {
-                        switch handshake(bytes, input: inputSink, gauge: gauge) {
+                        switch handshake(bytes, input: childInput) {
                         case .ok: handshaken = true
                         case .incompatible: incompatible = true
                         case .rejected(let why):
@@ -193,16 +190,15 @@ actor PluginSlot {
                         if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
                     }
                 case .tick:
-                    if handshaken { checkLiveness(input: inputSink, gauge: gauge) }
+                    if handshaken { checkLiveness(gauge: childInput) }
                 case .response(let g, let message):
                     if g == gen { send(message) }
                 }
             }
             group.cancelAll()
         }
-        inputSink.finish()
+        childInput.finish()
         input = nil
-        self.gauge = nil
         let wasPid = pid
         pid = nil
         // A request in flight on the dead instance goes to the next one, unless it was in flight
@@ -250,7 +246,7 @@ actor PluginSlot {
 
     private enum HandshakeResult { case ok, incompatible, rejected(String) }
 
-    private func handshake(_ bytes: [UInt8], input: AsyncStream<[UInt8]>.Continuation, gauge: InputGauge) -> HandshakeResult {
+    private func handshake(_ bytes: [UInt8], input: ChildInput) -> HandshakeResult {
         let preview = String(decoding: bytes.prefix(120), as: UTF8.self)
         guard let message = try? WireMessage.decode(bytes), case .hello(let h) = message else {
             return .rejected("expected a hello as the first line, got: \(preview)")
@@ -259,8 +255,7 @@ actor PluginSlot {
             let why = "unsupported protocol \(h.protocol); this pi-relayd speaks \(WireMessage.protocolVersion)"
             reason = "speaks protocol \(h.protocol), this pi-relayd speaks \(WireMessage.protocolVersion)"
             let line = WireMessage.goodbye(reason: why).encodedLine()
-            gauge.enqueued(line.count)
-            input.yield(line)
+            input.send(line)
             input.finish()
             return .incompatible
         }
@@ -341,7 +336,7 @@ actor PluginSlot {
         }
     }
 
-    private func checkLiveness(input: AsyncStream<[UInt8]>.Continuation, gauge: InputGauge) {
+    private func checkLiveness(gauge: ChildInput) {
         let now = ContinuousClock.now
         if let over = gauge.overFor, over > options.stalledInputLimit {
             hang("is not reading its stdin (\(gauge.pending) bytes queued for \(over.components.seconds) s)")
@@ -365,10 +360,7 @@ actor PluginSlot {
     }
 
     private func send(_ message: WireMessage) {
-        guard let input, let gauge else { return }
-        let line = message.encodedLine()
-        gauge.enqueued(line.count)
-        input.yield(line)
+        input?.send(message.encodedLine())
     }
 
     // MARK: Traffic from the supervisor

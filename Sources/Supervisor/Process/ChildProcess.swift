@@ -12,14 +12,14 @@ import SystemPackage
 
 /// Runs one child with pipes on all three fds, in its own process group, and streams what it
 /// does. stdout is split on LF only (never on U+2028); stderr is drained all the time so a
-/// chatty child can never block on a full pipe. All I/O is asynchronous (stdin through
-/// swift-subprocess's epoll writer, stdout and stderr through `PipeReader`'s epoll thread), so
-/// no thread of the cooperative pool ever blocks on a pipe.
+/// chatty child can never block on a full pipe. No thread of the cooperative pool ever blocks on
+/// a pipe: stdin is written without blocking by `ChildInput`, stdout and stderr are read by
+/// `PipeReader`'s epoll thread.
 enum ChildProcess {
-    /// Runs until the child exits. `input` is what to write to its stdin, in order; finishing it
-    /// closes the child's stdin. Events go to `events` (the caller's stream).
-    static func run(_ spec: ChildSpec, input: AsyncStream<[UInt8]>, gauge: InputGauge,
-                    events: ChildEventSink) async -> ChildExit {
+    /// Runs until the child exits. `input` is the child's stdin: what the caller sends there is
+    /// written in order, and finishing it closes the child's stdin. Events go to `events` (the
+    /// caller's stream).
+    static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink) async -> ChildExit {
         var options = PlatformOptions()
         // A new session (and so a new process group) lets a shutdown signal the whole tree:
         // pi's bash tool starts grandchildren.
@@ -28,17 +28,27 @@ enum ChildProcess {
             ? .path(FilePath(spec.executable)) : .name(spec.executable)
         var env: [Environment.Key: String] = [:]
         for (k, v) in spec.environment { env[Environment.Key(stringLiteral: k)] = v }
-        // Our own pipes for stdout and stderr, read by PipeReader: swift-subprocess's output
-        // sequences park a zero-filled 64 KiB buffer on each pipe between reads.
-        guard let out = ChildPipe.make() else { return .spawnFailed("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        guard let err = ChildPipe.make() else {
-            close(out.read); close(out.write)
-            return .spawnFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
+        // Our own pipes: stdout and stderr read by PipeReader (swift-subprocess's output
+        // sequences park a zero-filled 64 KiB buffer on each pipe between reads), stdin written
+        // by ChildInput from the sender's thread (no hop through a writer task).
+        var pipes: [ChildPipe] = []
+        for _ in 0..<3 {
+            guard let p = ChildPipe.make() else {
+                let reason = String(cString: strerror(errno))
+                for p in pipes { close(p.read); close(p.write) }
+                input.detach()
+                return .spawnFailed("cannot create a pipe: \(reason)")
+            }
+            pipes.append(p)
         }
+        let (inp, out, err) = (pipes[0], pipes[1], pipes[2])
         let spawned = SpawnedFlag()
         defer {
             // The body never ran (the spawn failed): nobody else will close our ends.
-            if !spawned.value { close(out.read); close(err.read) }
+            if !spawned.value {
+                close(out.read); close(err.read); close(inp.write)
+                input.detach()
+            }
         }
         do {
             let result = try await Subprocess.run(
@@ -47,11 +57,12 @@ enum ChildProcess {
                 environment: .inherit.updating(env),
                 workingDirectory: FilePath(spec.workingDirectory),
                 platformOptions: options,
-                input: .inputWriter,
+                input: .fileDescriptor(FileDescriptor(rawValue: inp.read), closeAfterSpawningProcess: true),
                 output: .fileDescriptor(FileDescriptor(rawValue: out.write), closeAfterSpawningProcess: true),
                 error: .fileDescriptor(FileDescriptor(rawValue: err.write), closeAfterSpawningProcess: true)
             ) { execution in
                 spawned.value = true
+                input.attach(inp.write)
                 events.yield(.started(pid: execution.processIdentifier.value))
                 let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
                 let stdout = PipeReader(fd: out.read) { chunk in
@@ -84,19 +95,6 @@ enum ChildProcess {
                 let exitWatch = ExitWatch(pidfd: execution.processIdentifier.processDescriptor, readers: [stdout, stderr])
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        let writer = execution.standardInputWriter
-                        for await chunk in input {
-                            do {
-                                _ = try await writer.write(chunk)
-                                gauge.written(chunk.count)
-                            } catch {
-                                gauge.written(chunk.count)
-                                break
-                            }
-                        }
-                        try? await writer.finish()
-                    }
-                    group.addTask {
                         await withTaskCancellationHandler {
                             await stderr.waitForEnd()
                         } onCancel: {
@@ -108,9 +106,10 @@ enum ChildProcess {
                     } onCancel: {
                         stdout.cancel()
                     }
-                    // stdout is closed: the child is exiting. Stop feeding it; stderr drains to EOF.
+                    // stdout is closed: the child is exiting. Stop feeding it; stderr drains to EOF
+                    // (or until the child is gone and its pipe is empty: ExitWatch).
+                    input.detach()
                     await group.next()
-                    group.cancelAll()
                 }
                 exitWatch.cancel()
                 stdout.cancel()
@@ -143,41 +142,5 @@ enum ChildProcess {
     static func signalGroup(_ pid: Int32, _ signal: Int32) {
         guard pid > 0 else { return }
         if kill(-pid, signal) != 0 { kill(pid, signal) }
-    }
-}
-
-/// Counts bytes queued for a child's stdin but not yet written, to spot a child that stopped
-/// reading.
-final class InputGauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queued = 0
-    private var overSince: ContinuousClock.Instant?
-    let highWater: Int
-
-    init(highWater: Int = 1 << 20) {
-        self.highWater = highWater
-    }
-
-    func enqueued(_ n: Int) {
-        lock.lock(); defer { lock.unlock() }
-        queued += n
-        if queued > highWater, overSince == nil { overSince = .now }
-    }
-
-    func written(_ n: Int) {
-        lock.lock(); defer { lock.unlock() }
-        queued -= n
-        if queued <= highWater { overSince = nil }
-    }
-
-    var pending: Int {
-        lock.lock(); defer { lock.unlock() }
-        return queued
-    }
-
-    /// How long the queue has been over the high-water mark.
-    var overFor: Duration? {
-        lock.lock(); defer { lock.unlock() }
-        return overSince.map { .now - $0 }
     }
 }

@@ -98,6 +98,7 @@ private enum Epoll {
     static let wait: Wait = symbol("epoll_wait")
 
     static let input: UInt32 = 0x001
+    static let output: UInt32 = 0x004
     static let readHangUp: UInt32 = 0x2000
     static let edgeTriggered: UInt32 = 1 << 31
     static let add: Int32 = 1
@@ -133,7 +134,8 @@ private enum Epoll {
     }
 }
 
-/// The thread behind every `PipeReader` and `ExitWatch`.
+/// The thread behind every `PipeReader` and `ExitWatch`, and behind every `ChildInput` with more
+/// to write than its pipe took at once.
 final class PipePoller: @unchecked Sendable {
     static let shared = PipePoller()
 
@@ -142,11 +144,14 @@ final class PipePoller: @unchecked Sendable {
         case cancel(PipeReader)
         case watch(ExitWatch)
         case unwatch(ExitWatch)
+        /// Write what `ChildInput` still holds as its pipe makes room.
+        case flush(ChildInput)
     }
 
     private enum Entry {
         case reader(PipeReader)
         case watch(ExitWatch)
+        case writer(ChildInput)
     }
 
     /// Bytes read from one pipe before the others get their turn.
@@ -215,6 +220,7 @@ final class PipePoller: @unchecked Sendable {
                 switch entries[fd] {
                 case .reader(let r)?: drain(r)
                 case .watch(let w)?: exited(w)
+                case .writer(let w)?: flush(w, fd: fd)
                 case nil: continue
                 }
             }
@@ -249,7 +255,24 @@ final class PipePoller: @unchecked Sendable {
                 guard !w.ended else { continue }
                 w.ended = true
                 unregister(w.fd)
+            case .flush(let w):
+                let fd = w.descriptor
+                guard fd >= 0 else { continue }
+                if case .writer(let known)? = entries[fd], known === w {} else {
+                    // Level-triggered: it fires while there is room, and we stop watching once
+                    // everything is written.
+                    entries[fd] = .writer(w)
+                    _ = Epoll.control(epfd, Epoll.add, fd, Epoll.output)
+                }
+                flush(w, fd: fd)
             }
+        }
+    }
+
+    private func flush(_ w: ChildInput, fd: Int32) {
+        _ = w.pollerFlush {
+            _ = Epoll.control(epfd, Epoll.delete, fd, 0)
+            entries[fd] = nil
         }
     }
 

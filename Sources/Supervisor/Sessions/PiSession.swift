@@ -25,8 +25,7 @@ actor PiSession {
     /// See `takeIDlessTurn`.
     private var idlessTurnTaken = false
     private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
-    private var input: AsyncStream<[UInt8]>.Continuation?
-    private var gauge: InputGauge?
+    private var input: ChildInput?
     private(set) var pid: Int32?
     private var generation = 0
     private var recorder: RunRecorder
@@ -102,16 +101,14 @@ actor PiSession {
         stderrTail = []
         lastExit = nil
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
-        let (inputStream, inputSink) = AsyncStream<[UInt8]>.makeStream()
-        let gauge = InputGauge(highWater: 64 << 20)
-        input = inputSink
-        self.gauge = gauge
+        let childInput = ChildInput(highWater: 64 << 20)
+        input = childInput
         let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile)
         logger.info("session \(name) (\(id)): starting \(spec.executable) \(spec.arguments.joined(separator: " ")) in \(cwd)")
         // Unstructured on purpose: the child outlives this call; it belongs to the session and
         // is ended by `end()` or by its own exit.
         Task {
-            let exit = await ChildProcess.run(spec, input: inputStream, gauge: gauge, events: ChildEventSink { sink.yield($0) })
+            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { sink.yield($0) })
             sink.yield(.exited(exit))
             sink.finish()
         }
@@ -218,7 +215,7 @@ actor PiSession {
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
-        guard let input, let gauge else { throw RemoteError(code: "unavailable", message: "pi is not running for session \(name)") }
+        guard let input else { throw RemoteError(code: "unavailable", message: "pi is not running for session \(name)") }
         nextCommand += 1
         let cid = "r\(nextCommand)"
         var obj = fields
@@ -227,8 +224,7 @@ actor PiSession {
         var line = obj.serializedBytes()
         line.append(0x0A)
         table.sent(id: cid, type: type)
-        gauge.enqueued(line.count)
-        input.yield(line)
+        input.send(line)
         if type == "extension_ui_response" { return PiResponse(id: cid, command: type, success: true) }
         // Unstructured on purpose: the deadline must fire while this call is suspended.
         let timer = Task { [weak self] in
@@ -284,11 +280,10 @@ actor PiSession {
 
     /// Writes a line that gets no response (dialog answers).
     private func write(_ obj: JSONValue) {
-        guard let input, let gauge else { return }
+        guard let input else { return }
         var line = obj.serializedBytes()
         line.append(0x0A)
-        gauge.enqueued(line.count)
-        input.yield(line)
+        input.send(line)
     }
 
     // MARK: Events
