@@ -695,6 +695,12 @@ def ui_confirm_input_editor_dialogs():
         check(r["options"] == ["red", "green", "blue"] and "timeout" not in r, r)
         p.send({"type": "extension_ui_response", "id": r["id"], "value": "purple"})  # not validated
         check(final_text(p) == 'select answer: "purple"')
+        p.send({"type": "prompt", "id": "p", "message": "!scenario ui ask-select 0 24"})
+        r = ui_req(p, "select")
+        check(len(r["options"]) == 24 and r["options"][:4] == ["red", "green", "blue", "colour 4"]
+              and r["options"][-1] == "colour 24", r)
+        p.send({"type": "extension_ui_response", "id": r["id"], "value": "colour 24"})
+        check(final_text(p) == 'select answer: "colour 24"')
         # abort while an ask_user dialog is open: the tool's signal dismisses it silently
         p.send({"type": "prompt", "id": "p", "message": "!scenario ui input"})
         ui_req(p, "input")

@@ -348,7 +348,10 @@ class ScriptedLlm:
         if kind in ("confirm", "input", "editor", "ask-select"):
             q = {"kind": "select" if kind == "ask-select" else kind}
             if kind == "ask-select":
-                q.update({"title": "Pick a colour", "options": ["red", "green", "blue"]})
+                # More options than a chat can show as buttons, when asked for: extensions may list any number.
+                count = max(1, _int(args, 2, 3))
+                options = ["red", "green", "blue"][:count] + ["colour %d" % n for n in range(4, count + 1)]
+                q.update({"title": "Pick a colour", "options": options})
                 t = _int(args, 1, 30000)
             elif kind == "confirm":
                 q.update({"title": "Apply the migration?", "message": "This rewrites 3 files."})
