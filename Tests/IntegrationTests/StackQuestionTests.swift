@@ -141,6 +141,36 @@ import Testing
         }
     }
 
+    /// A select with 24 options, more than the 20 buttons a question's rows hold: they are
+    /// offered in a select menu instead (with Cancel still a button), the text asks for a reply
+    /// by number or text, and picking the last option in the menu answers it.
+    @Test(.timeLimit(.minutes(5)))
+    func aSelectPastTheButtonLimitIsAMenu() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "many"])
+            try await stack.dm("!scenario ui ask-select 30000 24")
+            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour").first)
+            #expect(question["content"]?.stringValue?.contains("24. colour 24") == true, "\(question["content"] ?? nil)")
+            let parts = (question["components"]?.arrayValue ?? []).flatMap { $0["components"]?.arrayValue ?? [] }
+            let menus = parts.filter { $0["type"] == 3 }
+            let menu = try #require(menus.first, "no select menu: \(parts)")
+            #expect(menus.count == 1 && (menu["options"]?.arrayValue?.count ?? 0) == 24, "\(menus)")
+            #expect(parts.contains { $0["type"] == 2 && $0["label"] == "Cancel" }, "\(parts)")
+            let last = try #require(menu["options"]?.arrayValue?.first { $0["label"]?.stringValue == "24. colour 24" }?["value"]?.stringValue)
+
+            let picked = try await stack.fake.post("/interactions", [
+                "type": 3, "message_id": question["id"] ?? .null, "custom_id": menu["custom_id"] ?? .null, "values": [.string(last)],
+                "user": ["id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name)],
+            ])
+            _ = try await stack.reply(to: try #require(picked["id"]?.stringValue, "\(picked)"))
+            try await stack.waitForBotMessage(in: dm, containing: "select answer: \"colour 24\"")
+            let responses = stack.piInput("extension_ui_response")
+            #expect(responses.count == 1 && responses.first?["value"] == "colour 24", "\(responses)")
+        }
+    }
+
     /// The terminal answers first: its answer is the one pi gets; a click that comes after it
     /// (on a client still showing the buttons) is told the question is closed, and pi hears
     /// nothing more.
