@@ -6,6 +6,7 @@ import PiRelaySDK
 /// ends them, and brings them back after a restart.
 actor Sessions {
     let store: SessionStore
+    private let saver: SessionSaver
     let launcher: PiLauncher
     let historyEntries: Int
     let historyBytes: Int
@@ -18,6 +19,7 @@ actor Sessions {
     init(store: SessionStore, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
          observer: any SessionObserver) {
         self.store = store
+        saver = SessionSaver(store: store)
         self.launcher = launcher
         self.historyEntries = historyEntries
         self.historyBytes = historyBytes
@@ -87,10 +89,10 @@ actor Sessions {
         } catch {
             sessions.removeValue(forKey: id)
             records.removeValue(forKey: id)
-            save()
+            await save()
             throw error
         }
-        save()
+        await save()
         logger.info("session \(record.name) (\(id)) created in \(dir)")
         return s
     }
@@ -144,7 +146,7 @@ actor Sessions {
         await s.end()
         sessions.removeValue(forKey: s.id)
         records.removeValue(forKey: s.id)
-        save()
+        await save()
         logger.info("session \(s.id) ended")
     }
 
@@ -153,23 +155,22 @@ actor Sessions {
         await withTaskGroup(of: Void.self) { group in
             for (_, s) in sessions { group.addTask { await s.end() } }
         }
-        save()
+        await save()
     }
 
-    private func update(_ r: SessionRecord) {
+    private func update(_ r: SessionRecord) async {
         guard records[r.id] != nil else { return }
         records[r.id] = r
-        save()
+        await save()
     }
 
-    private func save() {
-        do {
-            try store.save(Array(records.values))
+    private func save() async {
+        if let error = await saver.save(Array(records.values)) {
+            if saveError == nil { logger.error("cannot save sessions: \(error); keeping them in memory and relaying on") }
+            saveError = error
+        } else {
             if saveError != nil { logger.notice("session state saved again") }
             saveError = nil
-        } catch {
-            if saveError == nil { logger.error("cannot save sessions: \(error); keeping them in memory and relaying on") }
-            saveError = "\(error)"
         }
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes the session records on a thread of its own. A save is JSON of every session, an fsync
+/// and a rename: milliseconds, and tens of them on a busy disk, that must not hold one of the
+/// cooperative pool's few threads (there are as many as cores) while other sessions stream.
+/// Callers still wait for their save to be on disk, suspended rather than blocking. Saves that
+/// queue up while one is being written are folded into one write of the newest records.
+final class SessionSaver: @unchecked Sendable {
+    private let store: SessionStore
+    private let cond = NSCondition()
+    private var next: [SessionRecord]?
+    private var waiting: [CheckedContinuation<String?, Never>] = []
+
+    init(store: SessionStore) {
+        self.store = store
+        // The thread lives as long as the daemon: one saver per Sessions, made once.
+        let t = Thread { [self] in loop() }
+        t.name = "pi-relayd.sessions-save"
+        t.start()
+    }
+
+    /// Saves `records` (or a newer list handed in meanwhile). Returns the error text, or nil once
+    /// the file holds them.
+    func save(_ records: [SessionRecord]) async -> String? {
+        await withCheckedContinuation { (c: CheckedContinuation<String?, Never>) in
+            cond.lock()
+            next = records
+            waiting.append(c)
+            cond.signal()
+            cond.unlock()
+        }
+    }
+
+    private func loop() {
+        while true {
+            cond.lock()
+            while next == nil { cond.wait() }
+            let records = next!
+            let done = waiting
+            next = nil
+            waiting = []
+            cond.unlock()
+            var failure: String?
+            do { try store.save(records) } catch { failure = "\(error)" }
+            for c in done { c.resume(returning: failure) }
+        }
+    }
+}
