@@ -1,3 +1,4 @@
+import Foundation
 @testable import DiscordPlugin
 import Testing
 
@@ -113,6 +114,34 @@ struct RateLimiterTests {
         }
         #expect(sent == limiter.globalLimit)
         #expect(limiter.globalLimit < 50)
+    }
+
+    @Test func aUsedUpBucketOutlivesARestart() throws {
+        var old = RateLimiter()
+        let first = try ticket(old.acquire(edit, global: true, now: at(0)))
+        _ = old.complete(first, headers(0, resetAfter: 2, bucket: "b-edit"), now: at(10))
+        let holds = old.holds(now: at(10), wallNow: 1000)
+        #expect(holds.map(\.route) == [edit.route])
+        #expect(holds.first.map { abs($0.until - (1000 + 2 + 0.06)) < 0.001 } == true)
+        // Saved, then a new instance starts 0.5 s later (another process: another clock).
+        let data = try JSONEncoder().encode(holds)
+        var fresh = RateLimiter()
+        fresh.restore(try JSONDecoder().decode([RateLimitHold].self, from: data), now: at(5000), wallNow: 1000.5)
+        guard case .wait(let until) = fresh.acquire(edit, global: true, now: at(5000)) else {
+            throw Failure("a restarted limiter sent into a used-up bucket")
+        }
+        #expect(abs((until - at(5000)) / .milliseconds(1) - 1560) < 2)
+        // After the reset one request learns the real window; a second waits for its answer.
+        let probe = try ticket(fresh.acquire(edit, global: true, now: until))
+        #expect(fresh.acquire(edit, global: true, now: until) != .send(probe))
+        if case .send = fresh.acquire(edit, global: true, now: until) { throw Failure("more than one probe") }
+        _ = fresh.complete(probe, headers(4, resetAfter: 5, bucket: "b-edit"), now: until + .milliseconds(20))
+        // Other channels were never held.
+        _ = try ticket(fresh.acquire(createOther, global: true, now: at(5000)))
+        // Holds that ended before the restart are ignored.
+        var late = RateLimiter()
+        late.restore(holds, now: at(0), wallNow: 2000)
+        _ = try ticket(late.acquire(edit, global: true, now: at(0)))
     }
 
     @Test func aTransportFailureReleasesTheSlot() throws {

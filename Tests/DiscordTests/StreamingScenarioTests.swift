@@ -122,6 +122,30 @@ extension Scenarios {
             }
         }
 
+        /// A plugin killed right after using up a bucket, and started again: the new instance
+        /// knows the bucket is used up until its reset (state directory) and waits instead of
+        /// drawing a 429 with its first request.
+        @Test(.timeLimit(.minutes(2)))
+        func aRestartDoesNotSpendABucketTheLastInstanceUsedUp() async throws {
+            try await Scenario.run { s in
+                let first = try await s.startReady(name: "first")
+                for i in 1...5 {
+                    #expect(await first.deliverAndWait("spend-\(i)", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                                 "kind": "notice", "text": .string("notice \(i)")]))
+                }
+                #expect(await first.kill9() == 137)
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let second = try await s.startPlugin(name: "second")
+                #expect(await second.deliverAndWait("after-restart", "chat.post", ["target": ["channel": .string(Scenario.general)],
+                                                                                   "kind": "notice", "text": "after the restart"]))
+                let posts = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue ?? []
+                #expect(posts.map { $0["status"]?.intValue ?? 0 } == [200], "\(second.stderr())")
+                #expect(try await s.botMessages(Scenario.general, containing: "after the restart").count == 1)
+                #expect(try await s.violations().isEmpty)
+                #expect(await second.shutdown() == 0)
+            }
+        }
+
         /// Oversized chunks and long notices never become a message over 2000 characters; the
         /// long notice arrives whole, in order.
         @Test(.timeLimit(.minutes(2)))

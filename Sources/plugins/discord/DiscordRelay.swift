@@ -31,7 +31,8 @@ struct DiscordRelay: Plugin {
         self.config = config
         self.logger = logger
         let store = StateStore(directory: context.stateDir)
-        rest = DiscordREST(base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger)
+        rest = DiscordREST(base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
+                           holdsPath: store.path(RateLimitHold.file))
         gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
         listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
         let allowlist = Allowlist(ids: config.allowedUsers)

@@ -16,6 +16,10 @@ final class DiscordREST: Sendable {
     private let limiter = Mutex(RateLimiter())
     private let counters = Mutex(Counters())
     private let logger: Logger
+    /// Where used-up buckets are saved for the next instance (nil: not saved), and what was last
+    /// written there.
+    private let holdsPath: String?
+    private let savedHolds = Mutex<[RateLimitHold]>([])
 
     struct Counters: Sendable {
         var requests = 0
@@ -23,12 +27,20 @@ final class DiscordREST: Sendable {
         var failures = 0
     }
 
-    init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger) {
+    init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.token = token
         self.proxy = proxy
         self.loop = loop
         self.logger = logger
+        self.holdsPath = holdsPath
+        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
+           let holds = try? JSONDecoder().decode([RateLimitHold].self, from: data) {
+            let wallNow = Date().timeIntervalSince1970
+            limiter.withLock { $0.restore(holds, now: .now, wallNow: wallNow) }
+            let live = holds.filter { $0.until > wallNow }
+            if !live.isEmpty { logger.info("rate limits: \(live.count) bucket(s) used up by the previous run wait for their reset") }
+        }
     }
 
     var stats: Counters { counters.withLock { $0 } }
@@ -69,7 +81,9 @@ final class DiscordREST: Sendable {
                 try await Task.sleep(for: Self.backoff(failedTimes))
             case .success(let response):
                 let now = ContinuousClock.now
-                let verdict = limiter.withLock { $0.complete(ticket, RateLimitInfo(response), now: now) }
+                let info = RateLimitInfo(response)
+                let verdict = limiter.withLock { $0.complete(ticket, info, now: now) }
+                if info.status == 429 || info.remaining == 0 { saveHolds(now: now) }
                 if case .retry(let at) = verdict {
                     rateLimitedTimes += 1
                     counters.withLock { $0.rateLimited += 1 }
@@ -89,6 +103,24 @@ final class DiscordREST: Sendable {
                     counters.withLock { $0.failures += 1 }
                     throw Self.error(endpoint, response)
                 }
+            }
+        }
+    }
+
+    /// Saves the used-up buckets when they changed: a tiny file, renamed into place, no fsync (it
+    /// must outlive a killed plugin, not a crashed machine). Small enough to write inline.
+    private func saveHolds(now: ContinuousClock.Instant) {
+        guard let holdsPath else { return }
+        let holds = limiter.withLock { $0.holds(now: now, wallNow: Date().timeIntervalSince1970) }
+        savedHolds.withLock { saved in
+            let same = saved.count == holds.count && zip(saved, holds).allSatisfy {
+                $0.route == $1.route && $0.major == $1.major && $0.hash == $1.hash && abs($0.until - $1.until) < 0.25
+            }
+            guard !same, let data = try? JSONEncoder().encode(holds) else { return }
+            let temporary = holdsPath + ".tmp"
+            if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+               rename(temporary, holdsPath) == 0 {
+                saved = holds
             }
         }
     }

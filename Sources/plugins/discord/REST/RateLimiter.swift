@@ -130,6 +130,36 @@ struct RateLimiter: Sendable {
         return .retry(at: until)
     }
 
+    /// Buckets that are used up until their reset, with `wallNow` the wall clock at `now`: what a
+    /// restarted plugin needs so its first request does not draw a 429 (`restore`).
+    func holds(now: Instant, wallNow: Double) -> [RateLimitHold] {
+        var out: [RateLimitHold] = []
+        for (route, hash) in routeBuckets {
+            for (bk, bucket) in buckets where bk.hash == hash && bucket.remaining == 0 {
+                guard let reset = bucket.resetAt, reset > now else { continue }
+                out.append(RateLimitHold(route: route, hash: hash, major: bk.major, until: wallNow + (reset - now).seconds))
+            }
+        }
+        return out.sorted { ($0.route, $0.major) < ($1.route, $1.major) }
+    }
+
+    /// Takes over what a previous instance saved: each bucket still used up waits for its reset,
+    /// then sends one request to learn the real limit.
+    mutating func restore(_ holds: [RateLimitHold], now: Instant, wallNow: Double) {
+        for h in holds where h.until > wallNow {
+            routeBuckets[h.route] = h.hash
+            let bk = BucketKey(hash: h.hash, major: h.major)
+            let reset = now + .seconds(h.until - wallNow)
+            if var b = buckets[bk] {
+                b.remaining = 0
+                b.resetAt = max(b.resetAt ?? reset, reset)
+                buckets[bk] = b
+            } else {
+                buckets[bk] = Bucket(limit: 1, remaining: 0, resetAt: reset)
+            }
+        }
+    }
+
     /// The request failed without a response (it may or may not have reached Discord).
     mutating func abandon(_ ticket: Ticket) {
         release(ticket)
@@ -167,4 +197,8 @@ struct RateLimiter: Sendable {
         serial += 1
         return Ticket(serial: serial, key: key, bucket: bucket)
     }
+}
+
+private extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
