@@ -83,6 +83,44 @@ import Glibc
         }
     }
 
+    /// `kill -9` of the daemon while a question waits for its answer: the dialog dies with its
+    /// pi, so the restarted daemon closes the question in the DM as an expired one is closed:
+    /// its message says it expired because pi-relayd was restarted and loses its buttons (it
+    /// kept them, and a click only heard "already answered or expired"); a click from a client
+    /// still showing them is told privately that it is closed, pi hears no answer, and the
+    /// session answers again.
+    @Test(.timeLimit(.minutes(5)))
+    func aQuestionOpenWhenTheDaemonIsKilledIsClosedAfterTheRestart() async throws {
+        try await StackHome.with { stack in
+            let doomed = try await stack.start(doomed: true)
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "asked"])
+            try await stack.dm("!scenario ui confirm 120000")
+            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let message = try #require(question["id"]?.stringValue)
+            let yes = try #require(StackHome.button("Yes", in: question))
+            doomed.signal(SIGKILL)
+            #expect(await doomed.waitForExit() == .signaled(SIGKILL))
+
+            try await stack.start(freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "expired: pi-relayd was restarted", timeout: 90)
+            let closed = try await stack.fake.message(message)
+            let text = closed["content"]?.stringValue ?? ""
+            #expect(text.contains("Apply the migration?") && text.contains("expired: pi-relayd was restarted"), "\(closed)")
+            #expect(closed["components"]?.arrayValue?.isEmpty == true, "no buttons left: \(closed)")
+
+            let late = try await stack.reply(to: try await stack.click(yes, on: message, stale: true))
+            #expect(late.ephemeral && late.text.contains("no longer open"), "\(late)")
+            #expect(stack.piInput("extension_ui_response").isEmpty, "the dead dialog got no answer")
+            try await stack.dm("are you back?")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: are you back?")
+            let shown = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
+            #expect(shown.filter { $0.contains("pi-relayd was restarted and the agent") }.count == 1,
+                    "closed once, in its own message: \(shown)")
+            #expect(shown.filter { $0.contains("Apply the migration?") }.count == 1, "\(shown)")
+        }
+    }
+
     /// Stop and start the daemon: the DM still watches its session and the thread /new opened is
     /// still bound to its own; each one's messages keep reaching the right session and its
     /// answers the right place, new messages beside the old answers (a restarted daemon once

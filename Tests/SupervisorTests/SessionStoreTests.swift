@@ -30,6 +30,31 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sessions.json"], "no temporary file left")
     }
 
+    /// The dialogs open at the save come back whole, so a daemon killed with -9 can close them
+    /// in the chats after its restart; a file from before they were saved still loads, with none.
+    @Test func openQuestionsComeBackAsSavedAndOlderFilesHaveNone() throws {
+        let folder = try ScratchFolder()
+        let store = SessionStore(path: folder.path + "/sessions.json")
+        var record = Self.record("eeee", created: 1_000_000_000, pid: 77)
+        record.activeRun = "run-3"
+        record.openQuestions = [PendingQuestion(id: "q-1", sessionId: "eeee", method: "select", title: "Pick one",
+                                                message: "for the build", options: ["red", "green"], placeholder: nil,
+                                                prefill: nil, askedAt: Date(timeIntervalSince1970: 1_000_000_100),
+                                                expiresAt: Date(timeIntervalSince1970: 1_000_000_400))]
+        try store.save([record])
+        let log = SessionLogCapture()
+        #expect(store.load(logger: log.logger) == [record])
+
+        let older = """
+            {"version":1,"sessions":[{"id":"ffff","name":"old","cwd":"/work/ffff","createdAt":"2001-09-09T01:46:40Z",
+             "lastActivity":"2001-09-09T01:46:40Z","activeRun":"run-1"}]}
+            """
+        let path = try folder.write("older.json", older, mode: 0o600)
+        let loaded = SessionStore(path: path).load(logger: log.logger)
+        #expect(loaded.map(\.id) == ["ffff"] && loaded.first?.openQuestions == nil, "\(loaded)")
+        #expect(log.text.isEmpty, "\(log.text)")
+    }
+
     @Test(arguments: [
         "{\"version\":1,\"sessions\":[{\"id\":",          // cut off mid-write
         "{\"version\":1,\"sessions\":[{\"id\":\"x\"}]}",  // fields missing

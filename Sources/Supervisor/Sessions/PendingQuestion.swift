@@ -2,7 +2,8 @@ import Foundation
 import PiRelaySDK
 
 /// A dialog an extension opened (select, confirm, input, editor) that waits for an answer.
-struct PendingQuestion: Sendable, Equatable {
+/// Codable because the open ones are saved with the session (see `SessionRecord.openQuestions`).
+struct PendingQuestion: Codable, Sendable, Equatable {
     var id: String
     var sessionId: String
     var method: String

@@ -33,6 +33,8 @@ actor PiSession {
     private var activeRun: String?
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
+    /// The dialogs that were open when an earlier daemon died: they died with its pi.
+    private(set) var interruptedQuestions: [PendingQuestion]
     /// Images tools produced in the last run (see `ToolImage`).
     private(set) var images: [ToolImage] = []
     let imageDir: String
@@ -65,11 +67,13 @@ actor PiSession {
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
         recorder = RunRecorder(sessionId: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
         interruptedRun = record.activeRun
+        interruptedQuestions = record.openQuestions ?? []
     }
 
     var record: SessionRecord {
         SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun)
+                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun,
+                      openQuestions: questions.isEmpty ? nil : openQuestions)
     }
 
     private var orphan: Int32?
@@ -194,13 +198,15 @@ actor PiSession {
         var reason = ending ? "ended" : "pi \(exit)"
         if !ending, !tail.isEmpty { reason += ": \(tail)" }
         state = .exited(reason: reason)
+        // Cleared before the save: a daemon restarted later must not close them a second time.
+        let closed = questions
+        questions.removeAll()
         await persist(record)
         for id in table.drain() {
             waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
         }
         await emit(recorder.childExited(reason: reason))
-        for (_, q) in questions { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
-        questions.removeAll()
+        for (_, q) in closed { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
         if !ending {
             logger.warning("session \(name): \(reason)")
             record(type: "exited", ["reason": .string(reason)])
@@ -440,6 +446,8 @@ actor PiSession {
             questions[qid] = question
             state = .waitingForAnswer
             record(type: "question", question.json)
+            // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
+            await persist(record)
             if let expires {
                 let policyTimeout = q.timeout == nil
                 // Unstructured on purpose: the dialog's own countdown runs beside the session.
@@ -470,6 +478,7 @@ actor PiSession {
         if cancelOnPi { write(q.cancellation()) }
         if state == .waitingForAnswer && questions.isEmpty { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_expired", ["id": .string(qid)])
+        await persist(record)
         await observer.session(id, did: .questionClosed(q, outcome: "expired: no answer in time"))
     }
 
@@ -485,6 +494,7 @@ actor PiSession {
         if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
+        await persist(record)
         await observer.session(id, did: .questionClosed(q, outcome: "\(who) answered: \(shown)"))
         return q
     }
@@ -496,6 +506,7 @@ actor PiSession {
         write(q.cancellation())
         if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
+        await persist(record)
         await observer.session(id, did: .questionClosed(q, outcome: "\(who) cancelled it"))
         return q
     }

@@ -20,4 +20,8 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// The run going on when the record was saved (set as a run starts, cleared as it ends): a
     /// daemon killed mid-run finds it when it restarts and tells the chats that run was cut off.
     var activeRun: String?
+    /// The dialogs open when the record was saved (nil when none). A dialog lives in its pi
+    /// process, so a daemon killed with -9 loses them with it; the restarted daemon closes each
+    /// in the chats, whose messages would otherwise keep buttons that reach nothing.
+    var openQuestions: [PendingQuestion]?
 }

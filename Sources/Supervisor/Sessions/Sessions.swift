@@ -43,6 +43,7 @@ actor Sessions {
                         self.logger.error("\(error)")
                     }
                     // Told once pi is back: the plugins have been found by then.
+                    await self.closeInterruptedQuestions(s)
                     if let run = await s.interruptedRun { await self.reportInterrupted(s, run: run) }
                 }
             }
@@ -56,6 +57,18 @@ actor Sessions {
         logger.notice("session \(name): run \(run) was cut off when pi-relayd stopped")
         await observer.session(s.id, did: .notice(kind: "error", text: "pi-relayd was restarted while \(name) was working: "
                                                   + "the answer in progress was cut off and will not finish. Send the prompt again if you still need it."))
+    }
+
+    /// The dialogs open when the daemon was killed died with their pi: no answer can reach them
+    /// any more. Each is closed in the chats as an expired one is, so its buttons go away.
+    private func closeInterruptedQuestions(_ s: PiSession) async {
+        let lost = await s.interruptedQuestions
+        guard !lost.isEmpty else { return }
+        let name = await s.name
+        logger.notice("session \(name): \(lost.count) open question(s) ended when pi-relayd stopped")
+        for q in lost {
+            await observer.session(s.id, did: .questionClosed(q, outcome: "expired: pi-relayd was restarted and the agent no longer waits for this answer"))
+        }
     }
 
     private func makeSession(_ r: SessionRecord) -> PiSession {
