@@ -120,28 +120,52 @@ struct RateLimiterTests {
         var old = RateLimiter()
         let first = try ticket(old.acquire(edit, global: true, now: at(0)))
         _ = old.complete(first, headers(0, resetAfter: 2, bucket: "b-edit"), now: at(10))
-        let holds = old.holds(now: at(10), wallNow: 1000)
-        #expect(holds.map(\.route) == [edit.route])
-        #expect(holds.first.map { abs($0.until - (1000 + 2 + 0.06)) < 0.001 } == true)
+        let hold = old.holds(now: at(10), wallNow: 1000)
+        #expect(hold.buckets.map(\.route) == [edit.route])
+        #expect(hold.buckets.first.map { abs($0.until - (1000 + 2 + 0.06)) < 0.001 } == true)
         // Saved, then a new instance starts 0.5 s later (another process: another clock).
-        let data = try JSONEncoder().encode(holds)
+        let data = try JSONEncoder().encode(hold)
         var fresh = RateLimiter()
-        fresh.restore(try JSONDecoder().decode([RateLimitHold].self, from: data), now: at(5000), wallNow: 1000.5)
+        fresh.restore(try JSONDecoder().decode(RateLimitHold.self, from: data), now: at(5000), wallNow: 1000.5)
         guard case .wait(let until) = fresh.acquire(edit, global: true, now: at(5000)) else {
             throw Failure("a restarted limiter sent into a used-up bucket")
         }
         #expect(abs((until - at(5000)) / .milliseconds(1) - 1560) < 2)
         // After the reset one request learns the real window; a second waits for its answer.
         let probe = try ticket(fresh.acquire(edit, global: true, now: until))
-        #expect(fresh.acquire(edit, global: true, now: until) != .send(probe))
         if case .send = fresh.acquire(edit, global: true, now: until) { throw Failure("more than one probe") }
         _ = fresh.complete(probe, headers(4, resetAfter: 5, bucket: "b-edit"), now: until + .milliseconds(20))
         // Other channels were never held.
         _ = try ticket(fresh.acquire(createOther, global: true, now: at(5000)))
         // Holds that ended before the restart are ignored.
         var late = RateLimiter()
-        late.restore(holds, now: at(0), wallNow: 2000)
+        late.restore(hold, now: at(0), wallNow: 2000)
         _ = try ticket(late.acquire(edit, global: true, now: at(0)))
+    }
+
+    @Test func theGlobalWindowOfAKilledInstanceCountsAfterTheRestart() throws {
+        var old = RateLimiter()
+        // 40 requests in the last 400 ms, each on its own channel (own major: no bucket limits).
+        for i in 0..<40 {
+            let key = RouteKey(route: "POST /channels/{channel_id}/typing", major: "c\(i)")
+            _ = try ticket(old.acquire(key, global: true, now: at(i * 10)))
+        }
+        #expect(old.globalLoad(now: at(400)) == 40)
+        let hold = old.holds(now: at(400), wallNow: 1000)
+        #expect(hold.globalSends.count == 40)
+        var fresh = RateLimiter()
+        fresh.restore(hold, now: at(0), wallNow: 1000.1)
+        // Only what is left of the 45 per second, until the old requests leave the window.
+        var sent = 0
+        for i in 0..<20 {
+            let key = RouteKey(route: "POST /channels/{channel_id}/typing", major: "n\(i)")
+            if case .send = fresh.acquire(key, global: true, now: at(0)) { sent += 1 }
+        }
+        #expect(sent == fresh.globalLimit - 40)
+        // The first old request (sent at wall 999.6) leaves the window at wall 1000.6 = at(500).
+        let key = RouteKey(route: "POST /channels/{channel_id}/typing", major: "later")
+        if case .send = fresh.acquire(key, global: true, now: at(400)) { throw Failure("sent inside the old window") }
+        _ = try ticket(fresh.acquire(key, global: true, now: at(510)))
     }
 
     @Test func aTransportFailureReleasesTheSlot() throws {

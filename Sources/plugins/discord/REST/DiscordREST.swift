@@ -19,7 +19,7 @@ final class DiscordREST: Sendable {
     /// Where used-up buckets are saved for the next instance (nil: not saved), and what was last
     /// written there.
     private let holdsPath: String?
-    private let savedHolds = Mutex<[RateLimitHold]>([])
+    private let savedHolds = Mutex<(hold: RateLimitHold, at: ContinuousClock.Instant?)>((RateLimitHold(), nil))
 
     struct Counters: Sendable {
         var requests = 0
@@ -35,11 +35,14 @@ final class DiscordREST: Sendable {
         self.logger = logger
         self.holdsPath = holdsPath
         if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
-           let holds = try? JSONDecoder().decode([RateLimitHold].self, from: data) {
+           let hold = try? JSONDecoder().decode(RateLimitHold.self, from: data) {
             let wallNow = Date().timeIntervalSince1970
-            limiter.withLock { $0.restore(holds, now: .now, wallNow: wallNow) }
-            let live = holds.filter { $0.until > wallNow }
-            if !live.isEmpty { logger.info("rate limits: \(live.count) bucket(s) used up by the previous run wait for their reset") }
+            limiter.withLock { $0.restore(hold, now: .now, wallNow: wallNow) }
+            let live = hold.buckets.filter { $0.until > wallNow }.count
+            let recent = hold.globalSends.filter { wallNow - $0 < 1 }.count
+            if live + recent > 0 {
+                logger.info("rate limits: the previous run left \(live) bucket(s) used up and \(recent) request(s) in the global window")
+            }
         }
     }
 
@@ -83,7 +86,7 @@ final class DiscordREST: Sendable {
                 let now = ContinuousClock.now
                 let info = RateLimitInfo(response)
                 let verdict = limiter.withLock { $0.complete(ticket, info, now: now) }
-                if info.status == 429 || info.remaining == 0 { saveHolds(now: now) }
+                saveHolds(now: now, urgent: info.status == 429 || info.remaining == 0)
                 if case .retry(let at) = verdict {
                     rateLimitedTimes += 1
                     counters.withLock { $0.rateLimited += 1 }
@@ -107,20 +110,28 @@ final class DiscordREST: Sendable {
         }
     }
 
-    /// Saves the used-up buckets when they changed: a tiny file, renamed into place, no fsync (it
-    /// must outlive a killed plugin, not a crashed machine). Small enough to write inline.
-    private func saveHolds(now: ContinuousClock.Instant) {
+    /// Saves what a restarted instance must know (`RateLimitHold`) when a bucket is used up,
+    /// and every 200 ms while the global window is more than a third full: a small file, renamed
+    /// into place, no fsync (it must outlive a killed plugin, not a crashed machine). Small
+    /// enough to write inline; quiet traffic writes nothing.
+    private func saveHolds(now: ContinuousClock.Instant, urgent: Bool) {
         guard let holdsPath else { return }
-        let holds = limiter.withLock { $0.holds(now: now, wallNow: Date().timeIntervalSince1970) }
+        let (hold, busy) = limiter.withLock { l in
+            (l.holds(now: now, wallNow: Date().timeIntervalSince1970), l.globalLoad(now: now) * 3 > l.globalLimit)
+        }
         savedHolds.withLock { saved in
-            let same = saved.count == holds.count && zip(saved, holds).allSatisfy {
-                $0.route == $1.route && $0.major == $1.major && $0.hash == $1.hash && abs($0.until - $1.until) < 0.25
+            let due = busy && (saved.at.map { now - $0 >= .milliseconds(200) } ?? true)
+            let changed = saved.hold.buckets.count != hold.buckets.count || zip(saved.hold.buckets, hold.buckets).contains {
+                $0.route != $1.route || $0.major != $1.major || $0.hash != $1.hash || abs($0.until - $1.until) >= 0.25
             }
-            guard !same, let data = try? JSONEncoder().encode(holds) else { return }
+            // A busy window that went quiet is cleared once, so a restart does not wait for it.
+            let calmed = !busy && !saved.hold.globalSends.isEmpty
+            guard (urgent && changed) || due || calmed,
+                  let data = try? JSONEncoder().encode(hold) else { return }
             let temporary = holdsPath + ".tmp"
             if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
                rename(temporary, holdsPath) == 0 {
-                saved = holds
+                saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
     }

@@ -130,23 +130,33 @@ struct RateLimiter: Sendable {
         return .retry(at: until)
     }
 
-    /// Buckets that are used up until their reset, with `wallNow` the wall clock at `now`: what a
-    /// restarted plugin needs so its first request does not draw a 429 (`restore`).
-    func holds(now: Instant, wallNow: Double) -> [RateLimitHold] {
-        var out: [RateLimitHold] = []
+    /// What a restarted plugin needs so its first requests draw no 429 (`restore`): the buckets
+    /// used up until their reset and the requests of the current global window. `wallNow` is the
+    /// wall clock at `now`.
+    func holds(now: Instant, wallNow: Double) -> RateLimitHold {
+        var out = RateLimitHold()
         for (route, hash) in routeBuckets {
             for (bk, bucket) in buckets where bk.hash == hash && bucket.remaining == 0 {
                 guard let reset = bucket.resetAt, reset > now else { continue }
-                out.append(RateLimitHold(route: route, hash: hash, major: bk.major, until: wallNow + (reset - now).seconds))
+                out.buckets.append(.init(route: route, hash: hash, major: bk.major, until: wallNow + (reset - now).seconds))
             }
         }
-        return out.sorted { ($0.route, $0.major) < ($1.route, $1.major) }
+        out.buckets.sort { ($0.route, $0.major) < ($1.route, $1.major) }
+        out.globalSends = globalSends.filter { $0 + globalWindow > now }.map { wallNow - (now - $0).seconds }
+        return out
+    }
+
+    /// How many requests of the global window are in flight or sent: a busy window is worth
+    /// saving (`holds`) even when no bucket is used up.
+    func globalLoad(now: Instant) -> Int {
+        globalSends.reduce(0) { $1 + globalWindow > now ? $0 + 1 : $0 }
     }
 
     /// Takes over what a previous instance saved: each bucket still used up waits for its reset,
-    /// then sends one request to learn the real limit.
-    mutating func restore(_ holds: [RateLimitHold], now: Instant, wallNow: Double) {
-        for h in holds where h.until > wallNow {
+    /// then sends one request to learn the real limit; its recent requests count against the
+    /// global window.
+    mutating func restore(_ hold: RateLimitHold, now: Instant, wallNow: Double) {
+        for h in hold.buckets where h.until > wallNow {
             routeBuckets[h.route] = h.hash
             let bk = BucketKey(hash: h.hash, major: h.major)
             let reset = now + .seconds(h.until - wallNow)
@@ -158,6 +168,9 @@ struct RateLimiter: Sendable {
                 buckets[bk] = Bucket(limit: 1, remaining: 0, resetAt: reset)
             }
         }
+        let window = globalWindow.seconds
+        let recent = hold.globalSends.filter { $0 <= wallNow && wallNow - $0 < window }
+        globalSends = (recent.map { now - .seconds(wallNow - $0) } + globalSends).sorted()
     }
 
     /// The request failed without a response (it may or may not have reached Discord).
