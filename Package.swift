@@ -8,10 +8,10 @@ let package = Package(
     name: "pi-relayd",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "pi-relayd", targets: ["Supervisor"]),
-        .executable(name: "pi-relay-discord", targets: ["DiscordPlugin"]),
-        .executable(name: "pi-relay-formatter", targets: ["FormatterPlugin"]),
-        .executable(name: "pi-relay-attachments", targets: ["AttachmentsPlugin"]),
+        .executable(name: "pi-relayd", targets: ["SupervisorMain"]),
+        .executable(name: "pi-relay-discord", targets: ["DiscordMain"]),
+        .executable(name: "pi-relay-formatter", targets: ["FormatterMain"]),
+        .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
         .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
     ],
@@ -32,7 +32,9 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Sources/SDK",
             swiftSettings: strict),
-        .executableTarget(
+        // Each executable is a thin `Main/main.swift` over a library of the same folder, so tests
+        // and fuzz targets import the library.
+        .target(
             name: "Supervisor",
             dependencies: [
                 "PiRelaySDK", "CLibYAML",
@@ -42,22 +44,34 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Supervisor",
+            exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(
+        .executableTarget(name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
+                          swiftSettings: strict),
+        .target(
             name: "DiscordPlugin",
             dependencies: ["PiRelaySDK", "CCurl", .product(name: "WSClient", package: "swift-websocket")],
             path: "Sources/plugins/discord",
+            exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(
+        .executableTarget(name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
+                          swiftSettings: strict),
+        .target(
             name: "FormatterPlugin",
             dependencies: ["PiRelaySDK"],
             path: "Sources/plugins/formatter",
+            exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(
+        .executableTarget(name: "FormatterMain", dependencies: ["FormatterPlugin"], path: "Sources/plugins/formatter/Main",
+                          swiftSettings: strict),
+        .target(
             name: "AttachmentsPlugin",
             dependencies: ["PiRelaySDK", "CCurl"],
             path: "Sources/plugins/attachments",
+            exclude: ["Main"],
             swiftSettings: strict),
+        .executableTarget(name: "AttachmentsMain", dependencies: ["AttachmentsPlugin"], path: "Sources/plugins/attachments/Main",
+                          swiftSettings: strict),
         .executableTarget(
             name: "Bench",
             dependencies: ["PiRelaySDK"],
@@ -77,9 +91,8 @@ let package = Package(
 // libFuzzer's archive without a main (libclang_rt.fuzzer_no_main-<arch>.a), so a plain
 // `swift build` never sees them. Each starts libFuzzer through LLVMFuzzerRunDriver from its own
 // main: linking with `-sanitize=fuzzer` would add libFuzzer's main as well, which clashes with the
-// one SwiftPM gives every executable. Code of executable modules (the config loader, the
-// formatter's splitter, the Discord decoders) is compiled into its fuzz target through symlinks,
-// since no other executable can import an executable module.
+// one SwiftPM gives every executable. They import the libraries under test; what they reach
+// there is `package`, since a release build has no `@testable import`.
 if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty {
     package.targets += [
         .systemLibrary(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
@@ -90,9 +103,9 @@ if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty
         ("fuzz-line-framer", "LineFramer", ["PiRelaySDK"]),
         ("fuzz-wire-message", "WireMessage", ["PiRelaySDK"]),
         ("fuzz-pi-event-reader", "PiEventReader", ["PiRelaySDK"]),
-        ("fuzz-config-loader", "ConfigLoader", ["PiRelaySDK", "CLibYAML", .product(name: "Logging", package: "swift-log")]),
-        ("fuzz-splitter", "Splitter", []),
-        ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK"]),
+        ("fuzz-config-loader", "ConfigLoader", ["Supervisor"]),
+        ("fuzz-splitter", "Splitter", ["FormatterPlugin"]),
+        ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK", "DiscordPlugin"]),
     ]
     for fuzz in fuzzTargets {
         package.targets.append(.executableTarget(name: "Fuzz" + fuzz.folder, dependencies: ["FuzzDriver"] + fuzz.dependencies,

@@ -1,4 +1,5 @@
 import FuzzDriver
+import Supervisor
 
 /// config.yaml and .env through `ConfigLoader.load` (libyaml, the tree builder, every section's
 /// checks, the .env parser), from memory: the first byte picks the files' modes, then comes
@@ -6,8 +7,6 @@ import FuzzDriver
 ///
 /// Beyond not crashing: a token planted in the input or the environment must not come back in
 /// any error, warning or note, as long as it appears only whole (a fragment is not a secret).
-/// (This file's module compiles `Sources/Supervisor/Config` through the symlink beside it: the
-/// loader lives in the daemon's executable module, which other executables cannot import.)
 enum ConfigLoaderFuzz {
     static let marker = "Zq9xSECRETv4lue"
     static let token = "MTIzNDU2.\(marker).abc_DEF-123"

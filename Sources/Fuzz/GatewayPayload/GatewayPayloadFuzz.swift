@@ -1,10 +1,10 @@
+import DiscordPlugin
 import FuzzDriver
 import PiRelaySDK
 
 /// A gateway frame from Discord (or from whoever sits on the connection) through the Discord
 /// plugin's decoding: the frame, the dispatch by its name, and each payload decoder on `d`
 /// whatever the name says, so all of them see every shape the fuzzer makes.
-/// (The decoders are compiled here through symlinks: the plugin is an executable.)
 enum GatewayPayloadFuzz {
     static func test(_ input: FuzzInput) {
         var input = input

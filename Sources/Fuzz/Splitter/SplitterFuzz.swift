@@ -1,10 +1,10 @@
+import FormatterPlugin
 import FuzzDriver
 
 /// Markdown through the formatter's `ChunkSplitter` at a limit the fuzzer picks. Every chunk must
 /// fit the limit (a longer one is a message the chat refuses). Without fences the splitter adds
 /// only the `[i/n]` labels, so the chunks must join back into the text. The chunks settled for a
 /// prefix must be the first chunks of the whole text.
-/// (The splitter's files are compiled here through symlinks: the formatter is an executable.)
 enum SplitterFuzz {
     static func test(_ input: FuzzInput) {
         var input = input

@@ -1,8 +1,7 @@
 import ArgumentParser
 
-@main
-struct PiRelayd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct PiRelayd: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "pi-relayd",
         abstract: "Drive pi coding-agent sessions from chat apps and the terminal.",
         discussion: "Home directory: $PI_RELAYD_HOME (default ~/.pi-relayd).",
@@ -16,4 +15,14 @@ struct PiRelayd: AsyncParsableCommand {
             ThinkingCommand.self, StateCommand.self, StatsCommand.self, LastCommand.self, NewConversationCommand.self,
             RenderCommand.self, FileCommand.self, ImagesCommand.self,
         ])
+
+    public init() {}
+}
+
+extension PiRelayd {
+    /// The executable's entry point. Outside `@main`, a bare `PiRelayd.main()` resolves to
+    /// ParsableCommand's synchronous `main`, which refuses an asynchronous root command.
+    public static func mainAsync() async {
+        await (Self.self as any AsyncParsableCommand.Type).main()
+    }
 }

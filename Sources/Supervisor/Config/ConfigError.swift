@@ -1,7 +1,7 @@
 /// Why the configuration could not be loaded. `description` is what the daemon prints: it starts
 /// with `file:line:column:` when the problem has a place in a file. It never contains a secret
 /// value, only names.
-struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         /// Not valid YAML, or a .env line that is not `KEY=VALUE`.
         case syntax
@@ -28,7 +28,7 @@ struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    var description: String {
+    package var description: String {
         guard let line else { return message }
         return "\(file):\(line):\(column ?? 1): \(message)"
     }

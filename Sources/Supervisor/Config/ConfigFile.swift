@@ -1,11 +1,18 @@
 /// A file the loader read (config.yaml or .env), with the ownership and permissions that decide
 /// whether it may be trusted with secrets.
-struct ConfigFile: Sendable, Equatable {
+package struct ConfigFile: Sendable, Equatable {
     let path: String
     let bytes: [UInt8]
     /// Permission bits only (`0o644`), without the file type.
     let permissions: UInt32
     let owner: UInt32
+
+    package init(path: String, bytes: [UInt8], permissions: UInt32, owner: UInt32) {
+        self.path = path
+        self.bytes = bytes
+        self.permissions = permissions
+        self.owner = owner
+    }
 
     /// Larger than any real config; stops a wrong path (a log, a disk image) from being slurped.
     static let maximumSize = 1 << 20

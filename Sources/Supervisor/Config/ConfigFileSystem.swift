@@ -6,11 +6,16 @@ import Darwin
 
 /// How the loader reaches the disk, replaceable in tests: a file owned by another user cannot be
 /// created without root, so the owner check is tested with a fake `readFile`.
-struct ConfigFileSystem: Sendable {
+package struct ConfigFileSystem: Sendable {
     /// Reads a whole file with its owner and permissions; nil when it does not exist.
     var readFile: @Sendable (_ path: String) throws(ConfigError) -> ConfigFile?
     /// The user pi-relayd runs as; files must belong to it.
     var userID: UInt32
+
+    package init(readFile: @escaping @Sendable (_ path: String) throws(ConfigError) -> ConfigFile?, userID: UInt32) {
+        self.readFile = readFile
+        self.userID = userID
+    }
 
     static var live: ConfigFileSystem {
         ConfigFileSystem(readFile: { path throws(ConfigError) in try readFromDisk(path) }, userID: UInt32(geteuid()))

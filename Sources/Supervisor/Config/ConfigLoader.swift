@@ -2,7 +2,7 @@
 ///
 /// Nothing here touches the process environment: the daemon applies `dotenv` itself. Every error
 /// and warning names files, keys and variables, never a secret value.
-enum ConfigLoader {
+package enum ConfigLoader {
     /// Top-level keys always taken as plugin sections, whether or not the plugin is installed:
     /// the bundled plugins and the messengers people are likely to add.
     static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack"]
@@ -12,7 +12,7 @@ enum ConfigLoader {
     ///   - knownPlugins: names of the installed plugins; their top-level sections are passed
     ///     through to them.
     ///   - environment: the process environment; it wins over .env.
-    static func load(home: String, knownPlugins: Set<String>, environment: [String: String],
+    package static func load(home: String, knownPlugins: Set<String>, environment: [String: String],
                      fileSystem: ConfigFileSystem = .live) throws(ConfigError) -> LoadedConfig {
         let root = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
         let configPath = root + "/config.yaml"

@@ -1,12 +1,12 @@
 /// What `ConfigLoader.load` hands the daemon.
-struct LoadedConfig: Sendable, Equatable {
+package struct LoadedConfig: Sendable, Equatable {
     var config: Config
     /// `file:line:col: ...` lines to log at start-up: unknown keys, secrets written in config.yaml,
     /// repeated .env entries. None of them holds a secret value.
-    var warnings: [String] = []
+    package var warnings: [String] = []
     /// What is missing for pi-relayd to be useful, e.g. "discord: no bot token (...)", for the
     /// daemon to print at start-up.
-    var notConfigured: [String] = []
+    package var notConfigured: [String] = []
     /// Variables from .env that the process environment does not set: the daemon sets them in
     /// its own environment before starting children.
     var dotenv: [String: String] = [:]

@@ -3,9 +3,8 @@ import PiRelaySDK
 
 /// The attachments plugin: chat attachments in (images for the model, text into the prompt),
 /// workspace files out (checked, then copied to the spool for the messenger to upload).
-@main
-struct Attachments: Plugin {
-    static let manifest = PluginManifest(
+public struct Attachments: Plugin {
+    public static let manifest = PluginManifest(
         name: "attachments", version: "0.1.0", roles: ["attachments"],
         summary: "turns chat attachments into prompt content and checks workspace files before they are uploaded")
 
@@ -14,7 +13,7 @@ struct Attachments: Plugin {
     let outbound: Outbound
     let context: PluginContext
 
-    init(context: PluginContext) async throws {
+    public init(context: PluginContext) async throws {
         do {
             config = try AttachmentsConfig(json: context.config)
         } catch {
@@ -27,7 +26,7 @@ struct Attachments: Plugin {
         context.logger.info("ready: proxy \(proxy.redacted), download limit \(ByteCount.describe(config.downloadMaxBytes)), image limit \(ByteCount.describe(config.imageMaxBytes)), text limit \(ByteCount.describe(config.textInlineMaxBytes))")
     }
 
-    func handle(_ request: PluginRequest) async throws -> JSONValue {
+    public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.method {
         case "attachments.inbound":
             let params = try InboundRequest(params: request.params)

@@ -4,9 +4,8 @@ import PiRelaySDK
 
 /// pi-relay-discord: relays pi sessions to Discord. Discord's side is the gateway (events in)
 /// and REST (messages out); the supervisor's side is the messenger contract of protocol §6.
-@main
-struct DiscordRelay: Plugin {
-    static let manifest = PluginManifest(
+public struct DiscordRelay: Plugin {
+    public static let manifest = PluginManifest(
         name: "discord", version: "0.1.0", roles: ["messenger"],
         limits: ["maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760],
         summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output")
@@ -25,7 +24,7 @@ struct DiscordRelay: Plugin {
     let registration: CommandRegistration
     let started = Date()
 
-    init(context: PluginContext) async throws {
+    public init(context: PluginContext) async throws {
         let config = try DiscordConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
         let logger = context.logger
         self.config = config
@@ -63,7 +62,7 @@ struct DiscordRelay: Plugin {
             """)
     }
 
-    func run() async throws {
+    public func run() async throws {
         await inbox.resumePending()
         // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
         try await gateway.run { event in await route(event) }
@@ -97,7 +96,7 @@ struct DiscordRelay: Plugin {
         Task { await registration.register(application: application) }
     }
 
-    func handle(_ request: PluginRequest) async throws -> JSONValue {
+    public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.method {
         case "chat.post":
             try await outbox.post(delivery: request.id, request.params)
@@ -112,7 +111,7 @@ struct DiscordRelay: Plugin {
         }
     }
 
-    func handle(notification method: String, params: JSONValue) async {
+    public func handle(notification method: String, params: JSONValue) async {
         switch method {
         case "chat.live":
             guard let target = Target(params["target"]), let run = params["runId"]?.stringValue else {
@@ -134,7 +133,7 @@ struct DiscordRelay: Plugin {
         }
     }
 
-    func shutdown() async {
+    public func shutdown() async {
         logger.info("stopping: closing the gateway connection (the session stays resumable)")
         await gateway.stop()
         // Lets the writer put the close frame on the wire before the process exits.

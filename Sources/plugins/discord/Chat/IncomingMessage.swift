@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// A MESSAGE_CREATE, reduced to what the relay uses.
-struct IncomingMessage: Sendable, Equatable {
+package struct IncomingMessage: Sendable, Equatable {
     struct Attachment: Codable, Sendable, Equatable {
         var url: String
         var filename: String
@@ -25,7 +25,7 @@ struct IncomingMessage: Sendable, Equatable {
 
     var isDM: Bool { guildID == nil }
 
-    init?(_ d: JSONValue) {
+    package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let channel = d["channel_id"]?.stringValue,
               let author = d["author"], let authorID = author["id"]?.stringValue else { return nil }
         self.id = id

@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// An INTERACTION_CREATE: a slash command (type 2) or a component click (type 3).
-struct Interaction: Sendable, Equatable {
+package struct Interaction: Sendable, Equatable {
     var id: String
     var token: String
     var applicationID: String
@@ -26,7 +26,7 @@ struct Interaction: Sendable, Equatable {
     var isDM: Bool { guildID == nil }
     var isThread: Bool { [10, 11, 12].contains(channelType ?? -1) }
 
-    init?(_ d: JSONValue) {
+    package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let token = d["token"]?.stringValue,
               let type = d["type"]?.intValue, let channel = d["channel_id"]?.stringValue ?? d["channel"]?["id"]?.stringValue,
               let user = d["member"]?["user"] ?? d["user"], let userID = user["id"]?.stringValue else { return nil }

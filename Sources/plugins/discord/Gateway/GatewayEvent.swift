@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// The dispatches the relay acts on, decoded; everything else is `other`.
-enum GatewayEvent: Sendable {
+package enum GatewayEvent: Sendable {
     case ready(ReadyInfo)
     case resumed
     case messageCreate(IncomingMessage)
@@ -12,7 +12,7 @@ enum GatewayEvent: Sendable {
     case other(String)
 
     /// nil when a known event's payload lacks what the relay needs (logged by the caller).
-    static func decode(name: String, data d: JSONValue) -> GatewayEvent? {
+    package static func decode(name: String, data d: JSONValue) -> GatewayEvent? {
         switch name {
         case "READY": return ReadyInfo(d).map(GatewayEvent.ready)
         case "RESUMED": return .resumed

@@ -1,5 +1,5 @@
 /// Gateway opcodes the plugin sends or handles.
-enum GatewayOpcode: Int, Sendable {
+package enum GatewayOpcode: Int, Sendable {
     case dispatch = 0
     case heartbeat = 1
     case identify = 2

@@ -1,17 +1,17 @@
 import PiRelaySDK
 
 /// One gateway frame: `{"op", "d", "s", "t"}`.
-struct GatewayPayload: Sendable, Equatable {
-    var op: Int
-    var d: JSONValue
-    var s: Int?
-    var t: String?
+package struct GatewayPayload: Sendable, Equatable {
+    package var op: Int
+    package var d: JSONValue
+    package var s: Int?
+    package var t: String?
 
     struct DecodeError: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func decode(_ text: String) throws -> GatewayPayload {
+    package static func decode(_ text: String) throws -> GatewayPayload {
         let value = try JSONValue.parse(text)
         guard let op = value["op"]?.intValue else { throw DecodeError(description: "gateway frame without an op") }
         return GatewayPayload(op: op, d: value["d"] ?? .null, s: value["s"]?.intValue, t: value["t"]?.stringValue)

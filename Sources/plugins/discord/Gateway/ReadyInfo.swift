@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// What READY tells: the session to resume later, the bot's own user id and the application id.
-struct ReadyInfo: Sendable, Equatable {
+package struct ReadyInfo: Sendable, Equatable {
     var sessionID: String
     var resumeURL: String
     var botUserID: String
@@ -9,7 +9,7 @@ struct ReadyInfo: Sendable, Equatable {
     var applicationID: String
     var guildIDs: [String]
 
-    init?(_ d: JSONValue) {
+    package init?(_ d: JSONValue) {
         guard let session = d["session_id"]?.stringValue, let user = d["user"]?["id"]?.stringValue else { return nil }
         sessionID = session
         resumeURL = d["resume_gateway_url"]?.stringValue ?? ""

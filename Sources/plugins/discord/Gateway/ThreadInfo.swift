@@ -2,7 +2,7 @@ import PiRelaySDK
 
 /// A thread and the channel it belongs to: a message in a thread names only the thread, while
 /// the supervisor's chat object wants the parent channel too.
-struct ThreadInfo: Sendable, Equatable, Codable {
+package struct ThreadInfo: Sendable, Equatable, Codable {
     var id: String
     var parentID: String
     var guildID: String?
@@ -13,7 +13,7 @@ struct ThreadInfo: Sendable, Equatable, Codable {
         self.guildID = guildID
     }
 
-    init?(_ d: JSONValue) {
+    package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let parent = d["parent_id"]?.stringValue,
               let type = d["type"]?.intValue, [10, 11, 12].contains(type) else { return nil }
         self.init(id: id, parentID: parent, guildID: d["guild_id"]?.stringValue)

@@ -1,6 +1,6 @@
 /// A fenced code block as opened by one line (```` ```swift ```` or `~~~`): enough to close it at
 /// the end of a chunk and to reopen it, with its language, at the start of the next one.
-struct Fence: Sendable, Hashable {
+package struct Fence: Sendable, Hashable {
     /// The fence character as a byte: a backtick or a tilde.
     let marker: UInt8
     let length: Int

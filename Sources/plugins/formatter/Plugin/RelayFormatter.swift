@@ -2,16 +2,15 @@ import PiRelaySDK
 
 /// The formatter plugin: turns the supervisor's run views into chat messages (tool summaries,
 /// splitting to the messenger's limit, tables as code blocks, notices, redaction).
-@main
-struct RelayFormatter: Plugin {
-    static let manifest = PluginManifest(
+public struct RelayFormatter: Plugin {
+    public static let manifest = PluginManifest(
         name: "formatter", version: "0.1.0", roles: ["formatter"],
         summary: "turns agent runs into chat messages: tool summaries, splitting, tables, notices, redaction")
 
     let config: FormatterConfig
     let stats = RequestStats()
 
-    init(context: PluginContext) async throws {
+    public init(context: PluginContext) async throws {
         do {
             config = try FormatterConfig(json: context.config)
         } catch {
@@ -23,7 +22,7 @@ struct RelayFormatter: Plugin {
         self.config = config
     }
 
-    func handle(_ request: PluginRequest) async throws -> JSONValue {
+    public func handle(_ request: PluginRequest) async throws -> JSONValue {
         try respond(to: request.method, params: request.params)
     }
 }

@@ -8,15 +8,19 @@
 /// Those three additions are all the splitter ever adds, and all of them count against the limit.
 /// The text should close its fences (the renderer does): a fence left open at the very end stays
 /// open in the last chunk.
-struct ChunkSplitter {
+package struct ChunkSplitter {
     /// Requests with a smaller limit are refused: below this a reopened fence, a closing fence
     /// and a chunk number could leave no room for text.
-    static let minimumLimit = 100
+    package static let minimumLimit = 100
 
     let limit: Int
 
+    package init(limit: Int) {
+        self.limit = limit
+    }
+
     /// Splits the whole of `text`. Numbers the chunks when there is more than one and `numbered`.
-    func split(_ text: String, numbered: Bool = true) -> [String] {
+    package func split(_ text: String, numbered: Bool = true) -> [String] {
         // Within the limit it is one chunk whatever the layout: skip building one.
         if text.utf16.count <= limit { return text.isEmpty ? [] : [text] }
         let layout = ChunkLayout(text)
@@ -36,7 +40,7 @@ struct ChunkSplitter {
     /// The chunks of `text` that no continuation of it can change: those whose whole window of
     /// candidate breaks lies inside `text`. Returns them unnumbered, with the UTF-8 offset where
     /// the rest starts and the fence open there. `text` must end at a line boundary.
-    func settledChunks(_ text: String) -> (chunks: [String], restUTF8: Int, fence: Fence?) {
+    package func settledChunks(_ text: String) -> (chunks: [String], restUTF8: Int, fence: Fence?) {
         let layout = ChunkLayout(text)
         let (found, end) = pieces(layout, reserve: 0, final: false)
         return (found.map { chunk(layout, $0, label: nil) }, Int(layout.map.utf8Start[end]), layout.fence(at: end))

@@ -1,1 +1,0 @@
-../../plugins/discord/Gateway/GatewayOpcode.swift

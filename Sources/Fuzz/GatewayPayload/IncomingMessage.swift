@@ -1,1 +1,0 @@
-../../plugins/discord/Chat/IncomingMessage.swift

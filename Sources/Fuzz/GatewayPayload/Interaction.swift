@@ -1,1 +1,0 @@
-../../plugins/discord/Commands/Interaction.swift

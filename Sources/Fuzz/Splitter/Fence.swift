@@ -1,1 +1,0 @@
-../../plugins/formatter/Markdown/Fence.swift

@@ -1,1 +1,0 @@
-../../plugins/formatter/Markdown/String+Trimming.swift
