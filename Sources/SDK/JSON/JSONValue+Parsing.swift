@@ -154,57 +154,28 @@ struct JSONByteParser {
             if c < 0x20 { throw error("control character in string") }
             i += 1
         }
-        var bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buf[start..<i]))
+        // Escapes: find the closing quote (an escape never ends the string), then decode the
+        // body with the same decoder the pi event reader uses.
         while i < buf.count {
             let c = buf[i]
-            switch c {
-            case UInt8(ascii: "\""):
-                i += 1
-                guard let s = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
-                return s
-            case UInt8(ascii: "\\"):
-                i += 1
-                guard i < buf.count else { throw error("unterminated escape") }
-                let e = buf[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "\""): bytes.append(0x22)
-                case UInt8(ascii: "\\"): bytes.append(0x5C)
-                case UInt8(ascii: "/"): bytes.append(0x2F)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
-                    let high = try hex4()
-                    var scalar = high
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        // Only an escaped low surrogate right after completes the pair. Anything
-                        // else is left for the next iteration: it may be a high surrogate that
-                        // starts a valid pair of its own.
-                        scalar = 0xFFFD
-                        if i + 1 < buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") {
-                            let next = i
-                            i += 2
-                            let low = try hex4()
-                            if (0xDC00...0xDFFF).contains(low) {
-                                scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                            } else {
-                                i = next
-                            }
-                        }
-                    } else if (0xDC00...0xDFFF).contains(scalar) { scalar = 0xFFFD }
-                    appendScalar(scalar, to: &bytes)
-                default: throw error("invalid escape")
-                }
-            default:
-                if c < 0x20 { throw error("control character in string") }
-                bytes.append(c)
-                i += 1
+            if c == UInt8(ascii: "\"") { break }
+            if c == UInt8(ascii: "\\") {
+                i += 2
+                continue
             }
+            if c < 0x20 { throw error("control character in string") }
+            i += 1
         }
-        throw error("unterminated string")
+        guard i < buf.count else { throw error("unterminated string") }
+        let body = UnsafeBufferPointer(rebasing: buf.assumingMemoryBound(to: UInt8.self)[start..<i])
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count)
+        if case .invalidEscape(let at) = JSONStringDecoder.decode(body, into: &bytes, limit: .max) {
+            throw JSONParseError(offset: start + at, reason: "invalid escape")
+        }
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+        i += 1
+        return string
     }
 
     func validatedString(_ range: Range<Int>) throws(JSONParseError) -> String {
@@ -213,28 +184,5 @@ struct JSONByteParser {
             throw JSONParseError(offset: range.lowerBound, reason: "invalid UTF-8 in string")
         }
         return s
-    }
-
-    mutating func hex4() throws(JSONParseError) -> UInt32 {
-        guard i + 4 <= buf.count else { throw error("short \\u escape") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = buf[i]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw error("bad hex digit")
-            }
-            v = v << 4 | d
-            i += 1
-        }
-        return v
-    }
-
-    func appendScalar(_ v: UInt32, to bytes: inout [UInt8]) {
-        let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
-        bytes.append(contentsOf: Array(String(Character(scalar)).utf8))
     }
 }
