@@ -22,10 +22,9 @@ struct HeartbeatTests {
     }
 
     @Test func theFirstBeatIsJittered() {
-        let h = HeartbeatTracker(interval: .seconds(40))
-        #expect(h.firstDelay(jitter: 0) == .zero)
-        #expect(h.firstDelay(jitter: 0.5) == .seconds(20))
-        #expect(h.firstDelay(jitter: 1.0) < .seconds(40))
+        #expect(HeartbeatTracker.firstDelay(interval: .seconds(40), jitter: 0) == .zero)
+        #expect(HeartbeatTracker.firstDelay(interval: .seconds(40), jitter: 0.5) == .seconds(20))
+        #expect(HeartbeatTracker.firstDelay(interval: .seconds(40), jitter: 1.0) < .seconds(40))
     }
 
     @Test func sendsStayUnder120PerMinuteWithRoomForHeartbeats() {

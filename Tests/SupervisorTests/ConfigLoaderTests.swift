@@ -90,7 +90,8 @@ import Testing
         #expect(loaded.warnings == [])
         #expect(loaded.notConfigured == [])
         #expect(loaded.path == home.configPath)
-        #expect(loaded.config.pi.arguments == ["--mode", "rpc", "--model", "sonnet", "3"])
+        #expect(loaded.config.pi.arguments(sessionFile: nil) == ["--mode", "rpc", "--model", "sonnet", "3"])
+        #expect(loaded.config.pi.arguments(sessionFile: "/s/a.jsonl") == ["--mode", "rpc", "--session", "/s/a.jsonl", "--model", "sonnet", "3"])
         #expect(loaded.config.pi.childEnvironment == ["PI_THEME": "dark", "RETRIES": "3",
                                                       "PI_CODING_AGENT_DIR": "/home/me/agents"])
     }

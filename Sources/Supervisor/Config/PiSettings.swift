@@ -14,8 +14,11 @@ struct PiSettings: Sendable, Equatable {
     /// answer; nil (0 in the file) means forever.
     var dialogTimeout: Duration?
 
-    /// The full argument list for a pi child.
-    var arguments: [String] { ["--mode", "rpc"] + args }
+    /// The full argument list for a pi child; `sessionFile` resumes that session.
+    func arguments(sessionFile: String?) -> [String] {
+        // An absolute path: a bare id prefix can make pi ask a y/N question on stdout.
+        ["--mode", "rpc"] + (sessionFile.map { ["--session", $0] } ?? []) + args
+    }
 
     /// What to add to a pi child's environment: `env`, plus `PI_CODING_AGENT_DIR` from `agentDir`
     /// (which wins, being the more specific setting).

@@ -50,10 +50,7 @@ struct Daemon: Service {
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
-        let launcher = PiLauncher(command: config.pi.command, args: config.pi.args, env: config.pi.env,
-                                  agentDir: config.pi.agentDir, startTimeout: config.pi.startTimeout,
-                                  dialogTimeout: config.pi.dialogTimeout,
-                                  busyBehavior: config.sessions.busyPolicy.rawValue)
+        let launcher = PiLauncher(settings: config.pi)
         let sessions = Sessions(store: SessionStore(path: home.stateDir + "/sessions.json"), launcher: launcher,
                                 historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
                                 logger: logger, observer: relay)

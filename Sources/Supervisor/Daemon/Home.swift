@@ -20,7 +20,6 @@ struct Home: Sendable {
         return FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    var configFile: String { root + "/config.yaml" }
     var dotenvFile: String { root + "/.env" }
     var pluginsDir: String { root + "/plugins" }
     var logsDir: String { root + "/logs" }

@@ -110,7 +110,7 @@ extension Gateway {
             interval = await heartbeatInterval(connection: id)
         }
         guard let interval else { return }
-        try? await Task.sleep(for: interval * Double.random(in: 0..<1))
+        try? await Task.sleep(for: HeartbeatTracker.firstDelay(interval: interval, jitter: .random(in: 0..<1)))
         while !Task.isCancelled {
             guard await beat(connection: id) else {
                 await Self.sleepUntilCancelled()

@@ -20,7 +20,7 @@ struct HeartbeatTracker: Sendable {
 
     /// The delay before the first heartbeat: `interval × jitter`, jitter in [0, 1), so a fleet of
     /// reconnecting clients does not beat in step.
-    func firstDelay(jitter: Double) -> Duration {
+    static func firstDelay(interval: Duration, jitter: Double) -> Duration {
         interval * min(max(jitter, 0), 0.999)
     }
 
