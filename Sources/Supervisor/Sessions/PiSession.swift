@@ -11,7 +11,8 @@ actor PiSession {
     private(set) var sessionFile: String?
     private(set) var model: String?
     private(set) var thinkingLevel: String?
-    private(set) var state: SessionState = .starting
+    private var phase = SessionPhase.starting
+    var state: SessionState { phase.state(busy: recorder.isBusy, openQuestions: questions.count) }
     let createdAt: Date
     private(set) var lastActivity: Date
     let launcher: PiLauncher
@@ -101,7 +102,7 @@ actor PiSession {
         }
         generation += 1
         let gen = generation
-        state = .starting
+        phase = .starting
         stderrTail = []
         lastExit = nil
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
@@ -122,13 +123,13 @@ actor PiSession {
         do {
             let r = try await command("get_state", [:], timeout: launcher.startTimeout)
             applyState(r)
-            state = questions.isEmpty ? (recorder.isBusy ? .busy : .idle) : .waitingForAnswer
+            phase = .running
             await persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
             if let p = pid { ChildProcess.signalGroup(p, SIGKILL) }
             let why = lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
-            if lastExit == nil { state = .exited(reason: why) }
+            if lastExit == nil { phase = .exited(reason: why) }
             // pi explains a failed start on stderr, often over several lines ("No models
             // available." comes first, hints follow): pass them on whole, not just the last few.
             let said = spokenLines(stderrTail.suffix(12))
@@ -197,7 +198,7 @@ actor PiSession {
         let tail = spokenLines(stderrTail).suffix(3).joined(separator: " | ")
         var reason = ending ? "ended" : "pi \(exit)"
         if !ending, !tail.isEmpty { reason += ": \(tail)" }
-        state = .exited(reason: reason)
+        phase = .exited(reason: reason)
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions
         questions.removeAll()
@@ -356,7 +357,6 @@ actor PiSession {
             switch o {
             case .started(let r):
                 forgetImages()
-                state = questions.isEmpty ? .busy : .waitingForAnswer
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = r.runId
@@ -366,7 +366,6 @@ actor PiSession {
                 await observer.session(id, did: .runUpdated(r))
             case .finished(let r):
                 lastRun = r
-                if pid != nil { state = questions.isEmpty ? .idle : .waitingForAnswer }
                 record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
                 await observer.session(id, did: .runFinished(r))
                 // The next run may have started while this final was being delivered.
@@ -444,7 +443,6 @@ actor PiSession {
                                            message: q.message, options: q.options ?? [], placeholder: q.placeholder,
                                            prefill: q.prefill, askedAt: Date(), expiresAt: expires)
             questions[qid] = question
-            state = .waitingForAnswer
             record(type: "question", question.json)
             // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
             await persist(record)
@@ -476,7 +474,6 @@ actor PiSession {
     private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
         guard let q = questions.removeValue(forKey: qid) else { return }
         if cancelOnPi { write(q.cancellation()) }
-        if state == .waitingForAnswer && questions.isEmpty { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_expired", ["id": .string(qid)])
         await persist(record)
         await observer.session(id, did: .questionClosed(q, outcome: "expired: no answer in time"))
@@ -491,7 +488,6 @@ actor PiSession {
         do { response = try q.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
         questions.removeValue(forKey: qid)
         write(response)
-        if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
         await persist(record)
@@ -504,7 +500,6 @@ actor PiSession {
             throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name)")
         }
         write(q.cancellation())
-        if questions.isEmpty, case .waitingForAnswer = state { state = recorder.isBusy ? .busy : .idle }
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
         await persist(record)
         await observer.session(id, did: .questionClosed(q, outcome: "\(who) cancelled it"))
