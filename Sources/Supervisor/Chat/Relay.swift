@@ -155,7 +155,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
             return ["stopping": true]
         default:
             if let sessions, SessionControl.methods.contains(method) {
-                return try await SessionControl(sessions: sessions, relay: self, busyBehavior: busyBehavior)
+                return try await SessionControl(sessions: sessions, relay: self)
                     .handle(method: method, params: params, stream: stream)
             }
             throw RemoteError.methodNotFound(method)

@@ -1,0 +1,34 @@
+import PiRelaySDK
+
+extension SessionControl {
+    /// The images tools made in the last run, or `send: N` to post one to the session's chats.
+    func images(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+        let list = await session.images
+        if let number = params["send"]?.intValue {
+            let targets = try await watchingChats(session)
+            return ["sent": .string(try await relay.sendImage(session, number: number, to: targets))]
+        }
+        return .array(list.enumerated().map { index, image in
+            var entry = image.json
+            entry["number"] = JSONValue(index + 1)
+            entry["path"] = .string(image.path)
+            return entry
+        })
+    }
+
+    /// A workspace file, checked by the attachments plugin, posted to the session's chats.
+    func file(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+        guard let path = params["path"]?.stringValue else { throw RemoteError.invalidParams("file needs a path") }
+        let targets = try await watchingChats(session)
+        let name = try await relay.sendFile(session, path: path, to: targets)
+        return ["sent": .string(name), "chats": JSONValue(targets.count)]
+    }
+
+    private func watchingChats(_ session: PiSession) async throws -> [Binding] {
+        let targets = await relay.chats(of: session.id)
+        guard !targets.isEmpty else {
+            throw RemoteError(code: "not_found", message: "no chat watches session \(await session.name); /use it from a chat first")
+        }
+        return targets
+    }
+}

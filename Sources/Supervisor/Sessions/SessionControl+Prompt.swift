@@ -1,0 +1,33 @@
+import Foundation
+import PiRelaySDK
+
+extension SessionControl {
+    /// `send`, `steer` and `follow-up`: images by path or as content, `--attach` through the
+    /// attachments plugin exactly as a chat attachment goes.
+    func prompt(_ session: PiSession, kind: String, _ params: JSONValue) async throws -> JSONValue {
+        guard let text = params["text"]?.stringValue, !text.isEmpty else { throw RemoteError.invalidParams("\(kind) needs a text") }
+        var images: [JSONValue] = []
+        for image in params["images"]?.arrayValue ?? [] {
+            if let path = image.stringValue { images.append(try ImageFile.content(path: path)) } else { images.append(image) }
+        }
+        var message = text
+        var notes: [String] = []
+        let attach = (params["attach"]?.arrayValue ?? []).compactMap(\.stringValue).map { item -> JSONValue in
+            let name = URL(fileURLWithPath: item).lastPathComponent
+            return item.contains("://") ? ["url": .string(item), "filename": .string(name)]
+                                        : ["path": .string(item), "filename": .string(name)]
+        }
+        if !attach.isEmpty {
+            let (appendix, more, inboundNotes) = await relay.inbound(attach, session: session)
+            message += appendix
+            images += more
+            notes = inboundNotes
+        }
+        let names = attach.compactMap { $0["filename"]?.stringValue }
+        var result = try await relay.prompt(session, kind: kind, text: message, images: images,
+                                            origin: params["origin"]?.stringValue ?? "terminal",
+                                            echo: Relay.echo(text, attachments: names))
+        if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
+        return result
+    }
+}
