@@ -37,6 +37,8 @@ import Testing
         .init(name: "secret as a top-level key", yaml: "sk-\(m): 1\n"),
         .init(name: "duplicate secret-looking key", yaml: "formatter:\n  \(m)Ab1xyz: 1\n  \(m)Ab1xyz: 2\n"),
         .init(name: "token in a YAML syntax error", yaml: "discord:\n  token: \(t): x\n"),
+        .init(name: "token as a YAML tag on a list (found by fuzz-config-loader)", yaml: "a: !!\(t)bool [x]\n"),
+        .init(name: "token as a local YAML tag", yaml: "a: !\(t) x\n"),
         .init(name: "token in an unterminated quote", yaml: "discord:\n  token: \"\(t)\n"),
         .init(name: "token in pi.env with a bad value", yaml: "pi:\n  env:\n    API_TOKEN: [\(t)]\n"),
         .init(name: "secret-looking plugin disabled", yaml: "plugins:\n  disabled: [ghp_\(m)]\n"),

@@ -76,7 +76,7 @@ extension YAMLReader {
         private mutating func open(_ open: Open, tag: String?, anchor: String?, expecting: String,
                                    mark: YAMLNode.Mark) throws(Failure) {
             if let tag, tag != "!", tag != YAMLNode.coreTagPrefix + expecting {
-                throw Failure(mark: mark, message: "unsupported YAML tag \(tag) on a \(expecting == "seq" ? "list" : "map")")
+                throw Failure(mark: mark, message: "unsupported YAML tag \(YAMLReader.shown(tag: tag)) on a \(expecting == "seq" ? "list" : "map")")
             }
             guard stack.count < YAMLReader.maximumDepth else {
                 throw Failure(mark: mark, message: "lists and maps are nested more than \(YAMLReader.maximumDepth) deep")
@@ -183,7 +183,7 @@ extension YAMLReader {
                 default: fits = false
                 }
             default:
-                throw Failure(mark: mark, message: "unsupported YAML tag \(tag)")
+                throw Failure(mark: mark, message: "unsupported YAML tag \(YAMLReader.shown(tag: tag))")
             }
             if !fits {
                 let name = tag.dropFirst(YAMLNode.coreTagPrefix.count)
