@@ -1,6 +1,7 @@
 import Foundation
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value, trying null, boolean, number, string, array and object in turn.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
@@ -11,6 +12,7 @@ extension JSONValue: Codable {
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {

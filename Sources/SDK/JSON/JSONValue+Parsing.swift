@@ -1,7 +1,10 @@
 /// A strict RFC 8259 parser over UTF-8 bytes. Raw U+2028/U+2029 inside strings are legal JSON and kept.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    /// The byte offset into the input where parsing failed.
     public let offset: Int
+    /// What was wrong there.
     public let reason: String
+    /// `invalid JSON at byte N: reason`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 

@@ -9,12 +9,14 @@ extension JSONValue {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `serialized()` as UTF-8 bytes, without building a String.
     public func serializedBytes() -> [UInt8] {
         var out: [UInt8] = []
         write(to: &out)
         return out
     }
 
+    /// Appends the compact serialization to `out`.
     public func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: Array("null".utf8))
@@ -50,6 +52,7 @@ extension JSONValue {
         }
     }
 
+    /// Appends `s` as a quoted JSON string, escaping only `"`, `\` and control characters.
     public static func writeString(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { bytes in
@@ -78,5 +81,6 @@ extension JSONValue {
 }
 
 extension JSONValue: CustomStringConvertible {
+    /// The compact serialization, as `serialized()` gives it.
     public var description: String { serialized() }
 }

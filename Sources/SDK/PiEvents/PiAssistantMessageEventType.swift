@@ -1,5 +1,5 @@
 /// `assistantMessageEvent.type` inside `message_update`.
-public enum PiAssistantMessageEventType: Sendable, Hashable {
+package enum PiAssistantMessageEventType: Sendable, Hashable {
     case textStart
     case textDelta
     case textEnd
@@ -21,11 +21,11 @@ public enum PiAssistantMessageEventType: Sendable, Hashable {
         .toolcallStart, .toolcallDelta, .toolcallEnd, .start, .done, .error,
     ]
 
-    public init(wireName: String) {
+    package init(wireName: String) {
         self = Self.known.first { $0.wireName == wireName } ?? .other(wireName)
     }
 
-    public var wireName: String {
+    package var wireName: String {
         if case .other(let name) = self { return name }
         return staticWireName!.description
     }

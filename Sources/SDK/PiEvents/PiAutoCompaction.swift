@@ -1,14 +1,14 @@
 /// `auto_compaction_start` (`reason`) and `auto_compaction_end` (`aborted`, `willRetry`,
 /// `errorMessage`). The end's `result` is not kept.
-public struct PiAutoCompaction: Sendable, Hashable {
+package struct PiAutoCompaction: Sendable, Hashable {
     /// `threshold` or `overflow`.
-    public var reason: String?
-    public var aborted: Bool?
+    package var reason: String?
+    package var aborted: Bool?
     /// True when pi restarts the run after an overflow compaction: the run is not over.
-    public var willRetry: Bool?
-    public var errorMessage: String?
+    package var willRetry: Bool?
+    package var errorMessage: String?
 
-    public init(reason: String? = nil, aborted: Bool? = nil, willRetry: Bool? = nil, errorMessage: String? = nil) {
+    package init(reason: String? = nil, aborted: Bool? = nil, willRetry: Bool? = nil, errorMessage: String? = nil) {
         self.reason = reason
         self.aborted = aborted
         self.willRetry = willRetry

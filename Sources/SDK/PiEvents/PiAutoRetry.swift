@@ -1,14 +1,14 @@
 /// `auto_retry_start` (`attempt`, `maxAttempts`, `delayMs`, `errorMessage`) and `auto_retry_end`
 /// (`success`, `attempt`, `finalError`).
-public struct PiAutoRetry: Sendable, Hashable {
-    public var attempt: Int?
-    public var maxAttempts: Int?
-    public var delayMs: Int?
-    public var errorMessage: String?
-    public var success: Bool?
-    public var finalError: String?
+package struct PiAutoRetry: Sendable, Hashable {
+    package var attempt: Int?
+    package var maxAttempts: Int?
+    package var delayMs: Int?
+    package var errorMessage: String?
+    package var success: Bool?
+    package var finalError: String?
 
-    public init(attempt: Int? = nil, maxAttempts: Int? = nil, delayMs: Int? = nil, errorMessage: String? = nil,
+    package init(attempt: Int? = nil, maxAttempts: Int? = nil, delayMs: Int? = nil, errorMessage: String? = nil,
                 success: Bool? = nil, finalError: String? = nil) {
         self.attempt = attempt
         self.maxAttempts = maxAttempts

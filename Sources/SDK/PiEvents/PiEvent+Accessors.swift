@@ -1,41 +1,41 @@
 /// Optional views of the payload, for call sites that already switched on `type`.
 extension PiEvent {
-    public var response: PiResponse? {
+    package var response: PiResponse? {
         if case .response(let v) = payload { return v }
         return nil
     }
 
-    public var extensionUIRequest: PiExtensionUIRequest? {
+    package var extensionUIRequest: PiExtensionUIRequest? {
         if case .extensionUIRequest(let v) = payload { return v }
         return nil
     }
 
-    public var message: PiMessageSummary? {
+    package var message: PiMessageSummary? {
         if case .message(let v) = payload { return v }
         return nil
     }
 
-    public var assistantMessageEvent: PiAssistantMessageEvent? {
+    package var assistantMessageEvent: PiAssistantMessageEvent? {
         if case .messageUpdate(let v) = payload { return v }
         return nil
     }
 
-    public var toolExecution: PiToolExecution? {
+    package var toolExecution: PiToolExecution? {
         if case .toolExecution(let v) = payload { return v }
         return nil
     }
 
-    public var autoCompaction: PiAutoCompaction? {
+    package var autoCompaction: PiAutoCompaction? {
         if case .autoCompaction(let v) = payload { return v }
         return nil
     }
 
-    public var autoRetry: PiAutoRetry? {
+    package var autoRetry: PiAutoRetry? {
         if case .autoRetry(let v) = payload { return v }
         return nil
     }
 
-    public var extensionError: PiExtensionError? {
+    package var extensionError: PiExtensionError? {
         if case .extensionError(let v) = payload { return v }
         return nil
     }

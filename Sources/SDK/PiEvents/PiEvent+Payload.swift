@@ -1,7 +1,7 @@
 extension PiEvent {
     /// The fields kept for each family of types. Types that carry nothing the relay needs
     /// (`agent_start`, `agent_end`, `turn_start`, `turn_end`, unknown types) have `.none`.
-    public enum Payload: Sendable, Hashable {
+    package enum Payload: Sendable, Hashable {
         case none
         case response(PiResponse)
         case extensionUIRequest(PiExtensionUIRequest)

@@ -1,9 +1,9 @@
 /// One line of pi's stdout, reduced to what the relay acts on. Built by `PiEventReader`.
-public struct PiEvent: Sendable, Hashable {
-    public var type: PiEventType
-    public var payload: Payload
+package struct PiEvent: Sendable, Hashable {
+    package var type: PiEventType
+    package var payload: Payload
 
-    public init(type: PiEventType, payload: Payload = .none) {
+    package init(type: PiEventType, payload: Payload = .none) {
         self.type = type
         self.payload = payload
     }

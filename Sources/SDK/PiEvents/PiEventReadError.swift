@@ -1,7 +1,7 @@
 /// Why a line could not be read as a pi event. The caller logs it and skips the line (pi's own
 /// client ignores unparsable stdout lines too; rare startup paths print plain text).
-public struct PiEventReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct PiEventReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         case invalidJSON
         /// Valid JSON, but not an object.
         case notAnObject
@@ -9,12 +9,12 @@ public struct PiEventReadError: Error, Sendable, Hashable, CustomStringConvertib
         case missingType
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// Byte offset into the line.
-    public let offset: Int
-    public let reason: String
+    package let offset: Int
+    package let reason: String
 
-    public init(kind: Kind, offset: Int, reason: String) {
+    package init(kind: Kind, offset: Int, reason: String) {
         self.kind = kind
         self.offset = offset
         self.reason = reason
@@ -24,5 +24,5 @@ public struct PiEventReadError: Error, Sendable, Hashable, CustomStringConvertib
         self.init(kind: .invalidJSON, offset: parseError.offset, reason: parseError.reason)
     }
 
-    public var description: String { "unreadable pi line at byte \(offset): \(reason)" }
+    package var description: String { "unreadable pi line at byte \(offset): \(reason)" }
 }

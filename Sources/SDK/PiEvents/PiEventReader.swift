@@ -5,20 +5,20 @@
 /// a structural scan that allocates nothing, so reading costs little more than a pass over the
 /// bytes. Keys may come in any order and any field may be missing. A pure value: no I/O, no state
 /// between lines.
-public struct PiEventReader: Sendable {
+package struct PiEventReader: Sendable {
     /// Cap, in UTF-8 bytes, on `PiToolExecution.resultText`; the rest of the output is skipped.
-    public var toolResultTextLimit: Int
+    package var toolResultTextLimit: Int
     /// Cap, in UTF-8 bytes, on `PiToolExecution.diff`.
-    public var diffLimit: Int
+    package var diffLimit: Int
 
-    public init(toolResultTextLimit: Int = 4000, diffLimit: Int = 4000) {
+    package init(toolResultTextLimit: Int = 4000, diffLimit: Int = 4000) {
         self.toolResultTextLimit = toolResultTextLimit
         self.diffLimit = diffLimit
     }
 
     /// Reads one line (without its LF). Throws `PiEventReadError` for anything that is not a JSON
     /// object with a string `type`.
-    public func read(_ line: UnsafeRawBufferPointer) throws(PiEventReadError) -> PiEvent {
+    package func read(_ line: UnsafeRawBufferPointer) throws(PiEventReadError) -> PiEvent {
         guard let base = line.baseAddress, !line.isEmpty else {
             throw PiEventReadError(kind: .invalidJSON, offset: 0, reason: "empty line")
         }
@@ -53,14 +53,14 @@ public struct PiEventReader: Sendable {
         }
     }
 
-    public func read(_ line: [UInt8]) throws(PiEventReadError) -> PiEvent {
+    package func read(_ line: [UInt8]) throws(PiEventReadError) -> PiEvent {
         // withUnsafeBytes only rethrows untyped errors, so the typed error travels in a Result.
         try line.withUnsafeBytes { buffer in
             Result { () throws(PiEventReadError) -> PiEvent in try read(buffer) }
         }.get()
     }
 
-    public func read(_ line: String) throws(PiEventReadError) -> PiEvent {
+    package func read(_ line: String) throws(PiEventReadError) -> PiEvent {
         var copy = line
         return try copy.withUTF8 { buffer in
             Result { () throws(PiEventReadError) -> PiEvent in try read(UnsafeRawBufferPointer(buffer)) }

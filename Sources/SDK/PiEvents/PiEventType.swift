@@ -1,5 +1,5 @@
 /// The `type` of a line on pi's stdout (spec §3): responses, extension UI requests and events.
-public enum PiEventType: Sendable, Hashable {
+package enum PiEventType: Sendable, Hashable {
     case response
     case extensionUIRequest
     case agentStart
@@ -26,12 +26,12 @@ public enum PiEventType: Sendable, Hashable {
         .autoCompactionStart, .autoCompactionEnd, .autoRetryStart, .autoRetryEnd, .extensionError,
     ]
 
-    public init(wireName: String) {
+    package init(wireName: String) {
         self = Self.known.first { $0.wireName == wireName } ?? .other(wireName)
     }
 
     /// The name as pi writes it.
-    public var wireName: String {
+    package var wireName: String {
         if case .other(let name) = self { return name }
         return staticWireName!.description
     }

@@ -1,26 +1,26 @@
 /// `tool_execution_start` / `_update` / `_end`. The result (`partialResult` on updates, `result` on
 /// the end) is reduced to its text and a few `details`, each capped by `PiEventReader`'s limits.
-public struct PiToolExecution: Sendable, Hashable {
-    public var toolCallId: String?
-    public var toolName: String?
+package struct PiToolExecution: Sendable, Hashable {
+    package var toolCallId: String?
+    package var toolName: String?
     /// The arguments the model produced, e.g. `{"command":"ls"}` for bash.
-    public var args: PiRawJSON?
+    package var args: PiRawJSON?
     /// `tool_execution_end` only.
-    public var isError: Bool?
+    package var isError: Bool?
     /// The `text` content blocks concatenated, at most `PiEventReader.toolResultTextLimit` bytes
     /// (cut on a character boundary). Updates carry the accumulated output so far, not a delta.
-    public var resultText: String?
+    package var resultText: String?
     /// True when `resultText` was cut.
-    public var resultTextTruncated: Bool
+    package var resultTextTruncated: Bool
     /// `details.diff` of an `edit`, at most `PiEventReader.diffLimit` bytes.
-    public var diff: String?
-    public var diffTruncated: Bool
+    package var diff: String?
+    package var diffTruncated: Bool
     /// `details.exitCode`, when a tool reports one.
-    public var exitCode: Int?
+    package var exitCode: Int?
     /// Images in a finished tool's result (`tool_execution_end` only; nil elsewhere).
-    public var images: [PiImage]?
+    package var images: [PiImage]?
 
-    public init(toolCallId: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
+    package init(toolCallId: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
                 resultText: String? = nil, resultTextTruncated: Bool = false, diff: String? = nil,
                 diffTruncated: Bool = false, exitCode: Int? = nil) {
         self.toolCallId = toolCallId

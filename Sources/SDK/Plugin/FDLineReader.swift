@@ -5,8 +5,8 @@ import Glibc
 
 /// Reads LF-framed lines from a file descriptor on a dedicated thread (blocking reads never run on
 /// the cooperative pool) and hands them out as an AsyncStream.
-public enum FDLineReader {
-    public static func lines(fd: Int32, maxLineBytes: Int = 8 << 20) -> AsyncStream<LineFramer.Event> {
+package enum FDLineReader {
+    package static func lines(fd: Int32, maxLineBytes: Int = 8 << 20) -> AsyncStream<LineFramer.Event> {
         let (stream, continuation) = AsyncStream<LineFramer.Event>.makeStream(bufferingPolicy: .unbounded)
         let t = Thread {
             var framer = LineFramer(maxLineBytes: maxLineBytes)

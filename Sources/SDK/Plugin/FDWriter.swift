@@ -11,7 +11,7 @@ import Glibc
 /// thread. That takes a thread wake-up off every message in the common case, which is what a
 /// busy machine stretches into latency. Only for a descriptor nobody else reads or writes
 /// through: O_NONBLOCK belongs to the open file, not to this fd.
-public final class FDWriter: @unchecked Sendable {
+package final class FDWriter: @unchecked Sendable {
     private let fd: Int32
     private let direct: Bool
     private let cond = NSCondition()
@@ -23,7 +23,7 @@ public final class FDWriter: @unchecked Sendable {
     private var writing = false
     private var thread: Thread?
 
-    public init(fd: Int32, direct: Bool = false) {
+    package init(fd: Int32, direct: Bool = false) {
         self.fd = fd
         self.direct = direct
         if direct { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
@@ -35,7 +35,7 @@ public final class FDWriter: @unchecked Sendable {
         t.start()
     }
 
-    public func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         cond.lock()
         if direct && queue.isEmpty && !writing && !finished && !failed {
             let (n, ok) = bytes.withUnsafeBytes { writeNow($0) }
@@ -62,7 +62,7 @@ public final class FDWriter: @unchecked Sendable {
     }
 
     /// Stops after everything queued so far is written (or the fd fails).
-    public func finish() {
+    package func finish() {
         cond.lock()
         finished = true
         cond.broadcast()
@@ -70,7 +70,7 @@ public final class FDWriter: @unchecked Sendable {
     }
 
     /// Waits until the queue is empty (bounded by `timeout`).
-    public func flush(timeout: TimeInterval = 5) {
+    package func flush(timeout: TimeInterval = 5) {
         let deadline = Date().addingTimeInterval(timeout)
         cond.lock()
         while (!queue.isEmpty || writing) && !failed {

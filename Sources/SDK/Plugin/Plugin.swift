@@ -23,22 +23,33 @@ public protocol Plugin: Sendable {
 }
 
 extension Plugin {
+    /// Ignores notifications by default.
     public func handle(notification method: String, params: JSONValue) async {}
+    /// Nothing long-running by default.
     public func run() async throws {}
+    /// Nothing to finish by default.
     public func shutdown() async {}
 
+    /// The executable's entry point: runs the plugin under `PluginRuntime`.
     public static func main() async {
         await PluginRuntime.run(Self.self)
     }
 }
 
+/// What the plugin says about itself in its `hello` (docs/PROTOCOL.md §3).
 public struct PluginManifest: Sendable {
+    /// The plugin's name, for logs and `pi-relayd plugins`.
     public var name: String
+    /// The plugin's own version, free text.
     public var version: String
+    /// `messenger`, `formatter`, `attachments`, or a name of your own.
     public var roles: [String]
+    /// Numbers the supervisor respects, e.g. `maxMessageLength`, `maxUploadBytes`.
     public var limits: [String: Int]
+    /// One line on what the plugin does, sent as the hello's `description`.
     public var summary: String
 
+    /// A manifest; `limits` may be left out.
     public init(name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String) {
         self.name = name
         self.version = version
@@ -48,9 +59,13 @@ public struct PluginManifest: Sendable {
     }
 }
 
+/// A request or an acknowledged delivery from the supervisor.
 public struct PluginRequest: Sendable {
+    /// The request id, or the delivery's message id (the same after a restart).
     public let id: String
+    /// The method, e.g. `chat.post`.
     public let method: String
+    /// The method's parameters, an object.
     public let params: JSONValue
     /// True for an acknowledged delivery (answered with `ack`, not a response).
     public let isDelivery: Bool

@@ -27,6 +27,7 @@ public actor PluginConnection {
         }
     }
 
+    /// Sends a notification; nothing answers it.
     public func notify(_ method: String, params: JSONValue = [:]) {
         writer.send(WireMessage.notify(method: method, params: params).encodedLine())
     }

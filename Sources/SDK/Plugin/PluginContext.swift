@@ -10,6 +10,8 @@ public struct PluginContext: Sendable {
     public let spoolDir: String
     /// The whole welcome message, for fields without a typed accessor (sessions, bindings).
     public let welcome: JSONValue
+    /// Requests and notifications to the supervisor.
     public let connection: PluginConnection
+    /// Writes to stderr, which the supervisor files under `logs/<plugin>.log`.
     public let logger: Logger
 }

@@ -7,8 +7,10 @@ import Glibc
 /// Runs a `Plugin` type: checks it was started by pi-relayd, moves the protocol off fd 1, does the
 /// handshake and then serves messages until shutdown or end of input.
 public enum PluginRuntime {
+    /// Set to `1` by the supervisor; without it the plugin explains itself and exits 64.
     public static let pluginEnvironmentKey = "PI_RELAY_PLUGIN"
 
+    /// Serves `type` until shutdown or end of input, then exits the process (`Plugin.main()` calls this).
     public static func run<P: Plugin>(_ type: P.Type) async {
         let manifest = P.manifest
         let env = ProcessInfo.processInfo.environment

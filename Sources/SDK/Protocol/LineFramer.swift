@@ -3,8 +3,8 @@
 /// pi and plugins put raw U+2028/U+2029 inside JSON strings, so generic line splitters that also
 /// break on those (or on CR, VT, FF, NEL) corrupt records. A line longer than `maxLineBytes` is
 /// not buffered: the framer skips to the next LF and reports the oversize line by its length.
-public struct LineFramer: Sendable {
-    public enum Event: Sendable, Equatable {
+package struct LineFramer: Sendable {
+    package enum Event: Sendable, Equatable {
         case line([UInt8])
         /// A line over the cap was skipped; `bytes` is its full length (without the LF).
         case oversized(bytes: Int)
@@ -12,24 +12,24 @@ public struct LineFramer: Sendable {
         case unterminatedTail(bytes: Int)
     }
 
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var pending: [UInt8] = []
     private var skipping = false
     private var skippedBytes = 0
     /// The first bytes of the most recent oversize line (up to `prefixBytes`), so a reader can
     /// still tell what kind of record it skipped (pi writes `"type"` first).
-    public private(set) var oversizedPrefix: [UInt8] = []
-    public static let prefixBytes = 256
+    package private(set) var oversizedPrefix: [UInt8] = []
+    package static let prefixBytes = 256
 
-    public init(maxLineBytes: Int = 8 << 20) {
+    package init(maxLineBytes: Int = 8 << 20) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// Bytes buffered for an unterminated line.
-    public var bufferedBytes: Int { skipping ? 0 : pending.count }
+    package var bufferedBytes: Int { skipping ? 0 : pending.count }
 
     /// Feeds a chunk and calls `emit` for each complete line or skipped oversize line.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Event) throws -> Void) rethrows {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Event) throws -> Void) rethrows {
         var start = 0
         let n = chunk.count
         guard n > 0, let base = chunk.baseAddress else { return }
@@ -96,13 +96,13 @@ public struct LineFramer: Sendable {
         oversizedPrefix += UnsafeRawBufferPointer(rebasing: chunk[start..<min(end, start + missing)])
     }
 
-    public mutating func feed(_ bytes: [UInt8], _ emit: (Event) throws -> Void) rethrows {
+    package mutating func feed(_ bytes: [UInt8], _ emit: (Event) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { try feed($0, emit) }
     }
 
     /// At EOF: returns the size of an unterminated tail, which is never parsed (it may be a torn
     /// record from a crashed writer). Resets the framer.
-    public mutating func finish() -> Int? {
+    package mutating func finish() -> Int? {
         defer { pending.removeAll(); skipping = false; skippedBytes = 0 }
         if skipping { return skippedBytes }
         return pending.isEmpty ? nil : pending.count
