@@ -172,9 +172,8 @@ class Daemon:
             "  pingTimeoutSeconds: 30",
             "  handshakeTimeoutSeconds: 30",
             "  restart:",
-            "    initialBackoffMs: 200",
-            "    maxBackoffMs: 2000",
-            # Every plugin is killed at least every 20 s on purpose: that is no crash loop.
+            # The default backoff; every plugin is killed at least every 20 s on purpose: that
+            # is no crash loop.
             "    crashLoopCount: 1000",
             "    crashLoopWindowSeconds: 60",
             "logs:",

@@ -21,7 +21,8 @@ import Glibc
     }
 
     @Test func deliveriesWhileBackingOffAreDeliveredOnceAfterTheRestart() async throws {
-        let config = TestConfig(initialBackoffMs: 4000, maxBackoffMs: 4000, jitter: 0)
+        // No immediate restart: the deliveries must arrive while the plugin is down.
+        let config = TestConfig(immediateRestarts: 0, initialBackoffMs: 4000, maxBackoffMs: 4000, jitter: 0)
         try await TestHome.with(config: config.yaml) { home in
             try home.installFake("fake-crash")
             let daemon = try await home.startDaemon(environment: ["FAKE_CRASH_AFTER_MS": "-1"])

@@ -94,7 +94,7 @@ import Glibc
                 "plugin echo: spawned \(home.pluginsDir)/echo pid \(first)",
                 "plugin echo: hello: echo 1.0.0, protocol 1, roles [\"observer\"]",
                 "plugin echo (pid \(first)) killed by signal 9 (SIGKILL)",
-                "plugin echo: restarting in 300 ms",
+                "plugin echo: restarting at once",
                 "plugin echo: spawned \(home.pluginsDir)/echo pid \(second.pid ?? 0)",
             ]
             var searchFrom = log.startIndex

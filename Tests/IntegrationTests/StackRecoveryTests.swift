@@ -18,6 +18,7 @@ import Glibc
         try await StackHome.with { stack in
             // A restart 3 s after the crash leaves time to write to the bot while it is down.
             var config = StackConfig()
+            config.plugins.immediateRestarts = 0
             config.plugins.initialBackoffMs = 3000
             config.plugins.jitter = 0
             let daemon = try await stack.start(config)

@@ -20,6 +20,7 @@ import Testing
           outboxLimit: 50
           maxLineBytes: 1_048_576
           restart:
+            immediateRestarts: 2
             initialBackoffMs: 250
             maxBackoffMs: 10000
             jitter: 0
@@ -62,7 +63,7 @@ import Testing
         expected.plugins = PluginSettings(
             disabled: ["attachments"], handshakeTimeout: .seconds(15), pingInterval: .milliseconds(2500),
             pingTimeout: .seconds(8), outboxLimit: 50, maxLineBytes: 1_048_576,
-            restart: RestartSettings(initialBackoff: .milliseconds(250), maxBackoff: .seconds(10), jitter: 0,
+            restart: RestartSettings(immediateRestarts: 2, initialBackoff: .milliseconds(250), maxBackoff: .seconds(10), jitter: 0,
                                      crashLoopCount: 3, crashLoopWindow: .seconds(60), healthyReset: .seconds(30)),
             shutdownGrace: .milliseconds(1500))
         expected.logs = LogSettings(level: .debug, maxBytes: 1_048_576, keep: 0)
@@ -119,7 +120,7 @@ import Testing
         #expect(c.plugins.outboxLimit == 1000 && c.plugins.maxLineBytes == 8_388_608)
         #expect(c.plugins.restart == RestartSettings(initialBackoff: .milliseconds(500), maxBackoff: .seconds(30),
                                                      jitter: 0.2, crashLoopCount: 5, crashLoopWindow: .seconds(180),
-                                                     healthyReset: .seconds(60)))
+                                                     healthyReset: .seconds(10)))
         #expect(c.plugins.shutdownGrace == .seconds(3))
         #expect(c.logs.level == .info && c.logs.maxBytes == 10_485_760 && c.logs.keep == 5)
         #expect(c.sessions.historyEvents == 2000 && c.sessions.historyBytes == 4_194_304)

@@ -1,6 +1,9 @@
 extension RestartSettings {
     init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
+        immediateRestarts = try section.value("immediateRestarts", default: immediateRestarts) { f throws(ConfigError) in
+            try f.integer(in: 0...10)
+        }
         let initialMs = try section.value("initialBackoffMs", default: 500) { f throws(ConfigError) in
             try f.integer(in: 0...ConfigField.maximumMilliseconds)
         }

@@ -1,7 +1,10 @@
 /// `plugins.restart:` — how a crashed plugin is restarted: exponential backoff with jitter, and a
 /// crash loop (too many crashes in a window) marks the plugin failed instead.
 struct RestartSettings: Sendable, Equatable {
-    /// `initialBackoffMs`: wait before the first restart; doubles on each further crash.
+    /// `immediateRestarts`: crashes in a row restarted at once, before any backoff.
+    var immediateRestarts = 1
+    /// `initialBackoffMs`: the first wait, after the immediate restarts; doubles on each further
+    /// crash.
     var initialBackoff: Duration = .milliseconds(500)
     /// `maxBackoffMs`: the doubling stops here.
     var maxBackoff: Duration = .milliseconds(30_000)
@@ -10,6 +13,7 @@ struct RestartSettings: Sendable, Equatable {
     /// `crashLoopCount` crashes within `crashLoopWindowSeconds` mark the plugin failed.
     var crashLoopCount = 5
     var crashLoopWindow: Duration = .seconds(180)
-    /// `healthyResetSeconds`: a plugin that ran this long is healthy again; its backoff restarts.
-    var healthyReset: Duration = .seconds(60)
+    /// `healthyResetSeconds`: a plugin that ran this long is healthy again: its next crash is a
+    /// first crash, restarted at once (systemd's start-limit interval is 10 s too).
+    var healthyReset: Duration = .seconds(10)
 }

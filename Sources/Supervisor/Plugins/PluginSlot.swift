@@ -81,8 +81,12 @@ actor PluginSlot {
             case .restart(let delay):
                 state = .backoff
                 restarts += 1
-                logger.info("plugin \(name): restarting in \(Self.ms(delay)) ms")
-                try? await Task.sleep(for: delay)
+                if delay > .zero {
+                    logger.info("plugin \(name): restarting in \(Self.ms(delay)) ms")
+                    try? await Task.sleep(for: delay)
+                } else {
+                    logger.info("plugin \(name): restarting at once")
+                }
             case .markFailed(let why):
                 state = .failed
                 reason = [why, reason].compactMap { $0 }.joined(separator: "; last exit: ")

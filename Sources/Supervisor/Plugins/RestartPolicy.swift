@@ -1,13 +1,19 @@
 /// Decides what happens after a plugin exits. A pure state machine: it is told what happened and
 /// when, and returns what to do; the caller owns the clock, the processes and the sleeping.
+///
+/// A first crash is restarted at once, as Erlang/OTP supervisors and systemd do: a one-off crash
+/// (a kill, an OOM) should cost the spawn, not a wait. Backoff starts with the second crash in a
+/// row, and the crash-loop limit stops a plugin that cannot stay up.
 struct RestartPolicy: Sendable {
     struct Options: Sendable, Equatable {
+        /// Crashes in a row restarted without a wait; backoff starts after them.
+        var immediateRestarts = 1
         var initialBackoff: Duration = .milliseconds(500)
         var maxBackoff: Duration = .seconds(30)
         var jitter: Double = 0.2
         var crashLoopCount: Int = 5
         var crashLoopWindow: Duration = .seconds(180)
-        var healthyReset: Duration = .seconds(60)
+        var healthyReset: Duration = .seconds(10)
     }
 
     enum Exit: Sendable, Equatable {
@@ -60,7 +66,8 @@ struct RestartPolicy: Sendable {
         if crashes.count >= options.crashLoopCount {
             return .markFailed(reason: "crash loop: \(crashes.count) crashes within \(window.components.seconds) s")
         }
-        var backoff = options.initialBackoff * Self.power(2, consecutiveCrashes - 1)
+        if consecutiveCrashes <= options.immediateRestarts { return .restart(after: .zero) }
+        var backoff = options.initialBackoff * Self.power(2, consecutiveCrashes - options.immediateRestarts - 1)
         if backoff > options.maxBackoff { backoff = options.maxBackoff }
         let factor = 1 + options.jitter * (2 * random - 1)
         return .restart(after: backoff * factor)

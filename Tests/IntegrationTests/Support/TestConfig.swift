@@ -5,6 +5,7 @@ struct TestConfig {
     var handshakeTimeoutSeconds = 10
     var pingIntervalSeconds = 1
     var pingTimeoutSeconds = 10
+    var immediateRestarts: Int?
     var initialBackoffMs = 100
     var maxBackoffMs = 5000
     var jitter: Double?
@@ -25,6 +26,7 @@ struct TestConfig {
             "    initialBackoffMs: \(initialBackoffMs)",
             "    maxBackoffMs: \(maxBackoffMs)",
         ]
+        if let immediateRestarts { lines.append("    immediateRestarts: \(immediateRestarts)") }
         if let jitter { lines.append("    jitter: \(jitter)") }
         if let crashLoopCount { lines.append("    crashLoopCount: \(crashLoopCount)") }
         if !disabled.isEmpty {
