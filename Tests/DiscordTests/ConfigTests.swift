@@ -60,6 +60,21 @@ struct ConfigTests {
         #expect(try DiscordConfig.load(["proxy": ""], environment: env.merging(["HTTPS_PROXY": "http://p:1"]) { a, _ in a }).proxy.url == nil)
     }
 
+    /// The gateway speaks plain HTTP CONNECT and SOCKS5 only: an https:// or SOCKS4 proxy would be
+    /// spoken to wrongly, so the plugin says what to change instead of failing at connect time.
+    @Test func proxiesTheGatewayCannotSpeakLeaveThePluginNotConfigured() {
+        let fromEnvironment = message {
+            try DiscordConfig.load([:], environment: env.merging(["HTTPS_PROXY": "https://u:secret@proxy:443"]) { a, _ in a })
+        }
+        #expect(fromEnvironment == "HTTPS_PROXY is a https:// proxy, which the gateway cannot use: use an http://, socks5:// "
+                + "or socks5h:// proxy, or set discord.proxy to \"\" to connect directly")
+        #expect(message { try DiscordConfig.load(["proxy": "socks4a://proxy:1080"], environment: env) }?
+            .hasPrefix("discord.proxy is a socks4a:// proxy") == true)
+        #expect(message { try DiscordConfig.load(["proxy": "SOCKS5H://proxy:1080"], environment: env) } == nil)
+        #expect(message { try DiscordConfig.load([:], environment: env.merging(["HTTPS_PROXY": "proxy:3128"]) { a, _ in a }) } == nil,
+                "no scheme is HTTP, as for curl")
+    }
+
     @Test func noProxyIsHonouredForTheGateway() {
         let p = ProxySetting(url: "http://proxy:3128", bypass: "localhost, .internal.example,10.0.0.1")
         #expect(p.bypasses(host: "localhost"))

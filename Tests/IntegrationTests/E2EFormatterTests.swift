@@ -294,7 +294,8 @@ import Glibc
     @Test(arguments: [false, true])
     func thinkingIsHiddenUnlessConfigured(_ showThinking: Bool) async throws {
         try await E2EChatHome.with { chat in
-            _ = try await chat.start(chat.config(formatter: showThinking ? ["showThinking: true"] : []))
+            // `yes`, not `true`: the daemon hands the plugin a boolean either way.
+            _ = try await chat.start(chat.config(formatter: showThinking ? ["showThinking: yes"] : []))
             _ = try await chat.newBoundSession("think")
             _ = try await chat.say("!scenario thinking 30")
             let final = try await chat.waitForFinal(1)

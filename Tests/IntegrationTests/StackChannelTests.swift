@@ -40,14 +40,15 @@ import Testing
         }
     }
 
-    /// With `requireMention: false`, every message in the configured channel is a prompt; a
+    /// With `requireMention: no` (YAML 1.1's spelling, which once reached the plugin as the string
+    /// "no" and left it not configured), every message in the configured channel is a prompt; a
     /// channel that is not configured is still ignored, mention or not.
     @Test(.timeLimit(.minutes(5)))
     func withoutRequireMentionEveryMessageInTheChannelIsAPrompt() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
             config.channels = [(id: StackHome.general, cwd: stack.workspace, name: "open")]
-            config.requireMention = false
+            config.requireMention = "no"
             try await stack.start(config)
             try await stack.waitForState("open", "idle")
 

@@ -48,8 +48,8 @@ import Testing
           apiBase: http://127.0.0.1:8080/api/v10
           proxy: socks5h://127.0.0.1:1080
         formatter:
-          maxMessageLength: 1900
-          code: {wrap: true}
+          showThinking: yes
+          maxChunks: 3
         """
 
     @Test func readsEveryKeyOfAFullConfig() throws {
@@ -76,7 +76,7 @@ import Testing
                        .init(id: "999", cwd: nil, name: nil)],
             requireMention: false, apiBase: "http://127.0.0.1:8080/api/v10", proxy: "socks5h://127.0.0.1:1080")
         expected.pluginSections = [
-            "formatter": ["maxMessageLength": 1900, "code": ["wrap": true]],
+            "formatter": ["showThinking": true, "maxChunks": 3],
             "discord": [
                 "tokenEnv": "MY_DISCORD_TOKEN",
                 "allowedUsers": ["123456789012345678", "876543210987654321"],
@@ -196,13 +196,13 @@ import Testing
               city: Oslo
               units: [c, f]
             slack: {workspace: acme}
-            attachments: {maxBytes: 1024}
+            attachments: {imageMaxBytes: 1024}
             """, knownPlugins: ["weather"])
         #expect(loaded.warnings == [])
         #expect(loaded.config.pluginSections == [
             "weather": ["city": "Oslo", "units": ["c", "f"]],
             "slack": ["workspace": "acme"],
-            "attachments": ["maxBytes": 1024],
+            "attachments": ["imageMaxBytes": 1024],
         ])
         #expect(loaded.config.section(forPlugin: "formatter") == .object([:]))
     }
@@ -284,5 +284,71 @@ import Testing
         let home = ConfigTestHome()
         let loaded = try home.load(yaml: "discord:\n  requireMention: no\n")
         #expect(loaded.config.discord.requireMention == false)
+    }
+
+    /// Defect a: the plugins read booleans, and libyaml hands `no` over as a string. The loader
+    /// turns every switch of a bundled plugin into a boolean before the plugin sees it.
+    @Test func switchesReachThePluginsAsBooleans() throws {
+        let home = ConfigTestHome()
+        let loaded = try home.load(yaml: """
+            discord:
+              requireMention: no
+            formatter:
+              showThinking: yes
+              convertTables: off
+              toolsInFinal: On
+              maxChunks: 4
+            weather:
+              metric: no
+            """, knownPlugins: ["weather"])
+        #expect(loaded.warnings == [])
+        #expect(loaded.config.pluginSections["discord"]?["requireMention"] == .bool(false))
+        #expect(loaded.config.pluginSections["formatter"] == ["showThinking": true, "convertTables": false, "toolsInFinal": true,
+                                                             "maxChunks": 4])
+        #expect(loaded.config.pluginSections["weather"] == ["metric": "no"], "a plugin the daemon does not know gets what was written")
+    }
+
+    @Test func aSwitchThatIsNoSwitchStopsTheDaemonWithItsPlace() throws {
+        let home = ConfigTestHome()
+        let error = try #require(home.loadError(yaml: "formatter:\n  showThinking: sometimes\n"))
+        #expect(error.description == "\(home.configPath):2:17: formatter.showThinking must be true or false, got a string")
+    }
+
+    /// Defect d: a typo in a bundled plugin's section warns like one in pi-relayd's own.
+    @Test func typosInPluginSectionsWarnWithTheNearestKey() throws {
+        let home = ConfigTestHome()
+        let loaded = try home.load(yaml: """
+            formatter:
+              showThinkng: true
+            attachments:
+              imageMaxByte: 10
+              colour: red
+            discord:
+              requireMentions: false
+            """)
+        let f = home.configPath
+        #expect(loaded.warnings == [
+            "\(f):4:3: unknown key 'imageMaxByte' in attachments (ignored; did you mean 'imageMaxBytes'?)",
+            "\(f):5:3: unknown key 'colour' in attachments (ignored)",
+            "\(f):2:3: unknown key 'showThinkng' in formatter (ignored; did you mean 'showThinking'?)",
+            "\(f):7:3: unknown key 'requireMentions' in discord (ignored; did you mean 'requireMention'?)",
+        ])
+    }
+
+    /// Defect b: `proxy: ""` is documented as "connect directly".
+    @Test func anEmptyDiscordProxyMeansDirect() throws {
+        let home = ConfigTestHome()
+        let loaded = try home.load(yaml: "discord:\n  proxy: \"\"\n")
+        #expect(loaded.config.discord.proxy == "")
+        #expect(loaded.config.pluginSections["discord"]?["proxy"] == "")
+    }
+
+    /// Defect c: only what both libcurl and the gateway speak.
+    @Test(arguments: ["https://proxy:443", "socks4://proxy:1080", "socks4a://proxy:1080"])
+    func proxiesTheGatewayCannotSpeakAreRefused(_ url: String) throws {
+        let home = ConfigTestHome()
+        let error = try #require(home.loadError(yaml: "discord:\n  proxy: \(url)\n"))
+        #expect(error.description.hasSuffix("discord.proxy must be a proxy URL starting with one of: http://, socks5://, socks5h://, "
+                                            + "or \"\" for none (the gateway cannot use https:// or socks4 proxies)"), "\(error)")
     }
 }

@@ -59,7 +59,7 @@ import Testing
               expected: "2:13: discord.tokenEnv must be the name of an environment variable (letters, digits and _), not the secret itself"),
         .init(yaml: "discord:\n  apiBase: discord.com", expected: "2:12: discord.apiBase must be an http:// or https:// URL"),
         .init(yaml: "discord:\n  proxy: ftp://x",
-              expected: "2:10: discord.proxy must be a proxy URL starting with one of: http://, https://, socks4://, socks4a://, socks5://, socks5h://"),
+              expected: "2:10: discord.proxy must be a proxy URL starting with one of: http://, socks5://, socks5h://, or \"\" for none (the gateway cannot use https:// or socks4 proxies)"),
         .init(yaml: "discord: [1]", expected: "1:10: discord must be a map of settings for the discord plugin, got a list"),
         .init(yaml: "formatter: text", expected: "1:12: formatter must be a map of settings for the formatter plugin, got a string"),
         .init(yaml: "u: &u 5\ndiscord:\n  allowedUsers: *u", expected: "3:17: discord.allowedUsers must be a list of Discord user ids, got a number"),

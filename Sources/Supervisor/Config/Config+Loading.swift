@@ -24,7 +24,13 @@ extension Config {
         for name in pluginNames.subtracting(Self.coreSections).sorted() {
             guard let field = top.field(name) else { continue }
             guard field.node.pairs != nil else { throw field.mismatch("a map of settings for the \(name) plugin") }
-            pluginSections[name] = field.node.jsonValue
+            // A bundled plugin's switches become booleans and its typos warn; another plugin's
+            // section is passed on as written.
+            if let schema = PluginSectionSchema.bundled[name] {
+                pluginSections[name] = try schema.normalised(field, warnings: &warnings)
+            } else {
+                pluginSections[name] = field.node.jsonValue
+            }
         }
         if let field = top.field("discord") {
             let section = try field.section()

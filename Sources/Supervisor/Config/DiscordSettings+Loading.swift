@@ -1,7 +1,10 @@
 import PiRelaySDK
 
 extension DiscordSettings {
-    static let proxySchemes = ["http://", "https://", "socks4://", "socks4a://", "socks5://", "socks5h://"]
+    /// What both of the plugin's paths speak: libcurl (REST) and the gateway's WebSocket client,
+    /// which does HTTP CONNECT in plain text and SOCKS5 only. An `https://` proxy would get a
+    /// plain CONNECT and a `socks4://` one SOCKS5 from the gateway, so they are refused.
+    static let proxySchemes = ["http://", "socks5://", "socks5h://"]
 
     /// `warnings` receives unknown keys inside channel entries; the caller reports the section's
     /// own unknown keys.
@@ -29,9 +32,12 @@ extension DiscordSettings {
         }
         proxy = try section.value("proxy", default: nil) { f throws(ConfigError) in
             // The URL may carry a password, so the message names the schemes but never the value.
-            let url = try f.nonEmptyString("a proxy URL")
+            let url = try f.string("a proxy URL")
+            // Empty means "connect directly", whatever HTTPS_PROXY says.
+            if url.isEmpty { return url }
             guard Self.proxySchemes.contains(where: { url.lowercased().hasPrefix($0) }) else {
-                throw f.error("must be a proxy URL starting with one of: \(Self.proxySchemes.joined(separator: ", "))")
+                throw f.error("must be a proxy URL starting with one of: \(Self.proxySchemes.joined(separator: ", ")), or \"\" for none "
+                              + "(the gateway cannot use https:// or socks4 proxies)")
             }
             return url
         }
@@ -71,6 +77,8 @@ extension DiscordSettings {
         guard case .object(var object) = json else { return json }
         if let users = object["allowedUsers"], !users.isNull { object["allowedUsers"] = .array(allowedUsers.map { .string($0) }) }
         if let ids = object["guilds"], !ids.isNull { object["guilds"] = .array(guilds.map { .string($0) }) }
+        // `requireMention: no` is a string to libyaml; the plugin reads a boolean.
+        if let mention = object["requireMention"], !mention.isNull { object["requireMention"] = .bool(requireMention) }
         if case .array(let entries)? = object["channels"] {
             object["channels"] = .array(zip(entries, channels).map { entry, channel in
                 var entry = entry

@@ -9,8 +9,8 @@ struct StackConfig {
     var channels: [(id: String, cwd: String, name: String)] = []
     /// `discord.allowedUsers`.
     var allowedUsers = [StackUser.alice.id, StackUser.bob.id]
-    /// `discord.requireMention`; nil leaves the default (true).
-    var requireMention: Bool?
+    /// `discord.requireMention` as written in config.yaml (`false`, `no`...); nil leaves the default (true).
+    var requireMention: String?
     var logLevel = "debug"
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }

@@ -44,6 +44,15 @@ struct ProxySetting: Sendable, Equatable {
         return (scheme, String(host), port)
     }
 
+    /// The scheme when the gateway's WebSocket client cannot speak it: it does plain HTTP CONNECT
+    /// and SOCKS5, so an `https://` proxy (TLS to the proxy) or a SOCKS4 one would be spoken to
+    /// wrongly. nil for a supported scheme or no proxy; a URL without a scheme is HTTP, as for curl.
+    var unsupportedGatewayScheme: String? {
+        guard let url, let schemeEnd = url.range(of: "://") else { return nil }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        return ["http", "socks5", "socks5h"].contains(scheme) ? nil : scheme
+    }
+
     /// User name and password from the URL (percent-decoded), for the gateway's HTTP CONNECT.
     var credentials: (user: String, password: String)? {
         guard let url, let schemeEnd = url.range(of: "://") else { return nil }
