@@ -11,6 +11,7 @@ struct LogsCommand: ParsableCommand {
     @Argument(help: "pi-relayd (default) or a plugin name.") var name: String = "pi-relayd"
     @Flag(name: .shortAndLong, help: "Keep printing new lines.") var follow = false
     @Option(name: .shortAndLong, help: "Lines to show.") var lines: Int = 50
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let home = Home.resolve()
@@ -23,8 +24,13 @@ struct LogsCommand: ParsableCommand {
         let data = FileManager.default.contents(atPath: path) ?? Data()
         let text = String(decoding: data, as: UTF8.self)
         let all = text.split(separator: "\n", omittingEmptySubsequences: true)
-        let tail = all.suffix(lines).joined(separator: "\n")
-        FileHandle.standardOutput.write(Data((tail.isEmpty ? "" : tail + "\n").utf8))
+        var json = LogLinesJSON()
+        if output.json {
+            write(json.lines(Array(all.suffix(lines).joined(separator: "\n").utf8) + (all.isEmpty ? [] : [0x0A])))
+        } else {
+            let tail = all.suffix(lines).joined(separator: "\n")
+            FileHandle.standardOutput.write(Data((tail.isEmpty ? "" : tail + "\n").utf8))
+        }
         guard follow else { return }
         var offset = UInt64(data.count)
         while true {
@@ -36,7 +42,12 @@ struct LogsCommand: ParsableCommand {
             let more = h.readDataToEndOfFile()
             try? h.close()
             offset += UInt64(more.count)
-            if !more.isEmpty { FileHandle.standardOutput.write(more) }
+            if more.isEmpty { continue }
+            if output.json { write(json.lines([UInt8](more))) } else { FileHandle.standardOutput.write(more) }
         }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
     }
 }

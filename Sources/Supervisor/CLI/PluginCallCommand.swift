@@ -12,6 +12,8 @@ struct PluginCallCommand: ParsableCommand {
     @Argument(help: "Params as a JSON object.") var params: String = "{}"
     @Flag(name: .long, help: "Send as an acknowledged delivery instead of a request.") var deliver = false
     @Option(name: .long, help: "Request timeout in milliseconds.") var timeoutMs: Int = 30_000
+    /// Accepted like everywhere else; the answer is JSON either way.
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let p: JSONValue
@@ -21,7 +23,7 @@ struct PluginCallCommand: ParsableCommand {
                 "name": .string(name), "method": .string(method), "params": p, "deliver": .bool(deliver),
                 "timeoutMs": JSONValue(timeoutMs),
             ])
-            print(r.serialized())
+            output.emit(r) { r.serialized() }
         } catch {
             CLIFailure.exit(error, json: true)
         }

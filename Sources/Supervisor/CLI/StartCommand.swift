@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PiRelaySDK
 import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,12 @@ struct StartCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Stay in the foreground and log to stderr too.")
     var foreground = false
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        // In the foreground the daemon's log is the output: there is no result to print.
+        if foreground && output.json { throw ValidationError("--json reports a background start; --foreground logs to the terminal instead") }
+    }
 
     func run() async throws {
         let home = Home.resolve()
@@ -37,7 +44,9 @@ struct StartCommand: AsyncParsableCommand {
             return
         }
         if ControlClient.isAlive(home.socketPath) {
-            print("pi-relayd is already running (\(home.socketPath))")
+            output.emit(["started": false, "running": true, "socket": .string(home.socketPath)]) {
+                "pi-relayd is already running (\(home.socketPath))"
+            }
             return
         }
         try home.prepare()
@@ -46,20 +55,24 @@ struct StartCommand: AsyncParsableCommand {
         // Wait for the control socket, or for the child to die and say why.
         for _ in 0..<200 {
             if ControlClient.isAlive(home.socketPath) {
-                print("pi-relayd started (pid \(pid)); logs: \(home.logsDir)/pi-relayd.log")
+                let log = home.logsDir + "/pi-relayd.log"
+                output.emit(["started": true, "running": true, "pid": JSONValue(Int(pid)), "socket": .string(home.socketPath),
+                             "log": .string(log)]) {
+                    "pi-relayd started (pid \(pid)); logs: \(log)"
+                }
                 return
             }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 let why = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
                 let lines = why.split(separator: "\n").filter { !$0.contains(" info ") && !$0.contains(" notice ") }
-                FileHandle.standardError.write(Data(("pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n") + "\n").utf8))
-                throw ExitCode(1)
+                CLIFailure.exit(RemoteError(code: "start_failed", message: "pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n")),
+                                json: output.json)
             }
             usleep(50_000)
         }
-        FileHandle.standardError.write(Data("pi-relayd: no control socket after 10 s; see \(home.logsDir)/pi-relayd.log\n".utf8))
-        throw ExitCode(1)
+        CLIFailure.exit(RemoteError(code: "timeout", message: "no control socket after 10 s; see \(home.logsDir)/pi-relayd.log"),
+                        json: output.json)
     }
 }
 
