@@ -1,3 +1,4 @@
+import Foundation
 import PiRelaySDK
 import Testing
 #if canImport(Glibc)
@@ -66,6 +67,21 @@ import Glibc
             #expect(second.stderr.contains("already running"), "\(second.stderr)")
             let status = try await home.run("status", "--json")
             #expect(try status.json()["pid"]?.intValue == Int(first.pid), "the first one carries on: \(status)")
+        }
+    }
+
+    /// Defect e: sessions.json from a newer pi-relayd stops the start with a clear message, and
+    /// the file is left exactly as it was (a daemon that went on would save over it).
+    @Test func aStateFileFromANewerVersionStopsTheStartAndIsLeftAlone() async throws {
+        try await TestHome.with(config: TestConfig(disabled: ["discord", "formatter", "attachments"]).yaml) { home in
+            let contents = "{\"version\":9,\"sessions\":[]}"
+            try FileManager.default.createDirectory(atPath: home.path + "/state", withIntermediateDirectories: true)
+            try home.writeFile("state/sessions.json", contents, mode: 0o600)
+            let start = try await home.run("start")
+            #expect(start.status == 1, "\(start)")
+            #expect(start.stderr.contains("sessions.json was written by a newer pi-relayd (file version 9; this one reads up to 1)"),
+                    "\(start)")
+            #expect(home.read("state/sessions.json") == contents)
         }
     }
 

@@ -15,7 +15,9 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     var defaultCwd: String?
     let environment: [String: String]
     var bindings: [String: Binding] = [:]
-    var bindingStore: BindingStore?
+    var bindingStore: StateFile<Binding>?
+    /// Records that could not be read at start (the daemon logged them); `status` shows them.
+    private var stateProblems: [String] = []
     var handledMessages: HandledMessages?
     var live: [String: LiveFeed] = [:]
     var limits: [String: Int] = [:]
@@ -35,15 +37,16 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     }
 
     func attach(host: PluginHost, sessions: Sessions, busyBehavior: String, defaultCwd: String?,
+                bindingStore store: StateFile<Binding>, saved: StateFile<Binding>.Loaded, stateProblems: [String],
                 stopper: @escaping @Sendable () async -> Void) {
         self.host = host
         self.sessions = sessions
         self.busyBehavior = busyBehavior
         self.defaultCwd = defaultCwd
         self.stopper = stopper
-        let store = BindingStore(path: home.stateDir + "/bindings.json")
         bindingStore = store
-        for b in store.load(logger: logger) { bindings[b.key] = b }
+        for b in saved.records { bindings[b.key] = b }
+        self.stateProblems = stateProblems
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
 
@@ -166,7 +169,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
     func problems() async -> [String] {
-        var out: [String] = []
+        var out = stateProblems
         if let e = daemonLog?.failure { out.append("daemon log: \(e)") }
         if let e = await sessions?.saveError { out.append("sessions not saved: \(e)") }
         if let e = bindingSaveError { out.append("bindings not saved: \(e)") }

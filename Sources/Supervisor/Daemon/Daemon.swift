@@ -51,11 +51,18 @@ struct Daemon: Service {
         let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
         let launcher = PiLauncher(settings: config.pi)
-        let sessions = Sessions(store: SessionStore(path: home.stateDir + "/sessions.json"), launcher: launcher,
+        // Read before anything runs: a file from a newer pi-relayd stops the start here, before
+        // a save could overwrite it.
+        let sessionFile = StateFile<SessionRecord>.sessions(path: home.stateDir + "/sessions.json")
+        let bindingFile = StateFile<Binding>.bindings(path: home.stateDir + "/bindings.json")
+        let savedSessions = try sessionFile.load(logger: logger)
+        let savedBindings = try bindingFile.load(logger: logger)
+        let sessions = Sessions(store: sessionFile, launcher: launcher,
                                 historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
                                 logger: logger, observer: relay)
         await relay.attach(host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue,
-                           defaultCwd: config.sessions.defaultCwd) { stopper.yield() }
+                           defaultCwd: config.sessions.defaultCwd, bindingStore: bindingFile, saved: savedBindings,
+                           stateProblems: savedSessions.problems + savedBindings.problems) { stopper.yield() }
         try control.start()
         logger.info("control socket \(home.socketPath)")
 
@@ -78,7 +85,7 @@ struct Daemon: Service {
                         break
                     }
                 }
-                group.addTask { await sessions.restore() }
+                group.addTask { await sessions.restore(savedSessions.records) }
                 // Returns once every plugin has exited: shutdown escalates to SIGKILL, so this is bounded.
                 await host.run()
                 stopper.finish()

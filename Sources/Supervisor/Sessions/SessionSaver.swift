@@ -6,12 +6,12 @@ import Foundation
 /// Callers still wait for their save to be on disk, suspended rather than blocking. Saves that
 /// queue up while one is being written are folded into one write of the newest records.
 final class SessionSaver: @unchecked Sendable {
-    private let store: SessionStore
+    private let store: StateFile<SessionRecord>
     private let cond = NSCondition()
     private var next: [SessionRecord]?
     private var waiting: [CheckedContinuation<String?, Never>] = []
 
-    init(store: SessionStore) {
+    init(store: StateFile<SessionRecord>) {
         self.store = store
         // The thread lives as long as the daemon: one saver per Sessions, made once.
         let t = Thread { [self] in loop() }

@@ -5,7 +5,7 @@ import PiRelaySDK
 /// Every session the daemon owns: creates, finds (by id, name or unique prefix), persists and
 /// ends them, and brings them back after a restart.
 actor Sessions {
-    let store: SessionStore
+    let store: StateFile<SessionRecord>
     private let saver: SessionSaver
     let launcher: PiLauncher
     let historyEntries: Int
@@ -16,7 +16,7 @@ actor Sessions {
     private var records: [String: SessionRecord] = [:]
     private(set) var saveError: String?
 
-    init(store: SessionStore, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
+    init(store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
          observer: any SessionObserver) {
         self.store = store
         saver = SessionSaver(store: store)
@@ -27,10 +27,9 @@ actor Sessions {
         self.observer = observer
     }
 
-    /// Loads saved sessions and resumes each from its pi session file. A session whose pi
-    /// cannot start stays listed as exited, with the reason.
-    func restore() async {
-        let saved = store.load(logger: logger)
+    /// Resumes each saved session (read by the daemon at start) from its pi session file. A
+    /// session whose pi cannot start stays listed as exited, with the reason.
+    func restore(_ saved: [SessionRecord]) async {
         for r in saved {
             records[r.id] = r
             sessions[r.id] = makeSession(r)

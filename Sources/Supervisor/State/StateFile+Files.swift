@@ -1,0 +1,13 @@
+extension StateFile where Record == SessionRecord {
+    /// `state/sessions.json`.
+    static func sessions(path: String) -> StateFile {
+        StateFile(path: path, key: "sessions", noun: "session", order: { $0.createdAt < $1.createdAt })
+    }
+}
+
+extension StateFile where Record == Binding {
+    /// `state/bindings.json`.
+    static func bindings(path: String) -> StateFile {
+        StateFile(path: path, key: "bindings", noun: "binding", order: { $0.key < $1.key })
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// A versioned JSON list of records under `state/` (sessions.json, bindings.json), saved
+/// atomically. Loading never drops data without a word:
+/// - an older file is migrated forward, step by step, before its records are read;
+/// - a file from a newer pi-relayd is refused (`NewerVersion`) and left untouched, since saving
+///   over it would lose what that version wrote;
+/// - a file that is not JSON at all is moved aside under a name of its own and reported;
+/// - a record that cannot be read is kept in a `.rejected-…` file beside it and reported, and
+///   the others load.
+struct StateFile<Record: Codable & Sendable>: Sendable {
+    let path: String
+    /// The key of the records in the file: `sessions`, `bindings`.
+    let key: String
+    /// What one record is called in messages: "session", "binding".
+    let noun: String
+    /// `migrations[n]` turns a file of version n + 1 into version n + 2 (the whole JSON object,
+    /// `version` aside). The version written is `migrations.count + 1`.
+    var migrations: [@Sendable (JSONValue) throws -> JSONValue] = []
+    /// The order records are written in, so the file diffs well.
+    var order: @Sendable (Record, Record) -> Bool
+
+    var version: Int { migrations.count + 1 }
+
+    /// The records read, and what went wrong reading them (each already logged), for `status`.
+    struct Loaded: Sendable {
+        var records: [Record] = []
+        var problems: [String] = []
+    }
+
+    struct NewerVersion: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func load(logger: Logger) throws(NewerVersion) -> Loaded {
+        guard let data = FileManager.default.contents(atPath: path) else { return Loaded() }
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes: [UInt8](data))
+        } catch {
+            return Loaded(problems: [moveAside(reason: "\(error)", logger: logger)])
+        }
+        guard case .object = document else { return Loaded(problems: [moveAside(reason: "not a JSON object", logger: logger)]) }
+        let found = document["version"]?.intValue ?? 1
+        if found > version {
+            throw NewerVersion(description: "\(path) was written by a newer pi-relayd (file version \(found); this one "
+                               + "reads up to \(version)). It is left as it is: run the newer pi-relayd, or move the file away "
+                               + "to start without its \(noun)s.")
+        }
+        var migrated = document
+        do {
+            for step in migrations.dropFirst(max(0, found - 1)) { migrated = try step(migrated) }
+        } catch {
+            return Loaded(problems: [moveAside(reason: "cannot migrate it from version \(found): \(error)", logger: logger)])
+        }
+        if found < version { logger.notice("\(path): migrated from version \(found) to \(version)") }
+        guard let items = migrated[key]?.arrayValue else {
+            return Loaded(problems: [moveAside(reason: "no \(key) list in it", logger: logger)])
+        }
+        return decode(items, logger: logger)
+    }
+
+    func save(_ records: [Record]) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let file = StateFileContents(version: version, key: key, records: records.sorted(by: order))
+        try AtomicFile.writeOrThrow([UInt8](try encoder.encode(file)), to: path)
+    }
+
+    /// Each record on its own: one bad record costs only itself, and it is kept.
+    private func decode(_ items: [JSONValue], logger: Logger) -> Loaded {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var loaded = Loaded()
+        var rejected: [JSONValue] = []
+        var firstError = ""
+        for item in items {
+            do {
+                loaded.records.append(try decoder.decode(Record.self, from: Data(item.serializedBytes())))
+            } catch {
+                if rejected.isEmpty { firstError = "\(error)" }
+                rejected.append(item)
+            }
+        }
+        guard !rejected.isEmpty else { return loaded }
+        let kept = uniquePath(path + ".rejected-\(Int(Date().timeIntervalSince1970))")
+        let file: JSONValue = ["version": JSONValue(version), .init(stringLiteral: key): .array(rejected)]
+        let saved = AtomicFile.write(file.serializedBytes(), to: kept)
+        let text = "\(path): \(rejected.count) \(noun) record(s) could not be read (\(firstError)); "
+            + (saved ? "kept in \(kept); " : "could not keep them in \(kept); ") + "started with the other \(loaded.records.count)"
+        logger.error("\(text)")
+        loaded.problems.append(text)
+        return loaded
+    }
+
+    /// The file is moved aside, not deleted, so a person can look at it.
+    private func moveAside(reason: String, logger: Logger) -> String {
+        let aside = uniquePath(path + ".corrupt-\(Int(Date().timeIntervalSince1970))")
+        let moved = rename(path, aside) == 0
+        let text = "\(path) is corrupt (\(reason)); " + (moved ? "moved it to \(aside)" : "could not move it aside")
+            + " and started without its \(noun)s"
+        logger.error("\(text)")
+        return text
+    }
+
+    /// `base`, or `base-2`, `base-3`… when a file of that name exists (two in the same second).
+    private func uniquePath(_ base: String) -> String {
+        var candidate = base
+        var n = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            n += 1
+            candidate = "\(base)-\(n)"
+        }
+        return candidate
+    }
+}
