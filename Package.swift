@@ -6,7 +6,6 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "pi-relayd",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pi-relayd", targets: ["SupervisorMain"]),
         .executable(name: "pi-relay-discord", targets: ["DiscordMain"]),
@@ -42,6 +41,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Supervisor",
             exclude: ["Main"],

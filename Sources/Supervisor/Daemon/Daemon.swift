@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PiRelaySDK
 import ServiceLifecycle
+import UnixSignals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,14 +67,8 @@ struct Daemon: Service {
         try control.start()
         logger.info("control socket \(home.socketPath)")
 
-        signal(SIGHUP, SIG_IGN)
-        let hup = DispatchSource.makeSignalSource(signal: SIGHUP)
-        hup.setEventHandler {
-            logger.info("SIGHUP: reloading plugins")
-            Task { await host.reload() }
-        }
-        hup.resume()
-        defer { hup.cancel() }
+        // Trapped before anything else runs, so a SIGHUP sent now reloads instead of killing.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
 
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -86,9 +81,17 @@ struct Daemon: Service {
                     }
                 }
                 group.addTask { await sessions.restore(savedSessions.records) }
+                group.addTask {
+                    for await _ in hangups {
+                        logger.info("SIGHUP: reloading plugins")
+                        await host.reload()
+                    }
+                }
                 // Returns once every plugin has exited: shutdown escalates to SIGKILL, so this is bounded.
                 await host.run()
                 stopper.finish()
+                // The SIGHUP loop waits for signals forever; cancelling it ends its iteration.
+                group.cancelAll()
             }
         } onGracefulShutdown: {
             logger.info("signal received: shutting down")
