@@ -26,6 +26,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CEpoll", path: "Sources/Supervisor/CEpoll"),
         .target(
             name: "PiRelaySDK",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -36,7 +37,7 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: [
-                "PiRelaySDK", "CLibYAML",
+                "PiRelaySDK", "CLibYAML", "CEpoll",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -44,7 +45,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Supervisor",
-            exclude: ["Main"],
+            exclude: ["Main", "CEpoll"],
             swiftSettings: strict),
         .executableTarget(name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
                           swiftSettings: strict),

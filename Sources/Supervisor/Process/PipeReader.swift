@@ -1,4 +1,5 @@
 import Foundation
+import CEpoll
 import PiRelaySDK
 #if canImport(Glibc)
 import Glibc
@@ -86,51 +87,19 @@ final class ExitWatch: @unchecked Sendable {
     }
 }
 
-/// epoll(7), looked up at run time: Glibc's Swift module does not include <sys/epoll.h>. The
-/// constants and the layout of `struct epoll_event` are Linux's ABI.
+/// epoll(7), declared by <sys/epoll.h> through the CEpoll module.
 private enum Epoll {
-    typealias Create1 = @convention(c) (Int32) -> Int32
-    typealias Ctl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+    static let input = EPOLLIN.rawValue
+    static let output = EPOLLOUT.rawValue
+    static let readHangUp = EPOLLRDHUP.rawValue
+    static let edgeTriggered = EPOLLET.rawValue
 
-    static let create1: Create1 = symbol("epoll_create1")
-    static let ctl: Ctl = symbol("epoll_ctl")
-    static let wait: Wait = symbol("epoll_wait")
-
-    static let input: UInt32 = 0x001
-    static let output: UInt32 = 0x004
-    static let readHangUp: UInt32 = 0x2000
-    static let edgeTriggered: UInt32 = 1 << 31
-    static let add: Int32 = 1
-    static let delete: Int32 = 2
-    static let closeOnExec: Int32 = 0o2000000
-    /// `struct epoll_event` is packed on x86-64 (12 bytes), naturally aligned elsewhere (16).
-    #if arch(x86_64)
-    static let eventSize = 12
-    static let dataOffset = 4
-    #else
-    static let eventSize = 16
-    static let dataOffset = 8
-    #endif
-
-    private static func symbol<T>(_ name: String) -> T {
-        guard let p = dlsym(nil, name) else { fatalError("pi-relayd: \(name) is missing from the C library") }
-        return unsafeBitCast(p, to: T.self)
-    }
-
-    /// One event with `fd` as its data.
+    /// Adds, changes or deletes the watch of `fd`, with `fd` as the event's data.
     static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
-        var raw = [UInt8](repeating: 0, count: eventSize)
-        return raw.withUnsafeMutableBytes { b in
-            b.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            b.storeBytes(of: UInt64(UInt32(bitPattern: fd)), toByteOffset: dataOffset, as: UInt64.self)
-            return ctl(epfd, op, fd, b.baseAddress)
-        }
-    }
-
-    /// The `fd` stored as the data of event `i` in a buffer filled by `epoll_wait`.
-    static func fd(in buffer: UnsafeRawBufferPointer, at i: Int) -> Int32 {
-        Int32(truncatingIfNeeded: buffer.loadUnaligned(fromByteOffset: i * eventSize + dataOffset, as: UInt64.self))
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        return epoll_ctl(epfd, op, fd, &event)
     }
 }
 
@@ -170,7 +139,7 @@ final class PipePoller: @unchecked Sendable {
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PipePoller.chunkBytes, alignment: 16)
 
     private init() {
-        epfd = Epoll.create1(Epoll.closeOnExec)
+        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { fatalError("pi-relayd: cannot create the pipe poller's wake pipe: \(String(cString: strerror(errno)))") }
         wakeRead = fds[0]
@@ -199,24 +168,24 @@ final class PipePoller: @unchecked Sendable {
     }
 
     private func register(_ fd: Int32, edge: Bool) {
-        _ = Epoll.control(epfd, Epoll.add, fd, Epoll.input | Epoll.readHangUp | (edge ? Epoll.edgeTriggered : 0))
+        _ = Epoll.control(epfd, EPOLL_CTL_ADD, fd, Epoll.input | Epoll.readHangUp | (edge ? Epoll.edgeTriggered : 0))
     }
 
     private func unregister(_ fd: Int32) {
-        _ = Epoll.control(epfd, Epoll.delete, fd, 0)
+        _ = Epoll.control(epfd, EPOLL_CTL_DEL, fd, 0)
         entries[fd] = nil
         close(fd)
     }
 
     private func loop() {
         let capacity = 64
-        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity * Epoll.eventSize, alignment: 16)
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         while true {
-            let n = Epoll.wait(epfd, events.baseAddress, Int32(capacity), backlog.isEmpty ? -1 : 0)
+            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty ? -1 : 0)
             if n < 0 && errno != EINTR { return }
             runCommands()
             for i in 0..<max(0, Int(n)) {
-                let fd = Epoll.fd(in: UnsafeRawBufferPointer(events), at: i)
+                let fd = events[i].data.fd
                 switch entries[fd] {
                 case .reader(let r)?: drain(r)
                 case .watch(let w)?: exited(w)
@@ -262,7 +231,7 @@ final class PipePoller: @unchecked Sendable {
                     // Level-triggered: it fires while there is room, and we stop watching once
                     // everything is written.
                     entries[fd] = .writer(w)
-                    _ = Epoll.control(epfd, Epoll.add, fd, Epoll.output)
+                    _ = Epoll.control(epfd, EPOLL_CTL_ADD, fd, Epoll.output)
                 }
                 flush(w, fd: fd)
             }
@@ -271,7 +240,7 @@ final class PipePoller: @unchecked Sendable {
 
     private func flush(_ w: ChildInput, fd: Int32) {
         _ = w.pollerFlush {
-            _ = Epoll.control(epfd, Epoll.delete, fd, 0)
+            _ = Epoll.control(epfd, EPOLL_CTL_DEL, fd, 0)
             entries[fd] = nil
         }
     }
