@@ -30,7 +30,7 @@ struct PluginCheck {
         input.finish()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "0"], workingDirectory: NSTemporaryDirectory())
         let child = Task {
-            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { e in Task { await inbox.add(e) } })
+            let e = await Self.run(spec, input: input, into: inbox)
             await inbox.add(.exited(e))
             return e
         }
@@ -44,6 +44,16 @@ struct PluginCheck {
         return Result(name: "run by hand: explains itself and exits 64", passed: false, detail: "\(exit)")
     }
 
+    /// Runs the child with its events added to `inbox` one by one, in the order they came.
+    private static func run(_ spec: ChildSpec, input: ChildInput, into inbox: Inbox) async -> ChildExit {
+        let (events, sink) = AsyncStream<ChildEvent>.makeStream()
+        async let added: Void = { for await event in events { await inbox.add(event) } }()
+        let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
+        sink.finish()
+        await added
+        return exit
+    }
+
     private func runAsPlugin() async -> [Result] {
         var results: [Result] = []
         let stateDir = NSTemporaryDirectory() + "pi-relayd-check-\(getpid())"
@@ -53,7 +63,7 @@ struct PluginCheck {
         let input = ChildInput()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"], workingDirectory: stateDir)
         let child = Task {
-            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { e in Task { await inbox.add(e) } })
+            let e = await Self.run(spec, input: input, into: inbox)
             await inbox.add(.exited(e))
             return e
         }

@@ -24,11 +24,18 @@ actor PluginClient {
         let input = input
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
         task = Task {
-            let e = await ChildProcess.run(spec, input: input, events: ChildEventSink { ev in
-                Task { await self.receive(ev) }
-            })
-            await self.exited(e)
+            let (events, sink) = AsyncStream<ChildEvent>.makeStream()
+            // One consumer: the child's events are handled in the order it produced them.
+            async let handled: Void = self.receive(all: events)
+            let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
+            sink.finish()
+            await handled
+            await self.exited(exit)
         }
+    }
+
+    private func receive(all events: AsyncStream<ChildEvent>) async {
+        for await event in events { receive(event) }
     }
 
     /// Waits for the hello, then sends the welcome.
