@@ -17,7 +17,7 @@ FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.p
 # scenarios would fail the timing checks of unrelated suites.
 LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["type"] == "test"))
 
-.PHONY: deps build run test release bench clean
+.PHONY: deps build run test release bench clean format format-check
 
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "make deps: no dpkg here; install $(APT_PACKAGES) (or your system's equivalents) yourself"; exit 0; }; \
@@ -71,6 +71,17 @@ release: deps
 
 bench: release
 	$(PYTHON) bench/bench.py --bin $(RELEASE_DIR)
+
+# swift-format (part of the Swift toolchain) with the settings in .swift-format. `make format`
+# rewrites the files; `make format-check` (run by CI) fails on any file it would change.
+FORMAT_PATHS := Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+format-check:
+	@$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS) || \
+		{ echo "make format-check: run 'make format' and commit the result"; exit 1; }
 
 clean:
 	$(SWIFT) package clean
