@@ -413,7 +413,6 @@ actor PluginSlot {
         if state == .running { send(.notify(method: method, params: params)) }
     }
 
-    var outboxCount: Int { outbox.entries.count }
     var roles: [String] { hello?.roles ?? [] }
 
     private func failAllPending(_ error: RemoteError) {
