@@ -39,6 +39,12 @@ import Testing
         #expect(try select.response(for: "2")["value"] == "Deny")
         #expect(try select.response(for: "allow")["value"] == "Allow")
         #expect(throws: (any Error).self) { try select.response(for: "3") }
+        // A button sends the option's text; an option that is a number is that option, not
+        // the one at that position.
+        select.options = ["2", "1", "10"]
+        #expect(try select.response(for: "1")["value"] == "1")
+        #expect(try select.response(for: "2")["value"] == "2")
+        #expect(try select.response(for: "3")["value"] == "10", "no option says 3: the third")
         var input = base
         input.method = "input"
         #expect(try input.response(for: "anything")["value"] == "anything")

@@ -39,7 +39,8 @@ struct PendingQuestion: Codable, Sendable, Equatable {
 
     /// The `extension_ui_response` for a typed answer, in the shape pi expects for this method:
     /// `value` for select/input/editor, `confirmed` for confirm. A select accepts the option's
-    /// number (1-based) or its text.
+    /// text (what a button sends) or its number (1-based); the text wins, so an option that is
+    /// itself a number ("2" among "2" and "1") is never taken for another's position.
     func response(for answer: String) throws -> JSONValue {
         switch method {
         case "confirm":
@@ -50,11 +51,11 @@ struct PendingQuestion: Codable, Sendable, Equatable {
             }
         case "select":
             let t = answer.trimmingCharacters(in: .whitespaces)
-            if let n = Int(t), n >= 1, n <= options.count {
-                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[n - 1])]
-            }
             if let exact = options.first(where: { $0 == t }) ?? options.first(where: { $0.lowercased() == t.lowercased() }) {
                 return ["type": "extension_ui_response", "id": .string(id), "value": .string(exact)]
+            }
+            if let n = Int(t), n >= 1, n <= options.count {
+                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[n - 1])]
             }
             throw AnswerError.invalid("choose one of: " + options.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: ", "))
         default:
