@@ -10,4 +10,5 @@ enum RepoPaths {
     static func fake(_ name: String) -> String { root + "/Tests/Fakes/plugins/" + name }
 
     static var echoExample: String { root + "/examples/echo-plugin.py" }
+    static var fileMessengerExample: String { root + "/examples/file-messenger.py" }
 }

@@ -102,6 +102,10 @@ final class TestHome: Sendable {
         try copy(RepoPaths.echoExample, to: pluginsDir + "/" + id, mode: 0o755)
     }
 
+    func installFileMessenger(as id: String = "filechat") throws {
+        try copy(RepoPaths.fileMessengerExample, to: pluginsDir + "/" + id, mode: 0o755)
+    }
+
     private func copy(_ source: String, to destination: String, mode: mode_t) throws {
         let contents = try String(contentsOfFile: source, encoding: .utf8)
         try write(destination, contents, mode: mode)
