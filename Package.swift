@@ -49,9 +49,11 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
                           swiftSettings: strict),
+        // libcurl for every plugin that speaks HTTP: the transfer loop, proxies, token-carrying URLs.
+        .target(name: "PiRelayHTTP", dependencies: ["PiRelaySDK", "CCurl"], path: "Sources/plugins/HTTP", swiftSettings: strict),
         .target(
             name: "DiscordPlugin",
-            dependencies: ["PiRelaySDK", "CCurl", .product(name: "WSClient", package: "swift-websocket")],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", .product(name: "WSClient", package: "swift-websocket")],
             path: "Sources/plugins/discord",
             exclude: ["Main"],
             swiftSettings: strict),
@@ -67,7 +69,7 @@ let package = Package(
                           swiftSettings: strict),
         .target(
             name: "AttachmentsPlugin",
-            dependencies: ["PiRelaySDK", "CCurl"],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP"],
             path: "Sources/plugins/attachments",
             exclude: ["Main"],
             swiftSettings: strict),
@@ -81,8 +83,9 @@ let package = Package(
         .testTarget(name: "SDKTests", dependencies: ["PiRelaySDK"], path: "Tests/SDKTests", swiftSettings: strict),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "PiRelaySDK"], path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
-        .testTarget(name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK"], path: "Tests/AttachmentsTests", swiftSettings: strict),
-        .testTarget(name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK"], path: "Tests/DiscordTests", swiftSettings: strict),
+        .testTarget(name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/AttachmentsTests", swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["PiRelayHTTP"], path: "Tests/HTTPTests", swiftSettings: strict),
+        .testTarget(name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests", swiftSettings: strict),
         .testTarget(name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
                     exclude: [], swiftSettings: strict),
     ]

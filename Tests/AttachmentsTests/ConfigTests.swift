@@ -1,3 +1,4 @@
+import PiRelayHTTP
 import PiRelaySDK
 import Testing
 @testable import AttachmentsPlugin

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelayHTTP
 import PiRelaySDK
 import Testing
 @testable import AttachmentsPlugin

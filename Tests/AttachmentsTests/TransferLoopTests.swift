@@ -1,3 +1,4 @@
+import PiRelayHTTP
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 @testable import DiscordPlugin
+import PiRelayHTTP
 import PiRelaySDK
 import Testing
 

@@ -14,16 +14,13 @@ public actor PluginConnection {
         if closed { throw RemoteError(code: "unavailable", message: "connection to pi-relayd closed") }
         nextID += 1
         let id = "p\(nextID)"
-        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        writer.send(WireMessage.request(id: id, method: method, params: params, deadlineMs: ms).encodedLine())
-        // Unstructured on purpose: the timer must outlive this call's suspension to fire the timeout.
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
+        writer.send(WireMessage.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds).encodedLine())
+        return try await withDeadline(timeout, onTimeout: { [weak self] in
             await self?.fail(id, RemoteError.timeout("\(method) got no response within \(timeout)"))
-        }
-        defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { cont in
-            pending[id] = cont
+        }) {
+            try await withCheckedThrowingContinuation { cont in
+                pending[id] = cont
+            }
         }
     }
 

@@ -82,7 +82,7 @@ actor PluginSlot {
                 state = .backoff
                 restarts += 1
                 if delay > .zero {
-                    logger.info("plugin \(name): restarting in \(Self.ms(delay)) ms")
+                    logger.info("plugin \(name): restarting in \(delay.inMilliseconds) ms")
                     try? await Task.sleep(for: delay)
                 } else {
                     logger.info("plugin \(name): restarting at once")
@@ -378,19 +378,15 @@ actor PluginSlot {
         }
         nextRequest += 1
         let id = "s\(nextRequest)"
-        // Unstructured on purpose: the deadline must fire while this call is suspended.
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            await self?.expire(id, after: timeout)
-        }
-        defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { cont in
-            var p = PendingRequest(method: method, params: params, continuation: cont)
-            if state == .running {
-                p.sentToGeneration = generation
-                send(.request(id: id, method: method, params: params, deadlineMs: Int(timeout.components.seconds * 1000)))
+        return try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(id, after: timeout) }) {
+            try await withCheckedThrowingContinuation { cont in
+                var p = PendingRequest(method: method, params: params, continuation: cont)
+                if state == .running {
+                    p.sentToGeneration = generation
+                    send(.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds))
+                }
+                pending[id] = p
             }
-            pending[id] = p
         }
     }
 
@@ -455,7 +451,7 @@ actor PluginSlot {
 
     private func stopInstance() {
         let gen = generation
-        send(.shutdown(graceMs: Int(options.shutdownGrace.components.seconds * 1000 + options.shutdownGrace.components.attoseconds / 1_000_000_000_000_000)))
+        send(.shutdown(graceMs: options.shutdownGrace.inMilliseconds))
         input?.finish()
         let grace = options.shutdownGrace
         // Unstructured on purpose: escalation must run while the supervision loop waits for the exit.
@@ -489,9 +485,5 @@ actor PluginSlot {
         if let e = outbox.lastError { o["outboxError"] = .string(e) }
         if let e = stderrLog.failure { o["logError"] = .string(e) }
         return o
-    }
-
-    private static func ms(_ d: Duration) -> Int {
-        Int(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
     }
 }

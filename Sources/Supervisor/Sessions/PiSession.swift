@@ -233,13 +233,9 @@ actor PiSession {
         table.sent(id: cid, type: type)
         input.send(line)
         if type == "extension_ui_response" { return PiResponse(id: cid, command: type, success: true) }
-        // Unstructured on purpose: the deadline must fire while this call is suspended.
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            await self?.expire(cid, type: type, after: timeout)
+        let r = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
+            try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         }
-        defer { timer.cancel() }
-        let r = try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         lastActivity = Date()
         if r.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(r.error ?? "unknown error"))")
@@ -256,13 +252,9 @@ actor PiSession {
             return
         }
         let key = UUID()
-        // Unstructured on purpose: the deadline must fire while this call is suspended.
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            await self?.giveUpIDlessTurn(key, type: type, after: timeout)
+        try await withDeadline(timeout, onTimeout: { [weak self] in await self?.giveUpIDlessTurn(key, type: type, after: timeout) }) {
+            try await withCheckedThrowingContinuation { idlessTurnQueue.append((key, $0)) }
         }
-        defer { timer.cancel() }
-        try await withCheckedThrowingContinuation { idlessTurnQueue.append((key, $0)) }
     }
 
     private func passIDlessTurn() {

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelayHTTP
 import PiRelaySDK
 
 /// The attachments plugin: chat attachments in (images for the model, text into the prompt),

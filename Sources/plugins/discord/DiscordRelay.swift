@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PiRelayHTTP
 import PiRelaySDK
 
 /// pi-relay-discord: relays pi sessions to Discord. Discord's side is the gateway (events in)

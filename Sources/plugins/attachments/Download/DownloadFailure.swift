@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Why an attachment could not be fetched, in words a chat user understands.
 enum DownloadFailure: Error, Sendable, Equatable {
     case httpStatus(Int)
@@ -40,7 +42,7 @@ enum DownloadFailure: Error, Sendable, Equatable {
     }
 
     private static func seconds(_ d: Duration) -> String {
-        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        let ms = d.inMilliseconds
         if ms % 1000 == 0 { return "\(ms / 1000) s" }
         return "\(Double(ms) / 1000) s"
     }

@@ -1,3 +1,5 @@
+import PiRelayHTTP
+
 /// One HTTP(S) fetch with its limits.
 struct DownloadRequest: Sendable {
     var url: String

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelayHTTP
 
 /// `attachments.inbound`: turns chat attachments into prompt content. Every item is fetched and
 /// judged on its own; a failure becomes a note and an appendix line, never a failed request.

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelayHTTP
 import PiRelaySDK
 
 /// The `discord:` section of config.yaml plus the environment, checked once at start.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import PiRelayHTTP
 import PiRelaySDK
 import WSClient
 

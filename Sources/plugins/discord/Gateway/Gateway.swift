@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PiRelayHTTP
 import PiRelaySDK
 import WSClient
 
@@ -133,7 +134,7 @@ actor Gateway {
         if let resume { s["session"] = .string(String(resume.sessionID.prefix(8))) }
         if let sequence { s["seq"] = JSONValue(sequence) }
         if let latency = tracker?.latency {
-            s["heartbeatLatencyMs"] = JSONValue(Int(latency.components.seconds * 1000 + latency.components.attoseconds / 1_000_000_000_000_000))
+            s["heartbeatLatencyMs"] = JSONValue(latency.inMilliseconds)
         }
         return s
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
 
@@ -54,16 +55,23 @@ final class DiscordREST: Sendable {
               timeout: Duration = .seconds(30)) async throws -> JSONValue? {
         let body: HTTPBody
         if !files.isEmpty {
-            body = .multipart(payloadJSON: (json ?? [:]).serializedBytes(), files: files)
+            // Discord's upload shape: a `payload_json` part and one `files[n]` part per file.
+            body = .multipart([HTTPFormPart(name: "payload_json", content: .bytes((json ?? [:]).serializedBytes()),
+                                            contentType: "application/json")]
+                + files.enumerated().map { index, file in
+                    HTTPFormPart(name: "files[\(index)]", content: .file(path: file.path), filename: file.filename,
+                                 contentType: file.contentType)
+                })
         } else if let json {
             body = .json(json.serializedBytes())
         } else {
             body = .none
         }
         let request = HTTPRequest(
-            method: endpoint.method, url: base + endpoint.path,
+            method: endpoint.method, url: SecretURL(base + endpoint.path),
             headers: ["Authorization: Bot \(token.value)", "User-Agent: \(Self.userAgent)"],
-            body: body, timeout: files.isEmpty ? timeout : max(timeout, .seconds(120)), proxy: proxy)
+            body: body, timeout: files.isEmpty ? timeout : max(timeout, .seconds(120)), proxy: proxy,
+            tunnelsThroughProxy: true)
         var rateLimitedTimes = 0
         var failedTimes = 0
         while true {
@@ -158,6 +166,6 @@ final class DiscordREST: Sendable {
     }
 
     private static func seconds(_ d: Duration) -> String {
-        String(format: "%.2f", Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        String(format: "%.2f", d.inSeconds)
     }
 }

@@ -1,3 +1,4 @@
+import PiRelayHTTP
 import PiRelaySDK
 
 extension RateLimitInfo {

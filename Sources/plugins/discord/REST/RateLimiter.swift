@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Discord's HTTP rate limits as a pure state machine: no I/O and no clock of its own. The REST
 /// client asks `acquire` before every request and reports each response to `complete`; both
 /// return what to do next. Tests drive it with made-up instants.
@@ -138,11 +140,11 @@ struct RateLimiter: Sendable {
         for (route, hash) in routeBuckets {
             for (bk, bucket) in buckets where bk.hash == hash && bucket.remaining == 0 {
                 guard let reset = bucket.resetAt, reset > now else { continue }
-                out.buckets.append(.init(route: route, hash: hash, major: bk.major, until: wallNow + (reset - now).seconds))
+                out.buckets.append(.init(route: route, hash: hash, major: bk.major, until: wallNow + (reset - now).inSeconds))
             }
         }
         out.buckets.sort { ($0.route, $0.major) < ($1.route, $1.major) }
-        out.globalSends = globalSends.filter { $0 + globalWindow > now }.map { wallNow - (now - $0).seconds }
+        out.globalSends = globalSends.filter { $0 + globalWindow > now }.map { wallNow - (now - $0).inSeconds }
         return out
     }
 
@@ -168,7 +170,7 @@ struct RateLimiter: Sendable {
                 buckets[bk] = Bucket(limit: 1, remaining: 0, resetAt: reset)
             }
         }
-        let window = globalWindow.seconds
+        let window = globalWindow.inSeconds
         let recent = hold.globalSends.filter { $0 <= wallNow && wallNow - $0 < window }
         globalSends = (recent.map { now - .seconds(wallNow - $0) } + globalSends).sorted()
     }
@@ -210,8 +212,4 @@ struct RateLimiter: Sendable {
         serial += 1
         return Ticket(serial: serial, key: key, bucket: bucket)
     }
-}
-
-private extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -2,24 +2,30 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// Runs every REST call on one curl_multi handle owned by a dedicated thread, so no network wait
+/// Runs every HTTP exchange of a plugin on one curl_multi handle owned by a dedicated thread, so no network wait
 /// ever occupies Swift's cooperative pool; callers await a continuation per transfer.
 /// Unchecked Sendable: `multi` is used only on the loop thread, except curl_multi_wakeup, which
 /// libcurl documents as callable from any thread.
-final class TransferLoop: @unchecked Sendable {
+package final class TransferLoop: @unchecked Sendable {
+    /// One loop (and thread) for the whole process.
+    package static let shared = TransferLoop()
+
+
     private let multi: UnsafeMutableRawPointer
     private let incoming = Mutex<[HTTPTransfer]>([])
 
-    init() {
-        // Thread-safe and reference-counted in this libcurl (THREADSAFE feature).
+    package init() {
+        // Thread-safe and reference-counted since curl 7.84 (this build reports THREADSAFE), so
+        // calling it after the SDK started its reader threads is fine.
         curl_global_init(Int(CURL_GLOBAL_ALL))
         multi = curl_multi_init()
         let thread = Thread { [self] in run() }
-        thread.name = "discord-curl"
+        thread.name = "curl-multi"
         thread.start()
     }
 
-    func perform(_ request: HTTPRequest) async -> Result<HTTPResponse, TransportError> {
+    /// Runs `request`; cancelling the calling task ends the transfer with `.cancelled`.
+    package func perform(_ request: HTTPRequest) async -> Result<HTTPResponse, TransportError> {
         let transfer = HTTPTransfer(request: request)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

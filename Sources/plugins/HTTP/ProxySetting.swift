@@ -1,16 +1,22 @@
 import Foundation
 
-/// The proxy for REST and the gateway: `discord.proxy`, else HTTPS_PROXY/https_proxy.
-struct ProxySetting: Sendable, Equatable {
+/// The proxy for a plugin's HTTP (and the discord gateway): the configured one (`discord.proxy`,
+/// `attachments.proxy`...), else HTTPS_PROXY/https_proxy.
+package struct ProxySetting: Sendable, Equatable {
     /// nil = connect directly. curl is then told so explicitly, so it never falls back to other
     /// proxy variables on its own.
-    let url: String?
+    package let url: String?
     /// NO_PROXY/no_proxy, handed to curl as is.
-    let bypass: String?
+    package let bypass: String?
 
-    static let direct = ProxySetting(url: nil, bypass: nil)
+    package static let direct = ProxySetting(url: nil, bypass: nil)
 
-    static func resolve(configured: String?, environment: [String: String]) -> ProxySetting {
+    package init(url: String?, bypass: String?) {
+        self.url = url
+        self.bypass = bypass
+    }
+
+    package static func resolve(configured: String?, environment: [String: String]) -> ProxySetting {
         let bypass = nonEmpty(environment["NO_PROXY"]) ?? nonEmpty(environment["no_proxy"])
         if let configured { return ProxySetting(url: nonEmpty(configured), bypass: bypass) }
         return ProxySetting(url: nonEmpty(environment["HTTPS_PROXY"]) ?? nonEmpty(environment["https_proxy"]), bypass: bypass)
@@ -18,7 +24,7 @@ struct ProxySetting: Sendable, Equatable {
 
     /// The proxy as scheme, host and port, for the WebSocket client (which speaks HTTP CONNECT
     /// and SOCKS5 itself). nil when there is no proxy or it cannot be parsed.
-    var endpoint: (scheme: String, host: String, port: Int)? {
+    package var endpoint: (scheme: String, host: String, port: Int)? {
         guard let url else { return nil }
         let schemeEnd = url.range(of: "://")
         let scheme = schemeEnd.map { String(url[..<$0.lowerBound]).lowercased() } ?? "http"
@@ -47,14 +53,14 @@ struct ProxySetting: Sendable, Equatable {
     /// The scheme when the gateway's WebSocket client cannot speak it: it does plain HTTP CONNECT
     /// and SOCKS5, so an `https://` proxy (TLS to the proxy) or a SOCKS4 one would be spoken to
     /// wrongly. nil for a supported scheme or no proxy; a URL without a scheme is HTTP, as for curl.
-    var unsupportedGatewayScheme: String? {
+    package var unsupportedGatewayScheme: String? {
         guard let url, let schemeEnd = url.range(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         return ["http", "socks5", "socks5h"].contains(scheme) ? nil : scheme
     }
 
     /// User name and password from the URL (percent-decoded), for the gateway's HTTP CONNECT.
-    var credentials: (user: String, password: String)? {
+    package var credentials: (user: String, password: String)? {
         guard let url, let schemeEnd = url.range(of: "://") else { return nil }
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -68,7 +74,7 @@ struct ProxySetting: Sendable, Equatable {
 
     /// Whether NO_PROXY names `host` (curl applies it to REST itself; the gateway asks here):
     /// "*", an exact host, or a domain suffix with or without a leading dot.
-    func bypasses(host: String) -> Bool {
+    package func bypasses(host: String) -> Bool {
         guard let bypass else { return false }
         let host = host.lowercased()
         for entry in bypass.split(separator: ",") {
@@ -82,7 +88,7 @@ struct ProxySetting: Sendable, Equatable {
     }
 
     /// For logs and `status`: user name and password replaced by `***`.
-    var redacted: String {
+    package var redacted: String {
         guard let url else { return "none" }
         let schemeEnd = url.range(of: "://")?.upperBound ?? url.startIndex
         let authorityEnd = url[schemeEnd...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex

@@ -1,5 +1,6 @@
-import Foundation
 import CCurl
+import Foundation
+import PiRelaySDK
 import Synchronization
 
 /// One HTTP exchange in flight on the `TransferLoop`. After submission everything except
@@ -14,6 +15,7 @@ final class HTTPTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
     private var requestBody: UnsafeMutableRawBufferPointer?
+    private var passedCap = false
 
     init(request: HTTPRequest) {
         self.request = request
@@ -22,15 +24,28 @@ final class HTTPTransfer: @unchecked Sendable {
     /// Configures a new easy handle; nil only when curl cannot allocate one.
     func makeHandle() -> UnsafeMutableRawPointer? {
         guard let h = curl_easy_init() else { return nil }
-        ccurl_setopt_str(h, CURLOPT_URL, request.url)
+        ccurl_setopt_str(h, CURLOPT_URL, request.url.unredacted)
         // Signals would land on arbitrary threads; curl's own timers do the timeouts instead.
         ccurl_setopt_long(h, CURLOPT_NOSIGNAL, 1)
+        // Only web links: a file:// or ftp:// URL, or a redirect to one, must never reach the disk
+        // or another service.
         ccurl_setopt_str(h, CURLOPT_PROTOCOLS_STR, "http,https")
-        ccurl_setopt_long(h, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
-        ccurl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, 15_000)
+        if request.maxRedirects > 0 {
+            ccurl_setopt_str(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
+            ccurl_setopt_long(h, CURLOPT_MAXREDIRS, request.maxRedirects)
+        }
+        let timeoutMs = max(1, request.timeout.inMilliseconds)
+        ccurl_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
+        ccurl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, max(1, request.connectTimeout.inMilliseconds)))
+        if request.skipsErrorBody { ccurl_setopt_long(h, CURLOPT_FAILONERROR, 1) }
+        if let maxBytes = request.maxBytes {
+            // Refuses early when an honest Content-Length is too big; the write callback enforces
+            // the cap on the bytes that actually arrive, whatever the headers claimed.
+            ccurl_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
+        }
         ccurl_setopt_str(h, CURLOPT_PROXY, request.proxy.url ?? "")
-        if let proxy = request.proxy.url, !proxy.lowercased().hasPrefix("socks") {
-            // CONNECT for every request, as for HTTPS, so the proxy never sees a request line.
+        if request.tunnelsThroughProxy, let proxy = request.proxy.url, !proxy.lowercased().hasPrefix("socks") {
             ccurl_setopt_long(h, CURLOPT_HTTPPROXYTUNNEL, 1)
         }
         if let bypass = request.proxy.bypass { ccurl_setopt_str(h, CURLOPT_NOPROXY, bypass) }
@@ -54,20 +69,21 @@ final class HTTPTransfer: @unchecked Sendable {
             ccurl_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
             ccurl_setopt_ptr(h, CURLOPT_POSTFIELDS, buffer.baseAddress)
             if request.method != "POST" { ccurl_setopt_str(h, CURLOPT_CUSTOMREQUEST, request.method) }
-        case .multipart(let payload, let files):
+        case .multipart(let parts):
             let form = curl_mime_init(h)
-            let json = curl_mime_addpart(form)
-            curl_mime_name(json, "payload_json")
-            payload.withUnsafeBufferPointer { buf in
-                buf.withMemoryRebound(to: CChar.self) { chars in _ = curl_mime_data(json, chars.baseAddress, chars.count) }
-            }
-            curl_mime_type(json, "application/json")
-            for (n, file) in files.enumerated() {
-                let part = curl_mime_addpart(form)
-                curl_mime_name(part, "files[\(n)]")
-                curl_mime_filedata(part, file.path)
-                curl_mime_filename(part, file.filename)
-                curl_mime_type(part, file.contentType)
+            for part in parts {
+                let added = curl_mime_addpart(form)
+                curl_mime_name(added, part.name)
+                switch part.content {
+                case .bytes(let bytes):
+                    bytes.withUnsafeBufferPointer { buf in
+                        buf.withMemoryRebound(to: CChar.self) { chars in _ = curl_mime_data(added, chars.baseAddress, chars.count) }
+                    }
+                case .file(let path):
+                    curl_mime_filedata(added, path)
+                }
+                if let filename = part.filename { curl_mime_filename(added, filename) }
+                if let type = part.contentType { curl_mime_type(added, type) }
             }
             mime = form
             ccurl_setopt_ptr(h, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(form))
@@ -78,8 +94,7 @@ final class HTTPTransfer: @unchecked Sendable {
         ccurl_setopt_write_cb(h, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.responseBody.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
         }
         ccurl_setopt_ptr(h, CURLOPT_WRITEDATA, context)
         ccurl_setopt_write_cb(h, CURLOPT_HEADERFUNCTION) { data, size, count, context in
@@ -90,6 +105,16 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         ccurl_setopt_ptr(h, CURLOPT_HEADERDATA, context)
         return h
+    }
+
+    /// Returning less than the count given makes curl abort the transfer right away.
+    private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+        if let maxBytes = request.maxBytes, responseBody.count + chunk.count > maxBytes {
+            passedCap = true
+            return 0
+        }
+        responseBody.append(contentsOf: chunk)
+        return chunk.count
     }
 
     private func receiveHeader(_ raw: UnsafeRawBufferPointer) {
@@ -106,13 +131,24 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     func outcome(_ code: CURLcode, handle h: UnsafeMutableRawPointer) -> Result<HTTPResponse, TransportError> {
+        var status = 0
+        ccurl_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        if passedCap || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge) }
         switch code {
         case CURLE_OK:
-            var status = 0
-            ccurl_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPResponse(status: status, headers: responseHeaders, body: responseBody))
-        case CURLE_OPERATION_TIMEDOUT:
-            return .failure(.timedOut)
+        case CURLE_HTTP_RETURNED_ERROR:
+            return .success(HTTPResponse(status: status, headers: responseHeaders, body: []))
+        case CURLE_OPERATION_TIMEDOUT: return .failure(.timedOut)
+        case CURLE_TOO_MANY_REDIRECTS: return .failure(.tooManyRedirects)
+        case CURLE_UNSUPPORTED_PROTOCOL: return .failure(.disallowedScheme)
+        case CURLE_URL_MALFORMAT: return .failure(.malformedURL)
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR: return .failure(.connectionDropped)
+        case CURLE_COULDNT_RESOLVE_HOST: return .failure(.unresolvedHost)
+        case CURLE_COULDNT_CONNECT: return .failure(.couldNotConnect)
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY: return .failure(.proxyFailed)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE:
+            return .failure(.secureConnectionFailed)
         default:
             // A fixed phrase per code: never a URL, header or credential.
             return .failure(.failed(String(cString: curl_easy_strerror(code))))
@@ -129,10 +165,5 @@ final class HTTPTransfer: @unchecked Sendable {
         mime = nil
         requestBody?.deallocate()
         requestBody = nil
-    }
-
-    private static func milliseconds(_ d: Duration) -> Int {
-        let c = d.components
-        return max(1, Int(c.seconds) * 1000 + Int(c.attoseconds / 1_000_000_000_000_000))
     }
 }
