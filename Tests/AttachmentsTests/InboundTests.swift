@@ -285,7 +285,7 @@ struct InboundTests {
             "sessionId": "s1", "imageInput": false,
             "items": [["url": "https://cdn.example/a.png", "filename": "a.png", "size": 69, "contentType": "image/png"]],
         ])
-        #expect(request == InboundRequest(sessionId: "s1", imageInput: false, items: [
+        #expect(request == InboundRequest(sessionID: "s1", imageInput: false, items: [
             InboundItem(source: .url("https://cdn.example/a.png"), name: "a.png", declaredSize: 69, declaredType: "image/png"),
         ]))
         #expect(try InboundRequest(params: ["items": []]).imageInput)

@@ -38,7 +38,7 @@ import Testing
         let run = RunFixture.run([RunFixture.text("First I looked around."),
                                   RunFixture.tools([RunFixture.call("ls", ["path": "."])]),
                                   RunFixture.text("| a | b |\n|---|---|\n| 1 | 2 |\n\n" + answer)],
-                                 sessionName: "api server", runId: "r/7")
+                                 sessionName: "api server", runID: "r/7")
         let (messages, files) = try final(run, limit: 2000)
         #expect(messages.count == 1)
         let preview = messages[0]

@@ -16,7 +16,7 @@ import Testing
         #expect(text == "a\nb\nc")
         guard case .notice(let kind, let noticeText) = run.items[3] else { Issue.record("last item is not a notice"); return }
         #expect(kind == .retryFailed && noticeText == "gave up")
-        #expect(!run.done && run.sessionName == "api" && run.runId == "r7")
+        #expect(!run.done && run.sessionName == "api" && run.runID == "r7")
     }
 
     @Test func missingOrNullItemsAreAnEmptyRun() throws {

@@ -113,7 +113,7 @@ import Glibc
             let sid = try await chat.newBoundSession("crashy")
             let first = try #require(try await daemon.plugins()["formatter"]?.pid)
             _ = try await chat.say("!scenario slow 60 100")
-            try await waitUntil("live views reach the messenger") { !chat.lives(runId: "\(sid)-1").isEmpty }
+            try await waitUntil("live views reach the messenger") { !chat.lives(runID: "\(sid)-1").isEmpty }
 
             // Stopped, the formatter takes the next live request and never answers; killed with
             // that request pending, it leaves it to be retried on the next instance.
@@ -127,7 +127,7 @@ import Glibc
             let text = E2EChunks.joined((final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue))
             #expect(text.contains("chunk 1 ") && text.contains("chunk 60"), "\(final)")
             #expect(final["runId"]?.stringValue == "\(sid)-1")
-            let livesAfterCrash = chat.lives(runId: "\(sid)-1").count
+            let livesAfterCrash = chat.lives(runID: "\(sid)-1").count
             #expect(livesAfterCrash >= 2, "the live view went on with the new instance")
 
             // Now with the final answer itself in flight: the run ends while the formatter is
@@ -166,10 +166,10 @@ import Glibc
             let limit = 100
             let daemon = try await chat.start(chat.config(formatter: ["maxChunks: 0"]), environment: ["FAKE_MAX_LEN": "\(limit)"])
             let sid = try await chat.newBoundSession("watch")
-            let runId = "\(sid)-1"
+            let runID = "\(sid)-1"
             let sent = try await chat.say("!scenario slow 24 80")
             #expect(sent["status"] == "prompted", "\(sent)")
-            try await waitUntil("the run is live") { !chat.lives(runId: runId).isEmpty }
+            try await waitUntil("the run is live") { !chat.lives(runID: runID).isEmpty }
             // Queued while the first message streams: the run goes on with a second assistant
             // message, which settles the first one into finished chunks.
             let queued = try await chat.say("!scenario slow 40 80")
@@ -178,16 +178,16 @@ import Glibc
             // The formatter promises the same finished chunks from any instance: kill it once
             // they are showing, and the views after its restart must still extend them.
             try await waitUntil("finished chunks are live") {
-                chat.lives(runId: runId).contains { $0["chunks"]?.arrayValue?.isEmpty == false }
+                chat.lives(runID: runID).contains { $0["chunks"]?.arrayValue?.isEmpty == false }
             }
-            let seenBeforeCrash = chat.lives(runId: runId).count
+            let seenBeforeCrash = chat.lives(runID: runID).count
             let formatter = try #require(try await daemon.plugins()["formatter"]?.pid)
             kill(formatter, SIGKILL)
             try await daemon.waitForPlugin("formatter", "is running again") { $0.state == "running" && $0.pid != nil && $0.pid != formatter }
 
             let final = try await chat.waitForFinal(1)
-            #expect(final["runId"]?.stringValue == runId, "\(final)")
-            let lives = chat.lives(runId: runId)
+            #expect(final["runId"]?.stringValue == runID, "\(final)")
+            let lives = chat.lives(runID: runID)
             #expect(lives.count >= 3, "live views during the run: \(lives.count)")
             let revs = lives.compactMap { $0["rev"]?.intValue }
             #expect(revs == revs.sorted() && Set(revs).count == revs.count, "revisions only grow: \(revs)")
@@ -208,7 +208,7 @@ import Glibc
             // chunks showed, then the rest of the run.
             let events = chat.messengerEvents()
             let finalAt = try #require(events.firstIndex { $0["event"] == "deliver" && $0["params"]?["kind"] == "final" })
-            #expect(!events[finalAt...].contains { $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runId })
+            #expect(!events[finalAt...].contains { $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runID })
             let chunks = (final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue)
             #expect(chunks.allSatisfy { $0.utf16.count <= limit })
             let words = { (s: String) in s.split(whereSeparator: \.isWhitespace).joined(separator: " ") }

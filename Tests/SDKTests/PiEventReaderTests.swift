@@ -202,7 +202,7 @@ import Testing
         let event = try read(#"{"type":"tool_execution_start","toolCallId":"toolu_1","toolName":"edit","args":{"path":"a.swift","oldText":"let x = \"{\"","newText":"let x = 1"}}"#)
         #expect(event.type == .toolExecutionStart)
         let execution = try #require(event.toolExecution)
-        #expect(execution.toolCallId == "toolu_1")
+        #expect(execution.toolCallID == "toolu_1")
         #expect(execution.toolName == "edit")
         #expect(try execution.args?.parse()["oldText"] == "let x = \"{\"")
         #expect(execution.isError == nil)
@@ -220,7 +220,7 @@ import Testing
         let line = #"{"type":"tool_execution_end","toolCallId":"toolu_2","toolName":"edit","result":{"content":[{"type":"text","text":"Successfully replaced text in a.swift."},{"type":"image","data":"AAAA","mimeType":"image/png"}],"details":{"diff":"-let x = 0\n+let x = 1","firstChangedLine":3,"exitCode":2}},"isError":false}"#
         let execution = try #require(try read(line).toolExecution)
         var expected = PiToolExecution(
-            toolCallId: "toolu_2", toolName: "edit", isError: false, resultText: "Successfully replaced text in a.swift.",
+            toolCallID: "toolu_2", toolName: "edit", isError: false, resultText: "Successfully replaced text in a.swift.",
             diff: "-let x = 0\n+let x = 1", exitCode: 2)
         // A finished tool's images are kept (they can be sent to the chat on request).
         expected.images = [PiImage(mimeType: "image/png", base64: "AAAA")]

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func questionAnswersHaveThePiShape() throws {
-        let base = PendingQuestion(id: "q1", sessionId: "s", method: "confirm", title: "Apply?", message: nil, options: [],
+        let base = PendingQuestion(id: "q1", sessionID: "s", method: "confirm", title: "Apply?", message: nil, options: [],
                                    placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
         #expect(try base.response(for: "yes")["confirmed"] == true)
         #expect(try base.response(for: "No")["confirmed"] == false)

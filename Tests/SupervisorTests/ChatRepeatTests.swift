@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func plainMessagesAnswerOnlyWhatTheyCanAnswer() {
-        var q = PendingQuestion(id: "q", sessionId: "s", method: "select", title: "Pick", message: nil,
+        var q = PendingQuestion(id: "q", sessionID: "s", method: "select", title: "Pick", message: nil,
                                 options: ["red", "green", "blue"], placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
         #expect(q.takesPlainReply("2") && q.takesPlainReply("Green"))
         #expect(!q.takesPlainReply("what do the colours mean?"), "not an option: a prompt, not a dropped answer")

@@ -22,7 +22,7 @@ import Testing
     static let delta = #"{"type":"message_update","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hi","partial":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}}"#
 
     @Test func runEndsAfterAQuietSettleWindow() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta, #"{"type":"agent_end","messages":[]}"#], at: t0)
         #expect(rec.isBusy)
         #expect(finished(rec.settle(at: t0 + .milliseconds(100))).isEmpty)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func autoRetryAfterAgentEndContinuesTheSameRun() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         var outs = try feed(&rec, [
             #"{"type":"agent_start"}"#,
             #"{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded"}}"#,
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func retriesExhaustedEndsTheRun() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         let outs = try feed(&rec, [
             #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
             #"{"type":"auto_retry_start","attempt":3,"maxAttempts":3,"delayMs":100,"errorMessage":"overloaded"}"#,
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func overflowCompactionWithRetryIsNotTheEnd() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [
             #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
             #"{"type":"auto_compaction_start","reason":"overflow"}"#,
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func compactResponseEndsARunSilently() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta], at: t0)
         let done = finished(rec.abortedSilently(by: "compact"))
         #expect(done.count == 1)
@@ -82,14 +82,14 @@ import Testing
     }
 
     @Test func extensionCommandPromptWithoutAgentStartStartsNoRun() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         let outs = try feed(&rec, [#"{"id":"r1","type":"response","command":"prompt","success":true}"#], at: t0)
         #expect(outs.isEmpty)
         #expect(!rec.isBusy)
     }
 
     @Test func parallelToolCallsAreGroupedUnderTheirAssistantMessage() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [
             #"{"type":"agent_start"}"#,
             #"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func childExitEndsAnOpenRun() throws {
-        var rec = RunRecorder(sessionId: "s", sessionName: "n")
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [#"{"type":"agent_start"}"#], at: t0)
         #expect(finished(rec.childExited(reason: "pi exited")).first?.errorMessage == "pi exited")
     }

@@ -38,7 +38,7 @@ import Testing
         let store = StateFile.sessions(path: folder.path + "/sessions.json")
         var record = Self.record("eeee", created: 1_000_000_000, pid: 77)
         record.activeRun = "run-3"
-        record.openQuestions = [PendingQuestion(id: "q-1", sessionId: "eeee", method: "select", title: "Pick one",
+        record.openQuestions = [PendingQuestion(id: "q-1", sessionID: "eeee", method: "select", title: "Pick one",
                                                 message: "for the build", options: ["red", "green"], placeholder: nil,
                                                 prefill: nil, askedAt: Date(timeIntervalSince1970: 1_000_000_100),
                                                 expiresAt: Date(timeIntervalSince1970: 1_000_000_400))]
@@ -180,7 +180,7 @@ import Testing
     @Test func bindingsUseTheSameStore() throws {
         let folder = try ScratchFolder()
         let store = StateFile.bindings(path: folder.path + "/bindings.json")
-        let binding = Binding(key: "discord:1", messenger: "discord", channel: "1", thread: nil, sessionId: "aaaa", user: "u",
+        let binding = Binding(key: "discord:1", messenger: "discord", channel: "1", thread: nil, sessionID: "aaaa", user: "u",
                               since: Date(timeIntervalSince1970: 1_000_000_000))
         try store.save([binding])
         let log = SessionLogCapture()

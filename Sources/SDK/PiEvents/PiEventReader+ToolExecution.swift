@@ -7,7 +7,7 @@ extension PiEventReader {
         var first = true
         while let key = try c.nextKey(&first) {
             if key.matches("toolCallId") {
-                execution.toolCallId = try c.readString()
+                execution.toolCallID = try c.readString()
             } else if key.matches("toolName") {
                 execution.toolName = try c.readString()
             } else if key.matches("args") {

@@ -1,7 +1,7 @@
 /// `tool_execution_start` / `_update` / `_end`. The result (`partialResult` on updates, `result` on
 /// the end) is reduced to its text and a few `details`, each capped by `PiEventReader`'s limits.
 package struct PiToolExecution: Sendable, Hashable {
-    package var toolCallId: String?
+    package var toolCallID: String?
     package var toolName: String?
     /// The arguments the model produced, e.g. `{"command":"ls"}` for bash.
     package var args: PiRawJSON?
@@ -20,10 +20,10 @@ package struct PiToolExecution: Sendable, Hashable {
     /// Images in a finished tool's result (`tool_execution_end` only; nil elsewhere).
     package var images: [PiImage]?
 
-    package init(toolCallId: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
+    package init(toolCallID: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
                 resultText: String? = nil, resultTextTruncated: Bool = false, diff: String? = nil,
                 diffTruncated: Bool = false, exitCode: Int? = nil) {
-        self.toolCallId = toolCallId
+        self.toolCallID = toolCallID
         self.toolName = toolName
         self.args = args
         self.isError = isError

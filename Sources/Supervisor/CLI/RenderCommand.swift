@@ -70,7 +70,7 @@ struct RenderCommand: AsyncParsableCommand {
 /// Replays a recorded pi stream through the same run recorder the daemon uses.
 enum RecordedStream {
     static func runs(in bytes: [UInt8], name: String) -> [RunView] {
-        var recorder = RunRecorder(sessionId: "render", sessionName: name)
+        var recorder = RunRecorder(sessionID: "render", sessionName: name)
         let reader = PiEventReader()
         var framer = LineFramer(maxLineBytes: 64 << 20)
         var runs: [RunView] = []

@@ -8,10 +8,15 @@ struct Binding: Codable, Sendable, Equatable {
     var messenger: String
     var channel: String
     var thread: String?
-    var sessionId: String
+    var sessionID: String
     /// Who bound it (for DMs, the user whose chat it is).
     var user: String?
     var since: Date
+
+    /// The keys in bindings.json, as they have always been spelled.
+    private enum CodingKeys: String, CodingKey {
+        case key, messenger, channel, thread, sessionID = "sessionId", user, since
+    }
 
     var target: JSONValue {
         var t: JSONValue = ["channel": .string(channel)]
@@ -20,7 +25,7 @@ struct Binding: Codable, Sendable, Equatable {
     }
 
     var json: JSONValue {
-        var o: JSONValue = ["chat": ["messenger": .string(messenger), "channel": .string(channel)], "sessionId": .string(sessionId)]
+        var o: JSONValue = ["chat": ["messenger": .string(messenger), "channel": .string(channel)], "sessionId": .string(sessionID)]
         if let thread { o["chat"]?["thread"] = .string(thread) }
         return o
     }

@@ -127,12 +127,12 @@ extension Relay {
 
     func boundSession(_ chat: Chat) async -> PiSession? {
         guard let b = bindings[chat.key] else { return nil }
-        return await sessions?.session(id: b.sessionId)
+        return await sessions?.session(id: b.sessionID)
     }
 
-    func bind(_ chat: Chat, to sessionId: String) {
+    func bind(_ chat: Chat, to sessionID: String) {
         bindings[chat.key] = Binding(key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                                     sessionId: sessionId, user: chat.dm ? chat.user : nil, since: Date())
+                                     sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
         saveBindings()
     }
 
@@ -151,8 +151,8 @@ extension Relay {
         }
     }
 
-    func chats(of sessionId: String) -> [Binding] {
-        bindings.values.filter { $0.sessionId == sessionId }.sorted { $0.key < $1.key }
+    func chats(of sessionID: String) -> [Binding] {
+        bindings.values.filter { $0.sessionID == sessionID }.sorted { $0.key < $1.key }
     }
 
     // MARK: Commands
@@ -187,7 +187,7 @@ extension Relay {
                     return Reply("Started \(sname) in \(await s.cwd).")
                 }
                 var r = Reply("Started \(sname) in \(await s.cwd).")
-                r.openThread = (name: sname, sessionId: s.id)
+                r.openThread = (name: sname, sessionID: s.id)
                 return r
             case .stop:
                 let s = try needSession()
@@ -254,13 +254,13 @@ extension Relay {
                 let s = try needSession()
                 let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
                     key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                    sessionId: s.id, user: nil, since: Date())])
+                    sessionID: s.id, user: nil, since: Date())])
                 return Reply("Sending \(name).", ephemeral: true)
             case .file(let path):
                 let s = try needSession()
                 let sent = try await sendFile(s, path: path, to: [bindings[chat.key] ?? Binding(
                     key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                    sessionId: s.id, user: nil, since: Date())])
+                    sessionID: s.id, user: nil, since: Date())])
                 return Reply("Sending \(sent).", ephemeral: true)
             }
         } catch let e as RemoteError {
@@ -279,7 +279,7 @@ extension Relay {
             }
             let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
                 key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                sessionId: s.id, user: nil, since: Date())])
+                sessionID: s.id, user: nil, since: Date())])
             return Reply("Sending \(name).", ephemeral: true)
         case "stop" where parts.count == 2:
             guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
@@ -344,7 +344,7 @@ extension Relay {
         for c in pluginConfig[messenger]?["channels"]?.arrayValue ?? [] {
             guard let id = c["id"]?.stringValue ?? c["id"]?.intValue.map(String.init), let cwd = c["cwd"]?.stringValue else { continue }
             let key = "\(messenger):\(id)"
-            if let b = bindings[key], await sessions.session(id: b.sessionId) != nil { continue }
+            if let b = bindings[key], await sessions.session(id: b.sessionID) != nil { continue }
             let name = c["name"]?.stringValue
             var session: PiSession?
             if let name { session = await sessions.session(named: name) }

@@ -14,7 +14,7 @@ extension Relay {
         case .runUpdated(let run):
             liveUpdate(run)
         case .runFinished(let run):
-            live.removeValue(forKey: run.runId)
+            live.removeValue(forKey: run.runID)
             await deliverFinal(run)
         case .questionAsked(let q):
             let text = await redacted("❓ " + q.title + (q.message.map { "\n" + $0 } ?? ""))
@@ -60,8 +60,8 @@ extension Relay {
         return Redactor.redact(text)
     }
 
-    private func post(to sessionId: String, _ params: JSONValue) async {
-        for b in chats(of: sessionId) {
+    private func post(to sessionID: String, _ params: JSONValue) async {
+        for b in chats(of: sessionID) {
             var p = params
             p["target"] = b.target
             await deliver(b.messenger, "chat.post", p)
@@ -86,56 +86,56 @@ extension Relay {
         // A run with nothing to show yet (it has just started) sends no view: chat.typing already
         // says the agent is working, and an empty view would start the throttle clock and hold
         // the first real text back by up to `liveInterval`.
-        guard run.revision > 0, !chats(of: run.sessionId).isEmpty else { return }
-        if var feed = live[run.runId] {
+        guard run.revision > 0, !chats(of: run.sessionID).isEmpty else { return }
+        if var feed = live[run.runID] {
             feed.latest = run
-            live[run.runId] = feed
+            live[run.runID] = feed
         } else {
-            live[run.runId] = LiveFeed(latest: run)
+            live[run.runID] = LiveFeed(latest: run)
         }
-        scheduleLive(run.runId)
+        scheduleLive(run.runID)
     }
 
-    private func scheduleLive(_ runId: String) {
-        guard var feed = live[runId], !feed.scheduled, !feed.inFlight else { return }
+    private func scheduleLive(_ runID: String) {
+        guard var feed = live[runID], !feed.scheduled, !feed.inFlight else { return }
         feed.scheduled = true
-        live[runId] = feed
+        live[runID] = feed
         let wait: Duration = feed.lastSent.map { max(.zero, Self.liveInterval - (.now - $0)) } ?? .zero
         // Unstructured on purpose: a trailing timer that flushes the newest view of this run.
         Task {
             if wait > .zero { try? await Task.sleep(for: wait) }
-            await self.flushLive(runId)
+            await self.flushLive(runID)
         }
     }
 
-    private func flushLive(_ runId: String) async {
-        guard var feed = live[runId] else { return }
+    private func flushLive(_ runID: String) async {
+        guard var feed = live[runID] else { return }
         feed.scheduled = false
-        guard feed.latest.revision != feed.sentRevision else { live[runId] = feed; return }
+        guard feed.latest.revision != feed.sentRevision else { live[runID] = feed; return }
         feed.inFlight = true
         feed.rev += 1
         let run = feed.latest
         let rev = feed.rev
-        live[runId] = feed
-        let targets = chats(of: run.sessionId)
+        live[runID] = feed
+        let targets = chats(of: run.sessionID)
         for b in targets {
             let limit = limits[b.messenger] ?? 2000
             let view = await format("format.live", ["run": run.json, "limit": JSONValue(limit)])
             // The run finished while this view was being rendered: the final answer replaces
             // it, so a late live view would only flicker.
-            guard live[runId] != nil else { return }
+            guard live[runID] != nil else { return }
             let chunks = view?["chunks"] ?? .array([])
             let tail = view?["tail"] ?? .string(PlainSplit.tail(Self.plainLive(run.text), limit: limit))
             await host?.slot(b.messenger)?.notify("chat.live", params: [
-                "target": b.target, "sessionId": .string(run.sessionId), "runId": .string(runId), "rev": JSONValue(rev),
+                "target": b.target, "sessionId": .string(run.sessionID), "runId": .string(runID), "rev": JSONValue(rev),
                 "chunks": chunks, "tail": tail])
         }
-        guard var after = live[runId] else { return }
+        guard var after = live[runID] else { return }
         after.inFlight = false
         after.lastSent = .now
         after.sentRevision = run.revision
-        live[runId] = after
-        if after.latest.revision != run.revision { scheduleLive(runId) }
+        live[runID] = after
+        if after.latest.revision != run.revision { scheduleLive(runID) }
     }
 
     /// A growing text shown without the formatter: up to its last whitespace, so a secret still
@@ -148,7 +148,7 @@ extension Relay {
     // MARK: Final answers
 
     private func deliverFinal(_ run: RunView) async {
-        let targets = chats(of: run.sessionId)
+        let targets = chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
         for b in targets {
             let limit = limits[b.messenger] ?? 2000
@@ -159,7 +159,7 @@ extension Relay {
                 chunks = messages
                 for f in r["files"]?.arrayValue ?? [] {
                     guard let name = f["filename"]?.stringValue, let text = f["text"]?.stringValue else { continue }
-                    let path = home.spoolDir + "/\(run.runId)-\(UUID().uuidString.prefix(8))-\(name)"
+                    let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(name)"
                     if AtomicFile.write(Array(text.utf8), to: path) {
                         files.append(["path": .string(path), "filename": .string(name)])
                     }
@@ -169,8 +169,8 @@ extension Relay {
                 let text = Redactor.redact(run.text)
                 chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map { .string($0) }
             }
-            var p: JSONValue = ["target": b.target, "kind": "final", "sessionId": .string(run.sessionId),
-                                "runId": .string(run.runId), "chunks": .array(chunks)]
+            var p: JSONValue = ["target": b.target, "kind": "final", "sessionId": .string(run.sessionID),
+                                "runId": .string(run.runID), "chunks": .array(chunks)]
             if !files.isEmpty { p["files"] = .array(files) }
             if let user = b.user { p["mentionUser"] = .string(user) }
             await deliver(b.messenger, "chat.post", p)

@@ -11,7 +11,7 @@ struct Reply: Sendable {
     var text: String
     var ephemeral = false
     var actions: [[Action]] = []
-    var openThread: (name: String, sessionId: String)?
+    var openThread: (name: String, sessionID: String)?
 
     init(_ text: String, ephemeral: Bool = false) {
         self.text = text
@@ -25,7 +25,7 @@ struct Reply: Sendable {
                 .array(row.map { ["id": .string($0.id), "label": .string(String($0.label.prefix(80))), "style": .string($0.style)] })
             })
         }
-        if let t = openThread { o["openThread"] = ["name": .string(t.name), "sessionId": .string(t.sessionId)] }
+        if let t = openThread { o["openThread"] = ["name": .string(t.name), "sessionId": .string(t.sessionID)] }
         return o
     }
 

@@ -25,29 +25,29 @@ struct PluginCheck {
 
     /// Started by hand (no PI_RELAY_PLUGIN), a plugin says what it is and exits 64.
     private func runByHand() async -> Result {
-        let inbox = Inbox()
+        let child = CheckedChild()
         let input = ChildInput()
         input.finish()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "0"], workingDirectory: NSTemporaryDirectory())
-        let child = Task {
-            let e = await Self.run(spec, input: input, into: inbox)
-            await inbox.add(.exited(e))
+        let running = Task {
+            let e = await Self.run(spec, input: input, into: child)
+            await child.add(.exited(e))
             return e
         }
-        let timer = Task { try await Task.sleep(for: .seconds(5)); await inbox.killAll() }
-        let exit = await child.value
+        let timer = Task { try await Task.sleep(for: .seconds(5)); await child.killAll() }
+        let exit = await running.value
         timer.cancel()
-        let said = await inbox.stderrLines.first ?? ""
+        let said = await child.stderrLines.first ?? ""
         if exit == .exited(64) {
             return Result(name: "run by hand: explains itself and exits 64", passed: true, detail: String(said.prefix(100)))
         }
         return Result(name: "run by hand: explains itself and exits 64", passed: false, detail: "\(exit)")
     }
 
-    /// Runs the child with its events added to `inbox` one by one, in the order they came.
-    private static func run(_ spec: ChildSpec, input: ChildInput, into inbox: Inbox) async -> ChildExit {
+    /// Runs the child with its events added to `child` one by one, in the order they came.
+    private static func run(_ spec: ChildSpec, input: ChildInput, into child: CheckedChild) async -> ChildExit {
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
-        async let added: Void = { for await event in events { await inbox.add(event) } }()
+        async let added: Void = { for await event in events { await child.add(event) } }()
         let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
         sink.finish()
         await added
@@ -59,29 +59,29 @@ struct PluginCheck {
         let stateDir = NSTemporaryDirectory() + "pi-relayd-check-\(getpid())"
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: stateDir) }
-        let inbox = Inbox()
+        let child = CheckedChild()
         let input = ChildInput()
         let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"], workingDirectory: stateDir)
-        let child = Task {
-            let e = await Self.run(spec, input: input, into: inbox)
-            await inbox.add(.exited(e))
+        let running = Task {
+            let e = await Self.run(spec, input: input, into: child)
+            await child.add(.exited(e))
             return e
         }
         func send(_ m: WireMessage) { input.send(m.encodedLine()) }
         defer { input.finish() }
 
-        guard let first = await inbox.nextLine(within: .seconds(10)) else {
-            let exited = await inbox.exit
+        guard let first = await child.nextLine(within: .seconds(10)) else {
+            let exited = await child.exit
             results.append(Result(name: "hello within 10 s", passed: false,
                                   detail: exited.map { "exited before its hello (\($0))" } ?? "no line on stdout"))
-            await inbox.killAll()
-            _ = await child.value
+            await child.killAll()
+            _ = await running.value
             return results
         }
         guard let m = try? WireMessage.decode(first), case .hello(let hello) = m else {
             results.append(Result(name: "hello within 10 s", passed: false, detail: "first line is not a hello: \(String(decoding: first.prefix(100), as: UTF8.self))"))
-            await inbox.killAll()
-            _ = await child.value
+            await child.killAll()
+            _ = await running.value
             return results
         }
         results.append(Result(name: "hello within 10 s", passed: true, detail: "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"))
@@ -90,15 +90,15 @@ struct PluginCheck {
                        "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": []]))
 
         send(.ping(id: "check-ping"))
-        let pong = await inbox.nextMessage(within: .seconds(5)) { if case .pong(let id) = $0 { return id == "check-ping" }; return false }
+        let pong = await child.nextMessage(within: .seconds(5)) { if case .pong(let id) = $0 { return id == "check-ping" }; return false }
         results.append(Result(name: "answers ping with pong", passed: pong != nil, detail: pong == nil ? "no pong within 5 s" : ""))
 
         send(.request(id: "check-1", method: "status", params: [:], deadlineMs: 5000))
-        let status = await inbox.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-1" }; return false }
+        let status = await child.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-1" }; return false }
         results.append(Result(name: "answers a request (status)", passed: status != nil, detail: status == nil ? "no response within 5 s" : ""))
 
         send(.request(id: "check-2", method: "check.no-such-method", params: [:], deadlineMs: 5000))
-        let unknown = await inbox.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-2" }; return false }
+        let unknown = await child.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-2" }; return false }
         var unknownOK = false
         var unknownDetail = "no response within 5 s"
         if case .response(_, .failure(let e))? = unknown {
@@ -109,20 +109,20 @@ struct PluginCheck {
 
         send(.notify(method: "check.unknown-notification", params: [:]))
         send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
-        let ack = await inbox.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        let ack = await child.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
         results.append(Result(name: "acknowledges a delivery", passed: ack != nil, detail: ack == nil ? "no ack within 5 s" : ""))
         send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
-        let again = await inbox.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        let again = await child.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
         results.append(Result(name: "acknowledges a duplicate delivery", passed: again != nil, detail: again == nil ? "no ack within 5 s" : ""))
 
         send(.shutdown(graceMs: 3000))
         input.finish()
-        let exit = await inbox.waitExit(within: .seconds(5))
+        let exit = await child.waitExit(within: .seconds(5))
         results.append(Result(name: "exits 0 after shutdown", passed: exit == .exited(0), detail: exit.map { "\($0)" } ?? "still running after 5 s"))
-        if exit == nil { await inbox.killAll() }
-        _ = await child.value
+        if exit == nil { await child.killAll() }
+        _ = await running.value
 
-        let junk = await inbox.junk
+        let junk = await child.junk
         results.append(Result(name: "stdout carries protocol only", passed: junk.isEmpty,
                               detail: junk.first.map { "non-protocol line: \($0)" } ?? ""))
         return results
@@ -130,7 +130,7 @@ struct PluginCheck {
 }
 
 /// Collects what the checked child does, for waiting with deadlines.
-private actor Inbox {
+private actor CheckedChild {
     var lines: [[UInt8]] = []
     var consumed = 0
     var stderrLines: [String] = []

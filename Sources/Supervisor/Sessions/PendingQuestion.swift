@@ -5,7 +5,7 @@ import PiRelaySDK
 /// Codable because the open ones are saved with the session (see `SessionRecord.openQuestions`).
 struct PendingQuestion: Codable, Sendable, Equatable {
     var id: String
-    var sessionId: String
+    var sessionID: String
     var method: String
     var title: String
     var message: String?
@@ -16,8 +16,13 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     /// When pi gives up on its side (its `timeout`), or our own policy does.
     var expiresAt: Date?
 
+    /// The keys in sessions.json, as they have always been spelled.
+    private enum CodingKeys: String, CodingKey {
+        case id, sessionID = "sessionId", method, title, message, options, placeholder, prefill, askedAt, expiresAt
+    }
+
     var json: JSONValue {
-        var o: JSONValue = ["id": .string(id), "sessionId": .string(sessionId), "method": .string(method),
+        var o: JSONValue = ["id": .string(id), "sessionId": .string(sessionID), "method": .string(method),
                             "title": .string(title), "options": .array(options.map { .string($0) }),
                             "askedAt": .string(ISO8601.string(askedAt))]
         if let message { o["message"] = .string(message) }

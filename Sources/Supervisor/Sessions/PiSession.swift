@@ -66,7 +66,7 @@ actor PiSession {
         self.observer = observer
         self.persist = persist
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
-        recorder = RunRecorder(sessionId: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
+        recorder = RunRecorder(sessionID: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
         interruptedRun = record.activeRun
         interruptedQuestions = record.openQuestions ?? []
     }
@@ -351,7 +351,7 @@ actor PiSession {
                 forgetImages()
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
-                activeRun = r.runId
+                activeRun = r.runID
                 await persist(record)
                 await observer.session(id, did: .runStarted(r))
             case .updated(let r):
@@ -361,7 +361,7 @@ actor PiSession {
                 record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
                 await observer.session(id, did: .runFinished(r))
                 // The next run may have started while this final was being delivered.
-                if activeRun == r.runId {
+                if activeRun == r.runID {
                     activeRun = nil
                     await persist(record)
                 }
@@ -431,7 +431,7 @@ actor PiSession {
             else if method != "editor" || q.timeout == nil, let d = launcher.dialogTimeout {
                 expires = Date().addingTimeInterval(Double(d.components.seconds))
             }
-            let question = PendingQuestion(id: qid, sessionId: id, method: method, title: q.title ?? "",
+            let question = PendingQuestion(id: qid, sessionID: id, method: method, title: q.title ?? "",
                                            message: q.message, options: q.options ?? [], placeholder: q.placeholder,
                                            prefill: q.prefill, askedAt: Date(), expiresAt: expires)
             questions[qid] = question

@@ -12,15 +12,15 @@ struct RunRecorder {
         case settleAfter(Duration)
     }
 
-    let sessionId: String
+    let sessionID: String
     var sessionName: String
     private(set) var tracker = RunTracker()
     private(set) var run: RunView?
     private var runCount = 0
 
     /// `runsBefore`: runs this session numbered in earlier lives of the daemon; the next is one more.
-    init(sessionId: String, sessionName: String, settleWindow: Duration = .milliseconds(400), runsBefore: Int = 0) {
-        self.sessionId = sessionId
+    init(sessionID: String, sessionName: String, settleWindow: Duration = .milliseconds(400), runsBefore: Int = 0) {
+        self.sessionID = sessionID
         self.sessionName = sessionName
         tracker.settleWindow = settleWindow
         runCount = max(0, runsBefore)
@@ -38,7 +38,7 @@ struct RunRecorder {
 
     private mutating func begin() -> RunView {
         runCount += 1
-        let r = RunView(sessionId: sessionId, sessionName: sessionName, runId: "\(sessionId)-\(runCount)")
+        let r = RunView(sessionID: sessionID, sessionName: sessionName, runID: "\(sessionID)-\(runCount)")
         run = r
         return r
     }
@@ -70,13 +70,13 @@ struct RunRecorder {
             if let s = m.stopReason { run?.stopReason = s }
             if let err = m.errorMessage { run?.errorMessage = err }
         case .toolExecutionStart:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return [] }
+            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
             run?.toolStarted(id: tid, name: t.toolName ?? "tool", args: (try? t.args?.parse()) ?? [:])
         case .toolExecutionUpdate:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return [] }
+            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
             run?.toolUpdated(id: tid, output: t.resultText)
         case .toolExecutionEnd:
-            guard let t = e.toolExecution, let tid = t.toolCallId else { return [] }
+            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
             run?.toolEnded(id: tid, isError: t.isError ?? false, output: t.resultText, diff: t.diff, exitCode: t.exitCode)
         case .autoRetryStart:
             let r = e.autoRetry

@@ -22,9 +22,9 @@ struct RunView: Sendable {
         var exitCode: Int?
     }
 
-    let sessionId: String
+    let sessionID: String
     var sessionName: String
-    let runId: String
+    let runID: String
     var items: [Item] = []
     var done = false
     var stopReason: String?
@@ -35,10 +35,10 @@ struct RunView: Sendable {
     private var textBytes = 0
     static let maxTextBytes = 2 << 20
 
-    init(sessionId: String, sessionName: String, runId: String) {
-        self.sessionId = sessionId
+    init(sessionID: String, sessionName: String, runID: String) {
+        self.sessionID = sessionID
         self.sessionName = sessionName
-        self.runId = runId
+        self.runID = runID
     }
 
     /// A new assistant message starts: its text and its tool calls get their own items.
@@ -143,7 +143,7 @@ struct RunView: Sendable {
                 })])
             }
         }
-        var o: JSONValue = ["sessionId": .string(sessionId), "sessionName": .string(sessionName), "runId": .string(runId),
+        var o: JSONValue = ["sessionId": .string(sessionID), "sessionName": .string(sessionName), "runId": .string(runID),
                             "done": .bool(done), "items": .array(list)]
         if let stopReason { o["stopReason"] = .string(stopReason) }
         if let errorMessage { o["errorMessage"] = .string(errorMessage) }

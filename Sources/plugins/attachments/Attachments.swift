@@ -33,8 +33,8 @@ public struct Attachments: Plugin {
             let params = try InboundRequest(params: request.params)
             let result = await inbound.run(params, deadline: request.deadline)
             // File names and reasons only: links can carry signed tokens, so they are never logged.
-            for note in result.notes { context.logger.info("session \(params.sessionId ?? "?"): \(note)") }
-            context.logger.info("session \(params.sessionId ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out")
+            for note in result.notes { context.logger.info("session \(params.sessionID ?? "?"): \(note)") }
+            context.logger.info("session \(params.sessionID ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out")
             return result.json
         case "attachments.outbound":
             do {

@@ -18,7 +18,7 @@ public struct DiscordRelay: Plugin {
     let listening: Listening
     let inbox: Inbox
     let interactions: Interactions
-    let outbox: Outbox
+    let deliveries: Deliveries
     let live: LiveStreams
     let typing: Typing
     let questions: Questions
@@ -44,7 +44,7 @@ public struct DiscordRelay: Plugin {
                                     questions: questions, threads: threads, logger: logger)
         live = LiveStreams(rest: rest, store: store, logger: logger)
         typing = Typing(rest: rest, logger: logger)
-        outbox = Outbox(rest: rest, live: live, typing: typing, questions: questions, listening: listening,
+        deliveries = Deliveries(rest: rest, live: live, typing: typing, questions: questions, listening: listening,
                         maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
         registration = CommandRegistration(rest: rest, store: store, guilds: config.guilds, logger: logger)
         if let saved = store.load(ResumeState.self, from: ResumeState.file) {
@@ -100,10 +100,10 @@ public struct DiscordRelay: Plugin {
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.method {
         case "chat.post":
-            try await outbox.post(delivery: request.id, request.params)
+            try await deliveries.post(delivery: request.id, request.params)
             return [:]
         case "chat.question.closed":
-            try await outbox.questionClosed(request.params)
+            try await deliveries.questionClosed(request.params)
             return [:]
         case "status":
             return await status()

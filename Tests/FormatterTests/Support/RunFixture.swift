@@ -4,8 +4,8 @@ import PiRelaySDK
 /// Run views as the supervisor sends them, built from pi event shapes.
 enum RunFixture {
     static func run(_ items: [JSONValue], done: Bool = true, stopReason: String? = "stop", errorMessage: String? = nil,
-                    sessionName: String? = "api", runId: String = "r7") -> JSONValue {
-        var run: JSONValue = ["sessionId": "s1", "runId": .string(runId), "done": .bool(done), "items": .array(items),
+                    sessionName: String? = "api", runID: String = "r7") -> JSONValue {
+        var run: JSONValue = ["sessionId": "s1", "runId": .string(runID), "done": .bool(done), "items": .array(items),
                               "stopReason": JSONValue(stopReason), "errorMessage": JSONValue(errorMessage)]
         if let sessionName { run["sessionName"] = .string(sessionName) }
         return run

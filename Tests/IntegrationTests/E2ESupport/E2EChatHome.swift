@@ -121,8 +121,8 @@ final class E2EChatHome: Sendable {
     }
 
     /// chat.live notifies (params) for one run, in arrival order.
-    func lives(runId: String) -> [JSONValue] {
-        messengerEvents().filter { $0["event"] == "notify" && $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runId }
+    func lives(runID: String) -> [JSONValue] {
+        messengerEvents().filter { $0["event"] == "notify" && $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runID }
             .compactMap { $0["params"] }
     }
 

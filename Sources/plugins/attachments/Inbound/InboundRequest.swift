@@ -2,13 +2,13 @@ import PiRelaySDK
 
 /// The params of `attachments.inbound`.
 struct InboundRequest: Sendable, Equatable {
-    let sessionId: String?
+    let sessionID: String?
     /// False when the session's model cannot read images; absent means it can.
     let imageInput: Bool
     let items: [InboundItem]
 
-    init(sessionId: String? = nil, imageInput: Bool = true, items: [InboundItem]) {
-        self.sessionId = sessionId
+    init(sessionID: String? = nil, imageInput: Bool = true, items: [InboundItem]) {
+        self.sessionID = sessionID
         self.imageInput = imageInput
         self.items = items
     }
@@ -18,7 +18,7 @@ struct InboundRequest: Sendable, Equatable {
         guard let items = params["items"]?.arrayValue else {
             throw .invalidParams("attachments.inbound needs `items`, a list of attachments")
         }
-        sessionId = params["sessionId"]?.stringValue
+        sessionID = params["sessionId"]?.stringValue
         imageInput = params["imageInput"]?.boolValue ?? true
         self.items = items.map(InboundItem.init(json:))
     }

@@ -71,9 +71,9 @@ struct FinalAnswer {
             while t.hasPrefix(".") || t.hasPrefix("-") { t.removeFirst() }
             return t
         }
-        var base = safe(run.sessionName ?? run.sessionId ?? "")
+        var base = safe(run.sessionName ?? run.sessionID ?? "")
         if base.isEmpty { base = "answer" }
-        if let id = run.runId.map(safe), !id.isEmpty { base += "-" + id }
+        if let id = run.runID.map(safe), !id.isEmpty { base += "-" + id }
         return base + ".md"
     }
 

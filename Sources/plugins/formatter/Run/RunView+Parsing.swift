@@ -26,8 +26,8 @@ extension RunView {
             default: continue
             }
         }
-        self.init(sessionId: json["sessionId"]?.stringValue, sessionName: json["sessionName"]?.stringValue,
-                  runId: json["runId"]?.stringValue, done: json["done"]?.boolValue ?? false, items: items,
+        self.init(sessionID: json["sessionId"]?.stringValue, sessionName: json["sessionName"]?.stringValue,
+                  runID: json["runId"]?.stringValue, done: json["done"]?.boolValue ?? false, items: items,
                   stopReason: json["stopReason"]?.stringValue, errorMessage: json["errorMessage"]?.stringValue)
     }
 

@@ -6,7 +6,7 @@ import PiRelaySDK
 /// Returning means Discord accepted everything, and only then does the SDK ack. A delivery that
 /// can never succeed (unknown channel, missing permission) is logged and returns as well, or it
 /// would come back after every restart; a transient failure throws and the delivery stays queued.
-struct Outbox: Sendable {
+struct Deliveries: Sendable {
     let rest: DiscordREST
     let live: LiveStreams
     let typing: Typing
