@@ -22,10 +22,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
     ],
     targets: [
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
-                       providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CEpoll", path: "Sources/Supervisor/CEpoll"),
         .target(
             name: "PiRelaySDK",
@@ -47,8 +49,9 @@ let package = Package(
             path: "Sources/Supervisor",
             exclude: ["Main", "CEpoll"],
             swiftSettings: strict),
-        .executableTarget(name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
-                          swiftSettings: strict),
+        .executableTarget(
+            name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
+            swiftSettings: strict),
         // libcurl for every plugin that speaks HTTP: the transfer loop, proxies, token-carrying URLs.
         .target(name: "PiRelayHTTP", dependencies: ["PiRelaySDK", "CCurl"], path: "Sources/plugins/HTTP", swiftSettings: strict),
         .target(
@@ -57,24 +60,27 @@ let package = Package(
             path: "Sources/plugins/discord",
             exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
-                          swiftSettings: strict),
+        .executableTarget(
+            name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
+            swiftSettings: strict),
         .target(
             name: "FormatterPlugin",
             dependencies: ["PiRelaySDK"],
             path: "Sources/plugins/formatter",
             exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(name: "FormatterMain", dependencies: ["FormatterPlugin"], path: "Sources/plugins/formatter/Main",
-                          swiftSettings: strict),
+        .executableTarget(
+            name: "FormatterMain", dependencies: ["FormatterPlugin"], path: "Sources/plugins/formatter/Main",
+            swiftSettings: strict),
         .target(
             name: "AttachmentsPlugin",
             dependencies: ["PiRelaySDK", "PiRelayHTTP"],
             path: "Sources/plugins/attachments",
             exclude: ["Main"],
             swiftSettings: strict),
-        .executableTarget(name: "AttachmentsMain", dependencies: ["AttachmentsPlugin"], path: "Sources/plugins/attachments/Main",
-                          swiftSettings: strict),
+        .executableTarget(
+            name: "AttachmentsMain", dependencies: ["AttachmentsPlugin"], path: "Sources/plugins/attachments/Main",
+            swiftSettings: strict),
         .executableTarget(
             name: "Bench",
             dependencies: ["PiRelaySDK"],
@@ -83,11 +89,15 @@ let package = Package(
         .testTarget(name: "SDKTests", dependencies: ["PiRelaySDK"], path: "Tests/SDKTests", swiftSettings: strict),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "PiRelaySDK"], path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
-        .testTarget(name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/AttachmentsTests", swiftSettings: strict),
+        .testTarget(
+            name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/AttachmentsTests",
+            swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["PiRelayHTTP"], path: "Tests/HTTPTests", swiftSettings: strict),
-        .testTarget(name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests", swiftSettings: strict),
-        .testTarget(name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
-                    exclude: [], swiftSettings: strict),
+        .testTarget(
+            name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests", swiftSettings: strict),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
+            exclude: [], swiftSettings: strict),
     ]
 )
 
@@ -100,8 +110,9 @@ let package = Package(
 if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty {
     package.targets += [
         .systemLibrary(name: "CLibFuzzer", path: "Sources/Fuzz/CLibFuzzer"),
-        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/Driver", swiftSettings: strict,
-                linkerSettings: [.linkedLibrary("stdc++"), .unsafeFlags(["-Xlinker", libFuzzer])]),
+        .target(
+            name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Sources/Fuzz/Driver", swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("stdc++"), .unsafeFlags(["-Xlinker", libFuzzer])]),
     ]
     let fuzzTargets: [(product: String, folder: String, dependencies: [Target.Dependency])] = [
         ("fuzz-line-framer", "LineFramer", ["PiRelaySDK"]),
@@ -112,8 +123,10 @@ if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty
         ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK", "DiscordPlugin"]),
     ]
     for fuzz in fuzzTargets {
-        package.targets.append(.executableTarget(name: "Fuzz" + fuzz.folder, dependencies: ["FuzzDriver"] + fuzz.dependencies,
-                                                 path: "Sources/Fuzz/" + fuzz.folder, swiftSettings: strict))
+        package.targets.append(
+            .executableTarget(
+                name: "Fuzz" + fuzz.folder, dependencies: ["FuzzDriver"] + fuzz.dependencies,
+                path: "Sources/Fuzz/" + fuzz.folder, swiftSettings: strict))
         package.products.append(.executable(name: fuzz.product, targets: ["Fuzz" + fuzz.folder]))
     }
 }

@@ -1,9 +1,10 @@
+import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PiRelaySDK
 
 /// `read`: the relay's stdout path for one pi child — read(2) in 1 MiB chunks, `LineFramer`,
 /// `PiEventReader` — over a recorded or generated stream on stdin.
@@ -59,7 +60,8 @@ struct ReadCommand {
                         let event = try reader.read(line)
                         events += 1
                         if let update = event.assistantMessageEvent, update.type == .textDelta,
-                           let delta = update.delta {
+                            let delta = update.delta
+                        {
                             deltaChars += delta.unicodeScalars.count
                         }
                     } catch {

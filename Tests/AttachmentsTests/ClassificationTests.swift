@@ -1,18 +1,23 @@
 import Testing
+
 @testable import AttachmentsPlugin
 
 @Suite("Classification by content")
 struct ClassificationTests {
-    @Test("sendable images are recognised by their magic bytes", arguments: [
-        (Samples.png, ImageFormat.png), (Samples.jpeg, .jpeg), (Samples.gif, .gif), (Samples.webp, .webp),
-    ])
+    @Test(
+        "sendable images are recognised by their magic bytes",
+        arguments: [
+            (Samples.png, ImageFormat.png), (Samples.jpeg, .jpeg), (Samples.gif, .gif), (Samples.webp, .webp),
+        ])
     func sendableImages(bytes: [UInt8], format: ImageFormat) {
         #expect(Classification.of(bytes) == .image(format))
     }
 
-    @Test("other image formats are recognised but kept apart", arguments: [
-        (Samples.bmp, OtherImageFormat.bmp), (Samples.tiff, .tiff), (Samples.heic, .heic), (Samples.svg, .svg),
-    ])
+    @Test(
+        "other image formats are recognised but kept apart",
+        arguments: [
+            (Samples.bmp, OtherImageFormat.bmp), (Samples.tiff, .tiff), (Samples.heic, .heic), (Samples.svg, .svg),
+        ])
     func otherImages(bytes: [UInt8], format: OtherImageFormat) {
         #expect(Classification.of(bytes) == .otherImage(format))
     }

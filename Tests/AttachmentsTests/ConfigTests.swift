@@ -1,6 +1,7 @@
 import PiRelayHTTP
 import PiRelaySDK
 import Testing
+
 @testable import AttachmentsPlugin
 
 @Suite("Config and proxy")
@@ -31,10 +32,12 @@ struct ConfigTests {
         #expect(config.proxy == "http://proxy.lan:3128")
     }
 
-    @Test("bad values are refused with the key's name", arguments: [
-        ("textInlineMaxBytes", JSONValue(-1)), ("imageMaxBytes", "big"), ("downloadMaxBytes", 0),
-        ("timeoutSeconds", 0), ("maxRedirects", 51), ("proxy", 3128),
-    ] as [(String, JSONValue)])
+    @Test(
+        "bad values are refused with the key's name",
+        arguments: [
+            ("textInlineMaxBytes", JSONValue(-1)), ("imageMaxBytes", "big"), ("downloadMaxBytes", 0),
+            ("timeoutSeconds", 0), ("maxRedirects", 51), ("proxy", 3128),
+        ] as [(String, JSONValue)])
     func badValues(key: String, value: JSONValue) {
         #expect {
             _ = try AttachmentsConfig(json: .object([key: value]))

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,10 +45,13 @@ struct ExecutableTests {
         ]
         let request: JSONValue = [
             "type": "request", "id": "r1", "method": "attachments.inbound", "deadlineMs": 20000,
-            "params": ["sessionId": "s1", "items": [
-                ["url": .string(png), "filename": "shot.png", "contentType": "image/png"],
-                ["url": .string(gone), "filename": "gone.pdf"],
-            ]],
+            "params": [
+                "sessionId": "s1",
+                "items": [
+                    ["url": .string(png), "filename": "shot.png", "contentType": "image/png"],
+                    ["url": .string(gone), "filename": "gone.pdf"],
+                ],
+            ],
         ]
         writer.send(welcome.serializedBytes() + [0x0A])
         writer.send(request.serializedBytes() + [0x0A])
@@ -57,11 +61,12 @@ struct ExecutableTests {
         #expect(response["id"] == "r1")
         let result = try #require(response["result"])
         #expect(result["images"] == [["type": "image", "mimeType": "image/png", "data": .string(Data(Samples.png).base64EncodedString())]])
-        #expect(result["appendix"] == """
-            [attachment shot.png: attached as an image (PNG, 69 bytes)]
+        #expect(
+            result["appendix"] == """
+                [attachment shot.png: attached as an image (PNG, 69 bytes)]
 
-            [attachment gone.pdf: not included: download failed: HTTP 404]
-            """)
+                [attachment gone.pdf: not included: download failed: HTTP 404]
+                """)
         #expect(result["notes"] == ["gone.pdf was not included: download failed: HTTP 404"])
 
         // End of input is the supervisor going away: the plugin exits 0.

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import AttachmentsPlugin
 
 @Suite("The response fits one protocol line")
@@ -21,10 +22,11 @@ struct InboundResultTests {
         let outcomes = [image("p.png", bytes: 3000), ItemOutcome.text(name: "a.txt", size: 9000, block: block)]
         let result = InboundResult(outcomes, budget: 5000)
         #expect(result.images.isEmpty)
-        #expect(result.notes == [
-            "p.png was not sent: too much image data for one message; send it on its own",
-            "a.txt was not included: too much text for one message; send it on its own",
-        ])
+        #expect(
+            result.notes == [
+                "p.png was not sent: too much image data for one message; send it on its own",
+                "a.txt was not included: too much text for one message; send it on its own",
+            ])
         #expect(result.json.serializedBytes().count <= 5000)
     }
 

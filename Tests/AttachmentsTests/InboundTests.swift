@@ -2,14 +2,17 @@ import Foundation
 import PiRelayHTTP
 import PiRelaySDK
 import Testing
+
 @testable import AttachmentsPlugin
 
 @Suite("attachments.inbound against a local HTTP server")
 struct InboundTests {
     let server = TestServer.shared
 
-    func inbound(_ tweak: (inout AttachmentsConfig) -> Void = { _ in }, proxy: ProxySetting = .direct,
-                 spoolDir: String? = nil) -> Inbound {
+    func inbound(
+        _ tweak: (inout AttachmentsConfig) -> Void = { _ in }, proxy: ProxySetting = .direct,
+        spoolDir: String? = nil
+    ) -> Inbound {
         var config = AttachmentsConfig()
         config.timeoutSeconds = 5
         tweak(&config)
@@ -20,9 +23,11 @@ struct InboundTests {
         InboundItem(source: .url(url), name: name, declaredSize: size, declaredType: type)
     }
 
-    @Test("each sendable image type is sent, whatever the server calls it", arguments: [
-        (Samples.png, "image/png"), (Samples.jpeg, "image/jpeg"), (Samples.gif, "image/gif"), (Samples.webp, "image/webp"),
-    ])
+    @Test(
+        "each sendable image type is sent, whatever the server calls it",
+        arguments: [
+            (Samples.png, "image/png"), (Samples.jpeg, "image/jpeg"), (Samples.gif, "image/gif"), (Samples.webp, "image/webp"),
+        ])
     func imagesBySignature(bytes: [UInt8], mimeType: String) async {
         let url = server.serve(.body(bytes, contentType: "application/octet-stream"), name: "upload.bin")
         let result = await inbound().run(InboundRequest(items: [item(url, "upload.bin")]))
@@ -47,9 +52,11 @@ struct InboundTests {
         #expect(result.notes == ["photo.png was not included: declared as image/png but the content is not an image"])
     }
 
-    @Test("other image formats are named, not sent", arguments: [
-        (Samples.bmp, "BMP"), (Samples.tiff, "TIFF"), (Samples.heic, "HEIC/HEIF"), (Samples.svg, "SVG"),
-    ])
+    @Test(
+        "other image formats are named, not sent",
+        arguments: [
+            (Samples.bmp, "BMP"), (Samples.tiff, "TIFF"), (Samples.heic, "HEIC/HEIF"), (Samples.svg, "SVG"),
+        ])
     func otherImageFormats(bytes: [UInt8], format: String) async {
         let url = server.serve(.body(bytes, contentType: "image/x-anything"), name: "picture")
         let result = await inbound().run(InboundRequest(items: [item(url, "picture")]))
@@ -165,9 +172,11 @@ struct InboundTests {
         #expect(result.appendix == "[attachment passwd: not included: download failed: redirected to an address that is not http or https]")
     }
 
-    @Test("links other than http(s) are never fetched", arguments: [
-        ("file:///etc/passwd", "file"), ("ftp://127.0.0.1/x", "ftp"), ("FILE:///etc/hosts", "file"), ("gopher://h/", "gopher"),
-    ])
+    @Test(
+        "links other than http(s) are never fetched",
+        arguments: [
+            ("file:///etc/passwd", "file"), ("ftp://127.0.0.1/x", "ftp"), ("FILE:///etc/hosts", "file"), ("gopher://h/", "gopher"),
+        ])
     func disallowedSchemes(url: String, scheme: String) async {
         let result = await inbound().run(InboundRequest(items: [item(url, "x")]))
         #expect(result.appendix == "[attachment x: not included: download failed: \(scheme):// links are not fetched, only http and https]")
@@ -206,22 +215,23 @@ struct InboundTests {
         ]
         let result = await inbound { $0.downloadMaxBytes = 32 * 1024 }.run(InboundRequest(items: items))
         #expect(result.images.map { $0["mimeType"] } == ["image/png", "image/webp"])
-        #expect(result.appendix == """
-            [attachment broken.zip: not included: download failed: HTTP 500]
+        #expect(
+            result.appendix == """
+                [attachment broken.zip: not included: download failed: HTTP 500]
 
-            [attachment one.png: attached as an image (PNG, 69 bytes)]
+                [attachment one.png: attached as an image (PNG, 69 bytes)]
 
-            [attachment a.py]
-            ```python
-            print(1)
-            ```
+                [attachment a.py]
+                ```python
+                print(1)
+                ```
 
-            [attachment dump: not included: download failed: larger than the 32 KB download limit]
+                [attachment dump: not included: download failed: larger than the 32 KB download limit]
 
-            [attachment nolink.txt: not included: the message gave no link or absolute path for it]
+                [attachment nolink.txt: not included: the message gave no link or absolute path for it]
 
-            [attachment two.webp: attached as an image (WebP, 32 bytes)]
-            """)
+                [attachment two.webp: attached as an image (WebP, 32 bytes)]
+                """)
         #expect(result.notes.count == 3)
     }
 
@@ -252,22 +262,23 @@ struct InboundTests {
         ]
         let result = await inbound(spoolDir: spool.path).run(InboundRequest(items: items))
         #expect(result.images.count == 1)
-        #expect(result.appendix == """
-            [attachment notes.md]
-            ```markdown
-            # hi
-            ```
+        #expect(
+            result.appendix == """
+                [attachment notes.md]
+                ```markdown
+                # hi
+                ```
 
-            [attachment upload-1.png: attached as an image (PNG, 69 bytes)]
+                [attachment upload-1.png: attached as an image (PNG, 69 bytes)]
 
-            [attachment a.out (3 bytes): not included: binary]
+                [attachment a.out (3 bytes): not included: binary]
 
-            [attachment missing.txt: not included: could not read the file: no such file]
+                [attachment missing.txt: not included: could not read the file: no such file]
 
-            [attachment folder: not included: could not read the file: not a regular file]
+                [attachment folder: not included: could not read the file: not a regular file]
 
-            [attachment relative.md: not included: the message gave no link or absolute path for it]
-            """)
+                [attachment relative.md: not included: the message gave no link or absolute path for it]
+                """)
         // The spooled upload was handed over and is gone; the user's own file stays.
         #expect(!FileManager.default.fileExists(atPath: image))
         #expect(FileManager.default.fileExists(atPath: text))
@@ -285,9 +296,13 @@ struct InboundTests {
             "sessionId": "s1", "imageInput": false,
             "items": [["url": "https://cdn.example/a.png", "filename": "a.png", "size": 69, "contentType": "image/png"]],
         ])
-        #expect(request == InboundRequest(sessionID: "s1", imageInput: false, items: [
-            InboundItem(source: .url("https://cdn.example/a.png"), name: "a.png", declaredSize: 69, declaredType: "image/png"),
-        ]))
+        #expect(
+            request
+                == InboundRequest(
+                    sessionID: "s1", imageInput: false,
+                    items: [
+                        InboundItem(source: .url("https://cdn.example/a.png"), name: "a.png", declaredSize: 69, declaredType: "image/png")
+                    ]))
         #expect(try InboundRequest(params: ["items": []]).imageInput)
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
+@testable import AttachmentsPlugin
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import AttachmentsPlugin
 
 @Suite("attachments.outbound and the path guard")
 struct OutboundTests {
@@ -89,13 +91,15 @@ struct OutboundTests {
         #expect(result["size"] == 12)
     }
 
-    @Test("secret-looking paths are refused whatever their case", arguments: [
-        ".env", ".ENV", ".Env.local", ".env.production", "config/.envrc", "ID_RSA", "keys/id_ed25519",
-        ".SSH/config", ".ssh/known_hosts", "certs/server.PEM", "tls/private.key", "store.p12",
-        ".git/config", ".GIT/HEAD", ".aws/credentials", ".config/gcloud/application_default_credentials.json",
-        ".azure/accessTokens.json", ".kube/config", ".netrc", ".npmrc", ".pypirc", ".docker/config.json",
-        "src/../.env", "./.env",
-    ])
+    @Test(
+        "secret-looking paths are refused whatever their case",
+        arguments: [
+            ".env", ".ENV", ".Env.local", ".env.production", "config/.envrc", "ID_RSA", "keys/id_ed25519",
+            ".SSH/config", ".ssh/known_hosts", "certs/server.PEM", "tls/private.key", "store.p12",
+            ".git/config", ".GIT/HEAD", ".aws/credentials", ".config/gcloud/application_default_credentials.json",
+            ".azure/accessTokens.json", ".kube/config", ".netrc", ".npmrc", ".pypirc", ".docker/config.json",
+            "src/../.env", "./.env",
+        ])
     func secrets(path: String) async {
         workspace.write(path, Array("TOKEN=abc\n".utf8))
         let error = await refusal(path)
@@ -153,10 +157,12 @@ struct OutboundTests {
         #expect(error?.code == "not_found")
     }
 
-    @Test("incomplete params are invalid", arguments: [
-        ["path": "a.txt", "maxBytes": 10], ["cwd": "relative/dir", "path": "a.txt", "maxBytes": 10],
-        ["cwd": "/tmp", "maxBytes": 10], ["cwd": "/tmp", "path": "a.txt"], ["cwd": "/tmp", "path": "a.txt", "maxBytes": 0],
-    ] as [JSONValue])
+    @Test(
+        "incomplete params are invalid",
+        arguments: [
+            ["path": "a.txt", "maxBytes": 10], ["cwd": "relative/dir", "path": "a.txt", "maxBytes": 10],
+            ["cwd": "/tmp", "maxBytes": 10], ["cwd": "/tmp", "path": "a.txt"], ["cwd": "/tmp", "path": "a.txt", "maxBytes": 0],
+        ] as [JSONValue])
     func incompleteParams(params: JSONValue) async {
         do {
             _ = try await Outbound(spoolDir: spool.path).run(params)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AttachmentsPlugin
 
 @Suite("Prompt text")

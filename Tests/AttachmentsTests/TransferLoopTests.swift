@@ -1,9 +1,11 @@
 import PiRelayHTTP
 import Testing
+
+@testable import AttachmentsPlugin
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import AttachmentsPlugin
 
 @Suite("The curl_multi loop")
 struct TransferLoopTests {

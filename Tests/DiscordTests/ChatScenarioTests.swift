@@ -12,10 +12,13 @@ extension Scenarios {
         func unauthorizedUserIsRefusedEverywhere() async throws {
             try await Scenario.run { s in
                 let plugin = try await s.startReady()
-                #expect(await plugin.deliverAndWait("buttons", "chat.post", [
-                    "target": ["channel": .string(Scenario.general)], "kind": "reply", "text": "Pick a session",
-                    "actions": [[["id": "use:ab12", "label": "api", "style": "success"]]],
-                ]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "buttons", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)], "kind": "reply", "text": "Pick a session",
+                            "actions": [[["id": "use:ab12", "label": "api", "style": "success"]]],
+                        ]))
                 let withButtons = try #require(try await s.botMessages(Scenario.general, containing: "Pick a session").first)
 
                 let dm = try await s.say("let me in", user: Scenario.mallory, name: "mallory", dm: true)
@@ -27,10 +30,11 @@ extension Scenarios {
                 #expect(try await s.eventually { try await s.botMessages(dmChannel, containing: "Not authorized.").first } != nil)
                 #expect(try await s.eventually { try await s.botMessages(Scenario.general, containing: "Not authorized.").first } != nil)
                 for id in [slash["id"], click["id"]].compactMap({ $0?.stringValue }) {
-                    let i = try #require(try await s.eventually { () -> JSONValue? in
-                        let v = try await s.interaction(id)
-                        return v["acked"] == true ? v : .none
-                    })
+                    let i = try #require(
+                        try await s.eventually { () -> JSONValue? in
+                            let v = try await s.interaction(id)
+                            return v["acked"] == true ? v : .none
+                        })
                     #expect(i["ack_type"] == 4)
                     #expect(i["callback"]?["data"]?["content"] == "Not authorized.")
                     #expect(i["callback"]?["data"]?["flags"] == 64)
@@ -81,18 +85,25 @@ extension Scenarios {
                         return .result(["text": "api: idle, claude-sonnet", "ephemeral": true])
                     }
                     if method == "chat.command", params["name"] == "sessions" {
-                        return .result(["text": "2 sessions", "ephemeral": true,
-                                        "actions": [[["id": "use:a1", "label": "api", "style": "primary"],
-                                                     ["id": "use:b2", "label": "web", "style": "secondary"]]]])
+                        return .result([
+                            "text": "2 sessions", "ephemeral": true,
+                            "actions": [
+                                [
+                                    ["id": "use:a1", "label": "api", "style": "primary"],
+                                    ["id": "use:b2", "label": "web", "style": "secondary"],
+                                ]
+                            ],
+                        ])
                     }
                     return .result(["text": ""])
                 }
                 let slow = try await s.slash("status")
                 let fast = try await s.slash("sessions")
-                let slowDone = try #require(try await s.eventually(.seconds(15)) { () -> JSONValue? in
-                    let v = try await s.interaction(slow["id"]!.stringValue!)
-                    return v["acked"] == true && v["loading"] == false ? v : .none
-                })
+                let slowDone = try #require(
+                    try await s.eventually(.seconds(15)) { () -> JSONValue? in
+                        let v = try await s.interaction(slow["id"]!.stringValue!)
+                        return v["acked"] == true && v["loading"] == false ? v : .none
+                    })
                 #expect(slowDone["ack_type"] == 5)
                 #expect((slowDone["ack_latency_s"]?.doubleValue ?? 99) < 3.0, "within Discord's 3 s")
                 #expect(slowDone["callback"]?["data"]?["flags"] == 64)
@@ -108,9 +119,10 @@ extension Scenarios {
                     let callbacks = i["calls"]?.arrayValue?.filter { $0["route"]?.stringValue?.hasSuffix("/callback") == true } ?? []
                     #expect(callbacks.count == 1)
                 }
-                let doubles = try await s.fake.get("/violations")["violations"]?.arrayValue?.filter {
-                    $0["kind"] == "interaction_double_ack" || $0["kind"] == "interaction_late_ack"
-                } ?? []
+                let doubles =
+                    try await s.fake.get("/violations")["violations"]?.arrayValue?.filter {
+                        $0["kind"] == "interaction_double_ack" || $0["kind"] == "interaction_late_ack"
+                    } ?? []
                 #expect(doubles.isEmpty)
                 #expect(await plugin.requests("chat.command").map { $0["name"] } == ["status", "sessions"])
                 #expect(await plugin.shutdown() == 0)
@@ -127,14 +139,18 @@ extension Scenarios {
                 let plugin = try await s.startReady { method, params in
                     guard method == "chat.message" else { return .result([:]) }
                     let text = params["text"]?.stringValue ?? ""
-                    return .result(["status": text.hasPrefix("/") ? "command" : "queued",
-                                    "reply": ["text": text.hasPrefix("/") ? "Stopped." : "Queued after the current run."]])
+                    return .result([
+                        "status": text.hasPrefix("/") ? "command" : "queued",
+                        "reply": ["text": text.hasPrefix("/") ? "Stopped." : "Queued after the current run."],
+                    ])
                 }
-                let withAttachment = try await s.fake.post("/messages", [
-                    "channel_id": .string(Scenario.general), "user_id": .string(Scenario.alice), "username": "alice",
-                    "content": "fix the build", "mention_bot": true,
-                    "attachments": [["filename": "log.txt", "content_type": "text/plain", "text": "error: boom"]],
-                ])
+                let withAttachment = try await s.fake.post(
+                    "/messages",
+                    [
+                        "channel_id": .string(Scenario.general), "user_id": .string(Scenario.alice), "username": "alice",
+                        "content": "fix the build", "mention_bot": true,
+                        "attachments": [["filename": "log.txt", "content_type": "text/plain", "text": "error: boom"]],
+                    ])
                 try await s.say("no mention here", mention: false)
                 try await s.say("/stop", dm: true)
                 let got = await plugin.waitForRequests("chat.message", count: 2)
@@ -171,13 +187,19 @@ extension Scenarios {
                     method == "chat.answer" ? .result(["text": ""]) : .result([:])
                 }
                 let expires = (Date().timeIntervalSince1970 + 30) * 1000
-                #expect(await plugin.deliverAndWait("q-post", "chat.post", [
-                    "target": ["channel": .string(Scenario.general)], "kind": "question", "sessionId": "s1",
-                    "question": ["id": "q1", "sessionId": "s1", "method": "select", "title": "Which color?",
-                                 "options": ["red", "green", "blue"], "expiresAt": .number(expires)],
-                ]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "q-post", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)], "kind": "question", "sessionId": "s1",
+                            "question": [
+                                "id": "q1", "sessionId": "s1", "method": "select", "title": "Which color?",
+                                "options": ["red", "green", "blue"], "expiresAt": .number(expires),
+                            ],
+                        ]))
                 let message = try #require(try await s.botMessages(Scenario.general, containing: "Which color?").first)
-                #expect(message["content"]?.stringValue?.contains("expires in 30 s") == true
+                #expect(
+                    message["content"]?.stringValue?.contains("expires in 30 s") == true
                         || message["content"]?.stringValue?.contains("expires in 29 s") == true)
                 let buttons = message["components"]?.arrayValue?.flatMap { $0["components"]?.arrayValue ?? [] } ?? []
                 let green = try #require(buttons.first { $0["label"] == "2. green" }?["custom_id"]?.stringValue)
@@ -190,18 +212,25 @@ extension Scenarios {
                 let acked = try await s.eventually { try await s.interaction(click["id"]!.stringValue!)["ack_type"]?.intValue }
                 #expect(acked == 6)
 
-                #expect(await plugin.deliverAndWait("q-closed", "chat.question.closed", [
-                    "target": ["channel": .string(Scenario.general)], "sessionId": "s1", "questionId": "q1",
-                    "text": "✅ alice chose green",
-                ]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "q-closed", "chat.question.closed",
+                        [
+                            "target": ["channel": .string(Scenario.general)], "sessionId": "s1", "questionId": "q1",
+                            "text": "✅ alice chose green",
+                        ]))
                 let closed = try await s.fake.get("/messages/\(message["id"]!.stringValue!)")
                 #expect(closed["content"]?.stringValue?.contains("✅ alice chose green") == true)
                 #expect(closed["components"] == [])
 
-                #expect(await plugin.deliverAndWait("c-post", "chat.post", [
-                    "target": ["channel": .string(Scenario.general)], "kind": "question", "sessionId": "s1", "mentionUser": .string(Scenario.alice),
-                    "question": ["id": "q2", "sessionId": "s1", "method": "confirm", "title": "Run rm -rf build?"],
-                ]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "c-post", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)], "kind": "question", "sessionId": "s1",
+                            "mentionUser": .string(Scenario.alice),
+                            "question": ["id": "q2", "sessionId": "s1", "method": "confirm", "title": "Run rm -rf build?"],
+                        ]))
                 let confirm = try #require(try await s.botMessages(Scenario.general, containing: "rm -rf build").first)
                 #expect(confirm["mentions"]?.arrayValue?.contains(.string(Scenario.alice)) == true, "the question pings the user it waits for")
                 let no = try #require(confirm["components"]?[0]?["components"]?.arrayValue?.first { $0["label"] == "No" }?["custom_id"]?.stringValue)
@@ -219,13 +248,23 @@ extension Scenarios {
         func echoesAndMenus() async throws {
             try await Scenario.run { s in
                 let plugin = try await s.startReady()
-                #expect(await plugin.deliverAndWait("echo-1", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                            "kind": "echo", "text": "fix the flaky test"]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "echo-1", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)],
+                            "kind": "echo", "text": "fix the flaky test",
+                        ]))
                 #expect(try await s.botMessages(Scenario.general, containing: "▶ USER: fix the flaky test").count == 1)
                 let actions: [JSONValue] = (1...30).map { ["id": .string("use:s\($0)"), "label": .string("session \($0)"), "style": "primary"] }
-                #expect(await plugin.deliverAndWait("many", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                          "kind": "reply", "text": "Pick one of 30",
-                                                                          "actions": .array(stride(from: 0, to: 30, by: 5).map { .array(Array(actions[$0..<$0 + 5])) })]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "many", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)],
+                            "kind": "reply", "text": "Pick one of 30",
+                            "actions": .array(stride(from: 0, to: 30, by: 5).map { .array(Array(actions[$0..<$0 + 5])) }),
+                        ]))
                 let message = try #require(try await s.botMessages(Scenario.general, containing: "Pick one of 30").first)
                 let menus = message["components"]?.arrayValue?.compactMap { $0["components"]?[0] } ?? []
                 #expect(menus.count == 2)

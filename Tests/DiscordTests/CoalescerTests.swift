@@ -1,5 +1,6 @@
-@testable import DiscordPlugin
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Coalescer")
 struct CoalescerTests {
@@ -78,8 +79,10 @@ struct CoalescerTests {
     }
 
     @Test func aRestartedCoalescerEditsOnlyWhatChanged() {
-        let slots = [Coalescer.Slot(messageID: "m0", fingerprint: Coalescer.fingerprint("one"), lastChange: nil),
-                     Coalescer.Slot(messageID: "m1", fingerprint: Coalescer.fingerprint("tw"), lastChange: nil)]
+        let slots = [
+            Coalescer.Slot(messageID: "m0", fingerprint: Coalescer.fingerprint("one"), lastChange: nil),
+            Coalescer.Slot(messageID: "m1", fingerprint: Coalescer.fingerprint("tw"), lastChange: nil),
+        ]
         var c = Coalescer(posted: slots)
         c.update(revision: 9, chunks: ["one"], tail: "two")
         #expect(c.next(now: at(0)) == .edit(index: 1, messageID: "m1", content: "two"))

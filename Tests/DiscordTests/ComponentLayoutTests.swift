@@ -1,6 +1,7 @@
-@testable import DiscordPlugin
 import PiRelaySDK
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Reply → components")
 struct ComponentLayoutTests {
@@ -14,18 +15,26 @@ struct ComponentLayoutTests {
     }
 
     @Test func replyJSONDecodes() throws {
-        let reply = Reply(try JSONValue.parse("""
-            {"text":"Watching api","ephemeral":true,"actions":[[{"id":"use:ab12cd34","label":"api","style":"success"},
-             {"id":"disconnect","label":"Disconnect","style":"danger"}]],"openThread":{"name":"api","sessionId":"ab12cd34"}}
-            """))
+        let reply = Reply(
+            try JSONValue.parse(
+                """
+                {"text":"Watching api","ephemeral":true,"actions":[[{"id":"use:ab12cd34","label":"api","style":"success"},
+                 {"id":"disconnect","label":"Disconnect","style":"danger"}]],"openThread":{"name":"api","sessionId":"ab12cd34"}}
+                """))
         #expect(reply.text == "Watching api")
         #expect(reply.ephemeral)
         #expect(reply.openThread == .init(name: "api", sessionID: "ab12cd34"))
         let rows = layout(reply.actions)
-        #expect(rows == [["type": 1, "components": [
-            ["type": 2, "style": 3, "label": "api", "custom_id": "use:ab12cd34"],
-            ["type": 2, "style": 4, "label": "Disconnect", "custom_id": "disconnect"],
-        ]]])
+        #expect(
+            rows == [
+                [
+                    "type": 1,
+                    "components": [
+                        ["type": 2, "style": 3, "label": "api", "custom_id": "use:ab12cd34"],
+                        ["type": 2, "style": 4, "label": "Disconnect", "custom_id": "disconnect"],
+                    ],
+                ]
+            ])
     }
 
     @Test(arguments: [("primary", 1), ("secondary", 2), ("success", 3), ("danger", 4), ("weird", 2)])
@@ -59,9 +68,13 @@ struct ComponentLayoutTests {
 
     @Test func idsThatDoNotFitAreDroppedAndLabelsAreCut() {
         let long = String(repeating: "x", count: 101)
-        let rows = layout([[Reply.Action(id: long, label: "too long an id", style: "primary"),
-                            Reply.Action(id: "ok", label: String(repeating: "L", count: 200), style: "primary"),
-                            Reply.Action(id: "ok", label: "duplicate", style: "primary")]])
+        let rows = layout([
+            [
+                Reply.Action(id: long, label: "too long an id", style: "primary"),
+                Reply.Action(id: "ok", label: String(repeating: "L", count: 200), style: "primary"),
+                Reply.Action(id: "ok", label: "duplicate", style: "primary"),
+            ]
+        ])
         let buttons = rows.first?["components"]?.arrayValue ?? []
         #expect(buttons.count == 1)
         #expect(buttons[0]["custom_id"] == "ok")

@@ -1,7 +1,8 @@
-@testable import DiscordPlugin
 import PiRelayHTTP
 import PiRelaySDK
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Config")
 struct ConfigTests {
@@ -31,7 +32,8 @@ struct ConfigTests {
 
     @Test func noTokenIsNotConfigured() {
         #expect(message { try DiscordConfig.load([:], environment: [:]) } == "no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv)")
-        #expect(message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: env) } == "no Discord bot token: set MY_BOT (or discord.tokenEnv)")
+        #expect(
+            message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: env) } == "no Discord bot token: set MY_BOT (or discord.tokenEnv)")
         #expect(message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: ["MY_BOT": "  "]) } != nil)
     }
 
@@ -40,11 +42,12 @@ struct ConfigTests {
     }
 
     @Test func allSettings() throws {
-        let c = try DiscordConfig.load([
-            "allowedUsers": ["140", 141], "guilds": ["110"], "requireMention": false,
-            "channels": [["id": "120", "cwd": "/src/api", "name": "api"], "121"],
-            "apiBase": "http://127.0.0.1:9/api/v10/", "proxy": "socks5h://u:p@127.0.0.1:1080",
-        ], environment: env.merging(["DISCORD_ALLOWED_USERS": "142, 143,"]) { a, _ in a })
+        let c = try DiscordConfig.load(
+            [
+                "allowedUsers": ["140", 141], "guilds": ["110"], "requireMention": false,
+                "channels": [["id": "120", "cwd": "/src/api", "name": "api"], "121"],
+                "apiBase": "http://127.0.0.1:9/api/v10/", "proxy": "socks5h://u:p@127.0.0.1:1080",
+            ], environment: env.merging(["DISCORD_ALLOWED_USERS": "142, 143,"]) { a, _ in a })
         #expect(c.allowedUsers == ["140", "141", "142", "143"])
         #expect(c.guilds == ["110"])
         #expect(c.channels == [ChannelSetting(id: "120", cwd: "/src/api", name: "api"), ChannelSetting(id: "121")])
@@ -67,13 +70,16 @@ struct ConfigTests {
         let fromEnvironment = message {
             try DiscordConfig.load([:], environment: env.merging(["HTTPS_PROXY": "https://u:secret@proxy:443"]) { a, _ in a })
         }
-        #expect(fromEnvironment == "HTTPS_PROXY is a https:// proxy, which the gateway cannot use: use an http://, socks5:// "
+        #expect(
+            fromEnvironment == "HTTPS_PROXY is a https:// proxy, which the gateway cannot use: use an http://, socks5:// "
                 + "or socks5h:// proxy, or set discord.proxy to \"\" to connect directly")
-        #expect(message { try DiscordConfig.load(["proxy": "socks4a://proxy:1080"], environment: env) }?
-            .hasPrefix("discord.proxy is a socks4a:// proxy") == true)
+        #expect(
+            message { try DiscordConfig.load(["proxy": "socks4a://proxy:1080"], environment: env) }?
+                .hasPrefix("discord.proxy is a socks4a:// proxy") == true)
         #expect(message { try DiscordConfig.load(["proxy": "SOCKS5H://proxy:1080"], environment: env) } == nil)
-        #expect(message { try DiscordConfig.load([:], environment: env.merging(["HTTPS_PROXY": "proxy:3128"]) { a, _ in a }) } == nil,
-                "no scheme is HTTP, as for curl")
+        #expect(
+            message { try DiscordConfig.load([:], environment: env.merging(["HTTPS_PROXY": "proxy:3128"]) { a, _ in a }) } == nil,
+            "no scheme is HTTP, as for curl")
     }
 
     @Test func noProxyIsHonouredForTheGateway() {
@@ -95,10 +101,15 @@ struct ConfigTests {
         #expect(message { try DiscordConfig.load(["guilds": ["general"]], environment: env) }?.contains("not a Discord id") == true)
         #expect(message { try DiscordConfig.load(["requireMention": "yes"], environment: env) }?.contains("requireMention") == true)
         #expect(message { try DiscordConfig.load(["apiBase": "discord.com"], environment: env) }?.contains("apiBase") == true)
-        #expect(message { try DiscordConfig.load([:], environment: env.merging(["DISCORD_ALLOWED_USERS": "bob"]) { a, _ in a }) }?.contains("DISCORD_ALLOWED_USERS") == true)
+        #expect(
+            message { try DiscordConfig.load([:], environment: env.merging(["DISCORD_ALLOWED_USERS": "bob"]) { a, _ in a }) }?.contains(
+                "DISCORD_ALLOWED_USERS") == true)
         // YAML without quotes turns a snowflake into a number that has already lost digits.
-        #expect(message { try DiscordConfig.load(["channels": [1_200_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes") == true)
-        #expect(message { try DiscordConfig.load(["allowedUsers": [1_400_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes") == true)
+        #expect(
+            message { try DiscordConfig.load(["channels": [1_200_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes") == true)
+        #expect(
+            message { try DiscordConfig.load(["allowedUsers": [1_400_000_000_000_000_001]], environment: env) }?.contains("put the id in quotes")
+                == true)
     }
 
     @Test func theTokenNeverPrints() {

@@ -1,6 +1,7 @@
-@testable import DiscordPlugin
 import PiRelaySDK
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Gateway payloads")
 struct GatewayDecodingTests {
@@ -23,7 +24,8 @@ struct GatewayDecodingTests {
     }
 
     @Test func readyGivesSessionResumeURLBotAndApplication() throws {
-        let d = try JSONValue.parse("""
+        let d = try JSONValue.parse(
+            """
             {"v":10,"user":{"id":"130","username":"relay","bot":true},"session_id":"abc","resume_gateway_url":"wss://r.example",
              "guilds":[{"id":"110","unavailable":true}],"application":{"id":"131","flags":0}}
             """)
@@ -36,7 +38,8 @@ struct GatewayDecodingTests {
     }
 
     @Test func guildMessageWithMentionAndAttachment() throws {
-        let d = try JSONValue.parse("""
+        let d = try JSONValue.parse(
+            """
             {"id":"900","channel_id":"120","guild_id":"110","channel_type":0,"type":0,"content":"<@130> fix it",
              "author":{"id":"140","username":"alice","global_name":"Alice A"},"mentions":[{"id":"130","username":"relay"}],
              "attachments":[{"id":"1","filename":"log.txt","size":12,"url":"https://cdn.example/a/log.txt?ex=1","content_type":"text/plain"}]}
@@ -56,7 +59,8 @@ struct GatewayDecodingTests {
     }
 
     @Test func slashCommandInAGuildThread() throws {
-        let d = try JSONValue.parse("""
+        let d = try JSONValue.parse(
+            """
             {"id":"77","token":"tok","application_id":"131","type":2,"guild_id":"110","channel_id":"555",
              "channel":{"id":"555","type":11,"parent_id":"120"},
              "member":{"user":{"id":"140","username":"alice"}},
@@ -73,7 +77,8 @@ struct GatewayDecodingTests {
     }
 
     @Test func buttonClickInADM() throws {
-        let d = try JSONValue.parse("""
+        let d = try JSONValue.parse(
+            """
             {"id":"78","token":"tok","application_id":"131","type":3,"channel_id":"5","channel":{"id":"5","type":1},
              "user":{"id":"140","username":"alice"},"message":{"id":"600"},
              "data":{"custom_id":"use:ab12","component_type":2}}
@@ -96,10 +101,11 @@ struct GatewayDecodingTests {
         #expect(GatewayEvent.decode(name: "MESSAGE_CREATE", data: ["id": "1"]) == nil)
     }
 
-    @Test(arguments: [
-        (nil, GatewayCloseAction.resume), (4000, .resume), (4008, .resume), (1006, .resume),
-        (4007, .reidentify), (4009, .reidentify), (1000, .reidentify),
-    ] as [(Int?, GatewayCloseAction)])
+    @Test(
+        arguments: [
+            (nil, GatewayCloseAction.resume), (4000, .resume), (4008, .resume), (1006, .resume),
+            (4007, .reidentify), (4009, .reidentify), (1000, .reidentify),
+        ] as [(Int?, GatewayCloseAction)])
     func closeCodes(code: Int?, action: GatewayCloseAction) {
         #expect(GatewayCloseAction.after(closeCode: code) == action)
     }

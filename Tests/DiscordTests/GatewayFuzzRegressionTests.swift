@@ -1,13 +1,15 @@
-@testable import DiscordPlugin
 import PiRelaySDK
 import Testing
+
+@testable import DiscordPlugin
 
 /// Inputs the gateway fuzz target (Sources/Fuzz/GatewayPayload) found.
 @Suite struct GatewayFuzzRegressionTests {
     /// A whole-number option too large for Int trapped in `Int(_:)` and took the plugin down with
     /// it: one INTERACTION_CREATE with `"value": 31e20` from anyone who can use a slash command.
     @Test func hugeWholeNumberOptionsAreKeptAsText() throws {
-        let d = try JSONValue.parse("""
+        let d = try JSONValue.parse(
+            """
             {"id":"5","token":"tok","type":2,"channel_id":"2","user":{"id":"4"},
              "data":{"name":"new","options":[{"name":"n","value":31e20},{"name":"m","value":-1e300},
                                               {"name":"k","value":3},{"name":"f","value":2.5}]}}

@@ -25,8 +25,10 @@ extension Scenarios {
                 #expect(bot.first?["headers"]?["User-Agent"]?.stringValue?.hasPrefix("DiscordBot (") == true)
 
                 let commands = try await s.fake.get("/commands")["commands"]
-                let expected: Set<String> = ["sessions", "status", "new", "use", "stop", "steer", "followup", "compact",
-                                             "model", "end", "to", "cancel", "disconnect"]
+                let expected: Set<String> = [
+                    "sessions", "status", "new", "use", "stop", "steer", "followup", "compact",
+                    "model", "end", "to", "cancel", "disconnect",
+                ]
                 #expect(Set(commands?["global"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
                 #expect(Set(commands?[Scenario.guild]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
                 let new = commands?[Scenario.guild]?.arrayValue?.first { $0["name"] == "new" }
@@ -244,9 +246,9 @@ extension Scenarios {
                 #expect(lines.allSatisfy { $0.hasPrefix("CONNECT") && $0.hasSuffix("auth=Basic cmVsYXk6czNjcmV0") }, "\(lines)")
             } else {
                 #expect(lines.allSatisfy { $0.hasPrefix("SOCKS5") }, "\(lines)")
-                }
-                #expect(!plugin.stderr().contains("s3cret"))
-                #expect(await plugin.shutdown() == 0)
+            }
+            #expect(!plugin.stderr().contains("s3cret"))
+            #expect(await plugin.shutdown() == 0)
         }
     }
 }

@@ -1,17 +1,23 @@
-@testable import DiscordPlugin
 import PiRelaySDK
 import Testing
 
+@testable import DiscordPlugin
+
 @Suite("Where the bot listens")
 struct ListenPolicyTests {
-    let policy = ListenPolicy(botUserID: "130", channels: ["120"],
-                              threads: ["555": ThreadInfo(id: "555", parentID: "120", guildID: "110"),
-                                        "556": ThreadInfo(id: "556", parentID: "999", guildID: "110"),
-                                        "557": ThreadInfo(id: "557", parentID: "999", guildID: "110")],
-                              boundThreads: ["557"], requireMention: true)
+    let policy = ListenPolicy(
+        botUserID: "130", channels: ["120"],
+        threads: [
+            "555": ThreadInfo(id: "555", parentID: "120", guildID: "110"),
+            "556": ThreadInfo(id: "556", parentID: "999", guildID: "110"),
+            "557": ThreadInfo(id: "557", parentID: "999", guildID: "110"),
+        ],
+        boundThreads: ["557"], requireMention: true)
 
-    func message(channel: String, guild: String? = "110", author: String = "140", content: String, bot: Bool = false,
-                 type: Int = 0, channelType: Int? = nil, mentions: [String] = []) -> IncomingMessage {
+    func message(
+        channel: String, guild: String? = "110", author: String = "140", content: String, bot: Bool = false,
+        type: Int = 0, channelType: Int? = nil, mentions: [String] = []
+    ) -> IncomingMessage {
         var m = IncomingMessage(["id": "1", "channel_id": .string(channel), "author": ["id": .string(author), "username": "alice"]])!
         m.guildID = guild
         m.content = content
@@ -23,8 +29,10 @@ struct ListenPolicyTests {
     }
 
     @Test func dmsAreAlwaysHeard() {
-        #expect(policy.decide(message(channel: "5", guild: nil, content: "/stop")) ==
-                .listen(chat: ChatRef(channel: "5", thread: nil, guild: nil, user: "140", userName: "alice", dm: true, mentioned: false), text: "/stop"))
+        #expect(
+            policy.decide(message(channel: "5", guild: nil, content: "/stop"))
+                == .listen(
+                    chat: ChatRef(channel: "5", thread: nil, guild: nil, user: "140", userName: "alice", dm: true, mentioned: false), text: "/stop"))
     }
 
     @Test func configuredChannelsNeedAMentionWhichIsStripped() {
@@ -55,7 +63,9 @@ struct ListenPolicyTests {
         // A bound thread is a session's own place: no mention needed.
         guard case .listen(let bound, _) = policy.decide(message(channel: "557", content: "go on")) else { Issue.record("bound thread"); return }
         #expect(bound.channel == "999" && bound.thread == "557")
-        #expect(policy.decide(message(channel: "999999", content: "<@130> x", channelType: 11, mentions: ["130"])) == .ignore("thread with an unknown parent"))
+        #expect(
+            policy.decide(message(channel: "999999", content: "<@130> x", channelType: 11, mentions: ["130"]))
+                == .ignore("thread with an unknown parent"))
     }
 
     @Test func botsSelfAndSystemMessagesAreIgnored() {

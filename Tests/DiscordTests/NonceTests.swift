@@ -1,5 +1,6 @@
-@testable import DiscordPlugin
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Nonces")
 struct NonceTests {

@@ -1,25 +1,34 @@
 import Foundation
-@testable import DiscordPlugin
 import PiRelaySDK
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Questions")
 struct QuestionLayoutTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func question(_ method: String, options: [String] = [], expiresIn: Double? = 30) -> Question {
-        var json: JSONValue = ["id": "q1", "sessionId": "s1", "method": .string(method), "title": "Allow rm -rf build?",
-                               "options": .array(options.map { .string($0) })]
+        var json: JSONValue = [
+            "id": "q1", "sessionId": "s1", "method": .string(method), "title": "Allow rm -rf build?",
+            "options": .array(options.map { .string($0) }),
+        ]
         if let expiresIn { json["expiresAt"] = .number((now.timeIntervalSince1970 + expiresIn) * 1000) }
         return Question(json, sessionFallback: nil)!
     }
 
     @Test func confirmHasYesAndNo() {
         let rows = QuestionLayout.components(question("confirm"), key: "k")
-        #expect(rows == [["type": 1, "components": [
-            ["type": 2, "style": 3, "label": "Yes", "custom_id": "pq:k:y"],
-            ["type": 2, "style": 4, "label": "No", "custom_id": "pq:k:n"],
-        ]]])
+        #expect(
+            rows == [
+                [
+                    "type": 1,
+                    "components": [
+                        ["type": 2, "style": 3, "label": "Yes", "custom_id": "pq:k:y"],
+                        ["type": 2, "style": 4, "label": "No", "custom_id": "pq:k:n"],
+                    ],
+                ]
+            ])
         let text = QuestionLayout.text(question("confirm"), now: now, mention: nil)
         #expect(text.contains("Allow rm -rf build?"))
         #expect(text.contains("expires in 30 s"))

@@ -1,6 +1,7 @@
 import Foundation
-@testable import DiscordPlugin
 import Testing
+
+@testable import DiscordPlugin
 
 /// The rate limiter with a made-up clock: every instant is `t0 + n ms`.
 @Suite("RateLimiter")
@@ -184,7 +185,9 @@ struct RateLimiterTests {
         var limiter = RateLimiter()
         var server: [String: (start: Int, count: Int)] = [:]
         var now = 0
-        var waiting: [(key: RouteKey, notBefore: Int)] = (0..<120).map { n in (RouteKey(route: "POST /channels/{channel_id}/messages", major: String(n % 3)), 0) }
+        var waiting: [(key: RouteKey, notBefore: Int)] = (0..<120).map { n in
+            (RouteKey(route: "POST /channels/{channel_id}/messages", major: String(n % 3)), 0)
+        }
         var inFlight: [(ticket: RateLimiter.Ticket, arrives: Int, answers: Int)] = []
         var refused = 0
         var done = 0
@@ -197,13 +200,15 @@ struct RateLimiterTests {
                 let info: RateLimitInfo
                 if window.count >= 5 {
                     refused += 1
-                    info = RateLimitInfo(status: 429, bucket: "b", limit: 5, remaining: 0,
-                                         resetAfter: Double(window.start + 5000 - f.arrives) / 1000,
-                                         retryAfter: Double(window.start + 5000 - f.arrives) / 1000)
+                    info = RateLimitInfo(
+                        status: 429, bucket: "b", limit: 5, remaining: 0,
+                        resetAfter: Double(window.start + 5000 - f.arrives) / 1000,
+                        retryAfter: Double(window.start + 5000 - f.arrives) / 1000)
                 } else {
                     window.count += 1
-                    info = RateLimitInfo(status: 200, bucket: "b", limit: 5, remaining: 5 - window.count,
-                                         resetAfter: Double(window.start + 5000 - f.arrives) / 1000)
+                    info = RateLimitInfo(
+                        status: 200, bucket: "b", limit: 5, remaining: 5 - window.count,
+                        resetAfter: Double(window.start + 5000 - f.arrives) / 1000)
                 }
                 server[f.ticket.key.major] = window
                 switch limiter.complete(f.ticket, info, now: at(now)) {

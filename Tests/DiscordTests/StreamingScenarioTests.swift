@@ -6,13 +6,17 @@ extension Scenarios {
     @Suite("Streaming and posting")
     struct StreamingScenarios {
         static func live(_ channel: String, run: String, rev: Int, chunks: [String], tail: String) -> JSONValue {
-            ["target": ["channel": .string(channel)], "sessionId": "s1", "runId": .string(run), "rev": JSONValue(rev),
-             "chunks": .array(chunks.map { .string($0) }), "tail": .string(tail)]
+            [
+                "target": ["channel": .string(channel)], "sessionId": "s1", "runId": .string(run), "rev": JSONValue(rev),
+                "chunks": .array(chunks.map { .string($0) }), "tail": .string(tail),
+            ]
         }
 
         static func final(_ channel: String, run: String?, chunks: [String], files: [JSONValue] = []) -> JSONValue {
-            var p: JSONValue = ["target": ["channel": .string(channel)], "kind": "final", "sessionId": "s1",
-                                "chunks": .array(chunks.map { .string($0) })]
+            var p: JSONValue = [
+                "target": ["channel": .string(channel)], "kind": "final", "sessionId": "s1",
+                "chunks": .array(chunks.map { .string($0) }),
+            ]
             if let run { p["runId"] = .string(run) }
             if !files.isEmpty { p["files"] = .array(files) }
             return p
@@ -32,8 +36,12 @@ extension Scenarios {
                 _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "step 10").first }
                 await plugin.notify("chat.live", Self.live(Scenario.general, run: "r1", rev: 11, chunks: ["part one"], tail: "part two so far"))
                 _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "part two so far").first }
-                #expect(await plugin.deliverAndWait("fin-r1", "chat.post", Self.final(Scenario.general, run: "r1",
-                                                                                       chunks: ["part one", "part two", "part three"])))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "fin-r1", "chat.post",
+                        Self.final(
+                            Scenario.general, run: "r1",
+                            chunks: ["part one", "part two", "part three"])))
                 let messages = try await s.fake.messages(channel: Scenario.general)
                 let contents = messages.compactMap { $0["content"]?.stringValue }
                 #expect(contents.suffix(3) == ["part one", "part two", "part three"])
@@ -66,8 +74,11 @@ extension Scenarios {
                         var done = chunks[run.id] ?? []
                         if rev % 8 == 0 { done.append("\(run.id) chunk \(done.count + 1) " + String(repeating: "x", count: 300)) }
                         chunks[run.id] = done
-                        await plugin.notify("chat.live", Self.live(run.channel, run: run.id, rev: rev, chunks: done,
-                                                                   tail: "\(run.id) typing \(rev) " + String(repeating: "y", count: rev * 20)))
+                        await plugin.notify(
+                            "chat.live",
+                            Self.live(
+                                run.channel, run: run.id, rev: rev, chunks: done,
+                                tail: "\(run.id) typing \(rev) " + String(repeating: "y", count: rev * 20)))
                     }
                     try await Task.sleep(for: .milliseconds(150))
                 }
@@ -97,12 +108,23 @@ extension Scenarios {
         func a429StormIsHonoured() async throws {
             try await Scenario.run { s in
                 let plugin = try await s.startReady()
-                try await s.fake.post("/ratelimits/storm", ["route": "message_create", "major": .string(Scenario.general),
-                                                            "count": 3, "retry_after": 1.0])
+                try await s.fake.post(
+                    "/ratelimits/storm",
+                    [
+                        "route": "message_create", "major": .string(Scenario.general),
+                        "count": 3, "retry_after": 1.0,
+                    ])
                 let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
-                #expect(await plugin.deliverAndWait("storm-1", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                             "kind": "notice", "text": "after the storm"]))
-                let posts = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue ?? []
+                #expect(
+                    await plugin.deliverAndWait(
+                        "storm-1", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)],
+                            "kind": "notice", "text": "after the storm",
+                        ]))
+                let posts =
+                    try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue
+                    ?? []
                 #expect(posts.map { $0["status"]?.intValue ?? 0 } == [429, 429, 429, 200])
                 let times = posts.compactMap { $0["time"]?.doubleValue }
                 for (a, b) in zip(times, times.dropFirst()) { #expect(b - a >= 1.0, "waited retry_after") }
@@ -110,9 +132,16 @@ extension Scenarios {
 
                 try await s.fake.post("/ratelimits/storm", ["route": "*", "scope": "global", "count": 2, "retry_after": 0.5])
                 let cursor2 = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
-                #expect(await plugin.deliverAndWait("storm-2", "chat.post", ["target": ["channel": .string(Scenario.ops)],
-                                                                             "kind": "notice", "text": "after the global storm"]))
-                let global = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.ops)/messages&since=\(cursor2)")["requests"]?.arrayValue ?? []
+                #expect(
+                    await plugin.deliverAndWait(
+                        "storm-2", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.ops)],
+                            "kind": "notice", "text": "after the global storm",
+                        ]))
+                let global =
+                    try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.ops)/messages&since=\(cursor2)")["requests"]?.arrayValue
+                    ?? []
                 #expect(global.map { $0["status"]?.intValue ?? 0 } == [429, 429, 200])
                 let gtimes = global.compactMap { $0["time"]?.doubleValue }
                 for (a, b) in zip(gtimes, gtimes.dropFirst()) { #expect(b - a >= 0.5) }
@@ -130,15 +159,27 @@ extension Scenarios {
             try await Scenario.run { s in
                 let first = try await s.startReady(name: "first")
                 for i in 1...5 {
-                    #expect(await first.deliverAndWait("spend-\(i)", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                                 "kind": "notice", "text": .string("notice \(i)")]))
+                    #expect(
+                        await first.deliverAndWait(
+                            "spend-\(i)", "chat.post",
+                            [
+                                "target": ["channel": .string(Scenario.general)],
+                                "kind": "notice", "text": .string("notice \(i)"),
+                            ]))
                 }
                 #expect(await first.kill9() == 137)
                 let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
                 let second = try await s.startPlugin(name: "second")
-                #expect(await second.deliverAndWait("after-restart", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                                   "kind": "notice", "text": "after the restart"]))
-                let posts = try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue ?? []
+                #expect(
+                    await second.deliverAndWait(
+                        "after-restart", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)],
+                            "kind": "notice", "text": "after the restart",
+                        ]))
+                let posts =
+                    try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue
+                    ?? []
                 #expect(posts.map { $0["status"]?.intValue ?? 0 } == [200], "\(second.stderr())")
                 #expect(try await s.botMessages(Scenario.general, containing: "after the restart").count == 1)
                 #expect(try await s.violations().isEmpty)
@@ -153,10 +194,19 @@ extension Scenarios {
             try await Scenario.run { s in
                 let plugin = try await s.startReady()
                 let long = (1...300).map { "line \($0) of a long notice" }.joined(separator: "\n")
-                #expect(await plugin.deliverAndWait("long-notice", "chat.post", ["target": ["channel": .string(Scenario.general)],
-                                                                                 "kind": "notice", "text": .string(long)]))
-                #expect(await plugin.deliverAndWait("big-final", "chat.post", Self.final(Scenario.ops, run: nil,
-                                                                                         chunks: [String(repeating: "é", count: 2600), "tail"])))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "long-notice", "chat.post",
+                        [
+                            "target": ["channel": .string(Scenario.general)],
+                            "kind": "notice", "text": .string(long),
+                        ]))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "big-final", "chat.post",
+                        Self.final(
+                            Scenario.ops, run: nil,
+                            chunks: [String(repeating: "é", count: 2600), "tail"])))
                 let notice = try await s.fake.messages(channel: Scenario.general).compactMap { $0["content"]?.stringValue }
                 #expect(notice.count == 4, "7,6xx characters in pieces of at most 2000")
                 #expect(notice.joined() == long)
@@ -173,8 +223,10 @@ extension Scenarios {
         @Test(.timeLimit(.minutes(2)))
         func replayedDeliveriesPostOnce() async throws {
             try await Scenario.run { s in
-                let params: JSONValue = ["target": ["channel": .string(Scenario.general)], "kind": "final",
-                                         "chunks": ["once only, part 1", "once only, part 2"]]
+                let params: JSONValue = [
+                    "target": ["channel": .string(Scenario.general)], "kind": "final",
+                    "chunks": ["once only, part 1", "once only, part 2"],
+                ]
                 let first = try await s.startReady(name: "first")
                 #expect(await first.deliverAndWait("d-42", "chat.post", params))
                 #expect(await first.deliverAndWait("d-42", "chat.post", params))
@@ -202,8 +254,12 @@ extension Scenarios {
                 let path = spool + "/report-1.md"
                 let text = "# Report\n" + String(repeating: "all good\n", count: 500)
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
-                #expect(await plugin.deliverAndWait("with-file", "chat.post", Self.final(Scenario.general, run: nil, chunks: ["Done, see the report."],
-                                                                                         files: [["path": .string(path), "filename": "report.md"]])))
+                #expect(
+                    await plugin.deliverAndWait(
+                        "with-file", "chat.post",
+                        Self.final(
+                            Scenario.general, run: nil, chunks: ["Done, see the report."],
+                            files: [["path": .string(path), "filename": "report.md"]])))
                 let message = try #require(try await s.botMessages(Scenario.general, containing: "see the report").first)
                 let attachment = try #require(message["attachments"]?[0])
                 #expect(attachment["filename"] == "report.md")

@@ -1,5 +1,6 @@
-@testable import DiscordPlugin
 import Testing
+
+@testable import DiscordPlugin
 
 @Suite("Text fitting")
 struct TextFitTests {

@@ -1,8 +1,9 @@
+import PiRelaySDK
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import PiRelaySDK
-import Testing
 
 /// The built `pi-relay-formatter`, run as pi-relayd runs it.
 @Suite(.serialized) struct ExecutableTests {
@@ -17,12 +18,16 @@ import Testing
 
         let state = try PluginProcess.temporaryDirectory()
         defer { rmdir(state) }
-        let welcome: JSONValue = ["type": "welcome", "protocol": 1, "plugin": "formatter", "config": ["maxChunks": 2],
-                                  "stateDir": .string(state), "spoolDir": .string(state), "home": .string(state),
-                                  "sessions": [], "bindings": []]
+        let welcome: JSONValue = [
+            "type": "welcome", "protocol": 1, "plugin": "formatter", "config": ["maxChunks": 2],
+            "stateDir": .string(state), "spoolDir": .string(state), "home": .string(state),
+            "sessions": [], "bindings": [],
+        ]
         try plugin.writeLine(welcome.serialized())
-        let run = RunFixture.run([RunFixture.text("Done: the key was sk-ant-api03-\(String(repeating: "k3Y", count: 20)).\n\n| a | b |\n|---|---|\n| 1 | 2 |"),
-                                  RunFixture.tools([RunFixture.call("bash", ["command": "swift test"], isError: true, output: "Command exited with code 1")])])
+        let run = RunFixture.run([
+            RunFixture.text("Done: the key was sk-ant-api03-\(String(repeating: "k3Y", count: 20)).\n\n| a | b |\n|---|---|\n| 1 | 2 |"),
+            RunFixture.tools([RunFixture.call("bash", ["command": "swift test"], isError: true, output: "Command exited with code 1")]),
+        ])
         let request: JSONValue = ["type": "request", "id": "r1", "method": "format.final", "params": ["run": run, "limit": 2000]]
         try plugin.writeLine(request.serialized())
         let response = try JSONValue.parse(try #require(try plugin.readLine()))
@@ -53,8 +58,10 @@ import Testing
         _ = try plugin.readLine()
         let state = try PluginProcess.temporaryDirectory()
         defer { rmdir(state) }
-        let welcome: JSONValue = ["type": "welcome", "protocol": 1, "plugin": "formatter", "config": ["redact": ["(unclosed"]],
-                                  "stateDir": .string(state), "spoolDir": .string(state)]
+        let welcome: JSONValue = [
+            "type": "welcome", "protocol": 1, "plugin": "formatter", "config": ["redact": ["(unclosed"]],
+            "stateDir": .string(state), "spoolDir": .string(state),
+        ]
         try plugin.writeLine(welcome.serialized())
         #expect(try plugin.waitForExit() == 78)
         #expect(plugin.standardError().contains("redact[0]"))

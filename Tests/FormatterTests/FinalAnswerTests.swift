@@ -1,9 +1,12 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct FinalAnswerTests {
-    func final(_ run: JSONValue, limit: Int = 2000, maxChunks: Int? = nil, config: FormatterConfig = FormatterConfig()) throws -> (messages: [String], files: [JSONValue]) {
+    func final(
+        _ run: JSONValue, limit: Int = 2000, maxChunks: Int? = nil, config: FormatterConfig = FormatterConfig()
+    ) throws -> (messages: [String], files: [JSONValue]) {
         var params: JSONValue = ["run": run, "limit": JSONValue(limit)]
         if let maxChunks { params["maxChunks"] = JSONValue(maxChunks) }
         let result = try RelayFormatter(config: config).respond(to: "format.final", params: params)
@@ -35,10 +38,13 @@ import Testing
 
     @Test func moreThanMaxChunksBecomesAPreviewAndAFile() throws {
         let answer = (1...80).map { "Paragraph \($0): " + String(repeating: "lorem ipsum ", count: 12) }.joined(separator: "\n\n")
-        let run = RunFixture.run([RunFixture.text("First I looked around."),
-                                  RunFixture.tools([RunFixture.call("ls", ["path": "."])]),
-                                  RunFixture.text("| a | b |\n|---|---|\n| 1 | 2 |\n\n" + answer)],
-                                 sessionName: "api server", runID: "r/7")
+        let run = RunFixture.run(
+            [
+                RunFixture.text("First I looked around."),
+                RunFixture.tools([RunFixture.call("ls", ["path": "."])]),
+                RunFixture.text("| a | b |\n|---|---|\n| 1 | 2 |\n\n" + answer),
+            ],
+            sessionName: "api server", runID: "r/7")
         let (messages, files) = try final(run, limit: 2000)
         #expect(messages.count == 1)
         let preview = messages[0]
@@ -68,8 +74,9 @@ import Testing
     }
 
     @Test func errorsAndAbortsEndTheAnswer() throws {
-        let errored = RunFixture.run([RunFixture.text("Partial answer")], stopReason: "error",
-                                     errorMessage: "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}")
+        let errored = RunFixture.run(
+            [RunFixture.text("Partial answer")], stopReason: "error",
+            errorMessage: "529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}")
         #expect(try final(errored).messages == ["Partial answer\n\n⚠️ Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}"])
         let aborted = RunFixture.run([RunFixture.text("Half")], stopReason: "aborted", errorMessage: "Request was aborted")
         #expect(try final(aborted).messages == ["Half\n\n⏹ Aborted"])

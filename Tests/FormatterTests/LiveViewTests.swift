@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct LiveViewTests {
@@ -32,7 +33,8 @@ import Testing
         let document = RunRenderer(config: config, redactor: try Redactor(patterns: []), target: .chat).document(last)
         let (chunks, tail) = try live(growing.states.last!, limit: limit, config: config)
         #expect(try ChunkNormaliser.join(chunks + [tail], numbered: false).text == document)
-        let final = try RelayFormatter(config: config).respond(to: "format.final", params: ["run": growing.states.last!, "limit": JSONValue(limit), "maxChunks": 0])
+        let final = try RelayFormatter(config: config).respond(
+            to: "format.final", params: ["run": growing.states.last!, "limit": JSONValue(limit), "maxChunks": 0])
         let messages = (final["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(try ChunkNormaliser.join(messages, numbered: true).text == document.trimmingTrailingNewlines())
         #expect(posted.count > 0)
@@ -78,12 +80,14 @@ import Testing
 
     @Test func runningToolsStayInTheTailAndFinishedOnesSettle() throws {
         let text = RunFixture.text(String(repeating: "A paragraph of settled text. ", count: 30) + "\n\nMore.\n")
-        let running = RunFixture.run([text, RunFixture.tools([RunFixture.call("bash", ["command": "swift build"], done: false)])],
-                                     done: false, stopReason: nil)
+        let running = RunFixture.run(
+            [text, RunFixture.tools([RunFixture.call("bash", ["command": "swift build"], done: false)])],
+            done: false, stopReason: nil)
         let (_, tail) = try live(running, limit: 300)
         #expect(tail.contains("⏳ `$ swift build`"))
-        let finished = RunFixture.run([text, RunFixture.tools([RunFixture.call("bash", ["command": "swift build"])]), RunFixture.text("Done")],
-                                      done: true)
+        let finished = RunFixture.run(
+            [text, RunFixture.tools([RunFixture.call("bash", ["command": "swift build"])]), RunFixture.text("Done")],
+            done: true)
         let (chunks, finalTail) = try live(finished, limit: 300)
         #expect((chunks + [finalTail]).joined().contains("🔧 `$ swift build`"))
         #expect(finalTail.hasSuffix("Done\n"))
@@ -106,8 +110,11 @@ import Testing
     }
 
     @Test func noticesRenderInline() throws {
-        let run = RunFixture.run([RunFixture.text("Working."), RunFixture.notice("retry", "overloaded (attempt 1/3, retrying in 2 s)"),
-                                  RunFixture.notice("compaction", "context compacted")], done: false, stopReason: nil)
+        let run = RunFixture.run(
+            [
+                RunFixture.text("Working."), RunFixture.notice("retry", "overloaded (attempt 1/3, retrying in 2 s)"),
+                RunFixture.notice("compaction", "context compacted"),
+            ], done: false, stopReason: nil)
         let (_, tail) = try live(run, limit: 2000)
         #expect(tail == "Working.\n\n🔁 Retrying: overloaded (attempt 1/3, retrying in 2 s)\n\n🗜 Compaction: context compacted\n")
     }

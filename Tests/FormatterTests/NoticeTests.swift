@@ -1,10 +1,12 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct NoticeTests {
     func notice(_ kind: String, _ text: String) throws -> String {
-        try RelayFormatter(config: FormatterConfig()).respond(to: "format.notice", params: ["notice": .string(kind), "text": .string(text)])["text"]?.stringValue ?? ""
+        try RelayFormatter(config: FormatterConfig()).respond(to: "format.notice", params: ["notice": .string(kind), "text": .string(text)])["text"]?
+            .stringValue ?? ""
     }
 
     @Test func eachKindHasItsOwnMark() throws {
@@ -13,7 +15,9 @@ import Testing
         #expect(try notice("retry", "overloaded (attempt 1/3, retrying in 2 s)") == "🔁 Retrying: overloaded (attempt 1/3, retrying in 2 s)")
         #expect(try notice("retry-failed", "Retry cancelled") == "⚠️ Retries exhausted: Retry cancelled")
         #expect(try notice("compaction", "45k → 12k tokens") == "🗜 Compaction: 45k → 12k tokens")
-        #expect(try notice("extension-error", "command:deploy: TypeError: x is undefined") == "⚠️ Extension error: command:deploy: TypeError: x is undefined")
+        #expect(
+            try notice("extension-error", "command:deploy: TypeError: x is undefined")
+                == "⚠️ Extension error: command:deploy: TypeError: x is undefined")
         #expect(try notice("info", "session renamed") == "ℹ️ session renamed")
         #expect(try notice("something-new", "hello") == "ℹ️ hello")
     }

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct PerformanceTests {

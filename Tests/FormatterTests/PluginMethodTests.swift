@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct PluginMethodTests {
@@ -15,9 +16,11 @@ import Testing
     }
 
     @Test func badParamsAreInvalidParams() {
-        for (method, params) in [("format.final", [:]), ("format.live", ["run": "x"]), ("format.final", ["run": ["items": 3]]),
-                                 ("format.final", ["run": ["items": []], "limit": 20]), ("format.final", ["run": ["items": []], "maxChunks": -1]),
-                                 ("format.redact", [:])] as [(String, JSONValue)] {
+        for (method, params) in [
+            ("format.final", [:]), ("format.live", ["run": "x"]), ("format.final", ["run": ["items": 3]]),
+            ("format.final", ["run": ["items": []], "limit": 20]), ("format.final", ["run": ["items": []], "maxChunks": -1]),
+            ("format.redact", [:]),
+        ] as [(String, JSONValue)] {
             do {
                 _ = try formatter.respond(to: method, params: params)
                 Issue.record("\(method) \(params) was accepted")
@@ -44,9 +47,11 @@ import Testing
     }
 
     @Test func configIsReadAndValidated() throws {
-        let config = try FormatterConfig(json: ["showThinking": true, "maxChunks": 6, "redact": ["corp-\\d+"], "maxToolLines": 3,
-                                                "toolArgumentWidth": 50, "noticeWidth": 100, "previewLength": 500,
-                                                "convertTables": false, "toolsInFinal": false, "defaultLimit": 4000, "unknown": 1])
+        let config = try FormatterConfig(json: [
+            "showThinking": true, "maxChunks": 6, "redact": ["corp-\\d+"], "maxToolLines": 3,
+            "toolArgumentWidth": 50, "noticeWidth": 100, "previewLength": 500,
+            "convertTables": false, "toolsInFinal": false, "defaultLimit": 4000, "unknown": 1,
+        ])
         #expect(config.showThinking && config.maxChunks == 6 && config.redact == ["corp-\\d+"] && config.maxToolLines == 3)
         #expect(config.toolArgumentWidth == 50 && config.noticeWidth == 100 && config.previewLength == 500)
         #expect(!config.convertTables && !config.toolsInFinal && config.defaultLimit == 4000)
@@ -66,7 +71,8 @@ import Testing
         var config = FormatterConfig()
         config.defaultLimit = 150
         let text = String(repeating: "word ", count: 100)
-        let result = try RelayFormatter(config: config).respond(to: "format.final", params: ["run": RunFixture.run([RunFixture.text(text)]), "maxChunks": 0])
+        let result = try RelayFormatter(config: config).respond(
+            to: "format.final", params: ["run": RunFixture.run([RunFixture.text(text)]), "maxChunks": 0])
         let messages = (result["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(messages.count > 1 && messages.allSatisfy { $0.utf16.count <= 150 })
     }

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 /// Real-shaped secrets, built at run time from random bodies (no real credential is in the
@@ -51,7 +52,9 @@ import Testing
             Secret(kind: "Bearer header", text: "curl -H \"Authorization: Bearer \(bearer)\" https://x", secret: bearer),
             Secret(kind: "Basic header", text: "authorization: Basic \(basic)", secret: basic),
             Secret(kind: "Bot header", text: "\"Authorization\": \"Bot \(discord)\"", secret: discord),
-            Secret(kind: "Private key", text: "-----BEGIN RSA PRIVATE KEY-----\n\(keyBody)\n-----END RSA PRIVATE KEY-----", secret: String(keyBody.prefix(64))),
+            Secret(
+                kind: "Private key", text: "-----BEGIN RSA PRIVATE KEY-----\n\(keyBody)\n-----END RSA PRIVATE KEY-----",
+                secret: String(keyBody.prefix(64))),
             Secret(kind: "OpenSSH key, no END", text: "-----BEGIN OPENSSH PRIVATE KEY-----\n\(keyBody)", secret: String(keyBody.suffix(64))),
             Secret(kind: ".env secret", text: "DB_SECRET=\(envValue)", secret: envValue),
             Secret(kind: ".env password", text: "export POSTGRES_PASSWORD='\(password)'", secret: password),
@@ -123,12 +126,14 @@ import Testing
         var config = FormatterConfig()
         config.showThinking = true
         let formatter = RelayFormatter(config: config)
-        let run = RunFixture.run([
-            RunFixture.thinking("I will use \(key) now"),
-            RunFixture.text("Token: \(key)\n\n| name | value |\n|---|---|\n| gh | \(key) |\n" + String(repeating: "filler words here. ", count: 200)),
-            RunFixture.tools([RunFixture.call("bash", ["command": .string("GH_TOKEN=\(key) gh pr list")])]),
-            RunFixture.notice("error", "auth failed for \(key)"),
-        ], stopReason: "error", errorMessage: "bad credentials \(key)")
+        let run = RunFixture.run(
+            [
+                RunFixture.thinking("I will use \(key) now"),
+                RunFixture.text(
+                    "Token: \(key)\n\n| name | value |\n|---|---|\n| gh | \(key) |\n" + String(repeating: "filler words here. ", count: 200)),
+                RunFixture.tools([RunFixture.call("bash", ["command": .string("GH_TOKEN=\(key) gh pr list")])]),
+                RunFixture.notice("error", "auth failed for \(key)"),
+            ], stopReason: "error", errorMessage: "bad credentials \(key)")
         let final = try formatter.respond(to: "format.final", params: ["run": run, "limit": 500, "maxChunks": 1])
         let live = try formatter.respond(to: "format.live", params: ["run": run, "limit": 500])
         let notice = try formatter.respond(to: "format.notice", params: ["notice": "error", "text": .string("leaked \(key)")])

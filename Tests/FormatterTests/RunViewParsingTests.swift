@@ -1,16 +1,19 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct RunViewParsingTests {
     @Test func itemsAreReadAndUnknownKindsSkipped() throws {
-        let run = try RunView(json: RunFixture.run([
-            RunFixture.text("a\r\nb\rc"),
-            ["kind": "image", "url": "x"],
-            RunFixture.thinking("hm"),
-            RunFixture.tools([RunFixture.call("ls", ["path": "."])]),
-            RunFixture.notice("retry-failed", "gave up"),
-        ], done: false, stopReason: nil))
+        let run = try RunView(
+            json: RunFixture.run(
+                [
+                    RunFixture.text("a\r\nb\rc"),
+                    ["kind": "image", "url": "x"],
+                    RunFixture.thinking("hm"),
+                    RunFixture.tools([RunFixture.call("ls", ["path": "."])]),
+                    RunFixture.notice("retry-failed", "gave up"),
+                ], done: false, stopReason: nil))
         #expect(run.items.count == 4)
         guard case .text(let text) = run.items[0] else { Issue.record("first item is not text"); return }
         #expect(text == "a\nb\nc")

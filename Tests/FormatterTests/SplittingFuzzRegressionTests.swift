@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FormatterPlugin
 
 /// Inputs the splitter fuzz target (Sources/Fuzz/Splitter) found.

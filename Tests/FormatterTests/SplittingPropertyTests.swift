@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FormatterPlugin
 
 /// Seeded random markdown through the splitter: limits, fences, reconstruction, and boundaries.

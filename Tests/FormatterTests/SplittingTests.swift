@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct SplittingTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FormatterPlugin
 
 @Suite struct TableTests {
@@ -33,10 +34,11 @@ import Testing
         let lines = MarkdownTable.replacingTables(in: text).split(separator: "\n").map(String.init)
         let rows = lines.filter { !$0.hasPrefix("```") }
         // The column separator sits at the same display column on every row.
-        let columns = Set(rows.map { row -> Int in
-            let head = row.prefix { $0 != "|" && $0 != "+" }
-            return head.displayWidth
-        })
+        let columns = Set(
+            rows.map { row -> Int in
+                let head = row.prefix { $0 != "|" && $0 != "+" }
+                return head.displayWidth
+            })
         #expect(columns.count == 1)
         #expect(rows.contains("日本語テキスト | x"))
     }

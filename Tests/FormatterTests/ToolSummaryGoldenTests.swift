@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import FormatterPlugin
 
 /// One line per tool, fed the shapes pi emits: `tool_execution_start.args` with the built-in
@@ -10,19 +11,23 @@ import Testing
     }
 
     @Test func bashSucceeded() throws {
-        #expect(try line(RunFixture.call("bash", ["command": "ls -la Sources"], output: "total 8\ndrwxr-xr-x  2 me me 4096 .\n")) == "🔧 `$ ls -la Sources`")
+        #expect(
+            try line(RunFixture.call("bash", ["command": "ls -la Sources"], output: "total 8\ndrwxr-xr-x  2 me me 4096 .\n"))
+                == "🔧 `$ ls -la Sources`")
     }
 
     @Test func bashFailedWithPiExitLine() throws {
         // pi appends "Command exited with code N" to a failed command's output.
-        let call = RunFixture.call("bash", ["command": "grep \"borderColor\" packages/coding-agent/src/tui/custom-editor.ts"],
-                                   isError: true, output: "Command exited with code 1")
+        let call = RunFixture.call(
+            "bash", ["command": "grep \"borderColor\" packages/coding-agent/src/tui/custom-editor.ts"],
+            isError: true, output: "Command exited with code 1")
         #expect(try line(call) == "❌ `$ grep \"borderColor\" packages/coding-agent/src/tui/custom-editor.ts` (exit 1)")
     }
 
     @Test func bashFailedWithExitCodeInTheMiddleOfOutput() throws {
-        let call = RunFixture.call("bash", ["command": "make test", "timeout": 120], isError: true,
-                                   output: "error: build failed\nmake: *** [test] Error 2\n\nexit code 2")
+        let call = RunFixture.call(
+            "bash", ["command": "make test", "timeout": 120], isError: true,
+            output: "error: build failed\nmake: *** [test] Error 2\n\nexit code 2")
         #expect(try line(call) == "❌ `$ make test` (exit 2)")
     }
 
@@ -32,8 +37,9 @@ import Testing
     }
 
     @Test func bashTimedOut() throws {
-        let call = RunFixture.call("bash", ["command": "sleep 999", "timeout": 5], isError: true,
-                                   output: "Command timed out after 5 seconds")
+        let call = RunFixture.call(
+            "bash", ["command": "sleep 999", "timeout": 5], isError: true,
+            output: "Command timed out after 5 seconds")
         #expect(try line(call) == "❌ `$ sleep 999` (timed out)")
     }
 
@@ -83,9 +89,10 @@ import Testing
              5 
                ...
             """
-        let call = RunFixture.call("edit", ["path": "Sources/Config.swift", "oldText": "let limit = 1000", "newText": "let limit = 2000\nlet margin = 16"],
-                                   output: "Successfully replaced text in Sources/Config.swift.",
-                                   details: ["diff": .string(diff), "firstChangedLine": 3])
+        let call = RunFixture.call(
+            "edit", ["path": "Sources/Config.swift", "oldText": "let limit = 1000", "newText": "let limit = 2000\nlet margin = 16"],
+            output: "Successfully replaced text in Sources/Config.swift.",
+            details: ["diff": .string(diff), "firstChangedLine": 3])
         #expect(try line(call) == "🔧 edit `Sources/Config.swift` (+2 −1)")
     }
 
@@ -109,13 +116,16 @@ import Testing
     }
 
     @Test func writeCountsContentLines() throws {
-        #expect(try line(RunFixture.call("write", ["path": "notes/todo.md", "content": "# Todo\n\n- one\n- two\n"])) == "🔧 write `notes/todo.md` (4 lines)")
+        #expect(
+            try line(RunFixture.call("write", ["path": "notes/todo.md", "content": "# Todo\n\n- one\n- two\n"]))
+                == "🔧 write `notes/todo.md` (4 lines)")
         #expect(try line(RunFixture.call("write", ["path": "one.txt", "content": "no newline"])) == "🔧 write `one.txt` (1 line)")
         #expect(try line(RunFixture.call("write", ["path": "empty.txt", "content": ""])) == "🔧 write `empty.txt` (empty)")
     }
 
     @Test func grepFindAndLs() throws {
-        #expect(try line(RunFixture.call("grep", ["pattern": "TODO|FIXME", "path": "Sources", "glob": "*.swift", "ignoreCase": true]))
+        #expect(
+            try line(RunFixture.call("grep", ["pattern": "TODO|FIXME", "path": "Sources", "glob": "*.swift", "ignoreCase": true]))
                 == "🔧 grep `TODO|FIXME` in `Sources`")
         #expect(try line(RunFixture.call("grep", ["pattern": "func main"])) == "🔧 grep `func main`")
         #expect(try line(RunFixture.call("find", ["pattern": "**/*.test.ts", "path": "packages"])) == "🔧 find `**/*.test.ts` in `packages`")
@@ -131,7 +141,8 @@ import Testing
 
     @Test func secretsInArgumentsAreRedactedBeforeElision() throws {
         let key = "sk-ant-api03-" + String(repeating: "Xy9", count: 30)
-        let text = try line(RunFixture.call("bash", ["command": .string("curl -H 'x-api-key: \(key)' https://api.anthropic.com/v1/messages")]), width: 60)
+        let text = try line(
+            RunFixture.call("bash", ["command": .string("curl -H 'x-api-key: \(key)' https://api.anthropic.com/v1/messages")]), width: 60)
         #expect(!text.contains("Xy9Xy9"))
         #expect(text.contains("x-api-key: [REDACTE"))
     }
@@ -141,17 +152,21 @@ import Testing
             ToolCall(json: RunFixture.call("read", ["path": .string("file\(i).swift")], id: "t\(i)", isError: i == 12))
         }
         let lines = ToolGroup(calls: calls, maxLines: 5, argumentWidth: 80).lines(redactor: try Redactor(patterns: []))
-        #expect(lines == ["🔧 read `file1.swift`", "🔧 read `file2.swift`", "🔧 read `file3.swift`", "🔧 read `file4.swift`",
-                          "… 8 more calls (1 failed)"])
+        #expect(
+            lines == [
+                "🔧 read `file1.swift`", "🔧 read `file2.swift`", "🔧 read `file3.swift`", "🔧 read `file4.swift`",
+                "… 8 more calls (1 failed)",
+            ])
     }
 
     @Test func aToolsItemRendersUnderItsAssistantMessage() throws {
-        let run = try RunFixture.view(RunFixture.run([
-            RunFixture.text("Let me look."),
-            RunFixture.tools([RunFixture.call("read", ["path": "a.swift"], id: "1"), RunFixture.call("read", ["path": "b.swift"], id: "2")]),
-            RunFixture.tools([RunFixture.call("bash", ["command": "swift test"], id: "3", isError: true, output: "Command exited with code 1")]),
-            RunFixture.text("Tests fail."),
-        ]))
+        let run = try RunFixture.view(
+            RunFixture.run([
+                RunFixture.text("Let me look."),
+                RunFixture.tools([RunFixture.call("read", ["path": "a.swift"], id: "1"), RunFixture.call("read", ["path": "b.swift"], id: "2")]),
+                RunFixture.tools([RunFixture.call("bash", ["command": "swift test"], id: "3", isError: true, output: "Command exited with code 1")]),
+                RunFixture.text("Tests fail."),
+            ]))
         let doc = RunRenderer(config: FormatterConfig(), redactor: try Redactor(patterns: []), target: .chat).document(run)
         #expect(doc == "Let me look.\n\n🔧 read `a.swift`\n🔧 read `b.swift`\n\n❌ `$ swift test` (exit 1)\n\nTests fail.\n")
     }

@@ -25,8 +25,9 @@ import Testing
             // Lines are read one at a time and the history is capped at 4 MiB by default: holding
             // even a twentieth of the gigabyte would break this.
             let growth = peak - before
-            #expect(growth < 48 * Self.mebibyte,
-                    "resident memory grew by \(growth / Self.mebibyte) MiB (from \(before / Self.mebibyte) MiB) reading 1 GB")
+            #expect(
+                growth < 48 * Self.mebibyte,
+                "resident memory grew by \(growth / Self.mebibyte) MiB (from \(before / Self.mebibyte) MiB) reading 1 GB")
             try await s.prompt(id, "still there?")
             #expect(try await s.last(id) == "Echo: still there?")
         }

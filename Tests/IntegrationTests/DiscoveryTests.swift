@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +25,13 @@ import Glibc
             let plugins = try await daemon.plugins()
             #expect(Set(plugins.keys) == ["good", "group-writable", "world-writable"], "\(plugins)")
             #expect(plugins["group-writable"]?.state == "refused")
-            #expect(plugins["group-writable"]?.reason.contains("writable by group or others (mode 775)") == true,
-                    "\(String(describing: plugins["group-writable"]))")
+            #expect(
+                plugins["group-writable"]?.reason.contains("writable by group or others (mode 775)") == true,
+                "\(String(describing: plugins["group-writable"]))")
             #expect(plugins["world-writable"]?.state == "refused")
-            #expect(plugins["world-writable"]?.reason.contains("writable by group or others (mode 757)") == true,
-                    "\(String(describing: plugins["world-writable"]))")
+            #expect(
+                plugins["world-writable"]?.reason.contains("writable by group or others (mode 757)") == true,
+                "\(String(describing: plugins["world-writable"]))")
             #expect(good.restarts == 0)
 
             let log = home.daemonLog

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,13 +71,16 @@ import Glibc
                 #expect(content["type"] == "image")
                 #expect(content["data"]?.stringValue == Data(image.bytes).base64EncodedString(), "\(image.name) arrived changed")
             }
-            #expect(Self.message(first).hasPrefix("!scenario text 3\n"), "the user's text stays on its own first line: \(Self.message(first).prefix(120))")
+            #expect(
+                Self.message(first).hasPrefix("!scenario text 3\n"), "the user's text stays on its own first line: \(Self.message(first).prefix(120))"
+            )
             for image in Self.images {
                 #expect(Self.message(first).contains("[attachment \(image.name): attached as an image"), "\(Self.message(first))")
             }
 
             // Text: inlined below 100 KB, named with size and reason from 100 KB on; binary named.
-            let texts = try await chat.say("!scenario text 3", attachments: ["t99.txt", "t100.txt", "t101.txt", "blob.bin", "disguised.txt"].map { Self.item(server, $0) })
+            let texts = try await chat.say(
+                "!scenario text 3", attachments: ["t99.txt", "t100.txt", "t101.txt", "blob.bin", "disguised.txt"].map { Self.item(server, $0) })
             let secondPrompt = try await chat.waitForPrompts(2)[1]
             let second = Self.message(secondPrompt)
             #expect(secondPrompt["images"]?.arrayValue?.map { $0["mimeType"] } == ["image/png"], "\(secondPrompt["images"] ?? nil)")
@@ -91,20 +95,24 @@ import Glibc
             #expect(!textNotes.contains("t99.txt") && !textNotes.contains("disguised.txt"), "\(texts)")
 
             // Failures: each gets a clear line, and the prompt still goes to pi.
-            let broken = try await chat.say("!scenario text 3", attachments: [
-                Self.item(server, "missing.png", type: "image/png"), Self.item(server, "stall.txt"), Self.item(server, "huge.bin"),
-                Self.item(server, "liar.png", type: "image/png"), Self.item(server, "cut.txt"),
-            ])
+            let broken = try await chat.say(
+                "!scenario text 3",
+                attachments: [
+                    Self.item(server, "missing.png", type: "image/png"), Self.item(server, "stall.txt"), Self.item(server, "huge.bin"),
+                    Self.item(server, "liar.png", type: "image/png"), Self.item(server, "cut.txt"),
+                ])
             #expect(broken["status"] == "prompted", "\(broken)")
             let third = try await chat.waitForPrompts(3)[2]
             let lines = Self.message(third)
             #expect(lines.hasPrefix("!scenario text 3\n"))
             #expect(third["images"] == nil, "nothing broken is sent as an image: \(third)")
-            for expected in ["[attachment missing.png: not included: download failed: HTTP 404]",
-                             "[attachment stall.txt: not included: download failed: no complete answer within \(Self.timeoutSeconds) s]",
-                             "[attachment huge.bin: not included: download failed: larger than the 256 KB download limit]",
-                             "[attachment liar.png (\(Self.liar.count) bytes): not included: declared as image/png but the content is not an image]",
-                             "[attachment cut.txt: not included: download failed: the connection closed before the whole file arrived]"] {
+            for expected in [
+                "[attachment missing.png: not included: download failed: HTTP 404]",
+                "[attachment stall.txt: not included: download failed: no complete answer within \(Self.timeoutSeconds) s]",
+                "[attachment huge.bin: not included: download failed: larger than the 256 KB download limit]",
+                "[attachment liar.png (\(Self.liar.count) bytes): not included: declared as image/png but the content is not an image]",
+                "[attachment cut.txt: not included: download failed: the connection closed before the whole file arrived]",
+            ] {
                 #expect(lines.contains(expected), "missing \(expected) in:\n\(lines)")
             }
             let notes = broken["reply"]?["text"]?.stringValue ?? ""
@@ -115,8 +123,10 @@ import Glibc
             let local101 = chat.home.scratch + "/local101.txt"
             try chat.writeFile(local99, Self.text99)
             try chat.writeFile(local101, Self.text101)
-            let terminal = try await chat.run(["send", "files", "!scenario text 3", "--attach", server.url("/anim.gif"),
-                                               "--attach", local99, "--attach", local101, "--attach", server.url("/missing.png")])
+            let terminal = try await chat.run([
+                "send", "files", "!scenario text 3", "--attach", server.url("/anim.gif"),
+                "--attach", local99, "--attach", local101, "--attach", server.url("/missing.png"),
+            ])
             // Queued as a follow-up if pi is still answering the last message: a prompt all the same.
             #expect(terminal.stdout.hasPrefix("prompted\n") || terminal.stdout.hasPrefix("queued\n"), "\(terminal)")
             #expect(terminal.stdout.contains("local101.txt was not included: over 100 KB"), "\(terminal)")
@@ -147,7 +157,8 @@ import Glibc
     @Test func picturesTooBigForOneMessageAreNamedNotLost() async throws {
         let big = E2ESamples.png + [UInt8](repeating: 0x55, count: 3_400_000)
         let names = ["one.png", "two.png", "three.png"]
-        let server = try E2EHTTPServer(routes: Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, E2EHTTPRoute.file(body: big, contentType: "image/png")) }))
+        let server = try E2EHTTPServer(
+            routes: Dictionary(uniqueKeysWithValues: names.map { ("/" + $0, E2EHTTPRoute.file(body: big, contentType: "image/png")) }))
         defer { server.stop() }
         try await E2EChatHome.with { chat in
             _ = try await chat.start()
@@ -161,7 +172,9 @@ import Glibc
             #expect((1..<3).contains(images.count), "\(images.count) images sent")
             #expect(images.allSatisfy { $0["data"]?.stringValue == Data(big).base64EncodedString() })
             let text = Self.message(prompt)
-            let left = names.filter { text.contains("[attachment \($0) (3.2 MB): image not sent: too much image data for one message; send it on its own]") }
+            let left = names.filter {
+                text.contains("[attachment \($0) (3.2 MB): image not sent: too much image data for one message; send it on its own]")
+            }
             #expect(left.count + images.count == 3, "each picture sent or named:\n\(text)")
             #expect(left.allSatisfy { (reply["reply"]?["text"]?.stringValue ?? "").contains($0) }, "\(reply)")
         }
@@ -200,8 +213,10 @@ import Glibc
             let w = chat.workspace
             let outside = chat.home.root + "/outside.txt"
             try chat.writeFile(outside, Array("not the session's\n".utf8))
-            for path in ["report.txt", "sub/notes.md", ".env", ".ENV", ".ssh/config", ".SSH/config", "id_rsa", "ID_RSA",
-                         "server.pem", "Server.PEM", ".git/config", ".GIT/config", "sub/.env.local"] {
+            for path in [
+                "report.txt", "sub/notes.md", ".env", ".ENV", ".ssh/config", ".SSH/config", "id_rsa", "ID_RSA",
+                "server.pem", "Server.PEM", ".git/config", ".GIT/config", "sub/.env.local",
+            ] {
                 try chat.writeFile(w + "/" + path, Array("contents of \(path)\n".utf8))
             }
             // Larger than the fake messenger's 8 MiB upload limit; sparse, so it costs no disk.
@@ -233,7 +248,9 @@ import Glibc
                 #expect(file?["filename"]?.stringValue == name, "\(post)")
                 let path = file?["path"]?.stringValue ?? ""
                 #expect(path.hasPrefix(spool), "a spool copy, not the workspace file: \(path)")
-                #expect(FileManager.default.contents(atPath: path) == FileManager.default.contents(atPath: w + "/" + (name == "notes.md" ? "sub/notes.md" : name)))
+                #expect(
+                    FileManager.default.contents(atPath: path)
+                        == FileManager.default.contents(atPath: w + "/" + (name == "notes.md" ? "sub/notes.md" : name)))
             }
 
             // Refused, each with its reason.

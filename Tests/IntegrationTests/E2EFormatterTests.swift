@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -120,9 +121,10 @@ import Glibc
             kill(first, SIGSTOP)
             try await daemon.waitForPlugin("formatter", "holds a live request") { $0.pendingRequests > 0 }
             kill(first, SIGKILL)
-            let second = try #require(try await daemon.waitForPlugin("formatter", "is running again") {
-                $0.state == "running" && $0.pid != nil && $0.pid != first
-            }.pid)
+            let second = try #require(
+                try await daemon.waitForPlugin("formatter", "is running again") {
+                    $0.state == "running" && $0.pid != nil && $0.pid != first
+                }.pid)
             let final = try await chat.waitForFinal(1)
             let text = E2EChunks.joined((final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue))
             #expect(text.contains("chunk 1 ") && text.contains("chunk 60"), "\(final)")
@@ -193,7 +195,9 @@ import Glibc
             #expect(revs == revs.sorted() && Set(revs).count == revs.count, "revisions only grow: \(revs)")
 
             let views = lives.map { (($0["chunks"]?.arrayValue ?? []).compactMap(\.stringValue), $0["tail"]?.stringValue ?? "") }
-            #expect(views.dropFirst(seenBeforeCrash).contains { !$0.0.isEmpty }, "live views from the restarted formatter: \(views.count - seenBeforeCrash)")
+            #expect(
+                views.dropFirst(seenBeforeCrash).contains { !$0.0.isEmpty },
+                "live views from the restarted formatter: \(views.count - seenBeforeCrash)")
             for (i, view) in views.enumerated() {
                 for chunk in view.0 + [view.1] {
                     #expect(chunk.utf16.count <= limit, "live view \(i): \(chunk.utf16.count) units: \(chunk)")

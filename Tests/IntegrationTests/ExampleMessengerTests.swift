@@ -10,16 +10,17 @@ import Testing
         try await TestHome.with { home in
             let agent = home.path + "/agent", workspace = home.path + "/work"
             for dir in [agent, workspace] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            try home.writeConfig(TestConfig().yaml + """
-                pi:
-                  command: \(E2EConfig.fakePi)
-                  agentDir: \(agent)
-                  startTimeoutSeconds: 60
-                filechat:
-                  user: me
-                  allowedUsers: [me]
+            try home.writeConfig(
+                TestConfig().yaml + """
+                    pi:
+                      command: \(E2EConfig.fakePi)
+                      agentDir: \(agent)
+                      startTimeoutSeconds: 60
+                    filechat:
+                      user: me
+                      allowedUsers: [me]
 
-                """)
+                    """)
             try home.installFileMessenger()
             let formatter = BuildProducts.executable("pi-relay-formatter")
             try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/formatter", withDestinationPath: formatter)

@@ -28,8 +28,9 @@ import Testing
             #expect(malformed.count == 9, "\(malformed.joined(separator: "\n"))")
             #expect(malformed.contains { $0.contains("this is not json") })
             #expect(malformed.contains { $0.contains("[1,2,3]") })
-            #expect(lines.contains { $0.contains("skipped a 10485760-byte line from stdout (over the 8388608-byte cap)") },
-                    "\(lines.joined(separator: "\n"))")
+            #expect(
+                lines.contains { $0.contains("skipped a 10485760-byte line from stdout (over the 8388608-byte cap)") },
+                "\(lines.joined(separator: "\n"))")
             #expect(lines.contains { $0.contains("unknown type frobnicate") })
             // The two well-formed notifications (raw U+2028, CR LF) were framed correctly.
             for method in ["fake.garbage.u2028", "fake.garbage.crlf"] {

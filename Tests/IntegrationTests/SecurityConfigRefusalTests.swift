@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,8 +53,9 @@ import Glibc
         }
     }
 
-    @Test(.enabled(if: geteuid() == 0, "needs root: only root can give a config file to another user (CI runs as root)"),
-          arguments: ["config.yaml", ".env"])
+    @Test(
+        .enabled(if: geteuid() == 0, "needs root: only root can give a config file to another user (CI runs as root)"),
+        arguments: ["config.yaml", ".env"])
     func filesOfAnotherUserAreRefusedWhateverTheyHold(_ file: String) async throws {
         try await TestHome.with { home in
             try home.writeFile("plugins/marker", DiscoveryTests.markingScript(home, "marker"), mode: 0o755)
@@ -62,8 +64,9 @@ import Glibc
 
             let refused = try await home.cli.run(["start", "--foreground"], timeout: .seconds(30))
             #expect(refused.status != 0, "\(refused)")
-            #expect((refused.stdout + refused.stderr).contains("refusing to read \(home.path)/\(file): it belongs to another user (uid 65534"),
-                    "\(refused)")
+            #expect(
+                (refused.stdout + refused.stderr).contains("refusing to read \(home.path)/\(file): it belongs to another user (uid 65534"),
+                "\(refused)")
             #expect(!FileManager.default.fileExists(atPath: home.scratch + "/ran-marker"), "a plugin ran")
         }
     }

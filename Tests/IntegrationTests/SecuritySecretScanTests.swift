@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -94,9 +95,11 @@ import Glibc
             try await waitUntil("pi's stderr reached the log") { home.daemonLog.contains("pi stderr:") }
 
             var outputs: [(String, CLIResult)] = [("new (failing)", failed)]
-            for command in [["status"], ["status", "--json"], ["plugins"], ["plugins", "--json"], ["sessions"], ["sessions", "--json"],
-                            ["logs"], ["logs", "chatty"], ["logs", "crashing"], ["logs", "badfirst"], ["history", id, "--json"],
-                            ["plugins", "restart", "crashing"], ["plugin", "call", "chatty", "echo", "{}"]] {
+            for command in [
+                ["status"], ["status", "--json"], ["plugins"], ["plugins", "--json"], ["sessions"], ["sessions", "--json"],
+                ["logs"], ["logs", "chatty"], ["logs", "crashing"], ["logs", "badfirst"], ["history", id, "--json"],
+                ["plugins", "restart", "crashing"], ["plugin", "call", "chatty", "echo", "{}"],
+            ] {
                 outputs.append((command.joined(separator: " "), try await s.run(command)))
             }
             try await waitForPluginToFailAgain(daemon)

@@ -41,12 +41,15 @@ import Testing
 
             // Named by id, by name, by a unique prefix of either; an exact name wins over a
             // prefix ("project" is also a prefix of "project-2").
-            let files = Dictionary(uniqueKeysWithValues: list.compactMap { e in
-                e["name"]?.stringValue.flatMap { name in e["sessionFile"]?.stringValue.map { (name, $0) } }
-            })
+            let files = Dictionary(
+                uniqueKeysWithValues: list.compactMap { e in
+                    e["name"]?.stringValue.flatMap { name in e["sessionFile"]?.stringValue.map { (name, $0) } }
+                })
             #expect(Set(files.values).count == 3, "\(files)")
-            let keys = [id: "project", "alpha": "alpha", "alp": "alpha", String(id.prefix(5)): "project",
-                        "project": "project", "project-": "project-2"]
+            let keys = [
+                id: "project", "alpha": "alpha", "alp": "alpha", String(id.prefix(5)): "project",
+                "project": "project", "project-": "project-2",
+            ]
             for (key, name) in keys {
                 // pi's own state names its session file, which tells the sessions apart.
                 let state = try await s.json("state", key)
@@ -102,14 +105,15 @@ import Testing
             #expect(state["isStreaming"] == false)
             #expect(state["model"]?["id"] == "claude-opus-4-6")
             let file = try #require(state["sessionFile"]?.stringValue)
-            #expect(try await s.plain("state", "work") == """
-                model: anthropic/claude-opus-4-6
-                thinking: medium
-                streaming: no, compacting: no
-                messages: 4, queued: 0
-                session file: \(file)
+            #expect(
+                try await s.plain("state", "work") == """
+                    model: anthropic/claude-opus-4-6
+                    thinking: medium
+                    streaming: no, compacting: no
+                    messages: 4, queued: 0
+                    session file: \(file)
 
-                """)
+                    """)
             let stats = try await s.json("stats", "work")
             #expect(stats["userMessages"] == 2 && stats["assistantMessages"] == 2 && stats["totalMessages"] == 4, "\(stats)")
             #expect(stats["tokens"]?["total"]?.intValue ?? 0 > 0, "\(stats)")

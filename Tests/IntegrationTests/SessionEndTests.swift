@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,9 @@ import Glibc
     @Test func endKillsWhatIgnoresSIGTERMInPisProcessGroup() async throws {
         try await SessionHome.with { s in
             // A pi whose helper (think: a dev server a tool started) ignores SIGTERM.
-            let stubborn = try s.script("stubborn-pi", """
+            let stubborn = try s.script(
+                "stubborn-pi",
+                """
                 (trap '' TERM; exec sleep 300) &
                 exec \(SessionConfig.fakePi) "$@"
                 """)

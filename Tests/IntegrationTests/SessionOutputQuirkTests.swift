@@ -30,8 +30,9 @@ import Testing
         try await SessionHome.with(SessionConfig(env: ["FAKE_PI_MIGRATION_LINE": "1"])) { s in
             try await s.start()
             let id = try await s.new(name: "g")
-            #expect(s.home.daemonLog.contains("session g: skipped a non-JSON line from pi's stdout: Migrated global commands/ → prompts/"),
-                    "\(s.home.daemonLog)")
+            #expect(
+                s.home.daemonLog.contains("session g: skipped a non-JSON line from pi's stdout: Migrated global commands/ → prompts/"),
+                "\(s.home.daemonLog)")
 
             // Garbage in the middle of a streamed answer: the answer is still whole.
             try await s.prompt(id, "!scenario stdout-garbage Loading plugins... done")

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,8 +125,9 @@ import Glibc
             #expect(try await s.sessions().isEmpty)
             let state = try FileManager.default.contentsOfDirectory(atPath: s.home.path + "/state")
             let aside = try #require(state.first { $0.hasPrefix("sessions.json.corrupt-") }, "\(state)")
-            #expect(try String(contentsOfFile: s.home.path + "/state/" + aside, encoding: .utf8).hasPrefix("{\"version\":1"),
-                    "the bad file is kept for a human to look at")
+            #expect(
+                try String(contentsOfFile: s.home.path + "/state/" + aside, encoding: .utf8).hasPrefix("{\"version\":1"),
+                "the bad file is kept for a human to look at")
             #expect(s.home.daemonLog.contains("\(s.sessionsFile) is corrupt ("), "\(s.home.daemonLog)")
             #expect(s.home.daemonLog.contains("moved it to \(s.home.path)/state/\(aside)"))
 

@@ -8,8 +8,9 @@ import Testing
             let daemon = try await s.start()
             let plain = try await s.run("new", "--cwd", s.project, "--name", "x")
             #expect(plain.status == 1, "\(plain)")
-            #expect(plain.stderr == "pi-relayd: could not start pi for session x: pi could not start: no-such-pi was not found in PATH\n",
-                    "\(plain)")
+            #expect(
+                plain.stderr == "pi-relayd: could not start pi for session x: pi could not start: no-such-pi was not found in PATH\n",
+                "\(plain)")
             let json = try await s.run("new", "--cwd", s.project, "--json")
             #expect(json.status == 1)
             let error = try json.json()["error"]

@@ -1,9 +1,10 @@
 import Foundation
+import PiRelaySDK
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PiRelaySDK
-import Testing
 
 /// Issue 6 point 11, files both ways through Discord (points 2 and 6): what a user attaches in
 /// Discord reaches pi through the attachments plugin, and an answer too long for the chat is
@@ -19,11 +20,15 @@ import Testing
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "att"])
             let png = Data(E2ESamples.png).base64EncodedString()
-            let posted = try await stack.fake.post("/messages", [
-                "user_id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name), "dm": true, "content": "look at these",
-                "attachments": [["filename": "shot.png", "content_type": "image/png", "data_b64": .string(png)],
-                                ["filename": "log.txt", "content_type": "text/plain", "text": "the build log says: all green\n"]],
-            ])
+            let posted = try await stack.fake.post(
+                "/messages",
+                [
+                    "user_id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name), "dm": true, "content": "look at these",
+                    "attachments": [
+                        ["filename": "shot.png", "content_type": "image/png", "data_b64": .string(png)],
+                        ["filename": "log.txt", "content_type": "text/plain", "text": "the build log says: all green\n"],
+                    ],
+                ])
             #expect(posted["delivered_to"]?.arrayValue?.isEmpty == false, "\(posted)")
 
             let prompt = try await stack.waitForPiPrompt(containing: "look at these")

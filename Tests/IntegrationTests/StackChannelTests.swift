@@ -23,10 +23,12 @@ import Testing
 
             try await stack.say("nobody called you", in: StackHome.general, mention: false)
             try await stack.say("wrong room", in: StackHome.ops)
-            let fromABot = try await stack.fake.post("/messages", [
-                "channel_id": .string(StackHome.general), "mention_bot": true, "content": "a bot talking",
-                "author": ["id": "1500000000000000001", "username": "otherbot", "bot": true],
-            ])
+            let fromABot = try await stack.fake.post(
+                "/messages",
+                [
+                    "channel_id": .string(StackHome.general), "mention_bot": true, "content": "a bot talking",
+                    "author": ["id": "1500000000000000001", "username": "otherbot", "bot": true],
+                ])
             #expect(fromABot["delivered_to"]?.arrayValue?.isEmpty == false, "\(fromABot)")
             try await stack.say("hello api", in: StackHome.general)
             try await stack.waitForBotMessage(in: StackHome.general, containing: "Echo: hello api")
@@ -74,8 +76,10 @@ import Testing
             #expect(exit == .exited(0) && !forced)
 
             var config = StackConfig()
-            config.channels = [(id: StackHome.general, cwd: stack.workspace, name: "api"),
-                               (id: StackHome.ops, cwd: stack.workspace, name: idPrefix)]
+            config.channels = [
+                (id: StackHome.general, cwd: stack.workspace, name: "api"),
+                (id: StackHome.ops, cwd: stack.workspace, name: idPrefix),
+            ]
             try await stack.start(config, freshCommands: false)
             try await stack.waitForState("api", "idle")
             try await stack.waitForState(idPrefix, "idle")

@@ -52,7 +52,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
             let started = try await stack.command("new", ["cwd": .string(project), "name": "proj"], in: StackHome.general)
             #expect(started.text.contains("Started proj"), "\(started)")
-            let bound = try #require(try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to proj"))")?[0])
+            let bound = try #require(
+                try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to proj"))")?[0])
             let thread = try #require(bound["channel_id"]?.stringValue)
             #expect(thread != StackHome.general)
             let channels = try await stack.fake.get("/channels")["channels"]?.arrayValue ?? []
@@ -65,8 +66,9 @@ import Testing
             try await stack.say("work in the thread", in: thread, mention: false)
             try await stack.waitForBotMessage(in: thread, containing: "Echo: work in the thread")
             #expect(try await stack.json("last", "proj")["text"] == "Echo: work in the thread")
-            #expect(try await stack.botMessages(StackHome.general).allSatisfy { $0["content"]?.stringValue?.contains("Echo:") != true },
-                    "the answer went to the thread, not the channel")
+            #expect(
+                try await stack.botMessages(StackHome.general).allSatisfy { $0["content"]?.stringValue?.contains("Echo:") != true },
+                "the answer went to the thread, not the channel")
         }
     }
 
@@ -166,8 +168,9 @@ import Testing
             try await stack.dm("still main")
             try await stack.waitForBotMessage(in: dm, containing: "Echo: still main")
             #expect(try await stack.json("last", "main")["text"] == "Echo: still main")
-            #expect(try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("Echo: ping other") != true },
-                    "the other session's answer goes to its own chats, not this DM")
+            #expect(
+                try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("Echo: ping other") != true },
+                "the other session's answer goes to its own chats, not this DM")
 
             let ended = try await stack.command("end")
             #expect(ended.text.contains("Ended main"), "\(ended)")
@@ -241,8 +244,9 @@ import Testing
             try await stack.waitForState("working", "busy")
 
             let list = try await stack.command("sessions")
-            let buttons = Dictionary(uniqueKeysWithValues: list.components.flatMap { $0["components"]?.arrayValue ?? [] }
-                .compactMap { b in b["label"]?.stringValue.map { ($0, b["style"]?.intValue ?? 0) } })
+            let buttons = Dictionary(
+                uniqueKeysWithValues: list.components.flatMap { $0["components"]?.arrayValue ?? [] }
+                    .compactMap { b in b["label"]?.stringValue.map { ($0, b["style"]?.intValue ?? 0) } })
             #expect(buttons == ["mine": 3, "resting": 1, "⏳ working": 2, "Disconnect": 4], "\(buttons)")
             #expect(list.text.contains("👁 **mine**") && list.text.contains("**working** · busy"), "\(list)")
             _ = try await stack.json("abort", "working")

@@ -34,7 +34,9 @@ import Testing
             #expect(words.count == 600, "\(answer.prefix(200))")
             // The final is in when the bot's messages after the prompt hold the whole answer.
             let shown = try await waitFor("the whole answer is shown in the DM", timeout: .seconds(90)) { () -> [JSONValue]? in
-                let after = try await stack.botMessages(dm).filter { (Int($0["id"]?.stringValue ?? "") ?? 0) > (Int(prompt["id"]?.stringValue ?? "") ?? 0) }
+                let after = try await stack.botMessages(dm).filter {
+                    (Int($0["id"]?.stringValue ?? "") ?? 0) > (Int(prompt["id"]?.stringValue ?? "") ?? 0)
+                }
                 return Self.words(after.map { Self.body($0["content"]?.stringValue ?? "") }.joined(separator: " ")) == words ? after : nil
             }
             #expect(shown.count >= 2, "600 words take more than one message: \(shown.count)")
@@ -48,8 +50,9 @@ import Testing
             let gaps = zip(editTimes, editTimes.dropFirst()).map { $1 - $0 }.dropLast()
             #expect(gaps.count >= 2 && gaps.allSatisfy { $0 >= 0.6 }, "edits of the live message came closer than 800 ms: \(gaps)")
             let versions = (first["history"]?.arrayValue ?? []).compactMap { $0["content"]?.stringValue }
-            #expect(versions.contains { !$0.isEmpty && $0.count < (first["content"]?.stringValue?.count ?? 0) },
-                    "an earlier version showed less of the answer")
+            #expect(
+                versions.contains { !$0.isEmpty && $0.count < (first["content"]?.stringValue?.count ?? 0) },
+                "an earlier version showed less of the answer")
             for (i, m) in shown.enumerated() {
                 let text = m["content"]?.stringValue ?? ""
                 #expect(text.count <= 2000, "message \(i + 1) has \(text.count) characters")
@@ -59,8 +62,9 @@ import Testing
             let deleted = try await stack.fake.get("/messages?channel_id=\(dm)&author=bot&include_deleted=1")["messages"]?.arrayValue ?? []
             #expect(deleted.count == (try await stack.botMessages(dm)).count, "the live view posted nothing it had to delete")
             #expect(stack.piPrompts(containing: "!scenario text 600").count == 1)
-            #expect(try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("▶ USER") != true },
-                    "a prompt from this DM is not echoed back into it")
+            #expect(
+                try await stack.botMessages(dm).allSatisfy { $0["content"]?.stringValue?.contains("▶ USER") != true },
+                "a prompt from this DM is not echoed back into it")
         }
     }
 

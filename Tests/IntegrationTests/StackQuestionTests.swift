@@ -107,9 +107,11 @@ import Testing
             try await stack.waitForBotMessage(in: dm, containing: "editor answer: ", since: third)
 
             let responses = stack.piInput("extension_ui_response")
-            #expect(responses.count == 3 && responses.first?["value"] == "blue, please" && responses[1]["cancelled"] == true
+            #expect(
+                responses.count == 3 && responses.first?["value"] == "blue, please" && responses[1]["cancelled"] == true
                     && responses.last?["value"] == "first line\nsecond line", "\(responses)")
-            #expect(stack.piPrompts(containing: "blue, please").isEmpty && stack.piPrompts(containing: "/cancel").isEmpty
+            #expect(
+                stack.piPrompts(containing: "blue, please").isEmpty && stack.piPrompts(containing: "/cancel").isEmpty
                     && stack.piPrompts(containing: "second line").isEmpty)
             #expect(try await stack.json("questions").arrayValue?.isEmpty == true)
         }
@@ -160,10 +162,12 @@ import Testing
             #expect(parts.contains { $0["type"] == 2 && $0["label"] == "Cancel" }, "\(parts)")
             let last = try #require(menu["options"]?.arrayValue?.first { $0["label"]?.stringValue == "24. colour 24" }?["value"]?.stringValue)
 
-            let picked = try await stack.fake.post("/interactions", [
-                "type": 3, "message_id": question["id"] ?? .null, "custom_id": menu["custom_id"] ?? .null, "values": [.string(last)],
-                "user": ["id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name)],
-            ])
+            let picked = try await stack.fake.post(
+                "/interactions",
+                [
+                    "type": 3, "message_id": question["id"] ?? .null, "custom_id": menu["custom_id"] ?? .null, "values": [.string(last)],
+                    "user": ["id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name)],
+                ])
             _ = try await stack.reply(to: try #require(picked["id"]?.stringValue, "\(picked)"))
             try await stack.waitForBotMessage(in: dm, containing: "select answer: \"colour 24\"")
             let responses = stack.piInput("extension_ui_response")

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -116,8 +117,9 @@ import Glibc
             try await stack.dm("are you back?")
             try await stack.waitForBotMessage(in: dm, containing: "Echo: are you back?")
             let shown = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
-            #expect(shown.filter { $0.contains("pi-relayd was restarted and the agent") }.count == 1,
-                    "closed once, in its own message: \(shown)")
+            #expect(
+                shown.filter { $0.contains("pi-relayd was restarted and the agent") }.count == 1,
+                "closed once, in its own message: \(shown)")
             #expect(shown.filter { $0.contains("Apply the migration?") }.count == 1, "\(shown)")
         }
     }
@@ -133,23 +135,26 @@ import Glibc
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "mine"])
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "threaded"], in: StackHome.general)
-            let bound = try #require(try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to threaded"))")?[0])
+            let bound = try #require(
+                try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to threaded"))")?[0])
             let thread = try #require(bound["channel_id"]?.stringValue)
             try await stack.dm("before the restart")
             try await stack.waitForBotMessage(in: dm, containing: "Echo: before the restart")
             try await stack.waitForState("mine", "idle")
-            let ids = Dictionary(uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
-                guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
-                return (name, id)
-            })
+            let ids = Dictionary(
+                uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
+                    guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
+                    return (name, id)
+                })
 
             let (exit, forced) = await first.terminate()
             #expect(exit == .exited(0) && !forced)
             try await stack.start(freshCommands: false)
-            let after = Dictionary(uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
-                guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
-                return (name, id)
-            })
+            let after = Dictionary(
+                uniqueKeysWithValues: try await stack.sessions().compactMap { s -> (String, String)? in
+                    guard let name = s["name"]?.stringValue, let id = s["id"]?.stringValue else { return nil }
+                    return (name, id)
+                })
             #expect(after == ids, "the same sessions with the same ids")
 
             let status = try await stack.command("status")

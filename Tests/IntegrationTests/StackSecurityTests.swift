@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +41,8 @@ import Glibc
             var replies: [StackReply] = []
             replies.append(try await stack.command("sessions", in: StackHome.general, from: .mallory))
             replies.append(try await stack.command("stop", in: StackHome.general, from: .mallory))
-            replies.append(try await stack.command("to", ["session": "general", "text": .string(Self.mallorysWords[2])], in: StackHome.general, from: .mallory))
+            replies.append(
+                try await stack.command("to", ["session": "general", "text": .string(Self.mallorysWords[2])], in: StackHome.general, from: .mallory))
             replies.append(try await stack.command("new", ["cwd": "/", "name": "evil"], from: .mallory))
             replies.append(try await stack.reply(to: try await stack.click(yes, on: message, from: .mallory)))
             for r in replies {
@@ -79,14 +81,17 @@ import Glibc
             let since = try await stack.fake.cursor
             #expect(kill(pid, SIGKILL) == 0)
             try await stack.waitForGateway(since: since)
-            for arguments in [["status", "--json"], ["plugins", "--json"], ["logs", "discord"], ["logs", "pi-relayd"],
-                              ["plugin", "call", "discord", "status", "{}"], ["sessions"]] {
+            for arguments in [
+                ["status", "--json"], ["plugins", "--json"], ["logs", "discord"], ["logs", "pi-relayd"],
+                ["plugin", "call", "discord", "status", "{}"], ["sessions"],
+            ] {
                 let r = try await stack.cli(arguments)
                 #expect(r.status == 0, "\(r)")
             }
             let identified = try await stack.fake.get("/frames?dir=in&op=2")["frames"]?.arrayValue ?? []
-            #expect(!identified.isEmpty && identified.allSatisfy { $0["text"]?.stringValue?.contains("<redacted>") == true },
-                    "the plugin identified with the right token (the fake records it redacted): \(identified.count) identifies")
+            #expect(
+                !identified.isEmpty && identified.allSatisfy { $0["text"]?.stringValue?.contains("<redacted>") == true },
+                "the plugin identified with the right token (the fake records it redacted): \(identified.count) identifies")
             #expect(!stack.home.pluginLog("discord").isEmpty)
             stack.expectTokenNowhere()
         }

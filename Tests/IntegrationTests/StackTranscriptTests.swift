@@ -25,8 +25,10 @@ import Testing
 
             try await stack.dm("!scenario ui confirm")
             let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
-            _ = try await stack.reply(to: try await stack.click(try #require(StackHome.button("Yes", in: question)),
-                                                                on: try #require(question["id"]?.stringValue)))
+            _ = try await stack.reply(
+                to: try await stack.click(
+                    try #require(StackHome.button("Yes", in: question)),
+                    on: try #require(question["id"]?.stringValue)))
             try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
             try await stack.waitForState("demo", "idle")
 
@@ -44,9 +46,11 @@ import Testing
             try transcript.write(toFile: Self.output, atomically: true, encoding: .utf8)
             print("--- the whole session as the fake Discord saw it (saved to \(Self.output)) ---\n\(transcript)\n--- end ---")
 
-            for step in ["slash alice: /new", "user alice: !scenario tools", "bot edited", "🔧", "click alice -> Yes",
-                         "alice (discord) answered: yes", "confirm answer: true", "user alice: !scenario slow", "slash alice: /stop",
-                         "⏹ Aborted", "slash alice: /status"] {
+            for step in [
+                "slash alice: /new", "user alice: !scenario tools", "bot edited", "🔧", "click alice -> Yes",
+                "alice (discord) answered: yes", "confirm answer: true", "user alice: !scenario slow", "slash alice: /stop",
+                "⏹ Aborted", "slash alice: /status",
+            ] {
                 #expect(transcript.contains(step), "the transcript shows \(step)")
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,8 +60,9 @@ import Glibc
     @Test func aSecondDaemonForTheSameHomeRefusesToStart() async throws {
         try await TestHome.with { home in
             let first = try await home.startDaemon()
-            let second = try SpawnedProcess(BuildProducts.relayd, ["start", "--foreground"], environment: home.environment(),
-                                            stdoutPath: home.scratch + "/second.out", stderrPath: home.scratch + "/second.err")
+            let second = try SpawnedProcess(
+                BuildProducts.relayd, ["start", "--foreground"], environment: home.environment(),
+                stdoutPath: home.scratch + "/second.out", stderrPath: home.scratch + "/second.err")
             let exit = await second.wait(timeout: .seconds(30))
             if exit == nil { second.signalGroup(SIGKILL) }
             #expect(exit == .exited(1), "\(second.stderr)")
@@ -79,8 +81,9 @@ import Glibc
             try home.writeFile("state/sessions.json", contents, mode: 0o600)
             let start = try await home.run("start")
             #expect(start.status == 1, "\(start)")
-            #expect(start.stderr.contains("sessions.json was written by a newer pi-relayd (file version 9; this one reads up to 1)"),
-                    "\(start)")
+            #expect(
+                start.stderr.contains("sessions.json was written by a newer pi-relayd (file version 9; this one reads up to 1)"),
+                "\(start)")
             #expect(home.read("state/sessions.json") == contents)
         }
     }
@@ -113,10 +116,11 @@ import Glibc
             try home.installFake("fake-good", as: "good")
             let daemon = try await home.startDaemon()
             try await daemon.waitForRunning("good")
-            let impatient = try SpawnedProcess(BuildProducts.relayd, ["plugin", "call", "good", "slow", #"{"ms":1500}"#],
-                                               environment: home.environment(),
-                                               stdoutPath: home.scratch + "/impatient.out",
-                                               stderrPath: home.scratch + "/impatient.err")
+            let impatient = try SpawnedProcess(
+                BuildProducts.relayd, ["plugin", "call", "good", "slow", #"{"ms":1500}"#],
+                environment: home.environment(),
+                stdoutPath: home.scratch + "/impatient.out",
+                stderrPath: home.scratch + "/impatient.err")
             try await waitUntil("the plugin has the slow request") { !home.fakeEvents("request", plugin: "good").isEmpty }
             impatient.signal(SIGKILL)
             _ = await impatient.wait(timeout: .seconds(10))

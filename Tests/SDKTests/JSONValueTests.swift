@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 @Suite struct JSONValueTests {
@@ -58,7 +59,9 @@ import Testing
             "empty": "",
         ]
         let text = value.serialized()
-        #expect(text == #"{"empty":"","list":[1,2.5,true,false,null,"s",[],{}],"nested":{"a":{"b":{"c":"# + "\"\u{2028}\\\"{}[]\\\\\"}}},\"type\":\"message_update\"}")
+        #expect(
+            text == #"{"empty":"","list":[1,2.5,true,false,null,"s",[],{}],"nested":{"a":{"b":{"c":"#
+                + "\"\u{2028}\\\"{}[]\\\\\"}}},\"type\":\"message_update\"}")
         #expect(try JSONValue.parse(text) == value)
         #expect(try JSONValue.parse(bytes: value.serializedBytes()) == value)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 /// `oversizedPrefix` is the first `prefixBytes` bytes of the skipped line however the line

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 @Suite struct LineFramerTests {
@@ -64,10 +65,11 @@ import Testing
     @Test func skipsOversizedLines() {
         let stream = Array("0123456789\nok\n12345678\nABCDEFGHIJKLMNOPQRSTUVWXYZ\nend\n".utf8)
         let transcript = Self.frame([stream], maxLineBytes: 8)
-        #expect(transcript.events == [
-            .oversized(bytes: 10), .line(Array("ok".utf8)), .line(Array("12345678".utf8)), .oversized(bytes: 26),
-            .line(Array("end".utf8)),
-        ])
+        #expect(
+            transcript.events == [
+                .oversized(bytes: 10), .line(Array("ok".utf8)), .line(Array("12345678".utf8)), .oversized(bytes: 26),
+                .line(Array("end".utf8)),
+            ])
         #expect(transcript.tail == nil)
     }
 

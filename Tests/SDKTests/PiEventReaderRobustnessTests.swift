@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 /// Key order, omitted and mistyped fields, escapes in awkward places, and lines that must fail.
@@ -18,11 +19,14 @@ import Testing
 
     @Test func typeLastAndInnerKeysReordered() throws {
         let partial = PiStreamFixture.assistantMessage(content: #"[{"type":"text","text":"x"}]"#)
-        let line = #"{"message":"# + partial + #","assistantMessageEvent":{"partial":"# + partial
+        let line =
+            #"{"message":"# + partial + #","assistantMessageEvent":{"partial":"# + partial
             + #","delta":"d\"1","contentIndex":4,"type":"text_delta"},"type":"message_update"}"#
-        #expect(try read(line) == PiEvent(
-            type: .messageUpdate,
-            payload: .messageUpdate(PiAssistantMessageEvent(type: .textDelta, contentIndex: 4, delta: "d\"1"))))
+        #expect(
+            try read(line)
+                == PiEvent(
+                    type: .messageUpdate,
+                    payload: .messageUpdate(PiAssistantMessageEvent(type: .textDelta, contentIndex: 4, delta: "d\"1"))))
     }
 
     @Test func roleAfterContent() throws {
@@ -41,7 +45,8 @@ import Testing
     }
 
     @Test func whitespaceBetweenTokens() throws {
-        let line = " { \"type\" : \"message_update\" ,\t\"message\" : { \"content\" : [ { \"type\" : \"text\" } ] } ,\r\n"
+        let line =
+            " { \"type\" : \"message_update\" ,\t\"message\" : { \"content\" : [ { \"type\" : \"text\" } ] } ,\r\n"
             + " \"assistantMessageEvent\" : { \"type\" : \"text_delta\" , \"delta\" : \"x\" , \"contentIndex\" : 0 } } \r"
         #expect(try read(line).assistantMessageEvent == PiAssistantMessageEvent(type: .textDelta, contentIndex: 0, delta: "x"))
     }
@@ -63,9 +68,11 @@ import Testing
     @Test func nullsAndWrongTypesAreNil() throws {
         let update = #"{"type":"message_update","assistantMessageEvent":{"type":null,"contentIndex":"0","delta":7,"content":null,"toolCall":"x"}}"#
         #expect(try read(update).assistantMessageEvent == PiAssistantMessageEvent())
-        let tool = #"{"type":"tool_execution_end","toolCallId":null,"isError":"yes","result":{"content":"text","details":{"diff":null,"exitCode":1.5}}}"#
+        let tool =
+            #"{"type":"tool_execution_end","toolCallId":null,"isError":"yes","result":{"content":"text","details":{"diff":null,"exitCode":1.5}}}"#
         #expect(try read(tool).toolExecution == PiToolExecution())
-        let message = #"{"type":"message_end","message":{"role":"assistant","content":[7,null,{"type":"text","text":null},{"type":"text","text":"ok"}]}}"#
+        let message =
+            #"{"type":"message_end","message":{"role":"assistant","content":[7,null,{"type":"text","text":null},{"type":"text","text":"ok"}]}}"#
         #expect(try read(message).message == PiMessageSummary(role: "assistant", text: "ok"))
         #expect(try read(#"{"type":"message_end","message":[]}"#).message == PiMessageSummary())
     }
@@ -86,8 +93,10 @@ import Testing
 
     /// Skipped strings that end in backslashes, long and short, must end at the right quote.
     @Test func backslashRunsInSkippedStrings() throws {
-        let texts = [#"\\"#, #"\\\\"#, #"\"\\"#, #"a\\\"b"#, String(repeating: #"\\"#, count: 40),
-                     String(repeating: "x", count: 30) + #"\\\\\"\\"#, String(repeating: #"\""#, count: 50) + "}"]
+        let texts = [
+            #"\\"#, #"\\\\"#, #"\"\\"#, #"a\\\"b"#, String(repeating: #"\\"#, count: 40),
+            String(repeating: "x", count: 30) + #"\\\\\"\\"#, String(repeating: #"\""#, count: 50) + "}",
+        ]
         for text in texts {
             let partial = PiStreamFixture.assistantMessage(content: #"[{"type":"text","text":""# + text + #""}]"#)
             let line = PiStreamFixture.messageUpdate("text_delta", contentIndex: 0, fields: #","delta":"z""#, partial: partial)

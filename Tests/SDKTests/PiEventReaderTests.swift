@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 /// One test per line type of spec §2–§4, using the shapes pi writes.
@@ -10,7 +11,9 @@ import Testing
     // MARK: responses
 
     @Test func successfulResponseKeepsIdAndRawData() throws {
-        let event = try read(#"{"id":"req_1","type":"response","command":"get_state","success":true,"data":{"thinkingLevel":"off","isStreaming":false,"isCompacting":false,"steeringMode":"one-at-a-time","followUpMode":"one-at-a-time","sessionId":"abc","autoCompactionEnabled":true,"messageCount":0,"pendingMessageCount":0}}"#)
+        let event = try read(
+            #"{"id":"req_1","type":"response","command":"get_state","success":true,"data":{"thinkingLevel":"off","isStreaming":false,"isCompacting":false,"steeringMode":"one-at-a-time","followUpMode":"one-at-a-time","sessionId":"abc","autoCompactionEnabled":true,"messageCount":0,"pendingMessageCount":0}}"#
+        )
         #expect(event.type == .response)
         let response = try #require(event.response)
         #expect(response.id == "req_1")
@@ -45,16 +48,23 @@ import Testing
     // MARK: extension UI requests
 
     @Test func selectDialog() throws {
-        let event = try read(#"{"type":"extension_ui_request","id":"uuid-1","method":"select","title":"Allow dangerous command?","options":["Allow","Block"],"timeout":30000}"#)
+        let event = try read(
+            #"{"type":"extension_ui_request","id":"uuid-1","method":"select","title":"Allow dangerous command?","options":["Allow","Block"],"timeout":30000}"#
+        )
         #expect(event.type == .extensionUIRequest)
-        #expect(event.extensionUIRequest == PiExtensionUIRequest(
-            id: "uuid-1", method: "select", title: "Allow dangerous command?", options: ["Allow", "Block"], timeout: 30000))
+        #expect(
+            event.extensionUIRequest
+                == PiExtensionUIRequest(
+                    id: "uuid-1", method: "select", title: "Allow dangerous command?", options: ["Allow", "Block"], timeout: 30000))
     }
 
     @Test func confirmInputAndEditorDialogs() throws {
-        let confirm = try read(#"{"type":"extension_ui_request","id":"u2","method":"confirm","title":"Clear session?","message":"All messages will be lost."}"#)
-        #expect(confirm.extensionUIRequest == PiExtensionUIRequest(
-            id: "u2", method: "confirm", title: "Clear session?", message: "All messages will be lost."))
+        let confirm = try read(
+            #"{"type":"extension_ui_request","id":"u2","method":"confirm","title":"Clear session?","message":"All messages will be lost."}"#)
+        #expect(
+            confirm.extensionUIRequest
+                == PiExtensionUIRequest(
+                    id: "u2", method: "confirm", title: "Clear session?", message: "All messages will be lost."))
         let input = try read(#"{"type":"extension_ui_request","id":"u3","method":"input","title":"Name","placeholder":"type here"}"#)
         #expect(input.extensionUIRequest?.placeholder == "type here")
         #expect(input.extensionUIRequest?.timeout == nil)
@@ -70,9 +80,13 @@ import Testing
         #expect(status.extensionUIRequest?.statusText == "busy")
         let cleared = try read(#"{"type":"extension_ui_request","id":"s2","method":"setStatus","statusKey":"demo"}"#)
         #expect(cleared.extensionUIRequest?.statusText == nil)
-        let widget = try read(#"{"type":"extension_ui_request","id":"w","method":"setWidget","widgetKey":"todo","widgetLines":["- a","- b"],"widgetPlacement":"belowEditor"}"#)
-        #expect(widget.extensionUIRequest == PiExtensionUIRequest(
-            id: "w", method: "setWidget", widgetKey: "todo", widgetLines: ["- a", "- b"], widgetPlacement: "belowEditor"))
+        let widget = try read(
+            #"{"type":"extension_ui_request","id":"w","method":"setWidget","widgetKey":"todo","widgetLines":["- a","- b"],"widgetPlacement":"belowEditor"}"#
+        )
+        #expect(
+            widget.extensionUIRequest
+                == PiExtensionUIRequest(
+                    id: "w", method: "setWidget", widgetKey: "todo", widgetLines: ["- a", "- b"], widgetPlacement: "belowEditor"))
         let title = try read(#"{"type":"extension_ui_request","id":"t","method":"setTitle","title":"pi - project"}"#)
         #expect(title.extensionUIRequest?.title == "pi - project")
         let text = try read(#"{"type":"extension_ui_request","id":"e","method":"set_editor_text","text":"hello\u2028world"}"#)
@@ -85,10 +99,13 @@ import Testing
         let message = PiStreamFixture.assistantMessage(content: #"[{"type":"text","text":"done {\"x\":1}"}]"#)
         #expect(try read(#"{"type":"agent_start"}"#) == PiEvent(type: .agentStart))
         #expect(try read(#"{"type":"turn_start"}"#) == PiEvent(type: .turnStart))
-        let turnEnd = #"{"type":"turn_end","message":"# + message
+        let turnEnd =
+            #"{"type":"turn_end","message":"# + message
             + #","toolResults":[{"role":"toolResult","toolCallId":"toolu_1","toolName":"bash","content":[{"type":"text","text":"ok"}],"details":{},"isError":false,"timestamp":1}]}"#
         #expect(try read(turnEnd) == PiEvent(type: .turnEnd))
-        let agentEnd = #"{"type":"agent_end","messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"timestamp":1},"# + message + "]}"
+        let agentEnd =
+            #"{"type":"agent_end","messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"timestamp":1},"#
+            + message + "]}"
         #expect(try read(agentEnd) == PiEvent(type: .agentEnd))
     }
 
@@ -99,16 +116,20 @@ import Testing
     }
 
     @Test func autoCompaction() throws {
-        #expect(try read(#"{"type": "auto_compaction_start", "reason": "threshold"}"#)
-            == PiEvent(type: .autoCompactionStart, payload: .autoCompaction(PiAutoCompaction(reason: "threshold"))))
-        let end = try read(#"{"type":"auto_compaction_end","result":{"summary":"long summary","firstKeptEntryId":"e1","tokensBefore":150000,"details":{"readFiles":["a"]}},"aborted":false,"willRetry":true}"#)
+        #expect(
+            try read(#"{"type": "auto_compaction_start", "reason": "threshold"}"#)
+                == PiEvent(type: .autoCompactionStart, payload: .autoCompaction(PiAutoCompaction(reason: "threshold"))))
+        let end = try read(
+            #"{"type":"auto_compaction_end","result":{"summary":"long summary","firstKeptEntryId":"e1","tokensBefore":150000,"details":{"readFiles":["a"]}},"aborted":false,"willRetry":true}"#
+        )
         #expect(end.autoCompaction == PiAutoCompaction(aborted: false, willRetry: true))
         let failed = try read(#"{"type":"auto_compaction_end","aborted":false,"willRetry":false,"errorMessage":"Compaction failed: 529 overloaded"}"#)
         #expect(failed.autoCompaction?.errorMessage == "Compaction failed: 529 overloaded")
     }
 
     @Test func autoRetry() throws {
-        let start = try read(#"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"529 {\"type\":\"overloaded_error\"}"}"#)
+        let start = try read(
+            #"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"529 {\"type\":\"overloaded_error\"}"}"#)
         #expect(start.autoRetry == PiAutoRetry(attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: #"529 {"type":"overloaded_error"}"#))
         let end = try read(#"{"type":"auto_retry_end","success":false,"attempt":3,"finalError":"Retry cancelled"}"#)
         #expect(end.type == .autoRetryEnd)
@@ -123,7 +144,9 @@ import Testing
     // MARK: messages
 
     @Test func userMessageStartHasNoText() throws {
-        let event = try read(#"{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"Please fix it"},{"type":"image","data":"iVBORw0KGgoAAAANSUhEUg==","mimeType":"image/png"}],"timestamp":1763683114283}}"#)
+        let event = try read(
+            #"{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"Please fix it"},{"type":"image","data":"iVBORw0KGgoAAAANSUhEUg==","mimeType":"image/png"}],"timestamp":1763683114283}}"#
+        )
         #expect(event.type == .messageStart)
         #expect(event.message == PiMessageSummary(role: "user"))
     }
@@ -134,7 +157,8 @@ import Testing
     }
 
     @Test func assistantMessageEndConcatenatesTextBlocksOnly() throws {
-        let content = #"[{"type":"thinking","thinking":"let me think about \"it\"","thinkingSignature":"EqQBCkgIARAB"},"#
+        let content =
+            #"[{"type":"thinking","thinking":"let me think about \"it\"","thinkingSignature":"EqQBCkgIARAB"},"#
             + #"{"type":"text","text":"Part one. ","textSignature":"sig"},"#
             + #"{"type":"toolCall","id":"toolu_01","name":"bash","arguments":{"command":"grep \"x\" y"}},"#
             + #"{"text":"Part \"two\" \ud83d\ude00\u2028.","type":"text"}]"#
@@ -144,12 +168,14 @@ import Testing
     }
 
     @Test func erroredAssistantMessage() throws {
-        let line = #"{"type":"message_end","message":{"role":"assistant","content":[],"api":"openai-responses","provider":"openai","model":"gpt-5.1-codex","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"aborted","timestamp":1763681581545,"errorMessage":"Request was aborted"}}"#
+        let line =
+            #"{"type":"message_end","message":{"role":"assistant","content":[],"api":"openai-responses","provider":"openai","model":"gpt-5.1-codex","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"aborted","timestamp":1763681581545,"errorMessage":"Request was aborted"}}"#
         #expect(try read(line).message == PiMessageSummary(role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted"))
     }
 
     @Test func toolResultMessageKeepsRoleOnly() throws {
-        let line = #"{"type":"message_end","message":{"role":"toolResult","toolCallId":"toolu_01XrQPnkjYXzpzFGYHBzU2vm","toolName":"bash","content":[{"type":"text","text":"Command exited with code 1"}],"details":{},"isError":true,"timestamp":1763683116857}}"#
+        let line =
+            #"{"type":"message_end","message":{"role":"toolResult","toolCallId":"toolu_01XrQPnkjYXzpzFGYHBzU2vm","toolName":"bash","content":[{"type":"text","text":"Command exited with code 1"}],"details":{},"isError":true,"timestamp":1763683116857}}"#
         #expect(try read(line).message == PiMessageSummary(role: "toolResult"))
     }
 
@@ -163,8 +189,10 @@ import Testing
             partial: partial)
         let event = try read(line)
         #expect(event.type == .messageUpdate)
-        #expect(event.assistantMessageEvent == PiAssistantMessageEvent(
-            type: .textDelta, contentIndex: 1, delta: "Hello \"w\" \\ é 😀 \u{2028}raw\u{2029} / \u{8}\u{C}\n\r\t\u{1}"))
+        #expect(
+            event.assistantMessageEvent
+                == PiAssistantMessageEvent(
+                    type: .textDelta, contentIndex: 1, delta: "Hello \"w\" \\ é 😀 \u{2028}raw\u{2029} / \u{8}\u{C}\n\r\t\u{1}"))
     }
 
     @Test func everyAssistantMessageEventVariant() throws {
@@ -173,18 +201,24 @@ import Testing
             try read(PiStreamFixture.messageUpdate(kind, contentIndex: 2, fields: fields, partial: partial)).assistantMessageEvent
         }
         #expect(try update("text_start") == PiAssistantMessageEvent(type: .textStart, contentIndex: 2))
-        #expect(try update("text_end", #","content":"Hi there""#)
-            == PiAssistantMessageEvent(type: .textEnd, contentIndex: 2, content: "Hi there"))
+        #expect(
+            try update("text_end", #","content":"Hi there""#)
+                == PiAssistantMessageEvent(type: .textEnd, contentIndex: 2, content: "Hi there"))
         #expect(try update("thinking_start") == PiAssistantMessageEvent(type: .thinkingStart, contentIndex: 2))
-        #expect(try update("thinking_delta", #","delta":"hmm""#)
-            == PiAssistantMessageEvent(type: .thinkingDelta, contentIndex: 2, delta: "hmm"))
-        #expect(try update("thinking_end", #","content":"hmm, ok""#)
-            == PiAssistantMessageEvent(type: .thinkingEnd, contentIndex: 2, content: "hmm, ok"))
+        #expect(
+            try update("thinking_delta", #","delta":"hmm""#)
+                == PiAssistantMessageEvent(type: .thinkingDelta, contentIndex: 2, delta: "hmm"))
+        #expect(
+            try update("thinking_end", #","content":"hmm, ok""#)
+                == PiAssistantMessageEvent(type: .thinkingEnd, contentIndex: 2, content: "hmm, ok"))
         #expect(try update("toolcall_start") == PiAssistantMessageEvent(type: .toolcallStart, contentIndex: 2))
-        #expect(try update("toolcall_delta", #","delta":"{\"comm""#)
-            == PiAssistantMessageEvent(type: .toolcallDelta, contentIndex: 2, delta: #"{"comm"#))
-        let end = try #require(try update(
-            "toolcall_end", #","toolCall":{"type":"toolCall","id":"toolu_1","name":"bash","arguments":{"command":"ls -la \"dir\"","timeout":30}}"#))
+        #expect(
+            try update("toolcall_delta", #","delta":"{\"comm""#)
+                == PiAssistantMessageEvent(type: .toolcallDelta, contentIndex: 2, delta: #"{"comm"#))
+        let end = try #require(
+            try update(
+                "toolcall_end", #","toolCall":{"type":"toolCall","id":"toolu_1","name":"bash","arguments":{"command":"ls -la \"dir\"","timeout":30}}"#
+            ))
         #expect(end.type == .toolcallEnd)
         #expect(end.toolCall?.id == "toolu_1")
         #expect(end.toolCall?.name == "bash")
@@ -199,7 +233,9 @@ import Testing
     // MARK: tool execution
 
     @Test func toolExecutionStartKeepsArgs() throws {
-        let event = try read(#"{"type":"tool_execution_start","toolCallId":"toolu_1","toolName":"edit","args":{"path":"a.swift","oldText":"let x = \"{\"","newText":"let x = 1"}}"#)
+        let event = try read(
+            #"{"type":"tool_execution_start","toolCallId":"toolu_1","toolName":"edit","args":{"path":"a.swift","oldText":"let x = \"{\"","newText":"let x = 1"}}"#
+        )
         #expect(event.type == .toolExecutionStart)
         let execution = try #require(event.toolExecution)
         #expect(execution.toolCallID == "toolu_1")
@@ -210,14 +246,17 @@ import Testing
     }
 
     @Test func toolExecutionUpdateReadsPartialResult() throws {
-        let event = try read(#"{"type":"tool_execution_update","toolCallId":"toolu_1","toolName":"bash","args":{"command":"make"},"partialResult":{"content":[{"type":"text","text":"line 1\nline 2\n"}],"details":{"truncation":{"truncated":false}}}}"#)
+        let event = try read(
+            #"{"type":"tool_execution_update","toolCallId":"toolu_1","toolName":"bash","args":{"command":"make"},"partialResult":{"content":[{"type":"text","text":"line 1\nline 2\n"}],"details":{"truncation":{"truncated":false}}}}"#
+        )
         #expect(event.type == .toolExecutionUpdate)
         #expect(event.toolExecution?.resultText == "line 1\nline 2\n")
         #expect(event.toolExecution?.resultTextTruncated == false)
     }
 
     @Test func toolExecutionEndReadsTextDiffAndExitCode() throws {
-        let line = #"{"type":"tool_execution_end","toolCallId":"toolu_2","toolName":"edit","result":{"content":[{"type":"text","text":"Successfully replaced text in a.swift."},{"type":"image","data":"AAAA","mimeType":"image/png"}],"details":{"diff":"-let x = 0\n+let x = 1","firstChangedLine":3,"exitCode":2}},"isError":false}"#
+        let line =
+            #"{"type":"tool_execution_end","toolCallId":"toolu_2","toolName":"edit","result":{"content":[{"type":"text","text":"Successfully replaced text in a.swift."},{"type":"image","data":"AAAA","mimeType":"image/png"}],"details":{"diff":"-let x = 0\n+let x = 1","firstChangedLine":3,"exitCode":2}},"isError":false}"#
         let execution = try #require(try read(line).toolExecution)
         var expected = PiToolExecution(
             toolCallID: "toolu_2", toolName: "edit", isError: false, resultText: "Successfully replaced text in a.swift.",
@@ -228,7 +267,8 @@ import Testing
     }
 
     @Test func skippedToolIsAnError() throws {
-        let line = #"{"type":"tool_execution_end","toolCallId":"t","toolName":"bash","result":{"content":[{"type":"text","text":"Skipped due to queued user message."}],"details":{}},"isError":true}"#
+        let line =
+            #"{"type":"tool_execution_end","toolCallId":"t","toolName":"bash","result":{"content":[{"type":"text","text":"Skipped due to queued user message."}],"details":{}},"isError":true}"#
         let execution = try #require(try read(line).toolExecution)
         #expect(execution.isError == true)
         #expect(execution.resultText == "Skipped due to queued user message.")
@@ -239,7 +279,8 @@ import Testing
     @Test func toolOutputIsCappedOnACharacterBoundary() throws {
         // 'é' is two bytes: a 5-byte cap falls inside the third one.
         let capped = PiEventReader(toolResultTextLimit: 5, diffLimit: 3)
-        let line = #"{"type":"tool_execution_end","toolCallId":"t","result":{"content":[{"type":"text","text":"éééé"},{"type":"text","text":"more"}],"details":{"diff":"+😀x"}},"isError":false}"#
+        let line =
+            #"{"type":"tool_execution_end","toolCallId":"t","result":{"content":[{"type":"text","text":"éééé"},{"type":"text","text":"more"}],"details":{"diff":"+😀x"}},"isError":false}"#
         let execution = try #require(try capped.read(line).toolExecution)
         #expect(execution.resultText == "éé")
         #expect(execution.resultTextTruncated)
@@ -256,7 +297,8 @@ import Testing
     @Test func cappedOutputAcrossBlocksAndEscapes() throws {
         let capped = PiEventReader(toolResultTextLimit: 7)
         // Escapes count by their decoded size: \n is one byte, \u00e9 two.
-        let line = #"{"type":"tool_execution_update","partialResult":{"content":[{"type":"text","text":"a\nb"},{"type":"text","text":"\u00e9\u00e9\u00e9"}]}}"#
+        let line =
+            #"{"type":"tool_execution_update","partialResult":{"content":[{"type":"text","text":"a\nb"},{"type":"text","text":"\u00e9\u00e9\u00e9"}]}}"#
         let execution = try #require(try capped.read(line).toolExecution)
         #expect(execution.resultText == "a\nbéé")
         #expect(execution.resultTextTruncated)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PiRelaySDK
 
 /// Whole streams through `LineFramer` + `PiEventReader`, as the relay reads a pi child.
@@ -62,13 +63,17 @@ import Testing
         framer.feed(Array(line.utf8) + [0x0A]) { framed in
             if case .line(let bytes) = framed, let event = try? PiEventReader().read(bytes) { events.append(event) }
         }
-        #expect(events == [PiEvent(
-            type: .messageUpdate, payload: .messageUpdate(PiAssistantMessageEvent(type: .textDelta, contentIndex: 0, delta: "tail é")))])
+        #expect(
+            events == [
+                PiEvent(
+                    type: .messageUpdate, payload: .messageUpdate(PiAssistantMessageEvent(type: .textDelta, contentIndex: 0, delta: "tail é")))
+            ])
     }
 
     @Test func twentyMegabyteToolOutputIsCapped() throws {
         let output = String(repeating: "drwxr-xr-x 3 root root 4096 \"dir\"\n", count: 20 << 20 / 34)
-        let line = #"{"type":"tool_execution_end","toolCallId":"t","toolName":"bash","result":{"content":[{"type":"text","text":"#
+        let line =
+            #"{"type":"tool_execution_end","toolCallId":"t","toolName":"bash","result":{"content":[{"type":"text","text":"#
             + PiStreamFixture.quoted(output) + #"}],"details":{"exitCode":0}},"isError":false}"#
         let execution = try #require(try PiEventReader().read(line).toolExecution)
         #expect(execution.resultText == String(output.utf8.prefix(4000))!)

@@ -22,13 +22,15 @@ struct PiStreamFixture {
         return quotes ? out : Array(out.dropFirst().dropLast())
     }
 
-    static let usage = #"{"input":4,"output":71,"cacheRead":38403,"cacheWrite":333,"totalTokens":38811,"#
+    static let usage =
+        #"{"input":4,"output":71,"cacheRead":38403,"cacheWrite":333,"totalTokens":38811,"#
         + #""cost":{"input":0.000012,"output":0.001065,"cacheRead":0.011520899999999999,"cacheWrite":0.00124875,"#
         + #""total":0.013846649999999999}}"#
 
     /// An assistant message as pi writes it; `content` is the already-serialized content array.
     static func assistantMessage(content: String, stopReason: String = "stop", errorMessage: String? = nil) -> String {
-        var s = #"{"role":"assistant","content":"# + content
+        var s =
+            #"{"role":"assistant","content":"# + content
             + #","api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":"# + usage
             + #","stopReason":"# + quoted(stopReason) + #","timestamp":1763683114283"#
         if let errorMessage { s += #","errorMessage":"# + quoted(errorMessage) }

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 @Suite struct ChatPieceTests {
@@ -21,15 +22,17 @@ import Testing
     }
 
     @Test func allowlistReadsConfigAndEnvironment() {
-        let a = Allowlist(section: ["allowedUsers": ["111", 222]], messenger: "discord",
-                          environment: ["DISCORD_ALLOWED_USERS": "333, 444"])
+        let a = Allowlist(
+            section: ["allowedUsers": ["111", 222]], messenger: "discord",
+            environment: ["DISCORD_ALLOWED_USERS": "333, 444"])
         for u in ["111", "222", "333", "444"] { #expect(a.allows(u)) }
         #expect(!a.allows("555"))
     }
 
     @Test func questionAnswersHaveThePiShape() throws {
-        let base = PendingQuestion(id: "q1", sessionID: "s", method: "confirm", title: "Apply?", message: nil, options: [],
-                                   placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
+        let base = PendingQuestion(
+            id: "q1", sessionID: "s", method: "confirm", title: "Apply?", message: nil, options: [],
+            placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
         #expect(try base.response(for: "yes")["confirmed"] == true)
         #expect(try base.response(for: "No")["confirmed"] == false)
         #expect(throws: (any Error).self) { try base.response(for: "maybe") }

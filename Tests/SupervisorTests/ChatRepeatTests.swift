@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// The chat layer's guards against acting twice or swallowing a message: handled message ids
@@ -48,8 +49,9 @@ import Testing
     }
 
     @Test func plainMessagesAnswerOnlyWhatTheyCanAnswer() {
-        var q = PendingQuestion(id: "q", sessionID: "s", method: "select", title: "Pick", message: nil,
-                                options: ["red", "green", "blue"], placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
+        var q = PendingQuestion(
+            id: "q", sessionID: "s", method: "select", title: "Pick", message: nil,
+            options: ["red", "green", "blue"], placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
         #expect(q.takesPlainReply("2") && q.takesPlainReply("Green"))
         #expect(!q.takesPlainReply("what do the colours mean?"), "not an option: a prompt, not a dropped answer")
         #expect(!q.takesPlainReply("4"))

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// A child's stdin written from the sender's thread: order kept across what the pipe took at once
@@ -16,12 +17,15 @@ import Testing
     }
 
     private func run(_ executable: String, _ arguments: [String], input: ChildInput, lines: Lines) -> Task<ChildExit, Never> {
-        let spec = ChildSpec(executable: executable, arguments: arguments, workingDirectory: NSTemporaryDirectory(),
-                             maxLineBytes: 1 << 20)
+        let spec = ChildSpec(
+            executable: executable, arguments: arguments, workingDirectory: NSTemporaryDirectory(),
+            maxLineBytes: 1 << 20)
         return Task {
-            await ChildProcess.run(spec, input: input, events: ChildEventSink { e in
-                if case .stdout(.line(let bytes)) = e { lines.add(bytes) }
-            })
+            await ChildProcess.run(
+                spec, input: input,
+                events: ChildEventSink { e in
+                    if case .stdout(.line(let bytes)) = e { lines.add(bytes) }
+                })
         }
     }
 
@@ -39,7 +43,7 @@ import Testing
         input.finish()
         input.send(Array("after finish\n".utf8))
         let exit = await child.value
-        #expect(exit == .exited(0)) // cat saw end of file
+        #expect(exit == .exited(0))  // cat saw end of file
         let got = lines.all.map { String(String(decoding: $0.prefix(12), as: UTF8.self).split(separator: " ")[0]) }
         #expect(got.count == 2001)
         #expect(got == (0...2000).map { "line-\($0)" })
@@ -54,7 +58,7 @@ import Testing
         while lines.all.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let started = ContinuousClock.now
         let chunk = [UInt8](repeating: 0x41, count: 64 << 10)
-        for _ in 0..<32 { input.send(chunk) } // 2 MiB into a 64 KiB pipe nobody reads
+        for _ in 0..<32 { input.send(chunk) }  // 2 MiB into a 64 KiB pipe nobody reads
         #expect(ContinuousClock.now - started < .seconds(1))
         #expect(input.pending > 1 << 20)
         try await Task.sleep(for: .milliseconds(50))
@@ -89,11 +93,13 @@ import Testing
         let me = getpid()
         for name in names {
             guard let pid = Int32(name),
-                  let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 2, Int32(fields[1]) == me,
-                  let cmd = try? String(contentsOfFile: "/proc/\(name)/cmdline", encoding: .utf8) else { continue }
+                let cmd = try? String(contentsOfFile: "/proc/\(name)/cmdline", encoding: .utf8)
+            else { continue }
             if cmd.split(separator: "\0").joined(separator: " ") == command { return pid }
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Supervisor
 
 /// docs/CONFIG.md is what newcomers copy from, so its examples must load.
@@ -30,8 +31,9 @@ import Testing
     @Test func theDiscordExampleLoadsCleanly() throws {
         let example = try #require(try Self.yamlBlocks().first)
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: example, knownPlugins: ["discord", "formatter", "attachments"],
-                                   environment: ["HOME": "/home/me", "DISCORD_BOT_TOKEN": "t"])
+        let loaded = try home.load(
+            yaml: example, knownPlugins: ["discord", "formatter", "attachments"],
+            environment: ["HOME": "/home/me", "DISCORD_BOT_TOKEN": "t"])
         #expect(loaded.warnings == [])
         #expect(loaded.notConfigured == [])
         #expect(loaded.config.discord.allowedUsers == ["123456789012345678"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Supervisor
 
 @Suite struct ConfigFileSafetyTests {
@@ -8,14 +9,18 @@ import Testing
         let error = try #require(home.loadError())
         #expect(error.kind == .unsafeFile)
         #expect(error.line == nil)
-        #expect(error.description == "refusing to read \(home.dotenvPath): it is readable by group or others (mode 0644); run: chmod 600 \(home.dotenvPath)")
+        #expect(
+            error.description
+                == "refusing to read \(home.dotenvPath): it is readable by group or others (mode 0644); run: chmod 600 \(home.dotenvPath)")
     }
 
     @Test func dotenvWritableByGroupIsRefusedToo() throws {
         let home = ConfigTestHome()
         home.write(".env", "A=1\n", mode: 0o620)
         let error = try #require(home.loadError())
-        #expect(error.description == "refusing to read \(home.dotenvPath): it is writable by group or others (mode 0620); run: chmod 600 \(home.dotenvPath)")
+        #expect(
+            error.description
+                == "refusing to read \(home.dotenvPath): it is writable by group or others (mode 0620); run: chmod 600 \(home.dotenvPath)")
     }
 
     @Test func privateDotenvIsRead() throws {
@@ -39,12 +44,17 @@ import Testing
         home.write("config.yaml", "logs:\n  level: info\ndiscord:\n  token: abc.def\n", mode: 0o644)
         let error = try #require(home.loadError())
         #expect(error.kind == .unsafeFile)
-        #expect(error.description == "refusing to read \(home.configPath): it holds a secret (discord.token at line 4) and it is readable by group or others (mode 0644); run: chmod 600 \(home.configPath) (or move the secret to .env and name its variable in discord.tokenEnv)")
+        #expect(
+            error.description
+                == "refusing to read \(home.configPath): it holds a secret (discord.token at line 4) and it is readable by group or others (mode 0644); run: chmod 600 \(home.configPath) (or move the secret to .env and name its variable in discord.tokenEnv)"
+        )
     }
 
     @Test func privateConfigWithASecretLoadsWithAWarningPerSecret() throws {
         let home = ConfigTestHome()
-        home.write("config.yaml", """
+        home.write(
+            "config.yaml",
+            """
             discord:
               token: abc.def
             pi:
@@ -60,11 +70,12 @@ import Testing
             """, mode: 0o600)
         let loaded = try home.load()
         let f = home.configPath
-        #expect(loaded.warnings == [
-            "\(f):2:3: discord.token is a secret written in config.yaml; put it in .env and name the variable in discord.tokenEnv instead",
-            "\(f):5:5: pi.env.ANTHROPIC_API_KEY is a secret written in config.yaml; move ANTHROPIC_API_KEY to .env, whose variables reach pi too",
-            "\(f):8:3: telegram.bot_token is a secret written in config.yaml; put it in .env and name the variable in telegram.bot_tokenEnv instead",
-        ])
+        #expect(
+            loaded.warnings == [
+                "\(f):2:3: discord.token is a secret written in config.yaml; put it in .env and name the variable in discord.tokenEnv instead",
+                "\(f):5:5: pi.env.ANTHROPIC_API_KEY is a secret written in config.yaml; move ANTHROPIC_API_KEY to .env, whose variables reach pi too",
+                "\(f):8:3: telegram.bot_token is a secret written in config.yaml; put it in .env and name the variable in telegram.bot_tokenEnv instead",
+            ])
         #expect(loaded.config.pi.env["ANTHROPIC_API_KEY"] == "sk-ant-1")
     }
 
@@ -72,7 +83,10 @@ import Testing
         let home = ConfigTestHome()
         home.write("config.yaml", "pi:\n  env:\n    OPENAI_API_KEY: sk-1\n", mode: 0o640)
         let error = try #require(home.loadError())
-        #expect(error.description == "refusing to read \(home.configPath): it holds a secret (pi.env.OPENAI_API_KEY at line 3) and it is readable by group or others (mode 0640); run: chmod 600 \(home.configPath) (or move OPENAI_API_KEY to .env)")
+        #expect(
+            error.description
+                == "refusing to read \(home.configPath): it holds a secret (pi.env.OPENAI_API_KEY at line 3) and it is readable by group or others (mode 0640); run: chmod 600 \(home.configPath) (or move OPENAI_API_KEY to .env)"
+        )
     }
 
     @Test func secretKeyNames() {
@@ -86,10 +100,11 @@ import Testing
 
     /// Files of another user cannot be made without root, so `readFile` is faked.
     private func fakeFileSystem(ownerOf path: String, is owner: UInt32, text: String) -> ConfigFileSystem {
-        ConfigFileSystem(readFile: { requested throws(ConfigError) in
-            guard requested == path else { return nil }
-            return ConfigFile(path: path, bytes: Array(text.utf8), permissions: 0o600, owner: owner)
-        }, userID: 1000)
+        ConfigFileSystem(
+            readFile: { requested throws(ConfigError) in
+                guard requested == path else { return nil }
+                return ConfigFile(path: path, bytes: Array(text.utf8), permissions: 0o600, owner: owner)
+            }, userID: 1000)
     }
 
     @Test func configOwnedByAnotherUserIsRefused() throws {
@@ -100,7 +115,9 @@ import Testing
             Issue.record("loaded a config owned by root")
         } catch {
             #expect(error.kind == .unsafeFile)
-            #expect(error.description == "refusing to read \(path): it belongs to another user (uid 0, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
+            #expect(
+                error.description
+                    == "refusing to read \(path): it belongs to another user (uid 0, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
         }
     }
 
@@ -111,7 +128,9 @@ import Testing
             _ = try ConfigLoader.load(home: "/home/me/.pi-relayd", knownPlugins: [], environment: [:], fileSystem: fs)
             Issue.record("loaded a .env owned by uid 1001")
         } catch {
-            #expect(error.description == "refusing to read \(path): it belongs to another user (uid 1001, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
+            #expect(
+                error.description
+                    == "refusing to read \(path): it belongs to another user (uid 1001, pi-relayd runs as uid 1000); run: sudo chown 1000 \(path)")
         }
     }
 

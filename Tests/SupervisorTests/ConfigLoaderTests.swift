@@ -1,6 +1,7 @@
 import Logging
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 @Suite struct ConfigLoaderTests {
@@ -54,26 +55,32 @@ import Testing
 
     @Test func readsEveryKeyOfAFullConfig() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: Self.fullConfig, knownPlugins: ["discord", "formatter"],
-                                   environment: ["HOME": "/home/me", "MY_DISCORD_TOKEN": "x"])
+        let loaded = try home.load(
+            yaml: Self.fullConfig, knownPlugins: ["discord", "formatter"],
+            environment: ["HOME": "/home/me", "MY_DISCORD_TOKEN": "x"])
         var expected = Config()
-        expected.pi = PiSettings(command: "/opt/pi/bin/pi", args: ["--model", "sonnet", "3"],
-                                 env: ["PI_THEME": "dark", "RETRIES": "3"], agentDir: "/home/me/agents",
-                                 startTimeout: .seconds(30), dialogTimeout: .milliseconds(500))
+        expected.pi = PiSettings(
+            command: "/opt/pi/bin/pi", args: ["--model", "sonnet", "3"],
+            env: ["PI_THEME": "dark", "RETRIES": "3"], agentDir: "/home/me/agents",
+            startTimeout: .seconds(30), dialogTimeout: .milliseconds(500))
         expected.plugins = PluginSettings(
             disabled: ["attachments"], handshakeTimeout: .seconds(15), pingInterval: .milliseconds(2500),
             pingTimeout: .seconds(8), outboxLimit: 50, maxLineBytes: 1_048_576,
-            restart: RestartSettings(immediateRestarts: 2, initialBackoff: .milliseconds(250), maxBackoff: .seconds(10), jitter: 0,
-                                     crashLoopCount: 3, crashLoopWindow: .seconds(60), healthyReset: .seconds(30)),
+            restart: RestartSettings(
+                immediateRestarts: 2, initialBackoff: .milliseconds(250), maxBackoff: .seconds(10), jitter: 0,
+                crashLoopCount: 3, crashLoopWindow: .seconds(60), healthyReset: .seconds(30)),
             shutdownGrace: .milliseconds(1500))
         expected.logs = LogSettings(level: .debug, maxBytes: 1_048_576, keep: 0)
-        expected.sessions = SessionSettings(historyEvents: 500, historyBytes: 65536, defaultCwd: "/srv/work",
-                                            busyPolicy: .steer)
+        expected.sessions = SessionSettings(
+            historyEvents: 500, historyBytes: 65536, defaultCwd: "/srv/work",
+            busyPolicy: .steer)
         expected.discord = DiscordSettings(
             tokenEnv: "MY_DISCORD_TOKEN", allowedUsers: ["123456789012345678", "876543210987654321"],
             guilds: ["111"],
-            channels: [.init(id: "222333444555666777", cwd: "/home/me/src/api", name: "api"),
-                       .init(id: "999", cwd: nil, name: nil)],
+            channels: [
+                .init(id: "222333444555666777", cwd: "/home/me/src/api", name: "api"),
+                .init(id: "999", cwd: nil, name: nil),
+            ],
             requireMention: false, apiBase: "http://127.0.0.1:8080/api/v10", proxy: "socks5h://127.0.0.1:1080")
         expected.pluginSections = [
             "formatter": ["showThinking": true, "maxChunks": 3],
@@ -93,8 +100,11 @@ import Testing
         #expect(loaded.path == home.configPath)
         #expect(loaded.config.pi.arguments(sessionFile: nil) == ["--mode", "rpc", "--model", "sonnet", "3"])
         #expect(loaded.config.pi.arguments(sessionFile: "/s/a.jsonl") == ["--mode", "rpc", "--session", "/s/a.jsonl", "--model", "sonnet", "3"])
-        #expect(loaded.config.pi.childEnvironment == ["PI_THEME": "dark", "RETRIES": "3",
-                                                      "PI_CODING_AGENT_DIR": "/home/me/agents"])
+        #expect(
+            loaded.config.pi.childEnvironment == [
+                "PI_THEME": "dark", "RETRIES": "3",
+                "PI_CODING_AGENT_DIR": "/home/me/agents",
+            ])
     }
 
     @Test func missingFileGivesDefaultsAndSaysWhatIsNotConfigured() throws {
@@ -104,11 +114,12 @@ import Testing
         #expect(loaded.path == nil)
         #expect(loaded.warnings == [])
         #expect(loaded.dotenv == [:])
-        #expect(loaded.notConfigured == [
-            "no config.yaml: using defaults (create \(home.configPath) to change them)",
-            "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv)",
-            "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
-        ])
+        #expect(
+            loaded.notConfigured == [
+                "no config.yaml: using defaults (create \(home.configPath) to change them)",
+                "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv)",
+                "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
+            ])
     }
 
     @Test func defaultsMatchTheDocumentedValues() {
@@ -118,9 +129,12 @@ import Testing
         #expect(c.plugins.disabled == [] && c.plugins.handshakeTimeout == .seconds(10))
         #expect(c.plugins.pingInterval == .seconds(5) && c.plugins.pingTimeout == .seconds(10))
         #expect(c.plugins.outboxLimit == 1000 && c.plugins.maxLineBytes == 8_388_608)
-        #expect(c.plugins.restart == RestartSettings(initialBackoff: .milliseconds(500), maxBackoff: .seconds(30),
-                                                     jitter: 0.2, crashLoopCount: 5, crashLoopWindow: .seconds(180),
-                                                     healthyReset: .seconds(10)))
+        #expect(
+            c.plugins.restart
+                == RestartSettings(
+                    initialBackoff: .milliseconds(500), maxBackoff: .seconds(30),
+                    jitter: 0.2, crashLoopCount: 5, crashLoopWindow: .seconds(180),
+                    healthyReset: .seconds(10)))
         #expect(c.plugins.shutdownGrace == .seconds(3))
         #expect(c.logs.level == .info && c.logs.maxBytes == 10_485_760 && c.logs.keep == 5)
         #expect(c.sessions.historyEvents == 2000 && c.sessions.historyBytes == 4_194_304)
@@ -148,15 +162,16 @@ import Testing
 
     @Test func bigDiscordIdsStayExact() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            discord:
-              allowedUsers: [18446744073709551615, 123456789012345678, '42']
-              guilds: [987654321987654321]
-              channels: [{id: 112233445566778899}]
-            telegram:
-              chat: 123456789012345678
-              small: 42
-            """, knownPlugins: ["discord"])
+        let loaded = try home.load(
+            yaml: """
+                discord:
+                  allowedUsers: [18446744073709551615, 123456789012345678, '42']
+                  guilds: [987654321987654321]
+                  channels: [{id: 112233445566778899}]
+                telegram:
+                  chat: 123456789012345678
+                  small: 42
+                """, knownPlugins: ["discord"])
         #expect(loaded.config.discord.allowedUsers == ["18446744073709551615", "123456789012345678", "42"])
         #expect(loaded.config.discord.guilds == ["987654321987654321"])
         #expect(loaded.config.discord.channels.map(\.id) == ["112233445566778899"])
@@ -170,77 +185,86 @@ import Testing
 
     @Test func aliasesAndMergeKeysWorkInConfig() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            x-channel: &channel {cwd: /srv, name: shared}
-            x-users: &users [111, 222]
-            discord:
-              allowedUsers: *users
-              channels:
-                - <<: *channel
-                  id: 1
-                - <<: *channel
-                  id: 2
-                  name: second
-            """, knownPlugins: ["discord"], environment: ["HOME": "/h", "DISCORD_BOT_TOKEN": "t"])
+        let loaded = try home.load(
+            yaml: """
+                x-channel: &channel {cwd: /srv, name: shared}
+                x-users: &users [111, 222]
+                discord:
+                  allowedUsers: *users
+                  channels:
+                    - <<: *channel
+                      id: 1
+                    - <<: *channel
+                      id: 2
+                      name: second
+                """, knownPlugins: ["discord"], environment: ["HOME": "/h", "DISCORD_BOT_TOKEN": "t"])
         #expect(loaded.config.discord.allowedUsers == ["111", "222"])
-        #expect(loaded.config.discord.channels == [.init(id: "1", cwd: "/srv", name: "shared"),
-                                                   .init(id: "2", cwd: "/srv", name: "second")])
+        #expect(
+            loaded.config.discord.channels == [
+                .init(id: "1", cwd: "/srv", name: "shared"),
+                .init(id: "2", cwd: "/srv", name: "second"),
+            ])
         // `x-` keys exist to hold anchors, so they are not reported as unknown.
         #expect(loaded.warnings == [])
     }
 
     @Test func pluginSectionsArePassedThroughForKnownAndAlwaysAcceptedNames() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            weather:
-              city: Oslo
-              units: [c, f]
-            slack: {workspace: acme}
-            attachments: {imageMaxBytes: 1024}
-            """, knownPlugins: ["weather"])
+        let loaded = try home.load(
+            yaml: """
+                weather:
+                  city: Oslo
+                  units: [c, f]
+                slack: {workspace: acme}
+                attachments: {imageMaxBytes: 1024}
+                """, knownPlugins: ["weather"])
         #expect(loaded.warnings == [])
-        #expect(loaded.config.pluginSections == [
-            "weather": ["city": "Oslo", "units": ["c", "f"]],
-            "slack": ["workspace": "acme"],
-            "attachments": ["imageMaxBytes": 1024],
-        ])
+        #expect(
+            loaded.config.pluginSections == [
+                "weather": ["city": "Oslo", "units": ["c", "f"]],
+                "slack": ["workspace": "acme"],
+                "attachments": ["imageMaxBytes": 1024],
+            ])
         #expect(loaded.config.section(forPlugin: "formatter") == .object([:]))
     }
 
     @Test func unknownKeysAreWarningsWithTheirPlace() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            pi:
-              comand: pi
-            plugins:
-              restart:
-                jiter: 0.1
-            discrod:
-              tokenEnv: X
-            weather: {}
-            discord:
-              tokenEnv: DISCORD_BOT_TOKEN
-              allowedUser: [1]
-              channels:
-                - {id: 5, cwdd: /x}
-            """, knownPlugins: ["discord"], environment: ["HOME": "/h", "DISCORD_BOT_TOKEN": "t"])
+        let loaded = try home.load(
+            yaml: """
+                pi:
+                  comand: pi
+                plugins:
+                  restart:
+                    jiter: 0.1
+                discrod:
+                  tokenEnv: X
+                weather: {}
+                discord:
+                  tokenEnv: DISCORD_BOT_TOKEN
+                  allowedUser: [1]
+                  channels:
+                    - {id: 5, cwdd: /x}
+                """, knownPlugins: ["discord"], environment: ["HOME": "/h", "DISCORD_BOT_TOKEN": "t"])
         let f = home.configPath
-        #expect(loaded.warnings == [
-            "\(f):13:15: unknown key 'cwdd' in discord.channels[0] (ignored; did you mean 'cwd'?)",
-            "\(f):11:3: unknown key 'allowedUser' in discord (ignored; did you mean 'allowedUsers'?)",
-            "\(f):6:1: unknown key 'discrod' (ignored: it is not a pi-relayd section and no installed plugin has this name; did you mean 'discord'?)",
-            "\(f):8:1: unknown key 'weather' (ignored: it is not a pi-relayd section and no installed plugin has this name)",
-            "\(f):2:3: unknown key 'comand' in pi (ignored; did you mean 'command'?)",
-            "\(f):5:5: unknown key 'jiter' in plugins.restart (ignored; did you mean 'jitter'?)",
-        ])
+        #expect(
+            loaded.warnings == [
+                "\(f):13:15: unknown key 'cwdd' in discord.channels[0] (ignored; did you mean 'cwd'?)",
+                "\(f):11:3: unknown key 'allowedUser' in discord (ignored; did you mean 'allowedUsers'?)",
+                "\(f):6:1: unknown key 'discrod' (ignored: it is not a pi-relayd section and no installed plugin has this name; did you mean 'discord'?)",
+                "\(f):8:1: unknown key 'weather' (ignored: it is not a pi-relayd section and no installed plugin has this name)",
+                "\(f):2:3: unknown key 'comand' in pi (ignored; did you mean 'command'?)",
+                "\(f):5:5: unknown key 'jiter' in plugins.restart (ignored; did you mean 'jitter'?)",
+            ])
         #expect(loaded.config.pi.command == "pi")
         #expect(loaded.config.pluginSections["weather"] == nil)
     }
 
     @Test func disabledDiscordNeedsNoTokenAndUnknownDisabledNamesAreNoted() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: "plugins:\n  disabled: [discord, wether]\n",
-                                   knownPlugins: ["discord", "weather"])
+        let loaded = try home.load(
+            yaml: "plugins:\n  disabled: [discord, wether]\n",
+            knownPlugins: ["discord", "weather"])
         #expect(loaded.notConfigured == ["plugins.disabled: there is no plugin called 'wether'"])
     }
 
@@ -290,21 +314,25 @@ import Testing
     /// turns every switch of a bundled plugin into a boolean before the plugin sees it.
     @Test func switchesReachThePluginsAsBooleans() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            discord:
-              requireMention: no
-            formatter:
-              showThinking: yes
-              convertTables: off
-              toolsInFinal: On
-              maxChunks: 4
-            weather:
-              metric: no
-            """, knownPlugins: ["weather"])
+        let loaded = try home.load(
+            yaml: """
+                discord:
+                  requireMention: no
+                formatter:
+                  showThinking: yes
+                  convertTables: off
+                  toolsInFinal: On
+                  maxChunks: 4
+                weather:
+                  metric: no
+                """, knownPlugins: ["weather"])
         #expect(loaded.warnings == [])
         #expect(loaded.config.pluginSections["discord"]?["requireMention"] == .bool(false))
-        #expect(loaded.config.pluginSections["formatter"] == ["showThinking": true, "convertTables": false, "toolsInFinal": true,
-                                                             "maxChunks": 4])
+        #expect(
+            loaded.config.pluginSections["formatter"] == [
+                "showThinking": true, "convertTables": false, "toolsInFinal": true,
+                "maxChunks": 4,
+            ])
         #expect(loaded.config.pluginSections["weather"] == ["metric": "no"], "a plugin the daemon does not know gets what was written")
     }
 
@@ -317,22 +345,24 @@ import Testing
     /// Defect d: a typo in a bundled plugin's section warns like one in pi-relayd's own.
     @Test func typosInPluginSectionsWarnWithTheNearestKey() throws {
         let home = ConfigTestHome()
-        let loaded = try home.load(yaml: """
-            formatter:
-              showThinkng: true
-            attachments:
-              imageMaxByte: 10
-              colour: red
-            discord:
-              requireMentions: false
-            """)
+        let loaded = try home.load(
+            yaml: """
+                formatter:
+                  showThinkng: true
+                attachments:
+                  imageMaxByte: 10
+                  colour: red
+                discord:
+                  requireMentions: false
+                """)
         let f = home.configPath
-        #expect(loaded.warnings == [
-            "\(f):4:3: unknown key 'imageMaxByte' in attachments (ignored; did you mean 'imageMaxBytes'?)",
-            "\(f):5:3: unknown key 'colour' in attachments (ignored)",
-            "\(f):2:3: unknown key 'showThinkng' in formatter (ignored; did you mean 'showThinking'?)",
-            "\(f):7:3: unknown key 'requireMentions' in discord (ignored; did you mean 'requireMention'?)",
-        ])
+        #expect(
+            loaded.warnings == [
+                "\(f):4:3: unknown key 'imageMaxByte' in attachments (ignored; did you mean 'imageMaxBytes'?)",
+                "\(f):5:3: unknown key 'colour' in attachments (ignored)",
+                "\(f):2:3: unknown key 'showThinkng' in formatter (ignored; did you mean 'showThinking'?)",
+                "\(f):7:3: unknown key 'requireMentions' in discord (ignored; did you mean 'requireMention'?)",
+            ])
     }
 
     /// Defect b: `proxy: ""` is documented as "connect directly".
@@ -348,7 +378,9 @@ import Testing
     func proxiesTheGatewayCannotSpeakAreRefused(_ url: String) throws {
         let home = ConfigTestHome()
         let error = try #require(home.loadError(yaml: "discord:\n  proxy: \(url)\n"))
-        #expect(error.description.hasSuffix("discord.proxy must be a proxy URL starting with one of: http://, socks5://, socks5h://, "
-                                            + "or \"\" for none (the gateway cannot use https:// or socks4 proxies)"), "\(error)")
+        #expect(
+            error.description.hasSuffix(
+                "discord.proxy must be a proxy URL starting with one of: http://, socks5://, socks5h://, "
+                    + "or \"\" for none (the gateway cannot use https:// or socks4 proxies)"), "\(error)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Supervisor
 
 /// Whatever goes wrong, no error, warning or note may contain a secret value: only names.
@@ -42,8 +43,9 @@ import Testing
         .init(name: "token in an unterminated quote", yaml: "discord:\n  token: \"\(t)\n"),
         .init(name: "token in pi.env with a bad value", yaml: "pi:\n  env:\n    API_TOKEN: [\(t)]\n"),
         .init(name: "secret-looking plugin disabled", yaml: "plugins:\n  disabled: [ghp_\(m)]\n"),
-        .init(name: "env var value with a config error", yaml: "logs:\n  keep: -1\n",
-              environment: ["DISCORD_BOT_TOKEN": t]),
+        .init(
+            name: "env var value with a config error", yaml: "logs:\n  keep: -1\n",
+            environment: ["DISCORD_BOT_TOKEN": t]),
         .init(name: ".env line without =", dotenv: "A=1\n\(t)\n"),
         .init(name: ".env unterminated double quote", dotenv: "DISCORD_BOT_TOKEN=\"\(t)\n"),
         .init(name: ".env unterminated single quote", dotenv: "DISCORD_BOT_TOKEN='\(t)\n"),
@@ -51,10 +53,12 @@ import Testing
         .init(name: ".env bad key", dotenv: "9\(m)=\(t)\n"),
         .init(name: ".env readable by others", dotenv: "DISCORD_BOT_TOKEN=\(t)\n", dotenvMode: 0o644),
         .init(name: ".env repeated key", dotenv: "DISCORD_BOT_TOKEN=\(t)\nDISCORD_BOT_TOKEN=\(m)2\n"),
-        .init(name: ".env value shadowed by the environment", dotenv: "DISCORD_BOT_TOKEN=\(t)\n",
-              environment: ["DISCORD_BOT_TOKEN": m]),
-        .init(name: "token in .env, custom tokenEnv unset", yaml: "discord:\n  tokenEnv: OTHER_TOKEN\n",
-              dotenv: "DISCORD_BOT_TOKEN=\(t)\n"),
+        .init(
+            name: ".env value shadowed by the environment", dotenv: "DISCORD_BOT_TOKEN=\(t)\n",
+            environment: ["DISCORD_BOT_TOKEN": m]),
+        .init(
+            name: "token in .env, custom tokenEnv unset", yaml: "discord:\n  tokenEnv: OTHER_TOKEN\n",
+            dotenv: "DISCORD_BOT_TOKEN=\(t)\n"),
     ]
 
     @Test(arguments: scenarios)

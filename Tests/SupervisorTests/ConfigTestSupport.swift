@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Supervisor
 
 #if canImport(Glibc)
@@ -34,21 +35,27 @@ final class ConfigTestHome {
         return file
     }
 
-    func load(knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
-              fileSystem: ConfigFileSystem = .live) throws(ConfigError) -> LoadedConfig {
+    func load(
+        knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
+        fileSystem: ConfigFileSystem = .live
+    ) throws(ConfigError) -> LoadedConfig {
         try ConfigLoader.load(home: path, knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
     }
 
     /// Writes config.yaml (mode 0600) and loads it.
-    func load(yaml: String, knownPlugins: Set<String> = [],
-              environment: [String: String] = ["HOME": "/home/me"]) throws(ConfigError) -> LoadedConfig {
+    func load(
+        yaml: String, knownPlugins: Set<String> = [],
+        environment: [String: String] = ["HOME": "/home/me"]
+    ) throws(ConfigError) -> LoadedConfig {
         write("config.yaml", yaml)
         return try load(knownPlugins: knownPlugins, environment: environment)
     }
 
     /// The error loading fails with, or nil if it succeeds.
-    func loadError(knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
-                   fileSystem: ConfigFileSystem = .live) -> ConfigError? {
+    func loadError(
+        knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
+        fileSystem: ConfigFileSystem = .live
+    ) -> ConfigError? {
         do {
             _ = try load(knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
             return nil

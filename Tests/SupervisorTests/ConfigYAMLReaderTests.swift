@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Supervisor
 
 @Suite struct ConfigYAMLReaderTests {
@@ -43,7 +44,8 @@ import Testing
     }
 
     @Test func mergeKeysApplyWithExplicitKeysWinning() throws {
-        let doc = try root("""
+        let doc = try root(
+            """
             defaults: &d {cwd: /srv, name: base, requireMention: true}
             extra: &e {name: extra, tag: x}
             channel:
@@ -60,7 +62,8 @@ import Testing
     }
 
     @Test func scalarsFollowTheCoreSchema() throws {
-        let doc = try root("""
+        let doc = try root(
+            """
             a: NO
             b: 0x1F
             c: 8_388_608

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// The on-disk outbox: what a restarted daemon finds is exactly what was never acknowledged.
@@ -25,8 +26,10 @@ import Testing
     @Test func paramsRoundTripExactly() throws {
         let folder = try ScratchFolder()
         let path = folder.path + "/p.jsonl"
-        let params: JSONValue = ["text": "line\nbreak, raw \u{2028} separator, \"quotes\", emoji 🎉",
-                                 "nested": ["a": [1, 2.5, true, nil]], "empty": [:]]
+        let params: JSONValue = [
+            "text": "line\nbreak, raw \u{2028} separator, \"quotes\", emoji 🎉",
+            "nested": ["a": [1, 2.5, true, nil]], "empty": [:],
+        ]
         var outbox = Outbox(path: path, limit: 10)
         try outbox.add(Self.entry(1, params))
         #expect(Outbox(path: path, limit: 10).entries == [Self.entry(1, params)])

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// A line over the cap is skipped, but its type is still known: an oversize agent_end must

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// pi's response quirks (specs/pi-rpc.md §2): out-of-order answers, id-less errors, double
@@ -13,7 +14,9 @@ import Testing
         var t = PiCommandTable()
         t.sent(id: "r1", type: "compact")
         t.sent(id: "r2", type: "get_state")
-        #expect(t.received(try response(#"{"id":"r2","type":"response","command":"get_state","success":true,"data":{}}"#)) == .settles(id: "r2", type: "get_state"))
+        #expect(
+            t.received(try response(#"{"id":"r2","type":"response","command":"get_state","success":true,"data":{}}"#))
+                == .settles(id: "r2", type: "get_state"))
         #expect(t.received(try response(#"{"id":"r1","type":"response","command":"compact","success":true}"#)) == .settles(id: "r1", type: "compact"))
         #expect(t.outstanding.isEmpty)
     }
@@ -47,7 +50,9 @@ import Testing
     @Test func promptRejectedFirstThenSuccessIsADuplicate() throws {
         var t = PiCommandTable()
         t.sent(id: "r1", type: "prompt")
-        #expect(t.received(try response(#"{"id":"r1","type":"response","command":"prompt","success":false,"error":"Agent is already processing."}"#)) == .settles(id: "r1", type: "prompt"))
+        #expect(
+            t.received(try response(#"{"id":"r1","type":"response","command":"prompt","success":false,"error":"Agent is already processing."}"#))
+                == .settles(id: "r1", type: "prompt"))
         #expect(t.received(try response(#"{"id":"r1","type":"response","command":"prompt","success":true}"#)) == .duplicate(id: "r1"))
     }
 

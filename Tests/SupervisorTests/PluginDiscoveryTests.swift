@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Supervisor
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,9 +44,10 @@ import Glibc
         let me = getuid()
         let scan = PluginDiscovery(directories: [folder.path], disabled: [], uid: me + 1).scan()
         #expect(scan.found.isEmpty)
-        #expect(scan.refused.map(\.reason) == [
-            "owned by uid \(me), not by this user (uid \(me + 1)); another user could change what runs here",
-        ])
+        #expect(
+            scan.refused.map(\.reason) == [
+                "owned by uid \(me), not by this user (uid \(me + 1)); another user could change what runs here"
+            ])
     }
 
     @Test func disabledPluginsAreSkipped() throws {

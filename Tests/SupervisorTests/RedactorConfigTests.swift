@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// Secrets written in a plugin's config section reach that plugin, which may print them: the

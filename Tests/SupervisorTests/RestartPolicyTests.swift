@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Supervisor
 
 /// The restart state machine, on a clock the tests move by hand.
@@ -42,8 +43,9 @@ import Testing
         #expect(crash(&policy, startedAt: 0, crashedAt: 61) == .zero)
         #expect(crash(&policy, startedAt: 61, crashedAt: 122) == .zero)
         policy.started(at: at(122))
-        #expect(policy.exited(.crash, at: at(183), random: 0.5) == .markFailed(reason: "crash loop: 3 crashes within 180 s"),
-                "each crash after a healthy minute restarts at once, but three in the window are a loop")
+        #expect(
+            policy.exited(.crash, at: at(183), random: 0.5) == .markFailed(reason: "crash loop: 3 crashes within 180 s"),
+            "each crash after a healthy minute restarts at once, but three in the window are a loop")
     }
 
     @Test func backoffStopsAtTheCap() {

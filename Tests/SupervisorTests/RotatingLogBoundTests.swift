@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Supervisor
 
 /// Whatever is logged, each file stays within `maxBytes` and only `keep` rotated files are kept

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// When a run is really over (specs/pi-rpc.md §3): agent_end followed by a retry or an overflow
@@ -19,7 +20,8 @@ import Testing
         return all
     }
 
-    static let delta = #"{"type":"message_update","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hi","partial":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}}"#
+    static let delta =
+        #"{"type":"message_update","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hi","partial":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}}"#
 
     @Test func runEndsAfterAQuietSettleWindow() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
@@ -34,12 +36,14 @@ import Testing
 
     @Test func autoRetryAfterAgentEndContinuesTheSameRun() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
-        var outs = try feed(&rec, [
-            #"{"type":"agent_start"}"#,
-            #"{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded"}}"#,
-            #"{"type":"agent_end","messages":[]}"#,
-            #"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"overloaded"}"#,
-        ], at: t0)
+        var outs = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#,
+                #"{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded"}}"#,
+                #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"overloaded"}"#,
+            ], at: t0)
         // The backoff is longer than the settle window: still the same run.
         outs += rec.settle(at: t0 + .seconds(3))
         #expect(finished(outs).isEmpty)
@@ -52,21 +56,25 @@ import Testing
 
     @Test func retriesExhaustedEndsTheRun() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
-        let outs = try feed(&rec, [
-            #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
-            #"{"type":"auto_retry_start","attempt":3,"maxAttempts":3,"delayMs":100,"errorMessage":"overloaded"}"#,
-            #"{"type":"auto_retry_end","success":false,"attempt":3,"finalError":"overloaded"}"#,
-        ], at: t0)
+        let outs = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_retry_start","attempt":3,"maxAttempts":3,"delayMs":100,"errorMessage":"overloaded"}"#,
+                #"{"type":"auto_retry_end","success":false,"attempt":3,"finalError":"overloaded"}"#,
+            ], at: t0)
         #expect(finished(outs).count == 1)
     }
 
     @Test func overflowCompactionWithRetryIsNotTheEnd() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
-        _ = try feed(&rec, [
-            #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
-            #"{"type":"auto_compaction_start","reason":"overflow"}"#,
-            #"{"type":"auto_compaction_end","aborted":false,"willRetry":true}"#,
-        ], at: t0)
+        _ = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#, #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_compaction_start","reason":"overflow"}"#,
+                #"{"type":"auto_compaction_end","aborted":false,"willRetry":true}"#,
+            ], at: t0)
         #expect(finished(rec.settle(at: t0 + .seconds(2))).isEmpty)
         _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta, #"{"type":"agent_end","messages":[]}"#], at: t0 + .seconds(2))
         #expect(finished(rec.settle(at: t0 + .seconds(4))).count == 1)
@@ -90,17 +98,19 @@ import Testing
 
     @Test func parallelToolCallsAreGroupedUnderTheirAssistantMessage() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
-        _ = try feed(&rec, [
-            #"{"type":"agent_start"}"#,
-            #"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
-            #"{"type":"tool_execution_start","toolCallId":"a","toolName":"bash","args":{"command":"ls"}}"#,
-            #"{"type":"tool_execution_start","toolCallId":"b","toolName":"read","args":{"path":"x"}}"#,
-            #"{"type":"tool_execution_update","toolCallId":"b","toolName":"read","args":{"path":"x"},"partialResult":{"content":[{"type":"text","text":"par"}]}}"#,
-            #"{"type":"tool_execution_end","toolCallId":"a","toolName":"bash","result":{"content":[{"type":"text","text":"ok"}]},"isError":false}"#,
-            #"{"type":"tool_execution_end","toolCallId":"b","toolName":"read","result":{"content":[{"type":"text","text":"partial"}]},"isError":true}"#,
-            #"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
-            #"{"type":"tool_execution_start","toolCallId":"c","toolName":"ls","args":{}}"#,
-        ], at: t0)
+        _ = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#,
+                #"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
+                #"{"type":"tool_execution_start","toolCallId":"a","toolName":"bash","args":{"command":"ls"}}"#,
+                #"{"type":"tool_execution_start","toolCallId":"b","toolName":"read","args":{"path":"x"}}"#,
+                #"{"type":"tool_execution_update","toolCallId":"b","toolName":"read","args":{"path":"x"},"partialResult":{"content":[{"type":"text","text":"par"}]}}"#,
+                #"{"type":"tool_execution_end","toolCallId":"a","toolName":"bash","result":{"content":[{"type":"text","text":"ok"}]},"isError":false}"#,
+                #"{"type":"tool_execution_end","toolCallId":"b","toolName":"read","result":{"content":[{"type":"text","text":"partial"}]},"isError":true}"#,
+                #"{"type":"message_start","message":{"role":"assistant","content":[]}}"#,
+                #"{"type":"tool_execution_start","toolCallId":"c","toolName":"ls","args":{}}"#,
+            ], at: t0)
         let run = try #require(rec.run)
         let groups = run.items.compactMap { if case .tools(let c) = $0 { return c } else { return nil } }
         #expect(groups.map { $0.map(\.id) } == [["a", "b"], ["c"]])

@@ -1,5 +1,6 @@
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// Which outstanding command an id-less failure belongs to, beyond PiCommandTableTests.
@@ -14,7 +15,8 @@ import Testing
         t.sent(id: "r1", type: "abort")
         t.sent(id: "r2", type: "get_state")
         t.sent(id: "r3", type: "set_model")
-        let m = t.received(try response(#"{"type":"response","command":"parse","success":false,"error":"Failed to parse command: No API key for openai/gpt-5.4"}"#))
+        let m = t.received(
+            try response(#"{"type":"response","command":"parse","success":false,"error":"Failed to parse command: No API key for openai/gpt-5.4"}"#))
         #expect(m == .settles(id: "r3", type: "set_model"))
         #expect(t.outstanding.keys.sorted() == ["r1", "r2"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 @testable import Supervisor
 
 /// A session's event ring: the newest events, within a count and a byte budget.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Supervisor
 
 /// The session state shown to users, worked out from the phase, the run and the open questions.
@@ -7,8 +8,9 @@ import Testing
         #expect(SessionPhase.running.state(busy: false, openQuestions: 0) == .idle)
         #expect(SessionPhase.running.state(busy: true, openQuestions: 0) == .busy)
         #expect(SessionPhase.running.state(busy: true, openQuestions: 1) == .waitingForAnswer)
-        #expect(SessionPhase.running.state(busy: false, openQuestions: 2) == .waitingForAnswer,
-                "a question outlives the run that asked it")
+        #expect(
+            SessionPhase.running.state(busy: false, openQuestions: 2) == .waitingForAnswer,
+            "a question outlives the run that asked it")
     }
 
     @Test func startingShowsUntilSomethingHappens() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Supervisor
 
 /// state/sessions.json and bindings.json: saved atomically, read back whole, migrated forward;
@@ -8,9 +9,10 @@ import Testing
 @Suite struct StateFileTests {
     static func record(_ id: String, created: TimeInterval, pid: Int32? = nil) -> SessionRecord {
         // Whole seconds: the file keeps ISO 8601 times without fractions.
-        SessionRecord(id: id, name: "name-\(id)", cwd: "/work/\(id)", sessionFile: "/agent/sessions/\(id).jsonl",
-                      model: "anthropic/claude-opus-4-6", createdAt: Date(timeIntervalSince1970: created),
-                      lastActivity: Date(timeIntervalSince1970: created + 60), pid: pid)
+        SessionRecord(
+            id: id, name: "name-\(id)", cwd: "/work/\(id)", sessionFile: "/agent/sessions/\(id).jsonl",
+            model: "anthropic/claude-opus-4-6", createdAt: Date(timeIntervalSince1970: created),
+            lastActivity: Date(timeIntervalSince1970: created + 60), pid: pid)
     }
 
     @Test func recordsComeBackAsSaved() throws {
@@ -38,10 +40,13 @@ import Testing
         let store = StateFile.sessions(path: folder.path + "/sessions.json")
         var record = Self.record("eeee", created: 1_000_000_000, pid: 77)
         record.activeRun = "run-3"
-        record.openQuestions = [PendingQuestion(id: "q-1", sessionID: "eeee", method: "select", title: "Pick one",
-                                                message: "for the build", options: ["red", "green"], placeholder: nil,
-                                                prefill: nil, askedAt: Date(timeIntervalSince1970: 1_000_000_100),
-                                                expiresAt: Date(timeIntervalSince1970: 1_000_000_400))]
+        record.openQuestions = [
+            PendingQuestion(
+                id: "q-1", sessionID: "eeee", method: "select", title: "Pick one",
+                message: "for the build", options: ["red", "green"], placeholder: nil,
+                prefill: nil, askedAt: Date(timeIntervalSince1970: 1_000_000_100),
+                expiresAt: Date(timeIntervalSince1970: 1_000_000_400))
+        ]
         try store.save([record])
         let log = SessionLogCapture()
         #expect(try store.load(logger: log.logger).records == [record])
@@ -57,10 +62,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "{\"version\":1,\"sessions\":[{\"id\":",          // cut off mid-write
-        "[]",                                               // JSON, but not the file's shape
-        "",                                                 // empty
-        "\u{0}\u{1}binary",                                 // not text at all
+        "{\"version\":1,\"sessions\":[{\"id\":",  // cut off mid-write
+        "[]",  // JSON, but not the file's shape
+        "",  // empty
+        "\u{0}\u{1}binary",  // not text at all
     ])
     func aDamagedFileIsMovedAsideWithAWarning(_ contents: String) throws {
         let folder = try ScratchFolder()
@@ -121,8 +126,9 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let kept = try #require(names.first { $0.hasPrefix("sessions.json.rejected-") }, "\(names)")
         #expect(folder.read(kept).contains("xxxx"))
-        #expect(loaded.problems.count == 1 && loaded.problems.first?.contains("1 session record(s) could not be read") == true,
-                "\(loaded.problems)")
+        #expect(
+            loaded.problems.count == 1 && loaded.problems.first?.contains("1 session record(s) could not be read") == true,
+            "\(loaded.problems)")
         #expect(loaded.problems.first?.hasSuffix("kept in \(folder.path)/\(kept); started with the other 1") == true)
         #expect(log.text.count == 1 && log.text.first?.hasPrefix("error ") == true, "\(log.text)")
     }
@@ -149,21 +155,23 @@ import Testing
         file.migrations = [
             { old in  // 1 → 2: `body` is called `text`
                 var new = old
-                new["notes"] = .array((old["notes"]?.arrayValue ?? []).map { note in
-                    var note = note
-                    note["text"] = note["body"]
-                    note["body"] = nil
-                    return note
-                })
+                new["notes"] = .array(
+                    (old["notes"]?.arrayValue ?? []).map { note in
+                        var note = note
+                        note["text"] = note["body"]
+                        note["body"] = nil
+                        return note
+                    })
                 return new
             },
             { old in  // 2 → 3: `pinned` appears, false for what was there
                 var new = old
-                new["notes"] = .array((old["notes"]?.arrayValue ?? []).map { note in
-                    var note = note
-                    note["pinned"] = false
-                    return note
-                })
+                new["notes"] = .array(
+                    (old["notes"]?.arrayValue ?? []).map { note in
+                        var note = note
+                        note["pinned"] = false
+                        return note
+                    })
                 return new
             },
         ]
@@ -180,8 +188,9 @@ import Testing
     @Test func bindingsUseTheSameStore() throws {
         let folder = try ScratchFolder()
         let store = StateFile.bindings(path: folder.path + "/bindings.json")
-        let binding = Binding(key: "discord:1", messenger: "discord", channel: "1", thread: nil, sessionID: "aaaa", user: "u",
-                              since: Date(timeIntervalSince1970: 1_000_000_000))
+        let binding = Binding(
+            key: "discord:1", messenger: "discord", channel: "1", thread: nil, sessionID: "aaaa", user: "u",
+            since: Date(timeIntervalSince1970: 1_000_000_000))
         try store.save([binding])
         let log = SessionLogCapture()
         #expect(try store.load(logger: log.logger).records == [binding])

@@ -20,18 +20,27 @@ enum ConfigLoaderFuzz {
         let yaml = Array(rest[..<split])
         let dotenv = split < rest.endIndex ? Array(rest[(split + 1)...]) : nil
         let files: [String: ConfigFile] = [
-            home + "/config.yaml": ConfigFile(path: home + "/config.yaml", bytes: yaml,
-                                              permissions: flags & 1 == 0 ? 0o600 : 0o644, owner: 1000),
-        ].merging(dotenv.map { [home + "/.env": ConfigFile(path: home + "/.env", bytes: $0,
-                                                            permissions: flags & 2 == 0 ? 0o600 : 0o640, owner: 1000)] } ?? [:]) { a, _ in a }
+            home + "/config.yaml": ConfigFile(
+                path: home + "/config.yaml", bytes: yaml,
+                permissions: flags & 1 == 0 ? 0o600 : 0o644, owner: 1000)
+        ].merging(
+            dotenv.map {
+                [
+                    home + "/.env": ConfigFile(
+                        path: home + "/.env", bytes: $0,
+                        permissions: flags & 2 == 0 ? 0o600 : 0o640, owner: 1000)
+                ]
+            } ?? [:]
+        ) { a, _ in a }
         let fileSystem = ConfigFileSystem(readFile: { path throws(ConfigError) in files[path] }, userID: 1000)
         var environment = ["HOME": "/h"]
         if flags & 4 != 0 { environment["DISCORD_BOT_TOKEN"] = token }
 
         var texts: [String]
         do {
-            let loaded = try ConfigLoader.load(home: home, knownPlugins: ["discord", "fuzzplug"],
-                                               environment: environment, fileSystem: fileSystem)
+            let loaded = try ConfigLoader.load(
+                home: home, knownPlugins: ["discord", "fuzzplug"],
+                environment: environment, fileSystem: fileSystem)
             texts = loaded.warnings + loaded.notConfigured
         } catch {
             texts = [error.description]

@@ -1,4 +1,5 @@
 import CLibFuzzer
+
 #if canImport(Glibc)
 import Glibc
 #endif

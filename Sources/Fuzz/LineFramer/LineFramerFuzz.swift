@@ -42,11 +42,14 @@ enum LineFramerFuzz {
         if let tail = framer.finish() { events.append(.tail(tail)) }
 
         let expected = LineFramerModel.events(stream, cap: cap)
-        FuzzDriver.require(events == expected.map(\.event),
-                           "chunks \(lengths), cap \(cap): got \(events), expected \(expected.map(\.event))")
+        FuzzDriver.require(
+            events == expected.map(\.event),
+            "chunks \(lengths), cap \(cap): got \(events), expected \(expected.map(\.event))")
         for (index, prefix) in prefixes {
-            FuzzDriver.require(prefix == expected[index].prefix,
-                               "chunks \(lengths), cap \(cap): oversize line \(index) has a \(prefix.count)-byte prefix, expected \(expected[index].prefix.count) bytes")
+            FuzzDriver.require(
+                prefix == expected[index].prefix,
+                "chunks \(lengths), cap \(cap): oversize line \(index) has a \(prefix.count)-byte prefix, expected \(expected[index].prefix.count) bytes"
+            )
         }
     }
 }

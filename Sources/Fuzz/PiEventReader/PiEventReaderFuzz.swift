@@ -24,8 +24,9 @@ enum PiEventReaderFuzz {
         guard String(validating: line, as: UTF8.self) != nil else { return }
         if case .toolExecution(let tool) = event.payload {
             if let text = tool.resultText {
-                FuzzDriver.require(text.utf8.count <= reader.toolResultTextLimit,
-                                   "resultText has \(text.utf8.count) bytes, cap \(reader.toolResultTextLimit)")
+                FuzzDriver.require(
+                    text.utf8.count <= reader.toolResultTextLimit,
+                    "resultText has \(text.utf8.count) bytes, cap \(reader.toolResultTextLimit)")
             }
             if let diff = tool.diff {
                 FuzzDriver.require(diff.utf8.count <= reader.diffLimit, "diff has \(diff.utf8.count) bytes, cap \(reader.diffLimit)")

@@ -16,8 +16,9 @@ enum SplitterFuzz {
 
         FuzzDriver.require(chunks.isEmpty == text.isEmpty, "\(chunks.count) chunks for \(text.utf8.count) bytes")
         for (i, chunk) in chunks.enumerated() {
-            FuzzDriver.require(chunk.utf16.count <= limit,
-                               "chunk \(i + 1) of \(chunks.count) has \(chunk.utf16.count) UTF-16 units, limit \(limit)")
+            FuzzDriver.require(
+                chunk.utf16.count <= limit,
+                "chunk \(i + 1) of \(chunks.count) has \(chunk.utf16.count) UTF-16 units, limit \(limit)")
         }
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "~") }) {
             let bodies = chunks.count > 1 && numbered ? chunks.enumerated().map { unlabel($1, index: $0 + 1, total: chunks.count) } : chunks
@@ -28,17 +29,19 @@ enum SplitterFuzz {
         let prefix = String(text[...lastLF])
         let settled = splitter.settledChunks(prefix)
         let whole = splitter.split(text, numbered: false)
-        FuzzDriver.require(settled.chunks.count <= whole.count && Array(whole.prefix(settled.chunks.count)) == settled.chunks,
-                           "the chunks settled for a prefix are not the first chunks of the whole text")
+        FuzzDriver.require(
+            settled.chunks.count <= whole.count && Array(whole.prefix(settled.chunks.count)) == settled.chunks,
+            "the chunks settled for a prefix are not the first chunks of the whole text")
     }
 
     /// The chunk without its `[i/n]` label and the space or LF after it.
     static func unlabel(_ chunk: String, index: Int, total: Int) -> String {
         let label = Array("[\(index)/\(total)]".utf8)
         let bytes = Array(chunk.utf8)
-        FuzzDriver.require(bytes.starts(with: label) && bytes.count > label.count
-                           && (bytes[label.count] == 0x20 || bytes[label.count] == 0x0A),
-                           "chunk \(index) does not start with its label")
+        FuzzDriver.require(
+            bytes.starts(with: label) && bytes.count > label.count
+                && (bytes[label.count] == 0x20 || bytes[label.count] == 0x0A),
+            "chunk \(index) does not start with its label")
         return String(decoding: bytes.dropFirst(label.count + 1), as: UTF8.self)
     }
 }

@@ -21,7 +21,8 @@ enum WireMessageFuzz {
             return
         }
         // Compared through the encoding: numbers too large for a Double become null once.
-        FuzzDriver.require(again.encodedLine() == encoded,
-                           "re-encoding changed the message:\n\(String(decoding: encoded, as: UTF8.self))\n\(String(decoding: again.encodedLine(), as: UTF8.self))")
+        FuzzDriver.require(
+            again.encodedLine() == encoded,
+            "re-encoding changed the message:\n\(String(decoding: encoded, as: UTF8.self))\n\(String(decoding: again.encodedLine(), as: UTF8.self))")
     }
 }

@@ -123,7 +123,9 @@ struct JSONByteParser {
             i += 1
         } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(buf[i]) {
             while i < buf.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(buf[i]) { i += 1 }
-        } else { throw error("bad number") }
+        } else {
+            throw error("bad number")
+        }
         if i < buf.count, buf[i] == UInt8(ascii: ".") {
             i += 1
             let f = i

@@ -18,7 +18,7 @@ extension JSONCursor {
                 guard end - p >= 2 else { break }
                 switch p[1] {
                 case ASCII.quote, ASCII.backslash, ASCII.slash, ASCII.lowerB, ASCII.lowerF, ASCII.lowerN,
-                     ASCII.lowerR, ASCII.lowerT:
+                    ASCII.lowerR, ASCII.lowerT:
                     p += 2
                 case ASCII.lowerU:
                     guard end - p >= 6, JSONStringDecoder.hex4(p + 2) != nil else { throw error("bad \\u escape") }
@@ -77,8 +77,10 @@ extension JSONCursor {
     }
 
     /// Decodes a string body found earlier; true when it fit in `limit`.
-    func decode(_ body: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], limit: Int,
-                valueStart: UnsafePointer<UInt8>) throws(JSONParseError) -> Bool {
+    func decode(
+        _ body: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], limit: Int,
+        valueStart: UnsafePointer<UInt8>
+    ) throws(JSONParseError) -> Bool {
         switch JSONStringDecoder.decode(body, into: &out, limit: limit) {
         case .complete: return true
         case .truncated: return false

@@ -60,7 +60,8 @@ enum JSONStringDecoder {
                     // Only a directly following low-surrogate escape completes the pair; anything
                     // else leaves the high half alone and is decoded on its own.
                     if e - q >= 6, q[0] == ASCII.backslash, q[1] == ASCII.lowerU, let low = hex4(q + 2),
-                       (0xDC00...0xDFFF).contains(low) {
+                        (0xDC00...0xDFFF).contains(low)
+                    {
                         scalar = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
                         q += 6
                     } else {

@@ -11,8 +11,10 @@ package struct PiAssistantMessageEvent: Sendable, Hashable {
     /// `toolcall_end`: the finished call.
     package var toolCall: PiToolCall?
 
-    package init(type: PiAssistantMessageEventType? = nil, contentIndex: Int? = nil, delta: String? = nil,
-                content: String? = nil, toolCall: PiToolCall? = nil) {
+    package init(
+        type: PiAssistantMessageEventType? = nil, contentIndex: Int? = nil, delta: String? = nil,
+        content: String? = nil, toolCall: PiToolCall? = nil
+    ) {
         self.type = type
         self.contentIndex = contentIndex
         self.delta = delta

@@ -8,8 +8,10 @@ package struct PiAutoRetry: Sendable, Hashable {
     package var success: Bool?
     package var finalError: String?
 
-    package init(attempt: Int? = nil, maxAttempts: Int? = nil, delayMs: Int? = nil, errorMessage: String? = nil,
-                success: Bool? = nil, finalError: String? = nil) {
+    package init(
+        attempt: Int? = nil, maxAttempts: Int? = nil, delayMs: Int? = nil, errorMessage: String? = nil,
+        success: Bool? = nil, finalError: String? = nil
+    ) {
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.delayMs = delayMs

@@ -49,7 +49,9 @@ extension PiEventReader {
     /// to `limit` bytes, skipping every other block (thinking, tool calls, images). `found` is
     /// false when there is no text block (or the value is not an array); `complete` is false when
     /// the limit cut the text.
-    func readTextBlocks(_ c: inout JSONCursor, into out: inout [UInt8], limit: Int)
+    func readTextBlocks(
+        _ c: inout JSONCursor, into out: inout [UInt8], limit: Int
+    )
         throws(JSONParseError) -> (found: Bool, complete: Bool)
     {
         var none: [PiImage]? = nil
@@ -58,7 +60,9 @@ extension PiEventReader {
 
     /// The same, also collecting image blocks when `images` is not nil (tool results only:
     /// their base64 data is large and rare, so only final results pay for it).
-    func readTextBlocks(_ c: inout JSONCursor, into out: inout [UInt8], limit: Int, images: inout [PiImage]?)
+    func readTextBlocks(
+        _ c: inout JSONCursor, into out: inout [UInt8], limit: Int, images: inout [PiImage]?
+    )
         throws(JSONParseError) -> (found: Bool, complete: Bool)
     {
         guard c.peek == ASCII.openBracket else {

@@ -37,8 +37,9 @@ extension PiEventReader {
         while let key = try c.nextKey(&first) {
             if key.matches("content") {
                 var text: [UInt8] = []
-                let (found, complete) = try readTextBlocks(&c, into: &text, limit: toolResultTextLimit,
-                                                           images: &execution.images)
+                let (found, complete) = try readTextBlocks(
+                    &c, into: &text, limit: toolResultTextLimit,
+                    images: &execution.images)
                 execution.resultText = found ? String(decoding: text, as: UTF8.self) : nil
                 execution.resultTextTruncated = !complete
             } else if key.matches("details") {

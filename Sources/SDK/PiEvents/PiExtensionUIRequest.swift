@@ -20,11 +20,13 @@ package struct PiExtensionUIRequest: Sendable, Hashable {
     package var widgetPlacement: String?
     package var text: String?
 
-    package init(id: String? = nil, method: String? = nil, title: String? = nil, message: String? = nil,
-                options: [String]? = nil, placeholder: String? = nil, prefill: String? = nil,
-                timeout: Int? = nil, notifyType: String? = nil, statusKey: String? = nil,
-                statusText: String? = nil, widgetKey: String? = nil, widgetLines: [String]? = nil,
-                widgetPlacement: String? = nil, text: String? = nil) {
+    package init(
+        id: String? = nil, method: String? = nil, title: String? = nil, message: String? = nil,
+        options: [String]? = nil, placeholder: String? = nil, prefill: String? = nil,
+        timeout: Int? = nil, notifyType: String? = nil, statusKey: String? = nil,
+        statusText: String? = nil, widgetKey: String? = nil, widgetLines: [String]? = nil,
+        widgetPlacement: String? = nil, text: String? = nil
+    ) {
         self.id = id
         self.method = method
         self.title = title

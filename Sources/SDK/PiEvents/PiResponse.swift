@@ -7,8 +7,10 @@ package struct PiResponse: Sendable, Hashable {
     package var error: String?
     package var data: PiRawJSON?
 
-    package init(id: String? = nil, command: String? = nil, success: Bool? = nil, error: String? = nil,
-                data: PiRawJSON? = nil) {
+    package init(
+        id: String? = nil, command: String? = nil, success: Bool? = nil, error: String? = nil,
+        data: PiRawJSON? = nil
+    ) {
         self.id = id
         self.command = command
         self.success = success

@@ -20,9 +20,11 @@ package struct PiToolExecution: Sendable, Hashable {
     /// Images in a finished tool's result (`tool_execution_end` only; nil elsewhere).
     package var images: [PiImage]?
 
-    package init(toolCallID: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
-                resultText: String? = nil, resultTextTruncated: Bool = false, diff: String? = nil,
-                diffTruncated: Bool = false, exitCode: Int? = nil) {
+    package init(
+        toolCallID: String? = nil, toolName: String? = nil, args: PiRawJSON? = nil, isError: Bool? = nil,
+        resultText: String? = nil, resultTextTruncated: Bool = false, diff: String? = nil,
+        diffTruncated: Bool = false, exitCode: Int? = nil
+    ) {
         self.toolCallID = toolCallID
         self.toolName = toolName
         self.args = args

@@ -34,8 +34,9 @@ actor DeliveryLedger {
             h.write(Data((id + "\n").utf8))
             try? h.close()
         } else {
-            _ = FileManager.default.createFile(atPath: path, contents: Data((id + "\n").utf8),
-                                           attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(
+                atPath: path, contents: Data((id + "\n").utf8),
+                attributes: [.posixPermissions: 0o600])
         }
     }
 }

@@ -15,9 +15,12 @@ public actor PluginConnection {
         nextID += 1
         let id = "p\(nextID)"
         writer.send(WireMessage.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds).encodedLine())
-        return try await withDeadline(timeout, onTimeout: { [weak self] in
-            await self?.fail(id, RemoteError.timeout("\(method) got no response within \(timeout)"))
-        }) {
+        return try await withDeadline(
+            timeout,
+            onTimeout: { [weak self] in
+                await self?.fail(id, RemoteError.timeout("\(method) got no response within \(timeout)"))
+            }
+        ) {
             try await withCheckedThrowingContinuation { cont in
                 pending[id] = cont
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,13 +17,13 @@ public enum PluginRuntime {
         let env = ProcessInfo.processInfo.environment
         guard env[pluginEnvironmentKey] == "1" else {
             let text = """
-            \(manifest.name) \(manifest.version): \(manifest.summary)
-            This is a pi-relayd plugin (roles: \(manifest.roles.joined(separator: ", "))). It speaks \
-            pi-relayd plugin protocol v\(WireMessage.protocolVersion) on stdin/stdout and is started by \
-            pi-relayd, which finds it in its plugins folder. See docs/PROTOCOL.md.
-            To check it: pi-relayd plugin check \(CommandLine.arguments.first ?? manifest.name)
+                \(manifest.name) \(manifest.version): \(manifest.summary)
+                This is a pi-relayd plugin (roles: \(manifest.roles.joined(separator: ", "))). It speaks \
+                pi-relayd plugin protocol v\(WireMessage.protocolVersion) on stdin/stdout and is started by \
+                pi-relayd, which finds it in its plugins folder. See docs/PROTOCOL.md.
+                To check it: pi-relayd plugin check \(CommandLine.arguments.first ?? manifest.name)
 
-            """
+                """
             FileHandle.standardError.write(Data(text.utf8))
             exit(64)
         }
@@ -38,8 +39,9 @@ public enum PluginRuntime {
         // Direct writes once protocolFD is the only way left to its pipe (fd 1 is stderr now).
         let writer = FDWriter(fd: protocolFD, direct: direct)
         let connection = PluginConnection(writer: writer)
-        let hello = Hello(name: manifest.name, version: manifest.version, roles: manifest.roles,
-                          limits: manifest.limits, description: manifest.summary)
+        let hello = Hello(
+            name: manifest.name, version: manifest.version, roles: manifest.roles,
+            limits: manifest.limits, description: manifest.summary)
         writer.send(WireMessage.hello(hello).encodedLine())
 
         let lines = FDLineReader.lines(fd: 0)
@@ -55,8 +57,9 @@ public enum PluginRuntime {
         let stateDir = welcome["stateDir"]?.stringValue ?? FileManager.default.temporaryDirectory.path
         let spoolDir = welcome["spoolDir"]?.stringValue ?? stateDir
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
-        let context = PluginContext(config: welcome["config"] ?? [:], stateDir: stateDir, spoolDir: spoolDir,
-                                    welcome: welcome, connection: connection, logger: logger)
+        let context = PluginContext(
+            config: welcome["config"] ?? [:], stateDir: stateDir, spoolDir: spoolDir,
+            welcome: welcome, connection: connection, logger: logger)
         let plugin: P
         do {
             plugin = try await P(context: context)
@@ -80,8 +83,10 @@ public enum PluginRuntime {
                             continue
                         }
                         do {
-                            _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params,
-                                                                      isDelivery: true, deadline: nil))
+                            _ = try await plugin.handle(
+                                PluginRequest(
+                                    id: id, method: method, params: params,
+                                    isDelivery: true, deadline: nil))
                             await ledger.record(id)
                             writer.send(WireMessage.ack(id: id).encodedLine())
                         } catch let e as RemoteError where e.code == "method_not_found" {
@@ -115,8 +120,11 @@ public enum PluginRuntime {
                     group.addTask {
                         let result: Result<JSONValue, RemoteError>
                         do {
-                            result = .success(try await plugin.handle(PluginRequest(id: id, method: method, params: params,
-                                                                                    isDelivery: false, deadline: deadline)))
+                            result = .success(
+                                try await plugin.handle(
+                                    PluginRequest(
+                                        id: id, method: method, params: params,
+                                        isDelivery: false, deadline: deadline)))
                         } catch let e as RemoteError {
                             result = .failure(e)
                         } catch {

@@ -28,8 +28,10 @@ public struct Hello: Sendable, Equatable, Codable {
     public var limits: [String: Int]
     public var description: String?
 
-    public init(protocol: Int = WireMessage.protocolVersion, name: String, version: String, roles: [String],
-                limits: [String: Int] = [:], description: String? = nil) {
+    public init(
+        protocol: Int = WireMessage.protocolVersion, name: String, version: String, roles: [String],
+        limits: [String: Int] = [:], description: String? = nil
+    ) {
         self.protocol = `protocol`
         self.name = name
         self.version = version
@@ -77,18 +79,25 @@ extension WireMessage {
             guard let p = v["protocol"]?.intValue else { throw WireDecodeError(description: "hello: missing integer field \"protocol\"") }
             var limits: [String: Int] = [:]
             for (k, lv) in v["limits"]?.objectValue ?? [:] { if let n = lv.intValue { limits[k] = n } }
-            return .hello(Hello(protocol: p, name: try str("name"), version: v["version"]?.stringValue ?? "0",
-                                roles: (v["roles"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                limits: limits, description: v["description"]?.stringValue))
+            return .hello(
+                Hello(
+                    protocol: p, name: try str("name"), version: v["version"]?.stringValue ?? "0",
+                    roles: (v["roles"]?.arrayValue ?? []).compactMap(\.stringValue),
+                    limits: limits, description: v["description"]?.stringValue))
         case "welcome": return .welcome(v)
         case "request":
-            return .request(id: try str("id"), method: try str("method"), params: v["params"] ?? .object([:]),
-                            deadlineMs: v["deadlineMs"]?.intValue)
+            return .request(
+                id: try str("id"), method: try str("method"), params: v["params"] ?? .object([:]),
+                deadlineMs: v["deadlineMs"]?.intValue)
         case "response":
             let id = try str("id")
             if let e = v["error"], !e.isNull {
-                return .response(id: id, result: .failure(RemoteError(code: e["code"]?.stringValue ?? "error",
-                                                                      message: e["message"]?.stringValue ?? "")))
+                return .response(
+                    id: id,
+                    result: .failure(
+                        RemoteError(
+                            code: e["code"]?.stringValue ?? "error",
+                            message: e["message"]?.stringValue ?? "")))
             }
             return .response(id: id, result: .success(v["result"] ?? .null))
         case "notify": return .notify(method: try str("method"), params: v["params"] ?? .object([:]))
@@ -105,9 +114,11 @@ extension WireMessage {
     public var json: JSONValue {
         switch self {
         case .hello(let h):
-            var o: JSONValue = ["type": "hello", "protocol": JSONValue(h.protocol), "name": .string(h.name),
-                                "version": .string(h.version), "roles": .array(h.roles.map { .string($0) }),
-                                "limits": .object(h.limits.mapValues { JSONValue($0) })]
+            var o: JSONValue = [
+                "type": "hello", "protocol": JSONValue(h.protocol), "name": .string(h.name),
+                "version": .string(h.version), "roles": .array(h.roles.map { .string($0) }),
+                "limits": .object(h.limits.mapValues { JSONValue($0) }),
+            ]
             if let d = h.description { o["description"] = .string(d) }
             return o
         case .welcome(let v):

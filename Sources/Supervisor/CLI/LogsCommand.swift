@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ struct LogsCommand: ParsableCommand {
             usleep(200_000)
             guard let h = FileHandle(forReadingAtPath: path) else { continue }
             let size = h.seekToEndOfFile()
-            if size < offset { offset = 0 } // rotated
+            if size < offset { offset = 0 }  // rotated
             h.seek(toFileOffset: offset)
             let more = h.readDataToEndOfFile()
             try? h.close()

@@ -5,7 +5,9 @@ struct PluginCallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
         abstract: "Send a request (or, with --deliver, an acknowledged delivery) to a running plugin.",
-        discussion: "Example: pi-relayd plugin call echo echo '{\"hello\":1}'. A request waits for the plugin if it is restarting and is retried once if it crashes; a delivery waits in the plugin's outbox until acknowledged.")
+        discussion:
+            "Example: pi-relayd plugin call echo echo '{\"hello\":1}'. A request waits for the plugin if it is restarting and is retried once if it crashes; a delivery waits in the plugin's outbox until acknowledged."
+    )
 
     @Argument(help: "Plugin name.") var name: String
     @Argument(help: "Method.") var method: String
@@ -19,10 +21,12 @@ struct PluginCallCommand: ParsableCommand {
         let p: JSONValue
         do { p = try JSONValue.parse(params) } catch { throw ValidationError("params must be a JSON object: \(error)") }
         do {
-            let r = try Home.resolve().client.call("plugins.call", [
-                "name": .string(name), "method": .string(method), "params": p, "deliver": .bool(deliver),
-                "timeoutMs": JSONValue(timeoutMs),
-            ])
+            let r = try Home.resolve().client.call(
+                "plugins.call",
+                [
+                    "name": .string(name), "method": .string(method), "params": p, "deliver": .bool(deliver),
+                    "timeoutMs": JSONValue(timeoutMs),
+                ])
             output.emit(r) { r.serialized() }
         } catch {
             CLIFailure.exit(error, json: true)

@@ -13,9 +13,13 @@ struct PluginCheckCommand: AsyncParsableCommand {
     func run() async throws {
         let report = await PluginCheck(path: Home.absolute(path)).run()
         let ok = report.allSatisfy(\.passed)
-        let json: JSONValue = ["conforms": .bool(ok), "checks": .array(report.map {
-            ["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]
-        })]
+        let json: JSONValue = [
+            "conforms": .bool(ok),
+            "checks": .array(
+                report.map {
+                    ["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]
+                }),
+        ]
         output.emit(json) {
             report.map { "\($0.passed ? "✓" : "✗") \($0.name)\($0.detail.isEmpty ? "" : ": " + $0.detail)" }.joined(separator: "\n")
                 + "\n" + (ok ? "conforms to plugin protocol v1" : "does NOT conform to plugin protocol v1")

@@ -23,7 +23,8 @@ struct PluginsCommand: ParsableCommand {
                 output.emit(r) {
                     let a = (r["added"]?.arrayValue ?? []).compactMap(\.stringValue)
                     let d = (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue)
-                    return "reloaded: \(a.isEmpty ? "nothing added" : "added " + a.joined(separator: ", "))\(d.isEmpty ? "" : "; removed " + d.joined(separator: ", "))"
+                    return
+                        "reloaded: \(a.isEmpty ? "nothing added" : "added " + a.joined(separator: ", "))\(d.isEmpty ? "" : "; removed " + d.joined(separator: ", "))"
                 }
             case "restart":
                 guard let name else { throw ValidationError("usage: pi-relayd plugins restart NAME") }

@@ -6,7 +6,9 @@ struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Show, through the formatter plugin, what a chat would show for a recorded pi event stream.",
-        discussion: "EVENTS.jsonl is pi --mode rpc stdout. Each final message is printed after a line `--- message N ---`; files a message would carry are listed after it.")
+        discussion:
+            "EVENTS.jsonl is pi --mode rpc stdout. Each final message is printed after a line `--- message N ---`; files a message would carry are listed after it."
+    )
 
     @Argument(help: "A recorded pi stdout stream (JSON lines).") var events: String
     @Option(help: "The messenger's message length limit.") var limit: Int = 2000
@@ -16,13 +18,17 @@ struct RenderCommand: AsyncParsableCommand {
     func run() async throws {
         let home = Home.resolve()
         guard let path = formatter.map(Home.absolute) ?? Self.installedFormatter(home) else {
-            CLIFailure.exit(RemoteError(code: "not_found", message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"), json: output.json)
+            CLIFailure.exit(
+                RemoteError(
+                    code: "not_found", message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"),
+                json: output.json)
         }
         guard let data = FileManager.default.contents(atPath: Home.absolute(events)) else {
             CLIFailure.exit(RemoteError(code: "not_found", message: "cannot read \(events)"), json: output.json)
         }
         let runs = RecordedStream.runs(in: [UInt8](data), name: URL(fileURLWithPath: events).deletingPathExtension().lastPathComponent)
-        let config = (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
+        let config =
+            (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
             .config.pluginSections["formatter"] ?? [:]
         let work = NSTemporaryDirectory() + "pi-relayd-render-\(getpid())"
         try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -38,8 +44,10 @@ struct RenderCommand: AsyncParsableCommand {
                 let ms = (r["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
                 messages += ms
                 for f in r["files"]?.arrayValue ?? [] {
-                    files.append(["afterMessage": JSONValue(messages.count), "filename": f["filename"] ?? "file",
-                                  "bytes": JSONValue(f["text"]?.stringValue?.utf8.count ?? 0)])
+                    files.append([
+                        "afterMessage": JSONValue(messages.count), "filename": f["filename"] ?? "file",
+                        "bytes": JSONValue(f["text"]?.stringValue?.utf8.count ?? 0),
+                    ])
                 }
             }
         } catch {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PiRelaySDK
 import ServiceLifecycle
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,10 +31,11 @@ struct StartCommand: AsyncParsableCommand {
             // in `status`, not the daemon. Children get default dispositions back (swift-subprocess).
             signal(SIGXFSZ, SIG_IGN)
             let daemon = Daemon(home: home, foreground: true)
-            let group = ServiceGroup(configuration: .init(
-                services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: Logger(label: "pi-relayd.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: Logger(label: "pi-relayd.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
             do {
                 try await group.run()
             } catch let e as ServiceGroupError {
@@ -56,8 +58,10 @@ struct StartCommand: AsyncParsableCommand {
         for _ in 0..<200 {
             if ControlClient.isAlive(home.socketPath) {
                 let log = home.logsDir + "/pi-relayd.log"
-                output.emit(["started": true, "running": true, "pid": JSONValue(Int(pid)), "socket": .string(home.socketPath),
-                             "log": .string(log)]) {
+                output.emit([
+                    "started": true, "running": true, "pid": JSONValue(Int(pid)), "socket": .string(home.socketPath),
+                    "log": .string(log),
+                ]) {
                     "pi-relayd started (pid \(pid)); logs: \(log)"
                 }
                 return
@@ -66,13 +70,15 @@ struct StartCommand: AsyncParsableCommand {
             if waitpid(pid, &status, WNOHANG) == pid {
                 let why = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
                 let lines = why.split(separator: "\n").filter { !$0.contains(" info ") && !$0.contains(" notice ") }
-                CLIFailure.exit(RemoteError(code: "start_failed", message: "pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n")),
-                                json: output.json)
+                CLIFailure.exit(
+                    RemoteError(code: "start_failed", message: "pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n")),
+                    json: output.json)
             }
             usleep(50_000)
         }
-        CLIFailure.exit(RemoteError(code: "timeout", message: "no control socket after 10 s; see \(home.logsDir)/pi-relayd.log"),
-                        json: output.json)
+        CLIFailure.exit(
+            RemoteError(code: "timeout", message: "no control socket after 10 s; see \(home.logsDir)/pi-relayd.log"),
+            json: output.json)
     }
 }
 

@@ -15,9 +15,14 @@ struct StatusCommand: ParsableCommand {
         do { s = try home.client.call("status") } catch { CLIFailure.exit(error, json: output.json) }
         let plugins = s["plugins"]?.arrayValue ?? []
         output.emit(s) {
-            var lines = ["pi-relayd \(s["version"]?.stringValue ?? "?") running, pid \(s["pid"]?.intValue ?? 0), up \(s["uptimeSeconds"]?.intValue ?? 0) s",
-                         "home: \(s["home"]?.stringValue ?? "")"]
-            lines.append("plugins: " + (plugins.isEmpty ? "none" : plugins.map { "\($0["name"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" }.joined(separator: ", ")))
+            var lines = [
+                "pi-relayd \(s["version"]?.stringValue ?? "?") running, pid \(s["pid"]?.intValue ?? 0), up \(s["uptimeSeconds"]?.intValue ?? 0) s",
+                "home: \(s["home"]?.stringValue ?? "")",
+            ]
+            lines.append(
+                "plugins: "
+                    + (plugins.isEmpty
+                        ? "none" : plugins.map { "\($0["name"]?.stringValue ?? "?") (\($0["state"]?.stringValue ?? "?"))" }.joined(separator: ", ")))
             // Why a plugin is down, so nobody has to dig through `plugins` or the logs for it.
             for plugin in plugins {
                 guard let state = plugin["state"]?.stringValue, Self.downStates.contains(state) else { continue }

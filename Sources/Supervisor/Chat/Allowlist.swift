@@ -9,8 +9,7 @@ struct Allowlist: Sendable {
     init(section: JSONValue?, messenger: String, environment: [String: String]) {
         var ids = Set<String>()
         for v in section?["allowedUsers"]?.arrayValue ?? [] {
-            if let s = v.stringValue { ids.insert(s) }
-            else if let n = v.doubleValue { ids.insert(String(Int64(n))) }
+            if let s = v.stringValue { ids.insert(s) } else if let n = v.doubleValue { ids.insert(String(Int64(n))) }
         }
         let envName = messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
         for part in (environment[envName] ?? "").split(separator: ",") {

@@ -21,8 +21,10 @@ struct Chat: Sendable, Equatable {
 
     var who: String { "\(userName ?? user) (\(messenger))" }
 
-    init(messenger: String, channel: String, thread: String? = nil, guild: String? = nil, user: String,
-         userName: String? = nil, dm: Bool) {
+    init(
+        messenger: String, channel: String, thread: String? = nil, guild: String? = nil, user: String,
+        userName: String? = nil, dm: Bool
+    ) {
         self.messenger = messenger
         self.channel = channel
         self.thread = thread
@@ -37,7 +39,8 @@ struct Chat: Sendable, Equatable {
             throw RemoteError.invalidParams("chat needs channel and user")
         }
         // A plugin speaks for itself: its name is the messenger, whatever it claims.
-        self.init(messenger: plugin, channel: channel, thread: v["thread"]?.stringValue, guild: v["guild"]?.stringValue,
-                  user: user, userName: v["userName"]?.stringValue, dm: v["dm"]?.boolValue ?? false)
+        self.init(
+            messenger: plugin, channel: channel, thread: v["thread"]?.stringValue, guild: v["guild"]?.stringValue,
+            user: user, userName: v["userName"]?.stringValue, dm: v["dm"]?.boolValue ?? false)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -16,8 +16,10 @@ extension Relay {
             return ["status": "command", "reply": (try await run(cmd, chat: chat)).json]
         }
         guard let s = await boundSession(chat) else {
-            let r = Reply(chat.dm ? "No session here yet. /sessions to pick one, /new <dir> to start one."
-                                  : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
+            let r = Reply(
+                chat.dm
+                    ? "No session here yet. /sessions to pick one, /new <dir> to start one."
+                    : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
             return ["status": "unbound", "reply": r.json]
         }
         // An open question takes a plain reply that answers it; other text is a prompt.
@@ -33,8 +35,9 @@ extension Relay {
         let (appendix, images, notes) = await inbound(attachments, session: s)
         let said = text.isEmpty ? "(see attachments)" : text
         let names = attachments.map { $0["filename"]?.stringValue ?? "file" }
-        let r = try await prompt(s, kind: "send", text: said + appendix, images: images, origin: chat.key,
-                                 echo: Self.echo(said, attachments: names))
+        let r = try await prompt(
+            s, kind: "send", text: said + appendix, images: images, origin: chat.key,
+            echo: Self.echo(said, attachments: names))
         var out: JSONValue = ["status": r["status"] ?? "prompted"]
         if !notes.isEmpty { out["reply"] = Reply(notes.joined(separator: "\n")).json }
         return out
@@ -54,7 +57,8 @@ extension Relay {
         let chat = try Chat(json: params["chat"], plugin: plugin)
         guard allowed(chat) else { return Reply.notAuthorized.json }
         guard let sid = params["sessionId"]?.stringValue, let qid = params["questionId"]?.stringValue,
-              let sessions, let s = await sessions.session(id: sid) else {
+            let sessions, let s = await sessions.session(id: sid)
+        else {
             return Reply("That question is no longer open.", ephemeral: true).json
         }
         do {
@@ -89,14 +93,22 @@ extension Relay {
         var name = path
         for b in targets {
             let maxBytes = uploadLimits[b.messenger] ?? (10 << 20)
-            let r = try await a.request("attachments.outbound", params: ["cwd": .string(await s.cwd), "path": .string(path),
-                                                                          "maxBytes": JSONValue(maxBytes)], timeout: .seconds(60))
+            let r = try await a.request(
+                "attachments.outbound",
+                params: [
+                    "cwd": .string(await s.cwd), "path": .string(path),
+                    "maxBytes": JSONValue(maxBytes),
+                ], timeout: .seconds(60))
             guard let spooled = r["path"]?.stringValue else { throw RemoteError(code: "internal", message: "attachments gave no path") }
             name = r["filename"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
             let size = r["size"]?.intValue ?? 0
-            await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
-                                               "text": .string(await redacted("📎 \(name) (\(size) bytes)")),
-                                               "files": [["path": .string(spooled), "filename": .string(name)]]])
+            await deliver(
+                b.messenger, "chat.post",
+                [
+                    "target": b.target, "kind": "file", "sessionId": .string(s.id),
+                    "text": .string(await redacted("📎 \(name) (\(size) bytes)")),
+                    "files": [["path": .string(spooled), "filename": .string(name)]],
+                ])
         }
         return name
     }
@@ -114,9 +126,13 @@ extension Relay {
             guard let data = FileManager.default.contents(atPath: img.path), AtomicFile.write([UInt8](data), to: copy) else {
                 throw RemoteError(code: "internal", message: "cannot copy \(img.filename) to the spool folder")
             }
-            await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "file", "sessionId": .string(s.id),
-                                                     "text": .string("🖼 \(img.filename)"),
-                                                     "files": [["path": .string(copy), "filename": .string(img.filename)]]])
+            await deliver(
+                b.messenger, "chat.post",
+                [
+                    "target": b.target, "kind": "file", "sessionId": .string(s.id),
+                    "text": .string("🖼 \(img.filename)"),
+                    "files": [["path": .string(copy), "filename": .string(img.filename)]],
+                ])
         }
         return img.filename
     }
@@ -131,8 +147,9 @@ extension Relay {
     }
 
     func bind(_ chat: Chat, to sessionID: String) {
-        bindings[chat.key] = Binding(key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                                     sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
+        bindings[chat.key] = Binding(
+            key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+            sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
         saveBindings()
     }
 
@@ -167,7 +184,9 @@ extension Relay {
         do {
             switch cmd {
             case .help:
-                return Reply("Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.", ephemeral: true)
+                return Reply(
+                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
+                    ephemeral: true)
             case .sessions:
                 return await sessionList(chat: chat, current: current)
             case .use(let key):
@@ -210,9 +229,12 @@ extension Relay {
             case .model(let spec):
                 let s = try needSession()
                 guard let spec else { return Reply("\(await s.name) uses \(await s.model ?? "pi's default model").", ephemeral: true) }
-                guard let slash = spec.firstIndex(of: "/") else { throw RemoteError.invalidParams("use provider/model, e.g. anthropic/claude-sonnet-4-5") }
+                guard let slash = spec.firstIndex(of: "/") else {
+                    throw RemoteError.invalidParams("use provider/model, e.g. anthropic/claude-sonnet-4-5")
+                }
                 try await s.ensureRunning()
-                _ = try await s.command("set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
+                _ = try await s.command(
+                    "set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
                 await s.noteModel(spec)
                 await announcePresence(chat.messenger, s)
                 return Reply("\(await s.name) now uses \(spec).")
@@ -244,23 +266,34 @@ extension Relay {
                 let s = try needSession()
                 let list = await s.images
                 if list.isEmpty { return Reply("No images from tools in the last run.", ephemeral: true) }
-                var r = Reply(list.enumerated().map { "\($0.offset + 1). \($0.element.filename) (from \($0.element.toolName))" }
-                    .joined(separator: "\n"), ephemeral: true)
+                var r = Reply(
+                    list.enumerated().map { "\($0.offset + 1). \($0.element.filename) (from \($0.element.toolName))" }
+                        .joined(separator: "\n"), ephemeral: true)
                 r.actions = stride(from: 0, to: min(list.count, 25), by: 5).map { row in
                     (row..<min(row + 5, list.count, 25)).map { Reply.Action(id: "img:\(s.id):\($0 + 1)", label: "Send \($0 + 1)", style: "primary") }
                 }
                 return r
             case .image(let n):
                 let s = try needSession()
-                let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
-                    key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                    sessionID: s.id, user: nil, since: Date())])
+                let name = try await sendImage(
+                    s, number: n,
+                    to: [
+                        bindings[chat.key]
+                            ?? Binding(
+                                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                                sessionID: s.id, user: nil, since: Date())
+                    ])
                 return Reply("Sending \(name).", ephemeral: true)
             case .file(let path):
                 let s = try needSession()
-                let sent = try await sendFile(s, path: path, to: [bindings[chat.key] ?? Binding(
-                    key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                    sessionID: s.id, user: nil, since: Date())])
+                let sent = try await sendFile(
+                    s, path: path,
+                    to: [
+                        bindings[chat.key]
+                            ?? Binding(
+                                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                                sessionID: s.id, user: nil, since: Date())
+                    ])
                 return Reply("Sending \(sent).", ephemeral: true)
             }
         } catch let e as RemoteError {
@@ -277,9 +310,14 @@ extension Relay {
             guard let s = await sessions?.session(id: parts[1]), let n = Int(parts[2]) else {
                 return Reply("That session is gone.", ephemeral: true)
             }
-            let name = try await sendImage(s, number: n, to: [bindings[chat.key] ?? Binding(
-                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                sessionID: s.id, user: nil, since: Date())])
+            let name = try await sendImage(
+                s, number: n,
+                to: [
+                    bindings[chat.key]
+                        ?? Binding(
+                            key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                            sessionID: s.id, user: nil, since: Date())
+                ])
             return Reply("Sending \(name).", ephemeral: true)
         case "stop" where parts.count == 2:
             guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
@@ -324,8 +362,10 @@ extension Relay {
 
     func statusText(_ s: PiSession) async -> String {
         let cwd = await s.cwd
-        var lines = ["**\(await s.name)** (\(s.id))", "cwd: `\(cwd)`", "state: \(await s.state.name)",
-                     "model: \(await s.model ?? "pi's default")"]
+        var lines = [
+            "**\(await s.name)** (\(s.id))", "cwd: `\(cwd)`", "state: \(await s.state.name)",
+            "model: \(await s.model ?? "pi's default")",
+        ]
         if let branch = GitBranch.current(in: cwd) { lines.append("git branch: \(branch)") }
         let q = await s.openQuestions.count
         if q > 0 { lines.append("\(q) question(s) waiting") }

@@ -24,23 +24,35 @@ extension Relay {
             await post(to: id, ["kind": "question", "sessionId": .string(id), "text": .string(text), "question": question])
         case .questionClosed(let q, let outcome):
             for b in chats(of: id) {
-                await deliver(b.messenger, "chat.question.closed", ["target": b.target, "sessionId": .string(id),
-                                                              "questionId": .string(q.id), "text": .string(outcome)])
+                await deliver(
+                    b.messenger, "chat.question.closed",
+                    [
+                        "target": b.target, "sessionId": .string(id),
+                        "questionId": .string(q.id), "text": .string(outcome),
+                    ])
             }
         case .notice(let kind, let text):
             await post(to: id, ["kind": "notice", "sessionId": .string(id), "text": .string(await notice(kind, text))])
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
-            await post(to: id, ["kind": "notice", "sessionId": .string(id),
-                          "text": .string(await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it."))])
+            await post(
+                to: id,
+                [
+                    "kind": "notice", "sessionId": .string(id),
+                    "text": .string(await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.")),
+                ])
         case .promptEcho(let text, let origin):
             let targets = chats(of: id).filter { $0.key != origin }
             guard !targets.isEmpty else { return }
             // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
             let shown = await redacted(text)
             for b in targets {
-                await deliver(b.messenger, "chat.post", ["target": b.target, "kind": "echo", "sessionId": .string(id),
-                                                   "text": .string(shown)])
+                await deliver(
+                    b.messenger, "chat.post",
+                    [
+                        "target": b.target, "kind": "echo", "sessionId": .string(id),
+                        "text": .string(shown),
+                    ])
             }
         }
     }
@@ -126,9 +138,12 @@ extension Relay {
             guard live[runID] != nil else { return }
             let chunks = view?["chunks"] ?? .array([])
             let tail = view?["tail"] ?? .string(PlainSplit.tail(Self.plainLive(run.text), limit: limit))
-            await host?.slot(b.messenger)?.notify("chat.live", params: [
-                "target": b.target, "sessionId": .string(run.sessionID), "runId": .string(runID), "rev": JSONValue(rev),
-                "chunks": chunks, "tail": tail])
+            await host?.slot(b.messenger)?.notify(
+                "chat.live",
+                params: [
+                    "target": b.target, "sessionId": .string(run.sessionID), "runId": .string(runID), "rev": JSONValue(rev),
+                    "chunks": chunks, "tail": tail,
+                ])
         }
         guard var after = live[runID] else { return }
         after.inFlight = false
@@ -155,7 +170,8 @@ extension Relay {
             var chunks: [JSONValue]
             var files: [JSONValue] = []
             if let r = await format("format.final", ["run": run.json, "limit": JSONValue(limit)]),
-               let messages = r["messages"]?.arrayValue {
+                let messages = r["messages"]?.arrayValue
+            {
                 chunks = messages
                 for f in r["files"]?.arrayValue ?? [] {
                     guard let name = f["filename"]?.stringValue, let text = f["text"]?.stringValue else { continue }
@@ -169,8 +185,10 @@ extension Relay {
                 let text = Redactor.redact(run.text)
                 chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map { .string($0) }
             }
-            var p: JSONValue = ["target": b.target, "kind": "final", "sessionId": .string(run.sessionID),
-                                "runId": .string(run.runID), "chunks": .array(chunks)]
+            var p: JSONValue = [
+                "target": b.target, "kind": "final", "sessionId": .string(run.sessionID),
+                "runId": .string(run.runID), "chunks": .array(chunks),
+            ]
             if !files.isEmpty { p["files"] = .array(files) }
             if let user = b.user { p["mentionUser"] = .string(user) }
             await deliver(b.messenger, "chat.post", p)
@@ -194,13 +212,16 @@ extension Relay {
         guard !items.isEmpty else { return ("", [], []) }
         if let a = await host?.plugin(forRole: "attachments") {
             do {
-                let r = try await a.request("attachments.inbound", params: ["sessionId": .string(session.id), "items": .array(items)],
-                                            timeout: .seconds(120))
+                let r = try await a.request(
+                    "attachments.inbound", params: ["sessionId": .string(session.id), "items": .array(items)],
+                    timeout: .seconds(120))
                 // The plugin's appendix is the attachment blocks alone; they go below the user's
                 // text, never glued onto its last line (pi reads commands from the first line).
                 let appendix = r["appendix"]?.stringValue ?? ""
-                return (appendix.isEmpty ? "" : "\n\n" + appendix, r["images"]?.arrayValue ?? [],
-                        (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue))
+                return (
+                    appendix.isEmpty ? "" : "\n\n" + appendix, r["images"]?.arrayValue ?? [],
+                    (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue)
+                )
             } catch {
                 logger.warning("attachments plugin failed: \(error)")
             }

@@ -4,8 +4,10 @@ import PiRelaySDK
 extension Relay {
     /// Sends a prompt, steer or follow-up. A prompt always carries `streamingBehavior`, so a busy
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
-    func prompt(_ s: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
-                echo: String? = nil) async throws -> JSONValue {
+    func prompt(
+        _ s: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
+        echo: String? = nil
+    ) async throws -> JSONValue {
         try await s.ensureRunning()
         var fields: JSONValue = ["message": .string(text)]
         if !images.isEmpty { fields["images"] = .array(images) }
@@ -20,7 +22,8 @@ extension Relay {
         let wasBusy = await s.state == .busy
         _ = try await s.command(type, fields, timeout: .seconds(60))
         await session(s.id, did: .promptEcho(text: echo ?? text, origin: origin))
-        let status = kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
+        let status =
+            kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
         return ["status": .string(status), "session": .string(s.id)]
     }
 

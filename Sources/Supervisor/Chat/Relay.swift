@@ -27,8 +27,10 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     private var notes: [String]
     private var stopper: (@Sendable () async -> Void)?
 
-    init(home: Home, logger: Logger, pluginConfig: [String: JSONValue], notes: [String],
-         environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        home: Home, logger: Logger, pluginConfig: [String: JSONValue], notes: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.environment = environment
         self.home = home
         self.logger = logger
@@ -36,9 +38,11 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         self.notes = notes
     }
 
-    func attach(host: PluginHost, sessions: Sessions, busyBehavior: String, defaultCwd: String?,
-                bindingStore store: StateFile<Binding>, saved: StateFile<Binding>.Loaded, stateProblems: [String],
-                stopper: @escaping @Sendable () async -> Void) {
+    func attach(
+        host: PluginHost, sessions: Sessions, busyBehavior: String, defaultCwd: String?,
+        bindingStore store: StateFile<Binding>, saved: StateFile<Binding>.Loaded, stateProblems: [String],
+        stopper: @escaping @Sendable () async -> Void
+    ) {
         self.host = host
         self.sessions = sessions
         self.busyBehavior = busyBehavior
@@ -183,10 +187,12 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     private func statusJSON() async throws -> JSONValue {
         let plugins = await host?.status() ?? []
         let list = await sessions?.list() ?? []
-        return ["version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
-                "sessions": .array(list),
-                "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
-                "plugins": plugins, "notes": .array(notes.map { .string($0) }),
-                "problems": .array(await problems().map { .string(Redactor.redact($0)) })]
+        return [
+            "version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
+            "sessions": .array(list),
+            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
+            "plugins": plugins, "notes": .array(notes.map { .string($0) }),
+            "problems": .array(await problems().map { .string(Redactor.redact($0)) }),
+        ]
     }
 }

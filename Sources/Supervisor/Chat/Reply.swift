@@ -21,9 +21,10 @@ struct Reply: Sendable {
     var json: JSONValue {
         var o: JSONValue = ["text": .string(text), "ephemeral": .bool(ephemeral)]
         if !actions.isEmpty {
-            o["actions"] = .array(actions.map { row in
-                .array(row.map { ["id": .string($0.id), "label": .string(String($0.label.prefix(80))), "style": .string($0.style)] })
-            })
+            o["actions"] = .array(
+                actions.map { row in
+                    .array(row.map { ["id": .string($0.id), "label": .string(String($0.label.prefix(80))), "style": .string($0.style)] })
+                })
         }
         if let t = openThread { o["openThread"] = ["name": .string(t.name), "sessionId": .string(t.sessionID)] }
         return o

@@ -6,13 +6,16 @@ extension Config {
 
     /// Builds the config from config.yaml's root node (nil for an empty file). `pluginNames` are
     /// the top-level keys taken as plugin sections.
-    init(root: YAMLNode?, file: String, pluginNames: Set<String>, home: String?,
-         warnings: inout [String]) throws(ConfigError) {
+    init(
+        root: YAMLNode?, file: String, pluginNames: Set<String>, home: String?,
+        warnings: inout [String]
+    ) throws(ConfigError) {
         self.init()
         guard let root, !root.isNull else { return }
         guard let pairs = root.pairs else {
-            throw ConfigError(.invalidValue, file: file, at: root.mark,
-                              "the file must be a map of sections (pi:, plugins:, logs:, ...), got \(root.kindDescription)")
+            throw ConfigError(
+                .invalidValue, file: file, at: root.mark,
+                "the file must be a map of sections (pi:, plugins:, logs:, ...), got \(root.kindDescription)")
         }
         let top = ConfigSection(pairs: pairs, path: "", file: file, mark: root.mark)
         pi = try PiSettings(top.section("pi"), home: home)

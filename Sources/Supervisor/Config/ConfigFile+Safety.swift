@@ -3,7 +3,9 @@ extension ConfigFile {
     /// it is never read, whatever it contains.
     func checkOwner(userID: UInt32) throws(ConfigError) {
         guard owner != userID else { return }
-        throw ConfigError(.unsafeFile, file: path, """
+        throw ConfigError(
+            .unsafeFile, file: path,
+            """
             refusing to read \(path): it belongs to another user (uid \(owner), pi-relayd runs as uid \(userID)); \
             run: sudo chown \(userID) \(path)
             """)

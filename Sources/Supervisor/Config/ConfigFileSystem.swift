@@ -38,8 +38,9 @@ package struct ConfigFileSystem: Sendable {
             throw ConfigError(.unreadable, file: path, "cannot read \(path): it is not a regular file")
         }
         guard Int(info.st_size) <= ConfigFile.maximumSize else {
-            throw ConfigError(.unreadable, file: path,
-                              "cannot read \(path): it is larger than \(ConfigFile.maximumSize / 1024) KiB, which no config file needs")
+            throw ConfigError(
+                .unreadable, file: path,
+                "cannot read \(path): it is larger than \(ConfigFile.maximumSize / 1024) KiB, which no config file needs")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -55,8 +56,9 @@ package struct ConfigFileSystem: Sendable {
                 throw ConfigError(.unreadable, file: path, "cannot read \(path): it keeps growing past \(ConfigFile.maximumSize / 1024) KiB")
             }
         }
-        return ConfigFile(path: path, bytes: bytes, permissions: UInt32(info.st_mode) & 0o7777,
-                          owner: UInt32(info.st_uid))
+        return ConfigFile(
+            path: path, bytes: bytes, permissions: UInt32(info.st_mode) & 0o7777,
+            owner: UInt32(info.st_uid))
     }
 
     private static func unreadable(_ path: String, _ code: Int32) -> ConfigError {

@@ -3,8 +3,10 @@ import Foundation
 extension ConfigLoader {
     /// Plain-language notes on what still needs setting up. Only variable names appear, never
     /// their values.
-    static func notConfigured(_ config: Config, knownPlugins: Set<String>,
-                              environment: [String: String]) -> [String] {
+    static func notConfigured(
+        _ config: Config, knownPlugins: Set<String>,
+        environment: [String: String]
+    ) -> [String] {
         var notes: [String] = []
         let discordWanted = knownPlugins.contains("discord") || config.pluginSections["discord"] != nil
         if discordWanted, !config.plugins.disabled.contains("discord") {
@@ -20,7 +22,9 @@ extension ConfigLoader {
             let fromEnvironment = (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",")
                 .contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             if discord.allowedUsers.isEmpty, !fromEnvironment {
-                notes.append("discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)")
+                notes.append(
+                    "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)"
+                )
             }
         }
         let pluginNames = knownPlugins.union(alwaysAcceptedPlugins)

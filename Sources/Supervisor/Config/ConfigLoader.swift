@@ -12,8 +12,10 @@ package enum ConfigLoader {
     ///   - knownPlugins: names of the installed plugins; their top-level sections are passed
     ///     through to them.
     ///   - environment: the process environment; it wins over .env.
-    package static func load(home: String, knownPlugins: Set<String>, environment: [String: String],
-                     fileSystem: ConfigFileSystem = .live) throws(ConfigError) -> LoadedConfig {
+    package static func load(
+        home: String, knownPlugins: Set<String>, environment: [String: String],
+        fileSystem: ConfigFileSystem = .live
+    ) throws(ConfigError) -> LoadedConfig {
         let root = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
         let configPath = root + "/config.yaml"
         let dotenvPath = root + "/.env"
@@ -23,9 +25,10 @@ package enum ConfigLoader {
             try file.checkOwner(userID: fileSystem.userID)
             let node = try parseYAML(file)
             try checkSecrets(in: node, of: file, warnings: &result.warnings)
-            result.config = try Config(root: node, file: configPath,
-                                       pluginNames: knownPlugins.union(alwaysAcceptedPlugins),
-                                       home: environment["HOME"], warnings: &result.warnings)
+            result.config = try Config(
+                root: node, file: configPath,
+                pluginNames: knownPlugins.union(alwaysAcceptedPlugins),
+                home: environment["HOME"], warnings: &result.warnings)
             result.path = configPath
             if node?.isNull ?? true {
                 result.notConfigured.append("config.yaml is empty: using defaults")
@@ -40,15 +43,17 @@ package enum ConfigLoader {
             var seen: [String: Int] = [:]
             for entry in try DotEnv.parse(file.bytes, file: dotenvPath) {
                 if let first = seen[entry.key] {
-                    result.warnings.append("\(dotenvPath):\(entry.line):1: \(entry.key) is set again (first on line \(first)); the last value is used")
+                    result.warnings.append(
+                        "\(dotenvPath):\(entry.line):1: \(entry.key) is set again (first on line \(first)); the last value is used")
                 }
                 seen[entry.key] = seen[entry.key] ?? entry.line
                 if environment[entry.key] == nil { result.dotenv[entry.key] = entry.value }
             }
         }
 
-        result.notConfigured += notConfigured(result.config, knownPlugins: knownPlugins,
-                                              environment: environment.merging(result.dotenv) { current, _ in current })
+        result.notConfigured += notConfigured(
+            result.config, knownPlugins: knownPlugins,
+            environment: environment.merging(result.dotenv) { current, _ in current })
         return result
     }
 
@@ -62,16 +67,20 @@ package enum ConfigLoader {
 
     /// A config.yaml with a secret written in it must be private; either way each such key gets a
     /// warning pointing at the better place for it.
-    private static func checkSecrets(in node: YAMLNode?, of file: ConfigFile,
-                                     warnings: inout [String]) throws(ConfigError) {
+    private static func checkSecrets(
+        in node: YAMLNode?, of file: ConfigFile,
+        warnings: inout [String]
+    ) throws(ConfigError) {
         let secrets = node?.secretLiterals() ?? []
         guard let first = secrets.first else { return }
-        let fix = first.path.hasPrefix("pi.env.")
+        let fix =
+            first.path.hasPrefix("pi.env.")
             ? "or move \(first.path.dropFirst("pi.env.".count)) to .env"
             : "or move the secret to .env and name its variable in \(first.path)Env"
         try file.checkPrivate(why: "it holds a secret (\(first.path) at line \(first.mark.line))", otherFix: fix)
         for secret in secrets {
-            let advice = secret.path.hasPrefix("pi.env.")
+            let advice =
+                secret.path.hasPrefix("pi.env.")
                 ? "move \(secret.path.dropFirst("pi.env.".count)) to .env, whose variables reach pi too"
                 : "put it in .env and name the variable in \(secret.path)Env instead"
             warnings.append("\(file.path):\(secret.mark): \(secret.path) is a secret written in config.yaml; \(advice)")

@@ -30,8 +30,10 @@ final class ConfigSection {
         return ConfigField(node: pair.value, path: keyPath(key), file: file)
     }
 
-    func value<T>(_ key: String, default fallback: T,
-                  _ convert: (ConfigField) throws(ConfigError) -> T) throws(ConfigError) -> T {
+    func value<T>(
+        _ key: String, default fallback: T,
+        _ convert: (ConfigField) throws(ConfigError) -> T
+    ) throws(ConfigError) -> T {
         guard let field = field(key) else { return fallback }
         return try convert(field)
     }

@@ -36,8 +36,9 @@ extension DiscordSettings {
             // Empty means "connect directly", whatever HTTPS_PROXY says.
             if url.isEmpty { return url }
             guard Self.proxySchemes.contains(where: { url.lowercased().hasPrefix($0) }) else {
-                throw f.error("must be a proxy URL starting with one of: \(Self.proxySchemes.joined(separator: ", ")), or \"\" for none "
-                              + "(the gateway cannot use https:// or socks4 proxies)")
+                throw f.error(
+                    "must be a proxy URL starting with one of: \(Self.proxySchemes.joined(separator: ", ")), or \"\" for none "
+                        + "(the gateway cannot use https:// or socks4 proxies)")
             }
             return url
         }
@@ -49,8 +50,10 @@ extension DiscordSettings {
         return result
     }
 
-    private static func channels(_ field: ConfigField, home: String?,
-                                 warnings: inout [String]) throws(ConfigError) -> [Channel] {
+    private static func channels(
+        _ field: ConfigField, home: String?,
+        warnings: inout [String]
+    ) throws(ConfigError) -> [Channel] {
         var result: [Channel] = []
         var firstIndex: [String: Int] = [:]
         for (index, item) in try field.list("a list of channels like {id: \"123\", cwd: /path, name: api}").enumerated() {
@@ -80,12 +83,13 @@ extension DiscordSettings {
         // `requireMention: no` is a string to libyaml; the plugin reads a boolean.
         if let mention = object["requireMention"], !mention.isNull { object["requireMention"] = .bool(requireMention) }
         if case .array(let entries)? = object["channels"] {
-            object["channels"] = .array(zip(entries, channels).map { entry, channel in
-                var entry = entry
-                entry["id"] = .string(channel.id)
-                if let cwd = channel.cwd { entry["cwd"] = .string(cwd) }
-                return entry
-            })
+            object["channels"] = .array(
+                zip(entries, channels).map { entry, channel in
+                    var entry = entry
+                    entry["id"] = .string(channel.id)
+                    if let cwd = channel.cwd { entry["cwd"] = .string(cwd) }
+                    return entry
+                })
         }
         return .object(object)
     }

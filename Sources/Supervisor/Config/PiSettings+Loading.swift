@@ -24,8 +24,9 @@ extension PiSettings {
         var result: [String: String] = [:]
         for pair in pairs {
             guard case .scalar(let name, _) = pair.key.content, ConfigField.isEnvironmentName(name) else {
-                throw ConfigError(.invalidValue, file: field.file, at: pair.key.mark,
-                                  "\(field.path) keys must be environment variable names (letters, digits and _)")
+                throw ConfigError(
+                    .invalidValue, file: field.file, at: pair.key.mark,
+                    "\(field.path) keys must be environment variable names (letters, digits and _)")
             }
             let value = ConfigField(node: pair.value, path: "\(field.path).\(name)", file: field.file)
             result[name] = try value.text("text (quote it if needed)")

@@ -10,8 +10,10 @@ struct PluginSectionSchema: Sendable {
 
     static let bundled: [String: PluginSectionSchema] = [
         "formatter": PluginSectionSchema(
-            keys: ["showThinking", "maxChunks", "maxToolLines", "toolArgumentWidth", "noticeWidth", "previewLength",
-                   "convertTables", "toolsInFinal", "defaultLimit", "redact"],
+            keys: [
+                "showThinking", "maxChunks", "maxToolLines", "toolArgumentWidth", "noticeWidth", "previewLength",
+                "convertTables", "toolsInFinal", "defaultLimit", "redact",
+            ],
             switches: ["showThinking", "convertTables", "toolsInFinal"]),
         "attachments": PluginSectionSchema(
             keys: ["textInlineMaxBytes", "imageMaxBytes", "downloadMaxBytes", "timeoutSeconds", "maxRedirects", "proxy"]),

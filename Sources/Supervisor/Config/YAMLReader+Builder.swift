@@ -60,12 +60,14 @@ extension YAMLReader {
                 try attach(node, size: 1)
             case YAML_SEQUENCE_START_EVENT:
                 let s = event.data.sequence_start
-                try open(.sequence([]), tag: YAMLReader.string(s.tag), anchor: YAMLReader.string(s.anchor),
-                         expecting: "seq", mark: mark)
+                try open(
+                    .sequence([]), tag: YAMLReader.string(s.tag), anchor: YAMLReader.string(s.anchor),
+                    expecting: "seq", mark: mark)
             case YAML_MAPPING_START_EVENT:
                 let m = event.data.mapping_start
-                try open(.mapping(OpenMap()), tag: YAMLReader.string(m.tag), anchor: YAMLReader.string(m.anchor),
-                         expecting: "map", mark: mark)
+                try open(
+                    .mapping(OpenMap()), tag: YAMLReader.string(m.tag), anchor: YAMLReader.string(m.anchor),
+                    expecting: "map", mark: mark)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 try close()
             default:
@@ -73,8 +75,10 @@ extension YAMLReader {
             }
         }
 
-        private mutating func open(_ open: Open, tag: String?, anchor: String?, expecting: String,
-                                   mark: YAMLNode.Mark) throws(Failure) {
+        private mutating func open(
+            _ open: Open, tag: String?, anchor: String?, expecting: String,
+            mark: YAMLNode.Mark
+        ) throws(Failure) {
             if let tag, tag != "!", tag != YAMLNode.coreTagPrefix + expecting {
                 throw Failure(mark: mark, message: "unsupported YAML tag \(YAMLReader.shown(tag: tag)) on a \(expecting == "seq" ? "list" : "map")")
             }
@@ -121,8 +125,10 @@ extension YAMLReader {
             let top = stack.count - 1
             stack[top].size += size
             if stack[top].size > YAMLReader.maximumExpandedNodes {
-                throw Failure(mark: node.mark, message:
-                    "aliases expand this document to more than \(YAMLReader.maximumExpandedNodes) values")
+                throw Failure(
+                    mark: node.mark,
+                    message:
+                        "aliases expand this document to more than \(YAMLReader.maximumExpandedNodes) values")
             }
             switch stack[top].open {
             case .sequence(var items):
@@ -153,8 +159,9 @@ extension YAMLReader {
                 } else if let items = node.items, items.allSatisfy({ $0.pairs != nil }) {
                     map.mergeSources.append(contentsOf: items)
                 } else {
-                    throw Failure(mark: node.mark,
-                                  message: "the value of << must be a map or a list of maps, not \(node.kindDescription)")
+                    throw Failure(
+                        mark: node.mark,
+                        message: "the value of << must be a map or a list of maps, not \(node.kindDescription)")
                 }
                 return
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -116,8 +117,10 @@ final class ControlServer: @unchecked Sendable {
         close(fd)
     }
 
-    private static func answer(_ bytes: [UInt8], writer: FDWriter, stream: ControlStream,
-                               handler: any ControlHandler) async {
+    private static func answer(
+        _ bytes: [UInt8], writer: FDWriter, stream: ControlStream,
+        handler: any ControlHandler
+    ) async {
         let id: JSONValue
         let method: String
         let params: JSONValue

@@ -3,6 +3,7 @@ import Logging
 import PiRelaySDK
 import ServiceLifecycle
 import UnixSignals
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,8 +46,9 @@ struct Daemon: Service {
         for n in loaded.notConfigured { logger.notice("not configured: \(n)") }
 
         let options = PluginHostOptions(config: config)
-        let relay = Relay(home: home, logger: logger, pluginConfig: config.pluginSections,
-                          notes: loaded.warnings + loaded.notConfigured)
+        let relay = Relay(
+            home: home, logger: logger, pluginConfig: config.pluginSections,
+            notes: loaded.warnings + loaded.notConfigured)
         await relay.setDaemonLog(daemonLog)
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
@@ -58,12 +60,15 @@ struct Daemon: Service {
         let bindingFile = StateFile<Binding>.bindings(path: home.stateDir + "/bindings.json")
         let savedSessions = try sessionFile.load(logger: logger)
         let savedBindings = try bindingFile.load(logger: logger)
-        let sessions = Sessions(store: sessionFile, launcher: launcher,
-                                historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
-                                logger: logger, observer: relay)
-        await relay.attach(host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue,
-                           defaultCwd: config.sessions.defaultCwd, bindingStore: bindingFile, saved: savedBindings,
-                           stateProblems: savedSessions.problems + savedBindings.problems) { stopper.yield() }
+        let sessions = Sessions(
+            store: sessionFile, launcher: launcher,
+            historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
+            logger: logger, observer: relay)
+        await relay.attach(
+            host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue,
+            defaultCwd: config.sessions.defaultCwd, bindingStore: bindingFile, saved: savedBindings,
+            stateProblems: savedSessions.problems + savedBindings.problems
+        ) { stopper.yield() }
         try control.start()
         logger.info("control socket \(home.socketPath)")
 

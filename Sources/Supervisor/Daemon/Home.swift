@@ -35,8 +35,9 @@ struct Home: Sendable {
     /// Creates the directories, owner-only: state and logs can hold conversation text.
     func prepare() throws {
         for dir in [root, pluginsDir, logsDir, stateDir, spoolDir, outboxDir, stateDir + "/plugins"] {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: dir, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
     }
 }

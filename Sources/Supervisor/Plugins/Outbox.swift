@@ -57,7 +57,8 @@ struct Outbox {
         framer.feed([UInt8](data)) { if case .line(let l) = $0 { lines.append(l) } }
         for line in lines {
             guard let v = try? JSONValue.parse(bytes: line), let op = v["op"]?.stringValue,
-                  let id = v["id"]?.stringValue else { continue }
+                let id = v["id"]?.stringValue
+            else { continue }
             if op == "add", let m = v["method"]?.stringValue {
                 entries.append(Entry(id: id, method: m, params: v["params"] ?? [:]))
             } else if op == "ack" {

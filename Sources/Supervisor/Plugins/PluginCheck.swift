@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,7 +35,9 @@ struct PluginCheck {
             await child.add(.exited(e))
             return e
         }
-        let timer = Task { try await Task.sleep(for: .seconds(5)); await child.killAll() }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(5)); await child.killAll()
+        }
         let exit = await running.value
         timer.cancel()
         let said = await child.stderrLines.first ?? ""
@@ -72,47 +75,68 @@ struct PluginCheck {
 
         guard let first = await child.nextLine(within: .seconds(10)) else {
             let exited = await child.exit
-            results.append(Result(name: "hello within 10 s", passed: false,
-                                  detail: exited.map { "exited before its hello (\($0))" } ?? "no line on stdout"))
+            results.append(
+                Result(
+                    name: "hello within 10 s", passed: false,
+                    detail: exited.map { "exited before its hello (\($0))" } ?? "no line on stdout"))
             await child.killAll()
             _ = await running.value
             return results
         }
         guard let m = try? WireMessage.decode(first), case .hello(let hello) = m else {
-            results.append(Result(name: "hello within 10 s", passed: false, detail: "first line is not a hello: \(String(decoding: first.prefix(100), as: UTF8.self))"))
+            results.append(
+                Result(
+                    name: "hello within 10 s", passed: false,
+                    detail: "first line is not a hello: \(String(decoding: first.prefix(100), as: UTF8.self))"))
             await child.killAll()
             _ = await running.value
             return results
         }
-        results.append(Result(name: "hello within 10 s", passed: true, detail: "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"))
+        results.append(
+            Result(name: "hello within 10 s", passed: true, detail: "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"))
         results.append(Result(name: "protocol version 1", passed: hello.protocol == 1, detail: "says \(hello.protocol)"))
-        send(.welcome(["protocol": 1, "plugin": .string(hello.name), "config": [:], "stateDir": .string(stateDir),
-                       "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": []]))
+        send(
+            .welcome([
+                "protocol": 1, "plugin": .string(hello.name), "config": [:], "stateDir": .string(stateDir),
+                "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": [],
+            ]))
 
         send(.ping(id: "check-ping"))
-        let pong = await child.nextMessage(within: .seconds(5)) { if case .pong(let id) = $0 { return id == "check-ping" }; return false }
+        let pong = await child.nextMessage(within: .seconds(5)) {
+            if case .pong(let id) = $0 { return id == "check-ping" }; return false
+        }
         results.append(Result(name: "answers ping with pong", passed: pong != nil, detail: pong == nil ? "no pong within 5 s" : ""))
 
         send(.request(id: "check-1", method: "status", params: [:], deadlineMs: 5000))
-        let status = await child.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-1" }; return false }
+        let status = await child.nextMessage(within: .seconds(5)) {
+            if case .response(let id, _) = $0 { return id == "check-1" }; return false
+        }
         results.append(Result(name: "answers a request (status)", passed: status != nil, detail: status == nil ? "no response within 5 s" : ""))
 
         send(.request(id: "check-2", method: "check.no-such-method", params: [:], deadlineMs: 5000))
-        let unknown = await child.nextMessage(within: .seconds(5)) { if case .response(let id, _) = $0 { return id == "check-2" }; return false }
+        let unknown = await child.nextMessage(within: .seconds(5)) {
+            if case .response(let id, _) = $0 { return id == "check-2" }; return false
+        }
         var unknownOK = false
         var unknownDetail = "no response within 5 s"
         if case .response(_, .failure(let e))? = unknown {
             unknownOK = e.code == "method_not_found"
             unknownDetail = unknownOK ? "" : "error code \(e.code), expected method_not_found"
-        } else if unknown != nil { unknownDetail = "answered with a result, expected error method_not_found" }
+        } else if unknown != nil {
+            unknownDetail = "answered with a result, expected error method_not_found"
+        }
         results.append(Result(name: "unknown request → method_not_found", passed: unknownOK, detail: unknownDetail))
 
         send(.notify(method: "check.unknown-notification", params: [:]))
         send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
-        let ack = await child.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        let ack = await child.nextMessage(within: .seconds(5)) {
+            if case .ack(let id) = $0 { return id == "check-d1" }; return false
+        }
         results.append(Result(name: "acknowledges a delivery", passed: ack != nil, detail: ack == nil ? "no ack within 5 s" : ""))
         send(.deliver(id: "check-d1", method: "check.unknown-delivery", params: [:]))
-        let again = await child.nextMessage(within: .seconds(5)) { if case .ack(let id) = $0 { return id == "check-d1" }; return false }
+        let again = await child.nextMessage(within: .seconds(5)) {
+            if case .ack(let id) = $0 { return id == "check-d1" }; return false
+        }
         results.append(Result(name: "acknowledges a duplicate delivery", passed: again != nil, detail: again == nil ? "no ack within 5 s" : ""))
 
         send(.shutdown(graceMs: 3000))
@@ -123,8 +147,10 @@ struct PluginCheck {
         _ = await running.value
 
         let junk = await child.junk
-        results.append(Result(name: "stdout carries protocol only", passed: junk.isEmpty,
-                              detail: junk.first.map { "non-protocol line: \($0)" } ?? ""))
+        results.append(
+            Result(
+                name: "stdout carries protocol only", passed: junk.isEmpty,
+                detail: junk.first.map { "non-protocol line: \($0)" } ?? ""))
         return results
     }
 }

@@ -19,8 +19,9 @@ actor PluginClient {
 
     /// Starts the plugin executable.
     func spawn(path: String, workingDirectory: String) {
-        let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"],
-                             workingDirectory: workingDirectory)
+        let spec = ChildSpec(
+            executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"],
+            workingDirectory: workingDirectory)
         let input = input
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
         task = Task {
@@ -47,8 +48,11 @@ actor PluginClient {
         defer { timer.cancel() }
         let h: Hello
         if let helloValue { h = helloValue } else { h = try await withCheckedThrowingContinuation { hello = $0 } }
-        send(.welcome(["protocol": 1, "plugin": .string(h.name), "config": config, "stateDir": .string(stateDir),
-                       "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": []]))
+        send(
+            .welcome([
+                "protocol": 1, "plugin": .string(h.name), "config": config, "stateDir": .string(stateDir),
+                "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": [],
+            ]))
         return h
     }
 

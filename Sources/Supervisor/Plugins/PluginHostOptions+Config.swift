@@ -9,7 +9,8 @@ extension PluginHostOptions {
         maxLineBytes = p.maxLineBytes
         shutdownGrace = p.shutdownGrace
         restart = RestartPolicy.Options(
-            immediateRestarts: p.restart.immediateRestarts, initialBackoff: p.restart.initialBackoff, maxBackoff: p.restart.maxBackoff, jitter: p.restart.jitter,
+            immediateRestarts: p.restart.immediateRestarts, initialBackoff: p.restart.initialBackoff, maxBackoff: p.restart.maxBackoff,
+            jitter: p.restart.jitter,
             crashLoopCount: p.restart.crashLoopCount, crashLoopWindow: p.restart.crashLoopWindow,
             healthyReset: p.restart.healthyReset)
         logMaxBytes = config.logs.maxBytes

@@ -124,20 +124,24 @@ actor PluginSlot {
         let childInput = ChildInput()
         let spec = ChildSpec(
             executable: path,
-            environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "\(WireMessage.protocolVersion)",
-                          "PI_RELAYD_HOME": home.root],
+            environment: [
+                "PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "\(WireMessage.protocolVersion)",
+                "PI_RELAYD_HOME": home.root,
+            ],
             workingDirectory: home.pluginStateDir(name),
             maxLineBytes: options.maxLineBytes)
-        try? FileManager.default.createDirectory(atPath: spec.workingDirectory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: spec.workingDirectory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         var handshaken = false
         var incompatible = false
         var exit: ChildExit = .spawnFailed("no exit seen")
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                let e = await ChildProcess.run(spec, input: childInput,
-                                               events: ChildEventSink { sink.yield(.child($0)) })
+                let e = await ChildProcess.run(
+                    spec, input: childInput,
+                    events: ChildEventSink { sink.yield(.child($0)) })
                 sink.yield(.child(.exited(e)))
             }
             let handshakeTimeout = options.handshakeTimeout
@@ -240,8 +244,7 @@ actor PluginSlot {
             return .requested
         }
         var why = "\(exit)"
-        if let k = killReason { why = "\(k); \(exit)" }
-        else if !handshaken { why = "exited before its hello (\(exit))" }
+        if let k = killReason { why = "\(k); \(exit)" } else if !handshaken { why = "exited before its hello (\(exit))" }
         if !tail.isEmpty { why += "; stderr: \(tail)" }
         reason = why
         logger.error("plugin \(name) (pid \(wasPid ?? 0)) \(why)")
@@ -294,8 +297,10 @@ actor PluginSlot {
         state = .running
     }
 
-    private func receive(_ bytes: [UInt8], generation gen: Int, group: inout TaskGroup<Void>,
-                         sink: AsyncStream<SlotEvent>.Continuation) {
+    private func receive(
+        _ bytes: [UInt8], generation gen: Int, group: inout TaskGroup<Void>,
+        sink: AsyncStream<SlotEvent>.Continuation
+    ) {
         let message: WireMessage
         do { message = try WireMessage.decode(bytes) } catch {
             let preview = String(decoding: bytes.prefix(120), as: UTF8.self)
@@ -470,9 +475,11 @@ actor PluginSlot {
     }
 
     func status() -> JSONValue {
-        var o: JSONValue = ["name": .string(name), "path": .string(path), "state": .string(state.rawValue),
-                            "restarts": JSONValue(restarts), "outbox": JSONValue(outbox.entries.count),
-                            "pendingRequests": JSONValue(pending.count)]
+        var o: JSONValue = [
+            "name": .string(name), "path": .string(path), "state": .string(state.rawValue),
+            "restarts": JSONValue(restarts), "outbox": JSONValue(outbox.entries.count),
+            "pendingRequests": JSONValue(pending.count),
+        ]
         if let reason { o["reason"] = .string(Redactor.redact(reason)) }
         if let pid { o["pid"] = JSONValue(Int(pid)) }
         if let hello {

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Subprocess
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +25,8 @@ enum ChildProcess {
         // A new session (and so a new process group) lets a shutdown signal the whole tree:
         // pi's bash tool starts grandchildren.
         options.createSession = true
-        let executable: Executable = spec.executable.contains("/")
+        let executable: Executable =
+            spec.executable.contains("/")
             ? .path(FilePath(spec.executable)) : .name(spec.executable)
         var env: [Environment.Key: String] = [:]
         for (k, v) in spec.environment { env[Environment.Key(stringLiteral: k)] = v }

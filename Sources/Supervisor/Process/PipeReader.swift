@@ -1,6 +1,7 @@
-import Foundation
 import CEpoll
+import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -227,7 +228,8 @@ final class PipePoller: @unchecked Sendable {
             case .flush(let w):
                 let fd = w.descriptor
                 guard fd >= 0 else { continue }
-                if case .writer(let known)? = entries[fd], known === w {} else {
+                if case .writer(let known)? = entries[fd], known === w {
+                } else {
                     // Level-triggered: it fires while there is room, and we stop watching once
                     // everything is written.
                     entries[fd] = .writer(w)

@@ -22,9 +22,11 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     }
 
     var json: JSONValue {
-        var o: JSONValue = ["id": .string(id), "sessionId": .string(sessionID), "method": .string(method),
-                            "title": .string(title), "options": .array(options.map { .string($0) }),
-                            "askedAt": .string(ISO8601.string(askedAt))]
+        var o: JSONValue = [
+            "id": .string(id), "sessionId": .string(sessionID), "method": .string(method),
+            "title": .string(title), "options": .array(options.map { .string($0) }),
+            "askedAt": .string(ISO8601.string(askedAt)),
+        ]
         if let message { o["message"] = .string(message) }
         if let placeholder { o["placeholder"] = .string(placeholder) }
         if let prefill { o["prefill"] = .string(prefill) }
@@ -38,7 +40,9 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     enum AnswerError: Error, CustomStringConvertible {
         case invalid(String)
         var description: String {
-            switch self { case .invalid(let s): return s }
+            switch self {
+            case .invalid(let s): return s
+            }
         }
     }
 

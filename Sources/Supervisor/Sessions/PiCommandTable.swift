@@ -67,7 +67,8 @@ struct PiCommandTable {
         } else {
             // A command that can throw is the likely author; a slow `abort` or `new_session`
             // that is still waiting for pi is not.
-            match = candidates.first { Self.mayFailWithoutID.contains($0.type) }
+            match =
+                candidates.first { Self.mayFailWithoutID.contains($0.type) }
                 ?? candidates.first { $0.type != "prompt" } ?? candidates.first
         }
         guard let m = match else { return .unmatched }

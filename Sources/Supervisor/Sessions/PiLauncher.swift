@@ -6,7 +6,8 @@ struct PiLauncher: Sendable {
     var dialogTimeout: Duration? { settings.dialogTimeout }
 
     func spec(cwd: String, sessionFile: String?) -> ChildSpec {
-        ChildSpec(executable: settings.command, arguments: settings.arguments(sessionFile: sessionFile),
-                  environment: settings.childEnvironment, workingDirectory: cwd, maxLineBytes: 64 << 20)
+        ChildSpec(
+            executable: settings.command, arguments: settings.arguments(sessionFile: sessionFile),
+            environment: settings.childEnvironment, workingDirectory: cwd, maxLineBytes: 64 << 20)
     }
 }

@@ -50,8 +50,10 @@ actor PiSession {
     private let reader = PiEventReader()
     private(set) var skippedLines = 0
 
-    init(record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-         observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void) {
+    init(
+        record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
+        observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void
+    ) {
         self.imageDir = imageDir
         id = record.id
         name = record.name
@@ -72,9 +74,10 @@ actor PiSession {
     }
 
     var record: SessionRecord {
-        SessionRecord(id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-                      lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun,
-                      openQuestions: questions.isEmpty ? nil : openQuestions)
+        SessionRecord(
+            id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
+            lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun,
+            openQuestions: questions.isEmpty ? nil : openQuestions)
     }
 
     private var orphan: Int32?
@@ -263,7 +266,8 @@ actor PiSession {
 
     private func giveUpIDlessTurn(_ key: UUID, type: String, after timeout: Duration) {
         guard let i = idlessTurnQueue.firstIndex(where: { $0.0 == key }) else { return }
-        idlessTurnQueue.remove(at: i).1.resume(throwing: RemoteError.timeout("pi was busy with an earlier command; \(type) was not sent within \(timeout)"))
+        idlessTurnQueue.remove(at: i).1.resume(
+            throwing: RemoteError.timeout("pi was busy with an earlier command; \(type) was not sent within \(timeout)"))
     }
 
     private func expire(_ cid: String, type: String, after timeout: Duration) {
@@ -327,8 +331,9 @@ actor PiSession {
     }
 
     private func keepImages(_ imgs: [PiImage], tool: String) {
-        try? FileManager.default.createDirectory(atPath: imageDir, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: imageDir, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         for img in imgs {
             guard let data = Data(base64Encoded: img.base64) else { continue }
             let name = "\(tool)-\(images.count + 1).\(ToolImage.fileExtension(img.mimeType))"
@@ -384,8 +389,11 @@ actor PiSession {
         switch e.type {
         case .messageUpdate:
             guard let u = e.assistantMessageEvent, let delta = u.delta else { return }
-            if u.type == .textDelta { record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))]) }
-            else if u.type == .thinkingDelta { record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))]) }
+            if u.type == .textDelta {
+                record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
+            } else if u.type == .thinkingDelta {
+                record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
+            }
         case .messageStart:
             record(type: "message_start", ["role": JSONValue(e.message?.role)])
         case .messageEnd:
@@ -404,8 +412,12 @@ actor PiSession {
             return
         case .autoRetryStart:
             let r = e.autoRetry
-            record(type: "auto_retry_start", ["attempt": JSONValue(r?.attempt ?? 0), "delayMs": JSONValue(r?.delayMs ?? 0),
-                                              "errorMessage": JSONValue(r?.errorMessage)])
+            record(
+                type: "auto_retry_start",
+                [
+                    "attempt": JSONValue(r?.attempt ?? 0), "delayMs": JSONValue(r?.delayMs ?? 0),
+                    "errorMessage": JSONValue(r?.errorMessage),
+                ])
         case .autoRetryEnd:
             record(type: "auto_retry_end", ["success": .bool(e.autoRetry?.success ?? false), "finalError": JSONValue(e.autoRetry?.finalError)])
         case .autoCompactionStart:
@@ -427,13 +439,15 @@ actor PiSession {
         switch method {
         case "select", "confirm", "input", "editor":
             var expires: Date?
-            if let ms = q.timeout, ms > 0 { expires = Date().addingTimeInterval(Double(ms) / 1000) }
-            else if method != "editor" || q.timeout == nil, let d = launcher.dialogTimeout {
+            if let ms = q.timeout, ms > 0 {
+                expires = Date().addingTimeInterval(Double(ms) / 1000)
+            } else if method != "editor" || q.timeout == nil, let d = launcher.dialogTimeout {
                 expires = Date().addingTimeInterval(Double(d.components.seconds))
             }
-            let question = PendingQuestion(id: qid, sessionID: id, method: method, title: q.title ?? "",
-                                           message: q.message, options: q.options ?? [], placeholder: q.placeholder,
-                                           prefill: q.prefill, askedAt: Date(), expiresAt: expires)
+            let question = PendingQuestion(
+                id: qid, sessionID: id, method: method, title: q.title ?? "",
+                message: q.message, options: q.options ?? [], placeholder: q.placeholder,
+                prefill: q.prefill, askedAt: Date(), expiresAt: expires)
             questions[qid] = question
             record(type: "question", question.json)
             // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
@@ -587,9 +601,11 @@ actor PiSession {
     }
 
     func summary() -> JSONValue {
-        var o: JSONValue = ["id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state.name),
-                            "lastActivity": .string(ISO8601.string(lastActivity)),
-                            "questions": JSONValue(questions.count)]
+        var o: JSONValue = [
+            "id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state.name),
+            "lastActivity": .string(ISO8601.string(lastActivity)),
+            "questions": JSONValue(questions.count),
+        ]
         if case .exited(let reason) = state { o["exitReason"] = .string(Redactor.redact(reason)) }
         if let sessionFile { o["sessionFile"] = .string(sessionFile) }
         if let model { o["model"] = .string(model) }

@@ -81,7 +81,9 @@ struct RunRecorder {
         case .autoRetryStart:
             let r = e.autoRetry
             _ = tracker.autoRetryStart()
-            run?.notice("retry", "\(r?.errorMessage ?? "error"): retrying (attempt \(r?.attempt ?? 0)/\(r?.maxAttempts ?? 0)) in \((r?.delayMs ?? 0) / 1000) s")
+            run?.notice(
+                "retry",
+                "\(r?.errorMessage ?? "error"): retrying (attempt \(r?.attempt ?? 0)/\(r?.maxAttempts ?? 0)) in \((r?.delayMs ?? 0) / 1000) s")
         case .autoRetryEnd:
             let r = e.autoRetry
             if r?.success == false {
@@ -118,8 +120,9 @@ struct RunRecorder {
     /// `compact`/`new_session` answered: pi aborted the run without its end events.
     mutating func abortedSilently(by command: String) -> [Output] {
         guard tracker.abortedSilently() == .runFinished else { return [] }
-        run?.notice(command == "compact" ? "compaction" : "info",
-                    command == "compact" ? "compacted; the run was stopped" : "new conversation; the run was stopped")
+        run?.notice(
+            command == "compact" ? "compaction" : "info",
+            command == "compact" ? "compacted; the run was stopped" : "new conversation; the run was stopped")
         return finish(stopReason: "aborted", error: nil)
     }
 

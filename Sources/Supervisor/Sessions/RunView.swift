@@ -131,20 +131,28 @@ struct RunView: Sendable {
             case .thinking(let t): list.append(["kind": "thinking", "text": .string(t)])
             case .notice(let k, let t): list.append(["kind": "notice", "notice": .string(k), "text": .string(t)])
             case .tools(let calls):
-                list.append(["kind": "tools", "calls": .array(calls.map { c in
-                    var o: JSONValue = ["id": .string(c.id), "name": .string(c.name), "args": c.args,
-                                        "done": .bool(c.done), "isError": .bool(c.isError)]
-                    if let out = c.output { o["output"] = .string(out) }
-                    var details: JSONValue = [:]
-                    if let d = c.diff { details["diff"] = .string(d) }
-                    if let e = c.exitCode { details["exitCode"] = JSONValue(e) }
-                    o["details"] = details
-                    return o
-                })])
+                list.append([
+                    "kind": "tools",
+                    "calls": .array(
+                        calls.map { c in
+                            var o: JSONValue = [
+                                "id": .string(c.id), "name": .string(c.name), "args": c.args,
+                                "done": .bool(c.done), "isError": .bool(c.isError),
+                            ]
+                            if let out = c.output { o["output"] = .string(out) }
+                            var details: JSONValue = [:]
+                            if let d = c.diff { details["diff"] = .string(d) }
+                            if let e = c.exitCode { details["exitCode"] = JSONValue(e) }
+                            o["details"] = details
+                            return o
+                        }),
+                ])
             }
         }
-        var o: JSONValue = ["sessionId": .string(sessionID), "sessionName": .string(sessionName), "runId": .string(runID),
-                            "done": .bool(done), "items": .array(list)]
+        var o: JSONValue = [
+            "sessionId": .string(sessionID), "sessionName": .string(sessionName), "runId": .string(runID),
+            "done": .bool(done), "items": .array(list),
+        ]
         if let stopReason { o["stopReason"] = .string(stopReason) }
         if let errorMessage { o["errorMessage"] = .string(errorMessage) }
         return o

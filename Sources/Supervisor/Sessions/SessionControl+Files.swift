@@ -8,12 +8,13 @@ extension SessionControl {
             let targets = try await watchingChats(session)
             return ["sent": .string(try await relay.sendImage(session, number: number, to: targets))]
         }
-        return .array(list.enumerated().map { index, image in
-            var entry = image.json
-            entry["number"] = JSONValue(index + 1)
-            entry["path"] = .string(image.path)
-            return entry
-        })
+        return .array(
+            list.enumerated().map { index, image in
+                var entry = image.json
+                entry["number"] = JSONValue(index + 1)
+                entry["path"] = .string(image.path)
+                return entry
+            })
     }
 
     /// A workspace file, checked by the attachments plugin, posted to the session's chats.

@@ -14,8 +14,9 @@ extension SessionControl {
         var notes: [String] = []
         let attach = (params["attach"]?.arrayValue ?? []).compactMap(\.stringValue).map { item -> JSONValue in
             let name = URL(fileURLWithPath: item).lastPathComponent
-            return item.contains("://") ? ["url": .string(item), "filename": .string(name)]
-                                        : ["path": .string(item), "filename": .string(name)]
+            return item.contains("://")
+                ? ["url": .string(item), "filename": .string(name)]
+                : ["path": .string(item), "filename": .string(name)]
         }
         if !attach.isEmpty {
             let (appendix, more, inboundNotes) = await relay.inbound(attach, session: session)
@@ -24,9 +25,10 @@ extension SessionControl {
             notes = inboundNotes
         }
         let names = attach.compactMap { $0["filename"]?.stringValue }
-        var result = try await relay.prompt(session, kind: kind, text: message, images: images,
-                                            origin: params["origin"]?.stringValue ?? "terminal",
-                                            echo: Relay.echo(text, attachments: names))
+        var result = try await relay.prompt(
+            session, kind: kind, text: message, images: images,
+            origin: params["origin"]?.stringValue ?? "terminal",
+            echo: Relay.echo(text, attachments: names))
         if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
         return result
     }

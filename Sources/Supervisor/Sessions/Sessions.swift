@@ -16,8 +16,10 @@ actor Sessions {
     private var records: [String: SessionRecord] = [:]
     private(set) var saveError: String?
 
-    init(store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-         observer: any SessionObserver) {
+    init(
+        store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
+        observer: any SessionObserver
+    ) {
         self.store = store
         saver = SessionSaver(store: store)
         self.launcher = launcher
@@ -54,8 +56,12 @@ actor Sessions {
     private func reportInterrupted(_ s: PiSession, run: String) async {
         let name = await s.name
         logger.notice("session \(name): run \(run) was cut off when pi-relayd stopped")
-        await observer.session(s.id, did: .notice(kind: "error", text: "pi-relayd was restarted while \(name) was working: "
-                                                  + "the answer in progress was cut off and will not finish. Send the prompt again if you still need it."))
+        await observer.session(
+            s.id,
+            did: .notice(
+                kind: "error",
+                text: "pi-relayd was restarted while \(name) was working: "
+                    + "the answer in progress was cut off and will not finish. Send the prompt again if you still need it."))
     }
 
     /// The dialogs open when the daemon was killed died with their pi: no answer can reach them
@@ -66,14 +72,17 @@ actor Sessions {
         let name = await s.name
         logger.notice("session \(name): \(lost.count) open question(s) ended when pi-relayd stopped")
         for q in lost {
-            await observer.session(s.id, did: .questionClosed(q, outcome: "expired: pi-relayd was restarted and the agent no longer waits for this answer"))
+            await observer.session(
+                s.id, did: .questionClosed(q, outcome: "expired: pi-relayd was restarted and the agent no longer waits for this answer"))
         }
     }
 
     private func makeSession(_ r: SessionRecord) -> PiSession {
-        PiSession(record: r, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
-                  logger: logger, observer: observer,
-                  imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + r.id) { [weak self] rec in
+        PiSession(
+            record: r, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
+            logger: logger, observer: observer,
+            imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + r.id
+        ) { [weak self] rec in
             await self?.update(rec)
         }
     }
@@ -86,13 +95,16 @@ actor Sessions {
         }
         var id: String
         repeat { id = String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(8)) } while records[id] != nil
-        let base = name.flatMap { $0.isEmpty ? nil : $0 } ?? (URL(fileURLWithPath: dir).lastPathComponent.isEmpty ? "session" : URL(fileURLWithPath: dir).lastPathComponent)
+        let base =
+            name.flatMap { $0.isEmpty ? nil : $0 }
+            ?? (URL(fileURLWithPath: dir).lastPathComponent.isEmpty ? "session" : URL(fileURLWithPath: dir).lastPathComponent)
         if let name, !name.isEmpty, records.values.contains(where: { $0.name == name }) {
             throw RemoteError.invalidParams("a session named \(name) already exists")
         }
         let now = Date()
-        let record = SessionRecord(id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
-                                   createdAt: now, lastActivity: now)
+        let record = SessionRecord(
+            id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
+            createdAt: now, lastActivity: now)
         let s = makeSession(record)
         sessions[id] = s
         records[id] = record

@@ -45,9 +45,10 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
         guard case .object = document else { return Loaded(problems: [moveAside(reason: "not a JSON object", logger: logger)]) }
         let found = document["version"]?.intValue ?? 1
         if found > version {
-            throw NewerVersion(description: "\(path) was written by a newer pi-relayd (file version \(found); this one "
-                               + "reads up to \(version)). It is left as it is: run the newer pi-relayd, or move the file away "
-                               + "to start without its \(noun)s.")
+            throw NewerVersion(
+                description: "\(path) was written by a newer pi-relayd (file version \(found); this one "
+                    + "reads up to \(version)). It is left as it is: run the newer pi-relayd, or move the file away "
+                    + "to start without its \(noun)s.")
         }
         var migrated = document
         do {
@@ -89,7 +90,8 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
         let kept = uniquePath(path + ".rejected-\(Int(Date().timeIntervalSince1970))")
         let file: JSONValue = ["version": JSONValue(version), .init(stringLiteral: key): .array(rejected)]
         let saved = AtomicFile.write(file.serializedBytes(), to: kept)
-        let text = "\(path): \(rejected.count) \(noun) record(s) could not be read (\(firstError)); "
+        let text =
+            "\(path): \(rejected.count) \(noun) record(s) could not be read (\(firstError)); "
             + (saved ? "kept in \(kept); " : "could not keep them in \(kept); ") + "started with the other \(loaded.records.count)"
         logger.error("\(text)")
         loaded.problems.append(text)
@@ -100,7 +102,8 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
     private func moveAside(reason: String, logger: Logger) -> String {
         let aside = uniquePath(path + ".corrupt-\(Int(Date().timeIntervalSince1970))")
         let moved = rename(path, aside) == 0
-        let text = "\(path) is corrupt (\(reason)); " + (moved ? "moved it to \(aside)" : "could not move it aside")
+        let text =
+            "\(path) is corrupt (\(reason)); " + (moved ? "moved it to \(aside)" : "could not move it aside")
             + " and started without its \(noun)s"
         logger.error("\(text)")
         return text

@@ -22,9 +22,11 @@ package struct HTTPRequest: Sendable {
     /// status and an empty body.
     package var skipsErrorBody: Bool
 
-    package init(method: String = "GET", url: SecretURL, headers: [String] = [], body: HTTPBody = .none,
-                 timeout: Duration, connectTimeout: Duration = .seconds(15), proxy: ProxySetting,
-                 tunnelsThroughProxy: Bool = false, maxRedirects: Int = 0, maxBytes: Int? = nil, skipsErrorBody: Bool = false) {
+    package init(
+        method: String = "GET", url: SecretURL, headers: [String] = [], body: HTTPBody = .none,
+        timeout: Duration, connectTimeout: Duration = .seconds(15), proxy: ProxySetting,
+        tunnelsThroughProxy: Bool = false, maxRedirects: Int = 0, maxBytes: Int? = nil, skipsErrorBody: Bool = false
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -10,7 +10,6 @@ package final class TransferLoop: @unchecked Sendable {
     /// One loop (and thread) for the whole process.
     package static let shared = TransferLoop()
 
-
     private let multi: UnsafeMutableRawPointer
     private let incoming = Mutex<[HTTPTransfer]>([])
 
@@ -42,7 +41,9 @@ package final class TransferLoop: @unchecked Sendable {
     private func run() {
         var active: [UnsafeMutableRawPointer: HTTPTransfer] = [:]
         while true {
-            for transfer in incoming.withLock({ list in defer { list.removeAll() }; return list }) {
+            for transfer in incoming.withLock({ list in
+                defer { list.removeAll() }; return list
+            }) {
                 guard !transfer.cancelled.load(ordering: .relaxed) else {
                     transfer.finish(.failure(.cancelled))
                     continue
@@ -65,7 +66,8 @@ package final class TransferLoop: @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let h = message.pointee.easy_handle,
-                      let transfer = active.removeValue(forKey: h) else { continue }
+                    let transfer = active.removeValue(forKey: h)
+                else { continue }
                 let outcome = transfer.outcome(message.pointee.data.result, handle: h)
                 curl_multi_remove_handle(multi, h)
                 curl_easy_cleanup(h)

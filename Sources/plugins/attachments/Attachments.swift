@@ -24,7 +24,9 @@ public struct Attachments: Plugin {
         inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
         outbound = Outbound(spoolDir: context.spoolDir)
         self.context = context
-        context.logger.info("ready: proxy \(proxy.redacted), download limit \(ByteCount.describe(config.downloadMaxBytes)), image limit \(ByteCount.describe(config.imageMaxBytes)), text limit \(ByteCount.describe(config.textInlineMaxBytes))")
+        context.logger.info(
+            "ready: proxy \(proxy.redacted), download limit \(ByteCount.describe(config.downloadMaxBytes)), image limit \(ByteCount.describe(config.imageMaxBytes)), text limit \(ByteCount.describe(config.textInlineMaxBytes))"
+        )
     }
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
@@ -34,7 +36,9 @@ public struct Attachments: Plugin {
             let result = await inbound.run(params, deadline: request.deadline)
             // File names and reasons only: links can carry signed tokens, so they are never logged.
             for note in result.notes { context.logger.info("session \(params.sessionID ?? "?"): \(note)") }
-            context.logger.info("session \(params.sessionID ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out")
+            context.logger.info(
+                "session \(params.sessionID ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out"
+            )
             return result.json
         case "attachments.outbound":
             do {
@@ -44,9 +48,11 @@ public struct Attachments: Plugin {
                 throw error
             }
         case "status":
-            return ["proxy": .string(inbound.proxy.redacted), "downloadMaxBytes": JSONValue(config.downloadMaxBytes),
-                    "imageMaxBytes": JSONValue(config.imageMaxBytes), "textInlineMaxBytes": JSONValue(config.textInlineMaxBytes),
-                    "timeoutSeconds": .number(config.timeoutSeconds), "maxRedirects": JSONValue(config.maxRedirects)]
+            return [
+                "proxy": .string(inbound.proxy.redacted), "downloadMaxBytes": JSONValue(config.downloadMaxBytes),
+                "imageMaxBytes": JSONValue(config.imageMaxBytes), "textInlineMaxBytes": JSONValue(config.textInlineMaxBytes),
+                "timeoutSeconds": .number(config.timeoutSeconds), "maxRedirects": JSONValue(config.maxRedirects),
+            ]
         default:
             throw RemoteError.methodNotFound(request.method)
         }

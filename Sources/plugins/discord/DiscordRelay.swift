@@ -31,21 +31,25 @@ public struct DiscordRelay: Plugin {
         self.config = config
         self.logger = logger
         let store = StateStore(directory: context.stateDir)
-        rest = DiscordREST(base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
-                           holdsPath: store.path(RateLimitHold.file))
+        rest = DiscordREST(
+            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
+            holdsPath: store.path(RateLimitHold.file))
         gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
         listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
         let allowlist = Allowlist(ids: config.allowedUsers)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
-        inbox = Inbox(listening: listening, allowlist: allowlist, connection: context.connection, poster: Poster(rest: rest),
-                      threads: threads, store: store, logger: logger)
+        inbox = Inbox(
+            listening: listening, allowlist: allowlist, connection: context.connection, poster: Poster(rest: rest),
+            threads: threads, store: store, logger: logger)
         questions = Questions(store: store)
-        interactions = Interactions(rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
-                                    questions: questions, threads: threads, logger: logger)
+        interactions = Interactions(
+            rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
+            questions: questions, threads: threads, logger: logger)
         live = LiveStreams(rest: rest, store: store, logger: logger)
         typing = Typing(rest: rest, logger: logger)
-        deliveries = Deliveries(rest: rest, live: live, typing: typing, questions: questions, listening: listening,
-                        maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
+        deliveries = Deliveries(
+            rest: rest, live: live, typing: typing, questions: questions, listening: listening,
+            maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
         registration = CommandRegistration(rest: rest, store: store, guilds: config.guilds, logger: logger)
         if let saved = store.load(ResumeState.self, from: ResumeState.file) {
             // A resume sends no READY, and Discord replays missed messages before RESUMED: the
@@ -54,9 +58,11 @@ public struct DiscordRelay: Plugin {
         }
 
         if config.allowedUsers.isEmpty {
-            logger.warning("the allowlist is empty (discord.allowedUsers and DISCORD_ALLOWED_USERS): everyone is refused; add Discord user ids to let people in")
+            logger.warning(
+                "the allowlist is empty (discord.allowedUsers and DISCORD_ALLOWED_USERS): everyone is refused; add Discord user ids to let people in")
         }
-        logger.info("""
+        logger.info(
+            """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
             \(config.guilds.count) guild(s), \(config.allowedUsers.count) allowed user(s), \
             mention \(config.requireMention ? "required" : "not required") in guild channels
@@ -120,9 +126,10 @@ public struct DiscordRelay: Plugin {
                 return
             }
             await listening.bound(target)
-            let shown = await live.update(runID: run, target: target, revision: params["rev"]?.intValue,
-                                          chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
-                                          tail: params["tail"]?.stringValue ?? "")
+            let shown = await live.update(
+                runID: run, target: target, revision: params["rev"]?.intValue,
+                chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
+                tail: params["tail"]?.stringValue ?? "")
             if shown { await typing.keep(target.postChannel) }
         case "chat.typing":
             guard let target = Target(params["target"]) else { return }
@@ -145,8 +152,10 @@ public struct DiscordRelay: Plugin {
         let counters = rest.stats
         return [
             "gateway": await gateway.status,
-            "rest": ["requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
-                     "failures": JSONValue(counters.failures)],
+            "rest": [
+                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
+                "failures": JSONValue(counters.failures),
+            ],
             "listening": await listening.counts,
             "allowedUsers": JSONValue(config.allowedUsers.count),
             "liveRuns": JSONValue(await live.activeCount),

@@ -65,12 +65,13 @@ enum Samples {
         0x6D, 0x69, 0x66, 0x31, 0x68, 0x65, 0x69, 0x63, 0x00, 0x00, 0x00, 0x22, 0x6D, 0x65, 0x74, 0x61,
     ]
 
-    static let svg = Array("""
-    <?xml version="1.0" encoding="UTF-8"?>
-    <!-- a red dot -->
-    <svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1" fill="red"/></svg>
+    static let svg = Array(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!-- a red dot -->
+        <svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1" fill="red"/></svg>
 
-    """.utf8)
+        """.utf8)
 
     /// Valid UTF-8 text of exactly `count` bytes, in lines, with some multi-byte characters.
     static func text(bytes count: Int) -> [UInt8] {

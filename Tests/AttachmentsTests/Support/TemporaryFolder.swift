@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,9 @@ final class TemporaryFolder: Sendable {
     @discardableResult
     func write(_ relative: String, _ bytes: [UInt8]) -> String {
         let full = path + "/" + relative
-        try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try! Data(bytes).write(to: URL(fileURLWithPath: full))
         return full
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,7 +97,10 @@ final class TestServer: Sendable {
             send(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n")
             send(fd, [UInt8](repeating: UInt8(ascii: "a"), count: sent))
         case .endlessChunked(let claimed):
-            send(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(claimed)\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+            send(
+                fd,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(claimed)\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            )
             let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: "b"), count: 0x10000) + Array("\r\n".utf8)
             var sent = 0
             while sent < 4096 && send(fd, chunk) { sent += 1 }

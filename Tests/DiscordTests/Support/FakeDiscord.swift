@@ -1,8 +1,9 @@
 import Foundation
+import PiRelaySDK
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PiRelaySDK
 
 /// The fake Discord (Tests/Fakes/fake_discord) as a child process, and its control API.
 final class FakeDiscord: Sendable {
@@ -23,10 +24,11 @@ final class FakeDiscord: Sendable {
     init(folder: String, arguments: [String]) async throws {
         let portFile = folder + "/fake-port.json"
         transcriptPath = folder + "/transcript.txt"
-        process = try ChildProcess(path: "/usr/bin/python3",
-                                   arguments: [Self.script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath] + arguments,
-                                   environment: ["PATH=/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE=1"],
-                                   stderrPath: folder + "/fake.log", pipes: false)
+        process = try ChildProcess(
+            path: "/usr/bin/python3",
+            arguments: [Self.script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath] + arguments,
+            environment: ["PATH=/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE=1"],
+            stderrPath: folder + "/fake.log", pipes: false)
         let deadline = ContinuousClock.now + .seconds(30)
         var found: JSONValue?
         while ContinuousClock.now < deadline {

@@ -4,8 +4,10 @@ import PiRelaySDK
 extension Scenario {
     /// Runs `body` with a fresh fake Discord, and stops the fake (and any plugin still running
     /// from `plugins`) whatever happens.
-    static func run(heartbeatMs: Int = 1000, extraChannels: [String] = [],
-                    _ body: (Scenario) async throws -> Void) async throws {
+    static func run(
+        heartbeatMs: Int = 1000, extraChannels: [String] = [],
+        _ body: (Scenario) async throws -> Void
+    ) async throws {
         let s = try await Scenario(heartbeatMs: heartbeatMs, extraChannels: extraChannels)
         do {
             try await body(s)

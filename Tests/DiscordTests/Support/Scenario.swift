@@ -26,28 +26,39 @@ final class Scenario: Sendable {
 
     init(heartbeatMs: Int = 1000, extraChannels: [String] = []) async throws {
         let folder = self.folder
-        fake = try await FakeDiscord(folder: folder.path, arguments: [
-            "--token", Self.token, "--heartbeat-ms", String(heartbeatMs), "--guild", Self.guild,
-            "--channel", "\(Self.general):general", "--channel", "\(Self.ops):ops",
-            "--user", "\(Self.alice):alice", "--user", "\(Self.mallory):mallory",
-        ] + extraChannels.flatMap { ["--channel", $0] })
+        fake = try await FakeDiscord(
+            folder: folder.path,
+            arguments: [
+                "--token", Self.token, "--heartbeat-ms", String(heartbeatMs), "--guild", Self.guild,
+                "--channel", "\(Self.general):general", "--channel", "\(Self.ops):ops",
+                "--user", "\(Self.alice):alice", "--user", "\(Self.mallory):mallory",
+            ] + extraChannels.flatMap { ["--channel", $0] })
     }
 
     var config: JSONValue {
-        ["apiBase": .string(fake.base), "allowedUsers": [.string(Self.alice)], "guilds": [.string(Self.guild)],
-         "channels": [["id": .string(Self.general), "cwd": "/tmp", "name": "general"],
-                      ["id": .string(Self.ops), "cwd": "/tmp", "name": "ops"]]]
+        [
+            "apiBase": .string(fake.base), "allowedUsers": [.string(Self.alice)], "guilds": [.string(Self.guild)],
+            "channels": [
+                ["id": .string(Self.general), "cwd": "/tmp", "name": "general"],
+                ["id": .string(Self.ops), "cwd": "/tmp", "name": "ops"],
+            ],
+        ]
     }
 
     /// Starts the plugin and completes the handshake. Logs at trace level, so the token check
     /// at the end covers every line the plugin can write.
-    func startPlugin(name: String = "plugin", config: JSONValue? = nil, token: String = Scenario.token, bindings: JSONValue = [],
-                     stateDir: String? = nil, responder: @escaping SupervisorDouble.Responder = Scenario.defaultResponder) async throws -> SupervisorDouble {
-        var env = ["PI_RELAY_PLUGIN=1", "PI_RELAY_PROTOCOL=1", "PATH=/usr/bin:/bin", "PI_RELAY_LOG_LEVEL=trace",
-                   "DISCORD_BOT_TOKEN=\(token)"]
+    func startPlugin(
+        name: String = "plugin", config: JSONValue? = nil, token: String = Scenario.token, bindings: JSONValue = [],
+        stateDir: String? = nil, responder: @escaping SupervisorDouble.Responder = Scenario.defaultResponder
+    ) async throws -> SupervisorDouble {
+        var env = [
+            "PI_RELAY_PLUGIN=1", "PI_RELAY_PROTOCOL=1", "PATH=/usr/bin:/bin", "PI_RELAY_LOG_LEVEL=trace",
+            "DISCORD_BOT_TOKEN=\(token)",
+        ]
         if let libraries = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"] { env.append("LD_LIBRARY_PATH=" + libraries) }
-        let plugin = try SupervisorDouble(executable: Self.executable, environment: env, stderrPath: folder.path + "/\(name).stderr",
-                                          responder: responder)
+        let plugin = try SupervisorDouble(
+            executable: Self.executable, environment: env, stderrPath: folder.path + "/\(name).stderr",
+            responder: responder)
         let welcome: JSONValue = [
             "type": "welcome", "protocol": 1, "plugin": "discord", "config": config ?? self.config,
             "stateDir": .string(stateDir ?? self.stateDir), "spoolDir": .string(folder.path + "/spool"),
@@ -59,7 +70,9 @@ final class Scenario: Sendable {
     }
 
     /// Starts the plugin and waits until it is identified (READY sent) and its commands exist.
-    func startReady(name: String = "plugin", responder: @escaping SupervisorDouble.Responder = Scenario.defaultResponder) async throws -> SupervisorDouble {
+    func startReady(
+        name: String = "plugin", responder: @escaping SupervisorDouble.Responder = Scenario.defaultResponder
+    ) async throws -> SupervisorDouble {
         let cursor = try await fake.get("/cursor")["cursor"]?.intValue ?? 0
         let plugin = try await startPlugin(name: name, responder: responder)
         guard try await fake.wait("for=ready&since=\(cursor)") != nil else {
@@ -88,18 +101,24 @@ final class Scenario: Sendable {
 
     /// A user message (mentioning the bot unless told otherwise).
     @discardableResult
-    func say(_ text: String, channel: String = Scenario.general, user: String = Scenario.alice, name: String = "alice",
-             mention: Bool = true, dm: Bool = false) async throws -> JSONValue {
+    func say(
+        _ text: String, channel: String = Scenario.general, user: String = Scenario.alice, name: String = "alice",
+        mention: Bool = true, dm: Bool = false
+    ) async throws -> JSONValue {
         var body: JSONValue = ["user_id": .string(user), "username": .string(name), "content": .string(text)]
-        if dm { body["dm"] = true } else {
+        if dm {
+            body["dm"] = true
+        } else {
             body["channel_id"] = .string(channel)
             body["mention_bot"] = .bool(mention)
         }
         return try await fake.post("/messages", body)
     }
 
-    func slash(_ name: String, options: JSONValue = [:], channel: String = Scenario.general, user: String = Scenario.alice,
-               dm: Bool = false) async throws -> JSONValue {
+    func slash(
+        _ name: String, options: JSONValue = [:], channel: String = Scenario.general, user: String = Scenario.alice,
+        dm: Bool = false
+    ) async throws -> JSONValue {
         var body: JSONValue = ["type": 2, "name": .string(name), "options": options, "user": ["id": .string(user)]]
         if dm { body["dm"] = true } else { body["channel_id"] = .string(channel) }
         return try await fake.post("/interactions", body)

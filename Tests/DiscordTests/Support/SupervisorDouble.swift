@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -118,10 +119,12 @@ actor SupervisorDouble {
 
     func finish() async -> Int32 {
         if let exitStatus { return exitStatus }
-        let status = await child.exitStatus(within: .seconds(15)) ?? {
-            child.signal(SIGKILL)
-            return -1
-        }()
+        let status =
+            await child.exitStatus(within: .seconds(15))
+            ?? {
+                child.signal(SIGKILL)
+                return -1
+            }()
         writer.finish()
         close(child.input)
         exitStatus = status

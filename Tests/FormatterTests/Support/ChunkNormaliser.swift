@@ -15,7 +15,8 @@ struct ChunkNormaliser {
             if numbered, chunks.count > 1 {
                 let label = Array("[\(i + 1)/\(chunks.count)]".utf8)
                 guard body.starts(with: label), body.count > label.count,
-                      body[body.startIndex + label.count] == 0x20 || body[body.startIndex + label.count] == 0x0A else {
+                    body[body.startIndex + label.count] == 0x20 || body[body.startIndex + label.count] == 0x0A
+                else {
                     throw Mismatch(description: "chunk \(i + 1) does not start with its label: \(chunk.prefix(40))")
                 }
                 body = body.dropFirst(label.count + 1)

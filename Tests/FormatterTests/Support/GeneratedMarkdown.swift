@@ -8,12 +8,16 @@ struct GeneratedMarkdown {
     private(set) var atoms: [Range<Int>] = []
     private var length16 = 0
 
-    static let words = ["the", "fix", "is", "in", "parser", "swift", "build", "a", "token", "chunk", "message",
-                        "limit", "Discord", "renders", "it", "well", "—", "naïve", "café", "über", "don't", "(see)",
-                        "1.", "2)", "**bold**", "_em_", "~~x~~", "#tag", "C++", "a|b", "x>y"]
+    static let words = [
+        "the", "fix", "is", "in", "parser", "swift", "build", "a", "token", "chunk", "message",
+        "limit", "Discord", "renders", "it", "well", "—", "naïve", "café", "über", "don't", "(see)",
+        "1.", "2)", "**bold**", "_em_", "~~x~~", "#tag", "C++", "a|b", "x>y",
+    ]
     static let cjk = ["日本語", "中文字符", "한국어", "テスト", "漢字かな交じり文", "数据", "表格", "｜全角｜", "ｶﾀｶﾅ"]
-    static let emoji = ["👨‍👩‍👧‍👦", "🧑🏻‍💻", "👍🏽", "🇫🇷", "🇯🇵🇺🇸", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "#️⃣", "❤️", "🎉", "😀", "🏳️‍🌈",
-                        "e\u{301}", "a\u{308}\u{323}", "Z\u{324}\u{354}\u{367}\u{311}", "\u{1F600}\u{1F601}"]
+    static let emoji = [
+        "👨‍👩‍👧‍👦", "🧑🏻‍💻", "👍🏽", "🇫🇷", "🇯🇵🇺🇸", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "#️⃣", "❤️", "🎉", "😀", "🏳️‍🌈",
+        "e\u{301}", "a\u{308}\u{323}", "Z\u{324}\u{354}\u{367}\u{311}", "\u{1F600}\u{1F601}",
+    ]
     static let languages = ["swift", "python", "", "js", "bash", "json", "rust title=\"main.rs\" linenums=\"1\"", "c++"]
 
     init(seed: UInt64, targetLength: Int) {
@@ -62,7 +66,10 @@ struct GeneratedMarkdown {
                 if p > 0 { append(" ") }
                 switch rng.int(0...19) {
                 case 0: appendAtom("`" + sentence(&rng, words: rng.int(1...3)).replacing("`", with: "") + "`")
-                case 1: appendAtom("[" + sentence(&rng, words: rng.int(1...3)).filter { !"[]()`".contains($0) } + "](https://example.com/" + String(rng.int(0...999)) + ")")
+                case 1:
+                    appendAtom(
+                        "[" + sentence(&rng, words: rng.int(1...3)).filter { !"[]()`".contains($0) } + "](https://example.com/"
+                            + String(rng.int(0...999)) + ")")
                 case 2: appendAtom("``a ` b``")
                 case 3 where rng.chance(0.3): append(String(repeating: rng.pick(["x", "日", "🎉", "é"]), count: rng.int(30...260)))
                 case 4...6: append(rng.pick(Self.cjk) + rng.pick(Self.cjk))

@@ -23,8 +23,10 @@ struct GrowingRun {
                 var calls: [JSONValue] = []
                 for c in 0..<rng.int(1...4) {
                     let name = rng.pick(["bash", "read", "edit", "write", "grep", "ls", "web_search"])
-                    calls.append(RunFixture.call(name, ["command": "make", "path": .string("Sources/f\(c).swift"), "pattern": "x", "content": "a\nb"],
-                                                 id: "t\(index)-\(c)", done: false))
+                    calls.append(
+                        RunFixture.call(
+                            name, ["command": "make", "path": .string("Sources/f\(c).swift"), "pattern": "x", "content": "a\nb"],
+                            id: "t\(index)-\(c)", done: false))
                     states.append(RunFixture.run(finished + [RunFixture.tools(calls)], done: false, stopReason: nil))
                 }
                 for c in calls.indices {

@@ -1,12 +1,17 @@
 import PiRelaySDK
+
 @testable import FormatterPlugin
 
 /// Run views as the supervisor sends them, built from pi event shapes.
 enum RunFixture {
-    static func run(_ items: [JSONValue], done: Bool = true, stopReason: String? = "stop", errorMessage: String? = nil,
-                    sessionName: String? = "api", runID: String = "r7") -> JSONValue {
-        var run: JSONValue = ["sessionId": "s1", "runId": .string(runID), "done": .bool(done), "items": .array(items),
-                              "stopReason": JSONValue(stopReason), "errorMessage": JSONValue(errorMessage)]
+    static func run(
+        _ items: [JSONValue], done: Bool = true, stopReason: String? = "stop", errorMessage: String? = nil,
+        sessionName: String? = "api", runID: String = "r7"
+    ) -> JSONValue {
+        var run: JSONValue = [
+            "sessionId": "s1", "runId": .string(runID), "done": .bool(done), "items": .array(items),
+            "stopReason": JSONValue(stopReason), "errorMessage": JSONValue(errorMessage),
+        ]
         if let sessionName { run["sessionName"] = .string(sessionName) }
         return run
     }
@@ -19,10 +24,14 @@ enum RunFixture {
     /// A call as the supervisor records it from `tool_execution_start` (`args`) and
     /// `tool_execution_end` (`isError`, the text blocks of `result.content` as `output`,
     /// `result.details`).
-    static func call(_ name: String, _ args: JSONValue, id: String = "toolu_01XrQPnkjYXzpzFGYHBzU2vm", done: Bool = true,
-                     isError: Bool = false, output: String = "", details: JSONValue = [:]) -> JSONValue {
-        ["id": .string(id), "name": .string(name), "args": args, "done": .bool(done), "isError": .bool(isError),
-         "output": .string(output), "details": details]
+    static func call(
+        _ name: String, _ args: JSONValue, id: String = "toolu_01XrQPnkjYXzpzFGYHBzU2vm", done: Bool = true,
+        isError: Bool = false, output: String = "", details: JSONValue = [:]
+    ) -> JSONValue {
+        [
+            "id": .string(id), "name": .string(name), "args": args, "done": .bool(done), "isError": .bool(isError),
+            "output": .string(output), "details": details,
+        ]
     }
 
     static func view(_ json: JSONValue) throws -> RunView { try RunView(json: json) }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,11 +27,13 @@ enum BoundProcessProbe {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.compactMap { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return nil }
             // After the command name: " S PPID ...".
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 1, let state = fields[0].first, Int32(fields[1]) == parent,
-                  stat[stat.index(after: open)..<close] != "llvm-symbolizer" else { return nil }
+                stat[stat.index(after: open)..<close] != "llvm-symbolizer"
+            else { return nil }
             return (pid, state)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,8 +94,9 @@ final class E2EChatHome: Sendable {
     func inject(_ method: String, _ params: JSONValue, timeout: Duration = .seconds(90)) async throws -> JSONValue {
         let request: JSONValue = ["method": .string(method), "params": params]
         let ms = Int(timeout.components.seconds) * 1000
-        let r = try await run(["plugin", "call", "fake-messenger", "inject", request.serialized(), "--timeout-ms", "\(ms)"],
-                              timeout: timeout + .seconds(15))
+        let r = try await run(
+            ["plugin", "call", "fake-messenger", "inject", request.serialized(), "--timeout-ms", "\(ms)"],
+            timeout: timeout + .seconds(15))
         let answer = try r.json()
         guard let result = answer["result"] else { throw E2EFailure("\(method) failed: \(answer)") }
         return result
@@ -102,8 +104,12 @@ final class E2EChatHome: Sendable {
 
     /// A chat message from the allowed user in `channel`.
     func say(_ text: String, attachments: [JSONValue] = [], channel: String = channel) async throws -> JSONValue {
-        try await inject("chat.message", ["chat": Self.chat(channel), "messageId": .string(UUID().uuidString),
-                                          "text": .string(text), "attachments": .array(attachments)])
+        try await inject(
+            "chat.message",
+            [
+                "chat": Self.chat(channel), "messageId": .string(UUID().uuidString),
+                "text": .string(text), "attachments": .array(attachments),
+            ])
     }
 
     // MARK: What the messenger received
@@ -171,9 +177,10 @@ final class E2EChatHome: Sendable {
         let command: JSONValue = ["id": "p1", "type": "prompt", "message": .string(prompt)]
         try writeFile(input, Array((command.serialized() + "\n").utf8))
         // The harness's spawner gives children /dev/null as stdin; a shell redirect feeds the prompt.
-        let process = try SpawnedProcess("/bin/sh", ["-c", "exec \"$0\" --mode rpc --no-session < \"$1\"", E2EConfig.fakePi, input],
-                                         environment: home.environment(["PI_CODING_AGENT_DIR": agentDir, "FAKE_PI_SEED": "7"]),
-                                         stdoutPath: output, stderrPath: home.scratch + "/\(name).err")
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", "exec \"$0\" --mode rpc --no-session < \"$1\"", E2EConfig.fakePi, input],
+            environment: home.environment(["PI_CODING_AGENT_DIR": agentDir, "FAKE_PI_SEED": "7"]),
+            stdoutPath: output, stderrPath: home.scratch + "/\(name).err")
         guard let exit = await process.wait(timeout: .seconds(90)) else {
             process.signalGroup(SIGKILL)
             throw E2EFailure("the fake pi did not finish \(prompt)")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +79,8 @@ final class E2EHTTPServer: Sendable {
             for start in stride(from: 0, to: body.count, by: max(1, step)) {
                 pause(duration / pieces)
                 guard !stopped.load(ordering: .relaxed),
-                      send(fd, Array(body[start..<min(body.count, start + step)])) else { return }
+                    send(fd, Array(body[start..<min(body.count, start + step)]))
+                else { return }
             }
         case .status(let code):
             let body = Array("status \(code)\n".utf8)

@@ -15,11 +15,15 @@ enum E2ESamples {
     }()
 
     /// A 1×1 GIF with a two-colour palette.
-    static let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
-                                                       0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+    static let gif: [UInt8] =
+        Array("GIF89a".utf8) + [
+            1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
+            0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B,
+        ]
 
     /// A JFIF header and end marker: what identifies a JPEG. pi passes image data on undecoded.
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)
+    static let jpeg: [UInt8] =
+        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)
         + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9]
 
     /// A RIFF/WEBP container with a lossless (VP8L) 1×1 header.

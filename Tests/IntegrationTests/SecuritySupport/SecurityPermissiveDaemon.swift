@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,10 @@ final class SecurityPermissiveDaemon: Sendable {
 
     init(home: TestHome) async throws {
         self.home = home
-        process = try SpawnedProcess("/bin/sh", ["-c", "umask 000 && exec \"$0\" start --foreground", BuildProducts.relayd],
-                                     environment: home.environment(),
-                                     stdoutPath: home.scratch + "/permissive.out", stderrPath: home.scratch + "/permissive.err")
+        process = try SpawnedProcess(
+            "/bin/sh", ["-c", "umask 000 && exec \"$0\" start --foreground", BuildProducts.relayd],
+            environment: home.environment(),
+            stdoutPath: home.scratch + "/permissive.out", stderrPath: home.scratch + "/permissive.err")
         try await waitUntil("the permissive daemon listens", timeout: .seconds(30)) {
             if let exit = process.poll() {
                 throw Daemon.StartFailure(description: "pi-relayd exited (\(exit)) before listening:\n\(process.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
 import PiRelaySDK
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -102,8 +103,9 @@ final class SessionHome: Sendable {
                 return last?["state"]?.stringValue == state ? last : nil
             }
         } catch let timeout as WaitTimeout {
-            throw WaitTimeout(what: timeout.what, timeout: timeout.timeout, lastError: timeout.lastError,
-                              lastSeen: last?.serialized() ?? "not listed")
+            throw WaitTimeout(
+                what: timeout.what, timeout: timeout.timeout, lastError: timeout.lastError,
+                lastSeen: last?.serialized() ?? "not listed")
         }
     }
 

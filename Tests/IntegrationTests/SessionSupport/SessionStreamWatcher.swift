@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,10 @@ final class SessionStreamWatcher: Sendable {
 
     init(_ home: SessionHome, session: String, name: String) throws {
         let base = home.home.scratch + "/stream-\(name)"
-        process = try SpawnedProcess(BuildProducts.relayd, ["stream", session, "--json"],
-                                     environment: home.home.environment(),
-                                     stdoutPath: base + ".out", stderrPath: base + ".err")
+        process = try SpawnedProcess(
+            BuildProducts.relayd, ["stream", session, "--json"],
+            environment: home.home.environment(),
+            stdoutPath: base + ".out", stderrPath: base + ".err")
     }
 
     /// The complete lines printed so far, parsed.
@@ -29,8 +31,10 @@ final class SessionStreamWatcher: Sendable {
 
     /// Waits until an event of `type` has been printed; returns it.
     @discardableResult
-    func waitFor(_ type: String, timeout: Duration = .seconds(30),
-                 where condition: @escaping (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue {
+    func waitFor(
+        _ type: String, timeout: Duration = .seconds(30),
+        where condition: @escaping (JSONValue) -> Bool = { _ in true }
+    ) async throws -> JSONValue {
         try await IntegrationTests.waitFor("stream printed a \(type) event", timeout: timeout, every: .milliseconds(100)) {
             if let exit = process.poll() {
                 throw SessionStreamEnded(exit: exit, stdout: process.stdout, stderr: process.stderr)

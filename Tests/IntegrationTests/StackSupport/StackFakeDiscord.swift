@@ -1,8 +1,9 @@
 import Foundation
+import PiRelaySDK
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import PiRelaySDK
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,10 +27,11 @@ final class StackFakeDiscord: Sendable {
         transcriptPath = folder + "/fake-discord-transcript.txt"
         logPath = folder + "/fake-discord.log"
         let environment = ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "HOME": folder]
-        process = try SpawnedProcess("/usr/bin/python3",
-                                     [Self.script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath]
-                                         + arguments,
-                                     environment: environment, stdoutPath: logPath, stderrPath: logPath)
+        process = try SpawnedProcess(
+            "/usr/bin/python3",
+            [Self.script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath]
+                + arguments,
+            environment: environment, stdoutPath: logPath, stderrPath: logPath)
         // Loading the OpenAPI spec takes a few seconds on a busy machine.
         var found: JSONValue?
         let deadline = ContinuousClock.now + .seconds(60)
@@ -70,8 +72,9 @@ final class StackFakeDiscord: Sendable {
 
     /// Long-polls `/_control/wait`; nil when the condition did not come true in `timeout` seconds.
     func wait(_ query: String, timeout: Int = 30) async throws -> JSONValue? {
-        let v = try await call("GET", "/wait?\(query)&timeout=\(timeout)", body: nil, timeout: TimeInterval(timeout + 30),
-                               allow408: true)
+        let v = try await call(
+            "GET", "/wait?\(query)&timeout=\(timeout)", body: nil, timeout: TimeInterval(timeout + 30),
+            allow408: true)
         return v["ok"] == true ? v["result"] : nil
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PiRelaySDK
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,10 +43,12 @@ final class StackHome: Sendable {
             guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
             try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
         }
-        fake = try await StackFakeDiscord(folder: home.scratch, arguments: [
-            "--token", Self.token, "--heartbeat-ms", "5000", "--bot-user-id", Self.bot, "--guild", Self.guild,
-            "--channel", "\(Self.general):general", "--channel", "\(Self.ops):ops",
-        ] + StackUser.all.flatMap { ["--user", "\($0.id):\($0.name)"] })
+        fake = try await StackFakeDiscord(
+            folder: home.scratch,
+            arguments: [
+                "--token", Self.token, "--heartbeat-ms", "5000", "--bot-user-id", Self.bot, "--guild", Self.guild,
+                "--channel", "\(Self.general):general", "--channel", "\(Self.ops):ops",
+            ] + StackUser.all.flatMap { ["--user", "\($0.id):\($0.name)"] })
     }
 
     /// Runs `body` with a fresh stack. Whatever happens, the daemons it started are stopped and
@@ -81,13 +84,17 @@ final class StackHome: Sendable {
     /// checks at the end (the harness's and this one's). Without `discord`, only the other
     /// plugins are waited for (a test that expects the discord plugin to stop).
     @discardableResult
-    func start(_ config: StackConfig = StackConfig(), environment: [String: String] = [:], freshCommands: Bool = true,
-               doomed: Bool = false, discord: Bool = true) async throws -> Daemon {
+    func start(
+        _ config: StackConfig = StackConfig(), environment: [String: String] = [:], freshCommands: Bool = true,
+        doomed: Bool = false, discord: Bool = true
+    ) async throws -> Daemon {
         try home.writeConfig(config.yaml(apiBase: fake.apiBase, agentDir: agentDir, workspace: workspace))
         let since = try await fake.cursor
-        var env = ["DISCORD_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",
-                   // Plugins log everything, so the token check covers every line they can write.
-                   "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"]
+        var env = [
+            "DISCORD_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",
+            // Plugins log everything, so the token check covers every line they can write.
+            "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+        ]
         env.merge(environment) { _, new in new }
         let daemon: Daemon
         if doomed {
@@ -145,14 +152,20 @@ final class StackHome: Sendable {
     /// `user` writes in a guild channel or thread, mentioning the bot unless told otherwise.
     @discardableResult
     func say(_ text: String, in channel: String, from user: StackUser = .alice, mention: Bool = true) async throws -> JSONValue {
-        try await inject("/messages", ["user_id": .string(user.id), "username": .string(user.name), "content": .string(text),
-                                       "channel_id": .string(channel), "mention_bot": .bool(mention)])
+        try await inject(
+            "/messages",
+            [
+                "user_id": .string(user.id), "username": .string(user.name), "content": .string(text),
+                "channel_id": .string(channel), "mention_bot": .bool(mention),
+            ])
     }
 
     /// A slash command in `channel`, or in the user's DM when `channel` is nil. Returns the
     /// interaction id.
     func slash(_ name: String, _ options: JSONValue = [:], in channel: String? = nil, from user: StackUser = .alice) async throws -> String {
-        var body: JSONValue = ["type": 2, "name": .string(name), "options": options, "user": ["id": .string(user.id), "username": .string(user.name)]]
+        var body: JSONValue = [
+            "type": 2, "name": .string(name), "options": options, "user": ["id": .string(user.id), "username": .string(user.name)],
+        ]
         if let channel { body["channel_id"] = .string(channel) } else { body["dm"] = true }
         return try await interactionID(inject("/interactions", body))
     }
@@ -165,8 +178,10 @@ final class StackHome: Sendable {
     /// A click on the button `customID` of `message`; returns the interaction id. `stale` clicks
     /// a button the message no longer shows, as a client that has not yet seen an edit can.
     func click(_ customID: String, on message: String, from user: StackUser = .alice, stale: Bool = false) async throws -> String {
-        var body: JSONValue = ["type": 3, "message_id": .string(message), "custom_id": .string(customID),
-                               "user": ["id": .string(user.id), "username": .string(user.name)]]
+        var body: JSONValue = [
+            "type": 3, "message_id": .string(message), "custom_id": .string(customID),
+            "user": ["id": .string(user.id), "username": .string(user.name)],
+        ]
         if stale { body["force"] = true }
         return try await interactionID(inject("/interactions", body))
     }
@@ -179,12 +194,14 @@ final class StackHome: Sendable {
         let ack = view["ack_type"]?.intValue ?? 0
         if let original = view["original_message_id"]?.stringValue, ack == 4 || ack == 5 {
             let m = try await fake.message(original)
-            return StackReply(ack: ack, text: m["content"]?.stringValue ?? "", components: m["components"]?.arrayValue ?? [],
-                              ephemeral: m["ephemeral"] == true, messageID: original)
+            return StackReply(
+                ack: ack, text: m["content"]?.stringValue ?? "", components: m["components"]?.arrayValue ?? [],
+                ephemeral: m["ephemeral"] == true, messageID: original)
         }
         let data = view["callback"]?["data"]
-        return StackReply(ack: ack, text: data?["content"]?.stringValue ?? "", components: data?["components"]?.arrayValue ?? [],
-                          ephemeral: ((data?["flags"]?.intValue ?? 0) & 64) != 0, messageID: nil)
+        return StackReply(
+            ack: ack, text: data?["content"]?.stringValue ?? "", components: data?["components"]?.arrayValue ?? [],
+            ephemeral: ((data?["flags"]?.intValue ?? 0) & 64) != 0, messageID: nil)
     }
 
     /// Injects a user action; an action no gateway session received would be lost on Discord
@@ -212,13 +229,16 @@ final class StackHome: Sendable {
     /// Waits until the bot has `count` messages in `channel` whose current content contains
     /// `text` (created or changed after `since`, when given); returns them.
     @discardableResult
-    func waitForBotMessage(in channel: String, containing text: String, since: Int? = nil, count: Int = 1,
-                           timeout: Int = 60) async throws -> [JSONValue] {
+    func waitForBotMessage(
+        in channel: String, containing text: String, since: Int? = nil, count: Int = 1,
+        timeout: Int = 60
+    ) async throws -> [JSONValue] {
         var query = "for=message&author=bot&channel_id=\(channel)&contains=\(Self.escaped(text))&count=\(count)"
         if let since { query += "&since=\(since)" }
         guard let found = try await fake.wait(query, timeout: timeout)?.arrayValue else {
             let seen = try await botMessages(channel).map { $0["content"]?.stringValue ?? "" }
-            throw StackFailure("no bot message containing \(text.debugDescription) in \(channel) within \(timeout) s; the bot's messages there: \(seen)")
+            throw StackFailure(
+                "no bot message containing \(text.debugDescription) in \(channel) within \(timeout) s; the bot's messages there: \(seen)")
         }
         return found
     }
@@ -269,7 +289,9 @@ final class StackHome: Sendable {
     /// Waits until the session is in `state` (idle, busy, ...).
     func waitForState(_ session: String, _ state: String, timeout: Duration = .seconds(60)) async throws {
         try await waitUntil("session \(session) is \(state)", timeout: timeout, every: .milliseconds(250)) {
-            try await sessions().contains { ($0["id"]?.stringValue == session || $0["name"]?.stringValue == session) && $0["state"]?.stringValue == state }
+            try await sessions().contains {
+                ($0["id"]?.stringValue == session || $0["name"]?.stringValue == session) && $0["state"]?.stringValue == state
+            }
         }
     }
 
@@ -308,7 +330,8 @@ final class StackHome: Sendable {
             let path = home.root + "/" + relative
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  let data = FileManager.default.contents(atPath: path) else { continue }
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
             checked += 1
             for needle in needles where data.range(of: Data(needle.utf8)) != nil {
                 Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)

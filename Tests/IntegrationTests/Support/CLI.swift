@@ -15,15 +15,17 @@ struct CLI: Sendable {
         let n = Self.runs.add(1, ordering: .relaxed).newValue
         let base = "\(scratch)/cli-\(n)"
         let started = ContinuousClock.now
-        let process = try SpawnedProcess(BuildProducts.relayd, arguments, environment: environment,
-                                         stdoutPath: base + ".out", stderrPath: base + ".err")
+        let process = try SpawnedProcess(
+            BuildProducts.relayd, arguments, environment: environment,
+            stdoutPath: base + ".out", stderrPath: base + ".err")
         guard let exit = await process.wait(timeout: timeout) else {
             process.signalGroup(SIGKILL)
             _ = await process.wait(timeout: .seconds(5))
             throw HungCommand(arguments: arguments, timeout: timeout)
         }
-        let result = CLIResult(arguments: arguments, exit: exit, stdout: process.stdout, stderr: process.stderr,
-                               elapsed: ContinuousClock.now - started)
+        let result = CLIResult(
+            arguments: arguments, exit: exit, stdout: process.stdout, stderr: process.stderr,
+            elapsed: ContinuousClock.now - started)
         try? FileManager.default.removeItem(atPath: base + ".out")
         try? FileManager.default.removeItem(atPath: base + ".err")
         return result

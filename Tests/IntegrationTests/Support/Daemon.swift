@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +14,10 @@ final class Daemon: Sendable {
 
     init(home: TestHome, environment: [String: String], number: Int) throws {
         self.home = home
-        process = try SpawnedProcess(BuildProducts.relayd, ["start", "--foreground"], environment: environment,
-                                     stdoutPath: home.scratch + "/daemon-\(number).out",
-                                     stderrPath: home.scratch + "/daemon-\(number).err")
+        process = try SpawnedProcess(
+            BuildProducts.relayd, ["start", "--foreground"], environment: environment,
+            stdoutPath: home.scratch + "/daemon-\(number).out",
+            stderrPath: home.scratch + "/daemon-\(number).err")
     }
 
     struct StartFailure: Error, CustomStringConvertible {
@@ -53,8 +55,10 @@ final class Daemon: Sendable {
 
     /// Waits until plugin `name` is listed and satisfies `condition`; returns what was listed.
     @discardableResult
-    func waitForPlugin(_ name: String, _ what: String, timeout: Duration = .seconds(20),
-                       _ condition: (PluginInfo) -> Bool) async throws -> PluginInfo {
+    func waitForPlugin(
+        _ name: String, _ what: String, timeout: Duration = .seconds(20),
+        _ condition: (PluginInfo) -> Bool
+    ) async throws -> PluginInfo {
         var last: PluginInfo?
         do {
             return try await waitFor("plugin \(name) \(what)", timeout: timeout) {
@@ -63,8 +67,9 @@ final class Daemon: Sendable {
                 return info.flatMap { condition($0) ? $0 : nil }
             }
         } catch let timeout as WaitTimeout {
-            throw WaitTimeout(what: timeout.what, timeout: timeout.timeout, lastError: timeout.lastError,
-                              lastSeen: last.map { "\($0)" } ?? "not listed")
+            throw WaitTimeout(
+                what: timeout.what, timeout: timeout.timeout, lastError: timeout.lastError,
+                lastSeen: last.map { "\($0)" } ?? "not listed")
         }
     }
 

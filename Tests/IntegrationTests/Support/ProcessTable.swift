@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,8 @@ enum ProcessTable {
     /// True while `pid` exists and has not exited; a zombie waiting for its parent counts as gone.
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         // The state letter follows the command name, which is in parentheses and may hold spaces.
         let state = stat[close...].dropFirst(2).first
         return state != nil && state != "Z" && state != "X"
@@ -32,7 +34,8 @@ enum ProcessTable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.filter { pid in
             guard pid != getpid(), isRunning(pid),
-                  let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+            else { return false }
             return data.split(separator: 0).contains { Array($0) == wanted }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,10 @@ final class SpawnedProcess: Sendable {
         let description: String
     }
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String],
-         stdoutPath: String, stderrPath: String) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        stdoutPath: String, stderrPath: String
+    ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         self.stdoutPath = stdoutPath
         self.stderrPath = stderrPath

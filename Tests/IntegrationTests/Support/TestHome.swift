@@ -2,6 +2,7 @@ import Foundation
 import PiRelaySDK
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,8 +27,9 @@ final class TestHome: Sendable {
         path = root + "/h"
         scratch = root + "/t"
         for dir in [path, path + "/plugins", scratch] {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: dir, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         }
         if let config { try writeConfig(config) }
     }
@@ -36,8 +38,10 @@ final class TestHome: Sendable {
     /// stopped (killed if need be), every process left with this home is killed, the folder is
     /// removed. A failure is reported with the daemon's log attached. `gated` scenarios (those
     /// that run a daemon) wait for a place in `ScenarioGate`.
-    static func with<T>(config: String? = nil, gated: Bool = true,
-                        _ body: (TestHome) async throws -> T) async throws -> T {
+    static func with<T>(
+        config: String? = nil, gated: Bool = true,
+        _ body: (TestHome) async throws -> T
+    ) async throws -> T {
         if gated { await ScenarioGate.shared.enter() }
         let result: Result<T, any Error>
         do {
@@ -93,8 +97,9 @@ final class TestHome: Sendable {
         if !FileManager.default.fileExists(atPath: folder + "/" + fake) {
             try copy(RepoPaths.fake(fake), to: folder + "/" + fake, mode: 0o755)
         }
-        try FileManager.default.createSymbolicLink(atPath: pluginsDir + "/" + (id ?? fake),
-                                                   withDestinationPath: folder + "/" + fake)
+        try FileManager.default.createSymbolicLink(
+            atPath: pluginsDir + "/" + (id ?? fake),
+            withDestinationPath: folder + "/" + fake)
     }
 
     /// Puts a copy of examples/echo-plugin.py in plugins/ as `id`.
@@ -185,7 +190,9 @@ final class TestHome: Sendable {
             let (exit, forced) = await daemon.terminate()
             if forced || exit != .exited(0) {
                 clean = false
-                Issue.record("pi-relayd (pid \(daemon.pid)) ended with \(exit.map { "\($0)" } ?? "no exit")\(forced ? " only after SIGKILL" : "")\n\(diagnostics())")
+                Issue.record(
+                    "pi-relayd (pid \(daemon.pid)) ended with \(exit.map { "\($0)" } ?? "no exit")\(forced ? " only after SIGKILL" : "")\n\(diagnostics())"
+                )
             }
         }
         // Plugins run in sessions of their own, so the daemon's group does not include them.

@@ -8,7 +8,12 @@ struct FollowUpCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("follow-up", ["session": .string(session), "text": .string(text), "origin": "terminal",
-                               "images": .array(images.map { .string(Home.absolute($0)) })], output) { $0["status"]?.stringValue ?? "sent" }
+        SessionCall.run(
+            "follow-up",
+            [
+                "session": .string(session), "text": .string(text), "origin": "terminal",
+                "images": .array(images.map { .string(Home.absolute($0)) }),
+            ], output
+        ) { $0["status"]?.stringValue ?? "sent" }
     }
 }

@@ -15,8 +15,10 @@ struct ImagesCommand: ParsableCommand {
             if let sent = r["sent"]?.stringValue { return "sent \(sent)" }
             let list = r.arrayValue ?? []
             if list.isEmpty { return "no images from tools in the last run" }
-            return list.map { "\($0["number"]?.intValue ?? 0). \($0["filename"]?.stringValue ?? "?") (from \($0["tool"]?.stringValue ?? "?"))\t\($0["path"]?.stringValue ?? "")" }
-                .joined(separator: "\n")
+            return list.map {
+                "\($0["number"]?.intValue ?? 0). \($0["filename"]?.stringValue ?? "?") (from \($0["tool"]?.stringValue ?? "?"))\t\($0["path"]?.stringValue ?? "")"
+            }
+            .joined(separator: "\n")
         }
     }
 }

@@ -11,8 +11,10 @@ struct SendCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = ["session": .string(session), "text": .string(text), "origin": "terminal",
-                            "images": .array(images.map { .string(Home.absolute($0)) })]
+        var p: JSONValue = [
+            "session": .string(session), "text": .string(text), "origin": "terminal",
+            "images": .array(images.map { .string(Home.absolute($0)) }),
+        ]
         if !attach.isEmpty {
             p["attach"] = .array(attach.map { $0.contains("://") ? .string($0) : .string(Home.absolute($0)) })
         }

@@ -18,14 +18,19 @@ enum SessionCall {
         var rest = e
         for k in ["time", "type", "session"] { rest[k] = nil }
         let detail: String
-        if let d = rest["delta"]?.stringValue, rest.objectValue?.count == 1 { detail = d.debugDescription }
-        else if rest.objectValue?.isEmpty ?? true { detail = "" }
-        else { detail = rest.serialized() }
+        if let d = rest["delta"]?.stringValue, rest.objectValue?.count == 1 {
+            detail = d.debugDescription
+        } else if rest.objectValue?.isEmpty ?? true {
+            detail = ""
+        } else {
+            detail = rest.serialized()
+        }
         return "\(time) \(type)\(detail.isEmpty ? "" : " " + detail)"
     }
 
     static func sessionLine(_ s: JSONValue) -> String {
-        var line = "\(s["name"]?.stringValue ?? "?")\t\(s["id"]?.stringValue ?? "?")\t\(s["state"]?.stringValue ?? "?")\t\(s["cwd"]?.stringValue ?? "")"
+        var line =
+            "\(s["name"]?.stringValue ?? "?")\t\(s["id"]?.stringValue ?? "?")\t\(s["state"]?.stringValue ?? "?")\t\(s["cwd"]?.stringValue ?? "")"
         if let m = s["model"]?.stringValue { line += "\t\(m)" }
         if let q = s["questions"]?.intValue, q > 0 { line += "\t\(q) question(s) waiting" }
         if let r = s["exitReason"]?.stringValue { line += "\t(\(r))" }

@@ -7,6 +7,8 @@ struct ThinkingCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { r in "thinking level set to \(r["thinkingLevel"]?.stringValue ?? level)" }
+        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { r in
+            "thinking level set to \(r["thinkingLevel"]?.stringValue ?? level)"
+        }
     }
 }

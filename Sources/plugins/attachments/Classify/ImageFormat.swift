@@ -19,7 +19,8 @@ enum ImageFormat: String, Sendable, CaseIterable {
         if b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) { return .gif }
         // RIFF container whose form type is WEBP and whose first chunk is one of WebP's three kinds.
         if b.count >= 16, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8),
-           ["VP8 ", "VP8L", "VP8X"].contains(where: { Array($0.utf8) == Array(b[12..<16]) }) {
+            ["VP8 ", "VP8L", "VP8X"].contains(where: { Array($0.utf8) == Array(b[12..<16]) })
+        {
             return .webp
         }
         return nil

@@ -14,7 +14,8 @@ enum OtherImageFormat: String, Sendable {
     /// Binary formats only; SVG is text and is recognised by `detectSVG`.
     static func detect(_ b: [UInt8]) -> OtherImageFormat? {
         if b.count >= 18, b.starts(with: [0x42, 0x4D]), b[6..<10].allSatisfy({ $0 == 0 }),
-           [12, 40, 52, 56, 64, 108, 124].contains(Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24) {
+            [12, 40, 52, 56, 64, 108, 124].contains(Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24)
+        {
             // "BM" alone would match ordinary text; the zero reserved words and a known DIB header
             // size make a false match unlikely.
             return .bmp

@@ -45,8 +45,10 @@ struct AttachmentsConfig: Sendable, Equatable {
         try int(section, key, in: 1...Int(Int32.max), default: value)
     }
 
-    private static func int(_ section: [String: JSONValue], _ key: String, in range: ClosedRange<Int>,
-                            default value: Int) throws(ConfigProblem) -> Int {
+    private static func int(
+        _ section: [String: JSONValue], _ key: String, in range: ClosedRange<Int>,
+        default value: Int
+    ) throws(ConfigProblem) -> Int {
         guard let raw = section[key], !raw.isNull else { return value }
         guard let n = raw.intValue, range.contains(n) else {
             throw ConfigProblem("attachments.\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

@@ -1,4 +1,5 @@
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,8 @@ struct PathGuard: Sendable {
             }
         }
         guard Self.isWithin(resolved, realCwd) else {
-            return .failure(.invalidParams("\(shown) leads outside the session's folder \(realCwd) through a symbolic link; only files inside it can be sent"))
+            return .failure(
+                .invalidParams("\(shown) leads outside the session's folder \(realCwd) through a symbolic link; only files inside it can be sent"))
         }
         if let why = SecretPattern.match(Self.relative(resolved, to: realCwd)) {
             return .failure(.invalidParams("\(shown) is not sent: \(why)"))
@@ -60,7 +62,8 @@ struct PathGuard: Sendable {
         }
         var opened = stat()
         guard fstat(fd, &opened) == 0, opened.st_dev == st.st_dev, opened.st_ino == st.st_ino,
-              opened.st_mode & S_IFMT == S_IFREG, Self.pathOfDescriptor(fd).map({ $0 == resolved }) ?? true else {
+            opened.st_mode & S_IFMT == S_IFREG, Self.pathOfDescriptor(fd).map({ $0 == resolved }) ?? true
+        else {
             close(fd)
             return .failure(.invalidParams("\(shown) changed while it was being checked; try again"))
         }

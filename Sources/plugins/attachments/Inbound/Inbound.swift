@@ -34,8 +34,10 @@ struct Inbound: Sendable {
         }
         switch source {
         case .url(let url):
-            return await loop.fetch(DownloadRequest(url: url, maxBytes: config.downloadMaxBytes, timeout: timeout,
-                                                    maxRedirects: config.maxRedirects, proxy: proxy))
+            return await loop.fetch(
+                DownloadRequest(
+                    url: url, maxBytes: config.downloadMaxBytes, timeout: timeout,
+                    maxRedirects: config.maxRedirects, proxy: proxy))
         case .path(let path):
             return await LocalFileRead.read(path: path, maxBytes: config.downloadMaxBytes, spoolDir: spoolDir)
         }
@@ -77,8 +79,9 @@ struct Inbound: Sendable {
             guard size < config.textInlineMaxBytes else {
                 return .notIncluded(name, size: size, "over \(ByteCount.describe(config.textInlineMaxBytes))")
             }
-            return .text(name: name, size: size,
-                         block: FencedBlock.render(name: name, language: TextLanguage.forFile(named: name), text: text))
+            return .text(
+                name: name, size: size,
+                block: FencedBlock.render(name: name, language: TextLanguage.forFile(named: name), text: text))
         case .binary(let why):
             return mislabelled(item, download) ?? .notIncluded(name, size: size, why)
         }
@@ -87,8 +90,10 @@ struct Inbound: Sendable {
     /// Declared an image but is not one: an error page or a mislabelled file. The user expected a
     /// picture, so the content is not pasted into the prompt in its place.
     private func mislabelled(_ item: InboundItem, _ download: Download) -> ItemOutcome? {
-        guard let declared = [item.declaredType, download.contentType].compactMap({ $0 })
-            .first(where: { $0.lowercased().hasPrefix("image/") }) else { return nil }
+        guard
+            let declared = [item.declaredType, download.contentType].compactMap({ $0 })
+                .first(where: { $0.lowercased().hasPrefix("image/") })
+        else { return nil }
         let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? declared
         return .notIncluded(item.name, size: download.bytes.count, "declared as \(type) but the content is not an image")
     }

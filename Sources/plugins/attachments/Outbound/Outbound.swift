@@ -23,8 +23,10 @@ struct Outbound: Sendable {
             case .failure(let e): return .failure(e)
             case .success(let file):
                 return SpoolCopy.copy(file, into: spoolDir, maxBytes: maxBytes).map { copy in
-                    ["path": .string(copy.path), "filename": .string(file.name), "size": JSONValue(copy.size),
-                     "mimeType": .string(MediaType.of(name: file.name, head: copy.head))]
+                    [
+                        "path": .string(copy.path), "filename": .string(file.name), "size": JSONValue(copy.size),
+                        "mimeType": .string(MediaType.of(name: file.name, head: copy.head)),
+                    ]
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PiRelaySDK
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,8 +12,9 @@ enum SpoolCopy {
     /// Blocking: call it on a dedicated thread. Closes `file.fd`.
     static func copy(_ file: GuardedFile, into spoolDir: String, maxBytes: Int) -> Result<SpooledFile, RemoteError> {
         defer { close(file.fd) }
-        try? FileManager.default.createDirectory(atPath: spoolDir, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: spoolDir, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let target = spoolDir + "/outbound-" + randomHex() + "-" + safeName(file.name)
         let out = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard out >= 0 else { return .failure(internalError("could not create a file in the spool folder", errno)) }

@@ -11,8 +11,10 @@ enum DisplayName {
         return last.isEmpty ? "attachment" : last
     }
 
-    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D,
-                                                    0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    private static let bidiControls: Set<UInt32> = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D,
+        0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
 
     private static func sanitize(_ s: String) -> String {
         var out = ""

@@ -21,8 +21,10 @@ actor Inbox {
     private(set) var relayed = 0
     private(set) var refused = 0
 
-    init(listening: Listening, allowlist: Allowlist, connection: PluginConnection, poster: Poster,
-         threads: ThreadOpener, store: StateStore, logger: Logger) {
+    init(
+        listening: Listening, allowlist: Allowlist, connection: PluginConnection, poster: Poster,
+        threads: ThreadOpener, store: StateStore, logger: Logger
+    ) {
         self.listening = listening
         self.allowlist = allowlist
         self.connection = connection

@@ -27,7 +27,8 @@ package struct IncomingMessage: Sendable, Equatable {
 
     package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let channel = d["channel_id"]?.stringValue,
-              let author = d["author"], let authorID = author["id"]?.stringValue else { return nil }
+            let author = d["author"], let authorID = author["id"]?.stringValue
+        else { return nil }
         self.id = id
         channelID = channel
         guildID = d["guild_id"]?.stringValue

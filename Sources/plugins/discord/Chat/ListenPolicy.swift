@@ -19,12 +19,15 @@ struct ListenPolicy: Sendable {
         let text = Self.withoutMention(m.content, bot: botUserID)
         if text.isEmpty && m.attachments.isEmpty { return .ignore("empty message") }
         if m.isDM {
-            return .listen(chat: ChatRef(channel: m.channelID, thread: nil, guild: nil, user: m.authorID, userName: m.authorName,
-                                         dm: true, mentioned: mentioned), text: text)
+            return .listen(
+                chat: ChatRef(
+                    channel: m.channelID, thread: nil, guild: nil, user: m.authorID, userName: m.authorName,
+                    dm: true, mentioned: mentioned), text: text)
         }
         if let thread = threads[m.channelID] {
-            let chat = ChatRef(channel: thread.parentID, thread: m.channelID, guild: m.guildID, user: m.authorID,
-                               userName: m.authorName, dm: false, mentioned: mentioned)
+            let chat = ChatRef(
+                channel: thread.parentID, thread: m.channelID, guild: m.guildID, user: m.authorID,
+                userName: m.authorName, dm: false, mentioned: mentioned)
             if boundThreads.contains(m.channelID) { return .listen(chat: chat, text: text) }
             guard channels.contains(thread.parentID) else { return .ignore("thread outside the configured channels") }
             if requireMention && !mentioned { return .ignore("no mention") }
@@ -33,8 +36,10 @@ struct ListenPolicy: Sendable {
         if [10, 11, 12].contains(m.channelType ?? -1) { return .ignore("thread with an unknown parent") }
         guard channels.contains(m.channelID) else { return .ignore("channel not configured") }
         if requireMention && !mentioned { return .ignore("no mention") }
-        return .listen(chat: ChatRef(channel: m.channelID, thread: nil, guild: m.guildID, user: m.authorID,
-                                     userName: m.authorName, dm: false, mentioned: mentioned), text: text)
+        return .listen(
+            chat: ChatRef(
+                channel: m.channelID, thread: nil, guild: m.guildID, user: m.authorID,
+                userName: m.authorName, dm: false, mentioned: mentioned), text: text)
     }
 
     static func withoutMention(_ content: String, bot: String) -> String {

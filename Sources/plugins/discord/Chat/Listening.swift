@@ -44,8 +44,9 @@ actor Listening {
     /// nil until READY named the bot.
     var policy: ListenPolicy? {
         guard let botUserID else { return nil }
-        return ListenPolicy(botUserID: botUserID, channels: configured.union(boundChannels), threads: threads,
-                            boundThreads: boundThreads, requireMention: requireMention)
+        return ListenPolicy(
+            botUserID: botUserID, channels: configured.union(boundChannels), threads: threads,
+            boundThreads: boundThreads, requireMention: requireMention)
     }
 
     func learn(_ list: [ThreadInfo]) {
@@ -78,7 +79,9 @@ actor Listening {
     }
 
     var counts: JSONValue {
-        ["configuredChannels": JSONValue(configured.count), "boundChannels": JSONValue(boundChannels.count),
-         "boundThreads": JSONValue(boundThreads.count), "knownThreads": JSONValue(threads.count)]
+        [
+            "configuredChannels": JSONValue(configured.count), "boundChannels": JSONValue(boundChannels.count),
+            "boundThreads": JSONValue(boundThreads.count), "knownThreads": JSONValue(threads.count),
+        ]
     }
 }

@@ -21,8 +21,9 @@ struct ThreadOpener: Sendable {
                 logger.info("opened thread \(thread) in \(chat.channel) for session \(open.sessionID)")
             } catch {
                 logger.warning("could not open a thread for session \(open.sessionID): \(error)")
-                _ = try? await poster.post(Reply(text: "⚠️ Could not open a thread here (\(Self.short(error))); use /use \(open.name) where you want it."),
-                                       channel: chat.postChannel, nonceBase: nonceBase + ":fail")
+                _ = try? await poster.post(
+                    Reply(text: "⚠️ Could not open a thread here (\(Self.short(error))); use /use \(open.name) where you want it."),
+                    channel: chat.postChannel, nonceBase: nonceBase + ":fail")
                 return
             }
         }
@@ -32,8 +33,9 @@ struct ThreadOpener: Sendable {
             if !reply.isEmpty { try await poster.post(reply, channel: place.postChannel, nonceBase: nonceBase + ":bind") }
         } catch {
             logger.warning("chat.bind for session \(open.sessionID) failed: \(error)")
-            _ = try? await poster.post(Reply(text: "⚠️ Could not bind this thread to the session (\(Self.short(error)))."),
-                                   channel: place.postChannel, nonceBase: nonceBase + ":bindfail")
+            _ = try? await poster.post(
+                Reply(text: "⚠️ Could not bind this thread to the session (\(Self.short(error)))."),
+                channel: place.postChannel, nonceBase: nonceBase + ":bindfail")
         }
     }
 

@@ -33,7 +33,8 @@ final class CommandRegistration: Sendable {
         let globalSet: JSONValue = .array(SlashCommand.all.map { $0.json(contexts: guilds.isEmpty ? [0, 1] : [1]) })
         let fingerprint = Digest.hex64(application + guilds.joined(separator: ",") + guildSet.serialized() + globalSet.serialized())
         if let done = store.load(CommandsRecord.self, from: CommandsRecord.file), done.fingerprint == fingerprint,
-           Date().timeIntervalSince1970 - done.registeredAt < 3600 {
+            Date().timeIntervalSince1970 - done.registeredAt < 3600
+        {
             logger.info("slash commands: registered within the last hour; unchanged")
             return
         }
@@ -49,7 +50,9 @@ final class CommandRegistration: Sendable {
                 try await rest.send(.guildCommands(application: application, guild: guild), json: guildSet)
             } catch {
                 ok = false
-                logger.error("slash commands: registration in guild \(guild) failed: \(error) (is the bot in that guild, invited with the applications.commands scope?)")
+                logger.error(
+                    "slash commands: registration in guild \(guild) failed: \(error) (is the bot in that guild, invited with the applications.commands scope?)"
+                )
             }
         }
         if ok {

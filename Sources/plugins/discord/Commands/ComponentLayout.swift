@@ -24,7 +24,9 @@ enum ComponentLayout {
                 return true
             }
         }.filter { !$0.isEmpty }
-        let split = usable.flatMap { row in stride(from: 0, to: row.count, by: buttonsPerRow).map { Array(row[$0..<min($0 + buttonsPerRow, row.count)]) } }
+        let split = usable.flatMap { row in
+            stride(from: 0, to: row.count, by: buttonsPerRow).map { Array(row[$0..<min($0 + buttonsPerRow, row.count)]) }
+        }
         if split.count <= maxRows {
             return split.map { row in ["type": 1, "components": .array(row.map(button))] }
         }

@@ -28,8 +28,9 @@ package struct Interaction: Sendable, Equatable {
 
     package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let token = d["token"]?.stringValue,
-              let type = d["type"]?.intValue, let channel = d["channel_id"]?.stringValue ?? d["channel"]?["id"]?.stringValue,
-              let user = d["member"]?["user"] ?? d["user"], let userID = user["id"]?.stringValue else { return nil }
+            let type = d["type"]?.intValue, let channel = d["channel_id"]?.stringValue ?? d["channel"]?["id"]?.stringValue,
+            let user = d["member"]?["user"] ?? d["user"], let userID = user["id"]?.stringValue
+        else { return nil }
         self.id = id
         self.token = token
         applicationID = d["application_id"]?.stringValue ?? ""

@@ -85,8 +85,10 @@ struct Interactions: Sendable {
 
     /// Answers with the supervisor's reply if it comes within `answerWithin`, else defers (type 5)
     /// and edits the original response when it comes.
-    private func respond(_ i: Interaction, chat: ChatRef, deferEphemeral: Bool, component: Bool,
-                         _ call: @escaping @Sendable () async throws -> Reply) async {
+    private func respond(
+        _ i: Interaction, chat: ChatRef, deferEphemeral: Bool, component: Bool,
+        _ call: @escaping @Sendable () async throws -> Reply
+    ) async {
         // Unstructured on purpose: the supervisor call outlives the race against the deadline.
         let pending = Task { () -> Result<Reply, RemoteError> in
             do { return .success(try await call()) } catch let e as RemoteError { return .failure(e) } catch {

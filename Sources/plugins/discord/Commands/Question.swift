@@ -15,7 +15,8 @@ struct Question: Sendable, Equatable {
 
     init?(_ json: JSONValue?, sessionFallback: String?) {
         guard let json, let id = json["id"]?.stringValue,
-              let session = json["sessionId"]?.stringValue ?? sessionFallback else { return nil }
+            let session = json["sessionId"]?.stringValue ?? sessionFallback
+        else { return nil }
         self.id = id
         sessionID = session
         method = json["method"]?.stringValue ?? "input"

@@ -20,9 +20,10 @@ enum QuestionLayout {
         case "select":
             let list = q.options.enumerated().map { "\($0 + 1). \($1)" }
             lines.append(list.joined(separator: "\n"))
-            lines.append(q.options.count <= ComponentLayout.capacity(maxRows: 4)
-                         ? "Choose below, or reply with the number or the text."
-                         : "Reply with the number or the text of your choice.")
+            lines.append(
+                q.options.count <= ComponentLayout.capacity(maxRows: 4)
+                    ? "Choose below, or reply with the number or the text."
+                    : "Reply with the number or the text of your choice.")
         default:
             let hint = q.placeholder.map { " (\($0))" } ?? ""
             lines.append("Reply with your answer\(hint), or /cancel.")
@@ -44,10 +45,13 @@ enum QuestionLayout {
         let cancel = ButtonSpec(customID: QuestionChoice(key: key, choice: .cancel).customID, label: "Cancel", style: 2)
         switch q.method {
         case "confirm":
-            return ComponentLayout.components([[
-                ButtonSpec(customID: QuestionChoice(key: key, choice: .yes).customID, label: "Yes", style: 3),
-                ButtonSpec(customID: QuestionChoice(key: key, choice: .no).customID, label: "No", style: 4),
-            ]], menuPrefix: QuestionChoice.menuPrefix(key: key))
+            return ComponentLayout.components(
+                [
+                    [
+                        ButtonSpec(customID: QuestionChoice(key: key, choice: .yes).customID, label: "Yes", style: 3),
+                        ButtonSpec(customID: QuestionChoice(key: key, choice: .no).customID, label: "No", style: 4),
+                    ]
+                ], menuPrefix: QuestionChoice.menuPrefix(key: key))
         case "select":
             // Up to 20 options as buttons in four rows, more as menus in those rows; Cancel is
             // always the fifth row.

@@ -17,29 +17,41 @@ struct SlashCommand: Sendable, Equatable {
     static let all: [SlashCommand] = [
         SlashCommand(name: "sessions", description: "List the sessions and pick one for this chat", options: [], ephemeral: true),
         SlashCommand(name: "status", description: "Show the session this chat is bound to", options: [], ephemeral: true),
-        SlashCommand(name: "new", description: "Start a new session", options: [
-            Option(name: "cwd", description: "Working directory of the new session", required: true),
-            Option(name: "name", description: "A short name for it", required: false),
-        ], ephemeral: false),
-        SlashCommand(name: "use", description: "Bind this chat to a session", options: [
-            Option(name: "session", description: "Session name or id", required: true),
-        ], ephemeral: false),
+        SlashCommand(
+            name: "new", description: "Start a new session",
+            options: [
+                Option(name: "cwd", description: "Working directory of the new session", required: true),
+                Option(name: "name", description: "A short name for it", required: false),
+            ], ephemeral: false),
+        SlashCommand(
+            name: "use", description: "Bind this chat to a session",
+            options: [
+                Option(name: "session", description: "Session name or id", required: true)
+            ], ephemeral: false),
         SlashCommand(name: "stop", description: "Stop the current run", options: [], ephemeral: false),
-        SlashCommand(name: "steer", description: "Steer the current run with a message", options: [
-            Option(name: "text", description: "What to tell the agent now", required: true),
-        ], ephemeral: false),
-        SlashCommand(name: "followup", description: "Queue a message for after the current run", options: [
-            Option(name: "text", description: "The follow-up prompt", required: true),
-        ], ephemeral: false),
+        SlashCommand(
+            name: "steer", description: "Steer the current run with a message",
+            options: [
+                Option(name: "text", description: "What to tell the agent now", required: true)
+            ], ephemeral: false),
+        SlashCommand(
+            name: "followup", description: "Queue a message for after the current run",
+            options: [
+                Option(name: "text", description: "The follow-up prompt", required: true)
+            ], ephemeral: false),
         SlashCommand(name: "compact", description: "Compact the session's context", options: [], ephemeral: false),
-        SlashCommand(name: "model", description: "Show or switch the model", options: [
-            Option(name: "model", description: "Model to switch to (leave empty to list)", required: false),
-        ], ephemeral: true),
+        SlashCommand(
+            name: "model", description: "Show or switch the model",
+            options: [
+                Option(name: "model", description: "Model to switch to (leave empty to list)", required: false)
+            ], ephemeral: true),
         SlashCommand(name: "end", description: "End the session bound to this chat", options: [], ephemeral: false),
-        SlashCommand(name: "to", description: "Send a prompt to another session without switching", options: [
-            Option(name: "session", description: "Session name or id", required: true),
-            Option(name: "text", description: "The prompt", required: true),
-        ], ephemeral: false),
+        SlashCommand(
+            name: "to", description: "Send a prompt to another session without switching",
+            options: [
+                Option(name: "session", description: "Session name or id", required: true),
+                Option(name: "text", description: "The prompt", required: true),
+            ], ephemeral: false),
         SlashCommand(name: "cancel", description: "Cancel the open question", options: [], ephemeral: true),
         SlashCommand(name: "disconnect", description: "Disconnect this chat from its session", options: [], ephemeral: true),
     ]
@@ -53,9 +65,10 @@ struct SlashCommand: Sendable, Equatable {
             "contexts": .array(contexts.map { JSONValue($0) }), "integration_types": [0],
         ]
         if !options.isEmpty {
-            body["options"] = .array(options.map {
-                ["name": .string($0.name), "description": .string($0.description), "type": 3, "required": .bool($0.required)]
-            })
+            body["options"] = .array(
+                options.map {
+                    ["name": .string($0.name), "description": .string($0.description), "type": 3, "required": .bool($0.required)]
+                })
         }
         return body
     }

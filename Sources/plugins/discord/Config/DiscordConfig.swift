@@ -66,11 +66,13 @@ struct DiscordConfig: Sendable {
         let proxy = ProxySetting.resolve(configured: configuredProxy, environment: environment)
         if let scheme = proxy.unsupportedGatewayScheme {
             let source = configuredProxy == nil ? "HTTPS_PROXY" : "discord.proxy"
-            throw problem("\(source) is a \(scheme):// proxy, which the gateway cannot use: use an http://, socks5:// or "
-                          + "socks5h:// proxy, or set discord.proxy to \"\" to connect directly")
+            throw problem(
+                "\(source) is a \(scheme):// proxy, which the gateway cannot use: use an http://, socks5:// or "
+                    + "socks5h:// proxy, or set discord.proxy to \"\" to connect directly")
         }
-        return DiscordConfig(token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
-                             channels: channels, requireMention: requireMention, apiBase: apiBase, proxy: proxy)
+        return DiscordConfig(
+            token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
+            channels: channels, requireMention: requireMention, apiBase: apiBase, proxy: proxy)
     }
 
     static func isSnowflake(_ s: String) -> Bool {

@@ -29,8 +29,9 @@ extension Gateway {
         do {
             let frame: WebSocketCloseFrame?
             if let settings = proxySettings(for: address) {
-                frame = try await WebSocketClient.connect(url: address, configuration: configuration, proxySettings: settings,
-                                                          logger: quiet, handler: handler)
+                frame = try await WebSocketClient.connect(
+                    url: address, configuration: configuration, proxySettings: settings,
+                    logger: quiet, handler: handler)
             } else {
                 frame = try await WebSocketClient.connect(url: address, configuration: configuration, logger: quiet, handler: handler)
             }
@@ -48,8 +49,10 @@ extension Gateway {
 
     /// Runs inside the WebSocket client's handler: a reader, a writer and the heartbeat. The
     /// connection ends when the reader (Discord closed) or the writer (we sent a close) is done.
-    nonisolated func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                           outgoing: AsyncStream<GatewayOutgoing>, connection id: Int) async {
+    nonisolated func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        outgoing: AsyncStream<GatewayOutgoing>, connection id: Int
+    ) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { self.trace(id, "writer done") }
@@ -230,12 +233,14 @@ extension Gateway {
         switch event {
         case .ready(let info):
             let url = info.resumeURL.isEmpty ? (gatewayURL?.url ?? "") : info.resumeURL
-            resume = ResumeState(sessionID: info.sessionID, resumeURL: url, sequence: sequence ?? 0,
-                                 botUserID: info.botUserID, applicationID: info.applicationID,
-                                 savedAt: Date().timeIntervalSince1970)
+            resume = ResumeState(
+                sessionID: info.sessionID, resumeURL: url, sequence: sequence ?? 0,
+                botUserID: info.botUserID, applicationID: info.applicationID,
+                savedAt: Date().timeIntervalSince1970)
             phase = .ready
             sessionHealthy = true
-            logger.info("gateway: ready as \(info.botName) (\(info.botUserID)), session \(info.sessionID.prefix(8))…, \(info.guildIDs.count) guild(s)")
+            logger.info(
+                "gateway: ready as \(info.botName) (\(info.botUserID)), session \(info.sessionID.prefix(8))…, \(info.guildIDs.count) guild(s)")
             sendPresenceIfDue()
         case .resumed:
             phase = .ready

@@ -48,7 +48,8 @@ actor Gateway {
         self.proxy = proxy
         self.logger = logger
         if let saved = store.load(ResumeState.self, from: ResumeState.file),
-           Date().timeIntervalSince1970 - saved.savedAt < 170 {
+            Date().timeIntervalSince1970 - saved.savedAt < 170
+        {
             // Discord keeps a disconnected session resumable for a few minutes; older ones would
             // only earn an op 9.
             resume = saved

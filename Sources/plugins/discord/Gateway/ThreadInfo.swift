@@ -15,7 +15,8 @@ package struct ThreadInfo: Sendable, Equatable, Codable {
 
     package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let parent = d["parent_id"]?.stringValue,
-              let type = d["type"]?.intValue, [10, 11, 12].contains(type) else { return nil }
+            let type = d["type"]?.intValue, [10, 11, 12].contains(type)
+        else { return nil }
         self.init(id: id, parentID: parent, guildID: d["guild_id"]?.stringValue)
     }
 }

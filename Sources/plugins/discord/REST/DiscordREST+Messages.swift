@@ -55,8 +55,10 @@ extension DiscordREST {
 
     /// A public thread in `channel`; returns the thread's id.
     func createThread(channel: String, name: String) async throws -> String {
-        let body: JSONValue = ["name": .string(TextFit.clamp(name.isEmpty ? "session" : name, to: 100)),
-                               "type": 11, "auto_archive_duration": 10080]
+        let body: JSONValue = [
+            "name": .string(TextFit.clamp(name.isEmpty ? "session" : name, to: 100)),
+            "type": 11, "auto_archive_duration": 10080,
+        ]
         guard let id = try await send(.createThread(channel: channel), json: body)?["id"]?.stringValue else {
             throw DiscordAPIError(endpoint: "POST /channels/{channel_id}/threads", status: 201, code: nil, message: "no thread id in the answer")
         }

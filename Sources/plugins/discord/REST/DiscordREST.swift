@@ -36,7 +36,8 @@ final class DiscordREST: Sendable {
         self.logger = logger
         self.holdsPath = holdsPath
         if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
-           let hold = try? JSONDecoder().decode(RateLimitHold.self, from: data) {
+            let hold = try? JSONDecoder().decode(RateLimitHold.self, from: data)
+        {
             let wallNow = Date().timeIntervalSince1970
             limiter.withLock { $0.restore(hold, now: .now, wallNow: wallNow) }
             let live = hold.buckets.filter { $0.until > wallNow }.count
@@ -51,17 +52,24 @@ final class DiscordREST: Sendable {
 
     /// Sends `endpoint` and returns the parsed JSON body (nil for 204 or an empty body).
     @discardableResult
-    func send(_ endpoint: Endpoint, json: JSONValue? = nil, files: [UploadFile] = [],
-              timeout: Duration = .seconds(30)) async throws -> JSONValue? {
+    func send(
+        _ endpoint: Endpoint, json: JSONValue? = nil, files: [UploadFile] = [],
+        timeout: Duration = .seconds(30)
+    ) async throws -> JSONValue? {
         let body: HTTPBody
         if !files.isEmpty {
             // Discord's upload shape: a `payload_json` part and one `files[n]` part per file.
-            body = .multipart([HTTPFormPart(name: "payload_json", content: .bytes((json ?? [:]).serializedBytes()),
-                                            contentType: "application/json")]
-                + files.enumerated().map { index, file in
-                    HTTPFormPart(name: "files[\(index)]", content: .file(path: file.path), filename: file.filename,
-                                 contentType: file.contentType)
-                })
+            body = .multipart(
+                [
+                    HTTPFormPart(
+                        name: "payload_json", content: .bytes((json ?? [:]).serializedBytes()),
+                        contentType: "application/json")
+                ]
+                    + files.enumerated().map { index, file in
+                        HTTPFormPart(
+                            name: "files[\(index)]", content: .file(path: file.path), filename: file.filename,
+                            contentType: file.contentType)
+                    })
         } else if let json {
             body = .json(json.serializedBytes())
         } else {
@@ -129,16 +137,20 @@ final class DiscordREST: Sendable {
         }
         savedHolds.withLock { saved in
             let due = busy && (saved.at.map { now - $0 >= .milliseconds(200) } ?? true)
-            let changed = saved.hold.buckets.count != hold.buckets.count || zip(saved.hold.buckets, hold.buckets).contains {
-                $0.route != $1.route || $0.major != $1.major || $0.hash != $1.hash || abs($0.until - $1.until) >= 0.25
-            }
+            let changed =
+                saved.hold.buckets.count != hold.buckets.count
+                || zip(saved.hold.buckets, hold.buckets).contains {
+                    $0.route != $1.route || $0.major != $1.major || $0.hash != $1.hash || abs($0.until - $1.until) >= 0.25
+                }
             // A busy window that went quiet is cleared once, so a restart does not wait for it.
             let calmed = !busy && !saved.hold.globalSends.isEmpty
             guard (urgent && changed) || due || calmed,
-                  let data = try? JSONEncoder().encode(hold) else { return }
+                let data = try? JSONEncoder().encode(hold)
+            else { return }
             let temporary = holdsPath + ".tmp"
             if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-               rename(temporary, holdsPath) == 0 {
+                rename(temporary, holdsPath) == 0
+            {
                 saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
@@ -157,8 +169,9 @@ final class DiscordREST: Sendable {
 
     private static func error(_ endpoint: Endpoint, _ response: HTTPResponse) -> DiscordAPIError {
         let body = try? JSONValue.parse(bytes: response.body)
-        return DiscordAPIError(endpoint: endpoint.description, status: response.status, code: body?["code"]?.intValue,
-                               message: body?["message"]?.stringValue ?? "")
+        return DiscordAPIError(
+            endpoint: endpoint.description, status: response.status, code: body?["code"]?.intValue,
+            message: body?["message"]?.stringValue ?? "")
     }
 
     private static func backoff(_ attempt: Int) -> Duration {

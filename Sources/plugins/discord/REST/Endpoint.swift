@@ -18,57 +18,67 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
     static let gatewayBot = Endpoint(method: "GET", path: "/gateway/bot", template: "/gateway/bot", major: "", idempotent: true)
 
     static func createMessage(channel: String, enforcedNonce: Bool) -> Endpoint {
-        Endpoint(method: "POST", path: "/channels/\(channel)/messages", template: "/channels/{channel_id}/messages",
-                 major: channel, idempotent: enforcedNonce)
+        Endpoint(
+            method: "POST", path: "/channels/\(channel)/messages", template: "/channels/{channel_id}/messages",
+            major: channel, idempotent: enforcedNonce)
     }
 
     static func editMessage(channel: String, message: String) -> Endpoint {
-        Endpoint(method: "PATCH", path: "/channels/\(channel)/messages/\(message)",
-                 template: "/channels/{channel_id}/messages/{message_id}", major: channel, idempotent: true)
+        Endpoint(
+            method: "PATCH", path: "/channels/\(channel)/messages/\(message)",
+            template: "/channels/{channel_id}/messages/{message_id}", major: channel, idempotent: true)
     }
 
     static func deleteMessage(channel: String, message: String) -> Endpoint {
-        Endpoint(method: "DELETE", path: "/channels/\(channel)/messages/\(message)",
-                 template: "/channels/{channel_id}/messages/{message_id}", major: channel, idempotent: true)
+        Endpoint(
+            method: "DELETE", path: "/channels/\(channel)/messages/\(message)",
+            template: "/channels/{channel_id}/messages/{message_id}", major: channel, idempotent: true)
     }
 
     static func typing(channel: String) -> Endpoint {
-        Endpoint(method: "POST", path: "/channels/\(channel)/typing", template: "/channels/{channel_id}/typing",
-                 major: channel, idempotent: true)
+        Endpoint(
+            method: "POST", path: "/channels/\(channel)/typing", template: "/channels/{channel_id}/typing",
+            major: channel, idempotent: true)
     }
 
     static func createThread(channel: String) -> Endpoint {
-        Endpoint(method: "POST", path: "/channels/\(channel)/threads", template: "/channels/{channel_id}/threads",
-                 major: channel, idempotent: false)
+        Endpoint(
+            method: "POST", path: "/channels/\(channel)/threads", template: "/channels/{channel_id}/threads",
+            major: channel, idempotent: false)
     }
 
     static func globalCommands(application: String) -> Endpoint {
-        Endpoint(method: "PUT", path: "/applications/\(application)/commands",
-                 template: "/applications/{application_id}/commands", major: "", idempotent: true)
+        Endpoint(
+            method: "PUT", path: "/applications/\(application)/commands",
+            template: "/applications/{application_id}/commands", major: "", idempotent: true)
     }
 
     static func guildCommands(application: String, guild: String) -> Endpoint {
-        Endpoint(method: "PUT", path: "/applications/\(application)/guilds/\(guild)/commands",
-                 template: "/applications/{application_id}/guilds/{guild_id}/commands", major: guild, idempotent: true)
+        Endpoint(
+            method: "PUT", path: "/applications/\(application)/guilds/\(guild)/commands",
+            template: "/applications/{application_id}/guilds/{guild_id}/commands", major: guild, idempotent: true)
     }
 
     /// Exempt from the global limit; a repeat is answered 40060, which the caller treats as done.
     static func interactionCallback(interaction: String, token: String) -> Endpoint {
-        Endpoint(method: "POST", path: "/interactions/\(interaction)/\(token)/callback",
-                 template: "/interactions/{interaction_id}/{interaction_token}/callback",
-                 major: interaction, countsGlobally: false, idempotent: true)
+        Endpoint(
+            method: "POST", path: "/interactions/\(interaction)/\(token)/callback",
+            template: "/interactions/{interaction_id}/{interaction_token}/callback",
+            major: interaction, countsGlobally: false, idempotent: true)
     }
 
     static func editOriginal(application: String, token: String) -> Endpoint {
-        Endpoint(method: "PATCH", path: "/webhooks/\(application)/\(token)/messages/@original",
-                 template: "/webhooks/{application_id}/{interaction_token}/messages/@original",
-                 major: webhookMajor(application, token), idempotent: true)
+        Endpoint(
+            method: "PATCH", path: "/webhooks/\(application)/\(token)/messages/@original",
+            template: "/webhooks/{application_id}/{interaction_token}/messages/@original",
+            major: webhookMajor(application, token), idempotent: true)
     }
 
     static func deleteOriginal(application: String, token: String) -> Endpoint {
-        Endpoint(method: "DELETE", path: "/webhooks/\(application)/\(token)/messages/@original",
-                 template: "/webhooks/{application_id}/{interaction_token}/messages/@original",
-                 major: webhookMajor(application, token), idempotent: true)
+        Endpoint(
+            method: "DELETE", path: "/webhooks/\(application)/\(token)/messages/@original",
+            template: "/webhooks/{application_id}/{interaction_token}/messages/@original",
+            major: webhookMajor(application, token), idempotent: true)
     }
 
     /// Rate limits count per webhook id and token; a digest keeps the token itself out of the key.

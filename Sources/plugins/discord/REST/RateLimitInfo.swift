@@ -11,8 +11,10 @@ struct RateLimitInfo: Sendable, Equatable {
     /// A 429 from the global limit, which blocks every non-exempt route.
     var global: Bool = false
 
-    init(status: Int, bucket: String? = nil, limit: Int? = nil, remaining: Int? = nil,
-         resetAfter: Double? = nil, retryAfter: Double? = nil, global: Bool = false) {
+    init(
+        status: Int, bucket: String? = nil, limit: Int? = nil, remaining: Int? = nil,
+        resetAfter: Double? = nil, retryAfter: Double? = nil, global: Bool = false
+    ) {
         self.status = status
         self.bucket = bucket
         self.limit = limit

@@ -32,7 +32,8 @@ actor StateStore {
         let target = path(name)
         let temporary = target + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-              rename(temporary, target) == 0 else {
+            rename(temporary, target) == 0
+        else {
             failedWrites += 1
             return false
         }

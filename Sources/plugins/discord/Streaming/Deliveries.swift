@@ -50,8 +50,9 @@ struct Deliveries: Sendable {
         let outcome = params["text"]?.stringValue ?? "Closed."
         do {
             if let record = await questions.record(key), let message = record.messageID {
-                try await rest.editMessage(channel: record.channel, message: message,
-                                           body: QuestionLayout.closed(title: record.title, outcome: outcome))
+                try await rest.editMessage(
+                    channel: record.channel, message: message,
+                    body: QuestionLayout.closed(title: record.title, outcome: outcome))
             } else if let target = Target(params["target"]) {
                 try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
             }
@@ -83,8 +84,9 @@ struct Deliveries: Sendable {
             let fingerprint = Coalescer.fingerprint(chunk)
             if i < shown.count {
                 if shown[i].fingerprint != fingerprint {
-                    try await rest.editMessage(channel: liveChannel, message: shown[i].messageID,
-                                               body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
+                    try await rest.editMessage(
+                        channel: liveChannel, message: shown[i].messageID,
+                        body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
                 }
                 ids.append(shown[i].messageID)
             } else {
@@ -107,14 +109,16 @@ struct Deliveries: Sendable {
                         nonce: LiveStreams.nonce(LiveStreams.key(runID, channel: channel), index: i))
                     id = posted.id
                     if posted.content != TextFit.clamp(text, to: Poster.limit) {
-                        try await rest.editMessage(channel: channel, message: id,
-                                                   body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
+                        try await rest.editMessage(
+                            channel: channel, message: id,
+                            body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
                         // An edit pings nobody: the mention is still to be made.
                         if pinged != nil { mention = pinged }
                     }
                 } else {
-                    id = try await rest.createMessage(channel: channel, body: Poster.body(text, mention: pinged),
-                                                      nonce: Nonce.make(delivery, index: i), files: batch)
+                    id = try await rest.createMessage(
+                        channel: channel, body: Poster.body(text, mention: pinged),
+                        nonce: Nonce.make(delivery, index: i), files: batch)
                 }
                 if !batch.isEmpty { filesSent = true; try await upload(Array(files.dropFirst(batch.count)), channel: channel, delivery: delivery) }
                 ids.append(id)
@@ -131,15 +135,17 @@ struct Deliveries: Sendable {
         }
         if !filesSent { try await upload(files, channel: channel, delivery: delivery) }
         if let user = mention {
-            try await rest.createMessage(channel: channel, body: Poster.body("<@\(user)> ⬆ done", mention: user),
-                                         nonce: Nonce.make(delivery, part: "m"))
+            try await rest.createMessage(
+                channel: channel, body: Poster.body("<@\(user)> ⬆ done", mention: user),
+                nonce: Nonce.make(delivery, part: "m"))
         }
         if let runID {
             await live.markFinished(runID, channel: channel, messageIDs: ids, fingerprints: fingerprints)
         }
         for file in files { unlink(file.path) }
         let reused = min(shown.count, chunks.count)
-        logger.info("""
+        logger.info(
+            """
             final\(runID.map { " of run \($0)" } ?? "") in \(channel): \(chunks.count) chunk(s) (\(reused) from the live view, \
             \(chunks.count - reused) posted), \(files.count) file(s)
             """)
@@ -155,8 +161,9 @@ struct Deliveries: Sendable {
         await typing.stop(channel)
         let body = QuestionLayout.body(q, key: key, now: Date(), mention: params["mentionUser"]?.stringValue)
         // Saved before posting: a click can arrive before createMessage returns.
-        var record = QuestionRecord(sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
-                                    options: q.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
+        var record = QuestionRecord(
+            sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
+            options: q.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
         await questions.save(record, key: key)
         record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0))
         await questions.save(record, key: key)

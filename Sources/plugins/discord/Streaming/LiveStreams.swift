@@ -74,8 +74,9 @@ actor LiveStreams {
     /// The final is posted in `channel`: remember the run's messages there as finished so late
     /// live updates for it are ignored, and a replayed final finds them.
     func markFinished(_ runID: String, channel: String, messageIDs: [String], fingerprints: [String]) async {
-        records[Self.key(runID, channel: channel)] = RunRecord(channel: channel, messageIDs: messageIDs, fingerprints: fingerprints,
-                                                               finished: true, updatedAt: Date().timeIntervalSince1970)
+        records[Self.key(runID, channel: channel)] = RunRecord(
+            channel: channel, messageIDs: messageIDs, fingerprints: fingerprints,
+            finished: true, updatedAt: Date().timeIntervalSince1970)
         await save()
     }
 
@@ -117,12 +118,14 @@ actor LiveStreams {
             switch action {
             case .post(let index, let content):
                 do {
-                    let posted = try await rest.createMessageOrFindRepeat(channel: channel, body: Poster.body(content),
-                                                                          nonce: Self.nonce(key, index: index))
+                    let posted = try await rest.createMessageOrFindRepeat(
+                        channel: channel, body: Poster.body(content),
+                        nonce: Self.nonce(key, index: index))
                     // A message this run posted before a crash, before it was recorded: bring it up to date.
                     if posted.content != TextFit.clamp(content, to: Poster.limit) {
-                        try await rest.editMessage(channel: channel, message: posted.id,
-                                                   body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
+                        try await rest.editMessage(
+                            channel: channel, message: posted.id,
+                            body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
                     }
                     let id = posted.id
                     runs[key]?.coalescer.posted(index: index, messageID: id, content: content, now: .now)
@@ -132,8 +135,9 @@ actor LiveStreams {
                 }
             case .edit(let index, let messageID, let content):
                 do {
-                    try await rest.editMessage(channel: channel, message: messageID,
-                                               body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
+                    try await rest.editMessage(
+                        channel: channel, message: messageID,
+                        body: ["content": .string(content), "allowed_mentions": Poster.allowedMentions(nil)])
                     runs[key]?.coalescer.edited(index: index, content: content, now: .now)
                 } catch let error as DiscordAPIError where error.isPermanent {
                     // The message is gone or not ours to edit: stop trying to change it.
@@ -164,9 +168,10 @@ actor LiveStreams {
 
     private func record(_ key: String) async {
         guard let run = runs[key] else { return }
-        records[key] = RunRecord(channel: run.channel, messageIDs: run.coalescer.slots.map(\.messageID),
-                                 fingerprints: run.coalescer.slots.map(\.fingerprint), finished: false,
-                                 updatedAt: Date().timeIntervalSince1970)
+        records[key] = RunRecord(
+            channel: run.channel, messageIDs: run.coalescer.slots.map(\.messageID),
+            fingerprints: run.coalescer.slots.map(\.fingerprint), finished: false,
+            updatedAt: Date().timeIntervalSince1970)
         await save()
     }
 

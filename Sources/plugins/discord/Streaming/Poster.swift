@@ -22,8 +22,9 @@ struct Poster: Sendable {
         var ids: [String] = []
         for (n, part) in parts.enumerated() {
             let last = n == parts.count - 1
-            let body = Self.body(part, components: last ? components : [], replyTo: n == 0 ? replyTo : nil,
-                                 mention: n == 0 ? mention : nil)
+            let body = Self.body(
+                part, components: last ? components : [], replyTo: n == 0 ? replyTo : nil,
+                mention: n == 0 ? mention : nil)
             ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: n) }))
         }
         return ids

@@ -47,10 +47,12 @@ extension FormatterConfig {
     /// The effective settings, for `status`. The redact patterns are only counted: a pattern
     /// may well spell out the secret it is there to hide.
     var json: JSONValue {
-        ["showThinking": .bool(showThinking), "maxChunks": JSONValue(maxChunks),
-         "redactPatterns": JSONValue(redact.count), "maxToolLines": JSONValue(maxToolLines),
-         "toolArgumentWidth": JSONValue(toolArgumentWidth), "noticeWidth": JSONValue(noticeWidth),
-         "previewLength": JSONValue(previewLength), "convertTables": .bool(convertTables),
-         "toolsInFinal": .bool(toolsInFinal), "defaultLimit": JSONValue(defaultLimit)]
+        [
+            "showThinking": .bool(showThinking), "maxChunks": JSONValue(maxChunks),
+            "redactPatterns": JSONValue(redact.count), "maxToolLines": JSONValue(maxToolLines),
+            "toolArgumentWidth": JSONValue(toolArgumentWidth), "noticeWidth": JSONValue(noticeWidth),
+            "previewLength": JSONValue(previewLength), "convertTables": .bool(convertTables),
+            "toolsInFinal": .bool(toolsInFinal), "defaultLimit": JSONValue(defaultLimit),
+        ]
     }
 }

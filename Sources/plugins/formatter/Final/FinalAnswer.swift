@@ -25,14 +25,19 @@ struct FinalAnswer {
         let file = RunRenderer(config: config, redactor: redactor, target: .file).document(run)
         let name = Self.filename(for: run)
         files = [AttachedFile(filename: name, text: file)]
-        messages = [Self.preview(run: run, document: document, filename: name, chunkCount: chunks.count,
-                                 limit: limit, renderer: chat)]
+        messages = [
+            Self.preview(
+                run: run, document: document, filename: name, chunkCount: chunks.count,
+                limit: limit, renderer: chat)
+        ]
     }
 
     /// The start of the answer (the last text, which is the model's conclusion, or else the
     /// document), a note pointing at the file, and the stop notice if the run failed.
-    static func preview(run: RunView, document: String, filename: String, chunkCount: Int, limit: Int,
-                        renderer: RunRenderer) -> String {
+    static func preview(
+        run: RunView, document: String, filename: String, chunkCount: Int, limit: Int,
+        renderer: RunRenderer
+    ) -> String {
         let note = "📎 The full answer (\(chunkCount) messages long) is attached as `\(filename)`."
         let stop = renderer.stopBlock(run)?.trimmingTrailingNewlines()
         var source = document

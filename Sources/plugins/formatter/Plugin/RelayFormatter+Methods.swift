@@ -29,8 +29,10 @@ extension RelayFormatter {
             guard let text = params["text"]?.stringValue else { throw .invalidParams("text must be a string") }
             return ["text": .string(try redactor().redact(text))]
         case "status":
-            return ["name": .string(Self.manifest.name), "version": .string(Self.manifest.version),
-                    "config": config.json, "requests": stats.json]
+            return [
+                "name": .string(Self.manifest.name), "version": .string(Self.manifest.version),
+                "config": config.json, "requests": stats.json,
+            ]
         default:
             throw .methodNotFound(method)
         }

@@ -41,7 +41,10 @@ extension SecretScanner {
             let c = bytes[j]
             if c == UInt8(ascii: "@") { break }
             if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") || Self.isSpace(c) || Self.isLineEnd(c)
-                || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "`") || c == UInt8(ascii: ">") { return nil }
+                || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "`") || c == UInt8(ascii: ">")
+            {
+                return nil
+            }
             if c == UInt8(ascii: ":"), colon < 0 { colon = j }
             j += 1
         }

@@ -17,35 +17,35 @@ struct TokenRule: Sendable {
 
     /// Longer prefixes first, so `sk-ant-` wins over `sk-`.
     static let all: [TokenRule] = [
-        TokenRule("sk-ant-", .base64URL, min: 20, needsDigit: true),         // Anthropic
-        TokenRule("sk-", .base64URL, min: 20, needsDigit: true),             // OpenAI, OpenRouter, DeepSeek
-        TokenRule("sk_live_", .alphanumeric, min: 16),                        // Stripe secret keys
+        TokenRule("sk-ant-", .base64URL, min: 20, needsDigit: true),  // Anthropic
+        TokenRule("sk-", .base64URL, min: 20, needsDigit: true),  // OpenAI, OpenRouter, DeepSeek
+        TokenRule("sk_live_", .alphanumeric, min: 16),  // Stripe secret keys
         TokenRule("sk_test_", .alphanumeric, min: 16),
-        TokenRule("rk_live_", .alphanumeric, min: 16),                        // Stripe restricted keys
+        TokenRule("rk_live_", .alphanumeric, min: 16),  // Stripe restricted keys
         TokenRule("rk_test_", .alphanumeric, min: 16),
-        TokenRule("whsec_", .alphanumeric, min: 16),                          // Stripe webhook secrets
-        TokenRule("github_pat_", .word, min: 30),                             // GitHub fine-grained tokens
-        TokenRule("ghp_", .alphanumeric, min: 30),                            // GitHub classic tokens
+        TokenRule("whsec_", .alphanumeric, min: 16),  // Stripe webhook secrets
+        TokenRule("github_pat_", .word, min: 30),  // GitHub fine-grained tokens
+        TokenRule("ghp_", .alphanumeric, min: 30),  // GitHub classic tokens
         TokenRule("gho_", .alphanumeric, min: 30),
         TokenRule("ghu_", .alphanumeric, min: 30),
         TokenRule("ghs_", .alphanumeric, min: 30),
         TokenRule("ghr_", .alphanumeric, min: 30),
-        TokenRule("glpat-", .base64URL, min: 20),                             // GitLab
-        TokenRule("xoxb-", .alphanumericDash, min: 10),                       // Slack
+        TokenRule("glpat-", .base64URL, min: 20),  // GitLab
+        TokenRule("xoxb-", .alphanumericDash, min: 10),  // Slack
         TokenRule("xoxp-", .alphanumericDash, min: 10),
         TokenRule("xoxa-", .alphanumericDash, min: 10),
         TokenRule("xoxr-", .alphanumericDash, min: 10),
         TokenRule("xoxs-", .alphanumericDash, min: 10),
         TokenRule("xapp-", .alphanumericDash, min: 10),
-        TokenRule("AKIA", .upperDigit, min: 16),                              // AWS access key ids
+        TokenRule("AKIA", .upperDigit, min: 16),  // AWS access key ids
         TokenRule("ASIA", .upperDigit, min: 16),
-        TokenRule("AIza", .base64URL, min: 30),                               // Google API keys
-        TokenRule("ya29.", .base64URLDot, min: 20),                           // Google OAuth access tokens
-        TokenRule("GOCSPX-", .base64URL, min: 20),                            // Google OAuth client secrets
-        TokenRule("npm_", .alphanumeric, min: 30),                            // npm
-        TokenRule("hf_", .alphanumeric, min: 30),                             // Hugging Face
-        TokenRule("gsk_", .alphanumeric, min: 30),                            // Groq
-        TokenRule("xai-", .alphanumeric, min: 30),                            // xAI
+        TokenRule("AIza", .base64URL, min: 30),  // Google API keys
+        TokenRule("ya29.", .base64URLDot, min: 20),  // Google OAuth access tokens
+        TokenRule("GOCSPX-", .base64URL, min: 20),  // Google OAuth client secrets
+        TokenRule("npm_", .alphanumeric, min: 30),  // npm
+        TokenRule("hf_", .alphanumeric, min: 30),  // Hugging Face
+        TokenRule("gsk_", .alphanumeric, min: 30),  // Groq
+        TokenRule("xai-", .alphanumeric, min: 30),  // xAI
     ]
 
     /// First bytes of all prefixes, so most words are rejected with one lookup.

@@ -21,14 +21,17 @@ extension RunView {
                 let calls = (raw["calls"]?.arrayValue ?? []).map(ToolCall.init(json:))
                 items.append(.tools(calls))
             case "notice":
-                items.append(.notice(NoticeKind(wireName: raw["notice"]?.stringValue ?? "info"),
-                                     Self.normalised(raw["text"]?.stringValue ?? "")))
+                items.append(
+                    .notice(
+                        NoticeKind(wireName: raw["notice"]?.stringValue ?? "info"),
+                        Self.normalised(raw["text"]?.stringValue ?? "")))
             default: continue
             }
         }
-        self.init(sessionID: json["sessionId"]?.stringValue, sessionName: json["sessionName"]?.stringValue,
-                  runID: json["runId"]?.stringValue, done: json["done"]?.boolValue ?? false, items: items,
-                  stopReason: json["stopReason"]?.stringValue, errorMessage: json["errorMessage"]?.stringValue)
+        self.init(
+            sessionID: json["sessionId"]?.stringValue, sessionName: json["sessionName"]?.stringValue,
+            runID: json["runId"]?.stringValue, done: json["done"]?.boolValue ?? false, items: items,
+            stopReason: json["stopReason"]?.stringValue, errorMessage: json["errorMessage"]?.stringValue)
     }
 
     /// CR LF and lone CR become LF. A CR at the very end becomes LF too, so text streamed in

@@ -13,8 +13,10 @@ struct ToolCall: Sendable {
     /// The result's `details` (`diff` for edit, `truncation` for bash, …).
     var details: JSONValue
 
-    init(id: String = "", name: String, args: JSONValue = [:], done: Bool = true, isError: Bool = false,
-         output: String = "", details: JSONValue = [:]) {
+    init(
+        id: String = "", name: String, args: JSONValue = [:], done: Bool = true, isError: Bool = false,
+        output: String = "", details: JSONValue = [:]
+    ) {
         self.id = id
         self.name = name
         self.args = args

@@ -8,8 +8,10 @@ struct BreakMarker {
     let fenceAt: UnsafeMutableBufferPointer<Int32>
     private(set) var fences: [Fence] = []
 
-    init(map: GraphemeMap, kinds: UnsafeBufferPointer<UInt8>, breaks: UnsafeMutableBufferPointer<BreakClass>,
-         fenceAt: UnsafeMutableBufferPointer<Int32>) {
+    init(
+        map: GraphemeMap, kinds: UnsafeBufferPointer<UInt8>, breaks: UnsafeMutableBufferPointer<BreakClass>,
+        fenceAt: UnsafeMutableBufferPointer<Int32>
+    ) {
         self.map = map
         self.kinds = kinds
         self.breaks = breaks
@@ -78,7 +80,8 @@ struct BreakMarker {
                 } else if before >= 0 {
                     breaks[start] = .line
                 } else if previous == .blank || previous == .fenceClose || shape == .fenceOpen
-                            || kinds[start] == UInt8(ascii: "#") {
+                    || kinds[start] == UInt8(ascii: "#")
+                {
                     breaks[start] = .paragraph
                 } else {
                     breaks[start] = .line

@@ -25,8 +25,8 @@ struct ChunkNumbering {
         guard let first = body.utf8.first else { return false }
         switch first {
         case UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "#"), UInt8(ascii: ">"), UInt8(ascii: "-"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "|"), UInt8(ascii: " "), UInt8(ascii: "\t"),
-             UInt8(ascii: "\n"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "|"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+            UInt8(ascii: "\n"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return false

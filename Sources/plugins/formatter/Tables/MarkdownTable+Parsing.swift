@@ -51,9 +51,9 @@ extension MarkdownTable {
     /// how many lines it covers.
     static func parse(_ lines: [MarkdownLine], at index: Int) -> (table: MarkdownTable, lineCount: Int)? {
         guard index + 1 < lines.count, lines[index].kind.isText, lines[index + 1].kind.isText,
-              lines[index].text.utf8.contains(UInt8(ascii: "|")), isDelimiterShaped(lines[index + 1].text),
-              let head = cells(of: lines[index].text),
-              let aligns = alignments(of: lines[index + 1].text), aligns.count == head.count
+            lines[index].text.utf8.contains(UInt8(ascii: "|")), isDelimiterShaped(lines[index + 1].text),
+            let head = cells(of: lines[index].text),
+            let aligns = alignments(of: lines[index + 1].text), aligns.count == head.count
         else { return nil }
         var rows: [[String]] = []
         var i = index + 2
