@@ -168,6 +168,15 @@ extension Relay {
         }
     }
 
+    /// Where a command's file or image goes: the chat's binding, or the chat itself when it is
+    /// not bound (it named the session with `/to`, say).
+    func replyBinding(_ chat: Chat, session: PiSession) -> Binding {
+        bindings[chat.key]
+            ?? Binding(
+                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                sessionID: session.id, user: nil, since: Date())
+    }
+
     func chats(of sessionID: String) -> [Binding] {
         bindings.values.filter { $0.sessionID == sessionID }.sorted { $0.key < $1.key }
     }
@@ -277,23 +286,13 @@ extension Relay {
                 let s = try needSession()
                 let name = try await sendImage(
                     s, number: n,
-                    to: [
-                        bindings[chat.key]
-                            ?? Binding(
-                                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                                sessionID: s.id, user: nil, since: Date())
-                    ])
+                    to: [replyBinding(chat, session: s)])
                 return Reply("Sending \(name).", ephemeral: true)
             case .file(let path):
                 let s = try needSession()
                 let sent = try await sendFile(
                     s, path: path,
-                    to: [
-                        bindings[chat.key]
-                            ?? Binding(
-                                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                                sessionID: s.id, user: nil, since: Date())
-                    ])
+                    to: [replyBinding(chat, session: s)])
                 return Reply("Sending \(sent).", ephemeral: true)
             }
         } catch let e as RemoteError {
