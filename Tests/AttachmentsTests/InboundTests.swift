@@ -210,7 +210,7 @@ struct InboundTests {
             item(server.serve(.body(Samples.png, contentType: "image/png")), "one.png"),
             item(server.serve(.body(Array("print(1)\n".utf8), contentType: "text/x-python")), "a.py"),
             item(server.serve(.endless), "dump"),
-            InboundItem(json: ["filename": "nolink.txt"]),
+            InboundItem(AttachmentRef(filename: "nolink.txt")),
             item(server.serve(.body(Samples.webp, contentType: "image/webp")), "two.webp"),
         ]
         let result = await inbound { $0.downloadMaxBytes = 32 * 1024 }.run(InboundRequest(items: items))
@@ -258,7 +258,7 @@ struct InboundTests {
             InboundItem(source: .path(binary), name: "a.out"),
             InboundItem(source: .path(folder.path + "/missing.txt"), name: "missing.txt"),
             InboundItem(source: .path(folder.path), name: "folder"),
-            InboundItem(json: ["path": "relative/notes.md", "filename": "relative.md"]),
+            InboundItem(AttachmentRef(path: "relative/notes.md", filename: "relative.md")),
         ]
         let result = await inbound(spoolDir: spool.path).run(InboundRequest(items: items))
         #expect(result.images.count == 1)

@@ -59,29 +59,29 @@ struct OutboundTests {
     @Test func dotDotCannotLeaveTheWorkspace() async {
         let relative = "../" + (outside.path as NSString).lastPathComponent + "/secret.txt"
         let error = await refusal(relative)
-        #expect(error?.code == "invalid_params")
+        #expect(error?.code == .invalidParams)
         #expect(error?.message.contains("is outside the session's folder") == true)
-        #expect(await refusal("src/../../etc/passwd")?.code == "invalid_params")
+        #expect(await refusal("src/../../etc/passwd")?.code == .invalidParams)
     }
 
     @Test func anAbsolutePathOutsideTheWorkspaceIsRefused() async {
-        #expect(await refusal(outside.path + "/secret.txt")?.code == "invalid_params")
-        #expect(await refusal("/etc/hostname")?.code == "invalid_params")
+        #expect(await refusal(outside.path + "/secret.txt")?.code == .invalidParams)
+        #expect(await refusal("/etc/hostname")?.code == .invalidParams)
         // Whether it exists or not: the answer must not reveal files outside.
-        #expect(await refusal("/etc/no-such-file")?.code == "invalid_params")
+        #expect(await refusal("/etc/no-such-file")?.code == .invalidParams)
     }
 
     @Test func aSymlinkToAFileOutsideIsRefused() async {
         workspace.link("innocent.txt", to: outside.path + "/secret.txt")
         let error = await refusal("innocent.txt")
-        #expect(error?.code == "invalid_params")
+        #expect(error?.code == .invalidParams)
         #expect(error?.message.contains("through a symbolic link") == true)
     }
 
     @Test func aSymlinkedFolderLeadingOutsideIsRefused() async {
         workspace.link("vendor", to: outside.path)
-        #expect(await refusal("vendor/secret.txt")?.code == "invalid_params")
-        #expect(await refusal(workspace.path + "/vendor/secret.txt")?.code == "invalid_params")
+        #expect(await refusal("vendor/secret.txt")?.code == .invalidParams)
+        #expect(await refusal(workspace.path + "/vendor/secret.txt")?.code == .invalidParams)
     }
 
     @Test func aSymlinkInsideTheWorkspaceIsFollowed() async throws {
@@ -103,7 +103,7 @@ struct OutboundTests {
     func secrets(path: String) async {
         workspace.write(path, Array("TOKEN=abc\n".utf8))
         let error = await refusal(path)
-        #expect(error?.code == "invalid_params")
+        #expect(error?.code == .invalidParams)
         #expect(error?.message.contains("is not sent:") == true)
     }
 
@@ -116,7 +116,7 @@ struct OutboundTests {
 
     @Test func aSecretNameLinkedToAHarmlessFileIsRefused() async {
         workspace.link(".env", to: "src/main.swift")
-        #expect(await refusal(".env")?.code == "invalid_params")
+        #expect(await refusal(".env")?.code == .invalidParams)
     }
 
     @Test func lookalikesThatAreNotSecretsAreSent() async throws {
@@ -134,12 +134,12 @@ struct OutboundTests {
 
     @Test func aFolderIsRefused() async {
         #expect(await refusal("src") == .invalidParams("`src` is a folder; only single files can be sent"))
-        #expect(await refusal(".")?.code == "invalid_params")
+        #expect(await refusal(".")?.code == .invalidParams)
     }
 
     @Test func aMissingFileIsNotFound() async {
         let error = await refusal("src/nope.swift")
-        #expect(error?.code == "not_found")
+        #expect(error?.code == .notFound)
         #expect(error?.message.contains("there is no file `src/nope.swift`") == true)
     }
 
@@ -154,7 +154,7 @@ struct OutboundTests {
             _ = try await Outbound(spoolDir: spool.path).run(["cwd": "/nonexistent/workspace", "path": "a.txt", "maxBytes": 10])
             error = nil
         } catch let e { error = e }
-        #expect(error?.code == "not_found")
+        #expect(error?.code == .notFound)
     }
 
     @Test(
@@ -168,7 +168,7 @@ struct OutboundTests {
             _ = try await Outbound(spoolDir: spool.path).run(params)
             Issue.record("accepted \(params)")
         } catch {
-            #expect(error.code == "invalid_params")
+            #expect(error.code == .invalidParams)
         }
     }
 }

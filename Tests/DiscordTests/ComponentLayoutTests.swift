@@ -15,15 +15,15 @@ struct ComponentLayoutTests {
     }
 
     @Test func replyJSONDecodes() throws {
-        let reply = Reply(
-            try JSONValue.parse(
+        let reply = try Reply(
+            json: try JSONValue.parse(
                 """
                 {"text":"Watching api","ephemeral":true,"actions":[[{"id":"use:ab12cd34","label":"api","style":"success"},
                  {"id":"disconnect","label":"Disconnect","style":"danger"}]],"openThread":{"name":"api","sessionId":"ab12cd34"}}
                 """))
         #expect(reply.text == "Watching api")
         #expect(reply.ephemeral)
-        #expect(reply.openThread == .init(name: "api", sessionID: "ab12cd34"))
+        #expect(reply.openThread == Reply.OpenThread(name: "api", sessionID: "ab12cd34"))
         let rows = layout(reply.actions)
         #expect(
             rows == [

@@ -70,7 +70,7 @@ struct GatewayDecodingTests {
         #expect(i.commandName == "to")
         #expect(i.options == ["session": "api", "text": "go"])
         #expect(i.userID == "140")
-        let chat = ChatRef(i)
+        let chat = Chat(i)
         #expect(chat.channel == "120")
         #expect(chat.thread == "555")
         #expect(chat.postChannel == "555")
@@ -87,8 +87,8 @@ struct GatewayDecodingTests {
         #expect(i.isDM)
         #expect(i.customID == "use:ab12")
         #expect(i.messageID == "600")
-        #expect(ChatRef(i).json["dm"] == true)
-        #expect(ChatRef(i).json["guild"] == nil)
+        #expect(Chat(i).json["dm"] == true)
+        #expect(Chat(i).json["guild"] == nil)
     }
 
     @Test func threadsFromThreadCreateAndGuildCreate() throws {

@@ -32,7 +32,9 @@ struct ListenPolicyTests {
         #expect(
             policy.decide(message(channel: "5", guild: nil, content: "/stop"))
                 == .listen(
-                    chat: ChatRef(channel: "5", thread: nil, guild: nil, user: "140", userName: "alice", dm: true, mentioned: false), text: "/stop"))
+                    chat: Chat(
+                        messenger: "discord", channel: "5", thread: nil, guild: nil, user: "140", userName: "alice", dm: true, mentioned: false),
+                    text: "/stop"))
     }
 
     @Test func configuredChannelsNeedAMentionWhichIsStripped() {

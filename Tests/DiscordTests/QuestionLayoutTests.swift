@@ -8,13 +8,13 @@ import Testing
 struct QuestionLayoutTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func question(_ method: String, options: [String] = [], expiresIn: Double? = 30) -> Question {
+    func question(_ method: String, options: [String] = [], expiresIn: Double? = 30) -> QuestionPost {
         var json: JSONValue = [
             "id": "q1", "sessionId": "s1", "method": .string(method), "title": "Allow rm -rf build?",
             "options": .array(options.map { .string($0) }),
         ]
         if let expiresIn { json["expiresAt"] = .number((now.timeIntervalSince1970 + expiresIn) * 1000) }
-        return Question(json, sessionFallback: nil)!
+        return try! QuestionPost(json: json)
     }
 
     @Test func confirmHasYesAndNo() {
@@ -76,10 +76,10 @@ struct QuestionLayoutTests {
     }
 
     @Test func expiryAcceptsMillisecondsSecondsAndISO() {
-        #expect(Question.date(.number(1_800_000_030_000)) == Date(timeIntervalSince1970: 1_800_000_030))
-        #expect(Question.date(.number(1_800_000_030)) == Date(timeIntervalSince1970: 1_800_000_030))
-        #expect(Question.date("2027-01-15T08:00:30Z") == Date(timeIntervalSince1970: 1_800_000_030))
-        #expect(Question.date("2027-01-15T08:00:30.500Z") == Date(timeIntervalSince1970: 1_800_000_030.5))
-        #expect(Question.date("soon") == nil)
+        #expect(QuestionPost.date(.number(1_800_000_030_000)) == Date(timeIntervalSince1970: 1_800_000_030))
+        #expect(QuestionPost.date(.number(1_800_000_030)) == Date(timeIntervalSince1970: 1_800_000_030))
+        #expect(QuestionPost.date("2027-01-15T08:00:30Z") == Date(timeIntervalSince1970: 1_800_000_030))
+        #expect(QuestionPost.date("2027-01-15T08:00:30.500Z") == Date(timeIntervalSince1970: 1_800_000_030.5))
+        #expect(QuestionPost.date("soon") == nil)
     }
 }

@@ -29,7 +29,7 @@ import Testing
             posted = chunks
         }
         // The finished run: chunks and tail are the whole document, and so are the final messages.
-        let last = try RunView(json: growing.states.last!)
+        let last = try RunView(rendering: growing.states.last!)
         let document = RunRenderer(config: config, redactor: try Redactor(patterns: []), target: .chat).document(last)
         let (chunks, tail) = try live(growing.states.last!, limit: limit, config: config)
         #expect(try ChunkNormaliser.join(chunks + [tail], numbered: false).text == document)

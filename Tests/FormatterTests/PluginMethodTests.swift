@@ -25,7 +25,7 @@ import Testing
                 _ = try formatter.respond(to: method, params: params)
                 Issue.record("\(method) \(params) was accepted")
             } catch {
-                #expect(error.code == "invalid_params", "\(method) \(params)")
+                #expect(error.code == .invalidParams, "\(method) \(params)")
             }
         }
     }

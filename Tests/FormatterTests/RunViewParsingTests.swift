@@ -6,7 +6,7 @@ import Testing
 @Suite struct RunViewParsingTests {
     @Test func itemsAreReadAndUnknownKindsSkipped() throws {
         let run = try RunView(
-            json: RunFixture.run(
+            rendering: RunFixture.run(
                 [
                     RunFixture.text("a\r\nb\rc"),
                     ["kind": "image", "url": "x"],
@@ -23,14 +23,14 @@ import Testing
     }
 
     @Test func missingOrNullItemsAreAnEmptyRun() throws {
-        #expect(try RunView(json: ["runId": "x"]).items.isEmpty)
-        #expect(try RunView(json: ["items": nil]).items.isEmpty)
-        #expect(throws: RemoteError.self) { try RunView(json: ["items": "no"]) }
-        #expect(throws: RemoteError.self) { try RunView(json: "no") }
+        #expect(try RunView(rendering: ["runId": "x"]).items.isEmpty)
+        #expect(try RunView(rendering: ["items": nil]).items.isEmpty)
+        #expect(throws: RemoteError.self) { try RunView(rendering: ["items": "no"]) }
+        #expect(throws: RemoteError.self) { try RunView(rendering: "no") }
     }
 
     @Test func toolCallDefaults() {
-        let call = ToolCall(json: ["name": "bash"])
+        let call = RunView.ToolCall(json: ["name": "bash"])
         #expect(call.done && !call.isError && call.output.isEmpty && call.args == [:])
     }
 

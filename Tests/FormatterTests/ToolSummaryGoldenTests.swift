@@ -7,7 +7,7 @@ import Testing
 /// argument names, `tool_execution_end.result.content` text as `output`, `result.details`.
 @Suite struct ToolSummaryGoldenTests {
     func line(_ call: JSONValue, width: Int = 80) throws -> String {
-        ToolSummary(call: ToolCall(json: call), argumentWidth: width, redactor: try Redactor(patterns: [])).line
+        ToolSummary(call: RunView.ToolCall(json: call), argumentWidth: width, redactor: try Redactor(patterns: [])).line
     }
 
     @Test func bashSucceeded() throws {
@@ -149,7 +149,7 @@ import Testing
 
     @Test func parallelCallsAreGroupedAndCapped() throws {
         let calls = (1...12).map { i in
-            ToolCall(json: RunFixture.call("read", ["path": .string("file\(i).swift")], id: "t\(i)", isError: i == 12))
+            RunView.ToolCall(json: RunFixture.call("read", ["path": .string("file\(i).swift")], id: "t\(i)", isError: i == 12))
         }
         let lines = ToolGroup(calls: calls, maxLines: 5, argumentWidth: 80).lines(redactor: try Redactor(patterns: []))
         #expect(

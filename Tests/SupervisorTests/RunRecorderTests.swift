@@ -10,7 +10,7 @@ import Testing
 
     func ev(_ line: String) throws -> PiEvent { try PiEventReader().read(line) }
 
-    func finished(_ outs: [RunRecorder.Output]) -> [RunView] {
+    func finished(_ outs: [RunRecorder.Output]) -> [RunRecord] {
         outs.compactMap { if case .finished(let r) = $0 { return r } else { return nil } }
     }
 
@@ -51,7 +51,7 @@ import Testing
         #expect(!outs.contains { if case .started = $0 { return true } else { return false } })
         let done = finished(rec.settle(at: t0 + .seconds(5)))
         #expect(done.count == 1)
-        #expect(done[0].items.contains { if case .notice("retry", _) = $0 { return true } else { return false } })
+        #expect(done[0].items.contains { if case .notice(.retry, _) = $0 { return true } else { return false } })
     }
 
     @Test func retriesExhaustedEndsTheRun() throws {

@@ -11,7 +11,7 @@ public actor PluginConnection {
 
     /// Sends a request and waits for its response, failing with `RemoteError.timeout` after `timeout`.
     public func request(_ method: String, params: JSONValue = [:], timeout: Duration = .seconds(30)) async throws -> JSONValue {
-        if closed { throw RemoteError(code: "unavailable", message: "connection to pi-relayd closed") }
+        if closed { throw RemoteError(code: .unavailable, message: "connection to pi-relayd closed") }
         nextID += 1
         let id = "p\(nextID)"
         writer.send(WireMessage.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds).encodedLine())
@@ -25,6 +25,13 @@ public actor PluginConnection {
                 pending[id] = cont
             }
         }
+    }
+
+    /// Sends a request of the protocol and decodes its result (`.chatMessage`, `.chatCommand`, …).
+    public func request<Params, Result>(
+        _ method: RequestMethod<Params, Result>, _ params: Params, timeout: Duration = .seconds(30)
+    ) async throws -> Result {
+        try Result(json: try await request(method.name.rawValue, params: params.json, timeout: timeout))
     }
 
     /// Sends a notification; nothing answers it.
@@ -50,7 +57,7 @@ public actor PluginConnection {
 
     func close() {
         closed = true
-        for (_, c) in pending { c.resume(throwing: RemoteError(code: "unavailable", message: "connection to pi-relayd closed")) }
+        for (_, c) in pending { c.resume(throwing: RemoteError(code: .unavailable, message: "connection to pi-relayd closed")) }
         pending.removeAll()
     }
 }

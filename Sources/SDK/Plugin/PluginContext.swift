@@ -8,8 +8,8 @@ public struct PluginContext: Sendable {
     public let stateDir: String
     /// Where large files are exchanged by path.
     public let spoolDir: String
-    /// The whole welcome message, for fields without a typed accessor (sessions, bindings).
-    public let welcome: JSONValue
+    /// The whole welcome: the sessions and bindings of the moment, among others.
+    public let welcome: Welcome
     /// Requests and notifications to the supervisor.
     public let connection: PluginConnection
     /// Writes to stderr, which the supervisor files under `logs/<plugin>.log`.

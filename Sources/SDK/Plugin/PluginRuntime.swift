@@ -46,7 +46,7 @@ public enum PluginRuntime {
 
         let lines = FDLineReader.lines(fd: 0)
         var iterator = lines.makeAsyncIterator()
-        let welcome: JSONValue
+        let welcome: Welcome
         do {
             welcome = try await awaitWelcome(&iterator, logger: logger)
         } catch {
@@ -54,11 +54,9 @@ public enum PluginRuntime {
             finish(writer, status: 76)
         }
 
-        let stateDir = welcome["stateDir"]?.stringValue ?? FileManager.default.temporaryDirectory.path
-        let spoolDir = welcome["spoolDir"]?.stringValue ?? stateDir
-        try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
         let context = PluginContext(
-            config: welcome["config"] ?? [:], stateDir: stateDir, spoolDir: spoolDir,
+            config: welcome.config, stateDir: welcome.stateDir, spoolDir: welcome.spoolDir,
             welcome: welcome, connection: connection, logger: logger)
         let plugin: P
         do {
@@ -66,7 +64,7 @@ public enum PluginRuntime {
         } catch {
             exitFor(error, writer: writer, logger: logger)
         }
-        let ledger = DeliveryLedger(path: stateDir + "/.delivered")
+        let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
 
         // Deliveries and notifications keep their order; requests run concurrently.
         let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
@@ -89,7 +87,7 @@ public enum PluginRuntime {
                                     isDelivery: true, deadline: nil))
                             await ledger.record(id)
                             writer.send(WireMessage.ack(id: id).encodedLine())
-                        } catch let e as RemoteError where e.code == "method_not_found" {
+                        } catch let e as RemoteError where e.code == .methodNotFound {
                             // A delivery this plugin does not understand is acknowledged and
                             // ignored; otherwise it would be replayed forever.
                             await ledger.record(id)
@@ -128,7 +126,7 @@ public enum PluginRuntime {
                         } catch let e as RemoteError {
                             result = .failure(e)
                         } catch {
-                            result = .failure(RemoteError(code: "internal", message: "\(error)"))
+                            result = .failure(RemoteError(code: .internal, message: "\(error)"))
                         }
                         writer.send(WireMessage.response(id: id, result: result).encodedLine())
                     }
@@ -158,11 +156,11 @@ public enum PluginRuntime {
         }
     }
 
-    private static func awaitWelcome(_ it: inout AsyncStream<LineFramer.Event>.Iterator, logger: Logger) async throws -> JSONValue {
+    private static func awaitWelcome(_ it: inout AsyncStream<LineFramer.Event>.Iterator, logger: Logger) async throws -> Welcome {
         while let event = await it.next() {
             guard case .line(let bytes) = event else { continue }
             switch try WireMessage.decode(bytes) {
-            case .welcome(let w): return w
+            case .welcome(let welcome): return welcome
             case .goodbye(let reason): throw WireDecodeError(description: "pi-relayd refused the handshake: \(reason)")
             default: throw WireDecodeError(description: "expected welcome as the first message from pi-relayd")
             }

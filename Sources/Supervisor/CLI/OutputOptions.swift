@@ -17,7 +17,7 @@ enum CLIFailure {
     static func exit(_ error: any Error, json: Bool = false) -> Never {
         let message: String
         let code: String
-        if let e = error as? RemoteError { message = e.message; code = e.code } else { message = "\(error)"; code = "error" }
+        if let e = error as? RemoteError { message = e.message; code = e.code.rawValue } else { message = "\(error)"; code = "error" }
         if json {
             let v: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
             print(v.serialized())

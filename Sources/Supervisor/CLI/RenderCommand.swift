@@ -20,11 +20,11 @@ struct RenderCommand: AsyncParsableCommand {
         guard let path = formatter.map(Home.absolute) ?? Self.installedFormatter(home) else {
             CLIFailure.exit(
                 RemoteError(
-                    code: "not_found", message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"),
+                    code: .notFound, message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"),
                 json: output.json)
         }
         guard let data = FileManager.default.contents(atPath: Home.absolute(events)) else {
-            CLIFailure.exit(RemoteError(code: "not_found", message: "cannot read \(events)"), json: output.json)
+            CLIFailure.exit(RemoteError(code: .notFound, message: "cannot read \(events)"), json: output.json)
         }
         let runs = RecordedStream.runs(in: [UInt8](data), name: URL(fileURLWithPath: events).deletingPathExtension().lastPathComponent)
         let config =
@@ -40,13 +40,12 @@ struct RenderCommand: AsyncParsableCommand {
         do {
             _ = try await client.start(config: config, stateDir: work)
             for run in runs {
-                let r = try await client.request("format.final", ["run": run.json, "limit": JSONValue(limit)])
-                let ms = (r["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
-                messages += ms
-                for f in r["files"]?.arrayValue ?? [] {
+                let rendered = try await client.request(.formatFinal, FormatRunParams(run: run.view, limit: limit))
+                messages += rendered.messages
+                for file in rendered.files {
                     files.append([
-                        "afterMessage": JSONValue(messages.count), "filename": f["filename"] ?? "file",
-                        "bytes": JSONValue(f["text"]?.stringValue?.utf8.count ?? 0),
+                        "afterMessage": JSONValue(messages.count), "filename": .string(file.filename),
+                        "bytes": JSONValue(file.text.utf8.count),
                     ])
                 }
             }
@@ -77,11 +76,11 @@ struct RenderCommand: AsyncParsableCommand {
 
 /// Replays a recorded pi stream through the same run recorder the daemon uses.
 enum RecordedStream {
-    static func runs(in bytes: [UInt8], name: String) -> [RunView] {
+    static func runs(in bytes: [UInt8], name: String) -> [RunRecord] {
         var recorder = RunRecorder(sessionID: "render", sessionName: name)
         let reader = PiEventReader()
         var framer = LineFramer(maxLineBytes: 64 << 20)
-        var runs: [RunView] = []
+        var runs: [RunRecord] = []
         var settling = false
         let later = ContinuousClock.now + .seconds(3600)
         func take(_ outs: [RunRecorder.Output]) {

@@ -71,13 +71,13 @@ struct StartCommand: AsyncParsableCommand {
                 let why = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
                 let lines = why.split(separator: "\n").filter { !$0.contains(" info ") && !$0.contains(" notice ") }
                 CLIFailure.exit(
-                    RemoteError(code: "start_failed", message: "pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n")),
+                    RemoteError(code: .other("start_failed"), message: "pi-relayd did not start:\n" + lines.suffix(10).joined(separator: "\n")),
                     json: output.json)
             }
             usleep(50_000)
         }
         CLIFailure.exit(
-            RemoteError(code: "timeout", message: "no control socket after 10 s; see \(home.logsDir)/pi-relayd.log"),
+            RemoteError(code: .timeout, message: "no control socket after 10 s; see \(home.logsDir)/pi-relayd.log"),
             json: output.json)
     }
 }

@@ -21,6 +21,6 @@ struct StopCommand: ParsableCommand {
             }
             usleep(50_000)
         }
-        CLIFailure.exit(RemoteError(code: "timeout", message: "still running after 15 s"), json: output.json)
+        CLIFailure.exit(RemoteError(code: .timeout, message: "still running after 15 s"), json: output.json)
     }
 }

@@ -5,6 +5,8 @@ struct VersionCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        output.emit(["version": .string(Version.current), "protocol": 1]) { "pi-relayd \(Version.current) (plugin protocol 1)" }
+        output.emit(["version": .string(Version.current), "protocol": JSONValue(WireMessage.protocolVersion)]) {
+            "pi-relayd \(Version.current) (plugin protocol \(WireMessage.protocolVersion))"
+        }
     }
 }

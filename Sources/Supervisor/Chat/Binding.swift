@@ -18,15 +18,8 @@ struct Binding: Codable, Sendable, Equatable {
         case key, messenger, channel, thread, sessionID = "sessionId", user, since
     }
 
-    var target: JSONValue {
-        var t: JSONValue = ["channel": .string(channel)]
-        if let thread { t["thread"] = .string(thread) }
-        return t
-    }
+    var target: Target { Target(channel: channel, thread: thread) }
 
-    var json: JSONValue {
-        var o: JSONValue = ["chat": ["messenger": .string(messenger), "channel": .string(channel)], "sessionId": .string(sessionID)]
-        if let thread { o["chat"]?["thread"] = .string(thread) }
-        return o
-    }
+    /// The binding as a welcome lists it.
+    var summary: BindingSummary { BindingSummary(messenger: messenger, channel: channel, thread: thread, sessionID: sessionID) }
 }

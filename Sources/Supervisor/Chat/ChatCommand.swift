@@ -59,8 +59,8 @@ enum ChatCommand: Equatable {
     }
 
     /// From a messenger's `chat.command` request.
-    static func from(name: String, args: JSONValue) throws -> ChatCommand {
-        func arg(_ k: String) -> String? { args[k]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+    static func from(name: String, args: [String: String]) throws -> ChatCommand {
+        func arg(_ key: String) -> String? { args[key].flatMap { $0.isEmpty ? nil : $0 } }
         switch name {
         case "sessions": return .sessions
         case "use": return arg("session").map { .use($0) } ?? .sessions
@@ -79,7 +79,7 @@ enum ChatCommand: Equatable {
         case "disconnect": return .disconnect
         case "help": return .help
         case "file": guard let p = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(p)
-        case "images": return args["number"]?.intValue.map { .image($0) } ?? .images
+        case "images": return arg("number").flatMap(Int.init).map { .image($0) } ?? .images
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")
         }

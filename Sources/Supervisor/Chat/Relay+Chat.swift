@@ -4,111 +4,98 @@ import PiRelaySDK
 /// The command layer shared by every messenger: who may talk, which session a chat is bound to,
 /// and what each chat command does.
 extension Relay {
-    func chatMessage(plugin: String, params: JSONValue) async throws -> JSONValue {
-        let chat = try Chat(json: params["chat"], plugin: plugin)
+    func chatMessage(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
+        let chat = params.chat.from(plugin: plugin)
         guard allowed(chat) else {
             logger.warning("refused a message from unlisted user \(chat.user) on \(plugin)")
-            return ["status": "refused", "reply": Reply.notAuthorized.json]
+            return ChatMessageResult(status: .refused, reply: .notAuthorized)
         }
-        let text = params["text"]?.stringValue ?? ""
-        let attachments = params["attachments"]?.arrayValue ?? []
-        if let cmd = ChatCommand.parse(text) {
-            return ["status": "command", "reply": (try await run(cmd, chat: chat)).json]
+        let text = params.text
+        let attachments = params.attachments
+        if let command = ChatCommand.parse(text) {
+            return ChatMessageResult(status: .command, reply: try await run(command, chat: chat))
         }
-        guard let s = await boundSession(chat) else {
-            let r = Reply(
+        guard let session = await boundSession(chat) else {
+            let reply = Reply(
                 chat.dm
                     ? "No session here yet. /sessions to pick one, /new <dir> to start one."
                     : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
-            return ["status": "unbound", "reply": r.json]
+            return ChatMessageResult(status: .unbound, reply: reply)
         }
         // An open question takes a plain reply that answers it; other text is a prompt.
-        if let q = await s.openQuestions.first, q.takesPlainReply(text) {
+        if let question = await session.openQuestions.first, question.takesPlainReply(text) {
             do {
-                _ = try await s.answer(q.id, value: text, by: chat.who)
-                return ["status": "answered"]
-            } catch let e as RemoteError {
-                return ["status": "answered", "reply": Reply(e.message, ephemeral: true).json]
+                _ = try await session.answer(question.id, value: text, by: chat.who)
+                return ChatMessageResult(status: .answered)
+            } catch let error as RemoteError {
+                return ChatMessageResult(status: .answered, reply: Reply(error.message, ephemeral: true))
             }
         }
-        guard !text.isEmpty || !attachments.isEmpty else { return ["status": "ignored"] }
-        let (appendix, images, notes) = await inbound(attachments, session: s)
+        guard !text.isEmpty || !attachments.isEmpty else { return ChatMessageResult(status: .ignored) }
+        let inbound = await inbound(attachments, session: session)
         let said = text.isEmpty ? "(see attachments)" : text
-        let names = attachments.map { $0["filename"]?.stringValue ?? "file" }
-        let r = try await prompt(
-            s, kind: "send", text: said + appendix, images: images, origin: chat.key,
-            echo: Self.echo(said, attachments: names))
-        var out: JSONValue = ["status": r["status"] ?? "prompted"]
-        if !notes.isEmpty { out["reply"] = Reply(notes.joined(separator: "\n")).json }
-        return out
+        let outcome = try await prompt(
+            session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
+            echo: Self.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }))
+        let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
+        return ChatMessageResult(status: status, reply: inbound.notes.isEmpty ? nil : Reply(inbound.notes.joined(separator: "\n")))
     }
 
-    func chatCommand(plugin: String, params: JSONValue) async throws -> JSONValue {
-        let chat = try Chat(json: params["chat"], plugin: plugin)
+    func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
         guard allowed(chat) else {
             logger.warning("refused a command from unlisted user \(chat.user) on \(plugin)")
-            return Reply.notAuthorized.json
+            return .notAuthorized
         }
-        let cmd = try ChatCommand.from(name: params["name"]?.stringValue ?? "", args: params["args"] ?? [:])
-        return try await run(cmd, chat: chat).json
+        return try await run(try ChatCommand.from(name: params.name, args: params.args), chat: chat)
     }
 
-    func chatAnswer(plugin: String, params: JSONValue) async throws -> JSONValue {
-        let chat = try Chat(json: params["chat"], plugin: plugin)
-        guard allowed(chat) else { return Reply.notAuthorized.json }
-        guard let sid = params["sessionId"]?.stringValue, let qid = params["questionId"]?.stringValue,
-            let sessions, let s = await sessions.session(id: sid)
-        else {
-            return Reply("That question is no longer open.", ephemeral: true).json
+    func chatAnswer(plugin: String, params: ChatAnswerParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else { return .notAuthorized }
+        guard let sessions, let session = await sessions.session(id: params.sessionID) else {
+            return Reply("That question is no longer open.", ephemeral: true)
         }
         do {
-            if params["cancelled"]?.boolValue == true {
-                _ = try await s.cancel(qid, by: chat.who)
-                return Reply("Cancelled.", ephemeral: true).json
+            if params.cancelled {
+                _ = try await session.cancel(params.questionID, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
             }
-            let value = params["confirmed"]?.boolValue.map { $0 ? "yes" : "no" } ?? params["value"]?.stringValue ?? ""
-            _ = try await s.answer(qid, value: value, by: chat.who)
-            return Reply("Answered: \(value)", ephemeral: true).json
-        } catch let e as RemoteError {
-            return Reply(e.message, ephemeral: true).json
+            let value = params.confirmed.map { $0 ? "yes" : "no" } ?? params.value ?? ""
+            _ = try await session.answer(params.questionID, value: value, by: chat.who)
+            return Reply("Answered: \(value)", ephemeral: true)
+        } catch let error as RemoteError {
+            return Reply(error.message, ephemeral: true)
         }
     }
 
-    func chatBind(plugin: String, params: JSONValue) async throws -> JSONValue {
-        let chat = try Chat(json: params["chat"], plugin: plugin)
-        guard allowed(chat) else { return Reply.notAuthorized.json }
-        guard let sid = params["sessionId"]?.stringValue, let s = await sessions?.session(id: sid) else {
-            throw RemoteError(code: "not_found", message: "no such session")
+    func chatBind(plugin: String, params: ChatBindParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else { return .notAuthorized }
+        guard let session = await sessions?.session(id: params.sessionID) else {
+            throw RemoteError(code: .notFound, message: "no such session")
         }
-        bind(chat, to: sid)
-        return Reply("This thread talks to \(await s.name).").json
+        bind(chat, to: params.sessionID)
+        return Reply("This thread talks to \(await session.name).")
     }
 
     /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
     /// given chats. Returns the file name.
     func sendFile(_ s: PiSession, path: String, to targets: [Binding]) async throws -> String {
         guard let a = await host?.plugin(forRole: "attachments") else {
-            throw RemoteError(code: "unavailable", message: "sending files needs the attachments plugin")
+            throw RemoteError(code: .unavailable, message: "sending files needs the attachments plugin")
         }
         var name = path
         for b in targets {
             let maxBytes = uploadLimits[b.messenger] ?? (10 << 20)
-            let r = try await a.request(
-                "attachments.outbound",
-                params: [
-                    "cwd": .string(await s.cwd), "path": .string(path),
-                    "maxBytes": JSONValue(maxBytes),
-                ], timeout: .seconds(60))
-            guard let spooled = r["path"]?.stringValue else { throw RemoteError(code: "internal", message: "attachments gave no path") }
-            name = r["filename"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
-            let size = r["size"]?.intValue ?? 0
+            let spooled = try await a.request(
+                .attachmentsOutbound, AttachmentsOutboundParams(cwd: await s.cwd, path: path, maxBytes: maxBytes), timeout: .seconds(60))
+            name = spooled.filename
             await deliver(
-                b.messenger, "chat.post",
-                [
-                    "target": b.target, "kind": "file", "sessionId": .string(s.id),
-                    "text": .string(await redacted("📎 \(name) (\(size) bytes)")),
-                    "files": [["path": .string(spooled), "filename": .string(name)]],
-                ])
+                b.messenger, .chatPost,
+                ChatPostParams(
+                    target: b.target, kind: .file, sessionID: s.id, text: await redacted("📎 \(name) (\(spooled.size) bytes)"),
+                    files: [PostedFile(path: spooled.path, filename: name)]))
         }
         return name
     }
@@ -118,21 +105,19 @@ extension Relay {
     func sendImage(_ s: PiSession, number: Int, to targets: [Binding]) async throws -> String {
         let list = await s.images
         guard number >= 1, number <= list.count else {
-            throw RemoteError(code: "not_found", message: "no image \(number); the last run produced \(list.count)")
+            throw RemoteError(code: .notFound, message: "no image \(number); the last run produced \(list.count)")
         }
         let img = list[number - 1]
         for b in targets {
             let copy = home.spoolDir + "/\(UUID().uuidString.prefix(8))-\(img.filename)"
             guard let data = FileManager.default.contents(atPath: img.path), AtomicFile.write([UInt8](data), to: copy) else {
-                throw RemoteError(code: "internal", message: "cannot copy \(img.filename) to the spool folder")
+                throw RemoteError(code: .internal, message: "cannot copy \(img.filename) to the spool folder")
             }
             await deliver(
-                b.messenger, "chat.post",
-                [
-                    "target": b.target, "kind": "file", "sessionId": .string(s.id),
-                    "text": .string("🖼 \(img.filename)"),
-                    "files": [["path": .string(copy), "filename": .string(img.filename)]],
-                ])
+                b.messenger, .chatPost,
+                ChatPostParams(
+                    target: b.target, kind: .file, sessionID: s.id, text: "🖼 \(img.filename)",
+                    files: [PostedFile(path: copy, filename: img.filename)]))
         }
         return img.filename
     }
@@ -184,10 +169,10 @@ extension Relay {
     // MARK: Commands
 
     func run(_ cmd: ChatCommand, chat: Chat) async throws -> Reply {
-        guard let sessions else { throw RemoteError(code: "unavailable", message: "pi-relayd is starting") }
+        guard let sessions else { throw RemoteError(code: .unavailable, message: "pi-relayd is starting") }
         let current = await boundSession(chat)
         func needSession() throws -> PiSession {
-            guard let current else { throw RemoteError(code: "not_found", message: "No session here. /sessions to pick one.") }
+            guard let current else { throw RemoteError(code: .notFound, message: "No session here. /sessions to pick one.") }
             return current
         }
         do {
@@ -214,9 +199,9 @@ extension Relay {
                     await announcePresence(chat.messenger, s)
                     return Reply("Started \(sname) in \(await s.cwd).")
                 }
-                var r = Reply("Started \(sname) in \(await s.cwd).")
-                r.openThread = (name: sname, sessionID: s.id)
-                return r
+                var reply = Reply("Started \(sname) in \(await s.cwd).")
+                reply.openThread = Reply.OpenThread(name: sname, sessionID: s.id)
+                return reply
             case .stop:
                 let s = try needSession()
                 try await s.ensureRunning()
@@ -267,7 +252,7 @@ extension Relay {
                 return Reply("Cancelled.", ephemeral: true)
             case .disconnect:
                 unbind(key: chat.key)
-                await host?.slot(chat.messenger)?.notify("chat.presence", params: ["text": ""])
+                await host?.slot(chat.messenger)?.notify(.chatPresence, PresenceParams(text: ""))
                 return Reply("Disconnected: this chat watches no session now.", ephemeral: true)
             case .action(let id):
                 return try await action(id, chat: chat)
@@ -309,14 +294,7 @@ extension Relay {
             guard let s = await sessions?.session(id: parts[1]), let n = Int(parts[2]) else {
                 return Reply("That session is gone.", ephemeral: true)
             }
-            let name = try await sendImage(
-                s, number: n,
-                to: [
-                    bindings[chat.key]
-                        ?? Binding(
-                            key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
-                            sessionID: s.id, user: nil, since: Date())
-                ])
+            let name = try await sendImage(s, number: n, to: [replyBinding(chat, session: s)])
             return Reply("Sending \(name).", ephemeral: true)
         case "stop" where parts.count == 2:
             guard let s = await sessions?.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
@@ -350,7 +328,7 @@ extension Relay {
             let watched = current?.id == sid
             lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(await s.cwd)`")
             let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
-            buttons.append(.init(id: "use:\(sid)", label: (state == .busy ? "⏳ " : "") + name, style: style))
+            buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + name).prefix(Reply.maxLabelLength)), style: style))
         }
         var r = Reply(lines.joined(separator: "\n"), ephemeral: true)
         var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
@@ -373,7 +351,7 @@ extension Relay {
 
     func announcePresence(_ messenger: String, _ s: PiSession) async {
         let text = "\(await s.name) (\(await s.model ?? "default model"))"
-        await host?.slot(messenger)?.notify("chat.presence", params: ["text": .string(text)])
+        await host?.slot(messenger)?.notify(.chatPresence, PresenceParams(text: text))
     }
 
     /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`) are bound to their

@@ -57,17 +57,16 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     // MARK: PluginRouter
 
     func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
-        switch method {
-        case "relay.status":
-            return try await statusJSON()
-        case "chat.message":
-            return try await chatMessageOnce(plugin: plugin, params: params)
-        case "chat.command":
-            return try await chatCommand(plugin: plugin, params: params)
-        case "chat.answer":
-            return try await chatAnswer(plugin: plugin, params: params)
-        case "chat.bind":
-            return try await chatBind(plugin: plugin, params: params)
+        if method == "relay.status" { return try await statusJSON() }
+        switch MethodName(rawValue: method) {
+        case .chatMessage?:
+            return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
+        case .chatCommand?:
+            return try await chatCommand(plugin: plugin, params: try ChatCommandParams(json: params)).json
+        case .chatAnswer?:
+            return try await chatAnswer(plugin: plugin, params: try ChatAnswerParams(json: params)).json
+        case .chatBind?:
+            return try await chatBind(plugin: plugin, params: try ChatBindParams(json: params)).json
         default:
             throw RemoteError.methodNotFound(method)
         }
@@ -79,14 +78,14 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     /// rather than running it twice (a prompt can run commands; the user sees no answer and can
     /// send it again), and that window is a disk write, not pi's answer time. A handling that
     /// failed is forgotten, so the messenger's retry is acted on.
-    private func chatMessageOnce(plugin: String, params: JSONValue) async throws -> JSONValue {
-        guard let id = params["messageId"]?.stringValue, !id.isEmpty, handledMessages != nil else {
+    private func chatMessageOnce(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
+        guard let id = params.messageID, !id.isEmpty, handledMessages != nil else {
             return try await chatMessage(plugin: plugin, params: params)
         }
         let key = plugin + ":" + id
         guard handledMessages?.insert(key) == true else {
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
-            return ["status": "ignored"]
+            return ChatMessageResult(status: .ignored)
         }
         saveHandledMessages()
         do {
@@ -108,10 +107,11 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
         logger.debug("plugin \(plugin): notification \(method)")
     }
 
-    func welcome(plugin: String) async -> JSONValue {
-        let list = await sessions?.list() ?? []
-        let mine = bindings.values.filter { $0.messenger == plugin }.sorted { $0.key < $1.key }.map(\.json)
-        return ["config": pluginConfig[plugin] ?? [:], "sessions": .array(list), "bindings": .array(mine)]
+    func welcome(plugin: String) async -> Welcome {
+        let mine = bindings.values.filter { $0.messenger == plugin }.sorted { $0.key < $1.key }.map(\.summary)
+        return Welcome(
+            plugin: plugin, config: pluginConfig[plugin] ?? [:], stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
+            home: home.root, sessions: await sessions?.list() ?? [], bindings: mine)
     }
 
     func pluginReady(plugin: String, hello: Hello) async {
@@ -123,7 +123,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
     // MARK: ControlHandler
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
-        guard let host else { throw RemoteError(code: "unavailable", message: "pi-relayd is starting") }
+        guard let host else { throw RemoteError(code: .unavailable, message: "pi-relayd is starting") }
         switch method {
         case "ping", "version":
             return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
@@ -144,7 +144,7 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
             guard let name = params["name"]?.stringValue, let method = params["method"]?.stringValue else {
                 throw RemoteError.invalidParams("plugins.call needs name and method")
             }
-            guard let slot = await host.slot(name) else { throw RemoteError(code: "not_found", message: "no plugin named \(name)") }
+            guard let slot = await host.slot(name) else { throw RemoteError(code: .notFound, message: "no plugin named \(name)") }
             let p = params["params"] ?? [:]
             if params["deliver"]?.boolValue == true {
                 let id = try await slot.deliver(method, params: p)
@@ -186,10 +186,10 @@ actor Relay: PluginRouter, ControlHandler, SessionObserver {
 
     private func statusJSON() async throws -> JSONValue {
         let plugins = await host?.status() ?? []
-        let list = await sessions?.list() ?? []
+        let list = (await sessions?.list() ?? []).json
         return [
             "version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
-            "sessions": .array(list),
+            "sessions": list,
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
             "plugins": plugins, "notes": .array(notes.map { .string($0) }),
             "problems": .array(await problems().map { .string(Redactor.redact($0)) }),

@@ -46,7 +46,7 @@ struct ControlClient {
         try send(fd, method, params)
         var reader = BlockingLineReader(fd: fd)
         guard let line = reader.next() else {
-            throw RemoteError(code: "internal", message: "pi-relayd closed the connection without answering")
+            throw RemoteError(code: .internal, message: "pi-relayd closed the connection without answering")
         }
         return try Self.result(of: line)
     }
@@ -80,7 +80,7 @@ struct ControlClient {
     private static func result(of line: [UInt8]) throws -> JSONValue {
         let v = try JSONValue.parse(bytes: line)
         if let e = v["error"], !e.isNull {
-            throw RemoteError(code: e["code"]?.stringValue ?? "error", message: e["message"]?.stringValue ?? "")
+            throw RemoteError(code: ErrorCode(rawValue: e["code"]?.stringValue ?? "internal"), message: e["message"]?.stringValue ?? "")
         }
         return v["result"] ?? .null
     }

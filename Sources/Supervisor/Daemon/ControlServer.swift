@@ -138,7 +138,7 @@ final class ControlServer: @unchecked Sendable {
             let result = try await handler.handle(method: method, params: params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }
         } catch let e as RemoteError {
-            writer.send(Self.line(["id": id, "error": ["code": .string(e.code), "message": .string(Redactor.redact(e.message))]]))
+            writer.send(Self.line(["id": id, "error": ["code": .string(e.code.rawValue), "message": .string(Redactor.redact(e.message))]]))
         } catch {
             writer.send(Self.line(["id": id, "error": ["code": "internal", "message": .string(Redactor.redact("\(error)"))]]))
         }

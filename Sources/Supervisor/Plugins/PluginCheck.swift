@@ -94,12 +94,11 @@ struct PluginCheck {
         }
         results.append(
             Result(name: "hello within 10 s", passed: true, detail: "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"))
-        results.append(Result(name: "protocol version 1", passed: hello.protocol == 1, detail: "says \(hello.protocol)"))
-        send(
-            .welcome([
-                "protocol": 1, "plugin": .string(hello.name), "config": [:], "stateDir": .string(stateDir),
-                "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": [],
-            ]))
+        results.append(
+            Result(
+                name: "protocol version \(WireMessage.protocolVersion)", passed: hello.protocol == WireMessage.protocolVersion,
+                detail: "says \(hello.protocol)"))
+        send(.welcome(Welcome(plugin: hello.name, stateDir: stateDir, spoolDir: stateDir, home: stateDir)))
 
         send(.ping(id: "check-ping"))
         let pong = await child.nextMessage(within: .seconds(5)) {
@@ -107,7 +106,7 @@ struct PluginCheck {
         }
         results.append(Result(name: "answers ping with pong", passed: pong != nil, detail: pong == nil ? "no pong within 5 s" : ""))
 
-        send(.request(id: "check-1", method: "status", params: [:], deadlineMs: 5000))
+        send(.request(id: "check-1", method: MethodName.status.rawValue, params: [:], deadlineMs: 5000))
         let status = await child.nextMessage(within: .seconds(5)) {
             if case .response(let id, _) = $0 { return id == "check-1" }; return false
         }
@@ -120,7 +119,7 @@ struct PluginCheck {
         var unknownOK = false
         var unknownDetail = "no response within 5 s"
         if case .response(_, .failure(let e))? = unknown {
-            unknownOK = e.code == "method_not_found"
+            unknownOK = e.code == .methodNotFound
             unknownDetail = unknownOK ? "" : "error code \(e.code), expected method_not_found"
         } else if unknown != nil {
             unknownDetail = "answered with a result, expected error method_not_found"

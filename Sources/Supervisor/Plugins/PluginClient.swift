@@ -48,12 +48,12 @@ actor PluginClient {
         defer { timer.cancel() }
         let h: Hello
         if let helloValue { h = helloValue } else { h = try await withCheckedThrowingContinuation { hello = $0 } }
-        send(
-            .welcome([
-                "protocol": 1, "plugin": .string(h.name), "config": config, "stateDir": .string(stateDir),
-                "spoolDir": .string(stateDir), "home": .string(stateDir), "sessions": [], "bindings": [],
-            ]))
+        send(.welcome(Welcome(plugin: h.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir)))
         return h
+    }
+
+    func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async throws -> Result {
+        try Result(json: try await request(method.name.rawValue, params.json))
     }
 
     func request(_ method: String, _ params: JSONValue) async throws -> JSONValue {

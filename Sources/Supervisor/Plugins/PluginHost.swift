@@ -91,7 +91,7 @@ actor PluginHost {
 
     func restart(_ name: String) async throws {
         guard let s = slots[name] else {
-            throw RemoteError(code: "not_found", message: "no plugin named \(name); see pi-relayd plugins")
+            throw RemoteError(code: .notFound, message: "no plugin named \(name); see pi-relayd plugins")
         }
         await s.restart()
     }

@@ -5,8 +5,8 @@ import PiRelaySDK
 protocol PluginRouter: Sendable {
     func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue
     func notification(plugin: String, method: String, params: JSONValue) async
-    /// Extra welcome fields (sessions, bindings) and the plugin's config section.
-    func welcome(plugin: String) async -> JSONValue
+    /// The welcome for a plugin that said hello: its folders, config section, sessions and bindings.
+    func welcome(plugin: String) async -> Welcome
     /// A plugin finished its handshake (so a messenger can be told about pending questions).
     func pluginReady(plugin: String, hello: Hello) async
 }

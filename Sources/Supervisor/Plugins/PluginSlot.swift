@@ -91,18 +91,18 @@ actor PluginSlot {
                 state = .failed
                 reason = [why, reason].compactMap { $0 }.joined(separator: "; last exit: ")
                 logger.error("plugin \(name): failed: \(reason ?? why). Re-arm with: pi-relayd plugins restart \(name)")
-                failAllPending(RemoteError(code: "unavailable", message: "plugin \(name) failed: \(why)"))
+                failAllPending(RemoteError(code: .unavailable, message: "plugin \(name) failed: \(why)"))
             case .markNotConfigured:
                 state = .notConfigured
                 logger.warning("plugin \(name): not configured: \(reason ?? "exit status 78"); not restarting")
-                failAllPending(RemoteError(code: "unavailable", message: "plugin \(name) is not configured"))
+                failAllPending(RemoteError(code: .unavailable, message: "plugin \(name) is not configured"))
             case .stop:
                 state = .stopped
                 return
             }
         }
         state = .stopped
-        failAllPending(RemoteError(code: "unavailable", message: "plugin \(name) stopped"))
+        failAllPending(RemoteError(code: .unavailable, message: "plugin \(name) stopped"))
     }
 
     private enum SlotEvent: Sendable {
@@ -177,8 +177,7 @@ actor PluginSlot {
                             if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
                         }
                         if handshaken, let hello {
-                            let extra = await router.welcome(plugin: name)
-                            sendWelcome(extra)
+                            sendWelcome(await router.welcome(plugin: name))
                             await router.pluginReady(plugin: name, hello: hello)
                         }
                     } else {
@@ -219,7 +218,7 @@ actor PluginSlot {
             if p.crashes >= 2 {
                 pending.removeValue(forKey: id)
                 logger.error("plugin \(name): request \(p.method) was in flight during 2 crashes; failing it as poison")
-                p.continuation.resume(throwing: RemoteError(code: "poison", message: "\(p.method) crashed plugin \(name) twice; not retried"))
+                p.continuation.resume(throwing: RemoteError(code: .poison, message: "\(p.method) crashed plugin \(name) twice; not retried"))
             } else {
                 pending[id] = p
             }
@@ -277,15 +276,9 @@ actor PluginSlot {
     }
 
     /// Sends the welcome, then everything that waited for this instance.
-    private func sendWelcome(_ extra: JSONValue) {
+    private func sendWelcome(_ welcome: Welcome) {
         guard input != nil, state == .starting else { return }
-        var w = extra
-        w["protocol"] = JSONValue(WireMessage.protocolVersion)
-        w["plugin"] = .string(name)
-        w["stateDir"] = .string(home.pluginStateDir(name))
-        w["spoolDir"] = .string(home.spoolDir)
-        w["home"] = .string(home.root)
-        send(.welcome(w))
+        send(.welcome(welcome))
         for entry in outbox.entries {
             send(.deliver(id: entry.id, method: entry.method, params: entry.params))
         }
@@ -328,7 +321,7 @@ actor PluginSlot {
                 } catch let e as RemoteError {
                     result = .failure(e)
                 } catch {
-                    result = .failure(RemoteError(code: "internal", message: "\(error)"))
+                    result = .failure(RemoteError(code: .internal, message: "\(error)"))
                 }
                 sink.yield(.response(generation: gen, .response(id: id, result: result)))
             }
@@ -378,7 +371,7 @@ actor PluginSlot {
     func request(_ method: String, params: JSONValue, timeout: Duration) async throws -> JSONValue {
         switch state {
         case .failed, .notConfigured, .stopped, .stopping:
-            throw RemoteError(code: "unavailable", message: "plugin \(name) is \(state.rawValue)")
+            throw RemoteError(code: .unavailable, message: "plugin \(name) is \(state.rawValue)")
         default: break
         }
         nextRequest += 1

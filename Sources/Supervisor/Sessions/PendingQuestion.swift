@@ -37,6 +37,13 @@ struct PendingQuestion: Codable, Sendable, Equatable {
         return o
     }
 
+    /// The question as a messenger gets it in `chat.post`.
+    var post: QuestionPost {
+        QuestionPost(
+            id: id, sessionID: sessionID, method: method, title: title, message: message, options: options, placeholder: placeholder,
+            expiresAt: expiresAt.map { .string(ISO8601.string($0)) })
+    }
+
     enum AnswerError: Error, CustomStringConvertible {
         case invalid(String)
         var description: String {

@@ -30,7 +30,7 @@ actor PiSession {
     private(set) var pid: Int32?
     private var generation = 0
     private var recorder: RunRecorder
-    private(set) var lastRun: RunView?
+    private(set) var lastRun: RunRecord?
     private var activeRun: String?
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
@@ -89,7 +89,7 @@ actor PiSession {
     /// Starts pi if it is not running and waits until it answers `get_state`. A pi that is
     /// missing or exits at start fails with its stderr.
     func ensureRunning() async throws {
-        if ending { throw RemoteError(code: "unavailable", message: "session \(name) is ending") }
+        if ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if pid != nil, starting == nil { return }
         if let starting { return try await starting.value }
         let task = Task { try await self.launch() }
@@ -225,7 +225,7 @@ actor PiSession {
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
-        guard let input else { throw RemoteError(code: "unavailable", message: "pi is not running for session \(name)") }
+        guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
         nextCommand += 1
         let cid = "r\(nextCommand)"
         var obj = fields
@@ -488,7 +488,7 @@ actor PiSession {
     /// The first answer wins; a later one finds no question.
     func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
         guard let q = questions[qid] else {
-            throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name) (already answered or expired)")
+            throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
         let response: JSONValue
         do { response = try q.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
@@ -503,7 +503,7 @@ actor PiSession {
 
     func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
         guard let q = questions.removeValue(forKey: qid) else {
-            throw RemoteError(code: "not_found", message: "no open question \(qid) in session \(name)")
+            throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }
         write(q.cancellation())
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
@@ -600,17 +600,15 @@ actor PiSession {
         if group > 0 { kill(-group, signal) }
     }
 
-    func summary() -> JSONValue {
-        var o: JSONValue = [
-            "id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state.name),
-            "lastActivity": .string(ISO8601.string(lastActivity)),
-            "questions": JSONValue(questions.count),
-        ]
-        if case .exited(let reason) = state { o["exitReason"] = .string(Redactor.redact(reason)) }
-        if let sessionFile { o["sessionFile"] = .string(sessionFile) }
-        if let model { o["model"] = .string(model) }
-        if let thinkingLevel { o["thinkingLevel"] = .string(thinkingLevel) }
-        if let pid { o["pid"] = JSONValue(Int(pid)) }
-        return o
+    func summary() -> SessionSummary {
+        var summary = SessionSummary(id: id, name: name, cwd: cwd, state: state.name)
+        summary.lastActivity = ISO8601.string(lastActivity)
+        summary.questions = questions.count
+        if case .exited(let reason) = state { summary.exitReason = Redactor.redact(reason) }
+        summary.sessionFile = sessionFile
+        summary.model = model
+        summary.thinkingLevel = thinkingLevel
+        summary.pid = pid.map { Int($0) }
+        return summary
     }
 }

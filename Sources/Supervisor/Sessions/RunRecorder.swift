@@ -5,9 +5,9 @@ import PiRelaySDK
 /// `pi-relayd render`.
 struct RunRecorder {
     enum Output {
-        case started(RunView)
-        case updated(RunView)
-        case finished(RunView)
+        case started(RunRecord)
+        case updated(RunRecord)
+        case finished(RunRecord)
         /// Call `settle(at:)` after this long to learn whether an `agent_end` was final.
         case settleAfter(Duration)
     }
@@ -15,7 +15,7 @@ struct RunRecorder {
     let sessionID: String
     var sessionName: String
     private(set) var tracker = RunTracker()
-    private(set) var run: RunView?
+    private(set) var run: RunRecord?
     private var runCount = 0
 
     /// `runsBefore`: runs this session numbered in earlier lives of the daemon; the next is one more.
@@ -36,9 +36,9 @@ struct RunRecorder {
         run?.sessionName = name
     }
 
-    private mutating func begin() -> RunView {
+    private mutating func begin() -> RunRecord {
         runCount += 1
-        let r = RunView(sessionID: sessionID, sessionName: sessionName, runID: "\(sessionID)-\(runCount)")
+        let r = RunRecord(sessionID: sessionID, sessionName: sessionName, runID: "\(sessionID)-\(runCount)")
         run = r
         return r
     }

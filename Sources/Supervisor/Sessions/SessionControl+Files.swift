@@ -28,7 +28,7 @@ extension SessionControl {
     private func watchingChats(_ session: PiSession) async throws -> [Binding] {
         let targets = await relay.chats(of: session.id)
         guard !targets.isEmpty else {
-            throw RemoteError(code: "not_found", message: "no chat watches session \(await session.name); /use it from a chat first")
+            throw RemoteError(code: .notFound, message: "no chat watches session \(await session.name); /use it from a chat first")
         }
         return targets
     }

@@ -12,11 +12,9 @@ extension SessionControl {
         }
         var message = text
         var notes: [String] = []
-        let attach = (params["attach"]?.arrayValue ?? []).compactMap(\.stringValue).map { item -> JSONValue in
+        let attach = (params["attach"]?.arrayValue ?? []).compactMap(\.stringValue).map { item in
             let name = URL(fileURLWithPath: item).lastPathComponent
-            return item.contains("://")
-                ? ["url": .string(item), "filename": .string(name)]
-                : ["path": .string(item), "filename": .string(name)]
+            return item.contains("://") ? AttachmentRef(url: item, filename: name) : AttachmentRef(path: item, filename: name)
         }
         if !attach.isEmpty {
             let (appendix, more, inboundNotes) = await relay.inbound(attach, session: session)
@@ -24,7 +22,7 @@ extension SessionControl {
             images += more
             notes = inboundNotes
         }
-        let names = attach.compactMap { $0["filename"]?.stringValue }
+        let names = attach.map(\.filename)
         var result = try await relay.prompt(
             session, kind: kind, text: message, images: images,
             origin: params["origin"]?.stringValue ?? "terminal",

@@ -15,11 +15,11 @@ struct SessionControl {
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         switch method {
         case "sessions":
-            return .array(await sessions.list())
+            return (await sessions.list()).json
         case "new":
             guard let cwd = params["cwd"]?.stringValue else { throw RemoteError.invalidParams("new needs --cwd DIR") }
             let session = try await sessions.create(cwd: cwd, name: params["name"]?.stringValue)
-            return await session.summary()
+            return await session.summary().json
         case "stream":
             try await watch(session(params), on: stream)
             return nil
@@ -44,7 +44,7 @@ struct SessionControl {
         case "rename":
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("rename needs a name") }
             try await sessions.rename(session, to: name)
-            return await session.summary()
+            return await session.summary().json
         case "images":
             return try await images(session, params)
         case "file":
@@ -75,7 +75,7 @@ struct SessionControl {
         let matches = open.filter { $0.id.hasPrefix(key) }
         if matches.count == 1 { return matches[0].id }
         if open.contains(where: { $0.id == key }) { return key }
-        throw RemoteError(code: "not_found", message: "no open question \(key) (already answered or expired?)")
+        throw RemoteError(code: .notFound, message: "no open question \(key) (already answered or expired?)")
     }
 
     /// `since` is an ISO time or a duration back from now: 30s, 5m, 2h.

@@ -3,14 +3,14 @@ import PiRelaySDK
 /// Session failures the user sees: each names the session and says what to do.
 enum SessionError {
     static func notFound(_ name: String) -> RemoteError {
-        RemoteError(code: "not_found", message: "no session matches \"\(name)\"; see pi-relayd sessions")
+        RemoteError(code: .notFound, message: "no session matches \"\(name)\"; see pi-relayd sessions")
     }
 
     static func ambiguous(_ name: String, _ matches: [String]) -> RemoteError {
-        RemoteError(code: "invalid_params", message: "\"\(name)\" matches several sessions: \(matches.joined(separator: ", "))")
+        RemoteError(code: .invalidParams, message: "\"\(name)\" matches several sessions: \(matches.joined(separator: ", "))")
     }
 
     static func piFailed(_ what: String) -> RemoteError {
-        RemoteError(code: "pi_error", message: what)
+        RemoteError(code: .piError, message: what)
     }
 }

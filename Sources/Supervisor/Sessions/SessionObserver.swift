@@ -6,10 +6,10 @@ protocol SessionObserver: Sendable {
 }
 
 enum SessionNews: Sendable {
-    case runStarted(RunView)
+    case runStarted(RunRecord)
     /// The run changed; cheap to send often: the observer throttles.
-    case runUpdated(RunView)
-    case runFinished(RunView)
+    case runUpdated(RunRecord)
+    case runFinished(RunRecord)
     case questionAsked(PendingQuestion)
     case questionClosed(PendingQuestion, outcome: String)
     /// A short line worth showing: a notify from an extension, a late prompt rejection.

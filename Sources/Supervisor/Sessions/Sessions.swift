@@ -151,8 +151,8 @@ actor Sessions {
         records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
     }
 
-    func list() async -> [JSONValue] {
-        var out: [JSONValue] = []
+    func list() async -> [SessionSummary] {
+        var out: [SessionSummary] = []
         for s in all { out.append(await s.summary()) }
         return out
     }

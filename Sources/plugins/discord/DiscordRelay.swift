@@ -104,14 +104,14 @@ public struct DiscordRelay: Plugin {
     }
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
-        switch request.method {
-        case "chat.post":
-            try await deliveries.post(delivery: request.id, request.params)
+        switch request.name {
+        case .chatPost?:
+            try await deliveries.post(delivery: request.id, try request.params(ChatPostParams.self))
             return [:]
-        case "chat.question.closed":
-            try await deliveries.questionClosed(request.params)
+        case .chatQuestionClosed?:
+            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
             return [:]
-        case "status":
+        case .status?:
             return await status()
         default:
             throw RemoteError.methodNotFound(request.method)
@@ -119,23 +119,21 @@ public struct DiscordRelay: Plugin {
     }
 
     public func handle(notification method: String, params: JSONValue) async {
-        switch method {
-        case "chat.live":
-            guard let target = Target(params["target"]), let run = params["runId"]?.stringValue else {
+        switch MethodName(rawValue: method) {
+        case .chatLive?:
+            guard let update = try? ChatLiveParams(json: params), let target = update.target.discord else {
                 logger.debug("chat.live without target or runId ignored")
                 return
             }
             await listening.bound(target)
             let shown = await live.update(
-                runID: run, target: target, revision: params["rev"]?.intValue,
-                chunks: (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue),
-                tail: params["tail"]?.stringValue ?? "")
+                runID: update.runID, target: target, revision: params["rev"] == nil ? nil : update.rev, chunks: update.chunks, tail: update.tail)
             if shown { await typing.keep(target.postChannel) }
-        case "chat.typing":
-            guard let target = Target(params["target"]) else { return }
+        case .chatTyping?:
+            guard let target = (try? ChatTypingParams(json: params))?.target.discord else { return }
             await typing.keep(target.postChannel)
-        case "chat.presence":
-            await gateway.setPresence(params["text"]?.stringValue ?? "")
+        case .chatPresence?:
+            await gateway.setPresence((try? PresenceParams(json: params))?.text ?? "")
         default:
             break
         }

@@ -34,5 +34,5 @@ enum RunFixture {
         ]
     }
 
-    static func view(_ json: JSONValue) throws -> RunView { try RunView(json: json) }
+    static func view(_ json: JSONValue) throws -> RunView { try RunView(rendering: json) }
 }

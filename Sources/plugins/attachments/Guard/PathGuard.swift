@@ -13,7 +13,7 @@ struct PathGuard: Sendable {
     func open(_ given: String, maxBytes: Int) -> Result<GuardedFile, RemoteError> {
         let shown = "`\(given)`"
         guard let realCwd = Self.realPath(cwd) else {
-            return .failure(RemoteError(code: "not_found", message: "the session's folder \(cwd) does not exist"))
+            return .failure(RemoteError(code: .notFound, message: "the session's folder \(cwd) does not exist"))
         }
         let lexical = Self.normalize(given.hasPrefix("/") ? given : cwd + "/" + given)
         let lexicalCwd = Self.normalize(cwd)
@@ -29,7 +29,7 @@ struct PathGuard: Sendable {
         guard let resolved = Self.realPath(lexical) else {
             switch errno {
             case ENOENT, ENOTDIR:
-                return .failure(RemoteError(code: "not_found", message: "there is no file \(shown) in \(realCwd)"))
+                return .failure(RemoteError(code: .notFound, message: "there is no file \(shown) in \(realCwd)"))
             case EACCES: return .failure(.invalidParams("\(shown) cannot be read (permission denied)"))
             case ELOOP: return .failure(.invalidParams("\(shown) goes through too many symbolic links"))
             case let e: return .failure(.invalidParams("\(shown) cannot be used: \(String(cString: strerror(e)))"))
@@ -45,7 +45,7 @@ struct PathGuard: Sendable {
 
         var st = stat()
         guard stat(resolved, &st) == 0 else {
-            return .failure(RemoteError(code: "not_found", message: "there is no file \(shown) in \(realCwd)"))
+            return .failure(RemoteError(code: .notFound, message: "there is no file \(shown) in \(realCwd)"))
         }
         if st.st_mode & S_IFMT == S_IFDIR { return .failure(.invalidParams("\(shown) is a folder; only single files can be sent")) }
         guard st.st_mode & S_IFMT == S_IFREG else {

@@ -15,14 +15,14 @@ struct InboundItem: Sendable, Equatable {
         self.declaredType = declaredType
     }
 
-    init(json: JSONValue) {
-        let url = json["url"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    init(_ ref: AttachmentRef) {
+        let url = ref.url.flatMap { $0.isEmpty ? nil : $0 }
         // A relative path would be resolved against the plugin's state folder, which means nothing
         // to the person at the terminal, so only absolute paths are accepted.
-        let path = json["path"]?.stringValue.flatMap { $0.hasPrefix("/") && !$0.contains("\0") ? $0 : nil }
+        let path = ref.path.flatMap { $0.hasPrefix("/") && !$0.contains("\0") ? $0 : nil }
         source = url.map(ItemSource.url) ?? path.map(ItemSource.path)
-        name = DisplayName.clean(json["filename"]?.stringValue, fallbackFrom: url ?? path ?? "")
-        declaredSize = json["size"]?.intValue
-        declaredType = json["contentType"]?.stringValue
+        name = DisplayName.clean(ref.filename.isEmpty ? nil : ref.filename, fallbackFrom: url ?? path ?? "")
+        declaredSize = ref.size
+        declaredType = ref.contentType
     }
 }

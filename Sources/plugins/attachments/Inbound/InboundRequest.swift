@@ -15,11 +15,12 @@ struct InboundRequest: Sendable, Equatable {
 
     init(params: JSONValue) throws(RemoteError) {
         guard case .object = params else { throw .invalidParams("attachments.inbound params must be an object") }
-        guard let items = params["items"]?.arrayValue else {
+        guard params["items"]?.arrayValue != nil else {
             throw .invalidParams("attachments.inbound needs `items`, a list of attachments")
         }
-        sessionID = params["sessionId"]?.stringValue
-        imageInput = params["imageInput"]?.boolValue ?? true
-        self.items = items.map(InboundItem.init(json:))
+        let request = try AttachmentsInboundParams(json: params)
+        sessionID = request.sessionID.isEmpty ? nil : request.sessionID
+        imageInput = request.imageInput ?? true
+        items = request.items.map(InboundItem.init)
     }
 }

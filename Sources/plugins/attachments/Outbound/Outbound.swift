@@ -23,10 +23,9 @@ struct Outbound: Sendable {
             case .failure(let e): return .failure(e)
             case .success(let file):
                 return SpoolCopy.copy(file, into: spoolDir, maxBytes: maxBytes).map { copy in
-                    [
-                        "path": .string(copy.path), "filename": .string(file.name), "size": JSONValue(copy.size),
-                        "mimeType": .string(MediaType.of(name: file.name, head: copy.head)),
-                    ]
+                    AttachmentsOutboundResult(
+                        path: copy.path, filename: file.name, size: copy.size, mimeType: MediaType.of(name: file.name, head: copy.head)
+                    ).json
                 }
             }
         }

@@ -55,7 +55,7 @@ enum SpoolCopy {
     }
 
     private static func internalError(_ what: String, _ code: Int32) -> RemoteError {
-        RemoteError(code: "internal", message: "\(what): \(String(cString: strerror(code)))")
+        RemoteError(code: .internal, message: "\(what): \(String(cString: strerror(code)))")
     }
 
     private static func randomHex() -> String {

@@ -70,7 +70,7 @@ actor Inbox {
 
     /// Refused users get a plain "Not authorized." — in a DM, or where they mentioned the bot —
     /// at most once per 10 minutes per channel, and nothing about sessions or configuration.
-    private func refuse(_ m: IncomingMessage, chat: ChatRef) async {
+    private func refuse(_ m: IncomingMessage, chat: Chat) async {
         refused += 1
         logger.notice("refused a message from user \(m.authorID) (\(m.authorName)) in \(chat.postChannel): not in the allowlist")
         guard chat.dm || chat.mentioned else { return }
@@ -91,20 +91,17 @@ actor Inbox {
 
     private func relay(_ m: PendingMessage) async {
         let chat = m.chat
-        let attachments: [JSONValue] = m.attachments.map { a in
-            var o: JSONValue = ["url": .string(a.url), "filename": .string(a.filename)]
-            if let size = a.size { o["size"] = JSONValue(size) }
-            if let type = a.contentType { o["contentType"] = .string(type) }
-            return o
+        let attachments = m.attachments.map { file in
+            AttachmentRef(url: file.url, filename: file.filename, size: file.size, contentType: file.contentType)
         }
-        let params: JSONValue = ["chat": chat.json, "messageId": .string(m.id), "text": .string(m.text), "attachments": .array(attachments)]
-        let result: JSONValue
+        let params = ChatMessageParams(chat: chat, messageID: m.id, text: m.text, attachments: attachments)
+        let result: ChatMessageResult
         do {
-            result = try await connection.request("chat.message", params: params, timeout: .seconds(60))
-        } catch let error as RemoteError where error.code != "unavailable" {
+            result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
+        } catch let error as RemoteError where error.code != .unavailable {
             await finished(m.id)
             logger.warning("chat.message for \(m.id) failed: \(error)")
-            let text = error.code == "not_authorized" ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
+            let text = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
             _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: m.id, nonceBase: "error:" + m.id)
             return
         } catch {
@@ -114,9 +111,8 @@ actor Inbox {
         }
         await finished(m.id)
         relayed += 1
-        logger.info("message \(m.id) from \(chat.userName) in \(chat.postChannel): \(result["status"]?.stringValue ?? "?")")
-        guard let replyJSON = result["reply"], !replyJSON.isNull else { return }
-        let reply = Reply(replyJSON)
+        logger.info("message \(m.id) from \(chat.userName ?? chat.user) in \(chat.postChannel): \(result.status.rawValue)")
+        guard let reply = result.reply else { return }
         do {
             if !reply.isEmpty {
                 try await poster.post(reply, channel: chat.postChannel, replyTo: m.id, nonceBase: "reply:" + m.id)

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 
 /// Decides, without I/O, whether a message is one the relay answers: DMs; configured or bound
 /// channels; threads the supervisor bound or the plugin created; threads under a configured
@@ -20,13 +21,13 @@ struct ListenPolicy: Sendable {
         if text.isEmpty && m.attachments.isEmpty { return .ignore("empty message") }
         if m.isDM {
             return .listen(
-                chat: ChatRef(
-                    channel: m.channelID, thread: nil, guild: nil, user: m.authorID, userName: m.authorName,
+                chat: Chat(
+                    messenger: Chat.discord, channel: m.channelID, thread: nil, guild: nil, user: m.authorID, userName: m.authorName,
                     dm: true, mentioned: mentioned), text: text)
         }
         if let thread = threads[m.channelID] {
-            let chat = ChatRef(
-                channel: thread.parentID, thread: m.channelID, guild: m.guildID, user: m.authorID,
+            let chat = Chat(
+                messenger: Chat.discord, channel: thread.parentID, thread: m.channelID, guild: m.guildID, user: m.authorID,
                 userName: m.authorName, dm: false, mentioned: mentioned)
             if boundThreads.contains(m.channelID) { return .listen(chat: chat, text: text) }
             guard channels.contains(thread.parentID) else { return .ignore("thread outside the configured channels") }
@@ -37,8 +38,8 @@ struct ListenPolicy: Sendable {
         guard channels.contains(m.channelID) else { return .ignore("channel not configured") }
         if requireMention && !mentioned { return .ignore("no mention") }
         return .listen(
-            chat: ChatRef(
-                channel: m.channelID, thread: nil, guild: m.guildID, user: m.authorID,
+            chat: Chat(
+                messenger: Chat.discord, channel: m.channelID, thread: nil, guild: m.guildID, user: m.authorID,
                 userName: m.authorName, dm: false, mentioned: mentioned), text: text)
     }
 

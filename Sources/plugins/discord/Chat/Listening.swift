@@ -13,7 +13,7 @@ actor Listening {
     private(set) var botUserID: String?
     private(set) var applicationID: String?
 
-    init(channels: [ChannelSetting], requireMention: Bool, store: StateStore, welcome: JSONValue) {
+    init(channels: [ChannelSetting], requireMention: Bool, store: StateStore, welcome: Welcome) {
         configured = Set(channels.map(\.id))
         self.requireMention = requireMention
         self.store = store
@@ -24,11 +24,10 @@ actor Listening {
             }
             boundChannels = Set(saved.channels)
         }
-        for binding in welcome["bindings"]?.arrayValue ?? [] {
-            let chat = binding["chat"]
-            guard chat?["messenger"]?.stringValue == "discord", let target = Target(chat) else { continue }
+        for binding in welcome.bindings {
+            guard binding.messenger == welcome.plugin || welcome.plugin.isEmpty, let target = binding.target.discord else { continue }
             if let thread = target.thread {
-                threads[thread] = ThreadInfo(id: thread, parentID: target.channel, guildID: chat?["guild"]?.stringValue)
+                threads[thread] = ThreadInfo(id: thread, parentID: target.channel, guildID: nil)
                 boundThreads.insert(thread)
             } else if !configured.contains(target.channel) {
                 boundChannels.insert(target.channel)

@@ -1,8 +1,10 @@
+import PiRelaySDK
+
 /// A user message accepted for the supervisor: everything `chat.message` needs, journaled until
 /// the supervisor answered.
 struct PendingMessage: Codable, Sendable, Equatable {
     var id: String
-    var chat: ChatRef
+    var chat: Chat
     var text: String
     var attachments: [IncomingMessage.Attachment]
 }

@@ -10,7 +10,7 @@ struct ThreadOpener: Sendable {
     let listening: Listening
     let logger: Logger
 
-    func open(_ open: Reply.OpenThread, from chat: ChatRef, nonceBase: String) async {
+    func open(_ open: Reply.OpenThread, from chat: Chat, nonceBase: String) async {
         let poster = Poster(rest: rest)
         var place = chat
         if !chat.dm {
@@ -28,8 +28,7 @@ struct ThreadOpener: Sendable {
             }
         }
         do {
-            let result = try await connection.request("chat.bind", params: ["chat": place.json, "sessionId": .string(open.sessionID)])
-            let reply = Reply(result)
+            let reply = try await connection.request(.chatBind, ChatBindParams(chat: place, sessionID: open.sessionID))
             if !reply.isEmpty { try await poster.post(reply, channel: place.postChannel, nonceBase: nonceBase + ":bind") }
         } catch {
             logger.warning("chat.bind for session \(open.sessionID) failed: \(error)")
@@ -41,7 +40,7 @@ struct ThreadOpener: Sendable {
 
     static func short(_ error: any Error) -> String {
         if let e = error as? DiscordAPIError { return e.code.map { "Discord error \($0)" } ?? "HTTP \(e.status)" }
-        if let e = error as? RemoteError { return e.code }
+        if let e = error as? RemoteError { return e.code.rawValue }
         return "error"
     }
 }

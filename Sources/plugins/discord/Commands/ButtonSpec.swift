@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// A button before layout: Discord style number, label, and the custom_id sent back on a click.
 struct ButtonSpec: Sendable, Equatable {
     var customID: String

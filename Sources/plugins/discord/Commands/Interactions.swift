@@ -34,18 +34,17 @@ struct Interactions: Sendable {
         guard let name = i.commandName, let command = SlashCommand.named(name) else {
             return await callback(i, ["type": 4, "data": Self.data(Reply(text: "Unknown command."), ephemeral: true)])
         }
-        let chat = ChatRef(i)
-        let args = JSONValue.object(i.options.mapValues { .string($0) })
+        let chat = Chat(i)
         logger.info("/\(name) from \(i.userName) in \(chat.postChannel)")
         await respond(i, chat: chat, deferEphemeral: command.ephemeral, component: false) {
-            Reply(try await connection.request("chat.command", params: ["chat": chat.json, "name": .string(name), "args": args]))
+            try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: name, args: i.options))
         }
     }
 
     private func component(_ i: Interaction) async {
         guard allowlist.permits(i.userID) else { return await refuse(i) }
         guard let custom = i.customID else { return }
-        let chat = ChatRef(i)
+        let chat = Chat(i)
         let picked = i.values.first
         if let choice = QuestionChoice(customID: custom) ?? picked.flatMap({ QuestionChoice(customID: $0) }) {
             return await answer(i, chat: chat, choice: choice)
@@ -54,27 +53,27 @@ struct Interactions: Sendable {
         guard !action.isEmpty else { return }
         logger.info("button \(action) from \(i.userName) in \(chat.postChannel)")
         await respond(i, chat: chat, deferEphemeral: true, component: true) {
-            Reply(try await connection.request("chat.command", params: ["chat": chat.json, "name": "action", "args": ["id": .string(action)]]))
+            try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": action]))
         }
     }
 
-    private func answer(_ i: Interaction, chat: ChatRef, choice: QuestionChoice) async {
+    private func answer(_ i: Interaction, chat: Chat, choice: QuestionChoice) async {
         guard let record = await questions.record(choice.key) else {
             return await callback(i, ["type": 4, "data": Self.data(Reply(text: "This question is no longer open."), ephemeral: true)])
         }
-        var params: JSONValue = ["chat": chat.json, "sessionId": .string(record.sessionID), "questionId": .string(record.questionID)]
+        var params = ChatAnswerParams(chat: chat, sessionID: record.sessionID, questionID: record.questionID)
         switch choice.choice {
-        case .yes: params["confirmed"] = true
-        case .no: params["confirmed"] = false
-        case .cancel: params["cancelled"] = true
-        case .option(let n):
-            guard record.options.indices.contains(n) else { return }
-            params["value"] = .string(record.options[n])
+        case .yes: params.confirmed = true
+        case .no: params.confirmed = false
+        case .cancel: params.cancelled = true
+        case .option(let index):
+            guard record.options.indices.contains(index) else { return }
+            params.value = record.options[index]
         }
         logger.info("answer to question \(record.questionID) from \(i.userName)")
         let answer = params
         await respond(i, chat: chat, deferEphemeral: true, component: true) {
-            Reply(try await connection.request("chat.answer", params: answer))
+            try await connection.request(.chatAnswer, answer)
         }
     }
 
@@ -86,13 +85,13 @@ struct Interactions: Sendable {
     /// Answers with the supervisor's reply if it comes within `answerWithin`, else defers (type 5)
     /// and edits the original response when it comes.
     private func respond(
-        _ i: Interaction, chat: ChatRef, deferEphemeral: Bool, component: Bool,
+        _ i: Interaction, chat: Chat, deferEphemeral: Bool, component: Bool,
         _ call: @escaping @Sendable () async throws -> Reply
     ) async {
         // Unstructured on purpose: the supervisor call outlives the race against the deadline.
         let pending = Task { () -> Result<Reply, RemoteError> in
             do { return .success(try await call()) } catch let e as RemoteError { return .failure(e) } catch {
-                return .failure(RemoteError(code: "internal", message: "\(error)"))
+                return .failure(RemoteError(code: .internal, message: "\(error)"))
             }
         }
         let outcome: Result<Reply, RemoteError>
@@ -137,7 +136,8 @@ struct Interactions: Sendable {
     }
 
     static func failure(_ error: RemoteError) -> Reply {
-        error.code == "not_authorized" ? Reply(text: "Not authorized.") : Reply(text: "⚠️ \(error.message.isEmpty ? error.code : error.message)")
+        error.code == .notAuthorized
+            ? Reply(text: "Not authorized.") : Reply(text: "⚠️ \(error.message.isEmpty ? error.code.rawValue : error.message)")
     }
 
     /// An interaction response message (callback type 4 `data`).

@@ -6,11 +6,11 @@ import PiRelaySDK
 /// input/editor: a request for a text reply, and Cancel. The expiry is shown as time left and
 /// as Discord's own clock time.
 enum QuestionLayout {
-    static func body(_ q: Question, key: String, now: Date, mention: String?) -> JSONValue {
+    static func body(_ q: QuestionPost, key: String, now: Date, mention: String?) -> JSONValue {
         Poster.body(text(q, now: now, mention: mention), components: components(q, key: key), mention: mention)
     }
 
-    static func text(_ q: Question, now: Date, mention: String?) -> String {
+    static func text(_ q: QuestionPost, now: Date, mention: String?) -> String {
         var lines: [String] = []
         lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(q.title)**")
         if let message = q.message, !message.isEmpty { lines.append(message) }
@@ -32,8 +32,8 @@ enum QuestionLayout {
         return fit(lines)
     }
 
-    static func expiry(_ q: Question, now: Date) -> String? {
-        guard let at = q.expiresAt else { return nil }
+    static func expiry(_ q: QuestionPost, now: Date) -> String? {
+        guard let at = q.expiryDate else { return nil }
         let left = Int(at.timeIntervalSince(now).rounded())
         let stamp = "<t:\(Int(at.timeIntervalSince1970)):T>"
         guard left > 0 else { return "⏳ expires now (\(stamp))" }
@@ -41,7 +41,7 @@ enum QuestionLayout {
         return "⏳ expires in \(span) (\(stamp))"
     }
 
-    static func components(_ q: Question, key: String) -> [JSONValue] {
+    static func components(_ q: QuestionPost, key: String) -> [JSONValue] {
         let cancel = ButtonSpec(customID: QuestionChoice(key: key, choice: .cancel).customID, label: "Cancel", style: 2)
         switch q.method {
         case "confirm":

@@ -17,43 +17,40 @@ struct Deliveries: Sendable {
 
     var poster: Poster { Poster(rest: rest) }
 
-    func post(delivery: String, _ params: JSONValue) async throws {
-        guard let target = Target(params["target"]) else { throw RemoteError.invalidParams("chat.post needs target.channel (a Discord id)") }
+    func post(delivery: String, _ params: ChatPostParams) async throws {
+        guard let target = params.target.discord else { throw RemoteError.invalidParams("chat.post needs target.channel (a Discord id)") }
         await listening.bound(target)
-        let kind = params["kind"]?.stringValue ?? "notice"
+        let kind = params.kind
         do {
             switch kind {
-            case "final":
+            case .final:
                 try await final(delivery: delivery, target: target, params)
-            case "question":
+            case .question:
                 try await question(delivery: delivery, target: target, params)
             default:
-                var reply = Reply(params)
-                if kind == "echo" { reply.text = "▶ USER: " + reply.text }
-                let mention = params["mentionUser"]?.stringValue
-                let ids = try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: mention)
-                logger.debug("\(kind) posted in \(target.postChannel) as \(ids.count) message(s)")
-                let files = try uploads(params["files"])
+                var reply = params.reply
+                if kind == .echo { reply.text = "▶ USER: " + reply.text }
+                let ids = try await poster.post(reply, channel: target.postChannel, nonceBase: delivery, mention: params.mentionUser)
+                logger.debug("\(kind.rawValue) posted in \(target.postChannel) as \(ids.count) message(s)")
+                let files = uploads(params.files)
                 try await upload(files, channel: target.postChannel, delivery: delivery)
                 for file in files { unlink(file.path) }
             }
         } catch let error as DiscordAPIError where error.isPermanent {
-            logger.error("chat.post \(kind) to \(target.postChannel) dropped: \(error)")
+            logger.error("chat.post \(kind.rawValue) to \(target.postChannel) dropped: \(error)")
         }
     }
 
-    func questionClosed(_ params: JSONValue) async throws {
-        guard let session = params["sessionId"]?.stringValue, let question = params["questionId"]?.stringValue else {
-            throw RemoteError.invalidParams("chat.question.closed needs sessionId and questionId")
-        }
-        let key = QuestionChoice.key(session: session, question: question)
-        let outcome = params["text"]?.stringValue ?? "Closed."
+    func questionClosed(_ params: QuestionClosedParams) async throws {
+        let question = params.questionID
+        let key = QuestionChoice.key(session: params.sessionID, question: question)
+        let outcome = params.text
         do {
             if let record = await questions.record(key), let message = record.messageID {
                 try await rest.editMessage(
                     channel: record.channel, message: message,
                     body: QuestionLayout.closed(title: record.title, outcome: outcome))
-            } else if let target = Target(params["target"]) {
+            } else if let target = params.target.discord {
                 try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
             }
         } catch let error as DiscordAPIError where error.isPermanent {
@@ -62,21 +59,21 @@ struct Deliveries: Sendable {
         await questions.remove(key)
     }
 
-    private func final(delivery: String, target: Target, _ params: JSONValue) async throws {
+    private func final(delivery: String, target: Target, _ params: ChatPostParams) async throws {
         let channel = target.postChannel
         await typing.stop(channel)
-        var chunks = (params["chunks"]?.arrayValue ?? []).compactMap(\.stringValue)
-        if chunks.isEmpty, let text = params["text"]?.stringValue { chunks = TextFit.split(text, limit: Poster.limit) }
+        var chunks = params.chunks ?? []
+        if chunks.isEmpty, let text = params.text { chunks = TextFit.split(text, limit: Poster.limit) }
         chunks = chunks.map { TextFit.clamp($0, to: Poster.limit) }.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-        let files = try uploads(params["files"])
-        let runID = params["runId"]?.stringValue
+        let files = uploads(params.files)
+        let runID = params.runID
         var shown: [Coalescer.Slot] = []
         var liveChannel = channel
         if let runID, let live = await live.finish(runID, channel: channel) {
             shown = live.slots
             liveChannel = live.channel
         }
-        var mention = params["mentionUser"]?.stringValue
+        var mention = params.mentionUser
         var ids: [String] = []
         var fingerprints: [String] = []
         var filesSent = files.isEmpty
@@ -151,15 +148,13 @@ struct Deliveries: Sendable {
             """)
     }
 
-    private func question(delivery: String, target: Target, _ params: JSONValue) async throws {
-        guard let q = Question(params["question"], sessionFallback: params["sessionId"]?.stringValue) else {
-            throw RemoteError.invalidParams("chat.post question needs question.id and a sessionId")
-        }
+    private func question(delivery: String, target: Target, _ params: ChatPostParams) async throws {
+        guard let q = params.question else { throw RemoteError.invalidParams("chat.post question needs a question") }
         let key = QuestionChoice.key(session: q.sessionID, question: q.id)
         let channel = target.postChannel
         // The agent waits for the user now: "typing…" would say the opposite.
         await typing.stop(channel)
-        let body = QuestionLayout.body(q, key: key, now: Date(), mention: params["mentionUser"]?.stringValue)
+        let body = QuestionLayout.body(q, key: key, now: Date(), mention: params.mentionUser)
         // Saved before posting: a click can arrive before createMessage returns.
         var record = QuestionRecord(
             sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
@@ -195,11 +190,11 @@ struct Deliveries: Sendable {
     }
 
     /// The files of a post that can be uploaded; a missing or oversized file is logged and left out.
-    private func uploads(_ json: JSONValue?) throws -> [UploadFile] {
+    private func uploads(_ posted: [PostedFile]) -> [UploadFile] {
         var files: [UploadFile] = []
-        for item in json?.arrayValue ?? [] {
-            guard let path = item["path"]?.stringValue else { continue }
-            let name = item["filename"]?.stringValue ?? (path as NSString).lastPathComponent
+        for item in posted {
+            let path = item.path
+            let name = item.filename
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                 logger.warning("chat.post: file \(name) is not there; not uploaded")

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// `format.live`: the finished chunks of a run still streaming, and the tail the messenger keeps
 /// editing.
 ///

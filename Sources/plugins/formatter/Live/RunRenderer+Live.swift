@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 extension RunRenderer {
     /// The two documents the live view needs for a run still going:
     ///
@@ -38,19 +40,19 @@ extension RunRenderer {
         return (redactor.redact(settled.joined(separator: "\n")), redactor.redact(current.joined(separator: "\n")))
     }
 
-    static func isSettled(_ item: RunItem) -> Bool {
+    static func isSettled(_ item: RunView.Item) -> Bool {
         if case .tools(let calls) = item { return calls.allSatisfy(\.done) }
         return true
     }
 
-    static func growingText(_ item: RunItem) -> String? {
+    static func growingText(_ item: RunView.Item) -> String? {
         switch item {
         case .text(let t), .thinking(let t): return t
         default: return nil
         }
     }
 
-    static func replacingText(_ item: RunItem, with text: String) -> RunItem {
+    static func replacingText(_ item: RunView.Item, with text: String) -> RunView.Item {
         if case .thinking = item { return .thinking(text) }
         return .text(text)
     }

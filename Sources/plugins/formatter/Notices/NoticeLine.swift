@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// A notice as one short line with a mark of its own, so errors, aborts, compactions and
 /// retries stand out from the answer text.
 struct NoticeLine {

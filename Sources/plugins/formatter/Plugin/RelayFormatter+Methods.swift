@@ -5,30 +5,31 @@ extension RelayFormatter {
     /// in any instance, which the live view's stability across restarts relies on.
     func respond(to method: String, params: JSONValue) throws(RemoteError) -> JSONValue {
         stats.count(method)
-        switch method {
-        case "format.live":
-            let run = try RunView(json: try Self.object(params, "run"))
-            let limit = try self.limit(params)
+        switch MethodName(rawValue: method) {
+        case .formatLive?:
+            let request = try FormatRunParams(json: params)
+            let run = try RunView(rendering: request.run.json)
+            let limit = try self.limit(request.limit)
             let live = LiveView(run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat))
-            return ["chunks": .array(live.chunks.map { .string($0) }), "tail": .string(live.tail)]
-        case "format.final":
-            let run = try RunView(json: try Self.object(params, "run"))
-            let limit = try self.limit(params)
+            return FormatLiveResult(chunks: live.chunks, tail: live.tail).json
+        case .formatFinal?:
+            let request = try FormatRunParams(json: params)
+            let run = try RunView(rendering: request.run.json)
+            let limit = try self.limit(request.limit)
             var maxChunks = config.maxChunks
-            if let v = params["maxChunks"], !v.isNull {
-                guard let n = v.intValue, n >= 0 else { throw .invalidParams("maxChunks must be a non-negative integer") }
-                maxChunks = n
+            if let requested = request.maxChunks {
+                guard requested >= 0 else { throw .invalidParams("maxChunks must be a non-negative integer") }
+                maxChunks = requested
             }
             return FinalAnswer(run: run, limit: limit, maxChunks: maxChunks, config: config, redactor: try redactor()).json
-        case "format.notice":
-            guard let kind = params["notice"]?.stringValue else { throw .invalidParams("notice must be a string") }
-            let text = params["text"]?.stringValue ?? ""
-            let line = NoticeLine(kind: NoticeKind(wireName: kind), text: RunView.normalised(text))
-            return ["text": .string(line.rendered(width: config.noticeWidth, redactor: try redactor()))]
-        case "format.redact":
-            guard let text = params["text"]?.stringValue else { throw .invalidParams("text must be a string") }
-            return ["text": .string(try redactor().redact(text))]
-        case "status":
+        case .formatNotice?:
+            let request = try FormatNoticeParams(json: params)
+            let line = NoticeLine(kind: request.notice, text: RunView.normalised(request.text))
+            return FormattedText(text: line.rendered(width: config.noticeWidth, redactor: try redactor())).json
+        case .formatRedact?:
+            let request = try FormattedText(json: params)
+            return FormattedText(text: try redactor().redact(request.text)).json
+        case .status?:
             return [
                 "name": .string(Self.manifest.name), "version": .string(Self.manifest.version),
                 "config": config.json, "requests": stats.json,
@@ -40,20 +41,15 @@ extension RelayFormatter {
 
     private func redactor() throws(RemoteError) -> Redactor {
         do { return try Redactor(patterns: config.redact) } catch {
-            throw RemoteError(code: "internal", message: error.description)
+            throw RemoteError(code: .internal, message: error.description)
         }
     }
 
-    private func limit(_ params: JSONValue) throws(RemoteError) -> Int {
-        guard let v = params["limit"], !v.isNull else { return config.defaultLimit }
-        guard let n = v.intValue, n >= ChunkSplitter.minimumLimit else {
+    private func limit(_ requested: Int?) throws(RemoteError) -> Int {
+        guard let requested else { return config.defaultLimit }
+        guard requested >= ChunkSplitter.minimumLimit else {
             throw .invalidParams("limit must be an integer of at least \(ChunkSplitter.minimumLimit)")
         }
-        return n
-    }
-
-    private static func object(_ params: JSONValue, _ key: String) throws(RemoteError) -> JSONValue {
-        guard let v = params[key], case .object = v else { throw .invalidParams("\(key) must be an object") }
-        return v
+        return requested
     }
 }

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Turns a run view into one markdown document: the items in order, each as a block (text,
 /// thinking when shown, the tool lines of one assistant message, a notice line), blocks separated
 /// by a blank line, and a closing notice for a run that stopped on an error or an abort.
@@ -18,7 +20,7 @@ struct RunRenderer {
     }
 
     /// The block for one item, or nil when it shows nothing.
-    func block(_ item: RunItem, openEnded: Bool, includeTools: Bool = true) -> String? {
+    func block(_ item: RunView.Item, openEnded: Bool, includeTools: Bool = true) -> String? {
         switch item {
         case .text(let text):
             return textBlock(text, openEnded: openEnded, quoted: false)

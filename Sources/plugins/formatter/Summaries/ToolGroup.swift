@@ -1,7 +1,9 @@
+import PiRelaySDK
+
 /// The calls of one assistant message (they may have run in parallel), one line each, at most
 /// `maxLines` lines.
 struct ToolGroup {
-    let calls: [ToolCall]
+    let calls: [RunView.ToolCall]
     let maxLines: Int
     let argumentWidth: Int
 

@@ -4,7 +4,7 @@ import PiRelaySDK
 /// arguments elided in the middle. Everything taken from the call is redacted before it is cut,
 /// so elision can never leave half a secret that no rule recognises.
 struct ToolSummary {
-    let call: ToolCall
+    let call: RunView.ToolCall
     /// The most characters one argument may take.
     let argumentWidth: Int
     let redactor: Redactor

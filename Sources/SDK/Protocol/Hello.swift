@@ -1,0 +1,50 @@
+/// The first line a plugin writes (docs/PROTOCOL.md §3).
+public struct Hello: Sendable, Equatable {
+    /// The protocol version the plugin speaks; this SDK speaks `WireMessage.protocolVersion`.
+    public var `protocol`: Int
+    /// The plugin's name, for logs and `pi-relayd plugins`.
+    public var name: String
+    /// The plugin's own version, free text.
+    public var version: String
+    /// `messenger`, `formatter`, `attachments`, or a name of the plugin's own.
+    public var roles: [String]
+    /// Numbers the supervisor respects, e.g. `maxMessageLength`.
+    public var limits: [String: Int]
+    /// One line on what the plugin does.
+    public var description: String?
+
+    /// A hello; the protocol version defaults to this SDK's.
+    public init(
+        protocol: Int = WireMessage.protocolVersion, name: String, version: String, roles: [String],
+        limits: [String: Int] = [:], description: String? = nil
+    ) {
+        self.protocol = `protocol`
+        self.name = name
+        self.version = version
+        self.roles = roles
+        self.limits = limits
+        self.description = description
+    }
+}
+
+extension Hello: WirePayload {
+    /// Reads a hello; `protocol` and `name` are required.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "hello")
+        var limits: [String: Int] = [:]
+        for (key, value) in json["limits"]?.objectValue ?? [:] { if let number = value.intValue { limits[key] = number } }
+        self.init(
+            protocol: try fields.int("protocol"), name: try fields.string("name"), version: fields.optionalString("version") ?? "0",
+            roles: fields.strings("roles"), limits: limits, description: fields.optionalString("description"))
+    }
+
+    /// The hello as it is written, `type` included.
+    public var json: JSONValue {
+        var object: JSONValue = [
+            "type": "hello", "protocol": JSONValue(self.protocol), "name": .string(name), "version": .string(version),
+            "roles": roles.json, "limits": .object(limits.mapValues { JSONValue($0) }),
+        ]
+        object["description"] = description.map { .string($0) }
+        return object
+    }
+}

@@ -1,0 +1,50 @@
+/// The answer to `chat.message`: what became of it, and maybe something to show.
+public struct ChatMessageResult: Sendable, Equatable {
+    /// What the supervisor did with a message.
+    public enum Status: String, Sendable, Equatable {
+        /// Sent to the session as a prompt.
+        case prompted
+        /// The agent was busy: sent as a follow-up.
+        case queued
+        /// Sent as steering while the agent works.
+        case steered
+        /// The text answered an open question.
+        case answered
+        /// The text was a plain-text command such as `/stop`.
+        case command
+        /// No session here; the reply says how to pick one.
+        case unbound
+        /// Not for the bot, or a repeat of a message already handled.
+        case ignored
+        /// The user is not authorized.
+        case refused
+    }
+
+    /// What happened.
+    public var status: Status
+    /// What to show, if anything.
+    public var reply: Reply?
+
+    /// A result.
+    public init(status: Status, reply: Reply? = nil) {
+        self.status = status
+        self.reply = reply
+    }
+}
+
+extension ChatMessageResult: WirePayload {
+    /// Reads a result; an unknown status is `invalid_params`.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "chat.message result")
+        let name = try fields.string("status")
+        guard let status = Status(rawValue: name) else { throw .invalidParams("unknown chat.message status \(name)") }
+        self.init(status: status, reply: try fields.optional("reply", as: Reply.self))
+    }
+
+    /// The result.
+    public var json: JSONValue {
+        var object: JSONValue = ["status": .string(status.rawValue)]
+        object["reply"] = reply?.json
+        return object
+    }
+}

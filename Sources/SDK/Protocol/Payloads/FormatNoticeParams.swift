@@ -1,0 +1,25 @@
+/// `format.notice` (supervisor → formatter): render one notice line. The answer is `FormattedText`.
+public struct FormatNoticeParams: Sendable, Equatable {
+    /// What it is about.
+    public var notice: NoticeKind
+    /// What to say.
+    public var text: String
+
+    /// A notice to render.
+    public init(notice: NoticeKind, text: String) {
+        self.notice = notice
+        self.text = text
+    }
+}
+
+extension FormatNoticeParams: WirePayload {
+    /// Reads it; `notice` is required.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "format.notice")
+        guard let kind = fields.optionalString("notice") else { throw .invalidParams("notice must be a string") }
+        self.init(notice: NoticeKind(wireName: kind), text: fields.optionalString("text") ?? "")
+    }
+
+    /// `{notice, text}`.
+    public var json: JSONValue { ["notice": .string(notice.wireName), "text": .string(text)] }
+}

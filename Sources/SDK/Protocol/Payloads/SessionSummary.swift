@@ -1,0 +1,64 @@
+/// One session as the welcome, `sessions` on the control socket and `chat.command sessions` list
+/// it (docs/PROTOCOL.md §7).
+public struct SessionSummary: Sendable, Equatable {
+    /// The session's id.
+    public var id: String
+    /// Its name, unique among sessions.
+    public var name: String
+    /// The folder pi works in.
+    public var cwd: String
+    /// `starting`, `idle`, `busy`, `waiting-for-answer` (a question is open) or `exited`.
+    public var state: String
+    /// When it last did something, ISO 8601.
+    public var lastActivity: String?
+    /// How many questions are open.
+    public var questions: Int?
+    /// Why pi exited, when `state` is `exited`.
+    public var exitReason: String?
+    /// pi's session file, which `/new` resumes from.
+    public var sessionFile: String?
+    /// The model in use, `provider/id`.
+    public var model: String?
+    /// The thinking level in use.
+    public var thinkingLevel: String?
+    /// pi's process id while it runs.
+    public var pid: Int?
+
+    /// A summary with the required fields; the rest may be set afterwards.
+    public init(id: String, name: String, cwd: String, state: String) {
+        self.id = id
+        self.name = name
+        self.cwd = cwd
+        self.state = state
+    }
+}
+
+extension SessionSummary: WirePayload {
+    /// Reads a summary; `id` is required.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "session")
+        let id = try fields.string("id")
+        self.init(
+            id: id, name: fields.optionalString("name") ?? id, cwd: fields.optionalString("cwd") ?? "", state: fields.optionalString("state") ?? "")
+        lastActivity = fields.optionalString("lastActivity")
+        questions = fields.optionalInt("questions")
+        exitReason = fields.optionalString("exitReason")
+        sessionFile = fields.optionalString("sessionFile")
+        model = fields.optionalString("model")
+        thinkingLevel = fields.optionalString("thinkingLevel")
+        pid = fields.optionalInt("pid")
+    }
+
+    /// The summary; absent fields are left out.
+    public var json: JSONValue {
+        var object: JSONValue = ["id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state)]
+        object["lastActivity"] = lastActivity.map { .string($0) }
+        object["questions"] = questions.map { JSONValue($0) }
+        object["exitReason"] = exitReason.map { .string($0) }
+        object["sessionFile"] = sessionFile.map { .string($0) }
+        object["model"] = model.map { .string($0) }
+        object["thinkingLevel"] = thinkingLevel.map { .string($0) }
+        object["pid"] = pid.map { JSONValue($0) }
+        return object
+    }
+}

@@ -1,0 +1,98 @@
+/// A request method with its params and result types, so both sides of the link agree on them.
+/// Use the static members: `.chatMessage`, `.formatFinal`, …
+public struct RequestMethod<Params: WirePayload, Result: WirePayload>: Sendable {
+    /// The wire name.
+    public let name: MethodName
+}
+
+/// A notification method with its params type.
+public struct NotifyMethod<Params: WirePayload>: Sendable {
+    /// The wire name.
+    public let name: MethodName
+}
+
+/// An acknowledged-delivery method with its params type.
+public struct DeliverMethod<Params: WirePayload>: Sendable {
+    /// The wire name.
+    public let name: MethodName
+}
+
+extension RequestMethod where Params == NoPayload, Result == JSONValue {
+    /// `status`: `{}` → any object.
+    public static var status: Self { .init(name: .status) }
+}
+
+extension RequestMethod where Params == FormatRunParams, Result == FormatLiveResult {
+    /// `format.live`.
+    public static var formatLive: Self { .init(name: .formatLive) }
+}
+
+extension RequestMethod where Params == FormatRunParams, Result == FormatFinalResult {
+    /// `format.final`.
+    public static var formatFinal: Self { .init(name: .formatFinal) }
+}
+
+extension RequestMethod where Params == FormatNoticeParams, Result == FormattedText {
+    /// `format.notice`.
+    public static var formatNotice: Self { .init(name: .formatNotice) }
+}
+
+extension RequestMethod where Params == FormattedText, Result == FormattedText {
+    /// `format.redact`.
+    public static var formatRedact: Self { .init(name: .formatRedact) }
+}
+
+extension RequestMethod where Params == ChatMessageParams, Result == ChatMessageResult {
+    /// `chat.message`.
+    public static var chatMessage: Self { .init(name: .chatMessage) }
+}
+
+extension RequestMethod where Params == ChatCommandParams, Result == Reply {
+    /// `chat.command`.
+    public static var chatCommand: Self { .init(name: .chatCommand) }
+}
+
+extension RequestMethod where Params == ChatAnswerParams, Result == Reply {
+    /// `chat.answer`.
+    public static var chatAnswer: Self { .init(name: .chatAnswer) }
+}
+
+extension RequestMethod where Params == ChatBindParams, Result == Reply {
+    /// `chat.bind`.
+    public static var chatBind: Self { .init(name: .chatBind) }
+}
+
+extension RequestMethod where Params == AttachmentsInboundParams, Result == AttachmentsInboundResult {
+    /// `attachments.inbound`.
+    public static var attachmentsInbound: Self { .init(name: .attachmentsInbound) }
+}
+
+extension RequestMethod where Params == AttachmentsOutboundParams, Result == AttachmentsOutboundResult {
+    /// `attachments.outbound`.
+    public static var attachmentsOutbound: Self { .init(name: .attachmentsOutbound) }
+}
+
+extension DeliverMethod where Params == ChatPostParams {
+    /// `chat.post`.
+    public static var chatPost: Self { .init(name: .chatPost) }
+}
+
+extension DeliverMethod where Params == QuestionClosedParams {
+    /// `chat.question.closed`.
+    public static var chatQuestionClosed: Self { .init(name: .chatQuestionClosed) }
+}
+
+extension NotifyMethod where Params == ChatLiveParams {
+    /// `chat.live`.
+    public static var chatLive: Self { .init(name: .chatLive) }
+}
+
+extension NotifyMethod where Params == ChatTypingParams {
+    /// `chat.typing`.
+    public static var chatTyping: Self { .init(name: .chatTyping) }
+}
+
+extension NotifyMethod where Params == PresenceParams {
+    /// `chat.presence`.
+    public static var chatPresence: Self { .init(name: .chatPresence) }
+}

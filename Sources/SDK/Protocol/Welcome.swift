@@ -1,0 +1,57 @@
+/// pi-relayd's answer to a hello (docs/PROTOCOL.md §3 and §7): where the plugin keeps its
+/// state, its config section, and the sessions and bindings of the moment.
+public struct Welcome: Sendable, Equatable {
+    /// The protocol version pi-relayd speaks.
+    public var `protocol`: Int
+    /// The plugin's id: its file name in the plugins folder.
+    public var plugin: String
+    /// The plugin's section of config.yaml, `{}` when there is none.
+    public var config: JSONValue
+    /// A private directory for the plugin's own state; it survives restarts.
+    public var stateDir: String
+    /// Where files are exchanged by path (§8).
+    public var spoolDir: String
+    /// pi-relayd's home folder.
+    public var home: String
+    /// The sessions of the moment.
+    public var sessions: [SessionSummary]
+    /// The chats bound to sessions, those of this plugin only.
+    public var bindings: [BindingSummary]
+
+    /// A welcome in this SDK's protocol version.
+    public init(
+        plugin: String, config: JSONValue = [:], stateDir: String, spoolDir: String, home: String,
+        sessions: [SessionSummary] = [], bindings: [BindingSummary] = []
+    ) {
+        self.protocol = WireMessage.protocolVersion
+        self.plugin = plugin
+        self.config = config
+        self.stateDir = stateDir
+        self.spoolDir = spoolDir
+        self.home = home
+        self.sessions = sessions
+        self.bindings = bindings
+    }
+}
+
+extension Welcome: WirePayload {
+    /// Reads a welcome. Only `stateDir` is required; a welcome from an older pi-relayd may lack the rest.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "welcome")
+        let stateDir = try fields.string("stateDir")
+        self.init(
+            plugin: fields.optionalString("plugin") ?? "", config: json["config"].flatMap { $0.isNull ? nil : $0 } ?? [:],
+            stateDir: stateDir, spoolDir: fields.optionalString("spoolDir") ?? stateDir, home: fields.optionalString("home") ?? stateDir,
+            sessions: fields.list("sessions", of: SessionSummary.self), bindings: fields.list("bindings", of: BindingSummary.self))
+        self.protocol = fields.optionalInt("protocol") ?? WireMessage.protocolVersion
+    }
+
+    /// The welcome as it is written, `type` included.
+    public var json: JSONValue {
+        [
+            "type": "welcome", "protocol": JSONValue(self.protocol), "plugin": .string(plugin), "config": config,
+            "stateDir": .string(stateDir), "spoolDir": .string(spoolDir), "home": .string(home),
+            "sessions": sessions.json, "bindings": bindings.json,
+        ]
+    }
+}

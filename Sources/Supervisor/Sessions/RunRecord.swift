@@ -1,0 +1,124 @@
+import PiRelaySDK
+
+/// The supervisor's record of one agent run as it grows: the run view the formatter renders
+/// (docs/PROTOCOL.md, "run view"), and a revision that says whether it changed. It never holds
+/// pi's big partial-message payloads.
+struct RunRecord: Sendable {
+    typealias Item = RunView.Item
+    typealias ToolCall = RunView.ToolCall
+
+    let sessionID: String
+    let runID: String
+    /// What the formatter gets.
+    private(set) var view: RunView
+    var sessionName: String {
+        get { view.sessionName ?? "" }
+        set { view.sessionName = newValue }
+    }
+    var items: [Item] {
+        get { view.items }
+        set { view.items = newValue }
+    }
+    var done: Bool { view.done }
+    var stopReason: String? {
+        get { view.stopReason }
+        set { view.stopReason = newValue }
+    }
+    var errorMessage: String? {
+        get { view.errorMessage }
+        set { view.errorMessage = newValue }
+    }
+    /// Bumped on every change, so a watcher can tell whether to re-render.
+    private(set) var revision = 0
+    private var messageOpen = false
+    private var textBytes = 0
+    static let maxTextBytes = 2 << 20
+
+    init(sessionID: String, sessionName: String, runID: String) {
+        self.sessionID = sessionID
+        self.runID = runID
+        view = RunView(sessionID: sessionID, sessionName: sessionName, runID: runID)
+    }
+
+    /// A new assistant message starts: its text and its tool calls get their own items.
+    mutating func assistantMessageStarted() {
+        messageOpen = false
+    }
+
+    mutating func appendText(_ delta: String) {
+        append(delta, thinking: false)
+    }
+
+    mutating func appendThinking(_ delta: String) {
+        append(delta, thinking: true)
+    }
+
+    private mutating func append(_ delta: String, thinking: Bool) {
+        guard textBytes < Self.maxTextBytes else { return }
+        textBytes += delta.utf8.count
+        let piece = textBytes >= Self.maxTextBytes ? delta + "\n[… output truncated by pi-relayd]" : delta
+        revision += 1
+        if messageOpen, let last = items.last {
+            switch (last, thinking) {
+            case (.text(let t), false): items[items.count - 1] = .text(t + piece); return
+            case (.thinking(let t), true): items[items.count - 1] = .thinking(t + piece); return
+            default: break
+            }
+        }
+        items.append(thinking ? .thinking(piece) : .text(piece))
+        messageOpen = true
+    }
+
+    mutating func toolStarted(id: String, name: String, args: JSONValue) {
+        revision += 1
+        if messageOpen, case .tools(var calls) = items.last {
+            calls.append(ToolCall(id: id, name: name, args: args, done: false))
+            items[items.count - 1] = .tools(calls)
+        } else {
+            items.append(.tools([ToolCall(id: id, name: name, args: args, done: false)]))
+        }
+        messageOpen = true
+    }
+
+    mutating func toolUpdated(id: String, output: String?) {
+        update(id) { if let output { $0.output = output } }
+    }
+
+    mutating func toolEnded(id: String, isError: Bool, output: String?, diff: String?, exitCode: Int?) {
+        update(id) {
+            $0.done = true
+            $0.isError = isError
+            if let output { $0.output = output }
+            var details: JSONValue = [:]
+            details["diff"] = diff.map { .string($0) }
+            details["exitCode"] = exitCode.map { JSONValue($0) }
+            $0.details = details
+        }
+    }
+
+    private mutating func update(_ id: String, _ change: (inout ToolCall) -> Void) {
+        for i in items.indices.reversed() {
+            guard case .tools(var calls) = items[i], let k = calls.firstIndex(where: { $0.id == id }) else { continue }
+            change(&calls[k])
+            items[i] = .tools(calls)
+            revision += 1
+            return
+        }
+    }
+
+    mutating func notice(_ kind: String, _ text: String) {
+        revision += 1
+        items.append(.notice(NoticeKind(wireName: kind), text))
+        messageOpen = false
+    }
+
+    mutating func finish(stopReason: String?, errorMessage: String?) {
+        view.done = true
+        if let stopReason { view.stopReason = stopReason }
+        if let errorMessage { view.errorMessage = errorMessage }
+        revision += 1
+    }
+
+    /// The answer's text, without thinking or tool lines.
+    var text: String { view.text }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import PiRelaySDK
+
+/// The payload types: what is required, what has a default, and that optional fields stay out
+/// of the JSON when absent.
+@Suite struct PayloadTests {
+    @Test func aMissingRequiredFieldIsInvalidParams() {
+        let cases: [(String, () throws -> Void)] = [
+            ("chat without user", { _ = try Chat(json: ["channel": "1"]) }),
+            ("message without chat", { _ = try ChatMessageParams(json: ["text": "hi"]) }),
+            ("command without name", { _ = try ChatCommandParams(json: ["chat": ["channel": "1", "user": "2"]]) }),
+            ("answer without questionId", { _ = try ChatAnswerParams(json: ["chat": ["channel": "1", "user": "2"], "sessionId": "s"]) }),
+            ("post without target", { _ = try ChatPostParams(json: ["kind": "notice"]) }),
+            ("question without id", { _ = try QuestionPost(json: ["sessionId": "s"]) }),
+            ("run that is not an object", { _ = try FormatRunParams(json: ["run": "x"]) }),
+            ("limit that is not a number", { _ = try FormatRunParams(json: ["run": [:], "limit": "wide"]) }),
+            ("unknown message status", { _ = try ChatMessageResult(json: ["status": "maybe"]) }),
+        ]
+        for (what, decode) in cases {
+            do {
+                try decode()
+                Issue.record("\(what) was accepted")
+            } catch {
+                #expect((error as? RemoteError)?.code == .invalidParams, "\(what)")
+            }
+        }
+    }
+
+    @Test func defaultsForWhatMayBeLeftOut() throws {
+        let post = try ChatPostParams(json: ["target": ["channel": "1"]])
+        #expect(post.kind == .notice && post.files.isEmpty && post.chunks == nil)
+        let chat = try Chat(json: ["channel": "1", "user": "2"])
+        #expect(!chat.dm && !chat.mentioned && chat.thread == nil)
+        #expect(
+            try ChatCommandParams(json: ["chat": chat.json, "name": "images", "args": ["number": 3, "all": true]]).args == [
+                "number": "3", "all": "true",
+            ])
+    }
+
+    @Test func absentOptionalsStayOutOfTheJSON() {
+        let post = ChatPostParams(target: Target(channel: "1"), kind: .echo, text: "hi")
+        #expect(post.json == ["target": ["channel": "1"], "kind": "echo", "text": "hi"])
+        #expect(Reply(text: "ok").json == ["text": "ok", "ephemeral": false])
+    }
+
+    @Test func typedMethodsCarryTheirWireNames() {
+        #expect(RequestMethod.chatMessage.name.rawValue == "chat.message")
+        #expect(RequestMethod.formatFinal.name.rawValue == "format.final")
+        #expect(DeliverMethod.chatQuestionClosed.name.rawValue == "chat.question.closed")
+        #expect(NotifyMethod.chatLive.name.rawValue == "chat.live")
+        #expect(MethodName.allCases.count == 16)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import PiRelaySDK
+
+/// docs/PROTOCOL.md cannot drift from the SDK: every ```json example in it names its type in a
+/// `<!-- wire: Type -->` line, and reads back through that type to the same JSON.
+@Suite struct ProtocolDocumentTests {
+    struct Example {
+        let line: Int
+        let type: String?
+        let json: String
+    }
+
+    /// Every payload type an example may name, as decode-then-encode.
+    static let types: [String: @Sendable (JSONValue) throws -> JSONValue] = [
+        "Hello": { try Hello(json: $0).json },
+        "Welcome": { try Welcome(json: $0).json },
+        "RunView": { try RunView(json: $0).json },
+        "FormatRunParams": { try FormatRunParams(json: $0).json },
+        "FormatLiveResult": { try FormatLiveResult(json: $0).json },
+        "FormatFinalResult": { try FormatFinalResult(json: $0).json },
+        "Chat": { try Chat(json: $0).json },
+        "ChatMessageParams": { try ChatMessageParams(json: $0).json },
+        "ChatMessageResult": { try ChatMessageResult(json: $0).json },
+        "Reply": { try Reply(json: $0).json },
+        "ChatPostParams": { try ChatPostParams(json: $0).json },
+        "ChatLiveParams": { try ChatLiveParams(json: $0).json },
+        "AttachmentsInboundParams": { try AttachmentsInboundParams(json: $0).json },
+        "AttachmentsInboundResult": { try AttachmentsInboundResult(json: $0).json },
+        "SessionSummary": { try SessionSummary(json: $0).json },
+        "BindingSummary": { try BindingSummary(json: $0).json },
+    ]
+
+    static func examples() throws -> [Example] {
+        let path = String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound)) + "/docs/PROTOCOL.md"
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var examples: [Example] = []
+        var index = 0
+        while index < lines.count {
+            guard lines[index] == "```json" else {
+                index += 1
+                continue
+            }
+            var previous = index - 1
+            while previous >= 0 && lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
+            let marker = previous >= 0 ? lines[previous] : ""
+            let type =
+                marker.hasPrefix("<!-- wire: ") && marker.hasSuffix(" -->")
+                ? String(marker.dropFirst("<!-- wire: ".count).dropLast(" -->".count)) : nil
+            var end = index + 1
+            while end < lines.count && lines[end] != "```" { end += 1 }
+            examples.append(Example(line: index + 1, type: type, json: lines[(index + 1)..<end].joined(separator: "\n")))
+            index = end + 1
+        }
+        return examples
+    }
+
+    @Test func everyExampleNamesAKnownType() throws {
+        let examples = try Self.examples()
+        #expect(examples.count >= 16)
+        for example in examples {
+            #expect(example.type.map { Self.types[$0] != nil } == true, "PROTOCOL.md line \(example.line): no known <!-- wire: Type --> above it")
+        }
+    }
+
+    @Test func everyExampleRoundTripsThroughItsType() throws {
+        for example in try Self.examples() {
+            guard let type = example.type, let roundTrip = Self.types[type] else { continue }
+            let json = try JSONValue.parse(bytes: Array(example.json.utf8))
+            #expect(try roundTrip(json) == json, "PROTOCOL.md line \(example.line): \(type) does not read back to the same JSON")
+        }
+    }
+
+    @Test func messagesInTheDocumentDecodeAsWireMessages() throws {
+        for example in try Self.examples() where example.type == "Hello" || example.type == "Welcome" {
+            let message = try WireMessage.decode(Array(example.json.utf8))
+            #expect(try WireMessage.decode(message.json) == message)
+        }
+    }
+
+    @Test func everyDocumentedMethodHasAName() throws {
+        let document = try String(
+            contentsOfFile: String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound)) + "/docs/PROTOCOL.md", encoding: .utf8)
+        for method in MethodName.allCases {
+            #expect(document.contains("`\(method.rawValue)`"), "\(method.rawValue) is not in PROTOCOL.md")
+        }
+    }
+
+    @Test func errorCodesKeepTheirWireSpelling() {
+        for code in ["method_not_found", "invalid_params", "not_found", "not_authorized", "timeout", "unavailable", "poison", "internal", "pi_error"]
+        {
+            let parsed = ErrorCode(rawValue: code)
+            #expect(parsed.rawValue == code)
+            if case .other = parsed { Issue.record("\(code) is a documented code") }
+        }
+        #expect(ErrorCode(rawValue: "teapot") == .other("teapot"))
+    }
+}
