@@ -1,3 +1,4 @@
+import PiRelaySDK
 import ArgumentParser
 
 struct VersionCommand: ParsableCommand {
