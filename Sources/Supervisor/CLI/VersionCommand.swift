@@ -1,5 +1,5 @@
-import PiRelaySDK
 import ArgumentParser
+import PiRelaySDK
 
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the version.")
