@@ -54,11 +54,13 @@ let package = Package(
             swiftSettings: strict),
         // libcurl for every plugin that speaks HTTP: the transfer loop, proxies, token-carrying URLs.
         .target(name: "PiRelayHTTP", dependencies: ["PiRelaySDK", "CCurl"], path: "Sources/plugins/HTTP", swiftSettings: strict),
+        // Discord's gateway payloads, decoded: no network code, so the fuzz target builds without NIO.
+        .target(name: "DiscordPayloads", dependencies: ["PiRelaySDK"], path: "Sources/plugins/discord/Payloads", swiftSettings: strict),
         .target(
             name: "DiscordPlugin",
-            dependencies: ["PiRelaySDK", "PiRelayHTTP", .product(name: "WSClient", package: "swift-websocket")],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", "DiscordPayloads", .product(name: "WSClient", package: "swift-websocket")],
             path: "Sources/plugins/discord",
-            exclude: ["Main"],
+            exclude: ["Main", "Payloads"],
             swiftSettings: strict),
         .executableTarget(
             name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
@@ -94,7 +96,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["PiRelayHTTP"], path: "Tests/HTTPTests", swiftSettings: strict),
         .testTarget(
-            name: "DiscordTests", dependencies: ["DiscordPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests", swiftSettings: strict),
+            name: "DiscordTests", dependencies: ["DiscordPlugin", "DiscordPayloads", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests",
+            swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),
@@ -120,7 +123,7 @@ if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty
         ("fuzz-pi-event-reader", "PiEventReader", ["PiRelaySDK"]),
         ("fuzz-config-loader", "ConfigLoader", ["Supervisor"]),
         ("fuzz-splitter", "Splitter", ["FormatterPlugin"]),
-        ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK", "DiscordPlugin"]),
+        ("fuzz-gateway-payload", "GatewayPayload", ["PiRelaySDK", "DiscordPayloads"]),
     ]
     for fuzz in fuzzTargets {
         package.targets.append(

@@ -1,3 +1,4 @@
+import DiscordPayloads
 import PiRelaySDK
 import Testing
 

@@ -1,4 +1,4 @@
-import DiscordPlugin
+import DiscordPayloads
 import FuzzDriver
 import PiRelaySDK
 

@@ -1,3 +1,4 @@
+import DiscordPayloads
 import PiRelaySDK
 
 /// Where the bot listens, as learned over time: configured channels, channels and threads the

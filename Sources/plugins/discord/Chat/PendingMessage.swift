@@ -1,3 +1,4 @@
+import DiscordPayloads
 import PiRelaySDK
 
 /// A user message accepted for the supervisor: everything `chat.message` needs, journaled until

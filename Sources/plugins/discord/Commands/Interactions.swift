@@ -1,3 +1,4 @@
+import DiscordPayloads
 import Foundation
 import Logging
 import PiRelaySDK

@@ -1,3 +1,4 @@
+import DiscordPayloads
 import Foundation
 import HTTPTypes
 import Logging

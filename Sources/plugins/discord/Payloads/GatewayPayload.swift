@@ -7,8 +7,8 @@ package struct GatewayPayload: Sendable, Equatable {
     package var s: Int?
     package var t: String?
 
-    struct DecodeError: Error, CustomStringConvertible {
-        let description: String
+    package struct DecodeError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     package static func decode(_ text: String) throws -> GatewayPayload {
@@ -18,7 +18,7 @@ package struct GatewayPayload: Sendable, Equatable {
     }
 
     /// The text of a frame the client sends (`s` and `t` are only for dispatches).
-    static func encode(_ op: GatewayOpcode, _ d: JSONValue) -> String {
+    package static func encode(_ op: GatewayOpcode, _ d: JSONValue) -> String {
         JSONValue.object(["op": .number(Double(op.rawValue)), "d": d]).serialized()
     }
 }

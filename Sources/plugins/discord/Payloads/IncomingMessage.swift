@@ -2,28 +2,35 @@ import PiRelaySDK
 
 /// A MESSAGE_CREATE, reduced to what the relay uses.
 package struct IncomingMessage: Sendable, Equatable {
-    struct Attachment: Codable, Sendable, Equatable {
-        var url: String
-        var filename: String
-        var size: Int?
-        var contentType: String?
+    package struct Attachment: Codable, Sendable, Equatable {
+        package var url: String
+        package var filename: String
+        package var size: Int?
+        package var contentType: String?
+
+        package init(url: String, filename: String, size: Int?, contentType: String?) {
+            self.url = url
+            self.filename = filename
+            self.size = size
+            self.contentType = contentType
+        }
     }
 
-    var id: String
-    var channelID: String
-    var guildID: String?
-    var authorID: String
-    var authorName: String
-    var authorIsBot: Bool
-    var webhookID: String?
-    var content: String
-    var mentionIDs: [String]
-    var attachments: [Attachment]
+    package var id: String
+    package var channelID: String
+    package var guildID: String?
+    package var authorID: String
+    package var authorName: String
+    package var authorIsBot: Bool
+    package var webhookID: String?
+    package var content: String
+    package var mentionIDs: [String]
+    package var attachments: [Attachment]
     /// 0 default, 19 reply; system messages (thread created, pins...) have other types.
-    var type: Int
-    var channelType: Int?
+    package var type: Int
+    package var channelType: Int?
 
-    var isDM: Bool { guildID == nil }
+    package var isDM: Bool { guildID == nil }
 
     package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let channel = d["channel_id"]?.stringValue,

@@ -2,12 +2,12 @@ import PiRelaySDK
 
 /// What READY tells: the session to resume later, the bot's own user id and the application id.
 package struct ReadyInfo: Sendable, Equatable {
-    var sessionID: String
-    var resumeURL: String
-    var botUserID: String
-    var botName: String
-    var applicationID: String
-    var guildIDs: [String]
+    package var sessionID: String
+    package var resumeURL: String
+    package var botUserID: String
+    package var botName: String
+    package var applicationID: String
+    package var guildIDs: [String]
 
     package init?(_ d: JSONValue) {
         guard let session = d["session_id"]?.stringValue, let user = d["user"]?["id"]?.stringValue else { return nil }

@@ -2,29 +2,29 @@ import PiRelaySDK
 
 /// An INTERACTION_CREATE: a slash command (type 2) or a component click (type 3).
 package struct Interaction: Sendable, Equatable {
-    var id: String
-    var token: String
-    var applicationID: String
-    var type: Int
-    var guildID: String?
-    var channelID: String
+    package var id: String
+    package var token: String
+    package var applicationID: String
+    package var type: Int
+    package var guildID: String?
+    package var channelID: String
     /// Set when the interaction happened in a thread.
-    var parentChannelID: String?
-    var channelType: Int?
-    var userID: String
-    var userName: String
+    package var parentChannelID: String?
+    package var channelType: Int?
+    package var userID: String
+    package var userName: String
     /// Command name (type 2).
-    var commandName: String?
+    package var commandName: String?
     /// Command options by name (type 2), flattened to strings.
-    var options: [String: String]
+    package var options: [String: String]
     /// Component id and selected values (type 3).
-    var customID: String?
-    var values: [String]
+    package var customID: String?
+    package var values: [String]
     /// The message a clicked component is on.
-    var messageID: String?
+    package var messageID: String?
 
-    var isDM: Bool { guildID == nil }
-    var isThread: Bool { [10, 11, 12].contains(channelType ?? -1) }
+    package var isDM: Bool { guildID == nil }
+    package var isThread: Bool { [10, 11, 12].contains(channelType ?? -1) }
 
     package init?(_ d: JSONValue) {
         guard let id = d["id"]?.stringValue, let token = d["token"]?.stringValue,

@@ -3,11 +3,11 @@ import PiRelaySDK
 /// A thread and the channel it belongs to: a message in a thread names only the thread, while
 /// the supervisor's chat object wants the parent channel too.
 package struct ThreadInfo: Sendable, Equatable, Codable {
-    var id: String
-    var parentID: String
-    var guildID: String?
+    package var id: String
+    package var parentID: String
+    package var guildID: String?
 
-    init(id: String, parentID: String, guildID: String?) {
+    package init(id: String, parentID: String, guildID: String?) {
         self.id = id
         self.parentID = parentID
         self.guildID = guildID
