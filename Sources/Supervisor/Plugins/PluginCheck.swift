@@ -27,14 +27,9 @@ struct PluginCheck {
     /// Started by hand (no PI_RELAY_PLUGIN), a plugin says what it is and exits 64.
     private func runByHand() async -> Result {
         let child = CheckedChild()
-        let input = ChildInput()
-        input.finish()
-        let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "0"], workingDirectory: NSTemporaryDirectory())
-        let running = Task {
-            let e = await Self.run(spec, input: input, into: child)
-            await child.add(.exited(e))
-            return e
-        }
+        let link = PluginLink(path: path, workingDirectory: NSTemporaryDirectory(), asPlugin: false)
+        link.close()
+        let running = Task { await Self.run(link, into: child) }
         let timer = Task {
             try await Task.sleep(for: .seconds(5)); await child.killAll()
         }
@@ -48,11 +43,9 @@ struct PluginCheck {
     }
 
     /// Runs the child with its events added to `child` one by one, in the order they came.
-    private static func run(_ spec: ChildSpec, input: ChildInput, into child: CheckedChild) async -> ChildExit {
-        let (events, sink) = AsyncStream<ChildEvent>.makeStream()
-        async let added: Void = { for await event in events { await child.add(event) } }()
-        let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
-        sink.finish()
+    private static func run(_ link: PluginLink, into child: CheckedChild) async -> ChildExit {
+        async let added: Void = { for await event in link.events { await child.add(event) } }()
+        let exit = await link.run()
         await added
         return exit
     }
@@ -63,15 +56,10 @@ struct PluginCheck {
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: stateDir) }
         let child = CheckedChild()
-        let input = ChildInput()
-        let spec = ChildSpec(executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"], workingDirectory: stateDir)
-        let running = Task {
-            let e = await Self.run(spec, input: input, into: child)
-            await child.add(.exited(e))
-            return e
-        }
-        func send(_ m: WireMessage) { input.send(m.encodedLine()) }
-        defer { input.finish() }
+        let link = PluginLink(path: path, workingDirectory: stateDir)
+        let running = Task { await Self.run(link, into: child) }
+        func send(_ message: WireMessage) { link.send(message) }
+        defer { link.close() }
 
         guard let first = await child.nextLine(within: .seconds(10)) else {
             let exited = await child.exit
@@ -83,11 +71,14 @@ struct PluginCheck {
             _ = await running.value
             return results
         }
-        guard let m = try? WireMessage.decode(first), case .hello(let hello) = m else {
+        let hello: Hello
+        switch HelloCheck(first: first) {
+        case .accepted(let said), .incompatible(let said, _): hello = said
+        case .rejected(let why):
             results.append(
                 Result(
                     name: "hello within 10 s", passed: false,
-                    detail: "first line is not a hello: \(String(decoding: first.prefix(100), as: UTF8.self))"))
+                    detail: why.replacing("expected a hello as the first line, got", with: "first line is not a hello")))
             await child.killAll()
             _ = await running.value
             return results
@@ -139,7 +130,7 @@ struct PluginCheck {
         results.append(Result(name: "acknowledges a duplicate delivery", passed: again != nil, detail: again == nil ? "no ack within 5 s" : ""))
 
         send(.shutdown(graceMs: 3000))
-        input.finish()
+        link.close()
         let exit = await child.waitExit(within: .seconds(5))
         results.append(Result(name: "exits 0 after shutdown", passed: exit == .exited(0), detail: exit.map { "\($0)" } ?? "still running after 5 s"))
         if exit == nil { await child.killAll() }
@@ -156,22 +147,23 @@ struct PluginCheck {
 
 /// Collects what the checked child does, for waiting with deadlines.
 private actor CheckedChild {
-    var lines: [[UInt8]] = []
+    var lines: [PluginLink.Event] = []
     var consumed = 0
     var stderrLines: [String] = []
     var exit: ChildExit?
     var pid: Int32?
     var junk: [String] = []
 
-    func add(_ e: ChildEvent) {
-        switch e {
-        case .started(let p): pid = p
-        case .stdout(.line(let l)):
-            lines.append(l)
-            if (try? WireMessage.decode(l)) == nil { junk.append(String(decoding: l.prefix(80), as: UTF8.self)) }
-        case .stdout, .stdoutOversized: break
-        case .stderr(let s): stderrLines.append(s)
-        case .exited(let x): exit = x
+    func add(_ event: PluginLink.Event) {
+        switch event {
+        case .started(let started): pid = started
+        case .message: lines.append(event)
+        case .malformed(let preview, _):
+            lines.append(event)
+            junk.append(String(preview.prefix(80)))
+        case .oversized, .unterminated: break
+        case .stderr(let line): stderrLines.append(line)
+        case .exited(let exited): exit = exited
         }
     }
 
@@ -179,22 +171,13 @@ private actor CheckedChild {
         if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
     }
 
-    func nextLine(within d: Duration) async -> [UInt8]? {
-        let end = ContinuousClock.now + d
+    /// The next stdout line, decoded or not.
+    func nextLine(within limit: Duration) async -> PluginLink.Event? {
+        let end = ContinuousClock.now + limit
         while ContinuousClock.now < end {
-            if consumed < lines.count { consumed += 1; return lines[consumed - 1] }
-            if exit != nil { return nil }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
-    }
-
-    func nextMessage(within d: Duration, _ match: (WireMessage) -> Bool) async -> WireMessage? {
-        let end = ContinuousClock.now + d
-        while ContinuousClock.now < end {
-            while consumed < lines.count {
+            if consumed < lines.count {
                 consumed += 1
-                if let m = try? WireMessage.decode(lines[consumed - 1]), match(m) { return m }
+                return lines[consumed - 1]
             }
             if exit != nil { return nil }
             try? await Task.sleep(for: .milliseconds(10))
@@ -202,8 +185,21 @@ private actor CheckedChild {
         return nil
     }
 
-    func waitExit(within d: Duration) async -> ChildExit? {
-        let end = ContinuousClock.now + d
+    func nextMessage(within limit: Duration, _ match: (WireMessage) -> Bool) async -> WireMessage? {
+        let end = ContinuousClock.now + limit
+        while ContinuousClock.now < end {
+            while consumed < lines.count {
+                consumed += 1
+                if case .message(let message) = lines[consumed - 1], match(message) { return message }
+            }
+            if exit != nil { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    func waitExit(within limit: Duration) async -> ChildExit? {
+        let end = ContinuousClock.now + limit
         while ContinuousClock.now < end {
             if let exit { return exit }
             try? await Task.sleep(for: .milliseconds(10))

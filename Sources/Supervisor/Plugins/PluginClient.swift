@@ -2,14 +2,13 @@ import Foundation
 import PiRelaySDK
 
 /// Runs one plugin directly, without the daemon, for CLI commands such as `render`: handshake,
-/// requests, shutdown.
+/// requests, shutdown, over a `PluginLink`.
 actor PluginClient {
-    private let input = ChildInput()
-    private var pending: [String: CheckedContinuation<JSONValue, any Error>] = [:]
+    private var link: PluginLink?
+    private var pending = PendingRequests(idPrefix: "c")
     private var hello: CheckedContinuation<Hello, any Error>?
-    private var helloValue: Hello?
+    private var handshake: HelloCheck?
     private var exit: ChildExit?
-    private var next = 0
     private var stderr: [String] = []
     private var task: Task<Void, Never>?
 
@@ -19,59 +18,56 @@ actor PluginClient {
 
     /// Starts the plugin executable.
     func spawn(path: String, workingDirectory: String) {
-        let spec = ChildSpec(
-            executable: path, environment: ["PI_RELAY_PLUGIN": "1", "PI_RELAY_PROTOCOL": "1"],
-            workingDirectory: workingDirectory)
-        let input = input
+        let link = PluginLink(path: path, workingDirectory: workingDirectory)
+        self.link = link
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
         task = Task {
-            let (events, sink) = AsyncStream<ChildEvent>.makeStream()
             // One consumer: the child's events are handled in the order it produced them.
-            async let handled: Void = self.receive(all: events)
-            let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
-            sink.finish()
+            async let handled: Void = self.receive(all: link.events)
+            await link.run()
             await handled
-            await self.exited(exit)
         }
     }
 
-    private func receive(all events: AsyncStream<ChildEvent>) async {
+    private func receive(all events: AsyncStream<PluginLink.Event>) async {
         for await event in events { receive(event) }
     }
 
     /// Waits for the hello, then sends the welcome.
     func start(config: JSONValue, stateDir: String, timeout: Duration = .seconds(10)) async throws -> Hello {
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            await self?.failHello("no hello within \(timeout)")
+        let said: Hello = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.failHello("no hello within \(timeout)") }) {
+            try await withCheckedThrowingContinuation { continuation in
+                hello = continuation
+                if let handshake { judge(handshake) }
+            }
         }
-        defer { timer.cancel() }
-        let h: Hello
-        if let helloValue { h = helloValue } else { h = try await withCheckedThrowingContinuation { hello = $0 } }
-        send(.welcome(Welcome(plugin: h.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir)))
-        return h
+        link?.send(.welcome(Welcome(plugin: said.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir)))
+        return said
     }
 
     func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async throws -> Result {
         try Result(json: try await request(method.name.rawValue, params.json))
     }
 
-    func request(_ method: String, _ params: JSONValue) async throws -> JSONValue {
-        if let exit { throw Failure(description: "plugin \(exit): \(stderr.suffix(3).joined(separator: " | "))") }
-        next += 1
-        let id = "c\(next)"
-        send(.request(id: id, method: method, params: params, deadlineMs: 30_000))
-        return try await withCheckedThrowingContinuation { pending[id] = $0 }
+    func request(_ method: String, _ params: JSONValue, timeout: Duration = .seconds(30)) async throws -> JSONValue {
+        if let exit { throw failure(exit) }
+        let id = pending.nextID()
+        return try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(id, after: timeout) }) {
+            try await withCheckedThrowingContinuation { continuation in
+                pending.add(id, PendingRequests.Entry(method: method, params: params, continuation: continuation, sentTo: 1))
+                link?.send(.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds))
+            }
+        }
     }
 
     func stop() async {
-        send(.shutdown(graceMs: 1000))
-        input.finish()
+        link?.send(.shutdown(graceMs: 1000))
+        link?.close()
         await task?.value
     }
 
-    private func send(_ m: WireMessage) {
-        input.send(m.encodedLine())
+    private func expire(_ id: String, after timeout: Duration) {
+        pending.remove(id)?.continuation.resume(throwing: RemoteError.timeout("the plugin did not answer within \(timeout)"))
     }
 
     private func failHello(_ why: String) {
@@ -79,36 +75,53 @@ actor PluginClient {
         hello = nil
     }
 
-    private func receive(_ e: ChildEvent) {
-        switch e {
-        case .stdout(.line(let bytes)):
-            guard let m = try? WireMessage.decode(bytes) else { return }
-            switch m {
-            case .hello(let h):
-                helloValue = h
-                hello?.resume(returning: h)
-                hello = nil
+    private func judge(_ check: HelloCheck) {
+        guard let waiting = hello else { return }
+        hello = nil
+        switch check {
+        case .accepted(let said): waiting.resume(returning: said)
+        case .incompatible(_, let goodbye):
+            link?.send(.goodbye(reason: goodbye))
+            waiting.resume(throwing: Failure(description: goodbye))
+        case .rejected(let why): waiting.resume(throwing: Failure(description: why))
+        }
+    }
+
+    private func receive(_ event: PluginLink.Event) {
+        switch event {
+        case .message, .malformed:
+            guard handshake != nil else {
+                let check = HelloCheck(first: event)
+                handshake = check
+                judge(check)
+                return
+            }
+            guard case .message(let message) = event else { return }
+            switch message {
             case .response(let id, let result):
+                guard let entry = pending.remove(id) else { return }
                 switch result {
-                case .success(let v): pending.removeValue(forKey: id)?.resume(returning: v)
-                case .failure(let err): pending.removeValue(forKey: id)?.resume(throwing: err)
+                case .success(let value): entry.continuation.resume(returning: value)
+                case .failure(let error): entry.continuation.resume(throwing: error)
                 }
             case .ping(let id):
-                send(.pong(id: id))
+                link?.send(.pong(id: id))
             default: break
             }
         case .stderr(let line):
             stderr.append(line)
-        default: break
+        case .exited(let exited):
+            exit = exited
+            let why = failure(exited)
+            hello?.resume(throwing: why)
+            hello = nil
+            for entry in pending.removeAll() { entry.continuation.resume(throwing: why) }
+        case .started, .oversized, .unterminated:
+            break
         }
     }
 
-    private func exited(_ e: ChildExit) {
-        exit = e
-        let why = Failure(description: "plugin \(e): \(stderr.suffix(3).joined(separator: " | "))")
-        hello?.resume(throwing: why)
-        hello = nil
-        for (_, c) in pending { c.resume(throwing: why) }
-        pending.removeAll()
+    private func failure(_ exit: ChildExit) -> Failure {
+        Failure(description: "plugin \(exit): \(stderr.suffix(3).joined(separator: " | "))")
     }
 }

@@ -1,0 +1,40 @@
+/// How one plugin instance ended, worked out from what was seen while it ran: the restart
+/// policy's input and the reason shown in `pi-relayd plugins`. Pure.
+struct InstanceEnd: Sendable, Equatable {
+    let exit: RestartPolicy.Exit
+    /// Why, for the log and the status; nil for an end that needs no explaining.
+    let reason: String?
+    /// Whether requests in flight on it count a crash (two make them poison).
+    let crashed: Bool
+
+    /// What was seen of the instance.
+    struct Seen: Sendable {
+        var exit: ChildExit
+        var handshaken = false
+        var incompatible = false
+        /// Why the slot killed it (no hello in time, hung…).
+        var killReason: String?
+        /// A stop or restart was asked for.
+        var requested = false
+        var stderrTail: [String] = []
+    }
+
+    static func of(_ seen: Seen) -> InstanceEnd {
+        let crashed = !seen.requested || seen.exit != .exited(0)
+        if seen.incompatible { return InstanceEnd(exit: .incompatible, reason: nil, crashed: crashed) }
+        if case .spawnFailed(let why) = seen.exit { return InstanceEnd(exit: .crash, reason: why, crashed: crashed) }
+        if seen.exit == .exited(78) {
+            return InstanceEnd(exit: .notConfigured, reason: seen.stderrTail.last ?? "exit status 78", crashed: crashed)
+        }
+        if seen.requested && seen.handshaken { return InstanceEnd(exit: .requested, reason: nil, crashed: crashed) }
+        var why = "\(seen.exit)"
+        if let kill = seen.killReason {
+            why = "\(kill); \(seen.exit)"
+        } else if !seen.handshaken {
+            why = "exited before its hello (\(seen.exit))"
+        }
+        let tail = seen.stderrTail.suffix(3).joined(separator: " | ")
+        if !tail.isEmpty { why += "; stderr: \(tail)" }
+        return InstanceEnd(exit: .crash, reason: why, crashed: crashed)
+    }
+}

@@ -1,0 +1,73 @@
+import PiRelaySDK
+
+/// Requests sent to a plugin and not answered yet, by id. A request in flight on an instance
+/// that dies goes to the next one, unless it was in flight during two crashes in a row: then it
+/// is poison. Pure bookkeeping: the owner resumes the continuations it hands back.
+struct PendingRequests: Sendable {
+    struct Entry: Sendable {
+        var method: String
+        var params: JSONValue
+        var continuation: CheckedContinuation<JSONValue, any Error>
+        /// Instances that died while it was in flight on them.
+        var crashes = 0
+        /// The instance it was written to; nil while it waits for one.
+        var sentTo: Int?
+    }
+
+    private let prefix: String
+    private var entries: [String: Entry] = [:]
+    private var issued = 0
+
+    /// Ids are `prefix` and a number: unique per sender, as the protocol wants.
+    init(idPrefix prefix: String) {
+        self.prefix = prefix
+    }
+
+    var count: Int { entries.count }
+
+    mutating func nextID() -> String {
+        issued += 1
+        return prefix + String(issued)
+    }
+
+    mutating func add(_ id: String, _ entry: Entry) {
+        entries[id] = entry
+    }
+
+    /// The entry answered by a response, or timed out; nil when it is gone already.
+    mutating func remove(_ id: String) -> Entry? {
+        entries.removeValue(forKey: id)
+    }
+
+    /// The requests no instance has, now marked as sent to `instance`.
+    mutating func unsent(to instance: Int) -> [(id: String, entry: Entry)] {
+        var out: [(id: String, entry: Entry)] = []
+        for (id, entry) in entries where entry.sentTo == nil {
+            entries[id]?.sentTo = instance
+            out.append((id, entry))
+        }
+        return out
+    }
+
+    /// Instance `instance` is gone: its requests wait for the next one, and those it was the
+    /// second crash for come back as poison.
+    mutating func instanceEnded(_ instance: Int, crashed: Bool) -> [Entry] {
+        var poison: [Entry] = []
+        for (id, var entry) in entries where entry.sentTo == instance {
+            entry.sentTo = nil
+            if crashed { entry.crashes += 1 }
+            if entry.crashes >= 2 {
+                entries.removeValue(forKey: id)
+                poison.append(entry)
+            } else {
+                entries[id] = entry
+            }
+        }
+        return poison
+    }
+
+    mutating func removeAll() -> [Entry] {
+        defer { entries.removeAll() }
+        return Array(entries.values)
+    }
+}

@@ -1,0 +1,178 @@
+import PiRelaySDK
+import Testing
+
+@testable import Supervisor
+
+/// The plugin slot's pure state machines, on a clock the tests move by hand.
+@Suite struct PluginLifecycleTests {
+    let start = ContinuousClock.now
+
+    func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
+
+    @Test func phasesOfAHealthyInstance() {
+        var lifecycle = PluginLifecycle(options: .init())
+        #expect(lifecycle.state == .starting)
+        lifecycle.spawning()
+        lifecycle.helloAccepted(at: at(0))
+        #expect(lifecycle.state == .handshaking)
+        lifecycle.welcomed()
+        #expect(lifecycle.state == .running)
+        let mustShutDown = lifecycle.stop(instanceRunning: true)
+        #expect(mustShutDown)
+        #expect(lifecycle.state == .stopping)
+        let next = lifecycle.instanceEnded(.requested, why: nil, name: "p", at: at(1), random: 0.5)
+        #expect(next == .stop)
+    }
+
+    @Test func crashesRestartThenBackOffThenFail() {
+        var lifecycle = PluginLifecycle(options: .init(crashLoopCount: 3))
+        var nexts: [PluginLifecycle.Next] = []
+        for second in 0..<3 {
+            lifecycle.spawning()
+            lifecycle.helloAccepted(at: at(Double(second)))
+            lifecycle.welcomed()
+            nexts.append(lifecycle.instanceEnded(.crash, why: "signal 9", name: "p", at: at(Double(second) + 0.1), random: 0.5))
+        }
+        #expect(nexts[0] == .restart(after: .zero))
+        #expect(nexts[1] == .restart(after: .milliseconds(500)))
+        guard case .park(let error) = nexts[2] else { Issue.record("a crash loop parks the plugin"); return }
+        #expect(error.code == .unavailable)
+        #expect(lifecycle.state == .failed && lifecycle.isParked)
+        #expect(lifecycle.reason?.contains("crash loop") == true && lifecycle.reason?.contains("signal 9") == true)
+        #expect(lifecycle.restarts == 2)
+        let rearmed = lifecycle.restart()
+        #expect(rearmed == .wake)
+        #expect(lifecycle.state == .starting && !lifecycle.isParked && lifecycle.reason == nil)
+    }
+
+    @Test func notConfiguredParksWithTheReason() {
+        var lifecycle = PluginLifecycle(options: .init())
+        lifecycle.spawning()
+        let next = lifecycle.instanceEnded(.notConfigured, why: "no DISCORD_BOT_TOKEN", name: "discord", at: at(1), random: 0.5)
+        guard case .park = next else { Issue.record("not configured parks"); return }
+        #expect(lifecycle.state == .notConfigured && lifecycle.reason == "no DISCORD_BOT_TOKEN")
+    }
+
+    @Test func aRestartOfARunningPluginRespawnsWithoutCountingACrash() {
+        var lifecycle = PluginLifecycle(options: .init())
+        lifecycle.spawning()
+        lifecycle.helloAccepted(at: at(0))
+        lifecycle.welcomed()
+        let restart = lifecycle.restart()
+        #expect(restart == .stopInstance)
+        #expect(lifecycle.endWasRequested)
+        let next = lifecycle.instanceEnded(.requested, why: nil, name: "p", at: at(1), random: 0.5)
+        #expect(next == .respawn)
+        #expect(lifecycle.restarts == 0 && !lifecycle.endWasRequested)
+    }
+
+    @Test func livenessPingsWaitsForThePongAndCallsAMissedOneAHang() {
+        var liveness = Liveness(now: at(0), pingTimeout: .seconds(10), stalledInputLimit: .seconds(10))
+        let verdict1 = liveness.tick(at: at(5), stdinStalledFor: nil, queuedBytes: 0)
+        #expect(verdict1 == .ping(id: "ping-1"))
+        let verdict2 = liveness.tick(at: at(10), stdinStalledFor: nil, queuedBytes: 0)
+        #expect(verdict2 == .fine)
+        liveness.pong(at: at(10.5))
+        let verdict3 = liveness.tick(at: at(15), stdinStalledFor: nil, queuedBytes: 0)
+        #expect(verdict3 == .ping(id: "ping-2"))
+        let verdict4 = liveness.tick(at: at(25.5), stdinStalledFor: nil, queuedBytes: 0)
+        #expect(verdict4 == .hung("missed pongs for 10 s"))
+    }
+
+    @Test func livenessCallsAStalledStdinAHang() {
+        var liveness = Liveness(now: at(0), pingTimeout: .seconds(10), stalledInputLimit: .seconds(10))
+        let verdict5 = liveness.tick(at: at(5), stdinStalledFor: .seconds(9), queuedBytes: 2 << 20)
+        #expect(verdict5 == .ping(id: "ping-1"))
+        let stalled = liveness.tick(at: at(12), stdinStalledFor: .seconds(11), queuedBytes: 2 << 20)
+        guard case .hung(let why) = stalled else {
+            Issue.record("a stalled stdin is a hang")
+            return
+        }
+        #expect(why.contains("not reading its stdin"))
+    }
+
+    @Test func instanceEndsAreClassified() {
+        #expect(
+            InstanceEnd.of(.init(exit: .exited(78), stderrTail: ["no token"])) == InstanceEnd(exit: .notConfigured, reason: "no token", crashed: true)
+        )
+        #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).exit == .requested)
+        #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).crashed == false)
+        let killed = InstanceEnd.of(.init(exit: .signaled(9), handshaken: true, killReason: "hung: missed pongs", stderrTail: ["a", "b"]))
+        #expect(killed.exit == .crash && killed.reason?.hasPrefix("hung: missed pongs") == true && killed.reason?.hasSuffix("stderr: a | b") == true)
+        #expect(InstanceEnd.of(.init(exit: .exited(1))).reason == "exited before its hello (exited with status 1)")
+        #expect(InstanceEnd.of(.init(exit: .exited(2), incompatible: true)).exit == .incompatible)
+        #expect(InstanceEnd.of(.init(exit: .spawnFailed("no such file"))).reason == "no such file")
+    }
+
+    @Test func helloIsJudgedOnce() throws {
+        let hello = Hello(name: "p", version: "1", roles: ["formatter"])
+        #expect(HelloCheck(first: .message(.hello(hello))) == .accepted(hello))
+        var old = hello
+        old.protocol = 2
+        guard case .incompatible(_, let goodbye) = HelloCheck(first: .message(.hello(old))) else { Issue.record("protocol 2"); return }
+        #expect(goodbye == "unsupported protocol 2; this pi-relayd speaks 1")
+        guard case .rejected(let why) = HelloCheck(first: .malformed(preview: "Starting up…", error: "not JSON")) else {
+            Issue.record("junk first line")
+            return
+        }
+        #expect(why == "expected a hello as the first line, got: Starting up…")
+        guard case .rejected = HelloCheck(first: .message(.pong(id: "1"))) else { Issue.record("a pong is no hello"); return }
+    }
+}
+
+/// Holds a `PendingRequests` the way a slot does, so its entries have real continuations.
+private actor PendingTable {
+    var pending = PendingRequests(idPrefix: "t")
+
+    func request() async throws -> JSONValue {
+        let id = pending.nextID()
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.add(id, PendingRequests.Entry(method: "format.final", params: [:], continuation: continuation))
+        }
+    }
+
+    var count: Int { pending.count }
+    func send(to instance: Int) -> [String] { pending.unsent(to: instance).map(\.id) }
+
+    /// Ends `instance`; poison is failed as the slot does. Returns how many were poison.
+    func end(_ instance: Int, crashed: Bool) -> Int {
+        let poison = pending.instanceEnded(instance, crashed: crashed)
+        for entry in poison { entry.continuation.resume(throwing: RemoteError(code: .poison, message: entry.method)) }
+        return poison.count
+    }
+
+    func answer(_ id: String) {
+        pending.remove(id)?.continuation.resume(returning: "done")
+    }
+}
+
+@Suite struct PendingRequestsTests {
+    @Test func aRequestInFlightDuringTwoCrashesIsPoisonAndOneCrashIsNot() async throws {
+        let table = PendingTable()
+        async let answer = table.request()
+        while await table.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await table.send(to: 1) == ["t1"])
+        #expect(await table.end(1, crashed: true) == 0)
+        #expect(await table.send(to: 2) == ["t1"])
+        #expect(await table.end(2, crashed: true) == 1)
+        do {
+            _ = try await answer
+            Issue.record("poison must fail")
+        } catch let error as RemoteError {
+            #expect(error.code == .poison)
+        }
+    }
+
+    @Test func aRequestedStopDoesNotCountAsACrash() async throws {
+        let table = PendingTable()
+        async let answer = table.request()
+        while await table.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        for instance in 1...3 {
+            #expect(await table.send(to: instance) == ["t1"])
+            #expect(await table.end(instance, crashed: false) == 0)
+        }
+        #expect(await table.send(to: 4) == ["t1"])
+        await table.answer("t1")
+        #expect(try await answer == "done")
+    }
+}
