@@ -11,8 +11,8 @@ actor PiSession {
     private(set) var sessionFile: String?
     private(set) var model: String?
     private(set) var thinkingLevel: String?
-    private var phase = SessionPhase.starting
-    var state: SessionState { phase.state(busy: recorder.isBusy, openQuestions: questions.count) }
+    private var lifecycle = SessionLifecycle()
+    var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
     let createdAt: Date
     private(set) var lastActivity: Date
     let launcher: PiLauncher
@@ -28,7 +28,6 @@ actor PiSession {
     private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
     private var input: ChildInput?
     private(set) var pid: Int32?
-    private var generation = 0
     private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
     private var activeRun: String?
@@ -46,7 +45,6 @@ actor PiSession {
     /// How the current child ended, once it has.
     private var lastExit: ChildExit?
     private var starting: Task<Void, any Error>?
-    private var ending = false
     private let reader = PiEventReader()
     private(set) var skippedLines = 0
 
@@ -89,7 +87,7 @@ actor PiSession {
     /// Starts pi if it is not running and waits until it answers `get_state`. A pi that is
     /// missing or exits at start fails with its stderr.
     func ensureRunning() async throws {
-        if ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
+        if lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if pid != nil, starting == nil { return }
         if let starting { return try await starting.value }
         let task = Task { try await self.launch() }
@@ -103,9 +101,7 @@ actor PiSession {
             orphan = nil
             await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
-        generation += 1
-        let gen = generation
-        phase = .starting
+        let gen = lifecycle.launch(resuming: sessionFile != nil)
         stderrTail = []
         lastExit = nil
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
@@ -126,13 +122,13 @@ actor PiSession {
         do {
             let r = try await command("get_state", [:], timeout: launcher.startTimeout)
             applyState(r)
-            phase = .running
+            lifecycle.answered()
             await persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
             if let p = pid { ChildProcess.signalGroup(p, SIGKILL) }
             let why = lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
-            if lastExit == nil { phase = .exited(reason: why) }
+            lifecycle.failedToStart(why, exitSeen: lastExit != nil)
             // pi explains a failed start on stderr, often over several lines ("No models
             // available." comes first, hints follow): pass them on whole, not just the last few.
             let said = spokenLines(stderrTail.suffix(12))
@@ -150,7 +146,7 @@ actor PiSession {
     }
 
     private func handle(_ event: ChildEvent, generation gen: Int) async {
-        guard gen == generation else { return }
+        guard lifecycle.isCurrent(gen) else { return }
         switch event {
         case .started(let p):
             pid = p
@@ -198,10 +194,7 @@ actor PiSession {
         input?.finish()
         input = nil
         lastExit = exit
-        let tail = spokenLines(stderrTail).suffix(3).joined(separator: " | ")
-        var reason = ending ? "ended" : "pi \(exit)"
-        if !ending, !tail.isEmpty { reason += ": \(tail)" }
-        phase = .exited(reason: reason)
+        let reason = lifecycle.exited(exit, stderr: spokenLines(stderrTail))
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions
         questions.removeAll()
@@ -211,7 +204,7 @@ actor PiSession {
         }
         await emit(recorder.childExited(reason: reason))
         for (_, q) in closed { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
-        if !ending {
+        if !lifecycle.ending {
             logger.warning("session \(name): \(reason)")
             record(type: "exited", ["reason": .string(reason)])
             await observer.session(id, did: .exited(reason: reason))
@@ -576,7 +569,7 @@ actor PiSession {
 
     /// Close stdin, then TERM, then KILL the process group.
     func end() async {
-        ending = true
+        lifecycle.end()
         for (_, w) in watchers { w.finish() }
         watchers.removeAll()
         guard let p = pid else { return }

@@ -1,6 +1,7 @@
 /// What a session is doing, as `pi-relayd sessions` shows it.
 enum SessionState: Sendable, Equatable {
     case starting
+    case resuming
     case idle
     case busy
     case waitingForAnswer
@@ -9,6 +10,7 @@ enum SessionState: Sendable, Equatable {
     var name: String {
         switch self {
         case .starting: return "starting"
+        case .resuming: return "resuming"
         case .idle: return "idle"
         case .busy: return "busy"
         case .waitingForAnswer: return "waiting-for-answer"

@@ -7,7 +7,7 @@ public struct SessionSummary: Sendable, Equatable {
     public var name: String
     /// The folder pi works in.
     public var cwd: String
-    /// `starting`, `idle`, `busy`, `waiting-for-answer` (a question is open) or `exited`.
+    /// `starting`, `resuming`, `idle`, `busy`, `waiting-for-answer` (a question is open) or `exited`.
     public var state: String
     /// When it last did something, ISO 8601.
     public var lastActivity: String?

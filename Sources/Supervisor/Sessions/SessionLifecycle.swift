@@ -1,0 +1,75 @@
+/// A session's pi child through its life: starting (a new pi) or resuming (pi reopening the
+/// session file of an earlier one), running once it answers, exited; and ending once the session
+/// is ended for good. A pure state machine: `PiSession` tells it what happened and does the I/O.
+/// The state `pi-relayd sessions` shows is worked out here, in one place.
+struct SessionLifecycle: Sendable, Equatable {
+    enum Phase: Sendable, Equatable {
+        /// A new pi is starting and has not answered `get_state`.
+        case starting
+        /// pi is reopening a session file and has not answered `get_state`.
+        case resuming
+        /// pi answered and is taking commands.
+        case running
+        /// pi is gone: it exited, failed to start, or the session ended.
+        case exited(reason: String)
+    }
+
+    private(set) var phase: Phase
+    /// Counts launches, so events from an earlier pi are told apart and ignored.
+    private(set) var generation = 0
+    /// The session is being ended: no more launches, and its exit is no failure.
+    private(set) var ending = false
+
+    init(phase: Phase = .starting) {
+        self.phase = phase
+    }
+
+    /// A pi is being launched; returns its generation.
+    mutating func launch(resuming: Bool) -> Int {
+        generation += 1
+        phase = resuming ? .resuming : .starting
+        return generation
+    }
+
+    func isCurrent(_ launched: Int) -> Bool { launched == generation }
+
+    /// pi answered `get_state`.
+    mutating func answered() {
+        phase = .running
+    }
+
+    /// pi did not come up. When its exit was seen, that already said why.
+    mutating func failedToStart(_ why: String, exitSeen: Bool) {
+        if !exitSeen { phase = .exited(reason: why) }
+    }
+
+    /// pi exited; `stderr` is what it said last. Returns the reason to show.
+    mutating func exited(_ exit: ChildExit, stderr: [String]) -> String {
+        var reason = ending ? "ended" : "pi \(exit)"
+        let tail = stderr.suffix(3).joined(separator: " | ")
+        if !ending, !tail.isEmpty { reason += ": \(tail)" }
+        phase = .exited(reason: reason)
+        return reason
+    }
+
+    mutating func end() {
+        ending = true
+    }
+
+    /// What the session is doing. An open question outranks a run, since the run waits for it;
+    /// a question or a run seen while pi is still starting already shows.
+    func state(busy: Bool, openQuestions: Int) -> SessionState {
+        switch phase {
+        case .exited(let reason):
+            return .exited(reason: reason)
+        case .running, .starting, .resuming:
+            if openQuestions > 0 { return .waitingForAnswer }
+            if busy { return .busy }
+            switch phase {
+            case .starting: return .starting
+            case .resuming: return .resuming
+            default: return .idle
+            }
+        }
+    }
+}
