@@ -15,7 +15,6 @@ let package = Package(
         .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -28,7 +27,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CEpoll", path: "Sources/Supervisor/CEpoll"),
+        .systemLibrary(name: "CLinux", path: "Sources/Supervisor/CLinux"),
         .target(
             name: "PiRelaySDK",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -39,15 +38,14 @@ let package = Package(
         .target(
             name: "Supervisor",
             dependencies: [
-                "PiRelaySDK", "CLibYAML", "CEpoll",
-                .product(name: "Subprocess", package: "swift-subprocess"),
+                "PiRelaySDK", "CLibYAML", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Supervisor",
-            exclude: ["Main", "CEpoll"],
+            exclude: ["Main", "CLinux"],
             swiftSettings: strict),
         .executableTarget(
             name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",

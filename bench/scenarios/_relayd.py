@@ -213,6 +213,18 @@ class Relayd:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
+    def plugin_cpu_seconds(self, name):
+        """utime + stime of a running plugin's process (its pid from `plugins`); None when down."""
+        p = self.plugin(name)
+        if not p or "pid" not in p:
+            return None
+        try:
+            with open(f"/proc/{p['pid']}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
     def threads(self):
         with open(f"/proc/{self.pid}/status") as f:
             for line in f:

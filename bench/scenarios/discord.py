@@ -122,6 +122,8 @@ def run(ctx):
         quiet_until(fake, 2.0, 60)
         stats0 = fake.call("GET", "/stats")
         cursor = fake.call("GET", "/cursor")["cursor"]
+        cpu0 = {name: d.plugin_cpu_seconds(name) for name in ("discord", "formatter")}
+        daemon0, wall0 = d.cpu_seconds(), time.monotonic()
         for i in range(SESSIONS):
             fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
                                             "mention_bot": True, "content": f"bench:stream:ch{i:02d}:{SECONDS}:{RATE}"})
@@ -130,6 +132,11 @@ def run(ctx):
             if time.monotonic() > deadline:
                 break
             time.sleep(0.5)
+        stream_seconds = time.monotonic() - wall0
+        cpu = {name: d.plugin_cpu_seconds(name) for name in ("discord", "formatter")}
+        cpu = {name: (100 * (cpu[name] - cpu0[name]) / stream_seconds if cpu[name] is not None and cpu0[name] is not None else None)
+               for name in cpu}
+        cpu["daemon"] = 100 * (d.cpu_seconds() - daemon0) / stream_seconds
         quiet_until(fake, 3.0, 90)
         stats1 = fake.call("GET", "/stats")
         reqs = fake.call("GET", f"/requests?since={cursor}", timeout=120)["requests"]
@@ -193,6 +200,8 @@ def run(ctx):
         add("first delta → first visible text", "none seen", f"< {TARGET_S:g} s", False)
     add("characters streamed / shown in the channels", f"{expected} / {shown}")
     add("fake Discord violations", len(violations), "0", not violations)
+    for name in ("daemon", "discord", "formatter"):
+        add(f"{name} CPU while {SESSIONS} stream, % of a core", round(cpu[name], 2) if cpu[name] is not None else "restarted")
     return rows
 
 

@@ -115,6 +115,7 @@ def run(ctx):
             time.sleep(0.25)
         windows = []
         c_all, w_all = d.cpu_seconds(), time.monotonic()
+        formatter0 = d.plugin_cpu_seconds("formatter")
         for _ in range(WINDOWS):
             c0, w0 = d.cpu_seconds(), time.monotonic()
             while time.monotonic() < w0 + WINDOW:
@@ -122,6 +123,10 @@ def run(ctx):
                 time.sleep(0.25)
             windows.append(100 * (d.cpu_seconds() - c0) / (time.monotonic() - w0))
         all_cpu = 100 * (d.cpu_seconds() - c_all) / (time.monotonic() - w_all)
+        formatter1 = d.plugin_cpu_seconds("formatter")
+        formatter_cpu = None
+        if formatter0 is not None and formatter1 is not None:
+            formatter_cpu = 100 * (formatter1 - formatter0) / (time.monotonic() - w_all)
         lives1 = d.plugin_call("bench-messenger", "counts")
         lt1 = time.monotonic()
         while time.monotonic() < start + STREAM_SECONDS + 3:
@@ -146,6 +151,7 @@ def run(ctx):
     add("pi lines relayed /s", round(STREAMING * RATE))
     add("pi stdout into the daemon MB/s", round(mb_per_s, 2))
     add("daemon CPU over all windows %", round(all_cpu, 2))
+    add("formatter plugin CPU over all windows %", round(formatter_cpu, 2) if formatter_cpu is not None else "restarted")
     add("chat.live notifies /s", round((lives1["live"] - lives0["live"]) / (lt1 - lt0), 1))
     add("time to create 220 sessions s", round(created, 1))
     if streamed != STREAMING:

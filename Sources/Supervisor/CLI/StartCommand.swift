@@ -28,7 +28,7 @@ struct StartCommand: AsyncParsableCommand {
             // action would kill it.
             signal(SIGPIPE, SIG_IGN)
             // Likewise a file that may not grow (RLIMIT_FSIZE) must cost a failed write, reported
-            // in `status`, not the daemon. Children get default dispositions back (swift-subprocess).
+            // in `status`, not the daemon. Children get default dispositions back (`ChildSpawn`).
             signal(SIGXFSZ, SIG_IGN)
             let daemon = Daemon(home: home, foreground: true)
             let group = ServiceGroup(

@@ -1,14 +1,8 @@
 import Foundation
 import PiRelaySDK
-import Subprocess
 
 #if canImport(Glibc)
 import Glibc
-#endif
-#if canImport(System)
-import System
-#else
-import SystemPackage
 #endif
 
 /// Runs one child with pipes on all three fds, in its own process group, and streams what it
@@ -21,18 +15,8 @@ enum ChildProcess {
     /// written in order, and finishing it closes the child's stdin. Events go to `events` (the
     /// caller's stream).
     static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink) async -> ChildExit {
-        var options = PlatformOptions()
-        // A new session (and so a new process group) lets a shutdown signal the whole tree:
-        // pi's bash tool starts grandchildren.
-        options.createSession = true
-        let executable: Executable =
-            spec.executable.contains("/")
-            ? .path(FilePath(spec.executable)) : .name(spec.executable)
-        var env: [Environment.Key: String] = [:]
-        for (k, v) in spec.environment { env[Environment.Key(stringLiteral: k)] = v }
-        // Our own pipes: stdout and stderr read by PipeReader (swift-subprocess's output
-        // sequences park a zero-filled 64 KiB buffer on each pipe between reads), stdin written
-        // by ChildInput from the sender's thread (no hop through a writer task).
+        // Our own pipes: stdout and stderr read by PipeReader, stdin written by ChildInput from
+        // the sender's thread (no hop through a writer task).
         var pipes: [ChildPipe] = []
         for _ in 0..<3 {
             guard let p = ChildPipe.make() else {
@@ -44,100 +28,83 @@ enum ChildProcess {
             pipes.append(p)
         }
         let (inp, out, err) = (pipes[0], pipes[1], pipes[2])
-        let spawned = SpawnedFlag()
-        defer {
-            // The body never ran (the spawn failed): nobody else will close our ends.
-            if !spawned.value {
-                close(out.read); close(err.read); close(inp.write)
+        // A new session (and so a new process group) lets a shutdown signal the whole tree:
+        // pi's bash tool starts grandchildren.
+        let spawned = ChildSpawn.spawn(spec, stdin: inp.read, stdout: out.write, stderr: err.write)
+        // The child has its copies (or there is no child): ours go.
+        close(inp.read)
+        close(out.write)
+        close(err.write)
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let failure):
+            close(out.read)
+            close(err.read)
+            close(inp.write)
+            input.detach()
+            return .spawnFailed(describe(failure, spec: spec))
+        }
+        input.attach(inp.write)
+        events.yield(.started(pid: pid))
+        let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
+        let stdout = PipeReader(fd: out.read) { chunk in
+            var batch: [LineFramer.Event] = []
+            outFramer.framer.feed(chunk) { batch.append($0) }
+            for e in batch {
+                if case .oversized(let n) = e {
+                    // At most one line over the cap fits in a chunk, so the prefix is its own.
+                    events.yield(.stdoutOversized(bytes: n, prefix: outFramer.framer.oversizedPrefix))
+                } else {
+                    events.yield(.stdout(e))
+                }
+            }
+        } onEnd: {
+            if let n = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: n))) }
+        }
+        let errFramer = FramerBox(maxLineBytes: 64 * 1024)
+        let stderr = PipeReader(fd: err.read) { chunk in
+            errFramer.framer.feed(chunk) { event in
+                switch event {
+                case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))
+                case .oversized(let n): events.yield(.stderr("[\(n) bytes of stderr without a line break]"))
+                case .unterminatedTail: break
+                }
+            }
+        } onEnd: {
+            if let n = errFramer.framer.finish(), n > 0 { events.yield(.stderr("[stderr ended without a line break after \(n) bytes]")) }
+        }
+        // A grandchild may hold the pipes open after the child is gone: its exit ends them.
+        let exitWatch = ExitWatch(pid: pid, pidfd: ChildSpawn.exitDescriptor(pid), readers: [stdout, stderr])
+        await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await stderr.waitForEnd() }
+                await stdout.waitForEnd()
+                // stdout is closed: the child is exiting. Stop feeding it; stderr drains to EOF
+                // (or until the child is gone and its pipe is empty: ExitWatch).
                 input.detach()
+                await group.next()
             }
+        } onCancel: {
+            // Nobody will read the child any more: it must not outlive its reader.
+            signalGroup(pid, SIGKILL)
+            stdout.cancel()
+            stderr.cancel()
         }
-        do {
-            let result = try await Subprocess.run(
-                executable,
-                arguments: Arguments(spec.arguments),
-                environment: .inherit.updating(env),
-                workingDirectory: FilePath(spec.workingDirectory),
-                platformOptions: options,
-                input: .fileDescriptor(FileDescriptor(rawValue: inp.read), closeAfterSpawningProcess: true),
-                output: .fileDescriptor(FileDescriptor(rawValue: out.write), closeAfterSpawningProcess: true),
-                error: .fileDescriptor(FileDescriptor(rawValue: err.write), closeAfterSpawningProcess: true)
-            ) { execution in
-                spawned.value = true
-                input.attach(inp.write)
-                events.yield(.started(pid: execution.processIdentifier.value))
-                let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
-                let stdout = PipeReader(fd: out.read) { chunk in
-                    var batch: [LineFramer.Event] = []
-                    outFramer.framer.feed(chunk) { batch.append($0) }
-                    for e in batch {
-                        if case .oversized(let n) = e {
-                            // At most one line over the cap fits in a chunk, so the prefix is its own.
-                            events.yield(.stdoutOversized(bytes: n, prefix: outFramer.framer.oversizedPrefix))
-                        } else {
-                            events.yield(.stdout(e))
-                        }
-                    }
-                } onEnd: {
-                    if let n = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: n))) }
-                }
-                let errFramer = FramerBox(maxLineBytes: 64 * 1024)
-                let stderr = PipeReader(fd: err.read) { chunk in
-                    errFramer.framer.feed(chunk) { event in
-                        switch event {
-                        case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))
-                        case .oversized(let n): events.yield(.stderr("[\(n) bytes of stderr without a line break]"))
-                        case .unterminatedTail: break
-                        }
-                    }
-                } onEnd: {
-                    if let n = errFramer.framer.finish(), n > 0 { events.yield(.stderr("[stderr ended without a line break after \(n) bytes]")) }
-                }
-                // A grandchild may hold the pipes open after the child is gone: its exit ends them.
-                let exitWatch = ExitWatch(pidfd: execution.processIdentifier.processDescriptor, readers: [stdout, stderr])
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        await withTaskCancellationHandler {
-                            await stderr.waitForEnd()
-                        } onCancel: {
-                            stderr.cancel()
-                        }
-                    }
-                    await withTaskCancellationHandler {
-                        await stdout.waitForEnd()
-                    } onCancel: {
-                        stdout.cancel()
-                    }
-                    // stdout is closed: the child is exiting. Stop feeding it; stderr drains to EOF
-                    // (or until the child is gone and its pipe is empty: ExitWatch).
-                    input.detach()
-                    await group.next()
-                }
-                exitWatch.cancel()
-                stdout.cancel()
-                stderr.cancel()
-            }
-            switch result.terminationStatus {
-            case .exited(let c): return .exited(c)
-            case .signaled(let s): return .signaled(s)
-            }
-        } catch let e as SubprocessError {
-            return .spawnFailed(describe(e, spec: spec))
-        } catch {
-            return .spawnFailed("\(error)")
-        }
+        return await exitWatch.exit()
     }
 
-    static func describe(_ e: SubprocessError, spec: ChildSpec) -> String {
-        if e.code == .executableNotFound {
+    static func describe(_ failure: ChildSpawn.Failure, spec: ChildSpec) -> String {
+        switch failure {
+        case .notFound:
             return spec.executable.contains("/")
                 ? "\(spec.executable) does not exist or is not executable"
                 : "\(spec.executable) was not found in PATH"
-        }
-        if e.code == .failedToChangeWorkingDirectory {
+        case .noWorkingDirectory:
             return "cannot enter working directory \(spec.workingDirectory)"
+        case .other(let why):
+            return "cannot start \(spec.executable): \(why)"
         }
-        return "\(e)"
     }
 
     /// Signals the child's whole process group.

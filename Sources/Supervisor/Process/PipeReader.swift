@@ -1,4 +1,4 @@
-import CEpoll
+import CLinux
 import Foundation
 import PiRelaySDK
 
@@ -67,28 +67,61 @@ final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// Watches a child's pidfd (Linux 5.3 and later) and, when the child exits, lets its readers end
-/// once their pipes are empty. Reaping stays with swift-subprocess. Without a pidfd it does
-/// nothing, and the readers end at end of file.
+/// Watches a child's pidfd (Linux 5.3 and later): when the child exits it reaps it and lets its
+/// readers end once their pipes are empty, even if a grandchild holds them open.
 final class ExitWatch: @unchecked Sendable {
     fileprivate let fd: Int32
     fileprivate let readers: [PipeReader]
+    let pid: pid_t
     /// Poller thread only.
     fileprivate var ended = false
+    private let lock = NSLock()
+    private var status: ChildExit?
+    private var waiter: CheckedContinuation<ChildExit, Never>?
 
-    init(pidfd: Int32, readers: [PipeReader]) {
-        // Our own descriptor: swift-subprocess closes its pidfd when the run ends.
-        fd = pidfd >= 0 ? fcntl(pidfd, F_DUPFD_CLOEXEC, 0) : -1
+    /// Watches `pid` through its pidfd (taken over: closed when the watch ends). Without a pidfd
+    /// (a kernel before 5.3) a thread of its own waits for the child.
+    init(pid: pid_t, pidfd: Int32, readers: [PipeReader]) {
+        self.pid = pid
+        fd = pidfd
         self.readers = readers
-        if fd >= 0 { PipePoller.shared.submit(.watch(self)) }
+        if fd >= 0 {
+            PipePoller.shared.submit(.watch(self))
+        } else {
+            let thread = Thread { [self] in
+                reaped(ChildSpawn.reap(pid, wait: true) ?? .spawnFailed("pid \(pid) vanished"))
+                PipePoller.shared.submit(.exitedWithoutPidfd(self))
+            }
+            thread.name = "pi-relayd.wait"
+            thread.start()
+        }
     }
 
-    func cancel() {
-        if fd >= 0 { PipePoller.shared.submit(.unwatch(self)) }
+    /// Waits for the child's exit status.
+    func exit() async -> ChildExit {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if let status {
+                lock.unlock()
+                continuation.resume(returning: status)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    fileprivate func reaped(_ exit: ChildExit) {
+        lock.lock()
+        status = exit
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume(returning: exit)
     }
 }
 
-/// epoll(7), declared by <sys/epoll.h> through the CEpoll module.
+/// epoll(7), declared by <sys/epoll.h> through the CLinux module.
 private enum Epoll {
     static let input = EPOLLIN.rawValue
     static let output = EPOLLOUT.rawValue
@@ -106,14 +139,21 @@ private enum Epoll {
 
 /// The thread behind every `PipeReader` and `ExitWatch`, and behind every `ChildInput` with more
 /// to write than its pipe took at once.
-final class PipePoller: @unchecked Sendable {
+///
+/// It is also a task executor: a task that prefers it (a pi session's event loop) runs here,
+/// between reads. A line read from pi's stdout then becomes an event, a run update and a live
+/// view on this one thread, with no thread woken per line: on Linux a wake-up through the
+/// cooperative pool costs more CPU than handling the line (issue 12 k). Work that may block or
+/// take long leaves with `withTaskExecutorPreference(globalConcurrentExecutor)`.
+final class PipePoller: TaskExecutor, @unchecked Sendable {
     static let shared = PipePoller()
 
     enum Command {
         case add(PipeReader)
         case cancel(PipeReader)
         case watch(ExitWatch)
-        case unwatch(ExitWatch)
+        /// The waiting thread reaped it: its readers may end once their pipes are empty.
+        case exitedWithoutPidfd(ExitWatch)
         /// Write what `ChildInput` still holds as its pipe makes room.
         case flush(ChildInput)
     }
@@ -133,7 +173,10 @@ final class PipePoller: @unchecked Sendable {
     private let wakeWrite: Int32
     private let lock = NSLock()
     private var commands: [Command] = []
+    private var jobs: [UnownedJob] = []
     private var wakePending = false
+    /// Set once by the poller thread before it runs anything.
+    private var pollerThread: pthread_t?
     // The rest is touched only on the poller thread.
     private var entries: [Int32: Entry] = [:]
     private var backlog: [PipeReader] = []
@@ -154,6 +197,37 @@ final class PipePoller: @unchecked Sendable {
         let thread = Thread { [self] in loop() }
         thread.name = "pi-relayd.pipes"
         thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.lock()
+        jobs.append(job)
+        // On the poller thread the loop runs it before it next blocks: no wake needed.
+        let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        let wake = !onPoller && !wakePending
+        if wake { wakePending = true }
+        lock.unlock()
+        if wake {
+            var one: UInt8 = 1
+            _ = write(wakeWrite, &one, 1)
+        }
+    }
+
+    private var hasJobs: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !jobs.isEmpty
+    }
+
+    /// Runs the jobs queued so far; those they queue run on the next turn, after the pipes.
+    private func runJobs() {
+        lock.lock()
+        let batch = jobs
+        jobs = []
+        lock.unlock()
+        let executor = asUnownedTaskExecutor()
+        for job in batch { job.runSynchronously(on: executor) }
     }
 
     func submit(_ c: Command) {
@@ -181,8 +255,11 @@ final class PipePoller: @unchecked Sendable {
     private func loop() {
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        lock.lock()
+        pollerThread = pthread_self()
+        lock.unlock()
         while true {
-            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty ? -1 : 0)
+            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty && !hasJobs ? -1 : 0)
             if n < 0 && errno != EINTR { return }
             runCommands()
             for i in 0..<max(0, Int(n)) {
@@ -199,6 +276,7 @@ final class PipePoller: @unchecked Sendable {
                 backlog = []
                 for r in again { drain(r) }
             }
+            runJobs()
         }
     }
 
@@ -221,10 +299,11 @@ final class PipePoller: @unchecked Sendable {
             case .watch(let w):
                 entries[w.fd] = .watch(w)
                 register(w.fd, edge: false)
-            case .unwatch(let w):
-                guard !w.ended else { continue }
-                w.ended = true
-                unregister(w.fd)
+            case .exitedWithoutPidfd(let w):
+                for r in w.readers where !r.ended {
+                    r.childExited = true
+                    drain(r)
+                }
             case .flush(let w):
                 let fd = w.descriptor
                 guard fd >= 0 else { continue }
@@ -251,6 +330,8 @@ final class PipePoller: @unchecked Sendable {
         guard !w.ended else { return }
         w.ended = true
         unregister(w.fd)
+        // The pidfd fired: the child is a zombie now, so this does not wait.
+        w.reaped(ChildSpawn.reap(w.pid, wait: true) ?? .spawnFailed("pid \(w.pid) vanished"))
         for r in w.readers where !r.ended {
             r.childExited = true
             drain(r)
@@ -287,9 +368,9 @@ final class PipePoller: @unchecked Sendable {
     }
 }
 
-/// A pipe for a child's stdout or stderr: the child gets `write` (swift-subprocess closes our copy
-/// once it has spawned), we keep `read`. Both are close-on-exec; swift-subprocess also closes
-/// every descriptor above 2 in the children it starts.
+/// A pipe for a child's stdout or stderr: the child gets `write` (we close our copy once it has
+/// spawned), we keep `read`. Both are close-on-exec, and `ChildSpawn` also closes every
+/// descriptor above 2 in the children it starts.
 struct ChildPipe {
     let read: Int32
     let write: Int32
@@ -306,9 +387,4 @@ struct ChildPipe {
 final class FramerBox: @unchecked Sendable {
     var framer: LineFramer
     init(maxLineBytes: Int) { framer = LineFramer(maxLineBytes: maxLineBytes) }
-}
-
-/// Set when the child has been spawned, before anything else touches it.
-final class SpawnedFlag: @unchecked Sendable {
-    var value = false
 }

@@ -116,7 +116,8 @@ actor PiSession {
             sink.yield(.exited(exit))
             sink.finish()
         }
-        Task {
+        // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
+        Task(executorPreference: PipePoller.shared) {
             for await event in events { await self.handle(event, generation: gen) }
         }
         do {
@@ -203,11 +204,11 @@ actor PiSession {
             waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
         }
         await emit(recorder.childExited(reason: reason))
-        for (_, q) in closed { await observer.session(id, did: .questionClosed(q, outcome: "pi exited")) }
+        for (_, q) in closed { await tell(.questionClosed(q, outcome: "pi exited")) }
         if !lifecycle.ending {
             logger.warning("session \(name): \(reason)")
             record(type: "exited", ["reason": .string(reason)])
-            await observer.session(id, did: .exited(reason: reason))
+            await tell(.exited(reason: reason))
         }
     }
 
@@ -299,7 +300,7 @@ actor PiSession {
             case .promptRejectedLate(_, let error):
                 let text = "pi rejected the prompt: \(Self.clean(error))"
                 record(type: "prompt_rejected", ["error": .string(Self.clean(error))])
-                await observer.session(id, did: .notice(kind: "error", text: text))
+                await tell(.notice(kind: "error", text: text))
             case .duplicate, .unmatched:
                 break
             }
@@ -311,7 +312,7 @@ actor PiSession {
             let x = e.extensionError
             let text = "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")"
             record(type: "extension_error", ["text": .string(text)])
-            await observer.session(id, did: .notice(kind: "extension-error", text: text))
+            await tell(.notice(kind: "extension-error", text: text))
             return
         default:
             break
@@ -351,13 +352,13 @@ actor PiSession {
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = r.runID
                 await persist(record)
-                await observer.session(id, did: .runStarted(r))
+                await tell(.runStarted(r))
             case .updated(let r):
-                await observer.session(id, did: .runUpdated(r))
+                await tell(.runUpdated(r))
             case .finished(let r):
                 lastRun = r
                 record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
-                await observer.session(id, did: .runFinished(r))
+                await tell(.runFinished(r))
                 // The next run may have started while this final was being delivered.
                 if activeRun == r.runID {
                     activeRun = nil
@@ -370,6 +371,21 @@ actor PiSession {
                     await self?.settle()
                 }
             }
+        }
+    }
+
+    /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
+    /// handled on the thread that read the line; everything else (finals go through the
+    /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
+    private func tell(_ news: SessionNews) async {
+        if case .runUpdated = news {
+            await observer.session(id, did: news)
+            return
+        }
+        let observer = observer
+        let id = id
+        await withTaskExecutorPreference(globalConcurrentExecutor) {
+            await observer.session(id, did: news)
         }
     }
 
@@ -453,10 +469,10 @@ actor PiSession {
                     await self?.expireQuestion(qid, cancelOnPi: policyTimeout)
                 }
             }
-            await observer.session(id, did: .questionAsked(question))
+            await tell(.questionAsked(question))
         case "notify":
             record(type: "notify", ["message": JSONValue(q.message), "notifyType": JSONValue(q.notifyType)])
-            await observer.session(id, did: .notice(kind: q.notifyType ?? "info", text: q.message ?? ""))
+            await tell(.notice(kind: q.notifyType ?? "info", text: q.message ?? ""))
         default:
             var preview: JSONValue = ["method": .string(method)]
             if let t = q.title { preview["title"] = .string(t) }
@@ -475,7 +491,7 @@ actor PiSession {
         if cancelOnPi { write(q.cancellation()) }
         record(type: "question_expired", ["id": .string(qid)])
         await persist(record)
-        await observer.session(id, did: .questionClosed(q, outcome: "expired: no answer in time"))
+        await tell(.questionClosed(q, outcome: "expired: no answer in time"))
     }
 
     /// The first answer wins; a later one finds no question.
@@ -490,7 +506,7 @@ actor PiSession {
         let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
         await persist(record)
-        await observer.session(id, did: .questionClosed(q, outcome: "\(who) answered: \(shown)"))
+        await tell(.questionClosed(q, outcome: "\(who) answered: \(shown)"))
         return q
     }
 
@@ -501,7 +517,7 @@ actor PiSession {
         write(q.cancellation())
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
         await persist(record)
-        await observer.session(id, did: .questionClosed(q, outcome: "\(who) cancelled it"))
+        await tell(.questionClosed(q, outcome: "\(who) cancelled it"))
         return q
     }
 

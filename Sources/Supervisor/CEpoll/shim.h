@@ -1,1 +1,0 @@
-#include <sys/epoll.h>
