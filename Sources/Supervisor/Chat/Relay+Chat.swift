@@ -162,6 +162,11 @@ extension Relay {
                 sessionID: session.id, user: nil, since: Date())
     }
 
+    /// Whether any chat watches the session; no list is built (this runs for every pi line).
+    func isWatched(_ sessionID: String) -> Bool {
+        bindings.values.contains { $0.sessionID == sessionID }
+    }
+
     func chats(of sessionID: String) -> [Binding] {
         bindings.values.filter { $0.sessionID == sessionID }.sorted { $0.key < $1.key }
     }

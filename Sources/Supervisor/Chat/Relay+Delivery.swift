@@ -83,12 +83,11 @@ extension Relay {
         // A run with nothing to show yet (it has just started) sends no view: chat.typing already
         // says the agent is working, and an empty view would start the throttle clock and hold
         // the first real text back by up to `liveInterval`.
-        guard run.revision > 0, !chats(of: run.sessionID).isEmpty else { return }
-        if var feed = live[run.runID] {
-            feed.latest = run
-            live[run.runID] = feed
+        guard run.revision > 0, isWatched(run.sessionID) else { return }
+        if live[run.runID] != nil {
+            live[run.runID]?.latestRevision = run.revision
         } else {
-            live[run.runID] = LiveFeed(latest: run)
+            live[run.runID] = LiveFeed(sessionID: run.sessionID, latestRevision: run.revision)
         }
         scheduleLive(run.runID)
     }
@@ -108,12 +107,15 @@ extension Relay {
     private func flushLive(_ runID: String) async {
         guard var feed = live[runID] else { return }
         feed.scheduled = false
-        guard feed.latest.revision != feed.sentRevision else { live[runID] = feed; return }
+        guard feed.latestRevision != feed.sentRevision else { live[runID] = feed; return }
         feed.inFlight = true
         feed.rev += 1
-        let run = feed.latest
         let rev = feed.rev
         live[runID] = feed
+        guard let session = await sessions?.session(id: feed.sessionID), let run = await session.currentRun(runID) else {
+            live[runID]?.inFlight = false
+            return
+        }
         let targets = chats(of: run.sessionID)
         for b in targets {
             let limit = limits[b.messenger] ?? 2000
@@ -131,7 +133,7 @@ extension Relay {
         after.lastSent = .now
         after.sentRevision = run.revision
         live[runID] = after
-        if after.latest.revision != run.revision { scheduleLive(runID) }
+        if after.latestRevision != run.revision { scheduleLive(runID) }
     }
 
     /// A growing text shown without the formatter: up to its last whitespace, so a secret still

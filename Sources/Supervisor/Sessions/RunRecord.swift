@@ -15,10 +15,7 @@ struct RunRecord: Sendable {
         get { view.sessionName ?? "" }
         set { view.sessionName = newValue }
     }
-    var items: [Item] {
-        get { view.items }
-        set { view.items = newValue }
-    }
+    var items: [Item] { view.items }
     var done: Bool { view.done }
     var stopReason: String? {
         get { view.stopReason }
@@ -58,24 +55,34 @@ struct RunRecord: Sendable {
         textBytes += delta.utf8.count
         let piece = textBytes >= Self.maxTextBytes ? delta + "\n[… output truncated by pi-relayd]" : delta
         revision += 1
-        if messageOpen, let last = items.last {
-            switch (last, thinking) {
-            case (.text(let t), false): items[items.count - 1] = .text(t + piece); return
-            case (.thinking(let t), true): items[items.count - 1] = .thinking(t + piece); return
+        if messageOpen, let last = view.items.indices.last {
+            // The text is taken out of the item before it grows, so the append happens in place
+            // (amortised O(delta)) unless someone still holds an older view of the run.
+            switch (view.items[last], thinking) {
+            case (.text(var text), false):
+                view.items[last] = .text("")
+                text += piece
+                view.items[last] = .text(text)
+                return
+            case (.thinking(var text), true):
+                view.items[last] = .thinking("")
+                text += piece
+                view.items[last] = .thinking(text)
+                return
             default: break
             }
         }
-        items.append(thinking ? .thinking(piece) : .text(piece))
+        view.items.append(thinking ? .thinking(piece) : .text(piece))
         messageOpen = true
     }
 
     mutating func toolStarted(id: String, name: String, args: JSONValue) {
         revision += 1
-        if messageOpen, case .tools(var calls) = items.last {
+        if messageOpen, case .tools(var calls) = view.items.last {
             calls.append(ToolCall(id: id, name: name, args: args, done: false))
-            items[items.count - 1] = .tools(calls)
+            view.items[view.items.count - 1] = .tools(calls)
         } else {
-            items.append(.tools([ToolCall(id: id, name: name, args: args, done: false)]))
+            view.items.append(.tools([ToolCall(id: id, name: name, args: args, done: false)]))
         }
         messageOpen = true
     }
@@ -97,10 +104,10 @@ struct RunRecord: Sendable {
     }
 
     private mutating func update(_ id: String, _ change: (inout ToolCall) -> Void) {
-        for i in items.indices.reversed() {
-            guard case .tools(var calls) = items[i], let k = calls.firstIndex(where: { $0.id == id }) else { continue }
-            change(&calls[k])
-            items[i] = .tools(calls)
+        for index in view.items.indices.reversed() {
+            guard case .tools(var calls) = view.items[index], let call = calls.firstIndex(where: { $0.id == id }) else { continue }
+            change(&calls[call])
+            view.items[index] = .tools(calls)
             revision += 1
             return
         }
@@ -108,7 +115,7 @@ struct RunRecord: Sendable {
 
     mutating func notice(_ kind: String, _ text: String) {
         revision += 1
-        items.append(.notice(NoticeKind(wireName: kind), text))
+        view.items.append(.notice(NoticeKind(wireName: kind), text))
         messageOpen = false
     }
 
