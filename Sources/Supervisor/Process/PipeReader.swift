@@ -139,13 +139,7 @@ private enum Epoll {
 
 /// The thread behind every `PipeReader` and `ExitWatch`, and behind every `ChildInput` with more
 /// to write than its pipe took at once.
-///
-/// It is also a task executor: a task that prefers it (a pi session's event loop) runs here,
-/// between reads. A line read from pi's stdout then becomes an event, a run update and a live
-/// view on this one thread, with no thread woken per line: on Linux a wake-up through the
-/// cooperative pool costs more CPU than handling the line (issue 12 k). Work that may block or
-/// take long leaves with `withTaskExecutorPreference(globalConcurrentExecutor)`.
-final class PipePoller: TaskExecutor, @unchecked Sendable {
+final class PipePoller: @unchecked Sendable {
     static let shared = PipePoller()
 
     enum Command {
@@ -173,10 +167,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     private let wakeWrite: Int32
     private let lock = NSLock()
     private var commands: [Command] = []
-    private var jobs: [UnownedJob] = []
     private var wakePending = false
-    /// Set once by the poller thread before it runs anything.
-    private var pollerThread: pthread_t?
     // The rest is touched only on the poller thread.
     private var entries: [Int32: Entry] = [:]
     private var backlog: [PipeReader] = []
@@ -197,37 +188,6 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         let thread = Thread { [self] in loop() }
         thread.name = "pi-relayd.pipes"
         thread.start()
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        lock.lock()
-        jobs.append(job)
-        // On the poller thread the loop runs it before it next blocks: no wake needed.
-        let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-        let wake = !onPoller && !wakePending
-        if wake { wakePending = true }
-        lock.unlock()
-        if wake {
-            var one: UInt8 = 1
-            _ = write(wakeWrite, &one, 1)
-        }
-    }
-
-    private var hasJobs: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !jobs.isEmpty
-    }
-
-    /// Runs the jobs queued so far; those they queue run on the next turn, after the pipes.
-    private func runJobs() {
-        lock.lock()
-        let batch = jobs
-        jobs = []
-        lock.unlock()
-        let executor = asUnownedTaskExecutor()
-        for job in batch { job.runSynchronously(on: executor) }
     }
 
     func submit(_ c: Command) {
@@ -255,11 +215,8 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     private func loop() {
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
-        lock.lock()
-        pollerThread = pthread_self()
-        lock.unlock()
         while true {
-            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty && !hasJobs ? -1 : 0)
+            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty ? -1 : 0)
             if n < 0 && errno != EINTR { return }
             runCommands()
             for i in 0..<max(0, Int(n)) {
@@ -276,7 +233,6 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
                 backlog = []
                 for r in again { drain(r) }
             }
-            runJobs()
         }
     }
 

@@ -116,8 +116,7 @@ actor PiSession {
             sink.yield(.exited(exit))
             sink.finish()
         }
-        // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
-        Task(executorPreference: PipePoller.shared) {
+        Task {
             for await event in events { await self.handle(event, generation: gen) }
         }
         do {
@@ -374,19 +373,8 @@ actor PiSession {
         }
     }
 
-    /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
-    /// handled on the thread that read the line; everything else (finals go through the
-    /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
     private func tell(_ news: SessionNews) async {
-        if case .runUpdated = news {
-            await observer.session(id, did: news)
-            return
-        }
-        let observer = observer
-        let id = id
-        await withTaskExecutorPreference(globalConcurrentExecutor) {
-            await observer.session(id, did: news)
-        }
+        await observer.session(id, did: news)
     }
 
     private func settle() async {
