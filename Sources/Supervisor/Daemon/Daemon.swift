@@ -46,12 +46,6 @@ struct Daemon: Service {
         for n in loaded.notConfigured { logger.notice("not configured: \(n)") }
 
         let options = PluginHostOptions(config: config)
-        let relay = Relay(
-            home: home, logger: logger, pluginConfig: config.pluginSections,
-            notes: loaded.warnings + loaded.notConfigured)
-        await relay.setDaemonLog(daemonLog)
-        let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, router: relay)
-        let control = ControlServer(path: home.socketPath, logger: logger, handler: relay)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
         let launcher = PiLauncher(settings: config.pi)
         // Read before anything runs: a file from a newer pi-relayd stops the start here, before
@@ -60,15 +54,29 @@ struct Daemon: Service {
         let bindingFile = StateFile<Binding>.bindings(path: home.stateDir + "/bindings.json")
         let savedSessions = try sessionFile.load(logger: logger)
         let savedBindings = try bindingFile.load(logger: logger)
+
+        // Each part is made whole by its init, in dependency order. The one cycle (plugins call
+        // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
+        let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger)
+        let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
+        let delivery = ChatDelivery(home: home, logger: logger, host: host, bindings: bindings)
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
-            logger: logger, observer: relay)
-        await relay.attach(
-            host: host, sessions: sessions, busyBehavior: config.sessions.busyPolicy.rawValue,
-            defaultCwd: config.sessions.defaultCwd, bindingStore: bindingFile, saved: savedBindings,
-            stateProblems: savedSessions.problems + savedBindings.problems
+            logger: logger, observer: delivery)
+        let prompter = PromptSender(busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery)
+        let status = DaemonStatus(
+            home: home, notes: loaded.warnings + loaded.notConfigured, stateProblems: savedSessions.problems + savedBindings.problems,
+            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings)
+        let desk = ChatDesk(
+            home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
+            sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status)
+        let router = ControlRouter(
+            host: host,
+            sessionControl: SessionControl(sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter),
+            status: status
         ) { stopper.yield() }
+        let control = ControlServer(path: home.socketPath, logger: logger, handler: router)
         try control.start()
         logger.info("control socket \(home.socketPath)")
 
@@ -93,7 +101,7 @@ struct Daemon: Service {
                     }
                 }
                 // Returns once every plugin has exited: shutdown escalates to SIGKILL, so this is bounded.
-                await host.run()
+                await host.run(router: desk)
                 stopper.finish()
                 // The SIGHUP loop waits for signals forever; cancelling it ends its iteration.
                 group.cancelAll()

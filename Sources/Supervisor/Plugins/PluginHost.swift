@@ -7,25 +7,33 @@ actor PluginHost {
     let home: Home
     let options: PluginHostOptions
     let logger: Logger
-    let router: any PluginRouter
     let directories: [String]
     private var slots: [String: PluginSlot] = [:]
     private var refused: [PluginDiscovery.Refused] = []
-    private var starter: AsyncStream<PluginSlot>.Continuation?
+    /// Set by `run()`: slots exist only while the host runs.
+    private var running: Running?
     private var shuttingDown = false
 
-    init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger, router: any PluginRouter) {
+    /// Where `run()` starts slots, and who answers their plugins.
+    private struct Running {
+        let starter: AsyncStream<PluginSlot>.Continuation
+        let router: any PluginRouter
+    }
+
+    init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger) {
         self.home = home
         self.options = options
         self.directories = directories
         self.logger = logger
-        self.router = router
     }
 
     /// Runs every plugin until `shutdown()`; slots added by `reload()` join the same task group.
-    func run() async {
+    /// The router comes here rather than to `init`: it needs the host (to reach plugins), so the
+    /// host is made first and handed its router when it starts the plugins, which is when the
+    /// first plugin can call.
+    func run(router: any PluginRouter) async {
         let (starts, starter) = AsyncStream<PluginSlot>.makeStream()
-        self.starter = starter
+        running = Running(starter: starter, router: router)
         reload()
         await withDiscardingTaskGroup { group in
             for await slot in starts {
@@ -37,7 +45,7 @@ actor PluginHost {
     /// Rescans the plugin folders: starts new plugins, stops removed ones, re-arms changed ones.
     @discardableResult
     func reload() -> (added: [String], removed: [String]) {
-        guard !shuttingDown else { return ([], []) }
+        guard let running, !shuttingDown else { return ([], []) }
         let scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
         for r in scan.refused where !refused.contains(r) {
             logger.error("refusing plugin \(r.name) at \(r.path): \(r.reason)")
@@ -60,9 +68,9 @@ actor PluginHost {
                 Task { await slot.executableChanged(found) }
                 continue
             }
-            let slot = PluginSlot(found: found, home: home, options: options, logger: logger, router: router)
+            let slot = PluginSlot(found: found, home: home, options: options, logger: logger, router: running.router)
             slots[found.name] = slot
-            starter?.yield(slot)
+            running.starter.yield(slot)
             added.append(found.name)
         }
         if !added.isEmpty { logger.info("plugins found: \(added.joined(separator: ", "))") }
@@ -109,6 +117,6 @@ actor PluginHost {
     func shutdown() async {
         shuttingDown = true
         for (_, slot) in slots { await slot.stop() }
-        starter?.finish()
+        running?.starter.finish()
     }
 }

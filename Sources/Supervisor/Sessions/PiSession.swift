@@ -509,12 +509,6 @@ actor PiSession {
         return q
     }
 
-    /// The run going on, if it is `runID`: what a live view renders.
-    func currentRun(_ runID: String) -> RunRecord? {
-        guard let run = recorder.run, run.runID == runID else { return nil }
-        return run
-    }
-
     var openQuestions: [PendingQuestion] { questions.values.sorted { $0.askedAt < $1.askedAt } }
 
     // MARK: History and watchers

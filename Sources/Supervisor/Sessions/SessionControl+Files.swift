@@ -6,7 +6,7 @@ extension SessionControl {
         let list = await session.images
         if let number = params["send"]?.intValue {
             let targets = try await watchingChats(session)
-            return ["sent": .string(try await relay.sendImage(session, number: number, to: targets))]
+            return ["sent": .string(try await delivery.sendImage(session, number: number, to: targets))]
         }
         return .array(
             list.enumerated().map { index, image in
@@ -21,12 +21,12 @@ extension SessionControl {
     func file(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         guard let path = params["path"]?.stringValue else { throw RemoteError.invalidParams("file needs a path") }
         let targets = try await watchingChats(session)
-        let name = try await relay.sendFile(session, path: path, to: targets)
+        let name = try await delivery.sendFile(session, path: path, to: targets)
         return ["sent": .string(name), "chats": JSONValue(targets.count)]
     }
 
     private func watchingChats(_ session: PiSession) async throws -> [Binding] {
-        let targets = await relay.chats(of: session.id)
+        let targets = await bindings.chats(of: session.id)
         guard !targets.isEmpty else {
             throw RemoteError(code: .notFound, message: "no chat watches session \(await session.name); /use it from a chat first")
         }

@@ -17,16 +17,16 @@ extension SessionControl {
             return item.contains("://") ? AttachmentRef(url: item, filename: name) : AttachmentRef(path: item, filename: name)
         }
         if !attach.isEmpty {
-            let (appendix, more, inboundNotes) = await relay.inbound(attach, session: session)
+            let (appendix, more, inboundNotes) = await delivery.inbound(attach, session: session)
             message += appendix
             images += more
             notes = inboundNotes
         }
         let names = attach.map(\.filename)
-        var result = try await relay.prompt(
+        var result = try await prompter.prompt(
             session, kind: kind, text: message, images: images,
             origin: params["origin"]?.stringValue ?? "terminal",
-            echo: Relay.echo(text, attachments: names))
+            echo: PromptSender.echo(text, attachments: names))
         if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
         return result
     }

@@ -2,9 +2,11 @@ import Foundation
 import PiRelaySDK
 
 /// The session methods of the control socket; each is also a `pi-relayd` subcommand.
-struct SessionControl {
+struct SessionControl: Sendable {
     let sessions: Sessions
-    let relay: Relay
+    let bindings: ChatBindings
+    let delivery: ChatDelivery
+    let prompter: PromptSender
 
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",

@@ -1,6 +1,6 @@
 import PiRelaySDK
 
-/// Who hears what a session does: the relay (which tells chats) and `stream` watchers.
+/// Who hears what a session does: the chat delivery (which tells chats) and `stream` watchers.
 protocol SessionObserver: Sendable {
     func session(_ id: String, did news: SessionNews) async
 }

@@ -1,14 +1,20 @@
 import Foundation
 import PiRelaySDK
 
-extension Relay {
+/// Sends prompts to sessions for chats and the control socket alike, and shows each to the other
+/// chats watching (through the session observer, as a `promptEcho`).
+struct PromptSender: Sendable {
+    /// `prompt`'s `streamingBehavior` when the agent is busy: `followUp` or `steer`.
+    let busyBehavior: String
+    let observer: any SessionObserver
+
     /// Sends a prompt, steer or follow-up. A prompt always carries `streamingBehavior`, so a busy
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
     func prompt(
-        _ s: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
+        _ session: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
         echo: String? = nil
     ) async throws -> JSONValue {
-        try await s.ensureRunning()
+        try await session.ensureRunning()
         var fields: JSONValue = ["message": .string(text)]
         if !images.isEmpty { fields["images"] = .array(images) }
         let type: String
@@ -19,12 +25,12 @@ extension Relay {
             type = "prompt"
             fields["streamingBehavior"] = .string(busyBehavior)
         }
-        let wasBusy = await s.state == .busy
-        _ = try await s.command(type, fields, timeout: .seconds(60))
-        await session(s.id, did: .promptEcho(text: echo ?? text, origin: origin))
+        let wasBusy = await session.state == .busy
+        _ = try await session.command(type, fields, timeout: .seconds(60))
+        await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
         let status =
             kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
-        return ["status": .string(status), "session": .string(s.id)]
+        return ["status": .string(status), "session": .string(session.id)]
     }
 
     /// What other chats see of a prompt with attachments: the user's words and the file names.

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Which chat watches which session, kept in `bindings.json`. The chat desk changes them; the
+/// delivery, the control socket and welcomes read them.
+actor ChatBindings {
+    private let store: StateFile<Binding>
+    private let logger: Logger
+    private var bindings: [String: Binding] = [:]
+    /// Why the last save failed, until one succeeds; `status` shows it.
+    private(set) var saveError: String?
+
+    /// `saved` is what the daemon read from `store` at start.
+    init(store: StateFile<Binding>, saved: [Binding], logger: Logger) {
+        self.store = store
+        self.logger = logger
+        for binding in saved { bindings[binding.key] = binding }
+    }
+
+    func binding(_ key: String) -> Binding? { bindings[key] }
+
+    func bind(_ chat: Chat, to sessionID: String) {
+        bindings[chat.key] = Binding(
+            key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+            sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
+        save()
+    }
+
+    func unbind(key: String) {
+        bindings.removeValue(forKey: key)
+        save()
+    }
+
+    /// Every chat watching the session, by key.
+    /// Whether any chat watches the session; no list is built (this runs for every pi line).
+    func isWatched(_ sessionID: String) -> Bool {
+        bindings.values.contains { $0.sessionID == sessionID }
+    }
+
+    func chats(of sessionID: String) -> [Binding] {
+        bindings.values.filter { $0.sessionID == sessionID }.sorted { $0.key < $1.key }
+    }
+
+    /// A messenger's bindings as its welcome lists them.
+    func summaries(messenger: String) -> [BindingSummary] {
+        bindings.values.filter { $0.messenger == messenger }.sorted { $0.key < $1.key }.map(\.summary)
+    }
+
+    /// Where a command's file or image goes: the chat's binding, or the chat itself when it is
+    /// not bound (it named the session with `/to`, say).
+    func replyBinding(_ chat: Chat, sessionID: String) -> Binding {
+        bindings[chat.key]
+            ?? Binding(
+                key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
+                sessionID: sessionID, user: nil, since: Date())
+    }
+
+    private func save() {
+        do {
+            try store.save(Array(bindings.values))
+            saveError = nil
+        } catch {
+            if saveError == nil { logger.error("cannot save bindings: \(error); keeping them in memory") }
+            saveError = "\(error)"
+        }
+    }
+}

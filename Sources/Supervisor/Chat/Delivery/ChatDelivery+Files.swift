@@ -1,0 +1,69 @@
+import Foundation
+import PiRelaySDK
+
+/// Files both ways: workspace files and tool images posted to chats, chat attachments turned
+/// into prompt content, all through the attachments plugin where it has a say.
+extension ChatDelivery {
+    /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
+    /// given chats. Returns the file name.
+    func sendFile(_ session: PiSession, path: String, to targets: [Binding]) async throws -> String {
+        guard let attachments = await host.plugin(forRole: "attachments") else {
+            throw RemoteError(code: .unavailable, message: "sending files needs the attachments plugin")
+        }
+        var name = path
+        for binding in targets {
+            let maxBytes = uploadLimits[binding.messenger] ?? (10 << 20)
+            let spooled = try await attachments.request(
+                .attachmentsOutbound, AttachmentsOutboundParams(cwd: await session.cwd, path: path, maxBytes: maxBytes),
+                timeout: .seconds(60))
+            name = spooled.filename
+            await deliver(
+                binding.messenger, .chatPost,
+                ChatPostParams(
+                    target: binding.target, kind: .file, sessionID: session.id, text: await redacted("📎 \(name) (\(spooled.size) bytes)"),
+                    files: [PostedFile(path: spooled.path, filename: name)]))
+        }
+        return name
+    }
+
+    /// Posts image number `number` (1-based) of the session's last run, as a spool copy (the
+    /// messenger deletes what it uploads).
+    func sendImage(_ session: PiSession, number: Int, to targets: [Binding]) async throws -> String {
+        let list = await session.images
+        guard number >= 1, number <= list.count else {
+            throw RemoteError(code: .notFound, message: "no image \(number); the last run produced \(list.count)")
+        }
+        let image = list[number - 1]
+        for binding in targets {
+            let copy = home.spoolDir + "/\(UUID().uuidString.prefix(8))-\(image.filename)"
+            guard let data = FileManager.default.contents(atPath: image.path), AtomicFile.write([UInt8](data), to: copy) else {
+                throw RemoteError(code: .internal, message: "cannot copy \(image.filename) to the spool folder")
+            }
+            await deliver(
+                binding.messenger, .chatPost,
+                ChatPostParams(
+                    target: binding.target, kind: .file, sessionID: session.id, text: "🖼 \(image.filename)",
+                    files: [PostedFile(path: copy, filename: image.filename)]))
+        }
+        return image.filename
+    }
+
+    /// Runs chat attachments through the attachments plugin. Without it, each file is still
+    /// named in the prompt: nothing is dropped silently.
+    func inbound(_ items: [AttachmentRef], session: PiSession) async -> (appendix: String, images: [JSONValue], notes: [String]) {
+        guard !items.isEmpty else { return ("", [], []) }
+        if let attachments = await host.plugin(forRole: "attachments") {
+            do {
+                let result = try await attachments.request(
+                    .attachmentsInbound, AttachmentsInboundParams(sessionID: session.id, items: items), timeout: .seconds(120))
+                // The plugin's appendix is the attachment blocks alone; they go below the user's
+                // text, never glued onto its last line (pi reads commands from the first line).
+                return (result.appendix.isEmpty ? "" : "\n\n" + result.appendix, result.images.map(\.json), result.notes)
+            } catch {
+                logger.warning("attachments plugin failed: \(error)")
+            }
+        }
+        let names = items.map { "[attachment \($0.filename.isEmpty ? "file" : $0.filename): not included: the attachments plugin is not available]" }
+        return ("\n\n" + names.joined(separator: "\n"), [], ["Attachments could not be processed; they are named in the prompt."])
+    }
+}

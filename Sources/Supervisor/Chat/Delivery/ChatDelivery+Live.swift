@@ -1,0 +1,68 @@
+import Foundation
+import PiRelaySDK
+
+/// Live views of running answers: throttled per run, droppable, replaced by the final answer.
+extension ChatDelivery {
+    func liveUpdate(_ run: RunRecord) async {
+        // A run with nothing to show yet (it has just started) sends no view: chat.typing already
+        // says the agent is working, and an empty view would start the throttle clock and hold
+        // the first real text back by up to `liveInterval`.
+        guard run.revision > 0, await bindings.isWatched(run.sessionID) else { return }
+        if var feed = live[run.runID] {
+            feed.latest = run
+            live[run.runID] = feed
+        } else {
+            live[run.runID] = LiveFeed(latest: run)
+        }
+        scheduleLive(run.runID)
+    }
+
+    private func scheduleLive(_ runID: String) {
+        guard var feed = live[runID], !feed.scheduled, !feed.inFlight else { return }
+        feed.scheduled = true
+        live[runID] = feed
+        let wait: Duration = feed.lastSent.map { max(.zero, Self.liveInterval - (.now - $0)) } ?? .zero
+        // Unstructured on purpose: a trailing timer that flushes the newest view of this run.
+        Task {
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            await self.flushLive(runID)
+        }
+    }
+
+    private func flushLive(_ runID: String) async {
+        guard var feed = live[runID] else { return }
+        feed.scheduled = false
+        guard feed.latest.revision != feed.sentRevision else { live[runID] = feed; return }
+        feed.inFlight = true
+        feed.rev += 1
+        let run = feed.latest
+        let rev = feed.rev
+        live[runID] = feed
+        let targets = await bindings.chats(of: run.sessionID)
+        for binding in targets {
+            let limit = limits[binding.messenger] ?? 2000
+            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit))
+            // The run finished while this view was being rendered: the final answer replaces
+            // it, so a late live view would only flicker.
+            guard live[runID] != nil else { return }
+            let shown = view ?? FormatLiveResult(chunks: [], tail: PlainSplit.tail(Self.plainLive(run.text), limit: limit))
+            await host.slot(binding.messenger)?.notify(
+                .chatLive,
+                ChatLiveParams(
+                    target: binding.target, sessionID: run.sessionID, runID: runID, rev: rev, chunks: shown.chunks, tail: shown.tail))
+        }
+        guard var after = live[runID] else { return }
+        after.inFlight = false
+        after.lastSent = .now
+        after.sentRevision = run.revision
+        live[runID] = after
+        if after.latest.revision != run.revision { scheduleLive(runID) }
+    }
+
+    /// A growing text shown without the formatter: up to its last whitespace, so a secret still
+    /// streaming is never shown half (where its whole value would not match), then masked.
+    static func plainLive(_ text: String) -> String {
+        guard let end = text.lastIndex(where: \.isWhitespace) else { return "" }
+        return Redactor.redact(String(text[...end]))
+    }
+}

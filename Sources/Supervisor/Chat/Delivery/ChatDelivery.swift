@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Turns what sessions do into messages for the chats bound to them: live views (droppable),
+/// final answers, questions and notices (acknowledged, never lost). The formatter renders and
+/// masks them when there is one.
+actor ChatDelivery: SessionObserver {
+    static let liveInterval: Duration = .milliseconds(400)
+
+    let home: Home
+    let logger: Logger
+    let host: PluginHost
+    let bindings: ChatBindings
+    /// Live feeds by run id, while the run goes on.
+    var live: [String: LiveFeed] = [:]
+    /// Each messenger's `maxMessageLength` and `maxUploadBytes`, from its hello.
+    var limits: [String: Int] = [:]
+    var uploadLimits: [String: Int] = [:]
+
+    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings) {
+        self.home = home
+        self.logger = logger
+        self.host = host
+        self.bindings = bindings
+    }
+
+    /// Takes a messenger's limits from its hello.
+    func noteLimits(of plugin: String, _ hello: Hello) {
+        if let length = hello.limits["maxMessageLength"] { limits[plugin] = length }
+        if let bytes = hello.limits["maxUploadBytes"] { uploadLimits[plugin] = bytes }
+    }
+
+    func session(_ id: String, did news: SessionNews) async {
+        switch news {
+        case .runStarted(let run):
+            for binding in await bindings.chats(of: id) {
+                await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
+            }
+            await liveUpdate(run)
+        case .runUpdated(let run):
+            await liveUpdate(run)
+        case .runFinished(let run):
+            live.removeValue(forKey: run.runID)
+            await deliverFinal(run)
+        case .questionAsked(let asked):
+            let text = await redacted("❓ " + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
+            var question = asked.post
+            question.title = await redacted(asked.title)
+            if let message = asked.message { question.message = await redacted(message) }
+            await post(to: id) { ChatPostParams(target: $0, kind: .question, sessionID: id, text: text, question: question) }
+        case .questionClosed(let question, let outcome):
+            for binding in await bindings.chats(of: id) {
+                await deliver(
+                    binding.messenger, .chatQuestionClosed,
+                    QuestionClosedParams(target: binding.target, sessionID: id, questionID: question.id, text: outcome))
+            }
+        case .notice(let kind, let text):
+            let line = await notice(kind, text)
+            await post(to: id) { ChatPostParams(target: $0, kind: .notice, sessionID: id, text: line) }
+        case .exited(let reason):
+            logger.notice("session \(id) exited: \(reason)")
+            let line = await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.")
+            await post(to: id) { ChatPostParams(target: $0, kind: .notice, sessionID: id, text: line) }
+        case .promptEcho(let text, let origin):
+            let targets = await bindings.chats(of: id).filter { $0.key != origin }
+            guard !targets.isEmpty else { return }
+            // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
+            let shown = await redacted(text)
+            for binding in targets {
+                await deliver(binding.messenger, .chatPost, ChatPostParams(target: binding.target, kind: .echo, sessionID: id, text: shown))
+            }
+        }
+    }
+
+    /// A notice line as the formatter renders it (redacted); a plain fallback without it.
+    private func notice(_ kind: String, _ text: String) async -> String {
+        if let line = await format(.formatNotice, FormatNoticeParams(notice: NoticeKind(wireName: kind), text: text)) { return line.text }
+        return (kind == "error" || kind == "extension-error" || kind == "warning" ? "⚠️ " : "ℹ️ ") + Redactor.redact(text)
+    }
+
+    /// Everything that leaves the machine is masked for secret shapes by the formatter first;
+    /// without one, the daemon's own redactor still masks known secret values.
+    func redacted(_ text: String) async -> String {
+        if let masked = await format(.formatRedact, FormattedText(text: text)) { return masked.text }
+        return Redactor.redact(text)
+    }
+
+    /// The same post to every chat watching the session, each with its own target.
+    private func post(to sessionID: String, _ params: (Target) -> ChatPostParams) async {
+        for binding in await bindings.chats(of: sessionID) {
+            await deliver(binding.messenger, .chatPost, params(binding.target))
+        }
+    }
+
+    /// Queues an acknowledged delivery in the messenger's outbox. Awaited in place, so the
+    /// deliveries for one chat keep the order in which sessions produced them.
+    func deliver<Params>(_ messenger: String, _ method: DeliverMethod<Params>, _ params: Params) async {
+        guard let slot = await host.slot(messenger) else {
+            logger.warning("no plugin \(messenger) to deliver \(method.name.rawValue) to")
+            return
+        }
+        do { try await slot.deliver(method, params) } catch {
+            logger.error("cannot queue \(method.name.rawValue) for \(messenger): \(error)")
+        }
+    }
+
+    // MARK: Final answers
+
+    private func deliverFinal(_ run: RunRecord) async {
+        let targets = await bindings.chats(of: run.sessionID)
+        guard !targets.isEmpty else { return }
+        for binding in targets {
+            let limit = limits[binding.messenger] ?? 2000
+            var chunks: [String]
+            var files: [PostedFile] = []
+            if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit)) {
+                chunks = rendered.messages
+                for file in rendered.files {
+                    let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
+                    if AtomicFile.write(Array(file.text.utf8), to: path) { files.append(PostedFile(path: path, filename: file.filename)) }
+                }
+            } else {
+                // No formatter: still deliver the answer, split plainly, known secrets masked.
+                let text = Redactor.redact(run.text)
+                chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit)
+            }
+            await deliver(
+                binding.messenger, .chatPost,
+                ChatPostParams(
+                    target: binding.target, kind: .final, sessionID: run.sessionID, runID: run.runID, chunks: chunks, files: files,
+                    mentionUser: binding.user))
+        }
+    }
+
+    /// Asks the formatter plugin; nil when there is none or it fails (the caller falls back).
+    func format<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async -> Result? {
+        guard let formatter = await host.plugin(forRole: "formatter") else { return nil }
+        do { return try await formatter.request(method, params, timeout: .seconds(20)) } catch {
+            logger.warning("formatter \(method.name.rawValue) failed: \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import PiRelaySDK
+
+/// What each chat command does (`/use`, `/new`, `/stop`, buttons' actions…).
+extension ChatDesk {
+    func run(_ command: ChatCommand, chat: Chat) async throws -> Reply {
+        let current = await boundSession(chat)
+        func needSession() throws -> PiSession {
+            guard let current else { throw RemoteError(code: .notFound, message: "No session here. /sessions to pick one.") }
+            return current
+        }
+        do {
+            switch command {
+            case .help:
+                return Reply(
+                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
+                    ephemeral: true)
+            case .sessions:
+                return await sessionList(chat: chat, current: current)
+            case .use(let key):
+                let session = try await sessions.resolve(key)
+                await bindings.bind(chat, to: session.id)
+                await announcePresence(chat.messenger, session)
+                return Reply("Watching \(await session.name).", ephemeral: true)
+            case .new(let cwd, let name):
+                guard let dir = cwd ?? defaultCwd ?? environment["HOME"] else {
+                    throw RemoteError.invalidParams("/new needs a directory")
+                }
+                let session = try await sessions.create(cwd: dir, name: name)
+                let sname = await session.name
+                if chat.dm || chat.thread != nil {
+                    await bindings.bind(chat, to: session.id)
+                    await announcePresence(chat.messenger, session)
+                    return Reply("Started \(sname) in \(await session.cwd).")
+                }
+                var reply = Reply("Started \(sname) in \(await session.cwd).")
+                reply.openThread = Reply.OpenThread(name: sname, sessionID: session.id)
+                return reply
+            case .stop:
+                let session = try needSession()
+                try await session.ensureRunning()
+                _ = try await session.command("abort", [:], timeout: .seconds(60))
+                return Reply("Stopped \(await session.name).")
+            case .steer(let text):
+                let session = try needSession()
+                _ = try await prompter.prompt(session, kind: "steer", text: text, images: [], origin: chat.key)
+                return Reply("Steering \(await session.name).", ephemeral: true)
+            case .followUp(let text):
+                let session = try needSession()
+                _ = try await prompter.prompt(session, kind: "follow-up", text: text, images: [], origin: chat.key)
+                return Reply("Queued for \(await session.name).", ephemeral: true)
+            case .compact:
+                let session = try needSession()
+                try await session.ensureRunning()
+                _ = try await session.command("compact", [:], timeout: .seconds(600))
+                return Reply("Compacted \(await session.name).")
+            case .model(let spec):
+                let session = try needSession()
+                guard let spec else { return Reply("\(await session.name) uses \(await session.model ?? "pi's default model").", ephemeral: true) }
+                guard let slash = spec.firstIndex(of: "/") else {
+                    throw RemoteError.invalidParams("use provider/model, e.g. anthropic/claude-sonnet-4-5")
+                }
+                try await session.ensureRunning()
+                _ = try await session.command(
+                    "set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
+                await session.noteModel(spec)
+                await announcePresence(chat.messenger, session)
+                return Reply("\(await session.name) now uses \(spec).")
+            case .status:
+                let session = try needSession()
+                return Reply(await statusText(session), ephemeral: true)
+            case .end:
+                let session = try needSession()
+                let name = await session.name
+                for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
+                await sessions.end(session)
+                return Reply("Ended \(name).")
+            case .to(let key, let text):
+                let session = try await sessions.resolve(key)
+                let result = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key)
+                return Reply("Sent to \(await session.name) (\(result["status"]?.stringValue ?? "sent")).", ephemeral: true)
+            case .cancel:
+                let session = try needSession()
+                guard let question = await session.openQuestions.first else { return Reply("No open question.", ephemeral: true) }
+                _ = try await session.cancel(question.id, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
+            case .disconnect:
+                await bindings.unbind(key: chat.key)
+                await host.slot(chat.messenger)?.notify(.chatPresence, PresenceParams(text: ""))
+                return Reply("Disconnected: this chat watches no session now.", ephemeral: true)
+            case .action(let id):
+                return try await action(id, chat: chat)
+            case .images:
+                let session = try needSession()
+                let list = await session.images
+                if list.isEmpty { return Reply("No images from tools in the last run.", ephemeral: true) }
+                var reply = Reply(
+                    list.enumerated().map { "\($0.offset + 1). \($0.element.filename) (from \($0.element.toolName))" }
+                        .joined(separator: "\n"), ephemeral: true)
+                reply.actions = stride(from: 0, to: min(list.count, 25), by: 5).map { row in
+                    (row..<min(row + 5, list.count, 25)).map {
+                        Reply.Action(id: "img:\(session.id):\($0 + 1)", label: "Send \($0 + 1)", style: "primary")
+                    }
+                }
+                return reply
+            case .image(let number):
+                let session = try needSession()
+                let name = try await delivery.sendImage(
+                    session, number: number, to: [await bindings.replyBinding(chat, sessionID: session.id)])
+                return Reply("Sending \(name).", ephemeral: true)
+            case .file(let path):
+                let session = try needSession()
+                let sent = try await delivery.sendFile(
+                    session, path: path, to: [await bindings.replyBinding(chat, sessionID: session.id)])
+                return Reply("Sending \(sent).", ephemeral: true)
+            }
+        } catch let error as RemoteError {
+            return Reply(error.message, ephemeral: true)
+        }
+    }
+
+    private func action(_ id: String, chat: Chat) async throws -> Reply {
+        let parts = id.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        switch parts.first {
+        case "use" where parts.count == 2: return try await run(.use(parts[1]), chat: chat)
+        case "disconnect": return try await run(.disconnect, chat: chat)
+        case "img" where parts.count == 3:
+            guard let session = await sessions.session(id: parts[1]), let number = Int(parts[2]) else {
+                return Reply("That session is gone.", ephemeral: true)
+            }
+            let name = try await delivery.sendImage(session, number: number, to: [await bindings.replyBinding(chat, sessionID: session.id)])
+            return Reply("Sending \(name).", ephemeral: true)
+        case "stop" where parts.count == 2:
+            guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
+            _ = try await session.command("abort", [:], timeout: .seconds(60))
+            return Reply("Stopped \(await session.name).")
+        case "qa" where parts.count >= 4, "qc" where parts.count >= 3:
+            guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
+            let open = await session.openQuestions
+            guard let question = open.first(where: { $0.id.hasPrefix(parts[2]) }) else {
+                return Reply("That question was already answered or expired.", ephemeral: true)
+            }
+            if parts[0] == "qc" {
+                _ = try await session.cancel(question.id, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
+            }
+            let value = parts[3...].joined(separator: ":")
+            _ = try await session.answer(question.id, value: value, by: chat.who)
+            return Reply("Answered.", ephemeral: true)
+        default:
+            return Reply("Unknown action.", ephemeral: true)
+        }
+    }
+
+    private func sessionList(chat: Chat, current: PiSession?) async -> Reply {
+        let all = await sessions.all
+        if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
+        var lines: [String] = []
+        var buttons: [Reply.Action] = []
+        for session in all {
+            let name = await session.name, state = await session.state, sid = session.id
+            let watched = current?.id == sid
+            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(await session.cwd)`")
+            let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
+            buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + name).prefix(Reply.maxLabelLength)), style: style))
+        }
+        var reply = Reply(lines.joined(separator: "\n"), ephemeral: true)
+        var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
+        rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])
+        reply.actions = rows
+        return reply
+    }
+
+    func statusText(_ session: PiSession) async -> String {
+        let cwd = await session.cwd
+        var lines = [
+            "**\(await session.name)** (\(session.id))", "cwd: `\(cwd)`", "state: \(await session.state.name)",
+            "model: \(await session.model ?? "pi's default")",
+        ]
+        if let branch = GitBranch.current(in: cwd) { lines.append("git branch: \(branch)") }
+        let waiting = await session.openQuestions.count
+        if waiting > 0 { lines.append("\(waiting) question(s) waiting") }
+        return lines.joined(separator: "\n")
+    }
+
+    func announcePresence(_ messenger: String, _ session: PiSession) async {
+        let text = "\(await session.name) (\(await session.model ?? "default model"))"
+        await host.slot(messenger)?.notify(.chatPresence, PresenceParams(text: text))
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// The command layer shared by every messenger, and the daemon's side of the plugin protocol:
+/// who may talk, which session a chat is bound to, what each chat message or command does, and
+/// each plugin's welcome.
+actor ChatDesk: PluginRouter {
+    let home: Home
+    let logger: Logger
+    let pluginConfig: [String: JSONValue]
+    let environment: [String: String]
+    /// Where `/new` starts a session when it names no directory (else `$HOME`).
+    let defaultCwd: String?
+    let host: PluginHost
+    let sessions: Sessions
+    let bindings: ChatBindings
+    let delivery: ChatDelivery
+    let prompter: PromptSender
+    let status: DaemonStatus
+    private var handledMessages: HandledMessages
+
+    init(
+        home: Home, logger: Logger, pluginConfig: [String: JSONValue], defaultCwd: String?, host: PluginHost, sessions: Sessions,
+        bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.home = home
+        self.logger = logger
+        self.pluginConfig = pluginConfig
+        self.defaultCwd = defaultCwd
+        self.host = host
+        self.sessions = sessions
+        self.bindings = bindings
+        self.delivery = delivery
+        self.prompter = prompter
+        self.status = status
+        self.environment = environment
+        handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
+    }
+
+    func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
+        if method == "relay.status" { return await status.json() }
+        switch MethodName(rawValue: method) {
+        case .chatMessage?:
+            return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
+        case .chatCommand?:
+            return try await chatCommand(plugin: plugin, params: try ChatCommandParams(json: params)).json
+        case .chatAnswer?:
+            return try await chatAnswer(plugin: plugin, params: try ChatAnswerParams(json: params)).json
+        case .chatBind?:
+            return try await chatBind(plugin: plugin, params: try ChatBindParams(json: params)).json
+        default:
+            throw RemoteError.methodNotFound(method)
+        }
+    }
+
+    func notification(plugin: String, method: String, params: JSONValue) async {
+        logger.debug("plugin \(plugin): notification \(method)")
+    }
+
+    func welcome(plugin: String) async -> Welcome {
+        Welcome(
+            plugin: plugin, config: pluginConfig[plugin] ?? [:], stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
+            home: home.root, sessions: await sessions.list(), bindings: await bindings.summaries(messenger: plugin))
+    }
+
+    func pluginReady(plugin: String, hello: Hello) async {
+        await delivery.noteLimits(of: plugin, hello)
+        if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin) }
+    }
+
+    // MARK: Chat requests
+
+    /// `chat.message` once per message id: a messenger restarted after a crash hands over again
+    /// what it had in flight, and a repeat must not prompt pi twice (it is `ignored`). The id is
+    /// saved before pi is prompted, not after: a daemon killed in between loses that one prompt
+    /// rather than running it twice (a prompt can run commands; the user sees no answer and can
+    /// send it again), and that window is a disk write, not pi's answer time. A handling that
+    /// failed is forgotten, so the messenger's retry is acted on.
+    private func chatMessageOnce(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
+        guard let id = params.messageID, !id.isEmpty else {
+            return try await chatMessage(plugin: plugin, params: params)
+        }
+        let key = plugin + ":" + id
+        guard handledMessages.insert(key) else {
+            logger.info("chat message \(id) from \(plugin) was handled before; not again")
+            return ChatMessageResult(status: .ignored)
+        }
+        saveHandledMessages()
+        do {
+            return try await chatMessage(plugin: plugin, params: params)
+        } catch {
+            handledMessages.remove(key)
+            saveHandledMessages()
+            throw error
+        }
+    }
+
+    private func saveHandledMessages() {
+        do { try handledMessages.save() } catch {
+            logger.warning("cannot save the handled chat messages: \(error)")
+        }
+    }
+
+    private func chatMessage(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else {
+            logger.warning("refused a message from unlisted user \(chat.user) on \(plugin)")
+            return ChatMessageResult(status: .refused, reply: .notAuthorized)
+        }
+        let text = params.text
+        let attachments = params.attachments
+        if let command = ChatCommand.parse(text) {
+            return ChatMessageResult(status: .command, reply: try await run(command, chat: chat))
+        }
+        guard let session = await boundSession(chat) else {
+            let reply = Reply(
+                chat.dm
+                    ? "No session here yet. /sessions to pick one, /new <dir> to start one."
+                    : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
+            return ChatMessageResult(status: .unbound, reply: reply)
+        }
+        // An open question takes a plain reply that answers it; other text is a prompt.
+        if let question = await session.openQuestions.first, question.takesPlainReply(text) {
+            do {
+                _ = try await session.answer(question.id, value: text, by: chat.who)
+                return ChatMessageResult(status: .answered)
+            } catch let error as RemoteError {
+                return ChatMessageResult(status: .answered, reply: Reply(error.message, ephemeral: true))
+            }
+        }
+        guard !text.isEmpty || !attachments.isEmpty else { return ChatMessageResult(status: .ignored) }
+        let inbound = await delivery.inbound(attachments, session: session)
+        let said = text.isEmpty ? "(see attachments)" : text
+        let outcome = try await prompter.prompt(
+            session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
+            echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }))
+        let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
+        return ChatMessageResult(status: status, reply: inbound.notes.isEmpty ? nil : Reply(inbound.notes.joined(separator: "\n")))
+    }
+
+    private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else {
+            logger.warning("refused a command from unlisted user \(chat.user) on \(plugin)")
+            return .notAuthorized
+        }
+        return try await run(try ChatCommand.from(name: params.name, args: params.args), chat: chat)
+    }
+
+    private func chatAnswer(plugin: String, params: ChatAnswerParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else { return .notAuthorized }
+        guard let session = await sessions.session(id: params.sessionID) else {
+            return Reply("That question is no longer open.", ephemeral: true)
+        }
+        do {
+            if params.cancelled {
+                _ = try await session.cancel(params.questionID, by: chat.who)
+                return Reply("Cancelled.", ephemeral: true)
+            }
+            let value = params.confirmed.map { $0 ? "yes" : "no" } ?? params.value ?? ""
+            _ = try await session.answer(params.questionID, value: value, by: chat.who)
+            return Reply("Answered: \(value)", ephemeral: true)
+        } catch let error as RemoteError {
+            return Reply(error.message, ephemeral: true)
+        }
+    }
+
+    private func chatBind(plugin: String, params: ChatBindParams) async throws -> Reply {
+        let chat = params.chat.from(plugin: plugin)
+        guard allowed(chat) else { return .notAuthorized }
+        guard let session = await sessions.session(id: params.sessionID) else {
+            throw RemoteError(code: .notFound, message: "no such session")
+        }
+        await bindings.bind(chat, to: params.sessionID)
+        return Reply("This thread talks to \(await session.name).")
+    }
+
+    private func allowed(_ chat: Chat) -> Bool {
+        Allowlist(section: pluginConfig[chat.messenger], messenger: chat.messenger, environment: environment).allows(chat.user)
+    }
+
+    func boundSession(_ chat: Chat) async -> PiSession? {
+        guard let binding = await bindings.binding(chat.key) else { return nil }
+        return await sessions.session(id: binding.sessionID)
+    }
+
+    /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`) are bound to their
+    /// session, which is created on first start.
+    private func bindConfiguredChannels(messenger: String) async {
+        for channel in pluginConfig[messenger]?["channels"]?.arrayValue ?? [] {
+            guard let id = channel["id"]?.stringValue ?? channel["id"]?.intValue.map(String.init), let cwd = channel["cwd"]?.stringValue
+            else { continue }
+            let key = "\(messenger):\(id)"
+            if let binding = await bindings.binding(key), await sessions.session(id: binding.sessionID) != nil { continue }
+            let name = channel["name"]?.stringValue
+            var session: PiSession?
+            if let name { session = await sessions.session(named: name) }
+            if session == nil {
+                do { session = try await sessions.create(cwd: cwd, name: name) } catch {
+                    logger.error("channel \(id): cannot start its session in \(cwd): \(error)")
+                    continue
+                }
+            }
+            if let session {
+                await bindings.bind(Chat(messenger: messenger, channel: id, user: "config", dm: false), to: session.id)
+                let sessionName = await session.name
+                logger.info("channel \(id) on \(messenger) is bound to session \(sessionName)")
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answers the control socket: daemon status, the `plugins.*` methods, `stop`, and the session
+/// methods (`SessionControl`).
+struct ControlRouter: ControlHandler {
+    let host: PluginHost
+    let sessionControl: SessionControl
+    let status: DaemonStatus
+    /// Asks the daemon to shut down.
+    let stopper: @Sendable () async -> Void
+
+    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+        switch method {
+        case "ping", "version":
+            return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
+        case "status":
+            return await status.json()
+        case "plugins":
+            return await host.status()
+        case "plugins.reload":
+            let reloaded = await host.reload()
+            return ["added": .array(reloaded.added.map { .string($0) }), "removed": .array(reloaded.removed.map { .string($0) })]
+        case "plugins.restart":
+            guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("plugins.restart needs a name") }
+            try await host.restart(name)
+            return ["restarted": .string(name)]
+        case "plugins.call":
+            // A debugging door into any plugin: a request (retried across crashes) or an
+            // acknowledged delivery (kept in the outbox until acked).
+            guard let name = params["name"]?.stringValue, let method = params["method"]?.stringValue else {
+                throw RemoteError.invalidParams("plugins.call needs name and method")
+            }
+            guard let slot = await host.slot(name) else { throw RemoteError(code: .notFound, message: "no plugin named \(name)") }
+            let callParams = params["params"] ?? [:]
+            if params["deliver"]?.boolValue == true {
+                let id = try await slot.deliver(method, params: callParams)
+                return ["delivered": .string(id)]
+            }
+            let timeout = Duration.milliseconds(params["timeoutMs"]?.intValue ?? 30_000)
+            return try await slot.request(method, params: callParams, timeout: timeout)
+        case "stop":
+            let stopper = stopper
+            // Unstructured on purpose: the reply must go out before the daemon tears down.
+            Task {
+                try? await Task.sleep(for: .milliseconds(50))
+                await stopper()
+            }
+            return ["stopping": true]
+        default:
+            if SessionControl.methods.contains(method) {
+                return try await sessionControl.handle(method: method, params: params, stream: stream)
+            }
+            throw RemoteError.methodNotFound(method)
+        }
+    }
+}
