@@ -59,6 +59,8 @@ BOT = "1300000000000000001"
 ALLOWED = [("1400000000000000001", "alice"), ("1400000000000000003", "bob"), ("1400000000000000004", "carol")]
 REFUSED = [("1400000000000000002", "mallory"), ("1400000000000000005", "trudy")]
 PLUGINS = ["formatter", "attachments", "discord"]
+# plugins.restart.healthyResetSeconds' default: an instance up this long restarts at once.
+HEALTHY_RESET_S = 10.0
 WORDS = ("relay stream chunk edit final answer session plugin gateway resume outbox nonce marker "
          "thread channel button question prompt agent daemon restart").split()
 # Bot messages that carry no marker and are expected: refusals, mention pings after a final,
@@ -354,6 +356,8 @@ class Soak:
         self.clicks = {}          # question id -> list of {"interaction", "value", "time", "message"}
         self.clicked_messages = set()
         self.kills = {name: [] for name in PLUGINS + ["daemon"]}  # name -> [(killed at, recovered after)]
+        self.healthy_kills = {name: [] for name in PLUGINS}  # recoveries of instances up >= HEALTHY_RESET_S
+        self.up_since = {}  # name -> when its current instance was seen running (monotonic)
         self.daemon_kill_times = []
         self.session_channels = {}  # session id -> channel
         self.answers = Answers(self.daemon.agent)
@@ -540,11 +544,18 @@ class Soak:
             except ProcessLookupError:
                 continue
             killed = time.monotonic()
+            # An instance that ran the healthy-reset time (10 s) is restarted at once; one killed
+            # sooner is a crash in a row and waits its backoff (PROTOCOL.md §5). The table shows both.
+            healthy = killed - self.up_since.get(name, 0.0) >= HEALTHY_RESET_S
             recovered = self.recovery(name, info["pid"], cursor, killed)
             if recovered == "superseded":
                 continue  # the daemon was killed meanwhile: its own recovery covers this one
             with self.lock:
                 self.kills[name].append((time.time(), recovered))
+                if healthy:
+                    self.healthy_kills[name].append(recovered)
+                if isinstance(recovered, float):
+                    self.up_since[name] = time.monotonic()
 
     def recovery(self, name, old_pid, cursor, killed, timeout=120):
         """Seconds until a new instance runs (for discord: and is back on the gateway)."""
@@ -802,6 +813,10 @@ class Soak:
             worst = f"{max(times):.2f} s" if times else "-"
             p50 = f"{percentile(times, 50):.2f} s" if times else "-"
             row(f"kill -9 {name}: kills, recovery worst / p50", f"{len(self.kills[name])}, {worst} / {p50}", not failed)
+            if name != "daemon":
+                healthy = [r for r in self.healthy_kills[name] if isinstance(r, float)]
+                row(f"  of those after >= {HEALTHY_RESET_S:g} s up (restarted at once): kills, worst / p50",
+                    f"{len(self.healthy_kills[name])}, " + (f"{max(healthy):.2f} s / {percentile(healthy, 50):.2f} s" if healthy else "- / -"))
         fd_ok = end[0] <= start[0] + 16
         rss_ok = end[1] <= max(2 * start[1], start[1] + 64 * 1024 * 1024)
         row("daemon file descriptors start / end", f"{start[0]} / {end[0]}", fd_ok)
