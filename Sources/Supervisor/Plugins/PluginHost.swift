@@ -43,6 +43,7 @@ actor PluginHost {
     }
 
     /// Rescans the plugin folders: starts new plugins, stops removed ones, re-arms changed ones.
+    /// Before `run`, there is nothing to start it with, so it does nothing.
     @discardableResult
     func reload() -> (added: [String], removed: [String]) {
         guard let running, !shuttingDown else { return ([], []) }

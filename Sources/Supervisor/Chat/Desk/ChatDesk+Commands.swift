@@ -31,9 +31,9 @@ extension ChatDesk {
                 if chat.dm || chat.thread != nil {
                     await bindings.bind(chat, to: session.id)
                     await announcePresence(chat.messenger, session)
-                    return Reply("Started \(sname) in \(await session.cwd).")
+                    return Reply("Started \(sname) in \(session.cwd).")
                 }
-                var reply = Reply("Started \(sname) in \(await session.cwd).")
+                var reply = Reply("Started \(sname) in \(session.cwd).")
                 reply.openThread = Reply.OpenThread(name: sname, sessionID: session.id)
                 return reply
             case .stop:
@@ -160,7 +160,7 @@ extension ChatDesk {
         for session in all {
             let name = await session.name, state = await session.state, sid = session.id
             let watched = current?.id == sid
-            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(await session.cwd)`")
+            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(session.cwd)`")
             let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
             buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + name).prefix(Reply.maxLabelLength)), style: style))
         }
@@ -172,7 +172,7 @@ extension ChatDesk {
     }
 
     func statusText(_ session: PiSession) async -> String {
-        let cwd = await session.cwd
+        let cwd = session.cwd
         var lines = [
             "**\(await session.name)** (\(session.id))", "cwd: `\(cwd)`", "state: \(await session.state.name)",
             "model: \(await session.model ?? "pi's default")",
