@@ -7,7 +7,13 @@ extension ChatDelivery {
         // A run with nothing to show yet (it has just started) sends no view: chat.typing already
         // says the agent is working, and an empty view would start the throttle clock and hold
         // the first real text back by up to `liveInterval`.
-        guard run.revision > 0, await bindings.isWatched(run.sessionID) else { return }
+        guard run.revision > 0 else { return }
+        if live[run.runID] == nil {
+            // Asked once per run, not for every line: a hop to the bindings per pi line cost the
+            // daemon about a third more CPU in the sessions bench. A chat that unbinds mid-run
+            // leaves a feed whose views go nowhere.
+            guard await bindings.isWatched(run.sessionID) else { return }
+        }
         if var feed = live[run.runID] {
             feed.latest = run
             live[run.runID] = feed
