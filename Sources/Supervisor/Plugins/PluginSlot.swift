@@ -27,6 +27,8 @@ actor PluginSlot {
     private var link: PluginLink?
     private var generation = 0
     private var liveness: Liveness?
+    private var sweep: Task<Void, Never>?
+    private var sweepAt: ContinuousClock.Instant?
     private var rearm: AsyncStream<Void>.Continuation?
     private var killReason: String?
 
@@ -296,21 +298,39 @@ actor PluginSlot {
         default: break
         }
         let id = pending.nextID()
-        return try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(id, after: timeout) }) {
-            try await withCheckedThrowingContinuation { continuation in
-                var entry = PendingRequests.Entry(method: method, params: params, continuation: continuation)
-                if state == .running, let link {
-                    entry.sentTo = generation
-                    link.send(.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds))
-                }
-                pending.add(id, entry)
+        let deadline = ContinuousClock.now + timeout
+        return try await withCheckedThrowingContinuation { continuation in
+            var entry = PendingRequests.Entry(method: method, params: params, continuation: continuation, deadline: deadline, timeout: timeout)
+            if state == .running, let link {
+                entry.sentTo = generation
+                link.send(.request(id: id, method: method, params: params, deadlineMs: timeout.inMilliseconds))
             }
+            pending.add(id, entry)
+            armSweep(for: deadline)
         }
     }
 
-    private func expire(_ id: String, after timeout: Duration) {
-        guard let entry = pending.remove(id) else { return }
-        entry.continuation.resume(throwing: RemoteError.timeout("plugin \(name) did not answer \(entry.method) within \(timeout)"))
+    /// Request deadlines are checked by one timer per slot, set for the earliest: a timer task
+    /// for every request (50 a second while sessions stream) woke two threads each (issue 12 k).
+    private func armSweep(for deadline: ContinuousClock.Instant) {
+        if let armed = sweepAt, armed <= deadline { return }
+        sweep?.cancel()
+        sweepAt = deadline
+        // Unstructured on purpose: a one-shot timer owned by the slot, replaced when an earlier
+        // deadline comes, cancelled when the slot stops.
+        sweep = Task { [weak self] in
+            do { try await Task.sleep(until: deadline) } catch { return }
+            await self?.sweepDue()
+        }
+    }
+
+    private func sweepDue() {
+        sweep = nil
+        sweepAt = nil
+        for entry in pending.expired(at: .now) {
+            entry.continuation.resume(throwing: RemoteError.timeout("plugin \(name) did not answer \(entry.method) within \(entry.timeout)"))
+        }
+        if let next = pending.nextDeadline { armSweep(for: next) }
     }
 
     /// Queues a message that must not be lost. Returns its id.

@@ -45,13 +45,13 @@ final class PipeReader: @unchecked Sendable {
 
     /// Returns once the reader has ended.
     func waitForEnd() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
             if done {
                 lock.unlock()
-                c.resume()
+                continuation.resume()
             } else {
-                waiters.append(c)
+                waiters.append(continuation)
                 lock.unlock()
             }
         }
@@ -60,10 +60,10 @@ final class PipeReader: @unchecked Sendable {
     fileprivate func finished() {
         lock.lock()
         done = true
-        let w = waiters
+        let parked = waiters
         waiters = []
         lock.unlock()
-        for c in w { c.resume() }
+        for continuation in parked { continuation.resume() }
     }
 }
 
@@ -139,7 +139,14 @@ private enum Epoll {
 
 /// The thread behind every `PipeReader` and `ExitWatch`, and behind every `ChildInput` with more
 /// to write than its pipe took at once.
-final class PipePoller: @unchecked Sendable {
+///
+/// It is also a task executor: a task that prefers it (a pi session's event loop) runs here,
+/// between reads. A line read from pi's stdout then becomes an event, a run update and a live
+/// view on this one thread, with no thread woken per line: on Linux a wake-up through the
+/// cooperative pool costs more CPU than handling the line (issue 12 k). Work that may block or
+/// take long leaves with `withTaskExecutorPreference(globalConcurrentExecutor)`. When it wakes
+/// hundreds of times a second, `PollPacing` has it gather reads for a few milliseconds.
+final class PipePoller: TaskExecutor, @unchecked Sendable {
     static let shared = PipePoller()
 
     enum Command {
@@ -167,10 +174,16 @@ final class PipePoller: @unchecked Sendable {
     private let wakeWrite: Int32
     private let lock = NSLock()
     private var commands: [Command] = []
+    private var jobs: [UnownedJob] = []
     private var wakePending = false
+    /// Set once by the poller thread before it runs anything.
+    private var pollerThread: pthread_t?
     // The rest is touched only on the poller thread.
     private var entries: [Int32: Entry] = [:]
     private var backlog: [PipeReader] = []
+    private var pacing = PollPacing()
+    /// The most read from one pipe in this round, for `pacing`.
+    private var largestRead = 0
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PipePoller.chunkBytes, alignment: 16)
 
     private init() {
@@ -190,9 +203,40 @@ final class PipePoller: @unchecked Sendable {
         thread.start()
     }
 
-    func submit(_ c: Command) {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
         lock.lock()
-        commands.append(c)
+        jobs.append(job)
+        // On the poller thread the loop runs it before it next blocks: no wake needed.
+        let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        let wake = !onPoller && !wakePending
+        if wake { wakePending = true }
+        lock.unlock()
+        if wake {
+            var one: UInt8 = 1
+            _ = write(wakeWrite, &one, 1)
+        }
+    }
+
+    private var hasJobs: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !jobs.isEmpty
+    }
+
+    /// Runs the jobs queued so far; those they queue run on the next turn, after the pipes.
+    private func runJobs() {
+        lock.lock()
+        let batch = jobs
+        jobs = []
+        lock.unlock()
+        let executor = asUnownedTaskExecutor()
+        for job in batch { job.runSynchronously(on: executor) }
+    }
+
+    func submit(_ command: Command) {
+        lock.lock()
+        commands.append(command)
         let wake = !wakePending
         wakePending = true
         lock.unlock()
@@ -215,24 +259,39 @@ final class PipePoller: @unchecked Sendable {
     private func loop() {
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        lock.lock()
+        pollerThread = pthread_self()
+        lock.unlock()
+        // The pause `pacing` asks for after a wake-up, taken just before the thread would sleep
+        // in epoll again: never while jobs or a backlog wait.
+        var pause = Duration.zero
         while true {
-            let n = epoll_wait(epfd, events, Int32(capacity), backlog.isEmpty ? -1 : 0)
-            if n < 0 && errno != EINTR { return }
+            let blocking = backlog.isEmpty && !hasJobs
+            if blocking && pause > .zero { usleep(useconds_t(pause.inMilliseconds * 1000)) }
+            let ready = epoll_wait(epfd, events, Int32(capacity), blocking ? -1 : 0)
+            if ready < 0 && errno != EINTR { return }
             runCommands()
-            for i in 0..<max(0, Int(n)) {
-                let fd = events[i].data.fd
+            for slot in 0..<max(0, Int(ready)) {
+                let fd = events[slot].data.fd
                 switch entries[fd] {
-                case .reader(let r)?: drain(r)
-                case .watch(let w)?: exited(w)
-                case .writer(let w)?: flush(w, fd: fd)
+                case .reader(let reader)?: drain(reader)
+                case .watch(let watch)?: exited(watch)
+                case .writer(let writer)?: flush(writer, fd: fd)
                 case nil: continue
                 }
             }
             if !backlog.isEmpty {
                 let again = backlog
                 backlog = []
-                for r in again { drain(r) }
+                for reader in again { drain(reader) }
             }
+            runJobs()
+            // Only a real wake-up counts: rounds that ran queued jobs or a backlog never slept.
+            if blocking {
+                pause = pacing.woke(at: .now, largestRead: largestRead)
+                largestRead = 0
+            }
+            if !backlog.isEmpty { pause = .zero }
         }
     }
 
@@ -244,83 +303,84 @@ final class PipePoller: @unchecked Sendable {
         commands = []
         wakePending = false
         lock.unlock()
-        for c in todo {
-            switch c {
-            case .add(let r):
-                entries[r.fd] = .reader(r)
-                register(r.fd, edge: true)
-                drain(r)
-            case .cancel(let r):
-                end(r)
-            case .watch(let w):
-                entries[w.fd] = .watch(w)
-                register(w.fd, edge: false)
-            case .exitedWithoutPidfd(let w):
-                for r in w.readers where !r.ended {
-                    r.childExited = true
-                    drain(r)
+        for command in todo {
+            switch command {
+            case .add(let reader):
+                entries[reader.fd] = .reader(reader)
+                register(reader.fd, edge: true)
+                drain(reader)
+            case .cancel(let reader):
+                end(reader)
+            case .watch(let watch):
+                entries[watch.fd] = .watch(watch)
+                register(watch.fd, edge: false)
+            case .exitedWithoutPidfd(let watch):
+                for reader in watch.readers where !reader.ended {
+                    reader.childExited = true
+                    drain(reader)
                 }
-            case .flush(let w):
-                let fd = w.descriptor
+            case .flush(let writer):
+                let fd = writer.descriptor
                 guard fd >= 0 else { continue }
-                if case .writer(let known)? = entries[fd], known === w {
+                if case .writer(let known)? = entries[fd], known === writer {
                 } else {
                     // Level-triggered: it fires while there is room, and we stop watching once
                     // everything is written.
-                    entries[fd] = .writer(w)
+                    entries[fd] = .writer(writer)
                     _ = Epoll.control(epfd, EPOLL_CTL_ADD, fd, Epoll.output)
                 }
-                flush(w, fd: fd)
+                flush(writer, fd: fd)
             }
         }
     }
 
-    private func flush(_ w: ChildInput, fd: Int32) {
-        _ = w.pollerFlush {
+    private func flush(_ writer: ChildInput, fd: Int32) {
+        _ = writer.pollerFlush {
             _ = Epoll.control(epfd, EPOLL_CTL_DEL, fd, 0)
             entries[fd] = nil
         }
     }
 
-    private func exited(_ w: ExitWatch) {
-        guard !w.ended else { return }
-        w.ended = true
-        unregister(w.fd)
+    private func exited(_ watch: ExitWatch) {
+        guard !watch.ended else { return }
+        watch.ended = true
+        unregister(watch.fd)
         // The pidfd fired: the child is a zombie now, so this does not wait.
-        w.reaped(ChildSpawn.reap(w.pid, wait: true) ?? .spawnFailed("pid \(w.pid) vanished"))
-        for r in w.readers where !r.ended {
-            r.childExited = true
-            drain(r)
+        watch.reaped(ChildSpawn.reap(watch.pid, wait: true) ?? .spawnFailed("pid \(watch.pid) vanished"))
+        for reader in watch.readers where !reader.ended {
+            reader.childExited = true
+            drain(reader)
         }
     }
 
     /// Reads until the pipe is empty (or its fair share is used up: it goes to the backlog).
-    private func drain(_ r: PipeReader) {
+    private func drain(_ reader: PipeReader) {
         var budget = Self.fairShare
-        while !r.ended {
-            let n = read(r.fd, scratch.baseAddress, scratch.count)
-            if n > 0 {
-                r.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-                budget -= n
+        defer { largestRead = max(largestRead, Self.fairShare - budget) }
+        while !reader.ended {
+            let got = read(reader.fd, scratch.baseAddress, scratch.count)
+            if got > 0 {
+                reader.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
+                budget -= got
                 if budget <= 0 {
-                    backlog.append(r)
+                    backlog.append(reader)
                     return
                 }
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !r.childExited { return }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !reader.childExited { return }
             // End of file, an error, or a child that is gone and has nothing left for us.
-            end(r)
+            end(reader)
         }
     }
 
-    private func end(_ r: PipeReader) {
-        guard !r.ended else { return }
-        r.ended = true
-        unregister(r.fd)
-        r.onEnd()
-        r.finished()
+    private func end(_ reader: PipeReader) {
+        guard !reader.ended else { return }
+        reader.ended = true
+        unregister(reader.fd)
+        reader.onEnd()
+        reader.finished()
     }
 }
 

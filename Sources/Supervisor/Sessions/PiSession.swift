@@ -116,17 +116,18 @@ actor PiSession {
             sink.yield(.exited(exit))
             sink.finish()
         }
-        Task {
+        // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
+        Task(executorPreference: PipePoller.shared) {
             for await event in events { await self.handle(event, generation: gen) }
         }
         do {
-            let r = try await command("get_state", [:], timeout: launcher.startTimeout)
-            applyState(r)
+            let reply = try await command("get_state", [:], timeout: launcher.startTimeout)
+            applyState(reply)
             lifecycle.answered()
             await persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
-            if let p = pid { ChildProcess.signalGroup(p, SIGKILL) }
+            if let group = pid { ChildProcess.signalGroup(group, SIGKILL) }
             let why = lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
             lifecycle.failedToStart(why, exitSeen: lastExit != nil)
             // pi explains a failed start on stderr, often over several lines ("No models
@@ -136,45 +137,45 @@ actor PiSession {
         }
     }
 
-    private func applyState(_ r: PiResponse) {
-        guard let data = try? r.data?.parse() else { return }
-        if let f = data["sessionFile"]?.stringValue { sessionFile = f }
-        if let m = data["model"], let id = m["id"]?.stringValue {
-            model = (m["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
+    private func applyState(_ response: PiResponse) {
+        guard let data = try? response.data?.parse() else { return }
+        if let file = data["sessionFile"]?.stringValue { sessionFile = file }
+        if let reported = data["model"], let id = reported["id"]?.stringValue {
+            model = (reported["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
         }
-        if let t = data["thinkingLevel"]?.stringValue { thinkingLevel = t }
+        if let level = data["thinkingLevel"]?.stringValue { thinkingLevel = level }
     }
 
     private func handle(_ event: ChildEvent, generation gen: Int) async {
         guard lifecycle.isCurrent(gen) else { return }
         switch event {
-        case .started(let p):
-            pid = p
+        case .started(let childPID):
+            pid = childPID
         case .stdout(.line(let bytes)):
-            let e: PiEvent
-            do { e = try reader.read(bytes) } catch {
+            let piEvent: PiEvent
+            do { piEvent = try reader.read(bytes) } catch {
                 skippedLines += 1
                 let preview = String(decoding: bytes.prefix(160), as: UTF8.self)
                 logger.warning("session \(name): skipped a non-JSON line from pi's stdout: \(preview)")
                 return
             }
-            await apply(e)
-        case .stdoutOversized(let n, let prefix):
+            await apply(piEvent)
+        case .stdoutOversized(let bytes, let prefix):
             skippedLines += 1
             let kind = OversizedLine.eventType(prefix)
-            logger.warning("session \(name): skipped a \(n)-byte \(kind ?? "unknown") line from pi (over the line cap)")
+            logger.warning("session \(name): skipped a \(bytes)-byte \(kind ?? "unknown") line from pi (over the line cap)")
             // The run's lifecycle must not hang on a record too big to read: an oversize
             // agent_end (it carries every message of the run) still ends the run.
             if kind == "agent_end" || kind == "agent_start" {
-                let e = PiEvent(type: PiEventType(wireName: kind!))
-                record(e)
-                await emit(recorder.apply(e, at: .now))
+                let piEvent = PiEvent(type: PiEventType(wireName: kind!))
+                record(piEvent)
+                await emit(recorder.apply(piEvent, at: .now))
             }
-        case .stdout(.oversized(let n)):
+        case .stdout(.oversized(let bytes)):
             skippedLines += 1
-            logger.warning("session \(name): skipped a \(n)-byte line from pi (over the line cap)")
-        case .stdout(.unterminatedTail(let n)):
-            logger.warning("session \(name): pi's stdout ended with an unterminated \(n)-byte line")
+            logger.warning("session \(name): skipped a \(bytes)-byte line from pi (over the line cap)")
+        case .stdout(.unterminatedTail(let bytes)):
+            logger.warning("session \(name): pi's stdout ended with an unterminated \(bytes)-byte line")
         case .stderr(let line):
             stderrTail.append(line)
             if stderrTail.count > 40 { stderrTail.removeFirst(stderrTail.count - 40) }
@@ -229,14 +230,14 @@ actor PiSession {
         table.sent(id: cid, type: type)
         input.send(line)
         if type == "extension_ui_response" { return PiResponse(id: cid, command: type, success: true) }
-        let r = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
+        let response = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
             try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         }
         lastActivity = Date()
-        if r.success == false {
-            throw SessionError.piFailed("pi refused \(type): \(Self.clean(r.error ?? "unknown error"))")
+        if response.success == false {
+            throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
         }
-        return r
+        return response
     }
 
     /// Waits until no other command that may fail without an id is in flight: pi's id-less
@@ -258,15 +259,15 @@ actor PiSession {
     }
 
     private func giveUpIDlessTurn(_ key: UUID, type: String, after timeout: Duration) {
-        guard let i = idlessTurnQueue.firstIndex(where: { $0.0 == key }) else { return }
-        idlessTurnQueue.remove(at: i).1.resume(
+        guard let index = idlessTurnQueue.firstIndex(where: { $0.0 == key }) else { return }
+        idlessTurnQueue.remove(at: index).1.resume(
             throwing: RemoteError.timeout("pi was busy with an earlier command; \(type) was not sent within \(timeout)"))
     }
 
     private func expire(_ cid: String, type: String, after timeout: Duration) {
-        guard let w = waiters.removeValue(forKey: cid) else { return }
+        guard let waiter = waiters.removeValue(forKey: cid) else { return }
         table.cancel(cid)
-        w.resume(throwing: RemoteError.timeout("pi did not answer \(type) within \(timeout)"))
+        waiter.resume(throwing: RemoteError.timeout("pi did not answer \(type) within \(timeout)"))
     }
 
     /// pi wraps thrown errors as "Failed to parse command: <real message>".
@@ -284,18 +285,18 @@ actor PiSession {
 
     // MARK: Events
 
-    private func apply(_ e: PiEvent) async {
+    private func apply(_ event: PiEvent) async {
         lastActivity = Date()
-        switch e.type {
+        switch event.type {
         case .response:
-            guard let r = e.response else { return }
-            switch table.received(r) {
+            guard let response = event.response else { return }
+            switch table.received(response) {
             case .settles(let cid, let type):
-                if type == "compact" || type == "new_session" || type == "switch_session", r.success == true {
+                if type == "compact" || type == "new_session" || type == "switch_session", response.success == true {
                     await emit(recorder.abortedSilently(by: type))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }
-                waiters.removeValue(forKey: cid)?.resume(returning: r)
+                waiters.removeValue(forKey: cid)?.resume(returning: response)
             case .promptRejectedLate(_, let error):
                 let text = "pi rejected the prompt: \(Self.clean(error))"
                 record(type: "prompt_rejected", ["error": .string(Self.clean(error))])
@@ -305,22 +306,22 @@ actor PiSession {
             }
             return
         case .extensionUIRequest:
-            if let q = e.extensionUIRequest { await uiRequest(q) }
+            if let request = event.extensionUIRequest { await uiRequest(request) }
             return
         case .extensionError where !recorder.isBusy:
-            let x = e.extensionError
-            let text = "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")"
+            let failure = event.extensionError
+            let text = "extension error (\(failure?.extensionPath ?? "?"), \(failure?.event ?? "?")): \(failure?.error ?? "")"
             record(type: "extension_error", ["text": .string(text)])
             await tell(.notice(kind: "extension-error", text: text))
             return
         default:
             break
         }
-        record(e)
-        if e.type == .toolExecutionEnd, let t = e.toolExecution, let imgs = t.images, !imgs.isEmpty {
-            keepImages(imgs, tool: t.toolName ?? "tool")
+        record(event)
+        if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {
+            keepImages(imgs, tool: execution.toolName ?? "tool")
         }
-        await emit(recorder.apply(e, at: .now))
+        await emit(recorder.apply(event, at: .now))
     }
 
     private func keepImages(_ imgs: [PiImage], tool: String) {
@@ -338,28 +339,28 @@ actor PiSession {
     }
 
     private func forgetImages() {
-        for i in images { try? FileManager.default.removeItem(atPath: i.path) }
+        for image in images { try? FileManager.default.removeItem(atPath: image.path) }
         images.removeAll()
     }
 
     private func emit(_ outputs: [RunRecorder.Output]) async {
-        for o in outputs {
-            switch o {
-            case .started(let r):
+        for output in outputs {
+            switch output {
+            case .started(let run):
                 forgetImages()
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
-                activeRun = r.runID
+                activeRun = run.runID
                 await persist(record)
-                await tell(.runStarted(r))
-            case .updated(let r):
-                await tell(.runUpdated(r))
-            case .finished(let r):
-                lastRun = r
-                record(type: "run_finished", ["stopReason": JSONValue(r.stopReason)])
-                await tell(.runFinished(r))
+                await tell(.runStarted(run))
+            case .updated(let run):
+                await tell(.runUpdated(run))
+            case .finished(let run):
+                lastRun = run
+                record(type: "run_finished", ["stopReason": JSONValue(run.stopReason)])
+                await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
-                if activeRun == r.runID {
+                if activeRun == run.runID {
                     activeRun = nil
                     await persist(record)
                 }
@@ -373,8 +374,19 @@ actor PiSession {
         }
     }
 
+    /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
+    /// handled on the thread that read the line; everything else (finals go through the
+    /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
     private func tell(_ news: SessionNews) async {
-        await observer.session(id, did: news)
+        if case .runUpdated = news {
+            await observer.session(id, did: news)
+            return
+        }
+        let observer = observer
+        let id = id
+        await withTaskExecutorPreference(globalConcurrentExecutor) {
+            await observer.session(id, did: news)
+        }
     }
 
     private func settle() async {
@@ -382,75 +394,78 @@ actor PiSession {
     }
 
     /// A compact preview of an event for history and `stream`.
-    private func record(_ e: PiEvent) {
-        switch e.type {
+    private func record(_ event: PiEvent) {
+        switch event.type {
         case .messageUpdate:
-            guard let u = e.assistantMessageEvent, let delta = u.delta else { return }
-            if u.type == .textDelta {
+            guard let update = event.assistantMessageEvent, let delta = update.delta else { return }
+            if update.type == .textDelta {
                 record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
-            } else if u.type == .thinkingDelta {
+            } else if update.type == .thinkingDelta {
                 record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
             }
         case .messageStart:
-            record(type: "message_start", ["role": JSONValue(e.message?.role)])
+            record(type: "message_start", ["role": JSONValue(event.message?.role)])
         case .messageEnd:
-            guard let m = e.message else { return }
-            var preview: JSONValue = ["role": JSONValue(m.role)]
-            if let s = m.stopReason { preview["stopReason"] = .string(s) }
-            if let err = m.errorMessage { preview["errorMessage"] = .string(err) }
+            guard let message = event.message else { return }
+            var preview: JSONValue = ["role": JSONValue(message.role)]
+            if let reason = message.stopReason { preview["stopReason"] = .string(reason) }
+            if let err = message.errorMessage { preview["errorMessage"] = .string(err) }
             record(type: "message_end", preview)
         case .toolExecutionStart:
-            let t = e.toolExecution
-            record(type: "tool_execution_start", ["toolName": JSONValue(t?.toolName), "args": .string(String((t?.args?.text ?? "").prefix(300)))])
+            let execution = event.toolExecution
+            record(
+                type: "tool_execution_start",
+                ["toolName": JSONValue(execution?.toolName), "args": .string(String((execution?.args?.text ?? "").prefix(300)))])
         case .toolExecutionEnd:
-            let t = e.toolExecution
-            record(type: "tool_execution_end", ["toolName": JSONValue(t?.toolName), "isError": .bool(t?.isError ?? false)])
+            let execution = event.toolExecution
+            record(type: "tool_execution_end", ["toolName": JSONValue(execution?.toolName), "isError": .bool(execution?.isError ?? false)])
         case .toolExecutionUpdate:
             return
         case .autoRetryStart:
-            let r = e.autoRetry
+            let retry = event.autoRetry
             record(
                 type: "auto_retry_start",
                 [
-                    "attempt": JSONValue(r?.attempt ?? 0), "delayMs": JSONValue(r?.delayMs ?? 0),
-                    "errorMessage": JSONValue(r?.errorMessage),
+                    "attempt": JSONValue(retry?.attempt ?? 0), "delayMs": JSONValue(retry?.delayMs ?? 0),
+                    "errorMessage": JSONValue(retry?.errorMessage),
                 ])
         case .autoRetryEnd:
-            record(type: "auto_retry_end", ["success": .bool(e.autoRetry?.success ?? false), "finalError": JSONValue(e.autoRetry?.finalError)])
+            record(
+                type: "auto_retry_end", ["success": .bool(event.autoRetry?.success ?? false), "finalError": JSONValue(event.autoRetry?.finalError)])
         case .autoCompactionStart:
-            record(type: "auto_compaction_start", ["reason": JSONValue(e.autoCompaction?.reason)])
+            record(type: "auto_compaction_start", ["reason": JSONValue(event.autoCompaction?.reason)])
         case .autoCompactionEnd:
-            let c = e.autoCompaction
-            record(type: "auto_compaction_end", ["willRetry": .bool(c?.willRetry ?? false), "aborted": .bool(c?.aborted ?? false)])
+            let compaction = event.autoCompaction
+            record(type: "auto_compaction_end", ["willRetry": .bool(compaction?.willRetry ?? false), "aborted": .bool(compaction?.aborted ?? false)])
         case .extensionError:
-            record(type: "extension_error", ["error": JSONValue(e.extensionError?.error)])
+            record(type: "extension_error", ["error": JSONValue(event.extensionError?.error)])
         default:
-            record(type: e.type.wireName, [:])
+            record(type: event.type.wireName, [:])
         }
     }
 
     // MARK: Questions
 
-    private func uiRequest(_ q: PiExtensionUIRequest) async {
-        guard let qid = q.id, let method = q.method else { return }
+    private func uiRequest(_ request: PiExtensionUIRequest) async {
+        guard let qid = request.id, let method = request.method else { return }
         switch method {
         case "select", "confirm", "input", "editor":
             var expires: Date?
-            if let ms = q.timeout, ms > 0 {
+            if let ms = request.timeout, ms > 0 {
                 expires = Date().addingTimeInterval(Double(ms) / 1000)
-            } else if method != "editor" || q.timeout == nil, let d = launcher.dialogTimeout {
-                expires = Date().addingTimeInterval(Double(d.components.seconds))
+            } else if method != "editor" || request.timeout == nil, let limit = launcher.dialogTimeout {
+                expires = Date().addingTimeInterval(Double(limit.components.seconds))
             }
             let question = PendingQuestion(
-                id: qid, sessionID: id, method: method, title: q.title ?? "",
-                message: q.message, options: q.options ?? [], placeholder: q.placeholder,
-                prefill: q.prefill, askedAt: Date(), expiresAt: expires)
+                id: qid, sessionID: id, method: method, title: request.title ?? "",
+                message: request.message, options: request.options ?? [], placeholder: request.placeholder,
+                prefill: request.prefill, askedAt: Date(), expiresAt: expires)
             questions[qid] = question
             record(type: "question", question.json)
             // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
             await persist(record)
             if let expires {
-                let policyTimeout = q.timeout == nil
+                let policyTimeout = request.timeout == nil
                 // Unstructured on purpose: the dialog's own countdown runs beside the session.
                 Task { [weak self] in
                     try? await Task.sleep(for: .seconds(max(0, expires.timeIntervalSinceNow)))
@@ -459,15 +474,15 @@ actor PiSession {
             }
             await tell(.questionAsked(question))
         case "notify":
-            record(type: "notify", ["message": JSONValue(q.message), "notifyType": JSONValue(q.notifyType)])
-            await tell(.notice(kind: q.notifyType ?? "info", text: q.message ?? ""))
+            record(type: "notify", ["message": JSONValue(request.message), "notifyType": JSONValue(request.notifyType)])
+            await tell(.notice(kind: request.notifyType ?? "info", text: request.message ?? ""))
         default:
             var preview: JSONValue = ["method": .string(method)]
-            if let t = q.title { preview["title"] = .string(t) }
-            if let k = q.statusKey { preview["statusKey"] = .string(k) }
-            if let t = q.statusText { preview["statusText"] = .string(t) }
-            if let k = q.widgetKey { preview["widgetKey"] = .string(k) }
-            if let t = q.text { preview["text"] = .string(String(t.prefix(200))) }
+            if let text = request.title { preview["title"] = .string(text) }
+            if let key = request.statusKey { preview["statusKey"] = .string(key) }
+            if let text = request.statusText { preview["statusText"] = .string(text) }
+            if let key = request.widgetKey { preview["widgetKey"] = .string(key) }
+            if let text = request.text { preview["text"] = .string(String(text.prefix(200))) }
             record(type: "ui", preview)
         }
     }
@@ -475,38 +490,38 @@ actor PiSession {
     /// pi already resolved a timed-out dialog with its default, silently; ours closes it too.
     /// A dialog closed by our own policy (it had no timeout) is cancelled on pi's side.
     private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
-        guard let q = questions.removeValue(forKey: qid) else { return }
-        if cancelOnPi { write(q.cancellation()) }
+        guard let question = questions.removeValue(forKey: qid) else { return }
+        if cancelOnPi { write(question.cancellation()) }
         record(type: "question_expired", ["id": .string(qid)])
         await persist(record)
-        await tell(.questionClosed(q, outcome: "expired: no answer in time"))
+        await tell(.questionClosed(question, outcome: "expired: no answer in time"))
     }
 
     /// The first answer wins; a later one finds no question.
     func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
-        guard let q = questions[qid] else {
+        guard let question = questions[qid] else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
         let response: JSONValue
-        do { response = try q.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
+        do { response = try question.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
         questions.removeValue(forKey: qid)
         write(response)
         let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
         await persist(record)
-        await tell(.questionClosed(q, outcome: "\(who) answered: \(shown)"))
-        return q
+        await tell(.questionClosed(question, outcome: "\(who) answered: \(shown)"))
+        return question
     }
 
     func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
-        guard let q = questions.removeValue(forKey: qid) else {
+        guard let question = questions.removeValue(forKey: qid) else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }
-        write(q.cancellation())
+        write(question.cancellation())
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
         await persist(record)
-        await tell(.questionClosed(q, outcome: "\(who) cancelled it"))
-        return q
+        await tell(.questionClosed(question, outcome: "\(who) cancelled it"))
+        return question
     }
 
     var openQuestions: [PendingQuestion] { questions.values.sorted { $0.askedAt < $1.askedAt } }
@@ -517,21 +532,21 @@ actor PiSession {
         let now = Date()
         history.append(type: type, preview: preview, at: now)
         guard !watchers.isEmpty else { return }
-        var e = preview
-        if case .object = e {} else { e = ["value": preview] }
-        e["type"] = .string(type)
-        e["time"] = .string(ISO8601.string(now))
-        e["session"] = .string(name)
-        for (_, w) in watchers { w.yield(e) }
+        var entry = preview
+        if case .object = entry {} else { entry = ["value": preview] }
+        entry["type"] = .string(type)
+        entry["time"] = .string(ISO8601.string(now))
+        entry["session"] = .string(name)
+        for (_, w) in watchers { w.yield(entry) }
     }
 
     func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
         history.query(types: types, since: since, limit: limit).map { entry in
-            var e = entry.preview
-            if case .object = e {} else { e = ["value": entry.preview] }
-            e["type"] = .string(entry.type)
-            e["time"] = .string(ISO8601.string(entry.time))
-            return e
+            var shown = entry.preview
+            if case .object = shown {} else { shown = ["value": entry.preview] }
+            shown["type"] = .string(entry.type)
+            shown["time"] = .string(ISO8601.string(entry.time))
+            return shown
         }
     }
 
@@ -561,13 +576,13 @@ actor PiSession {
     /// Reads pi's state again and saves what matters of it: after `new_session` pi writes to a
     /// new session file (the one to resume after a restart), and pi may clamp a thinking level.
     func refreshState() async throws {
-        let r = try await command("get_state", [:], timeout: .seconds(30))
-        applyState(r)
+        let reply = try await command("get_state", [:], timeout: .seconds(30))
+        applyState(reply)
         await persist(record)
     }
 
-    func noteModel(_ m: String) async {
-        model = m
+    func noteModel(_ modelName: String) async {
+        model = modelName
         await persist(record)
     }
 
@@ -576,15 +591,15 @@ actor PiSession {
         lifecycle.end()
         for (_, w) in watchers { w.finish() }
         watchers.removeAll()
-        guard let p = pid else { return }
+        guard let group = pid else { return }
         input?.finish()
         for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
         // The group outlives pi when something pi started (a tool's server, say) is still in it:
         // that gets TERM and KILL too. pi leads the group, so its pid names the group.
-        if groupAlive(p) { Self.signalGroupOnly(p, SIGTERM) }
-        for _ in 0..<40 where groupAlive(p) { try? await Task.sleep(for: .milliseconds(50)) }
-        if groupAlive(p) { Self.signalGroupOnly(p, SIGKILL) }
-        for _ in 0..<40 where groupAlive(p) { try? await Task.sleep(for: .milliseconds(50)) }
+        if groupAlive(group) { Self.signalGroupOnly(group, SIGTERM) }
+        for _ in 0..<40 where groupAlive(group) { try? await Task.sleep(for: .milliseconds(50)) }
+        if groupAlive(group) { Self.signalGroupOnly(group, SIGKILL) }
+        for _ in 0..<40 where groupAlive(group) { try? await Task.sleep(for: .milliseconds(50)) }
     }
 
     private func groupAlive(_ group: Int32) -> Bool {

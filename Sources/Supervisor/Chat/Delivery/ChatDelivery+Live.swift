@@ -14,25 +14,52 @@ extension ChatDelivery {
             // leaves a feed whose views go nowhere.
             guard await bindings.isWatched(run.sessionID) else { return }
         }
-        if var feed = live[run.runID] {
-            feed.latest = run
-            live[run.runID] = feed
+        if live[run.runID] != nil {
+            // In place: a copy of the feed would hold a second reference to the run's text.
+            live[run.runID]?.latest = run
         } else {
             live[run.runID] = LiveFeed(latest: run)
         }
         scheduleLive(run.runID)
     }
 
+    /// A run's first view goes out at once; later ones wait for `liveInterval` since the last,
+    /// and are sent by one ticker for all runs. A timer per view (50 a second with 20 sessions
+    /// streaming) woke two threads each time (issue 12 k).
     private func scheduleLive(_ runID: String) {
         guard var feed = live[runID], !feed.scheduled, !feed.inFlight else { return }
         feed.scheduled = true
         live[runID] = feed
-        let wait: Duration = feed.lastSent.map { max(.zero, Self.liveInterval - (.now - $0)) } ?? .zero
-        // Unstructured on purpose: a trailing timer that flushes the newest view of this run.
-        Task {
-            if wait > .zero { try? await Task.sleep(for: wait) }
-            await self.flushLive(runID)
+        if let last = feed.lastSent, .now - last < Self.liveInterval {
+            startLiveTicker()
+            return
         }
+        // Unstructured on purpose: the view is rendered while the session goes on streaming.
+        Task { await self.flushLive(runID) }
+    }
+
+    private func startLiveTicker() {
+        guard liveTicker == nil else { return }
+        // Unstructured on purpose: it lives while views wait, and ends itself when none does.
+        liveTicker = Task {
+            while true {
+                try? await Task.sleep(for: Self.liveTick)
+                guard await self.flushDueViews() else { return }
+            }
+        }
+    }
+
+    /// Sends the views whose interval has passed, one after the other (the formatter answers
+    /// one at a time anyway). False, and the ticker ends, when no view is waiting.
+    private func flushDueViews() async -> Bool {
+        let now = ContinuousClock.now
+        let due = live.filter { _, feed in
+            feed.scheduled && !feed.inFlight && feed.lastSent.map { now - $0 >= Self.liveInterval } ?? true
+        }
+        for runID in due.keys { await flushLive(runID) }
+        if live.values.contains(where: \.scheduled) { return true }
+        liveTicker = nil
+        return false
     }
 
     private func flushLive(_ runID: String) async {

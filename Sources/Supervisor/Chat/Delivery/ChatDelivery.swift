@@ -7,6 +7,8 @@ import PiRelaySDK
 /// masks them when there is one.
 actor ChatDelivery: SessionObserver {
     static let liveInterval: Duration = .milliseconds(400)
+    /// How often a waiting live view is looked at: views go out every 400 to 500 ms.
+    static let liveTick: Duration = .milliseconds(100)
 
     let home: Home
     let logger: Logger
@@ -14,6 +16,8 @@ actor ChatDelivery: SessionObserver {
     let bindings: ChatBindings
     /// Live feeds by run id, while the run goes on.
     var live: [String: LiveFeed] = [:]
+    /// Flushes throttled live views while any is waiting; see `scheduleLive`.
+    var liveTicker: Task<Void, Never>?
     /// Each messenger's `maxMessageLength` and `maxUploadBytes`, from its hello.
     var limits: [String: Int] = [:]
     var uploadLimits: [String: Int] = [:]

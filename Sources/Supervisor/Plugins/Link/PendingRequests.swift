@@ -12,6 +12,9 @@ struct PendingRequests: Sendable {
         var crashes = 0
         /// The instance it was written to; nil while it waits for one.
         var sentTo: Int?
+        /// When it times out; nil for none (the owner keeps its own deadline).
+        var deadline: ContinuousClock.Instant?
+        var timeout: Duration = .zero
     }
 
     private let prefix: String
@@ -64,6 +67,23 @@ struct PendingRequests: Sendable {
             }
         }
         return poison
+    }
+
+    /// The earliest deadline of any entry: when the owner must look again.
+    var nextDeadline: ContinuousClock.Instant? {
+        entries.values.lazy.compactMap(\.deadline).min()
+    }
+
+    /// Removes and returns the entries whose deadline has passed at `now`.
+    mutating func expired(at now: ContinuousClock.Instant) -> [Entry] {
+        var out: [Entry] = []
+        for (id, entry) in entries {
+            if let deadline = entry.deadline, deadline <= now {
+                entries.removeValue(forKey: id)
+                out.append(entry)
+            }
+        }
+        return out
     }
 
     mutating func removeAll() -> [Entry] {

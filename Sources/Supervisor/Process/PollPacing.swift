@@ -1,0 +1,46 @@
+/// How long the pipe thread pauses after a round of reads before it polls again.
+///
+/// Each time the thread sleeps in `epoll_wait` and wakes for one line costs the kernel more than
+/// handling the line does: with 20 sessions streaming, about 500 wake-ups a second were a third
+/// of the daemon's CPU (issue 12 k). So once wake-ups come faster than `busyRate`, the thread
+/// pauses `pause` after each round and reads what arrived meanwhile in one go. A quiet daemon
+/// never pauses, so a lone prompt or reply is as quick as before; the pause ends when the rate
+/// falls below `quietRate` (two thresholds, so that the pause itself, which lowers the rate,
+/// does not switch it off again). A round that took half a pipe's worth from one child is never
+/// followed by a pause: that child writes faster than lines trickle, and a pause would block it
+/// on a full pipe. Pure: fed the clock, no I/O.
+struct PollPacing {
+    /// Wake-ups a second at which pausing starts, and the rate under which it stops.
+    var busyRate = 200
+    var quietRate = 50
+    var pause: Duration = .milliseconds(10)
+    /// Rates are counted over windows this long.
+    var window: Duration = .milliseconds(100)
+    /// Half of Linux's default pipe capacity.
+    var bulkBytes = 32 << 10
+
+    private var windowStart: ContinuousClock.Instant?
+    private var wakes = 0
+    private(set) var pausing = false
+
+    /// The thread woke and handled a round at `now`, reading at most `largestRead` bytes from
+    /// any one pipe; returns how long to pause before the next poll.
+    mutating func woke(at now: ContinuousClock.Instant, largestRead: Int = 0) -> Duration {
+        guard let start = windowStart else {
+            windowStart = now
+            wakes = 1
+            return .zero
+        }
+        let elapsed = now - start
+        if elapsed >= window {
+            // Rates per second from this window; a long quiet gap counts as a quiet window.
+            let perSecond = Double(wakes) / (elapsed / .seconds(1))
+            if pausing, perSecond < Double(quietRate) { pausing = false }
+            if !pausing, perSecond >= Double(busyRate) { pausing = true }
+            windowStart = now
+            wakes = 0
+        }
+        wakes += 1
+        return pausing && largestRead < bulkBytes ? pause : .zero
+    }
+}
