@@ -4,39 +4,39 @@ extension JSONCursor {
     /// values. `3.0` and `3e2` are accepted because JSON does not distinguish integers.
     mutating func readInt() throws(JSONParseError) -> Int? {
         skipWhitespace()
-        guard p < end, p.pointee == ASCII.minus || isDigit(p.pointee) else {
+        guard head < end, head.pointee == ASCII.minus || isDigit(head.pointee) else {
             try skipValue()
             return nil
         }
-        let s = p
+        let numberStart = head
         try skipNumber()
-        let count = p - s
-        var q = s
-        let negative = q.pointee == ASCII.minus
-        if negative { q += 1 }
+        let count = head - numberStart
+        var digit = numberStart
+        let negative = digit.pointee == ASCII.minus
+        if negative { digit += 1 }
         var value = 0
         var overflow = false
-        while q < p, isDigit(q.pointee) {
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int(q.pointee &- ASCII.zero))
-            value = a
+        while digit < head, isDigit(digit.pointee) {
+            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int(digit.pointee &- ASCII.zero))
+            value = sum
             overflow = overflow || o1 || o2
-            q += 1
+            digit += 1
         }
-        if q == p {
+        if digit == head {
             return overflow ? nil : (negative ? -value : value)
         }
         // Fraction or exponent: rare, let the standard library do it.
-        let text = String(decoding: UnsafeBufferPointer(start: s, count: count), as: UTF8.self)
-        guard let d = Double(text), d.rounded() == d, abs(d) < 9.0e15 else { return nil }
-        return Int(d)
+        let text = String(decoding: UnsafeBufferPointer(start: numberStart, count: count), as: UTF8.self)
+        guard let number = Double(text), number.rounded() == number, abs(number) < 9.0e15 else { return nil }
+        return Int(number)
     }
 
     /// A boolean value; nil (value skipped) for `null` and non-booleans.
     mutating func readBool() throws(JSONParseError) -> Bool? {
         skipWhitespace()
-        guard p < end else { throw error("unexpected end of input") }
-        switch p.pointee {
+        guard head < end else { throw error("unexpected end of input") }
+        switch head.pointee {
         case ASCII.lowerT:
             try skipLiteral("true")
             return true

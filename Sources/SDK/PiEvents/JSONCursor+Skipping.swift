@@ -21,10 +21,10 @@ extension JSONCursor {
 
     mutating func skipValue(depth: Int) throws(JSONParseError) {
         skipWhitespace()
-        guard p < end else { throw error("unexpected end of input") }
-        switch p.pointee {
+        guard head < end else { throw error("unexpected end of input") }
+        switch head.pointee {
         case ASCII.quote:
-            p += 1
+            head += 1
             try skipStringBody()
         case ASCII.openBrace:
             try skipObject(depth: depth + 1)
@@ -45,54 +45,54 @@ extension JSONCursor {
 
     mutating func skipObject(depth: Int) throws(JSONParseError) {
         guard depth <= Self.maxSkipDepth else { throw error("nesting deeper than \(Self.maxSkipDepth)") }
-        let open = p
-        p += 1
+        let open = head
+        head += 1
         skipWhitespace()
-        if p < end, p.pointee == ASCII.closeBrace {
-            p += 1
+        if head < end, head.pointee == ASCII.closeBrace {
+            head += 1
             return
         }
         while true {
-            guard p < end else { throw error("unterminated object", at: open) }
-            guard p.pointee == ASCII.quote else { throw error("expected a string key") }
-            p += 1
+            guard head < end else { throw error("unterminated object", at: open) }
+            guard head.pointee == ASCII.quote else { throw error("expected a string key") }
+            head += 1
             try skipStringBody()
             skipWhitespace()
-            guard p < end, p.pointee == ASCII.colon else { throw error("expected ':'") }
-            p += 1
+            guard head < end, head.pointee == ASCII.colon else { throw error("expected ':'") }
+            head += 1
             try skipValue(depth: depth)
             skipWhitespace()
-            guard p < end else { throw error("unterminated object", at: open) }
-            let c = p.pointee
-            p += 1
-            if c == ASCII.comma {
+            guard head < end else { throw error("unterminated object", at: open) }
+            let byte = head.pointee
+            head += 1
+            if byte == ASCII.comma {
                 skipWhitespace()
                 continue
             }
-            if c == ASCII.closeBrace { return }
-            p -= 1
+            if byte == ASCII.closeBrace { return }
+            head -= 1
             throw error("expected ',' or '}'")
         }
     }
 
     mutating func skipArray(depth: Int) throws(JSONParseError) {
         guard depth <= Self.maxSkipDepth else { throw error("nesting deeper than \(Self.maxSkipDepth)") }
-        let open = p
-        p += 1
+        let open = head
+        head += 1
         skipWhitespace()
-        if p < end, p.pointee == ASCII.closeBracket {
-            p += 1
+        if head < end, head.pointee == ASCII.closeBracket {
+            head += 1
             return
         }
         while true {
             try skipValue(depth: depth)
             skipWhitespace()
-            guard p < end else { throw error("unterminated array", at: open) }
-            let c = p.pointee
-            p += 1
-            if c == ASCII.comma { continue }
-            if c == ASCII.closeBracket { return }
-            p -= 1
+            guard head < end else { throw error("unterminated array", at: open) }
+            let byte = head.pointee
+            head += 1
+            if byte == ASCII.comma { continue }
+            if byte == ASCII.closeBracket { return }
+            head -= 1
             throw error("expected ',' or ']'")
         }
     }
@@ -100,63 +100,63 @@ extension JSONCursor {
     /// From just after an opening quote to just after the closing one.
     @inline(__always)
     mutating func skipStringBody() throws(JSONParseError) {
-        let body = p
-        var q = p
+        let body = head
+        var scan = head
         // Keys and short values end within a few bytes, where a plain loop beats a memchr call.
-        let shortEnd = end - q > 24 ? q + 24 : end
-        while q < shortEnd {
-            let c = q.pointee
-            if c == ASCII.quote {
-                p = q + 1
+        let shortEnd = end - scan > 24 ? scan + 24 : end
+        while scan < shortEnd {
+            let byte = scan.pointee
+            if byte == ASCII.quote {
+                head = scan + 1
                 return
             }
-            q += c == ASCII.backslash ? 2 : 1
+            scan += byte == ASCII.backslash ? 2 : 1
         }
         // Long string: jump from quote to quote. A quote is escaped exactly when an odd number of
         // backslashes precedes it (a run of backslashes always starts a fresh escape).
-        while q < end {
-            guard let hit = memchr(q, Int32(ASCII.quote), end - q) else { break }
+        while scan < end {
+            guard let hit = memchr(scan, Int32(ASCII.quote), end - scan) else { break }
             let quote = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self))
-            var b = quote - 1
-            while b >= body, b.pointee == ASCII.backslash { b -= 1 }
-            if (quote - 1 - b) & 1 == 0 {
-                p = quote + 1
+            var before = quote - 1
+            while before >= body, before.pointee == ASCII.backslash { before -= 1 }
+            if (quote - 1 - before) & 1 == 0 {
+                head = quote + 1
                 return
             }
-            q = quote + 1
+            scan = quote + 1
         }
         throw error("unterminated string", at: body - 1)
     }
 
     mutating func skipLiteral(_ literal: StaticString) throws(JSONParseError) {
-        let n = literal.utf8CodeUnitCount
-        guard end - p >= n, memcmp(p, literal.utf8Start, n) == 0 else { throw error("invalid literal") }
-        p += n
+        let length = literal.utf8CodeUnitCount
+        guard end - head >= length, memcmp(head, literal.utf8Start, length) == 0 else { throw error("invalid literal") }
+        head += length
     }
 
     /// Consumes a number, checking the RFC 8259 grammar.
     mutating func skipNumber() throws(JSONParseError) {
-        let s = p
-        if p < end, p.pointee == ASCII.minus { p += 1 }
-        guard p < end, isDigit(p.pointee) else { throw error("bad number", at: s) }
-        if p.pointee == ASCII.zero {
-            p += 1
+        let numberStart = head
+        if head < end, head.pointee == ASCII.minus { head += 1 }
+        guard head < end, isDigit(head.pointee) else { throw error("bad number", at: numberStart) }
+        if head.pointee == ASCII.zero {
+            head += 1
         } else {
-            while p < end, isDigit(p.pointee) { p += 1 }
+            while head < end, isDigit(head.pointee) { head += 1 }
         }
-        if p < end, p.pointee == ASCII.dot {
-            p += 1
-            guard p < end, isDigit(p.pointee) else { throw error("bad fraction") }
-            while p < end, isDigit(p.pointee) { p += 1 }
+        if head < end, head.pointee == ASCII.dot {
+            head += 1
+            guard head < end, isDigit(head.pointee) else { throw error("bad fraction") }
+            while head < end, isDigit(head.pointee) { head += 1 }
         }
-        if p < end, p.pointee == ASCII.lowerE || p.pointee == ASCII.upperE {
-            p += 1
-            if p < end, p.pointee == ASCII.plus || p.pointee == ASCII.minus { p += 1 }
-            guard p < end, isDigit(p.pointee) else { throw error("bad exponent") }
-            while p < end, isDigit(p.pointee) { p += 1 }
+        if head < end, head.pointee == ASCII.lowerE || head.pointee == ASCII.upperE {
+            head += 1
+            if head < end, head.pointee == ASCII.plus || head.pointee == ASCII.minus { head += 1 }
+            guard head < end, isDigit(head.pointee) else { throw error("bad exponent") }
+            while head < end, isDigit(head.pointee) { head += 1 }
         }
     }
 
     @inline(__always)
-    func isDigit(_ c: UInt8) -> Bool { c &- ASCII.zero < 10 }
+    func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
 }

@@ -3,32 +3,32 @@ extension JSONCursor {
     /// Scans a short string (a key or an enum-like value) from its opening quote, checking escapes
     /// but not decoding them. The cursor ends after the closing quote.
     mutating func scanRawString() throws(JSONParseError) -> JSONRawString {
-        p += 1
-        let body = p
+        head += 1
+        let body = head
         var escaped = false
-        while p < end {
-            let c = p.pointee
-            if c == ASCII.quote {
-                let raw = JSONRawString(start: body, count: p - body, hasEscapes: escaped)
-                p += 1
+        while head < end {
+            let byte = head.pointee
+            if byte == ASCII.quote {
+                let raw = JSONRawString(start: body, count: head - body, hasEscapes: escaped)
+                head += 1
                 return raw
             }
-            if c == ASCII.backslash {
+            if byte == ASCII.backslash {
                 escaped = true
-                guard end - p >= 2 else { break }
-                switch p[1] {
+                guard end - head >= 2 else { break }
+                switch head[1] {
                 case ASCII.quote, ASCII.backslash, ASCII.slash, ASCII.lowerB, ASCII.lowerF, ASCII.lowerN,
                     ASCII.lowerR, ASCII.lowerT:
-                    p += 2
+                    head += 2
                 case ASCII.lowerU:
-                    guard end - p >= 6, JSONStringDecoder.hex4(p + 2) != nil else { throw error("bad \\u escape") }
-                    p += 6
+                    guard end - head >= 6, JSONStringDecoder.hex4(head + 2) != nil else { throw error("bad \\u escape") }
+                    head += 6
                 default:
                     throw error("invalid escape")
                 }
                 continue
             }
-            p += 1
+            head += 1
         }
         throw error("unterminated string", at: body - 1)
     }
@@ -37,25 +37,25 @@ extension JSONCursor {
     /// when the value is not a string.
     mutating func skipStringValue() throws(JSONParseError) -> UnsafeBufferPointer<UInt8>? {
         skipWhitespace()
-        guard p < end, p.pointee == ASCII.quote else {
+        guard head < end, head.pointee == ASCII.quote else {
             try skipValue()
             return nil
         }
-        p += 1
-        let body = p
+        head += 1
+        let body = head
         try skipStringBody()
-        return UnsafeBufferPointer(start: body, count: p - 1 - body)
+        return UnsafeBufferPointer(start: body, count: head - 1 - body)
     }
 
     /// A string value decoded; nil when the value is `null` or not a string (pi omits or nulls
     /// optional fields; a wrong type is treated as absent rather than failing the whole event).
     mutating func readString() throws(JSONParseError) -> String? {
         skipWhitespace()
-        guard p < end, p.pointee == ASCII.quote else {
+        guard head < end, head.pointee == ASCII.quote else {
             try skipValue()
             return nil
         }
-        let valueStart = p
+        let valueStart = head
         let raw = try scanRawString()
         let body = UnsafeBufferPointer(start: raw.start, count: raw.count)
         guard raw.hasEscapes else { return String(decoding: body, as: UTF8.self) }
@@ -71,7 +71,7 @@ extension JSONCursor {
     /// (value skipped) when the value is not a string, else whether it fit.
     mutating func readString(into out: inout [UInt8], limit: Int) throws(JSONParseError) -> Bool? {
         skipWhitespace()
-        let valueStart = p
+        let valueStart = head
         guard let body = try skipStringValue() else { return nil }
         return try decode(body, into: &out, limit: limit, valueStart: valueStart)
     }
@@ -91,7 +91,7 @@ extension JSONCursor {
     /// An enum-like string value left undecoded; nil (value skipped) when not a string.
     mutating func readRawString() throws(JSONParseError) -> JSONRawString? {
         skipWhitespace()
-        guard p < end, p.pointee == ASCII.quote else {
+        guard head < end, head.pointee == ASCII.quote else {
             try skipValue()
             return nil
         }

@@ -21,29 +21,29 @@ enum JSONStringDecoder {
     /// Raw bytes, including raw U+2028/U+2029, are copied unchanged.
     @discardableResult
     static func decode(_ body: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], limit: Int) -> Outcome {
-        guard let s = body.baseAddress, body.count > 0 else { return .complete }
-        let e = s + body.count
-        var q = s
-        while q < e {
+        guard let bodyStart = body.baseAddress, body.count > 0 else { return .complete }
+        let bodyEnd = bodyStart + body.count
+        var scan = bodyStart
+        while scan < bodyEnd {
             // Copy the run up to the next backslash in one go: most text has few escapes.
-            let hit = memchr(q, Int32(ASCII.backslash), e - q)
-            let runEnd = hit.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? e
-            let run = runEnd - q
+            let hit = memchr(scan, Int32(ASCII.backslash), bodyEnd - scan)
+            let runEnd = hit.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) } ?? bodyEnd
+            let run = runEnd - scan
             if run > 0 {
                 let room = limit - out.count
                 if run > room {
-                    out.append(contentsOf: UnsafeBufferPointer(start: q, count: room))
+                    out.append(contentsOf: UnsafeBufferPointer(start: scan, count: room))
                     trimIncompleteTail(&out)
                     return .truncated
                 }
-                out.append(contentsOf: UnsafeBufferPointer(start: q, count: run))
+                out.append(contentsOf: UnsafeBufferPointer(start: scan, count: run))
             }
-            q = runEnd
-            guard q < e else { break }
-            guard q + 1 < e else { return .invalidEscape(at: q - s) }
-            let escapeStart = q
-            let kind = q[1]
-            q += 2
+            scan = runEnd
+            guard scan < bodyEnd else { break }
+            guard scan + 1 < bodyEnd else { return .invalidEscape(at: scan - bodyStart) }
+            let escapeStart = scan
+            let kind = scan[1]
+            scan += 2
             var scalar: UInt32
             switch kind {
             case ASCII.quote, ASCII.backslash, ASCII.slash: scalar = UInt32(kind)
@@ -53,25 +53,25 @@ enum JSONStringDecoder {
             case ASCII.lowerR: scalar = 0x0D
             case ASCII.lowerT: scalar = 0x09
             case ASCII.lowerU:
-                guard e - q >= 4, let v = hex4(q) else { return .invalidEscape(at: escapeStart - s) }
-                q += 4
-                scalar = v
-                if (0xD800...0xDBFF).contains(v) {
+                guard bodyEnd - scan >= 4, let value = hex4(scan) else { return .invalidEscape(at: escapeStart - bodyStart) }
+                scan += 4
+                scalar = value
+                if (0xD800...0xDBFF).contains(value) {
                     // Only a directly following low-surrogate escape completes the pair; anything
                     // else leaves the high half alone and is decoded on its own.
-                    if e - q >= 6, q[0] == ASCII.backslash, q[1] == ASCII.lowerU, let low = hex4(q + 2),
+                    if bodyEnd - scan >= 6, scan[0] == ASCII.backslash, scan[1] == ASCII.lowerU, let low = hex4(scan + 2),
                         (0xDC00...0xDFFF).contains(low)
                     {
-                        scalar = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
-                        q += 6
+                        scalar = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        scan += 6
                     } else {
                         scalar = 0xFFFD
                     }
-                } else if (0xDC00...0xDFFF).contains(v) {
+                } else if (0xDC00...0xDFFF).contains(value) {
                     scalar = 0xFFFD
                 }
             default:
-                return .invalidEscape(at: escapeStart - s)
+                return .invalidEscape(at: escapeStart - bodyStart)
             }
             if !appendScalar(scalar, to: &out, limit: limit) { return .truncated }
         }
@@ -79,53 +79,53 @@ enum JSONStringDecoder {
     }
 
     /// Four hex digits at `q` (the caller checked they are in bounds), or nil.
-    static func hex4(_ q: UnsafePointer<UInt8>) -> UInt32? {
-        var v: UInt32 = 0
-        for k in 0..<4 {
-            let c = q[k]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c &- 0x30)
-            case 0x61...0x66: d = UInt32(c &- 0x61 &+ 10)
-            case 0x41...0x46: d = UInt32(c &- 0x41 &+ 10)
+    static func hex4(_ scan: UnsafePointer<UInt8>) -> UInt32? {
+        var value: UInt32 = 0
+        for index in 0..<4 {
+            let digit = scan[index]
+            let nibble: UInt32
+            switch digit {
+            case 0x30...0x39: nibble = UInt32(digit &- 0x30)
+            case 0x61...0x66: nibble = UInt32(digit &- 0x61 &+ 10)
+            case 0x41...0x46: nibble = UInt32(digit &- 0x41 &+ 10)
             default: return nil
             }
-            v = v << 4 | d
+            value = value << 4 | nibble
         }
-        return v
+        return value
     }
 
     /// UTF-8 encodes a scalar (never a surrogate here). False when it would exceed `limit`.
-    static func appendScalar(_ v: UInt32, to out: inout [UInt8], limit: Int) -> Bool {
-        let n = v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4
-        guard out.count + n <= limit else { return false }
-        switch n {
+    static func appendScalar(_ value: UInt32, to out: inout [UInt8], limit: Int) -> Bool {
+        let length = value < 0x80 ? 1 : value < 0x800 ? 2 : value < 0x10000 ? 3 : 4
+        guard out.count + length <= limit else { return false }
+        switch length {
         case 1:
-            out.append(UInt8(v))
+            out.append(UInt8(value))
         case 2:
-            out.append(UInt8(0xC0 | (v >> 6)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            out.append(UInt8(0xC0 | (value >> 6)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
         case 3:
-            out.append(UInt8(0xE0 | (v >> 12)))
-            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            out.append(UInt8(0xE0 | (value >> 12)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
         default:
-            out.append(UInt8(0xF0 | (v >> 18)))
-            out.append(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (v & 0x3F)))
+            out.append(UInt8(0xF0 | (value >> 18)))
+            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (value & 0x3F)))
         }
         return true
     }
 
     /// Drops a multi-byte sequence cut by the budget, so a capped text never ends in a torn scalar.
     static func trimIncompleteTail(_ out: inout [UInt8]) {
-        var k = out.count - 1
+        var index = out.count - 1
         let floor = max(0, out.count - 4)
-        while k >= floor, out[k] & 0xC0 == 0x80 { k -= 1 }
-        guard k >= floor else { return }
-        let lead = out[k]
+        while index >= floor, out[index] & 0xC0 == 0x80 { index -= 1 }
+        guard index >= floor else { return }
+        let lead = out[index]
         let need = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        if out.count - k < need { out.removeSubrange(k...) }
+        if out.count - index < need { out.removeSubrange(index...) }
     }
 }

@@ -1,62 +1,62 @@
 /// The small run-lifecycle events: auto-compaction, auto-retry and extension errors.
 extension PiEventReader {
-    func readAutoCompaction(_ c: inout JSONCursor) throws(JSONParseError) -> PiAutoCompaction {
+    func readAutoCompaction(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiAutoCompaction {
         var value = PiAutoCompaction()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("reason") {
-                value.reason = try c.readString()
+                value.reason = try cursor.readString()
             } else if key.matches("aborted") {
-                value.aborted = try c.readBool()
+                value.aborted = try cursor.readBool()
             } else if key.matches("willRetry") {
-                value.willRetry = try c.readBool()
+                value.willRetry = try cursor.readBool()
             } else if key.matches("errorMessage") {
-                value.errorMessage = try c.readString()
+                value.errorMessage = try cursor.readString()
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return value
     }
 
-    func readAutoRetry(_ c: inout JSONCursor) throws(JSONParseError) -> PiAutoRetry {
+    func readAutoRetry(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiAutoRetry {
         var value = PiAutoRetry()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("attempt") {
-                value.attempt = try c.readInt()
+                value.attempt = try cursor.readInt()
             } else if key.matches("maxAttempts") {
-                value.maxAttempts = try c.readInt()
+                value.maxAttempts = try cursor.readInt()
             } else if key.matches("delayMs") {
-                value.delayMs = try c.readInt()
+                value.delayMs = try cursor.readInt()
             } else if key.matches("errorMessage") {
-                value.errorMessage = try c.readString()
+                value.errorMessage = try cursor.readString()
             } else if key.matches("success") {
-                value.success = try c.readBool()
+                value.success = try cursor.readBool()
             } else if key.matches("finalError") {
-                value.finalError = try c.readString()
+                value.finalError = try cursor.readString()
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return value
     }
 
-    func readExtensionError(_ c: inout JSONCursor) throws(JSONParseError) -> PiExtensionError {
+    func readExtensionError(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiExtensionError {
         var value = PiExtensionError()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("extensionPath") {
-                value.extensionPath = try c.readString()
+                value.extensionPath = try cursor.readString()
             } else if key.matches("event") {
-                value.event = try c.readString()
+                value.event = try cursor.readString()
             } else if key.matches("error") {
-                value.error = try c.readString()
+                value.error = try cursor.readString()
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return value

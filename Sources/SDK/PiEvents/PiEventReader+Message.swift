@@ -1,42 +1,42 @@
 /// `message_start` / `message_end`: role, stop reason, error, and an assistant's text blocks.
 extension PiEventReader {
-    func readMessageEvent(_ c: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
+    func readMessageEvent(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
         var summary = PiMessageSummary()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("message") {
-                summary = try readMessage(&c)
+                summary = try readMessage(&cursor)
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return summary
     }
 
-    func readMessage(_ c: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
+    func readMessage(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
         var summary = PiMessageSummary()
-        guard c.peek == ASCII.openBrace else {
-            try c.skipValue()
+        guard cursor.peek == ASCII.openBrace else {
+            try cursor.skipValue()
             return summary
         }
         var text: [UInt8] = []
         var hasText = false
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("role") {
-                summary.role = try c.readString()
+                summary.role = try cursor.readString()
             } else if key.matches("stopReason") {
-                summary.stopReason = try c.readString()
+                summary.stopReason = try cursor.readString()
             } else if key.matches("errorMessage") {
-                summary.errorMessage = try c.readString()
+                summary.errorMessage = try cursor.readString()
             } else if key.matches("content"), summary.role == nil || summary.role == "assistant" {
                 // pi writes `role` first; if it comes later the text is collected and dropped below.
                 text.removeAll(keepingCapacity: true)
-                hasText = try readTextBlocks(&c, into: &text, limit: Int.max).found
+                hasText = try readTextBlocks(&cursor, into: &text, limit: Int.max).found
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         if summary.role == "assistant", hasText {
@@ -50,56 +50,56 @@ extension PiEventReader {
     /// false when there is no text block (or the value is not an array); `complete` is false when
     /// the limit cut the text.
     func readTextBlocks(
-        _ c: inout JSONCursor, into out: inout [UInt8], limit: Int
+        _ cursor: inout JSONCursor, into out: inout [UInt8], limit: Int
     )
         throws(JSONParseError) -> (found: Bool, complete: Bool)
     {
         var none: [PiImage]? = nil
-        return try readTextBlocks(&c, into: &out, limit: limit, images: &none)
+        return try readTextBlocks(&cursor, into: &out, limit: limit, images: &none)
     }
 
     /// The same, also collecting image blocks when `images` is not nil (tool results only:
     /// their base64 data is large and rare, so only final results pay for it).
     func readTextBlocks(
-        _ c: inout JSONCursor, into out: inout [UInt8], limit: Int, images: inout [PiImage]?
+        _ cursor: inout JSONCursor, into out: inout [UInt8], limit: Int, images: inout [PiImage]?
     )
         throws(JSONParseError) -> (found: Bool, complete: Bool)
     {
-        guard c.peek == ASCII.openBracket else {
-            try c.skipValue()
+        guard cursor.peek == ASCII.openBracket else {
+            try cursor.skipValue()
             return (false, true)
         }
         var found = false
         var complete = true
-        try c.openArray()
+        try cursor.openArray()
         var firstElement = true
-        while try c.nextElement(&firstElement) {
-            guard c.peek == ASCII.openBrace else {
-                try c.skipValue()
+        while try cursor.nextElement(&firstElement) {
+            guard cursor.peek == ASCII.openBrace else {
+                try cursor.skipValue()
                 continue
             }
             var isText = false
             var isImage = false
             var body: UnsafeBufferPointer<UInt8>?
-            var bodyStart = c.p
+            var bodyStart = cursor.head
             var imageData: String?
             var mimeType: String?
-            try c.openObject()
+            try cursor.openObject()
             var first = true
-            while let key = try c.nextKey(&first) {
+            while let key = try cursor.nextKey(&first) {
                 if key.matches("type") {
-                    let t = try c.readRawString()
-                    isText = t?.matches("text") ?? false
-                    isImage = t?.matches("image") ?? false
+                    let kind = try cursor.readRawString()
+                    isText = kind?.matches("text") ?? false
+                    isImage = kind?.matches("image") ?? false
                 } else if key.matches("text") {
-                    bodyStart = c.p
-                    body = try c.skipStringValue()
+                    bodyStart = cursor.head
+                    body = try cursor.skipStringValue()
                 } else if images != nil, key.matches("data") {
-                    imageData = try c.readString()
+                    imageData = try cursor.readString()
                 } else if images != nil, key.matches("mimeType") {
-                    mimeType = try c.readString()
+                    mimeType = try cursor.readString()
                 } else {
-                    try c.skipValue()
+                    try cursor.skipValue()
                 }
             }
             if isImage, let imageData, images != nil {
@@ -108,7 +108,7 @@ extension PiEventReader {
             guard isText, let body else { continue }
             found = true
             if complete {
-                complete = try c.decode(body, into: &out, limit: limit, valueStart: bodyStart)
+                complete = try cursor.decode(body, into: &out, limit: limit, valueStart: bodyStart)
             }
         }
         return (found, complete)

@@ -1,63 +1,63 @@
 /// `message_update`: keeps the small fields of `assistantMessageEvent` and skips both copies of
 /// the partial message (`message` and `assistantMessageEvent.partial`).
 extension PiEventReader {
-    func readMessageUpdate(_ c: inout JSONCursor) throws(JSONParseError) -> PiAssistantMessageEvent {
+    func readMessageUpdate(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiAssistantMessageEvent {
         var event = PiAssistantMessageEvent()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("assistantMessageEvent") {
-                event = try readAssistantMessageEvent(&c)
+                event = try readAssistantMessageEvent(&cursor)
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return event
     }
 
-    func readAssistantMessageEvent(_ c: inout JSONCursor) throws(JSONParseError) -> PiAssistantMessageEvent {
+    func readAssistantMessageEvent(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiAssistantMessageEvent {
         var event = PiAssistantMessageEvent()
-        guard c.peek == ASCII.openBrace else {
-            try c.skipValue()
+        guard cursor.peek == ASCII.openBrace else {
+            try cursor.skipValue()
             return event
         }
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("type") {
-                event.type = try c.readRawString().map(PiAssistantMessageEventType.init(raw:))
+                event.type = try cursor.readRawString().map(PiAssistantMessageEventType.init(raw:))
             } else if key.matches("contentIndex") {
-                event.contentIndex = try c.readInt()
+                event.contentIndex = try cursor.readInt()
             } else if key.matches("delta") {
-                event.delta = try c.readString()
+                event.delta = try cursor.readString()
             } else if key.matches("content") {
-                event.content = try c.readString()
+                event.content = try cursor.readString()
             } else if key.matches("toolCall") {
-                event.toolCall = try readToolCall(&c)
+                event.toolCall = try readToolCall(&cursor)
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return event
     }
 
-    func readToolCall(_ c: inout JSONCursor) throws(JSONParseError) -> PiToolCall? {
-        guard c.peek == ASCII.openBrace else {
-            try c.skipValue()
+    func readToolCall(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiToolCall? {
+        guard cursor.peek == ASCII.openBrace else {
+            try cursor.skipValue()
             return nil
         }
         var call = PiToolCall()
-        try c.openObject()
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("id") {
-                call.id = try c.readString()
+                call.id = try cursor.readString()
             } else if key.matches("name") {
-                call.name = try c.readString()
+                call.name = try cursor.readString()
             } else if key.matches("arguments") {
-                call.arguments = PiRawJSON(bytes: Array(try c.valueSlice()))
+                call.arguments = PiRawJSON(bytes: Array(try cursor.valueSlice()))
             } else {
-                try c.skipValue()
+                try cursor.skipValue()
             }
         }
         return call

@@ -70,41 +70,41 @@ package struct PiEventReader: Sendable {
     /// Finds `type` with a throwaway cursor. pi writes it first, so this normally reads one member;
     /// otherwise the members before it are skipped here and read again by the payload pass.
     func findType(_ start: JSONCursor) throws(JSONParseError) -> PiEventType? {
-        var c = start
-        try c.openObject()
+        var cursor = start
+        try cursor.openObject()
         var first = true
-        while let key = try c.nextKey(&first) {
+        while let key = try cursor.nextKey(&first) {
             if key.matches("type") {
-                guard let raw = try c.readRawString() else { return nil }
+                guard let raw = try cursor.readRawString() else { return nil }
                 return PiEventType(raw: raw)
             }
-            try c.skipValue()
+            try cursor.skipValue()
         }
         return nil
     }
 
-    func readPayload(_ type: PiEventType, _ c: inout JSONCursor) throws(JSONParseError) -> PiEvent.Payload {
+    func readPayload(_ type: PiEventType, _ cursor: inout JSONCursor) throws(JSONParseError) -> PiEvent.Payload {
         switch type {
         case .messageUpdate:
-            return .messageUpdate(try readMessageUpdate(&c))
+            return .messageUpdate(try readMessageUpdate(&cursor))
         case .messageStart, .messageEnd:
-            return .message(try readMessageEvent(&c))
+            return .message(try readMessageEvent(&cursor))
         case .toolExecutionEnd:
-            return .toolExecution(try readToolExecution(&c, collectImages: true))
+            return .toolExecution(try readToolExecution(&cursor, collectImages: true))
         case .toolExecutionStart, .toolExecutionUpdate:
-            return .toolExecution(try readToolExecution(&c))
+            return .toolExecution(try readToolExecution(&cursor))
         case .response:
-            return .response(try readResponse(&c))
+            return .response(try readResponse(&cursor))
         case .autoCompactionStart, .autoCompactionEnd:
-            return .autoCompaction(try readAutoCompaction(&c))
+            return .autoCompaction(try readAutoCompaction(&cursor))
         case .autoRetryStart, .autoRetryEnd:
-            return .autoRetry(try readAutoRetry(&c))
+            return .autoRetry(try readAutoRetry(&cursor))
         case .extensionError:
-            return .extensionError(try readExtensionError(&c))
+            return .extensionError(try readExtensionError(&cursor))
         case .agentStart, .agentEnd, .turnStart, .turnEnd, .extensionUIRequest, .other:
-            try c.openObject()
+            try cursor.openObject()
             var first = true
-            while try c.nextKey(&first) != nil { try c.skipValue() }
+            while try cursor.nextKey(&first) != nil { try cursor.skipValue() }
             return .none
         }
     }

@@ -20,8 +20,8 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .exited(let c): return "exited with status \(c)"
-        case .signaled(let s): return "killed by signal \(s) (\(ChildExit.signalName(s)))"
+        case .exited(let code): return "exited with status \(code)"
+        case .signaled(let signal): return "killed by signal \(signal) (\(ChildExit.signalName(signal)))"
         case .spawnFailed(let why): return "could not start: \(why)"
         }
     }

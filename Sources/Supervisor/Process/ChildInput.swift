@@ -150,10 +150,10 @@ final class ChildInput: @unchecked Sendable {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int? {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n > 0 { done += n; continue }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return done }
+            let written = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if written > 0 { done += written; continue }
+            if written < 0 && errno == EINTR { continue }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return done }
             reset()
             if flushing { closed = true } else { closeLocked() }
             return nil

@@ -19,13 +19,13 @@ enum ChildProcess {
         // the sender's thread (no hop through a writer task).
         var pipes: [ChildPipe] = []
         for _ in 0..<3 {
-            guard let p = ChildPipe.make() else {
+            guard let pipe = ChildPipe.make() else {
                 let reason = String(cString: strerror(errno))
-                for p in pipes { close(p.read); close(p.write) }
+                for pipe in pipes { close(pipe.read); close(pipe.write) }
                 input.detach()
                 return .spawnFailed("cannot create a pipe: \(reason)")
             }
-            pipes.append(p)
+            pipes.append(pipe)
         }
         let (inp, out, err) = (pipes[0], pipes[1], pipes[2])
         // A new session (and so a new process group) lets a shutdown signal the whole tree:
@@ -51,28 +51,28 @@ enum ChildProcess {
         let stdout = PipeReader(fd: out.read) { chunk in
             var batch: [LineFramer.Event] = []
             outFramer.framer.feed(chunk) { batch.append($0) }
-            for e in batch {
-                if case .oversized(let n) = e {
+            for event in batch {
+                if case .oversized(let bytes) = event {
                     // At most one line over the cap fits in a chunk, so the prefix is its own.
-                    events.yield(.stdoutOversized(bytes: n, prefix: outFramer.framer.oversizedPrefix))
+                    events.yield(.stdoutOversized(bytes: bytes, prefix: outFramer.framer.oversizedPrefix))
                 } else {
-                    events.yield(.stdout(e))
+                    events.yield(.stdout(event))
                 }
             }
         } onEnd: {
-            if let n = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: n))) }
+            if let bytes = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: bytes))) }
         }
         let errFramer = FramerBox(maxLineBytes: 64 * 1024)
         let stderr = PipeReader(fd: err.read) { chunk in
             errFramer.framer.feed(chunk) { event in
                 switch event {
                 case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))
-                case .oversized(let n): events.yield(.stderr("[\(n) bytes of stderr without a line break]"))
+                case .oversized(let bytes): events.yield(.stderr("[\(bytes) bytes of stderr without a line break]"))
                 case .unterminatedTail: break
                 }
             }
         } onEnd: {
-            if let n = errFramer.framer.finish(), n > 0 { events.yield(.stderr("[stderr ended without a line break after \(n) bytes]")) }
+            if let bytes = errFramer.framer.finish(), bytes > 0 { events.yield(.stderr("[stderr ended without a line break after \(bytes) bytes]")) }
         }
         // A grandchild may hold the pipes open after the child is gone: its exit ends them.
         let exitWatch = ExitWatch(pid: pid, pidfd: ChildSpawn.exitDescriptor(pid), readers: [stdout, stderr])

@@ -41,22 +41,22 @@ struct EventHistory {
 
     /// About the serialized size of `v` (escapes aside), without serializing it: this runs for
     /// every event a session sees.
-    static func size(of v: JSONValue) -> Int {
-        switch v {
+    static func size(of value: JSONValue) -> Int {
+        switch value {
         case .null, .bool: return 5
         case .number: return 8
-        case .string(let s): return s.utf8.count + 2
-        case .array(let a): return a.reduce(2) { $0 + size(of: $1) + 1 }
-        case .object(let o): return o.reduce(2) { $0 + $1.key.utf8.count + 4 + size(of: $1.value) }
+        case .string(let text): return text.utf8.count + 2
+        case .array(let array): return array.reduce(2) { $0 + size(of: $1) + 1 }
+        case .object(let object): return object.reduce(2) { $0 + $1.key.utf8.count + 4 + size(of: $1.value) }
         }
     }
 
     func query(types: Set<String>?, since: Date?, limit: Int) -> [Entry] {
         var out: [Entry] = []
-        for e in entries[head...].reversed() {
-            if let since, e.time < since { break }
-            if let types, !types.contains(e.type) { continue }
-            out.append(e)
+        for entry in entries[head...].reversed() {
+            if let since, entry.time < since { break }
+            if let types, !types.contains(entry.type) { continue }
+            out.append(entry)
             if out.count >= limit { break }
         }
         return out.reversed()

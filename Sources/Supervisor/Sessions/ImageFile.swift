@@ -7,15 +7,15 @@ enum ImageFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RemoteError.invalidParams("cannot read image \(path)")
         }
-        let b = [UInt8](data.prefix(12))
+        let magic = [UInt8](data.prefix(12))
         let mime: String
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        if magic.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             mime = "image/png"
-        } else if b.starts(with: [0xFF, 0xD8, 0xFF]) {
+        } else if magic.starts(with: [0xFF, 0xD8, 0xFF]) {
             mime = "image/jpeg"
-        } else if b.starts(with: Array("GIF8".utf8)) {
+        } else if magic.starts(with: Array("GIF8".utf8)) {
             mime = "image/gif"
-        } else if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) {
+        } else if magic.count >= 12, magic.starts(with: Array("RIFF".utf8)), Array(magic[8..<12]) == Array("WEBP".utf8) {
             mime = "image/webp"
         } else {
             throw RemoteError.invalidParams("\(path) is not a PNG, JPEG, GIF or WebP image")

@@ -22,19 +22,19 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     }
 
     var json: JSONValue {
-        var o: JSONValue = [
+        var object: JSONValue = [
             "id": .string(id), "sessionId": .string(sessionID), "method": .string(method),
             "title": .string(title), "options": .array(options.map { .string($0) }),
             "askedAt": .string(ISO8601.string(askedAt)),
         ]
-        if let message { o["message"] = .string(message) }
-        if let placeholder { o["placeholder"] = .string(placeholder) }
-        if let prefill { o["prefill"] = .string(prefill) }
+        if let message { object["message"] = .string(message) }
+        if let placeholder { object["placeholder"] = .string(placeholder) }
+        if let prefill { object["prefill"] = .string(prefill) }
         if let expiresAt {
-            o["expiresAt"] = .string(ISO8601.string(expiresAt))
-            o["secondsLeft"] = JSONValue(max(0, Int(expiresAt.timeIntervalSinceNow.rounded())))
+            object["expiresAt"] = .string(ISO8601.string(expiresAt))
+            object["secondsLeft"] = JSONValue(max(0, Int(expiresAt.timeIntervalSinceNow.rounded())))
         }
-        return o
+        return object
     }
 
     /// The question as a messenger gets it in `chat.post`.
@@ -48,7 +48,7 @@ struct PendingQuestion: Codable, Sendable, Equatable {
         case invalid(String)
         var description: String {
             switch self {
-            case .invalid(let s): return s
+            case .invalid(let reason): return reason
             }
         }
     }
@@ -66,12 +66,12 @@ struct PendingQuestion: Codable, Sendable, Equatable {
             default: throw AnswerError.invalid("answer yes or no")
             }
         case "select":
-            let t = answer.trimmingCharacters(in: .whitespaces)
-            if let exact = options.first(where: { $0 == t }) ?? options.first(where: { $0.lowercased() == t.lowercased() }) {
+            let typed = answer.trimmingCharacters(in: .whitespaces)
+            if let exact = options.first(where: { $0 == typed }) ?? options.first(where: { $0.lowercased() == typed.lowercased() }) {
                 return ["type": "extension_ui_response", "id": .string(id), "value": .string(exact)]
             }
-            if let n = Int(t), n >= 1, n <= options.count {
-                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[n - 1])]
+            if let number = Int(typed), number >= 1, number <= options.count {
+                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[number - 1])]
             }
             throw AnswerError.invalid("choose one of: " + options.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: ", "))
         default:
@@ -85,17 +85,17 @@ struct PendingQuestion: Codable, Sendable, Equatable {
 }
 
 enum ISO8601 {
-    static func string(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
+    static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
-    static func date(_ s: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: s)
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 }

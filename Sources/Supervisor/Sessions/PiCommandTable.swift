@@ -44,16 +44,16 @@ struct PiCommandTable {
         outstanding[id] = Outstanding(id: id, type: type, sequence: sequence)
     }
 
-    mutating func received(_ r: PiResponse) -> Match {
-        if let id = r.id {
-            if let o = outstanding.removeValue(forKey: id) {
-                if o.type == "prompt" { rememberPrompt(id, success: r.success ?? false) }
-                return .settles(id: id, type: o.type)
+    mutating func received(_ response: PiResponse) -> Match {
+        if let id = response.id {
+            if let sent = outstanding.removeValue(forKey: id) {
+                if sent.type == "prompt" { rememberPrompt(id, success: response.success ?? false) }
+                return .settles(id: id, type: sent.type)
             }
             if let wasSuccess = settledPrompts[id] {
                 settledPrompts.removeValue(forKey: id)
-                if wasSuccess && r.success == false {
-                    return .promptRejectedLate(id: id, error: r.error ?? "prompt rejected")
+                if wasSuccess && response.success == false {
+                    return .promptRejectedLate(id: id, error: response.error ?? "prompt rejected")
                 }
                 return .duplicate(id: id)
             }
@@ -62,7 +62,7 @@ struct PiCommandTable {
         // No id. An unknown-command reply names its type; a thrown handler says "parse".
         let candidates = outstanding.values.sorted { $0.sequence < $1.sequence }
         let match: Outstanding?
-        if let cmd = r.command, cmd != "parse" {
+        if let cmd = response.command, cmd != "parse" {
             match = candidates.first { $0.type == cmd }
         } else {
             // A command that can throw is the likely author; a slow `abort` or `new_session`
@@ -71,9 +71,9 @@ struct PiCommandTable {
                 candidates.first { Self.mayFailWithoutID.contains($0.type) }
                 ?? candidates.first { $0.type != "prompt" } ?? candidates.first
         }
-        guard let m = match else { return .unmatched }
-        outstanding.removeValue(forKey: m.id)
-        return .settles(id: m.id, type: m.type)
+        guard let found = match else { return .unmatched }
+        outstanding.removeValue(forKey: found.id)
+        return .settles(id: found.id, type: found.type)
     }
 
     /// The child died: everything outstanding fails.

@@ -38,14 +38,14 @@ struct RunRecorder {
 
     private mutating func begin() -> RunRecord {
         runCount += 1
-        let r = RunRecord(sessionID: sessionID, sessionName: sessionName, runID: "\(sessionID)-\(runCount)")
-        run = r
-        return r
+        let record = RunRecord(sessionID: sessionID, sessionName: sessionName, runID: "\(sessionID)-\(runCount)")
+        run = record
+        return record
     }
 
-    mutating func apply(_ e: PiEvent, at now: ContinuousClock.Instant) -> [Output] {
+    mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant) -> [Output] {
         var out: [Output] = []
-        switch e.type {
+        switch event.type {
         case .agentStart:
             if tracker.agentStart() == .runStarted { out.append(.started(begin())) }
             return out
@@ -53,58 +53,60 @@ struct RunRecorder {
             _ = tracker.agentEnd(at: now)
             return [.settleAfter(tracker.settleWindow)]
         case .messageStart:
-            if e.message?.role == "assistant" { run?.assistantMessageStarted() }
+            if event.message?.role == "assistant" { run?.assistantMessageStarted() }
             return []
         case .messageUpdate:
-            guard let u = e.assistantMessageEvent, let delta = u.delta else { return [] }
-            switch u.type {
+            guard let update = event.assistantMessageEvent, let delta = update.delta else { return [] }
+            switch update.type {
             case .textDelta?: run?.appendText(delta)
             case .thinkingDelta?: run?.appendThinking(delta)
             default: return []
             }
         case .messageEnd:
-            guard let m = e.message, m.role == "assistant" else { return [] }
-            if m.stopReason == "error" { run?.notice("error", m.errorMessage ?? "the model returned an error") }
+            guard let message = event.message, message.role == "assistant" else { return [] }
+            if message.stopReason == "error" { run?.notice("error", message.errorMessage ?? "the model returned an error") }
             // No text: the notice's own mark says it ("⏹ Aborted"); "aborted" again read "Aborted: aborted".
-            if m.stopReason == "aborted" { run?.notice("aborted", "") }
-            if let s = m.stopReason { run?.stopReason = s }
-            if let err = m.errorMessage { run?.errorMessage = err }
+            if message.stopReason == "aborted" { run?.notice("aborted", "") }
+            if let reason = message.stopReason { run?.stopReason = reason }
+            if let err = message.errorMessage { run?.errorMessage = err }
         case .toolExecutionStart:
-            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
-            run?.toolStarted(id: tid, name: t.toolName ?? "tool", args: (try? t.args?.parse()) ?? [:])
+            guard let execution = event.toolExecution, let tid = execution.toolCallID else { return [] }
+            run?.toolStarted(id: tid, name: execution.toolName ?? "tool", args: (try? execution.args?.parse()) ?? [:])
         case .toolExecutionUpdate:
-            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
-            run?.toolUpdated(id: tid, output: t.resultText)
+            guard let execution = event.toolExecution, let tid = execution.toolCallID else { return [] }
+            run?.toolUpdated(id: tid, output: execution.resultText)
         case .toolExecutionEnd:
-            guard let t = e.toolExecution, let tid = t.toolCallID else { return [] }
-            run?.toolEnded(id: tid, isError: t.isError ?? false, output: t.resultText, diff: t.diff, exitCode: t.exitCode)
+            guard let execution = event.toolExecution, let tid = execution.toolCallID else { return [] }
+            run?.toolEnded(
+                id: tid, isError: execution.isError ?? false, output: execution.resultText, diff: execution.diff, exitCode: execution.exitCode)
         case .autoRetryStart:
-            let r = e.autoRetry
+            let retry = event.autoRetry
             _ = tracker.autoRetryStart()
             run?.notice(
                 "retry",
-                "\(r?.errorMessage ?? "error"): retrying (attempt \(r?.attempt ?? 0)/\(r?.maxAttempts ?? 0)) in \((r?.delayMs ?? 0) / 1000) s")
+                "\(retry?.errorMessage ?? "error"): retrying (attempt \(retry?.attempt ?? 0)/\(retry?.maxAttempts ?? 0)) in \((retry?.delayMs ?? 0) / 1000) s"
+            )
         case .autoRetryEnd:
-            let r = e.autoRetry
-            if r?.success == false {
-                run?.notice("retry-failed", "gave up: \(r?.finalError ?? "retries exhausted")")
+            let retry = event.autoRetry
+            if retry?.success == false {
+                run?.notice("retry-failed", "gave up: \(retry?.finalError ?? "retries exhausted")")
                 if tracker.autoRetryEnd(success: false, at: now) == .runFinished {
-                    return finish(stopReason: "error", error: r?.finalError)
+                    return finish(stopReason: "error", error: retry?.finalError)
                 }
             }
         case .autoCompactionStart:
-            let reason = e.autoCompaction?.reason ?? "threshold"
+            let reason = event.autoCompaction?.reason ?? "threshold"
             if tracker.compactionStart() == .runStarted { out.append(.started(begin())) }
             run?.notice("compaction", reason == "overflow" ? "context full: compacting, then retrying" : "compacting the conversation")
         case .autoCompactionEnd:
-            let c = e.autoCompaction
-            if let err = c?.errorMessage { run?.notice("error", "compaction failed: \(err)") }
-            _ = tracker.compactionEnd(willRetry: c?.willRetry ?? false, at: now)
-            if c?.willRetry != true { out.append(.settleAfter(tracker.settleWindow)) }
+            let compaction = event.autoCompaction
+            if let err = compaction?.errorMessage { run?.notice("error", "compaction failed: \(err)") }
+            _ = tracker.compactionEnd(willRetry: compaction?.willRetry ?? false, at: now)
+            if compaction?.willRetry != true { out.append(.settleAfter(tracker.settleWindow)) }
         case .extensionError:
             guard run != nil else { return [] }
-            let x = e.extensionError
-            run?.notice("extension-error", "extension error (\(x?.extensionPath ?? "?"), \(x?.event ?? "?")): \(x?.error ?? "")")
+            let failure = event.extensionError
+            run?.notice("extension-error", "extension error (\(failure?.extensionPath ?? "?"), \(failure?.event ?? "?")): \(failure?.error ?? "")")
         default:
             return []
         }
@@ -139,9 +141,9 @@ struct RunRecorder {
     }
 
     private mutating func finish(stopReason: String?, error: String?) -> [Output] {
-        guard var r = run else { return [] }
-        r.finish(stopReason: stopReason, errorMessage: error)
+        guard var record = run else { return [] }
+        record.finish(stopReason: stopReason, errorMessage: error)
         run = nil
-        return [.finished(r)]
+        return [.finished(record)]
     }
 }

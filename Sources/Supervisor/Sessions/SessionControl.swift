@@ -71,9 +71,9 @@ struct SessionControl: Sendable {
     }
 
     /// A question can be named by a unique prefix of its id, or by its number in `questions`.
-    func questionID(_ s: PiSession, _ key: String) async throws -> String {
-        let open = await s.openQuestions
-        if let n = Int(key), n >= 1, n <= open.count, !open.contains(where: { $0.id == key }) { return open[n - 1].id }
+    func questionID(_ session: PiSession, _ key: String) async throws -> String {
+        let open = await session.openQuestions
+        if let number = Int(key), number >= 1, number <= open.count, !open.contains(where: { $0.id == key }) { return open[number - 1].id }
         let matches = open.filter { $0.id.hasPrefix(key) }
         if matches.count == 1 { return matches[0].id }
         if open.contains(where: { $0.id == key }) { return key }
@@ -81,13 +81,13 @@ struct SessionControl: Sendable {
     }
 
     /// `since` is an ISO time or a duration back from now: 30s, 5m, 2h.
-    static func parseSince(_ s: String) -> Date? {
-        if let d = ISO8601.date(s) { return d }
-        guard let unit = s.last, let n = Double(s.dropLast()) else { return nil }
+    static func parseSince(_ text: String) -> Date? {
+        if let date = ISO8601.date(text) { return date }
+        guard let unit = text.last, let amount = Double(text.dropLast()) else { return nil }
         switch unit {
-        case "s": return Date().addingTimeInterval(-n)
-        case "m": return Date().addingTimeInterval(-n * 60)
-        case "h": return Date().addingTimeInterval(-n * 3600)
+        case "s": return Date().addingTimeInterval(-amount)
+        case "m": return Date().addingTimeInterval(-amount * 60)
+        case "h": return Date().addingTimeInterval(-amount * 3600)
         default: return nil
         }
     }

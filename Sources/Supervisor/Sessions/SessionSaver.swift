@@ -14,9 +14,9 @@ final class SessionSaver: @unchecked Sendable {
     init(store: StateFile<SessionRecord>) {
         self.store = store
         // The thread lives as long as the daemon: one saver per Sessions, made once.
-        let t = Thread { [self] in loop() }
-        t.name = "pi-relayd.sessions-save"
-        t.start()
+        let thread = Thread { [self] in loop() }
+        thread.name = "pi-relayd.sessions-save"
+        thread.start()
     }
 
     /// Saves `records` (or a newer list handed in meanwhile). Returns the error text, or nil once
@@ -42,7 +42,7 @@ final class SessionSaver: @unchecked Sendable {
             cond.unlock()
             var failure: String?
             do { try store.save(records) } catch { failure = "\(error)" }
-            for c in done { c.resume(returning: failure) }
+            for waiter in done { waiter.resume(returning: failure) }
         }
     }
 }

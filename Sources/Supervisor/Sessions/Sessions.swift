@@ -32,20 +32,20 @@ actor Sessions {
     /// Resumes each saved session (read by the daemon at start) from its pi session file. A
     /// session whose pi cannot start stays listed as exited, with the reason.
     func restore(_ saved: [SessionRecord]) async {
-        for r in saved {
-            records[r.id] = r
-            sessions[r.id] = makeSession(r)
+        for record in saved {
+            records[record.id] = record
+            sessions[record.id] = makeSession(record)
         }
         if !saved.isEmpty { logger.info("restoring \(saved.count) session(s)") }
         await withTaskGroup(of: Void.self) { group in
-            for (_, s) in sessions {
+            for (_, session) in sessions {
                 group.addTask {
-                    do { try await s.ensureRunning() } catch {
+                    do { try await session.ensureRunning() } catch {
                         self.logger.error("\(error)")
                     }
                     // Told once pi is back: the plugins have been found by then.
-                    await self.closeInterruptedQuestions(s)
-                    if let run = await s.interruptedRun { await self.reportInterrupted(s, run: run) }
+                    await self.closeInterruptedQuestions(session)
+                    if let run = await session.interruptedRun { await self.reportInterrupted(session, run: run) }
                 }
             }
         }
@@ -53,11 +53,11 @@ actor Sessions {
 
     /// A run the daemon was in the middle of when it was killed never ends: its live view stops
     /// where it was. The chats watching the session are told, so nobody waits for the rest.
-    private func reportInterrupted(_ s: PiSession, run: String) async {
-        let name = await s.name
+    private func reportInterrupted(_ session: PiSession, run: String) async {
+        let name = await session.name
         logger.notice("session \(name): run \(run) was cut off when pi-relayd stopped")
         await observer.session(
-            s.id,
+            session.id,
             did: .notice(
                 kind: "error",
                 text: "pi-relayd was restarted while \(name) was working: "
@@ -66,22 +66,22 @@ actor Sessions {
 
     /// The dialogs open when the daemon was killed died with their pi: no answer can reach them
     /// any more. Each is closed in the chats as an expired one is, so its buttons go away.
-    private func closeInterruptedQuestions(_ s: PiSession) async {
-        let lost = await s.interruptedQuestions
+    private func closeInterruptedQuestions(_ session: PiSession) async {
+        let lost = await session.interruptedQuestions
         guard !lost.isEmpty else { return }
-        let name = await s.name
+        let name = await session.name
         logger.notice("session \(name): \(lost.count) open question(s) ended when pi-relayd stopped")
-        for q in lost {
+        for question in lost {
             await observer.session(
-                s.id, did: .questionClosed(q, outcome: "expired: pi-relayd was restarted and the agent no longer waits for this answer"))
+                session.id, did: .questionClosed(question, outcome: "expired: pi-relayd was restarted and the agent no longer waits for this answer"))
         }
     }
 
-    private func makeSession(_ r: SessionRecord) -> PiSession {
+    private func makeSession(_ record: SessionRecord) -> PiSession {
         PiSession(
-            record: r, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
+            record: record, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
             logger: logger, observer: observer,
-            imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + r.id
+            imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + record.id
         ) { [weak self] rec in
             await self?.update(rec)
         }
@@ -105,11 +105,11 @@ actor Sessions {
         let record = SessionRecord(
             id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
             createdAt: now, lastActivity: now)
-        let s = makeSession(record)
-        sessions[id] = s
+        let session = makeSession(record)
+        sessions[id] = session
         records[id] = record
         do {
-            try await s.ensureRunning()
+            try await session.ensureRunning()
         } catch {
             sessions.removeValue(forKey: id)
             records.removeValue(forKey: id)
@@ -118,23 +118,23 @@ actor Sessions {
         }
         await save()
         logger.info("session \(record.name) (\(id)) created in \(dir)")
-        return s
+        return session
     }
 
     private func uniqueName(_ base: String) -> String {
         let taken = Set(records.values.map(\.name))
         if !taken.contains(base) { return base }
-        var n = 2
-        while taken.contains("\(base)-\(n)") { n += 1 }
-        return "\(base)-\(n)"
+        var suffix = 2
+        while taken.contains("\(base)-\(suffix)") { suffix += 1 }
+        return "\(base)-\(suffix)"
     }
 
     /// By exact id, exact name, or a prefix of exactly one id or name.
     func resolve(_ key: String) throws -> PiSession {
-        if let s = sessions[key] { return s }
-        if let r = records.values.first(where: { $0.name == key }), let s = sessions[r.id] { return s }
+        if let session = sessions[key] { return session }
+        if let record = records.values.first(where: { $0.name == key }), let session = sessions[record.id] { return session }
         let matches = records.values.filter { $0.id.hasPrefix(key) || $0.name.hasPrefix(key) }
-        if matches.count == 1, let s = sessions[matches[0].id] { return s }
+        if matches.count == 1, let session = sessions[matches[0].id] { return session }
         if matches.count > 1 { throw SessionError.ambiguous(key, matches.map { "\($0.name) (\($0.id))" }.sorted()) }
         throw SessionError.notFound(key)
     }
@@ -153,38 +153,38 @@ actor Sessions {
 
     func list() async -> [SessionSummary] {
         var out: [SessionSummary] = []
-        for s in all { out.append(await s.summary()) }
+        for session in all { out.append(await session.summary()) }
         return out
     }
 
-    func rename(_ s: PiSession, to newName: String) async throws {
-        let sid = s.id
+    func rename(_ session: PiSession, to newName: String) async throws {
+        let sid = session.id
         if records.values.contains(where: { $0.name == newName && $0.id != sid }) {
             throw RemoteError.invalidParams("a session named \(newName) already exists")
         }
         guard !newName.isEmpty else { throw RemoteError.invalidParams("a name cannot be empty") }
-        await s.rename(newName)
+        await session.rename(newName)
     }
 
-    func end(_ s: PiSession) async {
-        await s.end()
-        sessions.removeValue(forKey: s.id)
-        records.removeValue(forKey: s.id)
+    func end(_ session: PiSession) async {
+        await session.end()
+        sessions.removeValue(forKey: session.id)
+        records.removeValue(forKey: session.id)
         await save()
-        logger.info("session \(s.id) ended")
+        logger.info("session \(session.id) ended")
     }
 
     /// Daemon shutdown: stop every child but keep the records, so they come back on start.
     func shutdown() async {
         await withTaskGroup(of: Void.self) { group in
-            for (_, s) in sessions { group.addTask { await s.end() } }
+            for (_, session) in sessions { group.addTask { await session.end() } }
         }
         await save()
     }
 
-    private func update(_ r: SessionRecord) async {
-        guard records[r.id] != nil else { return }
-        records[r.id] = r
+    private func update(_ record: SessionRecord) async {
+        guard records[record.id] != nil else { return }
+        records[record.id] = record
         await save()
     }
 

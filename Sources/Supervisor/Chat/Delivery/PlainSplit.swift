@@ -5,20 +5,20 @@ enum PlainSplit {
         var out: [String] = []
         var current = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var l = String(line)
-            while l.utf16.count > limit {
-                let cut = prefix(l, limit: limit)
+            var rest = String(line)
+            while rest.utf16.count > limit {
+                let cut = prefix(rest, limit: limit)
                 if !current.isEmpty { out.append(current); current = "" }
                 out.append(cut)
-                l = String(l.unicodeScalars.dropFirst(cut.unicodeScalars.count))
+                rest = String(rest.unicodeScalars.dropFirst(cut.unicodeScalars.count))
             }
             // Only a line that does not fit after what is there starts a new chunk: a first line of
             // exactly `limit` units would otherwise leave an empty message before it.
-            if !current.isEmpty, current.utf16.count + l.utf16.count + 1 > limit {
+            if !current.isEmpty, current.utf16.count + rest.utf16.count + 1 > limit {
                 out.append(current)
-                current = l
+                current = rest
             } else {
-                current = current.isEmpty ? l : current + "\n" + l
+                current = current.isEmpty ? rest : current + "\n" + rest
             }
         }
         if !current.isEmpty || out.isEmpty { out.append(current) }

@@ -8,13 +8,13 @@ struct Allowlist: Sendable {
 
     init(section: JSONValue?, messenger: String, environment: [String: String]) {
         var ids = Set<String>()
-        for v in section?["allowedUsers"]?.arrayValue ?? [] {
-            if let s = v.stringValue { ids.insert(s) } else if let n = v.doubleValue { ids.insert(String(Int64(n))) }
+        for value in section?["allowedUsers"]?.arrayValue ?? [] {
+            if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
         }
         let envName = messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
         for part in (environment[envName] ?? "").split(separator: ",") {
-            let t = part.trimmingCharacters(in: .whitespaces)
-            if !t.isEmpty { ids.insert(t) }
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty { ids.insert(trimmed) }
         }
         users = ids
     }

@@ -27,17 +27,17 @@ enum ChatCommand: Equatable {
     /// Parses `/name args` text. Returns nil for text that is not a known command, which then
     /// goes to the agent as an ordinary prompt (pi has its own `/skill` style commands).
     static func parse(_ text: String) -> ChatCommand? {
-        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard t.hasPrefix("/") else { return nil }
-        let parts = t.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("/") else { return nil }
+        let parts = trimmed.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard let head = parts.first else { return nil }
         let rest = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
         switch head.lowercased() {
         case "sessions": return .sessions
         case "use": return rest.isEmpty ? .sessions : .use(rest)
         case "new":
-            let a = rest.split(separator: " ", maxSplits: 1).map(String.init)
-            return .new(cwd: a.first, name: a.count > 1 ? a[1] : nil)
+            let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            return .new(cwd: words.first, name: words.count > 1 ? words[1] : nil)
         case "stop", "abort": return .stop
         case "steer": return rest.isEmpty ? nil : .steer(rest)
         case "followup", "follow-up", "queue": return rest.isEmpty ? nil : .followUp(rest)
@@ -46,8 +46,8 @@ enum ChatCommand: Equatable {
         case "status": return .status
         case "end": return .end
         case "to":
-            let a = rest.split(separator: " ", maxSplits: 1).map(String.init)
-            return a.count == 2 ? .to(session: a[0], text: a[1]) : nil
+            let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            return words.count == 2 ? .to(session: words[0], text: words[1]) : nil
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
@@ -66,19 +66,19 @@ enum ChatCommand: Equatable {
         case "use": return arg("session").map { .use($0) } ?? .sessions
         case "new": return .new(cwd: arg("cwd"), name: arg("name"))
         case "stop": return .stop
-        case "steer": guard let t = arg("text") else { throw RemoteError.invalidParams("/steer needs a text") }; return .steer(t)
-        case "followup": guard let t = arg("text") else { throw RemoteError.invalidParams("/followup needs a text") }; return .followUp(t)
+        case "steer": guard let text = arg("text") else { throw RemoteError.invalidParams("/steer needs a text") }; return .steer(text)
+        case "followup": guard let text = arg("text") else { throw RemoteError.invalidParams("/followup needs a text") }; return .followUp(text)
         case "compact": return .compact
         case "model": return .model(arg("model"))
         case "status": return .status
         case "end": return .end
         case "to":
-            guard let s = arg("session"), let t = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
-            return .to(session: s, text: t)
+            guard let session = arg("session"), let text = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
+            return .to(session: session, text: text)
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
-        case "file": guard let p = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(p)
+        case "file": guard let path = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(path)
         case "images": return arg("number").flatMap(Int.init).map { .image($0) } ?? .images
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")

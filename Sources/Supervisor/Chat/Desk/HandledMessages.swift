@@ -102,8 +102,8 @@ struct HandledMessages: Sendable {
         }
         guard !unsaved.isEmpty else { return }
         var out: [UInt8] = []
-        for r in unsaved {
-            r.write(to: &out)
+        for record in unsaved {
+            record.write(to: &out)
             out.append(0x0A)
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -111,14 +111,14 @@ struct HandledMessages: Sendable {
         defer { close(fd) }
         var off = 0
         while off < out.count {
-            let n = out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
-            if n < 0 {
+            let written = out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if written < 0 {
                 if errno == EINTR { continue }
                 // Perhaps half a record: the next save rewrites the journal whole.
                 rewrite = true
                 throw AtomicFile.WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
             }
-            off += n
+            off += written
         }
         records += unsaved.count
         unsaved = []

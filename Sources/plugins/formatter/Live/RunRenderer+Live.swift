@@ -18,23 +18,23 @@ extension RunRenderer {
         }
         let items = run.items
         var settled: [String] = []
-        var k = 0
-        while k < items.count - 1, Self.isSettled(items[k]) {
-            if let b = block(items[k], openEnded: false) { settled.append(b) }
-            k += 1
+        var index = 0
+        while index < items.count - 1, Self.isSettled(items[index]) {
+            if let rendered = block(items[index], openEnded: false) { settled.append(rendered) }
+            index += 1
         }
-        if k == items.count - 1, let growing = Self.growingText(items[k]) {
+        if index == items.count - 1, let growing = Self.growingText(items[index]) {
             let part = Self.settledPrefix(growing)
-            if !part.isEmpty, let b = block(Self.replacingText(items[k], with: part), openEnded: true) { settled.append(b) }
+            if !part.isEmpty, let rendered = block(Self.replacingText(items[index], with: part), openEnded: true) { settled.append(rendered) }
         }
 
         var current: [String] = []
-        for (i, item) in items.enumerated() {
+        for (position, item) in items.enumerated() {
             var shown = item
-            if i == items.count - 1, let growing = Self.growingText(item) {
+            if position == items.count - 1, let growing = Self.growingText(item) {
                 shown = Self.replacingText(item, with: Self.heldBack(growing))
             }
-            if let b = block(shown, openEnded: false) { current.append(b) }
+            if let rendered = block(shown, openEnded: false) { current.append(rendered) }
         }
         if let stop = stopBlock(run) { current.append(stop) }
         return (redactor.redact(settled.joined(separator: "\n")), redactor.redact(current.joined(separator: "\n")))
@@ -47,7 +47,7 @@ extension RunRenderer {
 
     static func growingText(_ item: RunView.Item) -> String? {
         switch item {
-        case .text(let t), .thinking(let t): return t
+        case .text(let text), .thinking(let text): return text
         default: return nil
         }
     }

@@ -38,14 +38,14 @@ struct RunRenderer {
     /// Text as sent: redacted, tables converted for chat, an unclosed fence closed (unless the
     /// text is still growing), thinking quoted, blank lines trimmed at both ends.
     func textBlock(_ text: String, openEnded: Bool, quoted: Bool) -> String? {
-        var t = redactor.redact(text)
-        if target == .chat, config.convertTables { t = MarkdownTable.replacingTables(in: t) }
-        let lines = MarkdownLine.scan(Substring(t))
+        var shown = redactor.redact(text)
+        if target == .chat, config.convertTables { shown = MarkdownTable.replacingTables(in: shown) }
+        let lines = MarkdownLine.scan(Substring(shown))
         if !openEnded, let open = MarkdownLine.openFence(after: lines) {
-            t = t.trimmingTrailingNewlines() + "\n" + open.closingLine
+            shown = shown.trimmingTrailingNewlines() + "\n" + open.closingLine
         }
-        if quoted { t = Self.quoted(MarkdownLine.scan(Substring(t))) }
-        let body = t.trimmingLeadingBlankLines().trimmingTrailingNewlines()
+        if quoted { shown = Self.quoted(MarkdownLine.scan(Substring(shown))) }
+        let body = shown.trimmingLeadingBlankLines().trimmingTrailingNewlines()
         return body.isEmpty ? nil : body + "\n"
     }
 
@@ -79,7 +79,7 @@ struct RunRenderer {
         default:
             return nil
         }
-        for case .notice(let k, let t) in run.items where k == kind && (kind == .aborted || t == text) { return nil }
+        for case .notice(let shownKind, let shownText) in run.items where shownKind == kind && (kind == .aborted || shownText == text) { return nil }
         return NoticeLine(kind: kind, text: text).rendered(width: config.noticeWidth, redactor: redactor) + "\n"
     }
 }

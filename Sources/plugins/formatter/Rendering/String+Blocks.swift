@@ -9,15 +9,15 @@ extension String {
     /// Without the blank lines at the start (the first line with text keeps its indentation).
     func trimmingLeadingBlankLines() -> String {
         var lineStart = utf8.startIndex
-        var i = utf8.startIndex
-        while i < utf8.endIndex {
-            let b = utf8[i]
-            if b == 0x0A {
-                lineStart = utf8.index(after: i)
-            } else if b != 0x20 && b != 0x09 {
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == 0x0A {
+                lineStart = utf8.index(after: index)
+            } else if byte != 0x20 && byte != 0x09 {
                 return String(self[lineStart...])
             }
-            i = utf8.index(after: i)
+            index = utf8.index(after: index)
         }
         return ""
     }
