@@ -45,15 +45,15 @@ struct ReadCommand {
         defer { buffer.deallocate() }
         let started = Self.now()
         while true {
-            let n = read(0, buffer, Self.chunkBytes)
-            if n < 0 {
+            let bytesRead = read(0, buffer, Self.chunkBytes)
+            if bytesRead < 0 {
                 if errno == EINTR { continue }
                 perror("read: stdin")
                 return 1
             }
-            if n == 0 { break }
-            totalBytes += n
-            framer.feed(UnsafeRawBufferPointer(start: buffer, count: n)) { framed in
+            if bytesRead == 0 { break }
+            totalBytes += bytesRead
+            framer.feed(UnsafeRawBufferPointer(start: buffer, count: bytesRead)) { framed in
                 switch framed {
                 case .line(let line):
                     do {

@@ -12,9 +12,9 @@ enum StandardError {
         copy.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { return }
-                offset += n
+                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
             }
         }
     }

@@ -3,32 +3,32 @@ import Foundation
 extension JSONValue: Codable {
     /// Decodes any JSON value, trying null, boolean, number, string, array and object in turn.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
             self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let elements = try? container.decode([JSONValue].self) {
+            self = .array(elements)
         } else {
-            self = .object(try c.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 
     /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
+        var container = encoder.singleValueContainer()
         switch self {
-        case .null: try c.encodeNil()
-        case .bool(let b): try c.encode(b)
-        case .number(let n): try c.encode(n)
-        case .string(let s): try c.encode(s)
-        case .array(let a): try c.encode(a)
-        case .object(let o): try c.encode(o)
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .number(let number): try container.encode(number)
+        case .string(let string): try container.encode(string)
+        case .array(let elements): try container.encode(elements)
+        case .object(let members): try container.encode(members)
         }
     }
 

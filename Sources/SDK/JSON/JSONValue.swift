@@ -12,35 +12,35 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue {
     /// The member `key` of an object; nil for a missing key or a value that is not an object. Setting it on a non-object does nothing.
     public subscript(key: String) -> JSONValue? {
-        get { if case .object(let o) = self { return o[key] } else { return nil } }
+        get { if case .object(let members) = self { return members[key] } else { return nil } }
         set {
-            guard case .object(var o) = self else { return }
-            o[key] = newValue
-            self = .object(o)
+            guard case .object(var members) = self else { return }
+            members[key] = newValue
+            self = .object(members)
         }
     }
 
     /// The element at `index` of an array; nil when out of range or not an array.
     public subscript(index: Int) -> JSONValue? {
-        if case .array(let a) = self, a.indices.contains(index) { return a[index] }
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
         return nil
     }
 
     /// The string, or nil when this is not a string.
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var stringValue: String? { if case .string(let string) = self { return string } else { return nil } }
     /// The boolean, or nil when this is not a boolean.
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let flag) = self { return flag } else { return nil } }
     /// The number, or nil when this is not a number.
-    public var doubleValue: Double? { if case .number(let n) = self { return n } else { return nil } }
+    public var doubleValue: Double? { if case .number(let number) = self { return number } else { return nil } }
     /// The number as an integer, or nil when it is not a whole number that fits exactly.
     public var intValue: Int? {
-        if case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 { return Int(n) }
+        if case .number(let number) = self, number.rounded() == number, abs(number) < 9.0e15 { return Int(number) }
         return nil
     }
     /// The elements, or nil when this is not an array.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let elements) = self { return elements } else { return nil } }
     /// The members, or nil when this is not an object.
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let members) = self { return members } else { return nil } }
     /// True for JSON `null` only (a missing member is `nil`, not `.null`).
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 }

@@ -29,10 +29,10 @@ actor DeliveryLedger {
             try? (order.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             return
         }
-        if let h = FileHandle(forWritingAtPath: path) {
-            h.seekToEndOfFile()
-            h.write(Data((id + "\n").utf8))
-            try? h.close()
+        if let handle = FileHandle(forWritingAtPath: path) {
+            handle.seekToEndOfFile()
+            handle.write(Data((id + "\n").utf8))
+            try? handle.close()
         } else {
             _ = FileManager.default.createFile(
                 atPath: path, contents: Data((id + "\n").utf8),

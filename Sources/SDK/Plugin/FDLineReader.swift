@@ -9,22 +9,22 @@ import Glibc
 package enum FDLineReader {
     package static func lines(fd: Int32, maxLineBytes: Int = 8 << 20) -> AsyncStream<LineFramer.Event> {
         let (stream, continuation) = AsyncStream<LineFramer.Event>.makeStream(bufferingPolicy: .unbounded)
-        let t = Thread {
+        let readerThread = Thread {
             var framer = LineFramer(maxLineBytes: maxLineBytes)
             let size = 64 * 1024
             let buf = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             defer { buf.deallocate() }
             while true {
-                let n = read(fd, buf, size)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                framer.feed(UnsafeRawBufferPointer(start: buf, count: n)) { continuation.yield($0) }
+                let bytesRead = read(fd, buf, size)
+                if bytesRead < 0 && errno == EINTR { continue }
+                if bytesRead <= 0 { break }
+                framer.feed(UnsafeRawBufferPointer(start: buf, count: bytesRead)) { continuation.yield($0) }
             }
             if let tail = framer.finish() { continuation.yield(.unterminatedTail(bytes: tail)) }
             continuation.finish()
         }
-        t.name = "fd-reader-\(fd)"
-        t.start()
+        readerThread.name = "fd-reader-\(fd)"
+        readerThread.start()
         return stream
     }
 }

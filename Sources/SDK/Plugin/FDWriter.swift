@@ -30,27 +30,27 @@ package final class FDWriter: @unchecked Sendable {
         if direct { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         // The thread holds the writer until `finish()` lets the loop end, so queued lines are never
         // dropped because the last owner let go.
-        let t = Thread { self.loop() }
-        t.name = "fd-writer-\(fd)"
-        thread = t
-        t.start()
+        let writerThread = Thread { self.loop() }
+        writerThread.name = "fd-writer-\(fd)"
+        thread = writerThread
+        writerThread.start()
     }
 
     package func send(_ bytes: [UInt8]) {
         cond.lock()
         if direct && queue.isEmpty && !writing && !finished && !failed {
-            let (n, ok) = bytes.withUnsafeBytes { writeNow($0) }
+            let (written, ok) = bytes.withUnsafeBytes { writeNow($0) }
             if !ok {
                 failed = true
                 cond.broadcast()
                 cond.unlock()
                 return
             }
-            if n == bytes.count {
+            if written == bytes.count {
                 cond.unlock()
                 return
             }
-            queue.append(Array(bytes[n...]))
+            queue.append(Array(bytes[written...]))
             cond.broadcast()
             cond.unlock()
             return
@@ -112,13 +112,13 @@ package final class FDWriter: @unchecked Sendable {
     private func writeNow(_ buf: UnsafeRawBufferPointer) -> (Int, Bool) {
         var off = 0
         while off < buf.count {
-            let n = write(fd, buf.baseAddress! + off, buf.count - off)
-            if n < 0 {
+            let written = write(fd, buf.baseAddress! + off, buf.count - off)
+            if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return (off, true) }
                 return (off, false)
             }
-            off += n
+            off += written
         }
         return (off, true)
     }
@@ -128,12 +128,12 @@ package final class FDWriter: @unchecked Sendable {
         bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
-                let (n, ok) = writeNow(UnsafeRawBufferPointer(rebasing: buf[off...]))
+                let (written, ok) = writeNow(UnsafeRawBufferPointer(rebasing: buf[off...]))
                 guard ok else { return false }
-                off += n
+                off += written
                 if off < buf.count {
-                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&p, 1, -1)
+                    var pollDescriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&pollDescriptor, 1, -1)
                 }
             }
             return true

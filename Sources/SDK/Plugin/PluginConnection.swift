@@ -44,10 +44,10 @@ public actor PluginConnection {
     }
 
     func resolve(_ id: String, _ result: Result<JSONValue, RemoteError>) {
-        guard let c = pending.removeValue(forKey: id) else { return }
+        guard let continuation = pending.removeValue(forKey: id) else { return }
         switch result {
-        case .success(let v): c.resume(returning: v)
-        case .failure(let e): c.resume(throwing: e)
+        case .success(let value): continuation.resume(returning: value)
+        case .failure(let error): continuation.resume(throwing: error)
         }
     }
 

@@ -87,7 +87,7 @@ public enum PluginRuntime {
                                     isDelivery: true, deadline: nil))
                             await ledger.record(id)
                             writer.send(WireMessage.ack(id: id).encodedLine())
-                        } catch let e as RemoteError where e.code == .methodNotFound {
+                        } catch let error as RemoteError where error.code == .methodNotFound {
                             // A delivery this plugin does not understand is acknowledged and
                             // ignored; otherwise it would be replayed forever.
                             await ledger.record(id)
@@ -123,8 +123,8 @@ public enum PluginRuntime {
                                     PluginRequest(
                                         id: id, method: method, params: params,
                                         isDelivery: false, deadline: deadline)))
-                        } catch let e as RemoteError {
-                            result = .failure(e)
+                        } catch let error as RemoteError {
+                            result = .failure(error)
                         } catch {
                             result = .failure(RemoteError(code: .internal, message: "\(error)"))
                         }

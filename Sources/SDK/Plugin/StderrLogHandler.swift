@@ -16,8 +16,8 @@ public struct StderrLogHandler: LogHandler {
     /// A handler for the logger named `label`.
     public init(label: String) {
         self.label = label
-        if let env = ProcessInfo.processInfo.environment["PI_RELAY_LOG_LEVEL"], let l = Logger.Level(rawValue: env) {
-            logLevel = l
+        if let env = ProcessInfo.processInfo.environment["PI_RELAY_LOG_LEVEL"], let level = Logger.Level(rawValue: env) {
+            logLevel = level
         }
     }
 
@@ -30,7 +30,7 @@ public struct StderrLogHandler: LogHandler {
     /// Writes one line to stderr with write(2), ignoring errors: logging must never stop the plugin.
     public func log(event: LogEvent) {
         var merged = metadata
-        if let m = event.metadata { merged.merge(m) { _, new in new } }
+        if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
         let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         Self.writeToStderr(Array("\(event.level) \(event.message)\(meta)\n".utf8))
     }
@@ -41,10 +41,10 @@ public struct StderrLogHandler: LogHandler {
         bytes.withUnsafeBytes { buf in
             var off = 0
             while off < buf.count {
-                let n = write(2, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                off += n
+                let written = write(2, buf.baseAddress! + off, buf.count - off)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                off += written
             }
         }
     }

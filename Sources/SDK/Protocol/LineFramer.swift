@@ -31,10 +31,10 @@ package struct LineFramer: Sendable {
     /// Feeds a chunk and calls `emit` for each complete line or skipped oversize line.
     package mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Event) throws -> Void) rethrows {
         var start = 0
-        let n = chunk.count
-        guard n > 0, let base = chunk.baseAddress else { return }
-        while start < n {
-            let remaining = n - start
+        let count = chunk.count
+        guard count > 0, let base = chunk.baseAddress else { return }
+        while start < count {
+            let remaining = count - start
             let found = memchr(base + start, 0x0A, remaining)
             if let found {
                 let end = base.distance(to: UnsafeRawPointer(found))
@@ -72,18 +72,18 @@ package struct LineFramer: Sendable {
                 start = end + 1
             } else {
                 if skipping {
-                    extendPrefix(chunk, start, n)
+                    extendPrefix(chunk, start, count)
                     skippedBytes += remaining
                 } else if pending.count + remaining > maxLineBytes {
                     skipping = true
                     skippedBytes = pending.count + remaining
                     oversizedPrefix = Array(pending.prefix(Self.prefixBytes))
-                    extendPrefix(chunk, start, n)
+                    extendPrefix(chunk, start, count)
                     pending.removeAll(keepingCapacity: false)
                 } else {
-                    pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<n]))
+                    pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
                 }
-                start = n
+                start = count
             }
         }
     }

@@ -36,12 +36,12 @@ struct LogsCommand: ParsableCommand {
         var offset = UInt64(data.count)
         while true {
             usleep(200_000)
-            guard let h = FileHandle(forReadingAtPath: path) else { continue }
-            let size = h.seekToEndOfFile()
+            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
+            let size = handle.seekToEndOfFile()
             if size < offset { offset = 0 }  // rotated
-            h.seek(toFileOffset: offset)
-            let more = h.readDataToEndOfFile()
-            try? h.close()
+            handle.seek(toFileOffset: offset)
+            let more = handle.readDataToEndOfFile()
+            try? handle.close()
             offset += UInt64(more.count)
             if more.isEmpty { continue }
             if output.json { write(json.lines([UInt8](more))) } else { FileHandle.standardOutput.write(more) }

@@ -17,10 +17,10 @@ enum CLIFailure {
     static func exit(_ error: any Error, json: Bool = false) -> Never {
         let message: String
         let code: String
-        if let e = error as? RemoteError { message = e.message; code = e.code.rawValue } else { message = "\(error)"; code = "error" }
+        if let remote = error as? RemoteError { message = remote.message; code = remote.code.rawValue } else { message = "\(error)"; code = "error" }
         if json {
-            let v: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
-            print(v.serialized())
+            let document: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
+            print(document.serialized())
         } else {
             FileHandle.standardError.write(Data(("pi-relayd: " + message + "\n").utf8))
         }

@@ -18,16 +18,16 @@ struct PluginCallCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let p: JSONValue
-        do { p = try JSONValue.parse(params) } catch { throw ValidationError("params must be a JSON object: \(error)") }
+        let parsedParams: JSONValue
+        do { parsedParams = try JSONValue.parse(params) } catch { throw ValidationError("params must be a JSON object: \(error)") }
         do {
-            let r = try Home.resolve().client.call(
+            let result = try Home.resolve().client.call(
                 "plugins.call",
                 [
-                    "name": .string(name), "method": .string(method), "params": p, "deliver": .bool(deliver),
+                    "name": .string(name), "method": .string(method), "params": parsedParams, "deliver": .bool(deliver),
                     "timeoutMs": JSONValue(timeoutMs),
                 ])
-            output.emit(r) { r.serialized() }
+            output.emit(result) { result.serialized() }
         } catch {
             CLIFailure.exit(error, json: true)
         }

@@ -19,22 +19,22 @@ struct PluginsCommand: ParsableCommand {
                 let list = try client.call("plugins")
                 output.emit(list) { Self.table(list.arrayValue ?? []) }
             case "reload":
-                let r = try client.call("plugins.reload")
-                output.emit(r) {
-                    let a = (r["added"]?.arrayValue ?? []).compactMap(\.stringValue)
-                    let d = (r["removed"]?.arrayValue ?? []).compactMap(\.stringValue)
+                let result = try client.call("plugins.reload")
+                output.emit(result) {
+                    let added = (result["added"]?.arrayValue ?? []).compactMap(\.stringValue)
+                    let removed = (result["removed"]?.arrayValue ?? []).compactMap(\.stringValue)
                     return
-                        "reloaded: \(a.isEmpty ? "nothing added" : "added " + a.joined(separator: ", "))\(d.isEmpty ? "" : "; removed " + d.joined(separator: ", "))"
+                        "reloaded: \(added.isEmpty ? "nothing added" : "added " + added.joined(separator: ", "))\(removed.isEmpty ? "" : "; removed " + removed.joined(separator: ", "))"
                 }
             case "restart":
                 guard let name else { throw ValidationError("usage: pi-relayd plugins restart NAME") }
-                let r = try client.call("plugins.restart", ["name": .string(name)])
-                output.emit(r) { "restarting \(name)" }
+                let result = try client.call("plugins.restart", ["name": .string(name)])
+                output.emit(result) { "restarting \(name)" }
             default:
                 throw ValidationError("unknown action \(action!); use reload or restart NAME")
             }
-        } catch let e as ValidationError {
-            throw e
+        } catch let error as ValidationError {
+            throw error
         } catch {
             CLIFailure.exit(error, json: output.json)
         }
@@ -43,14 +43,14 @@ struct PluginsCommand: ParsableCommand {
     static func table(_ list: [JSONValue]) -> String {
         if list.isEmpty { return "no plugins (put executables in the plugins folder, then: pi-relayd plugins reload)" }
         var lines: [String] = []
-        for p in list {
-            var line = "\(p["name"]?.stringValue ?? "?")\t\(p["state"]?.stringValue ?? "?")"
-            if let pid = p["pid"]?.intValue { line += "\tpid \(pid)" }
-            if let r = p["restarts"]?.intValue, r > 0 { line += "\trestarts \(r)" }
-            if let o = p["outbox"]?.intValue, o > 0 { line += "\toutbox \(o)" }
-            if let reason = p["reason"]?.stringValue { line += "\t\(reason)" }
+        for plugin in list {
+            var line = "\(plugin["name"]?.stringValue ?? "?")\t\(plugin["state"]?.stringValue ?? "?")"
+            if let pid = plugin["pid"]?.intValue { line += "\tpid \(pid)" }
+            if let restarts = plugin["restarts"]?.intValue, restarts > 0 { line += "\trestarts \(restarts)" }
+            if let outbox = plugin["outbox"]?.intValue, outbox > 0 { line += "\toutbox \(outbox)" }
+            if let reason = plugin["reason"]?.stringValue { line += "\t\(reason)" }
             lines.append(line)
-            for l in p["lastStderr"]?.arrayValue ?? [] { lines.append("    | \(l.stringValue ?? "")") }
+            for stderrLine in plugin["lastStderr"]?.arrayValue ?? [] { lines.append("    | \(stderrLine.stringValue ?? "")") }
         }
         return lines.joined(separator: "\n")
     }

@@ -57,11 +57,11 @@ struct RenderCommand: AsyncParsableCommand {
         let json: JSONValue = ["runs": JSONValue(runs.count), "messages": .array(messages.map { .string($0) }), "files": .array(files)]
         output.emit(json) {
             var out: [String] = []
-            for (i, m) in messages.enumerated() {
-                out.append("--- message \(i + 1) ---")
-                out.append(m)
-                for f in files where f["afterMessage"]?.intValue == i + 1 {
-                    out.append("--- attachment: \(f["filename"]?.stringValue ?? "file") (\(f["bytes"]?.intValue ?? 0) bytes) ---")
+            for (index, message) in messages.enumerated() {
+                out.append("--- message \(index + 1) ---")
+                out.append(message)
+                for file in files where file["afterMessage"]?.intValue == index + 1 {
+                    out.append("--- attachment: \(file["filename"]?.stringValue ?? "file") (\(file["bytes"]?.intValue ?? 0) bytes) ---")
                 }
             }
             return out.joined(separator: "\n")
@@ -84,25 +84,25 @@ enum RecordedStream {
         var settling = false
         let later = ContinuousClock.now + .seconds(3600)
         func take(_ outs: [RunRecorder.Output]) {
-            for o in outs {
-                if case .finished(let r) = o { runs.append(r) }
-                if case .settleAfter = o { settling = true }
+            for output in outs {
+                if case .finished(let run) = output { runs.append(run) }
+                if case .settleAfter = output { settling = true }
             }
         }
         framer.feed(bytes) { event in
-            guard case .line(let l) = event, let e = try? reader.read(l) else { return }
+            guard case .line(let line) = event, let piEvent = try? reader.read(line) else { return }
             // After agent_end, the next event tells whether the agent goes on (a retry, an
             // overflow compaction, a new agent_start) or the run is over.
             if settling {
-                switch e.type {
+                switch piEvent.type {
                 case .agentStart, .autoRetryStart, .autoCompactionStart, .autoCompactionEnd, .response, .extensionUIRequest: break
                 default:
                     take(recorder.settle(at: later))
                     settling = false
                 }
             }
-            if e.type == .agentStart { settling = false }
-            take(recorder.apply(e, at: .now))
+            if piEvent.type == .agentStart { settling = false }
+            take(recorder.apply(piEvent, at: .now))
         }
         if settling { take(recorder.settle(at: later)) }
         take(recorder.endOfStream())

@@ -38,8 +38,8 @@ struct StartCommand: AsyncParsableCommand {
                     logger: Logger(label: "pi-relayd.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
             do {
                 try await group.run()
-            } catch let e as ServiceGroupError {
-                CLIFailure.exit(e)
+            } catch let error as ServiceGroupError {
+                CLIFailure.exit(error)
             } catch {
                 CLIFailure.exit(error)
             }
@@ -101,7 +101,7 @@ enum Detach {
         // does not send it SIGHUP.
         posix_spawnattr_setflags(&attr, Int16(0x80))
         let argv = ([exe] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, exe, &actions, &attr, argv, environ)
         guard rc == 0 else { throw SpawnError(description: "cannot start \(exe): \(String(cString: strerror(rc)))") }

@@ -11,13 +11,13 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let home = Home.resolve()
-        let s: JSONValue
-        do { s = try home.client.call("status") } catch { CLIFailure.exit(error, json: output.json) }
-        let plugins = s["plugins"]?.arrayValue ?? []
-        output.emit(s) {
+        let status: JSONValue
+        do { status = try home.client.call("status") } catch { CLIFailure.exit(error, json: output.json) }
+        let plugins = status["plugins"]?.arrayValue ?? []
+        output.emit(status) {
             var lines = [
-                "pi-relayd \(s["version"]?.stringValue ?? "?") running, pid \(s["pid"]?.intValue ?? 0), up \(s["uptimeSeconds"]?.intValue ?? 0) s",
-                "home: \(s["home"]?.stringValue ?? "")",
+                "pi-relayd \(status["version"]?.stringValue ?? "?") running, pid \(status["pid"]?.intValue ?? 0), up \(status["uptimeSeconds"]?.intValue ?? 0) s",
+                "home: \(status["home"]?.stringValue ?? "")",
             ]
             lines.append(
                 "plugins: "
@@ -29,9 +29,9 @@ struct StatusCommand: ParsableCommand {
                 let reason = plugin["reason"]?.stringValue ?? "no reason recorded"
                 lines.append("  \(plugin["name"]?.stringValue ?? "?") \(state): \(reason)")
             }
-            if let sessions = s["sessions"]?.arrayValue { lines.append("sessions: \(sessions.count)") }
-            for n in s["notes"]?.arrayValue ?? [] { lines.append("note: \(n.stringValue ?? "")") }
-            for p in s["problems"]?.arrayValue ?? [] { lines.append("PROBLEM: \(p.stringValue ?? "")") }
+            if let sessions = status["sessions"]?.arrayValue { lines.append("sessions: \(sessions.count)") }
+            for note in status["notes"]?.arrayValue ?? [] { lines.append("note: \(note.stringValue ?? "")") }
+            for problem in status["problems"]?.arrayValue ?? [] { lines.append("PROBLEM: \(problem.stringValue ?? "")") }
             return lines.joined(separator: "\n")
         }
         if plugins.contains(where: { Self.failedStates.contains($0["state"]?.stringValue ?? "") }) {

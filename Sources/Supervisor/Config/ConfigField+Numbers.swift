@@ -3,8 +3,8 @@ extension ConfigField {
     func integer(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         let digits: String
         switch node.scalarValue {
-        case .integer(let d): digits = d
-        case .float(let f) where f.rounded() == f && abs(f) < 1e15: digits = String(Int(f))
+        case .integer(let written): digits = written
+        case .float(let float) where float.rounded() == float && abs(float) < 1e15: digits = String(Int(float))
         case .float: throw error("must be a whole number, got a fraction")
         default: throw mismatch("a whole number")
         }
@@ -19,8 +19,8 @@ extension ConfigField {
     func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
         let value: Double
         switch node.scalarValue {
-        case .integer(let d): value = Double(d) ?? .infinity
-        case .float(let f): value = f
+        case .integer(let written): value = Double(written) ?? .infinity
+        case .float(let float): value = float
         default: throw mismatch("a number")
         }
         guard value.isFinite else { throw error("must be a finite number") }

@@ -32,10 +32,10 @@ struct ConfigField {
     }
 
     func bool() throws(ConfigError) -> Bool {
-        if case .bool(let b) = node.scalarValue { return b }
+        if case .bool(let value) = node.scalarValue { return value }
         // YAML 1.1 spellings, accepted where only true/false makes sense.
-        if case .string(let s) = node.scalarValue, case .scalar(_, true) = node.content {
-            switch s.lowercased() {
+        if case .string(let spelling) = node.scalarValue, case .scalar(_, true) = node.content {
+            switch spelling.lowercased() {
             case "yes", "on": return true
             case "no", "off": return false
             default: break
@@ -48,7 +48,7 @@ struct ConfigField {
     /// is not silently taken as a name. The hint says how to write such text anyway.
     func string(_ expected: String = "a string") throws(ConfigError) -> String {
         switch node.scalarValue {
-        case .string(let s): return s
+        case .string(let value): return value
         case .integer, .float, .bool:
             throw error("must be \(expected), got \(node.kindDescription) (put it in quotes if you mean it as text)")
         default: throw mismatch(expected)
@@ -56,9 +56,9 @@ struct ConfigField {
     }
 
     func nonEmptyString(_ expected: String = "a string") throws(ConfigError) -> String {
-        let s = try string(expected)
-        if s.isEmpty { throw error("must not be empty") }
-        return s
+        let value = try string(expected)
+        if value.isEmpty { throw error("must not be empty") }
+        return value
     }
 
     /// Any scalar as written: for program arguments and environment values, where `8080` or
@@ -74,7 +74,7 @@ struct ConfigField {
         let text: String
         switch node.scalarValue {
         case .integer(let digits): text = digits
-        case .string(let s): text = s.trimmingCharacters(in: .whitespaces)
+        case .string(let value): text = value.trimmingCharacters(in: .whitespaces)
         default: throw mismatch("a Discord \(what) id")
         }
         guard !text.isEmpty, text.count <= 20, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
@@ -118,8 +118,8 @@ struct ConfigField {
     /// written.
     func choice<T>(_ choices: KeyValuePairs<String, T>) throws(ConfigError) -> T {
         let names = choices.map(\.key).joined(separator: ", ")
-        guard case .string(let s) = node.scalarValue else { throw mismatch("one of: \(names)") }
-        guard let match = choices.first(where: { $0.key == s }) else {
+        guard case .string(let word) = node.scalarValue else { throw mismatch("one of: \(names)") }
+        guard let match = choices.first(where: { $0.key == word }) else {
             throw error("must be one of: \(names)")
         }
         return match.value

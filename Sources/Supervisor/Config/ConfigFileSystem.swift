@@ -45,13 +45,13 @@ package struct ConfigFileSystem: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
+            let bytesRead = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if bytesRead < 0 {
                 if errno == EINTR { continue }
                 throw unreadable(path, errno)
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<n])
+            if bytesRead == 0 { break }
+            bytes.append(contentsOf: chunk[..<bytesRead])
             if bytes.count > ConfigFile.maximumSize {
                 throw ConfigError(.unreadable, file: path, "cannot read \(path): it keeps growing past \(ConfigFile.maximumSize / 1024) KiB")
             }

@@ -81,17 +81,19 @@ final class ConfigSection {
         return best.0
     }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 0..<b.count {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i - 1] == b[j] ? 0 : 1))
+    static func editDistance(_ source: String, _ target: String) -> Int {
+        let source = Array(source), target = Array(target)
+        guard !source.isEmpty else { return target.count }
+        var previous = Array(0...target.count)
+        for sourceIndex in 1...source.count {
+            var current = [sourceIndex] + Array(repeating: 0, count: target.count)
+            for targetIndex in 0..<target.count {
+                current[targetIndex + 1] = min(
+                    previous[targetIndex + 1] + 1, current[targetIndex] + 1,
+                    previous[targetIndex] + (source[sourceIndex - 1] == target[targetIndex] ? 0 : 1))
             }
             previous = current
         }
-        return previous[b.count]
+        return previous[target.count]
     }
 }

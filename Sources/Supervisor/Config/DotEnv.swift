@@ -27,69 +27,69 @@ enum DotEnv {
     }
 
     private static func parseLine(_ chars: [Character], number: Int, file: String) throws(ConfigError) -> Entry? {
-        var i = 0
-        func skipBlanks() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }
+        var position = 0
+        func skipBlanks() { while position < chars.count, chars[position] == " " || chars[position] == "\t" { position += 1 } }
         func fail(_ message: String, at column: Int) -> ConfigError {
             ConfigError(.syntax, file: file, at: .init(line: number, column: column + 1), message)
         }
 
         skipBlanks()
-        if i == chars.count || chars[i] == "#" { return nil }
-        if chars[i...].starts(with: "export"), i + 6 < chars.count, chars[i + 6] == " " || chars[i + 6] == "\t" {
-            i += 6
+        if position == chars.count || chars[position] == "#" { return nil }
+        if chars[position...].starts(with: "export"), position + 6 < chars.count, chars[position + 6] == " " || chars[position + 6] == "\t" {
+            position += 6
             skipBlanks()
         }
-        let keyStart = i
-        while i < chars.count, chars[i] != "=", chars[i] != " ", chars[i] != "\t" { i += 1 }
-        let key = String(chars[keyStart..<i])
+        let keyStart = position
+        while position < chars.count, chars[position] != "=", chars[position] != " ", chars[position] != "\t" { position += 1 }
+        let key = String(chars[keyStart..<position])
         skipBlanks()
-        guard i < chars.count, chars[i] == "=" else {
+        guard position < chars.count, chars[position] == "=" else {
             throw fail("expected KEY=VALUE", at: keyStart)
         }
         guard ConfigField.isEnvironmentName(key) else {
             throw fail("expected KEY=VALUE, where KEY is letters, digits and _ (not starting with a digit)", at: keyStart)
         }
-        i += 1
+        position += 1
         skipBlanks()
 
         var value = ""
-        if i < chars.count, chars[i] == "\"" || chars[i] == "'" {
-            let quote = chars[i]
-            let open = i
-            i += 1
+        if position < chars.count, chars[position] == "\"" || chars[position] == "'" {
+            let quote = chars[position]
+            let open = position
+            position += 1
             var closed = false
-            while i < chars.count {
-                let c = chars[i]
-                if c == quote { closed = true; i += 1; break }
-                if quote == "\"", c == "\\", i + 1 < chars.count {
-                    let next = chars[i + 1]
+            while position < chars.count {
+                let character = chars[position]
+                if character == quote { closed = true; position += 1; break }
+                if quote == "\"", character == "\\", position + 1 < chars.count {
+                    let next = chars[position + 1]
                     switch next {
                     case "n": value.append("\n")
                     case "t": value.append("\t")
                     case "r": value.append("\r")
                     case "\"", "\\", "$": value.append(next)
-                    default: value.append(c); value.append(next)
+                    default: value.append(character); value.append(next)
                     }
-                    i += 2
+                    position += 2
                     continue
                 }
-                value.append(c)
-                i += 1
+                value.append(character)
+                position += 1
             }
             guard closed else {
                 throw fail("the \(quote == "\"" ? "double" : "single") quote opened here is not closed on this line", at: open)
             }
             skipBlanks()
-            guard i == chars.count || chars[i] == "#" else {
-                throw fail("unexpected text after the closing quote", at: i)
+            guard position == chars.count || chars[position] == "#" else {
+                throw fail("unexpected text after the closing quote", at: position)
             }
         } else {
-            var end = i
+            var end = position
             while end < chars.count {
-                if chars[end] == "#", end > i, chars[end - 1] == " " || chars[end - 1] == "\t" { break }
+                if chars[end] == "#", end > position, chars[end - 1] == " " || chars[end - 1] == "\t" { break }
                 end += 1
             }
-            value = String(chars[i..<end]).trimmingBlanks()
+            value = String(chars[position..<end]).trimmingBlanks()
         }
         return Entry(key: key, value: value, line: number)
     }
@@ -97,8 +97,8 @@ enum DotEnv {
 
 private extension String {
     func trimmingBlanks() -> String {
-        var s = Substring(self)
-        while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
-        return String(s)
+        var trimmed = Substring(self)
+        while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 }

@@ -12,9 +12,9 @@ extension PiSettings {
         startTimeout = try section.value("startTimeoutSeconds", default: startTimeout) { f throws(ConfigError) in
             try f.seconds(allowZero: false)
         }
-        dialogTimeout = try section.value("dialogTimeoutSeconds", default: nil) { f throws(ConfigError) in
-            let d = try f.seconds(allowZero: true)
-            return d == .zero ? nil : d
+        dialogTimeout = try section.value("dialogTimeoutSeconds", default: nil) { field throws(ConfigError) in
+            let timeout = try field.seconds(allowZero: true)
+            return timeout == .zero ? nil : timeout
         }
     }
 

@@ -19,9 +19,9 @@ extension YAMLNode {
         case .scalar:
             switch scalarValue {
             case .null, .none: return .null
-            case .bool(let b): return .bool(b)
-            case .float(let f): return f.isFinite ? .number(f) : .string(String(f))
-            case .string(let s): return .string(s)
+            case .bool(let flag): return .bool(flag)
+            case .float(let float): return float.isFinite ? .number(float) : .string(String(float))
+            case .string(let text): return .string(text)
             case .integer(let digits):
                 guard let value = Double(digits), abs(value) < Self.largestExactInteger else { return .string(digits) }
                 return .number(value)

@@ -56,10 +56,10 @@ extension YAMLNode {
         guard let first = scalars.first, first.isASCII, first.isNumber, let last = scalars.last, last != "_"
         else { return nil }
         var digits = ""
-        for c in scalars {
-            if c == "_" { continue }
-            guard c.isASCII, c.isNumber else { return nil }
-            digits.append(c)
+        for character in scalars {
+            if character == "_" { continue }
+            guard character.isASCII, character.isNumber else { return nil }
+            digits.append(character)
         }
         let trimmed = digits.drop { $0 == "0" }
         if trimmed.isEmpty { return "0" }
@@ -70,20 +70,20 @@ extension YAMLNode {
     static func isFloatText(_ text: String) -> Bool {
         var chars = Array(text.utf8)[...]
         func digits() -> Int {
-            let n = chars.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            chars = chars.dropFirst(n)
-            return n
+            let count = chars.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            chars = chars.dropFirst(count)
+            return count
         }
-        if let c = chars.first, c == UInt8(ascii: "-") || c == UInt8(ascii: "+") { chars = chars.dropFirst() }
+        if let sign = chars.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { chars = chars.dropFirst() }
         var mantissa = digits()
         if chars.first == UInt8(ascii: ".") {
             chars = chars.dropFirst()
             mantissa += digits()
         }
         guard mantissa > 0 else { return false }
-        if let c = chars.first, c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+        if let marker = chars.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
             chars = chars.dropFirst()
-            if let s = chars.first, s == UInt8(ascii: "-") || s == UInt8(ascii: "+") { chars = chars.dropFirst() }
+            if let sign = chars.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { chars = chars.dropFirst() }
             guard digits() > 0 else { return false }
         }
         return chars.isEmpty

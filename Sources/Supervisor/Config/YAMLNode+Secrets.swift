@@ -35,7 +35,7 @@ extension YAMLNode {
     /// A written-out value: text or a number, not null, true/false, a list or a map.
     private static func isLiteral(_ node: YAMLNode) -> Bool {
         switch node.scalarValue {
-        case .string(let s): return !s.isEmpty
+        case .string(let text): return !text.isEmpty
         case .integer, .float: return true
         case .null, .bool, .none: return false
         }

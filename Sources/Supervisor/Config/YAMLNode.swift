@@ -39,13 +39,13 @@ extension YAMLNode {
 
     /// The pairs of a mapping, nil for anything else.
     var pairs: [Pair]? {
-        if case .mapping(let p) = content { return p }
+        if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 
     /// The items of a sequence, nil for anything else.
     var items: [YAMLNode]? {
-        if case .sequence(let i) = content { return i }
+        if case .sequence(let items) = content { return items }
         return nil
     }
 

@@ -50,23 +50,23 @@ extension YAMLReader {
                 node.mark = mark
                 try attach(node, size: anchored.size)
             case YAML_SCALAR_EVENT:
-                let s = event.data.scalar
-                let text = String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
-                let tag = YAMLReader.string(s.tag)
+                let scalar = event.data.scalar
+                let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let tag = YAMLReader.string(scalar.tag)
                 try Self.checkScalarTag(tag, text: text, mark: mark)
-                let plain = s.style == YAML_PLAIN_SCALAR_STYLE && tag == nil
+                let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE && tag == nil
                 let node = YAMLNode(content: .scalar(text: text, plain: plain), tag: tag, mark: mark)
-                if let anchor = YAMLReader.string(s.anchor) { anchors[anchor] = (node, 1) }
+                if let anchor = YAMLReader.string(scalar.anchor) { anchors[anchor] = (node, 1) }
                 try attach(node, size: 1)
             case YAML_SEQUENCE_START_EVENT:
-                let s = event.data.sequence_start
+                let sequence = event.data.sequence_start
                 try open(
-                    .sequence([]), tag: YAMLReader.string(s.tag), anchor: YAMLReader.string(s.anchor),
+                    .sequence([]), tag: YAMLReader.string(sequence.tag), anchor: YAMLReader.string(sequence.anchor),
                     expecting: "seq", mark: mark)
             case YAML_MAPPING_START_EVENT:
-                let m = event.data.mapping_start
+                let mapping = event.data.mapping_start
                 try open(
-                    .mapping(OpenMap()), tag: YAMLReader.string(m.tag), anchor: YAMLReader.string(m.anchor),
+                    .mapping(OpenMap()), tag: YAMLReader.string(mapping.tag), anchor: YAMLReader.string(mapping.anchor),
                     expecting: "map", mark: mark)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 try close()

@@ -91,9 +91,9 @@ enum YAMLReader {
     static func position(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {
         var line = 1
         var lineStart = 0
-        for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") {
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
             line += 1
-            lineStart = i + 1
+            lineStart = index + 1
         }
         let end = min(offset, bytes.count)
         // Columns count characters, like libyaml's marks: skip UTF-8 continuation bytes.
@@ -105,7 +105,7 @@ enum YAMLReader {
         pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 
-    static func mark(_ m: yaml_mark_t) -> YAMLNode.Mark {
-        .init(line: m.line + 1, column: m.column + 1)
+    static func mark(_ mark: yaml_mark_t) -> YAMLNode.Mark {
+        .init(line: mark.line + 1, column: mark.column + 1)
     }
 }

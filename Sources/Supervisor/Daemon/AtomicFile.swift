@@ -23,9 +23,9 @@ enum AtomicFile {
         var off = 0
         let ok = bytes.withUnsafeBytes { buf -> Bool in
             while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
+                let written = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if written < 0 { if errno == EINTR { continue }; return false }
+                off += written
             }
             return true
         }

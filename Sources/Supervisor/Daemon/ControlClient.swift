@@ -23,7 +23,7 @@ struct ControlClient {
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { close(fd); return nil }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
             raw[bytes.count] = 0
         }
         let rc = withUnsafePointer(to: &addr) {
@@ -59,9 +59,9 @@ struct ControlClient {
         try send(fd, method, params)
         var reader = BlockingLineReader(fd: fd)
         while let line = reader.next() {
-            let v = try JSONValue.parse(bytes: line)
-            if let e = v["event"] {
-                if !onEvent(e) { return }
+            let message = try JSONValue.parse(bytes: line)
+            if let event = message["event"] {
+                if !onEvent(event) { return }
             } else {
                 _ = try Self.result(of: line)
                 return
@@ -73,16 +73,16 @@ struct ControlClient {
         let req: JSONValue = ["id": "1", "method": .string(method), "params": params]
         var bytes = req.serializedBytes()
         bytes.append(0x0A)
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard n == bytes.count else { throw NotRunning(path: path) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw NotRunning(path: path) }
     }
 
     private static func result(of line: [UInt8]) throws -> JSONValue {
-        let v = try JSONValue.parse(bytes: line)
-        if let e = v["error"], !e.isNull {
-            throw RemoteError(code: ErrorCode(rawValue: e["code"]?.stringValue ?? "internal"), message: e["message"]?.stringValue ?? "")
+        let response = try JSONValue.parse(bytes: line)
+        if let error = response["error"], !error.isNull {
+            throw RemoteError(code: ErrorCode(rawValue: error["code"]?.stringValue ?? "internal"), message: error["message"]?.stringValue ?? "")
         }
-        return v["result"] ?? .null
+        return response["result"] ?? .null
     }
 }
 
@@ -100,12 +100,12 @@ struct BlockingLineReader {
     mutating func next() -> [UInt8]? {
         var buf = [UInt8](repeating: 0, count: 65536)
         while ready.isEmpty && !eof {
-            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { eof = true; break }
+            let bytesRead = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if bytesRead < 0 && errno == EINTR { continue }
+            if bytesRead <= 0 { eof = true; break }
             var got: [[UInt8]] = []
             buf.withUnsafeBytes { raw in
-                framer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { if case .line(let l) = $0 { got.append(l) } }
+                framer.feed(UnsafeRawBufferPointer(rebasing: raw[0..<bytesRead])) { if case .line(let line) = $0 { got.append(line) } }
             }
             ready.append(contentsOf: got)
         }

@@ -40,7 +40,7 @@ final class ControlServer: @unchecked Sendable {
             throw BindError(description: "socket path too long (\(bytes.count) bytes): \(path); use a shorter PI_RELAYD_HOME")
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
             raw[bytes.count] = 0
         }
         // Created owner-only from the start: no window where others could connect.
@@ -59,9 +59,9 @@ final class ControlServer: @unchecked Sendable {
             throw BindError(description: "listen(): \(String(cString: strerror(errno)))")
         }
         listenFD = fd
-        let t = Thread { [self] in acceptLoop(fd) }
-        t.name = "control-accept"
-        t.start()
+        let acceptThread = Thread { [self] in acceptLoop(fd) }
+        acceptThread.name = "control-accept"
+        acceptThread.start()
     }
 
     func stop() {
@@ -79,18 +79,18 @@ final class ControlServer: @unchecked Sendable {
 
     private func acceptLoop(_ fd: Int32) {
         while true {
-            let c = accept(fd, nil, nil)
-            if c < 0 {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
                 if errno == EINTR { continue }
                 lock.lock(); let done = stopped; lock.unlock()
                 if done { return }
                 continue
             }
-            _ = fcntl(c, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let handler = handler
             let logger = logger
             // Unstructured on purpose: each client connection lives independently of the others.
-            Task { await Self.serve(c, handler: handler, logger: logger) }
+            Task { await Self.serve(client, handler: handler, logger: logger) }
         }
     }
 
@@ -125,11 +125,11 @@ final class ControlServer: @unchecked Sendable {
         let method: String
         let params: JSONValue
         do {
-            let v = try JSONValue.parse(bytes: bytes)
-            guard let m = v["method"]?.stringValue else { throw RemoteError.invalidParams("missing \"method\"") }
-            id = v["id"] ?? .null
-            method = m
-            params = v["params"] ?? [:]
+            let request = try JSONValue.parse(bytes: bytes)
+            guard let name = request["method"]?.stringValue else { throw RemoteError.invalidParams("missing \"method\"") }
+            id = request["id"] ?? .null
+            method = name
+            params = request["params"] ?? [:]
         } catch {
             writer.send(Self.line(["id": .null, "error": ["code": "invalid_params", "message": .string("bad request: \(error)")]]))
             return
@@ -137,17 +137,17 @@ final class ControlServer: @unchecked Sendable {
         do {
             let result = try await handler.handle(method: method, params: params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }
-        } catch let e as RemoteError {
-            writer.send(Self.line(["id": id, "error": ["code": .string(e.code.rawValue), "message": .string(Redactor.redact(e.message))]]))
+        } catch let error as RemoteError {
+            writer.send(Self.line(["id": id, "error": ["code": .string(error.code.rawValue), "message": .string(Redactor.redact(error.message))]]))
         } catch {
             writer.send(Self.line(["id": id, "error": ["code": "internal", "message": .string(Redactor.redact("\(error)"))]]))
         }
     }
 
-    static func line(_ v: JSONValue) -> [UInt8] {
-        var b = v.serializedBytes()
-        b.append(0x0A)
-        return b
+    static func line(_ message: JSONValue) -> [UInt8] {
+        var bytes = message.serializedBytes()
+        bytes.append(0x0A)
+        return bytes
     }
 }
 
@@ -179,18 +179,18 @@ final class ControlStream: @unchecked Sendable {
     func close() {
         lock.lock()
         closed = true
-        let w = waiters
+        let pending = waiters
         waiters.removeAll()
         lock.unlock()
-        for c in w { c.resume() }
+        for waiter in pending { waiter.resume() }
     }
 
     /// Suspends until the client disconnects.
     func waitUntilClosed() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
-            if closed { lock.unlock(); c.resume(); return }
-            waiters.append(c)
+            if closed { lock.unlock(); continuation.resume(); return }
+            waiters.append(continuation)
             lock.unlock()
         }
     }

@@ -25,7 +25,7 @@ struct Daemon: Service {
         let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped)
         let loaded = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
         // Children inherit these; variables already set in the environment win.
-        for (k, v) in loaded.dotenv { setenv(k, v, 0) }
+        for (name, value) in loaded.dotenv { setenv(name, value, 0) }
         Redactor.learn(environment: ProcessInfo.processInfo.environment)
         // Secrets written in config.yaml reach children too (pi.env, plugin sections), and a child
         // may print them.
@@ -42,8 +42,8 @@ struct Daemon: Service {
         let level = config.logs.level
         let logger = Logger(label: "pi-relayd") { _ in DaemonLogHandler(file: daemonLog, level: level, echo: foreground) }
         logger.info("pi-relayd \(Version.current) starting, pid \(getpid()), home \(home.root)")
-        for w in loaded.warnings { logger.warning("\(w)") }
-        for n in loaded.notConfigured { logger.notice("not configured: \(n)") }
+        for warning in loaded.warnings { logger.warning("\(warning)") }
+        for name in loaded.notConfigured { logger.notice("not configured: \(name)") }
 
         let options = PluginHostOptions(config: config)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()

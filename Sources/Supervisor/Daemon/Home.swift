@@ -10,7 +10,7 @@ struct Home: Sendable {
 
     /// `$PI_RELAYD_HOME`, else `~/.pi-relayd`.
     static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
-        if let h = environment["PI_RELAYD_HOME"], !h.isEmpty { return Home(root: absolute(h)) }
+        if let path = environment["PI_RELAYD_HOME"], !path.isEmpty { return Home(root: absolute(path)) }
         let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return Home(root: base + "/.pi-relayd")
     }

@@ -22,7 +22,7 @@ struct DaemonLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var merged = metadata
-        if let m = event.metadata { merged.merge(m) { _, new in new } }
+        if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
         let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let text = Redactor.redact("\(event.level) \(event.message)\(meta)")
         file?.append(text)

@@ -39,8 +39,8 @@ enum Redactor {
 
     static func redact(_ text: String) -> String {
         var out = text
-        for s in state.values where out.contains(s) {
-            out = out.replacingOccurrences(of: s, with: "[redacted]")
+        for secret in state.values where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: "[redacted]")
         }
         return out
     }
@@ -53,7 +53,7 @@ final class SecretSet: @unchecked Sendable {
     func add(_ values: [String]) {
         lock.lock()
         defer { lock.unlock() }
-        for v in values where !set.contains(v) { set.append(v) }
+        for value in values where !set.contains(value) { set.append(value) }
         set.sort { $0.count > $1.count }
     }
 

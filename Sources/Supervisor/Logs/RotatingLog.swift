@@ -86,9 +86,9 @@ final class RotatingLog: @unchecked Sendable {
         var written = 0
         let ok = bytes.withUnsafeBytes { buf -> Bool in
             while written < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + written, buf.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                written += n
+                let chunkWritten = Glibc.write(fd, buf.baseAddress! + written, buf.count - written)
+                if chunkWritten < 0 { if errno == EINTR { continue }; return false }
+                written += chunkWritten
             }
             return true
         }
@@ -119,8 +119,8 @@ final class RotatingLog: @unchecked Sendable {
             unlink(path)
         } else {
             unlink(path + ".\(keep)")
-            for i in stride(from: keep - 1, through: 1, by: -1) {
-                rename(path + ".\(i)", path + ".\(i + 1)")
+            for generation in stride(from: keep - 1, through: 1, by: -1) {
+                rename(path + ".\(generation)", path + ".\(generation + 1)")
             }
             rename(path, path + ".1")
         }
@@ -130,9 +130,9 @@ final class RotatingLog: @unchecked Sendable {
     static func timestamp() -> String {
         var tv = timeval()
         gettimeofday(&tv, nil)
-        var t = tv.tv_sec
+        var seconds = tv.tv_sec
         var tmv = tm()
-        gmtime_r(&t, &tmv)
+        gmtime_r(&seconds, &tmv)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday,
             tmv.tm_hour, tmv.tm_min, tmv.tm_sec, Int(tv.tv_usec / 1000))

@@ -29,7 +29,7 @@ struct Outbox {
         case full(Int)
         var description: String {
             switch self {
-            case .full(let n): return "outbox full (\(n) unacknowledged messages)"
+            case .full(let count): return "outbox full (\(count) unacknowledged messages)"
             }
         }
     }
@@ -43,8 +43,8 @@ struct Outbox {
     /// Returns false for an unknown id (a duplicate ack).
     @discardableResult
     mutating func ack(_ id: String) -> Bool {
-        guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
-        entries.remove(at: i)
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: index)
         append(["op": "ack", "id": .string(id)])
         if journalLines > 2 * entries.count + 200 { compact() }
         return true
@@ -54,13 +54,13 @@ struct Outbox {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         var framer = LineFramer()
         var lines: [[UInt8]] = []
-        framer.feed([UInt8](data)) { if case .line(let l) = $0 { lines.append(l) } }
+        framer.feed([UInt8](data)) { if case .line(let line) = $0 { lines.append(line) } }
         for line in lines {
-            guard let v = try? JSONValue.parse(bytes: line), let op = v["op"]?.stringValue,
-                let id = v["id"]?.stringValue
+            guard let record = try? JSONValue.parse(bytes: line), let op = record["op"]?.stringValue,
+                let id = record["id"]?.stringValue
             else { continue }
-            if op == "add", let m = v["method"]?.stringValue {
-                entries.append(Entry(id: id, method: m, params: v["params"] ?? [:]))
+            if op == "add", let method = record["method"]?.stringValue {
+                entries.append(Entry(id: id, method: method, params: record["params"] ?? [:]))
             } else if op == "ack" {
                 entries.removeAll { $0.id == id }
             }
@@ -87,9 +87,9 @@ struct Outbox {
             return
         }
         defer { close(fd) }
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n != bytes.count {
-            let why = n < 0 ? String(cString: strerror(errno)) : "only \(n) of \(bytes.count) bytes written"
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written != bytes.count {
+            let why = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(bytes.count) bytes written"
             lastError = "cannot write \(path): \(why)"
             journalBehind = true
         } else {
@@ -100,8 +100,8 @@ struct Outbox {
 
     private mutating func compact() {
         var out: [UInt8] = []
-        for e in entries {
-            let record: JSONValue = ["op": "add", "id": .string(e.id), "method": .string(e.method), "params": e.params]
+        for entry in entries {
+            let record: JSONValue = ["op": "add", "id": .string(entry.id), "method": .string(entry.method), "params": entry.params]
             record.write(to: &out)
             out.append(0x0A)
         }

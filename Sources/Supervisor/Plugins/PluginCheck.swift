@@ -109,9 +109,9 @@ struct PluginCheck {
         }
         var unknownOK = false
         var unknownDetail = "no response within 5 s"
-        if case .response(_, .failure(let e))? = unknown {
-            unknownOK = e.code == .methodNotFound
-            unknownDetail = unknownOK ? "" : "error code \(e.code), expected method_not_found"
+        if case .response(_, .failure(let error))? = unknown {
+            unknownOK = error.code == .methodNotFound
+            unknownDetail = unknownOK ? "" : "error code \(error.code), expected method_not_found"
         } else if unknown != nil {
             unknownDetail = "answered with a result, expected error method_not_found"
         }

@@ -27,7 +27,7 @@ struct PluginDiscovery: Sendable {
     /// The bundled folder: `$PI_RELAYD_BUNDLED_PLUGINS` if set (empty disables it), else
     /// `pi-relayd-plugins/` next to the running executable.
     static func bundledDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let v = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return v.isEmpty ? nil : v }
+        if let path = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return path.isEmpty ? nil : path }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         return (exe as NSString).deletingLastPathComponent + "/pi-relayd-plugins"
     }

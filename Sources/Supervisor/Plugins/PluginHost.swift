@@ -48,8 +48,8 @@ actor PluginHost {
     func reload() -> (added: [String], removed: [String]) {
         guard let running, !shuttingDown else { return ([], []) }
         let scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
-        for r in scan.refused where !refused.contains(r) {
-            logger.error("refusing plugin \(r.name) at \(r.path): \(r.reason)")
+        for refusal in scan.refused where !refused.contains(refusal) {
+            logger.error("refusing plugin \(refusal.name) at \(refusal.path): \(refusal.reason)")
         }
         refused = scan.refused
         for name in scan.skipped where slots[name] == nil {
@@ -86,7 +86,7 @@ actor PluginHost {
     func plugins(withRole role: String) async -> [PluginSlot] {
         var out: [PluginSlot] = []
         for name in slots.keys.sorted() {
-            if let s = slots[name], await s.roles.contains(role) { out.append(s) }
+            if let slot = slots[name], await slot.roles.contains(role) { out.append(slot) }
         }
         return out
     }
@@ -94,22 +94,22 @@ actor PluginHost {
     /// The one plugin for a role: a plugin named after the role wins (so `formatter` is found
     /// before it has said hello), else the first running plugin that declared it.
     func plugin(forRole role: String) async -> PluginSlot? {
-        if let s = slots[role] { return s }
+        if let slot = slots[role] { return slot }
         return await plugins(withRole: role).first
     }
 
     func restart(_ name: String) async throws {
-        guard let s = slots[name] else {
+        guard let slot = slots[name] else {
             throw RemoteError(code: .notFound, message: "no plugin named \(name); see pi-relayd plugins")
         }
-        await s.restart()
+        await slot.restart()
     }
 
     func status() async -> JSONValue {
         var list: [JSONValue] = []
         for name in slots.keys.sorted() { list.append(await slots[name]!.status()) }
-        for r in refused {
-            list.append(["name": .string(r.name), "path": .string(r.path), "state": "refused", "reason": .string(r.reason)])
+        for refusal in refused {
+            list.append(["name": .string(refusal.name), "path": .string(refusal.path), "state": "refused", "reason": .string(refusal.reason)])
         }
         return .array(list)
     }

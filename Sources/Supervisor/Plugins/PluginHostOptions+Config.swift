@@ -1,20 +1,21 @@
 extension PluginHostOptions {
     init(config: Config) {
         self.init()
-        let p = config.plugins
-        handshakeTimeout = p.handshakeTimeout
-        pingInterval = p.pingInterval
-        pingTimeout = p.pingTimeout
-        outboxLimit = p.outboxLimit
-        maxLineBytes = p.maxLineBytes
-        shutdownGrace = p.shutdownGrace
+        let settings = config.plugins
+        handshakeTimeout = settings.handshakeTimeout
+        pingInterval = settings.pingInterval
+        pingTimeout = settings.pingTimeout
+        outboxLimit = settings.outboxLimit
+        maxLineBytes = settings.maxLineBytes
+        shutdownGrace = settings.shutdownGrace
         restart = RestartPolicy.Options(
-            immediateRestarts: p.restart.immediateRestarts, initialBackoff: p.restart.initialBackoff, maxBackoff: p.restart.maxBackoff,
-            jitter: p.restart.jitter,
-            crashLoopCount: p.restart.crashLoopCount, crashLoopWindow: p.restart.crashLoopWindow,
-            healthyReset: p.restart.healthyReset)
+            immediateRestarts: settings.restart.immediateRestarts, initialBackoff: settings.restart.initialBackoff,
+            maxBackoff: settings.restart.maxBackoff,
+            jitter: settings.restart.jitter,
+            crashLoopCount: settings.restart.crashLoopCount, crashLoopWindow: settings.restart.crashLoopWindow,
+            healthyReset: settings.restart.healthyReset)
         logMaxBytes = config.logs.maxBytes
         logKeep = config.logs.keep
-        disabled = Set(p.disabled)
+        disabled = Set(settings.disabled)
     }
 }

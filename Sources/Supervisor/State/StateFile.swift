@@ -112,10 +112,10 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
     /// `base`, or `base-2`, `base-3`… when a file of that name exists (two in the same second).
     private func uniquePath(_ base: String) -> String {
         var candidate = base
-        var n = 1
+        var suffix = 1
         while FileManager.default.fileExists(atPath: candidate) {
-            n += 1
-            candidate = "\(base)-\(n)"
+            suffix += 1
+            candidate = "\(base)-\(suffix)"
         }
         return candidate
     }

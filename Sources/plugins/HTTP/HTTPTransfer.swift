@@ -23,54 +23,54 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// Configures a new easy handle; nil only when curl cannot allocate one.
     func makeHandle() -> UnsafeMutableRawPointer? {
-        guard let h = curl_easy_init() else { return nil }
-        ccurl_setopt_str(h, CURLOPT_URL, request.url.unredacted)
+        guard let handle = curl_easy_init() else { return nil }
+        ccurl_setopt_str(handle, CURLOPT_URL, request.url.unredacted)
         // Signals would land on arbitrary threads; curl's own timers do the timeouts instead.
-        ccurl_setopt_long(h, CURLOPT_NOSIGNAL, 1)
+        ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         // Only web links: a file:// or ftp:// URL, or a redirect to one, must never reach the disk
         // or another service.
-        ccurl_setopt_str(h, CURLOPT_PROTOCOLS_STR, "http,https")
+        ccurl_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         if request.maxRedirects > 0 {
-            ccurl_setopt_str(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-            ccurl_setopt_long(h, CURLOPT_FOLLOWLOCATION, 1)
-            ccurl_setopt_long(h, CURLOPT_MAXREDIRS, request.maxRedirects)
+            ccurl_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            ccurl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+            ccurl_setopt_long(handle, CURLOPT_MAXREDIRS, request.maxRedirects)
         }
         let timeoutMs = max(1, request.timeout.inMilliseconds)
-        ccurl_setopt_long(h, CURLOPT_TIMEOUT_MS, timeoutMs)
-        ccurl_setopt_long(h, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, max(1, request.connectTimeout.inMilliseconds)))
-        if request.skipsErrorBody { ccurl_setopt_long(h, CURLOPT_FAILONERROR, 1) }
+        ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
+        ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, max(1, request.connectTimeout.inMilliseconds)))
+        if request.skipsErrorBody { ccurl_setopt_long(handle, CURLOPT_FAILONERROR, 1) }
         if let maxBytes = request.maxBytes {
             // Refuses early when an honest Content-Length is too big; the write callback enforces
             // the cap on the bytes that actually arrive, whatever the headers claimed.
-            ccurl_setopt_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
+            ccurl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
         }
-        ccurl_setopt_str(h, CURLOPT_PROXY, request.proxy.url ?? "")
+        ccurl_setopt_str(handle, CURLOPT_PROXY, request.proxy.url ?? "")
         if request.tunnelsThroughProxy, let proxy = request.proxy.url, !proxy.lowercased().hasPrefix("socks") {
-            ccurl_setopt_long(h, CURLOPT_HTTPPROXYTUNNEL, 1)
+            ccurl_setopt_long(handle, CURLOPT_HTTPPROXYTUNNEL, 1)
         }
-        if let bypass = request.proxy.bypass { ccurl_setopt_str(h, CURLOPT_NOPROXY, bypass) }
+        if let bypass = request.proxy.bypass { ccurl_setopt_str(handle, CURLOPT_NOPROXY, bypass) }
         for line in request.headers { headerList = curl_slist_append(headerList, line) }
         // No "Expect: 100-continue" round trip before uploads.
         headerList = curl_slist_append(headerList, "Expect:")
         switch request.body {
         case .none:
             if request.method == "POST" {
-                ccurl_setopt_long(h, CURLOPT_POST, 1)
-                ccurl_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, 0)
-                ccurl_setopt_str(h, CURLOPT_POSTFIELDS, "")
+                ccurl_setopt_long(handle, CURLOPT_POST, 1)
+                ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                ccurl_setopt_str(handle, CURLOPT_POSTFIELDS, "")
             } else if request.method != "GET" {
-                ccurl_setopt_str(h, CURLOPT_CUSTOMREQUEST, request.method)
+                ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method)
             }
         case .json(let bytes):
             headerList = curl_slist_append(headerList, "Content-Type: application/json")
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
             buffer.copyBytes(from: bytes)
             requestBody = buffer
-            ccurl_setopt_off(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
-            ccurl_setopt_ptr(h, CURLOPT_POSTFIELDS, buffer.baseAddress)
-            if request.method != "POST" { ccurl_setopt_str(h, CURLOPT_CUSTOMREQUEST, request.method) }
+            ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+            ccurl_setopt_ptr(handle, CURLOPT_POSTFIELDS, buffer.baseAddress)
+            if request.method != "POST" { ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method) }
         case .multipart(let parts):
-            let form = curl_mime_init(h)
+            let form = curl_mime_init(handle)
             for part in parts {
                 let added = curl_mime_addpart(form)
                 curl_mime_name(added, part.name)
@@ -86,25 +86,25 @@ final class HTTPTransfer: @unchecked Sendable {
                 if let type = part.contentType { curl_mime_type(added, type) }
             }
             mime = form
-            ccurl_setopt_ptr(h, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(form))
-            if request.method != "POST" { ccurl_setopt_str(h, CURLOPT_CUSTOMREQUEST, request.method) }
+            ccurl_setopt_ptr(handle, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(form))
+            if request.method != "POST" { ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method) }
         }
-        ccurl_setopt_slist(h, CURLOPT_HTTPHEADER, headerList)
+        ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        ccurl_setopt_write_cb(h, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+        ccurl_setopt_write_cb(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
         }
-        ccurl_setopt_ptr(h, CURLOPT_WRITEDATA, context)
-        ccurl_setopt_write_cb(h, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+        ccurl_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
+        ccurl_setopt_write_cb(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             guard let data, let context else { return 0 }
             let transfer = Unmanaged<HTTPTransfer>.fromOpaque(context).takeUnretainedValue()
             transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
             return size * count
         }
-        ccurl_setopt_ptr(h, CURLOPT_HEADERDATA, context)
-        return h
+        ccurl_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
+        return handle
     }
 
     /// Returning less than the count given makes curl abort the transfer right away.
@@ -130,9 +130,9 @@ final class HTTPTransfer: @unchecked Sendable {
         responseHeaders[name] = value
     }
 
-    func outcome(_ code: CURLcode, handle h: UnsafeMutableRawPointer) -> Result<HTTPResponse, TransportError> {
+    func outcome(_ code: CURLcode, handle: UnsafeMutableRawPointer) -> Result<HTTPResponse, TransportError> {
         var status = 0
-        ccurl_getinfo_long(h, CURLINFO_RESPONSE_CODE, &status)
+        ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         if passedCap || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge) }
         switch code {
         case CURLE_OK:

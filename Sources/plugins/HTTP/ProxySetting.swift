@@ -78,11 +78,11 @@ package struct ProxySetting: Sendable, Equatable {
         guard let bypass else { return false }
         let host = host.lowercased()
         for entry in bypass.split(separator: ",") {
-            var e = entry.trimmingCharacters(in: .whitespaces).lowercased()
-            if e == "*" { return true }
-            if e.hasPrefix(".") { e.removeFirst() }
-            guard !e.isEmpty else { continue }
-            if host == e || host.hasSuffix("." + e) { return true }
+            var suffix = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            if suffix == "*" { return true }
+            if suffix.hasPrefix(".") { suffix.removeFirst() }
+            guard !suffix.isEmpty else { continue }
+            if host == suffix || host.hasSuffix("." + suffix) { return true }
         }
         return false
     }
@@ -96,8 +96,8 @@ package struct ProxySetting: Sendable, Equatable {
         return String(url[..<schemeEnd]) + "***" + String(url[at...])
     }
 
-    private static func nonEmpty(_ s: String?) -> String? {
-        guard let s, !s.isEmpty else { return nil }
-        return s
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
     }
 }

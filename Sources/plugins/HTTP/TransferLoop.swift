@@ -48,29 +48,29 @@ package final class TransferLoop: @unchecked Sendable {
                     transfer.finish(.failure(.cancelled))
                     continue
                 }
-                guard let h = transfer.makeHandle() else {
+                guard let handle = transfer.makeHandle() else {
                     transfer.finish(.failure(.failed("out of memory")))
                     continue
                 }
-                active[h] = transfer
-                curl_multi_add_handle(multi, h)
+                active[handle] = transfer
+                curl_multi_add_handle(multi, handle)
             }
-            for (h, transfer) in active where transfer.cancelled.load(ordering: .relaxed) {
-                active[h] = nil
-                curl_multi_remove_handle(multi, h)
-                curl_easy_cleanup(h)
+            for (handle, transfer) in active where transfer.cancelled.load(ordering: .relaxed) {
+                active[handle] = nil
+                curl_multi_remove_handle(multi, handle)
+                curl_easy_cleanup(handle)
                 transfer.finish(.failure(.cancelled))
             }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
-                guard message.pointee.msg == CURLMSG_DONE, let h = message.pointee.easy_handle,
-                    let transfer = active.removeValue(forKey: h)
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let transfer = active.removeValue(forKey: handle)
                 else { continue }
-                let outcome = transfer.outcome(message.pointee.data.result, handle: h)
-                curl_multi_remove_handle(multi, h)
-                curl_easy_cleanup(h)
+                let outcome = transfer.outcome(message.pointee.data.result, handle: handle)
+                curl_multi_remove_handle(multi, handle)
+                curl_easy_cleanup(handle)
                 transfer.finish(outcome)
             }
             // Returns early on socket activity, curl's own timers, or curl_multi_wakeup.

@@ -8,10 +8,10 @@ struct CompactCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = ["session": .string(session)]
-        if let instructions { p["instructions"] = .string(instructions) }
-        SessionCall.run("compact", p, output) { r in
-            "compacted" + (r["tokensBefore"]?.intValue.map { " (\($0) tokens before)" } ?? "")
+        var params: JSONValue = ["session": .string(session)]
+        if let instructions { params["instructions"] = .string(instructions) }
+        SessionCall.run("compact", params, output) { result in
+            "compacted" + (result["tokensBefore"]?.intValue.map { " (\($0) tokens before)" } ?? "")
         }
     }
 }

@@ -10,8 +10,8 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = ["session": .string(session), "limit": JSONValue(limit), "types": .array(types.map { .string($0) })]
-        if let since { p["since"] = .string(since) }
-        SessionCall.run("history", p, output) { r in (r.arrayValue ?? []).map(SessionCall.eventLine).joined(separator: "\n") }
+        var params: JSONValue = ["session": .string(session), "limit": JSONValue(limit), "types": .array(types.map { .string($0) })]
+        if let since { params["since"] = .string(since) }
+        SessionCall.run("history", params, output) { result in (result.arrayValue ?? []).map(SessionCall.eventLine).joined(separator: "\n") }
     }
 }

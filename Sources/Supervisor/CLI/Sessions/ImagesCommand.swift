@@ -9,11 +9,11 @@ struct ImagesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = ["session": .string(session)]
-        if let send { p["send"] = JSONValue(send) }
-        SessionCall.run("images", p, output) { r in
-            if let sent = r["sent"]?.stringValue { return "sent \(sent)" }
-            let list = r.arrayValue ?? []
+        var params: JSONValue = ["session": .string(session)]
+        if let send { params["send"] = JSONValue(send) }
+        SessionCall.run("images", params, output) { result in
+            if let sent = result["sent"]?.stringValue { return "sent \(sent)" }
+            let list = result.arrayValue ?? []
             if list.isEmpty { return "no images from tools in the last run" }
             return list.map {
                 "\($0["number"]?.intValue ?? 0). \($0["filename"]?.stringValue ?? "?") (from \($0["tool"]?.stringValue ?? "?"))\t\($0["path"]?.stringValue ?? "")"

@@ -8,8 +8,8 @@ struct NewCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = ["cwd": .string(Home.absolute(cwd))]
-        if let name { p["name"] = .string(name) }
-        SessionCall.run("new", p, output) { "started session " + SessionCall.sessionLine($0) }
+        var params: JSONValue = ["cwd": .string(Home.absolute(cwd))]
+        if let name { params["name"] = .string(name) }
+        SessionCall.run("new", params, output) { "started session " + SessionCall.sessionLine($0) }
     }
 }

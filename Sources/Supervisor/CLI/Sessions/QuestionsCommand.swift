@@ -7,16 +7,17 @@ struct QuestionsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        let p: JSONValue = session.map { ["session": .string($0)] } ?? [:]
-        SessionCall.run("questions", p, output) { r in
-            let list = r.arrayValue ?? []
+        let params: JSONValue = session.map { ["session": .string($0)] } ?? [:]
+        SessionCall.run("questions", params, output) { result in
+            let list = result.arrayValue ?? []
             if list.isEmpty { return "no open questions" }
-            return list.enumerated().map { i, q in
-                var line = "\(i + 1). [\(q["id"]?.stringValue ?? "?")] \(q["method"]?.stringValue ?? "?"): \(q["title"]?.stringValue ?? "")"
-                if let m = q["message"]?.stringValue { line += " — \(m)" }
-                let opts = (q["options"]?.arrayValue ?? []).compactMap(\.stringValue)
+            return list.enumerated().map { index, question in
+                var line =
+                    "\(index + 1). [\(question["id"]?.stringValue ?? "?")] \(question["method"]?.stringValue ?? "?"): \(question["title"]?.stringValue ?? "")"
+                if let message = question["message"]?.stringValue { line += " — \(message)" }
+                let opts = (question["options"]?.arrayValue ?? []).compactMap(\.stringValue)
                 if !opts.isEmpty { line += "\n   options: " + opts.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "  ") }
-                if let s = q["secondsLeft"]?.intValue { line += "\n   expires in \(s) s" }
+                if let seconds = question["secondsLeft"]?.intValue { line += "\n   expires in \(seconds) s" }
                 return line
             }.joined(separator: "\n")
         }

@@ -11,15 +11,15 @@ struct SendCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var p: JSONValue = [
+        var params: JSONValue = [
             "session": .string(session), "text": .string(text), "origin": "terminal",
             "images": .array(images.map { .string(Home.absolute($0)) }),
         ]
         if !attach.isEmpty {
-            p["attach"] = .array(attach.map { $0.contains("://") ? .string($0) : .string(Home.absolute($0)) })
+            params["attach"] = .array(attach.map { $0.contains("://") ? .string($0) : .string(Home.absolute($0)) })
         }
-        SessionCall.run("send", p, output) { r in
-            ([r["status"]?.stringValue ?? "sent"] + (r["notes"]?.arrayValue ?? []).compactMap(\.stringValue)).joined(separator: "\n")
+        SessionCall.run("send", params, output) { result in
+            ([result["status"]?.stringValue ?? "sent"] + (result["notes"]?.arrayValue ?? []).compactMap(\.stringValue)).joined(separator: "\n")
         }
     }
 }

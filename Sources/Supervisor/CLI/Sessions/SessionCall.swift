@@ -5,21 +5,21 @@ import PiRelaySDK
 enum SessionCall {
     static func run(_ method: String, _ params: JSONValue, _ output: OutputOptions, plain: (JSONValue) -> String) {
         do {
-            let r = try Home.resolve().client.call(method, params)
-            output.emit(r) { plain(r) }
+            let result = try Home.resolve().client.call(method, params)
+            output.emit(result) { plain(result) }
         } catch {
             CLIFailure.exit(error, json: output.json)
         }
     }
 
-    static func eventLine(_ e: JSONValue) -> String {
-        let time = e["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
-        let type = e["type"]?.stringValue ?? "?"
-        var rest = e
-        for k in ["time", "type", "session"] { rest[k] = nil }
+    static func eventLine(_ event: JSONValue) -> String {
+        let time = event["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
+        let type = event["type"]?.stringValue ?? "?"
+        var rest = event
+        for key in ["time", "type", "session"] { rest[key] = nil }
         let detail: String
-        if let d = rest["delta"]?.stringValue, rest.objectValue?.count == 1 {
-            detail = d.debugDescription
+        if let delta = rest["delta"]?.stringValue, rest.objectValue?.count == 1 {
+            detail = delta.debugDescription
         } else if rest.objectValue?.isEmpty ?? true {
             detail = ""
         } else {
@@ -28,12 +28,12 @@ enum SessionCall {
         return "\(time) \(type)\(detail.isEmpty ? "" : " " + detail)"
     }
 
-    static func sessionLine(_ s: JSONValue) -> String {
+    static func sessionLine(_ session: JSONValue) -> String {
         var line =
-            "\(s["name"]?.stringValue ?? "?")\t\(s["id"]?.stringValue ?? "?")\t\(s["state"]?.stringValue ?? "?")\t\(s["cwd"]?.stringValue ?? "")"
-        if let m = s["model"]?.stringValue { line += "\t\(m)" }
-        if let q = s["questions"]?.intValue, q > 0 { line += "\t\(q) question(s) waiting" }
-        if let r = s["exitReason"]?.stringValue { line += "\t(\(r))" }
+            "\(session["name"]?.stringValue ?? "?")\t\(session["id"]?.stringValue ?? "?")\t\(session["state"]?.stringValue ?? "?")\t\(session["cwd"]?.stringValue ?? "")"
+        if let model = session["model"]?.stringValue { line += "\t\(model)" }
+        if let questions = session["questions"]?.intValue, questions > 0 { line += "\t\(questions) question(s) waiting" }
+        if let reason = session["exitReason"]?.stringValue { line += "\t(\(reason))" }
         return line
     }
 }

@@ -11,19 +11,19 @@ struct StateCommand: ParsableCommand {
     }
 
     /// One `key: value` line each; pi omits `model` when none is set.
-    static func plain(_ r: JSONValue) -> String {
-        let yesNo = { (b: JSONValue?) in b?.boolValue == true ? "yes" : "no" }
+    static func plain(_ state: JSONValue) -> String {
+        let yesNo = { (value: JSONValue?) in value?.boolValue == true ? "yes" : "no" }
         var lines: [String] = []
-        if let m = r["model"], let id = m["id"]?.stringValue {
-            lines.append("model: " + (m["provider"]?.stringValue.map { $0 + "/" } ?? "") + id)
+        if let model = state["model"], let id = model["id"]?.stringValue {
+            lines.append("model: " + (model["provider"]?.stringValue.map { $0 + "/" } ?? "") + id)
         } else {
             lines.append("model: none")
         }
-        lines.append("thinking: \(r["thinkingLevel"]?.stringValue ?? "?")")
-        lines.append("streaming: \(yesNo(r["isStreaming"])), compacting: \(yesNo(r["isCompacting"]))")
-        lines.append("messages: \(r["messageCount"]?.intValue ?? 0), queued: \(r["pendingMessageCount"]?.intValue ?? 0)")
-        if let name = r["sessionName"]?.stringValue { lines.append("name: \(name)") }
-        if let file = r["sessionFile"]?.stringValue { lines.append("session file: \(file)") }
+        lines.append("thinking: \(state["thinkingLevel"]?.stringValue ?? "?")")
+        lines.append("streaming: \(yesNo(state["isStreaming"])), compacting: \(yesNo(state["isCompacting"]))")
+        lines.append("messages: \(state["messageCount"]?.intValue ?? 0), queued: \(state["pendingMessageCount"]?.intValue ?? 0)")
+        if let name = state["sessionName"]?.stringValue { lines.append("name: \(name)") }
+        if let file = state["sessionFile"]?.stringValue { lines.append("session file: \(file)") }
         return lines.joined(separator: "\n")
     }
 }

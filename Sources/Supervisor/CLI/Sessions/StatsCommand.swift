@@ -11,16 +11,16 @@ struct StatsCommand: ParsableCommand {
         SessionCall.run("stats", ["session": .string(session)], output, plain: Self.plain)
     }
 
-    static func plain(_ r: JSONValue) -> String {
-        let n = { (key: String) in r[key]?.intValue ?? 0 }
-        let t = { (key: String) in r["tokens"]?[key]?.intValue ?? 0 }
+    static func plain(_ stats: JSONValue) -> String {
+        let count = { (key: String) in stats[key]?.intValue ?? 0 }
+        let tokens = { (key: String) in stats["tokens"]?[key]?.intValue ?? 0 }
         var lines = [
-            "messages: \(n("totalMessages")) (\(n("userMessages")) user, \(n("assistantMessages")) assistant, "
-                + "\(n("toolCalls")) tool calls, \(n("toolResults")) tool results)",
-            "tokens: \(t("total")) (input \(t("input")), output \(t("output")), cache read \(t("cacheRead")), cache write \(t("cacheWrite")))",
+            "messages: \(count("totalMessages")) (\(count("userMessages")) user, \(count("assistantMessages")) assistant, "
+                + "\(count("toolCalls")) tool calls, \(count("toolResults")) tool results)",
+            "tokens: \(tokens("total")) (input \(tokens("input")), output \(tokens("output")), cache read \(tokens("cacheRead")), cache write \(tokens("cacheWrite")))",
         ]
-        if let cost = r["cost"]?.doubleValue { lines.append("cost: $" + String(format: "%.4f", cost)) }
-        if let file = r["sessionFile"]?.stringValue { lines.append("session file: \(file)") }
+        if let cost = stats["cost"]?.doubleValue { lines.append("cost: $" + String(format: "%.4f", cost)) }
+        if let file = stats["sessionFile"]?.stringValue { lines.append("session file: \(file)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -80,8 +80,8 @@ struct RestartPolicy: Sendable {
     }
 
     private static func power(_ base: Int, _ exp: Int) -> Int {
-        var r = 1
-        for _ in 0..<max(0, min(exp, 30)) { r *= base }
-        return r
+        var result = 1
+        for _ in 0..<max(0, min(exp, 30)) { result *= base }
+        return result
     }
 }

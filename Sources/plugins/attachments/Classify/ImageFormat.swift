@@ -13,13 +13,13 @@ enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
-    static func detect(_ b: [UInt8]) -> ImageFormat? {
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) { return .gif }
+    static func detect(_ bytes: [UInt8]) -> ImageFormat? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
         // RIFF container whose form type is WEBP and whose first chunk is one of WebP's three kinds.
-        if b.count >= 16, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8),
-            ["VP8 ", "VP8L", "VP8X"].contains(where: { Array($0.utf8) == Array(b[12..<16]) })
+        if bytes.count >= 16, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8),
+            ["VP8 ", "VP8L", "VP8X"].contains(where: { Array($0.utf8) == Array(bytes[12..<16]) })
         {
             return .webp
         }

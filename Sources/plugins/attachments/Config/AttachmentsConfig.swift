@@ -50,9 +50,9 @@ struct AttachmentsConfig: Sendable, Equatable {
         default value: Int
     ) throws(ConfigProblem) -> Int {
         guard let raw = section[key], !raw.isNull else { return value }
-        guard let n = raw.intValue, range.contains(n) else {
+        guard let number = raw.intValue, range.contains(number) else {
             throw ConfigProblem("attachments.\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        return n
+        return number
     }
 }

@@ -22,7 +22,7 @@ enum DownloadFailure: Error, Sendable, Equatable {
     var reason: String {
         switch self {
         case .httpStatus(let code): return "HTTP \(code)"
-        case .timedOut(let d): return "no complete answer within \(Self.seconds(d))"
+        case .timedOut(let duration): return "no complete answer within \(Self.seconds(duration))"
         case .tooLarge(let limit): return "larger than the \(ByteCount.describe(limit)) download limit"
         case .tooManyRedirects(let limit): return "more than \(limit) redirects"
         case .disallowedScheme(let scheme):
@@ -41,8 +41,8 @@ enum DownloadFailure: Error, Sendable, Equatable {
         }
     }
 
-    private static func seconds(_ d: Duration) -> String {
-        let ms = d.inMilliseconds
+    private static func seconds(_ duration: Duration) -> String {
+        let ms = duration.inMilliseconds
         if ms % 1000 == 0 { return "\(ms / 1000) s" }
         return "\(Double(ms) / 1000) s"
     }

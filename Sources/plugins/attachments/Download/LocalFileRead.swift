@@ -30,11 +30,11 @@ enum LocalFileRead {
         bytes.reserveCapacity(Int(st.st_size))
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= maxBytes {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .failure(failure(errno)) }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+            let bytesRead = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if bytesRead < 0 && errno == EINTR { continue }
+            if bytesRead < 0 { return .failure(failure(errno)) }
+            if bytesRead == 0 { break }
+            bytes.append(contentsOf: chunk[0..<bytesRead])
         }
         guard bytes.count <= maxBytes else { return .failure(.tooLarge(limit: maxBytes)) }
         return .success(Download(bytes: bytes, contentType: nil))

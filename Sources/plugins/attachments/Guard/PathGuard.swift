@@ -32,7 +32,7 @@ struct PathGuard: Sendable {
                 return .failure(RemoteError(code: .notFound, message: "there is no file \(shown) in \(realCwd)"))
             case EACCES: return .failure(.invalidParams("\(shown) cannot be read (permission denied)"))
             case ELOOP: return .failure(.invalidParams("\(shown) goes through too many symbolic links"))
-            case let e: return .failure(.invalidParams("\(shown) cannot be used: \(String(cString: strerror(e)))"))
+            case let errorNumber: return .failure(.invalidParams("\(shown) cannot be used: \(String(cString: strerror(errorNumber)))"))
             }
         }
         guard Self.isWithin(resolved, realCwd) else {
@@ -80,17 +80,17 @@ struct PathGuard: Sendable {
     }
 
     static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Where an open descriptor really points, from /proc; nil where /proc is not mounted.
     private static func pathOfDescriptor(_ fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let length = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Resolves `.` and `..` textually, without touching the file system.

@@ -4,26 +4,26 @@ enum SecretPattern {
     /// Why `path` must not be uploaded, or nil when it looks harmless.
     static func match(_ path: String) -> String? {
         let parts = path.split(separator: "/").map { $0.lowercased() }.filter { $0 != "." && $0 != ".." }
-        for (i, part) in parts.enumerated() {
+        for (index, part) in parts.enumerated() {
             if let why = single(part) { return why }
-            if i + 1 < parts.count, let why = pair(part, parts[i + 1]) { return why }
+            if index + 1 < parts.count, let why = pair(part, parts[index + 1]) { return why }
         }
         return nil
     }
 
-    private static func single(_ c: String) -> String? {
-        if c.hasPrefix(".env") { return "`\(c)` looks like an environment file with secrets" }
-        if c == ".ssh" { return "files in `.ssh` are SSH keys and settings" }
-        if c.hasPrefix("id_") { return "`\(c)` looks like an SSH private key" }
+    private static func single(_ component: String) -> String? {
+        if component.hasPrefix(".env") { return "`\(component)` looks like an environment file with secrets" }
+        if component == ".ssh" { return "files in `.ssh` are SSH keys and settings" }
+        if component.hasPrefix("id_") { return "`\(component)` looks like an SSH private key" }
         // .pfx is the same PKCS#12 container as .p12; .jks/.keystore are Java key stores.
-        for ext in [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"] where c.hasSuffix(ext) {
-            return "`\(c)` looks like a key or certificate file"
+        for ext in [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"] where component.hasSuffix(ext) {
+            return "`\(component)` looks like a key or certificate file"
         }
-        if c == ".git" { return "files inside `.git` are repository internals (they can hold credentials)" }
-        if [".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass"].contains(c) {
-            return "`\(c)` holds login credentials"
+        if component == ".git" { return "files inside `.git` are repository internals (they can hold credentials)" }
+        if [".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass"].contains(component) {
+            return "`\(component)` holds login credentials"
         }
-        if c == ".azure" { return "files in `.azure` are Azure credentials" }
+        if component == ".azure" { return "files in `.azure` are Azure credentials" }
         return nil
     }
 

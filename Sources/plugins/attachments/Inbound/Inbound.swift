@@ -13,11 +13,11 @@ struct Inbound: Sendable {
     func run(_ request: InboundRequest, deadline: ContinuousClock.Instant? = nil) async -> InboundResult {
         let timeout = timeout(before: deadline)
         let fetched = await withTaskGroup(of: (Int, Result<Download, DownloadFailure>?).self) { group in
-            for (i, item) in request.items.enumerated() {
-                group.addTask { (i, await fetch(item, timeout: timeout)) }
+            for (index, item) in request.items.enumerated() {
+                group.addTask { (index, await fetch(item, timeout: timeout)) }
             }
             var all = [Result<Download, DownloadFailure>?](repeating: nil, count: request.items.count)
-            for await (i, result) in group { all[i] = result }
+            for await (index, result) in group { all[index] = result }
             return all
         }
         let outcomes = zip(request.items, fetched).map { item, result in
@@ -61,8 +61,8 @@ struct Inbound: Sendable {
         case .failure(let failure):
             if case .path = item.source { return .notIncluded(name, size: nil, "could not read the file: \(failure.reason)") }
             return .notIncluded(name, size: nil, "download failed: \(failure.reason)")
-        case .success(let d):
-            download = d
+        case .success(let downloaded):
+            download = downloaded
         }
         let size = download.bytes.count
         switch Classification.of(download.bytes) {

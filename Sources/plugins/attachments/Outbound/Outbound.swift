@@ -20,7 +20,7 @@ struct Outbound: Sendable {
         let spoolDir = spoolDir
         let outcome = await DedicatedThread.run("attachments-outbound") { () -> Result<JSONValue, RemoteError> in
             switch PathGuard(cwd: cwd).open(path, maxBytes: maxBytes) {
-            case .failure(let e): return .failure(e)
+            case .failure(let error): return .failure(error)
             case .success(let file):
                 return SpoolCopy.copy(file, into: spoolDir, maxBytes: maxBytes).map { copy in
                     AttachmentsOutboundResult(

@@ -23,17 +23,17 @@ enum SpoolCopy {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var failure: RemoteError?
         while failure == nil {
-            let n = chunk.withUnsafeMutableBytes { read(file.fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { failure = internalError("could not read `\(file.name)`", errno); break }
-            if n == 0 { break }
-            copied += n
+            let bytesRead = chunk.withUnsafeMutableBytes { read(file.fd, $0.baseAddress!, $0.count) }
+            if bytesRead < 0 && errno == EINTR { continue }
+            if bytesRead < 0 { failure = internalError("could not read `\(file.name)`", errno); break }
+            if bytesRead == 0 { break }
+            copied += bytesRead
             if copied > maxBytes {
                 failure = .invalidParams("`\(file.name)` grew past this chat's upload limit of \(ByteCount.describe(maxBytes)) while being sent")
                 break
             }
-            if head.count < 4096 { head.append(contentsOf: chunk[0..<min(n, 4096 - head.count)]) }
-            if !writeAll(out, chunk, n) { failure = internalError("could not write to the spool folder", errno) }
+            if head.count < 4096 { head.append(contentsOf: chunk[0..<min(bytesRead, 4096 - head.count)]) }
+            if !writeAll(out, chunk, bytesRead) { failure = internalError("could not write to the spool folder", errno) }
         }
         close(out)
         if let failure {
@@ -46,10 +46,10 @@ enum SpoolCopy {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ count: Int) -> Bool {
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, count - done) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, count - done) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return false }
+            done += written
         }
         return true
     }

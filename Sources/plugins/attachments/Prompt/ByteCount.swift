@@ -8,8 +8,8 @@ enum ByteCount {
         return tenths(bytes, 1024 * 1024 * 1024) + " GB"
     }
 
-    private static func tenths(_ n: Int, _ unit: Int) -> String {
-        let t = (n * 10 + unit / 2) / unit
-        return t % 10 == 0 ? "\(t / 10)" : "\(t / 10).\(t % 10)"
+    private static func tenths(_ bytes: Int, _ unit: Int) -> String {
+        let tenthCount = (bytes * 10 + unit / 2) / unit
+        return tenthCount % 10 == 0 ? "\(tenthCount / 10)" : "\(tenthCount / 10).\(tenthCount % 10)"
     }
 }

@@ -16,9 +16,9 @@ enum DisplayName {
         0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
     ]
 
-    private static func sanitize(_ s: String) -> String {
+    private static func sanitize(_ name: String) -> String {
         var out = ""
-        for scalar in s.unicodeScalars {
+        for scalar in name.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator:
                 out.unicodeScalars.append(" ")

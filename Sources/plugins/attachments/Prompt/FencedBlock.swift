@@ -4,8 +4,8 @@ enum FencedBlock {
         var body = text
         if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
         if !body.isEmpty && !body.hasSuffix("\n") { body += "\n" }
-        let f = fence(for: body)
-        return "[attachment \(name)]\n\(f)\(language)\n\(body)\(f)"
+        let marker = fence(for: body)
+        return "[attachment \(name)]\n\(marker)\(language)\n\(body)\(marker)"
     }
 
     /// A fence one backtick longer than the longest backtick run in the text (at least three), so
@@ -13,8 +13,8 @@ enum FencedBlock {
     static func fence(for text: String) -> String {
         var longest = 0
         var run = 0
-        for b in text.utf8 {
-            if b == UInt8(ascii: "`") {
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "`") {
                 run += 1
                 longest = max(longest, run)
             } else {

@@ -45,22 +45,22 @@ actor Inbox {
         }
     }
 
-    func receive(_ m: IncomingMessage) async {
+    func receive(_ incoming: IncomingMessage) async {
         guard let policy = await listening.policy else {
-            logger.warning("message \(m.id) arrived before the bot's identity was known; skipped")
+            logger.warning("message \(incoming.id) arrived before the bot's identity was known; skipped")
             return
         }
-        switch policy.decide(m) {
+        switch policy.decide(incoming) {
         case .ignore(let why):
-            logger.trace("message \(m.id) in \(m.channelID) ignored: \(why)")
+            logger.trace("message \(incoming.id) in \(incoming.channelID) ignored: \(why)")
         case .listen(let chat, let text):
-            guard allowlist.permits(m.authorID) else {
-                await refuse(m, chat: chat)
+            guard allowlist.permits(incoming.authorID) else {
+                await refuse(incoming, chat: chat)
                 return
             }
-            let message = PendingMessage(id: m.id, chat: chat, text: text, attachments: m.attachments)
+            let message = PendingMessage(id: incoming.id, chat: chat, text: text, attachments: incoming.attachments)
             guard journal.take(message) else {
-                logger.info("message \(m.id) was taken in before (replayed by Discord); skipped")
+                logger.info("message \(incoming.id) was taken in before (replayed by Discord); skipped")
                 return
             }
             // Journaled before the gateway saves its sequence number past this event.
@@ -71,11 +71,11 @@ actor Inbox {
 
     /// Refused users get a plain "Not authorized." — in a DM, or where they mentioned the bot —
     /// at most once per 10 minutes per channel, and nothing about sessions or configuration.
-    private func refuse(_ m: IncomingMessage, chat: Chat) async {
+    private func refuse(_ incoming: IncomingMessage, chat: Chat) async {
         refused += 1
-        logger.notice("refused a message from user \(m.authorID) (\(m.authorName)) in \(chat.postChannel): not in the allowlist")
+        logger.notice("refused a message from user \(incoming.authorID) (\(incoming.authorName)) in \(chat.postChannel): not in the allowlist")
         guard chat.dm || chat.mentioned else { return }
-        let key = m.authorID + "/" + chat.postChannel
+        let key = incoming.authorID + "/" + chat.postChannel
         if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
         refusedAt[key] = Date()
         let poster = poster
@@ -83,46 +83,47 @@ actor Inbox {
         // Posted from the channel's lane: the gateway reader does not wait for Discord.
         await lanes.enqueue(chat.postChannel) {
             do {
-                try await poster.post(Reply(text: "Not authorized."), channel: chat.postChannel, replyTo: m.id, nonceBase: "refuse:" + m.id)
+                try await poster.post(
+                    Reply(text: "Not authorized."), channel: chat.postChannel, replyTo: incoming.id, nonceBase: "refuse:" + incoming.id)
             } catch {
                 logger.warning("could not answer a refused message: \(error)")
             }
         }
     }
 
-    private func relay(_ m: PendingMessage) async {
-        let chat = m.chat
-        let attachments = m.attachments.map { file in
+    private func relay(_ pending: PendingMessage) async {
+        let chat = pending.chat
+        let attachments = pending.attachments.map { file in
             AttachmentRef(url: file.url, filename: file.filename, size: file.size, contentType: file.contentType)
         }
-        let params = ChatMessageParams(chat: chat, messageID: m.id, text: m.text, attachments: attachments)
+        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: pending.text, attachments: attachments)
         let result: ChatMessageResult
         do {
             result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
         } catch let error as RemoteError where error.code != .unavailable {
-            await finished(m.id)
-            logger.warning("chat.message for \(m.id) failed: \(error)")
+            await finished(pending.id)
+            logger.warning("chat.message for \(pending.id) failed: \(error)")
             let text = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
-            _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: m.id, nonceBase: "error:" + m.id)
+            _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: pending.id, nonceBase: "error:" + pending.id)
             return
         } catch {
             // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
-            logger.warning("chat.message for \(m.id) not handed over: \(error)")
+            logger.warning("chat.message for \(pending.id) not handed over: \(error)")
             return
         }
-        await finished(m.id)
+        await finished(pending.id)
         relayed += 1
-        logger.info("message \(m.id) from \(chat.userName ?? chat.user) in \(chat.postChannel): \(result.status.rawValue)")
+        logger.info("message \(pending.id) from \(chat.userName ?? chat.user) in \(chat.postChannel): \(result.status.rawValue)")
         guard let reply = result.reply else { return }
         do {
             if !reply.isEmpty {
-                try await poster.post(reply, channel: chat.postChannel, replyTo: m.id, nonceBase: "reply:" + m.id)
+                try await poster.post(reply, channel: chat.postChannel, replyTo: pending.id, nonceBase: "reply:" + pending.id)
             }
         } catch {
-            logger.warning("answering message \(m.id): \(error)")
+            logger.warning("answering message \(pending.id): \(error)")
         }
         if let open = reply.openThread {
-            await threads.open(open, from: chat, nonceBase: "thread:" + m.id)
+            await threads.open(open, from: chat, nonceBase: "thread:" + pending.id)
         }
     }
 

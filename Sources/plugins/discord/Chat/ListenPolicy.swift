@@ -13,35 +13,37 @@ struct ListenPolicy: Sendable {
     var boundThreads: Set<String>
     var requireMention: Bool
 
-    func decide(_ m: IncomingMessage) -> ListenDecision {
-        if m.authorID == botUserID { return .ignore("own message") }
-        if m.authorIsBot || m.webhookID != nil { return .ignore("from a bot or webhook") }
-        guard m.type == 0 || m.type == 19 else { return .ignore("system message (type \(m.type))") }
-        let mentioned = m.mentionIDs.contains(botUserID) || m.content.contains("<@\(botUserID)>") || m.content.contains("<@!\(botUserID)>")
-        let text = Self.withoutMention(m.content, bot: botUserID)
-        if text.isEmpty && m.attachments.isEmpty { return .ignore("empty message") }
-        if m.isDM {
+    func decide(_ message: IncomingMessage) -> ListenDecision {
+        if message.authorID == botUserID { return .ignore("own message") }
+        if message.authorIsBot || message.webhookID != nil { return .ignore("from a bot or webhook") }
+        guard message.type == 0 || message.type == 19 else { return .ignore("system message (type \(message.type))") }
+        let mentioned =
+            message.mentionIDs.contains(botUserID) || message.content.contains("<@\(botUserID)>") || message.content.contains("<@!\(botUserID)>")
+        let text = Self.withoutMention(message.content, bot: botUserID)
+        if text.isEmpty && message.attachments.isEmpty { return .ignore("empty message") }
+        if message.isDM {
             return .listen(
                 chat: Chat(
-                    messenger: Chat.discord, channel: m.channelID, thread: nil, guild: nil, user: m.authorID, userName: m.authorName,
+                    messenger: Chat.discord, channel: message.channelID, thread: nil, guild: nil, user: message.authorID,
+                    userName: message.authorName,
                     dm: true, mentioned: mentioned), text: text)
         }
-        if let thread = threads[m.channelID] {
+        if let thread = threads[message.channelID] {
             let chat = Chat(
-                messenger: Chat.discord, channel: thread.parentID, thread: m.channelID, guild: m.guildID, user: m.authorID,
-                userName: m.authorName, dm: false, mentioned: mentioned)
-            if boundThreads.contains(m.channelID) { return .listen(chat: chat, text: text) }
+                messenger: Chat.discord, channel: thread.parentID, thread: message.channelID, guild: message.guildID, user: message.authorID,
+                userName: message.authorName, dm: false, mentioned: mentioned)
+            if boundThreads.contains(message.channelID) { return .listen(chat: chat, text: text) }
             guard channels.contains(thread.parentID) else { return .ignore("thread outside the configured channels") }
             if requireMention && !mentioned { return .ignore("no mention") }
             return .listen(chat: chat, text: text)
         }
-        if [10, 11, 12].contains(m.channelType ?? -1) { return .ignore("thread with an unknown parent") }
-        guard channels.contains(m.channelID) else { return .ignore("channel not configured") }
+        if [10, 11, 12].contains(message.channelType ?? -1) { return .ignore("thread with an unknown parent") }
+        guard channels.contains(message.channelID) else { return .ignore("channel not configured") }
         if requireMention && !mentioned { return .ignore("no mention") }
         return .listen(
             chat: Chat(
-                messenger: Chat.discord, channel: m.channelID, thread: nil, guild: m.guildID, user: m.authorID,
-                userName: m.authorName, dm: false, mentioned: mentioned), text: text)
+                messenger: Chat.discord, channel: message.channelID, thread: nil, guild: message.guildID, user: message.authorID,
+                userName: message.authorName, dm: false, mentioned: mentioned), text: text)
     }
 
     static func withoutMention(_ content: String, bot: String) -> String {

@@ -19,9 +19,9 @@ actor Listening {
         self.requireMention = requireMention
         self.store = store
         if let saved = store.load(BindingsRecord.self, from: BindingsRecord.file) {
-            for t in saved.threads {
-                threads[t.id] = t
-                boundThreads.insert(t.id)
+            for thread in saved.threads {
+                threads[thread.id] = thread
+                boundThreads.insert(thread.id)
             }
             boundChannels = Set(saved.channels)
         }
@@ -50,7 +50,7 @@ actor Listening {
     }
 
     func learn(_ list: [ThreadInfo]) {
-        for t in list { threads[t.id] = t }
+        for thread in list { threads[thread.id] = thread }
     }
 
     func forget(thread id: String) async {

@@ -39,8 +39,8 @@ struct ThreadOpener: Sendable {
     }
 
     static func short(_ error: any Error) -> String {
-        if let e = error as? DiscordAPIError { return e.code.map { "Discord error \($0)" } ?? "HTTP \(e.status)" }
-        if let e = error as? RemoteError { return e.code.rawValue }
+        if let apiError = error as? DiscordAPIError { return apiError.code.map { "Discord error \($0)" } ?? "HTTP \(apiError.status)" }
+        if let remote = error as? RemoteError { return remote.code.rawValue }
         return "error"
     }
 }

@@ -49,8 +49,8 @@ enum ComponentLayout {
     /// How many buttons the layout keeps: the rest did not fit even as menus.
     static func capacity(maxRows: Int = maxRows) -> Int { maxRows * optionsPerMenu }
 
-    static func button(_ b: ButtonSpec) -> JSONValue {
-        ["type": 2, "style": JSONValue(b.style), "label": .string(label(b.label, max: maxLabel)), "custom_id": .string(b.customID)]
+    static func button(_ spec: ButtonSpec) -> JSONValue {
+        ["type": 2, "style": JSONValue(spec.style), "label": .string(label(spec.label, max: maxLabel)), "custom_id": .string(spec.customID)]
     }
 
     static func label(_ text: String, max: Int) -> String {

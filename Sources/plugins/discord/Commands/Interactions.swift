@@ -16,51 +16,51 @@ struct Interactions: Sendable {
     let logger: Logger
     var answerWithin: Duration = .milliseconds(1500)
 
-    func handle(_ i: Interaction) async {
+    func handle(_ interaction: Interaction) async {
         // A click made while the plugin was down comes back in a resume's replay; Discord has
         // already told the user it failed, and acting on it now would surprise them.
-        if let made = Snowflake.date(i.id), Date().timeIntervalSince(made) > 10 {
-            logger.info("interaction \(i.id) is \(Int(Date().timeIntervalSince(made))) s old; skipped")
+        if let made = Snowflake.date(interaction.id), Date().timeIntervalSince(made) > 10 {
+            logger.info("interaction \(interaction.id) is \(Int(Date().timeIntervalSince(made))) s old; skipped")
             return
         }
-        switch i.type {
-        case 2: await command(i)
-        case 3: await component(i)
-        default: logger.debug("interaction \(i.id) of type \(i.type) ignored")
+        switch interaction.type {
+        case 2: await command(interaction)
+        case 3: await component(interaction)
+        default: logger.debug("interaction \(interaction.id) of type \(interaction.type) ignored")
         }
     }
 
-    private func command(_ i: Interaction) async {
-        guard allowlist.permits(i.userID) else { return await refuse(i) }
-        guard let name = i.commandName, let command = SlashCommand.named(name) else {
-            return await callback(i, ["type": 4, "data": Self.data(Reply(text: "Unknown command."), ephemeral: true)])
+    private func command(_ interaction: Interaction) async {
+        guard allowlist.permits(interaction.userID) else { return await refuse(interaction) }
+        guard let name = interaction.commandName, let command = SlashCommand.named(name) else {
+            return await callback(interaction, ["type": 4, "data": Self.data(Reply(text: "Unknown command."), ephemeral: true)])
         }
-        let chat = Chat(i)
-        logger.info("/\(name) from \(i.userName) in \(chat.postChannel)")
-        await respond(i, chat: chat, deferEphemeral: command.ephemeral, component: false) {
-            try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: name, args: i.options))
+        let chat = Chat(interaction)
+        logger.info("/\(name) from \(interaction.userName) in \(chat.postChannel)")
+        await respond(interaction, chat: chat, deferEphemeral: command.ephemeral, component: false) {
+            try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: name, args: interaction.options))
         }
     }
 
-    private func component(_ i: Interaction) async {
-        guard allowlist.permits(i.userID) else { return await refuse(i) }
-        guard let custom = i.customID else { return }
-        let chat = Chat(i)
-        let picked = i.values.first
+    private func component(_ interaction: Interaction) async {
+        guard allowlist.permits(interaction.userID) else { return await refuse(interaction) }
+        guard let custom = interaction.customID else { return }
+        let chat = Chat(interaction)
+        let picked = interaction.values.first
         if let choice = QuestionChoice(customID: custom) ?? picked.flatMap({ QuestionChoice(customID: $0) }) {
-            return await answer(i, chat: chat, choice: choice)
+            return await answer(interaction, chat: chat, choice: choice)
         }
         let action = custom.hasPrefix(Poster.actionMenuPrefix) ? (picked ?? "") : custom
         guard !action.isEmpty else { return }
-        logger.info("button \(action) from \(i.userName) in \(chat.postChannel)")
-        await respond(i, chat: chat, deferEphemeral: true, component: true) {
+        logger.info("button \(action) from \(interaction.userName) in \(chat.postChannel)")
+        await respond(interaction, chat: chat, deferEphemeral: true, component: true) {
             try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": action]))
         }
     }
 
-    private func answer(_ i: Interaction, chat: Chat, choice: QuestionChoice) async {
+    private func answer(_ interaction: Interaction, chat: Chat, choice: QuestionChoice) async {
         guard let record = await questions.record(choice.key) else {
-            return await callback(i, ["type": 4, "data": Self.data(Reply(text: "This question is no longer open."), ephemeral: true)])
+            return await callback(interaction, ["type": 4, "data": Self.data(Reply(text: "This question is no longer open."), ephemeral: true)])
         }
         var params = ChatAnswerParams(chat: chat, sessionID: record.sessionID, questionID: record.questionID)
         switch choice.choice {
@@ -71,27 +71,27 @@ struct Interactions: Sendable {
             guard record.options.indices.contains(index) else { return }
             params.value = record.options[index]
         }
-        logger.info("answer to question \(record.questionID) from \(i.userName)")
+        logger.info("answer to question \(record.questionID) from \(interaction.userName)")
         let answer = params
-        await respond(i, chat: chat, deferEphemeral: true, component: true) {
+        await respond(interaction, chat: chat, deferEphemeral: true, component: true) {
             try await connection.request(.chatAnswer, answer)
         }
     }
 
-    private func refuse(_ i: Interaction) async {
-        logger.notice("refused an interaction from user \(i.userID) (\(i.userName)): not in the allowlist")
-        await callback(i, ["type": 4, "data": Self.data(Reply(text: "Not authorized."), ephemeral: true)])
+    private func refuse(_ interaction: Interaction) async {
+        logger.notice("refused an interaction from user \(interaction.userID) (\(interaction.userName)): not in the allowlist")
+        await callback(interaction, ["type": 4, "data": Self.data(Reply(text: "Not authorized."), ephemeral: true)])
     }
 
     /// Answers with the supervisor's reply if it comes within `answerWithin`, else defers (type 5)
     /// and edits the original response when it comes.
     private func respond(
-        _ i: Interaction, chat: Chat, deferEphemeral: Bool, component: Bool,
+        _ interaction: Interaction, chat: Chat, deferEphemeral: Bool, component: Bool,
         _ call: @escaping @Sendable () async throws -> Reply
     ) async {
         // Unstructured on purpose: the supervisor call outlives the race against the deadline.
         let pending = Task { () -> Result<Reply, RemoteError> in
-            do { return .success(try await call()) } catch let e as RemoteError { return .failure(e) } catch {
+            do { return .success(try await call()) } catch let error as RemoteError { return .failure(error) } catch {
                 return .failure(RemoteError(code: .internal, message: "\(error)"))
             }
         }
@@ -100,39 +100,39 @@ struct Interactions: Sendable {
             outcome = early
             switch early {
             case .success(let reply) where component && reply.isEmpty:
-                await callback(i, ["type": 6])
+                await callback(interaction, ["type": 6])
             case .success(let reply):
-                await callback(i, ["type": 4, "data": Self.data(reply, ephemeral: reply.ephemeral)])
+                await callback(interaction, ["type": 4, "data": Self.data(reply, ephemeral: reply.ephemeral)])
             case .failure(let error):
-                await callback(i, ["type": 4, "data": Self.data(Self.failure(error), ephemeral: true)])
+                await callback(interaction, ["type": 4, "data": Self.data(Self.failure(error), ephemeral: true)])
             }
         } else {
-            await callback(i, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
+            await callback(interaction, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
             outcome = await pending.value
-            let application = i.applicationID.isEmpty ? (await listening.applicationID ?? "") : i.applicationID
+            let application = interaction.applicationID.isEmpty ? (await listening.applicationID ?? "") : interaction.applicationID
             do {
                 switch outcome {
                 case .success(let reply) where reply.isEmpty && component:
-                    try await rest.deleteOriginal(application: application, token: i.token)
+                    try await rest.deleteOriginal(application: application, token: interaction.token)
                 case .success(let reply):
-                    try await rest.editOriginal(application: application, token: i.token, body: Self.edit(reply))
+                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(reply))
                 case .failure(let error):
-                    try await rest.editOriginal(application: application, token: i.token, body: Self.edit(Self.failure(error)))
+                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(Self.failure(error)))
                 }
             } catch {
-                logger.warning("interaction \(i.id): editing the deferred response failed: \(error)")
+                logger.warning("interaction \(interaction.id): editing the deferred response failed: \(error)")
             }
         }
         if case .success(let reply) = outcome, let open = reply.openThread {
-            await threads.open(open, from: chat, nonceBase: "thread:" + i.id)
+            await threads.open(open, from: chat, nonceBase: "thread:" + interaction.id)
         }
     }
 
-    private func callback(_ i: Interaction, _ body: JSONValue) async {
+    private func callback(_ interaction: Interaction, _ body: JSONValue) async {
         do {
-            try await rest.interactionCallback(id: i.id, token: i.token, body: body)
+            try await rest.interactionCallback(id: interaction.id, token: interaction.token, body: body)
         } catch {
-            logger.warning("interaction \(i.id): answering failed: \(error)")
+            logger.warning("interaction \(interaction.id): answering failed: \(error)")
         }
     }
 
@@ -143,17 +143,17 @@ struct Interactions: Sendable {
 
     /// An interaction response message (callback type 4 `data`).
     static func data(_ reply: Reply, ephemeral: Bool) -> JSONValue {
-        var d = edit(reply)
-        if ephemeral { d["flags"] = 64 }
-        return d
+        var body = edit(reply)
+        if ephemeral { body["flags"] = 64 }
+        return body
     }
 
     /// A webhook edit body: text, buttons, no pings.
     static func edit(_ reply: Reply) -> JSONValue {
         let components = ComponentLayout.components(reply.actions.map { $0.map(ButtonSpec.init) }, menuPrefix: Poster.actionMenuPrefix)
         let text = reply.text.isEmpty && components.isEmpty ? "Done." : reply.text
-        var d: JSONValue = ["allowed_mentions": Poster.allowedMentions(nil), "components": .array(components)]
-        if !text.isEmpty { d["content"] = .string(TextFit.clamp(text, to: Poster.limit)) }
-        return d
+        var body: JSONValue = ["allowed_mentions": Poster.allowedMentions(nil), "components": .array(components)]
+        if !text.isEmpty { body["content"] = .string(TextFit.clamp(text, to: Poster.limit)) }
+        return body
     }
 }

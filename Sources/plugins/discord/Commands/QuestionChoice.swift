@@ -18,14 +18,14 @@ struct QuestionChoice: Sendable, Equatable {
     }
 
     var customID: String {
-        let c: String
+        let code: String
         switch choice {
-        case .yes: c = "y"
-        case .no: c = "n"
-        case .cancel: c = "c"
-        case .option(let i): c = String(i)
+        case .yes: code = "y"
+        case .no: code = "n"
+        case .cancel: code = "c"
+        case .option(let index): code = String(index)
         }
-        return Self.prefix + key + ":" + c
+        return Self.prefix + key + ":" + code
     }
 
     /// The menu's own custom_id prefix; its options carry `customID`s as values.
@@ -46,8 +46,8 @@ struct QuestionChoice: Sendable, Equatable {
         case "n": choice = .no
         case "c": choice = .cancel
         default:
-            guard let i = Int(parts[1]), i >= 0 else { return nil }
-            choice = .option(i)
+            guard let index = Int(parts[1]), index >= 0 else { return nil }
+            choice = .option(index)
         }
     }
 }

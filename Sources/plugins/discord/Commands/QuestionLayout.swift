@@ -6,34 +6,34 @@ import PiRelaySDK
 /// input/editor: a request for a text reply, and Cancel. The expiry is shown as time left and
 /// as Discord's own clock time.
 enum QuestionLayout {
-    static func body(_ q: QuestionPost, key: String, now: Date, mention: String?) -> JSONValue {
-        Poster.body(text(q, now: now, mention: mention), components: components(q, key: key), mention: mention)
+    static func body(_ question: QuestionPost, key: String, now: Date, mention: String?) -> JSONValue {
+        Poster.body(text(question, now: now, mention: mention), components: components(question, key: key), mention: mention)
     }
 
-    static func text(_ q: QuestionPost, now: Date, mention: String?) -> String {
+    static func text(_ question: QuestionPost, now: Date, mention: String?) -> String {
         var lines: [String] = []
-        lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(q.title)**")
-        if let message = q.message, !message.isEmpty { lines.append(message) }
-        switch q.method {
+        lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(question.title)**")
+        if let message = question.message, !message.isEmpty { lines.append(message) }
+        switch question.method {
         case "confirm":
             lines.append("Press **Yes** or **No**.")
         case "select":
-            let list = q.options.enumerated().map { "\($0 + 1). \($1)" }
+            let list = question.options.enumerated().map { "\($0 + 1). \($1)" }
             lines.append(list.joined(separator: "\n"))
             lines.append(
-                q.options.count <= ComponentLayout.capacity(maxRows: 4)
+                question.options.count <= ComponentLayout.capacity(maxRows: 4)
                     ? "Choose below, or reply with the number or the text."
                     : "Reply with the number or the text of your choice.")
         default:
-            let hint = q.placeholder.map { " (\($0))" } ?? ""
+            let hint = question.placeholder.map { " (\($0))" } ?? ""
             lines.append("Reply with your answer\(hint), or /cancel.")
         }
-        if let expires = expiry(q, now: now) { lines.append(expires) }
+        if let expires = expiry(question, now: now) { lines.append(expires) }
         return fit(lines)
     }
 
-    static func expiry(_ q: QuestionPost, now: Date) -> String? {
-        guard let at = q.expiryDate else { return nil }
+    static func expiry(_ question: QuestionPost, now: Date) -> String? {
+        guard let at = question.expiryDate else { return nil }
         let left = Int(at.timeIntervalSince(now).rounded())
         let stamp = "<t:\(Int(at.timeIntervalSince1970)):T>"
         guard left > 0 else { return "⏳ expires now (\(stamp))" }
@@ -41,9 +41,9 @@ enum QuestionLayout {
         return "⏳ expires in \(span) (\(stamp))"
     }
 
-    static func components(_ q: QuestionPost, key: String) -> [JSONValue] {
+    static func components(_ question: QuestionPost, key: String) -> [JSONValue] {
         let cancel = ButtonSpec(customID: QuestionChoice(key: key, choice: .cancel).customID, label: "Cancel", style: 2)
-        switch q.method {
+        switch question.method {
         case "confirm":
             return ComponentLayout.components(
                 [
@@ -55,8 +55,8 @@ enum QuestionLayout {
         case "select":
             // Up to 20 options as buttons in four rows, more as menus in those rows; Cancel is
             // always the fifth row.
-            let buttons = q.options.prefix(ComponentLayout.capacity(maxRows: 4)).enumerated().map { i, option in
-                ButtonSpec(customID: QuestionChoice(key: key, choice: .option(i)).customID, label: "\(i + 1). \(option)", style: 1)
+            let buttons = question.options.prefix(ComponentLayout.capacity(maxRows: 4)).enumerated().map { index, option in
+                ButtonSpec(customID: QuestionChoice(key: key, choice: .option(index)).customID, label: "\(index + 1). \(option)", style: 1)
             }
             return ComponentLayout.components(chunked(buttons, 5), menuPrefix: QuestionChoice.menuPrefix(key: key), maxRows: 4)
                 + [["type": 1, "components": [ComponentLayout.button(cancel)]]]

@@ -5,7 +5,7 @@ enum Snowflake {
     static let epochMilliseconds: UInt64 = 1_420_070_400_000
 
     static func date(_ id: String) -> Date? {
-        guard let n = UInt64(id) else { return nil }
-        return Date(timeIntervalSince1970: Double((n >> 22) + epochMilliseconds) / 1000)
+        guard let number = UInt64(id) else { return nil }
+        return Date(timeIntervalSince1970: Double((number >> 22) + epochMilliseconds) / 1000)
     }
 }

@@ -37,24 +37,24 @@ struct DiscordConfig: Sendable {
         var channels: [ChannelSetting] = []
         if let list = config["channels"], !list.isNull {
             guard let items = list.arrayValue else { throw problem("discord.channels must be a list of {id, cwd, name}") }
-            for (n, item) in items.enumerated() {
+            for (index, item) in items.enumerated() {
                 let id: String
                 switch item {
-                case .string(let s): id = s
-                case .number: id = try exactID(item, "discord.channels[\(n)]")
-                case .object(let o):
-                    guard let value = o["id"] else { throw problem("discord.channels[\(n)] has no id") }
-                    id = try value.stringValue ?? exactID(value, "discord.channels[\(n)].id")
-                default: throw problem("discord.channels[\(n)] must be {id, cwd, name}")
+                case .string(let text): id = text
+                case .number: id = try exactID(item, "discord.channels[\(index)]")
+                case .object(let object):
+                    guard let value = object["id"] else { throw problem("discord.channels[\(index)] has no id") }
+                    id = try value.stringValue ?? exactID(value, "discord.channels[\(index)].id")
+                default: throw problem("discord.channels[\(index)] must be {id, cwd, name}")
                 }
-                guard isSnowflake(id) else { throw problem("discord.channels[\(n)].id \"\(id)\" is not a Discord channel id (digits only)") }
+                guard isSnowflake(id) else { throw problem("discord.channels[\(index)].id \"\(id)\" is not a Discord channel id (digits only)") }
                 channels.append(ChannelSetting(id: id, cwd: item["cwd"]?.stringValue, name: item["name"]?.stringValue))
             }
         }
         let requireMention: Bool
         switch config["requireMention"] {
         case nil, .null?: requireMention = true
-        case .bool(let b)?: requireMention = b
+        case .bool(let value)?: requireMention = value
         default: throw problem("discord.requireMention must be true or false")
         }
         var apiBase = try string(config, "apiBase") ?? defaultAPIBase
@@ -75,14 +75,14 @@ struct DiscordConfig: Sendable {
             channels: channels, requireMention: requireMention, apiBase: apiBase, proxy: proxy)
     }
 
-    static func isSnowflake(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 20 && s.allSatisfy { $0.isASCII && $0.isNumber }
+    static func isSnowflake(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 20 && id.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     private static func string(_ config: JSONValue, _ key: String) throws -> String? {
         switch config[key] {
         case nil, .null?: return nil
-        case .string(let s)?: return s
+        case .string(let value)?: return value
         default: throw problem("discord.\(key) must be a string")
         }
     }
@@ -92,24 +92,24 @@ struct DiscordConfig: Sendable {
     private static func ids(_ config: JSONValue, _ key: String) throws -> [String] {
         guard let value = config[key], !value.isNull else { return [] }
         guard let items = value.arrayValue else { throw problem("discord.\(key) must be a list of id strings") }
-        return try items.enumerated().map { n, item in
+        return try items.enumerated().map { index, item in
             let id: String
             switch item {
-            case .string(let s): id = s.trimmingCharacters(in: .whitespaces)
-            case .number: id = try exactID(item, "discord.\(key)[\(n)]")
+            case .string(let text): id = text.trimmingCharacters(in: .whitespaces)
+            case .number: id = try exactID(item, "discord.\(key)[\(index)]")
             default: id = ""
             }
-            guard isSnowflake(id) else { throw problem("discord.\(key)[\(n)] \"\(id)\" is not a Discord id (digits only)") }
+            guard isSnowflake(id) else { throw problem("discord.\(key)[\(index)] \"\(id)\" is not a Discord id (digits only)") }
             return id
         }
     }
 
     /// An id YAML read as a number: real snowflakes exceed 2^53 and lose digits that way.
     private static func exactID(_ value: JSONValue, _ name: String) throws -> String {
-        guard let d = value.doubleValue, d >= 0, d < 9_007_199_254_740_992, let n = value.intValue else {
+        guard let number = value.doubleValue, number >= 0, number < 9_007_199_254_740_992, let integer = value.intValue else {
             throw problem("\(name) is a number too large to be exact: put the id in quotes in config.yaml")
         }
-        return String(n)
+        return String(integer)
     }
 
     private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }

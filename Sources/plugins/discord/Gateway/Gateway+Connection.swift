@@ -225,7 +225,7 @@ extension Gateway {
 
     func dispatch(_ payload: GatewayPayload) async {
         dispatches += 1
-        if let s = payload.s { sequence = s }
+        if let received = payload.s { sequence = received }
         guard let name = payload.t else { return }
         guard let event = GatewayEvent.decode(name: name, data: payload.d) else {
             logger.warning("gateway: \(name) without the fields the relay needs; skipped")
@@ -267,7 +267,7 @@ extension Gateway {
 
     /// Queues a payload for the writer, within Discord's 120 per 60 s. A payload over the limit
     /// waits; only presence updates can get there, and the newest presence wins anyway.
-    func send(_ op: GatewayOpcode, _ d: JSONValue, heartbeat: Bool = false) {
+    func send(_ op: GatewayOpcode, _ data: JSONValue, heartbeat: Bool = false) {
         guard let outbox else { return }
         if let retry = sendLimiter.admit(now: .now, heartbeat: heartbeat) {
             logger.warning("gateway: send limit reached; \(op) deferred")
@@ -277,7 +277,7 @@ extension Gateway {
             }
             return
         }
-        outbox.yield(.text(GatewayPayload.encode(op, d)))
+        outbox.yield(.text(GatewayPayload.encode(op, data)))
     }
 
     /// Sends the newest presence, at most one every 5 s: the supervisor may change it often, and
@@ -315,7 +315,7 @@ extension Gateway {
 
     static func host(of url: String) -> String {
         var rest = url[...]
-        if let r = rest.range(of: "://") { rest = rest[r.upperBound...] }
+        if let separator = rest.range(of: "://") { rest = rest[separator.upperBound...] }
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) { rest = rest[..<end] }
         if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
         if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }
@@ -325,7 +325,7 @@ extension Gateway {
     /// `<url>/?v=10&encoding=json`, without compression (see discord-api.md §2.1).
     static func withQuery(_ url: String) -> String {
         var base = url
-        if let q = base.firstIndex(of: "?") { base = String(base[..<q]) }
+        if let queryStart = base.firstIndex(of: "?") { base = String(base[..<queryStart]) }
         return base + (base.hasSuffix("/") ? "" : "/") + "?v=10&encoding=json"
     }
 

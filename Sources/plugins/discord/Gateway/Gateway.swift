@@ -132,13 +132,13 @@ actor Gateway {
     }
 
     var status: JSONValue {
-        var s: JSONValue = ["phase": .string(phase.rawValue), "reconnects": JSONValue(reconnects), "dispatches": JSONValue(dispatches)]
-        if let resume { s["session"] = .string(String(resume.sessionID.prefix(8))) }
-        if let sequence { s["seq"] = JSONValue(sequence) }
+        var summary: JSONValue = ["phase": .string(phase.rawValue), "reconnects": JSONValue(reconnects), "dispatches": JSONValue(dispatches)]
+        if let resume { summary["session"] = .string(String(resume.sessionID.prefix(8))) }
+        if let sequence { summary["seq"] = JSONValue(sequence) }
         if let latency = tracker?.latency {
-            s["heartbeatLatencyMs"] = JSONValue(latency.inMilliseconds)
+            summary["heartbeatLatencyMs"] = JSONValue(latency.inMilliseconds)
         }
-        return s
+        return summary
     }
 
     /// The resume URL while a session is known, else the URL from GET /gateway/bot, fetched

@@ -12,16 +12,16 @@ package enum GatewayEvent: Sendable {
     case other(String)
 
     /// nil when a known event's payload lacks what the relay needs (logged by the caller).
-    package static func decode(name: String, data d: JSONValue) -> GatewayEvent? {
+    package static func decode(name: String, data: JSONValue) -> GatewayEvent? {
         switch name {
-        case "READY": return ReadyInfo(d).map(GatewayEvent.ready)
+        case "READY": return ReadyInfo(data).map(GatewayEvent.ready)
         case "RESUMED": return .resumed
-        case "MESSAGE_CREATE": return IncomingMessage(d).map(GatewayEvent.messageCreate)
-        case "INTERACTION_CREATE": return Interaction(d).map(GatewayEvent.interactionCreate)
-        case "THREAD_CREATE", "THREAD_UPDATE": return ThreadInfo(d).map { .threads([$0]) }
-        case "THREAD_DELETE": return d["id"]?.stringValue.map { .threadDeleted(id: $0) }
+        case "MESSAGE_CREATE": return IncomingMessage(data).map(GatewayEvent.messageCreate)
+        case "INTERACTION_CREATE": return Interaction(data).map(GatewayEvent.interactionCreate)
+        case "THREAD_CREATE", "THREAD_UPDATE": return ThreadInfo(data).map { .threads([$0]) }
+        case "THREAD_DELETE": return data["id"]?.stringValue.map { .threadDeleted(id: $0) }
         case "GUILD_CREATE", "THREAD_LIST_SYNC":
-            return .threads((d["threads"]?.arrayValue ?? []).compactMap(ThreadInfo.init))
+            return .threads((data["threads"]?.arrayValue ?? []).compactMap(ThreadInfo.init))
         default: return .other(name)
         }
     }

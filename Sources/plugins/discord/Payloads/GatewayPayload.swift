@@ -18,7 +18,7 @@ package struct GatewayPayload: Sendable, Equatable {
     }
 
     /// The text of a frame the client sends (`s` and `t` are only for dispatches).
-    package static func encode(_ op: GatewayOpcode, _ d: JSONValue) -> String {
-        JSONValue.object(["op": .number(Double(op.rawValue)), "d": d]).serialized()
+    package static func encode(_ op: GatewayOpcode, _ data: JSONValue) -> String {
+        JSONValue.object(["op": .number(Double(op.rawValue)), "d": data]).serialized()
     }
 }

@@ -32,24 +32,24 @@ package struct IncomingMessage: Sendable, Equatable {
 
     package var isDM: Bool { guildID == nil }
 
-    package init?(_ d: JSONValue) {
-        guard let id = d["id"]?.stringValue, let channel = d["channel_id"]?.stringValue,
-            let author = d["author"], let authorID = author["id"]?.stringValue
+    package init?(_ payload: JSONValue) {
+        guard let id = payload["id"]?.stringValue, let channel = payload["channel_id"]?.stringValue,
+            let author = payload["author"], let authorID = author["id"]?.stringValue
         else { return nil }
         self.id = id
         channelID = channel
-        guildID = d["guild_id"]?.stringValue
+        guildID = payload["guild_id"]?.stringValue
         self.authorID = authorID
         authorName = author["global_name"]?.stringValue ?? author["username"]?.stringValue ?? authorID
         authorIsBot = author["bot"]?.boolValue ?? false
-        webhookID = d["webhook_id"]?.stringValue
-        content = d["content"]?.stringValue ?? ""
-        mentionIDs = (d["mentions"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
-        attachments = (d["attachments"]?.arrayValue ?? []).compactMap { a in
-            guard let url = a["url"]?.stringValue, let name = a["filename"]?.stringValue else { return nil }
-            return Attachment(url: url, filename: name, size: a["size"]?.intValue, contentType: a["content_type"]?.stringValue)
+        webhookID = payload["webhook_id"]?.stringValue
+        content = payload["content"]?.stringValue ?? ""
+        mentionIDs = (payload["mentions"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        attachments = (payload["attachments"]?.arrayValue ?? []).compactMap { attachment in
+            guard let url = attachment["url"]?.stringValue, let name = attachment["filename"]?.stringValue else { return nil }
+            return Attachment(url: url, filename: name, size: attachment["size"]?.intValue, contentType: attachment["content_type"]?.stringValue)
         }
-        type = d["type"]?.intValue ?? 0
-        channelType = d["channel_type"]?.intValue
+        type = payload["type"]?.intValue ?? 0
+        channelType = payload["channel_type"]?.intValue
     }
 }

@@ -26,38 +26,38 @@ package struct Interaction: Sendable, Equatable {
     package var isDM: Bool { guildID == nil }
     package var isThread: Bool { [10, 11, 12].contains(channelType ?? -1) }
 
-    package init?(_ d: JSONValue) {
-        guard let id = d["id"]?.stringValue, let token = d["token"]?.stringValue,
-            let type = d["type"]?.intValue, let channel = d["channel_id"]?.stringValue ?? d["channel"]?["id"]?.stringValue,
-            let user = d["member"]?["user"] ?? d["user"], let userID = user["id"]?.stringValue
+    package init?(_ payload: JSONValue) {
+        guard let id = payload["id"]?.stringValue, let token = payload["token"]?.stringValue,
+            let type = payload["type"]?.intValue, let channel = payload["channel_id"]?.stringValue ?? payload["channel"]?["id"]?.stringValue,
+            let user = payload["member"]?["user"] ?? payload["user"], let userID = user["id"]?.stringValue
         else { return nil }
         self.id = id
         self.token = token
-        applicationID = d["application_id"]?.stringValue ?? ""
+        applicationID = payload["application_id"]?.stringValue ?? ""
         self.type = type
-        guildID = d["guild_id"]?.stringValue
+        guildID = payload["guild_id"]?.stringValue
         channelID = channel
-        channelType = d["channel"]?["type"]?.intValue
-        let parent = d["channel"]?["parent_id"]?.stringValue
+        channelType = payload["channel"]?["type"]?.intValue
+        let parent = payload["channel"]?["parent_id"]?.stringValue
         parentChannelID = [10, 11, 12].contains(channelType ?? -1) ? parent : nil
         self.userID = userID
         userName = user["global_name"]?.stringValue ?? user["username"]?.stringValue ?? userID
-        let data = d["data"] ?? .null
+        let data = payload["data"] ?? .null
         commandName = type == 2 ? data["name"]?.stringValue : nil
         var options: [String: String] = [:]
         for option in data["options"]?.arrayValue ?? [] {
             guard let name = option["name"]?.stringValue, let value = option["value"] else { continue }
             switch value {
-            case .string(let s): options[name] = s
+            case .string(let text): options[name] = text
             // Int(exactly:): a whole number too large for Int (`1e20`) would trap in Int(_:).
-            case .number(let n): options[name] = Int(exactly: n).map { String($0) } ?? String(n)
-            case .bool(let b): options[name] = b ? "true" : "false"
+            case .number(let number): options[name] = Int(exactly: number).map { String($0) } ?? String(number)
+            case .bool(let flag): options[name] = flag ? "true" : "false"
             default: continue
             }
         }
         self.options = options
         customID = type == 3 ? data["custom_id"]?.stringValue : nil
         values = (data["values"]?.arrayValue ?? []).compactMap(\.stringValue)
-        messageID = d["message"]?["id"]?.stringValue
+        messageID = payload["message"]?["id"]?.stringValue
     }
 }

@@ -9,14 +9,14 @@ package struct ReadyInfo: Sendable, Equatable {
     package var applicationID: String
     package var guildIDs: [String]
 
-    package init?(_ d: JSONValue) {
-        guard let session = d["session_id"]?.stringValue, let user = d["user"]?["id"]?.stringValue else { return nil }
+    package init?(_ payload: JSONValue) {
+        guard let session = payload["session_id"]?.stringValue, let user = payload["user"]?["id"]?.stringValue else { return nil }
         sessionID = session
-        resumeURL = d["resume_gateway_url"]?.stringValue ?? ""
+        resumeURL = payload["resume_gateway_url"]?.stringValue ?? ""
         botUserID = user
-        botName = d["user"]?["username"]?.stringValue ?? ""
+        botName = payload["user"]?["username"]?.stringValue ?? ""
         // The application id equals the bot's user id for bots made in the Developer Portal.
-        applicationID = d["application"]?["id"]?.stringValue ?? user
-        guildIDs = (d["guilds"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        applicationID = payload["application"]?["id"]?.stringValue ?? user
+        guildIDs = (payload["guilds"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
     }
 }

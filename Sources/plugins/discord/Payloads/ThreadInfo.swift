@@ -13,10 +13,10 @@ package struct ThreadInfo: Sendable, Equatable, Codable {
         self.guildID = guildID
     }
 
-    package init?(_ d: JSONValue) {
-        guard let id = d["id"]?.stringValue, let parent = d["parent_id"]?.stringValue,
-            let type = d["type"]?.intValue, [10, 11, 12].contains(type)
+    package init?(_ payload: JSONValue) {
+        guard let id = payload["id"]?.stringValue, let parent = payload["parent_id"]?.stringValue,
+            let type = payload["type"]?.intValue, [10, 11, 12].contains(type)
         else { return nil }
-        self.init(id: id, parentID: parent, guildID: d["guild_id"]?.stringValue)
+        self.init(id: id, parentID: parent, guildID: payload["guild_id"]?.stringValue)
     }
 }

@@ -178,7 +178,7 @@ final class DiscordREST: Sendable {
         .milliseconds(250 << min(attempt, 5)) + .milliseconds(Int.random(in: 0...200))
     }
 
-    private static func seconds(_ d: Duration) -> String {
-        String(format: "%.2f", d.inSeconds)
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.2f", duration.inSeconds)
     }
 }

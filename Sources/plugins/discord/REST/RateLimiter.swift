@@ -158,14 +158,14 @@ struct RateLimiter: Sendable {
     /// then sends one request to learn the real limit; its recent requests count against the
     /// global window.
     mutating func restore(_ hold: RateLimitHold, now: Instant, wallNow: Double) {
-        for h in hold.buckets where h.until > wallNow {
-            routeBuckets[h.route] = h.hash
-            let bk = BucketKey(hash: h.hash, major: h.major)
-            let reset = now + .seconds(h.until - wallNow)
-            if var b = buckets[bk] {
-                b.remaining = 0
-                b.resetAt = max(b.resetAt ?? reset, reset)
-                buckets[bk] = b
+        for held in hold.buckets where held.until > wallNow {
+            routeBuckets[held.route] = held.hash
+            let bk = BucketKey(hash: held.hash, major: held.major)
+            let reset = now + .seconds(held.until - wallNow)
+            if var bucket = buckets[bk] {
+                bucket.remaining = 0
+                bucket.resetAt = max(bucket.resetAt ?? reset, reset)
+                buckets[bk] = bucket
             } else {
                 buckets[bk] = Bucket(limit: 1, remaining: 0, resetAt: reset)
             }
@@ -203,8 +203,8 @@ struct RateLimiter: Sendable {
             bucket.inFlight = max(0, bucket.inFlight - 1)
             buckets[bk] = bucket
         } else if ticket.bucket == nil {
-            let n = unknownInFlight[ticket.key, default: 0] - 1
-            unknownInFlight[ticket.key] = n > 0 ? n : nil
+            let inFlight = unknownInFlight[ticket.key, default: 0] - 1
+            unknownInFlight[ticket.key] = inFlight > 0 ? inFlight : nil
         }
     }
 

@@ -5,9 +5,9 @@ import Foundation
 actor StateStore {
     let directory: String
     private let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return e
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }()
     private(set) var failedWrites = 0
 

@@ -61,11 +61,11 @@ struct Coalescer: Sendable {
         }
         let want = desired
         var soonest: Instant?
-        for i in 0..<min(slots.count, want.count) where slots[i].fingerprint != Self.fingerprint(want[i]) {
-            let ready = slots[i].lastChange.map { $0 + editInterval } ?? now
+        for index in 0..<min(slots.count, want.count) where slots[index].fingerprint != Self.fingerprint(want[index]) {
+            let ready = slots[index].lastChange.map { $0 + editInterval } ?? now
             if ready <= now {
                 busy = true
-                return .edit(index: i, messageID: slots[i].messageID, content: want[i])
+                return .edit(index: index, messageID: slots[index].messageID, content: want[index])
             }
             soonest = min(soonest ?? ready, ready)
         }

@@ -77,15 +77,15 @@ struct Deliveries: Sendable {
         var ids: [String] = []
         var fingerprints: [String] = []
         var filesSent = files.isEmpty
-        for (i, chunk) in chunks.enumerated() {
+        for (index, chunk) in chunks.enumerated() {
             let fingerprint = Coalescer.fingerprint(chunk)
-            if i < shown.count {
-                if shown[i].fingerprint != fingerprint {
+            if index < shown.count {
+                if shown[index].fingerprint != fingerprint {
                     try await rest.editMessage(
-                        channel: liveChannel, message: shown[i].messageID,
+                        channel: liveChannel, message: shown[index].messageID,
                         body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
                 }
-                ids.append(shown[i].messageID)
+                ids.append(shown[index].messageID)
             } else {
                 var text = chunk
                 var pinged: String?
@@ -94,7 +94,7 @@ struct Deliveries: Sendable {
                     pinged = user
                     mention = nil
                 }
-                let last = i == chunks.count - 1
+                let last = index == chunks.count - 1
                 let batch = last && !filesSent ? Self.batches(files).first ?? [] : []
                 let id: String
                 if let runID, batch.isEmpty {
@@ -103,7 +103,7 @@ struct Deliveries: Sendable {
                     // it is edited into the chunk instead of being left beside a second one.
                     let posted = try await rest.createMessageOrFindRepeat(
                         channel: channel, body: Poster.body(text, mention: pinged),
-                        nonce: LiveStreams.nonce(LiveStreams.key(runID, channel: channel), index: i))
+                        nonce: LiveStreams.nonce(LiveStreams.key(runID, channel: channel), index: index))
                     id = posted.id
                     if posted.content != TextFit.clamp(text, to: Poster.limit) {
                         try await rest.editMessage(
@@ -115,7 +115,7 @@ struct Deliveries: Sendable {
                 } else {
                     id = try await rest.createMessage(
                         channel: channel, body: Poster.body(text, mention: pinged),
-                        nonce: Nonce.make(delivery, index: i), files: batch)
+                        nonce: Nonce.make(delivery, index: index), files: batch)
                 }
                 if !batch.isEmpty { filesSent = true; try await upload(Array(files.dropFirst(batch.count)), channel: channel, delivery: delivery) }
                 ids.append(id)
@@ -149,26 +149,26 @@ struct Deliveries: Sendable {
     }
 
     private func question(delivery: String, target: Target, _ params: ChatPostParams) async throws {
-        guard let q = params.question else { throw RemoteError.invalidParams("chat.post question needs a question") }
-        let key = QuestionChoice.key(session: q.sessionID, question: q.id)
+        guard let question = params.question else { throw RemoteError.invalidParams("chat.post question needs a question") }
+        let key = QuestionChoice.key(session: question.sessionID, question: question.id)
         let channel = target.postChannel
         // The agent waits for the user now: "typing…" would say the opposite.
         await typing.stop(channel)
-        let body = QuestionLayout.body(q, key: key, now: Date(), mention: params.mentionUser)
+        let body = QuestionLayout.body(question, key: key, now: Date(), mention: params.mentionUser)
         // Saved before posting: a click can arrive before createMessage returns.
         var record = QuestionRecord(
-            sessionID: q.sessionID, questionID: q.id, method: q.method, title: q.title,
-            options: q.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
+            sessionID: question.sessionID, questionID: question.id, method: question.method, title: question.title,
+            options: question.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
         await questions.save(record, key: key)
         record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0))
         await questions.save(record, key: key)
-        logger.info("question \(q.id) (\(q.method), \(q.options.count) option(s)) posted in \(channel)")
+        logger.info("question \(question.id) (\(question.method), \(question.options.count) option(s)) posted in \(channel)")
     }
 
     /// Files after the text, in messages of at most 10 files and 24 MiB.
     private func upload(_ files: [UploadFile], channel: String, delivery: String) async throws {
-        for (n, batch) in Self.batches(files).enumerated() {
-            try await rest.createMessage(channel: channel, body: Poster.body(""), nonce: Nonce.make(delivery, part: "f\(n)"), files: batch)
+        for (batchIndex, batch) in Self.batches(files).enumerated() {
+            try await rest.createMessage(channel: channel, body: Poster.body(""), nonce: Nonce.make(delivery, part: "f\(batchIndex)"), files: batch)
         }
     }
 

@@ -11,7 +11,7 @@ enum Digest {
     }
 
     static func hex64(_ text: String) -> String {
-        let h = String(fnv1a64(text), radix: 16)
-        return String(repeating: "0", count: 16 - h.count) + h
+        let hex = String(fnv1a64(text), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -156,8 +156,8 @@ actor LiveStreams {
 
     private func giveUp(_ key: String, _ error: any Error, what: String, permanentStops: Bool) {
         failures += 1
-        if permanentStops, let e = error as? DiscordAPIError, e.isPermanent {
-            logger.warning("live run \(key): \(what) failed for good (\(e)); the final will be posted on its own")
+        if permanentStops, let apiError = error as? DiscordAPIError, apiError.isPermanent {
+            logger.warning("live run \(key): \(what) failed for good (\(apiError)); the final will be posted on its own")
             runs[key]?.stopping = true
             runs[key]?.coalescer.failed(now: .now, retry: .seconds(3600))
             return

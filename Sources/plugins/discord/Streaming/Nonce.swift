@@ -6,9 +6,9 @@ enum Nonce {
     /// At most 25 characters (Discord's limit): 20 hex digits of two FNV-1a digests of `base`,
     /// "-", and up to 4 characters naming the part.
     static func make(_ base: String, part: String) -> String {
-        let a = Digest.fnv1a64(base)
-        let b = Digest.fnv1a64(base, seed: 0x8422_2325_cbf2_9ce4)
-        let hex = pad(String(a, radix: 16), 16) + pad(String(b & 0xffff, radix: 16), 4)
+        let primary = Digest.fnv1a64(base)
+        let secondary = Digest.fnv1a64(base, seed: 0x8422_2325_cbf2_9ce4)
+        let hex = pad(String(primary, radix: 16), 16) + pad(String(secondary & 0xffff, radix: 16), 4)
         return hex + "-" + String(part.prefix(4))
     }
 
@@ -16,7 +16,7 @@ enum Nonce {
         make(base, part: String(index, radix: 36))
     }
 
-    private static func pad(_ s: String, _ n: Int) -> String {
-        String(repeating: "0", count: max(0, n - s.count)) + s
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }

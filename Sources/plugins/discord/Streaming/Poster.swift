@@ -20,12 +20,12 @@ struct Poster: Sendable {
             parts = [""]
         }
         var ids: [String] = []
-        for (n, part) in parts.enumerated() {
-            let last = n == parts.count - 1
+        for (index, part) in parts.enumerated() {
+            let last = index == parts.count - 1
             let body = Self.body(
-                part, components: last ? components : [], replyTo: n == 0 ? replyTo : nil,
-                mention: n == 0 ? mention : nil)
-            ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: n) }))
+                part, components: last ? components : [], replyTo: index == 0 ? replyTo : nil,
+                mention: index == 0 ? mention : nil)
+            ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: index) }))
         }
         return ids
     }
@@ -39,8 +39,8 @@ struct Poster: Sendable {
     }
 
     static func allowedMentions(_ user: String?) -> JSONValue {
-        var m: JSONValue = ["parse": [], "replied_user": false]
-        if let user { m["users"] = [.string(user)] }
-        return m
+        var mentions: JSONValue = ["parse": [], "replied_user": false]
+        if let user { mentions["users"] = [.string(user)] }
+        return mentions
     }
 }

@@ -9,10 +9,10 @@ enum TextFit {
         var out = ""
         var used = 0
         for ch in text {
-            let n = ch.utf16.count
-            if used + n > limit - 1 { break }
+            let width = ch.utf16.count
+            if used + width > limit - 1 { break }
             out.append(ch)
-            used += n
+            used += width
         }
         return out + "…"
     }
@@ -29,9 +29,9 @@ enum TextFit {
             var used = 0
             var lastNewline: String.Index?
             while end < rest.endIndex {
-                let n = rest[end].utf16.count
-                if used + n > limit { break }
-                used += n
+                let width = rest[end].utf16.count
+                if used + width > limit { break }
+                used += width
                 if rest[end] == "\n" { lastNewline = end }
                 end = rest.index(after: end)
             }

@@ -5,26 +5,26 @@ extension FormatterConfig {
     /// that names the key. Unknown keys are ignored.
     init(json: JSONValue) throws(FormatterConfigError) {
         self.init()
-        guard case .object(let o) = json else {
+        guard case .object(let section) = json else {
             if json.isNull { return }
             throw FormatterConfigError("the formatter section must be a mapping")
         }
-        showThinking = try Self.bool(o, "showThinking") ?? showThinking
-        maxChunks = try Self.int(o, "maxChunks", min: 0) ?? maxChunks
-        maxToolLines = try Self.int(o, "maxToolLines", min: 1) ?? maxToolLines
-        toolArgumentWidth = try Self.int(o, "toolArgumentWidth", min: 10) ?? toolArgumentWidth
-        noticeWidth = try Self.int(o, "noticeWidth", min: 20) ?? noticeWidth
-        previewLength = try Self.int(o, "previewLength", min: 100) ?? previewLength
-        convertTables = try Self.bool(o, "convertTables") ?? convertTables
-        toolsInFinal = try Self.bool(o, "toolsInFinal") ?? toolsInFinal
-        defaultLimit = try Self.int(o, "defaultLimit", min: ChunkSplitter.minimumLimit) ?? defaultLimit
-        switch o["redact"] {
+        showThinking = try Self.bool(section, "showThinking") ?? showThinking
+        maxChunks = try Self.int(section, "maxChunks", min: 0) ?? maxChunks
+        maxToolLines = try Self.int(section, "maxToolLines", min: 1) ?? maxToolLines
+        toolArgumentWidth = try Self.int(section, "toolArgumentWidth", min: 10) ?? toolArgumentWidth
+        noticeWidth = try Self.int(section, "noticeWidth", min: 20) ?? noticeWidth
+        previewLength = try Self.int(section, "previewLength", min: 100) ?? previewLength
+        convertTables = try Self.bool(section, "convertTables") ?? convertTables
+        toolsInFinal = try Self.bool(section, "toolsInFinal") ?? toolsInFinal
+        defaultLimit = try Self.int(section, "defaultLimit", min: ChunkSplitter.minimumLimit) ?? defaultLimit
+        switch section["redact"] {
         case nil, .null?: break
-        case .string(let s)?: redact = [s]
-        case .array(let a)?:
-            redact = try a.map { (v: JSONValue) throws(FormatterConfigError) -> String in
-                guard let s = v.stringValue else { throw FormatterConfigError("redact must be a list of strings") }
-                return s
+        case .string(let pattern)?: redact = [pattern]
+        case .array(let patterns)?:
+            redact = try patterns.map { (value: JSONValue) throws(FormatterConfigError) -> String in
+                guard let pattern = value.stringValue else { throw FormatterConfigError("redact must be a list of strings") }
+                return pattern
             }
         default: throw FormatterConfigError("redact must be a list of strings")
         }
@@ -32,16 +32,16 @@ extension FormatterConfig {
         do { _ = try Redactor(patterns: redact) } catch { throw FormatterConfigError(error.description) }
     }
 
-    private static func bool(_ o: [String: JSONValue], _ key: String) throws(FormatterConfigError) -> Bool? {
-        guard let v = o[key], !v.isNull else { return nil }
-        guard let b = v.boolValue else { throw FormatterConfigError("\(key) must be true or false") }
-        return b
+    private static func bool(_ section: [String: JSONValue], _ key: String) throws(FormatterConfigError) -> Bool? {
+        guard let value = section[key], !value.isNull else { return nil }
+        guard let flag = value.boolValue else { throw FormatterConfigError("\(key) must be true or false") }
+        return flag
     }
 
-    private static func int(_ o: [String: JSONValue], _ key: String, min: Int) throws(FormatterConfigError) -> Int? {
-        guard let v = o[key], !v.isNull else { return nil }
-        guard let n = v.intValue, n >= min else { throw FormatterConfigError("\(key) must be an integer of at least \(min)") }
-        return n
+    private static func int(_ section: [String: JSONValue], _ key: String, min: Int) throws(FormatterConfigError) -> Int? {
+        guard let value = section[key], !value.isNull else { return nil }
+        guard let number = value.intValue, number >= min else { throw FormatterConfigError("\(key) must be an integer of at least \(min)") }
+        return number
     }
 
     /// The effective settings, for `status`. The redact patterns are only counted: a pattern

@@ -65,16 +65,16 @@ struct FinalAnswer {
 
     /// `<session>-<run>.md`, with only filename-safe characters.
     static func filename(for run: RunView) -> String {
-        func safe(_ s: String) -> String {
-            let mapped = s.unicodeScalars.map { c -> Character in
-                switch c {
-                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return Character(c)
+        func safe(_ name: String) -> String {
+            let mapped = name.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": return Character(scalar)
                 default: return "-"
                 }
             }
-            var t = String(mapped.prefix(40))
-            while t.hasPrefix(".") || t.hasPrefix("-") { t.removeFirst() }
-            return t
+            var result = String(mapped.prefix(40))
+            while result.hasPrefix(".") || result.hasPrefix("-") { result.removeFirst() }
+            return result
         }
         var base = safe(run.sessionName ?? run.sessionID ?? "")
         if base.isEmpty { base = "answer" }

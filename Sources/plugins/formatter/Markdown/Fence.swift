@@ -32,18 +32,18 @@ package struct Fence: Sendable, Hashable {
     /// in every chunk could leave no room for text, and a chunk over the limit is a message the
     /// chat refuses (found by the splitter fuzz target).
     static func opening<Line: Collection<UInt8>>(_ line: Line) -> Fence? {
-        var i = line.startIndex
-        while i < line.endIndex, line[i] == 0x20 || line[i] == 0x09 { i = line.index(after: i) }
-        guard i < line.endIndex else { return nil }
-        let marker = line[i]
+        var position = line.startIndex
+        while position < line.endIndex, line[position] == 0x20 || line[position] == 0x09 { position = line.index(after: position) }
+        guard position < line.endIndex else { return nil }
+        let marker = line[position]
         guard marker == UInt8(ascii: "`") || marker == UInt8(ascii: "~") else { return nil }
         var length = 0
-        while i < line.endIndex, line[i] == marker {
+        while position < line.endIndex, line[position] == marker {
             length += 1
-            i = line.index(after: i)
+            position = line.index(after: position)
         }
         guard length >= 3, length <= maxReopenLength else { return nil }
-        let rest = line[i...]
+        let rest = line[position...]
         // A backtick fence's info string cannot contain backticks: "```a```" is inline code.
         if marker == UInt8(ascii: "`"), rest.contains(marker) { return nil }
         let info = String(decoding: rest, as: UTF8.self).trimmingSpaces()
@@ -53,18 +53,18 @@ package struct Fence: Sendable, Hashable {
     /// True when `line` (without its LF) closes this fence: the same character, at least as many
     /// of them, and nothing but spaces after.
     func isClosed<Line: Collection<UInt8>>(by line: Line) -> Bool {
-        var i = line.startIndex
-        while i < line.endIndex, line[i] == 0x20 || line[i] == 0x09 { i = line.index(after: i) }
+        var position = line.startIndex
+        while position < line.endIndex, line[position] == 0x20 || line[position] == 0x09 { position = line.index(after: position) }
         var count = 0
-        while i < line.endIndex, line[i] == marker {
+        while position < line.endIndex, line[position] == marker {
             count += 1
-            i = line.index(after: i)
+            position = line.index(after: position)
         }
         guard count >= length else { return false }
-        while i < line.endIndex {
-            let b = line[i]
-            guard b == 0x20 || b == 0x09 || b == 0x0D else { return false }
-            i = line.index(after: i)
+        while position < line.endIndex {
+            let byte = line[position]
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0D else { return false }
+            position = line.index(after: position)
         }
         return true
     }

@@ -39,7 +39,7 @@ struct MarkdownLine {
     /// The fence still open after the last of `lines`, if any.
     static func openFence(after lines: [MarkdownLine]) -> Fence? {
         switch lines.last?.kind {
-        case .fenceOpen(let f), .code(let f): return f
+        case .fenceOpen(let fence), .code(let fence): return fence
         default: return nil
         }
     }

@@ -37,8 +37,8 @@ struct Redactor {
     /// Config patterns run line by line, so that no match can reach across lines.
     private func applyPatterns(_ text: String) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for i in lines.indices where !lines[i].isEmpty {
-            for regex in patterns { lines[i] = lines[i].replacing(regex, with: Self.mask) }
+        for index in lines.indices where !lines[index].isEmpty {
+            for regex in patterns { lines[index] = lines[index].replacing(regex, with: Self.mask) }
         }
         return lines.joined(separator: "\n")
     }

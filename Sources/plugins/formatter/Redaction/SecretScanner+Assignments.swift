@@ -10,39 +10,40 @@ extension SecretScanner {
     /// Values that are clearly not secrets are left alone: variable references (`$X`), function
     /// calls and member paths (`getToken()`, `os.environ[…]`), booleans, null, and short numbers
     /// (`max_tokens=4096`).
-    mutating func assignment(at i: Int) -> Int? {
-        let nameEnd = run(from: i, while: { Self.isIdentifier($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+    mutating func assignment(at position: Int) -> Int? {
+        let nameEnd = run(from: position, while: { Self.isIdentifier($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         guard nameEnd < count else { return nil }
         // Most words are followed by none of these: skip them before looking at the name.
         switch bytes[nameEnd] {
         case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0x20, 0x09: break
         default: return nil
         }
-        guard Self.isSecretName(bytes[i..<nameEnd]) else { return nil }
-        let quote: UInt8? = i > 0 && (bytes[i - 1] == UInt8(ascii: "\"") || bytes[i - 1] == UInt8(ascii: "'")) ? bytes[i - 1] : nil
-        var j = nameEnd
-        if let quote, bytes[j] == quote {
-            j += 1
-            j = run(from: j, while: Self.isSpace)
-            guard j < count, bytes[j] == UInt8(ascii: ":") || bytes[j] == UInt8(ascii: "=") else { return nil }
-            j = run(from: j + 1, while: Self.isSpace)
-            guard j < count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") else { return nil }
-            return maskQuoted(from: j)
+        guard Self.isSecretName(bytes[position..<nameEnd]) else { return nil }
+        let quote: UInt8? =
+            position > 0 && (bytes[position - 1] == UInt8(ascii: "\"") || bytes[position - 1] == UInt8(ascii: "'")) ? bytes[position - 1] : nil
+        var cursor = nameEnd
+        if let quote, bytes[cursor] == quote {
+            cursor += 1
+            cursor = run(from: cursor, while: Self.isSpace)
+            guard cursor < count, bytes[cursor] == UInt8(ascii: ":") || bytes[cursor] == UInt8(ascii: "=") else { return nil }
+            cursor = run(from: cursor + 1, while: Self.isSpace)
+            guard cursor < count, bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'") else { return nil }
+            return maskQuoted(from: cursor)
         }
-        if bytes[j] == UInt8(ascii: ":") {
-            guard bytes[i..<nameEnd].contains(UInt8(ascii: "-")) else { return nil }
-            let start = run(from: j + 1, while: Self.isSpace)
-            guard start > j + 1 else { return nil }
+        if bytes[cursor] == UInt8(ascii: ":") {
+            guard bytes[position..<nameEnd].contains(UInt8(ascii: "-")) else { return nil }
+            let start = run(from: cursor + 1, while: Self.isSpace)
+            guard start > cursor + 1 else { return nil }
             return maskBare(from: start)
         }
-        if Self.isSpace(bytes[j]) {
-            guard atLineStart(i) else { return nil }
-            j = run(from: j, while: Self.isSpace)
-            guard j < count, bytes[j] == UInt8(ascii: "=") else { return nil }
+        if Self.isSpace(bytes[cursor]) {
+            guard atLineStart(position) else { return nil }
+            cursor = run(from: cursor, while: Self.isSpace)
+            guard cursor < count, bytes[cursor] == UInt8(ascii: "=") else { return nil }
         }
-        guard bytes[j] == UInt8(ascii: "="), j + 1 < count, bytes[j + 1] != UInt8(ascii: "=") else { return nil }
-        let start = run(from: j + 1, while: Self.isSpace)
-        if start > j + 1, !atLineStart(i) { return nil }
+        guard bytes[cursor] == UInt8(ascii: "="), cursor + 1 < count, bytes[cursor + 1] != UInt8(ascii: "=") else { return nil }
+        let start = run(from: cursor + 1, while: Self.isSpace)
+        if start > cursor + 1, !atLineStart(position) { return nil }
         guard start < count else { return nil }
         if bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'") { return maskQuoted(from: start) }
         return maskBare(from: start)
@@ -51,15 +52,15 @@ extension SecretScanner {
     /// Masks the inside of the quoted string whose opening quote is at `open`.
     private mutating func maskQuoted(from open: Int) -> Int? {
         let quote = bytes[open]
-        var j = open + 1
-        while j < count, bytes[j] != quote, !Self.isLineEnd(bytes[j]) {
-            j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+        var cursor = open + 1
+        while cursor < count, bytes[cursor] != quote, !Self.isLineEnd(bytes[cursor]) {
+            cursor += bytes[cursor] == UInt8(ascii: "\\") ? 2 : 1
         }
-        j = min(j, count)
-        let value = (open + 1)..<j
+        cursor = min(cursor, count)
+        let value = (open + 1)..<cursor
         guard !value.isEmpty, !isHarmless(value) else { return nil }
         mask(value)
-        return j
+        return cursor
     }
 
     /// Masks an unquoted value starting at `start`.
@@ -74,50 +75,50 @@ extension SecretScanner {
     }
 
     private func isHarmless(_ value: Range<Int>) -> Bool {
-        let v = bytes[value]
-        if isMask(value) || v.first == UInt8(ascii: "$") || v.first == UInt8(ascii: "<") { return true }
-        if v.count < 8, v.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
-        let lower = String(decoding: v.map { $0 | 0x20 }, as: UTF8.self)
+        let text = bytes[value]
+        if isMask(value) || text.first == UInt8(ascii: "$") || text.first == UInt8(ascii: "<") { return true }
+        if text.count < 8, text.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        let lower = String(decoding: text.map { $0 | 0x20 }, as: UTF8.self)
         return ["true", "false", "null", "none", "nil", "undefined"].contains(lower)
     }
 
-    private func atLineStart(_ i: Int) -> Bool {
-        var j = i - 1
-        while j >= 0, !Self.isLineEnd(bytes[j]) {
-            guard Self.isSpace(bytes[j]) else {
+    private func atLineStart(_ position: Int) -> Bool {
+        var cursor = position - 1
+        while cursor >= 0, !Self.isLineEnd(bytes[cursor]) {
+            guard Self.isSpace(bytes[cursor]) else {
                 // `export NAME = value`
-                return j >= 5 && matches("export", at: j - 5) && isOnlySpaceBefore(j - 5)
+                return cursor >= 5 && matches("export", at: cursor - 5) && isOnlySpaceBefore(cursor - 5)
             }
-            j -= 1
+            cursor -= 1
         }
         return true
     }
 
-    private func isOnlySpaceBefore(_ i: Int) -> Bool {
-        var j = i - 1
-        while j >= 0, !Self.isLineEnd(bytes[j]) {
-            guard Self.isSpace(bytes[j]) else { return false }
-            j -= 1
+    private func isOnlySpaceBefore(_ position: Int) -> Bool {
+        var cursor = position - 1
+        while cursor >= 0, !Self.isLineEnd(bytes[cursor]) {
+            guard Self.isSpace(bytes[cursor]) else { return false }
+            cursor -= 1
         }
         return true
     }
 
-    static func isBareValue(_ c: UInt8) -> Bool {
-        !(isSpace(c) || isLineEnd(c) || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || c == UInt8(ascii: "`")
-            || c == UInt8(ascii: ",") || c == UInt8(ascii: ";") || c == UInt8(ascii: "&") || c == UInt8(ascii: ")")
-            || c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">"))
+    static func isBareValue(_ byte: UInt8) -> Bool {
+        !(isSpace(byte) || isLineEnd(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "`")
+            || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ")")
+            || byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">"))
     }
 
     /// True when the name contains one of the secret words, in any case.
     static func isSecretName(_ name: ArraySlice<UInt8>) -> Bool {
         guard name.count >= 3 else { return false }
         for word in secretWords where name.count >= word.count {
-            var s = name.startIndex
-            while s + word.count <= name.endIndex {
-                var k = 0
-                while k < word.count, name[s + k] | 0x20 == word[k] { k += 1 }
-                if k == word.count { return true }
-                s += 1
+            var windowStart = name.startIndex
+            while windowStart + word.count <= name.endIndex {
+                var matched = 0
+                while matched < word.count, name[windowStart + matched] | 0x20 == word[matched] { matched += 1 }
+                if matched == word.count { return true }
+                windowStart += 1
             }
         }
         return false

@@ -20,36 +20,36 @@ struct SecretScanner {
 
     /// Scans the text; true when anything was masked.
     private mutating func run() -> Bool {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let c = bytes[i]
-            if c == UInt8(ascii: "-"), let next = privateKey(at: i) {
-                i = next
+        var position = 0
+        let byteCount = bytes.count
+        while position < byteCount {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "-"), let next = privateKey(at: position) {
+                position = next
                 continue
             }
-            if Self.isIdentifier(c), i == 0 || !Self.isIdentifier(bytes[i - 1]) {
-                if let next = secret(at: i) {
-                    i = next
+            if Self.isIdentifier(byte), position == 0 || !Self.isIdentifier(bytes[position - 1]) {
+                if let next = secret(at: position) {
+                    position = next
                     continue
                 }
                 // No rule starts inside a word, so skip the rest of it.
-                i += 1
-                while i < n, Self.isIdentifier(bytes[i]) { i += 1 }
+                position += 1
+                while position < byteCount, Self.isIdentifier(bytes[position]) { position += 1 }
                 continue
             }
-            i += 1
+            position += 1
         }
         guard changed else { return false }
         out.append(contentsOf: bytes[copied...])
         return true
     }
 
-    /// Tries every word-start rule at `i`; returns where scanning resumes after a match.
-    private mutating func secret(at i: Int) -> Int? {
-        if let end = prefixedToken(at: i) ?? jsonWebToken(at: i) ?? discordToken(at: i) { return end }
-        if let end = authorization(at: i) ?? bearer(at: i) ?? urlCredentials(at: i) { return end }
-        return assignment(at: i)
+    /// Tries every word-start rule at `position`; returns where scanning resumes after a match.
+    private mutating func secret(at position: Int) -> Int? {
+        if let end = prefixedToken(at: position) ?? jsonWebToken(at: position) ?? discordToken(at: position) { return end }
+        if let end = authorization(at: position) ?? bearer(at: position) ?? urlCredentials(at: position) { return end }
+        return assignment(at: position)
     }
 
     /// Replaces `range` with `replacement`.
@@ -74,34 +74,34 @@ struct SecretScanner {
     // MARK: byte classes
 
     @inline(__always)
-    static func isIdentifier(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == UInt8(ascii: "_")
+    static func isIdentifier(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: "_")
     }
 
     @inline(__always)
-    static func isBase64URL(_ c: UInt8) -> Bool { isIdentifier(c) || c == UInt8(ascii: "-") }
+    static func isBase64URL(_ byte: UInt8) -> Bool { isIdentifier(byte) || byte == UInt8(ascii: "-") }
 
     @inline(__always)
-    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     @inline(__always)
-    static func isLineEnd(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    static func isLineEnd(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 
-    /// End of the run of bytes satisfying `test` from `i`.
-    func run(from i: Int, while test: (UInt8) -> Bool) -> Int {
-        var j = i
-        while j < bytes.count, test(bytes[j]) { j += 1 }
-        return j
+    /// End of the run of bytes satisfying `test` from `start`.
+    func run(from start: Int, while test: (UInt8) -> Bool) -> Int {
+        var end = start
+        while end < bytes.count, test(bytes[end]) { end += 1 }
+        return end
     }
 
-    /// True when `literal` (ASCII, matched case-insensitively if asked) is at `i`.
-    func matches(_ literal: StaticString, at i: Int, caseInsensitive: Bool = false) -> Bool {
-        let n = literal.utf8CodeUnitCount
-        guard i + n <= bytes.count else { return false }
-        for k in 0..<n {
-            let a = bytes[i + k], b = literal.utf8Start[k]
-            if a == b { continue }
-            if caseInsensitive, a | 0x20 == b | 0x20, a | 0x20 >= 0x61, a | 0x20 <= 0x7A { continue }
+    /// True when `literal` (ASCII, matched case-insensitively if asked) is at `position`.
+    func matches(_ literal: StaticString, at position: Int, caseInsensitive: Bool = false) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard position + length <= bytes.count else { return false }
+        for offset in 0..<length {
+            let actual = bytes[position + offset], expected = literal.utf8Start[offset]
+            if actual == expected { continue }
+            if caseInsensitive, actual | 0x20 == expected | 0x20, actual | 0x20 >= 0x61, actual | 0x20 <= 0x7A { continue }
             return false
         }
         return true

@@ -12,15 +12,15 @@ enum TokenAlphabet: Sendable {
     case upperDigit
 
     @inline(__always)
-    func contains(_ c: UInt8) -> Bool {
-        let alnum = (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A)
+    func contains(_ byte: UInt8) -> Bool {
+        let alnum = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
         switch self {
         case .alphanumeric: return alnum
-        case .word: return alnum || c == UInt8(ascii: "_")
-        case .alphanumericDash: return alnum || c == UInt8(ascii: "-")
-        case .base64URL: return alnum || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
-        case .base64URLDot: return alnum || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
-        case .upperDigit: return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A)
+        case .word: return alnum || byte == UInt8(ascii: "_")
+        case .alphanumericDash: return alnum || byte == UInt8(ascii: "-")
+        case .base64URL: return alnum || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        case .base64URLDot: return alnum || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        case .upperDigit: return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
         }
     }
 }

@@ -19,30 +19,30 @@ struct BreakMarker {
     }
 
     @inline(__always)
-    func isNewline(_ k: Int) -> Bool {
-        let b = kinds[k]
-        if b != GraphemeMap.notASCII { return b == 0x0A }
+    func isNewline(_ unit: Int) -> Bool {
+        let kind = kinds[unit]
+        if kind != GraphemeMap.notASCII { return kind == 0x0A }
         // A CR LF pair is one cluster.
-        let s = Int(map.utf8Start[k])
-        return map.utf8Start[k + 1] - map.utf8Start[k] == 2 && map.bytes[s] == 0x0D && map.bytes[s + 1] == 0x0A
+        let byteStart = Int(map.utf8Start[unit])
+        return map.utf8Start[unit + 1] - map.utf8Start[unit] == 2 && map.bytes[byteStart] == 0x0D && map.bytes[byteStart + 1] == 0x0A
     }
 
     @inline(__always)
-    func isSpace(_ k: Int) -> Bool {
-        let b = kinds[k]
-        return b == 0x20 || b == 0x09
+    func isSpace(_ unit: Int) -> Bool {
+        let kind = kinds[unit]
+        return kind == 0x20 || kind == 0x09
     }
 
     mutating func layOutLines() {
-        let n = map.count
+        let unitCount = map.count
         var open: Int32 = -1
         var previous: LineShape = .none
         var start = 0
-        while start <= n {
+        while start <= unitCount {
             var end = start
             var blank = true
             var first: UInt8 = 0
-            while end < n, !isNewline(end) {
+            while end < unitCount, !isNewline(end) {
                 if blank, !isSpace(end), kinds[end] != 0x0D {
                     blank = false
                     first = kinds[end]
@@ -61,8 +61,8 @@ struct BreakMarker {
                 } else {
                     shape = .code
                 }
-            } else if fenceCandidate, let f = Fence.opening(lineBytes) {
-                fences.append(f)
+            } else if fenceCandidate, let fence = Fence.opening(lineBytes) {
+                fences.append(fence)
                 open = Int32(fences.count - 1)
                 shape = .fenceOpen
             } else {
@@ -72,7 +72,7 @@ struct BreakMarker {
             // The boundary at the start of this line.
             if start > 0 {
                 fenceAt[start] = before
-                if start == n {
+                if start == unitCount {
                     breaks[start] = .line
                 } else if shape == .fenceClose || previous == .fenceOpen {
                     // Neither an empty block at the end of a chunk nor one at the start of the next.
@@ -91,23 +91,23 @@ struct BreakMarker {
             if start < end {
                 let inside: Int32 = shape == .fenceOpen ? -1 : (shape == .code || shape == .fenceClose ? before : open)
                 let fenceLine = shape == .fenceOpen || shape == .fenceClose
-                for k in (start + 1)...end {
-                    fenceAt[k] = inside
+                for boundary in (start + 1)...end {
+                    fenceAt[boundary] = inside
                     if fenceLine {
-                        breaks[k] = .forbidden
-                    } else if k < end, isSpace(k - 1), !isSpace(k) {
-                        breaks[k] = .word
+                        breaks[boundary] = .forbidden
+                    } else if boundary < end, isSpace(boundary - 1), !isSpace(boundary) {
+                        breaks[boundary] = .word
                     } else {
-                        breaks[k] = .cluster
+                        breaks[boundary] = .cluster
                     }
                 }
                 if shape == .text { markAtoms(start, end) }
                 if !fenceLine { markFenceRuns(start, end) }
             }
             previous = shape
-            if end >= n { break }
+            if end >= unitCount { break }
             start = end + 1
         }
-        fenceAt[n] = open
+        fenceAt[unitCount] = open
     }
 }

@@ -15,9 +15,9 @@ struct ChunkLayout {
 
     init(_ text: String) {
         map = GraphemeMap(text)
-        let n = map.count
-        var breaks = [BreakClass](repeating: .cluster, count: n + 1)
-        var fenceAt = [Int32](repeating: -1, count: n + 1)
+        let unitCount = map.count
+        var breaks = [BreakClass](repeating: .cluster, count: unitCount + 1)
+        var fenceAt = [Int32](repeating: -1, count: unitCount + 1)
         var fences: [Fence] = []
         let map = self.map
         map.kinds.withUnsafeBufferPointer { kinds in
@@ -30,7 +30,7 @@ struct ChunkLayout {
             }
         }
         breaks[0] = .forbidden
-        for k in map.clusterInterior { breaks[k] = .forbidden }
+        for boundary in map.clusterInterior { breaks[boundary] = .forbidden }
         self.breaks = breaks
         self.fenceAt = fenceAt
         self.fences = fences
@@ -38,22 +38,22 @@ struct ChunkLayout {
         closeCosts = fences.map { $0.closingLine.utf16.count + 1 }
     }
 
-    func fence(at k: Int) -> Fence? {
-        let f = fenceAt[k]
-        return f < 0 ? nil : fences[Int(f)]
+    func fence(at boundary: Int) -> Fence? {
+        let fenceIndex = fenceAt[boundary]
+        return fenceIndex < 0 ? nil : fences[Int(fenceIndex)]
     }
 
-    /// UTF-16 units a chunk starting at boundary k spends on reopening the fence open there.
+    /// UTF-16 units a chunk starting at `boundary` spends on reopening the fence open there.
     @inline(__always)
-    func reopenCost(at k: Int) -> Int {
-        let f = fenceAt[k]
-        return f < 0 ? 0 : reopenCosts[Int(f)]
+    func reopenCost(at boundary: Int) -> Int {
+        let fenceIndex = fenceAt[boundary]
+        return fenceIndex < 0 ? 0 : reopenCosts[Int(fenceIndex)]
     }
 
-    /// UTF-16 units a chunk ending at boundary k spends on closing the fence open there.
+    /// UTF-16 units a chunk ending at `boundary` spends on closing the fence open there.
     @inline(__always)
-    func closeCost(at k: Int) -> Int {
-        let f = fenceAt[k]
-        return f < 0 ? 0 : closeCosts[Int(f)]
+    func closeCost(at boundary: Int) -> Int {
+        let fenceIndex = fenceAt[boundary]
+        return fenceIndex < 0 ? 0 : closeCosts[Int(fenceIndex)]
     }
 }

@@ -9,9 +9,9 @@ struct ChunkNumbering {
 
     /// How many chunks labels of `digits` digits can number, plus one.
     static func capacity(digits: Int) -> Int {
-        var c = 1
-        for _ in 0..<digits { c *= 10 }
-        return c
+        var result = 1
+        for _ in 0..<digits { result *= 10 }
+        return result
     }
 
     /// The label and its separator. A chunk that starts with a block construct gets the label on a

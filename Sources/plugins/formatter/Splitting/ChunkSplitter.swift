@@ -50,48 +50,48 @@ package struct ChunkSplitter {
     /// still depend on text after the end.
     private func pieces(_ layout: ChunkLayout, reserve: Int, final: Bool) -> (pieces: [Piece], end: Int) {
         var found: [Piece] = []
-        var p = 0
-        let n = layout.map.count
-        while p < n {
-            guard let q = cut(layout, from: p, reserve: reserve, final: final) else { break }
-            found.append(Piece(from: p, to: q))
-            p = q
+        var boundary = 0
+        let unitCount = layout.map.count
+        while boundary < unitCount {
+            guard let next = cut(layout, from: boundary, reserve: reserve, final: final) else { break }
+            found.append(Piece(from: boundary, to: next))
+            boundary = next
         }
-        return (found, p)
+        return (found, boundary)
     }
 
-    /// Where the chunk starting at boundary `p` ends: the furthest break of the best class that
+    /// Where the chunk starting at boundary `start` ends: the furthest break of the best class that
     /// leaves the chunk at least half full, else the best class there is.
-    private func cut(_ layout: ChunkLayout, from p: Int, reserve: Int, final: Bool) -> Int? {
+    private func cut(_ layout: ChunkLayout, from start: Int, reserve: Int, final: Bool) -> Int? {
         let u16 = layout.map.utf16Start
         let breaks = layout.breaks
-        let n = layout.map.count
-        let start16 = Int(u16[p])
-        let budget = limit - reserve - layout.reopenCost(at: p)
-        if Int(u16[n]) - start16 <= budget { return final ? n : nil }
-        // Furthest fitting boundary of each class; k only grows, so later ones overwrite.
+        let unitCount = layout.map.count
+        let start16 = Int(u16[start])
+        let budget = limit - reserve - layout.reopenCost(at: start)
+        if Int(u16[unitCount]) - start16 <= budget { return final ? unitCount : nil }
+        // Furthest fitting boundary of each class; `boundary` only grows, so later ones overwrite.
         var best = (cluster: -1, word: -1, line: -1, paragraph: -1)
         var fallback = -1
-        var k = p + 1
-        while k <= n {
-            let length = Int(u16[k]) - start16
+        var boundary = start + 1
+        while boundary <= unitCount {
+            let length = Int(u16[boundary]) - start16
             if length > budget { break }
-            if length + layout.closeCost(at: k) <= budget {
-                switch breaks[k] {
-                case .forbidden: fallback = k
-                case .cluster: best.cluster = k
-                case .word: best.word = k
-                case .line: best.line = k
-                case .paragraph: best.paragraph = k
+            if length + layout.closeCost(at: boundary) <= budget {
+                switch breaks[boundary] {
+                case .forbidden: fallback = boundary
+                case .cluster: best.cluster = boundary
+                case .word: best.word = boundary
+                case .line: best.line = boundary
+                case .paragraph: best.paragraph = boundary
                 }
             }
-            k += 1
+            boundary += 1
         }
         let half = budget / 2
-        for c in [best.paragraph, best.line, best.word] where c > 0 && Int(u16[c]) - start16 >= half { return c }
-        for c in [best.paragraph, best.line, best.word, best.cluster, fallback] where c > 0 { return c }
+        for candidate in [best.paragraph, best.line, best.word] where candidate > 0 && Int(u16[candidate]) - start16 >= half { return candidate }
+        for candidate in [best.paragraph, best.line, best.word, best.cluster, fallback] where candidate > 0 { return candidate }
         // A single unit longer than the budget cannot happen above `minimumLimit`; still move on.
-        return p + 1
+        return start + 1
     }
 
     private func chunk(_ layout: ChunkLayout, _ piece: Piece, label: ChunkNumbering?) -> String {

@@ -22,51 +22,51 @@ struct GraphemeMap {
 
     init(_ text: String) {
         let bytes = Array(text.utf8)
-        let n = bytes.count
+        let byteCount = bytes.count
         var u8: [Int32] = []
         var u16: [Int32] = []
         var interior: [Int] = []
         var kinds: [UInt8] = []
-        kinds.reserveCapacity(n)
-        u8.reserveCapacity(n + 1)
-        u16.reserveCapacity(n + 1)
-        var i = 0
+        kinds.reserveCapacity(byteCount)
+        u8.reserveCapacity(byteCount + 1)
+        u16.reserveCapacity(byteCount + 1)
+        var offset = 0
         var o16: Int32 = 0
-        while i < n {
-            let b = bytes[i]
+        while offset < byteCount {
+            let byte = bytes[offset]
             // Fast path: an ASCII byte followed by another ASCII byte is a cluster by itself,
             // except CR LF, which is one cluster.
-            if b < 0x80, i + 1 == n || (bytes[i + 1] < 0x80 && !(b == 0x0D && bytes[i + 1] == 0x0A)) {
-                u8.append(Int32(i))
+            if byte < 0x80, offset + 1 == byteCount || (bytes[offset + 1] < 0x80 && !(byte == 0x0D && bytes[offset + 1] == 0x0A)) {
+                u8.append(Int32(offset))
                 u16.append(o16)
-                kinds.append(b)
-                i += 1
+                kinds.append(byte)
+                offset += 1
                 o16 += 1
                 continue
             }
-            let index = text.utf8.index(text.utf8.startIndex, offsetBy: i)
+            let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
             let cluster = text[index]
             let width16 = cluster.utf16.count
             if width16 <= Self.maxClusterUTF16 {
-                u8.append(Int32(i))
+                u8.append(Int32(offset))
                 u16.append(o16)
                 // An ASCII byte before a non-ASCII cluster ("\n日") is still its own unit.
                 let single = cluster.utf8.count == 1 ? cluster.utf8.first! : Self.notASCII
                 kinds.append(single < 0x80 ? single : Self.notASCII)
-                i += cluster.utf8.count
+                offset += cluster.utf8.count
                 o16 += Int32(width16)
             } else {
-                for (k, scalar) in cluster.unicodeScalars.enumerated() {
-                    if k > 0 { interior.append(u8.count) }
-                    u8.append(Int32(i))
+                for (scalarIndex, scalar) in cluster.unicodeScalars.enumerated() {
+                    if scalarIndex > 0 { interior.append(u8.count) }
+                    u8.append(Int32(offset))
                     u16.append(o16)
                     kinds.append(scalar.isASCII ? UInt8(scalar.value) : Self.notASCII)
-                    i += UTF8.width(scalar)
+                    offset += UTF8.width(scalar)
                     o16 += Int32(UTF16.width(scalar))
                 }
             }
         }
-        u8.append(Int32(n))
+        u8.append(Int32(byteCount))
         u16.append(o16)
         self.bytes = bytes
         self.utf8Start = u8

@@ -9,20 +9,20 @@ enum ExitStatus: Equatable {
         let lower = Array(output.lowercased().utf8)
         var last: (at: Int, code: Int)?
         for phrase in ["exit code", "exited with code", "exit status"] {
-            let p = Array(phrase.utf8)
-            var i = 0
-            while i + p.count <= lower.count {
-                defer { i += 1 }
-                guard lower[i] == p[0], lower[i..<(i + p.count)].elementsEqual(p) else { continue }
-                var j = i + p.count
-                while j < lower.count, lower[j] == UInt8(ascii: " ") || lower[j] == UInt8(ascii: ":") { j += 1 }
+            let phraseBytes = Array(phrase.utf8)
+            var start = 0
+            while start + phraseBytes.count <= lower.count {
+                defer { start += 1 }
+                guard lower[start] == phraseBytes[0], lower[start..<(start + phraseBytes.count)].elementsEqual(phraseBytes) else { continue }
+                var cursor = start + phraseBytes.count
+                while cursor < lower.count, lower[cursor] == UInt8(ascii: " ") || lower[cursor] == UInt8(ascii: ":") { cursor += 1 }
                 var value = 0, digits = 0
-                while j < lower.count, lower[j] >= 0x30, lower[j] <= 0x39, digits < 6 {
-                    value = value * 10 + Int(lower[j] - 0x30)
+                while cursor < lower.count, lower[cursor] >= 0x30, lower[cursor] <= 0x39, digits < 6 {
+                    value = value * 10 + Int(lower[cursor] - 0x30)
                     digits += 1
-                    j += 1
+                    cursor += 1
                 }
-                if digits > 0, last.map({ $0.at < i }) ?? true { last = (i, value) }
+                if digits > 0, last.map({ $0.at < start }) ?? true { last = (start, value) }
             }
         }
         if let last {

@@ -3,8 +3,8 @@ enum InlineCode {
     static func wrap(_ text: String) -> String {
         guard !text.isEmpty else { return "` `" }
         var longest = 0, current = 0
-        for b in text.utf8 {
-            if b == UInt8(ascii: "`") {
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "`") {
                 current += 1
                 longest = max(longest, current)
             } else {

@@ -5,23 +5,23 @@ extension String {
         guard limit >= 3 else { return count > limit ? String(prefix(limit)) : self }
         // Cheap exit before counting graphemes of a long text.
         if utf8.count <= limit { return self }
-        let n = count
-        guard n > limit else { return self }
+        let length = count
+        guard length > limit else { return self }
         let keep = limit - 1
         return String(prefix((keep + 1) / 2)) + "…" + String(suffix(keep / 2))
     }
 
     /// The text on one line: line breaks shown as " ↵ ", tabs as spaces, ends trimmed.
     var singleLine: String {
-        var t = self
-        if t.utf8.contains(0x0A) || t.utf8.contains(0x09) {
-            t = t.split(separator: "\n", omittingEmptySubsequences: true)
+        var text = self
+        if text.utf8.contains(0x0A) || text.utf8.contains(0x09) {
+            text = text.split(separator: "\n", omittingEmptySubsequences: true)
                 .map { $0.trimmingSpaces() }
                 .filter { !$0.isEmpty }
                 .joined(separator: " ↵ ")
                 .replacing("\t", with: " ")
         }
-        return t.trimmingSpaces()
+        return text.trimmingSpaces()
     }
 
     /// The text on one line with every run of whitespace collapsed to one space.

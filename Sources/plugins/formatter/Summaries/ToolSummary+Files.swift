@@ -29,8 +29,8 @@ extension ToolSummary {
     /// Lines in a file's content: a final line without LF still counts.
     static func lineCount(_ content: String) -> Int {
         guard !content.isEmpty else { return 0 }
-        var n = 0
-        for b in content.utf8 where b == 0x0A { n += 1 }
-        return content.utf8.last == 0x0A ? n : n + 1
+        var count = 0
+        for byte in content.utf8 where byte == 0x0A { count += 1 }
+        return content.utf8.last == 0x0A ? count : count + 1
     }
 }

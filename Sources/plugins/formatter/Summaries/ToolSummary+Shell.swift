@@ -6,7 +6,7 @@ extension ToolSummary {
         guard call.isError else { return command }
         let status = call.details["exitCode"]?.intValue.map { ExitStatus.code($0) } ?? ExitStatus(output: call.output)
         switch status {
-        case .code(let n)?: return command + " (exit \(n))"
+        case .code(let exitCode)?: return command + " (exit \(exitCode))"
         case .timedOut?: return command + " (timed out)"
         case nil: return command
         }

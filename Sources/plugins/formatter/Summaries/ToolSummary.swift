@@ -32,14 +32,14 @@ struct ToolSummary {
     /// A string argument, if the model passed one.
     func string(_ key: String) -> String? {
         switch call.args[key] {
-        case .string(let s)?: return s
+        case .string(let value)?: return value
         case .number?, .bool?: return call.args[key]?.serialized()
         default: return nil
         }
     }
 
     func int(_ key: String) -> Int? {
-        if let n = call.args[key]?.intValue { return n }
+        if let value = call.args[key]?.intValue { return value }
         return call.args[key]?.stringValue.flatMap { Int($0) }
     }
 

@@ -4,10 +4,10 @@ enum ColumnAlignment: Equatable {
 
     /// Parses one delimiter cell; nil when it is not one.
     init?(delimiter cell: Substring) {
-        let t = cell.trimmingSpaces()
-        guard !t.isEmpty else { return nil }
-        let left = t.hasPrefix(":"), right = t.hasSuffix(":")
-        let dashes = t.dropFirst(left ? 1 : 0).dropLast(right && t.count > 1 ? 1 : 0)
+        let trimmed = cell.trimmingSpaces()
+        guard !trimmed.isEmpty else { return nil }
+        let left = trimmed.hasPrefix(":"), right = trimmed.hasSuffix(":")
+        let dashes = trimmed.dropFirst(left ? 1 : 0).dropLast(right && trimmed.count > 1 ? 1 : 0)
         guard !dashes.isEmpty, dashes.allSatisfy({ $0 == "-" }) else { return nil }
         switch (left, right) {
         case (true, true): self = .center

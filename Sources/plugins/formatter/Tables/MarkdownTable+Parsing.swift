@@ -2,26 +2,26 @@ extension MarkdownTable {
     /// Splits a row on unescaped pipes, dropping the optional outer ones. Nil when the line has no
     /// pipe at all (it then cannot be part of a table).
     static func cells(of line: Substring) -> [Substring]? {
-        var t = Substring(line.trimmingSpaces())
-        guard t.utf8.contains(UInt8(ascii: "|")) else { return nil }
-        if t.hasPrefix("|") { t = t.dropFirst() }
-        if t.hasSuffix("|"), !t.hasSuffix("\\|") { t = t.dropLast() }
+        var row = Substring(line.trimmingSpaces())
+        guard row.utf8.contains(UInt8(ascii: "|")) else { return nil }
+        if row.hasPrefix("|") { row = row.dropFirst() }
+        if row.hasSuffix("|"), !row.hasSuffix("\\|") { row = row.dropLast() }
         var cells: [Substring] = []
-        var start = t.startIndex
-        var i = t.startIndex
-        while i < t.endIndex {
-            if t[i] == "\\" {
-                i = t.index(after: i)
-                if i < t.endIndex { i = t.index(after: i) }
+        var start = row.startIndex
+        var position = row.startIndex
+        while position < row.endIndex {
+            if row[position] == "\\" {
+                position = row.index(after: position)
+                if position < row.endIndex { position = row.index(after: position) }
                 continue
             }
-            if t[i] == "|" {
-                cells.append(t[start..<i])
-                start = t.index(after: i)
+            if row[position] == "|" {
+                cells.append(row[start..<position])
+                start = row.index(after: position)
             }
-            i = t.index(after: i)
+            position = row.index(after: position)
         }
-        cells.append(t[start..<t.endIndex])
+        cells.append(row[start..<row.endIndex])
         return cells
     }
 
@@ -30,8 +30,8 @@ extension MarkdownTable {
         guard let cells = cells(of: line) else { return nil }
         var result: [ColumnAlignment] = []
         for cell in cells {
-            guard let a = ColumnAlignment(delimiter: cell) else { return nil }
-            result.append(a)
+            guard let alignment = ColumnAlignment(delimiter: cell) else { return nil }
+            result.append(alignment)
         }
         return result
     }
@@ -39,11 +39,11 @@ extension MarkdownTable {
     /// Cell text as shown in a code block: trimmed, escaped pipes restored, and the emphasis and
     /// code markers dropped since a code block would show them literally.
     static func cellText(_ cell: Substring) -> String {
-        var t = cell.trimmingSpaces()
-        t = t.replacing("\\|", with: "|")
-        t = t.replacing("**", with: "")
-        t = t.replacing("`", with: "")
-        return t
+        var text = cell.trimmingSpaces()
+        text = text.replacing("\\|", with: "|")
+        text = text.replacing("**", with: "")
+        text = text.replacing("`", with: "")
+        return text
     }
 
     /// Parses the table starting at `lines[at]`, if one starts there: a header row, a delimiter
@@ -56,22 +56,22 @@ extension MarkdownTable {
             let aligns = alignments(of: lines[index + 1].text), aligns.count == head.count
         else { return nil }
         var rows: [[String]] = []
-        var i = index + 2
-        while i < lines.count, lines[i].kind.isText, !lines[i].text.isBlank, let row = cells(of: lines[i].text) {
+        var lineIndex = index + 2
+        while lineIndex < lines.count, lines[lineIndex].kind.isText, !lines[lineIndex].text.isBlank, let row = cells(of: lines[lineIndex].text) {
             var texts = row.prefix(head.count).map(cellText)
             while texts.count < head.count { texts.append("") }
             rows.append(texts)
-            i += 1
+            lineIndex += 1
         }
-        return (MarkdownTable(header: head.map(cellText), alignments: aligns, rows: rows), i - index)
+        return (MarkdownTable(header: head.map(cellText), alignments: aligns, rows: rows), lineIndex - index)
     }
 
     /// A cheap byte check before parsing: a delimiter row has only pipes, colons, dashes and
     /// spaces, with at least one pipe and one dash.
     private static func isDelimiterShaped(_ line: Substring) -> Bool {
         var pipe = false, dash = false
-        for b in line.utf8 {
-            switch b {
+        for byte in line.utf8 {
+            switch byte {
             case UInt8(ascii: "|"): pipe = true
             case UInt8(ascii: "-"): dash = true
             case UInt8(ascii: ":"), 0x20, 0x09, 0x0D: break

@@ -9,7 +9,7 @@ extension MarkdownTable {
     var codeBlockLines: [String] {
         var widths = header.map { max(1, $0.displayWidth) }
         for row in rows {
-            for (c, cell) in row.enumerated() { widths[c] = max(widths[c], cell.displayWidth) }
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.displayWidth) }
         }
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { alignments[$0].pad($1, to: widths[$0]) }
@@ -22,10 +22,10 @@ extension MarkdownTable {
         return out
     }
 
-    private func trimmingTrailingSpaces(_ s: String) -> String {
-        var t = Substring(s)
-        while t.last == " " { t = t.dropLast() }
-        return String(t)
+    private func trimmingTrailingSpaces(_ text: String) -> String {
+        var trimmed = Substring(text)
+        while trimmed.last == " " { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 
     /// `text` with every table outside code fences replaced by its code block.
@@ -36,16 +36,16 @@ extension MarkdownTable {
         var out: [Substring] = []
         out.reserveCapacity(lines.count)
         var changed = false
-        var i = 0
-        while i < lines.count {
-            if lines[i].kind.isText, let (table, count) = parse(lines, at: i) {
+        var index = 0
+        while index < lines.count {
+            if lines[index].kind.isText, let (table, count) = parse(lines, at: index) {
                 out.append(contentsOf: table.codeBlockLines.map { Substring($0) })
                 changed = true
-                i += count
+                index += count
                 continue
             }
-            out.append(lines[i].text)
-            i += 1
+            out.append(lines[index].text)
+            index += 1
         }
         guard changed else { return text }
         var result = out.joined(separator: "\n")
