@@ -9,11 +9,11 @@ struct GatewayDecodingTests {
     @Test func helloAndDispatchFramesDecode() throws {
         let hello = try GatewayPayload.decode(#"{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}"#)
         #expect(hello.op == 10)
-        #expect(hello.d["heartbeat_interval"]?.intValue == 41250)
-        #expect(hello.s == nil && hello.t == nil)
+        #expect(hello.data["heartbeat_interval"]?.intValue == 41250)
+        #expect(hello.sequence == nil && hello.eventName == nil)
         let dispatch = try GatewayPayload.decode(#"{"op":0,"d":{},"s":42,"t":"RESUMED"}"#)
-        #expect(dispatch.s == 42)
-        #expect(dispatch.t == "RESUMED")
+        #expect(dispatch.sequence == 42)
+        #expect(dispatch.eventName == "RESUMED")
         #expect(throws: (any Error).self) { try GatewayPayload.decode(#"{"d":1}"#) }
         #expect(throws: (any Error).self) { try GatewayPayload.decode("not json") }
     }

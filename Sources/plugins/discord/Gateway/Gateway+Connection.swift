@@ -170,7 +170,7 @@ extension Gateway {
         }
         switch GatewayOpcode(rawValue: payload.op) {
         case .hello:
-            let ms = payload.d["heartbeat_interval"]?.intValue ?? 41_250
+            let ms = payload.data["heartbeat_interval"]?.intValue ?? 41_250
             tracker = HeartbeatTracker(interval: .milliseconds(max(ms, 100)))
             await introduce(connection: id)
         case .heartbeatAck:
@@ -185,7 +185,7 @@ extension Gateway {
             logger.info("gateway: Discord asked for a reconnect (op 7)")
             leave(.resume, connection: id, why: "reconnect requested")
         case .invalidSession:
-            let resumable = payload.d.boolValue ?? false
+            let resumable = payload.data.boolValue ?? false
             logger.info("gateway: session invalidated (op 9, resumable: \(resumable))")
             leave(resumable ? .resume : .reidentify, connection: id, why: "invalid session")
         case .dispatch:
@@ -225,9 +225,9 @@ extension Gateway {
 
     func dispatch(_ payload: GatewayPayload) async {
         dispatches += 1
-        if let received = payload.s { sequence = received }
-        guard let name = payload.t else { return }
-        guard let event = GatewayEvent.decode(name: name, data: payload.d) else {
+        if let received = payload.sequence { sequence = received }
+        guard let name = payload.eventName else { return }
+        guard let event = GatewayEvent.decode(name: name, data: payload.data) else {
             logger.warning("gateway: \(name) without the fields the relay needs; skipped")
             return
         }
