@@ -11,11 +11,11 @@ enum GatewayPayloadFuzz {
         let text = String(decoding: input.rest(), as: UTF8.self)
         guard let payload = try? GatewayPayload.decode(text) else { return }
         _ = GatewayOpcode(rawValue: payload.op)
-        if let name = payload.t { _ = GatewayEvent.decode(name: name, data: payload.d) }
-        _ = ReadyInfo(payload.d)
-        _ = IncomingMessage(payload.d)
-        _ = Interaction(payload.d)
-        _ = ThreadInfo(payload.d)
-        for thread in payload.d["threads"]?.arrayValue ?? [] { _ = ThreadInfo(thread) }
+        if let name = payload.eventName { _ = GatewayEvent.decode(name: name, data: payload.data) }
+        _ = ReadyInfo(payload.data)
+        _ = IncomingMessage(payload.data)
+        _ = Interaction(payload.data)
+        _ = ThreadInfo(payload.data)
+        for thread in payload.data["threads"]?.arrayValue ?? [] { _ = ThreadInfo(thread) }
     }
 }
