@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 import Testing
 
 @testable import Supervisor
@@ -31,6 +32,30 @@ import Testing
         #expect(file.contains("\"version\" : 1"), "\(file)")
         #expect(file.contains("\"createdAt\" : \"2001-09-09T01:46:40Z\""), "\(file)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sessions.json"], "no temporary file left")
+    }
+
+    /// The saver keeps each record's JSON and encodes again only what changed: every save must
+    /// still hold the newest of every record, and drop the records no longer handed in.
+    @Test func theSaverWritesTheNewestRecordsEachTime() async throws {
+        let folder = try ScratchFolder()
+        let store = StateFile.sessions(path: folder.path + "/sessions.json")
+        let saver = SessionSaver(store: store)
+        let log = SessionLogCapture()
+        var records = [Self.record("aaaa", created: 1_000_000_000), Self.record("bbbb", created: 2_000_000_000)]
+        #expect(await saver.save(records) == nil)
+        #expect(try store.load(logger: log.logger).records == records)
+
+        records[1].activeRun = "bbbb-1"
+        records[1].runs = 1
+        #expect(await saver.save(records) == nil)
+        #expect(try store.load(logger: log.logger).records == records, "the changed record is saved as it is now")
+
+        records.removeFirst()
+        records.append(Self.record("cccc", created: 3_000_000_000, pid: 77))
+        #expect(await saver.save(records) == nil)
+        #expect(try store.load(logger: log.logger).records == records, "a removed record is gone, a new one is there")
+        #expect(try JSONValue.parse(bytes: Array(folder.read("sessions.json").utf8))["version"]?.intValue == 1)
+        #expect(log.text.isEmpty)
     }
 
     /// The dialogs open at the save come back whole, so a daemon killed with -9 can close them

@@ -5,11 +5,17 @@ import Foundation
 /// cooperative pool's few threads (there are as many as cores) while other sessions stream.
 /// Callers still wait for their save to be on disk, suspended rather than blocking. Saves that
 /// queue up while one is being written are folded into one write of the newest records.
+///
+/// A save comes with every run that starts or ends, and most records have not changed since the
+/// last one: each record's JSON is kept and only changed records are encoded again (with 220
+/// sessions, encoding them all was an eighth of the daemon's CPU while 20 of them streamed).
 final class SessionSaver: @unchecked Sendable {
     private let store: StateFile<SessionRecord>
     private let cond = NSCondition()
     private var next: [SessionRecord]?
     private var waiting: [CheckedContinuation<String?, Never>] = []
+    /// Touched only by the saver's thread.
+    private var encoded: [String: (record: SessionRecord, json: [UInt8])] = [:]
 
     init(store: StateFile<SessionRecord>) {
         self.store = store
@@ -41,8 +47,21 @@ final class SessionSaver: @unchecked Sendable {
             waiting = []
             cond.unlock()
             var failure: String?
-            do { try store.save(records) } catch { failure = "\(error)" }
+            do { try write(records) } catch { failure = "\(error)" }
             for waiter in done { waiter.resume(returning: failure) }
         }
+    }
+
+    private func write(_ records: [SessionRecord]) throws {
+        var kept: [String: (record: SessionRecord, json: [UInt8])] = [:]
+        var lines: [[UInt8]] = []
+        for record in records.sorted(by: store.order) {
+            let json: [UInt8]
+            if let old = encoded[record.id], old.record == record { json = old.json } else { json = try store.encode(record) }
+            kept[record.id] = (record, json)
+            lines.append(json)
+        }
+        encoded = kept
+        try store.save(encoded: lines)
     }
 }

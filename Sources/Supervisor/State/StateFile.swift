@@ -64,11 +64,32 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
     }
 
     func save(_ records: [Record]) throws {
+        try save(encoded: try records.sorted(by: order).map(encode))
+    }
+
+    /// One record as the file holds it: pretty, keys sorted, dates in ISO 8601, indented to sit
+    /// in the list. Callers that save often keep these and encode only what changed.
+    func encode(_ record: Record) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let file = StateFileContents(version: version, key: key, records: records.sorted(by: order))
-        try AtomicFile.writeOrThrow([UInt8](try encoder.encode(file)), to: path)
+        var indented: [UInt8] = [0x20, 0x20, 0x20, 0x20]
+        for byte in try encoder.encode(record) {
+            indented.append(byte)
+            if byte == 0x0A { indented.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
+        }
+        return indented
+    }
+
+    /// Writes records made by `encode`, in the order given.
+    func save(encoded records: [[UInt8]]) throws {
+        var file = Array("{\n  \"version\" : \(version),\n  \"\(key)\" : [\n".utf8)
+        for (index, record) in records.enumerated() {
+            file.append(contentsOf: record)
+            file.append(contentsOf: index == records.count - 1 ? [0x0A] : [0x2C, 0x0A])
+        }
+        file.append(contentsOf: Array("  ]\n}\n".utf8))
+        try AtomicFile.writeOrThrow(file, to: path)
     }
 
     /// Each record on its own: one bad record costs only itself, and it is kept.
