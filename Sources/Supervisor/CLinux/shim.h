@@ -20,3 +20,23 @@ static const short pi_relayd_spawn_setsid = 0x80;
 static inline int pi_relayd_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
+
+#include <sys/socket.h>
+
+// struct ucred and SO_PEERCRED are declared only under _GNU_SOURCE, which Swift's Glibc module
+// does not set; the layout is fixed by the kernel (pid, uid, gid).
+struct pi_relayd_ucred { pid_t pid; uid_t uid; gid_t gid; };
+#ifndef SO_PEERCRED
+#define SO_PEERCRED 17
+#endif
+
+// The peer of a connected Unix socket, as the kernel recorded it at connect(2).
+static inline int pi_relayd_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct pi_relayd_ucred credentials;
+    socklen_t size = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}

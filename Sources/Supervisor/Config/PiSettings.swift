@@ -25,6 +25,9 @@ struct PiSettings: Sendable, Equatable {
     var childEnvironment: [String: String] {
         var result = env
         if let agentDir { result["PI_CODING_AGENT_DIR"] = agentDir }
+        // A globally installed pi-relayd extension loads in our children too; this tells it to
+        // stay passive there instead of attaching a second session (docs/EXTENSION.md).
+        result["PI_RELAYD_CHILD"] = "1"
         return result
     }
 }

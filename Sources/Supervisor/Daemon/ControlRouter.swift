@@ -10,6 +10,7 @@ import Glibc
 struct ControlRouter: ControlHandler {
     let host: PluginHost
     let sessionControl: SessionControl
+    let terminalAttach: TerminalAttach
     let status: DaemonStatus
     /// Asks the daemon to shut down.
     let stopper: @Sendable () async -> Void
@@ -43,6 +44,8 @@ struct ControlRouter: ControlHandler {
             }
             let timeout = Duration.milliseconds(params["timeoutMs"]?.intValue ?? 30_000)
             return try await slot.request(method, params: callParams, timeout: timeout)
+        case "attach":
+            return try await terminalAttach.serve(params: params, requestID: stream.requestID, stream: stream)
         case "stop":
             let stopper = stopper
             // Unstructured on purpose: the reply must go out before the daemon tears down.

@@ -96,12 +96,15 @@ final class ControlServer: @unchecked Sendable {
 
     private static func serve(_ fd: Int32, handler: any ControlHandler, logger: Logger) async {
         let writer = FDWriter(fd: fd)
-        let stream = ControlStream(writer: writer)
+        let stream = ControlStream(writer: writer, peer: PeerCredentials(socket: fd))
         var lines = FDLineReader.lines(fd: fd, maxLineBytes: 16 << 20).makeAsyncIterator()
         let first = await lines.next()
-        // Reads on to the end of input: the client hanging up ends a stream.
+        // Reads on to the end of input: the client hanging up ends a stream. Lines after the
+        // request go to `incoming` (an attached terminal session talks both ways); others ignore them.
         let watcher = Task {
-            while await lines.next() != nil {}
+            while let event = await lines.next() {
+                if case .line(let bytes) = event { stream.received(bytes) }
+            }
             stream.close()
         }
         if case .line(let bytes)? = first {
@@ -135,6 +138,7 @@ final class ControlServer: @unchecked Sendable {
             return
         }
         do {
+            stream.requestID = id
             let result = try await handler.handle(method: method, params: params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }
         } catch let error as RemoteError {
@@ -156,19 +160,42 @@ protocol ControlHandler: Sendable {
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue?
 }
 
-/// A live connection for methods that stream (`stream`, `logs -f`).
+/// A live connection for methods that stream (`stream`, `logs -f`) or talk both ways (`attach`).
 final class ControlStream: @unchecked Sendable {
     private let writer: FDWriter
+    /// Who is on the other end, as the kernel says (nil when it would not say).
+    let peer: PeerCredentials?
+    /// The request's `id`, for a method that answers on the stream itself (`attach`).
+    var requestID: JSONValue = .null
+    /// The lines the client sends after its request, until it hangs up.
+    let incoming: AsyncStream<[UInt8]>
+    private let incomingSink: AsyncStream<[UInt8]>.Continuation
     private let lock = NSLock()
     private var closed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(writer: FDWriter) {
+    init(writer: FDWriter, peer: PeerCredentials? = nil) {
         self.writer = writer
+        self.peer = peer
+        (incoming, incomingSink) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .unbounded)
     }
 
     func send(_ event: JSONValue) {
         writer.send(ControlServer.line(["event": event]))
+    }
+
+    /// Sends a line as it is (the attach link speaks pi's RPC, not `{"event": …}`).
+    func sendLine(_ message: JSONValue) {
+        writer.send(ControlServer.line(message))
+    }
+
+    /// Sends bytes that already are one line, LF included.
+    func sendRaw(_ line: [UInt8]) {
+        writer.send(line)
+    }
+
+    func received(_ line: [UInt8]) {
+        incomingSink.yield(line)
     }
 
     var isClosed: Bool {
@@ -177,6 +204,7 @@ final class ControlStream: @unchecked Sendable {
     }
 
     func close() {
+        incomingSink.finish()
         lock.lock()
         closed = true
         let pending = waiters

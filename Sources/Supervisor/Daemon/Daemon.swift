@@ -74,6 +74,7 @@ struct Daemon: Service {
         let router = ControlRouter(
             host: host,
             sessionControl: SessionControl(sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter),
+            terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, logger: logger),
             status: status
         ) { stopper.yield() }
         let control = ControlServer(path: home.socketPath, logger: logger, handler: router)

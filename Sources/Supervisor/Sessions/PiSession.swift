@@ -2,35 +2,39 @@ import Foundation
 import Logging
 import PiRelaySDK
 
-/// One agent session: a `pi --mode rpc` child in the session's cwd, the commands in flight on
-/// it, what the agent is doing, its open questions and its recent history.
+/// One agent session: a `pi --mode rpc` child in the session's cwd, or an interactive pi in a
+/// terminal attached through the extension (`PiSession+Terminal`); the commands in flight on it,
+/// what the agent is doing, its open questions and its recent history. Both kinds speak pi's RPC
+/// protocol, so everything above this type works the same for either.
 actor PiSession {
     let id: String
-    private(set) var name: String
+    var name: String
     let cwd: String
-    private(set) var sessionFile: String?
-    private(set) var model: String?
-    private(set) var thinkingLevel: String?
-    private var lifecycle = SessionLifecycle()
+    var sessionFile: String?
+    var model: String?
+    var thinkingLevel: String?
+    var lifecycle = SessionLifecycle()
     var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
     let createdAt: Date
-    private(set) var lastActivity: Date
+    var lastActivity: Date
     let launcher: PiLauncher
+    /// Set for a terminal session: the daemon never starts or signals its pi.
+    let terminal: TerminalRecord?
     let logger: Logger
     let observer: any SessionObserver
     let persist: @Sendable (SessionRecord) async -> Void
 
-    private var table = PiCommandTable()
-    private var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
+    var table = PiCommandTable()
+    var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
     private var nextCommand = 0
     /// See `takeIDlessTurn`.
     private var idlessTurnTaken = false
     private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
-    private var input: ChildInput?
-    private(set) var pid: Int32?
-    private var recorder: RunRecorder
+    var input: (any PiInput)?
+    var pid: Int32?
+    var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
-    private var activeRun: String?
+    var activeRun: String?
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
@@ -38,12 +42,12 @@ actor PiSession {
     /// Images tools produced in the last run (see `ToolImage`).
     private(set) var images: [ToolImage] = []
     let imageDir: String
-    private(set) var questions: [String: PendingQuestion] = [:]
+    var questions: [String: PendingQuestion] = [:]
     private var history: EventHistory
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
-    private var stderrTail: [String] = []
+    var stderrTail: [String] = []
     /// How the current child ended, once it has.
-    private var lastExit: ChildExit?
+    var lastExit: ChildExit?
     private var starting: Task<Void, any Error>?
     private let reader = PiEventReader()
     private(set) var skippedLines = 0
@@ -60,7 +64,9 @@ actor PiSession {
         model = record.model
         createdAt = record.createdAt
         lastActivity = record.lastActivity
-        orphan = record.pid
+        orphan = record.terminal == nil ? record.pid : nil
+        terminal = record.terminal
+        if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
         self.launcher = launcher
         self.logger = logger
         self.observer = observer
@@ -74,8 +80,8 @@ actor PiSession {
     var record: SessionRecord {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-            lastActivity: lastActivity, pid: pid, runs: recorder.runsNumbered, activeRun: activeRun,
-            openQuestions: questions.isEmpty ? nil : openQuestions)
+            lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
+            openQuestions: questions.isEmpty ? nil : openQuestions, terminal: terminal)
     }
 
     private var orphan: Int32?
@@ -88,6 +94,14 @@ actor PiSession {
     /// missing or exits at start fails with its stderr.
     func ensureRunning() async throws {
         if lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
+        if terminal != nil {
+            guard input != nil else {
+                throw RemoteError(
+                    code: .unavailable,
+                    message: "\(name) is a terminal session that is not attached right now (its pi is closed or reconnecting); nothing was sent")
+            }
+            return
+        }
         if pid != nil, starting == nil { return }
         if let starting { return try await starting.value }
         let task = Task { try await self.launch() }
@@ -137,7 +151,7 @@ actor PiSession {
         }
     }
 
-    private func applyState(_ response: PiResponse) {
+    func applyState(_ response: PiResponse) {
         guard let data = try? response.data?.parse() else { return }
         if let file = data["sessionFile"]?.stringValue { sessionFile = file }
         if let reported = data["model"], let id = reported["id"]?.stringValue {
@@ -146,7 +160,7 @@ actor PiSession {
         if let level = data["thinkingLevel"]?.stringValue { thinkingLevel = level }
     }
 
-    private func handle(_ event: ChildEvent, generation gen: Int) async {
+    func handle(_ event: ChildEvent, generation gen: Int) async {
         guard lifecycle.isCurrent(gen) else { return }
         switch event {
         case .started(let childPID):
@@ -159,6 +173,7 @@ actor PiSession {
                 logger.warning("session \(name): skipped a non-JSON line from pi's stdout: \(preview)")
                 return
             }
+            if terminal != nil, case .other(let type) = piEvent.type, await terminalNews(type, line: bytes) { return }
             await apply(piEvent)
         case .stdoutOversized(let bytes, let prefix):
             skippedLines += 1
@@ -343,7 +358,7 @@ actor PiSession {
         images.removeAll()
     }
 
-    private func emit(_ outputs: [RunRecorder.Output]) async {
+    func emit(_ outputs: [RunRecorder.Output]) async {
         for output in outputs {
             switch output {
             case .started(let run):
@@ -377,7 +392,7 @@ actor PiSession {
     /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
     /// handled on the thread that read the line; everything else (finals go through the
     /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
-    private func tell(_ news: SessionNews) async {
+    func tell(_ news: SessionNews) async {
         if case .runUpdated = news {
             await observer.session(id, did: news)
             return
@@ -394,7 +409,7 @@ actor PiSession {
     }
 
     /// A compact preview of an event for history and `stream`.
-    private func record(_ event: PiEvent) {
+    func record(_ event: PiEvent) {
         switch event.type {
         case .messageUpdate:
             guard let update = event.assistantMessageEvent, let delta = update.delta else { return }
@@ -528,7 +543,7 @@ actor PiSession {
 
     // MARK: History and watchers
 
-    private func record(type: String, _ preview: JSONValue) {
+    func record(type: String, _ preview: JSONValue) {
         let now = Date()
         history.append(type: type, preview: preview, at: now)
         guard !watchers.isEmpty else { return }
@@ -586,11 +601,16 @@ actor PiSession {
         await persist(record)
     }
 
-    /// Close stdin, then TERM, then KILL the process group.
+    /// Close stdin, then TERM, then KILL the process group. A terminal's pi is the user's: it
+    /// is only let go.
     func end() async {
         lifecycle.end()
         for (_, w) in watchers { w.finish() }
         watchers.removeAll()
+        if terminal != nil {
+            input?.finish()
+            return
+        }
         guard let group = pid else { return }
         input?.finish()
         for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
@@ -621,6 +641,7 @@ actor PiSession {
         summary.model = model
         summary.thinkingLevel = thinkingLevel
         summary.pid = pid.map { Int($0) }
+        summary.kind = terminal == nil ? "spawned" : "terminal"
         return summary
     }
 }

@@ -52,6 +52,7 @@ struct SessionControl: Sendable {
         case "file":
             return try await file(session, params)
         case "end":
+            try await sessions.mayEnd(session)
             await sessions.end(session)
             return ["ended": .string(session.id)]
         default:

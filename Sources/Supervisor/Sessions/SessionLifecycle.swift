@@ -12,6 +12,9 @@ struct SessionLifecycle: Sendable, Equatable {
         case running
         /// pi is gone: it exited, failed to start, or the session ended.
         case exited(reason: String)
+        /// A terminal session's pi is not attached: it was closed, or its extension is
+        /// reconnecting. Only a new attach brings it back.
+        case detached
     }
 
     private(set) var phase: Phase
@@ -52,6 +55,20 @@ struct SessionLifecycle: Sendable, Equatable {
         return reason
     }
 
+    /// An attached terminal pi is taking commands: a new generation, running at once (the
+    /// extension answers for a pi that is already up).
+    mutating func attached() -> Int {
+        generation += 1
+        phase = .running
+        return generation
+    }
+
+    /// The terminal's connection ended. Returns the reason to show.
+    mutating func detached() -> String {
+        phase = .detached
+        return ending ? "ended" : "the terminal session detached"
+    }
+
     mutating func end() {
         ending = true
     }
@@ -62,6 +79,8 @@ struct SessionLifecycle: Sendable, Equatable {
         switch phase {
         case .exited(let reason):
             return .exited(reason: reason)
+        case .detached:
+            return .offline
         case .running, .starting, .resuming:
             if openQuestions > 0 { return .waitingForAnswer }
             if busy { return .busy }

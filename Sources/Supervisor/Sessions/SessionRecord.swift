@@ -24,4 +24,13 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// process, so a daemon killed with -9 loses them with it; the restarted daemon closes each
     /// in the chats, whose messages would otherwise keep buttons that reach nothing.
     var openQuestions: [PendingQuestion]?
+    /// Set for an interactive pi attached through the extension, which the daemon never starts,
+    /// resumes or signals (nil for the pi children it spawns).
+    var terminal: TerminalRecord?
+}
+
+/// What is kept of an attached terminal session.
+struct TerminalRecord: Codable, Sendable, Equatable {
+    /// pi's own session id, which the session id is derived from.
+    var piSessionID: String
 }

@@ -6,6 +6,8 @@ enum SessionState: Sendable, Equatable {
     case busy
     case waitingForAnswer
     case exited(reason: String)
+    /// A terminal session whose pi is not attached (closed, or reconnecting).
+    case offline
 
     var name: String {
         switch self {
@@ -15,6 +17,7 @@ enum SessionState: Sendable, Equatable {
         case .busy: return "busy"
         case .waitingForAnswer: return "waiting-for-answer"
         case .exited: return "exited"
+        case .offline: return "offline"
         }
     }
 }

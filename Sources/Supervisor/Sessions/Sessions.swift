@@ -40,8 +40,11 @@ actor Sessions {
         await withTaskGroup(of: Void.self) { group in
             for (_, session) in sessions {
                 group.addTask {
-                    do { try await session.ensureRunning() } catch {
-                        self.logger.error("\(error)")
+                    // A terminal session waits for its extension to attach again.
+                    if session.terminal == nil {
+                        do { try await session.ensureRunning() } catch {
+                            self.logger.error("\(error)")
+                        }
                     }
                     // Told once pi is back: the plugins have been found by then.
                     await self.closeInterruptedQuestions(session)
@@ -164,6 +167,41 @@ actor Sessions {
         }
         guard !newName.isEmpty else { throw RemoteError.invalidParams("a name cannot be empty") }
         await session.rename(newName)
+    }
+
+    /// A terminal session is the user's pi: while it is attached, only the terminal ends it.
+    func mayEnd(_ session: PiSession) async throws {
+        guard await session.isAttachedTerminal else { return }
+        throw RemoteError(
+            code: .unavailable,
+            message:
+                "\(await session.name) is a terminal session and its pi is attached: quit pi in the terminal, then forget the session once it shows as offline"
+        )
+    }
+
+    /// Attaches a terminal pi: the session of that pi session id, made on its first attach and
+    /// found again on every later one (after a reconnect or a daemon restart). Returns the
+    /// session and the generation of this attach.
+    func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> (session: PiSession, generation: Int) {
+        let id = registration.sessionID
+        let session: PiSession
+        if let existing = sessions[id] {
+            session = existing
+        } else {
+            let now = Date()
+            let folder = URL(fileURLWithPath: registration.cwd).lastPathComponent
+            var record = SessionRecord(
+                id: id, name: uniqueName(registration.name ?? (folder.isEmpty || folder == "/" ? "terminal" : folder)),
+                cwd: registration.cwd, sessionFile: registration.sessionFile, model: registration.model, createdAt: now, lastActivity: now)
+            record.terminal = TerminalRecord(piSessionID: registration.piSessionID)
+            session = makeSession(record)
+            sessions[id] = session
+            records[id] = record
+            await save()
+            logger.info("terminal session \(record.name) (\(id)) registered, pi pid \(registration.pid) in \(registration.cwd)")
+        }
+        let generation = await session.attachTerminal(registration, link: link)
+        return (session, generation)
     }
 
     func end(_ session: PiSession) async {

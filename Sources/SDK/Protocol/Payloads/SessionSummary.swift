@@ -7,7 +7,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var name: String
     /// The folder pi works in.
     public var cwd: String
-    /// `starting`, `resuming`, `idle`, `busy`, `waiting-for-answer` (a question is open) or `exited`.
+    /// `starting`, `resuming`, `idle`, `busy`, `waiting-for-answer` (a question is open), `exited`,
+    /// or, for a terminal session whose pi is not attached, `offline`.
     public var state: String
     /// When it last did something, ISO 8601.
     public var lastActivity: String?
@@ -23,6 +24,9 @@ public struct SessionSummary: Sendable, Equatable {
     public var thinkingLevel: String?
     /// pi's process id while it runs.
     public var pid: Int?
+    /// `spawned` (a pi the daemon started) or `terminal` (an interactive pi attached through
+    /// the pi-relayd extension). Absent means `spawned`.
+    public var kind: String?
 
     /// A summary with the required fields; the rest may be set afterwards.
     public init(id: String, name: String, cwd: String, state: String) {
@@ -47,6 +51,7 @@ extension SessionSummary: WirePayload {
         model = fields.optionalString("model")
         thinkingLevel = fields.optionalString("thinkingLevel")
         pid = fields.optionalInt("pid")
+        kind = fields.optionalString("kind")
     }
 
     /// The summary; absent fields are left out.
@@ -59,6 +64,7 @@ extension SessionSummary: WirePayload {
         object["model"] = model.map { .string($0) }
         object["thinkingLevel"] = thinkingLevel.map { .string($0) }
         object["pid"] = pid.map { JSONValue($0) }
+        object["kind"] = kind.map { .string($0) }
         return object
     }
 }

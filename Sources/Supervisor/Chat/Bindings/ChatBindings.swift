@@ -27,6 +27,16 @@ actor ChatBindings {
         save()
     }
 
+    /// Every chat watching `old` watches `new` instead (a terminal's `/new`, `/resume` or `/fork`).
+    func move(from old: String, to new: String) {
+        var moved = false
+        for (key, binding) in bindings where binding.sessionID == old {
+            bindings[key]?.sessionID = new
+            moved = true
+        }
+        if moved { save() }
+    }
+
     func unbind(key: String) {
         bindings.removeValue(forKey: key)
         save()

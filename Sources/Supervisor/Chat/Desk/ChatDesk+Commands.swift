@@ -72,6 +72,7 @@ extension ChatDesk {
             case .end:
                 let session = try needSession()
                 let name = await session.name
+                try await sessions.mayEnd(session)
                 for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
                 await sessions.end(session)
                 return Reply("Ended \(name).")

@@ -1,0 +1,94 @@
+import Foundation
+import PiRelaySDK
+
+/// A terminal session: an interactive pi attached through the extension, which speaks pi's RPC
+/// protocol over the control socket (docs/EXTENSION.md). The daemon never starts, resumes or
+/// signals that pi; it only takes what the extension sends and sends it commands.
+extension PiSession {
+    /// How long a detached terminal session may take to come back before the chats hear it
+    /// ended: pi's `/reload` and a reconnect detach for a blink.
+    static let terminalGrace: Duration = .seconds(3)
+
+    var isAttachedTerminal: Bool { terminal != nil && input != nil }
+
+    /// The extension attached this terminal's pi (again). A newer connection takes over from an
+    /// older one, which is let go: its end then belongs to a past generation and changes nothing.
+    func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> Int {
+        let older = input
+        let generation = lifecycle.attached()
+        older?.finish()
+        input = link
+        pid = registration.pid
+        if let file = registration.sessionFile { sessionFile = file }
+        if let modelName = registration.model { model = modelName }
+        if let level = registration.thinkingLevel { thinkingLevel = level }
+        lastActivity = Date()
+        record(type: "attached", ["pid": JSONValue(Int(registration.pid))])
+        await persist(record)
+        logger.info("session \(name) (\(id)): terminal pi attached (pid \(registration.pid))")
+        return generation
+    }
+
+    /// Lines from the extension, in order, as pi's stdout lines would come.
+    func terminalLine(_ line: [UInt8], generation: Int) async {
+        await handle(.stdout(.line(line)), generation: generation)
+    }
+
+    /// The attach connection ended: pi was closed (a killed pi says no goodbye), it reloads, or
+    /// the link broke. A run in flight is cut off as for a spawned pi that exits.
+    func terminalDetached(generation: Int) async {
+        guard lifecycle.isCurrent(generation) else { return }
+        input = nil
+        pid = nil
+        let reason = lifecycle.detached()
+        let closed = questions
+        questions.removeAll()
+        await persist(record)
+        for commandID in table.drain() {
+            waiters.removeValue(forKey: commandID)?.resume(throwing: SessionError.piFailed("the terminal session detached before pi answered"))
+        }
+        await emit(recorder.childExited(reason: reason))
+        for (_, question) in closed { await tell(.questionClosed(question, outcome: "the terminal session detached")) }
+        record(type: "detached", [:])
+        guard !lifecycle.ending else { return }
+        logger.info("session \(name): terminal pi detached")
+        // Unstructured on purpose: a one-shot timer; a new attach in the meantime makes it moot.
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.terminalGrace)
+            await self?.announceTerminalEnded(generation)
+        }
+    }
+
+    private func announceTerminalEnded(_ generation: Int) async {
+        guard lifecycle.isCurrent(generation), input == nil, !lifecycle.ending else { return }
+        logger.notice("session \(name): the terminal session ended")
+        await tell(
+            .notice(kind: "error", text: "The terminal session \(name) ended: pi was closed in the terminal. /forget removes it from /sessions."))
+    }
+
+    /// The lines only the extension sends. Returns false for a type that is not one of them.
+    func terminalNews(_ type: String, line: [UInt8]) async -> Bool {
+        guard ["terminal_input", "extension_ui_closed", "session_info"].contains(type) else { return false }
+        guard let message = try? JSONValue.parse(bytes: line) else { return true }
+        switch type {
+        case "terminal_input":
+            // Typed at the terminal: every chat watching sees it (`origin` matches no chat).
+            guard let text = message["text"]?.stringValue, !text.isEmpty else { return true }
+            lastActivity = Date()
+            record(type: "terminal_input", ["text": .string(String(text.prefix(200)))])
+            await tell(.promptEcho(text: text, origin: "terminal"))
+        case "extension_ui_closed":
+            // The terminal answered first: the chats' copy of the question closes.
+            guard let questionID = message["id"]?.stringValue, let question = questions.removeValue(forKey: questionID) else { return true }
+            record(type: "question_answered", ["id": .string(questionID), "by": "terminal"])
+            await persist(record)
+            await tell(.questionClosed(question, outcome: "answered in the terminal"))
+        default:
+            if let file = message["sessionFile"]?.stringValue { sessionFile = file }
+            if let modelName = message["model"]?.stringValue { model = modelName }
+            if let level = message["thinkingLevel"]?.stringValue { thinkingLevel = level }
+            await persist(record)
+        }
+        return true
+    }
+}

@@ -1,0 +1,83 @@
+import PiRelaySDK
+
+/// What the pi extension says of the interactive pi it attaches (the `attach` request's params,
+/// docs/EXTENSION.md): read and checked here, before any session is touched.
+struct TerminalRegistration: Sendable, Equatable {
+    /// The oldest pi whose extension API the extension relies on (`session_start` after the
+    /// terminal UI is up).
+    static let minimumPiVersion = "0.58.1"
+
+    var piSessionID: String
+    var sessionFile: String?
+    var cwd: String
+    var name: String?
+    var model: String?
+    var thinkingLevel: String?
+    var pid: Int32
+    var piVersion: String?
+    var extensionVersion: String?
+    /// The pi session this one replaces after `/new`, `/resume` or `/fork`.
+    var previousPiSessionID: String?
+
+    init(params: JSONValue) throws(RemoteError) {
+        guard let piSessionID = params["piSessionID"]?.stringValue, !piSessionID.isEmpty else {
+            throw RemoteError.invalidParams("attach needs piSessionID, pi's session id")
+        }
+        guard Self.hexDigits(piSessionID).count >= 8 else {
+            throw RemoteError.invalidParams("attach: piSessionID \(piSessionID.prefix(64)) has too few hex digits to name a session")
+        }
+        guard let cwd = params["cwd"]?.stringValue, cwd.hasPrefix("/") else {
+            throw RemoteError.invalidParams("attach needs cwd, an absolute path")
+        }
+        guard let pid = params["pid"]?.intValue, pid > 0, pid <= Int(Int32.max) else {
+            throw RemoteError.invalidParams("attach needs pid, pi's process id")
+        }
+        self.piSessionID = piSessionID
+        self.cwd = cwd
+        self.pid = Int32(pid)
+        sessionFile = params["sessionFile"]?.stringValue
+        name = params["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        model = params["model"]?.stringValue
+        thinkingLevel = params["thinkingLevel"]?.stringValue
+        piVersion = params["piVersion"]?.stringValue
+        extensionVersion = params["extensionVersion"]?.stringValue
+        previousPiSessionID = params["previousPiSessionID"]?.stringValue
+        if let piVersion, let older = Self.isOlder(piVersion, than: Self.minimumPiVersion), older {
+            throw RemoteError(
+                code: .other("unsupported"),
+                message:
+                    "pi \(piVersion) is too old for the pi-relayd extension: it needs pi \(Self.minimumPiVersion) or newer (npm install -g @mariozechner/pi-coding-agent)"
+            )
+        }
+    }
+
+    /// `t-` and the first 12 hex digits of pi's session id: the same pi session always gets the
+    /// same daemon session, across reconnects and daemon restarts.
+    var sessionID: String { Self.sessionID(piSessionID: piSessionID) }
+
+    static func sessionID(piSessionID: String) -> String {
+        "t-" + String(hexDigits(piSessionID).prefix(12))
+    }
+
+    private static func hexDigits(_ text: String) -> String {
+        String(text.lowercased().filter { $0.isHexDigit })
+    }
+
+    /// Compares dotted versions numerically (`0.58.10` is newer than `0.58.9`); a pre-release
+    /// suffix is ignored. Nil when `version` is not a version at all.
+    static func isOlder(_ version: String, than minimum: String) -> Bool? {
+        func parts(_ text: String) -> [Int]? {
+            let core = text.split(separator: "-", maxSplits: 1).first.map(String.init) ?? text
+            let numbers = core.split(separator: ".").map { Int($0) }
+            guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else { return nil }
+            return numbers.map { $0! }
+        }
+        guard let have = parts(version), let need = parts(minimum) else { return nil }
+        for index in 0..<max(have.count, need.count) {
+            let left = index < have.count ? have[index] : 0
+            let right = index < need.count ? need[index] : 0
+            if left != right { return left < right }
+        }
+        return false
+    }
+}
