@@ -1,0 +1,87 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A terminal session through the real daemon and CLI, with the extension's side of the attach
+/// protocol played by `ScriptedTerminal` (the real extension under a fake pi host is tested in
+/// extension/test/ and in TerminalStackTests).
+@Suite struct TerminalSessionTests {
+    static let piSessionID = "0c5f7f0e-3d0e-4b7e-9a59-5d2d1c3e4f50"
+
+    @Test func attachPromptFromTheCLIDetachAndAttachAgain() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let terminal = try ScriptedTerminal(socket: s.home.socketPath)
+            let answer = try await terminal.attach(piSessionID: Self.piSessionID, cwd: s.project)
+            let result = try #require(answer["result"], "\(answer)")
+            #expect(result["sessionID"] == "t-0c5f7f0e3d0e")
+            #expect(result["session"] == "project", "named after its folder")
+            let status = try await terminal.next("the relay status") { $0["type"] == "relay_status" }
+            #expect(status["watchers"] == [], "nobody watches yet")
+
+            let listed = try #require(try await s.summary("t-0c5f7f0e3d0e"))
+            #expect(listed["kind"] == "terminal")
+            #expect(listed["state"] == "idle")
+            #expect(listed["pid"] == JSONValue(Int(getpid())))
+            #expect(listed["model"] == "anthropic/claude-sonnet-4-5")
+
+            // A prompt from the CLI reaches the terminal's pi as pi's RPC prompt; its run streams back.
+            async let sent = s.json("send", "project", "what is in this folder?")
+            let prompt = try await terminal.command("prompt")
+            #expect(prompt["message"] == "what is in this folder?")
+            terminal.respond(to: prompt)
+            terminal.run(answer: "Two files and a README.", prompt: "what is in this folder?")
+            #expect(try await sent["status"] != nil)
+            async let last = s.last("t-0c5f7f0e3d0e")
+            terminal.respond(to: try await terminal.command("get_last_assistant_text"), data: ["text": "Two files and a README."])
+            #expect(try await last == "Two files and a README.")
+            try await waitUntil("the run is over") { try await s.summary("t-0c5f7f0e3d0e")?["state"] == "idle" }
+
+            // Typed at the terminal: in the history, for the chats to echo.
+            terminal.send(["type": "terminal_input", "text": "and now the tests", "images": 0])
+            try await waitUntil("the terminal prompt is in the history") {
+                try await s.history("t-0c5f7f0e3d0e").contains { $0["type"] == "terminal_input" && $0["text"] == "and now the tests" }
+            }
+
+            // While attached, only the terminal ends it.
+            let refused = try await s.run("end", "project")
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("terminal session"), "\(refused.stderr)")
+
+            // pi closed: offline, and prompts are refused with a clear word instead of queued.
+            terminal.hangUp()
+            try await s.waitForState("t-0c5f7f0e3d0e", "offline")
+            let offline = try await s.run("send", "project", "still there?")
+            #expect(offline.status != 0)
+            #expect(offline.stderr.contains("not attached"), "\(offline.stderr)")
+
+            // The same pi session attaches again under the same id.
+            let again = try ScriptedTerminal(socket: s.home.socketPath)
+            let second = try await again.attach(piSessionID: Self.piSessionID, cwd: s.project)
+            #expect(second["result"]?["sessionID"] == "t-0c5f7f0e3d0e")
+            try await s.waitForState("t-0c5f7f0e3d0e", "idle")
+            #expect(try await s.sessions().filter { $0["kind"] == "terminal" }.count == 1, "one session, not two")
+            again.hangUp()
+            try await s.waitForState("t-0c5f7f0e3d0e", "offline")
+            #expect(try await s.plain("end", "project").contains("ended"), "an offline terminal session can be forgotten")
+        }
+    }
+
+    @Test func aBadOrOldRegistrationIsRefusedWithItsReason() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let old = try ScriptedTerminal(socket: s.home.socketPath)
+            let refused = try await old.attach(piSessionID: Self.piSessionID, cwd: s.project, extra: ["piVersion": "0.57.0"])
+            #expect(refused["error"]?["code"] == "unsupported", "\(refused)")
+            #expect(refused["error"]?["message"]?.stringValue?.contains("0.58.1") == true)
+            let nameless = try ScriptedTerminal(socket: s.home.socketPath)
+            let bad = try await nameless.attach(piSessionID: "", cwd: s.project)
+            #expect(bad["error"]?["code"] == "invalid_params", "\(bad)")
+            #expect(try await s.sessions().isEmpty, "nothing registered")
+        }
+    }
+}
