@@ -13,7 +13,7 @@ public struct PiRelayd: AsyncParsableCommand {
             AbortCommand.self, CompactCommand.self, StreamCommand.self, HistoryCommand.self, QuestionsCommand.self,
             AnswerCommand.self, CancelCommand.self, RenameCommand.self, EndCommand.self, ModelCommand.self,
             ThinkingCommand.self, StateCommand.self, StatsCommand.self, LastCommand.self, NewConversationCommand.self,
-            RenderCommand.self, FileCommand.self, ImagesCommand.self,
+            RenderCommand.self, FileCommand.self, ImagesCommand.self, ExtensionCommand.self,
         ])
 
     public init() {}

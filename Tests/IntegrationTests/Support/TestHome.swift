@@ -138,6 +138,9 @@ final class TestHome: Sendable {
 
     var cli: CLI { CLI(environment: environment(), scratch: scratch) }
 
+    /// The CLI with more environment (`PI_CODING_AGENT_DIR`, say).
+    func cli(extra: [String: String]) -> CLI { CLI(environment: environment(extra), scratch: scratch) }
+
     /// Runs one `pi-relayd` command against this home.
     func run(_ arguments: String..., timeout: Duration = .seconds(60)) async throws -> CLIResult {
         try await cli.run(arguments, timeout: timeout)
