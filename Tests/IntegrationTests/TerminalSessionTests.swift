@@ -28,6 +28,7 @@ import Glibc
             #expect(listed["state"] == "idle")
             #expect(listed["pid"] == JSONValue(Int(getpid())))
             #expect(listed["model"] == "anthropic/claude-sonnet-4-5")
+            #expect(try await s.plain("sessions").contains("\tidle\t\(s.project)\tanthropic/claude-sonnet-4-5\tterminal session"))
 
             // A prompt from the CLI reaches the terminal's pi as pi's RPC prompt; its run streams back.
             async let sent = s.json("send", "project", "what is in this folder?")

@@ -96,6 +96,13 @@ struct Daemon: Service {
                 }
                 group.addTask { await sessions.restore(savedSessions.records) }
                 group.addTask {
+                    // An attached terminal pi shows in its footer which messengers watch it.
+                    for await id in bindings.changes {
+                        guard let session = await sessions.session(id: id) else { continue }
+                        await session.tellWatchers(Array(Set(await bindings.chats(of: id).map(\.messenger))).sorted())
+                    }
+                }
+                group.addTask {
                     for await _ in hangups {
                         logger.info("SIGHUP: reloading plugins")
                         await host.reload()

@@ -29,6 +29,11 @@ extension PiSession {
         return generation
     }
 
+    /// Which messengers watch this session now, for the terminal's footer.
+    func tellWatchers(_ messengers: [String]) {
+        (input as? TerminalLink)?.tellWatchers(messengers)
+    }
+
     /// Lines from the extension, in order, as pi's stdout lines would come.
     func terminalLine(_ line: [UInt8], generation: Int) async {
         await handle(.stdout(.line(line)), generation: generation)

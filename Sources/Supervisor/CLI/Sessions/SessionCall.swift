@@ -34,6 +34,7 @@ enum SessionCall {
         if let model = session["model"]?.stringValue { line += "\t\(model)" }
         if let questions = session["questions"]?.intValue, questions > 0 { line += "\t\(questions) question(s) waiting" }
         if let reason = session["exitReason"]?.stringValue { line += "\t(\(reason))" }
+        if session["kind"]?.stringValue == "terminal" { line += "\tterminal session" }
         return line
     }
 }

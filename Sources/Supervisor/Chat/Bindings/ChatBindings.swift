@@ -10,12 +10,17 @@ actor ChatBindings {
     private var bindings: [String: Binding] = [:]
     /// Why the last save failed, until one succeeds; `status` shows it.
     private(set) var saveError: String?
+    /// The ids of sessions whose watching chats changed, for whoever shows that (the footer of
+    /// an attached terminal pi).
+    nonisolated let changes: AsyncStream<String>
+    private let changed: AsyncStream<String>.Continuation
 
     /// `saved` is what the daemon read from `store` at start.
     init(store: StateFile<Binding>, saved: [Binding], logger: Logger) {
         self.store = store
         self.logger = logger
         for binding in saved { bindings[binding.key] = binding }
+        (changes, changed) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
     func binding(_ key: String) -> Binding? { bindings[key] }
@@ -25,6 +30,7 @@ actor ChatBindings {
             key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
             sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
         save()
+        changed.yield(sessionID)
     }
 
     /// Every chat watching `old` watches `new` instead (a terminal's `/new`, `/resume` or `/fork`).
@@ -34,12 +40,16 @@ actor ChatBindings {
             bindings[key]?.sessionID = new
             moved = true
         }
-        if moved { save() }
+        if moved {
+            save()
+            changed.yield(new)
+        }
     }
 
     func unbind(key: String) {
-        bindings.removeValue(forKey: key)
+        guard let gone = bindings.removeValue(forKey: key) else { return }
         save()
+        changed.yield(gone.sessionID)
     }
 
     /// Every chat watching the session, by key.

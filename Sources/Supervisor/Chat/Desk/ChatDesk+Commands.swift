@@ -161,7 +161,9 @@ extension ChatDesk {
         for session in all {
             let name = await session.name, state = await session.state, sid = session.id
             let watched = current?.id == sid
-            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name) · `\(session.cwd)`")
+            // A terminal session is the pi someone runs at their desk: marked, so nobody takes it for one of ours.
+            let kind = session.terminal == nil ? "" : " · terminal"
+            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name)\(kind) · `\(session.cwd)`")
             let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
             buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + name).prefix(Reply.maxLabelLength)), style: style))
         }
