@@ -72,6 +72,43 @@ import Glibc
         }
     }
 
+    /// The daemon killed with -9 mid-run: the terminal's pi is the user's and is never signalled
+    /// (its pid is not saved as a child's); the session comes back under its id when the
+    /// extension attaches again, and the run cut off by the gap is over.
+    @Test func daemonKilledNineThenTheSameSessionAttachesAgain() async throws {
+        try await SessionHome.with { s in
+            let doomed = try Daemon(home: s.home, environment: s.home.environment(), number: 91)
+            try await doomed.waitUntilListening()
+            // The "terminal pi" is a sleeping child of the test: the daemon must leave it alone.
+            let pi = try SpawnedProcess("/bin/sleep", ["300"], environment: [:], stdoutPath: "/dev/null", stderrPath: "/dev/null")
+            defer { kill(pi.pid, SIGKILL) }
+            let terminal = try ScriptedTerminal(socket: s.home.socketPath)
+            _ = try #require(
+                try await terminal.attach(piSessionID: Self.piSessionID, cwd: s.project, extra: ["pid": JSONValue(Int(pi.pid))])["result"])
+            terminal.send(["type": "agent_start"])
+            terminal.send(["type": "message_update", "assistantMessageEvent": ["type": "text_delta", "contentIndex": 0, "delta": "Half an ans"]])
+            try await s.waitForState("t-0c5f7f0e3d0e", "busy")
+            let saved = try String(contentsOfFile: s.sessionsFile, encoding: .utf8)
+            #expect(saved.contains("\"piSessionID\" : \"\(Self.piSessionID)\""), "\(saved)")
+            #expect(!saved.contains("\"pid\""), "a terminal's pid is never saved: a restart would take it for an orphan")
+
+            doomed.signal(SIGKILL)
+            _ = await doomed.waitForExit()
+            try await waitUntil("the extension's connection ends with the daemon") { terminal.hasEnded }
+
+            try await s.start()
+            let offline = try #require(try await s.summary("t-0c5f7f0e3d0e"))
+            #expect(offline["state"] == "offline", "restored, waiting for its terminal: \(offline)")
+            let back = try ScriptedTerminal(socket: s.home.socketPath)
+            _ = try #require(try await back.attach(piSessionID: Self.piSessionID, cwd: s.project, extra: ["pid": JSONValue(Int(pi.pid))])["result"])
+            let attached = try await s.waitForState("t-0c5f7f0e3d0e", "idle")
+            #expect(attached["pid"] == JSONValue(Int(pi.pid)))
+            #expect(ProcessTable.isRunning(pi.pid), "the terminal's pi was not touched")
+            #expect(!s.home.daemonLog.contains("from before the restart is still running"))
+            back.hangUp()
+        }
+    }
+
     @Test func aBadOrOldRegistrationIsRefusedWithItsReason() async throws {
         try await SessionHome.with { s in
             try await s.start()
