@@ -109,6 +109,34 @@ import Glibc
         }
     }
 
+    /// A question from the terminal's ask_user tool: answered from outside, the answer goes to
+    /// the extension; answered at the terminal first, it is closed here.
+    @Test func questionsAnsweredOnEitherSide() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let terminal = try ScriptedTerminal(socket: s.home.socketPath)
+            _ = try #require(try await terminal.attach(piSessionID: Self.piSessionID, cwd: s.project)["result"])
+            terminal.send([
+                "type": "extension_ui_request", "id": "q1", "method": "select", "title": "Which database?", "options": ["sqlite", "postgres"],
+            ])
+            try await s.waitForState("t-0c5f7f0e3d0e", "waiting-for-answer")
+            #expect(try await s.plain("answer", "project", "1", "2") == "answered\n")
+            let response = try await terminal.command("extension_ui_response")
+            #expect(response["id"] == "q1")
+            #expect(response["value"] == "postgres")
+            try await s.waitForState("t-0c5f7f0e3d0e", "idle")
+
+            terminal.send(["type": "extension_ui_request", "id": "q2", "method": "confirm", "title": "Deploy?", "message": "to production"])
+            try await s.waitForState("t-0c5f7f0e3d0e", "waiting-for-answer")
+            terminal.send(["type": "extension_ui_closed", "id": "q2", "by": "terminal"])
+            try await s.waitForState("t-0c5f7f0e3d0e", "idle")
+            let late = try await s.run("answer", "project", "q2", "yes")
+            #expect(late.status != 0, "the terminal answered first: \(late)")
+            #expect(try await s.history("t-0c5f7f0e3d0e").contains { $0["type"] == "question_answered" && $0["by"] == "terminal" })
+            terminal.hangUp()
+        }
+    }
+
     @Test func aBadOrOldRegistrationIsRefusedWithItsReason() async throws {
         try await SessionHome.with { s in
             try await s.start()

@@ -468,7 +468,9 @@ actor PiSession {
             var expires: Date?
             if let ms = request.timeout, ms > 0 {
                 expires = Date().addingTimeInterval(Double(ms) / 1000)
-            } else if method != "editor" || request.timeout == nil, let limit = launcher.dialogTimeout {
+            } else if terminal == nil, method != "editor" || request.timeout == nil, let limit = launcher.dialogTimeout {
+                // Not for a terminal's question: its dialog is open at the desk too, and the
+                // person there may still answer after the chats have gone quiet.
                 expires = Date().addingTimeInterval(Double(limit.components.seconds))
             }
             let question = PendingQuestion(
