@@ -18,8 +18,4 @@ enum BuildProducts {
     static func executable(_ name: String) -> String { directory + "/" + name }
 
     static var relayd: String { executable("pi-relayd") }
-
-    /// The checkout this test was built from (Tests/IntegrationTests/Support/ is three levels down).
-    static let packageRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
 }

@@ -7,8 +7,8 @@ import Glibc
 
 /// A child started with posix_spawn (Foundation.Process is banned in this project) in a process
 /// group of its own, so a test can signal it and everything it did not move elsewhere at once.
-/// stdin is /dev/null; stdout and stderr go to files, which never fill up and block the child
-/// the way an unread pipe would.
+/// stdin is /dev/null (or a file or FIFO the test names); stdout and stderr go to files, which
+/// never fill up and block the child the way an unread pipe would.
 final class SpawnedProcess: Sendable {
     let pid: pid_t
     let command: String
@@ -22,7 +22,7 @@ final class SpawnedProcess: Sendable {
 
     init(
         _ executable: String, _ arguments: [String], environment: [String: String],
-        stdoutPath: String, stderrPath: String
+        stdoutPath: String, stderrPath: String, stdinPath: String = "/dev/null"
     ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         self.stdoutPath = stdoutPath
@@ -31,7 +31,7 @@ final class SpawnedProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Tests run in parallel: without this a child would inherit whatever descriptors other
