@@ -137,6 +137,20 @@ import Glibc
         }
     }
 
+    /// A globally installed extension loads in the daemon's own pi children too; the marker in
+    /// their environment keeps it from attaching a second session for them.
+    @Test func spawnedPiChildrenCarryTheMarkerThatKeepsTheExtensionPassive() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "spawned")
+            let summary = try #require(try await s.summary(id))
+            #expect(summary["kind"] == "spawned")
+            let pid = try #require(summary["pid"]?.intValue)
+            let environment = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ"))
+            #expect(environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "PI_RELAYD_CHILD=1" })
+        }
+    }
+
     @Test func aBadOrOldRegistrationIsRefusedWithItsReason() async throws {
         try await SessionHome.with { s in
             try await s.start()

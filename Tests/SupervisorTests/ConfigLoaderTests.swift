@@ -103,7 +103,7 @@ import Testing
         #expect(
             loaded.config.pi.childEnvironment == [
                 "PI_THEME": "dark", "RETRIES": "3",
-                "PI_CODING_AGENT_DIR": "/home/me/agents",
+                "PI_CODING_AGENT_DIR": "/home/me/agents", "PI_RELAYD_CHILD": "1",
             ])
     }
 
@@ -292,7 +292,9 @@ import Testing
         #expect(loaded.path == home.configPath)
         #expect(loaded.config.sessions.defaultCwd == "/u")
         #expect(loaded.config.pi.agentDir == "/u/a")
-        #expect(loaded.config.pi.childEnvironment == ["PI_CODING_AGENT_DIR": "/u/a"])
+        #expect(
+            loaded.config.pi.childEnvironment == ["PI_CODING_AGENT_DIR": "/u/a", "PI_RELAYD_CHILD": "1"],
+            "the marker keeps a global extension passive")
     }
 
     @Test func allowedUsersFromTheEnvironmentCount() throws {
