@@ -46,14 +46,7 @@ extension PiSession {
         input = nil
         pid = nil
         let reason = lifecycle.detached()
-        let closed = questions
-        questions.removeAll()
-        await persist(record)
-        for commandID in table.drain() {
-            waiters.removeValue(forKey: commandID)?.resume(throwing: SessionError.piFailed("the terminal session detached before pi answered"))
-        }
-        await emit(recorder.childExited(reason: reason))
-        for (_, question) in closed { await tell(.questionClosed(question, outcome: "the terminal session detached")) }
+        await piGone(reason: reason, unanswered: "the terminal session detached before pi answered", questionsClosed: "the terminal session detached")
         record(type: "detached", [:])
         guard !lifecycle.ending else { return }
         logger.info("session \(name): terminal pi detached")

@@ -8,7 +8,7 @@ import PiRelaySDK
 /// protocol, so everything above this type works the same for either.
 actor PiSession {
     let id: String
-    var name: String
+    private(set) var name: String
     let cwd: String
     var sessionFile: String?
     var model: String?
@@ -24,17 +24,17 @@ actor PiSession {
     let observer: any SessionObserver
     let persist: @Sendable (SessionRecord) async -> Void
 
-    var table = PiCommandTable()
-    var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
+    private var table = PiCommandTable()
+    private var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
     private var nextCommand = 0
     /// See `takeIDlessTurn`.
     private var idlessTurnTaken = false
     private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
     var input: (any PiInput)?
     var pid: Int32?
-    var recorder: RunRecorder
+    private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
-    var activeRun: String?
+    private var activeRun: String?
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
@@ -45,9 +45,9 @@ actor PiSession {
     var questions: [String: PendingQuestion] = [:]
     private var history: EventHistory
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
-    var stderrTail: [String] = []
+    private var stderrTail: [String] = []
     /// How the current child ended, once it has.
-    var lastExit: ChildExit?
+    private var lastExit: ChildExit?
     private var starting: Task<Void, any Error>?
     private let reader = PiEventReader()
     private(set) var skippedLines = 0
@@ -151,7 +151,7 @@ actor PiSession {
         }
     }
 
-    func applyState(_ response: PiResponse) {
+    private func applyState(_ response: PiResponse) {
         guard let data = try? response.data?.parse() else { return }
         if let file = data["sessionFile"]?.stringValue { sessionFile = file }
         if let reported = data["model"], let id = reported["id"]?.stringValue {
@@ -211,20 +211,26 @@ actor PiSession {
         input = nil
         lastExit = exit
         let reason = lifecycle.exited(exit, stderr: spokenLines(stderrTail))
-        // Cleared before the save: a daemon restarted later must not close them a second time.
-        let closed = questions
-        questions.removeAll()
-        await persist(record)
-        for id in table.drain() {
-            waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed("pi exited before answering (\(reason))"))
-        }
-        await emit(recorder.childExited(reason: reason))
-        for (_, q) in closed { await tell(.questionClosed(q, outcome: "pi exited")) }
+        await piGone(reason: reason, unanswered: "pi exited before answering (\(reason))", questionsClosed: "pi exited")
         if !lifecycle.ending {
             logger.warning("session \(name): \(reason)")
             record(type: "exited", ["reason": .string(reason)])
             await tell(.exited(reason: reason))
         }
+    }
+
+    /// pi is gone (its child exited, or its terminal detached): commands in flight fail, a run
+    /// in flight ends cut off, and open questions close, in the chats too.
+    func piGone(reason: String, unanswered: String, questionsClosed: String) async {
+        // Cleared before the save: a daemon restarted later must not close them a second time.
+        let closed = questions
+        questions.removeAll()
+        await persist(record)
+        for id in table.drain() {
+            waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed(unanswered))
+        }
+        await emit(recorder.childExited(reason: reason))
+        for (_, question) in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
     }
 
     // MARK: Commands
@@ -358,7 +364,7 @@ actor PiSession {
         images.removeAll()
     }
 
-    func emit(_ outputs: [RunRecorder.Output]) async {
+    private func emit(_ outputs: [RunRecorder.Output]) async {
         for output in outputs {
             switch output {
             case .started(let run):
