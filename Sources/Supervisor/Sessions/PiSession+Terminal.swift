@@ -76,11 +76,13 @@ extension PiSession {
             record(type: "terminal_input", ["text": .string(String(text.prefix(200)))])
             await tell(.promptEcho(text: text, origin: "terminal"))
         case "extension_ui_closed":
-            // The terminal answered first: the chats' copy of the question closes.
+            // The terminal answered (or dismissed it) first, or the run was aborted: the chats'
+            // copy of the question closes.
             guard let questionID = message["id"]?.stringValue, let question = questions.removeValue(forKey: questionID) else { return true }
-            record(type: "question_answered", ["id": .string(questionID), "by": "terminal"])
+            let aborted = message["by"]?.stringValue == "abort"
+            record(type: aborted ? "question_cancelled" : "question_answered", ["id": .string(questionID), "by": aborted ? "abort" : "terminal"])
             await persist(record)
-            await tell(.questionClosed(question, outcome: "answered in the terminal"))
+            await tell(.questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
         default:
             if let file = message["sessionFile"]?.stringValue { sessionFile = file }
             if let modelName = message["model"]?.stringValue { model = modelName }
