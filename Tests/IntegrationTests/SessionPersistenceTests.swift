@@ -158,7 +158,10 @@ import Glibc
     }
 
     @Test func aPiThatDiesOnItsOwnIsReportedAndTheNextSendRestartsIt() async throws {
-        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_DIE_AFTER_MS": "6000"])) { s in
+        // 15 s: the prompt and the watcher must be in place before pi dies. Under the thread
+        // sanitizer on a busy machine they once took more than 6 s, the watcher came after the
+        // exit and waited for an event that had already gone by.
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_DIE_AFTER_MS": "15000"])) { s in
             try await s.start()
             let id = try await s.new(name: "d")
             try await s.prompt(id, "before the crash")
@@ -166,10 +169,10 @@ import Glibc
             let watcher = try SessionStreamWatcher(s, session: "d", name: "d")
             try await watcher.waitFor("watching")
 
-            let exited = try await s.waitForState(id, "exited", timeout: .seconds(30))
+            let exited = try await s.waitForState(id, "exited", timeout: .seconds(45))
             let reason = try #require(exited["exitReason"]?.stringValue)
             #expect(reason.hasPrefix("pi exited with status 1"), "\(reason)")
-            #expect(reason.contains("fake-pi: simulated crash after 6000 ms (FAKE_PI_DIE_AFTER_MS)"), "\(reason)")
+            #expect(reason.contains("fake-pi: simulated crash after 15000 ms (FAKE_PI_DIE_AFTER_MS)"), "\(reason)")
             let event = try await watcher.waitFor("exited")
             #expect(event["reason"]?.stringValue == reason)
             #expect(event["session"] == "d")
