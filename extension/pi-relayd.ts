@@ -768,11 +768,9 @@ class Questions {
   private readonly open = new Map<string, OpenQuestion>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly link: () => DaemonLink | undefined;
-  private readonly log: Log;
 
-  constructor(link: () => DaemonLink | undefined, log: Log) {
+  constructor(link: () => DaemonLink | undefined) {
     this.link = link;
-    this.log = log;
   }
 
   ask(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
@@ -944,7 +942,7 @@ class Relay {
     this.log = log;
     this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log);
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
-    this.questions = new Questions(() => this.link, log);
+    this.questions = new Questions(() => this.link);
   }
 
   // --- pi's lifecycle
@@ -1321,6 +1319,7 @@ class Relay {
       return;
     }
     const questions = this.questions;
+    const sessionContext = () => this.context;
     this.pi.registerTool({
       name: "ask_user",
       label: "Ask user",
@@ -1329,7 +1328,7 @@ class Relay {
         "Give options for a choice; set multiline for an answer of several lines.",
       parameters: ASK_USER_PARAMETERS as any,
       async execute(_toolCallId: string, params: any, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: ExtensionContext) {
-        const answer = await questions.ask(params ?? {}, signal, ctx);
+        const answer = await questions.ask(params ?? {}, signal, ctx ?? sessionContext());
         return { content: [{ type: "text", text: answer.text }], details: { answeredBy: answer.by } };
       },
     } as any);

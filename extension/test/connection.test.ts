@@ -176,7 +176,7 @@ test("session_shutdown closes the connection at once", async (t) => {
   const connection = daemon.attached;
   const started = Date.now();
   await host.shutdown();
-  assert.ok(Date.now() - started < 100, "session_shutdown does not wait for the network");
+  assert.ok(Date.now() - started < 500, "session_shutdown does not wait for the network");
   await waitUntil(() => connection.ended, 1000, "the connection to end");
   await sleep(600);
   assert.equal(daemon.attaches.length, 1, "no reconnect after shutdown");

@@ -69,10 +69,11 @@ test("tool_execution_update: at most one per 500 ms per call, the last always be
   const toolEvents = daemon.lines((m) => String(m.type).startsWith("tool_execution_"));
   const updates = toolEvents.filter((e) => e.type === "tool_execution_update");
   assert.ok(updates.length >= 2 && updates.length < 12, `${updates.length} updates`);
-  // 500 ms apart, but for the last one, which the end brings forward.
+  // 500 ms apart, but for the last one, which the end brings forward (a margin for a busy
+  // machine: the fake daemon reads in this same process; unthrottled they would be 60 ms apart).
   const times = daemon.received.filter((r) => r.message.type === "tool_execution_update").map((r) => r.at);
   for (let index = 1; index < times.length - 1; index++) {
-    assert.ok(times[index] - times[index - 1] >= 450, `updates ${times[index] - times[index - 1]} ms apart`);
+    assert.ok(times[index] - times[index - 1] >= 300, `updates ${times[index] - times[index - 1]} ms apart`);
   }
   assert.equal(toolEvents.at(-1)!.type, "tool_execution_end");
   assert.equal(toolEvents.at(-2)!.type, "tool_execution_update");
