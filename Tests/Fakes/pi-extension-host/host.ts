@@ -1,0 +1,1102 @@
+/**
+ * A fake pi (interactive mode) that loads pi extensions: the parts of pi's extension API, ctx,
+ * ctx.ui, events and tools that shared/specs/pi-extension-api.md describes, quirks included, and
+ * a simulated agent. It is test code and shares nothing with the extension it loads.
+ *
+ * In-process (the extension's node:test tests):
+ *     const host = await PiHost.create({ extensions: [path] }); await host.start(); ...
+ * As a process (the Swift integration tests), driven by JSON lines on stdin, telling on stdout
+ * what a user would see (README.md beside this file):
+ *     node host.ts --extension PATH [--cwd DIR] [--session-id ID] [--pi-version V]
+ */
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+type Json = Record<string, any>;
+type Handler = (event: Json, ctx: Json) => unknown;
+
+/** One thing the person at the terminal would see; `saw` names what. */
+export type Saw = Json & { saw: string };
+
+export interface HostOptions {
+  /** Extension files, loaded in this order (each import is fresh, as pi's jiti loads them). */
+  extensions?: string[];
+  /** The session's working directory (pi's process.cwd()). Default: a temp folder. */
+  cwd?: string;
+  sessionId?: string;
+  /** The version pi's package.json says; null: no package.json to be found. Default 0.58.3. */
+  piVersion?: string | null;
+  /** pi's command-line arguments after the script, e.g. ["--mode", "rpc"]. */
+  args?: string[];
+  /** False plays print/JSON mode (ctx.hasUI false, dialogs answer their default at once). */
+  hasUI?: boolean;
+  /** Where sessions are written. Default: a temp folder. */
+  agentDir?: string;
+  /** Milliseconds between two streamed deltas. */
+  streamDelayMs?: number;
+  /** Milliseconds of a prompt's pre-run phase (API key lookup, before_agent_start). */
+  preRunDelayMs?: number;
+  /** Tools that exist before any extension loads, besides pi's built-ins. */
+  extraTools?: Json[];
+}
+
+export const DEFAULT_PI_VERSION = "0.58.3";
+const BUILTIN_TOOLS = ["read", "bash", "edit", "write"];
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const NOT_INITIALIZED =
+  "Extension runtime not initialized. Action methods cannot be called during extension loading.";
+const BUSY_NO_BEHAVIOR =
+  "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+const BUSY_COLLISION =
+  "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
+
+const MODELS: Json[] = [
+  model("anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5", true),
+  model("openai", "gpt-5", "GPT-5", true),
+  model("nokey", "model-without-key", "A model without an API key", false),
+];
+
+function model(provider: string, id: string, name: string, reasoning: boolean): Json {
+  return {
+    id,
+    name,
+    api: `${provider}-messages`,
+    provider,
+    baseUrl: `https://${provider}.invalid`,
+    reasoning,
+    input: ["text", "image"],
+    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    contextWindow: 200000,
+    maxTokens: 64000,
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What pi's sendUserMessage does with content: text blocks joined by "\n", images after. */
+function flattenContent(content: unknown): { text: string; images: Json[] } {
+  if (typeof content === "string") return { text: content, images: [] };
+  if (!Array.isArray(content)) return { text: String(content), images: [] };
+  const texts = content.filter((b) => b?.type === "text").map((b) => String(b.text));
+  const images = content.filter((b) => b?.type === "image").map((b) => ({ type: "image", data: b.data, mimeType: b.mimeType }));
+  return { text: texts.join("\n"), images };
+}
+
+function userMessage(text: string, images: Json[]): Json {
+  return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+}
+
+function assistantMessage(content: Json[], stopReason: string, modelInfo: Json | undefined): Json {
+  const message: Json = {
+    role: "assistant",
+    content,
+    api: modelInfo?.api ?? "anthropic-messages",
+    provider: modelInfo?.provider ?? "anthropic",
+    model: modelInfo?.id ?? "claude-sonnet-4-5",
+    usage: {
+      input: 10,
+      output: 20,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 30,
+      cost: { input: 0.00003, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: 0.00033 },
+    },
+    stopReason,
+    timestamp: Date.now(),
+  };
+  if (stopReason === "aborted") message.errorMessage = "Request was aborted";
+  return message;
+}
+
+function textOf(message: Json | undefined): string {
+  if (!message || !Array.isArray(message.content)) return "";
+  return message.content.filter((b: Json) => b.type === "text").map((b: Json) => b.text).join("");
+}
+
+/** A loaded extension: its own handlers, tools and commands, as pi keeps them per extension. */
+interface LoadedExtension {
+  path: string;
+  handlers: Map<string, Handler[]>;
+  tools: Map<string, Json>;
+  commands: Map<string, Json>;
+}
+
+interface QueuedMessage {
+  text: string;
+  images: Json[];
+  source: string;
+}
+
+interface Dialog {
+  method: string;
+  title: string;
+  options?: string[];
+  closed: boolean;
+  resolve: (value: string | undefined) => void;
+}
+
+/** What the agent does with a prompt (the simulated model). */
+interface Plan {
+  text?: string;
+  toolCall?: { name: string; arguments: Json };
+}
+
+let loadCounter = 0;
+
+export class PiHost extends EventEmitter {
+  /** Everything the host showed, in order. */
+  readonly seen: Saw[] = [];
+  /** Extension errors pi would print in red (handlers that threw, failed sendUserMessage...). */
+  readonly errors: Json[] = [];
+  /** Every pi.sendUserMessage call, as made. */
+  readonly sentUserMessages: { content: unknown; options: Json | undefined; streaming: boolean }[] = [];
+
+  readonly cwd: string;
+  readonly agentDir: string;
+  readonly hasUI: boolean;
+  readonly streamDelayMs: number;
+  readonly preRunDelayMs: number;
+
+  sessionId: string;
+  sessionFile: string;
+  sessionName: string | undefined;
+  model: Json | undefined = MODELS[0];
+  thinkingLevel = "medium";
+
+  private readonly extensions: LoadedExtension[] = [];
+  private readonly extraTools: Json[];
+  private runtimeReady = false;
+  private streaming = false;
+  private runAbort: AbortController | undefined;
+  private runDone: Promise<void> = Promise.resolve();
+  private readonly steering: QueuedMessage[] = [];
+  private readonly followUps: QueuedMessage[] = [];
+  /** Agent events pass through one queue; extension handlers are awaited in turn. */
+  private eventChain: Promise<void> = Promise.resolve();
+  private entries: Json[] = [];
+  private fileWritten = false;
+  private visibleDialog: Dialog | undefined;
+  private readonly statuses = new Map<string, string>();
+  private readonly savedArgv: string[];
+  private readonly packageDir: string;
+  private shutDown = false;
+
+  private constructor(options: HostOptions) {
+    super();
+    this.cwd = options.cwd ?? fs.mkdtempSync(path.join(os.tmpdir(), "pi-host-cwd-"));
+    this.agentDir = options.agentDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "pi-host-agent-"));
+    this.hasUI = options.hasUI ?? true;
+    this.streamDelayMs = options.streamDelayMs ?? 5;
+    this.preRunDelayMs = options.preRunDelayMs ?? 20;
+    this.extraTools = options.extraTools ?? [];
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.sessionFile = this.sessionFileFor(this.sessionId);
+    // pi's npm install runs <package>/dist/cli.js: process.argv[1] says where pi is.
+    this.packageDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-host-package-"));
+    fs.mkdirSync(path.join(this.packageDir, "dist"));
+    fs.writeFileSync(path.join(this.packageDir, "dist", "cli.js"), "// the fake pi host's stand-in for pi's cli.js\n");
+    const version = options.piVersion === undefined ? DEFAULT_PI_VERSION : options.piVersion;
+    if (version !== null) {
+      const manifest = { name: "@mariozechner/pi-coding-agent", version, piConfig: { name: "pi", configDir: ".pi" } };
+      fs.writeFileSync(path.join(this.packageDir, "package.json"), JSON.stringify(manifest, null, 2));
+    }
+    this.savedArgv = process.argv;
+    process.argv = [process.execPath, path.join(this.packageDir, "dist", "cli.js"), ...(options.args ?? [])];
+  }
+
+  /** Makes the host and loads its extensions (their factories run; the session is not bound). */
+  static async create(options: HostOptions = {}): Promise<PiHost> {
+    const host = new PiHost(options);
+    for (const file of options.extensions ?? []) await host.load(file);
+    return host;
+  }
+
+  // ----- loading
+
+  /** Imports an extension anew and runs its factory, as pi's loader does. */
+  async load(file: string): Promise<void> {
+    const extension: LoadedExtension = { path: path.resolve(file), handlers: new Map(), tools: new Map(), commands: new Map() };
+    let factory: unknown;
+    try {
+      const module = await import(`${pathToFileURL(extension.path).href}?pi-host-load=${++loadCounter}`);
+      factory = module.default;
+    } catch (error) {
+      this.reportError(extension.path, "load", error);
+      return;
+    }
+    if (typeof factory !== "function") {
+      this.reportError(extension.path, "load", new Error(`${file} does not export a valid factory function`));
+      return;
+    }
+    this.extensions.push(extension);
+    try {
+      await factory(this.api(extension));
+    } catch (error) {
+      this.extensions.pop();
+      this.reportError(extension.path, "load", error);
+    }
+  }
+
+  /** How many handlers the loaded extensions registered (0 for a passive one). */
+  handlerCount(event?: string): number {
+    let count = 0;
+    for (const extension of this.extensions) {
+      for (const [name, handlers] of extension.handlers) if (!event || name === event) count += handlers.length;
+    }
+    return count;
+  }
+
+  // ----- the session's life
+
+  /** Binds the runtime and fires session_start, as pi does once its terminal UI is up. */
+  async start(): Promise<void> {
+    this.runtimeReady = true;
+    await this.dispatch("session_start", {});
+    this.show({ saw: "session", reason: "start", sessionId: this.sessionId, sessionFile: this.sessionFile });
+  }
+
+  /** `/new`: session_before_switch (may be cancelled), abort, new id, session_switch. */
+  async newSession(): Promise<boolean> {
+    const results = await this.dispatch("session_before_switch", { reason: "new" });
+    if (results.some((r) => r?.cancel === true)) return false;
+    await this.abortAndWait();
+    const previousSessionFile = this.sessionFile;
+    this.switchTo(randomUUID(), []);
+    await this.dispatch("session_switch", { reason: "new", previousSessionFile });
+    this.show({ saw: "session", reason: "new", sessionId: this.sessionId, sessionFile: this.sessionFile });
+    return true;
+  }
+
+  /** `/fork` from the latest entry: a new session with the same messages. */
+  async fork(): Promise<boolean> {
+    const entryId = this.entries.at(-1)?.id ?? "";
+    const results = await this.dispatch("session_before_fork", { entryId });
+    if (results.some((r) => r?.cancel === true)) return false;
+    await this.abortAndWait();
+    const previousSessionFile = this.sessionFile;
+    this.switchTo(randomUUID(), this.entries.map((entry) => ({ ...entry })));
+    await this.dispatch("session_fork", { previousSessionFile });
+    this.show({ saw: "session", reason: "fork", sessionId: this.sessionId, sessionFile: this.sessionFile });
+    return true;
+  }
+
+  /** `/quit`: session_shutdown (awaited), then pi exits. */
+  async shutdown(): Promise<void> {
+    if (this.shutDown) return;
+    this.shutDown = true;
+    this.runAbort?.abort();
+    await this.dispatch("session_shutdown", {});
+    this.show({ saw: "shutdown" });
+    this.dispose();
+  }
+
+  /** Gives process.argv back and removes the fake package folder (no session_shutdown). */
+  dispose(): void {
+    this.shutDown = true;
+    this.runAbort?.abort();
+    process.argv = this.savedArgv;
+    try {
+      fs.rmSync(this.packageDir, { recursive: true, force: true });
+    } catch {
+      // Gone already.
+    }
+  }
+
+  // ----- the person at the terminal
+
+  /** Types a prompt and presses Enter: steer while the agent streams, as the TUI does. */
+  type(text: string): void {
+    if (this.visibleDialog) {
+      this.show({ saw: "error", message: "a dialog is open: the editor is not there to type in" });
+      return;
+    }
+    const streamingBehavior = this.streaming ? "steer" : undefined;
+    this.prompt(text, { source: "interactive", images: [], streamingBehavior }).catch((error) =>
+      this.show({ saw: "error", message: errorText(error) }),
+    );
+  }
+
+  /** Answers the dialog on screen (a select's option, an input's or editor's text). */
+  answer(value: string): boolean {
+    const dialog = this.visibleDialog;
+    if (!dialog) {
+      this.show({ saw: "error", message: "no dialog to answer" });
+      return false;
+    }
+    this.closeDialog(dialog, value, "answer");
+    return true;
+  }
+
+  /** Escape: dismisses the dialog on screen, else aborts the running agent. */
+  escape(): void {
+    if (this.visibleDialog) this.closeDialog(this.visibleDialog, undefined, "escape");
+    else this.runAbort?.abort();
+  }
+
+  /** `/name TEXT` (pi appends a session_info entry; extensions get no event). */
+  rename(name: string): void {
+    this.sessionName = name;
+    this.appendEntry({ type: "session_info", name });
+  }
+
+  /** Shift+Tab: the next thinking level (pi fires no extension event). */
+  cycleThinking(): void {
+    const index = THINKING_LEVELS.indexOf(this.thinkingLevel);
+    this.thinkingLevel = THINKING_LEVELS[(index + 1) % THINKING_LEVELS.length];
+  }
+
+  /** `/model provider/id`. */
+  async selectModel(provider: string, id: string): Promise<boolean> {
+    const found = MODELS.find((m) => m.provider === provider && m.id === id);
+    if (!found) return false;
+    const previousModel = this.model;
+    this.model = found;
+    await this.dispatch("model_select", { model: found, previousModel, source: "set" });
+    return true;
+  }
+
+  /** The tool pi would run under that name (the first registration wins). */
+  tool(name: string): Json | undefined {
+    return this.allTools().find((t) => t.name === name);
+  }
+
+  /** A ctx as a tool's execute gets it. */
+  toolContext(): Json {
+    return this.context();
+  }
+
+  get isStreaming(): boolean {
+    return this.streaming;
+  }
+
+  /** The text on the footer for a status key. */
+  status(key: string): string | undefined {
+    return this.statuses.get(key);
+  }
+
+  /** Resolves with the first thing seen (already or later) that `match` accepts. */
+  waitFor(match: (saw: Saw) => boolean, timeoutMs = 5000, what = "a matching sight"): Promise<Saw> {
+    const found = this.seen.find(match);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off("saw", listener);
+        reject(new Error(`host: no ${what} within ${timeoutMs} ms; saw ${JSON.stringify(this.seen.slice(-8))}`));
+      }, timeoutMs);
+      const listener = (saw: Saw) => {
+        if (!match(saw)) return;
+        clearTimeout(timer);
+        this.off("saw", listener);
+        resolve(saw);
+      };
+      this.on("saw", listener);
+    });
+  }
+
+  /** Waits until no run is going and every queued event reached the extensions. */
+  async idle(): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      await this.runDone;
+      await this.eventChain;
+      if (!this.streaming) return;
+      await sleep(5);
+    }
+  }
+
+  // ----- what the host shows
+
+  private show(saw: Saw): void {
+    this.seen.push(saw);
+    this.emit("saw", saw);
+  }
+
+  private reportError(extensionPath: string, event: string, error: unknown): void {
+    const record = { extensionPath, event, error: errorText(error) };
+    this.errors.push(record);
+    this.show({ saw: "extension_error", ...record });
+  }
+
+  // ----- the extension API (`pi`)
+
+  private api(extension: LoadedExtension): Json {
+    const host = this;
+    const action = <T>(body: () => T): T => {
+      if (!host.runtimeReady) throw new Error(NOT_INITIALIZED);
+      return body();
+    };
+    return {
+      on(event: string, handler: Handler) {
+        const list = extension.handlers.get(event) ?? [];
+        list.push(handler);
+        extension.handlers.set(event, list);
+      },
+      registerTool(tool: Json) {
+        extension.tools.set(tool.name, tool);
+      },
+      registerCommand(name: string, options: Json) {
+        extension.commands.set(name, options);
+      },
+      registerShortcut() {},
+      registerFlag() {},
+      getFlag() {
+        return undefined;
+      },
+      registerMessageRenderer() {},
+      registerProvider() {},
+      unregisterProvider() {},
+      events: new EventEmitter(),
+      sendUserMessage(content: unknown, options?: Json) {
+        action(() => host.sendUserMessage(content, options));
+      },
+      sendMessage() {
+        action(() => undefined);
+      },
+      appendEntry(customType: string, data?: unknown) {
+        action(() => host.appendEntry({ type: "custom", customType, data }));
+      },
+      setSessionName(name: string) {
+        action(() => host.rename(name));
+      },
+      getSessionName() {
+        return action(() => host.sessionName);
+      },
+      setLabel() {
+        action(() => undefined);
+      },
+      getActiveTools() {
+        return action(() => host.allTools().map((t) => t.name));
+      },
+      getAllTools() {
+        return action(() => host.allTools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
+      },
+      setActiveTools() {
+        action(() => undefined);
+      },
+      getCommands() {
+        return action(() => []);
+      },
+      async setModel(target: Json) {
+        if (!host.runtimeReady) throw new Error(NOT_INITIALIZED);
+        if (target?.provider === "nokey") return false;
+        return host.selectModel(target.provider, target.id);
+      },
+      getThinkingLevel() {
+        return action(() => host.thinkingLevel);
+      },
+      setThinkingLevel(level: string) {
+        action(() => {
+          // pi clamps to what the model supports.
+          host.thinkingLevel = host.model?.reasoning === false ? "off" : level;
+        });
+      },
+      async exec() {
+        return { stdout: "", stderr: "exec is not part of the fake pi host", code: 1, killed: false };
+      },
+    };
+  }
+
+  private allTools(): Json[] {
+    const tools: Json[] = BUILTIN_TOOLS.map((name) => ({ name, description: `pi's ${name} tool`, parameters: { type: "object" } }));
+    tools.push(...this.extraTools, this.workTool());
+    const names = new Set(tools.map((t) => t.name));
+    for (const extension of this.extensions) {
+      for (const tool of extension.tools.values()) {
+        if (names.has(tool.name)) continue; // the first registration wins
+        names.add(tool.name);
+        tools.push(tool);
+      }
+    }
+    return tools;
+  }
+
+  /** A built-in test tool that reports progress: `work: STEPS x MS` prompts call it. */
+  private workTool(): Json {
+    return {
+      name: "work",
+      description: "Does STEPS steps of MS milliseconds, reporting each.",
+      parameters: { type: "object", properties: { steps: { type: "number" }, stepMs: { type: "number" } } },
+      async execute(_id: string, params: Json, signal: AbortSignal | undefined, onUpdate: (update: Json) => void) {
+        let output = "";
+        for (let step = 1; step <= params.steps; step++) {
+          if (signal?.aborted) throw new Error("aborted");
+          await sleep(params.stepMs);
+          output += `step ${step}\n`;
+          onUpdate?.({ content: [{ type: "text", text: output }], details: { step } });
+        }
+        return { content: [{ type: "text", text: output }], details: { steps: params.steps } };
+      },
+    };
+  }
+
+  // ----- ctx and ctx.ui
+
+  private context(): Json {
+    const host = this;
+    return {
+      ui: this.ui(),
+      hasUI: this.hasUI,
+      cwd: this.cwd,
+      sessionManager: this.sessionManager(),
+      modelRegistry: {
+        getAll: () => MODELS,
+        getAvailable: () => MODELS.filter((m) => m.provider !== "nokey"),
+        find: (provider: string, id: string) => MODELS.find((m) => m.provider === provider && m.id === id),
+      },
+      get model() {
+        return host.model;
+      },
+      isIdle: () => !host.streaming,
+      abort: () => host.runAbort?.abort(),
+      hasPendingMessages: () => host.steering.length + host.followUps.length > 0,
+      shutdown: () => void host.shutdown(),
+      getContextUsage: () => ({ tokens: null, contextWindow: host.model?.contextWindow ?? 0, percent: null }),
+      getSystemPrompt: () => "You are the fake pi host's agent.",
+      compact: (options: Json = {}) => void host.compact(options),
+    };
+  }
+
+  private sessionManager(): Json {
+    const host = this;
+    return {
+      getCwd: () => host.cwd,
+      getSessionDir: () => path.dirname(host.sessionFile),
+      getSessionId: () => host.sessionId,
+      getSessionFile: () => host.sessionFile,
+      getSessionName: () => host.sessionName,
+      getEntries: () => host.entries.slice(),
+      getBranch: () => host.entries.slice(),
+      getLeafId: () => host.entries.at(-1)?.id ?? null,
+      getHeader: () => ({ type: "session", version: 3, id: host.sessionId, cwd: host.cwd }),
+    };
+  }
+
+  private ui(): Json {
+    const host = this;
+    const dialogs = host.hasUI;
+    return {
+      select(title: string, options: string[], opts: Json = {}) {
+        if (!dialogs) return Promise.resolve(undefined);
+        return host.openDialog({ method: "select", title, options }, opts);
+      },
+      async confirm(title: string, message: string, opts: Json = {}) {
+        if (!dialogs) return false;
+        const choice = await host.openDialog({ method: "confirm", title: `${title}\n${message}`, options: ["Yes", "No"] }, opts);
+        return choice === "Yes";
+      },
+      input(title: string, placeholder?: string, opts: Json = {}) {
+        if (!dialogs) return Promise.resolve(undefined);
+        return host.openDialog({ method: "input", title, placeholder }, opts);
+      },
+      // pi's editor takes no options: no signal, no timeout.
+      editor(title: string, prefill?: string) {
+        if (!dialogs) return Promise.resolve(undefined);
+        return host.openDialog({ method: "editor", title, prefill }, {});
+      },
+      custom() {
+        return Promise.resolve(undefined);
+      },
+      notify(message: string, type?: string) {
+        host.show({ saw: "notify", message, type: type ?? "info" });
+      },
+      setStatus(key: string, text: string | undefined) {
+        if (text === undefined) host.statuses.delete(key);
+        else host.statuses.set(key, text);
+        host.show({ saw: "status", key, text: text ?? null });
+      },
+      setWidget(key: string, lines: unknown) {
+        host.show({ saw: "widget", key, lines: Array.isArray(lines) ? lines : null });
+      },
+      setTitle(title: string) {
+        host.show({ saw: "title", title });
+      },
+      setWorkingMessage() {},
+      setFooter() {},
+      setHeader() {},
+      setEditorText() {},
+      getEditorText: () => "",
+      pasteToEditor() {},
+      setEditorComponent() {},
+      onTerminalInput: () => () => {},
+      getToolsExpanded: () => false,
+      setToolsExpanded() {},
+      theme: { fg: (_color: string, text: string) => text, bg: (_color: string, text: string) => text, bold: (text: string) => text },
+    };
+  }
+
+  /**
+   * One dialog on screen at a time: a second one replaces the first on screen, and the first
+   * promise stays pending until its own signal or timeout ends it. A signal already aborted
+   * resolves at once without showing anything.
+   */
+  private openDialog(spec: Json, opts: Json): Promise<string | undefined> {
+    const signal: AbortSignal | undefined = opts?.signal;
+    if (signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const dialog: Dialog = { method: spec.method, title: spec.title, options: spec.options, closed: false, resolve };
+      if (this.visibleDialog && !this.visibleDialog.closed) {
+        this.show({ saw: "dialog_orphaned", title: this.visibleDialog.title });
+      }
+      this.visibleDialog = dialog;
+      const shown: Saw = { saw: "dialog", method: spec.method, title: spec.title };
+      if (spec.options) shown.options = spec.options;
+      this.show(shown);
+      signal?.addEventListener("abort", () => this.closeDialog(dialog, undefined, "abort"), { once: true });
+      if (typeof opts?.timeout === "number" && opts.timeout > 0) {
+        setTimeout(() => this.closeDialog(dialog, undefined, "timeout"), opts.timeout);
+      }
+    });
+  }
+
+  private closeDialog(dialog: Dialog, value: string | undefined, by: string): void {
+    if (dialog.closed) return;
+    dialog.closed = true;
+    if (this.visibleDialog === dialog) this.visibleDialog = undefined;
+    this.show({ saw: "dialog_closed", by, title: dialog.title });
+    dialog.resolve(value);
+  }
+
+  // ----- events
+
+  /**
+   * Dispatches to every extension's handlers in load and registration order, each awaited; a
+   * throw is reported as an extension error and dispatch goes on. Returns the handlers' results.
+   */
+  private async dispatch(type: string, payload: Json): Promise<unknown[]> {
+    const results: unknown[] = [];
+    const event = { type, ...payload };
+    for (const extension of this.extensions) {
+      for (const handler of extension.handlers.get(type) ?? []) {
+        try {
+          results.push(await handler(event, this.context()));
+        } catch (error) {
+          this.reportError(extension.path, type, error);
+        }
+      }
+    }
+    return results;
+  }
+
+  /** Agent events go through one queue: the agent loop does not wait for the handlers. */
+  private queueEvent(type: string, payload: Json, after?: () => void): void {
+    this.eventChain = this.eventChain.then(async () => {
+      await this.dispatch(type, payload);
+      after?.();
+    });
+  }
+
+  // ----- prompts
+
+  private sendUserMessage(content: unknown, options?: Json): void {
+    const { text, images } = flattenContent(content);
+    this.sentUserMessages.push({ content, options, streaming: this.streaming });
+    // Fire and forget; a failure becomes an extension error, never the caller's.
+    this.prompt(text, { source: "extension", images, streamingBehavior: options?.deliverAs }).catch((error) =>
+      this.reportError("<runtime>", "send_user_message", error),
+    );
+  }
+
+  /**
+   * AgentSession.prompt: the `input` event (its first handler runs before this returns), then
+   * the busy check, then the pre-run phase during which pi is still idle: a second prompt that
+   * passes the busy check then collides when its run would start.
+   */
+  private async prompt(text: string, opts: { source: string; images: Json[]; streamingBehavior?: string }): Promise<void> {
+    let current = { text, images: opts.images };
+    if (this.handlerCount("input") > 0) {
+      const results = await this.dispatch("input", { text: current.text, images: current.images, source: opts.source });
+      for (const result of results as Json[]) {
+        if (result?.action === "handled") return;
+        if (result?.action === "transform") current = { text: result.text, images: result.images ?? current.images };
+      }
+    }
+    const message = { text: current.text, images: current.images, source: opts.source };
+    if (this.streaming) {
+      if (opts.streamingBehavior === "steer") this.steering.push(message);
+      else if (opts.streamingBehavior === "followUp") this.followUps.push(message);
+      else throw new Error(BUSY_NO_BEHAVIOR);
+      return;
+    }
+    if (!this.model) throw new Error("No model selected");
+    await sleep(this.preRunDelayMs);
+    await this.dispatch("before_agent_start", { prompt: current.text, images: current.images, systemPrompt: "" });
+    if (this.streaming) throw new Error(BUSY_COLLISION);
+    this.streaming = true;
+    this.runDone = this.run(message);
+    await this.runDone;
+  }
+
+  private async abortAndWait(): Promise<void> {
+    this.runAbort?.abort();
+    await this.idle();
+  }
+
+  private async compact(options: Json): Promise<void> {
+    await this.abortAndWait();
+    await sleep(10);
+    const messages = this.entries.filter((e) => e.type === "message");
+    if (messages.length < 2) {
+      options.onError?.(new Error("Nothing to compact (session too small)"));
+      return;
+    }
+    const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
+    this.appendEntry({ type: "compaction", ...result });
+    await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
+    options.onComplete?.(result);
+  }
+
+  // ----- the simulated agent
+
+  /**
+   * One run: turns until the model stops, steering taken after each turn, follow-ups when it
+   * would stop. The events' order and shapes are pi's (pi-extension-api.md §8.1).
+   */
+  private async run(first: QueuedMessage): Promise<void> {
+    const abort = new AbortController();
+    this.runAbort = abort;
+    const runMessages: Json[] = [];
+    let pending: QueuedMessage[] = [first];
+    let lastText = "";
+    let turnIndex = 0;
+    let planText = first.text;
+    this.queueEvent("agent_start", {});
+    try {
+      while (true) {
+        this.queueEvent("turn_start", { turnIndex, timestamp: Date.now() });
+        for (const queued of pending) {
+          const user = userMessage(queued.text, queued.images);
+          runMessages.push(user);
+          this.queueEvent("message_start", { message: user }, () =>
+            this.show({ saw: "user_message", text: queued.text, source: queued.source }),
+          );
+          this.queueEvent("message_end", { message: user }, () => this.persist(user));
+          planText = queued.text;
+        }
+        pending = [];
+        const toolResults: Json[] = [];
+        const assistant = await this.streamAssistant(this.plan(planText, runMessages), abort.signal);
+        runMessages.push(assistant);
+        lastText = textOf(assistant) || lastText;
+        if (assistant.stopReason === "toolUse") {
+          for (const block of assistant.content.filter((b: Json) => b.type === "toolCall")) {
+            const result = await this.executeTool(block, abort.signal);
+            toolResults.push(result);
+            runMessages.push(result);
+          }
+          this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
+          turnIndex++;
+          pending = this.steering.splice(0);
+          planText = "";
+          continue;
+        }
+        this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
+        turnIndex++;
+        if (assistant.stopReason === "aborted") break;
+        if (this.steering.length > 0) pending = this.steering.splice(0);
+        else if (this.followUps.length > 0) pending = [this.followUps.shift()!];
+        else break;
+      }
+    } finally {
+      this.streaming = false; // before agent_end reaches the extensions (trap 3)
+      this.runAbort = undefined;
+      const text = lastText;
+      this.queueEvent("agent_end", { messages: runMessages }, () => this.show({ saw: "run_end", text }));
+    }
+  }
+
+  /** The fake model: `ask: Q | A | B`, `ask multiline: Q`, `work: N x MS`, `slow: TEXT`, else an echo. */
+  private plan(prompt: string, messages: Json[]): Plan {
+    const last = messages.at(-1);
+    if (last?.role === "toolResult") {
+      const text = textOf(last);
+      if (last.isError) return { text: `The question failed: ${text}` };
+      const by = last.details?.answeredBy;
+      return { text: by ? `Answer: ${text} (answered by ${by})` : `Done: ${text.trim().split("\n").at(-1)}` };
+    }
+    const ask = /^ask( multiline)?:\s*(.*)$/s.exec(prompt);
+    if (ask) {
+      const [question, ...options] = ask[2].split("|").map((part) => part.trim());
+      const args: Json = { question };
+      if (options.length > 0) args.options = options;
+      if (ask[1]) args.multiline = true;
+      return { toolCall: { name: "ask_user", arguments: args } };
+    }
+    const work = /^work:\s*(\d+)\s*x\s*(\d+)$/.exec(prompt);
+    if (work) return { toolCall: { name: "work", arguments: { steps: Number(work[1]), stepMs: Number(work[2]) } } };
+    return { text: `Echo: ${prompt}` };
+  }
+
+  /** message_start, a message_update per delta (with the whole partial, as pi sends), message_end. */
+  private async streamAssistant(plan: Plan, signal: AbortSignal): Promise<Json> {
+    const content: Json[] = [];
+    const partial = () => assistantMessage(structuredClone(content), "stop", this.model);
+    const update = (assistantMessageEvent: Json) => {
+      const message = partial();
+      this.queueEvent("message_update", { message, assistantMessageEvent: { ...assistantMessageEvent, partial: message } });
+    };
+    this.queueEvent("message_start", { message: partial() });
+    const slow = plan.text?.startsWith("Echo: slow:") ?? false;
+    let stopReason = plan.toolCall ? "toolUse" : "stop";
+    if (plan.text !== undefined) {
+      content.push({ type: "text", text: "" });
+      update({ type: "text_start", contentIndex: 0 });
+      const pieces = plan.text.match(/\S+\s*/g) ?? [plan.text];
+      for (const piece of pieces) {
+        await sleep(slow ? 100 : this.streamDelayMs);
+        if (signal.aborted) {
+          stopReason = "aborted";
+          break;
+        }
+        content[0].text += piece;
+        update({ type: "text_delta", contentIndex: 0, delta: piece });
+      }
+      if (stopReason !== "aborted") update({ type: "text_end", contentIndex: 0, content: content[0].text });
+    }
+    if (plan.toolCall && stopReason !== "aborted") {
+      const index = content.length;
+      const toolCall = { type: "toolCall", id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 20)}`, name: plan.toolCall.name, arguments: {} };
+      content.push(toolCall);
+      update({ type: "toolcall_start", contentIndex: index });
+      const json = JSON.stringify(plan.toolCall.arguments);
+      for (let at = 0; at < json.length; at += 16) {
+        await sleep(this.streamDelayMs);
+        update({ type: "toolcall_delta", contentIndex: index, delta: json.slice(at, at + 16) });
+      }
+      toolCall.arguments = plan.toolCall.arguments;
+      update({ type: "toolcall_end", contentIndex: index, toolCall: structuredClone(toolCall) });
+      if (signal.aborted) stopReason = "aborted";
+    }
+    const final = assistantMessage(content, stopReason, this.model);
+    this.queueEvent("message_end", { message: final }, () => this.persist(final));
+    return final;
+  }
+
+  /** tool_execution_start, the tool_call preflight (after the queue drains), execute, the end. */
+  private async executeTool(call: Json, signal: AbortSignal): Promise<Json> {
+    const { id: toolCallId, name: toolName, arguments: args } = call;
+    this.queueEvent("tool_execution_start", { toolCallId, toolName, args });
+    const tool = this.allTools().find((t) => t.name === toolName);
+    let result: Json = { content: [], details: {} };
+    let isError = false;
+    const fail = (text: string) => {
+      result = { content: [{ type: "text", text }], details: {} };
+      isError = true;
+    };
+    if (!tool || typeof tool.execute !== "function") {
+      fail(`Tool ${toolName} not found`);
+    } else {
+      await this.eventChain;
+      let blocked: string | undefined;
+      try {
+        for (const outcome of (await this.dispatchStrict("tool_call", { toolCallId, toolName, input: args })) as Json[]) {
+          if (outcome?.block) {
+            blocked = outcome.reason ?? "Tool execution was blocked";
+            break;
+          }
+        }
+      } catch (error) {
+        blocked = errorText(error);
+      }
+      if (blocked !== undefined) {
+        fail(blocked);
+      } else {
+        try {
+          const onUpdate = (partialResult: Json) =>
+            this.queueEvent("tool_execution_update", { toolCallId, toolName, args, partialResult });
+          const returned = await tool.execute(toolCallId, args, signal, onUpdate, this.context());
+          result = { content: returned?.content ?? [], details: returned?.details };
+        } catch (error) {
+          fail(errorText(error));
+        }
+      }
+    }
+    this.queueEvent("tool_execution_end", { toolCallId, toolName, result, isError });
+    const message = { role: "toolResult", toolCallId, toolName, content: result.content, details: result.details, isError, timestamp: Date.now() };
+    this.queueEvent("message_start", { message });
+    this.queueEvent("message_end", { message }, () => this.persist(message));
+    return message;
+  }
+
+  /** tool_call handlers: a throw is not an extension error, it blocks the tool. */
+  private async dispatchStrict(type: string, payload: Json): Promise<unknown[]> {
+    const results: unknown[] = [];
+    for (const extension of this.extensions) {
+      for (const handler of extension.handlers.get(type) ?? []) results.push(await handler({ type, ...payload }, this.context()));
+    }
+    return results;
+  }
+
+  // ----- the session file
+
+  private sessionFileFor(id: string): string {
+    const folder = `--${this.cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    return path.join(this.agentDir, "sessions", folder, `${stamp}_${id}.jsonl`);
+  }
+
+  private switchTo(id: string, entries: Json[]): void {
+    this.sessionId = id;
+    this.sessionFile = this.sessionFileFor(id);
+    this.entries = entries;
+    this.sessionName = undefined;
+    this.fileWritten = false;
+    if (entries.some((e) => e.message?.role === "assistant")) this.writeFile();
+  }
+
+  private appendEntry(entry: Json): void {
+    const full = { ...entry, id: randomUUID().slice(0, 8), parentId: this.entries.at(-1)?.id ?? null, timestamp: new Date().toISOString() };
+    this.entries.push(full);
+    if (this.fileWritten) fs.appendFileSync(this.sessionFile, `${JSON.stringify(full)}\n`);
+  }
+
+  /** Messages are saved after the message_end handlers ran; the file exists from the first answer. */
+  private persist(message: Json): void {
+    this.appendEntry({ type: "message", message });
+    if (!this.fileWritten && message.role === "assistant") this.writeFile();
+  }
+
+  private writeFile(): void {
+    fs.mkdirSync(path.dirname(this.sessionFile), { recursive: true });
+    const header = { type: "session", version: 3, id: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd };
+    fs.writeFileSync(this.sessionFile, [header, ...this.entries].map((line) => `${JSON.stringify(line)}\n`).join(""));
+    this.fileWritten = true;
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// The host as a process, scripted through stdin
+
+interface ScriptOptions {
+  extensions: string[];
+  cwd?: string;
+  sessionId?: string;
+  piVersion?: string | null;
+}
+
+function parseArguments(argv: string[]): ScriptOptions {
+  const options: ScriptOptions = { extensions: [] };
+  for (let index = 0; index < argv.length; index++) {
+    const value = argv[index + 1];
+    switch (argv[index]) {
+      case "--extension":
+        options.extensions.push(value);
+        index++;
+        break;
+      case "--cwd":
+        options.cwd = value;
+        index++;
+        break;
+      case "--session-id":
+        options.sessionId = value;
+        index++;
+        break;
+      case "--pi-version":
+        options.piVersion = value === "none" ? null : value;
+        index++;
+        break;
+      default:
+        throw new Error(`unknown argument ${argv[index]}`);
+    }
+  }
+  if (options.extensions.length === 0) throw new Error("usage: host.ts --extension PATH [--cwd DIR] [--session-id ID] [--pi-version V]");
+  return options;
+}
+
+async function runScripted(): Promise<void> {
+  const write = (saw: Saw) => process.stdout.write(`${JSON.stringify(saw)}\n`);
+  let options: ScriptOptions;
+  try {
+    options = parseArguments(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${errorText(error)}\n`);
+    process.exit(2);
+  }
+  // pi installs no handler of its own: an uncaught throw ends pi. Say what it was, then die.
+  const fatal = (error: unknown) => {
+    write({ saw: "extension_error", extensionPath: "<uncaught>", event: "uncaught", error: errorText(error) });
+    process.exit(70);
+  };
+  process.on("uncaughtException", fatal);
+  process.on("unhandledRejection", fatal);
+
+  const host = await PiHost.create({ cwd: options.cwd, sessionId: options.sessionId, piVersion: options.piVersion });
+  host.on("saw", write);
+  for (const file of options.extensions) await host.load(file);
+  await host.start();
+
+  let quitting = false;
+  const quit = async () => {
+    if (quitting) return;
+    quitting = true;
+    await host.shutdown();
+    process.exit(0);
+  };
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    let command: Json;
+    try {
+      command = JSON.parse(line);
+    } catch {
+      write({ saw: "error", message: `not JSON: ${line.slice(0, 120)}` });
+      return;
+    }
+    void handleScriptCommand(host, command, write, quit);
+  });
+  lines.on("close", () => void quit()); // stdin closed: as /quit
+}
+
+async function handleScriptCommand(host: PiHost, command: Json, write: (saw: Saw) => void, quit: () => Promise<void>): Promise<void> {
+  switch (command.do) {
+    case "type":
+      host.type(String(command.text ?? ""));
+      break;
+    case "answer":
+      host.answer(String(command.value ?? ""));
+      break;
+    case "escape":
+      host.escape();
+      break;
+    case "new":
+      await host.newSession();
+      break;
+    case "fork":
+      await host.fork();
+      break;
+    case "name":
+      host.rename(String(command.name ?? ""));
+      break;
+    case "thinking":
+      host.cycleThinking();
+      break;
+    case "model":
+      await host.selectModel(String(command.provider), String(command.id));
+      break;
+    case "quit":
+      await quit();
+      break;
+    case "crash":
+      process.exit(137); // no session_shutdown, as when pi is killed
+      break;
+    default:
+      write({ saw: "error", message: `unknown command: ${JSON.stringify(command.do)}` });
+  }
+}
+
+const invokedAsScript = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedAsScript) {
+  runScripted().catch((error) => {
+    process.stderr.write(`host: ${errorText(error)}\n`);
+    process.exit(1);
+  });
+}

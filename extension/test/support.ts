@@ -1,0 +1,186 @@
+/**
+ * What the extension's tests share: a tiny fake daemon (a Unix socket server in a temp
+ * PI_RELAYD_HOME that answers `attach` as docs/EXTENSION.md says) and helpers to start the fake
+ * pi host with the real extension in it.
+ */
+import { EventEmitter } from "node:events";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { TestContext } from "node:test";
+import { PiHost, type HostOptions } from "../../Tests/Fakes/pi-extension-host/host.ts";
+
+export const EXTENSION = path.resolve(import.meta.dirname, "..", "pi-relayd.ts");
+
+type Json = Record<string, any>;
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` every 10 ms until it holds. */
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000, what = "the condition"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** A fresh PI_RELAYD_HOME (short: Unix socket paths are limited to 107 bytes) with logs/. */
+export function makeHome(t: TestContext): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "prd-"));
+  fs.mkdirSync(path.join(home, "logs"));
+  const before = process.env.PI_RELAYD_HOME;
+  process.env.PI_RELAYD_HOME = home;
+  t.after(() => {
+    if (before === undefined) delete process.env.PI_RELAYD_HOME;
+    else process.env.PI_RELAYD_HOME = before;
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  return home;
+}
+
+/** The fake pi host with the extension loaded and session_start done; shut down after the test. */
+export async function startHost(t: TestContext, options: HostOptions = {}): Promise<PiHost> {
+  const host = await PiHost.create({ extensions: [EXTENSION], ...options });
+  t.after(() => host.shutdown());
+  await host.start();
+  return host;
+}
+
+/** One connection the fake daemon accepted. */
+export class DaemonConnection {
+  readonly socket: net.Socket;
+  attachParams: Json | undefined;
+  ended = false;
+
+  constructor(socket: net.Socket) {
+    this.socket = socket;
+  }
+
+  send(message: Json | string): void {
+    this.socket.write(typeof message === "string" ? message : `${JSON.stringify(message)}\n`);
+  }
+}
+
+export interface DaemonOptions {
+  /** Messengers in the relay_status line sent after each attach. */
+  watchers?: string[];
+  /** An attach error to answer with instead of a result. */
+  refuse?: { code: string; message: string };
+}
+
+/** The daemon's side of docs/EXTENSION.md, just enough to test the extension against. */
+export class FakeDaemon extends EventEmitter {
+  readonly socketPath: string;
+  readonly connections: DaemonConnection[] = [];
+  /** Every line received, in order, with its connection and when it came. */
+  readonly received: { connection: DaemonConnection; message: Json; at: number }[] = [];
+  options: DaemonOptions;
+  private server: net.Server | undefined;
+
+  constructor(home: string, options: DaemonOptions = {}) {
+    super();
+    this.socketPath = path.join(home, "relayd.sock");
+    this.options = options;
+  }
+
+  static async start(t: TestContext, home: string, options: DaemonOptions = {}): Promise<FakeDaemon> {
+    const daemon = new FakeDaemon(home, options);
+    t.after(() => daemon.stop());
+    await daemon.listen();
+    return daemon;
+  }
+
+  listen(): Promise<void> {
+    const server = net.createServer((socket) => this.accept(socket));
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.socketPath, () => resolve());
+    });
+  }
+
+  /** The daemon goes away: connections closed, socket file removed. */
+  async stop(): Promise<void> {
+    this.dropConnections();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    fs.rmSync(this.socketPath, { force: true });
+  }
+
+  /** Ends every connection; the socket stays (as a daemon that let its sessions go). */
+  dropConnections(): void {
+    for (const connection of this.connections) connection.socket.destroy();
+  }
+
+  /** The attach requests received, in order. */
+  get attaches(): Json[] {
+    return this.received.filter((r) => r.message.method === "attach").map((r) => r.message.params);
+  }
+
+  /** The latest connection that attached. */
+  get attached(): DaemonConnection {
+    const connection = [...this.connections].reverse().find((c) => c.attachParams && !c.ended);
+    if (!connection) throw new Error("fake daemon: no attached connection");
+    return connection;
+  }
+
+  send(message: Json | string): void {
+    this.attached.send(message);
+  }
+
+  /** Lines received that `match` accepts. */
+  lines(match: (message: Json) => boolean): Json[] {
+    return this.received.map((r) => r.message).filter(match);
+  }
+
+  /** The `count`-th line (1-based) `match` accepts, waiting for it. */
+  async waitFor(match: (message: Json) => boolean, timeoutMs = 5000, what = "a matching line", count = 1): Promise<Json> {
+    await waitUntil(() => this.lines(match).length >= count, timeoutMs, `${what} at the fake daemon`);
+    return this.lines(match)[count - 1];
+  }
+
+  /** The response to the command `id`. */
+  response(id: string, timeoutMs = 5000): Promise<Json> {
+    return this.waitFor((m) => m.type === "response" && m.id === id, timeoutMs, `the response to ${id}`);
+  }
+
+  private accept(socket: net.Socket): void {
+    const connection = new DaemonConnection(socket);
+    this.connections.push(connection);
+    let buffer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        this.onLine(connection, JSON.parse(line));
+      }
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      connection.ended = true;
+      this.emit("close", connection);
+    });
+  }
+
+  private onLine(connection: DaemonConnection, message: Json): void {
+    this.received.push({ connection, message, at: Date.now() });
+    this.emit("line", message, connection);
+    if (message.method !== "attach") return;
+    if (this.options.refuse) {
+      connection.send({ id: message.id, error: this.options.refuse });
+      return;
+    }
+    connection.attachParams = message.params;
+    const hex = String(message.params.piSessionID).replace(/[^0-9a-f]/gi, "").slice(0, 12);
+    connection.send({ id: message.id, result: { sessionID: `t-${hex}`, session: "app", protocol: 1, version: "0.1.0" } });
+    connection.send({ type: "relay_status", watchers: this.options.watchers ?? [] });
+  }
+}
