@@ -82,7 +82,8 @@ extension PiSession {
             let aborted = message["by"]?.stringValue == "abort"
             record(type: aborted ? "question_cancelled" : "question_answered", ["id": .string(questionID), "by": aborted ? "abort" : "terminal"])
             await persist(record)
-            await tell(.questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
+            await tell(
+                .questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
         default:
             if let file = message["sessionFile"]?.stringValue { sessionFile = file }
             if let modelName = message["model"]?.stringValue { model = modelName }
