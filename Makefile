@@ -4,8 +4,9 @@ SWIFT ?= swift
 PYTHON ?= python3
 
 # What the build needs from the system (Debian/Ubuntu names): libcurl and libyaml for the
-# CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin.
-APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3
+# CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin,
+# python3-venv for the venv that Node 24 comes into from PyPI (make node).
+APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
