@@ -101,6 +101,37 @@ import Glibc
         }
     }
 
+    /// The chat's controls work on a terminal session as on a spawned one: a tool's summary
+    /// shows, /model switches the terminal pi's model, /stop aborts its run.
+    @Test(.timeLimit(.minutes(5)))
+    func toolsModelAndStopFromDiscordOnATerminalSession() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await Self.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(Self.sessionID)])
+
+            try await stack.dm("work: 3 x 50")
+            try await stack.waitForBotMessage(in: dm, containing: "🔧")
+            try await pi.waitToSee("the tool run end") { $0["saw"] == "run_end" && $0["text"]?.stringValue?.hasPrefix("Done:") == true }
+
+            let switched = try await stack.command("model", ["model": "openai/gpt-5"])
+            #expect(switched.text.contains("now uses openai/gpt-5"), "\(switched)")
+            try await waitUntil("the terminal pi uses the new model") {
+                try await stack.sessions().first { $0["id"]?.stringValue == Self.sessionID }?["model"] == "openai/gpt-5"
+            }
+
+            try await stack.dm("slow: " + Array(repeating: "word", count: 200).joined(separator: " "))
+            try await pi.waitToSee("the slow run start") { $0["saw"] == "user_message" && $0["text"]?.stringValue?.hasPrefix("slow:") == true }
+            try await stack.waitForState(Self.sessionID, "busy")
+            let stopped = try await stack.command("stop")
+            #expect(stopped.text.contains("Stopped"), "\(stopped)")
+            try await stack.waitForState(Self.sessionID, "idle")
+            try await stack.waitForBotMessage(in: dm, containing: "⏹ Aborted")
+        }
+    }
+
     /// The question's own message (the one with buttons), not the tool line that names it.
     static func question(_ stack: StackHome, _ channel: String, containing text: String) async throws -> JSONValue {
         try await waitFor("a question with buttons: \(text)") {
