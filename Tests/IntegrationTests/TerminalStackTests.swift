@@ -186,6 +186,9 @@ import Glibc
             defer { pi.stop() }
             let dm = try await stack.dmChannel()
             _ = try await stack.command("use", ["session": .string(Self.sessionID)])
+            // A run in flight when the daemon dies is reported cut off once it is back.
+            try await stack.dm("slow: " + Array(repeating: "word", count: 60).joined(separator: " "))
+            try await stack.waitForState(Self.sessionID, "busy")
 
             doomed.signal(SIGKILL)
             _ = await doomed.waitForExit()
@@ -198,6 +201,9 @@ import Glibc
             }
             let took = ContinuousClock.now - back
             #expect(took < .seconds(2), "re-attached \(took) after the daemon was back")
+            try await stack.waitForBotMessage(in: dm, containing: "the answer in progress was cut off")
+            try await pi.waitToSee("the slow run end in the terminal") { $0["saw"] == "run_end" }
+            try await stack.waitForState(Self.sessionID, "idle")
 
             try await stack.dm("still with me?")
             try await pi.waitToSee("the prompt after the restart") { $0["saw"] == "user_message" && $0["text"] == "still with me?" }
