@@ -2,7 +2,7 @@ import PiRelaySDK
 
 /// The daemon's end of an attached terminal session: the control connection the extension
 /// attached on. Commands go out as pi RPC lines; `finish` ends the connection.
-final class TerminalLink: PiInput, @unchecked Sendable {
+final class TerminalLink: PiInput {
     let stream: ControlStream
 
     init(stream: ControlStream) {
