@@ -8,7 +8,7 @@ import Glibc
 
 /// A terminal session through the real daemon and CLI, with the extension's side of the attach
 /// protocol played by `ScriptedTerminal` (the real extension under a fake pi host is tested in
-/// extension/test/ and in TerminalStackTests).
+/// extension/test/ and in StackTerminalTests).
 @Suite struct TerminalSessionTests {
     static let piSessionID = "0c5f7f0e-3d0e-4b7e-9a59-5d2d1c3e4f50"
 
