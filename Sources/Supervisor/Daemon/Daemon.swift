@@ -77,6 +77,7 @@ struct Daemon: Service {
             terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, logger: logger),
             status: status
         ) { stopper.yield() }
+        await sessions.adopt(savedSessions.records)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: router)
         try control.start()
         logger.info("control socket \(home.socketPath)")
@@ -94,7 +95,7 @@ struct Daemon: Service {
                         break
                     }
                 }
-                group.addTask { await sessions.restore(savedSessions.records) }
+                group.addTask { await sessions.restore() }
                 group.addTask {
                     // An attached terminal pi shows in its footer which messengers watch it.
                     for await id in bindings.changes {

@@ -13,8 +13,13 @@ import Glibc
 enum ChildProcess {
     /// Runs until the child exits. `input` is the child's stdin: what the caller sends there is
     /// written in order, and finishing it closes the child's stdin. Events go to `events` (the
-    /// caller's stream).
-    static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink) async -> ChildExit {
+    /// caller's stream). With a `window`, reading stops while the caller is that far behind
+    /// (the caller reports each event it handled to the window).
+    static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink, window: ReadWindow? = nil) async -> ChildExit {
+        let events = ChildEventSink { event in
+            window?.sent(event)
+            events.yield(event)
+        }
         // Our own pipes: stdout and stderr read by PipeReader, stdin written by ChildInput from
         // the sender's thread (no hop through a writer task).
         var pipes: [ChildPipe] = []
@@ -48,7 +53,7 @@ enum ChildProcess {
         input.attach(inp.write)
         events.yield(.started(pid: pid))
         let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
-        let stdout = PipeReader(fd: out.read) { chunk in
+        let stdout = PipeReader(fd: out.read, window: window) { chunk in
             var batch: [LineFramer.Event] = []
             outFramer.framer.feed(chunk) { batch.append($0) }
             for event in batch {
@@ -63,7 +68,7 @@ enum ChildProcess {
             if let bytes = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: bytes))) }
         }
         let errFramer = FramerBox(maxLineBytes: 64 * 1024)
-        let stderr = PipeReader(fd: err.read) { chunk in
+        let stderr = PipeReader(fd: err.read, window: window) { chunk in
             errFramer.framer.feed(chunk) { event in
                 switch event {
                 case .line(let bytes): events.yield(.stderr(String(decoding: bytes, as: UTF8.self)))

@@ -22,6 +22,8 @@ final class PipeReader: @unchecked Sendable {
     let fd: Int32
     let onData: @Sendable (UnsafeRawBufferPointer) -> Void
     let onEnd: @Sendable () -> Void
+    /// Bounds what the consumer has not handled yet; nil reads without a bound.
+    let window: ReadWindow?
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
@@ -30,8 +32,12 @@ final class PipeReader: @unchecked Sendable {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Takes ownership of `fd` (closed when the reader ends) and starts reading it.
-    init(fd: Int32, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, onEnd: @escaping @Sendable () -> Void) {
+    init(
+        fd: Int32, window: ReadWindow? = nil, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        onEnd: @escaping @Sendable () -> Void
+    ) {
         self.fd = fd
+        self.window = window
         self.onData = onData
         self.onEnd = onEnd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -41,6 +47,12 @@ final class PipeReader: @unchecked Sendable {
     /// Stops reading now; what is still in the pipe is dropped.
     func cancel() {
         PipePoller.shared.submit(.cancel(self))
+    }
+
+    /// Its window has room again: read what waited in the pipe meanwhile (edge-triggered epoll
+    /// would not report it again).
+    func resume() {
+        PipePoller.shared.submit(.resume(self))
     }
 
     /// Returns once the reader has ended.
@@ -152,6 +164,8 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     enum Command {
         case add(PipeReader)
         case cancel(PipeReader)
+        /// Its window had been full and has room again.
+        case resume(PipeReader)
         case watch(ExitWatch)
         /// The waiting thread reaped it: its readers may end once their pipes are empty.
         case exitedWithoutPidfd(ExitWatch)
@@ -311,6 +325,8 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
                 drain(reader)
             case .cancel(let reader):
                 end(reader)
+            case .resume(let reader):
+                if !reader.ended { drain(reader) }
             case .watch(let watch):
                 entries[watch.fd] = .watch(watch)
                 register(watch.fd, edge: false)
@@ -353,11 +369,13 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Reads until the pipe is empty (or its fair share is used up: it goes to the backlog).
+    /// Reads until the pipe is empty (or its fair share is used up: it goes to the backlog), or
+    /// until its window is full: then it waits, parked, for `resume`.
     private func drain(_ reader: PipeReader) {
         var budget = Self.fairShare
         defer { largestRead = max(largestRead, Self.fairShare - budget) }
         while !reader.ended {
+            if let window = reader.window, !window.admits(reader) { return }
             let got = read(reader.fd, scratch.baseAddress, scratch.count)
             if got > 0 {
                 reader.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<got]))

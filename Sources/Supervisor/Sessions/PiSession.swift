@@ -7,6 +7,9 @@ import PiRelaySDK
 /// what the agent is doing, its open questions and its recent history. Both kinds speak pi's RPC
 /// protocol, so everything above this type works the same for either.
 actor PiSession {
+    /// How far this session's event loop may fall behind pi's stdout before reading pauses.
+    static let readWindowBytes = 4 << 20
+
     let id: String
     private(set) var name: String
     let cwd: String
@@ -125,14 +128,19 @@ actor PiSession {
         logger.info("session \(name) (\(id)): starting \(spec.executable) \(spec.arguments.joined(separator: " ")) in \(cwd)")
         // Unstructured on purpose: the child outlives this call; it belongs to the session and
         // is ended by `end()` or by its own exit.
+        // A pi flooding its stdout waits on its pipe while this session is 4 MiB behind.
+        let window = ReadWindow(limit: Self.readWindowBytes)
         Task {
-            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { sink.yield($0) })
+            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { sink.yield($0) }, window: window)
             sink.yield(.exited(exit))
             sink.finish()
         }
         // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
         Task(executorPreference: PipePoller.shared) {
-            for await event in events { await self.handle(event, generation: gen) }
+            for await event in events {
+                await self.handle(event, generation: gen)
+                window.handled(event)
+            }
         }
         do {
             let reply = try await command("get_state", [:], timeout: launcher.startTimeout)

@@ -31,12 +31,20 @@ actor Sessions {
 
     /// Resumes each saved session (read by the daemon at start) from its pi session file. A
     /// session whose pi cannot start stays listed as exited, with the reason.
-    func restore(_ saved: [SessionRecord]) async {
+    /// Takes the saved sessions in, before the control socket opens: an extension that attaches
+    /// the moment the socket appears must find its session's record, not register a new one
+    /// that `restore` would then replace.
+    func adopt(_ saved: [SessionRecord]) {
         for record in saved {
             records[record.id] = record
             sessions[record.id] = makeSession(record)
         }
         if !saved.isEmpty { logger.info("restoring \(saved.count) session(s)") }
+    }
+
+    /// Brings the adopted sessions back: pi children are started again, terminal sessions wait
+    /// for their extension, and the chats hear what the restart cut off.
+    func restore() async {
         await withTaskGroup(of: Void.self) { group in
             for (_, session) in sessions {
                 group.addTask {

@@ -17,6 +17,9 @@ final class TestHome: Sendable {
     let path: String
     let scratch: String
     private let daemons = Mutex<[Daemon]>([])
+    /// Processes a test started in this home besides daemons (a terminal's pi): killed and
+    /// reaped before the check for what the daemon left behind.
+    private let companions = Mutex<[SpawnedProcess]>([])
 
     init(config: String? = nil) throws {
         var template = Array("/tmp/prd-XXXXXX".utf8CString)
@@ -146,6 +149,11 @@ final class TestHome: Sendable {
         try await cli.run(arguments, timeout: timeout)
     }
 
+    /// A process the test started with this home's environment; the teardown ends it.
+    func adopt(_ process: SpawnedProcess) {
+        companions.withLock { $0.append(process) }
+    }
+
     /// Starts `pi-relayd start --foreground` and waits for its control socket. `environment`
     /// reaches the plugins too (the daemon passes its environment on).
     func startDaemon(environment extra: [String: String] = [:]) async throws -> Daemon {
@@ -196,6 +204,12 @@ final class TestHome: Sendable {
                 Issue.record(
                     "pi-relayd (pid \(daemon.pid)) ended with \(exit.map { "\($0)" } ?? "no exit")\(forced ? " only after SIGKILL" : "")\n\(diagnostics())"
                 )
+            }
+        }
+        for companion in companions.withLock({ $0 }) {
+            companion.signal(SIGKILL)
+            if await companion.wait(timeout: .seconds(10)) == nil {
+                Issue.record("\(companion.command) (pid \(companion.pid)) did not die of SIGKILL within 10 s")
             }
         }
         // Plugins run in sessions of their own, so the daemon's group does not include them.

@@ -36,6 +36,7 @@ final class HostedPi: Sendable {
             Self.node,
             [Self.host, "--extension", Self.extensionFile, "--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion],
             environment: environment, stdoutPath: seenPath, stderrPath: home.scratch + "/\(name).stderr", stdinPath: fifo)
+        home.adopt(process)
     }
 
     /// One scripted action at the terminal: `["do": "type", "text": …]`, `["do": "answer", …]`.
