@@ -9,8 +9,8 @@ extension PiEventReader {
         } catch {
             throw PiEventReadError(kind: .invalidJSON, offset: 0, reason: "\(error)")
         }
-        let strings: (JSONValue?) -> [String]? = { v in
-            v?.arrayValue.map { $0.compactMap(\.stringValue) }
+        let strings: (JSONValue?) -> [String]? = { member in
+            member?.arrayValue.map { $0.compactMap(\.stringValue) }
         }
         let request = PiExtensionUIRequest(
             id: value["id"]?.stringValue,

@@ -26,8 +26,8 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func signalName(_ s: Int32) -> String {
-        switch s {
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
         case 1: return "SIGHUP"
         case 2: return "SIGINT"
         case 6: return "SIGABRT"
@@ -35,7 +35,7 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
         case 11: return "SIGSEGV"
         case 13: return "SIGPIPE"
         case 15: return "SIGTERM"
-        default: return "signal \(s)"
+        default: return "signal \(signal)"
         }
     }
 }
@@ -43,5 +43,5 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
 /// Where a child's events go; `yield` must not block.
 struct ChildEventSink: Sendable {
     let yield: @Sendable (ChildEvent) -> Void
-    func yield(_ e: ChildEvent) { yield(e) }
+    func yield(_ event: ChildEvent) { yield(event) }
 }

@@ -66,9 +66,9 @@ struct SessionControl: Sendable {
     }
 
     /// Commands need the child; a session whose pi died is restarted on its session file.
-    func running(_ s: PiSession) async throws -> PiSession {
-        try await s.ensureRunning()
-        return s
+    func running(_ session: PiSession) async throws -> PiSession {
+        try await session.ensureRunning()
+        return session
     }
 
     /// A question can be named by a unique prefix of its id, or by its number in `questions`.

@@ -9,8 +9,8 @@ struct FileCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("file", ["session": .string(session), "path": .string(path)], output) { r in
-            "sent \(r["sent"]?.stringValue ?? path) to \(r["chats"]?.intValue ?? 0) chat(s)"
+        SessionCall.run("file", ["session": .string(session), "path": .string(path)], output) { result in
+            "sent \(result["sent"]?.stringValue ?? path) to \(result["chats"]?.intValue ?? 0) chat(s)"
         }
     }
 }

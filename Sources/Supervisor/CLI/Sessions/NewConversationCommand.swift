@@ -7,9 +7,9 @@ struct NewConversationCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("new-conversation", ["session": .string(session)], output) { r in
+        SessionCall.run("new-conversation", ["session": .string(session)], output) { result in
             // An extension may veto it (pi answers `cancelled: true`).
-            r["cancelled"]?.boolValue == true ? "cancelled by an extension; the conversation goes on" : "new conversation started"
+            result["cancelled"]?.boolValue == true ? "cancelled by an extension; the conversation goes on" : "new conversation started"
         }
     }
 }

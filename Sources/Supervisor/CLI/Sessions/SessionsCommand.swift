@@ -5,8 +5,8 @@ struct SessionsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("sessions", [:], output) { r in
-            let list = r.arrayValue ?? []
+        SessionCall.run("sessions", [:], output) { result in
+            let list = result.arrayValue ?? []
             return list.isEmpty ? "no sessions; start one with: pi-relayd new --cwd DIR" : list.map(SessionCall.sessionLine).joined(separator: "\n")
         }
     }

@@ -9,8 +9,8 @@ struct StreamCommand: ParsableCommand {
 
     func run() {
         do {
-            try Home.resolve().client.stream("stream", ["session": .string(session)]) { e in
-                let line = output.json ? e.serialized() : SessionCall.eventLine(e)
+            try Home.resolve().client.stream("stream", ["session": .string(session)]) { event in
+                let line = output.json ? event.serialized() : SessionCall.eventLine(event)
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 return true
             }

@@ -7,8 +7,8 @@ struct ThinkingCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { r in
-            "thinking level set to \(r["thinkingLevel"]?.stringValue ?? level)"
+        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { result in
+            "thinking level set to \(result["thinkingLevel"]?.stringValue ?? level)"
         }
     }
 }

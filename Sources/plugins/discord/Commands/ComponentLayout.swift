@@ -17,10 +17,10 @@ enum ComponentLayout {
     static func components(_ rows: [[ButtonSpec]], menuPrefix: String, maxRows: Int = maxRows) -> [JSONValue] {
         var seen: Set<String> = []
         let usable = rows.map { row in
-            row.filter { b in
+            row.filter { button in
                 // An id that does not fit cannot be sent back verbatim, so the button is left out.
-                guard !b.customID.isEmpty, b.customID.count <= maxCustomID, !seen.contains(b.customID) else { return false }
-                seen.insert(b.customID)
+                guard !button.customID.isEmpty, button.customID.count <= maxCustomID, !seen.contains(button.customID) else { return false }
+                seen.insert(button.customID)
                 return true
             }
         }.filter { !$0.isEmpty }

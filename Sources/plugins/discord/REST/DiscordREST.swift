@@ -132,8 +132,8 @@ final class DiscordREST: Sendable {
     /// enough to write inline; quiet traffic writes nothing.
     private func saveHolds(now: ContinuousClock.Instant, urgent: Bool) {
         guard let holdsPath else { return }
-        let (hold, busy) = limiter.withLock { l in
-            (l.holds(now: now, wallNow: Date().timeIntervalSince1970), l.globalLoad(now: now) * 3 > l.globalLimit)
+        let (hold, busy) = limiter.withLock { limiter in
+            (limiter.holds(now: now, wallNow: Date().timeIntervalSince1970), limiter.globalLoad(now: now) * 3 > limiter.globalLimit)
         }
         savedHolds.withLock { saved in
             let due = busy && (saved.at.map { now - $0 >= .milliseconds(200) } ?? true)
