@@ -59,7 +59,7 @@ function describe(error: unknown): string {
 }
 
 /** Runs a callback that pi does not protect (socket, timer, watcher): it must never throw. */
-function safely(log: Log, what: string, action: () => unknown): void {
+export function safely(log: Log, what: string, action: () => unknown): void {
   try {
     const result = action();
     if (result && typeof (result as Promise<unknown>).then === "function") {
@@ -75,7 +75,7 @@ function safely(log: Log, what: string, action: () => unknown): void {
 }
 
 /** A timer that neither keeps the process alive nor lets its callback throw. */
-function later(log: Log, what: string, ms: number, action: () => unknown): Timer {
+export function later(log: Log, what: string, ms: number, action: () => unknown): Timer {
   const timer = setTimeout(() => safely(log, what, action), ms);
   timer.unref?.();
   return timer;
@@ -768,9 +768,12 @@ class Questions {
   private readonly open = new Map<string, OpenQuestion>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly link: () => DaemonLink | undefined;
+  /** Whether a chat watches the session now (the daemon's relay_status says). */
+  private readonly watched: () => boolean;
 
-  constructor(link: () => DaemonLink | undefined) {
+  constructor(link: () => DaemonLink | undefined, watched: () => boolean) {
     this.link = link;
+    this.watched = watched;
   }
 
   ask(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
@@ -804,6 +807,9 @@ class Questions {
     const method = multiline ? "editor" : options.length > 0 ? "select" : "input";
     if (signal?.aborted) throw new Error("The question was not asked: the run was aborted.");
     if (!this.link()?.isAttached) return this.askInTerminal(ctx, method, title, options, signal);
+    // pi's editor cannot be closed from outside, so a multi-line question goes to the chats
+    // alone; with no chat watching, nobody would see it there: the terminal's editor asks it.
+    if (multiline && !this.watched()) return this.askInTerminal(ctx, method, title, options, signal);
 
     const id = randomUUID();
     const request: Json = { type: "extension_ui_request", id, method, title };
@@ -936,13 +942,18 @@ class Relay {
   private readonly sender: PromptSender;
   private readonly throttle: ToolUpdateThrottle;
   private readonly questions: Questions;
+  /** The messengers whose chats watch this session, from the daemon's relay_status. */
+  private watchers: string[] = [];
 
   constructor(pi: ExtensionAPI, log: Log) {
     this.pi = pi;
     this.log = log;
     this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log);
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
-    this.questions = new Questions(() => this.link);
+    this.questions = new Questions(
+      () => this.link,
+      () => this.watchers.length > 0,
+    );
   }
 
   // --- pi's lifecycle
@@ -1067,6 +1078,10 @@ class Relay {
     };
     this.sessionFileExists = typeof params.sessionFile === "string" && fs.existsSync(params.sessionFile);
     this.showStatus("relay: attached");
+    // Attached in the middle of a run (the daemon restarted, or pi switched session while
+    // busy): the daemon heard no agent_start, so it would take the session for idle and show
+    // nothing of the rest of the run. It hears one now; the run's remaining events follow.
+    if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
     this.questions.resend();
     this.startInfoPoll();
   }
@@ -1079,6 +1094,7 @@ class Relay {
   }
 
   private onDetached(): void {
+    this.watchers = [];
     this.stopInfoPoll();
     this.throttle.clear();
     this.showStatus("relay: offline");
@@ -1097,6 +1113,7 @@ class Relay {
 
   private onRelayStatus(message: Json): void {
     const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w: unknown) => typeof w === "string") : [];
+    this.watchers = watchers;
     this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
   }
 

@@ -216,3 +216,32 @@ test("a socket owned by another user is not connected to", async (t) => {
   await host.waitFor((s) => s.saw === "status" && s.text === `relay: refused (${daemon.socketPath} is not yours)`);
   assert.equal(daemon.connections.length, 0);
 });
+
+test("attached again in the middle of a run: the daemon hears agent_start before the rest of it", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await daemon.waitFor((m) => m.method === "attach");
+  host.type("slow: " + Array.from({ length: 20 }, (_, index) => `word${index}`).join(" "));
+  await daemon.waitFor((m) => m.type === "message_update");
+  daemon.dropConnections();
+  await daemon.waitFor((m) => m.method === "attach", 3000, "the re-attach", 2);
+  await daemon.waitFor((m) => m.type === "agent_end", 5000, "the run's end");
+  const after = daemon.lines(() => true);
+  const reattach = after.findIndex((m, index) => m.method === "attach" && index > after.findIndex((n) => n.method === "attach"));
+  const next = after.slice(reattach + 1).filter((m) => m.type !== undefined && m.type !== "session_info");
+  assert.equal(next[0]?.type, "agent_start", `first after the re-attach: ${JSON.stringify(next.slice(0, 3))}`);
+  assert.ok(next.some((m) => m.type === "message_update"), "the rest of the run follows");
+  assert.deepEqual(host.errors, []);
+});
+
+test("attached while idle: no agent_start is made up", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  await startHost(t);
+  await daemon.waitFor((m) => m.method === "attach");
+  daemon.dropConnections();
+  await daemon.waitFor((m) => m.method === "attach", 3000, "the re-attach", 2);
+  await sleep(300);
+  assert.equal(daemon.lines((m) => m.type === "agent_start").length, 0);
+});

@@ -93,8 +93,15 @@ test("cancelled in a chat: the terminal dialog is dismissed and the tool fails c
   assert.match(end.text, /cancelled in the chat/);
 });
 
+/** The daemon says a chat watches the session, as it does when a chat binds it. */
+async function watched(daemon: FakeDaemon, host: Awaited<ReturnType<typeof startHost>>) {
+  daemon.send({ type: "relay_status", watchers: ["discord"] });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: watching on discord");
+}
+
 test("a multi-line question is asked in the chats only, with a notice in the terminal", async (t) => {
   const { daemon, host } = await attachedHost(t);
+  await watched(daemon, host);
   host.type("ask multiline: Describe the bug");
   const request = await daemon.waitFor(isRequest);
   assert.equal(request.method, "editor");
@@ -104,6 +111,24 @@ test("a multi-line question is asked in the chats only, with a notice in the ter
   daemon.send({ type: "extension_ui_response", id: request.id, value: "line one\nline two" });
   const end = await host.waitFor((s) => s.saw === "run_end");
   assert.equal(end.text, "Answer: line one\nline two (answered by chat)");
+});
+
+test("a multi-line question with no chat watching opens the terminal's editor", async (t) => {
+  const { daemon, host } = await attachedHost(t);
+  host.type("ask multiline: What broke?");
+  const editor = await host.waitFor((s) => s.saw === "dialog" && s.method === "editor");
+  assert.equal(editor.title, "What broke?");
+  assert.equal(daemon.lines(isRequest).length, 0, "not asked in chats nobody reads");
+  host.answer("the build");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Answer: the build (answered by terminal)");
+
+  // Once a chat watches, the next one goes there.
+  await watched(daemon, host);
+  host.type("ask multiline: And now?");
+  const request = await daemon.waitFor(isRequest);
+  assert.equal(request.method, "editor");
+  daemon.send({ type: "extension_ui_response", id: request.id, value: "fixed" });
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Answer: fixed (answered by chat)");
 });
 
 test("the run is aborted while the question waits: both copies close", async (t) => {
@@ -159,6 +184,7 @@ test("questions asked at once are shown one after another", async (t) => {
 
 test("a question open while the daemon restarts is asked again after the re-attach", async (t) => {
   const { daemon, host } = await attachedHost(t);
+  await watched(daemon, host);
   host.type("ask multiline: What changed?");
   const request = await daemon.waitFor(isRequest);
   daemon.dropConnections();
