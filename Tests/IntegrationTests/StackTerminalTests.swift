@@ -180,6 +180,48 @@ import Glibc
         }
     }
 
+    /// A picture sent in Discord reaches the terminal's pi through the attachments plugin, a file
+    /// of the terminal's folder goes out with /file, and one outside it is refused. /forget
+    /// refuses a session whose pi is still attached.
+    @Test(.timeLimit(.minutes(5)))
+    func picturesInFilesOutAndForgetRefusedWhileAttached() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await Self.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(Self.sessionID)])
+
+            let png = Data(E2ESamples.png)
+            try await stack.fake.post(
+                "/messages",
+                [
+                    "user_id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name), "dm": true,
+                    "content": "what is in this picture?",
+                    "attachments": [["filename": "shot.png", "content_type": "image/png", "data_b64": .string(png.base64EncodedString())]],
+                ])
+            let seen = try await pi.waitToSee("the picture in the terminal's conversation") {
+                $0["saw"] == "user_message" && $0["text"]?.stringValue?.hasPrefix("what is in this picture?") == true
+            }
+            let images = seen["images"]?.arrayValue ?? []
+            #expect(images.count == 1 && images.first?["mimeType"] == "image/png", "\(seen)")
+            #expect(images.first?["bytes"]?.intValue == png.count, "the picture arrived whole: \(seen)")
+
+            try "all green\n".write(toFile: stack.workspace + "/report.txt", atomically: true, encoding: .utf8)
+            // Discord has no /file slash command: typed, it is a chat command all the same.
+            try await stack.dm("/file report.txt")
+            _ = try await waitFor("report.txt in the DM") { () -> JSONValue? in
+                try await stack.botMessages(dm).flatMap { $0["attachments"]?.arrayValue ?? [] }.first { $0["filename"] == "report.txt" }
+            }
+            try await stack.dm("/file /etc/passwd")
+            try await stack.waitForBotMessage(in: dm, containing: "outside the session's folder")
+
+            let refused = try await stack.command("forget")
+            #expect(refused.text.contains("attached"), "\(refused)")
+            #expect(try await stack.sessions().contains { $0["id"]?.stringValue == Self.sessionID })
+        }
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func theDaemonKilledNineIsReattachedAndPiExitingGoesOffline() async throws {
         try await StackHome.with { stack in
@@ -188,8 +230,9 @@ import Glibc
             defer { pi.stop() }
             let dm = try await stack.dmChannel()
             _ = try await stack.command("use", ["session": .string(Self.sessionID)])
-            // A run in flight when the daemon dies is reported cut off once it is back.
-            try await stack.dm("slow: " + Array(repeating: "word", count: 60).joined(separator: " "))
+            // A run in flight when the daemon dies is reported cut off once it is back, and the
+            // rest of it (15 s at 100 ms a word) still reaches the chat after the re-attach.
+            try await stack.dm("slow: " + (1...150).map { "word\($0)" }.joined(separator: " "))
             try await stack.waitForState(Self.sessionID, "busy")
 
             doomed.signal(SIGKILL)
@@ -198,13 +241,16 @@ import Glibc
 
             try await stack.start(freshCommands: false)
             let back = ContinuousClock.now
-            try await waitUntil("the session is attached again", timeout: .seconds(10), every: .milliseconds(50)) {
-                try await stack.sessions().contains { $0["id"]?.stringValue == Self.sessionID && $0["state"] == "idle" }
+            let attached = try await waitFor("the session is attached again", timeout: .seconds(10), every: .milliseconds(50)) {
+                try await stack.sessions().first { $0["id"]?.stringValue == Self.sessionID && $0["state"] != "offline" }
             }
             let took = ContinuousClock.now - back
             #expect(took < .seconds(2), "re-attached \(took) after the daemon was back")
+            #expect(attached["state"] == "busy", "the run still going in the terminal shows: \(attached)")
             try await stack.waitForBotMessage(in: dm, containing: "the answer in progress was cut off")
-            try await pi.waitToSee("the slow run end in the terminal") { $0["saw"] == "run_end" }
+            let ran = try await pi.waitToSee("the slow run end in the terminal", timeout: .seconds(60)) { $0["saw"] == "run_end" }
+            #expect(ran["text"]?.stringValue?.hasSuffix("word150") == true, "\(ran)")
+            try await stack.waitForBotMessage(in: dm, containing: "word148 word149 word150")
             try await stack.waitForState(Self.sessionID, "idle")
 
             try await stack.dm("still with me?")
@@ -214,6 +260,9 @@ import Glibc
             pi.perform(["do": "quit"])
             try await stack.waitForState(Self.sessionID, "offline")
             try await stack.waitForBotMessage(in: dm, containing: "ended: pi was closed in the terminal")
+            let forgot = try await stack.command("forget")
+            #expect(forgot.text.contains("Forgot"), "\(forgot)")
+            #expect(try await stack.sessions().contains { $0["id"]?.stringValue == Self.sessionID } == false, "gone from the list")
         }
     }
 }

@@ -61,7 +61,7 @@ extension PiSession {
         guard lifecycle.isCurrent(generation), input == nil, !lifecycle.ending else { return }
         logger.notice("session \(name): the terminal session ended")
         await tell(
-            .notice(kind: "error", text: "The terminal session \(name) ended: pi was closed in the terminal. /end removes it from /sessions."))
+            .notice(kind: "error", text: "The terminal session \(name) ended: pi was closed in the terminal. /forget removes it from /sessions."))
     }
 
     /// The lines only the extension sends. Returns false for a type that is not one of them.

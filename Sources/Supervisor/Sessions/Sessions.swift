@@ -183,7 +183,7 @@ actor Sessions {
         throw RemoteError(
             code: .unavailable,
             message:
-                "\(await session.name) is a terminal session and its pi is attached: quit pi in the terminal, then forget the session once it shows as offline"
+                "\(await session.name) is a terminal session and its pi is attached: quit pi in the terminal, then /forget the session once it shows as offline"
         )
     }
 

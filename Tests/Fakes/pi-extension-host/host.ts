@@ -93,6 +93,11 @@ function flattenContent(content: unknown): { text: string; images: Json[] } {
   return { text: texts.join("\n"), images };
 }
 
+/** What the terminal shows of a message's pictures: their type and size. */
+function imageSights(images: Json[] | undefined): Json[] {
+  return (images ?? []).map((image) => ({ mimeType: image.mimeType, bytes: Buffer.from(String(image.data ?? ""), "base64").length }));
+}
+
 function userMessage(text: string, images: Json[]): Json {
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
@@ -777,7 +782,7 @@ export class PiHost extends EventEmitter {
           const user = userMessage(queued.text, queued.images);
           runMessages.push(user);
           this.queueEvent("message_start", { message: user }, () =>
-            this.show({ saw: "user_message", text: queued.text, source: queued.source }),
+            this.show({ saw: "user_message", text: queued.text, source: queued.source, images: imageSights(queued.images) }),
           );
           this.queueEvent("message_end", { message: user }, () => this.persist(user));
           planText = queued.text;

@@ -12,6 +12,8 @@ enum ChatCommand: Equatable {
     case model(String?)
     case status
     case end
+    /// Remove an offline terminal session (its pi was closed) from the list; nil: this chat's.
+    case forget(String?)
     case to(session: String, text: String)
     case cancel
     case disconnect
@@ -45,6 +47,7 @@ enum ChatCommand: Equatable {
         case "model": return .model(rest.isEmpty ? nil : rest)
         case "status": return .status
         case "end": return .end
+        case "forget": return .forget(rest.isEmpty ? nil : rest)
         case "to":
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
             return words.count == 2 ? .to(session: words[0], text: words[1]) : nil
@@ -72,6 +75,7 @@ enum ChatCommand: Equatable {
         case "model": return .model(arg("model"))
         case "status": return .status
         case "end": return .end
+        case "forget": return .forget(arg("session"))
         case "to":
             guard let session = arg("session"), let text = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
             return .to(session: session, text: text)

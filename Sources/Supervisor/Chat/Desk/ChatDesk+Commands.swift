@@ -13,7 +13,7 @@ extension ChatDesk {
             switch command {
             case .help:
                 return Reply(
-                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
+                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /forget [session], /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
                     ephemeral: true)
             case .sessions:
                 return await sessionList(chat: chat, current: current)
@@ -76,6 +76,17 @@ extension ChatDesk {
                 for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
                 await sessions.end(session)
                 return Reply("Ended \(name).")
+            case .forget(let key):
+                let session: PiSession
+                if let key { session = try await sessions.resolve(key) } else { session = try needSession() }
+                let name = await session.name
+                guard await session.terminal != nil else {
+                    throw RemoteError(code: .unavailable, message: "\(name) is not a terminal session: /end ends it (its pi is stopped).")
+                }
+                try await sessions.mayEnd(session)
+                for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
+                await sessions.end(session)
+                return Reply("Forgot \(name).")
             case .to(let key, let text):
                 let session = try await sessions.resolve(key)
                 let result = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key)

@@ -47,6 +47,11 @@ struct SlashCommand: Sendable, Equatable {
             ], ephemeral: true),
         SlashCommand(name: "end", description: "End the session bound to this chat", options: [], ephemeral: false),
         SlashCommand(
+            name: "forget", description: "Remove an offline terminal session from the list",
+            options: [
+                Option(name: "session", description: "Session name or id (this chat's if empty)", required: false)
+            ], ephemeral: false),
+        SlashCommand(
             name: "to", description: "Send a prompt to another session without switching",
             options: [
                 Option(name: "session", description: "Session name or id", required: true),
