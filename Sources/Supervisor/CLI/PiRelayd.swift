@@ -13,7 +13,8 @@ public struct PiRelayd: AsyncParsableCommand {
             AbortCommand.self, CompactCommand.self, StreamCommand.self, HistoryCommand.self, QuestionsCommand.self,
             AnswerCommand.self, CancelCommand.self, RenameCommand.self, EndCommand.self, ModelCommand.self,
             ThinkingCommand.self, StateCommand.self, StatsCommand.self, LastCommand.self, NewConversationCommand.self,
-            RenderCommand.self, FileCommand.self, ImagesCommand.self, ExtensionCommand.self,
+            RenderCommand.self, FileCommand.self, ImagesCommand.self, ExtensionCommand.self, ApprovalsCommand.self,
+            ApproveCommand.self, DenyCommand.self,
         ])
 
     public init() {}

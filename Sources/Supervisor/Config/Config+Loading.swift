@@ -1,6 +1,6 @@
 extension Config {
-    /// The four sections pi-relayd itself reads; every other known top-level key is a plugin's.
-    static let coreSections = ["pi", "plugins", "logs", "sessions"]
+    /// The sections pi-relayd itself reads; every other known top-level key is a plugin's.
+    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals"]
     /// Top-level keys starting with this are ignored without a warning.
     static let extensionPrefix = "x-"
 
@@ -22,6 +22,7 @@ extension Config {
         plugins = try PluginSettings(top.section("plugins"))
         logs = try LogSettings(top.section("logs"))
         sessions = try SessionSettings(top.section("sessions"), home: home)
+        approvals = try ApprovalSettings(top.section("approvals"))
 
         // `discord` is among the plugin names; it is checked and normalised just below.
         for name in pluginNames.subtracting(Self.coreSections).sorted() {

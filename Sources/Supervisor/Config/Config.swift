@@ -7,6 +7,7 @@ struct Config: Sendable, Equatable {
     var plugins = PluginSettings()
     var logs = LogSettings()
     var sessions = SessionSettings()
+    var approvals = ApprovalSettings()
     /// The `discord:` section as checked by the loader. The plugin gets it as
     /// `pluginSections["discord"]`, with ids normalised to strings.
     var discord = DiscordSettings()

@@ -45,6 +45,12 @@ final class ConfigSection {
         return child
     }
 
+    /// Every key present in the file, in file order: for a map whose keys are names (sessions by
+    /// name, say) rather than settings.
+    var presentKeys: [String] {
+        pairs.map(Self.name(of:)).filter { !$0.isEmpty }
+    }
+
     /// Keys present in the file that no getter asked for, in file order.
     var unknownKeys: [YAMLNode.Pair] {
         pairs.filter { !askedFor.contains(Self.name(of: $0)) }

@@ -12,6 +12,7 @@ extension PiSettings {
         startTimeout = try section.value("startTimeoutSeconds", default: startTimeout) { f throws(ConfigError) in
             try f.seconds(allowZero: false)
         }
+        loadsExtension = try section.value("extension", default: loadsExtension) { field throws(ConfigError) in try field.bool() }
         dialogTimeout = try section.value("dialogTimeoutSeconds", default: nil) { field throws(ConfigError) in
             let timeout = try field.seconds(allowZero: true)
             return timeout == .zero ? nil : timeout

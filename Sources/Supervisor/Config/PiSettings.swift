@@ -13,6 +13,9 @@ struct PiSettings: Sendable, Equatable {
     /// `pi.dialogTimeoutSeconds`: how long a dialog without its own timeout waits for a chat
     /// answer; nil (0 in the file) means forever.
     var dialogTimeout: Duration?
+    /// `pi.extension`: pass pi-relayd's extension to every pi child (`-e PATH`), for approval
+    /// gates and the agent tools.
+    var loadsExtension = true
 
     /// The full argument list for a pi child; `sessionFile` resumes that session.
     func arguments(sessionFile: String?) -> [String] {

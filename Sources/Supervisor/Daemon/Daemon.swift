@@ -47,7 +47,9 @@ struct Daemon: Service {
 
         let options = PluginHostOptions(config: config)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
-        let launcher = PiLauncher(settings: config.pi)
+        let approvalLog = ApprovalLog(path: home.stateDir + "/approvals.jsonl", logger: logger)
+        let launcher = PiLauncher(settings: config.pi, approvals: config.approvals, files: ExtensionFiles(), home: home.root)
+        if let problem = launcher.extensionProblem { logger.warning("\(problem)") }
         // Read before anything runs: a file from a newer pi-relayd stops the start here, before
         // a save could overwrite it.
         let sessionFile = StateFile<SessionRecord>.sessions(path: home.stateDir + "/sessions.json")
@@ -70,11 +72,14 @@ struct Daemon: Service {
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings)
         let desk = ChatDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
-            sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status)
+            sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,
+            approvalLog: approvalLog)
         let router = ControlRouter(
             host: host,
-            sessionControl: SessionControl(sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter),
-            terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, logger: logger),
+            sessionControl: SessionControl(
+                sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, approvalSettings: config.approvals,
+                approvalLog: approvalLog),
+            terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, approvals: config.approvals, logger: logger),
             status: status
         ) { stopper.yield() }
         await sessions.adopt(savedSessions.records)

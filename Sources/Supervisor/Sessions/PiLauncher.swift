@@ -1,13 +1,51 @@
-/// Builds the pi command line and environment for a session, from the `pi:` config section.
+/// Builds the pi command line and environment for a session, from the `pi:` and `approvals:`
+/// config sections.
 struct PiLauncher: Sendable {
     var settings: PiSettings
+    var approvals = ApprovalSettings()
+    /// The pi-relayd extension every child loads (`-e`), nil when it is off or unusable.
+    var extensionPath: String?
+    /// Why the children run without the extension although `pi.extension` asks for it: said
+    /// once per session in its chats and in the log.
+    var extensionProblem: String?
+    /// The daemon's home, for the extension in the child to find the control socket.
+    var home: String?
 
     var startTimeout: Duration { settings.startTimeout }
     var dialogTimeout: Duration? { settings.dialogTimeout }
 
-    func spec(cwd: String, sessionFile: String?) -> ChildSpec {
-        ChildSpec(
-            executable: settings.command, arguments: settings.arguments(sessionFile: sessionFile),
-            environment: settings.childEnvironment, workingDirectory: cwd, maxLineBytes: 64 << 20)
+    /// With `pi.extension` on, finds the shipped extension and checks that it is this version's.
+    init(settings: PiSettings, approvals: ApprovalSettings = ApprovalSettings(), files: ExtensionFiles? = nil, home: String? = nil) {
+        self.settings = settings
+        self.approvals = approvals
+        self.home = home
+        guard settings.loadsExtension, let files else { return }
+        do {
+            let path = try files.shipped()
+            let version = ExtensionFiles.version(ofFileAt: path)
+            if version == Version.current {
+                extensionPath = path
+            } else {
+                extensionProblem =
+                    "the pi-relayd extension at \(path) is version \(version ?? "unknown"), not \(Version.current): "
+                    + "approval gates and agent tools are off"
+            }
+        } catch {
+            extensionProblem = "\(error): approval gates and agent tools are off"
+        }
+    }
+
+    func spec(cwd: String, sessionFile: String?, sessionID: String, sessionName: String) -> ChildSpec {
+        var arguments = settings.arguments(sessionFile: sessionFile)
+        var environment = settings.childEnvironment
+        if let extensionPath {
+            arguments += ["-e", extensionPath]
+            // The extension in the child asks the daemon about gated calls under this id.
+            environment["PI_RELAYD_SESSION"] = sessionID
+            if let home { environment["PI_RELAYD_HOME"] = home }
+            if let gates = approvals.extensionJSON(forSession: sessionName) { environment["PI_RELAYD_APPROVALS"] = gates.serialized() }
+        }
+        return ChildSpec(
+            executable: settings.command, arguments: arguments, environment: environment, workingDirectory: cwd, maxLineBytes: 64 << 20)
     }
 }

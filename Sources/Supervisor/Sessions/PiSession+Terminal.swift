@@ -73,6 +73,7 @@ extension PiSession {
             // Typed at the terminal: every chat watching sees it (`origin` matches no chat).
             guard let text = message["text"]?.stringValue, !text.isEmpty else { return true }
             lastActivity = Date()
+            promptOrigin = "terminal"
             record(type: "terminal_input", ["text": .string(String(text.prefix(200)))])
             await tell(.promptEcho(text: text, origin: "terminal"))
         case "extension_ui_closed":

@@ -53,6 +53,14 @@ actor PiSession {
     private var lastExit: ChildExit?
     private var starting: Task<Void, any Error>?
     private let reader = PiEventReader()
+    /// The chats heard once that this session's pi runs without the extension.
+    private var toldExtensionProblem = false
+    /// Gated tool calls waiting for a person, by question id (`PiSession+Approvals`).
+    var gates: [String: ApprovalGate] = [:]
+    /// Rules approved "for the session": later calls they match pass at once.
+    var approvedRules: Set<String> = []
+    /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
+    var promptOrigin: String?
     private(set) var skippedLines = 0
 
     init(
@@ -80,11 +88,17 @@ actor PiSession {
         interruptedQuestions = record.openQuestions ?? []
     }
 
+    /// The open questions worth saving: a gate's question dies with the call that waits on it.
+    private var savedQuestions: [PendingQuestion]? {
+        let saved = openQuestions.filter { gates[$0.id] == nil }
+        return saved.isEmpty ? nil : saved
+    }
+
     var record: SessionRecord {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
             lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
-            openQuestions: questions.isEmpty ? nil : openQuestions, terminal: terminal)
+            openQuestions: savedQuestions, terminal: terminal)
     }
 
     private var orphan: Int32?
@@ -124,7 +138,11 @@ actor PiSession {
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
         let childInput = ChildInput(highWater: 64 << 20)
         input = childInput
-        let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile)
+        let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile, sessionID: id, sessionName: name)
+        if let problem = launcher.extensionProblem, !toldExtensionProblem {
+            toldExtensionProblem = true
+            await tell(.notice(kind: "error", text: "\(name): \(problem)."))
+        }
         logger.info("session \(name) (\(id)): starting \(spec.executable) \(spec.arguments.joined(separator: " ")) in \(cwd)")
         // Unstructured on purpose: the child outlives this call; it belongs to the session and
         // is ended by `end()` or by its own exit.
@@ -230,6 +248,7 @@ actor PiSession {
     /// pi is gone (its child exited, or its terminal detached): commands in flight fail, a run
     /// in flight ends cut off, and open questions close, in the chats too.
     func piGone(reason: String, unanswered: String, questionsClosed: String) async {
+        await abandonGates(questionsClosed)
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions
         questions.removeAll()
@@ -530,6 +549,7 @@ actor PiSession {
 
     /// The first answer wins; a later one finds no question.
     func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
+        if isGate(qid) { return try await answerGate(qid, value: value, by: who) }
         guard let question = questions[qid] else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
@@ -545,6 +565,10 @@ actor PiSession {
     }
 
     func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
+        if isGate(qid), let question = questions[qid] {
+            await decideGate(qid, ApprovalDecision(outcome: .denied, by: who, reason: "\(who) cancelled it"), outcome: "\(who) cancelled it")
+            return question
+        }
         guard let question = questions.removeValue(forKey: qid) else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }

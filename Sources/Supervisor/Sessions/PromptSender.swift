@@ -26,6 +26,8 @@ struct PromptSender: Sendable {
             fields["streamingBehavior"] = .string(busyBehavior)
         }
         let wasBusy = await session.state == .busy
+        // A gate asks the chat whose prompt is running; a follow-up queued behind it waits its turn.
+        if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
         _ = try await session.command(type, fields, timeout: .seconds(60))
         await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
         let status =

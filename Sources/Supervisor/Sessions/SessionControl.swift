@@ -7,11 +7,13 @@ struct SessionControl: Sendable {
     let bindings: ChatBindings
     let delivery: ChatDelivery
     let prompter: PromptSender
+    let approvalSettings: ApprovalSettings
+    let approvalLog: ApprovalLog
 
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
         "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
-        "images",
+        "images", "approval", "approval-decided", "approvals",
     ]
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
@@ -27,6 +29,8 @@ struct SessionControl: Sendable {
             return nil
         case "questions":
             return try await questions(params)
+        case "approvals":
+            return try await approvals(params)
         default:
             break
         }
@@ -41,6 +45,10 @@ struct SessionControl: Sendable {
             return try await history(session, params)
         case "answer":
             return try await answer(session, params, by: who)
+        case "approval":
+            return try await approval(session, params)
+        case "approval-decided":
+            return try await approvalDecided(session, params)
         case "cancel":
             return try await cancel(session, params, by: who)
         case "rename":

@@ -11,6 +11,8 @@ enum SessionNews: Sendable {
     case runUpdated(RunRecord)
     case runFinished(RunRecord)
     case questionAsked(PendingQuestion)
+    /// An approval gate's question: to the chat `onlyTo` (the running prompt's), or to all.
+    case approvalAsked(PendingQuestion, onlyTo: String?)
     case questionClosed(PendingQuestion, outcome: String)
     /// A short line worth showing: a notify from an extension, a late prompt rejection.
     case notice(kind: String, text: String)

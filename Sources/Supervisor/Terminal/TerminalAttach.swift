@@ -7,6 +7,8 @@ import PiRelaySDK
 struct TerminalAttach: Sendable {
     let sessions: Sessions
     let bindings: ChatBindings
+    /// The gates the attached extension applies (sent in the attach result).
+    var approvals = ApprovalSettings()
     let logger: Logger
     /// The daemon's own uid; only its owner may attach sessions.
     var ownerUID: UInt32 = getuid()
@@ -34,13 +36,12 @@ struct TerminalAttach: Sendable {
             let oldID = TerminalRegistration.sessionID(piSessionID: previous)
             if oldID != session.id { await bindings.move(from: oldID, to: session.id) }
         }
-        stream.sendLine([
-            "id": requestID,
-            "result": [
-                "sessionID": .string(session.id), "session": .string(await session.name), "protocol": 1,
-                "version": .string(Version.current),
-            ],
-        ])
+        var result: JSONValue = [
+            "sessionID": .string(session.id), "session": .string(await session.name), "protocol": 1,
+            "version": .string(Version.current),
+        ]
+        if let gates = approvals.extensionJSON(forSession: await session.name) { result["approvals"] = gates }
+        stream.sendLine(["id": requestID, "result": result])
         link.tellWatchers(Array(Set(await bindings.chats(of: session.id).map(\.messenger))).sorted())
         for await line in stream.incoming {
             await session.terminalLine(line, generation: generation)

@@ -48,11 +48,9 @@ actor ChatDelivery: SessionObserver {
             live.removeValue(forKey: run.runID)
             await deliverFinal(run)
         case .questionAsked(let asked):
-            let text = await redacted("❓ " + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
-            var question = asked.post
-            question.title = await redacted(asked.title)
-            if let message = asked.message { question.message = await redacted(message) }
-            await post(to: id) { ChatPostParams(target: $0, kind: .question, sessionID: id, text: text, question: question) }
+            await ask(asked, in: id, icon: "❓")
+        case .approvalAsked(let asked, let onlyTo):
+            await ask(asked, in: id, icon: "", onlyTo: onlyTo)
         case .questionClosed(let question, let outcome):
             for binding in await bindings.chats(of: id) {
                 await deliver(
@@ -91,8 +89,19 @@ actor ChatDelivery: SessionObserver {
     }
 
     /// The same post to every chat watching the session, each with its own target.
-    private func post(to sessionID: String, _ params: (Target) -> ChatPostParams) async {
-        for binding in await bindings.chats(of: sessionID) {
+    /// A question with its buttons, redacted, to the session's chats (or the one named).
+    private func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
+        let text = await redacted(icon + (icon.isEmpty ? "" : " ") + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
+        var question = asked.post
+        question.title = await redacted(asked.title)
+        if let message = asked.message { question.message = await redacted(message) }
+        await post(to: sessionID, onlyTo: onlyTo) {
+            ChatPostParams(target: $0, kind: .question, sessionID: sessionID, text: text, question: question)
+        }
+    }
+
+    private func post(to sessionID: String, onlyTo: String? = nil, _ params: (Target) -> ChatPostParams) async {
+        for binding in await bindings.chats(of: sessionID) where onlyTo == nil || binding.key == onlyTo {
             await deliver(binding.messenger, .chatPost, params(binding.target))
         }
     }

@@ -14,6 +14,8 @@ enum ChatCommand: Equatable {
     case end
     /// Remove an offline terminal session (its pi was closed) from the list; nil: this chat's.
     case forget(String?)
+    /// Recent approval decisions of this chat's session.
+    case approvals
     case to(session: String, text: String)
     case cancel
     case disconnect
@@ -48,6 +50,7 @@ enum ChatCommand: Equatable {
         case "status": return .status
         case "end": return .end
         case "forget": return .forget(rest.isEmpty ? nil : rest)
+        case "approvals": return .approvals
         case "to":
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
             return words.count == 2 ? .to(session: words[0], text: words[1]) : nil
@@ -76,6 +79,7 @@ enum ChatCommand: Equatable {
         case "status": return .status
         case "end": return .end
         case "forget": return .forget(arg("session"))
+        case "approvals": return .approvals
         case "to":
             guard let session = arg("session"), let text = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
             return .to(session: session, text: text)

@@ -13,7 +13,7 @@ extension ChatDesk {
             switch command {
             case .help:
                 return Reply(
-                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /forget [session], /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
+                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /forget [session], /approvals, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
                     ephemeral: true)
             case .sessions:
                 return await sessionList(chat: chat, current: current)
@@ -76,6 +76,16 @@ extension ChatDesk {
                 for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
                 await sessions.end(session)
                 return Reply("Ended \(name).")
+            case .approvals:
+                let session = try needSession()
+                let entries = await approvalLog.recent(session: session.id, limit: 10)
+                guard !entries.isEmpty else { return Reply("No approval decisions for \(await session.name) yet.", ephemeral: true) }
+                let lines = entries.map { entry in
+                    let when = entry["time"]?.stringValue.map { String($0.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "?"
+                    return "\(when) \(entry["tool"]?.stringValue ?? "?"): \(entry["args"]?.stringValue ?? "") "
+                        + "→ \(entry["decision"]?.stringValue ?? "?") by \(entry["by"]?.stringValue ?? "?") (rule \(entry["rule"]?.stringValue ?? "?"))"
+                }
+                return Reply("Approvals in \(await session.name), newest last:\n" + lines.joined(separator: "\n"), ephemeral: true)
             case .forget(let key):
                 let session: PiSession
                 if let key { session = try await sessions.resolve(key) } else { session = try needSession() }

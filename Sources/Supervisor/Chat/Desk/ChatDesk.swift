@@ -18,11 +18,12 @@ actor ChatDesk: PluginRouter {
     let delivery: ChatDelivery
     let prompter: PromptSender
     let status: DaemonStatus
+    let approvalLog: ApprovalLog
     private var handledMessages: HandledMessages
 
     init(
         home: Home, logger: Logger, pluginConfig: [String: JSONValue], defaultCwd: String?, host: PluginHost, sessions: Sessions,
-        bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus,
+        bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.home = home
@@ -35,6 +36,7 @@ actor ChatDesk: PluginRouter {
         self.delivery = delivery
         self.prompter = prompter
         self.status = status
+        self.approvalLog = approvalLog
         self.environment = environment
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }

@@ -46,6 +46,7 @@ struct SlashCommand: Sendable, Equatable {
                 Option(name: "model", description: "Model to switch to (leave empty to list)", required: false)
             ], ephemeral: true),
         SlashCommand(name: "end", description: "End the session bound to this chat", options: [], ephemeral: false),
+        SlashCommand(name: "approvals", description: "Recent approval decisions of this chat's session", options: [], ephemeral: true),
         SlashCommand(
             name: "forget", description: "Remove an offline terminal session from the list",
             options: [

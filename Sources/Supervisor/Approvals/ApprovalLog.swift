@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The audit trail of approval decisions: `state/approvals.jsonl`, owner-only, one JSON object a
+/// line (who, where, when, the tool, its arguments redacted, the rule, the decision). Kept to
+/// about `maxBytes`: past it, the older half is dropped.
+actor ApprovalLog {
+    let path: String
+    let maxBytes: Int
+    private let logger: Logger
+
+    init(path: String, maxBytes: Int = 1 << 20, logger: Logger) {
+        self.path = path
+        self.maxBytes = maxBytes
+        self.logger = logger
+    }
+
+    struct Entry: Sendable {
+        let session: String
+        let sessionName: String
+        let request: ApprovalRequest
+        let decision: ApprovalDecision
+        /// The chats that were asked (messenger:chat keys).
+        let askedIn: [String]
+
+        var json: JSONValue {
+            [
+                "time": .string(ISO8601.string(Date())), "session": .string(session), "sessionName": .string(sessionName),
+                "id": .string(request.id), "tool": .string(request.toolName), "args": .string(request.preview()),
+                "rule": .string(request.rule), "decision": .string(decision.outcome.rawValue), "by": .string(decision.by),
+                "where": .array(askedIn.map { .string($0) }),
+            ]
+        }
+    }
+
+    func append(_ entry: Entry) {
+        var line = entry.json.serializedBytes()
+        line.append(0x0A)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            logger.error("cannot write the approval log \(path): \(String(cString: strerror(errno)))")
+            return
+        }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written != line.count { logger.error("the approval log \(path) took \(written) of \(line.count) bytes (disk full?)") }
+        var status = stat()
+        let size = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
+        close(fd)
+        if size > maxBytes { trim() }
+    }
+
+    /// The newest `limit` entries, oldest first; only `session`'s when it is named.
+    func recent(session: String?, limit: Int) -> [JSONValue] {
+        let entries = readAll().filter { session == nil || $0["session"]?.stringValue == session }
+        return Array(entries.suffix(limit))
+    }
+
+    private func readAll() -> [JSONValue] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.split(separator: 0x0A).compactMap { try? JSONValue.parse(bytes: Array($0)) }
+    }
+
+    private func trim() {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = data.split(separator: 0x0A)
+        var kept: [UInt8] = []
+        for line in lines.suffix(lines.count / 2) {
+            kept.append(contentsOf: line)
+            kept.append(0x0A)
+        }
+        if !AtomicFile.write(kept, to: path) { logger.error("cannot trim the approval log \(path)") }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import PiRelaySDK
+
+/// Approval gates (docs/CONFIG.md, "approvals"): the extension in pi asks the daemon before a
+/// call that matches a rule; the question goes to the chats as a select with three buttons and
+/// the call waits for the first answer, the timeout, or pi going away.
+extension PiSession {
+    /// Asks about `request` and waits for the decision. `onlyTo` names the one chat to ask (the
+    /// one whose prompt is running); nil asks every watching chat.
+    func approval(_ request: ApprovalRequest, timeout: Duration, onlyTo: String?) async -> ApprovalDecision {
+        if approvedRules.contains(request.rule) {
+            record(type: "approval", ["tool": .string(request.toolName), "rule": .string(request.rule), "outcome": "approved_earlier"])
+            return ApprovalDecision(outcome: .approvedEarlier, by: "an approval for the session")
+        }
+        let qid = request.id
+        guard questions[qid] == nil, gates[qid] == nil else {
+            return ApprovalDecision(outcome: .denied, by: "pi-relayd", reason: "a question with this id is already open")
+        }
+        let question = PendingQuestion(
+            id: qid, sessionID: id, method: "select", title: "🔒 Approve \(request.toolName)?",
+            message: "\(request.preview())\nrule: \(request.rule)", options: ApprovalChoice.labels, placeholder: nil, prefill: nil,
+            askedAt: Date(), expiresAt: Date().addingTimeInterval(Double(timeout.components.seconds)))
+        questions[qid] = question
+        gates[qid] = ApprovalGate(rule: request.rule)
+        record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])
+        // Unstructured on purpose: the gate's countdown runs beside the session.
+        Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.decideGate(
+                qid, ApprovalDecision(outcome: .timedOut, by: "the timeout", reason: "nobody approved it within \(timeout.components.seconds) s"),
+                outcome: "expired: no answer in time, so it was denied")
+        }
+        await tell(.approvalAsked(question, onlyTo: onlyTo))
+        return await withCheckedContinuation { waiter in
+            guard var gate = gates[qid] else {
+                waiter.resume(returning: ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: "the question was closed"))
+                return
+            }
+            if let early = gate.early {
+                gates.removeValue(forKey: qid)
+                waiter.resume(returning: early)
+            } else {
+                gate.waiter = waiter
+                gates[qid] = gate
+            }
+        }
+    }
+
+    /// An answer to a gate's question, from a chat button, `pi-relayd approve|deny|answer` or the
+    /// terminal's dialog (through the extension).
+    func answerGate(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
+        guard let question = questions[qid] else {
+            throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
+        }
+        let chosen: String
+        do { chosen = try question.response(for: value)["value"]?.stringValue ?? value } catch {
+            throw RemoteError.invalidParams("\(error)")
+        }
+        guard let choice = ApprovalChoice(rawValue: chosen) else {
+            throw RemoteError.invalidParams("choose one of: \(ApprovalChoice.labels.joined(separator: ", "))")
+        }
+        let decision: ApprovalDecision
+        switch choice {
+        case .once: decision = ApprovalDecision(outcome: .approvedOnce, by: who)
+        case .session: decision = ApprovalDecision(outcome: .approvedForSession, by: who)
+        case .deny: decision = ApprovalDecision(outcome: .denied, by: who, reason: "\(who) denied it")
+        }
+        await decideGate(qid, decision, outcome: "\(who) answered: \(choice.rawValue)")
+        return question
+    }
+
+    /// Settles a gate once: the first decision wins, later ones find nothing.
+    func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
+        guard var gate = gates[qid], gate.early == nil, let question = questions.removeValue(forKey: qid) else { return }
+        if decision.outcome == .approvedForSession { approvedRules.insert(gate.rule) }
+        if let waiter = gate.waiter {
+            gates.removeValue(forKey: qid)
+            waiter.resume(returning: decision)
+        } else {
+            gate.early = decision
+            gates[qid] = gate
+        }
+        record(
+            type: "approval",
+            ["id": .string(qid), "rule": .string(gate.rule), "outcome": .string(decision.outcome.rawValue), "by": .string(decision.by)])
+        await tell(.questionClosed(question, outcome: outcome))
+    }
+
+    /// pi is gone: no call waits any more.
+    func abandonGates(_ why: String) async {
+        for qid in gates.keys {
+            await decideGate(qid, ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why), outcome: "closed: \(why)")
+        }
+    }
+
+    /// A rule approved for the session at the terminal: later calls it matches pass at once.
+    func approveForSession(_ rule: String) {
+        approvedRules.insert(rule)
+    }
+
+    /// Where the prompt now being worked on came from.
+    func notePromptOrigin(_ origin: String) {
+        promptOrigin = origin
+    }
+
+    /// True for the id of a gate's question.
+    func isGate(_ qid: String) -> Bool { gates[qid] != nil }
+}
