@@ -234,6 +234,8 @@ import Glibc
             // rest of it (15 s at 100 ms a word) still reaches the chat after the re-attach.
             try await stack.dm("slow: " + (1...150).map { "word\($0)" }.joined(separator: " "))
             try await stack.waitForState(Self.sessionID, "busy")
+            // The run is on disk before it shows anywhere; only a saved run can be reported.
+            try await waitUntil("the run in flight is saved") { stack.home.read("state/sessions.json").contains("\"activeRun\"") }
 
             doomed.signal(SIGKILL)
             _ = await doomed.waitForExit()

@@ -70,6 +70,10 @@ export interface DaemonOptions {
   watchers?: string[];
   /** An attach error to answer with instead of a result. */
   refuse?: { code: string; message: string };
+  /** The gates in the attach result. */
+  approvals?: Json;
+  /** The answer to an `approval` request (default: denied); may wait, as a chat would. */
+  approve?: (params: Json) => Json | Promise<Json>;
 }
 
 /** The daemon's side of docs/EXTENSION.md, just enough to test the extension against. */
@@ -173,6 +177,17 @@ export class FakeDaemon extends EventEmitter {
   private onLine(connection: DaemonConnection, message: Json): void {
     this.received.push({ connection, message, at: Date.now() });
     this.emit("line", message, connection);
+    if (message.method === "approval") {
+      const decide = this.options.approve ?? (() => ({ allowed: false, outcome: "denied", by: "the fake daemon", reason: "denied by the fake" }));
+      Promise.resolve(decide(message.params)).then((result) => {
+        if (!connection.ended) connection.send({ id: message.id, result });
+      });
+      return;
+    }
+    if (message.method === "answer" || message.method === "approval-decided") {
+      connection.send({ id: message.id, result: {} });
+      return;
+    }
     if (message.method !== "attach") return;
     if (this.options.refuse) {
       connection.send({ id: message.id, error: this.options.refuse });
@@ -180,7 +195,9 @@ export class FakeDaemon extends EventEmitter {
     }
     connection.attachParams = message.params;
     const hex = String(message.params.piSessionID).replace(/[^0-9a-f]/gi, "").slice(0, 12);
-    connection.send({ id: message.id, result: { sessionID: `t-${hex}`, session: "app", protocol: 1, version: "0.1.0" } });
+    const result: Json = { sessionID: `t-${hex}`, session: "app", protocol: 1, version: "0.1.0" };
+    if (this.options.approvals) result.approvals = this.options.approvals;
+    connection.send({ id: message.id, result });
     connection.send({ type: "relay_status", watchers: this.options.watchers ?? [] });
   }
 }

@@ -98,6 +98,22 @@ function imageSights(images: Json[] | undefined): Json[] {
   return (images ?? []).map((image) => ({ mimeType: image.mimeType, bytes: Buffer.from(String(image.data ?? ""), "base64").length }));
 }
 
+/**
+ * pi's built-in tools with their argument names (bash: command; read, write, edit: path), that
+ * touch nothing: they say what they would have done, so gates can be tested without a shell.
+ */
+function builtinTool(name: string): Json {
+  return {
+    name,
+    description: `pi's ${name} tool`,
+    parameters: { type: "object" },
+    async execute(_id: string, params: Json) {
+      const what = name === "bash" ? `ran ${params.command}` : `${name} ${params.path}`;
+      return { content: [{ type: "text", text: what }], details: {} };
+    },
+  };
+}
+
 function userMessage(text: string, images: Json[]): Json {
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
@@ -512,7 +528,7 @@ export class PiHost extends EventEmitter {
   }
 
   private allTools(): Json[] {
-    const tools: Json[] = BUILTIN_TOOLS.map((name) => ({ name, description: `pi's ${name} tool`, parameters: { type: "object" } }));
+    const tools: Json[] = BUILTIN_TOOLS.map((name) => builtinTool(name));
     tools.push(...this.extraTools, this.workTool());
     const names = new Set(tools.map((t) => t.name));
     for (const extension of this.extensions) {
@@ -819,12 +835,15 @@ export class PiHost extends EventEmitter {
     }
   }
 
-  /** The fake model: `ask: Q | A | B`, `ask multiline: Q`, `work: N x MS`, `slow: TEXT`, else an echo. */
+  /**
+   * The fake model: `ask: Q | A | B`, `ask multiline: Q`, `run: COMMAND` (bash), `write: PATH`,
+   * `work: N x MS`, `slow: TEXT`, else an echo.
+   */
   private plan(prompt: string, messages: Json[]): Plan {
     const last = messages.at(-1);
     if (last?.role === "toolResult") {
       const text = textOf(last);
-      if (last.isError) return { text: `The question failed: ${text}` };
+      if (last.isError) return { text: last.toolName === "ask_user" ? `The question failed: ${text}` : `The tool failed: ${text}` };
       const by = last.details?.answeredBy;
       return { text: by ? `Answer: ${text} (answered by ${by})` : `Done: ${text.trim().split("\n").at(-1)}` };
     }
@@ -836,6 +855,10 @@ export class PiHost extends EventEmitter {
       if (ask[1]) args.multiline = true;
       return { toolCall: { name: "ask_user", arguments: args } };
     }
+    const run = /^run:\s*(.+)$/s.exec(prompt);
+    if (run) return { toolCall: { name: "bash", arguments: { command: run[1] } } };
+    const write = /^write:\s*(\S+)$/.exec(prompt);
+    if (write) return { toolCall: { name: "write", arguments: { path: write[1], content: "written by the fake model\n" } } };
     const work = /^work:\s*(\d+)\s*x\s*(\d+)$/.exec(prompt);
     if (work) return { toolCall: { name: "work", arguments: { steps: Number(work[1]), stepMs: Number(work[2]) } } };
     return { text: `Echo: ${prompt}` };

@@ -1,0 +1,157 @@
+// Approval gates: rules matched where the call happens, the daemon asked on a connection of its
+// own, the terminal asked beside it, and a child that cannot reach the daemon denied.
+import assert from "node:assert/strict";
+import { test, type TestContext } from "node:test";
+import { globToRegExp, matchingRule, type Gates } from "../pi-relayd.ts";
+import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+
+const gates: Gates = {
+  timeoutSeconds: 300,
+  rules: [
+    { name: "rm-rf", tools: ["bash"], command: "rm\\s+-(rf|fr)\\b" },
+    { name: "git-push", tools: ["bash"], command: "git\\s+push" },
+    { name: "outside", tools: ["write", "edit"], outsideCwd: true },
+    { name: "secrets", tools: ["write", "edit", "read"], paths: [".env*", "~/.ssh/**"] },
+    { name: "any-deploy", tools: ["deploy"] },
+  ],
+};
+
+test("rules: a bash pattern, a path outside the folder, globs by name and under home, a bare tool", () => {
+  const cwd = "/work/app";
+  const home = "/home/me";
+  const rule = (tool: string, input: object) => matchingRule(gates, tool, input, cwd, home)?.name;
+  assert.equal(rule("bash", { command: "rm -rf build" }), "rm-rf");
+  assert.equal(rule("bash", { command: "ls -la" }), undefined);
+  assert.equal(rule("bash", { command: "git push origin main" }), "git-push");
+  assert.equal(rule("write", { path: "src/main.ts" }), undefined);
+  assert.equal(rule("write", { path: "../other/file.ts" }), "outside");
+  assert.equal(rule("edit", { path: "/etc/hosts" }), "outside");
+  assert.equal(rule("write", { path: ".env.local" }), "secrets");
+  assert.equal(rule("read", { path: "config/.env" }), "secrets");
+  assert.equal(rule("read", { path: "src/environment.ts" }), undefined);
+  assert.equal(rule("read", { path: "~/.ssh/id_ed25519" }), "secrets");
+  assert.equal(rule("deploy", {}), "any-deploy");
+  assert.equal(rule("read", { path: "README.md" }), undefined);
+  assert.ok(globToRegExp("src/**/*.ts", cwd, home).test("/work/app/src/a/b.ts"));
+  assert.ok(globToRegExp("src/**/*.ts", cwd, home).test("/work/app/src/b.ts"));
+  assert.ok(!globToRegExp("src/*.ts", cwd, home).test("/work/app/src/a/b.ts"));
+});
+
+/** A pi-relayd child: the daemon's marker, its session id and gates in the environment. */
+function asChild(t: TestContext, home: string) {
+  const saved = { ...process.env };
+  process.env.PI_RELAYD_CHILD = "1";
+  process.env.PI_RELAYD_SESSION = "s-child";
+  process.env.PI_RELAYD_APPROVALS = JSON.stringify(gates);
+  process.env.PI_RELAYD_HOME = home;
+  t.after(() => {
+    for (const key of ["PI_RELAYD_CHILD", "PI_RELAYD_SESSION", "PI_RELAYD_APPROVALS"]) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+}
+
+test("a child whose daemon cannot be reached: a gated call is denied, others run", async (t) => {
+  const home = makeHome(t);
+  asChild(t, home);
+  const host = await startHost(t);
+  host.type("run: rm -rf build");
+  const end = await host.waitFor((s) => s.saw === "run_end");
+  assert.match(end.text, /^The tool failed: pi-relayd's approval gate "rm-rf" denied bash: pi-relayd cannot be reached/);
+  host.type("run: ls");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran ls");
+  assert.deepEqual(host.errors, []);
+});
+
+test("a child asks the daemon, which decides for the chats", async (t) => {
+  const home = makeHome(t);
+  asChild(t, home);
+  let approve = true;
+  const daemon = await FakeDaemon.start(t, home, {
+    approve: () => (approve ? { allowed: true, outcome: "approved_once", by: "alice" } : { allowed: false, outcome: "denied", by: "alice", reason: "alice denied it" }),
+  });
+  const host = await startHost(t);
+  host.type("run: git push");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran git push");
+  const asked = await daemon.waitFor((m) => m.method === "approval");
+  assert.equal(asked.params.session, "s-child");
+  assert.equal(asked.params.rule, "git-push");
+  assert.equal(asked.params.toolName, "bash");
+  assert.deepEqual(asked.params.input, { command: "git push" });
+  assert.equal(host.seen.some((s) => s.saw === "dialog"), false, "a child has no terminal to ask");
+
+  approve = false;
+  host.type("run: git push --force");
+  const end = await host.waitFor((s) => s.saw === "run_end" && s.text !== "Done: ran git push");
+  assert.equal(end.text, `The tool failed: pi-relayd's approval gate "git-push" denied bash: alice denied it`);
+});
+
+async function attachedWithGates(t: TestContext, approve?: (params: any) => any) {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve });
+  const host = await startHost(t);
+  await daemon.waitFor((m) => m.method === "attach");
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  return { daemon, host };
+}
+
+test("a terminal session: a chat's approval closes the terminal's dialog and the call runs", async (t) => {
+  let release: (value: any) => void = () => {};
+  const decided = new Promise((resolve) => (release = resolve));
+  const { daemon, host } = await attachedWithGates(t, () => decided);
+  host.type("write: ../outside.txt");
+  const dialog = await host.waitFor((s) => s.saw === "dialog");
+  assert.deepEqual(dialog.options, ["Approve once", "Approve for session", "Deny"]);
+  assert.match(dialog.title, /approve write\? \(rule outside\)/);
+  const asked = await daemon.waitFor((m) => m.method === "approval");
+  assert.equal(asked.params.id.length > 0, true);
+  release({ allowed: true, outcome: "approved_once", by: "alice (42) on discord" });
+  await host.waitFor((s) => s.saw === "dialog_closed" && s.by === "abort");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: write ../outside.txt");
+  assert.deepEqual(host.errors, []);
+});
+
+test("a terminal session: the terminal answers first and the daemon hears it", async (t) => {
+  const { daemon, host } = await attachedWithGates(t, () => new Promise(() => {}));
+  host.type("run: rm -rf /tmp/x");
+  await host.waitFor((s) => s.saw === "dialog");
+  const asked = await daemon.waitFor((m) => m.method === "approval");
+  host.answer("Deny");
+  const end = await host.waitFor((s) => s.saw === "run_end");
+  assert.equal(end.text, `The tool failed: pi-relayd's approval gate "rm-rf" denied bash: denied at the terminal`);
+  const answered = await daemon.waitFor((m) => m.method === "answer");
+  assert.deepEqual(answered.params, { session: asked.params.session, id: asked.params.id, value: "Deny", by: "the terminal" });
+});
+
+test("a terminal session nobody watches: the terminal alone decides, and the daemon logs it", async (t) => {
+  const { daemon, host } = await attachedWithGates(t, () => ({ allowed: false, outcome: "terminal_only", by: "the terminal", reason: "no chat watches" }));
+  host.type("run: git push");
+  await host.waitFor((s) => s.saw === "dialog");
+  await daemon.waitFor((m) => m.method === "approval");
+  await sleep(200); // the daemon's "terminal only" is back before the terminal answers
+  host.answer("Approve for session");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran git push");
+  const decided = await daemon.waitFor((m) => m.method === "approval-decided");
+  assert.equal(decided.params.choice, "Approve for session");
+  assert.equal(decided.params.rule, "git-push");
+});
+
+test("a terminal session whose daemon is gone: the terminal still asks, with the rules it had", async (t) => {
+  const { daemon, host } = await attachedWithGates(t);
+  await daemon.stop();
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: offline");
+  host.type("run: rm -rf build");
+  await host.waitFor((s) => s.saw === "dialog" && String(s.title).includes("rm-rf"));
+  host.answer("Approve once");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran rm -rf build");
+  assert.deepEqual(host.errors, []);
+});
+
+test("no gates without a daemon that sent them: an unattached terminal pi runs everything", async (t) => {
+  makeHome(t);
+  const host = await startHost(t);
+  host.type("run: rm -rf build");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran rm -rf build");
+  assert.equal(host.seen.some((s) => s.saw === "dialog"), false);
+});
