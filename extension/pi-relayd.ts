@@ -604,7 +604,7 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
  * One request on a connection of its own to the daemon's control socket, for a call that may
  * wait minutes (an approval): the attach connection carries pi's RPC and must not wait on it.
  */
-export function controlCall(socketPath: string, method: string, params: Json, timeoutMs: number): Promise<Json> {
+export function controlCall(socketPath: string, method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<Json> {
   return new Promise((resolve, reject) => {
     const problem = socketTrustProblem(socketPath);
     if (problem) {
@@ -645,6 +645,7 @@ export function controlCall(socketPath: string, method: string, params: Json, ti
     });
     socket.on("error", (error: Error) => finish(() => reject(error)));
     socket.on("close", () => finish(() => reject(new Error("the daemon closed the connection"))));
+    signal?.addEventListener("abort", () => finish(() => reject(new Error(`${method} no longer needed`))), { once: true });
   });
 }
 
@@ -700,8 +701,10 @@ export class Gatekeeper {
     const id = randomUUID();
     const params: Json = { session: this.sessionID, id, toolName: event.toolName, input: event.input, rule: rule.name };
     const waitMs = (gates.timeoutSeconds + 30) * 1000;
+    // Let go once the terminal decides: a waiting connection would keep pi's event loop busy.
+    const asking = new AbortController();
     const asked: Promise<Json | Error> = this.sessionID
-      ? controlCall(this.socketPath, "approval", params, waitMs).catch((error: Error) => error)
+      ? controlCall(this.socketPath, "approval", params, waitMs, asking.signal).catch((error: Error) => error)
       : Promise.resolve(new Error("not attached to pi-relayd"));
     if (!this.terminal) {
       // A pi-relayd child: only the chats can answer (its "UI" is the daemon's RPC).
@@ -725,6 +728,7 @@ export class Gatekeeper {
     // The terminal decides: it answered first, or the daemon cannot ask anyone else.
     const value = first.from === "terminal" ? first.value : (await terminal).value;
     const choice = value === APPROVE_ONCE || value === APPROVE_FOR_SESSION ? value : DENY;
+    asking.abort();
     if (first.from === "terminal" && this.sessionID) {
       // The chats' copy closes, and the daemon logs who decided.
       controlCall(this.socketPath, "answer", { session: this.sessionID, id, value: choice, by: "the terminal" }, 10_000).catch(() =>

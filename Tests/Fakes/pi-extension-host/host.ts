@@ -165,6 +165,7 @@ interface Dialog {
   options?: string[];
   closed: boolean;
   resolve: (value: string | undefined) => void;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** What the agent does with a prompt (the simulated model). */
@@ -674,7 +675,8 @@ export class PiHost extends EventEmitter {
       this.show(shown);
       signal?.addEventListener("abort", () => this.closeDialog(dialog, undefined, "abort"), { once: true });
       if (typeof opts?.timeout === "number" && opts.timeout > 0) {
-        setTimeout(() => this.closeDialog(dialog, undefined, "timeout"), opts.timeout);
+        // Cleared when the dialog closes otherwise, as pi's countdown is.
+        dialog.timer = setTimeout(() => this.closeDialog(dialog, undefined, "timeout"), opts.timeout);
       }
     });
   }
@@ -682,6 +684,7 @@ export class PiHost extends EventEmitter {
   private closeDialog(dialog: Dialog, value: string | undefined, by: string): void {
     if (dialog.closed) return;
     dialog.closed = true;
+    if (dialog.timer) clearTimeout(dialog.timer);
     if (this.visibleDialog === dialog) this.visibleDialog = undefined;
     this.show({ saw: "dialog_closed", by, title: dialog.title });
     dialog.resolve(value);
