@@ -24,6 +24,9 @@ actor ApprovalLog {
         let session: String
         let sessionName: String
         let request: ApprovalRequest
+        /// The call's arguments, shortened and redacted as the chats see them (the formatter's
+        /// secret patterns included).
+        let args: String
         let decision: ApprovalDecision
         /// The chats that were asked (messenger:chat keys).
         let askedIn: [String]
@@ -31,7 +34,7 @@ actor ApprovalLog {
         var json: JSONValue {
             [
                 "time": .string(ISO8601.string(Date())), "session": .string(session), "sessionName": .string(sessionName),
-                "id": .string(request.id), "tool": .string(request.toolName), "args": .string(request.preview()),
+                "id": .string(request.id), "tool": .string(request.toolName), "args": .string(args),
                 "rule": .string(request.rule), "decision": .string(decision.outcome.rawValue), "by": .string(decision.by),
                 "where": .array(askedIn.map { .string($0) }),
             ]

@@ -5,20 +5,21 @@ extension ApprovalSettings {
         self.init()
         timeout = try section.value("timeoutSeconds", default: timeout) { field throws(ConfigError) in try field.seconds(allowZero: false) }
         var names: Set<String> = []
-        rules = try section.value("rules", default: []) { field throws(ConfigError) in try Self.rules(field, names: &names) }
+        rules = try section.value("rules", default: []) { field throws(ConfigError) in try Self.rules(field, in: section, names: &names) }
         let perSession = try section.section("sessions")
         for name in perSession.presentKeys {
             let session = try perSession.section(name)
             sessionRules[name] = try session.value("rules", default: []) { field throws(ConfigError) in
-                try Self.rules(field, names: &names)
+                try Self.rules(field, in: session, names: &names)
             }
         }
     }
 
-    private static func rules(_ field: ConfigField, names: inout Set<String>) throws(ConfigError) -> [ApprovalRule] {
+    private static func rules(_ field: ConfigField, in parent: ConfigSection, names: inout Set<String>) throws(ConfigError) -> [ApprovalRule] {
         var result: [ApprovalRule] = []
         for item in try field.list("a list of rules") {
             let rule = try item.section()
+            parent.include(rule)
             let name = try rule.value("name", default: "") { field throws(ConfigError) in try field.nonEmptyString("a rule name") }
             if name.isEmpty { throw item.error("needs a name (shown in the approval question and the audit log)") }
             if names.contains(name) { throw item.error("repeats the rule name \(YAMLNode.quoted(name)); each rule needs its own") }

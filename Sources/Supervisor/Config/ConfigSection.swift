@@ -51,6 +51,12 @@ final class ConfigSection {
         pairs.map(Self.name(of:)).filter { !$0.isEmpty }
     }
 
+    /// A map read some other way (an item of a list of maps), whose unknown keys this section
+    /// reports with its own.
+    func include(_ child: ConfigSection) {
+        children.append(child)
+    }
+
     /// Keys present in the file that no getter asked for, in file order.
     var unknownKeys: [YAMLNode.Pair] {
         pairs.filter { !askedFor.contains(Self.name(of: $0)) }

@@ -25,7 +25,10 @@ extension SessionControl {
         // The terminal's dialog decides a terminal-only gate and reports it as an answer.
         if decision.outcome != .terminalOnly {
             await approvalLog.append(
-                ApprovalLog.Entry(session: session.id, sessionName: await session.name, request: request, decision: decision, askedIn: askedIn))
+                ApprovalLog.Entry(
+                    session: session.id, sessionName: await session.name, request: request, args: await delivery.redacted(request.preview()),
+                    decision: decision,
+                    askedIn: askedIn))
         }
         return decision.json
     }
@@ -40,7 +43,10 @@ extension SessionControl {
         if outcome == .approvedForSession { await session.approveForSession(request.rule) }
         let decision = ApprovalDecision(outcome: outcome, by: "the terminal")
         await approvalLog.append(
-            ApprovalLog.Entry(session: session.id, sessionName: await session.name, request: request, decision: decision, askedIn: ["terminal"]))
+            ApprovalLog.Entry(
+                session: session.id, sessionName: await session.name, request: request, args: await delivery.redacted(request.preview()),
+                decision: decision,
+                askedIn: ["terminal"]))
         return decision.json
     }
 

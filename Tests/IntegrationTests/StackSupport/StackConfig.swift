@@ -12,6 +12,8 @@ struct StackConfig {
     /// `discord.requireMention` as written in config.yaml (`false`, `no`...); nil leaves the default (true).
     var requireMention: String?
     var logLevel = "debug"
+    /// More top-level YAML, written as is (an `approvals:` section, say).
+    var extra = ""
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
@@ -38,7 +40,7 @@ struct StackConfig {
                 lines.append("    - {id: \"\(c.id)\", cwd: \(Self.quoted(c.cwd)), name: \(Self.quoted(c.name))}")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + extra
     }
 
     /// A YAML double-quoted scalar; JSON string escapes are valid YAML escapes.

@@ -1,0 +1,183 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 14's approval gates through everything real: the daemon and its plugins against the
+/// fake Discord, and a terminal pi (the fake pi extension host running the real extension) whose
+/// gated bash calls wait for a button. Named Stack… so a whole sanitizer run leaves it out.
+@Suite(.serialized) struct StackApprovalTests {
+    static let rules = """
+        approvals:
+          timeoutSeconds: 3
+          rules:
+            - name: rm-rf
+              tools: bash
+              command: 'rm\\s+-rf'
+            - name: git-push
+              tools: [bash]
+              command: 'git\\s+push'
+
+        """
+
+    /// The gate's question in the DM, with its buttons, once it shows `text`.
+    static func gate(_ stack: StackHome, _ dm: String, containing text: String) async throws -> JSONValue {
+        try await waitFor("an approval question about \(text)") {
+            try await stack.botMessages(dm).last {
+                $0["content"]?.stringValue?.contains(text) == true && !($0["components"]?.arrayValue?.isEmpty ?? true)
+            }
+        }
+    }
+
+    static func press(_ stack: StackHome, _ label: String, on question: JSONValue, from user: StackUser = .alice) async throws -> StackReply {
+        // Discord numbers a select's options: "1. Approve once".
+        let labels = (question["components"]?.arrayValue ?? []).flatMap { $0["components"]?.arrayValue ?? [] }.compactMap { $0["label"]?.stringValue }
+        let shown = try #require(labels.first { $0 == label || $0.hasSuffix(". " + label) }, "\(labels)")
+        let button = try #require(StackHome.button(shown, in: question), "\(question)")
+        return try await stack.reply(to: try await stack.click(button, on: try #require(question["id"]?.stringValue), from: user))
+    }
+
+    static func runEnd(_ pi: HostedPi, after count: Int) async throws -> String {
+        let ended = try await waitFor("run \(count + 1) to end at the terminal") { () -> [JSONValue]? in
+            let ends = pi.seen.filter { $0["saw"] == "run_end" }
+            return ends.count > count ? ends : nil
+        }
+        return ended[count]["text"]?.stringValue ?? ""
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func approveOnceForTheSessionDenyAndOnlyTheAllowlistMayPress() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules))
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+
+            // Approve once: the terminal's copy of the question closes, the call runs.
+            try await stack.dm("run: rm -rf build --token=ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+            let first = try await Self.gate(stack, dm, containing: "rm -rf build")
+            let shown = first["content"]?.stringValue ?? ""
+            #expect(shown.contains("rule: rm-rf") && shown.contains("🔒 Approve bash?"), "\(shown)")
+            #expect(!shown.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "the token is redacted in the chat: \(shown)")
+            try await pi.waitToSee("the terminal's copy") { $0["saw"] == "dialog" && $0["title"]?.stringValue?.contains("rm-rf") == true }
+            // mallory is not on the allowlist: refused, and the call still waits.
+            let refused = try await Self.press(stack, "Approve once", on: first, from: .mallory)
+            #expect(refused.text == "Not authorized." && refused.ephemeral, "\(refused)")
+            #expect(pi.seen.filter { $0["saw"] == "run_end" }.isEmpty, "the call still waits")
+            _ = try await Self.press(stack, "Approve once", on: first)
+            try await pi.waitToSee("the terminal dialog dismissed") { $0["saw"] == "dialog_closed" && $0["by"] == "abort" }
+            #expect(try await Self.runEnd(pi, after: 0).hasPrefix("Done: ran rm -rf build"))
+
+            // Approve for the session: the next call of the same rule passes without a question.
+            try await stack.dm("run: git push origin main")
+            _ = try await Self.press(stack, "Approve for session", on: try await Self.gate(stack, dm, containing: "git push origin main"))
+            #expect(try await Self.runEnd(pi, after: 1) == "Done: ran git push origin main")
+            try await stack.dm("run: git push --tags")
+            #expect(try await Self.runEnd(pi, after: 2) == "Done: ran git push --tags")
+            #expect(
+                try await stack.botMessages(dm).contains {
+                    $0["content"]?.stringValue?.contains("git push --tags") == true && $0["components"] != nil
+                        && !($0["components"]?.arrayValue?.isEmpty ?? true)
+                } == false)
+
+            // Deny: the agent hears why and carries on.
+            try await stack.dm("run: rm -rf /")
+            _ = try await Self.press(stack, "Deny", on: try await Self.gate(stack, dm, containing: "rm -rf /"))
+            let denied = try await Self.runEnd(pi, after: 3)
+            #expect(denied.contains("approval gate \"rm-rf\" denied bash") && denied.contains("alice"), "\(denied)")
+
+            // The audit trail: who, where, what, each decision; the token never written.
+            let log = stack.home.read("state/approvals.jsonl")
+            #expect(!log.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "no secret in the audit log")
+            let entries = log.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }
+            #expect(
+                entries.map { $0["decision"]?.stringValue ?? "" } == ["approved_once", "approved_for_session", "approved_earlier", "denied"],
+                "\(entries)")
+            #expect(entries[0]["by"]?.stringValue?.contains("alice") == true && entries[0]["where"]?.arrayValue?.isEmpty == false, "\(entries[0])")
+            let mode = try FileManager.default.attributesOfItem(atPath: stack.home.path + "/state/approvals.jsonl")[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            let listed = try await stack.json("approvals")
+            #expect(listed.arrayValue?.count == 4, "\(listed)")
+            let recent = try await stack.command("approvals")
+            #expect(recent.text.contains("denied by alice") && recent.text.contains("approved_once"), "\(recent)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func theTerminalAnswersFirstNobodyAnswersAndTheCLIApproves() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules))
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+
+            // The terminal answers first: the chat's question closes and loses its buttons.
+            try await stack.dm("run: rm -rf dist")
+            let question = try await Self.gate(stack, dm, containing: "rm -rf dist")
+            try await pi.waitToSee("the terminal's copy") { $0["saw"] == "dialog" && $0["title"]?.stringValue?.contains("rm -rf dist") == true }
+            pi.perform(["do": "answer", "value": "Approve once"])
+            #expect(try await Self.runEnd(pi, after: 0) == "Done: ran rm -rf dist")
+            let closed = try await waitFor("the chat's question closed") { () -> JSONValue? in
+                let message = try await stack.fake.message(try #require(question["id"]?.stringValue))
+                return message["content"]?.stringValue?.contains("the terminal answered") == true ? message : nil
+            }
+            #expect(closed["components"]?.arrayValue?.isEmpty ?? true, "\(closed)")
+
+            // Nobody answers: after the timeout the call is denied.
+            try await stack.dm("run: rm -rf cache")
+            _ = try await Self.gate(stack, dm, containing: "rm -rf cache")
+            let timedOut = try await Self.runEnd(pi, after: 1)
+            #expect(timedOut.contains("denied bash"), "\(timedOut)")
+
+            // From the terminal's CLI: `questions` lists it, `approve` lets it run.
+            try await stack.dm("run: git push")
+            _ = try await Self.gate(stack, dm, containing: "git push")
+            let open = try await stack.json("questions", StackTerminalTests.sessionID)
+            let id = try #require(open.arrayValue?.first { $0["title"]?.stringValue?.contains("bash") == true }?["id"]?.stringValue, "\(open)")
+            let approved = try await stack.cli(["approve", StackTerminalTests.sessionID, id])
+            #expect(approved.status == 0, "\(approved)")
+            #expect(try await Self.runEnd(pi, after: 2) == "Done: ran git push")
+            let log = stack.home.read("state/approvals.jsonl")
+            #expect(log.contains("\"by\":\"the terminal\"") && log.contains("pi-relayd approve"), "\(log)")
+        }
+    }
+
+    /// Spawned sessions: the child gets the extension with its session id and gates, and the
+    /// daemon fails a gate closed when no chat can answer it.
+    @Test(.timeLimit(.minutes(5)))
+    func spawnedChildrenLoadTheExtensionAndAGateWithNoChatIsDenied() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules))
+            let id = try await stack.newSession("spawned")
+            let summary = try #require(try await stack.sessions().first { $0["id"]?.stringValue == id })
+            let pid = try #require(summary["pid"]?.intValue)
+            let argv = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")).split(separator: 0).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            let flag = try #require(argv.firstIndex(of: "-e"), "\(argv)")
+            #expect(argv[flag + 1] == RepoPaths.root + "/extension/pi-relayd.ts", "\(argv)")
+            let environment = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ")).split(separator: 0).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            #expect(environment.contains("PI_RELAYD_SESSION=\(id)"))
+            let gates = try #require(environment.first { $0.hasPrefix("PI_RELAYD_APPROVALS=") }).dropFirst("PI_RELAYD_APPROVALS=".count)
+            #expect(try JSONValue.parse(String(gates))["rules"]?.arrayValue?.count == 2)
+
+            // What the extension in that child asks when a call matches: no chat watches, so no.
+            let child = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { child.hangUp() }
+            child.send([
+                "id": "g1", "method": "approval",
+                "params": ["session": .string(id), "id": "q-1", "toolName": "bash", "input": ["command": "rm -rf /"], "rule": "rm-rf"],
+            ])
+            let answer = try await child.next("the decision") { $0["id"] == "g1" }
+            #expect(answer["result"]?["allowed"] == false && answer["result"]?["outcome"] == "nobody_to_ask", "\(answer)")
+            #expect(stack.home.read("state/approvals.jsonl").contains("nobody_to_ask"))
+        }
+    }
+}

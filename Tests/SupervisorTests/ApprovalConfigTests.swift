@@ -1,0 +1,93 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+@testable import Supervisor
+
+/// `approvals:` in config.yaml: rules for everyone and per session, what the extension gets, and
+/// a clear error (file, line, column) for each way a rule can be wrong.
+@Suite struct ApprovalConfigTests {
+    static let yaml = """
+        approvals:
+          timeoutSeconds: 120
+          rules:
+            - name: rm-rf
+              tools: bash
+              command: 'rm\\s+-rf'
+            - name: secrets
+              tools: [write, edit]
+              paths: [".env*", "~/.ssh/**"]
+              outsideCwd: true
+          sessions:
+            api:
+              rules:
+                - name: deploys
+                  tools: deploy
+        """
+
+    @Test func rulesForEveryoneAndOneSession() throws {
+        let loaded = try ConfigTestHome().load(yaml: Self.yaml)
+        let approvals = loaded.config.approvals
+        #expect(loaded.warnings == [])
+        #expect(approvals.timeout == .seconds(120))
+        #expect(approvals.rules.map(\.name) == ["rm-rf", "secrets"])
+        #expect(approvals.rules[0] == ApprovalRule(name: "rm-rf", tools: ["bash"], command: "rm\\s+-rf"))
+        #expect(approvals.rules[1].paths == [".env*", "~/.ssh/**"] && approvals.rules[1].outsideCwd)
+        #expect(approvals.rules(forSession: "api").map(\.name) == ["rm-rf", "secrets", "deploys"])
+        #expect(approvals.rules(forSession: "web").map(\.name) == ["rm-rf", "secrets"])
+        let sent = try #require(approvals.extensionJSON(forSession: "api"))
+        #expect(sent["timeoutSeconds"] == 120)
+        #expect(sent["rules"]?[2] == ["name": "deploys", "tools": ["deploy"]])
+        #expect(Config().approvals.extensionJSON(forSession: "any") == nil, "no rules: nothing is gated")
+        #expect(Config().approvals.timeout == .seconds(300))
+        #expect(Config().pi.loadsExtension)
+    }
+
+    @Test func aBrokenRuleSaysWhereAndWhy() {
+        let home = ConfigTestHome()
+        let cases: [(String, String)] = [
+            ("approvals:\n  rules:\n    - tools: bash\n", "needs a name"),
+            ("approvals:\n  rules:\n    - name: x\n", "needs tools"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: 'rm (-rf'\n", "not a valid regular expression"),
+            ("approvals:\n  rules:\n    - {name: x, tools: bash}\n    - {name: x, tools: edit}\n", "repeats the rule name"),
+            ("approvals:\n  timeoutSeconds: 0\n", "approvals.timeoutSeconds"),
+            ("pi:\n  extension: maybe\n", "pi.extension must be true or false"),
+        ]
+        for (yaml, expected) in cases {
+            let error = home.loadError(yaml: yaml)
+            #expect(error.map { "\($0)".contains(expected) && "\($0)".contains("config.yaml:") } == true, "\(yaml): \(String(describing: error))")
+        }
+    }
+
+    @Test func aTypoInARuleWarnsWithTheNearestKey() throws {
+        let loaded = try ConfigTestHome().load(yaml: "approvals:\n  rules:\n    - name: x\n      tools: bash\n      comand: rm\n")
+        #expect(loaded.warnings.contains { $0.contains("'comand'") && $0.contains("did you mean 'command'?") }, "\(loaded.warnings)")
+    }
+
+    /// The child's command line and environment carry the extension, its session and its gates.
+    @Test func piChildrenGetTheExtensionWithTheirGates() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ext-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/pi-relayd.ts"
+        try "export const EXTENSION_VERSION = \"\(Version.current)\";\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let loaded = try ConfigTestHome().load(yaml: Self.yaml)
+        let files = ExtensionFiles(environment: ["PI_RELAYD_EXTENSION": file])
+        let launcher = PiLauncher(settings: loaded.config.pi, approvals: loaded.config.approvals, files: files, home: "/home/me/.pi-relayd")
+        #expect(launcher.extensionProblem == nil)
+        let spec = launcher.spec(cwd: "/w", sessionFile: nil, sessionID: "s1", sessionName: "api")
+        #expect(spec.arguments.suffix(2) == ["-e", file])
+        #expect(spec.environment["PI_RELAYD_SESSION"] == "s1" && spec.environment["PI_RELAYD_HOME"] == "/home/me/.pi-relayd")
+        #expect(try JSONValue.parse(try #require(spec.environment["PI_RELAYD_APPROVALS"]))["rules"]?.arrayValue?.count == 3)
+
+        try "export const EXTENSION_VERSION = \"0.0.9\";\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let stale = PiLauncher(settings: loaded.config.pi, approvals: loaded.config.approvals, files: files)
+        #expect(stale.extensionProblem?.contains("approval gates and agent tools are off") == true)
+        #expect(!stale.spec(cwd: "/w", sessionFile: nil, sessionID: "s1", sessionName: "api").arguments.contains("-e"))
+
+        var off = loaded.config.pi
+        off.loadsExtension = false
+        let disabled = PiLauncher(settings: off, approvals: loaded.config.approvals, files: files)
+        #expect(disabled.extensionProblem == nil && disabled.extensionPath == nil)
+    }
+}
