@@ -750,6 +750,71 @@ function previewInput(input: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Agent tools: the agent reaches the chats that watch its session
+
+export const RELAY_TOOLS = ["relay_notify", "relay_send_file"];
+
+/**
+ * Registers relay_notify and relay_send_file (each only if no tool of its name exists). Both ask
+ * the daemon on a connection of their own and fail with the daemon's reason (no chat watches
+ * the session, a path outside the workspace) as the tool's error, which the agent reads.
+ */
+export function registerRelayTools(pi: ExtensionAPI, socketPath: string, sessionID: () => string | undefined): string[] {
+  const existing = new Set(pi.getAllTools().map((tool: any) => tool.name));
+  const call = async (method: string, params: Json): Promise<Json> => {
+    const session = sessionID();
+    if (!session) throw new Error("this pi is not attached to pi-relayd, so no chat can be reached");
+    try {
+      return await controlCall(socketPath, method, { ...params, session }, 90_000);
+    } catch (error) {
+      throw new Error(`pi-relayd: ${describe(error)}`);
+    }
+  };
+  const tools: Json[] = [
+    {
+      name: "relay_notify",
+      label: "Notify the chats",
+      description:
+        "Post a short progress message to the chat(s) watching this session (pi-relayd), without ending your turn. " +
+        "Use it sparingly, for milestones the user would want to hear about while you keep working.",
+      parameters: { type: "object", properties: { text: { type: "string", description: "The message, one or two lines." } }, required: ["text"] },
+      async execute(_id: string, params: any) {
+        const result = await call("relay-notify", { text: String(params?.text ?? "") });
+        return { content: [{ type: "text", text: `posted to ${result.posted ?? 0} chat(s)` }], details: result };
+      },
+    },
+    {
+      name: "relay_send_file",
+      label: "Send a file to the chat",
+      description:
+        "Send a file from this session's workspace to the chat that asked for the current work (pi-relayd). " +
+        "The path is relative to the workspace; files outside it, and secrets such as .env or keys, are refused.",
+      parameters: {
+        type: "object",
+        properties: {
+          path: { type: "string", description: "The file, relative to the workspace." },
+          caption: { type: "string", description: "A line to show with it." },
+        },
+        required: ["path"],
+      },
+      async execute(_id: string, params: any) {
+        const fields: Json = { path: String(params?.path ?? "") };
+        if (typeof params?.caption === "string") fields.caption = params.caption;
+        const result = await call("relay-file", fields);
+        return { content: [{ type: "text", text: `sent ${result.sent ?? fields.path} to ${result.chats ?? 0} chat(s)` }], details: result };
+      },
+    },
+  ];
+  const registered: string[] = [];
+  for (const tool of tools) {
+    if (existing.has(tool.name)) continue;
+    pi.registerTool(tool as any);
+    registered.push(tool.name);
+  }
+  return registered;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Events out, in pi's RPC shapes
 
 /**
@@ -1186,6 +1251,8 @@ class Relay {
   private watchers: string[] = [];
   /** Approval gates, with the rules the daemon sent at the attach. */
   readonly gatekeeper: Gatekeeper;
+  /** relay_notify and relay_send_file, offered to the model only while a chat watches. */
+  private relayTools: string[] = [];
 
   constructor(pi: ExtensionAPI, log: Log) {
     this.pi = pi;
@@ -1206,6 +1273,10 @@ class Relay {
     if (!ctx.hasUI) return; // print and JSON modes: no terminal session to attach
     this.piSessionID = ctx.sessionManager.getSessionId();
     safely(this.log, "registering ask_user", () => this.registerAskTool());
+    safely(this.log, "registering the relay tools", () => {
+      this.relayTools = registerRelayTools(this.pi, path.join(relaydHome(), "relayd.sock"), () => this.gatekeeper.sessionID);
+      this.showRelayTools(false); // until a chat watches
+    });
     this.piVersion = readPiVersion();
     if (this.piVersion && isOlderVersion(this.piVersion, MIN_PI_VERSION) === true) {
       this.log(`pi ${this.piVersion} is older than ${MIN_PI_VERSION}: not attaching`);
@@ -1341,6 +1412,7 @@ class Relay {
 
   private onDetached(): void {
     this.watchers = [];
+    safely(this.log, "hiding the relay tools", () => this.showRelayTools(false));
     this.gatekeeper.sessionID = undefined;
     this.stopInfoPoll();
     this.throttle.clear();
@@ -1361,6 +1433,7 @@ class Relay {
   private onRelayStatus(message: Json): void {
     const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w: unknown) => typeof w === "string") : [];
     this.watchers = watchers;
+    this.showRelayTools(watchers.length > 0);
     this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
   }
 
@@ -1574,6 +1647,15 @@ class Relay {
 
   // --- the tool
 
+  /** Offers the relay tools to the model, or hides them (pi rebuilds its system prompt). */
+  private showRelayTools(shown: boolean): void {
+    if (this.relayTools.length === 0) return;
+    const active: string[] = this.pi.getActiveTools();
+    const others = active.filter((name) => !this.relayTools.includes(name));
+    const next = shown ? [...others, ...this.relayTools] : others;
+    if (next.length !== active.length || next.some((name, index) => name !== active[index])) this.pi.setActiveTools(next);
+  }
+
   private registerAskTool(): void {
     if (this.toolRegistered) return;
     this.toolRegistered = true;
@@ -1702,10 +1784,17 @@ export default function piRelayd(pi: ExtensionAPI): void {
     const sessionID = process.env.PI_RELAYD_SESSION;
     const gates = parseGates(process.env.PI_RELAYD_APPROVALS);
     const childToken = {};
-    if (!sessionID || !gates || !claimActive(childToken)) return;
+    if (!sessionID || !claimActive(childToken)) return;
     (pi as any).on("session_shutdown", () => releaseActive(childToken));
     const log = fileLogger();
-    const gatekeeper = new Gatekeeper(path.join(relaydHome(), "relayd.sock"), log, false);
+    const socketPath = path.join(relaydHome(), "relayd.sock");
+    // The daemon refuses a tool while no chat watches the session, and says so. Registered at
+    // session_start: looking for tools of the same names needs pi's runtime.
+    (pi as any).on("session_start", () => {
+      safely(log, "registering the relay tools", () => registerRelayTools(pi, socketPath, () => sessionID));
+    });
+    if (!gates) return;
+    const gatekeeper = new Gatekeeper(socketPath, log, false);
     gatekeeper.sessionID = sessionID;
     gatekeeper.gates = gates;
     gateHook(pi, gatekeeper, log);

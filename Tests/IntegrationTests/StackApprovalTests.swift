@@ -147,6 +147,39 @@ import Glibc
         }
     }
 
+    /// The agent tools: a progress line and a workspace file reach the chat that asked; a path
+    /// outside the workspace is refused, and the agent reads why.
+    @Test(.timeLimit(.minutes(5)))
+    func theAgentNotifiesAndSendsAFileToTheChat() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+            try await pi.waitToSee("the footer name the watching messenger") { $0["saw"] == "status" && $0["text"] == "relay: watching on discord" }
+
+            try await stack.dm(#"call: relay_notify {"text":"tests are green, deploying next"}"#)
+            try await stack.waitForBotMessage(in: dm, containing: "tests are green, deploying next")
+            #expect(try await Self.runEnd(pi, after: 0) == "Done: posted to 1 chat(s)")
+
+            try "# Report\nall good\n".write(toFile: stack.workspace + "/report.md", atomically: true, encoding: .utf8)
+            try await stack.dm(#"call: relay_send_file {"path":"report.md","caption":"the nightly report"}"#)
+            _ = try await waitFor("report.md in the DM") { () -> JSONValue? in
+                try await stack.botMessages(dm).first { message in
+                    (message["attachments"]?.arrayValue ?? []).contains { $0["filename"] == "report.md" }
+                }
+            }
+            // Discord posts the text, the caption with it, then uploads the file.
+            try await stack.waitForBotMessage(in: dm, containing: "the nightly report")
+            #expect(try await Self.runEnd(pi, after: 1) == "Done: sent report.md to 1 chat(s)")
+
+            try await stack.dm(#"call: relay_send_file {"path":"/etc/passwd"}"#)
+            let refused = try await Self.runEnd(pi, after: 2)
+            #expect(refused.hasPrefix("The tool failed: pi-relayd: ") && refused.contains("outside the session's folder"), "\(refused)")
+        }
+    }
+
     /// Spawned sessions: the child gets the extension with its session id and gates, and the
     /// daemon fails a gate closed when no chat can answer it.
     @Test(.timeLimit(.minutes(5)))

@@ -155,3 +155,36 @@ test("no gates without a daemon that sent them: an unattached terminal pi runs e
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran rm -rf build");
   assert.equal(host.seen.some((s) => s.saw === "dialog"), false);
 });
+
+test("relay tools: hidden from the model until a chat watches, then they reach the daemon", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await daemon.waitFor((m) => m.method === "attach");
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  assert.ok(host.tool("relay_notify") && host.tool("relay_send_file"), "registered");
+  host.type('call: relay_notify {"text":"halfway"}');
+  const hidden = await host.waitFor((s) => s.saw === "run_end");
+  assert.equal(hidden.text, "The tool failed: Tool relay_notify not found");
+
+  daemon.send({ type: "relay_status", watchers: ["discord"] });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: watching on discord");
+  host.type('call: relay_notify {"text":"halfway"}');
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: posted to 1 chat(s)");
+  const notified = await daemon.waitFor((m) => m.method === "relay-notify");
+  assert.equal(notified.params.text, "halfway");
+  assert.match(notified.params.session, /^t-/);
+  host.type('call: relay_send_file {"path":"out/report.md","caption":"the report"}');
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: sent out/report.md to 1 chat(s)");
+  const sent = await daemon.waitFor((m) => m.method === "relay-file");
+  assert.deepEqual({ path: sent.params.path, caption: sent.params.caption }, { path: "out/report.md", caption: "the report" });
+});
+
+test("relay tools in a child: offered, and refused clearly when the daemon cannot be reached", async (t) => {
+  const home = makeHome(t);
+  asChild(t, home);
+  const host = await startHost(t);
+  host.type('call: relay_notify {"text":"hello"}');
+  const end = await host.waitFor((s) => s.saw === "run_end");
+  assert.match(end.text, /^The tool failed: pi-relayd: /);
+});

@@ -184,6 +184,10 @@ export class FakeDaemon extends EventEmitter {
       });
       return;
     }
+    if (message.method === "relay-notify" || message.method === "relay-file") {
+      connection.send({ id: message.id, result: message.method === "relay-notify" ? { posted: 1 } : { sent: message.params.path, chats: 1 } });
+      return;
+    }
     if (message.method === "answer" || message.method === "approval-decided") {
       connection.send({ id: message.id, result: {} });
       return;

@@ -13,7 +13,7 @@ struct SessionControl: Sendable {
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
         "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
-        "images", "approval", "approval-decided", "approvals",
+        "images", "approval", "approval-decided", "approvals", "relay-notify", "relay-file",
     ]
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
@@ -49,6 +49,10 @@ struct SessionControl: Sendable {
             return try await approval(session, params)
         case "approval-decided":
             return try await approvalDecided(session, params)
+        case "relay-notify":
+            return try await relayNotify(session, params)
+        case "relay-file":
+            return try await relayFile(session, params)
         case "cancel":
             return try await cancel(session, params, by: who)
         case "rename":

@@ -465,6 +465,7 @@ export class PiHost extends EventEmitter {
       },
       registerTool(tool: Json) {
         extension.tools.set(tool.name, tool);
+        host.activeTools?.add(tool.name); // a tool registered later is active at once (§6)
       },
       registerCommand(name: string, options: Json) {
         extension.commands.set(name, options);
@@ -497,13 +498,13 @@ export class PiHost extends EventEmitter {
         action(() => undefined);
       },
       getActiveTools() {
-        return action(() => host.allTools().map((t) => t.name));
+        return action(() => host.allTools().map((t) => t.name).filter((name) => host.isActive(name)));
       },
       getAllTools() {
         return action(() => host.allTools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
       },
-      setActiveTools() {
-        action(() => undefined);
+      setActiveTools(names: string[]) {
+        action(() => host.setActive(names));
       },
       getCommands() {
         return action(() => []);
@@ -526,6 +527,19 @@ export class PiHost extends EventEmitter {
         return { stdout: "", stderr: "exec is not part of the fake pi host", code: 1, killed: false };
       },
     };
+  }
+
+  /** The tools offered to the model; undefined: all of them (a new registration is active). */
+  activeTools: Set<string> | undefined;
+
+  isActive(name: string): boolean {
+    return this.activeTools === undefined || this.activeTools.has(name);
+  }
+
+  /** pi's setActiveTools: unknown names are ignored. */
+  setActive(names: string[]): void {
+    const known = new Set(this.allTools().map((t) => t.name));
+    this.activeTools = new Set(names.filter((name) => known.has(name)));
   }
 
   private allTools(): Json[] {
@@ -858,6 +872,8 @@ export class PiHost extends EventEmitter {
       if (ask[1]) args.multiline = true;
       return { toolCall: { name: "ask_user", arguments: args } };
     }
+    const call = /^call:\s*(\S+)\s*(\{.*\})?$/s.exec(prompt);
+    if (call) return { toolCall: { name: call[1], arguments: call[2] ? JSON.parse(call[2]) : {} } };
     const run = /^run:\s*(.+)$/s.exec(prompt);
     if (run) return { toolCall: { name: "bash", arguments: { command: run[1] } } };
     const write = /^write:\s*(\S+)$/.exec(prompt);
@@ -923,7 +939,7 @@ export class PiHost extends EventEmitter {
       result = { content: [{ type: "text", text }], details: {} };
       isError = true;
     };
-    if (!tool || typeof tool.execute !== "function") {
+    if (!tool || typeof tool.execute !== "function" || !this.isActive(toolName)) {
       fail(`Tool ${toolName} not found`);
     } else {
       await this.eventChain;

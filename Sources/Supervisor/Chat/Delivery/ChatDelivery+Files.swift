@@ -6,7 +6,7 @@ import PiRelaySDK
 extension ChatDelivery {
     /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
     /// given chats. Returns the file name.
-    func sendFile(_ session: PiSession, path: String, to targets: [Binding]) async throws -> String {
+    func sendFile(_ session: PiSession, path: String, to targets: [Binding], caption: String? = nil) async throws -> String {
         guard let attachments = await host.plugin(forRole: "attachments") else {
             throw RemoteError(code: .unavailable, message: "sending files needs the attachments plugin")
         }
@@ -20,7 +20,8 @@ extension ChatDelivery {
             await deliver(
                 binding.messenger, .chatPost,
                 ChatPostParams(
-                    target: binding.target, kind: .file, sessionID: session.id, text: await redacted("📎 \(name) (\(spooled.size) bytes)"),
+                    target: binding.target, kind: .file, sessionID: session.id,
+                    text: await redacted("📎 \(name) (\(spooled.size) bytes)" + (caption.map { "\n" + $0 } ?? "")),
                     files: [PostedFile(path: spooled.path, filename: name)]))
         }
         return name
