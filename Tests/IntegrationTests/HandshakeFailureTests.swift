@@ -101,6 +101,8 @@ import Testing
             let reload = try await home.run("plugins", "reload")
             #expect(reload.status == 0, "\(reload)")
             try await daemon.waitForRunning("fake-wrongversion")
+            // The fake writes down its welcome after it has read it; "running" can come first.
+            try await waitUntil("the new executable's welcome is recorded") { !home.fakeEvents("welcome", plugin: "fake-wrongversion").isEmpty }
             #expect(home.fakeEvents("welcome", plugin: "fake-wrongversion").count == 1)
         }
     }
