@@ -752,12 +752,13 @@ function previewInput(input: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Agent tools: the agent reaches the chats that watch its session
 
-export const RELAY_TOOLS = ["relay_notify", "relay_send_file"];
+export const RELAY_TOOLS = ["relay_notify", "relay_send_file", "spawn_session"];
 
 /**
- * Registers relay_notify and relay_send_file (each only if no tool of its name exists). Both ask
- * the daemon on a connection of their own and fail with the daemon's reason (no chat watches
- * the session, a path outside the workspace) as the tool's error, which the agent reads.
+ * Registers relay_notify, relay_send_file and spawn_session (each only if no tool of its name
+ * exists). Each asks the daemon on a connection of its own and fails with the daemon's reason
+ * (no chat watches the session, a path outside the workspace, the spawn limit) as the tool's
+ * error, which the agent reads.
  */
 export function registerRelayTools(pi: ExtensionAPI, socketPath: string, sessionID: () => string | undefined): string[] {
   const existing = new Set(pi.getAllTools().map((tool: any) => tool.name));
@@ -802,6 +803,35 @@ export function registerRelayTools(pi: ExtensionAPI, socketPath: string, session
         if (typeof params?.caption === "string") fields.caption = params.caption;
         const result = await call("relay-file", fields);
         return { content: [{ type: "text", text: `sent ${result.sent ?? fields.path} to ${result.chats ?? 0} chat(s)` }], details: result };
+      },
+    },
+    {
+      name: "spawn_session",
+      label: "Spawn a session",
+      description:
+        "Start a new, separate pi session in a folder, with its own thread in the chat that asked for the current work (pi-relayd), " +
+        "optionally with a first task. Use it to hand off independent work; the new session does not share your context. " +
+        "Returns the new session's id and name.",
+      parameters: {
+        type: "object",
+        properties: {
+          cwd: { type: "string", description: "The folder to work in: absolute, ~/..., or relative to this session's folder." },
+          name: { type: "string", description: "A short name for the session and its thread." },
+          prompt: { type: "string", description: "The new session's first task; leave it out to start it idle." },
+        },
+        required: ["cwd"],
+      },
+      async execute(_id: string, params: any) {
+        const fields: Json = { cwd: String(params?.cwd ?? "") };
+        if (typeof params?.name === "string" && params.name) fields.name = params.name;
+        if (typeof params?.prompt === "string" && params.prompt) fields.prompt = params.prompt;
+        const result = await call("spawn-session", fields);
+        const where = result.thread ? "in a new thread" : `without a thread: ${result.note ?? "none could be opened"}`;
+        const task = result.prompted ? ", working on its first task" : ", idle";
+        return {
+          content: [{ type: "text", text: `started session ${result.name} (id ${result.session}) in ${result.cwd} ${where}${task}` }],
+          details: result,
+        };
       },
     },
   ];
@@ -1251,7 +1281,7 @@ class Relay {
   private watchers: string[] = [];
   /** Approval gates, with the rules the daemon sent at the attach. */
   readonly gatekeeper: Gatekeeper;
-  /** relay_notify and relay_send_file, offered to the model only while a chat watches. */
+  /** relay_notify, relay_send_file and spawn_session, offered to the model only while a chat watches. */
   private relayTools: string[] = [];
 
   constructor(pi: ExtensionAPI, log: Log) {

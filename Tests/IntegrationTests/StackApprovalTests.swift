@@ -180,6 +180,59 @@ import Glibc
         }
     }
 
+    /// spawn_session from a guild channel: the new session runs in the folder asked for, in a
+    /// thread of its own bound to it, where its first task is answered and its messages are its
+    /// prompts. `sessions.spawnLimit: 1` refuses a second while the first lasts; once it has
+    /// ended, a spawn from a DM (no threads there) offers a button to watch the new session.
+    @Test(.timeLimit(.minutes(5)))
+    func theAgentSpawnsASessionInAThreadOfItsOwn() async throws {
+        try await StackHome.with { stack in
+            var config = StackConfig()
+            config.spawnLimit = 1
+            try await stack.start(config)
+            try FileManager.default.createDirectory(atPath: stack.workspace + "/web", withIntermediateDirectories: true)
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let used = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)], in: StackHome.general)
+            #expect(used.text.contains("Watching"), "\(used)")
+
+            try await stack.say(#"call: spawn_session {"cwd":"web","name":"web-tests","prompt":"run the web tests"}"#, in: StackHome.general)
+            let done = try await Self.runEnd(pi, after: 0)
+            #expect(done.hasPrefix("Done: started session web-tests (id ") && done.hasSuffix("in a new thread, working on its first task"), "\(done)")
+            let child = try #require(try await stack.session(named: "web-tests"))
+            #expect(child["cwd"]?.stringValue == stack.workspace + "/web", "\(child)")
+            let intro = try #require(try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("spawned by"))")?[0])
+            let thread = try #require(intro["channel_id"]?.stringValue)
+            #expect(intro["content"]?.stringValue?.contains("Task: run the web tests") == true, "\(intro)")
+            let channels = try await stack.fake.get("/channels")["channels"]?.arrayValue ?? []
+            let info = try #require(channels.first { $0["id"]?.stringValue == thread }, "\(channels)")
+            #expect(info["parent_id"]?.stringValue == StackHome.general && info["name"] == "web-tests", "\(info)")
+            try await stack.waitForBotMessage(in: thread, containing: "Echo: run the web tests")
+            try await stack.say("and the lint", in: thread, mention: false)
+            try await stack.waitForBotMessage(in: thread, containing: "Echo: and the lint")
+            #expect(try await stack.json("last", "web-tests")["text"] == "Echo: and the lint")
+
+            try await stack.say(#"call: spawn_session {"cwd":"web","name":"second"}"#, in: StackHome.general)
+            let refused = try await Self.runEnd(pi, after: 1)
+            #expect(refused.hasPrefix("The tool failed: pi-relayd: ") && refused.contains("sessions.spawnLimit: 1"), "\(refused)")
+            #expect(try await stack.session(named: "second") == nil)
+
+            #expect(try await stack.cli(["end", "web-tests"]).status == 0)
+            // Idle first: a DM prompt sent while that run is still going would be its follow-up,
+            // and the run's spawns belong to the chat whose prompt started it.
+            try await stack.waitForState(StackTerminalTests.sessionID, "idle")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+            try await stack.dm(#"call: spawn_session {"cwd":"web","name":"from-dm"}"#)
+            let fallback = try #require(try await stack.waitForBotMessage(in: dm, containing: "started from-dm").first)
+            #expect(fallback["content"]?.stringValue?.contains("a direct message has no threads") == true, "\(fallback)")
+            #expect(try await Self.runEnd(pi, after: 2).contains("without a thread"))
+            let watch = try #require(StackHome.button("Watch from-dm", in: fallback), "\(fallback)")
+            let watching = try await stack.reply(to: try await stack.click(watch, on: try #require(fallback["id"]?.stringValue)))
+            #expect(watching.text.contains("Watching from-dm"), "\(watching)")
+        }
+    }
+
     /// Spawned sessions: the child gets the extension with its session id and gates, and the
     /// daemon fails a gate closed when no chat can answer it.
     @Test(.timeLimit(.minutes(5)))

@@ -49,6 +49,6 @@ import Testing
         #expect(RequestMethod.formatFinal.name.rawValue == "format.final")
         #expect(DeliverMethod.chatQuestionClosed.name.rawValue == "chat.question.closed")
         #expect(NotifyMethod.chatLive.name.rawValue == "chat.live")
-        #expect(MethodName.allCases.count == 16)
+        #expect(MethodName.allCases.count == 17)
     }
 }

@@ -26,6 +26,8 @@ import Testing
         "Reply": { try Reply(json: $0).json },
         "ChatPostParams": { try ChatPostParams(json: $0).json },
         "ChatLiveParams": { try ChatLiveParams(json: $0).json },
+        "ChatThreadParams": { try ChatThreadParams(json: $0).json },
+        "Target": { try Target(json: $0).json },
         "AttachmentsInboundParams": { try AttachmentsInboundParams(json: $0).json },
         "AttachmentsInboundResult": { try AttachmentsInboundResult(json: $0).json },
         "SessionSummary": { try SessionSummary(json: $0).json },

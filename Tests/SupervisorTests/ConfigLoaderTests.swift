@@ -38,6 +38,7 @@ import Testing
           historyBytes: 65536
           defaultCwd: /srv/work
           busyPolicy: steer
+          spawnLimit: 5
         discord:
           tokenEnv: MY_DISCORD_TOKEN
           allowedUsers: [123456789012345678, "876543210987654321"]
@@ -73,7 +74,7 @@ import Testing
         expected.logs = LogSettings(level: .debug, maxBytes: 1_048_576, keep: 0)
         expected.sessions = SessionSettings(
             historyEvents: 500, historyBytes: 65536, defaultCwd: "/srv/work",
-            busyPolicy: .steer)
+            busyPolicy: .steer, spawnLimit: 5)
         expected.discord = DiscordSettings(
             tokenEnv: "MY_DISCORD_TOKEN", allowedUsers: ["123456789012345678", "876543210987654321"],
             guilds: ["111"],

@@ -162,7 +162,7 @@ test("relay tools: hidden from the model until a chat watches, then they reach t
   const host = await startHost(t);
   await daemon.waitFor((m) => m.method === "attach");
   await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
-  assert.ok(host.tool("relay_notify") && host.tool("relay_send_file"), "registered");
+  assert.ok(host.tool("relay_notify") && host.tool("relay_send_file") && host.tool("spawn_session"), "registered");
   host.type('call: relay_notify {"text":"halfway"}');
   const hidden = await host.waitFor((s) => s.saw === "run_end");
   assert.equal(hidden.text, "The tool failed: Tool relay_notify not found");
@@ -178,6 +178,16 @@ test("relay tools: hidden from the model until a chat watches, then they reach t
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: sent out/report.md to 1 chat(s)");
   const sent = await daemon.waitFor((m) => m.method === "relay-file");
   assert.deepEqual({ path: sent.params.path, caption: sent.params.caption }, { path: "out/report.md", caption: "the report" });
+  host.type('call: spawn_session {"cwd":"web","name":"web-tests","prompt":"run the web tests"}');
+  await host.waitFor(
+    (s) => s.saw === "run_end" && s.text === "Done: started session web-tests (id c0ffee01) in /work/web in a new thread, working on its first task",
+  );
+  const spawned = await daemon.waitFor((m) => m.method === "spawn-session");
+  assert.deepEqual(
+    { cwd: spawned.params.cwd, name: spawned.params.name, prompt: spawned.params.prompt },
+    { cwd: "web", name: "web-tests", prompt: "run the web tests" },
+  );
+  assert.match(spawned.params.session, /^t-/);
 });
 
 test("relay tools in a child: offered, and refused clearly when the daemon cannot be reached", async (t) => {

@@ -188,6 +188,15 @@ export class FakeDaemon extends EventEmitter {
       connection.send({ id: message.id, result: message.method === "relay-notify" ? { posted: 1 } : { sent: message.params.path, chats: 1 } });
       return;
     }
+    if (message.method === "spawn-session") {
+      // As the daemon answers (docs/EXTENSION.md): a thread when the chat has them.
+      const name = message.params.name ?? "child";
+      connection.send({
+        id: message.id,
+        result: { session: "c0ffee01", name, cwd: `/work/${message.params.cwd}`, thread: "900", prompted: Boolean(message.params.prompt) },
+      });
+      return;
+    }
     if (message.method === "answer" || message.method === "approval-decided") {
       connection.send({ id: message.id, result: {} });
       return;

@@ -26,6 +26,8 @@ public enum MethodName: String, Sendable, CaseIterable {
     case chatTyping = "chat.typing"
     /// Supervisor → messenger: a question ended (acknowledged).
     case chatQuestionClosed = "chat.question.closed"
+    /// Supervisor → messenger: open a thread for a new session.
+    case chatThread = "chat.thread"
     /// Supervisor → messenger: the bot's status line.
     case chatPresence = "chat.presence"
     /// Supervisor → attachments: files in.

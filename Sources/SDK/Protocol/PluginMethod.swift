@@ -62,6 +62,11 @@ extension RequestMethod where Params == ChatBindParams, Result == Reply {
     public static var chatBind: Self { .init(name: .chatBind) }
 }
 
+extension RequestMethod where Params == ChatThreadParams, Result == Target {
+    /// `chat.thread`.
+    public static var chatThread: Self { .init(name: .chatThread) }
+}
+
 extension RequestMethod where Params == AttachmentsInboundParams, Result == AttachmentsInboundResult {
     /// `attachments.inbound`.
     public static var attachmentsInbound: Self { .init(name: .attachmentsInbound) }

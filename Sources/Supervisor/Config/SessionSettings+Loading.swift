@@ -11,5 +11,6 @@ extension SessionSettings {
         busyPolicy = try section.value("busyPolicy", default: busyPolicy) { f throws(ConfigError) in
             try f.choice(["followUp": BusyPolicy.followUp, "steer": .steer])
         }
+        spawnLimit = try section.value("spawnLimit", default: spawnLimit) { f throws(ConfigError) in try f.integer(in: 0...1000) }
     }
 }

@@ -17,4 +17,7 @@ struct SessionSettings: Sendable, Equatable {
     var defaultCwd: String?
     /// `sessions.busyPolicy`
     var busyPolicy = BusyPolicy.followUp
+    /// `sessions.spawnLimit`: sessions one session's agent may have started with `spawn_session`
+    /// that are still there (ended ones do not count); 0 turns the tool off.
+    var spawnLimit = 3
 }

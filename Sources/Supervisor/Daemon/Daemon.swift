@@ -78,7 +78,7 @@ struct Daemon: Service {
             host: host,
             sessionControl: SessionControl(
                 sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, approvalSettings: config.approvals,
-                approvalLog: approvalLog),
+                approvalLog: approvalLog, spawnLimit: config.sessions.spawnLimit),
             terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, approvals: config.approvals, logger: logger),
             status: status
         ) { stopper.yield() }

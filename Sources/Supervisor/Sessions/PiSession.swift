@@ -23,6 +23,8 @@ actor PiSession {
     let launcher: PiLauncher
     /// Set for a terminal session: the daemon never starts or signals its pi.
     let terminal: TerminalRecord?
+    /// The session whose agent spawned this one (`spawn_session`), if one did.
+    let spawnedBy: String?
     let logger: Logger
     let observer: any SessionObserver
     let persist: @Sendable (SessionRecord) async -> Void
@@ -77,6 +79,7 @@ actor PiSession {
         lastActivity = record.lastActivity
         orphan = record.terminal == nil ? record.pid : nil
         terminal = record.terminal
+        spawnedBy = record.spawnedBy
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
         self.launcher = launcher
         self.logger = logger
@@ -98,7 +101,7 @@ actor PiSession {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
             lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
-            openQuestions: savedQuestions, terminal: terminal)
+            openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy)
     }
 
     private var orphan: Int32?

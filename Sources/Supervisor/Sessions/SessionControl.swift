@@ -9,11 +9,14 @@ struct SessionControl: Sendable {
     let prompter: PromptSender
     let approvalSettings: ApprovalSettings
     let approvalLog: ApprovalLog
+    /// `sessions.spawnLimit`: spawned sessions one session may have at a time.
+    let spawnLimit: Int
 
     static let methods: Set<String> = [
         "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
         "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
         "images", "approval", "approval-decided", "approvals", "relay-notify", "relay-file",
+        "spawn-session",
     ]
 
     func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
@@ -53,6 +56,8 @@ struct SessionControl: Sendable {
             return try await relayNotify(session, params)
         case "relay-file":
             return try await relayFile(session, params)
+        case "spawn-session":
+            return try await spawnSession(session, params)
         case "cancel":
             return try await cancel(session, params, by: who)
         case "rename":

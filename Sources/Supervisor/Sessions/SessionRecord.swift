@@ -27,6 +27,9 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// Set for an interactive pi attached through the extension, which the daemon never starts,
     /// resumes or signals (nil for the pi children it spawns).
     var terminal: TerminalRecord?
+    /// The session whose agent started this one with `spawn_session`, which counts it against
+    /// `sessions.spawnLimit` while it lasts (nil for sessions people started).
+    var spawnedBy: String?
 }
 
 /// What is kept of an attached terminal session.

@@ -98,7 +98,18 @@ actor Sessions {
         }
     }
 
-    func create(cwd: String, name: String?) async throws -> PiSession {
+    /// Starts a new pi child in `cwd`. `spawnedBy` names the session whose agent asked for it
+    /// (`spawn_session`), which may have `spawnLimit` such sessions at a time. Checked here, in
+    /// the actor, so two spawns at once cannot both take the last place.
+    func create(cwd: String, name: String?, spawnedBy: String? = nil, spawnLimit: Int = .max) async throws -> PiSession {
+        if let parent = spawnedBy, spawnedCount(by: parent) >= spawnLimit {
+            let parentName = records[parent]?.name ?? parent
+            throw RemoteError(
+                code: .unavailable,
+                message:
+                    "\(parentName) already has \(spawnedCount(by: parent)) spawned session(s) running, its limit (sessions.spawnLimit: \(spawnLimit)); end one first"
+            )
+        }
         var isDir: ObjCBool = false
         let dir = Home.absolute(cwd)
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
@@ -115,7 +126,7 @@ actor Sessions {
         let now = Date()
         let record = SessionRecord(
             id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
-            createdAt: now, lastActivity: now)
+            createdAt: now, lastActivity: now, spawnedBy: spawnedBy)
         let session = makeSession(record)
         sessions[id] = session
         records[id] = record
@@ -151,6 +162,11 @@ actor Sessions {
     }
 
     func session(id: String) -> PiSession? { sessions[id] }
+
+    /// How many sessions `parent`'s agent spawned that are still there.
+    func spawnedCount(by parent: String) -> Int {
+        records.values.count { $0.spawnedBy == parent }
+    }
 
     /// By exact name only: a configured name must not pick a session whose name or id merely
     /// starts with it.

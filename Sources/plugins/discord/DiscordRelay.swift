@@ -24,6 +24,7 @@ public struct DiscordRelay: Plugin {
     let typing: Typing
     let questions: Questions
     let registration: CommandRegistration
+    let threads: ThreadOpener
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -39,6 +40,7 @@ public struct DiscordRelay: Plugin {
         listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
         let allowlist = Allowlist(ids: config.allowedUsers)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
+        self.threads = threads
         inbox = Inbox(
             listening: listening, allowlist: allowlist, connection: context.connection, poster: Poster(rest: rest),
             threads: threads, store: store, logger: logger)
@@ -112,6 +114,8 @@ public struct DiscordRelay: Plugin {
         case .chatQuestionClosed?:
             try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
             return [:]
+        case .chatThread?:
+            return try await threads.open(try request.params(ChatThreadParams.self)).json
         case .status?:
             return await status()
         default:

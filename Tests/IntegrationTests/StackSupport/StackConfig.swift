@@ -12,6 +12,8 @@ struct StackConfig {
     /// `discord.requireMention` as written in config.yaml (`false`, `no`...); nil leaves the default (true).
     var requireMention: String?
     var logLevel = "debug"
+    /// `sessions.spawnLimit`; nil leaves the default.
+    var spawnLimit: Int?
     /// More top-level YAML, written as is (an `approvals:` section, say).
     var extra = ""
 
@@ -28,6 +30,9 @@ struct StackConfig {
             "  startTimeoutSeconds: 60",
             "sessions:",
             "  defaultCwd: \(Self.quoted(workspace))",
+        ]
+        if let spawnLimit { lines.append("  spawnLimit: \(spawnLimit)") }
+        lines += [
             "discord:",
             "  apiBase: \(Self.quoted(apiBase))",
             "  allowedUsers: [\(allowedUsers.map { "\"\($0)\"" }.joined(separator: ", "))]",

@@ -38,6 +38,22 @@ struct ThreadOpener: Sendable {
         }
     }
 
+    /// `chat.thread`: a public thread in the target's channel (the parent, when the asking chat
+    /// is a thread: threads do not nest), listened to from now on. A DM has no threads: Discord
+    /// refuses, and the error's text goes back to the supervisor, which falls back.
+    func open(_ request: ChatThreadParams) async throws -> Target {
+        let thread: String
+        do {
+            thread = try await rest.createThread(channel: request.target.channel, name: request.name)
+        } catch {
+            throw RemoteError(code: .unavailable, message: "Discord did not open a thread here (\(Self.short(error)))")
+        }
+        let place = Target(channel: request.target.channel, thread: thread)
+        await listening.bound(place)
+        logger.info("opened thread \(thread) in \(request.target.channel) for spawned session \(request.sessionID)")
+        return place
+    }
+
     static func short(_ error: any Error) -> String {
         if let apiError = error as? DiscordAPIError { return apiError.code.map { "Discord error \($0)" } ?? "HTTP \(apiError.status)" }
         if let remote = error as? RemoteError { return remote.code.rawValue }

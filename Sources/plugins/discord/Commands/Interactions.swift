@@ -37,7 +37,7 @@ struct Interactions: Sendable {
         }
         let chat = Chat(interaction)
         logger.info("/\(name) from \(interaction.userName) in \(chat.postChannel)")
-        await respond(interaction, chat: chat, deferEphemeral: command.ephemeral, component: false) {
+        await respond(interaction, chat: chat, deferEphemeral: command.ephemeral, component: false, binds: name == "use") {
             try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: name, args: interaction.options))
         }
     }
@@ -53,7 +53,7 @@ struct Interactions: Sendable {
         let action = custom.hasPrefix(Poster.actionMenuPrefix) ? (picked ?? "") : custom
         guard !action.isEmpty else { return }
         logger.info("button \(action) from \(interaction.userName) in \(chat.postChannel)")
-        await respond(interaction, chat: chat, deferEphemeral: true, component: true) {
+        await respond(interaction, chat: chat, deferEphemeral: true, component: true, binds: action.hasPrefix("use:")) {
             try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": action]))
         }
     }
@@ -85,8 +85,10 @@ struct Interactions: Sendable {
 
     /// Answers with the supervisor's reply if it comes within `answerWithin`, else defers (type 5)
     /// and edits the original response when it comes.
+    /// `binds`: a `/use` (or its button) that succeeded in a guild channel makes the bot listen
+    /// there, as it does in a configured channel, without waiting for its first post.
     private func respond(
-        _ interaction: Interaction, chat: Chat, deferEphemeral: Bool, component: Bool,
+        _ interaction: Interaction, chat: Chat, deferEphemeral: Bool, component: Bool, binds: Bool = false,
         _ call: @escaping @Sendable () async throws -> Reply
     ) async {
         // Unstructured on purpose: the supervisor call outlives the race against the deadline.
@@ -123,6 +125,7 @@ struct Interactions: Sendable {
                 logger.warning("interaction \(interaction.id): editing the deferred response failed: \(error)")
             }
         }
+        if case .success = outcome, binds, !chat.dm { await listening.bound(chat.target) }
         if case .success(let reply) = outcome, let open = reply.openThread {
             await threads.open(open, from: chat, nonceBase: "thread:" + interaction.id)
         }
