@@ -51,4 +51,18 @@ import Testing
         #expect(NotifyMethod.chatLive.name.rawValue == "chat.live")
         #expect(MethodName.allCases.count == 17)
     }
+
+    /// A messenger's dialect travels in its hello and in format requests; markdown, the
+    /// default, is left out, and a name this SDK does not know reads as markdown.
+    @Test func dialectsOnTheWire() throws {
+        let hello = Hello(name: "telegram", version: "1", roles: ["messenger"], dialect: .telegramHTML)
+        #expect(hello.json["dialect"] == "telegram-html")
+        #expect(try Hello(json: hello.json).dialect == .telegramHTML)
+        let run = RunView(sessionID: "s", sessionName: "n", runID: "r", done: false, items: [])
+        #expect(FormatRunParams(run: run, limit: 10).json["dialect"] == nil)
+        #expect(try FormatRunParams(json: FormatRunParams(run: run, limit: 10, dialect: .telegramHTML).json).dialect == .telegramHTML)
+        #expect(try FormatNoticeParams(json: ["notice": "info", "text": "x", "dialect": "klingon"]).dialect == .markdown)
+        #expect(Dialect.telegramHTML.escape("a<b && c>d") == "a&lt;b &amp;&amp; c&gt;d")
+        #expect(Dialect.markdown.escape("a<b") == "a<b")
+    }
 }

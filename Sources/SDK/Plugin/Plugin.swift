@@ -48,14 +48,17 @@ public struct PluginManifest: Sendable {
     public var limits: [String: Int]
     /// One line on what the plugin does, sent as the hello's `description`.
     public var summary: String
+    /// A messenger's markup, sent as the hello's `dialect` (markdown when nil).
+    public var dialect: Dialect?
 
-    /// A manifest; `limits` may be left out.
-    public init(name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String) {
+    /// A manifest; `limits` and `dialect` may be left out.
+    public init(name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String, dialect: Dialect? = nil) {
         self.name = name
         self.version = version
         self.roles = roles
         self.limits = limits
         self.summary = summary
+        self.dialect = dialect
     }
 }
 

@@ -12,11 +12,13 @@ public struct Hello: Sendable, Equatable {
     public var limits: [String: Int]
     /// One line on what the plugin does.
     public var description: String?
+    /// A messenger's markup (`markdown` when absent); the formatter renders for it.
+    public var dialect: Dialect?
 
     /// A hello; the protocol version defaults to this SDK's.
     public init(
         protocol: Int = WireMessage.protocolVersion, name: String, version: String, roles: [String],
-        limits: [String: Int] = [:], description: String? = nil
+        limits: [String: Int] = [:], description: String? = nil, dialect: Dialect? = nil
     ) {
         self.protocol = `protocol`
         self.name = name
@@ -24,6 +26,7 @@ public struct Hello: Sendable, Equatable {
         self.roles = roles
         self.limits = limits
         self.description = description
+        self.dialect = dialect
     }
 }
 
@@ -35,7 +38,8 @@ extension Hello: WirePayload {
         for (key, value) in json["limits"]?.objectValue ?? [:] { if let number = value.intValue { limits[key] = number } }
         self.init(
             protocol: try fields.int("protocol"), name: try fields.string("name"), version: fields.optionalString("version") ?? "0",
-            roles: fields.strings("roles"), limits: limits, description: fields.optionalString("description"))
+            roles: fields.strings("roles"), limits: limits, description: fields.optionalString("description"),
+            dialect: fields.optionalString("dialect").map { Dialect(wireName: $0) })
     }
 
     /// The hello as it is written, `type` included.
@@ -45,6 +49,7 @@ extension Hello: WirePayload {
             "roles": roles.json, "limits": .object(limits.mapValues { JSONValue($0) }),
         ]
         object["description"] = description.map { .string($0) }
+        object["dialect"] = dialect.map { .string($0.rawValue) }
         return object
     }
 }

@@ -7,12 +7,15 @@ public struct FormatRunParams: Sendable, Equatable {
     public var limit: Int?
     /// For `format.final`: at most this many messages, the rest as files.
     public var maxChunks: Int?
+    /// The messenger's markup; markdown when absent.
+    public var dialect: Dialect
 
     /// Render params.
-    public init(run: RunView, limit: Int?, maxChunks: Int? = nil) {
+    public init(run: RunView, limit: Int?, maxChunks: Int? = nil, dialect: Dialect = .markdown) {
         self.run = run
         self.limit = limit
         self.maxChunks = maxChunks
+        self.dialect = dialect
     }
 }
 
@@ -26,8 +29,9 @@ extension FormatRunParams: WirePayload {
             guard let number = value.intValue else { throw .invalidParams("\(key) must be an integer") }
             return number
         }
-        _ = fields
-        self.init(run: try RunView(json: run), limit: try integer("limit"), maxChunks: try integer("maxChunks"))
+        self.init(
+            run: try RunView(json: run), limit: try integer("limit"), maxChunks: try integer("maxChunks"),
+            dialect: Dialect(wireName: fields.optionalString("dialect")))
     }
 
     /// The params; absent numbers are left out.
@@ -35,6 +39,7 @@ extension FormatRunParams: WirePayload {
         var object: JSONValue = ["run": run.json]
         object["limit"] = limit.map { JSONValue($0) }
         object["maxChunks"] = maxChunks.map { JSONValue($0) }
+        if dialect != .markdown { object["dialect"] = .string(dialect.rawValue) }
         return object
     }
 }

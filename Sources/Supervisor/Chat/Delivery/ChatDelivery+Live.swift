@@ -74,11 +74,12 @@ extension ChatDelivery {
         let targets = await bindings.chats(of: run.sessionID)
         for binding in targets {
             let limit = limits[binding.messenger] ?? 2000
-            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit))
+            let dialect = dialect(of: binding.messenger)
+            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect))
             // The run finished while this view was being rendered: the final answer replaces
             // it, so a late live view would only flicker.
             guard live[runID] != nil else { return }
-            let shown = view ?? FormatLiveResult(chunks: [], tail: PlainSplit.tail(Self.plainLive(run.text), limit: limit))
+            let shown = view ?? FormatLiveResult(chunks: [], tail: dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: limit)))
             await host.slot(binding.messenger)?.notify(
                 .chatLive,
                 ChatLiveParams(

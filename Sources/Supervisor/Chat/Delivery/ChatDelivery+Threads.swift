@@ -31,7 +31,7 @@ extension ChatDelivery {
 
     /// A notice to one chat, with buttons (a spawned session's "watch it here").
     func notify(_ chat: Binding, sessionID: String, _ text: String, actions: [[Reply.Action]] = []) async {
-        let line = await redacted(text)
+        let line = dialect(of: chat.messenger).escape(await redacted(text))
         await deliver(
             chat.messenger, .chatPost, ChatPostParams(target: chat.target, kind: .notice, sessionID: sessionID, text: line, actions: actions))
     }

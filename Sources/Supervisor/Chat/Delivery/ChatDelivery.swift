@@ -21,6 +21,8 @@ actor ChatDelivery: SessionObserver {
     /// Each messenger's `maxMessageLength` and `maxUploadBytes`, from its hello.
     var limits: [String: Int] = [:]
     var uploadLimits: [String: Int] = [:]
+    /// Each messenger's markup, from its hello; runs and notices are rendered in it.
+    var dialects: [String: Dialect] = [:]
 
     init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings) {
         self.home = home
@@ -33,7 +35,10 @@ actor ChatDelivery: SessionObserver {
     func noteLimits(of plugin: String, _ hello: Hello) {
         if let length = hello.limits["maxMessageLength"] { limits[plugin] = length }
         if let bytes = hello.limits["maxUploadBytes"] { uploadLimits[plugin] = bytes }
+        dialects[plugin] = hello.dialect ?? .markdown
     }
+
+    func dialect(of messenger: String) -> Dialect { dialects[messenger] ?? .markdown }
 
     func session(_ id: String, did news: SessionNews) async {
         switch news {
@@ -58,12 +63,10 @@ actor ChatDelivery: SessionObserver {
                     QuestionClosedParams(target: binding.target, sessionID: id, questionID: question.id, text: outcome))
             }
         case .notice(let kind, let text):
-            let line = await notice(kind, text)
-            await post(to: id) { ChatPostParams(target: $0, kind: .notice, sessionID: id, text: line) }
+            await postNotice(kind, text, to: id)
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
-            let line = await notice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.")
-            await post(to: id) { ChatPostParams(target: $0, kind: .notice, sessionID: id, text: line) }
+            await postNotice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.", to: id)
         case .promptEcho(let text, let origin):
             let targets = await bindings.chats(of: id).filter { $0.key != origin }
             guard !targets.isEmpty else { return }
@@ -75,10 +78,23 @@ actor ChatDelivery: SessionObserver {
         }
     }
 
+    /// A notice to every chat of the session, rendered once per dialect among them.
+    private func postNotice(_ kind: String, _ text: String, to sessionID: String) async {
+        var lines: [Dialect: String] = [:]
+        for binding in await bindings.chats(of: sessionID) {
+            let dialect = dialect(of: binding.messenger)
+            if lines[dialect] == nil { lines[dialect] = await notice(kind, text, dialect: dialect) }
+            await deliver(
+                binding.messenger, .chatPost, ChatPostParams(target: binding.target, kind: .notice, sessionID: sessionID, text: lines[dialect]))
+        }
+    }
+
     /// A notice line as the formatter renders it (redacted); a plain fallback without it.
-    private func notice(_ kind: String, _ text: String) async -> String {
-        if let line = await format(.formatNotice, FormatNoticeParams(notice: NoticeKind(wireName: kind), text: text)) { return line.text }
-        return (kind == "error" || kind == "extension-error" || kind == "warning" ? "⚠️ " : "ℹ️ ") + Redactor.redact(text)
+    private func notice(_ kind: String, _ text: String, dialect: Dialect) async -> String {
+        if let line = await format(.formatNotice, FormatNoticeParams(notice: NoticeKind(wireName: kind), text: text, dialect: dialect)) {
+            return line.text
+        }
+        return dialect.escape((kind == "error" || kind == "extension-error" || kind == "warning" ? "⚠️ " : "ℹ️ ") + Redactor.redact(text))
     }
 
     /// Everything that leaves the machine is masked for secret shapes by the formatter first;
@@ -127,7 +143,7 @@ actor ChatDelivery: SessionObserver {
             let limit = limits[binding.messenger] ?? 2000
             var chunks: [String]
             var files: [PostedFile] = []
-            if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit)) {
+            if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit, dialect: dialect(of: binding.messenger))) {
                 chunks = rendered.messages
                 for file in rendered.files {
                     let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
@@ -136,7 +152,7 @@ actor ChatDelivery: SessionObserver {
             } else {
                 // No formatter: still deliver the answer, split plainly, known secrets masked.
                 let text = Redactor.redact(run.text)
-                chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit)
+                chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect(of: binding.messenger).escape)
             }
             await deliver(
                 binding.messenger, .chatPost,
