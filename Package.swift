@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "pi-relayd", targets: ["SupervisorMain"]),
         .executable(name: "pi-relay-discord", targets: ["DiscordMain"]),
+        .executable(name: "pi-relay-telegram", targets: ["TelegramMain"]),
         .executable(name: "pi-relay-formatter", targets: ["FormatterMain"]),
         .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
@@ -62,6 +63,12 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
+            swiftSettings: strict),
+        .target(
+            name: "TelegramPlugin", dependencies: ["PiRelaySDK", "PiRelayHTTP"], path: "Sources/plugins/telegram", exclude: ["Main"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "TelegramMain", dependencies: ["TelegramPlugin"], path: "Sources/plugins/telegram/Main",
             swiftSettings: strict),
         .target(
             name: "FormatterPlugin",

@@ -2,13 +2,16 @@ import Foundation
 
 /// Remembers which delivery ids were handled, on disk, so a delivery replayed after a crash
 /// (handled, but the ack never reached the supervisor) is acknowledged without running twice.
-actor DeliveryLedger {
+/// A plugin may keep one of its own for the parts of a delivery (each message of a long answer),
+/// so a repeated delivery sends only what had not gone out.
+public actor DeliveryLedger {
     private let path: String
     private var ids: Set<String> = []
     private var order: [String] = []
     private let keep = 4096
 
-    init(path: String) {
+    /// A ledger kept in the file at `path` (one id a line).
+    public init(path: String) {
         self.path = path
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             for line in text.split(separator: "\n") where !line.isEmpty {
@@ -18,9 +21,11 @@ actor DeliveryLedger {
         }
     }
 
-    func contains(_ id: String) -> Bool { ids.contains(id) }
+    /// Whether `id` was recorded.
+    public func contains(_ id: String) -> Bool { ids.contains(id) }
 
-    func record(_ id: String) {
+    /// Records `id`, on disk before it returns.
+    public func record(_ id: String) {
         guard ids.insert(id).inserted else { return }
         order.append(id)
         if order.count > keep * 2 {

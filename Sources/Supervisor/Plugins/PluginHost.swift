@@ -13,6 +13,9 @@ actor PluginHost {
     /// Set by `run()`: slots exist only while the host runs.
     private var running: Running?
     private var shuttingDown = false
+    /// Whether the plugin folders have been scanned once: before that, no plugin is known, and
+    /// a delivery made that early (a restored session's news) must wait rather than be dropped.
+    private(set) var scanned = false
 
     /// Where `run()` starts slots, and who answers their plugins.
     private struct Running {
@@ -52,6 +55,7 @@ actor PluginHost {
             logger.error("refusing plugin \(refusal.name) at \(refusal.path): \(refusal.reason)")
         }
         refused = scan.refused
+        scanned = true
         for name in scan.skipped where slots[name] == nil {
             logger.info("plugin \(name) is disabled in config (plugins.disabled)")
         }
@@ -79,6 +83,12 @@ actor PluginHost {
     }
 
     func slot(_ name: String) -> PluginSlot? { slots[name] }
+
+    /// Waits (up to 10 s, polling: it happens once, at start) until the plugin folders have been
+    /// scanned.
+    nonisolated func firstScan() async {
+        for _ in 0..<100 where !(await scanned) { try? await Task.sleep(for: .milliseconds(100)) }
+    }
 
     var names: [String] { slots.keys.sorted() }
 

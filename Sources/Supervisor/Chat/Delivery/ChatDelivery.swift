@@ -23,6 +23,7 @@ actor ChatDelivery: SessionObserver {
     var uploadLimits: [String: Int] = [:]
     /// Each messenger's markup, from its hello; runs and notices are rendered in it.
     var dialects: [String: Dialect] = [:]
+    private var pluginsScanned = false
 
     init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings) {
         self.home = home
@@ -125,6 +126,7 @@ actor ChatDelivery: SessionObserver {
     /// Queues an acknowledged delivery in the messenger's outbox. Awaited in place, so the
     /// deliveries for one chat keep the order in which sessions produced them.
     func deliver<Params>(_ messenger: String, _ method: DeliverMethod<Params>, _ params: Params) async {
+        await pluginsFound()
         guard let slot = await host.slot(messenger) else {
             logger.warning("no plugin \(messenger) to deliver \(method.name.rawValue) to")
             return
@@ -162,8 +164,18 @@ actor ChatDelivery: SessionObserver {
         }
     }
 
+    /// Until the plugin folders are first scanned no plugin is known: news from a session
+    /// restored at start waits for them instead of being dropped. Remembered, so the hot path
+    /// asks the host only once.
+    private func pluginsFound() async {
+        guard !pluginsScanned else { return }
+        await host.firstScan()
+        pluginsScanned = true
+    }
+
     /// Asks the formatter plugin; nil when there is none or it fails (the caller falls back).
     func format<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async -> Result? {
+        await pluginsFound()
         guard let formatter = await host.plugin(forRole: "formatter") else { return nil }
         do { return try await formatter.request(method, params, timeout: .seconds(20)) } catch {
             logger.warning("formatter \(method.name.rawValue) failed: \(error)")

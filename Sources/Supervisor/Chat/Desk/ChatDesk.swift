@@ -189,10 +189,11 @@ actor ChatDesk: PluginRouter {
         return await sessions.session(id: binding.sessionID)
     }
 
-    /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`) are bound to their
-    /// session, which is created on first start.
+    /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`, Telegram's `chats:`)
+    /// are bound to their session, which is created on first start.
     private func bindConfiguredChannels(messenger: String) async {
-        for channel in pluginConfig[messenger]?["channels"]?.arrayValue ?? [] {
+        let section = pluginConfig[messenger]
+        for channel in (section?["channels"]?.arrayValue ?? []) + (section?["chats"]?.arrayValue ?? []) {
             guard let id = channel["id"]?.stringValue ?? channel["id"]?.intValue.map(String.init), let cwd = channel["cwd"]?.stringValue
             else { continue }
             let key = "\(messenger):\(id)"

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 
 /// Open questions by key (see `QuestionChoice`), saved so buttons keep working and the message
 /// can be closed after a restart.

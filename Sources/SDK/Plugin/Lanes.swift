@@ -1,10 +1,14 @@
 /// Runs work one item at a time per key (a channel), in arrival order, while different keys
 /// proceed in parallel: two prompts typed in a row reach the supervisor in that order.
-actor Lanes {
+public actor Lanes {
     private var tails: [String: (serial: Int, task: Task<Void, Never>)] = [:]
     private var serial = 0
 
-    func enqueue(_ key: String, _ work: @escaping @Sendable () async -> Void) {
+    /// A lanes set with nothing running.
+    public init() {}
+
+    /// Runs `work` after everything enqueued before under `key`.
+    public func enqueue(_ key: String, _ work: @escaping @Sendable () async -> Void) {
         serial += 1
         let mine = serial
         let previous = tails[key]?.task

@@ -1,33 +1,37 @@
 import Foundation
 
-/// The plugin's files in its state directory. Every write goes to a temporary file that is then
+/// A plugin's files in its state directory (`PluginContext.stateDir`), as JSON. Every write goes to a temporary file that is then
 /// renamed over the old one, so a plugin killed mid-write leaves the previous version intact.
-actor StateStore {
-    let directory: String
+public actor StateStore {
+    /// The folder, made at init if missing.
+    public let directory: String
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
-    private(set) var failedWrites = 0
+    /// Writes the disk refused so far.
+    public private(set) var failedWrites = 0
 
-    init(directory: String) {
+    /// A store over `directory`.
+    public init(directory: String) {
         self.directory = directory
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    nonisolated func path(_ name: String) -> String { directory + "/" + name }
+    /// The path of the file `name`.
+    public nonisolated func path(_ name: String) -> String { directory + "/" + name }
 
     /// The stored value, or nil when the file is missing or unreadable (then the plugin starts
     /// afresh for that concern).
-    nonisolated func load<T: Decodable>(_ type: T.Type, from name: String) -> T? {
+    public nonisolated func load<T: Decodable>(_ type: T.Type, from name: String) -> T? {
         guard let data = FileManager.default.contents(atPath: path(name)) else { return nil }
         return try? JSONDecoder().decode(type, from: data)
     }
 
     /// Writes `value` atomically; false when the disk refused (logged by the caller).
     @discardableResult
-    func save<T: Encodable>(_ value: T, to name: String) -> Bool {
+    public func save<T: Encodable>(_ value: T, to name: String) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
         let target = path(name)
         let temporary = target + ".tmp"
@@ -40,7 +44,8 @@ actor StateStore {
         return true
     }
 
-    func remove(_ name: String) {
+    /// Deletes the file `name`.
+    public func remove(_ name: String) {
         unlink(path(name))
     }
 }

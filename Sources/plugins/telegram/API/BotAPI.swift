@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import PiRelayHTTP
+import PiRelaySDK
+import Synchronization
+
+/// Telegram's Bot API over libcurl. Every URL carries the token in its path, so every URL is a
+/// `SecretURL` and every error text is masked. Writes to a chat wait for `SendPacer`; a 429 holds
+/// the chat for its `retry_after` (saved, so a restarted plugin still waits) and is retried; a
+/// 5xx or a dropped connection is retried with backoff. Calls suspend, never block a thread.
+final class BotAPI: Sendable {
+    let base: String
+    private let token: TelegramToken
+    private let proxy: ProxySetting
+    private let loop: TransferLoop
+    private let logger: Logger
+    private let pacer: Mutex<SendPacer>
+    private let holdsPath: String?
+    private let counters = Mutex(Counters())
+
+    struct Counters: Sendable {
+        var requests = 0
+        var rateLimited = 0
+        var failures = 0
+    }
+
+    init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
+        self.base = base
+        self.token = token
+        self.proxy = proxy
+        self.loop = loop
+        self.logger = logger
+        self.holdsPath = holdsPath
+        var restored = SendPacer()
+        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
+            let saved = try? JSONDecoder().decode(SendPacer.self, from: data)
+        {
+            restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
+            if !restored.holds.isEmpty { logger.info("rate limits: the previous run left \(restored.holds.count) chat(s) on hold after a 429") }
+        }
+        pacer = Mutex(restored)
+    }
+
+    var stats: Counters { counters.withLock { $0 } }
+
+    /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a write
+    /// goes to, for pacing; reads (getUpdates, getFile) pass nil.
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue = [:], chat: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
+        try await perform(method, body: .json(params.serializedBytes()), chat: chat, timeout: timeout)
+    }
+
+    /// A multipart call (sendDocument, sendPhoto): `fields` as text parts, the file streamed
+    /// from `path` as the part `part`.
+    @discardableResult
+    func upload(_ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String) async throws -> JSONValue {
+        var parts = fields.sorted { $0.key < $1.key }.map { HTTPFormPart(name: $0.key, content: .bytes(Array($0.value.utf8))) }
+        parts.append(HTTPFormPart(name: part, content: .file(path: path), filename: filename, contentType: "application/octet-stream"))
+        return try await perform(method, body: .multipart(parts), chat: chat, timeout: .seconds(120))
+    }
+
+    /// Downloads a file getFile pointed at into `destination`. The URL carries the token: only
+    /// this plugin ever sees it; others get the path.
+    func download(filePath: String, to destination: String, maxBytes: Int) async throws {
+        let url = SecretURL(base + "/file/bot" + token.value + "/" + filePath, secret: token.value)
+        let request = HTTPRequest(url: url, timeout: .seconds(120), proxy: proxy, maxBytes: maxBytes)
+        switch await loop.perform(request) {
+        case .success(let response) where response.status == 200:
+            guard FileManager.default.createFile(atPath: destination, contents: Data(response.body), attributes: [.posixPermissions: 0o600]) else {
+                throw BotAPIError(method: "download", status: 0, text: "cannot write \(destination)")
+            }
+        case .success(let response):
+            throw BotAPIError(method: "download", status: response.status, text: "HTTP \(response.status)")
+        case .failure(let error):
+            throw BotAPIError(method: "download", status: 0, text: token.masking(error.description))
+        }
+    }
+
+    private func perform(_ method: String, body: HTTPBody, chat: String?, timeout: Duration) async throws -> JSONValue {
+        let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
+        var attempt = 0
+        while true {
+            attempt += 1
+            if let chat {
+                let wait = pacer.withLock { $0.reserve(chat: chat, now: Date().timeIntervalSince1970) }
+                if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+            }
+            counters.withLock { $0.requests += 1 }
+            let request = HTTPRequest(
+                method: "POST", url: url, body: body, timeout: timeout,
+                proxy: proxy, maxBytes: 16 << 20)
+            let outcome = await loop.perform(request)
+            let response: HTTPResponse
+            switch outcome {
+            case .success(let answer): response = answer
+            case .failure(.cancelled): throw CancellationError()
+            case .failure(let error):
+                counters.withLock { $0.failures += 1 }
+                guard attempt < 4 else { throw BotAPIError(method: method, status: 0, text: token.masking(error.description)) }
+                logger.debug("\(method): \(error); retrying")
+                try await Task.sleep(for: .milliseconds(500 * attempt))
+                continue
+            }
+            guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
+                counters.withLock { $0.failures += 1 }
+                if response.status >= 500, attempt < 4 {
+                    try await Task.sleep(for: .milliseconds(1000 * attempt))
+                    continue
+                }
+                throw BotAPIError(
+                    method: method, status: response.status, text: "HTTP \(response.status), not a Bot API answer (is telegram.apiBase right?)")
+            }
+            if ok { return json["result"] ?? .null }
+            var error = BotAPIError(
+                method: method, status: json["error_code"]?.intValue ?? response.status,
+                text: token.masking(json["description"]?.stringValue ?? "HTTP \(response.status)"))
+            error.retryAfter = json["parameters"]?["retry_after"]?.intValue
+            error.migrateTo = json["parameters"]?["migrate_to_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
+            if error.status == 429 {
+                counters.withLock { $0.rateLimited += 1 }
+                let seconds = Double(error.retryAfter ?? 5)
+                logger.warning("\(method): Telegram asks to wait \(Int(seconds)) s (429)\(chat.map { " for chat \($0)" } ?? "")")
+                hold(chat: chat ?? "*", seconds: seconds)
+                guard attempt < 6 else { throw error }
+                if chat == nil { try await Task.sleep(for: .seconds(seconds)) }
+                continue
+            }
+            if error.status >= 500, attempt < 4 {
+                counters.withLock { $0.failures += 1 }
+                try await Task.sleep(for: .milliseconds(1000 * attempt))
+                continue
+            }
+            throw error
+        }
+    }
+
+    private func hold(chat: String, seconds: Double) {
+        let now = Date().timeIntervalSince1970
+        let saved = pacer.withLock { pacer -> SendPacer in
+            pacer.hold(chat: chat, seconds: seconds, now: now)
+            return pacer.saved(now: now)
+        }
+        guard let holdsPath, let data = try? JSONEncoder().encode(saved) else { return }
+        let temporary = holdsPath + ".tmp"
+        if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
+            rename(temporary, holdsPath)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Paces writes (sends and edits count alike, as Telegram counts them) so normal traffic never
+/// meets a 429: a token bucket per chat (about 1 a second in private chats, 20 a minute in
+/// groups) and one for the whole bot (30 a second), plus the holds a 429's `retry_after` sets.
+/// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds survive
+/// a restart, as a 429 ban does.
+struct SendPacer: Codable, Sendable, Equatable {
+    struct Bucket: Codable, Sendable, Equatable {
+        var tokens: Double
+        var at: Double
+    }
+
+    static let privateRate = 1.0
+    static let groupRate = 1.0 / 3.2
+    static let burst = 2.0
+    static let globalRate = 25.0
+
+    var buckets: [String: Bucket] = [:]
+    var global = Bucket(tokens: SendPacer.globalRate, at: 0)
+    /// A chat (or `*`, every chat) may not be written to before this time.
+    var holds: [String: Double] = [:]
+
+    /// Takes a write for `chat` and returns how long to wait before doing it (0: at once). A
+    /// group is a chat whose id is negative.
+    mutating func reserve(chat: String, now: Double) -> Double {
+        let rate = chat.hasPrefix("-") ? Self.groupRate : Self.privateRate
+        var bucket = buckets[chat] ?? Bucket(tokens: Self.burst, at: now)
+        bucket.tokens = min(Self.burst, bucket.tokens + (now - bucket.at) * rate)
+        bucket.at = now
+        bucket.tokens -= 1
+        var wait = bucket.tokens >= 0 ? 0 : -bucket.tokens / rate
+        buckets[chat] = bucket
+        global.tokens = min(Self.globalRate, global.tokens + (now - global.at) * Self.globalRate)
+        global.at = now
+        global.tokens -= 1
+        if global.tokens < 0 { wait = max(wait, -global.tokens / Self.globalRate) }
+        return max(wait, holdLeft(chat: chat, now: now))
+    }
+
+    /// How long `chat` is still held by a 429 (0 when it is free).
+    func holdLeft(chat: String, now: Double) -> Double {
+        max(0, max(holds[chat] ?? 0, holds["*"] ?? 0) - now)
+    }
+
+    /// A 429: nothing more to that chat (or everywhere, for `*`) for `seconds`.
+    mutating func hold(chat: String, seconds: Double, now: Double) {
+        holds[chat] = max(holds[chat] ?? 0, now + seconds)
+        holds = holds.filter { $0.value > now }
+        if buckets.count > 1000 { buckets = buckets.filter { now - $0.value.at < 60 } }
+    }
+
+    /// What is worth saving: the holds still running.
+    func saved(now: Double) -> SendPacer {
+        var copy = SendPacer()
+        copy.holds = holds.filter { $0.value > now }
+        return copy
+    }
+}

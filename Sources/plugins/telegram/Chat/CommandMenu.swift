@@ -1,0 +1,27 @@
+import Logging
+import PiRelaySDK
+
+/// The supervisor's chat commands in Telegram's "/" menu (`setMyCommands`), for private chats
+/// and for groups. The commands themselves arrive as plain messages, which the supervisor parses.
+struct CommandMenu: Sendable {
+    static let commands: [(String, String)] = [
+        ("sessions", "List sessions and pick one"), ("use", "Watch a session: /use NAME"), ("new", "Start a session: /new DIR [NAME]"),
+        ("stop", "Stop the running turn"), ("steer", "Change course mid-run: /steer TEXT"), ("followup", "Queue a prompt: /followup TEXT"),
+        ("status", "The session's state"), ("model", "Show or set the model"), ("compact", "Compact the conversation"),
+        ("approvals", "Recent approval decisions"), ("file", "Send a workspace file: /file PATH"), ("images", "Images of the last run"),
+        ("cancel", "Cancel the open question"), ("end", "End this session"), ("forget", "Forget an offline terminal session"),
+        ("to", "Prompt another session: /to NAME TEXT"), ("disconnect", "Stop watching here"), ("help", "What the bot can do"),
+    ]
+
+    let api: BotAPI
+    let logger: Logger
+
+    func register() async {
+        let list: JSONValue = .array(Self.commands.map { ["command": .string($0.0), "description": .string($0.1)] })
+        for scope in ["all_private_chats", "all_group_chats"] {
+            do { try await api.call("setMyCommands", ["commands": list, "scope": ["type": .string(scope)]]) } catch {
+                logger.warning("registering the command menu for \(scope): \(error)")
+            }
+        }
+    }
+}

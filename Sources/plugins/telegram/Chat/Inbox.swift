@@ -1,0 +1,220 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Incoming Telegram messages: which are for the relay (ListenPolicy), the allowlist, the journal,
+/// the hand-over to the supervisor as `chat.message` (files downloaded first), and its reply.
+/// Messages of one chat are handled in order; chats in parallel.
+actor Inbox {
+    private let api: BotAPI
+    private let poster: Poster
+    private let allowlist: Set<String>
+    private let connection: PluginConnection
+    private let topics: Topics
+    private let forums: ForumChats
+    private let blocked: BlockedChats
+    private let keyboard: Keyboard
+    private let store: StateStore
+    private let spoolDir: String
+    private let logger: Logger
+    private let lanes = Lanes()
+    private var journal: InboxRecord
+    private var policy: ListenPolicy
+    /// When each user was last told "Not authorized" in each chat: once per 10 minutes.
+    private var refusedAt: [String: Date] = [:]
+    private(set) var relayed = 0
+    private(set) var refused = 0
+
+    static let maxDownloadBytes = 20 << 20
+
+    init(
+        api: BotAPI, poster: Poster, allowlist: Set<String>, connection: PluginConnection, topics: Topics, forums: ForumChats,
+        blocked: BlockedChats, keyboard: Keyboard, store: StateStore, spoolDir: String, policy: ListenPolicy, logger: Logger
+    ) {
+        self.api = api
+        self.poster = poster
+        self.allowlist = allowlist
+        self.connection = connection
+        self.topics = topics
+        self.forums = forums
+        self.blocked = blocked
+        self.keyboard = keyboard
+        self.store = store
+        self.spoolDir = spoolDir
+        self.policy = policy
+        self.logger = logger
+        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord()
+    }
+
+    /// The highest update taken in: the poller confirms up to it.
+    var lastUpdate: Int { journal.lastUpdate }
+
+    func learn(bot id: String, username: String) { policy.botID = id; policy.botUsername = username }
+
+    /// A group bound to a session listens without mentions when `requireMention` is off.
+    func bound(_ chat: String) { if chat.hasPrefix("-") { policy.groups.insert(chat) } }
+
+    /// Hands over again what a previous run took in but never finished handing over.
+    func resumePending() async {
+        guard !journal.pending.isEmpty else { return }
+        logger.info("handing over \(journal.pending.count) message(s) taken in before a restart")
+        for message in journal.pending {
+            await lanes.enqueue(message.chat.key) { [self] in await self.relay(message) }
+        }
+    }
+
+    /// Takes in one update's message. Returns once the message is journaled (or judged not for
+    /// us), so the poller may confirm the update.
+    func take(update id: Int, _ message: TelegramMessage) async {
+        guard id > journal.lastUpdate else {
+            logger.info("update \(id) was taken in before (sent again after a restart); skipped")
+            return
+        }
+        await forums.saw(message)
+        await blocked.heard(message.chatID)
+        switch policy.decide(message) {
+        case .ignore(let why):
+            logger.trace("message \(message.messageID) in \(message.chatID) ignored: \(why)")
+        case .listen(let chat, let text):
+            guard allowlist.contains(message.fromID) else {
+                refuse(message, chat: chat)
+                break
+            }
+            let pending = PendingMessage(
+                id: "\(message.chatID):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID)
+            if journal.take(pending) {
+                await lanes.enqueue(chat.key) { [self] in await self.relay(pending) }
+            }
+        }
+        journal.lastUpdate = id
+        if !(await store.save(journal, to: InboxRecord.file)) {
+            logger.error("cannot save the inbox journal (disk full?); updates are confirmed only once it is saved")
+        }
+    }
+
+    /// An update with nothing to journal (a button press, a membership change): confirmed with
+    /// the rest of its batch.
+    func skip(update id: Int) async {
+        guard id > journal.lastUpdate else { return }
+        journal.lastUpdate = id
+        await store.save(journal, to: InboxRecord.file)
+    }
+
+    /// Refused users get "Not authorized." at most once per 10 minutes per chat, in a private
+    /// chat or where they addressed the bot, and nothing about sessions or configuration.
+    private func refuse(_ message: TelegramMessage, chat: Chat) {
+        refused += 1
+        logger.notice("refused a message from user \(message.fromID) (\(message.fromName)) in \(message.chatID): not in the allowlist")
+        let key = message.fromID + "/" + message.chatID
+        if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+        refusedAt[key] = Date()
+        let poster = poster
+        let logger = logger
+        let place = message.place
+        // Unstructured on purpose: the poller moves on; the chat's lane keeps the order.
+        Task { [lanes] in
+            await lanes.enqueue(chat.key) {
+                do { try await poster.send("Not authorized.", to: place) } catch {
+                    logger.warning("could not answer a refused message: \(error)")
+                }
+            }
+        }
+    }
+
+    private func relay(_ pending: PendingMessage) async {
+        let chat = pending.chat
+        guard let place = Place(chat.target) else { return await finished(pending.id) }
+        // /start is Telegram's first word to a bot: help, or a pairing code (not set up yet).
+        var text = pending.text
+        if text == "/start" || text.hasPrefix("/start ") {
+            let payload = text.dropFirst("/start".count).trimmingCharacters(in: .whitespaces)
+            if !payload.isEmpty {
+                await finished(pending.id)
+                _ = try? await poster.send(
+                    TelegramText.html("This bot does not take pairing codes. Ask its owner to add your id, \(chat.user), to telegram.allowedUsers."),
+                    to: place)
+                return
+            }
+            text = "/help"
+        }
+        var attachments: [AttachmentRef] = []
+        var notes: [String] = []
+        for file in pending.files {
+            switch await download(file, message: pending) {
+            case .success(let ref): attachments.append(ref)
+            case .failure(let note): notes.append(note)
+            }
+        }
+        if !notes.isEmpty {
+            // Named in the prompt, so the agent and the user both know what did not come through.
+            text += (text.isEmpty ? "" : "\n\n") + notes.joined(separator: "\n")
+        }
+        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: text, attachments: attachments)
+        let result: ChatMessageResult
+        do {
+            result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
+        } catch let error as RemoteError where error.code != .unavailable {
+            await finished(pending.id)
+            logger.warning("chat.message for \(pending.id) failed: \(error)")
+            let reason = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
+            _ = try? await poster.send(TelegramText.html(reason), to: place)
+            return
+        } catch {
+            // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
+            logger.warning("chat.message for \(pending.id) not handed over: \(error)")
+            return
+        }
+        await finished(pending.id)
+        relayed += 1
+        logger.info("message \(pending.id) from \(chat.userName ?? chat.user): \(result.status.rawValue)")
+        guard let reply = result.reply else { return }
+        await show(reply, in: place, from: chat)
+    }
+
+    /// A supervisor reply in the chat, with its buttons; a new session's topic if it asks.
+    func show(_ reply: Reply, in place: Place, from chat: Chat) async {
+        if !reply.text.isEmpty || !reply.actions.isEmpty {
+            let buttons = await keyboard.buttons(reply.actions)
+            for (index, chunk) in TelegramText.htmlChunks(reply.text.isEmpty ? "…" : reply.text).enumerated() {
+                do { try await poster.send(chunk, to: place, keyboard: index == 0 ? buttons : nil) } catch {
+                    logger.warning("answering in \(place.key): \(error)")
+                }
+            }
+        }
+        if let open = reply.openThread { await topics.open(open, from: chat) }
+    }
+
+    private enum Download {
+        case success(AttachmentRef)
+        case failure(String)
+    }
+
+    /// A file into the spool folder through getFile; the download URL carries the token, so the
+    /// supervisor and the attachments plugin get a path, never the URL.
+    private func download(_ file: TelegramMessage.File, message: PendingMessage) async -> Download {
+        if let size = file.size, size > Self.maxDownloadBytes {
+            return .failure(
+                "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB]")
+        }
+        do {
+            let info = try await api.call("getFile", ["file_id": .string(file.fileID)])
+            guard let path = info["file_path"]?.stringValue else {
+                return .failure("[attachment \(file.filename): not included: Telegram gave no download path]")
+            }
+            let safeName = file.filename.replacingOccurrences(of: "/", with: "_")
+            let destination = spoolDir + "/tg-\(message.id.replacingOccurrences(of: ":", with: "-"))-\(safeName)"
+            try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
+            return .success(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
+        } catch let error as BotAPIError where error.text.contains("file is too big") {
+            return .failure("[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB]")
+        } catch {
+            logger.warning("downloading \(file.filename): \(error)")
+            return .failure("[attachment \(file.filename): not included: the download failed (\(Topics.short(error)))]")
+        }
+    }
+
+    private func finished(_ id: String) async {
+        journal.done(id)
+        await store.save(journal, to: InboxRecord.file)
+    }
+}

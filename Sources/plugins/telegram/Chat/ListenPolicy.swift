@@ -1,0 +1,52 @@
+import PiRelaySDK
+
+/// Decides, without I/O, whether a message is one the relay answers. Private chats always. In
+/// groups: commands for this bot (`/cmd` or `/cmd@our_name`, never `/cmd@another_bot`), and
+/// messages that mention the bot or reply to it; with `requireMention` off, every message of a
+/// configured or bound group. Other bots are never relayed.
+struct ListenPolicy: Sendable {
+    var botID: String
+    var botUsername: String
+    var requireMention: Bool
+    /// Groups listed in `telegram.chats` or bound to a session.
+    var groups: Set<String>
+
+    func decide(_ message: TelegramMessage) -> ListenDecision {
+        if message.fromIsBot { return .ignore("from a bot") }
+        if message.fromID.isEmpty { return .ignore("no sender (a channel post or an anonymous admin)") }
+        if message.chatType == "channel" { return .ignore("a channel post") }
+        var text = message.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty && message.files.isEmpty { return .ignore("nothing to relay") }
+        var addressed = message.isPrivate
+        if message.startsWithCommand, let commandEnd = text.firstIndex(where: \.isWhitespace) ?? Optional(text.endIndex) {
+            let command = text[..<commandEnd]
+            if let at = command.firstIndex(of: "@") {
+                guard command[command.index(after: at)...].lowercased() == botUsername.lowercased() else {
+                    return .ignore("a command for another bot")
+                }
+                text = String(command[..<at]) + text[commandEnd...]
+            }
+            addressed = true
+        }
+        let mention = "@" + botUsername
+        if message.mentions.contains(where: { $0.lowercased() == mention.lowercased() }) {
+            addressed = true
+            text = Self.removing(mention, from: text)
+        }
+        if message.replyToFromID == botID { addressed = true }
+        if !message.isPrivate && !addressed {
+            guard !requireMention, groups.contains(message.chatID) else { return .ignore("a group message not addressed to the bot") }
+        }
+        if text.isEmpty && message.files.isEmpty { return .ignore("only the mention") }
+        let chat = Chat(
+            messenger: "telegram", channel: message.chatID, thread: message.place.thread, user: message.fromID, userName: message.fromName,
+            dm: message.isPrivate, mentioned: addressed)
+        return .listen(chat: chat, text: text)
+    }
+
+    static func removing(_ mention: String, from text: String) -> String {
+        var out = text
+        while let range = out.range(of: mention, options: .caseInsensitive) { out.removeSubrange(range) }
+        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

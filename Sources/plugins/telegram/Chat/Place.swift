@@ -1,0 +1,43 @@
+import PiRelaySDK
+
+/// Where a message goes in Telegram: a chat, and a forum topic in it. In the protocol's `Target`
+/// and `Chat` a topic is the thread `"<chat id>/<topic id>"`: topic ids are only unique within
+/// their chat, and bindings are keyed by thread.
+struct Place: Sendable, Hashable {
+    var chatID: String
+    var topicID: Int?
+
+    init(chatID: String, topicID: Int? = nil) {
+        self.chatID = chatID
+        self.topicID = topicID
+    }
+
+    /// Nil when the target names no chat id Telegram could take.
+    init?(_ target: Target) {
+        guard TelegramConfig.isChatID(target.channel) else { return nil }
+        chatID = target.channel
+        if let thread = target.thread {
+            guard let slash = thread.lastIndex(of: "/"), let topic = Int(thread[thread.index(after: slash)...]) else { return nil }
+            topicID = topic
+        }
+    }
+
+    /// The protocol's thread for a topic.
+    var thread: String? { topicID.map { "\(chatID)/\($0)" } }
+    var target: Target { Target(channel: chatID, thread: thread) }
+    /// A key per conversation, for lanes and live messages.
+    var key: String { thread ?? chatID }
+
+    /// `chat_id` and, in a topic, `message_thread_id`, for a Bot API call.
+    func params(_ more: JSONValue = [:]) -> JSONValue {
+        var object = more
+        object["chat_id"] = .string(chatID)
+        if let topicID { object["message_thread_id"] = JSONValue(topicID) }
+        return object
+    }
+}
+
+extension Chat {
+    /// The conversation's key, for the lane its messages are handled in.
+    var key: String { thread ?? channel }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
+/// Returning means Telegram took everything, and only then does the SDK ack. Each message sent is
+/// recorded, so a delivery repeated after a crash sends only what had not gone out. A delivery
+/// that can never succeed (a chat that blocked the bot, a chat that does not exist) is logged and
+/// dropped, or it would come back after every restart; a transient failure throws and it stays
+/// queued.
+struct Deliveries: Sendable {
+    let poster: Poster
+    let live: LiveMessages
+    let typing: Typing
+    let keyboard: Keyboard
+    let questions: QuestionMessages
+    let blocked: BlockedChats
+    let sent: DeliveryLedger
+    let logger: Logger
+
+    func post(delivery: String, _ params: ChatPostParams) async throws {
+        guard let place = Place(params.target) else { throw RemoteError.invalidParams("chat.post needs target.channel (a Telegram chat id)") }
+        guard !(await blocked.isBlocked(place.chatID)) else {
+            logger.info("chat.post \(params.kind.rawValue) to \(place.chatID) dropped: the chat blocked the bot")
+            return
+        }
+        do {
+            switch params.kind {
+            case .final: try await final(delivery, place, params)
+            case .question: try await question(delivery, place, params)
+            case .notice:
+                // Rendered for the HTML dialect by the formatter (docs/PROTOCOL.md, "Markup").
+                try await once(delivery + ":0") {
+                    try await poster.send(params.text ?? "", to: place, keyboard: await keyboard.buttons(params.actions))
+                }
+            default:
+                var text = params.text ?? ""
+                if params.kind == .echo { text = "▶ " + text }
+                let chunks = text.isEmpty ? [] : TelegramText.htmlChunks(text)
+                for (index, chunk) in chunks.enumerated() {
+                    try await once("\(delivery):\(index)") {
+                        try await poster.send(chunk, to: place, keyboard: index == 0 ? await keyboard.buttons(params.actions) : nil)
+                    }
+                }
+            }
+            try await upload(params.files, delivery: delivery, to: place)
+        } catch let error as BotAPIError where error.isPermanent {
+            logger.error("chat.post \(params.kind.rawValue) to \(place.key) dropped: \(error)")
+        }
+    }
+
+    func questionClosed(_ params: QuestionClosedParams) async throws {
+        let key = QuestionMessages.key(session: params.sessionID, question: params.questionID)
+        let posted = await questions.remove(key)
+        for message in posted {
+            let place = Place(chatID: message.chatID, topicID: message.topicID)
+            do {
+                try await poster.edit(message.messageID, in: place, to: TelegramText.html(message.title + "\n\n" + params.text))
+            } catch let error as BotAPIError where error.isPermanent {
+                logger.warning("closing question \(params.questionID): \(error)")
+            }
+        }
+        if posted.isEmpty, let place = Place(params.target), !(await blocked.isBlocked(place.chatID)) {
+            try await once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
+        }
+    }
+
+    /// The answer: the live message (if the run showed one) becomes its first chunk, the rest
+    /// follow, then its files (a long answer's `.md`).
+    private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
+        await typing.stop(place)
+        var chunks = (params.chunks ?? []).filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
+        var liveMessage: Int?
+        if let runID = params.runID { liveMessage = await live.finish(runID) }
+        for (index, chunk) in chunks.enumerated() {
+            try await once("\(delivery):\(index)") {
+                if index == 0, let liveMessage {
+                    try await poster.edit(liveMessage, in: place, to: chunk)
+                } else {
+                    try await poster.send(chunk, to: place)
+                }
+            }
+        }
+    }
+
+    private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
+        guard let question = params.question else { throw RemoteError.invalidParams("a question post needs question") }
+        var text = question.title + (question.message.map { "\n\n" + $0 } ?? "")
+        switch question.method {
+        case "input", "editor": text += "\n\nReply with your answer" + (question.placeholder.map { " (\($0))" } ?? "") + "."
+        case "select": text += "\n\nPick one, or reply with its number."
+        default: break
+        }
+        try await once(delivery + ":0") {
+            let buttons = await keyboard.question(question)
+            let id = try await poster.send(TelegramText.html(String(text.prefix(3500))), to: place, keyboard: buttons)
+            await questions.add(
+                QuestionMessages.key(session: question.sessionID, question: question.id),
+                .init(chatID: place.chatID, topicID: place.topicID, messageID: id, title: String(question.title.prefix(1000))))
+        }
+    }
+
+    private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
+        for (index, file) in files.enumerated() {
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            try await once("\(delivery):file\(index)") {
+                try await poster.upload(path: file.path, filename: file.filename, caption: nil, to: place)
+            }
+            unlink(file.path)
+        }
+    }
+
+    /// Does `work` unless a previous attempt of this delivery already did it.
+    private func once(_ key: String, _ work: () async throws -> Void) async throws {
+        guard !(await sent.contains(key)) else { return }
+        try await work()
+        await sent.record(key)
+    }
+}

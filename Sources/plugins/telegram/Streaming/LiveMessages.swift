@@ -1,0 +1,108 @@
+import Logging
+import PiRelaySDK
+
+/// A run's answer as it grows: each finished chunk its own message, and one message edited with
+/// the live tail. Views arriving faster than Telegram lets the bot write (about once a second
+/// per chat, all writes counted) are coalesced: only the newest is sent. The final answer takes
+/// over: `finish` waits for a write in flight and hands back the live message to edit.
+actor LiveMessages {
+    struct Run {
+        var place: Place
+        var rev = 0
+        var chunks: [String] = []
+        var tail = ""
+        /// Chunks already posted as messages of their own.
+        var posted = 0
+        var liveMessage: Int?
+        var shownTail = ""
+        var writer: Task<Void, Never>?
+        var finished = false
+    }
+
+    private let poster: Poster
+    private let typing: Typing
+    private let logger: Logger
+    private var runs: [String: Run] = [:]
+    private var order: [String] = []
+
+    init(poster: Poster, typing: Typing, logger: Logger) {
+        self.poster = poster
+        self.typing = typing
+        self.logger = logger
+    }
+
+    var activeCount: Int { runs.values.filter { !$0.finished }.count }
+
+    /// Takes a view; stale (`rev` not above the newest) and post-final views are ignored.
+    func update(runID: String, place: Place, rev: Int, chunks: [String], tail: String) async {
+        var run = runs[runID] ?? Run(place: place)
+        if runs[runID] == nil {
+            order.append(runID)
+            if order.count > 200 { runs[order.removeFirst()] = nil }
+        }
+        guard !run.finished, rev > run.rev else { return }
+        run.rev = rev
+        run.chunks = chunks
+        run.tail = tail
+        let idle = run.writer == nil
+        runs[runID] = run
+        await typing.keep(place)
+        // Unstructured on purpose: the writer drains views at Telegram's pace while newer ones
+        // replace what it has not sent yet.
+        if idle { runs[runID]?.writer = Task { await self.write(runID) } }
+    }
+
+    /// The run's final answer is here: no more live writes. Returns the live message to turn
+    /// into the answer's first chunk, if there is one.
+    func finish(_ runID: String) async -> Int? {
+        guard var run = runs[runID] else { return nil }
+        run.finished = true
+        runs[runID] = run
+        await run.writer?.value
+        return runs[runID]?.liveMessage
+    }
+
+    private func write(_ runID: String) async {
+        var failed = false
+        while let run = runs[runID], !run.finished {
+            if run.posted < run.chunks.count {
+                let chunk = run.chunks[run.posted]
+                do {
+                    if let live = run.liveMessage {
+                        try await poster.edit(live, in: run.place, to: chunk)
+                        runs[runID]?.liveMessage = nil
+                        runs[runID]?.shownTail = ""
+                    } else {
+                        try await poster.send(chunk, to: run.place, quiet: true)
+                    }
+                    runs[runID]?.posted += 1
+                } catch {
+                    logger.warning("live chunk of \(runID): \(error)")
+                    failed = true
+                    break
+                }
+                continue
+            }
+            let tail = run.tail
+            guard !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, tail != run.shownTail else { break }
+            do {
+                if let live = run.liveMessage {
+                    try await poster.edit(live, in: run.place, to: tail)
+                } else {
+                    let id = try await poster.send(tail, to: run.place, quiet: true)
+                    runs[runID]?.liveMessage = id
+                }
+                runs[runID]?.shownTail = tail
+            } catch {
+                logger.warning("live view of \(runID): \(error)")
+                failed = true
+                break
+            }
+        }
+        runs[runID]?.writer = nil
+        // A view that came in while the last write was going out, and after the loop looked.
+        if !failed, let run = runs[runID], !run.finished, run.posted < run.chunks.count || (run.tail != run.shownTail && !run.tail.isEmpty) {
+            runs[runID]?.writer = Task { await self.write(runID) }
+        }
+    }
+}

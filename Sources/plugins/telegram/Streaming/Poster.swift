@@ -1,0 +1,74 @@
+import Foundation
+import PiRelaySDK
+
+/// Sends and edits messages: HTML first, plain text if Telegram cannot parse it (a bug of ours,
+/// but the user still gets the words), an edit that changes nothing counted as done, and a
+/// chat that blocked the bot noted instead of retried forever.
+struct Poster: Sendable {
+    let api: BotAPI
+    let blocked: BlockedChats
+
+    /// Sends one message; returns its id. `keyboard` is an `inline_keyboard` (rows of buttons).
+    @discardableResult
+    func send(_ html: String, to place: Place, keyboard: JSONValue? = nil, quiet: Bool = false) async throws -> Int {
+        var params = place.params(["text": .string(html), "parse_mode": "HTML", "link_preview_options": ["is_disabled": true]])
+        if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
+        if quiet { params["disable_notification"] = true }
+        do {
+            return try await messageID(api.call("sendMessage", params, chat: place.chatID))
+        } catch let error as BotAPIError where error.isUnparsableHTML {
+            params["text"] = .string(TelegramText.plain(html))
+            params["parse_mode"] = nil
+            return try await messageID(api.call("sendMessage", params, chat: place.chatID))
+        } catch let error as BotAPIError where error.isForbidden {
+            await blocked.block(place.chatID, reason: error.text)
+            throw error
+        }
+    }
+
+    /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does.
+    func edit(_ messageID: Int, in place: Place, to html: String, keyboard: JSONValue? = nil) async throws {
+        var params: JSONValue = [
+            "chat_id": .string(place.chatID), "message_id": JSONValue(messageID), "text": .string(html), "parse_mode": "HTML",
+            "link_preview_options": ["is_disabled": true],
+        ]
+        if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
+        do {
+            try await api.call("editMessageText", params, chat: place.chatID)
+        } catch let error as BotAPIError where error.isNotModified {
+            return
+        } catch let error as BotAPIError where error.isUnparsableHTML {
+            params["text"] = .string(TelegramText.plain(html))
+            params["parse_mode"] = nil
+            do { try await api.call("editMessageText", params, chat: place.chatID) } catch let error as BotAPIError where error.isNotModified {}
+        }
+    }
+
+    /// Uploads a file: an image that fits as a photo (shown inline), anything else, or an image
+    /// Telegram will not take as a photo, as a document (the bytes kept as they are).
+    func upload(path: String, filename: String, caption: String?, to place: Place) async throws {
+        var fields: [String: String] = ["chat_id": place.chatID]
+        if let topic = place.topicID { fields["message_thread_id"] = String(topic) }
+        if let caption, !caption.isEmpty {
+            fields["caption"] = String(String.UnicodeScalarView(caption.unicodeScalars.prefix(1000)))
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let ext = (filename as NSString).pathExtension.lowercased()
+        if ["jpg", "jpeg", "png", "webp", "gif"].contains(ext), size > 0, size <= 10 << 20 {
+            do {
+                try await api.upload("sendPhoto", fields: fields, part: "photo", path: path, filename: filename, chat: place.chatID)
+                return
+            } catch let error as BotAPIError where error.status == 400 {
+                // Not an image Telegram can show (too wide, not really a PNG...): as a document.
+            }
+        }
+        try await api.upload("sendDocument", fields: fields, part: "document", path: path, filename: filename, chat: place.chatID)
+    }
+
+    private func messageID(_ result: JSONValue) throws -> Int {
+        guard let id = result["message_id"]?.intValue else {
+            throw BotAPIError(method: "sendMessage", status: 200, text: "no message_id in the answer")
+        }
+        return id
+    }
+}

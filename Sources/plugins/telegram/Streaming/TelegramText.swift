@@ -1,0 +1,48 @@
+import PiRelaySDK
+
+/// Text as Telegram takes it with `parse_mode: HTML`: plain text escaped, long plain text split
+/// within the limit (counted in Unicode code points, as Telegram counts), and HTML turned back
+/// into plain text for the last-resort retry when Telegram cannot parse what we sent.
+enum TelegramText {
+    /// The most visible characters one message may hold (Telegram's 4096, with room to spare).
+    static let limit = 4000
+
+    static func html(_ plain: String) -> String { Dialect.telegramHTML.escape(plain) }
+
+    /// Plain text in pieces of at most `limit` code points, cut at a line break or a space when
+    /// there is one in the last quarter, then escaped.
+    static func htmlChunks(_ plain: String, limit: Int = limit) -> [String] {
+        var chunks: [String] = []
+        var rest = Substring.UnicodeScalarView(plain.unicodeScalars)
+        while rest.count > limit {
+            var cut = rest.index(rest.startIndex, offsetBy: limit)
+            let floor = rest.index(rest.startIndex, offsetBy: limit * 3 / 4)
+            if let newline = rest[floor..<cut].lastIndex(of: "\n") ?? rest[floor..<cut].lastIndex(of: " ") { cut = rest.index(after: newline) }
+            chunks.append(html(String(String.UnicodeScalarView(rest[..<cut]))))
+            rest = rest[cut...]
+        }
+        let last = String(String.UnicodeScalarView(rest))
+        if !last.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || chunks.isEmpty { chunks.append(html(last)) }
+        return chunks
+    }
+
+    /// HTML as plain text: tags dropped, the four entities Telegram knows decoded.
+    static func plain(_ html: String) -> String {
+        var out = ""
+        var inTag = false
+        for character in html {
+            if inTag {
+                if character == ">" { inTag = false }
+            } else if character == "<" {
+                inTag = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// Visible length of our own HTML: tags not counted, an entity as one.
+    static func visibleLength(_ html: String) -> Int { plain(html).unicodeScalars.count }
+}

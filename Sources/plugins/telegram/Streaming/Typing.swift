@@ -1,0 +1,40 @@
+import Logging
+
+/// "typing…" for as long as a run goes on. Telegram shows it for 5 s or until the bot's next
+/// message, so it is sent again every 4 s while live views keep coming, and stops at the final
+/// answer or 10 s after the last sign of life.
+actor Typing {
+    private let api: BotAPI
+    private let logger: Logger
+    private var lastKept: [Place: ContinuousClock.Instant] = [:]
+    private var loops: [Place: Task<Void, Never>] = [:]
+
+    init(api: BotAPI, logger: Logger) {
+        self.api = api
+        self.logger = logger
+    }
+
+    var activeCount: Int { loops.count }
+
+    func keep(_ place: Place) {
+        lastKept[place] = .now
+        guard loops[place] == nil else { return }
+        // Unstructured on purpose: the indicator repeats on its own clock while the run goes on.
+        loops[place] = Task { await self.repeatTyping(place) }
+    }
+
+    func stop(_ place: Place) {
+        loops.removeValue(forKey: place)?.cancel()
+        lastKept[place] = nil
+    }
+
+    private func repeatTyping(_ place: Place) async {
+        while !Task.isCancelled, let kept = lastKept[place], ContinuousClock.now - kept < .seconds(10) {
+            do { try await api.call("sendChatAction", place.params(["action": "typing"])) } catch {
+                logger.debug("typing in \(place.key): \(error)")
+            }
+            try? await Task.sleep(for: .seconds(4))
+        }
+        if !Task.isCancelled { loops[place] = nil }
+    }
+}

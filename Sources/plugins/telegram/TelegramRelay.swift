@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import PiRelayHTTP
+import PiRelaySDK
+
+/// pi-relay-telegram: relays pi sessions to Telegram. Telegram's side is the Bot API: long
+/// polling in, HTML messages out; the supervisor's side is the messenger contract of protocol §6.
+public struct TelegramRelay: Plugin {
+    public static let manifest = PluginManifest(
+        name: "telegram", version: "0.1.0", roles: ["messenger"],
+        limits: ["maxMessageLength": TelegramText.limit, "maxUploadBytes": 50 << 20],
+        summary: "relays pi sessions to Telegram: private chats, groups and forum topics, buttons, live output",
+        dialect: .telegramHTML)
+
+    let config: TelegramConfig
+    let logger: Logger
+    let api: BotAPI
+    let inbox: Inbox
+    let presses: Presses
+    let deliveries: Deliveries
+    let live: LiveMessages
+    let typing: Typing
+    let topics: Topics
+    let blocked: BlockedChats
+    let questions: QuestionMessages
+    let started = Date()
+
+    public init(context: PluginContext) async throws {
+        let config = try TelegramConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
+        let logger = context.logger
+        self.config = config
+        self.logger = logger
+        let store = StateStore(directory: context.stateDir)
+        api = BotAPI(
+            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, holdsPath: store.path("holds.json"))
+        blocked = BlockedChats(logger: logger)
+        let poster = Poster(api: api, blocked: blocked)
+        let tokens = ButtonTokens(store: store)
+        let keyboard = Keyboard(tokens: tokens)
+        let forums = ForumChats()
+        topics = Topics(api: api, poster: poster, connection: context.connection, forums: forums, logger: logger)
+        var groups = Set(config.chats.map(\.id))
+        for binding in context.welcome.bindings where binding.channel.hasPrefix("-") { groups.insert(binding.channel) }
+        inbox = Inbox(
+            api: api, poster: poster, allowlist: config.allowedUsers, connection: context.connection, topics: topics, forums: forums,
+            blocked: blocked, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
+            policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
+        presses = Presses(api: api, tokens: tokens, allowlist: config.allowedUsers, connection: context.connection, inbox: inbox, logger: logger)
+        typing = Typing(api: api, logger: logger)
+        live = LiveMessages(poster: poster, typing: typing, logger: logger)
+        questions = QuestionMessages(store: store)
+        deliveries = Deliveries(
+            poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
+            sent: DeliveryLedger(path: store.path("sent.log")), logger: logger)
+        if config.allowedUsers.isEmpty {
+            logger.warning(
+                "the allowlist is empty (telegram.allowedUsers and TELEGRAM_ALLOWED_USERS): everyone is refused; add Telegram user ids to let people in"
+            )
+        }
+        logger.info(
+            """
+            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.chats.count) chat(s), \
+            \(config.allowedUsers.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in groups
+            """)
+    }
+
+    public func run() async throws {
+        let me: JSONValue
+        do { me = try await api.call("getMe") } catch let error as BotAPIError where error.isUnauthorized {
+            throw PluginExit.notConfigured(
+                "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get a new one from @BotFather")
+        }
+        let username = me["username"]?.stringValue ?? ""
+        await inbox.learn(bot: TelegramMessage.id(me["id"]) ?? "", username: username)
+        logger.info("signed in as @\(username)")
+        // Polling and a webhook exclude each other; pending updates are kept (no drop).
+        do { try await api.call("deleteWebhook", ["drop_pending_updates": false]) } catch {
+            logger.warning("deleteWebhook: \(error)")
+        }
+        await CommandMenu(api: api, logger: logger).register()
+        await inbox.resumePending()
+        try await Poller(api: api, inbox: inbox, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
+    }
+
+    public func handle(_ request: PluginRequest) async throws -> JSONValue {
+        switch request.name {
+        case .chatPost?:
+            let params = try request.params(ChatPostParams.self)
+            if let place = Place(params.target) { await inbox.bound(place.chatID) }
+            try await deliveries.post(delivery: request.id, params)
+            return [:]
+        case .chatQuestionClosed?:
+            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
+            return [:]
+        case .chatThread?:
+            return try await topics.open(try request.params(ChatThreadParams.self)).json
+        case .status?:
+            return await status()
+        default:
+            throw RemoteError.methodNotFound(request.method)
+        }
+    }
+
+    public func handle(notification method: String, params: JSONValue) async {
+        switch MethodName(rawValue: method) {
+        case .chatLive?:
+            guard let update = try? ChatLiveParams(json: params), let place = Place(update.target) else {
+                logger.debug("chat.live without a Telegram target ignored")
+                return
+            }
+            await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+        case .chatTyping?:
+            guard let target = (try? ChatTypingParams(json: params))?.target, let place = Place(target) else { return }
+            await typing.keep(place)
+        default:
+            break
+        }
+    }
+
+    private func status() async -> JSONValue {
+        let counters = api.stats
+        return [
+            "api": [
+                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
+                "failures": JSONValue(counters.failures),
+            ],
+            "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
+            "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),
+            "allowedUsers": JSONValue(config.allowedUsers.count),
+            "liveRuns": JSONValue(await live.activeCount),
+            "typing": JSONValue(await typing.activeCount),
+            "openQuestions": JSONValue(await questions.count),
+            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
+        ]
+    }
+}

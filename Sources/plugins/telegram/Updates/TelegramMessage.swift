@@ -1,0 +1,85 @@
+import PiRelaySDK
+
+/// The parts of a Bot API `Message` the relay reads (spec section 5).
+struct TelegramMessage: Sendable, Equatable {
+    struct File: Sendable, Equatable, Codable {
+        var fileID: String
+        var filename: String
+        var size: Int?
+        var contentType: String?
+    }
+
+    var messageID: Int
+    var chatID: String
+    /// `private`, `group`, `supergroup` or `channel`.
+    var chatType: String
+    var chatTitle: String?
+    var isForum: Bool
+    /// The topic, for a message in one (not the General topic).
+    var topicID: Int?
+    var fromID: String
+    var fromName: String
+    var fromIsBot: Bool
+    /// The text, or a photo's or document's caption.
+    var text: String
+    /// Whether the text starts with a bot command (a `bot_command` entity at offset 0).
+    var startsWithCommand: Bool
+    var mentions: [String]
+    /// Who wrote the message this one replies to.
+    var replyToFromID: String?
+    var files: [File]
+
+    init?(json: JSONValue) {
+        guard let id = json["message_id"]?.intValue, let chat = json["chat"], let chatID = Self.id(chat["id"]) else { return nil }
+        messageID = id
+        self.chatID = chatID
+        chatType = chat["type"]?.stringValue ?? "private"
+        chatTitle = chat["title"]?.stringValue
+        isForum = chat["is_forum"]?.boolValue ?? false
+        topicID = json["is_topic_message"]?.boolValue == true ? json["message_thread_id"]?.intValue : nil
+        let from = json["from"]
+        fromID = Self.id(from?["id"]) ?? ""
+        fromName = from?["username"]?.stringValue ?? from?["first_name"]?.stringValue ?? fromID
+        fromIsBot = from?["is_bot"]?.boolValue ?? false
+        let text = json["text"]?.stringValue ?? json["caption"]?.stringValue ?? ""
+        self.text = text
+        let entities = (json["entities"] ?? json["caption_entities"])?.arrayValue ?? []
+        startsWithCommand = entities.contains { $0["type"] == "bot_command" && $0["offset"]?.intValue == 0 }
+        mentions = entities.filter { $0["type"] == "mention" }.compactMap { entity in
+            guard let offset = entity["offset"]?.intValue, let length = entity["length"]?.intValue else { return nil }
+            return Self.slice(text, utf16Offset: offset, length: length)
+        }
+        replyToFromID = Self.id(json["reply_to_message"]?["from"]?["id"])
+        var files: [File] = []
+        if let sizes = json["photo"]?.arrayValue, let largest = sizes.last, let fileID = largest["file_id"]?.stringValue {
+            files.append(File(fileID: fileID, filename: "photo-\(id).jpg", size: largest["file_size"]?.intValue, contentType: "image/jpeg"))
+        }
+        if let document = json["document"], let fileID = document["file_id"]?.stringValue {
+            files.append(
+                File(
+                    fileID: fileID, filename: document["file_name"]?.stringValue ?? "document-\(id)", size: document["file_size"]?.intValue,
+                    contentType: document["mime_type"]?.stringValue))
+        }
+        self.files = files
+    }
+
+    var isPrivate: Bool { chatType == "private" }
+    var place: Place { Place(chatID: chatID, topicID: topicID) }
+
+    /// Ids come as JSON numbers (up to 52 bits); kept as their decimal text.
+    static func id(_ value: JSONValue?) -> String? {
+        guard let value else { return nil }
+        if let text = value.stringValue { return text }
+        return value.intValue.map(String.init)
+    }
+
+    /// Entity offsets count UTF-16 code units (spec section 5), not characters.
+    static func slice(_ text: String, utf16Offset: Int, length: Int) -> String? {
+        let units = text.utf16
+        guard utf16Offset >= 0, length >= 0, utf16Offset + length <= units.count else { return nil }
+        let start = units.index(units.startIndex, offsetBy: utf16Offset)
+        let end = units.index(start, offsetBy: length)
+        guard let from = start.samePosition(in: text.unicodeScalars), let to = end.samePosition(in: text.unicodeScalars) else { return nil }
+        return String(text.unicodeScalars[from..<to])
+    }
+}
