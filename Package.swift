@@ -104,6 +104,8 @@ let package = Package(
             name: "DiscordTests", dependencies: ["DiscordPlugin", "DiscordPayloads", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests",
             swiftSettings: strict),
         .testTarget(
+            name: "TelegramTests", dependencies: ["TelegramPlugin", "PiRelaySDK"], path: "Tests/TelegramTests", swiftSettings: strict),
+        .testTarget(
             name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),
     ]

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import TelegramPlugin
+
+/// Pacing with a fake clock: bursts within the budget go at once, more waits, groups are
+/// slower, a 429 holds the chat and survives a save.
+@Suite struct SendPacerTests {
+    @Test func aPrivateChatGetsABurstThenOneASecond() {
+        var pacer = SendPacer()
+        #expect(pacer.reserve(chat: "42", now: 100) == 0)
+        #expect(pacer.reserve(chat: "42", now: 100) == 0)
+        let third = pacer.reserve(chat: "42", now: 100)
+        #expect(third > 0.9 && third <= 1.0)
+        #expect(pacer.reserve(chat: "43", now: 100) == 0, "another chat has its own budget")
+    }
+
+    @Test func groupsAreHeldToTwentyAMinute() {
+        var pacer = SendPacer()
+        _ = pacer.reserve(chat: "-100", now: 0)
+        _ = pacer.reserve(chat: "-100", now: 0)
+        let wait = pacer.reserve(chat: "-100", now: 0)
+        #expect(wait >= 3.0, "\(wait)")
+    }
+
+    @Test func aRetryAfterHoldsTheChatAndIsSaved() {
+        var pacer = SendPacer()
+        pacer.hold(chat: "42", seconds: 35, now: 1000)
+        #expect(pacer.reserve(chat: "42", now: 1010) >= 25)
+        #expect(pacer.reserve(chat: "7", now: 1010) == 0)
+        let saved = pacer.saved(now: 1010)
+        #expect(saved.holdLeft(chat: "42", now: 1020) == 15)
+        #expect(saved.saved(now: 2000).holds.isEmpty, "a hold that ran out is not kept")
+    }
+}

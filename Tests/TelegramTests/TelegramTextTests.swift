@@ -1,0 +1,25 @@
+import Testing
+
+@testable import TelegramPlugin
+
+/// Plain text into Telegram HTML: escaped, split within the limit in code points.
+@Suite struct TelegramTextTests {
+    @Test func escapesTheThreeCharacters() {
+        #expect(TelegramText.html("a<b && c>d") == "a&lt;b &amp;&amp; c&gt;d")
+        #expect(TelegramText.plain("<b>x</b> &lt;y&gt; &amp;") == "x <y> &")
+    }
+
+    @Test func splitsByCodePointsAtLineBreaks() {
+        let line = String(repeating: "🙂", count: 30) + "\n"
+        let text = String(repeating: line, count: 10)
+        let chunks = TelegramText.htmlChunks(text, limit: 100)
+        #expect(chunks.allSatisfy { TelegramText.visibleLength($0) <= 100 })
+        #expect(chunks.joined() == text)
+        #expect(chunks.dropLast().allSatisfy { $0.hasSuffix("\n") }, "cut at line ends")
+    }
+
+    @Test func anEscapedCharacterCountsOnce() {
+        let chunks = TelegramText.htmlChunks(String(repeating: "<", count: 150), limit: 100)
+        #expect(chunks.count == 2 && TelegramText.visibleLength(chunks[0]) == 100)
+    }
+}
