@@ -14,6 +14,16 @@ import Testing
         #expect(pacer.reserve(chat: "43", now: 100) == 0, "another chat has its own budget")
     }
 
+    /// A restarted plugin does not know what its predecessor just sent: no burst at first.
+    @Test func aFreshStartBeginsWithAnEmptyBucket() {
+        var pacer = SendPacer()
+        pacer.startedAt = 100
+        #expect(pacer.reserve(chat: "42", now: 100) >= 0.9)
+        var later = SendPacer()
+        later.startedAt = 100
+        #expect(later.reserve(chat: "42", now: 110) == 0)
+    }
+
     @Test func groupsAreHeldToTwentyAMinute() {
         var pacer = SendPacer()
         _ = pacer.reserve(chat: "-100", now: 0)

@@ -32,6 +32,7 @@ final class BotAPI: Sendable {
         self.logger = logger
         self.holdsPath = holdsPath
         var restored = SendPacer()
+        restored.startedAt = Date().timeIntervalSince1970
         if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
             let saved = try? JSONDecoder().decode(SendPacer.self, from: data)
         {
@@ -43,11 +44,14 @@ final class BotAPI: Sendable {
 
     var stats: Counters { counters.withLock { $0 } }
 
-    /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a write
-    /// goes to, for pacing; reads (getUpdates, getFile) pass nil.
+    /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a call
+    /// goes to: it waits out a 429 hold on that chat, and a write (`counts`) also takes its place
+    /// in the chat's budget. Reads (getUpdates, getFile) pass nil.
     @discardableResult
-    func call(_ method: String, _ params: JSONValue = [:], chat: String? = nil, timeout: Duration = .seconds(30)) async throws -> JSONValue {
-        try await perform(method, body: .json(params.serializedBytes()), chat: chat, timeout: timeout)
+    func call(
+        _ method: String, _ params: JSONValue = [:], chat: String? = nil, counts: Bool = true, timeout: Duration = .seconds(30)
+    ) async throws -> JSONValue {
+        try await perform(method, body: .json(params.serializedBytes()), chat: chat, counts: counts, timeout: timeout)
     }
 
     /// A multipart call (sendDocument, sendPhoto): `fields` as text parts, the file streamed
@@ -56,7 +60,7 @@ final class BotAPI: Sendable {
     func upload(_ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String) async throws -> JSONValue {
         var parts = fields.sorted { $0.key < $1.key }.map { HTTPFormPart(name: $0.key, content: .bytes(Array($0.value.utf8))) }
         parts.append(HTTPFormPart(name: part, content: .file(path: path), filename: filename, contentType: "application/octet-stream"))
-        return try await perform(method, body: .multipart(parts), chat: chat, timeout: .seconds(120))
+        return try await perform(method, body: .multipart(parts), chat: chat, counts: true, timeout: .seconds(120))
     }
 
     /// Downloads a file getFile pointed at into `destination`. The URL carries the token: only
@@ -76,13 +80,14 @@ final class BotAPI: Sendable {
         }
     }
 
-    private func perform(_ method: String, body: HTTPBody, chat: String?, timeout: Duration) async throws -> JSONValue {
+    private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, timeout: Duration) async throws -> JSONValue {
         let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
         var attempt = 0
         while true {
             attempt += 1
             if let chat {
-                let wait = pacer.withLock { $0.reserve(chat: chat, now: Date().timeIntervalSince1970) }
+                let now = Date().timeIntervalSince1970
+                let wait = pacer.withLock { counts ? $0.reserve(chat: chat, now: now) : $0.holdLeft(chat: chat, now: now) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
             counters.withLock { $0.requests += 1 }

@@ -15,6 +15,9 @@ struct SendPacer: Codable, Sendable, Equatable {
     static let globalRate = 25.0
 
     var buckets: [String: Bucket] = [:]
+    /// When this process started pacing: a plugin restarted mid-answer does not know what its
+    /// predecessor just wrote, so a chat's first bucket fills from here instead of starting full.
+    var startedAt: Double = 0
     var global = Bucket(tokens: SendPacer.globalRate, at: 0)
     /// A chat (or `*`, every chat) may not be written to before this time.
     var holds: [String: Double] = [:]
@@ -23,7 +26,7 @@ struct SendPacer: Codable, Sendable, Equatable {
     /// group is a chat whose id is negative.
     mutating func reserve(chat: String, now: Double) -> Double {
         let rate = chat.hasPrefix("-") ? Self.groupRate : Self.privateRate
-        var bucket = buckets[chat] ?? Bucket(tokens: Self.burst, at: now)
+        var bucket = buckets[chat] ?? Bucket(tokens: min(Self.burst, max(0, now - startedAt) * rate), at: now)
         bucket.tokens = min(Self.burst, bucket.tokens + (now - bucket.at) * rate)
         bucket.at = now
         bucket.tokens -= 1

@@ -30,7 +30,7 @@ actor Typing {
 
     private func repeatTyping(_ place: Place) async {
         while !Task.isCancelled, let kept = lastKept[place], ContinuousClock.now - kept < .seconds(10) {
-            do { try await api.call("sendChatAction", place.params(["action": "typing"])) } catch {
+            do { try await api.call("sendChatAction", place.params(["action": "typing"]), chat: place.chatID, counts: false) } catch {
                 logger.debug("typing in \(place.key): \(error)")
             }
             try? await Task.sleep(for: .seconds(4))
