@@ -1,22 +1,28 @@
 import PiRelaySDK
 
 /// `format.final`: the finished run as chat messages, or, when it would take more than
-/// `maxChunks` of them, a short preview plus the whole document as a `.md` file.
+/// `maxChunks` of them, a short preview plus the whole document as a `.md` file. Messages are in
+/// the messenger's markup; the file stays markdown, which file viewers render.
 struct FinalAnswer {
     let messages: [String]
     let files: [AttachedFile]
 
     static let emptyAnswer = "(no output)"
 
-    init(run: RunView, limit: Int, maxChunks: Int, config: FormatterConfig, redactor: Redactor) {
+    init(
+        run: RunView, limit: Int, maxChunks: Int, config: FormatterConfig, redactor: Redactor,
+        markup: any Markup = DiscordMarkdown()
+    ) {
         let chat = RunRenderer(config: config, redactor: redactor, target: .chat)
         let document = chat.document(run, includeTools: config.toolsInFinal).trimmingTrailingNewlines()
-        guard !document.isEmpty else {
-            messages = [Self.emptyAnswer]
+        // A document of markup alone (an empty code block) has no visible text in a dialect that
+        // hides markup: it is no answer either.
+        let chunks = document.isEmpty ? [] : markup.split(document, limit: limit, numbered: true)
+        guard !chunks.isEmpty else {
+            messages = [markup.rendered(Self.emptyAnswer)]
             files = []
             return
         }
-        let chunks = ChunkSplitter(limit: limit).split(document)
         if maxChunks == 0 || chunks.count <= maxChunks {
             messages = chunks
             files = []
@@ -28,18 +34,19 @@ struct FinalAnswer {
         messages = [
             Self.preview(
                 run: run, document: document, filename: name, chunkCount: chunks.count,
-                limit: limit, renderer: chat)
+                limit: limit, renderer: chat, markup: markup)
         ]
     }
 
     /// The start of the answer (the last text, which is the model's conclusion, or else the
-    /// document), a note pointing at the file, and the stop notice if the run failed.
+    /// document), a note pointing at the file, and the stop notice if the run failed, each in
+    /// the markup and measured by it.
     static func preview(
         run: RunView, document: String, filename: String, chunkCount: Int, limit: Int,
-        renderer: RunRenderer
+        renderer: RunRenderer, markup: any Markup
     ) -> String {
-        let note = "📎 The full answer (\(chunkCount) messages long) is attached as `\(filename)`."
-        let stop = renderer.stopBlock(run)?.trimmingTrailingNewlines()
+        let note = markup.rendered("📎 The full answer (\(chunkCount) messages long) is attached as `\(filename)`.")
+        let stop = renderer.stopBlock(run).map { markup.rendered($0.trimmingTrailingNewlines()) }
         var source = document
         for case .text(let text) in run.items.reversed() {
             if let block = renderer.textBlock(text, openEnded: false, quoted: false) {
@@ -47,20 +54,20 @@ struct FinalAnswer {
                 break
             }
         }
-        var tailLength = note.utf16.count + 2
-        if let stop { tailLength += stop.utf16.count + 2 }
+        var tailLength = markup.length(note) + 2
+        if let stop { tailLength += markup.length(stop) + 2 }
         let room = min(renderer.config.previewLength, limit - tailLength - 2)
         var parts: [String] = []
         if room >= ChunkSplitter.minimumLimit {
-            let pieces = ChunkSplitter(limit: room).split(source, numbered: false)
+            let pieces = markup.split(source, limit: room, numbered: false)
             if let first = pieces.first { parts.append(pieces.count > 1 ? first + "\n…" : first) }
         }
         if let stop { parts.append(stop) }
         parts.append(note)
         let message = parts.joined(separator: "\n\n")
-        if message.utf16.count <= limit { return message }
+        if markup.length(message) <= limit { return message }
         // Only with a limit far below any messenger's: the file name alone must do.
-        return ("📎 " + filename).elidingMiddle(to: limit - 2)
+        return markup.escaped(("📎 " + filename).elidingMiddle(to: limit - 2))
     }
 
     /// `<session>-<run>.md`, with only filename-safe characters.

@@ -2,7 +2,8 @@ import PiRelaySDK
 
 extension RelayFormatter {
     /// Answers one request. Pure apart from the counters: the same params give the same answer
-    /// in any instance, which the live view's stability across restarts relies on.
+    /// in any instance, which the live view's stability across restarts relies on. Runs and
+    /// notices are rendered in the request's dialect (`Dialect.markup`).
     func respond(to method: String, params: JSONValue) throws(RemoteError) -> JSONValue {
         stats.count(method)
         switch MethodName(rawValue: method) {
@@ -10,7 +11,9 @@ extension RelayFormatter {
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
             let limit = try self.limit(request.limit)
-            let live = LiveView(run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat))
+            let live = LiveView(
+                run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat),
+                markup: request.dialect.markup)
             return FormatLiveResult(chunks: live.chunks, tail: live.tail).json
         case .formatFinal?:
             let request = try FormatRunParams(json: params)
@@ -21,11 +24,14 @@ extension RelayFormatter {
                 guard requested >= 0 else { throw .invalidParams("maxChunks must be a non-negative integer") }
                 maxChunks = requested
             }
-            return FinalAnswer(run: run, limit: limit, maxChunks: maxChunks, config: config, redactor: try redactor()).json
+            return FinalAnswer(
+                run: run, limit: limit, maxChunks: maxChunks, config: config, redactor: try redactor(), markup: request.dialect.markup
+            ).json
         case .formatNotice?:
             let request = try FormatNoticeParams(json: params)
             let line = NoticeLine(kind: request.notice, text: RunView.normalised(request.text))
-            return FormattedText(text: line.rendered(width: config.noticeWidth, redactor: try redactor())).json
+            let markup = request.dialect.markup
+            return FormattedText(text: markup.rendered(line.rendered(width: config.noticeWidth, redactor: try redactor()))).json
         case .formatRedact?:
             let request = try FormattedText(json: params)
             return FormattedText(text: try redactor().redact(request.text)).json

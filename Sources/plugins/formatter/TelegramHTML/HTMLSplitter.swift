@@ -1,0 +1,88 @@
+/// Splits styled text into Telegram messages of at most `limit` visible characters (code points
+/// after entity parsing, which is what Telegram counts), the way `ChunkSplitter` splits markdown:
+/// breaks at paragraphs, then lines, then words, the chunk at least half full when it can be,
+/// and `[i/n]` labels in front when there is more than one.
+///
+/// Unlike markdown, tags cost nothing: a chunk ending inside `<pre><code class=…>` or `<b>`
+/// closes them and the next reopens them for free, since the HTML of a chunk is written from
+/// the styles of its own units. A chunk never starts with whitespace and is never empty.
+struct HTMLSplitter {
+    let limit: Int
+
+    /// The chunks of the text from unit `start` on. Numbered when there is more than one and
+    /// `numbered`.
+    func split(_ text: StyledText, from start: Int = 0, numbered: Bool) -> [String] {
+        let whole = start..<text.units.count
+        if text.visibleLength(whole) <= limit {
+            let html = text.html(whole)
+            return html.isEmpty ? [] : [html]
+        }
+        let breaks = text.breakClasses(), offsets = text.costOffsets()
+        if !numbered {
+            return pieces(text, breaks, offsets, from: start, reserve: 0, final: true).pieces.map { text.html($0) }
+        }
+        var digits = 1
+        while true {
+            let found = pieces(text, breaks, offsets, from: start, reserve: ChunkNumbering.reserve(digits: digits), final: true).pieces
+            if found.count < ChunkNumbering.capacity(digits: digits) || digits >= 6 {
+                if found.count == 1 { return [text.html(found[0])] }
+                return found.enumerated().map { index, piece in
+                    "[\(index + 1)/\(found.count)]" + (text.startsWithBlock(piece) ? "\n" : " ") + text.html(piece)
+                }
+            }
+            digits += 1
+        }
+    }
+
+    /// The chunks that no continuation of `text` can change (see `ChunkSplitter.settledChunks`),
+    /// unnumbered, and the unit where the rest starts. `text` must end at a line boundary.
+    func settledChunks(_ text: StyledText) -> (chunks: [String], rest: Int) {
+        let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(), from: 0, reserve: 0, final: false)
+        return (found.map { text.html($0) }, end)
+    }
+
+    /// Greedy cuts from `start`, each chunk starting at its first non-blank unit. When not
+    /// `final`, stops at the first chunk whose cut could still depend on units after the end.
+    private func pieces(
+        _ text: StyledText, _ breaks: [BreakClass], _ offsets: [Int], from start: Int, reserve: Int, final: Bool
+    ) -> (pieces: [Range<Int>], end: Int) {
+        var found: [Range<Int>] = []
+        var boundary = start
+        let count = text.units.count
+        while true {
+            while boundary < count, text.units[boundary].isWhitespace { boundary += 1 }
+            guard boundary < count, let next = cut(breaks, offsets, from: boundary, budget: limit - reserve, final: final) else { break }
+            found.append(boundary..<next)
+            boundary = next
+        }
+        return (found, boundary)
+    }
+
+    /// Where the chunk starting at `start` ends: the furthest break of the best class that leaves
+    /// the chunk at least half full, else the best class there is. Lengths include whitespace the
+    /// chunk will be trimmed of, so they never fall short.
+    private func cut(_ breaks: [BreakClass], _ offsets: [Int], from start: Int, budget: Int, final: Bool) -> Int? {
+        let count = offsets.count - 1
+        if offsets[count] - offsets[start] <= budget { return final ? count : nil }
+        var best = (cluster: -1, word: -1, line: -1, paragraph: -1)
+        var fallback = -1
+        var boundary = start + 1
+        while boundary <= count, offsets[boundary] - offsets[start] <= budget {
+            switch breaks[boundary] {
+            case .forbidden: fallback = boundary
+            case .cluster: best.cluster = boundary
+            case .word: best.word = boundary
+            case .line: best.line = boundary
+            case .paragraph: best.paragraph = boundary
+            }
+            boundary += 1
+        }
+        let half = budget / 2
+        for candidate in [best.paragraph, best.line, best.word] where candidate > 0 && offsets[candidate] - offsets[start] >= half {
+            return candidate
+        }
+        for candidate in [best.paragraph, best.line, best.word, best.cluster, fallback] where candidate > 0 { return candidate }
+        // A single unit longer than the budget cannot happen above `minimumLimit`; still move on.
+        return start + 1
+    }
+}

@@ -1,0 +1,19 @@
+extension StyledText {
+    /// One visible character (a grapheme cluster, or one scalar of an oversized one).
+    struct Unit: Equatable {
+        let character: Character
+        /// Index into `styles`.
+        let style: Int32
+        /// The code block or quote the unit is in, 0 outside any.
+        let block: Int32
+        /// Continues inline code, a link or a URL: a chunk starts here only when nothing else fits.
+        let glued: Bool
+        /// Starts a heading: a good place for a chunk to start.
+        var startsHeading = false
+
+        /// Code points, which Telegram counts.
+        var cost: Int { character.unicodeScalars.count }
+
+        var isWhitespace: Bool { character == " " || character == "\n" || character == "\t" || character == "\r" }
+    }
+}
