@@ -8,11 +8,12 @@ import FoundationNetworking
 import Glibc
 #endif
 
-/// The fake Discord (Tests/Fakes/fake_discord) as a child of the test, and its control API: what
-/// users do (messages, slash commands, clicks) goes in through it, and what the bot did is read
-/// back from it. It runs without PI_RELAYD_HOME in its environment, so the home's clean-up check
-/// ("nothing of this home left running") is about the daemon's children only; `stop()` ends it.
-final class StackFakeDiscord: Sendable {
+/// A fake messenger service (Tests/Fakes/fake_discord, Tests/Fakes/fake_telegram) as a child of
+/// the test, and its control API: what users do (messages, slash commands, clicks) goes in
+/// through it, and what the bot did is read back from it. It runs without PI_RELAYD_HOME in its
+/// environment, so the home's clean-up check ("nothing of this home left running") is about the
+/// daemon's children only; `stop()` ends it.
+final class StackFake: Sendable {
     let process: SpawnedProcess
     let port: Int
     /// The REST base the plugin is pointed at (`discord.apiBase`).
@@ -20,16 +21,29 @@ final class StackFakeDiscord: Sendable {
     let transcriptPath: String
     let logPath: String
 
-    static var script: String { RepoPaths.root + "/Tests/Fakes/fake_discord/fake_discord.py" }
+    let name: String
 
-    init(folder: String, arguments: [String]) async throws {
-        let portFile = folder + "/fake-discord-port.json"
-        transcriptPath = folder + "/fake-discord-transcript.txt"
-        logPath = folder + "/fake-discord.log"
+    /// The fake Discord.
+    static func discord(folder: String, arguments: [String]) async throws -> StackFake {
+        try await StackFake(
+            name: "discord", script: RepoPaths.root + "/Tests/Fakes/fake_discord/fake_discord.py", folder: folder, arguments: arguments)
+    }
+
+    /// The fake Telegram Bot API.
+    static func telegram(folder: String, arguments: [String]) async throws -> StackFake {
+        try await StackFake(
+            name: "telegram", script: RepoPaths.root + "/Tests/Fakes/fake_telegram/fake_telegram.py", folder: folder, arguments: arguments)
+    }
+
+    init(name: String, script: String, folder: String, arguments: [String]) async throws {
+        self.name = name
+        let portFile = folder + "/fake-\(name)-port.json"
+        transcriptPath = folder + "/fake-\(name)-transcript.txt"
+        logPath = folder + "/fake-\(name).log"
         let environment = ["PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "HOME": folder]
         process = try SpawnedProcess(
             "/usr/bin/python3",
-            [Self.script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath]
+            [script, "--port", "0", "--control-port-file", portFile, "--transcript", transcriptPath]
                 + arguments,
             environment: environment, stdoutPath: logPath, stderrPath: logPath)
         // Loading the OpenAPI spec takes a few seconds on a busy machine.
@@ -38,14 +52,14 @@ final class StackFakeDiscord: Sendable {
         while ContinuousClock.now < deadline, found == nil {
             if let data = FileManager.default.contents(atPath: portFile) { found = try? JSONValue.parse(bytes: [UInt8](data)) }
             if found == nil {
-                if let exit = process.poll() { throw StackFailure("the fake Discord exited (\(exit)): \(process.stderr)") }
+                if let exit = process.poll() { throw StackFailure("the fake \(name) exited (\(exit)): \(process.stderr)") }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         guard let found, let port = found["port"]?.intValue, let base = found["base"]?.stringValue else {
             process.signalGroup(SIGKILL)
             _ = await process.wait(timeout: .seconds(5))
-            throw StackFailure("the fake Discord did not start within 60 s: \(process.stderr)")
+            throw StackFailure("the fake \(name) did not start within 60 s: \(process.stderr)")
         }
         self.port = port
         apiBase = base

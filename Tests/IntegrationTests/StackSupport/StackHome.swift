@@ -20,7 +20,7 @@ final class StackHome: Sendable {
     static let bot = "1300000000000000001"
 
     let home: TestHome
-    let fake: StackFakeDiscord
+    let fake: StackFake
     /// Where sessions run unless a test names another directory.
     let workspace: String
     let agentDir: String
@@ -43,7 +43,7 @@ final class StackHome: Sendable {
             guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
             try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
         }
-        fake = try await StackFakeDiscord(
+        fake = try await StackFake.discord(
             folder: home.scratch,
             arguments: [
                 "--token", Self.token, "--heartbeat-ms", "5000", "--bot-user-id", Self.bot, "--guild", Self.guild,

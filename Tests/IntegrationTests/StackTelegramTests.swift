@@ -1,0 +1,196 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Issue 15 through everything real: the daemon, the formatter, attachments and telegram plugins
+/// against the fake Telegram Bot API, the fake pi behind every session. Named Stack… so that a
+/// whole sanitizer run leaves it out, as it does the other stack suites.
+@Suite struct StackTelegramTests {
+    /// A private chat: /new binds it, a prompt's answer grows in one message edited in place
+    /// (typing shown meanwhile), and ends as the final answer in that same message.
+    @Test(.timeLimit(.minutes(5)))
+    func aPrivatePromptStreamsIntoOneMessageAndFinishes() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+
+            try await stack.dm("!scenario slow 40 100")
+            let final = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 40").first)
+            #expect((final["edit_count"]?.intValue ?? 0) >= 2, "the answer grew in place: \(final)")
+            #expect(final["text"]?.stringValue?.contains("chunk 1 ") == true, "\(final)")
+            let answers = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("chunk 1 ") == true }
+            #expect(answers.count == 1, "one message for the whole answer: \(answers)")
+            let actions = try await stack.fake.get("/actions?chat_id=\(chat)")["actions"]?.arrayValue ?? []
+            #expect(actions.contains { $0["action"] == "typing" }, "typing… while the agent worked")
+            let commands = try await stack.fake.get("/commands")["commands"]?.arrayValue ?? []
+            #expect(commands.count >= 2, "the command menu for private chats and groups: \(commands)")
+        }
+    }
+
+    /// A question with buttons: Yes answers it, the buttons go, and the run finishes with the
+    /// answer. Mallory is refused, once, however often she writes, and her press does nothing.
+    @Test(.timeLimit(.minutes(5)))
+    func aQuestionIsAnsweredByAButtonAndAnIntruderIsRefused() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario ui confirm")
+            let asked = try #require(try await stack.waitForBotMessage(in: chat, containing: "Apply the migration?").first)
+
+            let refused = try await stack.press("Yes", on: asked, from: TelegramStack.mallory)
+            let refusedID = try #require(refused["callback_query_id"]?.stringValue, "\(refused)")
+            let refusal = try #require(try await stack.fake.wait("for=callback_answer&id=\(refusedID)"))
+            #expect(refusal["text"] == "Not authorized." && refusal["show_alert"] == true, "\(refusal)")
+
+            let pressed = try await stack.press("Yes", on: asked)
+            let answered = try #require(try await stack.fake.wait("for=callback_answer&id=\(pressed["callback_query_id"]?.stringValue ?? "")"))
+            #expect(answered["late"] == false, "\(answered)")
+            try await stack.waitForBotMessage(in: chat, containing: "confirm answer: true")
+            let closed = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+            #expect(closed?["reply_markup"] == nil || closed?["reply_markup"] == .null, "the buttons are gone: \(String(describing: closed))")
+
+            for text in ["let me in", "please"] { try await stack.dm(text, from: TelegramStack.mallory) }
+            try await stack.waitForBotMessage(in: TelegramStack.mallory.id, containing: "Not authorized.")
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await stack.botMessages(TelegramStack.mallory.id).count == 1, "refused once, not once per message")
+            #expect(stack.piPrompts(containing: "let me in").isEmpty)
+        }
+    }
+
+    /// A picture and a text file sent in Telegram reach pi: the picture as an image, the file's
+    /// text inlined; a file over Telegram's 20 MB download limit is named, with the reason.
+    @Test(.timeLimit(.minutes(5)))
+    func aPictureAndATextFileReachPi() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+
+            let png = Data(E2ESamples.png).base64EncodedString()
+            try await stack.dm("what is in this picture?", extra: ["photo": ["content_b64": .string(png), "width": 64, "height": 48]])
+            let prompt = try await waitFor("the picture's prompt") { stack.piPrompts(containing: "what is in this picture?").first }
+            let images = prompt["images"]?.arrayValue ?? []
+            #expect(images.count == 1 && images.first?["mimeType"] == "image/png", "\(prompt)")
+
+            let notes = Data("# Notes\nship it on friday\n".utf8).base64EncodedString()
+            try await stack.dm(
+                "read my notes", extra: ["document": ["file_name": "notes.md", "mime_type": "text/markdown", "content_b64": .string(notes)]])
+            let withFile = try await waitFor("the notes in the prompt") { stack.piPrompts(containing: "read my notes").first }
+            #expect(withFile["message"]?.stringValue?.contains("ship it on friday") == true, "\(withFile)")
+
+            try await stack.dm("and this video", extra: ["document": ["file_name": "big.mp4", "size": 30_000_000]])
+            let big = try await waitFor("the big file named") { stack.piPrompts(containing: "and this video").first }
+            #expect(big["message"]?.stringValue?.contains("up to 20 MB") == true, "\(big)")
+        }
+    }
+
+    /// /new in a forum supergroup opens a topic bound to the new session: a message in the topic
+    /// (a reply to nobody, no mention) is its prompt, the answer goes to the topic.
+    @Test(.timeLimit(.minutes(5)))
+    func newInAForumOpensATopicBoundToTheSession() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let group = "-1001234567890"
+            let project = stack.workspace + "/proj"
+            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+            try await stack.say("/new \(project) proj", in: group, forum: true)
+            let topic = try await waitFor("a topic for proj") { () -> JSONValue? in
+                try await stack.fake.get("/topics?chat_id=\(group)")["topics"]?.arrayValue?.first { $0["name"] == "proj" }
+            }
+            let thread = try #require(topic["message_thread_id"]?.intValue, "\(topic)")
+            try await stack.say("/status", in: group, topic: thread, forum: true)
+            try await stack.say("@pirelay_test_bot hello topic", in: group, topic: thread, forum: true)
+            let answer = try #require(try await stack.waitForBotMessage(in: group, containing: "Echo: hello topic").first)
+            #expect(answer["message_thread_id"]?.intValue == thread, "the answer is in the topic: \(answer)")
+        }
+    }
+}
+
+extension StackTelegramTests {
+    /// The telegram plugin killed with SIGKILL mid-answer, and a message written while it is
+    /// down: after the restart that message reaches pi exactly once, every update is confirmed,
+    /// and the answer in flight ends as one final message, not two.
+    @Test(.timeLimit(.minutes(5)))
+    func killedMidStreamLosesNoUpdateAndDeliversTheFinalOnce() async throws {
+        try await TelegramStack.with { stack in
+            let daemon = try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario slow 60 100")
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 5 ")
+            let before = try #require(try await daemon.waitForRunning("telegram").pid)
+            kill(before, SIGKILL)
+            try await stack.dm("written while the plugin was down")
+            let after = try await waitFor("a new telegram plugin", timeout: .seconds(60)) { () -> Int32? in
+                let pid = try await daemon.waitForRunning("telegram", timeout: .seconds(60)).pid
+                return pid != before ? pid : nil
+            }
+            #expect(after != before)
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 60")
+            _ = try await waitFor("the message written meanwhile reaches pi") {
+                stack.piPrompts(containing: "written while the plugin was down").first
+            }
+            try await stack.waitForBotMessage(in: chat, containing: "Echo: written while the plugin was down")
+            try await Task.sleep(for: .seconds(2))
+            #expect(stack.piPrompts(containing: "written while the plugin was down").count == 1, "acted on once")
+            let finals = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("chunk 60") == true }
+            #expect(finals.count == 1, "the final answer once: \(finals.map { $0["text"] ?? .null })")
+            let updates = try await stack.fake.get("/updates")["updates"]?.arrayValue ?? []
+            let messages = updates.filter { $0["type"] == "message" }
+            #expect(!messages.isEmpty && messages.allSatisfy { $0["confirmed"] == true }, "\(messages)")
+        }
+    }
+
+    /// A storm of 429s: every write is held for its retry_after (the fake records any request
+    /// made inside an announced window), and the answer still arrives whole.
+    @Test(.timeLimit(.minutes(5)))
+    func aStormOf429sIsWaitedOut() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.fake.post("/rate_limit", ["chat_id": .string(chat), "retry_after": 2, "count": 3])
+            try await stack.dm("!scenario slow 20 50")
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 20", timeout: 90)
+            let status = try await stack.json("plugin", "call", "telegram", "status")
+            #expect(status["api"]?["rateLimited"]?.intValue ?? 0 >= 3, "each forced 429 was seen and waited out: \(status)")
+        }
+    }
+}
+
+extension StackTelegramTests {
+    /// A long answer (code in four languages, a table, emoji, CJK) comes as Telegram HTML the
+    /// fake's parser accepts: a preview within the limits plus the whole answer as a `.md`
+    /// document.
+    @Test(.timeLimit(.minutes(5)))
+    func aLongAnswerIsAPreviewAndADocument() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start(extra: "formatter:\n  maxChunks: 2\n")
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario long")
+            try await stack.waitForBotMessage(in: chat, containing: "let me know if you want me to open a PR", timeout: 90)
+            let html = try await stack.botMessages(chat).filter { $0["parse_mode"] == "HTML" }
+            #expect(
+                html.contains { $0["html"]?.stringValue?.contains("<pre><code class=\"language-swift\">") == true }, "code blocks as Telegram HTML")
+            try await stack.dm("!scenario text 2500")
+            let document: JSONValue
+            do {
+                document = try await waitFor("the answer as a document", timeout: .seconds(90)) { () -> JSONValue? in
+                    try await stack.botMessages(chat).first { $0["document"]?["file_name"]?.stringValue?.hasSuffix(".md") == true }
+                }
+            } catch {
+                throw StackFailure("\(error)\n\(stack.home.pluginLog("telegram").suffix(4000))\n\(try await stack.botMessages(chat))")
+            }
+            #expect((document["document"]?["size"]?.intValue ?? 0) > 10000, "the whole answer: \(document)")
+        }
+    }
+}

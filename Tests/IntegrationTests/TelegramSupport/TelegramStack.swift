@@ -1,0 +1,191 @@
+import Foundation
+import PiRelaySDK
+import Synchronization
+import Testing
+
+/// The product against the fake Telegram Bot API: the real `pi-relayd`, its real formatter,
+/// attachments and telegram plugins, the fake Telegram (Tests/Fakes/fake_telegram) and the fake
+/// pi. Tests act as Telegram users through the fake's control API and read back what the bot
+/// sent, edited and answered.
+final class TelegramStack: Sendable {
+    /// `<bot id>:<secret>`, as BotFather gives them.
+    static let token = "7000000001:STACKtelegramSecretQ9x8c7v6b5n4m3"
+    static let alice = (id: "111000111", name: "alice")
+    static let bob = (id: "222000222", name: "bob")
+    static let mallory = (id: "666000666", name: "mallory")
+
+    let home: TestHome
+    let fake: StackFake
+    let workspace: String
+    let agentDir: String
+    private let started = Mutex<[Daemon]>([])
+
+    var piLog: String { home.scratch + "/pi-stdin.jsonl" }
+
+    init(_ home: TestHome) async throws {
+        self.home = home
+        workspace = home.root + "/w"
+        agentDir = home.root + "/agent"
+        for dir in [workspace, agentDir] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        for id in ["formatter", "attachments", "telegram"] {
+            let built = BuildProducts.executable("pi-relay-" + id)
+            guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
+            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
+        }
+        fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token])
+    }
+
+    /// Runs `body` with a fresh stack; then the daemons stop cleanly, the fake saw no request
+    /// Telegram would refuse or frown on, and the token is in no file of the home.
+    static func with<T>(_ body: (TelegramStack) async throws -> T) async throws -> T {
+        try await TestHome.with { home in
+            let stack = try await TelegramStack(home)
+            let result: Result<T, any Error>
+            do { result = .success(try await body(stack)) } catch { result = .failure(error) }
+            for daemon in stack.started.withLock({ $0 }) {
+                let (exit, forced) = await daemon.terminate()
+                #expect(exit == .exited(0) && !forced, "pi-relayd ended with \(String(describing: exit))\(forced ? " after SIGKILL" : "")")
+            }
+            if case .success = result {
+                let violations = (try? await stack.fake.violations()) ?? []
+                #expect(violations.isEmpty, "the fake Telegram saw invalid requests: \(violations)")
+                stack.expectTokenNowhere()
+            }
+            await stack.fake.stop()
+            return try result.get()
+        }
+    }
+
+    /// config.yaml: quick plugin timings, the fake pi, and the telegram section pointing at the fake.
+    func yaml(extra: String) -> String {
+        """
+        \(TestConfig().yaml)logs:
+          level: debug
+        pi:
+          command: \(StackConfig.quoted(StackConfig.fakePi))
+          agentDir: \(StackConfig.quoted(agentDir))
+          startTimeoutSeconds: 60
+        sessions:
+          defaultCwd: \(StackConfig.quoted(workspace))
+        telegram:
+          apiBase: \(StackConfig.quoted(fake.apiBase))
+          allowedUsers: [\(Self.alice.id), \(Self.bob.id)]
+          pollTimeoutSeconds: 5
+
+        """ + extra
+    }
+
+    /// Starts the daemon and waits until the telegram plugin is polling.
+    @discardableResult
+    func start(extra: String = "", doomed: Bool = false) async throws -> Daemon {
+        try home.writeConfig(yaml(extra: extra))
+        let since = try await fake.cursor
+        let env = [
+            "TELEGRAM_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",
+            "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+        ]
+        let daemon: Daemon
+        if doomed {
+            daemon = try Daemon(home: home, environment: home.environment(env), number: 91)
+            try await daemon.waitUntilListening()
+        } else {
+            daemon = try await home.startDaemon(environment: env)
+            started.withLock { $0.append(daemon) }
+        }
+        for plugin in ["formatter", "attachments", "telegram"] { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }
+        guard try await fake.wait("for=poll&since=\(since)", timeout: 60) != nil else {
+            throw StackFailure("the telegram plugin is not polling:\n\(home.pluginLog("telegram").suffix(3000))")
+        }
+        return daemon
+    }
+
+    // MARK: What users do
+
+    /// `user` writes to the bot in their private chat. Returns the fake's answer (`message_id`, `update_id`).
+    @discardableResult
+    func dm(_ text: String, from user: (id: String, name: String) = TelegramStack.alice, extra: JSONValue = [:]) async throws -> JSONValue {
+        var body = extra
+        body["from"] = ["id": .string(user.id), "first_name": .string(user.name), "username": .string(user.name)]
+        body["chat"] = ["id": .string(user.id), "type": "private"]
+        if body["photo"] == nil && body["document"] == nil { body["text"] = .string(text) } else { body["caption"] = .string(text) }
+        return try await fake.post("/messages", body)
+    }
+
+    /// `user` writes in a group (a supergroup; a forum when `forum`).
+    @discardableResult
+    func say(
+        _ text: String, in chat: String, topic: Int? = nil, forum: Bool = false, from user: (id: String, name: String) = TelegramStack.alice
+    )
+        async throws -> JSONValue
+    {
+        var body: JSONValue = [
+            "from": ["id": .string(user.id), "first_name": .string(user.name), "username": .string(user.name)],
+            "chat": ["id": .string(chat), "type": "supergroup", "title": "team", "is_forum": .bool(forum)], "text": .string(text),
+        ]
+        if let topic { body["message_thread_id"] = JSONValue(topic) }
+        return try await fake.post("/messages", body)
+    }
+
+    /// A press on the button labelled `label` of a bot message.
+    func press(_ label: String, on message: JSONValue, from user: (id: String, name: String) = TelegramStack.alice) async throws -> JSONValue {
+        let buttons = (message["reply_markup"]?["inline_keyboard"]?.arrayValue ?? []).flatMap { $0.arrayValue ?? [] }
+        guard let data = buttons.first(where: { $0["text"]?.stringValue == label })?["callback_data"]?.stringValue else {
+            throw StackFailure("no button \(label) on \(message)")
+        }
+        return try await fake.post(
+            "/callback",
+            [
+                "chat_id": message["chat_id"] ?? .null, "message_id": message["message_id"] ?? .null, "data": .string(data),
+                "from": ["id": .string(user.id), "first_name": .string(user.name), "username": .string(user.name)],
+            ])
+    }
+
+    // MARK: What Telegram shows
+
+    func botMessages(_ chat: String) async throws -> [JSONValue] {
+        try await fake.get("/messages?chat_id=\(chat)&from=bot&include_deleted=0")["messages"]?.arrayValue ?? []
+    }
+
+    /// Waits until `count` bot messages in `chat` contain `text` (visible text or caption).
+    @discardableResult
+    func waitForBotMessage(in chat: String, containing text: String, count: Int = 1, timeout: Int = 60) async throws -> [JSONValue] {
+        let query = "for=message&from=bot&chat_id=\(chat)&contains=\(StackHome.escaped(text))&count=\(count)"
+        guard let found = try await fake.wait(query, timeout: timeout)?.arrayValue else {
+            let seen = try await botMessages(chat).map { ($0["text"]?.stringValue ?? "") + ($0["caption"]?.stringValue ?? "") }
+            throw StackFailure("no bot message containing \(text.debugDescription) in \(chat) within \(timeout) s; the bot's messages there: \(seen)")
+        }
+        return found
+    }
+
+    // MARK: The terminal and pi
+
+    func cli(_ arguments: [String], timeout: Duration = .seconds(90)) async throws -> CLIResult {
+        try await home.cli.run(arguments, timeout: timeout)
+    }
+
+    func json(_ arguments: String...) async throws -> JSONValue {
+        let r = try await cli(arguments + ["--json"])
+        guard r.status == 0 else { throw StackFailure("\(r)") }
+        return try r.json()
+    }
+
+    func piPrompts(containing text: String) -> [JSONValue] {
+        let lines = ((try? String(contentsOfFile: piLog, encoding: .utf8)) ?? "").split(separator: "\n")
+        return lines.compactMap { try? JSONValue.parse(String($0)) }.filter {
+            ["prompt", "steer", "follow_up"].contains($0["type"]?.stringValue ?? "") && $0["message"]?.stringValue?.contains(text) == true
+        }
+    }
+
+    /// The token (or a recognisable piece of it) is in no file under the test's folder.
+    func expectTokenNowhere(sourceLocation: SourceLocation = #_sourceLocation) {
+        let needles = [Self.token, String(Self.token.suffix(16))]
+        let files = FileManager.default.enumerator(atPath: home.root)?.allObjects.compactMap { $0 as? String } ?? []
+        for relative in files {
+            let path = home.root + "/" + relative
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            for needle in needles where data.range(of: Data(needle.utf8)) != nil {
+                Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
