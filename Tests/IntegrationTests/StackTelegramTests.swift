@@ -194,3 +194,31 @@ extension StackTelegramTests {
         }
     }
 }
+
+extension StackTelegramTests {
+    /// A group upgraded to a supergroup changes id: the answer meant for the old id is sent to
+    /// the new one (migrate_to_chat_id followed), and the new id is bound to the same session,
+    /// so the supergroup's messages reach it.
+    @Test(.timeLimit(.minutes(5)))
+    func anUpgradedGroupIsFollowedToItsNewID() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let group = "-4001"
+            var body: JSONValue = [
+                "from": ["id": .string(TelegramStack.alice.id), "first_name": "alice", "username": "alice"],
+                "chat": ["id": .string(group), "type": "group", "title": "team"], "text": .string("/new \(stack.workspace) grp"),
+            ]
+            try await stack.fake.post("/messages", body)
+            try await stack.waitForBotMessage(in: group, containing: "Started grp")
+            let moved = try await stack.fake.post("/migrate", ["chat_id": .string(group)])
+            let supergroup = try #require(moved["new_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }, "\(moved)")
+
+            #expect(try await stack.cli(["send", "grp", "after the upgrade"]).status == 0)
+            try await stack.waitForBotMessage(in: supergroup, containing: "Echo: after the upgrade")
+            body["chat"] = ["id": .string(supergroup), "type": "supergroup", "title": "team"]
+            body["text"] = "@pirelay_test_bot from the supergroup"
+            try await stack.fake.post("/messages", body)
+            try await stack.waitForBotMessage(in: supergroup, containing: "Echo: from the supergroup")
+        }
+    }
+}

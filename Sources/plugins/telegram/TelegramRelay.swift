@@ -34,7 +34,8 @@ public struct TelegramRelay: Plugin {
         api = BotAPI(
             base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, holdsPath: store.path("holds.json"))
         blocked = BlockedChats(logger: logger)
-        let poster = Poster(api: api, blocked: blocked)
+        let migrations = Migrations(store: store)
+        let poster = Poster(api: api, blocked: blocked, migrations: migrations)
         let tokens = ButtonTokens(store: store)
         let keyboard = Keyboard(tokens: tokens)
         let forums = ForumChats()
@@ -43,15 +44,15 @@ public struct TelegramRelay: Plugin {
         for binding in context.welcome.bindings where binding.channel.hasPrefix("-") { groups.insert(binding.channel) }
         inbox = Inbox(
             api: api, poster: poster, allowlist: config.allowedUsers, connection: context.connection, topics: topics, forums: forums,
-            blocked: blocked, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
+            blocked: blocked, migrations: migrations, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: config.allowedUsers, connection: context.connection, inbox: inbox, logger: logger)
-        typing = Typing(api: api, logger: logger)
+        typing = Typing(api: api, migrations: migrations, logger: logger)
         live = LiveMessages(poster: poster, typing: typing, logger: logger)
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
-            sent: DeliveryLedger(path: store.path("sent.log")), logger: logger)
+            sent: DeliveryLedger(path: store.path("sent.log")), migrations: migrations, connection: context.connection, logger: logger)
         if config.allowedUsers.isEmpty {
             logger.warning(
                 "the allowlist is empty (telegram.allowedUsers and TELEGRAM_ALLOWED_USERS): everyone is refused; add Telegram user ids to let people in"

@@ -13,6 +13,7 @@ actor Inbox {
     private let topics: Topics
     private let forums: ForumChats
     private let blocked: BlockedChats
+    private let migrations: Migrations
     private let keyboard: Keyboard
     private let store: StateStore
     private let spoolDir: String
@@ -29,7 +30,7 @@ actor Inbox {
 
     init(
         api: BotAPI, poster: Poster, allowlist: Set<String>, connection: PluginConnection, topics: Topics, forums: ForumChats,
-        blocked: BlockedChats, keyboard: Keyboard, store: StateStore, spoolDir: String, policy: ListenPolicy, logger: Logger
+        blocked: BlockedChats, migrations: Migrations, keyboard: Keyboard, store: StateStore, spoolDir: String, policy: ListenPolicy, logger: Logger
     ) {
         self.api = api
         self.poster = poster
@@ -38,6 +39,7 @@ actor Inbox {
         self.topics = topics
         self.forums = forums
         self.blocked = blocked
+        self.migrations = migrations
         self.keyboard = keyboard
         self.store = store
         self.spoolDir = spoolDir
@@ -72,6 +74,12 @@ actor Inbox {
         }
         await forums.saw(message)
         await blocked.heard(message.chatID)
+        if let old = message.migrateFrom {
+            await migrations.moved(old, to: message.chatID, by: allowlist.contains(message.fromID) ? message.fromID : nil)
+            policy.groups.insert(message.chatID)
+        } else if let new = message.migrateTo {
+            await migrations.moved(message.chatID, to: new)
+        }
         switch policy.decide(message) {
         case .ignore(let why):
             logger.trace("message \(message.messageID) in \(message.chatID) ignored: \(why)")

@@ -16,6 +16,8 @@ struct Deliveries: Sendable {
     let questions: QuestionMessages
     let blocked: BlockedChats
     let sent: DeliveryLedger
+    let migrations: Migrations
+    let connection: PluginConnection
     let logger: Logger
 
     func post(delivery: String, _ params: ChatPostParams) async throws {
@@ -47,6 +49,27 @@ struct Deliveries: Sendable {
         } catch let error as BotAPIError where error.isPermanent {
             logger.error("chat.post \(params.kind.rawValue) to \(place.key) dropped: \(error)")
         }
+        if let session = params.sessionID, let user = await migrations.rebind(place.chatID) {
+            await rebind(place, session: session, by: user)
+        }
+    }
+
+    /// The group moved to a new id: the supervisor binds the new one to the same session, so
+    /// its members' messages (which now come from the new id) still reach it, and lets go of
+    /// the old one (which would only send everything twice).
+    private func rebind(_ place: Place, session: String, by user: String) async {
+        let moved = await migrations.current(place.chatID)
+        logger.notice("chat \(place.chatID) became supergroup \(moved); binding it to session \(session)")
+        let chat = Chat(messenger: "telegram", channel: moved, thread: place.topicID.map { "\(moved)/\($0)" }, user: user, dm: false)
+        do {
+            _ = try await connection.request(.chatBind, ChatBindParams(chat: chat, sessionID: session))
+            var old = chat
+            old.channel = place.chatID
+            old.thread = place.thread
+            _ = try await connection.request(.chatCommand, ChatCommandParams(chat: old, name: "disconnect"))
+        } catch {
+            logger.warning("binding supergroup \(moved) to session \(session): \(error)")
+        }
     }
 
     func questionClosed(_ params: QuestionClosedParams) async throws {
@@ -71,12 +94,12 @@ struct Deliveries: Sendable {
         await typing.stop(place)
         var chunks = (params.chunks ?? []).filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
-        var liveMessage: Int?
-        if let runID = params.runID { liveMessage = await live.finish(runID) }
+        var liveMessage: (message: Int, shown: String)?
+        if let runID = params.runID { liveMessage = await live.finish(runID, in: place) }
         for (index, chunk) in chunks.enumerated() {
             try await once("\(delivery):\(index)") {
                 if index == 0, let liveMessage {
-                    try await poster.edit(liveMessage, in: place, to: chunk)
+                    if !TelegramText.sameMessage(liveMessage.shown, chunk) { try await poster.edit(liveMessage.message, in: place, to: chunk) }
                 } else {
                     try await poster.send(chunk, to: place)
                 }

@@ -34,7 +34,9 @@ actor LiveMessages {
     var activeCount: Int { runs.values.filter { !$0.finished }.count }
 
     /// Takes a view; stale (`rev` not above the newest) and post-final views are ignored.
-    func update(runID: String, place: Place, rev: Int, chunks: [String], tail: String) async {
+    func update(runID run: String, place: Place, rev: Int, chunks: [String], tail: String) async {
+        // One live message per run and chat: a session watched from two chats streams to both.
+        let runID = run + " " + place.key
         var run = runs[runID] ?? Run(place: place)
         if runs[runID] == nil {
             order.append(runID)
@@ -53,13 +55,16 @@ actor LiveMessages {
     }
 
     /// The run's final answer is here: no more live writes. Returns the live message to turn
-    /// into the answer's first chunk, if there is one.
-    func finish(_ runID: String) async -> Int? {
+    /// into the answer's first chunk, if there is one, and what it shows (an edit to the same
+    /// text is one Telegram refuses as not modified).
+    func finish(_ run: String, in place: Place) async -> (message: Int, shown: String)? {
+        let runID = run + " " + place.key
         guard var run = runs[runID] else { return nil }
         run.finished = true
         runs[runID] = run
         await run.writer?.value
-        return runs[runID]?.liveMessage
+        guard let after = runs[runID], let message = after.liveMessage else { return nil }
+        return (message, after.shownTail)
     }
 
     private func write(_ runID: String) async {
@@ -69,7 +74,7 @@ actor LiveMessages {
                 let chunk = run.chunks[run.posted]
                 do {
                     if let live = run.liveMessage {
-                        try await poster.edit(live, in: run.place, to: chunk)
+                        if !TelegramText.sameMessage(run.shownTail, chunk) { try await poster.edit(live, in: run.place, to: chunk) }
                         runs[runID]?.liveMessage = nil
                         runs[runID]?.shownTail = ""
                     } else {
@@ -84,7 +89,7 @@ actor LiveMessages {
                 continue
             }
             let tail = run.tail
-            guard !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, tail != run.shownTail else { break }
+            guard !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, !TelegramText.sameMessage(tail, run.shownTail) else { break }
             do {
                 if let live = run.liveMessage {
                     try await poster.edit(live, in: run.place, to: tail)

@@ -7,10 +7,24 @@ import PiRelaySDK
 struct Poster: Sendable {
     let api: BotAPI
     let blocked: BlockedChats
+    let migrations: Migrations
 
     /// Sends one message; returns its id. `keyboard` is an `inline_keyboard` (rows of buttons).
     @discardableResult
-    func send(_ html: String, to place: Place, keyboard: JSONValue? = nil, quiet: Bool = false) async throws -> Int {
+    func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false) async throws -> Int {
+        var place = asked
+        place.chatID = await migrations.current(asked.chatID)
+        do {
+            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet)
+        } catch let error as BotAPIError where error.migrateTo != nil {
+            // A group upgraded to a supergroup: its new id from now on.
+            await migrations.moved(place.chatID, to: error.migrateTo!)
+            place.chatID = error.migrateTo!
+            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet)
+        }
+    }
+
+    private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool) async throws -> Int {
         var params = place.params(["text": .string(html), "parse_mode": "HTML", "link_preview_options": ["is_disabled": true]])
         if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
         if quiet { params["disable_notification"] = true }
@@ -27,7 +41,9 @@ struct Poster: Sendable {
     }
 
     /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does.
-    func edit(_ messageID: Int, in place: Place, to html: String, keyboard: JSONValue? = nil) async throws {
+    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil) async throws {
+        var place = asked
+        place.chatID = await migrations.current(asked.chatID)
         var params: JSONValue = [
             "chat_id": .string(place.chatID), "message_id": JSONValue(messageID), "text": .string(html), "parse_mode": "HTML",
             "link_preview_options": ["is_disabled": true],
@@ -46,7 +62,9 @@ struct Poster: Sendable {
 
     /// Uploads a file: an image that fits as a photo (shown inline), anything else, or an image
     /// Telegram will not take as a photo, as a document (the bytes kept as they are).
-    func upload(path: String, filename: String, caption: String?, to place: Place) async throws {
+    func upload(path: String, filename: String, caption: String?, to asked: Place) async throws {
+        var place = asked
+        place.chatID = await migrations.current(asked.chatID)
         var fields: [String: String] = ["chat_id": place.chatID]
         if let topic = place.topicID { fields["message_thread_id"] = String(topic) }
         if let caption, !caption.isEmpty {

@@ -43,6 +43,12 @@ enum TelegramText {
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
     }
 
+    /// Whether Telegram would show two texts of ours as the same message: it trims both ends, so
+    /// an edit that differs only there is refused as not modified.
+    static func sameMessage(_ a: String, _ b: String) -> Bool {
+        a.trimmingCharacters(in: .whitespacesAndNewlines) == b.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Visible length of our own HTML: tags not counted, an entity as one.
     static func visibleLength(_ html: String) -> Int { plain(html).unicodeScalars.count }
 }

@@ -5,12 +5,14 @@ import Logging
 /// answer or 10 s after the last sign of life.
 actor Typing {
     private let api: BotAPI
+    private let migrations: Migrations
     private let logger: Logger
     private var lastKept: [Place: ContinuousClock.Instant] = [:]
     private var loops: [Place: Task<Void, Never>] = [:]
 
-    init(api: BotAPI, logger: Logger) {
+    init(api: BotAPI, migrations: Migrations, logger: Logger) {
         self.api = api
+        self.migrations = migrations
         self.logger = logger
     }
 
@@ -30,7 +32,9 @@ actor Typing {
 
     private func repeatTyping(_ place: Place) async {
         while !Task.isCancelled, let kept = lastKept[place], ContinuousClock.now - kept < .seconds(10) {
-            do { try await api.call("sendChatAction", place.params(["action": "typing"]), chat: place.chatID, counts: false) } catch {
+            var current = place
+            current.chatID = await migrations.current(place.chatID)
+            do { try await api.call("sendChatAction", current.params(["action": "typing"]), chat: current.chatID, counts: false) } catch {
                 logger.debug("typing in \(place.key): \(error)")
             }
             try? await Task.sleep(for: .seconds(4))

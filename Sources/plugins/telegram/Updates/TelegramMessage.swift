@@ -28,6 +28,10 @@ struct TelegramMessage: Sendable, Equatable {
     /// Who wrote the message this one replies to.
     var replyToFromID: String?
     var files: [File]
+    /// Service messages of a group's upgrade to a supergroup: in the old group, the new id; in
+    /// the new supergroup, the old one.
+    var migrateTo: String?
+    var migrateFrom: String?
 
     init?(json: JSONValue) {
         guard let id = json["message_id"]?.intValue, let chat = json["chat"], let chatID = Self.id(chat["id"]) else { return nil }
@@ -61,6 +65,8 @@ struct TelegramMessage: Sendable, Equatable {
                     contentType: document["mime_type"]?.stringValue))
         }
         self.files = files
+        migrateTo = Self.id(json["migrate_to_chat_id"])
+        migrateFrom = Self.id(json["migrate_from_chat_id"])
     }
 
     var isPrivate: Bool { chatType == "private" }

@@ -1,0 +1,44 @@
+import PiRelaySDK
+
+/// Groups upgraded to supergroups: Telegram gives the group a new id and refuses the old one
+/// (400 with `migrate_to_chat_id`). Each move is remembered (saved), so everything sent to the
+/// old id goes to the new one, and the supervisor is asked once to bind the new id to the
+/// session the old one watched.
+actor Migrations {
+    static let file = "migrations.json"
+    private var moves: [String: String]
+    private var rebound: Set<String> = []
+    /// Who upgraded each moved group (from the service message), on whose behalf the new id is
+    /// bound: the supervisor binds chats for allowlisted users only.
+    private var movers: [String: String] = [:]
+    private let store: StateStore
+
+    init(store: StateStore) {
+        self.store = store
+        moves = store.load([String: String].self, from: Self.file) ?? [:]
+    }
+
+    /// Where a chat lives now (itself, unless it moved).
+    func current(_ chat: String) -> String {
+        var id = chat
+        var hops = 0
+        while let next = moves[id], hops < 8 {
+            id = next
+            hops += 1
+        }
+        return id
+    }
+
+    func moved(_ old: String, to new: String, by user: String? = nil) async {
+        if let user, !user.isEmpty { movers[old] = user }
+        guard moves[old] != new else { return }
+        moves[old] = new
+        await store.save(moves, to: Self.file)
+    }
+
+    /// Once per moved chat, the user to bind its new id on behalf of (nil: nothing to do).
+    func rebind(_ chat: String) -> String? {
+        guard moves[chat] != nil, rebound.insert(chat).inserted else { return nil }
+        return movers[chat] ?? ""
+    }
+}
