@@ -38,6 +38,9 @@ actor PiSession {
     private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
     private var activeRun: String?
+    /// The observer was told that the current run changed and has not fetched it since
+    /// (`liveRun`): later changes are not told until it has.
+    private var runChangeTold = false
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
@@ -377,13 +380,17 @@ actor PiSession {
             switch output {
             case .started(let run):
                 forgetImages()
+                runChangeTold = false
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = run.runID
                 await persist(record)
                 await tell(.runStarted(run))
             case .updated(let run):
-                await tell(.runUpdated(run))
+                // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
+                guard !runChangeTold else { continue }
+                runChangeTold = true
+                if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
                 lastRun = run
                 record(type: "run_finished", ["stopReason": JSONValue(run.stopReason)])
@@ -403,19 +410,22 @@ actor PiSession {
         }
     }
 
-    /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
-    /// handled on the thread that read the line; everything else (finals go through the
-    /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
+    /// Passes news on to the observer, on the cooperative pool (finals go through the formatter
+    /// and onto disk), awaited, so the order holds. Run changes go the cheap way: `emit`.
     func tell(_ news: SessionNews) async {
-        if case .runUpdated = news {
-            await observer.session(id, did: news)
-            return
-        }
         let observer = observer
         let id = id
         await withTaskExecutorPreference(globalConcurrentExecutor) {
             await observer.session(id, did: news)
         }
+    }
+
+    /// The current run as it is now, for an observer told that it changed (its next change is
+    /// told again). Nil once that run is over: its final is on its way.
+    func liveRun(_ runID: String) -> RunRecord? {
+        guard let run = recorder.run, run.runID == runID else { return nil }
+        runChangeTold = false
+        return run
     }
 
     private func settle() async {
