@@ -124,7 +124,7 @@ actor PiSession {
         let gen = lifecycle.launch(resuming: sessionFile != nil)
         stderrTail = []
         lastExit = nil
-        let (events, sink) = AsyncStream<ChildEvent>.makeStream()
+        let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)
         input = childInput
         let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile)
@@ -134,15 +134,18 @@ actor PiSession {
         // A pi flooding its stdout waits on its pipe while this session is 4 MiB behind.
         let window = ReadWindow(limit: Self.readWindowBytes)
         Task {
-            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { sink.yield($0) }, window: window)
-            sink.yield(.exited(exit))
-            sink.finish()
+            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { events.append($0) }, window: window)
+            events.append(.exited(exit))
+            events.finish()
         }
-        // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
+        // On the pipe thread: pi's lines are handled where they are read (see PipePoller), all
+        // those of one round of reads in one go.
         Task(executorPreference: PipePoller.shared) {
-            for await event in events {
-                await self.handle(event, generation: gen)
-                window.handled(event)
+            while let batch = await events.next() {
+                for event in batch {
+                    await self.handle(event, generation: gen)
+                    window.handled(event)
+                }
             }
         }
         do {
