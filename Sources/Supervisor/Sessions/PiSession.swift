@@ -389,9 +389,9 @@ actor PiSession {
                 activeRun = run.runID
                 await persist(record)
                 await tell(.runStarted(run))
-            case .updated(let run):
+            case .updated:
                 // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
-                guard !runChangeTold else { continue }
+                guard !runChangeTold, let run = recorder.run else { continue }
                 runChangeTold = true
                 if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
@@ -441,9 +441,9 @@ actor PiSession {
         case .messageUpdate:
             guard let update = event.assistantMessageEvent, let delta = update.delta else { return }
             if update.type == .textDelta {
-                record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
+                recordDelta("text_delta", delta)
             } else if update.type == .thinkingDelta {
-                record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
+                recordDelta("thinking_delta", delta)
             }
         case .messageStart:
             record(type: "message_start", ["role": JSONValue(event.message?.role)])
@@ -575,7 +575,20 @@ actor PiSession {
     func record(type: String, _ preview: JSONValue) {
         let now = Date()
         history.append(type: type, preview: preview, at: now)
-        guard !watchers.isEmpty else { return }
+        if !watchers.isEmpty { tellWatchers(type: type, preview, at: now) }
+    }
+
+    /// A streamed delta (its first 200 characters), with no preview object built unless a
+    /// watcher is there: one comes with nearly every pi line.
+    private func recordDelta(_ type: String, _ delta: String) {
+        // Most deltas are a few words: no need to count their characters.
+        let kept = delta.utf8.count <= 200 ? delta : String(delta.prefix(200))
+        let now = Date()
+        history.append(type: type, delta: kept, at: now)
+        if !watchers.isEmpty { tellWatchers(type: type, ["delta": .string(kept)], at: now) }
+    }
+
+    private func tellWatchers(type: String, _ preview: JSONValue, at now: Date) {
         var entry = preview
         if case .object = entry {} else { entry = ["value": preview] }
         entry["type"] = .string(type)
