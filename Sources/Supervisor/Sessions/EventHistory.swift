@@ -5,10 +5,24 @@ import PiRelaySDK
 /// session streaming hundreds of MB never holds more than a few MB of history.
 struct EventHistory {
     struct Entry: Sendable {
+        /// A streamed delta's text is kept as it is and its preview object built only when asked
+        /// for: a dictionary for every pi line was most of what the history cost (issue 12 k).
+        fileprivate enum Content: Sendable {
+            case preview(JSONValue)
+            case delta(String)
+        }
+
         var time: Date
         var type: String
-        var preview: JSONValue
+        fileprivate var content: Content
         var bytes: Int
+
+        var preview: JSONValue {
+            switch content {
+            case .preview(let preview): return preview
+            case .delta(let text): return ["delta": .string(text)]
+            }
+        }
     }
 
     let maxEntries: Int
@@ -23,9 +37,18 @@ struct EventHistory {
     }
 
     mutating func append(type: String, preview: JSONValue, at time: Date = Date()) {
-        let size = Self.size(of: preview) + type.utf8.count + 16
-        entries.append(Entry(time: time, type: type, preview: preview, bytes: size))
-        totalBytes += size
+        add(Entry(time: time, type: type, content: .preview(preview), bytes: Self.size(of: preview) + type.utf8.count + 16))
+    }
+
+    /// The same as a `["delta": text]` preview, without building it.
+    mutating func append(type: String, delta text: String, at time: Date = Date()) {
+        // What `size(of:)` says of that preview.
+        add(Entry(time: time, type: type, content: .delta(text), bytes: text.utf8.count + 13 + type.utf8.count + 16))
+    }
+
+    private mutating func add(_ entry: Entry) {
+        entries.append(entry)
+        totalBytes += entry.bytes
         while entries.count - head > maxEntries || (totalBytes > maxBytes && entries.count - head > 1) {
             totalBytes -= entries[head].bytes
             head += 1

@@ -40,6 +40,9 @@ actor PiSession {
     private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
     private var activeRun: String?
+    /// The observer was told that the current run changed and has not fetched it since
+    /// (`liveRun`): later changes are not told until it has.
+    private var runChangeTold = false
     /// The run an earlier daemon was in the middle of when it died (its answer never finished).
     private(set) var interruptedRun: String?
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
@@ -138,7 +141,7 @@ actor PiSession {
         let gen = lifecycle.launch(resuming: sessionFile != nil)
         stderrTail = []
         lastExit = nil
-        let (events, sink) = AsyncStream<ChildEvent>.makeStream()
+        let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)
         input = childInput
         let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile, sessionID: id, sessionName: name)
@@ -152,15 +155,18 @@ actor PiSession {
         // A pi flooding its stdout waits on its pipe while this session is 4 MiB behind.
         let window = ReadWindow(limit: Self.readWindowBytes)
         Task {
-            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { sink.yield($0) }, window: window)
-            sink.yield(.exited(exit))
-            sink.finish()
+            let exit = await ChildProcess.run(spec, input: childInput, events: ChildEventSink { events.append($0) }, window: window)
+            events.append(.exited(exit))
+            events.finish()
         }
-        // On the pipe thread: pi's lines are handled where they are read (see PipePoller).
+        // On the pipe thread: pi's lines are handled where they are read (see PipePoller), all
+        // those of one round of reads in one go.
         Task(executorPreference: PipePoller.shared) {
-            for await event in events {
-                await self.handle(event, generation: gen)
-                window.handled(event)
+            while let batch = await events.next() {
+                for event in batch {
+                    await self.handle(event, generation: gen)
+                    window.handled(event)
+                }
             }
         }
         do {
@@ -399,13 +405,17 @@ actor PiSession {
             switch output {
             case .started(let run):
                 forgetImages()
+                runChangeTold = false
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = run.runID
                 await persist(record)
                 await tell(.runStarted(run))
-            case .updated(let run):
-                await tell(.runUpdated(run))
+            case .updated:
+                // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
+                guard !runChangeTold, let run = recorder.run else { continue }
+                runChangeTold = true
+                if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
                 lastRun = run
                 record(type: "run_finished", ["stopReason": JSONValue(run.stopReason)])
@@ -425,19 +435,22 @@ actor PiSession {
         }
     }
 
-    /// Passes news on to the observer. A run update is cheap and comes with every line, so it is
-    /// handled on the thread that read the line; everything else (finals go through the
-    /// formatter and onto disk) runs on the cooperative pool, awaited, so the order holds.
+    /// Passes news on to the observer, on the cooperative pool (finals go through the formatter
+    /// and onto disk), awaited, so the order holds. Run changes go the cheap way: `emit`.
     func tell(_ news: SessionNews) async {
-        if case .runUpdated = news {
-            await observer.session(id, did: news)
-            return
-        }
         let observer = observer
         let id = id
         await withTaskExecutorPreference(globalConcurrentExecutor) {
             await observer.session(id, did: news)
         }
+    }
+
+    /// The current run as it is now, for an observer told that it changed (its next change is
+    /// told again). Nil once that run is over: its final is on its way.
+    func liveRun(_ runID: String) -> RunRecord? {
+        guard let run = recorder.run, run.runID == runID else { return nil }
+        runChangeTold = false
+        return run
     }
 
     private func settle() async {
@@ -450,9 +463,9 @@ actor PiSession {
         case .messageUpdate:
             guard let update = event.assistantMessageEvent, let delta = update.delta else { return }
             if update.type == .textDelta {
-                record(type: "text_delta", ["delta": .string(String(delta.prefix(200)))])
+                recordDelta("text_delta", delta)
             } else if update.type == .thinkingDelta {
-                record(type: "thinking_delta", ["delta": .string(String(delta.prefix(200)))])
+                recordDelta("thinking_delta", delta)
             }
         case .messageStart:
             record(type: "message_start", ["role": JSONValue(event.message?.role)])
@@ -589,7 +602,20 @@ actor PiSession {
     func record(type: String, _ preview: JSONValue) {
         let now = Date()
         history.append(type: type, preview: preview, at: now)
-        guard !watchers.isEmpty else { return }
+        if !watchers.isEmpty { tellWatchers(type: type, preview, at: now) }
+    }
+
+    /// A streamed delta (its first 200 characters), with no preview object built unless a
+    /// watcher is there: one comes with nearly every pi line.
+    private func recordDelta(_ type: String, _ delta: String) {
+        // Most deltas are a few words: no need to count their characters.
+        let kept = delta.utf8.count <= 200 ? delta : String(delta.prefix(200))
+        let now = Date()
+        history.append(type: type, delta: kept, at: now)
+        if !watchers.isEmpty { tellWatchers(type: type, ["delta": .string(kept)], at: now) }
+    }
+
+    private func tellWatchers(type: String, _ preview: JSONValue, at now: Date) {
         var entry = preview
         if case .object = entry {} else { entry = ["value": preview] }
         entry["type"] = .string(type)

@@ -6,7 +6,8 @@ import PiRelaySDK
 struct RunRecorder {
     enum Output {
         case started(RunRecord)
-        case updated(RunRecord)
+        /// The run (`run`) changed. Without a copy of it: this comes with nearly every line.
+        case updated
         case finished(RunRecord)
         /// Call `settle(at:)` after this long to learn whether an `agent_end` was final.
         case settleAfter(Duration)
@@ -110,7 +111,7 @@ struct RunRecorder {
         default:
             return []
         }
-        if let run { out.append(.updated(run)) }
+        if run != nil { out.append(.updated) }
         return out
     }
 

@@ -3,12 +3,15 @@ import PiRelaySDK
 /// Who hears what a session does: the chat delivery (which tells chats) and `stream` watchers.
 protocol SessionObserver: Sendable {
     func session(_ id: String, did news: SessionNews) async
+
+    /// The session's current run changed. Returns true when the observer will fetch the run
+    /// itself (`PiSession.liveRun`) when it next shows it: the session tells no further change
+    /// until then, so a run streaming many lines a second costs a hop per view, not per line.
+    func session(_ session: PiSession, changed run: RunRecord) async -> Bool
 }
 
 enum SessionNews: Sendable {
     case runStarted(RunRecord)
-    /// The run changed; cheap to send often: the observer throttles.
-    case runUpdated(RunRecord)
     case runFinished(RunRecord)
     case questionAsked(PendingQuestion)
     /// An approval gate's question: to the chat `onlyTo` (the running prompt's), or to all.

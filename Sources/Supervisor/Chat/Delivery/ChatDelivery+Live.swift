@@ -3,24 +3,24 @@ import PiRelaySDK
 
 /// Live views of running answers: throttled per run, droppable, replaced by the final answer.
 extension ChatDelivery {
-    func liveUpdate(_ run: RunRecord) async {
+    func session(_ session: PiSession, changed run: RunRecord) async -> Bool {
         // A run with nothing to show yet (it has just started) sends no view: chat.typing already
         // says the agent is working, and an empty view would start the throttle clock and hold
         // the first real text back by up to `liveInterval`.
-        guard run.revision > 0 else { return }
+        guard run.revision > 0 else { return false }
         if live[run.runID] == nil {
             // Asked once per run, not for every line: a hop to the bindings per pi line cost the
             // daemon about a third more CPU in the sessions bench. A chat that unbinds mid-run
             // leaves a feed whose views go nowhere.
-            guard await bindings.isWatched(run.sessionID) else { return }
+            guard await bindings.isWatched(run.sessionID) else { return false }
+            if live[run.runID] == nil { live[run.runID] = LiveFeed(session: session) }
         }
-        if live[run.runID] != nil {
-            // In place: a copy of the feed would hold a second reference to the run's text.
-            live[run.runID]?.latest = run
+        if live[run.runID]?.inFlight == true {
+            live[run.runID]?.changedInFlight = true
         } else {
-            live[run.runID] = LiveFeed(latest: run)
+            scheduleLive(run.runID)
         }
-        scheduleLive(run.runID)
+        return true
     }
 
     /// A run's first view goes out at once; later ones wait for `liveInterval` since the last,
@@ -65,12 +65,21 @@ extension ChatDelivery {
     private func flushLive(_ runID: String) async {
         guard var feed = live[runID] else { return }
         feed.scheduled = false
-        guard feed.latest.revision != feed.sentRevision else { live[runID] = feed; return }
         feed.inFlight = true
-        feed.rev += 1
-        let run = feed.latest
-        let rev = feed.rev
+        feed.changedInFlight = false
         live[runID] = feed
+        // The newest state, fetched now: the session told only the first change since the last
+        // fetch. Nil when the run is over: its final replaces the live view.
+        guard let run = await feed.session.liveRun(runID), var current = live[runID] else { return }
+        guard run.revision != current.sentRevision else {
+            current.inFlight = false
+            live[runID] = current
+            if current.changedInFlight { scheduleLive(runID) }
+            return
+        }
+        current.rev += 1
+        let rev = current.rev
+        live[runID] = current
         let targets = await bindings.chats(of: run.sessionID)
         for binding in targets {
             let limit = limits[binding.messenger] ?? 2000
@@ -90,7 +99,7 @@ extension ChatDelivery {
         after.lastSent = .now
         after.sentRevision = run.revision
         live[runID] = after
-        if after.latest.revision != run.revision { scheduleLive(runID) }
+        if after.changedInFlight { scheduleLive(runID) }
     }
 
     /// A growing text shown without the formatter: up to its last whitespace, so a secret still

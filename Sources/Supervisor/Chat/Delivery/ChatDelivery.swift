@@ -43,13 +43,11 @@ actor ChatDelivery: SessionObserver {
 
     func session(_ id: String, did news: SessionNews) async {
         switch news {
-        case .runStarted(let run):
+        case .runStarted:
+            // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
             for binding in await bindings.chats(of: id) {
                 await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
             }
-            await liveUpdate(run)
-        case .runUpdated(let run):
-            await liveUpdate(run)
         case .runFinished(let run):
             live.removeValue(forKey: run.runID)
             await deliverFinal(run)

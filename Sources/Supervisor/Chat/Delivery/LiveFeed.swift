@@ -1,10 +1,16 @@
 /// Throttles live views of one run: at most one formatter call in flight and one update per
 /// interval, always ending with the newest state. The messenger coalesces edits further.
+///
+/// It holds no copy of the run between views: the session's run then grows in place, and the
+/// newest state is fetched from the session when a view is due.
 struct LiveFeed: Sendable {
-    var latest: RunRecord
+    /// Where the newest state of the run is fetched (`PiSession.liveRun`).
+    let session: PiSession
     var lastSent: ContinuousClock.Instant?
     var sentRevision = -1
     var scheduled = false
     var inFlight = false
+    /// The run changed after the view in flight was fetched.
+    var changedInFlight = false
     var rev = 0
 }
