@@ -386,4 +386,23 @@ import Testing
                 "discord.proxy must be a proxy URL starting with one of: http://, socks5://, socks5h://, "
                     + "or \"\" for none (the gateway cannot use https:// or socks4 proxies)"), "\(error)")
     }
+
+    /// The telegram section is checked by the daemon too and handed to the plugin as checked:
+    /// ids as text (a group's negative), `~` expanded, YAML 1.1's `no` a boolean.
+    @Test func theTelegramSectionIsCheckedAndNormalised() throws {
+        let home = ConfigTestHome()
+        let loaded = try home.load(
+            yaml: """
+                telegram:
+                  allowedUsers: [123456789, "987654321"]
+                  requireMention: no
+                  chats:
+                    - {id: -1001234567890, cwd: ~/src/api, name: api}
+                """, knownPlugins: ["telegram"], environment: ["HOME": "/home/me"])
+        #expect(loaded.warnings == [])
+        let section = try #require(loaded.config.pluginSections["telegram"])
+        #expect(section["allowedUsers"] == ["123456789", "987654321"])
+        #expect(section["requireMention"] == .bool(false))
+        #expect(section["chats"]?[0]?["id"] == "-1001234567890" && section["chats"]?[0]?["cwd"] == "/home/me/src/api", "\(section)")
+    }
 }

@@ -46,6 +46,10 @@ import Testing
         .init(yaml: "logs:\n  keep: true", expected: "2:9: logs.keep must be a whole number, got true/false"),
         .init(yaml: "logs:\n  maxBytes: 100", expected: "2:13: logs.maxBytes must be at least 4096, got 100"),
         .init(yaml: "sessions:\n  busyPolicy: queue", expected: "2:15: sessions.busyPolicy must be one of: followUp, steer"),
+        .init(
+            yaml: "telegram:\n  allowedUsers: [alice]",
+            expected: "2:18: telegram.allowedUsers[0] must be a Telegram user id: digits only (message @userinfobot to learn yours)"),
+        .init(yaml: "telegram:\n  pollTimeoutSeconds: 90", expected: "2:23: telegram.pollTimeoutSeconds must be at most 50, got 90"),
         .init(yaml: "sessions:\n  spawnLimit: -1", expected: "2:15: sessions.spawnLimit must be at least 0, got -1"),
         .init(yaml: "sessions:\n  historyEvents: many", expected: "2:18: sessions.historyEvents must be a whole number, got a string"),
         .init(yaml: "discord:\n  allowedUsers: 5", expected: "2:17: discord.allowedUsers must be a list of Discord user ids, got a number"),

@@ -43,6 +43,12 @@ extension Config {
             warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
             pluginSections["discord"] = discord.normalising(field.node.jsonValue)
         }
+        if let field = top.field("telegram") {
+            let section = try field.section()
+            telegram = try TelegramSettings(section, home: home, warnings: &warnings)
+            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
+            pluginSections["telegram"] = telegram.normalising(field.node.jsonValue)
+        }
         for pair in top.unknownKeys {
             // `x-` keys hold anchors for reuse (the docker-compose convention), so they are quiet.
             guard case .scalar(let name, _) = pair.key.content, !name.hasPrefix(Self.extensionPrefix) else { continue }

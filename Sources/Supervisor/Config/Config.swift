@@ -11,6 +11,8 @@ struct Config: Sendable, Equatable {
     /// The `discord:` section as checked by the loader. The plugin gets it as
     /// `pluginSections["discord"]`, with ids normalised to strings.
     var discord = DiscordSettings()
+    /// The `telegram:` section as checked by the loader, handed to the plugin normalised.
+    var telegram = TelegramSettings()
     /// Top-level sections named after plugins, sent to each plugin in `welcome.config`. A plugin
     /// without a section gets `{}` (see `section(forPlugin:)`).
     var pluginSections: [String: JSONValue] = [:]
