@@ -46,10 +46,21 @@ actor Inbox {
         self.policy = policy
         self.logger = logger
         journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord()
+        lastUpdate = journal.lastUpdate
     }
 
-    /// The highest update taken in: the poller confirms up to it.
-    var lastUpdate: Int { journal.lastUpdate }
+    /// Saves the journal; only a saved update may be confirmed.
+    private func saveJournal() async {
+        if await store.save(journal, to: InboxRecord.file) {
+            lastUpdate = journal.lastUpdate
+        } else {
+            logger.error("cannot save the inbox journal (disk full?); updates stay unconfirmed at Telegram until it is saved")
+        }
+    }
+
+    /// The highest update taken in and saved: the poller confirms up to it. With the disk full
+    /// it stays behind, so Telegram keeps the updates the journal could not keep.
+    private(set) var lastUpdate = 0
 
     func learn(bot id: String, username: String) { policy.botID = id; policy.botUsername = username }
 
@@ -95,9 +106,7 @@ actor Inbox {
             }
         }
         journal.lastUpdate = id
-        if !(await store.save(journal, to: InboxRecord.file)) {
-            logger.error("cannot save the inbox journal (disk full?); updates are confirmed only once it is saved")
-        }
+        await saveJournal()
     }
 
     /// An update with nothing to journal (a button press, a membership change): confirmed with
@@ -105,7 +114,7 @@ actor Inbox {
     func skip(update id: Int) async {
         guard id > journal.lastUpdate else { return }
         journal.lastUpdate = id
-        await store.save(journal, to: InboxRecord.file)
+        await saveJournal()
     }
 
     /// Refused users get "Not authorized." at most once per 10 minutes per chat, in a private
@@ -223,6 +232,6 @@ actor Inbox {
 
     private func finished(_ id: String) async {
         journal.done(id)
-        await store.save(journal, to: InboxRecord.file)
+        await saveJournal()
     }
 }
