@@ -267,3 +267,37 @@ import Glibc
         }
     }
 }
+
+extension StackApprovalTests {
+    /// The terminal's dialog can decide a gate before the extension's request for the chats
+    /// reaches the daemon. Then nothing is posted (no question left in the chat until its
+    /// timeout), and the decision is logged once, as the terminal's.
+    @Test(.timeLimit(.minutes(5)))
+    func aGateTheTerminalDecidedFirstIsNotPostedToTheChats() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules))
+            let id = try await stack.newSession("raced")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(id)])
+            // One request per connection, as the extension makes them.
+            let first = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { first.hangUp() }
+            let gate: JSONValue = ["session": .string(id), "id": "q-race", "toolName": "bash", "input": ["command": "rm -rf dist"], "rule": "rm-rf"]
+            var decided = gate
+            decided["choice"] = "Deny"
+            first.send(["id": "d1", "method": "approval-decided", "params": decided])
+            let logged = try await first.next("the terminal's decision logged") { $0["id"] == "d1" }
+            #expect(logged["result"]?["outcome"] == "denied", "\(logged)")
+            let second = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { second.hangUp() }
+            second.send(["id": "g1", "method": "approval", "params": gate])
+            let answer = try await second.next("the late request") { $0["id"] == "g1" }
+            #expect(answer["result"]?["outcome"] == "terminal_only", "\(answer)")
+            try await Task.sleep(for: .seconds(1))
+            let posted = try await stack.botMessages(dm).filter { $0["content"]?.stringValue?.contains("rm -rf dist") == true }
+            #expect(posted.isEmpty, "\(posted)")
+            let log = stack.home.read("state/approvals.jsonl").split(separator: "\n").filter { $0.contains("q-race") || $0.contains("rm -rf dist") }
+            #expect(log.count == 1 && log[0].contains("\"by\":\"the terminal\""), "\(log)")
+        }
+    }
+}

@@ -13,6 +13,11 @@ extension PiSession {
             return ApprovalDecision(outcome: .approvedEarlier, by: "an approval for the session")
         }
         let qid = request.id
+        // The terminal's dialog decided it before this request came in (the extension then
+        // drops its wait): there is nothing to ask the chats any more.
+        if decidedAtTerminal.contains(qid) {
+            return ApprovalDecision(outcome: .terminalOnly, by: "the terminal", reason: "decided at the terminal first")
+        }
         guard questions[qid] == nil, gates[qid] == nil else {
             return ApprovalDecision(outcome: .denied, by: "pi-relayd", reason: "a question with this id is already open")
         }
@@ -91,6 +96,14 @@ extension PiSession {
         for qid in gates.keys {
             await decideGate(qid, ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why), outcome: "closed: \(why)")
         }
+    }
+
+    /// The terminal's dialog decided gate `qid` (`approval-decided`): a copy already in the chats
+    /// closes, and a request for it still on its way is not posted at all.
+    func decidedAtTerminal(_ qid: String, _ decision: ApprovalDecision) async {
+        decidedAtTerminal.append(qid)
+        if decidedAtTerminal.count > 64 { decidedAtTerminal.removeFirst(decidedAtTerminal.count - 64) }
+        await decideGate(qid, decision, outcome: "answered in the terminal")
     }
 
     /// A rule approved for the session at the terminal: later calls it matches pass at once.

@@ -64,6 +64,8 @@ actor PiSession {
     var gates: [String: ApprovalGate] = [:]
     /// Rules approved "for the session": later calls they match pass at once.
     var approvedRules: Set<String> = []
+    /// Gates the terminal decided, most recent last (see `decidedAtTerminal(_:_:)`).
+    var decidedAtTerminal: [String] = []
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
     var promptOrigin: String?
     private(set) var skippedLines = 0

@@ -22,8 +22,9 @@ extension SessionControl {
             askedIn = onlyTo.map { [$0] } ?? chats.map(\.key)
             decision = await session.approval(request, timeout: approvalSettings.timeout, onlyTo: onlyTo)
         }
-        // The terminal's dialog decides a terminal-only gate and reports it as an answer.
-        if decision.outcome != .terminalOnly {
+        // The terminal's dialog decides a terminal-only gate and reports it as an answer; one it
+        // decided while the chats were asked is logged by `approval-decided`.
+        if decision.outcome != .terminalOnly, !(await session.decidedAtTerminal.contains(request.id)) {
             await approvalLog.append(
                 ApprovalLog.Entry(
                     session: session.id, sessionName: await session.name, request: request, args: await delivery.redacted(request.preview()),
@@ -42,6 +43,7 @@ extension SessionControl {
         let outcome: ApprovalDecision.Outcome = choice == .deny ? .denied : choice == .once ? .approvedOnce : .approvedForSession
         if outcome == .approvedForSession { await session.approveForSession(request.rule) }
         let decision = ApprovalDecision(outcome: outcome, by: "the terminal")
+        await session.decidedAtTerminal(request.id, decision)
         await approvalLog.append(
             ApprovalLog.Entry(
                 session: session.id, sessionName: await session.name, request: request, args: await delivery.redacted(request.preview()),
