@@ -26,6 +26,12 @@ import Testing
             #expect(actions.contains { $0["action"] == "typing" }, "typing… while the agent worked")
             let commands = try await stack.fake.get("/commands")["commands"]?.arrayValue ?? []
             #expect(commands.count >= 2, "the command menu for private chats and groups: \(commands)")
+
+            // Telegram's first word to a bot: help; with a payload, pairing (not offered yet).
+            try await stack.dm("/start")
+            try await stack.waitForBotMessage(in: chat, containing: "Commands: /sessions")
+            try await stack.dm("/start abc123")
+            try await stack.waitForBotMessage(in: chat, containing: "does not take pairing codes")
         }
     }
 
@@ -86,6 +92,18 @@ import Testing
             try await stack.dm("and this video", extra: ["document": ["file_name": "big.mp4", "size": 30_000_000]])
             let big = try await waitFor("the big file named") { stack.piPrompts(containing: "and this video").first }
             #expect(big["message"]?.stringValue?.contains("up to 20 MB") == true, "\(big)")
+
+            // Out: a picture as a photo, a text file as a document, the bytes as they are.
+            try Data(E2ESamples.png).write(to: URL(fileURLWithPath: stack.workspace + "/chart.png"))
+            try "all green\n".write(toFile: stack.workspace + "/report.txt", atomically: true, encoding: .utf8)
+            try await stack.dm("/file chart.png")
+            try await stack.dm("/file report.txt")
+            let sent = try await waitFor("both files in the chat") { () -> [JSONValue]? in
+                let files = try await stack.botMessages(chat).filter { $0["photo"] != .null || $0["document"] != .null }
+                return files.count >= 2 ? files : nil
+            }
+            #expect(sent.contains { ($0["photo"]?.arrayValue?.isEmpty == false) }, "the picture as a photo: \(sent)")
+            #expect(sent.contains { $0["document"]?["file_name"] == "report.txt" && $0["document"]?["size"] == 10 }, "\(sent)")
         }
     }
 
