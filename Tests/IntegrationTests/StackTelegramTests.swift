@@ -159,6 +159,8 @@ extension StackTelegramTests {
             #expect(stack.piPrompts(containing: "written while the plugin was down").count == 1, "acted on once")
             let finals = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("chunk 60") == true }
             #expect(finals.count == 1, "the final answer once: \(finals.map { $0["text"] ?? .null })")
+            let started = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("chunk 1 ") == true }
+            #expect(started.count == 1, "the live message was taken over, not left behind: \(started.map { $0["text"] ?? .null })")
             let updates = try await stack.fake.get("/updates")["updates"]?.arrayValue ?? []
             let messages = updates.filter { $0["type"] == "message" }
             #expect(!messages.isEmpty && messages.allSatisfy { $0["confirmed"] == true }, "\(messages)")

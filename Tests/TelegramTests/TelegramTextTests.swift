@@ -22,4 +22,12 @@ import Testing
         let chunks = TelegramText.htmlChunks(String(repeating: "<", count: 150), limit: 100)
         #expect(chunks.count == 2 && TelegramText.visibleLength(chunks[0]) == 100)
     }
+
+    /// Telegram compares edits after parsing and trimming: ours must too, or it refuses them.
+    @Test func sameMessageAsTelegramSeesIt() {
+        #expect(TelegramText.sameMessage("Echo: <b>hi</b>\n", "Echo: <b>hi</b>"))
+        #expect(TelegramText.sameMessage("a &amp; b", " a &amp; b "))
+        #expect(!TelegramText.sameMessage("Echo: <b>hi</b>", "Echo: hi"), "formatting changed")
+        #expect(!TelegramText.sameMessage("Echo: hi", "Echo: hi there"))
+    }
 }

@@ -48,7 +48,7 @@ public struct TelegramRelay: Plugin {
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: config.allowedUsers, connection: context.connection, inbox: inbox, logger: logger)
         typing = Typing(api: api, migrations: migrations, logger: logger)
-        live = LiveMessages(poster: poster, typing: typing, logger: logger)
+        live = LiveMessages(poster: poster, typing: typing, store: store, logger: logger)
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,

@@ -4,8 +4,19 @@ import PiRelaySDK
 /// A run's answer as it grows: each finished chunk its own message, and one message edited with
 /// the live tail. Views arriving faster than Telegram lets the bot write (about once a second
 /// per chat, all writes counted) are coalesced: only the newest is sent. The final answer takes
-/// over: `finish` waits for a write in flight and hands back the live message to edit.
+/// over: `finish` waits for a write in flight and hands back the live message to edit. What each
+/// run has shown is saved, so a plugin restarted mid-answer edits the same message instead of
+/// leaving it behind and showing the answer twice.
 actor LiveMessages {
+    /// What a run has put in a chat, as saved.
+    struct Shown: Codable, Sendable {
+        var posted: Int
+        var liveMessage: Int?
+        var text: String
+    }
+
+    static let file = "live.json"
+
     struct Run {
         var place: Place
         var rev = 0
@@ -22,13 +33,38 @@ actor LiveMessages {
     private let poster: Poster
     private let typing: Typing
     private let logger: Logger
+    private let store: StateStore
     private var runs: [String: Run] = [:]
     private var order: [String] = []
+    private var saved: [String: Shown]
 
-    init(poster: Poster, typing: Typing, logger: Logger) {
+    init(poster: Poster, typing: Typing, store: StateStore, logger: Logger) {
         self.poster = poster
         self.typing = typing
+        self.store = store
         self.logger = logger
+        saved = store.load([String: Shown].self, from: Self.file) ?? [:]
+    }
+
+    /// A run first seen by this process: what an earlier one showed of it, if anything.
+    private func newRun(_ key: String, place: Place) -> Run {
+        var run = Run(place: place)
+        if let shown = saved[key] {
+            run.posted = shown.posted
+            run.liveMessage = shown.liveMessage
+            run.shownTail = shown.text
+        }
+        return run
+    }
+
+    private func persist(_ key: String) async {
+        if let run = runs[key], !run.finished {
+            saved[key] = Shown(posted: run.posted, liveMessage: run.liveMessage, text: run.shownTail)
+        } else {
+            saved[key] = nil
+        }
+        if saved.count > 200 { saved = saved.filter { runs[$0.key] != nil } }
+        await store.save(saved, to: Self.file)
     }
 
     var activeCount: Int { runs.values.filter { !$0.finished }.count }
@@ -37,7 +73,7 @@ actor LiveMessages {
     func update(runID run: String, place: Place, rev: Int, chunks: [String], tail: String) async {
         // One live message per run and chat: a session watched from two chats streams to both.
         let runID = run + " " + place.key
-        var run = runs[runID] ?? Run(place: place)
+        var run = runs[runID] ?? newRun(runID, place: place)
         if runs[runID] == nil {
             order.append(runID)
             if order.count > 200 { runs[order.removeFirst()] = nil }
@@ -59,10 +95,11 @@ actor LiveMessages {
     /// text is one Telegram refuses as not modified).
     func finish(_ run: String, in place: Place) async -> (message: Int, shown: String)? {
         let runID = run + " " + place.key
-        guard var run = runs[runID] else { return nil }
+        var run = runs[runID] ?? newRun(runID, place: place)
         run.finished = true
         runs[runID] = run
         await run.writer?.value
+        await persist(runID)
         guard let after = runs[runID], let message = after.liveMessage else { return nil }
         return (message, after.shownTail)
     }
@@ -81,6 +118,7 @@ actor LiveMessages {
                         try await poster.send(chunk, to: run.place, quiet: true)
                     }
                     runs[runID]?.posted += 1
+                    await persist(runID)
                 } catch {
                     logger.warning("live chunk of \(runID): \(error)")
                     failed = true
@@ -98,6 +136,7 @@ actor LiveMessages {
                     runs[runID]?.liveMessage = id
                 }
                 runs[runID]?.shownTail = tail
+                await persist(runID)
             } catch {
                 logger.warning("live view of \(runID): \(error)")
                 failed = true

@@ -43,10 +43,22 @@ enum TelegramText {
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    /// Whether Telegram would show two texts of ours as the same message: it trims both ends, so
-    /// an edit that differs only there is refused as not modified.
+    /// Whether Telegram would see two texts of ours as the same message, which it compares after
+    /// parsing and trimming (an edit between them is refused as not modified): the same visible
+    /// text and the same tags in the same order.
     static func sameMessage(_ a: String, _ b: String) -> Bool {
-        a.trimmingCharacters(in: .whitespacesAndNewlines) == b.trimmingCharacters(in: .whitespacesAndNewlines)
+        func parsed(_ html: String) -> (text: String, tags: [Substring]) {
+            let text = plain(html).trimmingCharacters(in: .whitespacesAndNewlines)
+            var tags: [Substring] = []
+            var rest = html[...]
+            while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+                tags.append(rest[open...close])
+                rest = rest[rest.index(after: close)...]
+            }
+            return (text, tags)
+        }
+        let (left, right) = (parsed(a), parsed(b))
+        return left.text == right.text && left.tags == right.tags
     }
 
     /// Visible length of our own HTML: tags not counted, an entity as one.
