@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""make soak: the real pi-relayd with its real plugins (formatter, attachments, discord), the fake
-pi behind every session and the fake Discord in front, under steady chat traffic while processes
-are killed. Issue 7, part 1.
+"""make soak: the real pi-relayd with its real plugins (formatter, attachments, discord, telegram),
+the fake pi behind every session and both fake messengers in front (the fake Discord and the fake
+Telegram Bot API, at once), under steady chat traffic while processes are killed. Issue 7, part 1.
 
 For SECONDS (default 600, SOAK_SECONDS overrides; CI runs 60):
 
@@ -11,19 +11,28 @@ For SECONDS (default 600, SOAK_SECONDS overrides; CI runs 60):
 * prompts come from three allowed users, and from two users who are not allowed ("EVILP<n>");
 * every ~30 s a session is asked "!scenario ui ask-select" (marker "SOAKQ<n>" on its second line);
   the question is answered by clicking one of its buttons in Discord, as a random allowed user;
-* each plugin is `kill -9`ed at a random moment at least every 20 s; in the long form (>= 300 s)
-  the daemon is too, every two to three minutes, and started again.
+* beside them, three allowed Telegram users each bind their private chat to a session of its own
+  (`/new DIR tNN`) and keep it streaming the same way (prompts and follow-ups, no questions); a
+  Telegram user who is not allowed writes now and then ("EVILP<n>");
+* each plugin (telegram included) is `kill -9`ed at a random moment at least every 20 s; in the
+  long form (>= 300 s) the daemon is too, every two to three minutes, and started again.
 
 Then the traffic stops, everything settles, and every session is prompted once more (a dead one
 would not answer). The table printed at the end counts, from the outside only:
 
 * inbound: allowed prompts Discord took in, and how many reached pi exactly once (FAKE_PI_LOG);
-  unauthorized prompts that reached pi (must be 0);
+  unauthorized prompts that reached pi (must be 0); the same for Telegram;
 * finals: answers pi produced (its session files) and how many Discord shows exactly once (the
   bot's messages in the channel, current content: a run spread over several chunks or turned from
   its live message still counts once). A run cut short because the daemon's kill took its pi with
   it never finishes: it is counted on its own line, and the restarted daemon must have said so in
   its chat; any other bot message without an answer in it is a stray (a live message left over);
+* the same finals count for Telegram (the bot's messages in each private chat, current text).
+  The telegram plugin keeps a run's live message in memory only: after a kill -9 of it (or of the
+  daemon) the final of a run in flight is posted anew below the live message it had left. Such
+  a leftover (it stopped changing before the kill, its answer came after) is counted on a line of
+  its own, not as a duplicate; any other repeat is one. Every update the fake Telegram queued must be confirmed by the end (getUpdates offset), and
+  the fake Telegram must have seen no request of severity "error" (Discord's are listed too);
 * questions: answered (the click's reply said so) and applied (pi got that value for that
   question exactly once);
 * sessions alive at the end, worst and p50 recovery time after each kind of kill, the daemon's
@@ -51,6 +60,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FAKE_DISCORD = os.path.join(ROOT, "Tests", "Fakes", "fake_discord", "fake_discord.py")
+FAKE_TELEGRAM = os.path.join(ROOT, "Tests", "Fakes", "fake_telegram", "fake_telegram.py")
 FAKE_PI = os.path.join(ROOT, "Tests", "Fakes", "fake-pi", "pi")
 
 TOKEN = "SOAK.bot-token.Yk3Lq8Vz2Pw7Rn5Tx1"
@@ -58,19 +68,39 @@ GUILD = "1100000000000000001"
 BOT = "1300000000000000001"
 ALLOWED = [("1400000000000000001", "alice"), ("1400000000000000003", "bob"), ("1400000000000000004", "carol")]
 REFUSED = [("1400000000000000002", "mallory"), ("1400000000000000005", "trudy")]
-PLUGINS = ["formatter", "attachments", "discord"]
+# Telegram: `<bot id>:<secret>`, as BotFather gives them (the fake's bot is 7000000001). Users are
+# private chats: a private chat's id is its user's id. Each allowed user's chat is bound to a session
+# of its own, named t00, t01, ...
+TG_TOKEN = "7000000001:SOAKtelegramSecretR4t5y6u7i8o9"
+TG_ALLOWED = [("5100000001", "tina"), ("5100000002", "ulf"), ("5100000003", "vera")]
+TG_REFUSED = [("5100000009", "eve")]
+TG_PREFIX = "tg:"  # places: a Discord channel id, or "tg:<chat id>"
+PLUGINS = ["formatter", "attachments", "discord", "telegram"]
+MESSENGERS = {"discord": "Discord", "telegram": "Telegram"}
 # plugins.restart.healthyResetSeconds' default: an instance up this long restarts at once.
 HEALTHY_RESET_S = 10.0
 WORDS = ("relay stream chunk edit final answer session plugin gateway resume outbox nonce marker "
          "thread channel button question prompt agent daemon restart").split()
 # Bot messages that carry no marker and are expected: refusals, mention pings after a final,
 # questions and the finals of question runs (their answer is the choice, not an echo).
-KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you")
+KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you", "Started t")
 MARKER = re.compile(r"\b(SOAKP\d{6}|SOAKQ\d{6}|EVILP\d{6}|SOAKZ\d{6})\b")
 
 
 def channel_id(i):
     return str(1200000000000000101 + i)
+
+
+def tg_place(user):
+    return TG_PREFIX + user[0]
+
+
+def is_tg(place):
+    return place.startswith(TG_PREFIX)
+
+
+def messenger_of(place):
+    return "telegram" if is_tg(place) else "discord"
 
 
 def log(*parts):
@@ -93,25 +123,19 @@ def percentile(xs, p):
     return s[k]
 
 
-class FakeDiscord:
-    """The fake Discord process and its control API (JSON over HTTP on 127.0.0.1)."""
+class Fake:
+    """A fake messenger process and its control API (JSON over HTTP on 127.0.0.1)."""
 
-    def __init__(self, work, sessions):
-        port_file = os.path.join(work, "fake-discord-port.json")
-        self.transcript = os.path.join(work, "transcript.txt")
-        args = [sys.executable, FAKE_DISCORD, "--port", "0", "--control-port-file", port_file, "--token", TOKEN,
-                "--heartbeat-ms", "10000", "--bot-user-id", BOT, "--guild", GUILD, "--transcript", self.transcript]
-        for uid, name in ALLOWED + REFUSED:
-            args += ["--user", f"{uid}:{name}"]
-        for i in range(sessions):
-            args += ["--channel", f"{channel_id(i)}:soak-{i:02d}"]
-        self.err = open(os.path.join(work, "fake-discord.log"), "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+    def __init__(self, work, name, args):
+        port_file = os.path.join(work, f"{name}-port.json")
+        self.err = open(os.path.join(work, f"{name}.log"), "wb")
+        self.proc = subprocess.Popen(args + ["--port", "0", "--control-port-file", port_file], stdin=subprocess.DEVNULL,
+                                     stdout=self.err, stderr=self.err,
                                      env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"), start_new_session=True)
         deadline = time.monotonic() + 60
         while not os.path.exists(port_file):
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"soak: the fake Discord did not start; see {work}/fake-discord.log")
+                raise SystemExit(f"soak: the {name} did not start; see {work}/{name}.log")
             time.sleep(0.05)
         with open(port_file) as f:
             info = json.load(f)
@@ -131,9 +155,6 @@ class FakeDiscord:
                 return json.loads(body)
             raise RuntimeError(f"{method} {path}: HTTP {e.code} {body[:300]!r}") from None
 
-    def messages(self, channel):
-        return self.call("GET", f"/messages?channel_id={channel}&author=bot", timeout=120)["messages"]
-
     def stop(self):
         os.killpg(self.proc.pid, signal.SIGTERM)
         try:
@@ -144,10 +165,46 @@ class FakeDiscord:
         self.err.close()
 
 
+class FakeDiscord(Fake):
+    def __init__(self, work, sessions):
+        self.transcript = os.path.join(work, "transcript.txt")
+        args = [sys.executable, FAKE_DISCORD, "--token", TOKEN,
+                "--heartbeat-ms", "10000", "--bot-user-id", BOT, "--guild", GUILD, "--transcript", self.transcript]
+        for uid, name in ALLOWED + REFUSED:
+            args += ["--user", f"{uid}:{name}"]
+        for i in range(sessions):
+            args += ["--channel", f"{channel_id(i)}:soak-{i:02d}"]
+        super().__init__(work, "fake-discord", args)
+
+    def messages(self, channel):
+        return self.call("GET", f"/messages?channel_id={channel}&author=bot", timeout=120)["messages"]
+
+
+class FakeTelegram(Fake):
+    """The fake Telegram Bot API (Tests/Fakes/fake_telegram): its natural rate limits on."""
+
+    def __init__(self, work):
+        self.transcript = os.path.join(work, "telegram-transcript.txt")
+        super().__init__(work, "fake-telegram", [sys.executable, FAKE_TELEGRAM, "--token", TG_TOKEN,
+                                                 "--transcript", self.transcript])
+
+    def messages(self, chat):
+        """The bot's messages in a chat as they are now (deleted ones left out), oldest first."""
+        return self.call("GET", f"/messages?chat_id={chat}&from=bot&include_deleted=0", timeout=120)["messages"]
+
+    def polling_since(self, cursor):
+        """Whether a getUpdates started after `cursor` (a plugin polling again)."""
+        return bool(self.call("GET", f"/wait?for=poll&since={cursor}&timeout=0.5").get("ok"))
+
+    def file_text(self, file_id):
+        import base64
+        return base64.b64decode(self.call("GET", f"/file?file_id={file_id}")["content_b64"]).decode("utf-8", "replace")
+
+
 class Daemon:
     """pi-relayd in the foreground in a throw-away home; its control socket; /proc views."""
 
-    def __init__(self, bin_dir, root, fake, sessions):
+    def __init__(self, bin_dir, root, fake, tg, sessions):
         self.bin = bin_dir
         self.home = os.path.join(root, "h")
         self.scratch = os.path.join(root, "t")
@@ -168,6 +225,12 @@ class Daemon:
             cwd = os.path.join(self.work, f"s{i:02d}")
             os.makedirs(cwd, exist_ok=True)
             channels.append(f'    - {{id: "{channel_id(i)}", cwd: {json.dumps(cwd)}, name: s{i:02d}}}')
+        # The Telegram sessions' projects; the sessions are made from the chats (/new DIR tNN).
+        self.tg_cwds = []
+        for i in range(len(TG_ALLOWED)):
+            cwd = os.path.join(self.work, f"t{i:02d}")
+            os.makedirs(cwd, exist_ok=True)
+            self.tg_cwds.append(cwd)
         config = "\n".join([
             "plugins:",
             "  pingIntervalSeconds: 2",
@@ -193,11 +256,18 @@ class Daemon:
             "  allowedUsers: [" + ", ".join(f'"{u}"' for u, _ in ALLOWED) + "]",
             f'  guilds: ["{GUILD}"]',
             "  channels:",
-        ] + channels) + "\n"
+        ] + channels + [
+            "telegram:",
+            f"  apiBase: {json.dumps(tg.base)}",
+            "  allowedUsers: [" + ", ".join(u for u, _ in TG_ALLOWED) + "]",
+            "  pollTimeoutSeconds: 5",
+        ]) + "\n"
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             f.write(config)
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_RELAY", "FAKE_", "DISCORD_"))}
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("PI_RELAY", "FAKE_", "DISCORD_", "TELEGRAM_"))}
         self.env.update({"PI_RELAYD_HOME": self.home, "PI_RELAYD_BUNDLED_PLUGINS": "", "DISCORD_BOT_TOKEN": TOKEN,
+                         "TELEGRAM_BOT_TOKEN": TG_TOKEN,
                          "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"})
         self.proc = None
         self.starts = 0
@@ -343,23 +413,31 @@ class Soak:
         self.rng = random.Random(args.seed)
         self.root = tempfile.mkdtemp(prefix="soak-", dir="/tmp")
         self.fake = FakeDiscord(self.root, args.sessions)
-        self.daemon = Daemon(args.bin, self.root, self.fake, args.sessions)
+        self.tg = FakeTelegram(self.root)
+        self.daemon = Daemon(args.bin, self.root, self.fake, self.tg, args.sessions)
+        # Every place a session answers in: the Discord channels, then the Telegram private chats.
+        self.places = [channel_id(i) for i in range(args.sessions)] + [tg_place(u) for u in TG_ALLOWED]
+        self.place_names = {f"s{i:02d}": channel_id(i) for i in range(args.sessions)}
+        self.place_names.update({f"t{i:02d}": tg_place(u) for i, u in enumerate(TG_ALLOWED)})
+        self.total_sessions = len(self.places)
         self.lock = threading.Lock()
         self.stop_traffic = threading.Event()
         self.stop_kills = threading.Event()
         self.daemon_down = threading.Event()
         self.counter = 0
-        self.sent = {}            # marker -> {"channel", "kind", "time", "user"}
+        self.sent = {}            # marker -> {"channel" (a place), "kind", "time", "user", "id"}
         self.lost_by_discord = [] # injections no gateway session received (Discord would drop them too)
-        self.outstanding = {channel_id(i): [] for i in range(args.sessions)}
-        self.last_question = {channel_id(i): 0.0 for i in range(args.sessions)}
+        self.lost_by_telegram = []  # injections the fake Telegram did not queue as an update
+        self.outstanding = {place: [] for place in self.places}
+        self.last_question = {place: 0.0 for place in self.places}
         self.clicks = {}          # question id -> list of {"interaction", "value", "time", "message"}
         self.clicked_messages = set()
         self.kills = {name: [] for name in PLUGINS + ["daemon"]}  # name -> [(killed at, recovered after)]
         self.healthy_kills = {name: [] for name in PLUGINS}  # recoveries of instances up >= HEALTHY_RESET_S
         self.up_since = {}  # name -> when its current instance was seen running (monotonic)
         self.daemon_kill_times = []
-        self.session_channels = {}  # session id -> channel
+        self.plugin_kill_times = {name: [] for name in PLUGINS}
+        self.session_channels = {}  # session id -> place
         self.answers = Answers(self.daemon.agent)
         self.stop_questions = threading.Event()
         self.errors = []
@@ -390,16 +468,40 @@ class Soak:
 
     def start(self):
         cursor = self.fake.call("GET", "/cursor")["cursor"]
+        tg_cursor = self.tg.call("GET", "/cursor")["cursor"]
         self.daemon.start()
         self.wait("the plugins run", 120, self.plugins_running)
         self.wait("the discord plugin is on the gateway", 120, lambda: self.gateway_up_since(cursor))
-        self.wait(f"{self.args.sessions} sessions are idle", 180, lambda: self.sessions_idle())
+        self.wait("the telegram plugin polls", 120, lambda: self.tg.polling_since(tg_cursor))
+        self.wait(f"{self.args.sessions} sessions are idle", 180, lambda: self.sessions_idle(self.args.sessions))
+        # Each Telegram user binds their private chat to a new session of its own.
+        for i, user in enumerate(TG_ALLOWED):
+            self.tg_say(user, f"/new {self.daemon.tg_cwds[i]} t{i:02d}")
+        for i, user in enumerate(TG_ALLOWED):
+            self.wait(f"t{i:02d} is started from {user[1]}'s private chat", 180,
+                      lambda: self.tg.call("GET", f"/wait?for=message&from=bot&chat_id={user[0]}"
+                                                  f"&contains=Started%20t{i:02d}&timeout=5").get("ok"))
+        self.wait(f"{self.total_sessions} sessions are idle", 180, lambda: self.sessions_idle())
         for s in self.daemon.call("sessions"):
-            self.session_channels[s["id"]] = channel_id(int(s["name"][1:]))
+            self.session_channels[s["id"]] = self.place_names[s["name"]]
 
-    def sessions_idle(self):
+    def sessions_idle(self, count=None):
         listed = self.daemon.try_call("sessions") or []
-        return len(listed) >= self.args.sessions and all(s.get("state") == "idle" for s in listed)
+        return len(listed) >= (count or self.total_sessions) and all(s.get("state") == "idle" for s in listed)
+
+    def tg_say(self, user, text):
+        """`user` writes `text` to the bot in their private chat; the fake's answer."""
+        return self.tg.call("POST", "/messages", {"from": {"id": int(user[0]), "first_name": user[1], "username": user[1]},
+                                                  "chat": {"id": int(user[0]), "type": "private"}, "text": text})
+
+    def tg_quiet(self):
+        """Every update the fake Telegram queued is confirmed, and a snapshot of the bot's
+        messages in every Telegram chat (to tell when they stop changing)."""
+        updates = self.tg.call("GET", "/updates")
+        snapshot = []
+        for user in TG_ALLOWED + TG_REFUSED:
+            snapshot += [(m["chat_id"], m["message_id"], m.get("changed_cursor")) for m in self.tg.messages(user[0])]
+        return not updates.get("pending"), snapshot
 
     # -- traffic -------------------------------------------------------------------------------
     def next_marker(self, prefix):
@@ -408,6 +510,8 @@ class Soak:
             return f"{prefix}{self.counter:06d}"
 
     def inject(self, marker, channel, user, text, kind):
+        if is_tg(channel):
+            return self.inject_tg(marker, channel, user, text, kind)
         try:
             r = self.fake.call("POST", "/messages", {"channel_id": channel, "author": {"id": user[0], "username": user[1]},
                                                     "mention_bot": True, "content": text})
@@ -422,29 +526,58 @@ class Soak:
             if kind in ("prompt", "question"):
                 self.outstanding[channel].append(marker)
 
+    def inject_tg(self, marker, place, user, text, kind):
+        try:
+            r = self.tg_say(user, text)
+        except (OSError, RuntimeError) as e:
+            self.errors.append(f"injecting {marker}: {e}")
+            return
+        with self.lock:
+            if not r.get("queued"):
+                self.lost_by_telegram.append(marker)
+                return
+            self.sent[marker] = {"channel": place, "kind": kind, "time": time.time(), "user": user[1],
+                                 "id": r.get("message_id")}
+            if kind == "prompt":
+                self.outstanding[place].append(marker)
+
     def traffic(self):
         """Keeps every session streaming: a new prompt as soon as it is idle with nothing
         outstanding, now and then a follow-up while it works, a question every half minute or
-        so, and now and then a message from someone who is not allowed."""
-        names = {f"s{i:02d}": channel_id(i) for i in range(self.args.sessions)}
+        so (Discord only), and now and then a message from someone who is not allowed.
+        A Telegram user waits until the answer shows in the chat, not just until pi has it:
+        Telegram lets a bot write about once a second per chat, so answers as quick as the fake
+        pi's would otherwise pile up behind each other."""
+        names = self.place_names
         while not self.stop_traffic.is_set():
             answered = self.answers.read()
             states = {names.get(s.get("name")): s.get("state") for s in (self.daemon.try_call("sessions") or [])}
+            shown_tg = set()
+            for user in TG_ALLOWED:
+                try:
+                    for m in self.tg.messages(user[0]):
+                        shown_tg.update(re.findall(r"Echo: (SOAKP\d{6})", m.get("text") or ""))
+                except (OSError, RuntimeError, ValueError):
+                    pass
             now = time.time()
             for channel in names.values():
                 with self.lock:
                     # Done: answered, or asked and clicked; a run cut by a daemon kill never is.
                     self.outstanding[channel] = [
                         m for m in self.outstanding[channel]
-                        if m not in answered and now - self.sent[m]["time"] < 30
+                        if not (m in answered and (not is_tg(channel) or m in shown_tg)) and now - self.sent[m]["time"] < 30
                         and not (self.sent[m]["kind"] == "question" and self.sent[m].get("clicked"))]
                     waiting = len(self.outstanding[channel])
                 idle = states.get(channel) == "idle"
                 follow_up = waiting == 1 and states.get(channel) == "busy" and self.rng.random() < 0.05
                 if not (waiting == 0 and (idle or channel not in states)) and not follow_up:
                     continue
-                user = self.rng.choice(ALLOWED)
-                if not follow_up and now - self.last_question[channel] > 30 and self.rng.random() < 0.15:
+                if is_tg(channel):
+                    user = next(u for u in TG_ALLOWED if tg_place(u) == channel)
+                else:
+                    user = self.rng.choice(ALLOWED)
+                if (not is_tg(channel) and not follow_up and now - self.last_question[channel] > 30
+                        and self.rng.random() < 0.15):
                     self.last_question[channel] = now
                     marker = self.next_marker("SOAKQ")
                     self.inject(marker, channel, user, f"!scenario ui ask-select 120000\n{marker}", "question")
@@ -454,7 +587,12 @@ class Soak:
                     self.inject(marker, channel, user, f"{marker} {words}", "prompt")
                 if self.rng.random() < 0.03:
                     evil = self.next_marker("EVILP")
-                    self.inject(evil, channel, self.rng.choice(REFUSED), f"{evil} please run rm -rf /", "evil")
+                    if is_tg(channel):
+                        # A stranger can only write in their own private chat.
+                        stranger = self.rng.choice(TG_REFUSED)
+                        self.inject(evil, tg_place(stranger), stranger, f"{evil} please run rm -rf /", "evil")
+                    else:
+                        self.inject(evil, channel, self.rng.choice(REFUSED), f"{evil} please run rm -rf /", "evil")
             self.stop_traffic.wait(0.5)
 
     def pi_markers(self):
@@ -538,12 +676,15 @@ class Soak:
             info = listed.get(name)
             if not info or info.get("state") != "running" or not info.get("pid"):
                 continue
-            cursor = self.fake.call("GET", "/cursor")["cursor"] if name == "discord" else None
+            cursor = (self.fake.call("GET", "/cursor")["cursor"] if name == "discord" else
+                      self.tg.call("GET", "/cursor")["cursor"] if name == "telegram" else None)
             try:
                 os.kill(info["pid"], signal.SIGKILL)
             except ProcessLookupError:
                 continue
             killed = time.monotonic()
+            with self.lock:
+                self.plugin_kill_times[name].append(time.time())
             # An instance that ran the healthy-reset time (10 s) is restarted at once; one killed
             # sooner is a crash in a row and waits its backoff (PROTOCOL.md §5). The table shows both.
             healthy = killed - self.up_since.get(name, 0.0) >= HEALTHY_RESET_S
@@ -558,12 +699,15 @@ class Soak:
                     self.up_since[name] = time.monotonic()
 
     def recovery(self, name, old_pid, cursor, killed, timeout=120):
-        """Seconds until a new instance runs (for discord: and is back on the gateway)."""
+        """Seconds until a new instance runs (for discord: and is back on the gateway; for
+        telegram: and polls again)."""
         while time.monotonic() - killed < timeout:
             listed = {p.get("name"): p for p in (self.daemon.try_call("plugins") or [])}
             info = listed.get(name, {})
             if info.get("state") == "running" and info.get("pid") and info["pid"] != old_pid:
-                if name != "discord" or self.gateway_up_since(cursor):
+                if (name == "discord" and self.gateway_up_since(cursor)
+                        or name == "telegram" and self.tg.polling_since(cursor)
+                        or name not in ("discord", "telegram")):
                     return time.monotonic() - killed
             if self.daemon_down.is_set():
                 return "superseded"
@@ -573,6 +717,7 @@ class Soak:
     def daemon_killer(self):
         while not self.stop_kills.wait(self.rng.uniform(120, 180)):
             cursor = self.fake.call("GET", "/cursor")["cursor"]
+            tg_cursor = self.tg.call("GET", "/cursor")["cursor"]
             self.daemon_down.set()
             killed = time.monotonic()
             self.daemon.kill9()
@@ -584,6 +729,7 @@ class Soak:
             try:
                 self.wait("the restarted daemon's plugins run", 120, self.plugins_running, every=0.05)
                 self.wait("the discord plugin is back on the gateway", 120, lambda: self.gateway_up_since(cursor), every=0.05)
+                self.wait("the telegram plugin polls again", 120, lambda: self.tg.polling_since(tg_cursor), every=0.05)
                 recovered = time.monotonic() - killed
             except SystemExit as e:
                 self.errors.append(str(e))
@@ -634,7 +780,10 @@ class Soak:
             listed = self.daemon.try_call("plugins") or []
             calm = (all(p.get("state") == "running" and not p.get("outbox") for p in listed if p.get("name") in PLUGINS)
                     and self.sessions_idle() and not self.open_questions())
-            snapshot = self.fake.call("GET", "/cursor")["cursor"] if calm else None
+            if calm:
+                confirmed, tg_snapshot = self.tg_quiet()
+                calm = confirmed
+            snapshot = (self.fake.call("GET", "/cursor")["cursor"], tg_snapshot) if calm else None
             if calm and snapshot == last:
                 if stable_since and time.monotonic() - stable_since > 5:
                     return True
@@ -648,10 +797,11 @@ class Soak:
     def probe_sessions(self):
         """One more prompt per session: a session that does not answer it is dead."""
         markers = {}
-        for i in range(self.args.sessions):
+        for place in self.places:
             marker = self.next_marker("SOAKZ")
-            markers[marker] = channel_id(i)
-            self.inject(marker, channel_id(i), ALLOWED[0], f"{marker} are you still there", "probe")
+            markers[marker] = place
+            user = next(u for u in TG_ALLOWED if tg_place(u) == place) if is_tg(place) else ALLOWED[0]
+            self.inject(marker, place, user, f"{marker} are you still there", "probe")
         deadline = time.monotonic() + 180
         alive = set()
         while time.monotonic() < deadline and len(alive) < len(markers):
@@ -660,17 +810,44 @@ class Soak:
                 if marker in alive or marker not in self.sent:
                     continue
                 try:
-                    messages = [m for m in self.fake.messages(channel) if not m.get("ephemeral")]
+                    messages = self.bot_messages(channel)
                 except (OSError, RuntimeError):
                     continue
-                after = [m for m in messages if int(m["id"]) > int(self.sent[marker]["id"] or 0)]
+                after = [m for m in messages if m["id"] > int(self.sent[marker]["id"] or 0)]
                 # Answered: its echo, or the question run it was taken into finished.
-                if any(f"Echo: {marker}" in m.get("content", "") for m in messages) or (
-                        marker in self.answers.merged and any("select answer:" in m.get("content", "") for m in after)):
+                if any(f"Echo: {marker}" in m["text"] for m in messages) or (
+                        marker in self.answers.merged and any("select answer:" in m["text"] for m in after)):
                     alive.add(marker)
             time.sleep(1)
         self.settle(timeout=60)
         return alive, markers
+
+    def bot_messages(self, place, files=False):
+        """The bot's messages in a place as they are now, oldest first: {"id", "text"}; with
+        `files`, the text of attached .md/.txt files (a long answer's whole text) is added."""
+        out = []
+        if is_tg(place):
+            for m in self.tg.messages(place[len(TG_PREFIX):]):
+                text = (m.get("text") or "") + (m.get("caption") or "")
+                document = m.get("document") or {}
+                if files and document.get("file_name", "").endswith((".md", ".txt")):
+                    try:
+                        text += self.tg.file_text(document["file_id"])
+                    except (OSError, RuntimeError, KeyError, ValueError) as e:
+                        self.errors.append(f"reading document {document.get('file_name')}: {e}")
+                # When it last changed (whole seconds, as Telegram dates are).
+                out.append({"id": int(m["message_id"]), "text": text, "changed": m.get("edit_date") or m.get("date") or 0,
+                            "created": m.get("date") or 0})
+        else:
+            for m in self.fake.messages(place):
+                if m.get("ephemeral"):
+                    continue  # an answer to one click, seen by the clicker only
+                text = m.get("content", "")
+                if files:
+                    # A long run comes as a preview plus the whole answer as a .md file.
+                    text += "".join(self.attachment_text(a) for a in m.get("attachments", []))
+                out.append({"id": int(m["id"]), "text": text})
+        return out
 
     # -- the table -----------------------------------------------------------------------------
     def report(self, settled, probe, start, end):
@@ -686,78 +863,9 @@ class Soak:
                     pi_counts[m] = pi_counts.get(m, 0) + 1
             elif record.get("type") == "extension_ui_response":
                 ui_responses.append(record)
-
-        allowed = {m: s for m, s in self.sent.items() if s["kind"] in ("prompt", "question", "probe")}
-        once = [m for m in allowed if pi_counts.get(m, 0) == 1]
-        lost_in = sorted(m for m in allowed if pi_counts.get(m, 0) == 0)
-        dup_in = sorted(m for m in allowed if pi_counts.get(m, 0) > 1)
-        evil = [m for m, s in self.sent.items() if s["kind"] == "evil"]
-        evil_in = sorted(m for m in evil if pi_counts.get(m, 0) > 0)
-
-        shown = {}
-        stray, notices, partial, partial_repeats = [], 0, [], []
-        cut_notices = {}  # channel -> ids of "the answer in progress was cut off" notices
-        seen_in = {}      # marker -> [(channel, message id)]
-        for i in range(self.args.sessions):
-            channel = channel_id(i)
-            maybe_partial = []
-            for message in self.fake.messages(channel):
-                if message.get("ephemeral"):
-                    continue  # an answer to one click, seen by the clicker only
-                # A long run comes as a preview plus the whole answer as a .md file.
-                text = message.get("content", "") + "".join(self.attachment_text(a) for a in message.get("attachments", []))
-                found = re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text)
-                for m in found:
-                    shown[m] = shown.get(m, 0) + 1
-                    seen_in.setdefault(m, []).append((channel, int(message["id"])))
-                if "was cut off" in text:
-                    cut_notices.setdefault(channel, []).append(int(message["id"]))
-                    continue
-                if text.startswith(("⚠️", "ℹ️")):
-                    notices += 1
-                    continue
-                if not found and not any(k in text for k in KNOWN_MESSAGES):
-                    maybe_partial.append((int(message["id"]), text))
-            for mid, text in maybe_partial:
-                # The live message of a run a daemon kill cut off stays as it was; the restarted
-                # daemon says so below it. Anything else is a message nobody should see.
-                if any(n > mid for n in cut_notices.get(channel, [])):
-                    partial.append(mid)
-                else:
-                    stray.append(f"{mid}: {text[:80]!r}")
-        # A prompt whose run a daemon kill cut off shows in the run's live message, left as it
-        # was above the cut-off notice, and again in a later answer (pi answers what its session
-        # file holds unanswered). That is one answer, not two.
-        for m, places in seen_in.items():
-            if len(places) < 2:
-                continue
-            notes = cut_notices.get(places[0][0], [])
-            ids = sorted(mid for _, mid in places)
-            if all(any(a < n < b for n in notes) for a, b in zip(ids, ids[1:])):
-                shown[m] = 1
-                partial_repeats.append(m)
         produced = self.answers.read()
-        expected = [m for m in produced if m in allowed]
-        final_once = [m for m in expected if shown.get(m, 0) == 1]
-        final_dup = sorted(m for m in shown if shown[m] > 1)
-        interrupted, final_lost = [], []
-        for m in expected:
-            if shown.get(m, 0) == 0:
-                # pi wrote the answer, but the run it belonged to was still going when the
-                # daemon's kill took pi with it: that run never ended, so it has no final.
-                t = produced[m]
-                if any(t - 1 <= k <= t + 30 for k in self.daemon_kill_times):
-                    interrupted.append(m)
-                else:
-                    final_lost.append(m)
-        unanswered = [m for m in allowed if allowed[m]["kind"] != "question" and pi_counts.get(m, 0) >= 1 and m not in produced]
-        cut = [m for m in unanswered if any(k >= allowed[m]["time"] - 1 for k in self.daemon_kill_times)]
-        merged = [m for m in unanswered if m in self.answers.merged]
-        never = sorted(set(unanswered) - set(cut) - set(merged))
-        # Every prompt whose run a daemon kill cut off must be followed by the restarted daemon's
-        # word in its chat.
-        unannounced = sorted(m for m in interrupted + cut
-                             if not any(n > int(allowed[m]["id"] or 0) for n in cut_notices.get(allowed[m]["channel"], [])))
+        dc = self.figures("discord", pi_counts, produced)
+        tg = self.figures("telegram", pi_counts, produced)
 
         answered, applied, not_applied = 0, 0, []
         for qid, clicks in self.clicks.items():
@@ -785,26 +893,42 @@ class Soak:
             if not ok:
                 fails.append(label)
 
-        row("inbound prompts sent (allowed users)", len(allowed))
-        row("  delivered to pi exactly once", len(once), len(once) == len(allowed))
-        row("  lost before pi", len(lost_in), not lost_in)
-        row("  duplicated to pi", len(dup_in), not dup_in)
-        row("  not taken by Discord (no gateway session)", len(self.lost_by_discord))
-        row("unauthorized prompts sent / reaching pi", f"{len(evil)} / {len(evil_in)}", not evil_in)
-        row("final answers produced by pi", len(expected))
-        row("  delivered to Discord exactly once", len(final_once),
-            len(final_once) + len(interrupted) == len(expected))
-        row("  duplicated in Discord", len(final_dup), not final_dup)
-        row("  lost", len(final_lost), not final_lost)
-        row("  prompts in runs a daemon kill -9 cut off", len(interrupted) + len(cut))
-        row("    not announced as cut off in their chat", len(unannounced), not unannounced)
-        row("  cut-off notices / cut live messages above them",
-            f"{sum(len(v) for v in cut_notices.values())} / {len(partial) + len(partial_repeats)}")
-        row("  prompts pi took into a question run (no echo)", len(merged))
-        row("  prompts pi never answered (no kill)", len(never), not never)
-        row("  stray bot messages (no answer in them)", len(stray), not stray)
-        row("notices posted (e.g. pi exited)", notices)
+        def messenger_rows(f, name, taken_row):
+            row(f"{name}: inbound prompts sent (allowed users)", len(f["allowed"]))
+            row("  delivered to pi exactly once", len(f["once"]), len(f["once"]) == len(f["allowed"]))
+            row("  lost before pi", len(f["lost_in"]), not f["lost_in"])
+            row("  duplicated to pi", len(f["dup_in"]), not f["dup_in"])
+            row(*taken_row)
+            row(f"{name}: unauthorized prompts sent / reaching pi", f"{len(f['evil'])} / {len(f['evil_in'])}",
+                not f["evil_in"])
+            row(f"{name}: final answers produced by pi", len(f["expected"]))
+            row(f"  delivered to {name} exactly once", len(f["final_once"]),
+                len(f["final_once"]) + len(f["interrupted"]) == len(f["expected"]))
+            row(f"  duplicated in {name}", len(f["final_dup"]), not f["final_dup"])
+            row("  lost", len(f["final_lost"]), not f["final_lost"])
+            row("  prompts in runs a daemon kill -9 cut off", len(f["interrupted"]) + len(f["cut"]))
+            row("    not announced as cut off in their chat", len(f["unannounced"]), not f["unannounced"])
+            row("  cut-off notices / cut live messages above them", f"{f['cut_notices']} / {f['partial']}")
+            if name == "Discord":
+                row("  prompts pi took into a question run (no echo)", len(f["merged"]))
+            row("  prompts pi never answered (no kill)", len(f["never"]), not f["never"])
+            if name == "Telegram":
+                # The plugin saves what each run showed, so a restarted one takes its live message
+                # over. A daemon kill -9 cuts runs off (announced, the live message kept as it was).
+                row("  live messages a plugin kill -9 left behind (answer again below)", len(f["left_behind"]),
+                    not f["left_behind"] or self.args.daemon_kills)
+            row("  stray bot messages (no answer in them)", len(f["stray"]), not f["stray"])
+            row(f"  notices posted (e.g. pi exited)", f["notices"])
+
+        messenger_rows(dc, "Discord", ("  not taken by Discord (no gateway session)", len(self.lost_by_discord)))
         row("questions answered / applied", f"{answered} / {applied}", answered == applied)
+        messenger_rows(tg, "Telegram", ("  not queued by the fake Telegram", len(self.lost_by_telegram),
+                                        not self.lost_by_telegram))
+        updates = [u for u in self.tg.call("GET", "/updates", timeout=120)["updates"]]
+        confirmed = [u for u in updates if u.get("state") == "confirmed"]
+        unconfirmed = [f"{u.get('update_id')} {u.get('state')}: {u.get('summary')}" for u in updates
+                       if u.get("state") != "confirmed"]
+        row("Telegram: updates queued / confirmed", f"{len(updates)} / {len(confirmed)}", not unconfirmed)
         row("sessions alive at the end", f"{len(probes) - len([m for m in probes if m not in alive])} / {len(probes)}",
             not dead)
         for name in PLUGINS + ["daemon"]:
@@ -822,7 +946,7 @@ class Soak:
         row("daemon file descriptors start / end", f"{start[0]} / {end[0]}", fd_ok)
         row("daemon RSS start / end", f"{start[1] / 1048576:.1f} MiB / {end[1] / 1048576:.1f} MiB", rss_ok)
         procs = self.daemon.home_processes()
-        expected_procs = 1 + len(PLUGINS) + self.args.sessions
+        expected_procs = 1 + len(PLUGINS) + self.total_sessions
         row("processes of the home at the end (expected)", f"{len(procs)} ({expected_procs})", len(procs) <= expected_procs)
         violations = self.fake.call("GET", "/violations?severity=error")["violations"]
         kinds = {}
@@ -831,25 +955,140 @@ class Soak:
         stats = self.fake.call("GET", "/stats")
         row("Discord 429s / invalid requests", f"{stats.get('rate_limited_429')} / {stats.get('invalid_requests')}")
         row("Discord error-level violations", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "0")
+        tg_violations = self.tg.call("GET", "/violations?severity=error")["violations"]
+        tg_kinds = {}
+        for v in tg_violations:
+            tg_kinds[v.get("kind")] = tg_kinds.get(v.get("kind"), 0) + 1
+        requests = self.tg.call("GET", "/requests", timeout=120)["requests"]
+        row("Telegram Bot API requests / 429s",
+            f"{len(requests)} / {sum(1 for r in requests if r.get('status') == 429)}")
+        row("Telegram error-level violations", ", ".join(f"{k} {n}" for k, n in sorted(tg_kinds.items())) or "0",
+            not tg_violations)
         row("settled", "yes" if settled else "no", settled)
         row("driver errors", len(self.errors), not self.errors)
 
         width = max(len(r[0]) for r in rows) + 2
         print()
-        print(f"soak: {self.args.seconds} s, {self.args.sessions} sessions, daemon kills "
-              f"{'on' if self.args.daemon_kills else 'off'}")
+        print(f"soak: {self.args.seconds} s, {self.args.sessions} Discord + {len(TG_ALLOWED)} Telegram sessions, "
+              f"daemon kills {'on' if self.args.daemon_kills else 'off'}")
         print(f"{'':<{width}}{'':>28}")
         for label, value, ok in rows:
             print(f"{label:<{width}}{str(value):>28}{'' if ok else '   FAIL'}")
-        details = [("lost before pi", lost_in), ("duplicated to pi", dup_in), ("unauthorized in pi", evil_in),
-                   ("finals duplicated", final_dup), ("finals lost", final_lost), ("never answered", never),
-                   ("stray messages", stray), ("cut runs not announced", unannounced),
-                   ("questions not applied", not_applied), ("dead sessions", dead), ("driver errors", self.errors)]
+        details = []
+        for name, f in (("Discord", dc), ("Telegram", tg)):
+            details += [(f"{name}: lost before pi", f["lost_in"]), (f"{name}: duplicated to pi", f["dup_in"]),
+                        (f"{name}: unauthorized in pi", f["evil_in"]), (f"{name}: finals duplicated", f["final_dup"]),
+                        (f"{name}: finals lost", f["final_lost"]), (f"{name}: never answered", f["never"]),
+                        (f"{name}: stray messages", f["stray"]), (f"{name}: cut runs not announced", f["unannounced"]),
+                        (f"{name}: live messages left behind by a plugin kill", f["left_behind"])]
+        details += [("Telegram: not queued", self.lost_by_telegram), ("Telegram: updates not confirmed", unconfirmed),
+                    ("Telegram: error-level violations", [f"{v.get('kind')}: {v.get('detail')}" for v in tg_violations]),
+                    ("questions not applied", not_applied), ("dead sessions", dead), ("driver errors", self.errors)]
         for label, items in details:
             if items:
                 print(f"{label}: {items[:20]}{' …' if len(items) > 20 else ''}")
         print(f"work folder: {self.root}")
         return 1 if fails else 0
+
+    def figures(self, messenger, pi_counts, produced):
+        """Inbound and finals for one messenger's places, from the outside only."""
+        mine = {m: s for m, s in self.sent.items() if messenger_of(s["channel"]) == messenger}
+        allowed = {m: s for m, s in mine.items() if s["kind"] in ("prompt", "question", "probe")}
+        once = [m for m in allowed if pi_counts.get(m, 0) == 1]
+        lost_in = sorted(m for m in allowed if pi_counts.get(m, 0) == 0)
+        dup_in = sorted(m for m in allowed if pi_counts.get(m, 0) > 1)
+        evil = [m for m, s in mine.items() if s["kind"] == "evil"]
+        evil_in = sorted(m for m in evil if pi_counts.get(m, 0) > 0)
+
+        places = [p for p in self.places if messenger_of(p) == messenger]
+        if messenger == "telegram":
+            places += [tg_place(u) for u in TG_REFUSED]  # their chats: one refusal each, nothing else
+        shown = {}
+        stray, notices, partial, partial_repeats = [], 0, [], []
+        cut_notices = {}  # place -> ids of "the answer in progress was cut off" notices
+        seen_in = {}      # marker -> [(place, message id)]
+        shown_by = {}     # marker -> [message]
+        left_behind = []  # live messages a kill -9 of the plugin left as they were (see below)
+        for place in places:
+            maybe_partial = []
+            for message in self.bot_messages(place, files=True):
+                text, mid = message["text"], message["id"]
+                found = re.findall(r"Echo: (SOAKP\d{6}|SOAKZ\d{6})", text)
+                for m in found:
+                    shown[m] = shown.get(m, 0) + 1
+                    seen_in.setdefault(m, []).append((place, mid))
+                    shown_by.setdefault(m, []).append(message)
+                if "was cut off" in text:
+                    cut_notices.setdefault(place, []).append(mid)
+                    continue
+                if text.startswith(("⚠️", "ℹ️")):
+                    notices += 1
+                    continue
+                if not found and not any(k in text for k in KNOWN_MESSAGES):
+                    maybe_partial.append((mid, text, message))
+            for mid, text, message in maybe_partial:
+                # The live message of a run a daemon kill cut off stays as it was; the restarted
+                # daemon says so below it. Anything else is a message nobody should see.
+                if any(n > mid for n in cut_notices.get(place, [])):
+                    partial.append(mid)
+                elif text.startswith("Echo:") and self.left_by_kill(messenger, [message]):
+                    left_behind.append(f"{place} {mid}")
+                else:
+                    stray.append(f"{place} {mid}: {text[:80]!r}")
+        # A prompt whose run a daemon kill cut off shows in the run's live message, left as it
+        # was above the cut-off notice, and again in a later answer (pi answers what its session
+        # file holds unanswered). That is one answer, not two.
+        for m, places_seen in seen_in.items():
+            if len(places_seen) < 2:
+                continue
+            notes = cut_notices.get(places_seen[0][0], [])
+            ids = sorted(mid for _, mid in places_seen)
+            if all(any(a < n < b for n in notes) for a, b in zip(ids, ids[1:])):
+                shown[m] = 1
+                partial_repeats.append(m)
+            elif self.left_by_kill(messenger, sorted(shown_by[m], key=lambda x: x["id"])):
+                shown[m] = 1
+                left_behind.append(m)
+        expected = [m for m in produced if m in allowed]
+        final_once = [m for m in expected if shown.get(m, 0) == 1]
+        final_dup = sorted(m for m in shown if shown[m] > 1)
+        interrupted, final_lost = [], []
+        for m in expected:
+            if shown.get(m, 0) == 0:
+                # pi wrote the answer, but the run it belonged to was still going when the
+                # daemon's kill took pi with it: that run never ended, so it has no final.
+                t = produced[m]
+                if any(t - 1 <= k <= t + 30 for k in self.daemon_kill_times):
+                    interrupted.append(m)
+                else:
+                    final_lost.append(m)
+        unanswered = [m for m in allowed if allowed[m]["kind"] != "question" and pi_counts.get(m, 0) >= 1 and m not in produced]
+        cut = [m for m in unanswered if any(k >= allowed[m]["time"] - 1 for k in self.daemon_kill_times)]
+        merged = [m for m in unanswered if m in self.answers.merged]
+        never = sorted(set(unanswered) - set(cut) - set(merged))
+        # Every prompt whose run a daemon kill cut off must be followed by the restarted daemon's
+        # word in its chat.
+        unannounced = sorted(m for m in interrupted + cut
+                             if not any(n > int(allowed[m]["id"] or 0) for n in cut_notices.get(allowed[m]["channel"], [])))
+        return {"allowed": allowed, "once": once, "lost_in": lost_in, "dup_in": dup_in, "evil": evil, "evil_in": evil_in,
+                "expected": expected, "final_once": final_once, "final_dup": final_dup, "final_lost": final_lost,
+                "interrupted": interrupted, "cut": cut, "merged": merged, "never": never, "unannounced": unannounced,
+                "stray": stray, "notices": notices, "partial": len(partial) + len(partial_repeats),
+                "cut_notices": sum(len(v) for v in cut_notices.values()), "left_behind": left_behind}
+
+    def left_by_kill(self, messenger, messages):
+        """Whether the messages before the last one are live views of a run that a kill -9 of
+        the plugin (or of the daemon, with its plugins) left as they were: each stopped changing before a kill (at most 60 s before),
+        and the message after it was made after that kill. The Telegram plugin keeps its live
+        messages in memory only, so the restarted plugin posts the final anew below them."""
+        kills = self.plugin_kill_times.get(messenger, []) + self.daemon_kill_times  # a daemon kill takes its plugins
+        for before, after in zip(messages, messages[1:] + [None]):
+            if after is None and len(messages) > 1:
+                break  # the last one is the answer itself
+            if not any(k - 60 <= before.get("changed", 0) <= k + 1
+                       and (after is None or after.get("created", 0) >= k - 1) for k in kills):
+                return False
+        return True
 
     def attachment_text(self, attachment):
         if not attachment.get("filename", "").endswith((".md", ".txt")):
@@ -869,6 +1108,7 @@ class Soak:
             except ProcessLookupError:
                 pass
         self.fake.stop()
+        self.tg.stop()
         if not self.args.keep:
             shutil.rmtree(self.root, ignore_errors=True)
 

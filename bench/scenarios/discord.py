@@ -11,6 +11,16 @@ Reported: REST calls the plugin made from the first prompt until every final ans
 place, 429s received, and, per session, the time from the first text delta pi wrote (its wall
 clock) to the first request that put text of the answer in the channel (the fake's record of
 the POST or PATCH, same clock).
+
+Then Telegram, in the same daemon: the real telegram plugin polls the fake Telegram Bot API
+(Tests/Fakes/fake_telegram, its flood limits on), and TG_CHATS users have each bound their
+private chat to a session of its own (`/new DIR tgNN`). In ROUNDS rounds, TG_CHATS Telegram
+chats and as many Discord channels (the baseline, measured in the same rounds) are prompted at
+once with a short stream (ROUND_SECONDS). Per answer: the time from the user's message (the
+bench's clock just before it injects it) to the first request that put text of the answer in the
+chat (sendMessage or editMessageText with text, as the fake Telegram answered it; for Discord the
+POST or PATCH as above), and from pi's first delta to that request. Reported: medians for both
+messengers, Telegram's worst, and the ratios Telegram / Discord of the medians.
 """
 import json
 import os
@@ -29,6 +39,12 @@ GUILD = "1100000000000000001"
 USER = "1400000000000000001"
 TOKEN = "bench.fake.token"
 TARGET_S = 1.0
+# Telegram against Discord, first visible text (see the docstring).
+TG_TOKEN = "7000000001:BENCHtelegramSecretQ1w2e3r4t5"
+TG_CHATS = 4
+TG_USERS = [(str(5100000001 + i), f"tg{i:02d}") for i in range(TG_CHATS)]
+ROUNDS = 3
+ROUND_SECONDS = 3.0
 
 
 def channel_id(i):
@@ -80,6 +96,36 @@ class Fake:
         self.err.close()
 
 
+class FakeTelegram(Fake):
+    """The fake Telegram Bot API, its natural flood limits on."""
+
+    def __init__(self, ctx, work):
+        here = os.path.join(ctx.root, "Tests", "Fakes", "fake_telegram")
+        port_file = os.path.join(work, "fake-telegram-port.json")
+        if os.path.exists(port_file):
+            os.unlink(port_file)
+        args = ["python3", os.path.join(here, "fake_telegram.py"), "--port", "0", "--control-port-file", port_file,
+                "--token", TG_TOKEN, "--spec", os.path.join(here, "telegram-bot-api.json"),
+                "--transcript", os.path.join(work, "telegram-transcript.txt")]
+        self.err = open(os.path.join(work, "fake-telegram.stderr"), "wb")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the fake Telegram did not start; see bench/work/discord/fake-telegram.stderr")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            info = json.load(f)
+        self.base = info["base"]
+        self.control = f"http://127.0.0.1:{info['port']}/_control"
+
+    def say(self, user, text):
+        """`user` writes to the bot in their private chat."""
+        return self.call("POST", "/messages", {"from": {"id": int(user[0]), "first_name": user[1], "username": user[1]},
+                                               "chat": {"id": int(user[0]), "type": "private"}, "text": text})
+
+
 def not_run(why):
     return [{"scenario": "discord", "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]
 
@@ -97,13 +143,26 @@ def run(ctx):
     cwd = os.path.join(work, "project")
     os.makedirs(cwd, exist_ok=True)
 
+    tg_plugin = ctx.exe("pi-relay-telegram")
+    tg_error = None if os.access(tg_plugin, os.X_OK) else f"{tg_plugin} is not built"
     fake = Fake(ctx, work)
-    d = Relayd(ctx, "discord", env={"BENCH_PI_LOG": pi_log, "DISCORD_BOT_TOKEN": TOKEN})
+    tg = None
+    if tg_error is None:
+        try:
+            tg = FakeTelegram(ctx, work)
+        except RuntimeError as e:
+            tg_error = str(e)
+    d = Relayd(ctx, "discord", env={"BENCH_PI_LOG": pi_log, "DISCORD_BOT_TOKEN": TOKEN, "TELEGRAM_BOT_TOKEN": TG_TOKEN})
     d.link_plugin("discord", plugin)
     d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
-    d.configure({"pi": {"command": d.stub("bench-pi")},
-                 "discord": {"apiBase": fake.base, "allowedUsers": [USER], "guilds": [GUILD],
-                             "channels": [{"id": channel_id(i), "cwd": cwd, "name": f"ch{i:02d}"} for i in range(SESSIONS)]}})
+    config = {"pi": {"command": d.stub("bench-pi")},
+              "discord": {"apiBase": fake.base, "allowedUsers": [USER], "guilds": [GUILD],
+                          "channels": [{"id": channel_id(i), "cwd": cwd, "name": f"ch{i:02d}"} for i in range(SESSIONS)]}}
+    if tg is not None:
+        d.link_plugin("telegram", tg_plugin)
+        config["telegram"] = {"apiBase": tg.base, "allowedUsers": [u for u, _ in TG_USERS], "pollTimeoutSeconds": 5}
+    d.configure(config)
+    firsts_tg = None
     try:
         try:
             d.start()
@@ -118,6 +177,8 @@ def run(ctx):
             if time.monotonic() > deadline:
                 return not_run("the channels' sessions were not all created within 120 s")
             time.sleep(0.2)
+        if tg is not None:
+            tg_error = bind_telegram_chats(d, tg, cwd)
         # Let start-up traffic (command registration, ...) finish before counting.
         quiet_until(fake, 2.0, 60)
         stats0 = fake.call("GET", "/stats")
@@ -128,7 +189,7 @@ def run(ctx):
             fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
                                             "mention_bot": True, "content": f"bench:stream:ch{i:02d}:{SECONDS}:{RATE}"})
         deadline = time.monotonic() + SECONDS + 90
-        while len([e for e in read_jsonl(pi_log) if e.get("ev") == "done"]) < SESSIONS:
+        while len([e for e in read_jsonl(pi_log) if e.get("ev") == "done" and e.get("tag", "").startswith("ch")]) < SESSIONS:
             if time.monotonic() > deadline:
                 break
             time.sleep(0.5)
@@ -143,12 +204,19 @@ def run(ctx):
         violations = fake.call("GET", "/violations?severity=error")["violations"]
         messages = {i: fake.call("GET", f"/messages?channel_id={channel_id(i)}&author=bot")["messages"]
                     for i in range(SESSIONS)}
+        if tg is not None and tg_error is None:
+            try:
+                firsts_tg = first_visible_rounds(fake, tg, pi_log)
+            except (OSError, RuntimeError, ValueError, KeyError) as e:
+                tg_error = f"the Telegram rounds failed: {e}"
     finally:
         d.stop()
         fake.stop()
+        if tg is not None:
+            tg.stop()
 
     firsts = {e["tag"]: e["wall"] / 1e9 for e in read_jsonl(pi_log) if e.get("ev") == "first_delta"}
-    done = {e["tag"]: e for e in read_jsonl(pi_log) if e.get("ev") == "done"}
+    done = {e["tag"]: e for e in read_jsonl(pi_log) if e.get("ev") == "done" and e.get("tag", "").startswith("ch")}
     rest = [r for r in reqs if r.get("path", "").startswith("/api/")]
     n429 = sum(1 for r in rest if r.get("status") == 429)
     visible = {}
@@ -202,7 +270,106 @@ def run(ctx):
     add("fake Discord violations", len(violations), "0", not violations)
     for name in ("daemon", "discord", "formatter"):
         add(f"{name} CPU while {SESSIONS} stream, % of a core", round(cpu[name], 2) if cpu[name] is not None else "restarted")
+    if tg_error is not None or firsts_tg is None:
+        add("telegram first visible text", "not run: " + " ".join(str(tg_error).split())[:100], "runs", False)
+        return rows
+    tgm, dcm = firsts_tg["telegram"], firsts_tg["discord"]
+    with open(os.path.join(work, "first-visible.json"), "w") as f:
+        json.dump(firsts_tg, f, indent=1)
+    add(f"telegram answers measured ({TG_CHATS} private chats × {ROUNDS} rounds)", f"{len(tgm['message'])} / {TG_CHATS * ROUNDS}",
+        f"{TG_CHATS * ROUNDS}", len(tgm["message"]) == TG_CHATS * ROUNDS)
+    if not tgm["message"] or not dcm["message"]:
+        add("telegram first visible text", "none seen", "seen", False)
+        return rows
+    add("telegram message → first visible text p50 ms", 1000 * statistics.median(tgm["message"]))
+    add("telegram message → first visible text max ms", 1000 * max(tgm["message"]))
+    add("telegram first delta → first visible text p50 ms", 1000 * statistics.median(tgm["delta"]))
+    add("telegram first delta → first visible text max ms", 1000 * max(tgm["delta"]), f"< {TARGET_S * 1000:g} ms",
+        max(tgm["delta"]) < TARGET_S)
+    add("  baseline: discord, same rounds, message → first visible text p50 ms", 1000 * statistics.median(dcm["message"]))
+    add("  baseline: discord, same rounds, first delta → first visible text p50 ms", 1000 * statistics.median(dcm["delta"]))
+    add("telegram / discord, message → first visible text (p50s)",
+        statistics.median(tgm["message"]) / max(statistics.median(dcm["message"]), 1e-6))
+    add("telegram / discord, first delta → first visible text (p50s)",
+        statistics.median(tgm["delta"]) / max(statistics.median(dcm["delta"]), 1e-6))
+    add("fake Telegram violations", len(firsts_tg["violations"]), "0", not firsts_tg["violations"])
     return rows
+
+
+def bind_telegram_chats(d, tg, cwd):
+    """Each Telegram user binds their private chat to a new session (`/new DIR tgNN`). Returns
+    why not, or None."""
+    try:
+        d.wait_plugin("telegram", timeout=60)
+    except RelaydError as e:
+        return f"the telegram plugin did not come up: {e}"
+    if not tg.call("GET", "/wait?for=poll&timeout=30").get("ok"):
+        return "the telegram plugin did not poll the fake Telegram within 30 s"
+    for user in TG_USERS:
+        tg.say(user, f"/new {cwd} {user[1]}")
+    for user in TG_USERS:
+        if not tg.call("GET", f"/wait?for=message&from=bot&chat_id={user[0]}&contains=Started%20{user[1]}&timeout=60").get("ok"):
+            return f"/new in {user[1]}'s private chat did not start a session within 60 s"
+    return None
+
+
+def first_visible_rounds(fake, tg, pi_log):
+    """ROUNDS rounds of TG_CHATS Telegram private chats and as many Discord channels prompted at
+    once (which messenger goes first alternates). Per messenger: seconds from each user's message
+    and from pi's first delta to the first request that put text of the answer in the chat."""
+    tg_cursor = tg.call("GET", "/cursor")["cursor"]
+    dc_cursor = fake.call("GET", "/cursor")["cursor"]
+    sent = {}  # tag -> (messenger, chat, wall time of the message)
+    for r in range(ROUNDS):
+        order = ("tg", "dc") if r % 2 == 0 else ("dc", "tg")
+        for i in range(TG_CHATS):
+            for kind in order:
+                tag = f"{kind}{i:02d}r{r}"
+                text = f"bench:stream:{tag}:{ROUND_SECONDS}:{RATE}"
+                if kind == "tg":
+                    sent[tag] = ("telegram", TG_USERS[i][0], time.time())
+                    tg.say(TG_USERS[i], text)
+                else:
+                    sent[tag] = ("discord", channel_id(i), time.time())
+                    fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
+                                                    "mention_bot": True, "content": text})
+        want = {f"{k}{i:02d}r{r}" for k in ("tg", "dc") for i in range(TG_CHATS)}
+        deadline = time.monotonic() + ROUND_SECONDS + 60
+        while not want <= {e.get("tag") for e in read_jsonl(pi_log) if e.get("ev") == "done"}:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        # The finals and their edits out, and Telegram's per-chat write budget back.
+        quiet_until(fake, 1.5, 30)
+        time.sleep(2.0)
+    firsts = {e["tag"]: e["wall"] / 1e9 for e in read_jsonl(pi_log) if e.get("ev") == "first_delta"}
+    shown = {}  # (messenger, chat) -> [time text of an answer was visible]
+    for r in tg.call("GET", f"/requests?since={tg_cursor}", timeout=120)["requests"]:
+        params = r.get("params") or {}
+        if r.get("method") not in ("sendMessage", "editMessageText") or r.get("status") != 200:
+            continue
+        if not str(params.get("text") or "").strip():
+            continue
+        shown.setdefault(("telegram", str(params.get("chat_id"))), []).append(r["time"] + (r.get("duration_s") or 0))
+    for r in fake.call("GET", f"/requests?since={dc_cursor}", timeout=120)["requests"]:
+        if r.get("method") not in ("POST", "PATCH") or r.get("status") != 200:
+            continue
+        parts = r.get("path", "").split("/")
+        if len(parts) < 6 or parts[3] != "channels" or parts[5] != "messages":
+            continue
+        body = r.get("request_body") or {}
+        if not (isinstance(body, dict) and (body.get("content") or "").strip()):
+            continue
+        shown.setdefault(("discord", parts[4]), []).append(r["time"])
+    out = {m: {"message": [], "delta": []} for m in ("telegram", "discord")}
+    for tag, (messenger, chat, at) in sent.items():
+        seen = sorted(t for t in shown.get((messenger, chat), []) if t >= at)
+        if not seen or tag not in firsts:
+            continue
+        out[messenger]["message"].append(seen[0] - at)
+        out[messenger]["delta"].append(seen[0] - firsts[tag])
+    out["violations"] = tg.call("GET", "/violations?severity=error")["violations"]
+    return out
 
 
 def quiet_until(fake, quiet, timeout):

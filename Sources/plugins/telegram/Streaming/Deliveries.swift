@@ -105,6 +105,7 @@ struct Deliveries: Sendable {
                 }
             }
         }
+        if let runID = params.runID { await live.done(runID, in: place) }
     }
 
     private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {

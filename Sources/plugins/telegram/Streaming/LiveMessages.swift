@@ -58,11 +58,8 @@ actor LiveMessages {
     }
 
     private func persist(_ key: String) async {
-        if let run = runs[key], !run.finished {
-            saved[key] = Shown(posted: run.posted, liveMessage: run.liveMessage, text: run.shownTail)
-        } else {
-            saved[key] = nil
-        }
+        guard let run = runs[key] else { return }
+        saved[key] = Shown(posted: run.posted, liveMessage: run.liveMessage, text: run.shownTail)
         if saved.count > 200 { saved = saved.filter { runs[$0.key] != nil } }
         await store.save(saved, to: Self.file)
     }
@@ -99,9 +96,18 @@ actor LiveMessages {
         run.finished = true
         runs[runID] = run
         await run.writer?.value
-        await persist(runID)
         guard let after = runs[runID], let message = after.liveMessage else { return nil }
         return (message, after.shownTail)
+    }
+
+    /// The final answer is out: what the run showed need not be remembered any more. Not done in
+    /// `finish`, which comes before the final is posted: a plugin killed in between must still
+    /// find the live message to turn into the answer.
+    func done(_ run: String, in place: Place) async {
+        let key = run + " " + place.key
+        guard saved[key] != nil else { return }
+        saved[key] = nil
+        await store.save(saved, to: Self.file)
     }
 
     private func write(_ runID: String) async {
