@@ -2,6 +2,10 @@ import Foundation
 import PiRelaySDK
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Issue 15 through everything real: the daemon, the formatter, attachments and telegram plugins
 /// against the fake Telegram Bot API, the fake pi behind every session. Named Stack… so that a
 /// whole sanitizer run leaves it out, as it does the other stack suites.
@@ -239,6 +243,39 @@ extension StackTelegramTests {
             body["text"] = "@pirelay_test_bot from the supergroup"
             try await stack.fake.post("/messages", body)
             try await stack.waitForBotMessage(in: supergroup, containing: "Echo: from the supergroup")
+        }
+    }
+}
+
+extension StackTelegramTests {
+    /// What gets between the plugin and its updates: a webhook someone set (removed at start,
+    /// pending updates kept), a long poll cut off mid-wait (polled again), and another program
+    /// polling the same token (409: said plainly in the log, retried with backoff). Through all
+    /// of it no message is lost.
+    @Test(.timeLimit(.minutes(5)))
+    func aWebhookACutPollAndASecondPollerLoseNothing() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.fake.post("/webhook", ["url": "https://example.invalid/hook"])
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.start()
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "Started tg")
+            let webhook = try await stack.fake.get("/updates")
+            #expect(webhook["poll"] != .null, "polling despite the webhook: \(webhook)")
+
+            let cut = try await stack.fake.post("/cut_polls")
+            #expect(cut["cut"]?.intValue ?? 0 >= 1, "\(cut)")
+            try await stack.dm("after the cut")
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "Echo: after the cut")
+
+            // Another program polls with the same token: Telegram ends our poll with a 409.
+            let url = try #require(URL(string: stack.fake.apiBase + "/bot\(TelegramStack.token)/getUpdates?timeout=1"))
+            _ = try? await URLSession.shared.data(from: url)
+            try await waitUntil("the conflict is in the plugin's log", timeout: .seconds(30)) {
+                stack.home.pluginLog("telegram").contains("another program is polling Telegram with this bot token")
+            }
+            try await stack.dm("after the conflict")
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "Echo: after the conflict", timeout: 90)
+            #expect(stack.piPrompts(containing: "after the conflict").count == 1)
         }
     }
 }

@@ -75,6 +75,8 @@ import Testing
                 "\(f):2:3: discord.token is a secret written in config.yaml; put it in .env and name the variable in discord.tokenEnv instead",
                 "\(f):5:5: pi.env.ANTHROPIC_API_KEY is a secret written in config.yaml; move ANTHROPIC_API_KEY to .env, whose variables reach pi too",
                 "\(f):8:3: telegram.bot_token is a secret written in config.yaml; put it in .env and name the variable in telegram.bot_tokenEnv instead",
+                // The daemon checks the telegram section (as it does discord's), so a key it does not know is said.
+                "\(f):9:3: unknown key 'webhookSecretEnv' in telegram (ignored)",
             ])
         #expect(loaded.config.pi.env["ANTHROPIC_API_KEY"] == "sk-ant-1")
     }

@@ -36,8 +36,3 @@ struct Place: Sendable, Hashable {
         return object
     }
 }
-
-extension Chat {
-    /// The conversation's key, for the lane its messages are handled in.
-    var key: String { thread ?? channel }
-}
