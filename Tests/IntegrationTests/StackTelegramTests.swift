@@ -279,3 +279,41 @@ extension StackTelegramTests {
         }
     }
 }
+
+extension StackTelegramTests {
+    /// A token Telegram refuses (revoked at BotFather): the plugin stops as not configured, says
+    /// why in `pi-relayd plugins`, and is not restarted in a loop; the token is in no output.
+    @Test(.timeLimit(.minutes(5)))
+    func aRevokedTokenLeavesThePluginNotConfigured() async throws {
+        try await TelegramStack.with { stack in
+            let daemon = try await stack.start(token: "7000000001:REVOKEDtelegramSecretQ9x8c7v6b5n", polling: false)
+            let info = try await daemon.waitForPlugin("telegram", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("refused the bot token") && info.restarts == 0, "\(info)")
+            #expect(!info.reason.contains("REVOKED") && !stack.home.pluginLog("telegram").contains("REVOKED"), "\(info)")
+        }
+    }
+
+    /// A user who blocked the bot: Telegram's 403 is logged once, what is sent there is dropped
+    /// (not retried forever, not sent again into the 403), the chat is listed in the plugin's
+    /// status, and once the user writes again the bot answers there again.
+    @Test(.timeLimit(.minutes(5)))
+    func aChatThatBlockedTheBotIsDroppedUntilItWritesAgain() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.fake.post("/block", ["chat_id": .string(chat)])
+            #expect(try await stack.cli(["send", "tg", "while you were away"]).status == 0)
+            try await waitUntil("the 403 in the plugin's log", timeout: .seconds(30)) {
+                stack.home.pluginLog("telegram").contains("Telegram refuses our messages")
+            }
+            let status = try await stack.json("plugin", "call", "telegram", "status")
+            #expect(status["blockedChats"]?[chat] != nil, "\(status)")
+            #expect(stack.home.pluginLog("telegram").components(separatedBy: "Telegram refuses our messages").count == 2, "logged once")
+
+            try await stack.dm("I am back")
+            try await stack.waitForBotMessage(in: chat, containing: "Echo: I am back")
+        }
+    }
+}

@@ -47,7 +47,7 @@ public struct TelegramRelay: Plugin {
             blocked: blocked, migrations: migrations, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: config.allowedUsers, connection: context.connection, inbox: inbox, logger: logger)
-        typing = Typing(api: api, migrations: migrations, logger: logger)
+        typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
         live = LiveMessages(poster: poster, typing: typing, store: store, logger: logger)
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(

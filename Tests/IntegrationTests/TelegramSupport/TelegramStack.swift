@@ -77,11 +77,11 @@ final class TelegramStack: Sendable {
 
     /// Starts the daemon and waits until the telegram plugin is polling.
     @discardableResult
-    func start(extra: String = "", doomed: Bool = false) async throws -> Daemon {
+    func start(extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true) async throws -> Daemon {
         try home.writeConfig(yaml(extra: extra))
         let since = try await fake.cursor
         let env = [
-            "TELEGRAM_BOT_TOKEN": Self.token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",
+            "TELEGRAM_BOT_TOKEN": token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",
             "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
         let daemon: Daemon
@@ -92,7 +92,8 @@ final class TelegramStack: Sendable {
             daemon = try await home.startDaemon(environment: env)
             started.withLock { $0.append(daemon) }
         }
-        for plugin in ["formatter", "attachments", "telegram"] { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }
+        for plugin in ["formatter", "attachments"] + (polling ? ["telegram"] : []) { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }
+        guard polling else { return daemon }
         guard try await fake.wait("for=poll&since=\(since)", timeout: 60) != nil else {
             throw StackFailure("the telegram plugin is not polling:\n\(home.pluginLog("telegram").suffix(3000))")
         }

@@ -3,7 +3,8 @@ import PiRelaySDK
 
 /// Sends and edits messages: HTML first, plain text if Telegram cannot parse it (a bug of ours,
 /// but the user still gets the words), an edit that changes nothing counted as done, and a
-/// chat that blocked the bot noted instead of retried forever.
+/// chat that blocked the bot noted instead of retried forever: nothing more is sent there
+/// (another request would only meet the 403 again) until it writes to the bot.
 struct Poster: Sendable {
     let api: BotAPI
     let blocked: BlockedChats
@@ -14,6 +15,7 @@ struct Poster: Sendable {
     func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false) async throws -> Int {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
+        try await refuseIfBlocked(place)
         do {
             return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet)
         } catch let error as BotAPIError where error.migrateTo != nil {
@@ -44,6 +46,7 @@ struct Poster: Sendable {
     func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
+        try await refuseIfBlocked(place)
         var params: JSONValue = [
             "chat_id": .string(place.chatID), "message_id": JSONValue(messageID), "text": .string(html), "parse_mode": "HTML",
             "link_preview_options": ["is_disabled": true],
@@ -65,6 +68,7 @@ struct Poster: Sendable {
     func upload(path: String, filename: String, caption: String?, to asked: Place) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
+        try await refuseIfBlocked(place)
         var fields: [String: String] = ["chat_id": place.chatID]
         if let topic = place.topicID { fields["message_thread_id"] = String(topic) }
         if let caption, !caption.isEmpty {
@@ -81,6 +85,11 @@ struct Poster: Sendable {
             }
         }
         try await api.upload("sendDocument", fields: fields, part: "document", path: path, filename: filename, chat: place.chatID)
+    }
+
+    private func refuseIfBlocked(_ place: Place) async throws {
+        guard await blocked.isBlocked(place.chatID) else { return }
+        throw BotAPIError(method: "send", status: 403, text: "the chat blocked the bot (not sent)")
     }
 
     private func messageID(_ result: JSONValue) throws -> Int {

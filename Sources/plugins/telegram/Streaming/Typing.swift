@@ -6,13 +6,15 @@ import Logging
 actor Typing {
     private let api: BotAPI
     private let migrations: Migrations
+    private let blocked: BlockedChats
     private let logger: Logger
     private var lastKept: [Place: ContinuousClock.Instant] = [:]
     private var loops: [Place: Task<Void, Never>] = [:]
 
-    init(api: BotAPI, migrations: Migrations, logger: Logger) {
+    init(api: BotAPI, migrations: Migrations, blocked: BlockedChats, logger: Logger) {
         self.api = api
         self.migrations = migrations
+        self.blocked = blocked
         self.logger = logger
     }
 
@@ -34,7 +36,14 @@ actor Typing {
         while !Task.isCancelled, let kept = lastKept[place], ContinuousClock.now - kept < .seconds(10) {
             var current = place
             current.chatID = await migrations.current(place.chatID)
-            do { try await api.call("sendChatAction", current.params(["action": "typing"]), chat: current.chatID, counts: false) } catch {
+            // A chat that blocked the bot shows no typing; asking again would only meet the 403.
+            if await blocked.isBlocked(current.chatID) { break }
+            do {
+                try await api.call("sendChatAction", current.params(["action": "typing"]), chat: current.chatID, counts: false)
+            } catch let error as BotAPIError where error.isForbidden {
+                await blocked.block(current.chatID, reason: error.text)
+                break
+            } catch {
                 logger.debug("typing in \(place.key): \(error)")
             }
             try? await Task.sleep(for: .seconds(4))
