@@ -7,7 +7,7 @@ import PiRelaySDK
 struct Presses: Sendable {
     let api: BotAPI
     let tokens: ButtonTokens
-    let allowlist: Set<String>
+    let allowlist: Allowlist
     let connection: PluginConnection
     let inbox: Inbox
     let logger: Logger
