@@ -64,7 +64,7 @@ public struct DiscordRelay: Plugin {
             await listening.setIdentity(bot: saved.botUserID, application: saved.applicationID)
         }
 
-        if allowlist.isEmpty && !context.welcome.checkOnly {
+        if allowlist.count == 0 && !context.welcome.checkOnly {
             logger.warning(
                 "the allowlist is empty (discord.allowedUsers, DISCORD_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair discord"
             )
@@ -122,8 +122,7 @@ public struct DiscordRelay: Plugin {
         case .chatThread?:
             return try await threads.open(try request.params(ChatThreadParams.self)).json
         case .chatAllowlist?:
-            let list = try request.params(AllowlistParams.self)
-            allowlist.replace(supervisor: list.users)
+            allowlist.replace(with: try request.params(AllowlistParams.self))
             logger.info("the allowlist now has \(allowlist.count) user(s)")
             return [:]
         case .messengerIdentity?:

@@ -99,7 +99,7 @@ public struct TelegramRelay: Plugin {
         case .chatThread?:
             return try await topics.open(try request.params(ChatThreadParams.self)).json
         case .chatAllowlist?:
-            allowlist.replace(supervisor: try request.params(AllowlistParams.self).users)
+            allowlist.replace(with: try request.params(AllowlistParams.self))
             logger.info("the allowlist now has \(allowlist.count) user(s)")
             return [:]
         case .messengerIdentity?:

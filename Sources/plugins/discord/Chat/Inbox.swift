@@ -97,15 +97,15 @@ actor Inbox {
     }
 
     /// `/pair CODE`: handed to the supervisor, which checks the code (and refuses outside DMs);
-    /// its answer is posted as a reply.
+    /// its answer is posted as a reply. Outside a DM at most once per 10 minutes per user and
+    /// channel, as refusals are, so nobody can make the bot spam a channel.
     private func pair(_ chat: Chat, code: String, message: String) async {
         logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(chat.postChannel)")
-        let reply: Reply
-        do {
-            reply = try await connection.request(.chatPair, ChatPairParams(chat: chat, code: code), timeout: .seconds(30))
-        } catch {
-            logger.warning("chat.pair for message \(message) failed: \(error)")
-            reply = Reply(text: "⚠️ pi-relayd could not check this code. Try again.")
+        let reply = await connection.pair(chat, code: code)
+        if !chat.dm {
+            let key = chat.user + "/" + chat.postChannel
+            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+            refusedAt[key] = Date()
         }
         do {
             try await poster.post(reply, channel: chat.postChannel, replyTo: message, nonceBase: "pair:" + message)

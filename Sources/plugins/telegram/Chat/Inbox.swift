@@ -86,7 +86,7 @@ actor Inbox {
         await forums.saw(message)
         await blocked.heard(message.chatID)
         if let old = message.migrateFrom {
-            await migrations.moved(old, to: message.chatID, by: allowlist.contains(message.fromID) ? message.fromID : nil)
+            await migrations.moved(old, to: message.chatID, by: allowlist.permits(message.fromID) ? message.fromID : nil)
             policy.groups.insert(message.chatID)
         } else if let new = message.migrateTo {
             await migrations.moved(message.chatID, to: new)
@@ -103,7 +103,7 @@ actor Inbox {
                 Task { [lanes] in await lanes.enqueue(chat.key) { [self] in await self.pair(chat, code: code, in: place) } }
                 break
             }
-            guard allowlist.contains(message.fromID) else {
+            guard allowlist.permits(message.fromID) else {
                 refuse(message, chat: chat)
                 break
             }
@@ -147,15 +147,15 @@ actor Inbox {
     }
 
     /// A pairing claim: the supervisor checks the code (and refuses outside private chats); its
-    /// answer is posted in the chat.
+    /// answer is posted in the chat. In a group at most once per 10 minutes per user, as
+    /// refusals are, so nobody can make the bot spam a group.
     private func pair(_ chat: Chat, code: String, in place: Place) async {
         logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(place.key)")
-        let reply: Reply
-        do {
-            reply = try await connection.request(.chatPair, ChatPairParams(chat: chat, code: code), timeout: .seconds(30))
-        } catch {
-            logger.warning("chat.pair from \(chat.user) failed: \(error)")
-            reply = Reply(text: "⚠️ pi-relayd could not check this code. Try again.")
+        let reply = await connection.pair(chat, code: code)
+        if !chat.dm {
+            let key = chat.user + "/" + chat.channel
+            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+            refusedAt[key] = Date()
         }
         await show(reply, in: place, from: chat)
     }
