@@ -80,7 +80,12 @@ import Glibc
                     report["bot"]?["id"]?.stringValue == StackHome.bot && report["bot"]?["applicationId"]?.stringValue == StackHome.bot, "\(report)")
                 #expect(home.read(".env") == saved)
                 #expect(Self.mode(dotenv) == 0o600)
-                Self.expectNoToken(Self.discordToken, in: [first, second])
+
+                // An app without the Message Content intent: setup says where to switch it on.
+                try await fake.post("/config", ["message_content_enabled": false])
+                let third = try await home.run(["setup", "discord", "--token-stdin"], input: Self.discordToken, extra: Self.quiet)
+                #expect(third.status == 0 && third.stdout.contains("Switch on the Message Content intent"), "\(third)")
+                Self.expectNoToken(Self.discordToken, in: [first, second, third])
                 #expect(try await fake.violations().isEmpty)
             }
         }
