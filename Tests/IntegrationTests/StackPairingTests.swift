@@ -18,7 +18,7 @@ import Glibc
         try await StackHome.with { stack in
             var config = StackConfig()
             config.allowedUsers = []
-            try await stack.start(config)
+            let daemon = try await stack.start(config)
             let dm = try await stack.dmChannel(.alice)
             let terminal = try PairingTerminal(stack.home, messenger: "discord", answer: "y\n")
             let code = try #require(try await terminal.code()["code"]?.stringValue)
@@ -49,6 +49,14 @@ import Glibc
             try await stack.waitForState("paired", "idle")
             try await stack.dm("hello from a paired user", from: .alice)
             try await stack.waitForPiPrompt(containing: "hello from a paired user")
+
+            // Kept across a restart: the daemon reads the file, the plugin gets her in its welcome.
+            let (exit, forced) = await daemon.terminate()
+            #expect(exit == .exited(0) && !forced)
+            try await stack.start(config, freshCommands: false)
+            try await stack.waitForState("paired", "idle")
+            try await stack.dm("hello after a restart", from: .alice)
+            try await stack.waitForPiPrompt(containing: "hello after a restart")
 
             let revoked = try await stack.cli(["users", "revoke", StackUser.alice.id])
             #expect(revoked.status == 0 && revoked.stdout.contains("revoked alice"), "\(revoked)")
