@@ -71,7 +71,7 @@ import Glibc
 
     /// Five wrong codes void the code (the terminal says so) and the right one no longer works;
     /// a code posted in a guild channel is refused with a reply and voided too; declining at the
-    /// terminal adds nobody.
+    /// terminal adds nobody; an expired code is refused.
     @Test(.timeLimit(.minutes(6)))
     func wrongCodesAGroupClaimAndADeclineLetNobodyIn() async throws {
         try await StackHome.with { stack in
@@ -111,20 +111,28 @@ import Glibc
             #expect(listed.isEmpty, "\(listed)")
             try await stack.dm("let me in anyway", from: .mallory)
             try await stack.waitForBotMessage(in: dm, containing: "Not authorized.")
+
+            let short = try PairingTerminal(stack.home, messenger: "discord", options: ["--ttl-seconds", "1"])
+            let stale = try #require(try await short.code()["code"]?.stringValue)
+            let expired = try await short.finish()
+            #expect(expired.status == 1 && expired.stdout.contains("expired"), "\(expired)")
+            try await stack.dm("/pair \(stale)", from: .mallory)
+            try await stack.waitForBotMessage(in: dm, containing: "That code is not valid", count: 8)
         }
     }
 
     private func terminalEvents(_ terminal: PairingTerminal) -> [JSONValue] { terminal.events }
 
     /// Telegram: the t.me deep link (and its QR code) carries the code; the Start button sends
-    /// `/start CODE`, which pairs a user on no allowlist (`--yes`: no question asked). An expired
-    /// code is refused, and so is a claim in a group.
+    /// `/start CODE`, which pairs a user on no allowlist once the terminal confirms. An expired
+    /// code is refused, five wrong ones void a code, `--yes` adds without asking, and a claim in
+    /// a group is refused.
     @Test(.timeLimit(.minutes(6)))
     func aTelegramUserPairsThroughTheStartLink() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
             let mallory = TelegramStack.mallory
-            let terminal = try PairingTerminal(stack.home, messenger: "telegram", options: ["--yes"], json: false)
+            let terminal = try PairingTerminal(stack.home, messenger: "telegram", answer: "y\n", json: false)
             let link = try await waitFor("the deep link", timeout: .seconds(60)) {
                 terminal.process.stdout.split(separator: "\n").first { $0.contains("https://t.me/pirelay_test_bot?start=") }
             }
@@ -134,8 +142,10 @@ import Glibc
             #expect(terminal.process.stdout.contains("/pair \(code)"))
 
             try await stack.dm("/start \(code)", from: mallory)
+            try await stack.waitForBotMessage(in: mallory.id, containing: "Waiting for the bot's owner to confirm")
             try await stack.waitForBotMessage(in: mallory.id, containing: "Paired")
             let done = try await terminal.finish()
+            #expect(done.stdout.contains("Claimed by mallory (id \(mallory.id)) on telegram."), "\(done)")
             #expect(done.status == 0 && done.stdout.contains("✓ mallory (\(mallory.id)) can now use telegram"), "\(done)")
 
             try await stack.dm("/new \(stack.workspace) tgpair", from: mallory)
@@ -156,6 +166,24 @@ import Glibc
             let stranger = (id: "777000777", name: "trudy")
             try await stack.dm("/pair \(stale)", from: stranger)
             try await stack.waitForBotMessage(in: stranger.id, containing: "That code is not valid")
+
+            // Five wrong tries void a code; with --yes the right one would have let her in unasked.
+            let guessed = try PairingTerminal(stack.home, messenger: "telegram", options: ["--yes"])
+            let right = try #require(try await guessed.code()["code"]?.stringValue)
+            for attempt in 1...5 {
+                try await stack.dm("/pair GUESS\(attempt)", from: stranger)
+                try await stack.waitForBotMessage(in: stranger.id, containing: "That code is not valid", count: attempt + 1)
+            }
+            let voided = try await guessed.finish()
+            #expect(voided.status == 1 && voided.stdout.contains("five wrong tries"), "\(voided)")
+            try await stack.dm("/start \(right)", from: stranger)
+            try await stack.waitForBotMessage(in: stranger.id, containing: "That code is not valid", count: 7)
+            let quick = try PairingTerminal(stack.home, messenger: "telegram", options: ["--yes"])
+            let granted = try #require(try await quick.code()["code"]?.stringValue)
+            try await stack.dm("/pair \(granted)", from: stranger)
+            try await stack.waitForBotMessage(in: stranger.id, containing: "✅ Paired")
+            let added = try await quick.finish()
+            #expect(added.status == 0 && quick.events.last?["paired"] == true, "\(added)")
 
             // A claim in a group is refused there, and voids the code.
             let grouped = try PairingTerminal(stack.home, messenger: "telegram")
