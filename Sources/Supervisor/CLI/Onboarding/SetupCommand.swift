@@ -51,7 +51,8 @@ struct SetupCommand: AsyncParsableCommand {
         do { try AtomicFile.writeOrThrow(DotEnv.setting(variable, to: token, in: existing), to: home.dotenvFile) } catch {
             throw SetupError(description: "the token is good, but \(error)")
         }
-        return SetupReport(kind: kind, identity: identity, variable: variable, file: home.dotenvFile)
+        return SetupReport(
+            kind: kind, identity: identity, variable: variable, file: home.dotenvFile, daemonRunning: ControlClient.isAlive(home.socketPath))
     }
 
     private func readToken(_ kind: SetupMessenger, variable: String, environment: [String: String], saved: String?) throws -> String {

@@ -6,9 +6,14 @@ struct SetupReport {
     let identity: MessengerIdentity
     let variable: String
     let file: String
+    /// A daemon is running: it read the old .env and needs a restart to use the new token.
+    let daemonRunning: Bool
 
     var json: JSONValue {
-        ["messenger": .string(kind.rawValue), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)]]
+        [
+            "messenger": .string(kind.rawValue), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)],
+            "daemonRunning": .bool(daemonRunning),
+        ]
     }
 
     var text: String {
@@ -22,10 +27,11 @@ struct SetupReport {
         case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
         }
         if !identity.notes.isEmpty { lines += [""] + identity.notes.map { "• " + $0 } }
-        lines += [
-            "", "Saved \(variable) in \(file) (mode 600).",
-            "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.",
-        ]
+        lines += ["", "Saved \(variable) in \(file) (mode 600)."]
+        lines.append(
+            daemonRunning
+                ? "pi-relayd is running with what .env said before: restart it (pi-relayd stop, then pi-relayd start) to use this token."
+                : "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.")
         return lines.joined(separator: "\n")
     }
 }
