@@ -71,7 +71,8 @@ import Glibc
 
     /// Five wrong codes void the code (the terminal says so) and the right one no longer works;
     /// a code posted in a guild channel is refused with a reply and voided too; declining at the
-    /// terminal adds nobody; an expired code is refused.
+    /// terminal adds nobody; an expired code, a replaced one and one whose terminal went away
+    /// are refused.
     @Test(.timeLimit(.minutes(6)))
     func wrongCodesAGroupClaimAndADeclineLetNobodyIn() async throws {
         try await StackHome.with { stack in
@@ -118,6 +119,23 @@ import Glibc
             #expect(expired.status == 1 && expired.stdout.contains("expired"), "\(expired)")
             try await stack.dm("/pair \(stale)", from: .mallory)
             try await stack.waitForBotMessage(in: dm, containing: "That code is not valid", count: 8)
+
+            // A newer pair replaces the code; a terminal that goes away withdraws its own.
+            let older = try PairingTerminal(stack.home, messenger: "discord")
+            let replacedCode = try #require(try await older.code()["code"]?.stringValue)
+            let newer = try PairingTerminal(stack.home, messenger: "discord")
+            let withdrawn = try #require(try await newer.code()["code"]?.stringValue)
+            let replaced = try await older.finish()
+            #expect(replaced.status == 1 && replaced.stdout.contains("replaced this code"), "\(replaced)")
+            newer.process.signalGroup(SIGKILL)
+            _ = try await newer.finish()
+            try await waitUntil("the daemon saw the terminal go", timeout: .seconds(30)) {
+                stack.home.daemonLog.contains("went away; the code is withdrawn")
+            }
+            for (index, gone) in [replacedCode, withdrawn].enumerated() {
+                try await stack.dm("/pair \(gone)", from: .mallory)
+                try await stack.waitForBotMessage(in: dm, containing: "That code is not valid", count: 9 + index)
+            }
         }
     }
 
