@@ -7,6 +7,9 @@ struct LiveFeed: Sendable {
     /// Where the newest state of the run is fetched (`PiSession.liveRun`).
     let session: PiSession
     var lastSent: ContinuousClock.Instant?
+    /// The pace of the fastest messenger watching the run, as of the last view: slower ones
+    /// keep the newest view and edit at their own pace.
+    var interval = ChatDelivery.defaultLiveInterval
     var sentRevision = -1
     var scheduled = false
     var inFlight = false
