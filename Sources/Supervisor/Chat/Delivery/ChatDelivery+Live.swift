@@ -93,6 +93,7 @@ extension ChatDelivery {
                 .chatLive,
                 ChatLiveParams(
                     target: binding.target, sessionID: run.sessionID, runID: runID, rev: rev, chunks: shown.chunks, tail: shown.tail))
+            if rev == 1 { metrics.firstVisible(messenger: binding.messenger, .now - current.firstChangeAt) }
         }
         guard var after = live[runID] else { return }
         after.interval = targets.map { liveInterval(of: $0.messenger) }.min() ?? Self.defaultLiveInterval

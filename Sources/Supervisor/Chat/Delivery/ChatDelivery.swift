@@ -21,6 +21,7 @@ actor ChatDelivery: SessionObserver {
     let logger: Logger
     let host: PluginHost
     let bindings: ChatBindings
+    let metrics: RelayMetrics
     /// Live feeds by run id, while the run goes on.
     var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
@@ -34,11 +35,12 @@ actor ChatDelivery: SessionObserver {
     var liveIntervals: [String: Duration] = [:]
     private var pluginsScanned = false
 
-    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings) {
+    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics) {
         self.home = home
         self.logger = logger
         self.host = host
         self.bindings = bindings
+        self.metrics = metrics
     }
 
     /// Takes a messenger's limits from its hello.
@@ -59,13 +61,14 @@ actor ChatDelivery: SessionObserver {
     func session(_ id: String, did news: SessionNews) async {
         switch news {
         case .runStarted:
+            metrics.runStarted()
             // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
             for binding in await bindings.chats(of: id) {
                 await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
             }
         case .runFinished(let run):
             live.removeValue(forKey: run.runID)
-            await deliverFinal(run)
+            await deliverFinal(run, endedAt: .now)
         case .questionAsked(let asked):
             await ask(asked, in: id, icon: "❓")
         case .approvalAsked(let asked, let onlyTo):
@@ -151,7 +154,7 @@ actor ChatDelivery: SessionObserver {
 
     // MARK: Final answers
 
-    private func deliverFinal(_ run: RunRecord) async {
+    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant) async {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
         for binding in targets {
@@ -174,6 +177,8 @@ actor ChatDelivery: SessionObserver {
                 ChatPostParams(
                     target: binding.target, kind: .final, sessionID: run.sessionID, runID: run.runID, chunks: chunks, files: files,
                     mentionUser: binding.user))
+            metrics.answerOut(messenger: binding.messenger)
+            metrics.hop(.piToMessenger, .now - endedAt)
         }
     }
 
