@@ -1,6 +1,6 @@
 extension Config {
     /// The sections pi-relayd itself reads; every other known top-level key is a plugin's.
-    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals"]
+    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics"]
     /// Top-level keys starting with this are ignored without a warning.
     static let extensionPrefix = "x-"
 
@@ -23,6 +23,7 @@ extension Config {
         logs = try LogSettings(top.section("logs"))
         sessions = try SessionSettings(top.section("sessions"), home: home)
         approvals = try ApprovalSettings(top.section("approvals"))
+        metrics = try MetricsSettings(top.section("metrics"))
 
         // `discord` is among the plugin names; it is checked and normalised just below.
         for name in pluginNames.subtracting(Self.coreSections).sorted() {

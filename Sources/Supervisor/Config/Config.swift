@@ -8,6 +8,7 @@ struct Config: Sendable, Equatable {
     var logs = LogSettings()
     var sessions = SessionSettings()
     var approvals = ApprovalSettings()
+    var metrics = MetricsSettings()
     /// The `discord:` section as checked by the loader. The plugin gets it as
     /// `pluginSections["discord"]`, with ids normalised to strings.
     var discord = DiscordSettings()

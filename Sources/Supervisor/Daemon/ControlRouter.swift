@@ -21,7 +21,7 @@ struct ControlRouter: ControlHandler {
         case "ping", "version":
             return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
         case "status":
-            return await status.json()
+            return await status.json(figures: true)
         case "plugins":
             return await host.status()
         case "plugins.reload":

@@ -61,15 +61,17 @@ struct Daemon: Service {
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger)
         let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
-        let delivery = ChatDelivery(home: home, logger: logger, host: host, bindings: bindings)
+        let metrics = RelayMetrics()
+        let delivery = ChatDelivery(home: home, logger: logger, host: host, bindings: bindings, metrics: metrics)
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
             logger: logger, observer: delivery)
-        let prompter = PromptSender(busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery)
+        let prompter = PromptSender(busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics)
         let status = DaemonStatus(
             home: home, notes: loaded.warnings + loaded.notConfigured, stateProblems: savedSessions.problems + savedBindings.problems,
-            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings)
+            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
+            metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, environment: ProcessInfo.processInfo.environment, host: host,
             delivery: delivery)
@@ -89,6 +91,17 @@ struct Daemon: Service {
         let control = ControlServer(path: home.socketPath, logger: logger, handler: router)
         try control.start()
         logger.info("control socket \(home.socketPath)")
+        // Opt-in: nothing listens unless metrics.listen is set, and then on loopback only.
+        let metricsServer = config.metrics.listen.map { address in
+            MetricsServer(address: address, logger: logger) { await metrics.exposition(sessions: sessions, host: host) }
+        }
+        if let metricsServer {
+            do { try metricsServer.start() } catch {
+                control.stop()
+                throw StartError(description: error.description)
+            }
+            logger.info("metrics on http://\(metricsServer.address)/metrics")
+        }
 
         // Trapped before anything else runs, so a SIGHUP sent now reloads instead of killing.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
@@ -128,6 +141,7 @@ struct Daemon: Service {
             stopper.yield()
         }
         control.stop()
+        metricsServer?.stop()
         logger.info("pi-relayd stopped")
     }
 

@@ -17,6 +17,9 @@ struct DaemonStatus: Sendable {
     let host: PluginHost
     let sessions: Sessions
     let bindings: ChatBindings
+    let metrics: RelayMetrics
+    /// Where the Prometheus endpoint listens; nil when metrics are off.
+    let metricsAddress: MetricsAddress?
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
     func problems() async -> [String] {
@@ -32,15 +35,48 @@ struct DaemonStatus: Sendable {
         return out
     }
 
-    func json() async -> JSONValue {
+    /// The daemon's state; `figures` adds the key figures of the metrics, which asks each running
+    /// messenger for its own (only the control socket does: a plugin asking while it is asked
+    /// would wait on itself).
+    func json(figures: Bool = false) async -> JSONValue {
         let plugins = await host.status()
         let list = (await sessions.list()).json
-        return [
+        var object: JSONValue = [
             "version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
             "sessions": list,
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
             "plugins": plugins, "notes": .array(notes.map { .string($0) }),
             "problems": .array(await problems().map { .string(Redactor.redact($0)) }),
+            "metrics": metricsAddress.map { .string("http://\($0)/metrics") } ?? .null,
+        ]
+        if figures { object["figures"] = await keyFigures() }
+        return object
+    }
+
+    /// What `pi-relayd status` shows of the metrics.
+    func keyFigures() async -> JSONValue {
+        let snapshot = await MetricsSnapshot.read(sessions: sessions, host: host)
+        metrics.record(snapshot)
+        let counted = metrics.counted
+        var hops: JSONValue = [:]
+        for (name, sample) in counted.hops {
+            hops[name] = [
+                "count": JSONValue(sample.count),
+                "p50Ms": .number(((sample.percentile(50) ?? .zero).inSeconds * 1e6).rounded() / 1000),
+                "maxMs": .number(((sample.percentile(100) ?? .zero).inSeconds * 1e6).rounded() / 1000),
+            ]
+        }
+        return [
+            "runs": JSONValue(counted.runs),
+            "promptsIn": .object(counted.promptsIn.mapValues { JSONValue($0) }),
+            "answersOut": .object(counted.answersOut.mapValues { JSONValue($0) }),
+            "openQuestions": JSONValue(snapshot.openQuestions),
+            "sessionsByState": .object(snapshot.sessionsByState.filter { $0.value > 0 }.mapValues { JSONValue($0) }),
+            "pluginRestarts": JSONValue(snapshot.plugins.reduce(0) { $0 + $1.restarts }),
+            "rateLimited": JSONValue(snapshot.plugins.reduce(0) { $0 + ($1.rateLimited ?? 0) }),
+            "outboxDepth": JSONValue(snapshot.plugins.reduce(0) { $0 + $1.outboxDepth }),
+            "outboxOldestSeconds": .number(snapshot.plugins.map(\.outboxOldestSeconds).max() ?? 0),
+            "hops": hops,
         ]
     }
 }

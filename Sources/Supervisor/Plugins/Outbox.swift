@@ -8,6 +8,19 @@ struct Outbox {
         var id: String
         var method: String
         var params: JSONValue
+        /// When it was added (seconds since 1970), for the age of the oldest in `status` and
+        /// metrics. Journals written before it was kept read as their load time.
+        var addedAt: Double = Date().timeIntervalSince1970
+
+        /// The same delivery, whenever it was added.
+        static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.id == rhs.id && lhs.method == rhs.method && lhs.params == rhs.params
+        }
+    }
+
+    /// How long the oldest unacknowledged delivery has waited, in seconds (0 when none waits).
+    func oldestAge(now: Double = Date().timeIntervalSince1970) -> Double {
+        entries.first.map { max(0, now - $0.addedAt) } ?? 0
     }
 
     let path: String
@@ -37,7 +50,7 @@ struct Outbox {
     mutating func add(_ entry: Entry) throws {
         guard entries.count < limit else { throw AddError.full(entries.count) }
         entries.append(entry)
-        append(["op": "add", "id": .string(entry.id), "method": .string(entry.method), "params": entry.params])
+        append(Self.addRecord(entry))
     }
 
     /// Returns false for an unknown id (a duplicate ack).
@@ -60,7 +73,9 @@ struct Outbox {
                 let id = record["id"]?.stringValue
             else { continue }
             if op == "add", let method = record["method"]?.stringValue {
-                entries.append(Entry(id: id, method: method, params: record["params"] ?? [:]))
+                var entry = Entry(id: id, method: method, params: record["params"] ?? [:])
+                if let at = record["at"]?.doubleValue { entry.addedAt = at }
+                entries.append(entry)
             } else if op == "ack" {
                 entries.removeAll { $0.id == id }
             }
@@ -98,11 +113,14 @@ struct Outbox {
         }
     }
 
+    private static func addRecord(_ entry: Entry) -> JSONValue {
+        ["op": "add", "id": .string(entry.id), "method": .string(entry.method), "params": entry.params, "at": .number(entry.addedAt)]
+    }
+
     private mutating func compact() {
         var out: [UInt8] = []
         for entry in entries {
-            let record: JSONValue = ["op": "add", "id": .string(entry.id), "method": .string(entry.method), "params": entry.params]
-            record.write(to: &out)
+            Self.addRecord(entry).write(to: &out)
             out.append(0x0A)
         }
         do {

@@ -402,6 +402,7 @@ actor PluginSlot {
         var object: JSONValue = [
             "name": .string(name), "path": .string(path), "state": .string(state.rawValue),
             "restarts": JSONValue(restarts), "outbox": JSONValue(outbox.entries.count),
+            "outboxOldestSeconds": .number((outbox.oldestAge() * 10).rounded() / 10),
             "pendingRequests": JSONValue(pending.count),
         ]
         if let reason { object["reason"] = .string(Redactor.redact(reason)) }

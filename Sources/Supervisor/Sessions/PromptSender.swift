@@ -7,12 +7,19 @@ struct PromptSender: Sendable {
     /// `prompt`'s `streamingBehavior` when the agent is busy: `followUp` or `steer`.
     let busyBehavior: String
     let observer: any SessionObserver
+    let metrics: RelayMetrics
+
+    /// Where a prompt from a chat came from, for the metrics.
+    struct Arrival: Sendable {
+        let messenger: String
+        let at: ContinuousClock.Instant
+    }
 
     /// Sends a prompt, steer or follow-up. A prompt always carries `streamingBehavior`, so a busy
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
     func prompt(
         _ session: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
-        echo: String? = nil
+        echo: String? = nil, arrival: Arrival? = nil
     ) async throws -> JSONValue {
         try await session.ensureRunning()
         var fields: JSONValue = ["message": .string(text)]
@@ -28,7 +35,13 @@ struct PromptSender: Sendable {
         let wasBusy = await session.state == .busy
         // A gate asks the chat whose prompt is running; a follow-up queued behind it waits its turn.
         if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
+        // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
+        let handedAt = ContinuousClock.now
         _ = try await session.command(type, fields, timeout: .seconds(60))
+        if let arrival {
+            metrics.promptIn(messenger: arrival.messenger)
+            metrics.hop(.messengerToPi, handedAt - arrival.at)
+        }
         await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
         let status =
             kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")

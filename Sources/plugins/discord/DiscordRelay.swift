@@ -9,7 +9,10 @@ import PiRelaySDK
 public struct DiscordRelay: Plugin {
     public static let manifest = PluginManifest(
         name: "discord", version: "0.1.0", roles: ["messenger"],
-        limits: ["maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760],
+        limits: [
+            "maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760,
+            "liveIntervalMs": Coalescer.defaultEditInterval.inMilliseconds,
+        ],
         summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output")
 
     let config: DiscordConfig

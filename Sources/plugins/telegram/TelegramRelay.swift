@@ -8,7 +8,8 @@ import PiRelaySDK
 public struct TelegramRelay: Plugin {
     public static let manifest = PluginManifest(
         name: "telegram", version: "0.1.0", roles: ["messenger"],
-        limits: ["maxMessageLength": TelegramText.limit, "maxUploadBytes": 50 << 20],
+        // A private chat takes about one write a second (SendPacer), edits included.
+        limits: ["maxMessageLength": TelegramText.limit, "maxUploadBytes": 50 << 20, "liveIntervalMs": 1000],
         summary: "relays pi sessions to Telegram: private chats, groups and forum topics, buttons, live output",
         dialect: .telegramHTML)
 

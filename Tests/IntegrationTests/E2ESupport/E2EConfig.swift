@@ -6,6 +6,8 @@ struct E2EConfig {
     var agentDir: String
     var formatter: [String] = []
     var attachments: [String] = []
+    /// More top-level YAML lines, as written (`metrics:` and its keys, say).
+    var extra: [String] = []
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
@@ -24,6 +26,6 @@ struct E2EConfig {
             lines.append("\(name):")
             lines += keys.map { "  " + $0 }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return (lines + extra).joined(separator: "\n") + "\n"
     }
 }

@@ -23,14 +23,14 @@ extension ChatDelivery {
         return true
     }
 
-    /// A run's first view goes out at once; later ones wait for `liveInterval` since the last,
+    /// A run's first view goes out at once; later ones wait for the feed's interval since the last,
     /// and are sent by one ticker for all runs. A timer per view (50 a second with 20 sessions
     /// streaming) woke two threads each time (issue 12 k).
     private func scheduleLive(_ runID: String) {
         guard var feed = live[runID], !feed.scheduled, !feed.inFlight else { return }
         feed.scheduled = true
         live[runID] = feed
-        if let last = feed.lastSent, .now - last < Self.liveInterval {
+        if let last = feed.lastSent, .now - last < feed.interval {
             startLiveTicker()
             return
         }
@@ -54,7 +54,7 @@ extension ChatDelivery {
     private func flushDueViews() async -> Bool {
         let now = ContinuousClock.now
         let due = live.filter { _, feed in
-            feed.scheduled && !feed.inFlight && feed.lastSent.map { now - $0 >= Self.liveInterval } ?? true
+            feed.scheduled && !feed.inFlight && feed.lastSent.map { now - $0 >= feed.interval } ?? true
         }
         for runID in due.keys { await flushLive(runID) }
         if live.values.contains(where: \.scheduled) { return true }
@@ -93,8 +93,10 @@ extension ChatDelivery {
                 .chatLive,
                 ChatLiveParams(
                     target: binding.target, sessionID: run.sessionID, runID: runID, rev: rev, chunks: shown.chunks, tail: shown.tail))
+            if rev == 1 { metrics.firstVisible(messenger: binding.messenger, .now - current.firstChangeAt) }
         }
         guard var after = live[runID] else { return }
+        after.interval = targets.map { liveInterval(of: $0.messenger) }.min() ?? Self.defaultLiveInterval
         after.inFlight = false
         after.lastSent = .now
         after.sentRevision = run.revision

@@ -6,14 +6,22 @@ import PiRelaySDK
 /// final answers, questions and notices (acknowledged, never lost). The formatter renders and
 /// masks them when there is one.
 actor ChatDelivery: SessionObserver {
-    static let liveInterval: Duration = .milliseconds(400)
-    /// How often a waiting live view is looked at: views go out every 400 to 500 ms.
+    /// How often a run's live view is sent to a messenger that names no pace of its own
+    /// (`limits.liveIntervalMs` in its hello). Discord edits a message at most every 800 ms and
+    /// Telegram and Slack about once a second, so views sent faster were rendered, sent and then
+    /// dropped by the messenger: at 400 ms about half the daemon's CPU while sessions streamed
+    /// went into views no one saw (issue 12 k).
+    static let defaultLiveInterval: Duration = .milliseconds(800)
+    /// The bounds of a pace a messenger may ask for.
+    static let liveIntervalRange: ClosedRange<Int> = 100...10_000
+    /// How often a waiting live view is looked at: views go out within a tick of their interval.
     static let liveTick: Duration = .milliseconds(100)
 
     let home: Home
     let logger: Logger
     let host: PluginHost
     let bindings: ChatBindings
+    let metrics: RelayMetrics
     /// Live feeds by run id, while the run goes on.
     var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
@@ -23,13 +31,16 @@ actor ChatDelivery: SessionObserver {
     var uploadLimits: [String: Int] = [:]
     /// Each messenger's markup, from its hello; runs and notices are rendered in it.
     var dialects: [String: Dialect] = [:]
+    /// Each messenger's pace for live views, from its hello's `liveIntervalMs`.
+    var liveIntervals: [String: Duration] = [:]
     private var pluginsScanned = false
 
-    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings) {
+    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics) {
         self.home = home
         self.logger = logger
         self.host = host
         self.bindings = bindings
+        self.metrics = metrics
     }
 
     /// Takes a messenger's limits from its hello.
@@ -37,20 +48,27 @@ actor ChatDelivery: SessionObserver {
         if let length = hello.limits["maxMessageLength"] { limits[plugin] = length }
         if let bytes = hello.limits["maxUploadBytes"] { uploadLimits[plugin] = bytes }
         dialects[plugin] = hello.dialect ?? .markdown
+        liveIntervals[plugin] = hello.limits["liveIntervalMs"].map { milliseconds in
+            .milliseconds(min(max(milliseconds, Self.liveIntervalRange.lowerBound), Self.liveIntervalRange.upperBound))
+        }
     }
+
+    /// A messenger's pace for live views.
+    func liveInterval(of messenger: String) -> Duration { liveIntervals[messenger] ?? Self.defaultLiveInterval }
 
     func dialect(of messenger: String) -> Dialect { dialects[messenger] ?? .markdown }
 
     func session(_ id: String, did news: SessionNews) async {
         switch news {
         case .runStarted:
+            metrics.runStarted()
             // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
             for binding in await bindings.chats(of: id) {
                 await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
             }
         case .runFinished(let run):
             live.removeValue(forKey: run.runID)
-            await deliverFinal(run)
+            await deliverFinal(run, endedAt: .now)
         case .questionAsked(let asked):
             await ask(asked, in: id, icon: "❓")
         case .approvalAsked(let asked, let onlyTo):
@@ -136,7 +154,7 @@ actor ChatDelivery: SessionObserver {
 
     // MARK: Final answers
 
-    private func deliverFinal(_ run: RunRecord) async {
+    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant) async {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
         for binding in targets {
@@ -159,6 +177,8 @@ actor ChatDelivery: SessionObserver {
                 ChatPostParams(
                     target: binding.target, kind: .final, sessionID: run.sessionID, runID: run.runID, chunks: chunks, files: files,
                     mentionUser: binding.user))
+            metrics.answerOut(messenger: binding.messenger)
+            metrics.hop(.piToMessenger, .now - endedAt)
         }
     }
 

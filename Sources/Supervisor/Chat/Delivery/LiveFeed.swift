@@ -6,7 +6,12 @@
 struct LiveFeed: Sendable {
     /// Where the newest state of the run is fetched (`PiSession.liveRun`).
     let session: PiSession
+    /// When the run first changed: its first view's delay is what a user waits for.
+    let firstChangeAt = ContinuousClock.now
     var lastSent: ContinuousClock.Instant?
+    /// The pace of the fastest messenger watching the run, as of the last view: slower ones
+    /// keep the newest view and edit at their own pace.
+    var interval = ChatDelivery.defaultLiveInterval
     var sentRevision = -1
     var scheduled = false
     var inFlight = false

@@ -115,6 +115,7 @@ actor ChatDesk: PluginRouter {
     }
 
     private func chatMessage(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
+        let arrival = PromptSender.Arrival(messenger: plugin, at: .now)
         let chat = params.chat.from(plugin: plugin)
         guard await allowed(chat) else {
             logger.warning("refused a message from unlisted user \(chat.user) on \(plugin)")
@@ -146,7 +147,7 @@ actor ChatDesk: PluginRouter {
         let said = text.isEmpty ? "(see attachments)" : text
         let outcome = try await prompter.prompt(
             session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
-            echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }))
+            echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
         let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
         return ChatMessageResult(status: status, reply: inbound.notes.isEmpty ? nil : Reply(inbound.notes.joined(separator: "\n")))
     }

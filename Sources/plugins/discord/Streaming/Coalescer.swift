@@ -23,6 +23,10 @@ struct Coalescer: Sendable {
         var lastChange: Instant?
     }
 
+    /// Discord edits one message at most this often; the supervisor is told so in the hello
+    /// (`liveIntervalMs`) and sends live views no faster.
+    static let defaultEditInterval: Duration = .milliseconds(800)
+
     let editInterval: Duration
     let limit: Int
     private(set) var revision: Int?
@@ -32,7 +36,7 @@ struct Coalescer: Sendable {
     private(set) var busy = false
     private var retryAt: Instant?
 
-    init(editInterval: Duration = .milliseconds(800), limit: Int = 2000, posted: [Slot] = []) {
+    init(editInterval: Duration = Coalescer.defaultEditInterval, limit: Int = 2000, posted: [Slot] = []) {
         self.editInterval = editInterval
         self.limit = limit
         slots = posted

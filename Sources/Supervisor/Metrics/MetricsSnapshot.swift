@@ -1,0 +1,46 @@
+import PiRelaySDK
+
+/// What the daemon's actors know at one moment, for the gauges and for `status`: sessions by
+/// state, open questions, and each plugin's state, restarts, outbox and (for a messenger) the
+/// 429s it met, from its own `status` answer.
+struct MetricsSnapshot: Sendable {
+    struct Plugin: Sendable {
+        var name: String
+        var state: String
+        var restarts: Int
+        var outboxDepth: Int
+        var outboxOldestSeconds: Double
+        /// 429s the plugin counted since it started; nil when it says nothing of them.
+        var rateLimited: Int?
+    }
+
+    static let sessionStates = ["starting", "resuming", "idle", "busy", "waiting-for-answer", "exited", "offline"]
+    /// A plugin that does not answer `status` in time is shown without its own figures.
+    static let statusDeadline: Duration = .seconds(1)
+
+    var sessionsByState: [String: Int] = [:]
+    var openQuestions = 0
+    var plugins: [Plugin] = []
+
+    static func read(sessions: Sessions, host: PluginHost) async -> MetricsSnapshot {
+        var snapshot = MetricsSnapshot()
+        for state in sessionStates { snapshot.sessionsByState[state] = 0 }
+        for summary in await sessions.list() {
+            snapshot.sessionsByState[summary.state, default: 0] += 1
+            snapshot.openQuestions += summary.questions ?? 0
+        }
+        for entry in (await host.status()).arrayValue ?? [] {
+            guard let name = entry["name"]?.stringValue else { continue }
+            var plugin = Plugin(
+                name: name, state: entry["state"]?.stringValue ?? "?", restarts: entry["restarts"]?.intValue ?? 0,
+                outboxDepth: entry["outbox"]?.intValue ?? 0, outboxOldestSeconds: entry["outboxOldestSeconds"]?.doubleValue ?? 0)
+            let roles = entry["roles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if plugin.state == "running", roles.contains("messenger"), let slot = await host.slot(name) {
+                let answer = try? await slot.request(.status, NoPayload(), timeout: statusDeadline)
+                plugin.rateLimited = answer?["rateLimited"]?.intValue
+            }
+            snapshot.plugins.append(plugin)
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,32 @@
+import CoreMetrics
+import Synchronization
+
+extension RelayMetrics {
+    /// The Prometheus text exposition, with the gauges read fresh from the daemon's actors.
+    func exposition(sessions: Sessions, host: PluginHost) async -> [UInt8] {
+        record(await MetricsSnapshot.read(sessions: sessions, host: host))
+        return registry.emitToBuffer()
+    }
+
+    /// Sets the gauges, and turns the plugins' running totals (restarts, 429s) into counter
+    /// increments: a total lower than the last one seen means the plugin started counting anew.
+    func record(_ snapshot: MetricsSnapshot) {
+        for (state, count) in snapshot.sessionsByState {
+            Gauge(label: "pi_relayd_sessions", dimensions: [("state", state)], factory: factory).record(count)
+        }
+        Gauge(label: "pi_relayd_open_questions", factory: factory).record(snapshot.openQuestions)
+        for plugin in snapshot.plugins {
+            let labels = [("plugin", plugin.name)]
+            Gauge(label: "pi_relayd_outbox_depth", dimensions: labels, factory: factory).record(plugin.outboxDepth)
+            Gauge(label: "pi_relayd_outbox_oldest_seconds", dimensions: labels, factory: factory).record(plugin.outboxOldestSeconds)
+            Gauge(label: "pi_relayd_plugin_up", dimensions: labels, factory: factory).record(plugin.state == "running" ? 1 : 0)
+            let restarts = totals.withLock { $0.advance("restarts", plugin.name, to: plugin.restarts) }
+            Counter(label: "pi_relayd_plugin_restarts_total", dimensions: labels, factory: factory).increment(by: restarts)
+            if let rateLimited = plugin.rateLimited {
+                let added = totals.withLock { $0.advance("rateLimited", plugin.name, to: rateLimited) }
+                Counter(label: "pi_relayd_rate_limited_total", dimensions: [("messenger", plugin.name)], factory: factory)
+                    .increment(by: added)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Live views come at the pace the messenger names in its hello (`limits.liveIntervalMs`), and
+/// at 800 ms when it names none: views sent faster than a chat can show them were rendered, sent
+/// and dropped (issue 12 k). Only the lower bound is checked; a busy machine may send fewer.
+@Suite struct LivePaceTests {
+    /// Seconds between consecutive live views of one run, as the fake messenger received them.
+    static func gaps(_ chat: E2EChatHome, runID: String) -> [Double] {
+        let times = chat.messengerEvents()
+            .filter { $0["event"] == "notify" && $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runID }
+            .compactMap { $0["t"]?.doubleValue }
+        return zip(times.dropFirst(), times).map { later, earlier in later - earlier }
+    }
+
+    @Test(arguments: [(nil, 0.8), ("1500", 1.5)] as [(String?, Double)])
+    func liveViewsComeNoFasterThanTheMessengersPace(declared: String?, interval: Double) async throws {
+        try await E2EChatHome.with { chat in
+            var environment: [String: String] = [:]
+            if let declared { environment["FAKE_LIVE_INTERVAL_MS"] = declared }
+            _ = try await chat.start(environment: environment)
+            let sid = try await chat.newBoundSession("paced")
+            // 60 chunks 100 ms apart: a change every 100 ms for six seconds.
+            _ = try await chat.say("!scenario slow 60 100")
+            _ = try await chat.waitForFinal(1)
+            let gaps = Self.gaps(chat, runID: "\(sid)-1")
+            #expect(gaps.count >= 2, "the run was shown live more than twice: \(gaps)")
+            // The fake stamps a view when it reads it: one read late on a busy machine shortens
+            // the next gap, so a quarter is allowed (the old pace, 400 ms, still fails both).
+            #expect(gaps.allSatisfy { $0 >= interval * 0.75 }, "views \(gaps) came faster than every \(interval) s")
+        }
+    }
+}

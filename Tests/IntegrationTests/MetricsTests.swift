@@ -1,0 +1,71 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 16, metrics: the opt-in Prometheus endpoint of the real daemon, scraped over HTTP after a
+/// prompt went through the fake messenger, the real formatter and the fake pi.
+@Suite struct MetricsTests {
+    @Test func aScrapeCountsWhatHappened() async throws {
+        try await E2EChatHome.with { chat in
+            let port = try LoopbackHTTP.freePort()
+            var config = chat.config()
+            config.extra = ["metrics:", "  listen: 127.0.0.1:\(port)"]
+            let daemon = try await chat.start(config)
+            let sid = try await chat.newBoundSession("counted")
+            _ = try await chat.say("!scenario text 5")
+            _ = try await chat.waitForFinal(1)
+
+            let scrape = try LoopbackHTTP.get(port: port, path: "/metrics")
+            #expect(scrape.status == 200, "\(scrape.head)")
+            #expect(scrape.head.contains("text/plain; version=0.0.4"), "\(scrape.head)")
+            let figures = PrometheusText(scrape.body)
+            #expect(figures["pi_relayd_prompts_in_total{messenger=\"fake-messenger\"}"] == 1, "\(scrape.body)")
+            #expect(figures["pi_relayd_answers_out_total{messenger=\"fake-messenger\"}"] == 1)
+            #expect(figures["pi_relayd_runs_total"] == 1)
+            #expect(figures["pi_relayd_sessions{state=\"idle\"}"] == 1)
+            #expect(figures["pi_relayd_sessions{state=\"busy\"}"] == 0)
+            #expect(figures["pi_relayd_open_questions"] == 0)
+            #expect(figures["pi_relayd_hop_seconds_count{hop=\"messenger_to_pi\"}"] == 1)
+            #expect(figures["pi_relayd_hop_seconds_count{hop=\"pi_to_messenger\"}"] == 1)
+            let shownLive = chat.lives(runID: "\(sid)-1").isEmpty ? 0.0 : 1.0
+            #expect(figures["pi_relayd_first_visible_seconds_count{messenger=\"fake-messenger\"}"] ?? 0 == shownLive)
+            #expect(figures["pi_relayd_plugin_up{plugin=\"formatter\"}"] == 1)
+            #expect(figures["pi_relayd_outbox_depth{plugin=\"fake-messenger\"}"] == 0)
+            #expect(figures["pi_relayd_plugin_restarts_total{plugin=\"formatter\"}"] ?? 0 == 0)
+
+            // A crash is counted once the plugin is back.
+            let formatter = try #require(try await daemon.plugins()["formatter"]?.pid)
+            kill(formatter, SIGKILL)
+            try await daemon.waitForPlugin("formatter", "is running again") { $0.state == "running" && $0.pid != nil && $0.pid != formatter }
+            let after = PrometheusText(try LoopbackHTTP.get(port: port, path: "/metrics").body)
+            #expect(after["pi_relayd_plugin_restarts_total{plugin=\"formatter\"}"] == 1, "\(after.lines)")
+
+            // Only GET /metrics.
+            #expect(try LoopbackHTTP.get(port: port, path: "/").status == 404)
+            #expect(try LoopbackHTTP.request(port: port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").status == 405)
+
+            // `status` shows the key figures and where the endpoint is.
+            let status = try await chat.run(["status", "--json"]).json()
+            #expect(status["metrics"]?.stringValue == "http://127.0.0.1:\(port)/metrics")
+            #expect(status["figures"]?["promptsIn"]?["fake-messenger"]?.intValue == 1, "\(status)")
+            #expect(status["figures"]?["runs"]?.intValue == 1)
+            let text = try await chat.run(["status"]).stdout
+            #expect(text.contains("prompts in 1 (fake-messenger 1)"), "\(text)")
+            #expect(text.contains("metrics: http://127.0.0.1:\(port)/metrics"), "\(text)")
+        }
+    }
+
+    @Test func nothingListensUnlessConfigured() async throws {
+        try await E2EChatHome.with { chat in
+            let daemon = try await chat.start()
+            let status = try await chat.run(["status", "--json"]).json()
+            #expect(status["metrics"] == .null, "\(status)")
+            #expect(try await chat.run(["status"]).stdout.contains("metrics: off"))
+            #expect(try LoopbackHTTP.listeningSockets(of: daemon.pid).isEmpty, "the daemon listens on TCP")
+        }
+    }
+}
