@@ -136,6 +136,13 @@ import Glibc
                 #expect(good.stdout.contains("https://t.me/pirelay_test_bot"), "\(good)")
                 #expect(home.read(".env") == "TELEGRAM_BOT_TOKEN=\(Self.telegramToken)\n")
                 #expect(Self.mode(home.path + "/.env") == 0o600)
+                // Typed at the prompt, which does not echo it.
+                let typed = try await TypedAtATerminal.run(
+                    home, ["setup", "telegram"], prompt: "Telegram bot token from @BotFather", typed: Self.telegramToken, extra: Self.quiet)
+                #expect(typed.exit == .exited(0), "\(typed.shown)")
+                #expect(typed.shown.contains("✓ Telegram accepted the token"), "\(typed.shown)")
+                #expect(
+                    !typed.shown.contains(Self.telegramToken) && !typed.shown.contains(String(Self.telegramToken.suffix(12))), "the token was echoed")
                 let again = try await home.run(["setup", "telegram", "--token-stdin"], input: Self.telegramToken, extra: Self.quiet)
                 #expect(again.status == 0 && home.read(".env") == "TELEGRAM_BOT_TOKEN=\(Self.telegramToken)\n", "\(again)")
                 // Only getMe: setup neither polls nor touches the webhook or the command menu.
