@@ -31,11 +31,12 @@ import FoundationNetworking
             let commands = try await stack.fake.get("/commands")["commands"]?.arrayValue ?? []
             #expect(commands.count >= 2, "the command menu for private chats and groups: \(commands)")
 
-            // Telegram's first word to a bot: help; with a payload, pairing (not offered yet).
+            // Telegram's first word to a bot: help; with a payload, a pairing claim (StackPairingTests),
+            // which an allowed user does not need.
             try await stack.dm("/start")
             try await stack.waitForBotMessage(in: chat, containing: "Commands: /sessions")
             try await stack.dm("/start abc123")
-            try await stack.waitForBotMessage(in: chat, containing: "does not take pairing codes")
+            try await stack.waitForBotMessage(in: chat, containing: "You can already use this bot")
         }
     }
 

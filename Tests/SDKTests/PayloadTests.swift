@@ -49,7 +49,10 @@ import Testing
         #expect(RequestMethod.formatFinal.name.rawValue == "format.final")
         #expect(DeliverMethod.chatQuestionClosed.name.rawValue == "chat.question.closed")
         #expect(NotifyMethod.chatLive.name.rawValue == "chat.live")
-        #expect(MethodName.allCases.count == 17)
+        #expect(RequestMethod.chatPair.name.rawValue == "chat.pair")
+        #expect(RequestMethod.messengerIdentity.name.rawValue == "messenger.identity")
+        #expect(DeliverMethod.chatAllowlist.name.rawValue == "chat.allowlist")
+        #expect(MethodName.allCases.count == 20)
     }
 
     /// A messenger's dialect travels in its hello and in format requests; markdown, the

@@ -32,6 +32,10 @@ import Testing
         "AttachmentsInboundResult": { try AttachmentsInboundResult(json: $0).json },
         "SessionSummary": { try SessionSummary(json: $0).json },
         "BindingSummary": { try BindingSummary(json: $0).json },
+        "ChatPairParams": { try ChatPairParams(json: $0).json },
+        "AllowlistParams": { try AllowlistParams(json: $0).json },
+        "MessengerIdentityParams": { try MessengerIdentityParams(json: $0).json },
+        "MessengerIdentity": { try MessengerIdentity(json: $0).json },
     ]
 
     static func examples() throws -> [Example] {

@@ -119,7 +119,7 @@ import Testing
             loaded.notConfigured == [
                 "no config.yaml: using defaults (create \(home.configPath) to change them)",
                 "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv)",
-                "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
+                "discord: no allowed users configured, so only users paired with pi-relayd pair discord get answers (or add Discord user ids to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
             ])
     }
 

@@ -16,6 +16,7 @@ public protocol Plugin: Sendable {
 
     /// Long-running work (a gateway connection, say). Returning ends nothing: the plugin keeps
     /// serving until the supervisor shuts it down. Throwing ends the plugin with exit status 1.
+    /// Not called when the welcome says `checkOnly`.
     func run() async throws
 
     /// The supervisor asked the plugin to stop: finish in-flight work quickly.

@@ -69,8 +69,11 @@ public enum PluginRuntime {
         // Deliveries and notifications keep their order; requests run concurrently.
         let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do { try await plugin.run() } catch { exitFor(error, writer: writer, logger: logger) }
+            // Started only to be asked something (`pi-relayd setup`): no connection to the service.
+            if !welcome.checkOnly {
+                group.addTask {
+                    do { try await plugin.run() } catch { exitFor(error, writer: writer, logger: logger) }
+                }
             }
             group.addTask {
                 for await message in ordered {

@@ -30,6 +30,12 @@ public enum MethodName: String, Sendable, CaseIterable {
     case chatThread = "chat.thread"
     /// Supervisor → messenger: the bot's status line.
     case chatPresence = "chat.presence"
+    /// Messenger → supervisor: a user claims a pairing code (sent for users not on the allowlist).
+    case chatPair = "chat.pair"
+    /// Supervisor → messenger: the allowlist changed (a user paired or revoked).
+    case chatAllowlist = "chat.allowlist"
+    /// Supervisor or CLI → messenger: who the bot is, checked against the service.
+    case messengerIdentity = "messenger.identity"
     /// Supervisor → attachments: files in.
     case attachmentsInbound = "attachments.inbound"
     /// Supervisor → attachments: a file out.

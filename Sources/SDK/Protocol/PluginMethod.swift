@@ -67,6 +67,16 @@ extension RequestMethod where Params == ChatThreadParams, Result == Target {
     public static var chatThread: Self { .init(name: .chatThread) }
 }
 
+extension RequestMethod where Params == ChatPairParams, Result == Reply {
+    /// `chat.pair`.
+    public static var chatPair: Self { .init(name: .chatPair) }
+}
+
+extension RequestMethod where Params == MessengerIdentityParams, Result == MessengerIdentity {
+    /// `messenger.identity`.
+    public static var messengerIdentity: Self { .init(name: .messengerIdentity) }
+}
+
 extension RequestMethod where Params == AttachmentsInboundParams, Result == AttachmentsInboundResult {
     /// `attachments.inbound`.
     public static var attachmentsInbound: Self { .init(name: .attachmentsInbound) }
@@ -85,6 +95,11 @@ extension DeliverMethod where Params == ChatPostParams {
 extension DeliverMethod where Params == QuestionClosedParams {
     /// `chat.question.closed`.
     public static var chatQuestionClosed: Self { .init(name: .chatQuestionClosed) }
+}
+
+extension DeliverMethod where Params == AllowlistParams {
+    /// `chat.allowlist`.
+    public static var chatAllowlist: Self { .init(name: .chatAllowlist) }
 }
 
 extension NotifyMethod where Params == ChatLiveParams {

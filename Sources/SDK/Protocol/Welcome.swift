@@ -17,11 +17,18 @@ public struct Welcome: Sendable, Equatable {
     public var sessions: [SessionSummary]
     /// The chats bound to sessions, those of this plugin only.
     public var bindings: [BindingSummary]
+    /// For a messenger: every user id the supervisor lets through, configured and paired (`chat.allowlist`
+    /// brings changes). Empty for other plugins.
+    public var allowedUsers: [String]
+    /// True when a CLI command (`pi-relayd setup`) started the plugin only to ask it something
+    /// (`messenger.identity`): it must not connect to its service's event stream, post, or act on
+    /// chats. The SDK's runtime then never calls `run()`.
+    public var checkOnly: Bool
 
     /// A welcome in this SDK's protocol version.
     public init(
         plugin: String, config: JSONValue = [:], stateDir: String, spoolDir: String, home: String,
-        sessions: [SessionSummary] = [], bindings: [BindingSummary] = []
+        sessions: [SessionSummary] = [], bindings: [BindingSummary] = [], allowedUsers: [String] = [], checkOnly: Bool = false
     ) {
         self.protocol = WireMessage.protocolVersion
         self.plugin = plugin
@@ -31,6 +38,8 @@ public struct Welcome: Sendable, Equatable {
         self.home = home
         self.sessions = sessions
         self.bindings = bindings
+        self.allowedUsers = allowedUsers
+        self.checkOnly = checkOnly
     }
 }
 
@@ -42,16 +51,21 @@ extension Welcome: WirePayload {
         self.init(
             plugin: fields.optionalString("plugin") ?? "", config: json["config"].flatMap { $0.isNull ? nil : $0 } ?? [:],
             stateDir: stateDir, spoolDir: fields.optionalString("spoolDir") ?? stateDir, home: fields.optionalString("home") ?? stateDir,
-            sessions: fields.list("sessions", of: SessionSummary.self), bindings: fields.list("bindings", of: BindingSummary.self))
+            sessions: fields.list("sessions", of: SessionSummary.self), bindings: fields.list("bindings", of: BindingSummary.self),
+            allowedUsers: fields.strings("allowedUsers"), checkOnly: fields.bool("checkOnly", default: false))
         self.protocol = fields.optionalInt("protocol") ?? WireMessage.protocolVersion
     }
 
-    /// The welcome as it is written, `type` included.
+    /// The welcome as it is written, `type` included; `allowedUsers` only when not empty,
+    /// `checkOnly` only when true.
     public var json: JSONValue {
-        [
+        var object: JSONValue = [
             "type": "welcome", "protocol": JSONValue(self.protocol), "plugin": .string(plugin), "config": config,
             "stateDir": .string(stateDir), "spoolDir": .string(spoolDir), "home": .string(home),
             "sessions": sessions.json, "bindings": bindings.json,
         ]
+        if !allowedUsers.isEmpty { object["allowedUsers"] = allowedUsers.json }
+        if checkOnly { object["checkOnly"] = true }
+        return object
     }
 }

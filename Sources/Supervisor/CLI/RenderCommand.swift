@@ -69,8 +69,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     static func installedFormatter(_ home: Home) -> String? {
-        let dirs = [home.pluginsDir] + (PluginDiscovery.bundledDirectory().map { [$0] } ?? [])
-        return PluginDiscovery(directories: dirs, disabled: []).scan().found.first { $0.name == "formatter" }?.path
+        PluginDiscovery.installed("formatter", home: home)
     }
 }
 

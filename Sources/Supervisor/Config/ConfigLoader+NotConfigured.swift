@@ -23,7 +23,7 @@ extension ConfigLoader {
                 .contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             if discord.allowedUsers.isEmpty, !fromEnvironment {
                 notes.append(
-                    "discord: no allowed users, so the bot answers nobody (add your Discord user id to discord.allowedUsers or DISCORD_ALLOWED_USERS)"
+                    "discord: no allowed users configured, so only users paired with pi-relayd pair discord get answers (or add Discord user ids to discord.allowedUsers or DISCORD_ALLOWED_USERS)"
                 )
             }
         }

@@ -70,14 +70,18 @@ struct ControlClient {
     }
 
     private func send(_ fd: Int32, _ method: String, _ params: JSONValue) throws {
-        let req: JSONValue = ["id": "1", "method": .string(method), "params": params]
-        var bytes = req.serializedBytes()
+        try write(fd, ["id": "1", "method": .string(method), "params": params])
+    }
+
+    /// Writes one line on the connection.
+    func write(_ fd: Int32, _ message: JSONValue) throws {
+        var bytes = message.serializedBytes()
         bytes.append(0x0A)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw NotRunning(path: path) }
     }
 
-    private static func result(of line: [UInt8]) throws -> JSONValue {
+    static func result(of line: [UInt8]) throws -> JSONValue {
         let response = try JSONValue.parse(bytes: line)
         if let error = response["error"], !error.isNull {
             throw RemoteError(code: ErrorCode(rawValue: error["code"]?.stringValue ?? "internal"), message: error["message"]?.stringValue ?? "")

@@ -12,6 +12,7 @@ struct ControlRouter: ControlHandler {
     let sessionControl: SessionControl
     let terminalAttach: TerminalAttach
     let status: DaemonStatus
+    let pairing: PairingDesk
     /// Asks the daemon to shut down.
     let stopper: @Sendable () async -> Void
 
@@ -44,6 +45,10 @@ struct ControlRouter: ControlHandler {
             }
             let timeout = Duration.milliseconds(params["timeoutMs"]?.intValue ?? 30_000)
             return try await slot.request(method, params: callParams, timeout: timeout)
+        case "pair":
+            return try await pairing.pair(params: params, stream: stream)
+        case "users.revoke":
+            return try await pairing.revoke(params: params)
         case "attach":
             return try await terminalAttach.serve(params: params, requestID: stream.requestID, stream: stream)
         case "stop":

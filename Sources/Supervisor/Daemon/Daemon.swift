@@ -72,17 +72,20 @@ struct Daemon: Service {
             home: home, notes: loaded.warnings + loaded.notConfigured, stateProblems: savedSessions.problems + savedBindings.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
             metricsAddress: config.metrics.listen)
+        let pairing = PairingDesk(
+            home: home, logger: logger, pluginConfig: config.pluginSections, environment: ProcessInfo.processInfo.environment, host: host,
+            delivery: delivery)
         let desk = ChatDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,
-            approvalLog: approvalLog)
+            approvalLog: approvalLog, pairing: pairing)
         let router = ControlRouter(
             host: host,
             sessionControl: SessionControl(
                 sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, approvalSettings: config.approvals,
                 approvalLog: approvalLog, spawnLimit: config.sessions.spawnLimit),
             terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, approvals: config.approvals, logger: logger),
-            status: status
+            status: status, pairing: pairing
         ) { stopper.yield() }
         await sessions.adopt(savedSessions.records)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: router)

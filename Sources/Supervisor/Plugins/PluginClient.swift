@@ -16,9 +16,9 @@ actor PluginClient {
 
     init() {}
 
-    /// Starts the plugin executable.
-    func spawn(path: String, workingDirectory: String) {
-        let link = PluginLink(path: path, workingDirectory: workingDirectory)
+    /// Starts the plugin executable, with `environment` on top of the inherited one.
+    func spawn(path: String, workingDirectory: String, environment: [String: String] = [:]) {
+        let link = PluginLink(path: path, workingDirectory: workingDirectory, extra: environment)
         self.link = link
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
         task = Task {
@@ -34,19 +34,19 @@ actor PluginClient {
     }
 
     /// Waits for the hello, then sends the welcome.
-    func start(config: JSONValue, stateDir: String, timeout: Duration = .seconds(10)) async throws -> Hello {
+    func start(config: JSONValue, stateDir: String, checkOnly: Bool = false, timeout: Duration = .seconds(10)) async throws -> Hello {
         let said: Hello = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.failHello("no hello within \(timeout)") }) {
             try await withCheckedThrowingContinuation { continuation in
                 hello = continuation
                 if let handshake { judge(handshake) }
             }
         }
-        link?.send(.welcome(Welcome(plugin: said.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir)))
+        link?.send(.welcome(Welcome(plugin: said.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, checkOnly: checkOnly)))
         return said
     }
 
-    func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async throws -> Result {
-        try Result(json: try await request(method.name.rawValue, params.json))
+    func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params, timeout: Duration = .seconds(30)) async throws -> Result {
+        try Result(json: try await request(method.name.rawValue, params.json, timeout: timeout))
     }
 
     func request(_ method: String, _ params: JSONValue, timeout: Duration = .seconds(30)) async throws -> JSONValue {

@@ -28,6 +28,8 @@ public struct DiscordRelay: Plugin {
     let questions: Questions
     let registration: CommandRegistration
     let threads: ThreadOpener
+    let allowlist: Allowlist
+    let identity: BotIdentity
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -41,7 +43,9 @@ public struct DiscordRelay: Plugin {
             holdsPath: store.path(RateLimitHold.file))
         gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
         listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
-        let allowlist = Allowlist(ids: config.allowedUsers)
+        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
+        self.allowlist = allowlist
+        identity = BotIdentity(rest: rest)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
         self.threads = threads
         inbox = Inbox(
@@ -63,14 +67,15 @@ public struct DiscordRelay: Plugin {
             await listening.setIdentity(bot: saved.botUserID, application: saved.applicationID)
         }
 
-        if config.allowedUsers.isEmpty {
+        if allowlist.count == 0 && !context.welcome.checkOnly {
             logger.warning(
-                "the allowlist is empty (discord.allowedUsers and DISCORD_ALLOWED_USERS): everyone is refused; add Discord user ids to let people in")
+                "the allowlist is empty (discord.allowedUsers, DISCORD_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair discord"
+            )
         }
         logger.info(
             """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
-            \(config.guilds.count) guild(s), \(config.allowedUsers.count) allowed user(s), \
+            \(config.guilds.count) guild(s), \(allowlist.count) allowed user(s), \
             mention \(config.requireMention ? "required" : "not required") in guild channels
             """)
     }
@@ -119,6 +124,12 @@ public struct DiscordRelay: Plugin {
             return [:]
         case .chatThread?:
             return try await threads.open(try request.params(ChatThreadParams.self)).json
+        case .chatAllowlist?:
+            allowlist.replace(with: try request.params(AllowlistParams.self))
+            logger.info("the allowlist now has \(allowlist.count) user(s)")
+            return [:]
+        case .messengerIdentity?:
+            return try await identity.check().json
         case .status?:
             return await status()
         default:
@@ -163,7 +174,7 @@ public struct DiscordRelay: Plugin {
                 "failures": JSONValue(counters.failures),
             ],
             "listening": await listening.counts,
-            "allowedUsers": JSONValue(config.allowedUsers.count),
+            "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),
             "typing": JSONValue(await typing.activeCount),
             "openQuestions": JSONValue(await questions.count),

@@ -24,6 +24,7 @@ public struct TelegramRelay: Plugin {
     let topics: Topics
     let blocked: BlockedChats
     let questions: QuestionMessages
+    let allowlist: Allowlist
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -41,28 +42,30 @@ public struct TelegramRelay: Plugin {
         let keyboard = Keyboard(tokens: tokens)
         let forums = ForumChats()
         topics = Topics(api: api, poster: poster, connection: context.connection, forums: forums, logger: logger)
+        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
+        self.allowlist = allowlist
         var groups = Set(config.chats.map(\.id))
         for binding in context.welcome.bindings where binding.channel.hasPrefix("-") { groups.insert(binding.channel) }
         inbox = Inbox(
-            api: api, poster: poster, allowlist: config.allowedUsers, connection: context.connection, topics: topics, forums: forums,
+            api: api, poster: poster, allowlist: allowlist, connection: context.connection, topics: topics, forums: forums,
             blocked: blocked, migrations: migrations, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
-        presses = Presses(api: api, tokens: tokens, allowlist: config.allowedUsers, connection: context.connection, inbox: inbox, logger: logger)
+        presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, inbox: inbox, logger: logger)
         typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
         live = LiveMessages(poster: poster, typing: typing, store: store, logger: logger)
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
             sent: DeliveryLedger(path: store.path("sent.log")), migrations: migrations, connection: context.connection, logger: logger)
-        if config.allowedUsers.isEmpty {
+        if allowlist.count == 0 && !context.welcome.checkOnly {
             logger.warning(
-                "the allowlist is empty (telegram.allowedUsers and TELEGRAM_ALLOWED_USERS): everyone is refused; add Telegram user ids to let people in"
+                "the allowlist is empty (telegram.allowedUsers, TELEGRAM_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair telegram"
             )
         }
         logger.info(
             """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.chats.count) chat(s), \
-            \(config.allowedUsers.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in groups
+            \(allowlist.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in groups
             """)
     }
 
@@ -96,6 +99,12 @@ public struct TelegramRelay: Plugin {
             return [:]
         case .chatThread?:
             return try await topics.open(try request.params(ChatThreadParams.self)).json
+        case .chatAllowlist?:
+            allowlist.replace(with: try request.params(AllowlistParams.self))
+            logger.info("the allowlist now has \(allowlist.count) user(s)")
+            return [:]
+        case .messengerIdentity?:
+            return try await identity(try request.params(MessengerIdentityParams.self))
         case .status?:
             return await status()
         default:
@@ -128,7 +137,7 @@ public struct TelegramRelay: Plugin {
             ],
             "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
             "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),
-            "allowedUsers": JSONValue(config.allowedUsers.count),
+            "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),
             "typing": JSONValue(await typing.activeCount),
             "openQuestions": JSONValue(await questions.count),

@@ -11,8 +11,7 @@ struct Allowlist: Sendable {
         for value in section?["allowedUsers"]?.arrayValue ?? [] {
             if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
         }
-        let envName = messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
-        for part in (environment[envName] ?? "").split(separator: ",") {
+        for part in (environment[Self.environmentName(messenger)] ?? "").split(separator: ",") {
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { ids.insert(trimmed) }
         }
@@ -20,4 +19,9 @@ struct Allowlist: Sendable {
     }
 
     func allows(_ user: String) -> Bool { users.contains(user) }
+
+    /// `my-chat` → `MY_CHAT_ALLOWED_USERS`.
+    static func environmentName(_ messenger: String) -> String {
+        messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
+    }
 }

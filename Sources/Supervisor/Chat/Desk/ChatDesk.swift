@@ -19,12 +19,14 @@ actor ChatDesk: PluginRouter {
     let prompter: PromptSender
     let status: DaemonStatus
     let approvalLog: ApprovalLog
+    /// Who may talk: the configured allowlists merged with the paired users.
+    let pairing: PairingDesk
     private var handledMessages: HandledMessages
 
     init(
         home: Home, logger: Logger, pluginConfig: [String: JSONValue], defaultCwd: String?, host: PluginHost, sessions: Sessions,
         bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        pairing: PairingDesk, environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.home = home
         self.logger = logger
@@ -37,6 +39,7 @@ actor ChatDesk: PluginRouter {
         self.prompter = prompter
         self.status = status
         self.approvalLog = approvalLog
+        self.pairing = pairing
         self.environment = environment
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
@@ -52,6 +55,11 @@ actor ChatDesk: PluginRouter {
             return try await chatAnswer(plugin: plugin, params: try ChatAnswerParams(json: params)).json
         case .chatBind?:
             return try await chatBind(plugin: plugin, params: try ChatBindParams(json: params)).json
+        case .chatPair?:
+            // The one request taken from users not on the allowlist: pairing is how they get on it.
+            var claim = try ChatPairParams(json: params)
+            claim.chat = claim.chat.from(plugin: plugin)
+            return await pairing.claim(claim).json
         default:
             throw RemoteError.methodNotFound(method)
         }
@@ -64,7 +72,8 @@ actor ChatDesk: PluginRouter {
     func welcome(plugin: String) async -> Welcome {
         Welcome(
             plugin: plugin, config: pluginConfig[plugin] ?? [:], stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
-            home: home.root, sessions: await sessions.list(), bindings: await bindings.summaries(messenger: plugin))
+            home: home.root, sessions: await sessions.list(), bindings: await bindings.summaries(messenger: plugin),
+            allowedUsers: await pairing.allowedUsers(messenger: plugin))
     }
 
     func pluginReady(plugin: String, hello: Hello) async {
@@ -108,7 +117,7 @@ actor ChatDesk: PluginRouter {
     private func chatMessage(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
         let arrival = PromptSender.Arrival(messenger: plugin, at: .now)
         let chat = params.chat.from(plugin: plugin)
-        guard allowed(chat) else {
+        guard await allowed(chat) else {
             logger.warning("refused a message from unlisted user \(chat.user) on \(plugin)")
             return ChatMessageResult(status: .refused, reply: .notAuthorized)
         }
@@ -145,7 +154,7 @@ actor ChatDesk: PluginRouter {
 
     private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {
         let chat = params.chat.from(plugin: plugin)
-        guard allowed(chat) else {
+        guard await allowed(chat) else {
             logger.warning("refused a command from unlisted user \(chat.user) on \(plugin)")
             return .notAuthorized
         }
@@ -154,7 +163,7 @@ actor ChatDesk: PluginRouter {
 
     private func chatAnswer(plugin: String, params: ChatAnswerParams) async throws -> Reply {
         let chat = params.chat.from(plugin: plugin)
-        guard allowed(chat) else { return .notAuthorized }
+        guard await allowed(chat) else { return .notAuthorized }
         guard let session = await sessions.session(id: params.sessionID) else {
             return Reply("That question is no longer open.", ephemeral: true)
         }
@@ -173,7 +182,7 @@ actor ChatDesk: PluginRouter {
 
     private func chatBind(plugin: String, params: ChatBindParams) async throws -> Reply {
         let chat = params.chat.from(plugin: plugin)
-        guard allowed(chat) else { return .notAuthorized }
+        guard await allowed(chat) else { return .notAuthorized }
         guard let session = await sessions.session(id: params.sessionID) else {
             throw RemoteError(code: .notFound, message: "no such session")
         }
@@ -181,8 +190,9 @@ actor ChatDesk: PluginRouter {
         return Reply("This thread talks to \(await session.name).")
     }
 
-    private func allowed(_ chat: Chat) -> Bool {
-        Allowlist(section: pluginConfig[chat.messenger], messenger: chat.messenger, environment: environment).allows(chat.user)
+    /// Asked at every request, so a pairing or a revocation counts from the next one.
+    private func allowed(_ chat: Chat) async -> Bool {
+        await pairing.allows(chat)
     }
 
     func boundSession(_ chat: Chat) async -> PiSession? {

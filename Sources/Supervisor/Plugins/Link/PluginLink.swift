@@ -26,9 +26,14 @@ struct PluginLink: Sendable {
     private let sink: AsyncStream<Event>.Continuation
 
     /// A link to the executable at `path`, run in `workingDirectory`. `asPlugin: false` starts it
-    /// as a person would (no `PI_RELAY_PLUGIN`), for `plugin check`.
-    init(path: String, workingDirectory: String, home: String? = nil, maxLineBytes: Int = 8 << 20, asPlugin: Bool = true) {
-        var environment = ["PI_RELAY_PLUGIN": asPlugin ? "1" : "0"]
+    /// as a person would (no `PI_RELAY_PLUGIN`), for `plugin check`. `extra` variables are set on
+    /// top of the inherited environment (`setup` hands the token to check this way).
+    init(
+        path: String, workingDirectory: String, home: String? = nil, maxLineBytes: Int = 8 << 20, asPlugin: Bool = true,
+        extra: [String: String] = [:]
+    ) {
+        var environment = extra
+        environment["PI_RELAY_PLUGIN"] = asPlugin ? "1" : "0"
         if asPlugin { environment["PI_RELAY_PROTOCOL"] = String(WireMessage.protocolVersion) }
         if let home { environment["PI_RELAYD_HOME"] = home }
         spec = ChildSpec(executable: path, environment: environment, workingDirectory: workingDirectory, maxLineBytes: maxLineBytes)

@@ -54,6 +54,11 @@ actor Inbox {
         case .ignore(let why):
             logger.trace("message \(incoming.id) in \(incoming.channelID) ignored: \(why)")
         case .listen(let chat, let text):
+            // A pairing claim is the one thing taken from users not on the allowlist.
+            if let code = ChatPairParams.code(in: text) {
+                await lanes.enqueue(chat.postChannel) { [self] in await self.pair(chat, code: code, message: incoming.id) }
+                return
+            }
             guard allowlist.permits(incoming.authorID) else {
                 await refuse(incoming, chat: chat)
                 return
@@ -88,6 +93,24 @@ actor Inbox {
             } catch {
                 logger.warning("could not answer a refused message: \(error)")
             }
+        }
+    }
+
+    /// `/pair CODE`: handed to the supervisor, which checks the code (and refuses outside DMs);
+    /// its answer is posted as a reply. Outside a DM at most once per 10 minutes per user and
+    /// channel, as refusals are, so nobody can make the bot spam a channel.
+    private func pair(_ chat: Chat, code: String, message: String) async {
+        logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(chat.postChannel)")
+        let reply = await connection.pair(chat, code: code)
+        if !chat.dm {
+            let key = chat.user + "/" + chat.postChannel
+            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+            refusedAt[key] = Date()
+        }
+        do {
+            try await poster.post(reply, channel: chat.postChannel, replyTo: message, nonceBase: "pair:" + message)
+        } catch {
+            logger.warning("answering pairing claim \(message): \(error)")
         }
     }
 

@@ -16,6 +16,11 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
     var routeKey: RouteKey { RouteKey(route: "\(method) \(template)", major: major) }
 
     static let gatewayBot = Endpoint(method: "GET", path: "/gateway/bot", template: "/gateway/bot", major: "", idempotent: true)
+    /// The bot's own user.
+    static let currentUser = Endpoint(method: "GET", path: "/users/@me", template: "/users/@me", major: "", idempotent: true)
+    /// The application the bot belongs to: its id and flags (the privileged intents switched on).
+    static let currentApplication = Endpoint(
+        method: "GET", path: "/applications/@me", template: "/applications/@me", major: "", idempotent: true)
 
     static func createMessage(channel: String, enforcedNonce: Bool) -> Endpoint {
         Endpoint(

@@ -7,7 +7,7 @@ import PiRelaySDK
 struct Presses: Sendable {
     let api: BotAPI
     let tokens: ButtonTokens
-    let allowlist: Set<String>
+    let allowlist: Allowlist
     let connection: PluginConnection
     let inbox: Inbox
     let logger: Logger
@@ -16,7 +16,7 @@ struct Presses: Sendable {
         guard let id = query["id"]?.stringValue else { return }
         let user = TelegramMessage.id(query["from"]?["id"]) ?? ""
         let name = query["from"]?["username"]?.stringValue ?? query["from"]?["first_name"]?.stringValue ?? user
-        guard allowlist.contains(user) else {
+        guard allowlist.permits(user) else {
             logger.notice("refused a button press from user \(user) (\(name)): not in the allowlist")
             await answer(id, text: "Not authorized.", alert: true)
             return

@@ -8,7 +8,7 @@ import PiRelaySDK
 actor Inbox {
     private let api: BotAPI
     private let poster: Poster
-    private let allowlist: Set<String>
+    private let allowlist: Allowlist
     private let connection: PluginConnection
     private let topics: Topics
     private let forums: ForumChats
@@ -29,7 +29,7 @@ actor Inbox {
     static let maxDownloadBytes = 20 << 20
 
     init(
-        api: BotAPI, poster: Poster, allowlist: Set<String>, connection: PluginConnection, topics: Topics, forums: ForumChats,
+        api: BotAPI, poster: Poster, allowlist: Allowlist, connection: PluginConnection, topics: Topics, forums: ForumChats,
         blocked: BlockedChats, migrations: Migrations, keyboard: Keyboard, store: StateStore, spoolDir: String, policy: ListenPolicy, logger: Logger
     ) {
         self.api = api
@@ -86,7 +86,7 @@ actor Inbox {
         await forums.saw(message)
         await blocked.heard(message.chatID)
         if let old = message.migrateFrom {
-            await migrations.moved(old, to: message.chatID, by: allowlist.contains(message.fromID) ? message.fromID : nil)
+            await migrations.moved(old, to: message.chatID, by: allowlist.permits(message.fromID) ? message.fromID : nil)
             policy.groups.insert(message.chatID)
         } else if let new = message.migrateTo {
             await migrations.moved(message.chatID, to: new)
@@ -95,7 +95,15 @@ actor Inbox {
         case .ignore(let why):
             logger.trace("message \(message.messageID) in \(message.chatID) ignored: \(why)")
         case .listen(let chat, let text):
-            guard allowlist.contains(message.fromID) else {
+            // A pairing claim (`/pair CODE`, or `/start CODE` from a t.me link) is the one thing
+            // taken from users not on the allowlist.
+            if let code = ChatPairParams.code(in: text, start: true) {
+                let place = message.place
+                // Unstructured on purpose: the poller moves on; the chat's lane keeps the order.
+                Task { [lanes] in await lanes.enqueue(chat.key) { [self] in await self.pair(chat, code: code, in: place) } }
+                break
+            }
+            guard allowlist.permits(message.fromID) else {
                 refuse(message, chat: chat)
                 break
             }
@@ -138,22 +146,27 @@ actor Inbox {
         }
     }
 
+    /// A pairing claim: the supervisor checks the code (and refuses outside private chats); its
+    /// answer is posted in the chat. In a group at most once per 10 minutes per user, as
+    /// refusals are, so nobody can make the bot spam a group.
+    private func pair(_ chat: Chat, code: String, in place: Place) async {
+        logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(place.key)")
+        let reply = await connection.pair(chat, code: code)
+        if !chat.dm {
+            let key = chat.user + "/" + chat.channel
+            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
+            refusedAt[key] = Date()
+        }
+        await show(reply, in: place, from: chat)
+    }
+
     private func relay(_ pending: PendingMessage) async {
         let chat = pending.chat
         guard let place = Place(chat.target) else { return await finished(pending.id) }
-        // /start is Telegram's first word to a bot: help, or a pairing code (not set up yet).
+        // A bare /start is Telegram's first word to a bot: help (with a code it is a pairing claim,
+        // taken before the allowlist).
         var text = pending.text
-        if text == "/start" || text.hasPrefix("/start ") {
-            let payload = text.dropFirst("/start".count).trimmingCharacters(in: .whitespaces)
-            if !payload.isEmpty {
-                await finished(pending.id)
-                _ = try? await poster.send(
-                    TelegramText.html("This bot does not take pairing codes. Ask its owner to add your id, \(chat.user), to telegram.allowedUsers."),
-                    to: place)
-                return
-            }
-            text = "/help"
-        }
+        if text == "/start" { text = "/help" }
         var attachments: [AttachmentRef] = []
         var notes: [String] = []
         for file in pending.files {

@@ -1,0 +1,31 @@
+import PiRelaySDK
+
+/// What `pi-relayd setup` found and did.
+struct SetupReport {
+    let kind: SetupMessenger
+    let identity: MessengerIdentity
+    let variable: String
+    let file: String
+
+    var json: JSONValue {
+        ["messenger": .string(kind.rawValue), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)]]
+    }
+
+    var text: String {
+        var lines = [
+            "✓ \(kind.title) accepted the token: bot \(identity.name)"
+                + (identity.username.flatMap { $0 == identity.name ? nil : " (@\($0))" } ?? "")
+                + ", id \(identity.id)" + (identity.applicationID.map { ", application \($0)" } ?? "")
+        ]
+        switch kind {
+        case .discord: lines += ["", "Invite the bot to your server:", "  \(identity.link)"]
+        case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
+        }
+        if !identity.notes.isEmpty { lines += [""] + identity.notes.map { "• " + $0 } }
+        lines += [
+            "", "Saved \(variable) in \(file) (mode 600).",
+            "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+}

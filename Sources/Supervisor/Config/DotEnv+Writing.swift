@@ -1,0 +1,48 @@
+extension DotEnv {
+    /// `.env` text with `key` set to `value`: the first line setting `key` is replaced, later ones
+    /// removed (they would win), and every other line kept as it was; a new key is appended.
+    /// `value` must be one line without a single quote (it is written single-quoted when it has
+    /// characters an unquoted value would lose).
+    static func setting(_ key: String, to value: String, in bytes: [UInt8]) -> [UInt8] {
+        let assignment = key + "=" + quoted(value)
+        var lines =
+            bytes.isEmpty ? [] : String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        var written = false
+        var kept: [String] = []
+        for line in lines {
+            guard Self.key(of: line) == key else {
+                kept.append(line)
+                continue
+            }
+            if !written { kept.append(assignment) }
+            written = true
+        }
+        if !written { kept.append(assignment) }
+        return Array((kept.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// Whether `value` can be written by `setting`.
+    static func canWrite(_ value: String) -> Bool {
+        !value.isEmpty && !value.contains("'") && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private static func quoted(_ value: String) -> String {
+        let plain = value.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "._:/+=@-".unicodeScalars.contains($0)
+        }
+        return plain ? value : "'" + value + "'"
+    }
+
+    /// The key a line sets, if it sets one (`KEY=`, `export KEY=`).
+    private static func key(of line: String) -> String? {
+        func blank(_ character: Character) -> Bool { character == " " || character == "\t" }
+        var rest = Substring(line).drop(while: blank)
+        if rest.hasPrefix("export ") || rest.hasPrefix("export\t") {
+            rest = rest.dropFirst(7).drop(while: blank)
+        }
+        guard let equals = rest.firstIndex(of: "=") else { return nil }
+        let key = String(rest[..<equals].reversed().drop(while: blank).reversed())
+        return key.isEmpty || key.hasPrefix("#") ? nil : key
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Logging
+import PiRelaySDK
+
+/// Pairing (`pi-relayd pair`, `/pair CODE`) and the allowlist it keeps: each messenger's
+/// configured users merged with the paired ones (`PairedUsers`). The chat desk asks it who may
+/// talk at every message, so a pairing or a revocation counts from the next message on, and
+/// each change is delivered to the messenger (`chat.allowlist`) so its own check agrees.
+actor PairingDesk {
+    static let lifetime: Duration = .seconds(600)
+
+    let logger: Logger
+    let host: PluginHost
+    let delivery: ChatDelivery
+    private let pluginConfig: [String: JSONValue]
+    private let environment: [String: String]
+    private var offers = PairingOffers()
+    private var paired: PairedUsers
+    private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
+    /// Outcomes that came before their terminal started waiting.
+    private var early: [String: PairingOutcome] = [:]
+
+    init(
+        home: Home, logger: Logger, pluginConfig: [String: JSONValue], environment: [String: String], host: PluginHost, delivery: ChatDelivery
+    ) {
+        self.logger = logger
+        self.host = host
+        self.delivery = delivery
+        self.pluginConfig = pluginConfig
+        self.environment = environment
+        let path = PairedUsers.path(stateDir: home.stateDir)
+        do { paired = try PairedUsers.load(path: path) } catch {
+            // Kept aside rather than overwritten by the next pairing.
+            let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            try? FileManager.default.moveItem(atPath: path, toPath: aside)
+            logger.error("\(error); moved to \(aside), starting with no paired users")
+            paired = PairedUsers(path: path)
+        }
+    }
+
+    // MARK: The allowlist
+
+    func configured(_ messenger: String) -> Set<String> {
+        Allowlist(section: pluginConfig[messenger], messenger: messenger, environment: environment).users
+    }
+
+    func allows(_ chat: Chat) -> Bool {
+        configured(chat.messenger).contains(chat.user) || paired.ids(messenger: chat.messenger).contains(chat.user)
+    }
+
+    /// Everything a messenger should let through, for its welcome and `chat.allowlist`.
+    func allowedUsers(messenger: String) -> [String] {
+        configured(messenger).union(paired.ids(messenger: messenger)).sorted()
+    }
+
+    // MARK: Claims from chats
+
+    /// `chat.pair`: someone sent `/pair CODE`. Every refusal reads the same, whatever the reason.
+    func claim(_ params: ChatPairParams) async -> Reply {
+        let chat = params.chat
+        expireDue()
+        let who = "\(chat.userName ?? chat.user) (\(chat.user))"
+        if chat.dm, allows(chat) { return Reply("You can already use this bot.", ephemeral: true) }
+        switch offers.claim(messenger: chat.messenger, typed: params.code, inDM: chat.dm) {
+        case .accepted(let offer):
+            logger.notice("pairing: the code for \(chat.messenger) was claimed by \(who)")
+            guard offer.confirm else {
+                let problem = await add(chat)
+                resolve(offer.code, .paired(chat))
+                return Reply(problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it: \(problem ?? "")")
+            }
+            resolve(offer.code, .claimed(chat))
+            return Reply("Code accepted. Waiting for the bot's owner to confirm on their terminal…")
+        case .rejected(let voided):
+            logger.warning("pairing: a wrong or stale code from \(who) on \(chat.messenger)")
+            if let voided {
+                resolve(voided.code, .voided("five wrong tries on \(chat.messenger): the code is void"))
+            }
+            return Reply(
+                "That code is not valid: it is wrong, used or expired. Ask the bot's owner for a new one (pi-relayd pair \(chat.messenger)).")
+        case .refusedOutsideDM(let voided):
+            logger.warning("pairing: \(who) tried to pair outside a direct message on \(chat.messenger); refused")
+            var text = "Pairing works only in a direct message with the bot: send /pair CODE to me privately."
+            if let voided {
+                resolve(voided.code, .voided("the code was sent in a group chat on \(chat.messenger), where others can read it: it is void"))
+                text += " That code was posted here, so it no longer works: ask for a new one."
+            }
+            return Reply(text)
+        }
+    }
+
+    static let welcomeText = "✅ Paired: this bot now takes your messages. /new DIR starts a session, /sessions lists them."
+
+    // MARK: The terminal (`pi-relayd pair`)
+
+    /// The `pair` control method: makes a code, sends it as an event, waits for a claim, asks the
+    /// terminal to confirm (unless `confirm` is false), and answers with who was paired.
+    /// `ttlSeconds` (tests only) shortens the code's life; it can never lengthen it.
+    func pair(params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+        guard let messenger = params["messenger"]?.stringValue, !messenger.isEmpty else {
+            throw RemoteError.invalidParams("pair needs a messenger")
+        }
+        guard let slot = await host.slot(messenger) else {
+            throw RemoteError(code: .notFound, message: "no plugin named \(messenger) is installed (see pi-relayd plugins)")
+        }
+        let state = await slot.state
+        guard state == .running else {
+            throw RemoteError(
+                code: .unavailable,
+                message: "the \(messenger) plugin is \(state.rawValue), so nobody could claim a code; see pi-relayd plugins and logs/\(messenger).log"
+            )
+        }
+        guard await slot.roles.contains("messenger") else { throw RemoteError.invalidParams("\(messenger) is not a messenger plugin") }
+        var lifetime = Self.lifetime
+        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
+        let offer = PairingOffer(
+            messenger: messenger, code: PairingCode.make(), expires: .now + lifetime, confirm: params["confirm"]?.boolValue ?? true)
+        if let replaced = offers.add(offer) { resolve(replaced.code, .replaced) }
+        logger.notice("pairing: a code for \(messenger) was made, valid for \(Int(lifetime.inSeconds)) s")
+
+        var event: JSONValue = [
+            "type": "code", "messenger": .string(messenger), "code": .string(offer.code),
+            "expiresAt": .string(ISO8601.string(Date().addingTimeInterval(lifetime.inSeconds))),
+            "expiresInSeconds": JSONValue(Int(lifetime.inSeconds.rounded())),
+        ]
+        do {
+            let identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: offer.code), timeout: .seconds(15))
+            event["bot"] = .string(identity.username.map { "@" + $0 } ?? identity.name)
+            if let link = identity.pairLink { event["link"] = .string(link) }
+        } catch {
+            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
+        }
+        stream.send(event)
+
+        // Unstructured on purpose: the expiry and the hang-up wake this handler while it waits.
+        let timer = Task { [weak self] in
+            do { try await Task.sleep(until: offer.expires) } catch { return }
+            await self?.expireDue()
+        }
+        defer { timer.cancel() }
+        Task { [weak self] in
+            await stream.waitUntilClosed()
+            await self?.withdraw(offer)
+        }
+
+        switch await outcome(of: offer.code) {
+        case .expired:
+            throw RemoteError(
+                code: .timeout, message: "the code expired unused after \(Int(lifetime.inSeconds)) s; run pi-relayd pair \(messenger) again")
+        case .voided(let why):
+            throw RemoteError(code: .notAuthorized, message: "\(why); run pi-relayd pair \(messenger) again")
+        case .replaced:
+            throw RemoteError(code: .other("replaced"), message: "a newer pi-relayd pair \(messenger) replaced this code")
+        case .hungUp:
+            return nil
+        case .paired(let chat):
+            return Self.result(chat, paired: true)
+        case .claimed(let chat):
+            stream.send(["type": "claimed", "messenger": .string(messenger), "user": .string(chat.user), "userName": .string(chat.userName ?? "")])
+            let accepted = await confirmation(from: stream)
+            if accepted == true {
+                let problem = await add(chat)
+                await post(problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it.", to: chat)
+                var result = Self.result(chat, paired: true)
+                if let problem { result["warning"] = .string(problem) }
+                return result
+            }
+            logger.notice("pairing: \(chat.user) on \(messenger) was not confirmed")
+            await post("The bot's owner did not confirm this pairing.", to: chat)
+            return accepted == nil ? nil : Self.result(chat, paired: false)
+        }
+    }
+
+    private static func result(_ chat: Chat, paired: Bool) -> JSONValue {
+        ["paired": .bool(paired), "messenger": .string(chat.messenger), "user": .string(chat.user), "userName": .string(chat.userName ?? "")]
+    }
+
+    /// The terminal's `{"confirm": true|false}`; nil when it hung up first.
+    private func confirmation(from stream: ControlStream) async -> Bool? {
+        for await line in stream.incoming {
+            if let answer = (try? JSONValue.parse(bytes: line))?["confirm"]?.boolValue { return answer }
+        }
+        return nil
+    }
+
+    private func outcome(of code: String) async -> PairingOutcome {
+        if let settled = early.removeValue(forKey: code) { return settled }
+        return await withCheckedContinuation { waiters[code] = $0 }
+    }
+
+    private func resolve(_ code: String, _ outcome: PairingOutcome) {
+        if let waiter = waiters.removeValue(forKey: code) { waiter.resume(returning: outcome) } else { early[code] = outcome }
+    }
+
+    private func expireDue() {
+        for offer in offers.expire(now: .now) {
+            logger.notice("pairing: the code for \(offer.messenger) expired unused")
+            resolve(offer.code, .expired)
+        }
+    }
+
+    private func withdraw(_ offer: PairingOffer) {
+        guard offers.withdraw(messenger: offer.messenger, code: offer.code) != nil else { return }
+        logger.notice("pairing: the terminal waiting for the \(offer.messenger) code went away; the code is withdrawn")
+        resolve(offer.code, .hungUp)
+    }
+
+    // MARK: Changes
+
+    /// Adds the user and tells their messenger; the problem when it could not be saved.
+    private func add(_ chat: Chat) async -> String? {
+        let user = PairedUser(messenger: chat.messenger, id: chat.user, name: chat.userName ?? chat.user, pairedAt: ISO8601.string(Date()))
+        var problem: String?
+        if paired.add(user) {
+            do { try paired.save() } catch {
+                logger.error("pairing: cannot save \(paired.path): \(error)")
+                problem = "\(error)"
+            }
+        }
+        logger.notice("pairing: \(user.name) (\(user.id)) may now use \(chat.messenger)")
+        await delivery.deliver(chat.messenger, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: chat.messenger)))
+        return problem
+    }
+
+    private func post(_ text: String, to chat: Chat) async {
+        await delivery.deliver(chat.messenger, .chatPost, ChatPostParams(target: chat.target, kind: .reply, text: text))
+    }
+
+    /// `users.revoke`: removes a paired user (of one messenger, or of all); effective at their
+    /// next message. A user who is only in a configured allowlist is not paired: that is an error
+    /// naming where to remove them.
+    func revoke(params: JSONValue) async throws -> JSONValue {
+        guard let id = params["id"]?.stringValue, !id.isEmpty else { throw RemoteError.invalidParams("users.revoke needs an id") }
+        let messenger = params["messenger"]?.stringValue
+        var next = paired
+        let gone = next.remove(id: id, messenger: messenger)
+        let messengers = messenger.map { [$0] } ?? Array(Set(pluginConfig.keys).union(paired.users.map(\.messenger))).sorted()
+        let configuredIn = messengers.filter { configured($0).contains(id) }
+        guard !gone.isEmpty else {
+            if let first = configuredIn.first {
+                throw RemoteError.invalidParams(
+                    "\(id) was not paired: it is in the configured allowlist of \(first) (\(first).allowedUsers in config.yaml or \(Allowlist.environmentName(first))); remove it there and restart pi-relayd"
+                )
+            }
+            throw RemoteError(code: .notFound, message: "no paired user \(id)" + (messenger.map { " on \($0)" } ?? ""))
+        }
+        do { try next.save() } catch { throw RemoteError(code: .internal, message: "cannot save \(paired.path): \(error)") }
+        paired = next
+        for user in gone { logger.notice("pairing: \(user.name) (\(user.id)) was revoked on \(user.messenger)") }
+        for name in Set(gone.map(\.messenger)) {
+            await delivery.deliver(name, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: name)))
+        }
+        return ["revoked": .array(gone.map(\.json)), "stillConfiguredIn": .array(configuredIn.map { .string($0) })]
+    }
+}
