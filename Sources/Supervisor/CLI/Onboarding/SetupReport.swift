@@ -21,7 +21,9 @@ struct SetupReport {
         case .discord: lines += ["", "Invite the bot to your server:", "  \(identity.link)"]
         case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
         }
-        if !identity.notes.isEmpty { lines += [""] + identity.notes.map { "• " + $0 } }
+        if !identity.notes.isEmpty || !identity.problems.isEmpty {
+            lines += [""] + identity.problems.map { "✗ " + $0 } + identity.notes.map { "• " + $0 }
+        }
         lines += [
             "", "Saved \(variable) in \(file) (mode 600).",
             "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.",
