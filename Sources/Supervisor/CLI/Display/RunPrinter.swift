@@ -20,12 +20,10 @@ final class RunPrinter {
         self.output = output
     }
 
-    /// Shows a state of a run; a view older than what was shown of it is ignored. Returns false
-    /// for such a view.
-    @discardableResult
-    func show(_ run: RunView) async throws -> Bool {
+    /// Shows a state of a run; a view of a run already shown finished is ignored.
+    func show(_ run: RunView) async throws {
         let runID = run.runID ?? ""
-        guard !finished.contains(runID) else { return false }
+        guard !finished.contains(runID) else { return }
         let live = try await formatter.request(.formatLive, FormatRunParams(run: run, limit: output.lineLimit, dialect: .ansi))
         var already = 0
         if let printed, printed.runID == runID {
@@ -44,7 +42,6 @@ final class RunPrinter {
         } else {
             redraw(fresh, tail: output.isTerminal && !live.tail.isEmpty ? [live.tail + "\n"] : [])
         }
-        return true
     }
 
     /// A question from the agent, with how to answer it from here.
