@@ -5,16 +5,25 @@ import Testing
 /// The README promises `--json` on every command: checked against the built binary's own help,
 /// and the three commands that lacked it (start, stop, logs) print what a script needs.
 @Suite struct CLIJSONTests {
-    /// The subcommand names under SUBCOMMANDS in a `--help` text.
+    /// The subcommand names under every SUBCOMMANDS heading of a `--help` text (the root's are
+    /// grouped: DAEMON SUBCOMMANDS, SESSIONS SUBCOMMANDS…).
     static func subcommands(_ help: String) -> [String] {
-        guard let start = help.range(of: "SUBCOMMANDS:") else { return [] }
-        // The list ends at the first blank line ("See 'pi-relayd help <subcommand>'" follows).
-        let list = help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
-            .dropFirst().prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        return list.compactMap { line in
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
-            return name == "help" ? nil : String(name)
+        var names: [String] = []
+        var listing = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix("SUBCOMMANDS:") && !line.hasPrefix(" ") {
+                listing = true
+                continue
+            }
+            // A list ends at the first blank line.
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { listing = false }
+            // "abort, stop-run": a command with its aliases.
+            guard listing, line.hasPrefix("  "), !line.hasPrefix("   "),
+                let name = line.split(separator: " ").first.map({ String($0.trimmingCharacters(in: [","])) }), name != "help"
+            else { continue }
+            names.append(name)
         }
+        return names
     }
 
     @Test func everyCommandTakesJSONAsTheREADMESays() async throws {

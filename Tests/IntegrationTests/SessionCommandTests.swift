@@ -8,7 +8,7 @@ import Testing
     @Test func newSessionsAreListedAndFoundByIdNameOrPrefix() async throws {
         try await SessionHome.with { s in
             try await s.start()
-            #expect(try await s.plain("sessions") == "no sessions; start one with: pi-relayd new --cwd DIR\n")
+            #expect(try await s.plain("sessions") == "no sessions; start one with: pi-relayd new DIR\n")
             #expect(try await s.json("sessions") == .array([]))
 
             // Plain `new`: one tab-separated line naming the session.

@@ -65,7 +65,8 @@ import Testing
             let plain = try await s.plain("history", "f", "--type", "run_finished", "--limit", "1")
             let line = try #require(plain.split(separator: "\n").first.map(String.init))
             #expect(plain.split(separator: "\n").count == 1)
-            #expect(line.dropFirst(12) == " run_finished {\"stopReason\":\"stop\"}", "\(line)")
+            let runID = try #require(typed.last?["runId"]?.stringValue, "run_finished names its run: \(typed)")
+            #expect(line.dropFirst(12) == " run_finished {\"runId\":\"\(runID)\",\"stopReason\":\"stop\"}", "\(line)")
             #expect(line.prefix(12).allSatisfy { $0.isNumber || $0 == ":" || $0 == "." }, "\(line)")
 
             let bad = try await s.run("history", "f", "--since", "yesterday")

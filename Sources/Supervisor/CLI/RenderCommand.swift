@@ -17,28 +17,16 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let home = Home.resolve()
-        guard let path = formatter.map(Home.absolute) ?? Self.installedFormatter(home) else {
-            CLIFailure.exit(
-                RemoteError(
-                    code: .notFound, message: "no formatter plugin found in \(home.pluginsDir) or the bundled plugin folder; pass --formatter PATH"),
-                json: output.json)
-        }
         guard let data = FileManager.default.contents(atPath: Home.absolute(events)) else {
             CLIFailure.exit(RemoteError(code: .notFound, message: "cannot read \(events)"), json: output.json)
         }
         let runs = RecordedStream.runs(in: [UInt8](data), name: URL(fileURLWithPath: events).deletingPathExtension().lastPathComponent)
-        let config =
-            (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
-            .config.pluginSections["formatter"] ?? [:]
-        let work = NSTemporaryDirectory() + "pi-relayd-render-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let client = PluginClient()
-        await client.spawn(path: path, workingDirectory: work)
+        let local: LocalFormatter
+        do { local = try await LocalFormatter.start(home, path: formatter) } catch { CLIFailure.exit(error, json: output.json) }
+        let client = local.client
         var messages: [String] = []
         var files: [JSONValue] = []
         do {
-            _ = try await client.start(config: config, stateDir: work)
             for run in runs {
                 let rendered = try await client.request(.formatFinal, FormatRunParams(run: run.view, limit: limit))
                 messages += rendered.messages
@@ -50,10 +38,10 @@ struct RenderCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            await client.stop()
+            await local.stop()
             CLIFailure.exit(error, json: output.json)
         }
-        await client.stop()
+        await local.stop()
         let json: JSONValue = ["runs": JSONValue(runs.count), "messages": .array(messages.map { .string($0) }), "files": .array(files)]
         output.emit(json) {
             var out: [String] = []
@@ -66,10 +54,6 @@ struct RenderCommand: AsyncParsableCommand {
             }
             return out.joined(separator: "\n")
         }
-    }
-
-    static func installedFormatter(_ home: Home) -> String? {
-        PluginDiscovery.installed("formatter", home: home)
     }
 }
 

@@ -9,6 +9,9 @@ import Glibc
 /// blocking calls.
 struct ControlClient {
     let path: String
+    /// How long a call may wait on the daemon before failing; nil waits as long as it takes
+    /// (a `stream` or `stop`). Shell completion sets one: a hung daemon must not hang the shell.
+    var timeout: Duration? = nil
 
     struct NotRunning: Error, CustomStringConvertible {
         let path: String
@@ -33,6 +36,15 @@ struct ControlClient {
         return fd
     }
 
+    /// Reads and writes on `fd` fail after `limit` instead of blocking on.
+    static func limitWaits(_ fd: Int32, to limit: Duration) {
+        let (seconds, attoseconds) = limit.components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
     static func isAlive(_ path: String) -> Bool {
         guard let fd = connect(path) else { return false }
         close(fd)
@@ -40,11 +52,13 @@ struct ControlClient {
     }
 
     /// Sends one request and returns its result, throwing the daemon's error.
-    func call(_ method: String, _ params: JSONValue = [:]) throws -> JSONValue {
+    /// `whileWaiting` is called about ten times a second until the answer comes (a progress line).
+    func call(_ method: String, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
+        if let timeout { Self.limitWaits(fd, to: timeout) }
         try send(fd, method, params)
-        var reader = BlockingLineReader(fd: fd)
+        var reader = BlockingLineReader(fd: fd, idle: whileWaiting)
         guard let line = reader.next() else {
             throw RemoteError(code: .internal, message: "pi-relayd closed the connection without answering")
         }
@@ -69,7 +83,7 @@ struct ControlClient {
         }
     }
 
-    private func send(_ fd: Int32, _ method: String, _ params: JSONValue) throws {
+    func send(_ fd: Int32, _ method: String, _ params: JSONValue) throws {
         try write(fd, ["id": "1", "method": .string(method), "params": params])
     }
 
@@ -93,17 +107,28 @@ struct ControlClient {
 /// LF-framed lines from a blocking fd (CLI only).
 struct BlockingLineReader {
     let fd: Int32
+    /// Called every `idleInterval` milliseconds while nothing arrives.
+    let idle: (() -> Void)?
+    static let idleInterval: Int32 = 100
     private var framer = LineFramer(maxLineBytes: 64 << 20)
     private var ready: [[UInt8]] = []
     private var eof = false
 
-    init(fd: Int32) {
+    init(fd: Int32, idle: (() -> Void)? = nil) {
         self.fd = fd
+        self.idle = idle
     }
 
     mutating func next() -> [UInt8]? {
         var buf = [UInt8](repeating: 0, count: 65536)
         while ready.isEmpty && !eof {
+            if let idle {
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&waiting, 1, Self.idleInterval) == 0 {
+                    idle()
+                    continue
+                }
+            }
             let bytesRead = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if bytesRead < 0 && errno == EINTR { continue }
             if bytesRead <= 0 { eof = true; break }

@@ -420,7 +420,7 @@ actor PiSession {
                 if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
                 lastRun = run
-                record(type: "run_finished", ["stopReason": JSONValue(run.stopReason)])
+                record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
                 await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
                 if activeRun == run.runID {
@@ -445,6 +445,14 @@ actor PiSession {
         await withTaskExecutorPreference(globalConcurrentExecutor) {
             await observer.session(id, did: news)
         }
+    }
+
+    /// The run in progress, when it is another run or has changed since `seen` (for `stream`
+    /// clients that render it).
+    func runInProgress(changedSince seen: RunRevision?) -> (RunView, RunRevision)? {
+        guard let run = recorder.run else { return nil }
+        let now = RunRevision(runID: run.runID, revision: run.revision)
+        return now == seen ? nil : (run.view, now)
     }
 
     /// The current run as it is now, for an observer told that it changed (its next change is

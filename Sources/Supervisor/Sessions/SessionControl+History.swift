@@ -3,17 +3,41 @@ import PiRelaySDK
 
 extension SessionControl {
     /// `stream`: the session's events until the client goes away or the session ends.
-    func watch(_ session: PiSession, on stream: ControlStream) async {
+    /// `stream`: the session's events until the client leaves or the session ends. With
+    /// `runs: true` the stream also carries the run itself as the chats get it, a `run` event
+    /// holding its run view: the run in progress at most every `runViewInterval` while it
+    /// changes, and each run once more when it has finished (`done`), for a client that renders
+    /// it (`send --wait`, `stream --pretty`). A view in progress may arrive after its run's
+    /// finished one; a client drops it.
+    func watch(_ session: PiSession, on stream: ControlStream, runs: Bool = false) async {
         let (key, events) = await session.watch()
-        stream.send(["type": "watching", "session": .string(await session.name)])
+        let name = await session.name
+        stream.send(["type": "watching", "session": .string(name)])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await event in events {
                     if stream.isClosed { break }
                     stream.send(event)
+                    if runs, event["type"]?.stringValue == "run_finished", let runID = event["runId"]?.stringValue,
+                        let finished = await session.lastRun, finished.runID == runID
+                    {
+                        stream.send(["type": "run", "session": .string(name), "run": finished.view.json])
+                    }
                 }
             }
             group.addTask { await stream.waitUntilClosed() }
+            if runs {
+                group.addTask {
+                    var seen: RunRevision?
+                    while !Task.isCancelled, !stream.isClosed {
+                        if let (view, revision) = await session.runInProgress(changedSince: seen) {
+                            seen = revision
+                            stream.send(["type": "run", "session": .string(name), "run": view.json])
+                        }
+                        try? await Task.sleep(for: Self.runViewInterval)
+                    }
+                }
+            }
             await group.next()
             // The client left, or the session ended and so did its events. In the second
             // case the other task waits for the client (it ignores cancellation): close.
@@ -22,6 +46,9 @@ extension SessionControl {
         }
         await session.unwatch(key)
     }
+
+    /// How often a `stream` with `runs` looks for a change in the run in progress.
+    static let runViewInterval = Duration.milliseconds(150)
 
     func history(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let types = params["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }

@@ -24,11 +24,11 @@ struct SessionControl: Sendable {
         case "sessions":
             return (await sessions.list()).json
         case "new":
-            guard let cwd = params["cwd"]?.stringValue else { throw RemoteError.invalidParams("new needs --cwd DIR") }
+            guard let cwd = params["cwd"]?.stringValue else { throw RemoteError.invalidParams("new needs a directory (pi-relayd new DIR)") }
             let session = try await sessions.create(cwd: cwd, name: params["name"]?.stringValue)
             return await session.summary().json
         case "stream":
-            try await watch(session(params), on: stream)
+            try await watch(session(params), on: stream, runs: params["runs"]?.boolValue == true)
             return nil
         case "questions":
             return try await questions(params)

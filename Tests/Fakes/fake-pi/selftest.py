@@ -49,7 +49,8 @@ class Pi:
         self.stderr = b""
         self._seq = 0
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        self._err_thread = threading.Thread(target=self._read_err, daemon=True)
+        self._err_thread.start()
 
     def _read(self):
         buf = b""
@@ -77,6 +78,11 @@ class Pi:
 
     def _read_err(self):
         self.stderr = self.proc.stderr.read()
+
+    def wait_stderr(self, timeout=5):
+        """Waits until stderr is read to its end (a loaded machine may take longer than the exit)."""
+        self._err_thread.join(timeout)
+        return self.stderr
 
     def send(self, obj):
         data = obj if isinstance(obj, (bytes, bytearray)) else (
@@ -1140,7 +1146,7 @@ def startup_quirks():
         p.close()
     p = Pi(env={"FAKE_PI_NO_MODELS": "1"})
     code = p.proc.wait(5)
-    time.sleep(0.05)
+    p.wait_stderr()
     check(code == 1 and b"No models available." in p.stderr, p.stderr)
     p.kill()
     p = Pi(env={"FAKE_PI_AUTH": ""})
@@ -1149,7 +1155,7 @@ def startup_quirks():
     p = Pi(env={"FAKE_PI_DIE_AFTER_MS": "150"})
     check(p.request({"type": "get_state"})["success"])
     code = p.proc.wait(5)
-    time.sleep(0.05)
+    p.wait_stderr()
     check(code == 1 and p.stderr, (code, p.stderr))
     p.kill()
     p = Pi("@file.txt")

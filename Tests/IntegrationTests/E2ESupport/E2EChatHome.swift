@@ -31,9 +31,7 @@ final class E2EChatHome: Sendable {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
         for (id, product) in [("formatter", "pi-relay-formatter"), ("attachments", "pi-relay-attachments")] {
-            let built = BuildProducts.executable(product)
-            guard FileManager.default.isExecutableFile(atPath: built) else { throw E2EFailure("\(built) is not built") }
-            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
+            try home.linkBuiltPlugin(product, as: id)
         }
         // A private 0755 copy: the supervisor refuses plugins writable by group or others,
         // whatever the checkout's umask made of the original.

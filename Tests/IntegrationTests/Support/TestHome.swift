@@ -105,6 +105,15 @@ final class TestHome: Sendable {
             withDestinationPath: folder + "/" + fake)
     }
 
+    /// Links a built plugin executable (`pi-relay-formatter`, say) into plugins/ as `id`.
+    func linkBuiltPlugin(_ product: String, as id: String) throws {
+        let built = BuildProducts.executable(product)
+        guard FileManager.default.isExecutableFile(atPath: built) else {
+            throw SpawnedProcess.SpawnError(description: "\(built) is not built")
+        }
+        try FileManager.default.createSymbolicLink(atPath: pluginsDir + "/" + id, withDestinationPath: built)
+    }
+
     /// Puts a copy of examples/echo-plugin.py in plugins/ as `id`.
     func installEcho(as id: String = "echo") throws {
         try copy(RepoPaths.echoExample, to: pluginsDir + "/" + id, mode: 0o755)

@@ -14,13 +14,16 @@ public struct MessengerIdentity: Sendable, Equatable {
     /// A link that opens a chat with the bot with the pairing code already filled in, when the
     /// request carried a code and the service has such links.
     public var pairLink: String?
-    /// What the owner should know or do, one line each (a setting to switch on, say).
+    /// What the owner should know, one line each (what the invite asks for, say).
     public var notes: [String]
+    /// What is wrong and must be fixed for the bot to work, one line each with the fix (a
+    /// privileged intent switched off, say). `pi-relayd doctor` fails on each.
+    public var problems: [String]
 
     /// An identity.
     public init(
         id: String, name: String, username: String? = nil, applicationID: String? = nil, link: String, pairLink: String? = nil,
-        notes: [String] = []
+        notes: [String] = [], problems: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -29,6 +32,7 @@ public struct MessengerIdentity: Sendable, Equatable {
         self.link = link
         self.pairLink = pairLink
         self.notes = notes
+        self.problems = problems
     }
 }
 
@@ -39,7 +43,7 @@ extension MessengerIdentity: WirePayload {
         self.init(
             id: try fields.string("id"), name: try fields.string("name"), username: fields.optionalString("username"),
             applicationID: fields.optionalString("applicationId"), link: try fields.string("link"),
-            pairLink: fields.optionalString("pairLink"), notes: fields.strings("notes"))
+            pairLink: fields.optionalString("pairLink"), notes: fields.strings("notes"), problems: fields.strings("problems"))
     }
 
     /// The result, optional fields left out when absent.
@@ -48,6 +52,7 @@ extension MessengerIdentity: WirePayload {
         if let username { object["username"] = .string(username) }
         if let applicationID { object["applicationId"] = .string(applicationID) }
         if let pairLink { object["pairLink"] = .string(pairLink) }
+        if !problems.isEmpty { object["problems"] = problems.json }
         return object
     }
 }

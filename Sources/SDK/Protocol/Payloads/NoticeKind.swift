@@ -12,6 +12,8 @@ public enum NoticeKind: Sendable, Hashable {
     case compaction
     /// A pi extension failed.
     case extensionError
+    /// The agent asks something (a terminal shows it this way; a chat gets buttons).
+    case question
     /// Anything else worth saying.
     case info
     /// A kind this version does not know; shown like `info`.
@@ -26,6 +28,7 @@ public enum NoticeKind: Sendable, Hashable {
         case "retry-failed": self = .retryFailed
         case "compaction": self = .compaction
         case "extension-error": self = .extensionError
+        case "question": self = .question
         case "info": self = .info
         default: self = .other(wireName)
         }
@@ -40,6 +43,7 @@ public enum NoticeKind: Sendable, Hashable {
         case .retryFailed: "retry-failed"
         case .compaction: "compaction"
         case .extensionError: "extension-error"
+        case .question: "question"
         case .info: "info"
         case .other(let name): name
         }

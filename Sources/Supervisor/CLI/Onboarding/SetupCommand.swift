@@ -74,30 +74,17 @@ struct SetupCommand: AsyncParsableCommand {
         return token
     }
 
-    /// Asks the plugin who the bot is, with the token in its environment and in check-only mode
-    /// (no gateway, no polling), from a scratch state folder.
+    /// Asks the plugin who the bot is (`MessengerIdentityCheck`), with the token in its environment.
     private func check(
         plugin: String, kind: SetupMessenger, config: JSONValue, variable: String, token: String, dotenv: [String: String]
     ) async throws -> MessengerIdentity {
         // .env's other settings (a proxy, say) reach the plugin as they would under the daemon.
         var environment = dotenv
         environment[variable] = token
-        let work = NSTemporaryDirectory() + "pi-relayd-setup-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let client = PluginClient()
-        await client.spawn(path: plugin, workingDirectory: work, environment: environment)
         do {
-            _ = try await client.start(config: config, stateDir: work, checkOnly: true)
-            let identity = try await client.request(.messengerIdentity, MessengerIdentityParams(), timeout: .seconds(60))
-            await client.stop()
-            return identity
-        } catch let error as RemoteError {
-            await client.stop()
-            throw SetupError(description: "\(error.message). Nothing was saved.")
+            return try await MessengerIdentityCheck.identity(plugin: plugin, name: kind.rawValue, config: config, environment: environment)
         } catch {
-            await client.stop()
-            throw SetupError(description: "the \(kind.rawValue) plugin could not check the token: \(error). Nothing was saved.")
+            throw SetupError(description: "\(error.description). Nothing was saved.")
         }
     }
 }

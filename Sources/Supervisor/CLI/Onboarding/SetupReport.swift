@@ -26,11 +26,13 @@ struct SetupReport {
         case .discord: lines += ["", "Invite the bot to your server:", "  \(identity.link)"]
         case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
         }
-        if !identity.notes.isEmpty { lines += [""] + identity.notes.map { "• " + $0 } }
+        if !identity.notes.isEmpty || !identity.problems.isEmpty {
+            lines += [""] + identity.problems.map { "✗ " + $0 } + identity.notes.map { "• " + $0 }
+        }
         lines += ["", "Saved \(variable) in \(file) (mode 600)."]
         lines.append(
             daemonRunning
-                ? "pi-relayd is running with what .env said before: restart it (pi-relayd stop, then pi-relayd start) to use this token."
+                ? "pi-relayd is running with what .env said before: restart it (pi-relayd restart) to use this token."
                 : "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.")
         return lines.joined(separator: "\n")
     }

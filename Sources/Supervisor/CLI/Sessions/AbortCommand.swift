@@ -1,8 +1,9 @@
 import ArgumentParser
 
 struct AbortCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "abort", abstract: "Stop the current run.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    static let configuration = CommandConfiguration(
+        commandName: "abort", abstract: "Stop a session's current run (the daemon stops with `stop`).", aliases: ["stop-run"])
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @OptionGroup var output: OutputOptions
 
     func run() {

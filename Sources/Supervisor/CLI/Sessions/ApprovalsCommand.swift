@@ -4,7 +4,7 @@ import PiRelaySDK
 struct ApprovalsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "approvals", abstract: "Recent approval-gate decisions (state/approvals.jsonl), oldest first.")
-    @Argument(help: "Session id, name or unique prefix (default: all).") var session: String?
+    @Argument(help: "Session id, name or unique prefix (default: all).", completion: .sessionNames) var session: String?
     @Option(help: "How many decisions to show.") var limit = 20
     @OptionGroup var output: OutputOptions
 

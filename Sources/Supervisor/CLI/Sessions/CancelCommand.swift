@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct CancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel an open question (the extension gets its default).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "Question id (or unique prefix, or its number in `questions`).") var id: String
     @OptionGroup var output: OutputOptions
 

@@ -3,7 +3,7 @@ import PiRelaySDK
 
 struct DenyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "deny", abstract: "Deny a gated tool call waiting in a session.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "The approval question's id (or unique prefix, or its number in `questions`).") var id: String
     @OptionGroup var output: OutputOptions
 

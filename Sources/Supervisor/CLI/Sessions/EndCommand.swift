@@ -3,7 +3,7 @@ import ArgumentParser
 struct EndCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "end", abstract: "End a session: close pi's stdin, then TERM, then KILL its process group.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @OptionGroup var output: OutputOptions
 
     func run() {

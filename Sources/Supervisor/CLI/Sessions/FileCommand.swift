@@ -4,7 +4,7 @@ struct FileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "file",
         abstract: "Send a file from the session's workspace to the chats watching it (secret-looking paths are refused).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "A path inside the session's cwd.") var path: String
     @OptionGroup var output: OutputOptions
 

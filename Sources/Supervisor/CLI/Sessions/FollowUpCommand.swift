@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct FollowUpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "follow-up", abstract: "Queue a message for when the agent would otherwise stop.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "The message.") var text: String
     @Option(name: .customLong("image"), help: "Attach an image file (repeatable).") var images: [String] = []
     @OptionGroup var output: OutputOptions

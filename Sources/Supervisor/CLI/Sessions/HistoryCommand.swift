@@ -3,7 +3,7 @@ import PiRelaySDK
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Show a session's recent events (compact previews).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Option(name: .customLong("type"), help: "Only events of this type (repeatable), e.g. tool_execution_start.") var types: [String] = []
     @Option(help: "Only events since an ISO time or a duration ago: 30s, 5m, 2h.") var since: String?
     @Option(help: "At most this many events.") var limit: Int = 200

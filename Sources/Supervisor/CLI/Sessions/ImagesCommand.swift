@@ -4,7 +4,7 @@ import PiRelaySDK
 struct ImagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "images", abstract: "List the images tools produced in the session's last run, or send one to its chats.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Option(help: "Send image number N to the chats watching the session.") var send: Int?
     @OptionGroup var output: OutputOptions
 

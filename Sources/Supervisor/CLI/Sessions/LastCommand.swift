@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct LastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "last", abstract: "Print the agent's last answer.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @OptionGroup var output: OutputOptions
 
     func run() {

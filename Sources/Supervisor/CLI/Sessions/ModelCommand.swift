@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct ModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "model", abstract: "Switch the session's model.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5.") var model: String
     @OptionGroup var output: OutputOptions
 

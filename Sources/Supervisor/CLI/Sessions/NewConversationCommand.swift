@@ -3,7 +3,7 @@ import ArgumentParser
 struct NewConversationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-conversation", abstract: "Start a fresh pi conversation in the same session (pi's new_session).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @OptionGroup var output: OutputOptions
 
     func run() {

@@ -3,7 +3,7 @@ import PiRelaySDK
 
 struct QuestionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "questions", abstract: "List the agent's open questions (extension dialogs).")
-    @Argument(help: "Session id, name or unique prefix (default: all).") var session: String?
+    @Argument(help: "Session id, name or unique prefix (default: all).", completion: .sessionNames) var session: String?
     @OptionGroup var output: OutputOptions
 
     func run() {

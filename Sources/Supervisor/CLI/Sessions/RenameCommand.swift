@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct RenameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a session.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "The new name.") var name: String
     @OptionGroup var output: OutputOptions
 

@@ -3,11 +3,16 @@ import PiRelaySDK
 
 /// Calls one control method and prints its answer, plain or `--json`.
 enum SessionCall {
-    static func run(_ method: String, _ params: JSONValue, _ output: OutputOptions, plain: (JSONValue) -> String) {
+    /// `progress` names a wait that can be long (a pi starting, a compaction): a terminal
+    /// shows it on a progress line while the daemon works.
+    static func run(_ method: String, _ params: JSONValue, _ output: OutputOptions, progress: String? = nil, plain: (JSONValue) -> String) {
+        let line = progress.map { ProgressLine($0) }
         do {
-            let result = try Home.resolve().client.call(method, params)
+            let result = try Home.resolve().client.call(method, params, whileWaiting: line.map { line in { line.tick() } })
+            line?.finish()
             output.emit(result) { plain(result) }
         } catch {
+            line?.finish()
             CLIFailure.exit(error, json: output.json)
         }
     }

@@ -7,7 +7,7 @@ struct SessionsCommand: ParsableCommand {
     func run() {
         SessionCall.run("sessions", [:], output) { result in
             let list = result.arrayValue ?? []
-            return list.isEmpty ? "no sessions; start one with: pi-relayd new --cwd DIR" : list.map(SessionCall.sessionLine).joined(separator: "\n")
+            return list.isEmpty ? "no sessions; start one with: pi-relayd new DIR" : list.map(SessionCall.sessionLine).joined(separator: "\n")
         }
     }
 }

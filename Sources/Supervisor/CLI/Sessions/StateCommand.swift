@@ -3,7 +3,7 @@ import PiRelaySDK
 
 struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "state", abstract: "Show pi's state (model, thinking level, queue).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @OptionGroup var output: OutputOptions
 
     func run() {

@@ -3,7 +3,7 @@ import ArgumentParser
 struct SteerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steer", abstract: "Steer the running turn (delivered after the current tool calls).")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "The message.") var text: String
     @Option(name: .customLong("image"), help: "Attach an image file (repeatable).") var images: [String] = []
     @OptionGroup var output: OutputOptions

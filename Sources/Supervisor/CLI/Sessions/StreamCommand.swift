@@ -2,18 +2,29 @@ import ArgumentParser
 import Foundation
 import PiRelaySDK
 
-struct StreamCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stream", abstract: "Print a session's live events until Ctrl-C.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+struct StreamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream", abstract: "Print a session's live events until Ctrl-C.",
+        discussion:
+            "--pretty shows the runs as a chat would, rendered for the terminal by the formatter plugin, with questions and how to answer them.")
+    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Flag(help: "Show runs, questions and changes rendered for a terminal instead of raw events.") var pretty = false
     @OptionGroup var output: OutputOptions
 
-    func run() {
+    func validate() throws {
+        if pretty && output.json { throw ValidationError("--pretty renders for a terminal; --json prints the raw events") }
+    }
+
+    func run() async {
+        let client = Home.resolve().client
+        if pretty { await RunWatch(client: client, session: session, json: false).follow() }
         do {
-            try Home.resolve().client.stream("stream", ["session": .string(session)]) { event in
+            var connection = try client.open("stream", ["session": .string(session)])
+            while case .event(let event)? = try await connection.next() {
                 let line = output.json ? event.serialized() : SessionCall.eventLine(event)
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
-                return true
             }
+            await connection.close()
         } catch {
             CLIFailure.exit(error, json: output.json)
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct ThinkingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "thinking", abstract: "Set the thinking level.")
-    @Argument(help: "Session id, name or unique prefix.") var session: String
+    @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "off, minimal, low, medium, high or xhigh.") var level: String
     @OptionGroup var output: OutputOptions
 

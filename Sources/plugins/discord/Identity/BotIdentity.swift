@@ -44,16 +44,17 @@ struct BotIdentity: Sendable {
         var notes = [
             "Invite asks for: \(Self.permissions.map(\.name).joined(separator: ", ")) (scopes \(Self.scopes.joined(separator: ", ")))."
         ]
+        var problems: [String] = []
         if flags & Self.messageContentFlags != 0 {
             notes.append("The Message Content intent is on: the bot can read what users write.")
         } else {
-            notes.append(
+            problems.append(
                 "Switch on the Message Content intent: Developer Portal → your app → Bot → Privileged Gateway Intents → Message Content Intent. Without it Discord refuses the connection (4014)."
             )
         }
         return MessengerIdentity(
             id: id, name: name, username: user["username"]?.stringValue, applicationID: applicationID,
-            link: Self.inviteURL(application: applicationID), notes: notes)
+            link: Self.inviteURL(application: applicationID), notes: notes, problems: problems)
     }
 
     /// What the owner should do about a failed check; never the token.

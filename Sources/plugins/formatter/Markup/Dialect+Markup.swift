@@ -12,6 +12,8 @@ extension Dialect {
             // Slack's mrkdwn has no renderer of its own yet: it gets Discord's markdown, which
             // Slack shows mostly legible. A `SlackMrkdwn: Markup` slots in here.
             return DiscordMarkdown()
+        case .ansi:
+            return ANSITerminal()
         }
     }
 }

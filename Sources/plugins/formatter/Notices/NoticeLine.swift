@@ -14,6 +14,7 @@ struct NoticeLine {
         case .retryFailed: return "⚠️ Retries exhausted"
         case .compaction: return "🗜 Compaction"
         case .extensionError: return "⚠️ Extension error"
+        case .question: return "❓ Question"
         case .info, .other: return "ℹ️"
         }
     }

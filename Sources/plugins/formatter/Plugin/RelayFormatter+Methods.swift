@@ -10,7 +10,7 @@ extension RelayFormatter {
         case .formatLive?:
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
-            let limit = try self.limit(request.limit)
+            let limit = try self.limit(request.limit, dialect: request.dialect)
             let live = LiveView(
                 run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat),
                 markup: request.dialect.markup)
@@ -18,7 +18,7 @@ extension RelayFormatter {
         case .formatFinal?:
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
-            let limit = try self.limit(request.limit)
+            let limit = try self.limit(request.limit, dialect: request.dialect)
             var maxChunks = config.maxChunks
             if let requested = request.maxChunks {
                 guard requested >= 0 else { throw .invalidParams("maxChunks must be a non-negative integer") }
@@ -51,10 +51,12 @@ extension RelayFormatter {
         }
     }
 
-    private func limit(_ requested: Int?) throws(RemoteError) -> Int {
+    /// A terminal's limit is its width, which may be well under a chat's smallest.
+    private func limit(_ requested: Int?, dialect: Dialect) throws(RemoteError) -> Int {
         guard let requested else { return config.defaultLimit }
-        guard requested >= ChunkSplitter.minimumLimit else {
-            throw .invalidParams("limit must be an integer of at least \(ChunkSplitter.minimumLimit)")
+        let minimum = dialect == .ansi ? ANSITerminal.minimumLimit : ChunkSplitter.minimumLimit
+        guard requested >= minimum else {
+            throw .invalidParams("limit must be an integer of at least \(minimum)")
         }
         return requested
     }

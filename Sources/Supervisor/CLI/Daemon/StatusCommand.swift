@@ -6,7 +6,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     /// The exit status when the daemon runs but a plugin has failed or was refused (README,
-    /// "Status and exit codes"); 3 means the daemon is not running.
+    /// "Exit codes"); 3 means the daemon is not running.
     static let pluginFailedStatus: Int32 = 2
 
     func run() throws {

@@ -1,0 +1,65 @@
+import PiRelaySDK
+
+extension Doctor {
+    /// For each messenger that is set up (a section in config.yaml or a token): its token is
+    /// good with the service, the plugin has nothing to warn of (intents, permissions), and
+    /// somebody may use it.
+    func messengerChecks(_ loaded: LoadedConfig) async -> [DoctorCheck] {
+        let environment = childEnvironment(loaded)
+        let paired = (try? PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))) ?? PairedUsers(path: "")
+        var checks: [DoctorCheck] = []
+        var any = false
+        for kind in SetupMessenger.allCases {
+            let name = kind.rawValue
+            let section = loaded.config.pluginSections[name]
+            let variable = section?["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
+            let token = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+            guard section != nil || token != nil else { continue }
+            any = true
+            let title = "\(kind.title) (\(name))"
+            guard let token else {
+                checks.append(.fail("messenger:\(name)", title, "no token: \(variable) is not set", fix: "pi-relayd setup \(name)"))
+                continue
+            }
+            guard let plugin = PluginDiscovery.installed(name, home: home) else {
+                checks.append(
+                    .fail(
+                        "messenger:\(name)", title, "no \(name) plugin found",
+                        fix: "make install (or make build), or put the plugin in \(home.pluginsDir)"))
+                continue
+            }
+            var pluginEnvironment = environment
+            pluginEnvironment[variable] = token
+            do {
+                let identity = try await MessengerIdentityCheck.identity(
+                    plugin: plugin, name: name, config: section ?? [:], environment: pluginEnvironment)
+                let who = identity.username.map { "@\($0)" } ?? identity.name
+                checks.append(.pass("messenger:\(name)", title, "the token is good: \(who) (\(identity.id))"))
+                for (index, problem) in identity.problems.enumerated() {
+                    checks.append(.fail("messenger:\(name):\(index + 1)", "\(title) settings", problem, fix: problem))
+                }
+            } catch {
+                let fix =
+                    error.remote?.code == .notAuthorized
+                    ? "pi-relayd setup \(name) with a new token" : "check the network, proxy and apiBase settings of \(name)"
+                checks.append(.fail("messenger:\(name)", title, error.description, fix: fix))
+            }
+            let allowed = Allowlist(section: section, messenger: name, environment: environment).users.union(paired.ids(messenger: name))
+            if allowed.isEmpty {
+                checks.append(
+                    .fail(
+                        "allowlist:\(name)", "\(kind.title) allowlist", "nobody may use the bot",
+                        fix: "pi-relayd pair \(name), or list user ids in \(name).allowedUsers"))
+            } else {
+                checks.append(.pass("allowlist:\(name)", "\(kind.title) allowlist", "\(allowed.count) user(s)"))
+            }
+        }
+        if !any {
+            checks.append(
+                .fail(
+                    "messengers", "messengers", "none is set up: sessions can be used from the terminal only",
+                    fix: "pi-relayd setup discord (or telegram)"))
+        }
+        return checks
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pi-relayd doctor` (issue 16, point 6) through the real CLI, the real discord plugin against
+/// the fake Discord, the fake pi and the real daemon: every check passes on a healthy home, and
+/// each fails once, with its fix.
+@Suite struct DoctorTests {
+    static let token = "DOCTOR.MTQ0MDAwMDAwMDAwMDA.Gx7Kp2.dOcToRtOkEn0000"
+
+    /// The checks of a `doctor --json` run, by id.
+    static func checks(_ result: CLIResult) throws -> [String: JSONValue] {
+        var byID: [String: JSONValue] = [:]
+        for check in try result.json()["checks"]?.arrayValue ?? [] {
+            if let id = check["id"]?.stringValue { byID[id] = check }
+        }
+        return byID
+    }
+
+    static func expectFailed(
+        _ checks: [String: JSONValue], _ id: String, detail: String, fix: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let check = checks[id]
+        #expect(check?["passed"] == false, "\(id): \(String(describing: check))", sourceLocation: sourceLocation)
+        #expect(check?["detail"]?.stringValue?.contains(detail) == true, "\(id) detail: \(String(describing: check))", sourceLocation: sourceLocation)
+        #expect(check?["fix"]?.stringValue?.contains(fix) == true, "\(id) fix: \(String(describing: check))", sourceLocation: sourceLocation)
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func aHealthyHomePassesEveryCheckAndEachProblemIsNamedWithItsFix() async throws {
+        try await TestHome.with { home in
+            let fake = try await StackFake.discord(
+                folder: home.scratch, arguments: ["--token", Self.token, "--bot-user-id", StackHome.bot, "--bot-name", "relay-doctor-bot"])
+            try await StackSetupTests.with(fake) {
+                let agentDir = home.scratch + "/agent"
+                let environment = StackSetupTests.quiet.merging(["PI_CODING_AGENT_DIR": agentDir]) { $1 }
+                let cli = home.cli(extra: environment)
+                try FileManager.default.createSymbolicLink(
+                    atPath: home.pluginsDir + "/discord", withDestinationPath: BuildProducts.executable("pi-relay-discord"))
+                let config = """
+                    pi:
+                      command: \(E2EConfig.fakePi)
+                      agentDir: \(agentDir)
+                    discord:
+                      apiBase: \(StackConfig.quoted(fake.apiBase))
+                      allowedUsers: ["\(StackUser.alice.id)"]
+
+                    """
+                try home.writeConfig(config)
+                try home.writeFile(".env", "DISCORD_BOT_TOKEN=\(Self.token)\n", mode: 0o600)
+                #expect(try await cli.run(["extension", "install"]).status == 0)
+                let daemon = try await home.startDaemon(environment: environment)
+                try await daemon.waitForRunning("discord", timeout: .seconds(60))
+
+                let healthy = try await cli.run(["doctor", "--json", "--min-free-mb", "1"], timeout: .seconds(120))
+                let passed = try Self.checks(healthy)
+                #expect(healthy.status == 0, "\(healthy)")
+                #expect(passed.values.allSatisfy { $0["passed"] == true }, "\(passed.values.filter { $0["passed"] != true })")
+                for id in [
+                    "config", "pi", "pi-rpc", "messenger:discord", "allowlist:discord", "mode:home", "mode:.env", "mode:config.yaml",
+                    "mode:state folder", "mode:control socket", "disk", "daemon", "plugin:discord", "extension",
+                ] {
+                    #expect(passed[id] != nil, "no \(id) check: \(passed.keys.sorted())")
+                }
+                #expect(passed["messenger:discord"]?["detail"]?.stringValue?.contains("relay-doctor-bot") == true)
+                let text = try await cli.run(["doctor", "--min-free-mb", "1"], timeout: .seconds(120))
+                #expect(text.stdout.contains("✓ pi --mode rpc: answers get_state") && text.stdout.contains("checks passed"), "\(text)")
+
+                // An app whose Message Content intent is off: the plugin names it as a problem.
+                try await fake.post("/config", ["message_content_enabled": false])
+                let intents = try Self.checks(try await cli.run(["doctor", "--json", "--min-free-mb", "1"], timeout: .seconds(120)))
+                Self.expectFailed(intents, "messenger:discord:1", detail: "Message Content intent", fix: "Privileged Gateway Intents")
+                try await fake.post("/config", ["message_content_enabled": true])
+
+                // Now break each thing once. A pi that never answers; a plugin that is not configured.
+                let hung = home.scratch + "/hung-pi"
+                try "#!/bin/sh\n[ \"$1\" = --version ] && { echo 0.58.3; exit 0; }\nexec sleep 60\n".write(
+                    toFile: hung, atomically: true, encoding: .utf8)
+                chmod(hung, 0o755)
+                try home.writeConfig(config.replacingOccurrences(of: E2EConfig.fakePi, with: hung))
+                let broken = home.scratch + "/broken-plugin"
+                try "#!/bin/sh\necho 'broken: no BROKEN_TOKEN set' >&2\nexit 78\n".write(toFile: broken, atomically: true, encoding: .utf8)
+                chmod(broken, 0o755)
+                try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/broken", withDestinationPath: broken)
+                _ = try await cli.run(["plugins", "reload"])
+                try await daemon.waitForPlugin("broken", "is not configured", timeout: .seconds(30)) { $0.state == "not-configured" }
+                try home.writeFile(".env", "DISCORD_BOT_TOKEN=not-\(Self.token)\n", mode: 0o600)
+                chmod(home.path, 0o755)
+                try FileManager.default.removeItem(atPath: agentDir + "/extensions/pi-relayd.ts")
+
+                let sick = try await cli.run(["doctor", "--json", "--min-free-mb", "100000000"], timeout: .seconds(120))
+                #expect(sick.status == 1, "\(sick)")
+                let failed = try Self.checks(sick)
+                Self.expectFailed(failed, "pi-rpc", detail: "no answer within 10 s", fix: "--mode rpc")
+                Self.expectFailed(failed, "messenger:discord", detail: "refused the bot token", fix: "pi-relayd setup discord with a new token")
+                Self.expectFailed(failed, "mode:home", detail: "is 755", fix: "chmod 700 \(home.path)")
+                Self.expectFailed(failed, "disk", detail: "MB free", fix: "free some space")
+                Self.expectFailed(failed, "plugin:broken", detail: "not configured", fix: "pi-relayd plugins restart broken")
+                Self.expectFailed(failed, "extension", detail: "not installed", fix: "pi-relayd extension install")
+                #expect(failed["pi"]?["passed"] == true, "the hung pi still says its version")
+                StackSetupTests.expectNoToken(Self.token, in: [healthy, text, sick])
+                chmod(home.path, 0o700)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func withNothingSetUpEveryMissingPieceIsNamed() async throws {
+        try await TestHome.with { home in
+            let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
+            try home.writeConfig("discord:\n  requireMention: true\n")
+            try home.writeFile(".env", "# nothing yet\n", mode: 0o644)
+            let result = try await cli.run(["doctor", "--json"], timeout: .seconds(60))
+            #expect(result.status == 1, "\(result)")
+            let failed = try Self.checks(result)
+            Self.expectFailed(failed, "pi", detail: "pi is not in PATH", fix: "npm install -g @mariozechner/pi-coding-agent")
+            Self.expectFailed(failed, "config", detail: ".env", fix: "config.yaml")
+            Self.expectFailed(failed, "mode:.env", detail: "is 644", fix: "chmod 600 \(home.path)/.env")
+            Self.expectFailed(failed, "daemon", detail: "not reachable", fix: "pi-relayd start")
+            Self.expectFailed(failed, "extension", detail: "not installed", fix: "pi-relayd extension install")
+            // The unreadable .env leaves the defaults: no messenger set up is named as such.
+            Self.expectFailed(failed, "messengers", detail: "none is set up", fix: "pi-relayd setup discord")
+
+            // .env fixed: the discord section without a token, and nobody allowed.
+            try home.writeFile(".env", "# nothing yet\n", mode: 0o600)
+            let second = try Self.checks(try await cli.run(["doctor", "--json"], timeout: .seconds(60)))
+            Self.expectFailed(second, "messenger:discord", detail: "DISCORD_BOT_TOKEN is not set", fix: "pi-relayd setup discord")
+            #expect(second["config"]?["passed"] == true, "\(String(describing: second["config"]))")
+            #expect(second["mode:.env"]?["passed"] == true)
+        }
+    }
+}
