@@ -15,7 +15,7 @@ extension Scenarios {
                 let hello = try #require(await plugin.hello)
                 #expect(hello["name"] == "discord")
                 #expect(hello["roles"] == ["messenger"])
-                #expect(hello["limits"] == ["maxMessageLength": 2000, "maxUploadBytes": 10_485_760])
+                #expect(hello["limits"] == ["maxMessageLength": 2000, "maxUploadBytes": 10_485_760, "liveIntervalMs": 800])
 
                 let identify = try #require(try await s.fake.get("/frames?dir=in&op=2")["frames"]?[0]?["text"]?.stringValue)
                 let d = try JSONValue.parse(identify)["d"]
