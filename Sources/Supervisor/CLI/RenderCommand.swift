@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,7 +34,7 @@ struct RenderCommand: AsyncParsableCommand {
         let config =
             (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
             .config.pluginSections["formatter"] ?? [:]
-        let work = NSTemporaryDirectory() + "pi-relayd-render-\(getpid())"
+        let work = UserFolders.temporary + "/pi-relayd-render-\(getpid())"
         try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
         let client = PluginClient()
@@ -69,8 +73,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     static func installedFormatter(_ home: Home) -> String? {
-        let dirs = [home.pluginsDir] + (PluginDiscovery.bundledDirectory().map { [$0] } ?? [])
-        return PluginDiscovery(directories: dirs, disabled: []).scan().found.first { $0.name == "formatter" }?.path
+        PluginDiscovery(directories: PluginDiscovery.searchPath(home: home), disabled: []).scan().found.first { $0.name == "formatter" }?.path
     }
 }
 

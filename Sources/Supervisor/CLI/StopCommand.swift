@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct StopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the daemon and its children.")

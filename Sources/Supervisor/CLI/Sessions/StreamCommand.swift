@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 struct StreamCommand: ParsableCommand {
@@ -11,7 +11,7 @@ struct StreamCommand: ParsableCommand {
         do {
             try Home.resolve().client.stream("stream", ["session": .string(session)]) { event in
                 let line = output.json ? event.serialized() : SessionCall.eventLine(event)
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                StandardStreams.writeOutput(line + "\n")
                 return true
             }
         } catch {

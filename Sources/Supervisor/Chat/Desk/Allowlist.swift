@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Who may use a messenger: `allowedUsers` in its config section plus `<MESSENGER>_ALLOWED_USERS`
@@ -11,9 +11,9 @@ struct Allowlist: Sendable {
         for value in section?["allowedUsers"]?.arrayValue ?? [] {
             if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
         }
-        let envName = messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
+        let envName = messenger.uppercased().replacing("-", with: "_") + "_ALLOWED_USERS"
         for part in (environment[envName] ?? "").split(separator: ",") {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = part.trimmingInlineSpace()
             if !trimmed.isEmpty { ids.insert(trimmed) }
         }
         users = ids
