@@ -14,7 +14,7 @@ public struct PiRelayd: AsyncParsableCommand {
             AnswerCommand.self, CancelCommand.self, RenameCommand.self, EndCommand.self, ModelCommand.self,
             ThinkingCommand.self, StateCommand.self, StatsCommand.self, LastCommand.self, NewConversationCommand.self,
             RenderCommand.self, FileCommand.self, ImagesCommand.self, ExtensionCommand.self, ApprovalsCommand.self,
-            ApproveCommand.self, DenyCommand.self,
+            ApproveCommand.self, DenyCommand.self, ServiceCommand.self,
         ])
 
     public init() {}
