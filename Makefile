@@ -93,7 +93,8 @@ DIST_TARBALL := $(DIST_ROOT)/$(DIST_NAME).tar.gz
 DIST_PRODUCTS := pi-relayd $(addprefix pi-relay-,$(BUNDLED_PLUGINS))
 # The static build has a build folder of its own: objects compiled for a static link carry other
 # autolink entries, and SwiftPM does not rebuild them when the same folder is then linked
-# dynamically (make test after make install failed to link, wanting _FoundationCShims).
+# dynamically (make test after make install failed to link, wanting _FoundationCShims). Linking
+# .build's dynamic objects statically works, which CI uses as its last step (DIST_SCRATCH=.build).
 DIST_SCRATCH ?= .build-static
 # FoundationEssentials' own static dependencies, named: Swift 6.3's autolink entries leave them
 # out, and the Discord plugin, whose dependencies pull in more of FoundationEssentials, fails to

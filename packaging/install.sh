@@ -83,7 +83,7 @@ if command -v ldd >/dev/null 2>&1; then
         exit 1
     fi
 else
-    echo "install.sh: no ldd here, so the libraries were not checked (pi-relayd needs glibc 2.34+, libcurl, libyaml, libstdc++)"
+    echo "install.sh: no ldd here, so the libraries were not checked (pi-relayd needs glibc 2.35+, libcurl, libyaml, libstdc++)"
 fi
 
 for d in bin lib/pi-relayd/plugins share/pi-relayd share/man/man1 share/bash-completion/completions share/zsh/site-functions share/fish/vendor_completions.d; do
