@@ -135,7 +135,14 @@ uninstall:
 # run with no Swift on PATH or LD_LIBRARY_PATH: ldd shows no Swift library, the daemon starts
 # from there and finds its bundled plugins, completions and man page are in place, and `make
 # uninstall` leaves the PREFIX empty (packaging/check-install.sh).
-dist-check: dist
+# The shipped code imports FoundationEssentials: one `import Foundation` puts ICU and its data
+# (about 50 MB) back into the executable that links it. Fuzz targets are not shipped.
+FULL_FOUNDATION := ^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|private|fileprivate)[[:space:]]+)?import[[:space:]]+(Foundation|FoundationNetworking|FoundationXML|FoundationInternationalization)([[:space:]]|$$)
+
+dist-check:
+	@found=$$(grep -rlE '$(FULL_FOUNDATION)' Sources --include='*.swift' --exclude-dir=Fuzz); \
+	if [ -n "$$found" ]; then echo "make dist-check: these import full Foundation; import FoundationEssentials (README, Development):"; echo "$$found"; exit 1; fi
+	$(MAKE) --no-print-directory dist
 	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
 	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
 	$(MAKE) --no-print-directory install PREFIX=$$prefix/prefix && \
