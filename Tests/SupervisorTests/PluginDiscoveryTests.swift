@@ -91,9 +91,12 @@ import Glibc
         #expect(discovery.scan().found.first?.fingerprint != before)
     }
 
-    @Test func theBundledFolderComesFromTheEnvironment() {
-        #expect(PluginDiscovery.bundledDirectory(environment: ["PI_RELAYD_BUNDLED_PLUGINS": ""]) == nil)
-        #expect(PluginDiscovery.bundledDirectory(environment: ["PI_RELAYD_BUNDLED_PLUGINS": "/opt/p"]) == "/opt/p")
-        #expect(PluginDiscovery.bundledDirectory(environment: [:])?.hasSuffix("/pi-relayd-plugins") == true)
+    @Test func theBundledFoldersComeFromTheEnvironmentOrTheExecutablesFolder() {
+        #expect(PluginDiscovery.bundledDirectories(environment: ["PI_RELAYD_BUNDLED_PLUGINS": ""]).isEmpty)
+        #expect(PluginDiscovery.bundledDirectories(environment: ["PI_RELAYD_BUNDLED_PLUGINS": "/opt/p"]) == ["/opt/p"])
+        #expect(
+            PluginDiscovery.bundledDirectories(environment: [:], executable: "/home/u/.local/bin/pi-relayd")
+                == ["/home/u/.local/bin/pi-relayd-plugins", "/home/u/.local/lib/pi-relayd/plugins"])
+        #expect(PluginDiscovery.bundledDirectories(environment: [:]).first?.hasSuffix("/pi-relayd-plugins") == true)
     }
 }

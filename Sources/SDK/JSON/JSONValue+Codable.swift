@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue: Codable {
     /// Decodes any JSON value, trying null, boolean, number, string, array and object in turn.

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Remembers which delivery ids were handled, on disk, so a delivery replayed after a crash
 /// (handled, but the ack never reached the supervisor) is acknowledged without running twice.
@@ -34,14 +38,12 @@ public actor DeliveryLedger {
             try? (order.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
             return
         }
-        if let handle = FileHandle(forWritingAtPath: path) {
-            handle.seekToEndOfFile()
-            handle.write(Data((id + "\n").utf8))
-            try? handle.close()
-        } else {
-            _ = FileManager.default.createFile(
-                atPath: path, contents: Data((id + "\n").utf8),
-                attributes: [.posixPermissions: 0o600])
-        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let line = Array((id + "\n").utf8)
+        // One write(2) with O_APPEND: a line is never split by another writer or a short write of
+        // a regular file.
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
     }
 }

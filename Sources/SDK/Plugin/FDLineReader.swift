@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Glibc
 package enum FDLineReader {
     package static func lines(fd: Int32, maxLineBytes: Int = 8 << 20) -> AsyncStream<LineFramer.Event> {
         let (stream, continuation) = AsyncStream<LineFramer.Event>.makeStream(bufferingPolicy: .unbounded)
-        let readerThread = Thread {
+        DedicatedThread.start("fd-reader-\(fd)") {
             var framer = LineFramer(maxLineBytes: maxLineBytes)
             let size = 64 * 1024
             let buf = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
@@ -23,8 +23,6 @@ package enum FDLineReader {
             if let tail = framer.finish() { continuation.yield(.unterminatedTail(bytes: tail)) }
             continuation.finish()
         }
-        readerThread.name = "fd-reader-\(fd)"
-        readerThread.start()
         return stream
     }
 }

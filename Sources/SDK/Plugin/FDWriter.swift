@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -15,14 +15,13 @@ import Glibc
 package final class FDWriter: @unchecked Sendable {
     private let fd: Int32
     private let direct: Bool
-    private let cond = NSCondition()
+    private let cond = ThreadCondition()
     private var queue: [[UInt8]] = []
     private var finished = false
     private var failed = false
     /// A batch taken off the queue is still being written: `flush` must wait for it too, or its
     /// caller closes the fd (or exits) under the write and the last lines are lost.
     private var writing = false
-    private var thread: Thread?
 
     package init(fd: Int32, direct: Bool = false) {
         self.fd = fd
@@ -30,10 +29,7 @@ package final class FDWriter: @unchecked Sendable {
         if direct { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         // The thread holds the writer until `finish()` lets the loop end, so queued lines are never
         // dropped because the last owner let go.
-        let writerThread = Thread { self.loop() }
-        writerThread.name = "fd-writer-\(fd)"
-        thread = writerThread
-        writerThread.start()
+        DedicatedThread.start("fd-writer-\(fd)") { self.loop() }
     }
 
     package func send(_ bytes: [UInt8]) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -24,7 +24,7 @@ public enum PluginRuntime {
                 To check it: pi-relayd plugin check \(CommandLine.arguments.first ?? manifest.name)
 
                 """
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStreams.writeError(text)
             exit(64)
         }
         LoggingSystem.bootstrap { StderrLogHandler(label: $0) }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A plugin's files in its state directory (`PluginContext.stateDir`), as JSON. Every write goes to a temporary file that is then
 /// renamed over the old one, so a plugin killed mid-write leaves the previous version intact.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -32,20 +32,6 @@ public struct StderrLogHandler: LogHandler {
         var merged = metadata
         if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
         let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        Self.writeToStderr(Array("\(event.level) \(event.message)\(meta)\n".utf8))
-    }
-
-    /// Plain write(2), errors ignored: once pi-relayd is gone (killed) nobody reads stderr, and
-    /// `FileHandle.write` traps on EPIPE, which crashed a plugin logging its own shutdown.
-    static func writeToStderr(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let written = write(2, buf.baseAddress! + off, buf.count - off)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                off += written
-            }
-        }
+        StandardStreams.writeError(Array("\(event.level) \(event.message)\(meta)\n".utf8))
     }
 }

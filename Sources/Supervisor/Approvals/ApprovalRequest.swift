@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A gated tool call, as the extension asks about it: the call and the rule it matched.

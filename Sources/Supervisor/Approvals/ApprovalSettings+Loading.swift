@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ApprovalSettings {
     init(_ section: ConfigSection) throws(ConfigError) {
@@ -33,7 +33,7 @@ extension ApprovalSettings {
             if tools.isEmpty { throw item.error("needs tools: the tool names it gates (bash, write, edit, ...)") }
             let command = try rule.value("command", default: nil) { field throws(ConfigError) -> String? in
                 let pattern = try field.nonEmptyString("a regular expression")
-                do { _ = try NSRegularExpression(pattern: pattern) } catch {
+                do { _ = try Regex(pattern) } catch {
                     throw field.error("is not a valid regular expression")
                 }
                 return pattern

@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--json` for commands a script would want to read.
 struct OutputOptions: ParsableArguments {
@@ -22,9 +26,9 @@ enum CLIFailure {
             let document: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
             print(document.serialized())
         } else {
-            FileHandle.standardError.write(Data(("pi-relayd: " + message + "\n").utf8))
+            StandardStreams.writeError("pi-relayd: " + message + "\n")
         }
-        Foundation.exit(error is ControlClient.NotRunning ? 3 : 1)
+        Glibc.exit(error is ControlClient.NotRunning ? 3 : 1)
     }
 }
 

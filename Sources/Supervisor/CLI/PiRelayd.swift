@@ -15,7 +15,10 @@ public struct PiRelayd: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(
                 name: "daemon",
-                subcommands: [StartCommand.self, StopCommand.self, RestartCommand.self, StatusCommand.self, LogsCommand.self, VersionCommand.self]),
+                subcommands: [
+                    StartCommand.self, StopCommand.self, RestartCommand.self, StatusCommand.self, LogsCommand.self, ServiceCommand.self,
+                    VersionCommand.self,
+                ]),
             CommandGroup(
                 name: "sessions",
                 subcommands: [

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// One value in config.yaml being converted to a setting. Each conversion either returns the value
 /// or throws an error naming the value's dotted path and its place in the file, saying what was
@@ -74,7 +75,7 @@ struct ConfigField {
         let text: String
         switch node.scalarValue {
         case .integer(let digits): text = digits
-        case .string(let value): text = value.trimmingCharacters(in: .whitespaces)
+        case .string(let value): text = value.trimmingInlineSpace()
         default: throw mismatch("a Discord \(what) id")
         }
         guard !text.isEmpty, text.count <= 20, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 extension ConfigLoader {
     /// Plain-language notes on what still needs setting up. Only variable names appear, never
@@ -20,7 +21,7 @@ extension ConfigLoader {
             }
             // The allowlist is `allowedUsers` plus DISCORD_ALLOWED_USERS (docs/PROTOCOL.md §6).
             let fromEnvironment = (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",")
-                .contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                .contains { !$0.trimmingInlineSpace().isEmpty }
             if discord.allowedUsers.isEmpty, !fromEnvironment {
                 notes.append(
                     "discord: no allowed users configured, so only users paired with pi-relayd pair discord get answers (or add Discord user ids to discord.allowedUsers or DISCORD_ALLOWED_USERS)"

@@ -29,7 +29,7 @@ extension TelegramSettings {
         let text: String
         switch field.node.scalarValue {
         case .integer(let digits): text = digits
-        case .string(let value): text = value.trimmingCharacters(in: .whitespaces)
+        case .string(let value): text = value.trimmingInlineSpace()
         default: throw field.mismatch(negative ? "a Telegram chat id" : "a Telegram user id")
         }
         let digits = negative && text.hasPrefix("-") ? String(text.dropFirst()) : text

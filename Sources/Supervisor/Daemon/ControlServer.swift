@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 
@@ -14,7 +14,7 @@ final class ControlServer: @unchecked Sendable {
     let logger: Logger
     let handler: any ControlHandler
     private var listenFD: Int32 = -1
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var stopped = false
 
     init(path: String, logger: Logger, handler: any ControlHandler) {
@@ -59,9 +59,7 @@ final class ControlServer: @unchecked Sendable {
             throw BindError(description: "listen(): \(String(cString: strerror(errno)))")
         }
         listenFD = fd
-        let acceptThread = Thread { [self] in acceptLoop(fd) }
-        acceptThread.name = "control-accept"
-        acceptThread.start()
+        DedicatedThread.start("control-accept") { [self] in acceptLoop(fd) }
     }
 
     func stop() {
@@ -170,7 +168,7 @@ final class ControlStream: @unchecked Sendable {
     /// The lines the client sends after its request, until it hangs up.
     let incoming: AsyncStream<[UInt8]>
     private let incomingSink: AsyncStream<[UInt8]>.Continuation
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var closed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 import ServiceLifecycle
@@ -19,8 +19,7 @@ struct Daemon: Service {
     func run() async throws {
         try home.prepare()
         let environment = ProcessInfo.processInfo.environment
-        let bundled = PluginDiscovery.bundledDirectory()
-        let pluginDirs = [home.pluginsDir] + (bundled.map { [$0] } ?? [])
+        let pluginDirs = PluginDiscovery.searchPath(home: home)
         let preliminary = PluginDiscovery(directories: pluginDirs, disabled: []).scan()
         let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped)
         let loaded = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
@@ -150,7 +149,7 @@ struct Daemon: Service {
         guard fd >= 0 else { throw StartError(description: "cannot open \(home.lockFile): \(String(cString: strerror(errno)))") }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
-            let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmed() ?? "?"
             throw StartError(description: "pi-relayd is already running for \(home.root) (pid \(pid))")
         }
         return fd

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// The pi-relayd home directory and everything in it.
 struct Home: Sendable {
@@ -11,7 +12,7 @@ struct Home: Sendable {
     /// `$PI_RELAYD_HOME`, else `~/.pi-relayd`.
     static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> Home {
         if let path = environment["PI_RELAYD_HOME"], !path.isEmpty { return Home(root: absolute(path)) }
-        let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let base = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? UserFolders.home
         return Home(root: base + "/.pi-relayd")
     }
 

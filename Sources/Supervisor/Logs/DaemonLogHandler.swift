@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Logging
+import PiRelaySDK
 
 /// swift-log handler for the daemon's own log, `logs/pi-relayd.log`; echoes to stderr when the
 /// daemon runs in the foreground.
@@ -29,7 +30,7 @@ struct DaemonLogHandler: LogHandler {
         if echo {
             // The throwing write: the plain one traps when stderr's file cannot take more (a full
             // disk under `pi-relayd start`'s stderr file), and that would end the daemon.
-            try? FileHandle.standardError.write(contentsOf: Data((RotatingLog.timestamp() + " " + text + "\n").utf8))
+            StandardStreams.writeError(RotatingLog.timestamp() + " " + text + "\n")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Masks secret values before they reach a log line or an error message. It knows the values of
@@ -40,14 +40,14 @@ enum Redactor {
     static func redact(_ text: String) -> String {
         var out = text
         for secret in state.values where out.contains(secret) {
-            out = out.replacingOccurrences(of: secret, with: "[redacted]")
+            out = out.replacing(secret, with: "[redacted]")
         }
         return out
     }
 }
 
 final class SecretSet: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var set: [String] = []
 
     func add(_ values: [String]) {

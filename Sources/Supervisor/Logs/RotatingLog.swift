@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ final class RotatingLog: @unchecked Sendable {
     let path: String
     let maxBytes: Int
     let keep: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var fd: Int32 = -1
     private var size = 0
     private(set) var writeFailures = 0
@@ -133,8 +134,8 @@ final class RotatingLog: @unchecked Sendable {
         var seconds = tv.tv_sec
         var tmv = tm()
         gmtime_r(&seconds, &tmv)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday,
-            tmv.tm_hour, tmv.tm_min, tmv.tm_sec, Int(tv.tv_usec / 1000))
+        let date = [String(tmv.tm_year + 1900), String(tmv.tm_mon + 1).leftPadded(to: 2), String(tmv.tm_mday).leftPadded(to: 2)]
+        let time = [tmv.tm_hour, tmv.tm_min, tmv.tm_sec].map { String($0).leftPadded(to: 2) }
+        return date.joined(separator: "-") + "T" + time.joined(separator: ":") + "." + String(tv.tv_usec / 1000).leftPadded(to: 3) + "Z"
     }
 }

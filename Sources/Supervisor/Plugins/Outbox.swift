@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Deliveries a plugin has not acknowledged yet, kept on disk as an append-only journal so they
 /// survive a plugin crash and a daemon restart. Replayed, in order, to each new instance.

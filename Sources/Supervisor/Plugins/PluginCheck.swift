@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -27,7 +27,7 @@ struct PluginCheck {
     /// Started by hand (no PI_RELAY_PLUGIN), a plugin says what it is and exits 64.
     private func runByHand() async -> Result {
         let child = CheckedChild()
-        let link = PluginLink(path: path, workingDirectory: NSTemporaryDirectory(), asPlugin: false)
+        let link = PluginLink(path: path, workingDirectory: UserFolders.temporary, asPlugin: false)
         link.close()
         let running = Task { await Self.run(link, into: child) }
         let timer = Task {
@@ -52,7 +52,7 @@ struct PluginCheck {
 
     private func runAsPlugin() async -> [Result] {
         var results: [Result] = []
-        let stateDir = NSTemporaryDirectory() + "pi-relayd-check-\(getpid())"
+        let stateDir = UserFolders.temporary + "/pi-relayd-check-\(getpid())"
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: stateDir) }
         let child = CheckedChild()

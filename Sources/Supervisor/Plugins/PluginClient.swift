@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Runs one plugin directly, without the daemon, for CLI commands such as `render`: handshake,

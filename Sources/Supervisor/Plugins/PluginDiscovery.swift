@@ -1,11 +1,12 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Finds plugins: every executable file in the home plugins folder and in the bundled folder
-/// beside the `pi-relayd` binary. The file name is the plugin id; the home folder wins a clash.
+/// Finds plugins: every executable file in the home plugins folder and in the bundled folders
+/// (`searchPath`). The file name is the plugin id; the first folder that has it wins.
 struct PluginDiscovery: Sendable {
     struct Found: Sendable, Equatable {
         var name: String
@@ -24,12 +25,26 @@ struct PluginDiscovery: Sendable {
     var disabled: Set<String>
     var uid: uid_t = getuid()
 
-    /// The bundled folder: `$PI_RELAYD_BUNDLED_PLUGINS` if set (empty disables it), else
-    /// `pi-relayd-plugins/` next to the running executable.
-    static func bundledDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let path = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return path.isEmpty ? nil : path }
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        return (exe as NSString).deletingLastPathComponent + "/pi-relayd-plugins"
+    /// Where plugins are looked for, in order: the home's `plugins/`, then the bundled folders.
+    static func searchPath(home: Home, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        [home.pluginsDir] + bundledDirectories(environment: environment)
+    }
+
+    /// The bundled folders: `$PI_RELAYD_BUNDLED_PLUGINS` if set (empty disables them), else, from
+    /// the folder of the running executable (links resolved, so a `pi-relayd` linked into PATH
+    /// still finds them), `pi-relayd-plugins/` beside it (a build folder) and then
+    /// `../lib/pi-relayd/plugins/` (an installed PREFIX: PREFIX/bin/pi-relayd).
+    static func bundledDirectories(
+        environment: [String: String] = ProcessInfo.processInfo.environment, executable: String = runningExecutable()
+    ) -> [String] {
+        if let path = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return path.isEmpty ? [] : [path] }
+        let folder = executable.parentPath
+        return [folder + "/pi-relayd-plugins", folder.parentPath + "/lib/pi-relayd/plugins"]
+    }
+
+    /// The running executable's real path.
+    static func runningExecutable() -> String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     }
 
     func scan() -> (found: [Found], refused: [Refused], skipped: [String]) {

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One plugin under supervision: its instances, one `PluginLink` each, and everything in flight
 /// (outbox, pending requests), which lives here and not in the plugin, so a crash loses nothing.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// A child's events on their way from the pipe thread to their one consumer, taken in batches:
 /// what the pipe thread read since the consumer last looked is handed over in one go, with at
@@ -6,7 +7,7 @@ import Foundation
 /// generic metadata lookups) was about a tenth of the daemon's CPU while 20 sessions streamed
 /// (issue 12 k). Unbounded here: the producer's `ReadWindow` bounds it.
 final class ChildEventQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var buffer: [ChildEvent] = []
     private var finished = false
     private var waiter: CheckedContinuation<Void, Never>?

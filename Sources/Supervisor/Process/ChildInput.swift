@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ final class ChildInput: @unchecked Sendable {
     /// Bytes waiting past this for longer than a plugin's stall limit mark a child that stopped
     /// reading (`PluginSlot`'s hang check).
     let highWater: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var fd: Int32 = -1
     private var queue: [UInt8] = []
     /// Bytes of `queue` already written.

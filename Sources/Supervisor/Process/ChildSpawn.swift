@@ -1,5 +1,5 @@
 import CLinux
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +19,8 @@ enum ChildSpawn {
 
     /// Spawns `spec` and returns its pid.
     static func spawn(_ spec: ChildSpec, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, Failure> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: spec.workingDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory: Bool = false
+        guard FileManager.default.fileExists(atPath: spec.workingDirectory, isDirectory: &isDirectory), isDirectory else {
             return .failure(.noWorkingDirectory)
         }
         var actions = posix_spawn_file_actions_t()

@@ -1,5 +1,5 @@
 import CLinux
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -27,7 +27,7 @@ final class PipeReader: @unchecked Sendable {
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -87,7 +87,7 @@ final class ExitWatch: @unchecked Sendable {
     let pid: pid_t
     /// Poller thread only.
     fileprivate var ended = false
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var status: ChildExit?
     private var waiter: CheckedContinuation<ChildExit, Never>?
 
@@ -100,12 +100,10 @@ final class ExitWatch: @unchecked Sendable {
         if fd >= 0 {
             PipePoller.shared.submit(.watch(self))
         } else {
-            let thread = Thread { [self] in
+            DedicatedThread.start("pi-relayd.wait") { [self] in
                 reaped(ChildSpawn.reap(pid, wait: true) ?? .spawnFailed("pid \(pid) vanished"))
                 PipePoller.shared.submit(.exitedWithoutPidfd(self))
             }
-            thread.name = "pi-relayd.wait"
-            thread.start()
         }
     }
 
@@ -186,7 +184,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     private let epfd: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var commands: [Command] = []
     private var jobs: [UnownedJob] = []
     private var wakePending = false
@@ -212,9 +210,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         }
         guard epfd >= 0 else { fatalError("pi-relayd: epoll_create1 failed: \(String(cString: strerror(errno)))") }
         register(wakeRead, edge: false)
-        let thread = Thread { [self] in loop() }
-        thread.name = "pi-relayd.pipes"
-        thread.start()
+        DedicatedThread.start("pi-relayd.pipes") { [self] in loop() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

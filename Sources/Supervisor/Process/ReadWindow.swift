@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// How much a child may have said that its consumer has not handled yet.
 ///
@@ -10,7 +11,7 @@ import Foundation
 /// backpressure a pipe is for. Reading resumes once the consumer is down to half the limit.
 final class ReadWindow: @unchecked Sendable {
     let limit: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var outstanding = 0
     private var parked: [PipeReader] = []
 

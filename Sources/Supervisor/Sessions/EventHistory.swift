@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A bounded ring of compact event previews per session, capped by count and by bytes, so a

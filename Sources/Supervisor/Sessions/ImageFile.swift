@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A local image for `send --image`, as pi image content. The type comes from the bytes.

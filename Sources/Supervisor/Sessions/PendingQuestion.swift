@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A dialog an extension opened (select, confirm, input, editor) that waits for an answer.
@@ -60,13 +60,13 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     func response(for answer: String) throws -> JSONValue {
         switch method {
         case "confirm":
-            switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch answer.trimmingInlineSpace().lowercased() {
             case "y", "yes", "true", "1", "ok", "allow", "confirm": return ["type": "extension_ui_response", "id": .string(id), "confirmed": true]
             case "n", "no", "false", "0", "deny", "reject": return ["type": "extension_ui_response", "id": .string(id), "confirmed": false]
             default: throw AnswerError.invalid("answer yes or no")
             }
         case "select":
-            let typed = answer.trimmingCharacters(in: .whitespaces)
+            let typed = answer.trimmingInlineSpace()
             if let exact = options.first(where: { $0 == typed }) ?? options.first(where: { $0.lowercased() == typed.lowercased() }) {
                 return ["type": "extension_ui_response", "id": .string(id), "value": .string(exact)]
             }
@@ -81,21 +81,5 @@ struct PendingQuestion: Codable, Sendable, Equatable {
 
     func cancellation() -> JSONValue {
         ["type": "extension_ui_response", "id": .string(id), "cancelled": true]
-    }
-}
-
-enum ISO8601 {
-    static func string(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-
-    static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 }

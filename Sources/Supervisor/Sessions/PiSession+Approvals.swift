@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Approval gates (docs/CONFIG.md, "approvals"): the extension in pi asks the daemon before a

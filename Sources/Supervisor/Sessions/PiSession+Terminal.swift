@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A terminal session: an interactive pi attached through the extension, which speaks pi's RPC

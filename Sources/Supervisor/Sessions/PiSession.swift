@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One agent session: a `pi --mode rpc` child in the session's cwd, or an interactive pi in a
 /// terminal attached through the extension (`PiSession+Terminal`); the commands in flight on it,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Sends prompts to sessions for chats and the control socket alike, and shows each to the other

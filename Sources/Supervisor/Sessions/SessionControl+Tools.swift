@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// The agent tools the extension registers in pi (docs/EXTENSION.md, "Agent tools"): the agent
@@ -6,7 +6,7 @@ import PiRelaySDK
 extension SessionControl {
     /// `relay-notify`: a short progress line to every chat watching the session, mid-run.
     func relayNotify(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
-        guard let text = params["text"]?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        guard let text = params["text"]?.stringValue?.trimmed(), !text.isEmpty else {
             throw RemoteError.invalidParams("relay_notify needs a text")
         }
         let targets = try await agentChats(session)
@@ -34,7 +34,7 @@ extension SessionControl {
         guard spawnLimit > 0 else {
             throw RemoteError(code: .unavailable, message: "spawning sessions is turned off here (sessions.spawnLimit is 0)")
         }
-        guard let requested = params["cwd"]?.stringValue?.trimmingCharacters(in: .whitespaces), !requested.isEmpty else {
+        guard let requested = params["cwd"]?.stringValue?.trimmingInlineSpace(), !requested.isEmpty else {
             throw RemoteError.invalidParams("spawn_session needs a cwd")
         }
         let chats = try await agentChats(parent)
@@ -43,9 +43,9 @@ extension SessionControl {
         let parentName = await parent.name
         let cwd = Self.directory(requested, from: parent.cwd)
         let child = try await sessions.create(
-            cwd: cwd, name: params["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), spawnedBy: parent.id, spawnLimit: spawnLimit)
+            cwd: cwd, name: params["name"]?.stringValue?.trimmingInlineSpace(), spawnedBy: parent.id, spawnLimit: spawnLimit)
         let name = await child.name
-        let prompt = params["prompt"]?.stringValue.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        let prompt = params["prompt"]?.stringValue.flatMap { $0.trimmed().isEmpty ? nil : $0 }
         let task = prompt.map { "\nTask: " + ($0.count > 500 ? String($0.prefix(500)) + "…" : $0) } ?? ""
         var result: JSONValue = ["session": .string(child.id), "name": .string(name), "cwd": .string(child.cwd)]
         var origin = "spawn:\(parent.id)"
@@ -73,11 +73,11 @@ extension SessionControl {
 
     /// A spawned session's folder: absolute or `~/…` as given, else relative to the parent's.
     static func directory(_ requested: String, from parentCwd: String) -> String {
-        if requested.hasPrefix("/") { return (requested as NSString).standardizingPath }
+        if requested.hasPrefix("/") { return requested.standardizedPath }
         if requested == "~" || requested.hasPrefix("~/") {
-            return (NSString(string: requested).expandingTildeInPath as NSString).standardizingPath
+            return requested.expandingTilde.standardizedPath
         }
-        return ((parentCwd + "/" + requested) as NSString).standardizingPath
+        return (parentCwd + "/" + requested).standardizedPath
     }
 
     /// The chats an agent tool may reach; none is a clear refusal the agent reads.

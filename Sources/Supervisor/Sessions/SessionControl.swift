@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// The session methods of the control socket; each is also a `pi-relayd` subcommand.

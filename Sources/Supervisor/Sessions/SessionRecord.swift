@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What is saved of a session so it comes back after a daemon restart or `kill -9`.
 struct SessionRecord: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// Writes the session records on a thread of its own. A save is JSON of every session, an fsync
 /// and a rename: milliseconds, and tens of them on a busy disk, that must not hold one of the
@@ -11,7 +12,7 @@ import Foundation
 /// sessions, encoding them all was an eighth of the daemon's CPU while 20 of them streamed).
 final class SessionSaver: @unchecked Sendable {
     private let store: StateFile<SessionRecord>
-    private let cond = NSCondition()
+    private let cond = ThreadCondition()
     private var next: [SessionRecord]?
     private var waiting: [CheckedContinuation<String?, Never>] = []
     /// Touched only by the saver's thread.
@@ -20,9 +21,7 @@ final class SessionSaver: @unchecked Sendable {
     init(store: StateFile<SessionRecord>) {
         self.store = store
         // The thread lives as long as the daemon: one saver per Sessions, made once.
-        let thread = Thread { [self] in loop() }
-        thread.name = "pi-relayd.sessions-save"
-        thread.start()
+        DedicatedThread.start("pi-relayd.sessions-save") { [self] in loop() }
     }
 
     /// Saves `records` (or a newer list handed in meanwhile). Returns the error text, or nil once

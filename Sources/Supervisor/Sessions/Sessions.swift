@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 
@@ -92,7 +92,7 @@ actor Sessions {
         PiSession(
             record: record, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
             logger: logger, observer: observer,
-            imageDir: (store.path as NSString).deletingLastPathComponent + "/images/" + record.id
+            imageDir: store.path.parentPath + "/images/" + record.id
         ) { [weak self] rec in
             await self?.update(rec)
         }
@@ -110,13 +110,13 @@ actor Sessions {
                     "\(parentName) already has \(spawnedCount(by: parent)) spawned session(s) running, its limit (sessions.spawnLimit: \(spawnLimit)); end one first"
             )
         }
-        var isDir: ObjCBool = false
+        var isDir: Bool = false
         let dir = Home.absolute(cwd)
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir else {
             throw RemoteError.invalidParams("no such directory: \(dir)")
         }
         var id: String
-        repeat { id = String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(8)) } while records[id] != nil
+        repeat { id = String(UUID().uuidString.lowercased().replacing("-", with: "").prefix(8)) } while records[id] != nil
         let base =
             name.flatMap { $0.isEmpty ? nil : $0 }
             ?? (URL(fileURLWithPath: dir).lastPathComponent.isEmpty ? "session" : URL(fileURLWithPath: dir).lastPathComponent)

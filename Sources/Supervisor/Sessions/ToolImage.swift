@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// An image a tool produced in the session's last run, kept on disk until the next run so it

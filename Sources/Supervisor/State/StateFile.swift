@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A versioned JSON list of records under `state/` (sessions.json, bindings.json), saved
 /// atomically. Loading never drops data without a word:

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control socket's `attach` method: an interactive pi's extension registers its session,
 /// then the connection carries pi's RPC both ways until it ends (docs/EXTENSION.md).

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 import Synchronization
 
@@ -118,7 +118,7 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     private func receiveHeader(_ raw: UnsafeRawBufferPointer) {
-        let line = String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = String(decoding: raw, as: UTF8.self).trimmed()
         if line.hasPrefix("HTTP/") {
             // A new response (after a 100 Continue or a proxy CONNECT): forget the previous headers.
             responseHeaders = [:]
@@ -126,7 +126,7 @@ final class HTTPTransfer: @unchecked Sendable {
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingInlineSpace()
         responseHeaders[name] = value
     }
 

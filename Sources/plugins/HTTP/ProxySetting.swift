@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// The proxy for a plugin's HTTP (and the discord gateway): the configured one (`discord.proxy`,
 /// `attachments.proxy`...), else HTTPS_PROXY/https_proxy.
@@ -26,7 +27,7 @@ package struct ProxySetting: Sendable, Equatable {
     /// and SOCKS5 itself). nil when there is no proxy or it cannot be parsed.
     package var endpoint: (scheme: String, host: String, port: Int)? {
         guard let url else { return nil }
-        let schemeEnd = url.range(of: "://")
+        let schemeEnd = url.firstRange(of: "://")
         let scheme = schemeEnd.map { String(url[..<$0.lowerBound]).lowercased() } ?? "http"
         var rest = schemeEnd.map { url[$0.upperBound...] } ?? url[...]
         if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
@@ -54,21 +55,21 @@ package struct ProxySetting: Sendable, Equatable {
     /// and SOCKS5, so an `https://` proxy (TLS to the proxy) or a SOCKS4 one would be spoken to
     /// wrongly. nil for a supported scheme or no proxy; a URL without a scheme is HTTP, as for curl.
     package var unsupportedGatewayScheme: String? {
-        guard let url, let schemeEnd = url.range(of: "://") else { return nil }
+        guard let url, let schemeEnd = url.firstRange(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         return ["http", "socks5", "socks5h"].contains(scheme) ? nil : scheme
     }
 
     /// User name and password from the URL (percent-decoded), for the gateway's HTTP CONNECT.
     package var credentials: (user: String, password: String)? {
-        guard let url, let schemeEnd = url.range(of: "://") else { return nil }
+        guard let url, let schemeEnd = url.firstRange(of: "://") else { return nil }
         let rest = url[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard let at = authority.lastIndex(of: "@") else { return nil }
         let info = authority[..<at]
         let parts = info.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let user = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-        let password = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+        let user = String(parts[0]).percentDecoded ?? String(parts[0])
+        let password = parts.count > 1 ? (String(parts[1]).percentDecoded ?? String(parts[1])) : ""
         return (user, password)
     }
 
@@ -78,7 +79,7 @@ package struct ProxySetting: Sendable, Equatable {
         guard let bypass else { return false }
         let host = host.lowercased()
         for entry in bypass.split(separator: ",") {
-            var suffix = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            var suffix = entry.trimmingInlineSpace().lowercased()
             if suffix == "*" { return true }
             if suffix.hasPrefix(".") { suffix.removeFirst() }
             guard !suffix.isEmpty else { continue }
@@ -90,7 +91,7 @@ package struct ProxySetting: Sendable, Equatable {
     /// For logs and `status`: user name and password replaced by `***`.
     package var redacted: String {
         guard let url else { return "none" }
-        let schemeEnd = url.range(of: "://")?.upperBound ?? url.startIndex
+        let schemeEnd = url.firstRange(of: "://")?.upperBound ?? url.startIndex
         let authorityEnd = url[schemeEnd...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         guard let at = url[schemeEnd..<authorityEnd].lastIndex(of: "@") else { return url }
         return String(url[..<schemeEnd]) + "***" + String(url[at...])

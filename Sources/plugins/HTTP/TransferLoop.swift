@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 import Synchronization
 
 /// Runs every HTTP exchange of a plugin on one curl_multi handle owned by a dedicated thread, so no network wait
@@ -18,9 +19,7 @@ package final class TransferLoop: @unchecked Sendable {
         // calling it after the SDK started its reader threads is fine.
         curl_global_init(Int(CURL_GLOBAL_ALL))
         multi = curl_multi_init()
-        let thread = Thread { [self] in run() }
-        thread.name = "curl-multi"
-        thread.start()
+        DedicatedThread.start("curl-multi") { [self] in run() }
     }
 
     /// Runs `request`; cancelling the calling task ends the transfer with `.cancelled`.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
@@ -30,25 +31,27 @@ struct LogsCommand: ParsableCommand {
             write(json.lines(Array(all.suffix(lines).joined(separator: "\n").utf8) + (all.isEmpty ? [] : [0x0A])))
         } else {
             let tail = all.suffix(lines).joined(separator: "\n")
-            FileHandle.standardOutput.write(Data((tail.isEmpty ? "" : tail + "\n").utf8))
+            StandardStreams.writeOutput(tail.isEmpty ? "" : tail + "\n")
         }
         guard follow else { return }
         var offset = UInt64(data.count)
         while true {
             usleep(200_000)
-            guard let handle = FileHandle(forReadingAtPath: path) else { continue }
-            let size = handle.seekToEndOfFile()
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            let size = UInt64(max(0, lseek(fd, 0, SEEK_END)))
             if size < offset { offset = 0 }  // rotated
-            handle.seek(toFileOffset: offset)
-            let more = handle.readDataToEndOfFile()
-            try? handle.close()
+            var more = [UInt8](repeating: 0, count: Int(size - offset))
+            let got = more.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            close(fd)
+            more.removeLast(more.count - max(0, got))
             offset += UInt64(more.count)
             if more.isEmpty { continue }
-            if output.json { write(json.lines([UInt8](more))) } else { FileHandle.standardOutput.write(more) }
+            if output.json { write(json.lines(more)) } else { StandardStreams.writeOutput(more) }
         }
     }
 
     private func write(_ bytes: [UInt8]) {
-        if !bytes.isEmpty { FileHandle.standardOutput.write(Data(bytes)) }
+        if !bytes.isEmpty { StandardStreams.writeOutput(bytes) }
     }
 }

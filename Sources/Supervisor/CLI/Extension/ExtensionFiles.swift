@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// Where the pi extension comes from and where pi looks for it (docs/EXTENSION.md). Installing
 /// copies the file, so a later pi-relayd upgrade shows as a version mismatch in `status`
@@ -29,11 +30,11 @@ struct ExtensionFiles: Sendable {
     var candidates: [String] {
         var paths: [String] = []
         if let explicit = environment["PI_RELAYD_EXTENSION"], !explicit.isEmpty { return [explicit] }
-        var folder = (executable as NSString).deletingLastPathComponent
-        paths.append((folder as NSString).deletingLastPathComponent + "/share/pi-relayd/" + Self.fileName)
+        var folder = executable.parentPath
+        paths.append(folder.parentPath + "/share/pi-relayd/" + Self.fileName)
         for _ in 0..<5 {
             paths.append(folder + "/extension/" + Self.fileName)
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = folder.parentPath
             if folder == "/" || folder.isEmpty { break }
         }
         return paths
@@ -42,13 +43,13 @@ struct ExtensionFiles: Sendable {
     func shipped() throws(NotFound) -> String {
         let looked = candidates
         guard let found = looked.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else { throw NotFound(looked: looked) }
-        return (found as NSString).standardizingPath
+        return found.standardizedPath
     }
 
     /// pi's agent folder: `$PI_CODING_AGENT_DIR` (a leading `~` expanded, as pi does), else
     /// `~/.pi/agent`.
     var agentDir: String {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? UserFolders.home
         if let dir = environment["PI_CODING_AGENT_DIR"], !dir.isEmpty {
             if dir == "~" { return home }
             if dir.hasPrefix("~/") { return home + dir.dropFirst() }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 struct ExtensionInstallCommand: ParsableCommand {
@@ -18,7 +18,7 @@ struct ExtensionInstallCommand: ParsableCommand {
                 throw RemoteError(code: .other("exists"), message: "\(target) exists and is not the pi-relayd extension; move it away first")
             }
             try FileManager.default.createDirectory(
-                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: target.parentPath, withIntermediateDirectories: true)
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw RemoteError(code: .other("unreadable"), message: "cannot read \(source)")
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Calls one control method and prints its answer, plain or `--json`.

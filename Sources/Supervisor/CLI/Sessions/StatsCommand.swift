@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 struct StatsCommand: ParsableCommand {
@@ -19,7 +19,7 @@ struct StatsCommand: ParsableCommand {
                 + "\(count("toolCalls")) tool calls, \(count("toolResults")) tool results)",
             "tokens: \(tokens("total")) (input \(tokens("input")), output \(tokens("output")), cache read \(tokens("cacheRead")), cache write \(tokens("cacheWrite")))",
         ]
-        if let cost = stats["cost"]?.doubleValue { lines.append("cost: $" + String(format: "%.4f", cost)) }
+        if let cost = stats["cost"]?.doubleValue { lines.append("cost: $" + cost.fixedPoint(4)) }
         if let file = stats["sessionFile"]?.stringValue { lines.append("session file: \(file)") }
         return lines.joined(separator: "\n")
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 struct StreamCommand: AsyncParsableCommand {
@@ -22,7 +22,7 @@ struct StreamCommand: AsyncParsableCommand {
             var connection = try client.open("stream", ["session": .string(session)])
             while case .event(let event)? = try await connection.next() {
                 let line = output.json ? event.serialized() : SessionCall.eventLine(event)
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                StandardStreams.writeOutput(line + "\n")
             }
             await connection.close()
         } catch {

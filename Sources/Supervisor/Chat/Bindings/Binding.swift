@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// A chat watching a session: its runs, questions and notices go there, and its messages become

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Files both ways: workspace files and tool images posted to chats, chat attachments turned

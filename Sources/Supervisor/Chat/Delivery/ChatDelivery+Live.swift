@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Live views of running answers: throttled per run, droppable, replaced by the final answer.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Who may use a messenger: `allowedUsers` in its config section plus `<MESSENGER>_ALLOWED_USERS`
@@ -12,7 +12,7 @@ struct Allowlist: Sendable {
             if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
         }
         for part in (environment[Self.environmentName(messenger)] ?? "").split(separator: ",") {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = part.trimmingInlineSpace()
             if !trimmed.isEmpty { ids.insert(trimmed) }
         }
         users = ids

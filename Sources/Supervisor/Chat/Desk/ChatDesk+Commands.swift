@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// What each chat command does (`/use`, `/new`, `/stop`, buttons' actions…).
@@ -81,7 +81,7 @@ extension ChatDesk {
                 let entries = await approvalLog.recent(session: session.id, limit: 10)
                 guard !entries.isEmpty else { return Reply("No approval decisions for \(await session.name) yet.", ephemeral: true) }
                 let lines = entries.map { entry in
-                    let when = entry["time"]?.stringValue.map { String($0.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "?"
+                    let when = entry["time"]?.stringValue.map { String($0.prefix(19)).replacing("T", with: " ") } ?? "?"
                     return "\(when) \(entry["tool"]?.stringValue ?? "?"): \(entry["args"]?.stringValue ?? "") "
                         + "→ \(entry["decision"]?.stringValue ?? "?") by \(entry["by"]?.stringValue ?? "?") (rule \(entry["rule"]?.stringValue ?? "?"))"
                 }

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Which plain chat messages answer an open question.
 extension PendingQuestion {
     /// Whether a plain message in a chat with this question open answers it, rather than being a
@@ -6,7 +8,7 @@ extension PendingQuestion {
     /// it as an invalid answer, reply "choose one of: …" and drop it).
     func takesPlainReply(_ text: String) -> Bool {
         switch method {
-        case "confirm": return ["yes", "no", "y", "n"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+        case "confirm": return ["yes", "no", "y", "n"].contains(text.trimmingInlineSpace().lowercased())
         case "select": return (try? response(for: text)) != nil
         default: return true
         }

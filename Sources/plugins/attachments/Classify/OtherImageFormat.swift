@@ -45,7 +45,7 @@ enum OtherImageFormat: String, Sendable {
             rest = rest.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" })
             if rest.hasPrefix("<?") || rest.hasPrefix("<!--") || rest.lowercased().hasPrefix("<!doctype") {
                 let closer = rest.hasPrefix("<!--") ? "-->" : ">"
-                guard let end = rest.range(of: closer) else { return false }
+                guard let end = rest.firstRange(of: closer) else { return false }
                 rest = rest[end.upperBound...]
                 continue
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// The `attachments:` section of config.yaml, with defaults for every key.
@@ -37,7 +37,7 @@ struct AttachmentsConfig: Sendable, Equatable {
             guard let text = value.stringValue else {
                 throw ConfigProblem("attachments.proxy must be a URL such as http://proxy.example:3128, or empty for none")
             }
-            proxy = text.trimmingCharacters(in: .whitespaces)
+            proxy = text.trimmingInlineSpace()
         }
     }
 

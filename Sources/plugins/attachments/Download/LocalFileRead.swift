@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import PiRelayHTTP
+import PiRelaySDK
 
 /// `attachments.inbound`: turns chat attachments into prompt content. Every item is fetched and
 /// judged on its own; a failure becomes a note and an appendix line, never a failed request.
@@ -94,7 +95,7 @@ struct Inbound: Sendable {
             let declared = [item.declaredType, download.contentType].compactMap({ $0 })
                 .first(where: { $0.lowercased().hasPrefix("image/") })
         else { return nil }
-        let type = declared.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? declared
+        let type = declared.split(separator: ";").first.map { $0.trimmingInlineSpace() } ?? declared
         return .notIncluded(item.name, size: download.bytes.count, "declared as \(type) but the content is not an image")
     }
 }

@@ -1,5 +1,5 @@
 import DiscordPayloads
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Decides, without I/O, whether a message is one the relay answers: DMs; configured or bound
@@ -47,8 +47,8 @@ struct ListenPolicy: Sendable {
     }
 
     static func withoutMention(_ content: String, bot: String) -> String {
-        content.replacingOccurrences(of: "<@\(bot)>", with: "")
-            .replacingOccurrences(of: "<@!\(bot)>", with: "")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        content.replacing("<@\(bot)>", with: "")
+            .replacing("<@!\(bot)>", with: "")
+            .trimmed()
     }
 }

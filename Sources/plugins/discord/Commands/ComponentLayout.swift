@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Turns rows of buttons into Discord components within the legacy layout limits: at most 5
@@ -54,7 +54,7 @@ enum ComponentLayout {
     }
 
     static func label(_ text: String, max: Int) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         return TextFit.clamp(trimmed.isEmpty ? "…" : trimmed, to: max)
     }
 }

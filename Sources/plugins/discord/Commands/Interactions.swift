@@ -1,5 +1,5 @@
 import DiscordPayloads
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 

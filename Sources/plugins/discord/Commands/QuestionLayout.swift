@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// How a question looks in Discord. confirm: Yes/No buttons. select: numbered options as buttons

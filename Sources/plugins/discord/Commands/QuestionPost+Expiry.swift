@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 extension QuestionPost {
@@ -9,12 +9,7 @@ extension QuestionPost {
     static func date(_ value: JSONValue?) -> Date? {
         switch value {
         case .number(let number)?: return Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
-        case .string(let text)?:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.date(from: text)
+        case .string(let text)?: return ISO8601.date(text)
         default: return nil
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Discord ids carry their creation time: (id >> 22) ms after 2015-01-01.
 enum Snowflake {

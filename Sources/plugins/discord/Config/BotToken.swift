@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bot token. Printing it (string interpolation, `dump`, a log line) shows a mask, so it can
 /// only reach the wire through `value`, used in exactly two places: the REST Authorization header
@@ -13,6 +13,6 @@ struct BotToken: Sendable, CustomStringConvertible, CustomDebugStringConvertible
     /// (close reasons, error bodies) before they are logged.
     func masking(_ text: String) -> String {
         guard value.count >= 8 else { return text }
-        return text.replacingOccurrences(of: value, with: "***")
+        return text.replacing(value, with: "***")
     }
 }

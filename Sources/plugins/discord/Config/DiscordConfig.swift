@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -22,13 +22,13 @@ struct DiscordConfig: Sendable {
         if config.isNull { config = [:] }
         guard config.objectValue != nil else { throw problem("the discord section of config.yaml must be a mapping") }
         let tokenEnv = try string(config, "tokenEnv") ?? "DISCORD_BOT_TOKEN"
-        var raw = (environment[tokenEnv] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingCharacters(in: .whitespaces) }
+        var raw = (environment[tokenEnv] ?? "").trimmed()
+        if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingInlineSpace() }
         guard !raw.isEmpty else { throw PluginExit.notConfigured("no Discord bot token: set \(tokenEnv) (or discord.tokenEnv)") }
 
         var allowed = Set(try ids(config, "allowedUsers"))
         for part in (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",") {
-            let id = part.trimmingCharacters(in: .whitespaces)
+            let id = part.trimmingInlineSpace()
             guard !id.isEmpty else { continue }
             guard isSnowflake(id) else { throw problem("DISCORD_ALLOWED_USERS: \"\(id)\" is not a Discord user id (digits only)") }
             allowed.insert(id)
@@ -95,7 +95,7 @@ struct DiscordConfig: Sendable {
         return try items.enumerated().map { index, item in
             let id: String
             switch item {
-            case .string(let text): id = text.trimmingCharacters(in: .whitespaces)
+            case .string(let text): id = text.trimmingInlineSpace()
             case .number: id = try exactID(item, "discord.\(key)[\(index)]")
             default: id = ""
             }

@@ -1,5 +1,5 @@
 import DiscordPayloads
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Logging
 import PiRelayHTTP
@@ -315,7 +315,7 @@ extension Gateway {
 
     static func host(of url: String) -> String {
         var rest = url[...]
-        if let separator = rest.range(of: "://") { rest = rest[separator.upperBound...] }
+        if let separator = rest.firstRange(of: "://") { rest = rest[separator.upperBound...] }
         if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) { rest = rest[..<end] }
         if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") { return String(rest[rest.index(after: rest.startIndex)..<close]) }
         if let colon = rest.lastIndex(of: ":") { rest = rest[..<colon] }

@@ -1,9 +1,13 @@
 import DiscordPayloads
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelayHTTP
 import PiRelaySDK
 import WSClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The Discord gateway connection: connects, heartbeats, identifies or resumes, turns dispatches
 /// into `events`, and reconnects until a close code says reconnecting cannot help (then `run`

@@ -1,8 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Discord's REST API over libcurl, with the rate limiter in front of every request and retries
 /// where they are safe. Calls suspend (on the limiter or the transfer loop) but never block a
@@ -179,6 +183,6 @@ final class DiscordREST: Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        String(format: "%.2f", duration.inSeconds)
+        duration.inSeconds.fixedPoint(2)
     }
 }

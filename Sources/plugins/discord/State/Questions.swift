@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Open questions by key (see `QuestionChoice`), saved so buttons keep working and the message

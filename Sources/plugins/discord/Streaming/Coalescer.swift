@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 /// One run's live view as a pure state machine: `chat.live` updates come in as fast as the agent
 /// types, and this decides the few Discord calls that show them. Message i shows finished chunk
@@ -54,7 +55,7 @@ struct Coalescer: Sendable {
 
     /// What message i should show: chunk i, or the tail right after the last chunk.
     var desired: [String] {
-        chunks + (tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? [] : [tail])
+        chunks + (tail.trimmed().isEmpty ? [] : [tail])
     }
 
     mutating func next(now: Instant) -> Action {

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
 /// Returning means Discord accepted everything, and only then does the SDK ack. A delivery that
@@ -64,7 +68,7 @@ struct Deliveries: Sendable {
         await typing.stop(channel)
         var chunks = params.chunks ?? []
         if chunks.isEmpty, let text = params.text { chunks = TextFit.split(text, limit: Poster.limit) }
-        chunks = chunks.map { TextFit.clamp($0, to: Poster.limit) }.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        chunks = chunks.map { TextFit.clamp($0, to: Poster.limit) }.filter { !$0.trimmed().isEmpty }
         let files = uploads(params.files)
         let runID = params.runID
         var shown: [Coalescer.Slot] = []
@@ -210,7 +214,7 @@ struct Deliveries: Sendable {
     }
 
     static func contentType(_ filename: String) -> String {
-        switch (filename as NSString).pathExtension.lowercased() {
+        switch filename.fileExtension.lowercased() {
         case "md", "markdown": "text/markdown; charset=utf-8"
         case "txt", "log", "diff", "patch": "text/plain; charset=utf-8"
         case "json": "application/json"

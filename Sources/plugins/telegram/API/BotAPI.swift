@@ -1,8 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Telegram's Bot API over libcurl. Every URL carries the token in its path, so every URL is a
 /// `SecretURL` and every error text is masked. Writes to a chat wait for `SendPacer`; a 429 holds

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// `callback_data` holds at most 64 bytes, and our action ids run to 100 characters: each button

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 
@@ -231,8 +231,8 @@ actor Inbox {
             guard let path = info["file_path"]?.stringValue else {
                 return .failure("[attachment \(file.filename): not included: Telegram gave no download path]")
             }
-            let safeName = file.filename.replacingOccurrences(of: "/", with: "_")
-            let destination = spoolDir + "/tg-\(message.id.replacingOccurrences(of: ":", with: "-"))-\(safeName)"
+            let safeName = file.filename.replacing("/", with: "_")
+            let destination = spoolDir + "/tg-\(message.id.replacing(":", with: "-"))-\(safeName)"
             try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
             return .success(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
         } catch let error as BotAPIError where error.text.contains("file is too big") {

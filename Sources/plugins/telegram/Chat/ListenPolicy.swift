@@ -15,7 +15,7 @@ struct ListenPolicy: Sendable {
         if message.fromIsBot { return .ignore("from a bot") }
         if message.fromID.isEmpty { return .ignore("no sender (a channel post or an anonymous admin)") }
         if message.chatType == "channel" { return .ignore("a channel post") }
-        var text = message.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = message.text.trimmed()
         if text.isEmpty && message.files.isEmpty { return .ignore("nothing to relay") }
         var addressed = message.isPrivate
         if message.startsWithCommand, let commandEnd = text.firstIndex(where: \.isWhitespace) ?? Optional(text.endIndex) {
@@ -46,7 +46,8 @@ struct ListenPolicy: Sendable {
 
     static func removing(_ mention: String, from text: String) -> String {
         var out = text
-        while let range = out.range(of: mention, options: .caseInsensitive) { out.removeSubrange(range) }
-        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pattern = Regex<Substring>(verbatim: mention).ignoresCase()
+        while let range = out.firstRange(of: pattern) { out.removeSubrange(range) }
+        return out.trimmed()
     }
 }

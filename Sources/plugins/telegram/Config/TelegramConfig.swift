@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -24,14 +24,14 @@ struct TelegramConfig: Sendable {
         if config.isNull { config = [:] }
         guard config.objectValue != nil else { throw problem("the telegram section of config.yaml must be a mapping") }
         let tokenEnv = try string(config, "tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
-        let raw = (environment[tokenEnv] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let raw = (environment[tokenEnv] ?? "").trimmed()
         guard !raw.isEmpty else { throw PluginExit.notConfigured("no Telegram bot token: set \(tokenEnv) (or telegram.tokenEnv)") }
         guard TelegramToken.isWellFormed(raw) else {
             throw problem("\(tokenEnv) does not look like a Telegram bot token (digits, a colon, then the secret, as BotFather gives it)")
         }
         var allowed = Set(try ids(config, "allowedUsers", positive: true))
         for part in (environment["TELEGRAM_ALLOWED_USERS"] ?? "").split(separator: ",") {
-            let id = part.trimmingCharacters(in: .whitespaces)
+            let id = part.trimmingInlineSpace()
             guard !id.isEmpty else { continue }
             guard isUserID(id) else { throw problem("TELEGRAM_ALLOWED_USERS: \"\(id)\" is not a Telegram user id (digits only)") }
             allowed.insert(id)
@@ -95,7 +95,7 @@ struct TelegramConfig: Sendable {
         guard let value = config[key], !value.isNull else { return [] }
         guard let items = value.arrayValue else { throw problem("telegram.\(key) must be a list of ids") }
         return try items.enumerated().map { index, item in
-            let id = (item.stringValue ?? item.intValue.map(String.init) ?? "").trimmingCharacters(in: .whitespaces)
+            let id = (item.stringValue ?? item.intValue.map(String.init) ?? "").trimmingInlineSpace()
             guard positive ? isUserID(id) : isChatID(id) else {
                 throw problem("telegram.\(key)[\(index)] \"\(id)\" is not a Telegram id (digits only; ask @userinfobot for yours)")
             }

@@ -18,6 +18,6 @@ struct TelegramToken: Sendable, CustomStringConvertible, CustomDebugStringConver
     /// `text` with the token masked, for text that came from elsewhere (error bodies).
     func masking(_ text: String) -> String {
         guard value.count >= 8 else { return text }
-        return text.replacingOccurrences(of: value, with: "***")
+        return text.replacing(value, with: "***")
     }
 }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
 /// Returning means Telegram took everything, and only then does the SDK ack. Each message sent is
@@ -92,7 +96,7 @@ struct Deliveries: Sendable {
     /// follow, then its files (a long answer's `.md`).
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         await typing.stop(place)
-        var chunks = (params.chunks ?? []).filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
         var liveMessage: (message: Int, shown: String)?
         if let runID = params.runID { liveMessage = await live.finish(runID, in: place) }

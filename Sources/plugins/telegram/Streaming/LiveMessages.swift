@@ -133,7 +133,7 @@ actor LiveMessages {
                 continue
             }
             let tail = run.tail
-            guard !tail.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, !TelegramText.sameMessage(tail, run.shownTail) else { break }
+            guard !tail.trimmed().isEmpty, !TelegramText.sameMessage(tail, run.shownTail) else { break }
             do {
                 if let live = run.liveMessage {
                     try await poster.edit(live, in: run.place, to: tail)

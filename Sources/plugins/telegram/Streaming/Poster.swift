@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 /// Sends and edits messages: HTML first, plain text if Telegram cannot parse it (a bug of ours,
@@ -74,8 +74,8 @@ struct Poster: Sendable {
         if let caption, !caption.isEmpty {
             fields["caption"] = String(String.UnicodeScalarView(caption.unicodeScalars.prefix(1000)))
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let ext = (filename as NSString).pathExtension.lowercased()
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt).map { Int($0) } ?? 0
+        let ext = filename.fileExtension.lowercased()
         if ["jpg", "jpeg", "png", "webp", "gif"].contains(ext), size > 0, size <= 10 << 20 {
             do {
                 try await api.upload("sendPhoto", fields: fields, part: "photo", path: path, filename: filename, chat: place.chatID)

@@ -22,7 +22,7 @@ enum TelegramText {
             rest = rest[cut...]
         }
         let last = String(String.UnicodeScalarView(rest))
-        if !last.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || chunks.isEmpty { chunks.append(html(last)) }
+        if !last.trimmed().isEmpty || chunks.isEmpty { chunks.append(html(last)) }
         return chunks
     }
 
@@ -39,8 +39,8 @@ enum TelegramText {
                 out.append(character)
             }
         }
-        return out.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        return out.replacing("&lt;", with: "<").replacing("&gt;", with: ">")
+            .replacing("&quot;", with: "\"").replacing("&amp;", with: "&")
     }
 
     /// Whether Telegram would see two texts of ours as the same message, which it compares after
@@ -48,7 +48,7 @@ enum TelegramText {
     /// text and the same tags in the same order.
     static func sameMessage(_ a: String, _ b: String) -> Bool {
         func parsed(_ html: String) -> (text: String, tags: [Substring]) {
-            let text = plain(html).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = plain(html).trimmed()
             var tags: [Substring] = []
             var rest = html[...]
             while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {

@@ -1,6 +1,6 @@
 extension String {
     /// Zero-pads a number's digits, for fixed-point output without Foundation.
-    func leftPadded(to width: Int) -> String {
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

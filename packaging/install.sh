@@ -1,0 +1,105 @@
+#!/bin/sh
+# Installs pi-relayd from this folder (a release tarball, or the staging folder `make install`
+# builds) into a PREFIX, or removes it from one. Needs no Swift: the executables carry the Swift
+# runtime; they need glibc, libcurl, libyaml and libstdc++ from the system, checked first.
+#
+#   ./install.sh                       into ~/.local (bin/pi-relayd, lib/pi-relayd/plugins/, share/...)
+#   ./install.sh --prefix /usr/local   anywhere else (run it as the user who will run pi-relayd:
+#                                      plugins owned by another user are refused)
+#   ./install.sh --uninstall [--prefix DIR]
+set -eu
+
+usage() { sed -n '2,10s/^# \{0,1\}//p' "$0"; }
+
+prefix="${PREFIX:-$HOME/.local}"
+action=install
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix="$2"; shift ;;
+        --prefix=*) prefix="${1#--prefix=}" ;;
+        --uninstall) action=uninstall ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown argument: $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$prefix" in
+    /*) ;;
+    *) prefix="$(pwd)/$prefix" ;;
+esac
+here="$(cd "$(dirname "$0")" && pwd)"
+
+# Every file this installs, relative to the PREFIX (and to this folder): uninstall removes exactly these.
+PLUGINS="discord telegram formatter attachments"
+EXECUTABLES="bin/pi-relayd"
+for p in $PLUGINS; do EXECUTABLES="$EXECUTABLES lib/pi-relayd/plugins/$p"; done
+DATA="share/pi-relayd/pi-relayd.ts share/man/man1/pi-relayd.1
+share/bash-completion/completions/pi-relayd share/zsh/site-functions/_pi-relayd
+share/fish/vendor_completions.d/pi-relayd.fish"
+FOLDERS="lib/pi-relayd/plugins lib/pi-relayd share/pi-relayd"
+
+if [ "$action" = uninstall ]; then
+    for f in $EXECUTABLES $DATA; do
+        if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then rm -f "$prefix/$f" && echo "removed $prefix/$f"; fi
+    done
+    for d in $FOLDERS; do rmdir "$prefix/$d" 2>/dev/null || true; done
+    echo "pi-relayd removed from $prefix (your ~/.pi-relayd, the pi extension and any service unit are left as they are)"
+    exit 0
+fi
+
+for f in $EXECUTABLES $DATA; do
+    [ -f "$here/$f" ] || { echo "install.sh: $here/$f is missing: is this a complete pi-relayd folder?" >&2; exit 1; }
+done
+
+# The libraries the executables need. ldd names each missing one; the Debian/Ubuntu package that
+# has it is named too. A glibc that is too old shows as a missing GLIBC_x.y version.
+package_for() {
+    case "$1" in
+        libcurl.so.4) echo "libcurl4 (libcurl4t64 on Debian 13 and Ubuntu 24.04 or newer)" ;;
+        libyaml-0.so.2) echo "libyaml-0-2" ;;
+        libstdc++.so.6) echo "libstdc++6" ;;
+        libgcc_s.so.1) echo "libgcc-s1" ;;
+        libz.so.1) echo "zlib1g" ;;
+        *) echo "the package that has $1" ;;
+    esac
+}
+if command -v ldd >/dev/null 2>&1; then
+    missing=""
+    for f in $EXECUTABLES; do
+        report="$(ldd "$here/$f" 2>&1 || true)"
+        for lib in $(printf '%s\n' "$report" | sed -n 's/^[[:space:]]*\([^[:space:]]*\) => not found.*/\1/p'); do
+            case " $missing " in *" $lib "*) ;; *) missing="$missing $lib" ;; esac
+        done
+        glibc="$(printf '%s\n' "$report" | sed -n "s/.*version \`\(GLIBC_[0-9.]*\)' not found.*/\1/p" | sort -uV | tail -n 1)"
+        if [ -n "$glibc" ]; then
+            echo "install.sh: $f needs glibc ${glibc#GLIBC_} or newer (Debian 12, Ubuntu 22.04); this system has $(ldd --version 2>&1 | head -n 1)" >&2
+            exit 1
+        fi
+    done
+    if [ -n "$missing" ]; then
+        echo "install.sh: these libraries are missing:" >&2
+        for lib in $missing; do echo "    $lib: install $(package_for "$lib")" >&2; done
+        echo "on Debian or Ubuntu: sudo apt-get install libcurl4 libyaml-0-2 (the names above where they differ)" >&2
+        exit 1
+    fi
+else
+    echo "install.sh: no ldd here, so the libraries were not checked (pi-relayd needs glibc 2.35+, libcurl, libyaml, libstdc++)"
+fi
+
+for d in bin lib/pi-relayd/plugins share/pi-relayd share/man/man1 share/bash-completion/completions share/zsh/site-functions share/fish/vendor_completions.d; do
+    mkdir -p "$prefix/$d"
+done
+# Into a temporary name, then renamed over the old file: a running pi-relayd (or plugin) keeps
+# its executable, and nothing is ever half written.
+for f in $EXECUTABLES; do
+    cp "$here/$f" "$prefix/$f.new" && chmod 755 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f"
+done
+for f in $DATA; do
+    cp "$here/$f" "$prefix/$f.new" && chmod 644 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f"
+done
+echo "installed pi-relayd $("$prefix/bin/pi-relayd" version 2>/dev/null | sed 's/^pi-relayd //') into $prefix"
+case ":$PATH:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "note: $prefix/bin is not on your PATH; add it (for ~/.local/bin, log in again or add it in ~/.profile)" ;;
+esac
+echo "next: pi-relayd start; pi-relayd extension install; pi-relayd service install (see README)"
