@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Doctor {
     /// The daemon answers on its socket, and each of its plugins runs (or why not).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -44,7 +44,7 @@ extension Doctor {
     /// Free space where the home is.
     func diskCheck() -> DoctorCheck {
         var info = statvfs()
-        let probePath = FileManager.default.fileExists(atPath: home.root) ? home.root : (home.root as NSString).deletingLastPathComponent
+        let probePath = FileManager.default.fileExists(atPath: home.root) ? home.root : home.root.parentPath
         guard statvfs(probePath, &info) == 0 else {
             return .fail("disk", "free disk space", "cannot read the free space of \(probePath)", fix: "check that \(probePath) exists")
         }

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
 extension Doctor {
     static let piInstallHint = "install pi (npm install -g @mariozechner/pi-coding-agent) or set pi.command in config.yaml to its path"
 
@@ -10,7 +14,7 @@ extension Doctor {
                 settings.command.contains("/") ? settings.command + " does not exist or is not executable" : "\(settings.command) is not in PATH"
             return [.fail("pi", "pi", where_, fix: Self.piInstallHint)]
         }
-        let scratch = NSTemporaryDirectory() + "pi-relayd-doctor-\(getpid())"
+        let scratch = UserFolders.temporary + "/pi-relayd-doctor-\(getpid())"
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let probe = PiProbe(settings: settings, workingDirectory: scratch)

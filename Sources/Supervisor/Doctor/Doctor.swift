@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `pi-relayd doctor`: active checks of everything a working bot needs, each passed or failed
 /// with its fix. Read-only: it starts pi and each messenger plugin briefly (check-only), asks
@@ -29,7 +33,7 @@ struct Doctor: Sendable {
 
     /// The config as the daemon would load it; defaults (and a failed check) when it does not load.
     private func loadConfig() -> (LoadedConfig, DoctorCheck) {
-        let dirs = [home.pluginsDir] + (PluginDiscovery.bundledDirectory(environment: environment).map { [$0] } ?? [])
+        let dirs = PluginDiscovery.searchPath(home: home, environment: environment)
         let scan = PluginDiscovery(directories: dirs, disabled: []).scan()
         let known = Set(scan.found.map(\.name) + scan.refused.map(\.name) + scan.skipped)
         do {

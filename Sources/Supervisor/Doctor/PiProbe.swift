@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs pi briefly the way sessions run it, for `doctor`: where it is, its version, and whether
 /// `pi --mode rpc` answers `get_state` in time. Through `ChildProcess`, like every child.
@@ -60,7 +64,7 @@ struct PiProbe: Sendable {
     /// `pi --version`'s first line; nil (with why) when it fails.
     func version(timeout: Duration) async -> (version: String?, problem: String?) {
         let (transcript, exit) = await run(arguments: ["--version"], timeout: timeout) { _, _ in false }
-        let first = transcript.lines.first.map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        let first = transcript.lines.first.map { String(decoding: $0, as: UTF8.self).trimmingInlineSpace() }
         if let first, !first.isEmpty, exit == .exited(0) { return (first, nil) }
         return (nil, Self.describe(exit, transcript: transcript, timeout: timeout))
     }

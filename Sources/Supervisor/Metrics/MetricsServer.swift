@@ -1,6 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
+import PiRelaySDK
 import Synchronization
 
 #if canImport(Glibc)
@@ -58,9 +59,7 @@ final class MetricsServer: Sendable {
             throw StartError(description: "metrics: cannot listen on \(address) (metrics.listen): \(why)")
         }
         listening.withLock { $0 = fd }
-        let acceptThread = Thread { [self] in acceptLoop(fd) }
-        acceptThread.name = "metrics-accept"
-        acceptThread.start()
+        DedicatedThread.start("metrics-accept") { [self] in acceptLoop(fd) }
     }
 
     func stop() {

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `state/paired-users.json` (0600): the users added with `pi-relayd pair`, merged with each
 /// messenger's configured allowlist. Written whole and atomically on every change, so the CLI

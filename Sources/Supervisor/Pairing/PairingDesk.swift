@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Pairing (`pi-relayd pair`, `/pair CODE`) and the allowlist it keeps: each messenger's
 /// configured users merged with the paired ones (`PairedUsers`). The chat desk asks it who may

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Asks a messenger plugin who its bot is, with a token in its environment and in check-only
 /// mode (no gateway, no polling), from a scratch state folder: for `setup` before a token is
@@ -12,7 +16,7 @@ enum MessengerIdentityCheck {
     }
 
     static func identity(plugin: String, name: String, config: JSONValue, environment: [String: String]) async throws(Failure) -> MessengerIdentity {
-        let work = NSTemporaryDirectory() + "pi-relayd-check-\(getpid())-\(name)"
+        let work = UserFolders.temporary + "/pi-relayd-check-\(getpid())-\(name)"
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -21,7 +21,7 @@ struct LocalFormatter {
         let config =
             (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
             .config.pluginSections["formatter"] ?? [:]
-        let work = NSTemporaryDirectory() + "pi-relayd-formatter-\(getpid())"
+        let work = UserFolders.temporary + "/pi-relayd-formatter-\(getpid())"
         try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let client = PluginClient()
         await client.spawn(path: executable, workingDirectory: work)
@@ -41,7 +41,6 @@ struct LocalFormatter {
     }
 
     static func installed(_ home: Home) -> String? {
-        let dirs = [home.pluginsDir] + (PluginDiscovery.bundledDirectory().map { [$0] } ?? [])
-        return PluginDiscovery(directories: dirs, disabled: []).scan().found.first { $0.name == "formatter" }?.path
+        PluginDiscovery.installed("formatter", home: home)
     }
 }

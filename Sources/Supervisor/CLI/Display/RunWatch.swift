@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `send --wait` and `stream --pretty`: a session's runs as they happen, from the control
 /// socket's `stream` with `runs`, rendered by the formatter (`RunPrinter`).
@@ -19,7 +23,7 @@ struct RunWatch {
             let printer = formatter.map { RunPrinter(formatter: $0.client, output: .stdout()) }
             let sent = try await client.request("send", params)
             for note in (sent["notes"]?.arrayValue ?? []).compactMap(\.stringValue) {
-                FileHandle.standardError.write(Data((note + "\n").utf8))
+                StandardStreams.writeError((note + "\n"))
             }
             var final: RunView?
             events: while case .event(let event)? = try await connection.next() {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -29,7 +29,7 @@ struct TerminalOutput {
 
     /// Writes `control` (cursor movement, as is) then `text` (its styles dropped without colours).
     func write(_ text: String, after control: String = "") {
-        FileHandle.standardOutput.write(Data((control + (colours ? text : Dialect.unstyled(text))).utf8))
+        StandardStreams.writeOutput((control + (colours ? text : Dialect.unstyled(text))))
     }
 
     /// Rows a line takes: wide characters (CJK, most emoji) count two columns.

@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct PairCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +70,7 @@ struct PairCommand: ParsableCommand {
 
     /// Written at once, unbuffered: whoever reads the terminal (or its file) needs the code now.
     private static func show(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStreams.writeOutput((text + "\n"))
     }
 
     /// Shows who claimed the code and asks; with --yes the daemon never asks.
@@ -74,8 +78,8 @@ struct PairCommand: ParsableCommand {
         let name = event["userName"]?.stringValue ?? ""
         let id = event["user"]?.stringValue ?? ""
         if !output.json { Self.show("\nClaimed by \(name.isEmpty ? "someone" : name) (id \(id)) on \(messenger).") }
-        FileHandle.standardError.write(Data("Add \(name.isEmpty ? id : name) to the \(messenger) allowlist? [y/N] ".utf8))
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        StandardStreams.writeError("Add \(name.isEmpty ? id : name) to the \(messenger) allowlist? [y/N] ")
+        let answer = readLine()?.trimmingInlineSpace().lowercased() ?? ""
         return answer == "y" || answer == "yes"
     }
 }

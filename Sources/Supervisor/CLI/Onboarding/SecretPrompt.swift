@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ enum SecretPrompt {
     /// script should use `--token-stdin`) or nothing was read.
     static func read(_ prompt: String) -> String? {
         guard isatty(0) == 1 else { return nil }
-        FileHandle.standardError.write(Data(prompt.utf8))
+        StandardStreams.writeError(prompt)
         var saved = termios()
         let canHide = tcgetattr(0, &saved) == 0
         if canHide {
@@ -20,7 +21,7 @@ enum SecretPrompt {
         }
         let line = Swift.readLine(strippingNewline: true)
         if canHide { tcsetattr(0, TCSAFLUSH, &saved) }
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardStreams.writeError("\n")
         return line
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +41,7 @@ struct SetupCommand: AsyncParsableCommand {
         }
         let section = loaded.config.pluginSections[kind.rawValue] ?? [:]
         let variable = section["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
-        let token = try readToken(kind, variable: variable, environment: environment, saved: loaded.dotenv[variable])
+        let token = try await readToken(kind, variable: variable, environment: environment, saved: loaded.dotenv[variable])
         guard DotEnv.canWrite(token) else {
             throw SetupError(description: "that token has characters no bot token has (quotes, line breaks); copy it again")
         }
@@ -55,20 +59,20 @@ struct SetupCommand: AsyncParsableCommand {
             kind: kind, identity: identity, variable: variable, file: home.dotenvFile, daemonRunning: ControlClient.isAlive(home.socketPath))
     }
 
-    private func readToken(_ kind: SetupMessenger, variable: String, environment: [String: String], saved: String?) throws -> String {
+    private func readToken(_ kind: SetupMessenger, variable: String, environment: [String: String], saved: String?) async throws -> String {
         if tokenStdin {
-            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: await SendCommand.readAll(0), as: UTF8.self)
+            let token = text.trimmed()
             guard !token.isEmpty else { throw SetupError(description: "--token-stdin: standard input was empty") }
             return token
         }
-        if let token = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty { return token }
+        if let token = environment[variable]?.trimmed(), !token.isEmpty { return token }
         let keep = saved.map { _ in " (Enter keeps the one saved in .env)" } ?? ""
         guard let typed = SecretPrompt.read("\(kind.title) bot token from \(kind.tokenSource)\(keep): ") else {
             throw SetupError(
                 description: "no token: pipe it in with --token-stdin, set \(variable), or run setup in a terminal to be asked for it")
         }
-        let token = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = typed.trimmed()
         if token.isEmpty, let saved { return saved }
         guard !token.isEmpty else { throw SetupError(description: "no token given") }
         return token

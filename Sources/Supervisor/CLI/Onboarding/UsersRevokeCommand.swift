@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct UsersRevokeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

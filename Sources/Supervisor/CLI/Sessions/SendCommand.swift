@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,26 +48,23 @@ struct SendCommand: AsyncParsableCommand {
         guard let read = String(validating: await Self.readAll(STDIN_FILENO), as: UTF8.self) else {
             CLIFailure.exit(RemoteError.invalidParams("the prompt on stdin is not UTF-8"), json: output.json)
         }
-        let prompt = read.trimmingCharacters(in: .whitespacesAndNewlines)
+        let prompt = read.trimmed()
         if prompt.isEmpty { CLIFailure.exit(RemoteError.invalidParams("the prompt on stdin is empty"), json: output.json) }
         return prompt
     }
 
     /// Everything `fd` holds until its end, read on a thread of its own.
     static func readAll(_ fd: Int32) async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            let reader = Thread {
-                var all: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    all += buffer[0..<count]
-                }
-                continuation.resume(returning: all)
+        await DedicatedThread.run("stdin-reader") {
+            var all: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                all += buffer[0..<count]
             }
-            reader.start()
+            return all
         }
     }
 
