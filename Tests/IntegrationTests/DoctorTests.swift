@@ -41,6 +41,9 @@ import Glibc
                 let cli = home.cli(extra: environment)
                 try FileManager.default.createSymbolicLink(
                     atPath: home.pluginsDir + "/discord", withDestinationPath: BuildProducts.executable("pi-relay-discord"))
+                // Telegram is installed but nobody set it up: not configured on purpose, which passes.
+                try FileManager.default.createSymbolicLink(
+                    atPath: home.pluginsDir + "/telegram", withDestinationPath: BuildProducts.executable("pi-relay-telegram"))
                 let config = """
                     pi:
                       command: \(E2EConfig.fakePi)
@@ -55,6 +58,7 @@ import Glibc
                 #expect(try await cli.run(["extension", "install"]).status == 0)
                 let daemon = try await home.startDaemon(environment: environment)
                 try await daemon.waitForRunning("discord", timeout: .seconds(60))
+                try await daemon.waitForPlugin("telegram", "is not configured", timeout: .seconds(30)) { $0.state == "not-configured" }
 
                 let healthy = try await cli.run(["doctor", "--json", "--min-free-mb", "1"], timeout: .seconds(120))
                 let passed = try Self.checks(healthy)
@@ -67,6 +71,9 @@ import Glibc
                     #expect(passed[id] != nil, "no \(id) check: \(passed.keys.sorted())")
                 }
                 #expect(passed["messenger:discord"]?["detail"]?.stringValue?.contains("relay-doctor-bot") == true)
+                #expect(
+                    passed["plugin:telegram"]?["detail"]?.stringValue?.contains("not set up") == true,
+                    "\(String(describing: passed["plugin:telegram"]))")
                 let text = try await cli.run(["doctor", "--min-free-mb", "1"], timeout: .seconds(120))
                 #expect(text.stdout.contains("✓ pi --mode rpc: answers get_state") && text.stdout.contains("checks passed"), "\(text)")
 

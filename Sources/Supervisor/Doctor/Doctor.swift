@@ -26,7 +26,7 @@ struct Doctor: Sendable {
         checks += await messengerChecks(config)
         checks += fileChecks()
         checks.append(diskCheck())
-        checks += daemonChecks()
+        checks += daemonChecks(setUp: messengersSetUp(config))
         checks.append(extensionCheck())
         return checks
     }
@@ -46,6 +46,17 @@ struct Doctor: Sendable {
             let fallback = LoadedConfig(config: Config(), warnings: [], notConfigured: [], dotenv: [:])
             return (fallback, .fail("config", "config.yaml", "\(error)", fix: "correct config.yaml at the line and column named (docs/CONFIG.md)"))
         }
+    }
+
+    /// The messengers with a section in config.yaml or a token: the ones the owner means to use.
+    func messengersSetUp(_ loaded: LoadedConfig) -> Set<String> {
+        let environment = childEnvironment(loaded)
+        return Set(
+            SetupMessenger.allCases.filter { kind in
+                let section = loaded.config.pluginSections[kind.rawValue]
+                let variable = section?["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
+                return section != nil || environment[variable].map { !$0.isEmpty } == true
+            }.map(\.rawValue))
     }
 
     /// The environment the daemon's children get: ours, then .env's values where ours has none.
