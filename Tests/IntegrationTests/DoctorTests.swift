@@ -77,10 +77,19 @@ import Glibc
                 let text = try await cli.run(["doctor", "--min-free-mb", "1"], timeout: .seconds(120))
                 #expect(text.stdout.contains("✓ pi --mode rpc: answers get_state") && text.stdout.contains("checks passed"), "\(text)")
 
-                // An app whose Message Content intent is off: the plugin names it as a problem.
+                // An app whose Message Content intent is off, and whose slash commands are gone (as
+                // another client of the same app could leave them): the plugin names both.
                 try await fake.post("/config", ["message_content_enabled": false])
+                let wiped = try LoopbackHTTP.request(
+                    port: fake.port,
+                    "PUT /api/v10/applications/\(StackHome.bot)/commands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bot \(Self.token)\r\n"
+                        + "User-Agent: DiscordBot (https://example.invalid/doctor-test, 1)\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 2\r\nConnection: close\r\n\r\n[]")
+                #expect(wiped.status == 200, "\(wiped.head)")
                 let intents = try Self.checks(try await cli.run(["doctor", "--json", "--min-free-mb", "1"], timeout: .seconds(120)))
                 Self.expectFailed(intents, "messenger:discord:1", detail: "Message Content intent", fix: "Privileged Gateway Intents")
+                Self.expectFailed(
+                    intents, "messenger:discord:2", detail: "Slash commands missing globally: /", fix: "pi-relayd plugins restart discord")
                 try await fake.post("/config", ["message_content_enabled": true])
 
                 // Now break each thing once. A pi that never answers; a plugin that is not configured.

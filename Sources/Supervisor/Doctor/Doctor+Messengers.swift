@@ -32,7 +32,7 @@ extension Doctor {
             pluginEnvironment[variable] = token
             do {
                 let identity = try await MessengerIdentityCheck.identity(
-                    plugin: plugin, name: name, config: section ?? [:], environment: pluginEnvironment)
+                    plugin: plugin, name: name, config: section ?? [:], environment: pluginEnvironment, checkSetup: true)
                 let who = identity.username.map { "@\($0)" } ?? identity.name
                 checks.append(.pass("messenger:\(name)", title, "the token is good: \(who) (\(identity.id))"))
                 for (index, problem) in identity.problems.enumerated() {

@@ -15,7 +15,9 @@ enum MessengerIdentityCheck {
         let description: String
     }
 
-    static func identity(plugin: String, name: String, config: JSONValue, environment: [String: String]) async throws(Failure) -> MessengerIdentity {
+    static func identity(
+        plugin: String, name: String, config: JSONValue, environment: [String: String], checkSetup: Bool = false
+    ) async throws(Failure) -> MessengerIdentity {
         let work = UserFolders.temporary + "/pi-relayd-check-\(getpid())-\(name)"
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -27,7 +29,7 @@ enum MessengerIdentityCheck {
         await client.spawn(path: plugin, workingDirectory: work, environment: environment)
         do {
             _ = try await client.start(config: config, stateDir: work, checkOnly: true)
-            let identity = try await client.request(.messengerIdentity, MessengerIdentityParams(), timeout: .seconds(60))
+            let identity = try await client.request(.messengerIdentity, MessengerIdentityParams(checkSetup: checkSetup), timeout: .seconds(60))
             await client.stop()
             return identity
         } catch let error as RemoteError {

@@ -45,7 +45,7 @@ public struct DiscordRelay: Plugin {
         listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
-        identity = BotIdentity(rest: rest)
+        identity = BotIdentity(rest: rest, guilds: config.guilds)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
         self.threads = threads
         inbox = Inbox(
@@ -129,7 +129,7 @@ public struct DiscordRelay: Plugin {
             logger.info("the allowlist now has \(allowlist.count) user(s)")
             return [:]
         case .messengerIdentity?:
-            return try await identity.check().json
+            return try await identity.check(try request.params(MessengerIdentityParams.self)).json
         case .status?:
             return await status()
         default:

@@ -4,6 +4,8 @@ import PiRelaySDK
 /// proxy, and the invite URL that asks for exactly what the plugin uses.
 struct BotIdentity: Sendable {
     let rest: DiscordREST
+    /// The guilds commands are registered in (`discord.guilds`); none means globally.
+    let guilds: [String]
 
     /// `bot` to be in servers, `applications.commands` for the slash commands.
     static let scopes = ["bot", "applications.commands"]
@@ -25,7 +27,7 @@ struct BotIdentity: Sendable {
         "https://discord.com/oauth2/authorize?client_id=\(application)&scope=\(scopes.joined(separator: "+"))&permissions=\(permissionBits)"
     }
 
-    func check() async throws(RemoteError) -> MessengerIdentity {
+    func check(_ params: MessengerIdentityParams = MessengerIdentityParams()) async throws(RemoteError) -> MessengerIdentity {
         let user: JSONValue
         let application: JSONValue
         do {
@@ -52,9 +54,37 @@ struct BotIdentity: Sendable {
                 "Switch on the Message Content intent: Developer Portal → your app → Bot → Privileged Gateway Intents → Message Content Intent. Without it Discord refuses the connection (4014)."
             )
         }
+        if params.checkSetup { problems += await missingCommands(application: applicationID) }
         return MessengerIdentity(
             id: id, name: name, username: user["username"]?.stringValue, applicationID: applicationID,
             link: Self.inviteURL(application: applicationID), notes: notes, problems: problems)
+    }
+
+    /// The slash commands the plugin registers that Discord does not list, where it registers
+    /// them (each configured guild, else globally), as problems with their fix.
+    func missingCommands(application: String) async -> [String] {
+        let wanted = Set(SlashCommand.all.map(\.name))
+        let places: [(label: String, endpoint: Endpoint)] =
+            guilds.isEmpty
+            ? [("globally", .listGlobalCommands(application: application))]
+            : guilds.map { ("in guild \($0)", .listGuildCommands(application: application, guild: $0)) }
+        var problems: [String] = []
+        for place in places {
+            let listed: JSONValue?
+            do { listed = try await rest.send(place.endpoint) } catch {
+                problems.append(
+                    "Cannot list the slash commands \(place.label) (\(error)): is the bot in that guild, invited with the applications.commands scope?"
+                )
+                continue
+            }
+            let registered = Set((listed?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+            let missing = wanted.subtracting(registered).sorted()
+            guard !missing.isEmpty else { continue }
+            problems.append(
+                "Slash commands missing \(place.label): \(missing.map { "/" + $0 }.joined(separator: ", ")). The discord plugin registers them when it "
+                    + "starts: pi-relayd plugins restart discord (global commands can take a while to show in clients).")
+        }
+        return problems
     }
 
     /// What the owner should do about a failed check; never the token.

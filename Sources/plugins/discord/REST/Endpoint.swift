@@ -58,6 +58,20 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
             template: "/applications/{application_id}/commands", major: "", idempotent: true)
     }
 
+    /// The registered global commands (GET).
+    static func listGlobalCommands(application: String) -> Endpoint {
+        Endpoint(
+            method: "GET", path: "/applications/\(application)/commands", template: "/applications/{application_id}/commands", major: "",
+            idempotent: true)
+    }
+
+    /// The commands registered in one guild (GET).
+    static func listGuildCommands(application: String, guild: String) -> Endpoint {
+        Endpoint(
+            method: "GET", path: "/applications/\(application)/guilds/\(guild)/commands",
+            template: "/applications/{application_id}/guilds/{guild_id}/commands", major: guild, idempotent: true)
+    }
+
     static func guildCommands(application: String, guild: String) -> Endpoint {
         Endpoint(
             method: "PUT", path: "/applications/\(application)/guilds/\(guild)/commands",
