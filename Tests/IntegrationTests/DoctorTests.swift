@@ -34,7 +34,8 @@ import Glibc
     func aHealthyHomePassesEveryCheckAndEachProblemIsNamedWithItsFix() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.discord(
-                folder: home.scratch, arguments: ["--token", Self.token, "--bot-user-id", StackHome.bot, "--bot-name", "relay-doctor-bot"])
+                folder: home.scratch,
+                arguments: ["--token", Self.token, "--bot-user-id", StackHome.bot, "--bot-name", "relay-doctor-bot", "--guild", StackHome.guild])
             try await StackSetupTests.with(fake) {
                 let agentDir = home.scratch + "/agent"
                 let environment = StackSetupTests.quiet.merging(["PI_CODING_AGENT_DIR": agentDir]) { $1 }
@@ -80,6 +81,8 @@ import Glibc
                 // An app whose Message Content intent is off, and whose slash commands are gone (as
                 // another client of the same app could leave them): the plugin names both.
                 try await fake.post("/config", ["message_content_enabled": false])
+                // Everything @everyone has but Attach Files (bit 15).
+                try await fake.post("/config", ["bot_guild_permissions": .string(String(2_248_473_465_835_073 & ~(1 << 15)))])
                 let wiped = try LoopbackHTTP.request(
                     port: fake.port,
                     "PUT /api/v10/applications/\(StackHome.bot)/commands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bot \(Self.token)\r\n"
@@ -90,7 +93,8 @@ import Glibc
                 Self.expectFailed(intents, "messenger:discord:1", detail: "Message Content intent", fix: "Privileged Gateway Intents")
                 Self.expectFailed(
                     intents, "messenger:discord:2", detail: "Slash commands missing globally: /", fix: "pi-relayd plugins restart discord")
-                try await fake.post("/config", ["message_content_enabled": true])
+                Self.expectFailed(intents, "messenger:discord:3", detail: "the bot lacks: Attach Files.", fix: "Give its role these permissions")
+                try await fake.post("/config", ["message_content_enabled": true, "bot_guild_permissions": "2248473465835073"])
 
                 // Now break each thing once. A pi that never answers; a plugin that is not configured.
                 let hung = home.scratch + "/hung-pi"

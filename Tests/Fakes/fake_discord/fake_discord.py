@@ -114,6 +114,9 @@ DEFAULT_CONFIG = {
     "heartbeat_timeout_extra_ms": 1000,
     "drop_heartbeat_acks": False,
     "message_content_enabled": True,
+    # The bot's permissions in every guild, as GET /users/@me/guilds reports them (@everyone's
+    # here; a test takes some away to play a bot whose role lacks them).
+    "bot_guild_permissions": "2248473465835073",
     "guild_members_enabled": False,
     "guild_presences_enabled": False,
     "identify_max_concurrency": 1,
@@ -271,6 +274,7 @@ ROUTES = [
     Route("GET", "/gateway", "get_gateway", "none", "default"),
     Route("GET", "/gateway/bot", "get_bot_gateway", "bot", "default"),
     Route("GET", "/users/@me", "get_my_user", "bot", "default"),
+    Route("GET", "/users/@me/guilds", "list_my_guilds", "bot", "default"),
     Route("GET", "/applications/@me", "get_my_application", "bot", "default"),
     Route("GET", "/oauth2/applications/@me", "get_my_oauth2_application", "bot", "default"),
     Route("POST", "/users/@me/channels", "create_dm", "bot", "dm_create"),
@@ -1576,6 +1580,11 @@ class FakeDiscord:
         u.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None,
                   "premium_type": 0, "bio": ""})
         return 200, u
+
+    def r_list_my_guilds(self, req, prm, p, files):
+        return 200, [{"id": gid, "name": g["name"], "icon": None, "banner": None, "owner": False,
+                      "permissions": str(self.config["bot_guild_permissions"]), "features": []}
+                     for gid, g in sorted(self.guilds.items())]
 
     def app_flags(self):
         return (1 << 19 if self.config["message_content_enabled"] else 0) | \

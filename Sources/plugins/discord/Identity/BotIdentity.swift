@@ -54,7 +54,10 @@ struct BotIdentity: Sendable {
                 "Switch on the Message Content intent: Developer Portal → your app → Bot → Privileged Gateway Intents → Message Content Intent. Without it Discord refuses the connection (4014)."
             )
         }
-        if params.checkSetup { problems += await missingCommands(application: applicationID) }
+        if params.checkSetup {
+            problems += await missingCommands(application: applicationID)
+            problems += await missingPermissions()
+        }
         return MessengerIdentity(
             id: id, name: name, username: user["username"]?.stringValue, applicationID: applicationID,
             link: Self.inviteURL(application: applicationID), notes: notes, problems: problems)
@@ -83,6 +86,25 @@ struct BotIdentity: Sendable {
             problems.append(
                 "Slash commands missing \(place.label): \(missing.map { "/" + $0 }.joined(separator: ", ")). The discord plugin registers them when it "
                     + "starts: pi-relayd plugins restart discord (global commands can take a while to show in clients).")
+        }
+        return problems
+    }
+
+    /// The permissions the plugin needs that the bot lacks, per guild it is in (Administrator
+    /// grants them all).
+    func missingPermissions() async -> [String] {
+        let guilds: JSONValue?
+        do { guilds = try await rest.send(.myGuilds) } catch { return ["Cannot list the bot's servers (\(error))."] }
+        var problems: [String] = []
+        for guild in guilds?.arrayValue ?? [] {
+            guard let granted = guild["permissions"]?.stringValue.flatMap(UInt64.init) else { continue }
+            if granted & (1 << 3) != 0 { continue }
+            let missing = Self.permissions.filter { granted & (1 << UInt64($0.bit)) == 0 }.map(\.name)
+            guard !missing.isEmpty else { continue }
+            let name = guild["name"]?.stringValue ?? "?"
+            problems.append(
+                "In the server \(name) (\(guild["id"]?.stringValue ?? "?")) the bot lacks: \(missing.joined(separator: ", ")). "
+                    + "Give its role these permissions, or remove it and invite it again with the invite link.")
         }
         return problems
     }

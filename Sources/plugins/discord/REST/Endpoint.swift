@@ -58,6 +58,11 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
             template: "/applications/{application_id}/commands", major: "", idempotent: true)
     }
 
+    /// The guilds the bot is in, each with its permissions there.
+    static var myGuilds: Endpoint {
+        Endpoint(method: "GET", path: "/users/@me/guilds", template: "/users/@me/guilds", major: "", idempotent: true)
+    }
+
     /// The registered global commands (GET).
     static func listGlobalCommands(application: String) -> Endpoint {
         Endpoint(
