@@ -22,6 +22,6 @@ struct Allowlist: Sendable {
 
     /// `my-chat` → `MY_CHAT_ALLOWED_USERS`.
     static func environmentName(_ messenger: String) -> String {
-        messenger.uppercased().replacingOccurrences(of: "-", with: "_") + "_ALLOWED_USERS"
+        messenger.uppercased().replacing("-", with: "_") + "_ALLOWED_USERS"
     }
 }
