@@ -101,7 +101,11 @@ import Glibc
                 try "#!/bin/sh\n[ \"$1\" = --version ] && { echo 0.58.3; exit 0; }\nexec sleep 60\n".write(
                     toFile: hung, atomically: true, encoding: .utf8)
                 chmod(hung, 0o755)
-                try home.writeConfig(config.replacingOccurrences(of: E2EConfig.fakePi, with: hung))
+                // A pi that never answers, and nobody on the allowlist (config.yaml readable by others too).
+                try home.writeConfig(
+                    config.replacingOccurrences(of: E2EConfig.fakePi, with: hung)
+                        .replacingOccurrences(of: "  allowedUsers: [\"\(StackUser.alice.id)\"]\n", with: ""))
+                chmod(home.path + "/config.yaml", 0o644)
                 let broken = home.scratch + "/broken-plugin"
                 try "#!/bin/sh\necho 'broken: no BROKEN_TOKEN set' >&2\nexit 78\n".write(toFile: broken, atomically: true, encoding: .utf8)
                 chmod(broken, 0o755)
@@ -110,6 +114,7 @@ import Glibc
                 try await daemon.waitForPlugin("broken", "is not configured", timeout: .seconds(30)) { $0.state == "not-configured" }
                 try home.writeFile(".env", "DISCORD_BOT_TOKEN=not-\(Self.token)\n", mode: 0o600)
                 chmod(home.path, 0o755)
+                chmod(home.path + "/state", 0o750)
                 try FileManager.default.removeItem(atPath: agentDir + "/extensions/pi-relayd.ts")
 
                 let sick = try await cli.run(["doctor", "--json", "--min-free-mb", "100000000"], timeout: .seconds(120))
@@ -118,12 +123,16 @@ import Glibc
                 Self.expectFailed(failed, "pi-rpc", detail: "no answer within 10 s", fix: "--mode rpc")
                 Self.expectFailed(failed, "messenger:discord", detail: "refused the bot token", fix: "pi-relayd setup discord with a new token")
                 Self.expectFailed(failed, "mode:home", detail: "is 755", fix: "chmod 700 \(home.path)")
+                Self.expectFailed(failed, "mode:state folder", detail: "is 750", fix: "chmod 700 \(home.path)/state")
+                Self.expectFailed(failed, "mode:config.yaml", detail: "is 644", fix: "chmod 600 \(home.path)/config.yaml")
+                Self.expectFailed(failed, "allowlist:discord", detail: "nobody may use the bot", fix: "pi-relayd pair discord")
                 Self.expectFailed(failed, "disk", detail: "MB free", fix: "free some space")
                 Self.expectFailed(failed, "plugin:broken", detail: "not configured", fix: "pi-relayd plugins restart broken")
                 Self.expectFailed(failed, "extension", detail: "not installed", fix: "pi-relayd extension install")
                 #expect(failed["pi"]?["passed"] == true, "the hung pi still says its version")
                 StackSetupTests.expectNoToken(Self.token, in: [healthy, text, sick])
                 chmod(home.path, 0o700)
+                chmod(home.path + "/state", 0o700)
             }
         }
     }
