@@ -128,17 +128,21 @@ final class MetricsServer: Sendable {
         return figures.withLock { $0 }
     }
 
-    /// The request up to its blank line; nil when the client sent nothing usable in time.
+    /// The request up to its blank line; nil when the client sent nothing usable in time. The
+    /// whole head must come within `socketTimeoutSeconds` twice over: any local user can reach a
+    /// loopback port, and a client trickling a byte at a time must not hold the listener.
     private static func readHead(_ client: Int32) -> String? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
-        while bytes.count < maxRequestBytes {
+        let deadline = ContinuousClock.now + .seconds(2 * socketTimeoutSeconds)
+        while bytes.count < maxRequestBytes, ContinuousClock.now < deadline {
             let count = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             bytes.append(contentsOf: buffer[0..<count])
             if let text = String(validating: bytes, as: UTF8.self), text.contains("\r\n\r\n") { return text }
         }
+        guard bytes.count >= maxRequestBytes else { return nil }
         sendAll(client, response(status: "431 Request Header Fields Too Large", body: Array("request too large\n".utf8)))
         return nil
     }
