@@ -15,7 +15,8 @@ BUNDLED_PLUGINS := discord telegram formatter attachments
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py Tests/Fakes/fake_telegram/selftest.py
 # `make test` runs one `swift test` per test target, named by Package.swift. In a single run every
 # target's tests share one process and its small thread pool, so the busy integration and Discord
-# scenarios would fail the timing checks of unrelated suites.
+# scenarios would fail the timing checks of unrelated suites. Each target's output is kept in
+# .build/test-logs, and what failed is printed again at the end, where a CI log's tail shows it.
 LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["type"] == "test"))
 
 .PHONY: deps build run test release bench clean format format-check
@@ -60,12 +61,19 @@ test: deps test-extension
 		if [ -f $$t ]; then echo "== $$t"; $(PYTHON) $$t || exit 1; fi; \
 	done
 	@targets=$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') && [ -n "$$targets" ] || exit 1; \
-	failed=""; \
+	failed=""; mkdir -p .build/test-logs; \
 	for t in $$targets; do \
 		echo "== swift test: $$t"; \
-		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+		{ $(SWIFT) test --skip-build --filter "^$$t\." 2>&1; echo $$? > .build/test-logs/$$t.rc; } | tee .build/test-logs/$$t.log; \
+		[ "$$(cat .build/test-logs/$$t.rc)" = 0 ] || failed="$$failed $$t"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "make test: failed:$$failed"; exit 1; fi
+	if [ -n "$$failed" ]; then \
+		for t in $$failed; do \
+			echo "== what failed in $$t (whole log: .build/test-logs/$$t.log)"; \
+			grep -a -A4 -E '✘|error:|Fatal error|Test Case .* failed' .build/test-logs/$$t.log | head -n 200; \
+		done; \
+		echo "make test: failed:$$failed"; exit 1; \
+	fi
 
 release: deps
 	$(SWIFT) build -c release
