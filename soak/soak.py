@@ -28,11 +28,15 @@ would not answer). The table printed at the end counts, from the outside only:
   it never finishes: it is counted on its own line, and the restarted daemon must have said so in
   its chat; any other bot message without an answer in it is a stray (a live message left over);
 * the same finals count for Telegram (the bot's messages in each private chat, current text).
-  The telegram plugin keeps a run's live message in memory only: after a kill -9 of it (or of the
-  daemon) the final of a run in flight is posted anew below the live message it had left. Such
-  a leftover (it stopped changing before the kill, its answer came after) is counted on a line of
-  its own, not as a duplicate; any other repeat is one. Every update the fake Telegram queued must be confirmed by the end (getUpdates offset), and
-  the fake Telegram must have seen no request of severity "error" (Discord's are listed too);
+  The telegram plugin saves which messages a run shows, an edit before it goes out, so a
+  restarted plugin turns them into the final; but Telegram has no idempotent send, so a message
+  sent just before a kill -9 and not yet recorded is left behind, and the final of that run is
+  posted anew below it. Such a leftover (it stopped changing before the kill, its answer came
+  after) is counted on a line of its own, not as a duplicate, and there may be at most one per
+  chat and kill of the plugin; any other repeat is one. Every update the fake Telegram queued must be confirmed by the end (getUpdates offset), and
+  the fake Telegram must have seen no request of severity "error" (Discord's are listed too),
+  apart from edits in doubt after a kill of the plugin, made again by the final ("message is not
+  modified"; at most one per chat and kill);
 * questions: answered (the click's reply said so) and applied (pi got that value for that
   question exactly once);
 * sessions alive at the end, worst and p50 recovery time after each kind of kill, the daemon's
@@ -915,8 +919,12 @@ class Soak:
             if name == "Telegram":
                 # The plugin saves what each run showed, so a restarted one takes its live message
                 # over. A daemon kill -9 cuts runs off (announced, the live message kept as it was).
-                row("  live messages a plugin kill -9 left behind (answer again below)", len(f["left_behind"]),
-                    not f["left_behind"] or self.args.daemon_kills)
+                # Telegram has no idempotent send: a message it took just before the kill, not yet
+                # recorded, is left behind. At most one per chat and kill of the plugin (the sends
+                # to a chat go one at a time).
+                bound = len(self.kills["telegram"]) * len(TG_ALLOWED)
+                row(f"  live messages a plugin kill -9 left behind (answer again below; at most {bound})", len(f["left_behind"]),
+                    len(f["left_behind"]) <= bound or self.args.daemon_kills)
             row("  stray bot messages (no answer in them)", len(f["stray"]), not f["stray"])
             row(f"  notices posted (e.g. pi exited)", f["notices"])
 
@@ -956,6 +964,15 @@ class Soak:
         row("Discord 429s / invalid requests", f"{stats.get('rate_limited_429')} / {stats.get('invalid_requests')}")
         row("Discord error-level violations", ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "0")
         tg_violations = self.tg.call("GET", "/violations?severity=error")["violations"]
+        # Telegram cannot be read back: an edit it took just before a kill -9 of the plugin, not
+        # yet recorded, is in doubt, and the final answer makes it again rather than risk leaving
+        # the answer unshown (Telegram answers "not modified", which the spec says to take as
+        # success). At most one per chat and kill; any other violation is a bug.
+        repeated = [v for v in tg_violations if v.get("kind") == "message_not_modified"]
+        repeat_bound = len(self.kills["telegram"]) * len(TG_ALLOWED)
+        row(f"Telegram edits in doubt after a kill -9, made again (at most {repeat_bound})", len(repeated),
+            len(repeated) <= repeat_bound)
+        tg_violations = [v for v in tg_violations if v.get("kind") != "message_not_modified" or len(repeated) > repeat_bound]
         tg_kinds = {}
         for v in tg_violations:
             tg_kinds[v.get("kind")] = tg_kinds.get(v.get("kind"), 0) + 1

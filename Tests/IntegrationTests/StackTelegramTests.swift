@@ -172,6 +172,29 @@ extension StackTelegramTests {
         }
     }
 
+    /// An answer longer than one message while it streams: the live view posts its finished
+    /// chunks as messages of their own, and the final turns those same messages into its chunks
+    /// instead of starting over below them, so every part is shown exactly once.
+    @Test(.timeLimit(.minutes(5)))
+    func aLongStreamedAnswerIsShownOnce() async throws {
+        try await TelegramStack.with { stack in
+            // Twelve paragraphs of ~560 characters: two Telegram messages, streamed over ~20 s.
+            try await stack.start(environment: ["FAKE_PI_DELTA_MS": "40"])
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario paragraphs 12 80")
+            try await stack.waitForBotMessage(in: chat, containing: "Part 12.", timeout: 120)
+            // The final follows the last live view at Telegram's pace (a write a second).
+            try await Task.sleep(for: .seconds(6))
+            let texts = try await stack.botMessages(chat).compactMap { $0["text"]?.stringValue }
+            for part in 1...12 {
+                let holding = texts.filter { $0.contains("Part \(part).") }
+                #expect(holding.count == 1, "part \(part) shown once: \(holding.map { $0.prefix(40) })")
+            }
+        }
+    }
+
     /// A storm of 429s: every write is held for its retry_after (the fake records any request
     /// made inside an announced window), and the answer still arrives whole.
     @Test(.timeLimit(.minutes(5)))

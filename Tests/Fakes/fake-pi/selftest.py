@@ -362,6 +362,12 @@ def scenario_text_thinking_length_error():
         end = [o for o in objs if o["type"] == "message_end"][-1]["message"]
         check(len(end["content"][0]["text"].split()) == 300)
         check(sum(1 for o in objs if ame(o) == "text_delta") > 50)
+        objs = p.run_prompt("!scenario paragraphs 3 20")
+        check_stream_shapes(objs)
+        text = [o for o in objs if o["type"] == "message_end"][-1]["message"]["content"][0]["text"]
+        parts = text.split("\n\n")
+        check([part.split(".")[0] for part in parts] == ["Part 1", "Part 2", "Part 3"], text)
+        check(all(len(part.split()) == 22 for part in parts), text)
         objs = p.run_prompt("!scenario thinking")
         check_stream_shapes(objs)
         seq = [ame(o) for o in objs if o["type"] == "message_update"]

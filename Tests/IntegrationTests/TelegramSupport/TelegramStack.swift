@@ -77,13 +77,16 @@ final class TelegramStack: Sendable {
 
     /// Starts the daemon and waits until the telegram plugin is polling.
     @discardableResult
-    func start(extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true) async throws -> Daemon {
+    func start(
+        extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true, environment: [String: String] = [:]
+    ) async throws -> Daemon {
         try home.writeConfig(yaml(extra: extra))
         let since = try await fake.cursor
-        let env = [
+        var env = [
             "TELEGRAM_BOT_TOKEN": token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",
             "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
+        env.merge(environment) { $1 }
         let daemon: Daemon
         if doomed {
             daemon = try Daemon(home: home, environment: home.environment(env), number: 91)

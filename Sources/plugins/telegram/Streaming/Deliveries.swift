@@ -92,20 +92,29 @@ struct Deliveries: Sendable {
         }
     }
 
-    /// The answer: the live message (if the run showed one) becomes its first chunk, the rest
-    /// follow, then its files (a long answer's `.md`).
+    /// The answer: the messages the run's live view put up (if any) become its chunks, in
+    /// order; the rest follow, then its files (a long answer's `.md`). Live messages beyond the
+    /// answer's chunks (the view ran longer than a preview) are deleted, or they would repeat it.
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         await typing.stop(place)
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
-        var liveMessage: (message: Int, shown: String)?
-        if let runID = params.runID { liveMessage = await live.finish(runID, in: place) }
+        var shown: [LiveRun.Message] = []
+        if let runID = params.runID { shown = await live.finish(runID, in: place) }
         for (index, chunk) in chunks.enumerated() {
             try await once("\(delivery):\(index)") {
-                if index == 0, let liveMessage {
-                    if !TelegramText.sameMessage(liveMessage.shown, chunk) { try await poster.edit(liveMessage.message, in: place, to: chunk) }
+                if index < shown.count {
+                    // An edit in doubt is made again: at worst Telegram says not modified.
+                    if !shown[index].certainlyShows(chunk) { try await poster.edit(shown[index].id, in: place, to: chunk) }
                 } else {
                     try await poster.send(chunk, to: place)
+                }
+            }
+        }
+        for (index, extra) in shown.enumerated().dropFirst(chunks.count) {
+            try await once("\(delivery):drop\(index)") {
+                do { try await poster.delete(extra.id, in: place) } catch let error as BotAPIError where error.isPermanent {
+                    logger.debug("deleting a surplus live message: \(error)")
                 }
             }
         }

@@ -1,158 +1,118 @@
 import Logging
 import PiRelaySDK
 
-/// A run's answer as it grows: each finished chunk its own message, and one message edited with
-/// the live tail. Views arriving faster than Telegram lets the bot write (about once a second
-/// per chat, all writes counted) are coalesced: only the newest is sent. The final answer takes
-/// over: `finish` waits for a write in flight and hands back the live message to edit. What each
-/// run has shown is saved, so a plugin restarted mid-answer edits the same message instead of
-/// leaving it behind and showing the answer twice.
+/// Runs' answers as they grow, one `LiveRun` per run and chat: each finished chunk its own
+/// message, and one message edited with the live tail. Views arriving faster than Telegram lets
+/// the bot write (about once a second per chat, all writes counted) are coalesced: only the
+/// newest is sent. The final answer takes over: `finish` waits for a write in flight and hands
+/// back the messages to turn into the answer. What each run shows is saved, an edit before it
+/// goes out, so a plugin restarted mid-answer edits the same messages instead of leaving them
+/// behind and showing the answer twice, and does not repeat an edit Telegram already took.
 actor LiveMessages {
-    /// What a run has put in a chat, as saved.
-    struct Shown: Codable, Sendable {
-        var posted: Int
-        var liveMessage: Int?
-        var text: String
-    }
+    static let file = "live-messages.json"
 
-    static let file = "live.json"
-
-    struct Run {
+    private struct Entry {
         var place: Place
-        var rev = 0
-        var chunks: [String] = []
-        var tail = ""
-        /// Chunks already posted as messages of their own.
-        var posted = 0
-        var liveMessage: Int?
-        var shownTail = ""
+        var run: LiveRun
         var writer: Task<Void, Never>?
-        var finished = false
     }
 
     private let poster: Poster
     private let typing: Typing
     private let logger: Logger
     private let store: StateStore
-    private var runs: [String: Run] = [:]
+    private var entries: [String: Entry] = [:]
     private var order: [String] = []
-    private var saved: [String: Shown]
+    private var saved: [String: [LiveRun.Message]]
 
     init(poster: Poster, typing: Typing, store: StateStore, logger: Logger) {
         self.poster = poster
         self.typing = typing
         self.store = store
         self.logger = logger
-        saved = store.load([String: Shown].self, from: Self.file) ?? [:]
+        saved = store.load([String: [LiveRun.Message]].self, from: Self.file) ?? [:]
     }
 
-    /// A run first seen by this process: what an earlier one showed of it, if anything.
-    private func newRun(_ key: String, place: Place) -> Run {
-        var run = Run(place: place)
-        if let shown = saved[key] {
-            run.posted = shown.posted
-            run.liveMessage = shown.liveMessage
-            run.shownTail = shown.text
-        }
-        return run
+    private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// A run first seen by this process starts from what an earlier one showed of it.
+    private func entry(_ key: String, place: Place) -> Entry {
+        if let entry = entries[key] { return entry }
+        order.append(key)
+        if order.count > 200 { entries[order.removeFirst()] = nil }
+        return Entry(place: place, run: LiveRun(messages: saved[key] ?? []))
     }
 
     private func persist(_ key: String) async {
-        guard let run = runs[key] else { return }
-        saved[key] = Shown(posted: run.posted, liveMessage: run.liveMessage, text: run.shownTail)
-        if saved.count > 200 { saved = saved.filter { runs[$0.key] != nil } }
+        guard let entry = entries[key] else { return }
+        saved[key] = entry.run.messages
+        if saved.count > 200 { saved = saved.filter { entries[$0.key] != nil } }
         await store.save(saved, to: Self.file)
     }
 
-    var activeCount: Int { runs.values.filter { !$0.finished }.count }
+    var activeCount: Int { entries.values.filter { !$0.run.finished }.count }
 
     /// Takes a view; stale (`rev` not above the newest) and post-final views are ignored.
     func update(runID run: String, place: Place, rev: Int, chunks: [String], tail: String) async {
-        // One live message per run and chat: a session watched from two chats streams to both.
-        let runID = run + " " + place.key
-        var run = runs[runID] ?? newRun(runID, place: place)
-        if runs[runID] == nil {
-            order.append(runID)
-            if order.count > 200 { runs[order.removeFirst()] = nil }
-        }
-        guard !run.finished, rev > run.rev else { return }
-        run.rev = rev
-        run.chunks = chunks
-        run.tail = tail
-        let idle = run.writer == nil
-        runs[runID] = run
+        // One set of messages per run and chat: a session watched from two chats streams to both.
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        let taken = entry.run.take(rev: rev, chunks: chunks, tail: tail)
+        let idle = entry.writer == nil
+        entries[key] = entry
+        guard taken else { return }
         await typing.keep(place)
         // Unstructured on purpose: the writer drains views at Telegram's pace while newer ones
         // replace what it has not sent yet.
-        if idle { runs[runID]?.writer = Task { await self.write(runID) } }
+        if idle { entries[key]?.writer = Task { await self.write(key) } }
     }
 
-    /// The run's final answer is here: no more live writes. Returns the live message to turn
-    /// into the answer's first chunk, if there is one, and what it shows (an edit to the same
-    /// text is one Telegram refuses as not modified).
-    func finish(_ run: String, in place: Place) async -> (message: Int, shown: String)? {
-        let runID = run + " " + place.key
-        var run = runs[runID] ?? newRun(runID, place: place)
-        run.finished = true
-        runs[runID] = run
-        await run.writer?.value
-        guard let after = runs[runID], let message = after.liveMessage else { return nil }
-        return (message, after.shownTail)
+    /// The run's final answer is here: no more live writes. Returns the messages the run shows,
+    /// in order, to turn into the answer's chunks.
+    func finish(_ run: String, in place: Place) async -> [LiveRun.Message] {
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        entry.run.finished = true
+        entries[key] = entry
+        await entry.writer?.value
+        return entries[key]?.run.messages ?? []
     }
 
     /// The final answer is out: what the run showed need not be remembered any more. Not done in
     /// `finish`, which comes before the final is posted: a plugin killed in between must still
-    /// find the live message to turn into the answer.
+    /// find the messages to turn into the answer.
     func done(_ run: String, in place: Place) async {
-        let key = run + " " + place.key
+        let key = Self.key(run, place)
         guard saved[key] != nil else { return }
         saved[key] = nil
         await store.save(saved, to: Self.file)
     }
 
-    private func write(_ runID: String) async {
+    private func write(_ key: String) async {
         var failed = false
-        while let run = runs[runID], !run.finished {
-            if run.posted < run.chunks.count {
-                let chunk = run.chunks[run.posted]
-                do {
-                    if let live = run.liveMessage {
-                        if !TelegramText.sameMessage(run.shownTail, chunk) { try await poster.edit(live, in: run.place, to: chunk) }
-                        runs[runID]?.liveMessage = nil
-                        runs[runID]?.shownTail = ""
-                    } else {
-                        try await poster.send(chunk, to: run.place, quiet: true)
-                    }
-                    runs[runID]?.posted += 1
-                    await persist(runID)
-                } catch {
-                    logger.warning("live chunk of \(runID): \(error)")
-                    failed = true
-                    break
-                }
-                continue
-            }
-            let tail = run.tail
-            guard !tail.trimmed().isEmpty, !TelegramText.sameMessage(tail, run.shownTail) else { break }
+        while let entry = entries[key], let next = entry.run.nextWrite() {
             do {
-                if let live = run.liveMessage {
-                    try await poster.edit(live, in: run.place, to: tail)
-                } else {
-                    let id = try await poster.send(tail, to: run.place, quiet: true)
-                    runs[runID]?.liveMessage = id
+                switch next {
+                case .send(let index, let text):
+                    let id = try await poster.send(text, to: entry.place, quiet: true)
+                    entries[key]?.run.sent(index, id: id, text: text)
+                case .edit(let index, let messageID, let text):
+                    entries[key]?.run.editing(index, to: text)
+                    await persist(key)
+                    try await poster.edit(messageID, in: entry.place, to: text)
+                    entries[key]?.run.edited(index, to: text)
                 }
-                runs[runID]?.shownTail = tail
-                await persist(runID)
+                await persist(key)
             } catch {
-                logger.warning("live view of \(runID): \(error)")
+                logger.warning("live view of \(key): \(error)")
                 failed = true
                 break
             }
         }
-        runs[runID]?.writer = nil
+        entries[key]?.writer = nil
         // A view that came in while the last write was going out, and after the loop looked.
-        if !failed, let run = runs[runID], !run.finished, run.posted < run.chunks.count || (run.tail != run.shownTail && !run.tail.isEmpty) {
-            runs[runID]?.writer = Task { await self.write(runID) }
+        if !failed, entries[key]?.run.nextWrite() != nil {
+            entries[key]?.writer = Task { await self.write(key) }
         }
     }
 }

@@ -63,6 +63,12 @@ struct Poster: Sendable {
         }
     }
 
+    /// Deletes one of the bot's messages.
+    func delete(_ messageID: Int, in asked: Place) async throws {
+        let chatID = await migrations.current(asked.chatID)
+        try await api.call("deleteMessage", ["chat_id": .string(chatID), "message_id": JSONValue(messageID)], chat: chatID)
+    }
+
     /// Uploads a file: an image that fits as a photo (shown inline), anything else, or an image
     /// Telegram will not take as a photo, as a document (the bytes kept as they are).
     func upload(path: String, filename: String, caption: String?, to asked: Place) async throws {

@@ -249,6 +249,11 @@ class ScriptedLlm:
     def sc_text(self, args, msg, agent, session, rng):
         return [Reply(blocks=[text_block(prose(rng, _int(args, 0, 60)))])]
 
+    def sc_paragraphs(self, args, msg, agent, session, rng):
+        count, words = _int(args, 0, 12), _int(args, 1, 80)
+        text = "\n\n".join(f"Part {i}. " + prose(rng, words) for i in range(1, count + 1))
+        return [Reply(blocks=[text_block(text)])]
+
     def sc_thinking(self, args, msg, agent, session, rng):
         blocks = []
         if agent.thinking_level != "off":

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import TelegramPlugin
+
+/// Which write a streaming run makes next, and what a plugin restarted with an edit in doubt does.
+@Suite struct LiveRunTests {
+    @Test func theTailIsSentThenEditedAndAFinishedChunkTakesItsMessage() {
+        var run = LiveRun()
+        let taken1 = run.take(rev: 1, chunks: [], tail: "Hel")
+        #expect(taken1)
+        #expect(run.nextWrite() == .send(index: 0, text: "Hel"))
+        run.sent(0, id: 10, text: "Hel")
+        #expect(run.nextWrite() == nil)
+        let taken2 = run.take(rev: 1, chunks: [], tail: "Hello")
+        #expect(!taken2, "a stale view is ignored")
+        let taken3 = run.take(rev: 2, chunks: ["Hello world"], tail: "and more")
+        #expect(taken3)
+        #expect(run.nextWrite() == .edit(index: 0, messageID: 10, text: "Hello world"))
+        run.editing(0, to: "Hello world")
+        run.edited(0, to: "Hello world")
+        #expect(run.nextWrite() == .send(index: 1, text: "and more"))
+    }
+
+    @Test func anEmptyTailIsNeverSent() {
+        var run = LiveRun()
+        let taken4 = run.take(rev: 1, chunks: [], tail: "  \n")
+        #expect(taken4)
+        #expect(run.nextWrite() == nil)
+    }
+
+    /// Killed after Telegram took an edit and before it was confirmed: the same view again is
+    /// not written (Telegram would refuse it as not modified), a longer one is.
+    @Test func anEditInDoubtIsNotRepeatedWhileStreaming() {
+        var first = LiveRun()
+        _ = first.take(rev: 1, chunks: [], tail: "one")
+        first.sent(0, id: 7, text: "one")
+        _ = first.take(rev: 2, chunks: [], tail: "one two")
+        first.editing(0, to: "one two")
+
+        var restarted = LiveRun(messages: first.messages)
+        let taken5 = restarted.take(rev: 2, chunks: [], tail: "one two")
+        #expect(taken5)
+        #expect(restarted.nextWrite() == nil)
+        let taken6 = restarted.take(rev: 3, chunks: [], tail: "one two three")
+        #expect(taken6)
+        #expect(restarted.nextWrite() == .edit(index: 0, messageID: 7, text: "one two three"))
+    }
+
+    /// The final answer cannot know whether the edit in doubt landed: it writes it again rather
+    /// than risk leaving the answer unshown.
+    @Test func theFinalWritesAnEditInDoubtAgain() {
+        var message = LiveRun.Message(id: 7, text: "one", pending: "one two")
+        #expect(!message.certainlyShows("one two"))
+        #expect(!message.certainlyShows("one"))
+        #expect(message.mayShow("one two"))
+        message.pending = nil
+        #expect(message.certainlyShows("one"))
+    }
+
+    @Test func aFinishedRunWritesNothingMore() {
+        var run = LiveRun()
+        _ = run.take(rev: 1, chunks: [], tail: "text")
+        run.finished = true
+        #expect(run.nextWrite() == nil)
+        let taken7 = run.take(rev: 2, chunks: [], tail: "more")
+        #expect(!taken7)
+    }
+}
