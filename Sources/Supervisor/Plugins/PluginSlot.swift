@@ -65,7 +65,9 @@ actor PluginSlot {
                 rearm = nil
                 continue
             }
-            let end = await runInstance()
+            // On the pipe thread, where the plugin's lines are read: a reply then reaches the
+            // request waiting for it without waking a pool thread (issue 12 k).
+            let end = await withTaskExecutorPreference(PipePoller.shared) { await runInstance() }
             switch lifecycle.instanceEnded(end.exit, why: end.reason, name: name, at: .now, random: Double.random(in: 0..<1)) {
             case .respawn:
                 continue

@@ -53,7 +53,7 @@ enum ChildProcess {
         input.attach(inp.write)
         events.yield(.started(pid: pid))
         let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
-        let stdout = PipeReader(fd: out.read, window: window) { chunk in
+        let stdout = PipeReader(fd: out.read, window: window, paced: spec.pacedOutput) { chunk in
             var batch: [LineFramer.Event] = []
             outFramer.framer.feed(chunk) { batch.append($0) }
             for event in batch {

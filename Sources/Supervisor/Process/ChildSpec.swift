@@ -6,4 +6,7 @@ struct ChildSpec: Sendable {
     var environment: [String: String] = [:]
     var workingDirectory: String
     var maxLineBytes: Int = 8 << 20
+    /// Its stdout is a stream that may be read in gathered rounds when busy (pi's events), not
+    /// replies someone waits on (a plugin's).
+    var pacedOutput = false
 }

@@ -24,6 +24,9 @@ final class PipeReader: @unchecked Sendable {
     let onEnd: @Sendable () -> Void
     /// Bounds what the consumer has not handled yet; nil reads without a bound.
     let window: ReadWindow?
+    /// A stream that may be gathered for a few milliseconds when busy (pi's stdout): see
+    /// `PollPacing`. Others (plugins' replies) are read the moment they arrive.
+    let paced: Bool
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
@@ -33,11 +36,12 @@ final class PipeReader: @unchecked Sendable {
 
     /// Takes ownership of `fd` (closed when the reader ends) and starts reading it.
     init(
-        fd: Int32, window: ReadWindow? = nil, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        fd: Int32, window: ReadWindow? = nil, paced: Bool = false, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         onEnd: @escaping @Sendable () -> Void
     ) {
         self.fd = fd
         self.window = window
+        self.paced = paced
         self.onData = onData
         self.onEnd = onEnd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -137,6 +141,7 @@ private enum Epoll {
     static let output = EPOLLOUT.rawValue
     static let readHangUp = EPOLLRDHUP.rawValue
     static let edgeTriggered = EPOLLET.rawValue
+    static let oneShot = EPOLLONESHOT.rawValue
 
     /// Adds, changes or deletes the watch of `fd`, with `fd` as the event's data.
     static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
@@ -154,8 +159,12 @@ private enum Epoll {
 /// between reads. A line read from pi's stdout then becomes an event, a run update and a live
 /// view on this one thread, with no thread woken per line: on Linux a wake-up through the
 /// cooperative pool costs more CPU than handling the line (issue 12 k). Work that may block or
-/// take long leaves with `withTaskExecutorPreference(globalConcurrentExecutor)`. When it wakes
-/// hundreds of times a second, `PollPacing` has it gather reads for a few milliseconds.
+/// take long leaves with `withTaskExecutorPreference(globalConcurrentExecutor)`.
+///
+/// Paced readers (pi's stdout) sit in an epoll set of their own, nested in the main one as a
+/// one-shot entry. When their rounds come hundreds of times a second, `PollPacing` has the
+/// thread re-arm that set only after a pause, so it gathers many lines per round; meanwhile
+/// everything else (plugins' replies, queued jobs, writes, exits) is still served at once.
 final class PipePoller: TaskExecutor, @unchecked Sendable {
     static let shared = PipePoller()
 
@@ -182,11 +191,15 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     static let chunkBytes = 1 << 16
 
     private let epfd: Int32
+    /// The paced readers' epoll set, itself watched (one-shot) in `epfd`.
+    private let pacedSet: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let lock = ThreadLock()
     private var commands: [Command] = []
     private var jobs: [UnownedJob] = []
+    /// Tasks sleeping until a moment (`sleep(until:)`), earliest first.
+    private var timers: [(at: ContinuousClock.Instant, continuation: CheckedContinuation<Void, Never>)] = []
     private var wakePending = false
     /// Set once by the poller thread before it runs anything.
     private var pollerThread: pthread_t?
@@ -194,12 +207,15 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     private var entries: [Int32: Entry] = [:]
     private var backlog: [PipeReader] = []
     private var pacing = PollPacing()
+    /// When the paced set, which fired and was not re-armed at once, is watched again.
+    private var pacedRearmAt: ContinuousClock.Instant?
     /// The most read from one pipe in this round, for `pacing`.
     private var largestRead = 0
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PipePoller.chunkBytes, alignment: 16)
 
     private init() {
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        pacedSet = epoll_create1(Int32(EPOLL_CLOEXEC))
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) != 0 { fatalError("pi-relayd: cannot create the pipe poller's wake pipe: \(String(cString: strerror(errno)))") }
         wakeRead = fds[0]
@@ -208,8 +224,9 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
-        guard epfd >= 0 else { fatalError("pi-relayd: epoll_create1 failed: \(String(cString: strerror(errno)))") }
+        guard epfd >= 0, pacedSet >= 0 else { fatalError("pi-relayd: epoll_create1 failed: \(String(cString: strerror(errno)))") }
         register(wakeRead, edge: false)
+        _ = Epoll.control(epfd, EPOLL_CTL_ADD, pacedSet, Epoll.input | Epoll.oneShot)
         DedicatedThread.start("pi-relayd.pipes") { [self] in loop() }
     }
 
@@ -226,6 +243,42 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
             var one: UInt8 = 1
             _ = write(wakeWrite, &one, 1)
         }
+    }
+
+    /// Suspends until `deadline`, woken by this thread's own loop (its `epoll_wait` timeout).
+    /// For a task that runs here anyway: a `Task.sleep` goes through libdispatch's timer thread
+    /// and a pool thread before the task is back on this one. Not cancellable.
+    func sleep(until deadline: ContinuousClock.Instant) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            let index = timers.firstIndex { $0.at > deadline } ?? timers.count
+            timers.insert((deadline, continuation), at: index)
+            let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            let wake = !onPoller && !wakePending
+            if wake { wakePending = true }
+            lock.unlock()
+            if wake {
+                var one: UInt8 = 1
+                _ = write(wakeWrite, &one, 1)
+            }
+        }
+    }
+
+    /// The earliest timer's moment, if any.
+    private var nextTimer: ContinuousClock.Instant? {
+        lock.lock()
+        defer { lock.unlock() }
+        return timers.first?.at
+    }
+
+    /// Resumes the sleepers whose moment has come; their tasks then run in `runJobs`.
+    private func fireTimers() {
+        let now = ContinuousClock.now
+        lock.lock()
+        let due = timers.prefix { $0.at <= now }
+        timers.removeFirst(due.count)
+        lock.unlock()
+        for timer in due { timer.continuation.resume() }
     }
 
     private var hasJobs: Bool {
@@ -256,14 +309,19 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    private func register(_ fd: Int32, edge: Bool) {
-        _ = Epoll.control(epfd, EPOLL_CTL_ADD, fd, Epoll.input | Epoll.readHangUp | (edge ? Epoll.edgeTriggered : 0))
+    private func register(_ fd: Int32, edge: Bool, paced: Bool = false) {
+        _ = Epoll.control(paced ? pacedSet : epfd, EPOLL_CTL_ADD, fd, Epoll.input | Epoll.readHangUp | (edge ? Epoll.edgeTriggered : 0))
     }
 
-    private func unregister(_ fd: Int32) {
-        _ = Epoll.control(epfd, EPOLL_CTL_DEL, fd, 0)
+    private func unregister(_ fd: Int32, paced: Bool = false) {
+        _ = Epoll.control(paced ? pacedSet : epfd, EPOLL_CTL_DEL, fd, 0)
         entries[fd] = nil
         close(fd)
+    }
+
+    private func rearmPaced() {
+        pacedRearmAt = nil
+        _ = Epoll.control(epfd, EPOLL_CTL_MOD, pacedSet, Epoll.input | Epoll.oneShot)
     }
 
     private func loop() {
@@ -272,36 +330,60 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         lock.lock()
         pollerThread = pthread_self()
         lock.unlock()
-        // The pause `pacing` asks for after a wake-up, taken just before the thread would sleep
-        // in epoll again: never while jobs or a backlog wait.
-        var pause = Duration.zero
         while true {
             let blocking = backlog.isEmpty && !hasJobs
-            if blocking && pause > .zero { usleep(useconds_t(pause.inMilliseconds * 1000)) }
-            let ready = epoll_wait(epfd, events, Int32(capacity), blocking ? -1 : 0)
+            var timeout: Int32 = blocking ? -1 : 0
+            if let rearmAt = pacedRearmAt, rearmAt <= .now { rearmPaced() }
+            if blocking, let wakeAt = [pacedRearmAt, nextTimer].compactMap({ $0 }).min() {
+                // Rounded up: waking a moment early would only find nothing due yet.
+                timeout = Int32(max(.zero, wakeAt - .now + .microseconds(999)).inMilliseconds)
+            }
+            let ready = epoll_wait(epfd, events, Int32(capacity), timeout)
             if ready < 0 && errno != EINTR { return }
             runCommands()
+            fireTimers()
+            var pacedFired = false
             for slot in 0..<max(0, Int(ready)) {
                 let fd = events[slot].data.fd
-                switch entries[fd] {
-                case .reader(let reader)?: drain(reader)
-                case .watch(let watch)?: exited(watch)
-                case .writer(let writer)?: flush(writer, fd: fd)
-                case nil: continue
+                if fd == pacedSet {
+                    pacedFired = true
+                    continue
                 }
+                handle(fd)
             }
+            if pacedFired { drainPaced(events, capacity: capacity) }
             if !backlog.isEmpty {
                 let again = backlog
                 backlog = []
                 for reader in again { drain(reader) }
             }
             runJobs()
-            // Only a real wake-up counts: rounds that ran queued jobs or a backlog never slept.
-            if blocking {
-                pause = pacing.woke(at: .now, largestRead: largestRead)
-                largestRead = 0
-            }
-            if !backlog.isEmpty { pause = .zero }
+        }
+    }
+
+    private func handle(_ fd: Int32) {
+        switch entries[fd] {
+        case .reader(let reader)?: drain(reader)
+        case .watch(let watch)?: exited(watch)
+        case .writer(let writer)?: flush(writer, fd: fd)
+        case nil: break
+        }
+    }
+
+    /// One round of the paced readers, then the set is re-armed at once or after `pacing`'s pause.
+    private func drainPaced(_ events: UnsafeMutablePointer<epoll_event>, capacity: Int) {
+        largestRead = 0
+        while true {
+            let ready = Int(epoll_wait(pacedSet, events, Int32(capacity), 0))
+            for slot in 0..<max(0, ready) { handle(events[slot].data.fd) }
+            if ready < capacity { break }
+        }
+        let pause = pacing.woke(at: .now, largestRead: largestRead)
+        largestRead = 0
+        if pause > .zero && backlog.isEmpty {
+            pacedRearmAt = .now + pause
+        } else {
+            rearmPaced()
         }
     }
 
@@ -317,7 +399,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
             switch command {
             case .add(let reader):
                 entries[reader.fd] = .reader(reader)
-                register(reader.fd, edge: true)
+                register(reader.fd, edge: true, paced: reader.paced)
                 drain(reader)
             case .cancel(let reader):
                 end(reader)
@@ -380,6 +462,9 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
                     backlog.append(reader)
                     return
                 }
+                // A short read emptied the pipe: the next write raises a new edge, so the read
+                // that would only say EAGAIN is saved (half the reads while sessions stream).
+                if got < scratch.count && !reader.childExited { return }
                 continue
             }
             if got < 0 && errno == EINTR { continue }
@@ -392,7 +477,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     private func end(_ reader: PipeReader) {
         guard !reader.ended else { return }
         reader.ended = true
-        unregister(reader.fd)
+        unregister(reader.fd, paced: reader.paced)
         reader.onEnd()
         reader.finished()
     }

@@ -1,19 +1,21 @@
-/// How long the pipe thread pauses after a round of reads before it polls again.
+/// How long the pipe thread waits before it reads pi's pipes again after a round of them.
 ///
 /// Each time the thread sleeps in `epoll_wait` and wakes for one line costs the kernel more than
 /// handling the line does: with 20 sessions streaming, about 500 wake-ups a second were a third
-/// of the daemon's CPU (issue 12 k). So once wake-ups come faster than `busyRate`, the thread
-/// pauses `pause` after each round and reads what arrived meanwhile in one go. A quiet daemon
-/// never pauses, so a lone prompt or reply is as quick as before; the pause ends when the rate
+/// of the daemon's CPU (issue 12 k). So once rounds come faster than `busyRate`, the poller
+/// watches pi's pipes again only `pause` after each round and reads what arrived meanwhile in
+/// one go (`PipePoller`; plugins' replies and queued work are still served at once). A quiet
+/// daemon never pauses, so a lone prompt is as quick as before; the pause ends when the rate
 /// falls below `quietRate` (two thresholds, so that the pause itself, which lowers the rate,
 /// does not switch it off again). A round that took half a pipe's worth from one child is never
 /// followed by a pause: that child writes faster than lines trickle, and a pause would block it
 /// on a full pipe. Pure: fed the clock, no I/O.
 struct PollPacing {
-    /// Wake-ups a second at which pausing starts, and the rate under which it stops.
+    /// Rounds a second at which pausing starts, and the rate under which it stops (under
+    /// 1 / `pause`, or the pause would end itself).
     var busyRate = 200
-    var quietRate = 50
-    var pause: Duration = .milliseconds(10)
+    var quietRate = 12
+    var pause: Duration = .milliseconds(50)
     /// Rates are counted over windows this long.
     var window: Duration = .milliseconds(100)
     /// Half of Linux's default pipe capacity.

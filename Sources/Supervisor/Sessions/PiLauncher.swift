@@ -46,6 +46,7 @@ struct PiLauncher: Sendable {
             if let gates = approvals.extensionJSON(forSession: sessionName) { environment["PI_RELAYD_APPROVALS"] = gates.serialized() }
         }
         return ChildSpec(
-            executable: settings.command, arguments: arguments, environment: environment, workingDirectory: cwd, maxLineBytes: 64 << 20)
+            executable: settings.command, arguments: arguments, environment: environment, workingDirectory: cwd, maxLineBytes: 64 << 20,
+            pacedOutput: true)
     }
 }

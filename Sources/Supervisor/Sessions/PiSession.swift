@@ -168,12 +168,7 @@ actor PiSession {
         // On the pipe thread: pi's lines are handled where they are read (see PipePoller), all
         // those of one round of reads in one go.
         Task(executorPreference: PipePoller.shared) {
-            while let batch = await events.next() {
-                for event in batch {
-                    await self.handle(event, generation: gen)
-                    window.handled(event)
-                }
-            }
+            while let batch = await events.next() { await self.handle(batch, generation: gen, window: window) }
         }
         do {
             let reply = try await command("get_state", [:], timeout: launcher.startTimeout)
@@ -199,6 +194,14 @@ actor PiSession {
             model = (reported["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
         }
         if let level = data["thinkingLevel"]?.stringValue { thinkingLevel = level }
+    }
+
+    /// A round of the child's events, in one hop onto the session.
+    private func handle(_ batch: [ChildEvent], generation gen: Int, window: ReadWindow) async {
+        for event in batch {
+            await handle(event, generation: gen)
+            window.handled(event)
+        }
     }
 
     func handle(_ event: ChildEvent, generation gen: Int) async {

@@ -35,15 +35,18 @@ extension ChatDelivery {
             return
         }
         // Unstructured on purpose: the view is rendered while the session goes on streaming.
-        Task { await self.flushLive(runID) }
+        // On the pipe thread, like the sessions' events: the formatter's reply is read there,
+        // and a view that hopped to the cooperative pool woke a thread for each of its steps.
+        Task(executorPreference: PipePoller.shared) { await self.flushLive(runID) }
     }
 
     private func startLiveTicker() {
         guard liveTicker == nil else { return }
         // Unstructured on purpose: it lives while views wait, and ends itself when none does.
-        liveTicker = Task {
+        // It sleeps on the pipe thread's own clock, where the views are then rendered.
+        liveTicker = Task(executorPreference: PipePoller.shared) {
             while true {
-                try? await Task.sleep(for: Self.liveTick)
+                await PipePoller.shared.sleep(until: .now + Self.liveTick)
                 guard await self.flushDueViews() else { return }
             }
         }
