@@ -23,10 +23,15 @@ extension SessionControl {
             notes = inboundNotes
         }
         let names = attach.map(\.filename)
-        var result = try await prompter.prompt(
-            session, kind: kind, text: message, images: images,
-            origin: params["origin"]?.stringValue ?? "terminal",
-            echo: PromptSender.echo(text, attachments: names))
+        var result: JSONValue
+        do {
+            result = try await prompter.prompt(
+                session, kind: kind, text: message, images: images,
+                origin: params["origin"]?.stringValue ?? "terminal",
+                echo: PromptSender.echo(text, attachments: names))
+        } catch let full as QueueFull {
+            throw RemoteError(code: .unavailable, message: full.description)
+        }
         if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
         return result
     }

@@ -17,6 +17,8 @@ enum ChatCommand: Equatable {
     /// Recent approval decisions of this chat's session.
     case approvals
     case to(session: String, text: String)
+    /// Name the active session for this chat (`/alias NAME`); nil (`/alias clear`) forgets the name.
+    case alias(String?)
     case cancel
     case disconnect
     case help
@@ -52,8 +54,15 @@ enum ChatCommand: Equatable {
         case "forget": return .forget(rest.isEmpty ? nil : rest)
         case "approvals": return .approvals
         case "to":
+            // A label with spaces is quoted: `/to "docs team" run tests`.
+            if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
+                let label = String(rest[rest.index(after: rest.startIndex)..<close])
+                let text = String(rest[rest.index(after: close)...]).trimmingInlineSpace()
+                return label.isEmpty || text.isEmpty ? nil : .to(session: label, text: text)
+            }
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
             return words.count == 2 ? .to(session: words[0], text: words[1]) : nil
+        case "alias": return rest.isEmpty ? nil : .alias(rest.lowercased() == "clear" ? nil : rest)
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
@@ -83,6 +92,9 @@ enum ChatCommand: Equatable {
         case "to":
             guard let session = arg("session"), let text = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
             return .to(session: session, text: text)
+        case "alias":
+            guard let name = arg("name") else { throw RemoteError.invalidParams("/alias needs a name (or clear)") }
+            return .alias(name.lowercased() == "clear" ? nil : name)
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
