@@ -118,3 +118,33 @@ import Glibc
         }
     }
 }
+
+extension ChatLimitsTests {
+    /// The idle clock counts from the session's saved last activity: a session left idle while
+    /// pi-relayd was stopped is ended at the first sweep after the restart, although its pi was
+    /// started again (and asked for its state) moments before.
+    @Test(.timeLimit(.minutes(5)))
+    func theIdleClockHoldsAcrossARestart() async throws {
+        try await E2EChatHome.with { chat in
+            let first = try await chat.start()
+            _ = try await chat.newBoundSession("old")
+            _ = try await chat.say("one last thing")
+            _ = try await chat.waitForFinal(1)
+            _ = try await chat.run(["stop"])
+            #expect(await first.waitForExit() == .exited(0))
+            try await Task.sleep(for: .seconds(10))
+
+            var config = chat.config()
+            config.extra = Self.limits("idleSeconds: 6")
+            _ = try await chat.start(config)
+            let told = try await waitFor("the idle notice", timeout: .seconds(30)) { Self.notices(chat, containing: "was idle for").first }
+            #expect(told.contains("(sessions.limits.idleSeconds: 6): it was ended"), "\(told)")
+            // Idle since before the stop, not since the restart's handshake.
+            let idle = told.split(separator: "was idle for ").last?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+            #expect(idle >= 10, "\(told)")
+            try await waitUntil("the session is gone", timeout: .seconds(30)) {
+                try await chat.run(["sessions", "--json"]).json().arrayValue?.isEmpty == true
+            }
+        }
+    }
+}

@@ -311,7 +311,9 @@ actor PiSession {
         let response = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
             try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         }
-        lastActivity = Date()
+        // A query is no activity: the handshake of a pi restarted with the daemon must not
+        // restart a session's idle clock (`sessions.limits.idleSeconds`).
+        if !type.hasPrefix("get_") { lastActivity = Date() }
         if response.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
         }
@@ -367,7 +369,8 @@ actor PiSession {
     // MARK: Events
 
     private func apply(_ event: PiEvent) async {
-        lastActivity = Date()
+        // A response is counted by `command`, which leaves queries out.
+        if event.type != .response { lastActivity = Date() }
         switch event.type {
         case .response:
             guard let response = event.response else { return }
