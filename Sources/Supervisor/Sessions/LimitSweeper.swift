@@ -28,6 +28,13 @@ struct LimitSweeper {
         case newConversation(session: String, idle: Int)
         /// Running past `maxRunSeconds`.
         case abortRun(session: String, runID: String, ran: Int)
+
+        /// The session it is for.
+        var session: String {
+            switch self {
+            case .end(let id, _), .newConversation(let id, _), .abortRun(let id, _, _): return id
+            }
+        }
     }
 
     let limits: SessionLimits

@@ -25,49 +25,37 @@ struct LimitWatch: Sendable {
     }
 
     private func apply(_ action: LimitSweeper.Action) async {
+        guard let session = await sessions.session(id: action.session) else { return }
+        let name = await session.name
+        let idleLimit = "(sessions.limits.idleSeconds: \(limits.idleSeconds))"
         switch action {
         case .end(let id, let idle):
-            guard let session = await sessions.session(id: id) else { return }
-            let name = await session.name
             logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; ending it")
-            await observer.session(
-                id,
-                did: .notice(
-                    kind: "warning",
-                    text: "⏱ \(name) was idle for \(Self.span(idle)) (sessions.limits.idleSeconds: \(limits.idleSeconds)): it was ended."))
+            await tell(id, "warning", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): it was ended.")
             await bindings.unwatchEverywhere(id)
             await sessions.end(session)
         case .newConversation(let id, let idle):
-            guard let session = await sessions.session(id: id) else { return }
-            let name = await session.name
             logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; starting a new conversation")
             do {
                 try await session.startAfresh()
-                await observer.session(
-                    id,
-                    did: .notice(
-                        kind: "info",
-                        text:
-                            "⏱ \(name) was idle for \(Self.span(idle)) (sessions.limits.idleSeconds: \(limits.idleSeconds)): a new conversation was started."
-                    ))
+                await tell(id, "info", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): a new conversation was started.")
             } catch {
                 logger.error("session \(name): a new conversation for idleness failed: \(error)")
             }
         case .abortRun(let id, let runID, let ran):
-            guard let session = await sessions.session(id: id) else { return }
-            let name = await session.name
             logger.notice("session \(name): run \(runID) ran \(ran) s, past sessions.limits.maxRunSeconds; aborting it")
-            await observer.session(
-                id,
-                did: .notice(
-                    kind: "warning",
-                    text:
-                        "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped."
-                ))
+            await tell(
+                id, "warning",
+                "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped.")
             do { _ = try await session.command("abort", [:]) } catch {
                 logger.error("session \(name): aborting the run past its time failed: \(error)")
             }
         }
+    }
+
+    /// A notice to the session's chats.
+    private func tell(_ session: String, _ kind: String, _ text: String) async {
+        await observer.session(session, did: .notice(kind: kind, text: text))
     }
 
     /// "45 s", "12 min", "3 h".
