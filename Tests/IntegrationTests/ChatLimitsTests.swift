@@ -74,6 +74,9 @@ import Glibc
             #expect(
                 refused["reply"]?["text"]?.stringValue?.contains("already has 1 prompt(s) waiting (sessions.limits.queueMax)") == true, "\(refused)")
             #expect(!chat.piCommands("prompt").contains { $0["message"] == "two" }, "the refused prompt never reached pi")
+            // The terminal's send is refused the same way.
+            let sent = try await chat.home.cli.run(["send", "long", "three"])
+            #expect(sent.status != 0 && sent.stderr.contains("sessions.limits.queueMax"), "\(sent)")
 
             let stopped = try await waitFor("the run limit notice", timeout: .seconds(40)) {
                 Self.notices(chat, containing: "past sessions.limits.maxRunSeconds").first

@@ -23,9 +23,11 @@ extension PiSession {
     }
 
     /// pi did not answer a command in time: the chats are told, and a pi of ours that was up
-    /// (not one still starting, whose start fails on its own) is killed and started again.
+    /// (not one still starting, whose start fails on its own) is killed and started again; it
+    /// resumes its session file.
     func hung(_ type: String, after timeout: Duration) async {
-        guard terminal == nil, lifecycle.isUp, !lifecycle.ending, let group = pid else { return }
+        // With a dialog open, pi waits for a person (an abort waits for a gate's answer): not hung.
+        guard terminal == nil, lifecycle.isUp, !lifecycle.ending, questions.isEmpty, let group = pid else { return }
         let seconds = timeout.components.seconds
         logger.error("session \(name): pi did not answer \(type) within \(seconds) s; restarting it")
         await tell(
