@@ -20,8 +20,8 @@ import Testing
             try await stack.waitForBotMessage(in: chat, containing: "Started web")
 
             try await stack.dm("/sessions")
-            let list = try #require(try await stack.waitForBotMessage(in: chat, containing: "🔵 1. ").first)
-            #expect(Self.text(list).contains("api") && Self.text(list).contains("🟢 2. ") && Self.text(list).contains("web"), "\(Self.text(list))")
+            let list = try #require(try await stack.waitForBotMessage(in: chat, containing: "🔵 1. api · ").first)
+            #expect(Self.text(list).contains("🟢 2. web · ") && !Self.text(list).contains("**"), "plain text: \(Self.text(list))")
             try await stack.dm("hello web")
             let fromWeb = try #require(try await stack.waitForBotMessage(in: chat, containing: "Echo: hello web").first)
             #expect(Self.text(fromWeb).hasPrefix("🟢 web\n"), "\(Self.text(fromWeb))")

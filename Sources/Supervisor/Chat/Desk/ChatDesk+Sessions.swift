@@ -54,12 +54,15 @@ extension ChatDesk {
         let all = await sessions.all
         if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
         let watched = await bindings.watched(chat.key)
+        // Replies are markdown where the messenger shows it; elsewhere (Telegram shows replies
+        // as plain text) the stars would stand there.
+        let strong = await delivery.dialect(of: chat.messenger) == .markdown ? "**" : ""
         var lines: [String] = []
         var buttons: [Reply.Action] = []
         for (index, session) in all.enumerated() {
             let name = await session.name, state = await session.state, sid = session.id
             let alias = await bindings.alias(chat.key, sessionID: sid)
-            var parts = ["\(session.marker) \(index + 1). **\(alias ?? name)**" + (alias == nil ? "" : " (\(name))")]
+            var parts = ["\(session.marker) \(index + 1). \(strong)\(alias ?? name)\(strong)" + (alias == nil ? "" : " (\(name))")]
             parts.append(await session.model ?? "default model")
             // A terminal session is the pi someone runs at their desk: online while it is attached.
             if session.terminal != nil {
