@@ -182,6 +182,16 @@ import Glibc
             #expect(sent["message"]?.stringValue?.hasPrefix("and this one?") == true, "\(sent)")
             #expect(sent["images"] == nil, "no image reached pi: \(sent)")
 
+            // From the terminal too: the text goes, the image does not, and the note says why.
+            let shot = chat.home.scratch + "/shot.png"
+            try chat.writeFile(shot, E2ESamples.png)
+            let fromCLI = try await chat.run(["send", "v", "from the terminal", "--image", shot, "--json"]).json()
+            #expect(
+                fromCLI["notes"]?[0]?.stringValue?.contains("ollama/llama3.1:8b takes no image input") == true, "\(fromCLI)")
+            _ = try await chat.waitForFinal(3)
+            let cliPrompt = try #require(chat.piCommands("prompt").last)
+            #expect(cliPrompt["message"] == "from the terminal" && cliPrompt["images"] == nil, "\(cliPrompt)")
+
             let before = chat.piCommands("prompt").count
             let alone = try await chat.say("", attachments: [picture])
             #expect(alone["status"] == "refused", "\(alone)")

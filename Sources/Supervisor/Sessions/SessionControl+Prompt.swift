@@ -22,6 +22,12 @@ extension SessionControl {
             images += more
             notes = inboundNotes
         }
+        // The vision check, as for a chat: a model without image input gets the text alone.
+        if !images.isEmpty, await session.modelTakesImages == false {
+            notes.append(
+                "\(await session.model ?? "the session's model") takes no image input: \(images.count) image(s) not sent; the text was.")
+            images = []
+        }
         let names = attach.map(\.filename)
         var result: JSONValue
         do {
