@@ -12,7 +12,7 @@ enum ChatCommand: Equatable {
     case model(String?)
     case status
     case end
-    /// Remove an offline terminal session (its pi was closed) from the list; nil: this chat's.
+    /// Remove an offline session (a closed terminal pi, an exited pi) from the list; nil: this chat's.
     case forget(String?)
     /// Recent approval decisions of this chat's session.
     case approvals
@@ -27,7 +27,8 @@ enum ChatCommand: Equatable {
     /// List the images tools produced in the last run, or send one of them.
     case images
     case image(Int)
-    /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`.
+    /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`,
+    /// a guided choice's `ga:<session>:<token>:<label|custom>` and a held reply's `gb:<session>:<token>:<answer|prompt|cancel>`.
     case action(String)
 
     /// Parses `/name args` text. Returns nil for text that is not a known command, which then
