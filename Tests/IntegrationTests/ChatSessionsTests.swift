@@ -206,3 +206,35 @@ import Glibc
          "models":[{"id":"llama3.1:8b","name":"Llama 3.1 8B"}]}}}
         """
 }
+
+extension ChatSessionsTests {
+    /// What a chat watches, its aliases and the sessions' markers are saved: after a restart the
+    /// list reads the same and posts still carry the marker and alias.
+    @Test(.timeLimit(.minutes(5)))
+    func watchedSessionsAliasesAndMarkersSurviveARestart() async throws {
+        try await E2EChatHome.with { chat in
+            let first = try await chat.start()
+            let web = chat.home.root + "/web"
+            try FileManager.default.createDirectory(atPath: web, withIntermediateDirectories: true)
+            _ = try await chat.newBoundSession("api")
+            _ = try await chat.run(["new", "--cwd", web, "--name", "web", "--json"])
+            _ = try await chat.say("/use web")
+            _ = try await chat.say("/alias phone")
+            let before = try #require(try await chat.say("/sessions")["reply"]?["text"]?.stringValue)
+            _ = try await chat.run(["stop"])
+            #expect(await first.waitForExit() == .exited(0))
+
+            _ = try await chat.start()
+            try await waitUntil("both sessions are back", timeout: .seconds(60)) {
+                try await chat.run(["sessions", "--json"]).json().arrayValue?.allSatisfy { $0["state"] == "idle" } == true
+            }
+            let after = try #require(try await chat.say("/sessions")["reply"]?["text"]?.stringValue)
+            let shape = { (text: String) in text.split(separator: "\n").map { $0.split(separator: " · ").prefix(1).joined() } }
+            #expect(shape(after) == shape(before) && shape(after) == ["🔵 1. **api**", "🟢 2. **phone** (web)"], "\(before)\n\(after)")
+            #expect(after.contains("active here") && after.contains("watched here"), "\(after)")
+            _ = try await chat.say("/to 1 still here")
+            let final = try await chat.waitForFinal(1)
+            #expect(final["chunks"]?[0]?.stringValue?.hasPrefix("🔵 api\n") == true, "\(final)")
+        }
+    }
+}
