@@ -175,8 +175,13 @@ actor Sessions {
         records.values.first { $0.name == name }.flatMap { sessions[$0.id] }
     }
 
+    /// Oldest first: the order `/sessions` numbers them in. sessions.json keeps whole seconds, so
+    /// sessions made in the same second go by name, and the numbers are the same after a restart.
     var all: [PiSession] {
-        records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
+        records.values.sorted { lhs, rhs in
+            let (left, right) = (lhs.createdAt.timeIntervalSince1970.rounded(.down), rhs.createdAt.timeIntervalSince1970.rounded(.down))
+            return left != right ? left < right : lhs.name < rhs.name
+        }.compactMap { sessions[$0.id] }
     }
 
     func list() async -> [SessionSummary] {
