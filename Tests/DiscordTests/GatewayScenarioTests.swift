@@ -26,7 +26,7 @@ extension Scenarios {
 
                 let commands = try await s.fake.get("/commands")["commands"]
                 let expected: Set<String> = [
-                    "sessions", "status", "new", "use", "stop", "steer", "followup", "compact",
+                    "sessions", "status", "new", "use", "alias", "stop", "steer", "followup", "compact",
                     "model", "end", "approvals", "forget", "to", "cancel", "disconnect",
                 ]
                 #expect(Set(commands?["global"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)

@@ -18,10 +18,10 @@ import Testing
 
             let list = try await stack.command("sessions")
             #expect(list.ephemeral, "\(list)")
-            #expect(list.text.contains("**api**") && list.text.contains("**web**"), "\(list)")
-            #expect(list.labels.contains("api") && list.labels.contains("web") && list.labels.contains("Disconnect"), "\(list)")
+            #expect(list.text.contains("🔵 1. **api**") && list.text.contains("🟢 2. **web**"), "\(list)")
+            #expect(list.labels.contains("🔵 1. api") && list.labels.contains("🟢 2. web") && list.labels.contains("Disconnect"), "\(list)")
             let message = try #require(list.messageID)
-            let useWeb = try #require(list.button("web"), "\(list)")
+            let useWeb = try #require(list.button("🟢 2. web"), "\(list)")
             #expect(useWeb == "use:\(web)")
 
             let used = try await stack.reply(to: try await stack.click(useWeb, on: message))
@@ -30,7 +30,9 @@ import Testing
             try await stack.waitForBotMessage(in: dm, containing: "Echo: hello web")
             #expect(try await stack.json("last", "web")["text"] == "Echo: hello web")
             let again = try await stack.command("sessions")
-            #expect(again.text.contains("👁 **web**"), "the list marks the watched session: \(again)")
+            #expect(
+                again.text.split(separator: "\n").contains { $0.hasPrefix("🟢 2. **web**") && $0.hasSuffix("active here") },
+                "the list marks the watched session: \(again)")
 
             let disconnected = try await stack.reply(to: try await stack.click("disconnect", on: message))
             #expect(disconnected.text.contains("Disconnected"), "\(disconnected)")
@@ -247,8 +249,10 @@ import Testing
             let buttons = Dictionary(
                 uniqueKeysWithValues: list.components.flatMap { $0["components"]?.arrayValue ?? [] }
                     .compactMap { b in b["label"]?.stringValue.map { ($0, b["style"]?.intValue ?? 0) } })
-            #expect(buttons == ["mine": 3, "resting": 1, "⏳ working": 2, "Disconnect": 4], "\(buttons)")
-            #expect(list.text.contains("👁 **mine**") && list.text.contains("**working** · busy"), "\(list)")
+            #expect(buttons == ["🔵 1. mine": 3, "🟢 2. resting": 1, "⏳ 🟠 3. working": 2, "Disconnect": 4], "\(buttons)")
+            let lines = list.text.split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix("🔵 1. **mine**") && $0.hasSuffix("active here") }, "\(list)")
+            #expect(lines.contains { $0.hasPrefix("🟠 3. **working**") && $0.contains(" · busy · ") }, "\(list)")
             _ = try await stack.json("abort", "working")
         }
     }

@@ -12,5 +12,6 @@ extension SessionSettings {
             try f.choice(["followUp": BusyPolicy.followUp, "steer": .steer])
         }
         spawnLimit = try section.value("spawnLimit", default: spawnLimit) { f throws(ConfigError) in try f.integer(in: 0...1000) }
+        limits = try SessionLimits(section.section("limits"))
     }
 }

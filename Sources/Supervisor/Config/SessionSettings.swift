@@ -20,4 +20,6 @@ struct SessionSettings: Sendable, Equatable {
     /// `sessions.spawnLimit`: sessions one session's agent may have started with `spawn_session`
     /// that are still there (ended ones do not count); 0 turns the tool off.
     var spawnLimit = 3
+    /// `sessions.limits`
+    var limits = SessionLimits()
 }

@@ -47,7 +47,8 @@ struct Daemon: Service {
         let options = PluginHostOptions(config: config)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
         let approvalLog = ApprovalLog(path: home.stateDir + "/approvals.jsonl", logger: logger)
-        let launcher = PiLauncher(settings: config.pi, approvals: config.approvals, files: ExtensionFiles(), home: home.root)
+        var launcher = PiLauncher(settings: config.pi, approvals: config.approvals, files: ExtensionFiles(), home: home.root)
+        launcher.commandTimeout = .seconds(config.sessions.limits.commandSeconds)
         if let problem = launcher.extensionProblem { logger.warning("\(problem)") }
         // Read before anything runs: a file from a newer pi-relayd stops the start here, before
         // a save could overwrite it.
@@ -66,7 +67,9 @@ struct Daemon: Service {
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
             logger: logger, observer: delivery)
-        let prompter = PromptSender(busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics)
+        await delivery.attach(sessions)
+        let prompter = PromptSender(
+            busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax)
         let status = DaemonStatus(
             home: home, notes: loaded.warnings + loaded.notConfigured, stateProblems: savedSessions.problems + savedBindings.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
@@ -116,6 +119,9 @@ struct Daemon: Service {
                     }
                 }
                 group.addTask { await sessions.restore() }
+                group.addTask {
+                    await LimitWatch(limits: config.sessions.limits, sessions: sessions, bindings: bindings, observer: delivery, logger: logger).run()
+                }
                 group.addTask {
                     // An attached terminal pi shows in its footer which messengers watch it.
                     for await id in bindings.changes {

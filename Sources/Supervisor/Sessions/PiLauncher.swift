@@ -10,6 +10,9 @@ struct PiLauncher: Sendable {
     var extensionProblem: String?
     /// The daemon's home, for the extension in the child to find the control socket.
     var home: String?
+    /// How long pi may take to answer a command that names no limit of its own
+    /// (`sessions.limits.commandSeconds`).
+    var commandTimeout: Duration = .seconds(60)
 
     var startTimeout: Duration { settings.startTimeout }
     var dialogTimeout: Duration? { settings.dialogTimeout }

@@ -20,6 +20,9 @@ actor PiSession {
     var sessionFile: String?
     var model: String?
     var thinkingLevel: String?
+    /// Whether the model takes images (its `input` in pi's state names `image`); nil when pi
+    /// has not said (a terminal session's model), and then images are sent.
+    var modelTakesImages: Bool?
     var lifecycle = SessionLifecycle()
     var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
     let createdAt: Date
@@ -29,6 +32,8 @@ actor PiSession {
     let terminal: TerminalRecord?
     /// The session whose agent spawned this one (`spawn_session`), if one did.
     let spawnedBy: String?
+    /// The session's mark in chats that watch several (see `SessionMarker`).
+    let marker: String
     let logger: Logger
     let observer: any SessionObserver
     let persist: @Sendable (SessionRecord) async -> Void
@@ -44,6 +49,11 @@ actor PiSession {
     private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
     private var activeRun: String?
+    /// The run going on and when it started, for `sessions.limits.maxRunSeconds`.
+    private(set) var currentRunID: String?
+    private(set) var runStartedAt: Date?
+    /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
+    var freshConversation = false
     /// The observer was told that the current run changed and has not fetched it since
     /// (`liveRun`): later changes are not told until it has.
     private var runChangeTold = false
@@ -89,6 +99,7 @@ actor PiSession {
         orphan = record.terminal == nil ? record.pid : nil
         terminal = record.terminal
         spawnedBy = record.spawnedBy
+        marker = record.marker ?? SessionMarker.palette[0]
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
         self.launcher = launcher
         self.logger = logger
@@ -110,7 +121,7 @@ actor PiSession {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
             lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
-            openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy)
+            openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy, marker: marker)
     }
 
     private var orphan: Int32?
@@ -192,6 +203,7 @@ actor PiSession {
         if let file = data["sessionFile"]?.stringValue { sessionFile = file }
         if let reported = data["model"], let id = reported["id"]?.stringValue {
             model = (reported["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
+            modelTakesImages = reported["input"]?.arrayValue.map { $0.contains(.string("image")) }
         }
         if let level = data["thinkingLevel"]?.stringValue { thinkingLevel = level }
     }
@@ -281,7 +293,10 @@ actor PiSession {
     // MARK: Commands
 
     /// Sends one command and waits for the response that settles it.
-    func command(_ type: String, _ fields: JSONValue, timeout: Duration = .seconds(60)) async throws -> PiResponse {
+    /// Without a `timeout`, `sessions.limits.commandSeconds`; a pi that does not answer in time
+    /// is reported and restarted (`hung`).
+    func command(_ type: String, _ fields: JSONValue, timeout: Duration? = nil) async throws -> PiResponse {
+        let timeout = timeout ?? launcher.commandTimeout
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
@@ -299,7 +314,9 @@ actor PiSession {
         let response = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
             try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         }
-        lastActivity = Date()
+        // A query is no activity: the handshake of a pi restarted with the daemon must not
+        // restart a session's idle clock (`sessions.limits.idleSeconds`).
+        if !type.hasPrefix("get_") { lastActivity = Date() }
         if response.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
         }
@@ -334,6 +351,9 @@ actor PiSession {
         guard let waiter = waiters.removeValue(forKey: cid) else { return }
         table.cancel(cid)
         waiter.resume(throwing: RemoteError.timeout("pi did not answer \(type) within \(timeout)"))
+        // Unstructured on purpose: this runs in the command's timer, which is cancelled as soon
+        // as the command has failed, and the restart must outlive it.
+        Task { await self.hung(type, after: timeout) }
     }
 
     /// pi wraps thrown errors as "Failed to parse command: <real message>".
@@ -352,7 +372,8 @@ actor PiSession {
     // MARK: Events
 
     private func apply(_ event: PiEvent) async {
-        lastActivity = Date()
+        // A response is counted by `command`, which leaves queries out.
+        if event.type != .response { lastActivity = Date() }
         switch event.type {
         case .response:
             guard let response = event.response else { return }
@@ -418,6 +439,9 @@ actor PiSession {
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = run.runID
+                currentRunID = run.runID
+                runStartedAt = Date()
+                freshConversation = false
                 await persist(record)
                 await tell(.runStarted(run))
             case .updated:
@@ -427,6 +451,10 @@ actor PiSession {
                 if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
                 lastRun = run
+                if currentRunID == run.runID {
+                    currentRunID = nil
+                    runStartedAt = nil
+                }
                 record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
                 await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
@@ -728,6 +756,7 @@ actor PiSession {
         summary.thinkingLevel = thinkingLevel
         summary.pid = pid.map { Int($0) }
         summary.kind = terminal == nil ? "spawned" : "terminal"
+        summary.marker = marker
         return summary
     }
 }

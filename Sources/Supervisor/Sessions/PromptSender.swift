@@ -8,6 +8,8 @@ struct PromptSender: Sendable {
     let busyBehavior: String
     let observer: any SessionObserver
     let metrics: RelayMetrics
+    /// `sessions.limits.queueMax`: prompts that may wait in a busy session; 0 is no bound.
+    var queueMax = 0
 
     /// Where a prompt from a chat came from, for the metrics.
     struct Arrival: Sendable {
@@ -33,11 +35,17 @@ struct PromptSender: Sendable {
             fields["streamingBehavior"] = .string(busyBehavior)
         }
         let wasBusy = await session.state == .busy
+        if wasBusy, queueMax > 0 {
+            // pi's own count of the messages queued behind the run: what is really waiting.
+            let state = try await session.command("get_state", [:])
+            let waiting = (try? state.data?.parse())?["pendingMessageCount"]?.intValue ?? 0
+            if waiting >= queueMax { throw QueueFull(session: await session.name, waiting: waiting) }
+        }
         // A gate asks the chat whose prompt is running; a follow-up queued behind it waits its turn.
         if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
-        _ = try await session.command(type, fields, timeout: .seconds(60))
+        _ = try await session.command(type, fields)
         if let arrival {
             metrics.promptIn(messenger: arrival.messenger)
             metrics.hop(.messengerToPi, handedAt - arrival.at)

@@ -22,11 +22,22 @@ extension SessionControl {
             images += more
             notes = inboundNotes
         }
+        // The vision check, as for a chat: a model without image input gets the text alone.
+        if !images.isEmpty, await session.modelTakesImages == false {
+            notes.append(
+                "\(await session.model ?? "the session's model") takes no image input: \(images.count) image(s) not sent; the text was.")
+            images = []
+        }
         let names = attach.map(\.filename)
-        var result = try await prompter.prompt(
-            session, kind: kind, text: message, images: images,
-            origin: params["origin"]?.stringValue ?? "terminal",
-            echo: PromptSender.echo(text, attachments: names))
+        var result: JSONValue
+        do {
+            result = try await prompter.prompt(
+                session, kind: kind, text: message, images: images,
+                origin: params["origin"]?.stringValue ?? "terminal",
+                echo: PromptSender.echo(text, attachments: names))
+        } catch let full as QueueFull {
+            throw RemoteError(code: .unavailable, message: full.description)
+        }
         if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
         return result
     }

@@ -36,6 +36,12 @@ struct SessionLifecycle: Sendable, Equatable {
 
     func isCurrent(_ launched: Int) -> Bool { launched == generation }
 
+    /// pi answered its first command and has not exited since.
+    var isUp: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
     /// pi answered `get_state`.
     mutating func answered() {
         phase = .running

@@ -30,6 +30,8 @@ struct SessionRecord: Codable, Sendable, Equatable {
     /// The session whose agent started this one with `spawn_session`, which counts it against
     /// `sessions.spawnLimit` while it lasts (nil for sessions people started).
     var spawnedBy: String?
+    /// The session's mark in chats that watch several (an emoji), kept for its lifetime.
+    var marker: String?
 }
 
 /// What is kept of an attached terminal session.

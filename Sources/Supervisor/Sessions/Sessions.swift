@@ -35,7 +35,8 @@ actor Sessions {
     /// the moment the socket appears must find its session's record, not register a new one
     /// that `restore` would then replace.
     func adopt(_ saved: [SessionRecord]) {
-        for record in saved {
+        for var record in saved.sorted(by: { $0.createdAt < $1.createdAt }) {
+            if record.marker == nil { record.marker = SessionMarker.next(taken: records.values.compactMap(\.marker)) }
             records[record.id] = record
             sessions[record.id] = makeSession(record)
         }
@@ -126,7 +127,7 @@ actor Sessions {
         let now = Date()
         let record = SessionRecord(
             id: id, name: uniqueName(base), cwd: dir, sessionFile: nil, model: nil,
-            createdAt: now, lastActivity: now, spawnedBy: spawnedBy)
+            createdAt: now, lastActivity: now, spawnedBy: spawnedBy, marker: SessionMarker.next(taken: records.values.compactMap(\.marker)))
         let session = makeSession(record)
         sessions[id] = session
         records[id] = record
@@ -174,8 +175,13 @@ actor Sessions {
         records.values.first { $0.name == name }.flatMap { sessions[$0.id] }
     }
 
+    /// Oldest first: the order `/sessions` numbers them in. sessions.json keeps whole seconds, so
+    /// sessions made in the same second go by name, and the numbers are the same after a restart.
     var all: [PiSession] {
-        records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
+        records.values.sorted { lhs, rhs in
+            let (left, right) = (lhs.createdAt.timeIntervalSince1970.rounded(.down), rhs.createdAt.timeIntervalSince1970.rounded(.down))
+            return left != right ? left < right : lhs.name < rhs.name
+        }.compactMap { sessions[$0.id] }
     }
 
     func list() async -> [SessionSummary] {
@@ -218,6 +224,7 @@ actor Sessions {
                 id: id, name: uniqueName(registration.name ?? (folder.isEmpty || folder == "/" ? "terminal" : folder)),
                 cwd: registration.cwd, sessionFile: registration.sessionFile, model: registration.model, createdAt: now, lastActivity: now)
             record.terminal = TerminalRecord(piSessionID: registration.piSessionID)
+            record.marker = SessionMarker.next(taken: records.values.compactMap(\.marker))
             session = makeSession(record)
             sessions[id] = session
             records[id] = record

@@ -1016,6 +1016,23 @@ def bash_command_concurrency_and_abort_bash():
 
 
 @test
+def custom_models_json_text_only():
+    agent = tempfile.mkdtemp(prefix="fakepi-models-")
+    with open(os.path.join(agent, "models.json"), "w") as f:
+        json.dump({"providers": {"ollama": {"baseUrl": "http://127.0.0.1:11434/v1", "api": "openai-completions",
+                                            "apiKey": "ollama", "models": [{"id": "llama3.1:8b"}]}}}, f)
+    p = Pi("--provider", "ollama", "--model", "llama3.1:8b", agent_dir=agent)
+    try:
+        model = p.request({"type": "get_state"})["data"]["model"]
+        check(model["provider"] == "ollama" and model["id"] == "llama3.1:8b", model)
+        check(model["input"] == ["text"] and model["reasoning"] is False, model)
+        ids = [m["id"] for m in p.request({"type": "get_available_models"})["data"]["models"]]
+        check("llama3.1:8b" in ids and "claude-opus-4-6" in ids, ids)
+    finally:
+        p.close()
+
+
+@test
 def models_and_thinking():
     p = Pi(env={"FAKE_PI_AUTH": "anthropic,openai:broken"})
     try:

@@ -14,6 +14,8 @@ struct StackConfig {
     var logLevel = "debug"
     /// `sessions.spawnLimit`; nil leaves the default.
     var spawnLimit: Int?
+    /// `sessions.limits` keys, as `key: value` lines.
+    var sessionLimits: [String] = []
     /// More top-level YAML, written as is (an `approvals:` section, say).
     var extra = ""
 
@@ -32,6 +34,7 @@ struct StackConfig {
             "  defaultCwd: \(Self.quoted(workspace))",
         ]
         if let spawnLimit { lines.append("  spawnLimit: \(spawnLimit)") }
+        if !sessionLimits.isEmpty { lines += ["  limits:"] + sessionLimits.map { "    " + $0 } }
         lines += [
             "discord:",
             "  apiBase: \(Self.quoted(apiBase))",

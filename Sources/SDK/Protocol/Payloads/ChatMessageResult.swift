@@ -16,8 +16,12 @@ public struct ChatMessageResult: Sendable, Equatable {
         case unbound
         /// Not for the bot, or a repeat of a message already handled.
         case ignored
-        /// The user is not authorized.
+        /// The user is not authorized, or the session cannot take the message now (its queue
+        /// is full); the reply says why.
         case refused
+        /// The text may answer the choice the last answer ended with or be a new prompt: held
+        /// until the user picks one with the reply's buttons.
+        case held
     }
 
     /// What happened.

@@ -27,6 +27,8 @@ public struct SessionSummary: Sendable, Equatable {
     /// `spawned` (a pi the daemon started) or `terminal` (an interactive pi attached through
     /// the pi-relayd extension). Absent means `spawned`.
     public var kind: String?
+    /// The session's mark (an emoji) in chats that watch several sessions, kept for its lifetime.
+    public var marker: String?
 
     /// A summary with the required fields; the rest may be set afterwards.
     public init(id: String, name: String, cwd: String, state: String) {
@@ -52,6 +54,7 @@ extension SessionSummary: WirePayload {
         thinkingLevel = fields.optionalString("thinkingLevel")
         pid = fields.optionalInt("pid")
         kind = fields.optionalString("kind")
+        marker = fields.optionalString("marker")
     }
 
     /// The summary; absent fields are left out.
@@ -65,6 +68,7 @@ extension SessionSummary: WirePayload {
         object["thinkingLevel"] = thinkingLevel.map { .string($0) }
         object["pid"] = pid.map { JSONValue($0) }
         object["kind"] = kind.map { .string($0) }
+        object["marker"] = marker.map { .string($0) }
         return object
     }
 }

@@ -12,11 +12,19 @@ struct Binding: Codable, Sendable, Equatable {
     /// Who bound it (for DMs, the user whose chat it is).
     var user: String?
     var since: Date
+    /// The other sessions this chat watches besides `sessionID`, the active one (`/use` adds
+    /// them, `/end` and `/forget` take them away); nil when it watches one.
+    var also: [String]?
+    /// The names this chat gave its sessions with `/alias`, by session id.
+    var aliases: [String: String]?
 
     /// The keys in bindings.json, as they have always been spelled.
     private enum CodingKeys: String, CodingKey {
-        case key, messenger, channel, thread, sessionID = "sessionId", user, since
+        case key, messenger, channel, thread, sessionID = "sessionId", user, since, also, aliases
     }
+
+    /// The sessions this chat watches, the active one first.
+    var watched: [String] { [sessionID] + (also ?? []) }
 
     var target: Target { Target(channel: channel, thread: thread) }
 

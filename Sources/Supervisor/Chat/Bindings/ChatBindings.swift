@@ -7,13 +7,13 @@ import PiRelaySDK
 actor ChatBindings {
     private let store: StateFile<Binding>
     private let logger: Logger
-    private var bindings: [String: Binding] = [:]
+    var bindings: [String: Binding] = [:]
     /// Why the last save failed, until one succeeds; `status` shows it.
     private(set) var saveError: String?
     /// The ids of sessions whose watching chats changed, for whoever shows that (the footer of
     /// an attached terminal pi).
     nonisolated let changes: AsyncStream<String>
-    private let changed: AsyncStream<String>.Continuation
+    let changed: AsyncStream<String>.Continuation
 
     /// `saved` is what the daemon read from `store` at start.
     init(store: StateFile<Binding>, saved: [Binding], logger: Logger) {
@@ -25,6 +25,7 @@ actor ChatBindings {
 
     func binding(_ key: String) -> Binding? { bindings[key] }
 
+    /// Makes `sessionID` the chat's only session (a configured channel, a thread, a pairing).
     func bind(_ chat: Chat, to sessionID: String) {
         bindings[chat.key] = Binding(
             key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
@@ -36,8 +37,13 @@ actor ChatBindings {
     /// Every chat watching `old` watches `new` instead (a terminal's `/new`, `/resume` or `/fork`).
     func move(from old: String, to new: String) {
         var moved = false
-        for (key, binding) in bindings where binding.sessionID == old {
-            bindings[key]?.sessionID = new
+        for (key, binding) in bindings where binding.watched.contains(old) {
+            if binding.sessionID == old { bindings[key]?.sessionID = new }
+            bindings[key]?.also = binding.also?.map { $0 == old ? new : $0 }
+            if let alias = binding.aliases?[old] {
+                bindings[key]?.aliases?[old] = nil
+                bindings[key]?.aliases?[new] = alias
+            }
             moved = true
         }
         if moved {
@@ -52,14 +58,21 @@ actor ChatBindings {
         changed.yield(gone.sessionID)
     }
 
-    /// Every chat watching the session, by key.
     /// Whether any chat watches the session; no list is built (this runs for every pi line).
     func isWatched(_ sessionID: String) -> Bool {
-        bindings.values.contains { $0.sessionID == sessionID }
+        bindings.values.contains { $0.sessionID == sessionID || $0.also?.contains(sessionID) == true }
     }
 
+    /// Every chat watching the session, by key: as the active session or as one of several.
+    /// Each binding names this session, so posts made from it go to the right place.
     func chats(of sessionID: String) -> [Binding] {
-        bindings.values.filter { $0.sessionID == sessionID }.sorted { $0.key < $1.key }
+        bindings.values.compactMap { binding in
+            if binding.sessionID == sessionID { return binding }
+            guard binding.also?.contains(sessionID) == true else { return nil }
+            var watching = binding
+            watching.sessionID = sessionID
+            return watching
+        }.sorted { $0.key < $1.key }
     }
 
     /// A messenger's bindings as its welcome lists them.
@@ -76,7 +89,7 @@ actor ChatBindings {
                 sessionID: sessionID, user: nil, since: Date())
     }
 
-    private func save() {
+    func save() {
         do {
             try store.save(Array(bindings.values))
             saveError = nil

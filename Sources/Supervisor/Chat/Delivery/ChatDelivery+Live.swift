@@ -85,13 +85,15 @@ extension ChatDelivery {
         live[runID] = current
         let targets = await bindings.chats(of: run.sessionID)
         for binding in targets {
-            let limit = limits[binding.messenger] ?? 2000
+            let label = await label(binding)
+            let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
             let dialect = dialect(of: binding.messenger)
             let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect))
             // The run finished while this view was being rendered: the final answer replaces
             // it, so a late live view would only flicker.
             guard live[runID] != nil else { return }
-            let shown = view ?? FormatLiveResult(chunks: [], tail: dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: limit)))
+            var shown = view ?? FormatLiveResult(chunks: [], tail: dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: limit)))
+            if let label { shown = Self.labeled(shown, dialect.escape(label)) }
             await host.slot(binding.messenger)?.notify(
                 .chatLive,
                 ChatLiveParams(

@@ -34,6 +34,11 @@ actor ChatDelivery: SessionObserver {
     /// Each messenger's pace for live views, from its hello's `liveIntervalMs`.
     var liveIntervals: [String: Duration] = [:]
     private var pluginsScanned = false
+    /// The sessions, for the marker and name on posts to chats that watch several; weak, as
+    /// the sessions hold this delivery as their observer.
+    weak var directory: Sessions?
+    /// The guided choices open in sessions, which the chat desk answers.
+    let guided = GuidedAnswers()
 
     init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics) {
         self.home = home
@@ -62,6 +67,7 @@ actor ChatDelivery: SessionObserver {
         switch news {
         case .runStarted:
             metrics.runStarted()
+            await guided.close(session: id)
             // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
             for binding in await bindings.chats(of: id) {
                 await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
@@ -90,7 +96,9 @@ actor ChatDelivery: SessionObserver {
             // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
             let shown = await redacted(text)
             for binding in targets {
-                await deliver(binding.messenger, .chatPost, ChatPostParams(target: binding.target, kind: .echo, sessionID: id, text: shown))
+                await deliver(
+                    binding.messenger, .chatPost,
+                    await labeled(ChatPostParams(target: binding.target, kind: .echo, sessionID: id, text: shown), for: binding))
             }
         }
     }
@@ -102,7 +110,8 @@ actor ChatDelivery: SessionObserver {
             let dialect = dialect(of: binding.messenger)
             if lines[dialect] == nil { lines[dialect] = await notice(kind, text, dialect: dialect) }
             await deliver(
-                binding.messenger, .chatPost, ChatPostParams(target: binding.target, kind: .notice, sessionID: sessionID, text: lines[dialect]))
+                binding.messenger, .chatPost,
+                await labeled(ChatPostParams(target: binding.target, kind: .notice, sessionID: sessionID, text: lines[dialect]), for: binding))
         }
     }
 
@@ -135,7 +144,7 @@ actor ChatDelivery: SessionObserver {
 
     private func post(to sessionID: String, onlyTo: String? = nil, _ params: (Target) -> ChatPostParams) async {
         for binding in await bindings.chats(of: sessionID) where onlyTo == nil || binding.key == onlyTo {
-            await deliver(binding.messenger, .chatPost, params(binding.target))
+            await deliver(binding.messenger, .chatPost, await labeled(params(binding.target), for: binding))
         }
     }
 
@@ -158,7 +167,9 @@ actor ChatDelivery: SessionObserver {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
         for binding in targets {
-            let limit = limits[binding.messenger] ?? 2000
+            let label = await label(binding)
+            // Room for the session's label on the first chunk.
+            let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
             var chunks: [String]
             var files: [PostedFile] = []
             if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit, dialect: dialect(of: binding.messenger))) {
@@ -172,6 +183,7 @@ actor ChatDelivery: SessionObserver {
                 let text = Redactor.redact(run.text)
                 chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect(of: binding.messenger).escape)
             }
+            if let label, !chunks.isEmpty { chunks[0] = dialect(of: binding.messenger).escape(label) + "\n" + chunks[0] }
             await deliver(
                 binding.messenger, .chatPost,
                 ChatPostParams(
@@ -180,6 +192,7 @@ actor ChatDelivery: SessionObserver {
             metrics.answerOut(messenger: binding.messenger)
             metrics.hop(.piToMessenger, .now - endedAt)
         }
+        await offerChoice(run, to: targets)
     }
 
     /// Until the plugin folders are first scanned no plugin is known: news from a session

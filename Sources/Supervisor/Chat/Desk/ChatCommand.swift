@@ -12,11 +12,13 @@ enum ChatCommand: Equatable {
     case model(String?)
     case status
     case end
-    /// Remove an offline terminal session (its pi was closed) from the list; nil: this chat's.
+    /// Remove an offline session (a closed terminal pi, an exited pi) from the list; nil: this chat's.
     case forget(String?)
     /// Recent approval decisions of this chat's session.
     case approvals
     case to(session: String, text: String)
+    /// Name the active session for this chat (`/alias NAME`); nil (`/alias clear`) forgets the name.
+    case alias(String?)
     case cancel
     case disconnect
     case help
@@ -25,7 +27,8 @@ enum ChatCommand: Equatable {
     /// List the images tools produced in the last run, or send one of them.
     case images
     case image(Int)
-    /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`.
+    /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`,
+    /// a guided choice's `ga:<session>:<token>:<label|custom>` and a held reply's `gb:<session>:<token>:<answer|prompt|cancel>`.
     case action(String)
 
     /// Parses `/name args` text. Returns nil for text that is not a known command, which then
@@ -52,8 +55,15 @@ enum ChatCommand: Equatable {
         case "forget": return .forget(rest.isEmpty ? nil : rest)
         case "approvals": return .approvals
         case "to":
+            // A label with spaces is quoted: `/to "docs team" run tests`.
+            if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
+                let label = String(rest[rest.index(after: rest.startIndex)..<close])
+                let text = String(rest[rest.index(after: close)...]).trimmingInlineSpace()
+                return label.isEmpty || text.isEmpty ? nil : .to(session: label, text: text)
+            }
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
             return words.count == 2 ? .to(session: words[0], text: words[1]) : nil
+        case "alias": return rest.isEmpty ? nil : .alias(rest.lowercased() == "clear" ? nil : rest)
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
@@ -83,6 +93,9 @@ enum ChatCommand: Equatable {
         case "to":
             guard let session = arg("session"), let text = arg("text") else { throw RemoteError.invalidParams("/to needs a session and a text") }
             return .to(session: session, text: text)
+        case "alias":
+            guard let name = arg("name") else { throw RemoteError.invalidParams("/alias needs a name (or clear)") }
+            return .alias(name.lowercased() == "clear" ? nil : name)
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help

@@ -16,10 +16,10 @@ extension ChatDesk {
                     "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /forget [session], /approvals, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
                     ephemeral: true)
             case .sessions:
-                return await sessionList(chat: chat, current: current)
+                return await sessionList(chat: chat)
             case .use(let key):
-                let session = try await sessions.resolve(key)
-                await bindings.bind(chat, to: session.id)
+                let session = try await resolve(key, chat: chat)
+                await bindings.watch(chat, session.id)
                 await announcePresence(chat.messenger, session)
                 return Reply("Watching \(await session.name).", ephemeral: true)
             case .new(let cwd, let name):
@@ -29,7 +29,7 @@ extension ChatDesk {
                 let session = try await sessions.create(cwd: dir, name: name)
                 let sname = await session.name
                 if chat.dm || chat.thread != nil {
-                    await bindings.bind(chat, to: session.id)
+                    await bindings.watch(chat, session.id)
                     await announcePresence(chat.messenger, session)
                     return Reply("Started \(sname) in \(session.cwd).")
                 }
@@ -64,6 +64,8 @@ extension ChatDesk {
                 _ = try await session.command(
                     "set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
                 await session.noteModel(spec)
+                // pi's state says what the new model takes (images or not).
+                try? await session.refreshState()
                 await announcePresence(chat.messenger, session)
                 return Reply("\(await session.name) now uses \(spec).")
             case .status:
@@ -73,7 +75,7 @@ extension ChatDesk {
                 let session = try needSession()
                 let name = await session.name
                 try await sessions.mayEnd(session)
-                for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
+                await bindings.unwatchEverywhere(session.id)
                 await sessions.end(session)
                 return Reply("Ended \(name).")
             case .approvals:
@@ -88,17 +90,12 @@ extension ChatDesk {
                 return Reply("Approvals in \(await session.name), newest last:\n" + lines.joined(separator: "\n"), ephemeral: true)
             case .forget(let key):
                 let session: PiSession
-                if let key { session = try await sessions.resolve(key) } else { session = try needSession() }
-                let name = await session.name
-                guard await session.terminal != nil else {
-                    throw RemoteError(code: .unavailable, message: "\(name) is not a terminal session: /end ends it (its pi is stopped).")
-                }
-                try await sessions.mayEnd(session)
-                for binding in await bindings.chats(of: session.id) { await bindings.unbind(key: binding.key) }
-                await sessions.end(session)
-                return Reply("Forgot \(name).")
+                if let key { session = try await resolve(key, chat: chat) } else { session = try needSession() }
+                return try await forget(session)
+            case .alias(let alias):
+                return try await name(try needSession(), alias, chat: chat)
             case .to(let key, let text):
-                let session = try await sessions.resolve(key)
+                let session = try await resolve(key, chat: chat)
                 let result = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key)
                 return Reply("Sent to \(await session.name) (\(result["status"]?.stringValue ?? "sent")).", ephemeral: true)
             case .cancel:
@@ -146,6 +143,7 @@ extension ChatDesk {
         switch parts.first {
         case "use" where parts.count == 2: return try await run(.use(parts[1]), chat: chat)
         case "disconnect": return try await run(.disconnect, chat: chat)
+        case "ga", "gb": return try await guidedAction(parts, chat: chat)
         case "img" where parts.count == 3:
             guard let session = await sessions.session(id: parts[1]), let number = Int(parts[2]) else {
                 return Reply("That session is gone.", ephemeral: true)
@@ -172,27 +170,6 @@ extension ChatDesk {
         default:
             return Reply("Unknown action.", ephemeral: true)
         }
-    }
-
-    private func sessionList(chat: Chat, current: PiSession?) async -> Reply {
-        let all = await sessions.all
-        if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
-        var lines: [String] = []
-        var buttons: [Reply.Action] = []
-        for session in all {
-            let name = await session.name, state = await session.state, sid = session.id
-            let watched = current?.id == sid
-            // A terminal session is the pi someone runs at their desk: marked, so nobody takes it for one of ours.
-            let kind = session.terminal == nil ? "" : " · terminal"
-            lines.append("\(watched ? "👁 " : "")**\(name)** · \(state.name)\(kind) · `\(session.cwd)`")
-            let style = watched ? "success" : (state == .idle ? "primary" : "secondary")
-            buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + name).prefix(Reply.maxLabelLength)), style: style))
-        }
-        var reply = Reply(lines.joined(separator: "\n"), ephemeral: true)
-        var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
-        rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])
-        reply.actions = rows
-        return reply
     }
 
     func statusText(_ session: PiSession) async -> String {

@@ -143,11 +143,18 @@ actor ChatDesk: PluginRouter {
             }
         }
         guard !text.isEmpty || !attachments.isEmpty else { return ChatMessageResult(status: .ignored) }
-        let inbound = await delivery.inbound(attachments, session: session)
+        if attachments.isEmpty, let guided = try await guidedMessage(text, chat: chat, session: session, arrival: arrival) { return guided }
+        var inbound = await delivery.inbound(attachments, session: session)
+        if let refusal = await visionCheck(&inbound, text: text, attachments: attachments.count, session: session) { return refusal }
         let said = text.isEmpty ? "(see attachments)" : text
-        let outcome = try await prompter.prompt(
-            session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
-            echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
+        let outcome: JSONValue
+        do {
+            outcome = try await prompter.prompt(
+                session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
+                echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
+        } catch let full as QueueFull {
+            return ChatMessageResult(status: .refused, reply: Reply(full.description))
+        }
         let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
         return ChatMessageResult(status: status, reply: inbound.notes.isEmpty ? nil : Reply(inbound.notes.joined(separator: "\n")))
     }

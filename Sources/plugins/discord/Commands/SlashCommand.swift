@@ -24,10 +24,15 @@ struct SlashCommand: Sendable, Equatable {
                 Option(name: "name", description: "A short name for it", required: false),
             ], ephemeral: false),
         SlashCommand(
-            name: "use", description: "Bind this chat to a session",
+            name: "use", description: "Make a session this chat's active one (the others stay watched)",
             options: [
-                Option(name: "session", description: "Session name or id", required: true)
+                Option(name: "session", description: "Session number, alias, name or id", required: true)
             ], ephemeral: false),
+        SlashCommand(
+            name: "alias", description: "Name this chat's active session for this chat",
+            options: [
+                Option(name: "name", description: "One word, or clear", required: true)
+            ], ephemeral: true),
         SlashCommand(name: "stop", description: "Stop the current run", options: [], ephemeral: false),
         SlashCommand(
             name: "steer", description: "Steer the current run with a message",
@@ -48,14 +53,14 @@ struct SlashCommand: Sendable, Equatable {
         SlashCommand(name: "end", description: "End the session bound to this chat", options: [], ephemeral: false),
         SlashCommand(name: "approvals", description: "Recent approval decisions of this chat's session", options: [], ephemeral: true),
         SlashCommand(
-            name: "forget", description: "Remove an offline terminal session from the list",
+            name: "forget", description: "Remove an offline session from the list",
             options: [
-                Option(name: "session", description: "Session name or id (this chat's if empty)", required: false)
+                Option(name: "session", description: "Session number, alias, name or id (this chat's if empty)", required: false)
             ], ephemeral: false),
         SlashCommand(
             name: "to", description: "Send a prompt to another session without switching",
             options: [
-                Option(name: "session", description: "Session name or id", required: true),
+                Option(name: "session", description: "Session number, alias, name or id", required: true),
                 Option(name: "text", description: "The prompt", required: true),
             ], ephemeral: false),
         SlashCommand(name: "cancel", description: "Cancel the open question", options: [], ephemeral: true),

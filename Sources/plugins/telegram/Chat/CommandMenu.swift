@@ -5,11 +5,12 @@ import PiRelaySDK
 /// and for groups. The commands themselves arrive as plain messages, which the supervisor parses.
 struct CommandMenu: Sendable {
     static let commands: [(String, String)] = [
-        ("sessions", "List sessions and pick one"), ("use", "Watch a session: /use NAME"), ("new", "Start a session: /new DIR [NAME]"),
+        ("sessions", "List sessions and pick one"), ("use", "Watch a session: /use N or NAME"), ("new", "Start a session: /new DIR [NAME]"),
         ("stop", "Stop the running turn"), ("steer", "Change course mid-run: /steer TEXT"), ("followup", "Queue a prompt: /followup TEXT"),
         ("status", "The session's state"), ("model", "Show or set the model"), ("compact", "Compact the conversation"),
         ("approvals", "Recent approval decisions"), ("file", "Send a workspace file: /file PATH"), ("images", "Images of the last run"),
-        ("cancel", "Cancel the open question"), ("end", "End this session"), ("forget", "Forget an offline terminal session"),
+        ("cancel", "Cancel the open question"), ("end", "End this session"), ("forget", "Forget an offline session: /forget N"),
+        ("alias", "Name the active session here: /alias NAME"),
         ("to", "Prompt another session: /to NAME TEXT"), ("disconnect", "Stop watching here"), ("help", "What the bot can do"),
     ]
 

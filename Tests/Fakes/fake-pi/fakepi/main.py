@@ -220,7 +220,7 @@ def main(argv):
     os.makedirs(adir, exist_ok=True)
     settings = Settings(adir, cwd)
     auth = Auth(env)
-    registry = ModelRegistry(auth)
+    registry = ModelRegistry(auth, adir)
 
     # extensions
     ext = None

@@ -89,9 +89,11 @@ class Auth:
 
 
 class ModelRegistry:
-    def __init__(self, auth: Auth):
+    def __init__(self, auth: Auth, agent_dir=None):
         self.auth = auth
         self.models = [dict(m) for m in ALL_MODELS]
+        if agent_dir:
+            self.models += load_custom_models(agent_dir, auth)
 
     def get_all(self):
         return self.models
@@ -139,3 +141,47 @@ def resolve_cli_model(cli_provider, cli_model, registry: ModelRegistry):
 
 def get_env_auth(env=None):
     return Auth(env if env is not None else os.environ)
+
+
+def load_custom_models(agent_dir, auth: Auth):
+    """Custom providers from `<agentDir>/models.json`, as model-registry.ts reads them:
+    `{"providers": {NAME: {baseUrl, api, apiKey?, models: [{id, name?, reasoning?, input?,
+    cost?, contextWindow?, maxTokens?}]}}}`. A model's `input` defaults to `["text"]` (no
+    images), `reasoning` to false; a provider with an `apiKey` has credentials. A file that is
+    missing is no error; one that cannot be parsed is reported on stderr and ignored, as pi does.
+    """
+    import json
+    import sys
+
+    path = os.path.join(agent_dir, "models.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            config = json.load(f)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"Failed to load models.json: {e}\n")
+        return []
+    out = []
+    for provider, pc in (config.get("providers") or {}).items():
+        if not isinstance(pc, dict):
+            continue
+        if pc.get("apiKey"):
+            auth.set_runtime_key(provider)
+        for md in pc.get("models") or []:
+            if not isinstance(md, dict) or not md.get("id"):
+                continue
+            cost = md.get("cost") or {}
+            out.append({
+                "id": md["id"],
+                "name": md.get("name", md["id"]),
+                "api": md.get("api", pc.get("api", "openai-completions")),
+                "provider": provider,
+                "baseUrl": pc.get("baseUrl", ""),
+                "reasoning": bool(md.get("reasoning", False)),
+                "input": list(md.get("input") or ["text"]),
+                "cost": {k: cost.get(k, 0) for k in ("input", "output", "cacheRead", "cacheWrite")},
+                "contextWindow": md.get("contextWindow", 128000),
+                "maxTokens": md.get("maxTokens", 16384),
+            })
+    return out

@@ -1,0 +1,103 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// Several sessions per chat (issue 17 point 3): the numbered list with each session's marker,
+/// naming a session by number, this chat's alias, name or id, aliases, and forgetting one.
+extension ChatDesk {
+    /// A session as a chat names it: its number in `/sessions`, the alias this chat gave it, or
+    /// its name, id or a unique prefix of either.
+    func resolve(_ key: String, chat: Chat) async throws -> PiSession {
+        let all = await sessions.all
+        if let number = Int(key), number >= 1, number <= all.count { return all[number - 1] }
+        if let id = await bindings.session(aliased: key, in: chat.key), let session = await sessions.session(id: id) { return session }
+        return try await sessions.resolve(key)
+    }
+
+    /// `/alias NAME`: the chat's name for its active session, used in its list, its posts and to
+    /// pick it with `/use` or `/to`. Another session of this chat must not have it.
+    func name(_ session: PiSession, _ alias: String?, chat: Chat) async throws -> Reply {
+        let name = await session.name
+        guard let alias else {
+            await bindings.setAlias(chat.key, sessionID: session.id, to: nil)
+            return Reply("\(session.marker) \(name) has no alias here now.", ephemeral: true)
+        }
+        guard !alias.contains(where: \.isWhitespace), alias.count <= 32, Int(alias) == nil else {
+            throw RemoteError.invalidParams("an alias is one word of at most 32 characters, not a number")
+        }
+        if let other = await bindings.session(aliased: alias, in: chat.key), other != session.id {
+            throw RemoteError.invalidParams("another session here is already called \(alias)")
+        }
+        await bindings.setAlias(chat.key, sessionID: session.id, to: alias)
+        return Reply("\(session.marker) \(name) is called \(alias) in this chat.", ephemeral: true)
+    }
+
+    /// `/forget`: takes an offline session off the list (a terminal pi that was closed, or a
+    /// spawned pi that exited), and from every chat watching it.
+    func forget(_ session: PiSession) async throws -> Reply {
+        let name = await session.name
+        let state = await session.state
+        if session.terminal == nil {
+            guard case .exited = state else {
+                throw RemoteError(code: .unavailable, message: "\(name) is running, not offline: /end ends it (its pi is stopped).")
+            }
+        }
+        try await sessions.mayEnd(session)
+        await bindings.unwatchEverywhere(session.id)
+        await sessions.end(session)
+        return Reply("Forgot \(session.marker) \(name).")
+    }
+
+    /// `/sessions`: every session, numbered, with its marker, name (or this chat's alias),
+    /// model, state, last activity, and for a terminal session whether its pi is online; the
+    /// sessions this chat watches are marked, and a button picks each.
+    func sessionList(chat: Chat) async -> Reply {
+        let all = await sessions.all
+        if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
+        let watched = await bindings.watched(chat.key)
+        // Replies are markdown where the messenger shows it; elsewhere (Telegram shows replies
+        // as plain text) the stars would stand there.
+        let strong = await delivery.dialect(of: chat.messenger) == .markdown ? "**" : ""
+        var lines: [String] = []
+        var buttons: [Reply.Action] = []
+        for (index, session) in all.enumerated() {
+            let name = await session.name, state = await session.state, sid = session.id
+            let alias = await bindings.alias(chat.key, sessionID: sid)
+            var parts = ["\(session.marker) \(index + 1). \(strong)\(alias ?? name)\(strong)" + (alias == nil ? "" : " (\(name))")]
+            parts.append(await session.model ?? "default model")
+            // A terminal session is the pi someone runs at their desk: online while it is attached.
+            if session.terminal != nil {
+                parts.append("terminal " + (state == .offline ? "offline" : "online"))
+                if state != .offline { parts.append(state.name) }
+            } else {
+                parts.append(state.name)
+            }
+            parts.append(Self.ago(await session.lastActivity))
+            if watched.first == sid {
+                parts.append("active here")
+            } else if watched.contains(sid) {
+                parts.append("watched here")
+            }
+            lines.append(parts.joined(separator: " · "))
+            let style = watched.first == sid ? "success" : (state == .idle ? "primary" : "secondary")
+            let label = "\(session.marker) \(index + 1). \(alias ?? name)"
+            buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + label).prefix(Reply.maxLabelLength)), style: style))
+        }
+        var reply = Reply(lines.joined(separator: "\n"), ephemeral: true)
+        var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
+        rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])
+        reply.actions = rows
+        return reply
+    }
+
+    /// "just now", "42s ago", "5m ago", "3h ago", "2d ago".
+    static func ago(_ date: Date, now: Date = Date()) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case 0..<5: return "just now"
+        case 5..<60: return "\(seconds)s ago"
+        case 60..<3600: return "\(seconds / 60)m ago"
+        case 3600..<86_400: return "\(seconds / 3600)h ago"
+        default: return "\(seconds / 86_400)d ago"
+        }
+    }
+}

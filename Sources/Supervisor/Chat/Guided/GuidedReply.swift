@@ -1,0 +1,50 @@
+/// What a plain chat message is while a guided choice is open (PiRelay's rules): an answer, a
+/// new prompt, or too unclear to tell (asked back).
+enum GuidedReply: Equatable {
+    /// Send this to pi as the answer.
+    case answer(String)
+    /// Send the message to pi as it is, as any prompt.
+    case prompt
+    /// Ask the user: prompt, answer or cancel.
+    case ambiguous
+
+    /// Longest reply that may be an answer; longer text is a prompt.
+    static let shortLength = 40
+    static let shortWords = 5
+    /// Words that make a reply an explicit answer: `option 2`, `choose B`, `answer 2`.
+    static let answerWords: Set<String> = ["option", "choose", "answer", "pick", "select", "number", "#"]
+
+    static func classify(_ message: String, for choice: GuidedChoice) -> GuidedReply {
+        let text = message.trimmingInlineSpace()
+        let words = text.split(whereSeparator: \.isWhitespace).map { String($0).lowercased() }
+        // Long text, several lines, a command or code is a prompt like any other.
+        guard !text.isEmpty, !text.contains("\n"), !text.hasPrefix("/"), !text.contains("`"),
+            text.count <= shortLength, words.count <= shortWords
+        else { return .prompt }
+        if choice.options.isEmpty { return .answer(GuidedChoice.answer(text)) }
+        let bare = strip(text, ".)!").lowercased()
+        // `2`, `2.`, `B)`: a label alone.
+        if let option = choice.options.first(where: { $0.label.lowercased() == bare }) { return .answer(GuidedChoice.answer(option)) }
+        // `option 2`, `choose B`, `answer 2`.
+        if words.count == 2, answerWords.contains(words[0]) {
+            let label = strip(words[1], ".)!")
+            if let option = choice.option(labelled: label) { return .answer(GuidedChoice.answer(option)) }
+            return .ambiguous
+        }
+        // An option's own text.
+        if let option = choice.options.first(where: { $0.text.lowercased() == bare }) { return .answer(GuidedChoice.answer(option)) }
+        // A short reply that names a number or a word of an option may mean one: asked back.
+        if words.contains(where: { word in word.contains(where: \.isNumber) }) { return .ambiguous }
+        let optionWords = Set(
+            choice.options.flatMap { $0.text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) }.filter { $0.count >= 3 })
+        if words.contains(where: { optionWords.contains(strip($0, ".,!?")) }) { return .ambiguous }
+        if words.count == 1, bare.count == 1 { return .ambiguous }
+        return .prompt
+    }
+
+    /// The text without `marks` at either end.
+    private static func strip(_ text: String, _ marks: String) -> String {
+        let set = Set(marks)
+        return String(text.drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}

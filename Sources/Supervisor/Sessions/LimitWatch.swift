@@ -1,0 +1,65 @@
+import FoundationEssentials
+import Logging
+import PiRelaySDK
+
+/// Applies `sessions.limits` every `sweepSeconds` (the decisions are `LimitSweeper`'s): ends or
+/// starts afresh the sessions idle past their time and aborts runs past the maximum, telling the
+/// chats why each time.
+struct LimitWatch: Sendable {
+    let limits: SessionLimits
+    let sessions: Sessions
+    let bindings: ChatBindings
+    let observer: any SessionObserver
+    let logger: Logger
+
+    /// Sweeps until cancelled; returns at once when neither limit is on.
+    func run() async {
+        guard limits.idleSeconds > 0 || limits.maxRunSeconds > 0 else { return }
+        var sweeper = LimitSweeper(limits: limits)
+        while !Task.isCancelled {
+            var snapshots: [LimitSweeper.Snapshot] = []
+            for session in await sessions.all { snapshots.append(await session.limitSnapshot) }
+            for action in sweeper.sweep(snapshots, now: Date()) { await apply(action) }
+            do { try await Task.sleep(for: .seconds(limits.sweepSeconds)) } catch { return }
+        }
+    }
+
+    private func apply(_ action: LimitSweeper.Action) async {
+        guard let session = await sessions.session(id: action.session) else { return }
+        let name = await session.name
+        let idleLimit = "(sessions.limits.idleSeconds: \(limits.idleSeconds))"
+        switch action {
+        case .end(let id, let idle):
+            logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; ending it")
+            await tell(id, "warning", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): it was ended.")
+            await bindings.unwatchEverywhere(id)
+            await sessions.end(session)
+        case .newConversation(let id, let idle):
+            logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; starting a new conversation")
+            do {
+                try await session.startAfresh()
+                await tell(id, "info", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): a new conversation was started.")
+            } catch {
+                logger.error("session \(name): a new conversation for idleness failed: \(error)")
+            }
+        case .abortRun(let id, let runID, let ran):
+            logger.notice("session \(name): run \(runID) ran \(ran) s, past sessions.limits.maxRunSeconds; aborting it")
+            await tell(
+                id, "warning",
+                "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped.")
+            do { _ = try await session.command("abort", [:]) } catch {
+                logger.error("session \(name): aborting the run past its time failed: \(error)")
+            }
+        }
+    }
+
+    /// A notice to the session's chats.
+    private func tell(_ session: String, _ kind: String, _ text: String) async {
+        await observer.session(session, did: .notice(kind: kind, text: text))
+    }
+
+    /// "45 s", "12 min", "3 h".
+    static func span(_ seconds: Int) -> String {
+        seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\(seconds / 60) min" : "\(seconds / 3600) h"
+    }
+}

@@ -1,0 +1,45 @@
+import FoundationEssentials
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `sessions.limits` needs of a session: its snapshot for the sweeper, starting a new
+/// conversation for idleness, and restarting a pi that stopped answering.
+extension PiSession {
+    var limitSnapshot: LimitSweeper.Snapshot {
+        LimitSweeper.Snapshot(
+            id: id, terminal: terminal != nil, lastActivity: lastActivity, runID: runStartedAt == nil ? nil : currentRunID,
+            runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: freshConversation)
+    }
+
+    /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
+    func startAfresh() async throws {
+        try await ensureRunning()
+        _ = try await command("new_session", [:])
+        try await refreshState()
+        freshConversation = true
+    }
+
+    /// pi did not answer a command in time: the chats are told, and a pi of ours that was up
+    /// (not one still starting, whose start fails on its own) is killed and started again; it
+    /// resumes its session file.
+    func hung(_ type: String, after timeout: Duration) async {
+        // With a dialog open, pi waits for a person (an abort waits for a gate's answer): not hung.
+        guard terminal == nil, lifecycle.isUp, !lifecycle.ending, questions.isEmpty, let group = pid else { return }
+        let seconds = timeout.components.seconds
+        logger.error("session \(name): pi did not answer \(type) within \(seconds) s; restarting it")
+        await tell(
+            .notice(
+                kind: "error", text: "\(name): pi did not answer \(type) within \(seconds) s (sessions.limits.commandSeconds); restarting it."))
+        ChildProcess.signalGroup(group, SIGKILL)
+        for _ in 0..<200 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
+        do {
+            try await ensureRunning()
+            await tell(.notice(kind: "info", text: "\(name): pi was restarted and resumed the session."))
+        } catch {
+            await tell(.notice(kind: "error", text: "\(name): pi could not be restarted: \(error)"))
+        }
+    }
+}

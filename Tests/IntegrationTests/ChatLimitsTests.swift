@@ -1,0 +1,153 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 17 point 10 through the command layer, with the fake messenger and short
+/// `sessions.limits`: the idle TTL (both ways), the run limit, the bounded queue and a hung pi.
+@Suite struct ChatLimitsTests {
+    static func limits(_ keys: String...) -> [String] {
+        ["sessions:", "  limits:", "    sweepSeconds: 1"] + keys.map { "    " + $0 }
+    }
+
+    static func notices(_ chat: E2EChatHome, containing text: String) -> [String] {
+        chat.posts("notice").compactMap { $0["text"]?.stringValue }.filter { $0.contains(text) }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func anIdleSessionIsEndedAndTheChatTold() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = Self.limits("idleSeconds: 3")
+            _ = try await chat.start(config)
+            _ = try await chat.newBoundSession("idle")
+            let told = try await waitFor("the idle notice", timeout: .seconds(30)) { Self.notices(chat, containing: "was idle for").first }
+            #expect(told.contains("(sessions.limits.idleSeconds: 3): it was ended"), "\(told)")
+            try await waitUntil("the session is gone", timeout: .seconds(30)) {
+                try await chat.run(["sessions", "--json"]).json().arrayValue?.isEmpty == true
+            }
+            let after = try await chat.say("still there?")
+            #expect(after["status"] == "unbound", "the chat watches nothing now: \(after)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func anIdleSessionStartsANewConversationOnce() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = Self.limits("idleSeconds: 3", "onIdle: newConversation")
+            _ = try await chat.start(config)
+            _ = try await chat.newBoundSession("fresh")
+            _ = try await chat.say("remember the number 7")
+            _ = try await chat.waitForFinal(1)
+            try await waitUntil("a new conversation", timeout: .seconds(30)) { !chat.piCommands("new_session").isEmpty }
+            try await waitUntil("the chat is told", timeout: .seconds(30)) {
+                !Self.notices(chat, containing: "a new conversation was started").isEmpty
+            }
+            // Nothing happens after: it is not started afresh again and again.
+            try await Task.sleep(for: .seconds(5))
+            #expect(chat.piCommands("new_session").count == 1)
+            #expect(try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["name"] == "fresh")
+        }
+    }
+
+    /// A run past `maxRunSeconds` is aborted and the chat told; while it runs, a second queued
+    /// prompt is one more than `queueMax: 1` and is refused with the reason.
+    @Test(.timeLimit(.minutes(5)))
+    func aLongRunIsStoppedAndAFullQueueRefuses() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = Self.limits("maxRunSeconds: 8", "queueMax: 1")
+            _ = try await chat.start(config)
+            _ = try await chat.newBoundSession("long")
+            _ = try await chat.say("!scenario slow 300 100")
+            try await waitUntil("the run is on", timeout: .seconds(30)) {
+                try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["state"] == "busy"
+            }
+            let queued = try await chat.say("one")
+            #expect(queued["status"] == "queued", "\(queued)")
+            let refused = try await chat.say("two")
+            #expect(refused["status"] == "refused", "\(refused)")
+            #expect(
+                refused["reply"]?["text"]?.stringValue?.contains("already has 1 prompt(s) waiting (sessions.limits.queueMax)") == true, "\(refused)")
+            #expect(!chat.piCommands("prompt").contains { $0["message"] == "two" }, "the refused prompt never reached pi")
+            // The terminal's send is refused the same way.
+            let sent = try await chat.home.cli.run(["send", "long", "three"])
+            #expect(sent.status != 0 && sent.stderr.contains("sessions.limits.queueMax"), "\(sent)")
+
+            let stopped = try await waitFor("the run limit notice", timeout: .seconds(40)) {
+                Self.notices(chat, containing: "past sessions.limits.maxRunSeconds").first
+            }
+            #expect(stopped.contains("it was stopped"), "\(stopped)")
+            #expect(chat.piCommands("abort").count == 1)
+            _ = try await chat.waitForFinal(1)
+        }
+    }
+
+    /// A pi that stops answering (SIGSTOP) makes the next command time out after
+    /// `commandSeconds`: the chat is told, and the session's pi is restarted and answers again.
+    @Test(.timeLimit(.minutes(5)))
+    func aHungPiIsReportedAndRestarted() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = ["sessions:", "  limits:", "    commandSeconds: 3"]
+            _ = try await chat.start(config)
+            _ = try await chat.newBoundSession("stuck")
+            let pid = try #require(try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["pid"]?.intValue)
+            kill(Int32(pid), SIGSTOP)
+            // The message fails (pi never took it); what counts is what follows.
+            let request: JSONValue = [
+                "method": "chat.message",
+                "params": ["chat": E2EChatHome.chat(), "messageId": "hung-1", "text": "are you there?", "attachments": []],
+            ]
+            _ = try await chat.home.cli.run(["plugin", "call", "fake-messenger", "inject", request.serialized()], timeout: .seconds(60))
+            let told = try await waitFor("the hung notice", timeout: .seconds(30)) {
+                Self.notices(chat, containing: "did not answer prompt within 3 s").first
+            }
+            #expect(told.contains("restarting it"), "\(told)")
+            try await waitUntil("a new pi answers", timeout: .seconds(60)) {
+                let session = try await chat.run(["sessions", "--json"]).json().arrayValue?.first
+                return session?["state"] == "idle" && session?["pid"]?.intValue.map { $0 != pid } == true
+            }
+            try await waitUntil("the chat hears it is back", timeout: .seconds(30)) {
+                !Self.notices(chat, containing: "pi was restarted").isEmpty
+            }
+            _ = try await chat.say("and now?")
+            let final = try await chat.waitForFinal(1)
+            #expect(final["chunks"]?[0]?.stringValue?.contains("Echo: and now?") == true, "\(final)")
+        }
+    }
+}
+
+extension ChatLimitsTests {
+    /// The idle clock counts from the session's saved last activity: a session left idle while
+    /// pi-relayd was stopped is ended at the first sweep after the restart, although its pi was
+    /// started again (and asked for its state) moments before.
+    @Test(.timeLimit(.minutes(5)))
+    func theIdleClockHoldsAcrossARestart() async throws {
+        try await E2EChatHome.with { chat in
+            let first = try await chat.start()
+            _ = try await chat.newBoundSession("old")
+            _ = try await chat.say("one last thing")
+            _ = try await chat.waitForFinal(1)
+            _ = try await chat.run(["stop"])
+            #expect(await first.waitForExit() == .exited(0))
+            try await Task.sleep(for: .seconds(10))
+
+            var config = chat.config()
+            config.extra = Self.limits("idleSeconds: 6")
+            _ = try await chat.start(config)
+            let told = try await waitFor("the idle notice", timeout: .seconds(30)) { Self.notices(chat, containing: "was idle for").first }
+            #expect(told.contains("(sessions.limits.idleSeconds: 6): it was ended"), "\(told)")
+            // Idle since before the stop, not since the restart's handshake.
+            let idle = told.split(separator: "was idle for ").last?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+            #expect(idle >= 10, "\(told)")
+            try await waitUntil("the session is gone", timeout: .seconds(30)) {
+                try await chat.run(["sessions", "--json"]).json().arrayValue?.isEmpty == true
+            }
+        }
+    }
+}
