@@ -18,7 +18,7 @@ extension ChatDesk {
             }
             let lines = await session.activity.last(wanted)
             if lines.isEmpty { return Reply("Nothing has happened in \(name) yet.", ephemeral: true) }
-            let text = "Recent in **\(name)**:\n" + lines.map { "`\(Self.clock($0.time))` \($0.text)" }.joined(separator: "\n")
+            let text = "Recent in \(name):\n" + lines.map { "\(Self.clock($0.time)) \($0.text)" }.joined(separator: "\n")
             return Reply(await delivery.redacted(text), ephemeral: true)
         case .summary:
             guard let last = await session.recentRuns.last else { return Reply("No run of \(name) has ended yet.", ephemeral: true) }

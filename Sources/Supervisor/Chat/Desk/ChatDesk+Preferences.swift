@@ -9,13 +9,13 @@ extension ChatDesk {
             guard let word else {
                 let mode = await preferences.progress(chat.key)
                 let choices = ProgressMode.allCases.map { "• \($0.rawValue): \($0.explanation)" }.joined(separator: "\n")
-                return Reply("Progress here: **\(mode.rawValue)**. /progress MODE to change it:\n\(choices)", ephemeral: true)
+                return Reply("Progress here: \(mode.rawValue). /progress MODE to change it:\n\(choices)", ephemeral: true)
             }
             guard let mode = ProgressMode(rawValue: word.lowercased()) else {
                 throw RemoteError.invalidParams("/progress takes quiet, normal, verbose or completion-only")
             }
             await preferences.setProgress(mode, for: chat.key)
-            return Reply("Progress here is now **\(mode.rawValue)**: \(mode.explanation).", ephemeral: true)
+            return Reply("Progress here is now \(mode.rawValue): \(mode.explanation).", ephemeral: true)
         case .pause:
             guard await preferences.pause(chat.key) else {
                 return Reply("This chat is paused already. /resume to hear from it again.", ephemeral: true)

@@ -2,13 +2,13 @@ import PiRelaySDK
 
 /// A short account of a finished run, built from its record alone (no model call): how long it
 /// took, the tools it used, the files it wrote or edited, the commands that failed, tokens and
-/// cost, and how it ended. Markdown, unmasked: callers mask it on its way out.
+/// cost, and how it ended. Plain text (commands and paths in backticks), unmasked: callers mask it on its way out.
 struct RunSummary {
     let run: FinishedRun
 
     var text: String {
         let record = run.run
-        var lines = ["**\(record.sessionName)** · \(Self.duration(run.duration)) · \(ending)"]
+        var lines = ["\(record.sessionName) · \(Self.duration(run.duration)) · \(ending)"]
         let calls = record.items.flatMap { item -> [RunView.ToolCall] in if case .tools(let calls) = item { calls } else { [] } }
         if calls.isEmpty {
             lines.append("Tools: none")
