@@ -25,7 +25,7 @@ import Testing
 
     @Test func progressModesDecideWhatTheChatIsSent() async throws {
         try await E2EChatHome.with { chat in
-            _ = try await chat.start()
+            let daemon = try await chat.start()
             let session = try await chat.newBoundSession("demo")
             #expect(Self.text(try await Self.command(chat, "progress")).contains("Progress here: normal."))
 
@@ -47,13 +47,17 @@ import Testing
             let verbose = try await chat.waitForFinal(3)
             let shown = (verbose["chunks"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "\n")
             #expect(shown.contains("  ↳ `"), "verbose shows tool output previews:\n\(shown)")
-            #expect(chat.lives(runID: Self.runID(session, 3)).contains { "\($0)".contains("↳") }, "the live view has them too")
+            // The live view has them too, while a command still prints.
+            _ = try await chat.say("!scenario slow-tool 2000")
+            _ = try await chat.waitForFinal(4)
+            #expect(
+                chat.lives(runID: Self.runID(session, 4)).contains { "\($0)".contains("↳ `step ") }, "\(chat.lives(runID: Self.runID(session, 4)))")
 
             // completion-only: one message when the run ends, no typing and no live view.
             _ = try await Self.command(chat, "progress", ["mode": "completion-only"])
             let before = chat.messengerEvents().count
             _ = try await chat.say("!scenario slow 12 40")
-            let run = Self.runID(session, 4)
+            let run = Self.runID(session, 5)
             let one = try await waitFor("the completion message") { () -> JSONValue? in
                 chat.posts("notice").first { $0["runId"]?.stringValue == run }
             }
@@ -64,9 +68,14 @@ import Testing
             #expect(!chat.posts("final").contains { $0["runId"]?.stringValue == run }, "completion-only posts no final")
 
             #expect(Self.text(try await Self.command(chat, "progress", ["mode": "loud"])).contains("quiet, normal, verbose or completion-only"))
-            // Kept per chat, on disk.
+            // Kept per chat, on disk, and read back by the next daemon.
             let saved = try String(contentsOfFile: chat.home.path + "/state/chat-preferences.json", encoding: .utf8)
             #expect(saved.contains("completion-only"), "\(saved)")
+            #expect(try await chat.run(["stop"]).status == 0)
+            #expect(await daemon.waitForExit() == .exited(0))
+            _ = try await chat.start()
+            #expect(Self.text(try await Self.command(chat, "progress")).contains("Progress here: completion-only."))
+            #expect(Self.text(try await Self.command(chat, "progress", ["mode": "normal"], channel: "c9")).contains("now normal"))
         }
     }
 
