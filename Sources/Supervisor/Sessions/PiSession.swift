@@ -45,7 +45,7 @@ actor PiSession {
     private(set) var lastRun: RunRecord?
     /// The last few runs, newest last, for `/summary`, `/full` and `/resume`.
     private(set) var recentRuns: [FinishedRun] = []
-    static let recentRunsKept = 5
+    static let recentRunsKept = 3
     private var runStartedAt = Date()
     private var runOrigin: String?
     /// Short lines of what happened, for `/recent`.
