@@ -144,8 +144,8 @@ actor ChatDelivery: SessionObserver {
         return Redactor.redact(text)
     }
 
-    /// The same post to every chat watching the session, each with its own target.
-    /// A question with its buttons, redacted, to the session's chats (or the one named).
+    /// A question with its buttons, redacted, to the session's chats (or the one named) that are
+    /// not paused.
     func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
         let text = await redacted(icon + (icon.isEmpty ? "" : " ") + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
         var question = asked.post
