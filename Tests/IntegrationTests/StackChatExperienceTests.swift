@@ -174,4 +174,31 @@ import Testing
             try await stack.waitForBotMessage(in: dm, containing: "and then the docs")
         }
     }
+
+    /// Pings: the agent waiting on a question mentions whoever asked, with Discord's allowed
+    /// mentions naming them; `/mentions off` stops it.
+    @Test(.timeLimit(.minutes(5)))
+    func aQuestionMentionsWhoeverAskedUnlessMentionsAreOff() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await Self.boundDM(stack)
+            try await stack.dm("!scenario ui ask-select")
+            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour").first)
+            let content = asked["content"]?.stringValue ?? ""
+            #expect(content.hasPrefix("<@\(StackUser.alice.id)> "), "\(asked)")
+            #expect(asked["mentions"]?.arrayValue?.isEmpty == false, "Discord pings alice: \(asked)")
+            try await stack.dm("red")
+            try await stack.waitForBotMessage(in: dm, containing: "red")
+            try await Self.settle(stack)
+
+            let off = try await stack.command("mentions", ["state": "off"])
+            #expect(off.text.contains("Mentions off"), "\(off)")
+            let cursor = try await stack.fake.cursor
+            try await stack.dm("!scenario ui ask-select")
+            let again = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour", since: cursor).first)
+            let text = again["content"]?.stringValue ?? ""
+            #expect(text.hasPrefix("❓"), "no mention before the question: \(again)")
+            #expect(again["mentions"]?.arrayValue?.isEmpty == true, "\(again)")
+        }
+    }
 }
