@@ -27,7 +27,8 @@ extension Scenarios {
                 let commands = try await s.fake.get("/commands")["commands"]
                 let expected: Set<String> = [
                     "sessions", "status", "new", "use", "alias", "stop", "steer", "followup", "compact",
-                    "model", "end", "approvals", "forget", "to", "cancel", "disconnect",
+                    "model", "end", "approvals", "forget", "to", "cancel", "disconnect", "progress", "recent", "summary",
+                    "full", "pause", "resume", "mentions", "help",
                 ]
                 #expect(Set(commands?["global"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
                 #expect(Set(commands?[Scenario.guild]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)

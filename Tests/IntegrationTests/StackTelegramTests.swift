@@ -34,7 +34,9 @@ import FoundationNetworking
             // Telegram's first word to a bot: help; with a payload, a pairing claim (StackPairingTests),
             // which an allowed user does not need.
             try await stack.dm("/start")
-            try await stack.waitForBotMessage(in: chat, containing: "Commands: /sessions")
+            // /help lists Telegram's own menu (its hello's commands), one line each.
+            try await stack.waitForBotMessage(in: chat, containing: "Commands here:\n/sessions — List sessions and pick one")
+            try await stack.waitForBotMessage(in: chat, containing: "/summary — A short account of the last run")
             try await stack.dm("/start abc123")
             try await stack.waitForBotMessage(in: chat, containing: "You can already use this bot")
         }

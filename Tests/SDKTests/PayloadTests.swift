@@ -52,7 +52,8 @@ import Testing
         #expect(RequestMethod.chatPair.name.rawValue == "chat.pair")
         #expect(RequestMethod.messengerIdentity.name.rawValue == "messenger.identity")
         #expect(DeliverMethod.chatAllowlist.name.rawValue == "chat.allowlist")
-        #expect(MethodName.allCases.count == 20)
+        #expect(DeliverMethod.chatReact.name.rawValue == "chat.react")
+        #expect(MethodName.allCases.count == 21)
     }
 
     /// A messenger's dialect travels in its hello and in format requests; markdown, the

@@ -143,17 +143,17 @@ import Testing
 
     // MARK: messages
 
-    @Test func userMessageStartHasNoText() throws {
+    @Test func userMessageStartKeepsItsText() throws {
         let event = try read(
             #"{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"Please fix it"},{"type":"image","data":"iVBORw0KGgoAAAANSUhEUg==","mimeType":"image/png"}],"timestamp":1763683114283}}"#
         )
         #expect(event.type == .messageStart)
-        #expect(event.message == PiMessageSummary(role: "user"))
+        #expect(event.message == PiMessageSummary(role: "user", text: "Please fix it"))
     }
 
     @Test func assistantMessageStartIsEmpty() throws {
         let event = try read(#"{"type":"message_start","message":"# + PiStreamFixture.assistantMessage(content: "[]") + "}")
-        #expect(event.message == PiMessageSummary(role: "assistant", stopReason: "stop"))
+        #expect(event.message == PiMessageSummary(role: "assistant", stopReason: "stop", usage: PiRawJSON(PiStreamFixture.usage)))
     }
 
     @Test func assistantMessageEndConcatenatesTextBlocksOnly() throws {
@@ -164,13 +164,19 @@ import Testing
             + #"{"text":"Part \"two\" \ud83d\ude00\u2028.","type":"text"}]"#
         let event = try read(#"{"type":"message_end","message":"# + PiStreamFixture.assistantMessage(content: content, stopReason: "toolUse") + "}")
         #expect(event.type == .messageEnd)
-        #expect(event.message == PiMessageSummary(role: "assistant", stopReason: "toolUse", text: "Part one. Part \"two\" 😀\u{2028}."))
+        #expect(
+            event.message
+                == PiMessageSummary(
+                    role: "assistant", stopReason: "toolUse", text: "Part one. Part \"two\" 😀\u{2028}.", usage: PiRawJSON(PiStreamFixture.usage)))
     }
 
     @Test func erroredAssistantMessage() throws {
         let line =
             #"{"type":"message_end","message":{"role":"assistant","content":[],"api":"openai-responses","provider":"openai","model":"gpt-5.1-codex","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"aborted","timestamp":1763681581545,"errorMessage":"Request was aborted"}}"#
-        #expect(try read(line).message == PiMessageSummary(role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted"))
+        let usage = #"{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}"#
+        #expect(
+            try read(line).message
+                == PiMessageSummary(role: "assistant", stopReason: "aborted", errorMessage: "Request was aborted", usage: PiRawJSON(usage)))
     }
 
     @Test func toolResultMessageKeepsRoleOnly() throws {

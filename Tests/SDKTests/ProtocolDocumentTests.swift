@@ -26,6 +26,7 @@ import Testing
         "Reply": { try Reply(json: $0).json },
         "ChatPostParams": { try ChatPostParams(json: $0).json },
         "ChatLiveParams": { try ChatLiveParams(json: $0).json },
+        "ChatReactParams": { try ChatReactParams(json: $0).json },
         "ChatThreadParams": { try ChatThreadParams(json: $0).json },
         "Target": { try Target(json: $0).json },
         "AttachmentsInboundParams": { try AttachmentsInboundParams(json: $0).json },

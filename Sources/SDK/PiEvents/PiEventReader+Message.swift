@@ -1,4 +1,5 @@
-/// `message_start` / `message_end`: role, stop reason, error, and an assistant's text blocks.
+/// `message_start` / `message_end`: role, stop reason, error, usage, and the text blocks of an
+/// assistant's or a user's message.
 extension PiEventReader {
     func readMessageEvent(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
         var summary = PiMessageSummary()
@@ -31,7 +32,9 @@ extension PiEventReader {
                 summary.stopReason = try cursor.readString()
             } else if key.matches("errorMessage") {
                 summary.errorMessage = try cursor.readString()
-            } else if key.matches("content"), summary.role == nil || summary.role == "assistant" {
+            } else if key.matches("usage"), cursor.peek == ASCII.openBrace {
+                summary.usage = PiRawJSON(bytes: Array(try cursor.valueSlice()))
+            } else if key.matches("content"), summary.role == nil || summary.role == "assistant" || summary.role == "user" {
                 // pi writes `role` first; if it comes later the text is collected and dropped below.
                 text.removeAll(keepingCapacity: true)
                 hasText = try readTextBlocks(&cursor, into: &text, limit: Int.max).found
@@ -39,9 +42,10 @@ extension PiEventReader {
                 try cursor.skipValue()
             }
         }
-        if summary.role == "assistant", hasText {
+        if summary.role == "assistant" || summary.role == "user", hasText {
             summary.text = String(decoding: text, as: UTF8.self)
         }
+        if summary.role != "assistant" { summary.usage = nil }
         return summary
     }
 

@@ -51,15 +51,21 @@ public struct PluginManifest: Sendable {
     public var summary: String
     /// A messenger's markup, sent as the hello's `dialect` (markdown when nil).
     public var dialect: Dialect?
+    /// The commands a messenger registers in its own menu, sent as the hello's `commands`.
+    public var commands: [MessengerCommand]
 
-    /// A manifest; `limits` and `dialect` may be left out.
-    public init(name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String, dialect: Dialect? = nil) {
+    /// A manifest; `limits`, `dialect` and `commands` may be left out.
+    public init(
+        name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String, dialect: Dialect? = nil,
+        commands: [MessengerCommand] = []
+    ) {
         self.name = name
         self.version = version
         self.roles = roles
         self.limits = limits
         self.summary = summary
         self.dialect = dialect
+        self.commands = commands
     }
 }
 

@@ -41,7 +41,7 @@ public enum PluginRuntime {
         let connection = PluginConnection(writer: writer)
         let hello = Hello(
             name: manifest.name, version: manifest.version, roles: manifest.roles,
-            limits: manifest.limits, description: manifest.summary, dialect: manifest.dialect)
+            limits: manifest.limits, description: manifest.summary, dialect: manifest.dialect, commands: manifest.commands)
         writer.send(WireMessage.hello(hello).encodedLine())
 
         let lines = FDLineReader.lines(fd: 0)

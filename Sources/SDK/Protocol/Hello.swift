@@ -14,11 +14,14 @@ public struct Hello: Sendable, Equatable {
     public var description: String?
     /// A messenger's markup (`markdown` when absent); the formatter renders for it.
     public var dialect: Dialect?
+    /// The commands a messenger offers in its own menu (Discord's slash commands, Telegram's
+    /// "/" menu); `/help` lists these. Empty: the supervisor's own list.
+    public var commands: [MessengerCommand]
 
     /// A hello; the protocol version defaults to this SDK's.
     public init(
         protocol: Int = WireMessage.protocolVersion, name: String, version: String, roles: [String],
-        limits: [String: Int] = [:], description: String? = nil, dialect: Dialect? = nil
+        limits: [String: Int] = [:], description: String? = nil, dialect: Dialect? = nil, commands: [MessengerCommand] = []
     ) {
         self.protocol = `protocol`
         self.name = name
@@ -27,6 +30,7 @@ public struct Hello: Sendable, Equatable {
         self.limits = limits
         self.description = description
         self.dialect = dialect
+        self.commands = commands
     }
 }
 
@@ -39,7 +43,7 @@ extension Hello: WirePayload {
         self.init(
             protocol: try fields.int("protocol"), name: try fields.string("name"), version: fields.optionalString("version") ?? "0",
             roles: fields.strings("roles"), limits: limits, description: fields.optionalString("description"),
-            dialect: fields.optionalString("dialect").map { Dialect(wireName: $0) })
+            dialect: fields.optionalString("dialect").map { Dialect(wireName: $0) }, commands: fields.list("commands", of: MessengerCommand.self))
     }
 
     /// The hello as it is written, `type` included.
@@ -50,6 +54,7 @@ extension Hello: WirePayload {
         ]
         object["description"] = description.map { .string($0) }
         object["dialect"] = dialect.map { .string($0.rawValue) }
+        if !commands.isEmpty { object["commands"] = .array(commands.map(\.json)) }
         return object
     }
 }

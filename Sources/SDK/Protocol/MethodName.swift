@@ -24,6 +24,8 @@ public enum MethodName: String, Sendable, CaseIterable {
     case chatLive = "chat.live"
     /// Supervisor → messenger: the agent is working.
     case chatTyping = "chat.typing"
+    /// Supervisor → messenger: add or remove a reaction on a user's message (acknowledged).
+    case chatReact = "chat.react"
     /// Supervisor → messenger: a question ended (acknowledged).
     case chatQuestionClosed = "chat.question.closed"
     /// Supervisor → messenger: open a thread for a new session.

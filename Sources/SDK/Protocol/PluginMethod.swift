@@ -97,6 +97,11 @@ extension DeliverMethod where Params == QuestionClosedParams {
     public static var chatQuestionClosed: Self { .init(name: .chatQuestionClosed) }
 }
 
+extension DeliverMethod where Params == ChatReactParams {
+    /// `chat.react`.
+    public static var chatReact: Self { .init(name: .chatReact) }
+}
+
 extension DeliverMethod where Params == AllowlistParams {
     /// `chat.allowlist`.
     public static var chatAllowlist: Self { .init(name: .chatAllowlist) }

@@ -1,6 +1,6 @@
 extension Config {
     /// The sections pi-relayd itself reads; every other known top-level key is a plugin's.
-    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics"]
+    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics", "chat", "notify"]
     /// Top-level keys starting with this are ignored without a warning.
     static let extensionPrefix = "x-"
 
@@ -24,6 +24,8 @@ extension Config {
         sessions = try SessionSettings(top.section("sessions"), home: home)
         approvals = try ApprovalSettings(top.section("approvals"))
         metrics = try MetricsSettings(top.section("metrics"))
+        chat = try ChatSettings(top.section("chat"))
+        notify = try NotifySettings(top.section("notify"))
 
         // `discord` is among the plugin names; it is checked and normalised just below.
         for name in pluginNames.subtracting(Self.coreSections).sorted() {

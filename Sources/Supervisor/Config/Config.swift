@@ -9,6 +9,8 @@ struct Config: Sendable, Equatable {
     var sessions = SessionSettings()
     var approvals = ApprovalSettings()
     var metrics = MetricsSettings()
+    var chat = ChatSettings()
+    var notify = NotifySettings()
     /// The `discord:` section as checked by the loader. The plugin gets it as
     /// `pluginSections["discord"]`, with ids normalised to strings.
     var discord = DiscordSettings()

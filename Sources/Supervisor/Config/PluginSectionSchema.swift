@@ -12,9 +12,9 @@ struct PluginSectionSchema: Sendable {
         "formatter": PluginSectionSchema(
             keys: [
                 "showThinking", "maxChunks", "maxToolLines", "toolArgumentWidth", "noticeWidth", "previewLength",
-                "convertTables", "toolsInFinal", "defaultLimit", "redact",
+                "convertTables", "toolsInFinal", "defaultLimit", "redact", "verboseThinking", "verboseOutputLines",
             ],
-            switches: ["showThinking", "convertTables", "toolsInFinal"]),
+            switches: ["showThinking", "convertTables", "toolsInFinal", "verboseThinking"]),
         "attachments": PluginSectionSchema(
             keys: ["textInlineMaxBytes", "imageMaxBytes", "downloadMaxBytes", "timeoutSeconds", "maxRedirects", "proxy"]),
     ]

@@ -56,13 +56,18 @@ struct Daemon: Service {
         let bindingFile = StateFile<Binding>.bindings(path: home.stateDir + "/bindings.json")
         let savedSessions = try sessionFile.load(logger: logger)
         let savedBindings = try bindingFile.load(logger: logger)
+        let preferenceFile = StateFile<ChatPreference>.chatPreferences(path: home.stateDir + "/chat-preferences.json")
+        let savedPreferences = try preferenceFile.load(logger: logger)
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger)
         let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
         let metrics = RelayMetrics()
-        let delivery = ChatDelivery(home: home, logger: logger, host: host, bindings: bindings, metrics: metrics)
+        let preferences = ChatPreferences(
+            store: preferenceFile, saved: savedPreferences.records, defaults: config.chat, notify: config.notify, logger: logger)
+        let delivery = ChatDelivery(
+            home: home, logger: logger, host: host, bindings: bindings, metrics: metrics, preferences: preferences, notify: config.notify)
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
@@ -71,7 +76,8 @@ struct Daemon: Service {
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax)
         let status = DaemonStatus(
-            home: home, notes: loaded.warnings + loaded.notConfigured, stateProblems: savedSessions.problems + savedBindings.problems,
+            home: home, notes: loaded.warnings + loaded.notConfigured,
+            stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
@@ -80,7 +86,7 @@ struct Daemon: Service {
         let desk = ChatDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,
-            approvalLog: approvalLog, pairing: pairing)
+            approvalLog: approvalLog, pairing: pairing, preferences: preferences, chatSettings: config.chat)
         let router = ControlRouter(
             host: host,
             sessionControl: SessionControl(

@@ -48,6 +48,12 @@ actor PiSession {
     var pid: Int32?
     private var recorder: RunRecorder
     private(set) var lastRun: RunRecord?
+    /// The last few runs, newest last, for `/summary`, `/full` and `/resume`.
+    private(set) var recentRuns: [FinishedRun] = []
+    static let recentRunsKept = 3
+    private var runOrigin: String?
+    /// Short lines of what happened, for `/recent`.
+    private(set) var activity = ActivityLog()
     private var activeRun: String?
     /// The run going on and when it started, for `sessions.limits.maxRunSeconds`.
     private(set) var currentRunID: String?
@@ -405,6 +411,10 @@ actor PiSession {
             break
         }
         record(event)
+        // A user message is a prompt pi has taken: a follow-up queued behind a turn is taken now.
+        if event.type == .messageStart, let message = event.message, message.role == "user", let text = message.text {
+            await tell(.promptTaken(text: text))
+        }
         if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {
             keepImages(imgs, tool: execution.toolName ?? "tool")
         }
@@ -436,6 +446,7 @@ actor PiSession {
             case .started(let run):
                 forgetImages()
                 runChangeTold = false
+                runOrigin = promptOrigin
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = run.runID
@@ -451,6 +462,8 @@ actor PiSession {
                 if await !observer.session(self, changed: run) { runChangeTold = false }
             case .finished(let run):
                 lastRun = run
+                recentRuns.append(FinishedRun(run: run, startedAt: runStartedAt ?? Date(), endedAt: Date(), origin: runOrigin))
+                if recentRuns.count > Self.recentRunsKept { recentRuns.removeFirst(recentRuns.count - Self.recentRunsKept) }
                 if currentRunID == run.runID {
                     currentRunID = nil
                     runStartedAt = nil
@@ -647,6 +660,7 @@ actor PiSession {
     func record(type: String, _ preview: JSONValue) {
         let now = Date()
         history.append(type: type, preview: preview, at: now)
+        if let line = ActivityLog.line(type: type, preview) { activity.append(line, at: now) }
         if !watchers.isEmpty { tellWatchers(type: type, preview, at: now) }
     }
 
@@ -677,6 +691,11 @@ actor PiSession {
             shown["time"] = .string(ISO8601.string(entry.time))
             return shown
         }
+    }
+
+    /// A line for `/recent` that no pi event gives: a prompt, with who sent it.
+    func noteActivity(_ text: String) {
+        activity.append(text)
     }
 
     var historyCount: Int { history.count }

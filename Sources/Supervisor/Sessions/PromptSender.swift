@@ -50,6 +50,7 @@ struct PromptSender: Sendable {
             metrics.promptIn(messenger: arrival.messenger)
             metrics.hop(.messengerToPi, handedAt - arrival.at)
         }
+        await session.noteActivity((kind == "steer" ? "↪ " : "▶ ") + (echo ?? text))
         await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
         let status =
             kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")

@@ -25,6 +25,8 @@ struct RunRecord: Sendable {
         get { view.errorMessage }
         set { view.errorMessage = newValue }
     }
+    /// Tokens and cost so far (not part of the view: the formatter does not show them).
+    private(set) var usage = RunUsage()
     /// Bumped on every change, so a watcher can tell whether to re-render.
     private(set) var revision = 0
     private var messageOpen = false
@@ -117,6 +119,10 @@ struct RunRecord: Sendable {
         revision += 1
         view.items.append(.notice(NoticeKind(wireName: kind), text))
         messageOpen = false
+    }
+
+    mutating func addUsage(_ reported: JSONValue) {
+        usage.add(reported)
     }
 
     mutating func finish(stopReason: String?, errorMessage: String?) {

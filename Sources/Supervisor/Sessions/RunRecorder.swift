@@ -70,6 +70,7 @@ struct RunRecorder {
             if message.stopReason == "aborted" { run?.notice("aborted", "") }
             if let reason = message.stopReason { run?.stopReason = reason }
             if let err = message.errorMessage { run?.errorMessage = err }
+            if let usage = message.usage, let parsed = try? usage.parse() { run?.addUsage(parsed) }
         case .toolExecutionStart:
             guard let execution = event.toolExecution, let tid = execution.toolCallID else { return [] }
             run?.toolStarted(id: tid, name: execution.toolName ?? "tool", args: (try? execution.args?.parse()) ?? [:])

@@ -21,4 +21,6 @@ enum SessionNews: Sendable {
     case notice(kind: String, text: String)
     case exited(reason: String)
     case promptEcho(text: String, origin: String)
+    /// pi took a user message (`message_start`, role user): a prompt, or a queued one delivered.
+    case promptTaken(text: String)
 }

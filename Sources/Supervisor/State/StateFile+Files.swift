@@ -11,3 +11,10 @@ extension StateFile where Record == Binding {
         StateFile(path: path, key: "bindings", noun: "binding", order: { $0.key < $1.key })
     }
 }
+
+extension StateFile where Record == ChatPreference {
+    /// `state/chat-preferences.json`.
+    static func chatPreferences(path: String) -> StateFile {
+        StateFile(path: path, key: "chats", noun: "chat preference", order: { $0.key < $1.key })
+    }
+}

@@ -13,7 +13,8 @@ public struct DiscordRelay: Plugin {
             "maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760,
             "liveIntervalMs": Coalescer.defaultEditInterval.inMilliseconds,
         ],
-        summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output")
+        summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output",
+        commands: SlashCommand.all.map(\.menuEntry))
 
     let config: DiscordConfig
     let logger: Logger
@@ -121,6 +122,9 @@ public struct DiscordRelay: Plugin {
             return [:]
         case .chatQuestionClosed?:
             try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
+            return [:]
+        case .chatReact?:
+            try await deliveries.react(try request.params(ChatReactParams.self))
             return [:]
         case .chatThread?:
             return try await threads.open(try request.params(ChatThreadParams.self)).json

@@ -11,7 +11,7 @@ public struct TelegramRelay: Plugin {
         // A private chat takes about one write a second (SendPacer), edits included.
         limits: ["maxMessageLength": TelegramText.limit, "maxUploadBytes": 50 << 20, "liveIntervalMs": 1000],
         summary: "relays pi sessions to Telegram: private chats, groups and forum topics, buttons, live output",
-        dialect: .telegramHTML)
+        dialect: .telegramHTML, commands: CommandMenu.entries)
 
     let config: TelegramConfig
     let logger: Logger

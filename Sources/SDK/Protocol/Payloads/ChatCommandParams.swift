@@ -3,7 +3,8 @@ public struct ChatCommandParams: Sendable, Equatable {
     /// Where it came from.
     public var chat: Chat
     /// `sessions`, `use`, `new`, `stop`, `steer`, `followup`, `compact`, `model`, `status`, `end`,
-    /// `to`, `cancel`, `disconnect` or `action`.
+    /// `to`, `cancel`, `disconnect`, `progress`, `recent`, `summary`, `full`, `pause`, `resume`,
+    /// `mentions`, `help` or `action` (docs/PROTOCOL.md §6).
     public var name: String
     /// The command's arguments, by name (`args.session`, `args.text`, `args.id` …).
     public var args: [String: String]

@@ -22,17 +22,24 @@ public struct ChatMessageResult: Sendable, Equatable {
         /// The text may answer the choice the last answer ended with or be a new prompt: held
         /// until the user picks one with the reply's buttons.
         case held
+        /// The chat is paused (`/pause`): nothing was sent; the reply says how to resume.
+        case paused
     }
 
     /// What happened.
     public var status: Status
     /// What to show, if anything.
     public var reply: Reply?
+    /// An emoji for the user's message, e.g. `⏳` on a prompt queued behind a running turn. A
+    /// messenger that can react adds it instead of showing `reply`, and takes it off when a
+    /// `chat.react` with `remove` says the prompt was taken; one that cannot shows `reply`.
+    public var reaction: String?
 
     /// A result.
-    public init(status: Status, reply: Reply? = nil) {
+    public init(status: Status, reply: Reply? = nil, reaction: String? = nil) {
         self.status = status
         self.reply = reply
+        self.reaction = reaction
     }
 }
 
@@ -42,13 +49,14 @@ extension ChatMessageResult: WirePayload {
         let fields = try PayloadFields(json, "chat.message result")
         let name = try fields.string("status")
         guard let status = Status(rawValue: name) else { throw .invalidParams("unknown chat.message status \(name)") }
-        self.init(status: status, reply: try fields.optional("reply", as: Reply.self))
+        self.init(status: status, reply: try fields.optional("reply", as: Reply.self), reaction: fields.optionalString("reaction"))
     }
 
     /// The result.
     public var json: JSONValue {
         var object: JSONValue = ["status": .string(status.rawValue)]
         object["reply"] = reply?.json
+        object["reaction"] = reaction.map { .string($0) }
         return object
     }
 }

@@ -9,13 +9,16 @@ public struct FormatRunParams: Sendable, Equatable {
     public var maxChunks: Int?
     /// The messenger's markup; markdown when absent.
     public var dialect: Dialect
+    /// How much to show: `verbose` for a chat in `/progress verbose`; normal when absent.
+    public var detail: RunDetail
 
     /// Render params.
-    public init(run: RunView, limit: Int?, maxChunks: Int? = nil, dialect: Dialect = .markdown) {
+    public init(run: RunView, limit: Int?, maxChunks: Int? = nil, dialect: Dialect = .markdown, detail: RunDetail = .normal) {
         self.run = run
         self.limit = limit
         self.maxChunks = maxChunks
         self.dialect = dialect
+        self.detail = detail
     }
 }
 
@@ -31,7 +34,7 @@ extension FormatRunParams: WirePayload {
         }
         self.init(
             run: try RunView(json: run), limit: try integer("limit"), maxChunks: try integer("maxChunks"),
-            dialect: Dialect(wireName: fields.optionalString("dialect")))
+            dialect: Dialect(wireName: fields.optionalString("dialect")), detail: RunDetail(wireName: fields.optionalString("detail")))
     }
 
     /// The params; absent numbers are left out.
@@ -40,6 +43,7 @@ extension FormatRunParams: WirePayload {
         object["limit"] = limit.map { JSONValue($0) }
         object["maxChunks"] = maxChunks.map { JSONValue($0) }
         if dialect != .markdown { object["dialect"] = .string(dialect.rawValue) }
+        if detail != .normal { object["detail"] = .string(detail.rawValue) }
         return object
     }
 }

@@ -83,12 +83,14 @@ extension ChatDelivery {
         current.rev += 1
         let rev = current.rev
         live[runID] = current
-        let targets = await bindings.chats(of: run.sessionID)
+        var targets: [Binding] = []
+        for binding in await bindings.chats(of: run.sessionID) where await wants(binding, .progress) { targets.append(binding) }
         for binding in targets {
             let label = await label(binding)
             let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
             let dialect = dialect(of: binding.messenger)
-            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect))
+            let detail: RunDetail = await preferences.progress(binding.key) == .verbose ? .verbose : .normal
+            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect, detail: detail))
             // The run finished while this view was being rendered: the final answer replaces
             // it, so a late live view would only flicker.
             guard live[runID] != nil else { return }

@@ -22,6 +22,16 @@ actor ChatDelivery: SessionObserver {
     let host: PluginHost
     let bindings: ChatBindings
     let metrics: RelayMetrics
+    /// Each chat's progress mode, pause and mentions.
+    let preferences: ChatPreferences
+    let notifySettings: NotifySettings
+    /// When each run in progress started, by run id: a long run pings its requester.
+    var runStarts: [String: ContinuousClock.Instant] = [:]
+    /// Who sent each session's latest prompt from a chat, by session id: pings go to them.
+    var requesters: [String: Requester] = [:]
+    /// Prompts queued behind a running turn, by session id, oldest first: their `⏳` comes off
+    /// when pi takes them.
+    var queuedPrompts: [String: [QueuedPrompt]] = [:]
     /// Live feeds by run id, while the run goes on.
     var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
@@ -40,12 +50,17 @@ actor ChatDelivery: SessionObserver {
     /// The guided choices open in sessions, which the chat desk answers.
     let guided = GuidedAnswers()
 
-    init(home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics) {
+    init(
+        home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics, preferences: ChatPreferences,
+        notify: NotifySettings
+    ) {
         self.home = home
         self.logger = logger
         self.host = host
         self.bindings = bindings
         self.metrics = metrics
+        self.preferences = preferences
+        notifySettings = notify
     }
 
     /// Takes a messenger's limits from its hello.
@@ -65,16 +80,19 @@ actor ChatDelivery: SessionObserver {
 
     func session(_ id: String, did news: SessionNews) async {
         switch news {
-        case .runStarted:
+        case .runStarted(let run):
             metrics.runStarted()
             await guided.close(session: id)
+            runStarts[run.runID] = .now
             // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
-            for binding in await bindings.chats(of: id) {
+            // A completion-only chat gets one message at the end, no "typing…" before it.
+            for binding in await bindings.chats(of: id) where await wants(binding, .typing) {
                 await host.slot(binding.messenger)?.notify(.chatTyping, ChatTypingParams(target: binding.target))
             }
         case .runFinished(let run):
             live.removeValue(forKey: run.runID)
-            await deliverFinal(run, endedAt: .now)
+            let started = runStarts.removeValue(forKey: run.runID)
+            await deliverFinal(run, endedAt: .now, lasted: started.map { .now - $0 })
         case .questionAsked(let asked):
             await ask(asked, in: id, icon: "❓")
         case .approvalAsked(let asked, let onlyTo):
@@ -90,8 +108,13 @@ actor ChatDelivery: SessionObserver {
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
             await postNotice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.", to: id)
+        case .promptTaken(let text):
+            await promptTaken(text, in: id)
         case .promptEcho(let text, let origin):
-            let targets = await bindings.chats(of: id).filter { $0.key != origin }
+            var targets: [Binding] = []
+            for binding in await bindings.chats(of: id) where binding.key != origin {
+                if await wants(binding, .progress) { targets.append(binding) }
+            }
             guard !targets.isEmpty else { return }
             // The prompt as sent; each messenger marks an echo its own way (Discord: "▶ USER: ").
             let shown = await redacted(text)
@@ -106,7 +129,7 @@ actor ChatDelivery: SessionObserver {
     /// A notice to every chat of the session, rendered once per dialect among them.
     private func postNotice(_ kind: String, _ text: String, to sessionID: String) async {
         var lines: [Dialect: String] = [:]
-        for binding in await bindings.chats(of: sessionID) {
+        for binding in await bindings.chats(of: sessionID) where await wants(binding, .progress) {
             let dialect = dialect(of: binding.messenger)
             if lines[dialect] == nil { lines[dialect] = await notice(kind, text, dialect: dialect) }
             await deliver(
@@ -130,21 +153,20 @@ actor ChatDelivery: SessionObserver {
         return Redactor.redact(text)
     }
 
-    /// The same post to every chat watching the session, each with its own target.
-    /// A question with its buttons, redacted, to the session's chats (or the one named).
-    private func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
+    /// A question with its buttons, redacted, to the session's chats (or the one named) that are
+    /// not paused.
+    func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
         let text = await redacted(icon + (icon.isEmpty ? "" : " ") + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
         var question = asked.post
         question.title = await redacted(asked.title)
         if let message = asked.message { question.message = await redacted(message) }
-        await post(to: sessionID, onlyTo: onlyTo) {
-            ChatPostParams(target: $0, kind: .question, sessionID: sessionID, text: text, question: question)
-        }
-    }
-
-    private func post(to sessionID: String, onlyTo: String? = nil, _ params: (Target) -> ChatPostParams) async {
+        // The agent is blocked until someone answers: whoever asked is pinged where they asked.
         for binding in await bindings.chats(of: sessionID) where onlyTo == nil || binding.key == onlyTo {
-            await deliver(binding.messenger, .chatPost, await labeled(params(binding.target), for: binding))
+            guard await wants(binding, .questions) else { continue }
+            let params = ChatPostParams(
+                target: binding.target, kind: .question, sessionID: sessionID, text: text, question: question,
+                mentionUser: await mention(in: binding, for: sessionID))
+            await deliver(binding.messenger, .chatPost, await labeled(params, for: binding))
         }
     }
 
@@ -163,16 +185,24 @@ actor ChatDelivery: SessionObserver {
 
     // MARK: Final answers
 
-    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant) async {
+    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant, lasted: Duration?) async {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
+        let long = lasted.map { $0 > notifySettings.longRunSeconds } ?? false
+        var shownTo: [Binding] = []
         for binding in targets {
+            // A paused chat is told nothing (a guided choice neither); `/resume` sums up what it missed.
+            guard await wants(binding, .final) else { continue }
+            let mode = await preferences.progress(binding.key)
+            let mentionUser = long ? await mention(in: binding, for: run.sessionID) : nil
             let label = await label(binding)
             // Room for the session's label on the first chunk.
             let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
             var chunks: [String]
             var files: [PostedFile] = []
-            if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit, dialect: dialect(of: binding.messenger))) {
+            let params = FormatRunParams(
+                run: run.view, limit: limit, dialect: dialect(of: binding.messenger), detail: mode == .verbose ? .verbose : .normal)
+            if let rendered = await format(.formatFinal, params) {
                 chunks = rendered.messages
                 for file in rendered.files {
                     let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
@@ -184,15 +214,22 @@ actor ChatDelivery: SessionObserver {
                 chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect(of: binding.messenger).escape)
             }
             if let label, !chunks.isEmpty { chunks[0] = dialect(of: binding.messenger).escape(label) + "\n" + chunks[0] }
-            await deliver(
-                binding.messenger, .chatPost,
-                ChatPostParams(
-                    target: binding.target, kind: .final, sessionID: run.sessionID, runID: run.runID, chunks: chunks, files: files,
-                    mentionUser: binding.user))
+            if mode == .completionOnly {
+                await deliverCompletion(run, chunks: chunks, files: files, to: binding, mentionUser: mentionUser)
+            } else {
+                await deliver(
+                    binding.messenger, .chatPost,
+                    ChatPostParams(
+                        target: binding.target, kind: .final, sessionID: run.sessionID, runID: run.runID, chunks: chunks, files: files,
+                        mentionUser: mentionUser))
+                // The answer was cut to a preview: the rest is a button away.
+                if !files.isEmpty { await offerFullAnswer(run, to: binding, parts: chunks.count) }
+            }
             metrics.answerOut(messenger: binding.messenger)
             metrics.hop(.piToMessenger, .now - endedAt)
+            shownTo.append(binding)
         }
-        await offerChoice(run, to: targets)
+        await offerChoice(run, to: shownTo)
     }
 
     /// Until the plugin folders are first scanned no plugin is known: news from a session

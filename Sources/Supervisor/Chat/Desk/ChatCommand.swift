@@ -27,6 +27,19 @@ enum ChatCommand: Equatable {
     /// List the images tools produced in the last run, or send one of them.
     case images
     case image(Int)
+    /// How much of a run this chat sees: nil shows the mode and the choices.
+    case progress(String?)
+    /// The last N activity lines of the session (prompts, tools, notices).
+    case recent(Int?)
+    /// A short account of the last run, from its events.
+    case summary
+    /// The last answer, whole, in chat-sized messages.
+    case full
+    /// Stop delivery to this chat without unbinding; `resume` undoes it.
+    case pause
+    case resume
+    /// Whether this chat mentions the requester (blocked agent, long run): `on`, `off`, nil shows it.
+    case mentions(String?)
     /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`,
     /// a guided choice's `ga:<session>:<token>:<label|custom>` and a held reply's `gb:<session>:<token>:<answer|prompt|cancel>`.
     case action(String)
@@ -70,6 +83,13 @@ enum ChatCommand: Equatable {
         case "file", "send-file": return rest.isEmpty ? nil : .file(rest)
         case "images": return .images
         case "image": return Int(rest).map { .image($0) } ?? .images
+        case "progress": return .progress(rest.isEmpty ? nil : rest)
+        case "recent", "activity": return .recent(rest.isEmpty ? nil : Int(rest) ?? 0)
+        case "summary": return .summary
+        case "full": return .full
+        case "pause": return .pause
+        case "resume": return .resume
+        case "mentions": return .mentions(rest.isEmpty ? nil : rest)
         default: return nil
         }
     }
@@ -101,6 +121,13 @@ enum ChatCommand: Equatable {
         case "help": return .help
         case "file": guard let path = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(path)
         case "images": return arg("number").flatMap(Int.init).map { .image($0) } ?? .images
+        case "progress": return .progress(arg("mode"))
+        case "recent": return .recent(arg("count").map { Int($0) ?? 0 })
+        case "summary": return .summary
+        case "full": return .full
+        case "pause": return .pause
+        case "resume": return .resume
+        case "mentions": return .mentions(arg("state"))
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")
         }

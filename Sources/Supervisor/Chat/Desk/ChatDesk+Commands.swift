@@ -12,9 +12,7 @@ extension ChatDesk {
         do {
             switch command {
             case .help:
-                return Reply(
-                    "Commands: /sessions, /use <session>, /new <dir> [name], /stop, /steer <text>, /followup <text>, /compact, /model [provider/model], /status, /end, /forget [session], /approvals, /to <session> <text>, /cancel, /file <path>, /images, /image <n>, /disconnect. Anything else is a prompt.",
-                    ephemeral: true)
+                return helpReply(messenger: chat.messenger)
             case .sessions:
                 return await sessionList(chat: chat)
             case .use(let key):
@@ -132,6 +130,10 @@ extension ChatDesk {
                 let sent = try await delivery.sendFile(
                     session, path: path, to: [await bindings.replyBinding(chat, sessionID: session.id)])
                 return Reply("Sending \(sent).", ephemeral: true)
+            case .progress, .pause, .resume, .mentions:
+                return try await runPreference(command, chat: chat, session: current)
+            case .recent, .summary, .full:
+                return try await runLookBack(command, chat: chat, session: try needSession())
             }
         } catch let error as RemoteError {
             return Reply(error.message, ephemeral: true)
@@ -154,6 +156,8 @@ extension ChatDesk {
             guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
             _ = try await session.command("abort", [:], timeout: .seconds(60))
             return Reply("Stopped \(await session.name).")
+        case "full" where parts.count == 3:
+            return try await fullAnswerButton(parts[1], runID: parts[2], chat: chat)
         case "qa" where parts.count >= 4, "qc" where parts.count >= 3:
             guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
             let open = await session.openQuestions

@@ -21,13 +21,22 @@ actor ChatDesk: PluginRouter {
     let approvalLog: ApprovalLog
     /// Who may talk: the configured allowlists merged with the paired users.
     let pairing: PairingDesk
+    /// Each chat's progress mode, pause and mentions.
+    let preferences: ChatPreferences
+    /// `chat:` in config.yaml (`senderPrefix`).
+    let chatSettings: ChatSettings
+    /// The commands each messenger registered, from its hello, for `/help`.
+    var messengerCommands: [String: [MessengerCommand]] = [:]
     private var handledMessages: HandledMessages
 
     init(
         home: Home, logger: Logger, pluginConfig: [String: JSONValue], defaultCwd: String?, host: PluginHost, sessions: Sessions,
         bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
-        pairing: PairingDesk, environment: [String: String] = ProcessInfo.processInfo.environment
+        pairing: PairingDesk, preferences: ChatPreferences, chatSettings: ChatSettings,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        self.preferences = preferences
+        self.chatSettings = chatSettings
         self.home = home
         self.logger = logger
         self.pluginConfig = pluginConfig
@@ -78,6 +87,7 @@ actor ChatDesk: PluginRouter {
 
     func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello)
+        messengerCommands[plugin] = hello.commands
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin) }
     }
 
@@ -133,6 +143,10 @@ actor ChatDesk: PluginRouter {
                     : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
             return ChatMessageResult(status: .unbound, reply: reply)
         }
+        if await preferences.pausedSince(chat.key) != nil {
+            return ChatMessageResult(
+                status: .paused, reply: Reply("This chat is paused: nothing was sent to \(await session.name). /resume first.", ephemeral: true))
+        }
         // An open question takes a plain reply that answers it; other text is a prompt.
         if let question = await session.openQuestions.first, question.takesPlainReply(text) {
             do {
@@ -147,16 +161,23 @@ actor ChatDesk: PluginRouter {
         var inbound = await delivery.inbound(attachments, session: session)
         if let refusal = await visionCheck(&inbound, text: text, attachments: attachments.count, session: session) { return refusal }
         let said = text.isEmpty ? "(see attachments)" : text
+        let prompt = senderPrefix(for: chat) + said + inbound.appendix
+        let pending = await expectQueued(prompt, chat: chat, messageID: params.messageID, session: session)
+        await delivery.noteRequester(chat, of: session.id)
         let outcome: JSONValue
         do {
             outcome = try await prompter.prompt(
-                session, kind: "send", text: said + inbound.appendix, images: inbound.images, origin: chat.key,
+                session, kind: "send", text: prompt, images: inbound.images, origin: chat.key,
                 echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
         } catch let full as QueueFull {
+            if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
             return ChatMessageResult(status: .refused, reply: Reply(full.description))
+        } catch {
+            if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
+            throw error
         }
         let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
-        return ChatMessageResult(status: status, reply: inbound.notes.isEmpty ? nil : Reply(inbound.notes.joined(separator: "\n")))
+        return await busyAcknowledgement(status: status, notes: inbound.notes, pending: pending, session: session)
     }
 
     private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {

@@ -137,6 +137,15 @@ actor Inbox {
         await finished(pending.id)
         relayed += 1
         logger.info("message \(pending.id) from \(chat.userName ?? chat.user) in \(chat.postChannel): \(result.status.rawValue)")
+        // A prompt queued behind a running turn: a ⏳ on it says so, instead of a line of text.
+        if let emoji = result.reaction {
+            do {
+                try await poster.rest.react(channel: chat.postChannel, message: pending.id, emoji: emoji)
+                return
+            } catch {
+                logger.warning("reacting to message \(pending.id): \(error); answering in text")
+            }
+        }
         guard let reply = result.reply else { return }
         do {
             if !reply.isEmpty {

@@ -65,9 +65,35 @@ struct SlashCommand: Sendable, Equatable {
             ], ephemeral: false),
         SlashCommand(name: "cancel", description: "Cancel the open question", options: [], ephemeral: true),
         SlashCommand(name: "disconnect", description: "Disconnect this chat from its session", options: [], ephemeral: true),
+        SlashCommand(
+            name: "progress", description: "How much of a run this chat sees",
+            options: [
+                Option(name: "mode", description: "quiet, normal, verbose or completion-only (empty: show it)", required: false)
+            ], ephemeral: true),
+        SlashCommand(
+            name: "recent", description: "The session's last activity lines",
+            options: [
+                Option(name: "count", description: "How many lines (1-50, default 10)", required: false)
+            ], ephemeral: true),
+        SlashCommand(name: "summary", description: "A short account of the last run", options: [], ephemeral: true),
+        SlashCommand(name: "full", description: "The last answer, whole", options: [], ephemeral: true),
+        SlashCommand(name: "pause", description: "Stop delivery to this chat until /resume", options: [], ephemeral: true),
+        SlashCommand(name: "resume", description: "Deliver again, with a summary of what was missed", options: [], ephemeral: true),
+        SlashCommand(
+            name: "mentions", description: "Ping whoever asked when the agent waits or a long run ends",
+            options: [
+                Option(name: "state", description: "on or off (empty: show it)", required: false)
+            ], ephemeral: true),
+        SlashCommand(name: "help", description: "The commands, one line each", options: [], ephemeral: true),
     ]
 
     static func named(_ name: String) -> SlashCommand? { all.first { $0.name == name } }
+
+    /// The command as the hello lists it for `/help`: `/name <required> [optional]`.
+    var menuEntry: MessengerCommand {
+        let arguments = options.map { $0.required ? "<\($0.name)>" : "[\($0.name)]" }
+        return MessengerCommand(name: name, usage: (["/" + name] + arguments).joined(separator: " "), description: description)
+    }
 
     /// The registration body. `contexts`: 0 guild, 1 bot DM.
     func json(contexts: [Int]) -> JSONValue {

@@ -49,6 +49,11 @@ extension DiscordREST {
         try await send(.deleteMessage(channel: channel, message: message))
     }
 
+    /// Adds (or with `remove`, takes off) the bot's reaction `emoji` on a message.
+    func react(channel: String, message: String, emoji: String, remove: Bool = false) async throws {
+        try await send(.ownReaction(remove ? "DELETE" : "PUT", channel: channel, message: message, emoji: emoji))
+    }
+
     func triggerTyping(channel: String) async throws {
         try await send(.typing(channel: channel))
     }

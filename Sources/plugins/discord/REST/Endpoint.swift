@@ -40,6 +40,17 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
             template: "/channels/{channel_id}/messages/{message_id}", major: channel, idempotent: true)
     }
 
+    /// The bot's own reaction on a message: PUT adds it, DELETE takes it off.
+    static func ownReaction(_ method: String, channel: String, message: String, emoji: String) -> Endpoint {
+        let encoded = emoji.utf8.map { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }.joined()
+        return Endpoint(
+            method: method, path: "/channels/\(channel)/messages/\(message)/reactions/\(encoded)/@me",
+            template: "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", major: channel, idempotent: true)
+    }
+
     static func typing(channel: String) -> Endpoint {
         Endpoint(
             method: "POST", path: "/channels/\(channel)/typing", template: "/channels/{channel_id}/typing",

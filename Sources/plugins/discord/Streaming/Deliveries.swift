@@ -63,6 +63,17 @@ struct Deliveries: Sendable {
         await questions.remove(key)
     }
 
+    /// `chat.react`: the bot's reaction on a user's message, e.g. the `⏳` of a queued prompt
+    /// coming off once pi took it. A message that is gone has nothing to take off.
+    func react(_ params: ChatReactParams) async throws {
+        guard let target = params.target.discord else { throw RemoteError.invalidParams("chat.react needs target.channel (a Discord id)") }
+        do {
+            try await rest.react(channel: target.postChannel, message: params.messageID, emoji: params.emoji, remove: params.remove)
+        } catch let error as DiscordAPIError where error.isPermanent {
+            logger.info("reaction \(params.emoji) on \(params.messageID): \(error)")
+        }
+    }
+
     private func final(delivery: String, target: Target, _ params: ChatPostParams) async throws {
         let channel = target.postChannel
         await typing.stop(channel)

@@ -18,6 +18,8 @@ extension FormatterConfig {
         convertTables = try Self.bool(section, "convertTables") ?? convertTables
         toolsInFinal = try Self.bool(section, "toolsInFinal") ?? toolsInFinal
         defaultLimit = try Self.int(section, "defaultLimit", min: ChunkSplitter.minimumLimit) ?? defaultLimit
+        verboseThinking = try Self.bool(section, "verboseThinking") ?? verboseThinking
+        verboseOutputLines = try Self.int(section, "verboseOutputLines", min: 1) ?? verboseOutputLines
         switch section["redact"] {
         case nil, .null?: break
         case .string(let pattern)?: redact = [pattern]
@@ -53,6 +55,7 @@ extension FormatterConfig {
             "toolArgumentWidth": JSONValue(toolArgumentWidth), "noticeWidth": JSONValue(noticeWidth),
             "previewLength": JSONValue(previewLength), "convertTables": .bool(convertTables),
             "toolsInFinal": .bool(toolsInFinal), "defaultLimit": JSONValue(defaultLimit),
+            "verboseThinking": .bool(verboseThinking), "verboseOutputLines": JSONValue(verboseOutputLines),
         ]
     }
 }

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// The formatter's section of config.yaml. Every key is optional; see the defaults below.
 struct FormatterConfig: Sendable, Equatable {
     /// Show the model's thinking (as a quote) instead of hiding it.
@@ -21,4 +23,20 @@ struct FormatterConfig: Sendable, Equatable {
     var toolsInFinal = true
     /// The message limit used when a request does not give one.
     var defaultLimit = 2000
+    /// Show the thinking to chats in `/progress verbose` (`showThinking` shows it to all).
+    var verboseThinking = true
+    /// Lines of each tool's output shown under its line for chats in `/progress verbose`.
+    var verboseOutputLines = 3
+    /// Lines of tool output shown under each tool line: 0, or `verboseOutputLines` in `verbose`.
+    var outputLines = 0
+
+    /// The settings for a request's detail: `verbose` adds output previews and, where allowed,
+    /// the thinking.
+    func detailed(_ detail: RunDetail) -> FormatterConfig {
+        guard detail == .verbose else { return self }
+        var config = self
+        config.showThinking = showThinking || verboseThinking
+        config.outputLines = verboseOutputLines
+        return config
+    }
 }

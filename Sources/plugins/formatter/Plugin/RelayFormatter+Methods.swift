@@ -11,6 +11,7 @@ extension RelayFormatter {
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
             let limit = try self.limit(request.limit, dialect: request.dialect)
+            let config = config.detailed(request.detail)
             let live = LiveView(
                 run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat),
                 markup: request.dialect.markup)
@@ -19,6 +20,7 @@ extension RelayFormatter {
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
             let limit = try self.limit(request.limit, dialect: request.dialect)
+            let config = config.detailed(request.detail)
             var maxChunks = config.maxChunks
             if let requested = request.maxChunks {
                 guard requested >= 0 else { throw .invalidParams("maxChunks must be a non-negative integer") }

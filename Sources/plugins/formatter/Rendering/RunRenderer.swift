@@ -28,7 +28,8 @@ struct RunRenderer {
             return config.showThinking ? textBlock(text, openEnded: openEnded, quoted: true) : nil
         case .tools(let calls):
             guard includeTools, !calls.isEmpty else { return nil }
-            let group = ToolGroup(calls: calls, maxLines: config.maxToolLines, argumentWidth: config.toolArgumentWidth)
+            let group = ToolGroup(
+                calls: calls, maxLines: config.maxToolLines, argumentWidth: config.toolArgumentWidth, outputLines: config.outputLines)
             return group.lines(redactor: redactor).joined(separator: "\n") + "\n"
         case .notice(let kind, let text):
             return NoticeLine(kind: kind, text: text).rendered(width: config.noticeWidth, redactor: redactor) + "\n"

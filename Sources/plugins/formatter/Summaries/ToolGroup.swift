@@ -6,11 +6,15 @@ struct ToolGroup {
     let calls: [RunView.ToolCall]
     let maxLines: Int
     let argumentWidth: Int
+    /// Lines of each call's output shown under its line (`/progress verbose`); 0 shows none.
+    var outputLines = 0
 
     func lines(redactor: Redactor) -> [String] {
         let shown = calls.count <= maxLines ? calls.count : max(0, maxLines - 1)
-        var lines = calls.prefix(shown).map {
-            ToolSummary(call: $0, argumentWidth: argumentWidth, redactor: redactor).line
+        var lines: [String] = []
+        for call in calls.prefix(shown) {
+            lines.append(ToolSummary(call: call, argumentWidth: argumentWidth, redactor: redactor).line)
+            lines += outputPreview(call, redactor: redactor)
         }
         let hidden = calls.dropFirst(shown)
         guard !hidden.isEmpty else { return lines }
@@ -22,5 +26,13 @@ struct ToolGroup {
         let more = hidden.count == 1 ? "1 more call" : "\(hidden.count) more calls"
         lines.append("… " + more + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"))
         return lines
+    }
+
+    /// The last `outputLines` non-blank lines of a call's output, each masked, cut and in a code
+    /// span (output may hold markdown or fences of its own).
+    func outputPreview(_ call: RunView.ToolCall, redactor: Redactor) -> [String] {
+        guard outputLines > 0 else { return [] }
+        let tail = call.output.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }.suffix(outputLines)
+        return tail.map { "  ↳ " + InlineCode.wrap(redactor.redact(String($0)).singleLine.elidingMiddle(to: argumentWidth)) }
     }
 }

@@ -11,8 +11,16 @@ struct CommandMenu: Sendable {
         ("approvals", "Recent approval decisions"), ("file", "Send a workspace file: /file PATH"), ("images", "Images of the last run"),
         ("cancel", "Cancel the open question"), ("end", "End this session"), ("forget", "Forget an offline session: /forget N"),
         ("alias", "Name the active session here: /alias NAME"),
-        ("to", "Prompt another session: /to NAME TEXT"), ("disconnect", "Stop watching here"), ("help", "What the bot can do"),
+        ("to", "Prompt another session: /to NAME TEXT"), ("disconnect", "Stop watching here"),
+        ("progress", "How much of a run you see: /progress quiet|normal|verbose|completion-only"),
+        ("recent", "The last activity lines: /recent [N]"), ("summary", "A short account of the last run"),
+        ("full", "The last answer, whole"), ("pause", "Stop delivery here until /resume"),
+        ("resume", "Deliver again, with what was missed"), ("mentions", "Pings when the agent waits: /mentions on|off"),
+        ("help", "The commands, one line each"),
     ]
+
+    /// The menu as the hello lists it for `/help`.
+    static var entries: [MessengerCommand] { commands.map { MessengerCommand(name: $0.0, description: $0.1) } }
 
     let api: BotAPI
     let logger: Logger

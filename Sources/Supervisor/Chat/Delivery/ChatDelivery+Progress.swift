@@ -1,0 +1,72 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// What each chat is sent as its preferences say (`/progress`, `/pause`, `/mentions`), who is
+/// pinged, and the `⏳` of prompts queued behind a running turn.
+extension ChatDelivery {
+    /// Whether `binding`'s chat gets `what`: nothing while paused; live views, notices and echoes
+    /// only in normal and verbose; no "typing…" before the one message of completion-only.
+    func wants(_ binding: Binding, _ what: DeliveryWant) async -> Bool {
+        if await preferences.pausedSince(binding.key) != nil { return false }
+        let mode = await preferences.progress(binding.key)
+        switch what {
+        case .typing: return mode != .completionOnly
+        case .progress: return mode.showsProgress
+        case .questions, .final: return true
+        }
+    }
+
+    /// The user to mention in `binding`'s chat about the session's run: whoever sent its latest
+    /// prompt there, unless the chat turned mentions off.
+    func mention(in binding: Binding, for sessionID: String) async -> String? {
+        guard let requester = requesters[sessionID], requester.chatKey == binding.key, !requester.user.isEmpty else { return nil }
+        return await preferences.mentions(binding.key) ? requester.user : nil
+    }
+
+    func noteRequester(_ chat: Chat, of sessionID: String) {
+        requesters[sessionID] = Requester(chatKey: chat.key, user: chat.user)
+    }
+
+    // MARK: Queued prompts
+
+    /// Called before a prompt that may queue is sent, so pi taking it at once is not missed.
+    func expectQueued(_ prompt: QueuedPrompt, in sessionID: String) {
+        queuedPrompts[sessionID, default: []].append(prompt)
+    }
+
+    /// After the prompt was sent: whether the chat should be answered with a `⏳` (it queued and
+    /// pi has not taken it yet). Otherwise it is forgotten.
+    func settleQueued(messageID: String, in sessionID: String, queued: Bool) -> Bool {
+        guard var list = queuedPrompts[sessionID], let index = list.firstIndex(where: { $0.messageID == messageID }) else { return false }
+        guard queued, !list[index].taken else {
+            list.remove(at: index)
+            queuedPrompts[sessionID] = list.isEmpty ? nil : list
+            return false
+        }
+        list[index].reacted = true
+        queuedPrompts[sessionID] = list
+        return true
+    }
+
+    /// pi took a user message: the oldest queued prompt with its text loses its `⏳`.
+    func promptTaken(_ text: String, in sessionID: String) async {
+        guard var list = queuedPrompts[sessionID], let index = list.firstIndex(where: { $0.text == text && !$0.taken }) else { return }
+        let prompt = list[index]
+        if prompt.reacted {
+            list.remove(at: index)
+            await deliver(
+                prompt.messenger, .chatReact,
+                ChatReactParams(target: prompt.target, messageID: prompt.messageID, emoji: Self.queuedMark, remove: true))
+        } else {
+            list[index].taken = true
+        }
+        queuedPrompts[sessionID] = list.isEmpty ? nil : list
+    }
+
+    static let queuedMark = "⏳"
+
+    /// Open questions posted again to one chat (it was paused when they were asked).
+    func askAgain(_ questions: [PendingQuestion], in sessionID: String, chatKey: String) async {
+        for question in questions { await ask(question, in: sessionID, icon: "❓", onlyTo: chatKey) }
+    }
+}

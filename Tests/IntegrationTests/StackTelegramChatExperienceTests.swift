@@ -1,0 +1,47 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Issue 17, part A, on Telegram: the same command layer behind Telegram's private chat. Quiet
+/// progress, `/summary`, pause and resume, and a queued prompt's line (Telegram has no ⏳ here).
+@Suite struct StackTelegramChatExperienceTests {
+    @Test(.timeLimit(.minutes(5)))
+    func quietSummaryPauseResumeAndTheQueuedLineOnTelegram() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+
+            // quiet: the answer is posted once, never edited in place.
+            try await stack.dm("/progress quiet")
+            try await stack.waitForBotMessage(in: chat, containing: "Progress here is now quiet")
+            try await stack.dm("!scenario slow 20 40")
+            let quiet = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 20").first)
+            #expect((quiet["edit_count"]?.intValue ?? 0) == 0, "quiet shows no live view: \(quiet)")
+
+            // A prompt while the agent works: one short line.
+            try await stack.dm("/progress normal")
+            try await stack.dm("!scenario slow 30 60")
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 3 ")
+            try await stack.dm("and then the docs")
+            try await stack.waitForBotMessage(in: chat, containing: "Queued as follow-up for tg.")
+            try await stack.waitForBotMessage(in: chat, containing: "Echo: and then the docs")
+
+            // Paused: refused here; a run from the terminal is summed up on /resume.
+            try await stack.dm("/pause")
+            try await stack.waitForBotMessage(in: chat, containing: "Paused: nothing from tg reaches this chat")
+            try await stack.dm("are you there?")
+            try await stack.waitForBotMessage(in: chat, containing: "This chat is paused")
+            let before = try await stack.botMessages(chat).count
+            let sent = try await stack.cli(["send", "tg", "!scenario tools", "--wait"])
+            #expect(sent.status == 0, "\(sent)")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await stack.botMessages(chat).count == before, "the paused chat hears nothing of the run")
+            try await stack.dm("/resume")
+            try await stack.waitForBotMessage(in: chat, containing: "While paused, a run ended")
+            try await stack.dm("/summary")
+            try await stack.waitForBotMessage(in: chat, containing: "Tools: 9 calls (bash ×2", count: 2)
+        }
+    }
+}
