@@ -8,8 +8,11 @@ struct Replies: Sendable {
     let logger: Logger
 
     /// A supervisor reply: ephemeral in a channel when it asks to be, else a message in the
-    /// conversation, with its buttons; a new session's thread if it asks.
-    func show(_ reply: Reply, to chat: Chat) async {
+    /// conversation, with its buttons; in a new session's thread when it asks for one.
+    func show(_ reply: Reply, to asked: Chat) async {
+        var chat = asked
+        // A new session's thread first, so that the reply (`Started …`) is its first message.
+        if let open = reply.openThread { chat = await threads.open(open, from: chat) }
         let place = Place(channel: chat.channel, thread: chat.thread)
         if !reply.isEmpty {
             let chunks = SlackText.chunks(reply.text.isEmpty ? "…" : reply.text)
@@ -26,7 +29,6 @@ struct Replies: Sendable {
                 }
             }
         }
-        if let open = reply.openThread { await threads.open(open, from: chat) }
     }
 
 }

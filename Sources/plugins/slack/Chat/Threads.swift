@@ -22,8 +22,9 @@ actor Threads {
         opened = Set(store.load([String].self, from: Self.file) ?? [])
     }
 
-    /// `openThread`: a thread under a new parent message in the chat's channel, bound to the session.
-    func open(_ request: Reply.OpenThread, from chat: Chat) async {
+    /// `openThread`: a thread under a new parent message in the chat's channel, bound to the
+    /// session. Returns the chat in the thread (the chat itself when Slack refused the thread).
+    func open(_ request: Reply.OpenThread, from chat: Chat) async -> Chat {
         var bound = chat
         do {
             let place = try await create(in: chat.channel, name: request.name)
@@ -38,6 +39,7 @@ actor Threads {
         } catch {
             logger.warning("chat.bind for session \(request.sessionID) failed: \(error)")
         }
+        return bound
     }
 
     /// `chat.thread`: a thread in the target's channel.
