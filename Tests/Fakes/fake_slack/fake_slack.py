@@ -219,7 +219,7 @@ class Slack:
                 retry = max(1, int(stamps[0] + span - t + 0.999))
                 self.recent[key] = stamps
                 self.announce(method, retry)
-                self.violation("warning", method, "over its rate limit (%d in %.0f s): 429" % (len(stamps), span))
+                self.violation("error", method, "over its rate limit (%d in %.0f s): 429 under normal load" % (len(stamps), span))
                 raise ApiError("ratelimited", 429, {"Retry-After": str(retry)})
             stamps.append(t)
             self.recent[key] = stamps
