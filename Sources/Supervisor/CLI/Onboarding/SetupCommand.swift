@@ -30,7 +30,7 @@ struct SetupCommand: AsyncParsableCommand {
             guard messenger.lowercased() == "slack" else {
                 CLIFailure.exit(SetupError(description: "--manifest is for slack only"), json: output.json)
             }
-            StandardStreams.writeOutput(SlackAppManifest.yaml)
+            StandardStreams.writeOutput(SlackAppManifest.yaml + "\n")
             return
         }
         do {
