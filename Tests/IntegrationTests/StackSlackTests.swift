@@ -190,3 +190,30 @@ import Glibc
         }
     }
 }
+
+extension StackSlackTests {
+    /// `pi-relayd pair slack`: the code typed as `/pi pair CODE` by a user on no allowlist pairs
+    /// them once the terminal confirms; they can then use the bot.
+    @Test(.timeLimit(.minutes(5)))
+    func aSlackUserPairsWithPiPair() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let mallory = SlackStack.mallory
+            let terminal = try PairingTerminal(stack.home, messenger: "slack", answer: "y\n", json: false)
+            let line = try await waitFor("the code", timeout: .seconds(60)) {
+                terminal.process.stdout.split(separator: "\n").first { $0.contains("/pi pair ") }
+            }
+            let code = try #require(line.components(separatedBy: "/pi pair ").last?.split(separator: " ").first.map(String.init))
+            try await stack.command("pair \(code)", from: mallory)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Paired")
+            let done = try await terminal.finish()
+            #expect(done.status == 0 && done.stdout.contains("can now use slack"), "\(done)")
+            try await stack.command("new \(stack.workspace) slpair", from: mallory)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Started slpair")
+            try await stack.say("hello from slack pairing", from: mallory)
+            _ = try await waitFor("pi received the paired user's prompt", timeout: .seconds(60)) {
+                stack.piPrompts(containing: "hello from slack pairing").first
+            }
+        }
+    }
+}

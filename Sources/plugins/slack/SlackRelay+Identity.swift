@@ -27,7 +27,7 @@ extension SlackRelay {
         if !workspace.hasSuffix("/") { workspace += "/" }
         let link = workspace + "app_redirect?channel=" + id
         var notes = ["Workspace: \(me["team"]?.stringValue ?? "?"). Invite the bot to a channel with /invite @\(name) to use it there."]
-        if let code = params.pairCode { notes.append("To pair, send the bot a DM: /pair \(code) (or type /pi pair \(code)).") }
+        if let code = params.pairCode { notes.append("To pair, type /pi pair \(code) in the bot's DM.") }
         return MessengerIdentity(id: id, name: name, username: name, link: link, notes: notes).json
     }
 }

@@ -123,14 +123,15 @@ actor Inbox {
         let dm = channel.hasPrefix("D")
         let chat = Chat(
             messenger: "slack", channel: channel, user: user, userName: payload["user_name"]?.stringValue, dm: dm, mentioned: true)
-        guard allowlist.permits(user) else {
-            await refuse(user, in: Place(channel: channel), always: true)
-            return
-        }
         let words = (payload["text"]?.stringValue ?? "").trimmed()
         let text = words.isEmpty ? "/help" : "/" + ListenPolicy.unescaped(words)
+        // `/pi pair CODE` is the one thing taken from users not on the allowlist.
         if let code = ChatPairParams.code(in: text, start: false) {
             await lanes.enqueue(Self.lane(chat)) { [self] in await self.pair(chat, code: code) }
+            return
+        }
+        guard allowlist.permits(user) else {
+            await refuse(user, in: Place(channel: channel), always: true)
             return
         }
         let pending = PendingMessage(id: "cmd:" + trigger, chat: chat, text: text, files: [], ts: nil)
