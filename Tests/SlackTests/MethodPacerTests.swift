@@ -19,11 +19,23 @@ import Testing
         }
     }
 
+    /// A restarted plugin's buckets fill from its start (its predecessor may just have spent
+    /// them), except what was saved: a Tier 1 method's bucket, whose minute outlives a restart.
+    @Test func aRestartedPacerDoesNotStartWithFullBuckets() {
+        var first = MethodPacer()
+        for _ in 0..<3 { #expect(first.reserve(method: "apps.connections.open", channel: nil, now: 100) == 0) }
+        var second = first.saved(now: 101)
+        second.startedAt = 101
+        #expect(second.reserve(method: "apps.connections.open", channel: nil, now: 101) > 20, "the saved Tier 1 bucket is empty")
+        #expect(second.reserve(method: "chat.update", channel: nil, now: 101) > 1, "a fresh bucket fills from the start")
+        #expect(second.reserve(method: "chat.update", channel: nil, now: 120) == 0)
+    }
+
     @Test func postingIsPacedPerChannel() {
         var pacer = MethodPacer()
-        for _ in 0..<3 { #expect(pacer.reserve(method: "chat.postMessage", channel: "C1", now: 0) == 0) }
-        #expect(pacer.reserve(method: "chat.postMessage", channel: "C1", now: 0) > 0)
-        #expect(pacer.reserve(method: "chat.postMessage", channel: "C2", now: 0) == 0)
+        for _ in 0..<3 { #expect(pacer.reserve(method: "chat.postMessage", channel: "C1", now: 100) == 0) }
+        #expect(pacer.reserve(method: "chat.postMessage", channel: "C1", now: 100) > 0)
+        #expect(pacer.reserve(method: "chat.postMessage", channel: "C2", now: 100) == 0)
     }
 
     /// A 429 holds that method only, and the hold is what survives a restart.

@@ -1,7 +1,10 @@
 /// Paces Web API calls so normal traffic never meets a 429: a token bucket per method (per
 /// channel for posting) sized by its tier, plus the holds a 429's `Retry-After` sets on a method.
 /// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds
-/// survive a restart (the spec: keep the deadline across a plugin restart).
+/// survive a restart (the spec: keep the deadline across a plugin restart), and so do the
+/// buckets of Tier 1 methods, whose minute is longer than a restart. A restarted plugin does not
+/// know what its predecessor just called, so its other buckets fill from its start instead of
+/// starting full.
 struct MethodPacer: Codable, Sendable, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
@@ -11,13 +14,15 @@ struct MethodPacer: Codable, Sendable, Equatable {
     var buckets: [String: Bucket] = [:]
     /// A method may not be called before this time.
     var holds: [String: Double] = [:]
+    /// When this process started pacing.
+    var startedAt: Double = 0
 
     /// Takes a call of `method` (to `channel`) and returns how long to wait before making it.
     mutating func reserve(method: String, channel: String?, now: Double) -> Double {
         let hold = holdLeft(method: method, now: now)
         guard let tier = MethodTier.of(method) else { return hold }
         let key = tier.perChannel ? method + "/" + (channel ?? "") : method
-        var bucket = buckets[key] ?? Bucket(tokens: tier.burst, at: now)
+        var bucket = buckets[key] ?? Bucket(tokens: min(tier.burst, max(0, now - startedAt) * tier.perSecond), at: now)
         bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
         bucket.at = now
         bucket.tokens -= 1
@@ -36,10 +41,11 @@ struct MethodPacer: Codable, Sendable, Equatable {
         holds = holds.filter { $0.value > now }
     }
 
-    /// What is worth saving: the holds still running.
+    /// What is worth saving: the holds still running and the Tier 1 buckets.
     func saved(now: Double) -> MethodPacer {
         var copy = MethodPacer()
         copy.holds = holds.filter { $0.value > now }
+        copy.buckets = buckets.filter { MethodTier.of($0.key) == .tier1 }
         return copy
     }
 }

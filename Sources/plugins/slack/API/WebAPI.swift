@@ -46,10 +46,12 @@ final class WebAPI: Sendable {
         self.logger = logger
         self.holdsPath = holdsPath
         var restored = MethodPacer()
+        restored.startedAt = Date().timeIntervalSince1970
         if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
             let saved = try? JSONDecoder().decode(MethodPacer.self, from: data)
         {
             restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
+            restored.buckets = saved.buckets
             if !restored.holds.isEmpty {
                 logger.info("rate limits: the previous run left \(restored.holds.keys.sorted().joined(separator: ", ")) on hold after a 429")
             }
@@ -85,6 +87,7 @@ final class WebAPI: Sendable {
             attempt += 1
             let now = Date().timeIntervalSince1970
             let wait = pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
+            if MethodTier.of(method) == .tier1 { save() }
             if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             counters.withLock { $0.requests += 1 }
             let request = HTTPRequest(
@@ -191,11 +194,14 @@ final class WebAPI: Sendable {
     }
 
     private func hold(method: String, seconds: Double) {
+        pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
+        save()
+    }
+
+    /// Writes what a restarted plugin must still respect.
+    private func save() {
         let now = Date().timeIntervalSince1970
-        let saved = pacer.withLock { pacer -> MethodPacer in
-            pacer.hold(method: method, seconds: seconds, now: now)
-            return pacer.saved(now: now)
-        }
+        let saved = pacer.withLock { $0.saved(now: now) }
         guard let holdsPath, let data = try? JSONEncoder().encode(saved) else { return }
         let temporary = holdsPath + ".tmp"
         if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
