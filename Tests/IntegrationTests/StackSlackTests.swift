@@ -22,10 +22,10 @@ import Glibc
             try await stack.command("new \(stack.workspace) sl")
             try await stack.waitForBotMessage(in: dm, containing: "Started sl")
 
-            let prompt = try await stack.say("!scenario slow 30 100")
+            let prompt = try await stack.say("!scenario slow 40 150")
             let ts = try #require(prompt["ts"]?.stringValue)
             _ = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=hourglass_flowing_sand"), "⏳ while working")
-            let final = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 30").first)
+            let final = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 40").first)
             #expect((final["edit_count"]?.intValue ?? 0) >= 2, "the answer grew in place: \(final)")
             #expect(final["text"]?.stringValue?.contains("chunk 1 ") == true, "\(final)")
             let answers = try await stack.botMessages(dm).filter { $0["text"]?.stringValue?.contains("chunk 1 ") == true }

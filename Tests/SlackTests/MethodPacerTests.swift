@@ -23,6 +23,7 @@ import Testing
     /// them), except what was saved: a Tier 1 method's bucket, whose minute outlives a restart.
     @Test func aRestartedPacerDoesNotStartWithFullBuckets() {
         var first = MethodPacer()
+        first.startedAt = 100
         for _ in 0..<3 { #expect(first.reserve(method: "apps.connections.open", channel: nil, now: 100) == 0) }
         var second = first.saved(now: 101)
         second.startedAt = 101

@@ -914,7 +914,8 @@ class Slack:
     def message_view(self, message):
         out = self.public(message)
         out.update(channel=message["channel"], edit_count=len(message["edits"]), edits=[e["text"] for e in message["edits"]],
-                   reactions=dict(message["reactions"]), deleted=message["deleted"], by_bot=message["bot_id"] == BOT_ID)
+                   reactions=dict(message["reactions"]), deleted=message["deleted"], by_bot=message["bot_id"] == BOT_ID,
+                   changed_at=message["edits"][-1]["at"] if message["edits"] else int(message["ts"].split(".")[0]))
         return out
 
     def c_messages(self, q):

@@ -22,7 +22,9 @@ struct MethodPacer: Codable, Sendable, Equatable {
         let hold = holdLeft(method: method, now: now)
         guard let tier = MethodTier.of(method) else { return hold }
         let key = tier.perChannel ? method + "/" + (channel ?? "") : method
-        var bucket = buckets[key] ?? Bucket(tokens: min(tier.burst, max(0, now - startedAt) * tier.perSecond), at: now)
+        // A Tier 1 bucket is saved whenever it is used: one not on file was not spent.
+        let fresh = tier == .tier1 ? tier.burst : min(tier.burst, max(0, now - startedAt) * tier.perSecond)
+        var bucket = buckets[key] ?? Bucket(tokens: fresh, at: now)
         bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
         bucket.at = now
         bucket.tokens -= 1
