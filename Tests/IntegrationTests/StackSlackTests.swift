@@ -217,3 +217,34 @@ extension StackSlackTests {
         }
     }
 }
+
+extension StackSlackTests {
+    /// A mention in a channel comes as two events with two event ids (app_mention and
+    /// message), and Slack delivers an event again when an ack is lost: pi gets the prompt once.
+    @Test(.timeLimit(.minutes(5)))
+    func aMentionAndARetriedEventAreActedOnOnce() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let channel = "C0TEAM02"
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Started sl")
+            try await stack.command("use sl", in: channel)
+            try await stack.waitForEphemeral(to: SlackStack.alice.id, containing: "Watching sl")
+            let sent = try await stack.say("<@\(SlackStack.bot)> once only", in: channel)
+            let ids = sent["event_ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(ids.count == 2, "a mention is two events: \(sent)")
+            do { try await stack.waitForBotMessage(in: channel, containing: "Echo: once only") } catch {
+                throw StackFailure("\(error)\n\(stack.home.pluginLog("slack").suffix(3000))\n\(stack.home.read("logs/pi-relayd.log").suffix(3000))")
+            }
+            for id in ids { try await stack.fake.post("/redeliver", ["event_id": .string(id)]) }
+            try await waitUntil("the retries were acknowledged", timeout: .seconds(30)) {
+                let envelopes = (try? await stack.envelopes()) ?? []
+                return envelopes.filter { ($0["retry_attempt"]?.intValue ?? 0) >= 1 && $0["acked_at"] != .null }.count >= 2
+            }
+            try await Task.sleep(for: .seconds(2))
+            #expect(stack.piPrompts(containing: "once only").count == 1, "acted on once")
+            let status = try await stack.json("plugin", "call", "slack", "status")
+            #expect(status["duplicates"]?.intValue ?? 0 >= 3, "the second event and both retries were skipped: \(status)")
+        }
+    }
+}

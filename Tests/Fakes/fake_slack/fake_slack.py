@@ -1024,6 +1024,15 @@ class Slack:
                     self.forced.append({"method": body["method"], "retry_after": int(body.get("retry_after", 1)),
                                         "count": int(body.get("count", 1))})
                 return {}
+            if path == "/redeliver":
+                # An ack lost on its way: Slack delivers the event again as a retry.
+                with self.lock:
+                    found = [r for r in self.envelopes.values() if r["event_id"] == body.get("event_id")]
+                if not found:
+                    raise ControlError(404, "no envelope with event %s" % body.get("event_id"))
+                last = found[-1]
+                record = self.deliver("events_api", last["payload"], retry_attempt=last["retry_attempt"] + 1, retry_reason="timeout")
+                return {"envelope_id": record["envelope_id"]}
             if path == "/revoke":
                 self.revoked = True
                 return {}

@@ -57,7 +57,8 @@ final class SlackStack: Sendable {
         }
     }
 
-    func yaml(extra: String) -> String {
+    /// `slack` holds more lines of the slack section, each indented by two spaces.
+    func yaml(extra: String, slack: String = "") -> String {
         """
         \(TestConfig().yaml)logs:
           level: debug
@@ -71,13 +72,13 @@ final class SlackStack: Sendable {
           apiBase: \(StackConfig.quoted(fake.apiBase))
           allowedUsers: [\(Self.alice.id), \(Self.bob.id)]
 
-        """ + extra
+        """ + slack + extra
     }
 
     /// Starts the daemon and waits until the slack plugin's socket said hello.
     @discardableResult
-    func start(extra: String = "", botToken: String = SlackStack.botToken, connected: Bool = true) async throws -> Daemon {
-        try home.writeConfig(yaml(extra: extra))
+    func start(extra: String = "", slack: String = "", botToken: String = SlackStack.botToken, connected: Bool = true) async throws -> Daemon {
+        try home.writeConfig(yaml(extra: extra, slack: slack))
         let since = try await fake.cursor
         let env = [
             "SLACK_BOT_TOKEN": botToken, "SLACK_APP_TOKEN": Self.appToken, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",

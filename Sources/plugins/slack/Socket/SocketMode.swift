@@ -37,7 +37,12 @@ actor SocketMode {
     func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var backoff = 1.0
-            try await dial(into: &group)
+            // Connections are the group's children, added here only: the group never leaves this
+            // body, which is the one task that may touch it.
+            func start(_ connection: Connection) {
+                group.addTask { await self.serve(connection) }
+            }
+            start(try await dial())
             for await item in news {
                 switch item {
                 case .hello(let id):
@@ -55,7 +60,7 @@ actor SocketMode {
                 case .replace(let id, let reason):
                     guard id == connection else { continue }
                     logger.info("socket mode: Slack will close connection \(id) (\(reason)); opening the next one first")
-                    try await dial(into: &group)
+                    start(try await dial())
                 case .linkDisabled:
                     throw PluginExit.notConfigured(
                         "Slack says Socket Mode is switched off for this app: turn it on (app settings → Socket Mode) and restart the plugin")
@@ -72,14 +77,22 @@ actor SocketMode {
                     logger.warning("socket mode: connection \(id) ended (\(why)); reconnecting in \(Int(backoff)) s")
                     try await Task.sleep(for: .milliseconds(Int(backoff * 1000)))
                     backoff = min(backoff * 2, 60)
-                    try await dial(into: &group)
+                    start(try await dial())
                 }
             }
         }
     }
 
-    /// A fresh URL (every connection needs its own) and a connection on it.
-    private func dial(into group: inout ThrowingTaskGroup<Void, any Error>) async throws {
+    /// What a new connection needs: its number, its one-shot URL and its outbox.
+    struct Connection: Sendable {
+        var id: Int
+        var url: String
+        var outgoing: AsyncStream<SocketOutgoing>
+        var outgoingIn: AsyncStream<SocketOutgoing>.Continuation
+    }
+
+    /// A fresh URL (every connection needs its own) and the connection's outbox.
+    private func dial() async throws -> Connection {
         var wait = 1.0
         var url = ""
         while url.isEmpty {
@@ -101,12 +114,14 @@ actor SocketMode {
         let id = connection
         let (outgoing, outgoingIn) = AsyncStream.makeStream(of: SocketOutgoing.self, bufferingPolicy: .unbounded)
         outboxes[id] = outgoingIn
-        let address = url
-        group.addTask {
-            let why = await self.connect(url: address, connection: id, outgoing: outgoing)
-            outgoingIn.finish()
-            await self.report(.ended(id, why: why))
-        }
+        return Connection(id: id, url: url, outgoing: outgoing, outgoingIn: outgoingIn)
+    }
+
+    /// Runs one connection to its end and reports it.
+    private nonisolated func serve(_ connection: Connection) async {
+        let why = await connect(url: connection.url, connection: connection.id, outgoing: connection.outgoing)
+        connection.outgoingIn.finish()
+        await report(.ended(connection.id, why: why))
     }
 
     private func report(_ item: SocketNews) { newsIn.yield(item) }
