@@ -83,6 +83,21 @@ class Fake:
         self.base = info["base"]
         self.control = f"http://127.0.0.1:{info['port']}/_control"
 
+    def launch(self, work, args, port_file, name, title):
+        """Starts a fake and reads its port file (the Telegram and Slack fakes)."""
+        self.err = open(os.path.join(work, f"fake-{name}.stderr"), "wb")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the fake {title} did not start; see bench/work/discord/fake-{name}.stderr")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            info = json.load(f)
+        self.base = info["base"]
+        self.control = f"http://127.0.0.1:{info['port']}/_control"
+
     def call(self, method, path, body=None, timeout=30):
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.control + path, data=data, method=method,
@@ -116,18 +131,7 @@ class FakeTelegram(Fake):
         args = ["python3", os.path.join(here, "fake_telegram.py"), "--port", "0", "--control-port-file", port_file,
                 "--token", TG_TOKEN, "--spec", os.path.join(here, "telegram-bot-api.json"),
                 "--transcript", os.path.join(work, "telegram-transcript.txt")]
-        self.err = open(os.path.join(work, "fake-telegram.stderr"), "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
-                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-        deadline = time.monotonic() + 30
-        while not os.path.exists(port_file):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the fake Telegram did not start; see bench/work/discord/fake-telegram.stderr")
-            time.sleep(0.05)
-        with open(port_file) as f:
-            info = json.load(f)
-        self.base = info["base"]
-        self.control = f"http://127.0.0.1:{info['port']}/_control"
+        self.launch(work, args, port_file, "telegram", "Telegram")
 
     def say(self, user, text):
         """`user` writes to the bot in their private chat."""
@@ -146,18 +150,7 @@ class FakeSlack(Fake):
         args = ["python3", os.path.join(here, "fake_slack.py"), "--port", "0", "--control-port-file", port_file,
                 "--bot-token", SL_BOT_TOKEN, "--app-token", SL_APP_TOKEN,
                 "--transcript", os.path.join(work, "slack-transcript.txt")]
-        self.err = open(os.path.join(work, "fake-slack.stderr"), "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
-                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-        deadline = time.monotonic() + 30
-        while not os.path.exists(port_file):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the fake Slack did not start; see bench/work/discord/fake-slack.stderr")
-            time.sleep(0.05)
-        with open(port_file) as f:
-            info = json.load(f)
-        self.base = info["base"]
-        self.control = f"http://127.0.0.1:{info['port']}/_control"
+        self.launch(work, args, port_file, "slack", "Slack")
 
     def say(self, user, text):
         """`user` writes to the bot in their DM."""

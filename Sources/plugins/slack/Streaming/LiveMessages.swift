@@ -133,7 +133,10 @@ actor LiveMessages {
                     let ts = try await poster.edit(live, in: run.place, to: tail)
                     runs[runID]?.liveMessage = ts
                 } else {
-                    runs[runID]?.liveMessage = try await poster.send(tail, to: run.place)
+                    // Awaited first, then stored: an access to `runs` held across the await would
+                    // overlap the views that arrive meanwhile (a heap corruption the soak found).
+                    let ts = try await poster.send(tail, to: run.place)
+                    runs[runID]?.liveMessage = ts
                 }
                 runs[runID]?.shownTail = tail
                 await persist(runID)
