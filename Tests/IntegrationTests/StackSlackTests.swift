@@ -248,3 +248,35 @@ extension StackSlackTests {
         }
     }
 }
+
+extension StackSlackTests {
+    /// A question with more than five options comes as a static select; the option picked is
+    /// the answer.
+    @Test(.timeLimit(.minutes(5)))
+    func manyOptionsAreAStaticSelect() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario ui ask-select 60000 8")
+            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour").first)
+            let elements = asked["blocks"]?.arrayValue?.flatMap { $0["elements"]?.arrayValue ?? [] } ?? []
+            #expect(elements.first?["type"] == "static_select" && elements.first?["options"]?.arrayValue?.count == 8, "\(asked)")
+            try await stack.click(option: "7. colour 7", on: asked)
+            try await stack.waitForBotMessage(in: dm, containing: "select answer: \"colour 7\"")
+        }
+    }
+
+    /// Socket Mode switched off in the app's settings (`disconnect` with `link_disabled`): the
+    /// plugin stops as not configured and says where to turn it on.
+    @Test(.timeLimit(.minutes(5)))
+    func socketModeSwitchedOffLeavesThePluginNotConfigured() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start()
+            try await stack.fake.post("/disconnect", ["reason": "link_disabled", "close_after": 5])
+            let info = try await daemon.waitForPlugin("slack", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("Socket Mode") && info.restarts == 0, "\(info)")
+        }
+    }
+}
