@@ -15,9 +15,6 @@ struct PluginSectionSchema: Sendable {
                 "convertTables", "toolsInFinal", "defaultLimit", "redact",
             ],
             switches: ["showThinking", "convertTables", "toolsInFinal"]),
-        "slack": PluginSectionSchema(
-            keys: ["botTokenEnv", "appTokenEnv", "allowedUsers", "channels", "requireMention", "apiBase", "proxy"],
-            switches: ["requireMention"]),
         "attachments": PluginSectionSchema(
             keys: ["textInlineMaxBytes", "imageMaxBytes", "downloadMaxBytes", "timeoutSeconds", "maxRedirects", "proxy"]),
     ]
