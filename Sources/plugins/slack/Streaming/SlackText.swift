@@ -37,6 +37,6 @@ enum SlackText {
         return pieces
     }
 
-    /// A one-line mrkdwn quote of plain text, for a question's answer line.
+    /// A mention of `user` in mrkdwn (Slack shows their name).
     static func mention(_ user: String) -> String { "<@" + user + ">" }
 }
