@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "pi-relayd", targets: ["SupervisorMain"]),
         .executable(name: "pi-relay-discord", targets: ["DiscordMain"]),
         .executable(name: "pi-relay-telegram", targets: ["TelegramMain"]),
+        .executable(name: "pi-relay-slack", targets: ["SlackMain"]),
         .executable(name: "pi-relay-formatter", targets: ["FormatterMain"]),
         .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
@@ -76,6 +77,13 @@ let package = Package(
             name: "TelegramMain", dependencies: ["TelegramPlugin"], path: "Sources/plugins/telegram/Main",
             swiftSettings: strict),
         .target(
+            name: "SlackPlugin",
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", .product(name: "WSClient", package: "swift-websocket")],
+            path: "Sources/plugins/slack", exclude: ["Main"], swiftSettings: strict),
+        .executableTarget(
+            name: "SlackMain", dependencies: ["SlackPlugin"], path: "Sources/plugins/slack/Main",
+            swiftSettings: strict),
+        .target(
             name: "FormatterPlugin",
             dependencies: ["PiRelaySDK"],
             path: "Sources/plugins/formatter",
@@ -110,6 +118,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TelegramTests", dependencies: ["TelegramPlugin", "PiRelaySDK"], path: "Tests/TelegramTests", swiftSettings: strict),
+        .testTarget(name: "SlackTests", dependencies: ["SlackPlugin", "PiRelaySDK"], path: "Tests/SlackTests", swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),

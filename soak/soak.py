@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""make soak: the real pi-relayd with its real plugins (formatter, attachments, discord, telegram),
-the fake pi behind every session and both fake messengers in front (the fake Discord and the fake
-Telegram Bot API, at once), under steady chat traffic while processes are killed. Issue 7, part 1.
+"""make soak: the real pi-relayd with its real plugins (formatter, attachments, discord, telegram, slack),
+the fake pi behind every session and the fake messengers in front (the fake Discord, the fake
+Telegram Bot API and the fake Slack, at once), under steady chat traffic while processes are killed. Issue 7, part 1.
 
 For SECONDS (default 600, SOAK_SECONDS overrides; CI runs 60):
 
@@ -13,8 +13,9 @@ For SECONDS (default 600, SOAK_SECONDS overrides; CI runs 60):
   the question is answered by clicking one of its buttons in Discord, as a random allowed user;
 * beside them, three allowed Telegram users each bind their private chat to a session of its own
   (`/new DIR tNN`) and keep it streaming the same way (prompts and follow-ups, no questions); a
-  Telegram user who is not allowed writes now and then ("EVILP<n>");
-* each plugin (telegram included) is `kill -9`ed at a random moment at least every 20 s; in the
+  Telegram user who is not allowed writes now and then ("EVILP<n>"); three allowed Slack users do
+  the same in their DMs with the bot (`/pi new DIR lNN`), and a refused one writes now and then;
+* each plugin (telegram and slack included) is `kill -9`ed at a random moment at least every 20 s; in the
   long form (>= 300 s) the daemon is too, every two to three minutes, and started again.
 
 Then the traffic stops, everything settles, and every session is prompted once more (a dead one
@@ -37,6 +38,9 @@ would not answer). The table printed at the end counts, from the outside only:
   the fake Telegram must have seen no request of severity "error" (Discord's are listed too),
   apart from edits in doubt after a kill of the plugin, made again by the final ("message is not
   modified"; at most one per chat and kill);
+* the same for Slack (the bot's messages in each DM, uploads' text included); every Socket Mode
+  envelope acknowledged within 3 s on the socket it came on, and no error-level violation at the
+  fake Slack (a 429 under normal pacing is one);
 * questions: answered (the click's reply said so) and applied (pi got that value for that
   question exactly once);
 * sessions alive at the end, worst and p50 recovery time after each kind of kill, the daemon's
@@ -65,6 +69,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FAKE_DISCORD = os.path.join(ROOT, "Tests", "Fakes", "fake_discord", "fake_discord.py")
 FAKE_TELEGRAM = os.path.join(ROOT, "Tests", "Fakes", "fake_telegram", "fake_telegram.py")
+FAKE_SLACK = os.path.join(ROOT, "Tests", "Fakes", "fake_slack", "fake_slack.py")
 FAKE_PI = os.path.join(ROOT, "Tests", "Fakes", "fake-pi", "pi")
 
 TOKEN = "SOAK.bot-token.Yk3Lq8Vz2Pw7Rn5Tx1"
@@ -79,15 +84,22 @@ TG_TOKEN = "7000000001:SOAKtelegramSecretR4t5y6u7i8o9"
 TG_ALLOWED = [("5100000001", "tina"), ("5100000002", "ulf"), ("5100000003", "vera")]
 TG_REFUSED = [("5100000009", "eve")]
 TG_PREFIX = "tg:"  # places: a Discord channel id, or "tg:<chat id>"
-PLUGINS = ["formatter", "attachments", "discord", "telegram"]
-MESSENGERS = {"discord": "Discord", "telegram": "Telegram"}
+# Slack: each allowed user's DM is bound to a session of its own (l00, l01, ...) with /pi new;
+# Socket Mode in, the Web API out, both the fake Slack's.
+SL_BOT_TOKEN = "xoxb-7777-8888-SOAKslackBotSecretK4j5h6"
+SL_APP_TOKEN = "xapp-1-A0FAKEAPP-9999-SOAKslackAppSecretM7n8"
+SL_ALLOWED = [("USOAKSINA1", "sina"), ("USOAKLEO02", "leo"), ("USOAKMIA03", "mia")]
+SL_REFUSED = [("USOAKEVE09", "sevil")]
+SL_PREFIX = "sl:"  # places: "sl:<user id>", the user's DM with the bot
+PLUGINS = ["formatter", "attachments", "discord", "telegram", "slack"]
+MESSENGERS = {"discord": "Discord", "telegram": "Telegram", "slack": "Slack"}
 # plugins.restart.healthyResetSeconds' default: an instance up this long restarts at once.
 HEALTHY_RESET_S = 10.0
 WORDS = ("relay stream chunk edit final answer session plugin gateway resume outbox nonce marker "
          "thread channel button question prompt agent daemon restart").split()
 # Bot messages that carry no marker and are expected: refusals, mention pings after a final,
 # questions and the finals of question runs (their answer is the choice, not an echo).
-KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you", "Started t")
+KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you", "Started t", "Started l")
 MARKER = re.compile(r"\b(SOAKP\d{6}|SOAKQ\d{6}|EVILP\d{6}|SOAKZ\d{6})\b")
 
 
@@ -103,8 +115,27 @@ def is_tg(place):
     return place.startswith(TG_PREFIX)
 
 
+def sl_place(user):
+    return SL_PREFIX + user[0]
+
+
+def is_sl(place):
+    return place.startswith(SL_PREFIX)
+
+
+def sl_dm(place_or_user):
+    """The DM channel the fake Slack gives a user (`D` and the rest of the user id)."""
+    user = place_or_user[len(SL_PREFIX):] if is_sl(place_or_user) else place_or_user
+    return "D" + user[1:]
+
+
+def is_private(place):
+    """A place that is one user's chat with the bot (Telegram private chat, Slack DM)."""
+    return is_tg(place) or is_sl(place)
+
+
 def messenger_of(place):
-    return "telegram" if is_tg(place) else "discord"
+    return "telegram" if is_tg(place) else "slack" if is_sl(place) else "discord"
 
 
 def log(*parts):
@@ -205,10 +236,31 @@ class FakeTelegram(Fake):
         return base64.b64decode(self.call("GET", f"/file?file_id={file_id}")["content_b64"]).decode("utf-8", "replace")
 
 
+class FakeSlack(Fake):
+    """The fake Slack (Tests/Fakes/fake_slack): Web API tiers and Socket Mode ack tracking on."""
+
+    def __init__(self, work):
+        self.transcript = os.path.join(work, "slack-transcript.txt")
+        super().__init__(work, "fake-slack", [sys.executable, FAKE_SLACK, "--bot-token", SL_BOT_TOKEN,
+                                              "--app-token", SL_APP_TOKEN, "--transcript", self.transcript])
+
+    def messages(self, channel):
+        """The bot's messages in a conversation as they are now (deleted ones left out), oldest first."""
+        return self.call("GET", f"/messages?channel={channel}&from=bot", timeout=120)["messages"]
+
+    def hello_since(self, cursor):
+        """Whether a Socket Mode connection said hello after `cursor` (a plugin connected again)."""
+        return bool(self.call("GET", f"/wait?for=hello&since={cursor}&timeout=0.5").get("ok"))
+
+    def file_text(self, file_id):
+        import base64
+        return base64.b64decode(self.call("GET", f"/files/{file_id}")["content_b64"]).decode("utf-8", "replace")
+
+
 class Daemon:
     """pi-relayd in the foreground in a throw-away home; its control socket; /proc views."""
 
-    def __init__(self, bin_dir, root, fake, tg, sessions):
+    def __init__(self, bin_dir, root, fake, tg, sl, sessions):
         self.bin = bin_dir
         self.home = os.path.join(root, "h")
         self.scratch = os.path.join(root, "t")
@@ -235,6 +287,11 @@ class Daemon:
             cwd = os.path.join(self.work, f"t{i:02d}")
             os.makedirs(cwd, exist_ok=True)
             self.tg_cwds.append(cwd)
+        self.sl_cwds = []
+        for i in range(len(SL_ALLOWED)):
+            cwd = os.path.join(self.work, f"l{i:02d}")
+            os.makedirs(cwd, exist_ok=True)
+            self.sl_cwds.append(cwd)
         config = "\n".join([
             "plugins:",
             "  pingIntervalSeconds: 2",
@@ -265,13 +322,16 @@ class Daemon:
             f"  apiBase: {json.dumps(tg.base)}",
             "  allowedUsers: [" + ", ".join(u for u, _ in TG_ALLOWED) + "]",
             "  pollTimeoutSeconds: 5",
+            "slack:",
+            f"  apiBase: {json.dumps(sl.base)}",
+            "  allowedUsers: [" + ", ".join(u for u, _ in SL_ALLOWED) + "]",
         ]) + "\n"
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             f.write(config)
         self.env = {k: v for k, v in os.environ.items()
-                    if not k.startswith(("PI_RELAY", "FAKE_", "DISCORD_", "TELEGRAM_"))}
+                    if not k.startswith(("PI_RELAY", "FAKE_", "DISCORD_", "TELEGRAM_", "SLACK_"))}
         self.env.update({"PI_RELAYD_HOME": self.home, "PI_RELAYD_BUNDLED_PLUGINS": "", "DISCORD_BOT_TOKEN": TOKEN,
-                         "TELEGRAM_BOT_TOKEN": TG_TOKEN,
+                         "TELEGRAM_BOT_TOKEN": TG_TOKEN, "SLACK_BOT_TOKEN": SL_BOT_TOKEN, "SLACK_APP_TOKEN": SL_APP_TOKEN,
                          "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"})
         self.proc = None
         self.starts = 0
@@ -418,11 +478,14 @@ class Soak:
         self.root = tempfile.mkdtemp(prefix="soak-", dir="/tmp")
         self.fake = FakeDiscord(self.root, args.sessions)
         self.tg = FakeTelegram(self.root)
-        self.daemon = Daemon(args.bin, self.root, self.fake, self.tg, args.sessions)
-        # Every place a session answers in: the Discord channels, then the Telegram private chats.
-        self.places = [channel_id(i) for i in range(args.sessions)] + [tg_place(u) for u in TG_ALLOWED]
+        self.sl = FakeSlack(self.root)
+        self.daemon = Daemon(args.bin, self.root, self.fake, self.tg, self.sl, args.sessions)
+        # Every place a session answers in: the Discord channels, the Telegram private chats, the Slack DMs.
+        self.places = ([channel_id(i) for i in range(args.sessions)] + [tg_place(u) for u in TG_ALLOWED]
+                       + [sl_place(u) for u in SL_ALLOWED])
         self.place_names = {f"s{i:02d}": channel_id(i) for i in range(args.sessions)}
         self.place_names.update({f"t{i:02d}": tg_place(u) for i, u in enumerate(TG_ALLOWED)})
+        self.place_names.update({f"l{i:02d}": sl_place(u) for i, u in enumerate(SL_ALLOWED)})
         self.total_sessions = len(self.places)
         self.lock = threading.Lock()
         self.stop_traffic = threading.Event()
@@ -432,6 +495,7 @@ class Soak:
         self.sent = {}            # marker -> {"channel" (a place), "kind", "time", "user", "id"}
         self.lost_by_discord = [] # injections no gateway session received (Discord would drop them too)
         self.lost_by_telegram = []  # injections the fake Telegram did not queue as an update
+        self.lost_by_slack = []     # injections the fake Slack made no event of
         self.outstanding = {place: [] for place in self.places}
         self.last_question = {place: 0.0 for place in self.places}
         self.clicks = {}          # question id -> list of {"interaction", "value", "time", "message"}
@@ -473,8 +537,10 @@ class Soak:
     def start(self):
         cursor = self.fake.call("GET", "/cursor")["cursor"]
         tg_cursor = self.tg.call("GET", "/cursor")["cursor"]
+        sl_cursor = self.sl.call("GET", "/cursor")["cursor"]
         self.daemon.start()
         self.wait("the plugins run", 120, self.plugins_running)
+        self.wait("the slack plugin is on Socket Mode", 120, lambda: self.sl.hello_since(sl_cursor))
         self.wait("the discord plugin is on the gateway", 120, lambda: self.gateway_up_since(cursor))
         self.wait("the telegram plugin polls", 120, lambda: self.tg.polling_since(tg_cursor))
         self.wait(f"{self.args.sessions} sessions are idle", 180, lambda: self.sessions_idle(self.args.sessions))
@@ -485,6 +551,13 @@ class Soak:
             self.wait(f"t{i:02d} is started from {user[1]}'s private chat", 180,
                       lambda: self.tg.call("GET", f"/wait?for=message&from=bot&chat_id={user[0]}"
                                                   f"&contains=Started%20t{i:02d}&timeout=5").get("ok"))
+        # Each Slack user binds their DM to a new session of its own.
+        for i, user in enumerate(SL_ALLOWED):
+            self.sl.call("POST", "/command", {"user": user[0], "name": user[1], "text": f"new {self.daemon.sl_cwds[i]} l{i:02d}"})
+        for i, user in enumerate(SL_ALLOWED):
+            self.wait(f"l{i:02d} is started from {user[1]}'s DM", 180,
+                      lambda: self.sl.call("GET", f"/wait?for=message&from=bot&channel={sl_dm(user[0])}"
+                                                  f"&contains=Started%20l{i:02d}&timeout=5").get("ok"))
         self.wait(f"{self.total_sessions} sessions are idle", 180, lambda: self.sessions_idle())
         for s in self.daemon.call("sessions"):
             self.session_channels[s["id"]] = self.place_names[s["name"]]
@@ -505,6 +578,8 @@ class Soak:
         snapshot = []
         for user in TG_ALLOWED + TG_REFUSED:
             snapshot += [(m["chat_id"], m["message_id"], m.get("changed_cursor")) for m in self.tg.messages(user[0])]
+        for user in SL_ALLOWED + SL_REFUSED:
+            snapshot += [(m["channel"], m["ts"], m.get("edit_count")) for m in self.sl.messages(sl_dm(user[0]))]
         return not updates.get("pending"), snapshot
 
     # -- traffic -------------------------------------------------------------------------------
@@ -516,6 +591,8 @@ class Soak:
     def inject(self, marker, channel, user, text, kind):
         if is_tg(channel):
             return self.inject_tg(marker, channel, user, text, kind)
+        if is_sl(channel):
+            return self.inject_sl(marker, channel, user, text, kind)
         try:
             r = self.fake.call("POST", "/messages", {"channel_id": channel, "author": {"id": user[0], "username": user[1]},
                                                     "mention_bot": True, "content": text})
@@ -545,6 +622,22 @@ class Soak:
             if kind == "prompt":
                 self.outstanding[place].append(marker)
 
+    def inject_sl(self, marker, place, user, text, kind):
+        try:
+            r = self.sl.call("POST", "/messages", {"user": user[0], "name": user[1], "text": text})
+        except (OSError, RuntimeError) as e:
+            self.errors.append(f"injecting {marker}: {e}")
+            return
+        with self.lock:
+            if not r.get("event_ids"):
+                self.lost_by_slack.append(marker)
+                return
+            # The fake's ts counts up across all conversations: its fraction orders messages.
+            self.sent[marker] = {"channel": place, "kind": kind, "time": time.time(), "user": user[1],
+                                 "id": int(r["ts"].split(".")[1])}
+            if kind == "prompt":
+                self.outstanding[place].append(marker)
+
     def traffic(self):
         """Keeps every session streaming: a new prompt as soon as it is idle with nothing
         outstanding, now and then a follow-up while it works, a question every half minute or
@@ -563,13 +656,19 @@ class Soak:
                         shown_tg.update(re.findall(r"Echo: (SOAKP\d{6})", m.get("text") or ""))
                 except (OSError, RuntimeError, ValueError):
                     pass
+            for user in SL_ALLOWED:
+                try:
+                    for m in self.sl.messages(sl_dm(user[0])):
+                        shown_tg.update(re.findall(r"Echo: (SOAKP\d{6})", m.get("text") or ""))
+                except (OSError, RuntimeError, ValueError):
+                    pass
             now = time.time()
             for channel in names.values():
                 with self.lock:
                     # Done: answered, or asked and clicked; a run cut by a daemon kill never is.
                     self.outstanding[channel] = [
                         m for m in self.outstanding[channel]
-                        if not (m in answered and (not is_tg(channel) or m in shown_tg)) and now - self.sent[m]["time"] < 30
+                        if not (m in answered and (not is_private(channel) or m in shown_tg)) and now - self.sent[m]["time"] < 30
                         and not (self.sent[m]["kind"] == "question" and self.sent[m].get("clicked"))]
                     waiting = len(self.outstanding[channel])
                 idle = states.get(channel) == "idle"
@@ -578,9 +677,11 @@ class Soak:
                     continue
                 if is_tg(channel):
                     user = next(u for u in TG_ALLOWED if tg_place(u) == channel)
+                elif is_sl(channel):
+                    user = next(u for u in SL_ALLOWED if sl_place(u) == channel)
                 else:
                     user = self.rng.choice(ALLOWED)
-                if (not is_tg(channel) and not follow_up and now - self.last_question[channel] > 30
+                if (not is_private(channel) and not follow_up and now - self.last_question[channel] > 30
                         and self.rng.random() < 0.15):
                     self.last_question[channel] = now
                     marker = self.next_marker("SOAKQ")
@@ -595,6 +696,9 @@ class Soak:
                         # A stranger can only write in their own private chat.
                         stranger = self.rng.choice(TG_REFUSED)
                         self.inject(evil, tg_place(stranger), stranger, f"{evil} please run rm -rf /", "evil")
+                    elif is_sl(channel):
+                        stranger = self.rng.choice(SL_REFUSED)
+                        self.inject(evil, sl_place(stranger), stranger, f"{evil} please run rm -rf /", "evil")
                     else:
                         self.inject(evil, channel, self.rng.choice(REFUSED), f"{evil} please run rm -rf /", "evil")
             self.stop_traffic.wait(0.5)
@@ -681,7 +785,8 @@ class Soak:
             if not info or info.get("state") != "running" or not info.get("pid"):
                 continue
             cursor = (self.fake.call("GET", "/cursor")["cursor"] if name == "discord" else
-                      self.tg.call("GET", "/cursor")["cursor"] if name == "telegram" else None)
+                      self.tg.call("GET", "/cursor")["cursor"] if name == "telegram" else
+                      self.sl.call("GET", "/cursor")["cursor"] if name == "slack" else None)
             try:
                 os.kill(info["pid"], signal.SIGKILL)
             except ProcessLookupError:
@@ -711,7 +816,8 @@ class Soak:
             if info.get("state") == "running" and info.get("pid") and info["pid"] != old_pid:
                 if (name == "discord" and self.gateway_up_since(cursor)
                         or name == "telegram" and self.tg.polling_since(cursor)
-                        or name not in ("discord", "telegram")):
+                        or name == "slack" and self.sl.hello_since(cursor)
+                        or name not in ("discord", "telegram", "slack")):
                     return time.monotonic() - killed
             if self.daemon_down.is_set():
                 return "superseded"
@@ -722,6 +828,7 @@ class Soak:
         while not self.stop_kills.wait(self.rng.uniform(120, 180)):
             cursor = self.fake.call("GET", "/cursor")["cursor"]
             tg_cursor = self.tg.call("GET", "/cursor")["cursor"]
+            sl_cursor = self.sl.call("GET", "/cursor")["cursor"]
             self.daemon_down.set()
             killed = time.monotonic()
             self.daemon.kill9()
@@ -734,6 +841,7 @@ class Soak:
                 self.wait("the restarted daemon's plugins run", 120, self.plugins_running, every=0.05)
                 self.wait("the discord plugin is back on the gateway", 120, lambda: self.gateway_up_since(cursor), every=0.05)
                 self.wait("the telegram plugin polls again", 120, lambda: self.tg.polling_since(tg_cursor), every=0.05)
+                self.wait("the slack plugin is on Socket Mode again", 120, lambda: self.sl.hello_since(sl_cursor), every=0.05)
                 recovered = time.monotonic() - killed
             except SystemExit as e:
                 self.errors.append(str(e))
@@ -804,7 +912,8 @@ class Soak:
         for place in self.places:
             marker = self.next_marker("SOAKZ")
             markers[marker] = place
-            user = next(u for u in TG_ALLOWED if tg_place(u) == place) if is_tg(place) else ALLOWED[0]
+            user = (next(u for u in TG_ALLOWED if tg_place(u) == place) if is_tg(place)
+                    else next(u for u in SL_ALLOWED if sl_place(u) == place) if is_sl(place) else ALLOWED[0])
             self.inject(marker, place, user, f"{marker} are you still there", "probe")
         deadline = time.monotonic() + 180
         alive = set()
@@ -830,7 +939,19 @@ class Soak:
         """The bot's messages in a place as they are now, oldest first: {"id", "text"}; with
         `files`, the text of attached .md/.txt files (a long answer's whole text) is added."""
         out = []
-        if is_tg(place):
+        if is_sl(place):
+            for m in self.sl.messages(sl_dm(place)):
+                text = m.get("text") or ""
+                for f in m.get("files") or []:
+                    if files and f.get("name", "").endswith((".md", ".txt")):
+                        try:
+                            text += self.sl.file_text(f["id"])
+                        except (OSError, RuntimeError, KeyError, ValueError) as e:
+                            self.errors.append(f"reading file {f.get('name')}: {e}")
+                created = int(m["ts"].split(".")[0])
+                out.append({"id": int(m["ts"].split(".")[1]), "text": text, "created": created,
+                            "changed": int(m.get("changed_at") or created)})
+        elif is_tg(place):
             for m in self.tg.messages(place[len(TG_PREFIX):]):
                 text = (m.get("text") or "") + (m.get("caption") or "")
                 document = m.get("document") or {}
@@ -870,6 +991,7 @@ class Soak:
         produced = self.answers.read()
         dc = self.figures("discord", pi_counts, produced)
         tg = self.figures("telegram", pi_counts, produced)
+        sl = self.figures("slack", pi_counts, produced)
 
         answered, applied, not_applied = 0, 0, []
         for qid, clicks in self.clicks.items():
@@ -916,13 +1038,13 @@ class Soak:
             if name == "Discord":
                 row("  prompts pi took into a question run (no echo)", len(f["merged"]))
             row("  prompts pi never answered (no kill)", len(f["never"]), not f["never"])
-            if name == "Telegram":
+            if name in ("Telegram", "Slack"):
                 # The plugin saves what each run showed, so a restarted one takes its live message
                 # over. A daemon kill -9 cuts runs off (announced, the live message kept as it was).
-                # Telegram has no idempotent send: a message it took just before the kill, not yet
+                # Neither has an idempotent send: a message taken just before the kill, not yet
                 # recorded, is left behind. At most one per chat and kill of the plugin (the sends
                 # to a chat go one at a time).
-                bound = len(self.kills["telegram"]) * len(TG_ALLOWED)
+                bound = len(self.kills[name.lower()]) * len(TG_ALLOWED if name == "Telegram" else SL_ALLOWED)
                 row(f"  live messages a plugin kill -9 left behind (answer again below; at most {bound})", len(f["left_behind"]),
                     len(f["left_behind"]) <= bound or self.args.daemon_kills)
             row("  stray bot messages (no answer in them)", len(f["stray"]), not f["stray"])
@@ -937,6 +1059,10 @@ class Soak:
         unconfirmed = [f"{u.get('update_id')} {u.get('state')}: {u.get('summary')}" for u in updates
                        if u.get("state") != "confirmed"]
         row("Telegram: updates queued / confirmed", f"{len(updates)} / {len(confirmed)}", not unconfirmed)
+        messenger_rows(sl, "Slack", ("  not made an event by the fake Slack", len(self.lost_by_slack), not self.lost_by_slack))
+        envelopes = self.sl.call("GET", "/envelopes", timeout=120)["envelopes"]
+        late = [e["envelope_id"] for e in envelopes if e.get("late")]
+        row("Slack: envelopes / acked late on an open socket", f"{len(envelopes)} / {len(late)}", not late)
         row("sessions alive at the end", f"{len(probes) - len([m for m in probes if m not in alive])} / {len(probes)}",
             not dead)
         for name in PLUGINS + ["daemon"]:
@@ -981,18 +1107,22 @@ class Soak:
             f"{len(requests)} / {sum(1 for r in requests if r.get('status') == 429)}")
         row("Telegram error-level violations", ", ".join(f"{k} {n}" for k, n in sorted(tg_kinds.items())) or "0",
             not tg_violations)
+        sl_violations = self.sl.call("GET", "/violations?severity=error")["violations"]
+        sl_calls = self.sl.call("GET", "/calls", timeout=120)["calls"]
+        row("Slack Web API calls / 429s", f"{len(sl_calls)} / {sum(1 for c in sl_calls if c.get('error') == 'ratelimited')}")
+        row("Slack error-level violations", len(sl_violations), not sl_violations)
         row("settled", "yes" if settled else "no", settled)
         row("driver errors", len(self.errors), not self.errors)
 
         width = max(len(r[0]) for r in rows) + 2
         print()
-        print(f"soak: {self.args.seconds} s, {self.args.sessions} Discord + {len(TG_ALLOWED)} Telegram sessions, "
+        print(f"soak: {self.args.seconds} s, {self.args.sessions} Discord + {len(TG_ALLOWED)} Telegram + {len(SL_ALLOWED)} Slack sessions, "
               f"daemon kills {'on' if self.args.daemon_kills else 'off'}")
         print(f"{'':<{width}}{'':>28}")
         for label, value, ok in rows:
             print(f"{label:<{width}}{str(value):>28}{'' if ok else '   FAIL'}")
         details = []
-        for name, f in (("Discord", dc), ("Telegram", tg)):
+        for name, f in (("Discord", dc), ("Telegram", tg), ("Slack", sl)):
             details += [(f"{name}: lost before pi", f["lost_in"]), (f"{name}: duplicated to pi", f["dup_in"]),
                         (f"{name}: unauthorized in pi", f["evil_in"]), (f"{name}: finals duplicated", f["final_dup"]),
                         (f"{name}: finals lost", f["final_lost"]), (f"{name}: never answered", f["never"]),
@@ -1000,6 +1130,8 @@ class Soak:
                         (f"{name}: live messages left behind by a plugin kill", f["left_behind"])]
         details += [("Telegram: not queued", self.lost_by_telegram), ("Telegram: updates not confirmed", unconfirmed),
                     ("Telegram: error-level violations", [f"{v.get('kind')}: {v.get('detail')}" for v in tg_violations]),
+                    ("Slack: not made an event", self.lost_by_slack), ("Slack: envelopes acked late", late),
+                    ("Slack: error-level violations", [f"{v.get('method')}: {v.get('detail')}" for v in sl_violations]),
                     ("questions not applied", not_applied), ("dead sessions", dead), ("driver errors", self.errors)]
         for label, items in details:
             if items:
@@ -1019,7 +1151,9 @@ class Soak:
 
         places = [p for p in self.places if messenger_of(p) == messenger]
         if messenger == "telegram":
-            places += [tg_place(u) for u in TG_REFUSED]  # their chats: one refusal each, nothing else
+            places += [tg_place(u) for u in TG_REFUSED]
+        if messenger == "slack":
+            places += [sl_place(u) for u in SL_REFUSED]  # their chats: one refusal each, nothing else
         shown = {}
         stray, notices, partial, partial_repeats = [], 0, [], []
         cut_notices = {}  # place -> ids of "the answer in progress was cut off" notices
@@ -1126,6 +1260,7 @@ class Soak:
                 pass
         self.fake.stop()
         self.tg.stop()
+        self.sl.stop()
         if not self.args.keep:
             shutil.rmtree(self.root, ignore_errors=True)
 

@@ -110,8 +110,8 @@ import Glibc
                 #expect(empty.status == 1 && empty.stderr.contains("standard input was empty"), "\(empty)")
                 let noTerminal = try await home.run(["setup", "discord"], input: "", extra: Self.quiet)
                 #expect(noTerminal.status == 1 && noTerminal.stderr.contains("--token-stdin"), "\(noTerminal)")
-                let slack = try await home.run("setup", "slack")
-                #expect(slack.status == 1 && slack.stderr.contains("slack cannot be set up yet"), "\(slack)")
+                let unknown = try await home.run("setup", "matrix")
+                #expect(unknown.status == 1 && unknown.stderr.contains("setup knows discord, telegram and slack"), "\(unknown)")
                 #expect(!FileManager.default.fileExists(atPath: home.path + "/.env"))
                 Self.expectNoToken(wrong, in: [refused, json])
             }

@@ -216,14 +216,14 @@ import Testing
                 weather:
                   city: Oslo
                   units: [c, f]
-                slack: {workspace: acme}
+                slack: {requireMention: false}
                 attachments: {imageMaxBytes: 1024}
                 """, knownPlugins: ["weather"])
         #expect(loaded.warnings == [])
         #expect(
             loaded.config.pluginSections == [
                 "weather": ["city": "Oslo", "units": ["c", "f"]],
-                "slack": ["workspace": "acme"],
+                "slack": ["requireMention": false],
                 "attachments": ["imageMaxBytes": 1024],
             ])
         #expect(loaded.config.section(forPlugin: "formatter") == .object([:]))

@@ -21,6 +21,11 @@ bench's clock just before it injects it) to the first request that put text of t
 chat (sendMessage or editMessageText with text, as the fake Telegram answered it; for Discord the
 POST or PATCH as above), and from pi's first delta to that request. Reported: medians for both
 messengers, Telegram's worst, and the ratios Telegram / Discord of the medians.
+
+Slack the same way, in the same rounds: the real slack plugin on Socket Mode against the fake
+Slack (Tests/Fakes/fake_slack, its rate-limit tiers on), SL_CHATS users each with their DM bound
+to a session (`/pi new DIR slNN`); first visible text is the first chat.postMessage or
+chat.update with text of the answer in the DM, as the fake Slack recorded it.
 """
 import json
 import os
@@ -43,6 +48,10 @@ TARGET_S = 1.0
 TG_TOKEN = "7000000001:BENCHtelegramSecretQ1w2e3r4t5"
 TG_CHATS = 4
 TG_USERS = [(str(5100000001 + i), f"tg{i:02d}") for i in range(TG_CHATS)]
+SL_BOT_TOKEN = "xoxb-5555-6666-BENCHslackBotSecretP0o9i8"
+SL_APP_TOKEN = "xapp-1-A0FAKEAPP-7777-BENCHslackAppSecretL1k2"
+SL_CHATS = 4
+SL_USERS = [(f"UBENCHSL{i:02d}", f"sl{i:02d}") for i in range(SL_CHATS)]
 ROUNDS = 3
 ROUND_SECONDS = 3.0
 
@@ -68,6 +77,21 @@ class Fake:
         while not os.path.exists(port_file):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the fake Discord did not start; see bench/work/discord/fake-discord.stderr")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            info = json.load(f)
+        self.base = info["base"]
+        self.control = f"http://127.0.0.1:{info['port']}/_control"
+
+    def launch(self, work, args, port_file, name, title):
+        """Starts a fake and reads its port file (the Telegram and Slack fakes)."""
+        self.err = open(os.path.join(work, f"fake-{name}.stderr"), "wb")
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
+                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the fake {title} did not start; see bench/work/discord/fake-{name}.stderr")
             time.sleep(0.05)
         with open(port_file) as f:
             info = json.load(f)
@@ -107,23 +131,34 @@ class FakeTelegram(Fake):
         args = ["python3", os.path.join(here, "fake_telegram.py"), "--port", "0", "--control-port-file", port_file,
                 "--token", TG_TOKEN, "--spec", os.path.join(here, "telegram-bot-api.json"),
                 "--transcript", os.path.join(work, "telegram-transcript.txt")]
-        self.err = open(os.path.join(work, "fake-telegram.stderr"), "wb")
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.err, stderr=self.err,
-                                     env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-        deadline = time.monotonic() + 30
-        while not os.path.exists(port_file):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the fake Telegram did not start; see bench/work/discord/fake-telegram.stderr")
-            time.sleep(0.05)
-        with open(port_file) as f:
-            info = json.load(f)
-        self.base = info["base"]
-        self.control = f"http://127.0.0.1:{info['port']}/_control"
+        self.launch(work, args, port_file, "telegram", "Telegram")
 
     def say(self, user, text):
         """`user` writes to the bot in their private chat."""
         return self.call("POST", "/messages", {"from": {"id": int(user[0]), "first_name": user[1], "username": user[1]},
                                                "chat": {"id": int(user[0]), "type": "private"}, "text": text})
+
+
+class FakeSlack(Fake):
+    """The fake Slack: Web API tiers and Socket Mode."""
+
+    def __init__(self, ctx, work):
+        here = os.path.join(ctx.root, "Tests", "Fakes", "fake_slack")
+        port_file = os.path.join(work, "fake-slack-port.json")
+        if os.path.exists(port_file):
+            os.unlink(port_file)
+        args = ["python3", os.path.join(here, "fake_slack.py"), "--port", "0", "--control-port-file", port_file,
+                "--bot-token", SL_BOT_TOKEN, "--app-token", SL_APP_TOKEN,
+                "--transcript", os.path.join(work, "slack-transcript.txt")]
+        self.launch(work, args, port_file, "slack", "Slack")
+
+    def say(self, user, text):
+        """`user` writes to the bot in their DM."""
+        return self.call("POST", "/messages", {"user": user[0], "name": user[1], "text": text})
+
+    @staticmethod
+    def dm(user):
+        return "D" + user[0][1:]
 
 
 def not_run(why):
@@ -146,13 +181,22 @@ def run(ctx):
     tg_plugin = ctx.exe("pi-relay-telegram")
     tg_error = None if os.access(tg_plugin, os.X_OK) else f"{tg_plugin} is not built"
     fake = Fake(ctx, work)
+    sl_plugin = ctx.exe("pi-relay-slack")
+    sl_error = None if os.access(sl_plugin, os.X_OK) else f"{sl_plugin} is not built"
+    sl = None
+    if sl_error is None:
+        try:
+            sl = FakeSlack(ctx, work)
+        except RuntimeError as e:
+            sl_error = str(e)
     tg = None
     if tg_error is None:
         try:
             tg = FakeTelegram(ctx, work)
         except RuntimeError as e:
             tg_error = str(e)
-    d = Relayd(ctx, "discord", env={"BENCH_PI_LOG": pi_log, "DISCORD_BOT_TOKEN": TOKEN, "TELEGRAM_BOT_TOKEN": TG_TOKEN})
+    d = Relayd(ctx, "discord", env={"BENCH_PI_LOG": pi_log, "DISCORD_BOT_TOKEN": TOKEN, "TELEGRAM_BOT_TOKEN": TG_TOKEN,
+                                        "SLACK_BOT_TOKEN": SL_BOT_TOKEN, "SLACK_APP_TOKEN": SL_APP_TOKEN})
     d.link_plugin("discord", plugin)
     d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
     config = {"pi": {"command": d.stub("bench-pi")},
@@ -161,6 +205,9 @@ def run(ctx):
     if tg is not None:
         d.link_plugin("telegram", tg_plugin)
         config["telegram"] = {"apiBase": tg.base, "allowedUsers": [u for u, _ in TG_USERS], "pollTimeoutSeconds": 5}
+    if sl is not None:
+        d.link_plugin("slack", sl_plugin)
+        config["slack"] = {"apiBase": sl.base, "allowedUsers": [u for u, _ in SL_USERS]}
     d.configure(config)
     firsts_tg = None
     try:
@@ -179,6 +226,8 @@ def run(ctx):
             time.sleep(0.2)
         if tg is not None:
             tg_error = bind_telegram_chats(d, tg, cwd)
+        if sl is not None:
+            sl_error = bind_slack_dms(d, sl, cwd)
         # Let start-up traffic (command registration, ...) finish before counting.
         quiet_until(fake, 2.0, 60)
         stats0 = fake.call("GET", "/stats")
@@ -206,7 +255,7 @@ def run(ctx):
                     for i in range(SESSIONS)}
         if tg is not None and tg_error is None:
             try:
-                firsts_tg = first_visible_rounds(fake, tg, pi_log)
+                firsts_tg = first_visible_rounds(fake, tg, pi_log, sl if sl_error is None else None)
             except (OSError, RuntimeError, ValueError, KeyError) as e:
                 tg_error = f"the Telegram rounds failed: {e}"
     finally:
@@ -214,6 +263,8 @@ def run(ctx):
         fake.stop()
         if tg is not None:
             tg.stop()
+        if sl is not None:
+            sl.stop()
 
     firsts = {e["tag"]: e["wall"] / 1e9 for e in read_jsonl(pi_log) if e.get("ev") == "first_delta"}
     done = {e["tag"]: e for e in read_jsonl(pi_log) if e.get("ev") == "done" and e.get("tag", "").startswith("ch")}
@@ -293,6 +344,23 @@ def run(ctx):
     add("telegram / discord, first delta → first visible text (p50s)",
         statistics.median(tgm["delta"]) / max(statistics.median(dcm["delta"]), 1e-6))
     add("fake Telegram violations", len(firsts_tg["violations"]), "0", not firsts_tg["violations"])
+    slm = firsts_tg.get("slack")
+    if sl_error is not None or slm is None:
+        add("slack first visible text", "not run: " + " ".join(str(sl_error).split())[:100], "runs", False)
+        return rows
+    add(f"slack answers measured ({SL_CHATS} DMs × {ROUNDS} rounds)", f"{len(slm['message'])} / {SL_CHATS * ROUNDS}",
+        f"{SL_CHATS * ROUNDS}", len(slm["message"]) == SL_CHATS * ROUNDS)
+    if not slm["message"]:
+        add("slack first visible text", "none seen", "seen", False)
+        return rows
+    add("slack message → first visible text p50 ms", 1000 * statistics.median(slm["message"]))
+    add("slack message → first visible text max ms", 1000 * max(slm["message"]))
+    add("slack first delta → first visible text p50 ms", 1000 * statistics.median(slm["delta"]))
+    add("slack first delta → first visible text max ms", 1000 * max(slm["delta"]), f"< {TARGET_S * 1000:g} ms",
+        max(slm["delta"]) < TARGET_S)
+    add("slack / discord, message → first visible text (p50s)",
+        statistics.median(slm["message"]) / max(statistics.median(dcm["message"]), 1e-6))
+    add("fake Slack violations", len(firsts_tg["slack_violations"]), "0", not firsts_tg["slack_violations"])
     return rows
 
 
@@ -313,15 +381,34 @@ def bind_telegram_chats(d, tg, cwd):
     return None
 
 
-def first_visible_rounds(fake, tg, pi_log):
+def bind_slack_dms(d, sl, cwd):
+    """Each Slack user binds their DM to a new session (`/pi new DIR slNN`). Returns why not, or None."""
+    try:
+        d.wait_plugin("slack", timeout=60)
+    except RelaydError as e:
+        return f"the slack plugin did not come up: {e}"
+    if not sl.call("GET", "/wait?for=hello&timeout=30").get("ok"):
+        return "the slack plugin did not connect to Socket Mode within 30 s"
+    for user in SL_USERS:
+        sl.call("POST", "/command", {"user": user[0], "name": user[1], "text": f"new {cwd} {user[1]}"})
+    for user in SL_USERS:
+        if not sl.call("GET", f"/wait?for=message&from=bot&channel={FakeSlack.dm(user)}&contains=Started%20{user[1]}&timeout=60").get("ok"):
+            return f"/pi new in {user[1]}'s DM did not start a session within 60 s"
+    return None
+
+
+def first_visible_rounds(fake, tg, pi_log, sl=None):
     """ROUNDS rounds of TG_CHATS Telegram private chats and as many Discord channels prompted at
     once (which messenger goes first alternates). Per messenger: seconds from each user's message
     and from pi's first delta to the first request that put text of the answer in the chat."""
     tg_cursor = tg.call("GET", "/cursor")["cursor"]
     dc_cursor = fake.call("GET", "/cursor")["cursor"]
+    sl_cursor = sl.call("GET", "/cursor")["cursor"] if sl is not None else 0
     sent = {}  # tag -> (messenger, chat, wall time of the message)
     for r in range(ROUNDS):
         order = ("tg", "dc") if r % 2 == 0 else ("dc", "tg")
+        if sl is not None:
+            order = order + ("sl",) if r % 2 == 0 else ("sl",) + order
         for i in range(TG_CHATS):
             for kind in order:
                 tag = f"{kind}{i:02d}r{r}"
@@ -329,11 +416,14 @@ def first_visible_rounds(fake, tg, pi_log):
                 if kind == "tg":
                     sent[tag] = ("telegram", TG_USERS[i][0], time.time())
                     tg.say(TG_USERS[i], text)
+                elif kind == "sl":
+                    sent[tag] = ("slack", FakeSlack.dm(SL_USERS[i]), time.time())
+                    sl.say(SL_USERS[i], text)
                 else:
                     sent[tag] = ("discord", channel_id(i), time.time())
                     fake.call("POST", "/messages", {"channel_id": channel_id(i), "author": {"id": USER, "username": "alice"},
                                                     "mention_bot": True, "content": text})
-        want = {f"{k}{i:02d}r{r}" for k in ("tg", "dc") for i in range(TG_CHATS)}
+        want = {f"{k}{i:02d}r{r}" for k in order for i in range(TG_CHATS)}
         deadline = time.monotonic() + ROUND_SECONDS + 60
         while not want <= {e.get("tag") for e in read_jsonl(pi_log) if e.get("ev") == "done"}:
             if time.monotonic() > deadline:
@@ -361,7 +451,14 @@ def first_visible_rounds(fake, tg, pi_log):
         if not (isinstance(body, dict) and (body.get("content") or "").strip()):
             continue
         shown.setdefault(("discord", parts[4]), []).append(r["time"])
-    out = {m: {"message": [], "delta": []} for m in ("telegram", "discord")}
+    if sl is not None:
+        # The fake's log: each post and update with its time; the bot's posts carry by_bot.
+        for e in sl.call("GET", "/log", timeout=120)["log"]:
+            if e.get("seq", 0) <= sl_cursor or not (e.get("text") or "").strip():
+                continue
+            if (e.get("kind") == "message" and e.get("by_bot")) or e.get("kind") == "edit":
+                shown.setdefault(("slack", e["channel"]), []).append(e["at"])
+    out = {m: {"message": [], "delta": []} for m in ("telegram", "discord", "slack")}
     for tag, (messenger, chat, at) in sent.items():
         seen = sorted(t for t in shown.get((messenger, chat), []) if t >= at)
         if not seen or tag not in firsts:
@@ -369,6 +466,9 @@ def first_visible_rounds(fake, tg, pi_log):
         out[messenger]["message"].append(seen[0] - at)
         out[messenger]["delta"].append(seen[0] - firsts[tag])
     out["violations"] = tg.call("GET", "/violations?severity=error")["violations"]
+    out["slack_violations"] = sl.call("GET", "/violations?severity=error")["violations"] if sl is not None else []
+    if sl is None:
+        del out["slack"]
     return out
 
 

@@ -52,6 +52,12 @@ extension Config {
             warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
             pluginSections["telegram"] = telegram.normalising(field.node.jsonValue)
         }
+        if let field = top.field("slack") {
+            let section = try field.section()
+            slack = try SlackSettings(section, home: home, warnings: &warnings)
+            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
+            pluginSections["slack"] = slack.normalising(field.node.jsonValue)
+        }
         for pair in top.unknownKeys {
             // `x-` keys hold anchors for reuse (the docker-compose convention), so they are quiet.
             guard case .scalar(let name, _) = pair.key.content, !name.hasPrefix(Self.extensionPrefix) else { continue }

@@ -16,6 +16,8 @@ struct Config: Sendable, Equatable {
     var discord = DiscordSettings()
     /// The `telegram:` section as checked by the loader, handed to the plugin normalised.
     var telegram = TelegramSettings()
+    /// The `slack:` section as checked by the loader, handed to the plugin normalised.
+    var slack = SlackSettings()
     /// Top-level sections named after plugins, sent to each plugin in `welcome.config`. A plugin
     /// without a section gets `{}` (see `section(forPlugin:)`).
     var pluginSections: [String: JSONValue] = [:]

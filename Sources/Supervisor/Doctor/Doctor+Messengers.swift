@@ -12,7 +12,7 @@ extension Doctor {
         for kind in SetupMessenger.allCases {
             let name = kind.rawValue
             let section = loaded.config.pluginSections[name]
-            let variable = section?["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
+            let variable = section?[kind.tokens[0].configKey]?.stringValue ?? kind.defaultTokenEnv
             let token = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
             guard section != nil || token != nil else { continue }
             any = true

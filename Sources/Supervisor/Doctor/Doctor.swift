@@ -54,7 +54,7 @@ struct Doctor: Sendable {
         return Set(
             SetupMessenger.allCases.filter { kind in
                 let section = loaded.config.pluginSections[kind.rawValue]
-                let variable = section?["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
+                let variable = section?[kind.tokens[0].configKey]?.stringValue ?? kind.defaultTokenEnv
                 return section != nil || environment[variable].map { !$0.isEmpty } == true
             }.map(\.rawValue))
     }

@@ -61,8 +61,12 @@ final class HTTPTransfer: @unchecked Sendable {
             } else if request.method != "GET" {
                 ccurl_setopt_str(handle, CURLOPT_CUSTOMREQUEST, request.method)
             }
-        case .json(let bytes):
-            headerList = curl_slist_append(headerList, "Content-Type: application/json")
+        case .json(let bytes), .bytes(let bytes, _):
+            if case .bytes(_, let contentType) = request.body {
+                headerList = curl_slist_append(headerList, "Content-Type: " + contentType)
+            } else {
+                headerList = curl_slist_append(headerList, "Content-Type: application/json")
+            }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
             buffer.copyBytes(from: bytes)
             requestBody = buffer

@@ -35,6 +35,12 @@ final class StackFake: Sendable {
             name: "telegram", script: RepoPaths.root + "/Tests/Fakes/fake_telegram/fake_telegram.py", folder: folder, arguments: arguments)
     }
 
+    /// The fake Slack (Web API and Socket Mode).
+    static func slack(folder: String, arguments: [String]) async throws -> StackFake {
+        try await StackFake(
+            name: "slack", script: RepoPaths.root + "/Tests/Fakes/fake_slack/fake_slack.py", folder: folder, arguments: arguments)
+    }
+
     init(name: String, script: String, folder: String, arguments: [String]) async throws {
         self.name = name
         let portFile = folder + "/fake-\(name)-port.json"

@@ -59,7 +59,9 @@ struct PairCommand: ParsableCommand {
         let minutes = max(1, (event["expiresInSeconds"]?.intValue ?? 600) / 60)
         var lines = ["Pairing code for \(messenger): \(code)", ""]
         let bot = event["bot"]?.stringValue.map { " to \($0)" } ?? ""
-        lines.append("Send this in a direct message\(bot):  /pair \(code)")
+        // Slack takes every message starting with "/" as a slash command: there it is /pi's word.
+        let claim = messenger.lowercased() == "slack" ? "/pi pair" : "/pair"
+        lines.append("Send this in a direct message\(bot):  \(claim) \(code)")
         if let link = event["link"]?.stringValue {
             lines.append("or open:  \(link)")
             if !noQR, let qr = try? QRCode(bytes: Array(link.utf8)) { lines += ["", qr.terminalText()] }

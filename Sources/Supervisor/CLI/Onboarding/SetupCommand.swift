@@ -11,18 +11,28 @@ struct SetupCommand: AsyncParsableCommand {
         commandName: "setup",
         abstract: "Check a bot token with the messenger's own plugin and save it in the home's .env.",
         discussion: """
-            MESSENGER is discord or telegram. The token comes from --token-stdin, else the variable the \
+            MESSENGER is discord, telegram or slack. The token comes from --token-stdin, else the variable the \
             plugin reads (DISCORD_BOT_TOKEN, TELEGRAM_BOT_TOKEN, or the messenger's tokenEnv), else a \
-            prompt that does not echo. It is checked against the service through the plugin, so the \
+            prompt that does not echo. Slack needs two: SLACK_BOT_TOKEN (xoxb-…) and SLACK_APP_TOKEN \
+            (xapp-…), one a line on standard input; setup slack also prints the app manifest to create \
+            the app from. It is checked against the service through the plugin, so the \
             plugin's proxy and apiBase settings apply, and saved only if the service accepts it (.env, \
             mode 600; other lines are kept). The token is never printed. Safe to run again.
             """)
 
-    @Argument(help: "discord or telegram.") var messenger: String
+    @Argument(help: "discord, telegram or slack.") var messenger: String
     @Flag(name: .customLong("token-stdin"), help: "Read the token from standard input.") var tokenStdin = false
+    @Flag(help: "slack: print the app manifest (docs/slack-app-manifest.yaml) and stop.") var manifest = false
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
+        if manifest {
+            guard messenger.lowercased() == "slack" else {
+                CLIFailure.exit(SetupError(description: "--manifest is for slack only"), json: output.json)
+            }
+            StandardStreams.writeOutput(SlackAppManifest.yaml + "\n")
+            return
+        }
         do {
             let report = try await setUp()
             output.emit(report.json) { report.text }
@@ -40,51 +50,83 @@ struct SetupCommand: AsyncParsableCommand {
             throw SetupError(description: "\(error)")
         }
         let section = loaded.config.pluginSections[kind.rawValue] ?? [:]
-        let variable = section["tokenEnv"]?.stringValue ?? kind.defaultTokenEnv
-        let token = try await readToken(kind, variable: variable, environment: environment, saved: loaded.dotenv[variable])
-        guard DotEnv.canWrite(token) else {
-            throw SetupError(description: "that token has characters no bot token has (quotes, line breaks); copy it again")
+        var tokens: [(variable: String, value: String)] = []
+        let piped = tokenStdin ? try await pipedTokens() : []
+        if kind == .slack, piped.isEmpty, !output.json,
+            kind.tokens.contains(where: { environment[section[$0.configKey]?.stringValue ?? $0.defaultEnv]?.isEmpty ?? true })
+        {
+            // Someone about to be asked for Slack's tokens may not have the app yet.
+            StandardStreams.writeError(SlackAppManifest.instructions)
+        }
+        for (index, wanted) in kind.tokens.enumerated() {
+            let variable = section[wanted.configKey]?.stringValue ?? wanted.defaultEnv
+            let value = try readToken(
+                kind, wanted, variable: variable, piped: Self.pick(piped, wanted, index: index, of: kind.tokens.count), environment: environment,
+                saved: loaded.dotenv[variable])
+            guard DotEnv.canWrite(value) else {
+                throw SetupError(description: "that \(wanted.name) has characters no token has (quotes, line breaks); copy it again")
+            }
+            if !wanted.prefix.isEmpty, !value.hasPrefix(wanted.prefix) {
+                throw SetupError(
+                    description: "the \(kind.title) \(wanted.name) starts with \(wanted.prefix) (from \(wanted.source)); that one does not")
+            }
+            tokens.append((variable, value))
         }
         guard let plugin = PluginDiscovery.installed(kind.rawValue, home: home) else {
             throw SetupError(
                 description: "no \(kind.rawValue) plugin found in \(home.pluginsDir) or the bundled plugin folder; build it (make build) first")
         }
-        let identity = try await check(plugin: plugin, kind: kind, config: section, variable: variable, token: token, dotenv: loaded.dotenv)
+        let identity = try await check(plugin: plugin, kind: kind, config: section, tokens: tokens, dotenv: loaded.dotenv)
         try FileManager.default.createDirectory(atPath: home.root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let existing = FileManager.default.contents(atPath: home.dotenvFile).map { [UInt8]($0) } ?? []
-        do { try AtomicFile.writeOrThrow(DotEnv.setting(variable, to: token, in: existing), to: home.dotenvFile) } catch {
+        var contents = FileManager.default.contents(atPath: home.dotenvFile).map { [UInt8]($0) } ?? []
+        for token in tokens { contents = DotEnv.setting(token.variable, to: token.value, in: contents) }
+        do { try AtomicFile.writeOrThrow(contents, to: home.dotenvFile) } catch {
             throw SetupError(description: "the token is good, but \(error)")
         }
         return SetupReport(
-            kind: kind, identity: identity, variable: variable, file: home.dotenvFile, daemonRunning: ControlClient.isAlive(home.socketPath))
+            kind: kind, identity: identity, variable: tokens.map(\.variable).joined(separator: " and "), file: home.dotenvFile,
+            daemonRunning: ControlClient.isAlive(home.socketPath))
     }
 
-    private func readToken(_ kind: SetupMessenger, variable: String, environment: [String: String], saved: String?) async throws -> String {
-        if tokenStdin {
-            let text = String(decoding: await SendCommand.readAll(0), as: UTF8.self)
-            let token = text.trimmed()
-            guard !token.isEmpty else { throw SetupError(description: "--token-stdin: standard input was empty") }
-            return token
-        }
+    /// Standard input's tokens, one a line (Slack's two: the bot token and the app-level token).
+    private func pipedTokens() async throws -> [String] {
+        let text = String(decoding: await SendCommand.readAll(0), as: UTF8.self)
+        let tokens = text.split(whereSeparator: \.isNewline).map { String($0).trimmed() }.filter { !$0.isEmpty }
+        guard !tokens.isEmpty else { throw SetupError(description: "--token-stdin: standard input was empty") }
+        return tokens
+    }
+
+    /// The piped token for `wanted`: the one with its prefix, else the one in its place.
+    private static func pick(_ piped: [String], _ wanted: SetupMessenger.Token, index: Int, of count: Int) -> String? {
+        if !wanted.prefix.isEmpty, let found = piped.first(where: { $0.hasPrefix(wanted.prefix) }) { return found }
+        return piped.count == count ? piped[index] : (index == 0 ? piped.first : nil)
+    }
+
+    private func readToken(
+        _ kind: SetupMessenger, _ wanted: SetupMessenger.Token, variable: String, piped: String?, environment: [String: String], saved: String?
+    ) throws -> String {
+        if let piped { return piped }
         if let token = environment[variable]?.trimmed(), !token.isEmpty { return token }
         let keep = saved.map { _ in " (Enter keeps the one saved in .env)" } ?? ""
-        guard let typed = SecretPrompt.read("\(kind.title) bot token from \(kind.tokenSource)\(keep): ") else {
+        guard let typed = SecretPrompt.read("\(kind.title) \(wanted.name) from \(wanted.source)\(keep): ") else {
             throw SetupError(
-                description: "no token: pipe it in with --token-stdin, set \(variable), or run setup in a terminal to be asked for it")
+                description:
+                    "no \(wanted.name): pipe it in with --token-stdin\(kind.tokens.count > 1 ? " (one token a line)" : ""), set \(variable), or run setup in a terminal to be asked for it"
+            )
         }
         let token = typed.trimmed()
         if token.isEmpty, let saved { return saved }
-        guard !token.isEmpty else { throw SetupError(description: "no token given") }
+        guard !token.isEmpty else { throw SetupError(description: "no \(wanted.name) given") }
         return token
     }
 
     /// Asks the plugin who the bot is (`MessengerIdentityCheck`), with the token in its environment.
     private func check(
-        plugin: String, kind: SetupMessenger, config: JSONValue, variable: String, token: String, dotenv: [String: String]
+        plugin: String, kind: SetupMessenger, config: JSONValue, tokens: [(variable: String, value: String)], dotenv: [String: String]
     ) async throws -> MessengerIdentity {
         // .env's other settings (a proxy, say) reach the plugin as they would under the daemon.
         var environment = dotenv
-        environment[variable] = token
+        for token in tokens { environment[token.variable] = token.value }
         do {
             return try await MessengerIdentityCheck.identity(plugin: plugin, name: kind.rawValue, config: config, environment: environment)
         } catch {

@@ -25,6 +25,7 @@ struct SetupReport {
         switch kind {
         case .discord: lines += ["", "Invite the bot to your server:", "  \(identity.link)"]
         case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
+        case .slack: lines += ["", "Open the bot's DM:", "  \(identity.link)", "The app manifest: pi-relayd setup slack --manifest"]
         }
         if !identity.notes.isEmpty || !identity.problems.isEmpty {
             lines += [""] + identity.problems.map { "✗ " + $0 } + identity.notes.map { "• " + $0 }

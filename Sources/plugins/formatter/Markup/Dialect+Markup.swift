@@ -9,9 +9,7 @@ extension Dialect {
         case .telegramHTML:
             return TelegramHTML()
         case .slackMrkdwn:
-            // Slack's mrkdwn has no renderer of its own yet: it gets Discord's markdown, which
-            // Slack shows mostly legible. A `SlackMrkdwn: Markup` slots in here.
-            return DiscordMarkdown()
+            return SlackMrkdwn()
         case .ansi:
             return ANSITerminal()
         }

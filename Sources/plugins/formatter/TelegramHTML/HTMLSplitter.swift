@@ -8,26 +8,29 @@
 /// the styles of its own units. A chunk never starts with whitespace and is never empty.
 struct HTMLSplitter {
     let limit: Int
+    /// How a chunk's units are written: Telegram HTML unless a dialect says otherwise (Slack's
+    /// mrkdwn splits the same styled text).
+    var write: (StyledText, Range<Int>) -> String = { $0.html($1) }
 
     /// The chunks of the text from unit `start` on. Numbered when there is more than one and
     /// `numbered`.
     func split(_ text: StyledText, from start: Int = 0, numbered: Bool) -> [String] {
         let whole = start..<text.units.count
         if text.visibleLength(whole) <= limit {
-            let html = text.html(whole)
+            let html = write(text, whole)
             return html.isEmpty ? [] : [html]
         }
         let breaks = text.breakClasses(), offsets = text.costOffsets()
         if !numbered {
-            return pieces(text, breaks, offsets, from: start, reserve: 0, final: true).pieces.map { text.html($0) }
+            return pieces(text, breaks, offsets, from: start, reserve: 0, final: true).pieces.map { write(text, $0) }
         }
         var digits = 1
         while true {
             let found = pieces(text, breaks, offsets, from: start, reserve: ChunkNumbering.reserve(digits: digits), final: true).pieces
             if found.count < ChunkNumbering.capacity(digits: digits) || digits >= 6 {
-                if found.count == 1 { return [text.html(found[0])] }
+                if found.count == 1 { return [write(text, found[0])] }
                 return found.enumerated().map { index, piece in
-                    "[\(index + 1)/\(found.count)]" + (text.startsWithBlock(piece) ? "\n" : " ") + text.html(piece)
+                    "[\(index + 1)/\(found.count)]" + (text.startsWithBlock(piece) ? "\n" : " ") + write(text, piece)
                 }
             }
             digits += 1
@@ -38,7 +41,7 @@ struct HTMLSplitter {
     /// unnumbered, and the unit where the rest starts. `text` must end at a line boundary.
     func settledChunks(_ text: StyledText) -> (chunks: [String], rest: Int) {
         let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(), from: 0, reserve: 0, final: false)
-        return (found.map { text.html($0) }, end)
+        return (found.map { write(text, $0) }, end)
     }
 
     /// Greedy cuts from `start`, each chunk starting at its first non-blank unit. When not

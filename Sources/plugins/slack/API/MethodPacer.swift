@@ -1,0 +1,53 @@
+/// Paces Web API calls so normal traffic never meets a 429: a token bucket per method (per
+/// channel for posting) sized by its tier, plus the holds a 429's `Retry-After` sets on a method.
+/// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds
+/// survive a restart (the spec: keep the deadline across a plugin restart), and so do the
+/// buckets of Tier 1 methods, whose minute is longer than a restart. A restarted plugin does not
+/// know what its predecessor just called, so its other buckets fill from its start instead of
+/// starting full.
+struct MethodPacer: Codable, Sendable, Equatable {
+    struct Bucket: Codable, Sendable, Equatable {
+        var tokens: Double
+        var at: Double
+    }
+
+    var buckets: [String: Bucket] = [:]
+    /// A method may not be called before this time.
+    var holds: [String: Double] = [:]
+    /// When this process started pacing.
+    var startedAt: Double = 0
+
+    /// Takes a call of `method` (to `channel`) and returns how long to wait before making it.
+    mutating func reserve(method: String, channel: String?, now: Double) -> Double {
+        let hold = holdLeft(method: method, now: now)
+        guard let tier = MethodTier.of(method) else { return hold }
+        let key = tier.perChannel ? method + "/" + (channel ?? "") : method
+        // A Tier 1 bucket is saved whenever it is used: one not on file was not spent.
+        let fresh = tier == .tier1 ? tier.burst : min(tier.burst, max(0, now - startedAt) * tier.perSecond)
+        var bucket = buckets[key] ?? Bucket(tokens: fresh, at: now)
+        bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
+        bucket.at = now
+        bucket.tokens -= 1
+        buckets[key] = bucket
+        if buckets.count > 2000 { buckets = buckets.filter { now - $0.value.at < 120 } }
+        let wait = bucket.tokens >= 0 ? 0 : -bucket.tokens / tier.perSecond
+        return max(wait, hold)
+    }
+
+    /// How long `method` is still held by a 429 (0 when it is free).
+    func holdLeft(method: String, now: Double) -> Double { max(0, (holds[method] ?? 0) - now) }
+
+    /// A 429: no call of `method` for `seconds`.
+    mutating func hold(method: String, seconds: Double, now: Double) {
+        holds[method] = max(holds[method] ?? 0, now + seconds)
+        holds = holds.filter { $0.value > now }
+    }
+
+    /// What is worth saving: the holds still running and the Tier 1 buckets.
+    func saved(now: Double) -> MethodPacer {
+        var copy = MethodPacer()
+        copy.holds = holds.filter { $0.value > now }
+        copy.buckets = buckets.filter { MethodTier.of($0.key) == .tier1 }
+        return copy
+    }
+}

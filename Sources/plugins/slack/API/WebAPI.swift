@@ -1,0 +1,229 @@
+import FoundationEssentials
+import Logging
+import PiRelayHTTP
+import PiRelaySDK
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Slack's Web API over libcurl: `POST <apiBase>/<method>` with the token in the Authorization
+/// header (never in a body or URL), JSON with `charset=utf-8` for writes and form fields for
+/// reads (Slack drops JSON arguments of read methods). Every call waits its turn in
+/// `MethodPacer`; a 429 holds the method for its `Retry-After` (saved, so a restarted plugin
+/// still waits) and is retried; a 5xx or a dropped connection is retried with backoff. Every
+/// answer's `ok` decides, never the HTTP status. Calls suspend, never block a thread.
+final class WebAPI: Sendable {
+    enum TokenKind: Sendable {
+        case bot
+        case app
+    }
+
+    struct Counters: Sendable {
+        var requests = 0
+        var rateLimited = 0
+        var failures = 0
+    }
+
+    let base: String
+    private let botToken: SlackToken
+    private let appToken: SlackToken
+    private let proxy: ProxySetting
+    private let loop: TransferLoop
+    private let logger: Logger
+    private let pacer: Mutex<MethodPacer>
+    private let holdsPath: String?
+    private let counters = Mutex(Counters())
+    private let warned = Mutex(Set<String>())
+
+    init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String?) {
+        self.base = base
+        self.botToken = botToken
+        self.appToken = appToken
+        self.proxy = proxy
+        self.loop = loop
+        self.logger = logger
+        self.holdsPath = holdsPath
+        var restored = MethodPacer()
+        restored.startedAt = Date().timeIntervalSince1970
+        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
+            let saved = try? JSONDecoder().decode(MethodPacer.self, from: data)
+        {
+            restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
+            restored.buckets = saved.buckets
+            if !restored.holds.isEmpty {
+                logger.info("rate limits: the previous run left \(restored.holds.keys.sorted().joined(separator: ", ")) on hold after a 429")
+            }
+        }
+        pacer = Mutex(restored)
+    }
+
+    var stats: Counters { counters.withLock { $0 } }
+
+    /// Calls `method` and returns Slack's whole answer (`ok` was true). `form` sends the
+    /// arguments form-encoded, as read methods need; `channel` is where a post goes, for its
+    /// per-channel pace.
+    @discardableResult
+    func call(
+        _ method: String, _ args: JSONValue = [:], token kind: TokenKind = .bot, form: Bool = false, channel: String? = nil,
+        timeout: Duration = .seconds(30)
+    ) async throws -> JSONValue {
+        let token = kind == .bot ? botToken : appToken
+        let body: HTTPBody
+        if form {
+            let pairs = (args.objectValue ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+                Self.formEncoded(key) + "=" + Self.formEncoded(value.stringValue ?? String(decoding: value.serializedBytes(), as: UTF8.self))
+            }
+            body = .bytes(Array(pairs.joined(separator: "&").utf8), contentType: "application/x-www-form-urlencoded")
+        } else if args.objectValue?.isEmpty ?? true {
+            body = .none
+        } else {
+            body = .bytes(args.serializedBytes(), contentType: "application/json; charset=utf-8")
+        }
+        let url = SecretURL(base + "/" + method)
+        var attempt = 0
+        while true {
+            attempt += 1
+            let now = Date().timeIntervalSince1970
+            let wait = pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
+            if MethodTier.of(method) == .tier1 { save() }
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+            counters.withLock { $0.requests += 1 }
+            let request = HTTPRequest(
+                method: "POST", url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, proxy: proxy,
+                maxBytes: 16 << 20)
+            let response: HTTPResponse
+            switch await loop.perform(request) {
+            case .success(let answer): response = answer
+            case .failure(.cancelled): throw CancellationError()
+            case .failure(let error):
+                counters.withLock { $0.failures += 1 }
+                guard attempt < 4 else { throw SlackAPIError(method: method, status: 0, error: token.masking(error.description)) }
+                logger.debug("\(method): \(token.masking(error.description)); retrying")
+                try await Task.sleep(for: .milliseconds(500 * attempt))
+                continue
+            }
+            if response.status == 429 {
+                counters.withLock { $0.rateLimited += 1 }
+                let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
+                logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
+                hold(method: method, seconds: seconds)
+                guard attempt < 8 else { throw SlackAPIError(method: method, status: 429, error: "ratelimited") }
+                continue
+            }
+            guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
+                counters.withLock { $0.failures += 1 }
+                if response.status >= 500, attempt < 4 {
+                    try await Task.sleep(for: .milliseconds(1000 * attempt))
+                    continue
+                }
+                throw SlackAPIError(
+                    method: method, status: response.status, error: "HTTP \(response.status), not a Web API answer (is slack.apiBase right?)")
+            }
+            if let warning = json["warning"]?.stringValue { warnOnce(method, warning) }
+            if ok { return json }
+            var error = SlackAPIError(method: method, status: response.status, error: token.masking(json["error"]?.stringValue ?? "unknown_error"))
+            error.needed = json["needed"]?.stringValue
+            error.messages = json["response_metadata"]?["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if error.isTransient, attempt < 4 {
+                counters.withLock { $0.failures += 1 }
+                try await Task.sleep(for: .milliseconds(1000 * attempt))
+                continue
+            }
+            throw error
+        }
+    }
+
+    /// Sends a file's bytes to an upload URL `files.getUploadURLExternal` gave: no token (the URL
+    /// is the permission), HTTP 200 means stored.
+    func upload(bytes: [UInt8], to uploadURL: String) async throws {
+        let request = HTTPRequest(
+            method: "POST", url: SecretURL(uploadURL), body: .bytes(bytes, contentType: "application/octet-stream"), timeout: .seconds(120),
+            proxy: proxy, maxBytes: 1 << 20)
+        counters.withLock { $0.requests += 1 }
+        switch await loop.perform(request) {
+        case .success(let response) where response.status == 200: return
+        case .success(let response): throw SlackAPIError(method: "upload", status: response.status, error: "HTTP \(response.status)")
+        case .failure(let error): throw SlackAPIError(method: "upload", status: 0, error: error.description)
+        }
+    }
+
+    /// Downloads a file's `url_private` with the bot token into `destination`. The token goes to
+    /// Slack's own hosts only; an HTML answer is Slack's sign-in page (no access), not the file.
+    func download(_ url: String, to destination: String, maxBytes: Int) async throws {
+        guard Self.isSlackHost(url, apiBase: base) else {
+            throw SlackAPIError(method: "download", status: 0, error: "not a Slack file address; the bot token is not sent there")
+        }
+        let request = HTTPRequest(
+            url: SecretURL(url), headers: ["Authorization: Bearer " + botToken.value], timeout: .seconds(120), proxy: proxy, maxBytes: maxBytes)
+        switch await loop.perform(request) {
+        case .success(let response) where response.status == 200:
+            if (response[header: "Content-Type"] ?? "").hasPrefix("text/html") {
+                throw SlackAPIError(method: "download", status: 200, error: "Slack answered with its sign-in page (does the app have files:read?)")
+            }
+            guard FileManager.default.createFile(atPath: destination, contents: Data(response.body), attributes: [.posixPermissions: 0o600]) else {
+                throw SlackAPIError(method: "download", status: 0, error: "cannot write \(destination)")
+            }
+        case .success(let response):
+            throw SlackAPIError(method: "download", status: response.status, error: "HTTP \(response.status)")
+        case .failure(let error):
+            throw SlackAPIError(method: "download", status: 0, error: botToken.masking(error.description))
+        }
+    }
+
+    /// `url` is on a host of Slack's (`*.slack.com`, `*.slack-edge.com`) or the API's own host (a
+    /// test double or a proxy in front of Slack).
+    static func isSlackHost(_ url: String, apiBase: String) -> Bool {
+        func host(_ text: String) -> String {
+            guard let start = text.firstRange(of: "://")?.upperBound else { return "" }
+            let rest = text[start...]
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            return String(rest[..<end]).lowercased()
+        }
+        let target = host(url)
+        guard !target.isEmpty, !target.contains("@") else { return false }
+        let name = target.split(separator: ":").first.map(String.init) ?? target
+        return target == host(apiBase) || name == "slack.com" || name.hasSuffix(".slack.com") || name.hasSuffix(".slack-edge.com")
+    }
+
+    private func warnOnce(_ method: String, _ warning: String) {
+        let key = method + ":" + warning
+        guard warned.withLock({ $0.insert(key).inserted }) else { return }
+        logger.warning("\(method): Slack warns \(warning) (a bug of ours; the call went through)")
+    }
+
+    private func hold(method: String, seconds: Double) {
+        pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
+        save()
+    }
+
+    /// Writes what a restarted plugin must still respect.
+    private func save() {
+        let now = Date().timeIntervalSince1970
+        let saved = pacer.withLock { $0.saved(now: now) }
+        guard let holdsPath, let data = try? JSONEncoder().encode(saved) else { return }
+        let temporary = holdsPath + ".tmp"
+        if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
+            rename(temporary, holdsPath)
+        }
+    }
+
+    private static func formEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

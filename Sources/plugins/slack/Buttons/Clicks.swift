@@ -1,0 +1,73 @@
+import Logging
+import PiRelaySDK
+
+/// `block_actions` (a button or a select): the allowlist on the clicker (in channels anyone can
+/// click), then the supervisor through the command layer: `chat.answer` for a question (its
+/// message at once updated with who answered, the controls gone) or `chat.command` `action` for
+/// a Reply's button; the reply shown to the clicker alone where Slack can.
+struct Clicks: Sendable {
+    let poster: Poster
+    let questions: QuestionMessages
+    let allowlist: Allowlist
+    let connection: PluginConnection
+    let replies: Replies
+    let logger: Logger
+
+    func handle(_ payload: JSONValue) async {
+        guard let user = payload["user"]?["id"]?.stringValue, let action = payload["actions"]?.arrayValue?.first,
+            let actionID = action["action_id"]?.stringValue
+        else { return }
+        let channel = payload["container"]?["channel_id"]?.stringValue ?? payload["channel"]?["id"]?.stringValue ?? ""
+        let ts = payload["container"]?["message_ts"]?.stringValue ?? ""
+        let thread = payload["message"]?["thread_ts"]?.stringValue
+        let place = Place(channel: channel, thread: thread == ts ? nil : thread)
+        let name = payload["user"]?["name"]?.stringValue ?? payload["user"]?["username"]?.stringValue
+        let chat = Chat(
+            messenger: "slack", channel: channel, thread: place.thread, user: user, userName: name, dm: channel.hasPrefix("D"), mentioned: true)
+        guard allowlist.permits(user) else {
+            logger.notice("refused a click from user \(user) in \(channel): not in the allowlist")
+            do { try await poster.ephemeral("Not authorized.", to: user, in: place) } catch { logger.debug("refusing a click: \(error)") }
+            return
+        }
+        let value = action["selected_option"]?["value"]?.stringValue ?? action["value"]?.stringValue ?? ""
+        let reply: Reply
+        do {
+            if actionID.hasPrefix(Blocks.questionPrefix) {
+                guard let question = await questions.find(channel: channel, ts: ts) else {
+                    try await poster.ephemeral("This question is closed.", to: user, in: place)
+                    return
+                }
+                var params = ChatAnswerParams(chat: chat, sessionID: question.sessionID, questionID: question.questionID)
+                let shown: String
+                switch value {
+                case "yes": (params.confirmed, shown) = (true, "Yes")
+                case "no": (params.confirmed, shown) = (false, "No")
+                case "cancel": (params.cancelled, shown) = (true, "cancelled")
+                default:
+                    guard let index = Int(value), question.options.indices.contains(index) else { return }
+                    params.value = question.options[index]
+                    shown = question.options[index]
+                }
+                logger.info("answer to question \(question.questionID) from \(user)")
+                await questions.answered(channel: channel, ts: ts, by: user)
+                let note = "Answered by " + SlackText.mention(user) + ": " + SlackText.escaped(shown)
+                let text = SlackText.escaped(question.title)
+                try? await poster.edit(
+                    ts, in: Place(channel: channel, thread: question.thread), to: text + "\n" + note, blocks: Blocks.closed(text, note: note))
+                reply = try await connection.request(.chatAnswer, params)
+            } else {
+                logger.info("button \(value) from \(user) in \(channel)")
+                var answer = try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": value]))
+                if !chat.dm { answer.ephemeral = true }
+                reply = answer
+            }
+        } catch let error as RemoteError {
+            reply = Reply(
+                text: error.code == .notAuthorized ? "Not authorized." : "⚠️ \(error.message.isEmpty ? error.code.rawValue : error.message)",
+                ephemeral: true)
+        } catch {
+            reply = Reply(text: "⚠️ pi-relayd did not answer (\(error)).", ephemeral: true)
+        }
+        await replies.show(reply, to: chat)
+    }
+}

@@ -1,0 +1,34 @@
+import Logging
+import PiRelaySDK
+
+/// How a supervisor reply (to a message, a `/pi` command or a click) shows in Slack.
+struct Replies: Sendable {
+    let poster: Poster
+    let threads: Threads
+    let logger: Logger
+
+    /// A supervisor reply: ephemeral in a channel when it asks to be, else a message in the
+    /// conversation, with its buttons; in a new session's thread when it asks for one.
+    func show(_ reply: Reply, to asked: Chat) async {
+        var chat = asked
+        // A new session's thread first, so that the reply (`Started …`) is its first message.
+        if let open = reply.openThread { chat = await threads.open(open, from: chat) }
+        let place = Place(channel: chat.channel, thread: chat.thread)
+        if !reply.isEmpty {
+            let chunks = SlackText.chunks(reply.text.isEmpty ? "…" : reply.text)
+            for (index, chunk) in chunks.enumerated() {
+                let blocks = index == 0 ? Blocks.reply(chunk, actions: reply.actions) : nil
+                do {
+                    if reply.ephemeral && !chat.dm {
+                        try await poster.ephemeral(chunk, to: chat.user, in: place, blocks: blocks)
+                    } else {
+                        try await poster.send(chunk, to: place, blocks: blocks)
+                    }
+                } catch {
+                    logger.warning("answering in \(place.key): \(error)")
+                }
+            }
+        }
+    }
+
+}

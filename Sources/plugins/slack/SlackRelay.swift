@@ -1,0 +1,141 @@
+import FoundationEssentials
+import Logging
+import PiRelayHTTP
+import PiRelaySDK
+
+/// pi-relay-slack: relays pi sessions to Slack. Slack's side is Socket Mode in (a WebSocket, no
+/// public URL) and the Web API out; the supervisor's side is the messenger contract of protocol §6.
+public struct SlackRelay: Plugin {
+    public static let manifest = PluginManifest(
+        name: "slack", version: "0.1.0", roles: ["messenger"],
+        // chat.update is Tier 3 (about 50 a minute for the whole workspace): a live view a
+        // second and a half at most, fewer when several runs stream at once (MethodPacer).
+        limits: ["maxMessageLength": SlackText.limit, "maxUploadBytes": 50 << 20, "liveIntervalMs": 1500],
+        summary: "relays pi sessions to Slack through Socket Mode: DMs, channels and threads, /pi, buttons, live output",
+        dialect: .slackMrkdwn)
+
+    let config: SlackConfig
+    let logger: Logger
+    let api: WebAPI
+    let inbox: Inbox
+    let socket: SocketMode
+    let deliveries: Deliveries
+    let live: LiveMessages
+    let threads: Threads
+    let progress: Progress
+    let questions: QuestionMessages
+    let allowlist: Allowlist
+    let started = Date()
+
+    public init(context: PluginContext) async throws {
+        let config = try SlackConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
+        let logger = context.logger
+        self.config = config
+        self.logger = logger
+        let store = StateStore(directory: context.stateDir)
+        api = WebAPI(
+            base: config.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: config.proxy, loop: TransferLoop(), logger: logger,
+            holdsPath: store.path("holds.json"))
+        let poster = Poster(api: api)
+        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
+        self.allowlist = allowlist
+        threads = Threads(poster: poster, connection: context.connection, store: store, logger: logger)
+        progress = Progress(poster: poster, store: store, logger: logger)
+        questions = QuestionMessages(store: store)
+        let replies = Replies(poster: poster, threads: threads, logger: logger)
+        let clicks = Clicks(
+            poster: poster, questions: questions, allowlist: allowlist, connection: context.connection, replies: replies, logger: logger)
+        var channels = Set(config.channels.map(\.id))
+        for binding in context.welcome.bindings where !binding.channel.hasPrefix("D") { channels.insert(binding.channel) }
+        let inbox = Inbox(
+            api: api, poster: poster, allowlist: allowlist, connection: context.connection, threads: threads, replies: replies,
+            progress: progress, clicks: clicks, store: store, spoolDir: context.spoolDir,
+            policy: ListenPolicy(botUser: "", requireMention: config.requireMention, channels: channels, threads: []), logger: logger)
+        self.inbox = inbox
+        socket = SocketMode(api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, logger: logger) { envelope in
+            await inbox.take(envelope)
+        }
+        live = LiveMessages(poster: poster, store: store, logger: logger)
+        deliveries = Deliveries(
+            poster: poster, live: live, progress: progress, questions: questions, sent: DeliveryLedger(path: store.path("sent.log")), logger: logger)
+        if allowlist.count == 0 && !context.welcome.checkOnly {
+            logger.warning(
+                "the allowlist is empty (slack.allowedUsers, SLACK_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair slack"
+            )
+        }
+        logger.info(
+            """
+            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
+            \(allowlist.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in channels
+            """)
+    }
+
+    public func run() async throws {
+        let me: JSONValue
+        do { me = try await api.call("auth.test") } catch let error as SlackAPIError where error.isTokenProblem {
+            throw PluginExit.notConfigured(
+                "Slack refused the bot token (\(error.error)): \(config.botTokenEnv) must hold the current xoxb-… token (OAuth & Permissions; reinstall the app if it was revoked)"
+            )
+        }
+        let user = me["user_id"]?.stringValue ?? ""
+        await inbox.learn(botUser: user)
+        logger.info("signed in as \(me["user"]?.stringValue ?? user) in \(me["team"]?.stringValue ?? "the workspace")")
+        await inbox.resumePending()
+        try await socket.run()
+    }
+
+    public func handle(_ request: PluginRequest) async throws -> JSONValue {
+        switch request.name {
+        case .chatPost?:
+            let params = try request.params(ChatPostParams.self)
+            await inbox.bound(params.target.channel)
+            try await deliveries.post(delivery: request.id, params)
+            return [:]
+        case .chatQuestionClosed?:
+            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
+            return [:]
+        case .chatThread?:
+            return try await threads.open(try request.params(ChatThreadParams.self)).json
+        case .chatAllowlist?:
+            allowlist.replace(with: try request.params(AllowlistParams.self))
+            logger.info("the allowlist now has \(allowlist.count) user(s)")
+            return [:]
+        case .messengerIdentity?:
+            return try await identity(try request.params(MessengerIdentityParams.self))
+        case .status?:
+            return await status()
+        default:
+            throw RemoteError.methodNotFound(request.method)
+        }
+    }
+
+    public func handle(notification method: String, params: JSONValue) async {
+        switch MethodName(rawValue: method) {
+        case .chatLive?:
+            guard let update = try? ChatLiveParams(json: params), let place = Place(update.target) else {
+                logger.debug("chat.live without a Slack target ignored")
+                return
+            }
+            await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+        default:
+            // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.
+            break
+        }
+    }
+
+    private func status() async -> JSONValue {
+        let counters = api.stats
+        return [
+            "api": [
+                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
+                "failures": JSONValue(counters.failures),
+            ],
+            "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],
+            "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
+            "duplicates": JSONValue(await inbox.duplicates), "allowedUsers": JSONValue(allowlist.count),
+            "liveRuns": JSONValue(await live.activeCount), "working": JSONValue(await progress.count),
+            "openQuestions": JSONValue(await questions.count),
+            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
+        ]
+    }
+}

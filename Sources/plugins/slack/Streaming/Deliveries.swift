@@ -1,0 +1,129 @@
+import FoundationEssentials
+import Logging
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
+/// Returning means Slack took everything, and only then does the SDK ack. Each message sent is
+/// recorded, so a delivery repeated after a crash sends only what had not gone out. A delivery
+/// that can never succeed (a channel the bot is not in, one that does not exist) is logged and
+/// dropped, or it would come back after every restart; a transient failure throws and it stays
+/// queued.
+struct Deliveries: Sendable {
+    let poster: Poster
+    let live: LiveMessages
+    let progress: Progress
+    let questions: QuestionMessages
+    let sent: DeliveryLedger
+    let logger: Logger
+
+    func post(delivery: String, _ params: ChatPostParams) async throws {
+        guard let place = Place(params.target) else { throw RemoteError.invalidParams("chat.post needs target.channel (a Slack conversation id)") }
+        do {
+            switch params.kind {
+            case .final: try await final(delivery, place, params)
+            case .question: try await question(delivery, place, params)
+            case .notice:
+                // Rendered for mrkdwn by the formatter (docs/PROTOCOL.md, "Markup").
+                let text = params.text ?? ""
+                for (index, chunk) in SlackText.split(text.isEmpty ? "…" : text).enumerated() {
+                    try await once("\(delivery):\(index)") {
+                        try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
+                    }
+                }
+                if text.hasPrefix("⚠️") || text.hasPrefix("⏹") { await progress.finished(in: place, ok: false) }
+            default:
+                var text = params.text ?? ""
+                if params.kind == .echo { text = "▶ " + text }
+                let chunks = text.isEmpty ? [] : SlackText.chunks(text)
+                for (index, chunk) in chunks.enumerated() {
+                    try await once("\(delivery):\(index)") {
+                        try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
+                    }
+                }
+            }
+            try await upload(params.files, delivery: delivery, to: place)
+        } catch let error as SlackAPIError where error.isPermanent {
+            logger.error("chat.post \(params.kind.rawValue) to \(place.key) dropped: \(error)")
+        }
+    }
+
+    func questionClosed(_ params: QuestionClosedParams) async throws {
+        let posted = await questions.remove(session: params.sessionID, question: params.questionID)
+        for message in posted {
+            let place = Place(channel: message.channel, thread: message.thread)
+            let title = SlackText.escaped(message.title)
+            var note = SlackText.escaped(params.text)
+            if let user = message.answeredBy { note = "Answered by " + SlackText.mention(user) + ". " + note }
+            do {
+                try await poster.edit(message.ts, in: place, to: title + "\n" + note, blocks: Blocks.closed(title, note: note))
+            } catch let error as SlackAPIError where error.isPermanent {
+                logger.warning("closing question \(params.questionID): \(error)")
+            }
+        }
+        if posted.isEmpty, let place = Place(params.target) {
+            try await once("closed:" + params.sessionID + "/" + params.questionID) {
+                try await poster.send(SlackText.escaped(params.text), to: place)
+            }
+        }
+    }
+
+    /// The answer: the live message (if the run showed one) becomes its first chunk, the rest
+    /// follow, then its files (a long answer's `.md`), and the prompt's ⏳ turns ✅.
+    private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
+        var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }.flatMap { SlackText.split($0) }
+        if chunks.isEmpty { chunks = SlackText.chunks(params.text ?? "(no text)") }
+        var liveMessage: (ts: String, shown: String)?
+        if let runID = params.runID { liveMessage = await live.finish(runID, in: place) }
+        for (index, chunk) in chunks.enumerated() {
+            try await once("\(delivery):\(index)") {
+                if index == 0, let liveMessage {
+                    if liveMessage.shown != chunk { try await poster.edit(liveMessage.ts, in: place, to: chunk) }
+                } else {
+                    try await poster.send(chunk, to: place)
+                }
+            }
+        }
+        try await upload(params.files, delivery: delivery, to: place)
+        if let runID = params.runID { await live.done(runID, in: place) }
+        await progress.finished(in: place, ok: true)
+    }
+
+    private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
+        guard let question = params.question else { throw RemoteError.invalidParams("a question post needs question") }
+        var text = "*" + SlackText.escaped(question.title) + "*" + (question.message.map { "\n" + SlackText.escaped($0) } ?? "")
+        switch question.method {
+        case "input", "editor": text += "\n_Reply with your answer" + (question.placeholder.map { " (" + SlackText.escaped($0) + ")" } ?? "") + "._"
+        case "select": text += "\n_Pick one, or reply with its number._"
+        default: break
+        }
+        let body = SlackText.split(text, limit: 2900)[0]
+        try await once(delivery + ":0") {
+            let ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question))
+            await questions.add(
+                .init(
+                    channel: place.channel, thread: place.thread, ts: ts, sessionID: question.sessionID, questionID: question.id,
+                    title: String(question.title.prefix(1000)), options: Array(question.options.prefix(100))))
+        }
+    }
+
+    private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
+        for (index, file) in files.enumerated() {
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            try await once("\(delivery):file\(index)") {
+                try await poster.upload(path: file.path, filename: file.filename, to: place)
+            }
+            unlink(file.path)
+        }
+    }
+
+    /// Does `work` unless a previous attempt of this delivery already did it.
+    private func once(_ key: String, _ work: () async throws -> Void) async throws {
+        guard !(await sent.contains(key)) else { return }
+        try await work()
+        await sent.record(key)
+    }
+}

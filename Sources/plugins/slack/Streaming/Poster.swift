@@ -1,0 +1,71 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// Posts, edits and uploads. Text always goes as `text` (the whole message, and the fallback
+/// when there are blocks); an edit of a message Slack no longer has, or cannot be edited,
+/// becomes a new message; an ephemeral to someone not in the channel goes to their DM.
+struct Poster: Sendable {
+    let api: WebAPI
+
+    /// Posts a message; returns its `ts`.
+    @discardableResult
+    func send(_ mrkdwn: String, to place: Place, blocks: JSONValue? = nil) async throws -> String {
+        var args = place.args(["text": .string(mrkdwn), "unfurl_links": false, "unfurl_media": false])
+        if let blocks { args["blocks"] = blocks }
+        let answer = try await api.call("chat.postMessage", args, channel: place.channel)
+        guard let ts = answer["ts"]?.stringValue else { throw SlackAPIError(method: "chat.postMessage", status: 200, error: "no ts in the answer") }
+        return ts
+    }
+
+    /// Replaces a message's text; `blocks` nil removes its blocks (buttons go with them), as
+    /// Slack does. Returns the message's `ts`: a new one when the old message could not be edited.
+    @discardableResult
+    func edit(_ ts: String, in place: Place, to mrkdwn: String, blocks: JSONValue? = nil) async throws -> String {
+        var args: JSONValue = ["channel": .string(place.channel), "ts": .string(ts), "text": .string(mrkdwn)]
+        args["blocks"] = blocks ?? []
+        do {
+            try await api.call("chat.update", args)
+            return ts
+        } catch let error as SlackAPIError where ["message_not_found", "cant_update_message", "edit_window_closed"].contains(error.error) {
+            return try await send(mrkdwn, to: place, blocks: blocks)
+        }
+    }
+
+    /// A message only `user` sees; in their DM when they are not in the channel.
+    func ephemeral(_ mrkdwn: String, to user: String, in place: Place, blocks: JSONValue? = nil) async throws {
+        var args = place.args(["user": .string(user), "text": .string(mrkdwn)])
+        if let blocks { args["blocks"] = blocks }
+        do {
+            try await api.call("chat.postEphemeral", args)
+        } catch let error as SlackAPIError where error.error == "user_not_in_channel" || error.error == "channel_not_found" {
+            let dm = try await api.call("conversations.open", ["users": .string(user)])
+            guard let channel = dm["channel"]?["id"]?.stringValue else { throw error }
+            try await send(mrkdwn, to: Place(channel: channel), blocks: blocks)
+        }
+    }
+
+    /// A reaction on a message; one already there (or already gone) is what we wanted.
+    func react(_ name: String, on ts: String, in channel: String, add: Bool) async throws {
+        do {
+            try await api.call(
+                add ? "reactions.add" : "reactions.remove", ["channel": .string(channel), "timestamp": .string(ts), "name": .string(name)])
+        } catch let error as SlackAPIError where error.error == "already_reacted" || error.error == "no_reaction" {}
+    }
+
+    /// Uploads a file with Slack's two steps (`files.getUploadURLExternal`, the bytes, then
+    /// `files.completeUploadExternal` once), shared into the place as a message.
+    func upload(path: String, filename: String, title: String? = nil, to place: Place) async throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SlackAPIError(method: "upload", status: 0, error: "cannot read \(filename)")
+        }
+        guard !data.isEmpty else { return }
+        let ticket = try await api.call("files.getUploadURLExternal", ["filename": .string(filename), "length": JSONValue(data.count)], form: true)
+        guard let url = ticket["upload_url"]?.stringValue, let id = ticket["file_id"]?.stringValue else {
+            throw SlackAPIError(method: "files.getUploadURLExternal", status: 200, error: "no upload_url or file_id in the answer")
+        }
+        try await api.upload(bytes: [UInt8](data), to: url)
+        var args: JSONValue = ["files": [["id": .string(id), "title": .string(title ?? filename)]], "channel_id": .string(place.channel)]
+        if let thread = place.thread { args["thread_ts"] = .string(thread) }
+        try await api.call("files.completeUploadExternal", args)
+    }
+}

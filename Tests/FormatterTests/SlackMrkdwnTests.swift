@@ -1,0 +1,64 @@
+import PiRelaySDK
+import Testing
+
+@testable import FormatterPlugin
+
+/// `dialect: slack-mrkdwn`: runs and notices as Slack's mrkdwn (spec slack-api.md §6).
+@Suite struct SlackMrkdwnTests {
+    func final(_ run: JSONValue, limit: Int = 3000, maxChunks: Int? = nil) throws -> (messages: [String], files: [JSONValue]) {
+        var params: JSONValue = ["run": run, "limit": JSONValue(limit), "dialect": "slack-mrkdwn"]
+        if let maxChunks { params["maxChunks"] = JSONValue(maxChunks) }
+        let result = try RelayFormatter(config: FormatterConfig()).respond(to: "format.final", params: params)
+        let messages = (result["messages"]?.arrayValue ?? []).compactMap(\.stringValue)
+        for message in messages {
+            #expect(message.count <= limit, "\(message.count) characters")
+            #expect(!Self.hasUnescapedMarkup(message), "unescaped & < > outside links: \(message)")
+            #expect(message.components(separatedBy: "```").count % 2 == 1, "every fence closed in its message: \(message)")
+        }
+        return (messages, result["files"]?.arrayValue ?? [])
+    }
+
+    /// `<` only opens a link, `&` only an entity.
+    static func hasUnescapedMarkup(_ text: String) -> Bool {
+        let withoutLinks = text.replacing(/<https?:\/\/[^<>|]*\|[^<>]*>/, with: "").replacing(#/(^|\n)> /#, with: "\n")
+        if withoutLinks.contains("<") || withoutLinks.contains(">") { return true }
+        return withoutLinks.replacing("&amp;", with: "").replacing("&lt;", with: "").replacing("&gt;", with: "").contains("&")
+    }
+
+    @Test func markdownBecomesMrkdwn() throws {
+        let run = RunFixture.run([
+            RunFixture.text(
+                "## Plan\nUse **bold**, *it*, `a<b>` and [the docs](https://example.com/a?x=1&y=2).\n\n```swift\nlet x = a < b && c\n```\n> quoted & kept\n"
+            )
+        ])
+        let text = try final(run).messages.joined(separator: "\n")
+        #expect(text.contains("*Plan*"), "\(text)")
+        #expect(text.contains("*bold*") && text.contains("_it_"), "\(text)")
+        #expect(text.contains("`a&lt;b&gt;`"), "\(text)")
+        #expect(text.contains("<https://example.com/a?x=1&amp;y=2|the docs>"), "\(text)")
+        #expect(text.contains("```\nlet x = a &lt; b &amp;&amp; c\n```"), "a code block without its language: \(text)")
+        #expect(!text.contains("```swift"), "\(text)")
+        #expect(text.contains("> quoted &amp; kept"), "\(text)")
+    }
+
+    @Test func tablesAreCodeBlocks() throws {
+        let run = RunFixture.run([RunFixture.text("| a | b |\n|---|---|\n| 1 | 2 |\n")])
+        let text = try final(run).messages.joined()
+        #expect(text.hasPrefix("```\n"), "a code block: \(text)")
+        #expect(!text.contains("|---|"), "the table is drawn, not left as markdown: \(text)")
+    }
+
+    @Test func longAnswersAreSplitWithinTheLimitFencesClosed() throws {
+        let code = (1...400).map { "let value\($0) = a < b && c" }.joined(separator: "\n")
+        let run = RunFixture.run([RunFixture.text("Intro & more.\n\n```\n" + code + "\n```\nDone.")])
+        let messages = try final(run, limit: 3000, maxChunks: 50).messages
+        #expect(messages.count > 3)
+        #expect(messages.allSatisfy { $0.count <= 3000 })
+    }
+
+    @Test func noticesAreEscaped() throws {
+        let result = try RelayFormatter(config: FormatterConfig()).respond(
+            to: "format.notice", params: ["notice": "error", "text": "expected <T> & got `nil`", "dialect": "slack-mrkdwn"])
+        #expect(result["text"] == "⚠️ Error: expected &lt;T&gt; &amp; got `nil`")
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 18 through everything real: the daemon, the formatter, attachments and slack plugins
+/// against the fake Slack (Web API and Socket Mode), the fake pi behind every session. Named
+/// Stack… so that a whole sanitizer run leaves it out, as it does the other stack suites.
+@Suite struct StackSlackTests {
+    /// A DM: /pi new binds it, a prompt's answer grows in one message updated in place and ends
+    /// as the final answer in that same message; the prompt shows ⏳ meanwhile, then ✅; every
+    /// envelope was acknowledged in time, and the bot's own posts and edits were not taken as
+    /// prompts.
+    @Test(.timeLimit(.minutes(5)))
+    func aDMPromptStreamsIntoOneMessageAndFinishes() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+
+            let prompt = try await stack.say("!scenario slow 40 150")
+            let ts = try #require(prompt["ts"]?.stringValue)
+            _ = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=hourglass_flowing_sand"), "⏳ while working")
+            let final = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 40").first)
+            #expect((final["edit_count"]?.intValue ?? 0) >= 2, "the answer grew in place: \(final)")
+            #expect(final["text"]?.stringValue?.contains("chunk 1 ") == true, "\(final)")
+            let answers = try await stack.botMessages(dm).filter { $0["text"]?.stringValue?.contains("chunk 1 ") == true }
+            #expect(answers.count == 1, "one message for the whole answer: \(answers)")
+            let done = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=white_check_mark"), "✅ at the end")
+            #expect(done["reactions"]?["hourglass_flowing_sand"] == nil, "⏳ gone: \(done)")
+            #expect(stack.piPrompts(containing: "!scenario slow").count == 1, "the prompt once, the bot's own echoes ignored")
+            let envelopes = try await stack.envelopes()
+            #expect(!envelopes.isEmpty && envelopes.allSatisfy { $0["acked_at"] != .null && $0["late"] == false }, "\(envelopes)")
+        }
+    }
+
+    /// `/pi sessions` answers with the command layer's list and its buttons; `/pi new` in a
+    /// channel opens a thread bound to the new session, where a reply without a mention is its
+    /// prompt and the answer goes to the thread. A plain channel message without a mention is
+    /// not for the bot.
+    @Test(.timeLimit(.minutes(5)))
+    func slashCommandsAndANewSessionInAThread() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let channel = "C0TEAM01"
+            let project = stack.workspace + "/proj"
+            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+            try await stack.say("hello everyone", in: channel)
+            try await stack.command("new \(project) proj", in: channel)
+            let parent = try #require(try await stack.waitForBotMessage(in: channel, containing: "🧵").first)
+            #expect(parent["thread_ts"] == nil, "the thread's parent is in the channel: \(parent)")
+            let thread = try #require(parent["ts"]?.stringValue)
+            let started = try #require(try await stack.waitForBotMessage(in: channel, containing: "Started proj").first)
+            #expect(started["thread_ts"]?.stringValue == thread, "the reply is the thread's first message: \(started)")
+            try await stack.say("hello thread", in: channel, thread: thread)
+            let answer = try #require(try await stack.waitForBotMessage(in: channel, containing: "Echo: hello thread").first)
+            #expect(answer["thread_ts"]?.stringValue == thread, "the answer is in the thread: \(answer)")
+            #expect(stack.piPrompts(containing: "hello everyone").isEmpty, "no mention, not for the bot")
+
+            try await stack.command("sessions")
+            let list = try #require(try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "proj").first)
+            #expect(list["blocks"]?.arrayValue?.contains { $0["type"] == "actions" } == true, "the sessions as buttons: \(list)")
+        }
+    }
+
+    /// A question with buttons: Mallory's click is refused (ephemeral), Alice's Yes answers it,
+    /// the message then says who answered and has no buttons, and the run finishes.
+    @Test(.timeLimit(.minutes(5)))
+    func aQuestionIsAnsweredByAButtonAndAnIntruderIsRefused() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario ui confirm")
+            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+
+            try await stack.click("Yes", on: asked, from: SlackStack.mallory)
+            try await stack.waitForEphemeral(to: SlackStack.mallory.id, containing: "Not authorized.")
+            try await stack.click("Yes", on: asked)
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
+            let closed = try #require(try await stack.botMessages(dm).first { $0["ts"] == asked["ts"] })
+            #expect(closed["text"]?.stringValue?.contains("<@\(SlackStack.alice.id)>") == true, "who answered: \(closed)")
+            #expect(closed["blocks"]?.arrayValue?.contains { $0["type"] == "actions" } != true, "the buttons are gone: \(closed)")
+
+            for text in ["let me in", "please"] { try await stack.say(text, from: SlackStack.mallory) }
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.mallory), containing: "Not authorized.")
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await stack.botMessages(SlackStack.dm(SlackStack.mallory)).count == 1, "refused once, not once per message")
+            #expect(stack.piPrompts(containing: "let me in").isEmpty)
+            try await stack.command("sessions", from: SlackStack.mallory, in: "C0TEAM01")
+            try await stack.waitForEphemeral(to: SlackStack.mallory.id, containing: "Not authorized.")
+        }
+    }
+
+    /// A text file sent in Slack reaches pi (downloaded with the bot token), and a long answer
+    /// comes as a preview plus the whole answer uploaded as a `.md` file.
+    @Test(.timeLimit(.minutes(5)))
+    func aFileInAndALongAnswerOutAsAFile() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start(extra: "formatter:\n  maxChunks: 2\n")
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            let notes = Data("# Notes\nship it on friday\n".utf8).base64EncodedString()
+            try await stack.say(
+                "read my notes", extra: ["files": [["name": "notes.md", "mimetype": "text/markdown", "content_b64": .string(notes)]]])
+            let withFile = try await waitFor("the notes in the prompt") { stack.piPrompts(containing: "read my notes").first }
+            #expect(withFile["message"]?.stringValue?.contains("ship it on friday") == true, "\(withFile)")
+
+            try await stack.say("!scenario text 2500")
+            let shared = try await waitFor("the answer as a file", timeout: .seconds(90)) { () -> JSONValue? in
+                try await stack.botMessages(dm).flatMap { $0["files"]?.arrayValue ?? [] }.first { $0["name"]?.stringValue?.hasSuffix(".md") == true }
+            }
+            let file = try await stack.fake.get("/files/\(shared["id"]?.stringValue ?? "")")
+            #expect((file["length"]?.intValue ?? 0) > 10000 && file["completed"] == true, "the whole answer: \(file)")
+        }
+    }
+
+    /// The slack plugin killed with SIGKILL mid-answer, and a message written while it is down:
+    /// after the restart that message reaches pi exactly once, the answer in flight ends as one
+    /// final message, and no envelope sat unacknowledged on an open socket past 3 s.
+    @Test(.timeLimit(.minutes(5)))
+    func killedMidStreamLosesNothingAndDeliversTheFinalOnce() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario slow 60 100")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 5 ")
+            let before = try #require(try await daemon.waitForRunning("slack").pid)
+            kill(before, SIGKILL)
+            try await stack.say("written while the plugin was down")
+            let after = try await waitFor("a new slack plugin", timeout: .seconds(60)) { () -> Int32? in
+                let pid = try await daemon.waitForRunning("slack", timeout: .seconds(60)).pid
+                return pid != before ? pid : nil
+            }
+            #expect(after != before)
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 60", timeout: 90)
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: written while the plugin was down", timeout: 90)
+            try await Task.sleep(for: .seconds(4))
+            #expect(stack.piPrompts(containing: "written while the plugin was down").count == 1, "acted on once")
+            let finals = try await stack.botMessages(dm).filter { $0["text"]?.stringValue?.contains("chunk 60") == true }
+            #expect(finals.count == 1, "the final answer once: \(finals.map { $0["text"] ?? .null })")
+            let started = try await stack.botMessages(dm).filter { $0["text"]?.stringValue?.contains("chunk 1 ") == true }
+            #expect(started.count == 1, "the live message was taken over, not left behind")
+            let late = try await stack.envelopes().filter { $0["late"] == true }
+            #expect(late.isEmpty, "no envelope unacknowledged past 3 s on an open socket: \(late)")
+        }
+    }
+
+    /// A storm of 429s on chat.update and chat.postMessage: each is waited out for its
+    /// Retry-After (the fake records any call made inside an announced window) and the answer
+    /// still arrives whole; a `disconnect` warning meanwhile loses nothing.
+    @Test(.timeLimit(.minutes(5)))
+    func aStormOf429sAndADisconnectLoseNothing() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.fake.post("/rate_limit", ["method": "chat.update", "retry_after": 2, "count": 3])
+            try await stack.fake.post("/rate_limit", ["method": "chat.postMessage", "retry_after": 1, "count": 2])
+            try await stack.say("!scenario slow 20 50")
+            try await stack.fake.post("/disconnect", ["reason": "warning", "close_after": 3])
+            try await stack.say("after the warning")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 20", timeout: 90)
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: after the warning", timeout: 90)
+            let status = try await stack.json("plugin", "call", "slack", "status")
+            #expect(status["api"]?["rateLimited"]?.intValue ?? 0 >= 5, "each forced 429 was seen and waited out: \(status)")
+            let connections = try await stack.fake.get("/connections")["connections"]?.arrayValue ?? []
+            #expect(connections.count >= 2, "a new connection before the old one closed: \(connections)")
+        }
+    }
+
+    /// A bot token Slack refuses: the plugin stops as not configured, says which variable to
+    /// fix, is not restarted in a loop, and the token is in no output.
+    @Test(.timeLimit(.minutes(5)))
+    func aRevokedTokenLeavesThePluginNotConfigured() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start(botToken: "xoxb-9999-REVOKEDslackSecretQ9x8c7v6", connected: false)
+            let info = try await daemon.waitForPlugin("slack", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("SLACK_BOT_TOKEN") && info.restarts == 0, "\(info)")
+            #expect(!info.reason.contains("REVOKED") && !stack.home.pluginLog("slack").contains("REVOKED"), "\(info)")
+        }
+    }
+}
+
+extension StackSlackTests {
+    /// `pi-relayd pair slack`: the code typed as `/pi pair CODE` by a user on no allowlist pairs
+    /// them once the terminal confirms; they can then use the bot.
+    @Test(.timeLimit(.minutes(5)))
+    func aSlackUserPairsWithPiPair() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let mallory = SlackStack.mallory
+            let terminal = try PairingTerminal(stack.home, messenger: "slack", answer: "y\n", json: false)
+            let line = try await waitFor("the code", timeout: .seconds(60)) {
+                terminal.process.stdout.split(separator: "\n").first { $0.contains("/pi pair ") }
+            }
+            let code = try #require(line.components(separatedBy: "/pi pair ").last?.split(separator: " ").first.map(String.init))
+            try await stack.command("pair \(code)", from: mallory)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Paired")
+            let done = try await terminal.finish()
+            #expect(done.status == 0 && done.stdout.contains("can now use slack"), "\(done)")
+            try await stack.command("new \(stack.workspace) slpair", from: mallory)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Started slpair")
+            try await stack.say("hello from slack pairing", from: mallory)
+            _ = try await waitFor("pi received the paired user's prompt", timeout: .seconds(60)) {
+                stack.piPrompts(containing: "hello from slack pairing").first
+            }
+        }
+    }
+}
+
+extension StackSlackTests {
+    /// A mention in a channel comes as two events with two event ids (app_mention and
+    /// message), and Slack delivers an event again when an ack is lost: pi gets the prompt once.
+    @Test(.timeLimit(.minutes(5)))
+    func aMentionAndARetriedEventAreActedOnOnce() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let channel = "C0TEAM02"
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Started sl")
+            try await stack.command("use sl", in: channel)
+            try await stack.waitForEphemeral(to: SlackStack.alice.id, containing: "Watching sl")
+            let sent = try await stack.say("<@\(SlackStack.bot)> once only", in: channel)
+            let ids = sent["event_ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(ids.count == 2, "a mention is two events: \(sent)")
+            do { try await stack.waitForBotMessage(in: channel, containing: "Echo: once only") } catch {
+                throw StackFailure("\(error)\n\(stack.home.pluginLog("slack").suffix(3000))\n\(stack.home.read("logs/pi-relayd.log").suffix(3000))")
+            }
+            for id in ids { try await stack.fake.post("/redeliver", ["event_id": .string(id)]) }
+            try await waitUntil("the retries were acknowledged", timeout: .seconds(30)) {
+                let envelopes = (try? await stack.envelopes()) ?? []
+                return envelopes.filter { ($0["retry_attempt"]?.intValue ?? 0) >= 1 && $0["acked_at"] != .null }.count >= 2
+            }
+            try await Task.sleep(for: .seconds(2))
+            #expect(stack.piPrompts(containing: "once only").count == 1, "acted on once")
+            let status = try await stack.json("plugin", "call", "slack", "status")
+            #expect(status["duplicates"]?.intValue ?? 0 >= 3, "the second event and both retries were skipped: \(status)")
+        }
+    }
+}
+
+extension StackSlackTests {
+    /// A question with more than five options comes as a static select; the option picked is
+    /// the answer.
+    @Test(.timeLimit(.minutes(5)))
+    func manyOptionsAreAStaticSelect() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario ui ask-select 60000 8")
+            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour").first)
+            let elements = asked["blocks"]?.arrayValue?.flatMap { $0["elements"]?.arrayValue ?? [] } ?? []
+            #expect(elements.first?["type"] == "static_select" && elements.first?["options"]?.arrayValue?.count == 8, "\(asked)")
+            try await stack.click(option: "7. colour 7", on: asked)
+            try await stack.waitForBotMessage(in: dm, containing: "select answer: \"colour 7\"")
+        }
+    }
+
+    /// Socket Mode switched off in the app's settings (`disconnect` with `link_disabled`): the
+    /// plugin stops as not configured and says where to turn it on.
+    @Test(.timeLimit(.minutes(5)))
+    func socketModeSwitchedOffLeavesThePluginNotConfigured() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start()
+            try await stack.fake.post("/disconnect", ["reason": "link_disabled", "close_after": 5])
+            let info = try await daemon.waitForPlugin("slack", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("Socket Mode") && info.restarts == 0, "\(info)")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import PiRelaySDK
+import Testing
+
+@testable import SlackPlugin
+
+@Suite struct SlackTextTests {
+    @Test func plainTextEscapesExactlyThreeCharacters() {
+        #expect(SlackText.escaped("a < b > c & \"d\" *e*") == "a &lt; b &gt; c &amp; \"d\" *e*")
+    }
+
+    @Test func longTextIsSplitWithinTheLimitNeverInsideAnEntity() {
+        let text = String(repeating: "x", count: 2997) + "&amp;" + String(repeating: "y", count: 100)
+        let pieces = SlackText.split(text, limit: 3000)
+        #expect(pieces.allSatisfy { $0.count <= 3000 })
+        #expect(pieces.joined() == text)
+        #expect(pieces[1].hasPrefix("&amp;"))
+    }
+
+    @Test func questionsWithManyOptionsGetASelectAndFewGetButtons() throws {
+        let few = QuestionPost(id: "q1", sessionID: "s1", method: "select", title: "Pick", options: ["a", "b"])
+        let fewBlocks = Blocks.question("Pick", few)
+        let fewElements = fewBlocks.arrayValue?[1]["elements"]?.arrayValue ?? []
+        #expect(fewElements.map { $0["type"]?.stringValue } == ["button", "button", "button"])
+        let many = QuestionPost(id: "q1", sessionID: "s1", method: "select", title: "Pick", options: (1...8).map { "option \($0)" })
+        let manyElements = Blocks.question("Pick", many).arrayValue?[1]["elements"]?.arrayValue ?? []
+        #expect(manyElements.first?["type"] == "static_select")
+        #expect(manyElements.first?["options"]?.arrayValue?.count == 8)
+        let ids = manyElements.compactMap { $0["action_id"]?.stringValue }
+        #expect(Set(ids).count == ids.count, "action ids unique in the message")
+    }
+
+    @Test func buttonLabelsStayWithin75Characters() {
+        #expect(Blocks.label(String(repeating: "w", count: 200)).count == 75)
+    }
+}
