@@ -19,6 +19,12 @@ FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.p
 # .build/test-logs, and what failed is printed again at the end, where a CI log's tail shows it.
 LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["type"] == "test"))
 
+# Swift Testing starts every test of a run at once. With 230 integration tests, each starting a
+# daemon, plugins, fakes and pi children, on two cores, tests that started first ran into their
+# time limits while the others crowded them out; 16 at a time takes as long in all and lets each
+# test finish in the time it is given.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 16
+
 .PHONY: deps build run test release bench clean format format-check
 
 deps:
