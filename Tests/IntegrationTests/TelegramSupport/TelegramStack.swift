@@ -57,30 +57,32 @@ final class TelegramStack: Sendable {
     }
 
     /// config.yaml: quick plugin timings, the fake pi, and the telegram section pointing at the fake.
-    func yaml(extra: String) -> String {
-        """
-        \(TestConfig().yaml)logs:
-          level: debug
-        pi:
-          command: \(StackConfig.quoted(StackConfig.fakePi))
-          agentDir: \(StackConfig.quoted(agentDir))
-          startTimeoutSeconds: 60
-        sessions:
-          defaultCwd: \(StackConfig.quoted(workspace))
-        telegram:
-          apiBase: \(StackConfig.quoted(fake.apiBase))
-          allowedUsers: [\(Self.alice.id), \(Self.bob.id)]
-          pollTimeoutSeconds: 5
+    func yaml(extra: String, sessionLimits: [String] = []) -> String {
+        let limits = sessionLimits.isEmpty ? "" : "\n  limits:\n" + sessionLimits.map { "    " + $0 }.joined(separator: "\n")
+        return """
+            \(TestConfig().yaml)logs:
+              level: debug
+            pi:
+              command: \(StackConfig.quoted(StackConfig.fakePi))
+              agentDir: \(StackConfig.quoted(agentDir))
+              startTimeoutSeconds: 60
+            sessions:
+              defaultCwd: \(StackConfig.quoted(workspace))\(limits)
+            telegram:
+              apiBase: \(StackConfig.quoted(fake.apiBase))
+              allowedUsers: [\(Self.alice.id), \(Self.bob.id)]
+              pollTimeoutSeconds: 5
 
-        """ + extra
+            """ + extra
     }
 
     /// Starts the daemon and waits until the telegram plugin is polling.
     @discardableResult
     func start(
-        extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true, environment: [String: String] = [:]
+        extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true, environment: [String: String] = [:],
+        sessionLimits: [String] = []
     ) async throws -> Daemon {
-        try home.writeConfig(yaml(extra: extra))
+        try home.writeConfig(yaml(extra: extra, sessionLimits: sessionLimits))
         let since = try await fake.cursor
         var env = [
             "TELEGRAM_BOT_TOKEN": token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",
