@@ -38,6 +38,28 @@ import Glibc
         }
     }
 
+    /// An answer longer than one Slack message while it streams: the live view posts its
+    /// finished chunks as messages of their own, and the final turns those same messages into its
+    /// chunks instead of starting over below them, so every part is shown exactly once.
+    @Test(.timeLimit(.minutes(5)))
+    func aLongStreamedAnswerIsShownOnce() async throws {
+        try await SlackStack.with { stack in
+            // Twelve paragraphs of ~560 characters: three Slack messages, streamed over ~20 s.
+            try await stack.start(environment: ["FAKE_PI_DELTA_MS": "40"])
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            let prompt = try await stack.say("!scenario paragraphs 12 80")
+            let ts = try #require(prompt["ts"]?.stringValue)
+            _ = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=white_check_mark", timeout: 120), "✅ at the end")
+            let texts = try await stack.botMessages(dm).compactMap { $0["text"]?.stringValue }
+            for part in 1...12 {
+                let holding = texts.filter { $0.contains("Part \(part).") }
+                #expect(holding.count == 1, "part \(part) shown once: \(holding.map { $0.prefix(40) })")
+            }
+        }
+    }
+
     /// `/pi sessions` answers with the command layer's list and its buttons; `/pi new` in a
     /// channel opens a thread bound to the new session, where a reply without a mention is its
     /// prompt and the answer goes to the thread. A plain channel message without a mention is

@@ -77,13 +77,16 @@ final class SlackStack: Sendable {
 
     /// Starts the daemon and waits until the slack plugin's socket said hello.
     @discardableResult
-    func start(extra: String = "", slack: String = "", botToken: String = SlackStack.botToken, connected: Bool = true) async throws -> Daemon {
+    func start(
+        extra: String = "", slack: String = "", botToken: String = SlackStack.botToken, connected: Bool = true, environment: [String: String] = [:]
+    ) async throws -> Daemon {
         try home.writeConfig(yaml(extra: extra, slack: slack))
         let since = try await fake.cursor
-        let env = [
+        var env = [
             "SLACK_BOT_TOKEN": botToken, "SLACK_APP_TOKEN": Self.appToken, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7",
             "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
+        env.merge(environment) { $1 }
         let daemon = try await home.startDaemon(environment: env)
         started.withLock { $0.append(daemon) }
         for plugin in ["formatter", "attachments"] { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }

@@ -71,21 +71,26 @@ struct Deliveries: Sendable {
         }
     }
 
-    /// The answer: the live message (if the run showed one) becomes its first chunk, the rest
-    /// follow, then its files (a long answer's `.md`), and the prompt's ⏳ turns ✅.
+    /// The answer: the messages the run's live view put up (if any) become its chunks, in
+    /// order; the rest follow, then its files (a long answer's `.md`), and the prompt's ⏳ turns
+    /// ✅. Live messages beyond the answer's chunks (the view ran longer than a preview) are
+    /// deleted, or they would repeat it.
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }.flatMap { SlackText.split($0) }
         if chunks.isEmpty { chunks = SlackText.chunks(params.text ?? "(no text)") }
-        var liveMessage: (ts: String, shown: String)?
-        if let runID = params.runID { liveMessage = await live.finish(runID, in: place) }
+        var shown: [LiveRun<String>.Message] = []
+        if let runID = params.runID { shown = await live.finish(runID, in: place) }
         for (index, chunk) in chunks.enumerated() {
             try await once("\(delivery):\(index)") {
-                if index == 0, let liveMessage {
-                    if liveMessage.shown != chunk { try await poster.edit(liveMessage.ts, in: place, to: chunk) }
+                if index < shown.count {
+                    if !shown[index].certainlyShows(chunk) { try await poster.edit(shown[index].id, in: place, to: chunk) }
                 } else {
                     try await poster.send(chunk, to: place)
                 }
             }
+        }
+        for (index, extra) in shown.enumerated().dropFirst(chunks.count) {
+            try await once("\(delivery):drop\(index)") { try await poster.delete(extra.id, in: place) }
         }
         try await upload(params.files, delivery: delivery, to: place)
         if let runID = params.runID { await live.done(runID, in: place) }

@@ -1,155 +1,115 @@
 import Logging
 import PiRelaySDK
 
-/// A run's answer as it grows: each finished chunk its own message, and one message updated
-/// with `chat.update` for the live tail. Views arriving faster than `chat.update`'s tier lets
-/// the bot edit are coalesced: the writer waits its turn in the pacer and then sends only the
-/// newest. The final answer takes over: `finish` waits for a write in flight and hands back the
-/// live message to turn into the answer. What each run has shown is saved, so a plugin restarted
-/// mid-answer updates the same message instead of leaving it behind and showing the answer twice.
+/// Runs' answers as they grow, one `LiveRun` per run and conversation: each finished chunk its
+/// own message, and one message updated with `chat.update` for the live tail. Views arriving
+/// faster than `chat.update`'s tier lets the bot edit are coalesced: the writer waits its turn in
+/// the pacer and then sends only the newest. The final answer takes over: `finish` waits for a
+/// write in flight and hands back the messages to turn into the answer. What each run shows is
+/// saved, an edit before it goes out, so a plugin restarted mid-answer updates the same messages
+/// instead of leaving them behind and showing the answer twice.
 actor LiveMessages {
-    /// What a run has put in a conversation, as saved.
-    struct Shown: Codable, Sendable {
-        var posted: Int
-        var liveMessage: String?
-        var text: String
-    }
+    static let file = "live-messages.json"
 
-    static let file = "live.json"
-
-    struct Run {
+    private struct Entry {
         var place: Place
-        var rev = 0
-        var chunks: [String] = []
-        var tail = ""
-        /// Chunks already posted as messages of their own.
-        var posted = 0
-        var liveMessage: String?
-        var shownTail = ""
+        var run: LiveRun<String>
         var writer: Task<Void, Never>?
-        var finished = false
     }
 
     private let poster: Poster
     private let logger: Logger
     private let store: StateStore
-    private var runs: [String: Run] = [:]
+    private var entries: [String: Entry] = [:]
     private var order: [String] = []
-    private var saved: [String: Shown]
+    private var saved: [String: [LiveRun<String>.Message]]
 
     init(poster: Poster, store: StateStore, logger: Logger) {
         self.poster = poster
         self.store = store
         self.logger = logger
-        saved = store.load([String: Shown].self, from: Self.file) ?? [:]
+        saved = store.load([String: [LiveRun<String>.Message]].self, from: Self.file) ?? [:]
     }
 
-    private func newRun(_ key: String, place: Place) -> Run {
-        var run = Run(place: place)
-        if let shown = saved[key] {
-            run.posted = shown.posted
-            run.liveMessage = shown.liveMessage
-            run.shownTail = shown.text
-        }
-        return run
+    private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// A run first seen by this process starts from what an earlier one showed of it.
+    private func entry(_ key: String, place: Place) -> Entry {
+        if let entry = entries[key] { return entry }
+        order.append(key)
+        if order.count > 200 { entries[order.removeFirst()] = nil }
+        return Entry(place: place, run: LiveRun(messages: saved[key] ?? []))
     }
 
     private func persist(_ key: String) async {
-        guard let run = runs[key] else { return }
-        saved[key] = Shown(posted: run.posted, liveMessage: run.liveMessage, text: run.shownTail)
-        if saved.count > 200 { saved = saved.filter { runs[$0.key] != nil } }
+        guard let entry = entries[key] else { return }
+        saved[key] = entry.run.messages
+        if saved.count > 200 { saved = saved.filter { entries[$0.key] != nil } }
         await store.save(saved, to: Self.file)
     }
 
-    var activeCount: Int { runs.values.filter { !$0.finished }.count }
+    var activeCount: Int { entries.values.filter { !$0.run.finished }.count }
 
     /// Takes a view; stale (`rev` not above the newest) and post-final views are ignored.
     func update(runID run: String, place: Place, rev: Int, chunks: [String], tail: String) {
-        // One live message per run and conversation: a session watched from two streams to both.
-        let runID = run + " " + place.key
-        var run = runs[runID] ?? newRun(runID, place: place)
-        if runs[runID] == nil {
-            order.append(runID)
-            if order.count > 200 { runs[order.removeFirst()] = nil }
-        }
-        guard !run.finished, rev > run.rev else { return }
-        run.rev = rev
-        run.chunks = chunks
-        run.tail = tail
-        let idle = run.writer == nil
-        runs[runID] = run
+        // One set of messages per run and conversation: a session watched from two streams to both.
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        let taken = entry.run.take(rev: rev, chunks: chunks, tail: tail)
+        let idle = entry.writer == nil
+        entries[key] = entry
         // Unstructured on purpose: the writer drains views at Slack's pace while newer ones
         // replace what it has not sent yet.
-        if idle { runs[runID]?.writer = Task { await self.write(runID) } }
+        if taken && idle { entries[key]?.writer = Task { await self.write(key) } }
     }
 
-    /// The run's final answer is here: no more live writes. Returns the live message to turn
-    /// into the answer's first chunk, if there is one, and what it shows.
-    func finish(_ run: String, in place: Place) async -> (ts: String, shown: String)? {
-        let runID = run + " " + place.key
-        var run = runs[runID] ?? newRun(runID, place: place)
-        run.finished = true
-        runs[runID] = run
-        await run.writer?.value
-        guard let after = runs[runID], let ts = after.liveMessage else { return nil }
-        return (ts, after.shownTail)
+    /// The run's final answer is here: no more live writes. Returns the messages the run shows,
+    /// in order, to turn into the answer's chunks.
+    func finish(_ run: String, in place: Place) async -> [LiveRun<String>.Message] {
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        entry.run.finished = true
+        entries[key] = entry
+        await entry.writer?.value
+        return entries[key]?.run.messages ?? []
     }
 
     /// The final answer is out: what the run showed need not be remembered any more. Not done in
-    /// `finish`: a plugin killed in between must still find the live message.
+    /// `finish`: a plugin killed in between must still find the messages.
     func done(_ run: String, in place: Place) async {
-        let key = run + " " + place.key
+        let key = Self.key(run, place)
         guard saved[key] != nil else { return }
         saved[key] = nil
         await store.save(saved, to: Self.file)
     }
 
-    private func write(_ runID: String) async {
+    private func write(_ key: String) async {
         var failed = false
-        while let run = runs[runID], !run.finished {
-            if run.posted < run.chunks.count {
-                let chunk = run.chunks[run.posted]
-                do {
-                    if let live = run.liveMessage {
-                        if run.shownTail != chunk { try await poster.edit(live, in: run.place, to: chunk) }
-                        runs[runID]?.liveMessage = nil
-                        runs[runID]?.shownTail = ""
-                    } else {
-                        try await poster.send(chunk, to: run.place)
-                    }
-                    runs[runID]?.posted += 1
-                    await persist(runID)
-                } catch {
-                    logger.warning("live chunk of \(runID): \(error)")
-                    failed = true
-                    break
-                }
-                continue
-            }
-            let tail = run.tail
-            guard !tail.trimmed().isEmpty, tail != run.shownTail else { break }
+        while let entry = entries[key], let next = entry.run.nextWrite() {
             do {
-                if let live = run.liveMessage {
-                    let ts = try await poster.edit(live, in: run.place, to: tail)
-                    runs[runID]?.liveMessage = ts
-                } else {
-                    // Awaited first, then stored: an access to `runs` held across the await would
-                    // overlap the views that arrive meanwhile (a heap corruption the soak found).
-                    let ts = try await poster.send(tail, to: run.place)
-                    runs[runID]?.liveMessage = ts
+                // Each answer awaited first, then stored: an access to `entries` held across the
+                // await would overlap the views that arrive meanwhile.
+                switch next {
+                case .send(let index, let text):
+                    let ts = try await poster.send(text, to: entry.place)
+                    entries[key]?.run.sent(index, id: ts, text: text)
+                case .edit(let index, let ts, let text):
+                    entries[key]?.run.editing(index, to: text)
+                    await persist(key)
+                    let now = try await poster.edit(ts, in: entry.place, to: text)
+                    entries[key]?.run.edited(index, to: text, id: now)
                 }
-                runs[runID]?.shownTail = tail
-                await persist(runID)
+                await persist(key)
             } catch {
-                logger.warning("live view of \(runID): \(error)")
+                logger.warning("live view of \(key): \(error)")
                 failed = true
                 break
             }
         }
-        runs[runID]?.writer = nil
+        entries[key]?.writer = nil
         // A view that came in while the last write was going out, and after the loop looked.
-        if !failed, let run = runs[runID], !run.finished, run.posted < run.chunks.count || (run.tail != run.shownTail && !run.tail.isEmpty) {
-            runs[runID]?.writer = Task { await self.write(runID) }
+        if !failed, entries[key]?.run.nextWrite() != nil {
+            entries[key]?.writer = Task { await self.write(key) }
         }
     }
 }

@@ -31,6 +31,13 @@ struct Poster: Sendable {
         }
     }
 
+    /// Deletes one of the bot's messages; one already gone counts as deleted.
+    func delete(_ ts: String, in place: Place) async throws {
+        do {
+            try await api.call("chat.delete", ["channel": .string(place.channel), "ts": .string(ts)])
+        } catch let error as SlackAPIError where error.error == "message_not_found" {}
+    }
+
     /// A message only `user` sees; in their DM when they are not in the channel.
     func ephemeral(_ mrkdwn: String, to user: String, in place: Place, blocks: JSONValue? = nil) async throws {
         var args = place.args(["user": .string(user), "text": .string(mrkdwn)])

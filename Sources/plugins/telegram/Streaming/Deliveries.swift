@@ -99,13 +99,15 @@ struct Deliveries: Sendable {
         await typing.stop(place)
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
-        var shown: [LiveRun.Message] = []
+        var shown: [LiveRun<Int>.Message] = []
         if let runID = params.runID { shown = await live.finish(runID, in: place) }
         for (index, chunk) in chunks.enumerated() {
             try await once("\(delivery):\(index)") {
                 if index < shown.count {
                     // An edit in doubt is made again: at worst Telegram says not modified.
-                    if !shown[index].certainlyShows(chunk) { try await poster.edit(shown[index].id, in: place, to: chunk) }
+                    if !shown[index].certainlyShows(chunk, same: TelegramText.sameMessage) {
+                        try await poster.edit(shown[index].id, in: place, to: chunk)
+                    }
                 } else {
                     try await poster.send(chunk, to: place)
                 }

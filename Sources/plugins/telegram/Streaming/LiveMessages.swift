@@ -13,7 +13,7 @@ actor LiveMessages {
 
     private struct Entry {
         var place: Place
-        var run: LiveRun
+        var run: LiveRun<Int>
         var writer: Task<Void, Never>?
     }
 
@@ -23,14 +23,14 @@ actor LiveMessages {
     private let store: StateStore
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
-    private var saved: [String: [LiveRun.Message]]
+    private var saved: [String: [LiveRun<Int>.Message]]
 
     init(poster: Poster, typing: Typing, store: StateStore, logger: Logger) {
         self.poster = poster
         self.typing = typing
         self.store = store
         self.logger = logger
-        saved = store.load([String: [LiveRun.Message]].self, from: Self.file) ?? [:]
+        saved = store.load([String: [LiveRun<Int>.Message]].self, from: Self.file) ?? [:]
     }
 
     private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
@@ -40,7 +40,7 @@ actor LiveMessages {
         if let entry = entries[key] { return entry }
         order.append(key)
         if order.count > 200 { entries[order.removeFirst()] = nil }
-        return Entry(place: place, run: LiveRun(messages: saved[key] ?? []))
+        return Entry(place: place, run: LiveRun(messages: saved[key] ?? [], same: TelegramText.sameMessage))
     }
 
     private func persist(_ key: String) async {
@@ -69,7 +69,7 @@ actor LiveMessages {
 
     /// The run's final answer is here: no more live writes. Returns the messages the run shows,
     /// in order, to turn into the answer's chunks.
-    func finish(_ run: String, in place: Place) async -> [LiveRun.Message] {
+    func finish(_ run: String, in place: Place) async -> [LiveRun<Int>.Message] {
         let key = Self.key(run, place)
         var entry = entry(key, place: place)
         entry.run.finished = true
