@@ -99,7 +99,10 @@ WORDS = ("relay stream chunk edit final answer session plugin gateway resume out
          "thread channel button question prompt agent daemon restart").split()
 # Bot messages that carry no marker and are expected: refusals, mention pings after a final,
 # questions and the finals of question runs (their answer is the choice, not an echo).
-KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you", "Started t", "Started l")
+# "Queued as follow-up for NAME." answers a prompt sent while its session works (issue 17); Discord
+# shows it as a ⏳ reaction, and in text when the reaction cannot be made.
+KNOWN_MESSAGES = ("Not authorized.", "⬆ done", "Pick a colour", "I have a question for you", "Started t", "Started l",
+                  "Queued as follow-up for ")
 MARKER = re.compile(r"\b(SOAKP\d{6}|SOAKQ\d{6}|EVILP\d{6}|SOAKZ\d{6})\b")
 
 
