@@ -44,4 +44,32 @@ import Testing
             try await stack.waitForBotMessage(in: chat, containing: "Tools: 9 calls (bash ×2", count: 2)
         }
     }
+
+    /// The other two progress modes on Telegram: verbose shows tool output under the tool lines;
+    /// completion-only posts one message at the end, never edited, with no "typing…" before it.
+    @Test(.timeLimit(.minutes(5)))
+    func verboseAndCompletionOnlyOnTelegram() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+
+            try await stack.dm("/progress verbose")
+            try await stack.waitForBotMessage(in: chat, containing: "Progress here is now verbose")
+            try await stack.dm("!scenario tools")
+            try await stack.waitForBotMessage(in: chat, containing: "↳")
+            try await stack.waitForBotMessage(in: chat, containing: "the notes are written")
+
+            try await stack.dm("/progress completion-only")
+            try await stack.waitForBotMessage(in: chat, containing: "Progress here is now completion-only")
+            let typedBefore = (try await stack.fake.get("/actions?chat_id=\(chat)")["actions"]?.arrayValue ?? []).count
+            try await stack.dm("!scenario slow 20 60")
+            let done = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 20").first)
+            #expect((done["edit_count"]?.intValue ?? 0) == 0, "one message, never edited: \(done)")
+            try await Task.sleep(for: .seconds(1))
+            let typedAfter = (try await stack.fake.get("/actions?chat_id=\(chat)")["actions"]?.arrayValue ?? []).count
+            #expect(typedAfter == typedBefore, "no typing… before it")
+        }
+    }
 }
