@@ -10,7 +10,7 @@ import Glibc
 extension PiSession {
     var limitSnapshot: LimitSweeper.Snapshot {
         LimitSweeper.Snapshot(
-            id: id, terminal: terminal != nil, lastActivity: lastActivity, runID: runStartedAt == nil ? nil : currentRunID,
+            id: id, terminal: terminal != nil, lastActivity: lastActivity, runID: runStartedAt == nil ? nil : activeRun,
             runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: freshConversation)
     }
 

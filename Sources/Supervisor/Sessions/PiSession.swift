@@ -54,9 +54,9 @@ actor PiSession {
     private var runOrigin: String?
     /// Short lines of what happened, for `/recent`.
     private(set) var activity = ActivityLog()
-    private var activeRun: String?
-    /// The run going on and when it started, for `sessions.limits.maxRunSeconds`.
-    private(set) var currentRunID: String?
+    private(set) var activeRun: String?
+    /// When the run going on (`activeRun`) started, for `sessions.limits.maxRunSeconds`; nil
+    /// once it is over, and for a run a restarted daemon only knows was cut off.
     private(set) var runStartedAt: Date?
     /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
     var freshConversation = false
@@ -450,7 +450,6 @@ actor PiSession {
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 activeRun = run.runID
-                currentRunID = run.runID
                 runStartedAt = Date()
                 freshConversation = false
                 await persist(record)
@@ -464,10 +463,7 @@ actor PiSession {
                 lastRun = run
                 recentRuns.append(FinishedRun(run: run, startedAt: runStartedAt ?? Date(), endedAt: Date(), origin: runOrigin))
                 if recentRuns.count > Self.recentRunsKept { recentRuns.removeFirst(recentRuns.count - Self.recentRunsKept) }
-                if currentRunID == run.runID {
-                    currentRunID = nil
-                    runStartedAt = nil
-                }
+                if activeRun == run.runID { runStartedAt = nil }
                 record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
                 await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
