@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { EXTENSION_VERSION } from "../pi-relayd.ts";
+import { EXTENSION_VERSION } from "../pi-relayd/index.ts";
 import { FakeDaemon, makeHome, sleep, startHost, waitUntil } from "./support.ts";
 
 test("the attach line says who pi is, and the footer follows the daemon's relay_status", async (t) => {

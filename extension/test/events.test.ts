@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { test } from "node:test";
-import { relayedEvent } from "../pi-relayd.ts";
+import { relayedEvent } from "../pi-relayd/index.ts";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 const RUN_EVENTS = new Set([

@@ -2,7 +2,7 @@
 // own, the terminal asked beside it, and a child that cannot reach the daemon denied.
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
-import { globToRegExp, matchingRule, type Gates } from "../pi-relayd.ts";
+import { globToRegExp, matchingRule, type Gates } from "../pi-relayd/index.ts";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 const gates: Gates = {

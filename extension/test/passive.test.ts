@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PiHost } from "../../Tests/Fakes/pi-extension-host/host.ts";
-import { isOlderVersion } from "../pi-relayd.ts";
+import { isOlderVersion } from "../pi-relayd/index.ts";
 import { EXTENSION, FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 test("passive in pi's RPC mode: no handler, no tool, no connection", async (t) => {

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { TestContext } from "node:test";
 import { PiHost, type HostOptions } from "../../Tests/Fakes/pi-extension-host/host.ts";
 
-export const EXTENSION = path.resolve(import.meta.dirname, "..", "pi-relayd.ts");
+export const EXTENSION = path.resolve(import.meta.dirname, "..", "pi-relayd", "index.ts");
 
 type Json = Record<string, any>;
 

@@ -2,7 +2,7 @@
 // a daemon that stops reading while pi streams.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { later, safely } from "../pi-relayd.ts";
+import { later, safely } from "../pi-relayd/index.ts";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 test("a timer or promise callback that throws is logged, never thrown into pi", async (t) => {

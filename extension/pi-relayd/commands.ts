@@ -1,0 +1,261 @@
+/**
+ * The daemon's commands to a terminal pi: pi's RPC commands (shared/specs/pi-rpc.md), carried
+ * out through the extension API as far as it allows (docs/EXTENSION.md, "The registration
+ * protocol").
+ */
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { describe, isObject, type Json, type Log } from "./callbacks.ts";
+import type { OutgoingPrompt, PromptSender } from "./prompts.ts";
+
+const ABORT_IDLE_WAIT_MS = 5000;
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** What the commands reach of the relay. */
+export interface CommandHost {
+  readonly pi: ExtensionAPI;
+  readonly sender: PromptSender;
+  readonly log: Log;
+  context(): ExtensionContext | undefined;
+  /** A line to the daemon (dropped while detached). */
+  send(message: Json): void;
+  /** The model, thinking level or name may have changed: the daemon hears of it. */
+  sessionInfoChanged(): void;
+}
+
+export class CommandError extends Error {}
+
+/** The daemon's command names this extension carries out, each with its handler's name. */
+const COMMANDS: Record<string, string> = {
+  prompt: "prompt",
+  steer: "steer",
+  follow_up: "followUp",
+  abort: "abort",
+  compact: "compact",
+  set_model: "setModel",
+  set_thinking_level: "setThinkingLevel",
+  set_session_name: "setSessionName",
+  get_state: "getState",
+  get_last_assistant_text: "getLastAssistantText",
+  get_session_stats: "getSessionStats",
+  new_session: "newSession",
+};
+
+
+/** Carries out the daemon's commands and answers each with pi's `response` line. */
+export class PiCommands {
+  private readonly host: CommandHost;
+  /** A `compact` the daemon sent is running (get_state's isCompacting). */
+  compacting = false;
+
+  constructor(host: CommandHost) {
+    this.host = host;
+  }
+
+  async run(command: Json): Promise<void> {
+    const type = String(command.type);
+    const respond = (success: boolean, data?: unknown, error?: string) => {
+      const response: Json = { type: "response", id: command.id, command: type, success };
+      if (data !== undefined) response.data = data;
+      if (error !== undefined) response.error = error;
+      this.host.send(response);
+    };
+    const handler = COMMANDS[type];
+    if (!handler) {
+      respond(false, undefined, `Unknown command: ${type} (the pi-relayd extension of a terminal session does not do it)`);
+      return;
+    }
+    try {
+      const data = await (this as any)[handler](command);
+      respond(true, data);
+    } catch (error) {
+      if (!(error instanceof CommandError)) this.host.log(`command ${type} failed: ${describe(error)}`);
+      respond(false, undefined, describe(error));
+    }
+  }
+
+  private get context(): ExtensionContext {
+    const ctx = this.host.context();
+    if (!ctx) throw new CommandError("pi's session is not ready yet");
+    return ctx;
+  }
+
+  /** The user message's content: the text, then the images as pi's image blocks. */
+  private promptContent(command: Json): OutgoingPrompt["content"] {
+    if (typeof command.message !== "string") throw new CommandError(`${command.type} needs a message (a string)`);
+    const images = Array.isArray(command.images) ? command.images.filter(isObject) : [];
+    if (images.length === 0) return command.message;
+    return [
+      { type: "text", text: command.message },
+      ...images.map((image: Json) => ({ type: "image", data: image.data, mimeType: image.mimeType })),
+    ];
+  }
+
+  private prompt(command: Json): undefined {
+    const content = this.promptContent(command);
+    const behavior = command.streamingBehavior;
+    const busy = !this.context.isIdle() || this.host.sender.isBusy;
+    if (busy && behavior !== "steer" && behavior !== "followUp") {
+      // As pi's RPC mode answers a prompt while it streams.
+      throw new CommandError(
+        "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
+      );
+    }
+    // deliverAs is ignored by an idle pi; it matters when pi got busy before the send.
+    this.host.sender.enqueue({ content, text: command.message, deliverAs: behavior === "steer" ? "steer" : "followUp" });
+    return undefined;
+  }
+
+  private steer(command: Json): undefined {
+    this.host.sender.enqueue({ content: this.promptContent(command), text: command.message, deliverAs: "steer" });
+    return undefined;
+  }
+
+  private followUp(command: Json): undefined {
+    this.host.sender.enqueue({ content: this.promptContent(command), text: command.message, deliverAs: "followUp" });
+    return undefined;
+  }
+
+  /** pi's abort answers once the agent is idle; ctx.abort() cannot be awaited, so we poll. */
+  private async abort(): Promise<undefined> {
+    const ctx = this.context;
+    ctx.abort();
+    const deadline = Date.now() + ABORT_IDLE_WAIT_MS;
+    while (!ctx.isIdle() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    return undefined;
+  }
+
+  private compact(command: Json): Promise<unknown> {
+    const ctx = this.context;
+    const customInstructions = typeof command.customInstructions === "string" ? command.customInstructions : undefined;
+    this.compacting = true;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        this.compacting = false;
+      };
+      try {
+        ctx.compact({
+          customInstructions,
+          onComplete: (result: unknown) => {
+            done();
+            resolve(result);
+          },
+          onError: (error: unknown) => {
+            done();
+            reject(new CommandError(describe(error)));
+          },
+        } as any);
+      } catch (error) {
+        done();
+        reject(new CommandError(describe(error)));
+      }
+    });
+  }
+
+  private async setModel(command: Json): Promise<unknown> {
+    const { provider, modelId } = command;
+    if (typeof provider !== "string" || typeof modelId !== "string") {
+      throw new CommandError("set_model needs provider and modelId");
+    }
+    const model = this.context.modelRegistry.find(provider, modelId);
+    if (!model) throw new CommandError(`Model not found: ${provider}/${modelId}`);
+    const switched = await this.host.pi.setModel(model);
+    if (!switched) throw new CommandError(`No API key for ${provider}/${modelId}`);
+    this.host.sessionInfoChanged();
+    return model;
+  }
+
+  private setThinkingLevel(command: Json): undefined {
+    if (!THINKING_LEVELS.includes(command.level)) {
+      throw new CommandError(`Invalid thinking level: ${command.level} (one of ${THINKING_LEVELS.join(", ")})`);
+    }
+    this.host.pi.setThinkingLevel(command.level);
+    this.host.sessionInfoChanged();
+    return undefined;
+  }
+
+  private setSessionName(command: Json): undefined {
+    const name = typeof command.name === "string" ? command.name.trim() : "";
+    if (!name) throw new CommandError("Session name cannot be empty");
+    this.host.pi.setSessionName(name);
+    this.host.sessionInfoChanged();
+    return undefined;
+  }
+
+  private newSession(): never {
+    throw new CommandError(
+      "A terminal session cannot start a new conversation from outside: type /new in pi's terminal.",
+    );
+  }
+
+  /** pi's get_state, as far as an extension can see it (steeringMode and friends it cannot). */
+  private getState(): Json {
+    const ctx = this.context;
+    const manager = ctx.sessionManager;
+    const state: Json = {
+      model: ctx.model,
+      thinkingLevel: this.host.pi.getThinkingLevel(),
+      isStreaming: !ctx.isIdle(),
+      isCompacting: this.compacting,
+      sessionFile: manager.getSessionFile(),
+      sessionId: manager.getSessionId(),
+      sessionName: this.host.pi.getSessionName(),
+      messageCount: this.branchMessages().length,
+      pendingMessageCount: this.host.sender.queued + (ctx.hasPendingMessages() ? 1 : 0),
+    };
+    return state;
+  }
+
+  private getLastAssistantText(): Json {
+    const messages = this.branchMessages();
+    for (let index = messages.length - 1; index >= 0; index--) {
+      const message = messages[index];
+      if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
+      const text = message.content
+        .filter((block: Json) => block?.type === "text" && typeof block.text === "string")
+        .map((block: Json) => block.text)
+        .join("");
+      if (text) return { text };
+    }
+    return {}; // pi leaves `text` out when there is none
+  }
+
+  private getSessionStats(): Json {
+    const manager = this.context.sessionManager;
+    const messages = this.branchMessages();
+    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+    let cost = 0;
+    let toolCalls = 0;
+    for (const message of messages) {
+      if (message.role !== "assistant") continue;
+      if (Array.isArray(message.content)) toolCalls += message.content.filter((b: Json) => b?.type === "toolCall").length;
+      const usage = isObject(message.usage) ? message.usage : {};
+      for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+        tokens[key] += Number(usage[key]) || 0;
+      }
+      cost += Number(usage.cost?.total) || 0;
+    }
+    tokens.total = tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite;
+    const count = (role: string) => messages.filter((m) => m.role === role).length;
+    return {
+      sessionFile: manager.getSessionFile(),
+      sessionId: manager.getSessionId(),
+      userMessages: count("user"),
+      assistantMessages: count("assistant"),
+      toolCalls,
+      toolResults: count("toolResult"),
+      totalMessages: messages.length,
+      tokens,
+      cost,
+    };
+  }
+
+  /** The messages on the session's current branch. */
+  private branchMessages(): Json[] {
+    const manager = this.context.sessionManager as any;
+    const entries: unknown[] = typeof manager.getBranch === "function" ? manager.getBranch() : manager.getEntries();
+    return entries
+      .filter((entry): entry is Json => isObject(entry) && entry.type === "message" && isObject(entry.message))
+      .map((entry) => entry.message);
+  }
+
+}

@@ -1,0 +1,220 @@
+/**
+ * Approval gates (docs/CONFIG.md, "approvals"; docs/EXTENSION.md, "Approval gates"): pi's
+ * `tool_call` hook holds a call a rule matches until a person decides.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { randomUUID } from "node:crypto";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describe, isObject, type Json, type Log } from "./callbacks.ts";
+import { controlCall } from "./link.ts";
+
+// Approval gates (docs/CONFIG.md, "approvals"; docs/EXTENSION.md, "Approval gates")
+
+export interface GateRule {
+  name: string;
+  tools: string[];
+  command?: string;
+  paths?: string[];
+  outsideCwd?: boolean;
+}
+
+export interface Gates {
+  timeoutSeconds: number;
+  rules: GateRule[];
+}
+
+/** The gates the daemon sent (attach result) or set for a child (`PI_RELAYD_APPROVALS`). */
+export function parseGates(value: unknown): Gates | undefined {
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!isObject(parsed) || !Array.isArray(parsed.rules)) return undefined;
+  const rules = parsed.rules.filter(
+    (rule: unknown): rule is GateRule => isObject(rule) && typeof rule.name === "string" && Array.isArray(rule.tools),
+  );
+  if (rules.length === 0) return undefined;
+  const timeoutSeconds = typeof parsed.timeoutSeconds === "number" && parsed.timeoutSeconds > 0 ? parsed.timeoutSeconds : 300;
+  return { timeoutSeconds, rules };
+}
+
+/** `~` is the home folder; a path relative to the session's folder is taken from there. */
+function resolvePath(given: string, cwd: string, home: string): string {
+  const expanded = given === "~" ? home : given.startsWith("~/") ? path.join(home, given.slice(2)) : given;
+  return path.resolve(cwd, expanded);
+}
+
+/**
+ * A glob as a regular expression on a resolved path: `**` crosses folders, `*` and `?` stay
+ * within one, `~` is the home folder, a relative glob with a `/` is taken from the session's
+ * folder, and one without a `/` matches the file's name in any folder (`.env*`).
+ */
+export function globToRegExp(glob: string, cwd: string, home: string): RegExp {
+  const byName = !glob.includes("/");
+  const full = byName ? glob : resolvePath(glob, cwd, home);
+  let source = "";
+  for (let index = 0; index < full.length; index++) {
+    const char = full[index];
+    if (char === "*" && full[index + 1] === "*") {
+      source += ".*";
+      index++;
+      if (full[index + 1] === "/") index++; // `**/` also matches no folder at all
+    } else if (char === "*") {
+      source += "[^/]*";
+    } else if (char === "?") {
+      source += "[^/]";
+    } else {
+      source += char.replace(/[\\^$.|+()[\]{}]/g, "\\$&");
+    }
+  }
+  return new RegExp(byName ? `(^|/)${source}$` : `^${source}$`);
+}
+
+/** The first rule a call matches: one of its tools, and any of its conditions (none: every call). */
+export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: string, home: string = os.homedir()): GateRule | undefined {
+  const target = typeof input?.path === "string" ? input.path : typeof input?.file_path === "string" ? input.file_path : undefined;
+  const resolved = target === undefined ? undefined : resolvePath(target, cwd, home);
+  for (const rule of gates.rules) {
+    if (!rule.tools.includes(toolName)) continue;
+    const conditions = [rule.command !== undefined, (rule.paths?.length ?? 0) > 0, rule.outsideCwd === true];
+    if (!conditions.some(Boolean)) return rule;
+    if (rule.command !== undefined && typeof input?.command === "string") {
+      try {
+        if (new RegExp(rule.command).test(input.command)) return rule;
+      } catch {
+        return rule; // a pattern this engine cannot read gates rather than lets through
+      }
+    }
+    if (resolved !== undefined && rule.paths?.some((glob) => globToRegExp(glob, cwd, home).test(resolved))) return rule;
+    if (resolved !== undefined && rule.outsideCwd === true) {
+      const relative = path.relative(path.resolve(cwd), resolved);
+      if (relative.startsWith("..") || path.isAbsolute(relative)) return rule;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One request on a connection of its own to the daemon's control socket, for a call that may
+ * wait minutes (an approval): the attach connection carries pi's RPC and must not wait on it.
+ */
+
+type GateVerdict = { block: true; reason: string } | undefined;
+
+const APPROVE_ONCE = "Approve once";
+const APPROVE_FOR_SESSION = "Approve for session";
+const DENY = "Deny";
+const GATE_CHOICES = [APPROVE_ONCE, APPROVE_FOR_SESSION, DENY];
+
+/**
+ * Holds gated calls in pi's `tool_call` hook until a person decides: the daemon asks the chats;
+ * in a terminal session the terminal asks too, and the first answer wins. Fails closed: a child
+ * whose daemon cannot be reached is denied; a terminal that cannot reach it asks only at the
+ * terminal.
+ */
+export class Gatekeeper {
+  gates: Gates | undefined;
+  /** The daemon's id for this session, once known. */
+  sessionID: string | undefined;
+  private readonly socketPath: string;
+  private readonly log: Log;
+  /** An interactive pi, whose terminal can answer too; false in a pi-relayd child (RPC). */
+  private readonly terminal: boolean;
+  /** Rules approved for the session here, for when the daemon cannot be asked. */
+  private readonly approvedHere = new Set<string>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(socketPath: string, log: Log, terminal: boolean) {
+    this.socketPath = socketPath;
+    this.log = log;
+    this.terminal = terminal;
+  }
+
+  /** pi's tool_call: undefined lets the call run; a block carries the reason the agent reads. */
+  check(event: Json, ctx: ExtensionContext): Promise<GateVerdict> | GateVerdict {
+    const gates = this.gates;
+    if (!gates) return undefined;
+    const rule = matchingRule(gates, String(event.toolName), isObject(event.input) ? event.input : {}, ctx.cwd);
+    if (!rule) return undefined;
+    // One question at a time, as pi shows one dialog at a time.
+    const run = this.chain.then(
+      () => this.decide(rule, gates, event, ctx),
+      () => this.decide(rule, gates, event, ctx),
+    );
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async decide(rule: GateRule, gates: Gates, event: Json, ctx: ExtensionContext): Promise<GateVerdict> {
+    const blocked = (why: string): GateVerdict => ({ block: true, reason: `pi-relayd's approval gate "${rule.name}" denied ${event.toolName}: ${why}` });
+    if (this.terminal && !this.sessionID && this.approvedHere.has(rule.name)) return undefined;
+    const id = randomUUID();
+    const params: Json = { session: this.sessionID, id, toolName: event.toolName, input: event.input, rule: rule.name };
+    const waitMs = (gates.timeoutSeconds + 30) * 1000;
+    // Let go once the terminal decides: a waiting connection would keep pi's event loop busy.
+    const asking = new AbortController();
+    const asked: Promise<Json | Error> = this.sessionID
+      ? controlCall(this.socketPath, "approval", params, waitMs, asking.signal).catch((error: Error) => error)
+      : Promise.resolve(new Error("not attached to pi-relayd"));
+    if (!this.terminal) {
+      // A pi-relayd child: only the chats can answer (its "UI" is the daemon's RPC).
+      const answer = await asked;
+      if (answer instanceof Error) {
+        this.log(`approval for ${event.toolName} (rule ${rule.name}) failed: ${answer.message}`);
+        return blocked(`pi-relayd cannot be reached (${answer.message}), so it was denied`);
+      }
+      return answer.allowed === true ? undefined : blocked(String(answer.reason || answer.outcome || "denied"));
+    }
+    const dialog = new AbortController();
+    const title = `pi-relayd: approve ${event.toolName}? (rule ${rule.name})\n${previewInput(event.input)}`;
+    const terminal = ctx.ui
+      .select(title, GATE_CHOICES, { signal: dialog.signal, timeout: gates.timeoutSeconds * 1000 })
+      .then((value: string | undefined) => ({ from: "terminal" as const, value }));
+    const first = await Promise.race([terminal, asked.then((answer) => ({ from: "daemon" as const, answer }))]);
+    if (first.from === "daemon" && !(first.answer instanceof Error) && !["terminal_only", "abandoned"].includes(String(first.answer.outcome))) {
+      dialog.abort(); // the chats decided: the terminal's copy goes
+      return first.answer.allowed === true ? undefined : blocked(String(first.answer.reason || first.answer.outcome));
+    }
+    // The terminal decides: it answered first, or the daemon cannot ask anyone else.
+    const value = first.from === "terminal" ? first.value : (await terminal).value;
+    const choice = value === APPROVE_ONCE || value === APPROVE_FOR_SESSION ? value : DENY;
+    asking.abort();
+    if (first.from === "terminal" && this.sessionID) {
+      // The chats' copy closes, and the daemon logs who decided.
+      controlCall(this.socketPath, "answer", { session: this.sessionID, id, value: choice, by: "the terminal" }, 10_000).catch(() =>
+        controlCall(this.socketPath, "approval-decided", { ...params, choice }, 10_000).catch(() => undefined),
+      );
+    } else if (this.sessionID) {
+      controlCall(this.socketPath, "approval-decided", { ...params, choice }, 10_000).catch(() => undefined);
+    }
+    if (choice === APPROVE_FOR_SESSION) this.approvedHere.add(rule.name);
+    return choice === DENY ? blocked(value === undefined ? "nobody approved it at the terminal" : "denied at the terminal") : undefined;
+  }
+}
+
+/** A call's arguments for the terminal's dialog: the command or path, else JSON, shortened. */
+function previewInput(input: unknown): string {
+  const object = isObject(input) ? input : {};
+  const text = typeof object.command === "string" ? object.command : typeof object.path === "string" ? object.path : JSON.stringify(object);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/**
+ * pi's tool_call hook for the gates. A throw would block the call with our error as its text:
+ * failing closed, but with a clear reason instead.
+ */
+export function gateHook(pi: ExtensionAPI, gatekeeper: Gatekeeper, log: Log): void {
+  (pi as any).on("tool_call", async (event: Json, ctx: ExtensionContext) => {
+    try {
+      return await gatekeeper.check(event, ctx);
+    } catch (error) {
+      log(`approval gate failed: ${describe(error)}`);
+      return { block: true, reason: `pi-relayd's approval gate failed (${describe(error)}), so the call was denied` };
+    }
+  });
+}

@@ -1,0 +1,369 @@
+/** The connection to the daemon: the attach connection, and one-off control calls. */
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { describe, isObject, later, safely, type Json, type Log, type Timer } from "./callbacks.ts";
+
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+/** A daemon that accepts the connection but never answers the attach is given up on. */
+const ATTACH_TIMEOUT_MS = 10_000;
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/** A daemon that stops reading while pi streams would make Node buffer without end. */
+const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
+/** session_shutdown ends the connection politely, but never waits for the network longer. */
+const SHUTDOWN_DESTROY_MS = 200;
+
+/**
+ * Whoever can put a socket where we connect could prompt this pi, and so run its tools, as us.
+ * The daemon keeps its folder owner-only; a folder or socket that is not ours, or a folder
+ * others may write to, is not connected to. Undefined when all is well (or nothing is there).
+ */
+export function socketTrustProblem(socketPath: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const folder = path.dirname(socketPath);
+  let folderStat: fs.Stats;
+  try {
+    folderStat = fs.statSync(folder);
+  } catch {
+    return undefined; // no folder: the connect fails as for an absent daemon
+  }
+  if (folderStat.uid !== uid) return `${folder} is not yours`;
+  if ((folderStat.mode & 0o022) !== 0) return `others may write to ${folder}`;
+  let socketStat: fs.Stats;
+  try {
+    socketStat = fs.lstatSync(socketPath);
+  } catch {
+    return undefined;
+  }
+  if (socketStat.uid !== uid) return `${socketPath} is not yours`;
+  return undefined;
+}
+
+export type LinkState = "idle" | "connecting" | "attaching" | "attached" | "refused" | "closed";
+
+export interface LinkHooks {
+  /** The attach request's params, read when the connection is made. */
+  attachParams(): Json;
+  onAttached(params: Json, result: Json): void;
+  onRefused(error: Json): void;
+  /** A connection that was attached ended. */
+  onDetached(): void;
+  /** A try to connect or attach failed; another follows. */
+  onOffline(): void;
+  /** The socket or its folder is not safe to connect to (socketTrustProblem); tried again later. */
+  onUntrusted(problem: string): void;
+  /** Every line after the attach answer. */
+  onLine(message: Json): void;
+  log: Log;
+}
+
+/**
+ * One Unix-socket connection to the daemon at a time, attached with the `attach` request, and
+ * made again whenever it ends: after 250 ms, doubling to at most 5 s, and at once when the
+ * socket appears in the daemon's folder. Lines are JSON, one per line.
+ */
+export class DaemonLink {
+  state: LinkState = "idle";
+  private readonly socketPath: string;
+  private readonly hooks: LinkHooks;
+  private socket: net.Socket | undefined;
+  private received = "";
+  private retryTimer: Timer | undefined;
+  private retryDelay = RETRY_FIRST_MS;
+  private attachTimer: Timer | undefined;
+  private watcher: fs.FSWatcher | undefined;
+  private attachingParams: Json | undefined;
+  /** The last failure logged, so a daemon that stays away is logged once, not every 5 s. */
+  private lastFailure = "";
+
+  constructor(socketPath: string, hooks: LinkHooks) {
+    this.socketPath = socketPath;
+    this.hooks = hooks;
+  }
+
+  get isAttached(): boolean {
+    return this.state === "attached";
+  }
+
+  start(): void {
+    this.watchFolder();
+    this.connect();
+  }
+
+  /** Ends this connection and attaches anew at once: pi switched to another session. */
+  restart(): void {
+    if (this.state === "closed") return;
+    this.dropSocket();
+    this.state = "idle";
+    this.retryDelay = RETRY_FIRST_MS;
+    this.connect();
+  }
+
+  /** Sends a line when attached; dropped otherwise (the daemon reports what it missed). */
+  send(message: Json): boolean {
+    if (this.state !== "attached" || !this.socket) return false;
+    return this.write(this.socket, message);
+  }
+
+  /** Closes everything without waiting for the network. */
+  close(): void {
+    this.state = "closed";
+    this.clearRetry();
+    this.clearAttachTimer();
+    try {
+      this.watcher?.close();
+    } catch {
+      // Already closed.
+    }
+    this.watcher = undefined;
+    this.dropSocket();
+  }
+
+  private connect(): void {
+    if (this.state === "closed" || this.socket) return;
+    this.clearRetry();
+    const problem = socketTrustProblem(this.socketPath);
+    if (problem) {
+      if (problem !== this.lastFailure) this.hooks.log(`not connecting: ${problem}`);
+      this.lastFailure = problem;
+      this.state = "idle";
+      this.hooks.onUntrusted(problem);
+      this.scheduleRetry();
+      return;
+    }
+    this.state = "connecting";
+    this.received = "";
+    const socket = net.createConnection({ path: this.socketPath });
+    this.socket = socket;
+    socket.setEncoding("utf8");
+    socket.unref();
+    const log = this.hooks.log;
+    socket.on("connect", () => safely(log, "socket connect", () => this.onConnect(socket)));
+    socket.on("data", (chunk: string) => safely(log, "socket data", () => this.onData(socket, chunk)));
+    socket.on("error", (error: Error) => safely(log, "socket error", () => this.onError(socket, error)));
+    socket.on("close", () => safely(log, "socket close", () => this.onClose(socket)));
+  }
+
+  private onConnect(socket: net.Socket): void {
+    if (socket !== this.socket) return;
+    this.state = "attaching";
+    const params = this.hooks.attachParams();
+    this.attachingParams = params;
+    this.write(socket, { id: "attach", method: "attach", params });
+    this.attachTimer = later(this.hooks.log, "attach timeout", ATTACH_TIMEOUT_MS, () => {
+      if (socket !== this.socket || this.state !== "attaching") return;
+      this.hooks.log("the daemon did not answer the attach; trying again");
+      socket.destroy();
+    });
+  }
+
+  private onData(socket: net.Socket, chunk: string): void {
+    if (socket !== this.socket) return;
+    this.received += chunk;
+    let newline: number;
+    while (socket === this.socket && (newline = this.received.indexOf("\n")) >= 0) {
+      const line = this.received.slice(0, newline);
+      this.received = this.received.slice(newline + 1);
+      safely(this.hooks.log, "a line from the daemon", () => this.onLine(socket, line));
+    }
+    if (socket === this.socket && this.received.length > MAX_LINE_CHARS) {
+      this.hooks.log("a line from the daemon is over 16 MiB; reconnecting");
+      socket.destroy();
+    }
+  }
+
+  private onLine(socket: net.Socket, raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.hooks.log(`ignored a line from the daemon that is not JSON: ${line.slice(0, 160)}`);
+      return;
+    }
+    if (!isObject(message)) {
+      this.hooks.log(`ignored a line from the daemon that is not an object: ${line.slice(0, 160)}`);
+      return;
+    }
+    if (this.state === "attaching" && message.id === "attach" && message.type === undefined) {
+      this.onAttachAnswer(socket, message);
+    } else if (this.state === "attached") {
+      this.hooks.onLine(message);
+    } else {
+      this.hooks.log(`ignored a line before the attach answer: ${line.slice(0, 160)}`);
+    }
+  }
+
+  private onAttachAnswer(socket: net.Socket, answer: Json): void {
+    this.clearAttachTimer();
+    const params = this.attachingParams ?? {};
+    if (isObject(answer.result)) {
+      this.state = "attached";
+      this.retryDelay = RETRY_FIRST_MS;
+      this.lastFailure = "";
+      this.hooks.onAttached(params, answer.result);
+      return;
+    }
+    // Refused (another uid, a pi too old, bad params): trying every 5 s would not change the
+    // answer. The folder watch still tries once more when the daemon's socket is made anew.
+    this.state = "refused";
+    this.hooks.onRefused(isObject(answer.error) ? answer.error : { message: "the daemon refused the attach" });
+    socket.end();
+  }
+
+  private onError(socket: net.Socket, error: Error): void {
+    if (socket !== this.socket) return;
+    const code = (error as NodeJS.ErrnoException).code ?? error.message;
+    if (code !== this.lastFailure || this.state === "attached") {
+      this.hooks.log(`connection to ${this.socketPath}: ${error.message}`);
+    }
+    this.lastFailure = code;
+    // "close" follows.
+  }
+
+  private onClose(socket: net.Socket): void {
+    if (socket !== this.socket) return;
+    this.socket = undefined;
+    this.clearAttachTimer();
+    const wasAttached = this.state === "attached";
+    if (this.state === "closed" || this.state === "refused") return;
+    this.state = "idle";
+    if (wasAttached) {
+      this.hooks.log("detached: the daemon closed the connection");
+      this.hooks.onDetached();
+    } else {
+      this.hooks.onOffline();
+    }
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.state === "closed") return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
+    this.retryTimer = later(this.hooks.log, "reconnect", delay, () => {
+      this.retryTimer = undefined;
+      this.watchFolder(); // the folder may have appeared since
+      this.connect();
+    });
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private clearAttachTimer(): void {
+    if (this.attachTimer) clearTimeout(this.attachTimer);
+    this.attachTimer = undefined;
+  }
+
+  /** Watches the daemon's folder so a daemon that (re)starts is found at once. */
+  private watchFolder(): void {
+    if (this.watcher || this.state === "closed") return;
+    const folder = path.dirname(this.socketPath);
+    const log = this.hooks.log;
+    try {
+      const watcher = fs.watch(folder, { persistent: false }, (_event, name) =>
+        safely(log, "folder watch", () => this.onFolderChange(name)),
+      );
+      watcher.on("error", (error: Error) =>
+        safely(log, "folder watch error", () => {
+          log(`stopped watching ${folder}: ${error.message}`);
+          watcher.close();
+          if (this.watcher === watcher) this.watcher = undefined; // made again at the next retry
+        }),
+      );
+      this.watcher = watcher;
+    } catch {
+      // The folder does not exist yet: the next retry watches again.
+    }
+  }
+
+  private onFolderChange(name: string | Buffer | null): void {
+    if (name !== null && String(name) !== path.basename(this.socketPath)) return;
+    if (this.socket || (this.state !== "idle" && this.state !== "refused")) return;
+    if (!fs.existsSync(this.socketPath)) return;
+    this.retryDelay = RETRY_FIRST_MS; // a daemon is starting: a failed first try retries soon
+    this.state = "idle";
+    this.connect();
+  }
+
+  private write(socket: net.Socket, message: Json): boolean {
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      this.hooks.log(`could not encode a ${message.type ?? message.method} line: ${describe(error)}`);
+      return false;
+    }
+    if (socket.writableLength > MAX_UNSENT_BYTES) {
+      this.hooks.log("the daemon stopped reading (64 MiB unsent); reconnecting");
+      socket.destroy();
+      return false;
+    }
+    socket.write(line);
+    return true;
+  }
+
+  private dropSocket(): void {
+    const socket = this.socket;
+    this.socket = undefined;
+    this.clearAttachTimer();
+    if (!socket) return;
+    try {
+      socket.end(); // EOF tells the daemon at once; the rest is not worth waiting for
+    } catch {
+      // Already gone.
+    }
+    later(this.hooks.log, "socket teardown", SHUTDOWN_DESTROY_MS, () => socket.destroy());
+  }
+}
+
+export function controlCall(socketPath: string, method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<Json> {
+  return new Promise((resolve, reject) => {
+    const problem = socketTrustProblem(socketPath);
+    if (problem) {
+      reject(new Error(problem));
+      return;
+    }
+    let received = "";
+    let settled = false;
+    const finish = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      action();
+    };
+    const socket = net.createConnection({ path: socketPath });
+    const timer = setTimeout(() => finish(() => reject(new Error(`no answer to ${method} within ${timeoutMs} ms`))), timeoutMs);
+    timer.unref?.();
+    socket.setEncoding("utf8");
+    socket.on("connect", () => socket.write(`${JSON.stringify({ id: "1", method, params })}\n`));
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+      const newline = received.indexOf("\n");
+      if (newline < 0) return;
+      let answer: unknown;
+      try {
+        answer = JSON.parse(received.slice(0, newline));
+      } catch {
+        finish(() => reject(new Error("the daemon answered with a line that is not JSON")));
+        return;
+      }
+      if (isObject(answer) && isObject(answer.error)) {
+        const error = answer.error;
+        finish(() => reject(new Error(`${error.code ?? "error"}: ${error.message ?? ""}`)));
+      } else {
+        finish(() => resolve(isObject(answer) && isObject(answer.result) ? answer.result : {}));
+      }
+    });
+    socket.on("error", (error: Error) => finish(() => reject(error)));
+    socket.on("close", () => finish(() => reject(new Error("the daemon closed the connection"))));
+    signal?.addEventListener("abort", () => finish(() => reject(new Error(`${method} no longer needed`))), { once: true });
+  });
+}

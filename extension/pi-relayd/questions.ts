@@ -1,0 +1,170 @@
+/** Questions: the ask_user tool, asked in the terminal and the chats at once. */
+import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { randomUUID } from "node:crypto";
+import type { Json } from "./callbacks.ts";
+import type { DaemonLink } from "./link.ts";
+
+export const ASK_USER_PARAMETERS = {
+  type: "object",
+  properties: {
+    question: { type: "string", description: "The question, as the user should read it." },
+    options: {
+      type: "array",
+      items: { type: "string" },
+      description: "Answers to choose from. Leave out for a free-text answer.",
+    },
+    multiline: { type: "boolean", description: "True when the answer needs several lines of text." },
+  },
+  required: ["question"],
+};
+
+type ChatReply = { value: string } | { cancelled: true; why?: string };
+
+interface OpenQuestion {
+  request: Json;
+  reply: (answer: ChatReply) => void;
+}
+
+interface Answer {
+  text: string;
+  by: "terminal" | "chat";
+}
+
+/** Resolves when `signal` aborts (never, without one); `dispose` drops the listener. */
+function whenAborted(signal: AbortSignal | undefined): { promise: Promise<void>; dispose: () => void } {
+  if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
+  let listener: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    listener = () => resolve();
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", listener, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener("abort", listener) };
+}
+
+/**
+ * The agent's questions, asked in the terminal and in the chats at once; the first answer
+ * wins. pi shows one terminal dialog at a time (a second one orphans the first), so questions
+ * are asked one after another.
+ */
+export class Questions {
+  private readonly open = new Map<string, OpenQuestion>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly link: () => DaemonLink | undefined;
+  /** Whether a chat watches the session now (the daemon's relay_status says). */
+  private readonly watched: () => boolean;
+
+  constructor(link: () => DaemonLink | undefined, watched: () => boolean) {
+    this.link = link;
+    this.watched = watched;
+  }
+
+  ask(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
+    const run = this.chain.then(
+      () => this.askNow(params, signal, ctx),
+      () => this.askNow(params, signal, ctx),
+    );
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The daemon's extension_ui_response: the chats answered or cancelled. */
+  onResponse(message: Json): void {
+    const question = this.open.get(String(message.id));
+    if (!question) return; // answered already, or not ours
+    this.open.delete(String(message.id));
+    if (message.cancelled === true || typeof message.value !== "string") question.reply({ cancelled: true });
+    else question.reply({ value: message.value });
+  }
+
+  /** After a re-attach the daemon no longer holds our open questions: ask them again. */
+  resend(): void {
+    for (const question of this.open.values()) this.link()?.send(question.request);
+  }
+
+  private async askNow(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
+    const title = typeof params.question === "string" ? params.question.trim() : "";
+    if (!title) throw new Error("ask_user needs a question.");
+    const options = Array.isArray(params.options) ? params.options.filter((o: unknown) => typeof o === "string") : [];
+    const multiline = params.multiline === true;
+    const method = multiline ? "editor" : options.length > 0 ? "select" : "input";
+    if (signal?.aborted) throw new Error("The question was not asked: the run was aborted.");
+    if (!this.link()?.isAttached) return this.askInTerminal(ctx, method, title, options, signal);
+    // pi's editor cannot be closed from outside, so a multi-line question goes to the chats
+    // alone; with no chat watching, nobody would see it there: the terminal's editor asks it.
+    if (multiline && !this.watched()) return this.askInTerminal(ctx, method, title, options, signal);
+
+    const id = randomUUID();
+    const request: Json = { type: "extension_ui_request", id, method, title };
+    if (method === "select") request.options = options;
+    const chat = new Promise<ChatReply>((resolve) => this.open.set(id, { request, reply: resolve }));
+    this.link()?.send(request);
+
+    const aborted = whenAborted(signal);
+    const dialog = new AbortController();
+    try {
+      // pi's editor cannot be closed from outside: a multi-line question waits in the chats only.
+      const terminal: Promise<string | undefined> = multiline
+        ? new Promise(() => {})
+        : this.openDialog(ctx, method, title, options, dialog.signal);
+      if (multiline) ctx.ui.notify(`The agent asks in the chats (answer there): ${title}`, "info");
+      const first = await Promise.race([
+        terminal.then((value) => ({ from: "terminal" as const, value })),
+        chat.then((reply) => ({ from: "chat" as const, reply })),
+        aborted.promise.then(() => ({ from: "abort" as const })),
+      ]);
+      if (first.from === "chat") {
+        dialog.abort(); // dismisses the terminal's copy
+        if ("value" in first.reply) return { text: first.reply.value, by: "chat" };
+        throw new Error(`Nobody answered: ${first.reply.why ?? "the question was cancelled in the chat"}.`);
+      }
+      if (first.from === "terminal" && first.value !== undefined && !signal?.aborted) {
+        this.link()?.send({ type: "extension_ui_closed", id, by: "terminal" });
+        return { text: first.value, by: "terminal" };
+      }
+      if (signal?.aborted) {
+        this.link()?.send({ type: "extension_ui_closed", id, by: "abort" });
+        throw new Error("Nobody answered: the run was aborted.");
+      }
+      this.link()?.send({ type: "extension_ui_closed", id, by: "terminal" });
+      throw new Error("Nobody answered: the question was dismissed in the terminal.");
+    } finally {
+      this.open.delete(id);
+      dialog.abort();
+      aborted.dispose();
+    }
+  }
+
+  /** Not attached: the terminal alone asks. */
+  private async askInTerminal(
+    ctx: ExtensionContext,
+    method: string,
+    title: string,
+    options: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
+    const value = await this.openDialog(ctx, method, title, options, signal);
+    if (value !== undefined && !signal?.aborted) return { text: value, by: "terminal" };
+    if (signal?.aborted) throw new Error("Nobody answered: the run was aborted.");
+    throw new Error("Nobody answered: the question was dismissed in the terminal.");
+  }
+
+  private openDialog(
+    ctx: ExtensionContext,
+    method: string,
+    title: string,
+    options: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
+    const ui = ctx.ui as any;
+    if (method === "select") return Promise.resolve(ui.select(title, options, { signal }));
+    if (method === "input") return Promise.resolve(ui.input(title, undefined, { signal }));
+    return Promise.resolve(ui.editor(title)); // pi's editor takes no signal
+  }
+
+  /** The session ends: whatever waits on the chats gives up. */
+  closeAll(why: string): void {
+    for (const question of this.open.values()) question.reply({ cancelled: true, why });
+    this.open.clear();
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * The relay: pi's side of the attach connection. It attaches the terminal session, sends pi's
+ * events to the daemon, and hands the daemon's commands, prompts and answers to pi.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { later, relaydHome, safely, type Json, type Log, type Timer } from "./callbacks.ts";
+import { PiCommands } from "./commands.ts";
+import { relayedEvent, ToolUpdateThrottle } from "./events.ts";
+import { Gatekeeper, parseGates } from "./gates.ts";
+import { DaemonLink } from "./link.ts";
+import { PromptSender } from "./prompts.ts";
+import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
+import { registerRelayTools } from "./tools.ts";
+import { EXTENSION_VERSION, isOlderVersion, MIN_PI_VERSION, readPiVersion } from "./version.ts";
+
+const STATUS_KEY = "pi-relayd";
+/** pi has no event for thinking-level or name changes made in the terminal: they are polled. */
+const SESSION_INFO_POLL_MS = 2000;
+
+interface SessionInfo {
+  sessionFile: string | null;
+  name: string | null;
+  model: string | null;
+  thinkingLevel: string | null;
+}
+
+function modelName(model: any): string | null {
+  if (!model || typeof model.id !== "string") return null;
+  return typeof model.provider === "string" ? `${model.provider}/${model.id}` : model.id;
+}
+
+
+export class Relay {
+  readonly pi: ExtensionAPI;
+  readonly log: Log;
+  private ctx: ExtensionContext | undefined;
+  private link: DaemonLink | undefined;
+  private piVersion: string | null = null;
+  /** The pi session relayed now (pi changes its id in place at `/new`, before telling us). */
+  private piSessionID: string | undefined;
+  /**
+   * The pi session a `/new`, `/resume` or `/fork` left, named as `previousPiSessionID` until the
+   * new one is attached, so the chats follow even when the daemon was away at the switch.
+   */
+  private replacedPiSessionID: string | undefined;
+  private lastStatus: string | undefined;
+  private lastInfo: SessionInfo | undefined;
+  private sessionFileExists = false;
+  private infoTimer: Timer | undefined;
+  private toolRegistered = false;
+  private stopped = false;
+  readonly sender: PromptSender;
+  private readonly commands: PiCommands;
+  private readonly throttle: ToolUpdateThrottle;
+  private readonly questions: Questions;
+  /** The messengers whose chats watch this session, from the daemon's relay_status. */
+  private watchers: string[] = [];
+  /** Approval gates, with the rules the daemon sent at the attach. */
+  readonly gatekeeper: Gatekeeper;
+  /** relay_notify, relay_send_file and spawn_session, offered to the model only while a chat watches. */
+  private relayTools: string[] = [];
+
+  constructor(pi: ExtensionAPI, log: Log) {
+    this.pi = pi;
+    this.log = log;
+    this.gatekeeper = new Gatekeeper(path.join(relaydHome(), "relayd.sock"), log, true);
+    this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log);
+    this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
+    this.commands = new PiCommands({
+      pi,
+      sender: this.sender,
+      log,
+      context: () => this.ctx,
+      send: (message) => this.link?.send(message),
+      sessionInfoChanged: () => this.sendSessionInfoIfChanged(),
+    });
+    this.questions = new Questions(
+      () => this.link,
+      () => this.watchers.length > 0,
+    );
+  }
+
+  // --- pi's lifecycle
+
+  start(ctx: ExtensionContext): void {
+    this.ctx = ctx;
+    if (!ctx.hasUI) return; // print and JSON modes: no terminal session to attach
+    this.piSessionID = ctx.sessionManager.getSessionId();
+    safely(this.log, "registering ask_user", () => this.registerAskTool());
+    safely(this.log, "registering the relay tools", () => {
+      this.relayTools = registerRelayTools(this.pi, path.join(relaydHome(), "relayd.sock"), () => this.gatekeeper.sessionID);
+      this.showRelayTools(false); // until a chat watches
+    });
+    this.piVersion = readPiVersion();
+    if (this.piVersion && isOlderVersion(this.piVersion, MIN_PI_VERSION) === true) {
+      this.log(`pi ${this.piVersion} is older than ${MIN_PI_VERSION}: not attaching`);
+      this.showStatus(`relay: pi ${MIN_PI_VERSION} or newer needed`, true);
+      return;
+    }
+    const socketPath = path.join(relaydHome(), "relayd.sock");
+    this.link = new DaemonLink(socketPath, {
+      attachParams: () => this.attachParams(),
+      onAttached: (params, result) => this.onAttached(params, result),
+      onRefused: (error) => this.onRefused(error),
+      onDetached: () => this.onDetached(),
+      onOffline: () => this.showStatus("relay: offline"),
+      onUntrusted: (problem) => this.showStatus(`relay: refused (${problem})`, true),
+      onLine: (message) => this.onLine(message),
+      log: this.log,
+    });
+    this.link.start(); // in the background: session_start must not wait for the daemon
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.link?.close();
+    this.link = undefined;
+    this.stopInfoPoll();
+    this.throttle.clear();
+    this.sender.clear();
+    this.questions.closeAll("pi is shutting down");
+  }
+
+  /** `/new`, `/resume`, `/fork`: the same pi, another pi session; attach that one. */
+  onSessionChanged(ctx: ExtensionContext): void {
+    this.ctx = ctx;
+    const current = ctx.sessionManager.getSessionId();
+    if (current === this.piSessionID) return;
+    // Several switches before the daemon hears of them: it knows the first one left.
+    this.replacedPiSessionID ??= this.piSessionID;
+    this.piSessionID = current;
+    this.sender.clear();
+    this.throttle.clear();
+    this.stopInfoPoll();
+    this.lastInfo = undefined;
+    this.sessionFileExists = false;
+    if (this.link) {
+      this.showStatus("relay: offline");
+      this.link.restart();
+    }
+  }
+
+  // --- events from pi
+
+  onAgentEvent(event: Json): void {
+    if (event.type === "agent_start") this.sender.onAgentStart();
+    if (event.type === "tool_execution_update") {
+      const relayed = relayedEvent(event);
+      if (relayed && this.link?.isAttached) this.throttle.update(relayed);
+      return;
+    }
+    if (event.type === "tool_execution_end") this.throttle.end(event.toolCallId);
+    if (event.type === "agent_end") this.throttle.flushAll();
+    const relayed = relayedEvent(event);
+    if (relayed) this.link?.send(relayed);
+    if (event.type === "message_end" || event.type === "agent_end") this.checkSessionFileSoon();
+  }
+
+  /** pi's `input` event: terminal prompts go to the chats; our own are recognised, not echoed. */
+  onInput(event: Json): void {
+    const text = typeof event.text === "string" ? event.text : "";
+    if (event.source === "interactive") {
+      const images = Array.isArray(event.images) ? event.images.length : 0;
+      this.link?.send({ type: "terminal_input", text, images });
+    } else if (event.source === "extension") {
+      this.sender.onExtensionInput(text);
+    }
+  }
+
+  onModelSelect(): void {
+    this.sendSessionInfoIfChanged();
+  }
+
+  // --- the connection
+
+  private attachParams(): Json {
+    const ctx = this.ctx!;
+    const piSessionID = ctx.sessionManager.getSessionId();
+    const info = this.currentInfo();
+    const params: Json = {
+      piSessionID,
+      sessionFile: info.sessionFile,
+      cwd: ctx.cwd,
+      name: info.name,
+      model: info.model,
+      thinkingLevel: info.thinkingLevel,
+      pid: process.pid,
+      piVersion: this.piVersion,
+      extensionVersion: EXTENSION_VERSION,
+      interactive: true,
+    };
+    if (this.replacedPiSessionID && this.replacedPiSessionID !== piSessionID) {
+      params.previousPiSessionID = this.replacedPiSessionID;
+    }
+    return params;
+  }
+
+  private onAttached(params: Json, result: Json): void {
+    if (params.piSessionID === this.piSessionID) this.replacedPiSessionID = undefined;
+    this.log(`attached pi session ${params.piSessionID} as ${result.sessionID ?? "?"}`);
+    this.gatekeeper.sessionID = typeof result.sessionID === "string" ? result.sessionID : undefined;
+    // Kept after a detach: the terminal alone then decides what the rules gate.
+    this.gatekeeper.gates = parseGates(result.approvals);
+    this.lastInfo = {
+      sessionFile: params.sessionFile,
+      name: params.name,
+      model: params.model,
+      thinkingLevel: params.thinkingLevel,
+    };
+    this.sessionFileExists = typeof params.sessionFile === "string" && fs.existsSync(params.sessionFile);
+    this.showStatus("relay: attached");
+    // Attached in the middle of a run (the daemon restarted, or pi switched session while
+    // busy): the daemon heard no agent_start, so it would take the session for idle and show
+    // nothing of the rest of the run. It hears one now; the run's remaining events follow.
+    if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
+    this.questions.resend();
+    this.startInfoPoll();
+  }
+
+  private onRefused(error: Json): void {
+    const message = typeof error.message === "string" ? error.message : "refused";
+    this.log(`the daemon refused the attach: ${error.code ?? "error"}: ${message}`);
+    if (error.code === "unsupported") this.showStatus(`relay: pi ${MIN_PI_VERSION} or newer needed`, true);
+    else this.showStatus(`relay: refused (${message})`, true);
+  }
+
+  private onDetached(): void {
+    this.watchers = [];
+    safely(this.log, "hiding the relay tools", () => this.showRelayTools(false));
+    this.gatekeeper.sessionID = undefined;
+    this.stopInfoPoll();
+    this.throttle.clear();
+    this.showStatus("relay: offline");
+  }
+
+  private onLine(message: Json): void {
+    const type = message.type;
+    if (type === "relay_status") return this.onRelayStatus(message);
+    if (type === "extension_ui_response") return this.questions.onResponse(message);
+    if (typeof type !== "string") {
+      this.log(`ignored a line from the daemon without a type: ${JSON.stringify(message).slice(0, 160)}`);
+      return;
+    }
+    safely(this.log, `command ${type}`, () => this.commands.run(message));
+  }
+
+  private onRelayStatus(message: Json): void {
+    const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w: unknown) => typeof w === "string") : [];
+    this.watchers = watchers;
+    this.showRelayTools(watchers.length > 0);
+    this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
+  }
+
+  // --- the tool
+
+  /** Offers the relay tools to the model, or hides them (pi rebuilds its system prompt). */
+  private showRelayTools(shown: boolean): void {
+    if (this.relayTools.length === 0) return;
+    const active: string[] = this.pi.getActiveTools();
+    const others = active.filter((name) => !this.relayTools.includes(name));
+    const next = shown ? [...others, ...this.relayTools] : others;
+    if (next.length !== active.length || next.some((name, index) => name !== active[index])) this.pi.setActiveTools(next);
+  }
+
+  private registerAskTool(): void {
+    if (this.toolRegistered) return;
+    this.toolRegistered = true;
+    // Someone else's ask_user wins: two tools of one name would confuse the model.
+    if (this.pi.getAllTools().some((tool: any) => tool.name === "ask_user")) {
+      this.log("another extension has an ask_user tool; not registering ours");
+      return;
+    }
+    const questions = this.questions;
+    const sessionContext = () => this.context;
+    this.pi.registerTool({
+      name: "ask_user",
+      label: "Ask user",
+      description:
+        "Ask the user a question and wait for the answer. Use it when you need a decision or information only the user has. " +
+        "Give options for a choice; set multiline for an answer of several lines.",
+      parameters: ASK_USER_PARAMETERS as any,
+      async execute(_toolCallId: string, params: any, signal: AbortSignal | undefined, _onUpdate: unknown, ctx: ExtensionContext) {
+        const answer = await questions.ask(params ?? {}, signal, ctx ?? sessionContext());
+        return { content: [{ type: "text", text: answer.text }], details: { answeredBy: answer.by } };
+      },
+    } as any);
+  }
+
+  // --- session_info and the footer
+
+  private currentInfo(): SessionInfo {
+    const ctx = this.ctx!;
+    return {
+      sessionFile: ctx.sessionManager.getSessionFile() ?? null,
+      name: this.pi.getSessionName() ?? null,
+      model: modelName(ctx.model),
+      thinkingLevel: this.pi.getThinkingLevel() ?? null,
+    };
+  }
+
+  /** Sends session_info when what the daemon knows of the session changed. */
+  private sendSessionInfoIfChanged(): void {
+    if (!this.link?.isAttached || !this.ctx) return;
+    const info = this.currentInfo();
+    const fileExists = info.sessionFile !== null && fs.existsSync(info.sessionFile);
+    const last = this.lastInfo;
+    const changed =
+      !last ||
+      last.sessionFile !== info.sessionFile ||
+      last.name !== info.name ||
+      last.model !== info.model ||
+      last.thinkingLevel !== info.thinkingLevel ||
+      fileExists !== this.sessionFileExists;
+    if (!changed) return;
+    this.lastInfo = info;
+    this.sessionFileExists = fileExists;
+    this.link.send({ type: "session_info", ...info });
+  }
+
+  /** pi writes the session file after the message_end handlers ran: look once they are done. */
+  private checkSessionFileSoon(): void {
+    if (this.sessionFileExists || !this.link?.isAttached) return;
+    later(this.log, "session file check", 0, () => this.sendSessionInfoIfChanged());
+  }
+
+  private startInfoPoll(): void {
+    this.stopInfoPoll();
+    const poll = () => {
+      this.sendSessionInfoIfChanged();
+      this.infoTimer = later(this.log, "session info poll", SESSION_INFO_POLL_MS, poll);
+    };
+    this.infoTimer = later(this.log, "session info poll", SESSION_INFO_POLL_MS, poll);
+  }
+
+  private stopInfoPoll(): void {
+    if (this.infoTimer) clearTimeout(this.infoTimer);
+    this.infoTimer = undefined;
+  }
+
+  private showStatus(text: string, isError = false): void {
+    if (this.stopped || !this.ctx || text === this.lastStatus) return;
+    this.lastStatus = text;
+    const ui = this.ctx.ui as any;
+    let shown = text;
+    if (isError) {
+      try {
+        if (typeof ui.theme?.fg === "function") shown = ui.theme.fg("error", text);
+      } catch {
+        // Plain text then.
+      }
+    }
+    ui.setStatus(STATUS_KEY, shown);
+  }
+}
