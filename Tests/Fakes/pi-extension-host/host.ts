@@ -59,9 +59,12 @@ const MODELS: Json[] = [
   model("anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5", true),
   model("openai", "gpt-5", "GPT-5", true),
   model("nokey", "model-without-key", "A model without an API key", false),
+  // A model without image input: pi hands it pictures anyway and the provider drops them
+  // without a word (§11 trap 9), so a relay must check `input` itself.
+  model("openai", "gpt-3.5-turbo", "GPT-3.5 Turbo", false, ["text"]),
 ];
 
-function model(provider: string, id: string, name: string, reasoning: boolean): Json {
+function model(provider: string, id: string, name: string, reasoning: boolean, input: string[] = ["text", "image"]): Json {
   return {
     id,
     name,
@@ -69,7 +72,7 @@ function model(provider: string, id: string, name: string, reasoning: boolean): 
     provider,
     baseUrl: `https://${provider}.invalid`,
     reasoning,
-    input: ["text", "image"],
+    input,
     cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
     contextWindow: 200000,
     maxTokens: 64000,
