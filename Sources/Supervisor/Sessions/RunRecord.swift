@@ -30,6 +30,8 @@ struct RunRecord: Sendable {
     /// Bumped on every change, so a watcher can tell whether to re-render.
     private(set) var revision = 0
     private var messageOpen = false
+    /// The text items the current assistant message's deltas made, in order.
+    private var messageTextItems: [Int] = []
     private var textBytes = 0
     static let maxTextBytes = 2 << 20
 
@@ -42,6 +44,29 @@ struct RunRecord: Sendable {
     /// A new assistant message starts: its text and its tool calls get their own items.
     mutating func assistantMessageStarted() {
         messageOpen = false
+        messageTextItems = []
+    }
+
+    /// The assistant message ended with `final`, its text blocks joined. Deltas do not always
+    /// rebuild a block (the pi extension spec's §11 trap 18: a provider may replace or skip
+    /// them), so the message's text becomes what pi says it was.
+    mutating func assistantMessageEnded(text final: String?) {
+        defer { messageTextItems = [] }
+        guard let final, textBytes < Self.maxTextBytes else { return }
+        let built = messageTextItems.map { index -> String in
+            if case .text(let text) = view.items[index] { return text }
+            return ""
+        }
+        guard built.joined() != final else { return }
+        revision += 1
+        textBytes += final.utf8.count
+        guard let first = messageTextItems.first else {
+            if !final.isEmpty { view.items.append(.text(final)) }
+            messageOpen = false
+            return
+        }
+        view.items[first] = .text(final)
+        for index in messageTextItems.dropFirst().reversed() { view.items.remove(at: index) }
     }
 
     mutating func appendText(_ delta: String) {
@@ -75,6 +100,7 @@ struct RunRecord: Sendable {
             }
         }
         view.items.append(thinking ? .thinking(piece) : .text(piece))
+        if !thinking { messageTextItems.append(view.items.count - 1) }
         messageOpen = true
     }
 

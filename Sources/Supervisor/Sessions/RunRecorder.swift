@@ -65,6 +65,7 @@ struct RunRecorder {
             }
         case .messageEnd:
             guard let message = event.message, message.role == "assistant" else { return [] }
+            run?.assistantMessageEnded(text: message.text)
             if message.stopReason == "error" { run?.notice("error", message.errorMessage ?? "the model returned an error") }
             // No text: the notice's own mark says it ("⏹ Aborted"); "aborted" again read "Aborted: aborted".
             if message.stopReason == "aborted" { run?.notice("aborted", "") }
