@@ -46,7 +46,7 @@ export interface HostOptions {
 }
 
 export const DEFAULT_PI_VERSION = "0.58.3";
-const BUILTIN_TOOLS = ["read", "bash", "edit", "write"];
+const BUILTIN_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"];
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -102,19 +102,65 @@ function imageSights(images: Json[] | undefined): Json[] {
 }
 
 /**
- * pi's built-in tools with their argument names (bash: command; read, write, edit: path), that
- * touch nothing: they say what they would have done, so gates can be tested without a shell.
+ * pi's built-in tools with their argument names (bash: command; read, write, edit: path; grep,
+ * find, ls: an optional path), that touch nothing: they say what they would have done, so gates
+ * can be tested without a shell. The path-taking ones resolve their path as pi does (below) and
+ * record it in `opened`, with `details.opened`.
  */
-function builtinTool(name: string): Json {
+function builtinTool(name: string, cwd: string, opened: { tool: string; path: string }[]): Json {
   return {
     name,
     description: `pi's ${name} tool`,
     parameters: { type: "object" },
     async execute(_id: string, params: Json) {
       const what = name === "bash" ? `ran ${params.command}` : `${name} ${params.path}`;
-      return { content: [{ type: "text", text: what }], details: {} };
+      const file = name === "bash" ? undefined : piToolPath(name, params, cwd);
+      if (file !== undefined) opened.push({ tool: name, path: file });
+      return { content: [{ type: "text", text: what }], details: file === undefined ? {} : { opened: file } };
     },
   };
+}
+
+// pi's path handling inside its built-in tools, after tool_call saw the model's string (spec §11
+// trap 13): pi 0.58.3's core/tools/path-utils.ts, step by step (line numbers are that file's).
+
+/** path-utils.ts 35–48: one leading `@` off, unicode spaces to spaces, `~` and `~/` to home. */
+function piExpandPath(filePath: string): string {
+  const withoutAt = filePath.startsWith("@") ? filePath.slice(1) : filePath;
+  const normalized = withoutAt.replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, " ");
+  if (normalized === "~") return os.homedir();
+  if (normalized.startsWith("~/")) return os.homedir() + normalized.slice(1);
+  return normalized;
+}
+
+/** path-utils.ts 54–60: absolute stays as it is, relative is resolved against the cwd. */
+function piResolveToCwd(filePath: string, cwd: string): string {
+  const expanded = piExpandPath(filePath);
+  return path.isAbsolute(expanded) ? expanded : path.resolve(cwd, expanded);
+}
+
+/** path-utils.ts 62–94: `read` tries macOS variants when the resolved file does not exist. */
+function piResolveReadPath(filePath: string, cwd: string): string {
+  const resolved = piResolveToCwd(filePath, cwd);
+  const exists = (file: string) => fs.existsSync(file);
+  if (exists(resolved)) return resolved;
+  const amPm = resolved.replace(/ (AM|PM)\./g, "\u202F$1.");
+  if (amPm !== resolved && exists(amPm)) return amPm;
+  const nfd = resolved.normalize("NFD");
+  if (nfd !== resolved && exists(nfd)) return nfd;
+  const curly = resolved.replace(/'/g, "\u2019");
+  if (curly !== resolved && exists(curly)) return curly;
+  const nfdCurly = nfd.replace(/'/g, "\u2019");
+  if (nfdCurly !== resolved && exists(nfdCurly)) return nfdCurly;
+  return resolved;
+}
+
+/** The path each tool opens: read.ts 63, write.ts 49, edit.ts 69; grep.ts 114, find.ts 80, ls.ts 70 (`path || "."`). */
+function piToolPath(name: string, params: Json, cwd: string): string | undefined {
+  if (name === "read") return piResolveReadPath(String(params.path), cwd);
+  if (name === "write" || name === "edit") return piResolveToCwd(String(params.path), cwd);
+  if (name === "grep" || name === "find" || name === "ls") return piResolveToCwd(params.path || ".", cwd);
+  return undefined;
 }
 
 function userMessage(text: string, images: Json[]): Json {
@@ -184,6 +230,8 @@ export class PiHost extends EventEmitter {
   readonly seen: Saw[] = [];
   /** Extension errors pi would print in red (handlers that threw, failed sendUserMessage...). */
   readonly errors: Json[] = [];
+  /** The paths pi's built-in tools opened, in order, resolved as pi does (spec §11 trap 13). */
+  readonly opened: { tool: string; path: string }[] = [];
   /** Every pi.sendUserMessage call, as made. */
   readonly sentUserMessages: { content: unknown; options: Json | undefined; streaming: boolean }[] = [];
 
@@ -204,6 +252,8 @@ export class PiHost extends EventEmitter {
   private runtimeReady = false;
   private streaming = false;
   private runAbort: AbortController | undefined;
+  /** A steer was found at a preflight poll: the rest of the message's calls are skipped (trap 11). */
+  private skipBatch = false;
   private runDone: Promise<void> = Promise.resolve();
   private readonly steering: QueuedMessage[] = [];
   private readonly followUps: QueuedMessage[] = [];
@@ -313,6 +363,40 @@ export class PiHost extends EventEmitter {
     this.switchTo(randomUUID(), this.entries.map((entry) => ({ ...entry })));
     await this.dispatch("session_fork", { previousSessionFile });
     this.show({ saw: "session", reason: "fork", sessionId: this.sessionId, sessionFile: this.sessionFile });
+    return true;
+  }
+
+  /**
+   * `/resume` of session `id` (spec §7, §11 trap 2): session_before_switch (may be cancelled),
+   * abort, the other session's id, session_switch with reason "resume".
+   */
+  async resume(id: string): Promise<boolean> {
+    const results = await this.dispatch("session_before_switch", { reason: "resume" });
+    if (results.some((r) => r?.cancel === true)) return false;
+    await this.abortAndWait();
+    const previousSessionFile = this.sessionFile;
+    this.switchTo(id, []);
+    await this.dispatch("session_switch", { reason: "resume", previousSessionFile });
+    this.show({ saw: "session", reason: "resume", sessionId: this.sessionId, sessionFile: this.sessionFile });
+    return true;
+  }
+
+  /**
+   * `/reload` (spec §1.4, §11 trap 16): refused while streaming; session_shutdown on the loaded
+   * instances, each extension imported afresh (its factory runs again), session_start on the
+   * new ones. What an instance kept outside globalThis is gone.
+   */
+  async reload(): Promise<boolean> {
+    if (this.streaming) {
+      this.show({ saw: "error", message: "Wait for the current response to finish before reloading." });
+      return false;
+    }
+    await this.dispatch("session_shutdown", {});
+    const files = this.extensions.map((extension) => extension.path);
+    this.extensions.length = 0;
+    for (const file of files) await this.load(file);
+    await this.dispatch("session_start", {});
+    this.show({ saw: "session", reason: "reload", sessionId: this.sessionId, sessionFile: this.sessionFile });
     return true;
   }
 
@@ -546,7 +630,7 @@ export class PiHost extends EventEmitter {
   }
 
   private allTools(): Json[] {
-    const tools: Json[] = BUILTIN_TOOLS.map((name) => builtinTool(name));
+    const tools: Json[] = BUILTIN_TOOLS.map((name) => builtinTool(name, this.cwd, this.opened));
     tools.push(...this.extraTools, this.workTool());
     const names = new Set(tools.map((t) => t.name));
     for (const extension of this.extensions) {
@@ -829,11 +913,13 @@ export class PiHost extends EventEmitter {
         runMessages.push(assistant);
         lastText = textOf(assistant) || lastText;
         if (assistant.stopReason === "toolUse") {
+          this.skipBatch = false;
           for (const block of assistant.content.filter((b: Json) => b.type === "toolCall")) {
             const result = await this.executeTool(block, abort.signal);
             toolResults.push(result);
             runMessages.push(result);
           }
+          this.skipBatch = false;
           this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
           turnIndex++;
           pending = this.steering.splice(0);
@@ -956,6 +1042,13 @@ export class PiHost extends EventEmitter {
         }
       } catch (error) {
         blocked = errorText(error);
+      }
+      // pi polls the steering queue after each call's preflight; a steer found there skips this
+      // call, approved or not, and every later one of the message (spec §11 trap 11,
+      // agent-loop.ts 441–453). One call per message here, so "later ones" is the skip flag.
+      if (blocked === undefined && (this.steering.length > 0 || this.skipBatch)) {
+        this.skipBatch = true;
+        blocked = "Skipped due to queued user message.";
       }
       if (blocked !== undefined) {
         fail(blocked);
