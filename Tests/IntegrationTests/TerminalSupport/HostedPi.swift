@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// An "interactive pi in a terminal" for the stack tests: the fake pi extension host
-/// (Tests/Fakes/pi-extension-host, under Node 24) running the real extension/pi-relayd.ts. The
+/// (Tests/Fakes/pi-extension-host, under Node 24) running the real extension/pi-relayd/index.ts. The
 /// test types and answers through the host's stdin (a FIFO) and reads what the person at the
 /// terminal would see from its stdout, one JSON line each (the host's README).
 final class HostedPi: Sendable {
@@ -21,9 +21,11 @@ final class HostedPi: Sendable {
     }
 
     static var host: String { RepoPaths.root + "/Tests/Fakes/pi-extension-host/host.ts" }
-    static var extensionFile: String { RepoPaths.root + "/extension/pi-relayd.ts" }
+    static var extensionFile: String { RepoPaths.root + "/extension/pi-relayd/index.ts" }
 
-    init(home: TestHome, name: String, cwd: String, sessionID: String, piVersion: String = "0.58.3") throws {
+    /// `alsoLoad`: more extension files, loaded after the relay's (another extension's tools
+    /// and commands beside ours, as pi loads several).
+    init(home: TestHome, name: String, cwd: String, sessionID: String, piVersion: String = "0.58.3", alsoLoad: [String] = []) throws {
         let fifo = home.scratch + "/\(name).stdin"
         unlink(fifo)
         guard mkfifo(fifo, 0o600) == 0 else { throw SpawnedProcess.SpawnError(description: "mkfifo \(fifo)") }
@@ -34,7 +36,8 @@ final class HostedPi: Sendable {
         environment["HOME"] = home.scratch
         process = try SpawnedProcess(
             Self.node,
-            [Self.host, "--extension", Self.extensionFile, "--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion],
+            [Self.host, "--extension", Self.extensionFile] + alsoLoad.flatMap { ["--extension", $0] }
+                + ["--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion],
             environment: environment, stdoutPath: seenPath, stderrPath: home.scratch + "/\(name).stderr", stdinPath: fifo)
         home.adopt(process)
     }
