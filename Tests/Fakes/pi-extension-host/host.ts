@@ -47,6 +47,34 @@ export interface HostOptions {
 
 export const DEFAULT_PI_VERSION = "0.58.3";
 const BUILTIN_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+/** pi's built-in TUI commands (core/slash-commands.ts): extensions cannot take these names. */
+const BUILTIN_SLASH_COMMANDS = [
+  "settings", "model", "scoped-models", "export", "share", "copy", "name", "session", "changelog",
+  "hotkeys", "fork", "tree", "login", "logout", "new", "compact", "resume", "reload", "quit",
+];
+
+/** The entries of a folder, as full paths, sorted; none when it does not exist. */
+function listFiles(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder).sort().map((name) => path.join(folder, name));
+  } catch {
+    return [];
+  }
+}
+
+/** A markdown file's `key: value` frontmatter (flat) and its body, as pi's parseFrontmatter. */
+function frontmatterOf(content: string): { name?: string; description?: string; body: string } {
+  const text = content.replace(/\r\n?/g, "\n");
+  if (!text.startsWith("---")) return { body: text };
+  const end = text.indexOf("\n---", 3);
+  if (end === -1) return { body: text };
+  const meta: Json = {};
+  for (const line of text.slice(4, end).split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) meta[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return { name: meta.name, description: meta.description, body: text.slice(end + 4).trim() };
+}
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -431,7 +459,7 @@ export class PiHost extends EventEmitter {
       return;
     }
     const streamingBehavior = this.streaming ? "steer" : undefined;
-    this.prompt(text, { source: "interactive", images: [], streamingBehavior }).catch((error) =>
+    this.prompt(text, { source: "interactive", images: [], streamingBehavior, expand: true }).catch((error) =>
       this.show({ saw: "error", message: errorText(error) }),
     );
   }
@@ -594,7 +622,7 @@ export class PiHost extends EventEmitter {
         action(() => host.setActive(names));
       },
       getCommands() {
-        return action(() => []);
+        return action(() => host.slashCommands());
       },
       async setModel(target: Json) {
         if (!host.runtimeReady) throw new Error(NOT_INITIALIZED);
@@ -836,7 +864,10 @@ export class PiHost extends EventEmitter {
    * the busy check, then the pre-run phase during which pi is still idle: a second prompt that
    * passes the busy check then collides when its run would start.
    */
-  private async prompt(text: string, opts: { source: string; images: Json[]; streamingBehavior?: string }): Promise<void> {
+  private async prompt(text: string, opts: { source: string; images: Json[]; streamingBehavior?: string; expand?: boolean }): Promise<void> {
+    // Typed text runs an extension command first, even while streaming (AS 870–876); an
+    // extension's sendUserMessage never does (spec §11 trap 8).
+    if (opts.expand && text.startsWith("/") && (await this.runExtensionCommand(text))) return;
     let current = { text, images: opts.images };
     if (this.handlerCount("input") > 0) {
       const results = await this.dispatch("input", { text: current.text, images: current.images, source: opts.source });
@@ -845,6 +876,7 @@ export class PiHost extends EventEmitter {
         if (result?.action === "transform") current = { text: result.text, images: result.images ?? current.images };
       }
     }
+    if (opts.expand) current = { text: this.expandSlash(current.text), images: current.images };
     const message = { text: current.text, images: current.images, source: opts.source };
     if (this.streaming) {
       if (opts.streamingBehavior === "steer") this.steering.push(message);
@@ -859,6 +891,93 @@ export class PiHost extends EventEmitter {
     this.streaming = true;
     this.runDone = this.run(message);
     await this.runDone;
+  }
+
+  // ----- slash commands, templates and skills (spec §2 getCommands, §5.3, §11 trap 8)
+
+  /**
+   * pi's getCommands() (AS 2070–2101): extension commands (not under a built-in's name) with
+   * their extension's path, then prompt templates (`<agentDir>/prompts/*.md`,
+   * `<cwd>/.pi/prompts/*.md`), then skills (`<agentDir>/skills/NAME/SKILL.md`,
+   * `<cwd>/.pi/skills/NAME/SKILL.md`, named by their frontmatter's `name` or their folder,
+   * left out without a `description`), each with its file's path.
+   */
+  slashCommands(): Json[] {
+    const commands: Json[] = [];
+    for (const extension of this.extensions) {
+      for (const [name, options] of extension.commands) {
+        if (BUILTIN_SLASH_COMMANDS.includes(name)) continue;
+        commands.push({ name, description: options?.description, source: "extension", path: extension.path });
+      }
+    }
+    const places: [string, string][] = [
+      [this.agentDir, "user"],
+      [path.join(this.cwd, ".pi"), "project"],
+    ];
+    for (const [root, location] of places) {
+      for (const file of listFiles(path.join(root, "prompts")).filter((f) => f.endsWith(".md"))) {
+        commands.push({ name: path.basename(file, ".md"), description: "", source: "prompt", location, path: file });
+      }
+    }
+    for (const [root, location] of places) {
+      for (const folder of listFiles(path.join(root, "skills"))) {
+        const file = path.join(folder, "SKILL.md");
+        if (!fs.existsSync(file)) continue;
+        const meta = frontmatterOf(fs.readFileSync(file, "utf8"));
+        if (!meta.description) continue;
+        commands.push({ name: `skill:${meta.name || path.basename(folder)}`, description: meta.description, source: "skill", location, path: file });
+      }
+    }
+    return commands;
+  }
+
+  /** `_tryExecuteExtensionCommand` (AS 1009–1036): the handler gets the args and a command ctx. */
+  private async runExtensionCommand(text: string): Promise<boolean> {
+    const space = text.indexOf(" ");
+    const name = space === -1 ? text.slice(1) : text.slice(1, space);
+    const args = space === -1 ? "" : text.slice(space + 1);
+    const found = this.extensions.find((extension) => extension.commands.has(name) && !BUILTIN_SLASH_COMMANDS.includes(name));
+    if (!found) return false;
+    this.show({ saw: "command", name, args });
+    try {
+      await found.commands.get(name)!.handler(args, this.commandContext());
+    } catch (error) {
+      this.reportError(`command:${name}`, "command", error);
+    }
+    return true;
+  }
+
+  /** ExtensionCommandContext (spec §3): ctx and the session controls. */
+  private commandContext(): Json {
+    return {
+      ...this.context(),
+      waitForIdle: () => this.idle(),
+      newSession: async () => ({ cancelled: !(await this.newSession()) }),
+      fork: async () => ({ cancelled: !(await this.fork()) }),
+      reload: async () => void (await this.reload()),
+    };
+  }
+
+  /**
+   * `_expandSkillCommand` then `expandPromptTemplate` (AS 896–901, core/prompt-templates.ts):
+   * the fake's own reading, kept apart from the extension's.
+   */
+  private expandSlash(text: string): string {
+    if (!text.startsWith("/")) return text;
+    const space = text.indexOf(" ");
+    const name = space === -1 ? text.slice(1) : text.slice(1, space);
+    const rest = space === -1 ? "" : text.slice(space + 1);
+    const found = this.slashCommands().find((c) => c.name === name && c.source !== "extension");
+    if (!found) return text;
+    const body = frontmatterOf(fs.readFileSync(found.path, "utf8")).body;
+    if (found.source === "skill") {
+      const block = `<skill name="${name.slice(6)}" location="${found.path}">\nReferences are relative to ${path.dirname(found.path)}.\n\n${body.trim()}\n</skill>`;
+      return rest.trim() ? `${block}\n\n${rest.trim()}` : block;
+    }
+    const args = rest.split(/[ \t]+/).filter(Boolean); // quoting is not modelled
+    return body
+      .replace(/\$(\d+)/g, (_, n) => args[Number(n) - 1] ?? "")
+      .replace(/\$ARGUMENTS|\$@/g, () => args.join(" "));
   }
 
   private async abortAndWait(): Promise<void> {
