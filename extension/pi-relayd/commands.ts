@@ -6,8 +6,11 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
 import type { OutgoingPrompt, PromptSender } from "./prompts.ts";
+import { chatSlash } from "./slash.ts";
 
 const ABORT_IDLE_WAIT_MS = 5000;
+/** The commands whose message pi's RPC expands (spec §11 trap 8). */
+const SLASH_EXPANDED = new Set(["prompt", "steer", "follow_up"]);
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 /** What the commands reach of the relay. */
@@ -64,6 +67,10 @@ export class PiCommands {
       respond(false, undefined, `Unknown command: ${type} (the pi-relayd extension of a terminal session does not do it)`);
       return;
     }
+    // A chat's `/skill:`, template or terminal command, before the prompt path (slash.ts).
+    const slash = SLASH_EXPANDED.has(type) && typeof command.message === "string" ? chatSlash(this.host.pi, command.message, this.host.log) : undefined;
+    if (slash && "refusal" in slash) return respond(false, undefined, slash.refusal);
+    if (slash) command = { ...command, message: slash.text };
     try {
       const data = await (this as any)[handler](command);
       respond(true, data);
