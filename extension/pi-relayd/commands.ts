@@ -5,7 +5,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
-import type { OutgoingPrompt, PromptSender } from "./prompts.ts";
+import { COMPACTION_HOLD_MS, type OutgoingPrompt, type PromptSender } from "./prompts.ts";
 import { chatSlash } from "./slash.ts";
 
 const ABORT_IDLE_WAIT_MS = 5000;
@@ -97,7 +97,7 @@ export class PiCommands {
     ];
   }
 
-  private prompt(command: Json): undefined {
+  private async prompt(command: Json): Promise<Json | undefined> {
     const content = this.promptContent(command);
     const behavior = command.streamingBehavior;
     const busy = !this.context.isIdle() || this.host.sender.isBusy;
@@ -107,19 +107,60 @@ export class PiCommands {
         "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
       );
     }
+    await this.precheck();
     // deliverAs is ignored by an idle pi; it matters when pi got busy before the send.
-    this.host.sender.enqueue({ content, text: command.message, deliverAs: behavior === "steer" ? "steer" : "followUp" });
+    this.host.sender.enqueue({
+      content,
+      text: command.message,
+      deliverAs: behavior === "steer" ? "steer" : "followUp",
+      command: { id: command.id, type: "prompt" },
+    });
     return undefined;
   }
 
-  private steer(command: Json): undefined {
-    this.host.sender.enqueue({ content: this.promptContent(command), text: command.message, deliverAs: "steer" });
+  private async steer(command: Json): Promise<Json | undefined> {
+    const content = this.promptContent(command);
+    await this.precheck();
+    this.host.sender.enqueue({ content, text: command.message, deliverAs: "steer", command: { id: command.id, type: "steer" } });
     return undefined;
   }
 
-  private followUp(command: Json): undefined {
-    this.host.sender.enqueue({ content: this.promptContent(command), text: command.message, deliverAs: "followUp" });
+  private async followUp(command: Json): Promise<undefined> {
+    const content = this.promptContent(command);
+    await this.precheck();
+    this.host.sender.enqueue({ content, text: command.message, deliverAs: "followUp", command: { id: command.id, type: "follow_up" } });
     return undefined;
+  }
+
+  /**
+   * What pi's prompt() checks before a run, checked before a chat prompt is accepted: pi
+   * reports these failures to no extension (spec §11 trap 6; `AgentSession.prompt`, AS 921–945:
+   * no model, no key, an OAuth login that cannot be refreshed). getApiKey refreshes an expired
+   * OAuth token as pi's own check does (`ModelRegistry.getApiKey`, async in pi 0.58).
+   */
+  private async precheck(): Promise<void> {
+    const ctx = this.context;
+    const model = ctx.model as any;
+    if (!model) throw new CommandError("no model: pick one with /model in the terminal");
+    const registry = ctx.modelRegistry as any;
+    if (typeof registry?.getApiKey !== "function") return;
+    let key: unknown;
+    try {
+      key = await registry.getApiKey(model);
+    } catch (error) {
+      this.host.log(`the API key lookup failed: ${describe(error)}`);
+      return; // pi's own check decides then; the start watch reports what it finds
+    }
+    if (key) return;
+    const provider = typeof model.provider === "string" ? model.provider : "the model's provider";
+    let oauth = false;
+    try {
+      oauth = typeof registry.isUsingOAuth === "function" && registry.isUsingOAuth(model) === true;
+    } catch {
+      // Reported as a missing key then.
+    }
+    if (oauth) throw new CommandError(`the login for ${provider} has expired: run /login ${provider} in the terminal`);
+    throw new CommandError(`no API key for ${provider}: run /login in the terminal`);
   }
 
   /** pi's abort answers once the agent is idle; ctx.abort() cannot be awaited, so we poll. */
@@ -135,9 +176,12 @@ export class PiCommands {
     const ctx = this.context;
     const customInstructions = typeof command.customInstructions === "string" ? command.customInstructions : undefined;
     this.compacting = true;
+    // pi is idle while it compacts: a chat prompt sent now would run unseen (spec §11 trap 7).
+    this.host.sender.hold("compact command", COMPACTION_HOLD_MS);
     return new Promise((resolve, reject) => {
       const done = () => {
         this.compacting = false;
+        this.host.sender.release("compact command");
       };
       try {
         ctx.compact({

@@ -66,8 +66,10 @@ export default function piRelayd(pi: ExtensionAPI): void {
     releaseActive(token);
     relay.stop();
   });
-  on("session_switch", (_event, ctx) => relay.onSessionChanged(ctx));
-  on("session_fork", (_event, ctx) => relay.onSessionChanged(ctx));
+  on("session_switch", (event, ctx) => relay.onSessionChanged(ctx, event.reason === "new" ? "new" : "resume"));
+  on("session_fork", (_event, ctx) => relay.onSessionChanged(ctx, "fork"));
+  on("session_before_compact", () => relay.onCompactionStart());
+  on("session_compact", () => relay.onCompactionEnd());
   for (const name of RELAYED_EVENTS) on(name, (event) => relay.onAgentEvent(event));
   on("input", (event) => relay.onInput(event));
   on("model_select", () => relay.onModelSelect());

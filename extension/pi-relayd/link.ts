@@ -13,6 +13,13 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
 const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 /** session_shutdown ends the connection politely, but never waits for the network longer. */
 const SHUTDOWN_DESTROY_MS = 200;
+/**
+ * Lines kept between a session switch and the new attach (a run goes on across `/fork`,
+ * spec §11 trap 3): at most this many, this many bytes, and none older than this.
+ */
+const SWITCH_BUFFER_LINES = 5000;
+const SWITCH_BUFFER_BYTES = 16 * 1024 * 1024;
+const SWITCH_BUFFER_MS = 60_000;
 
 /**
  * Whoever can put a socket where we connect could prompt this pi, and so run its tools, as us.
@@ -39,6 +46,12 @@ export function socketTrustProblem(socketPath: string): string | undefined {
   }
   if (socketStat.uid !== uid) return `${socketPath} is not yours`;
   return undefined;
+}
+
+interface SwitchBuffer {
+  lines: { type: unknown; line: string }[];
+  bytes: number;
+  since: number;
 }
 
 export type LinkState = "idle" | "connecting" | "attaching" | "attached" | "refused" | "closed";
@@ -77,6 +90,10 @@ export class DaemonLink {
   private attachingParams: Json | undefined;
   /** The last failure logged, so a daemon that stays away is logged once, not every 5 s. */
   private lastFailure = "";
+  /** Lines sent since a switch restarted the link, for the new attach; undefined otherwise. */
+  private switchBuffer: SwitchBuffer | undefined;
+  /** The kept lines while onAttached runs (they are written right after it). */
+  private attachKept: SwitchBuffer | undefined;
 
   constructor(socketPath: string, hooks: LinkHooks) {
     this.socketPath = socketPath;
@@ -92,24 +109,58 @@ export class DaemonLink {
     this.connect();
   }
 
-  /** Ends this connection and attaches anew at once: pi switched to another session. */
+  /**
+   * Ends this connection and attaches anew at once: pi switched to another session. What is
+   * sent until the new attach is kept and sent after it (bounded), not dropped.
+   */
   restart(): void {
     if (this.state === "closed") return;
+    this.switchBuffer ??= { lines: [], bytes: 0, since: Date.now() };
     this.dropSocket();
     this.state = "idle";
     this.retryDelay = RETRY_FIRST_MS;
     this.connect();
   }
 
-  /** Sends a line when attached; dropped otherwise (the daemon reports what it missed). */
+  /**
+   * Sends a line when attached. Between a switch and the new attach it is kept for the new
+   * session (responses excepted: their commands belonged to the old one); otherwise dropped
+   * (the daemon reports what it missed).
+   */
   send(message: Json): boolean {
-    if (this.state !== "attached" || !this.socket) return false;
-    return this.write(this.socket, message);
+    if (this.state === "attached" && this.socket) return this.write(this.socket, message);
+    const buffer = this.switchBuffer;
+    if (!buffer || message.type === "response") return false;
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      this.hooks.log(`could not encode a ${message.type ?? message.method} line: ${describe(error)}`);
+      return false;
+    }
+    if (
+      buffer.lines.length >= SWITCH_BUFFER_LINES ||
+      buffer.bytes + line.length > SWITCH_BUFFER_BYTES ||
+      Date.now() - buffer.since > SWITCH_BUFFER_MS
+    ) {
+      this.hooks.log(`no attach since the session switch: ${buffer.lines.length} kept line(s) dropped, and what follows`);
+      this.switchBuffer = undefined;
+      return false;
+    }
+    buffer.lines.push({ type: message.type, line });
+    buffer.bytes += line.length;
+    return true;
+  }
+
+  /** Whether a line of this type waits to be sent after the attach. */
+  holdsLine(type: string): boolean {
+    return (this.attachKept ?? this.switchBuffer)?.lines.some((kept) => kept.type === type) ?? false;
   }
 
   /** Closes everything without waiting for the network. */
   close(): void {
     this.state = "closed";
+    this.switchBuffer = undefined;
     this.clearRetry();
     this.clearAttachTimer();
     try {
@@ -204,7 +255,19 @@ export class DaemonLink {
       this.state = "attached";
       this.retryDelay = RETRY_FIRST_MS;
       this.lastFailure = "";
-      this.hooks.onAttached(params, answer.result);
+      const kept = this.switchBuffer;
+      this.switchBuffer = undefined;
+      this.attachKept = kept;
+      try {
+        this.hooks.onAttached(params, answer.result);
+      } finally {
+        this.attachKept = undefined;
+      }
+      // After the attach's own lines (a mid-run agent_start): the run's events since the switch.
+      for (const { line } of kept?.lines ?? []) {
+        if (socket !== this.socket || this.state !== "attached") break;
+        socket.write(line);
+      }
       return;
     }
     // Refused (another uid, a pi too old, bad params): trying every 5 s would not change the

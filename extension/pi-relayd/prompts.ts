@@ -1,37 +1,109 @@
-/** Prompts in from the chats, handed to pi one at a time. */
+/** Prompts in from the chats: held here until pi can take them, handed over one at a time. */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { randomUUID } from "node:crypto";
 import { describe, later, type Json, type Log, type Timer } from "./callbacks.ts";
 
-/** How long a prompt sent while idle may take to start its run before the next one goes. */
-const PROMPT_START_TIMEOUT_MS = 10_000;
-/** How long a prompt queued into a busy pi may take to pass pi's `input` stage. */
+/**
+ * How long a prompt handed to an idle pi may take to start its run (`agent_start`) before the
+ * chat is told it did not start. pi reports the failure to no extension (spec §11 trap 6), and
+ * the chat must hear within 5 s of the hand-over.
+ */
+export const PROMPT_START_WATCH_MS = 3000;
+/** How long a steer handed to a busy pi may take to pass pi's `input` stage. */
 const PROMPT_QUEUED_TIMEOUT_MS = 2000;
+/**
+ * After `agent_end` pi decides on a retry or a compaction in its own processing, after the
+ * extensions' handlers (trap 4): a queued prompt waits this long before it may start a run.
+ */
+const AFTER_RUN_SETTLE_MS = 400;
+/** A prompt waiting here looks again this often (pi may go idle without any event: traps 1, 2). */
+const POLL_MS = 250;
+/** A compaction pi started (session_before_compact) holds the queue at most this long (trap 7). */
+export const COMPACTION_HOLD_MS = 120_000;
+/** How long the chats have to say whether prompts held at a switch go to the new conversation. */
+const SWITCH_QUESTION_MS = 10 * 60_000;
+
+/** The chat's answer when pi never started its prompt (the daemon shows it as pi's rejection). */
+export const NOT_STARTED = "pi did not start this prompt; see the terminal";
 
 export interface OutgoingPrompt {
   content: string | Json[];
   text: string;
   deliverAs: "steer" | "followUp";
+  /** The daemon's command (its `id` and `type`): a prompt pi never started is answered again, failing. */
+  command?: { id: unknown; type: string };
+}
+
+/** The session switch a queue went through (session_switch's reason; `fork` for session_fork). */
+export type SwitchReason = "new" | "resume" | "fork";
+
+/** What a `/new` or `/resume` found of the chats' prompts. */
+export interface SwitchOutcome {
+  /** Still here, not handed to pi: held until the chats say (`Send` or `Drop`). */
+  held: OutgoingPrompt[];
+  /** Handed to pi and not yet taken: `/new` dropped them, `/resume` delivers them (trap 2). */
+  inPi: OutgoingPrompt[];
+}
+
+interface Hold {
+  timer: Timer;
+  /** Lifted when a run starts (the compaction or continuation it waited for is over). */
+  untilAgentStart: boolean;
+}
+
+interface SwitchQuestion {
+  id: string;
+  prompts: OutgoingPrompt[];
+  reason: SwitchReason;
+  timer: Timer;
 }
 
 /**
- * Hands the daemon's prompts to pi.sendUserMessage one at a time (pi-extension-api §9, trap 6):
- * two sends while pi is idle both pass pi's busy check, and the second fails with "Agent is
- * already processing a prompt" even with deliverAs. So after a send into an idle pi the next
- * waits for agent_start (pi is then streaming and queues it as steer or follow-up), and after a
- * send into a busy pi for that text's `input` event; each wait has a timeout, for a prompt that
- * another extension swallows.
+ * The chats' prompts, kept here until pi can take them so that a session switch finds them
+ * here and not inside pi (trap 2), and handed to pi.sendUserMessage one at a time:
+ * - A follow-up waits until pi is idle, no hold is on and a finished run has settled; a steer
+ *   goes into a busy pi at once (it is meant for the running turn).
+ * - Holds: a compaction (pi is idle while it compacts, and a prompt sent then runs unseen and
+ *   unsaved, trap 7), the daemon's own `compact`, a retry or overflow continuation that pi will
+ *   start (trap 4; `hold`/`release` for the retry predictor). Each has a time limit.
+ * - After a send into an idle pi the next waits for `agent_start` (two sends into an idle pi
+ *   collide, trap 6); none within PROMPT_START_WATCH_MS and the daemon gets a second, failing
+ *   response to that prompt's command, as pi's RPC mode sends (pi-rpc.md §2, quirk 4). After a
+ *   steer into a busy pi the next waits for that text's `input` event.
  */
 export class PromptSender {
   private readonly queue: OutgoingPrompt[] = [];
-  private waiting: { until: "agent_start" | "input"; text: string; timer: Timer } | undefined;
+  private waiting:
+    | {
+        until: "agent_start" | "input" | "user_message";
+        prompt: OutgoingPrompt;
+        timer: Timer;
+        /** A terminal prompt started meanwhile: the next run may be its, and ours collided (trap 6). */
+        contested?: boolean;
+      }
+    | undefined;
+  /** Handed to a busy pi as steer or follow-up, not yet seen as a user message. */
+  private inPi: OutgoingPrompt[] = [];
+  private readonly holds = new Map<string, Hold>();
+  private settledAt = 0;
+  /**
+   * Until when a prompt typed at the terminal may still be in pi's pre-run phase (pi idle, no
+   * agent_start yet): ours would collide with it and fail unseen (trap 6), so it waits.
+   */
+  private terminalStartingUntil = 0;
+  private poll: Timer | undefined;
+  private question: SwitchQuestion | undefined;
   private readonly pi: ExtensionAPI;
   private readonly isIdle: () => boolean;
   private readonly log: Log;
+  /** A line to the daemon (buffered by the link across a switch). */
+  private readonly send: (line: Json) => void;
 
-  constructor(pi: ExtensionAPI, isIdle: () => boolean, log: Log) {
+  constructor(pi: ExtensionAPI, isIdle: () => boolean, log: Log, send: (line: Json) => void = () => {}) {
     this.pi = pi;
     this.isIdle = isIdle;
     this.log = log;
+    this.send = send;
   }
 
   /** Prompts not yet handed to pi. */
@@ -40,7 +112,12 @@ export class PromptSender {
   }
 
   get isBusy(): boolean {
-    return this.waiting !== undefined || this.queue.length > 0;
+    return this.waiting !== undefined || this.queue.length > 0 || this.holds.size > 0;
+  }
+
+  /** Why prompts wait now (the holds' names), for logs and tests. */
+  get holdReasons(): string[] {
+    return [...this.holds.keys()];
   }
 
   enqueue(prompt: OutgoingPrompt): void {
@@ -48,50 +125,268 @@ export class PromptSender {
     this.pump();
   }
 
+  /**
+   * Holds every prompt here until `release(reason)`, a run starts (`untilAgentStart`), or `ms`
+   * pass: nothing waits forever. Holding again under the same reason renews the limit.
+   */
+  hold(reason: string, ms: number, options: { untilAgentStart?: boolean } = {}): void {
+    const previous = this.holds.get(reason);
+    if (previous) clearTimeout(previous.timer);
+    const timer = later(this.log, `prompt hold ${reason}`, ms, () => {
+      if (this.holds.get(reason)?.timer !== timer) return;
+      this.log(`chat prompts held for ${reason} for ${ms} ms: going on`);
+      this.release(reason);
+    });
+    this.holds.set(reason, { timer, untilAgentStart: options.untilAgentStart ?? false });
+  }
+
+  release(reason: string): void {
+    const hold = this.holds.get(reason);
+    if (!hold) return;
+    clearTimeout(hold.timer);
+    this.holds.delete(reason);
+    this.pump();
+  }
+
+  /** `session_before_compact`: pi compacts, by hand, at the threshold, on overflow or before a prompt. */
+  onCompactionStart(): void {
+    this.hold("compaction", COMPACTION_HOLD_MS, { untilAgentStart: true });
+    // A prompt whose pre-run phase compacts first (trap 5) is not late yet.
+    if (this.waiting?.until === "agent_start") this.rewatch(COMPACTION_HOLD_MS);
+  }
+
+  /** `session_compact`: the compaction is over. */
+  onCompactionEnd(): void {
+    if (this.waiting?.until === "agent_start") this.rewatch(PROMPT_START_WATCH_MS);
+    this.release("compaction");
+  }
+
   onAgentStart(): void {
-    if (this.waiting) this.release();
+    this.terminalStartingUntil = 0;
+    for (const [reason, hold] of this.holds) {
+      if (!hold.untilAgentStart) continue;
+      clearTimeout(hold.timer);
+      this.holds.delete(reason);
+    }
+    const waiting = this.waiting;
+    if (waiting?.until === "agent_start" && waiting.contested) {
+      // Two prompts in pi's pre-run phase: the second to start fails unseen. The run's user
+      // message says whose run this is.
+      waiting.until = "user_message";
+      this.rewatch(PROMPT_QUEUED_TIMEOUT_MS);
+      return;
+    }
+    if (waiting) this.done();
+  }
+
+  /** A prompt typed at the terminal (`input`, source interactive). */
+  onTerminalInput(): void {
+    if (this.waiting?.until === "agent_start") this.waiting.contested = true;
+    else if (this.isIdle()) this.terminalStartingUntil = Date.now() + PROMPT_START_WATCH_MS;
+  }
+
+  onAgentEnd(): void {
+    this.settledAt = Date.now() + AFTER_RUN_SETTLE_MS;
+    this.schedulePoll();
+  }
+
+  /** A user message entered the conversation: a prompt handed to a busy pi was taken. */
+  onUserMessage(text: string): void {
+    const index = this.inPi.findIndex((prompt) => prompt.text === text);
+    if (index >= 0) this.inPi.splice(index, 1);
+    const waiting = this.waiting;
+    if (waiting?.until !== "user_message") return;
+    if (waiting.prompt.text !== text) {
+      this.log("a terminal prompt started first: pi did not start the chat's");
+      this.failed(waiting.prompt, NOT_STARTED);
+    }
+    this.done();
   }
 
   onExtensionInput(text: string): void {
-    if (this.waiting?.until === "input" && this.waiting.text === text) this.release();
+    if (this.waiting?.until === "input" && this.waiting.prompt.text === text) this.done();
   }
 
-  /** The session changed: what was meant for the old one is dropped. */
-  clear(): void {
-    if (this.queue.length > 0) this.log(`dropped ${this.queue.length} chat prompt(s) at a session switch`);
+  /** A stop: the prompts not yet handed to pi are dropped (one pi has cannot be taken back). Returns how many. */
+  dropQueued(): number {
+    const dropped = this.queue.length;
     this.queue.length = 0;
+    return dropped;
+  }
+
+  /**
+   * `/new` or `/resume`: the prompts still here are held for the chats to decide on (they were
+   * meant for the conversation left); the ones pi has are reported, and forgotten here.
+   */
+  switched(): SwitchOutcome {
+    const held = this.queue.splice(0);
+    const inPi = this.inPi.splice(0);
+    // The prompt that was starting went into pi already; whichever conversation runs it, it is pi's.
+    if (this.waiting) {
+      inPi.push(this.waiting.prompt);
+      clearTimeout(this.waiting.timer);
+      this.waiting = undefined;
+    }
+    return { held, inPi };
+  }
+
+  /**
+   * Asks the chats whether prompts held at a switch go to the new conversation (pi's RPC
+   * `extension_ui_request`, the daemon's question path). Asked (again) at every attach until
+   * answered; no answer within SWITCH_QUESTION_MS drops them.
+   */
+  askAboutHeld(prompts: OutgoingPrompt[], reason: SwitchReason): void {
+    if (this.question) {
+      // A second switch before the answer: one question for all of them.
+      clearTimeout(this.question.timer);
+      prompts = [...this.question.prompts, ...prompts];
+    }
+    if (prompts.length === 0) return;
+    const id = `held-prompts-${randomUUID()}`;
+    const timer = later(this.log, "held prompts question", SWITCH_QUESTION_MS, () => {
+      if (this.question?.id !== id) return;
+      this.question = undefined;
+      this.tellDropped(prompts, "unanswered"); // the daemon's copy expired with its `timeout`
+    });
+    // Asked at the new attach (askAgain), which a switch always brings.
+    this.question = { id, prompts, reason, timer };
+  }
+
+  /** After an attach: the daemon holds no question of ours, so the open one is asked again. */
+  askAgain(): void {
+    const question = this.question;
+    if (!question) return;
+    const count = question.prompts.length;
+    const what = count === 1 ? "1 chat prompt was" : `${count} chat prompts were`;
+    this.send({
+      type: "extension_ui_request",
+      id: question.id,
+      method: "select",
+      title: `${what} waiting when the terminal switched to another conversation: send ${count === 1 ? "it" : "them"} to it?`,
+      message: question.prompts.map((prompt) => `• ${preview(prompt.text)}`).join("\n"),
+      options: ["Send", "Drop"],
+      timeout: SWITCH_QUESTION_MS,
+    });
+  }
+
+  /** The daemon's extension_ui_response. Returns false when it answers no question of ours. */
+  onResponse(message: Json): boolean {
+    const question = this.question;
+    if (!question || message.id !== question.id) return false;
+    this.question = undefined;
+    clearTimeout(question.timer);
+    if (message.value === "Send") {
+      this.log(`sending ${question.prompts.length} held chat prompt(s) to the new conversation`);
+      this.queue.unshift(...question.prompts);
+      this.pump();
+    } else {
+      this.tellDropped(question.prompts, "answered");
+    }
+    return true;
+  }
+
+  /** The daemon hears which chat prompts will never run, and why. */
+  tellDropped(prompts: OutgoingPrompt[], reason: "new" | "answered" | "unanswered"): void {
+    if (prompts.length === 0) return;
+    this.log(`dropped ${prompts.length} chat prompt(s): ${reason}`);
+    this.send({ type: "prompts_dropped", reason, texts: prompts.map((prompt) => prompt.text) });
+  }
+
+  /** pi took these into the conversation it resumed (trap 2): they run there. */
+  tellDelivered(prompts: OutgoingPrompt[]): void {
+    if (prompts.length === 0) return;
+    this.send({ type: "prompts_delivered", reason: "resume", texts: prompts.map((prompt) => prompt.text) });
+  }
+
+  /** pi is shutting down: nothing here will run. */
+  clear(): void {
+    if (this.queue.length > 0) this.log(`dropped ${this.queue.length} chat prompt(s) at shutdown`);
+    this.queue.length = 0;
+    this.inPi = [];
     if (this.waiting) clearTimeout(this.waiting.timer);
     this.waiting = undefined;
+    for (const hold of this.holds.values()) clearTimeout(hold.timer);
+    this.holds.clear();
+    if (this.question) clearTimeout(this.question.timer);
+    this.question = undefined;
+    if (this.poll) clearTimeout(this.poll);
+    this.poll = undefined;
   }
 
-  private release(): void {
+  private done(): void {
     if (this.waiting) clearTimeout(this.waiting.timer);
     this.waiting = undefined;
     this.pump();
   }
 
+  private rewatch(ms: number): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    waiting.timer = this.watch(waiting.prompt, waiting.until, ms);
+  }
+
+  private watch(prompt: OutgoingPrompt, until: "agent_start" | "input" | "user_message", ms: number): Timer {
+    return later(this.log, "prompt wait", ms, () => {
+      if (this.waiting?.prompt !== prompt) return;
+      if (this.waiting.until !== "input") {
+        this.log(`no agent_start for a chat prompt within ${ms} ms: pi did not start it`);
+        this.failed(prompt, NOT_STARTED);
+      } else {
+        this.log(`no input event for a chat prompt within ${ms} ms; sending the next`);
+      }
+      this.done();
+    });
+  }
+
+  /** A second, failing response to the prompt's command, as pi's RPC mode sends one. */
+  private failed(prompt: OutgoingPrompt, error: string): void {
+    if (!prompt.command) return;
+    this.send({ type: "response", id: prompt.command.id, command: prompt.command.type, success: false, error });
+  }
+
+  /** The next prompt pi can take now, or -1. */
+  private next(): number {
+    if (this.waiting || this.holds.size > 0) return -1;
+    if (!this.isIdle()) return this.queue.findIndex((prompt) => prompt.deliverAs === "steer");
+    return Date.now() < Math.max(this.settledAt, this.terminalStartingUntil) ? -1 : 0;
+  }
+
   private pump(): void {
-    while (!this.waiting && this.queue.length > 0) {
-      const next = this.queue.shift()!;
+    for (;;) {
+      const index = this.next();
+      if (index < 0) break;
+      const prompt = this.queue.splice(index, 1)[0];
+      if (!prompt) break;
       const idle = this.isIdle();
       const until = idle ? "agent_start" : "input";
-      const timeout = idle ? PROMPT_START_TIMEOUT_MS : PROMPT_QUEUED_TIMEOUT_MS;
       // Set before sending: pi may run our own `input` handler before sendUserMessage returns.
-      this.waiting = {
-        until,
-        text: next.text,
-        timer: later(this.log, "prompt wait", timeout, () => {
-          this.log(`no ${until} for a chat prompt within ${timeout} ms; sending the next`);
-          this.release();
-        }),
-      };
+      this.waiting = { until, prompt, timer: this.watch(prompt, until, idle ? PROMPT_START_WATCH_MS : PROMPT_QUEUED_TIMEOUT_MS) };
+      if (!idle) this.inPi.push(prompt);
       try {
-        this.pi.sendUserMessage(next.content as any, { deliverAs: next.deliverAs });
+        this.pi.sendUserMessage(prompt.content as any, { deliverAs: prompt.deliverAs });
       } catch (error) {
         this.log(`sendUserMessage failed: ${describe(error)}`);
+        this.failed(prompt, `pi refused the prompt: ${describe(error)}`);
+        this.inPi = this.inPi.filter((other) => other !== prompt);
         clearTimeout(this.waiting.timer);
         this.waiting = undefined;
       }
     }
+    this.schedulePoll();
   }
+
+  /** While prompts wait here, look again soon: pi goes idle without telling (traps 1, 2, 17). */
+  private schedulePoll(): void {
+    if (this.poll || this.queue.length === 0) return;
+    this.poll = later(this.log, "prompt poll", POLL_MS, () => {
+      this.poll = undefined;
+      this.pump();
+    });
+  }
+}
+
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -10,7 +10,7 @@ import { PiCommands } from "./commands.ts";
 import { relayedEvent, ToolUpdateThrottle } from "./events.ts";
 import { Gatekeeper, parseGates } from "./gates.ts";
 import { DaemonLink } from "./link.ts";
-import { PromptSender } from "./prompts.ts";
+import { PromptSender, type SwitchReason } from "./prompts.ts";
 import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
 import { registerRelayTools } from "./tools.ts";
 import { EXTENSION_VERSION, isOlderVersion, MIN_PI_VERSION, readPiVersion } from "./version.ts";
@@ -24,6 +24,16 @@ interface SessionInfo {
   name: string | null;
   model: string | null;
   thinkingLevel: string | null;
+}
+
+/** A user message's text as pi flattens sendUserMessage content: text blocks joined by newlines. */
+function userText(message: Json): string {
+  if (typeof message.content === "string") return message.content;
+  if (!Array.isArray(message.content)) return "";
+  return message.content
+    .filter((block: Json) => block?.type === "text" && typeof block.text === "string")
+    .map((block: Json) => block.text)
+    .join("\n");
 }
 
 function modelName(model: any): string | null {
@@ -66,7 +76,7 @@ export class Relay {
     this.pi = pi;
     this.log = log;
     this.gatekeeper = new Gatekeeper(path.join(relaydHome(), "relayd.sock"), log, true);
-    this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log);
+    this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log, (line) => this.link?.send(line));
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
     this.commands = new PiCommands({
       pi,
@@ -124,14 +134,14 @@ export class Relay {
   }
 
   /** `/new`, `/resume`, `/fork`: the same pi, another pi session; attach that one. */
-  onSessionChanged(ctx: ExtensionContext): void {
+  onSessionChanged(ctx: ExtensionContext, reason: SwitchReason = "fork"): void {
     this.ctx = ctx;
     const current = ctx.sessionManager.getSessionId();
     if (current === this.piSessionID) return;
+    this.switchPrompts(reason);
     // Several switches before the daemon hears of them: it knows the first one left.
     this.replacedPiSessionID ??= this.piSessionID;
     this.piSessionID = current;
-    this.sender.clear();
     this.throttle.clear();
     this.stopInfoPoll();
     this.lastInfo = undefined;
@@ -146,6 +156,8 @@ export class Relay {
 
   onAgentEvent(event: Json): void {
     if (event.type === "agent_start") this.sender.onAgentStart();
+    if (event.type === "agent_end") this.sender.onAgentEnd();
+    if (event.type === "message_start" && event.message?.role === "user") this.sender.onUserMessage(userText(event.message));
     if (event.type === "tool_execution_update") {
       const relayed = relayedEvent(event);
       if (relayed && this.link?.isAttached) this.throttle.update(relayed);
@@ -164,9 +176,35 @@ export class Relay {
     if (event.source === "interactive") {
       const images = Array.isArray(event.images) ? event.images.length : 0;
       this.link?.send({ type: "terminal_input", text, images });
+      this.sender.onTerminalInput();
     } else if (event.source === "extension") {
       this.sender.onExtensionInput(text);
     }
+  }
+
+  /** `session_before_compact`: pi compacts; chat prompts wait (spec §11 trap 7). */
+  onCompactionStart(): void {
+    this.run.onCompactionStart(); // mid-run: pi aborted the run without its end (trap 1)
+    this.sender.onCompactionStart();
+  }
+
+  /** `session_compact`: the compaction is done. */
+  onCompactionEnd(): void {
+    this.run.onCompactionEnd(); // an overflow recovery continues now
+    this.sender.onCompactionEnd();
+  }
+
+  /**
+   * The chats' prompts at a switch (spec §11 trap 2). `/fork` keeps the run and its queue: they
+   * go on in the fork. `/new` and `/resume`: what is still here is held and the chats are asked;
+   * what pi has is dropped by `/new` and delivered into the resumed conversation by `/resume`.
+   */
+  private switchPrompts(reason: SwitchReason): void {
+    if (reason === "fork") return;
+    const { held, inPi } = this.sender.switched();
+    if (reason === "new") this.sender.tellDropped(inPi, "new");
+    else this.sender.tellDelivered(inPi);
+    this.sender.askAboutHeld(held, reason);
   }
 
   onModelSelect(): void {
@@ -214,8 +252,10 @@ export class Relay {
     // Attached in the middle of a run (the daemon restarted, or pi switched session while
     // busy): the daemon heard no agent_start, so it would take the session for idle and show
     // nothing of the rest of the run. It hears one now; the run's remaining events follow.
-    if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
+    // One that came since a switch is sent next, with the rest of what was kept (DaemonLink).
+    if (this.ctx && !this.ctx.isIdle() && !this.link?.holdsLine("agent_start")) this.link?.send({ type: "agent_start" });
     this.questions.resend();
+    this.sender.askAgain();
     this.startInfoPoll();
   }
 
@@ -238,7 +278,10 @@ export class Relay {
   private onLine(message: Json): void {
     const type = message.type;
     if (type === "relay_status") return this.onRelayStatus(message);
-    if (type === "extension_ui_response") return this.questions.onResponse(message);
+    if (type === "extension_ui_response") {
+      if (this.sender.onResponse(message)) return;
+      return this.questions.onResponse(message);
+    }
     if (typeof type !== "string") {
       this.log(`ignored a line from the daemon without a type: ${JSON.stringify(message).slice(0, 160)}`);
       return;
