@@ -31,6 +31,9 @@ struct PiCommandTable {
         "set_model", "cycle_model", "compact", "steer", "follow_up", "fork", "switch_session", "export_html",
     ]
 
+    /// The commands whose first `success:true` a later failure may follow.
+    static let answeredTwice: Set<String> = ["prompt", "steer", "follow_up"]
+
     private(set) var outstanding: [String: Outstanding] = [:]
     /// Prompt ids already settled, kept so their second answer is recognised.
     private(set) var settledPrompts: [String: Bool] = [:]
@@ -47,7 +50,9 @@ struct PiCommandTable {
     mutating func received(_ response: PiResponse) -> Match {
         if let id = response.id {
             if let sent = outstanding.removeValue(forKey: id) {
-                if sent.type == "prompt" { rememberPrompt(id, success: response.success ?? false) }
+                // A terminal's extension answers a steer or follow-up it could not hand to pi a
+                // second time too (docs/EXTENSION.md), as pi's RPC mode answers a prompt.
+                if Self.answeredTwice.contains(sent.type) { rememberPrompt(id, success: response.success ?? false) }
                 return .settles(id: id, type: sent.type)
             }
             if let wasSuccess = settledPrompts[id] {

@@ -66,8 +66,19 @@ extension PiSession {
 
     /// The lines only the extension sends. Returns false for a type that is not one of them.
     func terminalNews(_ type: String, line: [UInt8]) async -> Bool {
-        guard ["terminal_input", "extension_ui_closed", "session_info"].contains(type) else { return false }
+        guard ["terminal_input", "extension_ui_closed", "session_info"].contains(type) || TerminalPromptNews.types.contains(type) else {
+            return false
+        }
         guard let message = try? JSONValue.parse(bytes: line) else { return true }
+        if let news = TerminalPromptNews(type: type, message) {
+            // Chat prompts a session switch dropped or carried along: the chats hear which.
+            record(
+                type: news.kind.rawValue,
+                ["reason": .string(news.reason.rawValue), "texts": .array(news.texts.map { .string(String($0.prefix(200))) })])
+            await persist(record)
+            await tell(.notice(kind: news.noticeKind, text: news.text))
+            return true
+        }
         switch type {
         case "terminal_input":
             // Typed at the terminal: every chat watching sees it (`origin` matches no chat).

@@ -45,7 +45,14 @@ struct PromptSender: Sendable {
         if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
-        _ = try await session.command(type, fields)
+        do {
+            _ = try await session.command(type, fields)
+        } catch let refusal as RemoteError where refusal.code == .piError {
+            // A terminal's extension refuses what pi would fail unseen and says why: the chat
+            // is answered with that, not with a generic failure.
+            guard await session.isAttachedTerminal, let reason = refusal.message.split(separator: ": ", maxSplits: 1).last else { throw refusal }
+            throw PromptRefused(session: await session.name, reason: String(reason))
+        }
         if let arrival {
             metrics.promptIn(messenger: arrival.messenger)
             metrics.hop(.messengerToPi, handedAt - arrival.at)

@@ -37,6 +37,8 @@ extension SessionControl {
                 echo: PromptSender.echo(text, attachments: names))
         } catch let full as QueueFull {
             throw RemoteError(code: .unavailable, message: full.description)
+        } catch let refused as PromptRefused {
+            throw refused.remote
         }
         if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
         return result

@@ -137,6 +137,8 @@ extension ChatDesk {
             }
         } catch let error as RemoteError {
             return Reply(error.message, ephemeral: true)
+        } catch let refused as PromptRefused {
+            return Reply(refused.description, ephemeral: true)
         }
     }
 

@@ -172,6 +172,9 @@ actor ChatDesk: PluginRouter {
         } catch let full as QueueFull {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
             return ChatMessageResult(status: .refused, reply: Reply(full.description))
+        } catch let refused as PromptRefused {
+            if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
+            return ChatMessageResult(status: .refused, reply: Reply(refused.description))
         } catch {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
             throw error

@@ -1,0 +1,66 @@
+import PiRelaySDK
+
+/// What the extension says of chat prompts at a session switch (docs/EXTENSION.md,
+/// `prompts_dropped` and `prompts_delivered`): `/new` empties pi's own queues without a word,
+/// `/resume` delivers them into the resumed conversation (the pi extension spec's §11 trap 2),
+/// and prompts the extension still held were sent on or dropped as the chats answered.
+struct TerminalPromptNews: Sendable, Equatable {
+    enum Kind: String, Sendable {
+        /// `prompts_dropped`: these will never run.
+        case dropped = "prompts_dropped"
+        /// `prompts_delivered`: pi had them queued; they run in the conversation it resumed.
+        case delivered = "prompts_delivered"
+    }
+
+    /// Why they were dropped or delivered.
+    enum Reason: String, Sendable {
+        /// `/new` in the terminal emptied pi's queues.
+        case new
+        /// `/resume` in the terminal: pi's queues go to the resumed conversation.
+        case resume
+        /// A chat answered Drop to the question about the prompts held at a switch.
+        case answered
+        /// Nobody answered that question in time.
+        case unanswered
+    }
+
+    static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
+
+    let kind: Kind
+    let reason: Reason
+    let texts: [String]
+
+    /// Nil for a line that is not one of these, or that names no prompt.
+    init?(type: String, _ message: JSONValue) {
+        guard let kind = Kind(rawValue: type), let reason = message["reason"]?.stringValue.flatMap(Reason.init(rawValue:)) else { return nil }
+        let texts = (message["texts"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard !texts.isEmpty else { return nil }
+        self.kind = kind
+        self.reason = reason
+        self.texts = texts
+    }
+
+    /// The chats' notice kind: a dropped prompt is worth a warning.
+    var noticeKind: String { kind == .dropped ? "warning" : "info" }
+
+    /// The notice, with each prompt's start so the chat knows which.
+    var text: String {
+        let count = texts.count == 1 ? "1 chat prompt" : "\(texts.count) chat prompts"
+        let list = texts.map { "“\(Self.preview($0))”" }.joined(separator: ", ")
+        switch (kind, reason) {
+        case (.delivered, _):
+            return "The terminal resumed another conversation (/resume): \(count) pi had already queued will run there: \(list)."
+        case (.dropped, .new), (.dropped, .resume):
+            return "The terminal started a new conversation (/new): pi dropped \(count) it had queued: \(list). Send again what should still run."
+        case (.dropped, .answered):
+            return "Dropped, as asked: \(count) \(texts.count == 1 ? "was" : "were") not sent to the terminal's new conversation: \(list)."
+        case (.dropped, .unanswered):
+            return "Nobody said whether to send them to the terminal's new conversation: \(count) dropped: \(list)."
+        }
+    }
+
+    private static func preview(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return line.count > 60 ? String(line.prefix(59)) + "…" : line
+    }
+}
