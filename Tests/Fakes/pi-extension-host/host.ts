@@ -191,6 +191,38 @@ function piToolPath(name: string, params: Json, cwd: string): string | undefined
   return undefined;
 }
 
+// pi's rules after agent_end (spec §11 trap 4), for the fake's retries and overflow recovery.
+
+/** `_isRetryableError`'s pattern (AS 2320). */
+const HOST_RETRYABLE =
+  /overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|connection.?error|connection.?refused|other side closed|fetch failed|upstream.?connect|reset before headers|terminated|retry delay/i;
+
+/** packages/ai/src/utils/overflow.ts 92–116, with the patterns the fake's errors use. */
+function hostContextOverflow(message: Json, contextWindow: number): boolean {
+  if (message.stopReason === "error" && /prompt is too long|exceeds the context window|context[_ ]length[_ ]exceeded|too many tokens/i.test(message.errorMessage ?? "")) return true;
+  return Boolean(contextWindow) && message.stopReason === "stop" && (message.usage?.input ?? 0) + (message.usage?.cacheRead ?? 0) > contextWindow;
+}
+
+/** settings-manager.ts: global `<agentDir>/settings.json` (config.ts 187–195), project `<cwd>/.pi/settings.json` over it. */
+function piSettings(cwd: string): { retry: { enabled: boolean; maxRetries: number; baseDelayMs: number }; compactionEnabled: boolean } {
+  const agentDir = process.env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+  const read = (file: string): Json => {
+    try {
+      return JSON.parse(fs.readFileSync(file, "utf8")) ?? {};
+    } catch {
+      return {};
+    }
+  };
+  const global = read(path.join(agentDir, "settings.json"));
+  const project = read(path.join(cwd, ".pi", "settings.json"));
+  const retry = { ...global.retry, ...project.retry };
+  const compaction = { ...global.compaction, ...project.compaction };
+  return {
+    retry: { enabled: retry.enabled ?? true, maxRetries: retry.maxRetries ?? 3, baseDelayMs: retry.baseDelayMs ?? 2000 },
+    compactionEnabled: compaction.enabled ?? true,
+  };
+}
+
 function userMessage(text: string, images: Json[]): Json {
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
@@ -294,6 +326,26 @@ export class PiHost extends EventEmitter {
   private readonly savedArgv: string[];
   private readonly packageDir: string;
   private shutDown = false;
+  /**
+   * The session's listener is off the agent (spec §11 traps 1, 2, 17): `compact()`, `/new` and
+   * `/resume` unsubscribe before they abort, so the aborted run's last events reach nobody.
+   */
+  private unsubscribed = false;
+  /** pi's `_retryAttempt` and `_overflowRecoveryAttempted` (trap 4). */
+  private retryAttempt = 0;
+  private overflowTried = false;
+  /** A retry's back-off going on (Escape or an abort cancels it: `abortRetry`). */
+  private retryWait: AbortController | undefined;
+  /** The prompt the last run answered, for a continuation (which has no user message). */
+  private lastPromptText = "";
+  /** `fail: N x ERROR`: the model's next N calls end with that error. */
+  private failing: { left: number; message: string } | undefined;
+  /** A compaction runs (pi's `isCompacting`). */
+  isCompacting = false;
+  /** Each change of the tool set the model is offered, and whether a run was going on (trap 14). */
+  readonly toolChanges: { during: "run" | "idle"; active: string[] }[] = [];
+  /** The tools each run started with (a run keeps them to its end: trap 14). */
+  readonly runTools: string[][] = [];
 
   private constructor(options: HostOptions) {
     super();
@@ -373,7 +425,7 @@ export class PiHost extends EventEmitter {
   async newSession(): Promise<boolean> {
     const results = await this.dispatch("session_before_switch", { reason: "new" });
     if (results.some((r) => r?.cancel === true)) return false;
-    await this.abortAndWait();
+    await this.abortSilently(); // AS 1312–1313: no agent_end for that run (trap 2)
     const previousSessionFile = this.sessionFile;
     this.switchTo(randomUUID(), []);
     await this.dispatch("session_switch", { reason: "new", previousSessionFile });
@@ -401,7 +453,7 @@ export class PiHost extends EventEmitter {
   async resume(id: string): Promise<boolean> {
     const results = await this.dispatch("session_before_switch", { reason: "resume" });
     if (results.some((r) => r?.cancel === true)) return false;
-    await this.abortAndWait();
+    await this.abortSilently(); // AS 2573–2574 (trap 2)
     const previousSessionFile = this.sessionFile;
     this.switchTo(id, []);
     await this.dispatch("session_switch", { reason: "resume", previousSessionFile });
@@ -428,13 +480,17 @@ export class PiHost extends EventEmitter {
     return true;
   }
 
-  /** `/quit`: session_shutdown (awaited), then pi exits. */
+  /**
+   * `/quit`: session_shutdown (awaited), then pi exits. A run going on is not aborted and gets
+   * no agent_end (spec §11 trap 17, IM 2633–2655): its events stop with the process.
+   */
   async shutdown(): Promise<void> {
     if (this.shutDown) return;
     this.shutDown = true;
-    this.runAbort?.abort();
     await this.dispatch("session_shutdown", {});
     this.show({ saw: "shutdown" });
+    this.unsubscribed = true; // process.exit(0): nothing more reaches anyone
+    this.retryWait?.abort();
     this.dispose();
   }
 
@@ -478,6 +534,7 @@ export class PiHost extends EventEmitter {
   /** Escape: dismisses the dialog on screen, else aborts the running agent. */
   escape(): void {
     if (this.visibleDialog) this.closeDialog(this.visibleDialog, undefined, "escape");
+    else if (this.retryWait) this.retryWait.abort(); // the TUI's Escape during a back-off: abortRetry
     else this.runAbort?.abort();
   }
 
@@ -579,8 +636,10 @@ export class PiHost extends EventEmitter {
         extension.handlers.set(event, list);
       },
       registerTool(tool: Json) {
+        const before = host.runtimeReady ? host.activeNames() : undefined;
         extension.tools.set(tool.name, tool);
         host.activeTools?.add(tool.name); // a tool registered later is active at once (§6)
+        if (before) host.noteToolChange(before);
       },
       registerCommand(name: string, options: Json) {
         extension.commands.set(name, options);
@@ -653,8 +712,25 @@ export class PiHost extends EventEmitter {
 
   /** pi's setActiveTools: unknown names are ignored. */
   setActive(names: string[]): void {
+    const before = this.activeNames();
     const known = new Set(this.allTools().map((t) => t.name));
     this.activeTools = new Set(names.filter((name) => known.has(name)));
+    this.noteToolChange(before);
+  }
+
+  private activeNames(): string[] {
+    return this.allTools().map((t) => t.name).filter((name) => this.isActive(name));
+  }
+
+  /**
+   * setActiveTools and a runtime registerTool rebuild the system prompt and the tool list (AS
+   * 722–737, 2171–2225): recorded, with whether a run was going on (trap 14: that run keeps its
+   * own copy, and the next request misses the prompt cache).
+   */
+  private noteToolChange(before: string[]): void {
+    const after = this.activeNames();
+    if (after.length === before.length && after.every((name, index) => name === before[index])) return;
+    this.toolChanges.push({ during: this.streaming ? "run" : "idle", active: after });
   }
 
   private allTools(): Json[] {
@@ -842,6 +918,7 @@ export class PiHost extends EventEmitter {
 
   /** Agent events go through one queue: the agent loop does not wait for the handlers. */
   private queueEvent(type: string, payload: Json, after?: () => void): void {
+    if (this.unsubscribed) return; // nobody listens (traps 1, 2, 17)
     this.eventChain = this.eventChain.then(async () => {
       await this.dispatch(type, payload);
       after?.();
@@ -985,18 +1062,124 @@ export class PiHost extends EventEmitter {
     await this.idle();
   }
 
+  /**
+   * `AgentSession.compact()` (spec §11 trap 1, AS 1606–1714): unsubscribes, aborts the run (its
+   * last message_end, turn_end and agent_end reach nobody), then checks, `session_before_compact`,
+   * the summary (an LLM call), `session_compact`, and subscribes again. Reached by `ctx.compact()`
+   * and the TUI's `/compact`, which works mid-run (`compactFromTerminal`).
+   */
   private async compact(options: Json): Promise<void> {
-    await this.abortAndWait();
-    await sleep(10);
-    const messages = this.entries.filter((e) => e.type === "message");
-    if (messages.length < 2) {
-      options.onError?.(new Error("Nothing to compact (session too small)"));
-      return;
+    try {
+      options.onComplete?.(await this.compactNow(options.customInstructions));
+    } catch (error) {
+      options.onError?.(error);
     }
-    const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
-    this.appendEntry({ type: "compaction", ...result });
-    await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
-    options.onComplete?.(result);
+  }
+
+  /** `auto`: pi's own compaction after an overflow (AS 1824 ff.), which neither unsubscribes nor aborts. */
+  private async compactNow(customInstructions?: string, auto = false): Promise<Json> {
+    if (!auto) this.unsubscribed = true;
+    this.isCompacting = true;
+    try {
+      if (!auto) await this.abortAndWait();
+      if (!auto) this.retryWait?.abort();
+      if (!this.model) throw new Error("No model selected");
+      const messages = this.entries.filter((e) => e.type === "message");
+      if (messages.length < 2) throw new Error("Nothing to compact (session too small)");
+      const results = await this.dispatch("session_before_compact", {
+        preparation: { firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 },
+        branchEntries: this.entries.slice(),
+        customInstructions,
+        signal: new AbortController().signal,
+      });
+      if (results.some((r: any) => r?.cancel === true)) throw new Error("Compaction cancelled");
+      await sleep(50); // the summary's LLM call
+      const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
+      this.appendEntry({ type: "compaction", ...result });
+      await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
+      return result;
+    } finally {
+      this.isCompacting = false;
+      if (!auto) this.unsubscribed = false;
+    }
+  }
+
+  /** The TUI's `/compact` (matched before the streaming branch: it works mid-run, IM 2005–2009). */
+  async compactFromTerminal(): Promise<void> {
+    try {
+      await this.compactNow();
+      this.show({ saw: "compacted" });
+    } catch (error) {
+      this.show({ saw: "error", message: `Compaction failed: ${errorText(error)}` });
+    }
+  }
+
+  /** `/new`, `/resume`: the listener is off while the run is aborted (trap 2); a retry's back-off ends too. */
+  private async abortSilently(): Promise<void> {
+    this.unsubscribed = true;
+    try {
+      this.retryWait?.abort();
+      await this.abortAndWait();
+    } finally {
+      this.unsubscribed = false;
+    }
+  }
+
+  // ----- what pi does after agent_end (spec §11 trap 4)
+
+  /**
+   * pi's agent_end processing, after the extensions' handlers (AS 499–510): a retryable error is
+   * retried after `baseDelayMs·2^(n-1)` (2311–2400), else a context overflow is compacted and
+   * continued 100 ms later (1742–1790, 1928–1939). Retry settings as pi reads them
+   * (settings-manager.ts 651–671): `<agentDir>/settings.json`, then `<cwd>/.pi/settings.json`.
+   */
+  private async afterAgentEnd(last: Json | undefined): Promise<void> {
+    if (!last || this.shutDown) return;
+    const settings = piSettings(this.cwd);
+    const contextWindow = this.model?.contextWindow ?? 0;
+    if (last.stopReason === "error" && last.errorMessage && !hostContextOverflow(last, contextWindow) && HOST_RETRYABLE.test(last.errorMessage)) {
+      if (settings.retry.enabled) {
+        this.retryAttempt++;
+        if (this.retryAttempt <= settings.retry.maxRetries) {
+          const wait = new AbortController();
+          this.retryWait = wait;
+          const delayMs = settings.retry.baseDelayMs * 2 ** (this.retryAttempt - 1);
+          this.show({ saw: "retrying", attempt: this.retryAttempt, delayMs, errorMessage: last.errorMessage });
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, delayMs);
+            wait.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+          });
+          this.retryWait = undefined;
+          if (wait.signal.aborted) {
+            this.retryAttempt = 0;
+            this.show({ saw: "retry_cancelled" });
+            return;
+          }
+          this.continueRun();
+          return;
+        }
+        this.retryAttempt = 0;
+      }
+    }
+    const sameModel = this.model && last.provider === this.model.provider && last.model === this.model.id;
+    if (settings.compactionEnabled && last.stopReason !== "aborted" && sameModel && hostContextOverflow(last, contextWindow) && !this.overflowTried) {
+      this.overflowTried = true;
+      this.show({ saw: "overflow_compaction" });
+      try {
+        await this.compactNow(undefined, true);
+      } catch (error) {
+        this.show({ saw: "error", message: `Context overflow recovery failed: ${errorText(error)}` });
+        return;
+      }
+      setTimeout(() => this.continueRun(), 100);
+    }
+  }
+
+  /** `agent.continue()`: a run with no user message; a second start fails without a word (trap 7). */
+  private continueRun(): void {
+    if (this.streaming || this.shutDown) return;
+    this.streaming = true;
+    this.runDone = this.run(undefined);
   }
 
   // ----- the simulated agent
@@ -1005,14 +1188,21 @@ export class PiHost extends EventEmitter {
    * One run: turns until the model stops, steering taken after each turn, follow-ups when it
    * would stop. The events' order and shapes are pi's (pi-extension-api.md §8.1).
    */
-  private async run(first: QueuedMessage): Promise<void> {
+  private async run(first: QueuedMessage | undefined): Promise<void> {
     const abort = new AbortController();
     this.runAbort = abort;
     const runMessages: Json[] = [];
-    let pending: QueuedMessage[] = [first];
+    let pending: QueuedMessage[] = first ? [first] : [];
     let lastText = "";
     let turnIndex = 0;
-    let planText = first.text;
+    let planText = first?.text ?? this.lastPromptText; // a continuation answers the same prompt
+    let lastAssistant: Json | undefined;
+    if (first) {
+      this.lastPromptText = first.text;
+      const fail = /^fail:\s*(\d+)\s*x\s*(.+)$/s.exec(first.text);
+      this.failing = fail ? { left: Number(fail[1]), message: fail[2] } : undefined;
+    }
+    this.runTools.push(this.activeNames()); // the run's own copy (agent.ts 522–526)
     this.queueEvent("agent_start", {});
     try {
       while (true) {
@@ -1025,10 +1215,16 @@ export class PiHost extends EventEmitter {
           );
           this.queueEvent("message_end", { message: user }, () => this.persist(user));
           planText = queued.text;
+          this.overflowTried = false; // AS 433
         }
         pending = [];
         const toolResults: Json[] = [];
-        const assistant = await this.streamAssistant(this.plan(planText, runMessages), abort.signal);
+        const assistant = this.failing && this.failing.left > 0 ? this.failedAnswer() : await this.streamAssistant(this.plan(planText, runMessages), abort.signal);
+        lastAssistant = assistant;
+        if (assistant.stopReason !== "error") {
+          this.overflowTried = false;
+          this.retryAttempt = 0; // AS 478–495: an answer ends a retry
+        }
         runMessages.push(assistant);
         lastText = textOf(assistant) || lastText;
         if (assistant.stopReason === "toolUse") {
@@ -1047,7 +1243,7 @@ export class PiHost extends EventEmitter {
         }
         this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
         turnIndex++;
-        if (assistant.stopReason === "aborted") break;
+        if (assistant.stopReason === "aborted" || assistant.stopReason === "error") break;
         if (this.steering.length > 0) pending = this.steering.splice(0);
         else if (this.followUps.length > 0) pending = [this.followUps.shift()!];
         else break;
@@ -1056,8 +1252,22 @@ export class PiHost extends EventEmitter {
       this.streaming = false; // before agent_end reaches the extensions (trap 3)
       this.runAbort = undefined;
       const text = lastText;
+      const listened = !this.unsubscribed;
       this.queueEvent("agent_end", { messages: runMessages }, () => this.show({ saw: "run_end", text }));
+      // pi decides on a retry or an overflow compaction after the extensions had agent_end.
+      if (listened) void this.eventChain.then(() => this.afterAgentEnd(lastAssistant)).catch((error) => this.show({ saw: "error", message: errorText(error) }));
     }
+  }
+
+  /** `fail: N x ERROR`: the provider's error, as an assistant message with stopReason "error". */
+  private failedAnswer(): Json {
+    this.failing!.left--;
+    const message = assistantMessage([], "error", this.model);
+    message.errorMessage = this.failing!.message;
+    if (/prompt is too long/.test(message.errorMessage)) message.usage.input = (this.model?.contextWindow ?? 200000) + 1;
+    this.queueEvent("message_start", { message: { ...message } });
+    this.queueEvent("message_end", { message }, () => this.persist(message));
+    return message;
   }
 
   /**
@@ -1346,6 +1556,9 @@ async function handleScriptCommand(host: PiHost, command: Json, write: (saw: Saw
       break;
     case "quit":
       await quit();
+      break;
+    case "compact":
+      await host.compactFromTerminal();
       break;
     case "crash":
       process.exit(137); // no session_shutdown, as when pi is killed
