@@ -17,6 +17,7 @@ import { RELAYED_EVENTS } from "./events.ts";
 import { gateHook, Gatekeeper, parseGates } from "./gates.ts";
 import { claimActive, isPassiveProcess, releaseActive } from "./presence.ts";
 import { Relay } from "./relay.ts";
+import { registerRelayCommand } from "./terminal-command.ts";
 import { registerRelayTools } from "./tools.ts";
 
 // What the tests and other tools use of the extension.
@@ -51,6 +52,7 @@ export default function piRelayd(pi: ExtensionAPI): void {
   if (!claimActive(token)) return; // another loaded copy relays this pi
   const log = fileLogger();
   const relay = new Relay(pi, log);
+  registerRelayCommand(pi, relay.terminalControls(), log);
   gateHook(pi, relay.gatekeeper, log);
 
   // pi awaits handlers and reports their throws in red; ours never throw and never wait.

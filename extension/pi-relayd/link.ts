@@ -94,6 +94,8 @@ export class DaemonLink {
   private switchBuffer: SwitchBuffer | undefined;
   /** The kept lines while onAttached runs (they are written right after it). */
   private attachKept: SwitchBuffer | undefined;
+  /** `/relay disconnect` holds: nothing connects until `/relay connect`. */
+  private suspended = false;
 
   constructor(socketPath: string, hooks: LinkHooks) {
     this.socketPath = socketPath;
@@ -102,6 +104,38 @@ export class DaemonLink {
 
   get isAttached(): boolean {
     return this.state === "attached";
+  }
+
+  /** `/relay disconnect`: no connection, and no try to make one, until `resume()`. */
+  get isSuspended(): boolean {
+    return this.suspended;
+  }
+
+  /**
+   * `/relay disconnect`: ends the connection (onDetached when it was attached) and stays away,
+   * a daemon that (re)starts included, until `resume()`. Not a close: pi goes on, and so do the
+   * hooks. Lines sent meanwhile are dropped, as for an absent daemon.
+   */
+  suspend(): void {
+    if (this.state === "closed" || this.suspended) return;
+    this.suspended = true;
+    this.switchBuffer = undefined;
+    this.clearRetry();
+    const wasAttached = this.state === "attached";
+    this.dropSocket(); // its close event then belongs to no connection and changes nothing
+    this.state = "idle";
+    if (wasAttached) this.hooks.onDetached();
+  }
+
+  /** `/relay connect`: connects and attaches again at once. */
+  resume(): void {
+    if (this.state === "closed") return;
+    this.suspended = false;
+    this.retryDelay = RETRY_FIRST_MS;
+    if (this.socket) return; // connecting or attached already
+    this.state = "idle";
+    this.watchFolder();
+    this.connect();
   }
 
   start(): void {
@@ -114,7 +148,7 @@ export class DaemonLink {
    * sent until the new attach is kept and sent after it (bounded), not dropped.
    */
   restart(): void {
-    if (this.state === "closed") return;
+    if (this.state === "closed" || this.suspended) return; // disconnected: the next connect attaches the new session
     this.switchBuffer ??= { lines: [], bytes: 0, since: Date.now() };
     this.dropSocket();
     this.state = "idle";
@@ -173,7 +207,7 @@ export class DaemonLink {
   }
 
   private connect(): void {
-    if (this.state === "closed" || this.socket) return;
+    if (this.state === "closed" || this.suspended || this.socket) return;
     this.clearRetry();
     const problem = socketTrustProblem(this.socketPath);
     if (problem) {
@@ -304,7 +338,7 @@ export class DaemonLink {
   }
 
   private scheduleRetry(): void {
-    if (this.retryTimer || this.state === "closed") return;
+    if (this.retryTimer || this.state === "closed" || this.suspended) return;
     const delay = this.retryDelay;
     this.retryDelay = Math.min(this.retryDelay * 2, RETRY_MAX_MS);
     this.retryTimer = later(this.hooks.log, "reconnect", delay, () => {
@@ -348,6 +382,7 @@ export class DaemonLink {
 
   private onFolderChange(name: string | Buffer | null): void {
     if (name !== null && String(name) !== path.basename(this.socketPath)) return;
+    if (this.suspended) return;
     if (this.socket || (this.state !== "idle" && this.state !== "refused")) return;
     if (!fs.existsSync(this.socketPath)) return;
     this.retryDelay = RETRY_FIRST_MS; // a daemon is starting: a failed first try retries soon

@@ -9,9 +9,10 @@ import { later, relaydHome, safely, type Json, type Log, type Timer } from "./ca
 import { PiCommands } from "./commands.ts";
 import { relayedEvent, ToolUpdateThrottle } from "./events.ts";
 import { Gatekeeper, parseGates } from "./gates.ts";
-import { DaemonLink } from "./link.ts";
+import { controlCall, DaemonLink } from "./link.ts";
 import { PromptSender, type SwitchReason } from "./prompts.ts";
 import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
+import { disconnectedHere, setDisconnectedHere, type RelayControls } from "./terminal-command.ts";
 import { registerRelayTools } from "./tools.ts";
 import { EXTENSION_VERSION, isOlderVersion, MIN_PI_VERSION, readPiVersion } from "./version.ts";
 
@@ -67,6 +68,8 @@ export class Relay {
   private readonly questions: Questions;
   /** The messengers whose chats watch this session, from the daemon's relay_status. */
   private watchers: string[] = [];
+  /** The daemon's name for this session, from the attach answer (`/relay status`). */
+  private sessionName: string | undefined;
   /** Approval gates, with the rules the daemon sent at the attach. */
   readonly gatekeeper: Gatekeeper;
   /** relay_notify, relay_send_file and spawn_session, offered to the model only while a chat watches. */
@@ -120,6 +123,10 @@ export class Relay {
       onLine: (message) => this.onLine(message),
       log: this.log,
     });
+    if (disconnectedHere()) {
+      this.link.suspend(); // `/relay disconnect` holds across a /reload
+      this.showStatus("relay: disconnected (/relay connect)");
+    }
     this.link.start(); // in the background: session_start must not wait for the daemon
   }
 
@@ -239,6 +246,7 @@ export class Relay {
     if (params.piSessionID === this.piSessionID) this.replacedPiSessionID = undefined;
     this.log(`attached pi session ${params.piSessionID} as ${result.sessionID ?? "?"}`);
     this.gatekeeper.sessionID = typeof result.sessionID === "string" ? result.sessionID : undefined;
+    this.sessionName = typeof result.session === "string" ? result.session : undefined;
     // Kept after a detach: the terminal alone then decides what the rules gate.
     this.gatekeeper.gates = parseGates(result.approvals);
     this.lastInfo = {
@@ -294,6 +302,34 @@ export class Relay {
     this.watchers = watchers;
     this.showRelayTools(watchers.length > 0);
     this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
+  }
+
+  // --- `/relay` in the terminal (terminal-command.ts)
+
+  terminalControls(): RelayControls {
+    return {
+      status: () => ({
+        link: this.link?.isSuspended ? "disconnected" : this.link?.isAttached ? "attached" : (this.link?.state ?? "not started"),
+        socketPath: path.join(relaydHome(), "relayd.sock"),
+        piSessionID: this.piSessionID,
+        sessionID: this.link?.isAttached ? this.gatekeeper.sessionID : undefined,
+        sessionName: this.link?.isAttached ? this.sessionName : undefined,
+        watchers: this.watchers.slice(),
+        pendingApprovals: this.gatekeeper.pending,
+        gated: this.gatekeeper.gates !== undefined,
+      }),
+      connect: () => {
+        setDisconnectedHere(false);
+        if (this.link?.isSuspended) this.showStatus("relay: offline");
+        this.link?.resume();
+      },
+      disconnect: () => {
+        setDisconnectedHere(true);
+        this.link?.suspend(); // onDetached: the chats' tools hidden, the gates ask here alone
+        this.showStatus("relay: disconnected (/relay connect)");
+      },
+      pair: (params, timeoutMs) => controlCall(path.join(relaydHome(), "relayd.sock"), "pair.session", params, timeoutMs),
+    };
   }
 
   // --- the tool

@@ -197,6 +197,19 @@ export class FakeDaemon extends EventEmitter {
       });
       return;
     }
+    if (message.method === "pair.session") {
+      // As the daemon answers `/relay pair` (docs/EXTENSION.md); an unknown session is refused.
+      const known = this.connections.some((c) => c.attachParams && !c.ended && message.params.sessionID?.startsWith("t-"));
+      if (!known) connection.send({ id: message.id, error: { code: "not_found", message: "no such session: attach first (/relay connect)" } });
+      else {
+        const messenger = message.params.messenger ?? "telegram";
+        const result: Json = { code: "ABCDEFGHJK", messenger, session: "app", bot: "@relay_bot", expiresInSeconds: 600 };
+        if (messenger === "telegram") result.link = "https://t.me/relay_bot?start=pair-ABCDEFGHJK";
+        if (message.params.label) result.label = message.params.label;
+        connection.send({ id: message.id, result });
+      }
+      return;
+    }
     if (message.method === "answer" || message.method === "approval-decided") {
       connection.send({ id: message.id, result: {} });
       return;
