@@ -47,6 +47,8 @@ struct ControlRouter: ControlHandler {
             return try await slot.request(method, params: callParams, timeout: timeout)
         case "pair":
             return try await pairing.pair(params: params, stream: stream)
+        case "pair.session":
+            return try await pairing.pairSession(params: params)
         case "users.revoke":
             return try await pairing.revoke(params: params)
         case "attach":

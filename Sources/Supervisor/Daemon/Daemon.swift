@@ -82,7 +82,7 @@ struct Daemon: Service {
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, environment: ProcessInfo.processInfo.environment, host: host,
-            delivery: delivery)
+            delivery: delivery, sessions: sessions, bindings: bindings)
         let desk = ChatDesk(
             home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,

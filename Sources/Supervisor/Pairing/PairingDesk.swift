@@ -16,17 +16,25 @@ actor PairingDesk {
     let logger: Logger
     let host: PluginHost
     let delivery: ChatDelivery
+    /// For codes made by `/relay pair`: the claiming chat is bound to the terminal's session.
+    let sessions: Sessions
+    let bindings: ChatBindings
     private let pluginConfig: [String: JSONValue]
     private let environment: [String: String]
-    private var offers = PairingOffers()
+    var offers = PairingOffers()
     private var paired: PairedUsers
     private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
     /// Outcomes that came before their terminal started waiting.
     private var early: [String: PairingOutcome] = [:]
+    /// The open codes made by `/relay pair`, whose outcomes nobody waits for.
+    var sessionCodes: Set<String> = []
 
     init(
-        home: Home, logger: Logger, pluginConfig: [String: JSONValue], environment: [String: String], host: PluginHost, delivery: ChatDelivery
+        home: Home, logger: Logger, pluginConfig: [String: JSONValue], environment: [String: String], host: PluginHost, delivery: ChatDelivery,
+        sessions: Sessions, bindings: ChatBindings
     ) {
+        self.sessions = sessions
+        self.bindings = bindings
         self.logger = logger
         self.host = host
         self.delivery = delivery
@@ -64,10 +72,14 @@ actor PairingDesk {
         let chat = params.chat
         expireDue()
         let who = "\(chat.userName ?? chat.user) (\(chat.user))"
-        if chat.dm, allows(chat) { return Reply("You can already use this bot.", ephemeral: true) }
+        // A code from `/relay pair` binds a chat, so someone already allowed may claim it too.
+        if chat.dm, allows(chat), offers.open[chat.messenger]?.sessionID == nil {
+            return Reply("You can already use this bot.", ephemeral: true)
+        }
         switch offers.claim(messenger: chat.messenger, typed: params.code, inDM: chat.dm) {
         case .accepted(let offer):
             logger.notice("pairing: the code for \(chat.messenger) was claimed by \(who)")
+            if let sessionID = offer.sessionID { return await claimForSession(offer, sessionID: sessionID, by: chat) }
             guard offer.confirm else {
                 let problem = await add(chat)
                 resolve(offer.code, .paired(chat))
@@ -192,11 +204,13 @@ actor PairingDesk {
         return await withCheckedContinuation { waiters[code] = $0 }
     }
 
-    private func resolve(_ code: String, _ outcome: PairingOutcome) {
+    func resolve(_ code: String, _ outcome: PairingOutcome) {
+        // Nobody waits for a `/relay pair` code: its outcome is not kept for a waiter.
+        if sessionCodes.remove(code) != nil, waiters[code] == nil { return }
         if let waiter = waiters.removeValue(forKey: code) { waiter.resume(returning: outcome) } else { early[code] = outcome }
     }
 
-    private func expireDue() {
+    func expireDue() {
         for offer in offers.expire(now: .now) {
             logger.notice("pairing: the code for \(offer.messenger) expired unused")
             resolve(offer.code, .expired)
@@ -212,7 +226,7 @@ actor PairingDesk {
     // MARK: Changes
 
     /// Adds the user and tells their messenger; the problem when it could not be saved.
-    private func add(_ chat: Chat) async -> String? {
+    func add(_ chat: Chat) async -> String? {
         let user = PairedUser(messenger: chat.messenger, id: chat.user, name: chat.userName ?? chat.user, pairedAt: ISO8601.string(Date()))
         var problem: String?
         if paired.add(user) {
