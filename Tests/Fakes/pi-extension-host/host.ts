@@ -41,6 +41,11 @@ export interface HostOptions {
   streamDelayMs?: number;
   /** Milliseconds of a prompt's pre-run phase (API key lookup, before_agent_start). */
   preRunDelayMs?: number;
+  /**
+   * Milliseconds of a compaction's summary (its LLM call; default 50). pi is idle all along and a
+   * prompt sent meanwhile runs unseen (spec §11 traps 5, 7): a test needs time to send one.
+   */
+  compactionMs?: number;
   /** Tools that exist before any extension loads, besides pi's built-ins. */
   extraTools?: Json[];
 }
@@ -300,6 +305,7 @@ export class PiHost extends EventEmitter {
   readonly hasUI: boolean;
   readonly streamDelayMs: number;
   readonly preRunDelayMs: number;
+  readonly compactionMs: number;
 
   sessionId: string;
   sessionFile: string;
@@ -354,6 +360,7 @@ export class PiHost extends EventEmitter {
     this.hasUI = options.hasUI ?? true;
     this.streamDelayMs = options.streamDelayMs ?? 5;
     this.preRunDelayMs = options.preRunDelayMs ?? 20;
+    this.compactionMs = options.compactionMs ?? 50;
     this.extraTools = options.extraTools ?? [];
     this.sessionId = options.sessionId ?? randomUUID();
     this.sessionFile = this.sessionFileFor(this.sessionId);
@@ -1093,7 +1100,9 @@ export class PiHost extends EventEmitter {
         signal: new AbortController().signal,
       });
       if (results.some((r: any) => r?.cancel === true)) throw new Error("Compaction cancelled");
-      await sleep(50); // the summary's LLM call
+      // The summary's LLM call; pi shows "Compacting…" in the terminal meanwhile (spec §11 trap 7).
+      this.show({ saw: "compacting", auto });
+      await sleep(this.compactionMs);
       const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
       this.appendEntry({ type: "compaction", ...result });
       await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
@@ -1453,6 +1462,7 @@ interface ScriptOptions {
   cwd?: string;
   sessionId?: string;
   piVersion?: string | null;
+  compactionMs?: number;
 }
 
 function parseArguments(argv: string[]): ScriptOptions {
@@ -1474,6 +1484,10 @@ function parseArguments(argv: string[]): ScriptOptions {
         break;
       case "--pi-version":
         options.piVersion = value === "none" ? null : value;
+        index++;
+        break;
+      case "--compaction-ms":
+        options.compactionMs = Number(value);
         index++;
         break;
       default:
@@ -1501,7 +1515,7 @@ async function runScripted(): Promise<void> {
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
 
-  const host = await PiHost.create({ cwd: options.cwd, sessionId: options.sessionId, piVersion: options.piVersion });
+  const host = await PiHost.create({ cwd: options.cwd, sessionId: options.sessionId, piVersion: options.piVersion, compactionMs: options.compactionMs });
   host.on("saw", write);
   for (const file of options.extensions) await host.load(file);
   await host.start();
