@@ -5,8 +5,10 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
+import type { Gatekeeper } from "./gates.ts";
 import { COMPACTION_HOLD_MS, type OutgoingPrompt, type PromptSender } from "./prompts.ts";
 import { chatSlash } from "./slash.ts";
+import type { RunStop } from "./stop.ts";
 
 const ABORT_IDLE_WAIT_MS = 5000;
 /** The commands whose message pi's RPC expands (spec §11 trap 8). */
@@ -23,7 +25,20 @@ export interface CommandHost {
   send(message: Json): void;
   /** The model, thinking level or name may have changed: the daemon hears of it. */
   sessionInfoChanged(): void;
+  /** The gates, for a steer that must wait while one is pending (spec §11 trap 11). */
+  readonly gatekeeper?: Gatekeeper;
+  /** What a stop does besides ctx.abort() (gates, queued prompts, a prompt still starting). */
+  readonly runStop?: RunStop;
 }
+
+/**
+ * A steer while a gate waits would make pi skip every call of the batch, the approved ones
+ * included (spec §11 trap 11): it goes as a follow-up, and the response's data says so.
+ */
+const STEER_AS_FOLLOW_UP = {
+  deliveredAs: "followUp",
+  reason: "an approval is pending: a steer now would skip the calls already approved, so it was queued as a follow-up",
+};
 
 export class CommandError extends Error {}
 
@@ -109,20 +124,26 @@ export class PiCommands {
     }
     await this.precheck();
     // deliverAs is ignored by an idle pi; it matters when pi got busy before the send.
+    const gated = behavior === "steer" && this.gatePending;
     this.host.sender.enqueue({
       content,
       text: command.message,
-      deliverAs: behavior === "steer" ? "steer" : "followUp",
+      deliverAs: behavior === "steer" && !gated ? "steer" : "followUp",
       command: { id: command.id, type: "prompt" },
     });
-    return undefined;
+    return gated ? STEER_AS_FOLLOW_UP : undefined;
   }
 
   private async steer(command: Json): Promise<Json | undefined> {
     const content = this.promptContent(command);
     await this.precheck();
-    this.host.sender.enqueue({ content, text: command.message, deliverAs: "steer", command: { id: command.id, type: "steer" } });
-    return undefined;
+    const gated = this.gatePending;
+    this.host.sender.enqueue({ content, text: command.message, deliverAs: gated ? "followUp" : "steer", command: { id: command.id, type: "steer" } });
+    return gated ? STEER_AS_FOLLOW_UP : undefined;
+  }
+
+  private get gatePending(): boolean {
+    return (this.host.gatekeeper?.pending ?? 0) > 0;
   }
 
   private async followUp(command: Json): Promise<undefined> {
@@ -163,13 +184,16 @@ export class PiCommands {
     throw new CommandError(`no API key for ${provider}: run /login in the terminal`);
   }
 
-  /** pi's abort answers once the agent is idle; ctx.abort() cannot be awaited, so we poll. */
-  private async abort(): Promise<undefined> {
+  /**
+   * pi's abort answers once the agent is idle; ctx.abort() cannot be awaited, so we poll. The
+   * gates waiting, the prompts queued here and a prompt still starting are stopped too (RunStop).
+   */
+  private async abort(): Promise<Json | undefined> {
     const ctx = this.context;
-    ctx.abort();
+    const stopped = this.host.runStop ? this.host.runStop.stop(ctx) : (ctx.abort(), undefined);
     const deadline = Date.now() + ABORT_IDLE_WAIT_MS;
     while (!ctx.isIdle() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    return undefined;
+    return stopped;
   }
 
   private compact(command: Json): Promise<unknown> {

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
 import { controlCall } from "./link.ts";
+import { lexical, toolPaths } from "./paths.ts";
 
 // Approval gates (docs/CONFIG.md, "approvals"; docs/EXTENSION.md, "Approval gates")
 
@@ -75,10 +76,15 @@ export function globToRegExp(glob: string, cwd: string, home: string): RegExp {
   return new RegExp(byName ? `(^|/)${source}$` : `^${source}$`);
 }
 
-/** The first rule a call matches: one of its tools, and any of its conditions (none: every call). */
+/**
+ * The first rule a call matches: one of its tools, and any of its conditions (none: every call).
+ * Path conditions look at the path pi will open, not at the model's string (paths.ts), and hold
+ * when any path the tool might open matches (fail closed).
+ */
 export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: string, home: string = os.homedir()): GateRule | undefined {
-  const target = typeof input?.path === "string" ? input.path : typeof input?.file_path === "string" ? input.file_path : undefined;
-  const resolved = target === undefined ? undefined : resolvePath(target, cwd, home);
+  const paths = toolPaths(toolName, input, cwd, home);
+  const resolved = paths?.candidates.map(lexical) ?? [];
+  const root = path.resolve(cwd);
   for (const rule of gates.rules) {
     if (!rule.tools.includes(toolName)) continue;
     const conditions = [rule.command !== undefined, (rule.paths?.length ?? 0) > 0, rule.outsideCwd === true];
@@ -90,10 +96,13 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
         return rule; // a pattern this engine cannot read gates rather than lets through
       }
     }
-    if (resolved !== undefined && rule.paths?.some((glob) => globToRegExp(glob, cwd, home).test(resolved))) return rule;
-    if (resolved !== undefined && rule.outsideCwd === true) {
-      const relative = path.relative(path.resolve(cwd), resolved);
-      if (relative.startsWith("..") || path.isAbsolute(relative)) return rule;
+    if (rule.paths?.some((glob) => resolved.some((file) => globToRegExp(glob, cwd, home).test(file)))) return rule;
+    if (rule.outsideCwd === true) {
+      const outside = resolved.some((file) => {
+        const relative = path.relative(root, file);
+        return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+      });
+      if (outside) return rule;
     }
   }
   return undefined;
@@ -112,13 +121,29 @@ const DENY = "Deny";
 const GATE_CHOICES = [APPROVE_ONCE, APPROVE_FOR_SESSION, DENY];
 
 /**
+ * What a terminal's gates learned at run time, kept across `/reload` (spec §11 trap 16: the old
+ * instance is dropped and a fresh import starts with nothing). Keyed by pi's session id, so the
+ * copy `/reload` loads into the same pi session picks it up at session_start.
+ */
+const MEMORY_KEY = Symbol.for("pi-relayd.gates.memory");
+interface GateMemory {
+  gates: Gates | undefined;
+  approved: Set<string>;
+}
+function gateMemory(): Map<string, GateMemory> {
+  const global = globalThis as any;
+  global[MEMORY_KEY] ??= new Map<string, GateMemory>();
+  return global[MEMORY_KEY];
+}
+
+/**
  * Holds gated calls in pi's `tool_call` hook until a person decides: the daemon asks the chats;
  * in a terminal session the terminal asks too, and the first answer wins. Fails closed: a child
  * whose daemon cannot be reached is denied; a terminal that cannot reach it asks only at the
  * terminal.
  */
 export class Gatekeeper {
-  gates: Gates | undefined;
+  private currentGates: Gates | undefined;
   /** The daemon's id for this session, once known. */
   sessionID: string | undefined;
   private readonly socketPath: string;
@@ -126,13 +151,79 @@ export class Gatekeeper {
   /** An interactive pi, whose terminal can answer too; false in a pi-relayd child (RPC). */
   private readonly terminal: boolean;
   /** Rules approved for the session here, for when the daemon cannot be asked. */
-  private readonly approvedHere = new Set<string>();
+  private approvedHere = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** The pi session whose gates these are (a terminal's), the key of what `/reload` keeps. */
+  private piSessionID: string | undefined;
+  /** Gates waiting for a decision (queued ones included), each with its way to end at once. */
+  private readonly waiting = new Set<(why: string) => void>();
+  /** Counts the stops: a gate queued before one is denied when its turn comes. */
+  private stops = 0;
 
   constructor(socketPath: string, log: Log, terminal: boolean) {
     this.socketPath = socketPath;
     this.log = log;
     this.terminal = terminal;
+  }
+
+  get gates(): Gates | undefined {
+    return this.currentGates;
+  }
+
+  /** The daemon's rules (attach) or a child's; a terminal's are kept for a `/reload`. */
+  set gates(gates: Gates | undefined) {
+    this.currentGates = gates;
+    this.remember();
+  }
+
+  /**
+   * session_start: the gates of pi session `piSessionID`. A `/reload`ed copy takes the rules and
+   * the approvals for the session that the copy before it had, so it gates from the first call,
+   * daemon or not.
+   */
+  adopt(piSessionID: string): void {
+    this.piSessionID = piSessionID;
+    const kept = gateMemory().get(piSessionID);
+    if (kept) {
+      this.currentGates ??= kept.gates;
+      for (const rule of kept.approved) this.approvedHere.add(rule);
+    }
+    this.remember();
+  }
+
+  /**
+   * `/new`, `/resume`, `/fork`: another pi session. "Approve for session" ends with the one left;
+   * the rules stay (they are the daemon's, not the session's) until the next attach says otherwise.
+   */
+  sessionChanged(piSessionID: string): void {
+    if (piSessionID === this.piSessionID) return;
+    if (this.piSessionID !== undefined) gateMemory().delete(this.piSessionID);
+    gateMemory().delete(piSessionID);
+    this.piSessionID = piSessionID;
+    this.approvedHere = new Set();
+    this.remember();
+  }
+
+  private remember(): void {
+    if (this.piSessionID === undefined) return;
+    gateMemory().set(this.piSessionID, { gates: this.currentGates, approved: new Set(this.approvedHere) });
+  }
+
+  /** Gates waiting for a person now (queued behind the one shown included). */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * A stop (the chat's `/stop`, `pi-relayd abort`): every gate waiting now is denied at once, its
+   * terminal dialog closed; pi's abort cannot end a `tool_call` handler (spec §11 trap 12).
+   * Returns how many there were.
+   */
+  cancelAll(why: string): number {
+    this.stops++;
+    const cancels = [...this.waiting];
+    for (const cancel of cancels) cancel(why);
+    return cancels.length;
   }
 
   /** pi's tool_call: undefined lets the call run; a block carries the reason the agent reads. */
@@ -141,16 +232,23 @@ export class Gatekeeper {
     if (!gates) return undefined;
     const rule = matchingRule(gates, String(event.toolName), isObject(event.input) ? event.input : {}, ctx.cwd);
     if (!rule) return undefined;
+    const stops = this.stops;
+    let cancel: (why: string) => void = () => {};
+    const cancelled = new Promise<string>((resolve) => (cancel = resolve));
+    this.waiting.add(cancel);
+    const decide = () => (this.stops !== stops ? Promise.resolve(this.stopped(rule, event, "the run was stopped")) : this.decide(rule, gates, event, ctx, cancelled));
     // One question at a time, as pi shows one dialog at a time.
-    const run = this.chain.then(
-      () => this.decide(rule, gates, event, ctx),
-      () => this.decide(rule, gates, event, ctx),
-    );
+    const run = this.chain.then(decide, decide).finally(() => this.waiting.delete(cancel));
     this.chain = run.catch(() => undefined);
-    return run;
+    return Promise.race([run, cancelled.then((why) => this.stopped(rule, event, why))]);
   }
 
-  private async decide(rule: GateRule, gates: Gates, event: Json, ctx: ExtensionContext): Promise<GateVerdict> {
+  private stopped(rule: GateRule, event: Json, why: string): GateVerdict {
+    this.log(`approval for ${event.toolName} (rule ${rule.name}) ended: ${why}`);
+    return { block: true, reason: `pi-relayd's approval gate "${rule.name}" denied ${event.toolName}: ${why}` };
+  }
+
+  private async decide(rule: GateRule, gates: Gates, event: Json, ctx: ExtensionContext, cancelled: Promise<string>): Promise<GateVerdict> {
     const blocked = (why: string): GateVerdict => ({ block: true, reason: `pi-relayd's approval gate "${rule.name}" denied ${event.toolName}: ${why}` });
     if (this.terminal && !this.sessionID && this.approvedHere.has(rule.name)) return undefined;
     const id = randomUUID();
@@ -161,6 +259,14 @@ export class Gatekeeper {
     const asked: Promise<Json | Error> = this.sessionID
       ? controlCall(this.socketPath, "approval", params, waitMs, asking.signal).catch((error: Error) => error)
       : Promise.resolve(new Error("not attached to pi-relayd"));
+    const dialog = new AbortController();
+    // A stop lets go of the daemon's copy (the daemon closes it on the same abort) and the dialog.
+    let stopped = false;
+    void cancelled.then(() => {
+      stopped = true;
+      asking.abort();
+      dialog.abort();
+    });
     if (!this.terminal) {
       // A pi-relayd child: only the chats can answer (its "UI" is the daemon's RPC).
       const answer = await asked;
@@ -170,7 +276,6 @@ export class Gatekeeper {
       }
       return answer.allowed === true ? undefined : blocked(String(answer.reason || answer.outcome || "denied"));
     }
-    const dialog = new AbortController();
     const title = `pi-relayd: approve ${event.toolName}? (rule ${rule.name})\n${previewInput(event.input)}`;
     const terminal = ctx.ui
       .select(title, GATE_CHOICES, { signal: dialog.signal, timeout: gates.timeoutSeconds * 1000 })
@@ -184,6 +289,7 @@ export class Gatekeeper {
     const value = first.from === "terminal" ? first.value : (await terminal).value;
     const choice = value === APPROVE_ONCE || value === APPROVE_FOR_SESSION ? value : DENY;
     asking.abort();
+    if (stopped) return blocked("the run was stopped"); // check() answered already
     if (first.from === "terminal" && this.sessionID) {
       // The chats' copy closes, and the daemon logs who decided.
       controlCall(this.socketPath, "answer", { session: this.sessionID, id, value: choice, by: "the terminal" }, 10_000).catch(() =>
@@ -192,7 +298,10 @@ export class Gatekeeper {
     } else if (this.sessionID) {
       controlCall(this.socketPath, "approval-decided", { ...params, choice }, 10_000).catch(() => undefined);
     }
-    if (choice === APPROVE_FOR_SESSION) this.approvedHere.add(rule.name);
+    if (choice === APPROVE_FOR_SESSION) {
+      this.approvedHere.add(rule.name);
+      this.remember();
+    }
     return choice === DENY ? blocked(value === undefined ? "nobody approved it at the terminal" : "denied at the terminal") : undefined;
   }
 }

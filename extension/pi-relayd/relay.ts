@@ -13,6 +13,7 @@ import { controlCall, DaemonLink } from "./link.ts";
 import { PromptSender, type SwitchReason } from "./prompts.ts";
 import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
 import { disconnectedHere, setDisconnectedHere, type RelayControls } from "./terminal-command.ts";
+import { RunStop } from "./stop.ts";
 import { registerRelayTools } from "./tools.ts";
 import { EXTENSION_VERSION, isOlderVersion, MIN_PI_VERSION, readPiVersion } from "./version.ts";
 
@@ -63,6 +64,8 @@ export class Relay {
   private toolRegistered = false;
   private stopped = false;
   readonly sender: PromptSender;
+  /** What a stop does besides ctx.abort(): gates, queued prompts, a prompt still starting. */
+  private readonly runStop: RunStop;
   private readonly commands: PiCommands;
   private readonly throttle: ToolUpdateThrottle;
   private readonly questions: Questions;
@@ -81,9 +84,12 @@ export class Relay {
     this.gatekeeper = new Gatekeeper(path.join(relaydHome(), "relayd.sock"), log, true);
     this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log, (line) => this.link?.send(line));
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
+    this.runStop = new RunStop(this.gatekeeper, () => this.sender.dropQueued(), log);
     this.commands = new PiCommands({
       pi,
       sender: this.sender,
+      gatekeeper: this.gatekeeper,
+      runStop: this.runStop,
       log,
       context: () => this.ctx,
       send: (message) => this.link?.send(message),
@@ -101,6 +107,7 @@ export class Relay {
     this.ctx = ctx;
     if (!ctx.hasUI) return; // print and JSON modes: no terminal session to attach
     this.piSessionID = ctx.sessionManager.getSessionId();
+    this.gatekeeper.adopt(this.piSessionID); // after a /reload: the rules and approvals it had
     safely(this.log, "registering ask_user", () => this.registerAskTool());
     safely(this.log, "registering the relay tools", () => {
       this.relayTools = registerRelayTools(this.pi, path.join(relaydHome(), "relayd.sock"), () => this.gatekeeper.sessionID);
@@ -149,6 +156,8 @@ export class Relay {
     // Several switches before the daemon hears of them: it knows the first one left.
     this.replacedPiSessionID ??= this.piSessionID;
     this.piSessionID = current;
+    this.gatekeeper.sessionChanged(current); // "Approve for session" ends with the session
+    this.runStop.clear();
     this.throttle.clear();
     this.stopInfoPoll();
     this.lastInfo = undefined;
@@ -162,6 +171,8 @@ export class Relay {
   // --- events from pi
 
   onAgentEvent(event: Json): void {
+    if (event.type === "agent_start") this.runStop.onAgentStart(this.ctx);
+    if (event.type === "agent_end") this.runStop.onAgentEnd();
     if (event.type === "agent_start") this.sender.onAgentStart();
     if (event.type === "agent_end") this.sender.onAgentEnd();
     if (event.type === "message_start" && event.message?.role === "user") this.sender.onUserMessage(userText(event.message));
@@ -180,6 +191,7 @@ export class Relay {
   /** pi's `input` event: terminal prompts go to the chats; our own are recognised, not echoed. */
   onInput(event: Json): void {
     const text = typeof event.text === "string" ? event.text : "";
+    this.runStop.onInput(this.ctx?.isIdle() ?? true);
     if (event.source === "interactive") {
       const images = Array.isArray(event.images) ? event.images.length : 0;
       this.link?.send({ type: "terminal_input", text, images });

@@ -1,0 +1,196 @@
+// Gates match the path pi will open (spec §11 trap 13): pi strips one leading `@`, folds unicode
+// spaces, expands `~` and resolves against the cwd inside its tools, after tool_call; `read` also
+// tries macOS's variants. The fake host's built-ins resolve as pi's path-utils.ts does and record
+// the path they opened; the gate must decide on exactly that path.
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { test, type TestContext } from "node:test";
+import { matchingRule, type Gates } from "../pi-relayd/index.ts";
+import { FakeDaemon, makeHome, startHost } from "./support.ts";
+
+const TOOLS = ["read", "write", "edit", "grep", "find", "ls"];
+const NARROW = "\u202F";
+
+function rules(): Gates {
+  return {
+    timeoutSeconds: 300,
+    rules: [
+      { name: "secrets", tools: TOOLS, paths: [".env*"] },
+      { name: "ssh", tools: TOOLS, paths: ["~/.ssh", "~/.ssh/**"] },
+      { name: "private", tools: TOOLS, paths: ["./secret dir", "./secret dir/**"] },
+      { name: "outside", tools: ["write", "edit"], outsideCwd: true },
+      // A name only one of read's variants has: read gates it whichever it opens (fail closed).
+      { name: "narrow", tools: ["read"], paths: [`*${NARROW}*`] },
+    ],
+  };
+}
+
+/** A home folder of its own (pi's `~` is os.homedir(), which reads $HOME), with ~/.ssh/id_rsa. */
+function fakeHome(t: TestContext): string {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "prd-home-")));
+  fs.mkdirSync(path.join(home, ".ssh"));
+  fs.writeFileSync(path.join(home, ".ssh", "id_rsa"), "key\n");
+  const before = process.env.HOME;
+  process.env.HOME = home;
+  t.after(() => {
+    process.env.HOME = before;
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  return home;
+}
+
+/**
+ * A session folder where read's variants exist: the screenshot only with U+202F before AM, café
+ * only in NFD, l'été only with U+2019; and .env and "secret dir".
+ */
+function sessionFolder(t: TestContext): string {
+  const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "prd-cwd-")));
+  fs.writeFileSync(path.join(cwd, ".env"), "TOKEN=1\n");
+  fs.mkdirSync(path.join(cwd, "secret dir"));
+  fs.writeFileSync(path.join(cwd, "secret dir", "notes.txt"), "x\n");
+  fs.writeFileSync(path.join(cwd, `Shot 2024-01-01 at 10.00.00${NARROW}AM.png`), "png");
+  fs.writeFileSync(path.join(cwd, "café.txt".normalize("NFD")), "nfd");
+  fs.writeFileSync(path.join(cwd, "l\u2019été.txt"), "curly");
+  t.after(() => fs.rmSync(cwd, { recursive: true, force: true }));
+  return cwd;
+}
+
+/** mulberry32: a small seeded generator, so a failing case comes back with its seed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = state;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const UNICODE_SPACES = ["\u00A0", "\u2000", "\u2005", "\u200A", "\u202F", "\u205F", "\u3000"];
+const SEGMENTS = [
+  ".env", ".env.local", "secret dir", "notes.txt", "..", ".", ".ssh", "id_rsa", "src",
+  "Shot 2024-01-01 at 10.00.00 AM.png", "café.txt", "l'été.txt",
+];
+
+interface Case {
+  tool: string;
+  /** The model's `path` argument; undefined: none given (grep, find, ls). */
+  given: string | undefined;
+}
+
+/** Paths with `@`, `~`, `..`, unicode spaces and read's variants, in every combination the seed finds. */
+function generate(seed: number, count: number, cwd: string): Case[] {
+  const next = random(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
+  const cases: Case[] = [];
+  while (cases.length < count) {
+    const tool = pick(TOOLS);
+    if (["grep", "find", "ls"].includes(tool) && next() < 0.1) {
+      cases.push({ tool, given: undefined });
+      continue;
+    }
+    const root = pick(["", "./", "~", "~/", `${cwd}/`, `../${path.basename(cwd)}/`, "../", "/etc/"]);
+    const parts: string[] = [];
+    if (root !== "~") for (let n = Math.floor(next() * 4); n > 0; n--) parts.push(pick(SEGMENTS));
+    let given = root + parts.join("/");
+    if (given === "") given = ".";
+    // Any plain space may come as one of the spaces pi folds.
+    given = given.replace(/ /g, (space) => (next() < 0.5 ? pick(UNICODE_SPACES) : space));
+    const at = next();
+    if (at < 0.4) given = `@${given}`;
+    else if (at < 0.45) given = `@@${given}`;
+    cases.push({ tool, given });
+  }
+  return cases;
+}
+
+/** Which rules the test itself (not the extension) finds for the path the tool opened. */
+function rulesFor(tool: string, opened: string, cwd: string, home: string): string[] {
+  const file = path.resolve(opened); // the file system folds `..`; pi resolves no symlinks
+  const inside = (root: string) => file === root || file.startsWith(`${root}/`);
+  const found: string[] = [];
+  if (path.basename(file).startsWith(".env")) found.push("secrets");
+  if (inside(path.join(home, ".ssh"))) found.push("ssh");
+  if (inside(path.join(cwd, "secret dir"))) found.push("private");
+  if (["write", "edit"].includes(tool) && !inside(cwd)) found.push("outside");
+  if (tool === "read" && path.basename(file).includes(NARROW)) found.push("narrow");
+  return found;
+}
+
+async function attached(t: TestContext, cwd: string) {
+  const relaydHome = makeHome(t);
+  const asked: any[] = [];
+  const daemon = await FakeDaemon.start(t, relaydHome, {
+    approvals: rules(),
+    approve: (params) => {
+      asked.push(params);
+      return { allowed: true, outcome: "approved_once", by: "alice" };
+    },
+  });
+  const host = await startHost(t, { cwd, streamDelayMs: 0, preRunDelayMs: 0 });
+  await daemon.waitFor((m) => m.method === "attach");
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  return { host, asked };
+}
+
+/** Runs one call through the fake model; returns the path the tool opened and the rule asked about. */
+async function call(host: any, asked: any[], tool: string, given: string | undefined) {
+  const before = asked.length;
+  const openedBefore = host.opened.length;
+  const args: Record<string, string> = tool === "write" ? { content: "x" } : tool === "edit" ? { oldText: "a", newText: "b" } : {};
+  if (["grep", "find"].includes(tool)) args.pattern = "x";
+  if (given !== undefined) args.path = given;
+  const runs = host.seen.filter((s: any) => s.saw === "run_end").length;
+  host.type(`call: ${tool} ${JSON.stringify(args)}`);
+  await host.waitFor(() => host.seen.filter((s: any) => s.saw === "run_end").length > runs);
+  assert.equal(host.opened.length, openedBefore + 1, `${tool} ${JSON.stringify(given)} opened nothing`);
+  return { opened: host.opened.at(-1).path as string, rule: asked.length > before ? (asked.at(-1).rule as string) : undefined };
+}
+
+test("named cases: @.env, @~/.ssh/id_rsa, @/etc/cron.d/x, @../x, a no-break space in a gated folder", async (t) => {
+  const home = fakeHome(t);
+  const cwd = sessionFolder(t);
+  const { host, asked } = await attached(t, cwd);
+  const named: [string, string, string, string][] = [
+    ["read", "@.env", path.join(cwd, ".env"), "secrets"],
+    ["read", "@~/.ssh/id_rsa", `${home}/.ssh/id_rsa`, "ssh"],
+    ["write", "@/etc/cron.d/x", "/etc/cron.d/x", "outside"],
+    ["write", "@../x", path.join(path.dirname(cwd), "x"), "outside"],
+    ["read", "secret\u00A0dir/notes.txt", path.join(cwd, "secret dir", "notes.txt"), "private"],
+    ["ls", "@secret\u3000dir", path.join(cwd, "secret dir"), "private"],
+    ["read", "Shot 2024-01-01 at 10.00.00 AM.png", path.join(cwd, `Shot 2024-01-01 at 10.00.00${NARROW}AM.png`), "narrow"],
+  ];
+  for (const [tool, given, opens, rule] of named) {
+    const result = await call(host, asked, tool, given);
+    assert.equal(result.opened, opens, `${tool} ${given} opens ${opens}`);
+    assert.equal(result.rule, rule, `${tool} ${given} (opens ${opens}) is gated by ${rule}`);
+  }
+  assert.deepEqual(host.errors, []);
+});
+
+test("generated paths: the gate decides on exactly the path the fake tool opens", async (t) => {
+  const home = fakeHome(t);
+  const cwd = sessionFolder(t);
+  const { host, asked } = await attached(t, cwd);
+  const seed = Number(process.env.GATES_SEED ?? 2611);
+  const cases = generate(seed, 150, cwd);
+  const problems: string[] = [];
+  for (const { tool, given } of cases) {
+    const { opened, rule } = await call(host, asked, tool, given);
+    const expected = rulesFor(tool, opened, cwd, home);
+    // The extension's own matcher on the path opened, as a second opinion on the rule's name.
+    const onOpened = matchingRule(rules(), tool, { path: opened }, cwd, home)?.name;
+    const what = `seed ${seed}: ${tool} ${JSON.stringify(given)} opened ${JSON.stringify(opened)}`;
+    if (expected.length > 0 && rule === undefined) problems.push(`${what}: not gated, but ${expected.join(", ")} match it`);
+    if (expected.length > 0 && rule !== undefined && !expected.includes(rule)) problems.push(`${what}: gated by ${rule}, expected one of ${expected}`);
+    if (expected.length === 0 && rule !== undefined && !(tool === "read" && rule === "narrow")) {
+      problems.push(`${what}: gated by ${rule}, which the opened path does not match`);
+    }
+    if (expected.length > 0 && onOpened === undefined) problems.push(`${what}: matchingRule misses the opened path`);
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(asked.length > 20 && asked.length < cases.length, `a fair share gated (${asked.length} of ${cases.length})`);
+});

@@ -1,0 +1,62 @@
+// Stopping really stops: the daemon's `abort` (a chat's /stop, `pi-relayd abort`) while an
+// approval is pending denies the call at once and closes the terminal's dialog (a tool_call
+// handler gets no abort signal: spec §11 trap 12); it drops the chat prompts queued in the
+// extension; and a prompt still in pi's pre-run phase, where ctx.abort() does nothing (trap 10),
+// is aborted at its agent_start, before any tool call runs.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Gates } from "../pi-relayd/index.ts";
+import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+
+const gates: Gates = { timeoutSeconds: 300, rules: [{ name: "rm-rf", tools: ["bash"], command: "rm\\s+-(rf|fr)\\b" }] };
+
+test("abort during a pending approval: the call is denied at once and the terminal's dialog closes", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve: () => new Promise(() => {}) });
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("run: rm -rf build");
+  await host.waitFor((s) => s.saw === "dialog");
+  await daemon.waitFor((m) => m.method === "approval");
+  const asked = daemon.connections.find((c) => c.socket && c !== daemon.attached && !c.attachParams);
+  const started = Date.now();
+  daemon.send({ type: "abort", id: "stop-1" });
+  await host.waitFor((s) => s.saw === "dialog_closed", 2000, "the terminal's dialog to close");
+  const end = await host.waitFor((s) => s.saw === "run_end", 2000, "the run to end");
+  const response = await daemon.response("stop-1", 2000);
+  assert.equal(response.success, true);
+  assert.ok(Date.now() - started < 1500, `stopped in ${Date.now() - started} ms`);
+  assert.equal(host.seen.find((s) => s.saw === "dialog_closed")?.by, "abort");
+  assert.doesNotMatch(end.text, /Done: ran rm -rf build/, "the command never ran");
+  // The approval's own connection to the daemon is let go: the daemon closes its chat card.
+  if (asked) {
+    await sleep(100);
+    assert.equal(asked.ended, true);
+  }
+  assert.deepEqual(host.errors, []);
+});
+
+test("abort while pi is still starting a chat prompt: queued prompts are dropped, the run stops at its start", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: gates });
+  const host = await startHost(t, { preRunDelayMs: 400 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  daemon.send({ type: "prompt", id: "p1", message: "run: ls" });
+  daemon.send({ type: "prompt", id: "p2", message: "second", streamingBehavior: "followUp" });
+  daemon.send({ type: "prompt", id: "p3", message: "third", streamingBehavior: "followUp" });
+  await daemon.response("p3");
+  await sleep(50); // pi is in its pre-run phase now: idle, no agent_start yet
+  daemon.send({ type: "abort", id: "stop-2" });
+  const response = await daemon.response("stop-2");
+  assert.equal(response.success, true);
+  await daemon.waitFor((m) => m.type === "agent_end", 3000, "the run to end");
+  await sleep(300);
+  const lines = daemon.lines(() => true);
+  assert.equal(lines.some((m) => m.type === "tool_execution_start"), false, "no tool call ran");
+  assert.equal(host.seen.some((s) => s.saw === "run_end" && /Done: ran ls/.test(s.text)), false);
+  const last = lines.filter((m) => m.type === "message_end" && m.message?.role === "assistant").at(-1);
+  assert.equal(last?.message.stopReason, "aborted", "the chat sees the run stopped");
+  const delivered = host.seen.filter((s) => s.saw === "user_message").map((s) => s.text);
+  assert.deepEqual(delivered, ["run: ls"], "the queued chat prompts were dropped");
+  assert.deepEqual(host.errors, []);
+});
