@@ -274,7 +274,7 @@ export class PiCommands {
       sessionFile: manager.getSessionFile(),
       sessionId: manager.getSessionId(),
       sessionName: this.host.pi.getSessionName(),
-      messageCount: this.branchMessages().length,
+      messageCount: this.contextMessageCount(),
       pendingMessageCount: this.host.sender.queued + (ctx.hasPendingMessages() ? 1 : 0),
     };
     return state;
@@ -322,6 +322,37 @@ export class PiCommands {
       tokens,
       cost,
     };
+  }
+
+  /**
+   * RPC's `messageCount` is `session.messages.length`: the agent's context (pi-rpc.md §2), which
+   * pi builds from the branch as `buildSessionContext` does (core/session-manager.ts 308–415):
+   * after the latest compaction that is its summary, the messages kept from `firstKeptEntryId`,
+   * and those after it; `message`, `custom_message` and `branch_summary` entries count.
+   */
+  private contextMessageCount(): number {
+    const manager = this.context.sessionManager as any;
+    const path: unknown[] = typeof manager.getBranch === "function" ? manager.getBranch() : manager.getEntries();
+    const entries = path.filter(isObject);
+    const counts = (entry: Json) =>
+      entry.type === "message" || entry.type === "custom_message" || (entry.type === "branch_summary" && Boolean(entry.summary));
+    let compactionIndex = -1;
+    for (let index = entries.length - 1; index >= 0; index--) {
+      if (entries[index].type === "compaction") {
+        compactionIndex = index;
+        break;
+      }
+    }
+    if (compactionIndex < 0) return entries.filter(counts).length;
+    const compaction = entries[compactionIndex];
+    let count = 1; // the summary
+    let kept = false;
+    for (let index = 0; index < compactionIndex; index++) {
+      if (entries[index].id === compaction.firstKeptEntryId) kept = true;
+      if (kept && counts(entries[index])) count++;
+    }
+    for (let index = compactionIndex + 1; index < entries.length; index++) if (counts(entries[index])) count++;
+    return count;
   }
 
   /** The messages on the session's current branch. */

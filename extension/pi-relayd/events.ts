@@ -1,5 +1,6 @@
 /** Events out, in pi's RPC shapes. */
 import { isObject, later, type Json, type Log, type Timer } from "./callbacks.ts";
+import type { ModelInfo, RetryPrediction, RetryWatch } from "./retry.ts";
 
 const TOOL_UPDATE_INTERVAL_MS = 500;
 
@@ -128,5 +129,275 @@ export class ToolUpdateThrottle {
       call.lastSentAt = Date.now();
       this.send(pending);
     }
+  }
+}
+
+/**
+ * How long a run may look finished to pi (`isIdle()`) without its `agent_end` before it is
+ * ended here: pi aborts silently where no extension sees it (a `/compact` that fails before
+ * `session_before_compact`, spec §11 trap 1), and the chat must not show "working" for ever.
+ */
+export const SILENT_END_MS = 5000;
+/** How often an open run looks whether pi still works on it (so it ends within SILENT_END_MS of going idle). */
+const RUN_POLL_MS = 1000;
+/** How long a compaction before an overflow continuation may take (its LLM call; trap 4). */
+const OVERFLOW_COMPACTION_MS = 120_000;
+/** pi's text for an aborted assistant message (pi-rpc.md's verbatim example). */
+const ABORTED_TEXT = "Request was aborted";
+
+/** Why a run that pi ended without a word is ended here. */
+export type SilentEnd = "compaction" | "new" | "resume" | "shutdown" | "idle";
+
+/** What the run relay needs of pi and of the relay. */
+export interface RunHooks {
+  /** A line to the daemon. */
+  send(event: Json): void;
+  /** pi's `ctx.isIdle()` (true when unknown). */
+  idle(): boolean;
+  /** pi's `ctx.model`, for the retry rules. */
+  model(): ModelInfo | undefined;
+  /** Before an end made here: what the tool update throttle holds goes out first. */
+  flush(): void;
+  log: Log;
+}
+
+/**
+ * The run as the daemon sees it. pi's events go out as they come, except where pi's own
+ * listeners (its RPC mode) would hear more than an extension does (spec §11):
+ *
+ * - a run that pi ends silently (`/compact`, `/new`, `/resume` unsubscribe before they abort:
+ *   traps 1–2; `/quit` mid-run: trap 17) is ended here as aborted, in pi's shapes: the open
+ *   assistant message's `message_end` with stopReason "aborted", `turn_end`, `agent_end`;
+ * - a run pi will retry or continue after an overflow compaction (trap 4) stays one run: its
+ *   `agent_end` is held back, and the daemon hears what pi's RPC mode says instead
+ *   (`auto_retry_start`, `auto_compaction_start`/`_end`, then `auto_retry_end` once an answer
+ *   came). A continuation that does not come in time ends the run.
+ */
+export class RelayedRun {
+  private readonly hooks: RunHooks;
+  readonly retry: RetryWatch;
+  /** An `agent_start` went out and its `agent_end` did not. */
+  private open = false;
+  /** The assistant message being streamed (its latest partial), if one is. */
+  private assistant: Json | undefined;
+  private readonly tools = new Map<string, { toolName: unknown; args: unknown }>();
+  private turnIndex = 0;
+  /** A continuation pi will start (retry or overflow), and since when a compaction runs for it. */
+  private continuation: (RetryPrediction & { retrying: true }) | undefined;
+  private continuationTimer: Timer | undefined;
+  private pollTimer: Timer | undefined;
+  private idleSince: number | undefined;
+
+  constructor(hooks: RunHooks, retry: RetryWatch) {
+    this.hooks = hooks;
+    this.retry = retry;
+  }
+
+  /** A run is open for the daemon (going on, or waiting for pi's continuation). */
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** pi's continuation (retry or overflow) is awaited. */
+  get isContinuing(): boolean {
+    return this.continuation !== undefined;
+  }
+
+  /** One of pi's agent events, as the extension got it. */
+  onAgentEvent(event: Json): void {
+    switch (event.type) {
+      case "agent_start":
+        this.retry.onAgentStart();
+        this.stopContinuationTimer();
+        this.continuation = undefined;
+        this.open = true;
+        this.turnIndex = 0;
+        this.startPoll();
+        break;
+      case "turn_start":
+        if (typeof event.turnIndex === "number") this.turnIndex = event.turnIndex;
+        break;
+      case "message_start":
+        if (event.message?.role === "assistant") this.assistant = event.message;
+        if (event.message?.role === "user") this.retry.onUserMessage();
+        break;
+      case "message_update":
+        if (isObject(event.message)) this.assistant = event.message;
+        break;
+      case "message_end":
+        if (event.message?.role === "assistant") {
+          this.assistant = undefined;
+          const relayed = relayedEvent(event);
+          if (relayed) this.hooks.send(relayed);
+          const succeeded = this.retry.onAssistantMessageEnd(event.message);
+          // pi says it after the message_end (AS 486–493).
+          if (succeeded !== undefined) this.hooks.send({ type: "auto_retry_end", success: true, attempt: succeeded });
+          return;
+        }
+        break;
+      case "tool_execution_start":
+        this.tools.set(String(event.toolCallId), { toolName: event.toolName, args: event.args });
+        break;
+      case "tool_execution_end":
+        this.tools.delete(String(event.toolCallId));
+        break;
+      case "agent_end":
+        this.onAgentEnd();
+        return;
+    }
+    const relayed = relayedEvent(event);
+    if (relayed) this.hooks.send(relayed);
+  }
+
+  private onAgentEnd(): void {
+    this.assistant = undefined;
+    this.tools.clear();
+    const prediction = this.retry.onAgentEnd(this.hooks.model());
+    if (prediction.retrying) {
+      // pi's RPC mode says agent_end first; the daemon hears it once the retry is over.
+      this.continuation = prediction;
+      this.stopPoll();
+      if (prediction.kind === "retry") {
+        const { attempt, maxAttempts, delayMs, errorMessage } = prediction;
+        this.hooks.send({ type: "auto_retry_start", attempt, maxAttempts, delayMs, errorMessage });
+        this.expectContinuation(delayMs + SILENT_END_MS, "pi did not retry");
+      } else {
+        this.hooks.send({ type: "auto_compaction_start", reason: "overflow" });
+        // session_before_compact comes once pi has a model, a key and something to compact (AS 1824–1860).
+        this.expectContinuation(SILENT_END_MS, "pi did not compact after the context overflow");
+      }
+      return;
+    }
+    this.close();
+    this.hooks.send({ type: "agent_end" });
+    if (prediction.gaveUp) {
+      this.hooks.send({ type: "auto_retry_end", success: false, attempt: prediction.gaveUp.attempt, finalError: prediction.gaveUp.finalError });
+    }
+  }
+
+  /** `session_before_compact`: pi compacts. Mid-run that is trap 1, else maybe an overflow recovery. */
+  onCompactionStart(): void {
+    if (!this.open) return;
+    if (this.continuation?.kind === "overflow") {
+      this.expectContinuation(OVERFLOW_COMPACTION_MS, "the compaction after the context overflow did not finish");
+      return;
+    }
+    this.endSilently("compaction");
+  }
+
+  /** `session_compact`: the overflow compaction is done; pi continues 100 ms later (AS 1928–1939). */
+  onCompactionEnd(): void {
+    if (this.continuation?.kind !== "overflow") return;
+    this.hooks.send({ type: "auto_compaction_end", aborted: false, willRetry: true });
+    this.expectContinuation(SILENT_END_MS, "pi did not continue after the compaction");
+  }
+
+  /** `session_switch`: `/new` and `/resume` aborted the run without its end (trap 2). */
+  onSessionSwitch(reason: "new" | "resume"): void {
+    this.endSilently(reason);
+    this.retry.reset();
+  }
+
+  /** `session_shutdown`: pi quits, and a run going on gets no `agent_end` (trap 17). */
+  onShutdown(): void {
+    this.endSilently("shutdown");
+    this.stopPoll();
+    this.stopContinuationTimer();
+  }
+
+  /** After an attach mid-run: what the daemon must hear to show it (the run, a retry pending). */
+  resumeLines(): Json[] {
+    if (!this.open) return [];
+    const lines: Json[] = [{ type: "agent_start" }];
+    const pending = this.continuation;
+    if (pending?.kind === "retry") {
+      lines.push({ type: "auto_retry_start", attempt: pending.attempt, maxAttempts: pending.maxAttempts, delayMs: pending.delayMs, errorMessage: pending.errorMessage });
+    } else if (pending?.kind === "overflow") {
+      lines.push({ type: "auto_compaction_start", reason: "overflow" });
+    }
+    return lines;
+  }
+
+  /** Ends an open run pi ended without telling extensions, as aborted. */
+  endSilently(why: SilentEnd): void {
+    if (!this.open) return;
+    this.hooks.log(`ending the run pi ended without agent_end (${why})`);
+    this.hooks.flush();
+    const pending = this.continuation;
+    if (pending) {
+      this.close();
+      this.retry.cancel();
+      this.hooks.send({ type: "agent_end" });
+      // What pi says when a retry's back-off or an overflow compaction is cut short (AS 2377–2391, 1863).
+      if (pending.kind === "retry") this.hooks.send({ type: "auto_retry_end", success: false, attempt: pending.attempt, finalError: "Retry cancelled" });
+      else this.hooks.send({ type: "auto_compaction_end", aborted: true, willRetry: false });
+      return;
+    }
+    for (const [toolCallId, call] of this.tools) {
+      const result = { content: [{ type: "text", text: ABORTED_TEXT }], details: {} };
+      this.hooks.send({ type: "tool_execution_end", toolCallId, toolName: call.toolName, result, isError: true });
+    }
+    let message: Json;
+    if (this.assistant) {
+      message = { ...this.assistant, stopReason: "aborted", errorMessage: ABORTED_TEXT };
+    } else {
+      message = { role: "assistant", content: [], stopReason: "aborted", errorMessage: ABORTED_TEXT, timestamp: Date.now() };
+      this.hooks.send({ type: "message_start", message });
+    }
+    this.hooks.send({ type: "message_end", message });
+    this.hooks.send({ type: "turn_end", turnIndex: this.turnIndex, message, toolResults: [] });
+    this.close();
+    this.hooks.send({ type: "agent_end" });
+  }
+
+  /** Waits for pi's continuation; without it in time the run ends, as pi's give-up would say. */
+  private expectContinuation(ms: number, why: string): void {
+    this.stopContinuationTimer();
+    this.continuationTimer = later(this.hooks.log, "continuation watch", ms, () => {
+      this.continuationTimer = undefined;
+      const pending = this.continuation;
+      if (!pending || !this.open) return;
+      this.hooks.log(`${why} within ${ms} ms: the run ends`);
+      this.close();
+      this.retry.cancel();
+      this.hooks.send({ type: "agent_end" });
+      if (pending.kind === "retry") this.hooks.send({ type: "auto_retry_end", success: false, attempt: pending.attempt, finalError: `${pending.errorMessage} (${why})` });
+      else this.hooks.send({ type: "auto_compaction_end", aborted: false, willRetry: false, errorMessage: `Context overflow recovery failed: ${why}` });
+    });
+  }
+
+  private close(): void {
+    this.open = false;
+    this.continuation = undefined;
+    this.assistant = undefined;
+    this.tools.clear();
+    this.stopPoll();
+    this.stopContinuationTimer();
+  }
+
+  /** While a run is open: pi idle for SILENT_END_MS without agent_end means it ended silently. */
+  private startPoll(): void {
+    this.stopPoll();
+    this.idleSince = undefined;
+    const poll = () => {
+      this.pollTimer = undefined;
+      if (!this.open || this.continuation) return;
+      if (!this.hooks.idle()) this.idleSince = undefined;
+      else if (this.idleSince === undefined) this.idleSince = Date.now();
+      else if (Date.now() - this.idleSince >= SILENT_END_MS - RUN_POLL_MS) return this.endSilently("idle");
+      this.pollTimer = later(this.hooks.log, "run watch", RUN_POLL_MS, poll);
+    };
+    this.pollTimer = later(this.hooks.log, "run watch", RUN_POLL_MS, poll);
+  }
+
+  private stopPoll(): void {
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    this.idleSince = undefined;
+  }
+
+  private stopContinuationTimer(): void {
+    if (this.continuationTimer) clearTimeout(this.continuationTimer);
+    this.continuationTimer = undefined;
   }
 }

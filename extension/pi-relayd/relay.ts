@@ -7,11 +7,12 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { later, relaydHome, safely, type Json, type Log, type Timer } from "./callbacks.ts";
 import { PiCommands } from "./commands.ts";
-import { relayedEvent, ToolUpdateThrottle } from "./events.ts";
+import { relayedEvent, RelayedRun, ToolUpdateThrottle } from "./events.ts";
 import { Gatekeeper, parseGates } from "./gates.ts";
 import { controlCall, DaemonLink } from "./link.ts";
 import { PromptSender, type SwitchReason } from "./prompts.ts";
 import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
+import { readPiSettings, RetryWatch } from "./retry.ts";
 import { disconnectedHere, setDisconnectedHere, type RelayControls } from "./terminal-command.ts";
 import { RunStop } from "./stop.ts";
 import { registerRelayTools } from "./tools.ts";
@@ -75,8 +76,13 @@ export class Relay {
   private sessionName: string | undefined;
   /** Approval gates, with the rules the daemon sent at the attach. */
   readonly gatekeeper: Gatekeeper;
-  /** relay_notify, relay_send_file and spawn_session, offered to the model only while a chat watches. */
-  private relayTools: string[] = [];
+  /**
+   * What pi will do after a run's agent_end (a retry, an overflow continuation: spec §11 trap 4);
+   * `isPending` while such a continuation has not started, for the chat prompts that must wait.
+   */
+  readonly retry: RetryWatch;
+  /** The run as the daemon sees it: ended here when pi ends it silently, one run across retries. */
+  private readonly run: RelayedRun;
 
   constructor(pi: ExtensionAPI, log: Log) {
     this.pi = pi;
@@ -85,6 +91,17 @@ export class Relay {
     this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log, (line) => this.link?.send(line));
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
     this.runStop = new RunStop(this.gatekeeper, () => this.sender.dropQueued(), log);
+    this.retry = new RetryWatch(() => readPiSettings(this.ctx?.cwd ?? process.cwd()));
+    this.run = new RelayedRun(
+      {
+        send: (event) => this.link?.send(event),
+        idle: () => this.ctx?.isIdle() ?? true,
+        model: () => this.ctx?.model as any,
+        flush: () => this.throttle.flushAll(),
+        log,
+      },
+      this.retry,
+    );
     this.commands = new PiCommands({
       pi,
       sender: this.sender,
@@ -109,10 +126,11 @@ export class Relay {
     this.piSessionID = ctx.sessionManager.getSessionId();
     this.gatekeeper.adopt(this.piSessionID); // after a /reload: the rules and approvals it had
     safely(this.log, "registering ask_user", () => this.registerAskTool());
-    safely(this.log, "registering the relay tools", () => {
-      this.relayTools = registerRelayTools(this.pi, path.join(relaydHome(), "relayd.sock"), () => this.gatekeeper.sessionID);
-      this.showRelayTools(false); // until a chat watches
-    });
+    // Registered once and never hidden: a run keeps the tools it started with, and each change
+    // costs the prompt cache (spec §11 trap 14). With no chat watching they say so.
+    safely(this.log, "registering the relay tools", () =>
+      registerRelayTools(this.pi, path.join(relaydHome(), "relayd.sock"), () => this.gatekeeper.sessionID, () => this.watchers.length > 0),
+    );
     this.piVersion = readPiVersion();
     if (this.piVersion && isOlderVersion(this.piVersion, MIN_PI_VERSION) === true) {
       this.log(`pi ${this.piVersion} is older than ${MIN_PI_VERSION}: not attaching`);
@@ -139,6 +157,8 @@ export class Relay {
 
   stop(): void {
     this.stopped = true;
+    // pi quits without ending a run going on (trap 17): the daemon hears the end before the EOF.
+    this.run.onShutdown();
     this.link?.close();
     this.link = undefined;
     this.stopInfoPoll();
@@ -152,6 +172,8 @@ export class Relay {
     this.ctx = ctx;
     const current = ctx.sessionManager.getSessionId();
     if (current === this.piSessionID) return;
+    // `/new` and `/resume` aborted a run without its agent_end (trap 2): it ends in the old session.
+    if (reason !== "fork") this.run.onSessionSwitch(reason);
     this.switchPrompts(reason);
     // Several switches before the daemon hears of them: it knows the first one left.
     this.replacedPiSessionID ??= this.piSessionID;
@@ -171,6 +193,11 @@ export class Relay {
   // --- events from pi
 
   onAgentEvent(event: Json): void {
+    // agent_end first: whether pi will continue this run (trap 4) is known to what follows.
+    if (event.type === "agent_end") {
+      this.throttle.flushAll();
+      this.run.onAgentEvent(event);
+    }
     if (event.type === "agent_start") this.runStop.onAgentStart(this.ctx);
     if (event.type === "agent_end") this.runStop.onAgentEnd();
     if (event.type === "agent_start") this.sender.onAgentStart();
@@ -182,9 +209,7 @@ export class Relay {
       return;
     }
     if (event.type === "tool_execution_end") this.throttle.end(event.toolCallId);
-    if (event.type === "agent_end") this.throttle.flushAll();
-    const relayed = relayedEvent(event);
-    if (relayed) this.link?.send(relayed);
+    if (event.type !== "agent_end") this.run.onAgentEvent(event);
     if (event.type === "message_end" || event.type === "agent_end") this.checkSessionFileSoon();
   }
 
@@ -273,7 +298,11 @@ export class Relay {
     // busy): the daemon heard no agent_start, so it would take the session for idle and show
     // nothing of the rest of the run. It hears one now; the run's remaining events follow.
     // One that came since a switch is sent next, with the rest of what was kept (DaemonLink).
-    if (this.ctx && !this.ctx.isIdle() && !this.link?.holdsLine("agent_start")) this.link?.send({ type: "agent_start" });
+    // A retry's back-off looks idle to pi: the run, and that it will go on, are told too.
+    if (!this.link?.holdsLine("agent_start")) {
+      if (this.run.isContinuing) for (const line of this.run.resumeLines()) this.link?.send(line);
+      else if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
+    }
     this.questions.resend();
     this.sender.askAgain();
     this.startInfoPoll();
@@ -288,7 +317,6 @@ export class Relay {
 
   private onDetached(): void {
     this.watchers = [];
-    safely(this.log, "hiding the relay tools", () => this.showRelayTools(false));
     this.gatekeeper.sessionID = undefined;
     this.stopInfoPoll();
     this.throttle.clear();
@@ -312,7 +340,6 @@ export class Relay {
   private onRelayStatus(message: Json): void {
     const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w: unknown) => typeof w === "string") : [];
     this.watchers = watchers;
-    this.showRelayTools(watchers.length > 0);
     this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
   }
 
@@ -345,15 +372,6 @@ export class Relay {
   }
 
   // --- the tool
-
-  /** Offers the relay tools to the model, or hides them (pi rebuilds its system prompt). */
-  private showRelayTools(shown: boolean): void {
-    if (this.relayTools.length === 0) return;
-    const active: string[] = this.pi.getActiveTools();
-    const others = active.filter((name) => !this.relayTools.includes(name));
-    const next = shown ? [...others, ...this.relayTools] : others;
-    if (next.length !== active.length || next.some((name, index) => name !== active[index])) this.pi.setActiveTools(next);
-  }
 
   private registerAskTool(): void {
     if (this.toolRegistered) return;

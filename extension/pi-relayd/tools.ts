@@ -7,17 +7,28 @@ import { controlCall } from "./link.ts";
 
 export const RELAY_TOOLS = ["relay_notify", "relay_send_file", "spawn_session"];
 
+/** What a relay tool answers while no chat watches its terminal session. */
+export const NO_CHAT_WATCHING = "no chat is watching this session";
+
 /**
  * Registers relay_notify, relay_send_file and spawn_session (each only if no tool of its name
- * exists). Each asks the daemon on a connection of its own and fails with the daemon's reason
- * (no chat watches the session, a path outside the workspace, the spawn limit) as the tool's
- * error, which the agent reads.
+ * exists), once: they stay active whether a chat watches or not, since a run keeps the tools it
+ * started with and every change re-bills the whole prompt cache (spec §11 trap 14). Each asks
+ * the daemon on a connection of its own and fails with the daemon's reason (no chat watches the
+ * session, a path outside the workspace, the spawn limit) as the tool's error, which the agent
+ * reads. `watching`, in a terminal session, answers "no chat is watching" without asking.
  */
-export function registerRelayTools(pi: ExtensionAPI, socketPath: string, sessionID: () => string | undefined): string[] {
+export function registerRelayTools(
+  pi: ExtensionAPI,
+  socketPath: string,
+  sessionID: () => string | undefined,
+  watching?: () => boolean,
+): string[] {
   const existing = new Set(pi.getAllTools().map((tool: any) => tool.name));
   const call = async (method: string, params: Json): Promise<Json> => {
     const session = sessionID();
-    if (!session) throw new Error("this pi is not attached to pi-relayd, so no chat can be reached");
+    if (!session) throw new Error(`this pi is not attached to pi-relayd, so ${NO_CHAT_WATCHING}`);
+    if (watching && !watching()) throw new Error(NO_CHAT_WATCHING);
     try {
       return await controlCall(socketPath, method, { ...params, session }, 90_000);
     } catch (error) {

@@ -156,7 +156,7 @@ test("no gates without a daemon that sent them: an unattached terminal pi runs e
   assert.equal(host.seen.some((s) => s.saw === "dialog"), false);
 });
 
-test("relay tools: hidden from the model until a chat watches, then they reach the daemon", async (t) => {
+test("relay tools: always offered, 'no chat is watching' until a chat watches, then they reach the daemon", async (t) => {
   const home = makeHome(t);
   const daemon = await FakeDaemon.start(t, home);
   const host = await startHost(t);
@@ -165,7 +165,7 @@ test("relay tools: hidden from the model until a chat watches, then they reach t
   assert.ok(host.tool("relay_notify") && host.tool("relay_send_file") && host.tool("spawn_session"), "registered");
   host.type('call: relay_notify {"text":"halfway"}');
   const hidden = await host.waitFor((s) => s.saw === "run_end");
-  assert.equal(hidden.text, "The tool failed: Tool relay_notify not found");
+  assert.equal(hidden.text, "The tool failed: no chat is watching this session");
 
   daemon.send({ type: "relay_status", watchers: ["discord"] });
   await host.waitFor((s) => s.saw === "status" && s.text === "relay: watching on discord");
