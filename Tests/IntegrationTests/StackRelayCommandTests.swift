@@ -57,4 +57,63 @@ import Glibc
             #expect(pi.seen.filter { $0["saw"] == "extension_error" }.isEmpty, "\(pi.seen)")
         }
     }
+
+    static var fakeExtensions: String { RepoPaths.root + "/Tests/Fakes/pi-extension-host/extensions" }
+
+    /// pi-config's ask_user, loaded beside the relay, asks in the terminal: the DM shows the
+    /// question and its options with no buttons and "Answer it in the terminal"; a button-less
+    /// card cannot be answered from the chat; the terminal answers and the card closes.
+    @Test(.timeLimit(.minutes(3)))
+    func anotherExtensionsQuestionShowsInTheChatAndClosesWhenTheTerminalAnswers() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await Self.attach(stack, alsoLoad: [Self.fakeExtensions + "/ask-user.ts"])
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(Self.sessionID)])
+
+            try await stack.dm("ask: Which database? | Postgres | SQLite")
+            try await pi.waitToSee("the other extension's dialog") { $0["saw"] == "dialog" && $0["title"] == "Which database?" }
+            let card = try #require(
+                try await stack.waitForBotMessage(in: dm, containing: "Answer it in the terminal.").first, "the question in the DM")
+            let text = card["content"]?.stringValue ?? ""
+            #expect(text.contains("Which database?") && text.contains("1. Postgres · 2. SQLite"), "\(card)")
+            #expect(card["components"]?.arrayValue?.isEmpty ?? true, "no buttons: the chat cannot answer it: \(card)")
+
+            pi.perform(["do": "answer", "value": "SQLite"])
+            try await stack.waitForBotMessage(in: dm, containing: "answered in the terminal")
+            try await pi.waitToSee("the run end") { $0["saw"] == "run_end" }
+            #expect(pi.seen.filter { $0["saw"] == "extension_error" }.isEmpty, "\(pi.seen)")
+        }
+    }
+
+    /// A chat's `/skill:review args` reaches the terminal's pi as pi's RPC prompt expands it
+    /// (spec §11 trap 8); another extension's command is not sent to pi at all.
+    @Test(.timeLimit(.minutes(3)))
+    func aSkillPromptFromTheChatIsExpandedAndAnotherExtensionsCommandIsNot() async throws {
+        try await StackHome.with { stack in
+            let skill = stack.workspace + "/.pi/skills/review"
+            try FileManager.default.createDirectory(atPath: skill, withIntermediateDirectories: true)
+            try "---\nname: review\ndescription: Review a change.\n---\n\nRead every line of the diff.\n".write(
+                toFile: skill + "/SKILL.md", atomically: true, encoding: .utf8)
+            try await stack.start()
+            let pi = try await Self.attach(stack, alsoLoad: [Self.fakeExtensions + "/bridge.ts"])
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(Self.sessionID)])
+
+            try await stack.dm("/bridge:status")
+            try await stack.dm("/skill:review src/app.ts")
+            let expanded = try await pi.waitToSee("the expanded skill") { $0["saw"] == "user_message" }
+            #expect(
+                expanded["text"]?.stringValue
+                    == "<skill name=\"review\" location=\"\(skill)/SKILL.md\">\nReferences are relative to \(skill).\n\nRead every line of the diff.\n</skill>\n\nsrc/app.ts",
+                "\(expanded)")
+            try await pi.waitToSee("the run end") { $0["saw"] == "run_end" }
+            try await stack.waitForBotMessage(in: dm, containing: "src/app.ts")
+            #expect(
+                !pi.seen.contains { $0["saw"] == "user_message" && $0["text"]?.stringValue?.contains("bridge") == true },
+                "the other extension's command reached no model: \(pi.seen)")
+        }
+    }
 }

@@ -1,7 +1,7 @@
 /** Questions: the ask_user tool, asked in the terminal and the chats at once. */
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { randomUUID } from "node:crypto";
-import type { Json } from "./callbacks.ts";
+import { isObject, type Json } from "./callbacks.ts";
 import type { DaemonLink } from "./link.ts";
 
 export const ASK_USER_PARAMETERS = {
@@ -49,6 +49,8 @@ function whenAborted(signal: AbortSignal | undefined): { promise: Promise<void>;
  */
 export class Questions {
   private readonly open = new Map<string, OpenQuestion>();
+  /** Another extension's questions shown to the chats, by tool call id (onForeignEvent). */
+  private readonly foreign = new Map<string, Json>();
   private chain: Promise<unknown> = Promise.resolve();
   private readonly link: () => DaemonLink | undefined;
   /** Whether a chat watches the session now (the daemon's relay_status says). */
@@ -80,6 +82,46 @@ export class Questions {
   /** After a re-attach the daemon no longer holds our open questions: ask them again. */
   resend(): void {
     for (const question of this.open.values()) this.link()?.send(question.request);
+    for (const request of this.foreign.values()) this.link()?.send(request);
+  }
+
+  /**
+   * Another extension's `ask_user` (pi-config's: `{question, context?, options?}`, options as
+   * strings or `{label}`) asks with its own dialog, which no extension can answer or close
+   * (spec §4.1). What the API allows: its tool call is seen (`tool_execution_start` carries the
+   * args, `tool_execution_end` comes once the terminal answered), so the chats are shown the
+   * question with `terminalOnly` (no answers there, "answer it in the terminal") and its card is
+   * closed `by: "terminal"` when it ends (`by: "abort"` when the call failed, an abort included).
+   * A run that ends without the call's end (spec §11 trap 1) closes what is left.
+   */
+  onForeignEvent(event: Json): void {
+    const callID = String(event.toolCallId ?? "");
+    if (event.type === "tool_execution_start" && event.toolName === "ask_user") {
+      const args = isObject(event.args) ? event.args : {};
+      const title = typeof args.question === "string" ? args.question.trim() : "";
+      if (!title) return;
+      const options = (Array.isArray(args.options) ? args.options : [])
+        .map((option: any) => (typeof option === "string" ? option : typeof option?.label === "string" ? option.label : undefined))
+        .filter((option: unknown): option is string => typeof option === "string" && option !== "");
+      const request: Json = {
+        type: "extension_ui_request",
+        id: `terminal-${callID}`,
+        method: options.length > 0 ? "select" : "input",
+        title,
+        terminalOnly: true,
+      };
+      if (options.length > 0) request.options = options;
+      if (typeof args.context === "string" && args.context.trim()) request.message = args.context.trim();
+      this.foreign.set(callID, request);
+      this.link()?.send(request);
+    } else if (event.type === "tool_execution_end" && this.foreign.has(callID)) {
+      const request = this.foreign.get(callID)!;
+      this.foreign.delete(callID);
+      this.link()?.send({ type: "extension_ui_closed", id: request.id, by: event.isError === true ? "abort" : "terminal" });
+    } else if (event.type === "agent_end") {
+      for (const request of this.foreign.values()) this.link()?.send({ type: "extension_ui_closed", id: request.id, by: "abort" });
+      this.foreign.clear();
+    }
   }
 
   private async askNow(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {

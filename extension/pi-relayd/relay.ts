@@ -63,6 +63,8 @@ export class Relay {
   private sessionFileExists = false;
   private infoTimer: Timer | undefined;
   private toolRegistered = false;
+  /** Another extension's ask_user took the name: its questions are shown to the chats. */
+  private foreignAskUser = false;
   private stopped = false;
   readonly sender: PromptSender;
   /** What a stop does besides ctx.abort(): gates, queued prompts, a prompt still starting. */
@@ -193,6 +195,8 @@ export class Relay {
   // --- events from pi
 
   onAgentEvent(event: Json): void {
+    // Another extension's ask_user: shown in the chats, answered in the terminal (questions.ts).
+    if (this.foreignAskUser) this.questions.onForeignEvent(event);
     // agent_end first: whether pi will continue this run (trap 4) is known to what follows.
     if (event.type === "agent_end") {
       this.throttle.flushAll();
@@ -379,6 +383,7 @@ export class Relay {
     // Someone else's ask_user wins: two tools of one name would confuse the model.
     if (this.pi.getAllTools().some((tool: any) => tool.name === "ask_user")) {
       this.log("another extension has an ask_user tool; not registering ours");
+      this.foreignAskUser = true;
       return;
     }
     const questions = this.questions;

@@ -27,7 +27,8 @@ extension PiEventReader {
             widgetKey: value["widgetKey"]?.stringValue,
             widgetLines: strings(value["widgetLines"]),
             widgetPlacement: value["widgetPlacement"]?.stringValue,
-            text: value["text"]?.stringValue)
+            text: value["text"]?.stringValue,
+            terminalOnly: value["terminalOnly"]?.boolValue == true)
         return PiEvent(type: .extensionUIRequest, payload: .extensionUIRequest(request))
     }
 }

@@ -19,14 +19,18 @@ package struct PiExtensionUIRequest: Sendable, Hashable {
     package var widgetLines: [String]?
     package var widgetPlacement: String?
     package var text: String?
+    /// A terminal session's question that only the terminal can answer (another extension's
+    /// dialog the pi-relayd extension can see but not answer): chats show it without answers.
+    package var terminalOnly = false
 
     package init(
         id: String? = nil, method: String? = nil, title: String? = nil, message: String? = nil,
         options: [String]? = nil, placeholder: String? = nil, prefill: String? = nil,
         timeout: Int? = nil, notifyType: String? = nil, statusKey: String? = nil,
         statusText: String? = nil, widgetKey: String? = nil, widgetLines: [String]? = nil,
-        widgetPlacement: String? = nil, text: String? = nil
+        widgetPlacement: String? = nil, text: String? = nil, terminalOnly: Bool = false
     ) {
+        self.terminalOnly = terminalOnly
         self.id = id
         self.method = method
         self.title = title

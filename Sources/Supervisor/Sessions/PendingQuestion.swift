@@ -15,10 +15,12 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     var askedAt: Date
     /// When pi gives up on its side (its `timeout`), or our own policy does.
     var expiresAt: Date?
+    /// Asked by another extension in a terminal pi: shown in the chats, answered only there.
+    var terminalOnly: Bool?
 
     /// The keys in sessions.json, as they have always been spelled.
     private enum CodingKeys: String, CodingKey {
-        case id, sessionID = "sessionId", method, title, message, options, placeholder, prefill, askedAt, expiresAt
+        case id, sessionID = "sessionId", method, title, message, options, placeholder, prefill, askedAt, expiresAt, terminalOnly
     }
 
     var json: JSONValue {
@@ -30,6 +32,7 @@ struct PendingQuestion: Codable, Sendable, Equatable {
         if let message { object["message"] = .string(message) }
         if let placeholder { object["placeholder"] = .string(placeholder) }
         if let prefill { object["prefill"] = .string(prefill) }
+        if terminalOnly == true { object["terminalOnly"] = true }
         if let expiresAt {
             object["expiresAt"] = .string(ISO8601.string(expiresAt))
             object["secondsLeft"] = JSONValue(max(0, Int(expiresAt.timeIntervalSinceNow.rounded())))
@@ -39,7 +42,14 @@ struct PendingQuestion: Codable, Sendable, Equatable {
 
     /// The question as a messenger gets it in `chat.post`.
     var post: QuestionPost {
-        QuestionPost(
+        if terminalOnly == true {
+            // Method "terminal": shown without answers (QuestionPost); the choices as text.
+            let choices =
+                options.isEmpty ? nil : "Options: " + options.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: " · ")
+            let lines = [message, choices, "Answer it in the terminal."].compactMap { $0 }
+            return QuestionPost(id: id, sessionID: sessionID, method: "terminal", title: title, message: lines.joined(separator: "\n"))
+        }
+        return QuestionPost(
             id: id, sessionID: sessionID, method: method, title: title, message: message, options: options, placeholder: placeholder,
             expiresAt: expiresAt.map { .string(ISO8601.string($0)) })
     }

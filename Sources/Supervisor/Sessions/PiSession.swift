@@ -579,7 +579,7 @@ actor PiSession {
             let question = PendingQuestion(
                 id: qid, sessionID: id, method: method, title: request.title ?? "",
                 message: request.message, options: request.options ?? [], placeholder: request.placeholder,
-                prefill: request.prefill, askedAt: Date(), expiresAt: expires)
+                prefill: request.prefill, askedAt: Date(), expiresAt: expires, terminalOnly: request.terminalOnly ? true : nil)
             questions[qid] = question
             record(type: "question", question.json)
             // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
@@ -617,12 +617,16 @@ actor PiSession {
         await tell(.questionClosed(question, outcome: "expired: no answer in time"))
     }
 
+    /// Another extension's question in a terminal pi: the extension sees it but cannot answer it.
+    static let terminalOnlyRefusal = RemoteError.invalidParams("This question can only be answered in the terminal.")
+
     /// The first answer wins; a later one finds no question.
     func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
         if isGate(qid) { return try await answerGate(qid, value: value, by: who) }
         guard let question = questions[qid] else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
+        if question.terminalOnly == true { throw Self.terminalOnlyRefusal }
         let response: JSONValue
         do { response = try question.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
         questions.removeValue(forKey: qid)
@@ -635,6 +639,7 @@ actor PiSession {
     }
 
     func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
+        if questions[qid]?.terminalOnly == true { throw Self.terminalOnlyRefusal }
         if isGate(qid), let question = questions[qid] {
             await decideGate(qid, ApprovalDecision(outcome: .denied, by: who, reason: "\(who) cancelled it"), outcome: "\(who) cancelled it")
             return question

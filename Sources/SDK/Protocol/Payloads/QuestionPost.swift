@@ -5,7 +5,8 @@ public struct QuestionPost: Sendable, Equatable {
     public var id: String
     /// The session that asks.
     public var sessionID: String
-    /// `select`, `confirm`, `input` or `editor`.
+    /// `select`, `confirm`, `input` or `editor`; `terminal`: asked in a terminal pi by another
+    /// extension, shown without answers (the message says to answer it in the terminal).
     public var method: String
     /// The question itself.
     public var title: String

@@ -15,6 +15,8 @@ enum QuestionLayout {
         lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(question.title)**")
         if let message = question.message, !message.isEmpty { lines.append(message) }
         switch question.method {
+        case "terminal":
+            break  // asked in the terminal only: the message says so, nothing to answer here
         case "confirm":
             lines.append("Press **Yes** or **No**.")
         case "select":
@@ -44,6 +46,8 @@ enum QuestionLayout {
     static func components(_ question: QuestionPost, key: String) -> [JSONValue] {
         let cancel = ButtonSpec(customID: QuestionChoice(key: key, choice: .cancel).customID, label: "Cancel", style: 2)
         switch question.method {
+        case "terminal":
+            return []
         case "confirm":
             return ComponentLayout.components(
                 [

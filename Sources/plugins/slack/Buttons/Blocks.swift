@@ -30,6 +30,8 @@ enum Blocks {
     /// A question: its text, then buttons (an option each up to 5, Yes and No for `confirm`)
     /// or a static select, and Cancel.
     static func question(_ mrkdwn: String, _ question: QuestionPost) -> JSONValue {
+        // Asked in the terminal only (method "terminal"): the text, no buttons.
+        if question.method == "terminal" { return [section(mrkdwn)] }
         var elements: [JSONValue] = []
         let options = Array(question.options.prefix(100))
         switch question.method {

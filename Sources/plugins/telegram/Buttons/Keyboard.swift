@@ -24,7 +24,9 @@ struct Keyboard: Sendable {
 
     /// A question's controls: an option per row for `select`, Yes and No for `confirm`, and
     /// Cancel for every kind (`input` and `editor` are answered by replying with text).
-    func question(_ question: QuestionPost) async -> JSONValue {
+    func question(_ question: QuestionPost) async -> JSONValue? {
+        // Asked in the terminal only (method "terminal"): nothing to press here.
+        if question.method == "terminal" { return nil }
         var rows: [JSONValue] = []
         let session = question.sessionID
         let id = question.id
