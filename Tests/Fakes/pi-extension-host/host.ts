@@ -228,6 +228,16 @@ function piSettings(cwd: string): { retry: { enabled: boolean; maxRetries: numbe
   };
 }
 
+/** The model a saved session last used: its last model_change or assistant message (buildSessionContext). */
+function savedModel(entries: Json[]): { provider: string; id: string } | undefined {
+  let found: { provider: string; id: string } | undefined;
+  for (const entry of entries) {
+    if (entry.type === "model_change") found = { provider: entry.provider, id: entry.modelId };
+    else if (entry.type === "message" && entry.message?.role === "assistant") found = { provider: entry.message.provider, id: entry.message.model };
+  }
+  return found;
+}
+
 function userMessage(text: string, images: Json[]): Json {
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
@@ -348,6 +358,17 @@ export class PiHost extends EventEmitter {
   private failing: { left: number; message: string } | undefined;
   /** A compaction runs (pi's `isCompacting`). */
   isCompacting = false;
+  /** The session's leaf (`/tree` moves it); null: before the first entry. */
+  private leafId: string | null = null;
+  /** Queued messages whose session copy `/resume` cleared: the agent still delivers them (trap 2). */
+  private readonly copiesCleared = new Set<QueuedMessage>();
+  /** Credentials per provider: an API key, an OAuth login, or an OAuth login that cannot refresh. */
+  private readonly credentials = new Map<string, "key" | "oauth" | "expired">([
+    ["anthropic", "key"],
+    ["openai", "key"],
+  ]);
+  /** Text typed at the terminal during a compaction, sent once it is over (IM 2055–2065). */
+  private readonly heldInput: string[] = [];
   /** Each change of the tool set the model is offered, and whether a run was going on (trap 14). */
   readonly toolChanges: { during: "run" | "idle"; active: string[] }[] = [];
   /** The tools each run started with (a run keeps them to its end: trap 14). */
@@ -433,6 +454,9 @@ export class PiHost extends EventEmitter {
     const results = await this.dispatch("session_before_switch", { reason: "new" });
     if (results.some((r) => r?.cancel === true)) return false;
     await this.abortSilently(); // AS 1312–1313: no agent_end for that run (trap 2)
+    // §11 trap 2: agent.reset() (AS 1314–1319) empties the agent's steer and follow-up queues, with no event.
+    this.steering.length = 0;
+    this.followUps.length = 0;
     const previousSessionFile = this.sessionFile;
     this.switchTo(randomUUID(), []);
     await this.dispatch("session_switch", { reason: "new", previousSessionFile });
@@ -442,12 +466,13 @@ export class PiHost extends EventEmitter {
 
   /** `/fork` from the latest entry: a new session with the same messages. */
   async fork(): Promise<boolean> {
-    const entryId = this.entries.at(-1)?.id ?? "";
+    const entryId = this.leafId ?? "";
     const results = await this.dispatch("session_before_fork", { entryId });
     if (results.some((r) => r?.cancel === true)) return false;
-    await this.abortAndWait();
+    // §11 trap 3: /fork does not abort (AS 2647–2700): a running loop goes on, its later events
+    // still reach the extensions and its messages land in the forked session.
     const previousSessionFile = this.sessionFile;
-    this.switchTo(randomUUID(), this.entries.map((entry) => ({ ...entry })));
+    this.switchTo(randomUUID(), this.branch().map((entry) => ({ ...entry })));
     await this.dispatch("session_fork", { previousSessionFile });
     this.show({ saw: "session", reason: "fork", sessionId: this.sessionId, sessionFile: this.sessionFile });
     return true;
@@ -457,15 +482,56 @@ export class PiHost extends EventEmitter {
    * `/resume` of session `id` (spec §7, §11 trap 2): session_before_switch (may be cancelled),
    * abort, the other session's id, session_switch with reason "resume".
    */
-  async resume(id: string): Promise<boolean> {
-    const results = await this.dispatch("session_before_switch", { reason: "resume" });
+  async resume(target: string, options: { model?: { provider: string; id: string } } = {}): Promise<boolean> {
+    const found = this.findSession(target);
+    const results = await this.dispatch("session_before_switch", { reason: "resume", targetSessionFile: found?.file ?? this.sessionFileFor(target) });
     if (results.some((r) => r?.cancel === true)) return false;
     await this.abortSilently(); // AS 2573–2574 (trap 2)
+    // §11 trap 2: only the session's copies of the queues are cleared (AS 2575–2577); what the
+    // agent still holds is delivered into the resumed session's next run.
+    for (const queued of [...this.steering, ...this.followUps]) this.copiesCleared.add(queued);
     const previousSessionFile = this.sessionFile;
-    this.switchTo(id, []);
+    this.switchTo(found?.id ?? target, found?.entries ?? [], found?.file);
+    // §11 trap 15: session_switch fires before the resumed model is installed (AS 2586–2625).
     await this.dispatch("session_switch", { reason: "resume", previousSessionFile });
+    const saved = options.model ?? savedModel(this.entries);
+    const match = saved && MODELS.find((m) => m.provider === saved.provider && m.id === saved.id && this.hasKey(m.provider));
+    if (match && match !== this.model) {
+      const previousModel = this.model;
+      this.model = match;
+      await this.dispatch("model_select", { model: match, previousModel, source: "restore" });
+    }
     this.show({ saw: "session", reason: "resume", sessionId: this.sessionId, sessionFile: this.sessionFile });
     return true;
+  }
+
+  /**
+   * `/tree`: moves the session's leaf to `targetId` (default: before the latest user message).
+   * §11 trap 3: navigateTree (AS 2717 ff.) does not abort; a running loop goes on and its
+   * events keep reaching the extensions across session_tree.
+   */
+  async tree(targetId?: string): Promise<boolean> {
+    const oldLeafId = this.leafId;
+    const branch = this.branch();
+    const lastUser = branch.findLastIndex((e) => e.type === "message" && e.message?.role === "user");
+    const target = targetId ?? (lastUser > 0 ? branch[lastUser - 1].id : null);
+    const signal = new AbortController().signal;
+    const results = await this.dispatch("session_before_tree", { preparation: { targetId: target, oldLeafId, entriesToSummarize: [], userWantsSummary: false }, signal });
+    if (results.some((r) => r?.cancel === true)) return false;
+    this.leafId = target;
+    await this.dispatch("session_tree", { newLeafId: target, oldLeafId, summaryEntry: undefined, fromExtension: undefined });
+    this.show({ saw: "session", reason: "tree", sessionId: this.sessionId, sessionFile: this.sessionFile, leafId: target });
+    return true;
+  }
+
+  /** A session of this host's folder by id or file, with its entries (pi's session selector). */
+  private findSession(target: string): { id: string; file: string; entries: Json[] } | undefined {
+    const folder = path.dirname(this.sessionFileFor("x"));
+    const file = fs.existsSync(target) ? target : listFiles(folder).find((f) => f.endsWith(`_${target}.jsonl`));
+    if (!file) return undefined;
+    const lines = fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    const header = lines.find((line) => line.type === "session");
+    return { id: header?.id ?? target, file, entries: lines.filter((line) => line.type !== "session") };
   }
 
   /**
@@ -474,15 +540,34 @@ export class PiHost extends EventEmitter {
    * new ones. What an instance kept outside globalThis is gone.
    */
   async reload(): Promise<boolean> {
+    // §11 trap 16: refused while streaming or compacting (IM 3782–3790): a warning line, nothing else.
     if (this.streaming) {
-      this.show({ saw: "error", message: "Wait for the current response to finish before reloading." });
+      this.show({ saw: "warning", message: "Wait for the current response to finish before reloading." });
       return false;
+    }
+    if (this.isCompacting) {
+      this.show({ saw: "warning", message: "Wait for compaction to finish before reloading." });
+      return false;
+    }
+    // §1.4: the extension UI is cleared first; a visible dialog is hidden without being
+    // resolved (its countdown stops; only its signal can end it now), statuses go.
+    const dialog = this.visibleDialog;
+    if (dialog) {
+      if (dialog.timer) clearTimeout(dialog.timer);
+      this.visibleDialog = undefined;
+      this.show({ saw: "dialog_hidden", title: dialog.title });
+    }
+    for (const key of [...this.statuses.keys()]) {
+      this.statuses.delete(key);
+      this.show({ saw: "status", key, text: null });
     }
     await this.dispatch("session_shutdown", {});
     const files = this.extensions.map((extension) => extension.path);
     this.extensions.length = 0;
     for (const file of files) await this.load(file);
+    this.activeTools = undefined; // includeAllExtensionTools (AS 2286–2290): every tool active again
     await this.dispatch("session_start", {});
+    await this.dispatch("resources_discover", { cwd: this.cwd, reason: "reload" });
     this.show({ saw: "session", reason: "reload", sessionId: this.sessionId, sessionFile: this.sessionFile });
     return true;
   }
@@ -521,6 +606,30 @@ export class PiHost extends EventEmitter {
       this.show({ saw: "error", message: "a dialog is open: the editor is not there to type in" });
       return;
     }
+    // The TUI matches its built-in commands first, before the streaming branch, so they work
+    // mid-run (IM 1990–2035; §11 traps 1, 3, 16, 17). /resume and /tree open selectors in pi:
+    // here `/resume ID` names the session and `/tree` goes back one prompt.
+    const command = /^\/(compact|reload|new|quit|fork|tree|resume)(?:\s+(.*))?$/s.exec(text.trim());
+    if (command) {
+      const [, name, rest] = command;
+      const done = (work: Promise<unknown>) => void work.catch((error) => this.show({ saw: "error", message: errorText(error) }));
+      if (name === "compact") done(this.compactFromTerminal(rest?.trim() || undefined));
+      else if (name === "reload") done(this.reload());
+      else if (name === "new") done(this.newSession());
+      else if (name === "quit") done(this.shutdown().then(() => this.emit("quit")));
+      else if (name === "fork") done(this.fork());
+      else if (name === "tree") done(this.tree(rest?.trim() || undefined));
+      else if (rest?.trim()) done(this.resume(rest.trim()));
+      else this.show({ saw: "error", message: "/resume needs a session id or file here" });
+      return;
+    }
+    // §11 trap 7: during a compaction the TUI holds typed text and sends it afterwards
+    // (extension commands still run at once).
+    if (this.isCompacting && !this.isExtensionCommand(text)) {
+      this.heldInput.push(text);
+      this.show({ saw: "held", text });
+      return;
+    }
     const streamingBehavior = this.streaming ? "steer" : undefined;
     this.prompt(text, { source: "interactive", images: [], streamingBehavior, expand: true }).catch((error) =>
       this.show({ saw: "error", message: errorText(error) }),
@@ -543,6 +652,12 @@ export class PiHost extends EventEmitter {
     if (this.visibleDialog) this.closeDialog(this.visibleDialog, undefined, "escape");
     else if (this.retryWait) this.retryWait.abort(); // the TUI's Escape during a back-off: abortRetry
     else this.runAbort?.abort();
+  }
+
+  /** Whether pi would find an API key for the provider (an expired OAuth login has none). */
+  hasKey(provider: string): boolean {
+    const credential = this.credentials.get(provider);
+    return credential === "key" || credential === "oauth";
   }
 
   /** `/name TEXT` (pi appends a session_info entry; extensions get no event). */
@@ -792,7 +907,8 @@ export class PiHost extends EventEmitter {
       },
       isIdle: () => !host.streaming,
       abort: () => host.runAbort?.abort(),
-      hasPendingMessages: () => host.steering.length + host.followUps.length > 0,
+      // pi counts the session's copies of the queues (AS 1259), which /resume clears (trap 2).
+      hasPendingMessages: () => [...host.steering, ...host.followUps].some((m) => !host.copiesCleared.has(m)),
       shutdown: () => void host.shutdown(),
       getContextUsage: () => ({ tokens: null, contextWindow: host.model?.contextWindow ?? 0, percent: null }),
       getSystemPrompt: () => "You are the fake pi host's agent.",
@@ -809,8 +925,10 @@ export class PiHost extends EventEmitter {
       getSessionFile: () => host.sessionFile,
       getSessionName: () => host.sessionName,
       getEntries: () => host.entries.slice(),
-      getBranch: () => host.entries.slice(),
-      getLeafId: () => host.entries.at(-1)?.id ?? null,
+      getBranch: () => host.branch(),
+      getLeafId: () => host.leafId,
+      getLeafEntry: () => host.entries.find((e) => e.id === host.leafId),
+      getEntry: (id: string) => host.entries.find((e) => e.id === id),
       getHeader: () => ({ type: "session", version: 3, id: host.sessionId, cwd: host.cwd }),
     };
   }
@@ -1015,6 +1133,11 @@ export class PiHost extends EventEmitter {
     return commands;
   }
 
+  private isExtensionCommand(text: string): boolean {
+    const name = /^\/(\S+)/.exec(text)?.[1];
+    return name !== undefined && !BUILTIN_SLASH_COMMANDS.includes(name) && this.extensions.some((extension) => extension.commands.has(name));
+  }
+
   /** `_tryExecuteExtensionCommand` (AS 1009–1036): the handler gets the args and a command ctx. */
   private async runExtensionCommand(text: string): Promise<boolean> {
     const space = text.indexOf(" ");
@@ -1087,6 +1210,9 @@ export class PiHost extends EventEmitter {
   private async compactNow(customInstructions?: string, auto = false): Promise<Json> {
     if (!auto) this.unsubscribed = true;
     this.isCompacting = true;
+    const reason = auto ? "auto" : "manual";
+    let outcome = "failed";
+    this.show({ saw: "compaction", phase: "start", reason });
     try {
       if (!auto) await this.abortAndWait();
       if (!auto) this.retryWait?.abort();
@@ -1106,17 +1232,24 @@ export class PiHost extends EventEmitter {
       const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
       this.appendEntry({ type: "compaction", ...result });
       await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
+      outcome = "done";
       return result;
+    } catch (error) {
+      if (errorText(error) === "Compaction cancelled") outcome = "cancelled";
+      throw error;
     } finally {
       this.isCompacting = false;
       if (!auto) this.unsubscribed = false;
+      this.show({ saw: "compaction", phase: "end", reason, outcome });
+      // §11 trap 7: what the person typed meanwhile is sent now (IM 2055–2065, 2689–2699).
+      for (const text of this.heldInput.splice(0)) this.type(text);
     }
   }
 
   /** The TUI's `/compact` (matched before the streaming branch: it works mid-run, IM 2005–2009). */
-  async compactFromTerminal(): Promise<void> {
+  async compactFromTerminal(customInstructions?: string): Promise<void> {
     try {
-      await this.compactNow();
+      await this.compactNow(customInstructions);
       this.show({ saw: "compacted" });
     } catch (error) {
       this.show({ saw: "error", message: `Compaction failed: ${errorText(error)}` });
@@ -1425,18 +1558,20 @@ export class PiHost extends EventEmitter {
     return path.join(this.agentDir, "sessions", folder, `${stamp}_${id}.jsonl`);
   }
 
-  private switchTo(id: string, entries: Json[]): void {
+  private switchTo(id: string, entries: Json[], file?: string): void {
     this.sessionId = id;
-    this.sessionFile = this.sessionFileFor(id);
+    this.sessionFile = file ?? this.sessionFileFor(id);
     this.entries = entries;
+    this.leafId = entries.at(-1)?.id ?? null;
     this.sessionName = undefined;
     this.fileWritten = false;
     if (entries.some((e) => e.message?.role === "assistant")) this.writeFile();
   }
 
   private appendEntry(entry: Json): void {
-    const full = { ...entry, id: randomUUID().slice(0, 8), parentId: this.entries.at(-1)?.id ?? null, timestamp: new Date().toISOString() };
+    const full = { ...entry, id: randomUUID().slice(0, 8), parentId: this.leafId, timestamp: new Date().toISOString() };
     this.entries.push(full);
+    this.leafId = full.id;
     if (this.fileWritten) fs.appendFileSync(this.sessionFile, `${JSON.stringify(full)}\n`);
   }
 
@@ -1444,6 +1579,14 @@ export class PiHost extends EventEmitter {
   private persist(message: Json): void {
     this.appendEntry({ type: "message", message });
     if (!this.fileWritten && message.role === "assistant") this.writeFile();
+  }
+
+  /** The entries from the root to the leaf (session-manager.ts getBranch). */
+  private branch(): Json[] {
+    const byId = new Map(this.entries.map((entry) => [entry.id, entry]));
+    const path: Json[] = [];
+    for (let entry = this.leafId ? byId.get(this.leafId) : undefined; entry; entry = entry.parentId ? byId.get(entry.parentId) : undefined) path.unshift(entry);
+    return path;
   }
 
   private writeFile(): void {
@@ -1545,7 +1688,8 @@ async function runScripted(): Promise<void> {
 async function handleScriptCommand(host: PiHost, command: Json, write: (saw: Saw) => void, quit: () => Promise<void>): Promise<void> {
   switch (command.do) {
     case "type":
-      host.type(String(command.text ?? ""));
+      if (String(command.text ?? "").trim() === "/quit") await quit(); // the TUI's /quit
+      else host.type(String(command.text ?? ""));
       break;
     case "answer":
       host.answer(String(command.value ?? ""));
@@ -1572,7 +1716,16 @@ async function handleScriptCommand(host: PiHost, command: Json, write: (saw: Saw
       await quit();
       break;
     case "compact":
-      await host.compactFromTerminal();
+      await host.compactFromTerminal(command.instructions);
+      break;
+    case "reload":
+      await host.reload();
+      break;
+    case "resume":
+      await host.resume(String(command.session ?? ""), command.model ? { model: command.model } : {});
+      break;
+    case "tree":
+      await host.tree(command.entryId);
       break;
     case "crash":
       process.exit(137); // no session_shutdown, as when pi is killed
