@@ -68,6 +68,8 @@ export class DaemonConnection {
 export interface DaemonOptions {
   /** Messengers in the relay_status line sent after each attach. */
   watchers?: string[];
+  /** How long the attach waits for its answer (a busy daemon): lines meanwhile must not be lost. */
+  attachDelayMs?: number;
   /** An attach error to answer with instead of a result. */
   refuse?: { code: string; message: string };
   /** The gates in the attach result. */
@@ -223,7 +225,11 @@ export class FakeDaemon extends EventEmitter {
     const hex = String(message.params.piSessionID).replace(/[^0-9a-f]/gi, "").slice(0, 12);
     const result: Json = { sessionID: `t-${hex}`, session: "app", protocol: 1, version: "0.1.0" };
     if (this.options.approvals) result.approvals = this.options.approvals;
-    connection.send({ id: message.id, result });
-    connection.send({ type: "relay_status", watchers: this.options.watchers ?? [] });
+    const answer = () => {
+      connection.send({ id: message.id, result });
+      connection.send({ type: "relay_status", watchers: this.options.watchers ?? [] });
+    };
+    if (this.options.attachDelayMs) setTimeout(answer, this.options.attachDelayMs);
+    else answer();
   }
 }

@@ -1,0 +1,88 @@
+// Nothing a user sends is lost at a session switch (spec §11 traps 2 and 3): chat prompts wait
+// here, not in pi; `/new` drops what pi had queued and the chat is told which; `/resume` carries
+// it into the resumed conversation; what is still here is held and the chat is asked; and the
+// events of a run that goes on across `/fork` reach the daemon after the new attach.
+import assert from "node:assert/strict";
+import { test, type TestContext } from "node:test";
+import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+
+async function busyWithQueuedPrompts(t: TestContext) {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("slow: " + Array(60).fill("word").join(" "));
+  await daemon.waitFor((m) => m.type === "agent_start");
+  // A steer goes into the running pi at once; a follow-up waits here until pi is idle.
+  daemon.send({ type: "steer", id: "s", message: "steer for the old conversation" });
+  daemon.send({ type: "prompt", id: "f", message: "follow-up for the old conversation", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("s")).success, true);
+  assert.equal((await daemon.response("f")).success, true);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached"); // still the first attach
+  await sleep(100);
+  const steered = host.sentUserMessages.filter((m) => m.content === "steer for the old conversation");
+  assert.equal(steered.length, 1, "the steer went into pi");
+  assert.equal(host.sentUserMessages.some((m) => m.content === "follow-up for the old conversation"), false, "the follow-up waits here");
+  return { daemon, host };
+}
+
+/** The question about the held prompts, asked on the connection of the new attach. */
+async function heldQuestion(daemon: FakeDaemon) {
+  await daemon.waitFor(() => daemon.attaches.length >= 2, 5000, "the new attach");
+  const question = await daemon.waitFor((m) => m.type === "extension_ui_request" && m.options?.includes("Send"), 5000, "the question");
+  assert.equal(question.method, "select");
+  assert.deepEqual(question.options, ["Send", "Drop"]);
+  assert.equal(question.title, "1 chat prompt was waiting when the terminal switched to another conversation: send it to it?");
+  assert.match(question.message, /follow-up for the old conversation/);
+  const where = daemon.received.find((r) => r.message === question)!;
+  assert.equal(where.connection, daemon.attached, "asked in the new session");
+  return question;
+}
+
+test("/new: the chat hears which prompts pi dropped, is asked about the held ones, and Send runs them in the new conversation", async (t) => {
+  const { daemon, host } = await busyWithQueuedPrompts(t);
+  await host.newSession();
+  const dropped = await daemon.waitFor((m) => m.type === "prompts_dropped", 5000, "prompts_dropped");
+  assert.deepEqual(dropped, { type: "prompts_dropped", reason: "new", texts: ["steer for the old conversation"] });
+  const question = await heldQuestion(daemon);
+  daemon.send({ type: "extension_ui_response", id: question.id, value: "Send" });
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: follow-up for the old conversation", 5000);
+  const users = host.seen.filter((s) => s.saw === "user_message").map((s) => s.text);
+  assert.equal(users.includes("steer for the old conversation"), false, "pi dropped the steer at /new, as we said");
+});
+
+test("/resume: the prompts pi had are reported delivered there; Drop drops the held ones and says so", async (t) => {
+  const { daemon, host } = await busyWithQueuedPrompts(t);
+  await host.resume("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+  const delivered = await daemon.waitFor((m) => m.type === "prompts_delivered", 5000, "prompts_delivered");
+  assert.deepEqual(delivered, { type: "prompts_delivered", reason: "resume", texts: ["steer for the old conversation"] });
+  const question = await heldQuestion(daemon);
+  daemon.send({ type: "extension_ui_response", id: question.id, value: "Drop" });
+  const dropped = await daemon.waitFor((m) => m.type === "prompts_dropped", 5000, "prompts_dropped");
+  assert.deepEqual(dropped, { type: "prompts_dropped", reason: "answered", texts: ["follow-up for the old conversation"] });
+  await sleep(600);
+  assert.equal(host.sentUserMessages.some((m) => m.content === "follow-up for the old conversation"), false);
+});
+
+test("/fork during a run: the run's events between the switch and the new attach reach the daemon", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  const words = Array(40).fill("word").map((w, i) => `${w}${i}`);
+  host.type("slow: " + words.join(" "));
+  await daemon.waitFor((m) => m.type === "message_update", 5000, "the answer streaming");
+  daemon.options.attachDelayMs = 600; // several words stream between the switch and the new attach
+  await host.fork();
+  const end = await host.waitFor((s) => s.saw === "run_end", 15000);
+  assert.equal(end.text, "Echo: slow: " + words.join(" "), "pi's run went on across /fork (trap 3)");
+  await daemon.waitFor((m) => m.type === "agent_end", 5000, "agent_end");
+  assert.equal(daemon.attaches.length, 2, "the fork was attached");
+  const deltas = daemon.received
+    .filter((r) => r.message.type === "message_update" && typeof r.message.assistantMessageEvent?.delta === "string")
+    .map((r) => r.message.assistantMessageEvent.delta)
+    .join("");
+  assert.equal(deltas, end.text, "every delta reached the daemon, none dropped at the switch");
+  const afterFork = daemon.received.filter((r) => r.connection === daemon.attached).map((r) => r.message.type);
+  assert.ok(afterFork.includes("agent_end"), "the run ends in the fork's session");
+});
