@@ -21,11 +21,20 @@ final class HostedPi: Sendable {
     }
 
     static var host: String { RepoPaths.root + "/Tests/Fakes/pi-extension-host/host.ts" }
-    static var extensionFile: String { RepoPaths.root + "/extension/pi-relayd/index.ts" }
+    /// `PI_RELAYD_EXTENSION` names another copy: a trap's test is watched failing against the
+    /// extension as it was before its fix.
+    static var extensionFile: String {
+        if let file = ProcessInfo.processInfo.environment["PI_RELAYD_EXTENSION"], !file.isEmpty { return file }
+        return RepoPaths.root + "/extension/pi-relayd/index.ts"
+    }
 
     /// `alsoLoad`: more extension files, loaded after the relay's (another extension's tools
-    /// and commands beside ours, as pi loads several).
-    init(home: TestHome, name: String, cwd: String, sessionID: String, piVersion: String = "0.58.3", alsoLoad: [String] = []) throws {
+    /// and commands beside ours, as pi loads several). `arguments`: more of the host's options
+    /// (its README), e.g. `["--compaction-ms", "3000"]`.
+    init(
+        home: TestHome, name: String, cwd: String, sessionID: String, piVersion: String = "0.58.3", alsoLoad: [String] = [],
+        arguments: [String] = []
+    ) throws {
         let fifo = home.scratch + "/\(name).stdin"
         unlink(fifo)
         guard mkfifo(fifo, 0o600) == 0 else { throw SpawnedProcess.SpawnError(description: "mkfifo \(fifo)") }
@@ -37,7 +46,7 @@ final class HostedPi: Sendable {
         process = try SpawnedProcess(
             Self.node,
             [Self.host, "--extension", Self.extensionFile] + alsoLoad.flatMap { ["--extension", $0] }
-                + ["--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion],
+                + ["--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion] + arguments,
             environment: environment, stdoutPath: seenPath, stderrPath: home.scratch + "/\(name).stderr", stdinPath: fifo)
         home.adopt(process)
     }
