@@ -48,6 +48,8 @@ export interface HostOptions {
   compactionMs?: number;
   /** Tools that exist before any extension loads, besides pi's built-ins. */
   extraTools?: Json[];
+  /** Replaces settings.json's `retry.baseDelayMs` (pi's default 2000 ms), so back-offs are short. */
+  retryBaseDelayMs?: number;
 }
 
 export const DEFAULT_PI_VERSION = "0.58.3";
@@ -87,6 +89,11 @@ const BUSY_NO_BEHAVIOR =
   "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
 const BUSY_COLLISION =
   "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
+
+/** The fake model's retryable error: Anthropic's overloaded answer (HTTP 529). */
+const OVERLOADED = '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
+/** The fake model's context overflow, in Anthropic's words. */
+const TOO_LONG = "prompt is too long: 213462 tokens > 200000 maximum";
 
 const MODELS: Json[] = [
   model("anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5", true),
@@ -209,8 +216,10 @@ function hostContextOverflow(message: Json, contextWindow: number): boolean {
 }
 
 /** settings-manager.ts: global `<agentDir>/settings.json` (config.ts 187–195), project `<cwd>/.pi/settings.json` over it. */
-function piSettings(cwd: string): { retry: { enabled: boolean; maxRetries: number; baseDelayMs: number }; compactionEnabled: boolean } {
-  const agentDir = process.env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+function piSettings(cwd: string, hostAgentDir: string): { retry: { enabled: boolean; maxRetries: number; baseDelayMs: number }; compactionEnabled: boolean } {
+  // PI_CODING_AGENT_DIR moves the agent dir (§1.1); else the host's own stands in for ~/.pi/agent,
+  // so a tester's real settings never reach a test.
+  const agentDir = process.env.PI_CODING_AGENT_DIR || hostAgentDir;
   const read = (file: string): Json => {
     try {
       return JSON.parse(fs.readFileSync(file, "utf8")) ?? {};
@@ -226,6 +235,26 @@ function piSettings(cwd: string): { retry: { enabled: boolean; maxRetries: numbe
     retry: { enabled: retry.enabled ?? true, maxRetries: retry.maxRetries ?? 3, baseDelayMs: retry.baseDelayMs ?? 2000 },
     compactionEnabled: compaction.enabled ?? true,
   };
+}
+
+/**
+ * session-manager.ts buildSessionContext, for a branch: with a compaction, its summary, the kept
+ * messages from `firstKeptEntryId` up to it, then what came after; else every message.
+ */
+function buildContext(branch: Json[]): Json[] {
+  const compactionAt = branch.findLastIndex((entry) => entry.type === "compaction");
+  const messageOf = (entry: Json) =>
+    entry.type === "message"
+      ? entry.message
+      : entry.type === "custom_message"
+        ? { role: "custom", customType: entry.customType, content: entry.content, display: entry.display, details: entry.details, timestamp: Date.parse(entry.timestamp) }
+        : undefined;
+  if (compactionAt === -1) return branch.map(messageOf).filter(Boolean);
+  const compaction = branch[compactionAt];
+  const keptFrom = branch.findIndex((entry) => entry.id === compaction.firstKeptEntryId);
+  const kept = keptFrom === -1 || keptFrom > compactionAt ? [] : branch.slice(keptFrom, compactionAt);
+  const summary = { role: "compactionSummary", summary: compaction.summary, tokensBefore: compaction.tokensBefore, timestamp: Date.parse(compaction.timestamp) };
+  return [summary, ...[...kept, ...branch.slice(compactionAt + 1)].map(messageOf).filter(Boolean)];
 }
 
 /** The model a saved session last used: its last model_change or assistant message (buildSessionContext). */
@@ -316,6 +345,7 @@ export class PiHost extends EventEmitter {
   readonly streamDelayMs: number;
   readonly preRunDelayMs: number;
   readonly compactionMs: number;
+  readonly retryBaseDelayMs: number | undefined;
 
   sessionId: string;
   sessionFile: string;
@@ -382,6 +412,7 @@ export class PiHost extends EventEmitter {
     this.streamDelayMs = options.streamDelayMs ?? 5;
     this.preRunDelayMs = options.preRunDelayMs ?? 20;
     this.compactionMs = options.compactionMs ?? 50;
+    this.retryBaseDelayMs = options.retryBaseDelayMs;
     this.extraTools = options.extraTools ?? [];
     this.sessionId = options.sessionId ?? randomUUID();
     this.sessionFile = this.sessionFileFor(this.sessionId);
@@ -457,6 +488,7 @@ export class PiHost extends EventEmitter {
     // §11 trap 2: agent.reset() (AS 1314–1319) empties the agent's steer and follow-up queues, with no event.
     this.steering.length = 0;
     this.followUps.length = 0;
+    this.contextMessages.length = 0;
     const previousSessionFile = this.sessionFile;
     this.switchTo(randomUUID(), []);
     await this.dispatch("session_switch", { reason: "new", previousSessionFile });
@@ -473,6 +505,7 @@ export class PiHost extends EventEmitter {
     // still reach the extensions and its messages land in the forked session.
     const previousSessionFile = this.sessionFile;
     this.switchTo(randomUUID(), this.branch().map((entry) => ({ ...entry })));
+    // The agent's context is left as it is: the running loop keeps adding to it.
     await this.dispatch("session_fork", { previousSessionFile });
     this.show({ saw: "session", reason: "fork", sessionId: this.sessionId, sessionFile: this.sessionFile });
     return true;
@@ -492,6 +525,7 @@ export class PiHost extends EventEmitter {
     for (const queued of [...this.steering, ...this.followUps]) this.copiesCleared.add(queued);
     const previousSessionFile = this.sessionFile;
     this.switchTo(found?.id ?? target, found?.entries ?? [], found?.file);
+    this.rebuildContext();
     // §11 trap 15: session_switch fires before the resumed model is installed (AS 2586–2625).
     await this.dispatch("session_switch", { reason: "resume", previousSessionFile });
     const saved = options.model ?? savedModel(this.entries);
@@ -654,6 +688,26 @@ export class PiHost extends EventEmitter {
     else this.runAbort?.abort();
   }
 
+  /** pi started without a model, or lost it (§11 trap 6: "No model selected."). */
+  removeModel(): void {
+    this.model = undefined;
+  }
+
+  /** `/logout PROVIDER`: its credentials are gone (trap 6: "No API key found for …"). */
+  logout(provider: string): void {
+    this.credentials.delete(provider);
+  }
+
+  /** The provider's OAuth login expired and cannot refresh (trap 6: "Authentication failed for …"). */
+  expireLogin(provider: string): void {
+    this.credentials.set(provider, "expired");
+  }
+
+  /** `/login PROVIDER`: an API key, or an OAuth login. */
+  login(provider: string, kind: "key" | "oauth" = "key"): void {
+    this.credentials.set(provider, kind);
+  }
+
   /** Whether pi would find an API key for the provider (an expired OAuth login has none). */
   hasKey(provider: string): boolean {
     const credential = this.credentials.get(provider);
@@ -807,7 +861,7 @@ export class PiHost extends EventEmitter {
       },
       async setModel(target: Json) {
         if (!host.runtimeReady) throw new Error(NOT_INITIALIZED);
-        if (target?.provider === "nokey") return false;
+        if (!host.hasKey(target?.provider)) return false; // pi: false when no API key (§2)
         return host.selectModel(target.provider, target.id);
       },
       getThinkingLevel() {
@@ -899,8 +953,14 @@ export class PiHost extends EventEmitter {
       sessionManager: this.sessionManager(),
       modelRegistry: {
         getAll: () => MODELS,
-        getAvailable: () => MODELS.filter((m) => m.provider !== "nokey"),
+        getAvailable: () => MODELS.filter((m) => host.hasKey(m.provider)),
         find: (provider: string, id: string) => MODELS.find((m) => m.provider === provider && m.id === id),
+        // §11 trap 6: what prompt() checks, async as pi's; undefined for no key or an expired login.
+        getApiKey: async (target: Json) => (host.hasKey(target?.provider) ? `fake-key-${target.provider}` : undefined),
+        getApiKeyForProvider: async (provider: string) => (host.hasKey(provider) ? `fake-key-${provider}` : undefined),
+        isUsingOAuth: (target: Json) => ["oauth", "expired"].includes(host.credentials.get(target?.provider) ?? ""),
+        refresh: () => undefined,
+        getError: () => undefined,
       },
       get model() {
         return host.model;
@@ -1086,7 +1146,20 @@ export class PiHost extends EventEmitter {
       else throw new Error(BUSY_NO_BEHAVIOR);
       return;
     }
-    if (!this.model) throw new Error("No model selected");
+    // §11 trap 6: the pre-run checks' failures, in pi's words (AS 921–945); `input` has fired,
+    // agent_start never comes. A sendUserMessage's failure becomes an extension error.
+    const providersDoc = path.join(this.packageDir, "docs", "providers.md");
+    if (!this.model) {
+      throw new Error(`No model selected.\n\nUse /login or set an API key environment variable. See ${providersDoc}\n\nThen use /model to select a model.`);
+    }
+    if (!this.hasKey(this.model.provider)) {
+      if (this.credentials.has(this.model.provider)) {
+        throw new Error(
+          `Authentication failed for "${this.model.provider}". Credentials may have expired or network is unavailable. Run '/login ${this.model.provider}' to re-authenticate.`,
+        );
+      }
+      throw new Error(`No API key found for ${this.model.provider}.\n\nUse /login or set an API key environment variable. See ${providersDoc}`);
+    }
     await sleep(this.preRunDelayMs);
     await this.dispatch("before_agent_start", { prompt: current.text, images: current.images, systemPrompt: "" });
     if (this.streaming) throw new Error(BUSY_COLLISION);
@@ -1226,12 +1299,17 @@ export class PiHost extends EventEmitter {
         signal: new AbortController().signal,
       });
       if (results.some((r: any) => r?.cancel === true)) throw new Error("Compaction cancelled");
+      // An extension may bring its own summary (§8.2): no LLM call then.
+      const given = (results as Json[]).find((r) => r?.compaction)?.compaction;
       // The summary's LLM call; pi shows "Compacting…" in the terminal meanwhile (spec §11 trap 7).
       this.show({ saw: "compacting", auto });
-      await sleep(this.compactionMs);
-      const result = { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
-      this.appendEntry({ type: "compaction", ...result });
-      await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: false });
+      if (!given) await sleep(this.compactionMs);
+      const result = given ?? { summary: "The fake host's summary.", firstKeptEntryId: messages.at(-1)!.id, tokensBefore: 1234 };
+      this.appendEntry({ type: "compaction", ...result, fromHook: Boolean(given) });
+      // AS 1685–1689: the agent's context becomes the summary plus the kept messages; a run that
+      // started meanwhile, unseen, loses what it had added (§11 trap 7).
+      this.rebuildContext();
+      await this.dispatch("session_compact", { compactionEntry: this.entries.at(-1), fromExtension: Boolean(given) });
       outcome = "done";
       return result;
     } catch (error) {
@@ -1277,7 +1355,8 @@ export class PiHost extends EventEmitter {
    */
   private async afterAgentEnd(last: Json | undefined): Promise<void> {
     if (!last || this.shutDown) return;
-    const settings = piSettings(this.cwd);
+    const settings = piSettings(this.cwd, this.agentDir);
+    if (this.retryBaseDelayMs !== undefined) settings.retry.baseDelayMs = this.retryBaseDelayMs;
     const contextWindow = this.model?.contextWindow ?? 0;
     if (last.stopReason === "error" && last.errorMessage && !hostContextOverflow(last, contextWindow) && HOST_RETRYABLE.test(last.errorMessage)) {
       if (settings.retry.enabled) {
@@ -1297,6 +1376,7 @@ export class PiHost extends EventEmitter {
             this.show({ saw: "retry_cancelled" });
             return;
           }
+          this.dropFailedAnswer();
           this.continueRun();
           return;
         }
@@ -1308,7 +1388,9 @@ export class PiHost extends EventEmitter {
       this.overflowTried = true;
       this.show({ saw: "overflow_compaction" });
       try {
+        this.dropFailedAnswer();
         await this.compactNow(undefined, true);
+        this.dropFailedAnswer();
       } catch (error) {
         this.show({ saw: "error", message: `Context overflow recovery failed: ${errorText(error)}` });
         return;
@@ -1320,8 +1402,38 @@ export class PiHost extends EventEmitter {
   /** `agent.continue()`: a run with no user message; a second start fails without a word (trap 7). */
   private continueRun(): void {
     if (this.streaming || this.shutDown) return;
+    // agent.ts 434–456: from an assistant message only queued messages can continue; else it
+    // throws, and pi's .catch(() => {}) swallows it (§11 trap 7).
+    let first: QueuedMessage | undefined;
+    if (this.contextMessages.at(-1)?.role === "assistant") {
+      first = this.steering.length > 0 ? this.steering.shift() : this.followUps.shift();
+      if (!first) return;
+    } else if (this.contextMessages.length === 0) {
+      return;
+    }
     this.streaming = true;
-    this.runDone = this.run(undefined);
+    this.runDone = this.run(first);
+  }
+
+  /**
+   * The agent's context (pi's `agent.state.messages`, what RPC get_state counts as messageCount):
+   * every message a run emitted, whether anyone listened or not; rebuilt from the session at a
+   * compaction, /resume and /fork (session-manager.ts buildSessionContext), emptied by /new.
+   */
+  readonly contextMessages: Json[] = [];
+
+  get messageCount(): number {
+    return this.contextMessages.length;
+  }
+
+  private rebuildContext(): void {
+    this.contextMessages.splice(0, this.contextMessages.length, ...buildContext(this.branch()));
+  }
+
+  /** pi drops a failed answer from the context before it retries or continues (AS 2370–2373, 1760–1763). */
+  private dropFailedAnswer(): void {
+    const last = this.contextMessages.at(-1);
+    if (last?.role === "assistant" && last.stopReason === "error") this.contextMessages.pop();
   }
 
   // ----- the simulated agent
@@ -1335,6 +1447,9 @@ export class PiHost extends EventEmitter {
     this.runAbort = abort;
     const runMessages: Json[] = [];
     let pending: QueuedMessage[] = first ? [first] : [];
+    // agent-loop.ts runLoop: a steering poll before the first LLM call (one at a time), so a steer
+    // the agent kept across /resume arrives right after the next prompt (§11 trap 2).
+    if (first && this.steering.length > 0) pending.push(this.steering.shift()!);
     let lastText = "";
     let turnIndex = 0;
     let planText = first?.text ?? this.lastPromptText; // a continuation answers the same prompt
@@ -1343,6 +1458,13 @@ export class PiHost extends EventEmitter {
       this.lastPromptText = first.text;
       const fail = /^fail:\s*(\d+)\s*x\s*(.+)$/s.exec(first.text);
       this.failing = fail ? { left: Number(fail[1]), message: fail[2] } : undefined;
+      // §11 trap 4: `flaky: N TEXT` fails N times with Anthropic's retryable 529 overloaded_error;
+      // `overflow: TEXT` once with a context overflow; `fail: MESSAGE` once with that error.
+      const flaky = /^flaky:\s*(\d+)\s/.exec(first.text);
+      if (flaky) this.failing = { left: Number(flaky[1]), message: OVERLOADED };
+      if (/^overflow:/.test(first.text)) this.failing = { left: 1, message: TOO_LONG };
+      const once = /^fail:\s*(.+)$/s.exec(first.text);
+      if (!fail && once) this.failing = { left: 1, message: once[1] };
     }
     this.runTools.push(this.activeNames()); // the run's own copy (agent.ts 522–526)
     this.queueEvent("agent_start", {});
@@ -1352,6 +1474,7 @@ export class PiHost extends EventEmitter {
         for (const queued of pending) {
           const user = userMessage(queued.text, queued.images);
           runMessages.push(user);
+          this.contextMessages.push(user);
           this.queueEvent("message_start", { message: user }, () =>
             this.show({ saw: "user_message", text: queued.text, source: queued.source, images: imageSights(queued.images) }),
           );
@@ -1368,6 +1491,7 @@ export class PiHost extends EventEmitter {
           this.retryAttempt = 0; // AS 478–495: an answer ends a retry
         }
         runMessages.push(assistant);
+        this.contextMessages.push(assistant);
         lastText = textOf(assistant) || lastText;
         if (assistant.stopReason === "toolUse") {
           this.skipBatch = false;
@@ -1375,6 +1499,7 @@ export class PiHost extends EventEmitter {
             const result = await this.executeTool(block, abort.signal);
             toolResults.push(result);
             runMessages.push(result);
+            this.contextMessages.push(result);
           }
           this.skipBatch = false;
           this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
@@ -1606,6 +1731,8 @@ interface ScriptOptions {
   sessionId?: string;
   piVersion?: string | null;
   compactionMs?: number;
+  retryBaseDelayMs?: number;
+  preRunDelayMs?: number;
 }
 
 function parseArguments(argv: string[]): ScriptOptions {
@@ -1633,6 +1760,14 @@ function parseArguments(argv: string[]): ScriptOptions {
         options.compactionMs = Number(value);
         index++;
         break;
+      case "--retry-base-delay-ms":
+        options.retryBaseDelayMs = Number(value);
+        index++;
+        break;
+      case "--pre-run-delay-ms":
+        options.preRunDelayMs = Number(value);
+        index++;
+        break;
       default:
         throw new Error(`unknown argument ${argv[index]}`);
     }
@@ -1658,7 +1793,7 @@ async function runScripted(): Promise<void> {
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
 
-  const host = await PiHost.create({ cwd: options.cwd, sessionId: options.sessionId, piVersion: options.piVersion, compactionMs: options.compactionMs });
+  const host = await PiHost.create({ cwd: options.cwd, sessionId: options.sessionId, piVersion: options.piVersion, compactionMs: options.compactionMs, retryBaseDelayMs: options.retryBaseDelayMs, preRunDelayMs: options.preRunDelayMs });
   host.on("saw", write);
   for (const file of options.extensions) await host.load(file);
   await host.start();
@@ -1720,6 +1855,18 @@ async function handleScriptCommand(host: PiHost, command: Json, write: (saw: Saw
       break;
     case "reload":
       await host.reload();
+      break;
+    case "nomodel":
+      host.removeModel();
+      break;
+    case "logout":
+      host.logout(String(command.provider));
+      break;
+    case "expire":
+      host.expireLogin(String(command.provider));
+      break;
+    case "login":
+      host.login(String(command.provider), command.oauth ? "oauth" : "key");
       break;
     case "resume":
       await host.resume(String(command.session ?? ""), command.model ? { model: command.model } : {});
