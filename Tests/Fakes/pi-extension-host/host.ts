@@ -90,6 +90,8 @@ const BUSY_NO_BEHAVIOR =
 const BUSY_COLLISION =
   "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
 
+/** What pi answers for a call a queued steer skipped (agent-loop.ts skipToolCall). */
+const SKIPPED = "Skipped due to queued user message.";
 /** The fake model's retryable error: Anthropic's overloaded answer (HTTP 529). */
 const OVERLOADED = '529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}';
 /** The fake model's context overflow, in Anthropic's words. */
@@ -141,25 +143,140 @@ function imageSights(images: Json[] | undefined): Json[] {
   return (images ?? []).map((image) => ({ mimeType: image.mimeType, bytes: Buffer.from(String(image.data ?? ""), "base64").length }));
 }
 
+// -------------------------------------------------------------------------------------------------
+// pi's built-in tools (§6, §11 trap 13)
+
+/** Where a built-in tool reports what it opened. */
+interface ToolSink {
+  cwd: string;
+  opened(tool: string, file: string): void;
+}
+
+/** Inside the session's folder: the fake only touches files there, never the tester's own. */
+function insideFolder(file: string, cwd: string): boolean {
+  const relative = path.relative(path.resolve(cwd), path.resolve(file));
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function errorResult(text: string): Json {
+  return { content: [{ type: "text", text }], details: {} };
+}
+
+function textResult(text: string, file?: string): Json {
+  return { content: [{ type: "text", text }], details: file === undefined ? {} : { opened: file } };
+}
+
+/** `find`'s glob (`*`, `**`, `?`) as a RegExp on a relative path. */
+function globRegExp(glob: string): RegExp {
+  let pattern = "";
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index];
+    if (char === "*" && glob[index + 1] === "*") {
+      pattern += ".*";
+      index++;
+      if (glob[index + 1] === "/") index++;
+    } else if (char === "*") pattern += "[^/]*";
+    else if (char === "?") pattern += "[^/]";
+    else pattern += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`(^|/)${pattern}$`);
+}
+
+/** Every file under `root` (relative paths), skipping .git and node_modules as fd and rg do. */
+function walk(root: string): string[] {
+  const found: string[] = [];
+  const visit = (folder: string, prefix: string) => {
+    for (const name of fs.readdirSync(folder).sort()) {
+      if (name === ".git" || name === "node_modules") continue;
+      const full = path.join(folder, name);
+      const stat = fs.statSync(full, { throwIfNoEntry: false });
+      if (stat?.isDirectory()) visit(full, `${prefix}${name}/`);
+      else if (stat) found.push(`${prefix}${name}`);
+    }
+  };
+  visit(root, "");
+  return found;
+}
+
 /**
- * pi's built-in tools with their argument names (bash: command; read, write, edit: path; grep,
- * find, ls: an optional path), that touch nothing: they say what they would have done, so gates
- * can be tested without a shell. The path-taking ones resolve their path as pi does (below) and
- * record it in `opened`, with `details.opened`.
+ * pi's built-in tools with their argument names: read {path, offset?, limit?}, write {path,
+ * content}, edit {path, oldText, newText}, grep {pattern, path?, glob?, ignoreCase?, literal?},
+ * find {pattern, path?}, ls {path?}, bash {command}. Each resolves its path as pi does, after
+ * tool_call saw the model's string (§11 trap 13), and says which file it opened. Inside the
+ * session's folder they really read, list, search and write; outside it they only say what they
+ * would have done, so a test never touches the tester's files. bash never runs anything.
  */
-function builtinTool(name: string, cwd: string, opened: { tool: string; path: string }[]): Json {
+function builtinTool(name: string, sink: ToolSink): Json {
   return {
     name,
     description: `pi's ${name} tool`,
     parameters: { type: "object" },
     async execute(_id: string, params: Json) {
-      const what = name === "bash" ? `ran ${params.command}` : `${name} ${params.path}`;
-      const file = name === "bash" ? undefined : piToolPath(name, params, cwd);
-      if (file !== undefined) opened.push({ tool: name, path: file });
-      return { content: [{ type: "text", text: what }], details: file === undefined ? {} : { opened: file } };
+      if (name === "bash") return textResult(`ran ${params.command}`);
+      const file = piToolPath(name, params, sink.cwd)!;
+      sink.opened(name, file);
+      if (!insideFolder(file, sink.cwd)) return textResult(`${name} ${params.path}`, file);
+      switch (name) {
+        case "read": {
+          const stat = fs.statSync(file, { throwIfNoEntry: false });
+          if (!stat) throw new Error(`ENOENT: no such file or directory, access '${file}'`);
+          if (stat.isDirectory()) throw new Error(`EISDIR: illegal operation on a directory, read`);
+          let lines = fs.readFileSync(file, "utf8").split("\n");
+          const from = Math.max(Number(params.offset ?? 1), 1) - 1;
+          lines = lines.slice(from, params.limit === undefined ? undefined : from + Number(params.limit));
+          return textResult(lines.join("\n"), file);
+        }
+        case "write": {
+          const content = String(params.content ?? "");
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, content);
+          return textResult(`Successfully wrote ${Buffer.byteLength(content)} bytes to ${params.path}`, file);
+        }
+        case "edit": {
+          if (!fs.existsSync(file)) throw new Error(`File not found: ${params.path}`);
+          const text = fs.readFileSync(file, "utf8");
+          const oldText = String(params.oldText ?? "");
+          const count = oldText === "" ? 0 : text.split(oldText).length - 1;
+          if (count === 0) throw new Error(`Could not find the exact text in ${params.path}. The old text must match exactly including all whitespace and newlines.`);
+          if (count > 1) throw new Error(`Found ${count} occurrences of the text in ${params.path}. The text must be unique. Please provide more context to make it unique.`);
+          fs.writeFileSync(file, text.replace(oldText, () => String(params.newText ?? "")));
+          return textResult(`Successfully replaced text in ${params.path}.`, file);
+        }
+        case "ls": {
+          if (!fs.existsSync(file)) throw new Error(`Path not found: ${file}`);
+          const names = fs.readdirSync(file).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+          const shown = names.map((entry) => (fs.statSync(path.join(file, entry), { throwIfNoEntry: false })?.isDirectory() ? `${entry}/` : entry));
+          return textResult(shown.length === 0 ? "(empty directory)" : shown.join("\n"), file);
+        }
+        case "find": {
+          if (!fs.existsSync(file)) throw new Error(`Path not found: ${file}`);
+          const match = globRegExp(String(params.pattern ?? "*"));
+          const hits = walk(file).filter((relative) => match.test(relative));
+          return textResult(hits.length === 0 ? "No files found matching pattern" : hits.join("\n"), file);
+        }
+        case "grep": {
+          if (!fs.existsSync(file)) throw new Error(`Path not found: ${file}`);
+          const source = params.literal ? String(params.pattern).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : String(params.pattern);
+          const pattern = new RegExp(source, params.ignoreCase ? "i" : "");
+          const single = fs.statSync(file).isFile();
+          const files = single ? [path.basename(file)] : walk(file);
+          const filter = params.glob ? globRegExp(String(params.glob)) : undefined;
+          const hits: string[] = [];
+          for (const relative of files) {
+            if (filter && !filter.test(relative)) continue;
+            const full = single ? file : path.join(file, relative);
+            fs.readFileSync(full, "utf8").split("\n").forEach((line, index) => {
+              if (pattern.test(line)) hits.push(`${relative}:${index + 1}: ${line}`);
+            });
+          }
+          return textResult(hits.length === 0 ? "No matches found" : hits.join("\n"), file);
+        }
+      }
+      return textResult(`${name} ${params.path}`, file);
     },
   };
 }
+
 
 // pi's path handling inside its built-in tools, after tool_call saw the model's string (spec §11
 // trap 13): pi 0.58.3's core/tools/path-utils.ts, step by step (line numbers are that file's).
@@ -325,6 +442,8 @@ interface Dialog {
 interface Plan {
   text?: string;
   toolCall?: { name: string; arguments: Json };
+  /** Several calls in one assistant message (`batch:`): a parallel batch (§6, §11 trap 11). */
+  toolCalls?: { name: string; arguments: Json }[];
 }
 
 let loadCounter = 0;
@@ -336,6 +455,19 @@ export class PiHost extends EventEmitter {
   readonly errors: Json[] = [];
   /** The paths pi's built-in tools opened, in order, resolved as pi does (spec §11 trap 13). */
   readonly opened: { tool: string; path: string }[] = [];
+  /** The absolute paths the built-in tools opened, in order (§11 trap 13). */
+  get openedPaths(): string[] {
+    return this.opened.map((o) => o.path);
+  }
+  /** Every tool that really executed: approved calls, also after an abort (§11 trap 12). */
+  readonly executedTools: { tool: string; toolCallId: string; args: Json; aborted: boolean }[] = [];
+  private readonly toolSink: ToolSink = {
+    cwd: "",
+    opened: (tool, file) => {
+      this.opened.push({ tool, path: file });
+      this.show({ saw: "tool_opened", tool, path: file });
+    },
+  };
   /** Every pi.sendUserMessage call, as made. */
   readonly sentUserMessages: { content: unknown; options: Json | undefined; streaming: boolean }[] = [];
 
@@ -358,8 +490,6 @@ export class PiHost extends EventEmitter {
   private runtimeReady = false;
   private streaming = false;
   private runAbort: AbortController | undefined;
-  /** A steer was found at a preflight poll: the rest of the message's calls are skipped (trap 11). */
-  private skipBatch = false;
   private runDone: Promise<void> = Promise.resolve();
   private readonly steering: QueuedMessage[] = [];
   private readonly followUps: QueuedMessage[] = [];
@@ -414,6 +544,7 @@ export class PiHost extends EventEmitter {
     this.compactionMs = options.compactionMs ?? 50;
     this.retryBaseDelayMs = options.retryBaseDelayMs;
     this.extraTools = options.extraTools ?? [];
+    this.toolSink.cwd = this.cwd;
     this.sessionId = options.sessionId ?? randomUUID();
     this.sessionFile = this.sessionFileFor(this.sessionId);
     // pi's npm install runs <package>/dist/cli.js: process.argv[1] says where pi is.
@@ -910,7 +1041,7 @@ export class PiHost extends EventEmitter {
   }
 
   private allTools(): Json[] {
-    const tools: Json[] = BUILTIN_TOOLS.map((name) => builtinTool(name, this.cwd, this.opened));
+    const tools: Json[] = BUILTIN_TOOLS.map((name) => builtinTool(name, this.toolSink));
     tools.push(...this.extraTools, this.workTool());
     const names = new Set(tools.map((t) => t.name));
     for (const extension of this.extensions) {
@@ -1467,6 +1598,9 @@ export class PiHost extends EventEmitter {
       if (!fail && once) this.failing = { left: 1, message: once[1] };
     }
     this.runTools.push(this.activeNames()); // the run's own copy (agent.ts 522–526)
+    // §11 trap 14: the tool objects themselves are copied at the start; setActiveTools or a
+    // registerTool later in the run does not change what this run can call.
+    const runToolList = this.allTools().filter((t) => this.isActive(t.name));
     this.queueEvent("agent_start", {});
     try {
       while (true) {
@@ -1494,17 +1628,16 @@ export class PiHost extends EventEmitter {
         this.contextMessages.push(assistant);
         lastText = textOf(assistant) || lastText;
         if (assistant.stopReason === "toolUse") {
-          this.skipBatch = false;
-          for (const block of assistant.content.filter((b: Json) => b.type === "toolCall")) {
-            const result = await this.executeTool(block, abort.signal);
+          const calls = assistant.content.filter((b: Json) => b.type === "toolCall");
+          const batch = await this.executeBatch(calls, runToolList, abort.signal);
+          for (const result of batch.results) {
             toolResults.push(result);
             runMessages.push(result);
             this.contextMessages.push(result);
           }
-          this.skipBatch = false;
           this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
           turnIndex++;
-          pending = this.steering.splice(0);
+          pending = [...batch.steering, ...this.steering.splice(0)];
           planText = "";
           continue;
         }
@@ -1543,6 +1676,12 @@ export class PiHost extends EventEmitter {
    */
   private plan(prompt: string, messages: Json[]): Plan {
     const last = messages.at(-1);
+    const trailing = messages.slice(messages.findLastIndex((m) => m.role !== "toolResult") + 1);
+    if (trailing.length > 1) {
+      // A batch's answer: each call's last line (or its error), in source order.
+      const lines = trailing.map((m) => (m.isError ? `failed: ${textOf(m)}` : textOf(m).trim().split("\n").at(-1)));
+      return { text: `Done: ${lines.join(" | ")}` };
+    }
     if (last?.role === "toolResult") {
       const text = textOf(last);
       if (last.isError) return { text: last.toolName === "ask_user" ? `The question failed: ${text}` : `The tool failed: ${text}` };
@@ -1556,6 +1695,15 @@ export class PiHost extends EventEmitter {
       if (options.length > 0) args.options = options;
       if (ask[1]) args.multiline = true;
       return { toolCall: { name: "ask_user", arguments: args } };
+    }
+    // `batch: TOOL {JSON} ;; TOOL {JSON}`: one assistant message with several tool calls.
+    const batch = /^batch:\s*(.+)$/s.exec(prompt);
+    if (batch) {
+      const toolCalls = batch[1].split(";;").map((part) => {
+        const one = /^\s*(\S+)\s*(\{.*\})?\s*$/s.exec(part);
+        return { name: one?.[1] ?? part.trim(), arguments: one?.[2] ? JSON.parse(one[2]) : {} };
+      });
+      return { toolCalls };
     }
     const call = /^call:\s*(\S+)\s*(\{.*\})?$/s.exec(prompt);
     if (call) return { toolCall: { name: call[1], arguments: call[2] ? JSON.parse(call[2]) : {} } };
@@ -1578,7 +1726,9 @@ export class PiHost extends EventEmitter {
     };
     this.queueEvent("message_start", { message: partial() });
     const slow = plan.text?.startsWith("Echo: slow:") ?? false;
-    let stopReason = plan.toolCall ? "toolUse" : "stop";
+    const calls = plan.toolCalls ?? (plan.toolCall ? [plan.toolCall] : []);
+    let stopReason = calls.length > 0 ? "toolUse" : "stop";
+    if (signal.aborted) stopReason = "aborted";
     if (plan.text !== undefined) {
       content.push({ type: "text", text: "" });
       update({ type: "text_start", contentIndex: 0 });
@@ -1594,71 +1744,115 @@ export class PiHost extends EventEmitter {
       }
       if (stopReason !== "aborted") update({ type: "text_end", contentIndex: 0, content: content[0].text });
     }
-    if (plan.toolCall && stopReason !== "aborted") {
+    for (const planned of stopReason === "aborted" ? [] : calls) {
       const index = content.length;
-      const toolCall = { type: "toolCall", id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 20)}`, name: plan.toolCall.name, arguments: {} };
+      const toolCall = { type: "toolCall", id: `toolu_${randomUUID().replace(/-/g, "").slice(0, 20)}`, name: planned.name, arguments: {} };
       content.push(toolCall);
       update({ type: "toolcall_start", contentIndex: index });
-      const json = JSON.stringify(plan.toolCall.arguments);
+      const json = JSON.stringify(planned.arguments);
       for (let at = 0; at < json.length; at += 16) {
         await sleep(this.streamDelayMs);
         update({ type: "toolcall_delta", contentIndex: index, delta: json.slice(at, at + 16) });
       }
-      toolCall.arguments = plan.toolCall.arguments;
+      toolCall.arguments = planned.arguments;
       update({ type: "toolcall_end", contentIndex: index, toolCall: structuredClone(toolCall) });
-      if (signal.aborted) stopReason = "aborted";
+      if (signal.aborted) {
+        stopReason = "aborted";
+        break;
+      }
     }
     const final = assistantMessage(content, stopReason, this.model);
     this.queueEvent("message_end", { message: final }, () => this.persist(final));
     return final;
   }
 
-  /** tool_execution_start, the tool_call preflight (after the queue drains), execute, the end. */
-  private async executeTool(call: Json, signal: AbortSignal): Promise<Json> {
-    const { id: toolCallId, name: toolName, arguments: args } = call;
-    this.queueEvent("tool_execution_start", { toolCallId, toolName, args });
-    const tool = this.allTools().find((t) => t.name === toolName);
-    let result: Json = { content: [], details: {} };
-    let isError = false;
-    const fail = (text: string) => {
-      result = { content: [{ type: "text", text }], details: {} };
-      isError = true;
-    };
-    if (!tool || typeof tool.execute !== "function" || !this.isActive(toolName)) {
-      fail(`Tool ${toolName} not found`);
-    } else {
-      await this.eventChain;
-      let blocked: string | undefined;
-      try {
-        for (const outcome of (await this.dispatchStrict("tool_call", { toolCallId, toolName, input: args })) as Json[]) {
-          if (outcome?.block) {
-            blocked = outcome.reason ?? "Tool execution was blocked";
-            break;
-          }
+  /**
+   * pi's parallel tool execution (§6, §11 trap 11; agent-loop.ts 413–485): for each call in
+   * source order, tool_execution_start, the tool_call preflight (awaited, after the event queue
+   * drains), then a steering poll. A steer found at any poll answers every call already approved
+   * and every later one with "Skipped due to queued user message." without running it; else the
+   * approved calls execute together after the last preflight, their results emitted in source
+   * order. A blocked or unknown call is answered at once, at its preflight.
+   */
+  private async executeBatch(calls: Json[], tools: Json[], signal: AbortSignal): Promise<{ results: Json[]; steering: QueuedMessage[] }> {
+    const results: Json[] = [];
+    const approved: { call: Json; tool: Json }[] = [];
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index];
+      this.queueEvent("tool_execution_start", { toolCallId: call.id, toolName: call.name, args: call.arguments });
+      const preflight = await this.preflight(call, tools);
+      if (preflight.blocked !== undefined) results.push(this.toolOutcome(call, errorResult(preflight.blocked), true));
+      else approved.push({ call, tool: preflight.tool! });
+      if (this.steering.length > 0) {
+        // §11 trap 11: the poll dequeues the steer for the next turn (one at a time).
+        const steering = [this.steering.shift()!];
+        for (const { call: skipped } of approved) results.push(this.toolOutcome(skipped, errorResult(SKIPPED), true));
+        for (const later of calls.slice(index + 1)) {
+          this.queueEvent("tool_execution_start", { toolCallId: later.id, toolName: later.name, args: later.arguments });
+          results.push(this.toolOutcome(later, errorResult(SKIPPED), true));
         }
-      } catch (error) {
-        blocked = errorText(error);
-      }
-      // pi polls the steering queue after each call's preflight; a steer found there skips this
-      // call, approved or not, and every later one of the message (spec §11 trap 11,
-      // agent-loop.ts 441–453). One call per message here, so "later ones" is the skip flag.
-      if (blocked === undefined && (this.steering.length > 0 || this.skipBatch)) {
-        this.skipBatch = true;
-        blocked = "Skipped due to queued user message.";
-      }
-      if (blocked !== undefined) {
-        fail(blocked);
-      } else {
-        try {
-          const onUpdate = (partialResult: Json) =>
-            this.queueEvent("tool_execution_update", { toolCallId, toolName, args, partialResult });
-          const returned = await tool.execute(toolCallId, args, signal, onUpdate, this.context());
-          result = { content: returned?.content ?? [], details: returned?.details };
-        } catch (error) {
-          fail(errorText(error));
-        }
+        return { results, steering };
       }
     }
+    // A steer that arrives while these run waits for all of them and skips none.
+    const running = approved.map(({ call, tool }) => this.executeOne(call, tool, signal));
+    for (let index = 0; index < approved.length; index++) {
+      const executed = await running[index];
+      results.push(await this.finalizeTool(approved[index].call, executed));
+    }
+    return { results, steering: [] };
+  }
+
+  /**
+   * Validation and the tool_call preflight. §11 trap 12: the handlers get no abort signal, and an
+   * abort meanwhile does not end them; a call approved after the abort still runs.
+   */
+  private async preflight(call: Json, tools: Json[]): Promise<{ tool?: Json; blocked?: string }> {
+    const tool = tools.find((t) => t.name === call.name);
+    if (!tool || typeof tool.execute !== "function") return { blocked: `Tool ${call.name} not found` };
+    await this.eventChain; // pi waits for the event queue to drain (§8.2)
+    try {
+      for (const outcome of (await this.dispatchStrict("tool_call", { toolCallId: call.id, toolName: call.name, input: call.arguments })) as Json[]) {
+        if (outcome?.block) return { blocked: outcome.reason ?? "Tool execution was blocked" };
+      }
+    } catch (error) {
+      return { blocked: errorText(error) };
+    }
+    return { tool };
+  }
+
+  private async executeOne(call: Json, tool: Json, signal: AbortSignal): Promise<{ result: Json; isError: boolean }> {
+    this.executedTools.push({ tool: call.name, toolCallId: call.id, args: call.arguments, aborted: signal.aborted });
+    try {
+      const onUpdate = (partialResult: Json) =>
+        this.queueEvent("tool_execution_update", { toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+      const returned = await tool.execute(call.id, call.arguments, signal, onUpdate, this.context());
+      return { result: { content: returned?.content ?? [], details: returned?.details }, isError: false };
+    } catch (error) {
+      return { result: errorResult(errorText(error)), isError: true };
+    }
+  }
+
+  /**
+   * tool_result (§8.2): only for tools that executed; a failed tool's details are undefined and
+   * its patches ignored; for the rest content/details patches chain and an isError patch is dropped.
+   */
+  private async finalizeTool(call: Json, executed: { result: Json; isError: boolean }): Promise<Json> {
+    let { result } = executed;
+    const { isError } = executed;
+    const event: Json = { toolCallId: call.id, toolName: call.name, input: call.arguments, content: result.content, details: isError ? undefined : result.details, isError };
+    for (const patch of (await this.dispatch("tool_result", event)) as Json[]) {
+      if (isError || !patch) continue;
+      result = { content: patch.content ?? result.content, details: patch.details ?? result.details };
+      event.content = result.content;
+      event.details = result.details;
+    }
+    return this.toolOutcome(call, result, isError);
+  }
+
+  /** tool_execution_end and the toolResult message. */
+  private toolOutcome(call: Json, result: Json, isError: boolean): Json {
+    const { id: toolCallId, name: toolName } = call;
     this.queueEvent("tool_execution_end", { toolCallId, toolName, result, isError });
     const message = { role: "toolResult", toolCallId, toolName, content: result.content, details: result.details, isError, timestamp: Date.now() };
     this.queueEvent("message_start", { message });
