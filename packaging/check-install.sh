@@ -47,7 +47,7 @@ $libraries"; fi
         if printf '%s\n' "$libraries" | grep -q 'not found'; then fail "$exe misses libraries:
 $libraries"; fi
     done
-    for f in share/pi-relayd/pi-relayd.ts share/man/man1/pi-relayd.1 share/bash-completion/completions/pi-relayd \
+    for f in share/pi-relayd/pi-relayd/index.ts share/pi-relayd/pi-relayd/version.ts share/man/man1/pi-relayd.1 share/bash-completion/completions/pi-relayd \
         share/zsh/site-functions/_pi-relayd share/fish/vendor_completions.d/pi-relayd.fish; do
         [ -s "$root/$f" ] || fail "$root/$f is missing or empty"
     done
@@ -65,8 +65,19 @@ $libraries"; fi
     rm -rf "$work/path" && mkdir -p "$work/path" && ln -s "$root/bin/pi-relayd" "$work/path/pi-relayd"
     version="$(run_clean "$work/path/pi-relayd" version)" || fail "pi-relayd version failed"
     echo "check-install: $version, from $root"
-    [ "$(run_clean "$work/path/pi-relayd" extension path)" = "$root/share/pi-relayd/pi-relayd.ts" ] \
-        || fail "pi-relayd extension path does not name $root/share/pi-relayd/pi-relayd.ts"
+    [ "$(run_clean "$work/path/pi-relayd" extension path)" = "$root/share/pi-relayd/pi-relayd/index.ts" ] \
+        || fail "pi-relayd extension path does not name $root/share/pi-relayd/pi-relayd/index.ts"
+    # The extension's folder installs into pi's agent folder whole, over an older pi-relayd's
+    # single-file copy, and then matches this pi-relayd.
+    agent="$work/agent"
+    rm -rf "$agent" && mkdir -p "$agent/extensions"
+    printf 'export const EXTENSION_VERSION = "0.0.9";\n' > "$agent/extensions/pi-relayd.ts"
+    PI_CODING_AGENT_DIR="$agent" run_clean "$work/path/pi-relayd" extension install >/dev/null || fail "pi-relayd extension install failed"
+    [ ! -e "$agent/extensions/pi-relayd.ts" ] || fail "pi-relayd extension install left the old single-file copy"
+    diff -r "$root/share/pi-relayd/pi-relayd" "$agent/extensions/pi-relayd" >/dev/null \
+        || fail "the installed extension differs from $root/share/pi-relayd/pi-relayd"
+    PI_CODING_AGENT_DIR="$agent" run_clean "$work/path/pi-relayd" extension status >/dev/null \
+        || fail "pi-relayd extension status does not match after install"
 
     daemon_home="$work/relay-home"
     rm -rf "$daemon_home"
@@ -100,7 +111,11 @@ case "${1:-}" in
         folder="$(find "$work/unpacked" -mindepth 1 -maxdepth 1 -type d)"
         [ -x "$folder/install.sh" ] || fail "no install.sh at the top of $2"
         check_tree "$folder"
+        # Over an older pi-relayd, whose extension was one file: install.sh replaces it.
+        mkdir -p "$work/prefix/share/pi-relayd"
+        printf 'export const EXTENSION_VERSION = "0.0.9";\n' > "$work/prefix/share/pi-relayd/pi-relayd.ts"
         run_clean sh "$folder/install.sh" --prefix "$work/prefix" || fail "install.sh failed"
+        [ ! -e "$work/prefix/share/pi-relayd/pi-relayd.ts" ] || fail "install.sh left the old single-file extension"
         check_tree "$work/prefix"
         run_clean sh "$folder/install.sh" --uninstall --prefix "$work/prefix" >/dev/null || fail "install.sh --uninstall failed"
         left="$(find "$work/prefix" -type f)"

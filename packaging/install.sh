@@ -29,25 +29,30 @@ case "$prefix" in
 esac
 here="$(cd "$(dirname "$0")" && pwd)"
 
-# Every file this installs, relative to the PREFIX (and to this folder): uninstall removes exactly these.
+# Every file this installs, relative to the PREFIX (and to this folder): uninstall removes exactly these,
+# and the pi extension's folder (its modules change between releases, so it is replaced whole).
 PLUGINS="discord telegram formatter attachments"
 EXECUTABLES="bin/pi-relayd"
 for p in $PLUGINS; do EXECUTABLES="$EXECUTABLES lib/pi-relayd/plugins/$p"; done
-DATA="share/pi-relayd/pi-relayd.ts share/man/man1/pi-relayd.1
+DATA="share/man/man1/pi-relayd.1
 share/bash-completion/completions/pi-relayd share/zsh/site-functions/_pi-relayd
 share/fish/vendor_completions.d/pi-relayd.fish"
+EXTENSION="share/pi-relayd/pi-relayd"
+# What a pi-relayd before the extension became a folder installed in its place.
+OLD_EXTENSION="share/pi-relayd/pi-relayd.ts"
 FOLDERS="lib/pi-relayd/plugins lib/pi-relayd share/pi-relayd"
 
 if [ "$action" = uninstall ]; then
-    for f in $EXECUTABLES $DATA; do
+    for f in $EXECUTABLES $DATA $OLD_EXTENSION; do
         if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then rm -f "$prefix/$f" && echo "removed $prefix/$f"; fi
     done
+    if [ -e "$prefix/$EXTENSION" ]; then rm -rf "$prefix/$EXTENSION" && echo "removed $prefix/$EXTENSION"; fi
     for d in $FOLDERS; do rmdir "$prefix/$d" 2>/dev/null || true; done
     echo "pi-relayd removed from $prefix (your ~/.pi-relayd, the pi extension and any service unit are left as they are)"
     exit 0
 fi
 
-for f in $EXECUTABLES $DATA; do
+for f in $EXECUTABLES $DATA $EXTENSION/index.ts $EXTENSION/version.ts; do
     [ -f "$here/$f" ] || { echo "install.sh: $here/$f is missing: is this a complete pi-relayd folder?" >&2; exit 1; }
 done
 
@@ -97,9 +102,18 @@ done
 for f in $DATA; do
     cp "$here/$f" "$prefix/$f.new" && chmod 644 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f"
 done
+# The extension's folder: copied beside the old one, then swapped in, so `pi-relayd extension
+# install` never copies half of it.
+rm -rf "$prefix/$EXTENSION.new" "$prefix/$EXTENSION.old"
+cp -R "$here/$EXTENSION" "$prefix/$EXTENSION.new" && chmod -R u=rwX,go=rX "$prefix/$EXTENSION.new"
+if [ -e "$prefix/$EXTENSION" ]; then mv "$prefix/$EXTENSION" "$prefix/$EXTENSION.old"; fi
+mv "$prefix/$EXTENSION.new" "$prefix/$EXTENSION" && rm -rf "$prefix/$EXTENSION.old"
+if [ -e "$prefix/$OLD_EXTENSION" ]; then
+    rm -f "$prefix/$OLD_EXTENSION" && echo "removed $prefix/$OLD_EXTENSION (the pi extension is the folder $prefix/$EXTENSION now)"
+fi
 echo "installed pi-relayd $("$prefix/bin/pi-relayd" version 2>/dev/null | sed 's/^pi-relayd //') into $prefix"
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *) echo "note: $prefix/bin is not on your PATH; add it (for ~/.local/bin, log in again or add it in ~/.profile)" ;;
 esac
-echo "next: pi-relayd start; pi-relayd extension install; pi-relayd service install (see README)"
+echo "next: pi-relayd start; pi-relayd extension install (again after an upgrade); pi-relayd service install (see README)"

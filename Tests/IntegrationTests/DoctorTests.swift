@@ -115,7 +115,7 @@ import Glibc
                 try home.writeFile(".env", "DISCORD_BOT_TOKEN=not-\(Self.token)\n", mode: 0o600)
                 chmod(home.path, 0o755)
                 chmod(home.path + "/state", 0o750)
-                try FileManager.default.removeItem(atPath: agentDir + "/extensions/pi-relayd.ts")
+                try FileManager.default.removeItem(atPath: agentDir + "/extensions/pi-relayd")
 
                 let sick = try await cli.run(["doctor", "--json", "--min-free-mb", "100000000"], timeout: .seconds(120))
                 #expect(sick.status == 1, "\(sick)")

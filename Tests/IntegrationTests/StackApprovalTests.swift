@@ -246,7 +246,7 @@ import Glibc
                 String(decoding: $0, as: UTF8.self)
             }
             let flag = try #require(argv.firstIndex(of: "-e"), "\(argv)")
-            #expect(argv[flag + 1] == RepoPaths.root + "/extension/pi-relayd.ts", "\(argv)")
+            #expect(argv[flag + 1] == RepoPaths.root + "/extension/pi-relayd/index.ts", "the entry file of the folder: \(argv)")
             let environment = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ")).split(separator: 0).map {
                 String(decoding: $0, as: UTF8.self)
             }

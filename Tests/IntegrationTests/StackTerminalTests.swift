@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Issue 13 through everything real: the daemon and its plugins against the fake Discord, and an
-/// interactive pi played by the fake pi extension host running the real extension/pi-relayd.ts
+/// interactive pi played by the fake pi extension host running the real extension/pi-relayd/index.ts
 /// under Node 24 (`HostedPi`). Named Stack… so that a whole sanitizer run leaves it out, as it
 /// does the other stack suites (Makefile, SANITIZE_WHOLE_SKIP): among ~90 tests under TSan on two
 /// cores its first test passed its 5-minute limit.

@@ -69,10 +69,13 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ext-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/pi-relayd.ts"
-        try "export const EXTENSION_VERSION = \"\(Version.current)\";\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // The extension's folder: index.ts is what pi loads (-e), version.ts says which version.
+        let file = folder + "/index.ts"
+        let versionFile = folder + "/version.ts"
+        try "import { EXTENSION_VERSION } from \"./version.ts\";\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "export const EXTENSION_VERSION = \"\(Version.current)\";\n".write(toFile: versionFile, atomically: true, encoding: .utf8)
         let loaded = try ConfigTestHome().load(yaml: Self.yaml)
-        let files = ExtensionFiles(environment: ["PI_RELAYD_EXTENSION": file])
+        let files = ExtensionFiles(environment: ["PI_RELAYD_EXTENSION": folder])
         let launcher = PiLauncher(settings: loaded.config.pi, approvals: loaded.config.approvals, files: files, home: "/home/me/.pi-relayd")
         #expect(launcher.extensionProblem == nil)
         let spec = launcher.spec(cwd: "/w", sessionFile: nil, sessionID: "s1", sessionName: "api")
@@ -80,7 +83,7 @@ import Testing
         #expect(spec.environment["PI_RELAYD_SESSION"] == "s1" && spec.environment["PI_RELAYD_HOME"] == "/home/me/.pi-relayd")
         #expect(try JSONValue.parse(try #require(spec.environment["PI_RELAYD_APPROVALS"]))["rules"]?.arrayValue?.count == 3)
 
-        try "export const EXTENSION_VERSION = \"0.0.9\";\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "export const EXTENSION_VERSION = \"0.0.9\";\n".write(toFile: versionFile, atomically: true, encoding: .utf8)
         let stale = PiLauncher(settings: loaded.config.pi, approvals: loaded.config.approvals, files: files)
         #expect(stale.extensionProblem?.contains("approval gates and agent tools are off") == true)
         #expect(!stale.spec(cwd: "/w", sessionFile: nil, sessionID: "s1", sessionName: "api").arguments.contains("-e"))

@@ -43,25 +43,40 @@ extension Doctor {
         return checks
     }
 
-    /// The pi extension is installed where pi loads it, and is this pi-relayd's version.
+    /// The pi extension's folder is installed where pi loads it, is this pi-relayd's version, and
+    /// no older pi-relayd's single-file copy loads beside it.
     func extensionCheck() -> DoctorCheck {
         let files = ExtensionFiles()
         let target = files.target(project: nil)
-        guard FileManager.default.fileExists(atPath: target) else {
+        let oldFile = files.singleFile(project: nil)
+        let oldVersion = ExtensionFiles.version(ofFileAt: oldFile)
+        guard (try? FileManager.default.attributesOfItem(atPath: target)) != nil else {
+            if let oldVersion {
+                return .fail(
+                    "extension", "pi extension",
+                    "an older pi-relayd's single-file copy (\(oldVersion)) is at \(oldFile); the extension is a folder now",
+                    fix: "pi-relayd extension install")
+            }
             return .fail(
                 "extension", "pi extension", "not installed at \(target): terminal pi sessions cannot be attached",
                 fix: "pi-relayd extension install")
         }
-        guard let version = ExtensionFiles.version(ofFileAt: target) else {
+        guard let version = ExtensionFiles.version(ofExtensionAt: target) else {
             return .fail(
-                "extension", "pi extension", "\(target) is not the pi-relayd extension", fix: "move that file away, then pi-relayd extension install")
+                "extension", "pi extension", "\(target) is not the pi-relayd extension",
+                fix: "move that folder away, then pi-relayd extension install")
         }
-        let sameBytes = (try? files.shipped()).map { FileManager.default.contentsEqual(atPath: $0, andPath: target) } ?? false
-        guard version == Version.current, sameBytes else {
+        let sameFiles = (try? files.shippedFolder()).map { ExtensionFiles.sameFiles($0, target) } ?? false
+        guard version == Version.current, sameFiles else {
             return .fail(
                 "extension", "pi extension",
-                "\(target) is version \(version), this pi-relayd is \(Version.current)" + (sameBytes ? "" : " (its file differs)"),
+                "\(target) is version \(version), this pi-relayd is \(Version.current)" + (sameFiles ? "" : " (its files differ)"),
                 fix: "pi-relayd extension install")
+        }
+        if let oldVersion {
+            return .fail(
+                "extension", "pi extension", "an older single-file copy (\(oldVersion)) at \(oldFile) loads beside \(target)",
+                fix: "pi-relayd extension install (it removes the old copy)")
         }
         return .pass("extension", "pi extension", "\(target), version \(version)")
     }

@@ -24,8 +24,9 @@ struct PiLauncher: Sendable {
         self.home = home
         guard settings.loadsExtension, let files else { return }
         do {
+            // The entry file (index.ts): pi loads it with its modules beside it (spec §1.1, §1.2).
             let path = try files.shipped()
-            let version = ExtensionFiles.version(ofFileAt: path)
+            let version = ExtensionFiles.version(ofExtensionAt: path)
             if version == Version.current {
                 extensionPath = path
             } else {

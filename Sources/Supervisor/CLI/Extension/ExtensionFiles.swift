@@ -1,11 +1,21 @@
 import FoundationEssentials
 import PiRelaySDK
 
-/// Where the pi extension comes from and where pi looks for it (docs/EXTENSION.md). Installing
-/// copies the file, so a later pi-relayd upgrade shows as a version mismatch in `status`
-/// instead of changing a running pi's extension under it.
+/// Where the pi extension comes from and where pi looks for it (docs/EXTENSION.md). The
+/// extension is a folder of modules with `index.ts` as its entry, which pi discovers as a
+/// subfolder of an extensions folder (pi extension spec §1.1). Installing copies the folder, so a
+/// later pi-relayd upgrade shows as a version mismatch in `status` instead of changing a running
+/// pi's extension under it.
 struct ExtensionFiles: Sendable {
-    static let fileName = "pi-relayd.ts"
+    /// The folder's name, shipped and installed alike.
+    static let folderName = "pi-relayd"
+    static let entryName = "index.ts"
+    /// The module that declares `EXTENSION_VERSION`.
+    static let versionFileName = "version.ts"
+    /// What pi-relayd installed before the extension became a folder: one file beside where the
+    /// folder goes. pi would load both (it de-duplicates by path only, spec §1.1), so installing
+    /// the folder removes it.
+    static let singleFileName = "pi-relayd.ts"
 
     let environment: [String: String]
     /// The running executable, symlinks resolved.
@@ -20,30 +30,43 @@ struct ExtensionFiles: Sendable {
         let looked: [String]
         var description: String {
             "cannot find the pi extension shipped with this pi-relayd (looked at \(looked.joined(separator: ", "))); "
-                + "set PI_RELAYD_EXTENSION to the path of pi-relayd.ts"
+                + "set PI_RELAYD_EXTENSION to its folder (the one with index.ts and version.ts)"
         }
     }
 
-    /// The places the shipped copy may be, in order: `$PI_RELAYD_EXTENSION`; an installed
-    /// layout (`bin/../share/pi-relayd/`); a checkout, found upwards from the executable
-    /// (`.build/debug/pi-relayd` → `extension/`).
+    /// The places the shipped entry file may be, in order: `$PI_RELAYD_EXTENSION` (the folder or
+    /// its index.ts); an installed layout (`bin/../share/pi-relayd/pi-relayd/index.ts`); a
+    /// checkout, found upwards from the executable (`.build/debug/pi-relayd` →
+    /// `extension/pi-relayd/index.ts`).
     var candidates: [String] {
+        if let explicit = environment["PI_RELAYD_EXTENSION"], !explicit.isEmpty {
+            return [explicit.hasSuffix("/" + Self.entryName) ? explicit : Self.entry(of: explicit)]
+        }
         var paths: [String] = []
-        if let explicit = environment["PI_RELAYD_EXTENSION"], !explicit.isEmpty { return [explicit] }
         var folder = executable.parentPath
-        paths.append(folder.parentPath + "/share/pi-relayd/" + Self.fileName)
+        paths.append(Self.entry(of: folder.parentPath + "/share/pi-relayd/" + Self.folderName))
         for _ in 0..<5 {
-            paths.append(folder + "/extension/" + Self.fileName)
+            paths.append(Self.entry(of: folder + "/extension/" + Self.folderName))
             folder = folder.parentPath
             if folder == "/" || folder.isEmpty { break }
         }
         return paths
     }
 
+    /// The shipped entry file (`…/pi-relayd/index.ts`): what `pi -e` and `extension path` name.
     func shipped() throws(NotFound) -> String {
         let looked = candidates
         guard let found = looked.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else { throw NotFound(looked: looked) }
         return found.standardizedPath
+    }
+
+    /// The shipped folder, which `install` copies whole.
+    func shippedFolder() throws(NotFound) -> String {
+        try shipped().parentPath
+    }
+
+    static func entry(of folder: String) -> String {
+        folder + "/" + entryName
     }
 
     /// pi's agent folder: `$PI_CODING_AGENT_DIR` (a leading `~` expanded, as pi does), else
@@ -58,14 +81,36 @@ struct ExtensionFiles: Sendable {
         return home + "/.pi/agent"
     }
 
-    /// Where `install` puts the extension: the agent folder's `extensions/`, or a project's
+    /// The extensions folder `install` uses: the agent folder's `extensions/`, or a project's
     /// `.pi/extensions/`; pi discovers both.
-    func target(project: String?) -> String {
-        if let project { return Home.absolute(project) + "/.pi/extensions/" + Self.fileName }
-        return agentDir + "/extensions/" + Self.fileName
+    func extensionsFolder(project: String?) -> String {
+        if let project { return Home.absolute(project) + "/.pi/extensions" }
+        return agentDir + "/extensions"
     }
 
-    /// The `EXTENSION_VERSION` a copy declares, or nil when the file is not ours.
+    /// Where `install` puts the extension's folder.
+    func target(project: String?) -> String {
+        extensionsFolder(project: project) + "/" + Self.folderName
+    }
+
+    /// Where an older pi-relayd installed the single-file extension.
+    func singleFile(project: String?) -> String {
+        extensionsFolder(project: project) + "/" + Self.singleFileName
+    }
+
+    /// The `EXTENSION_VERSION` an extension declares, or nil when it is not ours: a folder's
+    /// version.ts (or its index.ts), an index.ts's sibling version.ts, or a single file itself.
+    static func version(ofExtensionAt path: String) -> String? {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory {
+            return version(ofFileAt: path + "/" + versionFileName) ?? version(ofFileAt: entry(of: path))
+        }
+        if let own = version(ofFileAt: path) { return own }
+        return path.hasSuffix("/" + entryName) ? version(ofFileAt: path.parentPath + "/" + versionFileName) : nil
+    }
+
+    /// The `EXTENSION_VERSION` one file declares, or nil.
     static func version(ofFileAt path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return version(in: String(decoding: data, as: UTF8.self))
@@ -77,5 +122,21 @@ struct ExtensionFiles: Sendable {
             if parts.count >= 2 { return String(parts[1]) }
         }
         return nil
+    }
+
+    /// Whether two extension folders hold the same files with the same bytes: an installed copy
+    /// with a module added, removed or changed is not the shipped one.
+    static func sameFiles(_ one: String, _ other: String) -> Bool {
+        guard let mine = regularFiles(in: one), let theirs = regularFiles(in: other), mine == theirs else { return false }
+        return mine.allSatisfy { FileManager.default.contentsEqual(atPath: one + "/" + $0, andPath: other + "/" + $0) }
+    }
+
+    /// The regular files under a folder, as sorted relative paths (symlinks followed, as pi does).
+    private static func regularFiles(in folder: String) -> [String]? {
+        guard let all = try? FileManager.default.subpathsOfDirectory(atPath: folder) else { return nil }
+        return all.filter { path in
+            var isDirectory = false
+            return FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isDirectory) && !isDirectory
+        }.sorted()
     }
 }

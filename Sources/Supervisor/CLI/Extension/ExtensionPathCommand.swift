@@ -3,7 +3,7 @@ import PiRelaySDK
 
 struct ExtensionPathCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "path", abstract: "Print the path of the extension shipped with this pi-relayd (for pi -e PATH).")
+        commandName: "path", abstract: "Print the path of the entry file (index.ts) of the extension shipped with this pi-relayd (for pi -e PATH).")
     @OptionGroup var output: OutputOptions
 
     func run() throws {
