@@ -111,6 +111,20 @@ extension PiSession {
         approvedRules.insert(rule)
     }
 
+    /// A terminal pi attached: "Approve for session" lasts while the same pi stays in this pi
+    /// session. A `/reload` re-attaches the same pi and keeps them; another pi process, or a pi
+    /// that switched here with `/new`, `/resume` or `/fork` (`switched`), starts without them.
+    func terminalAttached(pid: Int32, switched: Bool) {
+        if switched || approvalsHolder != pid { approvedRules.removeAll() }
+        approvalsHolder = pid
+    }
+
+    /// A terminal pi switched away from this session: what it approved here ends with it.
+    func terminalLeft() {
+        approvedRules.removeAll()
+        approvalsHolder = nil
+    }
+
     /// Where the prompt now being worked on came from.
     func notePromptOrigin(_ origin: String) {
         promptOrigin = origin

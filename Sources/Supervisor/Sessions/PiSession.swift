@@ -84,6 +84,8 @@ actor PiSession {
     var gates: [String: ApprovalGate] = [:]
     /// Rules approved "for the session": later calls they match pass at once.
     var approvedRules: Set<String> = []
+    /// The terminal pi whose approvals `approvedRules` are (`PiSession+Approvals`).
+    var approvalsHolder: Int32?
     /// Gates the terminal decided, most recent last (see `decidedAtTerminal(_:_:)`).
     var decidedAtTerminal: [String] = []
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
@@ -303,6 +305,9 @@ actor PiSession {
     /// is reported and restarted (`hung`).
     func command(_ type: String, _ fields: JSONValue, timeout: Duration? = nil) async throws -> PiResponse {
         let timeout = timeout ?? launcher.commandTimeout
+        // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
+        // extension spec §11 trap 12): a stop closes its question now and the call is denied.
+        if type == "abort" { await abandonGates("the run was stopped") }
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }

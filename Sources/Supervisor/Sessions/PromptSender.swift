@@ -45,8 +45,12 @@ struct PromptSender: Sendable {
         if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
+        // A terminal session's extension turns a steer into a follow-up while an approval waits
+        // (pi would skip the calls already approved: pi extension spec §11 trap 11) and says so.
+        let asFollowUp: Bool
         do {
-            _ = try await session.command(type, fields)
+            let response = try await session.command(type, fields)
+            asFollowUp = (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
         } catch let refusal as RemoteError where refusal.code == .piError {
             // A terminal's extension refuses what pi would fail unseen and says why: the chat
             // is answered with that, not with a generic failure.
@@ -60,9 +64,16 @@ struct PromptSender: Sendable {
         await session.noteActivity((kind == "steer" ? "↪ " : "▶ ") + (echo ?? text))
         await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
         let status =
-            kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
-        return ["status": .string(status), "session": .string(session.id)]
+            asFollowUp
+            ? "queued"
+            : kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
+        var result: JSONValue = ["status": .string(status), "session": .string(session.id)]
+        if asFollowUp { result["note"] = .string(Self.followUpWhileGated) }
+        return result
     }
+
+    /// What the chat hears when its steer was queued as a follow-up behind a pending approval.
+    static let followUpWhileGated = "An approval is pending: a steer now would skip the calls already approved, so this waits as a follow-up."
 
     /// What other chats see of a prompt with attachments: the user's words and the file names.
     /// The prompt itself carries the attachments' content (a text file inlined whole), which

@@ -38,8 +38,12 @@ struct TerminalAttach: Sendable {
         let (session, generation) = await sessions.attachTerminal(registration, link: link)
         if let previous = registration.previousPiSessionID {
             let oldID = TerminalRegistration.sessionID(piSessionID: previous)
-            if oldID != session.id { await bindings.move(from: oldID, to: session.id) }
+            if oldID != session.id {
+                await bindings.move(from: oldID, to: session.id)
+                await sessions.session(id: oldID)?.terminalLeft()
+            }
         }
+        await session.terminalAttached(pid: registration.pid, switched: registration.previousPiSessionID != nil)
         var result: JSONValue = [
             "sessionID": .string(session.id), "session": .string(await session.name), "protocol": 1,
             "version": .string(Version.current),

@@ -41,7 +41,8 @@ extension ChatDesk {
                 return Reply("Stopped \(await session.name).")
             case .steer(let text):
                 let session = try needSession()
-                _ = try await prompter.prompt(session, kind: "steer", text: text, images: [], origin: chat.key)
+                let result = try await prompter.prompt(session, kind: "steer", text: text, images: [], origin: chat.key)
+                if let note = result["note"]?.stringValue { return Reply("Queued as follow-up for \(await session.name). \(note)", ephemeral: true) }
                 return Reply("Steering \(await session.name).", ephemeral: true)
             case .followUp(let text):
                 let session = try needSession()

@@ -180,7 +180,8 @@ actor ChatDesk: PluginRouter {
             throw error
         }
         let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
-        return await busyAcknowledgement(status: status, notes: inbound.notes, pending: pending, session: session)
+        let notes = inbound.notes + (outcome["note"]?.stringValue.map { [$0] } ?? [])
+        return await busyAcknowledgement(status: status, notes: notes, pending: pending, session: session)
     }
 
     private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {
