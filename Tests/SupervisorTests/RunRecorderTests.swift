@@ -123,4 +123,17 @@ import Testing
         _ = try feed(&rec, [#"{"type":"agent_start"}"#], at: t0)
         #expect(finished(rec.childExited(reason: "pi exited")).first?.errorMessage == "pi exited")
     }
+
+    /// A terminal pi quit mid-run: the extension ended the run as aborted, then the connection
+    /// closed within the settle window. The run ends as it said, not as cut off.
+    @Test func aRunThatEndedBeforeTheConnectionClosedKeepsItsOwnEnd() throws {
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
+        let aborted =
+            #"{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}],"stopReason":"aborted","errorMessage":"Request was aborted"}}"#
+        _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta, aborted, #"{"type":"agent_end"}"#], at: t0)
+        let done = try #require(finished(rec.childExited(reason: "the terminal session detached")).first)
+        #expect(done.view.stopReason == "aborted")
+        #expect(done.text == "Hi")
+        #expect(!rec.isBusy)
+    }
 }

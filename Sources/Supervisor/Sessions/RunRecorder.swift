@@ -132,6 +132,12 @@ struct RunRecorder {
     }
 
     mutating func childExited(reason: String) -> [Output] {
+        // Its agent_end came first: the run ended as it said (a terminal pi that quits mid-run
+        // ends it as aborted before it closes the connection: the pi extension spec's §11 trap 17).
+        if case .settling = tracker.phase {
+            _ = tracker.childExited()
+            return finish(stopReason: run?.stopReason, error: run?.errorMessage)
+        }
         guard tracker.childExited() == .runFinished else { return [] }
         return finish(stopReason: "error", error: reason)
     }
