@@ -40,6 +40,14 @@ import Testing
                 let explicit = try await home.cli(extra: ["PI_RELAYD_EXTENSION": given]).run(["extension", "path"])
                 #expect(explicit.stdout == Self.checkoutFolder + "/index.ts\n", "\(given): \(explicit)")
             }
+            // Or one file, for `pi -e` (and the daemon's children) only: there is no folder to install.
+            let single = home.scratch + "/single.ts"
+            try Self.write(Self.oldSingleFile, to: single)
+            let file = home.cli(extra: ["PI_RELAYD_EXTENSION": single, "PI_CODING_AGENT_DIR": home.scratch + "/agent"])
+            #expect(try await file.run(["extension", "path"]).stdout == single + "\n")
+            let refused = try await file.run(["extension", "install"])
+            #expect(refused.status == 1 && refused.stderr.contains("PI_RELAYD_EXTENSION"), "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: home.scratch + "/agent/extensions"), "nothing installed")
         }
     }
 

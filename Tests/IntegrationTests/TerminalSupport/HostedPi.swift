@@ -28,12 +28,13 @@ final class HostedPi: Sendable {
         return RepoPaths.root + "/extension/pi-relayd/index.ts"
     }
 
-    /// `alsoLoad`: more extension files, loaded after the relay's (another extension's tools
+    /// `extensions`: what to load instead of the checkout's extension (installed copies, as pi
+    /// would discover them). `alsoLoad`: more extension files, loaded after the relay's (another extension's tools
     /// and commands beside ours, as pi loads several). `arguments`: more of the host's options
     /// (its README), e.g. `["--compaction-ms", "3000"]`.
     init(
         home: TestHome, name: String, cwd: String, sessionID: String, piVersion: String = "0.58.3", alsoLoad: [String] = [],
-        arguments: [String] = []
+        arguments: [String] = [], extensions: [String]? = nil
     ) throws {
         let fifo = home.scratch + "/\(name).stdin"
         unlink(fifo)
@@ -45,7 +46,7 @@ final class HostedPi: Sendable {
         environment["HOME"] = home.scratch
         process = try SpawnedProcess(
             Self.node,
-            [Self.host, "--extension", Self.extensionFile] + alsoLoad.flatMap { ["--extension", $0] }
+            [Self.host] + ((extensions ?? [Self.extensionFile]) + alsoLoad).flatMap { ["--extension", $0] }
                 + ["--cwd", cwd, "--session-id", sessionID, "--pi-version", piVersion] + arguments,
             environment: environment, stdoutPath: seenPath, stderrPath: home.scratch + "/\(name).stderr", stdinPath: fifo)
         home.adopt(process)

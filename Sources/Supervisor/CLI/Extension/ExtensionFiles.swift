@@ -34,13 +34,15 @@ struct ExtensionFiles: Sendable {
         }
     }
 
-    /// The places the shipped entry file may be, in order: `$PI_RELAYD_EXTENSION` (the folder or
-    /// its index.ts); an installed layout (`bin/../share/pi-relayd/pi-relayd/index.ts`); a
+    /// The places the shipped entry file may be, in order: `$PI_RELAYD_EXTENSION` (the folder, its
+    /// index.ts, or another single file for `pi -e`); an installed layout (`bin/../share/pi-relayd/pi-relayd/index.ts`); a
     /// checkout, found upwards from the executable (`.build/debug/pi-relayd` →
     /// `extension/pi-relayd/index.ts`).
     var candidates: [String] {
         if let explicit = environment["PI_RELAYD_EXTENSION"], !explicit.isEmpty {
-            return [explicit.hasSuffix("/" + Self.entryName) ? explicit : Self.entry(of: explicit)]
+            var isDirectory = false
+            let folder = FileManager.default.fileExists(atPath: explicit, isDirectory: &isDirectory) && isDirectory
+            return [folder ? Self.entry(of: explicit) : explicit]
         }
         var paths: [String] = []
         var folder = executable.parentPath
@@ -60,9 +62,12 @@ struct ExtensionFiles: Sendable {
         return found.standardizedPath
     }
 
-    /// The shipped folder, which `install` copies whole.
+    /// The shipped folder, which `install` copies whole: the entry's, when it is an index.ts (a
+    /// single file named by `PI_RELAYD_EXTENSION` is for `pi -e` only).
     func shippedFolder() throws(NotFound) -> String {
-        try shipped().parentPath
+        let entry = try shipped()
+        guard entry.hasSuffix("/" + Self.entryName) else { throw NotFound(looked: [entry]) }
+        return entry.parentPath
     }
 
     static func entry(of folder: String) -> String {
