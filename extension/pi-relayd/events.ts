@@ -158,6 +158,10 @@ export interface RunHooks {
   model(): ModelInfo | undefined;
   /** Before an end made here: what the tool update throttle holds goes out first. */
   flush(): void;
+  /** pi will continue the run within `ms` (a retry's back-off, an overflow compaction): chat prompts wait. */
+  continuationExpected?(ms: number): void;
+  /** The continuation started, or will not come. */
+  continuationOver?(): void;
   log: Log;
 }
 
@@ -209,6 +213,7 @@ export class RelayedRun {
       case "agent_start":
         this.retry.onAgentStart();
         this.stopContinuationTimer();
+        if (this.continuation) this.hooks.continuationOver?.();
         this.continuation = undefined;
         this.open = true;
         this.turnIndex = 0;
@@ -353,6 +358,7 @@ export class RelayedRun {
   /** Waits for pi's continuation; without it in time the run ends, as pi's give-up would say. */
   private expectContinuation(ms: number, why: string): void {
     this.stopContinuationTimer();
+    this.hooks.continuationExpected?.(ms);
     this.continuationTimer = later(this.hooks.log, "continuation watch", ms, () => {
       this.continuationTimer = undefined;
       const pending = this.continuation;
@@ -367,6 +373,7 @@ export class RelayedRun {
   }
 
   private close(): void {
+    if (this.continuation) this.hooks.continuationOver?.();
     this.open = false;
     this.continuation = undefined;
     this.assistant = undefined;

@@ -100,6 +100,9 @@ export class Relay {
         idle: () => this.ctx?.isIdle() ?? true,
         model: () => this.ctx?.model as any,
         flush: () => this.throttle.flushAll(),
+        // pi looks idle in a retry's back-off: a chat prompt now would race pi's continuation (trap 7).
+        continuationExpected: (ms) => this.sender.hold("retry", ms, { untilAgentStart: true }),
+        continuationOver: () => this.sender.release("retry"),
         log,
       },
       this.retry,

@@ -157,3 +157,19 @@ test("RetryWatch: pi's rules, for the prompts that wait out a retry", (t) => {
   assert.equal(isRetryableError(error("fetch failed"), 0), true);
   assert.equal(isRetryableError(error(TOO_LONG), 0), false, "an overflow is compacted, not retried");
 });
+
+test("a chat prompt in a retry's back-off waits for the retried run (pi looks idle then: trap 7)", async (t) => {
+  piSettings(t, { retry: { baseDelayMs: 1500 } }); // longer than the 400 ms a finished run settles
+  const { daemon, host } = await attached(t);
+  host.type(`fail: 1 x ${OVERLOADED}`);
+  await daemon.waitFor((m) => m.type === "auto_retry_start");
+  daemon.send({ type: "prompt", id: "p1", message: "after the retry", streamingBehavior: "followUp" }); // the daemon sees the run going on
+  const response = await daemon.response("p1");
+  assert.equal(response.success, true, JSON.stringify(response));
+  await host.waitFor((s) => s.saw === "user_message" && s.text === "after the retry", 5000);
+  const sights = host.seen.map((s) => (s.saw === "run_end" ? `run_end ${s.text}` : s.saw === "user_message" ? `user ${s.text}` : s.saw));
+  const retried = sights.indexOf(`run_end Echo: fail: 1 x ${OVERLOADED}`);
+  assert.ok(retried >= 0 && retried < sights.indexOf("user after the retry"), `the prompt waited: ${JSON.stringify(sights)}`);
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: after the retry");
+  assert.deepEqual(host.errors, []);
+});
