@@ -50,6 +50,12 @@ export interface HostOptions {
   extraTools?: Json[];
   /** Replaces settings.json's `retry.baseDelayMs` (pi's default 2000 ms), so back-offs are short. */
   retryBaseDelayMs?: number;
+  /** Every prompt's pre-run phase runs a compaction before agent_start (as `precompact:` does; §11 trap 5). */
+  preRunCompaction?: boolean;
+  /** Prompt templates to install: name → file content (`<agentDir>/prompts/NAME.md`; §11 trap 8). */
+  prompts?: Record<string, string>;
+  /** Skills to install: name → SKILL.md content (`<agentDir>/skills/NAME/SKILL.md`; §11 trap 8). */
+  skills?: Record<string, string>;
 }
 
 export const DEFAULT_PI_VERSION = "0.58.3";
@@ -82,7 +88,47 @@ function frontmatterOf(content: string): { name?: string; description?: string; 
   }
   return { name: meta.name, description: meta.description, body: text.slice(end + 4).trim() };
 }
+/** Template arguments split as pi's parseCommandArgs: blanks separate, '…' and "…" group. */
+function splitTemplateArgs(text: string): string[] {
+  const args: string[] = [];
+  let current = "";
+  let quote: string | undefined;
+  for (const char of text) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+    } else if (char === " " || char === "\t") {
+      if (current) args.push(current);
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  if (current) args.push(current);
+  return args;
+}
+
+/**
+ * pi's substituteArgs (core/prompt-templates.ts): `$1`… first, then `${@:N}` / `${@:N:L}`, then
+ * `$ARGUMENTS` and `$@`; values are not substituted again.
+ */
+function fillTemplate(body: string, args: string[]): string {
+  const all = args.join(" ");
+  return body
+    .replace(/\$(\d+)/g, (_, n) => args[Number(n) - 1] ?? "")
+    .replace(/\$\{@:(\d+)(?::(\d+))?\}/g, (_, from, count) => {
+      const start = Math.max(Number(from) - 1, 0);
+      return (count === undefined ? args.slice(start) : args.slice(start, start + Number(count))).join(" ");
+    })
+    .replace(/\$ARGUMENTS/g, () => all)
+    .replace(/\$@/g, () => all);
+}
+
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** settings-manager.ts: compaction.reserveTokens' default; a context over window − reserve is compacted. */
+const RESERVE_TOKENS = 16384;
 const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
 const BUSY_NO_BEHAVIOR =
@@ -90,6 +136,7 @@ const BUSY_NO_BEHAVIOR =
 const BUSY_COLLISION =
   "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
 
+const SYSTEM_PROMPT = "You are the fake pi host's agent.";
 /** What pi answers for a call a queued steer skipped (agent-loop.ts skipToolCall). */
 const SKIPPED = "Skipped due to queued user message.";
 /** The fake model's retryable error: Anthropic's overloaded answer (HTTP 529). */
@@ -478,6 +525,7 @@ export class PiHost extends EventEmitter {
   readonly preRunDelayMs: number;
   readonly compactionMs: number;
   readonly retryBaseDelayMs: number | undefined;
+  readonly preRunCompaction: boolean;
 
   sessionId: string;
   sessionFile: string;
@@ -531,6 +579,10 @@ export class PiHost extends EventEmitter {
   private readonly heldInput: string[] = [];
   /** Each change of the tool set the model is offered, and whether a run was going on (trap 14). */
   readonly toolChanges: { during: "run" | "idle"; active: string[] }[] = [];
+  /** How often the tool set (and with it the system prompt) changed: each one misses the prompt cache (trap 14). */
+  get toolSetChanges(): number {
+    return this.toolChanges.length;
+  }
   /** The tools each run started with (a run keeps them to its end: trap 14). */
   readonly runTools: string[][] = [];
 
@@ -543,6 +595,15 @@ export class PiHost extends EventEmitter {
     this.preRunDelayMs = options.preRunDelayMs ?? 20;
     this.compactionMs = options.compactionMs ?? 50;
     this.retryBaseDelayMs = options.retryBaseDelayMs;
+    this.preRunCompaction = options.preRunCompaction ?? false;
+    for (const [name, content] of Object.entries(options.prompts ?? {})) {
+      fs.mkdirSync(path.join(this.agentDir, "prompts"), { recursive: true });
+      fs.writeFileSync(path.join(this.agentDir, "prompts", `${name}.md`), content);
+    }
+    for (const [name, content] of Object.entries(options.skills ?? {})) {
+      fs.mkdirSync(path.join(this.agentDir, "skills", name), { recursive: true });
+      fs.writeFileSync(path.join(this.agentDir, "skills", name, "SKILL.md"), content);
+    }
     this.extraTools = options.extraTools ?? [];
     this.toolSink.cwd = this.cwd;
     this.sessionId = options.sessionId ?? randomUUID();
@@ -1102,7 +1163,7 @@ export class PiHost extends EventEmitter {
       hasPendingMessages: () => [...host.steering, ...host.followUps].some((m) => !host.copiesCleared.has(m)),
       shutdown: () => void host.shutdown(),
       getContextUsage: () => ({ tokens: null, contextWindow: host.model?.contextWindow ?? 0, percent: null }),
-      getSystemPrompt: () => "You are the fake pi host's agent.",
+      getSystemPrompt: () => SYSTEM_PROMPT,
       compact: (options: Json = {}) => void host.compact(options),
     };
   }
@@ -1292,7 +1353,14 @@ export class PiHost extends EventEmitter {
       throw new Error(`No API key found for ${this.model.provider}.\n\nUse /login or set an API key environment variable. See ${providersDoc}`);
     }
     await sleep(this.preRunDelayMs);
-    await this.dispatch("before_agent_start", { prompt: current.text, images: current.images, systemPrompt: "" });
+    // §11 trap 5: the pre-run phase can run a whole compaction before agent_start (AS 947–951):
+    // when the last answer (an aborted one too) is over the threshold, or for `precompact:`
+    // prompts and the preRunCompaction option. pi stays idle all along.
+    const lastAnswer = this.contextMessages.findLast((m) => m.role === "assistant");
+    if (this.preRunCompaction || /^precompact:/.test(current.text) || (lastAnswer && this.overThreshold(lastAnswer))) {
+      await this.compactNow(undefined, true).catch(() => undefined); // auto_compaction_end goes to no extension
+    }
+    await this.dispatch("before_agent_start", { prompt: current.text, images: current.images, systemPrompt: SYSTEM_PROMPT });
     if (this.streaming) throw new Error(BUSY_COLLISION);
     this.streaming = true;
     this.runDone = this.run(message);
@@ -1365,6 +1433,8 @@ export class PiHost extends EventEmitter {
       waitForIdle: () => this.idle(),
       newSession: async () => ({ cancelled: !(await this.newSession()) }),
       fork: async () => ({ cancelled: !(await this.fork()) }),
+      navigateTree: async (targetId: string) => ({ cancelled: !(await this.tree(targetId)) }),
+      switchSession: async (sessionPath: string) => ({ cancelled: !(await this.resume(sessionPath)) }),
       reload: async () => void (await this.reload()),
     };
   }
@@ -1385,10 +1455,7 @@ export class PiHost extends EventEmitter {
       const block = `<skill name="${name.slice(6)}" location="${found.path}">\nReferences are relative to ${path.dirname(found.path)}.\n\n${body.trim()}\n</skill>`;
       return rest.trim() ? `${block}\n\n${rest.trim()}` : block;
     }
-    const args = rest.split(/[ \t]+/).filter(Boolean); // quoting is not modelled
-    return body
-      .replace(/\$(\d+)/g, (_, n) => args[Number(n) - 1] ?? "")
-      .replace(/\$ARGUMENTS|\$@/g, () => args.join(" "));
+    return fillTemplate(body, splitTemplateArgs(rest));
   }
 
   private async abortAndWait(): Promise<void> {
@@ -1527,7 +1594,25 @@ export class PiHost extends EventEmitter {
         return;
       }
       setTimeout(() => this.continueRun(), 100);
+      return;
     }
+    // §11 trap 4: a threshold compaction (AS 1793–1818) after a big answer (`full:` prompts); it
+    // continues only when messages are queued (1940–1945).
+    if (settings.compactionEnabled && last.stopReason !== "aborted" && last.stopReason !== "error" && this.overThreshold(last)) {
+      try {
+        await this.compactNow(undefined, true);
+      } catch {
+        return;
+      }
+      if (this.steering.length + this.followUps.length > 0) setTimeout(() => this.continueRun(), 100);
+    }
+  }
+
+  /** shouldCompact (compaction.ts 212–215) on an answer's usage (calculateContextTokens). */
+  private overThreshold(answer: Json): boolean {
+    const usage = answer.usage ?? {};
+    const tokens = usage.totalTokens || (usage.input ?? 0) + (usage.output ?? 0) + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0);
+    return tokens > (this.model?.contextWindow ?? 0) - RESERVE_TOKENS;
   }
 
   /** `agent.continue()`: a run with no user message; a second start fails without a word (trap 7). */
@@ -1762,6 +1847,8 @@ export class PiHost extends EventEmitter {
       }
     }
     const final = assistantMessage(content, stopReason, this.model);
+    // `full: TEXT`: an answer whose context nearly fills the window (a threshold compaction follows).
+    if (plan.text?.startsWith("Echo: full:")) final.usage.totalTokens = (this.model?.contextWindow ?? 200000) - 1000;
     this.queueEvent("message_end", { message: final }, () => this.persist(final));
     return final;
   }
