@@ -1,0 +1,78 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Nothing a chat sends to a terminal session is lost (the pi extension spec's §11, traps 6 and
+/// 7): the real daemon and plugins, the fake Discord, and the shipped extension in the fake pi
+/// extension host.
+@Suite(.serialized) struct StackTerminalPromptTests {
+    /// Trap 6: pi fails a prompt without an API key where no extension can see it. The chat's
+    /// message is answered with the reason and what to do, within 5 s, never a silent "accepted".
+    @Test(.timeLimit(.minutes(5)))
+    func aChatPromptWithoutAnAPIKeyIsAnsweredWithTheReasonWithinFiveSeconds() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+
+            // The terminal's model has no key (its key was removed, or it was picked anyway).
+            pi.perform(["do": "model", "provider": "nokey", "id": "model-without-key"])
+            try await waitUntil("the daemon knows the terminal's new model") {
+                try await stack.sessions().first { $0["id"]?.stringValue == StackTerminalTests.sessionID }?["model"]
+                    == "nokey/model-without-key"
+            }
+            let sent = ContinuousClock.now
+            let prompt = try await stack.dm("fix the failing test")
+            let replies = try await stack.waitForBotMessage(
+                in: dm, containing: "no API key for nokey: run /login in the terminal", timeout: 5)
+            #expect(ContinuousClock.now - sent < .seconds(5), "within 5 s")
+            let reply = try #require(replies.first)
+            #expect(reply["reference"]?["message_id"] == prompt["id"], "an answer to that prompt: \(reply)")
+            #expect(!pi.seen.contains { $0["saw"] == "user_message" && $0["text"] == "fix the failing test" }, "nothing reached pi")
+            #expect(try await stack.sessions().first { $0["id"]?.stringValue == StackTerminalTests.sessionID }?["state"] == "idle")
+        }
+    }
+
+    /// Trap 7: pi is idle while it compacts, and a prompt sent then runs unseen, is not saved,
+    /// and is overwritten by the compaction. A chat prompt during a terminal `/compact` waits
+    /// and runs, visibly and saved, after it.
+    @Test(.timeLimit(.minutes(5)))
+    func aChatPromptDuringATerminalCompactRunsAfterIt() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            // A compaction's summary long enough for a chat message to arrive during it.
+            let pi = try HostedPi(
+                home: stack.home, name: "pi1", cwd: stack.workspace, sessionID: StackTerminalTests.piSessionID,
+                arguments: ["--compaction-ms", "3000"])
+            defer { pi.stop() }
+            try await waitUntil("the terminal session is attached", timeout: .seconds(30)) {
+                try await stack.sessions().contains { $0["id"]?.stringValue == StackTerminalTests.sessionID && $0["state"] == "idle" }
+            }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+            try await stack.dm("something to compact")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: something to compact")
+
+            pi.perform(["do": "compact"])
+            try await pi.waitToSee("the compaction start") { $0["saw"] == "compacting" }
+            try await stack.dm("and now the next step")
+            let compacted = try await pi.waitToSee("the compaction end") { $0["saw"] == "compacted" }
+            let ran = try await pi.waitToSee("the chat's prompt run") { $0["saw"] == "user_message" && $0["text"] == "and now the next step" }
+            let seen = pi.seen
+            let compactedAt = try #require(seen.firstIndex(of: compacted))
+            #expect(try #require(seen.firstIndex(of: ran)) > compactedAt, "it ran after the compaction: \(seen)")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: and now the next step")
+            try await waitUntil("the chat's prompt is saved in the session file") {
+                let file = try? String(contentsOfFile: Self.sessionFile(pi) ?? "", encoding: .utf8)
+                return file?.contains("and now the next step") == true
+            }
+        }
+    }
+
+    /// The terminal's session file, as the host last named it.
+    static func sessionFile(_ pi: HostedPi) -> String? {
+        pi.seen.last { $0["saw"] == "session" }?["sessionFile"]?.stringValue
+    }
+}

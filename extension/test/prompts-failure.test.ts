@@ -1,0 +1,109 @@
+// Nothing a user sends is lost: a chat prompt that pi would fail, or does not start, is answered
+// as failed within 5 s, with pi's reason where the extension can know it (spec §11 trap 6).
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { test, type TestContext } from "node:test";
+import { PROMPT_START_WATCH_MS } from "../pi-relayd/prompts.ts";
+import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+
+async function attached(t: TestContext, options: Parameters<typeof startHost>[1] = {}) {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, options);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  return { daemon, host };
+}
+
+/** Another extension, loaded after ours: its `input` handler swallows one text. */
+function swallower(t: TestContext): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pi-swallow-"));
+  t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, "swallow.ts");
+  fs.writeFileSync(
+    file,
+    `export default function (pi: any): void {
+  pi.on("input", (event: any) => (event.text === "swallow me" ? { action: "handled" } : { action: "continue" }));
+}
+`,
+  );
+  return file;
+}
+
+test("a chat prompt while pi has no model is refused at once, saying what to do in the terminal", async (t) => {
+  const { daemon, host } = await attached(t);
+  host.removeModel(); // pi started without a model (no key for any provider)
+  const asked = Date.now();
+  daemon.send({ type: "prompt", id: "p", message: "hello", streamingBehavior: "followUp" });
+  const response = await daemon.response("p");
+  assert.ok(Date.now() - asked < 5000);
+  assert.equal(response.success, false, "never a silent accepted");
+  assert.equal(response.error, "no model: pick one with /model in the terminal");
+  assert.equal(host.sentUserMessages.length, 0, "nothing went to pi");
+});
+
+test("a chat prompt for a model without an API key is refused at once with the provider", async (t) => {
+  const { daemon, host } = await attached(t);
+  assert.equal(typeof (host.toolContext() as any).modelRegistry?.getApiKey, "function", "the fake host has pi's getApiKey");
+  host.logout("anthropic"); // the terminal's model has no key now
+  const asked = Date.now();
+  daemon.send({ type: "prompt", id: "p", message: "hello", streamingBehavior: "followUp" });
+  const response = await daemon.response("p");
+  assert.ok(Date.now() - asked < 5000);
+  assert.equal(response.success, false);
+  assert.equal(response.error, "no API key for anthropic: run /login in the terminal");
+  daemon.send({ type: "steer", id: "s", message: "steer too" });
+  assert.equal((await daemon.response("s")).success, false, "a steer as well");
+  assert.equal(host.sentUserMessages.length, 0);
+  await sleep(100);
+  assert.deepEqual(host.errors, [], "pi never failed a prompt of ours in the terminal");
+});
+
+test("a chat prompt when the OAuth login expired and cannot refresh is refused with /login PROVIDER", async (t) => {
+  const { daemon, host } = await attached(t);
+  host.expireLogin("anthropic");
+  daemon.send({ type: "prompt", id: "p", message: "hello", streamingBehavior: "followUp" });
+  const response = await daemon.response("p");
+  assert.equal(response.success, false);
+  assert.equal(response.error, "the login for anthropic has expired: run /login anthropic in the terminal");
+  assert.equal(host.sentUserMessages.length, 0);
+});
+
+test("a prompt pi does not start is answered again, failing, within 5 s", async (t) => {
+  const { daemon, host } = await attached(t);
+  await host.load(swallower(t));
+  const asked = Date.now();
+  daemon.send({ type: "prompt", id: "p", message: "swallow me", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  const second = await daemon.waitFor((m) => m.type === "response" && m.id === "p" && m.success === false, 5000, "a second response");
+  assert.ok(Date.now() - asked < 5000, "within 5 s");
+  assert.equal(second.command, "prompt");
+  assert.equal(second.error, "pi did not start this prompt; see the terminal");
+  // The queue goes on.
+  daemon.send({ type: "prompt", id: "q", message: "next one", streamingBehavior: "followUp" });
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: next one");
+  assert.equal(daemon.lines((m) => m.type === "response" && m.id === "q" && m.success === false).length, 0);
+});
+
+test("a chat prompt while a terminal prompt is starting waits for its run instead of colliding with it", async (t) => {
+  const { daemon, host } = await attached(t, { preRunDelayMs: 300 });
+  host.type("from the terminal"); // in pi's pre-run phase now: pi is still idle
+  await sleep(20);
+  daemon.send({ type: "prompt", id: "p", message: "from the chat", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: from the chat", 5000);
+  assert.deepEqual(host.errors, [], "no 'Agent is already processing a prompt' for the chat's prompt");
+  assert.equal(daemon.lines((m) => m.type === "response" && m.success === false).length, 0);
+});
+
+test("a terminal prompt typed while the chat's is starting: the run's user message says whose run it is", async (t) => {
+  const { daemon, host } = await attached(t, { preRunDelayMs: 300 });
+  daemon.send({ type: "prompt", id: "p", message: "from the chat", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await sleep(20);
+  host.type("from the terminal"); // collides in pi: the terminal's fails there, in red
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: from the chat", 5000);
+  await sleep(PROMPT_START_WATCH_MS + 500);
+  assert.equal(daemon.lines((m) => m.type === "response" && m.success === false).length, 0, "ours started: nothing to report");
+});
