@@ -1158,7 +1158,11 @@ export class PiHost extends EventEmitter {
         return host.model;
       },
       isIdle: () => !host.streaming,
-      abort: () => host.runAbort?.abort(),
+      // AgentSession.abort (AS 1280–1284): a retry's back-off is cancelled too (abortRetry).
+      abort: () => {
+        host.retryWait?.abort();
+        host.runAbort?.abort();
+      },
       // pi counts the session's copies of the queues (AS 1259), which /resume clears (trap 2).
       hasPendingMessages: () => [...host.steering, ...host.followUps].some((m) => !host.copiesCleared.has(m)),
       shutdown: () => void host.shutdown(),
