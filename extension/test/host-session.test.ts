@@ -163,3 +163,30 @@ test("/quit mid-run: session_shutdown awaited, and the run never gets agent_end 
   await sleep(300);
   assert.deepEqual(hostProbe, ["session_shutdown", "shutdown done"]);
 });
+
+test("a sendUserMessage during a manual compaction runs unseen and unsaved, then the compaction replaces the context (trap 7)", async (t) => {
+  const host = await started(t, `(globalThis as any).hostPi = pi;`, { compactionMs: 300 });
+  host.type("first");
+  await host.waitFor((s) => s.saw === "run_end");
+  await host.idle();
+  hostProbe.length = 0;
+  void host.compactFromTerminal();
+  await host.waitFor((s) => s.saw === "compacting");
+  (globalThis as any).hostPi.sendUserMessage("sneaky");
+  await host.waitFor((s) => s.saw === "compaction" && s.phase === "end");
+  await host.idle();
+  assert.deepEqual(hostProbe, ["session_before_compact", "input", "session_compact"], "the run's events reached nobody");
+  assert.equal(host.seen.some((s) => s.saw === "user_message" && s.text === "sneaky"), false);
+  const manager = host.toolContext().sessionManager;
+  assert.equal(JSON.stringify(manager.getEntries()).includes("sneaky"), false, "not persisted");
+  assert.equal(JSON.stringify(host.contextMessages).includes("sneaky"), false, "gone from the context");
+});
+
+test("ctx.abort() in the pre-run phase does nothing: the run starts anyway (trap 10)", async (t) => {
+  const host = await started(t, `pi.on("before_agent_start", (_e: any, ctx: any) => { ctx.abort(); });`, { preRunDelayMs: 100 });
+  host.type("still runs");
+  await sleep(30);
+  host.toolContext().abort();
+  const end = await host.waitFor((s) => s.saw === "run_end");
+  assert.equal(end.text, "Echo: still runs");
+});
