@@ -29,6 +29,8 @@ export interface CommandHost {
   readonly gatekeeper?: Gatekeeper;
   /** What a stop does besides ctx.abort() (gates, queued prompts, a prompt still starting). */
   readonly runStop?: RunStop;
+  /** A stop went to pi: a retry pi was waiting to make is cancelled too, without an event (trap 4). */
+  runAborted?(): void;
 }
 
 /**
@@ -191,6 +193,7 @@ export class PiCommands {
   private async abort(): Promise<Json | undefined> {
     const ctx = this.context;
     const stopped = this.host.runStop ? this.host.runStop.stop(ctx) : (ctx.abort(), undefined);
+    this.host.runAborted?.();
     const deadline = Date.now() + ABORT_IDLE_WAIT_MS;
     while (!ctx.isIdle() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     return stopped;

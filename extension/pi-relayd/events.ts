@@ -146,7 +146,7 @@ const OVERFLOW_COMPACTION_MS = 120_000;
 const ABORTED_TEXT = "Request was aborted";
 
 /** Why a run that pi ended without a word is ended here. */
-export type SilentEnd = "compaction" | "new" | "resume" | "shutdown" | "idle";
+export type SilentEnd = "compaction" | "new" | "resume" | "shutdown" | "idle" | "abort";
 
 /** What the run relay needs of pi and of the relay. */
 export interface RunHooks {
@@ -308,6 +308,11 @@ export class RelayedRun {
     this.endSilently("shutdown");
     this.stopPoll();
     this.stopContinuationTimer();
+  }
+
+  /** pi's `abort()` cancels a retry's back-off too (`AS` 1280–1284), telling only its own listeners. */
+  onAbort(): void {
+    if (this.continuation) this.endSilently("abort");
   }
 
   /** After an attach mid-run: what the daemon must hear to show it (the run, a retry pending). */

@@ -115,6 +115,7 @@ export class Relay {
       log,
       context: () => this.ctx,
       send: (message) => this.link?.send(message),
+      runAborted: () => this.run.onAbort(),
       sessionInfoChanged: () => this.sendSessionInfoIfChanged(),
     });
     this.questions = new Questions(

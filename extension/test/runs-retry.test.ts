@@ -173,3 +173,19 @@ test("a chat prompt in a retry's back-off waits for the retried run (pi looks id
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: after the retry");
   assert.deepEqual(host.errors, []);
 });
+
+test("a chat /stop in a retry's back-off ends the run at once: pi's abort cancels the retry", async (t) => {
+  piSettings(t, { retry: { baseDelayMs: 3000 } });
+  const { daemon, host } = await attached(t);
+  host.type(`fail: 1 x ${OVERLOADED}`);
+  await daemon.waitFor((m) => m.type === "auto_retry_start");
+  const stopped = Date.now();
+  daemon.send({ type: "abort", id: "stop" });
+  assert.equal((await daemon.response("stop")).success, true);
+  const end = await daemon.waitFor((m) => m.type === "auto_retry_end", 2000);
+  assert.ok(Date.now() - stopped < 1000, "at once, not after the back-off");
+  assert.deepEqual(end, { type: "auto_retry_end", success: false, attempt: 1, finalError: "Retry cancelled" });
+  await host.waitFor((s) => s.saw === "retry_cancelled");
+  assert.equal(daemon.lines((m) => m.type === "agent_end").length, 1);
+  assert.equal(daemon.lines((m) => m.type === "agent_start").length, 1, "pi did not retry");
+});
