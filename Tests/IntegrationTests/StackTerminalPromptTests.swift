@@ -71,6 +71,43 @@ import Testing
         }
     }
 
+    /// Trap 2: `/new` empties pi's own queues without a word. The chat hears which of its prompts
+    /// pi dropped, and is asked about those still waiting in the extension; Send runs them in the
+    /// new conversation.
+    @Test(.timeLimit(.minutes(5)))
+    func chatPromptsAtANewInTheTerminalAreReportedAndAskedAbout() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+
+            pi.type("slow: " + Array(repeating: "word", count: 80).joined(separator: " "))
+            try await stack.waitForState(StackTerminalTests.sessionID, "busy")
+            _ = try await stack.command("steer", ["text": "steer for the old conversation"])
+            let queued = try #require(try await stack.dm("follow-up for the old conversation")["id"]?.stringValue)
+            _ = try await waitFor("the ⏳ on the queued prompt", timeout: .seconds(30)) { () -> Bool? in
+                let reactions = try await stack.fake.get("/reactions")["reactions"]?.arrayValue ?? []
+                return reactions.contains { $0["message_id"]?.stringValue == queued && $0["op"] == "add" } ? true : nil
+            }
+
+            pi.perform(["do": "new"])
+            try await stack.waitForBotMessage(in: dm, containing: "pi dropped 1 chat prompt it had queued: “steer for the old conversation”")
+            let question = try await StackTerminalTests.question(stack, dm, containing: "1 chat prompt was waiting when the terminal switched")
+            let send = try #require(StackHome.button("1. Send", in: question), "\(question)")
+            _ = try await stack.reply(to: try await stack.click(send, on: try #require(question["id"]?.stringValue)))
+            let switched = try #require(pi.seen.last { $0["saw"] == "session" && $0["reason"] == "new" })
+            try await pi.waitToSee("the held prompt run in the new conversation") {
+                $0["saw"] == "user_message" && $0["text"] == "follow-up for the old conversation"
+            }
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: follow-up for the old conversation")
+            #expect(!pi.seen.contains { $0["saw"] == "user_message" && $0["text"] == "steer for the old conversation" }, "pi dropped it")
+            let file = try String(contentsOfFile: try #require(switched["sessionFile"]?.stringValue), encoding: .utf8)
+            #expect(file.contains("follow-up for the old conversation"), "saved in the new conversation")
+        }
+    }
+
     /// The terminal's session file, as the host last named it.
     static func sessionFile(_ pi: HostedPi) -> String? {
         pi.seen.last { $0["saw"] == "session" }?["sessionFile"]?.stringValue
