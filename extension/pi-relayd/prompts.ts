@@ -43,6 +43,11 @@ export interface SwitchOutcome {
   held: OutgoingPrompt[];
   /** Handed to pi and not yet taken: `/new` dropped them, `/resume` delivers them (trap 2). */
   inPi: OutgoingPrompt[];
+  /**
+   * In pi's pre-run phase (sent into an idle pi, no agent_start yet): no switch aborts it (there
+   * is no run yet, trap 10), so it runs in the new conversation.
+   */
+  starting: OutgoingPrompt[];
 }
 
 interface Hold {
@@ -221,13 +226,14 @@ export class PromptSender {
   switched(): SwitchOutcome {
     const held = this.queue.splice(0);
     const inPi = this.inPi.splice(0);
-    // The prompt that was starting went into pi already; whichever conversation runs it, it is pi's.
+    const starting: OutgoingPrompt[] = [];
     if (this.waiting) {
-      inPi.push(this.waiting.prompt);
+      // A steer waiting for its `input` is in inPi already.
+      if (this.waiting.until !== "input") starting.push(this.waiting.prompt);
       clearTimeout(this.waiting.timer);
       this.waiting = undefined;
     }
-    return { held, inPi };
+    return { held, inPi, starting };
   }
 
   /**
@@ -293,9 +299,10 @@ export class PromptSender {
   }
 
   /** pi took these into the conversation it resumed (trap 2): they run there. */
-  tellDelivered(prompts: OutgoingPrompt[]): void {
+  /** pi takes these into the conversation it switched to: queued ones at `/resume` (trap 2), starting ones at either. */
+  tellDelivered(prompts: OutgoingPrompt[], reason: "new" | "resume"): void {
     if (prompts.length === 0) return;
-    this.send({ type: "prompts_delivered", reason: "resume", texts: prompts.map((prompt) => prompt.text) });
+    this.send({ type: "prompts_delivered", reason, texts: prompts.map((prompt) => prompt.text) });
   }
 
   /** pi is shutting down: nothing here will run. */

@@ -253,9 +253,9 @@ export class Relay {
    */
   private switchPrompts(reason: SwitchReason): void {
     if (reason === "fork") return;
-    const { held, inPi } = this.sender.switched();
+    const { held, inPi, starting } = this.sender.switched();
     if (reason === "new") this.sender.tellDropped(inPi, "new");
-    else this.sender.tellDelivered(inPi);
+    this.sender.tellDelivered(reason === "new" ? starting : [...inPi, ...starting], reason);
     this.sender.askAboutHeld(held, reason);
   }
 

@@ -86,3 +86,20 @@ test("/fork during a run: the run's events between the switch and the new attach
   const afterFork = daemon.received.filter((r) => r.connection === daemon.attached).map((r) => r.message.type);
   assert.ok(afterFork.includes("agent_end"), "the run ends in the fork's session");
 });
+
+test("/new while a chat prompt is still starting in pi: it is reported as running in the new conversation", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { preRunDelayMs: 400 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  daemon.send({ type: "prompt", id: "p", message: "starting when /new came", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await sleep(50); // in pi's pre-run phase: no run to abort (spec §11 trap 10)
+  await host.newSession();
+  const delivered = await daemon.waitFor((m) => m.type === "prompts_delivered", 5000, "prompts_delivered");
+  assert.deepEqual(delivered, { type: "prompts_delivered", reason: "new", texts: ["starting when /new came"] });
+  const switched = host.seen.findIndex((s) => s.saw === "session" && s.reason === "new");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: starting when /new came", 5000);
+  assert.ok(host.seen.findIndex((s) => s.saw === "user_message" && s.text === "starting when /new came") > switched, "it ran in the new conversation");
+  assert.equal(daemon.lines((m) => m.type === "prompts_dropped").length, 0);
+});

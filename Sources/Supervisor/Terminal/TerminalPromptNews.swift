@@ -14,7 +14,7 @@ struct TerminalPromptNews: Sendable, Equatable {
 
     /// Why they were dropped or delivered.
     enum Reason: String, Sendable {
-        /// `/new` in the terminal emptied pi's queues.
+        /// `/new` in the terminal emptied pi's queues (a prompt pi was starting runs in the new conversation).
         case new
         /// `/resume` in the terminal: pi's queues go to the resumed conversation.
         case resume
@@ -48,6 +48,8 @@ struct TerminalPromptNews: Sendable, Equatable {
         let count = texts.count == 1 ? "1 chat prompt" : "\(texts.count) chat prompts"
         let list = texts.map { "“\(Self.preview($0))”" }.joined(separator: ", ")
         switch (kind, reason) {
+        case (.delivered, .new):
+            return "The terminal started a new conversation (/new): \(count) pi was starting will run there: \(list)."
         case (.delivered, _):
             return "The terminal resumed another conversation (/resume): \(count) pi had already queued will run there: \(list)."
         case (.dropped, .new), (.dropped, .resume):
