@@ -138,8 +138,10 @@ export class ToolUpdateThrottle {
  * `session_before_compact`, spec §11 trap 1), and the chat must not show "working" for ever.
  */
 export const SILENT_END_MS = 5000;
-/** How often an open run looks whether pi still works on it (so it ends within SILENT_END_MS of going idle). */
-const RUN_POLL_MS = 1000;
+/** How often an open run looks whether pi still works on it. */
+const RUN_POLL_MS = 500;
+/** Idle this long at the polls (plus up to one poll before the first saw it), the run ends: within SILENT_END_MS with room for a busy machine. */
+const SILENT_IDLE_MS = SILENT_END_MS - 2 * RUN_POLL_MS;
 /** How long a compaction before an overflow continuation may take (its LLM call; trap 4). */
 const OVERFLOW_COMPACTION_MS = 120_000;
 /** pi's text for an aborted assistant message (pi-rpc.md's verbatim example). */
@@ -396,7 +398,7 @@ export class RelayedRun {
       if (!this.open || this.continuation) return;
       if (!this.hooks.idle()) this.idleSince = undefined;
       else if (this.idleSince === undefined) this.idleSince = Date.now();
-      else if (Date.now() - this.idleSince >= SILENT_END_MS - RUN_POLL_MS) return this.endSilently("idle");
+      else if (Date.now() - this.idleSince >= SILENT_IDLE_MS) return this.endSilently("idle");
       this.pollTimer = later(this.hooks.log, "run watch", RUN_POLL_MS, poll);
     };
     this.pollTimer = later(this.hooks.log, "run watch", RUN_POLL_MS, poll);
