@@ -89,6 +89,18 @@ import Testing
         #expect(!rec.isBusy)
     }
 
+    /// The end of a run already ended (a late agent_end after a silent abort) must not make the
+    /// next run's agent_start look like a continuation: that run would go unannounced.
+    @Test func aLateAgentEndDoesNotSwallowTheNextRun() throws {
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
+        _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta], at: t0)
+        _ = rec.abortedSilently(by: "compact")
+        _ = try feed(&rec, [#"{"type":"agent_end"}"#], at: t0)
+        #expect(!rec.isBusy)
+        let outs = try feed(&rec, [#"{"type":"agent_start"}"#], at: t0 + .milliseconds(50))
+        #expect(outs.contains { if case .started = $0 { return true } else { return false } })
+    }
+
     @Test func extensionCommandPromptWithoutAgentStartStartsNoRun() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
         let outs = try feed(&rec, [#"{"id":"r1","type":"response","command":"prompt","success":true}"#], at: t0)

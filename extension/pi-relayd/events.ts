@@ -260,6 +260,8 @@ export class RelayedRun {
     this.assistant = undefined;
     this.tools.clear();
     const prediction = this.retry.onAgentEnd(this.hooks.model());
+    // Ended here already (pi looked idle without its end for 5 s): the daemon heard the end.
+    if (!this.open) return;
     if (prediction.retrying) {
       // pi's RPC mode says agent_end first; the daemon hears it once the retry is over.
       this.continuation = prediction;

@@ -34,6 +34,9 @@ struct RunTracker {
     }
 
     mutating func agentEnd(at now: ContinuousClock.Instant) -> Action {
+        // A late end of a run already over (one a `compact` response ended): settling now would
+        // take the next run's agent_start for a continuation, and that run would go unannounced.
+        guard phase != .idle else { return .none }
         phase = .settling(since: now)
         return .none
     }
