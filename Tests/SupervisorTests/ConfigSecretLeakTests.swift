@@ -38,6 +38,10 @@ import Testing
         .init(name: "secret as a top-level key", yaml: "sk-\(m): 1\n"),
         .init(name: "duplicate secret-looking key", yaml: "formatter:\n  \(m)Ab1xyz: 1\n  \(m)Ab1xyz: 2\n"),
         .init(name: "token in a YAML syntax error", yaml: "discord:\n  token: \(t): x\n"),
+        .init(
+            name: "token inside a secret-named key, config readable by others (found by fuzz-config-loader)",
+            yaml: "dixoxp-scord:\n \(t) token: \(t)\n  4lue.abc", yamlMode: 0o644),
+        .init(name: "token inside a secret-named key, private config", yaml: "x:\n \(t) token: 1\n"),
         .init(name: "token as a YAML tag on a list (found by fuzz-config-loader)", yaml: "a: !!\(t)bool [x]\n"),
         .init(name: "token as a local YAML tag", yaml: "a: !\(t) x\n"),
         .init(name: "token in an unterminated quote", yaml: "discord:\n  token: \"\(t)\n"),

@@ -18,7 +18,10 @@ extension YAMLNode {
         case .mapping(let pairs):
             return pairs.flatMap { pair -> [SecretLiteral] in
                 guard case .scalar(let name, _) = pair.key.content else { return [] }
-                let keyPath = path.isEmpty ? name : path + "." + name
+                // A pasted token can be the key itself ("MTIz... token: ..."); the path is
+                // shown in warnings, so such a key is named by its place, not its text.
+                let shown = Self.looksLikeSecret(name) ? "(key not shown)" : name
+                let keyPath = path.isEmpty ? shown : path + "." + shown
                 if Self.isSecretKey(name), Self.isLiteral(pair.value) {
                     return [SecretLiteral(path: keyPath, mark: pair.key.mark)]
                 }
