@@ -13,8 +13,8 @@ import { controlCall, DaemonLink } from "./link.ts";
 import { PromptSender, type SwitchReason } from "./prompts.ts";
 import { ASK_USER_PARAMETERS, Questions } from "./questions.ts";
 import { readPiSettings, RetryWatch } from "./retry.ts";
-import { disconnectedHere, setDisconnectedHere, type RelayControls } from "./terminal-command.ts";
 import { RunStop } from "./stop.ts";
+import { disconnectedHere, setDisconnectedHere, type RelayControls } from "./terminal-command.ts";
 import { registerRelayTools } from "./tools.ts";
 import { EXTENSION_VERSION, isOlderVersion, MIN_PI_VERSION, readPiVersion } from "./version.ts";
 
@@ -26,7 +26,13 @@ interface SessionInfo {
   sessionFile: string | null;
   name: string | null;
   model: string | null;
+  /** The model's `input` kinds: pi hands pictures to a text-only model too (§11 trap 9). */
+  modelInput: string[] | null;
   thinkingLevel: string | null;
+}
+
+function modelInput(model: any): string[] | null {
+  return Array.isArray(model?.input) ? model.input.filter((kind: unknown) => typeof kind === "string") : null;
 }
 
 /** A user message's text as pi flattens sendUserMessage content: text blocks joined by newlines. */
@@ -275,6 +281,7 @@ export class Relay {
       cwd: ctx.cwd,
       name: info.name,
       model: info.model,
+      modelInput: info.modelInput,
       thinkingLevel: info.thinkingLevel,
       pid: process.pid,
       piVersion: this.piVersion,
@@ -298,6 +305,7 @@ export class Relay {
       sessionFile: params.sessionFile,
       name: params.name,
       model: params.model,
+      modelInput: params.modelInput,
       thinkingLevel: params.thinkingLevel,
     };
     this.sessionFileExists = typeof params.sessionFile === "string" && fs.existsSync(params.sessionFile);
@@ -414,6 +422,7 @@ export class Relay {
       sessionFile: ctx.sessionManager.getSessionFile() ?? null,
       name: this.pi.getSessionName() ?? null,
       model: modelName(ctx.model),
+      modelInput: modelInput(ctx.model),
       thinkingLevel: this.pi.getThinkingLevel() ?? null,
     };
   }

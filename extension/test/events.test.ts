@@ -104,6 +104,7 @@ test("session_info when the session file appears, the model, thinking level or n
     sessionFile: host.sessionFile,
     name: null,
     model: "anthropic/claude-sonnet-4-5",
+    modelInput: ["text", "image"],
     thinkingLevel: "medium",
   });
 
@@ -111,14 +112,19 @@ test("session_info when the session file appears, the model, thinking level or n
   const model = await daemon.waitFor((m) => m.type === "session_info", 2000, "session_info for the model", 2);
   assert.equal(model.model, "openai/gpt-5");
 
+  // A text-only model: the daemon learns it, so a picture is not sent for pi to drop (§11 trap 9).
+  await host.selectModel("openai", "gpt-3.5-turbo");
+  const textOnly = await daemon.waitFor((m) => m.type === "session_info", 2000, "session_info for the text model", 3);
+  assert.deepEqual(textOnly.modelInput, ["text"]);
+
   // Neither has an event in pi: they are noticed within the 2 s poll.
   host.cycleThinking();
   host.rename("refactor");
-  const polled = await daemon.waitFor((m) => m.type === "session_info", 3000, "session_info for thinking and name", 3);
+  const polled = await daemon.waitFor((m) => m.type === "session_info", 3000, "session_info for thinking and name", 4);
   assert.equal(polled.thinkingLevel, "high");
   assert.equal(polled.name, "refactor");
   await sleep(2200);
-  assert.equal(daemon.lines((m) => m.type === "session_info").length, 3, "nothing new, nothing sent");
+  assert.equal(daemon.lines((m) => m.type === "session_info").length, 4, "nothing new, nothing sent");
 });
 
 test("events while detached are dropped, and the run goes on in pi", async (t) => {

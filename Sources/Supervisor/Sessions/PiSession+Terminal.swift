@@ -20,7 +20,10 @@ extension PiSession {
         input = link
         pid = registration.pid
         if let file = registration.sessionFile { sessionFile = file }
-        if let modelName = registration.model { model = modelName }
+        if let modelName = registration.model {
+            model = modelName
+            modelTakesImages = registration.modelTakesImages
+        }
         if let level = registration.thinkingLevel { thinkingLevel = level }
         lastActivity = Date()
         record(type: "attached", ["pid": JSONValue(Int(registration.pid))])
@@ -98,7 +101,10 @@ extension PiSession {
                 .questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
         default:
             if let file = message["sessionFile"]?.stringValue { sessionFile = file }
-            if let modelName = message["model"]?.stringValue { model = modelName }
+            if let modelName = message["model"]?.stringValue {
+                model = modelName
+                modelTakesImages = TerminalRegistration.takesImages(message["modelInput"])
+            }
             if let level = message["thinkingLevel"]?.stringValue { thinkingLevel = level }
             await persist(record)
         }

@@ -12,6 +12,9 @@ struct TerminalRegistration: Sendable, Equatable {
     var cwd: String
     var name: String?
     var model: String?
+    /// Whether the model reads pictures (its `input` names "image"); nil when the extension did
+    /// not say. pi hands pictures to any model and the provider drops them without a word.
+    var modelTakesImages: Bool?
     var thinkingLevel: String?
     var pid: Int32
     var piVersion: String?
@@ -38,6 +41,7 @@ struct TerminalRegistration: Sendable, Equatable {
         sessionFile = params["sessionFile"]?.stringValue
         name = params["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         model = params["model"]?.stringValue
+        modelTakesImages = Self.takesImages(params["modelInput"])
         thinkingLevel = params["thinkingLevel"]?.stringValue
         piVersion = params["piVersion"]?.stringValue
         extensionVersion = params["extensionVersion"]?.stringValue
@@ -49,6 +53,11 @@ struct TerminalRegistration: Sendable, Equatable {
                     "pi \(piVersion) is too old for the pi-relayd extension: it needs pi \(Self.minimumPiVersion) or newer (npm install -g @mariozechner/pi-coding-agent)"
             )
         }
+    }
+
+    /// An `input` list (`["text", "image"]`) as the vision check reads it; nil when absent.
+    static func takesImages(_ input: JSONValue?) -> Bool? {
+        input?.arrayValue.map { $0.contains(.string("image")) }
     }
 
     /// `t-` and the first 12 hex digits of pi's session id: the same pi session always gets the
