@@ -40,4 +40,32 @@ import Testing
             #expect((seen["images"]?.arrayValue ?? []).isEmpty, "no picture went to a model that drops it: \(seen)")
         }
     }
+
+    /// Trap 15: `/resume` fires `session_switch` while `ctx.model` is still the old session's;
+    /// the resumed model comes after, with `model_select {source: "restore"}`. The daemon must
+    /// end up showing the model the resumed conversation runs on, not the one it left.
+    @Test(.timeLimit(.minutes(5)))
+    func afterResumeTheDaemonShowsTheResumedModel() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let before = try await stack.sessions().first { $0["id"]?.stringValue == StackTerminalTests.sessionID }
+            #expect(before?["model"] == "anthropic/claude-sonnet-4-5")
+
+            let resumed = "9a8b7c6d-5e4f-4a1b-8c2d-3e4f5a6b7c8d"
+            pi.perform([
+                "do": "resume", "session": .string(resumed), "model": ["provider": "openai", "id": "gpt-5"],
+            ])
+            _ = try await pi.waitToSee("the resumed session") { $0["saw"] == "session" && $0["reason"] == "resume" }
+            let resumedID = "t-9a8b7c6d5e4f"
+            try await waitUntil("the daemon shows the resumed session on the resumed model") {
+                try await stack.sessions().first { $0["id"]?.stringValue == resumedID }?["model"] == "openai/gpt-5"
+            }
+            // The 2 s info poll would repair a stale model late; it must not flip back either.
+            try await Task.sleep(for: .seconds(3))
+            let settled = try await stack.sessions().first { $0["id"]?.stringValue == resumedID }
+            #expect(settled?["model"] == "openai/gpt-5", "\(String(describing: settled))")
+        }
+    }
 }
