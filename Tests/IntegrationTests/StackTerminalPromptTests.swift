@@ -35,6 +35,30 @@ import Testing
         }
     }
 
+    /// The same refusal when the message answers the question a final ended with (guided
+    /// answers): the reason, not "could not take this message (internal)".
+    @Test(.timeLimit(.minutes(5)))
+    func anAnswerToAFinalsQuestionWithoutAnAPIKeyIsAnsweredWithTheReason() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+            try await stack.dm("which test should I fix?")
+            try await stack.waitForBotMessage(in: dm, containing: "Answer with **Custom answer**, or just reply.")
+
+            pi.perform(["do": "model", "provider": "nokey", "id": "model-without-key"])
+            try await waitUntil("the daemon knows the terminal's new model") {
+                try await stack.sessions().first { $0["id"]?.stringValue == StackTerminalTests.sessionID }?["model"]
+                    == "nokey/model-without-key"
+            }
+            try await stack.dm("the parser one")
+            try await stack.waitForBotMessage(in: dm, containing: "no API key for nokey: run /login in the terminal", timeout: 5)
+            #expect(!(try await stack.botMessages(dm)).contains { $0["content"]?.stringValue?.contains("could not take this message") == true })
+        }
+    }
+
     /// Trap 7: pi is idle while it compacts, and a prompt sent then runs unseen, is not saved,
     /// and is overwritten by the compaction. A chat prompt during a terminal `/compact` waits
     /// and runs, visibly and saved, after it.

@@ -58,19 +58,26 @@ extension ChatDesk {
         }
         switch pick {
         case "answer":
-            _ = try await answer(GuidedChoice.answer(text), chat: chat, session: session, arrival: nil)
-            return Reply("Sent as your answer.", ephemeral: true)
+            let result = try await answer(GuidedChoice.answer(text), chat: chat, session: session, arrival: nil)
+            return result.reply ?? Reply("Sent as your answer.", ephemeral: true)
         case "prompt":
-            _ = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key)
-            return Reply("Sent as a prompt.", ephemeral: true)
+            let result = try await answer(text, chat: chat, session: session, arrival: nil)
+            return result.reply ?? Reply("Sent as a prompt.", ephemeral: true)
         default:
             return Reply("Cancelled: nothing was sent.", ephemeral: true)
         }
     }
 
-    /// Sends an answer to the session as its next prompt.
+    /// Sends an answer to the session as its next prompt. A prompt the session refuses (a full
+    /// queue, a terminal pi without a key) is answered with the reason, as any prompt is.
     private func answer(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival?) async throws -> ChatMessageResult {
-        _ = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key, arrival: arrival)
+        do {
+            _ = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key, arrival: arrival)
+        } catch let full as QueueFull {
+            return ChatMessageResult(status: .refused, reply: Reply(full.description))
+        } catch let refused as PromptRefused {
+            return ChatMessageResult(status: .refused, reply: Reply(refused.description))
+        }
         return ChatMessageResult(status: .answered)
     }
 }
