@@ -5,7 +5,7 @@ import Testing
 /// What real pi does that a naive relay misses (the pi extension spec's §11), for the traps no
 /// other suite covers: pictures for a model that reads none (trap 9), the model a `/resume`
 /// restores only after `session_switch` (trap 15), and answers whose deltas do not rebuild the
-/// final text (trap 18). The real daemon and plugins, the fake Discord, and the shipped
+/// final text (trap 18; the daemon side also in RunRecordFinalTextTests). The real daemon and plugins, the fake Discord, and the shipped
 /// extension in the fake pi extension host.
 @Suite(.serialized) struct StackTerminalTrapTests {
     /// Trap 9: pi hands pictures to any model, and the provider drops them without a word when
@@ -66,6 +66,25 @@ import Testing
             try await Task.sleep(for: .seconds(3))
             let settled = try await stack.sessions().first { $0["id"]?.stringValue == resumedID }
             #expect(settled?["model"] == "openai/gpt-5", "\(String(describing: settled))")
+        }
+    }
+
+    /// Trap 18: deltas do not always rebuild a block; a provider may finish one with its `done`
+    /// event alone. The chat's final must be the answer pi saved (`message_end`), not the sum of
+    /// the deltas the live view grew from.
+    @Test(.timeLimit(.minutes(5)))
+    func aFinalIsTheAnswerPiSavedNotTheDeltasSum() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let pi = try await StackTerminalTests.attach(stack)
+            defer { pi.stop() }
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+
+            try await stack.dm("gappy: the last word comes only at the end")
+            let ran = try await pi.waitToSee("the run end") { $0["saw"] == "run_end" }
+            #expect(ran["text"] == "Echo: gappy: the last word comes only at the end", "\(ran)")
+            try await stack.waitForBotMessage(in: dm, containing: "only at the end")
         }
     }
 }

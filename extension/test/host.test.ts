@@ -118,3 +118,21 @@ test("the session file appears after the first answer's message_end handlers ran
   assert.deepEqual(globalThis.probe, ["user:false", "assistant:false"]);
   assert.equal(fs.existsSync(host.sessionFile), true);
 });
+
+test("gappy: the deltas miss the last word; text_end and message_end carry the whole answer (§11 trap 18)", async (t) => {
+  globalThis.probe = [];
+  const host = await hostWith(
+    t,
+    `pi.on("message_update", (e) => { if (e.assistantMessageEvent.type === "text_delta") globalThis.probe.push(["delta", e.assistantMessageEvent.delta]); if (e.assistantMessageEvent.type === "text_end") globalThis.probe.push(["end", e.assistantMessageEvent.content]); });
+     pi.on("message_end", (e) => { if (e.message.role === "assistant") globalThis.probe.push(["message", e.message.content[0].text]); });`,
+  );
+  await host.start();
+  host.type("gappy: three words here");
+  await host.waitFor((s) => s.saw === "run_end");
+  const deltas = globalThis.probe.filter(([kind]) => kind === "delta").map(([, text]) => text).join("");
+  assert.equal(deltas, "Echo: gappy: three words ");
+  assert.deepEqual(globalThis.probe.filter(([kind]) => kind !== "delta"), [
+    ["end", "Echo: gappy: three words here"],
+    ["message", "Echo: gappy: three words here"],
+  ]);
+});

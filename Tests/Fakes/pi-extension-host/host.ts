@@ -1822,13 +1822,18 @@ export class PiHost extends EventEmitter {
       content.push({ type: "text", text: "" });
       update({ type: "text_start", contentIndex: 0 });
       const pieces = plan.text.match(/\S+\s*/g) ?? [plan.text];
-      for (const piece of pieces) {
+      // `gappy: TEXT` (§11 trap 18): the last word comes with no text_delta, only in text_end and
+      // message_end, as a provider that finishes a block on its own `done` event sends it
+      // (openai-responses-shared.ts 399–440); the deltas do not rebuild the answer.
+      const gappy = plan.text.startsWith("Echo: gappy:");
+      for (const [at, piece] of pieces.entries()) {
         await sleep(slow ? 100 : this.streamDelayMs);
         if (signal.aborted) {
           stopReason = "aborted";
           break;
         }
         content[0].text += piece;
+        if (gappy && at === pieces.length - 1) continue;
         update({ type: "text_delta", contentIndex: 0, delta: piece });
       }
       if (stopReason !== "aborted") update({ type: "text_end", contentIndex: 0, content: content[0].text });
