@@ -5,20 +5,26 @@ import Testing
 /// What real pi does that a naive relay misses (the pi extension spec's §11), for the traps no
 /// other suite covers: pictures for a model that reads none (trap 9), the model a `/resume`
 /// restores only after `session_switch` (trap 15), and answers whose deltas do not rebuild the
-/// final text (trap 18; the daemon side also in RunRecordFinalTextTests). The real daemon and plugins, the fake Discord, and the shipped
-/// extension in the fake pi extension host.
+/// final text (trap 18; the daemon's side also in RunRecordFinalTextTests). The real daemon and
+/// plugins, the fake Discord, and the shipped extension in the fake pi extension host.
 @Suite(.serialized) struct StackTerminalTrapTests {
+    /// The stack started, the terminal pi attached, and Alice's DM watching it.
+    static func watched(_ stack: StackHome) async throws -> (HostedPi, String) {
+        try await stack.start()
+        let pi = try await StackTerminalTests.attach(stack)
+        let dm = try await stack.dmChannel()
+        _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
+        return (pi, dm)
+    }
+
     /// Trap 9: pi hands pictures to any model, and the provider drops them without a word when
     /// the model's `input` lacks "image". The chat's vision check must know the terminal pi's
     /// model, which only the extension can tell.
     @Test(.timeLimit(.minutes(5)))
     func aPictureForATerminalModelWithoutImageInputIsNotSentSilently() async throws {
         try await StackHome.with { stack in
-            try await stack.start()
-            let pi = try await StackTerminalTests.attach(stack)
+            let (pi, dm) = try await Self.watched(stack)
             defer { pi.stop() }
-            let dm = try await stack.dmChannel()
-            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
 
             pi.perform(["do": "model", "provider": "openai", "id": "gpt-3.5-turbo"])
             try await waitUntil("the daemon knows the terminal's new model") {
@@ -75,11 +81,8 @@ import Testing
     @Test(.timeLimit(.minutes(5)))
     func aFinalIsTheAnswerPiSavedNotTheDeltasSum() async throws {
         try await StackHome.with { stack in
-            try await stack.start()
-            let pi = try await StackTerminalTests.attach(stack)
+            let (pi, dm) = try await Self.watched(stack)
             defer { pi.stop() }
-            let dm = try await stack.dmChannel()
-            _ = try await stack.command("use", ["session": .string(StackTerminalTests.sessionID)])
 
             try await stack.dm("gappy: the last word comes only at the end")
             let ran = try await pi.waitToSee("the run end") { $0["saw"] == "run_end" }
