@@ -119,6 +119,10 @@ let package = Package(
         .testTarget(
             name: "TelegramTests", dependencies: ["TelegramPlugin", "PiRelaySDK"], path: "Tests/TelegramTests", swiftSettings: strict),
         .testTarget(name: "SlackTests", dependencies: ["SlackPlugin", "PiRelaySDK"], path: "Tests/SlackTests", swiftSettings: strict),
+        // State files as released plugins wrote them, read by today's code (MessengerKit's moves).
+        .testTarget(
+            name: "MessengerStateTests", dependencies: ["DiscordPlugin", "TelegramPlugin", "SlackPlugin", "PiRelaySDK"],
+            path: "Tests/MessengerStateTests", swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),
