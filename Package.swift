@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
         .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
+        .library(name: "MessengerKit", targets: ["MessengerKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -37,6 +38,13 @@ let package = Package(
             name: "PiRelaySDK",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Sources/SDK",
+            swiftSettings: strict),
+        // The machinery every messenger shares, built on the SDK; a messenger plugin is an adapter
+        // over it: its API client, its event mapping, its buttons, its dialect.
+        .target(
+            name: "MessengerKit",
+            dependencies: ["PiRelaySDK", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/MessengerKit",
             swiftSettings: strict),
         // Each executable is a thin `Main/main.swift` over a library of the same folder, so tests
         // and fuzz targets import the library.
@@ -63,7 +71,7 @@ let package = Package(
         .target(name: "DiscordPayloads", dependencies: ["PiRelaySDK"], path: "Sources/plugins/discord/Payloads", swiftSettings: strict),
         .target(
             name: "DiscordPlugin",
-            dependencies: ["PiRelaySDK", "PiRelayHTTP", "DiscordPayloads", .product(name: "WSClient", package: "swift-websocket")],
+            dependencies: ["PiRelaySDK", "MessengerKit", "PiRelayHTTP", "DiscordPayloads", .product(name: "WSClient", package: "swift-websocket")],
             path: "Sources/plugins/discord",
             exclude: ["Main", "Payloads"],
             swiftSettings: strict),
@@ -71,14 +79,14 @@ let package = Package(
             name: "DiscordMain", dependencies: ["DiscordPlugin"], path: "Sources/plugins/discord/Main",
             swiftSettings: strict),
         .target(
-            name: "TelegramPlugin", dependencies: ["PiRelaySDK", "PiRelayHTTP"], path: "Sources/plugins/telegram", exclude: ["Main"],
+            name: "TelegramPlugin", dependencies: ["PiRelaySDK", "MessengerKit", "PiRelayHTTP"], path: "Sources/plugins/telegram", exclude: ["Main"],
             swiftSettings: strict),
         .executableTarget(
             name: "TelegramMain", dependencies: ["TelegramPlugin"], path: "Sources/plugins/telegram/Main",
             swiftSettings: strict),
         .target(
             name: "SlackPlugin",
-            dependencies: ["PiRelaySDK", "PiRelayHTTP", .product(name: "WSClient", package: "swift-websocket")],
+            dependencies: ["PiRelaySDK", "MessengerKit", "PiRelayHTTP", .product(name: "WSClient", package: "swift-websocket")],
             path: "Sources/plugins/slack", exclude: ["Main"], swiftSettings: strict),
         .executableTarget(
             name: "SlackMain", dependencies: ["SlackPlugin"], path: "Sources/plugins/slack/Main",
@@ -107,6 +115,8 @@ let package = Package(
             path: "Sources/Bench",
             swiftSettings: strict),
         .testTarget(name: "SDKTests", dependencies: ["PiRelaySDK"], path: "Tests/SDKTests", swiftSettings: strict),
+        .testTarget(
+            name: "MessengerKitTests", dependencies: ["MessengerKit", "PiRelaySDK"], path: "Tests/MessengerKitTests", swiftSettings: strict),
         .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "PiRelaySDK"], path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 import DiscordPayloads
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// Incoming Discord messages: which ones are for the relay (ListenPolicy), the allowlist, the
@@ -16,9 +17,9 @@ actor Inbox {
     private let logger: Logger
     private let lanes = Lanes()
     private var journal: InboxRecord
-    /// When each user was last told "Not authorized" in each channel: the answer is sent once
-    /// per 10 minutes, so a refused user cannot make the bot spam a channel.
-    private var refusedAt: [String: Date] = [:]
+    /// "Not authorized." and pairing answers outside DMs: once per 10 minutes per user and
+    /// channel, so a refused user cannot make the bot spam a channel.
+    private var throttle = RefusalThrottle()
     private(set) var relayed = 0
     private(set) var refused = 0
 
@@ -80,9 +81,7 @@ actor Inbox {
         refused += 1
         logger.notice("refused a message from user \(incoming.authorID) (\(incoming.authorName)) in \(chat.postChannel): not in the allowlist")
         guard chat.dm || chat.mentioned else { return }
-        let key = incoming.authorID + "/" + chat.postChannel
-        if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
-        refusedAt[key] = Date()
+        guard throttle.allows(incoming.authorID, in: chat.postChannel) else { return }
         let poster = poster
         let logger = logger
         // Posted from the channel's lane: the gateway reader does not wait for Discord.
@@ -102,11 +101,7 @@ actor Inbox {
     private func pair(_ chat: Chat, code: String, message: String) async {
         logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(chat.postChannel)")
         let reply = await connection.pair(chat, code: code)
-        if !chat.dm {
-            let key = chat.user + "/" + chat.postChannel
-            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
-            refusedAt[key] = Date()
-        }
+        if !chat.dm, !throttle.allows(chat.user, in: chat.postChannel) { return }
         do {
             try await poster.post(reply, channel: chat.postChannel, replyTo: message, nonceBase: "pair:" + message)
         } catch {
@@ -121,18 +116,13 @@ actor Inbox {
         }
         let params = ChatMessageParams(chat: chat, messageID: pending.id, text: pending.text, attachments: attachments)
         let result: ChatMessageResult
-        do {
-            result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
-        } catch let error as RemoteError where error.code != .unavailable {
+        switch await Handover.chatMessage(params, to: connection, logger: logger) {
+        case .kept: return
+        case .failed(let reason):
             await finished(pending.id)
-            logger.warning("chat.message for \(pending.id) failed: \(error)")
-            let text = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
-            _ = try? await poster.post(Reply(text: text), channel: chat.postChannel, replyTo: pending.id, nonceBase: "error:" + pending.id)
+            _ = try? await poster.post(Reply(text: reason), channel: chat.postChannel, replyTo: pending.id, nonceBase: "error:" + pending.id)
             return
-        } catch {
-            // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
-            logger.warning("chat.message for \(pending.id) not handed over: \(error)")
-            return
+        case .answered(let answered): result = answered
         }
         await finished(pending.id)
         relayed += 1

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// What Socket Mode brings in. `take` decides and journals, which takes milliseconds, and
@@ -23,8 +24,8 @@ actor Inbox {
     private var journal: InboxRecord
     private var policy: ListenPolicy
     private var names: [String: String] = [:]
-    /// When each user was last told "Not authorized." in each conversation: once per 10 minutes.
-    private var refusedAt: [String: Date] = [:]
+    /// "Not authorized.": once per 10 minutes per user and conversation.
+    private var throttle = RefusalThrottle()
     private(set) var relayed = 0
     private(set) var refused = 0
     private(set) var duplicates = 0
@@ -48,7 +49,7 @@ actor Inbox {
         self.spoolDir = spoolDir
         self.policy = policy
         self.logger = logger
-        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord()
+        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord(events: [])
     }
 
     func learn(botUser: String) { policy.botUser = botUser }
@@ -155,9 +156,7 @@ actor Inbox {
     private func refuse(_ user: String, in place: Place, always: Bool = false) async {
         refused += 1
         logger.notice("refused user \(user) in \(place.key): not in the allowlist")
-        let key = user + "/" + place.channel
-        if !always, let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
-        refusedAt[key] = Date()
+        guard throttle.allows(user, in: place.channel, always: always) else { return }
         let poster = poster
         let logger = logger
         await lanes.enqueue(place.key) {
@@ -195,18 +194,13 @@ actor Inbox {
         if !notes.isEmpty { text += (text.isEmpty ? "" : "\n\n") + notes.joined(separator: "\n") }
         let params = ChatMessageParams(chat: chat, messageID: pending.id, text: text, attachments: attachments)
         let result: ChatMessageResult
-        do {
-            result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
-        } catch let error as RemoteError where error.code != .unavailable {
+        switch await Handover.chatMessage(params, to: connection, logger: logger) {
+        case .kept: return
+        case .failed(let reason):
             await finished(pending.id)
-            logger.warning("chat.message for \(pending.id) failed: \(error)")
-            let reason = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
             await replies.show(Reply(text: reason, ephemeral: true), to: chat)
             return
-        } catch {
-            // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
-            logger.warning("chat.message for \(pending.id) not handed over: \(error)")
-            return
+        case .answered(let answered): result = answered
         }
         await finished(pending.id)
         relayed += 1

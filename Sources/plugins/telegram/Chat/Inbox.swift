@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// Incoming Telegram messages: which are for the relay (ListenPolicy), the allowlist, the journal,
@@ -21,8 +22,8 @@ actor Inbox {
     private let lanes = Lanes()
     private var journal: InboxRecord
     private var policy: ListenPolicy
-    /// When each user was last told "Not authorized" in each chat: once per 10 minutes.
-    private var refusedAt: [String: Date] = [:]
+    /// "Not authorized." and a group's pairing answers: once per 10 minutes per user and chat.
+    private var throttle = RefusalThrottle()
     private(set) var relayed = 0
     private(set) var refused = 0
 
@@ -45,14 +46,14 @@ actor Inbox {
         self.spoolDir = spoolDir
         self.policy = policy
         self.logger = logger
-        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord()
-        lastUpdate = journal.lastUpdate
+        journal = store.load(InboxRecord.self, from: InboxRecord.file) ?? InboxRecord(cursor: 0)
+        lastUpdate = journal.cursor ?? 0
     }
 
     /// Saves the journal; only a saved update may be confirmed.
     private func saveJournal() async {
         if await store.save(journal, to: InboxRecord.file) {
-            lastUpdate = journal.lastUpdate
+            lastUpdate = journal.cursor ?? 0
         } else {
             logger.error("cannot save the inbox journal (disk full?); updates stay unconfirmed at Telegram until it is saved")
         }
@@ -79,7 +80,7 @@ actor Inbox {
     /// Takes in one update's message. Returns once the message is journaled (or judged not for
     /// us), so the poller may confirm the update.
     func take(update id: Int, _ message: TelegramMessage) async {
-        guard id > journal.lastUpdate else {
+        guard id > journal.cursor ?? 0 else {
             logger.info("update \(id) was taken in before (sent again after a restart); skipped")
             return
         }
@@ -113,15 +114,15 @@ actor Inbox {
                 await lanes.enqueue(chat.key) { [self] in await self.relay(pending) }
             }
         }
-        journal.lastUpdate = id
+        journal.cursor = id
         await saveJournal()
     }
 
     /// An update with nothing to journal (a button press, a membership change): confirmed with
     /// the rest of its batch.
     func skip(update id: Int) async {
-        guard id > journal.lastUpdate else { return }
-        journal.lastUpdate = id
+        guard id > journal.cursor ?? 0 else { return }
+        journal.cursor = id
         await saveJournal()
     }
 
@@ -130,9 +131,7 @@ actor Inbox {
     private func refuse(_ message: TelegramMessage, chat: Chat) {
         refused += 1
         logger.notice("refused a message from user \(message.fromID) (\(message.fromName)) in \(message.chatID): not in the allowlist")
-        let key = message.fromID + "/" + message.chatID
-        if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
-        refusedAt[key] = Date()
+        guard throttle.allows(message.fromID, in: message.chatID) else { return }
         let poster = poster
         let logger = logger
         let place = message.place
@@ -152,11 +151,7 @@ actor Inbox {
     private func pair(_ chat: Chat, code: String, in place: Place) async {
         logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(place.key)")
         let reply = await connection.pair(chat, code: code)
-        if !chat.dm {
-            let key = chat.user + "/" + chat.channel
-            if let last = refusedAt[key], Date().timeIntervalSince(last) < 600 { return }
-            refusedAt[key] = Date()
-        }
+        if !chat.dm, !throttle.allows(chat.user, in: chat.channel) { return }
         await show(reply, in: place, from: chat)
     }
 
@@ -181,18 +176,13 @@ actor Inbox {
         }
         let params = ChatMessageParams(chat: chat, messageID: pending.id, text: text, attachments: attachments)
         let result: ChatMessageResult
-        do {
-            result = try await connection.request(.chatMessage, params, timeout: .seconds(60))
-        } catch let error as RemoteError where error.code != .unavailable {
+        switch await Handover.chatMessage(params, to: connection, logger: logger) {
+        case .kept: return
+        case .failed(let reason):
             await finished(pending.id)
-            logger.warning("chat.message for \(pending.id) failed: \(error)")
-            let reason = error.code == .notAuthorized ? "Not authorized." : "⚠️ pi-relayd could not take this message (\(error.code)). Try again."
             _ = try? await poster.send(TelegramText.html(reason), to: place)
             return
-        } catch {
-            // pi-relayd is gone (we are being stopped): the journal keeps the message for the next start.
-            logger.warning("chat.message for \(pending.id) not handed over: \(error)")
-            return
+        case .answered(let answered): result = answered
         }
         await finished(pending.id)
         relayed += 1

@@ -1,8 +1,9 @@
+import MessengerKit
 import PiRelaySDK
 
 /// A user message taken in and not yet handed over to the supervisor: what a restarted plugin
 /// hands over again.
-struct PendingMessage: Codable, Sendable, Equatable {
+struct PendingMessage: InboxMessage {
     /// `<chat id>:<message id>`: message ids are unique per chat only. Also the supervisor's
     /// `messageId`, by which it acts on a message once.
     var id: String
@@ -10,4 +11,9 @@ struct PendingMessage: Codable, Sendable, Equatable {
     var text: String
     var files: [TelegramMessage.File]
     var messageID: Int
+
+    static var remembered: Int { 512 }
 }
+
+/// The inbox's journal: the kit's, over this messenger's pending message.
+typealias InboxRecord = MessengerKit.InboxRecord<PendingMessage>

@@ -1,0 +1,14 @@
+/// A user message a messenger took in and journals until the supervisor has it: whatever the
+/// messenger needs to hand it over again after a restart (its files, its platform ids).
+public protocol InboxMessage: Codable, Sendable, Equatable {
+    /// Unique per messenger, and the supervisor's `messageId`, by which it acts on a message once.
+    var id: String { get }
+    /// How many ids the journal remembers: enough to cover the platform's redelivery window.
+    static var remembered: Int { get }
+    /// The journal's JSON key for the remembered ids (kept as released plugins wrote it).
+    static var seenKey: String { get }
+}
+
+extension InboxMessage {
+    public static var seenKey: String { "seen" }
+}

@@ -1,0 +1,32 @@
+/// The JSON released plugins wrote: `{"pending", "seen"}`, plus `"lastUpdate"` for a polling
+/// transport and `"events"` for one that redelivers by id; the seen ids under `Message.seenKey`.
+extension InboxRecord: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+
+        static var cursor: Key { Key("lastUpdate") }
+        static var events: Key { Key("events") }
+        static var pending: Key { Key("pending") }
+        static var seen: Key { Key(Message.seenKey) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        cursor = try container.decodeIfPresent(Int.self, forKey: .cursor)
+        events = try container.decodeIfPresent([String].self, forKey: .events)
+        seen = try container.decodeIfPresent([String].self, forKey: .seen) ?? []
+        pending = try container.decodeIfPresent([Message].self, forKey: .pending) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(cursor, forKey: .cursor)
+        try container.encodeIfPresent(events, forKey: .events)
+        try container.encode(seen, forKey: .seen)
+        try container.encode(pending, forKey: .pending)
+    }
+}
