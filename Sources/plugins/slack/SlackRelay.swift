@@ -55,7 +55,7 @@ public struct SlackRelay: Plugin {
         socket = SocketMode(api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, logger: logger) { envelope in
             await inbox.take(envelope)
         }
-        live = LiveMessages(poster: poster, store: store, logger: logger)
+        live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
             poster: poster, live: live, progress: progress, questions: questions, sent: DeliveryLedger(path: store.path("sent.log")), logger: logger)
         if allowlist.count == 0 && !context.welcome.checkOnly {

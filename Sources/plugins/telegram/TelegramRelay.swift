@@ -52,7 +52,8 @@ public struct TelegramRelay: Plugin {
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, inbox: inbox, logger: logger)
         typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
-        live = LiveMessages(poster: poster, typing: typing, store: store, logger: logger)
+        live = LiveMessages(
+            writer: poster, store: store, logger: logger, same: TelegramText.sameMessage, onView: { [typing] in await typing.keep($0) })
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,

@@ -1,8 +1,9 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Where a message goes in Slack: a conversation (`C…`, `G…` or `D…`) and maybe a thread, named
 /// by its parent's `ts`. In the protocol's `Target` and `Chat` the thread is that `ts`.
-struct Place: Sendable, Hashable, Codable {
+struct Place: Sendable, Hashable, Codable, MessengerPlace {
     var channel: String
     var thread: String?
 

@@ -1,9 +1,10 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Where a message goes in Telegram: a chat, and a forum topic in it. In the protocol's `Target`
 /// and `Chat` a topic is the thread `"<chat id>/<topic id>"`: topic ids are only unique within
 /// their chat, and bindings are keyed by thread.
-struct Place: Sendable, Hashable {
+struct Place: Sendable, Hashable, MessengerPlace {
     var chatID: String
     var topicID: Int?
 

@@ -1,0 +1,133 @@
+import Logging
+import PiRelaySDK
+
+/// Runs' answers as they grow, one `LiveRun` per run and conversation: each finished chunk its
+/// own message, and one message edited with the live tail. Views arriving faster than the
+/// platform lets the bot write are coalesced: the writer waits its turn in the messenger's pacer
+/// and then sends only the newest. The final answer takes over: `finish` waits for a write in
+/// flight and hands back the messages to turn into the answer. What each run shows is saved, an
+/// edit before it goes out, so a plugin restarted mid-answer edits the same messages instead of
+/// leaving them behind and showing the answer twice, and does not repeat an edit the platform
+/// already took.
+public actor LiveMessages<Writer: LiveWriter> {
+    public typealias Place = Writer.Place
+    public typealias Message = LiveRun<Writer.MessageID>.Message
+
+    public static var file: String { "live-messages.json" }
+    /// Runs kept in memory and on disk; older ones are forgotten.
+    static var kept: Int { 200 }
+
+    private struct Entry {
+        var place: Place
+        var run: LiveRun<Writer.MessageID>
+        var writer: Task<Void, Never>?
+    }
+
+    private let writer: Writer
+    private let logger: Logger
+    private let store: StateStore
+    private let same: @Sendable (String, String) -> Bool
+    private let onView: (@Sendable (Place) async -> Void)?
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private var saved: [String: [Message]]
+
+    /// `same`: whether the platform shows two texts as one (then no edit is made). `onView`:
+    /// called with each view taken, before its write starts (a typing indicator kept alive).
+    public init(
+        writer: Writer, store: StateStore, logger: Logger, same: @escaping @Sendable (String, String) -> Bool = { $0 == $1 },
+        onView: (@Sendable (Place) async -> Void)? = nil
+    ) {
+        self.writer = writer
+        self.store = store
+        self.logger = logger
+        self.same = same
+        self.onView = onView
+        saved = store.load([String: [Message]].self, from: Self.file) ?? [:]
+    }
+
+    private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// A run first seen by this process starts from what an earlier one showed of it.
+    private func entry(_ key: String, place: Place) -> Entry {
+        if let entry = entries[key] { return entry }
+        order.append(key)
+        if order.count > Self.kept { entries[order.removeFirst()] = nil }
+        return Entry(place: place, run: LiveRun(messages: saved[key] ?? [], same: same))
+    }
+
+    private func persist(_ key: String) async {
+        guard let entry = entries[key] else { return }
+        saved[key] = entry.run.messages
+        if saved.count > Self.kept { saved = saved.filter { entries[$0.key] != nil } }
+        await store.save(saved, to: Self.file)
+    }
+
+    /// Runs still streaming.
+    public var activeCount: Int { entries.values.filter { !$0.run.finished }.count }
+
+    /// Takes a view; stale (`rev` not above the newest) and post-final views are ignored.
+    public func update(runID run: String, place: Place, rev: Int, chunks: [String], tail: String) async {
+        // One set of messages per run and conversation: a session watched from two streams to both.
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        let taken = entry.run.take(rev: rev, chunks: chunks, tail: tail)
+        entries[key] = entry
+        guard taken else { return }
+        await onView?(place)
+        // Unstructured on purpose: the writer drains views at the platform's pace while newer
+        // ones replace what it has not sent yet. A writer already at work takes this view too.
+        if entries[key]?.writer == nil { entries[key]?.writer = Task { await self.write(key) } }
+    }
+
+    /// The run's final answer is here: no more live writes. Returns the messages the run shows,
+    /// in order, to turn into the answer's chunks.
+    public func finish(_ run: String, in place: Place) async -> [Message] {
+        let key = Self.key(run, place)
+        var entry = entry(key, place: place)
+        entry.run.finished = true
+        entries[key] = entry
+        await entry.writer?.value
+        return entries[key]?.run.messages ?? []
+    }
+
+    /// The final answer is out: what the run showed need not be remembered any more. Not done in
+    /// `finish`, which comes before the final is posted: a plugin killed in between must still
+    /// find the messages to turn into the answer.
+    public func done(_ run: String, in place: Place) async {
+        let key = Self.key(run, place)
+        guard saved[key] != nil else { return }
+        saved[key] = nil
+        await store.save(saved, to: Self.file)
+    }
+
+    private func write(_ key: String) async {
+        var failed = false
+        while let entry = entries[key], let next = entry.run.nextWrite() {
+            do {
+                // Each answer awaited first, then stored: an access to `entries` held across the
+                // await would overlap the views that arrive meanwhile.
+                switch next {
+                case .send(let index, let text):
+                    let id = try await writer.sendLive(text, to: entry.place)
+                    entries[key]?.run.sent(index, id: id, text: text)
+                case .edit(let index, let id, let text):
+                    entries[key]?.run.editing(index, to: text)
+                    await persist(key)
+                    let now = try await writer.editLive(id, in: entry.place, to: text)
+                    entries[key]?.run.edited(index, to: text, id: now)
+                }
+                await persist(key)
+            } catch {
+                logger.warning("live view of \(key): \(error)")
+                failed = true
+                break
+            }
+        }
+        entries[key]?.writer = nil
+        // A view that came in while the last write was going out, and after the loop looked.
+        if !failed, entries[key]?.run.nextWrite() != nil {
+            entries[key]?.writer = Task { await self.write(key) }
+        }
+    }
+}

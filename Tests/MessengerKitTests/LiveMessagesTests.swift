@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import MessengerKit
+import PiRelaySDK
+import Testing
+
+@Suite final class LiveMessagesTests {
+    struct Room: MessengerPlace {
+        var key: String
+    }
+
+    /// A platform that records each write, can hold writes until released, and gives an edited
+    /// message a new id when asked to (as Slack does for a message it re-posts).
+    actor Platform: LiveWriter {
+        private(set) var writes: [String] = []
+        private var nextID = 100
+        private var held = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+        var renumberEdits = false
+
+        func hold() { held = true }
+        func release() {
+            held = false
+            for waiter in waiting { waiter.resume() }
+            waiting = []
+        }
+        func renumber() { renumberEdits = true }
+
+        private func pass() async {
+            if held { await withCheckedContinuation { waiting.append($0) } }
+        }
+
+        func sendLive(_ text: String, to place: Room) async throws -> Int {
+            writes.append("send \(place.key): \(text)")
+            await pass()
+            nextID += 1
+            return nextID
+        }
+
+        func editLive(_ id: Int, in place: Room, to text: String) async throws -> Int? {
+            writes.append("edit \(id): \(text)")
+            await pass()
+            guard renumberEdits else { return nil }
+            nextID += 1
+            return nextID
+        }
+    }
+
+    /// The plugin's state folder, one per test.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-" + UUID().uuidString).path
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func liveMessages(_ platform: Platform, same: @escaping @Sendable (String, String) -> Bool = { $0 == $1 }) -> LiveMessages<Platform> {
+        LiveMessages(writer: platform, store: StateStore(directory: folder), logger: Logger(label: "test"), same: same)
+    }
+
+    static let room = Room(key: "C1")
+
+    @Test func viewsThatArriveWhileAWriteIsOutAreCoalescedToTheNewest() async throws {
+        let platform = Platform()
+        let live = liveMessages(platform)
+        await platform.hold()
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
+        try await waitFor { await platform.writes.count == 1 }
+        for rev in 2...5 { await live.update(runID: "r1", place: Self.room, rev: rev, chunks: [], tail: "one \(rev)") }
+        await platform.release()
+        try await waitFor { await platform.writes.count == 2 }
+        let shown = await live.finish("r1", in: Self.room)
+        #expect(await platform.writes == ["send C1: one", "edit 101: one 5"])
+        #expect(shown == [LiveRun<Int>.Message(id: 101, text: "one 5")])
+    }
+
+    @Test func theFinalTakesOverFromAWriteInFlight() async throws {
+        let platform = Platform()
+        let live = liveMessages(platform)
+        await platform.hold()
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
+        await live.update(runID: "r1", place: Self.room, rev: 2, chunks: [], tail: "one two")
+        try await waitFor { await platform.writes.count == 1 }
+        // Unstructured on purpose: finish must wait for the held write, which the test releases.
+        let finishing = Task { await live.finish("r1", in: Self.room) }
+        try await Task.sleep(for: .milliseconds(50))
+        await platform.release()
+        let shown = await finishing.value
+        #expect(shown == [LiveRun<Int>.Message(id: 101, text: "one")], "the write in flight is in; the newer view is the final's")
+        #expect(await platform.writes == ["send C1: one"])
+        await live.update(runID: "r1", place: Self.room, rev: 3, chunks: [], tail: "late")
+        #expect(await platform.writes == ["send C1: one"], "no live write after the final")
+    }
+
+    @Test func aRestartedPluginEditsTheMessagesAnEarlierOneSaved() async throws {
+        let first = Platform()
+        let before = liveMessages(first)
+        await before.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail")
+        try await waitFor { await first.writes.count == 2 }
+        _ = await before.finish("r1", in: Self.room)
+
+        let second = Platform()
+        let after = liveMessages(second)
+        await after.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail and more")
+        let shown = await after.finish("r1", in: Self.room)
+        #expect(await second.writes == ["edit 102: tail and more"], "nothing posted twice")
+        #expect(shown.map(\.text) == ["chunk one", "tail and more"])
+
+        await after.done("r1", in: Self.room)
+        let third = Platform()
+        let fresh = liveMessages(third)
+        await fresh.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "again")
+        _ = await fresh.finish("r1", in: Self.room)
+        #expect(await third.writes == ["send C1: again"], "a run that is done is forgotten")
+    }
+
+    @Test func anEditThatGotANewIDIsRecordedAndEqualTextsAreNotEdited() async throws {
+        let platform = Platform()
+        await platform.renumber()
+        let live = liveMessages(platform, same: { $0.lowercased() == $1.lowercased() })
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "abc")
+        try await waitFor { await platform.writes.count == 1 }
+        await live.update(runID: "r1", place: Self.room, rev: 2, chunks: [], tail: "abc def")
+        try await waitFor { await platform.writes.count == 2 }
+        await live.update(runID: "r1", place: Self.room, rev: 3, chunks: [], tail: "ABC DEF")
+        let shown = await live.finish("r1", in: Self.room)
+        #expect(await platform.writes == ["send C1: abc", "edit 101: abc def"])
+        #expect(shown.map(\.id) == [102])
+        #expect(await live.activeCount == 0)
+    }
+
+    @Test func twoConversationsWatchingOneRunGetMessagesOfTheirOwn() async throws {
+        let platform = Platform()
+        let live = liveMessages(platform)
+        await live.update(runID: "r1", place: Room(key: "C1"), rev: 1, chunks: [], tail: "hello")
+        await live.update(runID: "r1", place: Room(key: "C2/t"), rev: 1, chunks: [], tail: "hello")
+        #expect(await live.activeCount == 2)
+        _ = await live.finish("r1", in: Room(key: "C1"))
+        _ = await live.finish("r1", in: Room(key: "C2/t"))
+        #expect(await Set(platform.writes) == ["send C1: hello", "send C2/t: hello"])
+    }
+
+    func waitFor(_ condition: @Sendable () async -> Bool) async throws {
+        for _ in 0..<500 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the condition never held")
+    }
+}
