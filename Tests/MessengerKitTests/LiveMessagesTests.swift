@@ -4,7 +4,7 @@ import MessengerKit
 import PiRelaySDK
 import Testing
 
-@Suite final class LiveMessagesTests {
+@Suite struct LiveMessagesTests {
     struct Room: MessengerPlace {
         var key: String
     }
@@ -49,7 +49,7 @@ import Testing
     /// The plugin's state folder, one per test.
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-" + UUID().uuidString).path
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
 
     func liveMessages(_ platform: Platform, same: @escaping @Sendable (String, String) -> Bool = { $0 == $1 }) -> LiveMessages<Platform> {
         LiveMessages(writer: platform, store: StateStore(directory: folder), logger: Logger(label: "test"), same: same)
@@ -58,6 +58,7 @@ import Testing
     static let room = Room(key: "C1")
 
     @Test func viewsThatArriveWhileAWriteIsOutAreCoalescedToTheNewest() async throws {
+        defer { removeFolder() }
         let platform = Platform()
         let live = liveMessages(platform)
         await platform.hold()
@@ -72,6 +73,7 @@ import Testing
     }
 
     @Test func theFinalTakesOverFromAWriteInFlight() async throws {
+        defer { removeFolder() }
         let platform = Platform()
         let live = liveMessages(platform)
         await platform.hold()
@@ -90,6 +92,7 @@ import Testing
     }
 
     @Test func aRestartedPluginEditsTheMessagesAnEarlierOneSaved() async throws {
+        defer { removeFolder() }
         let first = Platform()
         let before = liveMessages(first)
         await before.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail")
@@ -112,6 +115,7 @@ import Testing
     }
 
     @Test func anEditThatGotANewIDIsRecordedAndEqualTextsAreNotEdited() async throws {
+        defer { removeFolder() }
         let platform = Platform()
         await platform.renumber()
         let live = liveMessages(platform, same: { $0.lowercased() == $1.lowercased() })
@@ -127,6 +131,7 @@ import Testing
     }
 
     @Test func twoConversationsWatchingOneRunGetMessagesOfTheirOwn() async throws {
+        defer { removeFolder() }
         let platform = Platform()
         let live = liveMessages(platform)
         await live.update(runID: "r1", place: Room(key: "C1"), rev: 1, chunks: [], tail: "hello")
