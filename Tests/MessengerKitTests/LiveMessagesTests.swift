@@ -5,61 +5,20 @@ import PiRelaySDK
 import Testing
 
 @Suite struct LiveMessagesTests {
-    struct Room: MessengerPlace {
-        var key: String
-    }
-
-    /// A platform that records each write, can hold writes until released, and gives an edited
-    /// message a new id when asked to (as Slack does for a message it re-posts).
-    actor Platform: LiveWriter {
-        private(set) var writes: [String] = []
-        private var nextID = 100
-        private var held = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-        var renumberEdits = false
-
-        func hold() { held = true }
-        func release() {
-            held = false
-            for waiter in waiting { waiter.resume() }
-            waiting = []
-        }
-        func renumber() { renumberEdits = true }
-
-        private func pass() async {
-            if held { await withCheckedContinuation { waiting.append($0) } }
-        }
-
-        func sendLive(_ text: String, to place: Room) async throws -> Int {
-            writes.append("send \(place.key): \(text)")
-            await pass()
-            nextID += 1
-            return nextID
-        }
-
-        func editLive(_ id: Int, in place: Room, to text: String) async throws -> Int? {
-            writes.append("edit \(id): \(text)")
-            await pass()
-            guard renumberEdits else { return nil }
-            nextID += 1
-            return nextID
-        }
-    }
-
     /// The plugin's state folder, one per test.
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-" + UUID().uuidString).path
 
     func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
 
-    func liveMessages(_ platform: Platform, same: @escaping @Sendable (String, String) -> Bool = { $0 == $1 }) -> LiveMessages<Platform> {
+    func liveMessages(_ platform: FakePlatform, same: @escaping @Sendable (String, String) -> Bool = { $0 == $1 }) -> LiveMessages<FakePlatform> {
         LiveMessages(writer: platform, store: StateStore(directory: folder), logger: Logger(label: "test"), same: same)
     }
 
-    static let room = Room(key: "C1")
+    static let room = FakeRoom(key: "C1")
 
     @Test func viewsThatArriveWhileAWriteIsOutAreCoalescedToTheNewest() async throws {
         defer { removeFolder() }
-        let platform = Platform()
+        let platform = FakePlatform()
         let live = liveMessages(platform)
         await platform.hold()
         await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
@@ -74,7 +33,7 @@ import Testing
 
     @Test func theFinalTakesOverFromAWriteInFlight() async throws {
         defer { removeFolder() }
-        let platform = Platform()
+        let platform = FakePlatform()
         let live = liveMessages(platform)
         await platform.hold()
         await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
@@ -93,13 +52,13 @@ import Testing
 
     @Test func aRestartedPluginEditsTheMessagesAnEarlierOneSaved() async throws {
         defer { removeFolder() }
-        let first = Platform()
+        let first = FakePlatform()
         let before = liveMessages(first)
         await before.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail")
         try await waitFor { await first.writes.count == 2 }
         _ = await before.finish("r1", in: Self.room)
 
-        let second = Platform()
+        let second = FakePlatform()
         let after = liveMessages(second)
         await after.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail and more")
         let shown = await after.finish("r1", in: Self.room)
@@ -107,7 +66,7 @@ import Testing
         #expect(shown.map(\.text) == ["chunk one", "tail and more"])
 
         await after.done("r1", in: Self.room)
-        let third = Platform()
+        let third = FakePlatform()
         let fresh = liveMessages(third)
         await fresh.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "again")
         _ = await fresh.finish("r1", in: Self.room)
@@ -116,7 +75,7 @@ import Testing
 
     @Test func anEditThatGotANewIDIsRecordedAndEqualTextsAreNotEdited() async throws {
         defer { removeFolder() }
-        let platform = Platform()
+        let platform = FakePlatform()
         await platform.renumber()
         let live = liveMessages(platform, same: { $0.lowercased() == $1.lowercased() })
         await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "abc")
@@ -132,13 +91,13 @@ import Testing
 
     @Test func twoConversationsWatchingOneRunGetMessagesOfTheirOwn() async throws {
         defer { removeFolder() }
-        let platform = Platform()
+        let platform = FakePlatform()
         let live = liveMessages(platform)
-        await live.update(runID: "r1", place: Room(key: "C1"), rev: 1, chunks: [], tail: "hello")
-        await live.update(runID: "r1", place: Room(key: "C2/t"), rev: 1, chunks: [], tail: "hello")
+        await live.update(runID: "r1", place: FakeRoom(key: "C1"), rev: 1, chunks: [], tail: "hello")
+        await live.update(runID: "r1", place: FakeRoom(key: "C2/t"), rev: 1, chunks: [], tail: "hello")
         #expect(await live.activeCount == 2)
-        _ = await live.finish("r1", in: Room(key: "C1"))
-        _ = await live.finish("r1", in: Room(key: "C2/t"))
+        _ = await live.finish("r1", in: FakeRoom(key: "C1"))
+        _ = await live.finish("r1", in: FakeRoom(key: "C2/t"))
         #expect(await Set(platform.writes) == ["send C1: hello", "send C2/t: hello"])
     }
 

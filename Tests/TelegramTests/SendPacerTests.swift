@@ -41,4 +41,22 @@ import Testing
         #expect(saved.holdLeft(chat: "42", now: 1020) == 15)
         #expect(saved.saved(now: 2000).holds.isEmpty, "a hold that ran out is not kept")
     }
+
+    /// The send queue asks how long a write must wait before it takes it: the answer is the wait
+    /// a reservation at that moment gives, for private chats, groups, bursts, the bot's global
+    /// budget and 429 holds alike.
+    @Test func theWaitBeforeAWriteIsTheWaitItsReservationGives() {
+        var pacer = SendPacer()
+        pacer.startedAt = 50
+        pacer.hold(chat: "9", seconds: 4, now: 100)
+        var now = 100.0
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<400 {
+            let chat = ["42", "-100", "9", String(step % 40)][Int.random(in: 0..<4, using: &generator)]
+            now += [0, 0, 0.01, 0.3, 1.1][Int.random(in: 0..<5, using: &generator)]
+            let asked = pacer.wait(chat: chat, now: now)
+            let reserved = pacer.reserve(chat: chat, now: now)
+            #expect(abs(asked - reserved) < 1e-9, "step \(step), chat \(chat): wait \(asked), reserve \(reserved)")
+        }
+    }
 }

@@ -26,7 +26,8 @@ public actor LiveMessages<Writer: LiveWriter> {
     private let writer: Writer
     private let logger: Logger
     private let store: StateStore
-    private let same: @Sendable (String, String) -> Bool
+    /// Whether the platform shows two texts as one (then no edit is made).
+    public nonisolated let same: @Sendable (String, String) -> Bool
     private let onView: (@Sendable (Place) async -> Void)?
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
@@ -103,8 +104,12 @@ public actor LiveMessages<Writer: LiveWriter> {
 
     private func write(_ key: String) async {
         var failed = false
-        while let entry = entries[key], let next = entry.run.nextWrite() {
+        while let place = entries[key]?.place, entries[key]?.run.nextWrite() != nil {
             do {
+                try await writer.liveTurn(in: place)
+                // The newest view, as it is now that the budget allows the write; nothing when
+                // the final took over meanwhile.
+                guard let entry = entries[key], let next = entry.run.nextWrite() else { break }
                 // Each answer awaited first, then stored: an access to `entries` held across the
                 // await would overlap the views that arrive meanwhile.
                 switch next {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -57,7 +58,7 @@ public struct SlackRelay: Plugin {
         }
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
-            poster: poster, live: live, progress: progress, questions: questions, sent: DeliveryLedger(path: store.path("sent.log")), logger: logger)
+            poster: poster, live: live, progress: progress, questions: questions, parts: DeliveryParts(store: store), logger: logger)
         if allowlist.count == 0 && !context.welcome.checkOnly {
             logger.warning(
                 "the allowlist is empty (slack.allowedUsers, SLACK_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair slack"

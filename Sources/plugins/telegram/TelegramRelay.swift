@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -57,7 +58,7 @@ public struct TelegramRelay: Plugin {
         questions = QuestionMessages(store: store)
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
-            sent: DeliveryLedger(path: store.path("sent.log")), migrations: migrations, connection: context.connection, logger: logger)
+            parts: DeliveryParts(store: store), migrations: migrations, connection: context.connection, logger: logger)
         if allowlist.count == 0 && !context.welcome.checkOnly {
             logger.warning(
                 "the allowlist is empty (telegram.allowedUsers, TELEGRAM_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair telegram"

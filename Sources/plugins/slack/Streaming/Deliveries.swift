@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ struct Deliveries: Sendable {
     let live: LiveMessages
     let progress: Progress
     let questions: QuestionMessages
-    let sent: DeliveryLedger
+    let parts: DeliveryParts
     let logger: Logger
 
     func post(delivery: String, _ params: ChatPostParams) async throws {
@@ -30,7 +31,7 @@ struct Deliveries: Sendable {
                 // Rendered for mrkdwn by the formatter (docs/PROTOCOL.md, "Markup").
                 let text = params.text ?? ""
                 for (index, chunk) in SlackText.split(text.isEmpty ? "…" : text).enumerated() {
-                    try await once("\(delivery):\(index)") {
+                    try await parts.once("\(delivery):\(index)") {
                         try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
                     }
                 }
@@ -40,7 +41,7 @@ struct Deliveries: Sendable {
                 if params.kind == .echo { text = "▶ " + text }
                 let chunks = text.isEmpty ? [] : SlackText.chunks(text)
                 for (index, chunk) in chunks.enumerated() {
-                    try await once("\(delivery):\(index)") {
+                    try await parts.once("\(delivery):\(index)") {
                         try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
                     }
                 }
@@ -65,35 +66,20 @@ struct Deliveries: Sendable {
             }
         }
         if posted.isEmpty, let place = Place(params.target) {
-            try await once("closed:" + params.sessionID + "/" + params.questionID) {
+            try await parts.once("closed:" + params.sessionID + "/" + params.questionID) {
                 try await poster.send(SlackText.escaped(params.text), to: place)
             }
         }
     }
 
-    /// The answer: the messages the run's live view put up (if any) become its chunks, in
-    /// order; the rest follow, then its files (a long answer's `.md`), and the prompt's ⏳ turns
-    /// ✅. Live messages beyond the answer's chunks (the view ran longer than a preview) are
-    /// deleted, or they would repeat it.
+    /// The answer (the kit's `FinalAnswer`), its files (a long answer's `.md`) before the live
+    /// view is forgotten, and the prompt's ⏳ turns ✅.
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }.flatMap { SlackText.split($0) }
         if chunks.isEmpty { chunks = SlackText.chunks(params.text ?? "(no text)") }
-        var shown: [LiveRun<String>.Message] = []
-        if let runID = params.runID { shown = await live.finish(runID, in: place) }
-        for (index, chunk) in chunks.enumerated() {
-            try await once("\(delivery):\(index)") {
-                if index < shown.count {
-                    if !shown[index].certainlyShows(chunk) { try await poster.edit(shown[index].id, in: place, to: chunk) }
-                } else {
-                    try await poster.send(chunk, to: place)
-                }
-            }
+        try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place) {
+            try await upload(params.files, delivery: delivery, to: place)
         }
-        for (index, extra) in shown.enumerated().dropFirst(chunks.count) {
-            try await once("\(delivery):drop\(index)") { try await poster.delete(extra.id, in: place) }
-        }
-        try await upload(params.files, delivery: delivery, to: place)
-        if let runID = params.runID { await live.done(runID, in: place) }
         await progress.finished(in: place, ok: true)
     }
 
@@ -106,7 +92,7 @@ struct Deliveries: Sendable {
         default: break
         }
         let body = SlackText.split(text, limit: 2900)[0]
-        try await once(delivery + ":0") {
+        try await parts.once(delivery + ":0") {
             let ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question))
             await questions.add(
                 .init(
@@ -118,17 +104,10 @@ struct Deliveries: Sendable {
     private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
         for (index, file) in files.enumerated() {
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            try await once("\(delivery):file\(index)") {
+            try await parts.once("\(delivery):file\(index)") {
                 try await poster.upload(path: file.path, filename: file.filename, to: place)
             }
             unlink(file.path)
         }
-    }
-
-    /// Does `work` unless a previous attempt of this delivery already did it.
-    private func once(_ key: String, _ work: () async throws -> Void) async throws {
-        guard !(await sent.contains(key)) else { return }
-        try await work()
-        await sent.record(key)
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
@@ -9,16 +10,19 @@ import Glibc
 #endif
 
 /// Telegram's Bot API over libcurl. Every URL carries the token in its path, so every URL is a
-/// `SecretURL` and every error text is masked. Writes to a chat wait for `SendPacer`; a 429 holds
-/// the chat for its `retry_after` (saved, so a restarted plugin still waits) and is retried; a
-/// 5xx or a dropped connection is retried with backoff. Calls suspend, never block a thread.
+/// `SecretURL` and every error text is masked. Writes to a chat wait in the send queue for the
+/// chat's budget (`SendPacer`), the most urgent first; a 429 holds the chat for its
+/// `retry_after` (saved, so a restarted plugin still waits) and is retried; a 5xx or a dropped
+/// connection is retried with backoff. Calls suspend, never block a thread.
 final class BotAPI: Sendable {
     let base: String
     private let token: TelegramToken
     private let proxy: ProxySetting
     private let loop: TransferLoop
-    private let logger: Logger
-    private let pacer: Mutex<SendPacer>
+    let logger: Logger
+    private let budget: ChatBudget
+    /// Writes waiting for their chat's budget, by urgency.
+    let queue: SendQueue
     private let holdsPath: String?
     private let counters = Mutex(Counters())
 
@@ -43,28 +47,55 @@ final class BotAPI: Sendable {
             restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
             if !restored.holds.isEmpty { logger.info("rate limits: the previous run left \(restored.holds.count) chat(s) on hold after a 429") }
         }
-        pacer = Mutex(restored)
+        budget = ChatBudget(restored)
+        queue = SendQueue(allowance: budget)
     }
 
     var stats: Counters { counters.withLock { $0 } }
 
+    /// How a write to a chat waits for the chat's budget: its urgency, the message it edits (a
+    /// newer edit of it replaces this one while both wait), and whether its place was already
+    /// taken (`LiveWriter.liveTurn`).
+    struct Pace: Sendable {
+        var priority: SendPriority = .notice
+        var replaces: String?
+        var prepaid = false
+
+        static let notice = Pace()
+        static let answer = Pace(priority: .answer)
+        /// A live view's write, whose place `LiveWriter.liveTurn` took just before.
+        static let live = Pace(priority: .live, prepaid: true)
+
+        /// The same write made again (plain text after unparsable HTML, a new chat id): it waits
+        /// for a place of its own.
+        var again: Pace {
+            var copy = self
+            copy.prepaid = false
+            return copy
+        }
+    }
+
     /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a call
-    /// goes to: it waits out a 429 hold on that chat, and a write (`counts`) also takes its place
-    /// in the chat's budget. Reads (getUpdates, getFile) pass nil.
+    /// goes to: it waits out a 429 hold on that chat, and a write (`counts`) also waits in the
+    /// send queue for its place in the chat's budget, as `pace` says. Reads (getUpdates,
+    /// getFile) pass nil. An edit a newer one replaced while it waited returns null, unsent.
     @discardableResult
     func call(
-        _ method: String, _ params: JSONValue = [:], chat: String? = nil, counts: Bool = true, timeout: Duration = .seconds(30)
+        _ method: String, _ params: JSONValue = [:], chat: String? = nil, counts: Bool = true, pace: Pace = .notice,
+        timeout: Duration = .seconds(30)
     ) async throws -> JSONValue {
-        try await perform(method, body: .json(params.serializedBytes()), chat: chat, counts: counts, timeout: timeout)
+        try await perform(method, body: .json(params.serializedBytes()), chat: chat, counts: counts, pace: pace, timeout: timeout)
     }
 
     /// A multipart call (sendDocument, sendPhoto): `fields` as text parts, the file streamed
     /// from `path` as the part `part`.
     @discardableResult
-    func upload(_ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String) async throws -> JSONValue {
+    func upload(
+        _ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String, pace: Pace = .notice
+    ) async throws -> JSONValue {
         var parts = fields.sorted { $0.key < $1.key }.map { HTTPFormPart(name: $0.key, content: .bytes(Array($0.value.utf8))) }
         parts.append(HTTPFormPart(name: part, content: .file(path: path), filename: filename, contentType: "application/octet-stream"))
-        return try await perform(method, body: .multipart(parts), chat: chat, counts: true, timeout: .seconds(120))
+        return try await perform(method, body: .multipart(parts), chat: chat, counts: true, pace: pace, timeout: .seconds(120))
     }
 
     /// Downloads a file getFile pointed at into `destination`. The URL carries the token: only
@@ -84,14 +115,19 @@ final class BotAPI: Sendable {
         }
     }
 
-    private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, timeout: Duration) async throws -> JSONValue {
+    private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: Pace, timeout: Duration) async throws -> JSONValue {
         let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
         var attempt = 0
         while true {
             attempt += 1
-            if let chat {
-                let now = Date().timeIntervalSince1970
-                let wait = pacer.withLock { counts ? $0.reserve(chat: chat, now: now) : $0.holdLeft(chat: chat, now: now) }
+            if let chat, counts {
+                // A live write's place was taken before it (its first try only: a retry after a
+                // 429 waits again).
+                if !(pace.prepaid && attempt == 1) {
+                    guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .null }
+                }
+            } else if let chat {
+                let wait = budget.pacer.withLock { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
             counters.withLock { $0.requests += 1 }
@@ -145,7 +181,7 @@ final class BotAPI: Sendable {
 
     private func hold(chat: String, seconds: Double) {
         let now = Date().timeIntervalSince1970
-        let saved = pacer.withLock { pacer -> SendPacer in
+        let saved = budget.pacer.withLock { pacer -> SendPacer in
             pacer.hold(chat: chat, seconds: seconds, now: now)
             return pacer.saved(now: now)
         }

@@ -39,6 +39,18 @@ struct SendPacer: Codable, Sendable, Equatable {
         return max(wait, holdLeft(chat: chat, now: now))
     }
 
+    /// How long until a write to `chat` may go (0: now), taking nothing: the chat's bucket and
+    /// the bot's must each hold a whole write, and no 429 hold may be running.
+    func wait(chat: String, now: Double) -> Double {
+        let rate = chat.hasPrefix("-") ? Self.groupRate : Self.privateRate
+        let bucket = buckets[chat] ?? Bucket(tokens: min(Self.burst, max(0, now - startedAt) * rate), at: now)
+        let tokens = min(Self.burst, bucket.tokens + (now - bucket.at) * rate)
+        var wait = tokens >= 1 ? 0 : (1 - tokens) / rate
+        let global = min(Self.globalRate, self.global.tokens + (now - self.global.at) * Self.globalRate)
+        if global < 1 { wait = max(wait, (1 - global) / Self.globalRate) }
+        return max(wait, holdLeft(chat: chat, now: now))
+    }
+
     /// How long `chat` is still held by a 429 (0 when it is free).
     func holdLeft(chat: String, now: Double) -> Double {
         max(0, max(holds[chat] ?? 0, holds["*"] ?? 0) - now)

@@ -180,7 +180,7 @@ actor Inbox {
         case .kept: return
         case .failed(let reason):
             await finished(pending.id)
-            _ = try? await poster.send(TelegramText.html(reason), to: place)
+            _ = try? await poster.send(TelegramText.html(reason), to: place, pace: .answer)
             return
         case .answered(let answered): result = answered
         }
@@ -191,12 +191,15 @@ actor Inbox {
         await show(reply, in: place, from: chat)
     }
 
-    /// A supervisor reply in the chat, with its buttons; a new session's topic if it asks.
+    /// A supervisor reply in the chat, with its buttons; a new session's topic if it asks. A
+    /// reply for everyone (a new session, a summary) goes before live views; an acknowledgement
+    /// only its asker would see on another messenger ("Queued for …") is a notice.
     func show(_ reply: Reply, in place: Place, from chat: Chat) async {
         if !reply.text.isEmpty || !reply.actions.isEmpty {
             let buttons = await keyboard.buttons(reply.actions)
+            let pace: BotAPI.Pace = reply.ephemeral ? .notice : .answer
             for (index, chunk) in TelegramText.htmlChunks(reply.text.isEmpty ? "…" : reply.text).enumerated() {
-                do { try await poster.send(chunk, to: place, keyboard: index == 0 ? buttons : nil) } catch {
+                do { try await poster.send(chunk, to: place, keyboard: index == 0 ? buttons : nil, pace: pace) } catch {
                     logger.warning("answering in \(place.key): \(error)")
                 }
             }

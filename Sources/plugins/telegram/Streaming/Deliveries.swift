@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct Deliveries: Sendable {
     let keyboard: Keyboard
     let questions: QuestionMessages
     let blocked: BlockedChats
-    let sent: DeliveryLedger
+    let parts: DeliveryParts
     let migrations: Migrations
     let connection: PluginConnection
     let logger: Logger
@@ -36,7 +37,7 @@ struct Deliveries: Sendable {
             case .question: try await question(delivery, place, params)
             case .notice:
                 // Rendered for the HTML dialect by the formatter (docs/PROTOCOL.md, "Markup").
-                try await once(delivery + ":0") {
+                try await parts.once(delivery + ":0") {
                     try await poster.send(params.text ?? "", to: place, keyboard: await keyboard.buttons(params.actions))
                 }
             default:
@@ -44,7 +45,7 @@ struct Deliveries: Sendable {
                 if params.kind == .echo { text = "▶ " + text }
                 let chunks = text.isEmpty ? [] : TelegramText.htmlChunks(text)
                 for (index, chunk) in chunks.enumerated() {
-                    try await once("\(delivery):\(index)") {
+                    try await parts.once("\(delivery):\(index)") {
                         try await poster.send(chunk, to: place, keyboard: index == 0 ? await keyboard.buttons(params.actions) : nil)
                     }
                 }
@@ -88,39 +89,16 @@ struct Deliveries: Sendable {
             }
         }
         if posted.isEmpty, let place = Place(params.target), !(await blocked.isBlocked(place.chatID)) {
-            try await once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
+            try await parts.once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
         }
     }
 
-    /// The answer: the messages the run's live view put up (if any) become its chunks, in
-    /// order; the rest follow, then its files (a long answer's `.md`). Live messages beyond the
-    /// answer's chunks (the view ran longer than a preview) are deleted, or they would repeat it.
+    /// The answer (the kit's `FinalAnswer`), with its files after it (a long answer's `.md`).
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         await typing.stop(place)
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
-        var shown: [LiveRun<Int>.Message] = []
-        if let runID = params.runID { shown = await live.finish(runID, in: place) }
-        for (index, chunk) in chunks.enumerated() {
-            try await once("\(delivery):\(index)") {
-                if index < shown.count {
-                    // An edit in doubt is made again: at worst Telegram says not modified.
-                    if !shown[index].certainlyShows(chunk, same: TelegramText.sameMessage) {
-                        try await poster.edit(shown[index].id, in: place, to: chunk)
-                    }
-                } else {
-                    try await poster.send(chunk, to: place)
-                }
-            }
-        }
-        for (index, extra) in shown.enumerated().dropFirst(chunks.count) {
-            try await once("\(delivery):drop\(index)") {
-                do { try await poster.delete(extra.id, in: place) } catch let error as BotAPIError where error.isPermanent {
-                    logger.debug("deleting a surplus live message: \(error)")
-                }
-            }
-        }
-        if let runID = params.runID { await live.done(runID, in: place) }
+        try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place)
     }
 
     private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
@@ -131,9 +109,9 @@ struct Deliveries: Sendable {
         case "select": text += "\n\nPick one, or reply with its number."
         default: break
         }
-        try await once(delivery + ":0") {
+        try await parts.once(delivery + ":0") {
             let buttons = await keyboard.question(question)
-            let id = try await poster.send(TelegramText.html(String(text.prefix(3500))), to: place, keyboard: buttons)
+            let id = try await poster.send(TelegramText.html(String(text.prefix(3500))), to: place, keyboard: buttons, pace: .answer)
             await questions.add(
                 QuestionMessages.key(session: question.sessionID, question: question.id),
                 .init(chatID: place.chatID, topicID: place.topicID, messageID: id, title: String(question.title.prefix(1000))))
@@ -143,17 +121,10 @@ struct Deliveries: Sendable {
     private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
         for (index, file) in files.enumerated() {
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            try await once("\(delivery):file\(index)") {
-                try await poster.upload(path: file.path, filename: file.filename, caption: nil, to: place)
+            try await parts.once("\(delivery):file\(index)") {
+                try await poster.upload(path: file.path, filename: file.filename, caption: nil, to: place, pace: .answer)
             }
             unlink(file.path)
         }
-    }
-
-    /// Does `work` unless a previous attempt of this delivery already did it.
-    private func once(_ key: String, _ work: () async throws -> Void) async throws {
-        guard !(await sent.contains(key)) else { return }
-        try await work()
-        await sent.record(key)
     }
 }

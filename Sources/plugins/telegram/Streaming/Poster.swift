@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelaySDK
 
 /// Sends and edits messages: HTML first, plain text if Telegram cannot parse it (a bug of ours,
@@ -10,40 +11,42 @@ struct Poster: Sendable {
     let blocked: BlockedChats
     let migrations: Migrations
 
-    /// Sends one message; returns its id. `keyboard` is an `inline_keyboard` (rows of buttons).
+    /// Sends one message; returns its id. `keyboard` is an `inline_keyboard` (rows of buttons);
+    /// `pace`: how it waits for the chat's budget (a notice unless said otherwise).
     @discardableResult
-    func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false) async throws -> Int {
+    func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false, pace: BotAPI.Pace = .notice) async throws -> Int {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
         do {
-            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet)
+            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace)
         } catch let error as BotAPIError where error.migrateTo != nil {
             // A group upgraded to a supergroup: its new id from now on.
             await migrations.moved(place.chatID, to: error.migrateTo!)
             place.chatID = error.migrateTo!
-            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet)
+            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace.again)
         }
     }
 
-    private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool) async throws -> Int {
+    private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool, pace: BotAPI.Pace) async throws -> Int {
         var params = place.params(["text": .string(html), "parse_mode": "HTML", "link_preview_options": ["is_disabled": true]])
         if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
         if quiet { params["disable_notification"] = true }
         do {
-            return try await messageID(api.call("sendMessage", params, chat: place.chatID))
+            return try await messageID(api.call("sendMessage", params, chat: place.chatID, pace: pace))
         } catch let error as BotAPIError where error.isUnparsableHTML {
             params["text"] = .string(TelegramText.plain(html))
             params["parse_mode"] = nil
-            return try await messageID(api.call("sendMessage", params, chat: place.chatID))
+            return try await messageID(api.call("sendMessage", params, chat: place.chatID, pace: pace.again))
         } catch let error as BotAPIError where error.isForbidden {
             await blocked.block(place.chatID, reason: error.text)
             throw error
         }
     }
 
-    /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does.
-    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil) async throws {
+    /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does. A
+    /// newer edit of the same message replaces this one while both wait for the chat's budget.
+    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, pace wanted: BotAPI.Pace = .notice) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -52,26 +55,30 @@ struct Poster: Sendable {
             "link_preview_options": ["is_disabled": true],
         ]
         if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
+        var pace = wanted
+        pace.replaces = "\(place.chatID):\(messageID)"
         do {
-            try await api.call("editMessageText", params, chat: place.chatID)
+            try await api.call("editMessageText", params, chat: place.chatID, pace: pace)
         } catch let error as BotAPIError where error.isNotModified {
             return
         } catch let error as BotAPIError where error.isUnparsableHTML {
             params["text"] = .string(TelegramText.plain(html))
             params["parse_mode"] = nil
-            do { try await api.call("editMessageText", params, chat: place.chatID) } catch let error as BotAPIError where error.isNotModified {}
+            do {
+                try await api.call("editMessageText", params, chat: place.chatID, pace: pace.again)
+            } catch let error as BotAPIError where error.isNotModified {}
         }
     }
 
     /// Deletes one of the bot's messages.
-    func delete(_ messageID: Int, in asked: Place) async throws {
+    func delete(_ messageID: Int, in asked: Place, pace: BotAPI.Pace = .notice) async throws {
         let chatID = await migrations.current(asked.chatID)
-        try await api.call("deleteMessage", ["chat_id": .string(chatID), "message_id": JSONValue(messageID)], chat: chatID)
+        try await api.call("deleteMessage", ["chat_id": .string(chatID), "message_id": JSONValue(messageID)], chat: chatID, pace: pace)
     }
 
     /// Uploads a file: an image that fits as a photo (shown inline), anything else, or an image
     /// Telegram will not take as a photo, as a document (the bytes kept as they are).
-    func upload(path: String, filename: String, caption: String?, to asked: Place) async throws {
+    func upload(path: String, filename: String, caption: String?, to asked: Place, pace: BotAPI.Pace = .notice) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -84,13 +91,13 @@ struct Poster: Sendable {
         let ext = filename.fileExtension.lowercased()
         if ["jpg", "jpeg", "png", "webp", "gif"].contains(ext), size > 0, size <= 10 << 20 {
             do {
-                try await api.upload("sendPhoto", fields: fields, part: "photo", path: path, filename: filename, chat: place.chatID)
+                try await api.upload("sendPhoto", fields: fields, part: "photo", path: path, filename: filename, chat: place.chatID, pace: pace)
                 return
             } catch let error as BotAPIError where error.status == 400 {
                 // Not an image Telegram can show (too wide, not really a PNG...): as a document.
             }
         }
-        try await api.upload("sendDocument", fields: fields, part: "document", path: path, filename: filename, chat: place.chatID)
+        try await api.upload("sendDocument", fields: fields, part: "document", path: path, filename: filename, chat: place.chatID, pace: pace.again)
     }
 
     private func refuseIfBlocked(_ place: Place) async throws {

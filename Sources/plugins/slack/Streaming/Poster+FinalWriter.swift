@@ -1,13 +1,25 @@
 import MessengerKit
 
 /// An edit may come back with a new `ts`: a message Slack would not update is posted again.
-extension Poster: LiveWriter {
+extension Poster: FinalWriter {
     func sendLive(_ text: String, to place: Place) async throws -> String {
         try await send(text, to: place)
     }
 
     func editLive(_ ts: String, in place: Place, to text: String) async throws -> String? {
         try await edit(ts, in: place, to: text)
+    }
+
+    func sendFinal(_ chunk: String, to place: Place) async throws {
+        _ = try await send(chunk, to: place)
+    }
+
+    func editFinal(_ ts: String, in place: Place, to chunk: String) async throws {
+        _ = try await edit(ts, in: place, to: chunk)
+    }
+
+    func deleteLive(_ ts: String, in place: Place) async throws {
+        try await delete(ts, in: place)
     }
 }
 

@@ -1,0 +1,21 @@
+import PiRelaySDK
+
+/// The parts of the supervisor's deliveries a messenger has carried out (each message of a long
+/// answer, each file, each surplus live message deleted), in `sent.log`. A delivery repeated
+/// after a crash (done, but the ack never reached the supervisor) does only what had not gone out.
+public struct DeliveryParts: Sendable {
+    public static var file: String { "sent.log" }
+    private let ledger: DeliveryLedger
+
+    /// The parts recorded in the plugin's state folder.
+    public init(store: StateStore) {
+        ledger = DeliveryLedger(path: store.path(Self.file))
+    }
+
+    /// Does `work` unless an earlier attempt did it; records it once done.
+    public func once(_ key: String, _ work: () async throws -> Void) async throws {
+        guard !(await ledger.contains(key)) else { return }
+        try await work()
+        await ledger.record(key)
+    }
+}

@@ -1,0 +1,37 @@
+import MessengerKit
+
+/// Live views wait for the chat's budget before they are written, behind questions and final
+/// answers, so the newest view is the one sent; they are sent without a notification (the final
+/// answer notifies), and an edit keeps the message's id. Final answers go first.
+extension Poster: FinalWriter {
+    func liveTurn(in place: Place) async throws {
+        _ = try await api.queue.turn(chat: await migrations.current(place.chatID), priority: .live)
+    }
+
+    func sendLive(_ text: String, to place: Place) async throws -> Int {
+        try await send(text, to: place, quiet: true, pace: .live)
+    }
+
+    func editLive(_ id: Int, in place: Place, to text: String) async throws -> Int? {
+        try await edit(id, in: place, to: text, pace: .live)
+        return nil
+    }
+
+    func sendFinal(_ chunk: String, to place: Place) async throws {
+        try await send(chunk, to: place, pace: .answer)
+    }
+
+    func editFinal(_ id: Int, in place: Place, to chunk: String) async throws {
+        try await edit(id, in: place, to: chunk, pace: .answer)
+    }
+
+    /// A message Telegram will not delete (too old, already gone) stays: repeating cannot help.
+    func deleteLive(_ id: Int, in place: Place) async throws {
+        do { try await delete(id, in: place, pace: .answer) } catch let error as BotAPIError where error.isPermanent {
+            api.logger.debug("deleting a surplus live message: \(error)")
+        }
+    }
+}
+
+/// Runs' answers as they grow, in Telegram's HTML (one that renders the same is not edited).
+typealias LiveMessages = MessengerKit.LiveMessages<Poster>

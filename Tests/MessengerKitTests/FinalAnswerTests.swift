@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import MessengerKit
+import PiRelaySDK
+import Testing
+
+@Suite struct FinalAnswerTests {
+    /// The plugin's state folder, one per test.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("final-" + UUID().uuidString).path
+    let room = FakeRoom(key: "C1")
+
+    func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// What a plugin process has: its live messages and the final answer over them, from the
+    /// state folder (a second call is the plugin restarted).
+    func plugin(_ platform: FakePlatform) -> (LiveMessages<FakePlatform>, FinalAnswer<FakePlatform>) {
+        let store = StateStore(directory: folder)
+        let live = LiveMessages(writer: platform, store: store, logger: Logger(label: "test"))
+        return (live, FinalAnswer(writer: platform, live: live, parts: DeliveryParts(store: store)))
+    }
+
+    func stream(_ live: LiveMessages<FakePlatform>, _ platform: FakePlatform, chunks: [String], tail: String) async throws {
+        await live.update(runID: "r1", place: room, rev: 1, chunks: chunks, tail: tail)
+        for _ in 0..<500 where await platform.writes.count < chunks.count + 1 { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func theLiveMessagesBecomeTheAnswerAndASurplusOneIsDeleted() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let (live, answer) = plugin(platform)
+        try await stream(live, platform, chunks: ["one", "two"], tail: "three")
+        #expect(await platform.writes == ["send C1: one", "send C1: two", "send C1: three"])
+        try await answer.post("d1", runID: "r1", chunks: ["one", "two, finished"], in: room)
+        #expect(await platform.writes.dropFirst(3) == ["edit 102: two, finished", "delete 103"])
+    }
+
+    @Test func aFinalCutByACrashSendsOnlyWhatHadNotGoneOutWhenRepeated() async throws {
+        defer { removeFolder() }
+        let before = FakePlatform()
+        let (_, killed) = plugin(before)
+        await before.fail(after: 1)
+        await #expect(throws: FakePlatform.Refused.self) {
+            try await killed.post("d1", runID: nil, chunks: ["x", "y", "z"], in: room)
+        }
+        let after = FakePlatform()
+        let (_, restarted) = plugin(after)
+        try await restarted.post("d1", runID: nil, chunks: ["x", "y", "z"], in: room)
+        #expect(await before.writes == ["final C1: x"])
+        #expect(await after.writes == ["final C1: y", "final C1: z"])
+    }
+
+    @Test func theLiveViewIsRememberedUntilWhatComesBeforeDoneIsOut() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let (live, answer) = plugin(platform)
+        try await stream(live, platform, chunks: [], tail: "draft")
+        struct FileFailed: Error {}
+        await #expect(throws: FileFailed.self) {
+            try await answer.post("d1", runID: "r1", chunks: ["answer"], in: room) { throw FileFailed() }
+        }
+        #expect(await platform.writes == ["send C1: draft", "edit 101: answer"])
+
+        let again = FakePlatform()
+        let (_, restarted) = plugin(again)
+        var filed = false
+        try await restarted.post("d1", runID: "r1", chunks: ["answer"], in: room) { filed = true }
+        #expect(filed)
+        #expect(await again.writes.isEmpty, "the answer's part was done; nothing is posted again")
+        let third = FakePlatform()
+        let (thirdLive, _) = plugin(third)
+        try await stream(thirdLive, third, chunks: [], tail: "new")
+        #expect(await third.writes == ["send C1: new"], "after done, the run's live messages are forgotten")
+    }
+}

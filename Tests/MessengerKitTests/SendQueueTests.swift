@@ -1,0 +1,76 @@
+import MessengerKit
+import Synchronization
+import Testing
+
+@Suite struct SendQueueTests {
+    /// A budget the test fills by hand: a write may go while a token is left, else not for an
+    /// hour (the test refreshes the queue when it adds tokens).
+    final class Tokens: SendAllowance {
+        let left = Mutex(0)
+        func wait(chat: String, now: Double) -> Double { left.withLock { $0 >= 1 ? 0 : 3600 } }
+        func take(chat: String, now: Double) { left.withLock { $0 -= 1 } }
+    }
+
+    actor Sent {
+        private(set) var order: [String] = []
+        func add(_ name: String) { order.append(name) }
+    }
+
+    static func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
+        for _ in 0..<500 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the condition never held")
+    }
+
+    @Test func whenTheBudgetAllowsTheMostUrgentWaitingWriteGoesFirst() async throws {
+        let tokens = Tokens()
+        let queue = SendQueue(allowance: tokens)
+        let sent = Sent()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, priority) in [("notice", SendPriority.notice), ("live", .live), ("question", .answer)] {
+                group.addTask {
+                    if try await queue.turn(chat: "42", priority: priority) { await sent.add(name) }
+                }
+                try await Self.waitUntil { await queue.count(chat: "42") == (name == "notice" ? 1 : name == "live" ? 2 : 3) }
+            }
+            for _ in 0..<3 {
+                tokens.left.withLock { $0 += 1 }
+                await queue.refresh(chat: "42")
+            }
+            try await group.waitForAll()
+        }
+        #expect(await sent.order == ["question", "live", "notice"])
+        #expect(tokens.left.withLock { $0 } == 0, "each write took its place in the budget")
+    }
+
+    @Test func anEditWaitingForTheBudgetIsReplacedByANewerEditOfTheSameMessage() async throws {
+        let tokens = Tokens()
+        let queue = SendQueue(allowance: tokens)
+        async let older = queue.turn(chat: "42", priority: .live, replaces: "42:7")
+        try await Self.waitUntil { await queue.count(chat: "42") == 1 }
+        async let newer = queue.turn(chat: "42", priority: .live, replaces: "42:7")
+        #expect(try await older == false, "superseded: not to be sent")
+        tokens.left.withLock { $0 = 1 }
+        await queue.refresh(chat: "42")
+        #expect(try await newer == true)
+    }
+
+    @Test func aWriteCancelledWhileItWaitsLeavesTheLine() async throws {
+        let queue = SendQueue(allowance: Tokens())
+        let waiting = Task { try await queue.turn(chat: "42", priority: .notice) }
+        try await Self.waitUntil { await queue.count(chat: "42") == 1 }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        try await Self.waitUntil { await queue.count(chat: "42") == 0 }
+    }
+
+    @Test func aWriteWithTheBudgetFreeGoesAtOnceAndTakesItsPlace() async throws {
+        let tokens = Tokens()
+        tokens.left.withLock { $0 = 1 }
+        let queue = SendQueue(allowance: tokens)
+        #expect(try await queue.turn(chat: "42", priority: .notice))
+        #expect(tokens.left.withLock { $0 } == 0)
+    }
+}
