@@ -1,4 +1,4 @@
-from . import discord, latency, recovery, sessions, throughput
+from . import discord, latency, questions, recovery, sessions, throughput
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -7,4 +7,5 @@ SCENARIOS = [
     ("sessions", sessions),
     ("recovery", recovery),
     ("discord", discord),
+    ("questions", questions),
 ]

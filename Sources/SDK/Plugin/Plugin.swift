@@ -14,6 +14,12 @@ public protocol Plugin: Sendable {
     /// A notification: no answer is expected.
     func handle(notification method: String, params: JSONValue) async
 
+    /// The lane a delivery or notification is handled in: one at a time and in the order sent
+    /// within a lane, lanes side by side. One lane for all by default. A messenger may give each
+    /// chat (or each chat and urgency) a lane of its own, so a delivery waiting for its
+    /// platform's budget in one chat holds up nothing else.
+    func lane(of method: String, params: JSONValue) -> String
+
     /// Long-running work (a gateway connection, say). Returning ends nothing: the plugin keeps
     /// serving until the supervisor shuts it down. Throwing ends the plugin with exit status 1.
     /// Not called when the welcome says `checkOnly`.
@@ -26,6 +32,8 @@ public protocol Plugin: Sendable {
 extension Plugin {
     /// Ignores notifications by default.
     public func handle(notification method: String, params: JSONValue) async {}
+    /// Everything in one lane, in the order sent, by default.
+    public func lane(of method: String, params: JSONValue) -> String { "" }
     /// Nothing long-running by default.
     public func run() async throws {}
     /// Nothing to finish by default.

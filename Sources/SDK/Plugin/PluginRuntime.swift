@@ -66,7 +66,7 @@ public enum PluginRuntime {
         }
         let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
 
-        // Deliveries and notifications keep their order; requests run concurrently.
+        // Deliveries and notifications keep their order within their lane; requests run concurrently.
         let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
         await withTaskGroup(of: Void.self) { group in
             // Started only to be asked something (`pi-relayd setup`): no connection to the service.
@@ -76,33 +76,30 @@ public enum PluginRuntime {
                 }
             }
             group.addTask {
-                for await message in ordered {
-                    switch message {
-                    case .deliver(let id, let method, let params):
-                        if await ledger.contains(id) {
-                            writer.send(WireMessage.ack(id: id).encodedLine())
-                            continue
+                // One task per lane the plugin names, each in order; at most `maxLanes`, then
+                // new lanes share the first (order is kept either way).
+                await withTaskGroup(of: Void.self) { lanes in
+                    var inboxes: [String: AsyncStream<WireMessage>.Continuation] = [:]
+                    for await message in ordered {
+                        var lane = ""
+                        switch message {
+                        case .deliver(_, let method, let params), .notify(let method, let params):
+                            lane = plugin.lane(of: method, params: params)
+                        default: break
                         }
-                        do {
-                            _ = try await plugin.handle(
-                                PluginRequest(
-                                    id: id, method: method, params: params,
-                                    isDelivery: true, deadline: nil))
-                            await ledger.record(id)
-                            writer.send(WireMessage.ack(id: id).encodedLine())
-                        } catch let error as RemoteError where error.code == .methodNotFound {
-                            // A delivery this plugin does not understand is acknowledged and
-                            // ignored; otherwise it would be replayed forever.
-                            await ledger.record(id)
-                            writer.send(WireMessage.ack(id: id).encodedLine())
-                        } catch {
-                            // Not acked: the supervisor keeps it and delivers it again later.
-                            logger.warning("delivery \(id) (\(method)) failed: \(error)")
+                        if inboxes[lane] == nil, inboxes.count >= Self.maxLanes { lane = "" }
+                        if inboxes[lane] == nil {
+                            let (stream, inbox) = AsyncStream<WireMessage>.makeStream()
+                            inboxes[lane] = inbox
+                            lanes.addTask {
+                                for await message in stream {
+                                    await Self.handleInOrder(message, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
+                                }
+                            }
                         }
-                    case .notify(let method, let params):
-                        await plugin.handle(notification: method, params: params)
-                    default: break
+                        inboxes[lane]?.yield(message)
                     }
+                    for inbox in inboxes.values { inbox.finish() }
                 }
             }
             while let event = await iterator.next() {
@@ -156,6 +153,39 @@ public enum PluginRuntime {
             await plugin.shutdown()
             await connection.close()
             finish(writer, status: 0)
+        }
+    }
+
+    /// Lanes a plugin may have at once (`Plugin.lane`); more share the default lane.
+    static let maxLanes = 1024
+
+    /// A delivery (acked once it had its effect, deduped by id) or a notification, in its lane's
+    /// order.
+    private static func handleInOrder<P: Plugin>(
+        _ message: WireMessage, plugin: P, ledger: DeliveryLedger, writer: FDWriter, logger: Logger
+    ) async {
+        switch message {
+        case .deliver(let id, let method, let params):
+            if await ledger.contains(id) {
+                writer.send(WireMessage.ack(id: id).encodedLine())
+                return
+            }
+            do {
+                _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params, isDelivery: true, deadline: nil))
+                await ledger.record(id)
+                writer.send(WireMessage.ack(id: id).encodedLine())
+            } catch let error as RemoteError where error.code == .methodNotFound {
+                // A delivery this plugin does not understand is acknowledged and ignored;
+                // otherwise it would be replayed forever.
+                await ledger.record(id)
+                writer.send(WireMessage.ack(id: id).encodedLine())
+            } catch {
+                // Not acked: the supervisor keeps it and delivers it again later.
+                logger.warning("delivery \(id) (\(method)) failed: \(error)")
+            }
+        case .notify(let method, let params):
+            await plugin.handle(notification: method, params: params)
+        default: break
         }
     }
 

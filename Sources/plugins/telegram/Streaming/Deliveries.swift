@@ -83,7 +83,7 @@ struct Deliveries: Sendable {
         for message in posted {
             let place = Place(chatID: message.chatID, topicID: message.topicID)
             do {
-                try await poster.edit(message.messageID, in: place, to: TelegramText.html(message.title + "\n\n" + params.text))
+                try await poster.edit(message.messageID, in: place, to: TelegramText.html(message.title + "\n\n" + params.text), pace: .answer)
             } catch let error as BotAPIError where error.isPermanent {
                 logger.warning("closing question \(params.questionID): \(error)")
             }
