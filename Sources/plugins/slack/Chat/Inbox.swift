@@ -182,17 +182,8 @@ actor Inbox {
         var chat = pending.chat
         let place = Place(channel: chat.channel, thread: chat.thread)
         if chat.userName == nil { chat.userName = await name(of: chat.user) }
-        var text = pending.text
-        var attachments: [AttachmentRef] = []
-        var notes: [String] = []
-        for file in pending.files {
-            switch await download(file, message: pending) {
-            case .success(let ref): attachments.append(ref)
-            case .failure(let note): notes.append(note)
-            }
-        }
-        if !notes.isEmpty { text += (text.isEmpty ? "" : "\n\n") + notes.joined(separator: "\n") }
-        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: text, attachments: attachments)
+        let files = await InboundFiles.fetch(pending.files) { await download($0, message: pending) }
+        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: files.prompt(pending.text), attachments: files.attachments)
         let result: ChatMessageResult
         switch await Handover.chatMessage(params, to: connection, logger: logger) {
         case .kept: return
@@ -219,25 +210,20 @@ actor Inbox {
         return name
     }
 
-    private enum Download {
-        case success(AttachmentRef)
-        case failure(String)
-    }
-
     /// A file into the spool folder with the bot token; the supervisor and the attachments
     /// plugin get a path, never the URL or the token.
-    private func download(_ file: SlackEvent.File, message: PendingMessage) async -> Download {
+    private func download(_ file: SlackEvent.File, message: PendingMessage) async -> InboundFiles.Fetched {
         if let size = file.size, size > Self.maxDownloadBytes {
-            return .failure("[attachment \(file.name): not included: it is \(size / 1_048_576) MB, over the relay's 20 MB]")
+            return .skipped(note: "[attachment \(file.name): not included: it is \(size / 1_048_576) MB, over the relay's 20 MB]")
         }
         let safeName = file.name.replacing("/", with: "_")
         let destination = spoolDir + "/slack-\(message.id.replacing(":", with: "-"))-\(file.id)-\(safeName)"
         do {
             try await api.download(file.url, to: destination, maxBytes: Self.maxDownloadBytes)
-            return .success(AttachmentRef(path: destination, filename: file.name, size: file.size, contentType: file.mimetype))
+            return .attached(AttachmentRef(path: destination, filename: file.name, size: file.size, contentType: file.mimetype))
         } catch {
             logger.warning("downloading \(file.name): \(error)")
-            return .failure("[attachment \(file.name): not included: the download failed (\(error))]")
+            return .skipped(note: "[attachment \(file.name): not included: the download failed (\(error))]")
         }
     }
 

@@ -162,19 +162,8 @@ actor Inbox {
         // taken before the allowlist).
         var text = pending.text
         if text == "/start" { text = "/help" }
-        var attachments: [AttachmentRef] = []
-        var notes: [String] = []
-        for file in pending.files {
-            switch await download(file, message: pending) {
-            case .success(let ref): attachments.append(ref)
-            case .failure(let note): notes.append(note)
-            }
-        }
-        if !notes.isEmpty {
-            // Named in the prompt, so the agent and the user both know what did not come through.
-            text += (text.isEmpty ? "" : "\n\n") + notes.joined(separator: "\n")
-        }
-        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: text, attachments: attachments)
+        let files = await InboundFiles.fetch(pending.files) { await download($0, message: pending) }
+        let params = ChatMessageParams(chat: chat, messageID: pending.id, text: files.prompt(text), attachments: files.attachments)
         let result: ChatMessageResult
         switch await Handover.chatMessage(params, to: connection, logger: logger) {
         case .kept: return
@@ -207,32 +196,29 @@ actor Inbox {
         if let open = reply.openThread { await topics.open(open, from: chat) }
     }
 
-    private enum Download {
-        case success(AttachmentRef)
-        case failure(String)
-    }
-
     /// A file into the spool folder through getFile; the download URL carries the token, so the
     /// supervisor and the attachments plugin get a path, never the URL.
-    private func download(_ file: TelegramMessage.File, message: PendingMessage) async -> Download {
+    private func download(_ file: TelegramMessage.File, message: PendingMessage) async -> InboundFiles.Fetched {
         if let size = file.size, size > Self.maxDownloadBytes {
-            return .failure(
-                "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB]")
+            return .skipped(
+                note:
+                    "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB]"
+            )
         }
         do {
             let info = try await api.call("getFile", ["file_id": .string(file.fileID)])
             guard let path = info["file_path"]?.stringValue else {
-                return .failure("[attachment \(file.filename): not included: Telegram gave no download path]")
+                return .skipped(note: "[attachment \(file.filename): not included: Telegram gave no download path]")
             }
             let safeName = file.filename.replacing("/", with: "_")
             let destination = spoolDir + "/tg-\(message.id.replacing(":", with: "-"))-\(safeName)"
             try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
-            return .success(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
+            return .attached(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
         } catch let error as BotAPIError where error.text.contains("file is too big") {
-            return .failure("[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB]")
+            return .skipped(note: "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB]")
         } catch {
             logger.warning("downloading \(file.filename): \(error)")
-            return .failure("[attachment \(file.filename): not included: the download failed (\(Topics.short(error)))]")
+            return .skipped(note: "[attachment \(file.filename): not included: the download failed (\(Topics.short(error)))]")
         }
     }
 
