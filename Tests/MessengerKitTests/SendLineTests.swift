@@ -27,7 +27,7 @@ import Testing
         let second = line.arrive(chat: "2", priority: .answer, now: 0).ticket
         #expect(line.next(chat: "1", now: 0) == first)
         #expect(line.next(chat: "2", now: 0) == second)
-        #expect(line.count(chat: "1") == 1 && Set(line.chats) == ["1", "2"])
+        #expect(line.count(chat: "1") == 1 && line.count(chat: "2") == 1)
     }
 
     @Test func aNewerEditOfTheSameMessageTakesTheOlderOnesPlace() {
@@ -59,6 +59,6 @@ import Testing
         let second = line.arrive(chat: "42", priority: .answer, now: 0).ticket
         line.leave(chat: "42", ticket: first)
         #expect(Self.drain(&line, chat: "42", now: 0) == [second])
-        #expect(line.chats.isEmpty)
+        #expect(line.count(chat: "42") == 0)
     }
 }

@@ -51,6 +51,24 @@ def read_jsonl(path):
     return out
 
 
+def scenario_work(ctx, name):
+    """The scenario's folder under bench/work, emptied of an earlier run's files; the bench pi's
+    log in it, and a project folder for the sessions. Returns (work, pi_log, cwd)."""
+    work = os.path.join(ctx.work, name)
+    os.makedirs(work, exist_ok=True)
+    for n in os.listdir(work):
+        if os.path.isfile(os.path.join(work, n)):
+            os.unlink(os.path.join(work, n))
+    cwd = os.path.join(work, "project")
+    os.makedirs(cwd, exist_ok=True)
+    return work, os.path.join(work, "pi.jsonl"), cwd
+
+
+def not_run(scenario, why):
+    """The one row of a scenario that could not run, saying why."""
+    return [{"scenario": scenario, "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]
+
+
 def percentile(xs, p):
     """Nearest-rank percentile (p in 0..100) of a non-empty list."""
     s = sorted(xs)

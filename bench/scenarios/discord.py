@@ -35,7 +35,7 @@ import time
 import urllib.error
 import urllib.request
 
-from ._relayd import Relayd, RelaydError, percentile, read_jsonl
+from ._relayd import Relayd, RelaydError, not_run, percentile, read_jsonl, scenario_work
 
 SESSIONS = 20
 SECONDS = 15.0
@@ -161,22 +161,11 @@ class FakeSlack(Fake):
         return "D" + user[0][1:]
 
 
-def not_run(why):
-    return [{"scenario": "discord", "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]
-
-
 def run(ctx):
     plugin = ctx.exe("pi-relay-discord")
     if not os.access(plugin, os.X_OK):
-        return not_run(f"{plugin} is not built")
-    work = os.path.join(ctx.work, "discord")
-    os.makedirs(work, exist_ok=True)
-    for n in os.listdir(work):
-        if os.path.isfile(os.path.join(work, n)):
-            os.unlink(os.path.join(work, n))
-    pi_log = os.path.join(work, "pi.jsonl")
-    cwd = os.path.join(work, "project")
-    os.makedirs(cwd, exist_ok=True)
+        return not_run("discord", f"{plugin} is not built")
+    work, pi_log, cwd = scenario_work(ctx, "discord")
 
     tg_plugin = ctx.exe("pi-relay-telegram")
     tg_error = None if os.access(tg_plugin, os.X_OK) else f"{tg_plugin} is not built"
@@ -216,13 +205,13 @@ def run(ctx):
             d.wait_plugin("formatter")
             d.wait_plugin("discord", timeout=60)
         except RelaydError as e:
-            return not_run(f"the Discord plugin did not come up: {e}")
+            return not_run("discord", f"the Discord plugin did not come up: {e}")
         if not fake.call("GET", "/wait?for=connected&timeout=30").get("ok"):
-            return not_run("the Discord plugin did not connect to the gateway within 30 s")
+            return not_run("discord", "the Discord plugin did not connect to the gateway within 30 s")
         deadline = time.monotonic() + 120
         while len(d.call("sessions")) < SESSIONS:
             if time.monotonic() > deadline:
-                return not_run("the channels' sessions were not all created within 120 s")
+                return not_run("discord", "the channels' sessions were not all created within 120 s")
             time.sleep(0.2)
         if tg is not None:
             tg_error = bind_telegram_chats(d, tg, cwd)

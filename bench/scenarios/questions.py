@@ -17,7 +17,7 @@ import os
 import statistics
 import time
 
-from ._relayd import Relayd, RelaydError, percentile, read_jsonl
+from ._relayd import Relayd, RelaydError, not_run, percentile, read_jsonl, scenario_work
 from .discord import TG_TOKEN, FakeTelegram, quiet_until
 
 CHATS = 4
@@ -29,27 +29,15 @@ RATE = 25.0
 TARGET_S = 1.5
 
 
-def not_run(why):
-    return [{"scenario": "questions", "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs",
-             "met": False}]
-
-
 def run(ctx):
     plugin = ctx.exe("pi-relay-telegram")
     if not os.access(plugin, os.X_OK):
-        return not_run(f"{plugin} is not built")
-    work = os.path.join(ctx.work, "questions")
-    os.makedirs(work, exist_ok=True)
-    for n in os.listdir(work):
-        if os.path.isfile(os.path.join(work, n)):
-            os.unlink(os.path.join(work, n))
-    pi_log = os.path.join(work, "pi.jsonl")
-    cwd = os.path.join(work, "project")
-    os.makedirs(cwd, exist_ok=True)
+        return not_run("questions", f"{plugin} is not built")
+    work, pi_log, cwd = scenario_work(ctx, "questions")
     try:
         tg = FakeTelegram(ctx, work)
     except RuntimeError as e:
-        return not_run(str(e))
+        return not_run("questions", str(e))
     d = Relayd(ctx, "questions", env={"BENCH_PI_LOG": pi_log, "TELEGRAM_BOT_TOKEN": TG_TOKEN})
     d.link_plugin("telegram", plugin)
     d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
@@ -62,16 +50,16 @@ def run(ctx):
             d.wait_plugin("formatter")
             d.wait_plugin("telegram", timeout=60)
         except RelaydError as e:
-            return not_run(f"the telegram plugin did not come up: {e}")
+            return not_run("questions", f"the telegram plugin did not come up: {e}")
         if not tg.call("GET", "/wait?for=poll&timeout=30").get("ok"):
-            return not_run("the telegram plugin did not poll the fake Telegram within 30 s")
+            return not_run("questions", "the telegram plugin did not poll the fake Telegram within 30 s")
         for kind in ("s", "a"):
             for i, user in enumerate(USERS):
                 tg.say(user, f"/new {cwd} {kind}{i:02d}")
             for i, user in enumerate(USERS):
                 if not tg.call("GET", f"/wait?for=message&from=bot&chat_id={user[0]}&contains=Started%20{kind}{i:02d}"
                                       "&timeout=60").get("ok"):
-                    return not_run(f"/new {kind}{i:02d} did not start a session within 60 s")
+                    return not_run("questions", f"/new {kind}{i:02d} did not start a session within 60 s")
         quiet_until(tg, 2.0, 60)
         cursor = tg.call("GET", "/cursor")["cursor"]
         for i, user in enumerate(USERS):

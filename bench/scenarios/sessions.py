@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import time
 
-from ._relayd import Relayd, read_jsonl
+from ._relayd import Relayd, read_jsonl, scenario_work
 
 IDLE = 200
 STREAMING = 20
@@ -55,14 +55,7 @@ def chat(i):
 
 def run(ctx):
     run_file = recorded_run(ctx)
-    work = os.path.join(ctx.work, "sessions")
-    os.makedirs(work, exist_ok=True)
-    for n in os.listdir(work):
-        if os.path.isfile(os.path.join(work, n)):
-            os.unlink(os.path.join(work, n))
-    pi_log = os.path.join(work, "pi.jsonl")
-    cwd = os.path.join(work, "project")
-    os.makedirs(cwd, exist_ok=True)
+    work, pi_log, cwd = scenario_work(ctx, "sessions")
 
     d = Relayd(ctx, "sessions", env={"BENCH_PI_LOG": pi_log, "BENCH_MESSENGER_QUIET": "1"})
     d.link_plugin("bench-messenger", d.stub("bench-messenger"))

@@ -54,7 +54,4 @@ public struct SendLine: Sendable {
 
     /// How many writes wait for `chat`.
     public func count(chat: String) -> Int { waiting[chat]?.count ?? 0 }
-
-    /// The chats with writes waiting.
-    public var chats: [String] { Array(waiting.keys) }
 }
