@@ -64,9 +64,21 @@ class Chat:
         self.inbox = os.path.join(state_dir, "in.txt")
         self.transcript = os.path.join(state_dir, "transcript.txt")
         self.user = config.get("user") or os.environ.get("USER", "me")
-        self.seen = set()       # delivery ids acted on (a restart replays unacked ones)
         self.live_rev = {}      # runId -> newest rev shown
         open(self.inbox, "a").close()
+        # Delivery ids acted on, kept on disk: after a crash pi-relayd delivers again whatever it
+        # had not seen acked, and what this chat already showed must not show twice (PROTOCOL.md
+        # section 4). Only the newest few thousand can come back.
+        self.delivered = os.path.join(state_dir, "delivered.txt")
+        ids = open(self.delivered).read().split() if os.path.exists(self.delivered) else []
+        self.seen = set(ids[-4096:])
+        with open(self.delivered, "w") as f:
+            f.write("".join(i + "\n" for i in ids[-4096:]))
+
+    def acted_on(self, delivery_id):
+        self.seen.add(delivery_id)
+        with open(self.delivered, "a") as f:
+            f.write(delivery_id + "\n")
 
     def show(self, text):
         with open(self.transcript, "a", encoding="utf-8") as f:
@@ -164,7 +176,7 @@ def main():
         elif kind == "deliver" and chat:
             if message["id"] not in chat.seen:
                 chat.deliver(message["method"], message.get("params") or {})
-                chat.seen.add(message["id"])
+                chat.acted_on(message["id"])
             send({"type": "ack", "id": message["id"]})
         elif kind == "notify" and chat:
             chat.notify(message["method"], message.get("params") or {})

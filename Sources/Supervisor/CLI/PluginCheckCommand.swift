@@ -5,24 +5,61 @@ import PiRelaySDK
 struct PluginCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Run an executable through the protocol v1 handshake and basic calls, and report what conforms.")
+        abstract: "Run a plugin through protocol v1 and, for a messenger with a driver, through what its users see; report each step.",
+        discussion: """
+            Protocol steps need nothing more. A messenger's service steps (an inbound prompt, a stream \
+            edited in place, a long final, a question answered by button, exactly once after a SIGKILL) \
+            need a driver that plays the user on the service: docs/PROTOCOL.md, "Writing a messenger".
+            """)
 
-    @Argument(help: "Path to the plugin executable.") var path: String
+    @Argument(help: "The plugin: its id (found like the daemon finds it) or a path to the executable.") var plugin: String
+    @Option(help: ArgumentHelp("The plugin's config section, as YAML (default: its section of config.yaml).", valueName: "SECTION.yaml"))
+    var config: String?
+    @Option(help: ArgumentHelp("A command that plays the user on the chat service (run with /bin/sh -c).", valueName: "CMD"))
+    var driver: String?
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let report = await PluginCheck(path: Home.absolute(path)).run()
-        let ok = report.allSatisfy(\.passed)
+        let home = Home.resolve()
+        let path: String
+        if plugin.contains("/") {
+            path = Home.absolute(plugin)
+        } else if let found = PluginDiscovery.installed(plugin, home: home) {
+            path = found
+        } else {
+            CLIFailure.exit(
+                RemoteError(code: .notFound, message: "no plugin \(plugin) in \(home.pluginsDir) or the bundled folder; give its path"),
+                json: output.json)
+        }
+        let id = String(path.split(separator: "/").last ?? "")
+        let environment = ProcessInfo.processInfo.environment
+        let section: JSONValue
+        let dotenv: [String: String]
+        do {
+            let loaded = try ConfigLoader.load(home: home.root, knownPlugins: [id], environment: environment)
+            dotenv = loaded.dotenv
+            section = try config.map { try ConfigLoader.section(file: Home.absolute($0)) } ?? loaded.config.pluginSections[id] ?? [:]
+        } catch {
+            CLIFailure.exit(error, json: output.json)
+        }
+        let check = PluginCheck(path: path, config: section, environment: dotenv, driver: driver, home: home)
+        let steps = await check.run()
+        let ok = !steps.contains { $0.outcome == .failed }
         let json: JSONValue = [
             "conforms": .bool(ok),
             "checks": .array(
-                report.map {
-                    ["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]
+                steps.map {
+                    [
+                        "name": .string($0.name), "passed": .bool($0.passed), "outcome": .string($0.outcome.rawValue),
+                        "detail": .string($0.detail),
+                    ]
                 }),
         ]
+        let skipped = steps.filter { $0.outcome == .skipped }.count
         output.emit(json) {
-            report.map { "\($0.passed ? "✓" : "✗") \($0.name)\($0.detail.isEmpty ? "" : ": " + $0.detail)" }.joined(separator: "\n")
-                + "\n" + (ok ? "conforms to plugin protocol v1" : "does NOT conform to plugin protocol v1")
+            steps.map(\.line).joined(separator: "\n") + "\n"
+                + (ok ? "conforms to plugin protocol v1" : "does NOT conform to plugin protocol v1")
+                + (skipped > 0 ? " (\(skipped) step\(skipped == 1 ? "" : "s") skipped)" : "")
         }
         if !ok { throw ExitCode(1) }
     }

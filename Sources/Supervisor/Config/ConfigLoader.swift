@@ -57,7 +57,7 @@ package enum ConfigLoader {
         return result
     }
 
-    private static func parseYAML(_ file: ConfigFile) throws(ConfigError) -> YAMLNode? {
+    static func parseYAML(_ file: ConfigFile) throws(ConfigError) -> YAMLNode? {
         do {
             return try YAMLReader.parse(file.bytes)
         } catch {

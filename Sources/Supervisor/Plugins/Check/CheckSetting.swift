@@ -1,0 +1,46 @@
+import PiRelaySDK
+
+/// What the plugin under check is started with: its section, its environment, and, with a
+/// driver, the chat the driver plays in and the user in it, who is let through.
+struct CheckSetting: Sendable {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// The one session the check's chat is bound to.
+    static let sessionID = "c4ec0001"
+
+    var config: JSONValue
+    var environment: [String: String]
+    var chat: CheckChat?
+
+    /// Takes the driver's answer to `start`: its variables, its keys laid over the section, its chat.
+    mutating func apply(_ started: JSONValue) throws(Failure) {
+        for (key, value) in started["env"]?.objectValue ?? [:] {
+            guard let text = value.stringValue else { throw Failure(description: "env.\(key) is not a string") }
+            environment[key] = text
+        }
+        if case .object(let keys)? = started["config"] {
+            if config.objectValue == nil { config = [:] }
+            for (key, value) in keys { config[key] = value }
+        }
+        guard let chat = started["chat"] else { throw Failure(description: "the answer to start has no chat") }
+        guard let target = try? Target(json: chat["target"] ?? .null), let user = chat["user"]?.stringValue else {
+            throw Failure(description: "chat needs a target {channel, thread?} and a user")
+        }
+        self.chat = CheckChat(
+            target: target, user: user, userName: chat["userName"]?.stringValue ?? user, edits: started["edits"]?.boolValue ?? true)
+        // The daemon lets the chat's user through; so does the section the plugin reads.
+        var allowed = config["allowedUsers"]?.arrayValue ?? []
+        if !allowed.contains(.string(user)) { allowed.append(.string(user)) }
+        config["allowedUsers"] = .array(allowed)
+    }
+
+    /// The welcome: one idle session, bound to the driver's chat.
+    func welcome(plugin: String, stateDir: String, messenger: String) -> Welcome {
+        let session = SessionSummary(id: Self.sessionID, name: "check", cwd: stateDir, state: "idle")
+        return Welcome(
+            plugin: plugin, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, sessions: [session],
+            bindings: chat.map {
+                [BindingSummary(messenger: messenger, channel: $0.target.channel, thread: $0.target.thread, sessionID: Self.sessionID)]
+            } ?? [], allowedUsers: chat.map { [$0.user] } ?? [])
+    }
+}
