@@ -1,12 +1,13 @@
 import DiscordPayloads
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 
 /// pi-relay-discord: relays pi sessions to Discord. Discord's side is the gateway (events in)
 /// and REST (messages out); the supervisor's side is the messenger contract of protocol §6.
-public struct DiscordRelay: Plugin {
+public struct DiscordRelay: MessengerRelay {
     public static let manifest = PluginManifest(
         name: "discord", version: "0.1.0", roles: ["messenger"],
         limits: [
@@ -17,7 +18,7 @@ public struct DiscordRelay: Plugin {
         commands: SlashCommand.all.map(\.menuEntry))
 
     let config: DiscordConfig
-    let logger: Logger
+    public let logger: Logger
     let rest: DiscordREST
     let gateway: Gateway
     let listening: Listening
@@ -29,7 +30,7 @@ public struct DiscordRelay: Plugin {
     let questions: Questions
     let registration: CommandRegistration
     let threads: ThreadOpener
-    let allowlist: Allowlist
+    public let allowlist: Allowlist
     let identity: BotIdentity
     let started = Date()
 
@@ -115,51 +116,45 @@ public struct DiscordRelay: Plugin {
         Task { await registration.register(application: application) }
     }
 
-    public func handle(_ request: PluginRequest) async throws -> JSONValue {
-        switch request.name {
-        case .chatPost?:
-            try await deliveries.post(delivery: request.id, try request.params(ChatPostParams.self))
-            return [:]
-        case .chatQuestionClosed?:
-            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
-            return [:]
-        case .chatReact?:
-            try await deliveries.react(try request.params(ChatReactParams.self))
-            return [:]
-        case .chatThread?:
-            return try await threads.open(try request.params(ChatThreadParams.self)).json
-        case .chatAllowlist?:
-            allowlist.replace(with: try request.params(AllowlistParams.self))
-            logger.info("the allowlist now has \(allowlist.count) user(s)")
-            return [:]
-        case .messengerIdentity?:
-            return try await identity.check(try request.params(MessengerIdentityParams.self)).json
-        case .status?:
-            return await status()
-        default:
-            throw RemoteError.methodNotFound(request.method)
-        }
+    public func post(delivery: String, _ params: ChatPostParams) async throws {
+        try await deliveries.post(delivery: delivery, params)
     }
 
-    public func handle(notification method: String, params: JSONValue) async {
-        switch MethodName(rawValue: method) {
-        case .chatLive?:
-            guard let update = try? ChatLiveParams(json: params), let target = update.target.discord else {
-                logger.debug("chat.live without target or runId ignored")
-                return
-            }
-            await listening.bound(target)
-            let shown = await live.update(
-                runID: update.runID, target: target, revision: params["rev"] == nil ? nil : update.rev, chunks: update.chunks, tail: update.tail)
-            if shown { await typing.keep(target.postChannel) }
-        case .chatTyping?:
-            guard let target = (try? ChatTypingParams(json: params))?.target.discord else { return }
-            await typing.keep(target.postChannel)
-        case .chatPresence?:
-            await gateway.setPresence((try? PresenceParams(json: params))?.text ?? "")
-        default:
-            break
+    public func closeQuestion(_ params: QuestionClosedParams) async throws {
+        try await deliveries.questionClosed(params)
+    }
+
+    public func react(_ params: ChatReactParams) async throws {
+        try await deliveries.react(params)
+    }
+
+    public func openThread(_ params: ChatThreadParams) async throws -> Target {
+        try await threads.open(params)
+    }
+
+    public func identify(_ params: MessengerIdentityParams) async throws -> MessengerIdentity {
+        try await identity.check(params)
+    }
+
+    public func showLive(_ update: ChatLiveParams) async {
+        guard let target = update.target.discord else {
+            logger.debug("chat.live without a Discord target ignored")
+            return
         }
+        await listening.bound(target)
+        // Revisions count from 1; a view without one (0) is taken as the newest.
+        let shown = await live.update(
+            runID: update.runID, target: target, revision: update.rev > 0 ? update.rev : nil, chunks: update.chunks, tail: update.tail)
+        if shown { await typing.keep(target.postChannel) }
+    }
+
+    public func showTyping(_ target: Target) async {
+        guard let target = target.discord else { return }
+        await typing.keep(target.postChannel)
+    }
+
+    public func showPresence(_ text: String) async {
+        await gateway.setPresence(text)
     }
 
     public func shutdown() async {
@@ -169,7 +164,7 @@ public struct DiscordRelay: Plugin {
         try? await Task.sleep(for: .milliseconds(300))
     }
 
-    private func status() async -> JSONValue {
+    public func status() async -> JSONValue {
         let counters = rest.stats
         return [
             "gateway": await gateway.status,

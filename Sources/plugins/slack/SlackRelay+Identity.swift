@@ -4,7 +4,7 @@ extension SlackRelay {
     /// `messenger.identity`: `auth.test` with the bot token and `apps.connections.open` with the
     /// app-level token (a ticket that is never used), so setup finds either token wrong before
     /// the daemon starts; the link opens the bot's DM in the workspace.
-    func identity(_ params: MessengerIdentityParams) async throws -> JSONValue {
+    public func identify(_ params: MessengerIdentityParams) async throws -> MessengerIdentity {
         let me: JSONValue
         do { me = try await api.call("auth.test") } catch let error as SlackAPIError where error.isTokenProblem {
             throw RemoteError(
@@ -28,6 +28,6 @@ extension SlackRelay {
         let link = workspace + "app_redirect?channel=" + id
         var notes = ["Workspace: \(me["team"]?.stringValue ?? "?"). Invite the bot to a channel with /invite @\(name) to use it there."]
         if let code = params.pairCode { notes.append("To pair, type /pi pair \(code) in the bot's DM.") }
-        return MessengerIdentity(id: id, name: name, username: name, link: link, notes: notes).json
+        return MessengerIdentity(id: id, name: name, username: name, link: link, notes: notes)
     }
 }

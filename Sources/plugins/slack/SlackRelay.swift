@@ -6,7 +6,7 @@ import PiRelaySDK
 
 /// pi-relay-slack: relays pi sessions to Slack. Slack's side is Socket Mode in (a WebSocket, no
 /// public URL) and the Web API out; the supervisor's side is the messenger contract of protocol §6.
-public struct SlackRelay: Plugin {
+public struct SlackRelay: MessengerRelay {
     public static let manifest = PluginManifest(
         name: "slack", version: "0.1.0", roles: ["messenger"],
         // chat.update is Tier 3 (about 50 a minute for the whole workspace): a live view a
@@ -16,7 +16,7 @@ public struct SlackRelay: Plugin {
         dialect: .slackMrkdwn)
 
     let config: SlackConfig
-    let logger: Logger
+    public let logger: Logger
     let api: WebAPI
     let inbox: Inbox
     let socket: SocketMode
@@ -25,7 +25,7 @@ public struct SlackRelay: Plugin {
     let threads: Threads
     let progress: Progress
     let questions: QuestionMessages
-    let allowlist: Allowlist
+    public let allowlist: Allowlist
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -85,46 +85,30 @@ public struct SlackRelay: Plugin {
         try await socket.run()
     }
 
-    public func handle(_ request: PluginRequest) async throws -> JSONValue {
-        switch request.name {
-        case .chatPost?:
-            let params = try request.params(ChatPostParams.self)
-            await inbox.bound(params.target.channel)
-            try await deliveries.post(delivery: request.id, params)
-            return [:]
-        case .chatQuestionClosed?:
-            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
-            return [:]
-        case .chatThread?:
-            return try await threads.open(try request.params(ChatThreadParams.self)).json
-        case .chatAllowlist?:
-            allowlist.replace(with: try request.params(AllowlistParams.self))
-            logger.info("the allowlist now has \(allowlist.count) user(s)")
-            return [:]
-        case .messengerIdentity?:
-            return try await identity(try request.params(MessengerIdentityParams.self))
-        case .status?:
-            return await status()
-        default:
-            throw RemoteError.methodNotFound(request.method)
-        }
+    public func post(delivery: String, _ params: ChatPostParams) async throws {
+        await inbox.bound(params.target.channel)
+        try await deliveries.post(delivery: delivery, params)
     }
 
-    public func handle(notification method: String, params: JSONValue) async {
-        switch MethodName(rawValue: method) {
-        case .chatLive?:
-            guard let update = try? ChatLiveParams(json: params), let place = Place(update.target) else {
-                logger.debug("chat.live without a Slack target ignored")
-                return
-            }
-            await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
-        default:
-            // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.
-            break
-        }
+    public func closeQuestion(_ params: QuestionClosedParams) async throws {
+        try await deliveries.questionClosed(params)
     }
 
-    private func status() async -> JSONValue {
+    public func openThread(_ params: ChatThreadParams) async throws -> Target {
+        try await threads.open(params)
+    }
+
+    public func showLive(_ update: ChatLiveParams) async {
+        guard let place = Place(update.target) else {
+            logger.debug("chat.live without a Slack target ignored")
+            return
+        }
+        await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+    }
+
+    // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.
+
+    public func status() async -> JSONValue {
         let counters = api.stats
         return [
             "api": [

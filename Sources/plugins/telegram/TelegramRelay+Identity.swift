@@ -3,7 +3,7 @@ import PiRelaySDK
 extension TelegramRelay {
     /// `messenger.identity`: `getMe` with the plugin's own token and proxy; the bot's `t.me`
     /// link, and with a pairing code the deep link whose Start button sends `/start CODE`.
-    func identity(_ params: MessengerIdentityParams) async throws -> JSONValue {
+    public func identify(_ params: MessengerIdentityParams) async throws -> MessengerIdentity {
         let me: JSONValue
         do { me = try await api.call("getMe") } catch let error as BotAPIError where error.isUnauthorized {
             throw RemoteError(
@@ -24,6 +24,6 @@ extension TelegramRelay {
         return MessengerIdentity(
             id: id, name: me["first_name"]?.stringValue ?? username, username: username, link: link,
             pairLink: params.pairCode.map { link + "?start=" + $0 }, notes: notes
-        ).json
+        )
     }
 }

@@ -6,7 +6,7 @@ import PiRelaySDK
 
 /// pi-relay-telegram: relays pi sessions to Telegram. Telegram's side is the Bot API: long
 /// polling in, HTML messages out; the supervisor's side is the messenger contract of protocol §6.
-public struct TelegramRelay: Plugin {
+public struct TelegramRelay: MessengerRelay {
     public static let manifest = PluginManifest(
         name: "telegram", version: "0.1.0", roles: ["messenger"],
         // A private chat takes about one write a second (SendPacer), edits included.
@@ -15,7 +15,7 @@ public struct TelegramRelay: Plugin {
         dialect: .telegramHTML, commands: CommandMenu.entries)
 
     let config: TelegramConfig
-    let logger: Logger
+    public let logger: Logger
     let api: BotAPI
     let inbox: Inbox
     let presses: Presses
@@ -25,7 +25,7 @@ public struct TelegramRelay: Plugin {
     let topics: Topics
     let blocked: BlockedChats
     let questions: QuestionMessages
-    let allowlist: Allowlist
+    public let allowlist: Allowlist
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -89,48 +89,33 @@ public struct TelegramRelay: Plugin {
         try await Poller(api: api, inbox: inbox, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
     }
 
-    public func handle(_ request: PluginRequest) async throws -> JSONValue {
-        switch request.name {
-        case .chatPost?:
-            let params = try request.params(ChatPostParams.self)
-            if let place = Place(params.target) { await inbox.bound(place.chatID) }
-            try await deliveries.post(delivery: request.id, params)
-            return [:]
-        case .chatQuestionClosed?:
-            try await deliveries.questionClosed(try request.params(QuestionClosedParams.self))
-            return [:]
-        case .chatThread?:
-            return try await topics.open(try request.params(ChatThreadParams.self)).json
-        case .chatAllowlist?:
-            allowlist.replace(with: try request.params(AllowlistParams.self))
-            logger.info("the allowlist now has \(allowlist.count) user(s)")
-            return [:]
-        case .messengerIdentity?:
-            return try await identity(try request.params(MessengerIdentityParams.self))
-        case .status?:
-            return await status()
-        default:
-            throw RemoteError.methodNotFound(request.method)
-        }
+    public func post(delivery: String, _ params: ChatPostParams) async throws {
+        if let place = Place(params.target) { await inbox.bound(place.chatID) }
+        try await deliveries.post(delivery: delivery, params)
     }
 
-    public func handle(notification method: String, params: JSONValue) async {
-        switch MethodName(rawValue: method) {
-        case .chatLive?:
-            guard let update = try? ChatLiveParams(json: params), let place = Place(update.target) else {
-                logger.debug("chat.live without a Telegram target ignored")
-                return
-            }
-            await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
-        case .chatTyping?:
-            guard let target = (try? ChatTypingParams(json: params))?.target, let place = Place(target) else { return }
-            await typing.keep(place)
-        default:
-            break
-        }
+    public func closeQuestion(_ params: QuestionClosedParams) async throws {
+        try await deliveries.questionClosed(params)
     }
 
-    private func status() async -> JSONValue {
+    public func openThread(_ params: ChatThreadParams) async throws -> Target {
+        try await topics.open(params)
+    }
+
+    public func showLive(_ update: ChatLiveParams) async {
+        guard let place = Place(update.target) else {
+            logger.debug("chat.live without a Telegram target ignored")
+            return
+        }
+        await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+    }
+
+    public func showTyping(_ target: Target) async {
+        guard let place = Place(target) else { return }
+        await typing.keep(place)
+    }
+
+    public func status() async -> JSONValue {
         let counters = api.stats
         return [
             "api": [
