@@ -22,8 +22,14 @@ import Testing
 
     static let messengers: [Messenger] = [
         Messenger(
+            id: "telegram", product: "pi-relay-telegram", driver: RepoPaths.root + "/Tests/Fakes/fake_telegram/check_driver.py",
+            section: "requireMention: true\n", skipped: ["duplicate inbound"]),
+        Messenger(
+            id: "slack", product: "pi-relay-slack", driver: RepoPaths.root + "/Tests/Fakes/fake_slack/check_driver.py",
+            section: "requireMention: true\n", skipped: []),
+        Messenger(
             id: "filechat", example: RepoPaths.fileMessengerExample, driver: RepoPaths.root + "/examples/file-messenger-driver.py",
-            section: "user: checker\n", skipped: ["duplicate inbound", "question by button"])
+            section: "user: checker\n", skipped: ["duplicate inbound", "question by button"]),
     ]
 
     @Test(.timeLimit(.minutes(8)), arguments: messengers)

@@ -189,7 +189,9 @@ struct MessengerSteps: Sendable {
 
         var steps: [CheckStep] = []
         let mark = await plugin.mark
-        if let problem = await act(["op": "press", "post": .string(card.id), "label": "green"], "question by button") {
+        // The option's button as the service labels it ("green", "2. green").
+        let label = card.buttons.first { $0 == "green" } ?? card.buttons.first { $0.contains("green") } ?? "green"
+        if let problem = await act(["op": "press", "post": .string(card.id), "label": .string(label)], "question by button") {
             steps.append(problem)
         } else {
             let answered = await plugin.message(after: mark, within: .seconds(15)) { message in
@@ -203,7 +205,7 @@ struct MessengerSteps: Sendable {
                         "question by button", value == "green" || value == "2",
                         "expected chat.answer with value “green” (or 2), got \(params.serialized())", passed: "chat.answer “\(value ?? "")”"))
             } else {
-                steps.append(.failed("question by button", "expected chat.answer for \(asked.id) within 15 s of pressing “green”, got none"))
+                steps.append(.failed("question by button", "expected chat.answer for \(asked.id) within 15 s of pressing “\(label)”, got none"))
             }
         }
 
