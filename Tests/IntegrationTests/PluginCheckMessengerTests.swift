@@ -25,6 +25,9 @@ import Testing
             id: "telegram", product: "pi-relay-telegram", driver: RepoPaths.root + "/Tests/Fakes/fake_telegram/check_driver.py",
             section: "requireMention: true\n", skipped: ["duplicate inbound"]),
         Messenger(
+            id: "discord", product: "pi-relay-discord", driver: RepoPaths.root + "/Tests/Fakes/fake_discord/check_driver.py",
+            section: "requireMention: true\n", skipped: []),
+        Messenger(
             id: "slack", product: "pi-relay-slack", driver: RepoPaths.root + "/Tests/Fakes/fake_slack/check_driver.py",
             section: "requireMention: true\n", skipped: []),
         Messenger(
