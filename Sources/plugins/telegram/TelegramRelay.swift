@@ -89,6 +89,12 @@ public struct TelegramRelay: MessengerRelay {
         try await Poller(api: api, inbox: inbox, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
     }
 
+    /// By chat and urgency (the kit's `ChatLanes`): each write then waits in the chat's send
+    /// queue, where a question goes before the live views and notices that came before it.
+    public func lane(of method: String, params: JSONValue) -> String {
+        ChatLanes.lane(of: method, params: params)
+    }
+
     public func post(delivery: String, _ params: ChatPostParams) async throws {
         if let place = Place(params.target) { await inbox.bound(place.chatID) }
         try await deliveries.post(delivery: delivery, params)

@@ -39,13 +39,20 @@ public struct Reply: Sendable, Equatable {
     public var actions: [[Action]]
     /// Set when the messenger should open a thread.
     public var openThread: OpenThread?
+    /// On `chat.answer` (and a question's button): the question took this answer or was
+    /// cancelled by it, and `chat.question.closed` follows to show that on the question's message.
+    /// A messenger that edits that message need not post this reply as well.
+    public var questionClosed: Bool
 
     /// A reply.
-    public init(text: String = "", ephemeral: Bool = false, actions: [[Action]] = [], openThread: OpenThread? = nil) {
+    public init(
+        text: String = "", ephemeral: Bool = false, actions: [[Action]] = [], openThread: OpenThread? = nil, questionClosed: Bool = false
+    ) {
         self.text = text
         self.ephemeral = ephemeral
         self.actions = actions
         self.openThread = openThread
+        self.questionClosed = questionClosed
     }
 
     /// True when there is nothing to show.
@@ -68,10 +75,10 @@ extension Reply: WirePayload {
         }
         self.init(
             text: fields.optionalString("text") ?? "", ephemeral: fields.bool("ephemeral", default: false), actions: actions,
-            openThread: openThread)
+            openThread: openThread, questionClosed: fields.bool("questionClosed", default: false))
     }
 
-    /// The reply; no actions and no thread are left out.
+    /// The reply; no actions, no thread and `questionClosed: false` are left out.
     public var json: JSONValue {
         var object: JSONValue = ["text": .string(text), "ephemeral": .bool(ephemeral)]
         if !actions.isEmpty {
@@ -79,6 +86,7 @@ extension Reply: WirePayload {
                 actions.map { row in .array(row.map { ["id": .string($0.id), "label": .string($0.label), "style": .string($0.style)] }) })
         }
         if let openThread { object["openThread"] = ["name": .string(openThread.name), "sessionId": .string(openThread.sessionID)] }
+        if questionClosed { object["questionClosed"] = true }
         return object
     }
 }

@@ -169,11 +169,11 @@ extension ChatDesk {
             }
             if parts[0] == "qc" {
                 _ = try await session.cancel(question.id, by: chat.who)
-                return Reply("Cancelled.", ephemeral: true)
+                return .closedQuestion("Cancelled.")
             }
             let value = parts[3...].joined(separator: ":")
             _ = try await session.answer(question.id, value: value, by: chat.who)
-            return Reply("Answered.", ephemeral: true)
+            return .closedQuestion("Answered.")
         default:
             return Reply("Unknown action.", ephemeral: true)
         }

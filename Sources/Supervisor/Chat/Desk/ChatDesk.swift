@@ -202,11 +202,11 @@ actor ChatDesk: PluginRouter {
         do {
             if params.cancelled {
                 _ = try await session.cancel(params.questionID, by: chat.who)
-                return Reply("Cancelled.", ephemeral: true)
+                return .closedQuestion("Cancelled.")
             }
             let value = params.confirmed.map { $0 ? "yes" : "no" } ?? params.value ?? ""
             _ = try await session.answer(params.questionID, value: value, by: chat.who)
-            return Reply("Answered: \(value)", ephemeral: true)
+            return .closedQuestion("Answered: \(value)")
         } catch let error as RemoteError {
             return Reply(error.message, ephemeral: true)
         }

@@ -68,6 +68,8 @@ struct Clicks: Sendable {
         } catch {
             reply = Reply(text: "⚠️ pi-relayd did not answer (\(error)).", ephemeral: true)
         }
+        // The question's message is updated to say who answered what (chat.question.closed).
+        if reply.questionClosed { return }
         await replies.show(reply, to: chat)
     }
 }

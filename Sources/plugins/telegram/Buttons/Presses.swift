@@ -51,6 +51,9 @@ struct Presses: Sendable {
         } catch {
             reply = Reply(text: "⚠️ pi-relayd did not answer (\(error)).")
         }
+        // The question's card is edited to say who answered what (chat.question.closed): that
+        // one edit is the answer's only write in a chat that takes about one a second.
+        if reply.questionClosed { return }
         await inbox.show(reply, in: place, from: chat)
     }
 

@@ -1,0 +1,28 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Priority in the per-chat budget: an answer by button and the question's closing are one fact,
+/// so they are one write in a Telegram chat (about one a second): the card's edit, saying who
+/// answered what, and no "Answered: …" message beside it.
+@Suite struct StackTelegramAnswerTests {
+    @Test(.timeLimit(.minutes(5)))
+    func aButtonAnswerIsTheCardsEditAlone() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario ui confirm")
+            let asked = try #require(try await stack.waitForBotMessage(in: chat, containing: "Apply the migration?").first)
+            let before = try await stack.botMessages(chat).count
+
+            _ = try await stack.press("Yes", on: asked)
+            try await stack.waitForBotMessage(in: chat, containing: "confirm answer: true")
+            let card = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+            #expect(card?["text"]?.stringValue?.contains("answered: yes") == true, "the card says who answered what: \(String(describing: card))")
+            let after = try await stack.botMessages(chat).dropFirst(before)
+            #expect(!after.contains { $0["text"]?.stringValue?.hasPrefix("Answered") == true }, "no separate answer message: \(Array(after))")
+        }
+    }
+}
