@@ -1,3 +1,4 @@
+import Logging
 import PiRelaySDK
 
 /// A user's files, fetched into the spool folder before the hand-over: the ones that came through
@@ -9,6 +10,17 @@ public struct InboundFiles: Sendable {
         case attached(AttachmentRef)
         /// Not included; the note says which file and why.
         case skipped(note: String)
+
+        /// A download that failed: logged, and named in the prompt with the reason.
+        public static func failed(_ filename: String, _ reason: String, logger: Logger) -> Fetched {
+            logger.warning("downloading \(filename): \(reason)")
+            return .notIncluded(filename, "the download failed (\(reason))")
+        }
+
+        /// Left out, named in the prompt as `[attachment NAME: not included: WHY]`.
+        public static func notIncluded(_ filename: String, _ why: String) -> Fetched {
+            .skipped(note: "[attachment \(filename): not included: \(why)]")
+        }
     }
 
     public private(set) var attachments: [AttachmentRef] = []

@@ -69,11 +69,7 @@ public struct DiscordRelay: MessengerRelay {
             await listening.setIdentity(bot: saved.botUserID, application: saved.applicationID)
         }
 
-        if allowlist.count == 0 && !context.welcome.checkOnly {
-            logger.warning(
-                "the allowlist is empty (discord.allowedUsers, DISCORD_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair discord"
-            )
-        }
+        allowlist.warnIfEmpty(messenger: "discord", checkOnly: context.welcome.checkOnly, logger: logger)
         logger.info(
             """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \

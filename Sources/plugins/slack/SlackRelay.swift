@@ -59,11 +59,7 @@ public struct SlackRelay: MessengerRelay {
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
             poster: poster, live: live, progress: progress, questions: questions, parts: DeliveryParts(store: store), logger: logger)
-        if allowlist.count == 0 && !context.welcome.checkOnly {
-            logger.warning(
-                "the allowlist is empty (slack.allowedUsers, SLACK_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair slack"
-            )
-        }
+        allowlist.warnIfEmpty(messenger: "slack", checkOnly: context.welcome.checkOnly, logger: logger)
         logger.info(
             """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \

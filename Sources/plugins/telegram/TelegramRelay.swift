@@ -59,11 +59,7 @@ public struct TelegramRelay: MessengerRelay {
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
             parts: DeliveryParts(store: store), migrations: migrations, connection: context.connection, logger: logger)
-        if allowlist.count == 0 && !context.welcome.checkOnly {
-            logger.warning(
-                "the allowlist is empty (telegram.allowedUsers, TELEGRAM_ALLOWED_USERS, paired users): everyone is refused; pair someone with pi-relayd pair telegram"
-            )
-        }
+        allowlist.warnIfEmpty(messenger: "telegram", checkOnly: context.welcome.checkOnly, logger: logger)
         logger.info(
             """
             starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.chats.count) chat(s), \

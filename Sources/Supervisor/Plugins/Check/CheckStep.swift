@@ -32,12 +32,7 @@ struct CheckStep: Sendable, Equatable {
 
     /// One line of the report: ✓, ✗ or –, the name, and the detail.
     var line: String {
-        let mark: String
-        switch outcome {
-        case .passed: mark = "✓"
-        case .failed: mark = "✗"
-        case .skipped: mark = "–"
-        }
+        let mark = outcome == .passed ? "✓" : outcome == .failed ? "✗" : "–"
         return "\(mark) \(name)\(detail.isEmpty ? "" : ": " + detail)"
     }
 }

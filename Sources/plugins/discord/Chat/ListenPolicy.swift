@@ -1,5 +1,6 @@
 import DiscordPayloads
 import FoundationEssentials
+import MessengerKit
 import PiRelaySDK
 
 /// Decides, without I/O, whether a message is one the relay answers: DMs; configured or bound

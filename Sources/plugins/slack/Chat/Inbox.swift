@@ -214,7 +214,7 @@ actor Inbox {
     /// plugin get a path, never the URL or the token.
     private func download(_ file: SlackEvent.File, message: PendingMessage) async -> InboundFiles.Fetched {
         if let size = file.size, size > Self.maxDownloadBytes {
-            return .skipped(note: "[attachment \(file.name): not included: it is \(size / 1_048_576) MB, over the relay's 20 MB]")
+            return .notIncluded(file.name, "it is \(size / 1_048_576) MB, over the relay's 20 MB")
         }
         let safeName = file.name.replacing("/", with: "_")
         let destination = spoolDir + "/slack-\(message.id.replacing(":", with: "-"))-\(file.id)-\(safeName)"
@@ -222,8 +222,7 @@ actor Inbox {
             try await api.download(file.url, to: destination, maxBytes: Self.maxDownloadBytes)
             return .attached(AttachmentRef(path: destination, filename: file.name, size: file.size, contentType: file.mimetype))
         } catch {
-            logger.warning("downloading \(file.name): \(error)")
-            return .skipped(note: "[attachment \(file.name): not included: the download failed (\(error))]")
+            return .failed(file.name, "\(error)", logger: logger)
         }
     }
 

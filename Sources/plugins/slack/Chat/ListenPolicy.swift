@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Decides, without I/O, whether an event is one the relay answers. DMs always. In channels:

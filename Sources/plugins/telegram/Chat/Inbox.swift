@@ -200,25 +200,21 @@ actor Inbox {
     /// supervisor and the attachments plugin get a path, never the URL.
     private func download(_ file: TelegramMessage.File, message: PendingMessage) async -> InboundFiles.Fetched {
         if let size = file.size, size > Self.maxDownloadBytes {
-            return .skipped(
-                note:
-                    "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB]"
-            )
+            return .notIncluded(file.filename, "Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB")
         }
         do {
             let info = try await api.call("getFile", ["file_id": .string(file.fileID)])
             guard let path = info["file_path"]?.stringValue else {
-                return .skipped(note: "[attachment \(file.filename): not included: Telegram gave no download path]")
+                return .notIncluded(file.filename, "Telegram gave no download path")
             }
             let safeName = file.filename.replacing("/", with: "_")
             let destination = spoolDir + "/tg-\(message.id.replacing(":", with: "-"))-\(safeName)"
             try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
             return .attached(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
         } catch let error as BotAPIError where error.text.contains("file is too big") {
-            return .skipped(note: "[attachment \(file.filename): not included: Telegram lets bots download files up to 20 MB]")
+            return .notIncluded(file.filename, "Telegram lets bots download files up to 20 MB")
         } catch {
-            logger.warning("downloading \(file.filename): \(error)")
-            return .skipped(note: "[attachment \(file.filename): not included: the download failed (\(Topics.short(error)))]")
+            return .failed(file.filename, Topics.short(error), logger: logger)
         }
     }
 

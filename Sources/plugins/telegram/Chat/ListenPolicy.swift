@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Decides, without I/O, whether a message is one the relay answers. Private chats always. In
