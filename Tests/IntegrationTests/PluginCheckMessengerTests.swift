@@ -84,4 +84,31 @@ import Testing
             #expect(step?["detail"]?.stringValue?.contains("expected the final once after the replay, got it 2×") == true, "\(check.stdout)")
         }
     }
+
+    /// Without a driver the messenger is started check-only, as setup starts it: the protocol
+    /// steps pass, the service steps are skipped, and it never calls the service, so a check run
+    /// with the real token takes no update from the daemon's running instance.
+    @Test(.timeLimit(.minutes(3)))
+    func withoutADriverTheMessengerLeavesTheServiceAlone() async throws {
+        try await TestHome.with(gated: false) { home in
+            try home.linkBuiltPlugin("pi-relay-telegram", as: "telegram")
+            let fake = try await StackFake.telegram(folder: home.scratch, arguments: [])
+            do {
+                let section = home.path + "/telegram-section.yaml"
+                try "apiBase: \(fake.apiBase)\n".write(toFile: section, atomically: true, encoding: .utf8)
+                let check = try await home.cli(extra: ["TELEGRAM_BOT_TOKEN": "123456:TEST-telegram-token-abcdefghijklmnop"]).run(
+                    ["plugin", "check", "telegram", "--config", section, "--json"], timeout: .seconds(120))
+                #expect(check.status == 0, "\(check)")
+                let steps = try check.json()["checks"]?.arrayValue ?? []
+                #expect(steps.filter { $0["outcome"] == "skipped" }.count == 7, "\(check.stdout)")
+                // Not even getMe: a check-only instance answers the protocol and leaves the service alone.
+                let calls = try await fake.get("/requests")["requests"]?.arrayValue ?? []
+                #expect(calls.isEmpty, "\(calls)")
+            } catch {
+                await fake.stop()
+                throw error
+            }
+            await fake.stop()
+        }
+    }
 }

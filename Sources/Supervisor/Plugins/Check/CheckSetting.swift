@@ -11,6 +11,10 @@ struct CheckSetting: Sendable {
     var config: JSONValue
     var environment: [String: String]
     var chat: CheckChat?
+    /// Without a driver the plugin is started as `setup` starts it (PROTOCOL.md §3, `checkOnly`):
+    /// it answers the protocol but does not poll or connect, so a check with the real token
+    /// never takes updates meant for the running daemon's instance.
+    var checkOnly: Bool { chat == nil }
 
     /// Takes the driver's answer to `start`: its variables, its keys laid over the section, its chat.
     mutating func apply(_ started: JSONValue) throws(Failure) {
@@ -41,6 +45,6 @@ struct CheckSetting: Sendable {
             plugin: plugin, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, sessions: [session],
             bindings: chat.map {
                 [BindingSummary(messenger: messenger, channel: $0.target.channel, thread: $0.target.thread, sessionID: Self.sessionID)]
-            } ?? [], allowedUsers: chat.map { [$0.user] } ?? [])
+            } ?? [], allowedUsers: chat.map { [$0.user] } ?? [], checkOnly: checkOnly)
     }
 }
