@@ -164,10 +164,7 @@ public struct DiscordRelay: MessengerRelay {
         let counters = rest.stats
         return [
             "gateway": await gateway.status,
-            "rest": [
-                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
-                "failures": JSONValue(counters.failures),
-            ],
+            "rest": counters.json,
             "listening": await listening.counts,
             "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),

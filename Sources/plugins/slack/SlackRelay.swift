@@ -36,7 +36,7 @@ public struct SlackRelay: MessengerRelay {
         let store = StateStore(directory: context.stateDir)
         api = WebAPI(
             base: config.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: config.proxy, loop: TransferLoop(), logger: logger,
-            holdsPath: store.path("holds.json"))
+            store: store)
         let poster = Poster(api: api)
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
@@ -107,10 +107,7 @@ public struct SlackRelay: MessengerRelay {
     public func status() async -> JSONValue {
         let counters = api.stats
         return [
-            "api": [
-                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
-                "failures": JSONValue(counters.failures),
-            ],
+            "api": counters.json,
             "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],
             "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
             "duplicates": JSONValue(await inbox.duplicates), "allowedUsers": JSONValue(allowlist.count),

@@ -35,7 +35,7 @@ public struct TelegramRelay: MessengerRelay {
         self.logger = logger
         let store = StateStore(directory: context.stateDir)
         api = BotAPI(
-            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, holdsPath: store.path("holds.json"))
+            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, store: store)
         blocked = BlockedChats(logger: logger)
         let migrations = Migrations(store: store)
         let poster = Poster(api: api, blocked: blocked, migrations: migrations)
@@ -120,10 +120,7 @@ public struct TelegramRelay: MessengerRelay {
     public func status() async -> JSONValue {
         let counters = api.stats
         return [
-            "api": [
-                "requests": JSONValue(counters.requests), "rateLimited": JSONValue(counters.rateLimited),
-                "failures": JSONValue(counters.failures),
-            ],
+            "api": counters.json,
             "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
             "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),
             "allowedUsers": JSONValue(allowlist.count),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
@@ -19,18 +20,12 @@ final class DiscordREST: Sendable {
     private let proxy: ProxySetting
     private let loop: TransferLoop
     private let limiter = Mutex(RateLimiter())
-    private let counters = Mutex(Counters())
+    private let counters = Mutex(APICounters())
     private let logger: Logger
     /// Where used-up buckets are saved for the next instance (nil: not saved), and what was last
     /// written there.
     private let holdsPath: String?
     private let savedHolds = Mutex<(hold: RateLimitHold, at: ContinuousClock.Instant?)>((RateLimitHold(), nil))
-
-    struct Counters: Sendable {
-        var requests = 0
-        var rateLimited = 0
-        var failures = 0
-    }
 
     init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -52,7 +47,7 @@ final class DiscordREST: Sendable {
         }
     }
 
-    var stats: Counters { counters.withLock { $0 } }
+    var stats: APICounters { counters.withLock { $0 } }
 
     /// Sends `endpoint` and returns the parsed JSON body (nil for 204 or an empty body).
     @discardableResult

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import Synchronization
@@ -20,12 +21,6 @@ final class WebAPI: Sendable {
         case app
     }
 
-    struct Counters: Sendable {
-        var requests = 0
-        var rateLimited = 0
-        var failures = 0
-    }
-
     let base: String
     private let botToken: SlackToken
     private let appToken: SlackToken
@@ -33,23 +28,22 @@ final class WebAPI: Sendable {
     private let loop: TransferLoop
     private let logger: Logger
     private let pacer: Mutex<MethodPacer>
-    private let holdsPath: String?
-    private let counters = Mutex(Counters())
+    /// Where the holds and Tier 1 buckets are kept (`holds.json`), for a restarted plugin.
+    private let store: StateStore?
+    private let counters = Mutex(APICounters())
     private let warned = Mutex(Set<String>())
 
-    init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String?) {
+    init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?) {
         self.base = base
         self.botToken = botToken
         self.appToken = appToken
         self.proxy = proxy
         self.loop = loop
         self.logger = logger
-        self.holdsPath = holdsPath
+        self.store = store
         var restored = MethodPacer()
         restored.startedAt = Date().timeIntervalSince1970
-        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
-            let saved = try? JSONDecoder().decode(MethodPacer.self, from: data)
-        {
+        if let saved = store?.load(MethodPacer.self, from: Self.holdsFile) {
             restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
             restored.buckets = saved.buckets
             if !restored.holds.isEmpty {
@@ -59,7 +53,7 @@ final class WebAPI: Sendable {
         pacer = Mutex(restored)
     }
 
-    var stats: Counters { counters.withLock { $0 } }
+    var stats: APICounters { counters.withLock { $0 } }
 
     /// Calls `method` and returns Slack's whole answer (`ok` was true). `form` sends the
     /// arguments form-encoded, as read methods need; `channel` is where a post goes, for its
@@ -87,7 +81,7 @@ final class WebAPI: Sendable {
             attempt += 1
             let now = Date().timeIntervalSince1970
             let wait = pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
-            if MethodTier.of(method) == .tier1 { save() }
+            if MethodTier.of(method) == .tier1 { await save() }
             if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             counters.withLock { $0.requests += 1 }
             let request = HTTPRequest(
@@ -108,7 +102,7 @@ final class WebAPI: Sendable {
                 counters.withLock { $0.rateLimited += 1 }
                 let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
                 logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
-                hold(method: method, seconds: seconds)
+                await hold(method: method, seconds: seconds)
                 guard attempt < 8 else { throw SlackAPIError(method: method, status: 429, error: "ratelimited") }
                 continue
             }
@@ -193,21 +187,18 @@ final class WebAPI: Sendable {
         logger.warning("\(method): Slack warns \(warning) (a bug of ours; the call went through)")
     }
 
-    private func hold(method: String, seconds: Double) {
+    private func hold(method: String, seconds: Double) async {
         pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
-        save()
+        await save()
     }
 
     /// Writes what a restarted plugin must still respect.
-    private func save() {
-        let now = Date().timeIntervalSince1970
-        let saved = pacer.withLock { $0.saved(now: now) }
-        guard let holdsPath, let data = try? JSONEncoder().encode(saved) else { return }
-        let temporary = holdsPath + ".tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
-            rename(temporary, holdsPath)
-        }
+    private func save() async {
+        let saved = pacer.withLock { $0.saved(now: Date().timeIntervalSince1970) }
+        await store?.save(saved, to: Self.holdsFile)
     }
+
+    static let holdsFile = "holds.json"
 
     private static func formEncoded(_ text: String) -> String {
         var out = ""

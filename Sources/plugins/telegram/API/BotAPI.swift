@@ -23,27 +23,22 @@ final class BotAPI: Sendable {
     private let budget: ChatBudget
     /// Writes waiting for their chat's budget, by urgency.
     let queue: SendQueue
-    private let holdsPath: String?
-    private let counters = Mutex(Counters())
+    /// Where the holds after a 429 are kept (`holds.json`), so a restarted plugin still waits them out.
+    private let store: StateStore?
+    private let counters = Mutex(APICounters())
 
-    struct Counters: Sendable {
-        var requests = 0
-        var rateLimited = 0
-        var failures = 0
-    }
+    static let holdsFile = "holds.json"
 
-    init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
+    init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil) {
         self.base = base
         self.token = token
         self.proxy = proxy
         self.loop = loop
         self.logger = logger
-        self.holdsPath = holdsPath
+        self.store = store
         var restored = SendPacer()
         restored.startedAt = Date().timeIntervalSince1970
-        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
-            let saved = try? JSONDecoder().decode(SendPacer.self, from: data)
-        {
+        if let saved = store?.load(SendPacer.self, from: Self.holdsFile) {
             restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
             if !restored.holds.isEmpty { logger.info("rate limits: the previous run left \(restored.holds.count) chat(s) on hold after a 429") }
         }
@@ -51,7 +46,7 @@ final class BotAPI: Sendable {
         queue = SendQueue(allowance: budget)
     }
 
-    var stats: Counters { counters.withLock { $0 } }
+    var stats: APICounters { counters.withLock { $0 } }
 
     /// How a write to a chat waits for the chat's budget: its urgency, the message it edits (a
     /// newer edit of it replaces this one while both wait), and whether its place was already
@@ -165,7 +160,7 @@ final class BotAPI: Sendable {
                 counters.withLock { $0.rateLimited += 1 }
                 let seconds = Double(error.retryAfter ?? 5)
                 logger.warning("\(method): Telegram asks to wait \(Int(seconds)) s (429)\(chat.map { " for chat \($0)" } ?? "")")
-                hold(chat: chat ?? "*", seconds: seconds)
+                await hold(chat: chat ?? "*", seconds: seconds)
                 guard attempt < 6 else { throw error }
                 if chat == nil { try await Task.sleep(for: .seconds(seconds)) }
                 continue
@@ -179,16 +174,12 @@ final class BotAPI: Sendable {
         }
     }
 
-    private func hold(chat: String, seconds: Double) {
+    private func hold(chat: String, seconds: Double) async {
         let now = Date().timeIntervalSince1970
         let saved = budget.pacer.withLock { pacer -> SendPacer in
             pacer.hold(chat: chat, seconds: seconds, now: now)
             return pacer.saved(now: now)
         }
-        guard let holdsPath, let data = try? JSONEncoder().encode(saved) else { return }
-        let temporary = holdsPath + ".tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
-            rename(temporary, holdsPath)
-        }
+        await store?.save(saved, to: Self.holdsFile)
     }
 }
