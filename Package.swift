@@ -117,7 +117,11 @@ let package = Package(
         .testTarget(name: "SDKTests", dependencies: ["PiRelaySDK"], path: "Tests/SDKTests", swiftSettings: strict),
         .testTarget(
             name: "MessengerKitTests", dependencies: ["MessengerKit", "PiRelaySDK"], path: "Tests/MessengerKitTests", swiftSettings: strict),
-        .testTarget(name: "SupervisorTests", dependencies: ["Supervisor", "PiRelaySDK"], path: "Tests/SupervisorTests", swiftSettings: strict),
+        // The bundled plugins' libraries give the config tests the schemas their hellos declare.
+        .testTarget(
+            name: "SupervisorTests",
+            dependencies: ["Supervisor", "PiRelaySDK", "DiscordPlugin", "TelegramPlugin", "SlackPlugin", "FormatterPlugin", "AttachmentsPlugin"],
+            path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
         .testTarget(
             name: "AttachmentsTests", dependencies: ["AttachmentsPlugin", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/AttachmentsTests",

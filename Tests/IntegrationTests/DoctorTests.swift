@@ -141,6 +141,9 @@ import Glibc
     func withNothingSetUpEveryMissingPieceIsNamed() async throws {
         try await TestHome.with { home in
             let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
+            // Installed, as a real install has it: what the token is called is the plugin's to say.
+            try FileManager.default.createSymbolicLink(
+                atPath: home.pluginsDir + "/discord", withDestinationPath: BuildProducts.executable("pi-relay-discord"))
             try home.writeConfig("discord:\n  requireMention: true\n")
             try home.writeFile(".env", "# nothing yet\n", mode: 0o644)
             let result = try await cli.run(["doctor", "--json"], timeout: .seconds(60))

@@ -35,7 +35,7 @@ import Testing
         let home = ConfigTestHome()
         home.write("config.yaml", "discord:\n  tokenEnv: DISCORD_BOT_TOKEN\n", mode: 0o644)
         let loaded = try home.load()
-        #expect(loaded.config.discord.tokenEnv == "DISCORD_BOT_TOKEN")
+        #expect(loaded.config.pluginSections["discord"]?["tokenEnv"] == "DISCORD_BOT_TOKEN")
         #expect(loaded.warnings == [])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 
 @testable import Supervisor
 
@@ -35,11 +36,26 @@ final class ConfigTestHome {
         return file
     }
 
+    /// Loads the home's config as the daemon does, then checks each bundled plugin's section
+    /// (those known or present, and not disabled) against the schema its hello declares, as the daemon does at the
+    /// plugin's hello: the sections become what the plugins get, and their warnings and notes join
+    /// the loader's.
     func load(
         knownPlugins: Set<String> = [], environment: [String: String] = ["HOME": "/home/me"],
         fileSystem: ConfigFileSystem = .live
     ) throws(ConfigError) -> LoadedConfig {
-        try ConfigLoader.load(home: path, knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
+        var loaded = try ConfigLoader.load(home: path, knownPlugins: knownPlugins, environment: environment, fileSystem: fileSystem)
+        let children = environment.merging(loaded.dotenv) { ours, _ in ours }
+        for (name, hello) in BundledHellos.byName.sorted(by: { $0.key < $1.key })
+        where (knownPlugins.contains(name) || loaded.config.pluginSources[name] != nil) && !loaded.config.plugins.disabled.contains(name) {
+            let checked = try PluginSections.check(
+                source: loaded.config.pluginSources[name], written: loaded.config.pluginSections[name], plugin: name, hello: hello,
+                environment: children)
+            if loaded.config.pluginSections[name] != nil { loaded.config.pluginSections[name] = checked.section }
+            loaded.warnings += checked.warnings
+            loaded.notConfigured += checked.notes
+        }
+        return loaded
     }
 
     /// Writes config.yaml (mode 0600) and loads it.

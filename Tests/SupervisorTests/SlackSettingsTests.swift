@@ -17,7 +17,7 @@ import Testing
                     - {id: C0123ABCD, cwd: ~/src/api, name: api}
                 """, knownPlugins: ["slack"], environment: ["HOME": "/home/me"])
         #expect(loaded.warnings == [])
-        #expect(loaded.config.slack.allowedUsers == ["U0123ABCD", "W0456EFGH"])
+        #expect(loaded.config.pluginSections["slack"]?["allowedUsers"] == ["U0123ABCD", "W0456EFGH"])
         let section = try #require(loaded.config.pluginSections["slack"])
         #expect(section["requireMention"] == .bool(false))
         #expect(section["channels"]?[0]?["id"] == "C0123ABCD" && section["channels"]?[0]?["cwd"] == "/home/me/src/api", "\(section)")

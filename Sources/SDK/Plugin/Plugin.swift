@@ -61,11 +61,16 @@ public struct PluginManifest: Sendable {
     public var dialect: Dialect?
     /// The commands a messenger registers in its own menu, sent as the hello's `commands`.
     public var commands: [MessengerCommand]
+    /// The config section's keys, sent as the hello's `config`: pi-relayd checks the section
+    /// against them and the plugin gets it as checked.
+    public var config: ConfigSchema?
+    /// A messenger's text for `pi-relayd setup` and `doctor`, sent as the hello's `setup`.
+    public var setup: MessengerSetup?
 
-    /// A manifest; `limits`, `dialect` and `commands` may be left out.
+    /// A manifest; everything after `summary` may be left out.
     public init(
         name: String, version: String, roles: [String], limits: [String: Int] = [:], summary: String, dialect: Dialect? = nil,
-        commands: [MessengerCommand] = []
+        commands: [MessengerCommand] = [], config: ConfigSchema? = nil, setup: MessengerSetup? = nil
     ) {
         self.name = name
         self.version = version
@@ -74,6 +79,8 @@ public struct PluginManifest: Sendable {
         self.summary = summary
         self.dialect = dialect
         self.commands = commands
+        self.config = config
+        self.setup = setup
     }
 }
 

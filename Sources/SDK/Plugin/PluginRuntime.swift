@@ -41,7 +41,8 @@ public enum PluginRuntime {
         let connection = PluginConnection(writer: writer)
         let hello = Hello(
             name: manifest.name, version: manifest.version, roles: manifest.roles,
-            limits: manifest.limits, description: manifest.summary, dialect: manifest.dialect, commands: manifest.commands)
+            limits: manifest.limits, description: manifest.summary, dialect: manifest.dialect, commands: manifest.commands,
+            config: manifest.config, setup: manifest.setup)
         writer.send(WireMessage.hello(hello).encodedLine())
 
         let lines = FDLineReader.lines(fd: 0)

@@ -33,16 +33,18 @@ struct PluginCheckCommand: AsyncParsableCommand {
         }
         let id = String(path.split(separator: "/").last ?? "")
         let environment = ProcessInfo.processInfo.environment
-        let section: JSONValue
+        let section: (written: JSONValue, source: PluginSectionSource?)
         let dotenv: [String: String]
         do {
             let loaded = try ConfigLoader.load(home: home.root, knownPlugins: [id], environment: environment)
             dotenv = loaded.dotenv
-            section = try config.map { try ConfigLoader.section(file: Home.absolute($0)) } ?? loaded.config.pluginSections[id] ?? [:]
+            section =
+                try config.map { try ConfigLoader.section(file: Home.absolute($0), plugin: id, home: environment["HOME"]) }
+                ?? (loaded.config.pluginSections[id] ?? [:], loaded.config.pluginSources[id])
         } catch {
             CLIFailure.exit(error, json: output.json)
         }
-        let check = PluginCheck(path: path, config: section, environment: dotenv, driver: driver, home: home)
+        let check = PluginCheck(path: path, config: section.written, source: section.source, environment: dotenv, driver: driver, home: home)
         let steps = await check.run()
         let ok = !steps.contains { $0.outcome == .failed }
         let json: JSONValue = [

@@ -27,36 +27,12 @@ extension Config {
         chat = try ChatSettings(top.section("chat"))
         notify = try NotifySettings(top.section("notify"))
 
-        // `discord` is among the plugin names; it is checked and normalised just below.
+        // Checked against the plugin's own schema once it says hello (`PluginSections`).
         for name in pluginNames.subtracting(Self.coreSections).sorted() {
             guard let field = top.field(name) else { continue }
             guard field.node.pairs != nil else { throw field.mismatch("a map of settings for the \(name) plugin") }
-            // A bundled plugin's switches become booleans and its typos warn; another plugin's
-            // section is passed on as written.
-            if let schema = PluginSectionSchema.bundled[name] {
-                pluginSections[name] = try schema.normalised(field, warnings: &warnings)
-            } else {
-                pluginSections[name] = field.node.jsonValue
-            }
-        }
-        if let field = top.field("discord") {
-            let section = try field.section()
-            discord = try DiscordSettings(section, home: home, warnings: &warnings)
-            // Secret-named keys get their own, more useful warning (see `secretLiterals`).
-            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
-            pluginSections["discord"] = discord.normalising(field.node.jsonValue)
-        }
-        if let field = top.field("telegram") {
-            let section = try field.section()
-            telegram = try TelegramSettings(section, home: home, warnings: &warnings)
-            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
-            pluginSections["telegram"] = telegram.normalising(field.node.jsonValue)
-        }
-        if let field = top.field("slack") {
-            let section = try field.section()
-            slack = try SlackSettings(section, home: home, warnings: &warnings)
-            warnings.append(contentsOf: section.unknownKeyWarnings(skipping: YAMLNode.isSecretKey))
-            pluginSections["slack"] = slack.normalising(field.node.jsonValue)
+            pluginSections[name] = field.node.jsonValue
+            pluginSources[name] = PluginSectionSource(field: field, home: home)
         }
         for pair in top.unknownKeys {
             // `x-` keys hold anchors for reuse (the docker-compose convention), so they are quiet.

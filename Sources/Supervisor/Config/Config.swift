@@ -11,16 +11,12 @@ struct Config: Sendable, Equatable {
     var metrics = MetricsSettings()
     var chat = ChatSettings()
     var notify = NotifySettings()
-    /// The `discord:` section as checked by the loader. The plugin gets it as
-    /// `pluginSections["discord"]`, with ids normalised to strings.
-    var discord = DiscordSettings()
-    /// The `telegram:` section as checked by the loader, handed to the plugin normalised.
-    var telegram = TelegramSettings()
-    /// The `slack:` section as checked by the loader, handed to the plugin normalised.
-    var slack = SlackSettings()
-    /// Top-level sections named after plugins, sent to each plugin in `welcome.config`. A plugin
+    /// Top-level sections named after plugins, as written. Each is checked against the schema its
+    /// plugin declares in its hello (`PluginSections`) and sent in `welcome.config`; a plugin
     /// without a section gets `{}` (see `section(forPlugin:)`).
     var pluginSections: [String: JSONValue] = [:]
+    /// The same sections as read from the file, for the check's line and column.
+    var pluginSources: [String: PluginSectionSource] = [:]
 
     func section(forPlugin name: String) -> JSONValue {
         pluginSections[name] ?? .object([:])

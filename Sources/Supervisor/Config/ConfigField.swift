@@ -4,7 +4,7 @@ import PiRelaySDK
 /// One value in config.yaml being converted to a setting. Each conversion either returns the value
 /// or throws an error naming the value's dotted path and its place in the file, saying what was
 /// expected and what kind of thing was found (never the value itself).
-struct ConfigField {
+struct ConfigField: Sendable {
     let node: YAMLNode
     /// Dotted path for messages: `plugins.restart.jitter`, `discord.channels[0].id`.
     let path: String
@@ -69,18 +69,19 @@ struct ConfigField {
         return text
     }
 
-    /// A Discord id (a "snowflake"): digits only, written as a YAML number or a string. Read from
-    /// the scalar's text, never through Double, because ids are 64-bit.
-    func discordID(_ what: String) throws(ConfigError) -> String {
+    /// A service's id as its plugin declares it: a YAML number or a string, read from the
+    /// scalar's text, never through Double (ids are 64-bit). A number is no id of a form that
+    /// starts with a letter.
+    func id(_ id: ConfigID) throws(ConfigError) -> String {
         let text: String
         switch node.scalarValue {
-        case .integer(let digits): text = digits
+        case .integer(let digits):
+            guard case .digits = id.form else { throw mismatch(id.what) }
+            text = digits
         case .string(let value): text = value.trimmingInlineSpace()
-        default: throw mismatch("a Discord \(what) id")
+        default: throw mismatch(id.what)
         }
-        guard !text.isEmpty, text.count <= 20, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw error("must be a Discord \(what) id: digits only (in Discord, turn on Developer Mode and use Copy ID)")
-        }
+        guard id.accepts(text) else { throw error("must be \(id.what): \(id.hint)") }
         return text
     }
 

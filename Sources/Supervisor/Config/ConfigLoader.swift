@@ -51,9 +51,7 @@ package enum ConfigLoader {
             }
         }
 
-        result.notConfigured += notConfigured(
-            result.config, knownPlugins: knownPlugins,
-            environment: environment.merging(result.dotenv) { current, _ in current })
+        result.notConfigured += notConfigured(result.config, knownPlugins: knownPlugins)
         return result
     }
 

@@ -45,6 +45,7 @@ struct Daemon: Service {
         for name in loaded.notConfigured { logger.notice("not configured: \(name)") }
 
         let options = PluginHostOptions(config: config)
+        let sections = PluginSections(config: config, environment: ProcessInfo.processInfo.environment)
         let (stopSignal, stopper) = AsyncStream<Void>.makeStream()
         let approvalLog = ApprovalLog(path: home.stateDir + "/approvals.jsonl", logger: logger)
         var launcher = PiLauncher(settings: config.pi, approvals: config.approvals, files: ExtensionFiles(), home: home.root)
@@ -76,15 +77,15 @@ struct Daemon: Service {
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax)
         let status = DaemonStatus(
-            home: home, notes: loaded.warnings + loaded.notConfigured,
+            home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
             stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
-            home: home, logger: logger, pluginConfig: config.pluginSections, environment: ProcessInfo.processInfo.environment, host: host,
+            home: home, logger: logger, sections: sections, environment: ProcessInfo.processInfo.environment, host: host,
             delivery: delivery, sessions: sessions, bindings: bindings)
         let desk = ChatDesk(
-            home: home, logger: logger, pluginConfig: config.pluginSections, defaultCwd: config.sessions.defaultCwd, host: host,
+            home: home, logger: logger, sections: sections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,
             approvalLog: approvalLog, pairing: pairing, preferences: preferences, chatSettings: config.chat)
         let router = ControlRouter(

@@ -11,6 +11,8 @@ struct DaemonStatus: Sendable {
     let startedAt = Date()
     /// Config warnings and what is not configured, from the start.
     let notes: [String]
+    /// Plugins' notes (a missing token, nobody allowed), as their last hello's check found them.
+    let sections: PluginSections
     /// Records that could not be read at start (the daemon logged them).
     let stateProblems: [String]
     let daemonLog: RotatingLog
@@ -45,7 +47,7 @@ struct DaemonStatus: Sendable {
             "version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
             "sessions": list,
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
-            "plugins": plugins, "notes": .array(notes.map { .string($0) }),
+            "plugins": plugins, "notes": .array((notes + sections.notes).map { .string($0) }),
             "problems": .array(await problems().map { .string(Redactor.redact($0)) }),
             "metrics": metricsAddress.map { .string("http://\($0)/metrics") } ?? .null,
         ]

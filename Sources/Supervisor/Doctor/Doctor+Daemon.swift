@@ -8,7 +8,7 @@ import Glibc
 extension Doctor {
     /// The daemon answers on its socket, and each of its plugins runs (or why not). A bundled
     /// messenger nobody set up is not configured on purpose: that passes.
-    func daemonChecks(setUp: Set<String>) -> [DoctorCheck] {
+    func daemonChecks(messengers: Set<String>, setUp: Set<String>) -> [DoctorCheck] {
         let status: JSONValue
         do { status = try ControlClient(path: home.socketPath).call("status") } catch {
             return [
@@ -26,7 +26,7 @@ extension Doctor {
             case "running", "starting", "handshaking", "backoff", "stopping", "stopped":
                 let lastError = (plugin["lastStderr"]?.arrayValue ?? []).last?.stringValue
                 checks.append(.pass("plugin:\(name)", "plugin \(name)", state + (lastError.map { ", last error: \($0)" } ?? "")))
-            case "not-configured" where SetupMessenger(rawValue: name) != nil && !setUp.contains(name):
+            case "not-configured" where messengers.contains(name) && !setUp.contains(name):
                 checks.append(.pass("plugin:\(name)", "plugin \(name)", "not set up (pi-relayd setup \(name) to use it)"))
             case "not-configured":
                 checks.append(

@@ -4,15 +4,15 @@ extension Doctor {
     /// For each messenger that is set up (a section in config.yaml or a token): its token is
     /// good with the service, the plugin has nothing to warn of (intents, permissions), and
     /// somebody may use it.
-    func messengerChecks(_ loaded: LoadedConfig) async -> [DoctorCheck] {
+    func messengerChecks(_ loaded: LoadedConfig, messengers: [SetupMessenger]) async -> [DoctorCheck] {
         let environment = childEnvironment(loaded)
         let paired = (try? PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))) ?? PairedUsers(path: "")
         var checks: [DoctorCheck] = []
         var any = false
-        for kind in SetupMessenger.allCases {
-            let name = kind.rawValue
+        for kind in messengers {
+            let name = kind.name
             let section = loaded.config.pluginSections[name]
-            let variable = section?[kind.tokens[0].configKey]?.stringValue ?? kind.defaultTokenEnv
+            guard let variable = kind.tokenVariable(section) else { continue }
             let token = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
             guard section != nil || token != nil else { continue }
             any = true
@@ -21,18 +21,11 @@ extension Doctor {
                 checks.append(.fail("messenger:\(name)", title, "no token: \(variable) is not set", fix: "pi-relayd setup \(name)"))
                 continue
             }
-            guard let plugin = PluginDiscovery.installed(name, home: home) else {
-                checks.append(
-                    .fail(
-                        "messenger:\(name)", title, "no \(name) plugin found",
-                        fix: "make install (or make build), or put the plugin in \(home.pluginsDir)"))
-                continue
-            }
             var pluginEnvironment = environment
             pluginEnvironment[variable] = token
             do {
                 let identity = try await MessengerIdentityCheck.identity(
-                    plugin: plugin, name: name, config: section ?? [:], environment: pluginEnvironment, checkSetup: true)
+                    plugin: kind.path, name: name, config: loaded.config, environment: pluginEnvironment, checkSetup: true)
                 let who = identity.username.map { "@\($0)" } ?? identity.name
                 checks.append(.pass("messenger:\(name)", title, "the token is good: \(who) (\(identity.id))"))
                 for (index, problem) in identity.problems.enumerated() {

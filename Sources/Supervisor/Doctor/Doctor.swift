@@ -23,10 +23,13 @@ struct Doctor: Sendable {
         let (config, configCheck) = loadConfig()
         var checks = [configCheck]
         checks += await piChecks(config.config.pi)
-        checks += await messengerChecks(config)
+        let messengers = await SetupMessenger.installed(home: home, environment: environment)
+        let installed = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
+        checks += sectionChecks(config.config, messengers: messengers, installed: Set(installed.found.map(\.name)))
+        checks += await messengerChecks(config, messengers: messengers)
         checks += fileChecks()
         checks.append(diskCheck())
-        checks += daemonChecks(setUp: messengersSetUp(config))
+        checks += daemonChecks(messengers: Set(messengers.map(\.name)), setUp: messengersSetUp(config, messengers: messengers))
         checks.append(extensionCheck())
         return checks
     }
@@ -49,14 +52,37 @@ struct Doctor: Sendable {
     }
 
     /// The messengers with a section in config.yaml or a token: the ones the owner means to use.
-    func messengersSetUp(_ loaded: LoadedConfig) -> Set<String> {
+    func messengersSetUp(_ loaded: LoadedConfig, messengers: [SetupMessenger]) -> Set<String> {
         let environment = childEnvironment(loaded)
         return Set(
-            SetupMessenger.allCases.filter { kind in
-                let section = loaded.config.pluginSections[kind.rawValue]
-                let variable = section?[kind.tokens[0].configKey]?.stringValue ?? kind.defaultTokenEnv
-                return section != nil || environment[variable].map { !$0.isEmpty } == true
-            }.map(\.rawValue))
+            messengers.filter { kind in
+                let section = loaded.config.pluginSections[kind.name]
+                return section != nil || kind.tokenVariable(section).flatMap { environment[$0] }.map { !$0.isEmpty } == true
+            }.map(\.name))
+    }
+
+    /// Each messenger's section checked against the schema its plugin declares, as the daemon
+    /// will check it at the plugin's hello: a mistake fails with its line and column.
+    /// A section for a plugin that is not installed fails too: nothing would read it.
+    func sectionChecks(_ config: Config, messengers: [SetupMessenger], installed: Set<String>) -> [DoctorCheck] {
+        let missing = config.pluginSections.keys.sorted().filter { !installed.contains($0) }.map { name in
+            DoctorCheck.fail(
+                "plugin:\(name)", "plugin \(name)", "config.yaml has a \(name) section, but no \(name) plugin is installed",
+                fix: "make install (or make build), or put the plugin in \(home.pluginsDir)")
+        }
+        return missing
+            + messengers.compactMap { kind in
+                guard let source = config.pluginSources[kind.name] else { return nil }
+                do {
+                    _ = try PluginSections.check(
+                        source: source, written: config.pluginSections[kind.name], plugin: kind.name, hello: kind.hello, environment: environment)
+                    return nil
+                } catch {
+                    return .fail(
+                        "config:\(kind.name)", "config.yaml \(kind.name) section", "\(error)",
+                        fix: "correct config.yaml at the line and column named (docs/CONFIG.md)")
+                }
+            }
     }
 
     /// The environment the daemon's children get: ours, then .env's values where ours has none.

@@ -19,7 +19,7 @@ actor PairingDesk {
     /// For codes made by `/relay pair`: the claiming chat is bound to the terminal's session.
     let sessions: Sessions
     let bindings: ChatBindings
-    private let pluginConfig: [String: JSONValue]
+    private let sections: PluginSections
     private let environment: [String: String]
     var offers = PairingOffers()
     private var paired: PairedUsers
@@ -30,7 +30,7 @@ actor PairingDesk {
     var sessionCodes: Set<String> = []
 
     init(
-        home: Home, logger: Logger, pluginConfig: [String: JSONValue], environment: [String: String], host: PluginHost, delivery: ChatDelivery,
+        home: Home, logger: Logger, sections: PluginSections, environment: [String: String], host: PluginHost, delivery: ChatDelivery,
         sessions: Sessions, bindings: ChatBindings
     ) {
         self.sessions = sessions
@@ -38,7 +38,7 @@ actor PairingDesk {
         self.logger = logger
         self.host = host
         self.delivery = delivery
-        self.pluginConfig = pluginConfig
+        self.sections = sections
         self.environment = environment
         let path = PairedUsers.path(stateDir: home.stateDir)
         do { paired = try PairedUsers.load(path: path) } catch {
@@ -53,7 +53,7 @@ actor PairingDesk {
     // MARK: The allowlist
 
     func configured(_ messenger: String) -> Set<String> {
-        Allowlist(section: pluginConfig[messenger], messenger: messenger, environment: environment).users
+        Allowlist(section: sections.section(messenger), messenger: messenger, environment: environment).users
     }
 
     func allows(_ chat: Chat) -> Bool {
@@ -252,7 +252,7 @@ actor PairingDesk {
         let messenger = params["messenger"]?.stringValue
         var next = paired
         let gone = next.remove(id: id, messenger: messenger)
-        let messengers = messenger.map { [$0] } ?? Array(Set(pluginConfig.keys).union(paired.users.map(\.messenger))).sorted()
+        let messengers = messenger.map { [$0] } ?? Array(Set(sections.names).union(paired.users.map(\.messenger))).sorted()
         let configuredIn = messengers.filter { configured($0).contains(id) }
         guard !gone.isEmpty else {
             if let first = configuredIn.first {

@@ -7,7 +7,8 @@ import Glibc
 
 /// Asks a messenger plugin who its bot is, with a token in its environment and in check-only
 /// mode (no gateway, no polling), from a scratch state folder: for `setup` before a token is
-/// saved, and for `doctor`. The plugin's own proxy and API settings apply.
+/// saved, and for `doctor`. The plugin's section is checked against the schema of its hello, as
+/// the daemon checks it, so its own proxy and API settings apply as the daemon would give them.
 enum MessengerIdentityCheck {
     struct Failure: Error, CustomStringConvertible {
         /// The service's own word on the token (`not_authorized`), or nil when the plugin failed.
@@ -16,7 +17,7 @@ enum MessengerIdentityCheck {
     }
 
     static func identity(
-        plugin: String, name: String, config: JSONValue, environment: [String: String], checkSetup: Bool = false
+        plugin: String, name: String, config: Config, environment: [String: String], checkSetup: Bool = false
     ) async throws(Failure) -> MessengerIdentity {
         let work = UserFolders.temporary + "/pi-relayd-check-\(getpid())-\(name)"
         do {
@@ -28,13 +29,19 @@ enum MessengerIdentityCheck {
         let client = PluginClient()
         await client.spawn(path: plugin, workingDirectory: work, environment: environment)
         do {
-            _ = try await client.start(config: config, stateDir: work, checkOnly: true)
+            let hello = try await client.awaitHello()
+            let checked = try PluginSections.check(
+                source: config.pluginSources[name], written: config.pluginSections[name], plugin: name, hello: hello, environment: environment)
+            await client.welcome(plugin: name, config: checked.section, stateDir: work, checkOnly: true)
             let identity = try await client.request(.messengerIdentity, MessengerIdentityParams(checkSetup: checkSetup), timeout: .seconds(60))
             await client.stop()
             return identity
         } catch let error as RemoteError {
             await client.stop()
             throw Failure(remote: error, description: error.message)
+        } catch let error as ConfigError {
+            await client.stop()
+            throw Failure(remote: nil, description: error.description)
         } catch {
             await client.stop()
             throw Failure(remote: nil, description: "the \(name) plugin could not check the token: \(error)")

@@ -35,14 +35,40 @@ actor PluginClient {
 
     /// Waits for the hello, then sends the welcome.
     func start(config: JSONValue, stateDir: String, checkOnly: Bool = false, timeout: Duration = .seconds(10)) async throws -> Hello {
-        let said: Hello = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.failHello("no hello within \(timeout)") }) {
+        let said = try await awaitHello(timeout: timeout)
+        welcome(plugin: said.name, config: config, stateDir: stateDir, checkOnly: checkOnly)
+        return said
+    }
+
+    /// Waits for the hello; the welcome is the caller's to send (`welcome`), once it has checked
+    /// the config section against the hello's schema.
+    func awaitHello(timeout: Duration = .seconds(10)) async throws -> Hello {
+        try await withDeadline(timeout, onTimeout: { [weak self] in await self?.failHello("no hello within \(timeout)") }) {
             try await withCheckedThrowingContinuation { continuation in
                 hello = continuation
                 if let handshake { judge(handshake) }
             }
         }
-        link?.send(.welcome(Welcome(plugin: said.name, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, checkOnly: checkOnly)))
-        return said
+    }
+
+    /// Sends the welcome, all folders in `stateDir`.
+    func welcome(plugin: String, config: JSONValue, stateDir: String, checkOnly: Bool) {
+        link?.send(.welcome(Welcome(plugin: plugin, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, checkOnly: checkOnly)))
+    }
+
+    /// What a plugin says of itself: its hello, and then it is told to stop, never welcomed. For
+    /// `setup` and `doctor`, which take a messenger's schema and setup text from it.
+    static func hello(plugin path: String) async throws -> Hello {
+        let client = PluginClient()
+        await client.spawn(path: path, workingDirectory: UserFolders.temporary)
+        do {
+            let said = try await client.awaitHello()
+            await client.stop()
+            return said
+        } catch {
+            await client.stop()
+            throw error
+        }
     }
 
     func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params, timeout: Duration = .seconds(30)) async throws -> Result {

@@ -5,8 +5,9 @@ import PiRelaySDK
 protocol PluginRouter: Sendable {
     func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue
     func notification(plugin: String, method: String, params: JSONValue) async
-    /// The welcome for a plugin that said hello: its folders, config section, sessions and bindings.
-    func welcome(plugin: String) async -> Welcome
+    /// The welcome for a plugin that said hello: its folders, its config section checked against
+    /// the hello's schema, sessions and bindings. A section the schema refuses is the error.
+    func welcome(plugin: String, hello: Hello) async throws(ConfigError) -> Welcome
     /// A plugin finished its handshake (so a messenger can be told about pending questions).
     func pluginReady(plugin: String, hello: Hello) async
 }

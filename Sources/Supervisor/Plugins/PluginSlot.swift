@@ -218,7 +218,19 @@ actor PluginSlot {
             lifecycle.helloAccepted(at: .now)
             liveness = Liveness(now: .now, pingTimeout: options.pingTimeout, stalledInputLimit: options.stalledInputLimit)
             logger.info("plugin \(name): hello: \(said.name) \(said.version), protocol \(said.protocol), roles \(said.roles)")
-            sendWelcome(await router.welcome(plugin: name), link: link)
+            do {
+                sendWelcome(try await router.welcome(plugin: name, hello: said), link: link)
+            } catch {
+                // The section fails the plugin's own schema: restarting cannot fix it, so the
+                // plugin is parked as not configured, the error (file:line:col) its reason.
+                seen.configRejected = error.description
+                logger.error("plugin \(name): \(error)")
+                self.link = nil
+                liveness = nil
+                link.send(.goodbye(reason: "config: \(error)"))
+                link.close()
+                return
+            }
             await router.pluginReady(plugin: name, hello: said)
         case .incompatible(let said, let goodbye):
             seen.incompatible = true

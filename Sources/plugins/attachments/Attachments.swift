@@ -7,7 +7,8 @@ import PiRelaySDK
 public struct Attachments: Plugin {
     public static let manifest = PluginManifest(
         name: "attachments", version: "0.1.0", roles: ["attachments"],
-        summary: "turns chat attachments into prompt content and checks workspace files before they are uploaded")
+        summary: "turns chat attachments into prompt content and checks workspace files before they are uploaded",
+        config: AttachmentsConfig.schema)
 
     let config: AttachmentsConfig
     let inbound: Inbound

@@ -15,7 +15,8 @@ public struct DiscordRelay: MessengerRelay {
             "liveIntervalMs": Coalescer.defaultEditInterval.inMilliseconds,
         ],
         summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output",
-        commands: SlashCommand.all.map(\.menuEntry))
+        commands: SlashCommand.all.map(\.menuEntry),
+        config: DiscordConfig.schema, setup: DiscordConfig.setup)
 
     let config: DiscordConfig
     public let logger: Logger

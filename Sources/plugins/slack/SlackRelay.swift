@@ -13,7 +13,8 @@ public struct SlackRelay: MessengerRelay {
         // second and a half at most, fewer when several runs stream at once (MethodPacer).
         limits: ["maxMessageLength": SlackText.limit, "maxUploadBytes": 50 << 20, "liveIntervalMs": 1500],
         summary: "relays pi sessions to Slack through Socket Mode: DMs, channels and threads, /pi, buttons, live output",
-        dialect: .slackMrkdwn)
+        dialect: .slackMrkdwn,
+        config: SlackConfig.schema, setup: SlackConfig.setup)
 
     let config: SlackConfig
     public let logger: Logger

@@ -12,7 +12,8 @@ public struct TelegramRelay: MessengerRelay {
         // A private chat takes about one write a second (SendPacer), edits included.
         limits: ["maxMessageLength": TelegramText.limit, "maxUploadBytes": 50 << 20, "liveIntervalMs": 1000],
         summary: "relays pi sessions to Telegram: private chats, groups and forum topics, buttons, live output",
-        dialect: .telegramHTML, commands: CommandMenu.entries)
+        dialect: .telegramHTML, commands: CommandMenu.entries,
+        config: TelegramConfig.schema, setup: TelegramConfig.setup)
 
     let config: TelegramConfig
     public let logger: Logger

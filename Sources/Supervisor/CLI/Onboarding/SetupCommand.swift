@@ -11,7 +11,8 @@ struct SetupCommand: AsyncParsableCommand {
         commandName: "setup",
         abstract: "Check a bot token with the messenger's own plugin and save it in the home's .env.",
         discussion: """
-            MESSENGER is discord, telegram or slack. The token comes from --token-stdin, else the variable the \
+            MESSENGER is an installed messenger plugin: discord, telegram or slack, or another whose hello \
+            declares its setup. The token comes from --token-stdin, else the variable the \
             plugin reads (DISCORD_BOT_TOKEN, TELEGRAM_BOT_TOKEN, or the messenger's tokenEnv), else a \
             prompt that does not echo. Slack needs two: SLACK_BOT_TOKEN (xoxb-…) and SLACK_APP_TOKEN \
             (xapp-…), one a line on standard input; setup slack also prints the app manifest to create \
@@ -20,17 +21,22 @@ struct SetupCommand: AsyncParsableCommand {
             mode 600; other lines are kept). The token is never printed. Safe to run again.
             """)
 
-    @Argument(help: "discord, telegram or slack.") var messenger: String
+    @Argument(help: "discord, telegram, slack, or another messenger plugin.") var messenger: String
     @Flag(name: .customLong("token-stdin"), help: "Read the token from standard input.") var tokenStdin = false
-    @Flag(help: "slack: print the app manifest (docs/slack-app-manifest.yaml) and stop.") var manifest = false
+    @Flag(help: "Print the messenger's app manifest (slack: docs/slack-app-manifest.yaml) and stop.") var manifest = false
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         if manifest {
-            guard messenger.lowercased() == "slack" else {
-                CLIFailure.exit(SetupError(description: "--manifest is for slack only"), json: output.json)
+            // The manifest is the plugin's (its hello's `setup.manifest`): an installed pi-relayd
+            // has no docs folder.
+            do {
+                let kind = try await SetupMessenger.named(messenger, home: Home.resolve())
+                guard let text = kind.setup.manifest else { throw SetupError(description: "--manifest: \(kind.name) has no app manifest") }
+                StandardStreams.writeOutput(text + "\n")
+            } catch {
+                CLIFailure.exit(error, json: output.json)
             }
-            StandardStreams.writeOutput(SlackAppManifest.yaml + "\n")
             return
         }
         do {
@@ -42,21 +48,30 @@ struct SetupCommand: AsyncParsableCommand {
     }
 
     private func setUp() async throws -> SetupReport {
-        let kind = try SetupMessenger.named(messenger)
         let home = Home.resolve()
+        let kind = try await SetupMessenger.named(messenger, home: home)
         let environment = ProcessInfo.processInfo.environment
         let loaded: LoadedConfig
-        do { loaded = try ConfigLoader.load(home: home.root, knownPlugins: [kind.rawValue], environment: environment) } catch {
+        do { loaded = try ConfigLoader.load(home: home.root, knownPlugins: [kind.name], environment: environment) } catch {
             throw SetupError(description: "\(error)")
         }
-        let section = loaded.config.pluginSections[kind.rawValue] ?? [:]
+        // Checked as the daemon will check it, so a mistake is named before a token is asked for.
+        let section: JSONValue
+        do {
+            section = try PluginSections.check(
+                source: loaded.config.pluginSources[kind.name], written: loaded.config.pluginSections[kind.name], plugin: kind.name,
+                hello: kind.hello, environment: environment
+            ).section
+        } catch {
+            throw SetupError(description: "\(error)")
+        }
         var tokens: [(variable: String, value: String)] = []
         let piped = tokenStdin ? try await pipedTokens() : []
-        if kind == .slack, piped.isEmpty, !output.json,
+        if let instructions = kind.setup.instructions, piped.isEmpty, !output.json,
             kind.tokens.contains(where: { environment[section[$0.configKey]?.stringValue ?? $0.defaultEnv]?.isEmpty ?? true })
         {
-            // Someone about to be asked for Slack's tokens may not have the app yet.
-            StandardStreams.writeError(SlackAppManifest.instructions)
+            // Someone about to be asked for the tokens may not have the app yet.
+            StandardStreams.writeError(instructions)
         }
         for (index, wanted) in kind.tokens.enumerated() {
             let variable = section[wanted.configKey]?.stringValue ?? wanted.defaultEnv
@@ -72,11 +87,7 @@ struct SetupCommand: AsyncParsableCommand {
             }
             tokens.append((variable, value))
         }
-        guard let plugin = PluginDiscovery.installed(kind.rawValue, home: home) else {
-            throw SetupError(
-                description: "no \(kind.rawValue) plugin found in \(home.pluginsDir) or the bundled plugin folder; build it (make build) first")
-        }
-        let identity = try await check(plugin: plugin, kind: kind, config: section, tokens: tokens, dotenv: loaded.dotenv)
+        let identity = try await check(kind, config: loaded.config, tokens: tokens, dotenv: loaded.dotenv)
         try FileManager.default.createDirectory(atPath: home.root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var contents = FileManager.default.contents(atPath: home.dotenvFile).map { [UInt8]($0) } ?? []
         for token in tokens { contents = DotEnv.setting(token.variable, to: token.value, in: contents) }
@@ -122,13 +133,13 @@ struct SetupCommand: AsyncParsableCommand {
 
     /// Asks the plugin who the bot is (`MessengerIdentityCheck`), with the token in its environment.
     private func check(
-        plugin: String, kind: SetupMessenger, config: JSONValue, tokens: [(variable: String, value: String)], dotenv: [String: String]
+        _ kind: SetupMessenger, config: Config, tokens: [(variable: String, value: String)], dotenv: [String: String]
     ) async throws -> MessengerIdentity {
         // .env's other settings (a proxy, say) reach the plugin as they would under the daemon.
         var environment = dotenv
         for token in tokens { environment[token.variable] = token.value }
         do {
-            return try await MessengerIdentityCheck.identity(plugin: plugin, name: kind.rawValue, config: config, environment: environment)
+            return try await MessengerIdentityCheck.identity(plugin: kind.path, name: kind.name, config: config, environment: environment)
         } catch {
             throw SetupError(description: "\(error.description). Nothing was saved.")
         }

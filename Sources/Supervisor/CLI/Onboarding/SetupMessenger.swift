@@ -1,12 +1,13 @@
-/// The messengers `pi-relayd setup` knows how to set up.
-enum SetupMessenger: String, CaseIterable {
-    case discord
-    case telegram
-    case slack
+import FoundationEssentials
+import PiRelaySDK
 
+/// A messenger `pi-relayd setup` and `doctor` know how to set up: an installed plugin whose hello
+/// declares `setup`. What they say of it (its name, its tokens, where those come from) is the
+/// plugin's own; nothing here is particular to one service.
+struct SetupMessenger: Sendable {
     /// A token the messenger needs: the config key naming its variable, the variable's default,
     /// how the token starts (empty when it has no telling prefix) and where it comes from.
-    struct Token {
+    struct Token: Sendable {
         var configKey: String
         var defaultEnv: String
         var prefix: String
@@ -14,49 +15,55 @@ enum SetupMessenger: String, CaseIterable {
         var name: String
     }
 
+    /// The plugin's name, as in config.yaml and on the command line.
+    let name: String
+    let path: String
+    let hello: Hello
+    let setup: MessengerSetup
+
     /// The service's name as people write it.
-    var title: String {
-        switch self {
-        case .discord: "Discord"
-        case .telegram: "Telegram"
-        case .slack: "Slack"
-        }
-    }
+    var title: String { setup.title }
 
     /// The tokens, in the order they are asked for; the first is the bot's.
     var tokens: [Token] {
-        switch self {
-        case .discord:
-            [
-                Token(
-                    configKey: "tokenEnv", defaultEnv: "DISCORD_BOT_TOKEN", prefix: "", source: "the Developer Portal (your app → Bot → Reset Token)",
-                    name: "bot token")
-            ]
-        case .telegram:
-            [
-                Token(
-                    configKey: "tokenEnv", defaultEnv: "TELEGRAM_BOT_TOKEN", prefix: "",
-                    source: "@BotFather (/newbot, or /token for an existing bot)", name: "bot token")
-            ]
-        case .slack:
-            [
-                Token(
-                    configKey: "botTokenEnv", defaultEnv: "SLACK_BOT_TOKEN", prefix: "xoxb-", source: "OAuth & Permissions (Bot User OAuth Token)",
-                    name: "bot token"),
-                Token(
-                    configKey: "appTokenEnv", defaultEnv: "SLACK_APP_TOKEN", prefix: "xapp-",
-                    source: "Basic Information → App-Level Tokens (scope connections:write)", name: "app-level token"),
-            ]
+        (hello.config?.secrets ?? []).map { key, secret in
+            Token(configKey: key, defaultEnv: secret.variable, prefix: secret.prefix, source: secret.source, name: secret.name)
         }
     }
 
-    /// The variable the plugin reads its bot token from unless configured otherwise.
-    var defaultTokenEnv: String { tokens[0].defaultEnv }
+    /// The variable the bot token is read from, as `section` names it or by default.
+    func tokenVariable(_ section: JSONValue?) -> String? {
+        tokens.first.map { section?[$0.configKey]?.stringValue ?? $0.defaultEnv }
+    }
+
+    /// Every installed plugin that declares a setup, by name.
+    static func installed(home: Home, environment: [String: String] = ProcessInfo.processInfo.environment) async -> [SetupMessenger] {
+        let found = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan().found
+        var messengers: [SetupMessenger] = []
+        for plugin in found.sorted(by: { $0.name < $1.name }) {
+            guard let hello = try? await PluginClient.hello(plugin: plugin.path), let setup = hello.setup else { continue }
+            messengers.append(SetupMessenger(name: plugin.name, path: plugin.path, hello: hello, setup: setup))
+        }
+        return messengers
+    }
 
     /// The messenger named on the command line; a clear error for the others.
-    static func named(_ name: String) throws -> SetupMessenger {
-        if let known = SetupMessenger(rawValue: name.lowercased()) { return known }
-        throw SetupError(description: "unknown messenger \(name): setup knows discord, telegram and slack")
+    static func named(_ name: String, home: Home) async throws -> SetupMessenger {
+        let name = name.lowercased()
+        if let path = PluginDiscovery.installed(name, home: home) {
+            let hello: Hello
+            do { hello = try await PluginClient.hello(plugin: path) } catch {
+                throw SetupError(description: "the \(name) plugin (\(path)) did not start: \(error)")
+            }
+            if let setup = hello.setup { return SetupMessenger(name: name, path: path, hello: hello, setup: setup) }
+        }
+        let known = await installed(home: home).map(\.name)
+        guard !known.isEmpty else {
+            throw SetupError(
+                description: "no \(name) plugin found in \(home.pluginsDir) or the bundled plugin folder; build it (make build) first")
+        }
+        let list = known.count > 1 ? known.dropLast().joined(separator: ", ") + " and " + known[known.count - 1] : known[0]
+        throw SetupError(description: "unknown messenger \(name): setup knows \(list)")
     }
 }
 

@@ -11,7 +11,7 @@ struct SetupReport {
 
     var json: JSONValue {
         [
-            "messenger": .string(kind.rawValue), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)],
+            "messenger": .string(kind.name), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)],
             "daemonRunning": .bool(daemonRunning),
         ]
     }
@@ -22,11 +22,7 @@ struct SetupReport {
                 + (identity.username.flatMap { $0 == identity.name ? nil : " (@\($0))" } ?? "")
                 + ", id \(identity.id)" + (identity.applicationID.map { ", application \($0)" } ?? "")
         ]
-        switch kind {
-        case .discord: lines += ["", "Invite the bot to your server:", "  \(identity.link)"]
-        case .telegram: lines += ["", "Open the bot:", "  \(identity.link)"]
-        case .slack: lines += ["", "Open the bot's DM:", "  \(identity.link)", "The app manifest: pi-relayd setup slack --manifest"]
-        }
+        lines += ["", kind.setup.linkLabel, "  \(identity.link)"] + kind.setup.notes
         if !identity.notes.isEmpty || !identity.problems.isEmpty {
             lines += [""] + identity.problems.map { "✗ " + $0 } + identity.notes.map { "• " + $0 }
         }
@@ -34,7 +30,7 @@ struct SetupReport {
         lines.append(
             daemonRunning
                 ? "pi-relayd is running with what .env said before: restart it (pi-relayd restart) to use this token."
-                : "Next: pi-relayd start, then pi-relayd pair \(kind.rawValue) to let yourself in.")
+                : "Next: pi-relayd start, then pi-relayd pair \(kind.name) to let yourself in.")
         return lines.joined(separator: "\n")
     }
 }

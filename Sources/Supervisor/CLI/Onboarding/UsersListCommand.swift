@@ -26,7 +26,10 @@ struct UsersListCommand: ParsableCommand {
         }
         let merged = environment.merging(loaded.dotenv) { current, _ in current }
         var rows: [JSONValue] = []
-        for messenger in Set(loaded.config.pluginSections.keys).union(["discord", "telegram"]).sorted() {
+        // A messenger's allowlist may come from its variable alone (DISCORD_ALLOWED_USERS), so
+        // every installed plugin is asked, not only those with a section.
+        let installed = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
+        for messenger in Set(loaded.config.pluginSections.keys).union(installed.found.map(\.name)).sorted() {
             let configured = Allowlist(section: loaded.config.pluginSections[messenger], messenger: messenger, environment: merged).users
             for id in configured.sorted() {
                 rows.append(["messenger": .string(messenger), "id": .string(id), "source": "config"])

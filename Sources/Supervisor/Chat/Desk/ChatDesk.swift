@@ -8,7 +8,8 @@ import PiRelaySDK
 actor ChatDesk: PluginRouter {
     let home: Home
     let logger: Logger
-    let pluginConfig: [String: JSONValue]
+    /// Each plugin's config section, checked against its schema at its hello.
+    let sections: PluginSections
     let environment: [String: String]
     /// Where `/new` starts a session when it names no directory (else `$HOME`).
     let defaultCwd: String?
@@ -30,7 +31,7 @@ actor ChatDesk: PluginRouter {
     private var handledMessages: HandledMessages
 
     init(
-        home: Home, logger: Logger, pluginConfig: [String: JSONValue], defaultCwd: String?, host: PluginHost, sessions: Sessions,
+        home: Home, logger: Logger, sections: PluginSections, defaultCwd: String?, host: PluginHost, sessions: Sessions,
         bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
         pairing: PairingDesk, preferences: ChatPreferences, chatSettings: ChatSettings,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -39,7 +40,7 @@ actor ChatDesk: PluginRouter {
         self.chatSettings = chatSettings
         self.home = home
         self.logger = logger
-        self.pluginConfig = pluginConfig
+        self.sections = sections
         self.defaultCwd = defaultCwd
         self.host = host
         self.sessions = sessions
@@ -78,9 +79,14 @@ actor ChatDesk: PluginRouter {
         logger.debug("plugin \(plugin): notification \(method)")
     }
 
-    func welcome(plugin: String) async -> Welcome {
-        Welcome(
-            plugin: plugin, config: pluginConfig[plugin] ?? [:], stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
+    func welcome(plugin: String, hello: Hello) async throws(ConfigError) -> Welcome {
+        let (checked, isNew) = try sections.check(plugin: plugin, hello: hello)
+        if isNew {
+            for warning in checked.warnings { logger.warning("\(warning)") }
+            for note in checked.notes { logger.notice("not configured: \(note)") }
+        }
+        return Welcome(
+            plugin: plugin, config: checked.section, stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
             home: home.root, sessions: await sessions.list(), bindings: await bindings.summaries(messenger: plugin),
             allowedUsers: await pairing.allowedUsers(messenger: plugin))
     }
@@ -88,7 +94,7 @@ actor ChatDesk: PluginRouter {
     func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello)
         messengerCommands[plugin] = hello.commands
-        if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin) }
+        if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
     }
 
     // MARK: Chat requests
@@ -232,11 +238,19 @@ actor ChatDesk: PluginRouter {
         return await sessions.session(id: binding.sessionID)
     }
 
-    /// Channels a messenger's config lists (`channels: [{id, cwd, name}]`, Telegram's `chats:`)
-    /// are bound to their session, which is created on first start.
-    private func bindConfiguredChannels(messenger: String) async {
-        let section = pluginConfig[messenger]
-        for channel in (section?["channels"]?.arrayValue ?? []) + (section?["chats"]?.arrayValue ?? []) {
+    /// Channels a messenger's config lists are bound to their session, which is created on first
+    /// start: the entries its schema declares with an `id` and a `cwd` (Discord's and Slack's
+    /// `channels`, Telegram's `chats`), or `channels` and `chats` when it declares none.
+    private func bindConfiguredChannels(messenger: String, hello: Hello) async {
+        let section = sections.section(messenger)
+        let lists =
+            hello.config?.keys.compactMap { key -> String? in
+                guard case .entries(let entries) = key.type, entries.key == "id", entries.keys.contains(where: { $0.name == "cwd" }) else {
+                    return nil
+                }
+                return key.name
+            } ?? ["channels", "chats"]
+        for channel in lists.flatMap({ section?[$0]?.arrayValue ?? [] }) {
             guard let id = channel["id"]?.stringValue ?? channel["id"]?.intValue.map(String.init), let cwd = channel["cwd"]?.stringValue
             else { continue }
             let key = "\(messenger):\(id)"

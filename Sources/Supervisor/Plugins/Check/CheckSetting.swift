@@ -8,8 +8,12 @@ struct CheckSetting: Sendable {
     /// The one session the check's chat is bound to.
     static let sessionID = "c4ec0001"
 
+    /// The section as written (`--config`, or config.yaml's), and the file it came from.
     var config: JSONValue
+    var source: PluginSectionSource?
     var environment: [String: String]
+    /// The driver's keys (its fake service's `apiBase`, say), laid over the section as checked.
+    var overlay: [String: JSONValue] = [:]
     var chat: CheckChat?
     /// Without a driver the plugin is started as `setup` starts it (PROTOCOL.md §3, `checkOnly`):
     /// it answers the protocol but does not poll or connect, so a check with the real token
@@ -22,27 +26,32 @@ struct CheckSetting: Sendable {
             guard let text = value.stringValue else { throw Failure(description: "env.\(key) is not a string") }
             environment[key] = text
         }
-        if case .object(let keys)? = started["config"] {
-            if config.objectValue == nil { config = [:] }
-            for (key, value) in keys { config[key] = value }
-        }
+        if case .object(let keys)? = started["config"] { overlay = keys }
         guard let chat = started["chat"] else { throw Failure(description: "the answer to start has no chat") }
         guard let target = try? Target(json: chat["target"] ?? .null), let user = chat["user"]?.stringValue else {
             throw Failure(description: "chat needs a target {channel, thread?} and a user")
         }
         self.chat = CheckChat(
             target: target, user: user, userName: chat["userName"]?.stringValue ?? user, edits: started["edits"]?.boolValue ?? true)
-        // The daemon lets the chat's user through; so does the section the plugin reads.
+    }
+
+    /// `section` (checked against the hello's schema, or as written) with the driver's keys laid
+    /// over it; the daemon lets the chat's user through, and so does the section the plugin reads.
+    func welcomeConfig(_ section: JSONValue) -> JSONValue {
+        var config = section.objectValue == nil ? [:] : section
+        for (key, value) in overlay { config[key] = value }
+        guard let chat else { return config }
         var allowed = config["allowedUsers"]?.arrayValue ?? []
-        if !allowed.contains(.string(user)) { allowed.append(.string(user)) }
+        if !allowed.contains(.string(chat.user)) { allowed.append(.string(chat.user)) }
         config["allowedUsers"] = .array(allowed)
+        return config
     }
 
     /// The welcome: one idle session, bound to the driver's chat.
-    func welcome(plugin: String, stateDir: String, messenger: String) -> Welcome {
+    func welcome(plugin: String, section: JSONValue, stateDir: String, messenger: String) -> Welcome {
         let session = SessionSummary(id: Self.sessionID, name: "check", cwd: stateDir, state: "idle")
         return Welcome(
-            plugin: plugin, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, sessions: [session],
+            plugin: plugin, config: welcomeConfig(section), stateDir: stateDir, spoolDir: stateDir, home: stateDir, sessions: [session],
             bindings: chat.map {
                 [BindingSummary(messenger: messenger, channel: $0.target.channel, thread: $0.target.thread, sessionID: Self.sessionID)]
             } ?? [], allowedUsers: chat.map { [$0.user] } ?? [], checkOnly: checkOnly)

@@ -10,8 +10,9 @@ import Glibc
 /// (docs/PROTOCOL.md §10). Used by `pi-relayd plugin check`.
 struct PluginCheck {
     let path: String
-    /// The plugin's section, as its welcome carries it.
+    /// The plugin's section as written, and where (for the schema check's line and column).
     var config: JSONValue = [:]
+    var source: PluginSectionSource?
     /// Variables set on top of the inherited environment (the home's .env).
     var environment: [String: String] = [:]
     /// `--driver CMD`.
@@ -56,7 +57,7 @@ struct PluginCheck {
     /// SIGKILL, and a second instance on the same state directory that must replay exactly once.
     private func runAsPlugin(stateDir: String, driver: CheckDriver?) async -> [CheckStep] {
         var steps: [CheckStep] = []
-        var setting = CheckSetting(config: config, environment: environment)
+        var setting = CheckSetting(config: config, source: source, environment: environment)
         var service: CheckDriver? = nil
         if let driver {
             switch await driver.ask(["op": "start", "plugin": .string(id), "stateDir": .string(stateDir)]) {
@@ -141,15 +142,26 @@ struct PluginCheck {
         case .rejected(let why):
             return (nil, [.failed("hello within 10 s", why.replacing("expected a hello as the first line, got", with: "first line is not a hello"))])
         }
-        plugin.send(.welcome(setting.welcome(plugin: hello.name, stateDir: stateDir, messenger: id)))
-        return (
-            hello,
-            [
-                .passed("hello within 10 s", "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"),
-                .judged(
-                    "protocol version \(WireMessage.protocolVersion)", hello.protocol == WireMessage.protocolVersion,
-                    "says \(hello.protocol)", passed: "says \(hello.protocol)"),
-            ]
-        )
+        var steps: [CheckStep] = [
+            .passed("hello within 10 s", "\(hello.name) \(hello.version), roles \(hello.roles.joined(separator: ","))"),
+            .judged(
+                "protocol version \(WireMessage.protocolVersion)", hello.protocol == WireMessage.protocolVersion,
+                "says \(hello.protocol)", passed: "says \(hello.protocol)"),
+        ]
+        // As the daemon does before its welcome; a refused section is sent as written, so the
+        // steps after still say what they can.
+        var section = setting.config
+        if let schema = hello.config {
+            do {
+                section = try PluginSections.check(
+                    source: setting.source, written: setting.config, plugin: id, hello: hello, environment: setting.environment
+                ).section
+                steps.append(.passed("config section fits its schema", "\(schema.keys.count) keys declared"))
+            } catch {
+                steps.append(.failed("config section fits its schema", "\(error)"))
+            }
+        }
+        plugin.send(.welcome(setting.welcome(plugin: hello.name, section: section, stateDir: stateDir, messenger: id)))
+        return (hello, steps)
     }
 }

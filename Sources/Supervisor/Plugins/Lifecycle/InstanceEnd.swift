@@ -14,6 +14,8 @@ struct InstanceEnd: Sendable, Equatable {
         var incompatible = false
         /// Why the slot killed it (no hello in time, hung…).
         var killReason: String?
+        /// The config section its hello's schema refused, with its line and column.
+        var configRejected: String?
         /// A stop or restart was asked for.
         var requested = false
         var stderrTail: [String] = []
@@ -22,6 +24,7 @@ struct InstanceEnd: Sendable, Equatable {
     static func of(_ seen: Seen) -> InstanceEnd {
         let crashed = !seen.requested || seen.exit != .exited(0)
         if seen.incompatible { return InstanceEnd(exit: .incompatible, reason: nil, crashed: crashed) }
+        if let rejected = seen.configRejected { return InstanceEnd(exit: .notConfigured, reason: rejected, crashed: false) }
         if case .spawnFailed(let why) = seen.exit { return InstanceEnd(exit: .crash, reason: why, crashed: crashed) }
         if seen.exit == .exited(78) {
             return InstanceEnd(exit: .notConfigured, reason: seen.stderrTail.last ?? "exit status 78", crashed: crashed)

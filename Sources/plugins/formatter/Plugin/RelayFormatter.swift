@@ -5,7 +5,8 @@ import PiRelaySDK
 public struct RelayFormatter: Plugin {
     public static let manifest = PluginManifest(
         name: "formatter", version: "0.1.0", roles: ["formatter"],
-        summary: "turns agent runs into chat messages: tool summaries, splitting, tables, notices, redaction")
+        summary: "turns agent runs into chat messages: tool summaries, splitting, tables, notices, redaction",
+        config: FormatterConfig.schema)
 
     let config: FormatterConfig
     let stats = RequestStats()
