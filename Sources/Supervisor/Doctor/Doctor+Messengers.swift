@@ -51,7 +51,10 @@ extension Doctor {
             checks.append(
                 .fail(
                     "messengers", "messengers", "none is set up: sessions can be used from the terminal only",
-                    fix: "pi-relayd setup discord (or telegram)"))
+                    fix: messengers.first.map { first in
+                        "pi-relayd setup \(first.name)"
+                            + (messengers.count > 1 ? " (or \(messengers.dropFirst().map(\.name).joined(separator: ", ")))" : "")
+                    } ?? "install a messenger plugin (make install), then pi-relayd setup NAME"))
         }
         return checks
     }

@@ -27,9 +27,11 @@ struct UsersListCommand: ParsableCommand {
         let merged = environment.merging(loaded.dotenv) { current, _ in current }
         var rows: [JSONValue] = []
         // A messenger's allowlist may come from its variable alone (DISCORD_ALLOWED_USERS), so
-        // every installed plugin is asked, not only those with a section.
+        // every installed plugin and every messenger someone paired with is asked, not only
+        // those with a section.
         let installed = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
-        for messenger in Set(loaded.config.pluginSections.keys).union(installed.found.map(\.name)).sorted() {
+        let messengers = Set(loaded.config.pluginSections.keys).union(installed.found.map(\.name)).union(paired.users.map(\.messenger))
+        for messenger in messengers.sorted() {
             let configured = Allowlist(section: loaded.config.pluginSections[messenger], messenger: messenger, environment: merged).users
             for id in configured.sorted() {
                 rows.append(["messenger": .string(messenger), "id": .string(id), "source": "config"])

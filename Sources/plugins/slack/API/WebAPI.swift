@@ -76,9 +76,8 @@ final class WebAPI: Sendable {
             body = .bytes(args.serializedBytes(), contentType: "application/json; charset=utf-8")
         }
         let url = SecretURL(base + "/" + method)
-        var attempt = 0
-        while true {
-            attempt += 1
+        // Slack's 429s are per method; a busy one may take several holds.
+        return try await APIAttempts.run(rateLimitedTries: 8) { attempt in
             let now = Date().timeIntervalSince1970
             let wait = pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
             if MethodTier.of(method) == .tier1 { await save() }
@@ -93,39 +92,31 @@ final class WebAPI: Sendable {
             case .failure(.cancelled): throw CancellationError()
             case .failure(let error):
                 counters.withLock { $0.failures += 1 }
-                guard attempt < 4 else { throw SlackAPIError(method: method, status: 0, error: token.masking(error.description)) }
-                logger.debug("\(method): \(token.masking(error.description)); retrying")
-                try await Task.sleep(for: .milliseconds(500 * attempt))
-                continue
+                logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
+                return .failed(.transport, SlackAPIError(method: method, status: 0, error: token.masking(error.description)))
             }
             if response.status == 429 {
                 counters.withLock { $0.rateLimited += 1 }
                 let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
                 logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
                 await hold(method: method, seconds: seconds)
-                guard attempt < 8 else { throw SlackAPIError(method: method, status: 429, error: "ratelimited") }
-                continue
+                return .failed(.rateLimited(wait: nil), SlackAPIError(method: method, status: 429, error: "ratelimited"))
             }
             guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
                 counters.withLock { $0.failures += 1 }
-                if response.status >= 500, attempt < 4 {
-                    try await Task.sleep(for: .milliseconds(1000 * attempt))
-                    continue
-                }
-                throw SlackAPIError(
-                    method: method, status: response.status, error: "HTTP \(response.status), not a Web API answer (is slack.apiBase right?)")
+                return .failed(
+                    .notAnAnswer(status: response.status),
+                    SlackAPIError(
+                        method: method, status: response.status, error: "HTTP \(response.status), not a Web API answer (is slack.apiBase right?)"))
             }
             if let warning = json["warning"]?.stringValue { warnOnce(method, warning) }
-            if ok { return json }
+            if ok { return .done(json) }
             var error = SlackAPIError(method: method, status: response.status, error: token.masking(json["error"]?.stringValue ?? "unknown_error"))
             error.needed = json["needed"]?.stringValue
             error.messages = json["response_metadata"]?["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            if error.isTransient, attempt < 4 {
-                counters.withLock { $0.failures += 1 }
-                try await Task.sleep(for: .milliseconds(1000 * attempt))
-                continue
-            }
-            throw error
+            guard error.isTransient else { return .failed(.refused, error) }
+            counters.withLock { $0.failures += 1 }
+            return .failed(.serverError, error)
         }
     }
 

@@ -112,45 +112,37 @@ final class BotAPI: Sendable {
 
     private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: Pace, timeout: Duration) async throws -> JSONValue {
         let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
-        var attempt = 0
-        while true {
-            attempt += 1
+        // Telegram's 429s are per chat: a few holds, then the call fails.
+        return try await APIAttempts.run(rateLimitedTries: 6) { attempt in
             if let chat, counts {
                 // A live write's place was taken before it (its first try only: a retry after a
                 // 429 waits again).
                 if !(pace.prepaid && attempt == 1) {
-                    guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .null }
+                    guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .done(.null) }
                 }
             } else if let chat {
                 let wait = budget.pacer.withLock { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
             counters.withLock { $0.requests += 1 }
-            let request = HTTPRequest(
-                method: "POST", url: url, body: body, timeout: timeout,
-                proxy: proxy, maxBytes: 16 << 20)
-            let outcome = await loop.perform(request)
+            let request = HTTPRequest(method: "POST", url: url, body: body, timeout: timeout, proxy: proxy, maxBytes: 16 << 20)
             let response: HTTPResponse
-            switch outcome {
+            switch await loop.perform(request) {
             case .success(let answer): response = answer
             case .failure(.cancelled): throw CancellationError()
             case .failure(let error):
                 counters.withLock { $0.failures += 1 }
-                guard attempt < 4 else { throw BotAPIError(method: method, status: 0, text: token.masking(error.description)) }
-                logger.debug("\(method): \(error); retrying")
-                try await Task.sleep(for: .milliseconds(500 * attempt))
-                continue
+                logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
+                return .failed(.transport, BotAPIError(method: method, status: 0, text: token.masking(error.description)))
             }
             guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
                 counters.withLock { $0.failures += 1 }
-                if response.status >= 500, attempt < 4 {
-                    try await Task.sleep(for: .milliseconds(1000 * attempt))
-                    continue
-                }
-                throw BotAPIError(
-                    method: method, status: response.status, text: "HTTP \(response.status), not a Bot API answer (is telegram.apiBase right?)")
+                return .failed(
+                    .notAnAnswer(status: response.status),
+                    BotAPIError(
+                        method: method, status: response.status, text: "HTTP \(response.status), not a Bot API answer (is telegram.apiBase right?)"))
             }
-            if ok { return json["result"] ?? .null }
+            if ok { return .done(json["result"] ?? .null) }
             var error = BotAPIError(
                 method: method, status: json["error_code"]?.intValue ?? response.status,
                 text: token.masking(json["description"]?.stringValue ?? "HTTP \(response.status)"))
@@ -161,16 +153,12 @@ final class BotAPI: Sendable {
                 let seconds = Double(error.retryAfter ?? 5)
                 logger.warning("\(method): Telegram asks to wait \(Int(seconds)) s (429)\(chat.map { " for chat \($0)" } ?? "")")
                 await hold(chat: chat ?? "*", seconds: seconds)
-                guard attempt < 6 else { throw error }
-                if chat == nil { try await Task.sleep(for: .seconds(seconds)) }
-                continue
+                // A call for no chat has no pacer to hold it: it waits here.
+                return .failed(.rateLimited(wait: chat == nil ? .seconds(seconds) : nil), error)
             }
-            if error.status >= 500, attempt < 4 {
-                counters.withLock { $0.failures += 1 }
-                try await Task.sleep(for: .milliseconds(1000 * attempt))
-                continue
-            }
-            throw error
+            guard error.status >= 500 else { return .failed(.refused, error) }
+            counters.withLock { $0.failures += 1 }
+            return .failed(.serverError, error)
         }
     }
 
