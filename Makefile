@@ -247,7 +247,7 @@ SOAK_SECONDS ?= 600
 .PHONY: soak
 
 soak: build
-	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) soak/soak.py --bin $(DEBUG_DIR)
+	SOAK_SECONDS=$(SOAK_SECONDS) $(PYTHON) soak/soak.py --bin $(DEBUG_DIR) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
 # Sanitizers: every test target built and run under ThreadSanitizer (.build-tsan), then under
 # AddressSanitizer (.build-asan). The daemons, plugins and CLI runs the integration tests start

@@ -47,7 +47,8 @@ extension Scenarios {
                 #expect(action.first?["name"] == "action")
                 #expect(action.first?["args"] == ["id": "use:ab12"])
                 #expect(action.first?["chat"]?["user"] == .string(Scenario.alice))
-                _ = try await s.eventually { try await s.interaction(allowed["id"]!.stringValue!)["acked"] == true ? true : nil }
+                // The allowed user's click is acknowledged too (eventually returns nil when it never is).
+                #expect(try await s.eventually { try await s.interaction(allowed["id"]!.stringValue!)["acked"] == true ? true : nil } == true)
                 #expect(try await s.violations().isEmpty)
                 #expect(await plugin.shutdown() == 0)
                 s.expectTokenNeverLogged()

@@ -62,7 +62,8 @@ struct CoalescerTests {
         c.update(revision: 1, chunks: ["one", "two", "three"], tail: "four")
         var posted: [String] = []
         var now = 0
-        while true {
+        // Bounded: a regression that never posts the fourth message fails instead of hanging.
+        for _ in 0..<1000 {
             switch c.next(now: at(now)) {
             case .post(let i, let content):
                 #expect(i == posted.count)

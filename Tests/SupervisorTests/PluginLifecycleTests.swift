@@ -146,7 +146,9 @@ private actor PendingTable {
     }
 }
 
-@Suite struct PendingRequestsTests {
+/// Each test waits for a request in a loop: a regression that never files it fails at the time
+/// limit instead of hanging the run.
+@Suite(.timeLimit(.minutes(1))) struct PendingRequestsTests {
     @Test func aRequestInFlightDuringTwoCrashesIsPoisonAndOneCrashIsNot() async throws {
         let table = PendingTable()
         async let answer = table.request()
