@@ -1,3 +1,4 @@
+import Foundation
 import PiRelayHTTP
 import Testing
 
@@ -28,8 +29,11 @@ struct TransferLoopTests {
 
     @Test func cancellingTheTaskEndsTheTransfer() async {
         let started = ContinuousClock.now
-        let task = Task { await TransferLoop.shared.fetch(request(server.serve(.stall), timeout: .seconds(30))) }
-        try? await Task.sleep(for: .milliseconds(200))
+        let path = "/\(UUID().uuidString)/stalled"
+        let url = server.register(path, .stall)
+        let task = Task { await TransferLoop.shared.fetch(request(url, timeout: .seconds(30))) }
+        // Cancelled once the server has the request: a transfer under way is what must end.
+        while server.requests(containing: path).isEmpty { try? await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
         #expect(await task.value == .failure(.cancelled))
         #expect(ContinuousClock.now - started < .seconds(5))

@@ -55,7 +55,14 @@ extension Scenarios {
                 let first = try await s.startReady(name: "first")
                 try await s.say("before the crash")
                 #expect(await first.waitForRequests("chat.message").count == 1)
-                try await Task.sleep(for: .milliseconds(300))
+                // Killed once the hand-over is saved: the journal on disk holds nothing pending.
+                #expect(
+                    try await s.eventually { () -> Bool? in
+                        guard let bytes = FileManager.default.contents(atPath: s.stateDir + "/inbox.json"),
+                            let journal = try? JSONValue.parse(bytes: Array(bytes)), journal["pending"]?.arrayValue?.isEmpty == true
+                        else { return nil }
+                        return true
+                    } == true)
                 #expect(await first.kill9() == 128 + 9)
                 _ = try await s.fake.wait("for=disconnected")
 
