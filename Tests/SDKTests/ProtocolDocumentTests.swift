@@ -104,3 +104,20 @@ import Testing
         #expect(ErrorCode(rawValue: "teapot") == .other("teapot"))
     }
 }
+
+extension ProtocolDocumentTests {
+    /// The control socket's section names every method the CLI and the daemon share, and no
+    /// method goes by two names.
+    @Test func everyControlMethodIsDocumented() throws {
+        let document = try String(
+            contentsOfFile: String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound)) + "/docs/PROTOCOL.md", encoding: .utf8)
+        let section = try #require(document.range(of: "## 9. Control socket")).upperBound
+        let end = try #require(document.range(of: "## 10.", range: section..<document.endIndex)).lowerBound
+        let text = document[section..<end]
+        for method in ControlMethod.allCases {
+            #expect(text.contains("`\(method.rawValue)`"), "\(method.rawValue) is not in PROTOCOL.md §9")
+        }
+        #expect(Set(ControlMethod.allCases.map(\.rawValue)).count == ControlMethod.allCases.count)
+        #expect(ControlMethod.piCommands.isSubset(of: ControlMethod.sessionMethods))
+    }
+}

@@ -22,7 +22,7 @@ struct PluginCallCommand: ParsableCommand {
         do { parsedParams = try JSONValue.parse(params) } catch { throw ValidationError("params must be a JSON object: \(error)") }
         do {
             let result = try Home.resolve().client.call(
-                "plugins.call",
+                .pluginsCall,
                 [
                     "name": .string(name), "method": .string(method), "params": parsedParams, "deliver": .bool(deliver),
                     "timeoutMs": JSONValue(timeoutMs),

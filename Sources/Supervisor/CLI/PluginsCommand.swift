@@ -16,10 +16,10 @@ struct PluginsCommand: ParsableCommand {
         do {
             switch action {
             case nil:
-                let list = try client.call("plugins")
+                let list = try client.call(.plugins)
                 output.emit(list) { Self.table(list.arrayValue ?? []) }
             case "reload":
-                let result = try client.call("plugins.reload")
+                let result = try client.call(.pluginsReload)
                 output.emit(result) {
                     let added = (result["added"]?.arrayValue ?? []).compactMap(\.stringValue)
                     let removed = (result["removed"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -28,7 +28,7 @@ struct PluginsCommand: ParsableCommand {
                 }
             case "restart":
                 guard let name else { throw ValidationError("usage: pi-relayd plugins restart NAME") }
-                let result = try client.call("plugins.restart", ["name": .string(name)])
+                let result = try client.call(.pluginsRestart, ["name": .string(name)])
                 output.emit(result) { "restarting \(name)" }
             default:
                 throw ValidationError("unknown action \(action!); use reload or restart NAME")

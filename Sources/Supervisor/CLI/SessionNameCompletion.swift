@@ -18,7 +18,7 @@ enum SessionNameCompletion {
     /// The names starting with `prefix`; the ids when no name does (a pasted id's start).
     static func names(matching prefix: String) -> [String] {
         let client = ControlClient(path: Home.resolve().socketPath, timeout: .seconds(2))
-        guard let list = try? client.call("sessions").arrayValue else { return [] }
+        guard let list = try? client.call(.sessions).arrayValue else { return [] }
         let names = list.compactMap { $0["name"]?.stringValue }.filter { $0.hasPrefix(prefix) }
         if !names.isEmpty || prefix.isEmpty { return names }
         return list.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix(prefix) }

@@ -8,10 +8,10 @@ extension ControlClient {
     /// A request answered by events, some of which the caller answers on the same connection
     /// (`pair` asks the terminal to confirm). `onEvent` returns what to send back, or nil.
     /// Returns the final result, throwing the daemon's error.
-    func converse(_ method: String, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
+    func converse(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
-        try write(fd, ["id": "1", "method": .string(method), "params": params])
+        try write(fd, ["id": "1", "method": .string(method.rawValue), "params": params])
         var reader = BlockingLineReader(fd: fd)
         while let line = reader.next() {
             let message = try JSONValue.parse(bytes: line)

@@ -53,7 +53,7 @@ struct ControlClient {
 
     /// Sends one request and returns its result, throwing the daemon's error.
     /// `whileWaiting` is called about ten times a second until the answer comes (a progress line).
-    func call(_ method: String, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
+    func call(_ method: ControlMethod, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
         if let timeout { Self.limitWaits(fd, to: timeout) }
@@ -67,7 +67,7 @@ struct ControlClient {
 
     /// Sends a streaming request and calls `onEvent` for each event until the daemon ends the
     /// stream or `onEvent` returns false.
-    func stream(_ method: String, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
+    func stream(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
         try send(fd, method, params)
@@ -83,8 +83,8 @@ struct ControlClient {
         }
     }
 
-    func send(_ fd: Int32, _ method: String, _ params: JSONValue) throws {
-        try write(fd, ["id": "1", "method": .string(method), "params": params])
+    func send(_ fd: Int32, _ method: ControlMethod, _ params: JSONValue) throws {
+        try write(fd, ["id": "1", "method": .string(method.rawValue), "params": params])
     }
 
     /// Writes one line on the connection.

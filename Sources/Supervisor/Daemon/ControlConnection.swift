@@ -20,7 +20,7 @@ struct ControlConnection {
     private var lines: AsyncStream<LineFramer.Event>.Iterator
 
     /// Connects and sends the request.
-    init(path: String, method: String, params: JSONValue) throws {
+    init(path: String, method: ControlMethod, params: JSONValue) throws {
         guard let fd = ControlClient.connect(path) else { throw ControlClient.NotRunning(path: path) }
         do {
             try ControlClient(path: path).send(fd, method, params)
@@ -53,12 +53,12 @@ struct ControlConnection {
 
 extension ControlClient {
     /// A streaming request (`stream`), read asynchronously.
-    func open(_ method: String, _ params: JSONValue) throws -> ControlConnection {
+    func open(_ method: ControlMethod, _ params: JSONValue) throws -> ControlConnection {
         try ControlConnection(path: path, method: method, params: params)
     }
 
     /// One request answered asynchronously: its result, or the daemon's error thrown.
-    func request(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+    func request(_ method: ControlMethod, _ params: JSONValue = [:]) async throws -> JSONValue {
         var connection = try open(method, params)
         let answer: ControlConnection.Message?
         do {

@@ -16,22 +16,23 @@ struct ControlRouter: ControlHandler {
     /// Asks the daemon to shut down.
     let stopper: @Sendable () async -> Void
 
-    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    func handle(method name: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+        guard let method = ControlMethod(rawValue: name) else { throw RemoteError.methodNotFound(name) }
         switch method {
-        case "ping", "version":
+        case .ping, .version:
             return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
-        case "status":
+        case .status:
             return await status.json(figures: true)
-        case "plugins":
+        case .plugins:
             return await host.status()
-        case "plugins.reload":
+        case .pluginsReload:
             let reloaded = await host.reload()
             return ["added": .array(reloaded.added.map { .string($0) }), "removed": .array(reloaded.removed.map { .string($0) })]
-        case "plugins.restart":
+        case .pluginsRestart:
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("plugins.restart needs a name") }
             try await host.restart(name)
             return ["restarted": .string(name)]
-        case "plugins.call":
+        case .pluginsCall:
             // A debugging door into any plugin: a request (retried across crashes) or an
             // acknowledged delivery (kept in the outbox until acked).
             guard let name = params["name"]?.stringValue, let method = params["method"]?.stringValue else {
@@ -45,15 +46,15 @@ struct ControlRouter: ControlHandler {
             }
             let timeout = Duration.milliseconds(params["timeoutMs"]?.intValue ?? 30_000)
             return try await slot.request(method, params: callParams, timeout: timeout)
-        case "pair":
+        case .pair:
             return try await pairing.pair(params: params, stream: stream)
-        case "pair.session":
+        case .pairSession:
             return try await pairing.pairSession(params: params)
-        case "users.revoke":
+        case .usersRevoke:
             return try await pairing.revoke(params: params)
-        case "attach":
+        case .attach:
             return try await terminalAttach.serve(params: params, requestID: stream.requestID, stream: stream)
-        case "stop":
+        case .stop:
             let stopper = stopper
             // Unstructured on purpose: the reply must go out before the daemon tears down.
             Task {
@@ -62,10 +63,8 @@ struct ControlRouter: ControlHandler {
             }
             return ["stopping": true]
         default:
-            if SessionControl.methods.contains(method) {
-                return try await sessionControl.handle(method: method, params: params, stream: stream)
-            }
-            throw RemoteError.methodNotFound(method)
+            guard ControlMethod.sessionMethods.contains(method) else { throw RemoteError.methodNotFound(name) }
+            return try await sessionControl.handle(method: method, params: params, stream: stream)
         }
     }
 }

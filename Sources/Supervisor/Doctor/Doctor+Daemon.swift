@@ -10,7 +10,7 @@ extension Doctor {
     /// messenger nobody set up is not configured on purpose: that passes.
     func daemonChecks(messengers: Set<String>, setUp: Set<String>) -> [DoctorCheck] {
         let status: JSONValue
-        do { status = try ControlClient(path: home.socketPath).call("status") } catch {
+        do { status = try ControlClient(path: home.socketPath).call(.status) } catch {
             return [
                 .fail("daemon", "daemon", "not reachable at \(home.socketPath) (\(error))", fix: "pi-relayd start (or pi-relayd service install)")
             ]

@@ -2,22 +2,22 @@ import PiRelaySDK
 
 extension SessionControl {
     /// The methods that are one pi command each; a session whose pi died is restarted first.
-    func piCommand(_ method: String, _ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    func piCommand(_ method: ControlMethod, _ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let pi = try await running(session)
         switch method {
-        case "abort":
+        case .abort:
             _ = try await pi.command("abort", [:], timeout: .seconds(60))
             return ["aborted": true]
-        case "compact":
+        case .compact:
             var fields: JSONValue = [:]
             if let instructions = params["instructions"]?.stringValue { fields["customInstructions"] = .string(instructions) }
             let response = try await pi.command("compact", fields, timeout: .seconds(600))
             return (try? response.data?.parse()) ?? ["compacted": true]
-        case "new-conversation":
+        case .newConversation:
             let response = try await pi.command("new_session", [:], timeout: .seconds(120))
             try await session.refreshState()
             return (try? response.data?.parse()) ?? [:]
-        case "model":
+        case .model:
             guard let spec = params["model"]?.stringValue, let slash = spec.firstIndex(of: "/") else {
                 throw RemoteError.invalidParams("model needs PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5")
             }
@@ -25,25 +25,25 @@ extension SessionControl {
             let response = try await pi.command("set_model", ["provider": .string(provider), "modelId": .string(modelID)])
             await session.noteModel(spec)
             return (try? response.data?.parse()) ?? ["model": .string(spec)]
-        case "thinking":
+        case .thinking:
             guard let level = params["level"]?.stringValue else { throw RemoteError.invalidParams("thinking needs a level") }
             _ = try await pi.command("set_thinking_level", ["level": .string(level)])
             try await session.refreshState()
             // pi clamps the level to what the model supports: say what it chose.
             return ["thinkingLevel": .string(await session.thinkingLevel ?? level)]
-        case "state":
+        case .state:
             let response = try await pi.command("get_state", [:])
             return (try? response.data?.parse()) ?? [:]
-        case "stats":
+        case .stats:
             let response = try await pi.command("get_session_stats", [:])
             return (try? response.data?.parse()) ?? [:]
-        case "last":
+        case .last:
             let response = try await pi.command("get_last_assistant_text", [:])
             // pi omits `text` when there is none.
             let text = (try? response.data?.parse())?["text"]?.stringValue
             return ["text": JSONValue(text)]
         default:
-            throw RemoteError.methodNotFound(method)
+            throw RemoteError.methodNotFound(method.rawValue)
         }
     }
 }

@@ -12,68 +12,60 @@ struct SessionControl: Sendable {
     /// `sessions.spawnLimit`: spawned sessions one session may have at a time.
     let spawnLimit: Int
 
-    static let methods: Set<String> = [
-        "sessions", "new", "send", "steer", "follow-up", "abort", "compact", "stream", "history", "questions",
-        "answer", "cancel", "rename", "end", "model", "thinking", "state", "stats", "last", "new-conversation", "file",
-        "images", "approval", "approval-decided", "approvals", "relay-notify", "relay-file",
-        "spawn-session",
-    ]
-
-    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    func handle(method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         switch method {
-        case "sessions":
+        case .sessions:
             return (await sessions.list()).json
-        case "new":
+        case .new:
             guard let cwd = params["cwd"]?.stringValue else { throw RemoteError.invalidParams("new needs a directory (pi-relayd new DIR)") }
             let session = try await sessions.create(cwd: cwd, name: params["name"]?.stringValue)
             return await session.summary().json
-        case "stream":
+        case .stream:
             try await watch(session(params), on: stream, runs: params["runs"]?.boolValue == true)
             return nil
-        case "questions":
+        case .questions:
             return try await questions(params)
-        case "approvals":
+        case .approvals:
             return try await approvals(params)
         default:
             break
         }
         let session = try await session(params)
         let who = params["by"]?.stringValue ?? "terminal"
+        if ControlMethod.piCommands.contains(method) { return try await piCommand(method, session, params) }
         switch method {
-        case "send", "steer", "follow-up":
-            return try await prompt(session, kind: method, params)
-        case "abort", "compact", "new-conversation", "model", "thinking", "state", "stats", "last":
-            return try await piCommand(method, session, params)
-        case "history":
+        case .send, .steer, .followUp:
+            return try await prompt(session, kind: method.rawValue, params)
+        case .history:
             return try await history(session, params)
-        case "answer":
+        case .answer:
             return try await answer(session, params, by: who)
-        case "approval":
+        case .approval:
             return try await approval(session, params)
-        case "approval-decided":
+        case .approvalDecided:
             return try await approvalDecided(session, params)
-        case "relay-notify":
+        case .relayNotify:
             return try await relayNotify(session, params)
-        case "relay-file":
+        case .relayFile:
             return try await relayFile(session, params)
-        case "spawn-session":
+        case .spawnSession:
             return try await spawnSession(session, params)
-        case "cancel":
+        case .cancel:
             return try await cancel(session, params, by: who)
-        case "rename":
+        case .rename:
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("rename needs a name") }
             try await sessions.rename(session, to: name)
             return await session.summary().json
-        case "images":
+        case .images:
             return try await images(session, params)
-        case "file":
+        case .file:
             return try await file(session, params)
-        case "end":
+        case .end:
             try await sessions.mayEnd(session)
             await sessions.end(session)
             return ["ended": .string(session.id)]
         default:
-            throw RemoteError.methodNotFound(method)
+            throw RemoteError.methodNotFound(method.rawValue)
         }
     }
 

@@ -53,7 +53,7 @@ enum DaemonLauncher {
     /// down in order first) and its lock is free, so a `start` right after cannot find the old
     /// daemon still on its way out. Throws `ControlClient.NotRunning` when there is no daemon.
     static func stop(_ home: Home) throws {
-        _ = try home.client.call("stop")
+        _ = try home.client.call(.stop)
         let progress = ProgressLine("stopping pi-relayd")
         defer { progress.finish() }
         let deadline = ContinuousClock.now + stopLimit

@@ -12,7 +12,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let home = Home.resolve()
         let status: JSONValue
-        do { status = try home.client.call("status") } catch { CLIFailure.exit(error, json: output.json) }
+        do { status = try home.client.call(.status) } catch { CLIFailure.exit(error, json: output.json) }
         let plugins = status["plugins"]?.arrayValue ?? []
         output.emit(status) {
             var lines = [

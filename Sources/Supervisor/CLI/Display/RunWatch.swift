@@ -21,7 +21,7 @@ struct RunWatch {
             var (connection, name) = try await watch()
             formatter = json ? nil : try await LocalFormatter.start(Home.resolve())
             let printer = formatter.map { RunPrinter(formatter: $0.client, output: .stdout()) }
-            let sent = try await client.request("send", params)
+            let sent = try await client.request(.send, params)
             for note in (sent["notes"]?.arrayValue ?? []).compactMap(\.stringValue) {
                 StandardStreams.writeError((note + "\n"))
             }
@@ -92,7 +92,7 @@ struct RunWatch {
 
     /// Opens the stream with run views and waits until the daemon watches: the session's name.
     private func watch() async throws -> (ControlConnection, String) {
-        var connection = try client.open("stream", ["session": .string(session), "runs": true])
+        var connection = try client.open(.stream, ["session": .string(session), "runs": true])
         guard case .event(let first)? = try await connection.next(), first["type"]?.stringValue == "watching" else {
             throw RemoteError(code: .internal, message: "pi-relayd did not start watching \(session)")
         }

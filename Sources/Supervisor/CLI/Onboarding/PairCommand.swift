@@ -30,7 +30,7 @@ struct PairCommand: ParsableCommand {
         if let ttlSeconds { params["ttlSeconds"] = .number(ttlSeconds) }
         let result: JSONValue
         do {
-            result = try Home.resolve().client.converse("pair", params) { event in
+            result = try Home.resolve().client.converse(.pair, params) { event in
                 if output.json { Self.show(event.serialized()) }
                 switch event["type"]?.stringValue {
                 case "code":

@@ -23,7 +23,7 @@ struct UsersRevokeCommand: ParsableCommand {
         let result: JSONValue
         do {
             if ControlClient.isAlive(home.socketPath) {
-                result = try home.client.call("users.revoke", params)
+                result = try home.client.call(.usersRevoke, params)
             } else {
                 result = try revokeOffline(home)
             }

@@ -7,6 +7,6 @@ struct AbortCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("abort", ["session": .string(session)], output) { _ in "aborted" }
+        SessionCall.run(.abort, ["session": .string(session)], output) { _ in "aborted" }
     }
 }

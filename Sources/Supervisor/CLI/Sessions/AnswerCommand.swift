@@ -9,7 +9,7 @@ struct AnswerCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("answer", ["session": .string(session), "id": .string(id), "value": .string(value), "by": "terminal"], output) { _ in
+        SessionCall.run(.answer, ["session": .string(session), "id": .string(id), "value": .string(value), "by": "terminal"], output) { _ in
             "answered"
         }
     }

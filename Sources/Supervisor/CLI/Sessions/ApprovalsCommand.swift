@@ -11,7 +11,7 @@ struct ApprovalsCommand: ParsableCommand {
     func run() {
         var params: JSONValue = ["limit": JSONValue(limit)]
         if let session { params["session"] = .string(session) }
-        SessionCall.run("approvals", params, output) { result in
+        SessionCall.run(.approvals, params, output) { result in
             let list = result.arrayValue ?? []
             if list.isEmpty { return "no approval decisions yet" }
             return list.map { entry in

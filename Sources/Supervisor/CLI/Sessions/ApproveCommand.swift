@@ -12,6 +12,6 @@ struct ApproveCommand: ParsableCommand {
     func run() {
         let choice = forSession ? ApprovalChoice.session : .once
         let params: JSONValue = ["session": .string(session), "id": .string(id), "value": .string(choice.rawValue), "by": "pi-relayd approve"]
-        SessionCall.run("answer", params, output) { _ in forSession ? "approved for the session" : "approved once" }
+        SessionCall.run(.answer, params, output) { _ in forSession ? "approved for the session" : "approved once" }
     }
 }

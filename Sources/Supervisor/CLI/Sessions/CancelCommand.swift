@@ -7,6 +7,6 @@ struct CancelCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("cancel", ["session": .string(session), "id": .string(id), "by": "terminal"], output) { _ in "cancelled" }
+        SessionCall.run(.cancel, ["session": .string(session), "id": .string(id), "by": "terminal"], output) { _ in "cancelled" }
     }
 }

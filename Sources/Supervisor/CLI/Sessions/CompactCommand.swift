@@ -10,7 +10,7 @@ struct CompactCommand: ParsableCommand {
     func run() {
         var params: JSONValue = ["session": .string(session)]
         if let instructions { params["instructions"] = .string(instructions) }
-        SessionCall.run("compact", params, output, progress: "compacting") { result in
+        SessionCall.run(.compact, params, output, progress: "compacting") { result in
             "compacted" + (result["tokensBefore"]?.intValue.map { " (\($0) tokens before)" } ?? "")
         }
     }

@@ -11,6 +11,6 @@ struct DenyCommand: ParsableCommand {
         let params: JSONValue = [
             "session": .string(session), "id": .string(id), "value": .string(ApprovalChoice.deny.rawValue), "by": "pi-relayd deny",
         ]
-        SessionCall.run("answer", params, output) { _ in "denied" }
+        SessionCall.run(.answer, params, output) { _ in "denied" }
     }
 }

@@ -7,6 +7,6 @@ struct EndCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("end", ["session": .string(session)], output) { _ in "ended" }
+        SessionCall.run(.end, ["session": .string(session)], output) { _ in "ended" }
     }
 }

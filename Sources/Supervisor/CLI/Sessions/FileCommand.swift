@@ -9,7 +9,7 @@ struct FileCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("file", ["session": .string(session), "path": .string(path)], output) { result in
+        SessionCall.run(.file, ["session": .string(session), "path": .string(path)], output) { result in
             "sent \(result["sent"]?.stringValue ?? path) to \(result["chats"]?.intValue ?? 0) chat(s)"
         }
     }

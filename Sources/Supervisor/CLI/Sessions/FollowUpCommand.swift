@@ -9,7 +9,7 @@ struct FollowUpCommand: ParsableCommand {
 
     func run() {
         SessionCall.run(
-            "follow-up",
+            .followUp,
             [
                 "session": .string(session), "text": .string(text), "origin": "terminal",
                 "images": .array(images.map { .string(Home.absolute($0)) }),

@@ -12,6 +12,6 @@ struct HistoryCommand: ParsableCommand {
     func run() {
         var params: JSONValue = ["session": .string(session), "limit": JSONValue(limit), "types": .array(types.map { .string($0) })]
         if let since { params["since"] = .string(since) }
-        SessionCall.run("history", params, output) { result in (result.arrayValue ?? []).map(SessionCall.eventLine).joined(separator: "\n") }
+        SessionCall.run(.history, params, output) { result in (result.arrayValue ?? []).map(SessionCall.eventLine).joined(separator: "\n") }
     }
 }

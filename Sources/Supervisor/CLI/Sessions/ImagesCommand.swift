@@ -11,7 +11,7 @@ struct ImagesCommand: ParsableCommand {
     func run() {
         var params: JSONValue = ["session": .string(session)]
         if let send { params["send"] = JSONValue(send) }
-        SessionCall.run("images", params, output) { result in
+        SessionCall.run(.images, params, output) { result in
             if let sent = result["sent"]?.stringValue { return "sent \(sent)" }
             let list = result.arrayValue ?? []
             if list.isEmpty { return "no images from tools in the last run" }

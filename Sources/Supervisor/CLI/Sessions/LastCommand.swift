@@ -6,6 +6,6 @@ struct LastCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("last", ["session": .string(session)], output) { $0["text"]?.stringValue ?? "(no answer yet)" }
+        SessionCall.run(.last, ["session": .string(session)], output) { $0["text"]?.stringValue ?? "(no answer yet)" }
     }
 }

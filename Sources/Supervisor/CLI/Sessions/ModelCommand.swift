@@ -7,6 +7,6 @@ struct ModelCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("model", ["session": .string(session), "model": .string(model)], output) { _ in "model set to \(model)" }
+        SessionCall.run(.model, ["session": .string(session), "model": .string(model)], output) { _ in "model set to \(model)" }
     }
 }

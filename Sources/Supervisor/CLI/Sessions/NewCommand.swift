@@ -19,6 +19,6 @@ struct NewCommand: ParsableCommand {
     func run() {
         var params: JSONValue = ["cwd": .string(Home.absolute(directory ?? cwd ?? "."))]
         if let chosen = name ?? sessionName { params["name"] = .string(chosen) }
-        SessionCall.run("new", params, output, progress: "starting pi") { "started session " + SessionCall.sessionLine($0) }
+        SessionCall.run(.new, params, output, progress: "starting pi") { "started session " + SessionCall.sessionLine($0) }
     }
 }

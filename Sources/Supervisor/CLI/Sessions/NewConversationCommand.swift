@@ -7,7 +7,7 @@ struct NewConversationCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("new-conversation", ["session": .string(session)], output) { result in
+        SessionCall.run(.newConversation, ["session": .string(session)], output) { result in
             // An extension may veto it (pi answers `cancelled: true`).
             result["cancelled"]?.boolValue == true ? "cancelled by an extension; the conversation goes on" : "new conversation started"
         }

@@ -8,7 +8,7 @@ struct QuestionsCommand: ParsableCommand {
 
     func run() {
         let params: JSONValue = session.map { ["session": .string($0)] } ?? [:]
-        SessionCall.run("questions", params, output) { result in
+        SessionCall.run(.questions, params, output) { result in
             let list = result.arrayValue ?? []
             if list.isEmpty { return "no open questions" }
             return list.enumerated().map { index, question in

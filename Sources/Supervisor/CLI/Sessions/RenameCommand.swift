@@ -7,6 +7,6 @@ struct RenameCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("rename", ["session": .string(session), "name": .string(name)], output) { "renamed: " + SessionCall.sessionLine($0) }
+        SessionCall.run(.rename, ["session": .string(session), "name": .string(name)], output) { "renamed: " + SessionCall.sessionLine($0) }
     }
 }

@@ -31,7 +31,7 @@ struct SendCommand: AsyncParsableCommand {
         let client = Home.resolve().client
         guard wait else {
             do {
-                let result = try await client.request("send", params)
+                let result = try await client.request(.send, params)
                 output.emit(result) { Self.plain(result) }
             } catch {
                 CLIFailure.exit(error, json: output.json)

@@ -5,7 +5,7 @@ import PiRelaySDK
 enum SessionCall {
     /// `progress` names a wait that can be long (a pi starting, a compaction): a terminal
     /// shows it on a progress line while the daemon works.
-    static func run(_ method: String, _ params: JSONValue, _ output: OutputOptions, progress: String? = nil, plain: (JSONValue) -> String) {
+    static func run(_ method: ControlMethod, _ params: JSONValue, _ output: OutputOptions, progress: String? = nil, plain: (JSONValue) -> String) {
         let line = progress.map { ProgressLine($0) }
         do {
             let result = try Home.resolve().client.call(method, params, whileWaiting: line.map { line in { line.tick() } })

@@ -5,7 +5,7 @@ struct SessionsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("sessions", [:], output) { result in
+        SessionCall.run(.sessions, [:], output) { result in
             let list = result.arrayValue ?? []
             return list.isEmpty ? "no sessions; start one with: pi-relayd new DIR" : list.map(SessionCall.sessionLine).joined(separator: "\n")
         }

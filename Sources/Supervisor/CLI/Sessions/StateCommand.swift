@@ -7,7 +7,7 @@ struct StateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("state", ["session": .string(session)], output, plain: Self.plain)
+        SessionCall.run(.state, ["session": .string(session)], output, plain: Self.plain)
     }
 
     /// One `key: value` line each; pi omits `model` when none is set.

@@ -8,7 +8,7 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("stats", ["session": .string(session)], output, plain: Self.plain)
+        SessionCall.run(.stats, ["session": .string(session)], output, plain: Self.plain)
     }
 
     static func plain(_ stats: JSONValue) -> String {

@@ -10,7 +10,7 @@ struct SteerCommand: ParsableCommand {
 
     func run() {
         SessionCall.run(
-            "steer",
+            .steer,
             [
                 "session": .string(session), "text": .string(text), "origin": "terminal",
                 "images": .array(images.map { .string(Home.absolute($0)) }),

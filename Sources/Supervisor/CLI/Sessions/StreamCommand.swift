@@ -19,7 +19,7 @@ struct StreamCommand: AsyncParsableCommand {
         let client = Home.resolve().client
         if pretty { await RunWatch(client: client, session: session, json: false).follow() }
         do {
-            var connection = try client.open("stream", ["session": .string(session)])
+            var connection = try client.open(.stream, ["session": .string(session)])
             while case .event(let event)? = try await connection.next() {
                 let line = output.json ? event.serialized() : SessionCall.eventLine(event)
                 StandardStreams.writeOutput(line + "\n")

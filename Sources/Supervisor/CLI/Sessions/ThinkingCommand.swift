@@ -7,7 +7,7 @@ struct ThinkingCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run("thinking", ["session": .string(session), "level": .string(level)], output) { result in
+        SessionCall.run(.thinking, ["session": .string(session), "level": .string(level)], output) { result in
             "thinking level set to \(result["thinkingLevel"]?.stringValue ?? level)"
         }
     }
