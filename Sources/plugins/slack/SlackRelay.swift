@@ -82,6 +82,12 @@ public struct SlackRelay: MessengerRelay {
         try await socket.run()
     }
 
+    /// A channel's questions and finals in a lane of their own, its notices in another, live
+    /// views behind no delivery; the send queue lets the most urgent write go first.
+    public func lane(of method: String, params: JSONValue) -> String {
+        ChatLanes.lane(of: method, params: params)
+    }
+
     public func post(delivery: String, _ params: ChatPostParams) async throws {
         await inbox.bound(params.target.channel)
         try await deliveries.post(delivery: delivery, params)

@@ -17,21 +17,42 @@ struct MethodPacer: Codable, Sendable, Equatable {
     /// When this process started pacing.
     var startedAt: Double = 0
 
+    /// The bucket a call of `method` (to `channel`) draws on: the method's, or for posting the
+    /// method's in that channel (`chat.postMessage/C0123`); nil for a method Slack barely limits.
+    static func key(method: String, channel: String?) -> String? {
+        guard let tier = MethodTier.of(method) else { return nil }
+        return tier.perChannel ? method + "/" + (channel ?? "") : method
+    }
+
+    /// Seconds until a call of `method` (to `channel`) may go, taking nothing (the send queue
+    /// asks before it takes).
+    func wait(method: String, channel: String?, now: Double) -> Double {
+        let hold = holdLeft(method: method, now: now)
+        guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
+        let tokens = refilled(buckets[key], tier: tier, now: now).tokens
+        return max(tokens >= 1 ? 0 : (1 - tokens) / tier.perSecond, hold)
+    }
+
     /// Takes a call of `method` (to `channel`) and returns how long to wait before making it.
     mutating func reserve(method: String, channel: String?, now: Double) -> Double {
         let hold = holdLeft(method: method, now: now)
-        guard let tier = MethodTier.of(method) else { return hold }
-        let key = tier.perChannel ? method + "/" + (channel ?? "") : method
-        // A Tier 1 bucket is saved whenever it is used: one not on file was not spent.
-        let fresh = tier == .tier1 ? tier.burst : min(tier.burst, max(0, now - startedAt) * tier.perSecond)
-        var bucket = buckets[key] ?? Bucket(tokens: fresh, at: now)
-        bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
-        bucket.at = now
+        guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
+        var bucket = refilled(buckets[key], tier: tier, now: now)
         bucket.tokens -= 1
         buckets[key] = bucket
         if buckets.count > 2000 { buckets = buckets.filter { now - $0.value.at < 120 } }
         let wait = bucket.tokens >= 0 ? 0 : -bucket.tokens / tier.perSecond
         return max(wait, hold)
+    }
+
+    /// A bucket filled for the time since it was last used. A Tier 1 bucket is saved whenever it
+    /// is used, so one not on file was not spent; another starts filling at this process's start.
+    private func refilled(_ bucket: Bucket?, tier: MethodTier, now: Double) -> Bucket {
+        let fresh = tier == .tier1 ? tier.burst : min(tier.burst, max(0, now - startedAt) * tier.perSecond)
+        var bucket = bucket ?? Bucket(tokens: fresh, at: now)
+        bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
+        bucket.at = now
+        return bucket
     }
 
     /// How long `method` is still held by a 429 (0 when it is free).

@@ -27,7 +27,11 @@ final class WebAPI: Sendable {
     private let proxy: ProxySetting
     private let loop: TransferLoop
     private let logger: Logger
-    private let pacer: Mutex<MethodPacer>
+    private let budget: MethodBudget
+    /// A chat's writes (posts, edits, deletions) in order of urgency: questions and finals before
+    /// live views, live views before notices, and a newer edit of a message in place of one still
+    /// waiting.
+    let queue: SendQueue
     /// Where the holds and Tier 1 buckets are kept (`holds.json`), for a restarted plugin.
     private let store: StateStore?
     private let counters = Mutex(APICounters())
@@ -50,18 +54,21 @@ final class WebAPI: Sendable {
                 logger.info("rate limits: the previous run left \(restored.holds.keys.sorted().joined(separator: ", ")) on hold after a 429")
             }
         }
-        pacer = Mutex(restored)
+        budget = MethodBudget(restored)
+        queue = SendQueue(allowance: budget)
     }
 
     var stats: APICounters { counters.withLock { $0 } }
 
     /// Calls `method` and returns Slack's whole answer (`ok` was true). `form` sends the
     /// arguments form-encoded, as read methods need; `channel` is where a post goes, for its
-    /// per-channel pace.
+    /// per-channel pace. A write (`writes`) waits in the send queue with `priority`; one that
+    /// names `replaces` gives way to a newer write naming the same, and then answers `null`
+    /// without being sent.
     @discardableResult
     func call(
         _ method: String, _ args: JSONValue = [:], token kind: TokenKind = .bot, form: Bool = false, channel: String? = nil,
-        timeout: Duration = .seconds(30)
+        priority: SendPriority = .notice, replaces: String? = nil, timeout: Duration = .seconds(30)
     ) async throws -> JSONValue {
         let token = kind == .bot ? botToken : appToken
         let body: HTTPBody
@@ -79,9 +86,13 @@ final class WebAPI: Sendable {
         // Slack's 429s are per method; a busy one may take several holds.
         return try await APIAttempts.run(rateLimitedTries: 8) { attempt in
             let now = Date().timeIntervalSince1970
-            let wait = pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
-            if MethodTier.of(method) == .tier1 { await save() }
-            if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+            if Self.writes.contains(method), let key = MethodPacer.key(method: method, channel: channel) {
+                guard try await queue.turn(chat: key, priority: priority, replaces: replaces) else { return .done(.null) }
+            } else {
+                let wait = budget.pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
+                if MethodTier.of(method) == .tier1 { await save() }
+                if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+            }
             counters.withLock { $0.requests += 1 }
             let request = HTTPRequest(
                 method: "POST", url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, proxy: proxy,
@@ -179,17 +190,20 @@ final class WebAPI: Sendable {
     }
 
     private func hold(method: String, seconds: Double) async {
-        pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
+        budget.pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
         await save()
     }
 
     /// Writes what a restarted plugin must still respect.
     private func save() async {
-        let saved = pacer.withLock { $0.saved(now: Date().timeIntervalSince1970) }
+        let saved = budget.pacer.withLock { $0.saved(now: Date().timeIntervalSince1970) }
         await store?.save(saved, to: Self.holdsFile)
     }
 
     static let holdsFile = "holds.json"
+
+    /// What a chat shows: these wait in the send queue by urgency, the rest in call order.
+    static let writes: Set<String> = ["chat.postMessage", "chat.update", "chat.delete"]
 
     private static func formEncoded(_ text: String) -> String {
         var out = ""

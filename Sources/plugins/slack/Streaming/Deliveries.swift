@@ -60,7 +60,7 @@ struct Deliveries: Sendable {
             var note = SlackText.escaped(params.text)
             if let user = message.answeredBy { note = "Answered by " + SlackText.mention(user) + ". " + note }
             do {
-                try await poster.edit(message.ts, in: place, to: title + "\n" + note, blocks: Blocks.closed(title, note: note))
+                try await poster.edit(message.ts, in: place, to: title + "\n" + note, blocks: Blocks.closed(title, note: note), priority: .answer)
             } catch let error as SlackAPIError where error.isPermanent {
                 logger.warning("closing question \(params.questionID): \(error)")
             }
@@ -93,7 +93,7 @@ struct Deliveries: Sendable {
         }
         let body = SlackText.split(text, limit: 2900)[0]
         try await parts.once(delivery + ":0") {
-            let ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question))
+            let ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question), priority: .answer)
             await questions.add(
                 .init(
                     channel: place.channel, thread: place.thread, ts: ts, sessionID: question.sessionID, questionID: question.id,

@@ -1,25 +1,27 @@
 import MessengerKit
 
-/// An edit may come back with a new `ts`: a message Slack would not update is posted again.
+/// Live views wait in the channel's send queue behind questions and final answers, and a newer
+/// view's edit takes the place of one still waiting; final answers go first. An edit may come
+/// back with a new `ts`: a message Slack would not update is posted again.
 extension Poster: FinalWriter {
     func sendLive(_ text: String, to place: Place) async throws -> String {
-        try await send(text, to: place)
+        try await send(text, to: place, priority: .live)
     }
 
     func editLive(_ ts: String, in place: Place, to text: String) async throws -> String? {
-        try await edit(ts, in: place, to: text)
+        try await edit(ts, in: place, to: text, priority: .live)
     }
 
     func sendFinal(_ chunk: String, to place: Place) async throws {
-        _ = try await send(chunk, to: place)
+        _ = try await send(chunk, to: place, priority: .answer)
     }
 
     func editFinal(_ ts: String, in place: Place, to chunk: String) async throws {
-        _ = try await edit(ts, in: place, to: chunk)
+        _ = try await edit(ts, in: place, to: chunk, priority: .answer)
     }
 
     func deleteLive(_ ts: String, in place: Place) async throws {
-        try await delete(ts, in: place)
+        try await delete(ts, in: place, priority: .answer)
     }
 }
 

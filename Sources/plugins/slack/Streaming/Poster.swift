@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelaySDK
 
 /// Posts, edits and uploads. Text always goes as `text` (the whole message, and the fallback
@@ -7,34 +8,36 @@ import PiRelaySDK
 struct Poster: Sendable {
     let api: WebAPI
 
-    /// Posts a message; returns its `ts`.
+    /// Posts a message; returns its `ts`. `priority` is its place in the channel's send queue.
     @discardableResult
-    func send(_ mrkdwn: String, to place: Place, blocks: JSONValue? = nil) async throws -> String {
+    func send(_ mrkdwn: String, to place: Place, blocks: JSONValue? = nil, priority: SendPriority = .notice) async throws -> String {
         var args = place.args(["text": .string(mrkdwn), "unfurl_links": false, "unfurl_media": false])
         if let blocks { args["blocks"] = blocks }
-        let answer = try await api.call("chat.postMessage", args, channel: place.channel)
+        let answer = try await api.call("chat.postMessage", args, channel: place.channel, priority: priority)
         guard let ts = answer["ts"]?.stringValue else { throw SlackAPIError(method: "chat.postMessage", status: 200, error: "no ts in the answer") }
         return ts
     }
 
     /// Replaces a message's text; `blocks` nil removes its blocks (buttons go with them), as
     /// Slack does. Returns the message's `ts`: a new one when the old message could not be edited.
+    /// A live edit (`priority` `.live`) still waiting gives way to a newer edit of the message.
     @discardableResult
-    func edit(_ ts: String, in place: Place, to mrkdwn: String, blocks: JSONValue? = nil) async throws -> String {
+    func edit(_ ts: String, in place: Place, to mrkdwn: String, blocks: JSONValue? = nil, priority: SendPriority = .notice) async throws -> String {
         var args: JSONValue = ["channel": .string(place.channel), "ts": .string(ts), "text": .string(mrkdwn)]
         args["blocks"] = blocks ?? []
         do {
-            try await api.call("chat.update", args)
+            try await api.call(
+                "chat.update", args, channel: place.channel, priority: priority, replaces: priority == .live ? place.channel + "/" + ts : nil)
             return ts
         } catch let error as SlackAPIError where ["message_not_found", "cant_update_message", "edit_window_closed"].contains(error.error) {
-            return try await send(mrkdwn, to: place, blocks: blocks)
+            return try await send(mrkdwn, to: place, blocks: blocks, priority: priority)
         }
     }
 
     /// Deletes one of the bot's messages; one already gone counts as deleted.
-    func delete(_ ts: String, in place: Place) async throws {
+    func delete(_ ts: String, in place: Place, priority: SendPriority = .notice) async throws {
         do {
-            try await api.call("chat.delete", ["channel": .string(place.channel), "ts": .string(ts)])
+            try await api.call("chat.delete", ["channel": .string(place.channel), "ts": .string(ts)], channel: place.channel, priority: priority)
         } catch let error as SlackAPIError where error.error == "message_not_found" {}
     }
 

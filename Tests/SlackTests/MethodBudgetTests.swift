@@ -1,0 +1,85 @@
+import MessengerKit
+import Synchronization
+import Testing
+
+@testable import SlackPlugin
+
+/// Slack's writes in the send queue, over the real pacer on a clock the test moves: a channel's
+/// next post goes to the most urgent write waiting for it, and a live edit still waiting gives
+/// way to a newer edit of the same message.
+@Suite struct MethodBudgetTests {
+    final class Clock: Sendable {
+        let now = Mutex(1000.0)
+        func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
+    }
+
+    actor Sent {
+        private(set) var order: [String] = []
+        func add(_ name: String) { order.append(name) }
+    }
+
+    static func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
+        for _ in 0..<500 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the condition never held")
+    }
+
+    /// A pacer whose buckets are full: this process started long ago.
+    static func queue(_ clock: Clock) -> SendQueue {
+        var pacer = MethodPacer()
+        pacer.startedAt = 0
+        return SendQueue(allowance: MethodBudget(pacer), clock: { clock.now.withLock { $0 } })
+    }
+
+    @Test func aQuestionTakesTheChannelsNextPostBeforeTheNoticeAndTheLiveViewThatCameFirst() async throws {
+        let clock = Clock()
+        let queue = Self.queue(clock)
+        let key = try #require(MethodPacer.key(method: "chat.postMessage", channel: "C0123"))
+        #expect(key == "chat.postMessage/C0123")
+        // The channel's burst of three posts goes at once; then one about every 1.7 s.
+        for _ in 0..<3 { #expect(try await queue.turn(chat: key, priority: .notice)) }
+        let sent = Sent()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, (name, priority)) in [("notice", SendPriority.notice), ("live", .live), ("question", .answer)].enumerated() {
+                group.addTask { if try await queue.turn(chat: key, priority: priority) { await sent.add(name) } }
+                try await Self.waitUntil { await queue.count(chat: key) == index + 1 }
+            }
+            for _ in 0..<3 {
+                clock.advance(2)
+                await queue.refresh(chat: key)
+            }
+            try await group.waitForAll()
+        }
+        #expect(await sent.order == ["question", "live", "notice"])
+        // Another channel's posts have their own bucket.
+        #expect(try await queue.turn(chat: try #require(MethodPacer.key(method: "chat.postMessage", channel: "C0456")), priority: .notice))
+    }
+
+    @Test func aLiveEditStillWaitingGivesWayToANewerEditOfTheSameMessage() async throws {
+        let clock = Clock()
+        let queue = Self.queue(clock)
+        let key = try #require(MethodPacer.key(method: "chat.update", channel: "C0123"))
+        #expect(key == "chat.update", "edits share the method's bucket, every channel's")
+        for _ in 0..<4 { #expect(try await queue.turn(chat: key, priority: .live)) }
+        async let older = queue.turn(chat: key, priority: .live, replaces: "C0123/1.000100")
+        try await Self.waitUntil { await queue.count(chat: key) == 1 }
+        async let newer = queue.turn(chat: key, priority: .live, replaces: "C0123/1.000100")
+        #expect(try await older == false, "superseded: not sent")
+        clock.advance(2)
+        await queue.refresh(chat: key)
+        #expect(try await newer == true)
+    }
+
+    @Test func aHoldAfterA429KeepsTheQueueWaiting() {
+        var pacer = MethodPacer()
+        pacer.startedAt = 0
+        pacer.hold(method: "chat.postMessage", seconds: 30, now: 1000)
+        let budget = MethodBudget(pacer)
+        #expect(budget.wait(chat: "chat.postMessage/C0123", now: 1000) == 30)
+        #expect(budget.wait(chat: "chat.postMessage/C0123", now: 1031) == 0)
+        #expect(MethodBudget.split("chat.postMessage/C0123") == ("chat.postMessage", "C0123"))
+        #expect(MethodBudget.split("chat.update") == ("chat.update", nil))
+    }
+}
