@@ -32,7 +32,7 @@ extension Doctor {
                 checks.append(
                     .fail(
                         "plugin:\(name)", "plugin \(name)", "not configured: \(reason ?? "no reason given")",
-                        fix: "fix what it names, then pi-relayd plugins restart \(name)"))
+                        fix: "fix what it names, then pi-relayd plugins restart \(name) (pi-relayd restart after a change to config.yaml)"))
             default:
                 checks.append(
                     .fail(
