@@ -33,25 +33,31 @@ import Testing
         let base = PendingQuestion(
             id: "q1", sessionID: "s", method: "confirm", title: "Apply?", message: nil, options: [],
             placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
-        #expect(try base.response(for: "yes")["confirmed"] == true)
-        #expect(try base.response(for: "No")["confirmed"] == false)
-        #expect(throws: (any Error).self) { try base.response(for: "maybe") }
+        #expect(try Self.wire(base, "yes")["confirmed"] == true)
+        #expect(try Self.wire(base, "No")["confirmed"] == false)
+        #expect(throws: (any Error).self) { try Self.wire(base, "maybe") }
         var select = base
         select.method = "select"
         select.options = ["Allow", "Deny"]
-        #expect(try select.response(for: "2")["value"] == "Deny")
-        #expect(try select.response(for: "allow")["value"] == "Allow")
-        #expect(throws: (any Error).self) { try select.response(for: "3") }
+        #expect(try Self.wire(select, "2")["value"] == "Deny")
+        #expect(try Self.wire(select, "allow")["value"] == "Allow")
+        #expect(throws: (any Error).self) { try Self.wire(select, "3") }
         // A button sends the option's text; an option that is a number is that option, not
         // the one at that position.
         select.options = ["2", "1", "10"]
-        #expect(try select.response(for: "1")["value"] == "1")
-        #expect(try select.response(for: "2")["value"] == "2")
-        #expect(try select.response(for: "3")["value"] == "10", "no option says 3: the third")
+        #expect(try Self.wire(select, "1")["value"] == "1")
+        #expect(try Self.wire(select, "2")["value"] == "2")
+        #expect(try Self.wire(select, "3")["value"] == "10", "no option says 3: the third")
         var input = base
         input.method = "input"
-        #expect(try input.response(for: "anything")["value"] == "anything")
-        #expect(base.cancellation()["cancelled"] == true)
+        #expect(try Self.wire(input, "anything")["value"] == "anything")
+        #expect(PiCommand.extensionUIResponse(id: base.id, .cancelled).json == ["type": "extension_ui_response", "id": "q1", "cancelled": true])
+        #expect(try Self.wire(base, "y") == ["type": "extension_ui_response", "id": "q1", "confirmed": true])
+    }
+
+    /// The line pi gets for a typed answer.
+    static func wire(_ question: PendingQuestion, _ text: String) throws -> JSONValue {
+        PiCommand.extensionUIResponse(id: question.id, try question.answer(for: text)).json
     }
 
     @Test func historyIsBoundedByCountAndBytes() {

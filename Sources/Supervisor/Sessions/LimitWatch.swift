@@ -47,7 +47,7 @@ struct LimitWatch: Sendable {
             await tell(
                 id, "warning",
                 "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped.")
-            do { _ = try await session.command("abort", [:]) } catch {
+            do { _ = try await session.command(.abort) } catch {
                 logger.error("session \(name): aborting the run past its time failed: \(error)")
             }
         }

@@ -63,33 +63,27 @@ struct PendingQuestion: Codable, Sendable, Equatable {
         }
     }
 
-    /// The `extension_ui_response` for a typed answer, in the shape pi expects for this method:
-    /// `value` for select/input/editor, `confirmed` for confirm. A select accepts the option's
-    /// text (what a button sends) or its number (1-based); the text wins, so an option that is
-    /// itself a number ("2" among "2" and "1") is never taken for another's position.
-    func response(for answer: String) throws -> JSONValue {
+    /// A typed answer in the shape pi expects for this method: `value` for select/input/editor,
+    /// `confirmed` for confirm. A select accepts the option's text (what a button sends) or its
+    /// number (1-based); the text wins, so an option that is itself a number ("2" among "2" and
+    /// "1") is never taken for another's position.
+    func answer(for answer: String) throws -> PiUIAnswer {
         switch method {
         case "confirm":
             switch answer.trimmingInlineSpace().lowercased() {
-            case "y", "yes", "true", "1", "ok", "allow", "confirm": return ["type": "extension_ui_response", "id": .string(id), "confirmed": true]
-            case "n", "no", "false", "0", "deny", "reject": return ["type": "extension_ui_response", "id": .string(id), "confirmed": false]
+            case "y", "yes", "true", "1", "ok", "allow", "confirm": return .confirmed(true)
+            case "n", "no", "false", "0", "deny", "reject": return .confirmed(false)
             default: throw AnswerError.invalid("answer yes or no")
             }
         case "select":
             let typed = answer.trimmingInlineSpace()
             if let exact = options.first(where: { $0 == typed }) ?? options.first(where: { $0.lowercased() == typed.lowercased() }) {
-                return ["type": "extension_ui_response", "id": .string(id), "value": .string(exact)]
+                return .value(exact)
             }
-            if let number = Int(typed), number >= 1, number <= options.count {
-                return ["type": "extension_ui_response", "id": .string(id), "value": .string(options[number - 1])]
-            }
+            if let number = Int(typed), number >= 1, number <= options.count { return .value(options[number - 1]) }
             throw AnswerError.invalid("choose one of: " + options.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: ", "))
         default:
-            return ["type": "extension_ui_response", "id": .string(id), "value": .string(answer)]
+            return .value(answer)
         }
-    }
-
-    func cancellation() -> JSONValue {
-        ["type": "extension_ui_response", "id": .string(id), "cancelled": true]
     }
 }

@@ -58,7 +58,9 @@ extension PiSession {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
         let chosen: String
-        do { chosen = try question.response(for: value)["value"]?.stringValue ?? value } catch {
+        do {
+            if case .value(let picked) = try question.answer(for: value) { chosen = picked } else { chosen = value }
+        } catch {
             throw RemoteError.invalidParams("\(error)")
         }
         guard let choice = ApprovalChoice(rawValue: chosen) else {

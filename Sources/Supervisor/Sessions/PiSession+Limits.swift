@@ -17,7 +17,7 @@ extension PiSession {
     /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
     func startAfresh() async throws {
         try await ensureRunning()
-        _ = try await command("new_session", [:])
+        _ = try await command(.newSession)
         try await refreshState()
         freshConversation = true
     }

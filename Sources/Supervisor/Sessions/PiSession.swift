@@ -190,7 +190,7 @@ actor PiSession {
             while let batch = await events.next() { await self.handle(batch, generation: gen, window: window) }
         }
         do {
-            let reply = try await command("get_state", [:], timeout: launcher.startTimeout)
+            let reply = try await command(.getState, timeout: launcher.startTimeout)
             applyState(reply)
             lifecycle.answered()
             await persist(record)
@@ -303,7 +303,13 @@ actor PiSession {
     /// Sends one command and waits for the response that settles it.
     /// Without a `timeout`, `sessions.limits.commandSeconds`; a pi that does not answer in time
     /// is reported and restarted (`hung`).
-    func command(_ type: String, _ fields: JSONValue, timeout: Duration? = nil) async throws -> PiResponse {
+    func command(_ command: PiCommand, timeout: Duration? = nil) async throws -> PiResponse {
+        let type = command.type
+        // A dialog's answer carries the dialog's id and gets no response (pi-rpc spec §4).
+        if case .extensionUIResponse = command {
+            write(command)
+            return PiResponse(id: nil, command: type, success: true)
+        }
         let timeout = timeout ?? launcher.commandTimeout
         // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
         // extension spec §11 trap 12): a stop closes its question now and the call is denied.
@@ -314,14 +320,12 @@ actor PiSession {
         guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
         nextCommand += 1
         let cid = "r\(nextCommand)"
-        var obj = fields
-        obj["type"] = .string(type)
+        var obj = command.json
         obj["id"] = .string(cid)
         var line = obj.serializedBytes()
         line.append(0x0A)
         table.sent(id: cid, type: type)
         input.send(line)
-        if type == "extension_ui_response" { return PiResponse(id: cid, command: type, success: true) }
         let response = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
             try await withCheckedThrowingContinuation { waiters[cid] = $0 }
         }
@@ -372,10 +376,10 @@ actor PiSession {
         error.hasPrefix("Failed to parse command: ") ? String(error.dropFirst("Failed to parse command: ".count)) : error
     }
 
-    /// Writes a line that gets no response (dialog answers).
-    private func write(_ obj: JSONValue) {
+    /// Writes a command that gets no response (dialog answers).
+    private func write(_ command: PiCommand) {
         guard let input else { return }
-        var line = obj.serializedBytes()
+        var line = command.json.serializedBytes()
         line.append(0x0A)
         input.send(line)
     }
@@ -616,7 +620,7 @@ actor PiSession {
     /// A dialog closed by our own policy (it had no timeout) is cancelled on pi's side.
     private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
         guard let question = questions.removeValue(forKey: qid) else { return }
-        if cancelOnPi { write(question.cancellation()) }
+        if cancelOnPi { write(.extensionUIResponse(id: question.id, .cancelled)) }
         record(type: "question_expired", ["id": .string(qid)])
         await persist(record)
         await tell(.questionClosed(question, outcome: "expired: no answer in time"))
@@ -632,11 +636,16 @@ actor PiSession {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
         if question.terminalOnly == true { throw Self.terminalOnlyRefusal }
-        let response: JSONValue
-        do { response = try question.response(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
+        let answer: PiUIAnswer
+        do { answer = try question.answer(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
         questions.removeValue(forKey: qid)
-        write(response)
-        let shown = response["confirmed"].map { $0.boolValue == true ? "yes" : "no" } ?? response["value"]?.stringValue ?? value
+        write(.extensionUIResponse(id: question.id, answer))
+        let shown: String
+        switch answer {
+        case .confirmed(let confirmed): shown = confirmed ? "yes" : "no"
+        case .value(let chosen): shown = chosen
+        case .cancelled: shown = value
+        }
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
         await persist(record)
         await tell(.questionClosed(question, outcome: "\(who) answered: \(shown)"))
@@ -652,7 +661,7 @@ actor PiSession {
         guard let question = questions.removeValue(forKey: qid) else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }
-        write(question.cancellation())
+        write(.extensionUIResponse(id: question.id, .cancelled))
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
         await persist(record)
         await tell(.questionClosed(question, outcome: "\(who) cancelled it"))
@@ -724,13 +733,13 @@ actor PiSession {
         name = newName
         recorder.rename(newName)
         await persist(record)
-        if pid != nil { _ = try? await command("set_session_name", ["name": .string(newName)], timeout: .seconds(10)) }
+        if pid != nil { _ = try? await command(.setSessionName(newName), timeout: .seconds(10)) }
     }
 
     /// Reads pi's state again and saves what matters of it: after `new_session` pi writes to a
     /// new session file (the one to resume after a restart), and pi may clamp a thinking level.
     func refreshState() async throws {
-        let reply = try await command("get_state", [:], timeout: .seconds(30))
+        let reply = try await command(.getState, timeout: .seconds(30))
         applyState(reply)
         await persist(record)
     }

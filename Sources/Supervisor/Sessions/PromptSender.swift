@@ -24,20 +24,16 @@ struct PromptSender: Sendable {
         echo: String? = nil, arrival: Arrival? = nil
     ) async throws -> JSONValue {
         try await session.ensureRunning()
-        var fields: JSONValue = ["message": .string(text)]
-        if !images.isEmpty { fields["images"] = .array(images) }
-        let type: String
+        let command: PiCommand
         switch kind {
-        case "steer": type = "steer"
-        case "follow-up": type = "follow_up"
-        default:
-            type = "prompt"
-            fields["streamingBehavior"] = .string(busyBehavior)
+        case "steer": command = .steer(message: text, images: images)
+        case "follow-up": command = .followUp(message: text, images: images)
+        default: command = .prompt(message: text, images: images, streamingBehavior: PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp)
         }
         let wasBusy = await session.state == .busy
         if wasBusy, queueMax > 0 {
             // pi's own count of the messages queued behind the run: what is really waiting.
-            let state = try await session.command("get_state", [:])
+            let state = try await session.command(.getState)
             let waiting = (try? state.data?.parse())?["pendingMessageCount"]?.intValue ?? 0
             if waiting >= queueMax { throw QueueFull(session: await session.name, waiting: waiting) }
         }
@@ -49,7 +45,7 @@ struct PromptSender: Sendable {
         // (pi would skip the calls already approved: pi extension spec §11 trap 11) and says so.
         let asFollowUp: Bool
         do {
-            let response = try await session.command(type, fields)
+            let response = try await session.command(command)
             asFollowUp = (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
         } catch let refusal as RemoteError where refusal.code == .piError {
             // A terminal's extension refuses what pi would fail unseen and says why: the chat

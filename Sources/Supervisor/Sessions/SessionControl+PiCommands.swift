@@ -6,15 +6,13 @@ extension SessionControl {
         let pi = try await running(session)
         switch method {
         case .abort:
-            _ = try await pi.command("abort", [:], timeout: .seconds(60))
+            _ = try await pi.command(.abort, timeout: .seconds(60))
             return ["aborted": true]
         case .compact:
-            var fields: JSONValue = [:]
-            if let instructions = params["instructions"]?.stringValue { fields["customInstructions"] = .string(instructions) }
-            let response = try await pi.command("compact", fields, timeout: .seconds(600))
+            let response = try await pi.command(.compact(customInstructions: params["instructions"]?.stringValue), timeout: .seconds(600))
             return (try? response.data?.parse()) ?? ["compacted": true]
         case .newConversation:
-            let response = try await pi.command("new_session", [:], timeout: .seconds(120))
+            let response = try await pi.command(.newSession, timeout: .seconds(120))
             try await session.refreshState()
             return (try? response.data?.parse()) ?? [:]
         case .model:
@@ -22,23 +20,23 @@ extension SessionControl {
                 throw RemoteError.invalidParams("model needs PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5")
             }
             let provider = String(spec[..<slash]), modelID = String(spec[spec.index(after: slash)...])
-            let response = try await pi.command("set_model", ["provider": .string(provider), "modelId": .string(modelID)])
+            let response = try await pi.command(.setModel(provider: provider, modelID: modelID))
             await session.noteModel(spec)
             return (try? response.data?.parse()) ?? ["model": .string(spec)]
         case .thinking:
             guard let level = params["level"]?.stringValue else { throw RemoteError.invalidParams("thinking needs a level") }
-            _ = try await pi.command("set_thinking_level", ["level": .string(level)])
+            _ = try await pi.command(.setThinkingLevel(level))
             try await session.refreshState()
             // pi clamps the level to what the model supports: say what it chose.
             return ["thinkingLevel": .string(await session.thinkingLevel ?? level)]
         case .state:
-            let response = try await pi.command("get_state", [:])
+            let response = try await pi.command(.getState)
             return (try? response.data?.parse()) ?? [:]
         case .stats:
-            let response = try await pi.command("get_session_stats", [:])
+            let response = try await pi.command(.getSessionStats)
             return (try? response.data?.parse()) ?? [:]
         case .last:
-            let response = try await pi.command("get_last_assistant_text", [:])
+            let response = try await pi.command(.getLastAssistantText)
             // pi omits `text` when there is none.
             let text = (try? response.data?.parse())?["text"]?.stringValue
             return ["text": JSONValue(text)]

@@ -37,7 +37,7 @@ extension ChatDesk {
             case .stop:
                 let session = try needSession()
                 try await session.ensureRunning()
-                _ = try await session.command("abort", [:], timeout: .seconds(60))
+                _ = try await session.command(.abort, timeout: .seconds(60))
                 return Reply("Stopped \(await session.name).")
             case .steer(let text):
                 let session = try needSession()
@@ -51,7 +51,7 @@ extension ChatDesk {
             case .compact:
                 let session = try needSession()
                 try await session.ensureRunning()
-                _ = try await session.command("compact", [:], timeout: .seconds(600))
+                _ = try await session.command(.compact(), timeout: .seconds(600))
                 return Reply("Compacted \(await session.name).")
             case .model(let spec):
                 let session = try needSession()
@@ -60,8 +60,7 @@ extension ChatDesk {
                     throw RemoteError.invalidParams("use provider/model, e.g. anthropic/claude-sonnet-4-5")
                 }
                 try await session.ensureRunning()
-                _ = try await session.command(
-                    "set_model", ["provider": .string(String(spec[..<slash])), "modelId": .string(String(spec[spec.index(after: slash)...]))])
+                _ = try await session.command(.setModel(provider: String(spec[..<slash]), modelID: String(spec[spec.index(after: slash)...])))
                 await session.noteModel(spec)
                 // pi's state says what the new model takes (images or not).
                 try? await session.refreshState()
@@ -157,7 +156,7 @@ extension ChatDesk {
             return Reply("Sending \(name).", ephemeral: true)
         case "stop" where parts.count == 2:
             guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
-            _ = try await session.command("abort", [:], timeout: .seconds(60))
+            _ = try await session.command(.abort, timeout: .seconds(60))
             return Reply("Stopped \(await session.name).")
         case "full" where parts.count == 3:
             return try await fullAnswerButton(parts[1], runID: parts[2], chat: chat)

@@ -10,7 +10,7 @@ extension PendingQuestion {
         if terminalOnly == true { return false }  // the chat cannot answer it: text is a prompt
         switch method {
         case "confirm": return ["yes", "no", "y", "n"].contains(text.trimmingInlineSpace().lowercased())
-        case "select": return (try? response(for: text)) != nil
+        case "select": return (try? answer(for: text)) != nil
         default: return true
         }
     }
