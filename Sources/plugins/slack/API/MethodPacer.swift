@@ -1,3 +1,5 @@
+import MessengerKit
+
 /// Paces Web API calls so normal traffic never meets a 429: a token bucket per method (per
 /// channel for posting) sized by its tier, plus the holds a 429's `Retry-After` sets on a method.
 /// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds
@@ -5,7 +7,7 @@
 /// buckets of Tier 1 methods, whose minute is longer than a restart. A restarted plugin does not
 /// know what its predecessor just called, so its other buckets fill from its start instead of
 /// starting full.
-struct MethodPacer: Codable, Sendable, Equatable {
+struct MethodPacer: HoldingPacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
         var at: Double
@@ -62,6 +64,12 @@ struct MethodPacer: Codable, Sendable, Equatable {
     mutating func hold(method: String, seconds: Double, now: Double) {
         holds[method] = max(holds[method] ?? 0, now + seconds)
         holds = holds.filter { $0.value > now }
+    }
+
+    /// A restarted plugin keeps the Tier 1 buckets its predecessor spent: their minute is longer
+    /// than a restart.
+    mutating func keep(from saved: MethodPacer) {
+        buckets = saved.buckets
     }
 
     /// What is worth saving: the holds still running and the Tier 1 buckets.

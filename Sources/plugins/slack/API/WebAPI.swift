@@ -45,16 +45,7 @@ final class WebAPI: Sendable {
         self.loop = loop
         self.logger = logger
         self.store = store
-        var restored = MethodPacer()
-        restored.startedAt = Date().timeIntervalSince1970
-        if let saved = store?.load(MethodPacer.self, from: Self.holdsFile) {
-            restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
-            restored.buckets = saved.buckets
-            if !restored.holds.isEmpty {
-                logger.info("rate limits: the previous run left \(restored.holds.keys.sorted().joined(separator: ", ")) on hold after a 429")
-            }
-        }
-        budget = MethodBudget(restored)
+        budget = MethodBudget(.restored(from: store, file: Self.holdsFile, now: Date().timeIntervalSince1970, logger: logger))
         queue = SendQueue(allowance: budget)
     }
 

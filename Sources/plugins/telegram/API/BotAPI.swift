@@ -36,13 +36,7 @@ final class BotAPI: Sendable {
         self.loop = loop
         self.logger = logger
         self.store = store
-        var restored = SendPacer()
-        restored.startedAt = Date().timeIntervalSince1970
-        if let saved = store?.load(SendPacer.self, from: Self.holdsFile) {
-            restored.holds = saved.holds.filter { $0.value > Date().timeIntervalSince1970 }
-            if !restored.holds.isEmpty { logger.info("rate limits: the previous run left \(restored.holds.count) chat(s) on hold after a 429") }
-        }
-        budget = ChatBudget(restored)
+        budget = ChatBudget(.restored(from: store, file: Self.holdsFile, now: Date().timeIntervalSince1970, logger: logger))
         queue = SendQueue(allowance: budget)
     }
 

@@ -1,9 +1,11 @@
+import MessengerKit
+
 /// Paces writes (sends and edits count alike, as Telegram counts them) so normal traffic never
 /// meets a 429: a token bucket per chat (about 1 a second in private chats, 20 a minute in
 /// groups) and one for the whole bot (30 a second), plus the holds a 429's `retry_after` sets.
 /// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds survive
 /// a restart, as a 429 ban does.
-struct SendPacer: Codable, Sendable, Equatable {
+struct SendPacer: HoldingPacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
         var at: Double
