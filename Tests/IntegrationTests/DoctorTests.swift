@@ -165,4 +165,30 @@ import Glibc
             #expect(second["mode:.env"]?["passed"] == true)
         }
     }
+
+    /// A section its plugin's schema refuses (a messenger's or any other plugin's) fails doctor
+    /// with its line and column, as the daemon
+    /// would refuse it at the plugin's hello; a section for a plugin that is not installed fails
+    /// too, since nothing would read it.
+    @Test(.timeLimit(.minutes(3)))
+    func aSectionThePluginRefusesAndASectionForNoPluginAreNamed() async throws {
+        try await TestHome.with { home in
+            let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
+            for plugin in ["discord", "formatter"] {
+                try FileManager.default.createSymbolicLink(
+                    atPath: home.pluginsDir + "/" + plugin, withDestinationPath: BuildProducts.executable("pi-relay-" + plugin))
+            }
+            try home.writeConfig("discord:\n  allowedUsers: [alice]\ntelegram:\n  requireMention: false\nformatter:\n  showThinking: sometimes\n")
+            try home.writeFile(".env", "# nothing yet\n", mode: 0o600)
+            let result = try await cli.run(["doctor", "--json"], timeout: .seconds(60))
+            #expect(result.status == 1, "\(result)")
+            let failed = try Self.checks(result)
+            Self.expectFailed(
+                failed, "config:discord", detail: "config.yaml:2:18: discord.allowedUsers[0] must be a Discord user id", fix: "line and column")
+            Self.expectFailed(failed, "plugin:telegram", detail: "no telegram plugin is installed", fix: "make install")
+            // Not only messengers: every installed plugin's declared section is checked.
+            Self.expectFailed(
+                failed, "config:formatter", detail: "config.yaml:6:17: formatter.showThinking must be true or false", fix: "line and column")
+        }
+    }
 }

@@ -23,9 +23,11 @@ struct Doctor: Sendable {
         let (config, configCheck) = loadConfig()
         var checks = [configCheck]
         checks += await piChecks(config.config.pi)
-        let messengers = await SetupMessenger.installed(home: home, environment: environment)
+        // Each installed plugin is asked its hello once: its schema and, for a messenger, its setup.
         let installed = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
-        checks += sectionChecks(config.config, messengers: messengers, installed: Set(installed.found.map(\.name)))
+        let hellos = await SetupMessenger.hellos(of: installed.found)
+        let messengers = hellos.compactMap { SetupMessenger($0.plugin, hello: $0.hello) }
+        checks += sectionChecks(config.config, hellos: hellos, installed: Set(installed.found.map(\.name)))
         checks += await messengerChecks(config, messengers: messengers)
         checks += fileChecks()
         checks.append(diskCheck())
@@ -61,25 +63,26 @@ struct Doctor: Sendable {
             }.map(\.name))
     }
 
-    /// Each messenger's section checked against the schema its plugin declares, as the daemon
-    /// will check it at the plugin's hello: a mistake fails with its line and column.
-    /// A section for a plugin that is not installed fails too: nothing would read it.
-    func sectionChecks(_ config: Config, messengers: [SetupMessenger], installed: Set<String>) -> [DoctorCheck] {
+    /// Each plugin's section checked against the schema its hello declares, as the daemon will
+    /// check it: a mistake fails with its line and column. A section for a plugin that is not
+    /// installed fails too: nothing would read it.
+    func sectionChecks(_ config: Config, hellos: [(plugin: PluginDiscovery.Found, hello: Hello)], installed: Set<String>) -> [DoctorCheck] {
         let missing = config.pluginSections.keys.sorted().filter { !installed.contains($0) }.map { name in
             DoctorCheck.fail(
                 "plugin:\(name)", "plugin \(name)", "config.yaml has a \(name) section, but no \(name) plugin is installed",
                 fix: "make install (or make build), or put the plugin in \(home.pluginsDir)")
         }
         return missing
-            + messengers.compactMap { kind in
-                guard let source = config.pluginSources[kind.name] else { return nil }
+            + hellos.compactMap { plugin, hello in
+                let name = plugin.name
+                guard let source = config.pluginSources[name] else { return nil }
                 do {
                     _ = try PluginSections.check(
-                        source: source, written: config.pluginSections[kind.name], plugin: kind.name, hello: kind.hello, environment: environment)
+                        source: source, written: config.pluginSections[name], plugin: name, hello: hello, environment: environment)
                     return nil
                 } catch {
                     return .fail(
-                        "config:\(kind.name)", "config.yaml \(kind.name) section", "\(error)",
+                        "config:\(name)", "config.yaml \(name) section", "\(error)",
                         fix: "correct config.yaml at the line and column named (docs/CONFIG.md)")
                 }
             }

@@ -36,15 +36,33 @@ struct SetupMessenger: Sendable {
         tokens.first.map { section?[$0.configKey]?.stringValue ?? $0.defaultEnv }
     }
 
-    /// Every installed plugin that declares a setup, by name.
-    static func installed(home: Home, environment: [String: String] = ProcessInfo.processInfo.environment) async -> [SetupMessenger] {
-        let found = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan().found
-        var messengers: [SetupMessenger] = []
+    /// The plugin, when its hello declares a setup.
+    init?(_ plugin: PluginDiscovery.Found, hello: Hello) {
+        guard let setup = hello.setup else { return nil }
+        self.init(name: plugin.name, path: plugin.path, hello: hello, setup: setup)
+    }
+
+    init(name: String, path: String, hello: Hello, setup: MessengerSetup) {
+        self.name = name
+        self.path = path
+        self.hello = hello
+        self.setup = setup
+    }
+
+    /// Each plugin's hello, asked once, by name; a plugin that says none is left out (`doctor`
+    /// and the daemon say why it does not start).
+    static func hellos(of found: [PluginDiscovery.Found]) async -> [(plugin: PluginDiscovery.Found, hello: Hello)] {
+        var hellos: [(plugin: PluginDiscovery.Found, hello: Hello)] = []
         for plugin in found.sorted(by: { $0.name < $1.name }) {
-            guard let hello = try? await PluginClient.hello(plugin: plugin.path), let setup = hello.setup else { continue }
-            messengers.append(SetupMessenger(name: plugin.name, path: plugin.path, hello: hello, setup: setup))
+            if let hello = try? await PluginClient.hello(plugin: plugin.path) { hellos.append((plugin, hello)) }
         }
-        return messengers
+        return hellos
+    }
+
+    /// Every installed plugin that declares a setup, by name.
+    static func installed(home: Home) async -> [SetupMessenger] {
+        let found = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home), disabled: []).scan().found
+        return await hellos(of: found).compactMap { SetupMessenger($0.plugin, hello: $0.hello) }
     }
 
     /// The messenger named on the command line; a clear error for the others.
