@@ -7,6 +7,7 @@ import Testing
     struct Receiver: ChatMessageReceiver {
         var answer: @Sendable () throws -> ChatMessageResult
         func chatMessage(_ params: ChatMessageParams, timeout: Duration) async throws -> ChatMessageResult { try answer() }
+        func pair(_ chat: Chat, code: String) async -> Reply { Reply(text: "not asked here") }
     }
 
     static let params = ChatMessageParams(

@@ -5,11 +5,13 @@ import Testing
 @Suite struct InboxRecordTests {
     struct Note: InboxMessage {
         var id: String
+        var lane: String { "one" }
         static var remembered: Int { 3 }
     }
 
     struct Renamed: InboxMessage {
         var id: String
+        var lane: String { "one" }
         static var remembered: Int { 3 }
         static var seenKey: String { "messages" }
     }

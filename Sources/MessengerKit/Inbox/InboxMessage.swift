@@ -3,6 +3,8 @@
 public protocol InboxMessage: Codable, Sendable, Equatable {
     /// Unique per messenger, and the supervisor's `messageId`, by which it acts on a message once.
     var id: String { get }
+    /// The conversation it belongs to: one lane's messages reach the supervisor in order.
+    var lane: String { get }
     /// How many ids the journal remembers: enough to cover the platform's redelivery window.
     static var remembered: Int { get }
     /// The journal's JSON key for the remembered ids (kept as released plugins wrote it).

@@ -23,7 +23,7 @@ public struct DiscordRelay: MessengerRelay {
     let rest: DiscordREST
     let gateway: Gateway
     let listening: Listening
-    let inbox: Inbox
+    let intake: Intake
     let interactions: Interactions
     let deliveries: Deliveries
     let live: LiveStreams
@@ -51,9 +51,11 @@ public struct DiscordRelay: MessengerRelay {
         identity = BotIdentity(rest: rest, guilds: config.guilds)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
         self.threads = threads
-        inbox = Inbox(
-            listening: listening, allowlist: allowlist, connection: context.connection, poster: Poster(rest: rest),
-            threads: threads, store: store, logger: logger)
+        let poster = Poster(rest: rest)
+        let inbox = Inbox(
+            adapter: Handoff(poster: poster, threads: threads, logger: logger), receiver: context.connection, store: store,
+            empty: InboxRecord(), logger: logger)
+        intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, logger: logger)
         questions = Questions(store: store)
         interactions = Interactions(
             rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
@@ -80,7 +82,7 @@ public struct DiscordRelay: MessengerRelay {
     }
 
     public func run() async throws {
-        await inbox.resumePending()
+        await intake.inbox.resumePending()
         // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
         try await gateway.run { event in await route(event) }
     }
@@ -93,7 +95,7 @@ public struct DiscordRelay: MessengerRelay {
         case .resumed:
             if let application = await listening.applicationID { registerCommandsOnce(application: application) }
         case .messageCreate(let message):
-            await inbox.receive(message)
+            await intake.receive(message)
         case .interactionCreate(let interaction):
             // Unstructured on purpose: every interaction has its own 3 s deadline, whatever else is running.
             Task { await interactions.handle(interaction) }

@@ -19,7 +19,7 @@ public struct SlackRelay: MessengerRelay {
     let config: SlackConfig
     public let logger: Logger
     let api: WebAPI
-    let inbox: Inbox
+    let intake: Intake
     let socket: SocketMode
     let deliveries: Deliveries
     let live: LiveMessages
@@ -49,13 +49,15 @@ public struct SlackRelay: MessengerRelay {
             poster: poster, questions: questions, allowlist: allowlist, connection: context.connection, replies: replies, logger: logger)
         var channels = Set(config.channels.map(\.id))
         for binding in context.welcome.bindings where !binding.channel.hasPrefix("D") { channels.insert(binding.channel) }
-        let inbox = Inbox(
-            api: api, poster: poster, allowlist: allowlist, connection: context.connection, threads: threads, replies: replies,
-            progress: progress, clicks: clicks, store: store, spoolDir: context.spoolDir,
+        let handoff = Handoff(
+            api: api, names: UserNames(api: api), replies: replies, progress: progress, spoolDir: context.spoolDir, logger: logger)
+        let intake = Intake(
+            inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
+            poster: poster, replies: replies, allowlist: allowlist, threads: threads, clicks: clicks,
             policy: ListenPolicy(botUser: "", requireMention: config.requireMention, channels: channels, threads: []), logger: logger)
-        self.inbox = inbox
+        self.intake = intake
         socket = SocketMode(api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, logger: logger) { envelope in
-            await inbox.take(envelope)
+            await intake.take(envelope)
         }
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
@@ -76,9 +78,9 @@ public struct SlackRelay: MessengerRelay {
             )
         }
         let user = me["user_id"]?.stringValue ?? ""
-        await inbox.learn(botUser: user)
+        await intake.learn(botUser: user)
         logger.info("signed in as \(me["user"]?.stringValue ?? user) in \(me["team"]?.stringValue ?? "the workspace")")
-        await inbox.resumePending()
+        await intake.inbox.resumePending()
         try await socket.run()
     }
 
@@ -89,7 +91,7 @@ public struct SlackRelay: MessengerRelay {
     }
 
     public func post(delivery: String, _ params: ChatPostParams) async throws {
-        await inbox.bound(params.target.channel)
+        await intake.bound(params.target.channel)
         try await deliveries.post(delivery: delivery, params)
     }
 
@@ -116,8 +118,8 @@ public struct SlackRelay: MessengerRelay {
         return [
             "api": counters.json,
             "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],
-            "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
-            "duplicates": JSONValue(await inbox.duplicates), "allowedUsers": JSONValue(allowlist.count),
+            "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),
+            "duplicates": JSONValue(await intake.inbox.duplicates), "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount), "working": JSONValue(await progress.count),
             "openQuestions": JSONValue(await questions.count),
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),

@@ -18,7 +18,7 @@ public struct TelegramRelay: MessengerRelay {
     let config: TelegramConfig
     public let logger: Logger
     let api: BotAPI
-    let inbox: Inbox
+    let intake: Intake
     let presses: Presses
     let deliveries: Deliveries
     let live: LiveMessages
@@ -48,11 +48,14 @@ public struct TelegramRelay: MessengerRelay {
         self.allowlist = allowlist
         var groups = Set(config.chats.map(\.id))
         for binding in context.welcome.bindings where binding.channel.hasPrefix("-") { groups.insert(binding.channel) }
-        inbox = Inbox(
-            api: api, poster: poster, allowlist: allowlist, connection: context.connection, topics: topics, forums: forums,
-            blocked: blocked, migrations: migrations, keyboard: keyboard, store: store, spoolDir: context.spoolDir,
+        let handoff = Handoff(api: api, poster: poster, keyboard: keyboard, topics: topics, spoolDir: context.spoolDir, logger: logger)
+        let inbox = Inbox(
+            adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(cursor: 0),
+            unsavedNote: "; updates stay unconfirmed at Telegram until it is saved", logger: logger)
+        intake = Intake(
+            inbox: inbox, handoff: handoff, allowlist: allowlist, forums: forums, blocked: blocked, migrations: migrations,
             policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
-        presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, inbox: inbox, logger: logger)
+        presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, handoff: handoff, logger: logger)
         typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
         live = LiveMessages(
             writer: poster, store: store, logger: logger, same: TelegramText.sameMessage, onView: { [typing] in await typing.keep($0) })
@@ -75,15 +78,15 @@ public struct TelegramRelay: MessengerRelay {
                 "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get a new one from @BotFather")
         }
         let username = me["username"]?.stringValue ?? ""
-        await inbox.learn(bot: TelegramMessage.id(me["id"]) ?? "", username: username)
+        await intake.learn(bot: TelegramMessage.id(me["id"]) ?? "", username: username)
         logger.info("signed in as @\(username)")
         // Polling and a webhook exclude each other; pending updates are kept (no drop).
         do { try await api.call("deleteWebhook", ["drop_pending_updates": false]) } catch {
             logger.warning("deleteWebhook: \(error)")
         }
         await CommandMenu(api: api, logger: logger).register()
-        await inbox.resumePending()
-        try await Poller(api: api, inbox: inbox, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
+        await intake.inbox.resumePending()
+        try await Poller(api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
     }
 
     /// By chat and urgency (the kit's `ChatLanes`): each write then waits in the chat's send
@@ -93,7 +96,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func post(delivery: String, _ params: ChatPostParams) async throws {
-        if let place = Place(params.target) { await inbox.bound(place.chatID) }
+        if let place = Place(params.target) { await intake.bound(place.chatID) }
         try await deliveries.post(delivery: delivery, params)
     }
 
@@ -122,7 +125,7 @@ public struct TelegramRelay: MessengerRelay {
         let counters = api.stats
         return [
             "api": counters.json,
-            "relayed": JSONValue(await inbox.relayed), "refused": JSONValue(await inbox.refused),
+            "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),
             "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),
             "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),

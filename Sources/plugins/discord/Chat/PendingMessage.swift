@@ -10,6 +10,8 @@ struct PendingMessage: InboxMessage {
     var text: String
     var attachments: [IncomingMessage.Attachment]
 
+    var lane: String { chat.postChannel }
+
     static var remembered: Int { 256 }
 }
 

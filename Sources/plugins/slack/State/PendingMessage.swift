@@ -13,6 +13,11 @@ struct PendingMessage: InboxMessage {
     /// The message's `ts`, for the status reaction; nil for a command.
     var ts: String?
 
+    var lane: String { Self.lane(chat) }
+
+    /// A thread's messages in order, apart from the rest of its channel's.
+    static func lane(_ chat: Chat) -> String { chat.thread.map { chat.channel + "/" + $0 } ?? chat.channel }
+
     static var remembered: Int { 2000 }
     /// Released plugins kept these ids under "messages" (beside Socket Mode's "events").
     static var seenKey: String { "messages" }

@@ -9,7 +9,7 @@ struct Presses: Sendable {
     let tokens: ButtonTokens
     let allowlist: Allowlist
     let connection: PluginConnection
-    let inbox: Inbox
+    let handoff: Handoff
     let logger: Logger
 
     func handle(_ query: JSONValue) async {
@@ -54,7 +54,7 @@ struct Presses: Sendable {
         // The question's card is edited to say who answered what (chat.question.closed): that
         // one edit is the answer's only write in a chat that takes about one a second.
         if reply.questionClosed { return }
-        await inbox.show(reply, in: place, from: chat)
+        await handoff.show(reply, in: place, from: chat)
     }
 
     private func answer(_ id: String, text: String?, alert: Bool) async {

@@ -12,6 +12,8 @@ struct PendingMessage: InboxMessage {
     var files: [TelegramMessage.File]
     var messageID: Int
 
+    var lane: String { chat.key }
+
     static var remembered: Int { 512 }
 }
 

@@ -8,7 +8,7 @@ import PiRelaySDK
 /// revoked, and waiting will not fix it.
 struct Poller: Sendable {
     let api: BotAPI
-    let inbox: Inbox
+    let intake: Intake
     let presses: Presses
     let pollTimeoutSeconds: Int
     let logger: Logger
@@ -16,7 +16,7 @@ struct Poller: Sendable {
     func run() async throws {
         var backoff = 1
         while !Task.isCancelled {
-            let offset = await inbox.lastUpdate + 1
+            let offset = await intake.inbox.savedCursor + 1
             let updates: [JSONValue]
             do {
                 let result = try await api.call(
@@ -53,15 +53,15 @@ struct Poller: Sendable {
             for update in updates {
                 guard let id = update["update_id"]?.intValue else { continue }
                 if let message = update["message"].flatMap(TelegramMessage.init(json:)) {
-                    await inbox.take(update: id, message)
+                    await intake.take(update: id, message)
                 } else if let query = update["callback_query"] {
                     // Answered within Telegram's few seconds whatever the supervisor is doing:
                     // unstructured on purpose, and confirmed with the batch (a press is not
                     // journaled: a question can always be answered by text too).
                     Task { await presses.handle(query) }
-                    await inbox.skip(update: id)
+                    await intake.skip(update: id)
                 } else {
-                    await inbox.skip(update: id)
+                    await intake.skip(update: id)
                 }
             }
         }

@@ -1,0 +1,149 @@
+import Logging
+import PiRelaySDK
+
+/// A messenger's inbound side after it decided a message is for the relay: the journal
+/// (`InboxRecord`, saved before the service is told the message arrived), dedupe, the hand-over
+/// to the supervisor in the conversation's lane (`Handover`), resuming hand-overs a previous run
+/// left unfinished, pairing claims, and how often refused users hear about it. The messenger
+/// keeps what is its own: its events, its listen policy, its files and its answers (`Adapter`).
+public actor Inbox<Adapter: InboxAdapter> {
+    public typealias Message = Adapter.Message
+
+    private let adapter: Adapter
+    private let receiver: any ChatMessageReceiver
+    private let store: StateStore
+    private let logger: Logger
+    private let unsavedNote: String
+    private let lanes = Lanes()
+    private var journal: InboxRecord<Message>
+    /// "Not authorized." and pairing answers outside private chats: once per 10 minutes per user
+    /// and chat, so nobody off the allowlist can make the bot spam a group.
+    private var throttle = RefusalThrottle()
+    public private(set) var relayed = 0
+    public private(set) var refused = 0
+    public private(set) var duplicates = 0
+
+    /// `empty`: the journal to start from when none was saved (with the transport's mark).
+    /// `unsavedNote`: what a journal that cannot be saved means for this messenger, for the log.
+    public init(
+        adapter: Adapter, receiver: any ChatMessageReceiver, store: StateStore, empty: InboxRecord<Message>, unsavedNote: String = "",
+        logger: Logger
+    ) {
+        self.adapter = adapter
+        self.receiver = receiver
+        self.store = store
+        self.unsavedNote = unsavedNote
+        self.logger = logger
+        journal = store.load(InboxRecord<Message>.self, from: InboxRecord<Message>.file) ?? empty
+        savedCursor = journal.cursor ?? 0
+    }
+
+    /// The highest update taken in, for a transport that confirms by position.
+    public var cursor: Int { journal.cursor ?? 0 }
+
+    /// The highest update taken in and saved: a polling transport confirms up to it. With the
+    /// disk full it stays behind, so the service keeps the updates the journal could not keep.
+    public private(set) var savedCursor: Int
+
+    /// Hands over again what a previous run took in but never finished handing over.
+    public func resumePending() async {
+        guard !journal.pending.isEmpty else { return }
+        logger.info("handing over \(journal.pending.count) message(s) taken in before a restart")
+        for message in journal.pending { await queue(message) }
+    }
+
+    /// Journals `message` and queues its hand-over in its lane. False, counted as a duplicate,
+    /// when it was taken in before (the service delivered it again). The caller saves the
+    /// journal before it lets the service know the message arrived.
+    @discardableResult
+    public func take(_ message: Message) async -> Bool {
+        guard journal.take(message) else {
+            duplicates += 1
+            logger.info("message \(message.id) was taken in before (delivered again); skipped")
+            return false
+        }
+        await queue(message)
+        return true
+    }
+
+    /// False when the transport's event `id` was taken in before.
+    public func see(event id: String) -> Bool {
+        guard journal.see(event: id) else {
+            duplicates += 1
+            return false
+        }
+        return true
+    }
+
+    /// Moves the transport's position to `id`; nothing when it is there already.
+    public func advance(cursor id: Int) {
+        if id > journal.cursor ?? 0 { journal.cursor = id }
+    }
+
+    /// Saves the journal; false (and logged) when it could not be.
+    @discardableResult
+    public func save() async -> Bool {
+        let cursor = journal.cursor
+        guard await store.save(journal, to: InboxRecord<Message>.file) else {
+            logger.error("cannot save the inbox journal (disk full?)\(unsavedNote)")
+            return false
+        }
+        if let cursor { savedCursor = max(savedCursor, cursor) }
+        return true
+    }
+
+    /// Runs `work` in `lane`, after what that lane already has.
+    public func enqueue(_ lane: String, _ work: @escaping @Sendable () async -> Void) async {
+        await lanes.enqueue(lane, work)
+    }
+
+    /// A user off the allowlist wrote: counted, and true when they may be told so now (at most
+    /// once per 10 minutes per user and `chat`). `always`: an answer the service needs.
+    public func refuse(_ user: String, in chat: String, always: Bool = false) -> Bool {
+        refused += 1
+        return throttle.allows(user, in: chat, always: always)
+    }
+
+    /// A pairing claim, the one thing taken from users off the allowlist: the supervisor checks
+    /// the code, and `show` posts its answer, in `lane`. `throttledIn`: the chat where answers
+    /// are limited as refusals are (outside private chats), nil for none.
+    public func pair(
+        _ chat: Chat, code: String, lane: String, throttledIn: String?, show: @escaping @Sendable (Reply) async -> Void
+    ) async {
+        logger.info("pairing claim from user \(chat.user) (\(chat.userName ?? "")) in \(lane)")
+        let receiver = receiver
+        await lanes.enqueue(lane) { [self] in
+            let reply = await receiver.pair(chat, code: code)
+            if let throttledIn, !(await self.mayAnswer(chat.user, in: throttledIn)) { return }
+            await show(reply)
+        }
+    }
+
+    private func mayAnswer(_ user: String, in chat: String) -> Bool {
+        throttle.allows(user, in: chat)
+    }
+
+    private func queue(_ message: Message) async {
+        await lanes.enqueue(message.lane) { [self] in await self.relay(message) }
+    }
+
+    private func relay(_ message: Message) async {
+        guard let params = await adapter.params(for: message) else { return await finished(message.id) }
+        switch await Handover.chatMessage(params, to: receiver, logger: logger) {
+        case .kept: return
+        case .failed(let reason):
+            await finished(message.id)
+            await adapter.failed(message, reason: reason)
+        case .answered(let result):
+            await finished(message.id)
+            relayed += 1
+            logger.info("message \(message.id) from \(params.chat.userName ?? params.chat.user): \(result.status.rawValue)")
+            await adapter.answered(message, result)
+        }
+    }
+
+    private func finished(_ id: String) async {
+        journal.done(id)
+        await save()
+    }
+}

@@ -1,0 +1,132 @@
+import Logging
+import MessengerKit
+import PiRelaySDK
+
+/// What Socket Mode brings in. `take` decides and journals, which takes milliseconds, and
+/// returns so the envelope is acknowledged; the hand-over to the supervisor runs after, in the
+/// conversation's lane (the kit's `Inbox`). An event seen before (Slack's retry, or the second
+/// event of a channel mention) is skipped; the ids are saved, so a restarted plugin still knows
+/// them.
+actor Intake {
+    let inbox: Inbox<Handoff>
+    private let poster: Poster
+    private let replies: Replies
+    private let allowlist: Allowlist
+    private let threads: Threads
+    private let clicks: Clicks
+    private let logger: Logger
+    private var policy: ListenPolicy
+
+    init(
+        inbox: Inbox<Handoff>, poster: Poster, replies: Replies, allowlist: Allowlist, threads: Threads, clicks: Clicks, policy: ListenPolicy,
+        logger: Logger
+    ) {
+        self.inbox = inbox
+        self.poster = poster
+        self.replies = replies
+        self.allowlist = allowlist
+        self.threads = threads
+        self.clicks = clicks
+        self.policy = policy
+        self.logger = logger
+    }
+
+    func learn(botUser: String) { policy.botUser = botUser }
+
+    /// A channel bound to a session listens without mentions when `requireMention` is off.
+    func bound(_ channel: String) { if !channel.hasPrefix("D") { policy.channels.insert(channel) } }
+
+    /// One envelope, before its acknowledgement.
+    func take(_ envelope: Envelope) async {
+        switch envelope.kind {
+        case .eventsAPI: await event(envelope)
+        case .slashCommands: await command(envelope.payload)
+        case .interactive:
+            guard envelope.payload["type"]?.stringValue == "block_actions" else { return }
+            let payload = envelope.payload
+            // Unstructured on purpose: the click is acknowledged now; its answer comes after.
+            Task { await clicks.handle(payload) }
+        }
+    }
+
+    private func event(_ envelope: Envelope) async {
+        let payload = envelope.payload
+        guard let eventID = payload["event_id"]?.stringValue else { return }
+        guard await inbox.see(event: eventID) else {
+            logger.info("event \(eventID) (retry \(envelope.retryAttempt)) was taken in before; skipped")
+            return
+        }
+        await consider(payload["event"], id: eventID)
+        await inbox.save()
+    }
+
+    private func consider(_ json: JSONValue?, id eventID: String) async {
+        guard let event = json.flatMap(SlackEvent.init(json:)) else { return }
+        policy.threads = await threads.opened
+        switch policy.decide(event) {
+        case .ignore(let why):
+            logger.trace("event \(eventID) in \(event.channel) ignored: \(why)")
+        case .listen(let chat, let text):
+            if let code = ChatPairParams.code(in: text, start: false) {
+                await pair(chat, code: code)
+                return
+            }
+            guard allowlist.permits(chat.user) else {
+                await refuse(chat.user, in: Place(channel: chat.channel, thread: chat.thread))
+                return
+            }
+            await inbox.take(PendingMessage(id: event.key, chat: chat, text: text, files: event.files, ts: event.ts))
+        }
+    }
+
+    /// `/pi WORDS`: the command layer's command `/WORDS` (`/pi` alone is `/help`). Slack does
+    /// not say which thread it was typed in, so it counts for the conversation.
+    private func command(_ payload: JSONValue) async {
+        guard let user = payload["user_id"]?.stringValue, let channel = payload["channel_id"]?.stringValue,
+            let trigger = payload["trigger_id"]?.stringValue
+        else { return }
+        let dm = channel.hasPrefix("D")
+        let chat = Chat(
+            messenger: "slack", channel: channel, user: user, userName: payload["user_name"]?.stringValue, dm: dm, mentioned: true)
+        let words = (payload["text"]?.stringValue ?? "").trimmed()
+        let text = words.isEmpty ? "/help" : "/" + ListenPolicy.unescaped(words)
+        // `/pi pair CODE` is the one thing taken from users not on the allowlist.
+        if let code = ChatPairParams.code(in: text, start: false) {
+            await pair(chat, code: code)
+            return
+        }
+        guard allowlist.permits(user) else {
+            await refuse(user, in: Place(channel: channel), always: true)
+            return
+        }
+        if await inbox.take(PendingMessage(id: "cmd:" + trigger, chat: chat, text: text, files: [], ts: nil)) {
+            await inbox.save()
+        }
+    }
+
+    private func pair(_ chat: Chat, code: String) async {
+        let replies = replies
+        await inbox.pair(chat, code: code, lane: PendingMessage.lane(chat), throttledIn: nil) { await replies.show($0, to: chat) }
+    }
+
+    /// Refused users get "Not authorized." (ephemeral, or in their DM) at most once per 10
+    /// minutes per conversation; a refused `/pi` always gets it, since Slack shows the command
+    /// failed otherwise.
+    private func refuse(_ user: String, in place: Place, always: Bool = false) async {
+        logger.notice("refused user \(user) in \(place.key): not in the allowlist")
+        guard await inbox.refuse(user, in: place.channel, always: always) else { return }
+        let poster = poster
+        let logger = logger
+        await inbox.enqueue(place.key) {
+            do {
+                if place.channel.hasPrefix("D") {
+                    try await poster.send("Not authorized.", to: place)
+                } else {
+                    try await poster.ephemeral("Not authorized.", to: user, in: place)
+                }
+            } catch {
+                logger.warning("could not answer a refused user: \(error)")
+            }
+        }
+    }
+}

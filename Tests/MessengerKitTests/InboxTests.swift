@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import MessengerKit
+import PiRelaySDK
+import Synchronization
+import Testing
+
+/// The kit's inbox over a supervisor that answers as a test says, with a messenger side that
+/// records what it was asked to show. A second `Inbox` on the same folder is the plugin restarted.
+@Suite struct InboxTests {
+    struct Note: InboxMessage {
+        var id: String
+        var lane: String
+        var text: String
+        static var remembered: Int { 64 }
+    }
+
+    /// The supervisor: each `chat.message` answered by `answer`, each one recorded in order.
+    final class Supervisor: ChatMessageReceiver {
+        let answer: @Sendable (ChatMessageParams) throws -> ChatMessageResult
+        let asked = Mutex<[String]>([])
+        let pairReply: Reply
+
+        init(pairReply: Reply = Reply(text: "paired"), answer: @escaping @Sendable (ChatMessageParams) throws -> ChatMessageResult) {
+            self.answer = answer
+            self.pairReply = pairReply
+        }
+
+        func chatMessage(_ params: ChatMessageParams, timeout: Duration) async throws -> ChatMessageResult {
+            asked.withLock { $0.append(params.text) }
+            return try answer(params)
+        }
+
+        func pair(_ chat: Chat, code: String) async -> Reply { pairReply }
+    }
+
+    /// The messenger's side: what it was asked to show, in order.
+    final class Shown: InboxAdapter {
+        let lines = Mutex<[String]>([])
+
+        func params(for message: Note) async -> ChatMessageParams? {
+            guard message.text != "drop" else { return nil }
+            return ChatMessageParams(
+                chat: Chat(messenger: "test", channel: message.lane, user: "u1", dm: true), messageID: message.id, text: message.text)
+        }
+
+        func failed(_ message: Note, reason: String) async { lines.withLock { $0.append("\(message.id) failed: \(reason)") } }
+
+        func answered(_ message: Note, _ result: ChatMessageResult) async {
+            lines.withLock { $0.append("\(message.id) \(result.status.rawValue)") }
+        }
+    }
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-" + UUID().uuidString).path
+    func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func inbox(_ supervisor: Supervisor, _ shown: Shown, cursor: Bool = false) -> Inbox<Shown> {
+        Inbox(
+            adapter: shown, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(cursor: cursor ? 0 : nil),
+            logger: Logger(label: "test"))
+    }
+
+    func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+
+    @Test func oneLanesMessagesReachTheSupervisorInOrderAndADuplicateNever() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let shown = Shown()
+        let inbox = inbox(supervisor, shown)
+        for index in 0..<20 { await inbox.take(Note(id: "m\(index)", lane: "c1", text: "t\(index)")) }
+        #expect(await inbox.take(Note(id: "m3", lane: "c1", text: "again")) == false)
+        try await until { shown.lines.withLock { $0.count } == 20 }
+        #expect(supervisor.asked.withLock { $0 } == (0..<20).map { "t\($0)" })
+        #expect(await inbox.relayed == 20)
+        #expect(await inbox.duplicates == 1)
+    }
+
+    @Test func aMessageTheSupervisorDidNotTakeIsHandedOverAgainAfterARestart() async throws {
+        defer { removeFolder() }
+        let gone = Supervisor { _ in throw RemoteError(code: .unavailable, message: "closed") }
+        let first = inbox(gone, Shown())
+        await first.take(Note(id: "m1", lane: "c1", text: "hello"))
+        #expect(await first.save())
+        try await until { gone.asked.withLock { $0.count } == 1 }
+
+        let back = Supervisor { _ in ChatMessageResult(status: .queued) }
+        let shown = Shown()
+        let second = inbox(back, shown)
+        await second.resumePending()
+        try await until { shown.lines.withLock { $0 } == ["m1 queued"] }
+        // Handed over: a third start has nothing left, and still knows the message.
+        let third = inbox(back, Shown())
+        await third.resumePending()
+        #expect(await third.take(Note(id: "m1", lane: "c1", text: "hello")) == false)
+        #expect(back.asked.withLock { $0 } == ["hello"])
+    }
+
+    @Test func aRefusalIsShownOnceAndTheMessageLeavesTheJournal() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in throw RemoteError(code: .notAuthorized, message: "no") }
+        let shown = Shown()
+        let inbox = inbox(supervisor, shown)
+        await inbox.take(Note(id: "m1", lane: "c1", text: "hello"))
+        await inbox.take(Note(id: "m2", lane: "c1", text: "drop"))
+        try await until { shown.lines.withLock { $0 } == ["m1 failed: Not authorized."] }
+        let restarted = Shown()
+        let again = self.inbox(Supervisor { _ in ChatMessageResult(status: .prompted) }, restarted)
+        await again.resumePending()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(restarted.lines.withLock { $0 }.isEmpty)
+    }
+
+    @Test func theSavedCursorOnlyMovesWhenTheJournalIsSaved() async throws {
+        defer { removeFolder() }
+        let inbox = inbox(Supervisor { _ in ChatMessageResult(status: .prompted) }, Shown(), cursor: true)
+        await inbox.advance(cursor: 7)
+        #expect(await inbox.cursor == 7)
+        #expect(await inbox.savedCursor == 0)
+        #expect(await inbox.save())
+        #expect(await inbox.savedCursor == 7)
+        await inbox.advance(cursor: 5)
+        #expect(await inbox.cursor == 7)
+        let restarted = self.inbox(Supervisor { _ in ChatMessageResult(status: .prompted) }, Shown(), cursor: true)
+        #expect(await restarted.savedCursor == 7)
+    }
+
+    @Test func refusalsAndPairingAnswersOutsidePrivateChatsAreThrottled() async throws {
+        defer { removeFolder() }
+        let inbox = inbox(Supervisor(pairReply: Reply(text: "only in a DM")) { _ in ChatMessageResult(status: .prompted) }, Shown())
+        #expect(await inbox.refuse("u9", in: "g1"))
+        #expect(await inbox.refuse("u9", in: "g1") == false)
+        #expect(await inbox.refuse("u9", in: "g1", always: true))
+        #expect(await inbox.refuse("u9", in: "g2"))
+        #expect(await inbox.refused == 4)
+        let answers = Mutex<[String]>([])
+        let chat = Chat(messenger: "test", channel: "g3", user: "u9", dm: false)
+        for _ in 0..<3 {
+            await inbox.pair(chat, code: "ABC", lane: "g3", throttledIn: "g3") { reply in answers.withLock { $0.append(reply.text) } }
+        }
+        await inbox.pair(chat, code: "ABC", lane: "d1", throttledIn: nil) { reply in answers.withLock { $0.append("dm: " + reply.text) } }
+        try await until { answers.withLock { $0.count } == 2 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(answers.withLock { $0 }.sorted() == ["dm: only in a DM", "only in a DM"])
+    }
+}
