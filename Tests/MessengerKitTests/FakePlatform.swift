@@ -9,6 +9,16 @@ struct FakeRoom: MessengerPlace {
 /// and gives an edited message a new id when asked to (as Slack does for a message it re-posts).
 actor FakePlatform: FinalWriter {
     struct Refused: Error {}
+    /// A refusal for good (the bot may not post here): the view stops until the final.
+    struct Forbidden: Error {}
+
+    /// Which run's message each live send was.
+    private(set) var slots: [LiveSlot] = []
+    /// Which part of its answer each final send was.
+    private(set) var parts: [FinalPart] = []
+    private var forbidden = false
+    /// Writes refused for good.
+    private(set) var refusals = 0
 
     private(set) var writes: [String] = []
     private var nextID = 100
@@ -24,10 +34,18 @@ actor FakePlatform: FinalWriter {
         waiting = []
     }
     func renumber() { renumberEdits = true }
+    /// Every write from now on is refused for good.
+    func forbid() { forbidden = true }
+
+    nonisolated func givesUp(after error: any Error) -> Bool { error is Forbidden }
     /// The platform takes `count` more writes, then refuses the rest (a plugin killed mid-answer).
     func fail(after count: Int) { failAfter = writes.count + count }
 
     private func pass(_ write: String) async throws {
+        if forbidden {
+            refusals += 1
+            throw Forbidden()
+        }
         if let failAfter, writes.count >= failAfter { throw Refused() }
         writes.append(write)
         if held { await withCheckedContinuation { waiting.append($0) } }
@@ -38,8 +56,9 @@ actor FakePlatform: FinalWriter {
         return nextID
     }
 
-    func sendLive(_ text: String, to place: FakeRoom) async throws -> Int {
+    func sendLive(_ text: String, to place: FakeRoom, slot: LiveSlot) async throws -> Int {
         try await pass("send \(place.key): \(text)")
+        slots.append(slot)
         return newID()
     }
 
@@ -48,8 +67,9 @@ actor FakePlatform: FinalWriter {
         return renumberEdits ? newID() : nil
     }
 
-    func sendFinal(_ chunk: String, to place: FakeRoom) async throws {
+    func sendFinal(_ chunk: String, to place: FakeRoom, part: FinalPart) async throws {
         try await pass("final \(place.key): \(chunk)")
+        parts.append(part)
         _ = newID()
     }
 

@@ -56,19 +56,31 @@ import Testing
         try await stream(live, platform, chunks: [], tail: "draft")
         struct FileFailed: Error {}
         await #expect(throws: FileFailed.self) {
-            try await answer.post("d1", runID: "r1", chunks: ["answer"], in: room) { throw FileFailed() }
+            try await answer.post("d1", runID: "r1", chunks: ["answer"], in: room) { _ in throw FileFailed() }
         }
         #expect(await platform.writes == ["send C1: draft", "edit 101: answer"])
 
         let again = FakePlatform()
         let (_, restarted) = plugin(again)
         var filed = false
-        try await restarted.post("d1", runID: "r1", chunks: ["answer"], in: room) { filed = true }
+        try await restarted.post("d1", runID: "r1", chunks: ["answer"], in: room) { _ in filed = true }
         #expect(filed)
         #expect(await again.writes.isEmpty, "the answer's part was done; nothing is posted again")
         let third = FakePlatform()
         let (thirdLive, _) = plugin(third)
         try await stream(thirdLive, third, chunks: [], tail: "new")
         #expect(await third.writes == ["send C1: new"], "after done, the run's live messages are forgotten")
+    }
+
+    @Test func eachChunkPostedAnewSaysWhichPartItIsAndTheOutcomeCountsThem() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let (live, answer) = plugin(platform)
+        try await stream(live, platform, chunks: ["one"], tail: "tw")
+        let outcome = try await answer.post("d1", runID: "r1", chunks: ["one", "two", "three"], in: room)
+        #expect(outcome == .init(reused: 2, posted: 1))
+        #expect(await platform.slots == [LiveSlot(run: "r1", index: 0), LiveSlot(run: "r1", index: 1)])
+        #expect(await platform.parts == [FinalPart(delivery: "d1", runID: "r1", index: 2, count: 3, firstPosted: true)])
+        #expect(await platform.parts.first?.isLast == true)
     }
 }

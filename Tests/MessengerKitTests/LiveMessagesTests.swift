@@ -108,4 +108,18 @@ import Testing
         }
         Issue.record("the condition never held")
     }
+
+    @Test func aViewThePlatformRefusesForGoodStopsTillTheFinal() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let live = liveMessages(platform)
+        await platform.forbid()
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
+        try await Task.sleep(for: .milliseconds(50))
+        for rev in 2...5 { await live.update(runID: "r1", place: Self.room, rev: rev, chunks: [], tail: "one \(rev)") }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await platform.writes.isEmpty)
+        #expect(await platform.refusals == 1, "one refused call, not one per view")
+        #expect(await live.finish("r1", in: Self.room).isEmpty)
+    }
 }

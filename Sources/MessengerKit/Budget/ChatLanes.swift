@@ -4,9 +4,9 @@ import PiRelaySDK
 /// chat's questions, finals and their closing keep their order in a lane of their own, its
 /// notices in another, beside other chats' lanes; notifications (live views, typing) wait behind
 /// no delivery. A question is then never held up by a notice waiting for the chat's send budget,
-/// and the queue still lets the most urgent write go first (Telegram's and Slack's clients have
+/// and the queue still lets the most urgent write go first (each in-tree messenger's client has
 /// one). Without such a queue a live view could overtake the question it shows being asked, so a
-/// messenger keeps one lane until it has one (Discord).
+/// messenger without one keeps a single lane.
 public enum ChatLanes {
     /// The lane of a delivery or notification (`Plugin.lane(of:params:)`).
     public static func lane(of method: String, params: JSONValue) -> String {

@@ -21,6 +21,8 @@ public actor LiveMessages<Writer: LiveWriter> {
         var place: Place
         var run: LiveRun<Writer.MessageID>
         var writer: Task<Void, Never>?
+        /// The platform refused the view for good (`LiveWriter.givesUp`): no writes till the final.
+        var refused = false
     }
 
     private let writer: Writer
@@ -48,6 +50,15 @@ public actor LiveMessages<Writer: LiveWriter> {
     }
 
     private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// Takes in what a messenger's own earlier state file said each run shows, before the first
+    /// `LiveMessages` on `store` starts: a plugin upgraded mid-answer then edits those messages.
+    /// Runs the kit's file already has are left as they are.
+    public static func adopt(_ runs: [(run: String, place: Place, messages: [Message])], in store: StateStore) async -> Bool {
+        var saved = store.load([String: [Message]].self, from: file) ?? [:]
+        for (run, place, messages) in runs where saved[key(run, place)] == nil { saved[key(run, place)] = messages }
+        return await store.save(saved, to: file)
+    }
 
     /// A run first seen by this process starts from what an earlier one showed of it.
     private func entry(_ key: String, place: Place) -> Entry {
@@ -78,7 +89,7 @@ public actor LiveMessages<Writer: LiveWriter> {
         await onView?(place)
         // Unstructured on purpose: the writer drains views at the platform's pace while newer
         // ones replace what it has not sent yet. A writer already at work takes this view too.
-        if entries[key]?.writer == nil { entries[key]?.writer = Task { await self.write(key) } }
+        if entries[key]?.writer == nil, entries[key]?.refused == false { entries[key]?.writer = Task { await self.write(key, run: run) } }
     }
 
     /// The run's final answer is here: no more live writes. Returns the messages the run shows,
@@ -102,7 +113,7 @@ public actor LiveMessages<Writer: LiveWriter> {
         await store.save(saved, to: Self.file)
     }
 
-    private func write(_ key: String) async {
+    private func write(_ key: String, run: String) async {
         var failed = false
         while let place = entries[key]?.place, entries[key]?.run.nextWrite() != nil {
             do {
@@ -114,7 +125,7 @@ public actor LiveMessages<Writer: LiveWriter> {
                 // await would overlap the views that arrive meanwhile.
                 switch next {
                 case .send(let index, let text):
-                    let id = try await writer.sendLive(text, to: entry.place)
+                    let id = try await writer.sendLive(text, to: entry.place, slot: LiveSlot(run: run, index: index))
                     entries[key]?.run.sent(index, id: id, text: text)
                 case .edit(let index, let id, let text):
                     entries[key]?.run.editing(index, to: text)
@@ -124,7 +135,12 @@ public actor LiveMessages<Writer: LiveWriter> {
                 }
                 await persist(key)
             } catch {
-                logger.warning("live view of \(key): \(error)")
+                if writer.givesUp(after: error) {
+                    logger.warning("live view of \(key): \(error); the final answer will be posted on its own")
+                    entries[key]?.refused = true
+                } else {
+                    logger.warning("live view of \(key): \(error)")
+                }
                 failed = true
                 break
             }
@@ -132,7 +148,7 @@ public actor LiveMessages<Writer: LiveWriter> {
         entries[key]?.writer = nil
         // A view that came in while the last write was going out, and after the loop looked.
         if !failed, entries[key]?.run.nextWrite() != nil {
-            entries[key]?.writer = Task { await self.write(key) }
+            entries[key]?.writer = Task { await self.write(key, run: run) }
         }
     }
 }

@@ -4,7 +4,8 @@ public protocol LiveWriter: Sendable {
     associatedtype MessageID: Codable & Sendable & Equatable
 
     /// Posts a new message of a live view, quietly where the platform can; returns its id.
-    func sendLive(_ text: String, to place: Place) async throws -> MessageID
+    /// `slot`: which run's message it is, for a platform that finds a repeated post by a key.
+    func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> MessageID
     /// Edits a live view's message; returns its id after the edit when the platform gave it a
     /// new one (a message it could not edit, posted again), else nil.
     func editLive(_ id: MessageID, in place: Place, to text: String) async throws -> MessageID?
@@ -13,9 +14,17 @@ public protocol LiveWriter: Sendable {
     /// the write that follows goes at once. Waiting before the write, not inside it, lets the
     /// newest view be the one written (a newer view replaces one still waiting).
     func liveTurn(in place: Place) async throws
+
+    /// Whether a failed live write means the run's view cannot be shown here at all (the bot may
+    /// not post in the channel): its writes then stop until the final answer, instead of trying
+    /// again with every view and piling up refused calls.
+    func givesUp(after error: any Error) -> Bool
 }
 
 extension LiveWriter {
     /// A platform whose client paces each call itself: nothing to wait for here.
     public func liveTurn(in place: Place) async throws {}
+
+    /// A platform whose refusals the client already keeps from repeating.
+    public func givesUp(after error: any Error) -> Bool { false }
 }

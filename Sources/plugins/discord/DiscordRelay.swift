@@ -12,7 +12,9 @@ public struct DiscordRelay: MessengerRelay {
         name: "discord", version: "0.1.0", roles: ["messenger"],
         limits: [
             "maxMessageLength": Poster.limit, "maxUploadBytes": 10_485_760,
-            "liveIntervalMs": Coalescer.defaultEditInterval.inMilliseconds,
+            // A channel takes about five edits in five seconds (discord-api.md §6): the supervisor
+            // sends live views no faster than this, and the send queue keeps the newest.
+            "liveIntervalMs": 800,
         ],
         summary: "relays pi sessions to Discord: DMs, channels and threads, slash commands, buttons, live output",
         commands: SlashCommand.all.map(\.menuEntry),
@@ -26,7 +28,7 @@ public struct DiscordRelay: MessengerRelay {
     let intake: Intake
     let interactions: Interactions
     let deliveries: Deliveries
-    let live: LiveStreams
+    let live: LiveMessages
     let typing: Typing
     let questions: Questions
     let registration: CommandRegistration
@@ -60,10 +62,12 @@ public struct DiscordRelay: MessengerRelay {
         interactions = Interactions(
             rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
             questions: questions, threads: threads, logger: logger)
-        live = LiveStreams(rest: rest, store: store, logger: logger)
         typing = Typing(rest: rest, logger: logger)
+        let writer = RunWriter(rest: rest, logger: logger)
+        await RunsFile.upgrade(store, logger: logger)
+        live = LiveMessages(writer: writer, store: store, logger: logger, onView: { [typing] in await typing.keep($0.channel) })
         deliveries = Deliveries(
-            rest: rest, live: live, typing: typing, questions: questions, listening: listening,
+            rest: rest, live: live, writer: writer, parts: DeliveryParts(store: store), typing: typing, questions: questions, listening: listening,
             maxUploadBytes: Self.manifest.limits["maxUploadBytes"] ?? 10_485_760, logger: logger)
         registration = CommandRegistration(rest: rest, store: store, guilds: config.guilds, logger: logger)
         if let saved = store.load(ResumeState.self, from: ResumeState.file) {
@@ -115,6 +119,12 @@ public struct DiscordRelay: MessengerRelay {
         Task { await registration.register(application: application) }
     }
 
+    /// By channel and urgency (the kit's `ChatLanes`): each post and edit then waits in the
+    /// channel's send queue, where a question goes before the live views that came before it.
+    public func lane(of method: String, params: JSONValue) -> String {
+        ChatLanes.lane(of: method, params: params)
+    }
+
     public func post(delivery: String, _ params: ChatPostParams) async throws {
         try await deliveries.post(delivery: delivery, params)
     }
@@ -141,10 +151,7 @@ public struct DiscordRelay: MessengerRelay {
             return
         }
         await listening.bound(target)
-        // Revisions count from 1; a view without one (0) is taken as the newest.
-        let shown = await live.update(
-            runID: update.runID, target: target, revision: update.rev > 0 ? update.rev : nil, chunks: update.chunks, tail: update.tail)
-        if shown { await typing.keep(target.postChannel) }
+        await live.update(runID: update.runID, place: Place(channel: target.postChannel), rev: update.rev, chunks: update.chunks, tail: update.tail)
     }
 
     public func showTyping(_ target: Target) async {

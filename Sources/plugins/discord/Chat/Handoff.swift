@@ -35,7 +35,8 @@ struct Handoff: InboxAdapter {
         guard let reply = result.reply else { return }
         do {
             if !reply.isEmpty {
-                try await poster.post(reply, channel: channel, replyTo: message.id, nonceBase: "reply:" + message.id)
+                try await poster.post(
+                    reply, channel: channel, replyTo: message.id, nonceBase: "reply:" + message.id, pace: reply.ephemeral ? .notice : .answer)
             }
         } catch {
             logger.warning("answering message \(message.id): \(error)")

@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 extension DiscordREST {
@@ -13,19 +14,35 @@ extension DiscordREST {
     /// Posts a message and returns its id. With a nonce the create is idempotent: Discord answers
     /// a repeat (same channel, same nonce, within minutes) with the original message.
     @discardableResult
-    func createMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile] = []) async throws -> String {
-        try await postMessage(channel: channel, body: body, nonce: nonce, files: files).id
+    func createMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile] = [], pace: SendPace = .notice) async throws -> String {
+        try await postMessage(channel: channel, body: body, nonce: nonce, files: files, pace: pace).id
     }
 
     /// Posts a message and returns its id and the content Discord holds for it. A repeated nonce
     /// gets the original message back, which may show an older text than `body`: that is how a
     /// plugin restarted after a crash finds a message it posted but never recorded (and then
     /// edits it, instead of posting a second one).
-    func createMessageOrFindRepeat(channel: String, body: JSONValue, nonce: String) async throws -> (id: String, content: String) {
-        try await postMessage(channel: channel, body: body, nonce: nonce, files: [])
+    func createMessageOrFindRepeat(channel: String, body: JSONValue, nonce: String, pace: SendPace) async throws -> (id: String, content: String) {
+        try await postMessage(channel: channel, body: body, nonce: nonce, files: [], pace: pace)
     }
 
-    private func postMessage(channel: String, body: JSONValue, nonce: String?, files: [UploadFile]) async throws -> (id: String, content: String) {
+    /// Posts wait in the channel's send queue (a post replaces nothing, so it always goes).
+    private func postMessage(
+        channel: String, body: JSONValue, nonce: String?, files: [UploadFile], pace: SendPace
+    ) async throws -> (
+        id: String, content: String
+    ) {
+        let posted = try await paced(ChannelWrites.key("post", channel: channel), pace) {
+            try await postMessageNow(channel: channel, body: body, nonce: nonce, files: files)
+        }
+        guard let posted else {
+            throw DiscordAPIError(
+                endpoint: "POST /channels/{channel_id}/messages", status: 0, code: nil, message: "a post was replaced while it waited")
+        }
+        return posted
+    }
+
+    private func postMessageNow(channel: String, body: JSONValue, nonce: String?, files: [UploadFile]) async throws -> (id: String, content: String) {
         var body = body
         if let nonce {
             body["nonce"] = .string(nonce)
@@ -41,8 +58,12 @@ extension DiscordREST {
         return (id, message?["content"]?.stringValue ?? "")
     }
 
-    func editMessage(channel: String, message: String, body: JSONValue) async throws {
-        try await send(.editMessage(channel: channel, message: message), json: body)
+    /// An edit waits in the channel's send queue; a newer edit of the same message (`pace`
+    /// naming it in `replaces`) takes the place of one still waiting, which is then not sent.
+    func editMessage(channel: String, message: String, body: JSONValue, pace: SendPace = .notice) async throws {
+        _ = try await paced(ChannelWrites.key("edit", channel: channel), pace) {
+            try await send(.editMessage(channel: channel, message: message), json: body)
+        }
     }
 
     func deleteMessage(channel: String, message: String) async throws {

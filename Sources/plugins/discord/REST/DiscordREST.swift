@@ -26,6 +26,11 @@ final class DiscordREST: Sendable {
     /// written there.
     private let holdsPath: String?
     private let savedHolds = Mutex<(hold: RateLimitHold, at: ContinuousClock.Instant?)>((RateLimitHold(), nil))
+    /// A channel's message posts and edits in order of urgency: questions and finals before live
+    /// views, live views before notices, and a newer live edit of a message in place of one still
+    /// waiting.
+    let queue: SendQueue
+    private let writes = ChannelWrites()
 
     init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -34,6 +39,7 @@ final class DiscordREST: Sendable {
         self.loop = loop
         self.logger = logger
         self.holdsPath = holdsPath
+        queue = SendQueue(allowance: writes)
         if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
             let hold = try? JSONDecoder().decode(RateLimitHold.self, from: data)
         {
@@ -153,6 +159,17 @@ final class DiscordREST: Sendable {
                 saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
+    }
+
+    /// Runs `write` when the channel's send queue gives it its turn, as `pace` says; nil, unsent,
+    /// when a newer edit of the same message took its place.
+    func paced<T: Sendable>(_ key: String, _ pace: SendPace, _ write: () async throws -> T) async throws -> T? {
+        guard try await queue.turn(chat: key, priority: pace.priority, replaces: pace.replaces) else { return nil }
+        let result: Result<T, any Error>
+        do { result = .success(try await write()) } catch { result = .failure(error) }
+        writes.done(chat: key)
+        await queue.refresh(chat: key)
+        return try result.get()
     }
 
     /// Waits until the rate limiter lets `endpoint` go out.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -12,7 +13,9 @@ import Glibc
 /// would come back after every restart; a transient failure throws and the delivery stays queued.
 struct Deliveries: Sendable {
     let rest: DiscordREST
-    let live: LiveStreams
+    let live: LiveMessages
+    let writer: RunWriter
+    let parts: DeliveryParts
     let typing: Typing
     let questions: Questions
     let listening: Listening
@@ -53,7 +56,7 @@ struct Deliveries: Sendable {
             if let record = await questions.record(key), let message = record.messageID {
                 try await rest.editMessage(
                     channel: record.channel, message: message,
-                    body: QuestionLayout.closed(title: record.title, outcome: outcome))
+                    body: QuestionLayout.closed(title: record.title, outcome: outcome), pace: .answer)
             } else if let target = params.target.discord {
                 try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
             }
@@ -74,6 +77,9 @@ struct Deliveries: Sendable {
         }
     }
 
+    /// The answer (the kit's `FinalAnswer`): the run's live messages become its chunks. The user
+    /// to ping is named in the first chunk posted, or in a line after; files ride with the last
+    /// chunk when it is posted, else follow it.
     private func final(delivery: String, target: Target, _ params: ChatPostParams) async throws {
         let channel = target.postChannel
         await typing.stop(channel)
@@ -81,85 +87,22 @@ struct Deliveries: Sendable {
         if chunks.isEmpty, let text = params.text { chunks = TextFit.split(text, limit: Poster.limit) }
         chunks = chunks.map { TextFit.clamp($0, to: Poster.limit) }.filter { !$0.trimmed().isEmpty }
         let files = uploads(params.files)
-        let runID = params.runID
-        var shown: [Coalescer.Slot] = []
-        var liveChannel = channel
-        if let runID, let live = await live.finish(runID, channel: channel) {
-            shown = live.slots
-            liveChannel = live.channel
-        }
-        var mention = params.mentionUser
-        var ids: [String] = []
-        var fingerprints: [String] = []
-        var filesSent = files.isEmpty
-        for (index, chunk) in chunks.enumerated() {
-            let fingerprint = Coalescer.fingerprint(chunk)
-            if index < shown.count {
-                if shown[index].fingerprint != fingerprint {
-                    try await rest.editMessage(
-                        channel: liveChannel, message: shown[index].messageID,
-                        body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
-                }
-                ids.append(shown[index].messageID)
-            } else {
-                var text = chunk
-                var pinged: String?
-                if let user = mention, TextFit.length(chunk) + 25 <= Poster.limit {
-                    text = "<@\(user)> " + chunk
-                    pinged = user
-                    mention = nil
-                }
-                let last = index == chunks.count - 1
-                let batch = last && !filesSent ? Self.batches(files).first ?? [] : []
-                let id: String
-                if let runID, batch.isEmpty {
-                    // Posted under the live view's nonce: if the live view put up this message
-                    // just before a crash kept it from being recorded, Discord hands it back and
-                    // it is edited into the chunk instead of being left beside a second one.
-                    let posted = try await rest.createMessageOrFindRepeat(
-                        channel: channel, body: Poster.body(text, mention: pinged),
-                        nonce: LiveStreams.nonce(LiveStreams.key(runID, channel: channel), index: index))
-                    id = posted.id
-                    if posted.content != TextFit.clamp(text, to: Poster.limit) {
-                        try await rest.editMessage(
-                            channel: channel, message: id,
-                            body: ["content": .string(chunk), "allowed_mentions": Poster.allowedMentions(nil)])
-                        // An edit pings nobody: the mention is still to be made.
-                        if pinged != nil { mention = pinged }
-                    }
-                } else {
-                    id = try await rest.createMessage(
-                        channel: channel, body: Poster.body(text, mention: pinged),
-                        nonce: Nonce.make(delivery, index: index), files: batch)
-                }
-                if !batch.isEmpty { filesSent = true; try await upload(Array(files.dropFirst(batch.count)), channel: channel, delivery: delivery) }
-                ids.append(id)
+        let mention = params.mentionUser
+        let answer = FinalAnswer(writer: writer.answering(mention: mention, files: files), live: live, parts: parts)
+        let outcome = try await answer.post(delivery, runID: params.runID, chunks: chunks, in: Place(channel: channel)) { outcome in
+            // The last chunk is posted anew exactly when any is: then the first batch went with it.
+            let attached = outcome.posted > 0 ? Self.batches(files).first?.count ?? 0 : 0
+            try await upload(Array(files.dropFirst(attached)), channel: channel, delivery: delivery)
+            if let user = mention, !(outcome.posted > 0 && RunWriter.mentionFits(chunks[outcome.reused])) {
+                try await rest.createMessage(
+                    channel: channel, body: Poster.body("<@\(user)> ⬆ done", mention: user), nonce: Nonce.make(delivery, part: "m"), pace: .answer)
             }
-            fingerprints.append(fingerprint)
-        }
-        // The live view ran longer than the final: its extra messages would repeat or confuse.
-        for extra in shown.dropFirst(chunks.count) {
-            do {
-                try await rest.deleteMessage(channel: liveChannel, message: extra.messageID)
-            } catch let error as DiscordAPIError where error.isPermanent {
-                logger.debug("deleting a surplus live message: \(error)")
-            }
-        }
-        if !filesSent { try await upload(files, channel: channel, delivery: delivery) }
-        if let user = mention {
-            try await rest.createMessage(
-                channel: channel, body: Poster.body("<@\(user)> ⬆ done", mention: user),
-                nonce: Nonce.make(delivery, part: "m"))
-        }
-        if let runID {
-            await live.markFinished(runID, channel: channel, messageIDs: ids, fingerprints: fingerprints)
         }
         for file in files { unlink(file.path) }
-        let reused = min(shown.count, chunks.count)
         logger.info(
             """
-            final\(runID.map { " of run \($0)" } ?? "") in \(channel): \(chunks.count) chunk(s) (\(reused) from the live view, \
-            \(chunks.count - reused) posted), \(files.count) file(s)
+            final\(params.runID.map { " of run \($0)" } ?? "") in \(channel): \(chunks.count) chunk(s) (\(outcome.reused) from the live view, \
+            \(outcome.posted) posted), \(files.count) file(s)
             """)
     }
 
@@ -175,7 +118,7 @@ struct Deliveries: Sendable {
             sessionID: question.sessionID, questionID: question.id, method: question.method, title: question.title,
             options: question.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
         await questions.save(record, key: key)
-        record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0))
+        record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0), pace: .answer)
         await questions.save(record, key: key)
         logger.info("question \(question.id) (\(question.method), \(question.options.count) option(s)) posted in \(channel)")
     }
@@ -183,7 +126,8 @@ struct Deliveries: Sendable {
     /// Files after the text, in messages of at most 10 files and 24 MiB.
     private func upload(_ files: [UploadFile], channel: String, delivery: String) async throws {
         for (batchIndex, batch) in Self.batches(files).enumerated() {
-            try await rest.createMessage(channel: channel, body: Poster.body(""), nonce: Nonce.make(delivery, part: "f\(batchIndex)"), files: batch)
+            try await rest.createMessage(
+                channel: channel, body: Poster.body(""), nonce: Nonce.make(delivery, part: "f\(batchIndex)"), files: batch, pace: .answer)
         }
     }
 

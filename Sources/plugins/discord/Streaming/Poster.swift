@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Posts text and Replies as Discord messages: split to 2000 characters, buttons on the last
@@ -8,9 +9,12 @@ struct Poster: Sendable {
 
     let rest: DiscordREST
 
-    /// Posts `reply` in `channel` and returns the message ids. `nonceBase` makes it idempotent.
+    /// Posts `reply` in `channel` and returns the message ids. `nonceBase` makes it idempotent;
+    /// `pace` is its place in the channel's send queue.
     @discardableResult
-    func post(_ reply: Reply, channel: String, replyTo: String? = nil, nonceBase: String?, mention: String? = nil) async throws -> [String] {
+    func post(
+        _ reply: Reply, channel: String, replyTo: String? = nil, nonceBase: String?, mention: String? = nil, pace: SendPace = .notice
+    ) async throws -> [String] {
         let components = ComponentLayout.components(reply.actions.map { $0.map(ButtonSpec.init) }, menuPrefix: Self.actionMenuPrefix)
         var text = reply.text
         if let mention { text = "<@\(mention)> " + text }
@@ -25,7 +29,7 @@ struct Poster: Sendable {
             let body = Self.body(
                 part, components: last ? components : [], replyTo: index == 0 ? replyTo : nil,
                 mention: index == 0 ? mention : nil)
-            ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: index) }))
+            ids.append(try await rest.createMessage(channel: channel, body: body, nonce: nonceBase.map { Nonce.make($0, index: index) }, pace: pace))
         }
         return ids
     }

@@ -77,7 +77,7 @@ struct Deliveries: Sendable {
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }.flatMap { SlackText.split($0) }
         if chunks.isEmpty { chunks = SlackText.chunks(params.text ?? "(no text)") }
-        try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place) {
+        try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place) { _ in
             try await upload(params.files, delivery: delivery, to: place)
         }
         await progress.finished(in: place, ok: true)

@@ -4,7 +4,7 @@ import MessengerKit
 /// view's edit takes the place of one still waiting; final answers go first. An edit may come
 /// back with a new `ts`: a message Slack would not update is posted again.
 extension Poster: FinalWriter {
-    func sendLive(_ text: String, to place: Place) async throws -> String {
+    func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> String {
         try await send(text, to: place, priority: .live)
     }
 
@@ -12,7 +12,7 @@ extension Poster: FinalWriter {
         try await edit(ts, in: place, to: text, priority: .live)
     }
 
-    func sendFinal(_ chunk: String, to place: Place) async throws {
+    func sendFinal(_ chunk: String, to place: Place, part: FinalPart) async throws {
         _ = try await send(chunk, to: place, priority: .answer)
     }
 

@@ -42,35 +42,13 @@ final class BotAPI: Sendable {
 
     var stats: APICounters { counters.withLock { $0 } }
 
-    /// How a write to a chat waits for the chat's budget: its urgency, the message it edits (a
-    /// newer edit of it replaces this one while both wait), and whether its place was already
-    /// taken (`LiveWriter.liveTurn`).
-    struct Pace: Sendable {
-        var priority: SendPriority = .notice
-        var replaces: String?
-        var prepaid = false
-
-        static let notice = Pace()
-        static let answer = Pace(priority: .answer)
-        /// A live view's write, whose place `LiveWriter.liveTurn` took just before.
-        static let live = Pace(priority: .live, prepaid: true)
-
-        /// The same write made again (plain text after unparsable HTML, a new chat id): it waits
-        /// for a place of its own.
-        var again: Pace {
-            var copy = self
-            copy.prepaid = false
-            return copy
-        }
-    }
-
     /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a call
     /// goes to: it waits out a 429 hold on that chat, and a write (`counts`) also waits in the
     /// send queue for its place in the chat's budget, as `pace` says. Reads (getUpdates,
     /// getFile) pass nil. An edit a newer one replaced while it waited returns null, unsent.
     @discardableResult
     func call(
-        _ method: String, _ params: JSONValue = [:], chat: String? = nil, counts: Bool = true, pace: Pace = .notice,
+        _ method: String, _ params: JSONValue = [:], chat: String? = nil, counts: Bool = true, pace: SendPace = .notice,
         timeout: Duration = .seconds(30)
     ) async throws -> JSONValue {
         try await perform(method, body: .json(params.serializedBytes()), chat: chat, counts: counts, pace: pace, timeout: timeout)
@@ -80,7 +58,7 @@ final class BotAPI: Sendable {
     /// from `path` as the part `part`.
     @discardableResult
     func upload(
-        _ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String, pace: Pace = .notice
+        _ method: String, fields: [String: String], part: String, path: String, filename: String, chat: String, pace: SendPace = .notice
     ) async throws -> JSONValue {
         var parts = fields.sorted { $0.key < $1.key }.map { HTTPFormPart(name: $0.key, content: .bytes(Array($0.value.utf8))) }
         parts.append(HTTPFormPart(name: part, content: .file(path: path), filename: filename, contentType: "application/octet-stream"))
@@ -104,7 +82,7 @@ final class BotAPI: Sendable {
         }
     }
 
-    private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: Pace, timeout: Duration) async throws -> JSONValue {
+    private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: SendPace, timeout: Duration) async throws -> JSONValue {
         let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
         // Telegram's 429s are per chat: a few holds, then the call fails.
         return try await APIAttempts.run(rateLimitedTries: 6) { attempt in

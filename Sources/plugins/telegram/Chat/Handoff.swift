@@ -40,7 +40,7 @@ struct Handoff: InboxAdapter {
     func show(_ reply: Reply, in place: Place, from chat: Chat) async {
         if !reply.text.isEmpty || !reply.actions.isEmpty {
             let buttons = await keyboard.buttons(reply.actions)
-            let pace: BotAPI.Pace = reply.ephemeral ? .notice : .answer
+            let pace: SendPace = reply.ephemeral ? .notice : .answer
             for (index, chunk) in TelegramText.htmlChunks(reply.text.isEmpty ? "…" : reply.text).enumerated() {
                 do { try await poster.send(chunk, to: place, keyboard: index == 0 ? buttons : nil, pace: pace) } catch {
                     logger.warning("answering in \(place.key): \(error)")

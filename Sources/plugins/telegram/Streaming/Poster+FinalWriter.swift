@@ -8,16 +8,16 @@ extension Poster: FinalWriter {
         _ = try await api.queue.turn(chat: await migrations.current(place.chatID), priority: .live)
     }
 
-    func sendLive(_ text: String, to place: Place) async throws -> Int {
-        try await send(text, to: place, quiet: true, pace: .live)
+    func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> Int {
+        try await send(text, to: place, quiet: true, pace: .live.taken)
     }
 
     func editLive(_ id: Int, in place: Place, to text: String) async throws -> Int? {
-        try await edit(id, in: place, to: text, pace: .live)
+        try await edit(id, in: place, to: text, pace: .live.taken)
         return nil
     }
 
-    func sendFinal(_ chunk: String, to place: Place) async throws {
+    func sendFinal(_ chunk: String, to place: Place, part: FinalPart) async throws {
         try await send(chunk, to: place, pace: .answer)
     }
 

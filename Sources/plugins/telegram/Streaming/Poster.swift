@@ -14,7 +14,7 @@ struct Poster: Sendable {
     /// Sends one message; returns its id. `keyboard` is an `inline_keyboard` (rows of buttons);
     /// `pace`: how it waits for the chat's budget (a notice unless said otherwise).
     @discardableResult
-    func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false, pace: BotAPI.Pace = .notice) async throws -> Int {
+    func send(_ html: String, to asked: Place, keyboard: JSONValue? = nil, quiet: Bool = false, pace: SendPace = .notice) async throws -> Int {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -28,7 +28,7 @@ struct Poster: Sendable {
         }
     }
 
-    private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool, pace: BotAPI.Pace) async throws -> Int {
+    private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool, pace: SendPace) async throws -> Int {
         var params = place.params(["text": .string(html), "parse_mode": "HTML", "link_preview_options": ["is_disabled": true]])
         if let keyboard { params["reply_markup"] = ["inline_keyboard": keyboard] }
         if quiet { params["disable_notification"] = true }
@@ -46,7 +46,7 @@ struct Poster: Sendable {
 
     /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does. A
     /// newer edit of the same message replaces this one while both wait for the chat's budget.
-    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, pace wanted: BotAPI.Pace = .notice) async throws {
+    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, pace wanted: SendPace = .notice) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -71,14 +71,14 @@ struct Poster: Sendable {
     }
 
     /// Deletes one of the bot's messages.
-    func delete(_ messageID: Int, in asked: Place, pace: BotAPI.Pace = .notice) async throws {
+    func delete(_ messageID: Int, in asked: Place, pace: SendPace = .notice) async throws {
         let chatID = await migrations.current(asked.chatID)
         try await api.call("deleteMessage", ["chat_id": .string(chatID), "message_id": JSONValue(messageID)], chat: chatID, pace: pace)
     }
 
     /// Uploads a file: an image that fits as a photo (shown inline), anything else, or an image
     /// Telegram will not take as a photo, as a document (the bytes kept as they are).
-    func upload(path: String, filename: String, caption: String?, to asked: Place, pace: BotAPI.Pace = .notice) async throws {
+    func upload(path: String, filename: String, caption: String?, to asked: Place, pace: SendPace = .notice) async throws {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
