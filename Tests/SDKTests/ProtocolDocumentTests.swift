@@ -37,6 +37,7 @@ import Testing
         "AllowlistParams": { try AllowlistParams(json: $0).json },
         "MessengerIdentityParams": { try MessengerIdentityParams(json: $0).json },
         "MessengerIdentity": { try MessengerIdentity(json: $0).json },
+        "PromptOutcome": { try PromptOutcome(json: $0).json },
     ]
 
     static func examples() throws -> [Example] {
@@ -119,5 +120,13 @@ extension ProtocolDocumentTests {
         }
         #expect(Set(ControlMethod.allCases.map(\.rawValue)).count == ControlMethod.allCases.count)
         #expect(ControlMethod.piCommands.isSubset(of: ControlMethod.sessionMethods))
+    }
+
+    /// Each prompt control method is one `PromptKind`, and back.
+    @Test func thePromptMethodsAreThePromptKinds() {
+        #expect(PromptKind.allCases.map(\.method) == [.send, .steer, .followUp])
+        for kind in PromptKind.allCases { #expect(PromptKind(kind.method) == kind) }
+        #expect(PromptKind(.abort) == nil)
+        #expect(throws: RemoteError.self) { try PromptOutcome(json: ["status": "sent", "session": "s1"]) }
     }
 }

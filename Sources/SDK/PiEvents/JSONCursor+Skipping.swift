@@ -160,3 +160,16 @@ extension JSONCursor {
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
 }
+
+extension JSONCursor {
+    /// Consumes `{` and returns true; a value of another kind (a newer pi's shape, a null) is
+    /// skipped whole and false returned. Pair with `nextKey(_:)`.
+    mutating func openObjectOrSkip() throws(JSONParseError) -> Bool {
+        guard peek == ASCII.openBrace else {
+            try skipValue()
+            return false
+        }
+        try openObject()
+        return true
+    }
+}

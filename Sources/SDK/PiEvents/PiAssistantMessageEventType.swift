@@ -1,5 +1,5 @@
 /// `assistantMessageEvent.type` inside `message_update`.
-package enum PiAssistantMessageEventType: Sendable, Hashable {
+package enum PiAssistantMessageEventType: PiWireName {
     case textStart
     case textDelta
     case textEnd
@@ -16,21 +16,16 @@ package enum PiAssistantMessageEventType: Sendable, Hashable {
     case error
     case other(String)
 
-    static let known: [PiAssistantMessageEventType] = [
+    package static let known: [PiAssistantMessageEventType] = [
         .textStart, .textDelta, .textEnd, .thinkingStart, .thinkingDelta, .thinkingEnd,
         .toolcallStart, .toolcallDelta, .toolcallEnd, .start, .done, .error,
     ]
 
-    package init(wireName: String) {
-        self = Self.known.first { $0.wireName == wireName } ?? .other(wireName)
+    package var otherName: String? {
+        if case .other(let name) = self { name } else { nil }
     }
 
-    package var wireName: String {
-        if case .other(let name) = self { return name }
-        return staticWireName!.description
-    }
-
-    var staticWireName: StaticString? {
+    package var staticWireName: StaticString? {
         switch self {
         case .textStart: "text_start"
         case .textDelta: "text_delta"

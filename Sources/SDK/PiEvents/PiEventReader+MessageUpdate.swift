@@ -17,11 +17,7 @@ extension PiEventReader {
 
     func readAssistantMessageEvent(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiAssistantMessageEvent {
         var event = PiAssistantMessageEvent()
-        guard cursor.peek == ASCII.openBrace else {
-            try cursor.skipValue()
-            return event
-        }
-        try cursor.openObject()
+        guard try cursor.openObjectOrSkip() else { return event }
         var first = true
         while let key = try cursor.nextKey(&first) {
             if key.matches("type") {
@@ -42,12 +38,8 @@ extension PiEventReader {
     }
 
     func readToolCall(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiToolCall? {
-        guard cursor.peek == ASCII.openBrace else {
-            try cursor.skipValue()
-            return nil
-        }
+        guard try cursor.openObjectOrSkip() else { return nil }
         var call = PiToolCall()
-        try cursor.openObject()
         var first = true
         while let key = try cursor.nextKey(&first) {
             if key.matches("id") {

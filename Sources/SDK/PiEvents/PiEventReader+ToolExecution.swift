@@ -28,11 +28,7 @@ extension PiEventReader {
     /// `{"content":[…], "details":{…}}`: text blocks and `details.diff` up to their caps, and
     /// `details.exitCode`. Bash output and file contents past the caps are skipped, not decoded.
     func readToolResult(_ cursor: inout JSONCursor, into execution: inout PiToolExecution) throws(JSONParseError) {
-        guard cursor.peek == ASCII.openBrace else {
-            try cursor.skipValue()
-            return
-        }
-        try cursor.openObject()
+        guard try cursor.openObjectOrSkip() else { return }
         var first = true
         while let key = try cursor.nextKey(&first) {
             if key.matches("content") {
@@ -51,11 +47,7 @@ extension PiEventReader {
     }
 
     func readToolDetails(_ cursor: inout JSONCursor, into execution: inout PiToolExecution) throws(JSONParseError) {
-        guard cursor.peek == ASCII.openBrace else {
-            try cursor.skipValue()
-            return
-        }
-        try cursor.openObject()
+        guard try cursor.openObjectOrSkip() else { return }
         var first = true
         while let key = try cursor.nextKey(&first) {
             if key.matches("diff") {

@@ -1,5 +1,5 @@
 /// The `type` of a line on pi's stdout (spec §3): responses, extension UI requests and events.
-package enum PiEventType: Sendable, Hashable {
+package enum PiEventType: PiWireName {
     case response
     case extensionUIRequest
     case agentStart
@@ -20,23 +20,17 @@ package enum PiEventType: Sendable, Hashable {
     /// A type this reader does not know (a newer pi); the event carries no payload.
     case other(String)
 
-    static let known: [PiEventType] = [
+    package static let known: [PiEventType] = [
         .response, .extensionUIRequest, .agentStart, .agentEnd, .turnStart, .turnEnd, .messageStart,
         .messageUpdate, .messageEnd, .toolExecutionStart, .toolExecutionUpdate, .toolExecutionEnd,
         .autoCompactionStart, .autoCompactionEnd, .autoRetryStart, .autoRetryEnd, .extensionError,
     ]
 
-    package init(wireName: String) {
-        self = Self.known.first { $0.wireName == wireName } ?? .other(wireName)
+    package var otherName: String? {
+        if case .other(let name) = self { name } else { nil }
     }
 
-    /// The name as pi writes it.
-    package var wireName: String {
-        if case .other(let name) = self { return name }
-        return staticWireName!.description
-    }
-
-    var staticWireName: StaticString? {
+    package var staticWireName: StaticString? {
         switch self {
         case .response: "response"
         case .extensionUIRequest: "extension_ui_request"

@@ -53,7 +53,7 @@ actor PluginClient {
 
     /// Sends the welcome, all folders in `stateDir`.
     func welcome(plugin: String, config: JSONValue, stateDir: String, checkOnly: Bool) {
-        link?.send(.welcome(Welcome(plugin: plugin, config: config, stateDir: stateDir, spoolDir: stateDir, home: stateDir, checkOnly: checkOnly)))
+        link?.send(.welcome(.alone(plugin: plugin, config: config, folder: stateDir, checkOnly: checkOnly)))
     }
 
     /// What a plugin says of itself: its hello, and then it is told to stop, never welcomed. For
@@ -125,11 +125,7 @@ actor PluginClient {
             guard case .message(let message) = event else { return }
             switch message {
             case .response(let id, let result):
-                guard let entry = pending.remove(id) else { return }
-                switch result {
-                case .success(let value): entry.continuation.resume(returning: value)
-                case .failure(let error): entry.continuation.resume(throwing: error)
-                }
+                pending.remove(id)?.continuation.resume(with: result.mapError { $0 })
             case .ping(let id):
                 link?.send(.pong(id: id))
             default: break

@@ -258,11 +258,7 @@ actor PluginSlot {
     private func receive(_ message: WireMessage, instance: Int, group: inout TaskGroup<Void>, sink: AsyncStream<SlotEvent>.Continuation) {
         switch message {
         case .response(let id, let result):
-            guard let entry = pending.remove(id) else { return }
-            switch result {
-            case .success(let value): entry.continuation.resume(returning: value)
-            case .failure(let error): entry.continuation.resume(throwing: error)
-            }
+            pending.remove(id)?.continuation.resume(with: result.mapError { $0 })
         case .ack(let id):
             outbox.ack(id)
         case .pong:

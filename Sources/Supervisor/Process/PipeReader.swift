@@ -234,15 +234,24 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         lock.lock()
         jobs.append(job)
-        // On the poller thread the loop runs it before it next blocks: no wake needed.
+        let wake = claimWake()
+        lock.unlock()
+        if wake { signalWake() }
+    }
+
+    /// Whether the loop must be woken for what was just queued; called with `lock` held. On the
+    /// poller thread the loop sees it before it next blocks, and one wake-up pending is enough.
+    private func claimWake() -> Bool {
         let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         let wake = !onPoller && !wakePending
         if wake { wakePending = true }
-        lock.unlock()
-        if wake {
-            var one: UInt8 = 1
-            _ = write(wakeWrite, &one, 1)
-        }
+        return wake
+    }
+
+    /// Wakes the loop out of `epoll_wait`; called without `lock`.
+    private func signalWake() {
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)
     }
 
     /// Suspends until `deadline`, woken by this thread's own loop (its `epoll_wait` timeout).
@@ -253,14 +262,9 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
             lock.lock()
             let index = timers.firstIndex { $0.at > deadline } ?? timers.count
             timers.insert((deadline, continuation), at: index)
-            let onPoller = pollerThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-            let wake = !onPoller && !wakePending
-            if wake { wakePending = true }
+            let wake = claimWake()
             lock.unlock()
-            if wake {
-                var one: UInt8 = 1
-                _ = write(wakeWrite, &one, 1)
-            }
+            if wake { signalWake() }
         }
     }
 

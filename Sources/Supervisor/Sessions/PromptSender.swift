@@ -20,15 +20,16 @@ struct PromptSender: Sendable {
     /// Sends a prompt, steer or follow-up. A prompt always carries `streamingBehavior`, so a busy
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
     func prompt(
-        _ session: PiSession, kind: String, text: String, images: [JSONValue], origin: String,
+        _ session: PiSession, kind: PromptKind, text: String, images: [JSONValue], origin: String,
         echo: String? = nil, arrival: Arrival? = nil
-    ) async throws -> JSONValue {
+    ) async throws -> PromptOutcome {
         try await session.ensureRunning()
         let command: PiCommand
+        let busy = PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp
         switch kind {
-        case "steer": command = .steer(message: text, images: images)
-        case "follow-up": command = .followUp(message: text, images: images)
-        default: command = .prompt(message: text, images: images, streamingBehavior: PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp)
+        case .steer: command = .steer(message: text, images: images)
+        case .followUp: command = .followUp(message: text, images: images)
+        case .send: command = .prompt(message: text, images: images, streamingBehavior: busy)
         }
         let wasBusy = await session.state == .busy
         if wasBusy, queueMax > 0 {
@@ -38,7 +39,7 @@ struct PromptSender: Sendable {
             if waiting >= queueMax { throw QueueFull(session: await session.name, waiting: waiting) }
         }
         // A gate asks the chat whose prompt is running; a follow-up queued behind it waits its turn.
-        if !wasBusy || kind == "steer" { await session.notePromptOrigin(origin) }
+        if !wasBusy || kind == .steer { await session.notePromptOrigin(origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
         // A terminal session's extension turns a steer into a follow-up while an approval waits
@@ -57,15 +58,16 @@ struct PromptSender: Sendable {
             metrics.promptIn(messenger: arrival.messenger)
             metrics.hop(.messengerToPi, handedAt - arrival.at)
         }
-        await session.noteActivity((kind == "steer" ? "↪ " : "▶ ") + (echo ?? text))
+        await session.noteActivity((kind == .steer ? "↪ " : "▶ ") + (echo ?? text))
         await observer.session(session.id, did: .promptEcho(text: echo ?? text, origin: origin))
-        let status =
-            asFollowUp
-            ? "queued"
-            : kind == "send" ? (wasBusy ? (busyBehavior == "steer" ? "steered" : "queued") : "prompted") : (kind == "steer" ? "steered" : "queued")
-        var result: JSONValue = ["status": .string(status), "session": .string(session.id)]
-        if asFollowUp { result["note"] = .string(Self.followUpWhileGated) }
-        return result
+        let status: PromptOutcome.Status
+        switch kind {
+        case _ where asFollowUp: status = .queued
+        case .send: status = wasBusy ? (busy == .steer ? .steered : .queued) : .prompted
+        case .steer: status = .steered
+        case .followUp: status = .queued
+        }
+        return PromptOutcome(status: status, session: session.id, note: asFollowUp ? Self.followUpWhileGated : nil)
     }
 
     /// What the chat hears when its steer was queued as a follow-up behind a pending approval.

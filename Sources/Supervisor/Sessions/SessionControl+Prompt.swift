@@ -4,8 +4,8 @@ import PiRelaySDK
 extension SessionControl {
     /// `send`, `steer` and `follow-up`: images by path or as content, `--attach` through the
     /// attachments plugin exactly as a chat attachment goes.
-    func prompt(_ session: PiSession, kind: String, _ params: JSONValue) async throws -> JSONValue {
-        guard let text = params["text"]?.stringValue, !text.isEmpty else { throw RemoteError.invalidParams("\(kind) needs a text") }
+    func prompt(_ session: PiSession, kind: PromptKind, _ params: JSONValue) async throws -> JSONValue {
+        guard let text = params["text"]?.stringValue, !text.isEmpty else { throw RemoteError.invalidParams("\(kind.rawValue) needs a text") }
         var images: [JSONValue] = []
         for image in params["images"]?.arrayValue ?? [] {
             if let path = image.stringValue { images.append(try ImageFile.content(path: path)) } else { images.append(image) }
@@ -29,7 +29,7 @@ extension SessionControl {
             images = []
         }
         let names = attach.map(\.filename)
-        var result: JSONValue
+        var result: PromptOutcome
         do {
             result = try await prompter.prompt(
                 session, kind: kind, text: message, images: images,
@@ -40,7 +40,7 @@ extension SessionControl {
         } catch let refused as PromptRefused {
             throw refused.remote
         }
-        if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
-        return result
+        result.notes = notes
+        return result.json
     }
 }

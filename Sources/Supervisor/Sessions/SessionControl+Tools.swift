@@ -66,7 +66,7 @@ extension SessionControl {
             result["thread"] = .null
             result["note"] = .string("no thread was opened (\(reason)); the chat was offered a button to watch it")
         }
-        if let prompt { _ = try await prompter.prompt(child, kind: "send", text: prompt, images: [], origin: origin) }
+        if let prompt { _ = try await prompter.prompt(child, kind: .send, text: prompt, images: [], origin: origin) }
         result["prompted"] = .bool(prompt != nil)
         return result
     }

@@ -33,9 +33,8 @@ struct SessionControl: Sendable {
         let session = try await session(params)
         let who = params["by"]?.stringValue ?? "terminal"
         if ControlMethod.piCommands.contains(method) { return try await piCommand(method, session, params) }
+        if let kind = PromptKind(method) { return try await prompt(session, kind: kind, params) }
         switch method {
-        case .send, .steer, .followUp:
-            return try await prompt(session, kind: method.rawValue, params)
         case .history:
             return try await history(session, params)
         case .answer:

@@ -69,6 +69,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     static func plain(_ result: JSONValue) -> String {
-        ([result["status"]?.stringValue ?? "sent"] + (result["notes"]?.arrayValue ?? []).compactMap(\.stringValue)).joined(separator: "\n")
+        guard let outcome = try? PromptOutcome(json: result) else { return "sent" }
+        return ([outcome.status.rawValue] + outcome.notes).joined(separator: "\n")
     }
 }

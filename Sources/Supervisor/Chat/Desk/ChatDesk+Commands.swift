@@ -41,12 +41,12 @@ extension ChatDesk {
                 return Reply("Stopped \(await session.name).")
             case .steer(let text):
                 let session = try needSession()
-                let result = try await prompter.prompt(session, kind: "steer", text: text, images: [], origin: chat.key)
-                if let note = result["note"]?.stringValue { return Reply("Queued as follow-up for \(await session.name). \(note)", ephemeral: true) }
+                let result = try await prompter.prompt(session, kind: .steer, text: text, images: [], origin: chat.key)
+                if let note = result.note { return Reply("Queued as follow-up for \(await session.name). \(note)", ephemeral: true) }
                 return Reply("Steering \(await session.name).", ephemeral: true)
             case .followUp(let text):
                 let session = try needSession()
-                _ = try await prompter.prompt(session, kind: "follow-up", text: text, images: [], origin: chat.key)
+                _ = try await prompter.prompt(session, kind: .followUp, text: text, images: [], origin: chat.key)
                 return Reply("Queued for \(await session.name).", ephemeral: true)
             case .compact:
                 let session = try needSession()
@@ -94,8 +94,8 @@ extension ChatDesk {
                 return try await name(try needSession(), alias, chat: chat)
             case .to(let key, let text):
                 let session = try await resolve(key, chat: chat)
-                let result = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key)
-                return Reply("Sent to \(await session.name) (\(result["status"]?.stringValue ?? "sent")).", ephemeral: true)
+                let result = try await prompter.prompt(session, kind: .send, text: text, images: [], origin: chat.key)
+                return Reply("Sent to \(await session.name) (\(result.status.rawValue)).", ephemeral: true)
             case .cancel:
                 let session = try needSession()
                 guard let question = await session.openQuestions.first else { return Reply("No open question.", ephemeral: true) }

@@ -72,7 +72,7 @@ extension ChatDesk {
     /// queue, a terminal pi without a key) is answered with the reason, as any prompt is.
     private func answer(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival?) async throws -> ChatMessageResult {
         do {
-            _ = try await prompter.prompt(session, kind: "send", text: text, images: [], origin: chat.key, arrival: arrival)
+            _ = try await prompter.prompt(session, kind: .send, text: text, images: [], origin: chat.key, arrival: arrival)
         } catch let full as QueueFull {
             return ChatMessageResult(status: .refused, reply: Reply(full.description))
         } catch let refused as PromptRefused {

@@ -85,10 +85,9 @@ actor ChatDesk: PluginRouter {
             for warning in checked.warnings { logger.warning("\(warning)") }
             for note in checked.notes { logger.notice("not configured: \(note)") }
         }
-        return Welcome(
-            plugin: plugin, config: checked.section, stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir,
-            home: home.root, sessions: await sessions.list(), bindings: await bindings.summaries(messenger: plugin),
-            allowedUsers: await pairing.allowedUsers(messenger: plugin))
+        return Welcome.daemon(
+            plugin: plugin, config: checked.section, home: home, sessions: await sessions.list(),
+            bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin))
     }
 
     func pluginReady(plugin: String, hello: Hello) async {
@@ -170,10 +169,10 @@ actor ChatDesk: PluginRouter {
         let prompt = senderPrefix(for: chat) + said + inbound.appendix
         let pending = await expectQueued(prompt, chat: chat, messageID: params.messageID, session: session)
         await delivery.noteRequester(chat, of: session.id)
-        let outcome: JSONValue
+        let outcome: PromptOutcome
         do {
             outcome = try await prompter.prompt(
-                session, kind: "send", text: prompt, images: inbound.images, origin: chat.key,
+                session, kind: .send, text: prompt, images: inbound.images, origin: chat.key,
                 echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
         } catch let full as QueueFull {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
@@ -185,8 +184,8 @@ actor ChatDesk: PluginRouter {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
             throw error
         }
-        let status = outcome["status"]?.stringValue.flatMap(ChatMessageResult.Status.init(rawValue:)) ?? .prompted
-        let notes = inbound.notes + (outcome["note"]?.stringValue.map { [$0] } ?? [])
+        let status = ChatMessageResult.Status(rawValue: outcome.status.rawValue) ?? .prompted
+        let notes = inbound.notes + (outcome.note.map { [$0] } ?? [])
         return await busyAcknowledgement(status: status, notes: notes, pending: pending, session: session)
     }
 

@@ -50,8 +50,8 @@ struct CheckSetting: Sendable {
     /// The welcome: one idle session, bound to the driver's chat.
     func welcome(plugin: String, section: JSONValue, stateDir: String, messenger: String) -> Welcome {
         let session = SessionSummary(id: Self.sessionID, name: "check", cwd: stateDir, state: "idle")
-        return Welcome(
-            plugin: plugin, config: welcomeConfig(section), stateDir: stateDir, spoolDir: stateDir, home: stateDir, sessions: [session],
+        return .alone(
+            plugin: plugin, config: welcomeConfig(section), folder: stateDir, sessions: [session],
             bindings: chat.map {
                 [BindingSummary(messenger: messenger, channel: $0.target.channel, thread: $0.target.thread, sessionID: Self.sessionID)]
             } ?? [], allowedUsers: chat.map { [$0.user] } ?? [], checkOnly: checkOnly)

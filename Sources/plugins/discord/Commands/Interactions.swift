@@ -1,6 +1,7 @@
 import DiscordPayloads
 import FoundationEssentials
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// Slash commands and component clicks: allowlist, then `chat.command` / `chat.answer`, answered
@@ -54,7 +55,7 @@ struct Interactions: Sendable {
         guard !action.isEmpty else { return }
         logger.info("button \(action) from \(interaction.userName) in \(chat.postChannel)")
         await respond(interaction, chat: chat, deferEphemeral: true, component: true, binds: action.hasPrefix("use:")) {
-            try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": action]))
+            try await ButtonPress.action(id: action).request(from: chat, over: connection)
         }
     }
 
@@ -63,18 +64,11 @@ struct Interactions: Sendable {
             return await callback(interaction, ["type": 4, "data": Self.data(Reply(text: "This question is no longer open."), ephemeral: true)])
         }
         var params = ChatAnswerParams(chat: chat, sessionID: record.sessionID, questionID: record.questionID)
-        switch choice.choice {
-        case .yes: params.confirmed = true
-        case .no: params.confirmed = false
-        case .cancel: params.cancelled = true
-        case .option(let index):
-            guard record.options.indices.contains(index) else { return }
-            params.value = record.options[index]
-        }
+        guard choice.choice.answer(&params, options: record.options) != nil else { return }
         logger.info("answer to question \(record.questionID) from \(interaction.userName)")
         let answer = params
         await respond(interaction, chat: chat, deferEphemeral: true, component: true) {
-            try await connection.request(.chatAnswer, answer)
+            try await ButtonPress.answer(answer).request(from: chat, over: connection)
         }
     }
 
@@ -106,7 +100,7 @@ struct Interactions: Sendable {
             case .success(let reply):
                 await callback(interaction, ["type": 4, "data": Self.data(reply, ephemeral: reply.ephemeral)])
             case .failure(let error):
-                await callback(interaction, ["type": 4, "data": Self.data(Self.failure(error), ephemeral: true)])
+                await callback(interaction, ["type": 4, "data": Self.data(Reply(failed: error), ephemeral: true)])
             }
         } else {
             await callback(interaction, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
@@ -119,7 +113,7 @@ struct Interactions: Sendable {
                 case .success(let reply):
                     try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(reply))
                 case .failure(let error):
-                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(Self.failure(error)))
+                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(Reply(failed: error)))
                 }
             } catch {
                 logger.warning("interaction \(interaction.id): editing the deferred response failed: \(error)")
@@ -137,11 +131,6 @@ struct Interactions: Sendable {
         } catch {
             logger.warning("interaction \(interaction.id): answering failed: \(error)")
         }
-    }
-
-    static func failure(_ error: RemoteError) -> Reply {
-        error.code == .notAuthorized
-            ? Reply(text: "Not authorized.") : Reply(text: "⚠️ \(error.message.isEmpty ? error.code.rawValue : error.message)")
     }
 
     /// An interaction response message (callback type 4 `data`).

@@ -1,12 +1,9 @@
+import MessengerKit
+
 /// The custom_id of a question's button or menu option: "pq:<key>:<choice>", where key names
 /// the question record (a digest of session and question id, so any id length fits in 100).
 struct QuestionChoice: Sendable, Equatable {
-    enum Choice: Sendable, Equatable {
-        case yes
-        case no
-        case cancel
-        case option(Int)
-    }
+    typealias Choice = AnswerChoice
 
     static let prefix = "pq:"
 

@@ -69,29 +69,15 @@ package struct ChunkSplitter {
         let start16 = Int(u16[start])
         let budget = limit - reserve - layout.reopenCost(at: start)
         if Int(u16[unitCount]) - start16 <= budget { return final ? unitCount : nil }
-        // Furthest fitting boundary of each class; `boundary` only grows, so later ones overwrite.
-        var best = (cluster: -1, word: -1, line: -1, paragraph: -1)
-        var fallback = -1
+        var best = BreakCandidates()
         var boundary = start + 1
         while boundary <= unitCount {
             let length = Int(u16[boundary]) - start16
             if length > budget { break }
-            if length + layout.closeCost(at: boundary) <= budget {
-                switch breaks[boundary] {
-                case .forbidden: fallback = boundary
-                case .cluster: best.cluster = boundary
-                case .word: best.word = boundary
-                case .line: best.line = boundary
-                case .paragraph: best.paragraph = boundary
-                }
-            }
+            if length + layout.closeCost(at: boundary) <= budget { best.fits(boundary, breaks[boundary]) }
             boundary += 1
         }
-        let half = budget / 2
-        for candidate in [best.paragraph, best.line, best.word] where candidate > 0 && Int(u16[candidate]) - start16 >= half { return candidate }
-        for candidate in [best.paragraph, best.line, best.word, best.cluster, fallback] where candidate > 0 { return candidate }
-        // A single unit longer than the budget cannot happen above `minimumLimit`; still move on.
-        return start + 1
+        return best.cut(after: start) { Int(u16[$0]) - start16 >= budget / 2 }
     }
 
     private func chunk(_ layout: ChunkLayout, _ piece: Piece, label: ChunkNumbering?) -> String {

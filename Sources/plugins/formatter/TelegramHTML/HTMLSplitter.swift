@@ -67,25 +67,12 @@ struct HTMLSplitter {
     private func cut(_ breaks: [BreakClass], _ offsets: [Int], from start: Int, budget: Int, final: Bool) -> Int? {
         let count = offsets.count - 1
         if offsets[count] - offsets[start] <= budget { return final ? count : nil }
-        var best = (cluster: -1, word: -1, line: -1, paragraph: -1)
-        var fallback = -1
+        var best = BreakCandidates()
         var boundary = start + 1
         while boundary <= count, offsets[boundary] - offsets[start] <= budget {
-            switch breaks[boundary] {
-            case .forbidden: fallback = boundary
-            case .cluster: best.cluster = boundary
-            case .word: best.word = boundary
-            case .line: best.line = boundary
-            case .paragraph: best.paragraph = boundary
-            }
+            best.fits(boundary, breaks[boundary])
             boundary += 1
         }
-        let half = budget / 2
-        for candidate in [best.paragraph, best.line, best.word] where candidate > 0 && offsets[candidate] - offsets[start] >= half {
-            return candidate
-        }
-        for candidate in [best.paragraph, best.line, best.word, best.cluster, fallback] where candidate > 0 { return candidate }
-        // A single unit longer than the budget cannot happen above `minimumLimit`; still move on.
-        return start + 1
+        return best.cut(after: start) { offsets[$0] - offsets[start] >= budget / 2 }
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// `block_actions` (a button or a select): the allowlist on the clicker (in channels anyone can
@@ -30,44 +31,31 @@ struct Clicks: Sendable {
             return
         }
         let value = action["selected_option"]?["value"]?.stringValue ?? action["value"]?.stringValue ?? ""
-        let reply: Reply
-        do {
-            if actionID.hasPrefix(Blocks.questionPrefix) {
-                guard let question = await questions.find(channel: channel, ts: ts) else {
-                    try await poster.ephemeral("This question is closed.", to: user, in: place)
-                    return
+        let press: ButtonPress
+        if actionID.hasPrefix(Blocks.questionPrefix) {
+            guard let question = await questions.find(channel: channel, ts: ts) else {
+                do { try await poster.ephemeral("This question is closed.", to: user, in: place) } catch {
+                    logger.debug("a click on a closed question: \(error)")
                 }
-                var params = ChatAnswerParams(chat: chat, sessionID: question.sessionID, questionID: question.questionID)
-                let shown: String
-                switch value {
-                case "yes": (params.confirmed, shown) = (true, "Yes")
-                case "no": (params.confirmed, shown) = (false, "No")
-                case "cancel": (params.cancelled, shown) = (true, "cancelled")
-                default:
-                    guard let index = Int(value), question.options.indices.contains(index) else { return }
-                    params.value = question.options[index]
-                    shown = question.options[index]
-                }
-                logger.info("answer to question \(question.questionID) from \(user)")
-                await questions.answered(channel: channel, ts: ts, by: user)
-                let note = "Answered by " + SlackText.mention(user) + ": " + SlackText.escaped(shown)
-                let text = SlackText.escaped(question.title)
-                try? await poster.edit(
-                    ts, in: Place(channel: channel, thread: question.thread), to: text + "\n" + note, blocks: Blocks.closed(text, note: note))
-                reply = try await connection.request(.chatAnswer, params)
-            } else {
-                logger.info("button \(value) from \(user) in \(channel)")
-                var answer = try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": value]))
-                if !chat.dm { answer.ephemeral = true }
-                reply = answer
+                return
             }
-        } catch let error as RemoteError {
-            reply = Reply(
-                text: error.code == .notAuthorized ? "Not authorized." : "⚠️ \(error.message.isEmpty ? error.code.rawValue : error.message)",
-                ephemeral: true)
-        } catch {
-            reply = Reply(text: "⚠️ pi-relayd did not answer (\(error)).", ephemeral: true)
+            var params = ChatAnswerParams(chat: chat, sessionID: question.sessionID, questionID: question.questionID)
+            guard let shown = AnswerChoice(value: value)?.answer(&params, options: question.options) else { return }
+            logger.info("answer to question \(question.questionID) from \(user)")
+            await questions.answered(channel: channel, ts: ts, by: user)
+            let note = "Answered by " + SlackText.mention(user) + ": " + SlackText.escaped(shown)
+            let text = SlackText.escaped(question.title)
+            try? await poster.edit(
+                ts, in: Place(channel: channel, thread: question.thread), to: text + "\n" + note, blocks: Blocks.closed(text, note: note))
+            press = .answer(params)
+        } else {
+            logger.info("button \(value) from \(user) in \(channel)")
+            press = .action(id: value)
         }
+        var reply: Reply
+        do { reply = try await press.request(from: chat, over: connection) } catch { reply = Reply(failed: error, ephemeral: true) }
+        // In a channel, what a Reply's button answers is for the clicker alone.
+        if case .action = press, !chat.dm { reply.ephemeral = true }
         // The question's message is updated to say who answered what (chat.question.closed).
         if reply.questionClosed { return }
         await replies.show(reply, to: chat)

@@ -1,4 +1,5 @@
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// Button presses (`callback_query`): the allowlist on the presser (in groups anyone can press),
@@ -32,25 +33,20 @@ struct Presses: Sendable {
         let chat = Chat(
             messenger: "telegram", channel: chatID, thread: place.thread, user: user, userName: name,
             dm: message["chat"]?["type"]?.stringValue == "private", mentioned: true)
-        let reply: Reply
-        do {
-            switch action {
-            case .action(let actionID):
-                logger.info("button \(actionID) from \(name) in \(place.key)")
-                reply = try await connection.request(.chatCommand, ChatCommandParams(chat: chat, name: "action", args: ["id": actionID]))
-            case .answer(let session, let question, let value, let confirmed, let cancelled):
-                logger.info("answer to question \(question) from \(name)")
-                var params = ChatAnswerParams(chat: chat, sessionID: session, questionID: question)
-                params.value = value
-                params.confirmed = confirmed
-                params.cancelled = cancelled
-                reply = try await connection.request(.chatAnswer, params)
-            }
-        } catch let error as RemoteError {
-            reply = Reply(text: error.code == .notAuthorized ? "Not authorized." : "⚠️ \(error.message.isEmpty ? error.code.rawValue : error.message)")
-        } catch {
-            reply = Reply(text: "⚠️ pi-relayd did not answer (\(error)).")
+        let press: ButtonPress
+        switch action {
+        case .action(let actionID):
+            logger.info("button \(actionID) from \(name) in \(place.key)")
+            press = .action(id: actionID)
+        case .answer(let session, let question, let value, let confirmed, let cancelled):
+            logger.info("answer to question \(question) from \(name)")
+            var params = ChatAnswerParams(chat: chat, sessionID: session, questionID: question)
+            params.value = value
+            params.confirmed = confirmed
+            params.cancelled = cancelled
+            press = .answer(params)
         }
+        let reply = await press.send(from: chat, over: connection)
         // The question's card is edited to say who answered what (chat.question.closed): that
         // one edit is the answer's only write in a chat that takes about one a second.
         if reply.questionClosed { return }
