@@ -8,17 +8,17 @@ extension PiSession {
     /// Asks about `request` and waits for the decision. `onlyTo` names the one chat to ask (the
     /// one whose prompt is running); nil asks every watching chat.
     func approval(_ request: ApprovalRequest, timeout: Duration, onlyTo: String?) async -> ApprovalDecision {
-        if approvedRules.contains(request.rule) {
+        if approvals.approvedEarlier(request.rule) {
             record(type: "approval", ["tool": .string(request.toolName), "rule": .string(request.rule), "outcome": "approved_earlier"])
             return ApprovalDecision(outcome: .approvedEarlier, by: "an approval for the session")
         }
         let qid = request.id
         // The terminal's dialog decided it before this request came in (the extension then
         // drops its wait): there is nothing to ask the chats any more.
-        if decidedAtTerminal.contains(qid) {
+        if approvals.decidedAtTerminal(qid) {
             return ApprovalDecision(outcome: .terminalOnly, by: "the terminal", reason: "decided at the terminal first")
         }
-        guard questions[qid] == nil, gates[qid] == nil else {
+        guard questions[qid] == nil, !approvals.isGate(qid) else {
             return ApprovalDecision(outcome: .denied, by: "pi-relayd", reason: "a question with this id is already open")
         }
         let question = PendingQuestion(
@@ -26,7 +26,7 @@ extension PiSession {
             message: "\(request.preview())\nrule: \(request.rule)", options: ApprovalChoice.labels, placeholder: nil, prefill: nil,
             askedAt: Date(), expiresAt: Date().addingTimeInterval(Double(timeout.components.seconds)))
         questions[qid] = question
-        gates[qid] = ApprovalGate(rule: request.rule)
+        approvals.open(qid, rule: request.rule)
         record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])
         // Unstructured on purpose: the gate's countdown runs beside the session.
         Task { [weak self] in
@@ -37,17 +37,7 @@ extension PiSession {
         }
         await tell(.approvalAsked(question, onlyTo: onlyTo))
         return await withCheckedContinuation { waiter in
-            guard var gate = gates[qid] else {
-                waiter.resume(returning: ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: "the question was closed"))
-                return
-            }
-            if let early = gate.early {
-                gates.removeValue(forKey: qid)
-                waiter.resume(returning: early)
-            } else {
-                gate.waiter = waiter
-                gates[qid] = gate
-            }
+            if let decided = approvals.wait(qid, waiter) { waiter.resume(returning: decided) }
         }
     }
 
@@ -78,15 +68,9 @@ extension PiSession {
 
     /// Settles a gate once: the first decision wins, later ones find nothing.
     func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
-        guard var gate = gates[qid], gate.early == nil, let question = questions.removeValue(forKey: qid) else { return }
-        if decision.outcome == .approvedForSession { approvedRules.insert(gate.rule) }
-        if let waiter = gate.waiter {
-            gates.removeValue(forKey: qid)
-            waiter.resume(returning: decision)
-        } else {
-            gate.early = decision
-            gates[qid] = gate
-        }
+        guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return }
+        questions.removeValue(forKey: qid)
+        gate.waiter?.resume(returning: decision)
         record(
             type: "approval",
             ["id": .string(qid), "rule": .string(gate.rule), "outcome": .string(decision.outcome.rawValue), "by": .string(decision.by)])
@@ -95,7 +79,7 @@ extension PiSession {
 
     /// pi is gone: no call waits any more.
     func abandonGates(_ why: String) async {
-        for qid in gates.keys {
+        for qid in approvals.openGates {
             await decideGate(qid, ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why), outcome: "closed: \(why)")
         }
     }
@@ -103,28 +87,25 @@ extension PiSession {
     /// The terminal's dialog decided gate `qid` (`approval-decided`): a copy already in the chats
     /// closes, and a request for it still on its way is not posted at all.
     func decidedAtTerminal(_ qid: String, _ decision: ApprovalDecision) async {
-        decidedAtTerminal.append(qid)
-        if decidedAtTerminal.count > 64 { decidedAtTerminal.removeFirst(decidedAtTerminal.count - 64) }
+        approvals.terminalDecided(qid)
         await decideGate(qid, decision, outcome: "answered in the terminal")
     }
 
     /// A rule approved for the session at the terminal: later calls it matches pass at once.
     func approveForSession(_ rule: String) {
-        approvedRules.insert(rule)
+        approvals.approveForSession(rule)
     }
 
     /// A terminal pi attached: "Approve for session" lasts while the same pi stays in this pi
     /// session. A `/reload` re-attaches the same pi and keeps them; another pi process, or a pi
     /// that switched here with `/new`, `/resume` or `/fork` (`switched`), starts without them.
     func terminalAttached(pid: Int32, switched: Bool) {
-        if switched || approvalsHolder != pid { approvedRules.removeAll() }
-        approvalsHolder = pid
+        approvals.terminalAttached(pid: pid, switched: switched)
     }
 
     /// A terminal pi switched away from this session: what it approved here ends with it.
     func terminalLeft() {
-        approvedRules.removeAll()
-        approvalsHolder = nil
+        approvals.terminalLeft()
     }
 
     /// Where the prompt now being worked on came from.
@@ -133,5 +114,8 @@ extension PiSession {
     }
 
     /// True for the id of a gate's question.
-    func isGate(_ qid: String) -> Bool { gates[qid] != nil }
+    func isGate(_ qid: String) -> Bool { approvals.isGate(qid) }
+
+    /// Whether the terminal's dialog decided gate `qid` already.
+    func decidedAtTerminal(_ qid: String) -> Bool { approvals.decidedAtTerminal(qid) }
 }

@@ -38,12 +38,7 @@ actor PiSession {
     let observer: any SessionObserver
     let persist: @Sendable (SessionRecord) async -> Void
 
-    private var table = PiCommandTable()
-    private var waiters: [String: CheckedContinuation<PiResponse, any Error>] = [:]
-    private var nextCommand = 0
-    /// See `takeIDlessTurn`.
-    private var idlessTurnTaken = false
-    private var idlessTurnQueue: [(UUID, CheckedContinuation<Void, any Error>)] = []
+    private var commands = CommandBook()
     var input: (any PiInput)?
     var pid: Int32?
     private var recorder: RunRecorder
@@ -80,14 +75,8 @@ actor PiSession {
     private let reader = PiEventReader()
     /// The chats heard once that this session's pi runs without the extension.
     private var toldExtensionProblem = false
-    /// Gated tool calls waiting for a person, by question id (`PiSession+Approvals`).
-    var gates: [String: ApprovalGate] = [:]
-    /// Rules approved "for the session": later calls they match pass at once.
-    var approvedRules: Set<String> = []
-    /// The terminal pi whose approvals `approvedRules` are (`PiSession+Approvals`).
-    var approvalsHolder: Int32?
-    /// Gates the terminal decided, most recent last (see `decidedAtTerminal(_:_:)`).
-    var decidedAtTerminal: [String] = []
+    /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
+    var approvals = ApprovalBook()
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
     var promptOrigin: String?
     private(set) var skippedLines = 0
@@ -121,7 +110,7 @@ actor PiSession {
 
     /// The open questions worth saving: a gate's question dies with the call that waits on it.
     private var savedQuestions: [PendingQuestion]? {
-        let saved = openQuestions.filter { gates[$0.id] == nil }
+        let saved = openQuestions.filter { !approvals.isGate($0.id) }
         return saved.isEmpty ? nil : saved
     }
 
@@ -291,9 +280,7 @@ actor PiSession {
         let closed = questions
         questions.removeAll()
         await persist(record)
-        for id in table.drain() {
-            waiters.removeValue(forKey: id)?.resume(throwing: SessionError.piFailed(unanswered))
-        }
+        for waiter in commands.drain() { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
         await emit(recorder.childExited(reason: reason))
         for (_, question) in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
     }
@@ -318,16 +305,14 @@ actor PiSession {
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
         guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
-        nextCommand += 1
-        let cid = "r\(nextCommand)"
+        let cid = commands.send(type: type)
         var obj = command.json
         obj["id"] = .string(cid)
         var line = obj.serializedBytes()
         line.append(0x0A)
-        table.sent(id: cid, type: type)
         input.send(line)
         let response = try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(cid, type: type, after: timeout) }) {
-            try await withCheckedThrowingContinuation { waiters[cid] = $0 }
+            try await withCheckedThrowingContinuation { commands.wait(cid, $0) }
         }
         // A query is no activity: the handshake of a pi restarted with the daemon must not
         // restart a session's idle clock (`sessions.limits.idleSeconds`).
@@ -342,29 +327,24 @@ actor PiSession {
     /// failure then belongs to the one command that can have caused it, whatever else (a slow
     /// compaction, an abort waiting on a dialog) is outstanding.
     private func takeIDlessTurn(_ type: String, timeout: Duration) async throws {
-        guard idlessTurnTaken else {
-            idlessTurnTaken = true
-            return
-        }
+        guard !commands.takeIDlessTurn() else { return }
         let key = UUID()
         try await withDeadline(timeout, onTimeout: { [weak self] in await self?.giveUpIDlessTurn(key, type: type, after: timeout) }) {
-            try await withCheckedThrowingContinuation { idlessTurnQueue.append((key, $0)) }
+            try await withCheckedThrowingContinuation { commands.queueForIDlessTurn(key, $0) }
         }
     }
 
     private func passIDlessTurn() {
-        if idlessTurnQueue.isEmpty { idlessTurnTaken = false } else { idlessTurnQueue.removeFirst().1.resume() }
+        commands.passIDlessTurn()?.resume()
     }
 
     private func giveUpIDlessTurn(_ key: UUID, type: String, after timeout: Duration) {
-        guard let index = idlessTurnQueue.firstIndex(where: { $0.0 == key }) else { return }
-        idlessTurnQueue.remove(at: index).1.resume(
+        commands.leaveIDlessTurn(key)?.resume(
             throwing: RemoteError.timeout("pi was busy with an earlier command; \(type) was not sent within \(timeout)"))
     }
 
     private func expire(_ cid: String, type: String, after timeout: Duration) {
-        guard let waiter = waiters.removeValue(forKey: cid) else { return }
-        table.cancel(cid)
+        guard let waiter = commands.expire(cid) else { return }
         waiter.resume(throwing: RemoteError.timeout("pi did not answer \(type) within \(timeout)"))
         // Unstructured on purpose: this runs in the command's timer, which is cancelled as soon
         // as the command has failed, and the restart must outlive it.
@@ -392,13 +372,14 @@ actor PiSession {
         switch event.type {
         case .response:
             guard let response = event.response else { return }
-            switch table.received(response) {
-            case .settles(let cid, let type):
+            let (match, waiter) = commands.received(response)
+            switch match {
+            case .settles(_, let type):
                 if type == "compact" || type == "new_session" || type == "switch_session", response.success == true {
                     await emit(recorder.abortedSilently(by: type))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }
-                waiters.removeValue(forKey: cid)?.resume(returning: response)
+                waiter?.resume(returning: response)
             case .promptRejectedLate(_, let error):
                 let text = "pi rejected the prompt: \(Self.clean(error))"
                 record(type: "prompt_rejected", ["error": .string(Self.clean(error))])

@@ -24,7 +24,7 @@ extension SessionControl {
         }
         // The terminal's dialog decides a terminal-only gate and reports it as an answer; one it
         // decided while the chats were asked is logged by `approval-decided`.
-        if decision.outcome != .terminalOnly, !(await session.decidedAtTerminal.contains(request.id)) {
+        if decision.outcome != .terminalOnly, !(await session.decidedAtTerminal(request.id)) {
             await approvalLog.append(
                 ApprovalLog.Entry(
                     session: session.id, sessionName: await session.name, request: request, args: await delivery.redacted(request.preview()),

@@ -1,0 +1,77 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// The commands in flight on a session's pi: their ids, the table that matches pi's responses to
+/// them (`PiCommandTable`), who waits for each, and the turn of the commands whose failure comes
+/// back without an id. Bookkeeping only: the session writes the lines, and resumes the waiters
+/// this hands back.
+struct CommandBook {
+    typealias Waiter = CheckedContinuation<PiResponse, any Error>
+    typealias TurnWaiter = CheckedContinuation<Void, any Error>
+
+    private var table = PiCommandTable()
+    private var waiters: [String: Waiter] = [:]
+    private var sent = 0
+    private var idlessTurnTaken = false
+    private var idlessTurnQueue: [(key: UUID, waiter: TurnWaiter)] = []
+
+    /// A command of `type` is about to be written: its id, now outstanding.
+    mutating func send(type: String) -> String {
+        sent += 1
+        let id = "r\(sent)"
+        table.sent(id: id, type: type)
+        return id
+    }
+
+    /// `waiter` waits for the response to command `id`.
+    mutating func wait(_ id: String, _ waiter: Waiter) {
+        waiters[id] = waiter
+    }
+
+    /// A response from pi: what it settles, and the waiter to hand it to.
+    mutating func received(_ response: PiResponse) -> (match: PiCommandTable.Match, waiter: Waiter?) {
+        let match = table.received(response)
+        guard case .settles(let id, _) = match else { return (match, nil) }
+        return (match, waiters.removeValue(forKey: id))
+    }
+
+    /// Command `id` got no answer in time: it is no longer outstanding; its waiter, if still there.
+    mutating func expire(_ id: String) -> Waiter? {
+        guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+        table.cancel(id)
+        return waiter
+    }
+
+    /// pi is gone: the waiters of every command still outstanding.
+    mutating func drain() -> [Waiter] {
+        table.drain().compactMap { waiters.removeValue(forKey: $0) }
+    }
+
+    /// Takes the id-less turn when it is free (true); else the caller queues for it (`queue`).
+    mutating func takeIDlessTurn() -> Bool {
+        guard idlessTurnTaken else {
+            idlessTurnTaken = true
+            return true
+        }
+        return false
+    }
+
+    mutating func queueForIDlessTurn(_ key: UUID, _ waiter: TurnWaiter) {
+        idlessTurnQueue.append((key, waiter))
+    }
+
+    /// The turn's holder is done: the next in line, who now holds it, to resume.
+    mutating func passIDlessTurn() -> TurnWaiter? {
+        if idlessTurnQueue.isEmpty {
+            idlessTurnTaken = false
+            return nil
+        }
+        return idlessTurnQueue.removeFirst().waiter
+    }
+
+    /// A waiter for the turn gave up: it leaves the line (nil when it already got the turn).
+    mutating func leaveIDlessTurn(_ key: UUID) -> TurnWaiter? {
+        guard let index = idlessTurnQueue.firstIndex(where: { $0.key == key }) else { return nil }
+        return idlessTurnQueue.remove(at: index).waiter
+    }
+}
