@@ -46,9 +46,12 @@ import Testing
                 group.addTask { if try await queue.turn(chat: key, priority: priority) { await sent.add(name) } }
                 try await Self.waitUntil { await queue.count(chat: key) == index + 1 }
             }
-            for _ in 0..<3 {
+            // One post's time at a time, each write recorded before the next may go: the order
+            // seen is then the queue's, not the order in which three woken tasks ran.
+            for sentSoFar in 1...3 {
                 clock.advance(2)
                 await queue.refresh(chat: key)
+                try await Self.waitUntil { await sent.order.count == sentSoFar }
             }
             try await group.waitForAll()
         }

@@ -17,14 +17,11 @@ extension PiSession {
         let older = input
         let generation = lifecycle.attached()
         older?.finish()
-        input = link
-        pid = registration.pid
-        if let file = registration.sessionFile { sessionFile = file }
-        if let modelName = registration.model {
-            model = modelName
-            modelTakesImages = registration.modelTakesImages
-        }
-        if let level = registration.thinkingLevel { thinkingLevel = level }
+        child.input = link
+        child.pid = registration.pid
+        reported.take(
+            sessionFile: registration.sessionFile, model: registration.model, takesImages: registration.modelTakesImages,
+            thinkingLevel: registration.thinkingLevel)
         lastActivity = Date()
         record(type: "attached", ["pid": JSONValue(Int(registration.pid))])
         await persist(record)
@@ -46,8 +43,8 @@ extension PiSession {
     /// the link broke. A run in flight is cut off as for a spawned pi that exits.
     func terminalDetached(generation: Int) async {
         guard lifecycle.isCurrent(generation) else { return }
-        input = nil
-        pid = nil
+        child.input = nil
+        child.pid = nil
         let reason = lifecycle.detached()
         await piGone(reason: reason, unanswered: "the terminal session detached before pi answered", questionsClosed: "the terminal session detached")
         record(type: "detached", [:])
@@ -100,12 +97,9 @@ extension PiSession {
             await tell(
                 .questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
         default:
-            if let file = message["sessionFile"]?.stringValue { sessionFile = file }
-            if let modelName = message["model"]?.stringValue {
-                model = modelName
-                modelTakesImages = TerminalRegistration.takesImages(message["modelInput"])
-            }
-            if let level = message["thinkingLevel"]?.stringValue { thinkingLevel = level }
+            reported.take(
+                sessionFile: message["sessionFile"]?.stringValue, model: message["model"]?.stringValue,
+                takesImages: TerminalRegistration.takesImages(message["modelInput"]), thinkingLevel: message["thinkingLevel"]?.stringValue)
             await persist(record)
         }
         return true

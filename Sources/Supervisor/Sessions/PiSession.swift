@@ -17,12 +17,12 @@ actor PiSession {
     let id: String
     private(set) var name: String
     let cwd: String
-    var sessionFile: String?
-    var model: String?
-    var thinkingLevel: String?
-    /// Whether the model takes images (its `input` in pi's state names `image`); nil when pi
-    /// has not said (a terminal session's model), and then images are sent.
-    var modelTakesImages: Bool?
+    /// What pi said of the session: its file, model and thinking level.
+    var reported = PiReport()
+    var sessionFile: String? { reported.sessionFile }
+    var model: String? { reported.model }
+    var thinkingLevel: String? { reported.thinkingLevel }
+    var modelTakesImages: Bool? { reported.modelTakesImages }
     var lifecycle = SessionLifecycle()
     var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
     let createdAt: Date
@@ -39,27 +39,22 @@ actor PiSession {
     let persist: @Sendable (SessionRecord) async -> Void
 
     private var commands = CommandBook()
-    var input: (any PiInput)?
-    var pid: Int32?
+    /// The pi behind the session (`PiChild`).
+    var child = PiChild()
+    var input: (any PiInput)? { child.input }
+    var pid: Int32? { child.pid }
     private var recorder: RunRecorder
-    private(set) var lastRun: RunRecord?
-    /// The last few runs, newest last, for `/summary`, `/full` and `/resume`.
-    private(set) var recentRuns: [FinishedRun] = []
-    static let recentRunsKept = 3
-    private var runOrigin: String?
+    private var runs: SessionRuns
+    var lastRun: RunRecord? { runs.last }
+    var recentRuns: [FinishedRun] { runs.recent }
+    static var recentRunsKept: Int { SessionRuns.recentKept }
+    var activeRun: String? { runs.active }
+    var runStartedAt: Date? { runs.startedAt }
+    var interruptedRun: String? { runs.interrupted }
     /// Short lines of what happened, for `/recent`.
     private(set) var activity = ActivityLog()
-    private(set) var activeRun: String?
-    /// When the run going on (`activeRun`) started, for `sessions.limits.maxRunSeconds`; nil
-    /// once it is over, and for a run a restarted daemon only knows was cut off.
-    private(set) var runStartedAt: Date?
     /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
     var freshConversation = false
-    /// The observer was told that the current run changed and has not fetched it since
-    /// (`liveRun`): later changes are not told until it has.
-    private var runChangeTold = false
-    /// The run an earlier daemon was in the middle of when it died (its answer never finished).
-    private(set) var interruptedRun: String?
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
     private(set) var interruptedQuestions: [PendingQuestion]
     /// Images tools produced in the last run (see `ToolImage`).
@@ -68,18 +63,12 @@ actor PiSession {
     var questions: [String: PendingQuestion] = [:]
     private var history: EventHistory
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
-    private var stderrTail: [String] = []
-    /// How the current child ended, once it has.
-    private var lastExit: ChildExit?
-    private var starting: Task<Void, any Error>?
     private let reader = PiEventReader()
-    /// The chats heard once that this session's pi runs without the extension.
-    private var toldExtensionProblem = false
     /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
     var approvals = ApprovalBook()
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
     var promptOrigin: String?
-    private(set) var skippedLines = 0
+    var skippedLines: Int { child.skippedLines }
 
     init(
         record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
@@ -89,11 +78,10 @@ actor PiSession {
         id = record.id
         name = record.name
         cwd = record.cwd
-        sessionFile = record.sessionFile
-        model = record.model
+        reported = PiReport(sessionFile: record.sessionFile, model: record.model)
         createdAt = record.createdAt
         lastActivity = record.lastActivity
-        orphan = record.terminal == nil ? record.pid : nil
+        child.orphan = record.terminal == nil ? record.pid : nil
         terminal = record.terminal
         spawnedBy = record.spawnedBy
         marker = record.marker ?? SessionMarker.palette[0]
@@ -104,7 +92,7 @@ actor PiSession {
         self.persist = persist
         history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
         recorder = RunRecorder(sessionID: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
-        interruptedRun = record.activeRun
+        runs = SessionRuns(interrupted: record.activeRun)
         interruptedQuestions = record.openQuestions ?? []
     }
 
@@ -120,8 +108,6 @@ actor PiSession {
             lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
             openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy, marker: marker)
     }
-
-    private var orphan: Int32?
 
     var isRunning: Bool { pid != nil }
 
@@ -139,28 +125,26 @@ actor PiSession {
             }
             return
         }
-        if pid != nil, starting == nil { return }
-        if let starting { return try await starting.value }
+        if pid != nil, child.starting == nil { return }
+        if let starting = child.starting { return try await starting.value }
         let task = Task { try await self.launch() }
-        starting = task
-        defer { starting = nil }
+        child.starting = task
+        defer { child.starting = nil }
         try await task.value
     }
 
     private func launch() async throws {
-        if let old = orphan {
-            orphan = nil
+        if let old = child.orphan {
+            child.orphan = nil
             await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
         let gen = lifecycle.launch(resuming: sessionFile != nil)
-        stderrTail = []
-        lastExit = nil
         let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)
-        input = childInput
+        child.launching(childInput)
         let spec = launcher.spec(cwd: cwd, sessionFile: sessionFile, sessionID: id, sessionName: name)
-        if let problem = launcher.extensionProblem, !toldExtensionProblem {
-            toldExtensionProblem = true
+        if let problem = launcher.extensionProblem, !child.toldExtensionProblem {
+            child.toldExtensionProblem = true
             await tell(.notice(kind: "error", text: "\(name): \(problem)."))
         }
         logger.info("session \(name) (\(id)): starting \(spec.executable) \(spec.arguments.joined(separator: " ")) in \(cwd)")
@@ -186,23 +170,18 @@ actor PiSession {
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
             if let group = pid { ChildProcess.signalGroup(group, SIGKILL) }
-            let why = lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
-            lifecycle.failedToStart(why, exitSeen: lastExit != nil)
+            let why = child.lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
+            lifecycle.failedToStart(why, exitSeen: child.lastExit != nil)
             // pi explains a failed start on stderr, often over several lines ("No models
             // available." comes first, hints follow): pass them on whole, not just the last few.
-            let said = spokenLines(stderrTail.suffix(12))
+            let said = spokenLines(child.stderrTail.suffix(12))
             throw SessionError.piFailed("could not start pi for session \(name): \(why)" + (said.isEmpty ? "" : "\n" + said.joined(separator: "\n")))
         }
     }
 
     private func applyState(_ response: PiResponse) {
         guard let data = try? response.data?.parse() else { return }
-        if let file = data["sessionFile"]?.stringValue { sessionFile = file }
-        if let reported = data["model"], let id = reported["id"]?.stringValue {
-            model = (reported["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
-            modelTakesImages = reported["input"]?.arrayValue.map { $0.contains(.string("image")) }
-        }
-        if let level = data["thinkingLevel"]?.stringValue { thinkingLevel = level }
+        reported.take(state: data)
     }
 
     /// A round of the child's events, in one hop onto the session.
@@ -217,11 +196,11 @@ actor PiSession {
         guard lifecycle.isCurrent(gen) else { return }
         switch event {
         case .started(let childPID):
-            pid = childPID
+            child.pid = childPID
         case .stdout(.line(let bytes)):
             let piEvent: PiEvent
             do { piEvent = try reader.read(bytes) } catch {
-                skippedLines += 1
+                child.skipped()
                 let preview = String(decoding: bytes.prefix(160), as: UTF8.self)
                 logger.warning("session \(name): skipped a non-JSON line from pi's stdout: \(preview)")
                 return
@@ -229,7 +208,7 @@ actor PiSession {
             if terminal != nil, case .other(let type) = piEvent.type, await terminalNews(type, line: bytes) { return }
             await apply(piEvent)
         case .stdoutOversized(let bytes, let prefix):
-            skippedLines += 1
+            child.skipped()
             let kind = OversizedLine.eventType(prefix)
             logger.warning("session \(name): skipped a \(bytes)-byte \(kind ?? "unknown") line from pi (over the line cap)")
             // The run's lifecycle must not hang on a record too big to read: an oversize
@@ -240,13 +219,12 @@ actor PiSession {
                 await emit(recorder.apply(piEvent, at: .now))
             }
         case .stdout(.oversized(let bytes)):
-            skippedLines += 1
+            child.skipped()
             logger.warning("session \(name): skipped a \(bytes)-byte line from pi (over the line cap)")
         case .stdout(.unterminatedTail(let bytes)):
             logger.warning("session \(name): pi's stdout ended with an unterminated \(bytes)-byte line")
         case .stderr(let line):
-            stderrTail.append(line)
-            if stderrTail.count > 40 { stderrTail.removeFirst(stderrTail.count - 40) }
+            child.heard(stderr: line)
             logger.debug("session \(name) pi stderr: \(line)")
         case .exited(let exit):
             await childExited(exit)
@@ -259,11 +237,8 @@ actor PiSession {
     }
 
     private func childExited(_ exit: ChildExit) async {
-        pid = nil
-        input?.finish()
-        input = nil
-        lastExit = exit
-        let reason = lifecycle.exited(exit, stderr: spokenLines(stderrTail))
+        child.exited(exit)?.finish()
+        let reason = lifecycle.exited(exit, stderr: spokenLines(child.stderrTail))
         await piGone(reason: reason, unanswered: "pi exited before answering (\(reason))", questionsClosed: "pi exited")
         if !lifecycle.ending {
             logger.warning("session \(name): \(reason)")
@@ -435,32 +410,22 @@ actor PiSession {
             switch output {
             case .started(let run):
                 forgetImages()
-                runChangeTold = false
-                runOrigin = promptOrigin
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
-                activeRun = run.runID
-                runStartedAt = Date()
+                runs.started(run, origin: promptOrigin, at: Date())
                 freshConversation = false
                 await persist(record)
                 await tell(.runStarted(run))
             case .updated:
                 // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
-                guard !runChangeTold, let run = recorder.run else { continue }
-                runChangeTold = true
-                if await !observer.session(self, changed: run) { runChangeTold = false }
+                guard let run = recorder.run, runs.changed() else { continue }
+                if await !observer.session(self, changed: run) { runs.changeTaken() }
             case .finished(let run):
-                lastRun = run
-                recentRuns.append(FinishedRun(run: run, startedAt: runStartedAt ?? Date(), endedAt: Date(), origin: runOrigin))
-                if recentRuns.count > Self.recentRunsKept { recentRuns.removeFirst(recentRuns.count - Self.recentRunsKept) }
-                if activeRun == run.runID { runStartedAt = nil }
+                runs.finished(run, at: Date())
                 record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
                 await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
-                if activeRun == run.runID {
-                    activeRun = nil
-                    await persist(record)
-                }
+                if runs.ended(run.runID) { await persist(record) }
             case .settleAfter(let window):
                 // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
                 Task { [weak self] in
@@ -493,7 +458,7 @@ actor PiSession {
     /// told again). Nil once that run is over: its final is on its way.
     func liveRun(_ runID: String) -> RunRecord? {
         guard let run = recorder.run, run.runID == runID else { return nil }
-        runChangeTold = false
+        runs.changeTaken()
         return run
     }
 
@@ -726,7 +691,7 @@ actor PiSession {
     }
 
     func noteModel(_ modelName: String) async {
-        model = modelName
+        reported.model = modelName
         await persist(record)
     }
 
