@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { globToRegExp, matchingRule, type Gates } from "../pi-relayd/index.ts";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { FakeDaemon, makeHome, startHost, waitUntil } from "./support.ts";
 
 const gates: Gates = {
   timeoutSeconds: 300,
@@ -128,8 +128,11 @@ test("a terminal session nobody watches: the terminal alone decides, and the dae
   const { daemon, host } = await attachedWithGates(t, () => ({ allowed: false, outcome: "terminal_only", by: "the terminal", reason: "no chat watches" }));
   host.type("run: git push");
   await host.waitFor((s) => s.saw === "dialog");
-  await daemon.waitFor((m) => m.method === "approval");
-  await sleep(200); // the daemon's "terminal only" is back before the terminal answers
+  const approval = await daemon.waitFor((m) => m.method === "approval");
+  // The extension hangs up the approval's connection the moment it reads the daemon's answer:
+  // once it has, the daemon's "terminal only" is in before the terminal answers.
+  const carrier = daemon.received.find((r) => r.message === approval)?.connection;
+  await waitUntil(() => carrier?.ended === true, 5000, "the extension to read the daemon's answer");
   host.answer("Approve for session");
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran git push");
   const decided = await daemon.waitFor((m) => m.method === "approval-decided");

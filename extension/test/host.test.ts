@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test, type TestContext } from "node:test";
 import { PiHost } from "../../Tests/Fakes/pi-extension-host/host.ts";
-import { sleep } from "./support.ts";
+import { waitUntil } from "./support.ts";
 
 /** Writes an extension module whose factory body is `body` (`pi` in scope; `globalThis.probe` to report). */
 function extension(t: TestContext, body: string): string {
@@ -88,10 +88,10 @@ test("dialogs: an aborted signal shows nothing, a second dialog orphans the firs
   assert.equal(host.seen.some((s) => s.saw === "dialog" && s.title === "never shown"), false);
   await host.waitFor((s) => s.saw === "dialog_orphaned" && s.title === "first");
   host.answer("typed");
-  await sleep(10);
+  await waitUntil(() => globalThis.probe.includes("second:typed"), 5000, "the second dialog's answer");
   assert.deepEqual(globalThis.probe.slice(1), ["aborted:undefined", "second:typed"], "the orphan is still pending");
   globalThis.probe[0].abort();
-  await sleep(10);
+  await waitUntil(() => globalThis.probe.length > 3, 5000, "the orphan to settle once aborted");
   assert.deepEqual(globalThis.probe.slice(3), ["first:undefined"]);
 });
 

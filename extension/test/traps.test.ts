@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { later, safely } from "../pi-relayd/index.ts";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { FakeDaemon, makeHome, startHost, waitUntil } from "./support.ts";
 
 test("a timer or promise callback that throws is logged, never thrown into pi", async (t) => {
   const uncaught: unknown[] = [];
@@ -33,7 +33,10 @@ test("a timer or promise callback that throws is logged, never thrown into pi", 
       throw new Error("inner");
     },
   );
-  await sleep(50);
+  // Each callback has run once all three are logged; one more turn of the event loop lets
+  // anything that escaped them reach the process's handlers.
+  await waitUntil(() => logged.length === 3, 5000, "the three failures to be logged");
+  await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(uncaught, []);
   assert.deepEqual(logged.sort(), [
     "a rejected promise failed: rejected",
