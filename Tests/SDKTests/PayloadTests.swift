@@ -56,6 +56,16 @@ import Testing
         #expect(MethodName.allCases.count == 21)
     }
 
+    /// Every protocol method reads back from its wire name; any other name is one `other`, so a
+    /// plugin's own methods (and `plugins.call`) still reach it.
+    @Test func aMethodNameTheProtocolDoesNotKnowIsOther() {
+        for method in MethodName.allCases { #expect(MethodName(rawValue: method.rawValue) == method) }
+        #expect(Set(MethodName.allCases.map(\.rawValue)).count == MethodName.allCases.count)
+        #expect(MethodName(rawValue: "example.reverse") == .other("example.reverse"))
+        #expect(MethodName.other("example.reverse").rawValue == "example.reverse")
+        #expect(MethodName.other("status") == .status, "methods are equal by their wire name")
+    }
+
     /// A messenger's dialect travels in its hello and in format requests; markdown, the
     /// default, is left out, and a name this SDK does not know reads as markdown.
     @Test func dialectsOnTheWire() throws {

@@ -41,24 +41,24 @@ extension MessengerRelay {
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.name {
-        case .chatPost?:
+        case .chatPost:
             try await post(delivery: request.id, try request.params(ChatPostParams.self))
             return [:]
-        case .chatQuestionClosed?:
+        case .chatQuestionClosed:
             try await closeQuestion(try request.params(QuestionClosedParams.self))
             return [:]
-        case .chatReact?:
+        case .chatReact:
             try await react(try request.params(ChatReactParams.self))
             return [:]
-        case .chatThread?:
+        case .chatThread:
             return try await openThread(try request.params(ChatThreadParams.self)).json
-        case .chatAllowlist?:
+        case .chatAllowlist:
             allowlist.replace(with: try request.params(AllowlistParams.self))
             logger.info("the allowlist now has \(allowlist.count) user(s)")
             return [:]
-        case .messengerIdentity?:
+        case .messengerIdentity:
             return try await identify(try request.params(MessengerIdentityParams.self)).json
-        case .status?:
+        case .status:
             return await status()
         default:
             throw RemoteError.methodNotFound(request.method)
@@ -67,16 +67,16 @@ extension MessengerRelay {
 
     public func handle(notification method: String, params: JSONValue) async {
         switch MethodName(rawValue: method) {
-        case .chatLive?:
+        case .chatLive:
             guard let update = try? ChatLiveParams(json: params) else {
                 logger.debug("chat.live without a target or runId ignored")
                 return
             }
             await showLive(update)
-        case .chatTyping?:
+        case .chatTyping:
             guard let target = (try? ChatTypingParams(json: params))?.target else { return }
             await showTyping(target)
-        case .chatPresence?:
+        case .chatPresence:
             await showPresence((try? PresenceParams(json: params))?.text ?? "")
         default:
             break

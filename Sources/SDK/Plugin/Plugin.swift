@@ -97,8 +97,8 @@ public struct PluginRequest: Sendable {
     /// When the supervisor stops waiting, if it said so.
     public let deadline: ContinuousClock.Instant?
 
-    /// The method when it is one of the protocol's; nil for a method of your own.
-    public var name: MethodName? { MethodName(rawValue: method) }
+    /// The method: one of the protocol's, or `other` for a method of your own.
+    public var name: MethodName { MethodName(rawValue: method) }
 
     /// The params read as `type`; a mismatch is `invalid_params`, answered to the supervisor.
     public func params<Params: WirePayload>(_ type: Params.Type) throws(RemoteError) -> Params {

@@ -1,45 +1,91 @@
-/// Every method of docs/PROTOCOL.md §6, by its wire name.
-public enum MethodName: String, Sendable, CaseIterable {
+/// Every method of docs/PROTOCOL.md §6, by its wire name. A name that is none of them (a plugin's
+/// own method, one from a newer pi-relayd) is `other`, so it still reaches whoever handles it.
+/// Two methods are equal when their wire names are.
+public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// Any plugin: describe your own state.
     case status
     /// Formatter: render a run still going.
-    case formatLive = "format.live"
+    case formatLive
     /// Formatter: render a finished run.
-    case formatFinal = "format.final"
+    case formatFinal
     /// Formatter: render a notice line.
-    case formatNotice = "format.notice"
+    case formatNotice
     /// Formatter: mask secret-looking text.
-    case formatRedact = "format.redact"
+    case formatRedact
     /// Messenger → supervisor: a user wrote.
-    case chatMessage = "chat.message"
+    case chatMessage
     /// Messenger → supervisor: a command or a button press.
-    case chatCommand = "chat.command"
+    case chatCommand
     /// Messenger → supervisor: an answer to a question.
-    case chatAnswer = "chat.answer"
+    case chatAnswer
     /// Messenger → supervisor: bind a chat to a session.
-    case chatBind = "chat.bind"
+    case chatBind
     /// Supervisor → messenger: post something (acknowledged).
-    case chatPost = "chat.post"
+    case chatPost
     /// Supervisor → messenger: a run's live view (droppable).
-    case chatLive = "chat.live"
+    case chatLive
     /// Supervisor → messenger: the agent is working.
-    case chatTyping = "chat.typing"
+    case chatTyping
     /// Supervisor → messenger: add or remove a reaction on a user's message (acknowledged).
-    case chatReact = "chat.react"
+    case chatReact
     /// Supervisor → messenger: a question ended (acknowledged).
-    case chatQuestionClosed = "chat.question.closed"
+    case chatQuestionClosed
     /// Supervisor → messenger: open a thread for a new session.
-    case chatThread = "chat.thread"
+    case chatThread
     /// Supervisor → messenger: the bot's status line.
-    case chatPresence = "chat.presence"
+    case chatPresence
     /// Messenger → supervisor: a user claims a pairing code (sent for users not on the allowlist).
-    case chatPair = "chat.pair"
+    case chatPair
     /// Supervisor → messenger: the allowlist changed (a user paired or revoked).
-    case chatAllowlist = "chat.allowlist"
+    case chatAllowlist
     /// Supervisor or CLI → messenger: who the bot is, checked against the service.
-    case messengerIdentity = "messenger.identity"
+    case messengerIdentity
     /// Supervisor → attachments: files in.
-    case attachmentsInbound = "attachments.inbound"
+    case attachmentsInbound
     /// Supervisor → attachments: a file out.
-    case attachmentsOutbound = "attachments.outbound"
+    case attachmentsOutbound
+    /// A method the protocol does not name.
+    case other(String)
+
+    /// The protocol's methods (not `other`).
+    public static let allCases: [MethodName] = [
+        .status, .formatLive, .formatFinal, .formatNotice, .formatRedact, .chatMessage, .chatCommand, .chatAnswer, .chatBind, .chatPost, .chatLive,
+        .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
+        .attachmentsOutbound,
+    ]
+
+    private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The method named `rawValue`: one of the protocol's, else `other`.
+    public init(rawValue: String) {
+        self = Self.byName[rawValue] ?? .other(rawValue)
+    }
+
+    /// The name on the wire.
+    public var rawValue: String {
+        switch self {
+        case .status: "status"
+        case .formatLive: "format.live"
+        case .formatFinal: "format.final"
+        case .formatNotice: "format.notice"
+        case .formatRedact: "format.redact"
+        case .chatMessage: "chat.message"
+        case .chatCommand: "chat.command"
+        case .chatAnswer: "chat.answer"
+        case .chatBind: "chat.bind"
+        case .chatPost: "chat.post"
+        case .chatLive: "chat.live"
+        case .chatTyping: "chat.typing"
+        case .chatReact: "chat.react"
+        case .chatQuestionClosed: "chat.question.closed"
+        case .chatThread: "chat.thread"
+        case .chatPresence: "chat.presence"
+        case .chatPair: "chat.pair"
+        case .chatAllowlist: "chat.allowlist"
+        case .messengerIdentity: "messenger.identity"
+        case .attachmentsInbound: "attachments.inbound"
+        case .attachmentsOutbound: "attachments.outbound"
+        case .other(let name): name
+        }
+    }
 }

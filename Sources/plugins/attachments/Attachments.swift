@@ -32,7 +32,7 @@ public struct Attachments: Plugin {
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.name {
-        case .attachmentsInbound?:
+        case .attachmentsInbound:
             let params = try InboundRequest(params: request.params)
             let result = await inbound.run(params, deadline: request.deadline)
             // File names and reasons only: links can carry signed tokens, so they are never logged.
@@ -41,14 +41,14 @@ public struct Attachments: Plugin {
                 "session \(params.sessionID ?? "?"): \(params.items.count) attachment(s), \(result.images.count) image(s) sent, \(result.notes.count) left out"
             )
             return result.json
-        case .attachmentsOutbound?:
+        case .attachmentsOutbound:
             do {
                 return try await outbound.run(request.params)
             } catch {
                 context.logger.info("outbound refused: \(error.message)")
                 throw error
             }
-        case .status?:
+        case .status:
             return [
                 "proxy": .string(inbound.proxy.redacted), "downloadMaxBytes": JSONValue(config.downloadMaxBytes),
                 "imageMaxBytes": JSONValue(config.imageMaxBytes), "textInlineMaxBytes": JSONValue(config.textInlineMaxBytes),

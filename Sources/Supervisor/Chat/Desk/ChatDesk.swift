@@ -57,15 +57,15 @@ actor ChatDesk: PluginRouter {
     func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
         if method == "relay.status" { return await status.json() }
         switch MethodName(rawValue: method) {
-        case .chatMessage?:
+        case .chatMessage:
             return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
-        case .chatCommand?:
+        case .chatCommand:
             return try await chatCommand(plugin: plugin, params: try ChatCommandParams(json: params)).json
-        case .chatAnswer?:
+        case .chatAnswer:
             return try await chatAnswer(plugin: plugin, params: try ChatAnswerParams(json: params)).json
-        case .chatBind?:
+        case .chatBind:
             return try await chatBind(plugin: plugin, params: try ChatBindParams(json: params)).json
-        case .chatPair?:
+        case .chatPair:
             // The one request taken from users not on the allowlist: pairing is how they get on it.
             var claim = try ChatPairParams(json: params)
             claim.chat = claim.chat.from(plugin: plugin)

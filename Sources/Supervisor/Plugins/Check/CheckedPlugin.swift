@@ -60,18 +60,18 @@ actor CheckedPlugin {
     /// What the daemon would answer (docs/PROTOCOL.md §6, "Messenger → supervisor").
     private func answer(_ method: String, _ params: JSONValue) -> Result<JSONValue, RemoteError> {
         switch MethodName(rawValue: method) {
-        case .chatMessage?:
+        case .chatMessage:
             guard let id = params["messageId"]?.stringValue else { return .success(ChatMessageResult(status: .prompted).json) }
             let (fresh, _) = handedOver.insert(id)
             return .success(ChatMessageResult(status: fresh ? .prompted : .ignored).json)
-        case .chatAnswer?:
+        case .chatAnswer:
             let said =
                 params["value"]?.stringValue ?? params["confirmed"]?.boolValue.map { $0 ? "yes" : "no" }
                 ?? (params["cancelled"] == true ? "cancelled" : "")
             return .success(Reply(text: "Answered: \(said)", ephemeral: true).json)
-        case .chatCommand?: return .success(Reply(text: "plugin check: \(params["name"]?.stringValue ?? "command") noted", ephemeral: true).json)
-        case .chatBind?: return .success(Reply(text: "Watching check.", ephemeral: true).json)
-        case .chatPair?: return .success(Reply(text: "That code is not valid.", ephemeral: true).json)
+        case .chatCommand: return .success(Reply(text: "plugin check: \(params["name"]?.stringValue ?? "command") noted", ephemeral: true).json)
+        case .chatBind: return .success(Reply(text: "Watching check.", ephemeral: true).json)
+        case .chatPair: return .success(Reply(text: "That code is not valid.", ephemeral: true).json)
         default: return .failure(.methodNotFound(method))
         }
     }

@@ -7,7 +7,7 @@ extension RelayFormatter {
     func respond(to method: String, params: JSONValue) throws(RemoteError) -> JSONValue {
         stats.count(method)
         switch MethodName(rawValue: method) {
-        case .formatLive?:
+        case .formatLive:
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
             let limit = try self.limit(request.limit, dialect: request.dialect)
@@ -16,7 +16,7 @@ extension RelayFormatter {
                 run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat),
                 markup: request.dialect.markup)
             return FormatLiveResult(chunks: live.chunks, tail: live.tail).json
-        case .formatFinal?:
+        case .formatFinal:
             let request = try FormatRunParams(json: params)
             let run = try RunView(rendering: request.run.json)
             let limit = try self.limit(request.limit, dialect: request.dialect)
@@ -29,15 +29,15 @@ extension RelayFormatter {
             return FinalAnswer(
                 run: run, limit: limit, maxChunks: maxChunks, config: config, redactor: try redactor(), markup: request.dialect.markup
             ).json
-        case .formatNotice?:
+        case .formatNotice:
             let request = try FormatNoticeParams(json: params)
             let line = NoticeLine(kind: request.notice, text: RunView.normalised(request.text))
             let markup = request.dialect.markup
             return FormattedText(text: markup.rendered(line.rendered(width: config.noticeWidth, redactor: try redactor()))).json
-        case .formatRedact?:
+        case .formatRedact:
             let request = try FormattedText(json: params)
             return FormattedText(text: try redactor().redact(request.text)).json
-        case .status?:
+        case .status:
             return [
                 "name": .string(Self.manifest.name), "version": .string(Self.manifest.version),
                 "config": config.json, "requests": stats.json,
