@@ -38,6 +38,31 @@ import Testing
         "MessengerIdentityParams": { try MessengerIdentityParams(json: $0).json },
         "MessengerIdentity": { try MessengerIdentity(json: $0).json },
         "PromptOutcome": { try PromptOutcome(json: $0).json },
+        "FormatNoticeParams": { try FormatNoticeParams(json: $0).json },
+        "FormattedText": { try FormattedText(json: $0).json },
+        "ChatCommandParams": { try ChatCommandParams(json: $0).json },
+        "ChatAnswerParams": { try ChatAnswerParams(json: $0).json },
+        "ChatBindParams": { try ChatBindParams(json: $0).json },
+        "ChatTypingParams": { try ChatTypingParams(json: $0).json },
+        "QuestionClosedParams": { try QuestionClosedParams(json: $0).json },
+        "PresenceParams": { try PresenceParams(json: $0).json },
+        "AttachmentsOutboundParams": { try AttachmentsOutboundParams(json: $0).json },
+        "AttachmentsOutboundResult": { try AttachmentsOutboundResult(json: $0).json },
+    ]
+
+    /// The payload types of each method (params, then result), as PluginMethod.swift types them;
+    /// `status` takes nothing and answers any object.
+    static let methodTypes: [MethodName: [String]] = [
+        .status: [],
+        .formatLive: ["FormatRunParams", "FormatLiveResult"], .formatFinal: ["FormatRunParams", "FormatFinalResult"],
+        .formatNotice: ["FormatNoticeParams", "FormattedText"], .formatRedact: ["FormattedText"],
+        .chatMessage: ["ChatMessageParams", "ChatMessageResult"], .chatCommand: ["ChatCommandParams", "Reply"],
+        .chatAnswer: ["ChatAnswerParams", "Reply"], .chatBind: ["ChatBindParams", "Reply"], .chatPair: ["ChatPairParams", "Reply"],
+        .chatPost: ["ChatPostParams"], .chatLive: ["ChatLiveParams"], .chatTyping: ["ChatTypingParams"], .chatReact: ["ChatReactParams"],
+        .chatQuestionClosed: ["QuestionClosedParams"], .chatThread: ["ChatThreadParams", "Target"], .chatPresence: ["PresenceParams"],
+        .chatAllowlist: ["AllowlistParams"], .messengerIdentity: ["MessengerIdentityParams", "MessengerIdentity"],
+        .attachmentsInbound: ["AttachmentsInboundParams", "AttachmentsInboundResult"],
+        .attachmentsOutbound: ["AttachmentsOutboundParams", "AttachmentsOutboundResult"],
     ]
 
     static func examples() throws -> [Example] {
@@ -128,5 +153,18 @@ extension ProtocolDocumentTests {
         for kind in PromptKind.allCases { #expect(PromptKind(kind.method) == kind) }
         #expect(PromptKind(.abort) == nil)
         #expect(throws: RemoteError.self) { try PromptOutcome(json: ["status": "sent", "session": "s1"]) }
+    }
+
+    /// Every method of the protocol has an example of each of its payloads in PROTOCOL.md, read
+    /// back through its type.
+    @Test func everyMethodsPayloadsHaveAnExample() throws {
+        let documented = Set(try Self.examples().compactMap(\.type))
+        #expect(Set(Self.methodTypes.keys) == Set(MethodName.allCases))
+        for (method, types) in Self.methodTypes {
+            for type in types {
+                #expect(documented.contains(type), "\(method.rawValue): no example of \(type)")
+                #expect(Self.types[type] != nil, "\(type) is not read back")
+            }
+        }
     }
 }
