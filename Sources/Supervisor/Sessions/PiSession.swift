@@ -51,8 +51,6 @@ actor PiSession {
     var activeRun: String? { runs.active }
     var runStartedAt: Date? { runs.startedAt }
     var interruptedRun: String? { runs.interrupted }
-    /// Short lines of what happened, for `/recent`.
-    private(set) var activity = ActivityLog()
     /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
     var freshConversation = false
     /// The dialogs that were open when an earlier daemon died: they died with its pi.
@@ -61,8 +59,8 @@ actor PiSession {
     private(set) var images: [ToolImage] = []
     let imageDir: String
     var questions: [String: PendingQuestion] = [:]
-    private var history: EventHistory
-    private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
+    /// Its events, `/recent`'s lines and its `stream` clients.
+    private var history: SessionHistory
     private let reader = PiEventReader()
     /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
     var approvals = ApprovalBook()
@@ -90,7 +88,7 @@ actor PiSession {
         self.logger = logger
         self.observer = observer
         self.persist = persist
-        history = EventHistory(maxEntries: historyEntries, maxBytes: historyBytes)
+        history = SessionHistory(maxEntries: historyEntries, maxBytes: historyBytes)
         recorder = RunRecorder(sessionID: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
         runs = SessionRuns(interrupted: record.activeRun)
         interruptedQuestions = record.openQuestions ?? []
@@ -619,59 +617,29 @@ actor PiSession {
     // MARK: History and watchers
 
     func record(type: String, _ preview: JSONValue) {
-        let now = Date()
-        history.append(type: type, preview: preview, at: now)
-        if let line = ActivityLog.line(type: type, preview) { activity.append(line, at: now) }
-        if !watchers.isEmpty { tellWatchers(type: type, preview, at: now) }
+        history.record(type: type, preview, session: name, at: Date())
     }
 
-    /// A streamed delta (its first 200 characters), with no preview object built unless a
-    /// watcher is there: one comes with nearly every pi line.
     private func recordDelta(_ type: String, _ delta: String) {
-        // Most deltas are a few words: no need to count their characters.
-        let kept = delta.utf8.count <= 200 ? delta : String(delta.prefix(200))
-        let now = Date()
-        history.append(type: type, delta: kept, at: now)
-        if !watchers.isEmpty { tellWatchers(type: type, ["delta": .string(kept)], at: now) }
-    }
-
-    private func tellWatchers(type: String, _ preview: JSONValue, at now: Date) {
-        var entry = preview
-        if case .object = entry {} else { entry = ["value": preview] }
-        entry["type"] = .string(type)
-        entry["time"] = .string(ISO8601.string(now))
-        entry["session"] = .string(name)
-        for (_, w) in watchers { w.yield(entry) }
+        history.recordDelta(type, delta, session: name, at: Date())
     }
 
     func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
-        history.query(types: types, since: since, limit: limit).map { entry in
-            var shown = entry.preview
-            if case .object = shown {} else { shown = ["value": entry.preview] }
-            shown["type"] = .string(entry.type)
-            shown["time"] = .string(ISO8601.string(entry.time))
-            return shown
-        }
+        history.entries(types: types, since: since, limit: limit)
     }
 
     /// A line for `/recent` that no pi event gives: a prompt, with who sent it.
     func noteActivity(_ text: String) {
-        activity.append(text)
+        history.note(text)
     }
 
+    var activity: ActivityLog { history.activity }
     var historyCount: Int { history.count }
-    var historyBytes: Int { history.totalBytes }
+    var historyBytes: Int { history.bytes }
 
-    func watch() -> (UUID, AsyncStream<JSONValue>) {
-        let (stream, cont) = AsyncStream<JSONValue>.makeStream(bufferingPolicy: .bufferingNewest(2000))
-        let key = UUID()
-        watchers[key] = cont
-        return (key, stream)
-    }
+    func watch() -> (UUID, AsyncStream<JSONValue>) { history.watch() }
 
-    func unwatch(_ key: UUID) {
-        watchers.removeValue(forKey: key)?.finish()
-    }
+    func unwatch(_ key: UUID) { history.unwatch(key) }
 
     // MARK: Naming and ending
 
@@ -699,8 +667,7 @@ actor PiSession {
     /// is only let go.
     func end() async {
         lifecycle.end()
-        for (_, w) in watchers { w.finish() }
-        watchers.removeAll()
+        history.endWatching()
         if terminal != nil {
             input?.finish()
             return

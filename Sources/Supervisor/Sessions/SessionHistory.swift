@@ -1,0 +1,76 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// What happened in a session, for those who look back or watch: its events, kept within the
+/// configured bounds (`history`), the short lines `/recent` shows, and the `stream` clients
+/// that get each event as it is recorded.
+struct SessionHistory {
+    private var events: EventHistory
+    private(set) var activity = ActivityLog()
+    private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
+
+    init(maxEntries: Int, maxBytes: Int) {
+        events = EventHistory(maxEntries: maxEntries, maxBytes: maxBytes)
+    }
+
+    var count: Int { events.count }
+    var bytes: Int { events.totalBytes }
+
+    /// An event of `session` with its preview.
+    mutating func record(type: String, _ preview: JSONValue, session: String, at now: Date) {
+        events.append(type: type, preview: preview, at: now)
+        if let line = ActivityLog.line(type: type, preview) { activity.append(line, at: now) }
+        if !watchers.isEmpty { tell(type: type, preview, session: session, at: now) }
+    }
+
+    /// A streamed delta (its first 200 characters), with no preview object built unless a
+    /// watcher is there: one comes with nearly every pi line.
+    mutating func recordDelta(_ type: String, _ delta: String, session: String, at now: Date) {
+        // Most deltas are a few words: no need to count their characters.
+        let kept = delta.utf8.count <= 200 ? delta : String(delta.prefix(200))
+        events.append(type: type, delta: kept, at: now)
+        if !watchers.isEmpty { tell(type: type, ["delta": .string(kept)], session: session, at: now) }
+    }
+
+    /// A line for `/recent` that no pi event gives: a prompt, with who sent it.
+    mutating func note(_ text: String) {
+        activity.append(text)
+    }
+
+    func entries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
+        events.query(types: types, since: since, limit: limit).map { entry in
+            var shown = entry.preview
+            if case .object = shown {} else { shown = ["value": entry.preview] }
+            shown["type"] = .string(entry.type)
+            shown["time"] = .string(ISO8601.string(entry.time))
+            return shown
+        }
+    }
+
+    /// A `stream` client: every event from now on, the newest 2,000 kept while it lags.
+    mutating func watch() -> (UUID, AsyncStream<JSONValue>) {
+        let (stream, continuation) = AsyncStream<JSONValue>.makeStream(bufferingPolicy: .bufferingNewest(2000))
+        let key = UUID()
+        watchers[key] = continuation
+        return (key, stream)
+    }
+
+    mutating func unwatch(_ key: UUID) {
+        watchers.removeValue(forKey: key)?.finish()
+    }
+
+    /// The session ends: every stream ends with it.
+    mutating func endWatching() {
+        for (_, watcher) in watchers { watcher.finish() }
+        watchers.removeAll()
+    }
+
+    private func tell(type: String, _ preview: JSONValue, session: String, at now: Date) {
+        var entry = preview
+        if case .object = entry {} else { entry = ["value": preview] }
+        entry["type"] = .string(type)
+        entry["time"] = .string(ISO8601.string(now))
+        entry["session"] = .string(session)
+        for (_, watcher) in watchers { watcher.yield(entry) }
+    }
+}
