@@ -30,7 +30,7 @@ import Testing
     static func queue(_ clock: Clock) -> SendQueue {
         var pacer = MethodPacer()
         pacer.startedAt = 0
-        return SendQueue(allowance: MethodBudget(pacer), clock: { clock.now.withLock { $0 } })
+        return PacerBudget(pacer, clock: { clock.now.withLock { $0 } }).queue
     }
 
     @Test func aQuestionTakesTheChannelsNextPostBeforeTheNoticeAndTheLiveViewThatCameFirst() async throws {
@@ -79,10 +79,9 @@ import Testing
         var pacer = MethodPacer()
         pacer.startedAt = 0
         pacer.hold(method: "chat.postMessage", seconds: 30, now: 1000)
-        let budget = MethodBudget(pacer)
-        #expect(budget.wait(chat: "chat.postMessage/C0123", now: 1000) == 30)
-        #expect(budget.wait(chat: "chat.postMessage/C0123", now: 1031) == 0)
-        #expect(MethodBudget.split("chat.postMessage/C0123") == ("chat.postMessage", "C0123"))
-        #expect(MethodBudget.split("chat.update") == ("chat.update", nil))
+        #expect(pacer.wait(key: "chat.postMessage/C0123", now: 1000) == 30)
+        #expect(pacer.wait(key: "chat.postMessage/C0123", now: 1031) == 0)
+        #expect(MethodPacer.split("chat.postMessage/C0123") == ("chat.postMessage", "C0123"))
+        #expect(MethodPacer.split("chat.update") == ("chat.update", nil))
     }
 }

@@ -171,7 +171,7 @@ public struct DiscordRelay: MessengerRelay {
     }
 
     public func status() async -> JSONValue {
-        let counters = rest.stats
+        let counters = rest.tally.counts
         return [
             "gateway": await gateway.status,
             "rest": counters.json,

@@ -114,7 +114,7 @@ public struct SlackRelay: MessengerRelay {
     // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.
 
     public func status() async -> JSONValue {
-        let counters = api.stats
+        let counters = api.tally.counts
         return [
             "api": counters.json,
             "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],

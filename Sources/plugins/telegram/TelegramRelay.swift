@@ -122,7 +122,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func status() async -> JSONValue {
-        let counters = api.stats
+        let counters = api.tally.counts
         return [
             "api": counters.json,
             "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),

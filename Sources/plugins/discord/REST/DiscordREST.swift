@@ -20,7 +20,7 @@ final class DiscordREST: Sendable {
     private let proxy: ProxySetting
     private let loop: TransferLoop
     private let limiter = Mutex(RateLimiter())
-    private let counters = Mutex(APICounters())
+    let tally = APITally()
     private let logger: Logger
     /// Where used-up buckets are saved for the next instance (nil: not saved), and what was last
     /// written there.
@@ -52,8 +52,6 @@ final class DiscordREST: Sendable {
             }
         }
     }
-
-    var stats: APICounters { counters.withLock { $0 } }
 
     /// Sends `endpoint` and returns the parsed JSON body (nil for 204 or an empty body).
     @discardableResult
@@ -90,7 +88,7 @@ final class DiscordREST: Sendable {
         while true {
             try Task.checkCancellation()
             let ticket = try await admit(endpoint)
-            counters.withLock { $0.requests += 1 }
+            tally.request()
             let result = await loop.perform(request)
             switch result {
             case .failure(let error):
@@ -98,7 +96,7 @@ final class DiscordREST: Sendable {
                 if error == .cancelled { throw CancellationError() }
                 failedTimes += 1
                 guard endpoint.idempotent, failedTimes < 4 else {
-                    counters.withLock { $0.failures += 1 }
+                    tally.failure()
                     throw DiscordAPIError(endpoint: endpoint.description, status: 0, code: nil, message: error.description)
                 }
                 logger.warning("\(endpoint): \(error); retrying")
@@ -110,7 +108,7 @@ final class DiscordREST: Sendable {
                 saveHolds(now: now, urgent: info.status == 429 || info.remaining == 0)
                 if case .retry(let at) = verdict {
                     rateLimitedTimes += 1
-                    counters.withLock { $0.rateLimited += 1 }
+                    tally.rateLimited()
                     logger.warning("\(endpoint): rate limited (429), retrying in \(Self.seconds(at - now)) s")
                     guard rateLimitedTimes < 10 else { throw Self.error(endpoint, response) }
                     continue
@@ -124,7 +122,7 @@ final class DiscordREST: Sendable {
                     logger.warning("\(endpoint): HTTP \(response.status); retrying")
                     try await Task.sleep(for: Self.backoff(failedTimes))
                 default:
-                    counters.withLock { $0.failures += 1 }
+                    tally.failure()
                     throw Self.error(endpoint, response)
                 }
             }

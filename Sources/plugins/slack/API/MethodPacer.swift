@@ -7,7 +7,7 @@ import MessengerKit
 /// buckets of Tier 1 methods, whose minute is longer than a restart. A restarted plugin does not
 /// know what its predecessor just called, so its other buckets fill from its start instead of
 /// starting full.
-struct MethodPacer: HoldingPacer, Equatable {
+struct MethodPacer: QueuePacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
         var at: Double
@@ -78,5 +78,22 @@ struct MethodPacer: HoldingPacer, Equatable {
         copy.holds = holds.filter { $0.value > now }
         copy.buckets = buckets.filter { MethodTier.of($0.key) == .tier1 }
         return copy
+    }
+
+    /// The send queue's key for a bucket (`key(method:channel:)`) back into its method and channel
+    /// (method names have no slash).
+    static func split(_ key: String) -> (method: String, channel: String?) {
+        guard let slash = key.firstIndex(of: "/") else { return (key, nil) }
+        return (String(key[..<slash]), String(key[key.index(after: slash)...]))
+    }
+
+    func wait(key: String, now: Double) -> Double {
+        let (method, channel) = Self.split(key)
+        return wait(method: method, channel: channel, now: now)
+    }
+
+    mutating func take(key: String, now: Double) {
+        let (method, channel) = Self.split(key)
+        _ = reserve(method: method, channel: channel, now: now)
     }
 }

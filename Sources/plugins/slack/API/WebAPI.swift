@@ -27,14 +27,15 @@ final class WebAPI: Sendable {
     private let proxy: ProxySetting
     private let loop: TransferLoop
     private let logger: Logger
-    private let budget: MethodBudget
+    /// The app's call budget (`MethodPacer`): a chat's writes wait in the line of the bucket they
+    /// draw on (`chat.postMessage/C0123`, or `chat.update` for every channel's edits), the most
+    /// urgent first; a 429 holds a method in it, and its Tier 1 buckets are saved with the holds.
+    private let budget: PacerBudget<MethodPacer>
     /// A chat's writes (posts, edits, deletions) in order of urgency: questions and finals before
     /// live views, live views before notices, and a newer edit of a message in place of one still
     /// waiting.
-    let queue: SendQueue
-    /// Where the holds and Tier 1 buckets are kept (`holds.json`), for a restarted plugin.
-    private let store: StateStore?
-    private let counters = Mutex(APICounters())
+    var queue: SendQueue { budget.queue }
+    let tally = APITally()
     private let warned = Mutex(Set<String>())
 
     init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?) {
@@ -44,12 +45,8 @@ final class WebAPI: Sendable {
         self.proxy = proxy
         self.loop = loop
         self.logger = logger
-        self.store = store
-        budget = MethodBudget(.restored(from: store, file: Self.holdsFile, now: Date().timeIntervalSince1970, logger: logger))
-        queue = SendQueue(allowance: budget)
+        budget = PacerBudget(restoredFrom: store, logger: logger)
     }
-
-    var stats: APICounters { counters.withLock { $0 } }
 
     /// Calls `method` and returns Slack's whole answer (`ok` was true). `form` sends the
     /// arguments form-encoded, as read methods need; `channel` is where a post goes, for its
@@ -80,11 +77,11 @@ final class WebAPI: Sendable {
             if Self.writes.contains(method), let key = MethodPacer.key(method: method, channel: channel) {
                 guard try await queue.turn(chat: key, priority: priority, replaces: replaces) else { return .done(.null) }
             } else {
-                let wait = budget.pacer.withLock { $0.reserve(method: method, channel: channel, now: now) }
-                if MethodTier.of(method) == .tier1 { await save() }
+                let wait = budget.withPacer { $0.reserve(method: method, channel: channel, now: now) }
+                if MethodTier.of(method) == .tier1 { await budget.save() }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
-            counters.withLock { $0.requests += 1 }
+            tally.request()
             let request = HTTPRequest(
                 method: "POST", url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, proxy: proxy,
                 maxBytes: 16 << 20)
@@ -93,19 +90,19 @@ final class WebAPI: Sendable {
             case .success(let answer): response = answer
             case .failure(.cancelled): throw CancellationError()
             case .failure(let error):
-                counters.withLock { $0.failures += 1 }
+                tally.failure()
                 logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
                 return .failed(.transport, SlackAPIError(method: method, status: 0, error: token.masking(error.description)))
             }
             if response.status == 429 {
-                counters.withLock { $0.rateLimited += 1 }
+                tally.rateLimited()
                 let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
                 logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
                 await hold(method: method, seconds: seconds)
                 return .failed(.rateLimited(wait: nil), SlackAPIError(method: method, status: 429, error: "ratelimited"))
             }
             guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
-                counters.withLock { $0.failures += 1 }
+                tally.failure()
                 return .failed(
                     .notAnAnswer(status: response.status),
                     SlackAPIError(
@@ -117,7 +114,7 @@ final class WebAPI: Sendable {
             error.needed = json["needed"]?.stringValue
             error.messages = json["response_metadata"]?["messages"]?.arrayValue?.compactMap(\.stringValue) ?? []
             guard error.isTransient else { return .failed(.refused, error) }
-            counters.withLock { $0.failures += 1 }
+            tally.failure()
             return .failed(.serverError, error)
         }
     }
@@ -128,7 +125,7 @@ final class WebAPI: Sendable {
         let request = HTTPRequest(
             method: "POST", url: SecretURL(uploadURL), body: .bytes(bytes, contentType: "application/octet-stream"), timeout: .seconds(120),
             proxy: proxy, maxBytes: 1 << 20)
-        counters.withLock { $0.requests += 1 }
+        tally.request()
         switch await loop.perform(request) {
         case .success(let response) where response.status == 200: return
         case .success(let response): throw SlackAPIError(method: "upload", status: response.status, error: "HTTP \(response.status)")
@@ -181,17 +178,9 @@ final class WebAPI: Sendable {
     }
 
     private func hold(method: String, seconds: Double) async {
-        budget.pacer.withLock { $0.hold(method: method, seconds: seconds, now: Date().timeIntervalSince1970) }
-        await save()
+        let now = Date().timeIntervalSince1970
+        await budget.hold { $0.hold(method: method, seconds: seconds, now: now) }
     }
-
-    /// Writes what a restarted plugin must still respect.
-    private func save() async {
-        let saved = budget.pacer.withLock { $0.saved(now: Date().timeIntervalSince1970) }
-        await store?.save(saved, to: Self.holdsFile)
-    }
-
-    static let holdsFile = "holds.json"
 
     /// What a chat shows: these wait in the send queue by urgency, the rest in call order.
     static let writes: Set<String> = ["chat.postMessage", "chat.update", "chat.delete"]

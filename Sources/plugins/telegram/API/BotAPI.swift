@@ -20,14 +20,12 @@ final class BotAPI: Sendable {
     private let proxy: ProxySetting
     private let loop: TransferLoop
     let logger: Logger
-    private let budget: ChatBudget
+    /// The bot's write budget (`SendPacer`): the send queue takes writes from it in their order of
+    /// urgency, and a 429 holds a chat in it (saved, so a restarted plugin still waits it out).
+    private let budget: PacerBudget<SendPacer>
     /// Writes waiting for their chat's budget, by urgency.
-    let queue: SendQueue
-    /// Where the holds after a 429 are kept (`holds.json`), so a restarted plugin still waits them out.
-    private let store: StateStore?
-    private let counters = Mutex(APICounters())
-
-    static let holdsFile = "holds.json"
+    var queue: SendQueue { budget.queue }
+    let tally = APITally()
 
     init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil) {
         self.base = base
@@ -35,12 +33,8 @@ final class BotAPI: Sendable {
         self.proxy = proxy
         self.loop = loop
         self.logger = logger
-        self.store = store
-        budget = ChatBudget(.restored(from: store, file: Self.holdsFile, now: Date().timeIntervalSince1970, logger: logger))
-        queue = SendQueue(allowance: budget)
+        budget = PacerBudget(restoredFrom: store, logger: logger)
     }
-
-    var stats: APICounters { counters.withLock { $0 } }
 
     /// Calls `method` with JSON params and returns its `result`. `chat` names the chat a call
     /// goes to: it waits out a 429 hold on that chat, and a write (`counts`) also waits in the
@@ -93,22 +87,22 @@ final class BotAPI: Sendable {
                     guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .done(.null) }
                 }
             } else if let chat {
-                let wait = budget.pacer.withLock { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
+                let wait = budget.withPacer { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
-            counters.withLock { $0.requests += 1 }
+            tally.request()
             let request = HTTPRequest(method: "POST", url: url, body: body, timeout: timeout, proxy: proxy, maxBytes: 16 << 20)
             let response: HTTPResponse
             switch await loop.perform(request) {
             case .success(let answer): response = answer
             case .failure(.cancelled): throw CancellationError()
             case .failure(let error):
-                counters.withLock { $0.failures += 1 }
+                tally.failure()
                 logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
                 return .failed(.transport, BotAPIError(method: method, status: 0, text: token.masking(error.description)))
             }
             guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
-                counters.withLock { $0.failures += 1 }
+                tally.failure()
                 return .failed(
                     .notAnAnswer(status: response.status),
                     BotAPIError(
@@ -121,7 +115,7 @@ final class BotAPI: Sendable {
             error.retryAfter = json["parameters"]?["retry_after"]?.intValue
             error.migrateTo = json["parameters"]?["migrate_to_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
             if error.status == 429 {
-                counters.withLock { $0.rateLimited += 1 }
+                tally.rateLimited()
                 let seconds = Double(error.retryAfter ?? 5)
                 logger.warning("\(method): Telegram asks to wait \(Int(seconds)) s (429)\(chat.map { " for chat \($0)" } ?? "")")
                 await hold(chat: chat ?? "*", seconds: seconds)
@@ -129,17 +123,13 @@ final class BotAPI: Sendable {
                 return .failed(.rateLimited(wait: chat == nil ? .seconds(seconds) : nil), error)
             }
             guard error.status >= 500 else { return .failed(.refused, error) }
-            counters.withLock { $0.failures += 1 }
+            tally.failure()
             return .failed(.serverError, error)
         }
     }
 
     private func hold(chat: String, seconds: Double) async {
         let now = Date().timeIntervalSince1970
-        let saved = budget.pacer.withLock { pacer -> SendPacer in
-            pacer.hold(chat: chat, seconds: seconds, now: now)
-            return pacer.saved(now: now)
-        }
-        await store?.save(saved, to: Self.holdsFile)
+        await budget.hold { $0.hold(chat: chat, seconds: seconds, now: now) }
     }
 }

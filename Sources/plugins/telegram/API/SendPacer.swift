@@ -5,7 +5,7 @@ import MessengerKit
 /// groups) and one for the whole bot (30 a second), plus the holds a 429's `retry_after` sets.
 /// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds survive
 /// a restart, as a 429 ban does.
-struct SendPacer: HoldingPacer, Equatable {
+struct SendPacer: QueuePacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
         var at: Double
@@ -71,4 +71,8 @@ struct SendPacer: HoldingPacer, Equatable {
         copy.holds = holds.filter { $0.value > now }
         return copy
     }
+
+    func wait(key chat: String, now: Double) -> Double { wait(chat: chat, now: now) }
+
+    mutating func take(key chat: String, now: Double) { _ = reserve(chat: chat, now: now) }
 }
