@@ -145,4 +145,21 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         #expect(answers.withLock { $0 }.sorted() == ["dm: only in a DM", "only in a DM"])
     }
+
+    /// A journal that cannot be saved (the disk is full; here the state folder is a file): the
+    /// saved cursor stays behind, so the poller does not confirm what the journal lacks, and the
+    /// message taken in is still handed over.
+    @Test func aJournalThatCannotBeSavedKeepsTheCursorBehind() async throws {
+        defer { removeFolder() }
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data("not a folder".utf8)))
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let shown = Shown()
+        let inbox = inbox(supervisor, shown, cursor: true)
+        await inbox.take(Note(id: "m1", lane: "c1", text: "hello"))
+        await inbox.advance(cursor: 9)
+        #expect(await inbox.save() == false)
+        #expect(await inbox.savedCursor == 0)
+        #expect(await inbox.cursor == 9)
+        try await until { shown.lines.withLock { $0 } == ["m1 prompted"] }
+    }
 }
