@@ -197,7 +197,15 @@ final class TestHome: Sendable {
         let stderrs = daemons.withLock { list in
             list.map { "daemon \($0.pid) stderr (tail):\n" + $0.process.stderr.split(separator: "\n").suffix(10).joined(separator: "\n") }
         }
-        return "home \(path)\nlogs/pi-relayd.log (tail):\n\(tail)\n" + stderrs.joined(separator: "\n")
+        // A plugin's own log often says what the daemon's does not (a failed send, a retry).
+        let logs = path + "/logs"
+        let plugins = ((try? FileManager.default.contentsOfDirectory(atPath: logs)) ?? []).filter { $0.hasSuffix(".log") && $0 != "pi-relayd.log" }
+            .sorted()
+        let pluginTails = plugins.map { name in
+            let text = (try? String(contentsOfFile: logs + "/" + name, encoding: .utf8)) ?? ""
+            return "logs/\(name) (tail):\n" + text.split(separator: "\n").suffix(30).joined(separator: "\n")
+        }
+        return "home \(path)\nlogs/pi-relayd.log (tail):\n\(tail)\n" + (pluginTails + stderrs).joined(separator: "\n")
     }
 
     // MARK: Cleaning up
