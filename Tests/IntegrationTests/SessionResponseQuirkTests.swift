@@ -115,6 +115,24 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §5: a second prompt in the first one's pre-run phase (a slow API-key lookup)
+    /// passes pi's streaming check and is refused a moment later. Nothing may be lost: it waits
+    /// as a follow-up, and runs after the first.
+    @Test func aPromptInTheFirstOnesPreRunWaitsAsAFollowUp() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_PRERUN_MS": "1500"])) { s in
+            try await s.start()
+            let id = try await s.new(name: "p")
+            #expect(try await s.plain("send", "p", "!scenario slow 40 50") == "prompted\n")
+            _ = try await s.plain("send", "p", "second")
+            try await waitUntil("both prompts were answered", timeout: .seconds(30)) {
+                try await s.last(id) == "Echo: second"
+            }
+            #expect(try await s.history(id, "--type", "prompt_rejected").isEmpty, "nothing was refused")
+            let users = try await s.history(id, "--type", "message_start").filter { $0["role"] == "user" }
+            #expect(users.count == 2, "each prompt reached pi once: \(users)")
+        }
+    }
+
     @Test func aPromptRejectedAfterItWasAcceptedIsReported() async throws {
         // Broken stored credentials: pi accepts the prompt, then answers it a second time with
         // success:false once the key lookup fails.

@@ -11,8 +11,8 @@ import Testing
 
     @Test func aResponseGoesToItsCommandsWaiterAndPiGoingAwayFailsTheRest() async throws {
         var book = CommandBook()
-        let first = book.send(type: "get_state")
-        let second = book.send(type: "prompt")
+        let first = book.send(.getState)
+        let second = book.send(.prompt(message: "hi", streamingBehavior: .followUp))
         #expect([first, second] == ["r1", "r2"])
         let got = try await withCheckedThrowingContinuation { (waiter: CommandBook.Waiter) in
             book.wait(first, waiter)
@@ -32,6 +32,25 @@ import Testing
         } catch is Gone {}
         let late = book.received(PiResponse(id: second, command: "prompt", success: true))
         #expect(late.waiter == nil)
+    }
+
+    /// A prompt refused after it was accepted can be sent again: its words are kept until then,
+    /// and handed out once.
+    @Test func aPromptsWordsAreKeptForItsSecondAnswer() {
+        var book = CommandBook()
+        let state = book.send(.getState)
+        let prompt = book.send(.prompt(message: "second", images: [["type": "image"]], streamingBehavior: .followUp))
+        #expect(book.takePrompt(state) == nil, "only prompts are kept")
+        let settled = book.received(PiResponse(id: prompt, command: "prompt", success: true))
+        #expect(settled.match == .settles(id: prompt, type: "prompt"))
+        let late = book.received(PiResponse(id: prompt, command: "prompt", success: false, error: "Agent is already processing a prompt."))
+        #expect(late.match == .promptRejectedLate(id: prompt, error: "Agent is already processing a prompt."))
+        let kept = book.takePrompt(prompt)
+        #expect(kept?.message == "second" && kept?.images.count == 1)
+        #expect(book.takePrompt(prompt) == nil, "handed out once")
+        for n in 0...CommandBook.promptsKept { _ = book.send(.prompt(message: "p\(n)", streamingBehavior: .followUp)) }
+        #expect(book.takePrompt("r3") == nil, "the oldest is forgotten past the bound")
+        #expect(book.takePrompt("r4")?.message == "p1")
     }
 
     @Test func theIDlessTurnGoesToTheNextInLineAndAWaiterMayLeave() async throws {

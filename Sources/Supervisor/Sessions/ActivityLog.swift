@@ -45,6 +45,7 @@ struct ActivityLog: Sendable {
         case "question_answered": return "💬 \(preview["by"]?.stringValue ?? "someone") answered: \(preview["answer"]?.stringValue ?? "")"
         case "question_cancelled": return "💬 question cancelled by \(preview["by"]?.stringValue ?? "someone")"
         case "question_expired": return "💬 question expired"
+        case "prompt_requeued": return "⏳ waits for the run before it: \(preview["text"]?.stringValue ?? "")"
         case "prompt_rejected": return "⚠️ pi rejected a prompt: \(preview["error"]?.stringValue ?? "")"
         case "run_finished": return "🏁 run ended (\(preview["stopReason"]?.stringValue ?? "done"))"
         case "exited": return "⚠️ pi exited: \(preview["reason"]?.stringValue ?? "")"

@@ -15,12 +15,28 @@ struct CommandBook {
     private var idlessTurnTaken = false
     private var idlessTurnQueue: [(key: UUID, waiter: TurnWaiter)] = []
 
-    /// A command of `type` is about to be written: its id, now outstanding.
-    mutating func send(type: String) -> String {
+    /// Prompts whose second answer may still come, newest last: a prompt pi refuses later because
+    /// an earlier one was still in its pre-run phase is sent again as a follow-up.
+    private var prompts: [(id: String, message: String, images: [JSONValue])] = []
+    static let promptsKept = 16
+
+    /// `command` is about to be written: its id, now outstanding.
+    mutating func send(_ command: PiCommand) -> String {
         sent += 1
         let id = "r\(sent)"
-        table.sent(id: id, type: type)
+        table.sent(id: id, type: command.type)
+        if case .prompt(let message, let images, _) = command {
+            prompts.append((id, message, images))
+            if prompts.count > Self.promptsKept { prompts.removeFirst() }
+        }
         return id
+    }
+
+    /// The words and images of prompt `id`, if still kept; they are then forgotten.
+    mutating func takePrompt(_ id: String) -> (message: String, images: [JSONValue])? {
+        guard let index = prompts.firstIndex(where: { $0.id == id }) else { return nil }
+        let prompt = prompts.remove(at: index)
+        return (prompt.message, prompt.images)
     }
 
     /// `waiter` waits for the response to command `id`.

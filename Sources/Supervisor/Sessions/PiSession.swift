@@ -278,7 +278,7 @@ actor PiSession {
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
         guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
-        let cid = commands.send(type: type)
+        let cid = commands.send(command)
         var obj = command.json
         obj["id"] = .string(cid)
         var line = obj.serializedBytes()
@@ -324,6 +324,17 @@ actor PiSession {
         Task { await self.hung(type, after: timeout) }
     }
 
+    /// How pi refuses a prompt that found another one already past its streaming check.
+    static let alreadyProcessing = "Agent is already processing a prompt"
+
+    private func sendAsFollowUp(_ message: String, images: [JSONValue]) async {
+        do { _ = try await command(.followUp(message: message, images: images)) } catch {
+            let text = "pi refused a prompt that was waiting for the run before it: \(error)"
+            record(type: "prompt_rejected", ["error": .string(text)])
+            await tell(.notice(kind: "error", text: text))
+        }
+    }
+
     /// pi wraps thrown errors as "Failed to parse command: <real message>".
     static func clean(_ error: String) -> String {
         error.hasPrefix("Failed to parse command: ") ? String(error.dropFirst("Failed to parse command: ".count)) : error
@@ -353,7 +364,16 @@ actor PiSession {
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }
                 waiter?.resume(returning: response)
-            case .promptRejectedLate(_, let error):
+            case .promptRejectedLate(let id, let error):
+                // pi-rpc spec §5: a prompt sent while the one before was in its pre-run phase is
+                // refused once that run starts. It is not lost: it waits for the run's end.
+                if error.hasPrefix(Self.alreadyProcessing), let prompt = commands.takePrompt(id) {
+                    record(type: "prompt_requeued", ["text": .string(String(prompt.message.prefix(200)))])
+                    // Unstructured on purpose: its answer comes through this same event loop,
+                    // which must not wait for it.
+                    Task { await self.sendAsFollowUp(prompt.message, images: prompt.images) }
+                    return
+                }
                 let text = "pi rejected the prompt: \(Self.clean(error))"
                 record(type: "prompt_rejected", ["error": .string(Self.clean(error))])
                 await tell(.notice(kind: "error", text: text))

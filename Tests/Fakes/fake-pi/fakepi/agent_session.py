@@ -17,6 +17,9 @@ from .tools import DEFAULT_MAX_BYTES, truncate_tail
 
 DOCS_PATH = "/usr/local/lib/node_modules/@mariozechner/pi-coding-agent/docs"
 COMPACT_MS = float(os.environ.get("FAKE_PI_COMPACT_MS", "150"))
+# How long a prompt's pre-run phase takes (the API-key lookup, which an OAuth refresh makes a
+# network round trip): a second prompt in it slips past the streaming check (pi-rpc spec §5).
+PRERUN_MS = float(os.environ.get("FAKE_PI_PRERUN_MS", "0"))
 
 OVERFLOW_PATTERNS = [re.compile(p, re.I) for p in (
     r"prompt is too long", r"input is too long for requested model", r"exceeds the context window",
@@ -423,7 +426,7 @@ class AgentSession:
         return self._prompt_run(text, images)
 
     async def _prompt_run(self, text, images):
-        await asyncio.sleep(0)  # getApiKey is async
+        await asyncio.sleep(PRERUN_MS / 1000)  # getApiKey is async
         if not self.registry.get_api_key(self.model):
             raise RuntimeError(f"No API key found for {self.model['provider']}.\n\nUse /login or set an API key "
                                f"environment variable. See {DOCS_PATH}/providers.md")
