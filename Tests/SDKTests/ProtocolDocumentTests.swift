@@ -38,6 +38,7 @@ import Testing
         "MessengerIdentityParams": { try MessengerIdentityParams(json: $0).json },
         "MessengerIdentity": { try MessengerIdentity(json: $0).json },
         "PromptOutcome": { try PromptOutcome(json: $0).json },
+        "ControlRequest": { try ControlRequest(json: $0).json },
         "FormatNoticeParams": { try FormatNoticeParams(json: $0).json },
         "FormattedText": { try FormattedText(json: $0).json },
         "ChatCommandParams": { try ChatCommandParams(json: $0).json },
@@ -83,7 +84,14 @@ import Testing
                 ? String(marker.dropFirst("<!-- wire: ".count).dropLast(" -->".count)) : nil
             var end = index + 1
             while end < lines.count && lines[end] != "```" { end += 1 }
-            examples.append(Example(line: index + 1, type: type, json: lines[(index + 1)..<end].joined(separator: "\n")))
+            // `<!-- wire: Type lines -->`: each line of the block is an example of its own.
+            if let type, type.hasSuffix(" lines") {
+                for number in (index + 1)..<end {
+                    examples.append(Example(line: number + 1, type: String(type.dropLast(" lines".count)), json: lines[number]))
+                }
+            } else {
+                examples.append(Example(line: index + 1, type: type, json: lines[(index + 1)..<end].joined(separator: "\n")))
+            }
             index = end + 1
         }
         return examples
@@ -145,6 +153,27 @@ extension ProtocolDocumentTests {
         }
         #expect(Set(ControlMethod.allCases.map(\.rawValue)).count == ControlMethod.allCases.count)
         #expect(ControlMethod.piCommands.isSubset(of: ControlMethod.sessionMethods))
+    }
+
+    /// Every control method has a request example in PROTOCOL.md §9, in the order a live daemon
+    /// can take them (`ControlExampleTests` sends each).
+    @Test func everyControlMethodHasAnExample() throws {
+        let requests = try Self.controlExamples()
+        #expect(Set(requests.map(\.method)) == Set(ControlMethod.allCases))
+        #expect(requests.last?.method == .stop, "stop comes last")
+        #expect(Set(requests.map(\.method)).count == requests.count, "one example per method")
+    }
+
+    /// The control requests in PROTOCOL.md, in document order.
+    static func controlExamples() throws -> [ControlRequest] {
+        try examples().filter { $0.type == "ControlRequest" }.map { try ControlRequest(json: JSONValue.parse(bytes: Array($0.json.utf8))) }
+    }
+
+    @Test func aControlRequestRefusesWhatIsNoMethod() {
+        #expect(throws: RemoteError.methodNotFound("teapot")) { try ControlRequest(json: ["id": "1", "method": "teapot"]) }
+        #expect(throws: RemoteError.self) { try ControlRequest(json: ["id": "1"]) }
+        #expect(throws: RemoteError.self) { try ControlRequest(json: ["id": "1", "method": "ping", "params": [1]]) }
+        #expect((try? ControlRequest(json: ["method": "ping"]))?.params == [:], "params default to {}")
     }
 
     /// Each prompt control method is one `PromptKind`, and back.

@@ -11,7 +11,7 @@ extension ControlClient {
     func converse(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
-        try write(fd, ["id": "1", "method": .string(method.rawValue), "params": params])
+        try write(fd, ControlRequest(method: method, params: params).json)
         var reader = BlockingLineReader(fd: fd)
         while let line = reader.next() {
             let message = try JSONValue.parse(bytes: line)

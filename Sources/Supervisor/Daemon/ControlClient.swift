@@ -84,7 +84,7 @@ struct ControlClient {
     }
 
     func send(_ fd: Int32, _ method: ControlMethod, _ params: JSONValue) throws {
-        try write(fd, ["id": "1", "method": .string(method.rawValue), "params": params])
+        try write(fd, ControlRequest(method: method, params: params).json)
     }
 
     /// Writes one line on the connection.

@@ -16,8 +16,7 @@ struct ControlRouter: ControlHandler {
     /// Asks the daemon to shut down.
     let stopper: @Sendable () async -> Void
 
-    func handle(method name: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
-        guard let method = ControlMethod(rawValue: name) else { throw RemoteError.methodNotFound(name) }
+    func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         switch method {
         case .ping, .version:
             return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]
@@ -63,7 +62,7 @@ struct ControlRouter: ControlHandler {
             }
             return ["stopping": true]
         default:
-            guard ControlMethod.sessionMethods.contains(method) else { throw RemoteError.methodNotFound(name) }
+            guard ControlMethod.sessionMethods.contains(method) else { throw RemoteError.methodNotFound(method.rawValue) }
             return try await sessionControl.handle(method: method, params: params, stream: stream)
         }
     }

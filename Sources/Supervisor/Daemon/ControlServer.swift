@@ -122,22 +122,16 @@ final class ControlServer: @unchecked Sendable {
         _ bytes: [UInt8], writer: FDWriter, stream: ControlStream,
         handler: any ControlHandler
     ) async {
-        let id: JSONValue
-        let method: String
-        let params: JSONValue
-        do {
-            let request = try JSONValue.parse(bytes: bytes)
-            guard let name = request["method"]?.stringValue else { throw RemoteError.invalidParams("missing \"method\"") }
-            id = request["id"] ?? .null
-            method = name
-            params = request["params"] ?? [:]
-        } catch {
+        let line: JSONValue
+        do { line = try JSONValue.parse(bytes: bytes) } catch {
             writer.send(Self.line(["id": .null, "error": ["code": "invalid_params", "message": .string("bad request: \(error)")]]))
             return
         }
+        let id = line["id"] ?? .null
         do {
+            let request = try ControlRequest(json: line)
             stream.requestID = id
-            let result = try await handler.handle(method: method, params: params, stream: stream)
+            let result = try await handler.handle(request.method, params: request.params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }
         } catch let error as RemoteError {
             writer.send(Self.line(["id": id, "error": ["code": .string(error.code.rawValue), "message": .string(Redactor.redact(error.message))]]))
@@ -155,7 +149,7 @@ final class ControlServer: @unchecked Sendable {
 
 /// Answers control requests. Return nil after streaming (the stream carried the answer).
 protocol ControlHandler: Sendable {
-    func handle(method: String, params: JSONValue, stream: ControlStream) async throws -> JSONValue?
+    func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue?
 }
 
 /// A live connection for methods that stream (`stream`, `logs -f`) or talk both ways (`attach`).
