@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// The pi behind a session: where its commands are written (a child's stdin, or the link to a
 /// terminal's extension), its pid, a start in progress, how its last child ended and what it
 /// said on stderr, a child an earlier daemon left behind, and the lines of its stdout skipped.
@@ -17,6 +19,8 @@ struct PiChild {
     private(set) var skippedLines = 0
     /// The chats heard once that this session's pi runs without the extension.
     var toldExtensionProblem = false
+    /// Reads pi's stdout lines as events.
+    let reader = PiEventReader()
 
     /// A new child is about to start.
     mutating func launching(_ input: any PiInput) {

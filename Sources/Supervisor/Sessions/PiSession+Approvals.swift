@@ -25,7 +25,7 @@ extension PiSession {
             id: qid, sessionID: id, method: "select", title: "🔒 Approve \(request.toolName)?",
             message: "\(request.preview())\nrule: \(request.rule)", options: ApprovalChoice.labels, placeholder: nil, prefill: nil,
             askedAt: Date(), expiresAt: Date().addingTimeInterval(Double(timeout.components.seconds)))
-        questions[qid] = question
+        questions.ask(question)
         approvals.open(qid, rule: request.rule)
         record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])
         // Unstructured on purpose: the gate's countdown runs beside the session.
@@ -69,7 +69,7 @@ extension PiSession {
     /// Settles a gate once: the first decision wins, later ones find nothing.
     func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
         guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return }
-        questions.removeValue(forKey: qid)
+        questions.close(qid)
         gate.waiter?.resume(returning: decision)
         record(
             type: "approval",

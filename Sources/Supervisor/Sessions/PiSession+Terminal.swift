@@ -24,7 +24,7 @@ extension PiSession {
             thinkingLevel: registration.thinkingLevel)
         lastActivity = Date()
         record(type: "attached", ["pid": JSONValue(Int(registration.pid))])
-        await persist(record)
+        await services.persist(record)
         logger.info("session \(name) (\(id)): terminal pi attached (pid \(registration.pid))")
         return generation
     }
@@ -75,7 +75,7 @@ extension PiSession {
             record(
                 type: news.kind.rawValue,
                 ["reason": .string(news.reason.rawValue), "texts": .array(news.texts.map { .string(String($0.prefix(200))) })])
-            await persist(record)
+            await services.persist(record)
             await tell(.notice(kind: news.noticeKind, text: news.text))
             return true
         }
@@ -90,17 +90,17 @@ extension PiSession {
         case "extension_ui_closed":
             // The terminal answered (or dismissed it) first, or the run was aborted: the chats'
             // copy of the question closes.
-            guard let questionID = message["id"]?.stringValue, let question = questions.removeValue(forKey: questionID) else { return true }
+            guard let questionID = message["id"]?.stringValue, let question = questions.close(questionID) else { return true }
             let aborted = message["by"]?.stringValue == "abort"
             record(type: aborted ? "question_cancelled" : "question_answered", ["id": .string(questionID), "by": aborted ? "abort" : "terminal"])
-            await persist(record)
+            await services.persist(record)
             await tell(
                 .questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
         default:
             reported.take(
                 sessionFile: message["sessionFile"]?.stringValue, model: message["model"]?.stringValue,
                 takesImages: TerminalRegistration.takesImages(message["modelInput"]), thinkingLevel: message["thinkingLevel"]?.stringValue)
-            await persist(record)
+            await services.persist(record)
         }
         return true
     }

@@ -14,9 +14,15 @@ actor PiSession {
     /// How far this session's event loop may fall behind pi's stdout before reading pauses.
     static let readWindowBytes = 4 << 20
 
-    let id: String
+    /// What the session is from its creation on.
+    let identity: SessionIdentity
+    nonisolated var id: String { identity.id }
+    nonisolated var cwd: String { identity.cwd }
+    nonisolated var createdAt: Date { identity.createdAt }
+    nonisolated var marker: String { identity.marker }
+    nonisolated var spawnedBy: String? { identity.spawnedBy }
+    nonisolated var terminal: TerminalRecord? { identity.terminal }
     private(set) var name: String
-    let cwd: String
     /// What pi said of the session: its file, model and thinking level.
     var reported = PiReport()
     var sessionFile: String? { reported.sessionFile }
@@ -25,18 +31,10 @@ actor PiSession {
     var modelTakesImages: Bool? { reported.modelTakesImages }
     var lifecycle = SessionLifecycle()
     var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
-    let createdAt: Date
     var lastActivity: Date
-    let launcher: PiLauncher
-    /// Set for a terminal session: the daemon never starts or signals its pi.
-    let terminal: TerminalRecord?
-    /// The session whose agent spawned this one (`spawn_session`), if one did.
-    let spawnedBy: String?
-    /// The session's mark in chats that watch several (see `SessionMarker`).
-    let marker: String
-    let logger: Logger
-    let observer: any SessionObserver
-    let persist: @Sendable (SessionRecord) async -> Void
+    let services: SessionServices
+    nonisolated var launcher: PiLauncher { services.launcher }
+    nonisolated var logger: Logger { services.logger }
 
     private var commands = CommandBook()
     /// The pi behind the session (`PiChild`).
@@ -53,15 +51,14 @@ actor PiSession {
     var interruptedRun: String? { runs.interrupted }
     /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
     var freshConversation = false
-    /// The dialogs that were open when an earlier daemon died: they died with its pi.
-    private(set) var interruptedQuestions: [PendingQuestion]
+    /// Open questions, and those an earlier daemon left open.
+    var questions: QuestionBook
+    var interruptedQuestions: [PendingQuestion] { questions.interrupted }
     /// Images tools produced in the last run (see `ToolImage`).
-    private(set) var images: [ToolImage] = []
-    let imageDir: String
-    var questions: [String: PendingQuestion] = [:]
+    private var toolImages: ToolImages
+    var images: [ToolImage] { toolImages.list }
     /// Its events, `/recent`'s lines and its `stream` clients.
     private var history: SessionHistory
-    private let reader = PiEventReader()
     /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
     var approvals = ApprovalBook()
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
@@ -72,26 +69,18 @@ actor PiSession {
         record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
         observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void
     ) {
-        self.imageDir = imageDir
-        id = record.id
+        identity = SessionIdentity(record: record)
         name = record.name
-        cwd = record.cwd
         reported = PiReport(sessionFile: record.sessionFile, model: record.model)
-        createdAt = record.createdAt
         lastActivity = record.lastActivity
         child.orphan = record.terminal == nil ? record.pid : nil
-        terminal = record.terminal
-        spawnedBy = record.spawnedBy
-        marker = record.marker ?? SessionMarker.palette[0]
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
-        self.launcher = launcher
-        self.logger = logger
-        self.observer = observer
-        self.persist = persist
+        services = SessionServices(launcher: launcher, logger: logger, observer: observer, persist: persist)
+        toolImages = ToolImages(folder: imageDir)
         history = SessionHistory(maxEntries: historyEntries, maxBytes: historyBytes)
         recorder = RunRecorder(sessionID: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
         runs = SessionRuns(interrupted: record.activeRun)
-        interruptedQuestions = record.openQuestions ?? []
+        questions = QuestionBook(interrupted: record.openQuestions ?? [])
     }
 
     /// The open questions worth saving: a gate's question dies with the call that waits on it.
@@ -164,7 +153,7 @@ actor PiSession {
             let reply = try await command(.getState, timeout: launcher.startTimeout)
             applyState(reply)
             lifecycle.answered()
-            await persist(record)
+            await services.persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
             if let group = pid { ChildProcess.signalGroup(group, SIGKILL) }
@@ -197,7 +186,7 @@ actor PiSession {
             child.pid = childPID
         case .stdout(.line(let bytes)):
             let piEvent: PiEvent
-            do { piEvent = try reader.read(bytes) } catch {
+            do { piEvent = try child.reader.read(bytes) } catch {
                 child.skipped()
                 let preview = String(decoding: bytes.prefix(160), as: UTF8.self)
                 logger.warning("session \(name): skipped a non-JSON line from pi's stdout: \(preview)")
@@ -250,12 +239,11 @@ actor PiSession {
     func piGone(reason: String, unanswered: String, questionsClosed: String) async {
         await abandonGates(questionsClosed)
         // Cleared before the save: a daemon restarted later must not close them a second time.
-        let closed = questions
-        questions.removeAll()
-        await persist(record)
+        let closed = questions.closeAll()
+        await services.persist(record)
         for waiter in commands.drain() { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
         await emit(recorder.childExited(reason: reason))
-        for (_, question) in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
+        for question in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
     }
 
     // MARK: Commands
@@ -399,51 +387,32 @@ actor PiSession {
             await tell(.promptTaken(text: text))
         }
         if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {
-            keepImages(imgs, tool: execution.toolName ?? "tool")
+            toolImages.keep(imgs, tool: execution.toolName ?? "tool")
         }
         await emit(recorder.apply(event, at: .now))
-    }
-
-    private func keepImages(_ imgs: [PiImage], tool: String) {
-        try? FileManager.default.createDirectory(
-            atPath: imageDir, withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        for img in imgs {
-            guard let data = Data(base64Encoded: img.base64) else { continue }
-            let name = "\(tool)-\(images.count + 1).\(ToolImage.fileExtension(img.mimeType))"
-            let path = imageDir + "/" + name
-            if AtomicFile.write([UInt8](data), to: path) {
-                images.append(ToolImage(path: path, filename: name, mimeType: img.mimeType, toolName: tool))
-            }
-        }
-    }
-
-    private func forgetImages() {
-        for image in images { try? FileManager.default.removeItem(atPath: image.path) }
-        images.removeAll()
     }
 
     private func emit(_ outputs: [RunRecorder.Output]) async {
         for output in outputs {
             switch output {
             case .started(let run):
-                forgetImages()
+                toolImages.forget()
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 runs.started(run, origin: promptOrigin, at: Date())
                 freshConversation = false
-                await persist(record)
+                await services.persist(record)
                 await tell(.runStarted(run))
             case .updated:
                 // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
                 guard let run = recorder.run, runs.changed() else { continue }
-                if await !observer.session(self, changed: run) { runs.changeTaken() }
+                if await !services.observer.session(self, changed: run) { runs.changeTaken() }
             case .finished(let run):
                 runs.finished(run, at: Date())
                 record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
                 await tell(.runFinished(run))
                 // The next run may have started while this final was being delivered.
-                if runs.ended(run.runID) { await persist(record) }
+                if runs.ended(run.runID) { await services.persist(record) }
             case .settleAfter(let window):
                 // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
                 Task { [weak self] in
@@ -457,7 +426,7 @@ actor PiSession {
     /// Passes news on to the observer, on the cooperative pool (finals go through the formatter
     /// and onto disk), awaited, so the order holds. Run changes go the cheap way: `emit`.
     func tell(_ news: SessionNews) async {
-        let observer = observer
+        let observer = services.observer
         let id = id
         await withTaskExecutorPreference(globalConcurrentExecutor) {
             await observer.session(id, did: news)
@@ -553,10 +522,10 @@ actor PiSession {
                 id: qid, sessionID: id, method: method, title: request.title ?? "",
                 message: request.message, options: request.options ?? [], placeholder: request.placeholder,
                 prefill: request.prefill, askedAt: Date(), expiresAt: expires, terminalOnly: request.terminalOnly ? true : nil)
-            questions[qid] = question
+            questions.ask(question)
             record(type: "question", question.json)
             // Saved before any chat shows it, so a daemon killed meanwhile still closes it there.
-            await persist(record)
+            await services.persist(record)
             if let expires {
                 let policyTimeout = request.timeout == nil
                 // Unstructured on purpose: the dialog's own countdown runs beside the session.
@@ -583,10 +552,10 @@ actor PiSession {
     /// pi already resolved a timed-out dialog with its default, silently; ours closes it too.
     /// A dialog closed by our own policy (it had no timeout) is cancelled on pi's side.
     private func expireQuestion(_ qid: String, cancelOnPi: Bool) async {
-        guard let question = questions.removeValue(forKey: qid) else { return }
+        guard let question = questions.close(qid) else { return }
         if cancelOnPi { write(.extensionUIResponse(id: question.id, .cancelled)) }
         record(type: "question_expired", ["id": .string(qid)])
-        await persist(record)
+        await services.persist(record)
         await tell(.questionClosed(question, outcome: "expired: no answer in time"))
     }
 
@@ -602,7 +571,7 @@ actor PiSession {
         if question.terminalOnly == true { throw Self.terminalOnlyRefusal }
         let answer: PiUIAnswer
         do { answer = try question.answer(for: value) } catch { throw RemoteError.invalidParams("\(error)") }
-        questions.removeValue(forKey: qid)
+        questions.close(qid)
         write(.extensionUIResponse(id: question.id, answer))
         let shown: String
         switch answer {
@@ -611,7 +580,7 @@ actor PiSession {
         case .cancelled: shown = value
         }
         record(type: "question_answered", ["id": .string(qid), "answer": .string(shown), "by": .string(who)])
-        await persist(record)
+        await services.persist(record)
         await tell(.questionClosed(question, outcome: "\(who) answered: \(shown)"))
         return question
     }
@@ -622,17 +591,17 @@ actor PiSession {
             await decideGate(qid, ApprovalDecision(outcome: .denied, by: who, reason: "\(who) cancelled it"), outcome: "\(who) cancelled it")
             return question
         }
-        guard let question = questions.removeValue(forKey: qid) else {
+        guard let question = questions.close(qid) else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }
         write(.extensionUIResponse(id: question.id, .cancelled))
         record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
-        await persist(record)
+        await services.persist(record)
         await tell(.questionClosed(question, outcome: "\(who) cancelled it"))
         return question
     }
 
-    var openQuestions: [PendingQuestion] { questions.values.sorted { $0.askedAt < $1.askedAt } }
+    var openQuestions: [PendingQuestion] { questions.sorted }
 
     // MARK: History and watchers
 
@@ -666,7 +635,7 @@ actor PiSession {
     func rename(_ newName: String) async {
         name = newName
         recorder.rename(newName)
-        await persist(record)
+        await services.persist(record)
         if pid != nil { _ = try? await command(.setSessionName(newName), timeout: .seconds(10)) }
     }
 
@@ -675,12 +644,12 @@ actor PiSession {
     func refreshState() async throws {
         let reply = try await command(.getState, timeout: .seconds(30))
         applyState(reply)
-        await persist(record)
+        await services.persist(record)
     }
 
     func noteModel(_ modelName: String) async {
         reported.model = modelName
-        await persist(record)
+        await services.persist(record)
     }
 
     /// Close stdin, then TERM, then KILL the process group. A terminal's pi is the user's: it

@@ -1,0 +1,31 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// The images tools produced in a session's last run, kept as files in the session's own folder
+/// (0700) for `/images` and `pi-relayd images`. A new run forgets the last one's.
+struct ToolImages {
+    let folder: String
+    private(set) var list: [ToolImage] = []
+
+    init(folder: String) {
+        self.folder = folder
+    }
+
+    /// Writes a tool's images; one that cannot be decoded or written is left out.
+    mutating func keep(_ images: [PiImage], tool: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for image in images {
+            guard let data = Data(base64Encoded: image.base64) else { continue }
+            let name = "\(tool)-\(list.count + 1).\(ToolImage.fileExtension(image.mimeType))"
+            let path = folder + "/" + name
+            if AtomicFile.write([UInt8](data), to: path) {
+                list.append(ToolImage(path: path, filename: name, mimeType: image.mimeType, toolName: tool))
+            }
+        }
+    }
+
+    mutating func forget() {
+        for image in list { try? FileManager.default.removeItem(atPath: image.path) }
+        list.removeAll()
+    }
+}
