@@ -110,7 +110,7 @@ extension PiSession {
 
     /// Where the prompt now being worked on came from.
     func notePromptOrigin(_ origin: String) {
-        promptOrigin = origin
+        machine.promptOrigin = origin
     }
 
     /// True for the id of a gate's question.

@@ -11,7 +11,7 @@ extension PiSession {
     var limitSnapshot: LimitSweeper.Snapshot {
         LimitSweeper.Snapshot(
             id: id, terminal: terminal != nil, lastActivity: lastActivity, runID: runStartedAt == nil ? nil : activeRun,
-            runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: freshConversation)
+            runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: machine.freshConversation)
     }
 
     /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
@@ -19,7 +19,7 @@ extension PiSession {
         try await ensureRunning()
         _ = try await command(.newSession)
         try await refreshState()
-        freshConversation = true
+        machine.freshConversation = true
     }
 
     /// pi did not answer a command in time: the chats are told, and a pi of ours that was up
@@ -27,7 +27,7 @@ extension PiSession {
     /// resumes its session file.
     func hung(_ type: String, after timeout: Duration) async {
         // With a dialog open, pi waits for a person (an abort waits for a gate's answer): not hung.
-        guard terminal == nil, lifecycle.isUp, !lifecycle.ending, questions.isEmpty, let group = pid else { return }
+        guard terminal == nil, machine.lifecycle.isUp, !machine.lifecycle.ending, questions.isEmpty, let group = pid else { return }
         let seconds = timeout.components.seconds
         logger.error("session \(name): pi did not answer \(type) within \(seconds) s; restarting it")
         await tell(

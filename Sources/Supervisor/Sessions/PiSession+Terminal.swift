@@ -15,14 +15,14 @@ extension PiSession {
     /// older one, which is let go: its end then belongs to a past generation and changes nothing.
     func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> Int {
         let older = input
-        let generation = lifecycle.attached()
+        let generation = machine.lifecycle.attached()
         older?.finish()
         child.input = link
         child.pid = registration.pid
         reported.take(
             sessionFile: registration.sessionFile, model: registration.model, takesImages: registration.modelTakesImages,
             thinkingLevel: registration.thinkingLevel)
-        lastActivity = Date()
+        machine.active(at: Date())
         record(type: "attached", ["pid": JSONValue(Int(registration.pid))])
         await services.persist(record)
         logger.info("session \(name) (\(id)): terminal pi attached (pid \(registration.pid))")
@@ -42,13 +42,13 @@ extension PiSession {
     /// The attach connection ended: pi was closed (a killed pi says no goodbye), it reloads, or
     /// the link broke. A run in flight is cut off as for a spawned pi that exits.
     func terminalDetached(generation: Int) async {
-        guard lifecycle.isCurrent(generation) else { return }
+        guard machine.lifecycle.isCurrent(generation) else { return }
         child.input = nil
         child.pid = nil
-        let reason = lifecycle.detached()
+        let reason = machine.lifecycle.detached()
         await piGone(reason: reason, unanswered: "the terminal session detached before pi answered", questionsClosed: "the terminal session detached")
         record(type: "detached", [:])
-        guard !lifecycle.ending else { return }
+        guard !machine.lifecycle.ending else { return }
         logger.info("session \(name): terminal pi detached")
         // Unstructured on purpose: a one-shot timer; a new attach in the meantime makes it moot.
         Task { [weak self] in
@@ -58,7 +58,7 @@ extension PiSession {
     }
 
     private func announceTerminalEnded(_ generation: Int) async {
-        guard lifecycle.isCurrent(generation), input == nil, !lifecycle.ending else { return }
+        guard machine.lifecycle.isCurrent(generation), input == nil, !machine.lifecycle.ending else { return }
         logger.notice("session \(name): the terminal session ended")
         await tell(
             .notice(kind: "error", text: "The terminal session \(name) ended: pi was closed in the terminal. /forget removes it from /sessions."))
@@ -83,8 +83,8 @@ extension PiSession {
         case "terminal_input":
             // Typed at the terminal: every chat watching sees it (`origin` matches no chat).
             guard let text = message["text"]?.stringValue, !text.isEmpty else { return true }
-            lastActivity = Date()
-            promptOrigin = "terminal"
+            machine.active(at: Date())
+            machine.promptOrigin = "terminal"
             record(type: "terminal_input", ["text": .string(String(text.prefix(200)))])
             await tell(.promptEcho(text: text, origin: "terminal"))
         case "extension_ui_closed":

@@ -29,9 +29,10 @@ actor PiSession {
     var model: String? { reported.model }
     var thinkingLevel: String? { reported.thinkingLevel }
     var modelTakesImages: Bool? { reported.modelTakesImages }
-    var lifecycle = SessionLifecycle()
-    var state: SessionState { lifecycle.state(busy: recorder.isBusy, openQuestions: questions.count) }
-    var lastActivity: Date
+    /// What the session is doing: lifecycle, runs, where the prompt came from (`SessionMachine`).
+    var machine: SessionMachine
+    var state: SessionState { machine.state(openQuestions: questions.count) }
+    var lastActivity: Date { machine.lastActivity }
     let services: SessionServices
     nonisolated var launcher: PiLauncher { services.launcher }
     nonisolated var logger: Logger { services.logger }
@@ -41,16 +42,12 @@ actor PiSession {
     var child = PiChild()
     var input: (any PiInput)? { child.input }
     var pid: Int32? { child.pid }
-    private var recorder: RunRecorder
-    private var runs: SessionRuns
-    var lastRun: RunRecord? { runs.last }
-    var recentRuns: [FinishedRun] { runs.recent }
+    var lastRun: RunRecord? { machine.runs.last }
+    var recentRuns: [FinishedRun] { machine.runs.recent }
     static var recentRunsKept: Int { SessionRuns.recentKept }
-    var activeRun: String? { runs.active }
-    var runStartedAt: Date? { runs.startedAt }
-    var interruptedRun: String? { runs.interrupted }
-    /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
-    var freshConversation = false
+    var activeRun: String? { machine.runs.active }
+    var runStartedAt: Date? { machine.runs.startedAt }
+    var interruptedRun: String? { machine.runs.interrupted }
     /// Open questions, and those an earlier daemon left open.
     var questions: QuestionBook
     var interruptedQuestions: [PendingQuestion] { questions.interrupted }
@@ -61,8 +58,7 @@ actor PiSession {
     private var history: SessionHistory
     /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
     var approvals = ApprovalBook()
-    /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
-    var promptOrigin: String?
+    var promptOrigin: String? { machine.promptOrigin }
     var skippedLines: Int { child.skippedLines }
 
     init(
@@ -72,14 +68,11 @@ actor PiSession {
         identity = SessionIdentity(record: record)
         name = record.name
         reported = PiReport(sessionFile: record.sessionFile, model: record.model)
-        lastActivity = record.lastActivity
         child.orphan = record.terminal == nil ? record.pid : nil
-        if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
+        machine = SessionMachine(record: record)
         services = SessionServices(launcher: launcher, logger: logger, observer: observer, persist: persist)
         toolImages = ToolImages(folder: imageDir)
         history = SessionHistory(maxEntries: historyEntries, maxBytes: historyBytes)
-        recorder = RunRecorder(sessionID: record.id, sessionName: record.name, runsBefore: record.runs ?? 0)
-        runs = SessionRuns(interrupted: record.activeRun)
         questions = QuestionBook(interrupted: record.openQuestions ?? [])
     }
 
@@ -92,7 +85,7 @@ actor PiSession {
     var record: SessionRecord {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
-            lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: recorder.runsNumbered, activeRun: activeRun,
+            lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: machine.runsNumbered, activeRun: activeRun,
             openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy, marker: marker)
     }
 
@@ -103,7 +96,7 @@ actor PiSession {
     /// Starts pi if it is not running and waits until it answers `get_state`. A pi that is
     /// missing or exits at start fails with its stderr.
     func ensureRunning() async throws {
-        if lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
+        if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if terminal != nil {
             guard input != nil else {
                 throw RemoteError(
@@ -125,7 +118,7 @@ actor PiSession {
             child.orphan = nil
             await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
-        let gen = lifecycle.launch(resuming: sessionFile != nil)
+        let gen = machine.lifecycle.launch(resuming: sessionFile != nil)
         let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)
         child.launching(childInput)
@@ -152,13 +145,13 @@ actor PiSession {
         do {
             let reply = try await command(.getState, timeout: launcher.startTimeout)
             applyState(reply)
-            lifecycle.answered()
+            machine.lifecycle.answered()
             await services.persist(record)
             logger.info("session \(name): pi ready (pid \(pid ?? 0)), session file \(sessionFile ?? "none")")
         } catch {
             if let group = pid { ChildProcess.signalGroup(group, SIGKILL) }
             let why = child.lastExit.map { "pi \($0)" } ?? "pi did not answer get_state: \(error)"
-            lifecycle.failedToStart(why, exitSeen: child.lastExit != nil)
+            machine.lifecycle.failedToStart(why, exitSeen: child.lastExit != nil)
             // pi explains a failed start on stderr, often over several lines ("No models
             // available." comes first, hints follow): pass them on whole, not just the last few.
             let said = spokenLines(child.stderrTail.suffix(12))
@@ -180,7 +173,7 @@ actor PiSession {
     }
 
     func handle(_ event: ChildEvent, generation gen: Int) async {
-        guard lifecycle.isCurrent(gen) else { return }
+        guard machine.lifecycle.isCurrent(gen) else { return }
         switch event {
         case .started(let childPID):
             child.pid = childPID
@@ -203,7 +196,7 @@ actor PiSession {
             if kind == "agent_end" || kind == "agent_start" {
                 let piEvent = PiEvent(type: PiEventType(wireName: kind!))
                 record(piEvent)
-                await emit(recorder.apply(piEvent, at: .now))
+                await perform(machine.apply(piEvent, at: .now, date: Date()))
             }
         case .stdout(.oversized(let bytes)):
             child.skipped()
@@ -225,9 +218,9 @@ actor PiSession {
 
     private func childExited(_ exit: ChildExit) async {
         child.exited(exit)?.finish()
-        let reason = lifecycle.exited(exit, stderr: spokenLines(child.stderrTail))
+        let reason = machine.lifecycle.exited(exit, stderr: spokenLines(child.stderrTail))
         await piGone(reason: reason, unanswered: "pi exited before answering (\(reason))", questionsClosed: "pi exited")
-        if !lifecycle.ending {
+        if !machine.lifecycle.ending {
             logger.warning("session \(name): \(reason)")
             record(type: "exited", ["reason": .string(reason)])
             await tell(.exited(reason: reason))
@@ -242,7 +235,7 @@ actor PiSession {
         let closed = questions.closeAll()
         await services.persist(record)
         for waiter in commands.drain() { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
-        await emit(recorder.childExited(reason: reason))
+        await perform(machine.childExited(reason: reason, date: Date()))
         for question in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
     }
 
@@ -277,7 +270,7 @@ actor PiSession {
         }
         // A query is no activity: the handshake of a pi restarted with the daemon must not
         // restart a session's idle clock (`sessions.limits.idleSeconds`).
-        if !type.hasPrefix("get_") { lastActivity = Date() }
+        if !type.hasPrefix("get_") { machine.active(at: Date()) }
         if response.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
         }
@@ -339,8 +332,6 @@ actor PiSession {
     // MARK: Events
 
     private func apply(_ event: PiEvent) async {
-        // A response is counted by `command`, which leaves queries out.
-        if event.type != .response { lastActivity = Date() }
         switch event.type {
         case .response:
             guard let response = event.response else { return }
@@ -348,7 +339,7 @@ actor PiSession {
             switch match {
             case .settles(_, let type):
                 if type == "compact" || type == "new_session" || type == "switch_session", response.success == true {
-                    await emit(recorder.abortedSilently(by: type))
+                    await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }
                 waiter?.resume(returning: response)
@@ -372,7 +363,7 @@ actor PiSession {
         case .extensionUIRequest:
             if let request = event.extensionUIRequest { await uiRequest(request) }
             return
-        case .extensionError where !recorder.isBusy:
+        case .extensionError where !machine.isBusy:
             let failure = event.extensionError
             let text = "extension error (\(failure?.extensionPath ?? "?"), \(failure?.event ?? "?")): \(failure?.error ?? "")"
             record(type: "extension_error", ["text": .string(text)])
@@ -389,36 +380,32 @@ actor PiSession {
         if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {
             toolImages.keep(imgs, tool: execution.toolName ?? "tool")
         }
-        await emit(recorder.apply(event, at: .now))
+        await perform(machine.apply(event, at: .now, date: Date()))
     }
 
-    private func emit(_ outputs: [RunRecorder.Output]) async {
-        for output in outputs {
-            switch output {
-            case .started(let run):
+    /// Does what the machine asks, in order.
+    private func perform(_ actions: [SessionMachine.Action]) async {
+        for action in actions {
+            switch action {
+            case .forgetImages:
                 toolImages.forget()
-                // Saved before anyone sees the run: a daemon killed now must not number a later
-                // run the same, and must say at its restart that this one was cut off.
-                runs.started(run, origin: promptOrigin, at: Date())
-                freshConversation = false
+            case .save:
                 await services.persist(record)
-                await tell(.runStarted(run))
-            case .updated:
-                // Set before the hop: the observer may fetch the run (and clear it) meanwhile.
-                guard let run = recorder.run, runs.changed() else { continue }
-                if await !services.observer.session(self, changed: run) { runs.changeTaken() }
-            case .finished(let run):
-                runs.finished(run, at: Date())
-                record(type: "run_finished", ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)])
-                await tell(.runFinished(run))
-                // The next run may have started while this final was being delivered.
-                if runs.ended(run.runID) { await services.persist(record) }
+            case .tell(let news):
+                await tell(news)
+            case .offer(let run):
+                if await !services.observer.session(self, changed: run) { machine.changeTaken() }
+            case .record(let type, let preview):
+                record(type: type, preview)
             case .settleAfter(let window):
                 // Unstructured on purpose: a one-shot timer that re-checks the run after the window.
                 Task { [weak self] in
                     try? await Task.sleep(for: window + .milliseconds(20))
                     await self?.settle()
                 }
+            case .saveIfEnded(let runID):
+                // The next run may have started while this final was being delivered.
+                if machine.runEnded(runID) { await services.persist(record) }
             }
         }
     }
@@ -436,7 +423,7 @@ actor PiSession {
     /// The run in progress, when it is another run or has changed since `seen` (for `stream`
     /// clients that render it).
     func runInProgress(changedSince seen: RunRevision?) -> (RunView, RunRevision)? {
-        guard let run = recorder.run else { return nil }
+        guard let run = machine.run else { return nil }
         let now = RunRevision(runID: run.runID, revision: run.revision)
         return now == seen ? nil : (run.view, now)
     }
@@ -444,13 +431,11 @@ actor PiSession {
     /// The current run as it is now, for an observer told that it changed (its next change is
     /// told again). Nil once that run is over: its final is on its way.
     func liveRun(_ runID: String) -> RunRecord? {
-        guard let run = recorder.run, run.runID == runID else { return nil }
-        runs.changeTaken()
-        return run
+        machine.fetch(runID)
     }
 
     private func settle() async {
-        await emit(recorder.settle(at: .now))
+        await perform(machine.settle(at: .now, date: Date()))
     }
 
     /// A compact preview of an event for history and `stream`.
@@ -634,7 +619,7 @@ actor PiSession {
 
     func rename(_ newName: String) async {
         name = newName
-        recorder.rename(newName)
+        machine.rename(newName)
         await services.persist(record)
         if pid != nil { _ = try? await command(.setSessionName(newName), timeout: .seconds(10)) }
     }
@@ -655,7 +640,7 @@ actor PiSession {
     /// Close stdin, then TERM, then KILL the process group. A terminal's pi is the user's: it
     /// is only let go.
     func end() async {
-        lifecycle.end()
+        machine.lifecycle.end()
         history.endWatching()
         if terminal != nil {
             input?.finish()

@@ -1,0 +1,127 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// What a session is doing, as a pure state machine: its lifecycle (starting, up, exited,
+/// attached), the run being recorded and the runs around it, where the prompt being worked on
+/// came from, and when anything last happened. Fed pi's events, the silent ends of runs and the
+/// clock, it answers with what the session must do (save, tell, record, look again later). No
+/// I/O: `PiSession` does the actions, in order.
+struct SessionMachine {
+    enum Action {
+        /// A new run: the last run's tool images go.
+        case forgetImages
+        /// Save the session's record.
+        case save
+        /// Tell the observer.
+        case tell(SessionNews)
+        /// The run in progress changed: offer it to the observer, and call `changeTaken()` when
+        /// the observer does not take it.
+        case offer(RunRecord)
+        /// A history entry.
+        case record(type: String, preview: JSONValue)
+        /// Call `settle` after this long, to learn whether an `agent_end` was final.
+        case settleAfter(Duration)
+        /// Save if `runEnded(runID)`: its final has been told and no run started meanwhile.
+        case saveIfEnded(runID: String)
+    }
+
+    var lifecycle = SessionLifecycle()
+    private var recorder: RunRecorder
+    private(set) var runs: SessionRuns
+    /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
+    var freshConversation = false
+    /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
+    var promptOrigin: String?
+    private(set) var lastActivity: Date
+
+    init(record: SessionRecord, settleWindow: Duration = .milliseconds(400)) {
+        if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
+        recorder = RunRecorder(sessionID: record.id, sessionName: record.name, settleWindow: settleWindow, runsBefore: record.runs ?? 0)
+        runs = SessionRuns(interrupted: record.activeRun)
+        lastActivity = record.lastActivity
+    }
+
+    var isBusy: Bool { recorder.isBusy }
+    /// The run in progress.
+    var run: RunRecord? { recorder.run }
+    /// Runs numbered so far, in this daemon's life and before.
+    var runsNumbered: Int { recorder.runsNumbered }
+
+    /// What the session is doing, with `openQuestions` of them waiting.
+    func state(openQuestions: Int) -> SessionState {
+        lifecycle.state(busy: recorder.isBusy, openQuestions: openQuestions)
+    }
+
+    /// Something happened (a command, an attach): the idle clock starts again.
+    mutating func active(at now: Date) {
+        lastActivity = now
+    }
+
+    mutating func rename(_ name: String) {
+        recorder.rename(name)
+    }
+
+    /// One of pi's events. A response is no activity of the agent's: commands count themselves.
+    mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant, date: Date) -> [Action] {
+        if event.type != .response { lastActivity = date }
+        return actions(recorder.apply(event, at: now), date: date)
+    }
+
+    /// After `settleAfter`: whether the run ended.
+    mutating func settle(at now: ContinuousClock.Instant, date: Date) -> [Action] {
+        actions(recorder.settle(at: now), date: date)
+    }
+
+    /// `compact`, `new_session` or `switch_session` answered: pi aborted any run without its end.
+    mutating func abortedSilently(by command: String, date: Date) -> [Action] {
+        actions(recorder.abortedSilently(by: command), date: date)
+    }
+
+    /// pi is gone: a run in flight ends.
+    mutating func childExited(reason: String, date: Date) -> [Action] {
+        actions(recorder.childExited(reason: reason), date: date)
+    }
+
+    /// The observer did not take the offered run, or fetched it: the next change is offered.
+    mutating func changeTaken() {
+        runs.changeTaken()
+    }
+
+    /// The run `runID` as it is now, for an observer that was offered it; nil once it is over.
+    mutating func fetch(_ runID: String) -> RunRecord? {
+        guard let run = recorder.run, run.runID == runID else { return nil }
+        runs.changeTaken()
+        return run
+    }
+
+    /// See `saveIfEnded`.
+    mutating func runEnded(_ runID: String) -> Bool {
+        runs.ended(runID)
+    }
+
+    private mutating func actions(_ outputs: [RunRecorder.Output], date: Date) -> [Action] {
+        var actions: [Action] = []
+        for output in outputs {
+            switch output {
+            case .started(let run):
+                // Saved before anyone sees the run: a daemon killed now must not number a later
+                // run the same, and must say at its restart that this one was cut off.
+                runs.started(run, origin: promptOrigin, at: date)
+                freshConversation = false
+                actions += [.forgetImages, .save, .tell(.runStarted(run))]
+            case .updated:
+                guard let run = recorder.run, runs.changed() else { continue }
+                actions.append(.offer(run))
+            case .finished(let run):
+                runs.finished(run, at: date)
+                actions += [
+                    .record(type: "run_finished", preview: ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)]),
+                    .tell(.runFinished(run)), .saveIfEnded(runID: run.runID),
+                ]
+            case .settleAfter(let window):
+                actions.append(.settleAfter(window))
+            }
+        }
+        return actions
+    }
+}
