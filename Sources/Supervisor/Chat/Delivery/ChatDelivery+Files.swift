@@ -12,7 +12,7 @@ extension ChatDelivery {
         }
         var name = path
         for binding in targets {
-            let maxBytes = uploadLimits[binding.messenger] ?? (10 << 20)
+            let maxBytes = traits.uploadBytes(binding.messenger)
             let spooled = try await attachments.request(
                 .attachmentsOutbound, AttachmentsOutboundParams(cwd: await session.cwd, path: path, maxBytes: maxBytes),
                 timeout: .seconds(60))

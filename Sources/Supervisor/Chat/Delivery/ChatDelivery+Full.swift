@@ -38,7 +38,7 @@ extension ChatDelivery {
     /// Posts the run's whole answer in chat-sized messages; returns how many.
     @discardableResult
     func showFull(_ run: RunRecord, to binding: Binding) async -> Int {
-        let limit = limits[binding.messenger] ?? 2000
+        let limit = traits.messageLength(binding.messenger)
         let dialect = dialect(of: binding.messenger)
         var chunks: [String]
         if let rendered = await format(.formatFinal, FormatRunParams(run: run.view, limit: limit, maxChunks: 0, dialect: dialect)) {

@@ -87,7 +87,7 @@ extension ChatDelivery {
         for binding in await bindings.chats(of: run.sessionID) where await wants(binding, .progress) { targets.append(binding) }
         for binding in targets {
             let label = await label(binding)
-            let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
+            let limit = traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0)
             let dialect = dialect(of: binding.messenger)
             let detail: RunDetail = await preferences.progress(binding.key) == .verbose ? .verbose : .normal
             let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect, detail: detail))
@@ -103,7 +103,7 @@ extension ChatDelivery {
             if rev == 1 { metrics.firstVisible(messenger: binding.messenger, .now - current.firstChangeAt) }
         }
         guard var after = live[runID] else { return }
-        after.interval = targets.map { liveInterval(of: $0.messenger) }.min() ?? Self.defaultLiveInterval
+        after.interval = targets.map { traits.liveInterval($0.messenger) }.min() ?? MessengerTraits.defaultLiveInterval
         after.inFlight = false
         after.lastSent = .now
         after.sentRevision = run.revision

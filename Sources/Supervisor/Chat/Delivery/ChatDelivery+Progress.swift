@@ -19,12 +19,12 @@ extension ChatDelivery {
     /// The user to mention in `binding`'s chat about the session's run: whoever sent its latest
     /// prompt there, unless the chat turned mentions off.
     func mention(in binding: Binding, for sessionID: String) async -> String? {
-        guard let requester = requesters[sessionID], requester.chatKey == binding.key, !requester.user.isEmpty else { return nil }
-        return await preferences.mentions(binding.key) ? requester.user : nil
+        guard let user = pings.requester(of: sessionID, in: binding.key) else { return nil }
+        return await preferences.mentions(binding.key) ? user : nil
     }
 
     func noteRequester(_ chat: Chat, of sessionID: String) {
-        requesters[sessionID] = Requester(chatKey: chat.key, user: chat.user)
+        pings.prompted(sessionID, by: Requester(chatKey: chat.key, user: chat.user))
     }
 
     // MARK: Queued prompts

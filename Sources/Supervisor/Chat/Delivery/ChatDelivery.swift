@@ -6,14 +6,6 @@ import PiRelaySDK
 /// final answers, questions and notices (acknowledged, never lost). The formatter renders and
 /// masks them when there is one.
 actor ChatDelivery: SessionObserver {
-    /// How often a run's live view is sent to a messenger that names no pace of its own
-    /// (`limits.liveIntervalMs` in its hello). Discord edits a message at most every 800 ms and
-    /// Telegram and Slack about once a second, so views sent faster were rendered, sent and then
-    /// dropped by the messenger: at 400 ms about half the daemon's CPU while sessions streamed
-    /// went into views no one saw (issue 12 k).
-    static let defaultLiveInterval: Duration = .milliseconds(800)
-    /// The bounds of a pace a messenger may ask for.
-    static let liveIntervalRange: ClosedRange<Int> = 100...10_000
     /// How often a waiting live view is looked at: views go out within a tick of their interval.
     static let liveTick: Duration = .milliseconds(100)
 
@@ -24,11 +16,8 @@ actor ChatDelivery: SessionObserver {
     let metrics: RelayMetrics
     /// Each chat's progress mode, pause and mentions.
     let preferences: ChatPreferences
-    let notifySettings: NotifySettings
-    /// When each run in progress started, by run id: a long run pings its requester.
-    var runStarts: [String: ContinuousClock.Instant] = [:]
-    /// Who sent each session's latest prompt from a chat, by session id: pings go to them.
-    var requesters: [String: Requester] = [:]
+    /// Who is mentioned when a long run ends.
+    var pings: LongRunPings
     /// Prompts queued behind a running turn, by session id, oldest first: their `⏳` comes off
     /// when pi takes them.
     var queuedPrompts: [String: [QueuedPrompt]] = [:]
@@ -36,13 +25,8 @@ actor ChatDelivery: SessionObserver {
     var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
     var liveTicker: Task<Void, Never>?
-    /// Each messenger's `maxMessageLength` and `maxUploadBytes`, from its hello.
-    var limits: [String: Int] = [:]
-    var uploadLimits: [String: Int] = [:]
-    /// Each messenger's markup, from its hello; runs and notices are rendered in it.
-    var dialects: [String: Dialect] = [:]
-    /// Each messenger's pace for live views, from its hello's `liveIntervalMs`.
-    var liveIntervals: [String: Duration] = [:]
+    /// Each messenger's longest message, largest upload, markup and live-view pace, from its hello.
+    var traits = MessengerTraits()
     private var pluginsScanned = false
     /// The sessions, for the marker and name on posts to chats that watch several; weak, as
     /// the sessions hold this delivery as their observer.
@@ -60,30 +44,22 @@ actor ChatDelivery: SessionObserver {
         self.bindings = bindings
         self.metrics = metrics
         self.preferences = preferences
-        notifySettings = notify
+        pings = LongRunPings(longerThan: notify.longRunSeconds)
     }
 
     /// Takes a messenger's limits from its hello.
     func noteLimits(of plugin: String, _ hello: Hello) {
-        if let length = hello.limits["maxMessageLength"] { limits[plugin] = length }
-        if let bytes = hello.limits["maxUploadBytes"] { uploadLimits[plugin] = bytes }
-        dialects[plugin] = hello.dialect ?? .markdown
-        liveIntervals[plugin] = hello.limits["liveIntervalMs"].map { milliseconds in
-            .milliseconds(min(max(milliseconds, Self.liveIntervalRange.lowerBound), Self.liveIntervalRange.upperBound))
-        }
+        traits.take(hello, of: plugin)
     }
 
-    /// A messenger's pace for live views.
-    func liveInterval(of messenger: String) -> Duration { liveIntervals[messenger] ?? Self.defaultLiveInterval }
-
-    func dialect(of messenger: String) -> Dialect { dialects[messenger] ?? .markdown }
+    func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }
 
     func session(_ id: String, did news: SessionNews) async {
         switch news {
         case .runStarted(let run):
             metrics.runStarted()
             await guided.close(session: id)
-            runStarts[run.runID] = .now
+            pings.runStarted(run.runID, at: .now)
             // Nothing to show yet: live views follow the run's changes (`session(_:changed:)`).
             // A completion-only chat gets one message at the end, no "typing…" before it.
             for binding in await bindings.chats(of: id) where await wants(binding, .typing) {
@@ -91,8 +67,8 @@ actor ChatDelivery: SessionObserver {
             }
         case .runFinished(let run):
             live.removeValue(forKey: run.runID)
-            let started = runStarts.removeValue(forKey: run.runID)
-            await deliverFinal(run, endedAt: .now, lasted: started.map { .now - $0 })
+            let ended = ContinuousClock.now
+            await deliverFinal(run, endedAt: ended, long: pings.runEnded(run.runID, at: ended))
         case .questionAsked(let asked):
             await ask(asked, in: id, icon: "❓")
         case .approvalAsked(let asked, let onlyTo):
@@ -185,10 +161,9 @@ actor ChatDelivery: SessionObserver {
 
     // MARK: Final answers
 
-    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant, lasted: Duration?) async {
+    private func deliverFinal(_ run: RunRecord, endedAt: ContinuousClock.Instant, long: Bool) async {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
-        let long = lasted.map { $0 > notifySettings.longRunSeconds } ?? false
         var shownTo: [Binding] = []
         for binding in targets {
             // A paused chat is told nothing (a guided choice neither); `/resume` sums up what it missed.
@@ -197,7 +172,7 @@ actor ChatDelivery: SessionObserver {
             let mentionUser = long ? await mention(in: binding, for: run.sessionID) : nil
             let label = await label(binding)
             // Room for the session's label on the first chunk.
-            let limit = (limits[binding.messenger] ?? 2000) - (label.map { $0.utf16.count + 1 } ?? 0)
+            let limit = traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0)
             var chunks: [String]
             var files: [PostedFile] = []
             let params = FormatRunParams(

@@ -11,7 +11,7 @@ struct LiveFeed: Sendable {
     var lastSent: ContinuousClock.Instant?
     /// The pace of the fastest messenger watching the run, as of the last view: slower ones
     /// keep the newest view and edit at their own pace.
-    var interval = ChatDelivery.defaultLiveInterval
+    var interval = MessengerTraits.defaultLiveInterval
     var sentRevision = -1
     var scheduled = false
     var inFlight = false

@@ -21,7 +21,7 @@ extension ChatDesk {
                 await announcePresence(chat.messenger, session)
                 return Reply("Watching \(await session.name).", ephemeral: true)
             case .new(let cwd, let name):
-                guard let dir = cwd ?? defaultCwd ?? environment["HOME"] else {
+                guard let dir = cwd ?? newSessionFolder else {
                     throw RemoteError.invalidParams("/new needs a directory")
                 }
                 let session = try await sessions.create(cwd: dir, name: name)

@@ -10,9 +10,9 @@ actor ChatDesk: PluginRouter {
     let logger: Logger
     /// Each plugin's config section, checked against its schema at its hello.
     let sections: PluginSections
-    let environment: [String: String]
-    /// Where `/new` starts a session when it names no directory (else `$HOME`).
-    let defaultCwd: String?
+    /// Where `/new` starts a session when it names no directory: `sessions.defaultCwd`, else
+    /// `$HOME`; nil for neither.
+    let newSessionFolder: String?
     let host: PluginHost
     let sessions: Sessions
     let bindings: ChatBindings
@@ -41,7 +41,7 @@ actor ChatDesk: PluginRouter {
         self.home = home
         self.logger = logger
         self.sections = sections
-        self.defaultCwd = defaultCwd
+        newSessionFolder = defaultCwd ?? environment["HOME"]
         self.host = host
         self.sessions = sessions
         self.bindings = bindings
@@ -50,7 +50,6 @@ actor ChatDesk: PluginRouter {
         self.status = status
         self.approvalLog = approvalLog
         self.pairing = pairing
-        self.environment = environment
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
 
