@@ -59,6 +59,31 @@ import Glibc
         }
     }
 
+    /// The outbound path renders a run once for all the chats that show it alike: two channels
+    /// watching one session cost one rendering of each live view and of the answer.
+    @Test func twoChatsWatchingOneSessionShareEachRendering() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            let sid = try await chat.newBoundSession("shared", channel: "c1")
+            let watching = try await chat.inject("chat.command", ["chat": E2EChatHome.chat("c2"), "name": "use", "args": ["session": "shared"]])
+            #expect(watching["text"]?.stringValue?.hasPrefix("Watching") == true, "\(watching)")
+            _ = try await chat.say("!scenario slow 12 100", channel: "c1")
+            let finals = try await waitFor("both channels have the answer", timeout: .seconds(60)) { () -> [JSONValue]? in
+                let finals = chat.posts("final")
+                return finals.count >= 2 ? finals : nil
+            }
+            #expect(Set(finals.compactMap { $0["target"]?["channel"]?.stringValue }) == ["c1", "c2"], "\(finals)")
+            #expect(finals[0]["chunks"] == finals[1]["chunks"], "the same answer in both")
+            let figures = try await chat.run(["status", "--json"]).json()["figures"]
+            #expect(figures?["renders"]?["format.final"]?.intValue == 1, "one rendering of the answer: \(String(describing: figures))")
+            let lives = chat.lives(runID: "\(sid)-1")
+            let rendered = figures?["renders"]?["format.live"]?.intValue ?? 0
+            #expect(
+                rendered > 0 && lives.count == 2 * rendered, "each view rendered once and shown in both: \(rendered) renderings, \(lives.count) views"
+            )
+        }
+    }
+
     @Test func nothingListensUnlessConfigured() async throws {
         try await E2EChatHome.with { chat in
             let daemon = try await chat.start()

@@ -72,6 +72,7 @@ struct DaemonStatus: Sendable {
             "runs": JSONValue(counted.runs),
             "promptsIn": .object(counted.promptsIn.mapValues { JSONValue($0) }),
             "answersOut": .object(counted.answersOut.mapValues { JSONValue($0) }),
+            "renders": .object(counted.renders.mapValues { JSONValue($0) }),
             "openQuestions": JSONValue(snapshot.openQuestions),
             "sessionsByState": .object(snapshot.sessionsByState.filter { $0.value > 0 }.mapValues { JSONValue($0) }),
             "pluginRestarts": JSONValue(snapshot.plugins.reduce(0) { $0 + $1.restarts }),

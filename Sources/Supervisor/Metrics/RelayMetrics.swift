@@ -53,6 +53,13 @@ final class RelayMetrics: Sendable {
         tally.withLock { $0.answersOut[messenger, default: 0] += 1 }
     }
 
+    /// The formatter was asked to render (`format.live`, `format.final`, `format.notice`): a
+    /// run's view or answer is rendered once for all the chats that show it alike.
+    func rendered(_ method: String) {
+        CoreMetrics.Counter(label: "pi_relayd_renders_total", dimensions: [("method", method)], factory: factory).increment()
+        tally.withLock { $0.renders[method, default: 0] += 1 }
+    }
+
     /// How long a hop took.
     func hop(_ hop: Hop, _ duration: Duration) {
         CoreMetrics.Timer(label: "pi_relayd_hop_seconds", dimensions: [("hop", hop.rawValue)], factory: factory).recordNanoseconds(

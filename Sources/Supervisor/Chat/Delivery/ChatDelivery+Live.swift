@@ -85,16 +85,25 @@ extension ChatDelivery {
         live[runID] = current
         var targets: [Binding] = []
         for binding in await bindings.chats(of: run.sessionID) where await wants(binding, .progress) { targets.append(binding) }
+        // Rendered once for the chats that would get the same view.
+        var views: [RenderKey: FormatLiveResult] = [:]
+        let snapshot = run.view
         for binding in targets {
             let label = await label(binding)
-            let limit = traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0)
-            let dialect = dialect(of: binding.messenger)
             let detail: RunDetail = await preferences.progress(binding.key) == .verbose ? .verbose : .normal
-            let view = await format(.formatLive, FormatRunParams(run: run.view, limit: limit, dialect: dialect, detail: detail))
-            // The run finished while this view was being rendered: the final answer replaces
-            // it, so a late live view would only flicker.
-            guard live[runID] != nil else { return }
-            var shown = view ?? FormatLiveResult(chunks: [], tail: dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: limit)))
+            let key = RenderKey(
+                dialect: dialect(of: binding.messenger), detail: detail,
+                limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
+            if views[key] == nil {
+                let view = await format(.formatLive, FormatRunParams(run: snapshot, limit: key.limit, dialect: key.dialect, detail: detail))
+                // The run finished while this view was being rendered: the final answer replaces
+                // it, so a late live view would only flicker.
+                guard live[runID] != nil else { return }
+                views[key] =
+                    view ?? FormatLiveResult(chunks: [], tail: key.dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: key.limit)))
+            }
+            guard var shown = views[key] else { continue }
+            let dialect = key.dialect
             if let label { shown = Self.labeled(shown, dialect.escape(label)) }
             await host.slot(binding.messenger)?.notify(
                 .chatLive,

@@ -165,6 +165,9 @@ actor ChatDelivery: SessionObserver {
         let targets = await bindings.chats(of: run.sessionID)
         guard !targets.isEmpty else { return }
         var shownTo: [Binding] = []
+        // Rendered once for the chats that would get the same answer.
+        var finals: [RenderKey: FormatFinalResult] = [:]
+        let snapshot = run.view
         for binding in targets {
             // A paused chat is told nothing (a guided choice neither); `/resume` sums up what it missed.
             guard await wants(binding, .final) else { continue }
@@ -172,23 +175,23 @@ actor ChatDelivery: SessionObserver {
             let mentionUser = long ? await mention(in: binding, for: run.sessionID) : nil
             let label = await label(binding)
             // Room for the session's label on the first chunk.
-            let limit = traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0)
-            var chunks: [String]
-            var files: [PostedFile] = []
-            let params = FormatRunParams(
-                run: run.view, limit: limit, dialect: dialect(of: binding.messenger), detail: mode == .verbose ? .verbose : .normal)
-            if let rendered = await format(.formatFinal, params) {
-                chunks = rendered.messages
-                for file in rendered.files {
-                    let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
-                    if AtomicFile.write(Array(file.text.utf8), to: path) { files.append(PostedFile(path: path, filename: file.filename)) }
-                }
-            } else {
-                // No formatter: still deliver the answer, split plainly, known secrets masked.
-                let text = Redactor.redact(run.text)
-                chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect(of: binding.messenger).escape)
+            let key = RenderKey(
+                dialect: dialect(of: binding.messenger), detail: mode == .verbose ? .verbose : .normal,
+                limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
+            if finals[key] == nil {
+                finals[key] =
+                    await format(.formatFinal, FormatRunParams(run: snapshot, limit: key.limit, dialect: key.dialect, detail: key.detail))
+                    ?? FormatFinalResult(messages: Self.plainFinal(run.text, limit: key.limit, dialect: key.dialect))
             }
-            if let label, !chunks.isEmpty { chunks[0] = dialect(of: binding.messenger).escape(label) + "\n" + chunks[0] }
+            guard let rendered = finals[key] else { continue }
+            var chunks = rendered.messages
+            // Each chat's plugin posts and then removes its own copy of a file.
+            var files: [PostedFile] = []
+            for file in rendered.files {
+                let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
+                if AtomicFile.write(Array(file.text.utf8), to: path) { files.append(PostedFile(path: path, filename: file.filename)) }
+            }
+            if let label, !chunks.isEmpty { chunks[0] = key.dialect.escape(label) + "\n" + chunks[0] }
             if mode == .completionOnly {
                 await deliverCompletion(run, chunks: chunks, files: files, to: binding, mentionUser: mentionUser)
             } else {
@@ -207,6 +210,12 @@ actor ChatDelivery: SessionObserver {
         await offerChoice(run, to: shownTo)
     }
 
+    /// A final answer without the formatter: split plainly, known secrets masked.
+    static func plainFinal(_ text: String, limit: Int, dialect: Dialect) -> [String] {
+        let text = Redactor.redact(text)
+        return PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect.escape)
+    }
+
     /// Until the plugin folders are first scanned no plugin is known: news from a session
     /// restored at start waits for them instead of being dropped. Remembered, so the hot path
     /// asks the host only once.
@@ -220,6 +229,7 @@ actor ChatDelivery: SessionObserver {
     func format<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async -> Result? {
         await pluginsFound()
         guard let formatter = await host.plugin(forRole: "formatter") else { return nil }
+        metrics.rendered(method.name.rawValue)
         do { return try await formatter.request(method, params, timeout: .seconds(20)) } catch {
             logger.warning("formatter \(method.name.rawValue) failed: \(error)")
             return nil
