@@ -48,10 +48,13 @@ let package = Package(
             swiftSettings: strict),
         // Each executable is a thin `Main/main.swift` over a library of the same folder, so tests
         // and fuzz targets import the library.
+        // The supervisor's IO: child processes and their pipes, read by one epoll thread.
+        .target(
+            name: "SupervisorIO", dependencies: ["PiRelaySDK", "CLinux"], path: "Sources/Supervisor/IO", swiftSettings: strict),
         .target(
             name: "Supervisor",
             dependencies: [
-                "PiRelaySDK", "CLibYAML", "CLinux",
+                "PiRelaySDK", "SupervisorIO", "CLibYAML", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,7 +63,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Supervisor",
-            exclude: ["Main", "CLinux"],
+            exclude: ["Main", "CLinux", "IO"],
             swiftSettings: strict),
         .executableTarget(
             name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
@@ -120,7 +123,9 @@ let package = Package(
         // The bundled plugins' libraries give the config tests the schemas their hellos declare.
         .testTarget(
             name: "SupervisorTests",
-            dependencies: ["Supervisor", "PiRelaySDK", "DiscordPlugin", "TelegramPlugin", "SlackPlugin", "FormatterPlugin", "AttachmentsPlugin"],
+            dependencies: [
+                "Supervisor", "SupervisorIO", "PiRelaySDK", "DiscordPlugin", "TelegramPlugin", "SlackPlugin", "FormatterPlugin", "AttachmentsPlugin",
+            ],
             path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),
         .testTarget(

@@ -3,6 +3,7 @@ import PiRelaySDK
 import Testing
 
 @testable import Supervisor
+@testable import SupervisorIO
 
 /// A child's stdin written from the sender's thread: order kept across what the pipe took at once
 /// and what waited for the poller, end of file after the last byte, and a child that stops

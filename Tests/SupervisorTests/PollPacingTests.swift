@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Supervisor
+@testable import SupervisorIO
 
 @Suite struct PollPacingTests {
     let start = ContinuousClock.now

@@ -3,6 +3,7 @@ import PiRelaySDK
 import Testing
 
 @testable import Supervisor
+@testable import SupervisorIO
 
 /// A child that writes faster than its consumer handles: with a window, what the consumer has
 /// not handled stays near the window's limit, the child waits on its pipe, and every line still

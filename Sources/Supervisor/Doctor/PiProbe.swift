@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// Runs pi briefly the way sessions run it, for `doctor`: where it is, its version, and whether

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PiRelaySDK
+import SupervisorIO
 
 /// Runs one plugin directly, without the daemon, for CLI commands such as `render`: handshake,
 /// requests, shutdown, over a `PluginLink`.

@@ -4,6 +4,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// One plugin under supervision: its instances, one `PluginLink` each, and everything in flight

@@ -3,6 +3,7 @@ import Logging
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// A pi child left running by a daemon that was killed (-9): stopped before its session file

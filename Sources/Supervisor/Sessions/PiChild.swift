@@ -1,4 +1,5 @@
 import PiRelaySDK
+import SupervisorIO
 
 /// The pi behind a session: where its commands are written (a child's stdin, or the link to a
 /// terminal's extension), its pid, a start in progress, how its last child ended and what it

@@ -1,3 +1,5 @@
+import SupervisorIO
+
 /// Where a session's commands to pi go: a spawned pi's stdin (`ChildInput`) or the socket of an
 /// attached terminal pi's extension (`TerminalLink`). Neither blocks the caller.
 protocol PiInput: AnyObject, Sendable {

@@ -1,3 +1,5 @@
+import SupervisorIO
+
 /// Builds the pi command line and environment for a session, from the `pi:` and `approvals:`
 /// config sections.
 struct PiLauncher: Sendable {

@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// What `sessions.limits` needs of a session: its snapshot for the sweeper, starting a new

@@ -4,6 +4,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// One agent session: a `pi --mode rpc` child in the session's cwd, or an interactive pi in a

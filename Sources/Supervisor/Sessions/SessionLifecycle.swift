@@ -1,3 +1,5 @@
+import SupervisorIO
+
 /// A session's pi child through its life: starting (a new pi) or resuming (pi reopening the
 /// session file of an earlier one), running once it answers, exited; and ending once the session
 /// is ended for good. A pure state machine: `PiSession` tells it what happened and does the I/O.

@@ -6,6 +6,7 @@ import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 struct StartCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// The user's systemd: where user units go, and `systemctl --user` when it is there and the

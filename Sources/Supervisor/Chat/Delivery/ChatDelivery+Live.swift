@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PiRelaySDK
+import SupervisorIO
 
 /// Live views of running answers: throttled per run, droppable, replaced by the final answer.
 extension ChatDelivery {

@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// The driver of `plugin check --driver CMD`: a program that plays the user on the chat service

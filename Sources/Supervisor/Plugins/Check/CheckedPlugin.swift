@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// One run of the plugin under `plugin check`, with pi-relayd's side of its pipes played: what

@@ -1,3 +1,5 @@
+import SupervisorIO
+
 /// How one plugin instance ended, worked out from what was seen while it ran: the restart
 /// policy's input and the reason shown in `pi-relayd plugins`. Pure.
 struct InstanceEnd: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import PiRelaySDK
+import SupervisorIO
 
 /// One plugin process and the protocol on its pipes: the spawn (environment and folder), its
 /// events in the order it produced them with stdout lines decoded, and writing messages. The

@@ -6,14 +6,16 @@ import PiRelaySDK
 /// most one wake-up. An `AsyncStream` element per pi line (its lock, a resume per element,
 /// generic metadata lookups) was about a tenth of the daemon's CPU while 20 sessions streamed
 /// (issue 12 k). Unbounded here: the producer's `ReadWindow` bounds it.
-final class ChildEventQueue: @unchecked Sendable {
+package final class ChildEventQueue: @unchecked Sendable {
     private let lock = ThreadLock()
     private var buffer: [ChildEvent] = []
     private var finished = false
     private var waiter: CheckedContinuation<Void, Never>?
 
+    package init() {}
+
     /// Producer: queues `event`; never blocks. Ignored once finished.
-    func append(_ event: ChildEvent) {
+    package func append(_ event: ChildEvent) {
         lock.lock()
         guard !finished else {
             lock.unlock()
@@ -27,7 +29,7 @@ final class ChildEventQueue: @unchecked Sendable {
     }
 
     /// Producer: nothing more comes. The consumer still gets what is queued.
-    func finish() {
+    package func finish() {
         lock.lock()
         finished = true
         let waiting = waiter
@@ -38,7 +40,7 @@ final class ChildEventQueue: @unchecked Sendable {
 
     /// Consumer: every event queued since the last call, in order, waiting until there is one;
     /// nil once finished and empty.
-    func next() async -> [ChildEvent]? {
+    package func next() async -> [ChildEvent]? {
         while true {
             let (batch, ended) = take()
             if !batch.isEmpty { return batch }

@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// What a running child reports, in order.
-enum ChildEvent: Sendable {
+package enum ChildEvent: Sendable {
     case started(pid: Int32)
     /// A line, or the end of input. Oversize lines come as `stdoutOversized`.
     case stdout(LineFramer.Event)
@@ -12,13 +12,13 @@ enum ChildEvent: Sendable {
 }
 
 /// How a child ended.
-enum ChildExit: Sendable, Equatable, CustomStringConvertible {
+package enum ChildExit: Sendable, Equatable, CustomStringConvertible {
     case exited(Int32)
     case signaled(Int32)
     /// It never ran: not found, not executable, bad cwd.
     case spawnFailed(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .exited(let code): return "exited with status \(code)"
         case .signaled(let signal): return "killed by signal \(signal) (\(ChildExit.signalName(signal)))"
@@ -26,7 +26,7 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func signalName(_ signal: Int32) -> String {
+    package static func signalName(_ signal: Int32) -> String {
         switch signal {
         case 1: return "SIGHUP"
         case 2: return "SIGINT"
@@ -41,7 +41,11 @@ enum ChildExit: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Where a child's events go; `yield` must not block.
-struct ChildEventSink: Sendable {
-    let yield: @Sendable (ChildEvent) -> Void
-    func yield(_ event: ChildEvent) { yield(event) }
+package struct ChildEventSink: Sendable {
+    package let yield: @Sendable (ChildEvent) -> Void
+    package func yield(_ event: ChildEvent) { yield(event) }
+
+    package init(yield: @escaping @Sendable (ChildEvent) -> Void) {
+        self.yield = yield
+    }
 }

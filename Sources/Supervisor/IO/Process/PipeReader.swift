@@ -18,15 +18,15 @@ import Glibc
 /// is empty: a grandchild that inherited the pipe must not keep it open forever. It then closes
 /// the descriptor and calls `onEnd`. `onData` and `onEnd` run on the poller thread, in order, and
 /// must not block; `onEnd` runs once.
-final class PipeReader: @unchecked Sendable {
-    let fd: Int32
-    let onData: @Sendable (UnsafeRawBufferPointer) -> Void
-    let onEnd: @Sendable () -> Void
+package final class PipeReader: @unchecked Sendable {
+    package let fd: Int32
+    package let onData: @Sendable (UnsafeRawBufferPointer) -> Void
+    package let onEnd: @Sendable () -> Void
     /// Bounds what the consumer has not handled yet; nil reads without a bound.
-    let window: ReadWindow?
+    package let window: ReadWindow?
     /// A stream that may be gathered for a few milliseconds when busy (pi's stdout): see
     /// `PollPacing`. Others (plugins' replies) are read the moment they arrive.
-    let paced: Bool
+    package let paced: Bool
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
@@ -35,7 +35,7 @@ final class PipeReader: @unchecked Sendable {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Takes ownership of `fd` (closed when the reader ends) and starts reading it.
-    init(
+    package init(
         fd: Int32, window: ReadWindow? = nil, paced: Bool = false, onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
         onEnd: @escaping @Sendable () -> Void
     ) {
@@ -49,18 +49,18 @@ final class PipeReader: @unchecked Sendable {
     }
 
     /// Stops reading now; what is still in the pipe is dropped.
-    func cancel() {
+    package func cancel() {
         PipePoller.shared.submit(.cancel(self))
     }
 
     /// Its window has room again: read what waited in the pipe meanwhile (edge-triggered epoll
     /// would not report it again).
-    func resume() {
+    package func resume() {
         PipePoller.shared.submit(.resume(self))
     }
 
     /// Returns once the reader has ended.
-    func waitForEnd() async {
+    package func waitForEnd() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
             if done {
@@ -85,10 +85,10 @@ final class PipeReader: @unchecked Sendable {
 
 /// Watches a child's pidfd (Linux 5.3 and later): when the child exits it reaps it and lets its
 /// readers end once their pipes are empty, even if a grandchild holds them open.
-final class ExitWatch: @unchecked Sendable {
+package final class ExitWatch: @unchecked Sendable {
     fileprivate let fd: Int32
     fileprivate let readers: [PipeReader]
-    let pid: pid_t
+    package let pid: pid_t
     /// Poller thread only.
     fileprivate var ended = false
     private let lock = ThreadLock()
@@ -97,7 +97,7 @@ final class ExitWatch: @unchecked Sendable {
 
     /// Watches `pid` through its pidfd (taken over: closed when the watch ends). Without a pidfd
     /// (a kernel before 5.3) a thread of its own waits for the child.
-    init(pid: pid_t, pidfd: Int32, readers: [PipeReader]) {
+    package init(pid: pid_t, pidfd: Int32, readers: [PipeReader]) {
         self.pid = pid
         fd = pidfd
         self.readers = readers
@@ -112,7 +112,7 @@ final class ExitWatch: @unchecked Sendable {
     }
 
     /// Waits for the child's exit status.
-    func exit() async -> ChildExit {
+    package func exit() async -> ChildExit {
         await withCheckedContinuation { continuation in
             lock.lock()
             if let status {
@@ -137,14 +137,14 @@ final class ExitWatch: @unchecked Sendable {
 
 /// epoll(7), declared by <sys/epoll.h> through the CLinux module.
 private enum Epoll {
-    static let input = EPOLLIN.rawValue
-    static let output = EPOLLOUT.rawValue
-    static let readHangUp = EPOLLRDHUP.rawValue
-    static let edgeTriggered = EPOLLET.rawValue
-    static let oneShot = EPOLLONESHOT.rawValue
+    package static let input = EPOLLIN.rawValue
+    package static let output = EPOLLOUT.rawValue
+    package static let readHangUp = EPOLLRDHUP.rawValue
+    package static let edgeTriggered = EPOLLET.rawValue
+    package static let oneShot = EPOLLONESHOT.rawValue
 
     /// Adds, changes or deletes the watch of `fd`, with `fd` as the event's data.
-    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
+    package static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, _ events: UInt32) -> Int32 {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
@@ -165,10 +165,10 @@ private enum Epoll {
 /// one-shot entry. When their rounds come hundreds of times a second, `PollPacing` has the
 /// thread re-arm that set only after a pause, so it gathers many lines per round; meanwhile
 /// everything else (plugins' replies, queued jobs, writes, exits) is still served at once.
-final class PipePoller: TaskExecutor, @unchecked Sendable {
-    static let shared = PipePoller()
+package final class PipePoller: TaskExecutor, @unchecked Sendable {
+    package static let shared = PipePoller()
 
-    enum Command {
+    package enum Command {
         case add(PipeReader)
         case cancel(PipeReader)
         /// Its window had been full and has room again.
@@ -187,8 +187,8 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     }
 
     /// Bytes read from one pipe before the others get their turn.
-    static let fairShare = 1 << 20
-    static let chunkBytes = 1 << 16
+    package static let fairShare = 1 << 20
+    package static let chunkBytes = 1 << 16
 
     private let epfd: Int32
     /// The paced readers' epoll set, itself watched (one-shot) in `epfd`.
@@ -230,7 +230,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         DedicatedThread.start("pi-relayd.pipes") { [self] in loop() }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         lock.lock()
         jobs.append(job)
@@ -257,7 +257,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
     /// Suspends until `deadline`, woken by this thread's own loop (its `epoll_wait` timeout).
     /// For a task that runs here anyway: a `Task.sleep` goes through libdispatch's timer thread
     /// and a pool thread before the task is back on this one. Not cancellable.
-    func sleep(until deadline: ContinuousClock.Instant) async {
+    package func sleep(until deadline: ContinuousClock.Instant) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
             let index = timers.firstIndex { $0.at > deadline } ?? timers.count
@@ -301,7 +301,7 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
         for job in batch { job.runSynchronously(on: executor) }
     }
 
-    func submit(_ command: Command) {
+    package func submit(_ command: Command) {
         lock.lock()
         commands.append(command)
         let wake = !wakePending
@@ -490,11 +490,11 @@ final class PipePoller: TaskExecutor, @unchecked Sendable {
 /// A pipe for a child's stdout or stderr: the child gets `write` (we close our copy once it has
 /// spawned), we keep `read`. Both are close-on-exec, and `ChildSpawn` also closes every
 /// descriptor above 2 in the children it starts.
-struct ChildPipe {
-    let read: Int32
-    let write: Int32
+package struct ChildPipe {
+    package let read: Int32
+    package let write: Int32
 
-    static func make() -> ChildPipe? {
+    package static func make() -> ChildPipe? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -503,7 +503,7 @@ struct ChildPipe {
 }
 
 /// A line framer owned by one reader's callbacks, which run one at a time on the poller thread.
-final class FramerBox: @unchecked Sendable {
-    var framer: LineFramer
-    init(maxLineBytes: Int) { framer = LineFramer(maxLineBytes: maxLineBytes) }
+package final class FramerBox: @unchecked Sendable {
+    package var framer: LineFramer
+    package init(maxLineBytes: Int) { framer = LineFramer(maxLineBytes: maxLineBytes) }
 }

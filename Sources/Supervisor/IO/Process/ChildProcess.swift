@@ -10,12 +10,12 @@ import Glibc
 /// chatty child can never block on a full pipe. No thread of the cooperative pool ever blocks on
 /// a pipe: stdin is written without blocking by `ChildInput`, stdout and stderr are read by
 /// `PipeReader`'s epoll thread.
-enum ChildProcess {
+package enum ChildProcess {
     /// Runs until the child exits. `input` is the child's stdin: what the caller sends there is
     /// written in order, and finishing it closes the child's stdin. Events go to `events` (the
     /// caller's stream). With a `window`, reading stops while the caller is that far behind
     /// (the caller reports each event it handled to the window).
-    static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink, window: ReadWindow? = nil) async -> ChildExit {
+    package static func run(_ spec: ChildSpec, input: ChildInput, events: ChildEventSink, window: ReadWindow? = nil) async -> ChildExit {
         let events = ChildEventSink { event in
             window?.sent(event)
             events.yield(event)
@@ -99,7 +99,7 @@ enum ChildProcess {
         return await exitWatch.exit()
     }
 
-    static func describe(_ failure: ChildSpawn.Failure, spec: ChildSpec) -> String {
+    package static func describe(_ failure: ChildSpawn.Failure, spec: ChildSpec) -> String {
         switch failure {
         case .notFound:
             return spec.executable.contains("/")
@@ -113,7 +113,7 @@ enum ChildProcess {
     }
 
     /// Signals the child's whole process group.
-    static func signalGroup(_ pid: Int32, _ signal: Int32) {
+    package static func signalGroup(_ pid: Int32, _ signal: Int32) {
         guard pid > 0 else { return }
         if kill(-pid, signal) != 0 { kill(pid, signal) }
     }

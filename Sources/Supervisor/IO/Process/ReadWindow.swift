@@ -9,19 +9,19 @@ import PiRelaySDK
 /// daemon by 200 MB (`BoundMemoryTests`). With a window, a reader whose consumer is `limit` bytes
 /// behind stops reading; the pipe fills and the child waits in write(2), which is the
 /// backpressure a pipe is for. Reading resumes once the consumer is down to half the limit.
-final class ReadWindow: @unchecked Sendable {
-    let limit: Int
+package final class ReadWindow: @unchecked Sendable {
+    package let limit: Int
     private let lock = ThreadLock()
     private var outstanding = 0
     private var parked: [PipeReader] = []
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
     /// What an event costs in the window: its bytes, plus a fixed part so that a flood of empty
     /// lines is bounded too.
-    static func cost(_ event: ChildEvent) -> Int {
+    package static func cost(_ event: ChildEvent) -> Int {
         switch event {
         case .stdout(.line(let bytes)): return bytes.count + 64
         case .stdoutOversized(_, let prefix): return prefix.count + 64
@@ -33,7 +33,7 @@ final class ReadWindow: @unchecked Sendable {
     }
 
     /// Bytes sent to the consumer and not yet handled.
-    var pending: Int {
+    package var pending: Int {
         lock.lock()
         defer { lock.unlock() }
         return outstanding
@@ -41,7 +41,7 @@ final class ReadWindow: @unchecked Sendable {
 
     /// Pipe thread: may `reader` read more now? If not, it is parked until `handled` makes room
     /// and the poller is asked to drain it again.
-    func admits(_ reader: PipeReader) -> Bool {
+    package func admits(_ reader: PipeReader) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard outstanding >= limit else { return true }
@@ -50,7 +50,7 @@ final class ReadWindow: @unchecked Sendable {
     }
 
     /// Pipe thread: `event` went to the consumer.
-    func sent(_ event: ChildEvent) {
+    package func sent(_ event: ChildEvent) {
         let cost = Self.cost(event)
         lock.lock()
         outstanding += cost
@@ -58,7 +58,7 @@ final class ReadWindow: @unchecked Sendable {
     }
 
     /// Consumer: `event` has been handled.
-    func handled(_ event: ChildEvent) {
+    package func handled(_ event: ChildEvent) {
         let cost = Self.cost(event)
         lock.lock()
         outstanding = max(0, outstanding - cost)

@@ -10,16 +10,16 @@
 /// does not switch it off again). A round that took half a pipe's worth from one child is never
 /// followed by a pause: that child writes faster than lines trickle, and a pause would block it
 /// on a full pipe. Pure: fed the clock, no I/O.
-struct PollPacing {
+package struct PollPacing {
     /// Rounds a second at which pausing starts, and the rate under which it stops (under
     /// 1 / `pause`, or the pause would end itself).
-    var busyRate = 200
-    var quietRate = 12
-    var pause: Duration = .milliseconds(50)
+    package var busyRate = 200
+    package var quietRate = 12
+    package var pause: Duration = .milliseconds(50)
     /// Rates are counted over windows this long.
-    var window: Duration = .milliseconds(100)
+    package var window: Duration = .milliseconds(100)
     /// Half of Linux's default pipe capacity.
-    var bulkBytes = 32 << 10
+    package var bulkBytes = 32 << 10
 
     private var windowStart: ContinuousClock.Instant?
     private var wakes = 0
@@ -27,7 +27,7 @@ struct PollPacing {
 
     /// The thread woke and handled a round at `now`, reading at most `largestRead` bytes from
     /// any one pipe; returns how long to pause before the next poll.
-    mutating func woke(at now: ContinuousClock.Instant, largestRead: Int = 0) -> Duration {
+    package mutating func woke(at now: ContinuousClock.Instant, largestRead: Int = 0) -> Duration {
         guard let start = windowStart else {
             windowStart = now
             wakes = 1

@@ -10,15 +10,15 @@ import Glibc
 /// signal handling. swift-subprocess did this before, but every child it runs keeps a task
 /// that wakes once a second to watch for cancellation: with 220 sessions that was 220 wake-ups
 /// a second and most of an idle daemon's CPU (issue 12 k).
-enum ChildSpawn {
-    enum Failure: Error, Equatable {
+package enum ChildSpawn {
+    package enum Failure: Error, Equatable {
         case notFound
         case noWorkingDirectory
         case other(String)
     }
 
     /// Spawns `spec` and returns its pid.
-    static func spawn(_ spec: ChildSpec, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, Failure> {
+    package static func spawn(_ spec: ChildSpec, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, Failure> {
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: spec.workingDirectory, isDirectory: &isDirectory), isDirectory else {
             return .failure(.noWorkingDirectory)
@@ -64,14 +64,14 @@ enum ChildSpawn {
     }
 
     /// A descriptor that becomes readable when `pid` exits; -1 when the kernel has no pidfd.
-    static func exitDescriptor(_ pid: pid_t) -> Int32 {
+    package static func exitDescriptor(_ pid: pid_t) -> Int32 {
         let fd = pi_relayd_pidfd_open(pid)
         if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return fd
     }
 
     /// Reaps `pid`; nil while it is still running (`wait: false`).
-    static func reap(_ pid: pid_t, wait: Bool) -> ChildExit? {
+    package static func reap(_ pid: pid_t, wait: Bool) -> ChildExit? {
         var status: Int32 = 0
         while true {
             let result = waitpid(pid, &status, wait ? 0 : WNOHANG)

@@ -14,10 +14,10 @@ import Glibc
 ///
 /// Lines sent before the child exists wait for `attach`. After `finish` (or once the child stops
 /// reading for good) further sends are dropped: the child is going away.
-final class ChildInput: @unchecked Sendable {
+package final class ChildInput: @unchecked Sendable {
     /// Bytes waiting past this for longer than a plugin's stall limit mark a child that stopped
     /// reading (`PluginSlot`'s hang check).
-    let highWater: Int
+    package let highWater: Int
     private let lock = ThreadLock()
     private var fd: Int32 = -1
     private var queue: [UInt8] = []
@@ -30,7 +30,7 @@ final class ChildInput: @unchecked Sendable {
     /// The pipe is closed (or broken): nothing more goes in.
     private var closed = false
 
-    init(highWater: Int = 1 << 20) {
+    package init(highWater: Int = 1 << 20) {
         self.highWater = highWater
         _ = Self.ignoreBrokenPipes
     }
@@ -40,19 +40,19 @@ final class ChildInput: @unchecked Sendable {
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Bytes sent but not yet taken by the pipe.
-    var pending: Int {
+    package var pending: Int {
         lock.lock(); defer { lock.unlock() }
         return queue.count - head
     }
 
     /// How long more than `highWater` bytes have been waiting.
-    var overFor: Duration? {
+    package var overFor: Duration? {
         lock.lock(); defer { lock.unlock() }
         return overSince.map { .now - $0 }
     }
 
     /// Queues `bytes` after everything sent before, writing as much as the pipe takes right now.
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         lock.lock(); defer { lock.unlock() }
         guard !closed, !finishing else { return }
         if fd < 0 || flushing || head < queue.count {
@@ -71,7 +71,7 @@ final class ChildInput: @unchecked Sendable {
     }
 
     /// No more input: the child sees end of file once everything sent has been written.
-    func finish() {
+    package func finish() {
         lock.lock(); defer { lock.unlock() }
         guard !closed, !finishing else { return }
         finishing = true
@@ -79,7 +79,7 @@ final class ChildInput: @unchecked Sendable {
     }
 
     /// The pipe to the child is open: write what waited for it. Takes ownership of `fd`.
-    func attach(_ fd: Int32) {
+    package func attach(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         lock.lock(); defer { lock.unlock() }
         self.fd = fd
@@ -100,7 +100,7 @@ final class ChildInput: @unchecked Sendable {
     }
 
     /// The child is gone: drop what is left and close the pipe (now, or once the poller lets go).
-    func detach() {
+    package func detach() {
         lock.lock(); defer { lock.unlock() }
         finishing = true
         reset()
@@ -115,7 +115,7 @@ final class ChildInput: @unchecked Sendable {
     // MARK: Poller side
 
     /// The descriptor the poller watches while it flushes.
-    var descriptor: Int32 {
+    package var descriptor: Int32 {
         lock.lock(); defer { lock.unlock() }
         return fd
     }
@@ -123,7 +123,7 @@ final class ChildInput: @unchecked Sendable {
     /// Called on the poller thread when the pipe may have room. When everything is written (or
     /// the pipe broke) it calls `unregister`, before the descriptor can be closed, and returns
     /// false: the poller is done with it.
-    func pollerFlush(unregister: () -> Void) -> Bool {
+    package func pollerFlush(unregister: () -> Void) -> Bool {
         lock.lock(); defer { lock.unlock() }
         if !closed, head < queue.count, let written = queue.withUnsafeBytes({ writeAll(UnsafeRawBufferPointer(rebasing: $0[head...])) }) {
             head += written
