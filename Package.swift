@@ -63,10 +63,18 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Supervisor",
-            exclude: ["Main", "CLinux", "IO"],
+            exclude: ["Main", "CLinux", "IO", "CLITarget"],
             swiftSettings: strict),
+        .target(
+            name: "SupervisorCLI",
+            dependencies: [
+                "Supervisor", "SupervisorIO", "PiRelaySDK", "CLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Supervisor/CLITarget", swiftSettings: strict),
         .executableTarget(
-            name: "SupervisorMain", dependencies: ["Supervisor"], path: "Sources/Supervisor/Main",
+            name: "SupervisorMain", dependencies: ["SupervisorCLI"], path: "Sources/Supervisor/Main",
             swiftSettings: strict),
         // libcurl for every plugin that speaks HTTP: the transfer loop, proxies, token-carrying URLs.
         .target(name: "PiRelayHTTP", dependencies: ["PiRelaySDK", "CCurl"], path: "Sources/plugins/HTTP", swiftSettings: strict),
@@ -124,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "Supervisor", "SupervisorIO", "PiRelaySDK", "DiscordPlugin", "TelegramPlugin", "SlackPlugin", "FormatterPlugin", "AttachmentsPlugin",
+                "Supervisor", "SupervisorIO", "SupervisorCLI", "PiRelaySDK", "DiscordPlugin", "TelegramPlugin", "SlackPlugin", "FormatterPlugin",
+                "AttachmentsPlugin",
             ],
             path: "Tests/SupervisorTests", swiftSettings: strict),
         .testTarget(name: "FormatterTests", dependencies: ["FormatterPlugin", "PiRelaySDK"], path: "Tests/FormatterTests", swiftSettings: strict),

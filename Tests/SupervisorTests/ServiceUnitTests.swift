@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Supervisor
+@testable import SupervisorCLI
 
 /// The unit text for paths systemd would otherwise split or expand.
 @Suite struct ServiceUnitTests {

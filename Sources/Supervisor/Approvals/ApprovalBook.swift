@@ -2,14 +2,14 @@
 /// waiting for a person, the rules approved for the session and which terminal pi they belong
 /// to, and the gates the terminal's own dialog already decided. Pure: the session asks the
 /// chats, keeps the clock and resumes the waiters this hands back.
-struct ApprovalBook {
-    typealias Waiter = CheckedContinuation<ApprovalDecision, Never>
+package struct ApprovalBook {
+    package typealias Waiter = CheckedContinuation<ApprovalDecision, Never>
 
     /// What deciding a gate settled: its rule, and the call waiting on it (nil when the decision
     /// came before the call started waiting; it then finds the decision when it does).
-    struct Decided {
-        let rule: String
-        let waiter: Waiter?
+    package struct Decided {
+        package let rule: String
+        package let waiter: Waiter?
     }
 
     private var gates: [String: ApprovalGate] = [:]
@@ -19,25 +19,25 @@ struct ApprovalBook {
     private var holder: Int32?
     /// Gates the terminal decided, most recent last.
     private var decidedByTerminal: [String] = []
-    static let decidedByTerminalKept = 64
+    package static let decidedByTerminalKept = 64
 
     /// The gates still open, by question id.
-    var openGates: [String] { Array(gates.keys) }
+    package var openGates: [String] { Array(gates.keys) }
 
-    func isGate(_ qid: String) -> Bool { gates[qid] != nil }
+    package func isGate(_ qid: String) -> Bool { gates[qid] != nil }
 
-    func approvedEarlier(_ rule: String) -> Bool { approvedRules.contains(rule) }
+    package func approvedEarlier(_ rule: String) -> Bool { approvedRules.contains(rule) }
 
-    func decidedAtTerminal(_ qid: String) -> Bool { decidedByTerminal.contains(qid) }
+    package func decidedAtTerminal(_ qid: String) -> Bool { decidedByTerminal.contains(qid) }
 
     /// A call matching `rule` now waits on gate `qid`.
-    mutating func open(_ qid: String, rule: String) {
+    package mutating func open(_ qid: String, rule: String) {
         gates[qid] = ApprovalGate(rule: rule)
     }
 
     /// The call starts waiting: the decision to resume it with at once (one made already, or an
     /// abandon when the gate is gone), or nil when `waiter` now waits for it.
-    mutating func wait(_ qid: String, _ waiter: Waiter) -> ApprovalDecision? {
+    package mutating func wait(_ qid: String, _ waiter: Waiter) -> ApprovalDecision? {
         guard var gate = gates[qid] else {
             return ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: "the question was closed")
         }
@@ -51,7 +51,7 @@ struct ApprovalBook {
     }
 
     /// Settles gate `qid` once: the first decision wins, later ones get nil.
-    mutating func decide(_ qid: String, _ decision: ApprovalDecision) -> Decided? {
+    package mutating func decide(_ qid: String, _ decision: ApprovalDecision) -> Decided? {
         guard var gate = gates[qid], gate.early == nil else { return nil }
         if decision.outcome == .approvedForSession { approvedRules.insert(gate.rule) }
         if let waiter = gate.waiter {
@@ -64,7 +64,7 @@ struct ApprovalBook {
     }
 
     /// The terminal's dialog decided gate `qid`: a request for it still on its way is not posted.
-    mutating func terminalDecided(_ qid: String) {
+    package mutating func terminalDecided(_ qid: String) {
         decidedByTerminal.append(qid)
         if decidedByTerminal.count > Self.decidedByTerminalKept {
             decidedByTerminal.removeFirst(decidedByTerminal.count - Self.decidedByTerminalKept)
@@ -72,20 +72,20 @@ struct ApprovalBook {
     }
 
     /// A rule approved for the session at the terminal.
-    mutating func approveForSession(_ rule: String) {
+    package mutating func approveForSession(_ rule: String) {
         approvedRules.insert(rule)
     }
 
     /// A terminal pi attached: "Approve for session" lasts while the same pi stays in this pi
     /// session. A `/reload` re-attaches the same pi and keeps them; another pi process, or a pi
     /// that switched here (`switched`), starts without them.
-    mutating func terminalAttached(pid: Int32, switched: Bool) {
+    package mutating func terminalAttached(pid: Int32, switched: Bool) {
         if switched || holder != pid { approvedRules.removeAll() }
         holder = pid
     }
 
     /// A terminal pi switched away from this session: what it approved here ends with it.
-    mutating func terminalLeft() {
+    package mutating func terminalLeft() {
         approvedRules.removeAll()
         holder = nil
     }

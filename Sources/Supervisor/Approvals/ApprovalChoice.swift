@@ -1,8 +1,8 @@
 /// The three buttons of an approval question, as the chats and the terminal show them.
-enum ApprovalChoice: String, CaseIterable, Sendable {
+package enum ApprovalChoice: String, CaseIterable, Sendable {
     case once = "Approve once"
     case session = "Approve for session"
     case deny = "Deny"
 
-    static var labels: [String] { allCases.map(\.rawValue) }
+    package static var labels: [String] { allCases.map(\.rawValue) }
 }

@@ -1,8 +1,8 @@
 import PiRelaySDK
 
 /// How a gated call was decided: what the extension does with it, and what the audit log keeps.
-struct ApprovalDecision: Sendable, Equatable {
-    enum Outcome: String, Sendable {
+package struct ApprovalDecision: Sendable, Equatable {
+    package enum Outcome: String, Sendable {
         case approvedOnce = "approved_once"
         case approvedForSession = "approved_for_session"
         /// Passed because its rule was approved for the session earlier.
@@ -17,15 +17,15 @@ struct ApprovalDecision: Sendable, Equatable {
         case terminalOnly = "terminal_only"
     }
 
-    var outcome: Outcome
+    package var outcome: Outcome
     /// Who decided: `alice (42) on discord`, `the terminal`, `pi-relayd approve`, the timeout.
-    var by: String
+    package var by: String
     /// What the agent hears when the call is denied.
-    var reason: String = ""
+    package var reason: String = ""
 
-    var allowed: Bool { [.approvedOnce, .approvedForSession, .approvedEarlier].contains(outcome) }
+    package var allowed: Bool { [.approvedOnce, .approvedForSession, .approvedEarlier].contains(outcome) }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         ["allowed": .bool(allowed), "outcome": .string(outcome.rawValue), "by": .string(by), "reason": .string(reason)]
     }
 }

@@ -9,29 +9,29 @@ import Glibc
 /// The audit trail of approval decisions: `state/approvals.jsonl`, owner-only, one JSON object a
 /// line (who, where, when, the tool, its arguments redacted, the rule, the decision). Kept to
 /// about `maxBytes`: past it, the older half is dropped.
-actor ApprovalLog {
-    let path: String
-    let maxBytes: Int
+package actor ApprovalLog {
+    package let path: String
+    package let maxBytes: Int
     private let logger: Logger
 
-    init(path: String, maxBytes: Int = 1 << 20, logger: Logger) {
+    package init(path: String, maxBytes: Int = 1 << 20, logger: Logger) {
         self.path = path
         self.maxBytes = maxBytes
         self.logger = logger
     }
 
-    struct Entry: Sendable {
-        let session: String
-        let sessionName: String
-        let request: ApprovalRequest
+    package struct Entry: Sendable {
+        package let session: String
+        package let sessionName: String
+        package let request: ApprovalRequest
         /// The call's arguments, shortened and redacted as the chats see them (the formatter's
         /// secret patterns included).
-        let args: String
-        let decision: ApprovalDecision
+        package let args: String
+        package let decision: ApprovalDecision
         /// The chats that were asked (messenger:chat keys).
-        let askedIn: [String]
+        package let askedIn: [String]
 
-        var json: JSONValue {
+        package var json: JSONValue {
             [
                 "time": .string(ISO8601.string(Date())), "session": .string(session), "sessionName": .string(sessionName),
                 "id": .string(request.id), "tool": .string(request.toolName), "args": .string(args),
@@ -41,7 +41,7 @@ actor ApprovalLog {
         }
     }
 
-    func append(_ entry: Entry) {
+    package func append(_ entry: Entry) {
         var line = entry.json.serializedBytes()
         line.append(0x0A)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -58,7 +58,7 @@ actor ApprovalLog {
     }
 
     /// The newest `limit` entries, oldest first; only `session`'s when it is named.
-    func recent(session: String?, limit: Int) -> [JSONValue] {
+    package func recent(session: String?, limit: Int) -> [JSONValue] {
         let entries = readAll().filter { session == nil || $0["session"]?.stringValue == session }
         return Array(entries.suffix(limit))
     }

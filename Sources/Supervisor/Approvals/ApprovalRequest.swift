@@ -2,14 +2,14 @@ import FoundationEssentials
 import PiRelaySDK
 
 /// A gated tool call, as the extension asks about it: the call and the rule it matched.
-struct ApprovalRequest: Sendable {
+package struct ApprovalRequest: Sendable {
     /// The question's id, made by the extension: its terminal dialog answers under it too.
-    let id: String
-    let toolName: String
-    let input: JSONValue
-    let rule: String
+    package let id: String
+    package let toolName: String
+    package let input: JSONValue
+    package let rule: String
 
-    init(params: JSONValue) throws(RemoteError) {
+    package init(params: JSONValue) throws(RemoteError) {
         guard let id = params["id"]?.stringValue, !id.isEmpty, let toolName = params["toolName"]?.stringValue,
             let rule = params["rule"]?.stringValue
         else { throw RemoteError.invalidParams("approval needs id, toolName and rule") }
@@ -20,7 +20,7 @@ struct ApprovalRequest: Sendable {
     }
 
     /// The call's arguments for a chat and the audit log: secrets redacted, cut to `limit`.
-    func preview(limit: Int = 300) -> String {
+    package func preview(limit: Int = 300) -> String {
         let text: String
         if let command = input["command"]?.stringValue {
             text = command

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 extension ApprovalSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         timeout = try section.value("timeoutSeconds", default: timeout) { field throws(ConfigError) in try field.seconds(allowZero: false) }
         var names: Set<String> = []

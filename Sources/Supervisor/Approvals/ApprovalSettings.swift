@@ -1,21 +1,21 @@
 import PiRelaySDK
 
 /// `approvals:`: opt-in gates on risky tool calls, for spawned and terminal sessions alike.
-struct ApprovalSettings: Sendable, Equatable {
+package struct ApprovalSettings: Sendable, Equatable {
     /// `approvals.timeoutSeconds`: a gate nobody answers in this time denies the call.
-    var timeout: Duration = .seconds(300)
+    package var timeout: Duration = .seconds(300)
     /// `approvals.rules`: the rules of every session.
-    var rules: [ApprovalRule] = []
+    package var rules: [ApprovalRule] = []
     /// `approvals.sessions.NAME.rules`: more rules for the session named NAME.
-    var sessionRules: [String: [ApprovalRule]] = [:]
+    package var sessionRules: [String: [ApprovalRule]] = [:]
 
     /// The rules a session's extension applies: everyone's, then its own.
-    func rules(forSession name: String) -> [ApprovalRule] {
+    package func rules(forSession name: String) -> [ApprovalRule] {
         rules + (sessionRules[name] ?? [])
     }
 
     /// The gates as the extension reads them; nil when the session has none.
-    func extensionJSON(forSession name: String) -> JSONValue? {
+    package func extensionJSON(forSession name: String) -> JSONValue? {
         let rules = rules(forSession: name)
         guard !rules.isEmpty else { return nil }
         return ["timeoutSeconds": JSONValue(Int(timeout.components.seconds)), "rules": .array(rules.map(\.json))]

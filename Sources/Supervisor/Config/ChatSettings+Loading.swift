@@ -1,5 +1,5 @@
 extension ChatSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         senderPrefix = try section.value("senderPrefix", default: nil) { field throws(ConfigError) -> String? in
             let text = try field.string("a prefix such as \"[{name}] \"")

@@ -1,12 +1,12 @@
 extension Config {
     /// The sections pi-relayd itself reads; every other known top-level key is a plugin's.
-    static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics", "chat", "notify"]
+    package static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics", "chat", "notify"]
     /// Top-level keys starting with this are ignored without a warning.
-    static let extensionPrefix = "x-"
+    package static let extensionPrefix = "x-"
 
     /// Builds the config from config.yaml's root node (nil for an empty file). `pluginNames` are
     /// the top-level keys taken as plugin sections.
-    init(
+    package init(
         root: YAMLNode?, file: String, pluginNames: Set<String>, home: String?,
         warnings: inout [String]
     ) throws(ConfigError) {

@@ -2,7 +2,7 @@
 /// with `file:line:column:` when the problem has a place in a file. It never contains a secret
 /// value, only names.
 package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Not valid YAML, or a .env line that is not `KEY=VALUE`.
         case syntax
         /// Valid YAML, but a value has the wrong type or is out of range.
@@ -13,14 +13,14 @@ package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible 
         case unreadable
     }
 
-    let kind: Kind
-    let file: String
+    package let kind: Kind
+    package let file: String
     /// 1-based; nil when the problem is the file as a whole.
-    let line: Int?
-    let column: Int?
-    let message: String
+    package let line: Int?
+    package let column: Int?
+    package let message: String
 
-    init(_ kind: Kind, file: String, at mark: YAMLNode.Mark? = nil, _ message: String) {
+    package init(_ kind: Kind, file: String, at mark: YAMLNode.Mark? = nil, _ message: String) {
         self.kind = kind
         self.file = file
         self.line = mark?.line

@@ -1,6 +1,6 @@
 extension ConfigField {
     /// A whole number within `range`.
-    func integer(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+    package func integer(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         let digits: String
         switch node.scalarValue {
         case .integer(let written): digits = written
@@ -16,7 +16,7 @@ extension ConfigField {
     }
 
     /// A number (fractions allowed) within `range`.
-    func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+    package func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
         let value: Double
         switch node.scalarValue {
         case .integer(let written): value = Double(written) ?? .infinity
@@ -30,20 +30,20 @@ extension ConfigField {
     }
 
     /// `...Seconds` settings: a number of seconds, fractions allowed (`0.5`).
-    func seconds(allowZero: Bool) throws(ConfigError) -> Duration {
+    package func seconds(allowZero: Bool) throws(ConfigError) -> Duration {
         let value = try number(in: 0...Self.maximumSeconds)
         if value == 0 && !allowZero { throw error("must be more than 0") }
         return .seconds(value)
     }
 
     /// `...Ms` settings: whole milliseconds.
-    func milliseconds(minimum: Int) throws(ConfigError) -> Duration {
+    package func milliseconds(minimum: Int) throws(ConfigError) -> Duration {
         .milliseconds(try integer(in: minimum...Self.maximumMilliseconds))
     }
 
     /// About 31 years: long enough for "practically never", short enough not to overflow.
-    static let maximumSeconds: Double = 1_000_000_000
-    static let maximumMilliseconds = 1_000_000_000_000
+    package static let maximumSeconds: Double = 1_000_000_000
+    package static let maximumMilliseconds = 1_000_000_000_000
 
     private func check(_ value: Int, in range: ClosedRange<Int>) throws(ConfigError) {
         if value < range.lowerBound { throw error("must be at least \(range.lowerBound), got \(value)") }

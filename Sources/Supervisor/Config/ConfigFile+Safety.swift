@@ -1,7 +1,7 @@
 extension ConfigFile {
     /// Someone else's file could start programs as us (`pi.command`) or feed us their secrets, so
     /// it is never read, whatever it contains.
-    func checkOwner(userID: UInt32) throws(ConfigError) {
+    package func checkOwner(userID: UInt32) throws(ConfigError) {
         guard owner != userID else { return }
         throw ConfigError(
             .unsafeFile, file: path,
@@ -13,7 +13,7 @@ extension ConfigFile {
 
     /// A file holding secrets must be private to its owner. `why` is added after the path when the
     /// reason is not obvious (config.yaml), e.g. "it holds a secret (discord.token at line 4)".
-    func checkPrivate(why: String? = nil, otherFix: String? = nil) throws(ConfigError) {
+    package func checkPrivate(why: String? = nil, otherFix: String? = nil) throws(ConfigError) {
         guard permissions & 0o077 != 0 else { return }
         let access = permissions & 0o044 != 0 ? "readable" : permissions & 0o022 != 0 ? "writable" : "accessible"
         var message = "refusing to read \(path): "

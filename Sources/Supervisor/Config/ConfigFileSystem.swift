@@ -8,23 +8,23 @@ import Darwin
 /// created without root, so the owner check is tested with a fake `readFile`.
 package struct ConfigFileSystem: Sendable {
     /// Reads a whole file with its owner and permissions; nil when it does not exist.
-    var readFile: @Sendable (_ path: String) throws(ConfigError) -> ConfigFile?
+    package var readFile: @Sendable (_ path: String) throws(ConfigError) -> ConfigFile?
     /// The user pi-relayd runs as; files must belong to it.
-    var userID: UInt32
+    package var userID: UInt32
 
     package init(readFile: @escaping @Sendable (_ path: String) throws(ConfigError) -> ConfigFile?, userID: UInt32) {
         self.readFile = readFile
         self.userID = userID
     }
 
-    static var live: ConfigFileSystem {
+    package static var live: ConfigFileSystem {
         ConfigFileSystem(readFile: { path throws(ConfigError) in try readFromDisk(path) }, userID: UInt32(geteuid()))
     }
 
     /// Opens once and checks the opened file with fstat, so the file checked is the file read.
     /// O_NONBLOCK keeps a FIFO at that path from hanging the daemon; it does not affect regular
     /// files.
-    static func readFromDisk(_ path: String) throws(ConfigError) -> ConfigFile? {
+    package static func readFromDisk(_ path: String) throws(ConfigError) -> ConfigFile? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno

@@ -3,7 +3,7 @@ import PiRelaySDK
 extension ConfigLoader {
     /// A YAML file holding one plugin's section alone (`plugin check --config FILE`): as written,
     /// and as read, for the check against the plugin's schema. Errors name the file, line and column.
-    static func section(
+    package static func section(
         file path: String, plugin: String, home: String?, fileSystem: ConfigFileSystem = .live
     ) throws(ConfigError) -> (written: JSONValue, source: PluginSectionSource?) {
         guard let file = try fileSystem.readFile(path) else { throw ConfigError(.unreadable, file: path, "\(path): no such file") }

@@ -5,7 +5,7 @@
 package enum ConfigLoader {
     /// Top-level keys always taken as plugin sections, whether or not the plugin is installed:
     /// the bundled plugins and the messengers people are likely to add.
-    static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack"]
+    package static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack"]
 
     /// - Parameters:
     ///   - home: the pi-relayd home directory (`Home.root`).
@@ -55,7 +55,7 @@ package enum ConfigLoader {
         return result
     }
 
-    static func parseYAML(_ file: ConfigFile) throws(ConfigError) -> YAMLNode? {
+    package static func parseYAML(_ file: ConfigFile) throws(ConfigError) -> YAMLNode? {
         do {
             return try YAMLReader.parse(file.bytes)
         } catch {

@@ -4,7 +4,7 @@ extension ConfigSchema {
     /// The section checked against the schema: what the plugin gets (the section as written, each
     /// declared key replaced by its checked value), or the first mistake with its line and column.
     /// Unknown keys go to `warnings`; secret-named ones are reported by `secretLiterals`.
-    func check(_ field: ConfigField, home: String?, warnings: inout [String]) throws(ConfigError) -> JSONValue {
+    package func check(_ field: ConfigField, home: String?, warnings: inout [String]) throws(ConfigError) -> JSONValue {
         let section = try field.section()
         var json = field.node.jsonValue
         for key in keys {

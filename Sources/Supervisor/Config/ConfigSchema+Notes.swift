@@ -3,7 +3,7 @@ import PiRelaySDK
 extension ConfigSchema {
     /// What a checked section leaves the plugin without: a required secret whose variable is not
     /// set, a messenger nobody may use. Only variable names appear, never their values.
-    func notes(plugin: String, section: JSONValue, hello: Hello, environment: [String: String]) -> [String] {
+    package func notes(plugin: String, section: JSONValue, hello: Hello, environment: [String: String]) -> [String] {
         var notes: [String] = []
         for (key, secret) in secrets where secret.required {
             let variable = section[key]?.stringValue ?? secret.variable

@@ -2,35 +2,35 @@
 /// Getters return the default when a key is absent or null, so `logs:` with every line commented
 /// out is fine. Every key a getter asks for is remembered: keys in the file that nobody asked for
 /// are the unknown ones, and the asked-for keys are the "did you mean" candidates.
-final class ConfigSection {
+package final class ConfigSection {
     /// Dotted path of this map; empty for the top level.
-    let path: String
-    let file: String
-    let mark: YAMLNode.Mark
+    package let path: String
+    package let file: String
+    package let mark: YAMLNode.Mark
     private let pairs: [YAMLNode.Pair]
     private var askedFor: [String] = []
     /// Sections opened with `section(_:)`, so their unknown keys are reported too.
-    private(set) var children: [ConfigSection] = []
+    package private(set) var children: [ConfigSection] = []
 
-    init(pairs: [YAMLNode.Pair], path: String, file: String, mark: YAMLNode.Mark) {
+    package init(pairs: [YAMLNode.Pair], path: String, file: String, mark: YAMLNode.Mark) {
         self.pairs = pairs
         self.path = path
         self.file = file
         self.mark = mark
     }
 
-    func keyPath(_ key: String) -> String {
+    package func keyPath(_ key: String) -> String {
         path.isEmpty ? key : path + "." + key
     }
 
     /// The key's value, or nil when it is absent or null.
-    func field(_ key: String) -> ConfigField? {
+    package func field(_ key: String) -> ConfigField? {
         if !askedFor.contains(key) { askedFor.append(key) }
         guard let pair = pairs.first(where: { Self.name(of: $0) == key }), !pair.value.isNull else { return nil }
         return ConfigField(node: pair.value, path: keyPath(key), file: file)
     }
 
-    func value<T>(
+    package func value<T>(
         _ key: String, default fallback: T,
         _ convert: (ConfigField) throws(ConfigError) -> T
     ) throws(ConfigError) -> T {
@@ -39,7 +39,7 @@ final class ConfigSection {
     }
 
     /// A nested map; absent or null gives an empty section (all defaults).
-    func section(_ key: String) throws(ConfigError) -> ConfigSection {
+    package func section(_ key: String) throws(ConfigError) -> ConfigSection {
         let child = try field(key)?.section() ?? ConfigSection(pairs: [], path: keyPath(key), file: file, mark: mark)
         children.append(child)
         return child
@@ -47,24 +47,24 @@ final class ConfigSection {
 
     /// Every key present in the file, in file order: for a map whose keys are names (sessions by
     /// name, say) rather than settings.
-    var presentKeys: [String] {
+    package var presentKeys: [String] {
         pairs.map(Self.name(of:)).filter { !$0.isEmpty }
     }
 
     /// A map read some other way (an item of a list of maps), whose unknown keys this section
     /// reports with its own.
-    func include(_ child: ConfigSection) {
+    package func include(_ child: ConfigSection) {
         children.append(child)
     }
 
     /// Keys present in the file that no getter asked for, in file order.
-    var unknownKeys: [YAMLNode.Pair] {
+    package var unknownKeys: [YAMLNode.Pair] {
         pairs.filter { !askedFor.contains(Self.name(of: $0)) }
     }
 
     /// One warning per unknown key: `file:line:col: unknown key 'x' in plugins (ignored; did you
     /// mean 'y'?)`. `skipping` leaves out keys that are reported some other way.
-    func unknownKeyWarnings(skipping: (String) -> Bool = { _ in false }) -> [String] {
+    package func unknownKeyWarnings(skipping: (String) -> Bool = { _ in false }) -> [String] {
         unknownKeys.compactMap { pair in
             let name = Self.name(of: pair)
             guard !skipping(name) else { return nil }
@@ -77,7 +77,7 @@ final class ConfigSection {
     }
 
     /// This section's unknown-key warnings followed by those of the sections opened inside it.
-    func unknownKeyWarningsIncludingNested() -> [String] {
+    package func unknownKeyWarningsIncludingNested() -> [String] {
         unknownKeyWarnings() + children.flatMap { $0.unknownKeyWarningsIncludingNested() }
     }
 
@@ -87,13 +87,13 @@ final class ConfigSection {
     }
 
     /// The candidate within two edits (ignoring case) of `name`, if there is one.
-    static func closest(to name: String, in candidates: [String]) -> String? {
+    package static func closest(to name: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < name.count else { return nil }
         return best.0
     }
 
-    static func editDistance(_ source: String, _ target: String) -> Int {
+    package static func editDistance(_ source: String, _ target: String) -> Int {
         let source = Array(source), target = Array(target)
         guard !source.isEmpty else { return target.count }
         var previous = Array(0...target.count)

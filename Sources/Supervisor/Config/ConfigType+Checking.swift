@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension ConfigType {
     /// One value checked: its JSON as the plugin gets it, or an error naming its path and place.
-    func check(_ field: ConfigField, home: String?, warnings: inout [String]) throws(ConfigError) -> JSONValue {
+    package func check(_ field: ConfigField, home: String?, warnings: inout [String]) throws(ConfigError) -> JSONValue {
         switch self {
         case .bool: return .bool(try field.bool())
         case .integer(let range): return JSONValue(try field.integer(in: range ?? Int.min...Int.max))

@@ -3,7 +3,7 @@ extension DotEnv {
     /// removed (they would win), and every other line kept as it was; a new key is appended.
     /// `value` must be one line without a single quote (it is written single-quoted when it has
     /// characters an unquoted value would lose).
-    static func setting(_ key: String, to value: String, in bytes: [UInt8]) -> [UInt8] {
+    package static func setting(_ key: String, to value: String, in bytes: [UInt8]) -> [UInt8] {
         let assignment = key + "=" + quoted(value)
         var lines =
             bytes.isEmpty ? [] : String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -23,7 +23,7 @@ extension DotEnv {
     }
 
     /// Whether `value` can be written by `setting`.
-    static func canWrite(_ value: String) -> Bool {
+    package static func canWrite(_ value: String) -> Bool {
         !value.isEmpty && !value.contains("'") && !value.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 

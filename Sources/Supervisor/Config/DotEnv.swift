@@ -5,14 +5,14 @@
 /// a space starts a comment), 'single quoted' values taken literally, and "double quoted" values
 /// with `\n`, `\t`, `\r`, `\"`, `\\` and `\$` escapes. Errors never quote the line: it may hold a
 /// secret.
-enum DotEnv {
-    struct Entry: Sendable, Equatable {
-        let key: String
-        let value: String
-        let line: Int
+package enum DotEnv {
+    package struct Entry: Sendable, Equatable {
+        package let key: String
+        package let value: String
+        package let line: Int
     }
 
-    static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> [Entry] {
+    package static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> [Entry] {
         var entries: [Entry] = []
         var lineNumber = 0
         // Split bytes, not Characters: "\r\n" is a single Character and would never match "\n".
@@ -96,7 +96,7 @@ enum DotEnv {
 }
 
 private extension String {
-    func trimmingBlanks() -> String {
+    package func trimmingBlanks() -> String {
         var trimmed = Substring(self)
         while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
         return String(trimmed)

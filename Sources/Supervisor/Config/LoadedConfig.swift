@@ -1,6 +1,6 @@
 /// What `ConfigLoader.load` hands the daemon.
 package struct LoadedConfig: Sendable, Equatable {
-    var config: Config
+    package var config: Config
     /// `file:line:col: ...` lines to log at start-up: unknown keys, secrets written in config.yaml,
     /// repeated .env entries. None of them holds a secret value.
     package var warnings: [String] = []
@@ -9,7 +9,7 @@ package struct LoadedConfig: Sendable, Equatable {
     package var notConfigured: [String] = []
     /// Variables from .env that the process environment does not set: the daemon sets them in
     /// its own environment before starting children.
-    var dotenv: [String: String] = [:]
+    package var dotenv: [String: String] = [:]
     /// The config.yaml that was read; nil when there is none.
-    var path: String?
+    package var path: String?
 }

@@ -1,7 +1,7 @@
 import Logging
 
 extension LogSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         level = try section.value("level", default: level) { f throws(ConfigError) in
             try f.choice([

@@ -1,5 +1,5 @@
 extension MetricsSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         listen = try section.value("listen", default: nil) { field throws(ConfigError) -> MetricsAddress? in
             let text = try field.string("an address and port such as 127.0.0.1:9464")

@@ -1,6 +1,6 @@
 /// `metrics:` — the opt-in Prometheus endpoint. Nothing listens unless `listen` is set.
-struct MetricsSettings: Sendable, Equatable {
+package struct MetricsSettings: Sendable, Equatable {
     /// `metrics.listen`: a loopback address and port (`127.0.0.1:9464`, `[::1]:9464`,
     /// `localhost:9464`); nil when metrics are off.
-    var listen: MetricsAddress?
+    package var listen: MetricsAddress?
 }

@@ -1,5 +1,5 @@
 extension NotifySettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         longRunSeconds = try section.value("longRunSeconds", default: longRunSeconds) { field throws(ConfigError) in
             try field.seconds(allowZero: true)

@@ -1,7 +1,7 @@
 /// `notify:` — when the requester of a run is mentioned (pinged) in the chat.
-struct NotifySettings: Sendable, Equatable {
+package struct NotifySettings: Sendable, Equatable {
     /// `notify.longRunSeconds`: a run that ends after longer than this mentions whoever asked.
-    var longRunSeconds: Duration = .seconds(120)
+    package var longRunSeconds: Duration = .seconds(120)
     /// `notify.mentions`: whether chats mention at all until one says otherwise with `/mentions`.
-    var mentions = true
+    package var mentions = true
 }

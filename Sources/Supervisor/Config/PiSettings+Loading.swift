@@ -1,5 +1,5 @@
 extension PiSettings {
-    init(_ section: ConfigSection, home: String?) throws(ConfigError) {
+    package init(_ section: ConfigSection, home: String?) throws(ConfigError) {
         self.init()
         command = try section.value("command", default: command) { f throws(ConfigError) in try f.nonEmptyString() }
         args = try section.value("args", default: args) { f throws(ConfigError) in

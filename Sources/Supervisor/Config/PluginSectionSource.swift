@@ -1,11 +1,11 @@
 /// A plugin's section as config.yaml has it, kept for the check against the schema the plugin
 /// declares in its hello: errors then name the line and column as the loader's do.
-struct PluginSectionSource: Sendable, Equatable {
-    let field: ConfigField
+package struct PluginSectionSource: Sendable, Equatable {
+    package let field: ConfigField
     /// For `~` in paths.
-    let home: String?
+    package let home: String?
 
-    static func == (left: Self, right: Self) -> Bool {
+    package static func == (left: Self, right: Self) -> Bool {
         left.field.path == right.field.path && left.field.file == right.field.file && left.field.node.mark == right.field.node.mark
             && left.home == right.home
     }

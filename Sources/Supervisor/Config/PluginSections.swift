@@ -5,14 +5,14 @@ import Synchronization
 /// declares in its hello. The check runs at every handshake, before the welcome; what it accepted
 /// is what the chat desk and pairing read (ids as strings, `~` expanded), and its notes (a missing
 /// token, nobody allowed) join `pi-relayd status`.
-final class PluginSections: Sendable {
+package final class PluginSections: Sendable {
     /// A section checked: what the plugin gets, and what to tell the owner.
-    struct Checked: Sendable, Equatable {
-        var section: JSONValue
+    package struct Checked: Sendable, Equatable {
+        package var section: JSONValue
         /// Unknown keys, with their line and column.
-        var warnings: [String]
+        package var warnings: [String]
         /// What is missing for the plugin to be useful; names of variables, never their values.
-        var notes: [String]
+        package var notes: [String]
     }
 
     private let written: [String: JSONValue]
@@ -21,7 +21,7 @@ final class PluginSections: Sendable {
     private let checked = Mutex<[String: Checked]>([:])
 
     /// `environment` is what the plugins get (the process's, then .env's), for the notes.
-    init(config: Config, environment: [String: String]) {
+    package init(config: Config, environment: [String: String]) {
         written = config.pluginSections
         sources = config.pluginSources
         self.environment = environment
@@ -30,7 +30,7 @@ final class PluginSections: Sendable {
     /// `plugin`'s section checked against `hello.config`, kept for `section(_:)`; as written when
     /// the hello declares no schema. The error names the line and column of the first mistake.
     /// `isNew` is false when a restart found what the last check found, so it is logged once.
-    func check(plugin: String, hello: Hello) throws(ConfigError) -> (checked: Checked, isNew: Bool) {
+    package func check(plugin: String, hello: Hello) throws(ConfigError) -> (checked: Checked, isNew: Bool) {
         let result = try Self.check(
             source: sources[plugin], written: written[plugin], plugin: plugin, hello: hello, environment: environment)
         let before = checked.withLock { all in
@@ -41,7 +41,7 @@ final class PluginSections: Sendable {
     }
 
     /// The check itself, pure: the same for the daemon, `doctor`, `setup` and the tests.
-    static func check(
+    package static func check(
         source: PluginSectionSource?, written: JSONValue?, plugin: String, hello: Hello, environment: [String: String]
     ) throws(ConfigError) -> Checked {
         guard let schema = hello.config else { return Checked(section: written ?? [:], warnings: [], notes: []) }
@@ -53,15 +53,15 @@ final class PluginSections: Sendable {
     }
 
     /// The section the plugin was last welcomed with; before its first hello, as written.
-    func section(_ plugin: String) -> JSONValue? {
+    package func section(_ plugin: String) -> JSONValue? {
         checked.withLock { $0[plugin]?.section } ?? written[plugin]
     }
 
     /// The plugins with a section in config.yaml.
-    var names: [String] { written.keys.sorted() }
+    package var names: [String] { written.keys.sorted() }
 
     /// Every checked plugin's notes, by plugin name.
-    var notes: [String] {
+    package var notes: [String] {
         checked.withLock { all in all.keys.sorted().flatMap { all[$0]?.notes ?? [] } }
     }
 }

@@ -1,5 +1,5 @@
 extension PluginSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         disabled = try section.value("disabled", default: disabled) { f throws(ConfigError) in
             var names: [String] = []

@@ -1,5 +1,5 @@
 extension RestartSettings {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         immediateRestarts = try section.value("immediateRestarts", default: immediateRestarts) { f throws(ConfigError) in
             try f.integer(in: 0...10)

@@ -1,5 +1,5 @@
 extension SessionLimits {
-    init(_ section: ConfigSection) throws(ConfigError) {
+    package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
         idleSeconds = try section.value("idleSeconds", default: idleSeconds) { f throws(ConfigError) in try f.integer(in: 0...31_536_000) }
         onIdle = try section.value("onIdle", default: onIdle) { f throws(ConfigError) in

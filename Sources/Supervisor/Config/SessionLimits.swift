@@ -1,8 +1,8 @@
 /// `sessions.limits:` — how long a session may sit idle or run, how many prompts may wait in
 /// it, and how long pi may take to answer a command (issue 17 point 10, after the vibeos bot).
-struct SessionLimits: Sendable, Equatable {
+package struct SessionLimits: Sendable, Equatable {
     /// What an idle session's time-to-live ends.
-    enum IdleAction: String, Sendable, Equatable {
+    package enum IdleAction: String, Sendable, Equatable {
         /// The session is ended (its pi stopped) and leaves the chats.
         case end
         /// pi starts a new conversation (`new_session`); the session stays.
@@ -10,17 +10,17 @@ struct SessionLimits: Sendable, Equatable {
     }
 
     /// `idleSeconds`: a session with no activity for this long is ended or starts afresh; 0 is off.
-    var idleSeconds = 0
+    package var idleSeconds = 0
     /// `onIdle`: `end` or `newConversation`.
-    var onIdle = IdleAction.end
+    package var onIdle = IdleAction.end
     /// `maxRunSeconds`: a run going on for longer is aborted and the chats told why; 0 is off.
-    var maxRunSeconds = 0
+    package var maxRunSeconds = 0
     /// `sweepSeconds`: how often both are checked.
-    var sweepSeconds = 30
+    package var sweepSeconds = 30
     /// `queueMax`: prompts that may wait in a busy session (pi's queue); one more is refused,
     /// and the sender is told. 0 is no bound.
-    var queueMax = 10
+    package var queueMax = 10
     /// `commandSeconds`: how long pi may take to answer a command whose own limit is not longer;
     /// a pi that does not answer in time is reported and its session restarted.
-    var commandSeconds = 60
+    package var commandSeconds = 60
 }

@@ -1,5 +1,5 @@
 extension SessionSettings {
-    init(_ section: ConfigSection, home: String?) throws(ConfigError) {
+    package init(_ section: ConfigSection, home: String?) throws(ConfigError) {
         self.init()
         historyEvents = try section.value("historyEvents", default: historyEvents) { f throws(ConfigError) in
             try f.integer(in: 0...100_000_000)

@@ -2,11 +2,11 @@ import PiRelaySDK
 
 extension YAMLNode {
     /// Integers beyond this cannot be held exactly by a Double (JSONValue's number).
-    static let largestExactInteger = 9_007_199_254_740_992.0
+    package static let largestExactInteger = 9_007_199_254_740_992.0
 
     /// The node as JSON, for a plugin's config section. An integer too large for a Double to hold
     /// exactly (a Discord id, say) is passed as its text rather than silently rounded.
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch content {
         case .sequence(let items):
             return .array(items.map(\.jsonValue))

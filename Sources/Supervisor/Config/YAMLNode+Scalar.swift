@@ -1,7 +1,7 @@
 /// How scalars are typed: the YAML 1.2 core schema (`true`, `null`, `12`, `1.5`, `0x1F`, `.inf`), so
 /// that `country: NO` stays a string. Quoted scalars are always strings.
 extension YAMLNode {
-    enum ScalarValue: Sendable, Equatable {
+    package enum ScalarValue: Sendable, Equatable {
         case null
         case bool(Bool)
         /// Kept as decimal text, not as a number: Discord ids are 64-bit and must stay exact, and a
@@ -12,7 +12,7 @@ extension YAMLNode {
     }
 
     /// The typed value of a scalar node; nil for lists and maps.
-    var scalarValue: ScalarValue? {
+    package var scalarValue: ScalarValue? {
         guard case .scalar(let text, let plain) = content else { return nil }
         if plain { return Self.resolvePlain(text) }
         switch tag {
@@ -24,7 +24,7 @@ extension YAMLNode {
         }
     }
 
-    static func resolvePlain(_ text: String) -> ScalarValue {
+    package static func resolvePlain(_ text: String) -> ScalarValue {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -41,7 +41,7 @@ extension YAMLNode {
 
     /// Decimal (`-12`, `8_388_608`), hex (`0x1F`) or octal (`0o17`) integer text, normalised to
     /// plain decimal; nil if `text` is not an integer.
-    static func integerText(_ text: String) -> String? {
+    package static func integerText(_ text: String) -> String? {
         var scalars = Substring(text)
         var negative = false
         if let first = scalars.first, first == "-" || first == "+" {
@@ -67,7 +67,7 @@ extension YAMLNode {
     }
 
     /// `[-+]? ( . digits | digits [ . digits? ] ) ( [eE] [-+]? digits )?`
-    static func isFloatText(_ text: String) -> Bool {
+    package static func isFloatText(_ text: String) -> Bool {
         var chars = Array(text.utf8)[...]
         func digits() -> Int {
             let count = chars.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count

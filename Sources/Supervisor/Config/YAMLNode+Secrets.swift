@@ -1,15 +1,15 @@
 extension YAMLNode {
     /// A secret written into config.yaml itself, such as `discord.token: MTIz...`.
-    struct SecretLiteral: Sendable, Equatable {
+    package struct SecretLiteral: Sendable, Equatable {
         /// Dotted path of the key, e.g. `discord.token`.
-        let path: String
-        let mark: Mark
+        package let path: String
+        package let mark: Mark
     }
 
     /// Keys named like a secret (`token`, `botToken`, `apiKey`, `client_secret`, `password`, ...)
     /// whose value is written out. Such a file must be private to its owner. `...Env` keys name a
     /// variable instead and are fine anywhere.
-    func secretLiterals(path: String = "") -> [SecretLiteral] {
+    package func secretLiterals(path: String = "") -> [SecretLiteral] {
         switch content {
         case .scalar:
             return []
@@ -30,7 +30,7 @@ extension YAMLNode {
         }
     }
 
-    static func isSecretKey(_ name: String) -> Bool {
+    package static func isSecretKey(_ name: String) -> Bool {
         let folded = name.lowercased().filter { $0 != "_" && $0 != "-" }
         return ["token", "secret", "password", "passwd", "apikey", "key"].contains { folded.hasSuffix($0) }
     }
@@ -48,7 +48,7 @@ extension YAMLNode {
 extension YAMLNode {
     /// Whether text that should be a name (a key, a variable name) looks like a pasted token or
     /// API key instead. Messages show such text as "(not shown)" rather than echo it.
-    static func looksLikeSecret(_ text: String) -> Bool {
+    package static func looksLikeSecret(_ text: String) -> Bool {
         let wellKnownPrefixes = ["sk-", "sk_", "xoxb-", "xoxp-", "ghp_", "gho_", "github_pat_", "glpat-"]
         if wellKnownPrefixes.contains(where: text.hasPrefix) { return true }
         if text.count >= 40 { return true }
@@ -59,7 +59,7 @@ extension YAMLNode {
     }
 
     /// `'name'` for messages, unless it looks like a secret.
-    static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         looksLikeSecret(name) ? "(a name that looks like a secret, not shown)" : "'\(name)'"
     }
 }

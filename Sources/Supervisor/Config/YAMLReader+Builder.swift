@@ -3,7 +3,7 @@ import CLibYAML
 extension YAMLReader {
     /// Turns the event stream into a tree: a stack of open lists and maps, plus the anchors seen so
     /// far. Every value's expanded size is tracked so alias bombs are stopped early.
-    struct Builder {
+    package struct Builder {
         private struct OpenMap {
             var pairs: [YAMLNode.Pair] = []
             var pendingKey: YAMLNode?
@@ -28,9 +28,9 @@ extension YAMLReader {
         private var stack: [Frame] = []
         private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
         private var documents = 0
-        private(set) var root: YAMLNode?
+        package private(set) var root: YAMLNode?
 
-        mutating func handle(_ event: yaml_event_t) throws(Failure) {
+        package mutating func handle(_ event: yaml_event_t) throws(Failure) {
             let mark = YAMLReader.mark(event.start_mark)
             switch event.type {
             case YAML_DOCUMENT_START_EVENT:

@@ -3,21 +3,21 @@ import CLibYAML
 /// Reads one YAML document with libyaml's event API into a `YAMLNode` tree. The event API (rather
 /// than `yaml_parser_load`) gives each alias its own position, so an error in `disabled: *list`
 /// points at the alias, and lets us apply merge keys and refuse duplicate keys ourselves.
-enum YAMLReader {
-    struct Failure: Error, Sendable, Equatable {
-        let mark: YAMLNode.Mark
-        let message: String
+package enum YAMLReader {
+    package struct Failure: Error, Sendable, Equatable {
+        package let mark: YAMLNode.Mark
+        package let message: String
     }
 
     /// Aliases can make a small file describe an enormous tree ("billion laughs"); a config never
     /// needs more than this many values once aliases are expanded.
-    static let maximumExpandedNodes = 100_000
+    package static let maximumExpandedNodes = 100_000
     /// Deep enough for any config, shallow enough that recursive walks cannot exhaust the stack.
-    static let maximumDepth = 128
+    package static let maximumDepth = 128
 
     /// Returns the document's root node, or nil when the input has no document (empty, or only
     /// comments).
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> YAMLNode? {
+    package static func parse(_ bytes: [UInt8]) throws(Failure) -> YAMLNode? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw Failure(mark: .init(line: 1, column: 1), message: "YAML parser could not start (out of memory)")
@@ -71,7 +71,7 @@ enum YAMLReader {
     }
 
     /// The first byte of the character at a 1-based mark, if there is one.
-    static func byte(at mark: YAMLNode.Mark, in bytes: [UInt8]) -> UInt8? {
+    package static func byte(at mark: YAMLNode.Mark, in bytes: [UInt8]) -> UInt8? {
         var line = 1
         var index = 0
         while line < mark.line {
@@ -88,7 +88,7 @@ enum YAMLReader {
         return index < bytes.count ? bytes[index] : nil
     }
 
-    static func position(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {
+    package static func position(ofByte offset: Int, in bytes: [UInt8]) -> YAMLNode.Mark {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
@@ -101,11 +101,11 @@ enum YAMLReader {
         return .init(line: line, column: column)
     }
 
-    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    package static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 
-    static func mark(_ mark: yaml_mark_t) -> YAMLNode.Mark {
+    package static func mark(_ mark: yaml_mark_t) -> YAMLNode.Mark {
         .init(line: mark.line + 1, column: mark.column + 1)
     }
 }

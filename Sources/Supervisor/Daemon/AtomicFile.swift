@@ -6,17 +6,17 @@ import Glibc
 
 /// Writes a file so readers see the old or the new content, never a torn one: write a temp file
 /// beside it, fsync, rename. Files are owner-only because state holds conversation text.
-enum AtomicFile {
+package enum AtomicFile {
     @discardableResult
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    package static func write(_ bytes: [UInt8], to path: String) -> Bool {
         (try? writeOrThrow(bytes, to: path)) != nil
     }
 
-    struct WriteError: Error, CustomStringConvertible {
-        let description: String
+    package struct WriteError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    static func writeOrThrow(_ bytes: [UInt8], to path: String) throws {
+    package static func writeOrThrow(_ bytes: [UInt8], to path: String) throws {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WriteError(description: "cannot create \(tmp): \(String(cString: strerror(errno)))") }

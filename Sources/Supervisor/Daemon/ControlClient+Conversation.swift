@@ -8,7 +8,7 @@ extension ControlClient {
     /// A request answered by events, some of which the caller answers on the same connection
     /// (`pair` asks the terminal to confirm). `onEvent` returns what to send back, or nil.
     /// Returns the final result, throwing the daemon's error.
-    func converse(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
+    package func converse(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
         try write(fd, ControlRequest(method: method, params: params).json)

@@ -7,18 +7,23 @@ import Glibc
 
 /// The CLI's side of the control socket. The CLI is a short-lived process, so it uses plain
 /// blocking calls.
-struct ControlClient {
-    let path: String
+package struct ControlClient {
+    package let path: String
     /// How long a call may wait on the daemon before failing; nil waits as long as it takes
     /// (a `stream` or `stop`). Shell completion sets one: a hung daemon must not hang the shell.
-    var timeout: Duration? = nil
+    package var timeout: Duration? = nil
 
-    struct NotRunning: Error, CustomStringConvertible {
-        let path: String
-        var description: String { "pi-relayd is not running (no daemon listening on \(path)). Start it with: pi-relayd start" }
+    package init(path: String, timeout: Duration? = nil) {
+        self.path = path
+        self.timeout = timeout
     }
 
-    static func connect(_ path: String) -> Int32? {
+    package struct NotRunning: Error, CustomStringConvertible {
+        package let path: String
+        package var description: String { "pi-relayd is not running (no daemon listening on \(path)). Start it with: pi-relayd start" }
+    }
+
+    package static func connect(_ path: String) -> Int32? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var addr = sockaddr_un()
@@ -37,7 +42,7 @@ struct ControlClient {
     }
 
     /// Reads and writes on `fd` fail after `limit` instead of blocking on.
-    static func limitWaits(_ fd: Int32, to limit: Duration) {
+    package static func limitWaits(_ fd: Int32, to limit: Duration) {
         let (seconds, attoseconds) = limit.components
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
@@ -45,7 +50,7 @@ struct ControlClient {
         }
     }
 
-    static func isAlive(_ path: String) -> Bool {
+    package static func isAlive(_ path: String) -> Bool {
         guard let fd = connect(path) else { return false }
         close(fd)
         return true
@@ -53,7 +58,7 @@ struct ControlClient {
 
     /// Sends one request and returns its result, throwing the daemon's error.
     /// `whileWaiting` is called about ten times a second until the answer comes (a progress line).
-    func call(_ method: ControlMethod, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
+    package func call(_ method: ControlMethod, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
         if let timeout { Self.limitWaits(fd, to: timeout) }
@@ -67,7 +72,7 @@ struct ControlClient {
 
     /// Sends a streaming request and calls `onEvent` for each event until the daemon ends the
     /// stream or `onEvent` returns false.
-    func stream(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
+    package func stream(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
         guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
         defer { close(fd) }
         try send(fd, method, params)
@@ -83,19 +88,19 @@ struct ControlClient {
         }
     }
 
-    func send(_ fd: Int32, _ method: ControlMethod, _ params: JSONValue) throws {
+    package func send(_ fd: Int32, _ method: ControlMethod, _ params: JSONValue) throws {
         try write(fd, ControlRequest(method: method, params: params).json)
     }
 
     /// Writes one line on the connection.
-    func write(_ fd: Int32, _ message: JSONValue) throws {
+    package func write(_ fd: Int32, _ message: JSONValue) throws {
         var bytes = message.serializedBytes()
         bytes.append(0x0A)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw NotRunning(path: path) }
     }
 
-    static func result(of line: [UInt8]) throws -> JSONValue {
+    package static func result(of line: [UInt8]) throws -> JSONValue {
         let response = try JSONValue.parse(bytes: line)
         if let error = response["error"], !error.isNull {
             throw RemoteError(code: ErrorCode(rawValue: error["code"]?.stringValue ?? "internal"), message: error["message"]?.stringValue ?? "")
@@ -105,21 +110,21 @@ struct ControlClient {
 }
 
 /// LF-framed lines from a blocking fd (CLI only).
-struct BlockingLineReader {
-    let fd: Int32
+package struct BlockingLineReader {
+    package let fd: Int32
     /// Called every `idleInterval` milliseconds while nothing arrives.
-    let idle: (() -> Void)?
-    static let idleInterval: Int32 = 100
+    package let idle: (() -> Void)?
+    package static let idleInterval: Int32 = 100
     private var framer = LineFramer(maxLineBytes: 64 << 20)
     private var ready: [[UInt8]] = []
     private var eof = false
 
-    init(fd: Int32, idle: (() -> Void)? = nil) {
+    package init(fd: Int32, idle: (() -> Void)? = nil) {
         self.fd = fd
         self.idle = idle
     }
 
-    mutating func next() -> [UInt8]? {
+    package mutating func next() -> [UInt8]? {
         var buf = [UInt8](repeating: 0, count: 65536)
         while ready.isEmpty && !eof {
             if let idle {

@@ -7,9 +7,9 @@ import Glibc
 
 /// One request on the control socket read asynchronously, for async CLI commands: its lines are
 /// read on a thread of their own (`FDLineReader`), never on the cooperative pool.
-struct ControlConnection {
+package struct ControlConnection {
     /// What the daemon sent.
-    enum Message {
+    package enum Message {
         /// One event of a streaming method.
         case event(JSONValue)
         /// The answer, which ends the request.
@@ -20,7 +20,7 @@ struct ControlConnection {
     private var lines: AsyncStream<LineFramer.Event>.Iterator
 
     /// Connects and sends the request.
-    init(path: String, method: ControlMethod, params: JSONValue) throws {
+    package init(path: String, method: ControlMethod, params: JSONValue) throws {
         guard let fd = ControlClient.connect(path) else { throw ControlClient.NotRunning(path: path) }
         do {
             try ControlClient(path: path).send(fd, method, params)
@@ -33,7 +33,7 @@ struct ControlConnection {
     }
 
     /// The next message; nil once the daemon has closed the connection. An error answer throws.
-    mutating func next() async throws -> Message? {
+    package mutating func next() async throws -> Message? {
         while let line = await lines.next() {
             guard case .line(let bytes) = line else { continue }
             let message = try JSONValue.parse(bytes: bytes)
@@ -44,7 +44,7 @@ struct ControlConnection {
     }
 
     /// Hangs up and waits for the reader thread to see it, then frees the descriptor.
-    mutating func close() async {
+    package mutating func close() async {
         shutdown(fd, Int32(SHUT_RDWR))
         while await lines.next() != nil {}
         Glibc.close(fd)
@@ -53,12 +53,12 @@ struct ControlConnection {
 
 extension ControlClient {
     /// A streaming request (`stream`), read asynchronously.
-    func open(_ method: ControlMethod, _ params: JSONValue) throws -> ControlConnection {
+    package func open(_ method: ControlMethod, _ params: JSONValue) throws -> ControlConnection {
         try ControlConnection(path: path, method: method, params: params)
     }
 
     /// One request answered asynchronously: its result, or the daemon's error thrown.
-    func request(_ method: ControlMethod, _ params: JSONValue = [:]) async throws -> JSONValue {
+    package func request(_ method: ControlMethod, _ params: JSONValue = [:]) async throws -> JSONValue {
         var connection = try open(method, params)
         let answer: ControlConnection.Message?
         do {

@@ -7,16 +7,16 @@ import Glibc
 
 /// Answers the control socket: daemon status, the `plugins.*` methods, `stop`, and the session
 /// methods (`SessionControl`).
-struct ControlRouter: ControlHandler {
-    let host: PluginHost
-    let sessionControl: SessionControl
-    let terminalAttach: TerminalAttach
-    let status: DaemonStatus
-    let pairing: PairingDesk
+package struct ControlRouter: ControlHandler {
+    package let host: PluginHost
+    package let sessionControl: SessionControl
+    package let terminalAttach: TerminalAttach
+    package let status: DaemonStatus
+    package let pairing: PairingDesk
     /// Asks the daemon to shut down.
-    let stopper: @Sendable () async -> Void
+    package let stopper: @Sendable () async -> Void
 
-    func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    package func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         switch method {
         case .ping, .version:
             return ["version": .string(Version.current), "pid": JSONValue(Int(getpid()))]

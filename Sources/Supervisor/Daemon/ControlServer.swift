@@ -9,23 +9,23 @@ import Glibc
 /// The local control socket: one JSON request line per connection, answered by one response line
 /// or, for streams, by event lines until the client hangs up. The socket is mode 0600 inside an
 /// owner-only directory, so only the owner can drive the daemon.
-final class ControlServer: @unchecked Sendable {
-    let path: String
-    let logger: Logger
-    let handler: any ControlHandler
+package final class ControlServer: @unchecked Sendable {
+    package let path: String
+    package let logger: Logger
+    package let handler: any ControlHandler
     private var listenFD: Int32 = -1
     private let lock = ThreadLock()
     private var stopped = false
 
-    init(path: String, logger: Logger, handler: any ControlHandler) {
+    package init(path: String, logger: Logger, handler: any ControlHandler) {
         self.path = path
         self.logger = logger
         self.handler = handler
     }
 
-    struct BindError: Error, CustomStringConvertible { let description: String }
+    package struct BindError: Error, CustomStringConvertible { package let description: String }
 
-    func start() throws {
+    package func start() throws {
         if ControlClient.isAlive(path) {
             throw BindError(description: "another pi-relayd is already listening on \(path)")
         }
@@ -62,7 +62,7 @@ final class ControlServer: @unchecked Sendable {
         DedicatedThread.start("control-accept") { [self] in acceptLoop(fd) }
     }
 
-    func stop() {
+    package func stop() {
         lock.lock()
         stopped = true
         let fd = listenFD
@@ -140,7 +140,7 @@ final class ControlServer: @unchecked Sendable {
         }
     }
 
-    static func line(_ message: JSONValue) -> [UInt8] {
+    package static func line(_ message: JSONValue) -> [UInt8] {
         var bytes = message.serializedBytes()
         bytes.append(0x0A)
         return bytes
@@ -148,54 +148,54 @@ final class ControlServer: @unchecked Sendable {
 }
 
 /// Answers control requests. Return nil after streaming (the stream carried the answer).
-protocol ControlHandler: Sendable {
+package protocol ControlHandler: Sendable {
     func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue?
 }
 
 /// A live connection for methods that stream (`stream`, `logs -f`) or talk both ways (`attach`).
-final class ControlStream: @unchecked Sendable {
+package final class ControlStream: @unchecked Sendable {
     private let writer: FDWriter
     /// Who is on the other end, as the kernel says (nil when it would not say).
-    let peer: PeerCredentials?
+    package let peer: PeerCredentials?
     /// The request's `id`, for a method that answers on the stream itself (`attach`).
-    var requestID: JSONValue = .null
+    package var requestID: JSONValue = .null
     /// The lines the client sends after its request, until it hangs up.
-    let incoming: AsyncStream<[UInt8]>
+    package let incoming: AsyncStream<[UInt8]>
     private let incomingSink: AsyncStream<[UInt8]>.Continuation
     private let lock = ThreadLock()
     private var closed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    init(writer: FDWriter, peer: PeerCredentials? = nil) {
+    package init(writer: FDWriter, peer: PeerCredentials? = nil) {
         self.writer = writer
         self.peer = peer
         (incoming, incomingSink) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .unbounded)
     }
 
-    func send(_ event: JSONValue) {
+    package func send(_ event: JSONValue) {
         writer.send(ControlServer.line(["event": event]))
     }
 
     /// Sends a line as it is (the attach link speaks pi's RPC, not `{"event": …}`).
-    func sendLine(_ message: JSONValue) {
+    package func sendLine(_ message: JSONValue) {
         writer.send(ControlServer.line(message))
     }
 
     /// Sends bytes that already are one line, LF included.
-    func sendRaw(_ line: [UInt8]) {
+    package func sendRaw(_ line: [UInt8]) {
         writer.send(line)
     }
 
-    func received(_ line: [UInt8]) {
+    package func received(_ line: [UInt8]) {
         incomingSink.yield(line)
     }
 
-    var isClosed: Bool {
+    package var isClosed: Bool {
         lock.lock(); defer { lock.unlock() }
         return closed
     }
 
-    func close() {
+    package func close() {
         incomingSink.finish()
         lock.lock()
         closed = true
@@ -206,7 +206,7 @@ final class ControlStream: @unchecked Sendable {
     }
 
     /// Suspends until the client disconnects.
-    func waitUntilClosed() async {
+    package func waitUntilClosed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
             if closed { lock.unlock(); continuation.resume(); return }

@@ -10,13 +10,18 @@ import Glibc
 
 /// The running daemon: config, lock, logs, plugins, control socket; shuts down in order on
 /// SIGTERM/SIGINT or `pi-relayd stop`, reloads plugins on SIGHUP.
-struct Daemon: Service {
-    let home: Home
-    let foreground: Bool
+package struct Daemon: Service {
+    package let home: Home
+    package let foreground: Bool
 
-    struct StartError: Error, CustomStringConvertible { let description: String }
+    package init(home: Home, foreground: Bool) {
+        self.home = home
+        self.foreground = foreground
+    }
 
-    func run() async throws {
+    package struct StartError: Error, CustomStringConvertible { package let description: String }
+
+    package func run() async throws {
         try home.prepare()
         let environment = ProcessInfo.processInfo.environment
         let pluginDirs = PluginDiscovery.searchPath(home: home)

@@ -6,25 +6,25 @@ import Glibc
 #endif
 
 /// What `status` shows, for the control socket and for plugins (`relay.status`).
-struct DaemonStatus: Sendable {
-    let home: Home
-    let startedAt = Date()
+package struct DaemonStatus: Sendable {
+    package let home: Home
+    package let startedAt = Date()
     /// Config warnings and what is not configured, from the start.
-    let notes: [String]
+    package let notes: [String]
     /// Plugins' notes (a missing token, nobody allowed), as their last hello's check found them.
-    let sections: PluginSections
+    package let sections: PluginSections
     /// Records that could not be read at start (the daemon logged them).
-    let stateProblems: [String]
-    let daemonLog: RotatingLog
-    let host: PluginHost
-    let sessions: Sessions
-    let bindings: ChatBindings
-    let metrics: RelayMetrics
+    package let stateProblems: [String]
+    package let daemonLog: RotatingLog
+    package let host: PluginHost
+    package let sessions: Sessions
+    package let bindings: ChatBindings
+    package let metrics: RelayMetrics
     /// Where the Prometheus endpoint listens; nil when metrics are off.
-    let metricsAddress: MetricsAddress?
+    package let metricsAddress: MetricsAddress?
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
-    func problems() async -> [String] {
+    package func problems() async -> [String] {
         var out = stateProblems
         if let failure = daemonLog.failure { out.append("daemon log: \(failure)") }
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
@@ -40,7 +40,7 @@ struct DaemonStatus: Sendable {
     /// The daemon's state; `figures` adds the key figures of the metrics, which asks each running
     /// messenger for its own (only the control socket does: a plugin asking while it is asked
     /// would wait on itself).
-    func json(figures: Bool = false) async -> JSONValue {
+    package func json(figures: Bool = false) async -> JSONValue {
         let plugins = await host.status()
         let list = (await sessions.list()).json
         var object: JSONValue = [
@@ -56,7 +56,7 @@ struct DaemonStatus: Sendable {
     }
 
     /// What `pi-relayd status` shows of the metrics.
-    func keyFigures() async -> JSONValue {
+    package func keyFigures() async -> JSONValue {
         let snapshot = await MetricsSnapshot.read(sessions: sessions, host: host)
         metrics.record(snapshot)
         let counted = metrics.counted

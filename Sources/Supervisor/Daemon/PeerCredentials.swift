@@ -7,18 +7,18 @@ import Glibc
 
 /// The process on the other end of a Unix socket, from `SO_PEERCRED`: the kernel's word, which a
 /// client cannot forge. Attaching a session needs the daemon's own uid (docs/SECURITY.md).
-struct PeerCredentials: Sendable, Equatable {
-    let pid: Int32
-    let uid: UInt32
-    let gid: UInt32
+package struct PeerCredentials: Sendable, Equatable {
+    package let pid: Int32
+    package let uid: UInt32
+    package let gid: UInt32
 
-    init(pid: Int32, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
-    init?(socket fd: Int32) {
+    package init?(socket fd: Int32) {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0
@@ -27,5 +27,5 @@ struct PeerCredentials: Sendable, Equatable {
     }
 
     /// Whether this peer runs as the daemon's own user.
-    func isOwner(uid ownUID: UInt32 = getuid()) -> Bool { uid == ownUID }
+    package func isOwner(uid ownUID: UInt32 = getuid()) -> Bool { uid == ownUID }
 }

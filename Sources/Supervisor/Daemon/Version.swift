@@ -1,3 +1,3 @@
-enum Version {
-    static let current = "0.1.0"
+package enum Version {
+    package static let current = "0.1.0"
 }

@@ -8,7 +8,7 @@ import Glibc
 extension Doctor {
     /// The daemon answers on its socket, and each of its plugins runs (or why not). A bundled
     /// messenger nobody set up is not configured on purpose: that passes.
-    func daemonChecks(messengers: Set<String>, setUp: Set<String>) -> [DoctorCheck] {
+    package func daemonChecks(messengers: Set<String>, setUp: Set<String>) -> [DoctorCheck] {
         let status: JSONValue
         do { status = try ControlClient(path: home.socketPath).call(.status) } catch {
             return [
@@ -45,7 +45,7 @@ extension Doctor {
 
     /// The pi extension's folder is installed where pi loads it, is this pi-relayd's version, and
     /// no older pi-relayd's single-file copy loads beside it.
-    func extensionCheck() -> DoctorCheck {
+    package func extensionCheck() -> DoctorCheck {
         let files = ExtensionFiles()
         let target = files.target(project: nil)
         let oldFile = files.singleFile(project: nil)

@@ -6,7 +6,7 @@ import Glibc
 
 extension Doctor {
     /// Owner-only modes on what holds secrets and conversations; owned by this user.
-    func fileChecks() -> [DoctorCheck] {
+    package func fileChecks() -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
         let wanted: [(path: String, label: String, mode: mode_t, required: Bool)] = [
             (home.root, "home", 0o700, true), (home.dotenvFile, ".env", 0o600, false), (home.root + "/config.yaml", "config.yaml", 0o600, false),
@@ -42,7 +42,7 @@ extension Doctor {
     }
 
     /// Free space where the home is.
-    func diskCheck() -> DoctorCheck {
+    package func diskCheck() -> DoctorCheck {
         var info = statvfs()
         let probePath = FileManager.default.fileExists(atPath: home.root) ? home.root : home.root.parentPath
         guard statvfs(probePath, &info) == 0 else {

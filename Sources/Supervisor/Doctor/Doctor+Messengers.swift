@@ -4,7 +4,7 @@ extension Doctor {
     /// For each messenger that is set up (a section in config.yaml or a token): its token is
     /// good with the service, the plugin has nothing to warn of (intents, permissions), and
     /// somebody may use it.
-    func messengerChecks(_ loaded: LoadedConfig, messengers: [SetupMessenger]) async -> [DoctorCheck] {
+    package func messengerChecks(_ loaded: LoadedConfig, messengers: [SetupMessenger]) async -> [DoctorCheck] {
         let environment = childEnvironment(loaded)
         let paired = (try? PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))) ?? PairedUsers(path: "")
         var checks: [DoctorCheck] = []

@@ -5,10 +5,10 @@ import PiRelaySDK
 import Glibc
 #endif
 extension Doctor {
-    static let piInstallHint = "install pi (npm install -g @mariozechner/pi-coding-agent) or set pi.command in config.yaml to its path"
+    package static let piInstallHint = "install pi (npm install -g @mariozechner/pi-coding-agent) or set pi.command in config.yaml to its path"
 
     /// pi on PATH, its version, and a `pi --mode rpc` that answers `get_state` in time.
-    func piChecks(_ settings: PiSettings) async -> [DoctorCheck] {
+    package func piChecks(_ settings: PiSettings) async -> [DoctorCheck] {
         guard let path = PiProbe.locate(settings.command, path: environment["PATH"]) else {
             let where_ =
                 settings.command.contains("/") ? settings.command + " does not exist or is not executable" : "\(settings.command) is not in PATH"

@@ -8,18 +8,25 @@ import Glibc
 /// `pi-relayd doctor`: active checks of everything a working bot needs, each passed or failed
 /// with its fix. Read-only: it starts pi and each messenger plugin briefly (check-only), asks
 /// the daemon if one runs, and changes nothing.
-struct Doctor: Sendable {
-    let home: Home
-    let environment: [String: String]
+package struct Doctor: Sendable {
+    package let home: Home
+    package let environment: [String: String]
     /// Less free space than this on the home's file system fails (sessions, logs and outboxes
     /// write there).
-    let minimumFreeBytes: UInt64
+    package let minimumFreeBytes: UInt64
     /// How long pi may take to answer `get_state` (10 s: a pi that takes longer to start makes
     /// every session start slow).
-    let piTimeout: Duration
+    package let piTimeout: Duration
+
+    package init(home: Home, environment: [String: String], minimumFreeBytes: UInt64, piTimeout: Duration) {
+        self.home = home
+        self.environment = environment
+        self.minimumFreeBytes = minimumFreeBytes
+        self.piTimeout = piTimeout
+    }
 
     /// Every check, in the order a newcomer would fix them.
-    func run() async -> [DoctorCheck] {
+    package func run() async -> [DoctorCheck] {
         let (config, configCheck) = loadConfig()
         var checks = [configCheck]
         checks += await piChecks(config.config.pi)
@@ -54,7 +61,7 @@ struct Doctor: Sendable {
     }
 
     /// The messengers with a section in config.yaml or a token: the ones the owner means to use.
-    func messengersSetUp(_ loaded: LoadedConfig, messengers: [SetupMessenger]) -> Set<String> {
+    package func messengersSetUp(_ loaded: LoadedConfig, messengers: [SetupMessenger]) -> Set<String> {
         let environment = childEnvironment(loaded)
         return Set(
             messengers.filter { kind in
@@ -66,7 +73,7 @@ struct Doctor: Sendable {
     /// Each plugin's section checked against the schema its hello declares, as the daemon will
     /// check it: a mistake fails with its line and column. A section for a plugin that is not
     /// installed fails too: nothing would read it.
-    func sectionChecks(_ config: Config, hellos: [(plugin: PluginDiscovery.Found, hello: Hello)], installed: Set<String>) -> [DoctorCheck] {
+    package func sectionChecks(_ config: Config, hellos: [(plugin: PluginDiscovery.Found, hello: Hello)], installed: Set<String>) -> [DoctorCheck] {
         let missing = config.pluginSections.keys.sorted().filter { !installed.contains($0) }.map { name in
             DoctorCheck.fail(
                 "plugin:\(name)", "plugin \(name)", "config.yaml has a \(name) section, but no \(name) plugin is installed",
@@ -89,7 +96,7 @@ struct Doctor: Sendable {
     }
 
     /// The environment the daemon's children get: ours, then .env's values where ours has none.
-    func childEnvironment(_ loaded: LoadedConfig) -> [String: String] {
+    package func childEnvironment(_ loaded: LoadedConfig) -> [String: String] {
         environment.merging(loaded.dotenv) { ours, _ in ours }
     }
 }

@@ -9,13 +9,13 @@ import SupervisorIO
 
 /// Runs pi briefly the way sessions run it, for `doctor`: where it is, its version, and whether
 /// `pi --mode rpc` answers `get_state` in time. Through `ChildProcess`, like every child.
-struct PiProbe: Sendable {
-    let settings: PiSettings
+package struct PiProbe: Sendable {
+    package let settings: PiSettings
     /// Where the rpc check runs pi (an empty scratch folder: pi reads project settings from its cwd).
-    let workingDirectory: String
+    package let workingDirectory: String
 
     /// The executable `command` names: itself when it has a slash, else the first match in PATH.
-    static func locate(_ command: String, path: String?) -> String? {
+    package static func locate(_ command: String, path: String?) -> String? {
         if command.contains("/") { return FileManager.default.isExecutableFile(atPath: command) ? command : nil }
         for folder in (path ?? "").split(separator: ":") where !folder.isEmpty {
             let candidate = folder + "/" + command
@@ -25,14 +25,14 @@ struct PiProbe: Sendable {
     }
 
     /// What a probe saw: stdout lines, the stderr tail, and how it ended.
-    final class Transcript: Sendable {
+    package final class Transcript: Sendable {
         private let state = Mutex<(lines: [[UInt8]], stderr: [String], pid: Int32?, timedOut: Bool)>(([], [], nil, false))
         private let answered: AsyncStream<Void>.Continuation
-        let answers: AsyncStream<Void>
+        package let answers: AsyncStream<Void>
 
-        init() { (answers, answered) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1)) }
+        package init() { (answers, answered) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1)) }
 
-        func record(_ event: ChildEvent) {
+        package func record(_ event: ChildEvent) {
             switch event {
             case .started(let pid): state.withLock { $0.pid = pid }
             case .stdout(.line(let bytes)):
@@ -44,10 +44,10 @@ struct PiProbe: Sendable {
         }
 
         /// The child is gone (or never started): nothing more will come.
-        func ended() { answered.finish() }
+        package func ended() { answered.finish() }
 
         /// The deadline passed: the child is ended.
-        func timeOut() {
+        package func timeOut() {
             let pid = state.withLock { state in
                 state.timedOut = true
                 return state.pid
@@ -55,15 +55,15 @@ struct PiProbe: Sendable {
             if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
         }
 
-        var timedOut: Bool { state.withLock { $0.timedOut } }
+        package var timedOut: Bool { state.withLock { $0.timedOut } }
 
-        var lines: [[UInt8]] { state.withLock { $0.lines } }
-        var stderr: [String] { state.withLock { $0.stderr.filter { !$0.allSatisfy(\.isWhitespace) } } }
-        var pid: Int32? { state.withLock { $0.pid } }
+        package var lines: [[UInt8]] { state.withLock { $0.lines } }
+        package var stderr: [String] { state.withLock { $0.stderr.filter { !$0.allSatisfy(\.isWhitespace) } } }
+        package var pid: Int32? { state.withLock { $0.pid } }
     }
 
     /// `pi --version`'s first line; nil (with why) when it fails.
-    func version(timeout: Duration) async -> (version: String?, problem: String?) {
+    package func version(timeout: Duration) async -> (version: String?, problem: String?) {
         let (transcript, exit) = await run(arguments: ["--version"], timeout: timeout) { _, _ in false }
         let first = transcript.lines.first.map { String(decoding: $0, as: UTF8.self).trimmingInlineSpace() }
         if let first, !first.isEmpty, exit == .exited(0) { return (first, nil) }
@@ -71,7 +71,7 @@ struct PiProbe: Sendable {
     }
 
     /// pi's `get_state` answer in RPC mode; nil (with why) when there is none in time.
-    func rpcState(timeout: Duration) async -> (state: JSONValue?, problem: String?) {
+    package func rpcState(timeout: Duration) async -> (state: JSONValue?, problem: String?) {
         let request: JSONValue = ["id": "doctor", "type": "get_state"]
         let (transcript, exit) = await run(arguments: settings.arguments(sessionFile: nil), timeout: timeout, send: request) { lines, _ in
             lines.contains { Self.isStateAnswer($0) }

@@ -4,24 +4,24 @@ import PiRelaySDK
 
 /// swift-log handler for the daemon's own log, `logs/pi-relayd.log`; echoes to stderr when the
 /// daemon runs in the foreground.
-struct DaemonLogHandler: LogHandler {
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level
-    let file: RotatingLog?
-    let echo: Bool
+package struct DaemonLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level
+    package let file: RotatingLog?
+    package let echo: Bool
 
-    init(file: RotatingLog?, level: Logger.Level, echo: Bool) {
+    package init(file: RotatingLog?, level: Logger.Level, echo: Bool) {
         self.file = file
         self.logLevel = level
         self.echo = echo
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
         let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

@@ -4,11 +4,11 @@ import PiRelaySDK
 /// Masks secret values before they reach a log line or an error message. It knows the values of
 /// secret-bearing environment variables (set at start), so a token printed by accident is caught
 /// whatever its shape.
-enum Redactor {
+package enum Redactor {
     private static let state = SecretSet()
 
     /// Registers values to mask: every environment variable whose name looks secret.
-    static func learn(environment: [String: String]) {
+    package static func learn(environment: [String: String]) {
         let names = ["TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"]
         let values = environment.compactMap { name, value -> String? in
             let upper = name.uppercased()
@@ -20,7 +20,7 @@ enum Redactor {
 
     /// Registers the text values under secret-named keys (`token`, `apiKey`, ...) anywhere in a
     /// plugin's config section.
-    static func learn(config: JSONValue) {
+    package static func learn(config: JSONValue) {
         switch config {
         case .object(let members):
             for (key, value) in members {
@@ -33,11 +33,11 @@ enum Redactor {
         }
     }
 
-    static func learn(secret: String) {
+    package static func learn(secret: String) {
         if secret.count >= 6 { state.add([secret]) }
     }
 
-    static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var out = text
         for secret in state.values where out.contains(secret) {
             out = out.replacing(secret, with: "[redacted]")
@@ -46,18 +46,18 @@ enum Redactor {
     }
 }
 
-final class SecretSet: @unchecked Sendable {
+package final class SecretSet: @unchecked Sendable {
     private let lock = ThreadLock()
     private var set: [String] = []
 
-    func add(_ values: [String]) {
+    package func add(_ values: [String]) {
         lock.lock()
         defer { lock.unlock() }
         for value in values where !set.contains(value) { set.append(value) }
         set.sort { $0.count > $1.count }
     }
 
-    var values: [String] {
+    package var values: [String] {
         lock.lock()
         defer { lock.unlock() }
         return set

@@ -8,20 +8,20 @@ import Glibc
 /// An append-only log file with size-based rotation (`x.log`, `x.log.1` ... `x.log.N`).
 /// Writes are short local-file writes under a lock; a failing disk is counted and reported,
 /// never fatal, so the daemon keeps relaying when `logs/` fills up.
-final class RotatingLog: @unchecked Sendable {
-    let path: String
-    let maxBytes: Int
-    let keep: Int
+package final class RotatingLog: @unchecked Sendable {
+    package let path: String
+    package let maxBytes: Int
+    package let keep: Int
     private let lock = ThreadLock()
     private var fd: Int32 = -1
     private var size = 0
-    private(set) var writeFailures = 0
+    package private(set) var writeFailures = 0
     private var lastFailure: String?
 
     /// The longest piece of one line written as one entry, in UTF-8 bytes.
-    static let pieceBytes = 4000
+    package static let pieceBytes = 4000
 
-    init(path: String, maxBytes: Int = 10 << 20, keep: Int = 5) {
+    package init(path: String, maxBytes: Int = 10 << 20, keep: Int = 5) {
         self.path = path
         self.maxBytes = max(4096, maxBytes)
         self.keep = max(0, keep)
@@ -32,7 +32,7 @@ final class RotatingLog: @unchecked Sendable {
     /// Appends one timestamped line per input line. Long lines are cut into pieces of at most
     /// `pieceBytes` bytes on character boundaries, and a file is rotated between entries, so no
     /// line (a plugin's 64 KiB stderr line, say) can carry a file past `maxBytes`.
-    func append(_ text: String) {
+    package func append(_ text: String) {
         let stamp = Array((Self.timestamp() + " ").utf8)
         let room = min(Self.pieceBytes, maxBytes - stamp.count - 1)
         var entries: [[UInt8]] = []
@@ -46,7 +46,7 @@ final class RotatingLog: @unchecked Sendable {
 
     /// `bytes` (valid UTF-8) cut into pieces of at most `maxBytes`, never inside a character's
     /// bytes; an empty line is one empty piece.
-    static func pieces(_ bytes: [UInt8], maxBytes: Int) -> [ArraySlice<UInt8>] {
+    package static func pieces(_ bytes: [UInt8], maxBytes: Int) -> [ArraySlice<UInt8>] {
         var out: [ArraySlice<UInt8>] = []
         var start = 0
         repeat {
@@ -60,7 +60,7 @@ final class RotatingLog: @unchecked Sendable {
     }
 
     /// The latest failure to write, if any (for `status`).
-    var failure: String? {
+    package var failure: String? {
         lock.lock(); defer { lock.unlock() }
         return lastFailure
     }
@@ -128,7 +128,7 @@ final class RotatingLog: @unchecked Sendable {
         openFile()
     }
 
-    static func timestamp() -> String {
+    package static func timestamp() -> String {
         var tv = timeval()
         gettimeofday(&tv, nil)
         var seconds = tv.tv_sec

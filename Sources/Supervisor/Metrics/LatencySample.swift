@@ -1,12 +1,12 @@
 /// The last few hundred durations of one hop, enough for the median and the worst that
 /// `pi-relayd status` shows (Prometheus gets every one, in its histogram).
-struct LatencySample: Sendable {
-    static let capacity = 256
-    private(set) var recent: [Duration] = []
+package struct LatencySample: Sendable {
+    package static let capacity = 256
+    package private(set) var recent: [Duration] = []
     private var next = 0
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    mutating func add(_ duration: Duration) {
+    package mutating func add(_ duration: Duration) {
         count += 1
         if recent.count < Self.capacity {
             recent.append(duration)
@@ -17,7 +17,7 @@ struct LatencySample: Sendable {
     }
 
     /// The nearest-rank percentile (0 to 100) of the recent durations; nil when there are none.
-    func percentile(_ rank: Double) -> Duration? {
+    package func percentile(_ rank: Double) -> Duration? {
         guard !recent.isEmpty else { return nil }
         let sorted = recent.sorted()
         let position = Int((rank / 100 * Double(sorted.count)).rounded(.up)) - 1

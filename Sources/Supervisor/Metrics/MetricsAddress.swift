@@ -1,25 +1,25 @@
 /// Where the metrics endpoint listens: a loopback host and a port. Metrics tell how busy the
 /// machine's agents are and which messengers it serves, so they are never offered beyond it.
-struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
-    enum Family: Sendable, Equatable { case ipv4, ipv6 }
+package struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
+    package enum Family: Sendable, Equatable { case ipv4, ipv6 }
 
     /// The numeric address bound: `127.x.y.z` or `::1`.
-    let host: String
-    let port: Int
-    let family: Family
+    package let host: String
+    package let port: Int
+    package let family: Family
 
     /// What is wrong with a text, without the text itself (config errors never echo values:
     /// a token pasted in the wrong place must not reach a log).
-    struct ParseError: Error, CustomStringConvertible { let description: String }
+    package struct ParseError: Error, CustomStringConvertible { package let description: String }
 
-    init(host: String, port: Int, family: Family) {
+    package init(host: String, port: Int, family: Family) {
         self.host = host
         self.port = port
         self.family = family
     }
 
     /// `HOST:PORT` with HOST `127.x.y.z`, `localhost`, or `[::1]`; PORT 1 to 65535.
-    init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let hostPart: Substring
         let portPart: Substring
         if text.hasPrefix("[") {
@@ -57,5 +57,5 @@ struct MetricsAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String { family == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { family == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

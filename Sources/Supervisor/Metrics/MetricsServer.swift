@@ -12,24 +12,24 @@ import Glibc
 /// connection. Its own thread accepts and serves, one client at a time with short socket
 /// timeouts (a scraper is one process asking every few seconds), and waits for the figures
 /// there, so no pool thread ever blocks on the socket.
-final class MetricsServer: Sendable {
-    static let maxRequestBytes = 8192
-    static let socketTimeoutSeconds = 2
+package final class MetricsServer: Sendable {
+    package static let maxRequestBytes = 8192
+    package static let socketTimeoutSeconds = 2
 
-    let address: MetricsAddress
-    let logger: Logger
-    let render: @Sendable () async -> [UInt8]
+    package let address: MetricsAddress
+    package let logger: Logger
+    package let render: @Sendable () async -> [UInt8]
     private let listening = Mutex<Int32>(-1)
 
-    struct StartError: Error, CustomStringConvertible { let description: String }
+    package struct StartError: Error, CustomStringConvertible { package let description: String }
 
-    init(address: MetricsAddress, logger: Logger, render: @escaping @Sendable () async -> [UInt8]) {
+    package init(address: MetricsAddress, logger: Logger, render: @escaping @Sendable () async -> [UInt8]) {
         self.address = address
         self.logger = logger
         self.render = render
     }
 
-    func start() throws(StartError) {
+    package func start() throws(StartError) {
         let domain = address.family == .ipv6 ? AF_INET6 : AF_INET
         let fd = socket(domain, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "metrics: socket(): \(String(cString: strerror(errno)))") }
@@ -62,7 +62,7 @@ final class MetricsServer: Sendable {
         DedicatedThread.start("metrics-accept") { [self] in acceptLoop(fd) }
     }
 
-    func stop() {
+    package func stop() {
         let fd = listening.withLock { fd in
             defer { fd = -1 }
             return fd
@@ -147,7 +147,7 @@ final class MetricsServer: Sendable {
         return nil
     }
 
-    static func response(
+    package static func response(
         status: String, body: [UInt8], contentType: String = "text/plain; charset=utf-8", extra: String = "", headOnly: Bool = false
     ) -> [UInt8] {
         let head = "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"

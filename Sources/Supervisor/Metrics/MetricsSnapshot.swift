@@ -3,26 +3,26 @@ import PiRelaySDK
 /// What the daemon's actors know at one moment, for the gauges and for `status`: sessions by
 /// state, open questions, and each plugin's state, restarts, outbox and (for a messenger) the
 /// 429s it met, from its own `status` answer.
-struct MetricsSnapshot: Sendable {
-    struct Plugin: Sendable {
-        var name: String
-        var state: String
-        var restarts: Int
-        var outboxDepth: Int
-        var outboxOldestSeconds: Double
+package struct MetricsSnapshot: Sendable {
+    package struct Plugin: Sendable {
+        package var name: String
+        package var state: String
+        package var restarts: Int
+        package var outboxDepth: Int
+        package var outboxOldestSeconds: Double
         /// 429s the plugin counted since it started; nil when it says nothing of them.
-        var rateLimited: Int?
+        package var rateLimited: Int?
     }
 
-    static let sessionStates = ["starting", "resuming", "idle", "busy", "waiting-for-answer", "exited", "offline"]
+    package static let sessionStates = ["starting", "resuming", "idle", "busy", "waiting-for-answer", "exited", "offline"]
     /// A plugin that does not answer `status` in time is shown without its own figures.
-    static let statusDeadline: Duration = .seconds(1)
+    package static let statusDeadline: Duration = .seconds(1)
 
-    var sessionsByState: [String: Int] = [:]
-    var openQuestions = 0
-    var plugins: [Plugin] = []
+    package var sessionsByState: [String: Int] = [:]
+    package var openQuestions = 0
+    package var plugins: [Plugin] = []
 
-    static func read(sessions: Sessions, host: PluginHost) async -> MetricsSnapshot {
+    package static func read(sessions: Sessions, host: PluginHost) async -> MetricsSnapshot {
         var snapshot = MetricsSnapshot()
         for state in sessionStates { snapshot.sessionsByState[state] = 0 }
         for summary in await sessions.list() {

@@ -3,14 +3,14 @@ import Synchronization
 
 extension RelayMetrics {
     /// The Prometheus text exposition, with the gauges read fresh from the daemon's actors.
-    func exposition(sessions: Sessions, host: PluginHost) async -> [UInt8] {
+    package func exposition(sessions: Sessions, host: PluginHost) async -> [UInt8] {
         record(await MetricsSnapshot.read(sessions: sessions, host: host))
         return registry.emitToBuffer()
     }
 
     /// Sets the gauges, and turns the plugins' running totals (restarts, 429s) into counter
     /// increments: a total lower than the last one seen means the plugin started counting anew.
-    func record(_ snapshot: MetricsSnapshot) {
+    package func record(_ snapshot: MetricsSnapshot) {
         for (state, count) in snapshot.sessionsByState {
             Gauge(label: "pi_relayd_sessions", dimensions: [("state", state)], factory: factory).record(count)
         }

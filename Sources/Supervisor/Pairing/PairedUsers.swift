@@ -8,23 +8,23 @@ import Glibc
 /// `state/paired-users.json` (0600): the users added with `pi-relayd pair`, merged with each
 /// messenger's configured allowlist. Written whole and atomically on every change, so the CLI
 /// can read it while the daemon runs.
-struct PairedUsers: Sendable {
-    static let fileName = "paired-users.json"
+package struct PairedUsers: Sendable {
+    package static let fileName = "paired-users.json"
 
-    let path: String
-    private(set) var users: [PairedUser] = []
+    package let path: String
+    package private(set) var users: [PairedUser] = []
 
-    struct LoadError: Error, CustomStringConvertible { let description: String }
+    package struct LoadError: Error, CustomStringConvertible { package let description: String }
 
-    init(path: String, users: [PairedUser] = []) {
+    package init(path: String, users: [PairedUser] = []) {
         self.path = path
         self.users = users
     }
 
-    static func path(stateDir: String) -> String { stateDir + "/" + fileName }
+    package static func path(stateDir: String) -> String { stateDir + "/" + fileName }
 
     /// The saved list; none when the file does not exist yet.
-    static func load(path: String) throws -> PairedUsers {
+    package static func load(path: String) throws -> PairedUsers {
         guard FileManager.default.fileExists(atPath: path) else { return PairedUsers(path: path) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoadError(description: "cannot read \(path)")
@@ -37,17 +37,17 @@ struct PairedUsers: Sendable {
         return PairedUsers(path: path, users: list.compactMap(PairedUser.init(json:)))
     }
 
-    func save() throws {
+    package func save() throws {
         let json: JSONValue = ["version": 1, "users": .array(users.map(\.json))]
         try AtomicFile.writeOrThrow(json.serializedBytes() + [0x0A], to: path)
     }
 
-    func ids(messenger: String) -> Set<String> {
+    package func ids(messenger: String) -> Set<String> {
         Set(users.filter { $0.messenger == messenger }.map(\.id))
     }
 
     /// Adds (or renames) a user; false when they were already there under that name.
-    mutating func add(_ user: PairedUser) -> Bool {
+    package mutating func add(_ user: PairedUser) -> Bool {
         if let index = users.firstIndex(where: { $0.messenger == user.messenger && $0.id == user.id }) {
             guard users[index].name != user.name else { return false }
             users[index] = user
@@ -58,7 +58,7 @@ struct PairedUsers: Sendable {
     }
 
     /// Removes the user `id`, of `messenger` or of any messenger; returns who was removed.
-    mutating func remove(id: String, messenger: String?) -> [PairedUser] {
+    package mutating func remove(id: String, messenger: String?) -> [PairedUser] {
         let gone = users.filter { $0.id == id && (messenger == nil || $0.messenger == messenger) }
         users.removeAll { $0.id == id && (messenger == nil || $0.messenger == messenger) }
         return gone

@@ -10,7 +10,7 @@ extension PairingDesk {
     /// The `pair.session` control method: `{sessionID, messenger?, label?, ttlSeconds?}` →
     /// `{code, messenger, session, label?, bot?, link?, expiresAt, expiresInSeconds}`. Without a
     /// messenger, the one running messenger plugin; several (or none) is an error naming them.
-    func pairSession(params: JSONValue) async throws -> JSONValue {
+    package func pairSession(params: JSONValue) async throws -> JSONValue {
         guard let sessionID = params["sessionID"]?.stringValue, let session = await sessions.session(id: sessionID) else {
             throw RemoteError(code: .notFound, message: "no such session: attach first (/relay connect)")
         }
@@ -71,7 +71,7 @@ extension PairingDesk {
 
     /// A `/relay pair` code was claimed in a DM: the user is let in (if they were not), and the
     /// chat watches the session, made its active one, under the label.
-    func claimForSession(_ offer: PairingOffer, sessionID: String, by chat: Chat) async -> Reply {
+    package func claimForSession(_ offer: PairingOffer, sessionID: String, by chat: Chat) async -> Reply {
         sessionCodes.remove(offer.code)
         let problem = allows(chat) ? nil : await add(chat)
         guard let session = await sessions.session(id: sessionID) else {

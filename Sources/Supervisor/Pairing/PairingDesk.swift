@@ -10,26 +10,26 @@ import Glibc
 /// configured users merged with the paired ones (`PairedUsers`). The chat desk asks it who may
 /// talk at every message, so a pairing or a revocation counts from the next message on, and
 /// each change is delivered to the messenger (`chat.allowlist`) so its own check agrees.
-actor PairingDesk {
-    static let lifetime: Duration = .seconds(600)
+package actor PairingDesk {
+    package static let lifetime: Duration = .seconds(600)
 
-    let logger: Logger
-    let host: PluginHost
-    let delivery: ChatDelivery
+    package let logger: Logger
+    package let host: PluginHost
+    package let delivery: ChatDelivery
     /// For codes made by `/relay pair`: the claiming chat is bound to the terminal's session.
-    let sessions: Sessions
-    let bindings: ChatBindings
+    package let sessions: Sessions
+    package let bindings: ChatBindings
     private let sections: PluginSections
     private let environment: [String: String]
-    var offers = PairingOffers()
+    package var offers = PairingOffers()
     private var paired: PairedUsers
     private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
     /// Outcomes that came before their terminal started waiting.
     private var early: [String: PairingOutcome] = [:]
     /// The open codes made by `/relay pair`, whose outcomes nobody waits for.
-    var sessionCodes: Set<String> = []
+    package var sessionCodes: Set<String> = []
 
-    init(
+    package init(
         home: Home, logger: Logger, sections: PluginSections, environment: [String: String], host: PluginHost, delivery: ChatDelivery,
         sessions: Sessions, bindings: ChatBindings
     ) {
@@ -52,23 +52,23 @@ actor PairingDesk {
 
     // MARK: The allowlist
 
-    func configured(_ messenger: String) -> Set<String> {
+    package func configured(_ messenger: String) -> Set<String> {
         Allowlist(section: sections.section(messenger), messenger: messenger, environment: environment).users
     }
 
-    func allows(_ chat: Chat) -> Bool {
+    package func allows(_ chat: Chat) -> Bool {
         configured(chat.messenger).contains(chat.user) || paired.ids(messenger: chat.messenger).contains(chat.user)
     }
 
     /// Everything a messenger should let through, for its welcome and `chat.allowlist`.
-    func allowedUsers(messenger: String) -> [String] {
+    package func allowedUsers(messenger: String) -> [String] {
         configured(messenger).union(paired.ids(messenger: messenger)).sorted()
     }
 
     // MARK: Claims from chats
 
     /// `chat.pair`: someone sent `/pair CODE`. Every refusal reads the same, whatever the reason.
-    func claim(_ params: ChatPairParams) async -> Reply {
+    package func claim(_ params: ChatPairParams) async -> Reply {
         let chat = params.chat
         expireDue()
         let who = "\(chat.userName ?? chat.user) (\(chat.user))"
@@ -105,14 +105,14 @@ actor PairingDesk {
         }
     }
 
-    static let welcomeText = "✅ Paired: this bot now takes your messages. /new DIR starts a session, /sessions lists them."
+    package static let welcomeText = "✅ Paired: this bot now takes your messages. /new DIR starts a session, /sessions lists them."
 
     // MARK: The terminal (`pi-relayd pair`)
 
     /// The `pair` control method: makes a code, sends it as an event, waits for a claim, asks the
     /// terminal to confirm (unless `confirm` is false), and answers with who was paired.
     /// `ttlSeconds` (tests only) shortens the code's life; it can never lengthen it.
-    func pair(params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    package func pair(params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         guard let messenger = params["messenger"]?.stringValue, !messenger.isEmpty else {
             throw RemoteError.invalidParams("pair needs a messenger")
         }
@@ -204,13 +204,13 @@ actor PairingDesk {
         return await withCheckedContinuation { waiters[code] = $0 }
     }
 
-    func resolve(_ code: String, _ outcome: PairingOutcome) {
+    package func resolve(_ code: String, _ outcome: PairingOutcome) {
         // Nobody waits for a `/relay pair` code: its outcome is not kept for a waiter.
         if sessionCodes.remove(code) != nil, waiters[code] == nil { return }
         if let waiter = waiters.removeValue(forKey: code) { waiter.resume(returning: outcome) } else { early[code] = outcome }
     }
 
-    func expireDue() {
+    package func expireDue() {
         for offer in offers.expire(now: .now) {
             logger.notice("pairing: the code for \(offer.messenger) expired unused")
             resolve(offer.code, .expired)
@@ -226,7 +226,7 @@ actor PairingDesk {
     // MARK: Changes
 
     /// Adds the user and tells their messenger; the problem when it could not be saved.
-    func add(_ chat: Chat) async -> String? {
+    package func add(_ chat: Chat) async -> String? {
         let user = PairedUser(messenger: chat.messenger, id: chat.user, name: chat.userName ?? chat.user, pairedAt: ISO8601.string(Date()))
         var problem: String?
         if paired.add(user) {
@@ -247,7 +247,7 @@ actor PairingDesk {
     /// `users.revoke`: removes a paired user (of one messenger, or of all); effective at their
     /// next message. A user who is only in a configured allowlist is not paired: that is an error
     /// naming where to remove them.
-    func revoke(params: JSONValue) async throws -> JSONValue {
+    package func revoke(params: JSONValue) async throws -> JSONValue {
         guard let id = params["id"]?.stringValue, !id.isEmpty else { throw RemoteError.invalidParams("users.revoke needs an id") }
         let messenger = params["messenger"]?.stringValue
         var next = paired

@@ -1,12 +1,12 @@
 /// The pairing codes waiting to be claimed, at most one per messenger (a new `pair` replaces
 /// the one before). Pure: the caller passes the time and acts on what each call returns.
-struct PairingOffers: Sendable {
-    static let maxWrongTries = 5
+package struct PairingOffers: Sendable {
+    package static let maxWrongTries = 5
 
-    private(set) var open: [String: PairingOffer] = [:]
+    package private(set) var open: [String: PairingOffer] = [:]
 
     /// What a claim (`/pair CODE`) came to.
-    enum Claim: Sendable, Equatable {
+    package enum Claim: Sendable, Equatable {
         /// The code is right: the offer is used up.
         case accepted(PairingOffer)
         /// Wrong, used, expired or no code at all (the user is told the same in every case).
@@ -18,27 +18,27 @@ struct PairingOffers: Sendable {
     }
 
     /// Opens `offer`; returns the one it replaces.
-    mutating func add(_ offer: PairingOffer) -> PairingOffer? {
+    package mutating func add(_ offer: PairingOffer) -> PairingOffer? {
         let replaced = open[offer.messenger]
         open[offer.messenger] = offer
         return replaced
     }
 
     /// Removes and returns the offers past their expiry.
-    mutating func expire(now: ContinuousClock.Instant) -> [PairingOffer] {
+    package mutating func expire(now: ContinuousClock.Instant) -> [PairingOffer] {
         let gone = open.values.filter { $0.expires <= now }
         for offer in gone { open[offer.messenger] = nil }
         return gone
     }
 
     /// Removes `code` (its terminal went away); nil when it is no longer open.
-    mutating func withdraw(messenger: String, code: String) -> PairingOffer? {
+    package mutating func withdraw(messenger: String, code: String) -> PairingOffer? {
         guard open[messenger]?.code == code else { return nil }
         return open.removeValue(forKey: messenger)
     }
 
     /// A user of `messenger` sent `typed`. Expired offers must have been removed first.
-    mutating func claim(messenger: String, typed: String, inDM: Bool) -> Claim {
+    package mutating func claim(messenger: String, typed: String, inDM: Bool) -> Claim {
         guard var offer = open[messenger] else { return inDM ? .rejected(voided: nil) : .refusedOutsideDM(voided: nil) }
         let right = PairingCode.matches(typed, offer.code)
         guard inDM else {

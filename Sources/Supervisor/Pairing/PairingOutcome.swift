@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// What a `pi-relayd pair` terminal waits for.
-enum PairingOutcome: Sendable {
+package enum PairingOutcome: Sendable {
     /// Claimed; the terminal is asked to confirm.
     case claimed(Chat)
     /// Claimed and added (`--yes`).

@@ -9,14 +9,14 @@ import Glibc
 /// mode (no gateway, no polling), from a scratch state folder: for `setup` before a token is
 /// saved, and for `doctor`. The plugin's section is checked against the schema of its hello, as
 /// the daemon checks it, so its own proxy and API settings apply as the daemon would give them.
-enum MessengerIdentityCheck {
-    struct Failure: Error, CustomStringConvertible {
+package enum MessengerIdentityCheck {
+    package struct Failure: Error, CustomStringConvertible {
         /// The service's own word on the token (`not_authorized`), or nil when the plugin failed.
-        let remote: RemoteError?
-        let description: String
+        package let remote: RemoteError?
+        package let description: String
     }
 
-    static func identity(
+    package static func identity(
         plugin: String, name: String, config: Config, environment: [String: String], checkSetup: Bool = false
     ) async throws(Failure) -> MessengerIdentity {
         let work = UserFolders.temporary + "/pi-relayd-check-\(getpid())-\(name)"

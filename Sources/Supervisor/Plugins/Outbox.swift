@@ -7,51 +7,51 @@ import Glibc
 
 /// Deliveries a plugin has not acknowledged yet, kept on disk as an append-only journal so they
 /// survive a plugin crash and a daemon restart. Replayed, in order, to each new instance.
-struct Outbox {
-    struct Entry: Sendable, Equatable {
-        var id: String
-        var method: String
-        var params: JSONValue
+package struct Outbox {
+    package struct Entry: Sendable, Equatable {
+        package var id: String
+        package var method: String
+        package var params: JSONValue
         /// When it was added (seconds since 1970), for the age of the oldest in `status` and
         /// metrics. Journals written before it was kept read as their load time.
-        var addedAt: Double = Date().timeIntervalSince1970
+        package var addedAt: Double = Date().timeIntervalSince1970
 
         /// The same delivery, whenever it was added.
-        static func == (lhs: Entry, rhs: Entry) -> Bool {
+        package static func == (lhs: Entry, rhs: Entry) -> Bool {
             lhs.id == rhs.id && lhs.method == rhs.method && lhs.params == rhs.params
         }
     }
 
     /// How long the oldest unacknowledged delivery has waited, in seconds (0 when none waits).
-    func oldestAge(now: Double = Date().timeIntervalSince1970) -> Double {
+    package func oldestAge(now: Double = Date().timeIntervalSince1970) -> Double {
         entries.first.map { max(0, now - $0.addedAt) } ?? 0
     }
 
-    let path: String
-    let limit: Int
-    private(set) var entries: [Entry] = []
+    package let path: String
+    package let limit: Int
+    package private(set) var entries: [Entry] = []
     private var journalLines = 0
-    private(set) var lastError: String?
+    package private(set) var lastError: String?
     /// A write to the journal failed, maybe after writing part of a record (a full disk): the
     /// journal misses what is in memory and may end in a torn line.
     private var journalBehind = false
 
-    init(path: String, limit: Int) {
+    package init(path: String, limit: Int) {
         self.path = path
         self.limit = limit
         load()
     }
 
-    enum AddError: Error, CustomStringConvertible {
+    package enum AddError: Error, CustomStringConvertible {
         case full(Int)
-        var description: String {
+        package var description: String {
             switch self {
             case .full(let count): return "outbox full (\(count) unacknowledged messages)"
             }
         }
     }
 
-    mutating func add(_ entry: Entry) throws {
+    package mutating func add(_ entry: Entry) throws {
         guard entries.count < limit else { throw AddError.full(entries.count) }
         entries.append(entry)
         append(Self.addRecord(entry))
@@ -59,7 +59,7 @@ struct Outbox {
 
     /// Returns false for an unknown id (a duplicate ack).
     @discardableResult
-    mutating func ack(_ id: String) -> Bool {
+    package mutating func ack(_ id: String) -> Bool {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
         entries.remove(at: index)
         append(["op": "ack", "id": .string(id)])

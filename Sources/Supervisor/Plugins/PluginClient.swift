@@ -4,7 +4,7 @@ import SupervisorIO
 
 /// Runs one plugin directly, without the daemon, for CLI commands such as `render`: handshake,
 /// requests, shutdown, over a `PluginLink`.
-actor PluginClient {
+package actor PluginClient {
     private var link: PluginLink?
     private var pending = PendingRequests(idPrefix: "c")
     private var hello: CheckedContinuation<Hello, any Error>?
@@ -13,12 +13,12 @@ actor PluginClient {
     private var stderr: [String] = []
     private var task: Task<Void, Never>?
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    package struct Failure: Error, CustomStringConvertible { package let description: String }
 
-    init() {}
+    package init() {}
 
     /// Starts the plugin executable, with `environment` on top of the inherited one.
-    func spawn(path: String, workingDirectory: String, environment: [String: String] = [:]) {
+    package func spawn(path: String, workingDirectory: String, environment: [String: String] = [:]) {
         let link = PluginLink(path: path, workingDirectory: workingDirectory, extra: environment)
         self.link = link
         // Unstructured on purpose: the child runs for the client's lifetime, across many calls.
@@ -35,7 +35,7 @@ actor PluginClient {
     }
 
     /// Waits for the hello, then sends the welcome.
-    func start(config: JSONValue, stateDir: String, checkOnly: Bool = false, timeout: Duration = .seconds(10)) async throws -> Hello {
+    package func start(config: JSONValue, stateDir: String, checkOnly: Bool = false, timeout: Duration = .seconds(10)) async throws -> Hello {
         let said = try await awaitHello(timeout: timeout)
         welcome(plugin: said.name, config: config, stateDir: stateDir, checkOnly: checkOnly)
         return said
@@ -43,7 +43,7 @@ actor PluginClient {
 
     /// Waits for the hello; the welcome is the caller's to send (`welcome`), once it has checked
     /// the config section against the hello's schema.
-    func awaitHello(timeout: Duration = .seconds(10)) async throws -> Hello {
+    package func awaitHello(timeout: Duration = .seconds(10)) async throws -> Hello {
         try await withDeadline(timeout, onTimeout: { [weak self] in await self?.failHello("no hello within \(timeout)") }) {
             try await withCheckedThrowingContinuation { continuation in
                 hello = continuation
@@ -53,13 +53,13 @@ actor PluginClient {
     }
 
     /// Sends the welcome, all folders in `stateDir`.
-    func welcome(plugin: String, config: JSONValue, stateDir: String, checkOnly: Bool) {
+    package func welcome(plugin: String, config: JSONValue, stateDir: String, checkOnly: Bool) {
         link?.send(.welcome(.alone(plugin: plugin, config: config, folder: stateDir, checkOnly: checkOnly)))
     }
 
     /// What a plugin says of itself: its hello, and then it is told to stop, never welcomed. For
     /// `setup` and `doctor`, which take a messenger's schema and setup text from it.
-    static func hello(plugin path: String) async throws -> Hello {
+    package static func hello(plugin path: String) async throws -> Hello {
         let client = PluginClient()
         await client.spawn(path: path, workingDirectory: UserFolders.temporary)
         do {
@@ -72,11 +72,13 @@ actor PluginClient {
         }
     }
 
-    func request<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params, timeout: Duration = .seconds(30)) async throws -> Result {
+    package func request<Params, Result>(
+        _ method: RequestMethod<Params, Result>, _ params: Params, timeout: Duration = .seconds(30)
+    ) async throws -> Result {
         try Result(json: try await request(method.name.rawValue, params.json, timeout: timeout))
     }
 
-    func request(_ method: String, _ params: JSONValue, timeout: Duration = .seconds(30)) async throws -> JSONValue {
+    package func request(_ method: String, _ params: JSONValue, timeout: Duration = .seconds(30)) async throws -> JSONValue {
         if let exit { throw failure(exit) }
         let id = pending.nextID()
         return try await withDeadline(timeout, onTimeout: { [weak self] in await self?.expire(id, after: timeout) }) {
@@ -87,7 +89,7 @@ actor PluginClient {
         }
     }
 
-    func stop() async {
+    package func stop() async {
         link?.send(.shutdown(graceMs: 1000))
         link?.close()
         await task?.value

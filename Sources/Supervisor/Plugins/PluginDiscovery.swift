@@ -7,26 +7,32 @@ import Glibc
 
 /// Finds plugins: every executable file in the home plugins folder and in the bundled folders
 /// (`searchPath`). The file name is the plugin id; the first folder that has it wins.
-struct PluginDiscovery: Sendable {
-    struct Found: Sendable, Equatable {
-        var name: String
-        var path: String
+package struct PluginDiscovery: Sendable {
+    package struct Found: Sendable, Equatable {
+        package var name: String
+        package var path: String
         /// Changes when the executable is replaced, which re-arms a failed plugin.
-        var fingerprint: String
+        package var fingerprint: String
     }
 
-    struct Refused: Sendable, Equatable {
-        var name: String
-        var path: String
-        var reason: String
+    package struct Refused: Sendable, Equatable {
+        package var name: String
+        package var path: String
+        package var reason: String
     }
 
-    var directories: [String]
-    var disabled: Set<String>
-    var uid: uid_t = getuid()
+    package var directories: [String]
+    package var disabled: Set<String>
+    package var uid: uid_t = getuid()
+
+    package init(directories: [String], disabled: Set<String>, uid: uid_t = getuid()) {
+        self.directories = directories
+        self.disabled = disabled
+        self.uid = uid
+    }
 
     /// Where plugins are looked for, in order: the home's `plugins/`, then the bundled folders.
-    static func searchPath(home: Home, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func searchPath(home: Home, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         [home.pluginsDir] + bundledDirectories(environment: environment)
     }
 
@@ -34,7 +40,7 @@ struct PluginDiscovery: Sendable {
     /// the folder of the running executable (links resolved, so a `pi-relayd` linked into PATH
     /// still finds them), `pi-relayd-plugins/` beside it (a build folder) and then
     /// `../lib/pi-relayd/plugins/` (an installed PREFIX: PREFIX/bin/pi-relayd).
-    static func bundledDirectories(
+    package static func bundledDirectories(
         environment: [String: String] = ProcessInfo.processInfo.environment, executable: String = runningExecutable()
     ) -> [String] {
         if let path = environment["PI_RELAYD_BUNDLED_PLUGINS"] { return path.isEmpty ? [] : [path] }
@@ -43,11 +49,11 @@ struct PluginDiscovery: Sendable {
     }
 
     /// The running executable's real path.
-    static func runningExecutable() -> String {
+    package static func runningExecutable() -> String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     }
 
-    func scan() -> (found: [Found], refused: [Refused], skipped: [String]) {
+    package func scan() -> (found: [Found], refused: [Refused], skipped: [String]) {
         var found: [String: Found] = [:]
         var refused: [Refused] = []
         var skipped: [String] = []
@@ -69,13 +75,13 @@ struct PluginDiscovery: Sendable {
         return (found.values.sorted { $0.name < $1.name }, refused, skipped)
     }
 
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         case ok(fingerprint: String)
         case notExecutable
         case refused(String)
     }
 
-    func check(_ path: String) -> Verdict {
+    package func check(_ path: String) -> Verdict {
         var st = stat()
         guard stat(path, &st) == 0 else { return .notExecutable }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .notExecutable }

@@ -3,11 +3,11 @@ import Logging
 import PiRelaySDK
 
 /// All plugins: discovery, one supervised slot each, and routing of traffic by plugin or role.
-actor PluginHost {
-    let home: Home
-    let options: PluginHostOptions
-    let logger: Logger
-    let directories: [String]
+package actor PluginHost {
+    package let home: Home
+    package let options: PluginHostOptions
+    package let logger: Logger
+    package let directories: [String]
     private var slots: [String: PluginSlot] = [:]
     private var refused: [PluginDiscovery.Refused] = []
     /// Set by `run()`: slots exist only while the host runs.
@@ -15,7 +15,7 @@ actor PluginHost {
     private var shuttingDown = false
     /// Whether the plugin folders have been scanned once: before that, no plugin is known, and
     /// a delivery made that early (a restored session's news) must wait rather than be dropped.
-    private(set) var scanned = false
+    package private(set) var scanned = false
 
     /// Where `run()` starts slots, and who answers their plugins.
     private struct Running {
@@ -23,7 +23,7 @@ actor PluginHost {
         let router: any PluginRouter
     }
 
-    init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger) {
+    package init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger) {
         self.home = home
         self.options = options
         self.directories = directories
@@ -34,7 +34,7 @@ actor PluginHost {
     /// The router comes here rather than to `init`: it needs the host (to reach plugins), so the
     /// host is made first and handed its router when it starts the plugins, which is when the
     /// first plugin can call.
-    func run(router: any PluginRouter) async {
+    package func run(router: any PluginRouter) async {
         let (starts, starter) = AsyncStream<PluginSlot>.makeStream()
         running = Running(starter: starter, router: router)
         reload()
@@ -48,7 +48,7 @@ actor PluginHost {
     /// Rescans the plugin folders: starts new plugins, stops removed ones, re-arms changed ones.
     /// Before `run`, there is nothing to start it with, so it does nothing.
     @discardableResult
-    func reload() -> (added: [String], removed: [String]) {
+    package func reload() -> (added: [String], removed: [String]) {
         guard let running, !shuttingDown else { return ([], []) }
         let scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
         for refusal in scan.refused where !refused.contains(refusal) {
@@ -82,18 +82,18 @@ actor PluginHost {
         return (added, removed)
     }
 
-    func slot(_ name: String) -> PluginSlot? { slots[name] }
+    package func slot(_ name: String) -> PluginSlot? { slots[name] }
 
     /// Waits (up to 10 s, polling: it happens once, at start) until the plugin folders have been
     /// scanned.
-    nonisolated func firstScan() async {
+    package nonisolated func firstScan() async {
         for _ in 0..<100 where !(await scanned) { try? await Task.sleep(for: .milliseconds(100)) }
     }
 
-    var names: [String] { slots.keys.sorted() }
+    package var names: [String] { slots.keys.sorted() }
 
     /// The running plugins that declared a role, by name.
-    func plugins(withRole role: String) async -> [PluginSlot] {
+    package func plugins(withRole role: String) async -> [PluginSlot] {
         var out: [PluginSlot] = []
         for name in slots.keys.sorted() {
             if let slot = slots[name], await slot.roles.contains(role) { out.append(slot) }
@@ -103,19 +103,19 @@ actor PluginHost {
 
     /// The one plugin for a role: a plugin named after the role wins (so `formatter` is found
     /// before it has said hello), else the first running plugin that declared it.
-    func plugin(forRole role: String) async -> PluginSlot? {
+    package func plugin(forRole role: String) async -> PluginSlot? {
         if let slot = slots[role] { return slot }
         return await plugins(withRole: role).first
     }
 
-    func restart(_ name: String) async throws {
+    package func restart(_ name: String) async throws {
         guard let slot = slots[name] else {
             throw RemoteError(code: .notFound, message: "no plugin named \(name); see pi-relayd plugins")
         }
         await slot.restart()
     }
 
-    func status() async -> JSONValue {
+    package func status() async -> JSONValue {
         var list: [JSONValue] = []
         for name in slots.keys.sorted() { list.append(await slots[name]!.status()) }
         for refusal in refused {
@@ -125,7 +125,7 @@ actor PluginHost {
     }
 
     /// Stops every plugin in order and ends `run()`.
-    func shutdown() async {
+    package func shutdown() async {
         shuttingDown = true
         for (_, slot) in slots { await slot.stop() }
         running?.starter.finish()

@@ -1,5 +1,5 @@
 extension PluginHostOptions {
-    init(config: Config) {
+    package init(config: Config) {
         self.init()
         let settings = config.plugins
         handshakeTimeout = settings.handshakeTimeout

@@ -2,7 +2,7 @@ import PiRelaySDK
 
 /// Where requests and notifications from plugins go (the chat command layer, sessions), and
 /// what each plugin is told in its welcome.
-protocol PluginRouter: Sendable {
+package protocol PluginRouter: Sendable {
     func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue
     func notification(plugin: String, method: String, params: JSONValue) async
     /// The welcome for a plugin that said hello: its folders, its config section checked against

@@ -11,21 +11,21 @@ import SupervisorIO
 /// (outbox, pending requests), which lives here and not in the plugin, so a crash loses nothing.
 /// The decisions are pure state machines (`PluginLifecycle`, `Liveness`, `InstanceEnd`,
 /// `PendingRequests`, `HelloCheck`); this actor does their I/O.
-actor PluginSlot {
-    let name: String
-    private(set) var path: String
-    private(set) var fingerprint: String
-    let home: Home
-    let options: PluginHostOptions
-    let logger: Logger
-    let stderrLog: RotatingLog
-    let router: any PluginRouter
+package actor PluginSlot {
+    package let name: String
+    package private(set) var path: String
+    package private(set) var fingerprint: String
+    package let home: Home
+    package let options: PluginHostOptions
+    package let logger: Logger
+    package let stderrLog: RotatingLog
+    package let router: any PluginRouter
 
     private var lifecycle: PluginLifecycle
-    private(set) var hello: Hello?
-    private(set) var pid: Int32?
-    private(set) var stderrTail: [String] = []
-    private(set) var startedAt: Date?
+    package private(set) var hello: Hello?
+    package private(set) var pid: Int32?
+    package private(set) var stderrTail: [String] = []
+    package private(set) var startedAt: Date?
     private var outbox: Outbox
     private var pending = PendingRequests(idPrefix: "s")
     /// The running instance's link, from its hello until it exits.
@@ -37,11 +37,11 @@ actor PluginSlot {
     private var rearm: AsyncStream<Void>.Continuation?
     private var killReason: String?
 
-    var state: PluginState { lifecycle.state }
-    var reason: String? { lifecycle.reason }
-    var restarts: Int { lifecycle.restarts }
+    package var state: PluginState { lifecycle.state }
+    package var reason: String? { lifecycle.reason }
+    package var restarts: Int { lifecycle.restarts }
 
-    init(found: PluginDiscovery.Found, home: Home, options: PluginHostOptions, logger: Logger, router: any PluginRouter) {
+    package init(found: PluginDiscovery.Found, home: Home, options: PluginHostOptions, logger: Logger, router: any PluginRouter) {
         name = found.name
         path = found.path
         fingerprint = found.fingerprint
@@ -57,7 +57,7 @@ actor PluginSlot {
     // MARK: Supervision loop
 
     /// Runs the plugin until it is stopped, restarting it as the lifecycle says.
-    func run() async {
+    package func run() async {
         loop: while !lifecycle.stopRequested && !Task.isCancelled {
             if lifecycle.isParked {
                 let (wake, continuation) = AsyncStream<Void>.makeStream()
@@ -306,7 +306,7 @@ actor PluginSlot {
     // MARK: Traffic from the supervisor
 
     /// Sends a request, waiting for the plugin to come up if it is restarting.
-    func request(_ method: String, params: JSONValue, timeout: Duration) async throws -> JSONValue {
+    package func request(_ method: String, params: JSONValue, timeout: Duration) async throws -> JSONValue {
         switch state {
         case .failed, .notConfigured, .stopped, .stopping:
             throw RemoteError(code: .unavailable, message: "plugin \(name) is \(state.rawValue)")
@@ -350,7 +350,7 @@ actor PluginSlot {
 
     /// Queues a message that must not be lost. Returns its id.
     @discardableResult
-    func deliver(_ method: String, params: JSONValue) throws -> String {
+    package func deliver(_ method: String, params: JSONValue) throws -> String {
         let id = UUID().uuidString.lowercased()
         try outbox.add(.init(id: id, method: method, params: params))
         if state == .running { link?.send(.deliver(id: id, method: method, params: params)) }
@@ -358,11 +358,11 @@ actor PluginSlot {
     }
 
     /// Droppable traffic: sent only if the plugin is up.
-    func notify(_ method: String, params: JSONValue) {
+    package func notify(_ method: String, params: JSONValue) {
         if state == .running { link?.send(.notify(method: method, params: params)) }
     }
 
-    var roles: [String] { hello?.roles ?? [] }
+    package var roles: [String] { hello?.roles ?? [] }
 
     private func failAllPending(_ error: RemoteError) {
         for entry in pending.removeAll() { entry.continuation.resume(throwing: error) }
@@ -371,7 +371,7 @@ actor PluginSlot {
     // MARK: Control
 
     /// `pi-relayd plugins restart`: re-arms a failed plugin or restarts a running one.
-    func restart() {
+    package func restart() {
         switch lifecycle.restart() {
         case .wake: rearm?.yield()
         case .stopInstance: stopInstance()
@@ -380,7 +380,7 @@ actor PluginSlot {
     }
 
     /// The executable was replaced: a failed plugin gets another chance.
-    func executableChanged(_ found: PluginDiscovery.Found) {
+    package func executableChanged(_ found: PluginDiscovery.Found) {
         path = found.path
         guard found.fingerprint != fingerprint else { return }
         fingerprint = found.fingerprint
@@ -388,7 +388,7 @@ actor PluginSlot {
     }
 
     /// Stops for good: shutdown message, close stdin, wait, TERM, wait, KILL.
-    func stop() {
+    package func stop() {
         rearm?.finish()
         if lifecycle.stop(instanceRunning: pid != nil) { stopInstance() }
     }
@@ -413,7 +413,7 @@ actor PluginSlot {
         ChildProcess.signalGroup(pid, signal)
     }
 
-    func status() -> JSONValue {
+    package func status() -> JSONValue {
         var object: JSONValue = [
             "name": .string(name), "path": .string(path), "state": .string(state.rawValue),
             "restarts": JSONValue(restarts), "outbox": JSONValue(outbox.entries.count),

@@ -4,7 +4,7 @@ import PiRelaySDK
 extension Welcome {
     /// The daemon's welcome: the plugin's own state folder under `home`, the shared spool, and
     /// what the plugin needs to pick up where it was (sessions, its chats' bindings, its paired users).
-    static func daemon(
+    package static func daemon(
         plugin: String, config: JSONValue, home: Home, sessions: [SessionSummary], bindings: [BindingSummary], allowedUsers: [String]
     ) -> Welcome {
         Welcome(
@@ -14,7 +14,7 @@ extension Welcome {
 
     /// A plugin run outside the daemon (`plugin check`, `setup` asking who the bot is): every
     /// folder it is given is `folder`, so it touches nothing of the daemon's.
-    static func alone(
+    package static func alone(
         plugin: String, config: JSONValue, folder: String, sessions: [SessionSummary] = [], bindings: [BindingSummary] = [],
         allowedUsers: [String] = [], checkOnly: Bool
     ) -> Welcome {

@@ -1,11 +1,11 @@
 extension QRCode {
     /// Sets a function module (reserved from data and masks).
-    mutating func setFunction(row: Int, column: Int, _ dark: Bool) {
+    package mutating func setFunction(row: Int, column: Int, _ dark: Bool) {
         modules[row][column] = dark
         reserved[row][column] = true
     }
 
-    mutating func drawFunctionPatterns() {
+    package mutating func drawFunctionPatterns() {
         let size = version.size
         for index in 0..<size {
             setFunction(row: 6, column: index, index % 2 == 0)
@@ -46,7 +46,7 @@ extension QRCode {
     }
 
     /// The 15 format bits (level M, the mask) in both copies, and the dark module.
-    mutating func drawFormat() {
+    package mutating func drawFormat() {
         let size = version.size
         let bits = Self.formatBits(mask: mask)
         func bit(_ index: Int) -> Bool { (bits >> index) & 1 == 1 }
@@ -61,7 +61,7 @@ extension QRCode {
     }
 
     /// Level M is 00; the 5 data bits get a BCH(15,5) remainder and the fixed 0x5412 mask.
-    static func formatBits(mask: Int) -> Int {
+    package static func formatBits(mask: Int) -> Int {
         let data = (0b00 << 3) | mask
         var remainder = data
         for _ in 0..<10 { remainder = (remainder << 1) ^ ((remainder >> 9) * 0x537) }
@@ -85,7 +85,7 @@ extension QRCode {
 
     /// Codeword bits in two-column strips from the bottom right, up then down, skipping the
     /// vertical timing column; remainder modules stay light.
-    mutating func place(_ codewords: [UInt8]) {
+    package mutating func place(_ codewords: [UInt8]) {
         let size = version.size
         var index = 0
         var right = size - 1

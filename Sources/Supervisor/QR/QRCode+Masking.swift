@@ -1,6 +1,6 @@
 extension QRCode {
     /// Whether mask `mask` flips the module at (row, column).
-    static func flips(_ mask: Int, row: Int, column: Int) -> Bool {
+    package static func flips(_ mask: Int, row: Int, column: Int) -> Bool {
         switch mask {
         case 0: return (row + column) % 2 == 0
         case 1: return row % 2 == 0
@@ -14,7 +14,7 @@ extension QRCode {
     }
 
     /// The modules with `mask` applied to data, and the format bits for it.
-    func masked(_ mask: Int) -> [[Bool]] {
+    package func masked(_ mask: Int) -> [[Bool]] {
         var out = modules
         for row in 0..<size {
             for column in 0..<size where !reserved[row][column] && Self.flips(mask, row: row, column: column) {
@@ -35,7 +35,7 @@ extension QRCode {
 
     /// The standard's penalty: long runs, 2×2 blocks, finder-like patterns, and imbalance of dark
     /// and light.
-    static func penalty(_ grid: [[Bool]]) -> Int {
+    package static func penalty(_ grid: [[Bool]]) -> Int {
         let size = grid.count
         var score = 0
         let columns = (0..<size).map { column in grid.map { $0[column] } }

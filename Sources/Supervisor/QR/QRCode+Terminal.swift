@@ -2,7 +2,7 @@ extension QRCode {
     /// The code in half-block characters, two module rows per line, with the standard four
     /// modules of quiet zone. Light modules are drawn and dark ones left blank, which reads right
     /// on the dark background most terminals have (and phone scanners read the inverse too).
-    func terminalText(quietZone: Int = 4) -> String {
+    package func terminalText(quietZone: Int = 4) -> String {
         let span = size + 2 * quietZone
         func light(_ row: Int, _ column: Int) -> Bool {
             let (y, x) = (row - quietZone, column - quietZone)

@@ -1,22 +1,22 @@
 /// A QR code (ISO/IEC 18004) for bytes: byte mode, error correction level M, versions 1–10,
 /// the mask with the lowest penalty unless one is asked for. `modules[row][column]` is true for
 /// dark. Pure: `pi-relayd pair` draws it in the terminal for Telegram's pairing link.
-struct QRCode: Sendable, Equatable {
-    let version: QRVersion
-    private(set) var mask: Int
+package struct QRCode: Sendable, Equatable {
+    package let version: QRVersion
+    package private(set) var mask: Int
     /// Set only while the code is built (by the layout extension).
-    var modules: [[Bool]]
+    package var modules: [[Bool]]
     /// Finder, timing, alignment, format and version modules: never data, never masked.
-    var reserved: [[Bool]]
+    package var reserved: [[Bool]]
 
-    struct TooLong: Error, CustomStringConvertible {
-        let count: Int
-        var description: String { "\(count) bytes do not fit in a version 10 QR code (213 at most)" }
+    package struct TooLong: Error, CustomStringConvertible {
+        package let count: Int
+        package var description: String { "\(count) bytes do not fit in a version 10 QR code (213 at most)" }
     }
 
-    var size: Int { version.size }
+    package var size: Int { version.size }
 
-    init(bytes: [UInt8], mask fixedMask: Int? = nil) throws {
+    package init(bytes: [UInt8], mask fixedMask: Int? = nil) throws {
         guard let version = QRVersion.fitting(bytes.count) else { throw TooLong(count: bytes.count) }
         self.version = version
         let size = version.size
@@ -31,7 +31,7 @@ struct QRCode: Sendable, Equatable {
     }
 
     /// Data, then padding, split into blocks, each followed by its error correction, interleaved.
-    static func codewords(_ bytes: [UInt8], version: QRVersion) -> [UInt8] {
+    package static func codewords(_ bytes: [UInt8], version: QRVersion) -> [UInt8] {
         var bits: [Bool] = []
         func append(_ value: Int, _ count: Int) {
             for shift in stride(from: count - 1, through: 0, by: -1) { bits.append((value >> shift) & 1 == 1) }

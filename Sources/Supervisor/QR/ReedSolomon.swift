@@ -1,5 +1,5 @@
 /// Reed–Solomon error correction over GF(256) with the QR polynomial x⁸+x⁴+x³+x²+1.
-enum ReedSolomon {
+package enum ReedSolomon {
     /// α^i for i in 0..<255, and the logarithm of each non-zero byte.
     private static let tables: (exp: [UInt8], log: [Int]) = {
         var exp = [UInt8](repeating: 0, count: 255)
@@ -14,13 +14,13 @@ enum ReedSolomon {
         return (exp, log)
     }()
 
-    static func multiply(_ left: UInt8, _ right: UInt8) -> UInt8 {
+    package static func multiply(_ left: UInt8, _ right: UInt8) -> UInt8 {
         guard left != 0, right != 0 else { return 0 }
         return tables.exp[(tables.log[Int(left)] + tables.log[Int(right)]) % 255]
     }
 
     /// The coefficients (highest power first, the leading 1 left out) of (x−α⁰)(x−α¹)…(x−αⁿ⁻¹).
-    static func generator(degree: Int) -> [UInt8] {
+    package static func generator(degree: Int) -> [UInt8] {
         var coefficients = [UInt8](repeating: 0, count: degree)
         coefficients[degree - 1] = 1
         var root: UInt8 = 1
@@ -35,7 +35,7 @@ enum ReedSolomon {
     }
 
     /// The `degree` error correction codewords of `data`: the remainder of data·xⁿ divided by the generator.
-    static func remainder(of data: [UInt8], degree: Int) -> [UInt8] {
+    package static func remainder(of data: [UInt8], degree: Int) -> [UInt8] {
         let divisor = generator(degree: degree)
         var result = [UInt8](repeating: 0, count: degree)
         for byte in data {

@@ -4,29 +4,29 @@ import PiRelaySDK
 /// The session's recent activity as short lines for `/recent`: prompts, tool calls, notices and
 /// how runs ended. A ring of at most `limit` lines, apart from the event history (which streamed
 /// text would flush out within one long answer).
-struct ActivityLog: Sendable {
-    struct Line: Sendable {
-        var time: Date
-        var text: String
+package struct ActivityLog: Sendable {
+    package struct Line: Sendable {
+        package var time: Date
+        package var text: String
     }
 
-    static let limit = 200
+    package static let limit = 200
     /// Characters of one line before it is cut.
-    static let width = 200
+    package static let width = 200
 
-    private(set) var lines: [Line] = []
+    package private(set) var lines: [Line] = []
 
-    mutating func append(_ text: String, at time: Date = Date()) {
+    package mutating func append(_ text: String, at time: Date = Date()) {
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         lines.append(Line(time: time, text: flat.count > Self.width ? String(flat.prefix(Self.width - 1)) + "…" : flat))
         if lines.count > Self.limit { lines.removeFirst(lines.count - Self.limit) }
     }
 
-    func last(_ count: Int) -> [Line] { Array(lines.suffix(max(0, count))) }
+    package func last(_ count: Int) -> [Line] { Array(lines.suffix(max(0, count))) }
 
     /// The line for a history record (`PiSession.record(type:_:)`), or nil for records that are
     /// not activity (deltas, message starts…).
-    static func line(type: String, _ preview: JSONValue) -> String? {
+    package static func line(type: String, _ preview: JSONValue) -> String? {
         switch type {
         case "tool_execution_start":
             let tool = preview["toolName"]?.stringValue ?? "tool"

@@ -5,9 +5,9 @@ import PiRelaySDK
 /// them (`PiCommandTable`), who waits for each, and the turn of the commands whose failure comes
 /// back without an id. Bookkeeping only: the session writes the lines, and resumes the waiters
 /// this hands back.
-struct CommandBook {
-    typealias Waiter = CheckedContinuation<PiResponse, any Error>
-    typealias TurnWaiter = CheckedContinuation<Void, any Error>
+package struct CommandBook {
+    package typealias Waiter = CheckedContinuation<PiResponse, any Error>
+    package typealias TurnWaiter = CheckedContinuation<Void, any Error>
 
     private var table = PiCommandTable()
     private var waiters: [String: Waiter] = [:]
@@ -18,10 +18,10 @@ struct CommandBook {
     /// Prompts whose second answer may still come, newest last: a prompt pi refuses later because
     /// an earlier one was still in its pre-run phase is sent again as a follow-up.
     private var prompts: [(id: String, message: String, images: [JSONValue])] = []
-    static let promptsKept = 16
+    package static let promptsKept = 16
 
     /// `command` is about to be written: its id, now outstanding.
-    mutating func send(_ command: PiCommand) -> String {
+    package mutating func send(_ command: PiCommand) -> String {
         sent += 1
         let id = "r\(sent)"
         table.sent(id: id, type: command.type)
@@ -33,38 +33,38 @@ struct CommandBook {
     }
 
     /// The words and images of prompt `id`, if still kept; they are then forgotten.
-    mutating func takePrompt(_ id: String) -> (message: String, images: [JSONValue])? {
+    package mutating func takePrompt(_ id: String) -> (message: String, images: [JSONValue])? {
         guard let index = prompts.firstIndex(where: { $0.id == id }) else { return nil }
         let prompt = prompts.remove(at: index)
         return (prompt.message, prompt.images)
     }
 
     /// `waiter` waits for the response to command `id`.
-    mutating func wait(_ id: String, _ waiter: Waiter) {
+    package mutating func wait(_ id: String, _ waiter: Waiter) {
         waiters[id] = waiter
     }
 
     /// A response from pi: what it settles, and the waiter to hand it to.
-    mutating func received(_ response: PiResponse) -> (match: PiCommandTable.Match, waiter: Waiter?) {
+    package mutating func received(_ response: PiResponse) -> (match: PiCommandTable.Match, waiter: Waiter?) {
         let match = table.received(response)
         guard case .settles(let id, _) = match else { return (match, nil) }
         return (match, waiters.removeValue(forKey: id))
     }
 
     /// Command `id` got no answer in time: it is no longer outstanding; its waiter, if still there.
-    mutating func expire(_ id: String) -> Waiter? {
+    package mutating func expire(_ id: String) -> Waiter? {
         guard let waiter = waiters.removeValue(forKey: id) else { return nil }
         table.cancel(id)
         return waiter
     }
 
     /// pi is gone: the waiters of every command still outstanding.
-    mutating func drain() -> [Waiter] {
+    package mutating func drain() -> [Waiter] {
         table.drain().compactMap { waiters.removeValue(forKey: $0) }
     }
 
     /// Takes the id-less turn when it is free (true); else the caller queues for it (`queue`).
-    mutating func takeIDlessTurn() -> Bool {
+    package mutating func takeIDlessTurn() -> Bool {
         guard idlessTurnTaken else {
             idlessTurnTaken = true
             return true
@@ -72,12 +72,12 @@ struct CommandBook {
         return false
     }
 
-    mutating func queueForIDlessTurn(_ key: UUID, _ waiter: TurnWaiter) {
+    package mutating func queueForIDlessTurn(_ key: UUID, _ waiter: TurnWaiter) {
         idlessTurnQueue.append((key, waiter))
     }
 
     /// The turn's holder is done: the next in line, who now holds it, to resume.
-    mutating func passIDlessTurn() -> TurnWaiter? {
+    package mutating func passIDlessTurn() -> TurnWaiter? {
         if idlessTurnQueue.isEmpty {
             idlessTurnTaken = false
             return nil
@@ -86,7 +86,7 @@ struct CommandBook {
     }
 
     /// A waiter for the turn gave up: it leaves the line (nil when it already got the turn).
-    mutating func leaveIDlessTurn(_ key: UUID) -> TurnWaiter? {
+    package mutating func leaveIDlessTurn(_ key: UUID) -> TurnWaiter? {
         guard let index = idlessTurnQueue.firstIndex(where: { $0.key == key }) else { return nil }
         return idlessTurnQueue.remove(at: index).waiter
     }

@@ -3,8 +3,8 @@ import PiRelaySDK
 
 /// A bounded ring of compact event previews per session, capped by count and by bytes, so a
 /// session streaming hundreds of MB never holds more than a few MB of history.
-struct EventHistory {
-    struct Entry: Sendable {
+package struct EventHistory {
+    package struct Entry: Sendable {
         /// A streamed delta's text is kept as it is and its preview object built only when asked
         /// for: a dictionary for every pi line was most of what the history cost (issue 12 k).
         fileprivate enum Content: Sendable {
@@ -12,12 +12,12 @@ struct EventHistory {
             case delta(String)
         }
 
-        var time: Date
-        var type: String
+        package var time: Date
+        package var type: String
         fileprivate var content: Content
-        var bytes: Int
+        package var bytes: Int
 
-        var preview: JSONValue {
+        package var preview: JSONValue {
             switch content {
             case .preview(let preview): return preview
             case .delta(let text): return ["delta": .string(text)]
@@ -25,23 +25,23 @@ struct EventHistory {
         }
     }
 
-    let maxEntries: Int
-    let maxBytes: Int
-    private(set) var entries: [Entry] = []
+    package let maxEntries: Int
+    package let maxBytes: Int
+    package private(set) var entries: [Entry] = []
     private var head = 0
-    private(set) var totalBytes = 0
+    package private(set) var totalBytes = 0
 
-    init(maxEntries: Int, maxBytes: Int) {
+    package init(maxEntries: Int, maxBytes: Int) {
         self.maxEntries = max(1, maxEntries)
         self.maxBytes = max(1024, maxBytes)
     }
 
-    mutating func append(type: String, preview: JSONValue, at time: Date = Date()) {
+    package mutating func append(type: String, preview: JSONValue, at time: Date = Date()) {
         add(Entry(time: time, type: type, content: .preview(preview), bytes: Self.size(of: preview) + type.utf8.count + 16))
     }
 
     /// The same as a `["delta": text]` preview, without building it.
-    mutating func append(type: String, delta text: String, at time: Date = Date()) {
+    package mutating func append(type: String, delta text: String, at time: Date = Date()) {
         // What `size(of:)` says of that preview.
         add(Entry(time: time, type: type, content: .delta(text), bytes: text.utf8.count + 13 + type.utf8.count + 16))
     }
@@ -60,11 +60,11 @@ struct EventHistory {
         }
     }
 
-    var count: Int { entries.count - head }
+    package var count: Int { entries.count - head }
 
     /// About the serialized size of `v` (escapes aside), without serializing it: this runs for
     /// every event a session sees.
-    static func size(of value: JSONValue) -> Int {
+    package static func size(of value: JSONValue) -> Int {
         switch value {
         case .null, .bool: return 5
         case .number: return 8
@@ -74,7 +74,7 @@ struct EventHistory {
         }
     }
 
-    func query(types: Set<String>?, since: Date?, limit: Int) -> [Entry] {
+    package func query(types: Set<String>?, since: Date?, limit: Int) -> [Entry] {
         var out: [Entry] = []
         for entry in entries[head...].reversed() {
             if let since, entry.time < since { break }

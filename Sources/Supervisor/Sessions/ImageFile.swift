@@ -2,8 +2,8 @@ import FoundationEssentials
 import PiRelaySDK
 
 /// A local image for `send --image`, as pi image content. The type comes from the bytes.
-enum ImageFile {
-    static func content(path: String) throws -> JSONValue {
+package enum ImageFile {
+    package static func content(path: String) throws -> JSONValue {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RemoteError.invalidParams("cannot read image \(path)")
         }

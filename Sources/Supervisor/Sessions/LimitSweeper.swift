@@ -5,23 +5,23 @@ import FoundationEssentials
 /// given the sessions and the time and returns actions, remembering what it already did so an
 /// action is not repeated while it takes effect. Its input is what sessions save (their last
 /// activity), so after a daemon restart the first sweep finds the sessions idle past their time.
-struct LimitSweeper {
+package struct LimitSweeper {
     /// What the sweeper needs of a session.
-    struct Snapshot: Sendable, Equatable {
-        var id: String
+    package struct Snapshot: Sendable, Equatable {
+        package var id: String
         /// A terminal session is the user's own pi: limits leave it alone.
-        var terminal: Bool
-        var lastActivity: Date
+        package var terminal: Bool
+        package var lastActivity: Date
         /// The run going on, and since when.
-        var runID: String?
-        var runStartedAt: Date?
+        package var runID: String?
+        package var runStartedAt: Date?
         /// A question is open, or a run goes on: not idle.
-        var busy: Bool
+        package var busy: Bool
         /// The conversation was started afresh for idleness and nothing happened since.
-        var fresh: Bool
+        package var fresh: Bool
     }
 
-    enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Idle past `idleSeconds` with `onIdle: end`.
         case end(session: String, idle: Int)
         /// Idle past `idleSeconds` with `onIdle: newConversation`.
@@ -30,24 +30,24 @@ struct LimitSweeper {
         case abortRun(session: String, runID: String, ran: Int)
 
         /// The session it is for.
-        var session: String {
+        package var session: String {
             switch self {
             case .end(let id, _), .newConversation(let id, _), .abortRun(let id, _, _): return id
             }
         }
     }
 
-    let limits: SessionLimits
+    package let limits: SessionLimits
     /// The last activity each idle action was taken for, by session.
     private var idleHandled: [String: Date] = [:]
     /// Runs already aborted.
     private var runsAborted: Set<String> = []
 
-    init(limits: SessionLimits) {
+    package init(limits: SessionLimits) {
         self.limits = limits
     }
 
-    mutating func sweep(_ sessions: [Snapshot], now: Date) -> [Action] {
+    package mutating func sweep(_ sessions: [Snapshot], now: Date) -> [Action] {
         var actions: [Action] = []
         let present = Set(sessions.map(\.id))
         idleHandled = idleHandled.filter { present.contains($0.key) }

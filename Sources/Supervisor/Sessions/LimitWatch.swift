@@ -5,15 +5,15 @@ import PiRelaySDK
 /// Applies `sessions.limits` every `sweepSeconds` (the decisions are `LimitSweeper`'s): ends or
 /// starts afresh the sessions idle past their time and aborts runs past the maximum, telling the
 /// chats why each time.
-struct LimitWatch: Sendable {
-    let limits: SessionLimits
-    let sessions: Sessions
-    let bindings: ChatBindings
-    let observer: any SessionObserver
-    let logger: Logger
+package struct LimitWatch: Sendable {
+    package let limits: SessionLimits
+    package let sessions: Sessions
+    package let bindings: ChatBindings
+    package let observer: any SessionObserver
+    package let logger: Logger
 
     /// Sweeps until cancelled; returns at once when neither limit is on.
-    func run() async {
+    package func run() async {
         guard limits.idleSeconds > 0 || limits.maxRunSeconds > 0 else { return }
         var sweeper = LimitSweeper(limits: limits)
         while !Task.isCancelled {
@@ -59,7 +59,7 @@ struct LimitWatch: Sendable {
     }
 
     /// "45 s", "12 min", "3 h".
-    static func span(_ seconds: Int) -> String {
+    package static func span(_ seconds: Int) -> String {
         seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\(seconds / 60) min" : "\(seconds / 3600) h"
     }
 }

@@ -8,8 +8,8 @@ import SupervisorIO
 
 /// A pi child left running by a daemon that was killed (-9): stopped before its session file
 /// is resumed by a new child, so two agents never write the same conversation.
-enum OrphanChild {
-    static func stop(_ pid: Int32, cwd: String, logger: Logger) async {
+package enum OrphanChild {
+    package static func stop(_ pid: Int32, cwd: String, logger: Logger) async {
         guard isPi(pid, cwd: cwd) else { return }
         logger.warning("pi pid \(pid) from before the restart is still running in \(cwd); stopping it")
         ChildProcess.signalGroup(pid, SIGTERM)
@@ -18,7 +18,7 @@ enum OrphanChild {
         for _ in 0..<40 where alive(pid) { try? await Task.sleep(for: .milliseconds(50)) }
     }
 
-    static func alive(_ pid: Int32) -> Bool {
+    package static func alive(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
         // A zombie is dead for our purposes.
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -26,7 +26,7 @@ enum OrphanChild {
     }
 
     /// Only a process that is still an RPC-mode child in this cwd (pids get reused).
-    static func isPi(_ pid: Int32, cwd: String) -> Bool {
+    package static func isPi(_ pid: Int32, cwd: String) -> Bool {
         guard alive(pid), let cmd = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
         let args = cmd.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         guard args.contains("rpc"), args.contains("--mode") else { return false }

@@ -3,27 +3,27 @@ import PiRelaySDK
 
 /// A dialog an extension opened (select, confirm, input, editor) that waits for an answer.
 /// Codable because the open ones are saved with the session (see `SessionRecord.openQuestions`).
-struct PendingQuestion: Codable, Sendable, Equatable {
-    var id: String
-    var sessionID: String
-    var method: String
-    var title: String
-    var message: String?
-    var options: [String]
-    var placeholder: String?
-    var prefill: String?
-    var askedAt: Date
+package struct PendingQuestion: Codable, Sendable, Equatable {
+    package var id: String
+    package var sessionID: String
+    package var method: String
+    package var title: String
+    package var message: String?
+    package var options: [String]
+    package var placeholder: String?
+    package var prefill: String?
+    package var askedAt: Date
     /// When pi gives up on its side (its `timeout`), or our own policy does.
-    var expiresAt: Date?
+    package var expiresAt: Date?
     /// Asked by another extension in a terminal pi: shown in the chats, answered only there.
-    var terminalOnly: Bool?
+    package var terminalOnly: Bool?
 
     /// The keys in sessions.json, as they have always been spelled.
     private enum CodingKeys: String, CodingKey {
         case id, sessionID = "sessionId", method, title, message, options, placeholder, prefill, askedAt, expiresAt, terminalOnly
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONValue = [
             "id": .string(id), "sessionId": .string(sessionID), "method": .string(method),
             "title": .string(title), "options": .array(options.map { .string($0) }),
@@ -41,7 +41,7 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     }
 
     /// The question as a messenger gets it in `chat.post`.
-    var post: QuestionPost {
+    package var post: QuestionPost {
         if terminalOnly == true {
             // Method "terminal": shown without answers (QuestionPost); the choices as text.
             let choices =
@@ -54,9 +54,9 @@ struct PendingQuestion: Codable, Sendable, Equatable {
             expiresAt: expiresAt.map { .string(ISO8601.string($0)) })
     }
 
-    enum AnswerError: Error, CustomStringConvertible {
+    package enum AnswerError: Error, CustomStringConvertible {
         case invalid(String)
-        var description: String {
+        package var description: String {
             switch self {
             case .invalid(let reason): return reason
             }
@@ -67,7 +67,7 @@ struct PendingQuestion: Codable, Sendable, Equatable {
     /// `confirmed` for confirm. A select accepts the option's text (what a button sends) or its
     /// number (1-based); the text wins, so an option that is itself a number ("2" among "2" and
     /// "1") is never taken for another's position.
-    func answer(for answer: String) throws -> PiUIAnswer {
+    package func answer(for answer: String) throws -> PiUIAnswer {
         switch method {
         case "confirm":
             switch answer.trimmingInlineSpace().lowercased() {

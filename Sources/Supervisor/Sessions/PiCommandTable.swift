@@ -7,14 +7,14 @@ import PiRelaySDK
 /// with that type. Those go to the oldest outstanding command they can belong to. A `prompt`
 /// can be answered twice (accepted, then rejected, in either order): the first answer settles it
 /// and a later failure is reported as a rejection of the prompt.
-struct PiCommandTable {
-    struct Outstanding: Equatable {
-        var id: String
-        var type: String
-        var sequence: Int
+package struct PiCommandTable {
+    package struct Outstanding: Equatable {
+        package var id: String
+        package var type: String
+        package var sequence: Int
     }
 
-    enum Match: Equatable {
+    package enum Match: Equatable {
         /// The response settles this command.
         case settles(id: String, type: String)
         /// A second answer to a prompt that was already settled: a late rejection.
@@ -27,27 +27,27 @@ struct PiCommandTable {
 
     /// Commands whose handlers can throw inside pi, so that their failure comes back as the
     /// id-less `parse` error (spec §2, quirk 2). The session keeps at most one of them in flight.
-    static let mayFailWithoutID: Set<String> = [
+    package static let mayFailWithoutID: Set<String> = [
         "set_model", "cycle_model", "compact", "steer", "follow_up", "fork", "switch_session", "export_html",
     ]
 
     /// The commands whose first `success:true` a later failure may follow.
-    static let answeredTwice: Set<String> = ["prompt", "steer", "follow_up"]
+    package static let answeredTwice: Set<String> = ["prompt", "steer", "follow_up"]
 
-    private(set) var outstanding: [String: Outstanding] = [:]
+    package private(set) var outstanding: [String: Outstanding] = [:]
     /// Prompt ids already settled, kept so their second answer is recognised.
-    private(set) var settledPrompts: [String: Bool] = [:]
+    package private(set) var settledPrompts: [String: Bool] = [:]
     private var settledOrder: [String] = []
     private var sequence = 0
 
     /// `extension_ui_response` gets no response at all, so it is never tracked.
-    mutating func sent(id: String, type: String) {
+    package mutating func sent(id: String, type: String) {
         guard type != "extension_ui_response" else { return }
         sequence += 1
         outstanding[id] = Outstanding(id: id, type: type, sequence: sequence)
     }
 
-    mutating func received(_ response: PiResponse) -> Match {
+    package mutating func received(_ response: PiResponse) -> Match {
         if let id = response.id {
             if let sent = outstanding.removeValue(forKey: id) {
                 // A terminal's extension answers a steer or follow-up it could not hand to pi a
@@ -82,13 +82,13 @@ struct PiCommandTable {
     }
 
     /// The child died: everything outstanding fails.
-    mutating func drain() -> [String] {
+    package mutating func drain() -> [String] {
         let ids = outstanding.keys.sorted()
         outstanding.removeAll()
         return ids
     }
 
-    mutating func cancel(_ id: String) {
+    package mutating func cancel(_ id: String) {
         outstanding.removeValue(forKey: id)
     }
 

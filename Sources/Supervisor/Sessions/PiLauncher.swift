@@ -2,25 +2,25 @@ import SupervisorIO
 
 /// Builds the pi command line and environment for a session, from the `pi:` and `approvals:`
 /// config sections.
-struct PiLauncher: Sendable {
-    var settings: PiSettings
-    var approvals = ApprovalSettings()
+package struct PiLauncher: Sendable {
+    package var settings: PiSettings
+    package var approvals = ApprovalSettings()
     /// The pi-relayd extension every child loads (`-e`), nil when it is off or unusable.
-    var extensionPath: String?
+    package var extensionPath: String?
     /// Why the children run without the extension although `pi.extension` asks for it: said
     /// once per session in its chats and in the log.
-    var extensionProblem: String?
+    package var extensionProblem: String?
     /// The daemon's home, for the extension in the child to find the control socket.
-    var home: String?
+    package var home: String?
     /// How long pi may take to answer a command that names no limit of its own
     /// (`sessions.limits.commandSeconds`).
-    var commandTimeout: Duration = .seconds(60)
+    package var commandTimeout: Duration = .seconds(60)
 
-    var startTimeout: Duration { settings.startTimeout }
-    var dialogTimeout: Duration? { settings.dialogTimeout }
+    package var startTimeout: Duration { settings.startTimeout }
+    package var dialogTimeout: Duration? { settings.dialogTimeout }
 
     /// With `pi.extension` on, finds the shipped extension and checks that it is this version's.
-    init(settings: PiSettings, approvals: ApprovalSettings = ApprovalSettings(), files: ExtensionFiles? = nil, home: String? = nil) {
+    package init(settings: PiSettings, approvals: ApprovalSettings = ApprovalSettings(), files: ExtensionFiles? = nil, home: String? = nil) {
         self.settings = settings
         self.approvals = approvals
         self.home = home
@@ -41,7 +41,7 @@ struct PiLauncher: Sendable {
         }
     }
 
-    func spec(cwd: String, sessionFile: String?, sessionID: String, sessionName: String) -> ChildSpec {
+    package func spec(cwd: String, sessionFile: String?, sessionID: String, sessionName: String) -> ChildSpec {
         var arguments = settings.arguments(sessionFile: sessionFile)
         var environment = settings.childEnvironment
         if let extensionPath {

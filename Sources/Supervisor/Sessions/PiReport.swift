@@ -3,16 +3,16 @@ import PiRelaySDK
 /// What pi says of the session it runs: the session file, the model and whether it takes images,
 /// the thinking level. From `get_state`'s answer, and for a terminal session from the extension's
 /// registration and its news; what a report leaves out stays as it was. Pure.
-struct PiReport: Sendable, Equatable {
-    var sessionFile: String?
-    var model: String?
+package struct PiReport: Sendable, Equatable {
+    package var sessionFile: String?
+    package var model: String?
     /// Whether the model takes images (its `input` names `image`); nil when pi has not said,
     /// and then images are sent.
-    var modelTakesImages: Bool?
-    var thinkingLevel: String?
+    package var modelTakesImages: Bool?
+    package var thinkingLevel: String?
 
     /// `get_state`'s `data` (pi-rpc spec: `model` has `provider`, `id` and `input`).
-    mutating func take(state data: JSONValue) {
+    package mutating func take(state data: JSONValue) {
         if let file = data["sessionFile"]?.stringValue { sessionFile = file }
         if let reported = data["model"], let id = reported["id"]?.stringValue {
             model = (reported["provider"]?.stringValue.map { $0 + "/" } ?? "") + id
@@ -22,7 +22,7 @@ struct PiReport: Sendable, Equatable {
     }
 
     /// A terminal's report: a model named comes with what it takes.
-    mutating func take(sessionFile file: String?, model name: String?, takesImages: Bool?, thinkingLevel level: String?) {
+    package mutating func take(sessionFile file: String?, model name: String?, takesImages: Bool?, thinkingLevel level: String?) {
         if let file { sessionFile = file }
         if let name {
             model = name

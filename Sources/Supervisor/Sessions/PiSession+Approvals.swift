@@ -7,7 +7,7 @@ import PiRelaySDK
 extension PiSession {
     /// Asks about `request` and waits for the decision. `onlyTo` names the one chat to ask (the
     /// one whose prompt is running); nil asks every watching chat.
-    func approval(_ request: ApprovalRequest, timeout: Duration, onlyTo: String?) async -> ApprovalDecision {
+    package func approval(_ request: ApprovalRequest, timeout: Duration, onlyTo: String?) async -> ApprovalDecision {
         if approvals.approvedEarlier(request.rule) {
             record(type: "approval", ["tool": .string(request.toolName), "rule": .string(request.rule), "outcome": "approved_earlier"])
             return ApprovalDecision(outcome: .approvedEarlier, by: "an approval for the session")
@@ -43,7 +43,7 @@ extension PiSession {
 
     /// An answer to a gate's question, from a chat button, `pi-relayd approve|deny|answer` or the
     /// terminal's dialog (through the extension).
-    func answerGate(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
+    package func answerGate(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
         guard let question = questions[qid] else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
         }
@@ -67,7 +67,7 @@ extension PiSession {
     }
 
     /// Settles a gate once: the first decision wins, later ones find nothing.
-    func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
+    package func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
         guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return }
         questions.close(qid)
         gate.waiter?.resume(returning: decision)
@@ -78,7 +78,7 @@ extension PiSession {
     }
 
     /// pi is gone: no call waits any more.
-    func abandonGates(_ why: String) async {
+    package func abandonGates(_ why: String) async {
         for qid in approvals.openGates {
             await decideGate(qid, ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why), outcome: "closed: \(why)")
         }
@@ -86,36 +86,36 @@ extension PiSession {
 
     /// The terminal's dialog decided gate `qid` (`approval-decided`): a copy already in the chats
     /// closes, and a request for it still on its way is not posted at all.
-    func decidedAtTerminal(_ qid: String, _ decision: ApprovalDecision) async {
+    package func decidedAtTerminal(_ qid: String, _ decision: ApprovalDecision) async {
         approvals.terminalDecided(qid)
         await decideGate(qid, decision, outcome: "answered in the terminal")
     }
 
     /// A rule approved for the session at the terminal: later calls it matches pass at once.
-    func approveForSession(_ rule: String) {
+    package func approveForSession(_ rule: String) {
         approvals.approveForSession(rule)
     }
 
     /// A terminal pi attached: "Approve for session" lasts while the same pi stays in this pi
     /// session. A `/reload` re-attaches the same pi and keeps them; another pi process, or a pi
     /// that switched here with `/new`, `/resume` or `/fork` (`switched`), starts without them.
-    func terminalAttached(pid: Int32, switched: Bool) {
+    package func terminalAttached(pid: Int32, switched: Bool) {
         approvals.terminalAttached(pid: pid, switched: switched)
     }
 
     /// A terminal pi switched away from this session: what it approved here ends with it.
-    func terminalLeft() {
+    package func terminalLeft() {
         approvals.terminalLeft()
     }
 
     /// Where the prompt now being worked on came from.
-    func notePromptOrigin(_ origin: String) {
+    package func notePromptOrigin(_ origin: String) {
         machine.promptOrigin = origin
     }
 
     /// True for the id of a gate's question.
-    func isGate(_ qid: String) -> Bool { approvals.isGate(qid) }
+    package func isGate(_ qid: String) -> Bool { approvals.isGate(qid) }
 
     /// Whether the terminal's dialog decided gate `qid` already.
-    func decidedAtTerminal(_ qid: String) -> Bool { approvals.decidedAtTerminal(qid) }
+    package func decidedAtTerminal(_ qid: String) -> Bool { approvals.decidedAtTerminal(qid) }
 }

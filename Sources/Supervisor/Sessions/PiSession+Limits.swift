@@ -9,14 +9,14 @@ import SupervisorIO
 /// What `sessions.limits` needs of a session: its snapshot for the sweeper, starting a new
 /// conversation for idleness, and restarting a pi that stopped answering.
 extension PiSession {
-    var limitSnapshot: LimitSweeper.Snapshot {
+    package var limitSnapshot: LimitSweeper.Snapshot {
         LimitSweeper.Snapshot(
             id: id, terminal: terminal != nil, lastActivity: lastActivity, runID: runStartedAt == nil ? nil : activeRun,
             runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: machine.freshConversation)
     }
 
     /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
-    func startAfresh() async throws {
+    package func startAfresh() async throws {
         try await ensureRunning()
         _ = try await command(.newSession)
         try await refreshState()
@@ -26,7 +26,7 @@ extension PiSession {
     /// pi did not answer a command in time: the chats are told, and a pi of ours that was up
     /// (not one still starting, whose start fails on its own) is killed and started again; it
     /// resumes its session file.
-    func hung(_ type: String, after timeout: Duration) async {
+    package func hung(_ type: String, after timeout: Duration) async {
         // With a dialog open, pi waits for a person (an abort waits for a gate's answer): not hung.
         guard terminal == nil, machine.lifecycle.isUp, !machine.lifecycle.ending, questions.isEmpty, let group = pid else { return }
         let seconds = timeout.components.seconds

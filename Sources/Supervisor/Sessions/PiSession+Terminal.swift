@@ -7,13 +7,13 @@ import PiRelaySDK
 extension PiSession {
     /// How long a detached terminal session may take to come back before the chats hear it
     /// ended: pi's `/reload` and a reconnect detach for a blink.
-    static let terminalGrace: Duration = .seconds(3)
+    package static let terminalGrace: Duration = .seconds(3)
 
-    var isAttachedTerminal: Bool { terminal != nil && input != nil }
+    package var isAttachedTerminal: Bool { terminal != nil && input != nil }
 
     /// The extension attached this terminal's pi (again). A newer connection takes over from an
     /// older one, which is let go: its end then belongs to a past generation and changes nothing.
-    func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> Int {
+    package func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> Int {
         let older = input
         let generation = machine.lifecycle.attached()
         older?.finish()
@@ -30,18 +30,18 @@ extension PiSession {
     }
 
     /// Which messengers watch this session now, for the terminal's footer.
-    func tellWatchers(_ messengers: [String]) {
+    package func tellWatchers(_ messengers: [String]) {
         (input as? TerminalLink)?.tellWatchers(messengers)
     }
 
     /// Lines from the extension, in order, as pi's stdout lines would come.
-    func terminalLine(_ line: [UInt8], generation: Int) async {
+    package func terminalLine(_ line: [UInt8], generation: Int) async {
         await handle(.stdout(.line(line)), generation: generation)
     }
 
     /// The attach connection ended: pi was closed (a killed pi says no goodbye), it reloads, or
     /// the link broke. A run in flight is cut off as for a spawned pi that exits.
-    func terminalDetached(generation: Int) async {
+    package func terminalDetached(generation: Int) async {
         guard machine.lifecycle.isCurrent(generation) else { return }
         child.input = nil
         child.pid = nil
@@ -65,7 +65,7 @@ extension PiSession {
     }
 
     /// The lines only the extension sends. Returns false for a type that is not one of them.
-    func terminalNews(_ type: String, line: [UInt8]) async -> Bool {
+    package func terminalNews(_ type: String, line: [UInt8]) async -> Bool {
         guard ["terminal_input", "extension_ui_closed", "session_info"].contains(type) || TerminalPromptNews.types.contains(type) else {
             return false
         }

@@ -11,58 +11,58 @@ import SupervisorIO
 /// terminal attached through the extension (`PiSession+Terminal`); the commands in flight on it,
 /// what the agent is doing, its open questions and its recent history. Both kinds speak pi's RPC
 /// protocol, so everything above this type works the same for either.
-actor PiSession {
+package actor PiSession {
     /// How far this session's event loop may fall behind pi's stdout before reading pauses.
-    static let readWindowBytes = 4 << 20
+    package static let readWindowBytes = 4 << 20
 
     /// What the session is from its creation on.
-    let identity: SessionIdentity
-    nonisolated var id: String { identity.id }
-    nonisolated var cwd: String { identity.cwd }
-    nonisolated var createdAt: Date { identity.createdAt }
-    nonisolated var marker: String { identity.marker }
-    nonisolated var spawnedBy: String? { identity.spawnedBy }
-    nonisolated var terminal: TerminalRecord? { identity.terminal }
-    private(set) var name: String
+    package let identity: SessionIdentity
+    package nonisolated var id: String { identity.id }
+    package nonisolated var cwd: String { identity.cwd }
+    package nonisolated var createdAt: Date { identity.createdAt }
+    package nonisolated var marker: String { identity.marker }
+    package nonisolated var spawnedBy: String? { identity.spawnedBy }
+    package nonisolated var terminal: TerminalRecord? { identity.terminal }
+    package private(set) var name: String
     /// What pi said of the session: its file, model and thinking level.
-    var reported = PiReport()
-    var sessionFile: String? { reported.sessionFile }
-    var model: String? { reported.model }
-    var thinkingLevel: String? { reported.thinkingLevel }
-    var modelTakesImages: Bool? { reported.modelTakesImages }
+    package var reported = PiReport()
+    package var sessionFile: String? { reported.sessionFile }
+    package var model: String? { reported.model }
+    package var thinkingLevel: String? { reported.thinkingLevel }
+    package var modelTakesImages: Bool? { reported.modelTakesImages }
     /// What the session is doing: lifecycle, runs, where the prompt came from (`SessionMachine`).
-    var machine: SessionMachine
-    var state: SessionState { machine.state(openQuestions: questions.count) }
-    var lastActivity: Date { machine.lastActivity }
-    let services: SessionServices
-    nonisolated var launcher: PiLauncher { services.launcher }
-    nonisolated var logger: Logger { services.logger }
+    package var machine: SessionMachine
+    package var state: SessionState { machine.state(openQuestions: questions.count) }
+    package var lastActivity: Date { machine.lastActivity }
+    package let services: SessionServices
+    package nonisolated var launcher: PiLauncher { services.launcher }
+    package nonisolated var logger: Logger { services.logger }
 
     private var commands = CommandBook()
     /// The pi behind the session (`PiChild`).
-    var child = PiChild()
-    var input: (any PiInput)? { child.input }
-    var pid: Int32? { child.pid }
-    var lastRun: RunRecord? { machine.runs.last }
-    var recentRuns: [FinishedRun] { machine.runs.recent }
-    static var recentRunsKept: Int { SessionRuns.recentKept }
-    var activeRun: String? { machine.runs.active }
-    var runStartedAt: Date? { machine.runs.startedAt }
-    var interruptedRun: String? { machine.runs.interrupted }
+    package var child = PiChild()
+    package var input: (any PiInput)? { child.input }
+    package var pid: Int32? { child.pid }
+    package var lastRun: RunRecord? { machine.runs.last }
+    package var recentRuns: [FinishedRun] { machine.runs.recent }
+    package static var recentRunsKept: Int { SessionRuns.recentKept }
+    package var activeRun: String? { machine.runs.active }
+    package var runStartedAt: Date? { machine.runs.startedAt }
+    package var interruptedRun: String? { machine.runs.interrupted }
     /// Open questions, and those an earlier daemon left open.
-    var questions: QuestionBook
-    var interruptedQuestions: [PendingQuestion] { questions.interrupted }
+    package var questions: QuestionBook
+    package var interruptedQuestions: [PendingQuestion] { questions.interrupted }
     /// Images tools produced in the last run (see `ToolImage`).
     private var toolImages: ToolImages
-    var images: [ToolImage] { toolImages.list }
+    package var images: [ToolImage] { toolImages.list }
     /// Its events, `/recent`'s lines and its `stream` clients.
     private var history: SessionHistory
     /// Gated tool calls and what was approved for the session (`PiSession+Approvals`).
-    var approvals = ApprovalBook()
-    var promptOrigin: String? { machine.promptOrigin }
-    var skippedLines: Int { child.skippedLines }
+    package var approvals = ApprovalBook()
+    package var promptOrigin: String? { machine.promptOrigin }
+    package var skippedLines: Int { child.skippedLines }
 
-    init(
+    package init(
         record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
         observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void
     ) {
@@ -83,20 +83,20 @@ actor PiSession {
         return saved.isEmpty ? nil : saved
     }
 
-    var record: SessionRecord {
+    package var record: SessionRecord {
         SessionRecord(
             id: id, name: name, cwd: cwd, sessionFile: sessionFile, model: model, createdAt: createdAt,
             lastActivity: lastActivity, pid: terminal == nil ? pid : nil, runs: machine.runsNumbered, activeRun: activeRun,
             openQuestions: savedQuestions, terminal: terminal, spawnedBy: spawnedBy, marker: marker)
     }
 
-    var isRunning: Bool { pid != nil }
+    package var isRunning: Bool { pid != nil }
 
     // MARK: Child lifecycle
 
     /// Starts pi if it is not running and waits until it answers `get_state`. A pi that is
     /// missing or exits at start fails with its stderr.
-    func ensureRunning() async throws {
+    package func ensureRunning() async throws {
         if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if terminal != nil {
             guard input != nil else {
@@ -173,7 +173,7 @@ actor PiSession {
         }
     }
 
-    func handle(_ event: ChildEvent, generation gen: Int) async {
+    package func handle(_ event: ChildEvent, generation gen: Int) async {
         guard machine.lifecycle.isCurrent(gen) else { return }
         switch event {
         case .started(let childPID):
@@ -230,7 +230,7 @@ actor PiSession {
 
     /// pi is gone (its child exited, or its terminal detached): commands in flight fail, a run
     /// in flight ends cut off, and open questions close, in the chats too.
-    func piGone(reason: String, unanswered: String, questionsClosed: String) async {
+    package func piGone(reason: String, unanswered: String, questionsClosed: String) async {
         await abandonGates(questionsClosed)
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions.closeAll()
@@ -245,7 +245,7 @@ actor PiSession {
     /// Sends one command and waits for the response that settles it.
     /// Without a `timeout`, `sessions.limits.commandSeconds`; a pi that does not answer in time
     /// is reported and restarted (`hung`).
-    func command(_ command: PiCommand, timeout: Duration? = nil) async throws -> PiResponse {
+    package func command(_ command: PiCommand, timeout: Duration? = nil) async throws -> PiResponse {
         let type = command.type
         // A dialog's answer carries the dialog's id and gets no response (pi-rpc spec §4).
         if case .extensionUIResponse = command {
@@ -307,7 +307,7 @@ actor PiSession {
     }
 
     /// How pi refuses a prompt that found another one already past its streaming check.
-    static let alreadyProcessing = "Agent is already processing a prompt"
+    package static let alreadyProcessing = "Agent is already processing a prompt"
 
     private func sendAsFollowUp(_ message: String, images: [JSONValue]) async {
         do { _ = try await command(.followUp(message: message, images: images)) } catch {
@@ -318,7 +318,7 @@ actor PiSession {
     }
 
     /// pi wraps thrown errors as "Failed to parse command: <real message>".
-    static func clean(_ error: String) -> String {
+    package static func clean(_ error: String) -> String {
         error.hasPrefix("Failed to parse command: ") ? String(error.dropFirst("Failed to parse command: ".count)) : error
     }
 
@@ -413,7 +413,7 @@ actor PiSession {
 
     /// Passes news on to the observer, on the cooperative pool (finals go through the formatter
     /// and onto disk), awaited, so the order holds. Run changes go the cheap way: `emit`.
-    func tell(_ news: SessionNews) async {
+    package func tell(_ news: SessionNews) async {
         let observer = services.observer
         let id = id
         await withTaskExecutorPreference(globalConcurrentExecutor) {
@@ -423,7 +423,7 @@ actor PiSession {
 
     /// The run in progress, when it is another run or has changed since `seen` (for `stream`
     /// clients that render it).
-    func runInProgress(changedSince seen: RunRevision?) -> (RunView, RunRevision)? {
+    package func runInProgress(changedSince seen: RunRevision?) -> (RunView, RunRevision)? {
         guard let run = machine.run else { return nil }
         let now = RunRevision(runID: run.runID, revision: run.revision)
         return now == seen ? nil : (run.view, now)
@@ -431,7 +431,7 @@ actor PiSession {
 
     /// The current run as it is now, for an observer told that it changed (its next change is
     /// told again). Nil once that run is over: its final is on its way.
-    func liveRun(_ runID: String) -> RunRecord? {
+    package func liveRun(_ runID: String) -> RunRecord? {
         machine.fetch(runID)
     }
 
@@ -440,7 +440,7 @@ actor PiSession {
     }
 
     /// A compact preview of an event for history and `stream`.
-    func record(_ event: PiEvent) {
+    package func record(_ event: PiEvent) {
         switch event.type {
         case .messageUpdate:
             guard let update = event.assistantMessageEvent, let delta = update.delta else { return }
@@ -546,10 +546,10 @@ actor PiSession {
     }
 
     /// Another extension's question in a terminal pi: the extension sees it but cannot answer it.
-    static let terminalOnlyRefusal = RemoteError.invalidParams("This question can only be answered in the terminal.")
+    package static let terminalOnlyRefusal = RemoteError.invalidParams("This question can only be answered in the terminal.")
 
     /// The first answer wins; a later one finds no question.
-    func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
+    package func answer(_ qid: String, value: String, by who: String) async throws -> PendingQuestion {
         if isGate(qid) { return try await answerGate(qid, value: value, by: who) }
         guard let question = questions[qid] else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name) (already answered or expired)")
@@ -571,7 +571,7 @@ actor PiSession {
         return question
     }
 
-    func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
+    package func cancel(_ qid: String, by who: String) async throws -> PendingQuestion {
         if questions[qid]?.terminalOnly == true { throw Self.terminalOnlyRefusal }
         if isGate(qid), let question = questions[qid] {
             await decideGate(qid, ApprovalDecision(outcome: .denied, by: who, reason: "\(who) cancelled it"), outcome: "\(who) cancelled it")
@@ -587,11 +587,11 @@ actor PiSession {
         return question
     }
 
-    var openQuestions: [PendingQuestion] { questions.sorted }
+    package var openQuestions: [PendingQuestion] { questions.sorted }
 
     // MARK: History and watchers
 
-    func record(type: String, _ preview: JSONValue) {
+    package func record(type: String, _ preview: JSONValue) {
         history.record(type: type, preview, session: name, at: Date())
     }
 
@@ -599,26 +599,26 @@ actor PiSession {
         history.recordDelta(type, delta, session: name, at: Date())
     }
 
-    func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
+    package func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
         history.entries(types: types, since: since, limit: limit)
     }
 
     /// A line for `/recent` that no pi event gives: a prompt, with who sent it.
-    func noteActivity(_ text: String) {
+    package func noteActivity(_ text: String) {
         history.note(text)
     }
 
-    var activity: ActivityLog { history.activity }
-    var historyCount: Int { history.count }
-    var historyBytes: Int { history.bytes }
+    package var activity: ActivityLog { history.activity }
+    package var historyCount: Int { history.count }
+    package var historyBytes: Int { history.bytes }
 
-    func watch() -> (UUID, AsyncStream<JSONValue>) { history.watch() }
+    package func watch() -> (UUID, AsyncStream<JSONValue>) { history.watch() }
 
-    func unwatch(_ key: UUID) { history.unwatch(key) }
+    package func unwatch(_ key: UUID) { history.unwatch(key) }
 
     // MARK: Naming and ending
 
-    func rename(_ newName: String) async {
+    package func rename(_ newName: String) async {
         name = newName
         machine.rename(newName)
         await services.persist(record)
@@ -627,20 +627,20 @@ actor PiSession {
 
     /// Reads pi's state again and saves what matters of it: after `new_session` pi writes to a
     /// new session file (the one to resume after a restart), and pi may clamp a thinking level.
-    func refreshState() async throws {
+    package func refreshState() async throws {
         let reply = try await command(.getState, timeout: .seconds(30))
         applyState(reply)
         await services.persist(record)
     }
 
-    func noteModel(_ modelName: String) async {
+    package func noteModel(_ modelName: String) async {
         reported.model = modelName
         await services.persist(record)
     }
 
     /// Close stdin, then TERM, then KILL the process group. A terminal's pi is the user's: it
     /// is only let go.
-    func end() async {
+    package func end() async {
         machine.lifecycle.end()
         history.endWatching()
         if terminal != nil {
@@ -668,7 +668,7 @@ actor PiSession {
         if group > 0 { kill(-group, signal) }
     }
 
-    func summary() -> SessionSummary {
+    package func summary() -> SessionSummary {
         var summary = SessionSummary(id: id, name: name, cwd: cwd, state: state.name)
         summary.lastActivity = ISO8601.string(lastActivity)
         summary.questions = questions.count

@@ -3,17 +3,17 @@ import PiRelaySDK
 /// A prompt a terminal session's extension refused before pi ran it, with the reason: pi would
 /// fail it where no extension can see (no model, no API key, an expired login; the pi extension
 /// spec's §11 trap 6), so the extension checks first and says what to do in the terminal.
-struct PromptRefused: Error, CustomStringConvertible {
-    let session: String
+package struct PromptRefused: Error, CustomStringConvertible {
+    package let session: String
     /// The extension's words, e.g. "no API key for anthropic: run /login in the terminal".
-    let reason: String
+    package let reason: String
 
-    var description: String {
+    package var description: String {
         "⚠️ \(session) did not take your prompt: \(reason)"
     }
 
     /// For the control socket and the chat commands, which answer with a `RemoteError`.
-    var remote: RemoteError {
+    package var remote: RemoteError {
         RemoteError(code: .piError, message: "\(session) did not take the prompt: \(reason)")
     }
 }

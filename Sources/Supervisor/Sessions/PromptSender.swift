@@ -3,23 +3,23 @@ import PiRelaySDK
 
 /// Sends prompts to sessions for chats and the control socket alike, and shows each to the other
 /// chats watching (through the session observer, as a `promptEcho`).
-struct PromptSender: Sendable {
+package struct PromptSender: Sendable {
     /// `prompt`'s `streamingBehavior` when the agent is busy: `followUp` or `steer`.
-    let busyBehavior: String
-    let observer: any SessionObserver
-    let metrics: RelayMetrics
+    package let busyBehavior: String
+    package let observer: any SessionObserver
+    package let metrics: RelayMetrics
     /// `sessions.limits.queueMax`: prompts that may wait in a busy session; 0 is no bound.
-    var queueMax = 0
+    package var queueMax = 0
 
     /// Where a prompt from a chat came from, for the metrics.
-    struct Arrival: Sendable {
-        let messenger: String
-        let at: ContinuousClock.Instant
+    package struct Arrival: Sendable {
+        package let messenger: String
+        package let at: ContinuousClock.Instant
     }
 
     /// Sends a prompt, steer or follow-up. A prompt always carries `streamingBehavior`, so a busy
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
-    func prompt(
+    package func prompt(
         _ session: PiSession, kind: PromptKind, text: String, images: [JSONValue], origin: String,
         echo: String? = nil, arrival: Arrival? = nil
     ) async throws -> PromptOutcome {
@@ -71,12 +71,12 @@ struct PromptSender: Sendable {
     }
 
     /// What the chat hears when its steer was queued as a follow-up behind a pending approval.
-    static let followUpWhileGated = "An approval is pending: a steer now would skip the calls already approved, so this waits as a follow-up."
+    package static let followUpWhileGated = "An approval is pending: a steer now would skip the calls already approved, so this waits as a follow-up."
 
     /// What other chats see of a prompt with attachments: the user's words and the file names.
     /// The prompt itself carries the attachments' content (a text file inlined whole), which
     /// would flood a chat.
-    static func echo(_ text: String, attachments names: [String]) -> String {
+    package static func echo(_ text: String, attachments names: [String]) -> String {
         names.isEmpty ? text : text + "\n📎 " + names.joined(separator: ", ")
     }
 }

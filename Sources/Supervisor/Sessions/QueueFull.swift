@@ -1,9 +1,9 @@
 /// A prompt refused because its session already has `sessions.limits.queueMax` prompts waiting.
-struct QueueFull: Error, CustomStringConvertible {
-    let session: String
-    let waiting: Int
+package struct QueueFull: Error, CustomStringConvertible {
+    package let session: String
+    package let waiting: Int
 
-    var description: String {
+    package var description: String {
         "⛔ \(session) already has \(waiting) prompt(s) waiting (sessions.limits.queueMax): yours was not sent. "
             + "Send it again once the run has finished, or /stop the run."
     }

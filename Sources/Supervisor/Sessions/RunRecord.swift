@@ -3,46 +3,46 @@ import PiRelaySDK
 /// The supervisor's record of one agent run as it grows: the run view the formatter renders
 /// (docs/PROTOCOL.md, "run view"), and a revision that says whether it changed. It never holds
 /// pi's big partial-message payloads.
-struct RunRecord: Sendable {
-    typealias Item = RunView.Item
-    typealias ToolCall = RunView.ToolCall
+package struct RunRecord: Sendable {
+    package typealias Item = RunView.Item
+    package typealias ToolCall = RunView.ToolCall
 
-    let sessionID: String
-    let runID: String
+    package let sessionID: String
+    package let runID: String
     /// What the formatter gets.
-    private(set) var view: RunView
-    var sessionName: String {
+    package private(set) var view: RunView
+    package var sessionName: String {
         get { view.sessionName ?? "" }
         set { view.sessionName = newValue }
     }
-    var items: [Item] { view.items }
-    var done: Bool { view.done }
-    var stopReason: String? {
+    package var items: [Item] { view.items }
+    package var done: Bool { view.done }
+    package var stopReason: String? {
         get { view.stopReason }
         set { view.stopReason = newValue }
     }
-    var errorMessage: String? {
+    package var errorMessage: String? {
         get { view.errorMessage }
         set { view.errorMessage = newValue }
     }
     /// Tokens and cost so far (not part of the view: the formatter does not show them).
-    private(set) var usage = RunUsage()
+    package private(set) var usage = RunUsage()
     /// Bumped on every change, so a watcher can tell whether to re-render.
-    private(set) var revision = 0
+    package private(set) var revision = 0
     private var messageOpen = false
     /// The text items the current assistant message's deltas made, in order.
     private var messageTextItems: [Int] = []
     private var textBytes = 0
-    static let maxTextBytes = 2 << 20
+    package static let maxTextBytes = 2 << 20
 
-    init(sessionID: String, sessionName: String, runID: String) {
+    package init(sessionID: String, sessionName: String, runID: String) {
         self.sessionID = sessionID
         self.runID = runID
         view = RunView(sessionID: sessionID, sessionName: sessionName, runID: runID)
     }
 
     /// A new assistant message starts: its text and its tool calls get their own items.
-    mutating func assistantMessageStarted() {
+    package mutating func assistantMessageStarted() {
         messageOpen = false
         messageTextItems = []
     }
@@ -50,7 +50,7 @@ struct RunRecord: Sendable {
     /// The assistant message ended with `final`, its text blocks joined. Deltas do not always
     /// rebuild a block (the pi extension spec's §11 trap 18: a provider may replace or skip
     /// them), so the message's text becomes what pi says it was.
-    mutating func assistantMessageEnded(text final: String?) {
+    package mutating func assistantMessageEnded(text final: String?) {
         defer { messageTextItems = [] }
         guard let final, textBytes < Self.maxTextBytes else { return }
         let built = messageTextItems.map { index -> String in
@@ -69,11 +69,11 @@ struct RunRecord: Sendable {
         for index in messageTextItems.dropFirst().reversed() { view.items.remove(at: index) }
     }
 
-    mutating func appendText(_ delta: String) {
+    package mutating func appendText(_ delta: String) {
         append(delta, thinking: false)
     }
 
-    mutating func appendThinking(_ delta: String) {
+    package mutating func appendThinking(_ delta: String) {
         append(delta, thinking: true)
     }
 
@@ -104,7 +104,7 @@ struct RunRecord: Sendable {
         messageOpen = true
     }
 
-    mutating func toolStarted(id: String, name: String, args: JSONValue) {
+    package mutating func toolStarted(id: String, name: String, args: JSONValue) {
         revision += 1
         if messageOpen, case .tools(var calls) = view.items.last {
             calls.append(ToolCall(id: id, name: name, args: args, done: false))
@@ -115,11 +115,11 @@ struct RunRecord: Sendable {
         messageOpen = true
     }
 
-    mutating func toolUpdated(id: String, output: String?) {
+    package mutating func toolUpdated(id: String, output: String?) {
         update(id) { if let output { $0.output = output } }
     }
 
-    mutating func toolEnded(id: String, isError: Bool, output: String?, diff: String?, exitCode: Int?) {
+    package mutating func toolEnded(id: String, isError: Bool, output: String?, diff: String?, exitCode: Int?) {
         update(id) {
             $0.done = true
             $0.isError = isError
@@ -141,17 +141,17 @@ struct RunRecord: Sendable {
         }
     }
 
-    mutating func notice(_ kind: String, _ text: String) {
+    package mutating func notice(_ kind: String, _ text: String) {
         revision += 1
         view.items.append(.notice(NoticeKind(wireName: kind), text))
         messageOpen = false
     }
 
-    mutating func addUsage(_ reported: JSONValue) {
+    package mutating func addUsage(_ reported: JSONValue) {
         usage.add(reported)
     }
 
-    mutating func finish(stopReason: String?, errorMessage: String?) {
+    package mutating func finish(stopReason: String?, errorMessage: String?) {
         view.done = true
         if let stopReason { view.stopReason = stopReason }
         if let errorMessage { view.errorMessage = errorMessage }
@@ -159,5 +159,5 @@ struct RunRecord: Sendable {
     }
 
     /// The answer's text, without thinking or tool lines.
-    var text: String { view.text }
+    package var text: String { view.text }
 }

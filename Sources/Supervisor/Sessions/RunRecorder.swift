@@ -3,8 +3,8 @@ import PiRelaySDK
 /// Turns pi's agent events into run views: when a run starts, how it grows, when it is really
 /// over. A pure state machine (no I/O, the clock is passed in), shared by live sessions and by
 /// `pi-relayd render`.
-struct RunRecorder {
-    enum Output {
+package struct RunRecorder {
+    package enum Output {
         case started(RunRecord)
         /// The run (`run`) changed. Without a copy of it: this comes with nearly every line.
         case updated
@@ -13,26 +13,26 @@ struct RunRecorder {
         case settleAfter(Duration)
     }
 
-    let sessionID: String
-    var sessionName: String
-    private(set) var tracker = RunTracker()
-    private(set) var run: RunRecord?
+    package let sessionID: String
+    package var sessionName: String
+    package private(set) var tracker = RunTracker()
+    package private(set) var run: RunRecord?
     private var runCount = 0
 
     /// `runsBefore`: runs this session numbered in earlier lives of the daemon; the next is one more.
-    init(sessionID: String, sessionName: String, settleWindow: Duration = .milliseconds(400), runsBefore: Int = 0) {
+    package init(sessionID: String, sessionName: String, settleWindow: Duration = .milliseconds(400), runsBefore: Int = 0) {
         self.sessionID = sessionID
         self.sessionName = sessionName
         tracker.settleWindow = settleWindow
         runCount = max(0, runsBefore)
     }
 
-    var isBusy: Bool { tracker.isBusy }
+    package var isBusy: Bool { tracker.isBusy }
 
     /// How many runs have been numbered, including those of earlier lives.
-    var runsNumbered: Int { runCount }
+    package var runsNumbered: Int { runCount }
 
-    mutating func rename(_ name: String) {
+    package mutating func rename(_ name: String) {
         sessionName = name
         run?.sessionName = name
     }
@@ -44,7 +44,7 @@ struct RunRecorder {
         return record
     }
 
-    mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant) -> [Output] {
+    package mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant) -> [Output] {
         var out: [Output] = []
         switch event.type {
         case .agentStart:
@@ -117,13 +117,13 @@ struct RunRecorder {
         return out
     }
 
-    mutating func settle(at now: ContinuousClock.Instant) -> [Output] {
+    package mutating func settle(at now: ContinuousClock.Instant) -> [Output] {
         guard tracker.tick(at: now) == .runFinished else { return [] }
         return finish(stopReason: run?.stopReason, error: run?.errorMessage)
     }
 
     /// `compact`/`new_session` answered: pi aborted the run without its end events.
-    mutating func abortedSilently(by command: String) -> [Output] {
+    package mutating func abortedSilently(by command: String) -> [Output] {
         guard tracker.abortedSilently() == .runFinished else { return [] }
         run?.notice(
             command == "compact" ? "compaction" : "info",
@@ -131,7 +131,7 @@ struct RunRecorder {
         return finish(stopReason: "aborted", error: nil)
     }
 
-    mutating func childExited(reason: String) -> [Output] {
+    package mutating func childExited(reason: String) -> [Output] {
         // Its agent_end came first: the run ended as it said (a terminal pi that quits mid-run
         // ends it as aborted before it closes the connection: the pi extension spec's §11 trap 17).
         if case .settling = tracker.phase {
@@ -143,7 +143,7 @@ struct RunRecorder {
     }
 
     /// End of a recorded stream (`render`): whatever is open is over.
-    mutating func endOfStream() -> [Output] {
+    package mutating func endOfStream() -> [Output] {
         guard run != nil else { return [] }
         _ = tracker.childExited()
         return finish(stopReason: run?.stopReason, error: run?.errorMessage)

@@ -1,5 +1,5 @@
 /// One state of one run: its id and how often it had changed (`RunRecord.revision`).
-struct RunRevision: Equatable, Sendable {
-    let runID: String
-    let revision: Int
+package struct RunRevision: Equatable, Sendable {
+    package let runID: String
+    package let revision: Int
 }

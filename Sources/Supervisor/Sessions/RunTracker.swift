@@ -4,8 +4,8 @@
 /// start the agent again. So a run ends only when `agent_end` is not followed within a settle
 /// window by one of those, and not while a retry or retrying compaction is pending. Commands
 /// that abort a run silently (`compact`, `new_session`) end it when their response arrives.
-struct RunTracker {
-    enum Phase: Equatable {
+package struct RunTracker {
+    package enum Phase: Equatable {
         case idle
         case running
         /// `agent_end` seen; waiting to see whether the agent continues.
@@ -16,24 +16,24 @@ struct RunTracker {
         case compacting(willRetry: Bool)
     }
 
-    enum Action: Equatable {
+    package enum Action: Equatable {
         case none
         case runStarted
         case runFinished
     }
 
-    var settleWindow: Duration = .milliseconds(400)
-    private(set) var phase: Phase = .idle
+    package var settleWindow: Duration = .milliseconds(400)
+    package private(set) var phase: Phase = .idle
 
-    var isBusy: Bool { phase != .idle }
+    package var isBusy: Bool { phase != .idle }
 
-    mutating func agentStart() -> Action {
+    package mutating func agentStart() -> Action {
         let wasIdle = phase == .idle
         phase = .running
         return wasIdle ? .runStarted : .none
     }
 
-    mutating func agentEnd(at now: ContinuousClock.Instant) -> Action {
+    package mutating func agentEnd(at now: ContinuousClock.Instant) -> Action {
         // A late end of a run already over (one a `compact` response ended): settling now would
         // take the next run's agent_start for a continuation, and that run would go unannounced.
         guard phase != .idle else { return .none }
@@ -41,24 +41,24 @@ struct RunTracker {
         return .none
     }
 
-    mutating func autoRetryStart() -> Action {
+    package mutating func autoRetryStart() -> Action {
         phase = .retrying
         return .none
     }
 
     /// `success:false` means retries are exhausted or were cancelled: the run is over.
-    mutating func autoRetryEnd(success: Bool, at now: ContinuousClock.Instant) -> Action {
+    package mutating func autoRetryEnd(success: Bool, at now: ContinuousClock.Instant) -> Action {
         if success { return .none }
         return finish()
     }
 
-    mutating func compactionStart() -> Action {
+    package mutating func compactionStart() -> Action {
         let wasIdle = phase == .idle
         phase = .compacting(willRetry: false)
         return wasIdle ? .runStarted : .none
     }
 
-    mutating func compactionEnd(willRetry: Bool, at now: ContinuousClock.Instant) -> Action {
+    package mutating func compactionEnd(willRetry: Bool, at now: ContinuousClock.Instant) -> Action {
         if willRetry {
             phase = .compacting(willRetry: true)
             return .none
@@ -68,19 +68,19 @@ struct RunTracker {
     }
 
     /// `compact`, `new_session` or `switch_session` answered: any run was aborted silently.
-    mutating func abortedSilently() -> Action {
+    package mutating func abortedSilently() -> Action {
         guard phase != .idle else { return .none }
         return finish()
     }
 
     /// The child exited.
-    mutating func childExited() -> Action {
+    package mutating func childExited() -> Action {
         guard phase != .idle else { return .none }
         return finish()
     }
 
     /// Called on a timer: ends a settled run once the window has passed quietly.
-    mutating func tick(at now: ContinuousClock.Instant) -> Action {
+    package mutating func tick(at now: ContinuousClock.Instant) -> Action {
         if case .settling(let since) = phase, now - since >= settleWindow {
             return finish()
         }

@@ -3,7 +3,7 @@ import PiRelaySDK
 extension SessionControl {
     /// `approval`: the extension in a session's pi asks about a call that matched a rule, and
     /// waits on this connection for the decision (docs/EXTENSION.md, "Approval gates").
-    func approval(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func approval(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let request = try ApprovalRequest(params: params)
         let chats = await bindings.chats(of: session.id)
         let decision: ApprovalDecision
@@ -35,7 +35,7 @@ extension SessionControl {
     }
 
     /// `approval-decided`: a terminal-only gate was decided at the terminal; logged for the audit.
-    func approvalDecided(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func approvalDecided(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let request = try ApprovalRequest(params: params)
         guard let choice = params["choice"]?.stringValue.flatMap(ApprovalChoice.init(rawValue:)) else {
             throw RemoteError.invalidParams("approval-decided needs the choice: \(ApprovalChoice.labels.joined(separator: ", "))")
@@ -53,7 +53,7 @@ extension SessionControl {
     }
 
     /// `approvals`: recent decisions, of one session or of all.
-    func approvals(_ params: JSONValue) async throws -> JSONValue {
+    package func approvals(_ params: JSONValue) async throws -> JSONValue {
         let limit = params["limit"]?.intValue ?? 20
         let sessionID = params["session"]?.stringValue == nil ? nil : try await session(params).id
         return .array(await approvalLog.recent(session: sessionID, limit: limit))

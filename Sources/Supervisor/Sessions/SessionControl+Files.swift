@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension SessionControl {
     /// The images tools made in the last run, or `send: N` to post one to the session's chats.
-    func images(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func images(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let list = await session.images
         if let number = params["send"]?.intValue {
             let targets = try await watchingChats(session)
@@ -18,7 +18,7 @@ extension SessionControl {
     }
 
     /// A workspace file, checked by the attachments plugin, posted to the session's chats.
-    func file(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func file(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         guard let path = params["path"]?.stringValue else { throw RemoteError.invalidParams("file needs a path") }
         let targets = try await watchingChats(session)
         let name = try await delivery.sendFile(session, path: path, to: targets)

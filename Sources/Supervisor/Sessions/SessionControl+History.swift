@@ -9,7 +9,7 @@ extension SessionControl {
     /// changes, and each run once more when it has finished (`done`), for a client that renders
     /// it (`send --wait`, `stream --pretty`). A view in progress may arrive after its run's
     /// finished one; a client drops it.
-    func watch(_ session: PiSession, on stream: ControlStream, runs: Bool = false) async {
+    package func watch(_ session: PiSession, on stream: ControlStream, runs: Bool = false) async {
         let (key, events) = await session.watch()
         let name = await session.name
         stream.send(["type": "watching", "session": .string(name)])
@@ -48,9 +48,9 @@ extension SessionControl {
     }
 
     /// How often a `stream` with `runs` looks for a change in the run in progress.
-    static let runViewInterval = Duration.milliseconds(150)
+    package static let runViewInterval = Duration.milliseconds(150)
 
-    func history(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func history(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let types = params["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
         var since: Date?
         if let text = params["since"]?.stringValue {

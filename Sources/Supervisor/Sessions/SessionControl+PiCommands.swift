@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension SessionControl {
     /// The methods that are one pi command each; a session whose pi died is restarted first.
-    func piCommand(_ method: ControlMethod, _ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func piCommand(_ method: ControlMethod, _ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         let pi = try await running(session)
         switch method {
         case .abort:

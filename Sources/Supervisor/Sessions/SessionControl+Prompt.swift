@@ -4,7 +4,7 @@ import PiRelaySDK
 extension SessionControl {
     /// `send`, `steer` and `follow-up`: images by path or as content, `--attach` through the
     /// attachments plugin exactly as a chat attachment goes.
-    func prompt(_ session: PiSession, kind: PromptKind, _ params: JSONValue) async throws -> JSONValue {
+    package func prompt(_ session: PiSession, kind: PromptKind, _ params: JSONValue) async throws -> JSONValue {
         guard let text = params["text"]?.stringValue, !text.isEmpty else { throw RemoteError.invalidParams("\(kind.rawValue) needs a text") }
         var images: [JSONValue] = []
         for image in params["images"]?.arrayValue ?? [] {

@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension SessionControl {
     /// Open questions of one session, or of all when none is named.
-    func questions(_ params: JSONValue) async throws -> JSONValue {
+    package func questions(_ params: JSONValue) async throws -> JSONValue {
         if params["session"]?.stringValue == nil {
             var all: [JSONValue] = []
             for session in await sessions.all { all += await session.openQuestions.map(\.json) }
@@ -11,7 +11,7 @@ extension SessionControl {
         return .array(try await session(params).openQuestions.map(\.json))
     }
 
-    func answer(_ session: PiSession, _ params: JSONValue, by who: String) async throws -> JSONValue {
+    package func answer(_ session: PiSession, _ params: JSONValue, by who: String) async throws -> JSONValue {
         guard let key = params["id"]?.stringValue, let value = params["value"]?.stringValue else {
             throw RemoteError.invalidParams("answer needs a question id and a value")
         }
@@ -19,7 +19,7 @@ extension SessionControl {
         return ["answered": .string(question.id)]
     }
 
-    func cancel(_ session: PiSession, _ params: JSONValue, by who: String) async throws -> JSONValue {
+    package func cancel(_ session: PiSession, _ params: JSONValue, by who: String) async throws -> JSONValue {
         guard let key = params["id"]?.stringValue else { throw RemoteError.invalidParams("cancel needs a question id") }
         let question = try await session.cancel(try await questionID(session, key), by: who)
         return ["cancelled": .string(question.id)]

@@ -5,7 +5,7 @@ import PiRelaySDK
 /// reaches the chats that watch its session.
 extension SessionControl {
     /// `relay-notify`: a short progress line to every chat watching the session, mid-run.
-    func relayNotify(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func relayNotify(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         guard let text = params["text"]?.stringValue?.trimmed(), !text.isEmpty else {
             throw RemoteError.invalidParams("relay_notify needs a text")
         }
@@ -17,7 +17,7 @@ extension SessionControl {
 
     /// `relay-file`: a workspace file to the chat whose prompt is running (every watching chat
     /// when the prompt came from elsewhere), through the attachments plugin's path guard, as `/file`.
-    func relayFile(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func relayFile(_ session: PiSession, _ params: JSONValue) async throws -> JSONValue {
         guard let path = params["path"]?.stringValue, !path.isEmpty else { throw RemoteError.invalidParams("relay_send_file needs a path") }
         let chats = try await agentChats(session)
         let origin = await session.promptOrigin
@@ -30,7 +30,7 @@ extension SessionControl {
     /// its own opened beside the chat whose prompt is running (the first watching chat when the
     /// prompt came from elsewhere) and bound to it; `prompt`, if given, is its first prompt.
     /// Where no thread can be opened (a DM), that chat gets a button to watch the new session.
-    func spawnSession(_ parent: PiSession, _ params: JSONValue) async throws -> JSONValue {
+    package func spawnSession(_ parent: PiSession, _ params: JSONValue) async throws -> JSONValue {
         guard spawnLimit > 0 else {
             throw RemoteError(code: .unavailable, message: "spawning sessions is turned off here (sessions.spawnLimit is 0)")
         }
@@ -72,7 +72,7 @@ extension SessionControl {
     }
 
     /// A spawned session's folder: absolute or `~/…` as given, else relative to the parent's.
-    static func directory(_ requested: String, from parentCwd: String) -> String {
+    package static func directory(_ requested: String, from parentCwd: String) -> String {
         if requested.hasPrefix("/") { return requested.standardizedPath }
         if requested == "~" || requested.hasPrefix("~/") {
             return requested.expandingTilde.standardizedPath

@@ -2,17 +2,17 @@ import FoundationEssentials
 import PiRelaySDK
 
 /// The session methods of the control socket; each is also a `pi-relayd` subcommand.
-struct SessionControl: Sendable {
-    let sessions: Sessions
-    let bindings: ChatBindings
-    let delivery: ChatDelivery
-    let prompter: PromptSender
-    let approvalSettings: ApprovalSettings
-    let approvalLog: ApprovalLog
+package struct SessionControl: Sendable {
+    package let sessions: Sessions
+    package let bindings: ChatBindings
+    package let delivery: ChatDelivery
+    package let prompter: PromptSender
+    package let approvalSettings: ApprovalSettings
+    package let approvalLog: ApprovalLog
     /// `sessions.spawnLimit`: spawned sessions one session may have at a time.
-    let spawnLimit: Int
+    package let spawnLimit: Int
 
-    func handle(method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    package func handle(method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         switch method {
         case .sessions:
             return (await sessions.list()).json
@@ -68,19 +68,19 @@ struct SessionControl: Sendable {
         }
     }
 
-    func session(_ params: JSONValue) async throws -> PiSession {
+    package func session(_ params: JSONValue) async throws -> PiSession {
         guard let key = params["session"]?.stringValue else { throw RemoteError.invalidParams("name a session (id, name or unique prefix)") }
         return try await sessions.resolve(key)
     }
 
     /// Commands need the child; a session whose pi died is restarted on its session file.
-    func running(_ session: PiSession) async throws -> PiSession {
+    package func running(_ session: PiSession) async throws -> PiSession {
         try await session.ensureRunning()
         return session
     }
 
     /// A question can be named by a unique prefix of its id, or by its number in `questions`.
-    func questionID(_ session: PiSession, _ key: String) async throws -> String {
+    package func questionID(_ session: PiSession, _ key: String) async throws -> String {
         let open = await session.openQuestions
         if let number = Int(key), number >= 1, number <= open.count, !open.contains(where: { $0.id == key }) { return open[number - 1].id }
         let matches = open.filter { $0.id.hasPrefix(key) }
@@ -90,7 +90,7 @@ struct SessionControl: Sendable {
     }
 
     /// `since` is an ISO time or a duration back from now: 30s, 5m, 2h.
-    static func parseSince(_ text: String) -> Date? {
+    package static func parseSince(_ text: String) -> Date? {
         if let date = ISO8601.date(text) { return date }
         guard let unit = text.last, let amount = Double(text.dropLast()) else { return nil }
         switch unit {

@@ -1,16 +1,16 @@
 import PiRelaySDK
 
 /// Session failures the user sees: each names the session and says what to do.
-enum SessionError {
-    static func notFound(_ name: String) -> RemoteError {
+package enum SessionError {
+    package static func notFound(_ name: String) -> RemoteError {
         RemoteError(code: .notFound, message: "no session matches \"\(name)\"; see pi-relayd sessions")
     }
 
-    static func ambiguous(_ name: String, _ matches: [String]) -> RemoteError {
+    package static func ambiguous(_ name: String, _ matches: [String]) -> RemoteError {
         RemoteError(code: .invalidParams, message: "\"\(name)\" matches several sessions: \(matches.joined(separator: ", "))")
     }
 
-    static func piFailed(_ what: String) -> RemoteError {
+    package static func piFailed(_ what: String) -> RemoteError {
         RemoteError(code: .piError, message: what)
     }
 }

@@ -4,20 +4,20 @@ import PiRelaySDK
 /// What happened in a session, for those who look back or watch: its events, kept within the
 /// configured bounds (`history`), the short lines `/recent` shows, and the `stream` clients
 /// that get each event as it is recorded.
-struct SessionHistory {
+package struct SessionHistory {
     private var events: EventHistory
-    private(set) var activity = ActivityLog()
+    package private(set) var activity = ActivityLog()
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
 
-    init(maxEntries: Int, maxBytes: Int) {
+    package init(maxEntries: Int, maxBytes: Int) {
         events = EventHistory(maxEntries: maxEntries, maxBytes: maxBytes)
     }
 
-    var count: Int { events.count }
-    var bytes: Int { events.totalBytes }
+    package var count: Int { events.count }
+    package var bytes: Int { events.totalBytes }
 
     /// An event of `session` with its preview.
-    mutating func record(type: String, _ preview: JSONValue, session: String, at now: Date) {
+    package mutating func record(type: String, _ preview: JSONValue, session: String, at now: Date) {
         events.append(type: type, preview: preview, at: now)
         if let line = ActivityLog.line(type: type, preview) { activity.append(line, at: now) }
         if !watchers.isEmpty { tell(type: type, preview, session: session, at: now) }
@@ -25,7 +25,7 @@ struct SessionHistory {
 
     /// A streamed delta (its first 200 characters), with no preview object built unless a
     /// watcher is there: one comes with nearly every pi line.
-    mutating func recordDelta(_ type: String, _ delta: String, session: String, at now: Date) {
+    package mutating func recordDelta(_ type: String, _ delta: String, session: String, at now: Date) {
         // Most deltas are a few words: no need to count their characters.
         let kept = delta.utf8.count <= 200 ? delta : String(delta.prefix(200))
         events.append(type: type, delta: kept, at: now)
@@ -33,11 +33,11 @@ struct SessionHistory {
     }
 
     /// A line for `/recent` that no pi event gives: a prompt, with who sent it.
-    mutating func note(_ text: String) {
+    package mutating func note(_ text: String) {
         activity.append(text)
     }
 
-    func entries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
+    package func entries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
         events.query(types: types, since: since, limit: limit).map { entry in
             var shown = entry.preview
             if case .object = shown {} else { shown = ["value": entry.preview] }
@@ -48,19 +48,19 @@ struct SessionHistory {
     }
 
     /// A `stream` client: every event from now on, the newest 2,000 kept while it lags.
-    mutating func watch() -> (UUID, AsyncStream<JSONValue>) {
+    package mutating func watch() -> (UUID, AsyncStream<JSONValue>) {
         let (stream, continuation) = AsyncStream<JSONValue>.makeStream(bufferingPolicy: .bufferingNewest(2000))
         let key = UUID()
         watchers[key] = continuation
         return (key, stream)
     }
 
-    mutating func unwatch(_ key: UUID) {
+    package mutating func unwatch(_ key: UUID) {
         watchers.removeValue(forKey: key)?.finish()
     }
 
     /// The session ends: every stream ends with it.
-    mutating func endWatching() {
+    package mutating func endWatching() {
         for (_, watcher) in watchers { watcher.finish() }
         watchers.removeAll()
     }

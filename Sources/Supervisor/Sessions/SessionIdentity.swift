@@ -2,18 +2,18 @@ import FoundationEssentials
 
 /// What a session is from its creation on, and never changes: its id, folder and mark, and
 /// whether its pi is a terminal's (which the daemon never starts or signals).
-struct SessionIdentity: Sendable {
-    let id: String
-    let cwd: String
-    let createdAt: Date
+package struct SessionIdentity: Sendable {
+    package let id: String
+    package let cwd: String
+    package let createdAt: Date
     /// The session's mark in chats that watch several (see `SessionMarker`).
-    let marker: String
+    package let marker: String
     /// The session whose agent spawned this one (`spawn_session`), if one did.
-    let spawnedBy: String?
+    package let spawnedBy: String?
     /// Set for a terminal session.
-    let terminal: TerminalRecord?
+    package let terminal: TerminalRecord?
 
-    init(record: SessionRecord) {
+    package init(record: SessionRecord) {
         id = record.id
         cwd = record.cwd
         createdAt = record.createdAt

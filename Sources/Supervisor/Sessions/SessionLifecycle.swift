@@ -4,8 +4,8 @@ import SupervisorIO
 /// session file of an earlier one), running once it answers, exited; and ending once the session
 /// is ended for good. A pure state machine: `PiSession` tells it what happened and does the I/O.
 /// The state `pi-relayd sessions` shows is worked out here, in one place.
-struct SessionLifecycle: Sendable, Equatable {
-    enum Phase: Sendable, Equatable {
+package struct SessionLifecycle: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         /// A new pi is starting and has not answered `get_state`.
         case starting
         /// pi is reopening a session file and has not answered `get_state`.
@@ -19,43 +19,43 @@ struct SessionLifecycle: Sendable, Equatable {
         case detached
     }
 
-    private(set) var phase: Phase
+    package private(set) var phase: Phase
     /// Counts launches, so events from an earlier pi are told apart and ignored.
-    private(set) var generation = 0
+    package private(set) var generation = 0
     /// The session is being ended: no more launches, and its exit is no failure.
-    private(set) var ending = false
+    package private(set) var ending = false
 
-    init(phase: Phase = .starting) {
+    package init(phase: Phase = .starting) {
         self.phase = phase
     }
 
     /// A pi is being launched; returns its generation.
-    mutating func launch(resuming: Bool) -> Int {
+    package mutating func launch(resuming: Bool) -> Int {
         generation += 1
         phase = resuming ? .resuming : .starting
         return generation
     }
 
-    func isCurrent(_ launched: Int) -> Bool { launched == generation }
+    package func isCurrent(_ launched: Int) -> Bool { launched == generation }
 
     /// pi answered its first command and has not exited since.
-    var isUp: Bool {
+    package var isUp: Bool {
         if case .running = phase { return true }
         return false
     }
 
     /// pi answered `get_state`.
-    mutating func answered() {
+    package mutating func answered() {
         phase = .running
     }
 
     /// pi did not come up. When its exit was seen, that already said why.
-    mutating func failedToStart(_ why: String, exitSeen: Bool) {
+    package mutating func failedToStart(_ why: String, exitSeen: Bool) {
         if !exitSeen { phase = .exited(reason: why) }
     }
 
     /// pi exited; `stderr` is what it said last. Returns the reason to show.
-    mutating func exited(_ exit: ChildExit, stderr: [String]) -> String {
+    package mutating func exited(_ exit: ChildExit, stderr: [String]) -> String {
         var reason = ending ? "ended" : "pi \(exit)"
         let tail = stderr.suffix(3).joined(separator: " | ")
         if !ending, !tail.isEmpty { reason += ": \(tail)" }
@@ -65,25 +65,25 @@ struct SessionLifecycle: Sendable, Equatable {
 
     /// An attached terminal pi is taking commands: a new generation, running at once (the
     /// extension answers for a pi that is already up).
-    mutating func attached() -> Int {
+    package mutating func attached() -> Int {
         generation += 1
         phase = .running
         return generation
     }
 
     /// The terminal's connection ended. Returns the reason to show.
-    mutating func detached() -> String {
+    package mutating func detached() -> String {
         phase = .detached
         return ending ? "ended" : "the terminal session detached"
     }
 
-    mutating func end() {
+    package mutating func end() {
         ending = true
     }
 
     /// What the session is doing. An open question outranks a run, since the run waits for it;
     /// a question or a run seen while pi is still starting already shows.
-    func state(busy: Bool, openQuestions: Int) -> SessionState {
+    package func state(busy: Bool, openQuestions: Int) -> SessionState {
         switch phase {
         case .exited(let reason):
             return .exited(reason: reason)

@@ -6,8 +6,8 @@ import PiRelaySDK
 /// came from, and when anything last happened. Fed pi's events, the silent ends of runs and the
 /// clock, it answers with what the session must do (save, tell, record, look again later). No
 /// I/O: `PiSession` does the actions, in order.
-struct SessionMachine {
-    enum Action {
+package struct SessionMachine {
+    package enum Action {
         /// A new run: the last run's tool images go.
         case forgetImages
         /// Save the session's record.
@@ -25,77 +25,77 @@ struct SessionMachine {
         case saveIfEnded(runID: String)
     }
 
-    var lifecycle = SessionLifecycle()
+    package var lifecycle = SessionLifecycle()
     private var recorder: RunRecorder
-    private(set) var runs: SessionRuns
+    package private(set) var runs: SessionRuns
     /// Started afresh for idleness and nothing happened since (`sessions.limits.onIdle`).
-    var freshConversation = false
+    package var freshConversation = false
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
-    var promptOrigin: String?
-    private(set) var lastActivity: Date
+    package var promptOrigin: String?
+    package private(set) var lastActivity: Date
 
-    init(record: SessionRecord, settleWindow: Duration = .milliseconds(400)) {
+    package init(record: SessionRecord, settleWindow: Duration = .milliseconds(400)) {
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
         recorder = RunRecorder(sessionID: record.id, sessionName: record.name, settleWindow: settleWindow, runsBefore: record.runs ?? 0)
         runs = SessionRuns(interrupted: record.activeRun)
         lastActivity = record.lastActivity
     }
 
-    var isBusy: Bool { recorder.isBusy }
+    package var isBusy: Bool { recorder.isBusy }
     /// The run in progress.
-    var run: RunRecord? { recorder.run }
+    package var run: RunRecord? { recorder.run }
     /// Runs numbered so far, in this daemon's life and before.
-    var runsNumbered: Int { recorder.runsNumbered }
+    package var runsNumbered: Int { recorder.runsNumbered }
 
     /// What the session is doing, with `openQuestions` of them waiting.
-    func state(openQuestions: Int) -> SessionState {
+    package func state(openQuestions: Int) -> SessionState {
         lifecycle.state(busy: recorder.isBusy, openQuestions: openQuestions)
     }
 
     /// Something happened (a command, an attach): the idle clock starts again.
-    mutating func active(at now: Date) {
+    package mutating func active(at now: Date) {
         lastActivity = now
     }
 
-    mutating func rename(_ name: String) {
+    package mutating func rename(_ name: String) {
         recorder.rename(name)
     }
 
     /// One of pi's events. A response is no activity of the agent's: commands count themselves.
-    mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant, date: Date) -> [Action] {
+    package mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant, date: Date) -> [Action] {
         if event.type != .response { lastActivity = date }
         return actions(recorder.apply(event, at: now), date: date)
     }
 
     /// After `settleAfter`: whether the run ended.
-    mutating func settle(at now: ContinuousClock.Instant, date: Date) -> [Action] {
+    package mutating func settle(at now: ContinuousClock.Instant, date: Date) -> [Action] {
         actions(recorder.settle(at: now), date: date)
     }
 
     /// `compact`, `new_session` or `switch_session` answered: pi aborted any run without its end.
-    mutating func abortedSilently(by command: String, date: Date) -> [Action] {
+    package mutating func abortedSilently(by command: String, date: Date) -> [Action] {
         actions(recorder.abortedSilently(by: command), date: date)
     }
 
     /// pi is gone: a run in flight ends.
-    mutating func childExited(reason: String, date: Date) -> [Action] {
+    package mutating func childExited(reason: String, date: Date) -> [Action] {
         actions(recorder.childExited(reason: reason), date: date)
     }
 
     /// The observer did not take the offered run, or fetched it: the next change is offered.
-    mutating func changeTaken() {
+    package mutating func changeTaken() {
         runs.changeTaken()
     }
 
     /// The run `runID` as it is now, for an observer that was offered it; nil once it is over.
-    mutating func fetch(_ runID: String) -> RunRecord? {
+    package mutating func fetch(_ runID: String) -> RunRecord? {
         guard let run = recorder.run, run.runID == runID else { return nil }
         runs.changeTaken()
         return run
     }
 
     /// See `saveIfEnded`.
-    mutating func runEnded(_ runID: String) -> Bool {
+    package mutating func runEnded(_ runID: String) -> Bool {
         runs.ended(runID)
     }
 

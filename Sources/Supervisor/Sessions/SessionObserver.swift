@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// Who hears what a session does: the chat delivery (which tells chats) and `stream` watchers.
-protocol SessionObserver: Sendable {
+package protocol SessionObserver: Sendable {
     func session(_ id: String, did news: SessionNews) async
 
     /// The session's current run changed. Returns true when the observer will fetch the run
@@ -10,7 +10,7 @@ protocol SessionObserver: Sendable {
     func session(_ session: PiSession, changed run: RunRecord) async -> Bool
 }
 
-enum SessionNews: Sendable {
+package enum SessionNews: Sendable {
     case runStarted(RunRecord)
     case runFinished(RunRecord)
     case questionAsked(PendingQuestion)

@@ -10,7 +10,7 @@ import PiRelaySDK
 /// A save comes with every run that starts or ends, and most records have not changed since the
 /// last one: each record's JSON is kept and only changed records are encoded again (with 220
 /// sessions, encoding them all was an eighth of the daemon's CPU while 20 of them streamed).
-final class SessionSaver: @unchecked Sendable {
+package final class SessionSaver: @unchecked Sendable {
     private let store: StateFile<SessionRecord>
     private let cond = ThreadCondition()
     private var next: [SessionRecord]?
@@ -18,7 +18,7 @@ final class SessionSaver: @unchecked Sendable {
     /// Touched only by the saver's thread.
     private var encoded: [String: (record: SessionRecord, json: [UInt8])] = [:]
 
-    init(store: StateFile<SessionRecord>) {
+    package init(store: StateFile<SessionRecord>) {
         self.store = store
         // The thread lives as long as the daemon: one saver per Sessions, made once.
         DedicatedThread.start("pi-relayd.sessions-save") { [self] in loop() }
@@ -26,7 +26,7 @@ final class SessionSaver: @unchecked Sendable {
 
     /// Saves `records` (or a newer list handed in meanwhile). Returns the error text, or nil once
     /// the file holds them.
-    func save(_ records: [SessionRecord]) async -> String? {
+    package func save(_ records: [SessionRecord]) async -> String? {
         await withCheckedContinuation { (c: CheckedContinuation<String?, Never>) in
             cond.lock()
             next = records

@@ -1,5 +1,5 @@
 /// What a session is doing, as `pi-relayd sessions` shows it.
-enum SessionState: Sendable, Equatable {
+package enum SessionState: Sendable, Equatable {
     case starting
     case resuming
     case idle
@@ -9,7 +9,7 @@ enum SessionState: Sendable, Equatable {
     /// A terminal session whose pi is not attached (closed, or reconnecting).
     case offline
 
-    var name: String {
+    package var name: String {
         switch self {
         case .starting: return "starting"
         case .resuming: return "resuming"

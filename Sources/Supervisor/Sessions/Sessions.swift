@@ -4,19 +4,19 @@ import PiRelaySDK
 
 /// Every session the daemon owns: creates, finds (by id, name or unique prefix), persists and
 /// ends them, and brings them back after a restart.
-actor Sessions {
-    let store: StateFile<SessionRecord>
+package actor Sessions {
+    package let store: StateFile<SessionRecord>
     private let saver: SessionSaver
-    let launcher: PiLauncher
-    let historyEntries: Int
-    let historyBytes: Int
-    let logger: Logger
-    let observer: any SessionObserver
+    package let launcher: PiLauncher
+    package let historyEntries: Int
+    package let historyBytes: Int
+    package let logger: Logger
+    package let observer: any SessionObserver
     private var sessions: [String: PiSession] = [:]
     private var records: [String: SessionRecord] = [:]
-    private(set) var saveError: String?
+    package private(set) var saveError: String?
 
-    init(
+    package init(
         store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
         observer: any SessionObserver
     ) {
@@ -34,7 +34,7 @@ actor Sessions {
     /// Takes the saved sessions in, before the control socket opens: an extension that attaches
     /// the moment the socket appears must find its session's record, not register a new one
     /// that `restore` would then replace.
-    func adopt(_ saved: [SessionRecord]) {
+    package func adopt(_ saved: [SessionRecord]) {
         for var record in saved.sorted(by: { $0.createdAt < $1.createdAt }) {
             if record.marker == nil { record.marker = SessionMarker.next(taken: records.values.compactMap(\.marker)) }
             records[record.id] = record
@@ -45,7 +45,7 @@ actor Sessions {
 
     /// Brings the adopted sessions back: pi children are started again, terminal sessions wait
     /// for their extension, and the chats hear what the restart cut off.
-    func restore() async {
+    package func restore() async {
         await withTaskGroup(of: Void.self) { group in
             for (_, session) in sessions {
                 group.addTask {
@@ -102,7 +102,7 @@ actor Sessions {
     /// Starts a new pi child in `cwd`. `spawnedBy` names the session whose agent asked for it
     /// (`spawn_session`), which may have `spawnLimit` such sessions at a time. Checked here, in
     /// the actor, so two spawns at once cannot both take the last place.
-    func create(cwd: String, name: String?, spawnedBy: String? = nil, spawnLimit: Int = .max) async throws -> PiSession {
+    package func create(cwd: String, name: String?, spawnedBy: String? = nil, spawnLimit: Int = .max) async throws -> PiSession {
         if let parent = spawnedBy, spawnedCount(by: parent) >= spawnLimit {
             let parentName = records[parent]?.name ?? parent
             throw RemoteError(
@@ -153,7 +153,7 @@ actor Sessions {
     }
 
     /// By exact id, exact name, or a prefix of exactly one id or name.
-    func resolve(_ key: String) throws -> PiSession {
+    package func resolve(_ key: String) throws -> PiSession {
         if let session = sessions[key] { return session }
         if let record = records.values.first(where: { $0.name == key }), let session = sessions[record.id] { return session }
         let matches = records.values.filter { $0.id.hasPrefix(key) || $0.name.hasPrefix(key) }
@@ -162,35 +162,35 @@ actor Sessions {
         throw SessionError.notFound(key)
     }
 
-    func session(id: String) -> PiSession? { sessions[id] }
+    package func session(id: String) -> PiSession? { sessions[id] }
 
     /// How many sessions `parent`'s agent spawned that are still there.
-    func spawnedCount(by parent: String) -> Int {
+    package func spawnedCount(by parent: String) -> Int {
         records.values.count { $0.spawnedBy == parent }
     }
 
     /// By exact name only: a configured name must not pick a session whose name or id merely
     /// starts with it.
-    func session(named name: String) -> PiSession? {
+    package func session(named name: String) -> PiSession? {
         records.values.first { $0.name == name }.flatMap { sessions[$0.id] }
     }
 
     /// Oldest first: the order `/sessions` numbers them in. sessions.json keeps whole seconds, so
     /// sessions made in the same second go by name, and the numbers are the same after a restart.
-    var all: [PiSession] {
+    package var all: [PiSession] {
         records.values.sorted { lhs, rhs in
             let (left, right) = (lhs.createdAt.timeIntervalSince1970.rounded(.down), rhs.createdAt.timeIntervalSince1970.rounded(.down))
             return left != right ? left < right : lhs.name < rhs.name
         }.compactMap { sessions[$0.id] }
     }
 
-    func list() async -> [SessionSummary] {
+    package func list() async -> [SessionSummary] {
         var out: [SessionSummary] = []
         for session in all { out.append(await session.summary()) }
         return out
     }
 
-    func rename(_ session: PiSession, to newName: String) async throws {
+    package func rename(_ session: PiSession, to newName: String) async throws {
         let sid = session.id
         if records.values.contains(where: { $0.name == newName && $0.id != sid }) {
             throw RemoteError.invalidParams("a session named \(newName) already exists")
@@ -200,7 +200,7 @@ actor Sessions {
     }
 
     /// A terminal session is the user's pi: while it is attached, only the terminal ends it.
-    func mayEnd(_ session: PiSession) async throws {
+    package func mayEnd(_ session: PiSession) async throws {
         guard await session.isAttachedTerminal else { return }
         throw RemoteError(
             code: .unavailable,
@@ -212,7 +212,7 @@ actor Sessions {
     /// Attaches a terminal pi: the session of that pi session id, made on its first attach and
     /// found again on every later one (after a reconnect or a daemon restart). Returns the
     /// session and the generation of this attach.
-    func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> (session: PiSession, generation: Int) {
+    package func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> (session: PiSession, generation: Int) {
         let id = registration.sessionID
         let session: PiSession
         if let existing = sessions[id] {
@@ -235,7 +235,7 @@ actor Sessions {
         return (session, generation)
     }
 
-    func end(_ session: PiSession) async {
+    package func end(_ session: PiSession) async {
         await session.end()
         sessions.removeValue(forKey: session.id)
         records.removeValue(forKey: session.id)
@@ -244,7 +244,7 @@ actor Sessions {
     }
 
     /// Daemon shutdown: stop every child but keep the records, so they come back on start.
-    func shutdown() async {
+    package func shutdown() async {
         await withTaskGroup(of: Void.self) { group in
             for (_, session) in sessions { group.addTask { await session.end() } }
         }

@@ -3,16 +3,16 @@ import PiRelaySDK
 
 /// The images tools produced in a session's last run, kept as files in the session's own folder
 /// (0700) for `/images` and `pi-relayd images`. A new run forgets the last one's.
-struct ToolImages {
-    let folder: String
-    private(set) var list: [ToolImage] = []
+package struct ToolImages {
+    package let folder: String
+    package private(set) var list: [ToolImage] = []
 
-    init(folder: String) {
+    package init(folder: String) {
         self.folder = folder
     }
 
     /// Writes a tool's images; one that cannot be decoded or written is left out.
-    mutating func keep(_ images: [PiImage], tool: String) {
+    package mutating func keep(_ images: [PiImage], tool: String) {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for image in images {
             guard let data = Data(base64Encoded: image.base64) else { continue }
@@ -24,7 +24,7 @@ struct ToolImages {
         }
     }
 
-    mutating func forget() {
+    package mutating func forget() {
         for image in list { try? FileManager.default.removeItem(atPath: image.path) }
         list.removeAll()
     }

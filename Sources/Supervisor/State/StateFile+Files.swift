@@ -1,20 +1,20 @@
 extension StateFile where Record == SessionRecord {
     /// `state/sessions.json`.
-    static func sessions(path: String) -> StateFile {
+    package static func sessions(path: String) -> StateFile {
         StateFile(path: path, key: "sessions", noun: "session", order: { $0.createdAt < $1.createdAt })
     }
 }
 
 extension StateFile where Record == Binding {
     /// `state/bindings.json`.
-    static func bindings(path: String) -> StateFile {
+    package static func bindings(path: String) -> StateFile {
         StateFile(path: path, key: "bindings", noun: "binding", order: { $0.key < $1.key })
     }
 }
 
 extension StateFile where Record == ChatPreference {
     /// `state/chat-preferences.json`.
-    static func chatPreferences(path: String) -> StateFile {
+    package static func chatPreferences(path: String) -> StateFile {
         StateFile(path: path, key: "chats", noun: "chat preference", order: { $0.key < $1.key })
     }
 }

@@ -14,31 +14,31 @@ import Glibc
 /// - a file that is not JSON at all is moved aside under a name of its own and reported;
 /// - a record that cannot be read is kept in a `.rejected-…` file beside it and reported, and
 ///   the others load.
-struct StateFile<Record: Codable & Sendable>: Sendable {
-    let path: String
+package struct StateFile<Record: Codable & Sendable>: Sendable {
+    package let path: String
     /// The key of the records in the file: `sessions`, `bindings`.
-    let key: String
+    package let key: String
     /// What one record is called in messages: "session", "binding".
-    let noun: String
+    package let noun: String
     /// `migrations[n]` turns a file of version n + 1 into version n + 2 (the whole JSON object,
     /// `version` aside). The version written is `migrations.count + 1`.
-    var migrations: [@Sendable (JSONValue) throws -> JSONValue] = []
+    package var migrations: [@Sendable (JSONValue) throws -> JSONValue] = []
     /// The order records are written in, so the file diffs well.
-    var order: @Sendable (Record, Record) -> Bool
+    package var order: @Sendable (Record, Record) -> Bool
 
-    var version: Int { migrations.count + 1 }
+    package var version: Int { migrations.count + 1 }
 
     /// The records read, and what went wrong reading them (each already logged), for `status`.
-    struct Loaded: Sendable {
-        var records: [Record] = []
-        var problems: [String] = []
+    package struct Loaded: Sendable {
+        package var records: [Record] = []
+        package var problems: [String] = []
     }
 
-    struct NewerVersion: Error, CustomStringConvertible {
-        let description: String
+    package struct NewerVersion: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    func load(logger: Logger) throws(NewerVersion) -> Loaded {
+    package func load(logger: Logger) throws(NewerVersion) -> Loaded {
         guard let data = FileManager.default.contents(atPath: path) else { return Loaded() }
         let document: JSONValue
         do {
@@ -67,13 +67,13 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
         return decode(items, logger: logger)
     }
 
-    func save(_ records: [Record]) throws {
+    package func save(_ records: [Record]) throws {
         try save(encoded: try records.sorted(by: order).map(encode))
     }
 
     /// One record as the file holds it: pretty, keys sorted, dates in ISO 8601, indented to sit
     /// in the list. Callers that save often keep these and encode only what changed.
-    func encode(_ record: Record) throws -> [UInt8] {
+    package func encode(_ record: Record) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -86,7 +86,7 @@ struct StateFile<Record: Codable & Sendable>: Sendable {
     }
 
     /// Writes records made by `encode`, in the order given.
-    func save(encoded records: [[UInt8]]) throws {
+    package func save(encoded records: [[UInt8]]) throws {
         var file = Array("{\n  \"version\" : \(version),\n  \"\(key)\" : [\n".utf8)
         for (index, record) in records.enumerated() {
             file.append(contentsOf: record)

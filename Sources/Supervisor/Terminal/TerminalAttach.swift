@@ -8,18 +8,18 @@ import Glibc
 
 /// The control socket's `attach` method: an interactive pi's extension registers its session,
 /// then the connection carries pi's RPC both ways until it ends (docs/EXTENSION.md).
-struct TerminalAttach: Sendable {
-    let sessions: Sessions
-    let bindings: ChatBindings
+package struct TerminalAttach: Sendable {
+    package let sessions: Sessions
+    package let bindings: ChatBindings
     /// The gates the attached extension applies (sent in the attach result).
-    var approvals = ApprovalSettings()
-    let logger: Logger
+    package var approvals = ApprovalSettings()
+    package let logger: Logger
     /// The daemon's own uid; only its owner may attach sessions.
-    var ownerUID: UInt32 = getuid()
+    package var ownerUID: UInt32 = getuid()
 
     /// The socket is owner-only already; the kernel's word on the peer's uid is the second
     /// lock. A peer the kernel cannot name is refused too.
-    static func admit(_ peer: PeerCredentials?, ownerUID: UInt32) throws(RemoteError) {
+    package static func admit(_ peer: PeerCredentials?, ownerUID: UInt32) throws(RemoteError) {
         guard let peer, peer.isOwner(uid: ownerUID) else {
             throw RemoteError(code: .notAuthorized, message: "attach refused: only the user pi-relayd runs as may attach sessions")
         }
@@ -27,7 +27,7 @@ struct TerminalAttach: Sendable {
 
     /// Answers the attach, then serves the link until the extension hangs up. Returns nil: the
     /// answer went out on the stream.
-    func serve(params: JSONValue, requestID: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+    package func serve(params: JSONValue, requestID: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         do { try Self.admit(stream.peer, ownerUID: ownerUID) } catch {
             let who = stream.peer.map { "uid \($0.uid) (pid \($0.pid))" } ?? "a peer of unknown uid"
             logger.warning("refused an attach from \(who): only the daemon's own user may attach sessions")

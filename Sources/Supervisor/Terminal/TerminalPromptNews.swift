@@ -4,8 +4,8 @@ import PiRelaySDK
 /// `prompts_dropped` and `prompts_delivered`): `/new` empties pi's own queues without a word,
 /// `/resume` delivers them into the resumed conversation (the pi extension spec's §11 trap 2),
 /// and prompts the extension still held were sent on or dropped as the chats answered.
-struct TerminalPromptNews: Sendable, Equatable {
-    enum Kind: String, Sendable {
+package struct TerminalPromptNews: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// `prompts_dropped`: these will never run.
         case dropped = "prompts_dropped"
         /// `prompts_delivered`: pi had them queued; they run in the conversation it resumed.
@@ -13,7 +13,7 @@ struct TerminalPromptNews: Sendable, Equatable {
     }
 
     /// Why they were dropped or delivered.
-    enum Reason: String, Sendable {
+    package enum Reason: String, Sendable {
         /// `/new` in the terminal emptied pi's queues (a prompt pi was starting runs in the new conversation).
         case new
         /// `/resume` in the terminal: pi's queues go to the resumed conversation.
@@ -24,14 +24,14 @@ struct TerminalPromptNews: Sendable, Equatable {
         case unanswered
     }
 
-    static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
+    package static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
 
-    let kind: Kind
-    let reason: Reason
-    let texts: [String]
+    package let kind: Kind
+    package let reason: Reason
+    package let texts: [String]
 
     /// Nil for a line that is not one of these, or that names no prompt.
-    init?(type: String, _ message: JSONValue) {
+    package init?(type: String, _ message: JSONValue) {
         guard let kind = Kind(rawValue: type), let reason = message["reason"]?.stringValue.flatMap(Reason.init(rawValue:)) else { return nil }
         let texts = (message["texts"]?.arrayValue ?? []).compactMap(\.stringValue)
         guard !texts.isEmpty else { return nil }
@@ -41,10 +41,10 @@ struct TerminalPromptNews: Sendable, Equatable {
     }
 
     /// The chats' notice kind: a dropped prompt is worth a warning.
-    var noticeKind: String { kind == .dropped ? "warning" : "info" }
+    package var noticeKind: String { kind == .dropped ? "warning" : "info" }
 
     /// The notice, with each prompt's start so the chat knows which.
-    var text: String {
+    package var text: String {
         let count = texts.count == 1 ? "1 chat prompt" : "\(texts.count) chat prompts"
         let list = texts.map { "“\(Self.preview($0))”" }.joined(separator: ", ")
         switch (kind, reason) {

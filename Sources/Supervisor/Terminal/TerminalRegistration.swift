@@ -2,27 +2,27 @@ import PiRelaySDK
 
 /// What the pi extension says of the interactive pi it attaches (the `attach` request's params,
 /// docs/EXTENSION.md): read and checked here, before any session is touched.
-struct TerminalRegistration: Sendable, Equatable {
+package struct TerminalRegistration: Sendable, Equatable {
     /// The oldest pi whose extension API the extension relies on (`session_start` after the
     /// terminal UI is up).
-    static let minimumPiVersion = "0.58.1"
+    package static let minimumPiVersion = "0.58.1"
 
-    var piSessionID: String
-    var sessionFile: String?
-    var cwd: String
-    var name: String?
-    var model: String?
+    package var piSessionID: String
+    package var sessionFile: String?
+    package var cwd: String
+    package var name: String?
+    package var model: String?
     /// Whether the model reads pictures (its `input` names "image"); nil when the extension did
     /// not say. pi hands pictures to any model and the provider drops them without a word.
-    var modelTakesImages: Bool?
-    var thinkingLevel: String?
-    var pid: Int32
-    var piVersion: String?
-    var extensionVersion: String?
+    package var modelTakesImages: Bool?
+    package var thinkingLevel: String?
+    package var pid: Int32
+    package var piVersion: String?
+    package var extensionVersion: String?
     /// The pi session this one replaces after `/new`, `/resume` or `/fork`.
-    var previousPiSessionID: String?
+    package var previousPiSessionID: String?
 
-    init(params: JSONValue) throws(RemoteError) {
+    package init(params: JSONValue) throws(RemoteError) {
         guard let piSessionID = params["piSessionID"]?.stringValue, !piSessionID.isEmpty else {
             throw RemoteError.invalidParams("attach needs piSessionID, pi's session id")
         }
@@ -56,15 +56,15 @@ struct TerminalRegistration: Sendable, Equatable {
     }
 
     /// An `input` list (`["text", "image"]`) as the vision check reads it; nil when absent.
-    static func takesImages(_ input: JSONValue?) -> Bool? {
+    package static func takesImages(_ input: JSONValue?) -> Bool? {
         input?.arrayValue.map { $0.contains(.string("image")) }
     }
 
     /// `t-` and the first 12 hex digits of pi's session id: the same pi session always gets the
     /// same daemon session, across reconnects and daemon restarts.
-    var sessionID: String { Self.sessionID(piSessionID: piSessionID) }
+    package var sessionID: String { Self.sessionID(piSessionID: piSessionID) }
 
-    static func sessionID(piSessionID: String) -> String {
+    package static func sessionID(piSessionID: String) -> String {
         "t-" + String(hexDigits(piSessionID).prefix(12))
     }
 
@@ -74,7 +74,7 @@ struct TerminalRegistration: Sendable, Equatable {
 
     /// Compares dotted versions numerically (`0.58.10` is newer than `0.58.9`); a pre-release
     /// suffix is ignored. Nil when `version` is not a version at all.
-    static func isOlder(_ version: String, than minimum: String) -> Bool? {
+    package static func isOlder(_ version: String, than minimum: String) -> Bool? {
         func parts(_ text: String) -> [Int]? {
             let core = text.split(separator: "-", maxSplits: 1).first.map(String.init) ?? text
             let numbers = core.split(separator: ".").map { Int($0) }

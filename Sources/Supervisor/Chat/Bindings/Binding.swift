@@ -3,20 +3,20 @@ import PiRelaySDK
 
 /// A chat watching a session: its runs, questions and notices go there, and its messages become
 /// that session's prompts.
-struct Binding: Codable, Sendable, Equatable {
-    var key: String
-    var messenger: String
-    var channel: String
-    var thread: String?
-    var sessionID: String
+package struct Binding: Codable, Sendable, Equatable {
+    package var key: String
+    package var messenger: String
+    package var channel: String
+    package var thread: String?
+    package var sessionID: String
     /// Who bound it (for DMs, the user whose chat it is).
-    var user: String?
-    var since: Date
+    package var user: String?
+    package var since: Date
     /// The other sessions this chat watches besides `sessionID`, the active one (`/use` adds
     /// them, `/end` and `/forget` take them away); nil when it watches one.
-    var also: [String]?
+    package var also: [String]?
     /// The names this chat gave its sessions with `/alias`, by session id.
-    var aliases: [String: String]?
+    package var aliases: [String: String]?
 
     /// The keys in bindings.json, as they have always been spelled.
     private enum CodingKeys: String, CodingKey {
@@ -24,10 +24,10 @@ struct Binding: Codable, Sendable, Equatable {
     }
 
     /// The sessions this chat watches, the active one first.
-    var watched: [String] { [sessionID] + (also ?? []) }
+    package var watched: [String] { [sessionID] + (also ?? []) }
 
-    var target: Target { Target(channel: channel, thread: thread) }
+    package var target: Target { Target(channel: channel, thread: thread) }
 
     /// The binding as a welcome lists it.
-    var summary: BindingSummary { BindingSummary(messenger: messenger, channel: channel, thread: thread, sessionID: sessionID) }
+    package var summary: BindingSummary { BindingSummary(messenger: messenger, channel: channel, thread: thread, sessionID: sessionID) }
 }

@@ -2,13 +2,13 @@ import PiRelaySDK
 
 extension Chat {
     /// Chats are bound per messenger and per thread, else per channel.
-    var key: String { "\(messenger):\(thread ?? channel)" }
+    package var key: String { "\(messenger):\(thread ?? channel)" }
 
     /// Who wrote, for notices such as `alice (discord) answered: yes`.
-    var who: String { "\(userName ?? user) (\(messenger))" }
+    package var who: String { "\(userName ?? user) (\(messenger))" }
 
     /// The chat with `plugin` as its messenger: a plugin speaks for itself, whatever it claims.
-    func from(plugin: String) -> Chat {
+    package func from(plugin: String) -> Chat {
         var chat = self
         chat.messenger = plugin
         return chat

@@ -5,7 +5,7 @@ import PiRelaySDK
 /// messages; the others go on posting there, each post marked with its session.
 extension ChatBindings {
     /// Makes `sessionID` the chat's active session; the one active before stays watched.
-    func watch(_ chat: Chat, _ sessionID: String) {
+    package func watch(_ chat: Chat, _ sessionID: String) {
         guard var binding = bindings[chat.key] else { return bind(chat, to: sessionID) }
         let others = binding.watched.filter { $0 != sessionID }
         binding.sessionID = sessionID
@@ -16,13 +16,13 @@ extension ChatBindings {
     }
 
     /// The sessions a chat watches, the active one first; empty when it watches none.
-    func watched(_ key: String) -> [String] {
+    package func watched(_ key: String) -> [String] {
         bindings[key]?.watched ?? []
     }
 
     /// No chat watches the session any more (it ended, or was forgotten). A chat for which it
     /// was the active session makes the next one it watches active, or watches nothing.
-    func unwatchEverywhere(_ sessionID: String) {
+    package func unwatchEverywhere(_ sessionID: String) {
         var changedAny = false
         for (key, binding) in bindings where binding.watched.contains(sessionID) {
             changedAny = true
@@ -43,12 +43,12 @@ extension ChatBindings {
     }
 
     /// The name this chat gave the session, if it gave one.
-    func alias(_ key: String, sessionID: String) -> String? {
+    package func alias(_ key: String, sessionID: String) -> String? {
         bindings[key]?.aliases?[sessionID]
     }
 
     /// Names the session for this chat; nil clears the name.
-    func setAlias(_ key: String, sessionID: String, to alias: String?) {
+    package func setAlias(_ key: String, sessionID: String, to alias: String?) {
         guard var binding = bindings[key] else { return }
         var aliases = binding.aliases ?? [:]
         aliases[sessionID] = alias
@@ -58,7 +58,7 @@ extension ChatBindings {
     }
 
     /// The session this chat calls `alias`, if it calls one so (case does not matter).
-    func session(aliased alias: String, in key: String) -> String? {
+    package func session(aliased alias: String, in key: String) -> String? {
         bindings[key]?.aliases?.first { $0.value.lowercased() == alias.lowercased() }?.key
     }
 }

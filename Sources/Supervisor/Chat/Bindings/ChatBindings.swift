@@ -4,29 +4,29 @@ import PiRelaySDK
 
 /// Which chat watches which session, kept in `bindings.json`. The chat desk changes them; the
 /// delivery, the control socket and welcomes read them.
-actor ChatBindings {
+package actor ChatBindings {
     private let store: StateFile<Binding>
     private let logger: Logger
-    var bindings: [String: Binding] = [:]
+    package var bindings: [String: Binding] = [:]
     /// Why the last save failed, until one succeeds; `status` shows it.
-    private(set) var saveError: String?
+    package private(set) var saveError: String?
     /// The ids of sessions whose watching chats changed, for whoever shows that (the footer of
     /// an attached terminal pi).
-    nonisolated let changes: AsyncStream<String>
-    let changed: AsyncStream<String>.Continuation
+    package nonisolated let changes: AsyncStream<String>
+    package let changed: AsyncStream<String>.Continuation
 
     /// `saved` is what the daemon read from `store` at start.
-    init(store: StateFile<Binding>, saved: [Binding], logger: Logger) {
+    package init(store: StateFile<Binding>, saved: [Binding], logger: Logger) {
         self.store = store
         self.logger = logger
         for binding in saved { bindings[binding.key] = binding }
         (changes, changed) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
-    func binding(_ key: String) -> Binding? { bindings[key] }
+    package func binding(_ key: String) -> Binding? { bindings[key] }
 
     /// Makes `sessionID` the chat's only session (a configured channel, a thread, a pairing).
-    func bind(_ chat: Chat, to sessionID: String) {
+    package func bind(_ chat: Chat, to sessionID: String) {
         bindings[chat.key] = Binding(
             key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
             sessionID: sessionID, user: chat.dm ? chat.user : nil, since: Date())
@@ -35,7 +35,7 @@ actor ChatBindings {
     }
 
     /// Every chat watching `old` watches `new` instead (a terminal's `/new`, `/resume` or `/fork`).
-    func move(from old: String, to new: String) {
+    package func move(from old: String, to new: String) {
         var moved = false
         for (key, binding) in bindings where binding.watched.contains(old) {
             if binding.sessionID == old { bindings[key]?.sessionID = new }
@@ -52,20 +52,20 @@ actor ChatBindings {
         }
     }
 
-    func unbind(key: String) {
+    package func unbind(key: String) {
         guard let gone = bindings.removeValue(forKey: key) else { return }
         save()
         changed.yield(gone.sessionID)
     }
 
     /// Whether any chat watches the session; no list is built (this runs for every pi line).
-    func isWatched(_ sessionID: String) -> Bool {
+    package func isWatched(_ sessionID: String) -> Bool {
         bindings.values.contains { $0.sessionID == sessionID || $0.also?.contains(sessionID) == true }
     }
 
     /// Every chat watching the session, by key: as the active session or as one of several.
     /// Each binding names this session, so posts made from it go to the right place.
-    func chats(of sessionID: String) -> [Binding] {
+    package func chats(of sessionID: String) -> [Binding] {
         bindings.values.compactMap { binding in
             if binding.sessionID == sessionID { return binding }
             guard binding.also?.contains(sessionID) == true else { return nil }
@@ -76,20 +76,20 @@ actor ChatBindings {
     }
 
     /// A messenger's bindings as its welcome lists them.
-    func summaries(messenger: String) -> [BindingSummary] {
+    package func summaries(messenger: String) -> [BindingSummary] {
         bindings.values.filter { $0.messenger == messenger }.sorted { $0.key < $1.key }.map(\.summary)
     }
 
     /// Where a command's file or image goes: the chat's binding, or the chat itself when it is
     /// not bound (it named the session with `/to`, say).
-    func replyBinding(_ chat: Chat, sessionID: String) -> Binding {
+    package func replyBinding(_ chat: Chat, sessionID: String) -> Binding {
         bindings[chat.key]
             ?? Binding(
                 key: chat.key, messenger: chat.messenger, channel: chat.channel, thread: chat.thread,
                 sessionID: sessionID, user: nil, since: Date())
     }
 
-    func save() {
+    package func save() {
         do {
             try store.save(Array(bindings.values))
             saveError = nil

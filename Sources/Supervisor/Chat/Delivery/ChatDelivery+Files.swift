@@ -6,7 +6,7 @@ import PiRelaySDK
 extension ChatDelivery {
     /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
     /// given chats. Returns the file name.
-    func sendFile(_ session: PiSession, path: String, to targets: [Binding], caption: String? = nil) async throws -> String {
+    package func sendFile(_ session: PiSession, path: String, to targets: [Binding], caption: String? = nil) async throws -> String {
         guard let attachments = await host.plugin(forRole: "attachments") else {
             throw RemoteError(code: .unavailable, message: "sending files needs the attachments plugin")
         }
@@ -29,7 +29,7 @@ extension ChatDelivery {
 
     /// Posts image number `number` (1-based) of the session's last run, as a spool copy (the
     /// messenger deletes what it uploads).
-    func sendImage(_ session: PiSession, number: Int, to targets: [Binding]) async throws -> String {
+    package func sendImage(_ session: PiSession, number: Int, to targets: [Binding]) async throws -> String {
         let list = await session.images
         guard number >= 1, number <= list.count else {
             throw RemoteError(code: .notFound, message: "no image \(number); the last run produced \(list.count)")
@@ -51,7 +51,7 @@ extension ChatDelivery {
 
     /// Runs chat attachments through the attachments plugin. Without it, each file is still
     /// named in the prompt: nothing is dropped silently.
-    func inbound(_ items: [AttachmentRef], session: PiSession) async -> (appendix: String, images: [JSONValue], notes: [String]) {
+    package func inbound(_ items: [AttachmentRef], session: PiSession) async -> (appendix: String, images: [JSONValue], notes: [String]) {
         guard !items.isEmpty else { return ("", [], []) }
         if let attachments = await host.plugin(forRole: "attachments") {
             do {

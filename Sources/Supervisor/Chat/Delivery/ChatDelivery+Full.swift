@@ -5,7 +5,7 @@ import PiRelaySDK
 /// buttons under an answer that was cut to a preview (or, in completion-only, to one message).
 extension ChatDelivery {
     /// The buttons, by run: `full:chat:RUN`, `full:md:RUN` (run ids start with their session's id).
-    static func fullAnswerActions(runID: String) -> [[Reply.Action]] {
+    package static func fullAnswerActions(runID: String) -> [[Reply.Action]] {
         [
             [
                 Reply.Action(id: "full:chat:\(runID)", label: "Show in chat", style: "primary"),
@@ -16,7 +16,7 @@ extension ChatDelivery {
 
     /// Completion-only: one message at the end, the answer's first part, with the buttons when
     /// it does not hold the whole answer.
-    func deliverCompletion(_ run: RunRecord, chunks: [String], files: [PostedFile], to binding: Binding, mentionUser: String?) async {
+    package func deliverCompletion(_ run: RunRecord, chunks: [String], files: [PostedFile], to binding: Binding, mentionUser: String?) async {
         for file in files { try? FileManager.default.removeItem(atPath: file.path) }
         let whole = chunks.count <= 1 && files.isEmpty
         await deliver(
@@ -27,7 +27,7 @@ extension ChatDelivery {
     }
 
     /// The buttons under a final whose text was cut to a preview.
-    func offerFullAnswer(_ run: RunRecord, to binding: Binding, parts: Int) async {
+    package func offerFullAnswer(_ run: RunRecord, to binding: Binding, parts: Int) async {
         let line = dialect(of: binding.messenger).escape("The answer was cut to a preview. See all of it:")
         await deliver(
             binding.messenger, .chatPost,
@@ -37,7 +37,7 @@ extension ChatDelivery {
 
     /// Posts the run's whole answer in chat-sized messages; returns how many.
     @discardableResult
-    func showFull(_ run: RunRecord, to binding: Binding) async -> Int {
+    package func showFull(_ run: RunRecord, to binding: Binding) async -> Int {
         let limit = traits.messageLength(binding.messenger)
         let dialect = dialect(of: binding.messenger)
         var chunks: [String]
@@ -54,7 +54,7 @@ extension ChatDelivery {
     }
 
     /// Posts the run's answer as a Markdown file, masked, tables left as written.
-    func sendAnswerFile(_ run: RunRecord, to binding: Binding) async throws -> String {
+    package func sendAnswerFile(_ run: RunRecord, to binding: Binding) async throws -> String {
         let name = "answer-\(run.runID.split(separator: "-").last ?? "1").md"
         let path = home.spoolDir + "/\(UUID().uuidString.prefix(8))-\(name)"
         guard AtomicFile.write(Array((await redacted(run.text) + "\n").utf8), to: path) else {

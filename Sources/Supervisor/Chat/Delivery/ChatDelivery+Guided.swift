@@ -4,9 +4,9 @@ import PiRelaySDK
 /// a line of buttons under it, one per option and **Custom answer**.
 extension ChatDelivery {
     /// Buttons on a choice hold this many options; a longer list is answered by typing.
-    static let maxChoiceButtons = 20
+    package static let maxChoiceButtons = 20
 
-    func offerChoice(_ run: RunRecord, to targets: [Binding]) async {
+    package func offerChoice(_ run: RunRecord, to targets: [Binding]) async {
         guard !targets.isEmpty, run.errorMessage == nil, run.stopReason == nil || run.stopReason == "stop",
             let choice = GuidedChoice.parse(run.text)
         else { return }

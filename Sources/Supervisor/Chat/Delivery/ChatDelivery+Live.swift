@@ -4,7 +4,7 @@ import SupervisorIO
 
 /// Live views of running answers: throttled per run, droppable, replaced by the final answer.
 extension ChatDelivery {
-    func session(_ session: PiSession, changed run: RunRecord) async -> Bool {
+    package func session(_ session: PiSession, changed run: RunRecord) async -> Bool {
         // A run with nothing to show yet (it has just started) sends no view: chat.typing already
         // says the agent is working, and an empty view would start the throttle clock and hold
         // the first real text back by up to `liveInterval`.
@@ -123,7 +123,7 @@ extension ChatDelivery {
 
     /// A growing text shown without the formatter: up to its last whitespace, so a secret still
     /// streaming is never shown half (where its whole value would not match), then masked.
-    static func plainLive(_ text: String) -> String {
+    package static func plainLive(_ text: String) -> String {
         guard let end = text.lastIndex(where: \.isWhitespace) else { return "" }
         return Redactor.redact(String(text[...end]))
     }

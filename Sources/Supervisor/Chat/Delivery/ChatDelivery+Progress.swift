@@ -6,7 +6,7 @@ import PiRelaySDK
 extension ChatDelivery {
     /// Whether `binding`'s chat gets `what`: nothing while paused; live views, notices and echoes
     /// only in normal and verbose; no "typing…" before the one message of completion-only.
-    func wants(_ binding: Binding, _ what: DeliveryWant) async -> Bool {
+    package func wants(_ binding: Binding, _ what: DeliveryWant) async -> Bool {
         if await preferences.pausedSince(binding.key) != nil { return false }
         let mode = await preferences.progress(binding.key)
         switch what {
@@ -18,25 +18,25 @@ extension ChatDelivery {
 
     /// The user to mention in `binding`'s chat about the session's run: whoever sent its latest
     /// prompt there, unless the chat turned mentions off.
-    func mention(in binding: Binding, for sessionID: String) async -> String? {
+    package func mention(in binding: Binding, for sessionID: String) async -> String? {
         guard let user = pings.requester(of: sessionID, in: binding.key) else { return nil }
         return await preferences.mentions(binding.key) ? user : nil
     }
 
-    func noteRequester(_ chat: Chat, of sessionID: String) {
+    package func noteRequester(_ chat: Chat, of sessionID: String) {
         pings.prompted(sessionID, by: Requester(chatKey: chat.key, user: chat.user))
     }
 
     // MARK: Queued prompts
 
     /// Called before a prompt that may queue is sent, so pi taking it at once is not missed.
-    func expectQueued(_ prompt: QueuedPrompt, in sessionID: String) {
+    package func expectQueued(_ prompt: QueuedPrompt, in sessionID: String) {
         queuedPrompts[sessionID, default: []].append(prompt)
     }
 
     /// After the prompt was sent: whether the chat should be answered with a `⏳` (it queued and
     /// pi has not taken it yet). Otherwise it is forgotten.
-    func settleQueued(messageID: String, in sessionID: String, queued: Bool) -> Bool {
+    package func settleQueued(messageID: String, in sessionID: String, queued: Bool) -> Bool {
         guard var list = queuedPrompts[sessionID], let index = list.firstIndex(where: { $0.messageID == messageID }) else { return false }
         guard queued, !list[index].taken else {
             list.remove(at: index)
@@ -49,7 +49,7 @@ extension ChatDelivery {
     }
 
     /// pi took a user message: the oldest queued prompt with its text loses its `⏳`.
-    func promptTaken(_ text: String, in sessionID: String) async {
+    package func promptTaken(_ text: String, in sessionID: String) async {
         guard var list = queuedPrompts[sessionID], let index = list.firstIndex(where: { $0.text == text && !$0.taken }) else { return }
         let prompt = list[index]
         if prompt.reacted {
@@ -63,10 +63,10 @@ extension ChatDelivery {
         queuedPrompts[sessionID] = list.isEmpty ? nil : list
     }
 
-    static let queuedMark = "⏳"
+    package static let queuedMark = "⏳"
 
     /// Open questions posted again to one chat (it was paused when they were asked).
-    func askAgain(_ questions: [PendingQuestion], in sessionID: String, chatKey: String) async {
+    package func askAgain(_ questions: [PendingQuestion], in sessionID: String, chatKey: String) async {
         for question in questions { await ask(question, in: sessionID, icon: "❓", onlyTo: chatKey) }
     }
 }

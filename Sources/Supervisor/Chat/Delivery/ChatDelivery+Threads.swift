@@ -6,7 +6,7 @@ extension ChatDelivery {
     /// Opens a thread for `session` beside the chat `from` (in its channel: threads do not nest)
     /// and binds it to the session. Throws with a reason a user can read when the messenger
     /// cannot: a DM has no threads, a messenger may have none, or it may be down.
-    func openThread(for sessionID: String, named name: String, from chat: Binding) async throws -> Binding {
+    package func openThread(for sessionID: String, named name: String, from chat: Binding) async throws -> Binding {
         guard chat.user == nil else { throw RemoteError(code: .unavailable, message: "a direct message has no threads") }
         guard let slot = await host.slot(chat.messenger) else {
             throw RemoteError(code: .unavailable, message: "the \(chat.messenger) plugin is not running")
@@ -30,7 +30,7 @@ extension ChatDelivery {
     }
 
     /// A notice to one chat, with buttons (a spawned session's "watch it here").
-    func notify(_ chat: Binding, sessionID: String, _ text: String, actions: [[Reply.Action]] = []) async {
+    package func notify(_ chat: Binding, sessionID: String, _ text: String, actions: [[Reply.Action]] = []) async {
         let line = dialect(of: chat.messenger).escape(await redacted(text))
         await deliver(
             chat.messenger, .chatPost, ChatPostParams(target: chat.target, kind: .notice, sessionID: sessionID, text: line, actions: actions))

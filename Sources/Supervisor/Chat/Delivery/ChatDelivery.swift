@@ -5,36 +5,36 @@ import PiRelaySDK
 /// Turns what sessions do into messages for the chats bound to them: live views (droppable),
 /// final answers, questions and notices (acknowledged, never lost). The formatter renders and
 /// masks them when there is one.
-actor ChatDelivery: SessionObserver {
+package actor ChatDelivery: SessionObserver {
     /// How often a waiting live view is looked at: views go out within a tick of their interval.
-    static let liveTick: Duration = .milliseconds(100)
+    package static let liveTick: Duration = .milliseconds(100)
 
-    let home: Home
-    let logger: Logger
-    let host: PluginHost
-    let bindings: ChatBindings
-    let metrics: RelayMetrics
+    package let home: Home
+    package let logger: Logger
+    package let host: PluginHost
+    package let bindings: ChatBindings
+    package let metrics: RelayMetrics
     /// Each chat's progress mode, pause and mentions.
-    let preferences: ChatPreferences
+    package let preferences: ChatPreferences
     /// Who is mentioned when a long run ends.
-    var pings: LongRunPings
+    package var pings: LongRunPings
     /// Prompts queued behind a running turn, by session id, oldest first: their `⏳` comes off
     /// when pi takes them.
-    var queuedPrompts: [String: [QueuedPrompt]] = [:]
+    package var queuedPrompts: [String: [QueuedPrompt]] = [:]
     /// Live feeds by run id, while the run goes on.
-    var live: [String: LiveFeed] = [:]
+    package var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
-    var liveTicker: Task<Void, Never>?
+    package var liveTicker: Task<Void, Never>?
     /// Each messenger's longest message, largest upload, markup and live-view pace, from its hello.
-    var traits = MessengerTraits()
+    package var traits = MessengerTraits()
     private var pluginsScanned = false
     /// The sessions, for the marker and name on posts to chats that watch several; weak, as
     /// the sessions hold this delivery as their observer.
-    weak var directory: Sessions?
+    package weak var directory: Sessions?
     /// The guided choices open in sessions, which the chat desk answers.
-    let guided = GuidedAnswers()
+    package let guided = GuidedAnswers()
 
-    init(
+    package init(
         home: Home, logger: Logger, host: PluginHost, bindings: ChatBindings, metrics: RelayMetrics, preferences: ChatPreferences,
         notify: NotifySettings
     ) {
@@ -48,13 +48,13 @@ actor ChatDelivery: SessionObserver {
     }
 
     /// Takes a messenger's limits from its hello.
-    func noteLimits(of plugin: String, _ hello: Hello) {
+    package func noteLimits(of plugin: String, _ hello: Hello) {
         traits.take(hello, of: plugin)
     }
 
-    func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }
+    package func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }
 
-    func session(_ id: String, did news: SessionNews) async {
+    package func session(_ id: String, did news: SessionNews) async {
         switch news {
         case .runStarted(let run):
             metrics.runStarted()
@@ -124,14 +124,14 @@ actor ChatDelivery: SessionObserver {
 
     /// Everything that leaves the machine is masked for secret shapes by the formatter first;
     /// without one, the daemon's own redactor still masks known secret values.
-    func redacted(_ text: String) async -> String {
+    package func redacted(_ text: String) async -> String {
         if let masked = await format(.formatRedact, FormattedText(text: text)) { return masked.text }
         return Redactor.redact(text)
     }
 
     /// A question with its buttons, redacted, to the session's chats (or the one named) that are
     /// not paused.
-    func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
+    package func ask(_ asked: PendingQuestion, in sessionID: String, icon: String, onlyTo: String? = nil) async {
         let text = await redacted(icon + (icon.isEmpty ? "" : " ") + asked.title + (asked.message.map { "\n" + $0 } ?? ""))
         var question = asked.post
         question.title = await redacted(asked.title)
@@ -148,7 +148,7 @@ actor ChatDelivery: SessionObserver {
 
     /// Queues an acknowledged delivery in the messenger's outbox. Awaited in place, so the
     /// deliveries for one chat keep the order in which sessions produced them.
-    func deliver<Params>(_ messenger: String, _ method: DeliverMethod<Params>, _ params: Params) async {
+    package func deliver<Params>(_ messenger: String, _ method: DeliverMethod<Params>, _ params: Params) async {
         await pluginsFound()
         guard let slot = await host.slot(messenger) else {
             logger.warning("no plugin \(messenger) to deliver \(method.name.rawValue) to")
@@ -211,7 +211,7 @@ actor ChatDelivery: SessionObserver {
     }
 
     /// A final answer without the formatter: split plainly, known secrets masked.
-    static func plainFinal(_ text: String, limit: Int, dialect: Dialect) -> [String] {
+    package static func plainFinal(_ text: String, limit: Int, dialect: Dialect) -> [String] {
         let text = Redactor.redact(text)
         return PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect.escape)
     }
@@ -226,7 +226,7 @@ actor ChatDelivery: SessionObserver {
     }
 
     /// Asks the formatter plugin; nil when there is none or it fails (the caller falls back).
-    func format<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async -> Result? {
+    package func format<Params, Result>(_ method: RequestMethod<Params, Result>, _ params: Params) async -> Result? {
         await pluginsFound()
         guard let formatter = await host.plugin(forRole: "formatter") else { return nil }
         metrics.rendered(method.name.rawValue)

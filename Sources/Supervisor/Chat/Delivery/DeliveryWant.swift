@@ -1,5 +1,5 @@
 /// What a chat may be sent, as its progress mode and pause decide (`ChatDelivery.wants`).
-enum DeliveryWant {
+package enum DeliveryWant {
     /// "typing…" while a run goes on.
     case typing
     /// Live views, notices and echoes of other chats' prompts.

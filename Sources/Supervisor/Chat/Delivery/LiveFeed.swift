@@ -3,19 +3,19 @@
 ///
 /// It holds no copy of the run between views: the session's run then grows in place, and the
 /// newest state is fetched from the session when a view is due.
-struct LiveFeed: Sendable {
+package struct LiveFeed: Sendable {
     /// Where the newest state of the run is fetched (`PiSession.liveRun`).
-    let session: PiSession
+    package let session: PiSession
     /// When the run first changed: its first view's delay is what a user waits for.
-    let firstChangeAt = ContinuousClock.now
-    var lastSent: ContinuousClock.Instant?
+    package let firstChangeAt = ContinuousClock.now
+    package var lastSent: ContinuousClock.Instant?
     /// The pace of the fastest messenger watching the run, as of the last view: slower ones
     /// keep the newest view and edit at their own pace.
-    var interval = MessengerTraits.defaultLiveInterval
-    var sentRevision = -1
-    var scheduled = false
-    var inFlight = false
+    package var interval = MessengerTraits.defaultLiveInterval
+    package var sentRevision = -1
+    package var scheduled = false
+    package var inFlight = false
     /// The run changed after the view in flight was fetched.
-    var changedInFlight = false
-    var rev = 0
+    package var changedInFlight = false
+    package var rev = 0
 }

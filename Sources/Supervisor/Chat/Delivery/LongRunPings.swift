@@ -1,34 +1,34 @@
 /// Who is mentioned when a long run ends: whoever sent the session's latest prompt from a
 /// chat, in that chat, when the run lasted longer than `notify.longRunSeconds`. Pure: the
 /// delivery passes the time.
-struct LongRunPings {
+package struct LongRunPings {
     /// `notify.longRunSeconds`.
-    let longerThan: Duration
+    package let longerThan: Duration
     /// When each run in progress started, by run id.
     private var starts: [String: ContinuousClock.Instant] = [:]
     /// Who sent each session's latest prompt from a chat, by session id.
     private var requesters: [String: Requester] = [:]
 
-    init(longerThan: Duration) {
+    package init(longerThan: Duration) {
         self.longerThan = longerThan
     }
 
-    mutating func runStarted(_ runID: String, at now: ContinuousClock.Instant) {
+    package mutating func runStarted(_ runID: String, at now: ContinuousClock.Instant) {
         starts[runID] = now
     }
 
     /// Run `runID` ended at `now`: whether it lasted long enough to mention its requester (a
     /// run that started before this daemon did not).
-    mutating func runEnded(_ runID: String, at now: ContinuousClock.Instant) -> Bool {
+    package mutating func runEnded(_ runID: String, at now: ContinuousClock.Instant) -> Bool {
         starts.removeValue(forKey: runID).map { now - $0 > longerThan } ?? false
     }
 
-    mutating func prompted(_ sessionID: String, by requester: Requester) {
+    package mutating func prompted(_ sessionID: String, by requester: Requester) {
         requesters[sessionID] = requester
     }
 
     /// The user to mention in chat `chatKey` about the session's run, if they prompted it there.
-    func requester(of sessionID: String, in chatKey: String) -> String? {
+    package func requester(of sessionID: String, in chatKey: String) -> String? {
         guard let requester = requesters[sessionID], requester.chatKey == chatKey, !requester.user.isEmpty else { return nil }
         return requester.user
     }

@@ -2,17 +2,17 @@ import PiRelaySDK
 
 /// What each messenger said of itself in its hello that shapes what it is sent: its longest
 /// message, its largest upload, its markup, and how often it takes a live view.
-struct MessengerTraits {
+package struct MessengerTraits {
     /// How often a run's live view is sent to a messenger that names no pace of its own
     /// (`limits.liveIntervalMs` in its hello). Discord edits a message at most every 800 ms and
     /// Telegram and Slack about once a second, so views sent faster were rendered, sent and then
     /// dropped by the messenger: at 400 ms about half the daemon's CPU while sessions streamed
     /// went into views no one saw.
-    static let defaultLiveInterval: Duration = .milliseconds(800)
+    package static let defaultLiveInterval: Duration = .milliseconds(800)
     /// The bounds of a pace a messenger may ask for.
-    static let liveIntervalRange: ClosedRange<Int> = 100...10_000
-    static let defaultMessageLength = 2000
-    static let defaultUploadBytes = 10 << 20
+    package static let liveIntervalRange: ClosedRange<Int> = 100...10_000
+    package static let defaultMessageLength = 2000
+    package static let defaultUploadBytes = 10 << 20
 
     private var messageLengths: [String: Int] = [:]
     private var uploadBytes: [String: Int] = [:]
@@ -20,7 +20,7 @@ struct MessengerTraits {
     private var liveIntervals: [String: Duration] = [:]
 
     /// Takes `plugin`'s traits from its hello (again at each restart).
-    mutating func take(_ hello: Hello, of plugin: String) {
+    package mutating func take(_ hello: Hello, of plugin: String) {
         messageLengths[plugin] = hello.limits["maxMessageLength"]
         uploadBytes[plugin] = hello.limits["maxUploadBytes"]
         dialects[plugin] = hello.dialect ?? .markdown
@@ -29,8 +29,8 @@ struct MessengerTraits {
         }
     }
 
-    func messageLength(_ messenger: String) -> Int { messageLengths[messenger] ?? Self.defaultMessageLength }
-    func uploadBytes(_ messenger: String) -> Int { uploadBytes[messenger] ?? Self.defaultUploadBytes }
-    func dialect(_ messenger: String) -> Dialect { dialects[messenger] ?? .markdown }
-    func liveInterval(_ messenger: String) -> Duration { liveIntervals[messenger] ?? Self.defaultLiveInterval }
+    package func messageLength(_ messenger: String) -> Int { messageLengths[messenger] ?? Self.defaultMessageLength }
+    package func uploadBytes(_ messenger: String) -> Int { uploadBytes[messenger] ?? Self.defaultUploadBytes }
+    package func dialect(_ messenger: String) -> Dialect { dialects[messenger] ?? .markdown }
+    package func liveInterval(_ messenger: String) -> Duration { liveIntervals[messenger] ?? Self.defaultLiveInterval }
 }

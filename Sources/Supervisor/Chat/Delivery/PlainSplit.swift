@@ -1,7 +1,7 @@
 /// A plain splitter for when the formatter plugin is unavailable: lines, then hard cuts, by
 /// UTF-16 length (what Discord counts). The formatter does this properly (fences, links).
-enum PlainSplit {
-    static func chunks(_ text: String, limit: Int) -> [String] {
+package enum PlainSplit {
+    package static func chunks(_ text: String, limit: Int) -> [String] {
         var out: [String] = []
         var current = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -49,7 +49,7 @@ enum PlainSplit {
         return String(scalars)
     }
 
-    static func tail(_ text: String, limit: Int) -> String {
+    package static func tail(_ text: String, limit: Int) -> String {
         chunks(text, limit: limit).last ?? ""
     }
 }

@@ -1,7 +1,7 @@
 /// Who sent a session's latest prompt from a chat: the one a ping mentions.
-struct Requester: Sendable, Equatable {
+package struct Requester: Sendable, Equatable {
     /// The chat's key (`Chat.key`).
-    let chatKey: String
+    package let chatKey: String
     /// Their id on the messenger.
-    let user: String
+    package let user: String
 }

@@ -3,10 +3,10 @@ import PiRelaySDK
 
 /// Who may use a messenger: `allowedUsers` in its config section plus `<MESSENGER>_ALLOWED_USERS`
 /// (comma-separated). Empty means nobody: chat prompts run a shell-capable agent.
-struct Allowlist: Sendable {
-    let users: Set<String>
+package struct Allowlist: Sendable {
+    package let users: Set<String>
 
-    init(section: JSONValue?, messenger: String, environment: [String: String]) {
+    package init(section: JSONValue?, messenger: String, environment: [String: String]) {
         var ids = Set<String>()
         for value in section?["allowedUsers"]?.arrayValue ?? [] {
             if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
@@ -18,10 +18,10 @@ struct Allowlist: Sendable {
         users = ids
     }
 
-    func allows(_ user: String) -> Bool { users.contains(user) }
+    package func allows(_ user: String) -> Bool { users.contains(user) }
 
     /// `my-chat` → `MY_CHAT_ALLOWED_USERS`.
-    static func environmentName(_ messenger: String) -> String {
+    package static func environmentName(_ messenger: String) -> String {
         messenger.uppercased().replacing("-", with: "_") + "_ALLOWED_USERS"
     }
 }

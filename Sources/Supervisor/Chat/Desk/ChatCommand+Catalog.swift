@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension ChatCommand {
     /// Every chat command as text, for `/help` on a messenger that registered no menu of its own.
-    static let catalog: [MessengerCommand] = [
+    package static let catalog: [MessengerCommand] = [
         MessengerCommand(name: "sessions", description: "List the sessions and pick one"),
         MessengerCommand(name: "use", usage: "/use N|NAME|ALIAS", description: "Make a session the active one here"),
         MessengerCommand(name: "alias", usage: "/alias NAME|clear", description: "Name the active session for this chat"),

@@ -1,7 +1,7 @@
 import PiRelaySDK
 
 /// A chat command, the same for every messenger: from a slash command, a button, or plain text.
-enum ChatCommand: Equatable {
+package enum ChatCommand: Equatable {
     case sessions
     case use(String)
     case new(cwd: String?, name: String?)
@@ -46,7 +46,7 @@ enum ChatCommand: Equatable {
 
     /// Parses `/name args` text. Returns nil for text that is not a known command, which then
     /// goes to the agent as an ordinary prompt (pi has its own `/skill` style commands).
-    static func parse(_ text: String) -> ChatCommand? {
+    package static func parse(_ text: String) -> ChatCommand? {
         let trimmed = text.trimmed()
         guard trimmed.hasPrefix("/") else { return nil }
         let parts = trimmed.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -95,7 +95,7 @@ enum ChatCommand: Equatable {
     }
 
     /// From a messenger's `chat.command` request.
-    static func from(name: String, args: [String: String]) throws -> ChatCommand {
+    package static func from(name: String, args: [String: String]) throws -> ChatCommand {
         func arg(_ key: String) -> String? { args[key].flatMap { $0.isEmpty ? nil : $0 } }
         switch name {
         case "sessions": return .sessions

@@ -4,14 +4,14 @@ import PiRelaySDK
 extension ChatDesk {
     /// `chat.senderPrefix` with the sender's name, for prompts from a shared channel (a DM has
     /// one writer, whom pi need not be told about).
-    func senderPrefix(for chat: Chat) -> String {
+    package func senderPrefix(for chat: Chat) -> String {
         guard let prefix = chatSettings.senderPrefix, !chat.dm else { return "" }
         return prefix.replacing("{name}", with: chat.userName ?? chat.user)
     }
 
     /// A prompt to a busy session will likely queue: it is noted before it is sent, so pi taking
     /// it straight away is seen. Returns the message id noted, if any.
-    func expectQueued(_ prompt: String, chat: Chat, messageID: String?, session: PiSession) async -> String? {
+    package func expectQueued(_ prompt: String, chat: Chat, messageID: String?, session: PiSession) async -> String? {
         guard let messageID, !messageID.isEmpty, await session.state == .busy else { return nil }
         await delivery.expectQueued(
             QueuedPrompt(text: prompt, messenger: chat.messenger, target: chat.target, messageID: messageID), in: session.id)
@@ -20,7 +20,7 @@ extension ChatDesk {
 
     /// The answer to a prompt: a prompt that queued behind a running turn gets one short line
     /// (or, where the messenger can react, a `⏳` that comes off when pi takes it).
-    func busyAcknowledgement(
+    package func busyAcknowledgement(
         status: ChatMessageResult.Status, notes: [String], pending: String?, session: PiSession
     ) async
         -> ChatMessageResult

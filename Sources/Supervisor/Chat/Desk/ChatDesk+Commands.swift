@@ -3,7 +3,7 @@ import PiRelaySDK
 
 /// What each chat command does (`/use`, `/new`, `/stop`, buttons' actions…).
 extension ChatDesk {
-    func run(_ command: ChatCommand, chat: Chat) async throws -> Reply {
+    package func run(_ command: ChatCommand, chat: Chat) async throws -> Reply {
         let current = await boundSession(chat)
         func needSession() throws -> PiSession {
             guard let current else { throw RemoteError(code: .notFound, message: "No session here. /sessions to pick one.") }
@@ -178,7 +178,7 @@ extension ChatDesk {
         }
     }
 
-    func statusText(_ session: PiSession) async -> String {
+    package func statusText(_ session: PiSession) async -> String {
         let cwd = session.cwd
         var lines = [
             "**\(await session.name)** (\(session.id))", "cwd: `\(cwd)`", "state: \(await session.state.name)",
@@ -190,7 +190,7 @@ extension ChatDesk {
         return lines.joined(separator: "\n")
     }
 
-    func announcePresence(_ messenger: String, _ session: PiSession) async {
+    package func announcePresence(_ messenger: String, _ session: PiSession) async {
         let text = "\(await session.name) (\(await session.model ?? "default model"))"
         await host.slot(messenger)?.notify(.chatPresence, PresenceParams(text: text))
     }

@@ -5,7 +5,7 @@ import PiRelaySDK
 /// prompt, and a reply that could be either is asked back: prompt, answer, or cancel.
 extension ChatDesk {
     /// What a plain message does to the session's open choice; nil when it is an ordinary prompt.
-    func guidedMessage(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival) async throws -> ChatMessageResult? {
+    package func guidedMessage(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival) async throws -> ChatMessageResult? {
         let guided = delivery.guided
         // A message after "Custom answer" is the answer, whatever it says; any other step the
         // chat was in (a reply asked back) is overtaken by the new message.
@@ -37,7 +37,7 @@ extension ChatDesk {
 
     /// The buttons of a choice (`ga:SESSION:TOKEN:LABEL|custom`) and of a reply asked back
     /// (`gb:SESSION:TOKEN:answer|prompt|cancel`).
-    func guidedAction(_ parts: [String], chat: Chat) async throws -> Reply {
+    package func guidedAction(_ parts: [String], chat: Chat) async throws -> Reply {
         let guided = delivery.guided
         guard parts.count == 4, let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
         let (token, pick) = (parts[2], parts[3])

@@ -3,7 +3,7 @@ import PiRelaySDK
 /// `/help`: the messenger's own commands (from its hello), one line each, or the supervisor's
 /// list for a messenger that registered none.
 extension ChatDesk {
-    func helpReply(messenger: String) -> Reply {
+    package func helpReply(messenger: String) -> Reply {
         let listed = messengerCommands[messenger] ?? []
         let commands = listed.isEmpty ? ChatCommand.catalog : listed
         let lines = commands.map { "\($0.usage ?? "/" + $0.name) — \($0.description)" }

@@ -4,10 +4,10 @@ import PiRelaySDK
 /// `/recent`, `/summary`, `/full` and the buttons under a long answer: looking back at what a
 /// session did, from what the supervisor recorded (no model call).
 extension ChatDesk {
-    static let recentDefault = 10
-    static let recentRange = 1...50
+    package static let recentDefault = 10
+    package static let recentRange = 1...50
 
-    func runLookBack(_ command: ChatCommand, chat: Chat, session: PiSession) async throws -> Reply {
+    package func runLookBack(_ command: ChatCommand, chat: Chat, session: PiSession) async throws -> Reply {
         let name = await session.name
         switch command {
         case .recent(let count):
@@ -33,7 +33,7 @@ extension ChatDesk {
     }
 
     /// **Show in chat** (`full:chat:RUN`) and **Download .md** (`full:md:RUN`).
-    func fullAnswerButton(_ how: String, runID: String, chat: Chat) async throws -> Reply {
+    package func fullAnswerButton(_ how: String, runID: String, chat: Chat) async throws -> Reply {
         guard let dash = runID.lastIndex(of: "-"), let session = await sessions.session(id: String(runID[..<dash])) else {
             return Reply("That session is gone.", ephemeral: true)
         }
@@ -53,7 +53,7 @@ extension ChatDesk {
     }
 
     /// `HH:MM` in UTC, from the ISO 8601 form.
-    static func clock(_ time: Date) -> String {
+    package static func clock(_ time: Date) -> String {
         let text = ISO8601.string(time)
         guard text.count >= 16 else { return text }
         return String(text.dropFirst(11).prefix(5))

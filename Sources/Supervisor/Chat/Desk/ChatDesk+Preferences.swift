@@ -3,7 +3,7 @@ import PiRelaySDK
 
 /// `/progress`, `/pause`, `/resume` and `/mentions`: what this chat is sent, kept per chat.
 extension ChatDesk {
-    func runPreference(_ command: ChatCommand, chat: Chat, session: PiSession?) async throws -> Reply {
+    package func runPreference(_ command: ChatCommand, chat: Chat, session: PiSession?) async throws -> Reply {
         switch command {
         case .progress(let word):
             guard let word else {

@@ -6,7 +6,7 @@ import PiRelaySDK
 extension ChatDesk {
     /// A session as a chat names it: its number in `/sessions`, the alias this chat gave it, or
     /// its name, id or a unique prefix of either.
-    func resolve(_ key: String, chat: Chat) async throws -> PiSession {
+    package func resolve(_ key: String, chat: Chat) async throws -> PiSession {
         let all = await sessions.all
         if let number = Int(key), number >= 1, number <= all.count { return all[number - 1] }
         if let id = await bindings.session(aliased: key, in: chat.key), let session = await sessions.session(id: id) { return session }
@@ -15,7 +15,7 @@ extension ChatDesk {
 
     /// `/alias NAME`: the chat's name for its active session, used in its list, its posts and to
     /// pick it with `/use` or `/to`. Another session of this chat must not have it.
-    func name(_ session: PiSession, _ alias: String?, chat: Chat) async throws -> Reply {
+    package func name(_ session: PiSession, _ alias: String?, chat: Chat) async throws -> Reply {
         let name = await session.name
         guard let alias else {
             await bindings.setAlias(chat.key, sessionID: session.id, to: nil)
@@ -33,7 +33,7 @@ extension ChatDesk {
 
     /// `/forget`: takes an offline session off the list (a terminal pi that was closed, or a
     /// spawned pi that exited), and from every chat watching it.
-    func forget(_ session: PiSession) async throws -> Reply {
+    package func forget(_ session: PiSession) async throws -> Reply {
         let name = await session.name
         let state = await session.state
         if session.terminal == nil {
@@ -50,7 +50,7 @@ extension ChatDesk {
     /// `/sessions`: every session, numbered, with its marker, name (or this chat's alias),
     /// model, state, last activity, and for a terminal session whether its pi is online; the
     /// sessions this chat watches are marked, and a button picks each.
-    func sessionList(chat: Chat) async -> Reply {
+    package func sessionList(chat: Chat) async -> Reply {
         let all = await sessions.all
         if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
         let watched = await bindings.watched(chat.key)
@@ -90,7 +90,7 @@ extension ChatDesk {
     }
 
     /// "just now", "42s ago", "5m ago", "3h ago", "2d ago".
-    static func ago(_ date: Date, now: Date = Date()) -> String {
+    package static func ago(_ date: Date, now: Date = Date()) -> String {
         let seconds = max(0, Int(now.timeIntervalSince(date)))
         switch seconds {
         case 0..<5: return "just now"

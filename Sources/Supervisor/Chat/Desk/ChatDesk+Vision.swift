@@ -5,7 +5,7 @@ extension ChatDesk {
     /// Takes the images out of a message for a model without image input (pi's state says so)
     /// and notes why. The text still goes through; a message of images alone is refused, nothing
     /// sent, with the note as the reply.
-    func visionCheck(
+    package func visionCheck(
         _ inbound: inout (appendix: String, images: [JSONValue], notes: [String]), text: String, attachments: Int, session: PiSession
     ) async -> ChatMessageResult? {
         guard !inbound.images.isEmpty, await session.modelTakesImages == false else { return nil }

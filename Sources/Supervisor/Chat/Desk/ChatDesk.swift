@@ -5,32 +5,32 @@ import PiRelaySDK
 /// The command layer shared by every messenger, and the daemon's side of the plugin protocol:
 /// who may talk, which session a chat is bound to, what each chat message or command does, and
 /// each plugin's welcome.
-actor ChatDesk: PluginRouter {
-    let home: Home
-    let logger: Logger
+package actor ChatDesk: PluginRouter {
+    package let home: Home
+    package let logger: Logger
     /// Each plugin's config section, checked against its schema at its hello.
-    let sections: PluginSections
+    package let sections: PluginSections
     /// Where `/new` starts a session when it names no directory: `sessions.defaultCwd`, else
     /// `$HOME`; nil for neither.
-    let newSessionFolder: String?
-    let host: PluginHost
-    let sessions: Sessions
-    let bindings: ChatBindings
-    let delivery: ChatDelivery
-    let prompter: PromptSender
-    let status: DaemonStatus
-    let approvalLog: ApprovalLog
+    package let newSessionFolder: String?
+    package let host: PluginHost
+    package let sessions: Sessions
+    package let bindings: ChatBindings
+    package let delivery: ChatDelivery
+    package let prompter: PromptSender
+    package let status: DaemonStatus
+    package let approvalLog: ApprovalLog
     /// Who may talk: the configured allowlists merged with the paired users.
-    let pairing: PairingDesk
+    package let pairing: PairingDesk
     /// Each chat's progress mode, pause and mentions.
-    let preferences: ChatPreferences
+    package let preferences: ChatPreferences
     /// `chat:` in config.yaml (`senderPrefix`).
-    let chatSettings: ChatSettings
+    package let chatSettings: ChatSettings
     /// The commands each messenger registered, from its hello, for `/help`.
-    var messengerCommands: [String: [MessengerCommand]] = [:]
+    package var messengerCommands: [String: [MessengerCommand]] = [:]
     private var handledMessages: HandledMessages
 
-    init(
+    package init(
         home: Home, logger: Logger, sections: PluginSections, defaultCwd: String?, host: PluginHost, sessions: Sessions,
         bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
         pairing: PairingDesk, preferences: ChatPreferences, chatSettings: ChatSettings,
@@ -53,7 +53,7 @@ actor ChatDesk: PluginRouter {
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
 
-    func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
+    package func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
         if method == "relay.status" { return await status.json() }
         switch MethodName(rawValue: method) {
         case .chatMessage:
@@ -74,11 +74,11 @@ actor ChatDesk: PluginRouter {
         }
     }
 
-    func notification(plugin: String, method: String, params: JSONValue) async {
+    package func notification(plugin: String, method: String, params: JSONValue) async {
         logger.debug("plugin \(plugin): notification \(method)")
     }
 
-    func welcome(plugin: String, hello: Hello) async throws(ConfigError) -> Welcome {
+    package func welcome(plugin: String, hello: Hello) async throws(ConfigError) -> Welcome {
         let (checked, isNew) = try sections.check(plugin: plugin, hello: hello)
         if isNew {
             for warning in checked.warnings { logger.warning("\(warning)") }
@@ -89,7 +89,7 @@ actor ChatDesk: PluginRouter {
             bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin))
     }
 
-    func pluginReady(plugin: String, hello: Hello) async {
+    package func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello)
         messengerCommands[plugin] = hello.commands
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
@@ -231,7 +231,7 @@ actor ChatDesk: PluginRouter {
         await pairing.allows(chat)
     }
 
-    func boundSession(_ chat: Chat) async -> PiSession? {
+    package func boundSession(_ chat: Chat) async -> PiSession? {
         guard let binding = await bindings.binding(chat.key) else { return nil }
         return await sessions.session(id: binding.sessionID)
     }

@@ -2,8 +2,8 @@ import FoundationEssentials
 import PiRelaySDK
 
 /// The branch checked out in a session's folder, for `/status`.
-enum GitBranch {
-    static func current(in dir: String) -> String? {
+package enum GitBranch {
+    package static func current(in dir: String) -> String? {
         guard let head = try? String(contentsOfFile: dir + "/.git/HEAD", encoding: .utf8) else { return nil }
         let trimmed = head.trimmed()
         if trimmed.hasPrefix("ref: refs/heads/") { return String(trimmed.dropFirst("ref: refs/heads/".count)) }

@@ -17,10 +17,10 @@ import Glibc
 /// kernel has taken survives a daemon that is killed, which is what this guards against (the
 /// outbox journal relies on the same). The journal is rewritten whole, atomically, once it holds
 /// twice `limit` records, or when its last record was torn.
-struct HandledMessages: Sendable {
-    static let limit = 4000
+package struct HandledMessages: Sendable {
+    package static let limit = 4000
 
-    let path: String
+    package let path: String
     private var order: [String] = []
     private var known: Set<String> = []
     /// Records made since the last save, to append.
@@ -29,7 +29,7 @@ struct HandledMessages: Sendable {
     private var records = 0
     private var rewrite = false
 
-    init(path: String, logger: Logger) {
+    package init(path: String, logger: Logger) {
         self.path = path
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return }
         let bytes = [UInt8](data)
@@ -56,10 +56,10 @@ struct HandledMessages: Sendable {
         }
     }
 
-    func contains(_ key: String) -> Bool { known.contains(key) }
+    package func contains(_ key: String) -> Bool { known.contains(key) }
 
     /// Records `key`; false when it was already there.
-    mutating func insert(_ key: String) -> Bool {
+    package mutating func insert(_ key: String) -> Bool {
         guard !known.contains(key) else { return false }
         apply(insert: key)
         unsaved.append(["add": .string(key)])
@@ -67,7 +67,7 @@ struct HandledMessages: Sendable {
     }
 
     /// Forgets `key`: its handling failed, so the messenger's retry must be acted on.
-    mutating func remove(_ key: String) {
+    package mutating func remove(_ key: String) {
         guard known.contains(key) else { return }
         apply(remove: key)
         unsaved.append(["remove": .string(key)])
@@ -89,7 +89,7 @@ struct HandledMessages: Sendable {
     }
 
     /// Puts what changed since the last save on disk.
-    mutating func save() throws {
+    package mutating func save() throws {
         if rewrite || records + unsaved.count > 2 * Self.limit {
             var out: [UInt8] = []
             JSONValue.object(["ids": .array(order.map { .string($0) })]).write(to: &out)

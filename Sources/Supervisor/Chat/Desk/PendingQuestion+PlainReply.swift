@@ -6,7 +6,7 @@ extension PendingQuestion {
     /// prompt: any text for input and editor, yes or no for confirm, an option's number or text
     /// for select. Anything else goes to the agent like any other message (a select used to take
     /// it as an invalid answer, reply "choose one of: …" and drop it).
-    func takesPlainReply(_ text: String) -> Bool {
+    package func takesPlainReply(_ text: String) -> Bool {
         if terminalOnly == true { return false }  // the chat cannot answer it: text is a prompt
         switch method {
         case "confirm": return ["yes", "no", "y", "n"].contains(text.trimmingInlineSpace().lowercased())

@@ -2,18 +2,18 @@ import PiRelaySDK
 
 extension Reply {
     /// A reply of text alone.
-    init(_ text: String, ephemeral: Bool = false) {
+    package init(_ text: String, ephemeral: Bool = false) {
         self.init(text: text, ephemeral: ephemeral)
     }
 
-    static let notAuthorized = Reply("Not authorized.", ephemeral: true)
+    package static let notAuthorized = Reply("Not authorized.", ephemeral: true)
 
     /// What a question's answer (or cancel) is told: the same fact `chat.question.closed` then
     /// shows on the question's message, so a messenger may skip posting it (one write, not two).
-    static func closedQuestion(_ text: String) -> Reply {
+    package static func closedQuestion(_ text: String) -> Reply {
         Reply(text: text, ephemeral: true, questionClosed: true)
     }
 
     /// Discord, the strictest messenger, shows at most 80 characters on a button.
-    static let maxLabelLength = 80
+    package static let maxLabelLength = 80
 }

@@ -3,15 +3,15 @@ import FoundationEssentials
 /// The guided choices open in each session (the last final ended with options or a question,
 /// and no run has started since) and what each chat is in the middle of: a custom answer
 /// (the next message answers) or a reply asked back. Closed when the session's next run starts.
-actor GuidedAnswers {
-    struct Open: Sendable, Equatable {
+package actor GuidedAnswers {
+    package struct Open: Sendable, Equatable {
         /// Names the choice in buttons, so a button of an older one finds nothing.
-        var token: String
-        var choice: GuidedChoice
+        package var token: String
+        package var choice: GuidedChoice
     }
 
     /// What a chat's next step is about.
-    enum Waiting: Sendable, Equatable {
+    package enum Waiting: Sendable, Equatable {
         /// "Custom answer" was pressed: the next message is the answer.
         case customAnswer(session: String, token: String)
         /// A reply that might be an answer, held until the user says what it is.
@@ -23,7 +23,7 @@ actor GuidedAnswers {
     private var issued = 0
 
     /// A choice a final ended with; returns its token.
-    func offer(_ choice: GuidedChoice, session: String) -> String {
+    package func offer(_ choice: GuidedChoice, session: String) -> String {
         issued += 1
         let token = String(issued, radix: 36) + String(UInt32.random(in: 0..<UInt32.max) % 46_656, radix: 36)
         open[session] = Open(token: token, choice: choice)
@@ -31,7 +31,7 @@ actor GuidedAnswers {
     }
 
     /// A run started in the session: its choice is answered or overtaken.
-    func close(session: String) {
+    package func close(session: String) {
         open[session] = nil
         waiting = waiting.filter { _, step in
             switch step {
@@ -40,16 +40,16 @@ actor GuidedAnswers {
         }
     }
 
-    func choice(session: String) -> Open? { open[session] }
+    package func choice(session: String) -> Open? { open[session] }
 
     /// The choice of this token, if it is still open.
-    func choice(session: String, token: String) -> GuidedChoice? {
+    package func choice(session: String, token: String) -> GuidedChoice? {
         guard let found = open[session], found.token == token else { return nil }
         return found.choice
     }
 
-    func wait(_ chat: String, _ step: Waiting) { waiting[chat] = step }
+    package func wait(_ chat: String, _ step: Waiting) { waiting[chat] = step }
 
     /// What the chat was in the middle of, taken (it happens once).
-    func takeWaiting(_ chat: String) -> Waiting? { waiting.removeValue(forKey: chat) }
+    package func takeWaiting(_ chat: String) -> Waiting? { waiting.removeValue(forKey: chat) }
 }

@@ -1,24 +1,24 @@
 /// The decision a final answer ends with (issue 17 point 7, PiRelay's guided answers): numbered
 /// or lettered options, maybe followed by a question, or a question alone. Found in the text, no
 /// model call.
-struct GuidedChoice: Sendable, Equatable {
-    struct Option: Sendable, Equatable {
+package struct GuidedChoice: Sendable, Equatable {
+    package struct Option: Sendable, Equatable {
         /// As the answer wrote it: `1`, `B`.
-        var label: String
-        var text: String
+        package var label: String
+        package var text: String
     }
 
     /// The question asked, when the answer asks one.
-    var question: String?
+    package var question: String?
     /// The options, in order; empty for a question alone.
-    var options: [Option]
+    package var options: [Option]
 
     /// Most options a decision block has; a longer list is an enumeration, not a choice.
-    static let maxOptions = 10
+    package static let maxOptions = 10
 
     /// The choice a final answer ends with, or nil when it ends with neither options nor a
     /// question.
-    static func parse(_ text: String) -> GuidedChoice? {
+    package static func parse(_ text: String) -> GuidedChoice? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingInlineSpace() }
         while let last = lines.last, last.isEmpty { lines.removeLast() }
         guard !lines.isEmpty else { return nil }
@@ -45,7 +45,7 @@ struct GuidedChoice: Sendable, Equatable {
     }
 
     /// `1. text`, `2) text`, `B. text`, `**3.** text`, `- 1. text`.
-    static func option(_ line: String) -> Option? {
+    package static func option(_ line: String) -> Option? {
         var rest = Substring(line)
         if rest.hasPrefix("- ") || rest.hasPrefix("* ") { rest = rest.dropFirst(2) }
         rest = rest.drop { $0 == "*" }
@@ -79,7 +79,7 @@ struct GuidedChoice: Sendable, Equatable {
 
     /// The option a label names: `2`, `b`; a letter also names the option at its place in a
     /// numbered list (`choose B` is the second).
-    func option(labelled label: String) -> Option? {
+    package func option(labelled label: String) -> Option? {
         let wanted = label.uppercased()
         if let exact = options.first(where: { $0.label == wanted }) { return exact }
         if wanted.count == 1, let letter = wanted.unicodeScalars.first, (65...74).contains(letter.value) {
@@ -90,8 +90,8 @@ struct GuidedChoice: Sendable, Equatable {
     }
 
     /// What pi is sent for an option picked.
-    static func answer(_ option: Option) -> String { "Answer: \(option.label). \(option.text)" }
+    package static func answer(_ option: Option) -> String { "Answer: \(option.label). \(option.text)" }
 
     /// What pi is sent for a free answer.
-    static func answer(_ text: String) -> String { "Answer: \(text)" }
+    package static func answer(_ text: String) -> String { "Answer: \(text)" }
 }

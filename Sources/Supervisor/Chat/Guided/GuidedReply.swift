@@ -1,6 +1,6 @@
 /// What a plain chat message is while a guided choice is open (PiRelay's rules): an answer, a
 /// new prompt, or too unclear to tell (asked back).
-enum GuidedReply: Equatable {
+package enum GuidedReply: Equatable {
     /// Send this to pi as the answer.
     case answer(String)
     /// Send the message to pi as it is, as any prompt.
@@ -9,12 +9,12 @@ enum GuidedReply: Equatable {
     case ambiguous
 
     /// Longest reply that may be an answer; longer text is a prompt.
-    static let shortLength = 40
-    static let shortWords = 5
+    package static let shortLength = 40
+    package static let shortWords = 5
     /// Words that make a reply an explicit answer: `option 2`, `choose B`, `answer 2`.
-    static let answerWords: Set<String> = ["option", "choose", "answer", "pick", "select", "number", "#"]
+    package static let answerWords: Set<String> = ["option", "choose", "answer", "pick", "select", "number", "#"]
 
-    static func classify(_ message: String, for choice: GuidedChoice) -> GuidedReply {
+    package static func classify(_ message: String, for choice: GuidedChoice) -> GuidedReply {
         let text = message.trimmingInlineSpace()
         let words = text.split(whereSeparator: \.isWhitespace).map { String($0).lowercased() }
         // Long text, several lines, a command or code is a prompt like any other.

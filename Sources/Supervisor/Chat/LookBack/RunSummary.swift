@@ -3,10 +3,10 @@ import PiRelaySDK
 /// A short account of a finished run, built from its record alone (no model call): how long it
 /// took, the tools it used, the files it wrote or edited, the commands that failed, tokens and
 /// cost, and how it ended. Plain text (commands and paths in backticks), unmasked: callers mask it on its way out.
-struct RunSummary {
-    let run: FinishedRun
+package struct RunSummary {
+    package let run: FinishedRun
 
-    var text: String {
+    package var text: String {
         let record = run.run
         var lines = ["\(record.sessionName) · \(Self.duration(run.duration)) · \(ending)"]
         let calls = record.items.flatMap { item -> [RunView.ToolCall] in if case .tools(let calls) = item { calls } else { [] } }
@@ -45,7 +45,7 @@ struct RunSummary {
     }
 
     /// How the run ended, in words.
-    var ending: String {
+    package var ending: String {
         let record = run.run
         switch record.stopReason {
         case "aborted": return "stopped"
@@ -56,18 +56,18 @@ struct RunSummary {
     }
 
     /// pi reports a failed command in its output's last line: `Command exited with code 2`.
-    static func exitCode(in output: String) -> Int? {
+    package static func exitCode(in output: String) -> Int? {
         guard let last = output.split(whereSeparator: \.isNewline).last, let range = last.firstRange(of: "exited with code ") else { return nil }
         return Int(last[range.upperBound...].prefix { $0.isNumber })
     }
 
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return flat.count > 160 ? String(flat.prefix(159)) + "…" : flat
     }
 
     /// `4 s`, `2 min 5 s`, `1 h 3 min`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         if whole < 60 { return seconds < 10 ? "\(seconds.fixedPoint(1)) s" : "\(whole) s" }
         if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }

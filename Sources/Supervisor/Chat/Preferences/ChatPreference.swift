@@ -2,20 +2,20 @@ import FoundationEssentials
 
 /// What one chat chose for itself, kept in `state/chat-preferences.json` by chat key: its
 /// progress mode, whether delivery is paused, and whether it wants mentions.
-struct ChatPreference: Codable, Sendable, Equatable {
-    var key: String
+package struct ChatPreference: Codable, Sendable, Equatable {
+    package var key: String
     /// Nil: the configured `chat.progress`.
-    var progress: ProgressMode?
+    package var progress: ProgressMode?
     /// Set while `/pause` holds delivery back: when it started, so `/resume` can sum up what
     /// ran meanwhile.
-    var pausedSince: Date?
+    package var pausedSince: Date?
     /// Nil: the configured `notify.mentions`.
-    var mentions: Bool?
+    package var mentions: Bool?
 
-    init(key: String) {
+    package init(key: String) {
         self.key = key
     }
 
     /// Nothing chosen: the record can go.
-    var isDefault: Bool { progress == nil && pausedSince == nil && mentions == nil }
+    package var isDefault: Bool { progress == nil && pausedSince == nil && mentions == nil }
 }

@@ -3,14 +3,14 @@ import Logging
 
 /// Every chat's preferences (`ChatPreference`), saved on each change. Delivery asks them for
 /// every post, so they are held in memory; a save that fails is logged and kept trying.
-actor ChatPreferences {
+package actor ChatPreferences {
     private let store: StateFile<ChatPreference>
     private let logger: Logger
     private let defaults: ChatSettings
     private let notify: NotifySettings
     private var preferences: [String: ChatPreference] = [:]
 
-    init(store: StateFile<ChatPreference>, saved: [ChatPreference], defaults: ChatSettings, notify: NotifySettings, logger: Logger) {
+    package init(store: StateFile<ChatPreference>, saved: [ChatPreference], defaults: ChatSettings, notify: NotifySettings, logger: Logger) {
         self.store = store
         self.logger = logger
         self.defaults = defaults
@@ -18,31 +18,31 @@ actor ChatPreferences {
         for preference in saved { preferences[preference.key] = preference }
     }
 
-    func progress(_ key: String) -> ProgressMode { preferences[key]?.progress ?? defaults.progress }
+    package func progress(_ key: String) -> ProgressMode { preferences[key]?.progress ?? defaults.progress }
 
-    func pausedSince(_ key: String) -> Date? { preferences[key]?.pausedSince }
+    package func pausedSince(_ key: String) -> Date? { preferences[key]?.pausedSince }
 
-    func mentions(_ key: String) -> Bool { preferences[key]?.mentions ?? notify.mentions }
+    package func mentions(_ key: String) -> Bool { preferences[key]?.mentions ?? notify.mentions }
 
-    func setProgress(_ mode: ProgressMode, for key: String) {
+    package func setProgress(_ mode: ProgressMode, for key: String) {
         change(key) { $0.progress = mode }
     }
 
     /// Returns false when the chat was paused already.
-    func pause(_ key: String, at time: Date = Date()) -> Bool {
+    package func pause(_ key: String, at time: Date = Date()) -> Bool {
         guard preferences[key]?.pausedSince == nil else { return false }
         change(key) { $0.pausedSince = time }
         return true
     }
 
     /// Returns when the pause began, or nil when the chat was not paused.
-    func resume(_ key: String) -> Date? {
+    package func resume(_ key: String) -> Date? {
         guard let since = preferences[key]?.pausedSince else { return nil }
         change(key) { $0.pausedSince = nil }
         return since
     }
 
-    func setMentions(_ on: Bool, for key: String) {
+    package func setMentions(_ on: Bool, for key: String) {
         change(key) { $0.mentions = on }
     }
 

@@ -1,5 +1,5 @@
 /// How much of a run a chat sees while it goes on (`/progress`).
-enum ProgressMode: String, Codable, Sendable, Equatable, CaseIterable {
+package enum ProgressMode: String, Codable, Sendable, Equatable, CaseIterable {
     /// The final answer and the agent's questions; no live view, notices or echoes.
     case quiet
     /// The live view, notices, echoes of other chats' prompts, and the final answer.
@@ -10,10 +10,10 @@ enum ProgressMode: String, Codable, Sendable, Equatable, CaseIterable {
     case completionOnly = "completion-only"
 
     /// Whether the chat gets live views, notices and echoes.
-    var showsProgress: Bool { self == .normal || self == .verbose }
+    package var showsProgress: Bool { self == .normal || self == .verbose }
 
     /// What `/progress` says each mode does.
-    var explanation: String {
+    package var explanation: String {
         switch self {
         case .quiet: "the final answer and questions only"
         case .normal: "the live view, notices and the final answer"

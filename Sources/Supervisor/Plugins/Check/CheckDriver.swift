@@ -9,29 +9,29 @@ import SupervisorIO
 /// The driver of `plugin check --driver CMD`: a program that plays the user on the chat service
 /// and reports what the bot posted there (docs/PROTOCOL.md §10, "The driver protocol"). One JSON
 /// line in, exactly one JSON line back, in order.
-actor CheckDriver {
+package actor CheckDriver {
     /// What the driver said to one op.
-    enum Answer: Sendable {
+    package enum Answer: Sendable {
         case done(JSONValue)
         /// The driver cannot do it: the step is skipped, never passed.
         case unsupported(String)
         case failed(String)
     }
 
-    nonisolated let input = ChildInput()
-    nonisolated let spec: ChildSpec
+    package nonisolated let input = ChildInput()
+    package nonisolated let spec: ChildSpec
     private var lines: [[UInt8]] = []
     private var taken = 0
     private var stderrLines: [String] = []
     private var pid: Int32?
-    private(set) var exit: ChildExit?
+    package private(set) var exit: ChildExit?
 
-    init(command: String, workingDirectory: String) {
+    package init(command: String, workingDirectory: String) {
         spec = ChildSpec(executable: "/bin/sh", arguments: ["-c", command], workingDirectory: workingDirectory)
     }
 
     /// Runs the driver until it exits.
-    nonisolated func run() async -> ChildExit {
+    package nonisolated func run() async -> ChildExit {
         let (events, sink) = AsyncStream<ChildEvent>.makeStream()
         async let added: Void = { for await event in events { await self.add(event) } }()
         let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { sink.yield($0) })
@@ -52,7 +52,7 @@ actor CheckDriver {
     }
 
     /// Sends `request` and waits for its answer.
-    func ask(_ request: JSONValue, within limit: Duration = .seconds(60)) async -> Answer {
+    package func ask(_ request: JSONValue, within limit: Duration = .seconds(60)) async -> Answer {
         let op = request["op"]?.stringValue ?? "?"
         input.send(request.serializedBytes() + [0x0A])
         let end = ContinuousClock.now + limit
@@ -72,7 +72,7 @@ actor CheckDriver {
     }
 
     /// End of input: the driver stops what it started and exits; after 10 s it is killed.
-    func close() async {
+    package func close() async {
         input.finish()
         let end = ContinuousClock.now + .seconds(10)
         while exit == nil, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }

@@ -1,13 +1,13 @@
 import PiRelaySDK
 
 /// One of the bot's messages as the driver reports it (docs/PROTOCOL.md §10, the `posts` op).
-struct CheckPost: Sendable, Equatable {
-    var id: String
-    var text: String
-    var buttons: [String]
-    var edits: Int
+package struct CheckPost: Sendable, Equatable {
+    package var id: String
+    package var text: String
+    package var buttons: [String]
+    package var edits: Int
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let id = json["id"]?.stringValue ?? json["id"]?.intValue.map(String.init), let text = json["text"]?.stringValue else {
             return nil
         }
@@ -18,7 +18,7 @@ struct CheckPost: Sendable, Equatable {
     }
 
     /// For a failed step's detail: `#ID “text…” [buttons] edited N×`.
-    var summary: String {
+    package var summary: String {
         let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
         return "#\(id) “\(shown.replacing("\n", with: " "))”" + (buttons.isEmpty ? "" : " [\(buttons.joined(separator: ", "))]")
             + (edits > 0 ? " edited \(edits)×" : "")

@@ -2,26 +2,26 @@ import PiRelaySDK
 
 /// What the plugin under check is started with: its section, its environment, and, with a
 /// driver, the chat the driver plays in and the user in it, who is let through.
-struct CheckSetting: Sendable {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+package struct CheckSetting: Sendable {
+    package struct Failure: Error, CustomStringConvertible { package let description: String }
 
     /// The one session the check's chat is bound to.
-    static let sessionID = "c4ec0001"
+    package static let sessionID = "c4ec0001"
 
     /// The section as written (`--config`, or config.yaml's), and the file it came from.
-    var config: JSONValue
-    var source: PluginSectionSource?
-    var environment: [String: String]
+    package var config: JSONValue
+    package var source: PluginSectionSource?
+    package var environment: [String: String]
     /// The driver's keys (its fake service's `apiBase`, say), laid over the section as checked.
-    var overlay: [String: JSONValue] = [:]
-    var chat: CheckChat?
+    package var overlay: [String: JSONValue] = [:]
+    package var chat: CheckChat?
     /// Without a driver the plugin is started as `setup` starts it (PROTOCOL.md §3, `checkOnly`):
     /// it answers the protocol but does not poll or connect, so a check with the real token
     /// never takes updates meant for the running daemon's instance.
-    var checkOnly: Bool { chat == nil }
+    package var checkOnly: Bool { chat == nil }
 
     /// Takes the driver's answer to `start`: its variables, its keys laid over the section, its chat.
-    mutating func apply(_ started: JSONValue) throws(Failure) {
+    package mutating func apply(_ started: JSONValue) throws(Failure) {
         for (key, value) in started["env"]?.objectValue ?? [:] {
             guard let text = value.stringValue else { throw Failure(description: "env.\(key) is not a string") }
             environment[key] = text
@@ -37,7 +37,7 @@ struct CheckSetting: Sendable {
 
     /// `section` (checked against the hello's schema, or as written) with the driver's keys laid
     /// over it; the daemon lets the chat's user through, and so does the section the plugin reads.
-    func welcomeConfig(_ section: JSONValue) -> JSONValue {
+    package func welcomeConfig(_ section: JSONValue) -> JSONValue {
         var config = section.objectValue == nil ? [:] : section
         for (key, value) in overlay { config[key] = value }
         guard let chat else { return config }
@@ -48,7 +48,7 @@ struct CheckSetting: Sendable {
     }
 
     /// The welcome: one idle session, bound to the driver's chat.
-    func welcome(plugin: String, section: JSONValue, stateDir: String, messenger: String) -> Welcome {
+    package func welcome(plugin: String, section: JSONValue, stateDir: String, messenger: String) -> Welcome {
         let session = SessionSummary(id: Self.sessionID, name: "check", cwd: stateDir, state: "idle")
         return .alone(
             plugin: plugin, config: welcomeConfig(section), folder: stateDir, sessions: [session],

@@ -9,36 +9,36 @@ import SupervisorIO
 /// One run of the plugin under `plugin check`, with pi-relayd's side of its pipes played: what
 /// it says is kept in order for the steps to wait on, and the chat requests a messenger makes
 /// are answered as the daemon answers them for a chat bound to one idle session.
-actor CheckedPlugin {
-    nonisolated let link: PluginLink
-    private(set) var messages: [WireMessage] = []
+package actor CheckedPlugin {
+    package nonisolated let link: PluginLink
+    package private(set) var messages: [WireMessage] = []
     /// stdout lines that are not protocol messages.
-    private(set) var junk: [String] = []
-    private(set) var stderrLines: [String] = []
-    private(set) var exit: ChildExit?
+    package private(set) var junk: [String] = []
+    package private(set) var stderrLines: [String] = []
+    package private(set) var exit: ChildExit?
     /// The first stdout line, decoded or not: the hello.
     private var first: PluginLink.Event?
     private var pid: Int32?
     /// `messageId`s handed over: the daemon acts on each once, across the plugin's restarts.
-    private(set) var handedOver: Set<String>
+    package private(set) var handedOver: Set<String>
 
-    init(link: PluginLink, handedOver: Set<String> = []) {
+    package init(link: PluginLink, handedOver: Set<String> = []) {
         self.link = link
         self.handedOver = handedOver
     }
 
     /// Runs the child until it exits, taking its events in the order it produced them.
-    nonisolated func run() async -> ChildExit {
+    package nonisolated func run() async -> ChildExit {
         async let added: Void = { for await event in link.events { await self.add(event) } }()
         let exit = await link.run()
         await added
         return exit
     }
 
-    nonisolated func send(_ message: WireMessage) { link.send(message) }
+    package nonisolated func send(_ message: WireMessage) { link.send(message) }
 
     /// The number of messages so far: a mark to wait for what comes after it.
-    var mark: Int { messages.count }
+    package var mark: Int { messages.count }
 
     private func add(_ event: PluginLink.Event) {
         switch event {
@@ -78,46 +78,46 @@ actor CheckedPlugin {
     }
 
     /// The first stdout line, within `limit`; nil when the plugin said nothing or exited.
-    func firstLine(within limit: Duration) async -> PluginLink.Event? {
+    package func firstLine(within limit: Duration) async -> PluginLink.Event? {
         await poll(within: limit) { first }
     }
 
     /// The first message after `mark` that `match` picks, within `limit`.
-    func message(after mark: Int, within limit: Duration, _ match: @Sendable (WireMessage) -> Bool) async -> WireMessage? {
+    package func message(after mark: Int, within limit: Duration, _ match: @Sendable (WireMessage) -> Bool) async -> WireMessage? {
         await poll(within: limit) { messages[min(mark, messages.count)...].first(where: match) }
     }
 
     /// The messages after `mark` that `match` picks, once `limit` has passed (or the plugin exited).
-    func messages(after mark: Int, waiting limit: Duration, _ match: @Sendable (WireMessage) -> Bool) async -> [WireMessage] {
+    package func messages(after mark: Int, waiting limit: Duration, _ match: @Sendable (WireMessage) -> Bool) async -> [WireMessage] {
         _ = await poll(within: limit) { exit.map { _ in () } }
         return messages[min(mark, messages.count)...].filter(match)
     }
 
     /// The requests of `method` after `mark`, as sent.
-    func requests(after mark: Int, _ method: MethodName) -> [JSONValue] {
+    package func requests(after mark: Int, _ method: MethodName) -> [JSONValue] {
         messages[min(mark, messages.count)...].compactMap {
             if case .request(_, method.rawValue, let params, _) = $0 { params } else { nil }
         }
     }
 
     /// Sends a delivery and waits for its ack.
-    func deliver(_ delivery: CheckDelivery, within limit: Duration = .seconds(5)) async -> Bool {
+    package func deliver(_ delivery: CheckDelivery, within limit: Duration = .seconds(5)) async -> Bool {
         let mark = messages.count
         link.send(.deliver(id: delivery.id, method: delivery.method, params: delivery.params))
         return await message(after: mark, within: limit) { if case .ack(delivery.id) = $0 { true } else { false } } != nil
     }
 
-    func waitExit(within limit: Duration) async -> ChildExit? {
+    package func waitExit(within limit: Duration) async -> ChildExit? {
         await poll(within: limit) { exit }
     }
 
     /// SIGKILL to the plugin's process group: a crash, as far as the plugin knows.
-    func kill() {
+    package func kill() {
         if let pid, exit == nil { ChildProcess.signalGroup(pid, SIGKILL) }
     }
 
     /// The last lines it wrote to stderr, for a failed step's detail.
-    var stderrTail: String { stderrLines.suffix(3).joined(separator: " | ") }
+    package var stderrTail: String { stderrLines.suffix(3).joined(separator: " | ") }
 
     /// Checks `found` every 10 ms until it gives a value, the plugin exits, or `limit` passes.
     private func poll<T>(within limit: Duration, _ found: () -> T?) async -> T? {

@@ -5,22 +5,22 @@ import PiRelaySDK
 /// a user of the service sees while pi-relayd talks to the plugin. The driver writes as the user
 /// and reports the bot's posts; the check sends what the daemon sends for a run, a question and
 /// a final.
-struct MessengerSteps: Sendable {
-    static let names = [
+package struct MessengerSteps: Sendable {
+    package static let names = [
         "inbound prompt", "duplicate inbound", "stream with edits", "long final", "question by button", "question closed",
         "exactly once after SIGKILL",
     ]
 
-    let driver: CheckDriver
-    let chat: CheckChat
-    let hello: Hello
+    package let driver: CheckDriver
+    package let chat: CheckChat
+    package let hello: Hello
     /// Where the formatter that splits the long final is found, as the daemon finds it.
-    let home: Home
+    package let home: Home
 
     private var sessionID: String { CheckSetting.sessionID }
 
     /// Every step but the one across the SIGKILL, in order, on the first instance.
-    func steps(_ plugin: CheckedPlugin) async -> [CheckStep] {
+    package func steps(_ plugin: CheckedPlugin) async -> [CheckStep] {
         var steps = await inbound(plugin)
         steps.append(await stream(plugin))
         steps.append(await longFinal(plugin))
@@ -231,7 +231,7 @@ struct MessengerSteps: Sendable {
     // MARK: Exactly once across a crash
 
     /// A final the first instance posts; the kill comes before the check takes its ack.
-    func exactlyOnceBeforeKill(_ plugin: CheckedPlugin) async -> CheckDelivery {
+    package func exactlyOnceBeforeKill(_ plugin: CheckedPlugin) async -> CheckDelivery {
         let text = "Exactly once: this answer shows one time."
         let final = ChatPostParams(target: chat.target, kind: .final, sessionID: sessionID, runID: "\(sessionID)-3", chunks: [text])
         let delivery = CheckDelivery(id: "check-once", method: MethodName.chatPost.rawValue, params: final.json)
@@ -241,7 +241,7 @@ struct MessengerSteps: Sendable {
     }
 
     /// The restarted instance gets the final again and posts nothing new.
-    func exactlyOnceAfterKill(_ plugin: CheckedPlugin, _ delivery: CheckDelivery) async -> CheckStep {
+    package func exactlyOnceAfterKill(_ plugin: CheckedPlugin, _ delivery: CheckDelivery) async -> CheckStep {
         let name = "exactly once after SIGKILL"
         let acked = await plugin.deliver(delivery, within: .seconds(30))
         try? await Task.sleep(for: .seconds(2))
@@ -264,13 +264,13 @@ struct MessengerSteps: Sendable {
     }
 
     /// What `posts` reports: the bot's messages, or why the driver could not say.
-    struct Seen {
-        var posts: [CheckPost] = []
+    package struct Seen {
+        package var posts: [CheckPost] = []
         /// Whether the condition held before the time was up.
-        var met = false
-        var problem: CheckDriver.Answer?
+        package var met = false
+        package var problem: CheckDriver.Answer?
 
-        var summary: String {
+        package var summary: String {
             posts.isEmpty ? "no posts" : posts.suffix(4).map(\.summary).joined(separator: ", ")
         }
     }
@@ -293,7 +293,7 @@ struct MessengerSteps: Sendable {
 
 extension CheckDriver.Answer {
     /// The step when the driver could not report: skipped when it cannot, failed when it broke.
-    func step(_ name: String) -> CheckStep {
+    package func step(_ name: String) -> CheckStep {
         switch self {
         case .unsupported(let why): .skipped(name, why)
         case .failed(let why): .failed(name, why)

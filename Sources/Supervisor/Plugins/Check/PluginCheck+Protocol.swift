@@ -2,7 +2,7 @@ import PiRelaySDK
 
 extension PluginCheck {
     /// The steps every plugin must pass, whatever its role (docs/PROTOCOL.md §2 to §4).
-    func protocolSteps(_ plugin: CheckedPlugin, messenger: Bool, setting: CheckSetting) async -> [CheckStep] {
+    package func protocolSteps(_ plugin: CheckedPlugin, messenger: Bool, setting: CheckSetting) async -> [CheckStep] {
         var steps: [CheckStep] = []
         steps.append(.judged("answers ping with pong", await pong(plugin, "check-ping"), "no pong within 5 s"))
 
@@ -66,14 +66,14 @@ extension PluginCheck {
     }
 
     /// The delivery the first instance acts on before it is killed.
-    func replayDelivery(messenger: Bool, setting: CheckSetting) -> CheckDelivery {
+    package func replayDelivery(messenger: Bool, setting: CheckSetting) -> CheckDelivery {
         var delivery = duplicateDelivery(messenger: messenger, setting: setting)
         delivery.id = "check-replay"
         return delivery
     }
 
     /// The restarted instance gets the delivery again and acks it exactly once.
-    func replaySteps(_ plugin: CheckedPlugin, _ delivery: CheckDelivery, ackedBeforeKill: Bool) async -> CheckStep {
+    package func replaySteps(_ plugin: CheckedPlugin, _ delivery: CheckDelivery, ackedBeforeKill: Bool) async -> CheckStep {
         let name = "replay after SIGKILL: acked exactly once"
         guard ackedBeforeKill else { return .failed(name, "not tried: the delivery before the kill was not acked within 5 s") }
         let mark = await plugin.mark

@@ -8,22 +8,34 @@ import Glibc
 /// Plays pi-relayd against one plugin executable and reports each rule of the protocol it keeps
 /// or breaks; for a messenger with a driver, also what a user of the service sees
 /// (docs/PROTOCOL.md §10). Used by `pi-relayd plugin check`.
-struct PluginCheck {
-    let path: String
+package struct PluginCheck {
+    package let path: String
     /// The plugin's section as written, and where (for the schema check's line and column).
-    var config: JSONValue = [:]
-    var source: PluginSectionSource?
+    package var config: JSONValue = [:]
+    package var source: PluginSectionSource?
     /// Variables set on top of the inherited environment (the home's .env).
-    var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
     /// `--driver CMD`.
-    var driver: String?
+    package var driver: String?
     /// Where the formatter is found, and the home's .env.
-    var home: Home
+    package var home: Home
+
+    package init(
+        path: String, config: JSONValue = [:], source: PluginSectionSource? = nil, environment: [String: String] = [:], driver: String? = nil,
+        home: Home
+    ) {
+        self.path = path
+        self.config = config
+        self.source = source
+        self.environment = environment
+        self.driver = driver
+        self.home = home
+    }
 
     /// The plugin's id: its file name.
-    var id: String { String(path.split(separator: "/").last ?? "") }
+    package var id: String { String(path.split(separator: "/").last ?? "") }
 
-    func run() async -> [CheckStep] {
+    package func run() async -> [CheckStep] {
         var steps = [await runByHand()]
         let stateDir = UserFolders.temporary + "/pi-relayd-check-\(getpid())"
         try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

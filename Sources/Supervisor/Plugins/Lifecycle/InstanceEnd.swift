@@ -2,28 +2,28 @@ import SupervisorIO
 
 /// How one plugin instance ended, worked out from what was seen while it ran: the restart
 /// policy's input and the reason shown in `pi-relayd plugins`. Pure.
-struct InstanceEnd: Sendable, Equatable {
-    let exit: RestartPolicy.Exit
+package struct InstanceEnd: Sendable, Equatable {
+    package let exit: RestartPolicy.Exit
     /// Why, for the log and the status; nil for an end that needs no explaining.
-    let reason: String?
+    package let reason: String?
     /// Whether requests in flight on it count a crash (two make them poison).
-    let crashed: Bool
+    package let crashed: Bool
 
     /// What was seen of the instance.
-    struct Seen: Sendable {
-        var exit: ChildExit
-        var handshaken = false
-        var incompatible = false
+    package struct Seen: Sendable {
+        package var exit: ChildExit
+        package var handshaken = false
+        package var incompatible = false
         /// Why the slot killed it (no hello in time, hung…).
-        var killReason: String?
+        package var killReason: String?
         /// The config section its hello's schema refused, with its line and column.
-        var configRejected: String?
+        package var configRejected: String?
         /// A stop or restart was asked for.
-        var requested = false
-        var stderrTail: [String] = []
+        package var requested = false
+        package var stderrTail: [String] = []
     }
 
-    static func of(_ seen: Seen) -> InstanceEnd {
+    package static func of(_ seen: Seen) -> InstanceEnd {
         let crashed = !seen.requested || seen.exit != .exited(0)
         if seen.incompatible { return InstanceEnd(exit: .incompatible, reason: nil, crashed: crashed) }
         if let rejected = seen.configRejected { return InstanceEnd(exit: .notConfigured, reason: rejected, crashed: false) }

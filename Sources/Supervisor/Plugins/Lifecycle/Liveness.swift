@@ -1,8 +1,8 @@
 /// Whether a running plugin is alive: it answers pings and reads its stdin. A pure state
 /// machine: the slot calls `tick` every ping interval with the time and the state of the
 /// plugin's stdin, and does what it returns.
-struct Liveness: Sendable {
-    enum Verdict: Sendable, Equatable {
+package struct Liveness: Sendable {
+    package enum Verdict: Sendable, Equatable {
         case fine
         /// Send this ping.
         case ping(id: String)
@@ -10,20 +10,20 @@ struct Liveness: Sendable {
         case hung(String)
     }
 
-    let pingTimeout: Duration
-    let stalledInputLimit: Duration
+    package let pingTimeout: Duration
+    package let stalledInputLimit: Duration
     private var lastPingSent: ContinuousClock.Instant?
     private var lastPong: ContinuousClock.Instant
     private var pingCount = 0
 
-    init(now: ContinuousClock.Instant, pingTimeout: Duration, stalledInputLimit: Duration) {
+    package init(now: ContinuousClock.Instant, pingTimeout: Duration, stalledInputLimit: Duration) {
         self.pingTimeout = pingTimeout
         self.stalledInputLimit = stalledInputLimit
         lastPong = now
     }
 
     /// `stdinStalledFor`: how long the plugin has left more than the limit unread on its stdin.
-    mutating func tick(at now: ContinuousClock.Instant, stdinStalledFor: Duration?, queuedBytes: Int) -> Verdict {
+    package mutating func tick(at now: ContinuousClock.Instant, stdinStalledFor: Duration?, queuedBytes: Int) -> Verdict {
         if let stalled = stdinStalledFor, stalled > stalledInputLimit {
             return .hung("is not reading its stdin (\(queuedBytes) bytes queued for \(stalled.components.seconds) s)")
         }
@@ -36,7 +36,7 @@ struct Liveness: Sendable {
         return .ping(id: "ping-\(pingCount)")
     }
 
-    mutating func pong(at now: ContinuousClock.Instant) {
+    package mutating func pong(at now: ContinuousClock.Instant) {
         lastPong = now
     }
 }

@@ -4,9 +4,9 @@ import PiRelaySDK
 /// (draining), backoff, failed, not configured, stopped. A pure state machine in the style of
 /// `RestartPolicy`, which it uses: it is told what happened and returns what to do; the slot owns
 /// the processes, the clock and the sleeping.
-struct PluginLifecycle: Sendable {
+package struct PluginLifecycle: Sendable {
     /// What the slot does once an instance has ended.
-    enum Next: Sendable, Equatable {
+    package enum Next: Sendable, Equatable {
         /// Spawn the next instance, after this wait (zero: at once).
         case restart(after: Duration)
         /// A restart was asked for: spawn the next instance now, as no crash.
@@ -18,7 +18,7 @@ struct PluginLifecycle: Sendable {
     }
 
     /// What a `pi-relayd plugins restart` asks of the slot.
-    enum Restart: Sendable, Equatable {
+    package enum Restart: Sendable, Equatable {
         /// Wake the parked slot.
         case wake
         /// Shut the running instance down; the slot spawns a new one once it has exited.
@@ -26,45 +26,47 @@ struct PluginLifecycle: Sendable {
         case nothing
     }
 
-    private(set) var state: PluginState = .starting
+    package private(set) var state: PluginState = .starting
     /// Why the plugin is not running, or why its last instance ended.
-    private(set) var reason: String?
-    private(set) var restarts = 0
-    private(set) var stopRequested = false
+    package private(set) var reason: String?
+    package private(set) var restarts = 0
+    package private(set) var stopRequested = false
     private var restartRequested = false
     private var policy: RestartPolicy
 
-    init(options: RestartPolicy.Options) {
+    package init(options: RestartPolicy.Options) {
         policy = RestartPolicy(options: options)
     }
 
     /// Failed and not-configured plugins wait for a re-arm instead of being spawned.
-    var isParked: Bool { state == .failed || state == .notConfigured }
+    package var isParked: Bool { state == .failed || state == .notConfigured }
 
     /// A new instance is being spawned.
-    mutating func spawning() {
+    package mutating func spawning() {
         state = .starting
         reason = nil
     }
 
     /// Its hello was accepted: the instance is up as far as the restart policy is concerned.
-    mutating func helloAccepted(at now: ContinuousClock.Instant) {
+    package mutating func helloAccepted(at now: ContinuousClock.Instant) {
         state = .handshaking
         policy.started(at: now)
     }
 
     /// The hello named a protocol this daemon does not speak.
-    mutating func incompatible(_ why: String) {
+    package mutating func incompatible(_ why: String) {
         reason = why
     }
 
     /// The welcome and everything that waited are out: new traffic flows.
-    mutating func welcomed() {
+    package mutating func welcomed() {
         state = .running
     }
 
     /// The instance ended as `exit` says (`why` for people). `random` in [0, 1) picks the jitter.
-    mutating func instanceEnded(_ exit: RestartPolicy.Exit, why: String?, name: String, at now: ContinuousClock.Instant, random: Double) -> Next {
+    package mutating func instanceEnded(
+        _ exit: RestartPolicy.Exit, why: String?, name: String, at now: ContinuousClock.Instant, random: Double
+    ) -> Next {
         if let why { reason = why }
         if stopRequested { return .stop }
         if restartRequested {
@@ -91,7 +93,7 @@ struct PluginLifecycle: Sendable {
     }
 
     /// `pi-relayd plugins restart`, or an executable that changed while parked.
-    mutating func restart() -> Restart {
+    package mutating func restart() -> Restart {
         policy.rearm()
         switch state {
         case .failed, .notConfigured:
@@ -107,17 +109,17 @@ struct PluginLifecycle: Sendable {
     }
 
     /// Stop for good. True when an instance is up and must be shut down.
-    mutating func stop(instanceRunning: Bool) -> Bool {
+    package mutating func stop(instanceRunning: Bool) -> Bool {
         stopRequested = true
         state = instanceRunning ? .stopping : .stopped
         return instanceRunning
     }
 
     /// The slot's loop has ended.
-    mutating func stopped() {
+    package mutating func stopped() {
         state = .stopped
     }
 
     /// Whether the instance that ended was asked to (a stop or a restart), rather than crashing.
-    var endWasRequested: Bool { stopRequested || restartRequested }
+    package var endWasRequested: Bool { stopRequested || restartRequested }
 }

@@ -1,5 +1,5 @@
 /// Where a plugin is in its life, as `pi-relayd plugins` shows it.
-enum PluginState: String, Sendable, Codable {
+package enum PluginState: String, Sendable, Codable {
     /// Spawned; no hello yet.
     case starting
     /// Said hello; its welcome and what waited for it are on the way.

@@ -4,19 +4,19 @@
 /// A first crash is restarted at once, as Erlang/OTP supervisors and systemd do: a one-off crash
 /// (a kill, an OOM) should cost the spawn, not a wait. Backoff starts with the second crash in a
 /// row, and the crash-loop limit stops a plugin that cannot stay up.
-struct RestartPolicy: Sendable {
-    struct Options: Sendable, Equatable {
+package struct RestartPolicy: Sendable {
+    package struct Options: Sendable, Equatable {
         /// Crashes in a row restarted without a wait; backoff starts after them.
-        var immediateRestarts = 1
-        var initialBackoff: Duration = .milliseconds(500)
-        var maxBackoff: Duration = .seconds(30)
-        var jitter: Double = 0.2
-        var crashLoopCount: Int = 5
-        var crashLoopWindow: Duration = .seconds(180)
-        var healthyReset: Duration = .seconds(10)
+        package var immediateRestarts = 1
+        package var initialBackoff: Duration = .milliseconds(500)
+        package var maxBackoff: Duration = .seconds(30)
+        package var jitter: Double = 0.2
+        package var crashLoopCount: Int = 5
+        package var crashLoopWindow: Duration = .seconds(180)
+        package var healthyReset: Duration = .seconds(10)
     }
 
-    enum Exit: Sendable, Equatable {
+    package enum Exit: Sendable, Equatable {
         /// Exit status 78: the plugin says it is not configured.
         case notConfigured
         /// Clean exit after we asked it to stop.
@@ -27,29 +27,29 @@ struct RestartPolicy: Sendable {
         case incompatible
     }
 
-    enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case restart(after: Duration)
         case markFailed(reason: String)
         case markNotConfigured
         case stop
     }
 
-    let options: Options
+    package let options: Options
     /// Crash times inside the window, oldest first.
-    private(set) var crashes: [ContinuousClock.Instant] = []
-    private(set) var consecutiveCrashes = 0
+    package private(set) var crashes: [ContinuousClock.Instant] = []
+    package private(set) var consecutiveCrashes = 0
     private var startedAt: ContinuousClock.Instant?
 
-    init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
-    mutating func started(at now: ContinuousClock.Instant) {
+    package mutating func started(at now: ContinuousClock.Instant) {
         startedAt = now
     }
 
     /// `random` is in [0, 1) and picks the jitter; tests pass a fixed value.
-    mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant, random: Double) -> Action {
+    package mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant, random: Double) -> Action {
         switch exit {
         case .notConfigured: return .markNotConfigured
         case .requested: return .stop
@@ -74,7 +74,7 @@ struct RestartPolicy: Sendable {
     }
 
     /// Re-armed by hand (`pi-relayd plugins restart`) or because the executable changed.
-    mutating func rearm() {
+    package mutating func rearm() {
         crashes.removeAll()
         consecutiveCrashes = 0
     }

@@ -2,7 +2,7 @@ import PiRelaySDK
 
 /// The first line of a plugin, judged (docs/PROTOCOL.md §3). Pure; the slot, `render` and
 /// `plugin check` all judge it here.
-enum HelloCheck: Sendable, Equatable {
+package enum HelloCheck: Sendable, Equatable {
     case accepted(Hello)
     /// A hello in another protocol version: answer `goodbye` with this reason.
     case incompatible(Hello, goodbye: String)
@@ -10,7 +10,7 @@ enum HelloCheck: Sendable, Equatable {
     case rejected(String)
 
     /// Judges the plugin's first stdout line, as the link decoded it.
-    init(first event: PluginLink.Event) {
+    package init(first event: PluginLink.Event) {
         let hello: Hello
         switch event {
         case .message(.hello(let said)): hello = said

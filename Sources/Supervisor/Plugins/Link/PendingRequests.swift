@@ -3,18 +3,18 @@ import PiRelaySDK
 /// Requests sent to a plugin and not answered yet, by id. A request in flight on an instance
 /// that dies goes to the next one, unless it was in flight during two crashes in a row: then it
 /// is poison. Pure bookkeeping: the owner resumes the continuations it hands back.
-struct PendingRequests: Sendable {
-    struct Entry: Sendable {
-        var method: String
-        var params: JSONValue
-        var continuation: CheckedContinuation<JSONValue, any Error>
+package struct PendingRequests: Sendable {
+    package struct Entry: Sendable {
+        package var method: String
+        package var params: JSONValue
+        package var continuation: CheckedContinuation<JSONValue, any Error>
         /// Instances that died while it was in flight on them.
-        var crashes = 0
+        package var crashes = 0
         /// The instance it was written to; nil while it waits for one.
-        var sentTo: Int?
+        package var sentTo: Int?
         /// When it times out; nil for none (the owner keeps its own deadline).
-        var deadline: ContinuousClock.Instant?
-        var timeout: Duration = .zero
+        package var deadline: ContinuousClock.Instant?
+        package var timeout: Duration = .zero
     }
 
     private let prefix: String
@@ -22,28 +22,28 @@ struct PendingRequests: Sendable {
     private var issued = 0
 
     /// Ids are `prefix` and a number: unique per sender, as the protocol wants.
-    init(idPrefix prefix: String) {
+    package init(idPrefix prefix: String) {
         self.prefix = prefix
     }
 
-    var count: Int { entries.count }
+    package var count: Int { entries.count }
 
-    mutating func nextID() -> String {
+    package mutating func nextID() -> String {
         issued += 1
         return prefix + String(issued)
     }
 
-    mutating func add(_ id: String, _ entry: Entry) {
+    package mutating func add(_ id: String, _ entry: Entry) {
         entries[id] = entry
     }
 
     /// The entry answered by a response, or timed out; nil when it is gone already.
-    mutating func remove(_ id: String) -> Entry? {
+    package mutating func remove(_ id: String) -> Entry? {
         entries.removeValue(forKey: id)
     }
 
     /// The requests no instance has, now marked as sent to `instance`.
-    mutating func unsent(to instance: Int) -> [(id: String, entry: Entry)] {
+    package mutating func unsent(to instance: Int) -> [(id: String, entry: Entry)] {
         var out: [(id: String, entry: Entry)] = []
         for (id, entry) in entries where entry.sentTo == nil {
             entries[id]?.sentTo = instance
@@ -54,7 +54,7 @@ struct PendingRequests: Sendable {
 
     /// Instance `instance` is gone: its requests wait for the next one, and those it was the
     /// second crash for come back as poison.
-    mutating func instanceEnded(_ instance: Int, crashed: Bool) -> [Entry] {
+    package mutating func instanceEnded(_ instance: Int, crashed: Bool) -> [Entry] {
         var poison: [Entry] = []
         for (id, var entry) in entries where entry.sentTo == instance {
             entry.sentTo = nil
@@ -70,12 +70,12 @@ struct PendingRequests: Sendable {
     }
 
     /// The earliest deadline of any entry: when the owner must look again.
-    var nextDeadline: ContinuousClock.Instant? {
+    package var nextDeadline: ContinuousClock.Instant? {
         entries.values.lazy.compactMap(\.deadline).min()
     }
 
     /// Removes and returns the entries whose deadline has passed at `now`.
-    mutating func expired(at now: ContinuousClock.Instant) -> [Entry] {
+    package mutating func expired(at now: ContinuousClock.Instant) -> [Entry] {
         var out: [Entry] = []
         for (id, entry) in entries {
             if let deadline = entry.deadline, deadline <= now {
@@ -86,7 +86,7 @@ struct PendingRequests: Sendable {
         return out
     }
 
-    mutating func removeAll() -> [Entry] {
+    package mutating func removeAll() -> [Entry] {
         defer { entries.removeAll() }
         return Array(entries.values)
     }

@@ -5,9 +5,9 @@ import SupervisorIO
 /// events in the order it produced them with stdout lines decoded, and writing messages. The
 /// daemon's slots (one link per instance), `pi-relayd render` and `pi-relayd plugin check` all
 /// talk to plugins through it.
-struct PluginLink: Sendable {
+package struct PluginLink: Sendable {
     /// What the plugin did, in order.
-    enum Event: Sendable {
+    package enum Event: Sendable {
         case started(pid: Int32)
         case message(WireMessage)
         /// A stdout line that is not a protocol message: skipped, never fatal.
@@ -20,16 +20,16 @@ struct PluginLink: Sendable {
         case exited(ChildExit)
     }
 
-    let spec: ChildSpec
-    let input = ChildInput()
+    package let spec: ChildSpec
+    package let input = ChildInput()
     /// The events; one consumer. Ends after `.exited`.
-    let events: AsyncStream<Event>
+    package let events: AsyncStream<Event>
     private let sink: AsyncStream<Event>.Continuation
 
     /// A link to the executable at `path`, run in `workingDirectory`. `asPlugin: false` starts it
     /// as a person would (no `PI_RELAY_PLUGIN`), for `plugin check`. `extra` variables are set on
     /// top of the inherited environment (`setup` hands the token to check this way).
-    init(
+    package init(
         path: String, workingDirectory: String, home: String? = nil, maxLineBytes: Int = 8 << 20, asPlugin: Bool = true,
         extra: [String: String] = [:]
     ) {
@@ -44,7 +44,7 @@ struct PluginLink: Sendable {
     /// Runs the process until it exits; its events go to `events` meanwhile. Call it from the
     /// owner's own task (group), so the child lives in structured concurrency.
     @discardableResult
-    func run() async -> ChildExit {
+    package func run() async -> ChildExit {
         let sink = sink
         defer { sink.finish() }
         return await run { sink.yield($0) }
@@ -53,18 +53,18 @@ struct PluginLink: Sendable {
     /// Runs the process, handing each event to `handler` in order (`events` stays empty): for
     /// an owner that merges them into a stream of its own.
     @discardableResult
-    func run(_ handler: @escaping @Sendable (Event) -> Void) async -> ChildExit {
+    package func run(_ handler: @escaping @Sendable (Event) -> Void) async -> ChildExit {
         let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { handler(Self.event($0)) })
         handler(.exited(exit))
         return exit
     }
 
-    func send(_ message: WireMessage) {
+    package func send(_ message: WireMessage) {
         input.send(message.encodedLine())
     }
 
     /// Closes the plugin's stdin: end of input means "exit" to a plugin.
-    func close() {
+    package func close() {
         input.finish()
     }
 

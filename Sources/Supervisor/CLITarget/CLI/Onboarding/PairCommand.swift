@@ -1,0 +1,89 @@
+import ArgumentParser
+import FoundationEssentials
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+import Supervisor
+import SupervisorIO
+#endif
+
+struct PairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Print a one-time code that lets a chat user in: they send /pair CODE to the bot in a direct message.",
+        discussion: """
+            The code has 10 characters, works once, for 10 minutes, and is void after five wrong tries \
+            or once posted in a group. For Telegram a t.me link (and its QR code) sends it in one tap. \
+            When someone claims it, their name and id are shown and you are asked to confirm (unless \
+            --yes); then they are on the messenger's allowlist (state/paired-users.json) at once. \
+            The daemon must be running. See also: pi-relayd users.
+            """)
+
+    @Argument(help: "The messenger plugin, e.g. discord or telegram.") var messenger: String
+    @Flag(name: .shortAndLong, help: "Add whoever claims the code without asking.") var yes = false
+    @Flag(help: "Do not draw the QR code.") var noQR = false
+    /// Test-only: shortens the code's life (the daemon never lengthens it past 10 minutes).
+    @Option(name: .customLong("ttl-seconds"), help: .private) var ttlSeconds: Double?
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var params: JSONValue = ["messenger": .string(messenger), "confirm": .bool(!yes)]
+        if let ttlSeconds { params["ttlSeconds"] = .number(ttlSeconds) }
+        let result: JSONValue
+        do {
+            result = try Home.resolve().client.converse(.pair, params) { event in
+                if output.json { Self.show(event.serialized()) }
+                switch event["type"]?.stringValue {
+                case "code":
+                    if !output.json { showCode(event) }
+                    return nil
+                case "claimed":
+                    return ["confirm": .bool(confirm(event))]
+                default:
+                    return nil
+                }
+            }
+        } catch {
+            CLIFailure.exit(error, json: output.json)
+        }
+        let who = "\(result["userName"]?.stringValue ?? "") (\(result["user"]?.stringValue ?? ""))"
+        output.emit(result) {
+            result["paired"]?.boolValue == true
+                ? "✓ \(who) can now use \(messenger)." + (result["warning"]?.stringValue.map { "\n⚠️ but: \($0)" } ?? "")
+                : "Not added: \(who)."
+        }
+        if result["paired"]?.boolValue != true { throw ExitCode(1) }
+    }
+
+    private func showCode(_ event: JSONValue) {
+        let code = event["code"]?.stringValue ?? ""
+        let minutes = max(1, (event["expiresInSeconds"]?.intValue ?? 600) / 60)
+        var lines = ["Pairing code for \(messenger): \(code)", ""]
+        let bot = event["bot"]?.stringValue.map { " to \($0)" } ?? ""
+        // Slack takes every message starting with "/" as a slash command: there it is /pi's word.
+        let claim = messenger.lowercased() == "slack" ? "/pi pair" : "/pair"
+        lines.append("Send this in a direct message\(bot):  \(claim) \(code)")
+        if let link = event["link"]?.stringValue {
+            lines.append("or open:  \(link)")
+            if !noQR, let qr = try? QRCode(bytes: Array(link.utf8)) { lines += ["", qr.terminalText()] }
+        }
+        lines += ["", "It works once and expires in \(minutes) minute\(minutes == 1 ? "" : "s"). Waiting for it…"]
+        Self.show(lines.joined(separator: "\n"))
+    }
+
+    /// Written at once, unbuffered: whoever reads the terminal (or its file) needs the code now.
+    private static func show(_ text: String) {
+        StandardStreams.writeOutput((text + "\n"))
+    }
+
+    /// Shows who claimed the code and asks; with --yes the daemon never asks.
+    private func confirm(_ event: JSONValue) -> Bool {
+        let name = event["userName"]?.stringValue ?? ""
+        let id = event["user"]?.stringValue ?? ""
+        if !output.json { Self.show("\nClaimed by \(name.isEmpty ? "someone" : name) (id \(id)) on \(messenger).") }
+        StandardStreams.writeError("Add \(name.isEmpty ? id : name) to the \(messenger) allowlist? [y/N] ")
+        let answer = readLine()?.trimmingInlineSpace().lowercased() ?? ""
+        return answer == "y" || answer == "yes"
+    }
+}

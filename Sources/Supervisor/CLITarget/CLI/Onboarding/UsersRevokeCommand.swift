@@ -1,0 +1,55 @@
+import ArgumentParser
+import FoundationEssentials
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+import Supervisor
+import SupervisorIO
+#endif
+
+struct UsersRevokeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Remove a paired user; they are refused from their next message on.",
+        discussion: "Users from config.yaml or <MESSENGER>_ALLOWED_USERS are removed there, not here.")
+
+    @Argument(help: "The user's id on the messenger.") var id: String
+    @Option(help: "Only on this messenger (default: every messenger they were paired on).") var messenger: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let home = Home.resolve()
+        var params: JSONValue = ["id": .string(id)]
+        if let messenger { params["messenger"] = .string(messenger) }
+        let result: JSONValue
+        do {
+            if ControlClient.isAlive(home.socketPath) {
+                result = try home.client.call(.usersRevoke, params)
+            } else {
+                result = try revokeOffline(home)
+            }
+        } catch {
+            CLIFailure.exit(error, json: output.json)
+        }
+        output.emit(result) {
+            let gone = (result["revoked"]?.arrayValue ?? []).map {
+                "\($0["name"]?.stringValue ?? id) (\($0["id"]?.stringValue ?? "")) on \($0["messenger"]?.stringValue ?? "")"
+            }
+            var lines = gone.map { "✓ revoked \($0)" }
+            for name in result["stillConfiguredIn"]?.arrayValue ?? [] {
+                lines.append("⚠️ \(id) is still allowed on \(name.stringValue ?? "") by config.yaml or the environment")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// With no daemon running, the file is changed here; the daemon reads it when it starts.
+    private func revokeOffline(_ home: Home) throws -> JSONValue {
+        var paired = try PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))
+        let gone = paired.remove(id: id, messenger: messenger)
+        guard !gone.isEmpty else { throw RemoteError(code: .notFound, message: "no paired user \(id)" + (messenger.map { " on \($0)" } ?? "")) }
+        try paired.save()
+        return ["revoked": .array(gone.map(\.json)), "stillConfiguredIn": []]
+    }
+}

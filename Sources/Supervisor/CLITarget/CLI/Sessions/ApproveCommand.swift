@@ -1,0 +1,19 @@
+import ArgumentParser
+import PiRelaySDK
+import Supervisor
+import SupervisorIO
+
+struct ApproveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve", abstract: "Approve a gated tool call waiting in a session (see `questions`).")
+    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: "The approval question's id (or unique prefix, or its number in `questions`).") var id: String
+    @Flag(name: .customLong("for-session"), help: "Approve every call of the same rule until the session ends.") var forSession = false
+    @OptionGroup var output: OutputOptions
+
+    func run() {
+        let choice = forSession ? ApprovalChoice.session : .once
+        let params: JSONValue = ["session": .string(session), "id": .string(id), "value": .string(choice.rawValue), "by": "pi-relayd approve"]
+        SessionCall.run(.answer, params, output) { _ in forSession ? "approved for the session" : "approved once" }
+    }
+}
