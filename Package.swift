@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Supervisor",
-            exclude: ["Main", "CLinux", "IO", "CLITarget"],
+            exclude: ["Main", "CLinux", "IO", "CLI"],
             swiftSettings: strict),
         .target(
             name: "SupervisorCLI",
@@ -72,7 +72,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/Supervisor/CLITarget", swiftSettings: strict),
+            path: "Sources/Supervisor/CLI", swiftSettings: strict),
         .executableTarget(
             name: "SupervisorMain", dependencies: ["SupervisorCLI"], path: "Sources/Supervisor/Main",
             swiftSettings: strict),
