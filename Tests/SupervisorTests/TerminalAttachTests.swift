@@ -3,6 +3,7 @@ import PiRelaySDK
 import Testing
 
 @testable import Supervisor
+@testable import SupervisorIO
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// Answers the control socket: daemon status, the `plugins.*` methods, `stop`, and the session

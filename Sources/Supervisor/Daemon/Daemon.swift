@@ -6,6 +6,7 @@ import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// The running daemon: config, lock, logs, plugins, control socket; shuts down in order on
@@ -102,7 +103,7 @@ package struct Daemon: Service {
             status: status, pairing: pairing
         ) { stopper.yield() }
         await sessions.adopt(savedSessions.records)
-        let control = ControlServer(path: home.socketPath, logger: logger, handler: router)
+        let control = ControlServer(path: home.socketPath, logger: logger, handler: router, redact: Redactor.redact)
         try control.start()
         logger.info("control socket \(home.socketPath)")
         // Opt-in: nothing listens unless metrics.listen is set, and then on loopback only.

@@ -3,6 +3,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 extension Doctor {

@@ -4,6 +4,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// Pairing (`pi-relayd pair`, `/pair CODE`) and the allowlist it keeps: each messenger's

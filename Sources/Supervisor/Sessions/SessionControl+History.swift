@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PiRelaySDK
+import SupervisorIO
 
 extension SessionControl {
     /// `stream`: the session's events until the client goes away or the session ends.

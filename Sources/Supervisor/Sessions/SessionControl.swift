@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PiRelaySDK
+import SupervisorIO
 
 /// The session methods of the control socket; each is also a `pi-relayd` subcommand.
 package struct SessionControl: Sendable {

@@ -4,6 +4,7 @@ import PiRelaySDK
 
 #if canImport(Glibc)
 import Glibc
+import SupervisorIO
 #endif
 
 /// The control socket's `attach` method: an interactive pi's extension registers its session,

@@ -1,4 +1,5 @@
 import PiRelaySDK
+import SupervisorIO
 
 /// The daemon's end of an attached terminal session: the control connection the extension
 /// attached on. Commands go out as pi RPC lines; `finish` ends the connection.

@@ -13,14 +13,17 @@ package final class ControlServer: @unchecked Sendable {
     package let path: String
     package let logger: Logger
     package let handler: any ControlHandler
+    /// Masks known secrets in an error's message before it leaves the daemon.
+    package let redact: @Sendable (String) -> String
     private var listenFD: Int32 = -1
     private let lock = ThreadLock()
     private var stopped = false
 
-    package init(path: String, logger: Logger, handler: any ControlHandler) {
+    package init(path: String, logger: Logger, handler: any ControlHandler, redact: @escaping @Sendable (String) -> String) {
         self.path = path
         self.logger = logger
         self.handler = handler
+        self.redact = redact
     }
 
     package struct BindError: Error, CustomStringConvertible { package let description: String }
@@ -87,12 +90,13 @@ package final class ControlServer: @unchecked Sendable {
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let handler = handler
             let logger = logger
+            let redact = redact
             // Unstructured on purpose: each client connection lives independently of the others.
-            Task { await Self.serve(client, handler: handler, logger: logger) }
+            Task { await Self.serve(client, handler: handler, logger: logger, redact: redact) }
         }
     }
 
-    private static func serve(_ fd: Int32, handler: any ControlHandler, logger: Logger) async {
+    private static func serve(_ fd: Int32, handler: any ControlHandler, logger: Logger, redact: @escaping @Sendable (String) -> String) async {
         let writer = FDWriter(fd: fd)
         let stream = ControlStream(writer: writer, peer: PeerCredentials(socket: fd))
         var lines = FDLineReader.lines(fd: fd, maxLineBytes: 16 << 20).makeAsyncIterator()
@@ -106,7 +110,7 @@ package final class ControlServer: @unchecked Sendable {
             stream.close()
         }
         if case .line(let bytes)? = first {
-            await answer(bytes, writer: writer, stream: stream, handler: handler)
+            await answer(bytes, writer: writer, stream: stream, handler: handler, redact: redact)
         }
         writer.finish()
         writer.flush(timeout: 5)
@@ -120,7 +124,7 @@ package final class ControlServer: @unchecked Sendable {
 
     private static func answer(
         _ bytes: [UInt8], writer: FDWriter, stream: ControlStream,
-        handler: any ControlHandler
+        handler: any ControlHandler, redact: @Sendable (String) -> String
     ) async {
         let line: JSONValue
         do { line = try JSONValue.parse(bytes: bytes) } catch {
@@ -134,9 +138,9 @@ package final class ControlServer: @unchecked Sendable {
             let result = try await handler.handle(request.method, params: request.params, stream: stream)
             if let result { writer.send(Self.line(["id": id, "result": result])) }
         } catch let error as RemoteError {
-            writer.send(Self.line(["id": id, "error": ["code": .string(error.code.rawValue), "message": .string(Redactor.redact(error.message))]]))
+            writer.send(Self.line(["id": id, "error": ["code": .string(error.code.rawValue), "message": .string(redact(error.message))]]))
         } catch {
-            writer.send(Self.line(["id": id, "error": ["code": "internal", "message": .string(Redactor.redact("\(error)"))]]))
+            writer.send(Self.line(["id": id, "error": ["code": "internal", "message": .string(redact("\(error)"))]]))
         }
     }
 
