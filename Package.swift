@@ -43,7 +43,7 @@ let package = Package(
         // over it: its API client, its event mapping, its buttons, its dialect.
         .target(
             name: "MessengerKit",
-            dependencies: ["PiRelaySDK", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Sources/MessengerKit",
             swiftSettings: strict),
         // Each executable is a thin `Main/main.swift` over a library of the same folder, so tests

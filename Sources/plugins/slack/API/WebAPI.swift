@@ -24,9 +24,11 @@ final class WebAPI: Sendable {
     let base: String
     private let botToken: SlackToken
     private let appToken: SlackToken
-    private let proxy: ProxySetting
-    private let loop: TransferLoop
-    private let logger: Logger
+    /// The transfer loop, proxy, log and call tally.
+    private let connection: APIConnection
+    private var logger: Logger { connection.logger }
+    private var proxy: ProxySetting { connection.proxy }
+    private var loop: TransferLoop { connection.loop }
     /// The app's call budget (`MethodPacer`): a chat's writes wait in the line of the bucket they
     /// draw on (`chat.postMessage/C0123`, or `chat.update` for every channel's edits), the most
     /// urgent first; a 429 holds a method in it, and its Tier 1 buckets are saved with the holds.
@@ -35,16 +37,14 @@ final class WebAPI: Sendable {
     /// live views, live views before notices, and a newer edit of a message in place of one still
     /// waiting.
     var queue: SendQueue { budget.queue }
-    let tally = APITally()
+    var tally: APITally { connection.tally }
     private let warned = Mutex(Set<String>())
 
     init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?) {
         self.base = base
         self.botToken = botToken
         self.appToken = appToken
-        self.proxy = proxy
-        self.loop = loop
-        self.logger = logger
+        connection = APIConnection(loop: loop, proxy: proxy, logger: logger)
         budget = PacerBudget(restoredFrom: store, logger: logger)
     }
 
@@ -81,32 +81,22 @@ final class WebAPI: Sendable {
                 if MethodTier.of(method) == .tier1 { await budget.save() }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
-            tally.request()
-            let request = HTTPRequest(
-                method: "POST", url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, proxy: proxy,
-                maxBytes: 16 << 20)
-            let response: HTTPResponse
-            switch await loop.perform(request) {
-            case .success(let answer): response = answer
-            case .failure(.cancelled): throw CancellationError()
-            case .failure(let error):
-                tally.failure()
-                logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
-                return .failed(.transport, SlackAPIError(method: method, status: 0, error: token.masking(error.description)))
-            }
-            if response.status == 429 {
+            let reply = try await connection.exchange(
+                method, url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, attempt: attempt,
+                mask: token.masking, notAnAnswer: "not a Web API answer (is slack.apiBase right?)",
+                error: { SlackAPIError(method: method, status: $0, error: $1) }
+            ) { response in
+                guard response.status == 429 else { return nil }
                 tally.rateLimited()
                 let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
                 logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
                 await hold(method: method, seconds: seconds)
                 return .failed(.rateLimited(wait: nil), SlackAPIError(method: method, status: 429, error: "ratelimited"))
             }
-            guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
-                tally.failure()
-                return .failed(
-                    .notAnAnswer(status: response.status),
-                    SlackAPIError(
-                        method: method, status: response.status, error: "HTTP \(response.status), not a Web API answer (is slack.apiBase right?)"))
+            let (json, ok, response): (JSONValue, Bool, HTTPResponse)
+            switch reply {
+            case .failed(let failure, let error): return .failed(failure, error)
+            case .answered(let body, let said, let answer): (json, ok, response) = (body, said, answer)
             }
             if let warning = json["warning"]?.stringValue { warnOnce(method, warning) }
             if ok { return .done(json) }

@@ -17,22 +17,20 @@ import Glibc
 final class BotAPI: Sendable {
     let base: String
     private let token: TelegramToken
-    private let proxy: ProxySetting
-    private let loop: TransferLoop
-    let logger: Logger
+    /// The transfer loop, proxy, log and call tally.
+    private let connection: APIConnection
+    var logger: Logger { connection.logger }
     /// The bot's write budget (`SendPacer`): the send queue takes writes from it in their order of
     /// urgency, and a 429 holds a chat in it (saved, so a restarted plugin still waits it out).
     private let budget: PacerBudget<SendPacer>
     /// Writes waiting for their chat's budget, by urgency.
     var queue: SendQueue { budget.queue }
-    let tally = APITally()
+    var tally: APITally { connection.tally }
 
     init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil) {
         self.base = base
         self.token = token
-        self.proxy = proxy
-        self.loop = loop
-        self.logger = logger
+        connection = APIConnection(loop: loop, proxy: proxy, logger: logger)
         budget = PacerBudget(restoredFrom: store, logger: logger)
     }
 
@@ -63,8 +61,8 @@ final class BotAPI: Sendable {
     /// this plugin ever sees it; others get the path.
     func download(filePath: String, to destination: String, maxBytes: Int) async throws {
         let url = SecretURL(base + "/file/bot" + token.value + "/" + filePath, secret: token.value)
-        let request = HTTPRequest(url: url, timeout: .seconds(120), proxy: proxy, maxBytes: maxBytes)
-        switch await loop.perform(request) {
+        let request = HTTPRequest(url: url, timeout: .seconds(120), proxy: connection.proxy, maxBytes: maxBytes)
+        switch await connection.loop.perform(request) {
         case .success(let response) where response.status == 200:
             guard FileManager.default.createFile(atPath: destination, contents: Data(response.body), attributes: [.posixPermissions: 0o600]) else {
                 throw BotAPIError(method: "download", status: 0, text: "cannot write \(destination)")
@@ -90,23 +88,13 @@ final class BotAPI: Sendable {
                 let wait = budget.withPacer { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
-            tally.request()
-            let request = HTTPRequest(method: "POST", url: url, body: body, timeout: timeout, proxy: proxy, maxBytes: 16 << 20)
-            let response: HTTPResponse
-            switch await loop.perform(request) {
-            case .success(let answer): response = answer
-            case .failure(.cancelled): throw CancellationError()
-            case .failure(let error):
-                tally.failure()
-                logger.debug("\(method): \(token.masking(error.description)) (try \(attempt))")
-                return .failed(.transport, BotAPIError(method: method, status: 0, text: token.masking(error.description)))
-            }
-            guard let json = try? JSONValue.parse(bytes: response.body), let ok = json["ok"]?.boolValue else {
-                tally.failure()
-                return .failed(
-                    .notAnAnswer(status: response.status),
-                    BotAPIError(
-                        method: method, status: response.status, text: "HTTP \(response.status), not a Bot API answer (is telegram.apiBase right?)"))
+            let reply = try await connection.exchange(
+                method, url: url, body: body, timeout: timeout, attempt: attempt, mask: token.masking,
+                notAnAnswer: "not a Bot API answer (is telegram.apiBase right?)", error: { BotAPIError(method: method, status: $0, text: $1) })
+            let (json, ok, response): (JSONValue, Bool, HTTPResponse)
+            switch reply {
+            case .failed(let failure, let error): return .failed(failure, error)
+            case .answered(let body, let said, let answer): (json, ok, response) = (body, said, answer)
             }
             if ok { return .done(json["result"] ?? .null) }
             var error = BotAPIError(
