@@ -15,17 +15,21 @@ package actor PluginSlot {
     package let name: String
     package private(set) var path: String
     package private(set) var fingerprint: String
-    package let home: Home
-    package let options: PluginHostOptions
-    package let logger: Logger
-    package let stderrLog: RotatingLog
-    package let router: any PluginRouter
+    /// The home, options, logs and router (`PluginSlotServices`).
+    private let services: PluginSlotServices
+    package nonisolated var home: Home { services.home }
+    package nonisolated var options: PluginHostOptions { services.options }
+    package nonisolated var logger: Logger { services.logger }
+    package nonisolated var stderrLog: RotatingLog { services.stderrLog }
+    package nonisolated var router: any PluginRouter { services.router }
 
     private var lifecycle: PluginLifecycle
-    package private(set) var hello: Hello?
-    package private(set) var pid: Int32?
-    package private(set) var stderrTail: [String] = []
-    package private(set) var startedAt: Date?
+    /// What the current instance has shown (`PluginInstance`).
+    private var current = PluginInstance()
+    package var hello: Hello? { current.hello }
+    package var pid: Int32? { current.pid }
+    package var stderrTail: [String] { current.stderrTail }
+    package var startedAt: Date? { current.startedAt }
     private var outbox: Outbox
     private var pending = PendingRequests(idPrefix: "s")
     /// The running instance's link, from its hello until it exits.
@@ -35,7 +39,6 @@ package actor PluginSlot {
     private var sweep: Task<Void, Never>?
     private var sweepAt: ContinuousClock.Instant?
     private var rearm: AsyncStream<Void>.Continuation?
-    private var killReason: String?
 
     package var state: PluginState { lifecycle.state }
     package var reason: String? { lifecycle.reason }
@@ -45,11 +48,9 @@ package actor PluginSlot {
         name = found.name
         path = found.path
         fingerprint = found.fingerprint
-        self.home = home
-        self.options = options
-        self.logger = logger
-        self.router = router
-        stderrLog = RotatingLog(path: home.logFile(found.name), maxBytes: options.logMaxBytes, keep: options.logKeep)
+        services = PluginSlotServices(
+            home: home, options: options, logger: logger,
+            stderrLog: RotatingLog(path: home.logFile(found.name), maxBytes: options.logMaxBytes, keep: options.logKeep), router: router)
         lifecycle = PluginLifecycle(options: options.restart)
         outbox = Outbox(path: home.outboxDir + "/" + found.name + ".jsonl", limit: options.outboxLimit)
     }
@@ -106,9 +107,7 @@ package actor PluginSlot {
         generation += 1
         let instance = generation
         lifecycle.spawning()
-        hello = nil
-        killReason = nil
-        stderrTail = []
+        current.spawning()
         let link = PluginLink(
             path: path, workingDirectory: home.pluginStateDir(name), home: home.root, maxLineBytes: options.maxLineBytes)
         try? FileManager.default.createDirectory(
@@ -133,13 +132,12 @@ package actor PluginSlot {
             loop: for await event in events {
                 switch event {
                 case .link(.started(let childPID)):
-                    pid = childPID
-                    startedAt = Date()
+                    current.pid = childPID
+                    current.startedAt = Date()
                     logger.info("plugin \(name): spawned \(path) pid \(childPID)")
                 case .link(.stderr(let line)):
                     stderrLog.append(Redactor.redact(line))
-                    stderrTail.append(line)
-                    if stderrTail.count > 20 { stderrTail.removeFirst(stderrTail.count - 20) }
+                    current.heard(stderr: line)
                 case .link(.oversized(let bytes)):
                     logger.warning("plugin \(name): skipped a \(bytes)-byte line from stdout (over the \(options.maxLineBytes)-byte cap)")
                 case .link(.unterminated(let bytes)):
@@ -150,14 +148,14 @@ package actor PluginSlot {
                 case .link(let line) where !seen.handshaken:
                     // Only a first line gets here: after a rejected or incompatible hello the
                     // instance is on its way out and the rest is ignored.
-                    guard !seen.incompatible, killReason == nil else { continue }
+                    guard !seen.incompatible, current.killReason == nil else { continue }
                     await handshake(line, link: link, seen: &seen)
                 case .link(.message(let message)):
                     receive(message, instance: instance, group: &group, sink: sink)
                 case .link(.malformed(let preview, let error)):
                     logger.warning("plugin \(name): skipped a malformed line (\(error)): \(preview)")
                 case .handshakeDeadline:
-                    if !seen.handshaken && !seen.incompatible && killReason == nil {
+                    if !seen.handshaken && !seen.incompatible && current.killReason == nil {
                         kill("sent no hello within \(options.handshakeTimeout.components.seconds) s")
                     }
                 case .tick:
@@ -179,8 +177,8 @@ package actor PluginSlot {
         self.link = nil
         liveness = nil
         let endedPID = pid
-        pid = nil
-        seen.killReason = killReason
+        current.pid = nil
+        seen.killReason = current.killReason
         seen.requested = lifecycle.endWasRequested
         seen.stderrTail = stderrTail
         let end = InstanceEnd.of(seen)
@@ -213,7 +211,7 @@ package actor PluginSlot {
         switch HelloCheck(first: line) {
         case .accepted(let said):
             seen.handshaken = true
-            hello = said
+            current.hello = said
             // Writable now, but `running` (so new traffic flows) only once the welcome is out.
             self.link = link
             lifecycle.helloAccepted(at: .now)
@@ -292,13 +290,13 @@ package actor PluginSlot {
     }
 
     private func kill(_ why: String) {
-        killReason = why
+        current.killReason = why
         logger.error("plugin \(name): \(why)")
         if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
     }
 
     private func hang(_ why: String) {
-        killReason = "hung: \(why); killed"
+        current.killReason = "hung: \(why); killed"
         logger.error("plugin \(name) \(why); killing its process group")
         if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
     }
