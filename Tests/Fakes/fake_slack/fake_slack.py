@@ -1131,7 +1131,14 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(200, out)
         except ApiError as e:
             call["ok"], call["error"] = False, e.error
-            self.send_json(e.status, dict(e.extra, ok=False, error=e.error), e.headers)
+            try:
+                self.send_json(e.status, dict(e.extra, ok=False, error=e.error), e.headers)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+        except (BrokenPipeError, ConnectionResetError):
+            # The client hung up before its answer was written (a plugin stopping mid-call): the
+            # call was made, and Slack does not mind a closed connection. Not the fake's crash.
+            self.close_connection = True
         except Exception:
             traceback.print_exc()
             call["ok"], call["error"] = False, "fatal_error"
