@@ -99,6 +99,28 @@ import Testing
         #expect(session.lastActivity == d0)
     }
 
+    /// pi-rpc spec §5: a prompt sent while idle starts a run pi has not announced yet; a prompt
+    /// sent meanwhile waits behind it, for a bounded while, and not behind an extension command.
+    @Test func aSentPromptIsARunAboutToStartUntilItStartsOrTheWindowPasses() throws {
+        var session = machine()
+        #expect(!session.runAboutToStart(at: t0))
+        session.promptSent("/compact-notes", at: t0)
+        #expect(!session.runAboutToStart(at: t0), "an extension command starts no run")
+        session.promptSent("fix the build", at: t0)
+        #expect(session.runAboutToStart(at: t0 + .seconds(1)))
+        #expect(!session.runAboutToStart(at: t0 + SessionMachine.promptStartWindow), "not for ever")
+        _ = try feed(&session, Self.start, at: t0 + .seconds(2))
+        #expect(!session.runAboutToStart(at: t0 + .seconds(2)), "its run has started: the machine is busy instead")
+        _ = session.childExited(reason: "gone", date: d0)
+
+        session.promptSent("again", at: t0 + .seconds(10))
+        session.promptRefused()
+        #expect(!session.runAboutToStart(at: t0 + .seconds(10)), "pi refused it")
+        session.promptSent("and again", at: t0 + .seconds(10))
+        _ = session.childExited(reason: "gone", date: d0)
+        #expect(!session.runAboutToStart(at: t0 + .seconds(10)), "pi is gone")
+    }
+
     @Test func aResponseIsNoActivityButACommandIs() throws {
         var session = machine()
         _ = try feed(&session, #"{"type":"response","command":"get_state","success":true,"id":"r1"}"#, at: t0, date: d0 + 60)

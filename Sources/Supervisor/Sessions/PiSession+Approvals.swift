@@ -113,6 +113,20 @@ extension PiSession {
         machine.promptOrigin = origin
     }
 
+    /// A prompt was handed to pi (see `SessionMachine.promptSent`).
+    package func notePromptSent(_ text: String) {
+        machine.promptSent(text, at: .now)
+    }
+
+    /// pi refused the prompt: no run comes of it.
+    package func notePromptRefused() {
+        machine.promptRefused()
+    }
+
+    /// Whether a prompt sent now would wait behind a run: one is going, or one a prompt sent a
+    /// moment ago is about to start (pi-rpc spec §5).
+    package var promptWouldQueue: Bool { state == .busy || machine.runAboutToStart(at: .now) }
+
     /// True for the id of a gate's question.
     package func isGate(_ qid: String) -> Bool { approvals.isGate(qid) }
 

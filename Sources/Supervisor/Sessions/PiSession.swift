@@ -354,6 +354,7 @@ package actor PiSession {
                     Task { await self.sendAsFollowUp(prompt.message, images: prompt.images) }
                     return
                 }
+                machine.promptRefused()
                 let text = "pi rejected the prompt: \(Self.clean(error))"
                 record(type: "prompt_rejected", ["error": .string(Self.clean(error))])
                 await tell(.notice(kind: "error", text: text))

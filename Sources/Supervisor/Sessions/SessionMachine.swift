@@ -33,6 +33,12 @@ package struct SessionMachine {
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
     package var promptOrigin: String?
     package private(set) var lastActivity: Date
+    /// When a prompt that should start a run was sent while the agent was idle, until its run is
+    /// seen to start (or pi refuses it, or is gone): a prompt sent meanwhile queues behind it.
+    private var promptInFlightSince: ContinuousClock.Instant?
+    /// How long a sent prompt counts as a run about to start: pi's pre-run phase (the API-key
+    /// lookup, `before_agent_start` handlers) is well under this.
+    package static let promptStartWindow: Duration = .seconds(5)
 
     package init(record: SessionRecord, settleWindow: Duration = .milliseconds(400)) {
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
@@ -50,6 +56,25 @@ package struct SessionMachine {
     /// What the session is doing, with `openQuestions` of them waiting.
     package func state(openQuestions: Int) -> SessionState {
         lifecycle.state(busy: recorder.isBusy, openQuestions: openQuestions)
+    }
+
+    /// A prompt was handed to pi while the agent was idle: until its run starts, the next prompt
+    /// will queue behind it (pi-rpc spec §5). A `/command` may be an extension's, which starts
+    /// no run, so it does not count.
+    package mutating func promptSent(_ text: String, at now: ContinuousClock.Instant) {
+        guard !recorder.isBusy, !text.hasPrefix("/") else { return }
+        promptInFlightSince = now
+    }
+
+    /// pi refused the prompt after taking it: no run comes of it.
+    package mutating func promptRefused() {
+        promptInFlightSince = nil
+    }
+
+    /// Whether a prompt sent a moment ago is about to start a run that has not been seen yet.
+    package func runAboutToStart(at now: ContinuousClock.Instant) -> Bool {
+        guard !recorder.isBusy, let since = promptInFlightSince else { return false }
+        return now - since < Self.promptStartWindow
     }
 
     /// Something happened (a command, an attach): the idle clock starts again.
@@ -79,7 +104,8 @@ package struct SessionMachine {
 
     /// pi is gone: a run in flight ends.
     package mutating func childExited(reason: String, date: Date) -> [Action] {
-        actions(recorder.childExited(reason: reason), date: date)
+        promptInFlightSince = nil
+        return actions(recorder.childExited(reason: reason), date: date)
     }
 
     /// The observer did not take the offered run, or fetched it: the next change is offered.
@@ -104,6 +130,7 @@ package struct SessionMachine {
         for output in outputs {
             switch output {
             case .started(let run):
+                promptInFlightSince = nil
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 runs.started(run, origin: promptOrigin, at: date)

@@ -12,7 +12,7 @@ extension ChatDesk {
     /// A prompt to a busy session will likely queue: it is noted before it is sent, so pi taking
     /// it straight away is seen. Returns the message id noted, if any.
     package func expectQueued(_ prompt: String, chat: Chat, messageID: String?, session: PiSession) async -> String? {
-        guard let messageID, !messageID.isEmpty, await session.state == .busy else { return nil }
+        guard let messageID, !messageID.isEmpty, await session.promptWouldQueue else { return nil }
         await delivery.expectQueued(
             QueuedPrompt(text: prompt, messenger: chat.messenger, target: chat.target, messageID: messageID), in: session.id)
         return messageID
