@@ -38,6 +38,32 @@ public enum PluginRuntime {
         signal(SIGPIPE, SIG_IGN)
         // Direct writes once protocolFD is the only way left to its pipe (fd 1 is stderr now).
         let writer = FDWriter(fd: protocolFD, direct: direct)
+        // The process ends as soon as the end is known: a plugin's own tasks need not wind down.
+        let status = await serve(type, lines: FDLineReader.lines(fd: 0), writer: writer, logger: logger) { finish(writer, status: $0) }
+        finish(writer, status: status)
+    }
+
+    /// Serves `type` over a pipe pair inside this process, for a supervisor that links the plugin
+    /// in (tests of the chat layer without a process per plugin): reads the protocol from
+    /// `input` and writes it to `output`, and closes both when done. Returns the exit status the
+    /// plugin would have exited with.
+    public static func serve<P: Plugin>(_ type: P.Type, input: Int32, output: Int32, logger: Logger) async -> Int32 {
+        let writer = FDWriter(fd: output)
+        let status = await serve(type, lines: FDLineReader.lines(fd: input, closingAtEnd: true), writer: writer, logger: logger) { _ in }
+        writer.finish()
+        writer.flush(timeout: 2)
+        close(output)
+        return status
+    }
+
+    /// The protocol itself, on any line source and writer: the hello, the welcome, then messages
+    /// until shutdown, goodbye, end of input or a fatal error. `ended` hears the exit status as
+    /// soon as it is known; the plugin's tasks are then cancelled, and the status is returned once
+    /// they are done.
+    static func serve<P: Plugin>(
+        _ type: P.Type, lines: AsyncStream<LineFramer.Event>, writer: FDWriter, logger: Logger, ended: @escaping @Sendable (Int32) -> Void
+    ) async -> Int32 {
+        let manifest = P.manifest
         let connection = PluginConnection(writer: writer)
         let hello = Hello(
             name: manifest.name, version: manifest.version, roles: manifest.roles,
@@ -45,14 +71,14 @@ public enum PluginRuntime {
             config: manifest.config, setup: manifest.setup)
         writer.send(WireMessage.hello(hello).encodedLine())
 
-        let lines = FDLineReader.lines(fd: 0)
         var iterator = lines.makeAsyncIterator()
         let welcome: Welcome
         do {
             welcome = try await awaitWelcome(&iterator, logger: logger)
         } catch {
             logger.error("\(error)")
-            finish(writer, status: 76)
+            ended(76)
+            return 76
         }
 
         try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
@@ -63,17 +89,20 @@ public enum PluginRuntime {
         do {
             plugin = try await P(context: context)
         } catch {
-            exitFor(error, writer: writer, logger: logger)
+            let status = exitStatus(for: error, logger: logger)
+            ended(status)
+            return status
         }
         let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
 
         // Deliveries and notifications keep their order within their lane; requests run concurrently.
         let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
-        await withTaskGroup(of: Void.self) { group in
+        let (inputs, input) = AsyncStream<ServeInput>.makeStream()
+        return await withTaskGroup(of: Void.self) { group in
             // Started only to be asked something (`pi-relayd setup`): no connection to the service.
             if !welcome.checkOnly {
                 group.addTask {
-                    do { try await plugin.run() } catch { exitFor(error, writer: writer, logger: logger) }
+                    do { try await plugin.run() } catch { input.yield(.end(exitStatus(for: error, logger: logger))) }
                 }
             }
             group.addTask {
@@ -103,7 +132,24 @@ public enum PluginRuntime {
                     for inbox in inboxes.values { inbox.finish() }
                 }
             }
-            while let event = await iterator.next() {
+            group.addTask {
+                // The welcome's iterator is done with: this one takes the rest, in order.
+                for await event in lines { input.yield(.line(event)) }
+                // End of input: the supervisor is gone or closed our stdin.
+                input.yield(.end(0))
+            }
+            var status: Int32 = 0
+            // A goodbye ends at once, as a refused handshake does: no winding down.
+            var windDown = true
+            reading: for await next in inputs {
+                let event: LineFramer.Event
+                switch next {
+                case .end(let code):
+                    status = code
+                    break reading
+                case .line(let line):
+                    event = line
+                }
                 guard case .line(let bytes) = event else {
                     logger.warning("skipped input: \(event)")
                     continue
@@ -138,23 +184,31 @@ public enum PluginRuntime {
                 case .ping(let id):
                     writer.send(WireMessage.pong(id: id).encodedLine())
                 case .shutdown:
-                    orderedIn.finish()
-                    await plugin.shutdown()
-                    await connection.close()
-                    finish(writer, status: 0)
+                    break reading
                 case .goodbye(let reason):
                     logger.error("pi-relayd said goodbye: \(reason)")
-                    finish(writer, status: 0)
+                    windDown = false
+                    break reading
                 default:
                     break
                 }
             }
-            // End of input: the supervisor is gone or closed our stdin.
             orderedIn.finish()
-            await plugin.shutdown()
-            await connection.close()
-            finish(writer, status: 0)
+            if status == 0 && windDown {
+                await plugin.shutdown()
+                await connection.close()
+            }
+            ended(status)
+            group.cancelAll()
+            return status
         }
+    }
+
+    /// What the reading loop hears: a line, or the first end (shutdown, goodbye, end of input,
+    /// the plugin's run failing).
+    private enum ServeInput: Sendable {
+        case line(LineFramer.Event)
+        case end(Int32)
     }
 
     /// Lanes a plugin may have at once (`Plugin.lane`); more share the default lane.
@@ -202,17 +256,18 @@ public enum PluginRuntime {
         throw WireDecodeError(description: "stdin closed before the welcome")
     }
 
-    static func exitFor(_ error: any Error, writer: FDWriter, logger: Logger) -> Never {
+    /// The exit status for an error that ends the plugin, logged.
+    static func exitStatus(for error: any Error, logger: Logger) -> Int32 {
         switch error {
         case PluginExit.notConfigured(let why):
             logger.error("not configured: \(why)")
-            finish(writer, status: 78)
+            return 78
         case PluginExit.status(let code, let why):
             logger.error("\(why)")
-            finish(writer, status: code)
+            return code
         default:
             logger.error("fatal: \(error)")
-            finish(writer, status: 1)
+            return 1
         }
     }
 

@@ -14,10 +14,14 @@ import SupervisorIO
 package struct Daemon: Service {
     package let home: Home
     package let foreground: Bool
+    /// Plugins linked into this process, beside those in the plugin folders (tests of the chat
+    /// layer). With any, the bundled folders are not searched: only the home's plugins folder.
+    package let linked: [InProcessPlugin]
 
-    package init(home: Home, foreground: Bool) {
+    package init(home: Home, foreground: Bool, linked: [InProcessPlugin] = []) {
         self.home = home
         self.foreground = foreground
+        self.linked = linked
     }
 
     package struct StartError: Error, CustomStringConvertible { package let description: String }
@@ -25,9 +29,9 @@ package struct Daemon: Service {
     package func run() async throws {
         try home.prepare()
         let environment = ProcessInfo.processInfo.environment
-        let pluginDirs = PluginDiscovery.searchPath(home: home)
+        let pluginDirs = linked.isEmpty ? PluginDiscovery.searchPath(home: home) : [home.pluginsDir]
         let preliminary = PluginDiscovery(directories: pluginDirs, disabled: []).scan()
-        let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped)
+        let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped + linked.map(\.name))
         let loaded = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
         // Children inherit these; variables already set in the environment win.
         for (name, value) in loaded.dotenv { setenv(name, value, 0) }
@@ -68,7 +72,7 @@ package struct Daemon: Service {
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
-        let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger)
+        let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, linked: linked)
         let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
         let metrics = RelayMetrics()
         let preferences = ChatPreferences(

@@ -8,6 +8,8 @@ package actor PluginHost {
     package let options: PluginHostOptions
     package let logger: Logger
     package let directories: [String]
+    /// Plugins linked into this process (tests of the chat layer), beside those found in `directories`.
+    package let linked: [InProcessPlugin]
     private var slots: [String: PluginSlot] = [:]
     private var refused: [PluginDiscovery.Refused] = []
     /// Set by `run()`: slots exist only while the host runs.
@@ -23,11 +25,12 @@ package actor PluginHost {
         let router: any PluginRouter
     }
 
-    package init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger) {
+    package init(home: Home, options: PluginHostOptions, directories: [String], logger: Logger, linked: [InProcessPlugin] = []) {
         self.home = home
         self.options = options
         self.directories = directories
         self.logger = logger
+        self.linked = linked
     }
 
     /// Runs every plugin until `shutdown()`; slots added by `reload()` join the same task group.
@@ -50,7 +53,12 @@ package actor PluginHost {
     @discardableResult
     package func reload() -> (added: [String], removed: [String]) {
         guard let running, !shuttingDown else { return ([], []) }
-        let scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
+        var scan = PluginDiscovery(directories: directories, disabled: options.disabled).scan()
+        // A linked plugin has no file to change: it is found as it is, and wins over a file of its name.
+        let linkedNames = Set(linked.map(\.name))
+        scan.found =
+            scan.found.filter { !linkedNames.contains($0.name) }
+            + linked.map { PluginDiscovery.Found(name: $0.name, path: $0.path, fingerprint: $0.path) }
         for refusal in scan.refused where !refused.contains(refusal) {
             logger.error("refusing plugin \(refusal.name) at \(refusal.path): \(refusal.reason)")
         }
@@ -73,7 +81,9 @@ package actor PluginHost {
                 Task { await slot.executableChanged(found) }
                 continue
             }
-            let slot = PluginSlot(found: found, home: home, options: options, logger: logger, router: running.router)
+            let slot = PluginSlot(
+                found: found, home: home, options: options, logger: logger, router: running.router,
+                linked: linked.first { $0.name == found.name })
             slots[found.name] = slot
             running.starter.yield(slot)
             added.append(found.name)

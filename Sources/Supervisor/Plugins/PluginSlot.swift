@@ -34,6 +34,10 @@ package actor PluginSlot {
     private var pending = PendingRequests(idPrefix: "s")
     /// The running instance's link, from its hello until it exits.
     private var link: PluginLink?
+    /// The running instance's link, from its start until it exits: what a signal goes through.
+    private var running: PluginLink?
+    /// Set for a plugin linked into this process (`InProcessPlugin`).
+    private let linked: InProcessPlugin?
     private var generation = 0
     private var liveness: Liveness?
     private var sweep: Task<Void, Never>?
@@ -44,7 +48,11 @@ package actor PluginSlot {
     package var reason: String? { lifecycle.reason }
     package var restarts: Int { lifecycle.restarts }
 
-    package init(found: PluginDiscovery.Found, home: Home, options: PluginHostOptions, logger: Logger, router: any PluginRouter) {
+    package init(
+        found: PluginDiscovery.Found, home: Home, options: PluginHostOptions, logger: Logger, router: any PluginRouter,
+        linked: InProcessPlugin? = nil
+    ) {
+        self.linked = linked
         name = found.name
         path = found.path
         fingerprint = found.fingerprint
@@ -108,8 +116,9 @@ package actor PluginSlot {
         let instance = generation
         lifecycle.spawning()
         current.spawning()
-        let link = PluginLink(
-            path: path, workingDirectory: home.pluginStateDir(name), home: home.root, maxLineBytes: options.maxLineBytes)
+        let link =
+            linked.map { PluginLink(linking: $0, workingDirectory: home.pluginStateDir(name), maxLineBytes: options.maxLineBytes) }
+            ?? PluginLink(path: path, workingDirectory: home.pluginStateDir(name), home: home.root, maxLineBytes: options.maxLineBytes)
         try? FileManager.default.createDirectory(
             atPath: link.spec.workingDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var seen = InstanceEnd.Seen(exit: .spawnFailed("no exit seen"))
@@ -134,7 +143,8 @@ package actor PluginSlot {
                 case .link(.started(let childPID)):
                     current.pid = childPID
                     current.startedAt = Date()
-                    logger.info("plugin \(name): spawned \(path) pid \(childPID)")
+                    running = link
+                    logger.info("plugin \(name): spawned \(path) pid \(childPID.map { String($0) } ?? "none (linked in)")")
                 case .link(.stderr(let line)):
                     stderrLog.append(Redactor.redact(line))
                     current.heard(stderr: line)
@@ -178,6 +188,7 @@ package actor PluginSlot {
         liveness = nil
         let endedPID = pid
         current.pid = nil
+        running = nil
         seen.killReason = current.killReason
         seen.requested = lifecycle.endWasRequested
         seen.stderrTail = stderrTail
@@ -292,13 +303,13 @@ package actor PluginSlot {
     private func kill(_ why: String) {
         current.killReason = why
         logger.error("plugin \(name): \(why)")
-        if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
+        running?.signal(SIGKILL, pid: pid)
     }
 
     private func hang(_ why: String) {
         current.killReason = "hung: \(why); killed"
         logger.error("plugin \(name) \(why); killing its process group")
-        if let pid { ChildProcess.signalGroup(pid, SIGKILL) }
+        running?.signal(SIGKILL, pid: pid)
     }
 
     // MARK: Traffic from the supervisor
@@ -388,7 +399,7 @@ package actor PluginSlot {
     /// Stops for good: shutdown message, close stdin, wait, TERM, wait, KILL.
     package func stop() {
         rearm?.finish()
-        if lifecycle.stop(instanceRunning: pid != nil) { stopInstance() }
+        if lifecycle.stop(instanceRunning: running != nil) { stopInstance() }
     }
 
     private func stopInstance() {
@@ -406,9 +417,9 @@ package actor PluginSlot {
     }
 
     private func signalIfStill(_ instance: Int, _ signal: Int32) {
-        guard instance == generation, let pid else { return }
+        guard instance == generation, let running else { return }
         logger.warning("plugin \(name): still running; sending \(ChildExit.signalName(signal)) to its process group")
-        ChildProcess.signalGroup(pid, signal)
+        running.signal(signal, pid: pid)
     }
 
     package func status() -> JSONValue {

@@ -52,21 +52,7 @@ package enum ChildProcess {
         }
         input.attach(inp.write)
         events.yield(.started(pid: pid))
-        let outFramer = FramerBox(maxLineBytes: spec.maxLineBytes)
-        let stdout = PipeReader(fd: out.read, window: window, paced: spec.pacedOutput) { chunk in
-            var batch: [LineFramer.Event] = []
-            outFramer.framer.feed(chunk) { batch.append($0) }
-            for event in batch {
-                if case .oversized(let bytes) = event {
-                    // At most one line over the cap fits in a chunk, so the prefix is its own.
-                    events.yield(.stdoutOversized(bytes: bytes, prefix: outFramer.framer.oversizedPrefix))
-                } else {
-                    events.yield(.stdout(event))
-                }
-            }
-        } onEnd: {
-            if let bytes = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: bytes))) }
-        }
+        let stdout = stdoutReader(fd: out.read, maxLineBytes: spec.maxLineBytes, window: window, paced: spec.pacedOutput, events: events)
         let errFramer = FramerBox(maxLineBytes: 64 * 1024)
         let stderr = PipeReader(fd: err.read, window: window) { chunk in
             errFramer.framer.feed(chunk) { event in
@@ -97,6 +83,57 @@ package enum ChildProcess {
             stderr.cancel()
         }
         return await exitWatch.exit()
+    }
+
+    /// Runs a child linked into this process (a plugin under test): `serve` speaks on a pipe pair
+    /// as a child would on its stdin and stdout, so the lines go through the same framing, caps
+    /// and non-blocking writes, and returns its exit status. It has no pid and no stderr.
+    /// `halted` is the signal a halt stood in for (the caller closed `input` to stop it), if any.
+    package static func runLinked(
+        maxLineBytes: Int, input: ChildInput, events: ChildEventSink, halted: @escaping @Sendable () -> Int32?,
+        serve: @escaping @Sendable (_ input: Int32, _ output: Int32) async -> Int32
+    ) async -> ChildExit {
+        guard let inp = ChildPipe.make() else {
+            input.detach()
+            return .spawnFailed("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        guard let out = ChildPipe.make() else {
+            let reason = String(cString: strerror(errno))
+            close(inp.read)
+            close(inp.write)
+            input.detach()
+            return .spawnFailed("cannot create a pipe: \(reason)")
+        }
+        input.attach(inp.write)
+        let stdout = stdoutReader(fd: out.read, maxLineBytes: maxLineBytes, window: nil, paced: false, events: events)
+        // `serve` owns its ends of the pipes and closes them when it is done.
+        let status = await withTaskGroup(of: Int32.self) { group in
+            group.addTask { await serve(inp.read, out.write) }
+            await stdout.waitForEnd()
+            input.detach()
+            return await group.next() ?? 0
+        }
+        if let signal = halted() { return .signaled(signal) }
+        return .exited(status)
+    }
+
+    /// stdout split into lines (LF only), each event handed to `events` in order.
+    private static func stdoutReader(fd: Int32, maxLineBytes: Int, window: ReadWindow?, paced: Bool, events: ChildEventSink) -> PipeReader {
+        let outFramer = FramerBox(maxLineBytes: maxLineBytes)
+        return PipeReader(fd: fd, window: window, paced: paced) { chunk in
+            var batch: [LineFramer.Event] = []
+            outFramer.framer.feed(chunk) { batch.append($0) }
+            for event in batch {
+                if case .oversized(let bytes) = event {
+                    // At most one line over the cap fits in a chunk, so the prefix is its own.
+                    events.yield(.stdoutOversized(bytes: bytes, prefix: outFramer.framer.oversizedPrefix))
+                } else {
+                    events.yield(.stdout(event))
+                }
+            }
+        } onEnd: {
+            if let bytes = outFramer.framer.finish() { events.yield(.stdout(.unterminatedTail(bytes: bytes))) }
+        }
     }
 
     package static func describe(_ failure: ChildSpawn.Failure, spec: ChildSpec) -> String {

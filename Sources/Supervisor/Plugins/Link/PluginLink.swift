@@ -1,14 +1,17 @@
 import PiRelaySDK
 import SupervisorIO
+import Synchronization
 
 /// One plugin process and the protocol on its pipes: the spawn (environment and folder), its
 /// events in the order it produced them with stdout lines decoded, and writing messages. The
 /// daemon's slots (one link per instance), `pi-relayd render` and `pi-relayd plugin check` all
-/// talk to plugins through it.
+/// talk to plugins through it. A plugin linked into this process (`InProcessPlugin`, for tests
+/// of the chat layer) speaks on a pipe pair the same way, with no pid.
 package struct PluginLink: Sendable {
     /// What the plugin did, in order.
     package enum Event: Sendable {
-        case started(pid: Int32)
+        /// It runs: its pid, nil for a plugin linked into this process.
+        case started(pid: Int32?)
         case message(WireMessage)
         /// A stdout line that is not a protocol message: skipped, never fatal.
         case malformed(preview: String, error: String)
@@ -21,6 +24,14 @@ package struct PluginLink: Sendable {
     }
 
     package let spec: ChildSpec
+    /// Set for a plugin linked into this process: it is served, not spawned.
+    private let linked: InProcessPlugin?
+    /// The signal a halt of a linked plugin stood in for, shared by the link's copies.
+    private let halt = Halt()
+
+    private final class Halt: Sendable {
+        let signal = Mutex<Int32?>(nil)
+    }
     package let input = ChildInput()
     /// The events; one consumer. Ends after `.exited`.
     package let events: AsyncStream<Event>
@@ -38,6 +49,14 @@ package struct PluginLink: Sendable {
         if asPlugin { environment["PI_RELAY_PROTOCOL"] = String(WireMessage.protocolVersion) }
         if let home { environment["PI_RELAYD_HOME"] = home }
         spec = ChildSpec(executable: path, environment: environment, workingDirectory: workingDirectory, maxLineBytes: maxLineBytes)
+        linked = nil
+        (events, sink) = AsyncStream<Event>.makeStream()
+    }
+
+    /// A link to `plugin`, served inside this process.
+    package init(linking plugin: InProcessPlugin, workingDirectory: String, maxLineBytes: Int = 8 << 20) {
+        spec = ChildSpec(executable: plugin.path, environment: [:], workingDirectory: workingDirectory, maxLineBytes: maxLineBytes)
+        linked = plugin
         (events, sink) = AsyncStream<Event>.makeStream()
     }
 
@@ -54,9 +73,29 @@ package struct PluginLink: Sendable {
     /// an owner that merges them into a stream of its own.
     @discardableResult
     package func run(_ handler: @escaping @Sendable (Event) -> Void) async -> ChildExit {
-        let exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { handler(Self.event($0)) })
+        let exit: ChildExit
+        if let linked {
+            handler(.started(pid: nil))
+            let halt = halt
+            exit = await ChildProcess.runLinked(
+                maxLineBytes: spec.maxLineBytes, input: input, events: ChildEventSink { handler(Self.event($0)) },
+                halted: { halt.signal.withLock { $0 } }, serve: linked.serve)
+        } else {
+            exit = await ChildProcess.run(spec, input: input, events: ChildEventSink { handler(Self.event($0)) })
+        }
         handler(.exited(exit))
         return exit
+    }
+
+    /// Signals the plugin: its process group, or for a linked plugin the end of its input (it
+    /// has no process of its own to signal), its exit then reported as this signal.
+    package func signal(_ signal: Int32, pid: Int32?) {
+        if linked != nil {
+            halt.signal.withLock { $0 = $0 ?? signal }
+            input.finish()
+        } else if let pid {
+            ChildProcess.signalGroup(pid, signal)
+        }
     }
 
     package func send(_ message: WireMessage) {

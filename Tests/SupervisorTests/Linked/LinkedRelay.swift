@@ -1,0 +1,106 @@
+import FormatterPlugin
+import Foundation
+import Logging
+import PiRelaySDK
+import Supervisor
+import SupervisorIO
+
+/// The daemon run inside the test process, with the test's messenger and the real formatter
+/// linked in (`InProcessPlugin`): chat and command tests without a process per plugin. Only pi
+/// (the fake, when a test starts a session) is a process of its own.
+struct LinkedRelay {
+    static let messenger = "deskchat"
+    static let user = "u1"
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    let scratch: ScratchFolder
+    let home: Home
+    var workspace: String { scratch.path + "/w" }
+    var messengerState: String { home.pluginStateDir(Self.messenger) }
+
+    /// Runs `body` against a running daemon, and stops it after.
+    static func with(_ body: (LinkedRelay) async throws -> Void) async throws {
+        let scratch = try ScratchFolder()
+        let relay = LinkedRelay(scratch: scratch, home: Home(root: scratch.path + "/h"))
+        try FileManager.default.createDirectory(atPath: relay.workspace, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: relay.home.root, withIntermediateDirectories: true)
+        let config = """
+            pi:
+              command: \(repo)/Tests/Fakes/fake-pi/pi
+              agentDir: \(scratch.path)/agent
+              startTimeoutSeconds: 60
+            \(messenger):
+              allowedUsers: ["\(user)"]
+
+            """
+        try config.write(toFile: relay.home.root + "/config.yaml", atomically: true, encoding: .utf8)
+        let linked = [
+            InProcessPlugin(name: messenger) { input, output in
+                await PluginRuntime.serve(LinkedMessenger.self, input: input, output: output, logger: Logger(label: messenger))
+            },
+            InProcessPlugin(name: "formatter") { input, output in
+                await PluginRuntime.serve(RelayFormatter.self, input: input, output: output, logger: Logger(label: "formatter"))
+            },
+        ]
+        let daemon = Daemon(home: relay.home, foreground: false, linked: linked)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await daemon.run() }
+            do {
+                try await relay.waitForMessenger()
+                try await body(relay)
+            } catch {
+                try? await relay.stop()
+                try? await group.waitForAll()
+                throw error
+            }
+            try await relay.stop()
+            try await group.waitForAll()
+        }
+    }
+
+    /// Until the messenger has had its welcome.
+    func waitForMessenger() async throws {
+        for _ in 0..<300 {
+            if await LinkedChats.shared.connection(messengerState) != nil { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw RemoteError(code: .timeout, message: "the linked messenger never started")
+    }
+
+    /// A DM from `user`, as the messenger hands it over.
+    func say(_ text: String, from user: String = Self.user) async throws -> ChatMessageResult {
+        guard let connection = await LinkedChats.shared.connection(messengerState) else {
+            throw RemoteError(code: .unavailable, message: "no linked messenger")
+        }
+        let chat = Chat(messenger: Self.messenger, channel: "dm-" + user, user: user, dm: true)
+        return try await connection.request(.chatMessage, ChatMessageParams(chat: chat, messageID: UUID().uuidString, text: text))
+    }
+
+    /// What the messenger heard, once something it heard contains `text`.
+    func waitToHear(_ text: String, timeout: Duration = .seconds(60)) async throws -> [LinkedChats.Heard] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let heard = await LinkedChats.shared.all(messengerState)
+            if heard.contains(where: { $0.params.serialized().contains(text) }) { return heard }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let heard = await LinkedChats.shared.all(messengerState).map { "\($0.method) \($0.params.serialized().prefix(200))" }
+        throw RemoteError(code: .timeout, message: "the messenger never heard \(text.debugDescription); it heard: \(heard)")
+    }
+
+    /// `pi-relayd stop` through the control socket, off the cooperative pool (the client blocks).
+    func stop() async throws {
+        let client = ControlClient(path: home.socketPath, timeout: .seconds(30))
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    _ = try client.call(.stop)
+                    done.resume()
+                } catch {
+                    done.resume(throwing: error)
+                }
+            }
+        }
+    }
+}
