@@ -17,7 +17,7 @@ import Glibc
         chat.posts("notice").compactMap { $0["text"]?.stringValue }.filter { $0.contains(text) }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anIdleSessionIsEndedAndTheChatTold() async throws {
         try await E2EChatHome.with { chat in
             var config = chat.config()
@@ -34,7 +34,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anIdleSessionStartsANewConversationOnce() async throws {
         try await E2EChatHome.with { chat in
             var config = chat.config()
@@ -56,7 +56,7 @@ import Glibc
 
     /// A run past `maxRunSeconds` is aborted and the chat told; while it runs, a second queued
     /// prompt is one more than `queueMax: 1` and is refused with the reason.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aLongRunIsStoppedAndAFullQueueRefuses() async throws {
         try await E2EChatHome.with { chat in
             var config = chat.config()
@@ -89,7 +89,7 @@ import Glibc
 
     /// A pi that stops answering (SIGSTOP) makes the next command time out after
     /// `commandSeconds`: the chat is told, and the session's pi is restarted and answers again.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aHungPiIsReportedAndRestarted() async throws {
         try await E2EChatHome.with { chat in
             var config = chat.config()
@@ -126,7 +126,7 @@ extension ChatLimitsTests {
     /// The idle clock counts from the session's saved last activity: a session left idle while
     /// pi-relayd was stopped is ended at the first sweep after the restart, although its pi was
     /// started again (and asked for its state) moments before.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theIdleClockHoldsAcrossARestart() async throws {
         try await E2EChatHome.with { chat in
             let first = try await chat.start()

@@ -12,7 +12,7 @@ import Glibc
     /// Two sessions in one chat: numbered with their markers, `/use N` switches the active one
     /// and keeps the other watched, posts carry the marker and label, `/alias` names one for the
     /// chat, `/to` reaches either by number or alias, `/forget N` takes an exited one away.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func oneChatWatchesTwoSessions() async throws {
         try await E2EChatHome.with { chat in
             _ = try await chat.start()
@@ -85,7 +85,7 @@ import Glibc
     /// A final ending with numbered options gets a button per option and Custom answer; `2`
     /// answers, a button answers, an unclear reply is asked back and then sent as the answer,
     /// Custom answer takes the next message whole, and long text is a prompt as it is.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func guidedAnswers() async throws {
         try await E2EChatHome.with { chat in
             _ = try await chat.start()
@@ -155,7 +155,7 @@ import Glibc
 
     /// A model without image input (a custom model of pi's models.json): an image with text
     /// sends the text alone and says why, naming the model; an image alone sends nothing.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func imagesAreNotSentToAModelWithoutImageInput() async throws {
         try await E2EChatHome.with { chat in
             try Data(Self.textOnlyModels.utf8).write(to: URL(fileURLWithPath: chat.agentDir + "/models.json"))
@@ -210,7 +210,7 @@ import Glibc
 extension ChatSessionsTests {
     /// What a chat watches, its aliases and the sessions' markers are saved: after a restart the
     /// list reads the same and posts still carry the marker and alias.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func watchedSessionsAliasesAndMarkersSurviveARestart() async throws {
         try await E2EChatHome.with { chat in
             let first = try await chat.start()

@@ -9,7 +9,7 @@ import Testing
     static let documentedFolder = "/home/ana/src/web"
     static let documentedSessionID = "4f2a9c1e"
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func everyDocumentedRequestIsTakenByTheDaemon() async throws {
         try await SessionHome.with { s in
             let daemon = try await s.start()

@@ -30,7 +30,7 @@ import Glibc
         #expect(check?["fix"]?.stringValue?.contains(fix) == true, "\(id) fix: \(String(describing: check))", sourceLocation: sourceLocation)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aHealthyHomePassesEveryCheckAndEachProblemIsNamedWithItsFix() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.discord(
@@ -137,7 +137,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func withNothingSetUpEveryMissingPieceIsNamed() async throws {
         try await TestHome.with { home in
             let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
@@ -170,7 +170,7 @@ import Glibc
     /// with its line and column, as the daemon
     /// would refuse it at the plugin's hello; a section for a plugin that is not installed fails
     /// too, since nothing would read it.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func aSectionThePluginRefusesAndASectionForNoPluginAreNamed() async throws {
         try await TestHome.with { home in
             let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])

@@ -5,7 +5,7 @@ import Testing
 /// daemon with the fake pi: a chat line binds and prompts a session, the answer streams into
 /// the transcript and arrives whole, and a question is answered with a plain reply.
 @Suite struct ExampleMessengerTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theFileMessengerPromptsWatchesAndAnswersAQuestion() async throws {
         try await TestHome.with { home in
             let agent = home.path + "/agent", workspace = home.path + "/work"

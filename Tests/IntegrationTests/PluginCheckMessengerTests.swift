@@ -35,7 +35,7 @@ import Testing
             section: "user: checker\n", skipped: ["duplicate inbound", "question by button"]),
     ]
 
-    @Test(.timeLimit(.minutes(8)), arguments: messengers)
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 8)), arguments: messengers)
     func messengerConformsWithItsDriver(_ messenger: Messenger) async throws {
         try await TestHome.with(gated: false) { home in
             try home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
@@ -63,7 +63,7 @@ import Testing
 
     /// The example as it was before it kept delivery ids on disk: it remembers them in memory
     /// only, so a final replayed after a SIGKILL shows twice, and the check says so.
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
     func aMessengerThatPostsTwiceAfterACrashFails() async throws {
         try await TestHome.with(gated: false) { home in
             try home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
@@ -88,7 +88,7 @@ import Testing
     /// Without a driver the messenger is started check-only, as setup starts it: the protocol
     /// steps pass, the service steps are skipped, and it never calls the service, so a check run
     /// with the real token takes no update from the daemon's running instance.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func withoutADriverTheMessengerLeavesTheServiceAlone() async throws {
         try await TestHome.with(gated: false) { home in
             try home.linkBuiltPlugin("pi-relay-telegram", as: "telegram")

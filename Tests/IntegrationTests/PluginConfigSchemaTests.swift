@@ -6,7 +6,7 @@ import Testing
 /// bundled plugin's section against the schema the plugin's hello declares, with the loader's
 /// file:line:column errors, before the welcome (docs/PROTOCOL.md §3, `config`).
 @Suite struct PluginConfigSchemaTests {
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func aSectionTheSchemaRefusesParksItsPluginWithTheLineAndTheOthersRun() async throws {
         // Line 2 col 18 is the bad id; slack's section is good but has no tokens.
         let config = """

@@ -48,7 +48,7 @@ import Glibc
         return ended[count]["text"]?.stringValue ?? ""
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func approveOnceForTheSessionDenyAndOnlyTheAllowlistMayPress() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))
@@ -107,7 +107,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theTerminalAnswersFirstNobodyAnswersAndTheCLIApproves() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))
@@ -149,7 +149,7 @@ import Glibc
 
     /// The agent tools: a progress line and a workspace file reach the chat that asked; a path
     /// outside the workspace is refused, and the agent reads why.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theAgentNotifiesAndSendsAFileToTheChat() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -184,7 +184,7 @@ import Glibc
     /// thread of its own bound to it, where its first task is answered and its messages are its
     /// prompts. `sessions.spawnLimit: 1` refuses a second while the first lasts; once it has
     /// ended, a spawn from a DM (no threads there) offers a button to watch the new session.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theAgentSpawnsASessionInAThreadOfItsOwn() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -235,7 +235,7 @@ import Glibc
 
     /// Spawned sessions: the child gets the extension with its session id and gates, and the
     /// daemon fails a gate closed when no chat can answer it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func spawnedChildrenLoadTheExtensionAndAGateWithNoChatIsDenied() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))
@@ -272,7 +272,7 @@ extension StackApprovalTests {
     /// The terminal's dialog can decide a gate before the extension's request for the chats
     /// reaches the daemon. Then nothing is posted (no question left in the chat until its
     /// timeout), and the decision is logged once, as the terminal's.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aGateTheTerminalDecidedFirstIsNotPostedToTheChats() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))

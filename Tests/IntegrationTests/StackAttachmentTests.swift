@@ -13,7 +13,7 @@ import FoundationNetworking
     /// A DM with a picture and a text file: the discord plugin passes their CDN links on, the
     /// attachments plugin downloads them from the fake's CDN, and pi's prompt carries the picture
     /// as image content with its exact bytes and the text file inlined; pi answers in the DM.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func attachmentsInADMReachPi() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -45,7 +45,7 @@ import FoundationNetworking
 
     /// An answer longer than four messages: the final is a preview pointing at a `.md` file
     /// uploaded with it; the file, downloaded from the fake's CDN, holds the whole answer.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aLongAnswerIsUploadedAsAFile() async throws {
         try await StackHome.with { stack in
             try await stack.start()

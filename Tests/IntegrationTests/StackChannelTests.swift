@@ -10,7 +10,7 @@ import Testing
     /// that mentions the bot is its prompt and the answer comes back to `general`. A message
     /// without the mention, one in the unconfigured `ops` and one from another bot reach nobody
     /// and get no answer (checked once a later message, sent after them, has been answered).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aConfiguredChannelTalksToItsSessionWhenMentioned() async throws {
         try await StackHome.with { stack in
             let project = stack.workspace + "/api"
@@ -45,7 +45,7 @@ import Testing
     /// With `requireMention: no` (YAML 1.1's spelling, which once reached the plugin as the string
     /// "no" and left it not configured), every message in the configured channel is a prompt; a
     /// channel that is not configured is still ignored, mention or not.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func withoutRequireMentionEveryMessageInTheChannelIsAPrompt() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -66,7 +66,7 @@ import Testing
     /// A configured name binds the session of exactly that name, or starts one: an existing
     /// `apiary` does not stand in for `api`, nor a session whose id begins with the name. Both
     /// channels get new sessions of their own, and their prompts reach those, not the older one.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aConfiguredNameBindsOnlyTheSessionOfExactlyThatName() async throws {
         try await StackHome.with { stack in
             let first = try await stack.start()

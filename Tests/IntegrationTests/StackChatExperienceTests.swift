@@ -27,7 +27,7 @@ import Testing
         try await Task.sleep(for: .seconds(1))
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func progressModesChangeWhatTheDMShows() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func summaryAfterAToolHeavyRunAndTheFullAnswerButtons() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func pauseAndResumeOnDiscord() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -146,7 +146,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQueuedPromptGetsAnHourglassThatComesOffAndHelpListsTheSlashCommands() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -177,7 +177,7 @@ import Testing
 
     /// Pings: the agent waiting on a question mentions whoever asked, with Discord's allowed
     /// mentions naming them; `/mentions off` stops it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQuestionMentionsWhoeverAskedUnlessMentionsAreOff() async throws {
         try await StackHome.with { stack in
             try await stack.start()

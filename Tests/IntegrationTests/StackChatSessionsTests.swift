@@ -11,7 +11,7 @@ import Testing
     /// The bot's message in the DM whose content contains `text`, newest last.
     static func content(_ message: JSONValue) -> String { message["content"]?.stringValue ?? "" }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func twoSessionsInOneDMCarryTheirMarkers() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aGuidedAnswerByButtonAndByTwo() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anImageForAModelWithoutImageInputIsRefused() async throws {
         try await StackHome.with { stack in
             try Data(ChatSessionsTests.textOnlyModels.utf8).write(to: URL(fileURLWithPath: stack.agentDir + "/models.json"))
@@ -98,7 +98,7 @@ import Testing
 
     /// `maxRunSeconds: 10`, `queueMax: 1`, `idleSeconds: 6`: while a long run goes on, a second
     /// waiting prompt is refused; the run is stopped at its limit; then the session, idle, ends.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theRunLimitAFullQueueAndTheIdleTTL() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()

@@ -8,7 +8,7 @@ import Testing
 @Suite struct StackCommandTests {
     /// /sessions lists every session with a button each and Disconnect; a session's button binds
     /// the DM to it (its prompts go there), Disconnect unbinds it (prompts go nowhere).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func sessionsButtonsBindTheDMAndDisconnectUnbindsIt() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -46,7 +46,7 @@ import Testing
 
     /// /new in a guild channel starts the session, opens a public thread for it and binds the
     /// thread: the thread's messages (no mention needed) are its prompts, its answers go there.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func newInAGuildChannelOpensAThreadBoundToTheSession() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -76,7 +76,7 @@ import Testing
 
     /// /status, /model (switch and show) and /compact on the DM's session, each reaching pi as
     /// the matching RPC command.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func statusModelAndCompact() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -108,7 +108,7 @@ import Testing
 
     /// /stop during a `!scenario slow` run: pi gets `abort`, the run ends early and its final
     /// says it was aborted.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func stopAbortsASlowRun() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -130,7 +130,7 @@ import Testing
 
     /// /steer and /followup while a slow run streams: pi gets `steer` and `follow_up` with the
     /// texts, and the run's answer shows both were handled (the fake pi echoes each).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func steerAndFollowUpDuringARun() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -156,7 +156,7 @@ import Testing
 
     /// /to prompts another session without switching the DM; /end ends the DM's session and
     /// leaves the DM unbound.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func toPromptsAnotherSessionAndEndEndsThisOne() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -188,7 +188,7 @@ import Testing
     /// In a DM the commands also work as plain text (`/status`, `/stop`, neither sent to pi),
     /// and a message written while the agent is busy is queued for pi as a follow-up and answered
     /// after the run.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func plainTextCommandsAndFollowUpsWhileBusy() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -218,7 +218,7 @@ import Testing
 
     /// The bot's presence names the session a user watches and its model ("Watching
     /// shown (…)"): set by /new, changed by /model, cleared by /disconnect.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func presenceShowsTheWatchedSessionAndItsModel() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -235,7 +235,7 @@ import Testing
 
     /// /sessions colours each session's button: the watched one green, idle ones blue, busy ones
     /// grey and marked ⏳; Disconnect is red.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func sessionsColoursWatchedIdleAndBusy() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -260,7 +260,7 @@ import Testing
     /// Work that takes longer than Discord's 3 seconds (a compaction of 5 s) is deferred at once
     /// and its answer edited in afterwards; the fake enforces the deadline, so a late answer
     /// would fail the run.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func slowCommandsAreDeferredThenAnswered() async throws {
         try await StackHome.with { stack in
             try await stack.start(environment: ["FAKE_PI_COMPACT_MS": "5000"])

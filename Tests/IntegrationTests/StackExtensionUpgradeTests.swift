@@ -32,7 +32,7 @@ import Testing
             + "export const EXTENSION_VERSION = \"0.0.9\";\n"
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func afterAnUpgradeFromSingleFileCopiesOneInstanceGates() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: StackApprovalTests.rules))

@@ -21,7 +21,7 @@ import Testing
         """
 
     /// `read @.env` opens the folder's .env (pi strips the `@`): the chat is asked first.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anAtEnvReadIsGatedInTheChat() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))
@@ -42,7 +42,7 @@ import Testing
 
     /// A chat's /stop while an approval waits (its timeout is 300 s): the call is denied, the
     /// chat's card and the terminal's dialog close, all within seconds.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func stopDuringAPendingApprovalDeniesAndClosesEverythingAtOnce() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))

@@ -11,7 +11,7 @@ import Testing
     /// and Discord ends the session: the plugin identifies anew and is closed with 4014. It
     /// stops; `pi-relayd plugins` shows discord not configured, saying which intent to enable
     /// where, and it stays down.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aRefusedIntentStopsThePluginWithWhatToFix() async throws {
         try await StackHome.with { stack in
             let daemon = try await stack.start()
@@ -39,7 +39,7 @@ import Testing
     /// turns into a zombie (heartbeats no longer acknowledged): each time the plugin reconnects
     /// and RESUMEs the same session (no new identify), a DM written meanwhile is answered, and
     /// every chunk of the answer shows once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func reconnectsAndZombieConnectionsResumeTheSession() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -81,7 +81,7 @@ import Testing
     /// A bot token Discord does not accept: the plugin stops at its first request (401) instead
     /// of retrying, the daemon shows discord not configured with what to do about the token,
     /// and the rejected token is written nowhere either.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aRejectedTokenStopsThePluginWithWhatToFix() async throws {
         try await StackHome.with { stack in
             let wrong = "WRONG.MTQ0MDAwMDAwMDAwMDA.Zz9Yy8.xX7wW6vV5uU4tT3sS2rR1qQ0pP"

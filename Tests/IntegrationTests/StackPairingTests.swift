@@ -13,7 +13,7 @@ import Glibc
     /// A fresh install: nobody allowed. Alice claims the code in her DM, the terminal shows her
     /// and confirms, she is told, and her prompt reaches pi; `users` lists her; revoked, her next
     /// message is refused.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func aDiscordUserClaimsConfirmsPromptsAndIsRevoked() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -73,7 +73,7 @@ import Glibc
     /// a code posted in a guild channel is refused with a reply and voided too; declining at the
     /// terminal adds nobody; an expired code, a replaced one and one whose terminal went away
     /// are refused.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func wrongCodesAGroupClaimAndADeclineLetNobodyIn() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -145,7 +145,7 @@ import Glibc
     /// `/start CODE`, which pairs a user on no allowlist once the terminal confirms. An expired
     /// code is refused, five wrong ones void a code, `--yes` adds without asking, and a claim in
     /// a group is refused.
-    @Test(.timeLimit(.minutes(6)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func aTelegramUserPairsThroughTheStartLink() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()

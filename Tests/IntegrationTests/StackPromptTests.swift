@@ -11,7 +11,7 @@ import Testing
     /// follow as new messages. Every
     /// message fits Discord's 2000 characters, none is posted twice, and together they are the
     /// whole answer.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func dmPromptStreamsIntoOneEditedMessageThenFinalChunks() async throws {
         try await StackHome.with { stack in
             // Slow enough deltas that the 400 ms live updates catch the answer half written.
@@ -71,7 +71,7 @@ import Testing
     /// A prompt sent from the terminal shows in the watching DM as "▶ USER: …" before its answer.
     /// A prompt written in a DM is echoed to the other chat watching the session (bob's DM), and
     /// never back into the DM it came from.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func terminalPromptsAreEchoedAndDiscordPromptsOnlyToOtherChats() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -111,7 +111,7 @@ import Testing
     /// "bot is typing…" while the agent works: the first indicator comes right after the prompt,
     /// it is renewed before Discord's 10 s run out for as long as the run lasts, and once the
     /// final is shown the bot stops typing.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theBotKeepsTypingWhileTheAgentWorks() async throws {
         try await StackHome.with { stack in
             try await stack.start()

@@ -10,7 +10,7 @@ import Testing
     /// each with a button: the message then names who answered and loses its buttons, pi gets
     /// one `extension_ui_response` with the answer and says so in its final text, and the CLI
     /// lists no open question.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func questionsAreAnsweredWithButtons() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -50,7 +50,7 @@ import Testing
     /// While a select is open, a plain message that names no option is a prompt like any other
     /// (it reaches pi and is answered), not a dropped "answer"; a message that names an option by
     /// its number answers the question.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func plainMessagesDuringASelectArePromptsUnlessTheyPickAnOption() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -74,7 +74,7 @@ import Testing
     /// An input question takes the next plain reply as its answer, whatever it says; a second
     /// one is cancelled with a plain `/cancel`; an editor question takes a reply of several
     /// lines. pi gets each, no reply is a prompt, and each question's message says how it ended.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func inputQuestionsTakeAPlainReplyOrCancel() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -120,7 +120,7 @@ import Testing
     /// A confirm with a 4 s timeout shows when it expires. Nobody answers: the message then says
     /// it expired and loses its buttons, pi goes on with its default (no), the CLI lists no open
     /// question, and a click from a client still showing the buttons is told it is closed.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anUnansweredQuestionExpiresAndSaysSo() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -146,7 +146,7 @@ import Testing
     /// A select with 24 options, more than the 20 buttons a question's rows hold: they are
     /// offered in a select menu instead (with Cancel still a button), the text asks for a reply
     /// by number or text, and picking the last option in the menu answers it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aSelectPastTheButtonLimitIsAMenu() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -178,7 +178,7 @@ import Testing
     /// The terminal answers first: its answer is the one pi gets; a click that comes after it
     /// (on a client still showing the buttons) is told the question is closed, and pi hears
     /// nothing more.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theFirstAnswerWinsWhenTheTerminalAnswersFirst() async throws {
         try await StackHome.with { stack in
             try await stack.start()

@@ -11,7 +11,7 @@ import Testing
     /// show, the fake answers the DM's routes with six 429s (retry_after 1 s) and every route with
     /// three global ones (0.5 s). Both answers then arrive whole, each word once, in messages
     /// of at most 2000 characters; the storm was used up and the plugin caused no 429 of its own.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func a429StormWhileStreamingLosesAndRepeatsNothing() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -59,7 +59,7 @@ import Testing
     /// every answer streams in and arrives whole, each word once, and the fake Discord answered
     /// no request with a 429. The first text of every answer is visible within 2 s of its prompt
     /// (tens of ms on an idle machine), even with 20 answers competing for the same REST client.
-    @Test(.timeLimit(.minutes(8)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
     func twentySessionsStreamAtOnceWithoutA429() async throws {
         try await StackHome.with { stack in
             let channels = (1...20).map { (id: "12100000000000000" + ($0 < 10 ? "0\($0)" : "\($0)"), name: "s\($0)") }

@@ -14,7 +14,7 @@ import Glibc
     /// while it is down: the restarted plugin resumes the gateway session, gets the missed
     /// message from the replay (pi is prompted with it once), keeps editing the run's messages,
     /// and every chunk of the answer and the second answer show exactly once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func pluginKilledMidStreamLosesAndDuplicatesNothing() async throws {
         try await StackHome.with { stack in
             // A restart 3 s after the crash leaves time to write to the bot while it is down.
@@ -63,7 +63,7 @@ import Glibc
     /// `kill -9` of the daemon while an answer streams into the DM: the run can never finish (its
     /// pi goes too), so the restarted daemon says in the DM that it was cut off, once; the
     /// session then answers again as before.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func daemonKilledMidRunTellsTheChatTheAnswerWasCutOff() async throws {
         try await StackHome.with { stack in
             let doomed = try await stack.start(doomed: true)
@@ -91,7 +91,7 @@ import Glibc
     /// kept them, and a click only heard "already answered or expired"); a click from a client
     /// still showing them is told privately that it is closed, pi hears no answer, and the
     /// session answers again.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQuestionOpenWhenTheDaemonIsKilledIsClosedAfterTheRestart() async throws {
         try await StackHome.with { stack in
             let doomed = try await stack.start(doomed: true)
@@ -128,7 +128,7 @@ import Glibc
     /// still bound to its own; each one's messages keep reaching the right session and its
     /// answers the right place, new messages beside the old answers (a restarted daemon once
     /// numbered its runs from 1 again, and the plugin turned the old answers into the new ones).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func daemonRestartKeepsTheDMSessionAndThreadBindings() async throws {
         try await StackHome.with { stack in
             let first = try await stack.start()
@@ -177,7 +177,7 @@ import Glibc
     /// plugin still knows the question, so a click on the message posted before the crash
     /// answers it, pi gets that answer once, the message is edited to say who answered, and the
     /// question is not posted again.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aPendingQuestionSurvivesAPluginRestart() async throws {
         try await StackHome.with { stack in
             let daemon = try await stack.start()

@@ -26,7 +26,7 @@ import Glibc
     /// Alice is on no allowlist. `/relay pair discord docs` in the terminal shows a code; she
     /// claims it in her DM, is let in, her DM watches the terminal session under "docs", and her
     /// next message runs there and is answered in the DM.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func relayPairInTheTerminalBindsTheClaimingChat() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -63,7 +63,7 @@ import Glibc
     /// pi-config's ask_user, loaded beside the relay, asks in the terminal: the DM shows the
     /// question and its options with no buttons and "Answer it in the terminal"; a button-less
     /// card cannot be answered from the chat; the terminal answers and the card closes.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func anotherExtensionsQuestionShowsInTheChatAndClosesWhenTheTerminalAnswers() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -89,7 +89,7 @@ import Glibc
 
     /// A chat's `/skill:review args` reaches the terminal's pi as pi's RPC prompt expands it
     /// (spec §11 trap 8); another extension's command is not sent to pi at all.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func aSkillPromptFromTheChatIsExpandedAndAnotherExtensionsCommandIsNot() async throws {
         try await StackHome.with { stack in
             let skill = stack.workspace + "/.pi/skills/review"

@@ -16,7 +16,7 @@ import Glibc
     /// places and clicks the Yes of an open question: every time "Not authorized.", and pi is
     /// sent none of it (no prompt, no answer, no abort, no new session). alice's own click on
     /// the same question still works afterwards: it was never touched.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func unauthorizedUserIsRefusedAtEveryEntryPoint() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -68,7 +68,7 @@ import Glibc
     /// and restart, and every CLI view of the plugins and logs, it is in no file of the home (logs
     /// at trace level for the plugins, debug for the daemon), in no captured stdout or stderr,
     /// and in nothing the CLI printed; the fake Discord saw it used, so it was really there.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theBotTokenIsNowhereButTheEnvironment() async throws {
         try await StackHome.with { stack in
             let daemon = try await stack.start()
@@ -100,7 +100,7 @@ import Glibc
     /// An empty allowlist refuses everyone (some bridges let everyone in then; this one does
     /// not): alice's DM and her slash command are both "Not authorized.", nothing reaches pi,
     /// and the discord plugin's log says at start why.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anEmptyAllowlistRefusesEveryone() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()
@@ -119,7 +119,7 @@ import Glibc
 
     /// `DISCORD_ALLOWED_USERS` (comma-separated, as pidash reads it) adds to the config's list:
     /// with an empty list in config.yaml and bob in the variable, bob is answered and alice is not.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theAllowlistVariableLetsItsUsersIn() async throws {
         try await StackHome.with { stack in
             var config = StackConfig()

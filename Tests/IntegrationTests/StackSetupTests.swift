@@ -47,7 +47,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func discordTokenIsCheckedThroughThePluginAndSaved() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.discord(
@@ -91,7 +91,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aBadDiscordTokenIsRefusedAndNothingIsWritten() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.discord(folder: home.scratch, arguments: ["--token", Self.discordToken])
@@ -119,7 +119,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func telegramTokenIsCheckedWithGetMeAndSaved() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.telegramToken])

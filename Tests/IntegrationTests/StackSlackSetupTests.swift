@@ -7,7 +7,7 @@ import Testing
 /// with the app-level one), saved in .env only when Slack takes both, never printed; the app
 /// manifest printed for someone who has no app yet.
 @Suite struct StackSlackSetupTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func bothTokensAreCheckedThroughThePluginAndSaved() async throws {
         try await TestHome.with { home in
             let fake = try await StackFake.slack(

@@ -14,7 +14,7 @@ import Glibc
     /// as the final answer in that same message; the prompt shows ⏳ meanwhile, then ✅; every
     /// envelope was acknowledged in time, and the bot's own posts and edits were not taken as
     /// prompts.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aDMPromptStreamsIntoOneMessageAndFinishes() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -41,7 +41,7 @@ import Glibc
     /// An answer longer than one Slack message while it streams: the live view posts its
     /// finished chunks as messages of their own, and the final turns those same messages into its
     /// chunks instead of starting over below them, so every part is shown exactly once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aLongStreamedAnswerIsShownOnce() async throws {
         try await SlackStack.with { stack in
             // Twelve paragraphs of ~560 characters: three Slack messages, streamed over ~20 s.
@@ -64,7 +64,7 @@ import Glibc
     /// channel opens a thread bound to the new session, where a reply without a mention is its
     /// prompt and the answer goes to the thread. A plain channel message without a mention is
     /// not for the bot.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func slashCommandsAndANewSessionInAThread() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -91,7 +91,7 @@ import Glibc
 
     /// A question with buttons: Mallory's click is refused (ephemeral), Alice's Yes answers it,
     /// the message then says who answered and has no buttons, and the run finishes.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQuestionIsAnsweredByAButtonAndAnIntruderIsRefused() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -121,7 +121,7 @@ import Glibc
 
     /// A text file sent in Slack reaches pi (downloaded with the bot token), and a long answer
     /// comes as a preview plus the whole answer uploaded as a `.md` file.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aFileInAndALongAnswerOutAsAFile() async throws {
         try await SlackStack.with { stack in
             try await stack.start(extra: "formatter:\n  maxChunks: 2\n")
@@ -146,7 +146,7 @@ import Glibc
     /// The slack plugin killed with SIGKILL mid-answer, and a message written while it is down:
     /// after the restart that message reaches pi exactly once, the answer in flight ends as one
     /// final message, and no envelope sat unacknowledged on an open socket past 3 s.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func killedMidStreamLosesNothingAndDeliversTheFinalOnce() async throws {
         try await SlackStack.with { stack in
             let daemon = try await stack.start()
@@ -179,7 +179,7 @@ import Glibc
     /// A storm of 429s on chat.update and chat.postMessage: each is waited out for its
     /// Retry-After (the fake records any call made inside an announced window) and the answer
     /// still arrives whole; a `disconnect` warning meanwhile loses nothing.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aStormOf429sAndADisconnectLoseNothing() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -202,7 +202,7 @@ import Glibc
 
     /// A bot token Slack refuses: the plugin stops as not configured, says which variable to
     /// fix, is not restarted in a loop, and the token is in no output.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aRevokedTokenLeavesThePluginNotConfigured() async throws {
         try await SlackStack.with { stack in
             let daemon = try await stack.start(botToken: "xoxb-9999-REVOKEDslackSecretQ9x8c7v6", connected: false)
@@ -216,7 +216,7 @@ import Glibc
 extension StackSlackTests {
     /// `pi-relayd pair slack`: the code typed as `/pi pair CODE` by a user on no allowlist pairs
     /// them once the terminal confirms; they can then use the bot.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aSlackUserPairsWithPiPair() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -243,7 +243,7 @@ extension StackSlackTests {
 extension StackSlackTests {
     /// A mention in a channel comes as two events with two event ids (app_mention and
     /// message), and Slack delivers an event again when an ack is lost: pi gets the prompt once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aMentionAndARetriedEventAreActedOnOnce() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -274,7 +274,7 @@ extension StackSlackTests {
 extension StackSlackTests {
     /// A question with more than five options comes as a static select; the option picked is
     /// the answer.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func manyOptionsAreAStaticSelect() async throws {
         try await SlackStack.with { stack in
             try await stack.start()
@@ -292,7 +292,7 @@ extension StackSlackTests {
 
     /// Socket Mode switched off in the app's settings (`disconnect` with `link_disabled`): the
     /// plugin stops as not configured and says where to turn it on.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func socketModeSwitchedOffLeavesThePluginNotConfigured() async throws {
         try await SlackStack.with { stack in
             let daemon = try await stack.start()

@@ -6,7 +6,7 @@ import Testing
 /// so they are one write in a Telegram chat (about one a second): the card's edit, saying who
 /// answered what, and no "Answered: …" message beside it.
 @Suite struct StackTelegramAnswerTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aButtonAnswerIsTheCardsEditAlone() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()

@@ -5,7 +5,7 @@ import Testing
 /// Issue 17, part A, on Telegram: the same command layer behind Telegram's private chat. Quiet
 /// progress, `/summary`, pause and resume, and a queued prompt's line (Telegram has no ⏳ here).
 @Suite struct StackTelegramChatExperienceTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func quietSummaryPauseResumeAndTheQueuedLineOnTelegram() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -48,7 +48,7 @@ import Testing
 
     /// The other two progress modes on Telegram: verbose shows tool output under the tool lines;
     /// completion-only posts one message at the end, never edited, with no "typing…" before it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func verboseAndCompletionOnlyOnTelegram() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()

@@ -6,7 +6,7 @@ import Testing
 /// the long answer's two buttons, the vision refusal, and the limits (a full queue, the run
 /// limit, the idle TTL). The command layer is the one Discord uses; the plugin only shows it.
 @Suite struct StackTelegramChatLimitsTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theFullAnswerButtonsAndTheVisionRefusal() async throws {
         try await TelegramStack.with { stack in
             try Data(ChatSessionsTests.textOnlyModels.utf8).write(to: URL(fileURLWithPath: stack.agentDir + "/models.json"))
@@ -43,7 +43,7 @@ import Testing
 
     /// `maxRunSeconds: 10`, `queueMax: 1`, `idleSeconds: 6`: a second waiting prompt is refused,
     /// the long run is stopped at its limit, then the idle session ends.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theRunLimitAFullQueueAndTheIdleTTL() async throws {
         try await TelegramStack.with { stack in
             try await stack.start(sessionLimits: ["maxRunSeconds: 10", "queueMax: 1", "idleSeconds: 6", "sweepSeconds: 1"])

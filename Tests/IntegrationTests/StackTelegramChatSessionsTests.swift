@@ -7,7 +7,7 @@ import Testing
 @Suite struct StackTelegramChatSessionsTests {
     static func text(_ message: JSONValue) -> String { message["text"]?.stringValue ?? "" }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func twoSessionsInOnePrivateChatAndAGuidedAnswer() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()

@@ -12,7 +12,7 @@ import FoundationNetworking
 @Suite struct StackTelegramTests {
     /// A private chat: /new binds it, a prompt's answer grows in one message edited in place
     /// (typing shown meanwhile), and ends as the final answer in that same message.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aPrivatePromptStreamsIntoOneMessageAndFinishes() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -44,7 +44,7 @@ import FoundationNetworking
 
     /// A question with buttons: Yes answers it, the buttons go, and the run finishes with the
     /// answer. Mallory is refused, once, however often she writes, and her press does nothing.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQuestionIsAnsweredByAButtonAndAnIntruderIsRefused() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -76,7 +76,7 @@ import FoundationNetworking
 
     /// A picture and a text file sent in Telegram reach pi: the picture as an image, the file's
     /// text inlined; a file over Telegram's 20 MB download limit is named, with the reason.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aPictureAndATextFileReachPi() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -116,7 +116,7 @@ import FoundationNetworking
 
     /// /new in a forum supergroup opens a topic bound to the new session: a message in the topic
     /// (a reply to nobody, no mention) is its prompt, the answer goes to the topic.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func newInAForumOpensATopicBoundToTheSession() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -140,7 +140,7 @@ extension StackTelegramTests {
     /// The telegram plugin killed with SIGKILL mid-answer, and a message written while it is
     /// down: after the restart that message reaches pi exactly once, every update is confirmed,
     /// and the answer in flight ends as one final message, not two.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func killedMidStreamLosesNoUpdateAndDeliversTheFinalOnce() async throws {
         try await TelegramStack.with { stack in
             let daemon = try await stack.start()
@@ -177,7 +177,7 @@ extension StackTelegramTests {
     /// An answer longer than one message while it streams: the live view posts its finished
     /// chunks as messages of their own, and the final turns those same messages into its chunks
     /// instead of starting over below them, so every part is shown exactly once.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aLongStreamedAnswerIsShownOnce() async throws {
         try await TelegramStack.with { stack in
             // Twelve paragraphs of ~560 characters: two Telegram messages, streamed over ~20 s.
@@ -199,7 +199,7 @@ extension StackTelegramTests {
 
     /// A storm of 429s: every write is held for its retry_after (the fake records any request
     /// made inside an announced window), and the answer still arrives whole.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aStormOf429sIsWaitedOut() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -219,7 +219,7 @@ extension StackTelegramTests {
     /// A long answer (code in four languages, a table, emoji, CJK) comes as Telegram HTML the
     /// fake's parser accepts: a preview within the limits plus the whole answer as a `.md`
     /// document.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aLongAnswerIsAPreviewAndADocument() async throws {
         try await TelegramStack.with { stack in
             try await stack.start(extra: "formatter:\n  maxChunks: 2\n")
@@ -249,7 +249,7 @@ extension StackTelegramTests {
     /// A group upgraded to a supergroup changes id: the answer meant for the old id is sent to
     /// the new one (migrate_to_chat_id followed), and the new id is bound to the same session,
     /// so the supergroup's messages reach it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anUpgradedGroupIsFollowedToItsNewID() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()
@@ -278,7 +278,7 @@ extension StackTelegramTests {
     /// pending updates kept), a long poll cut off mid-wait (polled again), and another program
     /// polling the same token (409: said plainly in the log, retried with backoff). Through all
     /// of it no message is lost.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aWebhookACutPollAndASecondPollerLoseNothing() async throws {
         try await TelegramStack.with { stack in
             try await stack.fake.post("/webhook", ["url": "https://example.invalid/hook"])
@@ -309,7 +309,7 @@ extension StackTelegramTests {
 extension StackTelegramTests {
     /// A token Telegram refuses (revoked at BotFather): the plugin stops as not configured, says
     /// why in `pi-relayd plugins`, and is not restarted in a loop; the token is in no output.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aRevokedTokenLeavesThePluginNotConfigured() async throws {
         try await TelegramStack.with { stack in
             let daemon = try await stack.start(token: "7000000001:REVOKEDtelegramSecretQ9x8c7v6b5n", polling: false)
@@ -322,7 +322,7 @@ extension StackTelegramTests {
     /// A user who blocked the bot: Telegram's 403 is logged once, what is sent there is dropped
     /// (not retried forever, not sent again into the 403), the chat is listed in the plugin's
     /// status, and once the user writes again the bot answers there again.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aChatThatBlockedTheBotIsDroppedUntilItWritesAgain() async throws {
         try await TelegramStack.with { stack in
             try await stack.start()

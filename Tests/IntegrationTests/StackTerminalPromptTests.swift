@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct StackTerminalPromptTests {
     /// Trap 6: pi fails a prompt without an API key where no extension can see it. The chat's
     /// message is answered with the reason and what to do, within 5 s, never a silent "accepted".
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aChatPromptWithoutAnAPIKeyIsAnsweredWithTheReasonWithinFiveSeconds() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -37,7 +37,7 @@ import Testing
 
     /// The same refusal when the message answers the question a final ended with (guided
     /// answers): the reason, not "could not take this message (internal)".
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func anAnswerToAFinalsQuestionWithoutAnAPIKeyIsAnsweredWithTheReason() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -62,7 +62,7 @@ import Testing
     /// Trap 7: pi is idle while it compacts, and a prompt sent then runs unseen, is not saved,
     /// and is overwritten by the compaction. A chat prompt during a terminal `/compact` waits
     /// and runs, visibly and saved, after it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aChatPromptDuringATerminalCompactRunsAfterIt() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -98,7 +98,7 @@ import Testing
     /// Trap 2: `/new` empties pi's own queues without a word. The chat hears which of its prompts
     /// pi dropped, and is asked about those still waiting in the extension; Send runs them in the
     /// new conversation.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func chatPromptsAtANewInTheTerminalAreReportedAndAskedAbout() async throws {
         try await StackHome.with { stack in
             try await stack.start()

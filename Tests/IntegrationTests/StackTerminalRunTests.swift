@@ -19,7 +19,7 @@ import Testing
 
     /// Trap 1: `compact()` unsubscribes from the agent before it aborts the run, so the run's end
     /// reaches no extension. The extension ends it at `session_before_compact`.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aTerminalCompactMidRunEndsTheRunInTheChatAsAborted() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -41,7 +41,7 @@ import Testing
     /// Trap 17: `/quit` does not abort a run going on and pi exits after `session_shutdown`.
     /// The extension ends the run before it closes the connection; a pi killed outright says
     /// nothing, and the daemon ends the run when the connection closes.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aPiThatQuitsOrDiesMidRunEndsTheRunInTheChat() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -74,7 +74,7 @@ import Testing
 
     /// Trap 4: an overloaded error pi retries (2 s later, pi's default) is one run for the chat:
     /// the error, "retrying", and the answer of the retry, in one final.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aRetriedOverloadedErrorIsOneRunWithRetryingAndTheAnswer() async throws {
         try await StackHome.with { stack in
             try await stack.start()

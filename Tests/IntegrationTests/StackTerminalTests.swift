@@ -24,7 +24,7 @@ import Glibc
         return pi
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aDiscordPromptIsAnsweredInTheTerminalAndATerminalPromptIsMirrored() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -70,7 +70,7 @@ import Glibc
 
     /// `/new` in the terminal: the new pi session attaches under its own id and the chat that
     /// watched the old one follows it. A second pi in another terminal is a second session.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func newInTheTerminalTakesTheChatAlongAndTwoTerminalsAreTwoSessions() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -105,7 +105,7 @@ import Glibc
 
     /// The chat's controls work on a terminal session as on a spawned one: a tool's summary
     /// shows, /model switches the terminal pi's model, /stop aborts its run.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func toolsModelAndStopFromDiscordOnATerminalSession() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -145,7 +145,7 @@ import Glibc
 
     static var transcript: String { BuildProducts.directory + "/terminal-transcript.txt" }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aQuestionAnsweredOnOneSideClosesOnTheOther() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -183,7 +183,7 @@ import Glibc
     /// A picture sent in Discord reaches the terminal's pi through the attachments plugin, a file
     /// of the terminal's folder goes out with /file, and one outside it is refused. /forget
     /// refuses a session whose pi is still attached.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func picturesInFilesOutAndForgetRefusedWhileAttached() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -222,7 +222,7 @@ import Glibc
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theDaemonKilledNineIsReattachedAndPiExitingGoesOffline() async throws {
         try await StackHome.with { stack in
             let doomed = try await stack.start(doomed: true)

@@ -14,7 +14,7 @@ import Testing
 
     /// A prompt, `/compact`, a prompt pi cannot start (its model has no key), an `@.env` read
     /// the secrets rule gates (denied), and `/stop` while a `rm -rf` waits for approval.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aChatDrivesATerminalSessionThroughCompactAFailedPromptAGateAndAStop() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: StackGateTrapTests.rules))

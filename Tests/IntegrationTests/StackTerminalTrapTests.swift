@@ -20,7 +20,7 @@ import Testing
     /// Trap 9: pi hands pictures to any model, and the provider drops them without a word when
     /// the model's `input` lacks "image". The chat's vision check must know the terminal pi's
     /// model, which only the extension can tell.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aPictureForATerminalModelWithoutImageInputIsNotSentSilently() async throws {
         try await StackHome.with { stack in
             let (pi, dm) = try await Self.watched(stack)
@@ -50,7 +50,7 @@ import Testing
     /// Trap 15: `/resume` fires `session_switch` while `ctx.model` is still the old session's;
     /// the resumed model comes after, with `model_select {source: "restore"}`. The daemon must
     /// end up showing the model the resumed conversation runs on, not the one it left.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func afterResumeTheDaemonShowsTheResumedModel() async throws {
         try await StackHome.with { stack in
             try await stack.start()
@@ -78,7 +78,7 @@ import Testing
     /// Trap 18: deltas do not always rebuild a block; a provider may finish one with its `done`
     /// event alone. The chat's final must be the answer pi saved (`message_end`), not the sum of
     /// the deltas the live view grew from.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aFinalIsTheAnswerPiSavedNotTheDeltasSum() async throws {
         try await StackHome.with { stack in
             let (pi, dm) = try await Self.watched(stack)

@@ -12,7 +12,7 @@ import Testing
 
     /// In a DM: /new, a prompt whose answer streams with tool lines (`!scenario tools`), a
     /// question answered with a button, a slow run stopped with /stop, then /status.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aWholeSessionReadsWellInTheTranscript() async throws {
         try await StackHome.with { stack in
             try await stack.start(environment: ["FAKE_PI_DELTA_MS": "25"])

@@ -71,34 +71,42 @@ public enum PluginRuntime {
             config: manifest.config, setup: manifest.setup)
         writer.send(WireMessage.hello(hello).encodedLine())
 
-        var iterator = lines.makeAsyncIterator()
-        let welcome: Welcome
-        do {
-            welcome = try await awaitWelcome(&iterator, logger: logger)
-        } catch {
-            logger.error("\(error)")
-            ended(76)
-            return 76
-        }
-
-        try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
-        let context = PluginContext(
-            config: welcome.config, stateDir: welcome.stateDir, spoolDir: welcome.spoolDir,
-            welcome: welcome, connection: connection, logger: logger)
-        let plugin: P
-        do {
-            plugin = try await P(context: context)
-        } catch {
-            let status = exitStatus(for: error, logger: logger)
-            ended(status)
-            return status
-        }
-        let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
-
-        // Deliveries and notifications keep their order within their lane; requests run concurrently.
-        let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
+        // Everything the reading loop hears, in order: the lines, then the first end.
         let (inputs, input) = AsyncStream<ServeInput>.makeStream()
         return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in lines { input.yield(.line(event)) }
+                // End of input: the supervisor is gone or closed our stdin.
+                input.yield(.end(0))
+            }
+            var heard = inputs.makeAsyncIterator()
+            let welcome: Welcome
+            do {
+                welcome = try await awaitWelcome(&heard)
+            } catch {
+                logger.error("\(error)")
+                ended(76)
+                group.cancelAll()
+                return 76
+            }
+
+            try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
+            let context = PluginContext(
+                config: welcome.config, stateDir: welcome.stateDir, spoolDir: welcome.spoolDir,
+                welcome: welcome, connection: connection, logger: logger)
+            let plugin: P
+            do {
+                plugin = try await P(context: context)
+            } catch {
+                let status = exitStatus(for: error, logger: logger)
+                ended(status)
+                group.cancelAll()
+                return status
+            }
+            let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
+
+            // Deliveries and notifications keep their order within their lane; requests run concurrently.
+            let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
             // Started only to be asked something (`pi-relayd setup`): no connection to the service.
             if !welcome.checkOnly {
                 group.addTask {
@@ -132,16 +140,10 @@ public enum PluginRuntime {
                     for inbox in inboxes.values { inbox.finish() }
                 }
             }
-            group.addTask {
-                // The welcome's iterator is done with: this one takes the rest, in order.
-                for await event in lines { input.yield(.line(event)) }
-                // End of input: the supervisor is gone or closed our stdin.
-                input.yield(.end(0))
-            }
             var status: Int32 = 0
             // A goodbye ends at once, as a refused handshake does: no winding down.
             var windDown = true
-            reading: for await next in inputs {
+            reading: while let next = await heard.next() {
                 let event: LineFramer.Event
                 switch next {
                 case .end(let code):
@@ -244,8 +246,10 @@ public enum PluginRuntime {
         }
     }
 
-    private static func awaitWelcome(_ it: inout AsyncStream<LineFramer.Event>.Iterator, logger: Logger) async throws -> Welcome {
-        while let event = await it.next() {
+    /// The welcome, the first message pi-relayd sends.
+    private static func awaitWelcome(_ heard: inout AsyncStream<ServeInput>.Iterator) async throws -> Welcome {
+        while let next = await heard.next() {
+            guard case .line(let event) = next else { break }
             guard case .line(let bytes) = event else { continue }
             switch try WireMessage.decode(bytes) {
             case .welcome(let welcome): return welcome

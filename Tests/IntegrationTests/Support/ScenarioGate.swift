@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Limits how many daemons run at once. Swift Testing starts every test together; on a shared
 /// 2-core machine dozens of daemons and Python plugins at once would miss handshake and ping
@@ -6,6 +7,16 @@ import Foundation
 actor ScenarioGate {
     static let shared = ScenarioGate(
         limit: ProcessInfo.processInfo.environment["PI_RELAYD_TEST_PARALLEL"].flatMap { Int($0) }.map { max(1, $0) } ?? 4)
+
+    /// A gated test's time limit: `minutes` of its own, plus the wait for its turn. Swift Testing
+    /// starts every test at once and counts a test's time from then, so a test far back in the
+    /// gate's line would otherwise run out of time before it ran (the whole target takes about
+    /// six minutes on two cores).
+    static func limit(minutes: Int) -> TimeLimitTrait.Duration {
+        .minutes(minutes + queueMinutes)
+    }
+
+    static let queueMinutes = 10
 
     let limit: Int
     private var running = 0
