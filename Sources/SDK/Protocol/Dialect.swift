@@ -10,6 +10,11 @@ public enum Dialect: String, Sendable, CaseIterable {
     /// A terminal's: text styled with ANSI SGR sequences (`ESC [ … m`) and nothing else, for
     /// `pi-relayd send --wait` and `stream --pretty`. Finished chunks are whole lines.
     case ansi
+    /// A web page's (the `web` dashboard's): the tags `b`, `i`, `code`, `pre`, `a` (http and
+    /// https, opened in a new tab with no referrer) and `blockquote`, everything else escaped,
+    /// line breaks as LF (the page shows them with `white-space: pre-wrap`). Nothing in it can run
+    /// in a browser: no other tag or attribute, no `javascript:` link.
+    case html
 
     /// The dialect of a wire name; an unknown one is markdown, as if none were named.
     public init(wireName: String?) {
@@ -18,7 +23,8 @@ public enum Dialect: String, Sendable, CaseIterable {
 
     /// Plain text made safe to show in this dialect. Markdown is left as it is (a chat's plain
     /// text has always been shown as markdown); HTML and mrkdwn escape `&`, `<` and `>`, which
-    /// is all either needs; for a terminal, control characters other than LF and tab become
+    /// is all either needs, and a web page's HTML both quotes too, so the text is safe in an
+    /// attribute as well as between tags; for a terminal, control characters other than LF and tab become
     /// U+FFFD, so text from the agent can never move the cursor or restyle the terminal.
     public func escape(_ plain: String) -> String {
         switch self {
@@ -30,18 +36,27 @@ public enum Dialect: String, Sendable, CaseIterable {
             for scalar in plain.unicodeScalars { out.append(Self.isTerminalControl(scalar) ? "\u{FFFD}" : scalar) }
             return String(out)
         case .telegramHTML, .slackMrkdwn:
-            var out = ""
-            out.reserveCapacity(plain.utf8.count)
-            for character in plain {
-                switch character {
-                case "&": out += "&amp;"
-                case "<": out += "&lt;"
-                case ">": out += "&gt;"
-                default: out.append(character)
-                }
-            }
-            return out
+            return Self.entities(plain, quotes: false)
+        case .html:
+            return Self.entities(plain, quotes: true)
         }
+    }
+
+    /// `&`, `<` and `>` as entities, and with `quotes` both quotes too.
+    private static func entities(_ plain: String, quotes: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(plain.utf8.count)
+        for character in plain {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where quotes: out += "&quot;"
+            case "'" where quotes: out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// C0 controls but LF and tab, DEL, and C1 controls: what a terminal may act on.

@@ -12,6 +12,8 @@ extension Dialect {
             return SlackMrkdwn()
         case .ansi:
             return ANSITerminal()
+        case .html:
+            return WebHTML()
         }
     }
 }

@@ -1,8 +1,11 @@
 /// Path components that look like credentials. Matching is case-insensitive on every component,
-/// so `.ENV`, `ID_RSA` or `.SSH/` on a case-insensitive file system are caught as well.
-enum SecretPattern {
-    /// Why `path` must not be uploaded, or nil when it looks harmless.
-    static func match(_ path: String) -> String? {
+/// so `.ENV`, `ID_RSA` or `.SSH/` on a case-insensitive file system are caught as well. The one
+/// rule for every plugin that shows or sends a session's files: the attachments plugin refuses to
+/// upload them, and a viewer of a session's working tree hides them.
+public enum SecretPattern {
+    /// Why `path` (relative to the session's folder) must not leave the machine, or nil when it
+    /// looks harmless.
+    public static func match(_ path: String) -> String? {
         let parts = path.split(separator: "/").map { $0.lowercased() }.filter { $0 != "." && $0 != ".." }
         for (index, part) in parts.enumerated() {
             if let why = single(part) { return why }
