@@ -224,6 +224,9 @@ clean:
 # The targets exist only when PI_RELAYD_FUZZ_LIB names libFuzzer's no-main archive (Package.swift).
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH := .build-fz
+# Targets fuzzed at once: a libFuzzer run is one thread, so each still has a core to itself for
+# its FUZZ_SECONDS.
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_TARGETS := line-framer wire-message pi-event-reader config-loader splitter gateway-payload
 FUZZ_BUILD_FLAGS := -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 
@@ -236,15 +239,20 @@ fuzz: deps
 	for t in $(FUZZ_TARGETS); do \
 		PI_RELAYD_FUZZ_LIB=$$lib $(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) $(FUZZ_BUILD_FLAGS) --product fuzz-$$t || exit 1; \
 	done
-	@failed=""; \
+	@failed=""; batch=0; \
 	for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_SCRATCH)/corpus/$$t $(FUZZ_SCRATCH)/artifacts/$$t; \
 		echo "== fuzz-$$t for $(FUZZ_SECONDS) s"; \
-		SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+		{ SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/release/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 			-rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$t/ -dict=Tests/Fuzz/dict/$$t.dict \
-			$(FUZZ_SCRATCH)/corpus/$$t Tests/Fuzz/corpus/$$t > $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log 2>&1 \
-			|| { failed="$$failed $$t"; tail -n 40 $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; }; \
-		grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; \
+			$(FUZZ_SCRATCH)/corpus/$$t Tests/Fuzz/corpus/$$t > $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log 2>&1; \
+			echo $$? > $(FUZZ_SCRATCH)/artifacts/$$t/last-run.rc; } & \
+		batch=$$((batch + 1)); [ $$batch -lt $(FUZZ_JOBS) ] || { wait; batch=0; }; \
+	done; wait; \
+	for t in $(FUZZ_TARGETS); do \
+		[ "$$(cat $(FUZZ_SCRATCH)/artifacts/$$t/last-run.rc)" = 0 ] \
+			|| { failed="$$failed $$t"; echo "== fuzz-$$t:"; tail -n 40 $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log; }; \
+		echo "fuzz-$$t: $$(grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_SCRATCH)/artifacts/$$t/last-run.log | tr '\n' ' ')"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make fuzz: findings in:$$failed (inputs in $(FUZZ_SCRATCH)/artifacts/)"; exit 1; fi
 

@@ -31,4 +31,17 @@ import Testing
             #expect(heard.contains { $0.method == MethodName.chatPost.rawValue || $0.method == MethodName.chatLive.rawValue })
         }
     }
+
+    /// The web page's dialect through the whole relay: what the agent says reaches the page as
+    /// text, never as a tag.
+    @Test func aPromptWithMarkupComesBackEscapedForAWebPage() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) web")
+            _ = try await relay.say("<img src=x onerror=alert(1)> **hi**")
+            // Markdown still becomes the promised tags.
+            let heard = try await relay.waitToHear("&lt;img src=x onerror=alert(1)&gt; <b>hi</b>")
+            let shown = heard.map { $0.params.serialized() }.joined()
+            #expect(!shown.contains("<img"), "\(shown)")
+        }
+    }
 }

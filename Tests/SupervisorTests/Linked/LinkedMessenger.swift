@@ -1,12 +1,13 @@
 import PiRelaySDK
 
 /// A messenger linked into the test process (`InProcessPlugin`): the same protocol as any
-/// messenger, on a pipe pair, with no process of its own. What the supervisor delivers to it is
+/// messenger, on a pipe pair, with no process of its own. It speaks the web page's dialect
+/// (`html`), as the web dashboard will. What the supervisor delivers to it is
 /// kept in `LinkedChats`, under its state folder (one per test's home).
 struct LinkedMessenger: Plugin {
     static let manifest = PluginManifest(
         name: "deskchat", version: "1", roles: ["messenger"], limits: ["maxMessageLength": 4000, "liveIntervalMs": 100],
-        summary: "a chat inside the test process")
+        summary: "a chat inside the test process", dialect: .html)
 
     let stateDir: String
 
