@@ -35,9 +35,12 @@ import Testing
                 }
                 try await Self.waitUntil { await queue.count(chat: "42") == (name == "notice" ? 1 : name == "live" ? 2 : 3) }
             }
-            for _ in 0..<3 {
+            // One place at a time, each write seen to go before the next place is given: the
+            // writes' own tasks would otherwise record them in whatever order they are scheduled.
+            for given in 1...3 {
                 tokens.left.withLock { $0 += 1 }
                 await queue.refresh(chat: "42")
+                try await Self.waitUntil { await sent.order.count == given }
             }
             try await group.waitForAll()
         }
