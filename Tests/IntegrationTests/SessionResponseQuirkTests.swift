@@ -146,6 +146,12 @@ import Testing
             #expect(rejected["error"]?.stringValue?.hasPrefix("No API key found for anthropic.") == true, "\(rejected)")
             #expect(try await s.summary(id)?["state"] == "idle", "no run started, none is pending")
             #expect(try await s.finishedRuns(id) == 0)
+            // The refused prompt no longer counts as a run about to start: the next one is not queued.
+            #expect(try await s.plain("send", "r", "once more") == "prompted\n")
+            _ = try await waitFor("the second late rejection is in the history") {
+                let rejections = try await s.history(id, "--type", "prompt_rejected")
+                return rejections.count >= 2 ? rejections : nil
+            }
 
             // A model with working credentials lets the session go on.
             _ = try await s.json("model", "r", "openai/gpt-5.4")

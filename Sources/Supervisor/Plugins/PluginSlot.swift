@@ -203,7 +203,7 @@ package actor PluginSlot {
     }
 
     private func log(_ end: InstanceEnd, _ seen: InstanceEnd.Seen, pid endedPID: Int32?) {
-        let which = "plugin \(name) (pid \(endedPID ?? 0))"
+        let which = "plugin \(name) (\(endedPID.map { "pid \($0)" } ?? "linked in"))"
         switch end.exit {
         case .incompatible: logger.error("plugin \(name): \(reason ?? "incompatible protocol")")
         case .notConfigured: logger.warning("\(which) exited with status 78 (not configured): \(end.reason ?? "")")

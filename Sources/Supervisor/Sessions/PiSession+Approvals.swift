@@ -113,9 +113,14 @@ extension PiSession {
         machine.promptOrigin = origin
     }
 
-    /// A prompt was handed to pi (see `SessionMachine.promptSent`).
-    package func notePromptSent(_ text: String) {
-        machine.promptSent(text, at: .now)
+    /// Whether a prompt sent now would wait behind a run (`promptWouldQueue`); when it would not
+    /// and `starting` (a prompt, not a steer or follow-up), it is noted as about to start one in
+    /// the same step (`SessionMachine.promptSent`), so a prompt from another chat a moment later
+    /// is seen to wait behind it.
+    package func promptSending(_ text: String, starting: Bool) -> Bool {
+        let busy = promptWouldQueue
+        if !busy && starting { machine.promptSent(text, at: .now) }
+        return busy
     }
 
     /// pi refused the prompt: no run comes of it.

@@ -363,9 +363,12 @@ package actor PiSession {
             }
             return
         case .extensionUIRequest:
+            // Every event of pi's but a response is activity (`SessionMachine.apply`), these too.
+            machine.active(at: Date())
             if let request = event.extensionUIRequest { await uiRequest(request) }
             return
         case .extensionError where !machine.isBusy:
+            machine.active(at: Date())
             let failure = event.extensionError
             let text = "extension error (\(failure?.extensionPath ?? "?"), \(failure?.event ?? "?")): \(failure?.error ?? "")"
             record(type: "extension_error", ["text": .string(text)])

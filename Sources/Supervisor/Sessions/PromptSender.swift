@@ -32,8 +32,10 @@ package struct PromptSender: Sendable {
         case .send: command = .prompt(message: text, images: images, streamingBehavior: busy)
         }
         // Busy, or a prompt sent a moment ago is about to start its run (pi-rpc spec §5): this
-        // one then waits behind it.
-        let wasBusy = await session.promptWouldQueue
+        // one then waits behind it. Asked, and for a prompt that starts a run noted, in one step
+        // (its run cannot start before it is written, and may start before pi's answer is read).
+        let wasBusy = await session.promptSending(text, starting: kind == .send)
+        let startsRun = kind == .send && !wasBusy
         if wasBusy, queueMax > 0 {
             // pi's own count of the messages queued behind the run: what is really waiting.
             let state = try await session.command(.getState)
@@ -47,19 +49,18 @@ package struct PromptSender: Sendable {
         // A terminal session's extension turns a steer into a follow-up while an approval waits
         // (pi would skip the calls already approved: pi extension spec §11 trap 11) and says so.
         let asFollowUp: Bool
-        // Noted before it is written: its run cannot start earlier, and may start before pi's answer is read.
-        let startsRun = kind == .send && !wasBusy
-        if startsRun { await session.notePromptSent(text) }
         do {
-            let response = try await session.command(command)
-            asFollowUp = (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
-        } catch let refusal as RemoteError where refusal.code == .piError {
-            if startsRun { await session.notePromptRefused() }
-            // A terminal's extension refuses what pi would fail unseen and says why: the chat
-            // is answered with that, not with a generic failure.
-            guard await session.isAttachedTerminal, let reason = refusal.message.split(separator: ": ", maxSplits: 1).last else { throw refusal }
-            throw PromptRefused(session: await session.name, reason: String(reason))
+            do {
+                let response = try await session.command(command)
+                asFollowUp = (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
+            } catch let refusal as RemoteError where refusal.code == .piError {
+                // A terminal's extension refuses what pi would fail unseen and says why: the chat
+                // is answered with that, not with a generic failure.
+                guard await session.isAttachedTerminal, let reason = refusal.message.split(separator: ": ", maxSplits: 1).last else { throw refusal }
+                throw PromptRefused(session: await session.name, reason: String(reason))
+            }
         } catch {
+            // No run comes of a prompt that was not taken.
             if startsRun { await session.notePromptRefused() }
             throw error
         }

@@ -23,6 +23,7 @@ package struct QuestionBook {
     }
 
     /// Closes question `id`; nil when it is no longer open (answered, expired).
+    @discardableResult
     package mutating func close(_ id: String) -> PendingQuestion? {
         open.removeValue(forKey: id)
     }

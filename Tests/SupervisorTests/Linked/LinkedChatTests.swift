@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    /// `pi-relayd plugins restart` on a linked plugin: its input is closed (it has no process to
+    /// signal), it winds down, and a new instance takes the chat.
+    @Test func aRestartedMessengerComesBackAndAnswersAgain() async throws {
+        try await LinkedRelay.with { relay in
+            let first = await LinkedChats.shared.connection(relay.messengerState)
+            _ = try await relay.control(.pluginsRestart, ["name": .string(LinkedRelay.messenger)])
+            try await relay.waitForNewMessenger(replacing: first)
+            let help = try await relay.say("/help")
+            #expect(help.status == .command, "\(help)")
+            let plugins = try await relay.control(.plugins)
+            let shown = plugins.serialized()
+            #expect(shown.contains("in-process:deskchat"), "\(shown)")
+        }
+    }
+
     /// The web page's dialect through the whole relay: what the agent says reaches the page as
     /// text, never as a tag.
     @Test func aPromptWithMarkupComesBackEscapedForAWebPage() async throws {

@@ -89,18 +89,31 @@ struct LinkedRelay {
         throw RemoteError(code: .timeout, message: "the messenger never heard \(text.debugDescription); it heard: \(heard)")
     }
 
-    /// `pi-relayd stop` through the control socket, off the cooperative pool (the client blocks).
+    /// `pi-relayd stop` through the control socket.
     func stop() async throws {
+        _ = try await control(.stop)
+    }
+
+    /// A control method through the daemon's socket, off the cooperative pool (the client blocks).
+    func control(_ method: ControlMethod, _ params: JSONValue = [:]) async throws -> JSONValue {
         let client = ControlClient(path: home.socketPath, timeout: .seconds(30))
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+        return try await withCheckedThrowingContinuation { (done: CheckedContinuation<JSONValue, any Error>) in
             Thread.detachNewThread {
                 do {
-                    _ = try client.call(.stop)
-                    done.resume()
+                    done.resume(returning: try client.call(method, params))
                 } catch {
                     done.resume(throwing: error)
                 }
             }
         }
+    }
+
+    /// Until the messenger's current connection is not `old` (a new instance had its welcome).
+    func waitForNewMessenger(replacing old: PluginConnection?) async throws {
+        for _ in 0..<500 {
+            if let now = await LinkedChats.shared.connection(messengerState), now !== old { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw RemoteError(code: .timeout, message: "the linked messenger did not come back")
     }
 }

@@ -95,15 +95,17 @@ extension ChatDelivery {
             let key = RenderKey(
                 dialect: dialect(of: binding.messenger), detail: detail,
                 limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
-            if views[key] == nil {
+            var shown: FormatLiveResult
+            if let known = views[key] {
+                shown = known
+            } else {
                 let view = await format(.formatLive, FormatRunParams(run: snapshot, limit: key.limit, dialect: key.dialect, detail: detail))
                 // The run finished while this view was being rendered: the final answer replaces
                 // it, so a late live view would only flicker.
                 guard live[runID] != nil else { return }
-                views[key] =
-                    view ?? FormatLiveResult(chunks: [], tail: key.dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: key.limit)))
+                shown = view ?? FormatLiveResult(chunks: [], tail: key.dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: key.limit)))
+                views[key] = shown
             }
-            guard var shown = views[key] else { continue }
             let dialect = key.dialect
             if let label { shown = Self.labeled(shown, dialect.escape(label)) }
             await host.slot(binding.messenger)?.notify(

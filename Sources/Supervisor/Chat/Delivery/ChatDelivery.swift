@@ -178,12 +178,15 @@ package actor ChatDelivery: SessionObserver {
             let key = RenderKey(
                 dialect: dialect(of: binding.messenger), detail: mode == .verbose ? .verbose : .normal,
                 limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
-            if finals[key] == nil {
-                finals[key] =
+            let rendered: FormatFinalResult
+            if let known = finals[key] {
+                rendered = known
+            } else {
+                rendered =
                     await format(.formatFinal, FormatRunParams(run: snapshot, limit: key.limit, dialect: key.dialect, detail: key.detail))
                     ?? FormatFinalResult(messages: Self.plainFinal(run.text, limit: key.limit, dialect: key.dialect))
+                finals[key] = rendered
             }
-            guard let rendered = finals[key] else { continue }
             var chunks = rendered.messages
             // Each chat's plugin posts and then removes its own copy of a file.
             var files: [PostedFile] = []

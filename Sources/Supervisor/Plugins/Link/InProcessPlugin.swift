@@ -1,6 +1,8 @@
 /// A plugin linked into the supervisor's own process, for tests of the chat and command layers
 /// that need no process per plugin. It speaks the plugin protocol on a pipe pair, through the
-/// same framing, caps and outbox as a plugin in its own process (`PluginRuntime.serve`).
+/// same framing, caps and outbox as a plugin in its own process (`PluginRuntime.serve`). A stop
+/// or kill closes its input, and it ends when its tasks have: nothing in one process can kill a
+/// plugin whose tasks ignore cancellation, so only plugins that honour it are linked.
 package struct InProcessPlugin: Sendable {
     /// Its name, as a plugin's folder entry would give it.
     package let name: String
