@@ -11,7 +11,7 @@ APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
 # The bundled plugins pi-relayd finds beside itself (see docs/PROTOCOL.md, section 1).
-BUNDLED_PLUGINS := discord telegram slack formatter attachments
+BUNDLED_PLUGINS := discord telegram slack formatter attachments web
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py Tests/Fakes/fake_telegram/selftest.py Tests/Fakes/fake_slack/selftest.py
 # `make test` runs one `swift test` per test target, named by Package.swift. In a single run every
 # target's tests share one process and its small thread pool, so the busy integration and Discord

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "pi-relay-slack", targets: ["SlackMain"]),
         .executable(name: "pi-relay-formatter", targets: ["FormatterMain"]),
         .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
+        .executable(name: "pi-relay-web", targets: ["WebMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
         .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
         .library(name: "MessengerKit", targets: ["MessengerKit"]),
@@ -25,6 +26,15 @@ let package = Package(
         // Opt-in Prometheus metrics (issue 16): swift-metrics' API over swift-prometheus' registry.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // The web dashboard's server. No traits: the default ones pull in full Foundation (ICU)
+        // and swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // Already in the graph through swift-websocket and Hummingbird: the web dashboard reads
+        // the control socket over NIO and loads its TLS files with NIOSSL.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -120,6 +130,25 @@ let package = Package(
         .executableTarget(
             name: "AttachmentsMain", dependencies: ["AttachmentsPlugin"], path: "Sources/plugins/attachments/Main",
             swiftSettings: strict),
+        // The web dashboard: a messenger whose chats are browser pages, served by Hummingbird.
+        .target(
+            name: "WebPlugin",
+            dependencies: [
+                "PiRelaySDK", "MessengerKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/plugins/web", exclude: ["Main"], swiftSettings: strict),
+        .executableTarget(
+            name: "WebMain", dependencies: ["WebPlugin"], path: "Sources/plugins/web/Main",
+            swiftSettings: strict),
         .executableTarget(
             name: "Bench",
             dependencies: ["PiRelaySDK"],
@@ -151,8 +180,11 @@ let package = Package(
         .testTarget(
             name: "MessengerStateTests", dependencies: ["DiscordPlugin", "TelegramPlugin", "SlackPlugin", "PiRelaySDK"],
             path: "Tests/MessengerStateTests", swiftSettings: strict),
+        .testTarget(name: "WebTests", dependencies: ["WebPlugin", "PiRelaySDK"], path: "Tests/WebTests", swiftSettings: strict),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["PiRelaySDK"], path: "Tests/IntegrationTests",
+            name: "IntegrationTests",
+            dependencies: ["PiRelaySDK", "PiRelayHTTP"],
+            path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),
     ]
 )

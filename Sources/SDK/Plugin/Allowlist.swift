@@ -20,6 +20,10 @@ public final class Allowlist: Sendable {
     /// Takes the supervisor's new list (`chat.allowlist`).
     public func replace(with list: AllowlistParams) { supervisor.withLock { $0 = Set(list.users) } }
 
+    /// Lets `user` in at once, after the supervisor answered their pairing claim with
+    /// `paired: true` (its `chat.allowlist`, which will list them, may come a moment later).
+    public func admit(_ user: String) { supervisor.withLock { _ = $0.insert(user) } }
+
     /// How many users are allowed.
     public var count: Int { supervisor.withLock { $0.union(configured).count } }
 }

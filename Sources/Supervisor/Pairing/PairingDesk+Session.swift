@@ -44,7 +44,7 @@ extension PairingDesk {
         expireDue()
         let offer = PairingOffer(
             messenger: messenger, code: PairingCode.make(), expires: .now + lifetime, confirm: false, sessionID: sessionID, label: label)
-        sessionCodes.insert(offer.code)
+        unwatchedCodes.insert(offer.code)
         if let replaced = offers.add(offer) { resolve(replaced.code, .replaced) }
         let name = await session.name
         logger.notice("pairing: a code for \(messenger) binding session \(name) was made, valid for \(Int(lifetime.inSeconds)) s")
@@ -72,7 +72,7 @@ extension PairingDesk {
     /// A `/relay pair` code was claimed in a DM: the user is let in (if they were not), and the
     /// chat watches the session, made its active one, under the label.
     package func claimForSession(_ offer: PairingOffer, sessionID: String, by chat: Chat) async -> Reply {
-        sessionCodes.remove(offer.code)
+        unwatchedCodes.remove(offer.code)
         let problem = allows(chat) ? nil : await add(chat)
         guard let session = await sessions.session(id: sessionID) else {
             return Reply("✅ Paired, but the terminal session that made the code is gone. /sessions lists the others.")

@@ -13,6 +13,8 @@ import SupervisorIO
 /// each change is delivered to the messenger (`chat.allowlist`) so its own check agrees.
 package actor PairingDesk {
     package static let lifetime: Duration = .seconds(600)
+    /// A link that signs a browser in by itself is worth more to whoever finds it: shorter.
+    package static let linkLifetime: Duration = .seconds(300)
 
     package let logger: Logger
     package let host: PluginHost
@@ -27,8 +29,9 @@ package actor PairingDesk {
     private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
     /// Outcomes that came before their terminal started waiting.
     private var early: [String: PairingOutcome] = [:]
-    /// The open codes made by `/relay pair`, whose outcomes nobody waits for.
-    package var sessionCodes: Set<String> = []
+    /// The open codes whose outcomes nobody waits for: made by `/relay pair`, or by a pairing
+    /// whose link completes it (the web dashboard).
+    package var unwatchedCodes: Set<String> = []
 
     package init(
         home: Home, logger: Logger, sections: PluginSections, environment: [String: String], host: PluginHost, delivery: ChatDelivery,
@@ -84,7 +87,8 @@ package actor PairingDesk {
             guard offer.confirm else {
                 let problem = await add(chat)
                 resolve(offer.code, .paired(chat))
-                return Reply(problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it: \(problem ?? "")")
+                return Reply(
+                    text: problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it: \(problem ?? "")", paired: true)
             }
             resolve(offer.code, .claimed(chat))
             return Reply("Code accepted. Waiting for the bot's owner to confirm on their terminal…")
@@ -130,8 +134,18 @@ package actor PairingDesk {
         guard await slot.roles.contains("messenger") else { throw RemoteError.invalidParams("\(messenger) is not a messenger plugin") }
         var lifetime = Self.lifetime
         if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
+        let code = PairingCode.make()
+        var identity: MessengerIdentity?
+        do {
+            identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))
+        } catch {
+            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
+        }
+        let byLink = identity?.pairByLink == true && identity?.pairLink != nil
+        if byLink { lifetime = min(lifetime, Self.linkLifetime) }
+        // A link pairing is never confirmed at the terminal: the link was shown only there.
         let offer = PairingOffer(
-            messenger: messenger, code: PairingCode.make(), expires: .now + lifetime, confirm: params["confirm"]?.boolValue ?? true)
+            messenger: messenger, code: code, expires: .now + lifetime, confirm: !byLink && (params["confirm"]?.boolValue ?? true))
         if let replaced = offers.add(offer) { resolve(replaced.code, .replaced) }
         logger.notice("pairing: a code for \(messenger) was made, valid for \(Int(lifetime.inSeconds)) s")
 
@@ -140,12 +154,19 @@ package actor PairingDesk {
             "expiresAt": .string(ISO8601.string(Date().addingTimeInterval(lifetime.inSeconds))),
             "expiresInSeconds": JSONValue(Int(lifetime.inSeconds.rounded())),
         ]
-        do {
-            let identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: offer.code), timeout: .seconds(15))
+        if let identity {
             event["bot"] = .string(identity.username.map { "@" + $0 } ?? identity.name)
             if let link = identity.pairLink { event["link"] = .string(link) }
-        } catch {
-            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
+        }
+        if byLink {
+            // Opening the link completes it: nobody waits for the outcome, the terminal is free.
+            event["byLink"] = true
+            unwatchedCodes.insert(offer.code)
+            stream.send(event)
+            return [
+                "paired": false, "byLink": true, "messenger": .string(messenger), "link": event["link"] ?? .null,
+                "expiresInSeconds": event["expiresInSeconds"] ?? .null,
+            ]
         }
         stream.send(event)
 
@@ -207,7 +228,7 @@ package actor PairingDesk {
 
     package func resolve(_ code: String, _ outcome: PairingOutcome) {
         // Nobody waits for a `/relay pair` code: its outcome is not kept for a waiter.
-        if sessionCodes.remove(code) != nil, waiters[code] == nil { return }
+        if unwatchedCodes.remove(code) != nil, waiters[code] == nil { return }
         if let waiter = waiters.removeValue(forKey: code) { waiter.resume(returning: outcome) } else { early[code] = outcome }
     }
 

@@ -14,6 +14,10 @@ public struct MessengerIdentity: Sendable, Equatable {
     /// A link that opens a chat with the bot with the pairing code already filled in, when the
     /// request carried a code and the service has such links.
     public var pairLink: String?
+    /// Opening `pairLink` completes the pairing by itself (the web dashboard signs the browser
+    /// in): the code is shorter-lived, nobody confirms it at the terminal, and `pi-relayd pair`
+    /// prints the link and returns at once.
+    public var pairByLink: Bool
     /// What the owner should know, one line each (what the invite asks for, say).
     public var notes: [String]
     /// What is wrong and must be fixed for the bot to work, one line each with the fix (a
@@ -23,8 +27,9 @@ public struct MessengerIdentity: Sendable, Equatable {
     /// An identity.
     public init(
         id: String, name: String, username: String? = nil, applicationID: String? = nil, link: String, pairLink: String? = nil,
-        notes: [String] = [], problems: [String] = []
+        pairByLink: Bool = false, notes: [String] = [], problems: [String] = []
     ) {
+        self.pairByLink = pairByLink
         self.id = id
         self.name = name
         self.username = username
@@ -43,7 +48,8 @@ extension MessengerIdentity: WirePayload {
         self.init(
             id: try fields.string("id"), name: try fields.string("name"), username: fields.optionalString("username"),
             applicationID: fields.optionalString("applicationId"), link: try fields.string("link"),
-            pairLink: fields.optionalString("pairLink"), notes: fields.strings("notes"), problems: fields.strings("problems"))
+            pairLink: fields.optionalString("pairLink"), pairByLink: fields.bool("pairByLink", default: false), notes: fields.strings("notes"),
+            problems: fields.strings("problems"))
     }
 
     /// The result, optional fields left out when absent.
@@ -52,6 +58,7 @@ extension MessengerIdentity: WirePayload {
         if let username { object["username"] = .string(username) }
         if let applicationID { object["applicationId"] = .string(applicationID) }
         if let pairLink { object["pairLink"] = .string(pairLink) }
+        if pairByLink { object["pairByLink"] = true }
         if !problems.isEmpty { object["problems"] = problems.json }
         return object
     }

@@ -43,16 +43,21 @@ public struct Reply: Sendable, Equatable {
     /// cancelled by it, and `chat.question.closed` follows to show that on the question's message.
     /// A messenger that edits that message need not post this reply as well.
     public var questionClosed: Bool
+    /// On `chat.pair`: the claim was accepted and the user is on the allowlist now, for a
+    /// messenger that signs the user in itself (the web dashboard's cookie).
+    public var paired: Bool
 
     /// A reply.
     public init(
-        text: String = "", ephemeral: Bool = false, actions: [[Action]] = [], openThread: OpenThread? = nil, questionClosed: Bool = false
+        text: String = "", ephemeral: Bool = false, actions: [[Action]] = [], openThread: OpenThread? = nil, questionClosed: Bool = false,
+        paired: Bool = false
     ) {
         self.text = text
         self.ephemeral = ephemeral
         self.actions = actions
         self.openThread = openThread
         self.questionClosed = questionClosed
+        self.paired = paired
     }
 
     /// True when there is nothing to show.
@@ -75,7 +80,7 @@ extension Reply: WirePayload {
         }
         self.init(
             text: fields.optionalString("text") ?? "", ephemeral: fields.bool("ephemeral", default: false), actions: actions,
-            openThread: openThread, questionClosed: fields.bool("questionClosed", default: false))
+            openThread: openThread, questionClosed: fields.bool("questionClosed", default: false), paired: fields.bool("paired", default: false))
     }
 
     /// The reply; no actions, no thread and `questionClosed: false` are left out.
@@ -87,6 +92,7 @@ extension Reply: WirePayload {
         }
         if let openThread { object["openThread"] = ["name": .string(openThread.name), "sessionId": .string(openThread.sessionID)] }
         if questionClosed { object["questionClosed"] = true }
+        if paired { object["paired"] = true }
         return object
     }
 }

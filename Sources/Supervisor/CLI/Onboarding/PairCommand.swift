@@ -17,6 +17,8 @@ struct PairCommand: ParsableCommand {
             or once posted in a group. For Telegram a t.me link (and its QR code) sends it in one tap. \
             When someone claims it, their name and id are shown and you are asked to confirm (unless \
             --yes); then they are on the messenger's allowlist (state/paired-users.json) at once. \
+            For the web dashboard (pi-relayd pair web) it prints a sign-in link, valid once for 5 \
+            minutes, and returns at once: opening the link signs that browser in. \
             The daemon must be running. See also: pi-relayd users.
             """)
 
@@ -47,6 +49,10 @@ struct PairCommand: ParsableCommand {
         } catch {
             CLIFailure.exit(error, json: output.json)
         }
+        if result["byLink"]?.boolValue == true {
+            if output.json { print(result.serialized()) }
+            return
+        }
         let who = "\(result["userName"]?.stringValue ?? "") (\(result["user"]?.stringValue ?? ""))"
         output.emit(result) {
             result["paired"]?.boolValue == true
@@ -59,6 +65,14 @@ struct PairCommand: ParsableCommand {
     private func showCode(_ event: JSONValue) {
         let code = event["code"]?.stringValue ?? ""
         let minutes = max(1, (event["expiresInSeconds"]?.intValue ?? 600) / 60)
+        if event["byLink"]?.boolValue == true, let link = event["link"]?.stringValue {
+            var lines = ["Open this link in your browser to sign in to \(messenger):", "", "    \(link)"]
+            // A QR code is for a phone, which cannot open a link to this machine's loopback.
+            if !noQR, !Self.isLoopback(link), let qr = try? QRCode(bytes: Array(link.utf8)) { lines += ["", qr.terminalText()] }
+            lines += ["", "It works once, in one browser, and expires in \(minutes) minute\(minutes == 1 ? "" : "s")."]
+            Self.show(lines.joined(separator: "\n"))
+            return
+        }
         var lines = ["Pairing code for \(messenger): \(code)", ""]
         let bot = event["bot"]?.stringValue.map { " to \($0)" } ?? ""
         // Slack takes every message starting with "/" as a slash command: there it is /pi's word.
@@ -70,6 +84,14 @@ struct PairCommand: ParsableCommand {
         }
         lines += ["", "It works once and expires in \(minutes) minute\(minutes == 1 ? "" : "s"). Waiting for it…"]
         Self.show(lines.joined(separator: "\n"))
+    }
+
+    /// Whether `link` points at this machine's loopback (127.0.0.1, localhost, [::1]).
+    static func isLoopback(_ link: String) -> Bool {
+        guard let rest = link.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(2).first else { return false }
+        let authority = rest.split(separator: "@").last.map(String.init) ?? ""
+        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// Written at once, unbuffered: whoever reads the terminal (or its file) needs the code now.

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// The signed-in browsers, by cookie token, kept in the plugin's state folder (`sign-ins.json`,
+/// mode 600) so a restart signs nobody out. A cookie counts only while its user is on the
+/// allowlist: `pi-relayd users revoke` ends every cookie of that user at its next request.
+actor SignIns {
+    static let file = "sign-ins.json"
+    static let lifetime: Double = 30 * 24 * 3600
+
+    private let store: StateStore
+    private var tokens: [String: SignIn]
+
+    init(store: StateStore) {
+        self.store = store
+        tokens = store.load([String: SignIn].self, from: Self.file) ?? [:]
+    }
+
+    /// A new cookie token for `user`, valid for 30 days.
+    func start(user: String, now: Date = Date()) async -> String {
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<4).map { _ in String(generator.next(), radix: 16).leftPadded(to: 16) }.joined()
+        tokens[token] = SignIn(user: user, expires: now.timeIntervalSince1970 + Self.lifetime)
+        tokens = tokens.filter { $0.value.expires > now.timeIntervalSince1970 }
+        await store.save(tokens, to: Self.file)
+        return token
+    }
+
+    /// The user a cookie signs in, when it is known, unexpired and its user still allowed.
+    func user(token: String, allowlist: Allowlist, now: Date = Date()) async -> String? {
+        guard let signIn = tokens[token] else { return nil }
+        guard signIn.expires > now.timeIntervalSince1970, allowlist.permits(signIn.user) else {
+            tokens[token] = nil
+            await store.save(tokens, to: Self.file)
+            return nil
+        }
+        return signIn.user
+    }
+
+    /// Sign-out: the cookie stops working.
+    func end(token: String) async {
+        guard tokens.removeValue(forKey: token) != nil else { return }
+        await store.save(tokens, to: Self.file)
+    }
+
+    var count: Int { tokens.count }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,26 @@
+/// Wrong pairing links, counted for the whole dashboard: at most `limit` a minute, whoever sends
+/// them, so guessing a code costs minutes per ten tries (pi-relayd voids a code after five). Pure:
+/// the caller passes the time.
+struct WrongCodes: Sendable {
+    static let limit = 10
+    static let window: Duration = .seconds(60)
+
+    private var failures: [ContinuousClock.Instant] = []
+
+    /// Whether another try may be checked now.
+    func allows(now: ContinuousClock.Instant) -> Bool {
+        failures.count { now - $0 < Self.window } < Self.limit
+    }
+
+    /// A try that was wrong.
+    mutating func failed(now: ContinuousClock.Instant) {
+        failures.removeAll { now - $0 >= Self.window }
+        failures.append(now)
+    }
+
+    /// How long until the oldest failure in the window leaves it (for Retry-After).
+    func retryAfter(now: ContinuousClock.Instant) -> Duration {
+        guard let oldest = failures.first(where: { now - $0 < Self.window }) else { return .zero }
+        return Self.window - (now - oldest)
+    }
+}

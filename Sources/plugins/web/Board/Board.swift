@@ -1,0 +1,73 @@
+import PiRelaySDK
+
+/// What the open pages see, and the pages themselves: every WebSocket gets the sessions list, and
+/// the posts and live views of each session it watches. A page that reads slowly loses its oldest
+/// unsent messages, never holds up the relay (its buffer keeps the newest `buffered`).
+actor Board {
+    static let buffered = 1000
+
+    private struct Watcher {
+        let send: AsyncStream<String>.Continuation
+        var sessions: Set<String> = []
+    }
+
+    private var sessions: JSONValue = .array([])
+    private var pages: [String: BoardPage] = [:]
+    private var watchers: [Int: Watcher] = [:]
+    private var nextID = 0
+
+    /// A new page's stream; the sessions list is its first message.
+    func open() -> (id: Int, messages: AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(Self.buffered))
+        nextID += 1
+        watchers[nextID] = Watcher(send: continuation)
+        let first: JSONValue = ["type": "sessions", "sessions": sessions]
+        continuation.yield(first.serialized())
+        return (nextID, stream)
+    }
+
+    func close(_ id: Int) {
+        watchers.removeValue(forKey: id)?.send.finish()
+    }
+
+    /// The page `id` shows `session` from now on: it gets what is there, then what comes.
+    func watch(_ id: Int, session: String) {
+        guard var watcher = watchers[id] else { return }
+        watcher.sessions.insert(session)
+        watchers[id] = watcher
+        for message in pages[session, default: BoardPage()].backlog(session: session) { watcher.send.yield(message.serialized()) }
+    }
+
+    var pageCount: Int { watchers.count }
+
+    /// The sessions list, sent to every page when it changed.
+    func show(sessions list: JSONValue) {
+        guard list != sessions else { return }
+        sessions = list
+        broadcast(["type": "sessions", "sessions": list], to: nil)
+    }
+
+    /// A post (final, notice, reply, question, echo, file) on `session`'s page.
+    func add(_ item: JSONValue, id: String, session: String) {
+        guard pages[session, default: BoardPage()].add(item, id: id) else { return }
+        broadcast(["type": "item", "session": .string(session), "item": item], to: session)
+    }
+
+    /// A run's newest view.
+    func live(session: String, run: String, rev: Int, html: String) {
+        guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return }
+        broadcast(["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session)
+    }
+
+    /// A question ended: its card shows how, without controls.
+    func close(question: String, text: String, session: String) {
+        _ = pages[session, default: BoardPage()].close(question: question, text: text)
+        broadcast(["type": "closed", "session": .string(session), "questionId": .string(question), "text": .string(text)], to: session)
+    }
+
+    /// `session` nil: every page.
+    private func broadcast(_ message: JSONValue, to session: String?) {
+        let text = message.serialized()
+        for watcher in watchers.values where session == nil || watcher.sessions.contains(session!) { watcher.send.yield(text) }
+    }
+}

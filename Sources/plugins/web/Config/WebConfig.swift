@@ -1,0 +1,70 @@
+import PiRelaySDK
+
+/// The `web:` section of config.yaml, checked once at start.
+struct WebConfig: Sendable {
+    var listen: ListenAddress
+    /// Host names the browser may use besides 127.0.0.1, localhost and [::1] (against DNS
+    /// rebinding: a page of another site that resolves its name to this machine is refused).
+    var hosts: [String]
+    /// PEM files; required unless `listen` is loopback.
+    var tlsCertificate: String?
+    var tlsKey: String?
+    /// Configured web user ids (paired browsers are added by pi-relayd).
+    var allowedUsers: Set<String>
+
+    var usesTLS: Bool { tlsCertificate != nil }
+
+    /// The name links use: the listen address when it is loopback, else the first of `hosts`.
+    var linkHost: String { listen.isLoopback ? listen.host : hosts.first ?? listen.host }
+
+    /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
+    static func load(_ config: JSONValue) throws -> WebConfig {
+        var config = config
+        if config.isNull { config = [:] }
+        guard config.objectValue != nil else { throw problem("the web section of config.yaml must be a mapping") }
+        var listen = ListenAddress.default
+        if let text = try string(config, "listen") {
+            guard let address = ListenAddress(text) else {
+                throw problem("web.listen \"\(text)\" is not HOST:PORT (127.0.0.1:7780, or [::1]:7780 for IPv6)")
+            }
+            listen = address
+        }
+        var hosts: [String] = []
+        if let list = config["hosts"], !list.isNull {
+            guard let items = list.arrayValue else { throw problem("web.hosts must be a list of host names") }
+            for (index, item) in items.enumerated() {
+                guard let name = item.stringValue?.trimmed().lowercased(), !name.isEmpty, !name.contains("/"), !name.contains(" ") else {
+                    throw problem("web.hosts[\(index)] must be a host name such as dash.example.net")
+                }
+                hosts.append(name)
+            }
+        }
+        let certificate = try string(config["tls"] ?? .null, "certificate")
+        let key = try string(config["tls"] ?? .null, "key")
+        guard (certificate == nil) == (key == nil) else { throw problem("web.tls needs both certificate and key (PEM files)") }
+        if !listen.isLoopback && certificate == nil {
+            throw problem(
+                "web.listen \(listen.host) is reachable from other machines, so it needs web.tls.certificate and web.tls.key; or keep 127.0.0.1 and use ssh -L (docs/SECURITY.md)"
+            )
+        }
+        if !listen.isLoopback && hosts.isEmpty {
+            throw problem("web.listen \(listen.host) needs web.hosts: the names browsers use to reach this machine (the first one goes in links)")
+        }
+        var allowed = Set<String>()
+        if let list = config["allowedUsers"], !list.isNull {
+            guard let items = list.arrayValue else { throw problem("web.allowedUsers must be a list of web user ids") }
+            for item in items { if let id = item.stringValue, !id.isEmpty { allowed.insert(id) } }
+        }
+        return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed)
+    }
+
+    private static func string(_ config: JSONValue, _ key: String) throws -> String? {
+        switch config[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw problem("web.\(key) must be a string")
+        }
+    }
+
+    private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }
+}

@@ -1,0 +1,318 @@
+/// The dashboard's page, script and style, embedded: no CDN, no npm, no inline script (the CSP
+/// forbids it), and nothing fetched from anywhere but this server.
+enum WebAssets {
+    /// Every page's head: the style sheet, and the script where the page needs it.
+    static func head(title: String, script: Bool) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <link rel="stylesheet" href="/assets/style.css">\(script ? "\n<script type=\"module\" src=\"/assets/app.js\"></script>" : "")
+        </head>
+
+        """
+    }
+
+    static let shell =
+        head(title: "pi-relayd", script: true) + #"""
+            <body>
+            <header>
+              <a href="/" class="home">pi-relayd</a>
+              <nav><a href="/">Sessions</a> <a href="/status">Status</a></nav>
+              <span id="link" class="link">connecting…</span>
+              <button id="notify" type="button" hidden>Notify me</button>
+              <form method="post" action="/signout"><button type="submit">Sign out</button></form>
+            </header>
+            <main id="main"></main>
+            </body>
+            </html>
+            """#
+
+    static let signIn =
+        head(title: "pi-relayd: sign in", script: false) + #"""
+            <body>
+            <main id="signin">
+            <h1>pi-relayd</h1>
+            <p>This browser is not signed in. On the machine that runs pi-relayd, run</p>
+            <pre>pi-relayd pair web</pre>
+            <p>and open the link it prints here. The link works once, for five minutes.</p>
+            </main>
+            </body>
+            </html>
+            """#
+
+    static let style = #"""
+        :root { color-scheme: light dark; --line: #8884; --accent: #2f6feb; font-family: system-ui, sans-serif; }
+        body { margin: 0; }
+        header { display: flex; gap: 1em; align-items: center; padding: .5em 1em; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+        header form { margin: 0; }
+        .home { font-weight: bold; text-decoration: none; }
+        .link { font-size: .85em; opacity: .7; }
+        main { padding: 1em; max-width: 60em; margin: 0 auto; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .35em .5em; border-bottom: 1px solid var(--line); vertical-align: top; }
+        td.cwd { font-family: ui-monospace, monospace; font-size: .85em; word-break: break-all; }
+        .state-busy { color: #b7791f; } .state-exited { opacity: .6; } .waiting { color: #c53030; font-weight: bold; }
+        .item { border-bottom: 1px solid var(--line); padding: .6em 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+        .item.echo, .item.reply { opacity: .8; font-size: .95em; }
+        .live { border-left: 3px solid var(--accent); padding-left: .6em; white-space: pre-wrap; overflow-wrap: anywhere; }
+        pre, code { font-family: ui-monospace, monospace; }
+        pre { background: #8881; padding: .5em; overflow-x: auto; }
+        .question { border: 1px solid var(--accent); border-radius: 6px; padding: .6em; white-space: normal; }
+        .question.closed { border-color: var(--line); }
+        .closed-note { font-style: italic; }
+        .actions button, .question button { margin: .2em .3em .2em 0; }
+        #composer { position: sticky; bottom: 0; background: Canvas; padding: .5em 0; display: grid; gap: .4em; }
+        #composer textarea { width: 100%; min-height: 4em; box-sizing: border-box; font: inherit; }
+        .note { font-size: .9em; opacity: .8; }
+        .controls { display: flex; gap: .4em; flex-wrap: wrap; margin: .5em 0; }
+        @media (max-width: 40em) { td.cwd, th.cwd, td.model, th.model { display: none; } main { padding: .5em; } }
+        """#
+
+    static let script = #"""
+        // pi-relayd's dashboard. Model output arrives as the formatter's html dialect; it is parsed
+        // inert (a <template>) and rebuilt keeping only that dialect's tags and attributes, so
+        // nothing in it runs or loads. Everything else is set as text.
+        const $ = (selector, root = document) => root.querySelector(selector);
+        const main = $('#main');
+        const allowed = { B: [], STRONG: [], I: [], EM: [], U: [], INS: [], S: [], STRIKE: [], DEL: [], CODE: ['class'], PRE: [],
+          A: ['href'], BLOCKQUOTE: [], SPAN: ['class'], BR: [], 'TG-SPOILER': [] };
+        let sessions = [];
+        let unread = 0;
+        let retry = 500;
+        let socket = null;
+        const route = location.pathname.startsWith('/s/') ? { session: decodeURIComponent(location.pathname.slice(3)) }
+          : location.pathname === '/status' ? { status: true } : { list: true };
+
+        export function safe(html) {
+          const template = document.createElement('template');
+          template.innerHTML = html;
+          return rebuild(template.content);
+        }
+
+        function rebuild(node) {
+          const out = document.createDocumentFragment();
+          for (const child of node.childNodes) {
+            if (child.nodeType === Node.TEXT_NODE) { out.append(child.textContent); continue; }
+            if (child.nodeType !== Node.ELEMENT_NODE) continue;
+            const names = allowed[child.tagName];
+            if (!names) { out.append(rebuild(child)); continue; }
+            const element = document.createElement(child.tagName.toLowerCase());
+            for (const name of names) {
+              const value = child.getAttribute(name);
+              if (value === null) continue;
+              if (name === 'href' && !/^https?:\/\//i.test(value)) continue;
+              element.setAttribute(name, value);
+            }
+            if (element.tagName === 'A') { element.rel = 'noopener noreferrer'; element.target = '_blank'; }
+            element.append(rebuild(child));
+            out.append(element);
+          }
+          return out;
+        }
+
+        function el(tag, props = {}, ...children) {
+          const element = document.createElement(tag);
+          for (const [key, value] of Object.entries(props)) {
+            if (key === 'dataset') Object.assign(element.dataset, value);
+            else if (key === 'onclick') element.addEventListener('click', value);
+            else element[key] = value;
+          }
+          element.append(...children.filter((child) => child !== null && child !== undefined));
+          return element;
+        }
+
+        async function post(path, body) {
+          try {
+            const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify(body), credentials: 'same-origin' });
+            const data = await response.json().catch(() => ({}));
+            if (data.error) note('⚠️ ' + data.error);
+            else if (data.text) note(data.text);
+            return data;
+          } catch (error) {
+            note('⚠️ not sent: ' + error);
+            return {};
+          }
+        }
+
+        function note(text) {
+          const feed = $('#feed');
+          if (feed) feed.append(el('div', { className: 'item reply note' }, text));
+        }
+
+        function connect() {
+          socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+          socket.onopen = () => {
+            retry = 500;
+            $('#link').textContent = 'live';
+            if (route.session) {
+              const feed = $('#feed');
+              if (feed) feed.replaceChildren();
+              const live = $('#live');
+              if (live) live.replaceChildren();
+              socket.send(JSON.stringify({ type: 'watch', session: route.session }));
+            }
+          };
+          socket.onmessage = (event) => receive(JSON.parse(event.data));
+          socket.onclose = () => {
+            $('#link').textContent = 'reconnecting…';
+            setTimeout(connect, retry);
+            retry = Math.min(retry * 2, 5000);
+          };
+        }
+
+        function receive(message) {
+          if (message.type === 'sessions') { sessions = message.sessions || []; drawSessions(); return; }
+          if (message.session !== route.session) return;
+          if (message.type === 'item') addItem(message.item);
+          else if (message.type === 'live') showLive(message.runId, message.html);
+          else if (message.type === 'closed') closeQuestion(message.questionId, message.text);
+        }
+
+        function ago(iso) {
+          if (!iso) return '';
+          const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+          return seconds < 60 ? `${seconds} s ago` : seconds < 3600 ? `${Math.round(seconds / 60)} min ago` : `${Math.round(seconds / 3600)} h ago`;
+        }
+
+        function drawSessions() {
+          if (route.session) { drawHeader(); return; }
+          if (!route.list) return;
+          const rows = sessions.map((s) => el('tr', { dataset: { session: s.id } },
+            el('td', {}, el('a', { href: '/s/' + encodeURIComponent(s.id) }, `${s.marker || ''} ${s.name}`)),
+            el('td', {}, s.kind || ''),
+            el('td', { className: 'state-' + s.state }, s.state, s.questions ? el('span', { className: 'waiting' }, ` · ${s.questions} waiting`) : null),
+            el('td', { className: 'model' }, s.model || ''),
+            el('td', { className: 'cwd' }, s.cwd || ''),
+            el('td', {}, ago(s.lastActivity))));
+          main.replaceChildren(el('h1', {}, 'Sessions'), sessions.length === 0 ? el('p', {}, 'No sessions yet: pi-relayd new DIR, or /new DIR in a chat.') :
+            el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, ...['Session', 'Kind', 'State', 'Model', 'Folder', 'Last activity']
+              .map((name) => el('th', { className: name === 'Folder' ? 'cwd' : name === 'Model' ? 'model' : '' }, name)))), el('tbody', {}, ...rows)));
+        }
+
+        function drawHeader() {
+          const s = sessions.find((each) => each.id === route.session);
+          const header = $('#session-head');
+          if (!header) return;
+          header.replaceChildren(el('h1', {}, s ? `${s.marker || ''} ${s.name}` : route.session),
+            el('p', { className: 'note' }, s ? `${s.state} · ${s.model || 'model unknown'} · ${s.cwd}` : ''));
+        }
+
+        function drawSession() {
+          const text = el('textarea', { id: 'prompt', placeholder: 'Message pi…' });
+          const send = (mode) => async () => {
+            const value = text.value;
+            if (!value.trim()) return;
+            text.value = '';
+            await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: crypto.randomUUID() });
+          };
+          const command = (name, args = {}) => () => post(`/api/sessions/${encodeURIComponent(route.session)}/command`, { name, args });
+          const model = el('input', { id: 'model', placeholder: 'provider/model' });
+          main.replaceChildren(
+            el('div', { id: 'session-head' }),
+            el('div', { className: 'controls' },
+              el('button', { id: 'stop', onclick: command('stop') }, 'Stop'),
+              el('button', { id: 'compact', onclick: command('compact') }, 'Compact'),
+              model, el('button', { onclick: () => model.value && command('model', { model: model.value })() }, 'Switch model')),
+            el('div', { id: 'feed' }), el('div', { id: 'live' }),
+            el('form', { id: 'composer', onsubmit: (event) => event.preventDefault() }, text,
+              el('div', { className: 'controls' },
+                el('button', { id: 'send', type: 'button', onclick: send('send') }, 'Send'),
+                el('button', { id: 'steer', type: 'button', onclick: send('steer') }, 'Steer'),
+                el('button', { id: 'followup', type: 'button', onclick: send('followup') }, 'Follow up'))));
+          text.addEventListener('keydown', (event) => { if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) send('send')(); });
+          drawHeader();
+        }
+
+        function addItem(item) {
+          const feed = $('#feed');
+          if (!feed || (item.id && feed.querySelector(`[data-id="${CSS.escape(item.id)}"]`))) return;
+          if (item.runId && item.kind === 'final') $(`#live [data-run="${CSS.escape(item.runId)}"]`)?.remove();
+          const body = item.html !== undefined ? safe(item.html) : document.createTextNode(item.kind === 'echo' ? '▶ ' + item.text : item.text || '');
+          const box = el('div', { className: `item ${item.kind}`, dataset: { id: item.id || '' } }, body);
+          if (item.question) box.append(questionCard(item.question, item.closed));
+          if (item.actions) box.append(actionRow(item.actions));
+          for (const file of item.files || []) box.append(el('div', {}, file.url ? el('a', { href: file.url, download: file.name }, '⬇ ' + file.name) : file.name));
+          feed.append(box);
+          if (document.hidden) {
+            unread += 1;
+            document.title = `(${unread}) pi-relayd`;
+            if (item.question && window.Notification && Notification.permission === 'granted') new Notification('pi-relayd', { body: item.question.title });
+          }
+          box.scrollIntoView({ block: 'end' });
+        }
+
+        function actionRow(rows) {
+          const box = el('div', { className: 'actions' });
+          for (const row of rows) {
+            box.append(el('div', {}, ...row.map((action) => el('button', { className: action.style,
+              onclick: () => post(`/api/sessions/${encodeURIComponent(route.session)}/command`, { name: 'action', args: { id: action.id } }) }, action.label))));
+          }
+          return box;
+        }
+
+        function questionCard(question, closed) {
+          const answer = (body) => () => post(`/api/sessions/${encodeURIComponent(route.session)}/answer`, { questionId: question.id, ...body });
+          const card = el('div', { className: 'question', dataset: { question: question.id } },
+            el('strong', {}, question.title), question.message ? el('p', {}, question.message) : null);
+          const controls = el('div', { className: 'controls' });
+          if (question.method === 'select') for (const option of question.options || []) controls.append(el('button', { onclick: answer({ value: option }) }, option));
+          else if (question.method === 'confirm') controls.append(el('button', { className: 'yes', onclick: answer({ confirmed: true }) }, 'Yes'), el('button', { className: 'no', onclick: answer({ confirmed: false }) }, 'No'));
+          else {
+            const input = el(question.method === 'editor' ? 'textarea' : 'input', { placeholder: question.placeholder || '' });
+            controls.append(input, el('button', { onclick: () => answer({ value: input.value })() }, 'Answer'));
+          }
+          controls.append(el('button', { className: 'cancel', onclick: answer({ cancelled: true }) }, 'Cancel'));
+          card.append(controls);
+          if (closed) markClosed(card, closed);
+          return card;
+        }
+
+        function markClosed(card, text) {
+          card.classList.add('closed');
+          card.querySelector('.controls')?.remove();
+          card.append(el('p', { className: 'closed-note' }, text));
+        }
+
+        function closeQuestion(id, text) {
+          const card = $(`[data-question="${CSS.escape(id)}"]`);
+          if (card && !card.classList.contains('closed')) markClosed(card, text);
+        }
+
+        function showLive(run, html) {
+          const live = $('#live');
+          if (!live) return;
+          let box = live.querySelector(`[data-run="${CSS.escape(run)}"]`);
+          if (!box) { box = el('div', { className: 'live', dataset: { run } }); live.append(box); }
+          box.replaceChildren(safe(html));
+          performance.mark('live:' + run);
+        }
+
+        async function drawStatus() {
+          main.replaceChildren(el('h1', {}, 'Status'), el('p', {}, 'Loading…'));
+          const response = await fetch('/api/status', { credentials: 'same-origin' });
+          const data = await response.json().catch(() => ({}));
+          const plugins = data.plugins?.plugins || data.plugins || [];
+          main.replaceChildren(el('h1', {}, 'Status'),
+            el('p', {}, `pi-relayd ${data.status?.version || ''} · ${(data.status?.sessions || []).length ?? ''} session(s)`),
+            el('table', { id: 'plugins' }, el('tbody', {}, ...(Array.isArray(plugins) ? plugins : []).map((p) =>
+              el('tr', {}, el('td', {}, p.name || ''), el('td', {}, p.state || ''), el('td', { className: 'cwd' }, (p.logTail || []).join('\n')))))),
+            el('p', {}, el('a', { href: '/api/approvals' }, 'Approvals log (JSON)')));
+        }
+
+        document.addEventListener('visibilitychange', () => { if (!document.hidden) { unread = 0; document.title = 'pi-relayd'; } });
+        const notify = $('#notify');
+        if (window.Notification && Notification.permission === 'default') {
+          notify.hidden = false;
+          notify.addEventListener('click', () => Notification.requestPermission().then(() => { notify.hidden = true; }));
+        }
+        if (route.session) drawSession();
+        else if (route.status) drawStatus();
+        else drawSessions();
+        connect();
+        """#
+}

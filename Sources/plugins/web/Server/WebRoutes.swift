@@ -1,0 +1,242 @@
+import FoundationEssentials
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import MessengerKit
+import NIOConcurrencyHelpers
+import PiRelaySDK
+
+/// What each URL does. Every action a page takes is a messenger request (`chat.message`,
+/// `chat.command`, `chat.answer`, `chat.bind`) as the signed-in web user, checked by pi-relayd
+/// like a message from Discord or Telegram; the control socket is only read.
+struct WebRoutes: Sendable {
+    let board: Board
+    let inbox: Inbox<WebHandoff>
+    let connection: PluginConnection
+    let signIns: SignIns
+    let allowlist: Allowlist
+    let downloads: Downloads
+    let control: ControlReader
+    let cookie: WebCookie
+    let logger: Logger
+    let wrongCodes = NIOLockedValueBox(WrongCodes())
+    /// Sessions whose page channel this plugin bound (or found bound in the welcome).
+    let bound: NIOLockedValueBox<Set<String>>
+
+    func register(on router: Router<WebContext>) {
+        router.get("/") { _, context in Self.page(signedIn: context.user != nil) }
+        router.get("/s/:session") { _, context in Self.page(signedIn: context.user != nil) }
+        router.get("/status") { _, context in Self.page(signedIn: context.user != nil) }
+        router.get("/assets/app.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
+        router.get("/assets/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
+        router.get("/pair/:code") { request, context in try await pair(request, context) }
+        router.post("/signout") { _, context in await signOut(context) }
+        router.get("/files/:token") { _, context in try await download(context) }
+        router.get("/api/approvals") { _, _ in try await read(.approvals, ["limit": 100]) }
+        router.get("/api/status") { _, _ in
+            Self.json(["status": try await control.call(.status), "plugins": try await control.call(.plugins)])
+        }
+        router.post("/api/sessions/:session/prompt") { request, context in try await prompt(request, context) }
+        router.post("/api/sessions/:session/command") { request, context in try await command(request, context) }
+        router.post("/api/sessions/:session/answer") { request, context in try await answer(request, context) }
+        router.ws("/ws") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let user = context.requestContext.user else { return }
+            await serve(user: user, inbound: inbound, outbound: outbound)
+        }
+    }
+
+    // MARK: Signing in
+
+    /// The link `pi-relayd pair web` printed: pi-relayd checks the code (once, 5 minutes, in
+    /// constant time); a right one signs this browser in as a new web user and sends it on
+    /// without the code in its address bar.
+    private func pair(_ request: Request, _ context: WebContext) async throws -> Response {
+        let code = try context.parameters.require("code")
+        guard wrongCodes.withLockedValue({ $0.allows(now: .now) }) else {
+            var response = Self.plain(.tooManyRequests, "Too many wrong sign-in links: wait a minute, then run pi-relayd pair web again.")
+            let wait = wrongCodes.withLockedValue { $0.retryAfter(now: .now) }
+            response.headers[.retryAfter] = String(Int(wait.inSeconds.rounded(.up)))
+            return response
+        }
+        var generator = SystemRandomNumberGenerator()
+        let user = "web-" + String(generator.next() & 0xffff_ffff, radix: 16)
+        let chat = Chat(messenger: "web", channel: "pair", user: user, userName: "browser " + user.dropFirst(4), dm: true, mentioned: true)
+        let reply = await connection.pair(chat, code: code)
+        guard reply.paired else {
+            wrongCodes.withLockedValue { $0.failed(now: .now) }
+            logger.warning("a sign-in link was refused: \(reply.text)")
+            return Self.plain(.forbidden, reply.text)
+        }
+        allowlist.admit(user)
+        let token = await signIns.start(user: user)
+        logger.notice("a browser signed in as \(user)")
+        var response = Response(status: .seeOther)
+        response.headers[.location] = "/"
+        response.setCookie(cookie.make(token))
+        return response
+    }
+
+    private func signOut(_ context: WebContext) async -> Response {
+        if let token = context.token { await signIns.end(token: token) }
+        var response = Response(status: .seeOther)
+        response.headers[.location] = "/"
+        response.setCookie(cookie.cleared)
+        return response
+    }
+
+    // MARK: Actions, as the web user
+
+    /// Send (a prompt, or the answer to an open question as pi-relayd decides), steer or
+    /// follow up. A send goes through the inbox's journal: a crash before pi-relayd has it
+    /// hands it over again, and the page's id makes a repeat one prompt.
+    private func prompt(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (session, user) = try Self.session(context)
+        let body = try await Self.body(request, context)
+        guard let text = body["text"]?.stringValue, !text.trimmed().isEmpty else { throw HTTPError(.badRequest, message: "no text") }
+        await bind(session, user: user)
+        switch body["mode"]?.stringValue ?? "send" {
+        case "send":
+            guard let id = body["id"]?.stringValue, !id.isEmpty, id.count <= 100 else { throw HTTPError(.badRequest, message: "no message id") }
+            let message = WebMessage(id: "web-" + id, session: session, user: user, text: text)
+            guard await inbox.take(message) else { return Self.json(["status": "duplicate"]) }
+            await inbox.save()
+            return Self.json(["status": "accepted"])
+        case let mode where mode == "steer" || mode == "followup":
+            return try await reply(
+                .chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: mode, args: ["text": text]))
+        default:
+            throw HTTPError(.badRequest, message: "mode must be send, steer or followup")
+        }
+    }
+
+    /// A chat command on the session's page (`stop`, `compact`, `model`, `action` for a
+    /// button, …): pi-relayd decides what it may do, as for any chat.
+    private func command(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (session, user) = try Self.session(context)
+        let body = try await Self.body(request, context)
+        guard let name = body["name"]?.stringValue, !name.isEmpty else { throw HTTPError(.badRequest, message: "no command name") }
+        var args: [String: String] = [:]
+        for (key, value) in body["args"]?.objectValue ?? [:] { args[key] = value.stringValue ?? value.serialized() }
+        await bind(session, user: user)
+        return try await reply(.chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: name, args: args))
+    }
+
+    /// A question's form: the first answer wins, wherever it came from.
+    private func answer(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (session, user) = try Self.session(context)
+        let body = try await Self.body(request, context)
+        guard let question = body["questionId"]?.stringValue else { throw HTTPError(.badRequest, message: "no questionId") }
+        let params = ChatAnswerParams(
+            chat: WebPlace.chat(session: session, user: user), sessionID: session, questionID: question, value: body["value"]?.stringValue,
+            confirmed: body["confirmed"]?.boolValue, cancelled: body["cancelled"]?.boolValue ?? false)
+        return try await reply(.chatAnswer, params)
+    }
+
+    private func reply<Params>(_ method: RequestMethod<Params, Reply>, _ params: Params) async throws -> Response {
+        do {
+            return Self.json(try await connection.request(method, params).json)
+        } catch let error as RemoteError {
+            let status: HTTPResponse.Status = error.code == .notAuthorized ? .forbidden : .badGateway
+            return Self.json(["error": .string(error.message)], status: status)
+        }
+    }
+
+    /// The session's page channel watches the session: bound once per plugin run.
+    func bind(_ session: String, user: String) async {
+        guard bound.withLockedValue({ $0.insert(session).inserted }) else { return }
+        do {
+            _ = try await connection.request(.chatBind, ChatBindParams(chat: WebPlace.chat(session: session, user: user), sessionID: session))
+        } catch {
+            bound.withLockedValue { _ = $0.remove(session) }
+            logger.warning("could not bind the page of \(session): \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    private func read(_ method: ControlMethod, _ params: JSONValue) async throws -> Response {
+        do { return Self.json(try await control.call(method, params)) } catch {
+            return Self.json(["error": .string("pi-relayd did not answer: \(error)")], status: .badGateway)
+        }
+    }
+
+    private func download(_ context: WebContext) async throws -> Response {
+        guard let file = await downloads.file(try context.parameters.require("token")),
+            let data = FileManager.default.contents(atPath: file.path)
+        else { throw HTTPError(.notFound, message: "no such file (files are kept for the last 200 posts)") }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/octet-stream"
+        let safe = file.name.filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }
+        headers[.contentDisposition] = "attachment; filename=\"\(safe.isEmpty ? "file" : safe)\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: The page's socket
+
+    /// One page: the board's messages out; `{"type":"watch","session":ID}` in, to show a
+    /// session (its page channel is bound on the way).
+    private func serve(user: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let (id, messages) = await board.open()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in messages {
+                    do { try await outbound.write(.text(message)) } catch { return }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: 64 << 10) {
+                    guard case .text(let text) = message, let request = try? JSONValue.parse(text),
+                        request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue, !session.isEmpty
+                    else { continue }
+                    await bind(session, user: user)
+                    await board.watch(id, session: session)
+                }
+            } catch {}
+            await board.close(id)
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Answers
+
+    private static func session(_ context: WebContext) throws -> (String, String) {
+        guard let user = context.user else { throw HTTPError(.unauthorized) }
+        return (try context.parameters.require("session"), user)
+    }
+
+    private static func body(_ request: Request, _ context: WebContext) async throws -> JSONValue {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard let body = try? JSONValue.parse(bytes: buffer.readableBytesView), body.objectValue != nil else {
+            throw HTTPError(.badRequest, message: "the body must be a JSON object")
+        }
+        return body
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.serialized())))
+    }
+
+    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response { WebGuard.plain(status, text) }
+
+    private static func asset(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Every page is the same shell; the script draws what the address asks for. Signed out,
+    /// it says how to sign in.
+    private static func page(signedIn: Bool) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        return Response(
+            status: signedIn ? .ok : .unauthorized, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: signedIn ? WebAssets.shell : WebAssets.signIn)))
+    }
+}

@@ -1,0 +1,112 @@
+import FoundationEssentials
+import Logging
+import MessengerKit
+import NIOConcurrencyHelpers
+import PiRelaySDK
+
+/// pi-relay-web: the local web dashboard, a messenger whose chats are browser pages. Each
+/// session's page is a chat (`s:SESSION`) of the signed-in web user, so prompts, questions,
+/// approvals, finals and live views go through the same supervisor code as on Discord; the
+/// formatter renders them in the `html` dialect, and the page shows them without running any.
+public struct WebRelay: MessengerRelay {
+    public static let manifest = PluginManifest(
+        name: "web", version: "0.1.0", roles: ["messenger"],
+        // A page takes a new view as fast as it comes; whole answers fit in one post.
+        limits: ["maxMessageLength": 65536, "liveIntervalMs": 100, "maxUploadBytes": 8 << 20],
+        summary: "a local web dashboard: sessions live in the browser, prompts, questions and approvals, signed in by pairing",
+        dialect: .html, config: WebConfig.schema)
+
+    let config: WebConfig
+    public let logger: Logger
+    public let allowlist: Allowlist
+    let board: Board
+    let downloads: Downloads
+    let signIns: SignIns
+    let server: WebServer
+    let watch: SessionWatch
+    let inbox: Inbox<WebHandoff>
+    let started = Date()
+
+    public init(context: PluginContext) async throws {
+        let config = try WebConfig.load(context.config)
+        self.config = config
+        logger = context.logger
+        let store = StateStore(directory: context.stateDir)
+        let board = Board()
+        self.board = board
+        allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
+        signIns = SignIns(store: store)
+        downloads = Downloads(spoolDir: context.spoolDir)
+        inbox = Inbox(adapter: WebHandoff(board: board), receiver: context.connection, store: store, empty: InboxRecord(), logger: logger)
+        let control = ControlReader(path: context.welcome.home + "/relayd.sock")
+        watch = SessionWatch(control: control, board: board, logger: logger)
+        let cookie = WebCookie(tls: config.usesTLS)
+        let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
+        let routes = WebRoutes(
+            board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist, downloads: downloads,
+            control: control, cookie: cookie, logger: logger, bound: NIOLockedValueBox(bound))
+        server = WebServer(
+            config: config, routes: routes,
+            guardrail: WebGuard(rules: RequestRules(config: config), signIns: signIns, allowlist: allowlist, cookieName: cookie.name),
+            logger: logger, port: NIOLockedValueBox(nil))
+    }
+
+    public func run() async throws {
+        await inbox.resumePending()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            group.addTask { await watch.run() }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// By page: one session's posts in order, pages side by side.
+    public func lane(of method: String, params: JSONValue) -> String {
+        params["target"]?["channel"]?.stringValue ?? ""
+    }
+
+    /// The dashboard's address as links give it.
+    var base: String {
+        let port = server.port.withLockedValue { $0 } ?? config.listen.port
+        return "\(config.usesTLS ? "https" : "http")://\(ListenAddress.urlHost(config.linkHost)):\(port)"
+    }
+
+    public func post(delivery: String, _ params: ChatPostParams) async throws {
+        guard let session = WebPlace.session(params.target) ?? params.sessionID else {
+            logger.debug("chat.post to \(params.target.channel), which is no session's page, ignored")
+            return
+        }
+        var files: [JSONValue] = []
+        for file in params.files { files.append(await downloads.offer(file)) }
+        await board.add(WebItem.post(params, id: delivery, files: files), id: delivery, session: session)
+    }
+
+    public func closeQuestion(_ params: QuestionClosedParams) async throws {
+        await board.close(question: params.questionID, text: params.text, session: WebPlace.session(params.target) ?? params.sessionID)
+    }
+
+    /// A page is one session; a new session gets its own page, not a thread.
+    public func openThread(_ params: ChatThreadParams) async throws -> Target {
+        throw RemoteError(code: .other("unsupported"), message: "the web dashboard has no threads: open the new session's page")
+    }
+
+    public func identify(_ params: MessengerIdentityParams) async throws -> MessengerIdentity {
+        MessengerIdentity(
+            id: "web", name: "pi-relayd web dashboard", link: base + "/", pairLink: params.pairCode.map { base + "/pair/" + $0 },
+            pairByLink: true, notes: config.listen.isLoopback ? ["From another machine: ssh -L 7780:127.0.0.1:\(config.listen.port) THIS-HOST"] : [])
+    }
+
+    public func showLive(_ update: ChatLiveParams) async {
+        guard let session = WebPlace.session(update.target) else { return }
+        await board.live(session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
+    }
+
+    public func status() async -> JSONValue {
+        [
+            "url": .string(base + "/"), "pages": JSONValue(await board.pageCount), "signedIn": JSONValue(await signIns.count),
+            "relayed": JSONValue(await inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
+            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
+        ]
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// The web dashboard through everything real: the daemon, the formatter, the web plugin on a
+/// loopback port and the fake pi; the test is the browser (libcurl for pages and POSTs, a
+/// WebSocket client for the live page).
+@Suite struct WebDashboardTests {
+    /// Signed out, every page says how to sign in and the API refuses; a wrong link is refused,
+    /// the right one signs in once and moves the code out of the address; a foreign Host or
+    /// Origin is refused; every answer carries the CSP.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func pairingCookiesAndTheRequestChecks() async throws {
+        try await WebHome.with { web in
+            let anonymous = web.client()
+            let page = try await anonymous.get("/")
+            #expect(page.status == 401 && page.text.contains("pi-relayd pair web"), "\(page.status) \(page.text)")
+            let policy = page[header: "content-security-policy"] ?? ""
+            #expect(
+                policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"), "\(policy)")
+            #expect(page[header: "x-content-type-options"] == "nosniff")
+            #expect(try await anonymous.get("/api/approvals").status == 401)
+            #expect(try await anonymous.get("/", headers: ["Host: evil.example"]).status == 421)
+            #expect(try await anonymous.get("/", headers: ["Host: localhost:9999"]).status == 401, "ssh -L on another port works")
+            #expect(try await anonymous.get("/pair/WRONGCODE2").status == 403)
+
+            let started = ContinuousClock.now
+            let link = try await web.pairingLink()
+            #expect(ContinuousClock.now - started < .seconds(20), "pair web returns at once")
+            #expect(link.hasPrefix(web.base + "/pair/"), "\(link)")
+            let path = String(link.dropFirst(web.base.count))
+            let signedIn = try await anonymous.get(path)
+            #expect(signedIn.status == 303 && signedIn[header: "location"] == "/", "\(signedIn.status) \(signedIn.headers)")
+            let setCookie = signedIn[header: "set-cookie"] ?? ""
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=2592000"), "\(setCookie)")
+            #expect(try await anonymous.get(path).status == 403, "the link works once")
+            let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
+            let browser = web.client(cookie: cookie)
+            let shell = try await browser.get("/")
+            #expect(shell.status == 200 && shell.text.contains("/assets/app.js") && !shell.text.contains("<script>"), "\(shell.text)")
+            #expect(try await browser.get("/assets/app.js")[header: "content-type"]?.hasPrefix("text/javascript") == true)
+
+            // A POST from another site, or with no Origin at all, never reaches pi-relayd.
+            let id = try await web.sessions.new(name: "web")
+            #expect(try await browser.post("/api/sessions/\(id)/prompt", ["text": "x", "id": "a"], origin: .some(nil)).status == 403)
+            #expect(try await browser.post("/api/sessions/\(id)/prompt", ["text": "x", "id": "a"], origin: "http://evil.example").status == 403)
+            #expect(try await browser.post("/api/sessions/\(id)/prompt", ["text": "x", "id": "a"], origin: "http://127.0.0.1:1").status == 403)
+            #expect(web.sessions.piInput("prompt").isEmpty)
+            #expect(try await browser.post("/signout", [:]).status == 303)
+            #expect(try await browser.get("/api/approvals").status == 401, "signed out")
+
+            // Ten wrong links a minute, then none are even checked.
+            for n in 0..<10 { _ = try await anonymous.get("/pair/WRONGCODE\(n)") }
+            let limited = try await anonymous.get("/pair/WRONGCODEX")
+            #expect(limited.status == 429 && limited[header: "retry-after"] != nil, "\(limited.status)")
+        }
+    }
+
+    /// A prompt from the page reaches pi as the web user, the answer comes back on the page's
+    /// WebSocket escaped (model text holding markup stays text), a question is answered from
+    /// the page and closes saying who answered, and a revoked user's cookie stops working.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aPromptItsAnswerAQuestionAndRevocation() async throws {
+        try await WebHome.with { web in
+            let (cookie, user) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let id = try await web.sessions.new(name: "dash")
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
+            try await page.wait("the sessions list") {
+                $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id }
+            }
+            page.send(["type": "watch", "session": .string(id)])
+            try await Task.sleep(for: .milliseconds(300))
+
+            let text = "hello <img src=x onerror=alert(1)> from the browser"
+            let sent = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": "p1"])
+            #expect(sent.status == 200 && sent.json["status"] == "accepted", "\(sent.status) \(sent.text)")
+            let final = try await page.wait("the final answer") { $0["type"] == "item" && $0["item"]?["kind"] == "final" }
+            let html = final["item"]?["html"]?.stringValue ?? ""
+            #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;") && !html.contains("<img"), "\(html)")
+            #expect(web.sessions.piInput("prompt").contains { $0["message"]?.stringValue == text })
+            // The same send again (the browser retried) is one prompt.
+            _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": "p1"])
+            try await Task.sleep(for: .seconds(1))
+            #expect(web.sessions.piInput("prompt").count == 1)
+
+            _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "!scenario ui confirm 0", "id": "p2"])
+            let asked = try await page.wait("the question") { $0["type"] == "item" && $0["item"]?["question"] != nil }
+            let question = try #require(asked["item"]?["question"])
+            #expect(question["method"] == "confirm", "\(question)")
+            let qid = try #require(question["id"]?.stringValue)
+            let answered = try await browser.post("/api/sessions/\(id)/answer", ["questionId": .string(qid), "confirmed": true])
+            #expect(answered.status == 200, "\(answered.text)")
+            let closed = try await page.wait("the closed question") { $0["type"] == "closed" && $0["questionId"]?.stringValue == qid }
+            #expect(closed["text"]?.stringValue?.contains("(web)") == true, "\(closed)")
+            try await web.sessions.waitForState(id, "idle")
+            #expect(try await web.sessions.last(id)?.contains("confirm answer: true") == true)
+
+            let revoked = try await web.sessions.run("users", "revoke", user)
+            #expect(revoked.status == 0, "\(revoked)")
+            try await waitUntil("the revoked cookie is refused") { try await browser.get("/api/approvals").status == 401 }
+        }
+    }
+
+    /// The WebSocket upgrade checks the Origin and the cookie like a POST.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aCrossOriginOrSignedOutWebSocketIsRefused() async throws {
+        try await WebHome.with { web in
+            let (cookie, _) = try await web.signIn()
+            let foreign = WebPage(base: web.base, cookie: cookie, origin: "http://evil.example")
+            let anonymous = WebPage(base: web.base, cookie: nil)
+            let good = WebPage(base: web.base, cookie: cookie)
+            defer { for page in [foreign, anonymous, good] { page.close() } }
+            try await good.wait("the sessions list") { $0["type"] == "sessions" }
+            try await waitUntil("both refused pages ended") { foreign.ended != nil && anonymous.ended != nil }
+            #expect(
+                foreign.messages.isEmpty && anonymous.messages.isEmpty, "\(String(describing: foreign.ended)) \(String(describing: anonymous.ended))")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// A session home whose daemon also runs the real formatter and web plugins, the dashboard on a
+/// free loopback port; tests act as a browser through `WebClient` and `WebPage`.
+struct WebHome: Sendable {
+    let sessions: SessionHome
+    let port: Int
+    var home: TestHome { sessions.home }
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// Runs `body` with a started daemon whose web and formatter plugins run.
+    static func with<T>(extraWeb: String = "", _ body: (WebHome) async throws -> T) async throws -> T {
+        try await SessionHome.with { sessions in
+            let port = try LoopbackHTTP.freePort()
+            try sessions.home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
+            try sessions.home.linkBuiltPlugin("pi-relay-web", as: "web")
+            let config = SessionConfig().yaml(piLog: sessions.piLog, agentDir: sessions.agentDir)
+            try sessions.home.writeConfig(config + "web:\n  listen: 127.0.0.1:\(port)\n" + extraWeb)
+            let daemon = try await sessions.start()
+            for plugin in ["formatter", "web"] { try await daemon.waitForRunning(plugin, timeout: .seconds(60)) }
+            let web = WebHome(sessions: sessions, port: port)
+            try await waitUntil("the dashboard answers", timeout: .seconds(30)) { (try? await web.client().get("/assets/style.css").status) == 200 }
+            return try await body(web)
+        }
+    }
+
+    func client(cookie: String? = nil) -> WebClient { WebClient(base: base, cookie: cookie) }
+
+    /// `pi-relayd pair web --json`: the sign-in link.
+    func pairingLink() async throws -> String {
+        let result = try await sessions.run("pair", "web", "--json")
+        #expect(result.status == 0, "\(result)")
+        let last = try #require(result.stdout.split(separator: "\n").last.map(String.init), "\(result)")
+        return try #require(try JSONValue.parse(last)["link"]?.stringValue, "\(result)")
+    }
+
+    /// Pairs a new browser: the cookie its sign-in set.
+    func signIn() async throws -> (cookie: String, user: String) {
+        let link = try await pairingLink()
+        let response = try await client().get(String(link.dropFirst(base.count)))
+        #expect(response.status == 303 && response[header: "location"] == "/", "\(response.status) \(response.headers)")
+        let setCookie = try #require(response[header: "set-cookie"], "\(response.headers)")
+        let pair = try #require(setCookie.split(separator: ";").first.map(String.init))
+        let log = home.pluginLog("web")
+        let user = try #require(
+            log.split(separator: "\n").last { $0.contains("signed in as") }?.split(separator: " ").last.map(String.init), "\(log)")
+        return (pair, user)
+    }
+}
