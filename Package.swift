@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "WebPlugin",
             dependencies: [
-                "PiRelaySDK", "MessengerKit",
+                "PiRelaySDK", "MessengerKit", "SupervisorIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -25,6 +25,7 @@ public struct WebRelay: MessengerRelay {
     let server: WebServer
     let watch: SessionWatch
     let inbox: Inbox<WebHandoff>
+    let changes: SessionChanges
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -42,9 +43,11 @@ public struct WebRelay: MessengerRelay {
         watch = SessionWatch(control: control, board: board, logger: logger)
         let cookie = WebCookie(tls: config.usesTLS)
         let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
+        let changes = SessionChanges(folder: context.stateDir + "/git", logger: logger)
+        self.changes = changes
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist, downloads: downloads,
-            control: control, cookie: cookie, logger: logger, bound: NIOLockedValueBox(bound))
+            control: control, changes: changes, cookie: cookie, logger: logger, bound: NIOLockedValueBox(bound))
         server = WebServer(
             config: config, routes: routes,
             guardrail: WebGuard(rules: RequestRules(config: config), signIns: signIns, allowlist: allowlist, cookieName: cookie.name),
@@ -99,7 +102,12 @@ public struct WebRelay: MessengerRelay {
 
     public func showLive(_ update: ChatLiveParams) async {
         guard let session = WebPlace.session(update.target) else { return }
-        await board.live(session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
+        let first = await board.live(
+            session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
+        if first, let cwd = await board.session(session)?["cwd"]?.stringValue {
+            // Unstructured on purpose: the live view must not wait for git to stage the tree.
+            Task { [changes] in await changes.runStarts(session, cwd: cwd) }
+        }
     }
 
     public func status() async -> JSONValue {

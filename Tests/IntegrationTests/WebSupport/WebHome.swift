@@ -38,14 +38,38 @@ struct WebHome: Sendable {
 
     /// Pairs a new browser: the cookie its sign-in set.
     func signIn() async throws -> (cookie: String, user: String) {
+        let before = try await webUsers()
         let link = try await pairingLink()
         let response = try await client().get(String(link.dropFirst(base.count)))
         #expect(response.status == 303 && response[header: "location"] == "/", "\(response.status) \(response.headers)")
         let setCookie = try #require(response[header: "set-cookie"], "\(response.headers)")
         let pair = try #require(setCookie.split(separator: ";").first.map(String.init))
-        let log = home.pluginLog("web")
-        let user = try #require(
-            log.split(separator: "\n").last { $0.contains("signed in as") }?.split(separator: " ").last.map(String.init), "\(log)")
+        let user = try await waitFor("the new web user in pi-relayd users") { try await webUsers().subtracting(before).first }
         return (pair, user)
+    }
+
+    /// The paired web users, from `pi-relayd users --json`.
+    func webUsers() async throws -> Set<String> {
+        let listed = try await sessions.json("users")["users"]?.arrayValue ?? []
+        return Set(listed.filter { $0["messenger"] == "web" }.compactMap { $0["id"]?.stringValue })
+    }
+}
+
+extension WebHome {
+    /// Runs `script` with /bin/sh in `folder`; what it printed. A failure throws.
+    @discardableResult
+    func shell(_ script: String, in folder: String) async throws -> String {
+        let out = home.scratch + "/shell-\(UInt32.random(in: 0...UInt32.max)).out"
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && " + script, folder], environment: ProcessInfo.processInfo.environment, stdoutPath: out,
+            stderrPath: out + ".err")
+        let exit = await process.wait(timeout: .seconds(60))
+        let printed = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        guard exit == .exited(0) else {
+            throw SpawnedProcess.SpawnError(
+                description: "\(script): \(String(describing: exit)) \(printed) \((try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? "")"
+            )
+        }
+        return printed
     }
 }

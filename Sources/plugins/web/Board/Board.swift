@@ -51,12 +51,32 @@ actor Board {
     func add(_ item: JSONValue, id: String, session: String) {
         guard pages[session, default: BoardPage()].add(item, id: id) else { return }
         broadcast(["type": "item", "session": .string(session), "item": item], to: session)
+        if item["kind"] == "final" { changed(session) }
     }
 
-    /// A run's newest view.
-    func live(session: String, run: String, rev: Int, html: String) {
-        guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return }
+    /// A run's newest view. True when it is the first view of a run this board has seen.
+    @discardableResult
+    func live(session: String, run: String, rev: Int, html: String) -> Bool {
+        let first = pages[session]?.live[run] == nil && !(pages[session]?.finished(run) ?? false)
+        guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return false }
         broadcast(["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session)
+        if ContinuousClock.now - (changedAt[session] ?? .now - .seconds(60)) >= Self.changesEvery { changed(session) }
+        return first
+    }
+
+    /// At most this often while a run goes on, a page showing the session's changes reloads them.
+    static let changesEvery: Duration = .seconds(2)
+    private var changedAt: [String: ContinuousClock.Instant] = [:]
+
+    /// The session's files may have changed (a run ended, tools ran): open diffs reload.
+    func changed(_ session: String) {
+        changedAt[session] = .now
+        broadcast(["type": "changed", "session": .string(session)], to: session)
+    }
+
+    /// The session's summary from the last sessions list.
+    func session(_ id: String) -> JSONValue? {
+        sessions.arrayValue?.first { $0["id"]?.stringValue == id }
     }
 
     /// A question ended: its card shows how, without controls.

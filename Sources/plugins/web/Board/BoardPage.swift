@@ -32,6 +32,8 @@ struct BoardPage: Sendable {
         return true
     }
 
+    func finished(_ run: String) -> Bool { finished.contains(run) }
+
     /// Marks the question's post closed with `text`; false when it is not on the page.
     mutating func close(question: String, text: String) -> Bool {
         guard let index = items.lastIndex(where: { $0["question"]?["id"]?.stringValue == question }) else { return false }

@@ -69,6 +69,10 @@ enum WebAssets {
         #composer textarea { width: 100%; min-height: 4em; box-sizing: border-box; font: inherit; }
         .note { font-size: .9em; opacity: .8; }
         .controls { display: flex; gap: .4em; flex-wrap: wrap; margin: .5em 0; }
+        .diff div, .side td { font-family: ui-monospace, monospace; font-size: .85em; white-space: pre-wrap; overflow-wrap: anywhere; }
+        .add { color: #1a7f37; } .del { color: #cf222e; } .diff .add { background: #1a7f3715; } .diff .del { background: #cf222e15; }
+        .side { table-layout: fixed; } .side td.add { background: #1a7f3715; } .side td.del { background: #cf222e15; } .side td.empty { background: #8881; }
+        details.file { margin: .5em 0; border: 1px solid var(--line); border-radius: 4px; padding: .3em; }
         @media (max-width: 40em) { td.cwd, th.cwd, td.model, th.model { display: none; } main { padding: .5em; } }
         """#
 
@@ -118,7 +122,7 @@ enum WebAssets {
           const element = document.createElement(tag);
           for (const [key, value] of Object.entries(props)) {
             if (key === 'dataset') Object.assign(element.dataset, value);
-            else if (key === 'onclick') element.addEventListener('click', value);
+            else if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
             else element[key] = value;
           }
           element.append(...children.filter((child) => child !== null && child !== undefined));
@@ -171,6 +175,7 @@ enum WebAssets {
           if (message.type === 'item') addItem(message.item);
           else if (message.type === 'live') showLive(message.runId, message.html);
           else if (message.type === 'closed') closeQuestion(message.questionId, message.text);
+          else if (message.type === 'changed') loadDiff();
         }
 
         function ago(iso) {
@@ -218,6 +223,13 @@ enum WebAssets {
               el('button', { id: 'stop', onclick: command('stop') }, 'Stop'),
               el('button', { id: 'compact', onclick: command('compact') }, 'Compact'),
               model, el('button', { onclick: () => model.value && command('model', { model: model.value })() }, 'Switch model')),
+            el('details', { id: 'changes', ontoggle: (event) => { if (event.target.open) loadDiff(); } },
+              el('summary', {}, 'Changes'),
+              el('div', { className: 'controls' },
+                el('button', { id: 'diff-head', onclick: () => { diff.since = 'head'; loadDiff(); } }, 'Against HEAD'),
+                el('button', { id: 'diff-run', onclick: () => { diff.since = 'run'; loadDiff(); } }, 'This run'),
+                el('button', { id: 'diff-side', onclick: () => { diff.side = !diff.side; loadDiff(); } }, 'Unified / side by side')),
+              el('div', { id: 'diff' })),
             el('div', { id: 'feed' }), el('div', { id: 'live' }),
             el('form', { id: 'composer', onsubmit: (event) => event.preventDefault() }, text,
               el('div', { className: 'controls' },
@@ -290,6 +302,59 @@ enum WebAssets {
           if (!box) { box = el('div', { className: 'live', dataset: { run } }); live.append(box); }
           box.replaceChildren(safe(html));
           performance.mark('live:' + run);
+        }
+
+        const diff = { since: 'head', side: false };
+
+        async function loadDiff() {
+          const box = $('#diff');
+          if (!box || !$('#changes').open) return;
+          const response = await fetch(`/api/sessions/${encodeURIComponent(route.session)}/diff${diff.since === 'run' ? '?since=run' : ''}`,
+            { credentials: 'same-origin' });
+          const data = await response.json().catch(() => ({}));
+          if (data.error) { box.replaceChildren(el('p', { className: 'note' }, data.error)); return; }
+          const files = data.files || [];
+          box.replaceChildren(
+            el('p', { className: 'note' }, `${files.length} file(s) changed ${diff.since === 'run' ? 'by this run' : 'since HEAD'}${data.branch ? ' on ' + data.branch : ''}`),
+            el('ul', { className: 'filelist' }, ...files.map((file) => el('li', {}, file.path,
+              el('span', { className: 'add' }, ` +${file.added}`), el('span', { className: 'del' }, ` −${file.removed}`), file.binary ? ' (binary)' : ''))),
+            ...files.map(drawFile));
+          if (data.truncated) box.append(el('p', { className: 'note' }, 'Cut: more changes than a page shows.'));
+        }
+
+        function drawFile(file) {
+          const box = el('details', { open: true, className: 'file', dataset: { path: file.path } },
+            el('summary', {}, `${file.status} ${file.oldPath ? file.oldPath + ' → ' : ''}${file.path}  +${file.added} −${file.removed}`));
+          if (file.binary) box.append(el('p', { className: 'note' }, 'Binary file'));
+          for (const hunk of file.hunks || []) {
+            box.append(el('details', { open: true, className: 'hunk' }, el('summary', {}, hunk.header), diff.side ? sideBySide(hunk.lines) : unified(hunk.lines)));
+          }
+          if (file.truncated) box.append(el('p', { className: 'note' }, 'Cut: this file has more changed lines than a page shows.'));
+          return box;
+        }
+
+        function unified(lines) {
+          return el('pre', { className: 'diff' }, ...lines.map((line) => el('div', { className: line[0] === '+' ? 'add' : line[0] === '-' ? 'del' : 'ctx' }, line)));
+        }
+
+        function sideBySide(lines) {
+          const rows = [];
+          let removed = [];
+          let added = [];
+          const flush = () => {
+            for (let i = 0; i < Math.max(removed.length, added.length); i++) rows.push([removed[i] ?? null, added[i] ?? null]);
+            removed = [];
+            added = [];
+          };
+          for (const line of lines) {
+            if (line[0] === '-') removed.push(line.slice(1));
+            else if (line[0] === '+') added.push(line.slice(1));
+            else { flush(); rows.push([line.slice(1), line.slice(1), true]); }
+          }
+          flush();
+          return el('table', { className: 'side' }, el('tbody', {}, ...rows.map(([left, right, same]) => el('tr', {},
+            el('td', { className: left === null ? 'empty' : same ? 'ctx' : 'del' }, left ?? ''),
+            el('td', { className: right === null ? 'empty' : same ? 'ctx' : 'add' }, right ?? '')))));
         }
 
         async function drawStatus() {

@@ -17,6 +17,7 @@ struct WebRoutes: Sendable {
     let allowlist: Allowlist
     let downloads: Downloads
     let control: ControlReader
+    let changes: SessionChanges
     let cookie: WebCookie
     let logger: Logger
     let wrongCodes = NIOLockedValueBox(WrongCodes())
@@ -39,6 +40,7 @@ struct WebRoutes: Sendable {
         router.post("/api/sessions/:session/prompt") { request, context in try await prompt(request, context) }
         router.post("/api/sessions/:session/command") { request, context in try await command(request, context) }
         router.post("/api/sessions/:session/answer") { request, context in try await answer(request, context) }
+        router.get("/api/sessions/:session/diff") { request, context in try await diff(request, context) }
         router.ws("/ws") { _, _ in
             .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
@@ -98,6 +100,9 @@ struct WebRoutes: Sendable {
         await bind(session, user: user)
         switch body["mode"]?.stringValue ?? "send" {
         case "send":
+            if let cwd = await board.session(session)?["cwd"]?.stringValue, await board.session(session)?["state"] == "idle" {
+                await changes.runStarts(session, cwd: cwd)
+            }
             guard let id = body["id"]?.stringValue, !id.isEmpty, id.count <= 100 else { throw HTTPError(.badRequest, message: "no message id") }
             let message = WebMessage(id: "web-" + id, session: session, user: user, text: text)
             guard await inbox.take(message) else { return Self.json(["status": "duplicate"]) }
@@ -155,6 +160,19 @@ struct WebRoutes: Sendable {
     }
 
     // MARK: Reading
+
+    /// The session's working tree against HEAD, or (`?since=run`) against the snapshot taken when
+    /// its last run started. The folder is the session's own, from pi-relayd's list.
+    private func diff(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (session, _) = try Self.session(context)
+        guard let cwd = await board.session(session)?["cwd"]?.stringValue else { throw HTTPError(.notFound, message: "no such session") }
+        guard let tree = await changes.tree(session, cwd: cwd) else { throw HTTPError(.badRequest, message: "a session id is letters and digits") }
+        do {
+            return Self.json(try await tree.diff(sinceRun: request.uri.queryParameters["since"] == "run"))
+        } catch let error as RemoteError {
+            return Self.json(["error": .string(error.message)], status: error.code == .notFound ? .notFound : .internalServerError)
+        }
+    }
 
     private func read(_ method: ControlMethod, _ params: JSONValue) async throws -> Response {
         do { return Self.json(try await control.call(method, params)) } catch {

@@ -1,0 +1,55 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// The diff viewer on a real git repository: the working tree against HEAD (changed, untracked
+/// and binary files; secret files hidden), the changes since the run's snapshot, and the
+/// repository's .git untouched by any of it.
+@Suite struct WebDiffTests {
+    static let git = "git -c user.email=t@example.net -c user.name=t"
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func theWorkingTreeAndThisRunsChangesWithoutWritingTheRepository() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            try await web.shell(
+                "git init -q && printf 'one\\ntwo\\nthree\\n' > app.txt && \(Self.git) add -A && \(Self.git) commit -qm first", in: repo)
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let id = try await web.sessions.new(name: "diff", cwd: repo)
+            try await web.shell(
+                "printf 'one\\nTWO\\nthree\\n' > app.txt && echo new > new.txt && echo TOKEN=s3cret > .env && echo key > id_rsa && "
+                    + "printf 'a\\000b' > blob.bin && echo x > '<img src=x onerror=alert(1)>.txt'", in: repo)
+            let gitBefore = try await web.shell("find .git -type f | sort | xargs sha256sum; find .git | sort", in: repo)
+
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
+            try await page.wait("the sessions list") {
+                $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id }
+            }
+            let head = try await browser.get("/api/sessions/\(id)/diff")
+            #expect(head.status == 200, "\(head.text)")
+            let files = head.json["files"]?.arrayValue ?? []
+            let byPath = Dictionary(uniqueKeysWithValues: files.compactMap { file in file["path"]?.stringValue.map { ($0, file) } })
+            #expect(Set(byPath.keys) == ["app.txt", "new.txt", "blob.bin", "<img src=x onerror=alert(1)>.txt"], "\(byPath.keys)")
+            #expect(byPath["app.txt"]?["added"] == 1 && byPath["app.txt"]?["removed"] == 1 && byPath["app.txt"]?["status"] == "modified")
+            #expect(byPath["app.txt"]?["hunks"]?[0]?["lines"]?.arrayValue?.contains("+TWO") == true, "\(byPath["app.txt"] ?? .null)")
+            #expect(byPath["new.txt"]?["status"] == "added" && byPath["blob.bin"]?["binary"] == true)
+            #expect(head.json["branch"]?.stringValue?.isEmpty == false)
+
+            // A prompt from the page starts a run: its snapshot is the base of "this run".
+            _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "change the readme", "id": "d1"])
+            page.send(["type": "watch", "session": .string(id)])
+            try await page.wait("the run's final") { $0["type"] == "item" && $0["item"]?["kind"] == "final" }
+            try await web.shell("echo more >> new.txt && echo readme > README.md", in: repo)
+            try await page.wait("a reload of the changes") { $0["type"] == "changed" }
+            let run = try await browser.get("/api/sessions/\(id)/diff?since=run")
+            let runFiles = (run.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
+            #expect(run.status == 200 && Set(runFiles) == ["new.txt", "README.md"], "\(run.text)")
+
+            let gitAfter = try await web.shell("find .git -type f | sort | xargs sha256sum; find .git | sort", in: repo)
+            #expect(gitBefore == gitAfter, "the repository's .git was written")
+            #expect(try await web.client().get("/api/sessions/\(id)/diff").status == 401)
+        }
+    }
+}
