@@ -5,8 +5,10 @@ PYTHON ?= python3
 
 # What the build needs from the system (Debian/Ubuntu names): libcurl and libyaml for the
 # CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin,
-# python3-venv for the venv that Node 24 comes into from PyPI (make node).
-APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv
+# python3-venv for the venv that Node 24 comes into from PyPI (make node), git for the web
+# dashboard's diff viewer, and Chromium with its WebDriver for the dashboard's browser tests
+# (installed without recommends: the browser alone, no desktop around it).
+APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
@@ -36,11 +38,11 @@ deps:
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
 		echo "make deps: installing$$missing"; \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y$$missing; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends$$missing; \
 	else \
 		echo "make deps: missing system packages:$$missing"; \
 		echo "install them with:"; \
-		echo "    sudo apt-get install -y$$missing"; \
+		echo "    sudo apt-get install -y --no-install-recommends$$missing"; \
 		exit 1; \
 	fi
 

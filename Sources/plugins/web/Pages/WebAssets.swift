@@ -135,7 +135,7 @@ enum WebAssets {
               body: JSON.stringify(body), credentials: 'same-origin' });
             const data = await response.json().catch(() => ({}));
             if (data.error) note('⚠️ ' + data.error);
-            else if (data.text) note(data.text);
+            else if (data.text && !data.questionClosed) note(data.text);
             return data;
           } catch (error) {
             note('⚠️ not sent: ' + error);

@@ -1,0 +1,128 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// The dashboard in a real headless Chromium (WebDriver), with the real daemon, formatter and
+/// web plugin and the fake pi: signing in by the pairing link, the sessions list, a prompt whose
+/// answer streams into the page, a question answered, a dangerous-command gate allowed, the diff
+/// showing the file the run changed, model text holding markup that never runs, a browser
+/// without the cookie refused, and a WebSocket from another origin refused.
+@Suite struct WebBrowserTests {
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
+    func aBrowserSignsInPromptsAnswersAllowsAndSeesTheDiff() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            try await web.shell(
+                "git init -q && echo one > notes.txt && \(WebDiffTests.git) add -A && \(WebDiffTests.git) commit -qm first", in: repo)
+            let id = try await web.sessions.new(name: "browser", cwd: repo)
+            let browser = try await WebDriver.start(scratch: web.home.scratch)
+            do {
+                try await Self.scenario(web, browser, session: id, repo: repo)
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
+    }
+
+    static func scenario(_ web: WebHome, _ browser: WebDriver, session id: String, repo: String) async throws {
+        let shots = ProcessInfo.processInfo.environment["WEB_SCREENSHOTS"]
+
+        // 1–2. The link signs this browser in and lands on the sessions list, without the code.
+        try await browser.open(try await web.pairingLink())
+        let row = try await browser.wait(for: "tr[data-session=\"\(id)\"] a")
+        #expect(try await browser.url == web.base + "/")
+        if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-sessions.png")) }
+
+        // 3. A prompt from the page; the run streams into it and its final replaces the live view.
+        try await browser.click(row)
+        let prompt = try await browser.wait(for: "#prompt")
+        try await browser.type("!scenario slow 20 100", into: prompt)
+        try await browser.click(try await browser.wait(for: "#send"))
+        let live = try await browser.wait(for: "#live .live")
+        #expect(try await browser.text(live).contains("chunk"))
+        try await web.shell("echo changed >> notes.txt && echo new > made-by-run.txt", in: repo)
+        try await waitUntil("the final in the page", timeout: .seconds(30)) {
+            guard let final = try await browser.find("#feed .item.final") else { return false }
+            return try await browser.text(final).contains("chunk 20")
+        }
+        #expect(try await browser.find("#live .live") == nil)
+
+        // Model text holding markup is shown, never run.
+        let attack = "<img src=x onerror=\"window.__pwned=1\"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3)"
+        try await browser.type(attack, into: prompt)
+        try await browser.click(try await browser.wait(for: "#send"))
+        try await waitUntil("the second final") { try await browser.run("return document.querySelectorAll('#feed .item.final').length") == 2 }
+        let seen = try await browser.run(
+            "return [String(window.__pwned), document.querySelectorAll('#feed img, #feed script').length, [...document.querySelectorAll('#feed a')].map(a => a.protocol), document.querySelectorAll('#feed .item.final')[1].textContent]"
+        )
+        #expect(seen[0] == "undefined" && seen[1] == 0 && seen[2] == [], "\(seen)")
+        #expect(seen[3]?.stringValue?.contains("onerror=") == true, "\(seen)")
+
+        // 4. A question answered from the page: the card closes saying who answered where.
+        try await browser.type("!scenario ui confirm 0", into: prompt)
+        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.click(try await browser.wait(for: ".question:not(.closed) button.yes"))
+        let closed = try await browser.wait(for: ".question.closed .closed-note")
+        #expect(try await browser.text(closed).contains("(web)"))
+        try await web.sessions.waitForState(id, "idle")
+
+        // 5. The dangerous-command gate, allowed.
+        try await browser.type("!scenario ui select 0", into: prompt)
+        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.wait(for: ".question:not(.closed) button")
+        try await browser.run(
+            "[...document.querySelectorAll('.question:not(.closed) button')].find(b => b.textContent === 'Allow').click()")
+        try await waitUntil("the gate closed as allowed") {
+            try await browser.run("return [...document.querySelectorAll('.question.closed .closed-note')].some(n => n.textContent.includes('Allow'))")
+                == true
+        }
+        try await web.sessions.waitForState(id, "idle")
+        #expect(try await web.sessions.last(id)?.contains("Allow") == true)
+        if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-session.png")) }
+
+        // 6. The diff shows the file the run changed.
+        try await browser.click(try await browser.wait(for: "#changes summary"))
+        try await browser.wait(for: "details.file[data-path=\"made-by-run.txt\"]")
+        try await browser.wait(for: "details.file[data-path=\"notes.txt\"] .add")
+        if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
+
+        // 8. A page of another origin on this machine (another port: same site, so the cookie
+        // goes along) cannot open the dashboard's WebSocket.
+        let other = try LoopbackHTTP.freePort()
+        let attackDir = web.home.scratch + "/attack"
+        try FileManager.default.createDirectory(atPath: attackDir, withIntermediateDirectories: true)
+        try Data(
+            """
+            <!doctype html><title>waiting</title><script>
+            const ws = new WebSocket('ws://127.0.0.1:\(web.port)/ws');
+            ws.onopen = () => { document.title = 'opened'; };
+            ws.onmessage = () => { document.title = 'read'; };
+            ws.onclose = () => { if (document.title === 'waiting') document.title = 'refused'; };
+            </script>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: attackDir + "/attack.html"))
+        let server = try SpawnedProcess(
+            "/usr/bin/env", ["python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory", attackDir, String(other)],
+            environment: ProcessInfo.processInfo.environment, stdoutPath: web.home.scratch + "/attack.log",
+            stderrPath: web.home.scratch + "/attack.err")
+        web.home.adopt(server)
+        try await waitUntil("the other origin serves") { (try? LoopbackHTTP.get(port: other, path: "/attack.html"))?.status == 200 }
+        try await browser.open("http://127.0.0.1:\(other)/attack.html")
+        let title = try await waitFor("the attack page's verdict") {
+            let value = try await browser.run("return document.title").stringValue
+            return value == "waiting" ? nil : value
+        }
+        #expect(title == "refused")
+
+        // 7. Without the cookie, the dashboard shows only how to sign in, and its API refuses.
+        try await browser.open(web.base + "/")
+        try await browser.deleteCookies()
+        try await browser.open(web.base + "/s/" + id)
+        #expect(try await browser.run("return document.body.textContent").stringValue?.contains("pi-relayd pair web") == true)
+        let status = try await browser.runAsync(
+            "const done = arguments[arguments.length - 1]; fetch('/api/approvals').then(r => done(r.status), () => done(0));")
+        #expect(status == 401)
+    }
+}
