@@ -167,6 +167,11 @@ dist-check:
 	@found=$$(grep -rlE '$(FULL_FOUNDATION)' Sources --include='*.swift' --exclude-dir=Fuzz); \
 	if [ -n "$$found" ]; then echo "make dist-check: these import full Foundation; import FoundationEssentials (README, Development):"; echo "$$found"; exit 1; fi
 	$(MAKE) --no-print-directory dist
+	@# The web dashboard links Hummingbird with no traits: no full Foundation, so no ICU data
+	@# (its archive names itself icudt…) in any shipped executable.
+	@for f in $(STAGE)/bin/pi-relayd $(STAGE)/lib/pi-relayd/plugins/*; do \
+		if grep -q -a icudt "$$f"; then echo "make dist-check: $$f carries ICU data (full Foundation is linked)"; exit 1; fi; \
+	done; echo "make dist-check: no executable carries ICU data"
 	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
 	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
 	$(MAKE) --no-print-directory install PREFIX=$$prefix/prefix && \

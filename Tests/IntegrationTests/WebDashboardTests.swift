@@ -119,3 +119,49 @@ import Testing
         }
     }
 }
+
+/// The page's controls are chat commands as the web user: a new session only under
+/// `web.roots`, rename, thinking level, a new conversation, and a prompt with an image.
+@Suite struct WebControlTests {
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func newSessionRenameThinkingResetAndAnImage() async throws {
+        try await WebHome.with { web in
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let project = web.sessions.project
+
+            let refused = try await browser.post("/api/new", ["cwd": "/etc", "name": "etc"])
+            #expect(refused.status == 403 && refused.json["error"]?.stringValue?.contains("web.roots") == true, "\(refused.text)")
+            let escaped = try await browser.post("/api/new", ["cwd": .string(project + "/../../../../etc")])
+            #expect(escaped.status == 403, "\(escaped.text)")
+            let started = try await browser.post("/api/new", ["cwd": .string(project), "name": "fresh"])
+            #expect(started.status == 200 && started.json["text"]?.stringValue?.contains("fresh") == true, "\(started.text)")
+            let id = try await waitFor("the new session") { try await web.sessions.sessions().first { $0["name"] == "fresh" }?["id"]?.stringValue }
+            try await web.sessions.waitForState(id, "idle")
+
+            let renamed = try await browser.post("/api/sessions/\(id)/command", ["name": "rename", "args": ["name": "renamed"]])
+            #expect(renamed.json["text"]?.stringValue == "Renamed fresh to renamed.", "\(renamed.text)")
+            #expect(try await web.sessions.summary(id)?["name"] == "renamed")
+            let thinking = try await browser.post("/api/sessions/\(id)/command", ["name": "thinking", "args": ["level": "high"]])
+            #expect(thinking.json["text"]?.stringValue?.contains("now thinks at") == true, "\(thinking.text)")
+            #expect(web.sessions.piInput("set_thinking_level").contains { $0["level"] == "high" })
+            let reset = try await browser.post("/api/sessions/\(id)/command", ["name": "reset"])
+            #expect(reset.json["text"]?.stringValue?.contains("new conversation") == true, "\(reset.text)")
+            #expect(!web.sessions.piInput("new_session").isEmpty)
+
+            // A 1×1 PNG with the prompt; a file that is not an image is refused.
+            let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+            let notImage = try await browser.post(
+                "/api/sessions/\(id)/prompt", ["text": "look", "id": "i0", "images": [["name": "x.txt", "type": "text/plain", "data": "eA=="]]])
+            #expect(notImage.status == 400, "\(notImage.text)")
+            let sent = try await browser.post(
+                "/api/sessions/\(id)/prompt",
+                ["text": "what is in it", "id": "i1", "images": [["name": "dot.png", "type": "image/png", "data": .string(png)]]])
+            #expect(sent.status == 200, "\(sent.text)")
+            let prompt = try await waitFor("the prompt with its image") {
+                web.sessions.piInput("prompt").first { $0["message"]?.stringValue?.contains("what is in it") == true }
+            }
+            #expect(prompt["images"]?.arrayValue?.first?["mimeType"] == "image/png", "\(prompt)")
+        }
+    }
+}

@@ -5,12 +5,17 @@ import Testing
 @testable import Supervisor
 
 @Suite struct ChatPieceTests {
-    @Test func plainTextCommands() {
+    @Test func plainTextCommands() throws {
         #expect(ChatCommand.parse("/stop") == .stop)
         #expect(ChatCommand.parse("  /to api fix the tests ") == .to(session: "api", text: "fix the tests"))
         #expect(ChatCommand.parse("/new /tmp/x demo") == .new(cwd: "/tmp/x", name: "demo"))
         #expect(ChatCommand.parse("/use") == .sessions)
         #expect(ChatCommand.parse("/skill:review this") == nil)
+        #expect(ChatCommand.parse("/thinking high") == .thinking("high") && ChatCommand.parse("/thinking") == .thinking(nil))
+        #expect(ChatCommand.parse("/rename api v2") == .rename("api v2") && ChatCommand.parse("/rename") == nil)
+        #expect(ChatCommand.parse("/reset") == .reset && ChatCommand.parse("/newchat") == .reset)
+        #expect(try ChatCommand.from(name: "thinking", args: ["level": "low"]) == .thinking("low"))
+        #expect(throws: RemoteError.self) { try ChatCommand.from(name: "rename", args: [:]) }
         #expect(ChatCommand.parse("hello /stop") == nil)
         #expect(ChatCommand.parse("/steer") == nil)
     }

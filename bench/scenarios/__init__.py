@@ -1,4 +1,4 @@
-from . import discord, latency, questions, recovery, sessions, throughput
+from . import discord, latency, questions, recovery, sessions, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -8,4 +8,5 @@ SCENARIOS = [
     ("recovery", recovery),
     ("discord", discord),
     ("questions", questions),
+    ("web", web),
 ]

@@ -21,6 +21,8 @@ package struct HTTPRequest: Sendable {
     /// A status of 400 or more ends the transfer before its body: the response comes back with that
     /// status and an empty body.
     package var skipsErrorBody: Bool
+    /// PEM certificates to trust instead of the system's (a self-signed server's, in tests).
+    package var trustedCertificates: String? = nil
 
     package init(
         method: String = "GET", url: SecretURL, headers: [String] = [], body: HTTPBody = .none,

@@ -39,6 +39,7 @@ final class HTTPTransfer: @unchecked Sendable {
         ccurl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
         ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMs, max(1, request.connectTimeout.inMilliseconds)))
         if request.skipsErrorBody { ccurl_setopt_long(handle, CURLOPT_FAILONERROR, 1) }
+        if let trusted = request.trustedCertificates { ccurl_setopt_str(handle, CURLOPT_CAINFO, trusted) }
         if let maxBytes = request.maxBytes {
             // Refuses early when an honest Content-Length is too big; the write callback enforces
             // the cap on the bytes that actually arrive, whatever the headers claimed.

@@ -29,7 +29,7 @@ public struct WebRelay: MessengerRelay {
     let started = Date()
 
     public init(context: PluginContext) async throws {
-        let config = try WebConfig.load(context.config)
+        let config = try WebConfig.load(context.config, home: ProcessInfo.processInfo.environment["HOME"])
         self.config = config
         logger = context.logger
         let store = StateStore(directory: context.stateDir)
@@ -47,7 +47,8 @@ public struct WebRelay: MessengerRelay {
         self.changes = changes
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist, downloads: downloads,
-            control: control, changes: changes, cookie: cookie, logger: logger, bound: NIOLockedValueBox(bound))
+            control: control, changes: changes, spoolDir: context.spoolDir, roots: config.roots, cookie: cookie, logger: logger,
+            bound: NIOLockedValueBox(bound))
         server = WebServer(
             config: config, routes: routes,
             guardrail: WebGuard(rules: RequestRules(config: config), signIns: signIns, allowlist: allowlist, cookieName: cookie.name),

@@ -6,6 +6,8 @@ import PiRelaySDK
 struct WebClient: Sendable {
     let base: String
     var cookie: String?
+    /// The PEM file to trust for an HTTPS dashboard with a certificate made by the test.
+    var trusted: String? = nil
 
     func get(_ path: String, headers: [String] = []) async throws -> HTTPResponse {
         try await send(HTTPRequest(url: SecretURL(base + path), headers: headers + cookieHeader, timeout: .seconds(30), proxy: .direct))
@@ -26,7 +28,9 @@ struct WebClient: Sendable {
     private var cookieHeader: [String] { cookie.map { ["Cookie: " + $0] } ?? [] }
 
     private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await TransferLoop.shared.perform(request).get()
+        var request = request
+        request.trustedCertificates = trusted
+        return try await TransferLoop.shared.perform(request).get()
     }
 }
 

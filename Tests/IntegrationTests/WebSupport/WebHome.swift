@@ -2,7 +2,7 @@ import Foundation
 import PiRelaySDK
 import Testing
 
-/// A session home whose daemon also runs the real formatter and web plugins, the dashboard on a
+/// A session home whose daemon also runs the real formatter, attachments and web plugins, the dashboard on a
 /// free loopback port; tests act as a browser through `WebClient` and `WebPage`.
 struct WebHome: Sendable {
     let sessions: SessionHome
@@ -16,10 +16,12 @@ struct WebHome: Sendable {
             let port = try LoopbackHTTP.freePort()
             try sessions.home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
             try sessions.home.linkBuiltPlugin("pi-relay-web", as: "web")
+            try sessions.home.linkBuiltPlugin("pi-relay-attachments", as: "attachments")
             let config = SessionConfig().yaml(piLog: sessions.piLog, agentDir: sessions.agentDir)
-            try sessions.home.writeConfig(config + "web:\n  listen: 127.0.0.1:\(port)\n" + extraWeb)
+            let roots = "  roots: [\(SessionConfig.quoted(sessions.home.scratch))]\n"
+            try sessions.home.writeConfig(config + "web:\n  listen: 127.0.0.1:\(port)\n" + roots + extraWeb)
             let daemon = try await sessions.start()
-            for plugin in ["formatter", "web"] { try await daemon.waitForRunning(plugin, timeout: .seconds(60)) }
+            for plugin in ["formatter", "web", "attachments"] { try await daemon.waitForRunning(plugin, timeout: .seconds(60)) }
             let web = WebHome(sessions: sessions, port: port)
             try await waitUntil("the dashboard answers", timeout: .seconds(30)) { (try? await web.client().get("/assets/style.css").status) == 200 }
             return try await body(web)

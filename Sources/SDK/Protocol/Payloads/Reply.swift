@@ -83,7 +83,7 @@ extension Reply: WirePayload {
             openThread: openThread, questionClosed: fields.bool("questionClosed", default: false), paired: fields.bool("paired", default: false))
     }
 
-    /// The reply; no actions, no thread and `questionClosed: false` are left out.
+    /// The reply; no actions, no thread, `questionClosed: false` and `paired: false` are left out.
     public var json: JSONValue {
         var object: JSONValue = ["text": .string(text), "ephemeral": .bool(ephemeral)]
         if !actions.isEmpty {

@@ -10,6 +10,12 @@ package enum ChatCommand: Equatable {
     case followUp(String)
     case compact
     case model(String?)
+    /// Show or set how hard the model thinks (`off`, `minimal`, `low`, `medium`, `high`, `xhigh`).
+    case thinking(String?)
+    /// Give the active session a new name (its name everywhere, unlike `/alias`).
+    case rename(String)
+    /// A new conversation in the same session: pi forgets the turns so far.
+    case reset
     case status
     case end
     /// Remove an offline session (a closed terminal pi, an exited pi) from the list; nil: this chat's.
@@ -63,6 +69,9 @@ package enum ChatCommand: Equatable {
         case "followup", "follow-up", "queue": return rest.isEmpty ? nil : .followUp(rest)
         case "compact": return .compact
         case "model": return .model(rest.isEmpty ? nil : rest)
+        case "thinking": return .thinking(rest.isEmpty ? nil : rest)
+        case "rename": return rest.isEmpty ? nil : .rename(rest)
+        case "reset", "newchat": return .reset
         case "status": return .status
         case "end": return .end
         case "forget": return .forget(rest.isEmpty ? nil : rest)
@@ -106,6 +115,9 @@ package enum ChatCommand: Equatable {
         case "followup": guard let text = arg("text") else { throw RemoteError.invalidParams("/followup needs a text") }; return .followUp(text)
         case "compact": return .compact
         case "model": return .model(arg("model"))
+        case "thinking": return .thinking(arg("level"))
+        case "rename": guard let name = arg("name") else { throw RemoteError.invalidParams("/rename needs a name") }; return .rename(name)
+        case "reset": return .reset
         case "status": return .status
         case "end": return .end
         case "forget": return .forget(arg("session"))

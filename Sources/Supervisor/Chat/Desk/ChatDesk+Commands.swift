@@ -66,6 +66,27 @@ extension ChatDesk {
                 try? await session.refreshState()
                 await announcePresence(chat.messenger, session)
                 return Reply("\(await session.name) now uses \(spec).")
+            case .thinking(let level):
+                let session = try needSession()
+                guard let level else {
+                    return Reply("\(await session.name) thinks at \(await session.thinkingLevel ?? "pi's default level").", ephemeral: true)
+                }
+                try await session.ensureRunning()
+                _ = try await session.command(.setThinkingLevel(level))
+                // pi clamps the level to what the model supports: say what it chose.
+                try? await session.refreshState()
+                return Reply("\(await session.name) now thinks at \(await session.thinkingLevel ?? level).")
+            case .rename(let newName):
+                let session = try needSession()
+                let old = await session.name
+                try await sessions.rename(session, to: newName)
+                return Reply("Renamed \(old) to \(newName).")
+            case .reset:
+                let session = try needSession()
+                try await session.ensureRunning()
+                _ = try await session.command(.newSession, timeout: .seconds(120))
+                try? await session.refreshState()
+                return Reply("\(await session.name) starts a new conversation.")
             case .status:
                 let session = try needSession()
                 return Reply(await statusText(session), ephemeral: true)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PiRelaySDK
 
 /// What the open pages see, and the pages themselves: every WebSocket gets the sessions list, and
@@ -15,6 +16,17 @@ actor Board {
     private var pages: [String: BoardPage] = [:]
     private var watchers: [Int: Watcher] = [:]
     private var nextID = 0
+    /// Ticks for `SessionWatch`: one each time a page opens, so a new page gets a fresh list at
+    /// once rather than at the next second.
+    nonisolated let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    init() {
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for a fresh sessions list now.
+    nonisolated func refresh() { wake.yield() }
 
     /// A new page's stream; the sessions list is its first message.
     func open() -> (id: Int, messages: AsyncStream<String>) {
@@ -23,6 +35,7 @@ actor Board {
         watchers[nextID] = Watcher(send: continuation)
         let first: JSONValue = ["type": "sessions", "sessions": sessions]
         continuation.yield(first.serialized())
+        wake.yield()
         return (nextID, stream)
     }
 
@@ -40,8 +53,19 @@ actor Board {
 
     var pageCount: Int { watchers.count }
 
-    /// The sessions list, sent to every page when it changed.
+    /// When each session's current run was first seen here, for its elapsed time.
+    private var runsSince: [String: String] = [:]
+
+    /// The sessions list, sent to every page when it changed; a running session carries when its
+    /// run started (`runStartedAt`).
     func show(sessions list: JSONValue) {
+        let list: JSONValue = .array(
+            (list.arrayValue ?? []).map { session in
+                guard let id = session["id"]?.stringValue, let since = runsSince[id] else { return session }
+                var session = session
+                session["runStartedAt"] = .string(since)
+                return session
+            })
         guard list != sessions else { return }
         sessions = list
         broadcast(["type": "sessions", "sessions": list], to: nil)
@@ -51,7 +75,10 @@ actor Board {
     func add(_ item: JSONValue, id: String, session: String) {
         guard pages[session, default: BoardPage()].add(item, id: id) else { return }
         broadcast(["type": "item", "session": .string(session), "item": item], to: session)
-        if item["kind"] == "final" { changed(session) }
+        if item["kind"] == "final" {
+            runsSince[session] = nil
+            changed(session)
+        }
     }
 
     /// A run's newest view. True when it is the first view of a run this board has seen.
@@ -59,6 +86,7 @@ actor Board {
     func live(session: String, run: String, rev: Int, html: String) -> Bool {
         let first = pages[session]?.live[run] == nil && !(pages[session]?.finished(run) ?? false)
         guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return false }
+        if first { runsSince[session] = ISO8601.string(Date()) }
         broadcast(["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session)
         if ContinuousClock.now - (changedAt[session] ?? .now - .seconds(60)) >= Self.changesEvery { changed(session) }
         return first

@@ -11,6 +11,8 @@ struct WebConfig: Sendable {
     var tlsKey: String?
     /// Configured web user ids (paired browsers are added by pi-relayd).
     var allowedUsers: Set<String>
+    /// Folders under which the dashboard may start a session (`$HOME` by default).
+    var roots: [String]
 
     var usesTLS: Bool { tlsCertificate != nil }
 
@@ -18,7 +20,7 @@ struct WebConfig: Sendable {
     var linkHost: String { listen.isLoopback ? listen.host : hosts.first ?? listen.host }
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
-    static func load(_ config: JSONValue) throws -> WebConfig {
+    static func load(_ config: JSONValue, home: String? = nil) throws -> WebConfig {
         var config = config
         if config.isNull { config = [:] }
         guard config.objectValue != nil else { throw problem("the web section of config.yaml must be a mapping") }
@@ -55,7 +57,19 @@ struct WebConfig: Sendable {
             guard let items = list.arrayValue else { throw problem("web.allowedUsers must be a list of web user ids") }
             for item in items { if let id = item.stringValue, !id.isEmpty { allowed.insert(id) } }
         }
-        return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed)
+        var roots: [String] = []
+        if let list = config["roots"], !list.isNull {
+            guard let items = list.arrayValue else { throw problem("web.roots must be a list of folders") }
+            for (index, item) in items.enumerated() {
+                guard let path = item.stringValue, path.hasPrefix("/") || path.hasPrefix("~/") else {
+                    throw problem("web.roots[\(index)] must be an absolute folder (or start with ~/)")
+                }
+                roots.append(path.hasPrefix("~/") ? (home ?? "") + path.dropFirst(1) : path)
+            }
+        } else if let home, !home.isEmpty {
+            roots = [home]
+        }
+        return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed, roots: roots)
     }
 
     private static func string(_ config: JSONValue, _ key: String) throws -> String? {

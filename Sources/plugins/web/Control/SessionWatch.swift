@@ -5,25 +5,69 @@ import PiRelaySDK
 /// page, no polling: an idle dashboard costs nothing).
 struct SessionWatch: Sendable {
     static let interval: Duration = .seconds(1)
+    /// Each folder's branch and changed files are read this often (git walks the tree).
+    static let gitEvery = 10
 
     let control: ControlReader
     let board: Board
     let logger: Logger
 
     func run() async {
-        var failing = false
-        while !Task.isCancelled {
-            if await board.pageCount > 0 {
-                do {
-                    await board.show(sessions: try await control.call(.sessions))
-                    if failing { logger.notice("the control socket answers again") }
-                    failing = false
-                } catch {
-                    if !failing { logger.warning("cannot read the sessions list from \(control.path): \(error)") }
-                    failing = true
+        await withTaskGroup(of: Void.self) { group in
+            // The clock's tick, into the same stream a newly opened page wakes.
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.interval)
+                    board.refresh()
                 }
             }
-            try? await Task.sleep(for: Self.interval)
+            group.addTask { await watch() }
+            await group.next()
+            group.cancelAll()
         }
+    }
+
+    private func watch() async {
+        var failing = false
+        var round = 0
+        var git: [String: GitSummary] = [:]
+        for await _ in board.wakeups {
+            guard await board.pageCount > 0 else { continue }
+            do {
+                let list = try await control.call(.sessions)
+                await board.show(sessions: Self.with(git, list))
+                // The list goes out first: git walks every folder, which a page need not wait for.
+                if round % Self.gitEvery == 0 {
+                    git = await Self.summaries(list)
+                    await board.show(sessions: Self.with(git, list))
+                }
+                round += 1
+                if failing { logger.notice("the control socket answers again") }
+                failing = false
+            } catch {
+                if !failing { logger.warning("cannot read the sessions list from \(control.path): \(error)") }
+                failing = true
+            }
+        }
+    }
+
+    /// Each distinct folder's summary, read one after the other.
+    static func summaries(_ list: JSONValue) async -> [String: GitSummary] {
+        var out: [String: GitSummary] = [:]
+        for cwd in Set((list.arrayValue ?? []).compactMap { $0["cwd"]?.stringValue }) {
+            if let summary = await GitSummary.read(cwd) { out[cwd] = summary }
+        }
+        return out
+    }
+
+    static func with(_ git: [String: GitSummary], _ list: JSONValue) -> JSONValue {
+        .array(
+            (list.arrayValue ?? []).map { session in
+                guard let cwd = session["cwd"]?.stringValue, let summary = git[cwd] else { return session }
+                var session = session
+                session["branch"] = .string(summary.branch)
+                session["dirty"] = JSONValue(summary.dirty)
+                return session
+            })
     }
 }

@@ -7,7 +7,9 @@ struct WebHandoff: InboxAdapter {
     let board: Board
 
     func params(for message: WebMessage) async -> ChatMessageParams? {
-        ChatMessageParams(chat: WebPlace.chat(session: message.session, user: message.user), messageID: message.id, text: message.text)
+        ChatMessageParams(
+            chat: WebPlace.chat(session: message.session, user: message.user), messageID: message.id, text: message.text,
+            attachments: message.images.map(\.attachment))
     }
 
     func failed(_ message: WebMessage, reason: String) async {

@@ -9,6 +9,7 @@ struct WebMessage: InboxMessage {
     var session: String
     var user: String
     var text: String
+    var images: [WebUpload] = []
 
     var lane: String { WebPlace.channel(session) }
 }

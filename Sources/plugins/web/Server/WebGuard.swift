@@ -48,7 +48,7 @@ struct WebGuard: RouterMiddleware {
     /// Open without a cookie: the pairing link, the pages (which show how to sign in), the
     /// static files.
     static func isPublic(_ path: String) -> Bool {
-        path == "/" || path.hasPrefix("/pair/") || path.hasPrefix("/assets/") || path.hasPrefix("/s/") || path == "/status"
+        path == "/" || path.hasPrefix("/pair/") || path.hasPrefix("/assets/") || path.hasPrefix("/s/") || path == "/status" || path == "/approvals"
     }
 
     static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {

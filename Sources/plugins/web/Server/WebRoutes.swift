@@ -18,6 +18,9 @@ struct WebRoutes: Sendable {
     let downloads: Downloads
     let control: ControlReader
     let changes: SessionChanges
+    let spoolDir: String
+    /// Where a page may start a session (`web.roots`).
+    let roots: [String]
     let cookie: WebCookie
     let logger: Logger
     let wrongCodes = NIOLockedValueBox(WrongCodes())
@@ -28,15 +31,15 @@ struct WebRoutes: Sendable {
         router.get("/") { _, context in Self.page(signedIn: context.user != nil) }
         router.get("/s/:session") { _, context in Self.page(signedIn: context.user != nil) }
         router.get("/status") { _, context in Self.page(signedIn: context.user != nil) }
+        router.get("/approvals") { _, context in Self.page(signedIn: context.user != nil) }
         router.get("/assets/app.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/assets/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
         router.get("/pair/:code") { request, context in try await pair(request, context) }
         router.post("/signout") { _, context in await signOut(context) }
         router.get("/files/:token") { _, context in try await download(context) }
         router.get("/api/approvals") { _, _ in try await read(.approvals, ["limit": 100]) }
-        router.get("/api/status") { _, _ in
-            Self.json(["status": try await control.call(.status), "plugins": try await control.call(.plugins)])
-        }
+        router.get("/api/status") { _, _ in try await read(.status, [:]) }
+        router.post("/api/new") { request, context in try await newSession(request, context) }
         router.post("/api/sessions/:session/prompt") { request, context in try await prompt(request, context) }
         router.post("/api/sessions/:session/command") { request, context in try await command(request, context) }
         router.post("/api/sessions/:session/answer") { request, context in try await answer(request, context) }
@@ -96,7 +99,14 @@ struct WebRoutes: Sendable {
     private func prompt(_ request: Request, _ context: WebContext) async throws -> Response {
         let (session, user) = try Self.session(context)
         let body = try await Self.body(request, context)
-        guard let text = body["text"]?.stringValue, !text.trimmed().isEmpty else { throw HTTPError(.badRequest, message: "no text") }
+        let text = body["text"]?.stringValue ?? ""
+        var images: [WebUpload] = []
+        for image in body["images"]?.arrayValue ?? [] {
+            do { images.append(try WebUpload.save(image, spoolDir: spoolDir)) } catch {
+                return Self.json(["error": .string(error.message)], status: .badRequest)
+            }
+        }
+        guard !text.trimmed().isEmpty || !images.isEmpty else { throw HTTPError(.badRequest, message: "no text") }
         await bind(session, user: user)
         switch body["mode"]?.stringValue ?? "send" {
         case "send":
@@ -104,7 +114,7 @@ struct WebRoutes: Sendable {
                 await changes.runStarts(session, cwd: cwd)
             }
             guard let id = body["id"]?.stringValue, !id.isEmpty, id.count <= 100 else { throw HTTPError(.badRequest, message: "no message id") }
-            let message = WebMessage(id: "web-" + id, session: session, user: user, text: text)
+            let message = WebMessage(id: "web-" + id, session: session, user: user, text: text, images: images)
             guard await inbox.take(message) else { return Self.json(["status": "duplicate"]) }
             await inbox.save()
             return Self.json(["status": "accepted"])
@@ -126,6 +136,23 @@ struct WebRoutes: Sendable {
         for (key, value) in body["args"]?.objectValue ?? [:] { args[key] = value.stringValue ?? value.serialized() }
         await bind(session, user: user)
         return try await reply(.chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: name, args: args))
+    }
+
+    /// A new session in a folder under `web.roots`, started as `/new` in the user's own chat
+    /// (`u:USER`); the answer names the session so the page can open it.
+    private func newSession(_ request: Request, _ context: WebContext) async throws -> Response {
+        guard let user = context.user else { throw HTTPError(.unauthorized) }
+        let body = try await Self.body(request, context)
+        guard let asked = body["cwd"]?.stringValue, !asked.isEmpty else { throw HTTPError(.badRequest, message: "no folder") }
+        guard let folder = FolderRoots(roots).resolve(asked) else {
+            return Self.json(["error": .string("\(asked) is not a folder under \(roots.joined(separator: ", ")) (web.roots)")], status: .forbidden)
+        }
+        let name = body["name"]?.stringValue.flatMap { $0.trimmed().isEmpty ? nil : $0.trimmed() }
+        var args = ["cwd": folder]
+        if let name { args["name"] = name }
+        let chat = Chat(messenger: "web", channel: "u:" + user, user: user, userName: user, dm: true, mentioned: true)
+        let response = try await reply(.chatCommand, ChatCommandParams(chat: chat, name: "new", args: args))
+        return response
     }
 
     /// A question's form: the first answer wins, wherever it came from.
@@ -175,7 +202,10 @@ struct WebRoutes: Sendable {
     }
 
     private func read(_ method: ControlMethod, _ params: JSONValue) async throws -> Response {
-        do { return Self.json(try await control.call(method, params)) } catch {
+        do {
+            let result = try await control.call(method, params)
+            return Self.json(method == .status ? ["status": result] : result)
+        } catch {
             return Self.json(["error": .string("pi-relayd did not answer: \(error)")], status: .badGateway)
         }
     }
