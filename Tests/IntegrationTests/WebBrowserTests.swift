@@ -31,6 +31,7 @@ import Testing
 
         // 1–2. The link signs this browser in and lands on the sessions list, without the code.
         try await browser.open(try await web.pairingLink())
+        try await browser.click(try await browser.wait(for: "#signin-button"))
         let row = try await browser.wait(for: "tr[data-session=\"\(id)\"] a")
         #expect(try await browser.url == web.base + "/")
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-sessions.png")) }
@@ -116,8 +117,13 @@ import Testing
         }
         #expect(title == "refused")
 
-        // 7. Without the cookie, the dashboard shows only how to sign in, and its API refuses.
+        // 7. Signed out (the header's form), the dashboard shows only how to sign in, and its API
+        // refuses; a browser with no cookie at all likewise.
         try await browser.open(web.base + "/")
+        try await browser.click(try await browser.wait(for: "header form button"))
+        try await waitUntil("the sign-in page") {
+            try await browser.run("return document.body.textContent").stringValue?.contains("pi-relayd pair web") == true
+        }
         try await browser.deleteCookies()
         try await browser.open(web.base + "/s/" + id)
         #expect(try await browser.run("return document.body.textContent").stringValue?.contains("pi-relayd pair web") == true)

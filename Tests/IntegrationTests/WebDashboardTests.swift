@@ -22,18 +22,22 @@ import Testing
             #expect(try await anonymous.get("/api/approvals").status == 401)
             #expect(try await anonymous.get("/", headers: ["Host: evil.example"]).status == 421)
             #expect(try await anonymous.get("/", headers: ["Host: localhost:9999"]).status == 401, "ssh -L on another port works")
-            #expect(try await anonymous.get("/pair/WRONGCODE2").status == 403)
+            #expect(try await anonymous.post("/pair/WRONGCODE2", [:]).status == 403)
 
             let started = ContinuousClock.now
             let link = try await web.pairingLink()
             #expect(ContinuousClock.now - started < .seconds(20), "pair web returns at once")
             #expect(link.hasPrefix(web.base + "/pair/"), "\(link)")
             let path = String(link.dropFirst(web.base.count))
-            let signedIn = try await anonymous.get(path)
+            // Opening the link (a GET, as a link preview does) shows a button and spends nothing.
+            let form = try await anonymous.get(path)
+            #expect(form.status == 200 && form.text.contains("method=\"post\"") && form[header: "set-cookie"] == nil, "\(form.text)")
+            #expect(try await anonymous.post(path, [:], origin: "http://evil.example").status == 403)
+            let signedIn = try await anonymous.post(path, [:])
             #expect(signedIn.status == 303 && signedIn[header: "location"] == "/", "\(signedIn.status) \(signedIn.headers)")
             let setCookie = signedIn[header: "set-cookie"] ?? ""
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict") && setCookie.contains("Max-Age=2592000"), "\(setCookie)")
-            #expect(try await anonymous.get(path).status == 403, "the link works once")
+            #expect(try await anonymous.post(path, [:]).status == 403, "the link works once")
             let cookie = try #require(setCookie.split(separator: ";").first.map(String.init))
             let browser = web.client(cookie: cookie)
             let shell = try await browser.get("/")
@@ -50,8 +54,8 @@ import Testing
             #expect(try await browser.get("/api/approvals").status == 401, "signed out")
 
             // Ten wrong links a minute, then none are even checked.
-            for n in 0..<10 { _ = try await anonymous.get("/pair/WRONGCODE\(n)") }
-            let limited = try await anonymous.get("/pair/WRONGCODEX")
+            for n in 0..<10 { _ = try await anonymous.post("/pair/WRONGCODE\(n)", [:]) }
+            let limited = try await anonymous.post("/pair/WRONGCODEX", [:])
             #expect(limited.status == 429 && limited[header: "retry-after"] != nil, "\(limited.status)")
         }
     }
@@ -96,6 +100,16 @@ import Testing
             #expect(closed["text"]?.stringValue?.contains("(web)") == true, "\(closed)")
             try await web.sessions.waitForState(id, "idle")
             #expect(try await web.sessions.last(id)?.contains("confirm answer: true") == true)
+
+            // A restarted plugin still shows what it had acknowledged: pi-relayd sends it once.
+            let restarted = try await web.sessions.run("plugins", "restart", "web")
+            #expect(restarted.status == 0, "\(restarted)")
+            try await waitUntil("the dashboard answers again") { (try? await browser.get("/api/approvals").status) == 200 }
+            let again = WebPage(base: web.base, cookie: cookie)
+            defer { again.close() }
+            try await again.wait("the sessions list") { $0["type"] == "sessions" }
+            again.send(["type": "watch", "session": .string(id)])
+            try await again.wait("the earlier answer") { $0["type"] == "item" && $0["item"]?["html"]?.stringValue == html }
 
             let revoked = try await web.sessions.run("users", "revoke", user)
             #expect(revoked.status == 0, "\(revoked)")

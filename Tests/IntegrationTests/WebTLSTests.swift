@@ -24,7 +24,7 @@ import Testing
             let result = try await sessions.run("pair", "web", "--json")
             let link = try #require(try JSONValue.parse(String(result.stdout.split(separator: "\n").last ?? ""))["link"]?.stringValue, "\(result)")
             #expect(link.hasPrefix("https://127.0.0.1:\(port)/pair/"), "\(link)")
-            let signedIn = try await secure.get(String(link.dropFirst(secure.base.count)))
+            let signedIn = try await secure.post(String(link.dropFirst(secure.base.count)), [:])
             let cookie = signedIn[header: "set-cookie"] ?? ""
             #expect(signedIn.status == 303 && cookie.hasPrefix("__Host-pirelay=") && cookie.contains("Secure"), "\(cookie)")
             // The Origin a browser sends is https://…

@@ -66,6 +66,10 @@ public actor Inbox<Adapter: InboxAdapter> {
         return true
     }
 
+    /// Whether the message `id` was taken in before (and is still remembered), without taking
+    /// anything: for work a repeat must not do twice (a page's upload written to the spool).
+    public func seen(_ id: String) -> Bool { journal.seen.contains(id) }
+
     /// False when the transport's event `id` was taken in before.
     public func see(event id: String) -> Bool {
         guard journal.see(event: id) else {

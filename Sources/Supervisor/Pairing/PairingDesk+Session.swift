@@ -75,7 +75,7 @@ extension PairingDesk {
         unwatchedCodes.remove(offer.code)
         let problem = allows(chat) ? nil : await add(chat)
         guard let session = await sessions.session(id: sessionID) else {
-            return Reply("✅ Paired, but the terminal session that made the code is gone. /sessions lists the others.")
+            return Reply(text: "✅ Paired, but the terminal session that made the code is gone. /sessions lists the others.", paired: true)
         }
         await bindings.watch(chat, sessionID)
         if let label = offer.label { await bindings.setAlias(chat.key, sessionID: sessionID, to: label) }
@@ -83,6 +83,6 @@ extension PairingDesk {
         logger.notice("pairing: \(chat.user) on \(chat.messenger) now watches session \(name)")
         var text = "✅ Paired: this chat now watches the terminal session \(offer.label ?? name). Its runs show here; your messages go to it."
         if let problem { text += "\n⚠️ but pi-relayd could not save the pairing: \(problem)" }
-        return Reply(text)
+        return Reply(text: text, paired: true)
     }
 }

@@ -26,6 +26,9 @@ public struct WebRelay: MessengerRelay {
     let watch: SessionWatch
     let inbox: Inbox<WebHandoff>
     let changes: SessionChanges
+    let routes: WebRoutes
+    /// A web user to send the start's progress commands as (any allowed one will do).
+    let someUser: String?
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -33,7 +36,7 @@ public struct WebRelay: MessengerRelay {
         self.config = config
         logger = context.logger
         let store = StateStore(directory: context.stateDir)
-        let board = Board()
+        let board = Board(store: store)
         self.board = board
         allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         signIns = SignIns(store: store)
@@ -48,7 +51,9 @@ public struct WebRelay: MessengerRelay {
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist, downloads: downloads,
             control: control, changes: changes, spoolDir: context.spoolDir, roots: config.roots, cookie: cookie, logger: logger,
-            bound: NIOLockedValueBox(bound))
+            channels: PageChannels(connection: context.connection, board: board, logger: logger, bound: bound))
+        self.routes = routes
+        someUser = context.welcome.allowedUsers.first ?? config.allowedUsers.first
         server = WebServer(
             config: config, routes: routes,
             guardrail: WebGuard(rules: RequestRules(config: config), signIns: signIns, allowlist: allowlist, cookieName: cookie.name),
@@ -57,6 +62,10 @@ public struct WebRelay: MessengerRelay {
 
     public func run() async throws {
         await inbox.resumePending()
+        // No page is open yet: the pages bound before get no live views until one opens.
+        if let someUser {
+            for session in await routes.channels.bound { await routes.channels.sync(session, user: someUser) }
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
             group.addTask { await watch.run() }

@@ -42,7 +42,7 @@ struct WebHome: Sendable {
     func signIn() async throws -> (cookie: String, user: String) {
         let before = try await webUsers()
         let link = try await pairingLink()
-        let response = try await client().get(String(link.dropFirst(base.count)))
+        let response = try await client().post(String(link.dropFirst(base.count)), [:])
         #expect(response.status == 303 && response[header: "location"] == "/", "\(response.status) \(response.headers)")
         let setCookie = try #require(response[header: "set-cookie"], "\(response.headers)")
         let pair = try #require(setCookie.split(separator: ";").first.map(String.init))

@@ -3,7 +3,9 @@ import PiRelaySDK
 
 /// What the open pages see, and the pages themselves: every WebSocket gets the sessions list, and
 /// the posts and live views of each session it watches. A page that reads slowly loses its oldest
-/// unsent messages, never holds up the relay (its buffer keeps the newest `buffered`).
+/// unsent messages, never holds up the relay (its buffer keeps the newest `buffered`). Each
+/// session's posts are kept in the plugin's state (`pages/SESSION.json`), so a restarted plugin
+/// shows the answers it had acknowledged: pi-relayd will not send them again.
 actor Board {
     static let buffered = 1000
 
@@ -21,8 +23,28 @@ actor Board {
     nonisolated let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    init() {
+    private let store: StateStore?
+
+    init(store: StateStore? = nil) {
+        self.store = store
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The file a session's posts are kept in; nil for an id that cannot name one.
+    static func file(_ session: String) -> String? {
+        WebPlace.isFileSafe(session) ? "page-\(session).json" : nil
+    }
+
+    /// Loads a session's saved posts the first time the board needs its page.
+    private func load(_ session: String) {
+        guard pages[session] == nil else { return }
+        let saved = Self.file(session).flatMap { store?.load([JSONValue].self, from: $0) } ?? []
+        pages[session] = BoardPage(items: saved)
+    }
+
+    private func save(_ session: String) async {
+        guard let store, let file = Self.file(session), let page = pages[session] else { return }
+        await store.save(page.items, to: file)
     }
 
     /// Asks for a fresh sessions list now.
@@ -39,17 +61,28 @@ actor Board {
         return (nextID, stream)
     }
 
-    func close(_ id: Int) {
-        watchers.removeValue(forKey: id)?.send.finish()
+    /// Closes page `id`; the sessions no open page shows any more.
+    @discardableResult
+    func close(_ id: Int) -> Set<String> {
+        guard let watcher = watchers.removeValue(forKey: id) else { return [] }
+        watcher.send.finish()
+        return watcher.sessions.filter { !isWatched($0) }
     }
 
-    /// The page `id` shows `session` from now on: it gets what is there, then what comes.
-    func watch(_ id: Int, session: String) {
-        guard var watcher = watchers[id] else { return }
+    /// The page `id` shows `session` from now on: it gets what is there, then what comes. True
+    /// when no other page showed it.
+    @discardableResult
+    func watch(_ id: Int, session: String) -> Bool {
+        guard var watcher = watchers[id] else { return false }
+        let first = !isWatched(session)
         watcher.sessions.insert(session)
         watchers[id] = watcher
+        load(session)
         for message in pages[session, default: BoardPage()].backlog(session: session) { watcher.send.yield(message.serialized()) }
+        return first
     }
+
+    func isWatched(_ session: String) -> Bool { watchers.values.contains { $0.sessions.contains(session) } }
 
     var pageCount: Int { watchers.count }
 
@@ -72,18 +105,22 @@ actor Board {
     }
 
     /// A post (final, notice, reply, question, echo, file) on `session`'s page.
-    func add(_ item: JSONValue, id: String, session: String) {
+    func add(_ item: JSONValue, id: String, session: String) async {
+        load(session)
         guard pages[session, default: BoardPage()].add(item, id: id) else { return }
         broadcast(["type": "item", "session": .string(session), "item": item], to: session)
         if item["kind"] == "final" {
             runsSince[session] = nil
             changed(session)
         }
+        // Last: the page is shown in the order posts came, whatever the disk does meanwhile.
+        await save(session)
     }
 
     /// A run's newest view. True when it is the first view of a run this board has seen.
     @discardableResult
     func live(session: String, run: String, rev: Int, html: String) -> Bool {
+        load(session)
         let first = pages[session]?.live[run] == nil && !(pages[session]?.finished(run) ?? false)
         guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return false }
         if first { runsSince[session] = ISO8601.string(Date()) }
@@ -108,14 +145,18 @@ actor Board {
     }
 
     /// A question ended: its card shows how, without controls.
-    func close(question: String, text: String, session: String) {
-        _ = pages[session, default: BoardPage()].close(question: question, text: text)
+    func close(question: String, text: String, session: String) async {
+        load(session)
+        let closed = pages[session, default: BoardPage()].close(question: question, text: text)
         broadcast(["type": "closed", "session": .string(session), "questionId": .string(question), "text": .string(text)], to: session)
+        if closed { await save(session) }
     }
 
     /// `session` nil: every page.
     private func broadcast(_ message: JSONValue, to session: String?) {
+        let targets = watchers.values.filter { session == nil || $0.sessions.contains(session!) }
+        guard !targets.isEmpty else { return }
         let text = message.serialized()
-        for watcher in watchers.values where session == nil || watcher.sessions.contains(session!) { watcher.send.yield(text) }
+        for watcher in targets { watcher.send.yield(text) }
     }
 }

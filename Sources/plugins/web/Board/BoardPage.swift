@@ -10,6 +10,13 @@ struct BoardPage: Sendable {
     private(set) var live: [String: (rev: Int, html: String)] = [:]
     private var finished: Set<String> = []
 
+    init() {}
+
+    /// A page as it was saved: its posts (live views are not kept).
+    init(items: [JSONValue]) {
+        for item in items.suffix(Self.keep) { _ = add(item, id: item["id"]?.stringValue ?? "") }
+    }
+
     /// False when `id` is there already (a delivery repeated after a crash).
     mutating func add(_ item: JSONValue, id: String) -> Bool {
         guard itemIDs.insert(id).inserted else { return false }

@@ -18,6 +18,8 @@ struct GitRunner: Sendable {
     }
 
     let cwd: String
+    /// `-c` settings before the command.
+    var prefix: [String] = []
     var environment: [String: String] = [:]
 
     func run(_ arguments: [String]) async -> Output {
@@ -29,7 +31,7 @@ struct GitRunner: Sendable {
         env["LC_ALL"] = "C"
         let spec = ChildSpec(
             executable: "git",
-            arguments: ["-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "diff.external=", "--no-pager"] + arguments,
+            arguments: ["-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "diff.external=", "--no-pager"] + prefix + arguments,
             environment: env, workingDirectory: cwd, maxLineBytes: 1 << 20)
         let input = ChildInput()
         input.finish()

@@ -6,7 +6,7 @@ struct GitSummary: Sendable, Equatable {
 
     /// Nil when `cwd` is in no repository (or git is missing).
     static func read(_ cwd: String) async -> GitSummary? {
-        let status = await GitRunner(cwd: cwd).run(["status", "--porcelain=v1", "--branch", "--untracked-files=normal"])
+        let status = await GitRunner(cwd: cwd, prefix: WorkTree.readOnly).run(["status", "--porcelain=v1", "--branch", "--untracked-files=normal"])
         guard status.status == 0, let first = status.lines.first, first.hasPrefix("## ") else { return nil }
         var branch = String(first.dropFirst(3))
         if let dots = branch.firstRange(of: "...") { branch = String(branch[..<dots.lowerBound]) }

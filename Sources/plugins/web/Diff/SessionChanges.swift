@@ -19,7 +19,7 @@ actor SessionChanges {
 
     /// Nil for an id that cannot name a folder (the session ids pi-relayd makes always can).
     func tree(_ session: String, cwd: String) -> WorkTree? {
-        guard !session.isEmpty, session.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        guard WebPlace.isFileSafe(session) else { return nil }
         return WorkTree(cwd: cwd, folder: folder + "/" + session)
     }
 

@@ -6,16 +6,25 @@ import PiRelaySDK
 /// (`GIT_INDEX_FILE`), its new blobs into an object folder of its own (`GIT_OBJECT_DIRECTORY`,
 /// the repository's objects read as alternates), and diffed against HEAD or against the
 /// snapshot taken when a run started ("changes made by this run"). Untracked files are in the
-/// staged tree, so they show as added; ignored ones stay out.
+/// staged tree, so they show as added; ignored ones stay out. A diff's index and objects are
+/// deleted when it is done; the snapshot's are replaced by the next one, so nothing grows.
 struct WorkTree: Sendable {
     /// The empty tree: the base of a repository without a commit yet.
     static let emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+    /// Settings that keep `git add` out of the repository's .git: no LFS clean filter (it stores
+    /// objects under .git/lfs), no split index (its shared part lives in .git), no automatic
+    /// maintenance.
+    static let readOnly = [
+        "-c", "filter.lfs.clean=", "-c", "filter.lfs.process=", "-c", "filter.lfs.required=false", "-c", "core.splitIndex=false",
+        "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.untrackedCache=false",
+    ]
 
     let cwd: String
     /// This session's folder in the plugin's state (made on first use).
     let folder: String
 
     private var snapshotFile: String { folder + "/run-snapshot" }
+    private var snapshotObjects: String { folder + "/snapshot-objects" }
 
     /// The repository's object folder; nil when `cwd` is in no repository.
     func objects() async -> String? {
@@ -24,14 +33,16 @@ struct WorkTree: Sendable {
         return found.lines[0] + "/objects"
     }
 
-    /// The tree of the working folder as it is now (tracked and untracked, not ignored).
-    func stage(into index: String) async throws -> (tree: String, git: GitRunner) {
-        guard let objects = await objects() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
-        try FileManager.default.createDirectory(atPath: folder + "/objects", withIntermediateDirectories: true)
+    /// The tree of the working folder as it is now (tracked and untracked, not ignored), staged
+    /// with `index` and `objects` (both under `folder`).
+    private func stage(index: String, objects into: String) async throws -> (tree: String, git: GitRunner) {
+        guard let repository = await objects() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
+        try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
+        let alternates = [repository] + (FileManager.default.fileExists(atPath: snapshotObjects) ? [snapshotObjects] : [])
         let git = GitRunner(
-            cwd: cwd,
+            cwd: cwd, prefix: Self.readOnly,
             environment: [
-                "GIT_INDEX_FILE": folder + "/" + index, "GIT_OBJECT_DIRECTORY": folder + "/objects", "GIT_ALTERNATE_OBJECT_DIRECTORIES": objects,
+                "GIT_INDEX_FILE": index, "GIT_OBJECT_DIRECTORY": into, "GIT_ALTERNATE_OBJECT_DIRECTORIES": alternates.joined(separator: ":"),
             ])
         let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
         _ = await git.run(["read-tree", head.status == 0 ? head.lines.first ?? Self.emptyTree : Self.emptyTree])
@@ -44,37 +55,49 @@ struct WorkTree: Sendable {
         return (id, git)
     }
 
-    /// Remembers the tree as it is now, for "changes made by this run".
+    /// Remembers the tree as it is now, for "changes made by this run". A snapshot that fails
+    /// leaves none, rather than the last run's.
     func snapshot() async throws {
-        let (tree, _) = try await stage(into: "snapshot.index")
-        _ = FileManager.default.createFile(atPath: snapshotFile, contents: Data(tree.utf8), attributes: [.posixPermissions: 0o600])
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: snapshotFile)
+        try? fm.removeItem(atPath: snapshotObjects)
+        let index = folder + "/snapshot.index"
+        defer { try? fm.removeItem(atPath: index) }
+        let (tree, _) = try await stage(index: index, objects: snapshotObjects)
+        let record: JSONValue = ["tree": .string(tree), "at": .string(ISO8601.string(Date()))]
+        _ = fm.createFile(atPath: snapshotFile, contents: Data(record.serializedBytes()), attributes: [.posixPermissions: 0o600])
     }
-
-    var hasSnapshot: Bool { FileManager.default.fileExists(atPath: snapshotFile) }
 
     /// The changes against HEAD (`run: false`) or against the run's snapshot, as files and hunks.
     func diff(sinceRun run: Bool) async throws -> JSONValue {
-        // An index of its own per request: two pages may ask at once.
+        // An index and objects of its own per request (two pages may ask at once), gone after.
         var generator = SystemRandomNumberGenerator()
-        let index = "now-\(generator.next() & 0xffff_ffff).index"
-        defer { try? FileManager.default.removeItem(atPath: folder + "/" + index) }
-        let (tree, git) = try await stage(into: index)
+        let scratch = folder + "/now-\(String(generator.next(), radix: 36))"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
         var base = Self.emptyTree
+        var since: String?
         if run {
-            guard let data = FileManager.default.contents(atPath: snapshotFile) else {
+            guard let data = FileManager.default.contents(atPath: snapshotFile), let record = try? JSONValue.parse(bytes: data),
+                let tree = record["tree"]?.stringValue
+            else {
                 throw RemoteError(code: .notFound, message: "no run has started since the dashboard began watching this session")
             }
-            base = String(decoding: data, as: UTF8.self)
-        } else {
+            base = tree
+            since = record["at"]?.stringValue
+        }
+        let (tree, git) = try await stage(index: scratch + "/index", objects: scratch + "/objects")
+        if !run {
             let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
             if head.status == 0, let id = head.lines.first { base = id }
         }
         let output = await git.run(["diff-tree", "-r", "-p", "-M", "--no-color", "--no-ext-diff", "--no-textconv", base, tree])
         guard output.status == 0 else { throw RemoteError(code: .internal, message: "git diff failed: \(output.stderr)") }
         let branch = await git.run(["symbolic-ref", "--short", "-q", "HEAD"])
-        return [
+        var result: JSONValue = [
             "base": .string(run ? "run" : "head"), "branch": .string(branch.lines.first ?? ""),
             "files": .array(DiffParser.files(output.lines)), "truncated": .bool(output.truncated),
         ]
+        if let since { result["since"] = .string(since) }
+        return result
     }
 }

@@ -5,7 +5,8 @@ import PiRelaySDK
 /// pi-relayd by path, as a messenger hands over a downloaded file.
 struct WebUpload: Codable, Sendable, Equatable {
     static let types: Set<String> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
-    static let maxBytes = 6 << 20
+    /// Base64 makes it a third larger, and the whole request must stay under 8 MiB.
+    static let maxBytes = 5 << 20
 
     var path: String
     var filename: String

@@ -53,17 +53,20 @@ extension WebAssets {
           return element;
         }
 
+        /// The answer's JSON, with `ok` false when it failed (the reason shown in the feed).
         async function post(path, body) {
           try {
             const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
               body: JSON.stringify(body), credentials: 'same-origin' });
             const data = await response.json().catch(() => ({}));
+            data.ok = response.ok && !data.error;
             if (data.error) note('⚠️ ' + data.error);
+            else if (!response.ok) note(`⚠️ not sent: ${response.status} ${response.statusText}${response.status === 413 ? ' (too large)' : ''}`);
             else if (data.text && !data.questionClosed) note(data.text);
             return data;
           } catch (error) {
             note('⚠️ not sent: ' + error);
-            return {};
+            return { ok: false };
           }
         }
 
@@ -163,9 +166,9 @@ extension WebAssets {
             const value = text.value;
             const images = mode === 'send' ? await Promise.all([...picker.files].map(readImage)) : [];
             if (!value.trim() && images.length === 0) return;
-            text.value = '';
-            picker.value = '';
-            await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: crypto.randomUUID(), images });
+            // Cleared only once it was taken: a refused prompt stays in the box to send again.
+            const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: crypto.randomUUID(), images });
+            if (answer.ok && text.value === value) { text.value = ''; picker.value = ''; }
           };
           const command = (name, args = {}) => () => post(`/api/sessions/${encodeURIComponent(route.session)}/command`, { name, args });
           const model = el('input', { id: 'model', placeholder: 'provider/model' });
@@ -282,7 +285,7 @@ extension WebAssets {
           if (data.error) { box.replaceChildren(el('p', { className: 'note' }, data.error)); return; }
           const files = data.files || [];
           box.replaceChildren(
-            el('p', { className: 'note' }, `${files.length} file(s) changed ${diff.since === 'run' ? 'by this run' : 'since HEAD'}${data.branch ? ' on ' + data.branch : ''}`),
+            el('p', { className: 'note' }, `${files.length} file(s) changed ${diff.since === 'run' ? `since ${data.since ? new Date(data.since).toLocaleTimeString() : 'the run started'}` : 'since HEAD'}${data.branch ? ' on ' + data.branch : ''}`),
             el('ul', { className: 'filelist' }, ...files.map((file) => el('li', {}, file.path,
               el('span', { className: 'add' }, ` +${file.added}`), el('span', { className: 'del' }, ` −${file.removed}`), file.binary ? ' (binary)' : ''))),
             ...files.map(drawFile));

@@ -24,8 +24,9 @@ struct WebGuard: RouterMiddleware {
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         let host = request.head.authority
         guard rules.allowsHost(host) else { return Self.secured(Self.plain(.misdirectedRequest, "Unknown host name.")) }
-        let upgrade = request.headers[.upgrade]?.lowercased() == "websocket"
-        if request.method == .post || upgrade {
+        // Every request to the socket's path, whatever its Upgrade header says, is checked as one.
+        let upgrade = request.uri.path == "/ws" || request.headers[.upgrade] != nil
+        if request.method != .get || upgrade {
             guard rules.allowsOrigin(request.headers[.origin], host: host) else {
                 return Self.secured(Self.plain(.forbidden, "Cross-origin requests are refused."))
             }
@@ -64,7 +65,9 @@ struct WebGuard: RouterMiddleware {
         var response = response
         response.headers[.contentSecurityPolicy] = policy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[Self.referrerPolicy] = "no-referrer"
+        // Not no-referrer: with it, a browser sends `Origin: null` on a form POST (sign-in, sign-out),
+        // which the Origin check must refuse. Links to other sites carry rel="noreferrer" anyway.
+        response.headers[Self.referrerPolicy] = "same-origin"
         response.headers[Self.frameOptions] = "DENY"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response

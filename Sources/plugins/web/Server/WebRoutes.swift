@@ -24,8 +24,7 @@ struct WebRoutes: Sendable {
     let cookie: WebCookie
     let logger: Logger
     let wrongCodes = NIOLockedValueBox(WrongCodes())
-    /// Sessions whose page channel this plugin bound (or found bound in the welcome).
-    let bound: NIOLockedValueBox<Set<String>>
+    let channels: PageChannels
 
     func register(on router: Router<WebContext>) {
         router.get("/") { _, context in Self.page(signedIn: context.user != nil) }
@@ -34,7 +33,8 @@ struct WebRoutes: Sendable {
         router.get("/approvals") { _, context in Self.page(signedIn: context.user != nil) }
         router.get("/assets/app.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/assets/style.css") { _, _ in Self.asset(WebAssets.style, type: "text/css; charset=utf-8") }
-        router.get("/pair/:code") { request, context in try await pair(request, context) }
+        router.get("/pair/:code") { _, context in Self.confirmPairing(code: try context.parameters.require("code")) }
+        router.post("/pair/:code") { request, context in try await pair(request, context) }
         router.post("/signout") { _, context in await signOut(context) }
         router.get("/files/:token") { _, context in try await download(context) }
         router.get("/api/approvals") { _, _ in try await read(.approvals, ["limit": 100]) }
@@ -54,9 +54,25 @@ struct WebRoutes: Sendable {
 
     // MARK: Signing in
 
-    /// The link `pi-relayd pair web` printed: pi-relayd checks the code (once, 5 minutes, in
-    /// constant time); a right one signs this browser in as a new web user and sends it on
-    /// without the code in its address bar.
+    /// Opening the link shows a button and uses nothing up: a link preview or a prefetch (a GET)
+    /// must not spend the code, nor become the signed-in browser.
+    private static func confirmPairing(code: String) -> Response {
+        let safe = code.filter { $0.isLetter || $0.isNumber }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        let page =
+            WebAssets.head(title: "pi-relayd: sign in", script: false) + """
+                <body><main id="signin"><h1>pi-relayd</h1>
+                <p>Sign in to the dashboard in this browser? The link then stops working.</p>
+                <form method="post" action="/pair/\(safe)"><button id="signin-button" type="submit">Sign in</button></form>
+                </main></body></html>
+                """
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// The button's POST: pi-relayd checks the code (once, 5 minutes, in constant time); a right
+    /// one signs this browser in as a new web user and sends it on without the code in its
+    /// address bar.
     private func pair(_ request: Request, _ context: WebContext) async throws -> Response {
         let code = try context.parameters.require("code")
         guard wrongCodes.withLockedValue({ $0.allows(now: .now) }) else {
@@ -100,30 +116,36 @@ struct WebRoutes: Sendable {
         let (session, user) = try Self.session(context)
         let body = try await Self.body(request, context)
         let text = body["text"]?.stringValue ?? ""
+        let mode = body["mode"]?.stringValue ?? "send"
+        guard ["send", "steer", "followup"].contains(mode) else { throw HTTPError(.badRequest, message: "mode must be send, steer or followup") }
+        let pictures = body["images"]?.arrayValue ?? []
+        guard !text.trimmed().isEmpty || (mode == "send" && !pictures.isEmpty) else { throw HTTPError(.badRequest, message: "no text") }
+        guard await channels.bind(session, user: user) else {
+            return Self.json(["error": "pi-relayd did not bind this page to the session; see logs/web.log"], status: .badGateway)
+        }
+        guard mode == "send" else {
+            return try await reply(
+                .chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: mode, args: ["text": text]))
+        }
+        guard let id = body["id"]?.stringValue, !id.isEmpty, id.count <= 100 else { throw HTTPError(.badRequest, message: "no message id") }
+        let messageID = "web-" + id
+        guard await !inbox.seen(messageID) else { return Self.json(["status": "duplicate"]) }
         var images: [WebUpload] = []
-        for image in body["images"]?.arrayValue ?? [] {
-            do { images.append(try WebUpload.save(image, spoolDir: spoolDir)) } catch {
+        for picture in pictures {
+            do { images.append(try WebUpload.save(picture, spoolDir: spoolDir)) } catch {
+                for image in images { try? FileManager.default.removeItem(atPath: image.path) }
                 return Self.json(["error": .string(error.message)], status: .badRequest)
             }
         }
-        guard !text.trimmed().isEmpty || !images.isEmpty else { throw HTTPError(.badRequest, message: "no text") }
-        await bind(session, user: user)
-        switch body["mode"]?.stringValue ?? "send" {
-        case "send":
-            if let cwd = await board.session(session)?["cwd"]?.stringValue, await board.session(session)?["state"] == "idle" {
-                await changes.runStarts(session, cwd: cwd)
-            }
-            guard let id = body["id"]?.stringValue, !id.isEmpty, id.count <= 100 else { throw HTTPError(.badRequest, message: "no message id") }
-            let message = WebMessage(id: "web-" + id, session: session, user: user, text: text, images: images)
-            guard await inbox.take(message) else { return Self.json(["status": "duplicate"]) }
-            await inbox.save()
-            return Self.json(["status": "accepted"])
-        case let mode where mode == "steer" || mode == "followup":
-            return try await reply(
-                .chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: mode, args: ["text": text]))
-        default:
-            throw HTTPError(.badRequest, message: "mode must be send, steer or followup")
+        if let summary = await board.session(session), summary["state"] == "idle", let cwd = summary["cwd"]?.stringValue {
+            // Unstructured on purpose: the prompt must not wait for git to stage the tree.
+            Task { [changes] in await changes.runStarts(session, cwd: cwd) }
         }
+        guard await inbox.take(WebMessage(id: messageID, session: session, user: user, text: text, images: images)) else {
+            return Self.json(["status": "duplicate"])
+        }
+        await inbox.save()
+        return Self.json(["status": "accepted"])
     }
 
     /// A chat command on the session's page (`stop`, `compact`, `model`, `action` for a
@@ -132,9 +154,11 @@ struct WebRoutes: Sendable {
         let (session, user) = try Self.session(context)
         let body = try await Self.body(request, context)
         guard let name = body["name"]?.stringValue, !name.isEmpty else { throw HTTPError(.badRequest, message: "no command name") }
+        // A new session starts only where web.roots allow (/api/new).
+        guard name != "new" else { return Self.json(["error": "start sessions with New session (web.roots apply)"], status: .forbidden) }
         var args: [String: String] = [:]
         for (key, value) in body["args"]?.objectValue ?? [:] { args[key] = value.stringValue ?? value.serialized() }
-        await bind(session, user: user)
+        await channels.bind(session, user: user)
         return try await reply(.chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: name, args: args))
     }
 
@@ -172,17 +196,6 @@ struct WebRoutes: Sendable {
         } catch let error as RemoteError {
             let status: HTTPResponse.Status = error.code == .notAuthorized ? .forbidden : .badGateway
             return Self.json(["error": .string(error.message)], status: status)
-        }
-    }
-
-    /// The session's page channel watches the session: bound once per plugin run.
-    func bind(_ session: String, user: String) async {
-        guard bound.withLockedValue({ $0.insert(session).inserted }) else { return }
-        do {
-            _ = try await connection.request(.chatBind, ChatBindParams(chat: WebPlace.chat(session: session, user: user), sessionID: session))
-        } catch {
-            bound.withLockedValue { _ = $0.remove(session) }
-            logger.warning("could not bind the page of \(session): \(error)")
         }
     }
 
@@ -238,11 +251,11 @@ struct WebRoutes: Sendable {
                     guard case .text(let text) = message, let request = try? JSONValue.parse(text),
                         request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue, !session.isEmpty
                     else { continue }
-                    await bind(session, user: user)
-                    await board.watch(id, session: session)
+                    await channels.bind(session, user: user)
+                    if await board.watch(id, session: session) { await channels.sync(session, user: user) }
                 }
             } catch {}
-            await board.close(id)
+            for session in await board.close(id) { await channels.sync(session, user: user) }
             group.cancelAll()
         }
     }
