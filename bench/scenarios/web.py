@@ -173,6 +173,8 @@ def run(ctx):
         ids = [d.call("new", {"cwd": cwd, "name": f"s{i}"})["id"] for i in range(SESSIONS)]
         browser = Browser(d.scratch)
         browser.open(pair(ctx, d))
+        browser.run("document.getElementById('signin-button').click()")
+        browser.wait("return location.pathname === '/' && document.querySelector('#main') !== null")
 
         # First paint, against a static page drawing the same rows, interleaved.
         folder = os.path.join(d.scratch, "static")
