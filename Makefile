@@ -130,7 +130,11 @@ STATIC_BUILD := $(SWIFT) build -c $(DIST_CONFIGURATION) --static-swift-stdlib $(
 .PHONY: stage dist install uninstall dist-check
 
 stage: deps
-	@for p in $(DIST_PRODUCTS) generate-manual; do $(STATIC_BUILD) --product $$p || exit 1; done
+	@for p in $(DIST_PRODUCTS); do $(STATIC_BUILD) --product $$p || exit 1; done
+	@# generate-manual only writes the man page here and is not shipped: linked as usual. It
+	@# imports full Foundation, and a plain `swift build` may already have compiled it for a
+	@# dynamic link (whose objects do not name CoreFoundation for a static one).
+	@$(SWIFT) build -c $(DIST_CONFIGURATION) --scratch-path $(DIST_SCRATCH) --product generate-manual
 	@bin=$$($(STATIC_BUILD) --show-bin-path) && rm -rf $(STAGE) && \
 	mkdir -p $(STAGE)/bin $(STAGE)/lib/pi-relayd/plugins $(STAGE)/share/pi-relayd $(STAGE)/share/man/man1 \
 		$(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d && \
