@@ -83,10 +83,29 @@ import Testing
         #expect(try await web.sessions.last(id)?.contains("Allow") == true)
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-session.png")) }
 
-        // 6. The diff shows the file the run changed.
+        // 6. The diff shows the file the run changed; a file name holding markup stays text.
+        try await web.shell("echo x > '<img src=x onerror=\"window.__pwned=4\">.txt'", in: repo)
         try await browser.click(try await browser.wait(for: "#changes summary"))
         try await browser.wait(for: "details.file[data-path=\"made-by-run.txt\"]")
         try await browser.wait(for: "details.file[data-path=\"notes.txt\"] .add")
+        let diff = try await browser.run(
+            "return [String(window.__pwned), document.querySelectorAll('#diff img').length, document.querySelector('#diff').textContent.includes('<img src=x')]"
+        )
+        #expect(diff == ["undefined", 0, true], "\(diff)")
+
+        // The page reconnects by itself when the plugin comes back, and shows the next answer.
+        let restarted = try await web.sessions.run("plugins", "restart", "web")
+        #expect(restarted.status == 0, "\(restarted)")
+        try await waitUntil("the page is live again", timeout: .seconds(30)) {
+            let link = try await browser.run("return document.querySelector('#link').textContent")
+            let finals = try await browser.run("return document.querySelectorAll('#feed .item.final').length")
+            return link == "live" && (finals.doubleValue ?? 0) >= 2
+        }
+        try await browser.type("after the restart", into: try await browser.wait(for: "#prompt"))
+        try await browser.click(try await browser.wait(for: "#send"))
+        try await waitUntil("the answer after the restart", timeout: .seconds(30)) {
+            try await browser.run("return document.querySelector('#feed').textContent.includes('Echo: after the restart')") == true
+        }
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
 
         // 8. A page of another origin on this machine (another port: same site, so the cookie
