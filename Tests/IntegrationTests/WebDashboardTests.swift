@@ -74,6 +74,9 @@ import Testing
             try await page.wait("the sessions list") {
                 $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id }
             }
+            // A line that is not JSON, and one of an unknown type, are skipped; the socket stays.
+            page.send(text: Array("not json".utf8))
+            page.send(["type": "dance"])
             page.send(["type": "watch", "session": .string(id)])
             try await Task.sleep(for: .milliseconds(300))
 
@@ -176,6 +179,20 @@ import Testing
                 web.sessions.piInput("prompt").first { $0["message"]?.stringValue?.contains("what is in it") == true }
             }
             #expect(prompt["images"]?.arrayValue?.first?["mimeType"] == "image/png", "\(prompt)")
+
+            // What a broken or hostile page sends is answered, and nothing reaches pi.
+            let prompts = web.sessions.piInput("prompt").count
+            let broken = try await browser.post("/api/sessions/\(id)/prompt", raw: Array("{\"text\": ".utf8))
+            #expect(broken.status == 400 && broken.text.contains("JSON object"), "\(broken.status) \(broken.text)")
+            let huge = try await browser.post("/api/sessions/\(id)/prompt", raw: Array(repeating: UInt8(ascii: " "), count: 9 << 20))
+            #expect(huge.status == 413, "\(huge.status)")
+            let unknown = try await browser.post("/api/sessions/nosuchsession/prompt", ["text": "hi", "id": "x1"])
+            #expect(unknown.status == 502 && unknown.json["error"] != nil, "\(unknown.status) \(unknown.text)")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(web.sessions.piInput("prompt").count == prompts)
+            // A folder that is no git repository has no diff, and says so.
+            let noRepo = try await browser.get("/api/sessions/\(id)/diff")
+            #expect(noRepo.status == 404 && noRepo.json["error"]?.stringValue?.contains("not in a git repository") == true, "\(noRepo.text)")
         }
     }
 }

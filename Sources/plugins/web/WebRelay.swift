@@ -19,38 +19,35 @@ public struct WebRelay: MessengerRelay {
     let config: WebConfig
     public let logger: Logger
     public let allowlist: Allowlist
-    let board: Board
-    let downloads: Downloads
-    let signIns: SignIns
+    /// The pages, the inbox and the rest of what requests reach, which the relay's deliveries
+    /// feed too.
+    let routes: WebRoutes
     let server: WebServer
     let watch: SessionWatch
-    let inbox: Inbox<WebHandoff>
-    let changes: SessionChanges
-    let routes: WebRoutes
     /// A web user to send the start's progress commands as (any allowed one will do).
     let someUser: String?
     let started = Date()
 
     public init(context: PluginContext) async throws {
-        let config = try WebConfig.load(context.config, home: ProcessInfo.processInfo.environment["HOME"])
+        let config = try WebConfig.load(context.config)
         self.config = config
         logger = context.logger
         let store = StateStore(directory: context.stateDir)
         let board = Board(store: store)
-        self.board = board
-        allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
-        signIns = SignIns(store: store)
-        downloads = Downloads(spoolDir: context.spoolDir)
-        inbox = Inbox(adapter: WebHandoff(board: board), receiver: context.connection, store: store, empty: InboxRecord(), logger: logger)
+        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
+        self.allowlist = allowlist
+        let signIns = SignIns(store: store)
+        let inbox = Inbox(
+            adapter: WebHandoff(board: board), receiver: context.connection, store: store, empty: InboxRecord(), logger: logger)
         let control = ControlReader(path: context.welcome.home + "/relayd.sock")
         watch = SessionWatch(control: control, board: board, logger: logger)
         let cookie = WebCookie(tls: config.usesTLS)
         let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
-        let changes = SessionChanges(folder: context.stateDir + "/git", logger: logger)
-        self.changes = changes
         let routes = WebRoutes(
-            board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist, downloads: downloads,
-            control: control, changes: changes, spoolDir: context.spoolDir, roots: config.roots, cookie: cookie, logger: logger,
+            board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist,
+            downloads: Downloads(spoolDir: context.spoolDir), control: control,
+            changes: SessionChanges(folder: context.stateDir + "/git", logger: logger), spoolDir: context.spoolDir, roots: config.roots,
+            cookie: cookie, logger: logger,
             channels: PageChannels(connection: context.connection, board: board, logger: logger, bound: bound))
         self.routes = routes
         someUser = context.welcome.allowedUsers.first ?? config.allowedUsers.first
@@ -61,7 +58,7 @@ public struct WebRelay: MessengerRelay {
     }
 
     public func run() async throws {
-        await inbox.resumePending()
+        await routes.inbox.resumePending()
         // No page is open yet: the pages bound before get no live views until one opens.
         if let someUser {
             for session in await routes.channels.bound { await routes.channels.sync(session, user: someUser) }
@@ -91,12 +88,12 @@ public struct WebRelay: MessengerRelay {
             return
         }
         var files: [JSONValue] = []
-        for file in params.files { files.append(await downloads.offer(file)) }
-        await board.add(WebItem.post(params, id: delivery, files: files), id: delivery, session: session)
+        for file in params.files { files.append(await routes.downloads.offer(file)) }
+        await routes.board.add(WebItem.post(params, id: delivery, files: files), id: delivery, session: session)
     }
 
     public func closeQuestion(_ params: QuestionClosedParams) async throws {
-        await board.close(question: params.questionID, text: params.text, session: WebPlace.session(params.target) ?? params.sessionID)
+        await routes.board.close(question: params.questionID, text: params.text, session: WebPlace.session(params.target) ?? params.sessionID)
     }
 
     /// A page is one session; a new session gets its own page, not a thread.
@@ -112,18 +109,18 @@ public struct WebRelay: MessengerRelay {
 
     public func showLive(_ update: ChatLiveParams) async {
         guard let session = WebPlace.session(update.target) else { return }
-        let first = await board.live(
+        let first = await routes.board.live(
             session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
-        if first, let cwd = await board.session(session)?["cwd"]?.stringValue {
+        if first, let cwd = await routes.board.session(session)?["cwd"]?.stringValue {
             // Unstructured on purpose: the live view must not wait for git to stage the tree.
-            Task { [changes] in await changes.runStarts(session, cwd: cwd) }
+            Task { [changes = routes.changes] in await changes.runStarts(session, cwd: cwd) }
         }
     }
 
     public func status() async -> JSONValue {
         [
-            "url": .string(base + "/"), "pages": JSONValue(await board.pageCount), "signedIn": JSONValue(await signIns.count),
-            "relayed": JSONValue(await inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
+            "url": .string(base + "/"), "pages": JSONValue(await routes.board.pageCount), "signedIn": JSONValue(await routes.signIns.count),
+            "relayed": JSONValue(await routes.inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
         ]
     }

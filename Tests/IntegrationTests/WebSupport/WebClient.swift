@@ -16,13 +16,16 @@ struct WebClient: Sendable {
     /// A POST of `body` as JSON; `origin` is the page's own unless a test says otherwise (nil
     /// sends none).
     func post(_ path: String, _ body: JSONValue, origin: String?? = .none, headers: [String] = []) async throws -> HTTPResponse {
+        try await post(path, raw: body.serializedBytes(), origin: origin, headers: headers)
+    }
+
+    /// A POST of `raw` bytes as JSON, whatever they are (a broken body, an oversized one).
+    func post(_ path: String, raw: [UInt8], origin: String?? = .none, headers: [String] = []) async throws -> HTTPResponse {
         let sentOrigin: String? = origin ?? base
         var all = headers + cookieHeader
         if let sentOrigin { all.append("Origin: " + sentOrigin) }
         return try await send(
-            HTTPRequest(
-                method: "POST", url: SecretURL(base + path), headers: all, body: .json(body.serializedBytes()), timeout: .seconds(30), proxy: .direct)
-        )
+            HTTPRequest(method: "POST", url: SecretURL(base + path), headers: all, body: .json(raw), timeout: .seconds(30), proxy: .direct))
     }
 
     private var cookieHeader: [String] { cookie.map { ["Cookie: " + $0] } ?? [] }

@@ -57,9 +57,10 @@ final class WebPage: Sendable {
         thread.start()
     }
 
+    func send(_ message: JSONValue) { send(text: message.serializedBytes()) }
+
     /// Sends a text frame, masked as a client must.
-    func send(_ message: JSONValue) {
-        let payload = message.serializedBytes()
+    func send(text payload: [UInt8]) {
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))

@@ -51,7 +51,7 @@ enum LocalFileRead {
     }
 
     private static func isInside(_ path: String, _ dir: String) -> Bool {
-        guard let file = PathGuard.realPath(path), let folder = PathGuard.realPath(dir) else { return false }
-        return file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        guard let file = path.realPath, let folder = dir.realPath else { return false }
+        return file != folder && file.isWithin(folder)
     }
 }

@@ -12,12 +12,12 @@ struct PathGuard: Sendable {
 
     func open(_ given: String, maxBytes: Int) -> Result<GuardedFile, RemoteError> {
         let shown = "`\(given)`"
-        guard let realCwd = Self.realPath(cwd) else {
+        guard let realCwd = cwd.realPath else {
             return .failure(RemoteError(code: .notFound, message: "the session's folder \(cwd) does not exist"))
         }
         let lexical = Self.normalize(given.hasPrefix("/") ? given : cwd + "/" + given)
         let lexicalCwd = Self.normalize(cwd)
-        let base = Self.isWithin(lexical, lexicalCwd) ? lexicalCwd : Self.isWithin(lexical, realCwd) ? realCwd : nil
+        let base = lexical.isWithin(lexicalCwd) ? lexicalCwd : lexical.isWithin(realCwd) ? realCwd : nil
         guard let base else {
             return .failure(.invalidParams("\(shown) is outside the session's folder \(realCwd); only files inside it can be sent"))
         }
@@ -26,7 +26,7 @@ struct PathGuard: Sendable {
         let asked = given.hasPrefix("/") ? Self.relative(lexical, to: base) : given
         if let why = SecretPattern.match(asked) { return .failure(.invalidParams("\(shown) is not sent: \(why)")) }
 
-        guard let resolved = Self.realPath(lexical) else {
+        guard let resolved = lexical.realPath else {
             switch errno {
             case ENOENT, ENOTDIR:
                 return .failure(RemoteError(code: .notFound, message: "there is no file \(shown) in \(realCwd)"))
@@ -35,7 +35,7 @@ struct PathGuard: Sendable {
             case let errorNumber: return .failure(.invalidParams("\(shown) cannot be used: \(String(cString: strerror(errorNumber)))"))
             }
         }
-        guard Self.isWithin(resolved, realCwd) else {
+        guard resolved.isWithin(realCwd) else {
             return .failure(
                 .invalidParams("\(shown) leads outside the session's folder \(realCwd) through a symbolic link; only files inside it can be sent"))
         }
@@ -79,12 +79,6 @@ struct PathGuard: Sendable {
         .invalidParams("\(shown) is \(ByteCount.describe(size)), over this chat's upload limit of \(ByteCount.describe(limit))")
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// Where an open descriptor really points, from /proc; nil where /proc is not mounted.
     private static func pathOfDescriptor(_ fd: Int32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -102,10 +96,6 @@ struct PathGuard: Sendable {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
-    }
-
-    static func isWithin(_ path: String, _ folder: String) -> Bool {
-        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
     private static func relative(_ path: String, to folder: String) -> String {

@@ -18,8 +18,7 @@ actor SignIns {
 
     /// A new cookie token for `user`, valid for 30 days.
     func start(user: String, now: Date = Date()) async -> String {
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<4).map { _ in String(generator.next(), radix: 16).leftPadded(to: 16) }.joined()
+        let token = RandomName.hex(bytes: 32)
         tokens[token] = SignIn(user: user, expires: now.timeIntervalSince1970 + Self.lifetime)
         tokens = tokens.filter { $0.value.expires > now.timeIntervalSince1970 }
         await store.save(tokens, to: Self.file)
@@ -44,10 +43,4 @@ actor SignIns {
     }
 
     var count: Int { tokens.count }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

@@ -10,14 +10,13 @@ actor Downloads {
     private var order: [String] = []
 
     init(spoolDir: String) {
-        self.spoolDir = spoolDir.hasSuffix("/") ? spoolDir : spoolDir + "/"
+        self.spoolDir = spoolDir.standardizedPath
     }
 
     /// The file's link for a page, or just its name when it is not in the spool folder.
     func offer(_ file: PostedFile) -> JSONValue {
-        guard file.path.hasPrefix(spoolDir), !file.path.contains("/../") else { return ["name": .string(file.filename)] }
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<2).map { _ in String(generator.next(), radix: 36) }.joined(separator: "x")
+        guard file.path.standardizedPath.isWithin(spoolDir), file.path.standardizedPath != spoolDir else { return ["name": .string(file.filename)] }
+        let token = RandomName.hex(bytes: 16)
         files[token] = (file.path, file.filename)
         order.append(token)
         if order.count > Self.keep { files[order.removeFirst()] = nil }

@@ -20,7 +20,7 @@ struct WebConfig: Sendable {
     var linkHost: String { listen.isLoopback ? listen.host : hosts.first ?? listen.host }
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
-    static func load(_ config: JSONValue, home: String? = nil) throws -> WebConfig {
+    static func load(_ config: JSONValue) throws -> WebConfig {
         var config = config
         if config.isNull { config = [:] }
         guard config.objectValue != nil else { throw problem("the web section of config.yaml must be a mapping") }
@@ -64,10 +64,10 @@ struct WebConfig: Sendable {
                 guard let path = item.stringValue, path.hasPrefix("/") || path.hasPrefix("~/") else {
                     throw problem("web.roots[\(index)] must be an absolute folder (or start with ~/)")
                 }
-                roots.append(path.hasPrefix("~/") ? (home ?? "") + path.dropFirst(1) : path)
+                roots.append(path.expandingTilde)
             }
-        } else if let home, !home.isEmpty {
-            roots = [home]
+        } else {
+            roots = [UserFolders.home]
         }
         return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed, roots: roots)
     }

@@ -71,8 +71,7 @@ struct WorkTree: Sendable {
     /// The changes against HEAD (`run: false`) or against the run's snapshot, as files and hunks.
     func diff(sinceRun run: Bool) async throws -> JSONValue {
         // An index and objects of its own per request (two pages may ask at once), gone after.
-        var generator = SystemRandomNumberGenerator()
-        let scratch = folder + "/now-\(String(generator.next(), radix: 36))"
+        let scratch = folder + "/now-" + RandomName.hex(bytes: 8)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var base = Self.emptyTree
         var since: String?

@@ -26,8 +26,7 @@ struct WebUpload: Codable, Sendable, Equatable {
         }
         guard data.count <= maxBytes else { throw .invalidParams("the image is over \(maxBytes >> 20) MB") }
         let name = String((json["name"]?.stringValue ?? "image").filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }.suffix(80))
-        var generator = SystemRandomNumberGenerator()
-        let path = spoolDir + "/web-\(String(generator.next(), radix: 36))-\(name.isEmpty ? "image" : name)"
+        let path = spoolDir + "/web-\(RandomName.hex(bytes: 8))-\(name.isEmpty ? "image" : name)"
         guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw RemoteError(code: .internal, message: "cannot write the image to the spool folder (disk full?)")
         }

@@ -7,19 +7,13 @@ import Glibc
 struct FolderRoots: Sendable {
     let roots: [String]
 
-    init(_ roots: [String]) { self.roots = roots.compactMap(Self.real) }
+    init(_ roots: [String]) { self.roots = roots.compactMap(\.realPath) }
 
     /// The real path of `path` when it is an existing folder inside a root; nil otherwise.
     func resolve(_ path: String) -> String? {
-        guard path.hasPrefix("/"), let real = Self.real(path) else { return nil }
+        guard path.hasPrefix("/"), let real = path.realPath else { return nil }
         var info = stat()
         guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
-        return roots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") } ? real : nil
-    }
-
-    private static func real(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        return roots.contains { real.isWithin($0) } ? real : nil
     }
 }

@@ -76,19 +76,18 @@ struct WebRoutes: Sendable {
     private func pair(_ request: Request, _ context: WebContext) async throws -> Response {
         let code = try context.parameters.require("code")
         guard wrongCodes.withLockedValue({ $0.allows(now: .now) }) else {
-            var response = Self.plain(.tooManyRequests, "Too many wrong sign-in links: wait a minute, then run pi-relayd pair web again.")
+            var response = WebGuard.plain(.tooManyRequests, "Too many wrong sign-in links: wait a minute, then run pi-relayd pair web again.")
             let wait = wrongCodes.withLockedValue { $0.retryAfter(now: .now) }
             response.headers[.retryAfter] = String(Int(wait.inSeconds.rounded(.up)))
             return response
         }
-        var generator = SystemRandomNumberGenerator()
-        let user = "web-" + String(generator.next() & 0xffff_ffff, radix: 16)
+        let user = "web-" + RandomName.hex(bytes: 4)
         let chat = Chat(messenger: "web", channel: "pair", user: user, userName: "browser " + user.dropFirst(4), dm: true, mentioned: true)
         let reply = await connection.pair(chat, code: code)
         guard reply.paired else {
             wrongCodes.withLockedValue { $0.failed(now: .now) }
             logger.warning("a sign-in link was refused: \(reply.text)")
-            return Self.plain(.forbidden, reply.text)
+            return WebGuard.plain(.forbidden, reply.text)
         }
         allowlist.admit(user)
         let token = await signIns.start(user: user)
@@ -137,7 +136,7 @@ struct WebRoutes: Sendable {
                 return Self.json(["error": .string(error.message)], status: .badRequest)
             }
         }
-        if let summary = await board.session(session), summary["state"] == "idle", let cwd = summary["cwd"]?.stringValue {
+        if let summary = await summary(session), summary["state"] == "idle", let cwd = summary["cwd"]?.stringValue {
             // Unstructured on purpose: the prompt must not wait for git to stage the tree.
             Task { [changes] in await changes.runStarts(session, cwd: cwd) }
         }
@@ -201,11 +200,18 @@ struct WebRoutes: Sendable {
 
     // MARK: Reading
 
+    /// A session's summary: from the board's list, which is kept fresh only while a page is
+    /// open, else asked of pi-relayd (a session made a moment ago, an API call with no page).
+    private func summary(_ session: String) async -> JSONValue? {
+        if let known = await board.session(session) { return known }
+        return (try? await control.call(.sessions))?.arrayValue?.first { $0["id"]?.stringValue == session }
+    }
+
     /// The session's working tree against HEAD, or (`?since=run`) against the snapshot taken when
     /// its last run started. The folder is the session's own, from pi-relayd's list.
     private func diff(_ request: Request, _ context: WebContext) async throws -> Response {
         let (session, _) = try Self.session(context)
-        guard let cwd = await board.session(session)?["cwd"]?.stringValue else { throw HTTPError(.notFound, message: "no such session") }
+        guard let cwd = await summary(session)?["cwd"]?.stringValue else { throw HTTPError(.notFound, message: "no such session") }
         guard let tree = await changes.tree(session, cwd: cwd) else { throw HTTPError(.badRequest, message: "a session id is letters and digits") }
         do {
             return Self.json(try await tree.diff(sinceRun: request.uri.queryParameters["since"] == "run"))
@@ -281,8 +287,6 @@ struct WebRoutes: Sendable {
         headers[.contentType] = "application/json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.serialized())))
     }
-
-    static func plain(_ status: HTTPResponse.Status, _ text: String) -> Response { WebGuard.plain(status, text) }
 
     private static func asset(_ text: String, type: String) -> Response {
         var headers = HTTPFields()
