@@ -8,9 +8,10 @@ struct MarkdownLine {
     let kind: Kind
 
     /// Splits `text` on LF and classifies every line. A trailing LF does not start an empty line.
-    static func scan(_ text: Substring) -> [MarkdownLine] {
+    /// `open` is the fence still open before `text`, for a text that goes on from earlier lines.
+    static func scan(_ text: Substring, open: Fence? = nil) -> [MarkdownLine] {
         var lines: [MarkdownLine] = []
-        var open: Fence?
+        var open = open
         var start = text.startIndex
         while start < text.endIndex {
             // Searched as bytes: a character-wise search would run grapheme breaking over everything.

@@ -16,4 +16,14 @@ extension Dialect {
             return WebHTML()
         }
     }
+
+    /// The markup for live views, reading each run's settled text once (`SettledTexts`).
+    func liveMarkup(reusing settledTexts: SettledTexts) -> any Markup {
+        switch self {
+        case .telegramHTML: return TelegramHTML(settledTexts: settledTexts)
+        case .slackMrkdwn: return SlackMrkdwn(settledTexts: settledTexts)
+        case .html: return WebHTML(settledTexts: settledTexts)
+        case .markdown, .ansi: return markup
+        }
+    }
 }

@@ -14,7 +14,7 @@ extension RelayFormatter {
             let config = config.detailed(request.detail)
             let live = LiveView(
                 run: run, limit: limit, renderer: RunRenderer(config: config, redactor: try redactor(), target: .chat),
-                markup: request.dialect.markup)
+                markup: request.dialect.liveMarkup(reusing: settledTexts))
             return FormatLiveResult(chunks: live.chunks, tail: live.tail).json
         case .formatFinal:
             let request = try FormatRunParams(json: params)

@@ -10,6 +10,7 @@ public struct RelayFormatter: Plugin {
 
     let config: FormatterConfig
     let stats = RequestStats()
+    let settledTexts = SettledTexts()
 
     public init(context: PluginContext) async throws {
         do {

@@ -7,6 +7,9 @@ import PiRelaySDK
 /// characters of what we send, escapes and markers included, so a chunk is cut from less than
 /// the limit and cut again smaller until its mrkdwn fits.
 struct SlackMrkdwn: Markup {
+    /// Settled texts kept from earlier views, for live views; nil reads every view whole.
+    var settledTexts: SettledTexts?
+
     func split(_ document: String, limit: Int, numbered: Bool) -> [String] {
         let text = StyledText(markdown: document)
         var budget = limit
@@ -18,7 +21,7 @@ struct SlackMrkdwn: Markup {
     }
 
     func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
-        let done = StyledText(markdown: settled), now = StyledText(markdown: current)
+        let (done, now) = StyledText.live(settled: settled, current: current, reusing: settledTexts)
         guard now.starts(with: done) else {
             // As for markdown: cannot happen while the renderer keeps its prefix promise.
             return ([], fitted(now, from: 0, limit: limit))

@@ -40,13 +40,19 @@ struct HTMLSplitter {
     /// The chunks that no continuation of `text` can change (see `ChunkSplitter.settledChunks`),
     /// unnumbered, and the unit where the rest starts. `text` must end at a line boundary.
     func settledChunks(_ text: StyledText) -> (chunks: [String], rest: Int) {
+        // While the text from its first visible unit fits, nothing can settle (what `pieces`
+        // finds then too), and its break classes need not be worked out: a web page's whole
+        // answer is one message, so this is every one of its live views.
+        let first = text.units.firstIndex { !$0.isWhitespace } ?? text.units.count
+        if text.units[first...].reduce(0, { $0 + $1.cost }) <= limit { return ([], first) }
         let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(), from: 0, reserve: 0, final: false)
         return (found.map { write(text, $0) }, end)
     }
 
     /// Greedy cuts from `start`, each chunk starting at its first non-blank unit. When not
     /// `final`, stops at the first chunk whose cut could still depend on units after the end.
-    private func pieces(
+    /// Internal so that tests hold `settledChunks`' short cut to it.
+    func pieces(
         _ text: StyledText, _ breaks: [BreakClass], _ offsets: [Int], from start: Int, reserve: Int, final: Bool
     ) -> (pieces: [Range<Int>], end: Int) {
         var found: [Range<Int>] = []

@@ -1,6 +1,6 @@
 extension StyledText {
     /// One visible character (a grapheme cluster, or one scalar of an oversized one).
-    struct Unit: Equatable {
+    struct Unit: Equatable, Sendable {
         let character: Character
         /// Index into `styles`.
         let style: Int32

@@ -10,7 +10,7 @@
 /// Built line by line, each line from its own text and the lines before it, so the styled text
 /// of a document that ends at a line boundary is a prefix of the styled text of every longer
 /// document: the live view's finished chunks rely on it, as they do on markdown.
-struct StyledText: Equatable {
+struct StyledText: Equatable, Sendable {
     /// Tag stacks, outermost first, in order of first use (so that a prefix's table is a prefix
     /// of the longer document's); units refer to them by index.
     private(set) var styles: [[HTMLTag]] = [[]]

@@ -4,12 +4,15 @@ import PiRelaySDK
 /// document is turned into styled text and written with the few tags Telegram accepts, split by
 /// visible length with every tag closed at the end of a chunk and reopened in the next.
 struct TelegramHTML: Markup {
+    /// Settled texts kept from earlier views, for live views; nil reads every view whole.
+    var settledTexts: SettledTexts?
+
     func split(_ document: String, limit: Int, numbered: Bool) -> [String] {
         HTMLSplitter(limit: limit).split(StyledText(markdown: document), numbered: numbered)
     }
 
     func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
-        let done = StyledText(markdown: settled), now = StyledText(markdown: current)
+        let (done, now) = StyledText.live(settled: settled, current: current, reusing: settledTexts)
         guard now.starts(with: done) else {
             // As for markdown: cannot happen while the renderer keeps its prefix promise.
             return ([], fitted(now, from: 0, limit: limit))
