@@ -195,4 +195,19 @@ import Testing
             #expect(noRepo.status == 404 && noRepo.json["error"]?.stringValue?.contains("not in a git repository") == true, "\(noRepo.text)")
         }
     }
+
+    /// Without `web.roots`, New session may start sessions where `/new` does: under
+    /// `sessions.defaultCwd` (pi-relayd passes it in the welcome), and nowhere else.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func rootsDefaultToTheSessionsDefaultFolder() async throws {
+        try await WebHome.with(defaultRoots: true) { web in
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let outside = try await browser.post("/api/new", ["cwd": .string(web.home.scratch), "name": "outside"])
+            #expect(outside.status == 403 && outside.json["error"]?.stringValue?.contains(web.sessions.project) == true, "\(outside.text)")
+            let inside = try await browser.post("/api/new", ["cwd": .string(web.sessions.project), "name": "inside"])
+            #expect(inside.status == 200, "\(inside.text)")
+            _ = try await waitFor("the session under sessions.defaultCwd") { try await web.sessions.sessions().first { $0["name"] == "inside" } }
+        }
+    }
 }

@@ -24,11 +24,15 @@ public struct Welcome: Sendable, Equatable {
     /// (`messenger.identity`): it must not connect to its service's event stream, post, or act on
     /// chats. The SDK's runtime then never calls `run()`.
     public var checkOnly: Bool
+    /// Where a session starts when nothing names a folder (`sessions.defaultCwd`, else pi-relayd's
+    /// `$HOME`); nil from an older pi-relayd or when it has neither.
+    public var newSessionFolder: String?
 
     /// A welcome in this SDK's protocol version.
     public init(
         plugin: String, config: JSONValue = [:], stateDir: String, spoolDir: String, home: String,
-        sessions: [SessionSummary] = [], bindings: [BindingSummary] = [], allowedUsers: [String] = [], checkOnly: Bool = false
+        sessions: [SessionSummary] = [], bindings: [BindingSummary] = [], allowedUsers: [String] = [], checkOnly: Bool = false,
+        newSessionFolder: String? = nil
     ) {
         self.protocol = WireMessage.protocolVersion
         self.plugin = plugin
@@ -40,6 +44,7 @@ public struct Welcome: Sendable, Equatable {
         self.bindings = bindings
         self.allowedUsers = allowedUsers
         self.checkOnly = checkOnly
+        self.newSessionFolder = newSessionFolder
     }
 }
 
@@ -52,12 +57,13 @@ extension Welcome: WirePayload {
             plugin: fields.optionalString("plugin") ?? "", config: json["config"].flatMap { $0.isNull ? nil : $0 } ?? [:],
             stateDir: stateDir, spoolDir: fields.optionalString("spoolDir") ?? stateDir, home: fields.optionalString("home") ?? stateDir,
             sessions: fields.list("sessions", of: SessionSummary.self), bindings: fields.list("bindings", of: BindingSummary.self),
-            allowedUsers: fields.strings("allowedUsers"), checkOnly: fields.bool("checkOnly", default: false))
+            allowedUsers: fields.strings("allowedUsers"), checkOnly: fields.bool("checkOnly", default: false),
+            newSessionFolder: fields.optionalString("newSessionFolder"))
         self.protocol = fields.optionalInt("protocol") ?? WireMessage.protocolVersion
     }
 
     /// The welcome as it is written, `type` included; `allowedUsers` only when not empty,
-    /// `checkOnly` only when true.
+    /// `checkOnly` only when true, `newSessionFolder` only when known.
     public var json: JSONValue {
         var object: JSONValue = [
             "type": "welcome", "protocol": JSONValue(self.protocol), "plugin": .string(plugin), "config": config,
@@ -66,6 +72,7 @@ extension Welcome: WirePayload {
         ]
         if !allowedUsers.isEmpty { object["allowedUsers"] = allowedUsers.json }
         if checkOnly { object["checkOnly"] = true }
+        if let newSessionFolder { object["newSessionFolder"] = .string(newSessionFolder) }
         return object
     }
 }

@@ -3,13 +3,15 @@ import PiRelaySDK
 /// Every welcome pi-relayd sends is made here: the daemon's, and the one for a plugin run alone.
 extension Welcome {
     /// The daemon's welcome: the plugin's own state folder under `home`, the shared spool, and
-    /// what the plugin needs to pick up where it was (sessions, its chats' bindings, its paired users).
+    /// what the plugin needs to pick up where it was (sessions, its chats' bindings, its paired users),
+    /// and where `/new` starts a session that names no folder.
     package static func daemon(
-        plugin: String, config: JSONValue, home: Home, sessions: [SessionSummary], bindings: [BindingSummary], allowedUsers: [String]
+        plugin: String, config: JSONValue, home: Home, sessions: [SessionSummary], bindings: [BindingSummary], allowedUsers: [String],
+        newSessionFolder: String?
     ) -> Welcome {
         Welcome(
             plugin: plugin, config: config, stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir, home: home.root,
-            sessions: sessions, bindings: bindings, allowedUsers: allowedUsers)
+            sessions: sessions, bindings: bindings, allowedUsers: allowedUsers, newSessionFolder: newSessionFolder)
     }
 
     /// A plugin run outside the daemon (`plugin check`, `setup` asking who the bot is): every

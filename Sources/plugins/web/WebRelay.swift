@@ -29,7 +29,7 @@ public struct WebRelay: MessengerRelay {
     let started = Date()
 
     public init(context: PluginContext) async throws {
-        let config = try WebConfig.load(context.config)
+        let config = try WebConfig.load(context.config, newSessionFolder: context.welcome.newSessionFolder)
         self.config = config
         logger = context.logger
         let store = StateStore(directory: context.stateDir)

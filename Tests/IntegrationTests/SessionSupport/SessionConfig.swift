@@ -12,6 +12,8 @@ struct SessionConfig: Sendable {
     var historyEvents: Int?
     var historyBytes: Int?
     var busyPolicy: String?
+    /// `sessions.defaultCwd`.
+    var defaultCwd: String?
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
@@ -32,6 +34,7 @@ struct SessionConfig: Sendable {
         if let historyEvents { sessions.append("  historyEvents: \(historyEvents)") }
         if let historyBytes { sessions.append("  historyBytes: \(historyBytes)") }
         if let busyPolicy { sessions.append("  busyPolicy: \(busyPolicy)") }
+        if let defaultCwd { sessions.append("  defaultCwd: \(Self.quoted(defaultCwd))") }
         if !sessions.isEmpty { lines += ["sessions:"] + sessions }
         return TestConfig().yaml + lines.joined(separator: "\n") + "\n"
     }

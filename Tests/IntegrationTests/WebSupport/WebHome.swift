@@ -10,15 +10,18 @@ struct WebHome: Sendable {
     var home: TestHome { sessions.home }
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Runs `body` with a started daemon whose web and formatter plugins run.
-    static func with<T>(extraWeb: String = "", _ body: (WebHome) async throws -> T) async throws -> T {
+    /// Runs `body` with a started daemon whose web and formatter plugins run. `web.roots` is the
+    /// scratch folder, or with `defaultRoots` left to its default, with `sessions.defaultCwd` the project.
+    static func with<T>(extraWeb: String = "", defaultRoots: Bool = false, _ body: (WebHome) async throws -> T) async throws -> T {
         try await SessionHome.with { sessions in
             let port = try LoopbackHTTP.freePort()
             try sessions.home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
             try sessions.home.linkBuiltPlugin("pi-relay-web", as: "web")
             try sessions.home.linkBuiltPlugin("pi-relay-attachments", as: "attachments")
-            let config = SessionConfig().yaml(piLog: sessions.piLog, agentDir: sessions.agentDir)
-            let roots = "  roots: [\(SessionConfig.quoted(sessions.home.scratch))]\n"
+            var settings = SessionConfig()
+            if defaultRoots { settings.defaultCwd = sessions.project }
+            let config = settings.yaml(piLog: sessions.piLog, agentDir: sessions.agentDir)
+            let roots = defaultRoots ? "" : "  roots: [\(SessionConfig.quoted(sessions.home.scratch))]\n"
             try sessions.home.writeConfig(config + "web:\n  listen: 127.0.0.1:\(port)\n" + roots + extraWeb)
             let daemon = try await sessions.start()
             for plugin in ["formatter", "web", "attachments"] { try await daemon.waitForRunning(plugin, timeout: .seconds(60)) }

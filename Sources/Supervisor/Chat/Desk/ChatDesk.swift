@@ -86,7 +86,8 @@ package actor ChatDesk: PluginRouter {
         }
         return Welcome.daemon(
             plugin: plugin, config: checked.section, home: home, sessions: await sessions.list(),
-            bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin))
+            bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin),
+            newSessionFolder: newSessionFolder)
     }
 
     package func pluginReady(plugin: String, hello: Hello) async {

@@ -11,7 +11,8 @@ struct WebConfig: Sendable {
     var tlsKey: String?
     /// Configured web user ids (paired browsers are added by pi-relayd).
     var allowedUsers: Set<String>
-    /// Folders under which the dashboard may start a session (`$HOME` by default).
+    /// Folders under which the dashboard may start a session; by default the one where `/new`
+    /// starts them (`sessions.defaultCwd`, else `$HOME`).
     var roots: [String]
 
     var usesTLS: Bool { tlsCertificate != nil }
@@ -20,7 +21,8 @@ struct WebConfig: Sendable {
     var linkHost: String { listen.isLoopback ? listen.host : hosts.first ?? listen.host }
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
-    static func load(_ config: JSONValue) throws -> WebConfig {
+    /// `newSessionFolder` is the welcome's: the default root.
+    static func load(_ config: JSONValue, newSessionFolder: String? = nil) throws -> WebConfig {
         var config = config
         if config.isNull { config = [:] }
         guard config.objectValue != nil else { throw problem("the web section of config.yaml must be a mapping") }
@@ -67,7 +69,7 @@ struct WebConfig: Sendable {
                 roots.append(path.expandingTilde)
             }
         } else {
-            roots = [UserFolders.home]
+            roots = [newSessionFolder ?? UserFolders.home]
         }
         return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed, roots: roots)
     }
