@@ -64,6 +64,11 @@ import Glibc
             #expect(shown.contains("rule: rm-rf") && shown.contains("🔒 Approve bash?"), "\(shown)")
             #expect(!shown.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "the token is redacted in the chat: \(shown)")
             try await pi.waitToSee("the terminal's copy") { $0["saw"] == "dialog" && $0["title"]?.stringValue?.contains("rm-rf") == true }
+            // The session lists the gate apart from its questions (`sessions`, the dashboard's list).
+            let row = try await stack.json("sessions").arrayValue?.first { $0["id"]?.stringValue == StackTerminalTests.sessionID }
+            #expect(row?["approvals"] == 1 && row?["questions"] == 1, "\(String(describing: row))")
+            let line = try await stack.cli(["sessions"])
+            #expect(line.stdout.contains("1 approval(s) waiting") && !line.stdout.contains("question(s) waiting"), "\(line.stdout)")
             // mallory is not on the allowlist: refused, and the call still waits.
             let refused = try await Self.press(stack, "Approve once", on: first, from: .mallory)
             #expect(refused.text == "Not authorized." && refused.ephemeral, "\(refused)")

@@ -12,8 +12,10 @@ public struct SessionSummary: Sendable, Equatable {
     public var state: String
     /// When it last did something, ISO 8601.
     public var lastActivity: String?
-    /// How many questions are open.
+    /// How many questions are open, approval gates included.
     public var questions: Int?
+    /// How many of the open questions are approval gates waiting for a decision.
+    public var approvals: Int?
     /// Why pi exited, when `state` is `exited`.
     public var exitReason: String?
     /// pi's session file, which `/new` resumes from.
@@ -48,6 +50,7 @@ extension SessionSummary: WirePayload {
             id: id, name: fields.optionalString("name") ?? id, cwd: fields.optionalString("cwd") ?? "", state: fields.optionalString("state") ?? "")
         lastActivity = fields.optionalString("lastActivity")
         questions = fields.optionalInt("questions")
+        approvals = fields.optionalInt("approvals")
         exitReason = fields.optionalString("exitReason")
         sessionFile = fields.optionalString("sessionFile")
         model = fields.optionalString("model")
@@ -62,6 +65,7 @@ extension SessionSummary: WirePayload {
         var object: JSONValue = ["id": .string(id), "name": .string(name), "cwd": .string(cwd), "state": .string(state)]
         object["lastActivity"] = lastActivity.map { .string($0) }
         object["questions"] = questions.map { JSONValue($0) }
+        object["approvals"] = approvals.map { JSONValue($0) }
         object["exitReason"] = exitReason.map { .string($0) }
         object["sessionFile"] = sessionFile.map { .string($0) }
         object["model"] = model.map { .string($0) }

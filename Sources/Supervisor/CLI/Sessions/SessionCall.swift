@@ -39,7 +39,9 @@ enum SessionCall {
         var line =
             "\(session["name"]?.stringValue ?? "?")\t\(session["id"]?.stringValue ?? "?")\t\(session["state"]?.stringValue ?? "?")\t\(session["cwd"]?.stringValue ?? "")"
         if let model = session["model"]?.stringValue { line += "\t\(model)" }
-        if let questions = session["questions"]?.intValue, questions > 0 { line += "\t\(questions) question(s) waiting" }
+        let approvals = session["approvals"]?.intValue ?? 0
+        if let questions = session["questions"]?.intValue, questions > approvals { line += "\t\(questions - approvals) question(s) waiting" }
+        if approvals > 0 { line += "\t\(approvals) approval(s) waiting" }
         if let reason = session["exitReason"]?.stringValue { line += "\t(\(reason))" }
         if session["kind"]?.stringValue == "terminal" { line += "\tterminal session" }
         return line

@@ -116,6 +116,13 @@ extension WebAssets {
           return `running ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
         }
 
+        // Questions and approval gates wait apart: a gate holds a tool call, a question the run.
+        function waiting(s) {
+          const gates = s.approvals || 0, questions = (s.questions || 0) - gates;
+          return [questions > 0 ? el('span', { className: 'waiting questions' }, ` · ${questions} ${questions === 1 ? 'question' : 'questions'} waiting`) : null,
+            gates > 0 ? el('span', { className: 'waiting approvals' }, ` · ${gates} ${gates === 1 ? 'approval' : 'approvals'} waiting`) : null];
+        }
+
         setInterval(() => { for (const cell of document.querySelectorAll('.elapsed')) cell.textContent = running(cell.dataset.since); }, 1000);
 
         function drawSessions() {
@@ -124,7 +131,7 @@ extension WebAssets {
           const rows = sessions.map((s) => el('tr', { dataset: { session: s.id } },
             el('td', {}, el('a', { href: '/s/' + encodeURIComponent(s.id) }, `${s.marker || ''} ${s.name}`)),
             el('td', {}, s.kind || ''),
-            el('td', { className: 'state-' + s.state }, s.state, s.questions ? el('span', { className: 'waiting' }, ` · ${s.questions} waiting`) : null),
+            el('td', { className: 'state-' + s.state }, s.state, ...waiting(s)),
             el('td', { className: 'model' }, s.model || ''),
             el('td', { className: 'cwd' }, s.cwd || '', s.branch ? el('div', { className: 'branch' }, `⎇ ${s.branch}${s.dirty ? ` · ${s.dirty} changed` : ''}`) : null),
             el('td', {}, ago(s.lastActivity), s.runStartedAt && s.state !== 'idle' ? el('div', { className: 'elapsed', dataset: { since: s.runStartedAt } }, running(s.runStartedAt)) : null)));
