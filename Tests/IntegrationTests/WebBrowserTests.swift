@@ -6,7 +6,8 @@ import Testing
 /// web plugin and the fake pi: signing in by the pairing link, the sessions list, a prompt whose
 /// answer streams into the page, a question answered, a dangerous-command gate allowed, the diff
 /// showing the file the run changed, model text holding markup that never runs, a browser
-/// without the cookie refused, and a WebSocket from another origin refused.
+/// at a phone's width without sideways scrolling, a browser without the cookie refused, and a
+/// WebSocket from another origin refused.
 @Suite struct WebBrowserTests {
     @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func aBrowserSignsInPromptsAnswersAllowsAndSeesTheDiff() async throws {
@@ -107,6 +108,23 @@ import Testing
             try await browser.run("return document.querySelector('#feed').textContent.includes('Echo: after the restart')") == true
         }
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
+
+        // A phone's width: neither the session page (feed, diff, composer) nor the list scrolls
+        // sideways, the list hides its wide columns, and the prompt box fits the screen.
+        try await browser.resize(width: 390, height: 844)
+        let narrow = "return [document.documentElement.scrollWidth <= innerWidth, innerWidth]"
+        try await waitUntil("the phone-sized window") { (try await browser.run("return innerWidth").doubleValue ?? 0) < 500 }
+        let sessionPage = try await browser.run(narrow)
+        #expect(sessionPage[0] == true, "the session page scrolls sideways: \(sessionPage)")
+        #expect(
+            try await browser.run("const r = document.querySelector('#prompt').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth")
+                == true)
+        try await browser.click(try await browser.wait(for: "header .home"))
+        try await browser.wait(for: "tr[data-session=\"\(id)\"] a")
+        let listPage = try await browser.run(narrow)
+        #expect(listPage[0] == true, "the sessions list scrolls sideways: \(listPage)")
+        #expect(try await browser.run("return getComputedStyle(document.querySelector('td.cwd')).display") == "none")
+        try await browser.resize(width: 1280, height: 900)
 
         // 8. A page of another origin on this machine (another port: same site, so the cookie
         // goes along) cannot open the dashboard's WebSocket.

@@ -117,6 +117,11 @@ final class WebDriver: Sendable {
 
     func deleteCookies() async throws { try await command("DELETE", "/cookie") }
 
+    /// Sets the window's outer size (W3C WebDriver §11.8.2, Set Window Rect).
+    func resize(width: Int, height: Int) async throws {
+        try await command("POST", "/window/rect", ["width": JSONValue(width), "height": JSONValue(height)])
+    }
+
     /// The page as PNG bytes.
     func screenshot() async throws -> Data {
         let encoded = try await command("GET", "/screenshot").stringValue ?? ""
