@@ -16,41 +16,44 @@ struct InlineMarkdown {
     }
 
     private func parse(_ range: Range<Int>, tags: [HTMLTag], into text: inout StyledText) {
-        var plain = ""
+        // Characters, not a String: the line was split into grapheme clusters once, and a String
+        // would be split again when appended.
+        var plain: [Character] = []
         var index = range.lowerBound
         let end = range.upperBound
         func flush(_ text: inout StyledText) {
             text.append(plain, tags: tags)
-            plain = ""
+            plain.removeAll(keepingCapacity: true)
         }
         while index < end {
             let character = characters[index]
-            switch character {
-            case "\\":
+            // Markers are ASCII: one byte compared, not a Character (a string comparison) per case.
+            switch character.asciiValue {
+            case UInt8(ascii: "\\"):
                 if index + 1 < end, Self.isEscapable(characters[index + 1]) {
                     plain.append(characters[index + 1])
                     index += 2
                     continue
                 }
-            case "`":
+            case UInt8(ascii: "`"):
                 let run = self.run(of: "`", at: index, end: end)
                 if let close = codeSpanEnd(after: index + run, run: run, end: end) {
                     flush(&text)
                     text.append(codeSpanContent((index + run)..<close), tags: tags + [.code], glued: true)
                     index = close + run
                 } else {
-                    plain += String(repeating: "`", count: run)
+                    plain.append(contentsOf: repeatElement("`", count: run))
                     index += run
                 }
                 continue
-            case "[":
+            case UInt8(ascii: "["):
                 if let link = link(at: index, end: end) {
                     flush(&text)
                     text.append(link.text, tags: tags + [.link(link.url)], glued: true)
                     index = link.end
                     continue
                 }
-            case "<":
+            case UInt8(ascii: "<"):
                 if let close = autolinkEnd(at: index, end: end) {
                     flush(&text)
                     let url = String(characters[(index + 1)..<(close - 1)])
@@ -58,7 +61,7 @@ struct InlineMarkdown {
                     index = close
                     continue
                 }
-            case "*", "_":
+            case UInt8(ascii: "*"), UInt8(ascii: "_"):
                 let run = self.run(of: character, at: index, end: end)
                 let width = run >= 2 ? 2 : 1
                 if canOpen(at: index, width: width, end: end), let close = closer(of: character, width: width, from: index + width, end: end) {
@@ -67,11 +70,11 @@ struct InlineMarkdown {
                     parse((index + width)..<close, tags: tags.contains(tag) ? tags : tags + [tag], into: &text)
                     index = close + width
                 } else {
-                    plain += String(repeating: character, count: run)
+                    plain.append(contentsOf: repeatElement(character, count: run))
                     index += run
                 }
                 continue
-            case "h":
+            case UInt8(ascii: "h"):
                 if let urlEnd = bareURLEnd(at: index, end: end) {
                     flush(&text)
                     text.append(String(characters[index..<urlEnd]), tags: tags, glued: true)

@@ -21,7 +21,7 @@ struct StyledText: Equatable, Sendable {
 
     /// Appends `text` in the style `tags`. A `glued` text (inline code, a link, a URL) is cut
     /// inside only when nothing else fits.
-    mutating func append(_ text: some StringProtocol, tags: [HTMLTag], glued: Bool = false) {
+    mutating func append(_ text: some Collection<Character>, tags: [HTMLTag], glued: Bool = false) {
         guard !text.isEmpty else { return }
         let style: Int32
         if let known = styleIndex[tags] {
