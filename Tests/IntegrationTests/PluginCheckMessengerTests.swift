@@ -30,6 +30,10 @@ import Testing
         Messenger(
             id: "slack", product: "pi-relay-slack", driver: RepoPaths.root + "/Tests/Fakes/fake_slack/check_driver.py",
             section: "requireMention: true\n", skipped: []),
+        // The dashboard is its own service: the driver plays a browser that signs in by pairing.
+        Messenger(
+            id: "web", product: "pi-relay-web", driver: RepoPaths.root + "/Tests/Fakes/web_browser/check_driver.py",
+            section: "roots: [/tmp]\n", skipped: []),
         Messenger(
             id: "filechat", example: RepoPaths.fileMessengerExample, driver: RepoPaths.root + "/examples/file-messenger-driver.py",
             section: "user: checker\n", skipped: ["duplicate inbound", "question by button"]),

@@ -28,11 +28,13 @@ package struct CheckSetting: Sendable {
         }
         if case .object(let keys)? = started["config"] { overlay = keys }
         guard let chat = started["chat"] else { throw Failure(description: "the answer to start has no chat") }
-        guard let target = try? Target(json: chat["target"] ?? .null), let user = chat["user"]?.stringValue else {
-            throw Failure(description: "chat needs a target {channel, thread?} and a user")
+        let pairing = started["pairing"]?.stringValue
+        guard let target = try? Target(json: chat["target"] ?? .null), let user = chat["user"]?.stringValue ?? pairing.map({ _ in "" }) else {
+            throw Failure(description: "chat needs a target {channel, thread?} and a user (or a pairing code)")
         }
         self.chat = CheckChat(
-            target: target, user: user, userName: chat["userName"]?.stringValue ?? user, edits: started["edits"]?.boolValue ?? true)
+            target: target, user: user, userName: chat["userName"]?.stringValue ?? user, edits: started["edits"]?.boolValue ?? true,
+            pairing: pairing)
     }
 
     /// `section` (checked against the hello's schema, or as written) with the driver's keys laid
@@ -40,7 +42,7 @@ package struct CheckSetting: Sendable {
     package func welcomeConfig(_ section: JSONValue) -> JSONValue {
         var config = section.objectValue == nil ? [:] : section
         for (key, value) in overlay { config[key] = value }
-        guard let chat else { return config }
+        guard let chat, !chat.user.isEmpty else { return config }
         var allowed = config["allowedUsers"]?.arrayValue ?? []
         if !allowed.contains(.string(chat.user)) { allowed.append(.string(chat.user)) }
         config["allowedUsers"] = .array(allowed)
@@ -54,6 +56,6 @@ package struct CheckSetting: Sendable {
             plugin: plugin, config: welcomeConfig(section), folder: stateDir, sessions: [session],
             bindings: chat.map {
                 [BindingSummary(messenger: messenger, channel: $0.target.channel, thread: $0.target.thread, sessionID: Self.sessionID)]
-            } ?? [], allowedUsers: chat.map { [$0.user] } ?? [], checkOnly: checkOnly)
+            } ?? [], allowedUsers: chat.map { $0.user.isEmpty ? [] : [$0.user] } ?? [], checkOnly: checkOnly)
     }
 }

@@ -21,10 +21,15 @@ package actor CheckedPlugin {
     private var pid: Int32?
     /// `messageId`s handed over: the daemon acts on each once, across the plugin's restarts.
     package private(set) var handedOver: Set<String>
+    /// The driver's sign-in code (`CheckChat.pairing`), good once, and the user it paired.
+    private let pairing: String?
+    package private(set) var pairedUser: String?
 
-    package init(link: PluginLink, handedOver: Set<String> = []) {
+    package init(link: PluginLink, handedOver: Set<String> = [], pairing: String? = nil, pairedUser: String? = nil) {
         self.link = link
         self.handedOver = handedOver
+        self.pairing = pairing
+        self.pairedUser = pairedUser
     }
 
     /// Runs the child until it exits, taking its events in the order it produced them.
@@ -72,7 +77,12 @@ package actor CheckedPlugin {
             return .success(Reply(text: "Answered: \(said)", ephemeral: true).json)
         case .chatCommand: return .success(Reply(text: "plugin check: \(params["name"]?.stringValue ?? "command") noted", ephemeral: true).json)
         case .chatBind: return .success(Reply(text: "Watching check.", ephemeral: true).json)
-        case .chatPair: return .success(Reply(text: "That code is not valid.", ephemeral: true).json)
+        case .chatPair:
+            guard let pairing, pairedUser == nil, params["code"]?.stringValue == pairing, let user = params["chat"]?["user"]?.stringValue else {
+                return .success(Reply(text: "That code is not valid.", ephemeral: true).json)
+            }
+            pairedUser = user
+            return .success(Reply(text: "Paired: pi-relayd lets \(user) through.", ephemeral: true, paired: true).json)
         default: return .failure(.methodNotFound(method))
         }
     }

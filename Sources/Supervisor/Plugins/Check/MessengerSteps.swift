@@ -49,10 +49,12 @@ package struct MessengerSteps: Sendable {
         }
         let user = params["chat"]?["user"]?.stringValue
         let messageID = params["messageId"]?.stringValue
+        let expected = await plugin.pairedUser ?? chat.user
         var steps = [
             CheckStep.judged(
-                "inbound prompt", user == chat.user, "expected it from user \(chat.user), got \(user ?? "no user")",
-                passed: "chat.message \(messageID ?? "without a messageId") from \(chat.user)")
+                "inbound prompt", user == expected,
+                "expected it from user \(expected.isEmpty ? "the paired user (none paired)" : expected), got \(user ?? "no user")",
+                passed: "chat.message \(messageID ?? "without a messageId") from \(expected)")
         ]
 
         let again = await plugin.mark
@@ -116,7 +118,10 @@ package struct MessengerSteps: Sendable {
         let name = "long final"
         let limit = hello.limits["maxMessageLength"] ?? 2000
         let parts = max(8, limit * 5 / 2 / 90 + 1)
-        let markers = (1...parts).map { "Part " + String(repeating: "0", count: 3 - String($0).count) + String($0) }
+        // One width for every number, so that no marker is the start of another (a messenger
+        // whose limit is large needs more than 999 parts).
+        let width = max(3, String(parts).count)
+        let markers = (1...parts).map { "Part " + String(repeating: "0", count: width - String($0).count) + String($0) }
         let text = markers.map { "\($0) of the long answer: the tests in this part pass and nothing else changed." }
             .joined(separator: "\n\n")
         let runID = "\(sessionID)-2"

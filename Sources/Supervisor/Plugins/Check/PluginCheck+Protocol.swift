@@ -61,7 +61,7 @@ extension PluginCheck {
         messenger
             ? CheckDelivery(
                 id: "check-d1", method: MethodName.chatAllowlist.rawValue,
-                params: AllowlistParams(users: setting.chat.map { [$0.user] } ?? []).json)
+                params: AllowlistParams(users: setting.chat.map { $0.user.isEmpty ? [] : [$0.user] } ?? []).json)
             : CheckDelivery(id: "check-d1", method: "check.unknown-delivery", params: [:])
     }
 

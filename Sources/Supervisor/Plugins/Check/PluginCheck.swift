@@ -77,13 +77,17 @@ package struct PluginCheck {
                 do {
                     try setting.apply(started)
                     service = driver
-                    steps.append(.passed("driver started", setting.chat.map { "chat \($0.target.postChannel), user \($0.user)" } ?? ""))
+                    steps.append(
+                        .passed(
+                            "driver started",
+                            setting.chat.map { "chat \($0.target.postChannel), user \($0.user.isEmpty ? "signing in with a pairing code" : $0.user)" }
+                                ?? ""))
                 } catch { steps.append(.failed("driver started", "\(error)")) }
             case .unsupported(let why), .failed(let why): steps.append(.failed("driver started", why))
             }
         }
 
-        let one = CheckedPlugin(link: PluginLink(path: path, workingDirectory: stateDir, extra: setting.environment))
+        let one = CheckedPlugin(link: PluginLink(path: path, workingDirectory: stateDir, extra: setting.environment), pairing: setting.chat?.pairing)
         async let oneExit = one.run()
         let (hello, handshake) = await self.handshake(one, setting: setting, stateDir: stateDir)
         steps += handshake
@@ -120,8 +124,13 @@ package struct PluginCheck {
         await one.kill()
         _ = await oneExit
 
+        // The restarted plugin is welcomed with the user its first instance paired, as pi-relayd
+        // welcomes a plugin with everyone paired so far.
+        let paired = await one.pairedUser
+        if let paired, setting.chat?.user.isEmpty == true { setting.chat?.user = paired }
         let two = CheckedPlugin(
-            link: PluginLink(path: path, workingDirectory: stateDir, extra: setting.environment), handedOver: await one.handedOver)
+            link: PluginLink(path: path, workingDirectory: stateDir, extra: setting.environment), handedOver: await one.handedOver,
+            pairing: setting.chat?.pairing, pairedUser: paired)
         async let twoExit = two.run()
         let (again, restart) = await self.handshake(two, setting: setting, stateDir: stateDir)
         if again == nil { steps += restart.filter { !$0.passed }.map { CheckStep.failed("restart after SIGKILL", "\($0.name): \($0.detail)") } }
