@@ -12,10 +12,13 @@ import Glibc
     /// Two sessions in one chat: numbered with their markers, `/use N` switches the active one
     /// and keeps the other watched, posts carry the marker and label, `/alias` names one for the
     /// chat, `/to` reaches either by number or alias, `/forget N` takes an exited one away.
+    /// The list says which machine it is (`machine:`), and so do `sessions --json` and `status`.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func oneChatWatchesTwoSessions() async throws {
         try await E2EChatHome.with { chat in
-            _ = try await chat.start()
+            var config = chat.config()
+            config.extra = ["machine: laptop"]
+            _ = try await chat.start(config)
             let web = chat.home.root + "/web"
             try FileManager.default.createDirectory(atPath: web, withIntermediateDirectories: true)
             _ = try await chat.newBoundSession("api")
@@ -25,10 +28,16 @@ import Glibc
             #expect(used["reply"]?["text"] == "Watching web.", "\(used)")
             let list = try #require(try await chat.say("/sessions")["reply"]?["text"]?.stringValue)
             let lines = list.split(separator: "\n").map(String.init)
-            #expect(lines.count == 2, "\(list)")
-            #expect(lines[0].hasPrefix("🔵 1. **api**") && lines[0].contains("watched here"), "\(list)")
-            #expect(lines[1].hasPrefix("🟢 2. **web**") && lines[1].contains("active here"), "\(list)")
-            #expect(lines.allSatisfy { $0.contains("/claude-") && $0.contains(" · idle · ") }, "\(list)")
+            #expect(lines.count == 3, "\(list)")
+            #expect(lines[0] == "Sessions on laptop:", "\(list)")
+            #expect(lines[1].hasPrefix("🔵 1. **api**") && lines[1].contains("watched here"), "\(list)")
+            #expect(lines[2].hasPrefix("🟢 2. **web**") && lines[2].contains("active here"), "\(list)")
+            let listed = try await chat.run(["sessions", "--json"]).json().arrayValue ?? []
+            #expect(listed.count == 2 && listed.allSatisfy { $0["machine"] == "laptop" }, "\(listed)")
+            let status = try await chat.run(["status", "--json"]).json()
+            #expect(status["machine"] == "laptop" && status["sessions"]?[0]?["machine"] == "laptop", "\(status)")
+            #expect(try await chat.run(["status"]).stdout.contains("running on laptop, pid"))
+            #expect(lines.dropFirst().allSatisfy { $0.contains("/claude-") && $0.contains(" · idle · ") }, "\(list)")
             let markers = try await chat.run(["sessions", "--json"]).json().arrayValue?.compactMap { $0["marker"]?.stringValue }
             #expect(markers == ["🔵", "🟢"])
 
@@ -229,7 +238,7 @@ extension ChatSessionsTests {
                 try await chat.run(["sessions", "--json"]).json().arrayValue?.allSatisfy { $0["state"] == "idle" } == true
             }
             let after = try #require(try await chat.say("/sessions")["reply"]?["text"]?.stringValue)
-            let shape = { (text: String) in text.split(separator: "\n").map { $0.split(separator: " · ").prefix(1).joined() } }
+            let shape = { (text: String) in text.split(separator: "\n").dropFirst().map { $0.split(separator: " · ").prefix(1).joined() } }
             #expect(shape(after) == shape(before) && shape(after) == ["🔵 1. **api**", "🟢 2. **phone** (web)"], "\(before)\n\(after)")
             #expect(after.contains("active here") && after.contains("watched here"), "\(after)")
             _ = try await chat.say("/to 1 still here")

@@ -14,7 +14,7 @@ import Glibc
 
             let status = try await home.run("status")
             #expect(status.status == 0, "\(status)")
-            #expect(status.stdout.contains("running, pid \(daemon.pid)"), "\(status)")
+            #expect(status.stdout.contains(", pid \(daemon.pid)"), "\(status)")
             #expect(status.stdout.contains("plugins: none"), "\(status)")
             #expect(status.stdout.contains("note: no config.yaml: using defaults"), "\(status)")
 
@@ -22,6 +22,9 @@ import Glibc
             #expect(json.status == 0, "\(json)")
             let value = try json.json()
             #expect(value["pid"]?.intValue == Int(daemon.pid))
+            // Unnamed, the machine is the host name's first label.
+            let machine = try #require(value["machine"]?.stringValue, "\(value)")
+            #expect(!machine.isEmpty && !machine.contains(".") && status.stdout.contains("running on \(machine), pid"), "\(status)")
             #expect(value["home"]?.stringValue == home.path)
             #expect(value["plugins"]?.arrayValue?.isEmpty == true)
             let notes = value["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -16,6 +16,11 @@ import Testing
         .init(yaml: "plugins:\n  disabled: [a, [b]]", expected: "2:17: plugins.disabled[1] must be a plugin name, got a list"),
         .init(yaml: "plugins:\n  disabled: [../evil]", expected: "2:14: plugins.disabled[0] must be a plugin's file name, not a path"),
         .init(yaml: "pi: [a]", expected: "1:5: pi must be a map of settings, got a list"),
+        .init(
+            yaml: "machine: my laptop",
+            expected:
+                "1:10: machine must be a machine name: letters, digits, '.', '_' and '-', at most 63, starting with a letter or digit"),
+        .init(yaml: "machine: [a]", expected: "1:10: machine must be a machine name, got a list"),
         .init(yaml: "- a", expected: "1:1: the file must be a map of sections (pi:, plugins:, logs:, ...), got a list"),
         .init(yaml: "pi:\n  command: 5", expected: "2:12: pi.command must be a string, got a number (put it in quotes if you mean it as text)"),
         .init(yaml: "pi:\n  command: [pi]", expected: "2:12: pi.command must be a string, got a list"),

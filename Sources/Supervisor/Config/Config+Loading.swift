@@ -18,6 +18,14 @@ extension Config {
                 "the file must be a map of sections (pi:, plugins:, logs:, ...), got \(root.kindDescription)")
         }
         let top = ConfigSection(pairs: pairs, path: "", file: file, mark: root.mark)
+        machine = try top.value("machine", default: nil) { field throws(ConfigError) in
+            let name = try field.nonEmptyString("a machine name")
+            guard MachineName.isValid(name) else {
+                throw field.error(
+                    "must be a machine name: letters, digits, '.', '_' and '-', at most \(MachineName.maxLength), starting with a letter or digit")
+            }
+            return name
+        }
         pi = try PiSettings(top.section("pi"), home: home)
         plugins = try PluginSettings(top.section("plugins"))
         logs = try LogSettings(top.section("logs"))
@@ -39,7 +47,7 @@ extension Config {
             guard case .scalar(let name, _) = pair.key.content, !name.hasPrefix(Self.extensionPrefix) else { continue }
             var text = "\(file):\(pair.key.mark): unknown key \(YAMLNode.quoted(name)) (ignored: it is not a pi-relayd section"
             text += " and no installed plugin has this name"
-            if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + pluginNames.sorted()) {
+            if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + ["machine"] + pluginNames.sorted()) {
                 text += "; did you mean '\(suggestion)'?"
             }
             warnings.append(text + ")")

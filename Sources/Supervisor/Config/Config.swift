@@ -3,6 +3,9 @@ import PiRelaySDK
 /// Everything config.yaml can set, with the defaults used when a key (or the whole file) is
 /// missing. docs/CONFIG.md describes every key; keep the two in step.
 package struct Config: Sendable, Equatable {
+    /// `machine`: this machine's name among the user's machines; nil means the host name
+    /// (`machineName`).
+    package var machine: String?
     package var pi = PiSettings()
     package var plugins = PluginSettings()
     package var logs = LogSettings()
@@ -21,4 +24,7 @@ package struct Config: Sendable, Equatable {
     package func section(forPlugin name: String) -> JSONValue {
         pluginSections[name] ?? .object([:])
     }
+
+    /// The machine's name: `machine` as written, else the host name's first label.
+    package var machineName: String { machine ?? MachineName.host }
 }

@@ -82,7 +82,7 @@ package struct Daemon: Service {
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
-            logger: logger, observer: delivery)
+            logger: logger, observer: delivery, machine: config.machineName)
         await delivery.attach(sessions)
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax)

@@ -44,7 +44,8 @@ package struct DaemonStatus: Sendable {
         let plugins = await host.status()
         let list = (await sessions.list()).json
         var object: JSONValue = [
-            "version": .string(Version.current), "pid": JSONValue(Int(getpid())), "home": .string(home.root),
+            "version": .string(Version.current), "machine": .string(sessions.machine), "pid": JSONValue(Int(getpid())),
+            "home": .string(home.root),
             "sessions": list,
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
             "plugins": plugins, "notes": .array((notes + sections.notes).map { .string($0) }),

@@ -20,7 +20,7 @@ package struct SessionControl: Sendable {
         case .new:
             guard let cwd = params["cwd"]?.stringValue else { throw RemoteError.invalidParams("new needs a directory (pi-relayd new DIR)") }
             let session = try await sessions.create(cwd: cwd, name: params["name"]?.stringValue)
-            return await session.summary().json
+            return await sessions.summary(session).json
         case .stream:
             try await watch(session(params), on: stream, runs: params["runs"]?.boolValue == true)
             return nil
@@ -55,7 +55,7 @@ package struct SessionControl: Sendable {
         case .rename:
             guard let name = params["name"]?.stringValue else { throw RemoteError.invalidParams("rename needs a name") }
             try await sessions.rename(session, to: name)
-            return await session.summary().json
+            return await sessions.summary(session).json
         case .images:
             return try await images(session, params)
         case .file:

@@ -12,14 +12,17 @@ package actor Sessions {
     package let historyBytes: Int
     package let logger: Logger
     package let observer: any SessionObserver
+    /// This machine's name (`machine:`), on every summary.
+    package nonisolated let machine: String
     private var sessions: [String: PiSession] = [:]
     private var records: [String: SessionRecord] = [:]
     package private(set) var saveError: String?
 
     package init(
         store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-        observer: any SessionObserver
+        observer: any SessionObserver, machine: String
     ) {
+        self.machine = machine
         self.store = store
         saver = SessionSaver(store: store)
         self.launcher = launcher
@@ -186,8 +189,15 @@ package actor Sessions {
 
     package func list() async -> [SessionSummary] {
         var out: [SessionSummary] = []
-        for session in all { out.append(await session.summary()) }
+        for session in all { out.append(await summary(session)) }
         return out
+    }
+
+    /// The session's summary, with the machine it runs on.
+    package func summary(_ session: PiSession) async -> SessionSummary {
+        var summary = await session.summary()
+        summary.machine = machine
+        return summary
     }
 
     package func rename(_ session: PiSession, to newName: String) async throws {

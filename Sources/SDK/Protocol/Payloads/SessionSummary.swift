@@ -31,6 +31,8 @@ public struct SessionSummary: Sendable, Equatable {
     public var kind: String?
     /// The session's mark (an emoji) in chats that watch several sessions, kept for its lifetime.
     public var marker: String?
+    /// The machine whose pi-relayd runs the session (`machine:` in its config.yaml).
+    public var machine: String?
 
     /// A summary with the required fields; the rest may be set afterwards.
     public init(id: String, name: String, cwd: String, state: String) {
@@ -58,6 +60,7 @@ extension SessionSummary: WirePayload {
         pid = fields.optionalInt("pid")
         kind = fields.optionalString("kind")
         marker = fields.optionalString("marker")
+        machine = fields.optionalString("machine")
     }
 
     /// The summary; absent fields are left out.
@@ -73,6 +76,7 @@ extension SessionSummary: WirePayload {
         object["pid"] = pid.map { JSONValue($0) }
         object["kind"] = kind.map { .string($0) }
         object["marker"] = marker.map { .string($0) }
+        object["machine"] = machine.map { .string($0) }
         return object
     }
 }

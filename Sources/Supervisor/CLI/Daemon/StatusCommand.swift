@@ -18,7 +18,7 @@ struct StatusCommand: ParsableCommand {
         let plugins = status["plugins"]?.arrayValue ?? []
         output.emit(status) {
             var lines = [
-                "pi-relayd \(status["version"]?.stringValue ?? "?") running, pid \(status["pid"]?.intValue ?? 0), up \(status["uptimeSeconds"]?.intValue ?? 0) s",
+                "pi-relayd \(status["version"]?.stringValue ?? "?") running on \(status["machine"]?.stringValue ?? "?"), pid \(status["pid"]?.intValue ?? 0), up \(status["uptimeSeconds"]?.intValue ?? 0) s",
                 "home: \(status["home"]?.stringValue ?? "")",
             ]
             lines.append(

@@ -52,12 +52,13 @@ extension ChatDesk {
     /// sessions this chat watches are marked, and a button picks each.
     package func sessionList(chat: Chat) async -> Reply {
         let all = await sessions.all
-        if all.isEmpty { return Reply("No sessions. Start one with /new <dir>.", ephemeral: true) }
+        let machine = sessions.machine
+        if all.isEmpty { return Reply("No sessions on \(machine). Start one with /new <dir>.", ephemeral: true) }
         let watched = await bindings.watched(chat.key)
         // Replies are markdown where the messenger shows it; elsewhere (Telegram shows replies
         // as plain text) the stars would stand there.
         let strong = await delivery.dialect(of: chat.messenger) == .markdown ? "**" : ""
-        var lines: [String] = []
+        var lines = ["Sessions on \(machine):"]
         var buttons: [Reply.Action] = []
         for (index, session) in all.enumerated() {
             let name = await session.name, state = await session.state, sid = session.id
