@@ -29,6 +29,24 @@ struct ListenPolicyTests {
         return m
     }
 
+    /// Several machines on one token: DMs are the one machine's that answers them, slash
+    /// commands and buttons in a server the machine's whose channel (or its thread) it is.
+    @Test func machinesSharingATokenSplitDMsAndChannels() {
+        var other = policy
+        other.answersDMs = false
+        #expect(
+            other.decide(message(channel: "5", guild: nil, content: "hi")) == .ignore("a DM, which another machine answers (discord.dms: ignore)"))
+        #expect(!other.answersInteraction(in: "5", isDM: true) && policy.answersInteraction(in: "5", isDM: true))
+        #expect(policy.answersInteraction(in: "120", isDM: false))
+        #expect(policy.answersInteraction(in: "555", isDM: false), "a thread under a configured channel")
+        #expect(policy.answersInteraction(in: "557", isDM: false), "a bound thread")
+        #expect(!policy.answersInteraction(in: "556", isDM: false), "a thread under another machine's channel")
+        #expect(!policy.answersInteraction(in: "121", isDM: false), "another machine's channel")
+        var alone = policy
+        alone.ownsEveryChannel = true
+        #expect(alone.answersInteraction(in: "121", isDM: false), "one machine with no channels configured answers everywhere")
+    }
+
     @Test func dmsAreAlwaysHeard() {
         #expect(
             policy.decide(message(channel: "5", guild: nil, content: "/stop"))

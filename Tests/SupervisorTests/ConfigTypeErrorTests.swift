@@ -65,6 +65,8 @@ import Testing
             yaml: "discord:\n  allowedUsers: [-5]",
             expected: "2:18: discord.allowedUsers[0] must be a Discord user id: digits only (in Discord, turn on Developer Mode and use Copy ID)"),
         .init(yaml: "discord:\n  guilds: [{}]", expected: "2:12: discord.guilds[0] must be a Discord server id, got a map"),
+        .init(yaml: "discord:\n  dms: maybe", expected: "2:8: discord.dms must be one of: answer, ignore"),
+        .init(yaml: "discord:\n  dms: [answer]", expected: "2:8: discord.dms must be one of: answer, ignore, got a list"),
         .init(yaml: "discord:\n  channels: [{cwd: /x}]", expected: "2:14: discord.channels[0] needs an id (the Discord channel id)"),
         .init(
             yaml: "discord:\n  channels: [{id: 1}, {id: \"1\"}]", expected: "2:28: discord.channels[1].id is the same channel as discord.channels[0]"),

@@ -6,6 +6,8 @@ public indirect enum ConfigType: Sendable, Equatable {
     case integer(ClosedRange<Int>?)
     /// Text as written (an unquoted number is refused); `nonEmpty` refuses "".
     case string(nonEmpty: Bool)
+    /// One of a fixed set of words, as written.
+    case choice([String])
     /// A URL: see `ConfigURL`.
     case url(ConfigURL)
     /// The name of an environment variable (or .env entry) holding a secret: see `ConfigSecret`.
@@ -33,6 +35,10 @@ extension ConfigType {
             guard low <= high else { throw .invalidParams("\(context): min is above max") }
             self = .integer(fields.optionalInt("min") == nil && fields.optionalInt("max") == nil ? nil : low...high)
         case "string": self = .string(nonEmpty: fields.bool("nonEmpty", default: false))
+        case "choice":
+            let words = fields.strings("values")
+            guard !words.isEmpty else { throw .invalidParams("\(context): a choice needs values") }
+            self = .choice(words)
         case "url": self = .url(try ConfigURL(json: json))
         case "secret": self = .secret(try ConfigSecret(json: json))
         case "path": self = .path
@@ -57,6 +63,7 @@ extension ConfigType {
             }
             return object
         case .string(let nonEmpty): return nonEmpty ? ["type": "string", "nonEmpty": true] : ["type": "string"]
+        case .choice(let words): return ["type": "choice", "values": .array(words.map { .string($0) })]
         case .url(let url): return url.json
         case .secret(let secret): return secret.json
         case .path: return ["type": "path"]

@@ -119,11 +119,15 @@ package struct ConfigField: Sendable {
     /// One of a fixed set of words. The message lists the choices but does not repeat what was
     /// written.
     package func choice<T>(_ choices: KeyValuePairs<String, T>) throws(ConfigError) -> T {
-        let names = choices.map(\.key).joined(separator: ", ")
+        let word = try word(in: choices.map(\.key))
+        return choices.first { $0.key == word }!.value
+    }
+
+    /// One of `words`, as written.
+    package func word(in words: [String]) throws(ConfigError) -> String {
+        let names = words.joined(separator: ", ")
         guard case .string(let word) = node.scalarValue else { throw mismatch("one of: \(names)") }
-        guard let match = choices.first(where: { $0.key == word }) else {
-            throw error("must be one of: \(names)")
-        }
-        return match.value
+        guard words.contains(word) else { throw error("must be one of: \(names)") }
+        return word
     }
 }

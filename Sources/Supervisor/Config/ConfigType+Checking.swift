@@ -7,6 +7,7 @@ extension ConfigType {
         case .bool: return .bool(try field.bool())
         case .integer(let range): return JSONValue(try field.integer(in: range ?? Int.min...Int.max))
         case .string(let nonEmpty): return .string(nonEmpty ? try field.nonEmptyString() : try field.string())
+        case .choice(let words): return .string(try field.word(in: words))
         case .url(let url): return .string(try Self.url(field, url))
         case .secret: return .string(try field.environmentName())
         case .path: return .string(try field.absolutePath(home: home))

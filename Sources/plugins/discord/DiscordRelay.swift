@@ -47,7 +47,8 @@ public struct DiscordRelay: MessengerRelay {
             base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
             holdsPath: store.path(RateLimitHold.file))
         gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
-        listening = Listening(channels: config.channels, requireMention: config.requireMention, store: store, welcome: context.welcome)
+        listening = Listening(
+            channels: config.channels, requireMention: config.requireMention, answersDMs: config.answersDMs, store: store, welcome: context.welcome)
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
         identity = BotIdentity(rest: rest, guilds: config.guilds)

@@ -16,6 +16,8 @@ struct StackConfig {
     var spawnLimit: Int?
     /// `sessions.limits` keys, as `key: value` lines.
     var sessionLimits: [String] = []
+    /// More `discord:` keys, as `key: value` lines (`dms: ignore`, say).
+    var discordKeys: [String] = []
     /// More top-level YAML, written as is (an `approvals:` section, say).
     var extra = ""
 
@@ -42,6 +44,7 @@ struct StackConfig {
             "  guilds: [\"\(StackHome.guild)\"]",
         ]
         if let requireMention { lines.append("  requireMention: \(requireMention)") }
+        lines += discordKeys.map { "  " + $0 }
         if !channels.isEmpty {
             lines.append("  channels:")
             for c in channels {

@@ -7,12 +7,21 @@ import PiRelaySDK
 /// channels; threads the supervisor bound or the plugin created; threads under a configured
 /// channel. In guild channels (not bound threads) a mention may be required. The bot's own
 /// messages, other bots', webhooks' and system messages are never relayed.
+///
+/// Several machines may share one bot token (each sees every event): DMs are then answered by
+/// the one whose `discord.dms` is `answer`, and slash commands and buttons in a server only by
+/// the machine whose channels they are used in.
 struct ListenPolicy: Sendable {
     var botUserID: String
     var channels: Set<String>
     var threads: [String: ThreadInfo]
     var boundThreads: Set<String>
     var requireMention: Bool
+    /// `discord.dms`: false when another machine sharing the token answers DMs.
+    var answersDMs = true
+    /// Slash commands and buttons are answered in every server channel: no `discord.channels`
+    /// names this machine's, and it answers DMs (so it is not one of several sharing the token).
+    var ownsEveryChannel = false
 
     func decide(_ message: IncomingMessage) -> ListenDecision {
         if message.authorID == botUserID { return .ignore("own message") }
@@ -23,6 +32,7 @@ struct ListenPolicy: Sendable {
         let text = Self.withoutMention(message.content, bot: botUserID)
         if text.isEmpty && message.attachments.isEmpty { return .ignore("empty message") }
         if message.isDM {
+            guard answersDMs else { return .ignore("a DM, which another machine answers (discord.dms: ignore)") }
             return .listen(
                 chat: Chat(
                     messenger: Chat.discord, channel: message.channelID, thread: nil, guild: nil, user: message.authorID,
@@ -45,6 +55,15 @@ struct ListenPolicy: Sendable {
             chat: Chat(
                 messenger: Chat.discord, channel: message.channelID, thread: nil, guild: message.guildID, user: message.authorID,
                 userName: message.authorName, dm: false, mentioned: mentioned), text: text)
+    }
+
+    /// Whether this machine answers a slash command or a button in `channel` (a thread's id for
+    /// a thread): in a DM when it answers DMs; in a server in its own channels, their threads and
+    /// what is bound here, or anywhere when it owns every channel.
+    func answersInteraction(in channel: String, isDM: Bool) -> Bool {
+        if isDM { return answersDMs }
+        if ownsEveryChannel || channels.contains(channel) || boundThreads.contains(channel) { return true }
+        return threads[channel].map { channels.contains($0.parentID) } ?? false
     }
 
     static func withoutMention(_ content: String, bot: String) -> String {

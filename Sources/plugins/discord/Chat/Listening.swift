@@ -7,6 +7,7 @@ import PiRelaySDK
 actor Listening {
     private let configured: Set<String>
     private let requireMention: Bool
+    private let answersDMs: Bool
     private let store: StateStore
     private var boundChannels: Set<String> = []
     private var threads: [String: ThreadInfo] = [:]
@@ -14,9 +15,10 @@ actor Listening {
     private(set) var botUserID: String?
     private(set) var applicationID: String?
 
-    init(channels: [ChannelSetting], requireMention: Bool, store: StateStore, welcome: Welcome) {
+    init(channels: [ChannelSetting], requireMention: Bool, answersDMs: Bool = true, store: StateStore, welcome: Welcome) {
         configured = Set(channels.map(\.id))
         self.requireMention = requireMention
+        self.answersDMs = answersDMs
         self.store = store
         if let saved = store.load(BindingsRecord.self, from: BindingsRecord.file) {
             for thread in saved.threads {
@@ -46,7 +48,8 @@ actor Listening {
         guard let botUserID else { return nil }
         return ListenPolicy(
             botUserID: botUserID, channels: configured.union(boundChannels), threads: threads,
-            boundThreads: boundThreads, requireMention: requireMention)
+            boundThreads: boundThreads, requireMention: requireMention, answersDMs: answersDMs,
+            ownsEveryChannel: configured.isEmpty && answersDMs)
     }
 
     func learn(_ list: [ThreadInfo]) {

@@ -24,6 +24,12 @@ struct Interactions: Sendable {
             logger.info("interaction \(interaction.id) is \(Int(Date().timeIntervalSince(made))) s old; skipped")
             return
         }
+        // Another machine sharing the token answers here: leave it to that one (the first
+        // answer to an interaction wins, and a second would be refused).
+        guard await listening.policy?.answersInteraction(in: interaction.channelID, isDM: interaction.isDM) ?? false else {
+            logger.debug("interaction \(interaction.id) in \(interaction.channelID) is another machine's")
+            return
+        }
         switch interaction.type {
         case 2: await command(interaction)
         case 3: await component(interaction)

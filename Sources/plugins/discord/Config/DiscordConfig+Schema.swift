@@ -21,6 +21,9 @@ extension DiscordConfig {
                     uniqueNoun: "channel")),
             help: "Discord channels bound to a working directory"),
         ConfigKey("requireMention", .bool, help: "in server channels, only messages that @mention the bot count"),
+        ConfigKey(
+            "dms", .choice(["answer", "ignore"]),
+            help: "answer: this machine answers DMs to the bot; ignore: another machine sharing the token does"),
         ConfigKey("apiBase", .url(ConfigURL()), help: "the REST API's address"),
         // Both of the plugin's paths must speak it: libcurl (REST) and the gateway's WebSocket
         // client, which does HTTP CONNECT in plain text and SOCKS5 only.

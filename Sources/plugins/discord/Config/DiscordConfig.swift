@@ -13,6 +13,8 @@ struct DiscordConfig: Sendable {
     var guilds: [String]
     var channels: [ChannelSetting]
     var requireMention: Bool
+    /// `discord.dms`: false when another machine sharing the token answers DMs (`ignore`).
+    var answersDMs: Bool
     var apiBase: String
     var proxy: ProxySetting
 
@@ -57,6 +59,12 @@ struct DiscordConfig: Sendable {
         case .bool(let value)?: requireMention = value
         default: throw problem("discord.requireMention must be true or false")
         }
+        let answersDMs: Bool
+        switch try string(config, "dms") {
+        case nil, "answer"?: answersDMs = true
+        case "ignore"?: answersDMs = false
+        default: throw problem("discord.dms must be answer or ignore")
+        }
         var apiBase = try string(config, "apiBase") ?? defaultAPIBase
         while apiBase.hasSuffix("/") { apiBase.removeLast() }
         guard apiBase.hasPrefix("https://") || apiBase.hasPrefix("http://") else {
@@ -72,7 +80,7 @@ struct DiscordConfig: Sendable {
         }
         return DiscordConfig(
             token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
-            channels: channels, requireMention: requireMention, apiBase: apiBase, proxy: proxy)
+            channels: channels, requireMention: requireMention, answersDMs: answersDMs, apiBase: apiBase, proxy: proxy)
     }
 
     static func isSnowflake(_ id: String) -> Bool {
