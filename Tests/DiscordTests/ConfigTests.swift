@@ -31,9 +31,12 @@ struct ConfigTests {
     }
 
     @Test func noTokenIsNotConfigured() {
-        #expect(message { try DiscordConfig.load([:], environment: [:]) } == "no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv)")
         #expect(
-            message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: env) } == "no Discord bot token: set MY_BOT (or discord.tokenEnv)")
+            message { try DiscordConfig.load([:], environment: [:]) }
+                == "no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv), or run pi-relayd setup discord")
+        #expect(
+            message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: env) }
+                == "no Discord bot token: set MY_BOT (or discord.tokenEnv), or run pi-relayd setup discord")
         #expect(message { try DiscordConfig.load(["tokenEnv": "MY_BOT"], environment: ["MY_BOT": "  "]) } != nil)
     }
 

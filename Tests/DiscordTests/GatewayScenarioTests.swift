@@ -200,7 +200,7 @@ extension Scenarios {
             try await Scenario.run { s in
                 let plugin = try await s.startPlugin(token: "")
                 #expect(await plugin.exited(within: .seconds(10)) == 78)
-                #expect(plugin.stderr().contains("no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv)"))
+                #expect(plugin.stderr().contains("no Discord bot token: set DISCORD_BOT_TOKEN (or discord.tokenEnv), or run pi-relayd setup discord"))
             }
         }
 

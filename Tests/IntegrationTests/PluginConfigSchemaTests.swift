@@ -40,8 +40,8 @@ import Testing
 
             let status = try await home.run("status", "--json")
             let notes = (try status.json()["notes"]?.arrayValue ?? []).compactMap(\.stringValue)
-            #expect(notes.contains("slack: no bot token (set SLACK_BOT_TOKEN or slack.botTokenEnv)"), "\(notes)")
-            #expect(notes.contains("slack: no app-level token (set SLACK_APP_TOKEN or slack.appTokenEnv)"), "\(notes)")
+            #expect(notes.contains("slack: no bot token (set SLACK_BOT_TOKEN or slack.botTokenEnv, or run pi-relayd setup slack)"), "\(notes)")
+            #expect(notes.contains("slack: no app-level token (set SLACK_APP_TOKEN or slack.appTokenEnv, or run pi-relayd setup slack)"), "\(notes)")
             #expect(notes.contains { $0.hasPrefix("slack: no allowed users configured") }, "\(notes)")
         }
     }

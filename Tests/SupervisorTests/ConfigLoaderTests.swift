@@ -112,7 +112,7 @@ import Testing
         #expect(
             loaded.notConfigured == [
                 "no config.yaml: using defaults (create \(home.configPath) to change them)",
-                "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv)",
+                "discord: no bot token (set DISCORD_BOT_TOKEN or discord.tokenEnv, or run pi-relayd setup discord)",
                 "discord: no allowed users configured, so only users paired with pi-relayd pair discord get answers (or add Discord user ids to discord.allowedUsers or DISCORD_ALLOWED_USERS)",
             ])
     }
@@ -268,7 +268,9 @@ import Testing
         let home = ConfigTestHome()
         home.write("config.yaml", "discord:\n  tokenEnv: BOT_TOKEN\n  allowedUsers: [1]\n")
         let without = try home.load(knownPlugins: ["discord"])
-        #expect(without.notConfigured == ["discord: no bot token (set BOT_TOKEN, the variable named by discord.tokenEnv)"])
+        #expect(
+            without.notConfigured == ["discord: no bot token (set BOT_TOKEN, the variable named by discord.tokenEnv, or run pi-relayd setup discord)"]
+        )
 
         home.write(".env", "BOT_TOKEN=abc\n")
         let withDotenv = try home.load(knownPlugins: ["discord"])
@@ -277,7 +279,10 @@ import Testing
 
         let emptyInEnvironment = try home.load(knownPlugins: ["discord"], environment: ["BOT_TOKEN": ""])
         #expect(emptyInEnvironment.dotenv == [:])
-        #expect(emptyInEnvironment.notConfigured == ["discord: no bot token (set BOT_TOKEN, the variable named by discord.tokenEnv)"])
+        #expect(
+            emptyInEnvironment.notConfigured == [
+                "discord: no bot token (set BOT_TOKEN, the variable named by discord.tokenEnv, or run pi-relayd setup discord)"
+            ])
     }
 
     @Test func homeWithTrailingSlashAndTildePaths() throws {

@@ -26,7 +26,9 @@ struct DiscordConfig: Sendable {
         let tokenEnv = try string(config, "tokenEnv") ?? "DISCORD_BOT_TOKEN"
         var raw = (environment[tokenEnv] ?? "").trimmed()
         if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingInlineSpace() }
-        guard !raw.isEmpty else { throw PluginExit.notConfigured("no Discord bot token: set \(tokenEnv) (or discord.tokenEnv)") }
+        guard !raw.isEmpty else {
+            throw PluginExit.notConfigured("no Discord bot token: set \(tokenEnv) (or discord.tokenEnv), or run pi-relayd setup discord")
+        }
 
         var allowed = Set(try ids(config, "allowedUsers"))
         for part in (environment["DISCORD_ALLOWED_USERS"] ?? "").split(separator: ",") {

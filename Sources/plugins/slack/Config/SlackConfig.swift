@@ -28,14 +28,17 @@ struct SlackConfig: Sendable {
         let bot = (environment[botTokenEnv] ?? "").trimmed()
         let app = (environment[appTokenEnv] ?? "").trimmed()
         guard !bot.isEmpty else {
-            throw problem("no Slack bot token: set \(botTokenEnv) to the xoxb-… token from OAuth & Permissions (or slack.botTokenEnv)")
+            throw problem(
+                "no Slack bot token: set \(botTokenEnv) to the xoxb-… token from OAuth & Permissions (or slack.botTokenEnv), or run pi-relayd setup slack"
+            )
         }
         guard SlackToken.isWellFormed(bot, prefix: "xoxb-") else {
             throw problem("\(botTokenEnv) does not look like a Slack bot token (xoxb-…, from OAuth & Permissions)")
         }
         guard !app.isEmpty else {
             throw problem(
-                "no Slack app-level token: set \(appTokenEnv) to an xapp-… token with connections:write (Basic Information → App-Level Tokens)")
+                "no Slack app-level token: set \(appTokenEnv) to an xapp-… token with connections:write (Basic Information → App-Level Tokens), or run pi-relayd setup slack"
+            )
         }
         guard SlackToken.isWellFormed(app, prefix: "xapp-") else {
             throw problem("\(appTokenEnv) does not look like a Slack app-level token (xapp-…, Basic Information → App-Level Tokens)")

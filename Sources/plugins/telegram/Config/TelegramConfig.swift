@@ -25,7 +25,9 @@ struct TelegramConfig: Sendable {
         guard config.objectValue != nil else { throw problem("the telegram section of config.yaml must be a mapping") }
         let tokenEnv = try string(config, "tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
         let raw = (environment[tokenEnv] ?? "").trimmed()
-        guard !raw.isEmpty else { throw PluginExit.notConfigured("no Telegram bot token: set \(tokenEnv) (or telegram.tokenEnv)") }
+        guard !raw.isEmpty else {
+            throw PluginExit.notConfigured("no Telegram bot token: set \(tokenEnv) (or telegram.tokenEnv), or run pi-relayd setup telegram")
+        }
         guard TelegramToken.isWellFormed(raw) else {
             throw problem("\(tokenEnv) does not look like a Telegram bot token (digits, a colon, then the secret, as BotFather gives it)")
         }
