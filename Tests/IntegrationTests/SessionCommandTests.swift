@@ -5,6 +5,34 @@ import Testing
 /// Every session subcommand against the real daemon and the fake pi, in plain and `--json`
 /// form, and how sessions are named on the command line.
 @Suite struct SessionCommandTests {
+    /// A session may also be named by pi's pid or by its folder (`.` where the command runs),
+    /// and left out when there is only one; two in one folder, or two at all, must be named.
+    @Test func sessionsAreFoundByPidOrFolderAndTheOnlyOneNeedsNoName() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let none = try await s.run("state")
+            #expect(none.status != 0 && none.stderr.contains("there is no session"), "\(none)")
+            let solo = try await s.json("new", "--cwd", s.project, "--name", "solo")
+            let file = try #require(solo["sessionFile"]?.stringValue)
+            let pid = try #require(solo["pid"]?.intValue)
+            #expect(try await s.json("state")["sessionFile"]?.stringValue == file, "the one session")
+            #expect(try await s.json("state", String(pid))["sessionFile"]?.stringValue == file, "by pid")
+            #expect(try await s.json("state", s.project)["sessionFile"]?.stringValue == file, "by folder")
+            let here = try await s.home.cli.run(["state", ".", "--json"], in: s.project)
+            #expect(try here.json()["sessionFile"]?.stringValue == file, "by . in its folder: \(here)")
+
+            let other = s.home.scratch + "/other"
+            try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+            let second = try await s.json("new", "--cwd", other, "--name", "second")
+            let unnamed = try await s.run("state")
+            #expect(unnamed.status != 0 && unnamed.stderr.contains("there are 2"), "\(unnamed)")
+            #expect(try await s.json("state", other)["sessionFile"] == second["sessionFile"])
+            _ = try await s.json("new", "--cwd", s.project, "--name", "twin")
+            let shared = try await s.run("state", s.project)
+            #expect(shared.status != 0 && shared.stderr.contains("solo") && shared.stderr.contains("twin"), "\(shared)")
+        }
+    }
+
     @Test func newSessionsAreListedAndFoundByIdNameOrPrefix() async throws {
         try await SessionHome.with { s in
             try await s.start()

@@ -14,6 +14,10 @@ extension CompletionKind {
 extension ArgumentHelp {
     /// The help of every command's session argument.
     static var session: ArgumentHelp { "Session id, name or unique prefix." }
+    /// Where the session may be left out.
+    static var optionalSession: ArgumentHelp {
+        "Session id, name, unique prefix, pi's pid or its folder (., ~/src/api); optional when there is one session."
+    }
 }
 
 enum SessionNameCompletion {

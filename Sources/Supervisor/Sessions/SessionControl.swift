@@ -70,8 +70,7 @@ package struct SessionControl: Sendable {
     }
 
     package func session(_ params: JSONValue) async throws -> PiSession {
-        guard let key = params["session"]?.stringValue else { throw RemoteError.invalidParams("name a session (id, name or unique prefix)") }
-        return try await sessions.resolve(key)
+        try await sessions.resolve(params["session"]?.stringValue)
     }
 
     /// Commands need the child; a session whose pi died is restarted on its session file.

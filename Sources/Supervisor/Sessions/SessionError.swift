@@ -6,6 +6,14 @@ package enum SessionError {
         RemoteError(code: .notFound, message: "no session matches \"\(name)\"; see pi-relayd sessions")
     }
 
+    /// No session named, and not exactly one to take.
+    package static func unnamed(count: Int) -> RemoteError {
+        RemoteError(
+            code: .invalidParams,
+            message: count == 0
+                ? "there is no session; start one with pi-relayd new DIR" : "name a session (id, name, pid or folder): there are \(count)")
+    }
+
     package static func ambiguous(_ name: String, _ matches: [String]) -> RemoteError {
         RemoteError(code: .invalidParams, message: "\"\(name)\" matches several sessions: \(matches.joined(separator: ", "))")
     }

@@ -155,10 +155,29 @@ package actor Sessions {
         return "\(base)-\(suffix)"
     }
 
-    /// By exact id, exact name, or a prefix of exactly one id or name.
-    package func resolve(_ key: String) throws -> PiSession {
+    /// By exact id, exact name, pi's process id, the folder it works in (an absolute path, when
+    /// one session works there), or a prefix of exactly one id or name. No key names the one
+    /// session there is.
+    package func resolve(_ key: String?) async throws -> PiSession {
+        guard let key else {
+            guard all.count == 1 else { throw SessionError.unnamed(count: all.count) }
+            return all[0]
+        }
         if let session = sessions[key] { return session }
         if let record = records.values.first(where: { $0.name == key }), let session = sessions[record.id] { return session }
+        if let pid = Int32(key), pid > 0 {
+            for session in all where await session.pid == pid { return session }
+        }
+        if key.hasPrefix("/") {
+            let folder = key.realPath ?? key
+            let working = all.filter { ($0.cwd.realPath ?? $0.cwd) == folder }
+            if working.count == 1 { return working[0] }
+            if working.count > 1 {
+                var names: [String] = []
+                for session in working { names.append("\(await session.name) (\(session.id))") }
+                throw SessionError.ambiguous(key, names.sorted())
+            }
+        }
         let matches = records.values.filter { $0.id.hasPrefix(key) || $0.name.hasPrefix(key) }
         if matches.count == 1, let session = sessions[matches[0].id] { return session }
         if matches.count > 1 { throw SessionError.ambiguous(key, matches.map { "\($0.name) (\($0.id))" }.sorted()) }

@@ -11,13 +11,14 @@ struct CLI: Sendable {
 
     /// Runs the command to its end. A command still running after `timeout` is killed and
     /// reported as an error: a CLI call that hangs is a bug worth a clear failure.
-    func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> CLIResult {
+    /// `folder`: where the command runs (the shell's current directory).
+    func run(_ arguments: [String], in folder: String? = nil, timeout: Duration = .seconds(60)) async throws -> CLIResult {
         let n = Self.runs.add(1, ordering: .relaxed).newValue
         let base = "\(scratch)/cli-\(n)"
         let started = ContinuousClock.now
         let process = try SpawnedProcess(
             BuildProducts.relayd, arguments, environment: environment,
-            stdoutPath: base + ".out", stderrPath: base + ".err")
+            stdoutPath: base + ".out", stderrPath: base + ".err", workingDirectory: folder)
         guard let exit = await process.wait(timeout: timeout) else {
             process.signalGroup(SIGKILL)
             _ = await process.wait(timeout: .seconds(5))

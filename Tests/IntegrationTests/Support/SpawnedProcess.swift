@@ -22,7 +22,7 @@ final class SpawnedProcess: Sendable {
 
     init(
         _ executable: String, _ arguments: [String], environment: [String: String],
-        stdoutPath: String, stderrPath: String, stdinPath: String = "/dev/null"
+        stdoutPath: String, stderrPath: String, stdinPath: String = "/dev/null", workingDirectory: String? = nil
     ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         self.stdoutPath = stdoutPath
@@ -34,6 +34,7 @@ final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let workingDirectory, let addChdir = Self.addChdir { _ = addChdir(&actions, workingDirectory) }
         // Tests run in parallel: without this a child would inherit whatever descriptors other
         // tests have open at that moment.
         if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
@@ -69,6 +70,14 @@ final class SpawnedProcess: Sendable {
 
     /// glibc 2.34+ has posix_spawn_file_actions_addclosefrom_np, but the Glibc module does not
     /// export it; look it up at run time.
+    /// glibc 2.29's posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not
+    /// declare (it needs _GNU_SOURCE).
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private static let addChdir: AddChdir? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
     private static let addCloseFrom: AddCloseFrom? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
         return unsafeBitCast(symbol, to: AddCloseFrom.self)

@@ -5,14 +5,15 @@ import SupervisorIO
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Show a session's recent events (compact previews).")
-    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: .optionalSession, completion: .sessionNames) var session: String?
     @Option(name: .customLong("type"), help: "Only events of this type (repeatable), e.g. tool_execution_start.") var types: [String] = []
     @Option(help: "Only events since an ISO time or a duration ago: 30s, 5m, 2h.") var since: String?
     @Option(help: "At most this many events.") var limit: Int = 200
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var params: JSONValue = ["session": .string(session), "limit": JSONValue(limit), "types": .array(types.map { .string($0) })]
+        var params: JSONValue = ["limit": JSONValue(limit), "types": .array(types.map { .string($0) })]
+        params["session"] = SessionKey.json(session)
         if let since { params["since"] = .string(since) }
         SessionCall.run(.history, params, output) { result in (result.arrayValue ?? []).map(SessionCall.eventLine).joined(separator: "\n") }
     }

@@ -6,12 +6,12 @@ import SupervisorIO
 struct ImagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "images", abstract: "List the images tools produced in the session's last run, or send one to its chats.")
-    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: .optionalSession, completion: .sessionNames) var session: String?
     @Option(help: "Send image number N to the chats watching the session.") var send: Int?
     @OptionGroup var output: OutputOptions
 
     func run() {
-        var params: JSONValue = ["session": .string(session)]
+        var params: JSONValue = SessionKey.params(session)
         if let send { params["send"] = JSONValue(send) }
         SessionCall.run(.images, params, output) { result in
             if let sent = result["sent"]?.stringValue { return "sent \(sent)" }

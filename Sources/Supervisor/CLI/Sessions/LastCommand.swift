@@ -4,10 +4,10 @@ import SupervisorIO
 
 struct LastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "last", abstract: "Print the agent's last answer.")
-    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: .optionalSession, completion: .sessionNames) var session: String?
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run(.last, ["session": .string(session)], output) { $0["text"]?.stringValue ?? "(no answer yet)" }
+        SessionCall.run(.last, SessionKey.params(session), output) { $0["text"]?.stringValue ?? "(no answer yet)" }
     }
 }

@@ -5,11 +5,11 @@ import SupervisorIO
 
 struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "state", abstract: "Show pi's state (model, thinking level, queue).")
-    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: .optionalSession, completion: .sessionNames) var session: String?
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run(.state, ["session": .string(session)], output, plain: Self.plain)
+        SessionCall.run(.state, SessionKey.params(session), output, plain: Self.plain)
     }
 
     /// One `key: value` line each; pi omits `model` when none is set.

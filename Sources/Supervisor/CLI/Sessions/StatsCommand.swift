@@ -6,11 +6,11 @@ import SupervisorIO
 
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show token and message counts.")
-    @Argument(help: .session, completion: .sessionNames) var session: String
+    @Argument(help: .optionalSession, completion: .sessionNames) var session: String?
     @OptionGroup var output: OutputOptions
 
     func run() {
-        SessionCall.run(.stats, ["session": .string(session)], output, plain: Self.plain)
+        SessionCall.run(.stats, SessionKey.params(session), output, plain: Self.plain)
     }
 
     static func plain(_ stats: JSONValue) -> String {
