@@ -12,6 +12,26 @@ import Glibc
     /// Two sessions in one chat: numbered with their markers, `/use N` switches the active one
     /// and keeps the other watched, posts carry the marker and label, `/alias` names one for the
     /// chat, `/to` reaches either by number or alias, `/forget N` takes an exited one away.
+    /// `pi-relayd emit SESSION TEXT`: a line from the terminal in the session's chats, and
+    /// nothing to pi; a session no chat watches says so.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func emitPostsALineWithoutPromptingPi() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            _ = try await chat.newBoundSession("api")
+            let prompts = chat.piCommands("prompt").count
+            let emitted = try await chat.run(["emit", "api", "deploy", "done"])
+            #expect(emitted.status == 0 && emitted.stdout.contains("posted to 1 chat(s)"), "\(emitted)")
+            try await waitUntil("the line in the chat") {
+                chat.posts("notice").contains { $0["text"]?.stringValue?.contains("📣 api: deploy done") == true }
+            }
+            #expect(chat.piCommands("prompt").count == prompts)
+            _ = try await chat.run(["new", "--cwd", chat.home.root, "--name", "lonely", "--json"])
+            let nobody = try await chat.home.cli.run(["emit", "lonely", "hello"])
+            #expect(nobody.status != 0 && nobody.stderr.contains("no chat watches session lonely"), "\(nobody)")
+        }
+    }
+
     /// The list says which machine it is (`machine:`), and so do `sessions --json` and `status`.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func oneChatWatchesTwoSessions() async throws {
