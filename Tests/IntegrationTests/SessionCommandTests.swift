@@ -21,6 +21,11 @@ import Testing
             let here = try await s.home.cli.run(["state", ".", "--json"], in: s.project)
             #expect(try here.json()["sessionFile"]?.stringValue == file, "by . in its folder: \(here)")
 
+            // What /name means in it, as pi lists it (get_commands): the fake's extension commands.
+            let commands = try await s.json("commands")["commands"]?.arrayValue ?? []
+            #expect(commands.contains { $0["name"] == "foo" && $0["source"] == "extension" }, "\(commands)")
+            #expect(try await s.plain("commands").split(separator: "\n").contains { $0.hasPrefix("/foo\textension") })
+
             let other = s.home.scratch + "/other"
             try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
             let second = try await s.json("new", "--cwd", other, "--name", "second")

@@ -34,7 +34,7 @@ public enum ControlMethod: String, Sendable, CaseIterable {
     case send, steer
     case followUp = "follow-up"
     /// One pi command each.
-    case abort, compact, model, thinking, state, stats, last
+    case abort, compact, model, thinking, state, stats, last, commands
     case newConversation = "new-conversation"
     /// What happened in a session.
     case history
@@ -54,10 +54,11 @@ public enum ControlMethod: String, Sendable, CaseIterable {
     /// The methods one session's control answers (`SessionControl`).
     public static let sessionMethods: Set<ControlMethod> = [
         .sessions, .new, .send, .steer, .followUp, .abort, .compact, .stream, .history, .questions, .answer, .cancel, .rename, .end, .model,
-        .thinking, .state, .stats, .last, .newConversation, .file, .images, .approval, .approvalDecided, .approvals, .relayNotify, .relayFile,
+        .thinking, .state, .stats, .last, .commands, .newConversation, .file, .images, .approval, .approvalDecided, .approvals, .relayNotify,
+        .relayFile,
         .spawnSession,
     ]
 
     /// The methods that are one pi command each.
-    public static let piCommands: Set<ControlMethod> = [.abort, .compact, .newConversation, .model, .thinking, .state, .stats, .last]
+    public static let piCommands: Set<ControlMethod> = [.abort, .compact, .newConversation, .model, .thinking, .state, .stats, .last, .commands]
 }

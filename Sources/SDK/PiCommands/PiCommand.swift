@@ -18,6 +18,8 @@ public enum PiCommand: Sendable, Equatable {
     case getState
     case getSessionStats
     case getLastAssistantText
+    /// The session's slash commands: extensions', prompt templates' and skills'.
+    case getCommands
     /// `modelId` as pi spells it.
     case setModel(provider: String, modelID: String)
     /// `off`, `minimal`, `low`, `medium`, `high` or `xhigh`; pi clamps it to the model's.
@@ -39,6 +41,7 @@ public enum PiCommand: Sendable, Equatable {
         case .getState: "get_state"
         case .getSessionStats: "get_session_stats"
         case .getLastAssistantText: "get_last_assistant_text"
+        case .getCommands: "get_commands"
         case .setModel: "set_model"
         case .setThinkingLevel: "set_thinking_level"
         case .setSessionName: "set_session_name"
@@ -71,7 +74,7 @@ public enum PiCommand: Sendable, Equatable {
             case .confirmed(let confirmed): object["confirmed"] = .bool(confirmed)
             case .cancelled: object["cancelled"] = true
             }
-        case .abort, .newSession, .getState, .getSessionStats, .getLastAssistantText: break
+        case .abort, .newSession, .getState, .getSessionStats, .getLastAssistantText, .getCommands: break
         }
         return object
     }

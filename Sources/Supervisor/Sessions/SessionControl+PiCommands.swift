@@ -35,6 +35,9 @@ extension SessionControl {
         case .stats:
             let response = try await pi.command(.getSessionStats)
             return (try? response.data?.parse()) ?? [:]
+        case .commands:
+            let response = try await pi.command(.getCommands)
+            return (try? response.data?.parse()) ?? ["commands": []]
         case .last:
             let response = try await pi.command(.getLastAssistantText)
             // pi omits `text` when there is none.
