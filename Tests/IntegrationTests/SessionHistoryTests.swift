@@ -61,6 +61,13 @@ import Testing
             let all = try await s.history(id)
             #expect(limited == Array(all.suffix(3)), "the newest three")
 
+            // --max-bytes: the newest events whose JSON fits, the newest one whatever its size.
+            let capped = try await s.json("history", "f", "--max-bytes", "400").arrayValue ?? []
+            #expect(!capped.isEmpty && capped.count < all.count && capped == Array(all.suffix(capped.count)), "\(capped.count) of \(all.count)")
+            #expect(JSONValue.array(capped).serializedBytes().count <= 400 + capped.count)
+            let one = try await s.json("history", "f", "--max-bytes", "1").arrayValue ?? []
+            #expect(one == Array(all.suffix(1)))
+
             // Plain: one line per event, its time of day first.
             let plain = try await s.plain("history", "f", "--type", "run_finished", "--limit", "1")
             let line = try #require(plain.split(separator: "\n").first.map(String.init))

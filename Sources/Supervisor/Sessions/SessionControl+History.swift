@@ -62,6 +62,25 @@ extension SessionControl {
             since = date
         }
         let limit = params["limit"]?.intValue ?? 200
-        return .array(await session.historyEntries(types: types?.isEmpty == true ? nil : types, since: since, limit: limit))
+        var entries = await session.historyEntries(types: types?.isEmpty == true ? nil : types, since: since, limit: limit)
+        if let maxBytes = params["maxBytes"]?.intValue {
+            guard maxBytes > 0 else { throw RemoteError.invalidParams("--max-bytes takes a number of bytes above 0") }
+            entries = Self.newest(entries, within: maxBytes)
+        }
+        return .array(entries)
+    }
+
+    /// The newest of `entries` (oldest first) whose JSON fits in `maxBytes`; the newest one
+    /// always, whatever its size.
+    static func newest(_ entries: [JSONValue], within maxBytes: Int) -> [JSONValue] {
+        var total = 2
+        var first = entries.count
+        while first > 0 {
+            let size = entries[first - 1].serializedBytes().count + 1
+            if first < entries.count, total + size > maxBytes { break }
+            total += size
+            first -= 1
+        }
+        return Array(entries[first...])
     }
 }
