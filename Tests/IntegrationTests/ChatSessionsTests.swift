@@ -29,6 +29,10 @@ import Glibc
             _ = try await chat.run(["new", "--cwd", chat.home.root, "--name", "lonely", "--json"])
             let nobody = try await chat.home.cli.run(["emit", "lonely", "hello"])
             #expect(nobody.status != 0 && nobody.stderr.contains("no chat watches session lonely"), "\(nobody)")
+            // An empty line is refused before anything is sent.
+            let blank = try await chat.home.cli.run(["emit", "api", " "])
+            #expect(blank.status != 0 && blank.stderr.contains("emit needs a line to post"), "\(blank)")
+            #expect(!chat.posts("notice").contains { $0["text"]?.stringValue?.hasSuffix("api: ") == true })
         }
     }
 

@@ -67,6 +67,8 @@ import Testing
             #expect(JSONValue.array(capped).serializedBytes().count <= 400 + capped.count)
             let one = try await s.json("history", "f", "--max-bytes", "1").arrayValue ?? []
             #expect(one == Array(all.suffix(1)))
+            let zero = try await s.run("history", "f", "--max-bytes", "0")
+            #expect(zero.status == 1 && zero.stderr.contains("--max-bytes"), "no bytes is an error, not no cap: \(zero)")
 
             // Plain: one line per event, its time of day first.
             let plain = try await s.plain("history", "f", "--type", "run_finished", "--limit", "1")

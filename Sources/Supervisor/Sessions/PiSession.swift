@@ -676,7 +676,7 @@ package actor PiSession {
         var summary = SessionSummary(id: id, name: name, cwd: cwd, state: state.name)
         summary.lastActivity = ISO8601.string(lastActivity)
         summary.questions = questions.count
-        summary.approvals = questions.sorted.filter { approvals.isGate($0.id) }.count
+        summary.approvals = approvals.openGates.count { questions[$0] != nil }
         if case .exited(let reason) = state { summary.exitReason = Redactor.redact(reason) }
         summary.sessionFile = sessionFile
         summary.model = model
