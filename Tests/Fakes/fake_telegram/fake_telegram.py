@@ -12,6 +12,7 @@ Usage:
   python3 fake_telegram.py --port 0 --control-port-file PATH [--token TOKEN]
       [--transcript FILE] [--spec telegram-bot-api.json] [--callback-deadline S]
       [--retention-scale X] [--no-rate-limits] [--first-update-id N] [--verbose]
+      [--bot-id N] [--bot-username NAME] [--bot-name NAME]
 """
 
 import argparse
@@ -35,9 +36,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-BOT_ID = 7000000001
-BOT_USERNAME = "pirelay_test_bot"
-BOT_FIRST_NAME = "pi relay"
+# The bot this fake stands for (--bot-id / --bot-username / --bot-name). Several fakes, one per bot,
+# can stand for several bots in one group; each store uses its own values, never these constants.
+DEFAULT_BOT_ID = 7000000001
+DEFAULT_BOT_USERNAME = "pirelay_test_bot"
+DEFAULT_BOT_FIRST_NAME = "pi relay"
 DEFAULT_TOKEN = "123456:TEST-telegram-token-abcdefghijklmnop"
 
 MAX_DOWNLOAD = 20 << 20      # getFile refuses bigger files (server MAX_DOWNLOAD_FILE_SIZE)
@@ -75,8 +78,9 @@ DEFAULT_SETTINGS = {
     "global_per_second": 30,         # whole bot, sliding 1 s
     "poll_throttle": True,           # server: same offset within 3 s / 0.5 s stretches timeout / limits to 1
     "conflict_spacing": True,        # server: 409s for getUpdates are spaced >= 3 s apart
-    "privacy_mode": False,           # True: group messages only reach the bot when addressed to it
-    "bot_is_admin": True,            # bot may delete others' messages in groups and create topics
+    "privacy_mode": False,           # True: group messages only reach the bot when addressed to it (spec §13)
+    "bot_is_admin": True,            # bot may delete others' messages in groups and create topics; an admin
+                                     # also reads every group message despite privacy_mode (spec §13)
     "file_link_ttl_s": 3600.0,       # a file_path from getFile stays downloadable this long
 }
 
@@ -720,6 +724,9 @@ class Store:
         self.args, self.spec = args, spec
         self.cond = threading.Condition(threading.RLock())
         self.token = args.token
+        self.bot_id = int(getattr(args, "bot_id", DEFAULT_BOT_ID))
+        self.bot_username = getattr(args, "bot_username", DEFAULT_BOT_USERNAME)
+        self.bot_first_name = getattr(args, "bot_name", DEFAULT_BOT_FIRST_NAME)
         self.port = None
         self.transcript_file = open(args.transcript, "a", encoding="utf-8") if args.transcript else None
         self.settings = dict(DEFAULT_SETTINGS)
@@ -789,7 +796,7 @@ class Store:
 
     # ------------------------------------------------------------ model
     def bot_user(self):
-        return {"id": BOT_ID, "is_bot": True, "first_name": BOT_FIRST_NAME, "username": BOT_USERNAME}
+        return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_first_name, "username": self.bot_username}
 
     def add_user(self, spec):
         uid = int(spec["id"])
@@ -814,7 +821,7 @@ class Store:
         if c is None:
             c = {"id": cid, "type": ctype, "title": None, "username": None, "is_forum": False, "blocked": False,
                  "kicked": False, "migrated_to": None, "migrated_from": None, "next_mid": 1 if ctype != "supergroup" else 2,
-                 "topics": {}, "bot_can_manage_topics": True, "last_user": None}
+                 "topics": {}, "bot_can_manage_topics": True, "last_user": None, "last_bot": None}
             self.chats[cid] = c
         for k in ("title", "username"):
             if spec.get(k) is not None:
@@ -893,6 +900,10 @@ class Store:
              "service": None, "cursor": cur, "changed_cursor": cur}
         m.update(fields)
         self.messages[(chat["id"], mid)] = m
+        if chat["type"] != "private" and from_user.get("is_bot"):
+            # privacy mode: a bare /cmd reaches the bot that posted last in the group (spec §13;
+            # core.telegram.org/bots/features#privacy-mode). Other bots' messages arrive by injection.
+            chat["last_bot"] = from_user["id"]
         return m
 
     def message_json(self, m, nested=False):
@@ -1872,6 +1883,59 @@ class BotApi(Store):
             out["icon_custom_emoji_id"] = t["icon_custom_emoji_id"]
         return out
 
+    def m_getChatMember(self, a, f):
+        """Client::process_get_chat_member_query: user_id first (get_user_id: <= 0 or no digits -> "Invalid
+        user_id specified"), then check_chat with AccessRights::Read for the bot itself and ReadMembers for
+        anyone else, then TDLib DialogParticipantManager::do_get_dialog_participant. Not a send: no rate
+        limit, no retry window, no blocked check (check_chat_access needs write rights for those)."""
+        uid = td_int(a.get("user_id"))
+        if uid <= 0:
+            raise bad("invalid user_id specified")
+        chat = self.check_chat(a.get("chat_id", ""), write=False)
+        if not (uid == self.bot_id and chat["type"] == "group"):
+            # check_chat_access: ReadMembers needs write access in a basic group (migrated -> 400 upgraded,
+            # kicked -> 403); a supergroup that banned the bot answers 403 for every access right, even Read
+            self.check_chat(a.get("chat_id", ""))
+        if chat["type"] == "private":
+            # do_get_dialog_participant, DialogType::User: the bot and the peer are members, nobody else
+            if uid == self.bot_id:
+                return {"user": self.bot_user(), "status": "member"}
+            if uid == chat["id"]:
+                return {"user": dict(self.users.get(uid) or {"id": uid, "is_bot": False, "first_name": ""}),
+                        "status": "member"}
+            raise bad("member not found")
+        if uid == self.bot_id:
+            bot = self.bot_user()
+            if chat["kicked"]:   # basic group only (a kicked supergroup answered 403 above)
+                return {"user": bot, "status": "kicked", "until_date": 0}
+            if not self.settings["bot_is_admin"]:
+                return {"user": bot, "status": "member"}
+            # JsonChatMember + json_store_administrator_rights, in server order: can_pin_messages and
+            # can_manage_tags for groups and supergroups, can_manage_topics for supergroups only, and the
+            # legacy can_manage_voice_chats copy. The rights are a fake's choice (README §5).
+            out = {"user": bot, "status": "administrator", "can_be_edited": False, "can_manage_chat": True,
+                   "can_change_info": True, "can_delete_messages": True, "can_invite_users": True,
+                   "can_restrict_members": True, "can_pin_messages": True}
+            if chat["type"] == "supergroup":
+                out["can_manage_topics"] = bool(chat["bot_can_manage_topics"])
+            out.update({"can_promote_members": False, "can_manage_video_chats": True, "can_post_stories": False,
+                        "can_edit_stories": False, "can_delete_stories": False, "can_manage_tags": False,
+                        "is_anonymous": False, "can_manage_voice_chats": True})
+            return out
+        user = self.users.get(uid)
+        if user is None:
+            # never seen: TDLib ChatManager::finish_get_chat_participant gives "left" for a basic group, then
+            # finish_get_dialog_participant fails without a known user -> "Member not found"; a supergroup asks
+            # the server (channels.getParticipant), whose PARTICIPANT_ID_INVALID is a best guess (README §5;
+            # tdlib/telegram-bot-api#802)
+            raise bad("member not found" if chat["type"] == "group" else "PARTICIPANT_ID_INVALID")
+        chats = {chat["id"], chat.get("migrated_from")}   # members of a basic group stay in its supergroup
+        wrote = any(m["chat_id"] in chats and not m["from_bot"] and m["from"]["id"] == uid
+                    for m in self.messages.values())
+        # a user who wrote there is a member; anyone else the bot knows is "left" (TDLib: not a participant /
+        # USER_NOT_PARTICIPANT -> DialogParticipant::left). Leaving, bans and restrictions are not emulated.
+        return {"user": dict(user), "status": "member" if wrote else "left"}
+
     @staticmethod
     def clean_topic_name(name):
         """td clean_name: collapse spaces/newlines, trim, at most 128 characters."""
@@ -1959,7 +2023,11 @@ class FakeTelegram(BotApi):
         self.human("%s user %s: %s" % (self.chat_label(chat["id"], thread),
                    user.get("username") or user["first_name"], one_line(what)))
         upd, reason = None, None
-        if self._privacy_hides(chat, m):
+        if chat["type"] != "private" and user.get("is_bot"):
+            # spec §13: even admins and bots with privacy off get every message except other bots'
+            reason = "from_bot"
+            self.human("[updates] message #%d not delivered: from another bot" % m["message_id"])
+        elif self._privacy_hides(chat, m):
             reason = "privacy_mode"
             self.human("[updates] message #%d not delivered: privacy mode" % m["message_id"])
         else:
@@ -1976,12 +2044,23 @@ class FakeTelegram(BotApi):
         return find_entities(text) if text else []
 
     def _privacy_hides(self, chat, m):
-        if chat["type"] == "private" or not self.settings["privacy_mode"]:
+        """Spec §13 and core.telegram.org/bots/features#privacy-mode: private chats are delivered in full;
+        bot admins and bots with privacy off get every group message; otherwise a group message reaches
+        the bot only if it is a /cmd@this_bot, a bare /cmd while this bot is the last bot that posted in
+        the group, a reply to this bot's message, or a service message. A plain @mention is not enough
+        (spec §13, community)."""
+        if chat["type"] == "private" or not self.settings["privacy_mode"] or self.settings["bot_is_admin"]:
+            return False
+        if m["kind"] == "service":
             return False
         text = m["text"] or m["caption"] or ""
         cmd = re.match(r"/[A-Za-z0-9_]{1,64}(@([A-Za-z0-9_]+))?", text)
-        if cmd and (not cmd.group(2) or cmd.group(2).lower() == BOT_USERNAME):
-            return False
+        if cmd:
+            if cmd.group(2):
+                if cmd.group(2).lower() == self.bot_username.lower():
+                    return False
+            elif chat.get("last_bot") == self.bot_id:
+                return False
         target = self.messages.get((chat["id"], m["reply_to"])) if m["reply_to"] else None
         return not (target and target["from_bot"])
 
@@ -2035,7 +2114,7 @@ class FakeTelegram(BotApi):
         else:
             msg = {"chat": self.chat_json(chat), "message_id": int(b["message_id"]), "date": 0}
         payload = {"id": cqid, "from": dict(user), "message": msg,
-                   "chat_instance": str(abs(hash((chat["id"], BOT_ID))) % (1 << 62))}
+                   "chat_instance": str(abs(hash((chat["id"], self.bot_id))) % (1 << 62))}
         if data is not None:
             payload["data"] = data
         now = time.time()
@@ -2348,7 +2427,7 @@ class FakeTelegram(BotApi):
 EMULATED_LOWER = {n.lower(): n for n in (
     "getMe", "getUpdates", "setWebhook", "deleteWebhook", "getWebhookInfo", "sendMessage", "editMessageText",
     "editMessageReplyMarkup", "deleteMessage", "sendChatAction", "answerCallbackQuery", "sendPhoto", "sendDocument",
-    "getFile", "setMyCommands", "getMyCommands", "deleteMyCommands", "createForumTopic")}
+    "getFile", "setMyCommands", "getMyCommands", "deleteMyCommands", "createForumTopic", "getChatMember")}
 
 
 # ---------------------------------------------------------------- HTTP
@@ -2548,6 +2627,9 @@ def main(argv=None):
                     help="multiply the 150 s callback / 24 h message update retention (e.g. 0.01)")
     ap.add_argument("--no-rate-limits", action="store_true", help="start with the natural flood limits off")
     ap.add_argument("--first-update-id", type=int, default=512000001)
+    ap.add_argument("--bot-id", type=int, default=DEFAULT_BOT_ID, help="the bot's user id (getMe, its messages' from)")
+    ap.add_argument("--bot-username", default=DEFAULT_BOT_USERNAME, help="the bot's username, without @")
+    ap.add_argument("--bot-name", default=DEFAULT_BOT_FIRST_NAME, help="the bot's first_name")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     if args.no_spec:

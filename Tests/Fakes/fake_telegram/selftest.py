@@ -556,9 +556,189 @@ def test_migrate_block_and_params():
     assert "hi team" in txt and TOKEN.split(":")[1] not in txt + reqs
 
 
+class other_fake:
+    """A second fake process (own flags) that BASE points at inside the `with` block."""
+
+    def __init__(self, *flags):
+        self.flags = flags
+
+    def __enter__(self):
+        global BASE
+        self.tmp = tempfile.mkdtemp(prefix="fake-telegram-selftest-other-")
+        port_file = os.path.join(self.tmp, "port.json")
+        self.log = open(os.path.join(self.tmp, "server.log"), "w")
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_telegram.py"), "--port", "0",
+                                      "--control-port-file", port_file, "--no-rate-limits"] + list(self.flags),
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(100):
+            if os.path.exists(port_file):
+                break
+            assert self.proc.poll() is None, "second fake exited early; see %s" % self.log.name
+            time.sleep(0.05)
+        self.saved, BASE = BASE, json.load(open(port_file))["base"]
+        ctl("/settings", {"poll_throttle": False, "conflict_spacing": False})
+        return self
+
+    def __exit__(self, *exc):
+        global BASE
+        BASE = self.saved
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+        server_log = open(self.log.name).read()
+        assert exc[0] is not None or "Traceback" not in server_log, "second fake's log has tracebacks:\n" + server_log
+        return False
+
+
+RELAY2 = ["--bot-id", "7000000002", "--bot-username", "Relay_Two_bot", "--bot-name", "relay two"]
+OTHER_BOT = {"id": 7000000003, "first_name": "relay three", "username": "relay_three_bot", "is_bot": True}
+
+
+def test_multibot_identity():
+    with other_fake(*RELAY2):
+        me = ok(api("getMe"))
+        assert (me["id"], me["username"], me["first_name"], me["is_bot"]) == (7000000002, "Relay_Two_bot", "relay two", True), me
+        assert me["can_read_all_group_messages"] is True, me
+        inject("hi", frm=ALICE)
+        m = ok(api("sendMessage", {"chat_id": ALICE["id"], "text": "hello from two"}))
+        assert m["from"] == {"id": 7000000002, "is_bot": True, "first_name": "relay two", "username": "Relay_Two_bot"}, m
+        assert ctl("/health")["bot"]["id"] == 7000000002
+        # the token's numeric part need not be the bot id (the default token is still accepted)
+        assert TOKEN.split(":")[0] != "7000000002"
+
+
+def test_multibot_privacy():
+    group, group2 = -5001, -1000000005002
+    def delivered(r):
+        return r["queued"] and r["update_id"] is not None and r["reason"] is None
+
+    def hidden(r, reason):
+        assert not r["queued"] and r["update_id"] is None and r["reason"] == reason, r
+
+    with other_fake(*RELAY2):
+        g = {"id": group, "type": "group", "title": "Three bots"}
+        inject("hi", frm=ALICE)
+        # privacy off (default): every group message but other bots'
+        assert delivered(inject("plain text", chat=g))
+        hidden(inject("/use@relay_two_bot from a bot", frm=OTHER_BOT, chat=g), "from_bot")
+        ctl("/settings", {"privacy_mode": True})
+        assert ok(api("getMe"))["can_read_all_group_messages"] is False
+        # an admin reads everything despite privacy mode (bot_is_admin, default true) but other bots'
+        assert delivered(inject("plain text to an admin", chat=g))
+        hidden(inject("a bot talks", frm=OTHER_BOT, chat=g), "from_bot")
+        ctl("/settings", {"bot_is_admin": False})
+        drain()
+        # privacy mode, not admin. The other bot posted last in the group, so a bare /cmd is not ours
+        assert delivered(inject("/use@relay_two_bot x", chat=g))       # usernames match case-insensitively
+        assert delivered(inject("/use@Relay_Two_bot y", chat=g))
+        hidden(inject("/use@relay_three_bot x", chat=g), "privacy_mode")
+        hidden(inject("/use x", chat=g), "privacy_mode")
+        hidden(inject("just chatting", chat=g), "privacy_mode")
+        hidden(inject("@Relay_Two_bot are you there", chat=g), "privacy_mode")   # a plain mention is not enough
+        mine = ok(api("sendMessage", {"chat_id": group, "text": "relay two here"}))
+        assert mine["from"]["id"] == 7000000002
+        assert delivered(inject("/use z", chat=g))                      # this bot posted last
+        assert delivered(inject("/status", frm=BOB, chat=g))
+        theirs = inject("relay three here", frm=OTHER_BOT, chat=g)
+        hidden(theirs, "from_bot")
+        hidden(inject("/use w", chat=g), "privacy_mode")                # now the other bot posted last
+        assert delivered(inject("thanks", chat=g, reply_to_message_id=mine["message_id"]))   # reply to this bot
+        hidden(inject("thanks three", chat=g, reply_to_message_id=theirs["message_id"]), "privacy_mode")
+        # "last bot" is per group: posting in the group does not open bare commands in another one
+        inject("hello", chat={"id": group2, "type": "supergroup", "title": "Other"}, frm=BOB)
+        ok(api("sendMessage", {"chat_id": group, "text": "again"}))
+        assert delivered(inject("/use v", chat=g))
+        hidden(inject("/use v", frm=BOB, chat={"id": group2}), "privacy_mode")
+        # private chats are delivered in full
+        assert delivered(inject("plain private text"))
+        texts = [u["message"].get("text") for u in drain() if "message" in u]
+        assert texts == ["/use@relay_two_bot x", "/use@Relay_Two_bot y", "/use z", "/status", "thanks", "/use v",
+                         "plain private text"], texts
+        # privacy off again: plain text arrives, other bots' messages still never do
+        ctl("/settings", {"privacy_mode": False})
+        assert delivered(inject("plain again", chat=g))
+        hidden(inject("bots never hear bots", frm=OTHER_BOT, chat=g), "from_bot")
+        assert [u["message"]["text"] for u in drain()] == ["plain again"]
+        # the other bot's messages are stored like any other
+        views = ctl("/messages?chat_id=%d" % group)["messages"]
+        assert any(v["from_id"] == OTHER_BOT["id"] and not v["from_bot"] for v in views), views
+
+
+def test_get_chat_member():
+    sg, grp, kicked_grp, kicked_sg = -1000000006001, -6002, -6003, -1000000006004
+    bot = {"id": 7000000001, "is_bot": True, "first_name": "pi relay", "username": "pirelay_test_bot"}
+    never_seen = 990001
+    inject("hi", frm=BOB)   # Bob is known to the bot from here on, but never writes in the groups below
+    inject("hello sg", chat={"id": sg, "title": "SG"})
+    inject("hello group", chat={"id": grp, "type": "group", "title": "G"})
+    c0 = cursor()
+    # the bot itself, bot_is_admin (default): administrator; can_manage_topics only in supergroups
+    adm = ok(api("getChatMember", {"chat_id": sg, "user_id": bot["id"]}))
+    assert adm == {"user": bot, "status": "administrator", "can_be_edited": False, "is_anonymous": False,
+                   "can_manage_chat": True, "can_delete_messages": True, "can_manage_video_chats": True,
+                   "can_restrict_members": True, "can_promote_members": False, "can_change_info": True,
+                   "can_invite_users": True, "can_post_stories": False, "can_edit_stories": False,
+                   "can_delete_stories": False, "can_pin_messages": True, "can_manage_topics": True,
+                   "can_manage_tags": False, "can_manage_voice_chats": True}, adm
+    ctl("/chats", {"id": sg, "bot_can_manage_topics": False})
+    assert ok(api("getChatMember", {"chat_id": str(sg), "user_id": str(bot["id"])}))["can_manage_topics"] is False
+    adm = ok(api("getChatMember", js={"chat_id": grp, "user_id": bot["id"]}))
+    assert adm["status"] == "administrator" and adm["can_pin_messages"] and "can_manage_topics" not in adm, adm
+    ctl("/settings", {"bot_is_admin": False})
+    try:
+        for chat in (sg, grp):
+            assert ok(api("getChatMember", {"chat_id": chat, "user_id": bot["id"]})) == {"user": bot, "status": "member"}
+    finally:
+        ctl("/settings", {"bot_is_admin": True})
+    # users: wrote in the chat -> member, known elsewhere -> left, never seen -> error
+    assert ok(api("getChatMember", {"chat_id": sg, "user_id": ALICE["id"]})) == \
+        {"user": {"id": ALICE["id"], "is_bot": False, "first_name": "Alice", "username": "alice"}, "status": "member"}
+    assert ok(api("getChatMember", {"chat_id": grp, "user_id": BOB["id"]}))["status"] == "left"
+    assert ok(api("getChatMember", {"chat_id": sg, "user_id": BOB["id"]}))["user"]["id"] == BOB["id"]
+    err(api("getChatMember", {"chat_id": sg, "user_id": never_seen}), 400, "Bad Request: PARTICIPANT_ID_INVALID")
+    err(api("getChatMember", {"chat_id": grp, "user_id": never_seen}), 400, "Bad Request: member not found")
+    # private chat: the bot and the peer are members, nobody else
+    assert ok(api("getChatMember", {"chat_id": ALICE["id"], "user_id": bot["id"]})) == {"user": bot, "status": "member"}
+    assert ok(api("getChatMember", {"chat_id": ALICE["id"], "user_id": ALICE["id"]}))["status"] == "member"
+    err(api("getChatMember", {"chat_id": ALICE["id"], "user_id": BOB["id"]}), 400, "Bad Request: member not found")
+    # chat not found, bad user_id (checked first)
+    err(api("getChatMember", {"chat_id": -6999, "user_id": ALICE["id"]}), 400, "Bad Request: chat not found")
+    err(api("getChatMember", {"chat_id": "@no_such_group", "user_id": ALICE["id"]}), 400, "Bad Request: chat not found")
+    err(api("getChatMember", {"chat_id": -6999, "user_id": "abc"}), 400, "Bad Request: invalid user_id specified")
+    err(api("getChatMember", {"chat_id": sg, "user_id": -5}), 400, "Bad Request: invalid user_id specified")
+    # kicked: a basic group still answers for the bot itself; others, and a supergroup, answer 403
+    inject("x", chat={"id": kicked_grp, "type": "group"})
+    inject("x", chat={"id": kicked_sg})
+    ctl("/block", {"chat_id": kicked_grp})
+    ctl("/block", {"chat_id": kicked_sg})
+    assert ok(api("getChatMember", {"chat_id": kicked_grp, "user_id": bot["id"]})) == \
+        {"user": bot, "status": "kicked", "until_date": 0}
+    err(api("getChatMember", {"chat_id": kicked_grp, "user_id": ALICE["id"]}), 403,
+        "Forbidden: bot was kicked from the group chat")
+    err(api("getChatMember", {"chat_id": kicked_sg, "user_id": bot["id"]}), 403,
+        "Forbidden: bot was kicked from the supergroup chat")
+    ctl("/block", {"chat_id": kicked_grp, "blocked": False})
+    assert ok(api("getChatMember", {"chat_id": kicked_grp, "user_id": bot["id"]}))["status"] == "administrator"
+    drain()
+    # not a send: no retry window, no forced 429 consumed, no flood accounting
+    ctl("/rate_limit", {"chat_id": grp, "retry_after": 1, "count": 1})
+    c1 = cursor()
+    for _ in range(5):
+        ok(api("getChatMember", {"chat_id": grp, "user_id": ALICE["id"]}))
+    err(api("sendMessage", {"chat_id": grp, "text": "x"}), 429, "Too Many Requests: retry after 1")
+    ok(api("getChatMember", {"chat_id": grp, "user_id": ALICE["id"]}))   # inside the window: not held
+    assert not violations(c1, "retry_after_ignored")
+    assert {v["kind"] for v in violations(c0)} == {"rejected", "parameter_type"}, violations(c0)   # user_id=abc
+    time.sleep(1.1)
+
+
 TESTS = [test_tokens_and_routing, test_long_poll_wakeup_and_offsets, test_poll_throttle, test_conflicts_and_cut,
          test_allowed_updates_and_retention, test_html, test_lengths, test_edits_keyboards_callbacks, test_files,
-         test_forum_topics_commands_actions, test_rate_limits, test_migrate_block_and_params]
+         test_forum_topics_commands_actions, test_rate_limits, test_migrate_block_and_params, test_multibot_identity,
+         test_multibot_privacy, test_get_chat_member]
 
 
 def main():
