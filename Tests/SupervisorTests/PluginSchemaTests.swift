@@ -36,4 +36,24 @@ import Testing
         #expect(kind.tokenVariable(["botTokenEnv": "MY_BOT"]) == "MY_BOT")
         #expect(kind.setup.manifest?.contains("socket_mode_enabled: true") == true)
     }
+
+    /// `sharedRooms`, on every messenger: the word `all` or a list of the messenger's ids, checked
+    /// with their place in the file; the plugin gets `"all"` or the ids as strings.
+    @Test func sharedRoomsIsAllOrAListOfIDs() throws {
+        let home = ConfigTestHome()
+        let word = try #require(home.loadError(yaml: "telegram:\n  sharedRooms: some\n", knownPlugins: ["telegram"]))
+        #expect(word.description.hasSuffix("2:16: telegram.sharedRooms must be all, or a list of Telegram chat ids, got a string"), "\(word)")
+        let id = try #require(home.loadError(yaml: "discord:\n  sharedRooms: [general]\n", knownPlugins: ["discord"]))
+        #expect(id.description.contains("2:17: discord.sharedRooms[0] must be a Discord channel id"), "\(id)")
+        let slack = try #require(BundledHellos.byName["slack"]?.config)
+        let key = try #require(slack.keys.first { $0.name == "sharedRooms" })
+        guard case .allOrList(.id, let what) = key.type else {
+            Issue.record("slack.sharedRooms is \(key.type)")
+            return
+        }
+        #expect(what == "a list of Slack channel ids")
+        #expect(try ConfigKey(json: key.json) == key, "the type travels in the hello")
+        #expect(SharedRooms("all") == .all && SharedRooms(["-100", 7]) == .listed(["-100", "7"]) && SharedRooms(nil).isEmpty)
+        #expect(SharedRooms.all.contains("C1", dm: false) && !SharedRooms.all.contains("D1", dm: true))
+    }
 }

@@ -18,6 +18,9 @@ public indirect enum ConfigType: Sendable, Equatable {
     case id(ConfigID)
     /// A list, each item of the type given; `what` names the whole list in errors.
     case list(ConfigType, what: String)
+    /// The word `all`, or a list, each item of the type given (`sharedRooms: all`, or the rooms'
+    /// ids); the plugin gets `"all"` or the list.
+    case allOrList(ConfigType, what: String)
     /// A list of maps, each keyed by one of its keys: see `ConfigEntries`.
     case entries(ConfigEntries)
     /// Passed on as written; the plugin checks it.
@@ -45,6 +48,9 @@ extension ConfigType {
         case "id": self = .id(try ConfigID(json: json))
         case "list":
             self = .list(try ConfigType(json: try fields.object("of"), context: "\(context).of"), what: fields.optionalString("what") ?? "a list")
+        case "allOrList":
+            self = .allOrList(
+                try ConfigType(json: try fields.object("of"), context: "\(context).of"), what: fields.optionalString("what") ?? "a list")
         case "entries": self = .entries(try ConfigEntries(json: json))
         case "any": self = .any
         case let other: throw .invalidParams("\(context): unknown type \(other)")
@@ -69,6 +75,7 @@ extension ConfigType {
         case .path: return ["type": "path"]
         case .id(let id): return id.json
         case .list(let item, let what): return ["type": "list", "what": .string(what), "of": item.json]
+        case .allOrList(let item, let what): return ["type": "allOrList", "what": .string(what), "of": item.json]
         case .entries(let entries): return entries.json
         case .any: return ["type": "any"]
         }

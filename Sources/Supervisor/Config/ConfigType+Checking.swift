@@ -16,6 +16,10 @@ extension ConfigType {
             var values: [JSONValue] = []
             for element in try field.list(what) { values.append(try item.check(element, home: home, warnings: &warnings)) }
             return .array(values)
+        case .allOrList(let item, let what):
+            if case .string("all") = field.node.scalarValue { return "all" }
+            guard field.node.items != nil else { throw field.mismatch("all, or \(what)") }
+            return try ConfigType.list(item, what: what).check(field, home: home, warnings: &warnings)
         case .entries(let entries): return try Self.entries(field, entries, home: home, warnings: &warnings)
         case .any: return field.node.jsonValue
         }

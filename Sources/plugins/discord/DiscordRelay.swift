@@ -48,7 +48,8 @@ public struct DiscordRelay: MessengerRelay {
             holdsPath: store.path(RateLimitHold.file))
         gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
         listening = Listening(
-            channels: config.channels, requireMention: config.requireMention, answersDMs: config.answersDMs, store: store, welcome: context.welcome)
+            channels: config.channels, requireMention: config.requireMention, sharedRooms: config.sharedRooms, answersDMs: config.answersDMs,
+            store: store, welcome: context.welcome)
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
         identity = BotIdentity(rest: rest, guilds: config.guilds)

@@ -54,7 +54,9 @@ public struct SlackRelay: MessengerRelay {
         let intake = Intake(
             inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
             poster: poster, replies: replies, allowlist: allowlist, threads: threads, clicks: clicks,
-            policy: ListenPolicy(botUser: "", requireMention: config.requireMention, channels: channels, threads: []), logger: logger)
+            policy: ListenPolicy(
+                botUser: "", requireMention: config.requireMention, channels: channels, threads: [], sharedRooms: config.sharedRooms),
+            logger: logger)
         self.intake = intake
         socket = SocketMode(api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, logger: logger) { envelope in
             await intake.take(envelope)

@@ -18,12 +18,46 @@ extension TelegramRelay {
         }
         let link = "https://t.me/\(username)"
         var notes: [String] = []
+        var problems: [String] = []
         if me["can_read_all_group_messages"]?.boolValue != true {
-            notes.append("Privacy mode is on (the default): in groups the bot sees commands, mentions and replies to it, which is all it needs.")
+            if config.sharedRooms.isEmpty {
+                notes.append("Privacy mode is on (the default): in groups the bot sees commands, mentions and replies to it, which is all it needs.")
+            } else {
+                notes.append(Self.sharedRoomNeeds)
+                if params.checkSetup { problems = await sharedRoomProblems(bot: id) }
+            }
         }
         return MessengerIdentity(
             id: id, name: me["first_name"]?.stringValue ?? username, username: username, link: link,
-            pairLink: params.pairCode.map { link + "?start=" + $0 }, notes: notes
+            pairLink: params.pairCode.map { link + "?start=" + $0 }, notes: notes, problems: problems
         )
+    }
+
+    /// With privacy mode on, a group's bot misses plain messages, and bare commands unless it
+    /// was the last bot to post there (telegram-bot-api.md §13): a shared room needs them all.
+    static let sharedRoomNeeds =
+        "Privacy mode is on: a shared room (telegram.sharedRooms) needs the bot to read every message. Turn it off "
+        + "(@BotFather → /setprivacy → Disable, then remove the bot from each shared group and add it again), "
+        + "or make the bot an admin of each shared group."
+
+    /// `doctor`: each listed shared room where the bot is no admin (so privacy mode hides
+    /// messages from it there); with `sharedRooms: all` the groups are not known, so it is said
+    /// once.
+    private func sharedRoomProblems(bot: String) async -> [String] {
+        guard case .listed(let rooms) = config.sharedRooms else { return [Self.sharedRoomNeeds] }
+        var problems: [String] = []
+        for room in rooms.sorted() {
+            let status: String
+            do {
+                status = try await api.call("getChatMember", ["chat_id": .string(room), "user_id": .string(bot)])["status"]?.stringValue ?? "?"
+            } catch {
+                problems.append("shared room \(room): cannot ask Telegram whether the bot is an admin there (\(error)). \(Self.sharedRoomNeeds)")
+                continue
+            }
+            if status != "administrator" && status != "creator" {
+                problems.append("shared room \(room): the bot is no admin there (\(status)). \(Self.sharedRoomNeeds)")
+            }
+        }
+        return problems
     }
 }

@@ -54,7 +54,9 @@ public struct TelegramRelay: MessengerRelay {
             unsavedNote: "; updates stay unconfirmed at Telegram until it is saved", logger: logger)
         intake = Intake(
             inbox: inbox, handoff: handoff, allowlist: allowlist, forums: forums, blocked: blocked, migrations: migrations,
-            policy: ListenPolicy(botID: "", botUsername: "", requireMention: config.requireMention, groups: groups), logger: logger)
+            policy: ListenPolicy(
+                botID: "", botUsername: "", requireMention: config.requireMention, groups: groups, sharedRooms: config.sharedRooms),
+            logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, handoff: handoff, logger: logger)
         typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
         live = LiveMessages(

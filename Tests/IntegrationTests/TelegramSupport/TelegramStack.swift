@@ -22,7 +22,12 @@ final class TelegramStack: Sendable {
 
     var piLog: String { home.scratch + "/pi-stdin.jsonl" }
 
-    init(_ home: TestHome) async throws {
+    /// The daemons started so far (stopped ones too), oldest first.
+    var daemons: [Daemon] { started.withLock { $0 } }
+
+    /// `bot`: another bot than the fake's default one (`id`, `username`), for a room several
+    /// machines' bots share; each stack has a fake Telegram of its own.
+    init(_ home: TestHome, bot: (id: String, username: String)? = nil) async throws {
         self.home = home
         workspace = home.root + "/w"
         agentDir = home.root + "/agent"
@@ -32,14 +37,18 @@ final class TelegramStack: Sendable {
             guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
             try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
         }
-        fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token])
+        let identity = bot.map { ["--bot-id", $0.id, "--bot-username", $0.username] } ?? []
+        fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token] + identity)
     }
 
     /// Runs `body` with a fresh stack; then the daemons stop cleanly, the fake saw no request
     /// Telegram would refuse or frown on, and the token is in no file of the home.
-    static func with<T>(_ body: (TelegramStack) async throws -> T) async throws -> T {
-        try await TestHome.with { home in
-            let stack = try await TelegramStack(home)
+    /// `gated: false` for a stack inside another's scenario, which holds the gate already.
+    static func with<T>(
+        gated: Bool = true, bot: (id: String, username: String)? = nil, _ body: (TelegramStack) async throws -> T
+    ) async throws -> T {
+        try await TestHome.with(gated: gated) { home in
+            let stack = try await TelegramStack(home, bot: bot)
             let result: Result<T, any Error>
             do { result = .success(try await body(stack)) } catch { result = .failure(error) }
             for daemon in stack.started.withLock({ $0 }) {

@@ -83,6 +83,12 @@ extension ChatDesk {
             let label = "\(session.marker) \(index + 1). \(alias ?? name)"
             buttons.append(.init(id: "use:\(sid)", label: String(((state == .busy ? "⏳ " : "") + label).prefix(Reply.maxLabelLength)), style: style))
         }
+        // In a shared room a button would pick this machine without the others knowing (bots do
+        // not see each other's messages): the room picks by what the user writes.
+        if isSharedRoom(chat) {
+            lines.append("Pick one here: /use \(machine) NAME")
+            return Reply(lines.joined(separator: "\n"), ephemeral: true)
+        }
         var reply = Reply(lines.joined(separator: "\n"), ephemeral: true)
         var rows: [[Reply.Action]] = stride(from: 0, to: min(buttons.count, 20), by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count, 20)]) }
         rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])

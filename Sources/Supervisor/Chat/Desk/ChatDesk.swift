@@ -29,6 +29,8 @@ package actor ChatDesk: PluginRouter {
     /// The commands each messenger registered, from its hello, for `/help`.
     package var messengerCommands: [String: [MessengerCommand]] = [:]
     private var handledMessages: HandledMessages
+    /// Who answers in shared rooms; holds when each room was last told how to pick a machine.
+    var roomRule: SharedRoomRule
 
     package init(
         home: Home, logger: Logger, sections: PluginSections, defaultCwd: String?, host: PluginHost, sessions: Sessions,
@@ -50,6 +52,7 @@ package actor ChatDesk: PluginRouter {
         self.status = status
         self.approvalLog = approvalLog
         self.pairing = pairing
+        roomRule = SharedRoomRule(machine: sessions.machine)
         handledMessages = HandledMessages(path: home.stateDir + "/chat-messages.json", logger: logger)
     }
 
@@ -138,7 +141,14 @@ package actor ChatDesk: PluginRouter {
         }
         let text = params.text
         let attachments = params.attachments
-        if let command = ChatCommand.parse(text) {
+        let command = ChatCommand.parse(text)
+        switch await inRoom(command, chat: chat) {
+        case .asUsual: break
+        case .command(let command): return ChatMessageResult(status: .command, reply: try await run(command, chat: chat))
+        case .reply(let reply): return ChatMessageResult(status: command == nil ? .unbound : .command, reply: reply)
+        case .silent: return ChatMessageResult(status: .ignored)
+        }
+        if let command {
             return ChatMessageResult(status: .command, reply: try await run(command, chat: chat))
         }
         guard let session = await boundSession(chat) else {
@@ -195,7 +205,15 @@ package actor ChatDesk: PluginRouter {
             logger.warning("refused a command from unlisted user \(chat.user) on \(plugin)")
             return .notAuthorized
         }
-        return try await run(try ChatCommand.from(name: params.name, args: params.args), chat: chat)
+        let command = try ChatCommand.from(name: params.name, args: params.args)
+        switch await inRoom(command, chat: chat) {
+        case .asUsual: return try await run(command, chat: chat)
+        case .command(let command): return try await run(command, chat: chat)
+        case .reply(let reply): return reply
+        case .silent:
+            // A slash command reaches only the bot it was given to, which must answer it.
+            return Reply("In this room another machine answers that; this bot is \(sessions.machine)'s.", ephemeral: true)
+        }
     }
 
     private func chatAnswer(plugin: String, params: ChatAnswerParams) async throws -> Reply {

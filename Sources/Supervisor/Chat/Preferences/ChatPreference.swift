@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// What one chat chose for itself, kept in `state/chat-preferences.json` by chat key: its
-/// progress mode, whether delivery is paused, and whether it wants mentions.
+/// progress mode, whether delivery is paused, whether it wants mentions, and in a shared room the
+/// machine it picked.
 package struct ChatPreference: Codable, Sendable, Equatable {
     package var key: String
     /// Nil: the configured `chat.progress`.
@@ -11,11 +12,13 @@ package struct ChatPreference: Codable, Sendable, Equatable {
     package var pausedSince: Date?
     /// Nil: the configured `notify.mentions`.
     package var mentions: Bool?
+    /// In a shared room, the machine `/use MACHINE SESSION` picked; nil: none yet.
+    package var machine: String?
 
     package init(key: String) {
         self.key = key
     }
 
     /// Nothing chosen: the record can go.
-    package var isDefault: Bool { progress == nil && pausedSince == nil && mentions == nil }
+    package var isDefault: Bool { progress == nil && pausedSince == nil && mentions == nil && machine == nil }
 }

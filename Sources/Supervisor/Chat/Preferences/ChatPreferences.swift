@@ -46,6 +46,14 @@ package actor ChatPreferences {
         change(key) { $0.mentions = on }
     }
 
+    /// The machine a shared room picked.
+    package func machine(_ key: String) -> String? { preferences[key]?.machine }
+
+    package func pick(_ machine: String, for key: String) {
+        guard preferences[key]?.machine != machine else { return }
+        change(key) { $0.machine = machine }
+    }
+
     private func change(_ key: String, _ edit: (inout ChatPreference) -> Void) {
         var preference = preferences[key] ?? ChatPreference(key: key)
         edit(&preference)

@@ -11,6 +11,9 @@ import PiRelaySDK
 /// Several machines may share one bot token (each sees every event): DMs are then answered by
 /// the one whose `discord.dms` is `answer`, and slash commands and buttons in a server only by
 /// the machine whose channels they are used in.
+///
+/// A shared room (`discord.sharedRooms`: one channel, several machines each with its own bot) is
+/// heard whole, mention or not: the supervisor decides which machine answers there.
 struct ListenPolicy: Sendable {
     var botUserID: String
     var channels: Set<String>
@@ -22,6 +25,7 @@ struct ListenPolicy: Sendable {
     /// Slash commands and buttons are answered in every server channel: no `discord.channels`
     /// names this machine's, and it answers DMs (so it is not one of several sharing the token).
     var ownsEveryChannel = false
+    var sharedRooms = SharedRooms.none
 
     func decide(_ message: IncomingMessage) -> ListenDecision {
         if message.authorID == botUserID { return .ignore("own message") }
@@ -49,8 +53,9 @@ struct ListenPolicy: Sendable {
             return .listen(chat: chat, text: text)
         }
         if [10, 11, 12].contains(message.channelType ?? -1) { return .ignore("thread with an unknown parent") }
-        guard channels.contains(message.channelID) else { return .ignore("channel not configured") }
-        if requireMention && !mentioned { return .ignore("no mention") }
+        let shared = sharedRooms.contains(message.channelID, dm: false)
+        guard shared || channels.contains(message.channelID) else { return .ignore("channel not configured") }
+        if requireMention && !mentioned && !shared { return .ignore("no mention") }
         return .listen(
             chat: Chat(
                 messenger: Chat.discord, channel: message.channelID, thread: nil, guild: message.guildID, user: message.authorID,
@@ -62,7 +67,9 @@ struct ListenPolicy: Sendable {
     /// what is bound here, or anywhere when it owns every channel.
     func answersInteraction(in channel: String, isDM: Bool) -> Bool {
         if isDM { return answersDMs }
-        if ownsEveryChannel || channels.contains(channel) || boundThreads.contains(channel) { return true }
+        if ownsEveryChannel || channels.contains(channel) || boundThreads.contains(channel) || sharedRooms.contains(channel, dm: false) {
+            return true
+        }
         return threads[channel].map { channels.contains($0.parentID) } ?? false
     }
 

@@ -8,6 +8,7 @@ actor Listening {
     private let configured: Set<String>
     private let requireMention: Bool
     private let answersDMs: Bool
+    private let sharedRooms: SharedRooms
     private let store: StateStore
     private var boundChannels: Set<String> = []
     private var threads: [String: ThreadInfo] = [:]
@@ -15,8 +16,12 @@ actor Listening {
     private(set) var botUserID: String?
     private(set) var applicationID: String?
 
-    init(channels: [ChannelSetting], requireMention: Bool, answersDMs: Bool = true, store: StateStore, welcome: Welcome) {
+    init(
+        channels: [ChannelSetting], requireMention: Bool, sharedRooms: SharedRooms = .none, answersDMs: Bool = true, store: StateStore,
+        welcome: Welcome
+    ) {
         configured = Set(channels.map(\.id))
+        self.sharedRooms = sharedRooms
         self.requireMention = requireMention
         self.answersDMs = answersDMs
         self.store = store
@@ -49,7 +54,7 @@ actor Listening {
         return ListenPolicy(
             botUserID: botUserID, channels: configured.union(boundChannels), threads: threads,
             boundThreads: boundThreads, requireMention: requireMention, answersDMs: answersDMs,
-            ownsEveryChannel: configured.isEmpty && answersDMs)
+            ownsEveryChannel: configured.isEmpty && answersDMs, sharedRooms: sharedRooms)
     }
 
     func learn(_ list: [ThreadInfo]) {

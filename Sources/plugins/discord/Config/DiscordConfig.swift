@@ -13,6 +13,8 @@ struct DiscordConfig: Sendable {
     var guilds: [String]
     var channels: [ChannelSetting]
     var requireMention: Bool
+    /// Channels several machines' bots share: every message there is heard, mention or not.
+    var sharedRooms = SharedRooms.none
     /// `discord.dms`: false when another machine sharing the token answers DMs (`ignore`).
     var answersDMs: Bool
     var apiBase: String
@@ -82,7 +84,8 @@ struct DiscordConfig: Sendable {
         }
         return DiscordConfig(
             token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
-            channels: channels, requireMention: requireMention, answersDMs: answersDMs, apiBase: apiBase, proxy: proxy)
+            channels: channels, requireMention: requireMention, sharedRooms: SharedRooms(config["sharedRooms"]), answersDMs: answersDMs,
+            apiBase: apiBase, proxy: proxy)
     }
 
     static func isSnowflake(_ id: String) -> Bool {

@@ -5,7 +5,8 @@ import PiRelaySDK
 /// messages that mention the bot, replies in a thread the bot opened for a session, and with
 /// `requireMention` off every message of a configured or bound channel. The bot's own posts
 /// (`bot_id`, or its user id), other bots, and subtypes that are not a user writing (edits,
-/// deletions, joins…) never are: they would loop or act on things nobody asked.
+/// deletions, joins…) never are: they would loop or act on things nobody asked. A shared room
+/// (`slack.sharedRooms`) is heard whole: the supervisor decides which machine answers there.
 struct ListenPolicy: Sendable {
     /// Subtypes that are a user writing: a file shared with text, a thread reply also sent to
     /// the channel.
@@ -17,6 +18,7 @@ struct ListenPolicy: Sendable {
     var channels: Set<String>
     /// Threads (`channel/ts`) the bot opened for a session: they are for the bot.
     var threads: Set<String>
+    var sharedRooms = SharedRooms.none
 
     func decide(_ event: SlackEvent) -> ListenDecision {
         if event.botID != nil { return .ignore("from a bot") }
@@ -33,7 +35,7 @@ struct ListenPolicy: Sendable {
         }
         text = Self.unescaped(text).trimmed()
         if let thread = event.threadTS, threads.contains(event.channel + "/" + thread) { addressed = true }
-        if !addressed {
+        if !addressed && !sharedRooms.contains(event.channel, dm: event.isDM) {
             guard !requireMention, channels.contains(event.channel) else { return .ignore("a channel message not addressed to the bot") }
         }
         if text.isEmpty && event.files.isEmpty { return .ignore("nothing to relay") }

@@ -24,6 +24,7 @@ extension SlackConfig {
                     what: "a list of channels like {id: C0123ABCD, cwd: /path, name: api}", id: channelID, keyHint: "the Slack channel id, C… or G…")),
             help: "channels bound to a working directory"),
         ConfigKey("requireMention", .bool, help: "in channels, only messages that mention the bot count"),
+        ConfigKey.sharedRooms(channelID, what: "a list of Slack channel ids"),
         ConfigKey("apiBase", .url(ConfigURL()), help: "the Web API's address"),
         ConfigKey("proxy", .url(ConfigURL(what: "a proxy URL", schemes: [], emptyMeansNone: true)), help: "a proxy for Slack traffic"),
     ])

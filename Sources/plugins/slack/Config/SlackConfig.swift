@@ -15,6 +15,8 @@ struct SlackConfig: Sendable {
     var channels: [ChannelSetting]
     /// In channels, a message must mention the bot (DMs and `/pi` always count).
     var requireMention: Bool
+    /// Channels several machines' bots share: every message there is heard, mention or not.
+    var sharedRooms = SharedRooms.none
     var apiBase: String
     var proxy: ProxySetting
 
@@ -74,7 +76,8 @@ struct SlackConfig: Sendable {
         }
         return SlackConfig(
             botToken: SlackToken(value: bot), botTokenEnv: botTokenEnv, appToken: SlackToken(value: app), appTokenEnv: appTokenEnv,
-            allowedUsers: allowed, channels: channels, requireMention: requireMention, apiBase: apiBase,
+            allowedUsers: allowed, channels: channels, requireMention: requireMention, sharedRooms: SharedRooms(config["sharedRooms"]),
+            apiBase: apiBase,
             proxy: ProxySetting.resolve(configured: try string(config, "proxy"), environment: environment))
     }
 

@@ -5,12 +5,18 @@ import PiRelaySDK
 /// groups: commands for this bot (`/cmd` or `/cmd@our_name`, never `/cmd@another_bot`), and
 /// messages that mention the bot or reply to it; with `requireMention` off, every message of a
 /// configured or bound group. Other bots are never relayed.
+///
+/// A shared room (`telegram.sharedRooms`) is heard whole: the supervisor decides from what was
+/// written which machine answers, so every bot there must read every message, and `/use` and `/new`
+/// meant for another bot too (`/use@desktop_bot desktop web`), so that this machine knows it was
+/// not picked.
 struct ListenPolicy: Sendable {
     var botID: String
     var botUsername: String
     var requireMention: Bool
     /// Groups listed in `telegram.chats` or bound to a session.
     var groups: Set<String>
+    var sharedRooms = SharedRooms.none
 
     func decide(_ message: TelegramMessage) -> ListenDecision {
         if message.fromIsBot { return .ignore("from a bot") }
@@ -19,10 +25,12 @@ struct ListenPolicy: Sendable {
         var text = message.text.trimmed()
         if text.isEmpty && message.files.isEmpty { return .ignore("nothing to relay") }
         var addressed = message.isPrivate
+        let shared = sharedRooms.contains(message.chatID, dm: message.isPrivate)
         if message.startsWithCommand, let commandEnd = text.firstIndex(where: \.isWhitespace) ?? Optional(text.endIndex) {
             let command = text[..<commandEnd]
             if let at = command.firstIndex(of: "@") {
-                guard command[command.index(after: at)...].lowercased() == botUsername.lowercased() else {
+                let forUs = command[command.index(after: at)...].lowercased() == botUsername.lowercased()
+                guard forUs || (shared && ["/use", "/new"].contains(command[..<at].lowercased())) else {
                     return .ignore("a command for another bot")
                 }
                 text = String(command[..<at]) + text[commandEnd...]
@@ -35,7 +43,7 @@ struct ListenPolicy: Sendable {
             text = Self.removing(mention, from: text)
         }
         if message.replyToFromID == botID { addressed = true }
-        if !message.isPrivate && !addressed {
+        if !message.isPrivate && !addressed && !shared {
             guard !requireMention, groups.contains(message.chatID) else { return .ignore("a group message not addressed to the bot") }
         }
         if text.isEmpty && message.files.isEmpty { return .ignore("only the mention") }

@@ -13,6 +13,8 @@ struct TelegramConfig: Sendable {
     var chats: [ChatSetting]
     /// In groups, a message must mention the bot or reply to one of its messages.
     var requireMention: Bool
+    /// Groups several machines' bots share: every message there is heard, mention or not.
+    var sharedRooms = SharedRooms.none
     var apiBase: String
     var proxy: ProxySetting
     /// How long one `getUpdates` waits for news; the HTTP timeout is set 15 s above it.
@@ -72,6 +74,7 @@ struct TelegramConfig: Sendable {
         }
         return TelegramConfig(
             token: TelegramToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, chats: chats, requireMention: requireMention,
+            sharedRooms: SharedRooms(config["sharedRooms"]),
             apiBase: apiBase, proxy: ProxySetting.resolve(configured: try string(config, "proxy"), environment: environment),
             pollTimeoutSeconds: pollTimeout)
     }
