@@ -95,4 +95,17 @@ struct ListenPolicyTests {
         #expect(policy.decide(message(channel: "5", guild: nil, content: "pinned", type: 6)) == .ignore("system message (type 6)"))
         #expect(policy.decide(message(channel: "5", guild: nil, content: "  ")) == .ignore("empty message"))
     }
+
+    /// A shared room is heard whole, mention or not, and its slash commands are answered here.
+    @Test func aSharedRoomIsHeardWhole() {
+        var shared = policy
+        shared.sharedRooms = .listed(["300"])
+        #expect(policy.decide(message(channel: "300", content: "deploy")) == .ignore("channel not configured"))
+        guard case .listen(let chat, let text) = shared.decide(message(channel: "300", content: "deploy")) else {
+            Issue.record("a shared room's message is heard")
+            return
+        }
+        #expect(chat.channel == "300" && !chat.mentioned && text == "deploy")
+        #expect(shared.answersInteraction(in: "300", isDM: false) && !policy.answersInteraction(in: "300", isDM: false))
+    }
 }

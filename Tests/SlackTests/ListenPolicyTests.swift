@@ -44,4 +44,15 @@ import Testing
         guard case .listen = open.decide(plain) else { Issue.record("a configured channel without requireMention listens"); return }
         #expect(open.decide(event(["channel": "C9", "channel_type": "channel"])) == .ignore("a channel message not addressed to the bot"))
     }
+
+    /// A shared room is heard whole: every message there, mention or not.
+    @Test func aSharedRoomIsHeardWhole() {
+        var shared = policy
+        shared.sharedRooms = .all
+        let plain = event(["channel": "C9", "channel_type": "channel", "text": "deploy"])
+        #expect(policy.decide(plain) == .ignore("a channel message not addressed to the bot"))
+        #expect(
+            shared.decide(plain)
+                == .listen(chat: Chat(messenger: "slack", channel: "C9", user: "UALICE", dm: false, mentioned: false), text: "deploy"))
+    }
 }

@@ -83,4 +83,26 @@ import Testing
         let message = Self.message(chat: "-100300", type: "group", text: text, entities: [["type": "mention", "offset": 5, "length": 17]])
         #expect(message.mentions == ["@pirelay_test_bot"])
     }
+
+    /// A shared room is heard whole, and a `/use` or `/new` meant for another machine's bot is
+    /// read too (so this machine knows the room picked another); other commands for another bot
+    /// are not.
+    @Test func aSharedRoomIsHeardWhole() {
+        var policy = Self.policy
+        policy.sharedRooms = .listed(["-100900"])
+        let room = { (text: String, entities: [JSONValue]) in
+            policy.decide(Self.message(chat: "-100900", type: "supergroup", text: text, entities: entities))
+        }
+        guard case .listen(_, let prompt) = room("fix the tests", []) else { Issue.record("a plain message is heard"); return }
+        #expect(prompt == "fix the tests")
+        guard case .listen(_, let use) = room("/use@desktop_bot desktop web", [Self.command(16)]) else {
+            Issue.record("/use for another bot is read in a shared room")
+            return
+        }
+        #expect(use == "/use desktop web")
+        #expect(room("/stop@desktop_bot", [Self.command(17)]) == .ignore("a command for another bot"))
+        #expect(
+            Self.policy.decide(Self.message(chat: "-100900", type: "supergroup", text: "fix the tests"))
+                == .ignore("a group message not addressed to the bot"), "not listed: as before")
+    }
 }
