@@ -40,6 +40,17 @@ import Testing
             try await stack.dm("2")
             try await stack.waitForBotMessage(in: chat, containing: "Echo: Answer: 2. green", count: 2)
             #expect(stack.piPrompts(containing: "Answer: 2. green").count == 2)
+
+            // The words: a bare `answer` shows the options to step through, `cancel` leaves, and
+            // neither reaches pi.
+            try await stack.dm("Which colour?\n1. red\n2. green")
+            try await stack.waitForBotMessage(in: chat, containing: "Pick an answer", count: 3)
+            try await stack.dm("answer")
+            let card = try #require(try await stack.waitForBotMessage(in: chat, containing: "Reply with a number").first)
+            #expect(Self.text(card).contains("1. red") && Self.text(card).contains("2. green"), "\(Self.text(card))")
+            try await stack.dm("cancel")
+            try await stack.waitForBotMessage(in: chat, containing: "nothing was sent")
+            #expect(stack.piPrompts(containing: "Answer: cancel").isEmpty && stack.piPrompts(containing: "answer").isEmpty)
         }
     }
 }

@@ -3,20 +3,12 @@ import PiRelaySDK
 /// Guided answers (issue 17 point 7): a final answer that ends with options or a question gets
 /// a line of buttons under it, one per option and **Custom answer**.
 extension ChatDelivery {
-    /// Buttons on a choice hold this many options; a longer list is answered by typing.
-    package static let maxChoiceButtons = 20
-
     package func offerChoice(_ run: RunRecord, to targets: [Binding]) async {
         guard !targets.isEmpty, run.errorMessage == nil, run.stopReason == nil || run.stopReason == "stop",
             let choice = GuidedChoice.parse(run.text)
         else { return }
         let token = await guided.offer(choice, session: run.sessionID)
-        let prefix = "ga:\(run.sessionID):\(token):"
-        var buttons = choice.options.prefix(Self.maxChoiceButtons).map { option in
-            Reply.Action(id: prefix + option.label, label: String("\(option.label). \(option.text)".prefix(Reply.maxLabelLength)), style: "primary")
-        }
-        buttons.append(Reply.Action(id: prefix + "custom", label: "Custom answer", style: "secondary"))
-        let rows = stride(from: 0, to: buttons.count, by: 5).map { Array(buttons[$0..<min($0 + 5, buttons.count)]) }
+        let rows = choice.buttons(session: run.sessionID, token: token)
         let text =
             choice.options.isEmpty
             ? "Answer with **Custom answer**, or just reply."

@@ -16,6 +16,9 @@ package actor GuidedAnswers {
         case customAnswer(session: String, token: String)
         /// A reply that might be an answer, held until the user says what it is.
         case held(session: String, token: String, text: String)
+        /// A bare `answer` started a step-through: the next message answers, by an option's
+        /// label or text, or in its own words.
+        case answering(session: String, token: String)
     }
 
     private var open: [String: Open] = [:]
@@ -35,7 +38,7 @@ package actor GuidedAnswers {
         open[session] = nil
         waiting = waiting.filter { _, step in
             switch step {
-            case .customAnswer(let id, _), .held(let id, _, _): return id != session
+            case .customAnswer(let id, _), .held(let id, _, _), .answering(let id, _): return id != session
             }
         }
     }

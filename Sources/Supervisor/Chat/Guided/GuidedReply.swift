@@ -14,6 +14,24 @@ package enum GuidedReply: Equatable {
     /// Words that make a reply an explicit answer: `option 2`, `choose B`, `answer 2`.
     package static let answerWords: Set<String> = ["option", "choose", "answer", "pick", "select", "number", "#"]
 
+    /// The words a guided flow takes on their own (PiRelay's): `answer` starts stepping through the
+    /// options, `prompt` sends a reply asked back as a prompt, `cancel` leaves the flow.
+    package enum Word: String {
+        case answer, prompt, cancel
+    }
+
+    /// The message as one of those words, alone (`Cancel`, `cancel.` too).
+    package static func word(_ message: String) -> Word? {
+        Word(rawValue: strip(message.trimmingInlineSpace(), ".!").lowercased())
+    }
+
+    /// What pi is sent when the message answers the choice whatever it says (after `answer` or
+    /// **Custom answer**): an option it names, else its own words.
+    package static func answer(_ message: String, for choice: GuidedChoice) -> String {
+        if case .answer(let answer) = classify(message, for: choice) { return answer }
+        return GuidedChoice.answer(message.trimmed())
+    }
+
     package static func classify(_ message: String, for choice: GuidedChoice) -> GuidedReply {
         let text = message.trimmingInlineSpace()
         let words = text.split(whereSeparator: \.isWhitespace).map { String($0).lowercased() }
