@@ -32,3 +32,27 @@ import Testing
         #expect(ChatDesk.ago(now.addingTimeInterval(-2 * 86_400), now: now) == "2d ago")
     }
 }
+
+/// Outbound media's words: a path and its caption, an image command, and the pictures an
+/// answer names.
+@Suite struct OutboundMediaWordsTests {
+    @Test func fileTakesACaptionAndSendImageAPath() throws {
+        #expect(ChatCommand.parse("/send-file report.txt for the review") == .file("report.txt", caption: "for the review"))
+        #expect(ChatCommand.parse("/file \"my notes.md\" read this") == .file("my notes.md", caption: "read this"))
+        #expect(ChatCommand.parse("/file notes.md") == .file("notes.md", caption: nil))
+        #expect(ChatCommand.parse("/send-image out/a.png") == .sendImage("out/a.png"))
+        #expect(ChatCommand.parse("/send_image out/a.png") == .sendImage("out/a.png"))
+        #expect(ChatCommand.parse("/send-image") == nil && ChatCommand.parse("/file") == nil)
+        #expect(try ChatCommand.from(name: "file", args: ["path": "a.txt", "caption": "hi"]) == .file("a.txt", caption: "hi"))
+    }
+
+    @Test func picturesAnAnswerNames() {
+        let text = """
+            Saved the plot to `out/result.png` and ![chart](plots/b.WEBP).
+            See https://example.com/x.png and /tmp/abs.jpg, out/result.png again, notes.txt, v1.2.png.
+            """
+        #expect(NamedImages.paths(in: text) == ["out/result.png", "plots/b.WEBP", "/tmp/abs.jpg", "v1.2.png"])
+        #expect(NamedImages.isImage("a.jpeg") && !NamedImages.isImage("a.png/x") && !NamedImages.isImage("png"))
+        #expect(NamedImages.paths(in: (1...20).map { "p\($0).png" }.joined(separator: " ")).count == NamedImages.most)
+    }
+}

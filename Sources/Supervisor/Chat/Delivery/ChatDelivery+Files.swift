@@ -1,12 +1,18 @@
 import FoundationEssentials
 import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Files both ways: workspace files and tool images posted to chats, chat attachments turned
 /// into prompt content, all through the attachments plugin where it has a say.
 extension ChatDelivery {
     /// Copies a workspace file (through the attachments plugin's path guard) and posts it to the
-    /// given chats. Returns the file name.
-    package func sendFile(_ session: PiSession, path: String, to targets: [Binding], caption: String? = nil) async throws -> String {
+    /// given chats, as an image when `image` (messengers show those inline). Returns the file name.
+    package func sendFile(
+        _ session: PiSession, path: String, to targets: [Binding], caption: String? = nil, image: Bool = false
+    ) async throws -> String {
         guard let attachments = await host.plugin(forRole: "attachments") else {
             throw RemoteError(code: .unavailable, message: "sending files needs the attachments plugin")
         }
@@ -21,18 +27,39 @@ extension ChatDelivery {
                 binding.messenger, .chatPost,
                 ChatPostParams(
                     target: binding.target, kind: .file, sessionID: session.id,
-                    text: await redacted("📎 \(name) (\(spooled.size) bytes)" + (caption.map { "\n" + $0 } ?? "")),
+                    text: await redacted((image ? "🖼 " : "📎 ") + "\(name) (\(spooled.size) bytes)" + (caption.map { "\n" + $0 } ?? "")),
                     files: [PostedFile(path: spooled.path, filename: name)]))
         }
         return name
     }
 
+    /// The image files the last answer names that are there, in the session's folder (relative
+    /// to it, or absolute): offered under `/images` after the tools' images. Sending one still
+    /// asks the path guard; this only leaves out what it would refuse for its place.
+    package func namedImages(_ session: PiSession) async -> [String] {
+        guard let text = await session.recentRuns.last?.run.text, let folder = session.cwd.realPath else { return [] }
+        return NamedImages.paths(in: text).filter { path in
+            let named = path.hasPrefix("/") ? path : path.hasPrefix("~/") ? path.expandingTilde : session.cwd + "/" + path
+            guard let full = named.realPath, full.isWithin(folder) else { return false }
+            var info = stat()
+            return stat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+    }
+
     /// Posts image number `number` (1-based) of the session's last run, as a spool copy (the
-    /// messenger deletes what it uploads).
+    /// messenger deletes what it uploads): the tools' images first, then the files its answer
+    /// named, which go through the attachments plugin's path guard like `/send-image`.
     package func sendImage(_ session: PiSession, number: Int, to targets: [Binding]) async throws -> String {
         let list = await session.images
-        guard number >= 1, number <= list.count else {
-            throw RemoteError(code: .notFound, message: "no image \(number); the last run produced \(list.count)")
+        if number > list.count {
+            let named = await namedImages(session)
+            guard number - list.count <= named.count else {
+                throw RemoteError(code: .notFound, message: "no image \(number); the last run has \(list.count + named.count)")
+            }
+            return try await sendFile(session, path: named[number - list.count - 1], to: targets, image: true)
+        }
+        guard number >= 1 else {
+            throw RemoteError(code: .notFound, message: "no image \(number); the last run has \(list.count)")
         }
         let image = list[number - 1]
         for binding in targets {

@@ -28,8 +28,10 @@ package enum ChatCommand: Equatable {
     case cancel
     case disconnect
     case help
-    /// Send a file from the session's workspace to this chat.
-    case file(String)
+    /// Send a file from the session's workspace to this chat, with a caption.
+    case file(String, caption: String?)
+    /// Send an image from the session's workspace to this chat (`/send-image PATH`).
+    case sendImage(String)
     /// List the images tools produced in the last run, or send one of them.
     case images
     case image(Int)
@@ -89,7 +91,12 @@ package enum ChatCommand: Equatable {
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
-        case "file", "send-file": return rest.isEmpty ? nil : .file(rest)
+        case "file", "send-file", "send_file", "sendfile":
+            guard let (path, caption) = Self.pathAndCaption(rest) else { return nil }
+            return .file(path, caption: caption)
+        case "send-image", "send_image", "sendimage":
+            guard let (path, _) = Self.pathAndCaption(rest) else { return nil }
+            return .sendImage(path)
         case "images": return .images
         case "image": return Int(rest).map { .image($0) } ?? .images
         case "progress": return .progress(rest.isEmpty ? nil : rest)
@@ -101,6 +108,21 @@ package enum ChatCommand: Equatable {
         case "mentions": return .mentions(rest.isEmpty ? nil : rest)
         default: return nil
         }
+    }
+
+    /// `PATH [CAPTION]`: the path is the first word, or quoted (`"my notes.md" for you`).
+    static func pathAndCaption(_ rest: String) -> (String, String?)? {
+        var path: Substring, after: Substring
+        if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
+            path = rest[rest.index(after: rest.startIndex)..<close]
+            after = rest[rest.index(after: close)...]
+        } else {
+            let space = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            path = rest[..<space]
+            after = rest[space...]
+        }
+        let caption = after.trimmingInlineSpace()
+        return path.isEmpty ? nil : (String(path), caption.isEmpty ? nil : caption)
     }
 
     /// From a messenger's `chat.command` request.
@@ -131,7 +153,12 @@ package enum ChatCommand: Equatable {
         case "cancel": return .cancel
         case "disconnect": return .disconnect
         case "help": return .help
-        case "file": guard let path = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }; return .file(path)
+        case "file":
+            guard let path = arg("path") else { throw RemoteError.invalidParams("/file needs a path") }
+            return .file(path, caption: arg("caption"))
+        case "send-image", "sendimage":
+            guard let path = arg("path") else { throw RemoteError.invalidParams("/send-image needs a path") }
+            return .sendImage(path)
         case "images": return arg("number").flatMap(Int.init).map { .image($0) } ?? .images
         case "progress": return .progress(arg("mode"))
         case "recent": return .recent(arg("count").map { Int($0) ?? 0 })

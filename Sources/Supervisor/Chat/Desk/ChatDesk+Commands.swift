@@ -130,11 +130,10 @@ extension ChatDesk {
                 return try await action(id, chat: chat)
             case .images:
                 let session = try needSession()
-                let list = await session.images
-                if list.isEmpty { return Reply("No images from tools in the last run.", ephemeral: true) }
-                var reply = Reply(
-                    list.enumerated().map { "\($0.offset + 1). \($0.element.filename) (from \($0.element.toolName))" }
-                        .joined(separator: "\n"), ephemeral: true)
+                let tools = await session.images.map { "\($0.filename) (from \($0.toolName))" }
+                let list = tools + (await delivery.namedImages(session)).map { "\($0) (named in the answer)" }
+                if list.isEmpty { return Reply("No images in the last run: none from tools, none named in its answer.", ephemeral: true) }
+                var reply = Reply(list.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"), ephemeral: true)
                 reply.actions = stride(from: 0, to: min(list.count, 25), by: 5).map { row in
                     (row..<min(row + 5, list.count, 25)).map {
                         Reply.Action(id: "img:\(session.id):\($0 + 1)", label: "Send \($0 + 1)", style: "primary")
@@ -146,10 +145,18 @@ extension ChatDesk {
                 let name = try await delivery.sendImage(
                     session, number: number, to: [await bindings.replyBinding(chat, sessionID: session.id)])
                 return Reply("Sending \(name).", ephemeral: true)
-            case .file(let path):
+            case .file(let path, let caption):
                 let session = try needSession()
                 let sent = try await delivery.sendFile(
-                    session, path: path, to: [await bindings.replyBinding(chat, sessionID: session.id)])
+                    session, path: path, to: [await bindings.replyBinding(chat, sessionID: session.id)], caption: caption)
+                return Reply("Sending \(sent).", ephemeral: true)
+            case .sendImage(let path):
+                let session = try needSession()
+                guard NamedImages.isImage(path) else {
+                    throw RemoteError.invalidParams("\(path) is no image (png, jpg, gif or webp): /file sends any file")
+                }
+                let sent = try await delivery.sendFile(
+                    session, path: path, to: [await bindings.replyBinding(chat, sessionID: session.id)], image: true)
                 return Reply("Sending \(sent).", ephemeral: true)
             case .progress, .pause, .resume, .mentions:
                 return try await runPreference(command, chat: chat, session: current)
