@@ -219,4 +219,47 @@ import Glibc
             #expect(stack.piPrompts(containing: "after revoke").isEmpty)
         }
     }
+
+    /// `pi-relayd pair telegram --session NAME --label L` (seed 002's `/relay connect`): one
+    /// `/start CODE` from a new user pairs them and binds their chat to the session under the
+    /// label, so their next message is its prompt; without `--yes` once the owner confirms.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func pairingThatBindsTheClaimingChatToASession() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            _ = try await stack.json("new", "--cwd", stack.workspace, "--name", "api")
+            let carol = (id: "333000333", name: "carol")
+            let terminal = try PairingTerminal(stack.home, messenger: "telegram", options: ["--yes", "--session", "api", "--label", "work"])
+            let code = try #require(try await terminal.code()["code"]?.stringValue)
+            try await stack.dm("/start \(code)", from: carol)
+            try await stack.waitForBotMessage(in: carol.id, containing: "this chat now watches work")
+            let done = try await terminal.finish()
+            let result = try #require(done.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.last)
+            #expect(result["paired"] == true && result["session"] == "api", "\(done)")
+
+            try await stack.dm("hello from carol", from: carol)
+            try await stack.waitForBotMessage(in: carol.id, containing: "Echo: hello from carol")
+            #expect(stack.piPrompts(containing: "hello from carol").count == 1)
+            try await stack.dm("/sessions", from: carol)
+            try await stack.waitForBotMessage(in: carol.id, containing: "work (api)")
+
+            // Confirmed at the terminal: bound once the owner says yes.
+            let dave = (id: "444000444", name: "dave")
+            let asking = try PairingTerminal(stack.home, messenger: "telegram", answer: "y\n", options: ["--session", "api"], json: false)
+            let link = try await waitFor("the deep link", timeout: .seconds(60)) {
+                asking.process.stdout.split(separator: "\n").first { $0.contains("?start=") }
+            }
+            let second = try #require(link.components(separatedBy: "?start=").last?.trimmingCharacters(in: .whitespaces))
+            try await stack.dm("/start \(second)", from: dave)
+            try await stack.waitForBotMessage(in: dave.id, containing: "this chat now watches api")
+            let confirmed = try await asking.finish()
+            #expect(confirmed.status == 0 && confirmed.stdout.contains("Their chat watches api."), "\(confirmed)")
+
+            // A session that is not there, and a label without a session, are refused at once.
+            let missing = try await stack.cli(["pair", "telegram", "--session", "nosuch", "--yes"])
+            #expect(missing.status != 0 && missing.stderr.contains("nosuch"), "\(missing)")
+            let stray = try await stack.cli(["pair", "telegram", "--label", "x", "--yes"])
+            #expect(stray.status != 0 && stray.stderr.contains("--label goes with --session"), "\(stray)")
+        }
+    }
 }

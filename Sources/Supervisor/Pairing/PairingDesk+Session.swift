@@ -74,15 +74,28 @@ extension PairingDesk {
     package func claimForSession(_ offer: PairingOffer, sessionID: String, by chat: Chat) async -> Reply {
         unwatchedCodes.remove(offer.code)
         let problem = allows(chat) ? nil : await add(chat)
-        guard let session = await sessions.session(id: sessionID) else {
+        guard let name = await bind(chat, to: sessionID, label: offer.label) else {
             return Reply(text: "✅ Paired, but the terminal session that made the code is gone. /sessions lists the others.", paired: true)
         }
-        await bindings.watch(chat, sessionID)
-        if let label = offer.label { await bindings.setAlias(chat.key, sessionID: sessionID, to: label) }
-        let name = await session.name
-        logger.notice("pairing: \(chat.user) on \(chat.messenger) now watches session \(name)")
         var text = "✅ Paired: this chat now watches the terminal session \(offer.label ?? name). Its runs show here; your messages go to it."
         if let problem { text += "\n⚠️ but pi-relayd could not save the pairing: \(problem)" }
         return Reply(text: text, paired: true)
+    }
+
+    /// The chat watches the session, made its active one, under the label (`/alias`). Returns
+    /// the session's name; nil when it is gone.
+    package func bind(_ chat: Chat, to sessionID: String, label: String?) async -> String? {
+        guard let session = await sessions.session(id: sessionID) else { return nil }
+        await bindings.watch(chat, sessionID)
+        if let label { await bindings.setAlias(chat.key, sessionID: sessionID, to: label) }
+        let name = await session.name
+        logger.notice("pairing: \(chat.user) on \(chat.messenger) now watches session \(name)")
+        return name
+    }
+
+    /// What a chat paired by `pi-relayd pair --session` is told.
+    static func boundText(_ name: String?, label: String?) -> String {
+        guard let name else { return welcomeText + " (The session the code was for is gone.)" }
+        return "✅ Paired: this chat now watches \(label ?? name). Its runs show here; your messages go to it."
     }
 }

@@ -83,12 +83,17 @@ package actor PairingDesk {
         switch offers.claim(messenger: chat.messenger, typed: params.code, inDM: chat.dm) {
         case .accepted(let offer):
             logger.notice("pairing: the code for \(chat.messenger) was claimed by \(who)")
-            if let sessionID = offer.sessionID { return await claimForSession(offer, sessionID: sessionID, by: chat) }
+            if let sessionID = offer.sessionID, unwatchedCodes.contains(offer.code) {
+                return await claimForSession(offer, sessionID: sessionID, by: chat)
+            }
             guard offer.confirm else {
                 let problem = await add(chat)
+                var welcome = Self.welcomeText
+                if let sessionID = offer.sessionID {
+                    welcome = Self.boundText(await bind(chat, to: sessionID, label: offer.label), label: offer.label)
+                }
                 resolve(offer.code, .paired(chat))
-                return Reply(
-                    text: problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it: \(problem ?? "")", paired: true)
+                return Reply(text: problem == nil ? welcome : "⚠️ Paired, but pi-relayd could not save it: \(problem ?? "")", paired: true)
             }
             resolve(offer.code, .claimed(chat))
             return Reply("Code accepted. Waiting for the bot's owner to confirm on their terminal…")
@@ -115,8 +120,10 @@ package actor PairingDesk {
     // MARK: The terminal (`pi-relayd pair`)
 
     /// The `pair` control method: makes a code, sends it as an event, waits for a claim, asks the
-    /// terminal to confirm (unless `confirm` is false), and answers with who was paired.
-    /// `ttlSeconds` (tests only) shortens the code's life; it can never lengthen it.
+    /// terminal to confirm (unless `confirm` is false), and answers with who was paired. With a
+    /// `session` (and maybe a `label`), the claiming chat also watches that session under the
+    /// label, in the same step (seed 002's `/relay connect`). `ttlSeconds` (tests only) shortens
+    /// the code's life; it can never lengthen it.
     package func pair(params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
         guard let messenger = params["messenger"]?.stringValue, !messenger.isEmpty else {
             throw RemoteError.invalidParams("pair needs a messenger")
@@ -132,6 +139,9 @@ package actor PairingDesk {
             )
         }
         guard await slot.roles.contains("messenger") else { throw RemoteError.invalidParams("\(messenger) is not a messenger plugin") }
+        var session: PiSession?
+        if let key = params["session"]?.stringValue, !key.isEmpty { session = try await sessions.resolve(key) }
+        let label = params["label"]?.stringValue.flatMap { $0.trimmingInlineSpace().isEmpty ? nil : $0.trimmingInlineSpace() }
         var lifetime = Self.lifetime
         if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
         let code = PairingCode.make()
@@ -145,7 +155,8 @@ package actor PairingDesk {
         if byLink { lifetime = min(lifetime, Self.linkLifetime) }
         // A link pairing is never confirmed at the terminal: the link was shown only there.
         let offer = PairingOffer(
-            messenger: messenger, code: code, expires: .now + lifetime, confirm: !byLink && (params["confirm"]?.boolValue ?? true))
+            messenger: messenger, code: code, expires: .now + lifetime, confirm: !byLink && (params["confirm"]?.boolValue ?? true),
+            sessionID: session?.id, label: session == nil ? nil : label)
         if let replaced = offers.add(offer) { resolve(replaced.code, .replaced) }
         logger.notice("pairing: a code for \(messenger) was made, valid for \(Int(lifetime.inSeconds)) s")
 
@@ -192,25 +203,31 @@ package actor PairingDesk {
         case .hungUp:
             return nil
         case .paired(let chat):
-            return Self.result(chat, paired: true)
+            return await Self.result(chat, paired: true, session: session)
         case .claimed(let chat):
             stream.send(["type": "claimed", "messenger": .string(messenger), "user": .string(chat.user), "userName": .string(chat.userName ?? "")])
             let accepted = await confirmation(from: stream)
             if accepted == true {
                 let problem = await add(chat)
-                await post(problem == nil ? Self.welcomeText : "⚠️ Paired, but pi-relayd could not save it.", to: chat)
-                var result = Self.result(chat, paired: true)
+                var welcome = Self.welcomeText
+                if let session { welcome = Self.boundText(await bind(chat, to: session.id, label: label), label: label) }
+                await post(problem == nil ? welcome : "⚠️ Paired, but pi-relayd could not save it.", to: chat)
+                var result = await Self.result(chat, paired: true, session: session)
                 if let problem { result["warning"] = .string(problem) }
                 return result
             }
             logger.notice("pairing: \(chat.user) on \(messenger) was not confirmed")
             await post("The bot's owner did not confirm this pairing.", to: chat)
-            return accepted == nil ? nil : Self.result(chat, paired: false)
+            return accepted == nil ? nil : await Self.result(chat, paired: false)
         }
     }
 
-    private static func result(_ chat: Chat, paired: Bool) -> JSONValue {
-        ["paired": .bool(paired), "messenger": .string(chat.messenger), "user": .string(chat.user), "userName": .string(chat.userName ?? "")]
+    private static func result(_ chat: Chat, paired: Bool, session: PiSession? = nil) async -> JSONValue {
+        var result: JSONValue = [
+            "paired": .bool(paired), "messenger": .string(chat.messenger), "user": .string(chat.user), "userName": .string(chat.userName ?? ""),
+        ]
+        if paired, let session { result["session"] = .string(await session.name) }
+        return result
     }
 
     /// The terminal's `{"confirm": true|false}`; nil when it hung up first.

@@ -24,13 +24,21 @@ struct PairCommand: ParsableCommand {
 
     @Argument(help: "The messenger plugin, e.g. discord or telegram.") var messenger: String
     @Flag(name: .shortAndLong, help: "Add whoever claims the code without asking.") var yes = false
+    @Option(help: "Also make the claiming chat watch this session (a name, id, pid or folder), in the same step.")
+    var session: String?
+    @Option(help: "With --session: the name that chat gives the session (its /alias).") var label: String?
     @Flag(help: "Do not draw the QR code.") var noQR = false
     /// Test-only: shortens the code's life (the daemon never lengthens it past 10 minutes).
     @Option(name: .customLong("ttl-seconds"), help: .private) var ttlSeconds: Double?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if label != nil && session == nil {
+            CLIFailure.exit(RemoteError.invalidParams("--label goes with --session"), json: output.json)
+        }
         var params: JSONValue = ["messenger": .string(messenger), "confirm": .bool(!yes)]
+        params["session"] = SessionKey.json(session)
+        if let label { params["label"] = .string(label) }
         if let ttlSeconds { params["ttlSeconds"] = .number(ttlSeconds) }
         let result: JSONValue
         do {
@@ -56,7 +64,8 @@ struct PairCommand: ParsableCommand {
         let who = "\(result["userName"]?.stringValue ?? "") (\(result["user"]?.stringValue ?? ""))"
         output.emit(result) {
             result["paired"]?.boolValue == true
-                ? "✓ \(who) can now use \(messenger)." + (result["warning"]?.stringValue.map { "\n⚠️ but: \($0)" } ?? "")
+                ? "✓ \(who) can now use \(messenger)." + (result["session"]?.stringValue.map { " Their chat watches \($0)." } ?? "")
+                    + (result["warning"]?.stringValue.map { "\n⚠️ but: \($0)" } ?? "")
                 : "Not added: \(who)."
         }
         if result["paired"]?.boolValue != true { throw ExitCode(1) }
