@@ -77,6 +77,10 @@ import Glibc
             // The terminal's send is refused the same way.
             let sent = try await chat.home.cli.run(["send", "long", "three"])
             #expect(sent.status != 0 && sent.stderr.contains("sessions.limits.queueMax"), "\(sent)")
+            // The health figures: one prompt waiting in the queue.
+            let waiting = try await chat.run(["status", "--json"]).json()["figures"]
+            #expect(waiting?["promptQueue"]?.intValue == 1, "\(String(describing: waiting))")
+            #expect((waiting?["promptQueueOldestSeconds"]?.doubleValue ?? -1) >= 0)
 
             let stopped = try await waitFor("the run limit notice", timeout: .seconds(40)) {
                 Self.notices(chat, containing: "past sessions.limits.maxRunSeconds").first
@@ -84,6 +88,12 @@ import Glibc
             #expect(stopped.contains("it was stopped"), "\(stopped)")
             #expect(chat.piCommands("abort").count == 1)
             _ = try await chat.waitForFinal(1)
+            // The stopped run counts as a timeout. An abort leaves pi's queue as it was (pi-rpc
+            // spec: queued messages are not cleared by abort), so the prompt still waits.
+            let figures = try await chat.run(["status", "--json"]).json()["figures"]
+            #expect(figures?["timeouts"]?["run"]?.intValue == 1, "\(String(describing: figures))")
+            #expect(figures?["promptQueue"]?.intValue == 1, "\(String(describing: figures))")
+            #expect(try await chat.run(["status"]).stdout.contains("timeouts 1 (run 1)"))
         }
     }
 
@@ -118,6 +128,8 @@ import Glibc
             _ = try await chat.say("and now?")
             let final = try await chat.waitForFinal(1)
             #expect(final["chunks"]?[0]?.stringValue?.contains("Echo: and now?") == true, "\(final)")
+            let figures = try await chat.run(["status", "--json"]).json()["figures"]
+            #expect(figures?["timeouts"]?["command"]?.intValue == 1, "\(String(describing: figures))")
         }
     }
 }

@@ -13,7 +13,7 @@ import Glibc
         try await E2EChatHome.with { chat in
             let port = try LoopbackHTTP.freePort()
             var config = chat.config()
-            config.extra = ["metrics:", "  listen: 127.0.0.1:\(port)"]
+            config.extra = ["metrics:", "  listen: 127.0.0.1:\(port)", "  healthLogSeconds: 1"]
             let daemon = try await chat.start(config)
             let sid = try await chat.newBoundSession("counted")
             _ = try await chat.say("!scenario text 5")
@@ -36,6 +36,12 @@ import Glibc
             #expect(figures["pi_relayd_plugin_up{plugin=\"formatter\"}"] == 1)
             #expect(figures["pi_relayd_outbox_depth{plugin=\"fake-messenger\"}"] == 0)
             #expect(figures["pi_relayd_plugin_restarts_total{plugin=\"formatter\"}"] ?? 0 == 0)
+            // The session's latencies as percentiles, the prompt queue, the timeouts.
+            for kind in ["first_text", "final"] {
+                let p99 = figures["pi_relayd_session_latency_seconds{kind=\"\(kind)\",quantile=\"0.99\",session=\"counted\"}"]
+                #expect((p99 ?? -1) >= 0, "\(kind): \(scrape.body)")
+            }
+            #expect(figures["pi_relayd_prompt_queue_depth"] == 0 && figures["pi_relayd_prompt_queue_oldest_seconds"] == 0)
 
             // A crash is counted once the plugin is back.
             let formatter = try #require(try await daemon.plugins()["formatter"]?.pid)
@@ -53,8 +59,16 @@ import Glibc
             #expect(status["metrics"]?.stringValue == "http://127.0.0.1:\(port)/metrics")
             #expect(status["figures"]?["promptsIn"]?["fake-messenger"]?.intValue == 1, "\(status)")
             #expect(status["figures"]?["runs"]?.intValue == 1)
+            let latency = status["figures"]?["sessionLatency"]?["counted"]
+            #expect(latency?["final"]?["count"]?.intValue == 1 && latency?["first_text"]?["count"]?.intValue == 1, "\(status)")
             let text = try await chat.run(["status"]).stdout
             #expect(text.contains("prompts in 1 (fake-messenger 1)"), "\(text)")
+            #expect(text.contains("session counted first text p50 ") && text.contains("prompt queue 0, timeouts 0"), "\(text)")
+            // The health line, every second here (healthLogSeconds: 1).
+            try await waitUntil("a health line in the log", timeout: .seconds(10)) {
+                chat.home.read("logs/pi-relayd.log").contains(
+                    "health: 1 session (idle 1); prompt queue 0; timeouts 0; outbox 0; counted first text p50")
+            }
             #expect(text.contains("metrics: http://127.0.0.1:\(port)/metrics"), "\(text)")
         }
     }

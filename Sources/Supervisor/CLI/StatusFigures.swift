@@ -27,6 +27,9 @@ enum StatusFigures {
             return "\(label) p50 \(hop["p50Ms"]?.doubleValue ?? 0) ms (max \(hop["maxMs"]?.doubleValue ?? 0) ms, \(count))"
         }
         if !hops.isEmpty { lines.append("latency: " + hops.joined(separator: "; ")) }
+        lines.append(HealthLine.queue(figures) + ", " + HealthLine.timeouts(figures))
+        let sessions = figures["sessionLatency"]?.objectValue ?? [:]
+        for name in sessions.keys.sorted() { lines.append("session " + HealthLine.session(name, sessions[name] ?? [:])) }
         lines.append("metrics: " + (metricsURL ?? "off (set metrics.listen to offer them to Prometheus)"))
         return lines
     }

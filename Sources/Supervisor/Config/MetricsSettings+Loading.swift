@@ -6,5 +6,8 @@ extension MetricsSettings {
             if text.isEmpty { return nil }
             do throws(MetricsAddress.ParseError) { return try MetricsAddress(parsing: text) } catch { throw field.error(error.description) }
         }
+        healthLogSeconds = try section.value("healthLogSeconds", default: healthLogSeconds) { field throws(ConfigError) in
+            try field.integer(in: 0...86_400)
+        }
     }
 }

@@ -136,6 +136,7 @@ package struct Daemon: Service {
                     }
                 }
                 group.addTask { await sessions.restore() }
+                group.addTask { await HealthLog(interval: config.metrics.healthLogSeconds, status: status, logger: logger).run() }
                 group.addTask {
                     await LimitWatch(limits: config.sessions.limits, sessions: sessions, bindings: bindings, observer: delivery, logger: logger).run()
                 }

@@ -61,6 +61,7 @@ package struct DaemonStatus: Sendable {
         let snapshot = await MetricsSnapshot.read(sessions: sessions, host: host)
         metrics.record(snapshot)
         let counted = metrics.counted
+        let queue = snapshot.promptQueue()
         var hops: JSONValue = [:]
         for (name, sample) in counted.hops {
             hops[name] = [
@@ -81,6 +82,10 @@ package struct DaemonStatus: Sendable {
             "outboxDepth": JSONValue(snapshot.plugins.reduce(0) { $0 + $1.outboxDepth }),
             "outboxOldestSeconds": .number(snapshot.plugins.map(\.outboxOldestSeconds).max() ?? 0),
             "hops": hops,
+            "timeouts": .object(snapshot.timeouts.mapValues { JSONValue($0) }),
+            "promptQueue": JSONValue(queue.depth),
+            "promptQueueOldestSeconds": .number((queue.oldestSeconds * 10).rounded() / 10),
+            "sessionLatency": HealthLine.latencies(snapshot.health),
         ]
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PiRelaySDK
 
 /// What the daemon's actors know at one moment, for the gauges and for `status`: sessions by
@@ -21,6 +22,19 @@ package struct MetricsSnapshot: Sendable {
     package var sessionsByState: [String: Int] = [:]
     package var openQuestions = 0
     package var plugins: [Plugin] = []
+    /// Each session's health figures, by its name.
+    package var health: [(name: String, health: SessionHealth)] = []
+
+    /// Prompts waiting in the sessions' queues, and the age of the oldest, in seconds.
+    package func promptQueue(now: Date = Date()) -> (depth: Int, oldestSeconds: Double) {
+        let waiting = health.flatMap { $0.health.queued.map(\.at) }
+        return (waiting.count, waiting.min().map { max(0, now.timeIntervalSince($0)) } ?? 0)
+    }
+
+    /// Timeouts of every session, by kind.
+    package var timeouts: [String: Int] {
+        health.reduce(into: [:]) { sum, entry in sum.merge(entry.health.timeouts, uniquingKeysWith: +) }
+    }
 
     package static func read(sessions: Sessions, host: PluginHost) async -> MetricsSnapshot {
         var snapshot = MetricsSnapshot()
@@ -29,6 +43,7 @@ package struct MetricsSnapshot: Sendable {
             snapshot.sessionsByState[summary.state, default: 0] += 1
             snapshot.openQuestions += summary.questions ?? 0
         }
+        for session in await sessions.all { snapshot.health.append((await session.name, await session.health)) }
         for entry in (await host.status()).arrayValue ?? [] {
             guard let name = entry["name"]?.stringValue else { continue }
             var plugin = Plugin(

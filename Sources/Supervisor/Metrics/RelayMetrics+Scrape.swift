@@ -2,6 +2,9 @@ import CoreMetrics
 import Synchronization
 
 extension RelayMetrics {
+    /// The percentiles a session's latencies are shown at, as Prometheus names them.
+    package static let quantiles: [(String, Double)] = [("0.5", 50), ("0.9", 90), ("0.99", 99)]
+
     /// The Prometheus text exposition, with the gauges read fresh from the daemon's actors.
     package func exposition(sessions: Sessions, host: PluginHost) async -> [UInt8] {
         record(await MetricsSnapshot.read(sessions: sessions, host: host))
@@ -15,6 +18,25 @@ extension RelayMetrics {
             Gauge(label: "pi_relayd_sessions", dimensions: [("state", state)], factory: factory).record(count)
         }
         Gauge(label: "pi_relayd_open_questions", factory: factory).record(snapshot.openQuestions)
+        let queue = snapshot.promptQueue()
+        Gauge(label: "pi_relayd_prompt_queue_depth", factory: factory).record(queue.depth)
+        Gauge(label: "pi_relayd_prompt_queue_oldest_seconds", factory: factory).record(queue.oldestSeconds)
+        for (name, health) in snapshot.health {
+            // Per session: an ended session's timeouts stay counted, a new one's count from 0.
+            for (kind, total) in health.timeouts {
+                let added = totals.withLock { $0.advance("timeouts/" + kind, name, to: total) }
+                Counter(label: "pi_relayd_timeouts_total", dimensions: [("kind", kind)], factory: factory).increment(by: added)
+            }
+            for (kind, sample) in health.latency {
+                for (quantile, rank) in Self.quantiles {
+                    guard let value = sample.percentile(rank) else { continue }
+                    Gauge(
+                        label: "pi_relayd_session_latency_seconds", dimensions: [("kind", kind.rawValue), ("quantile", quantile), ("session", name)],
+                        factory: factory
+                    ).record(value.inSeconds)
+                }
+            }
+        }
         for plugin in snapshot.plugins {
             let labels = [("plugin", plugin.name)]
             Gauge(label: "pi_relayd_outbox_depth", dimensions: labels, factory: factory).record(plugin.outboxDepth)

@@ -44,6 +44,7 @@ package struct LimitWatch: Sendable {
             }
         case .abortRun(let id, let runID, let ran):
             logger.notice("session \(name): run \(runID) ran \(ran) s, past sessions.limits.maxRunSeconds; aborting it")
+            await session.noteTimeout("run")
             await tell(
                 id, "warning",
                 "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped.")

@@ -69,6 +69,7 @@ extension PiSession {
     /// Settles a gate once: the first decision wins, later ones find nothing.
     package func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
         guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return }
+        if decision.outcome == .timedOut { machine.health.timedOut("approval") }
         questions.close(qid)
         gate.waiter?.resume(returning: decision)
         record(

@@ -15,6 +15,19 @@ extension PiSession {
             runStartedAt: runStartedAt, busy: state == .busy || state == .waitingForAnswer, fresh: machine.freshConversation)
     }
 
+    /// Latencies, timeouts and queued prompts (`SessionHealth`).
+    package var health: SessionHealth { machine.health }
+
+    /// A prompt now waits in pi's queue behind a run.
+    package func notePromptQueued(_ text: String) {
+        machine.health.promptQueued(text, at: Date())
+    }
+
+    /// A limit ran out: `run` (`maxRunSeconds`), `approval` (a gate nobody decided).
+    package func noteTimeout(_ kind: String) {
+        machine.health.timedOut(kind)
+    }
+
     /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
     package func startAfresh() async throws {
         try await ensureRunning()
@@ -30,6 +43,7 @@ extension PiSession {
         // With a dialog open, pi waits for a person (an abort waits for a gate's answer): not hung.
         guard terminal == nil, machine.lifecycle.isUp, !machine.lifecycle.ending, questions.isEmpty, let group = pid else { return }
         let seconds = timeout.components.seconds
+        machine.health.timedOut("command")
         logger.error("session \(name): pi did not answer \(type) within \(seconds) s; restarting it")
         await tell(
             .notice(

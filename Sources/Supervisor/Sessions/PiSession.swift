@@ -380,6 +380,7 @@ package actor PiSession {
         record(event)
         // A user message is a prompt pi has taken: a follow-up queued behind a turn is taken now.
         if event.type == .messageStart, let message = event.message, message.role == "user", let text = message.text {
+            machine.health.promptTaken(text)
             await tell(.promptTaken(text: text))
         }
         if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {

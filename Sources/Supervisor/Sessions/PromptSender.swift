@@ -77,6 +77,7 @@ package struct PromptSender: Sendable {
         case .steer: status = .steered
         case .followUp: status = .queued
         }
+        if status == .queued { await session.notePromptQueued(text) }
         return PromptOutcome(status: status, session: session.id, note: asFollowUp ? Self.followUpWhileGated : nil)
     }
 

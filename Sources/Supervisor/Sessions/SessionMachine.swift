@@ -32,6 +32,8 @@ package struct SessionMachine {
     package var freshConversation = false
     /// Where the prompt being worked on came from (a chat's key, `terminal`, ...): a gate asks there.
     package var promptOrigin: String?
+    /// Latencies, timeouts and queued prompts, for `status` and `/metrics`.
+    package var health = SessionHealth()
     package private(set) var lastActivity: Date
     /// When a prompt that should start a run was sent while the agent was idle, until its run is
     /// seen to start (or pi refuses it, or is gone): a prompt sent meanwhile queues behind it.
@@ -64,11 +66,13 @@ package struct SessionMachine {
     package mutating func promptSent(_ text: String, at now: ContinuousClock.Instant) {
         guard !recorder.isBusy, !text.hasPrefix("/") else { return }
         promptInFlightSince = now
+        health.prompted(at: now)
     }
 
     /// pi refused the prompt after taking it: no run comes of it.
     package mutating func promptRefused() {
         promptInFlightSince = nil
+        health.promptRefused()
     }
 
     /// Whether a prompt sent a moment ago is about to start a run that has not been seen yet.
@@ -89,23 +93,24 @@ package struct SessionMachine {
     /// One of pi's events. A response is no activity of the agent's: commands count themselves.
     package mutating func apply(_ event: PiEvent, at now: ContinuousClock.Instant, date: Date) -> [Action] {
         if event.type != .response { lastActivity = date }
-        return actions(recorder.apply(event, at: now), date: date)
+        return actions(recorder.apply(event, at: now), at: now, date: date)
     }
 
     /// After `settleAfter`: whether the run ended.
     package mutating func settle(at now: ContinuousClock.Instant, date: Date) -> [Action] {
-        actions(recorder.settle(at: now), date: date)
+        actions(recorder.settle(at: now), at: now, date: date)
     }
 
     /// `compact`, `new_session` or `switch_session` answered: pi aborted any run without its end.
     package mutating func abortedSilently(by command: String, date: Date) -> [Action] {
-        actions(recorder.abortedSilently(by: command), date: date)
+        actions(recorder.abortedSilently(by: command), at: .now, date: date)
     }
 
     /// pi is gone: a run in flight ends.
     package mutating func childExited(reason: String, date: Date) -> [Action] {
         promptInFlightSince = nil
-        return actions(recorder.childExited(reason: reason), date: date)
+        health.childExited()
+        return actions(recorder.childExited(reason: reason), at: .now, date: date)
     }
 
     /// The observer did not take the offered run, or fetched it: the next change is offered.
@@ -125,7 +130,7 @@ package struct SessionMachine {
         runs.ended(runID)
     }
 
-    private mutating func actions(_ outputs: [RunRecorder.Output], date: Date) -> [Action] {
+    private mutating func actions(_ outputs: [RunRecorder.Output], at now: ContinuousClock.Instant, date: Date) -> [Action] {
         var actions: [Action] = []
         for output in outputs {
             switch output {
@@ -134,13 +139,16 @@ package struct SessionMachine {
                 // Saved before anyone sees the run: a daemon killed now must not number a later
                 // run the same, and must say at its restart that this one was cut off.
                 runs.started(run, origin: promptOrigin, at: date)
+                health.runStarted(at: now)
                 freshConversation = false
                 actions += [.forgetImages, .save, .tell(.runStarted(run))]
             case .updated:
+                health.runChanged(hasText: recorder.run.map { !$0.text.isEmpty } ?? false, at: now)
                 guard let run = recorder.run, runs.changed() else { continue }
                 actions.append(.offer(run))
             case .finished(let run):
                 runs.finished(run, at: date)
+                health.runFinished(at: now)
                 actions += [
                     .record(type: "run_finished", preview: ["runId": .string(run.runID), "stopReason": JSONValue(run.stopReason)]),
                     .tell(.runFinished(run)), .saveIfEnded(runID: run.runID),
