@@ -97,6 +97,59 @@ import Glibc
         }
     }
 
+    /// `onMessage: newConversation` (seed 003's TTL 0): each chat message to an idle session
+    /// starts a new conversation in pi first (`new_session`, then the prompt); the terminal's
+    /// `send` does not.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func everyChatMessageCanStartAFreshConversation() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = Self.limits("onMessage: newConversation")
+            _ = try await chat.start(config)
+            _ = try await chat.newBoundSession("fresh")
+            _ = try await chat.say("first")
+            _ = try await chat.waitForFinal(1)
+            _ = try await chat.say("second")
+            _ = try await chat.waitForFinal(2)
+            #expect(chat.piCommands("new_session").count == 2)
+            let order = E2EChatHome.jsonLines(chat.piLog).compactMap { $0["type"]?.stringValue }.filter { ["new_session", "prompt"].contains($0) }
+            #expect(order == ["new_session", "prompt", "new_session", "prompt"], "\(order)")
+            let sent = try await chat.home.cli.run(["send", "fresh", "from the terminal"])
+            #expect(sent.status == 0, "\(sent)")
+            _ = try await chat.waitForFinal(3)
+            #expect(chat.piCommands("new_session").count == 2, "the terminal's prompt keeps the conversation")
+        }
+    }
+
+    /// `sessions.keepDays`: an ended session's pi file is listed in state/ended-sessions.json and
+    /// removed by the real daemon once its days are past (the entry is backdated here while the
+    /// daemon is stopped); the removal is logged.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func anEndedSessionsFileIsRemovedAfterKeepDays() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.extra = ["sessions:", "  keepDays: 2"]
+            var daemon = try await chat.start(config)
+            _ = try await chat.newBoundSession("short")
+            _ = try await chat.say("hello")
+            _ = try await chat.waitForFinal(1)
+            let file = try #require(try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["sessionFile"]?.stringValue)
+            #expect(try await chat.say("/end")["reply"]?["text"]?.stringValue?.hasPrefix("Ended") == true)
+            let listPath = chat.home.path + "/state/ended-sessions.json"
+            let listed = try JSONValue.parse(chat.home.read("state/ended-sessions.json"))
+            #expect(listed["ended"]?[0]?["sessionFile"]?.stringValue == file, "\(listed)")
+            #expect(FileManager.default.fileExists(atPath: file), "kept for its days")
+
+            _ = await daemon.terminate()
+            let backdated = chat.home.read("state/ended-sessions.json").replacingOccurrences(
+                of: #""endedAt" : "[^"]*""#, with: "\"endedAt\" : \"2020-01-01T00:00:00Z\"", options: .regularExpression)
+            try backdated.write(toFile: listPath, atomically: true, encoding: .utf8)
+            daemon = try await chat.start(config)
+            try await waitUntil("the file is removed", timeout: .seconds(30)) { !FileManager.default.fileExists(atPath: file) }
+            #expect(chat.home.read("logs/pi-relayd.log").contains("removed \(file), the pi session file of short"))
+        }
+    }
+
     /// A pi that stops answering (SIGSTOP) makes the next command time out after
     /// `commandSeconds`: the chat is told, and the session's pi is restarted and answers again.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

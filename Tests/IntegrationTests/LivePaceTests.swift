@@ -2,8 +2,9 @@ import Foundation
 import PiRelaySDK
 import Testing
 
-/// Live views come at the pace the messenger names in its hello (`limits.liveIntervalMs`), and
-/// at 800 ms when it names none: views sent faster than a chat can show them were rendered, sent
+/// Live views come at the pace the messenger names in its hello (`limits.liveIntervalMs`), or
+/// the slower one its section in config.yaml asks for (`liveIntervalMs`), and at 800 ms when
+/// neither names one: views sent faster than a chat can show them were rendered, sent
 /// and dropped (issue 12 k). Only the lower bound is checked; a busy machine may send fewer.
 @Suite struct LivePaceTests {
     /// Seconds between consecutive live views of one run, as the fake messenger received them.
@@ -14,12 +15,14 @@ import Testing
         return zip(times.dropFirst(), times).map { later, earlier in later - earlier }
     }
 
-    @Test(arguments: [(nil, 0.8), ("1500", 1.5)] as [(String?, Double)])
-    func liveViewsComeNoFasterThanTheMessengersPace(declared: String?, interval: Double) async throws {
+    @Test(arguments: [(nil, nil, 0.8), ("1500", nil, 1.5), ("1000", "2000", 2)] as [(String?, String?, Double)])
+    func liveViewsComeNoFasterThanTheMessengersPace(declared: String?, configured: String?, interval: Double) async throws {
         try await E2EChatHome.with { chat in
             var environment: [String: String] = [:]
             if let declared { environment["FAKE_LIVE_INTERVAL_MS"] = declared }
-            _ = try await chat.start(environment: environment)
+            var config = chat.config()
+            if let configured { config.messenger = ["liveIntervalMs: \(configured)"] }
+            _ = try await chat.start(config, environment: environment)
             let sid = try await chat.newBoundSession("paced")
             // 60 chunks 100 ms apart: a change every 100 ms for six seconds.
             _ = try await chat.say("!scenario slow 60 100")

@@ -23,6 +23,19 @@ import Testing
         #expect(traits.messageLength("slack") == 2000 && traits.dialect("slack") == .markdown, "a restarted plugin's hello replaces the last")
     }
 
+    /// A messenger's `liveIntervalMs` in config.yaml is a floor: the plugin's own pace (its send
+    /// budget) may be longer, and wins then.
+    @Test func aConfiguredLivePaceIsAFloorThePluginsOwnMayRaise() {
+        var traits = MessengerTraits()
+        let telegram = Hello(name: "telegram", version: "1", roles: ["messenger"], limits: ["liveIntervalMs": 1000])
+        traits.take(telegram, of: "telegram", liveIntervalMs: 3000)
+        #expect(traits.liveInterval("telegram") == .seconds(3), "slower than the plugin asks: the config's")
+        traits.take(telegram, of: "telegram", liveIntervalMs: 200)
+        #expect(traits.liveInterval("telegram") == .seconds(1), "faster than the plugin can: the plugin's")
+        traits.take(Hello(name: "x", version: "1", roles: ["messenger"]), of: "x", liveIntervalMs: 2500)
+        #expect(traits.liveInterval("x") == .milliseconds(2500), "a plugin that names no pace takes the config's")
+    }
+
     @Test func onlyALongRunMentionsWhoPromptedItAndOnlyInTheirChat() {
         let t0 = ContinuousClock.now
         var pings = LongRunPings(longerThan: .seconds(120))

@@ -39,4 +39,10 @@ extension ConfigKey {
             "sharedRooms", .allOrList(.id(id), what: what),
             help: "group chats where several machines' bots answer, each for the machine picked with /use: all, or their ids")
     }
+
+    /// `liveIntervalMs`, which every chat messenger declares: the least time between two edits
+    /// of a streaming answer; pi-relayd takes it as a floor, and the messenger's own pace (its
+    /// send budget) may make it longer.
+    public static let liveInterval = ConfigKey(
+        "liveIntervalMs", .integer(100...10_000), help: "the least time between two edits of a streaming answer, in milliseconds")
 }

@@ -5,6 +5,9 @@ extension SessionLimits {
         onIdle = try section.value("onIdle", default: onIdle) { f throws(ConfigError) in
             try f.choice(["end": IdleAction.end, "newConversation": .newConversation])
         }
+        onMessage = try section.value("onMessage", default: onMessage) { f throws(ConfigError) in
+            try f.choice(["keep": MessageAction.keep, "newConversation": .newConversation])
+        }
         maxRunSeconds = try section.value("maxRunSeconds", default: maxRunSeconds) { f throws(ConfigError) in
             try f.integer(in: 0...31_536_000)
         }

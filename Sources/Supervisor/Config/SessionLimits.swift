@@ -9,6 +9,16 @@ package struct SessionLimits: Sendable, Equatable {
         case newConversation
     }
 
+    /// What a chat message does to the conversation it goes to.
+    package enum MessageAction: String, Sendable, Equatable {
+        /// It continues the conversation.
+        case keep
+        /// pi starts a new conversation for it first (seed 003's `session_ttl_seconds = 0`).
+        case newConversation
+    }
+
+    /// `onMessage`: `keep`, or `newConversation` for a fresh conversation per chat message.
+    package var onMessage = MessageAction.keep
     /// `idleSeconds`: a session with no activity for this long is ended or starts afresh; 0 is off.
     package var idleSeconds = 0
     /// `onIdle`: `end` or `newConversation`.

@@ -13,5 +13,6 @@ extension SessionSettings {
         }
         spawnLimit = try section.value("spawnLimit", default: spawnLimit) { f throws(ConfigError) in try f.integer(in: 0...1000) }
         limits = try SessionLimits(section.section("limits"))
+        keepDays = try section.value("keepDays", default: keepDays) { f throws(ConfigError) in try f.integer(in: 0...36_500) }
     }
 }

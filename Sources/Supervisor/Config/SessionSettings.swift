@@ -22,4 +22,7 @@ package struct SessionSettings: Sendable, Equatable {
     package var spawnLimit = 3
     /// `sessions.limits`
     package var limits = SessionLimits()
+    /// `sessions.keepDays`: the pi session files of sessions pi-relayd started are removed this
+    /// many days after the session ended; 0 keeps them (the default). Never a terminal's.
+    package var keepDays = 0
 }

@@ -69,6 +69,8 @@ package struct Daemon: Service {
         let savedBindings = try bindingFile.load(logger: logger)
         let preferenceFile = StateFile<ChatPreference>.chatPreferences(path: home.stateDir + "/chat-preferences.json")
         let savedPreferences = try preferenceFile.load(logger: logger)
+        let endedFile = StateFile<EndedSession>.endedSessions(path: home.stateDir + "/ended-sessions.json")
+        let savedEnded = try endedFile.load(logger: logger)
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
@@ -82,13 +84,15 @@ package struct Daemon: Service {
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
-            logger: logger, observer: delivery, machine: config.machineName)
+            logger: logger, observer: delivery, machine: config.machineName,
+            ended: EndedSessions(store: endedFile, saved: savedEnded.records, keepDays: config.sessions.keepDays, logger: logger))
         await delivery.attach(sessions)
         let prompter = PromptSender(
-            busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax)
+            busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax,
+            freshPerMessage: config.sessions.limits.onMessage == .newConversation)
         let status = DaemonStatus(
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
-            stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems,
+            stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
@@ -136,6 +140,7 @@ package struct Daemon: Service {
                     }
                 }
                 group.addTask { await sessions.restore() }
+                group.addTask { await sessions.ended?.run() }
                 group.addTask { await HealthLog(interval: config.metrics.healthLogSeconds, status: status, logger: logger).run() }
                 group.addTask {
                     await LimitWatch(limits: config.sessions.limits, sessions: sessions, bindings: bindings, observer: delivery, logger: logger).run()

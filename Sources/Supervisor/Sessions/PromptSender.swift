@@ -10,6 +10,9 @@ package struct PromptSender: Sendable {
     package let metrics: RelayMetrics
     /// `sessions.limits.queueMax`: prompts that may wait in a busy session; 0 is no bound.
     package var queueMax = 0
+    /// `sessions.limits.onMessage: newConversation`: a chat's prompt to an idle session of
+    /// ours starts a new conversation first.
+    package var freshPerMessage = false
 
     /// Where a prompt from a chat came from, for the metrics.
     package struct Arrival: Sendable {
@@ -21,9 +24,14 @@ package struct PromptSender: Sendable {
     /// agent queues it instead of refusing it. Other chats are shown `echo` (default: the text).
     package func prompt(
         _ session: PiSession, kind: PromptKind, text: String, images: [JSONValue], origin: String,
-        echo: String? = nil, arrival: Arrival? = nil
+        echo: String? = nil, arrival: Arrival? = nil, fresh: Bool = false
     ) async throws -> PromptOutcome {
         try await session.ensureRunning()
+        // Not a terminal's pi: its conversation is the person's at the desk. A busy session's
+        // prompt waits behind the run, in its conversation.
+        if fresh, freshPerMessage, kind == .send, session.terminal == nil, !(await session.promptWouldQueue) {
+            try await session.startAfresh()
+        }
         let command: PiCommand
         let busy = PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp
         switch kind {

@@ -14,14 +14,17 @@ package actor Sessions {
     package let observer: any SessionObserver
     /// This machine's name (`machine:`), on every summary.
     package nonisolated let machine: String
+    /// Where a spawned session's pi file goes when it ends, for `sessions.keepDays`.
+    package var ended: EndedSessions?
     private var sessions: [String: PiSession] = [:]
     private var records: [String: SessionRecord] = [:]
     package private(set) var saveError: String?
 
     package init(
         store: StateFile<SessionRecord>, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-        observer: any SessionObserver, machine: String
+        observer: any SessionObserver, machine: String, ended: EndedSessions? = nil
     ) {
+        self.ended = ended
         self.machine = machine
         self.store = store
         saver = SessionSaver(store: store)
@@ -266,6 +269,9 @@ package actor Sessions {
 
     package func end(_ session: PiSession) async {
         await session.end()
+        if session.terminal == nil, let file = await session.sessionFile {
+            await ended?.note(EndedSession(id: session.id, name: await session.name, sessionFile: file, endedAt: Date()))
+        }
         sessions.removeValue(forKey: session.id)
         records.removeValue(forKey: session.id)
         await save()

@@ -18,3 +18,10 @@ extension StateFile where Record == ChatPreference {
         StateFile(path: path, key: "chats", noun: "chat preference", order: { $0.key < $1.key })
     }
 }
+
+extension StateFile where Record == EndedSession {
+    /// `state/ended-sessions.json`.
+    package static func endedSessions(path: String) -> StateFile {
+        StateFile(path: path, key: "ended", noun: "ended session", order: { $0.endedAt < $1.endedAt })
+    }
+}

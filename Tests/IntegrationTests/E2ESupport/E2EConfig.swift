@@ -6,22 +6,25 @@ struct E2EConfig {
     var agentDir: String
     var formatter: [String] = []
     var attachments: [String] = []
+    /// More keys of the fake messenger's section, beside its allowlist.
+    var messenger: [String] = []
     /// More top-level YAML lines, as written (`metrics:` and its keys, say).
     var extra: [String] = []
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
     var yaml: String {
-        var lines = [
-            plugins.yaml,
-            "pi:",
-            "  command: \(Self.fakePi)",
-            "  agentDir: \(agentDir)",
-            // The fake pi is Python: on a loaded machine its first answer can take a while.
-            "  startTimeoutSeconds: 60",
-            "fake-messenger:",
-            "  allowedUsers: [\"\(E2EChatHome.user)\"]",
-        ]
+        var lines =
+            [
+                plugins.yaml,
+                "pi:",
+                "  command: \(Self.fakePi)",
+                "  agentDir: \(agentDir)",
+                // The fake pi is Python: on a loaded machine its first answer can take a while.
+                "  startTimeoutSeconds: 60",
+                "fake-messenger:",
+                "  allowedUsers: [\"\(E2EChatHome.user)\"]",
+            ] + messenger.map { "  " + $0 }
         for (name, keys) in [("formatter", formatter), ("attachments", attachments)] where !keys.isEmpty {
             lines.append("\(name):")
             lines += keys.map { "  " + $0 }

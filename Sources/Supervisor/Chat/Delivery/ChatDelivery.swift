@@ -47,9 +47,9 @@ package actor ChatDelivery: SessionObserver {
         pings = LongRunPings(longerThan: notify.longRunSeconds)
     }
 
-    /// Takes a messenger's limits from its hello.
-    package func noteLimits(of plugin: String, _ hello: Hello) {
-        traits.take(hello, of: plugin)
+    /// Takes a messenger's limits from its hello, and the least live pace its section asks for.
+    package func noteLimits(of plugin: String, _ hello: Hello, liveIntervalMs: Int? = nil) {
+        traits.take(hello, of: plugin, liveIntervalMs: liveIntervalMs)
     }
 
     package func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }

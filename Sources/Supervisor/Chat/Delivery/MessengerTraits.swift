@@ -19,12 +19,14 @@ package struct MessengerTraits {
     private var dialects: [String: Dialect] = [:]
     private var liveIntervals: [String: Duration] = [:]
 
-    /// Takes `plugin`'s traits from its hello (again at each restart).
-    package mutating func take(_ hello: Hello, of plugin: String) {
+    /// Takes `plugin`'s traits from its hello (again at each restart); `liveIntervalMs` is the
+    /// least pace its config section asks for, which the plugin's own may raise.
+    package mutating func take(_ hello: Hello, of plugin: String, liveIntervalMs: Int? = nil) {
         messageLengths[plugin] = hello.limits["maxMessageLength"]
         uploadBytes[plugin] = hello.limits["maxUploadBytes"]
         dialects[plugin] = hello.dialect ?? .markdown
-        liveIntervals[plugin] = hello.limits["liveIntervalMs"].map { milliseconds in
+        let paces = [hello.limits["liveIntervalMs"], liveIntervalMs].compactMap { $0 }
+        liveIntervals[plugin] = paces.max().map { milliseconds in
             .milliseconds(min(max(milliseconds, Self.liveIntervalRange.lowerBound), Self.liveIntervalRange.upperBound))
         }
     }

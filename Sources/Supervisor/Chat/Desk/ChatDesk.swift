@@ -94,7 +94,7 @@ package actor ChatDesk: PluginRouter {
     }
 
     package func pluginReady(plugin: String, hello: Hello) async {
-        await delivery.noteLimits(of: plugin, hello)
+        await delivery.noteLimits(of: plugin, hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
         messengerCommands[plugin] = hello.commands
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
     }
@@ -183,7 +183,8 @@ package actor ChatDesk: PluginRouter {
         do {
             outcome = try await prompter.prompt(
                 session, kind: .send, text: prompt, images: inbound.images, origin: chat.key,
-                echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival)
+                echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival,
+                fresh: true)
         } catch let full as QueueFull {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
             return ChatMessageResult(status: .refused, reply: Reply(full.description))

@@ -22,6 +22,7 @@ extension DiscordConfig {
             help: "Discord channels bound to a working directory"),
         ConfigKey("requireMention", .bool, help: "in server channels, only messages that @mention the bot count"),
         ConfigKey.sharedRooms(id("channel"), what: "a list of Discord channel ids"),
+        ConfigKey.liveInterval,
         ConfigKey(
             "dms", .choice(["answer", "ignore"]),
             help: "answer: this machine answers DMs to the bot; ignore: another machine sharing the token does"),

@@ -25,6 +25,7 @@ extension SlackConfig {
             help: "channels bound to a working directory"),
         ConfigKey("requireMention", .bool, help: "in channels, only messages that mention the bot count"),
         ConfigKey.sharedRooms(channelID, what: "a list of Slack channel ids"),
+        ConfigKey.liveInterval,
         ConfigKey("apiBase", .url(ConfigURL()), help: "the Web API's address"),
         ConfigKey("proxy", .url(ConfigURL(what: "a proxy URL", schemes: [], emptyMeansNone: true)), help: "a proxy for Slack traffic"),
     ])

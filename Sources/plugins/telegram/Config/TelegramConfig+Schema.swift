@@ -17,6 +17,7 @@ extension TelegramConfig {
             help: "groups bound to a working directory"),
         ConfigKey("requireMention", .bool, help: "in groups, only commands, mentions and replies to the bot count"),
         ConfigKey.sharedRooms(chatID, what: "a list of Telegram chat ids"),
+        ConfigKey.liveInterval,
         ConfigKey("apiBase", .url(ConfigURL()), help: "the Bot API's address"),
         ConfigKey("proxy", .url(ConfigURL(what: "a proxy URL", schemes: [], emptyMeansNone: true)), help: "a proxy for Telegram traffic"),
         ConfigKey("pollTimeoutSeconds", .integer(1...50), help: "how long one getUpdates waits for news"),
