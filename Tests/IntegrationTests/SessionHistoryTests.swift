@@ -83,4 +83,37 @@ import Testing
             #expect(bad.stderr.contains("--since"), "\(bad)")
         }
     }
+
+    /// `history --raw` (seed 004's bridge): a message's end and a tool call's start and end come
+    /// whole, as pi wrote them (its full text, a tool's whole result), in place of their
+    /// previews and in time order with the rest; spilled to the state folder (owner-only) and
+    /// gone when the session ends.
+    @Test func rawHistoryHasTheWholePayloads() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "r")
+            try await s.prompt(id, "!scenario tools")
+            let compact = try await s.history(id, "--type", "tool_execution_end")
+            #expect(!compact.isEmpty && compact.allSatisfy { $0["result"] == nil && $0["event"] == nil }, "previews: \(compact)")
+            let raw = try await s.history(id, "--raw")
+            let ends = raw.filter { $0["type"] == "tool_execution_end" }
+            #expect(ends.count == compact.count, "\(ends.count) whole of \(compact.count)")
+            #expect(ends.allSatisfy { $0["event"]?["result"] != nil && $0["event"]?["type"] == "tool_execution_end" }, "\(ends.first ?? [:])")
+            let message = try #require(raw.last { $0["type"] == "message_end" })
+            #expect(message["event"]?["message"]?["content"] != nil, "the message whole: \(message)")
+            #expect(raw.contains { $0["type"] == "run_finished" } && raw.contains { $0["type"] == "text_delta" }, "the rest as previews")
+            let times = raw.compactMap { SessionHome.date($0["time"]) }
+            #expect(times == times.sorted(), "in time order")
+            let onlyStarts = try await s.history(id, "--raw", "--type", "tool_execution_start")
+            #expect(!onlyStarts.isEmpty && onlyStarts.allSatisfy { $0["type"] == "tool_execution_start" && $0["event"]?["args"] != nil })
+            let plain = try await s.plain("history", "r", "--raw", "--type", "message_end", "--limit", "1")
+            #expect(try JSONValue.parse(plain.trimmingCharacters(in: .whitespacesAndNewlines))["event"] != nil, "one JSON line: \(plain)")
+
+            let spill = s.home.path + "/state/history/\(id).jsonl"
+            var info = stat()
+            #expect(stat(spill, &info) == 0 && info.st_mode & 0o777 == 0o600, "owner-only")
+            _ = try await s.run("end", "r")
+            #expect(!FileManager.default.fileExists(atPath: spill), "gone with the session")
+        }
+    }
 }

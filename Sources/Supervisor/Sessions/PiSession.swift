@@ -64,7 +64,8 @@ package actor PiSession {
 
     package init(
         record: SessionRecord, launcher: PiLauncher, historyEntries: Int, historyBytes: Int, logger: Logger,
-        observer: any SessionObserver, imageDir: String, persist: @escaping @Sendable (SessionRecord) async -> Void
+        observer: any SessionObserver, imageDir: String, rawHistoryPath: String? = nil,
+        persist: @escaping @Sendable (SessionRecord) async -> Void
     ) {
         identity = SessionIdentity(record: record)
         name = record.name
@@ -73,7 +74,7 @@ package actor PiSession {
         machine = SessionMachine(record: record)
         services = SessionServices(launcher: launcher, logger: logger, observer: observer, persist: persist)
         toolImages = ToolImages(folder: imageDir)
-        history = SessionHistory(maxEntries: historyEntries, maxBytes: historyBytes)
+        history = SessionHistory(maxEntries: historyEntries, maxBytes: historyBytes, spillPath: rawHistoryPath)
         questions = QuestionBook(interrupted: record.openQuestions ?? [])
     }
 
@@ -187,6 +188,10 @@ package actor PiSession {
                 return
             }
             if terminal != nil, case .other(let type) = piEvent.type, await terminalNews(type, line: bytes) { return }
+            switch piEvent.type {
+            case .messageEnd, .toolExecutionStart, .toolExecutionEnd: history.spill(type: piEvent.type.wireName, line: bytes, at: Date())
+            default: break
+            }
             await apply(piEvent)
         case .stdoutOversized(let bytes, let prefix):
             child.skipped()
@@ -604,8 +609,13 @@ package actor PiSession {
         history.recordDelta(type, delta, session: name, at: Date())
     }
 
-    package func historyEntries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
-        history.entries(types: types, since: since, limit: limit)
+    package func historyEntries(types: Set<String>?, since: Date?, limit: Int, raw: Bool = false) -> [JSONValue] {
+        history.entries(types: types, since: since, limit: limit, raw: raw)
+    }
+
+    /// The session ended for good: its spilled payloads go (`history --raw`).
+    package func dropRawHistory() {
+        history.dropSpill()
     }
 
     /// A line for `/recent` that no pi event gives: a prompt, with who sent it.

@@ -62,7 +62,8 @@ extension SessionControl {
             since = date
         }
         let limit = params["limit"]?.intValue ?? 200
-        var entries = await session.historyEntries(types: types?.isEmpty == true ? nil : types, since: since, limit: limit)
+        let raw = params["raw"]?.boolValue ?? false
+        var entries = await session.historyEntries(types: types?.isEmpty == true ? nil : types, since: since, limit: limit, raw: raw)
         if let maxBytes = params["maxBytes"]?.intValue {
             guard maxBytes > 0 else { throw RemoteError.invalidParams("--max-bytes takes a number of bytes above 0") }
             entries = Self.newest(entries, within: maxBytes)

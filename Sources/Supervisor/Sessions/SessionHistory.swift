@@ -6,11 +6,24 @@ import PiRelaySDK
 /// that get each event as it is recorded.
 package struct SessionHistory {
     private var events: EventHistory
+    /// The abridged events' whole payloads, for `history --raw`; nil keeps none.
+    private var spill: RawEventSpill?
     package private(set) var activity = ActivityLog()
     private var watchers: [UUID: AsyncStream<JSONValue>.Continuation] = [:]
 
-    package init(maxEntries: Int, maxBytes: Int) {
+    package init(maxEntries: Int, maxBytes: Int, spillPath: String? = nil) {
         events = EventHistory(maxEntries: maxEntries, maxBytes: maxBytes)
+        spill = spillPath.map { RawEventSpill(path: $0, maxBytes: maxBytes) }
+    }
+
+    /// pi's line for an event whose preview leaves something out (`RawEventSpill.types`).
+    package mutating func spill(type: String, line: [UInt8], at now: Date) {
+        spill?.append(type: type, line: line, at: now)
+    }
+
+    /// The session ended: its spilled payloads go.
+    package mutating func dropSpill() {
+        spill?.remove()
     }
 
     package var count: Int { events.count }
@@ -37,7 +50,21 @@ package struct SessionHistory {
         activity.append(text)
     }
 
-    package func entries(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
+    /// With `raw`, the spilled events come whole (`{type, time, event}`, pi's line as it was)
+    /// in place of their previews, merged in time order with the rest.
+    package func entries(types: Set<String>?, since: Date?, limit: Int, raw: Bool = false) -> [JSONValue] {
+        guard raw, let spill else { return compact(types: types, since: since, limit: limit) }
+        let spilled = RawEventSpill.types.intersection(types ?? RawEventSpill.types)
+        let rest = compact(types: types, since: since, limit: limit).filter { !RawEventSpill.types.contains($0["type"]?.stringValue ?? "") }
+        let whole = spilled.isEmpty ? [] : spill.entries(types: spilled, since: since, limit: limit)
+        let merged = (rest + whole).enumerated().sorted { a, b in
+            let (ta, tb) = (a.element["time"]?.stringValue ?? "", b.element["time"]?.stringValue ?? "")
+            return ta == tb ? a.offset < b.offset : ta < tb
+        }
+        return Array(merged.map(\.element).suffix(max(0, limit)))
+    }
+
+    private func compact(types: Set<String>?, since: Date?, limit: Int) -> [JSONValue] {
         events.query(types: types, since: since, limit: limit).map { entry in
             var shown = entry.preview
             if case .object = shown {} else { shown = ["value": entry.preview] }

@@ -99,7 +99,7 @@ package actor Sessions {
         PiSession(
             record: record, launcher: launcher, historyEntries: historyEntries, historyBytes: historyBytes,
             logger: logger, observer: observer,
-            imageDir: store.path.parentPath + "/images/" + record.id
+            imageDir: store.path.parentPath + "/images/" + record.id, rawHistoryPath: store.path.parentPath + "/history/" + record.id + ".jsonl"
         ) { [weak self] rec in
             await self?.update(rec)
         }
@@ -269,6 +269,7 @@ package actor Sessions {
 
     package func end(_ session: PiSession) async {
         await session.end()
+        await session.dropRawHistory()
         if session.terminal == nil, let file = await session.sessionFile {
             await ended?.note(EndedSession(id: session.id, name: await session.name, sessionFile: file, endedAt: Date()))
         }
