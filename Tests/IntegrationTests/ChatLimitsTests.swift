@@ -133,19 +133,30 @@ import Glibc
             _ = try await chat.newBoundSession("short")
             _ = try await chat.say("hello")
             _ = try await chat.waitForFinal(1)
-            let file = try #require(try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["sessionFile"]?.stringValue)
+            let first = try #require(try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["sessionFile"]?.stringValue)
+            // A new conversation leaves the last one's file behind: listed too.
+            _ = try await chat.say("/reset")
+            let file = try await waitFor("a new session file", timeout: .seconds(30)) { () -> String? in
+                let now = try await chat.run(["sessions", "--json"]).json().arrayValue?.first?["sessionFile"]?.stringValue
+                return now == first ? nil : now
+            }
+            // pi writes a conversation's file with its first message.
+            _ = try await chat.say("again")
+            _ = try await chat.waitForFinal(2)
             #expect(try await chat.say("/end")["reply"]?["text"]?.stringValue?.hasPrefix("Ended") == true)
             let listPath = chat.home.path + "/state/ended-sessions.json"
             let listed = try JSONValue.parse(chat.home.read("state/ended-sessions.json"))
-            #expect(listed["ended"]?[0]?["sessionFile"]?.stringValue == file, "\(listed)")
-            #expect(FileManager.default.fileExists(atPath: file), "kept for its days")
+            #expect(listed["ended"]?.arrayValue?.compactMap { $0["sessionFile"]?.stringValue } == [first, file], "\(listed)")
+            #expect(FileManager.default.fileExists(atPath: file) && FileManager.default.fileExists(atPath: first), "kept for their days")
 
             _ = await daemon.terminate()
             let backdated = chat.home.read("state/ended-sessions.json").replacingOccurrences(
                 of: #""endedAt" : "[^"]*""#, with: "\"endedAt\" : \"2020-01-01T00:00:00Z\"", options: .regularExpression)
             try backdated.write(toFile: listPath, atomically: true, encoding: .utf8)
             daemon = try await chat.start(config)
-            try await waitUntil("the file is removed", timeout: .seconds(30)) { !FileManager.default.fileExists(atPath: file) }
+            try await waitUntil("the files are removed", timeout: .seconds(30)) {
+                !FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: first)
+            }
             #expect(chat.home.read("logs/pi-relayd.log").contains("removed \(file), the pi session file of short"))
         }
     }

@@ -5,9 +5,9 @@ import PiRelaySDK
 package enum HealthLine {
     /// `{session: {first_text: {count, p50Ms, p90Ms, p99Ms}, final: {…}}}`, sessions without a
     /// timed run left out.
-    package static func latencies(_ health: [(name: String, health: SessionHealth)]) -> JSONValue {
+    package static func latencies(_ health: [(id: String, name: String, health: SessionHealth)]) -> JSONValue {
         var out: JSONValue = [:]
-        for (name, figures) in health where !figures.latency.isEmpty {
+        for (_, name, figures) in health where !figures.latency.isEmpty {
             var kinds: JSONValue = [:]
             for (kind, sample) in figures.latency {
                 var entry: JSONValue = ["count": JSONValue(sample.count)]

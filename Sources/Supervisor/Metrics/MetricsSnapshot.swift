@@ -22,8 +22,8 @@ package struct MetricsSnapshot: Sendable {
     package var sessionsByState: [String: Int] = [:]
     package var openQuestions = 0
     package var plugins: [Plugin] = []
-    /// Each session's health figures, by its name.
-    package var health: [(name: String, health: SessionHealth)] = []
+    /// Each session's health figures, with its id and name.
+    package var health: [(id: String, name: String, health: SessionHealth)] = []
 
     /// Prompts waiting in the sessions' queues, and the age of the oldest, in seconds.
     package func promptQueue(now: Date = Date()) -> (depth: Int, oldestSeconds: Double) {
@@ -43,7 +43,7 @@ package struct MetricsSnapshot: Sendable {
             snapshot.sessionsByState[summary.state, default: 0] += 1
             snapshot.openQuestions += summary.questions ?? 0
         }
-        for session in await sessions.all { snapshot.health.append((await session.name, await session.health)) }
+        for session in await sessions.all { snapshot.health.append((session.id, await session.name, await session.health)) }
         for entry in (await host.status()).arrayValue ?? [] {
             guard let name = entry["name"]?.stringValue else { continue }
             var plugin = Plugin(

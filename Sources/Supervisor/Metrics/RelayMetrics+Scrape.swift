@@ -21,10 +21,11 @@ extension RelayMetrics {
         let queue = snapshot.promptQueue()
         Gauge(label: "pi_relayd_prompt_queue_depth", factory: factory).record(queue.depth)
         Gauge(label: "pi_relayd_prompt_queue_oldest_seconds", factory: factory).record(queue.oldestSeconds)
-        for (name, health) in snapshot.health {
-            // Per session: an ended session's timeouts stay counted, a new one's count from 0.
+        for (id, name, health) in snapshot.health {
+            // Per session (by id, which a rename keeps): an ended session's timeouts stay
+            // counted, a new one's count from 0.
             for (kind, total) in health.timeouts {
-                let added = totals.withLock { $0.advance("timeouts/" + kind, name, to: total) }
+                let added = totals.withLock { $0.advance("timeouts/" + kind, id, to: total) }
                 Counter(label: "pi_relayd_timeouts_total", dimensions: [("kind", kind)], factory: factory).increment(by: added)
             }
             for (kind, sample) in health.latency {

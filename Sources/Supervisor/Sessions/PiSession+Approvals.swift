@@ -124,6 +124,20 @@ extension PiSession {
         return busy
     }
 
+    /// `promptSending` for a prompt that starts a new conversation first when pi is idle
+    /// (`sessions.limits.onMessage: newConversation`). The prompt is noted as about to start a
+    /// run before `new_session` is sent, so a prompt from another chat meanwhile waits behind it
+    /// instead of starting a conversation of its own that would cut this one off.
+    package func promptSendingFresh(_ text: String) async throws -> Bool {
+        if promptWouldQueue { return true }
+        machine.promptSent(text, at: .now)
+        do { try await startAfresh() } catch {
+            machine.promptRefused()
+            throw error
+        }
+        return false
+    }
+
     /// pi refused the prompt: no run comes of it.
     package func notePromptRefused() {
         machine.promptRefused()

@@ -27,11 +27,6 @@ package struct PromptSender: Sendable {
         echo: String? = nil, arrival: Arrival? = nil, fresh: Bool = false
     ) async throws -> PromptOutcome {
         try await session.ensureRunning()
-        // Not a terminal's pi: its conversation is the person's at the desk. A busy session's
-        // prompt waits behind the run, in its conversation.
-        if fresh, freshPerMessage, kind == .send, session.terminal == nil, !(await session.promptWouldQueue) {
-            try await session.startAfresh()
-        }
         let command: PiCommand
         let busy = PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp
         switch kind {
@@ -42,7 +37,11 @@ package struct PromptSender: Sendable {
         // Busy, or a prompt sent a moment ago is about to start its run (pi-rpc spec §5): this
         // one then waits behind it. Asked, and for a prompt that starts a run noted, in one step
         // (its run cannot start before it is written, and may start before pi's answer is read).
-        let wasBusy = await session.promptSending(text, starting: kind == .send)
+        // A fresh conversation per chat message: not a terminal's pi (its conversation is the
+        // person's at the desk), and a busy session's prompt waits behind the run, in its own.
+        let wasBusy =
+            fresh && freshPerMessage && kind == .send && session.terminal == nil
+            ? try await session.promptSendingFresh(text) : await session.promptSending(text, starting: kind == .send)
         let startsRun = kind == .send && !wasBusy
         if wasBusy, queueMax > 0 {
             // pi's own count of the messages queued behind the run: what is really waiting.

@@ -63,6 +63,12 @@ package struct SessionHealth: Sendable {
         if let index = queued.firstIndex(where: { $0.text == text }) { queued.remove(at: index) }
     }
 
+    /// pi started another conversation (`new_session`, `switch_session`): the queue was the
+    /// last one's.
+    package mutating func conversationReplaced() {
+        queued.removeAll()
+    }
+
     /// pi is gone, and its queue with it.
     package mutating func childExited() {
         queued.removeAll()

@@ -103,7 +103,8 @@ package struct SessionMachine {
 
     /// `compact`, `new_session` or `switch_session` answered: pi aborted any run without its end.
     package mutating func abortedSilently(by command: String, date: Date) -> [Action] {
-        actions(recorder.abortedSilently(by: command), at: .now, date: date)
+        if command != "compact" { health.conversationReplaced() }
+        return actions(recorder.abortedSilently(by: command), at: .now, date: date)
     }
 
     /// pi is gone: a run in flight ends.

@@ -288,7 +288,12 @@ package actor Sessions {
     }
 
     private func update(_ record: SessionRecord) async {
-        guard records[record.id] != nil else { return }
+        guard let old = records[record.id] else { return }
+        // A new conversation (`/reset`, `onMessage`/`onIdle: newConversation`) leaves the last
+        // one's file behind: it is kept for `keepDays` like an ended session's.
+        if old.terminal == nil, let before = old.sessionFile, record.sessionFile != nil, before != record.sessionFile {
+            await ended?.note(EndedSession(id: record.id, name: record.name, sessionFile: before, endedAt: Date()))
+        }
         records[record.id] = record
         await save()
     }

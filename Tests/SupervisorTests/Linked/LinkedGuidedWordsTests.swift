@@ -95,4 +95,14 @@ import Testing
             #expect(await heard(relay, "Answer: cancel") == 0)
         }
     }
+
+    /// An option called "Cancel" is answered by its name, not taken as the word.
+    @Test func anOptionCalledCancelIsAnAnswer() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) named")
+            try await ask(relay, "Deploy now?", ["Deploy", "Cancel"], offers: 1)
+            #expect(try await relay.say("cancel").status == .answered)
+            try await hear(relay, "Echo: Answer: 2. Cancel")
+        }
+    }
 }

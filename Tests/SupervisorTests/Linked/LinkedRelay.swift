@@ -19,8 +19,9 @@ struct LinkedRelay {
     var workspace: String { scratch.path + "/w" }
     var messengerState: String { home.pluginStateDir(Self.messenger) }
 
-    /// Runs `body` against a running daemon, and stops it after.
-    static func with(_ body: (LinkedRelay) async throws -> Void) async throws {
+    /// Runs `body` against a running daemon, and stops it after. `config`: more of config.yaml
+    /// (top-level lines); `messengerKeys`: more keys of the messenger's section.
+    static func with(config more: [String] = [], messengerKeys: [String] = [], _ body: (LinkedRelay) async throws -> Void) async throws {
         let scratch = try ScratchFolder()
         let relay = LinkedRelay(scratch: scratch, home: Home(root: scratch.path + "/h"))
         try FileManager.default.createDirectory(atPath: relay.workspace, withIntermediateDirectories: true)
@@ -32,7 +33,7 @@ struct LinkedRelay {
               startTimeoutSeconds: 60
             \(messenger):
               allowedUsers: ["\(user)"]
-
+            \(messengerKeys.map { "  " + $0 + "\n" }.joined())\(more.map { $0 + "\n" }.joined())
             """
         try config.write(toFile: relay.home.root + "/config.yaml", atomically: true, encoding: .utf8)
         let linked = [
@@ -68,12 +69,12 @@ struct LinkedRelay {
         throw RemoteError(code: .timeout, message: "the linked messenger never started")
     }
 
-    /// A DM from `user`, as the messenger hands it over.
-    func say(_ text: String, from user: String = Self.user) async throws -> ChatMessageResult {
+    /// A DM from `user`, as the messenger hands it over; in `channel` (and `thread`) when given.
+    func say(_ text: String, from user: String = Self.user, channel: String? = nil, thread: String? = nil) async throws -> ChatMessageResult {
         guard let connection = await LinkedChats.shared.connection(messengerState) else {
             throw RemoteError(code: .unavailable, message: "no linked messenger")
         }
-        let chat = Chat(messenger: Self.messenger, channel: "dm-" + user, user: user, dm: true)
+        let chat = Chat(messenger: Self.messenger, channel: channel ?? "dm-" + user, thread: thread, user: user, dm: channel == nil)
         return try await connection.request(.chatMessage, ChatMessageParams(chat: chat, messageID: UUID().uuidString, text: text))
     }
 

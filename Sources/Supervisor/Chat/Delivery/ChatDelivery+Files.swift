@@ -36,13 +36,13 @@ extension ChatDelivery {
     /// The image files the last answer names that are there, in the session's folder (relative
     /// to it, or absolute): offered under `/images` after the tools' images. Sending one still
     /// asks the path guard; this only leaves out what it would refuse for its place.
-    package func namedImages(_ session: PiSession) async -> [String] {
+    package func namedImages(_ session: PiSession) async -> [(named: String, path: String)] {
         guard let text = await session.recentRuns.last?.run.text, let folder = session.cwd.realPath else { return [] }
-        return NamedImages.paths(in: text).filter { path in
+        return NamedImages.paths(in: text).compactMap { path in
             let named = path.hasPrefix("/") ? path : path.hasPrefix("~/") ? path.expandingTilde : session.cwd + "/" + path
-            guard let full = named.realPath, full.isWithin(folder) else { return false }
+            guard let full = named.realPath, full.isWithin(folder) else { return nil }
             var info = stat()
-            return stat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            return stat(full, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? (path, full) : nil
         }
     }
 
@@ -56,7 +56,7 @@ extension ChatDelivery {
             guard number - list.count <= named.count else {
                 throw RemoteError(code: .notFound, message: "no image \(number); the last run has \(list.count + named.count)")
             }
-            return try await sendFile(session, path: named[number - list.count - 1], to: targets, image: true)
+            return try await sendFile(session, path: named[number - list.count - 1].path, to: targets, image: true)
         }
         guard number >= 1 else {
             throw RemoteError(code: .notFound, message: "no image \(number); the last run has \(list.count)")

@@ -131,7 +131,7 @@ extension ChatDesk {
             case .images:
                 let session = try needSession()
                 let tools = await session.images.map { "\($0.filename) (from \($0.toolName))" }
-                let list = tools + (await delivery.namedImages(session)).map { "\($0) (named in the answer)" }
+                let list = tools + (await delivery.namedImages(session)).map { "\($0.named) (named in the answer)" }
                 if list.isEmpty { return Reply("No images in the last run: none from tools, none named in its answer.", ephemeral: true) }
                 var reply = Reply(list.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"), ephemeral: true)
                 reply.actions = stride(from: 0, to: min(list.count, 25), by: 5).map { row in

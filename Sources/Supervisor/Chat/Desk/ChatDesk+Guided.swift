@@ -9,23 +9,22 @@ extension ChatDesk {
     /// What a plain message does to the session's open choice; nil when it is an ordinary prompt.
     package func guidedMessage(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival) async throws -> ChatMessageResult? {
         let guided = delivery.guided
-        let word = GuidedReply.word(text)
         // The step the chat was in (a custom answer, a step-through, a reply asked back) is taken
         // by this message: it answers, or says a word, or overtakes it.
         if let step = await guided.takeWaiting(chat.key) {
             switch step {
             case .customAnswer(let id, let token), .answering(let id, let token):
                 guard id == session.id, let choice = await guided.choice(session: id, token: token) else { break }
-                if word == .cancel { return await leave(session: session) }
+                if GuidedReply.word(text, for: choice) == .cancel { return await leave(session: session) }
                 if case .customAnswer = step { return try await answer(GuidedChoice.answer(text), chat: chat, session: session, arrival: arrival) }
                 return try await answer(GuidedReply.answer(text, for: choice), chat: chat, session: session, arrival: arrival)
             case .held(let id, let token, let held):
-                guard id == session.id, await guided.choice(session: id, token: token) != nil, let word else { break }
+                guard id == session.id, await guided.choice(session: id, token: token) != nil, let word = GuidedReply.word(text) else { break }
                 return try await heldReply(held, word, chat: chat, session: session, arrival: arrival)
             }
         }
         guard let open = await guided.choice(session: session.id) else { return nil }
-        switch word {
+        switch GuidedReply.word(text, for: open.choice) {
         case .answer?:
             await guided.wait(chat.key, .answering(session: session.id, token: open.token))
             var reply = Reply(open.choice.card)

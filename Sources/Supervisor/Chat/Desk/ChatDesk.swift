@@ -207,7 +207,7 @@ package actor ChatDesk: PluginRouter {
             return .notAuthorized
         }
         let command = try ChatCommand.from(name: params.name, args: params.args)
-        switch await inRoom(command, chat: chat) {
+        switch await inRoom(command, chat: chat, slash: true) {
         case .asUsual: return try await run(command, chat: chat)
         case .command(let command): return try await run(command, chat: chat)
         case .reply(let reply): return reply

@@ -20,9 +20,12 @@ package enum GuidedReply: Equatable {
         case answer, prompt, cancel
     }
 
-    /// The message as one of those words, alone (`Cancel`, `cancel.` too).
-    package static func word(_ message: String) -> Word? {
-        Word(rawValue: strip(message.trimmingInlineSpace(), ".!").lowercased())
+    /// The message as one of those words, alone (`Cancel`, `cancel.` too); not when an option
+    /// of `choice` is called so (then it answers, as an option's text does).
+    package static func word(_ message: String, for choice: GuidedChoice? = nil) -> Word? {
+        let bare = strip(message.trimmingInlineSpace(), ".!").lowercased()
+        if let choice, choice.options.contains(where: { $0.text.lowercased() == bare || $0.label.lowercased() == bare }) { return nil }
+        return Word(rawValue: bare)
     }
 
     /// What pi is sent when the message answers the choice whatever it says (after `answer` or
