@@ -67,3 +67,38 @@ import Testing
                 + "api first text p50 800 ms p99 2.1 s, final p50 5.2 s p99 9.9 s (3 runs)")
     }
 }
+
+/// `history --raw`'s spill: lines kept whole, read back filtered, and cut to half its cap when
+/// it would grow past it, the newest kept.
+@Suite struct RawEventSpillTests {
+    @Test func pastItsCapTheOlderHalfGoes() throws {
+        let folder = try ScratchFolder()
+        var spill = RawEventSpill(path: folder.path + "/history/s.jsonl", maxBytes: 4096)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<60 {
+            let line = Array("{\"type\":\"tool_execution_end\",\"n\":\(index),\"result\":\"\(String(repeating: "x", count: 100))\"}".utf8)
+            spill.append(
+                type: index.isMultiple(of: 2) ? "tool_execution_end" : "message_end", line: line, at: start.addingTimeInterval(Double(index)))
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: spill.path)[.size] as? Int) ?? 0
+        #expect(size <= 4096, "\(size) bytes")
+        let all = spill.entries(types: nil, since: nil, limit: 1000)
+        #expect(all.count > 5 && all.count < 60)
+        #expect(all.last?["event"]?["n"]?.intValue == 59, "the newest kept")
+        #expect(all.compactMap { $0["event"]?["n"]?.intValue } == Array((60 - all.count)..<60), "in order, none lost in between")
+        let ends = spill.entries(types: ["message_end"], since: start.addingTimeInterval(55), limit: 2)
+        #expect(ends.compactMap { $0["event"]?["n"]?.intValue } == [57, 59])
+        spill.remove()
+        #expect(!FileManager.default.fileExists(atPath: spill.path))
+        #expect(spill.entries(types: nil, since: nil, limit: 10).isEmpty)
+    }
+
+    /// A folder it cannot write loses only the payloads: nothing throws, nothing is read back.
+    @Test func aSpillThatCannotBeWrittenKeepsNothingAndGoesOn() throws {
+        let folder = try ScratchFolder()
+        try Data().write(to: URL(fileURLWithPath: folder.path + "/history"))  // a file where the folder should be
+        var spill = RawEventSpill(path: folder.path + "/history/s.jsonl", maxBytes: 4096)
+        spill.append(type: "message_end", line: Array("{}".utf8), at: Date())
+        #expect(spill.entries(types: nil, since: nil, limit: 10).isEmpty)
+    }
+}

@@ -41,6 +41,10 @@ package struct SessionHealth: Sendable {
         textSeen = false
     }
 
+    /// Whether the run's first text is still to be timed: only then need a change be looked at
+    /// (a run changes with nearly every line pi writes).
+    package var awaitsText: Bool { since != nil && !textSeen }
+
     /// The run changed; `hasText` once the agent has said something.
     package mutating func runChanged(hasText: Bool, at now: ContinuousClock.Instant) {
         guard hasText, !textSeen, let since else { return }

@@ -144,7 +144,7 @@ package struct SessionMachine {
                 freshConversation = false
                 actions += [.forgetImages, .save, .tell(.runStarted(run))]
             case .updated:
-                health.runChanged(hasText: recorder.run.map { !$0.text.isEmpty } ?? false, at: now)
+                if health.awaitsText { health.runChanged(hasText: recorder.run.map { !$0.text.isEmpty } ?? false, at: now) }
                 guard let run = recorder.run, runs.changed() else { continue }
                 actions.append(.offer(run))
             case .finished(let run):
