@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import Testing
@@ -53,7 +54,7 @@ struct ConfigTests {
             ], environment: env.merging(["DISCORD_ALLOWED_USERS": "142, 143,"]) { a, _ in a })
         #expect(c.allowedUsers == ["140", "141", "142", "143"])
         #expect(c.guilds == ["110"])
-        #expect(c.channels == [ChannelSetting(id: "120", cwd: "/src/api", name: "api"), ChannelSetting(id: "121")])
+        #expect(c.channels == [ChatSetting(id: "120", cwd: "/src/api", name: "api"), ChatSetting(id: "121")])
         #expect(!c.requireMention)
         #expect(c.apiBase == "http://127.0.0.1:9/api/v10")
         #expect(c.proxy.url == "socks5h://u:p@127.0.0.1:1080")

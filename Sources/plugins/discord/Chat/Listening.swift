@@ -1,4 +1,5 @@
 import DiscordPayloads
+import MessengerKit
 import PiRelaySDK
 
 /// Where the bot listens, as learned over time: configured channels, channels and threads the
@@ -17,7 +18,7 @@ actor Listening {
     private(set) var applicationID: String?
 
     init(
-        channels: [ChannelSetting], requireMention: Bool, sharedRooms: SharedRooms = .none, answersDMs: Bool = true, store: StateStore,
+        channels: [ChatSetting], requireMention: Bool, sharedRooms: SharedRooms = .none, answersDMs: Bool = true, store: StateStore,
         welcome: Welcome
     ) {
         configured = Set(channels.map(\.id))

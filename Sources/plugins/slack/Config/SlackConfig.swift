@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -12,7 +13,7 @@ struct SlackConfig: Sendable {
     var appTokenEnv: String
     /// Empty means everyone is refused.
     var allowedUsers: Set<String>
-    var channels: [ChannelSetting]
+    var channels: [ChatSetting]
     /// In channels, a message must mention the bot (DMs and `/pi` always count).
     var requireMention: Bool
     /// Channels several machines' bots share: every message there is heard, mention or not.
@@ -22,11 +23,9 @@ struct SlackConfig: Sendable {
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> SlackConfig {
-        var config = config
-        if config.isNull { config = [:] }
-        guard config.objectValue != nil else { throw problem("the slack section of config.yaml must be a mapping") }
-        let botTokenEnv = try string(config, "botTokenEnv") ?? "SLACK_BOT_TOKEN"
-        let appTokenEnv = try string(config, "appTokenEnv") ?? "SLACK_APP_TOKEN"
+        let section = try ConfigSection(config, name: "slack")
+        let botTokenEnv = try section.string("botTokenEnv") ?? "SLACK_BOT_TOKEN"
+        let appTokenEnv = try section.string("appTokenEnv") ?? "SLACK_APP_TOKEN"
         let bot = (environment[botTokenEnv] ?? "").trimmed()
         let app = (environment[appTokenEnv] ?? "").trimmed()
         guard !bot.isEmpty else {
@@ -45,40 +44,20 @@ struct SlackConfig: Sendable {
         guard SlackToken.isWellFormed(app, prefix: "xapp-") else {
             throw problem("\(appTokenEnv) does not look like a Slack app-level token (xapp-…, Basic Information → App-Level Tokens)")
         }
-        var allowed = Set(try ids(config, "allowedUsers"))
-        for part in (environment["SLACK_ALLOWED_USERS"] ?? "").split(separator: ",") {
-            let id = part.trimmingInlineSpace()
-            guard !id.isEmpty else { continue }
-            guard isUserID(id) else { throw problem("SLACK_ALLOWED_USERS: \"\(id)\" is not a Slack user id (U… or W…)") }
-            allowed.insert(id)
+        var allowed = Set(try ids(section, "allowedUsers"))
+        allowed.formUnion(
+            try ConfigSection.environmentIDs("SLACK_ALLOWED_USERS", environment, isID: isUserID, what: "a Slack user id (U… or W…)"))
+        let channels = try section.chats("channels") { _, item in
+            item["id"]?.stringValue ?? ""
+        } check: { index, id in
+            isChannelID(id) ? nil : "slack.channels[\(index)].id \"\(id)\" is not a Slack channel id (C… or G…, from the channel's details)"
         }
-        var channels: [ChannelSetting] = []
-        if let list = config["channels"], !list.isNull {
-            guard let items = list.arrayValue else { throw problem("slack.channels must be a list of {id, cwd, name}") }
-            for (index, item) in items.enumerated() {
-                let id = item["id"]?.stringValue ?? ""
-                guard isChannelID(id) else {
-                    throw problem("slack.channels[\(index)].id \"\(id)\" is not a Slack channel id (C… or G…, from the channel's details)")
-                }
-                channels.append(ChannelSetting(id: id, cwd: item["cwd"]?.stringValue, name: item["name"]?.stringValue))
-            }
-        }
-        let requireMention: Bool
-        switch config["requireMention"] {
-        case nil, .null?: requireMention = true
-        case .bool(let value)?: requireMention = value
-        default: throw problem("slack.requireMention must be true or false")
-        }
-        var apiBase = try string(config, "apiBase") ?? defaultAPIBase
-        while apiBase.hasSuffix("/") { apiBase.removeLast() }
-        guard apiBase.hasPrefix("https://") || apiBase.hasPrefix("http://") else {
-            throw problem("slack.apiBase must be an http(s) URL such as \(defaultAPIBase)")
-        }
+        let requireMention = try section.bool("requireMention", default: true)
+        let apiBase = try section.apiBase(default: defaultAPIBase)
         return SlackConfig(
             botToken: SlackToken(value: bot), botTokenEnv: botTokenEnv, appToken: SlackToken(value: app), appTokenEnv: appTokenEnv,
-            allowedUsers: allowed, channels: channels, requireMention: requireMention, sharedRooms: SharedRooms(config["sharedRooms"]),
-            apiBase: apiBase,
-            proxy: ProxySetting.resolve(configured: try string(config, "proxy"), environment: environment))
+            allowedUsers: allowed, channels: channels, requireMention: requireMention, sharedRooms: section.sharedRooms,
+            apiBase: apiBase, proxy: try section.proxy(environment: environment))
     }
 
     /// `U…` or `W…` (an Enterprise Grid user); Slack says ids may grow, so no length check.
@@ -92,18 +71,8 @@ struct SlackConfig: Sendable {
             && id.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }
 
-    private static func string(_ config: JSONValue, _ key: String) throws -> String? {
-        switch config[key] {
-        case nil, .null?: return nil
-        case .string(let value)?: return value
-        default: throw problem("slack.\(key) must be a string")
-        }
-    }
-
-    private static func ids(_ config: JSONValue, _ key: String) throws -> [String] {
-        guard let value = config[key], !value.isNull else { return [] }
-        guard let items = value.arrayValue else { throw problem("slack.\(key) must be a list of user ids") }
-        return try items.enumerated().map { index, item in
+    private static func ids(_ section: ConfigSection, _ key: String) throws -> [String] {
+        try section.list(key, of: "user ids").enumerated().map { index, item in
             let id = (item.stringValue ?? "").trimmingInlineSpace()
             guard isUserID(id) else {
                 throw problem("slack.\(key)[\(index)] \"\(id)\" is not a Slack user id (U…; in Slack: your profile → ⋮ → Copy member ID)")
@@ -112,5 +81,5 @@ struct SlackConfig: Sendable {
         }
     }
 
-    private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }
+    private static func problem(_ text: String) -> PluginExit { ConfigSection.problem(text) }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 
@@ -22,60 +23,39 @@ struct TelegramConfig: Sendable {
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> TelegramConfig {
-        var config = config
-        if config.isNull { config = [:] }
-        guard config.objectValue != nil else { throw problem("the telegram section of config.yaml must be a mapping") }
-        let tokenEnv = try string(config, "tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
+        let section = try ConfigSection(config, name: "telegram")
+        let tokenEnv = try section.string("tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
         let raw = (environment[tokenEnv] ?? "").trimmed()
         guard !raw.isEmpty else {
             throw PluginExit.notConfigured("no Telegram bot token: set \(tokenEnv) (or telegram.tokenEnv), or run pi-relayd setup telegram")
         }
         guard TelegramToken.isWellFormed(raw) else {
-            throw problem("\(tokenEnv) does not look like a Telegram bot token (digits, a colon, then the secret, as BotFather gives it)")
+            throw section.problem("\(tokenEnv) does not look like a Telegram bot token (digits, a colon, then the secret, as BotFather gives it)")
         }
-        var allowed = Set(try ids(config, "allowedUsers", positive: true))
-        for part in (environment["TELEGRAM_ALLOWED_USERS"] ?? "").split(separator: ",") {
-            let id = part.trimmingInlineSpace()
-            guard !id.isEmpty else { continue }
-            guard isUserID(id) else { throw problem("TELEGRAM_ALLOWED_USERS: \"\(id)\" is not a Telegram user id (digits only)") }
-            allowed.insert(id)
+        var allowed = Set(try ids(section, "allowedUsers", positive: true))
+        allowed.formUnion(
+            try ConfigSection.environmentIDs(
+                "TELEGRAM_ALLOWED_USERS", environment, isID: isUserID, what: "a Telegram user id (digits only)"))
+        let chats = try section.chats("chats") { index, item in
+            guard let value = item["id"] else { throw section.problem("telegram.chats[\(index)] has no id") }
+            return value.stringValue ?? value.intValue.map(String.init) ?? ""
+        } check: { index, id in
+            isChatID(id) ? nil : "telegram.chats[\(index)].id \"\(id)\" is not a Telegram chat id (a group's id is negative)"
         }
-        var chats: [ChatSetting] = []
-        if let list = config["chats"], !list.isNull {
-            guard let items = list.arrayValue else { throw problem("telegram.chats must be a list of {id, cwd, name}") }
-            for (index, item) in items.enumerated() {
-                guard let value = item["id"] else { throw problem("telegram.chats[\(index)] has no id") }
-                let id = value.stringValue ?? value.intValue.map(String.init) ?? ""
-                guard isChatID(id) else {
-                    throw problem("telegram.chats[\(index)].id \"\(id)\" is not a Telegram chat id (a group's id is negative)")
-                }
-                chats.append(ChatSetting(id: id, cwd: item["cwd"]?.stringValue, name: item["name"]?.stringValue))
-            }
-        }
-        let requireMention: Bool
-        switch config["requireMention"] {
-        case nil, .null?: requireMention = true
-        case .bool(let value)?: requireMention = value
-        default: throw problem("telegram.requireMention must be true or false")
-        }
-        var apiBase = try string(config, "apiBase") ?? defaultAPIBase
-        while apiBase.hasSuffix("/") { apiBase.removeLast() }
-        guard apiBase.hasPrefix("https://") || apiBase.hasPrefix("http://") else {
-            throw problem("telegram.apiBase must be an http(s) URL such as \(defaultAPIBase)")
-        }
+        let requireMention = try section.bool("requireMention", default: true)
+        let apiBase = try section.apiBase(default: defaultAPIBase)
         let pollTimeout: Int
-        switch config["pollTimeoutSeconds"] {
+        switch section["pollTimeoutSeconds"] {
         case nil, .null?: pollTimeout = 25
         case let value?:
             guard let seconds = value.intValue, (1...50).contains(seconds) else {
-                throw problem("telegram.pollTimeoutSeconds must be a whole number from 1 to 50")
+                throw section.problem("telegram.pollTimeoutSeconds must be a whole number from 1 to 50")
             }
             pollTimeout = seconds
         }
         return TelegramConfig(
             token: TelegramToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, chats: chats, requireMention: requireMention,
-            sharedRooms: SharedRooms(config["sharedRooms"]),
-            apiBase: apiBase, proxy: ProxySetting.resolve(configured: try string(config, "proxy"), environment: environment),
+            sharedRooms: section.sharedRooms, apiBase: apiBase, proxy: try section.proxy(environment: environment),
             pollTimeoutSeconds: pollTimeout)
     }
 
@@ -87,26 +67,14 @@ struct TelegramConfig: Sendable {
         isUserID(id.hasPrefix("-") ? String(id.dropFirst()) : id)
     }
 
-    private static func string(_ config: JSONValue, _ key: String) throws -> String? {
-        switch config[key] {
-        case nil, .null?: return nil
-        case .string(let value)?: return value
-        default: throw problem("telegram.\(key) must be a string")
-        }
-    }
-
     /// Ids as strings; YAML reads unquoted ones as numbers, which are exact at Telegram's sizes.
-    private static func ids(_ config: JSONValue, _ key: String, positive: Bool) throws -> [String] {
-        guard let value = config[key], !value.isNull else { return [] }
-        guard let items = value.arrayValue else { throw problem("telegram.\(key) must be a list of ids") }
-        return try items.enumerated().map { index, item in
+    private static func ids(_ section: ConfigSection, _ key: String, positive: Bool) throws -> [String] {
+        try section.list(key, of: "ids").enumerated().map { index, item in
             let id = (item.stringValue ?? item.intValue.map(String.init) ?? "").trimmingInlineSpace()
             guard positive ? isUserID(id) : isChatID(id) else {
-                throw problem("telegram.\(key)[\(index)] \"\(id)\" is not a Telegram id (digits only; ask @userinfobot for yours)")
+                throw section.problem("telegram.\(key)[\(index)] \"\(id)\" is not a Telegram id (digits only; ask @userinfobot for yours)")
             }
             return id
         }
     }
-
-    private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }
 }

@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 /// The `web:` section of config.yaml, checked once at start.
@@ -23,11 +24,9 @@ struct WebConfig: Sendable {
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     /// `newSessionFolder` is the welcome's: the default root.
     static func load(_ config: JSONValue, newSessionFolder: String? = nil) throws -> WebConfig {
-        var config = config
-        if config.isNull { config = [:] }
-        guard config.objectValue != nil else { throw problem("the web section of config.yaml must be a mapping") }
+        let config = try ConfigSection(config, name: "web")
         var listen = ListenAddress.default
-        if let text = try string(config, "listen") {
+        if let text = try config.string("listen") {
             guard let address = ListenAddress(text) else {
                 throw problem("web.listen \"\(text)\" is not HOST:PORT (127.0.0.1:7780, or [::1]:7780 for IPv6)")
             }
@@ -43,8 +42,8 @@ struct WebConfig: Sendable {
                 hosts.append(name)
             }
         }
-        let certificate = try string(config["tls"] ?? .null, "certificate")
-        let key = try string(config["tls"] ?? .null, "key")
+        let certificate = try config.string("certificate", within: config["tls"] ?? .null)
+        let key = try config.string("key", within: config["tls"] ?? .null)
         guard (certificate == nil) == (key == nil) else { throw problem("web.tls needs both certificate and key (PEM files)") }
         if !listen.isLoopback && certificate == nil {
             throw problem(
@@ -74,13 +73,5 @@ struct WebConfig: Sendable {
         return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed, roots: roots)
     }
 
-    private static func string(_ config: JSONValue, _ key: String) throws -> String? {
-        switch config[key] {
-        case nil, .null?: return nil
-        case .string(let value)?: return value
-        default: throw problem("web.\(key) must be a string")
-        }
-    }
-
-    private static func problem(_ text: String) -> PluginExit { .notConfigured(text) }
+    private static func problem(_ text: String) -> PluginExit { ConfigSection.problem(text) }
 }
