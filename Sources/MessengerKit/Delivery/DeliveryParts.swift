@@ -1,4 +1,9 @@
+import FoundationEssentials
 import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The parts of the supervisor's deliveries a messenger has carried out (each message of a long
 /// answer, each file, each surplus live message deleted), in `sent.log`. A delivery repeated
@@ -17,5 +22,16 @@ public struct DeliveryParts: Sendable {
         guard !(await ledger.contains(key)) else { return }
         try await work()
         await ledger.record(key)
+    }
+
+    /// The files of a delivery, each uploaded once (`DELIVERY:fileN`) and then removed: the
+    /// supervisor spooled them for this post alone. A file already gone was sent by an earlier
+    /// attempt, or was never there to send.
+    public func upload(_ files: [PostedFile], of delivery: String, _ send: (PostedFile) async throws -> Void) async throws {
+        for (index, file) in files.enumerated() {
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            try await once("\(delivery):file\(index)") { try await send(file) }
+            unlink(file.path)
+        }
     }
 }

@@ -3,10 +3,6 @@ import Logging
 import MessengerKit
 import PiRelaySDK
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Carries out the supervisor's acknowledged deliveries (`chat.post`, `chat.question.closed`).
 /// Returning means Slack took everything, and only then does the SDK ack. Each message sent is
 /// recorded, so a delivery repeated after a crash sends only what had not gone out. A delivery
@@ -102,12 +98,6 @@ struct Deliveries: Sendable {
     }
 
     private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
-        for (index, file) in files.enumerated() {
-            guard FileManager.default.fileExists(atPath: file.path) else { continue }
-            try await parts.once("\(delivery):file\(index)") {
-                try await poster.upload(path: file.path, filename: file.filename, to: place)
-            }
-            unlink(file.path)
-        }
+        try await parts.upload(files, of: delivery) { file in try await poster.upload(path: file.path, filename: file.filename, to: place) }
     }
 }
