@@ -23,7 +23,7 @@ struct DiscordConfig: Sendable {
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> DiscordConfig {
-        let section = try ConfigSection(config, name: "discord")
+        let section = try MessengerSection(config, name: "discord")
         let tokenEnv = try section.string("tokenEnv") ?? "DISCORD_BOT_TOKEN"
         var raw = (environment[tokenEnv] ?? "").trimmed()
         if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingInlineSpace() }
@@ -32,7 +32,7 @@ struct DiscordConfig: Sendable {
         }
         var allowed = Set(try ids(section, "allowedUsers"))
         allowed.formUnion(
-            try ConfigSection.environmentIDs(
+            try MessengerSection.environmentIDs(
                 "DISCORD_ALLOWED_USERS", environment, isID: isSnowflake, what: "a Discord user id (digits only)"))
         let guilds = try ids(section, "guilds")
         let channels = try section.chats("channels") { index, item in
@@ -75,7 +75,7 @@ struct DiscordConfig: Sendable {
 
     /// A list of ids; YAML may have turned unquoted ids into numbers, which are taken as they are
     /// only when exact (snowflakes beyond 2^53 lose digits as numbers, so those must be quoted).
-    private static func ids(_ section: ConfigSection, _ key: String) throws -> [String] {
+    private static func ids(_ section: MessengerSection, _ key: String) throws -> [String] {
         try section.list(key, of: "id strings").enumerated().map { index, item in
             let id: String
             switch item {
@@ -96,5 +96,5 @@ struct DiscordConfig: Sendable {
         return String(integer)
     }
 
-    private static func problem(_ text: String) -> PluginExit { ConfigSection.problem(text) }
+    private static func problem(_ text: String) -> PluginExit { MessengerSection.problem(text) }
 }

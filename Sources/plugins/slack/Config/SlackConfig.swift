@@ -23,7 +23,7 @@ struct SlackConfig: Sendable {
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> SlackConfig {
-        let section = try ConfigSection(config, name: "slack")
+        let section = try MessengerSection(config, name: "slack")
         let botTokenEnv = try section.string("botTokenEnv") ?? "SLACK_BOT_TOKEN"
         let appTokenEnv = try section.string("appTokenEnv") ?? "SLACK_APP_TOKEN"
         let bot = (environment[botTokenEnv] ?? "").trimmed()
@@ -46,7 +46,7 @@ struct SlackConfig: Sendable {
         }
         var allowed = Set(try ids(section, "allowedUsers"))
         allowed.formUnion(
-            try ConfigSection.environmentIDs("SLACK_ALLOWED_USERS", environment, isID: isUserID, what: "a Slack user id (U… or W…)"))
+            try MessengerSection.environmentIDs("SLACK_ALLOWED_USERS", environment, isID: isUserID, what: "a Slack user id (U… or W…)"))
         let channels = try section.chats("channels") { _, item in
             item["id"]?.stringValue ?? ""
         } check: { index, id in
@@ -71,7 +71,7 @@ struct SlackConfig: Sendable {
             && id.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }
 
-    private static func ids(_ section: ConfigSection, _ key: String) throws -> [String] {
+    private static func ids(_ section: MessengerSection, _ key: String) throws -> [String] {
         try section.list(key, of: "user ids").enumerated().map { index, item in
             let id = (item.stringValue ?? "").trimmingInlineSpace()
             guard isUserID(id) else {
@@ -81,5 +81,5 @@ struct SlackConfig: Sendable {
         }
     }
 
-    private static func problem(_ text: String) -> PluginExit { ConfigSection.problem(text) }
+    private static func problem(_ text: String) -> PluginExit { MessengerSection.problem(text) }
 }

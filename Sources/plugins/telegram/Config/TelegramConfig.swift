@@ -23,7 +23,7 @@ struct TelegramConfig: Sendable {
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> TelegramConfig {
-        let section = try ConfigSection(config, name: "telegram")
+        let section = try MessengerSection(config, name: "telegram")
         let tokenEnv = try section.string("tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
         let raw = (environment[tokenEnv] ?? "").trimmed()
         guard !raw.isEmpty else {
@@ -34,7 +34,7 @@ struct TelegramConfig: Sendable {
         }
         var allowed = Set(try ids(section, "allowedUsers", positive: true))
         allowed.formUnion(
-            try ConfigSection.environmentIDs(
+            try MessengerSection.environmentIDs(
                 "TELEGRAM_ALLOWED_USERS", environment, isID: isUserID, what: "a Telegram user id (digits only)"))
         let chats = try section.chats("chats") { index, item in
             guard let value = item["id"] else { throw section.problem("telegram.chats[\(index)] has no id") }
@@ -68,7 +68,7 @@ struct TelegramConfig: Sendable {
     }
 
     /// Ids as strings; YAML reads unquoted ones as numbers, which are exact at Telegram's sizes.
-    private static func ids(_ section: ConfigSection, _ key: String, positive: Bool) throws -> [String] {
+    private static func ids(_ section: MessengerSection, _ key: String, positive: Bool) throws -> [String] {
         try section.list(key, of: "ids").enumerated().map { index, item in
             let id = (item.stringValue ?? item.intValue.map(String.init) ?? "").trimmingInlineSpace()
             guard positive ? isUserID(id) : isChatID(id) else {

@@ -24,7 +24,7 @@ struct WebConfig: Sendable {
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     /// `newSessionFolder` is the welcome's: the default root.
     static func load(_ config: JSONValue, newSessionFolder: String? = nil) throws -> WebConfig {
-        let config = try ConfigSection(config, name: "web")
+        let config = try MessengerSection(config, name: "web")
         var listen = ListenAddress.default
         if let text = try config.string("listen") {
             guard let address = ListenAddress(text) else {
@@ -73,5 +73,5 @@ struct WebConfig: Sendable {
         return WebConfig(listen: listen, hosts: hosts, tlsCertificate: certificate, tlsKey: key, allowedUsers: allowed, roots: roots)
     }
 
-    private static func problem(_ text: String) -> PluginExit { ConfigSection.problem(text) }
+    private static func problem(_ text: String) -> PluginExit { MessengerSection.problem(text) }
 }

@@ -4,7 +4,7 @@ import PiRelaySDK
 /// A plugin's section of config.yaml, read once at start. Every problem is a
 /// `PluginExit.notConfigured` (exit 78) whose text names the key as the user wrote it
 /// (`slack.apiBase must be …`), so each plugin checks its own keys with the same words.
-public struct ConfigSection: Sendable {
+public struct MessengerSection: Sendable {
     /// The section's name in config.yaml (`telegram`), the first part of every key named.
     public let name: String
     public let value: JSONValue
