@@ -50,6 +50,11 @@ public enum ControlMethod: String, Sendable, CaseIterable {
     case spawnSession = "spawn-session"
     /// Rename, end; images and files of a session.
     case rename, end, images, file
+    /// Scheduled prompts: add one to a session (`schedule` holds the person's words), list them,
+    /// remove one by number.
+    case scheduleAdd = "schedule.add"
+    case scheduleList = "schedule.list"
+    case scheduleRemove = "schedule.remove"
 
     /// The methods one session's control answers (`SessionControl`).
     public static let sessionMethods: Set<ControlMethod> = [

@@ -28,7 +28,7 @@ public struct PiRelayd: AsyncParsableCommand {
                     AbortCommand.self, CompactCommand.self, LastCommand.self, HistoryCommand.self, QuestionsCommand.self, AnswerCommand.self,
                     CancelCommand.self, ApprovalsCommand.self, ApproveCommand.self, DenyCommand.self, RenameCommand.self, EndCommand.self,
                     ModelCommand.self, ThinkingCommand.self, StateCommand.self, StatsCommand.self, NewConversationCommand.self,
-                    FileCommand.self, ImagesCommand.self, EmitCommand.self, CommandsCommand.self,
+                    FileCommand.self, ImagesCommand.self, EmitCommand.self, CommandsCommand.self, ScheduleCommand.self,
                 ]),
             CommandGroup(name: "plugins", subcommands: [PluginsCommand.self, PluginCommand.self, RenderCommand.self]),
             CommandGroup(

@@ -1,6 +1,6 @@
 extension Config {
     /// The sections pi-relayd itself reads; every other known top-level key is a plugin's.
-    package static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics", "chat", "notify"]
+    package static let coreSections = ["pi", "plugins", "logs", "sessions", "approvals", "metrics", "chat", "notify", "schedules"]
     /// Top-level keys starting with this are ignored without a warning.
     package static let extensionPrefix = "x-"
 
@@ -34,6 +34,7 @@ extension Config {
         metrics = try MetricsSettings(top.section("metrics"))
         chat = try ChatSettings(top.section("chat"))
         notify = try NotifySettings(top.section("notify"))
+        schedules = try ScheduleSettings(top.section("schedules"))
 
         // Checked against the plugin's own schema once it says hello (`PluginSections`).
         for name in pluginNames.subtracting(Self.coreSections).sorted() {

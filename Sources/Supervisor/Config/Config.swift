@@ -12,6 +12,7 @@ package struct Config: Sendable, Equatable {
     package var sessions = SessionSettings()
     package var approvals = ApprovalSettings()
     package var metrics = MetricsSettings()
+    package var schedules = ScheduleSettings()
     package var chat = ChatSettings()
     package var notify = NotifySettings()
     /// Top-level sections named after plugins, as written. Each is checked against the schema its

@@ -14,6 +14,7 @@ package struct ControlRouter: ControlHandler {
     package let terminalAttach: TerminalAttach
     package let status: DaemonStatus
     package let pairing: PairingDesk
+    package let scheduleControl: ScheduleControl
     /// Asks the daemon to shut down.
     package let stopper: @Sendable () async -> Void
 
@@ -52,6 +53,8 @@ package struct ControlRouter: ControlHandler {
             return try await pairing.pairSession(params: params)
         case .usersRevoke:
             return try await pairing.revoke(params: params)
+        case .scheduleAdd, .scheduleList, .scheduleRemove:
+            return try await scheduleControl.handle(method, params: params)
         case .attach:
             return try await terminalAttach.serve(params: params, requestID: stream.requestID, stream: stream)
         case .stop:

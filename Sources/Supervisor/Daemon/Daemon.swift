@@ -71,6 +71,8 @@ package struct Daemon: Service {
         let savedPreferences = try preferenceFile.load(logger: logger)
         let endedFile = StateFile<EndedSession>.endedSessions(path: home.stateDir + "/ended-sessions.json")
         let savedEnded = try endedFile.load(logger: logger)
+        let scheduleFile = StateFile<Schedule>.schedules(path: home.stateDir + "/schedules.json")
+        let savedSchedules = try scheduleFile.load(logger: logger)
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
@@ -90,9 +92,12 @@ package struct Daemon: Service {
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax,
             freshPerMessage: config.sessions.limits.onMessage == .newConversation)
+        let schedules = Schedules(
+            store: scheduleFile, saved: savedSchedules.records, settings: config.schedules, sessions: sessions, prompter: prompter, logger: logger)
         let status = DaemonStatus(
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
-            stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems,
+            stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems
+                + savedSchedules.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
@@ -101,14 +106,14 @@ package struct Daemon: Service {
         let desk = ChatDesk(
             home: home, logger: logger, sections: sections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,
-            approvalLog: approvalLog, pairing: pairing, preferences: preferences, chatSettings: config.chat)
+            approvalLog: approvalLog, pairing: pairing, preferences: preferences, chatSettings: config.chat, schedules: schedules)
         let router = ControlRouter(
             host: host,
             sessionControl: SessionControl(
                 sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, approvalSettings: config.approvals,
                 approvalLog: approvalLog, spawnLimit: config.sessions.spawnLimit),
             terminalAttach: TerminalAttach(sessions: sessions, bindings: bindings, approvals: config.approvals, logger: logger),
-            status: status, pairing: pairing
+            status: status, pairing: pairing, scheduleControl: ScheduleControl(schedules: schedules, sessions: sessions)
         ) { stopper.yield() }
         await sessions.adopt(savedSessions.records)
         let control = ControlServer(path: home.socketPath, logger: logger, handler: router, redact: Redactor.redact)
@@ -141,6 +146,7 @@ package struct Daemon: Service {
                 }
                 group.addTask { await sessions.restore() }
                 group.addTask { await sessions.ended?.run() }
+                group.addTask { await schedules.run() }
                 group.addTask { await HealthLog(interval: config.metrics.healthLogSeconds, status: status, logger: logger).run() }
                 group.addTask {
                     await LimitWatch(limits: config.sessions.limits, sessions: sessions, bindings: bindings, observer: delivery, logger: logger).run()

@@ -5,7 +5,7 @@ import PiRelaySDK
 /// chats watching (through the session observer, as a `promptEcho`).
 package struct PromptSender: Sendable {
     /// `prompt`'s `streamingBehavior` when the agent is busy: `followUp` or `steer`.
-    package let busyBehavior: String
+    package var busyBehavior: String
     package let observer: any SessionObserver
     package let metrics: RelayMetrics
     /// `sessions.limits.queueMax`: prompts that may wait in a busy session; 0 is no bound.

@@ -25,3 +25,10 @@ extension StateFile where Record == EndedSession {
         StateFile(path: path, key: "ended", noun: "ended session", order: { $0.endedAt < $1.endedAt })
     }
 }
+
+extension StateFile where Record == Schedule {
+    /// `state/schedules.json`.
+    package static func schedules(path: String) -> StateFile {
+        StateFile(path: path, key: "schedules", noun: "schedule", order: { $0.number < $1.number })
+    }
+}

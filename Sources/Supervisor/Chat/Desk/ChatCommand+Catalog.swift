@@ -29,6 +29,8 @@ extension ChatCommand {
         MessengerCommand(name: "images", description: "Images of the last run"),
         MessengerCommand(name: "cancel", description: "Cancel the open question"),
         MessengerCommand(name: "to", usage: "/to SESSION TEXT", description: "Prompt another session"),
+        MessengerCommand(
+            name: "schedule", usage: "/schedule every 1h|at 09:00|cron … PROMPT, list, cancel N", description: "Prompt the session on a schedule"),
         MessengerCommand(name: "end", description: "End this session"),
         MessengerCommand(name: "forget", usage: "/forget N|NAME", description: "Forget an offline session"),
         MessengerCommand(name: "disconnect", description: "Stop watching here"),

@@ -48,6 +48,9 @@ package enum ChatCommand: Equatable {
     case resume
     /// Whether this chat mentions the requester (blocked agent, long run): `on`, `off`, nil shows it.
     case mentions(String?)
+    /// Scheduled prompts of this chat's session: the words after `/schedule` (`every 1h PROMPT`,
+    /// `list`, `cancel N`); empty lists them.
+    case schedule(String)
     /// A button: `use:<id>`, `disconnect`, `stop:<id>`, `qa:<session>:<question>:<answer>`, `qc:<session>:<question>`,
     /// a guided choice's `ga:<session>:<token>:<label|custom>` and a held reply's `gb:<session>:<token>:<answer|prompt|cancel>`.
     case action(String)
@@ -106,6 +109,7 @@ package enum ChatCommand: Equatable {
         case "pause": return .pause
         case "resume": return .resume
         case "mentions": return .mentions(rest.isEmpty ? nil : rest)
+        case "schedule", "schedules": return .schedule(rest)
         default: return nil
         }
     }
@@ -167,6 +171,7 @@ package enum ChatCommand: Equatable {
         case "pause": return .pause
         case "resume": return .resume
         case "mentions": return .mentions(arg("state"))
+        case "schedule": return .schedule(arg("text") ?? "")
         case "action": guard let id = arg("id") else { throw RemoteError.invalidParams("action needs an id") }; return .action(id)
         default: throw RemoteError.methodNotFound("command \(name)")
         }

@@ -162,6 +162,8 @@ extension ChatDesk {
                 return try await runPreference(command, chat: chat, session: current)
             case .recent, .summary, .full:
                 return try await runLookBack(command, chat: chat, session: try needSession())
+            case .schedule(let words):
+                return try await runSchedule(words, chat: chat, session: current)
             }
         } catch let error as RemoteError {
             return Reply(error.message, ephemeral: true)

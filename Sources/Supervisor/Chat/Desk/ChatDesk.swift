@@ -26,6 +26,8 @@ package actor ChatDesk: PluginRouter {
     package let preferences: ChatPreferences
     /// `chat:` in config.yaml (`senderPrefix`).
     package let chatSettings: ChatSettings
+    /// Scheduled prompts (`/schedule`).
+    package let schedules: Schedules
     /// The commands each messenger registered, from its hello, for `/help`.
     package var messengerCommands: [String: [MessengerCommand]] = [:]
     private var handledMessages: HandledMessages
@@ -35,11 +37,12 @@ package actor ChatDesk: PluginRouter {
     package init(
         home: Home, logger: Logger, sections: PluginSections, defaultCwd: String?, host: PluginHost, sessions: Sessions,
         bindings: ChatBindings, delivery: ChatDelivery, prompter: PromptSender, status: DaemonStatus, approvalLog: ApprovalLog,
-        pairing: PairingDesk, preferences: ChatPreferences, chatSettings: ChatSettings,
+        pairing: PairingDesk, preferences: ChatPreferences, chatSettings: ChatSettings, schedules: Schedules,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.preferences = preferences
         self.chatSettings = chatSettings
+        self.schedules = schedules
         self.home = home
         self.logger = logger
         self.sections = sections

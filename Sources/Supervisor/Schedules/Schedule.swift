@@ -1,0 +1,23 @@
+import FoundationEssentials
+
+/// A prompt that runs into a session on a schedule (`state/schedules.json`).
+package struct Schedule: Codable, Sendable, Equatable {
+    /// The number people use (`/schedule cancel 3`); never given twice.
+    package var number: Int
+    package var sessionID: String
+    package var prompt: String
+    /// `ScheduleRule`'s stored form: `every 3600`, `cron 0 9 * * 1-5`, `once`.
+    package var rule: String
+    /// The words it was made with (`every weekday at 09:00`).
+    package var label: String
+    /// A named zone (`Europe/Berlin`): a cron rule's times are this zone's wall-clock times.
+    package var zone: String
+    package var missed: MissedRunPolicy
+    /// When it runs next.
+    package var next: Date
+    package var createdAt: Date
+    /// The chat key, or `terminal`.
+    package var createdBy: String
+    package var lastRun: Date?
+    package var runs = 0
+}

@@ -1,0 +1,142 @@
+import FoundationEssentials
+import Logging
+import PiRelaySDK
+
+/// The scheduled prompts (`/schedule`, `pi-relayd schedule`): kept in `state/schedules.json`
+/// (saved before each run, so a kill -9 neither loses a schedule nor runs one twice), run into
+/// their sessions as the chats' prompts are (their output goes to the chats watching), and as a
+/// follow-up when the session is busy.
+package actor Schedules {
+    private var table: ScheduleTable
+    private let store: StateFile<Schedule>
+    let sessions: Sessions
+    private let prompter: PromptSender
+    private let defaultZone: String
+    private let zoneFolder: String?
+    private let logger: Logger
+    private var zones: [String: ZoneRules] = [:]
+    /// Wakes the run loop early: a schedule was added or removed.
+    private var wake: CheckedContinuation<Void, Never>?
+    private var wakePending = false
+
+    package init(
+        store: StateFile<Schedule>, saved: [Schedule], settings: ScheduleSettings, sessions: Sessions, prompter: PromptSender,
+        logger: Logger, zoneFolder: String? = nil
+    ) {
+        table = ScheduleTable(saved: saved, minimumInterval: settings.minimumIntervalSeconds)
+        self.store = store
+        self.sessions = sessions
+        var sender = prompter
+        // A scheduled prompt never cuts into a run, whatever sessions.busyPolicy says for chats.
+        sender.busyBehavior = PiStreamingBehavior.followUp.rawValue
+        sender.freshPerMessage = false
+        self.prompter = sender
+        defaultZone = settings.timeZone ?? SystemZone.name()
+        self.zoneFolder = zoneFolder
+        self.logger = logger
+    }
+
+    package var all: [Schedule] { table.schedules }
+
+    /// Adds a schedule from a person's words (`every 1h check CI`) for `session`.
+    package func add(_ words: String, session: PiSession, createdBy: String, now: Date = Date()) async throws(ScheduleError) -> Schedule {
+        let request = try ScheduleRequest(words)
+        let schedule = try table.add(request, sessionID: session.id, createdBy: createdBy, defaultZone: defaultZone, now: now) {
+            (name) throws(ZoneError) in try self.zone(name)
+        }
+        save()
+        let name = await session.name
+        logger.info(
+            "schedule \(schedule.number) added for \(name) by \(createdBy): \(schedule.label) (\(schedule.zone)), next \(schedule.next)")
+        wakeUp()
+        return schedule
+    }
+
+    package func remove(_ number: Int) -> Schedule? {
+        guard let gone = table.remove(number) else { return nil }
+        save()
+        logger.info("schedule \(number) removed")
+        wakeUp()
+        return gone
+    }
+
+    /// Runs what is due, sleeping until the next is, until cancelled.
+    package func run() async {
+        while !Task.isCancelled {
+            await runDue(now: Date())
+            let delay = table.nextDue.map { max(0, $0.timeIntervalSinceNow) } ?? 3600
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await Task.sleep(for: .milliseconds(Int(min(delay, 3600) * 1000) + 5)) }
+                group.addTask { await self.waitForWake() }
+                await group.next()
+                group.cancelAll()
+                wakeUp()
+            }
+        }
+    }
+
+    /// Sends every prompt due at `now`.
+    package func runDue(now: Date) async {
+        let actions = table.due(now: now) { name in try? self.zone(name) }
+        guard !actions.isEmpty else { return }
+        // Saved first: a kill -9 during the sends below does not send them again on start.
+        save()
+        for action in actions {
+            switch action {
+            case .run(let schedule): await send(schedule)
+            case .skipped(let schedule, let missedAt):
+                logger.notice("schedule \(schedule.number) (\(schedule.label)) missed its run at \(missedAt) and skips it (missed=skip)")
+            case .dropped(let schedule, let reason):
+                logger.warning("schedule \(schedule.number) (\(schedule.label)) removed: \(reason)")
+            }
+        }
+    }
+
+    private func send(_ schedule: Schedule) async {
+        guard let session = await sessions.session(id: schedule.sessionID) else {
+            _ = table.remove(schedule.number)
+            save()
+            logger.warning("schedule \(schedule.number) (\(schedule.label)) removed: its session \(schedule.sessionID) has ended")
+            return
+        }
+        let name = await session.name
+        do {
+            let outcome = try await prompter.prompt(
+                session, kind: .send, text: schedule.prompt, images: [], origin: "schedule", echo: "⏰ " + schedule.prompt)
+            logger.info("schedule \(schedule.number) ran in \(name): \(outcome.status.rawValue)")
+        } catch {
+            logger.warning("schedule \(schedule.number) could not prompt \(name): \(error)")
+        }
+    }
+
+    /// A zone by name, read once.
+    func zone(_ name: String) throws(ZoneError) -> ZoneRules {
+        if let known = zones[name] { return known }
+        let rules = try ZoneRules.named(name, directory: zoneFolder)
+        zones[name] = rules
+        return rules
+    }
+
+    private func save() {
+        do { try store.save(table.schedules) } catch {
+            logger.error("cannot save the schedules: \(error)")
+        }
+    }
+
+    private func waitForWake() async {
+        if wakePending {
+            wakePending = false
+            return
+        }
+        await withCheckedContinuation { wake = $0 }
+    }
+
+    private func wakeUp() {
+        if let wake {
+            self.wake = nil
+            wake.resume()
+        } else {
+            wakePending = true
+        }
+    }
+}
