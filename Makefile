@@ -7,8 +7,9 @@ PYTHON ?= python3
 # CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin,
 # python3-venv for the venv that Node 24 comes into from PyPI (make node), git for the web
 # dashboard's diff viewer, and Chromium with its WebDriver for the dashboard's browser tests
-# (installed without recommends: the browser alone, no desktop around it).
-APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver
+# (installed without recommends: the browser alone, no desktop around it). tzdata: the named time
+# zones of scheduled prompts (docs/SCHEDULES.md), read from /usr/share/zoneinfo.
+APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release

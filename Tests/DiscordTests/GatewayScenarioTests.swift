@@ -28,7 +28,7 @@ extension Scenarios {
                 let expected: Set<String> = [
                     "sessions", "status", "new", "use", "alias", "stop", "steer", "followup", "compact",
                     "model", "end", "approvals", "forget", "to", "cancel", "disconnect", "progress", "recent", "summary",
-                    "full", "pause", "resume", "mentions", "help",
+                    "full", "pause", "resume", "mentions", "schedule", "help",
                 ]
                 #expect(Set(commands?["global"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)
                 #expect(Set(commands?[Scenario.guild]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []) == expected)

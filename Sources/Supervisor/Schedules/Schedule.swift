@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// A prompt that runs into a session on a schedule (`state/schedules.json`).
 package struct Schedule: Codable, Sendable, Equatable {
-    /// The number people use (`/schedule cancel 3`); never given twice.
+    /// The number people use (`/schedule cancel 3`): a new schedule takes the one above every
+    /// schedule there is.
     package var number: Int
     package var sessionID: String
     package var prompt: String

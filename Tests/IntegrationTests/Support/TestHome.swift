@@ -163,6 +163,14 @@ final class TestHome: Sendable {
         companions.withLock { $0.append(process) }
     }
 
+    /// Kills a daemon with SIGKILL, as a crash would, and waits for it: the teardown then expects
+    /// no clean exit of it. Its plugins and pi children see their pipes close and go.
+    func crash(_ daemon: Daemon) async {
+        kill(daemon.pid, SIGKILL)
+        _ = await daemon.terminate(grace: .seconds(5))
+        daemons.withLock { $0.removeAll { $0.pid == daemon.pid } }
+    }
+
     /// Starts `pi-relayd start --foreground` and waits for its control socket. `environment`
     /// reaches the plugins too (the daemon passes its environment on).
     func startDaemon(environment extra: [String: String] = [:]) async throws -> Daemon {

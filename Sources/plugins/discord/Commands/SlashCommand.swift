@@ -84,6 +84,12 @@ struct SlashCommand: Sendable, Equatable {
             options: [
                 Option(name: "state", description: "on or off (empty: show it)", required: false)
             ], ephemeral: true),
+        SlashCommand(
+            name: "schedule", description: "Prompt the session on a schedule, list the schedules or cancel one",
+            options: [
+                Option(
+                    name: "text", description: "every 1h PROMPT, at 09:00 PROMPT, cron 0 9 * * 1-5 PROMPT, cancel N (empty: list)", required: false)
+            ], ephemeral: false),
         SlashCommand(name: "help", description: "The commands, one line each", options: [], ephemeral: true),
     ]
 

@@ -16,7 +16,7 @@ struct CommandMenu: Sendable {
         ("recent", "The last activity lines: /recent [N]"), ("summary", "A short account of the last run"),
         ("full", "The last answer, whole"), ("pause", "Stop delivery here until /resume"),
         ("resume", "Deliver again, with what was missed"), ("mentions", "Pings when the agent waits: /mentions on|off"),
-        ("help", "The commands, one line each"),
+        ("schedule", "Prompt on a schedule: /schedule every 1h TEXT"), ("help", "The commands, one line each"),
     ]
 
     /// The menu as the hello lists it for `/help`.

@@ -1,0 +1,84 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Scheduled prompts through the real daemon, fake pi and fake messenger: `/schedule` in a chat,
+/// `pi-relayd schedule` in the terminal, the runs' output in the chat, and the schedules kept
+/// across a kill -9.
+@Suite(.serialized) struct StackScheduleTests {
+    static func config(_ chat: E2EChatHome) -> E2EConfig {
+        var config = chat.config()
+        // busyPolicy steer: a scheduled prompt is a follow-up all the same.
+        config.extra = ["schedules:", "  minimumIntervalSeconds: 2", "sessions:", "  busyPolicy: steer"]
+        return config
+    }
+
+    /// `schedules.minimumIntervalSeconds: 2` and `/schedule every 2s`: two runs, each answered
+    /// in the chat; then `/schedule list` and `/schedule cancel` from the chat.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aChatScheduleRunsTwiceAndIsCancelled() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start(Self.config(chat))
+            _ = try await chat.newBoundSession("nightly")
+            let refused = try await chat.say("/schedule every 1s too fast")
+            #expect(refused["reply"]?["text"]?.stringValue?.contains("schedules.minimumIntervalSeconds") == true, "\(refused)")
+            let added = try await chat.say("/schedule every 2s tz=UTC ping the build")
+            let text = added["reply"]?["text"]?.stringValue ?? ""
+            #expect(text.hasPrefix("Scheduled #1 every 2s (UTC) in nightly, next "), "\(added)")
+            let prompts = try await chat.waitForPrompts(2, timeout: .seconds(30))
+            #expect(prompts.allSatisfy { $0["message"] == "ping the build" }, "\(prompts)")
+            #expect(prompts.allSatisfy { $0["streamingBehavior"] == "followUp" }, "\(prompts)")
+            _ = try await chat.waitForFinal(2)
+            let list = try await chat.say("/schedule list")
+            #expect(list["reply"]?["text"]?.stringValue?.contains("#1 every 2s (UTC) in nightly") == true, "\(list)")
+            let cancelled = try await chat.say("/schedule cancel 1")
+            #expect(cancelled["reply"]?["text"]?.stringValue == "Schedule #1 (every 2s) removed.", "\(cancelled)")
+            let count = chat.piCommands("prompt").count
+            try await Task.sleep(for: .seconds(5))
+            #expect(chat.piCommands("prompt").count <= count + 1, "at most a run already under way when it was cancelled")
+            #expect(try await chat.run(["schedule", "list", "--json"]).json().arrayValue == [])
+        }
+    }
+
+    /// `pi-relayd schedule add` twice (missed=run and missed=skip), a kill -9, both runs made
+    /// overdue in the state file while the daemon is down: on start the first runs once, the
+    /// second is skipped and logged, and both are still listed with their next runs.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func schedulesSurviveAKillAndAMissedRunFollowsItsPolicy() async throws {
+        try await E2EChatHome.with { chat in
+            let config = Self.config(chat)
+            let daemon = try await chat.start(config)
+            _ = try await chat.newBoundSession("api")
+            let first = try await chat.run(["schedule", "add", "api", "every", "1h", "missed=run", "catch", "up"])
+            #expect(first.status == 0, "\(first)")
+            let second = try await chat.run([
+                "schedule", "add", "api", "cron", "0", "9", "*", "*", "1-5", "tz=Europe/Berlin", "missed=skip", "skip", "it",
+            ])
+            #expect(second.status == 0 && second.stdout.contains("#2 cron 0 9 * * 1-5 (Europe/Berlin), next "), "\(second)")
+            let bad = try await chat.home.cli.run(["schedule", "add", "api", "every", "1h", "tz=Moon/Base", "x"])
+            #expect(bad.status != 0 && bad.stderr.contains("time zone Moon/Base"), "\(bad)")
+            let file = chat.home.path + "/state/schedules.json"
+            #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+
+            await chat.home.crash(daemon)
+            let overdue = chat.home.read("state/schedules.json").replacingOccurrences(
+                of: #""next" : "[^"]*""#, with: "\"next\" : \"2020-01-01T00:00:00Z\"", options: .regularExpression)
+            try overdue.write(toFile: file, atomically: true, encoding: .utf8)
+            let before = chat.piCommands("prompt").count
+            _ = try await chat.start(config)
+            let prompts = try await chat.waitForPrompts(before + 1, timeout: .seconds(30))
+            #expect(prompts.last?["message"] == "catch up", "\(prompts)")
+            try await waitUntil("the skip is logged", timeout: .seconds(30)) {
+                chat.home.read("logs/pi-relayd.log").contains("schedule 2 (cron 0 9 * * 1-5) missed its run")
+            }
+            try await Task.sleep(for: .seconds(2))
+            #expect(!chat.piCommands("prompt").contains { $0["message"] == "skip it" })
+            let listed = try await chat.run(["schedule", "list", "--json"]).json().arrayValue ?? []
+            #expect(listed.map { $0["number"]?.intValue } == [1, 2], "\(listed)")
+            #expect(listed.allSatisfy { ($0["next"]?.stringValue ?? "") > "2026" }, "\(listed)")
+            #expect(listed.first?["runs"] == 1)
+            let removed = try await chat.run(["schedule", "rm", "2"])
+            #expect(removed.status == 0 && removed.stdout.contains("removed #2"), "\(removed)")
+        }
+    }
+}
