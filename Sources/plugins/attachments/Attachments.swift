@@ -22,9 +22,18 @@ public struct Attachments: Plugin {
             throw PluginExit.notConfigured(error.message)
         }
         let proxy = ProxySetting.resolve(configured: config.proxy, environment: ProcessInfo.processInfo.environment)
-        inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
+        var inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
+        let conversion = AudioConversion()
+        inbound.transcriber = Transcriber(
+            config: config.transcribe, conversion: conversion, workFolder: context.stateDir,
+            environment: ProcessInfo.processInfo.environment, proxy: proxy, loop: .shared)
+        self.inbound = inbound
         outbound = Outbound(spoolDir: context.spoolDir)
         self.context = context
+        let transcription =
+            config.transcribe.command.map { "command \($0[0])" } ?? config.transcribe.endpoint.map { "endpoint \(SecretURL($0))" }
+            ?? "off (voice notes are answered with how to set it up)"
+        context.logger.info("voice notes: \(transcription); converter \(conversion.tool.map { "\($0)" } ?? "none (install ffmpeg or opus-tools)")")
         context.logger.info(
             "ready: proxy \(proxy.redacted), download limit \(ByteCount.describe(config.downloadMaxBytes)), image limit \(ByteCount.describe(config.imageMaxBytes)), text limit \(ByteCount.describe(config.textInlineMaxBytes))"
         )

@@ -857,7 +857,7 @@ class Store:
 
     def new_file(self, kind, data, size=None, name=None, mime=None, width=None, height=None):
         self.file_seq += 1
-        prefix = {"document": "BQACAgIAAxkBAAI", "photo": "AgACAgIAAxkBAAI"}[kind]
+        prefix = {"document": "BQACAgIAAxkBAAI", "photo": "AgACAgIAAxkBAAI", "voice": "AwACAgIAAxkBAAI"}[kind]
         fid = prefix + base64.urlsafe_b64encode(secrets.token_bytes(24)).decode().rstrip("=")
         size = len(data) if data is not None else int(size or 0)
         rec = {"file_id": fid, "file_unique_id": "AQAD" + secrets.token_hex(6), "kind": kind, "data": data,
@@ -885,6 +885,11 @@ class Store:
         if f["kind"] == "photo":
             return {"file_id": f["file_id"], "file_unique_id": f["file_unique_id"], "file_size": f["size"],
                     "width": f["width"], "height": f["height"]}
+        if f["kind"] == "voice":
+            # Voice (telegram-bot-api.json, types.Voice): file_id, file_unique_id, duration, mime_type?, file_size?
+            out = {"file_id": f["file_id"], "file_unique_id": f["file_unique_id"], "duration": f["duration"],
+                   "mime_type": f["mime"], "file_size": f["size"]}
+            return {k: v for k, v in out.items() if v is not None}
         out = {"file_name": f["name"], "mime_type": f["mime"], "file_id": f["file_id"],
                "file_unique_id": f["file_unique_id"], "file_size": f["size"]}
         return {k: v for k, v in out.items() if v is not None}
@@ -896,7 +901,7 @@ class Store:
         m = {"chat_id": chat["id"], "message_id": mid, "from": from_user, "from_bot": from_bot, "date": int(time.time()),
              "thread_id": thread, "kind": "text", "text": None, "entities": [], "html": None, "parse_mode": None,
              "caption": None, "caption_entities": [], "reply_markup": None, "edits": [], "deleted": False,
-             "deleted_by": None, "edit_date": None, "document": None, "photo": None, "reply_to": None,
+             "deleted_by": None, "edit_date": None, "document": None, "photo": None, "voice": None, "reply_to": None,
              "service": None, "cursor": cur, "changed_cursor": cur}
         m.update(fields)
         self.messages[(chat["id"], mid)] = m
@@ -933,7 +938,9 @@ class Store:
             out["photo"] = [self.file_json(self.files[f]) for f in m["photo"]]
         elif m["kind"] == "document":
             out["document"] = self.file_json(self.files[m["document"]])
-        if m["kind"] in ("photo", "document") and m["caption"]:
+        elif m["kind"] == "voice":
+            out["voice"] = self.file_json(self.files[m["voice"]])
+        if m["kind"] in ("photo", "document", "voice") and m["caption"]:
             out["caption"] = m["caption"]
             if m["caption_entities"]:
                 out["caption_entities"] = [self.entity_json(e) for e in m["caption_entities"]]
@@ -1753,8 +1760,11 @@ class BotApi(Store):
         if rec["size"] > MAX_DOWNLOAD:
             raise bad("file is too big")
         if rec["path"] is None:
-            ext = os.path.splitext(rec["name"] or "")[1] if rec["kind"] == "document" else ".jpg"
-            rec["path"] = "%s/file_%d%s" % ("documents" if rec["kind"] == "document" else "photos", rec["seq"], ext)
+            if rec["kind"] == "voice":
+                rec["path"] = "voice/file_%d.oga" % rec["seq"]   # as Telegram names voice notes' paths
+            else:
+                ext = os.path.splitext(rec["name"] or "")[1] if rec["kind"] == "document" else ".jpg"
+                rec["path"] = "%s/file_%d%s" % ("documents" if rec["kind"] == "document" else "photos", rec["seq"], ext)
         self.file_paths[rec["path"]] = (fid, time.time() + self.settings["file_link_ttl_s"])
         return {"file_id": fid, "file_unique_id": rec["file_unique_id"], "file_size": rec["size"], "file_path": rec["path"]}
 
@@ -2008,9 +2018,18 @@ class FakeTelegram(BotApi):
                                 mime=d.get("mime_type") or mimetypes.guess_type(d["file_name"])[0] or "application/octet-stream")
             fields.update(kind="document", document=rec["file_id"])
             files["document"] = rec["file_id"]
+        elif b.get("voice") is not None:
+            # A voice note (spec §5, Message.voice): OGG/Opus bytes, how long it plays, an optional caption.
+            v = b["voice"]
+            if v.get("content_b64") is None or v.get("duration") is None:
+                raise ControlError(400, "voice needs content_b64 and duration")
+            rec = self.new_file("voice", base64.b64decode(v["content_b64"]), mime=v.get("mime_type", "audio/ogg"))
+            rec["duration"] = int(v["duration"])
+            fields.update(kind="voice", voice=rec["file_id"])
+            files["voice"] = rec["file_id"]
         elif b.get("text") is None:
-            raise ControlError(400, "text, photo or document is required")
-        if fields.get("kind") in ("photo", "document"):
+            raise ControlError(400, "text, photo, document or voice is required")
+        if fields.get("kind") in ("photo", "document", "voice"):
             cap = b.get("caption") or ""
             fields.update(caption=cap or None, caption_entities=self._user_entities(cap, b.get("entities")))
         else:

@@ -451,6 +451,15 @@ def test_files():
     big = inject(None, document={"file_name": "huge.bin", "size": 21 * 1024 * 1024})
     err(api("getFile", {"file_id": big["message"]["document"]["file_id"]}), 400, "Bad Request: file is too big")
     err(api("getFile", {"file_id": "nope"}), 400, "Bad Request: invalid file_id")
+    # a voice note: Message.voice {file_id, file_unique_id, duration, mime_type, file_size}, its path voice/…
+    ogg = b"OggS" + bytes(60)
+    v = inject(None, voice={"content_b64": base64.b64encode(ogg).decode(), "duration": 3})
+    voice = v["message"]["voice"]
+    assert voice["duration"] == 3 and voice["mime_type"] == "audio/ogg" and voice["file_size"] == len(ogg), voice
+    assert voice["file_id"].startswith("AwAC") and "text" not in v["message"], v
+    f = ok(api("getFile", {"file_id": voice["file_id"]}))
+    assert f["file_path"].startswith("voice/") and f["file_path"].endswith(".oga"), f
+    assert http("GET", "%s/file/bot%s/%s" % (BASE, TOKEN, f["file_path"]))[2] == ogg
     drain()
 
 

@@ -127,7 +127,11 @@ final class TelegramStack: Sendable {
         var body = extra
         body["from"] = ["id": .string(user.id), "first_name": .string(user.name), "username": .string(user.name)]
         body["chat"] = ["id": .string(user.id), "type": "private"]
-        if body["photo"] == nil && body["document"] == nil { body["text"] = .string(text) } else { body["caption"] = .string(text) }
+        if body["photo"] == nil && body["document"] == nil && body["voice"] == nil {
+            body["text"] = .string(text)
+        } else {
+            body["caption"] = .string(text)
+        }
         return try await fake.post("/messages", body)
     }
 

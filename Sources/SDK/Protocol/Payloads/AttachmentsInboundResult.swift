@@ -24,12 +24,15 @@ public struct AttachmentsInboundResult: Sendable, Equatable {
     public var appendix: String
     /// What the user should know.
     public var notes: [String]
+    /// The words of each voice note, in order: they are the prompt, and the chat is shown them.
+    public var transcripts: [String]
 
     /// A result.
-    public init(images: [Image] = [], appendix: String = "", notes: [String] = []) {
+    public init(images: [Image] = [], appendix: String = "", notes: [String] = [], transcripts: [String] = []) {
         self.images = images
         self.appendix = appendix
         self.notes = notes
+        self.transcripts = transcripts
     }
 }
 
@@ -41,9 +44,15 @@ extension AttachmentsInboundResult: WirePayload {
             guard let data = image["data"]?.stringValue else { return nil }
             return Image(data: data, mimeType: image["mimeType"]?.stringValue ?? "application/octet-stream")
         }
-        self.init(images: images, appendix: fields.optionalString("appendix") ?? "", notes: fields.strings("notes"))
+        self.init(
+            images: images, appendix: fields.optionalString("appendix") ?? "", notes: fields.strings("notes"),
+            transcripts: fields.strings("transcripts"))
     }
 
-    /// `{images, appendix, notes}`.
-    public var json: JSONValue { ["images": .array(images.map(\.json)), "appendix": .string(appendix), "notes": notes.json] }
+    /// `{images, appendix, notes, transcripts}`; no voice note, no `transcripts`.
+    public var json: JSONValue {
+        var object: JSONValue = ["images": .array(images.map(\.json)), "appendix": .string(appendix), "notes": notes.json]
+        if !transcripts.isEmpty { object["transcripts"] = transcripts.json }
+        return object
+    }
 }

@@ -78,20 +78,23 @@ extension ChatDelivery {
 
     /// Runs chat attachments through the attachments plugin. Without it, each file is still
     /// named in the prompt: nothing is dropped silently.
-    package func inbound(_ items: [AttachmentRef], session: PiSession) async -> (appendix: String, images: [JSONValue], notes: [String]) {
-        guard !items.isEmpty else { return ("", [], []) }
+    package func inbound(_ items: [AttachmentRef], session: PiSession) async -> InboundContent {
+        guard !items.isEmpty else { return InboundContent() }
         if let attachments = await host.plugin(forRole: "attachments") {
             do {
                 let result = try await attachments.request(
                     .attachmentsInbound, AttachmentsInboundParams(sessionID: session.id, items: items), timeout: .seconds(120))
                 // The plugin's appendix is the attachment blocks alone; they go below the user's
                 // text, never glued onto its last line (pi reads commands from the first line).
-                return (result.appendix.isEmpty ? "" : "\n\n" + result.appendix, result.images.map(\.json), result.notes)
+                return InboundContent(
+                    appendix: result.appendix.isEmpty ? "" : "\n\n" + result.appendix, images: result.images.map(\.json), notes: result.notes,
+                    transcripts: result.transcripts)
             } catch {
                 logger.warning("attachments plugin failed: \(error)")
             }
         }
         let names = items.map { "[attachment \($0.filename.isEmpty ? "file" : $0.filename): not included: the attachments plugin is not available]" }
-        return ("\n\n" + names.joined(separator: "\n"), [], ["Attachments could not be processed; they are named in the prompt."])
+        return InboundContent(
+            appendix: "\n\n" + names.joined(separator: "\n"), notes: ["Attachments could not be processed; they are named in the prompt."])
     }
 }

@@ -6,7 +6,7 @@ extension ChatDesk {
     /// and notes why. The text still goes through; a message of images alone is refused, nothing
     /// sent, with the note as the reply.
     package func visionCheck(
-        _ inbound: inout (appendix: String, images: [JSONValue], notes: [String]), text: String, attachments: Int, session: PiSession
+        _ inbound: inout InboundContent, text: String, attachments: Int, session: PiSession
     ) async -> ChatMessageResult? {
         guard !inbound.images.isEmpty, await session.modelTakesImages == false else { return nil }
         let count = inbound.images.count

@@ -178,7 +178,12 @@ package actor ChatDesk: PluginRouter {
         if attachments.isEmpty, let guided = try await guidedMessage(text, chat: chat, session: session, arrival: arrival) { return guided }
         var inbound = await delivery.inbound(attachments, session: session)
         if let refusal = await visionCheck(&inbound, text: text, attachments: attachments.count, session: session) { return refusal }
-        let said = text.isEmpty ? "(see attachments)" : text
+        // Voice notes' words are the prompt; voice notes alone that could not be heard send nothing.
+        let spoken = ([text] + inbound.transcripts).filter { !$0.isEmpty }.joined(separator: "\n")
+        if spoken.isEmpty, !attachments.isEmpty, attachments.allSatisfy(\.voice) {
+            return ChatMessageResult(status: .refused, reply: Reply(inbound.notes.joined(separator: "\n"), ephemeral: true))
+        }
+        let said = spoken.isEmpty ? "(see attachments)" : spoken
         let prompt = senderPrefix(for: chat) + said + inbound.appendix
         let pending = await expectQueued(prompt, chat: chat, messageID: params.messageID, session: session)
         await delivery.noteRequester(chat, of: session.id)
@@ -186,7 +191,8 @@ package actor ChatDesk: PluginRouter {
         do {
             outcome = try await prompter.prompt(
                 session, kind: .send, text: prompt, images: inbound.images, origin: chat.key,
-                echo: PromptSender.echo(said, attachments: attachments.map { $0.filename.isEmpty ? "file" : $0.filename }), arrival: arrival,
+                echo: PromptSender.echo(said, attachments: attachments.filter { !$0.voice }.map { $0.filename.isEmpty ? "file" : $0.filename }),
+                arrival: arrival,
                 fresh: true)
         } catch let full as QueueFull {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
@@ -200,7 +206,13 @@ package actor ChatDesk: PluginRouter {
         }
         let status = ChatMessageResult.Status(rawValue: outcome.status.rawValue) ?? .prompted
         let notes = inbound.notes + (outcome.note.map { [$0] } ?? [])
-        return await busyAcknowledgement(status: status, notes: notes, pending: pending, session: session)
+        var acknowledgement = await busyAcknowledgement(status: status, notes: notes, pending: pending, session: session)
+        if !inbound.transcripts.isEmpty {
+            // The words as heard, shown in the chat: a mistake is seen before the answer comes.
+            let heard = inbound.transcripts.map { "📝 " + $0 }
+            acknowledgement.reply = Reply((heard + (acknowledgement.reply.map { [$0.text] } ?? [])).joined(separator: "\n"))
+        }
+        return acknowledgement
     }
 
     private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {

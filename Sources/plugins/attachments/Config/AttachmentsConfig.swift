@@ -15,6 +15,8 @@ struct AttachmentsConfig: Sendable, Equatable {
     var maxRedirects = 5
     /// nil: use HTTPS_PROXY/https_proxy from the environment. "": never use a proxy.
     var proxy: String?
+    /// How voice notes become text.
+    var transcribe = TranscribeConfig()
 
     init() {}
 
@@ -39,6 +41,7 @@ struct AttachmentsConfig: Sendable, Equatable {
             }
             proxy = text.trimmingInlineSpace()
         }
+        transcribe = try TranscribeConfig(json: section["transcribe"] ?? .null)
     }
 
     private static func positiveInt(_ section: [String: JSONValue], _ key: String, default value: Int) throws(ConfigProblem) -> Int {

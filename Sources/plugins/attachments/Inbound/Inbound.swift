@@ -10,6 +10,8 @@ struct Inbound: Sendable {
     let loop: TransferLoop
     /// Local items inside this folder were handed over through the spool and are removed after use.
     let spoolDir: String?
+    /// Voice notes' words (`attachments.transcribe`); nil transcribes nothing and says why.
+    var transcriber: Transcriber?
 
     func run(_ request: InboundRequest, deadline: ContinuousClock.Instant? = nil) async -> InboundResult {
         let timeout = timeout(before: deadline)
@@ -21,8 +23,14 @@ struct Inbound: Sendable {
             for await (index, result) in group { all[index] = result }
             return all
         }
-        let outcomes = zip(request.items, fetched).map { item, result in
-            judge(item, result, imageInput: request.imageInput)
+        var outcomes: [ItemOutcome] = []
+        for (item, result) in zip(request.items, fetched) {
+            // Audio is heard, not pasted: its words become the prompt (`attachments.transcribe`).
+            if case .success(let download)? = result, let format = audio(item, download) {
+                outcomes.append(await transcribe(item, download, format))
+            } else {
+                outcomes.append(judge(item, result, imageInput: request.imageInput))
+            }
         }
         return InboundResult(outcomes)
     }
@@ -51,6 +59,23 @@ struct Inbound: Sendable {
         guard let deadline else { return configured }
         let left = deadline - ContinuousClock.now - .milliseconds(500)
         return max(.milliseconds(250), min(configured, left))
+    }
+
+    /// The audio format of a voice note, or of any audio file the classification finds no image or
+    /// text in; nil for everything else.
+    func audio(_ item: InboundItem, _ download: Download) -> AudioFormat? {
+        guard let format = AudioFormat(download.bytes) else { return nil }
+        if item.voice || (item.declaredType ?? "").lowercased().hasPrefix("audio/") { return format }
+        if case .binary = Classification.of(download.bytes) { return format }
+        return nil
+    }
+
+    private func transcribe(_ item: InboundItem, _ download: Download, _ format: AudioFormat) async -> ItemOutcome {
+        guard let transcriber else { return .notTranscribed(item.name, Transcriber.notSetUp) }
+        switch await transcriber.transcribe(download.bytes, format: format, declaredSeconds: item.seconds) {
+        case .success(let words): return .spoken(name: item.name, transcript: words)
+        case .failure(let failure): return .notTranscribed(item.name, failure.reason)
+        }
     }
 
     func judge(_ item: InboundItem, _ fetched: Result<Download, DownloadFailure>?, imageInput: Bool) -> ItemOutcome {

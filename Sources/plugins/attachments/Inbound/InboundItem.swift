@@ -7,12 +7,18 @@ struct InboundItem: Sendable, Equatable {
     let name: String
     let declaredSize: Int?
     let declaredType: String?
+    /// The messenger says it is a voice note.
+    var voice = false
+    /// How long it plays, if the messenger says.
+    var seconds: Int?
 
-    init(source: ItemSource?, name: String, declaredSize: Int? = nil, declaredType: String? = nil) {
+    init(source: ItemSource?, name: String, declaredSize: Int? = nil, declaredType: String? = nil, voice: Bool = false, seconds: Int? = nil) {
         self.source = source
         self.name = name
         self.declaredSize = declaredSize
         self.declaredType = declaredType
+        self.voice = voice
+        self.seconds = seconds
     }
 
     init(_ ref: AttachmentRef) {
@@ -24,5 +30,7 @@ struct InboundItem: Sendable, Equatable {
         name = DisplayName.clean(ref.filename.isEmpty ? nil : ref.filename, fallbackFrom: url ?? path ?? "")
         declaredSize = ref.size
         declaredType = ref.contentType
+        voice = ref.voice
+        seconds = ref.seconds
     }
 }

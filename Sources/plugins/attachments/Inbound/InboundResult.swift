@@ -20,11 +20,16 @@ struct InboundResult: Sendable, Equatable {
         }
     }
 
-    var appendix: String { outcomes.map(\.appendixPart).joined(separator: "\n\n") }
+    var appendix: String { outcomes.map(\.appendixPart).filter { !$0.isEmpty }.joined(separator: "\n\n") }
     var notes: [String] { outcomes.compactMap(\.note) }
+    var transcripts: [String] {
+        outcomes.compactMap { if case .spoken(_, let transcript) = $0 { transcript } else { nil } }
+    }
 
     var json: JSONValue {
-        ["images": .array(images), "appendix": .string(appendix), "notes": .array(notes.map { .string($0) })]
+        var object: JSONValue = ["images": .array(images), "appendix": .string(appendix), "notes": .array(notes.map { .string($0) })]
+        if !transcripts.isEmpty { object["transcripts"] = .array(transcripts.map { .string($0) }) }
+        return object
     }
 
     private mutating func fit(_ budget: Int) {
@@ -41,7 +46,7 @@ struct InboundResult: Sendable, Equatable {
                 replacement = .imageNotSent(name, size: size, "too much image data for one message; send it on its own")
             case .text(let name, let size, _):
                 replacement = .notIncluded(name, size: size, "too much text for one message; send it on its own")
-            case .omitted:
+            case .omitted, .spoken:
                 return
             }
             total += Self.cost(replacement) - Self.cost(outcomes[victim])

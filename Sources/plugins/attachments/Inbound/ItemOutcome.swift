@@ -4,6 +4,8 @@ enum ItemOutcome: Sendable, Equatable {
     case image(name: String, format: ImageFormat, size: Int, base64: String)
     case text(name: String, size: Int, block: String)
     case omitted(line: String, note: String)
+    /// A voice note, transcribed: its words join the prompt's text, not the appendix.
+    case spoken(name: String, transcript: String)
 
     /// The part of the prompt appendix for this attachment. An image gets a line too, so the model
     /// can tell which image is which file.
@@ -13,6 +15,7 @@ enum ItemOutcome: Sendable, Equatable {
             return "[attachment \(name): attached as an image (\(format.displayName), \(ByteCount.describe(size)))]"
         case .text(_, _, let block): return block
         case .omitted(let line, _): return line
+        case .spoken: return ""
         }
     }
 
@@ -23,6 +26,10 @@ enum ItemOutcome: Sendable, Equatable {
 
     static func notIncluded(_ name: String, size: Int?, _ reason: String) -> ItemOutcome {
         .omitted(line: "[attachment \(label(name, size)): not included: \(reason)]", note: "\(name) was not included: \(reason)")
+    }
+
+    static func notTranscribed(_ name: String, _ reason: String) -> ItemOutcome {
+        .omitted(line: "[voice note \(name): not transcribed: \(reason)]", note: "The voice note was not transcribed: \(reason)")
     }
 
     static func imageNotSent(_ name: String, size: Int?, _ reason: String) -> ItemOutcome {

@@ -64,7 +64,10 @@ struct Handoff: InboxAdapter {
             let safeName = file.filename.replacing("/", with: "_")
             let destination = spoolDir + "/tg-\(message.id.replacing(":", with: "-"))-\(safeName)"
             try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
-            return .attached(AttachmentRef(path: destination, filename: file.filename, size: file.size, contentType: file.contentType))
+            return .attached(
+                AttachmentRef(
+                    path: destination, filename: file.filename, size: file.size, contentType: file.contentType, voice: file.voice ?? false,
+                    seconds: file.seconds))
         } catch let error as BotAPIError where error.text.contains("file is too big") {
             return .notIncluded(file.filename, "Telegram lets bots download files up to 20 MB")
         } catch {

@@ -7,6 +7,10 @@ struct TelegramMessage: Sendable, Equatable {
         var filename: String
         var size: Int?
         var contentType: String?
+        /// A voice note (`Message.voice`): nil in what older versions saved.
+        var voice: Bool?
+        /// Its `duration` in seconds.
+        var seconds: Int?
     }
 
     var messageID: Int
@@ -63,6 +67,13 @@ struct TelegramMessage: Sendable, Equatable {
                 File(
                     fileID: fileID, filename: document["file_name"]?.stringValue ?? "document-\(id)", size: document["file_size"]?.intValue,
                     contentType: document["mime_type"]?.stringValue))
+        }
+        // A voice note (spec section 5, Voice: file_id, duration, mime_type): its words become the prompt.
+        if let voice = json["voice"], let fileID = voice["file_id"]?.stringValue {
+            files.append(
+                File(
+                    fileID: fileID, filename: "voice-\(id).ogg", size: voice["file_size"]?.intValue,
+                    contentType: voice["mime_type"]?.stringValue ?? "audio/ogg", voice: true, seconds: voice["duration"]?.intValue))
         }
         self.files = files
         migrateTo = Self.id(json["migrate_to_chat_id"])

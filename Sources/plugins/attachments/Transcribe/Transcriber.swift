@@ -1,0 +1,97 @@
+import FoundationEssentials
+import PiRelayHTTP
+import PiRelaySDK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a voice note into text with what `attachments.transcribe` names: the audio is written to a
+/// folder of its own, converted to 16 kHz mono WAV where the command asks for `{wav}` (or for the
+/// endpoint when a converter is there), checked against `maxSeconds`, then transcribed. The
+/// folder is removed after.
+struct Transcriber: Sendable {
+    let config: TranscribeConfig
+    let conversion: AudioConversion
+    /// Where each voice note gets its folder (the plugin's state folder).
+    let workFolder: String
+    let environment: [String: String]
+    let proxy: ProxySetting
+    let loop: TransferLoop
+
+    static let notSetUp =
+        "no transcriber is set up: set attachments.transcribe.command to an offline tool (whisper.cpp: "
+        + "[\"whisper-cli\", \"-m\", \"~/models/ggml-base.bin\", \"-nt\", \"-f\", \"{wav}\"]) or attachments.transcribe.endpoint "
+        + "to an OpenAI-compatible service, with its key in .env (docs/CONFIG.md, attachments)"
+
+    func transcribe(_ bytes: [UInt8], format: AudioFormat, declaredSeconds: Int?) async -> Result<String, TranscribeFailure> {
+        guard config.isConfigured else { return .failure(TranscribeFailure(Self.notSetUp)) }
+        if let seconds = declaredSeconds, seconds > config.maxSeconds { return .failure(tooLong(seconds)) }
+        let folder = workFolder + "/voice-" + UUID().uuidString
+        guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+            return .failure(TranscribeFailure("cannot make a folder for it: \(String(cString: strerror(errno)))"))
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/voice." + format.fileExtension
+        guard FileManager.default.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            return .failure(TranscribeFailure("cannot write it to \(folder) (is the disk full?)"))
+        }
+        let timeout = Duration.seconds(config.timeoutSeconds)
+        let wav = folder + "/voice-16k.wav"
+        let wantsWAV = config.command.map { $0.contains { $0.contains("{wav}") } } ?? (conversion.tool != nil)
+        if wantsWAV {
+            if format == .wav && conversion.tool == nil {
+                _ = try? FileManager.default.copyItem(atPath: file, toPath: wav)
+            } else if let problem = await conversion.convert(file, format: format, to: wav, timeout: timeout, in: folder) {
+                return .failure(TranscribeFailure(problem))
+            }
+            if let data = FileManager.default.contents(atPath: wav), let seconds = AudioFormat.wavSeconds(Array(data)),
+                seconds > Double(config.maxSeconds)
+            {
+                return .failure(tooLong(Int(seconds.rounded(.up))))
+            }
+        }
+        let text: Result<String, TranscribeFailure>
+        if let command = config.command {
+            text = await run(command, file: file, wav: wav, folder: folder, timeout: timeout)
+        } else if let url = config.endpointURL {
+            guard let key = environment[config.keyEnv], !key.isEmpty else {
+                return .failure(TranscribeFailure("the transcription service's key is missing: set \(config.keyEnv) in .env"))
+            }
+            let endpoint = TranscriptionEndpoint(url: url, model: config.model, language: config.language, key: key, proxy: proxy, loop: loop)
+            text =
+                wantsWAV
+                ? await endpoint.transcribe(path: wav, filename: "voice.wav", contentType: "audio/wav", timeout: timeout)
+                : await endpoint.transcribe(
+                    path: file, filename: "voice." + format.fileExtension, contentType: "audio/" + format.rawValue, timeout: timeout)
+        } else {
+            text = .failure(TranscribeFailure(Self.notSetUp))
+        }
+        return text.flatMap { said in
+            let trimmed = said.trimmed()
+            return trimmed.isEmpty ? .failure(TranscribeFailure("the transcriber heard no words in it")) : .success(trimmed)
+        }
+    }
+
+    private func run(_ command: [String], file: String, wav: String, folder: String, timeout: Duration) async -> Result<String, TranscribeFailure> {
+        let home = environment["HOME"] ?? ""
+        let arguments = command.map { word -> String in
+            var word = word
+            if word.hasPrefix("~/"), !home.isEmpty { word = home + word.dropFirst() }
+            return word.replacing("{file}", with: file).replacing("{wav}", with: wav).replacing("{lang}", with: config.language ?? "en")
+        }
+        guard CommandRun.find(arguments[0], path: environment["PATH"]) != nil else {
+            return .failure(TranscribeFailure("the transcriber \(arguments[0]) is not installed (attachments.transcribe.command)"))
+        }
+        let output = await CommandRun(arguments: arguments, timeout: timeout, workingDirectory: folder).run()
+        guard output.succeeded else {
+            if output.timedOut { return .failure(TranscribeFailure("the transcriber took more than \(config.timeoutSeconds) s")) }
+            return .failure(TranscribeFailure("the transcriber failed (\(output.complaint))"))
+        }
+        return .success(output.stdout)
+    }
+
+    private func tooLong(_ seconds: Int) -> TranscribeFailure {
+        TranscribeFailure("it is \(seconds) s long; voice notes up to \(config.maxSeconds) s are transcribed (attachments.transcribe.maxSeconds)")
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// Voice notes through the real daemon, attachments and telegram plugins against the fake Bot API:
+/// a voice note (Message.voice) is downloaded, converted to 16 kHz mono WAV by opusdec, transcribed,
+/// echoed as "📝 …" and sent as the prompt; without a transcriber the chat is told how to set one up.
+@Suite(.serialized) struct StackVoiceTests {
+    static let transcriber = RepoPaths.root + "/Tests/Fakes/transcriber"
+
+    func voice(_ stack: TelegramStack, saying sentence: String, seconds: Int = 2) async throws -> JSONValue {
+        let ogg = try await VoiceSample.ogg(sentence, in: stack.home.scratch)
+        return ["voice": ["content_b64": .string(Data(ogg).base64EncodedString()), "duration": JSONValue(seconds)]]
+    }
+
+    func startSession(_ stack: TelegramStack) async throws {
+        try await stack.dm("/new \(stack.workspace) voice")
+        try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "Started voice")
+    }
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func withoutATranscriberTheChatIsToldHowToSetOneUp() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "run the tests"))
+            let told = try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "The voice note was not transcribed")
+            let text = told.last?["text"]?.stringValue ?? ""
+            #expect(text.contains("attachments.transcribe.command") && text.contains("attachments.transcribe.endpoint"), "\(told)")
+            try await Task.sleep(for: .seconds(2))
+            #expect(stack.piPrompts(containing: "").isEmpty, "nothing was sent to pi")
+        }
+    }
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aCommandTranscribesAndTheWordsArePromptedAndShown() async throws {
+        try await TelegramStack.with { stack in
+            let log = stack.home.scratch + "/transcribe.jsonl"
+            try await stack.start(
+                extra: """
+                    attachments:
+                      transcribe:
+                        command: ["\(Self.transcriber)/fake-transcribe", "{wav}", "{lang}", "{file}"]
+                        language: de
+                        maxSeconds: 30
+
+                    """, environment: ["FAKE_TRANSCRIBE_LOG": log])
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "fix the login bug"))
+            let prompt = try await waitFor("the voice note's prompt") { stack.piPrompts(containing: "fix the login bug").first }
+            #expect(prompt["message"] == "fix the login bug", "the words alone: \(prompt)")
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "📝 fix the login bug")
+            let run = try #require(E2EChatHome.jsonLines(log).first)
+            #expect(run["rate"] == 16000 && run["channels"] == 1 && run["width"] == 2, "\(run)")
+            let argv = run["argv"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(argv.count == 3 && argv[1] == "de" && argv[2].hasSuffix("/voice.ogg"), "\(argv)")
+            // The folder the note was worked on in is gone.
+            #expect(!FileManager.default.fileExists(atPath: (argv.first ?? "/").components(separatedBy: "/voice-16k.wav")[0]))
+
+            // Longer than maxSeconds (as Telegram gives the duration): not transcribed, and said why.
+            try await stack.dm("", extra: try await voice(stack, saying: "check the docs", seconds: 45))
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "it is 45 s long; voice notes up to 30 s")
+            #expect(E2EChatHome.jsonLines(log).count == 1)
+        }
+    }
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func anEndpointGetsTheMultipartFieldsAndTheKeyFromDotEnv() async throws {
+        try await TelegramStack.with { stack in
+            let service = try await StackFake(
+                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
+                folder: stack.home.scratch, arguments: ["--key", "sk-test-voice-0123456789"])
+            defer { Task { await service.stop() } }
+            try await service.post("/answer", ["text": "check the build"])
+            try "TRANSCRIBE_API_KEY=sk-test-voice-0123456789\n".write(toFile: stack.home.path + "/.env", atomically: true, encoding: .utf8)
+            chmod(stack.home.path + "/.env", 0o600)
+            try await stack.start(
+                extra: """
+                    attachments:
+                      transcribe:
+                        endpoint: \(StackConfig.quoted(service.apiBase))
+                        model: whisper-1
+                        language: en
+
+                    """)
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "check the build"))
+            let prompt = try await waitFor("the voice note's prompt") { stack.piPrompts(containing: "check the build").first }
+            #expect(prompt["message"] == "check the build", "\(prompt)")
+            let requests = try await service.get("/requests")["requests"]?.arrayValue ?? []
+            let request = try #require(requests.first)
+            #expect(request["authorized"] == true, "\(request)")
+            #expect(request["fields"]?["model"] == "whisper-1" && request["fields"]?["response_format"] == "json", "\(request)")
+            #expect(request["fields"]?["language"] == "en", "\(request)")
+            #expect(request["file"]?["filename"] == "voice.wav" && request["file"]?["head"] == "RIFF", "converted first: \(request)")
+            for log in ["pi-relayd", "attachments", "telegram"] {
+                #expect(!stack.home.read("logs/\(log).log").contains("sk-test-voice"), "the key is in logs/\(log).log")
+            }
+        }
+    }
+
+    /// A real offline transcription: PocketSphinx from PyPI, restricted to a grammar, hears the
+    /// sentence espeak-ng spoke, exactly.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func pocketSphinxHearsWhatEspeakSaid() async throws {
+        guard FileManager.default.isExecutableFile(atPath: VoiceSample.sphinxPython) else {
+            Issue.record("\(VoiceSample.sphinxPython) is missing: run make voice-venv (make test does)")
+            return
+        }
+        try await TelegramStack.with { stack in
+            try await stack.start(
+                extra: """
+                    attachments:
+                      transcribe:
+                        command: [\(StackConfig.quoted(VoiceSample.sphinxPython)), "\(Self.transcriber)/sphinx-transcribe", "{wav}", "\(Self.transcriber)/commands.jsgf"]
+
+                    """)
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "run the tests"))
+            let prompt = try await waitFor("the spoken prompt", timeout: .seconds(90)) { stack.piPrompts(containing: "the").first }
+            #expect(prompt["message"] == "run the tests", "\(prompt)")
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "📝 run the tests")
+        }
+    }
+}
