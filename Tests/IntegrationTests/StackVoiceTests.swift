@@ -122,4 +122,64 @@ import Testing
             try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "📝 run the tests")
         }
     }
+
+    static var fakeCommand: String {
+        """
+        attachments:
+          transcribe:
+            command: ["\(transcriber)/fake-transcribe", "{wav}"]
+
+        """
+    }
+
+    /// A Slack audio clip (a file with subtype slack_audio, served as video/mp4 — spec note
+    /// slack-audio-clips.md §1) is audio all the same: downloaded with the bot token, transcribed,
+    /// prompted. The fake's clip is Ogg Opus, which opusdec converts.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aSlackAudioClipBecomesAPrompt() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start(extra: Self.fakeCommand, environment: ["FAKE_TRANSCRIBE_TEXT": "check the docs"])
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) clip")
+            try await stack.waitForBotMessage(in: dm, containing: "Started clip")
+            let ogg = try await VoiceSample.ogg("check the docs", in: stack.home.scratch)
+            let clip: JSONValue = [
+                "name": "audio_message.webm", "mimetype": "video/webm", "audio_clip": true, "duration_ms": 1500,
+                "content_b64": .string(Data(ogg).base64EncodedString()),
+            ]
+            try await stack.say("", extra: ["files": [clip]])
+            let prompt = try await waitFor("the clip's prompt") { stack.piPrompts(containing: "check the docs").first }
+            #expect(prompt["message"] == "check the docs", "\(prompt)")
+            try await stack.waitForBotMessage(in: dm, containing: "📝 check the docs")
+        }
+    }
+
+    /// A Discord voice message (flag IS_VOICE_MESSAGE, one audio/ogg attachment with
+    /// duration_secs and waveform) is fetched from the CDN, transcribed and prompted.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aDiscordVoiceMessageBecomesAPrompt() async throws {
+        try await StackHome.with { stack in
+            var config = StackConfig()
+            config.extra = Self.fakeCommand
+            try await stack.start(config, environment: ["FAKE_TRANSCRIBE_TEXT": "run the tests"])
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "vm"])
+            let ogg = try await VoiceSample.ogg("run the tests", in: stack.home.scratch)
+            let posted = try await stack.fake.post(
+                "/messages",
+                [
+                    "user_id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name), "dm": true, "content": "", "voice": true,
+                    "attachments": [
+                        [
+                            "filename": "voice-message.ogg", "content_type": "audio/ogg", "duration_secs": 1.6, "waveform": "AAAA",
+                            "data_b64": .string(Data(ogg).base64EncodedString()),
+                        ]
+                    ],
+                ])
+            #expect(posted["message"]?["flags"] == 8192, "\(posted)")
+            let prompt = try await stack.waitForPiPrompt(containing: "run the tests")
+            #expect(prompt["message"] == "run the tests", "\(prompt)")
+            try await stack.waitForBotMessage(in: dm, containing: "📝 run the tests")
+        }
+    }
 }

@@ -85,6 +85,7 @@ NON_RESUMABLE_CLOSE = {4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014}
 MSG_FLAG_EPHEMERAL = 1 << 6
 MSG_FLAG_LOADING = 1 << 7
 MSG_FLAG_COMPONENTS_V2 = 1 << 15
+MSG_FLAG_VOICE = 1 << 13         # IS_VOICE_MESSAGE (discord-api.md §4): one audio/ogg attachment with duration_secs
 # flags a bot may set on create/edit (others are ignored by Discord)
 SETTABLE_MSG_FLAGS = (1 << 2) | (1 << 12) | (1 << 13) | MSG_FLAG_COMPONENTS_V2
 INTERACTION_SETTABLE_FLAGS = SETTABLE_MSG_FLAGS | MSG_FLAG_EPHEMERAL
@@ -2542,8 +2543,14 @@ class FakeDiscord:
              "attachments": [dict(f["spec"], id=f["index"]) for f in files]}
         if b.get("reply_to"):
             p["message_reference"] = {"message_id": str(b["reply_to"])}
+        flags = 0
+        if b.get("voice"):
+            # A voice message: no text, one Ogg attachment with duration_secs and waveform (discord-api.md §3).
+            if content or len(files) != 1 or files[0]["spec"].get("duration_secs") is None:
+                raise ValueError("a voice message has no content and one attachment with duration_secs")
+            flags = MSG_FLAG_VOICE
         try:
-            msg = self.build_message(ch["id"], u["id"], p, files, mtype=int(b.get("type", 0)))
+            msg = self.build_message(ch["id"], u["id"], p, files, mtype=int(b.get("type", 0)), flags=flags)
         except ApiError as e:
             raise ValueError(json.dumps(e.body))
         if b.get("components"):

@@ -607,6 +607,19 @@ def t_multipart(f):
                                      "attachments": [{"filename": "notes.md", "data_b64": base64.b64encode(b"# hi").decode()}]})
     st, _, data = f.raw("GET", inj["attachments"][0]["url"])
     check(st == 200 and data == b"# hi", "injected attachment download")
+    # a voice message: flag IS_VOICE_MESSAGE, one audio/ogg attachment with duration_secs and waveform
+    ogg = b"OggS" + os.urandom(60)
+    vm = f.ok("POST", "/messages", {"channel_id": CHAN, "author": {"id": ALICE}, "content": "", "voice": True,
+                                    "attachments": [{"filename": "voice-message.ogg", "content_type": "audio/ogg",
+                                                     "duration_secs": 2.5, "waveform": "AAAA",
+                                                     "data_b64": base64.b64encode(ogg).decode()}]})
+    att = vm["message"]["attachments"][0]
+    check(vm["message"]["flags"] == 8192 and att["duration_secs"] == 2.5 and att["waveform"] == "AAAA", "voice message: %r" % vm)
+    st, _, data = f.raw("GET", att["url"])
+    check(st == 200 and data == ogg, "voice message download")
+    st, _ = f.ctl("POST", "/messages", {"channel_id": CHAN, "author": {"id": ALICE}, "content": "words", "voice": True,
+                                      "attachments": [{"filename": "v.ogg", "duration_secs": 1, "data_b64": "T2dnUw=="}]})
+    check(st == 400, "a voice message carries no text: %s" % st)
 
 
 def t_interactions(f):

@@ -622,7 +622,8 @@ class Slack:
         return {"id": record["id"], "name": record["name"], "title": record["title"], "mimetype": record["mimetype"],
                 "filetype": record["name"].rsplit(".", 1)[-1] if "." in record["name"] else "binary",
                 "size": len(record["bytes"] or b""), "url_private": url, "url_private_download": url + "?download=1",
-                "mode": "hosted", "user": record["user"]}
+                "mode": "hosted", "user": record["user"],
+                **{k: record[k] for k in ("subtype", "media_display_type", "duration_ms") if k in record}}
 
     def public(self, message):
         out = {"type": "message", "text": message["text"], "ts": message["ts"], "user": message["user"]}
@@ -815,6 +816,11 @@ class Slack:
                 self.files[fid] = {"id": fid, "name": f.get("name", "file.bin"), "title": f.get("name", "file.bin"),
                                    "mimetype": f.get("mimetype", "application/octet-stream"), "bytes": data, "completed": True,
                                    "length": len(data), "user": uid}
+                if f.get("audio_clip"):
+                    # An audio clip (Tests/Fakes/specs/slack-audio-clips.md §1): subtype slack_audio,
+                    # media_display_type audio, duration_ms, and a mimetype that may say video/*.
+                    self.files[fid].update(subtype="slack_audio", media_display_type="audio",
+                                           duration_ms=int(f.get("duration_ms", 1000)))
                 record_json = self.file_json(self.files[fid])
                 if "size" in f:
                     record_json["size"] = int(f["size"])

@@ -146,6 +146,14 @@ def main():
         _, _, out = fake.call("chat.update", {"channel": dm, "ts": ts, "text": "edited"})
         check(out["ok"], "chat.update of our message")
         user = fake.control("POST", "/messages", {"user": "UALICE", "text": "from alice"})
+        # An audio clip (specs/slack-audio-clips.md §1): subtype slack_audio, media_display_type audio,
+        # duration_ms, a video/* mimetype.
+        clip = fake.control("POST", "/messages", {"user": "UALICE", "text": "", "files": [
+            {"name": "audio_message.webm", "mimetype": "video/webm", "audio_clip": True, "duration_ms": 2300, "content_b64": "T2dnUw=="}]})
+        shared = [m for m in fake.control("GET", "/messages?channel=%s" % dm)["messages"] if m.get("ts") == clip["ts"]]
+        f = shared[0]["files"][0] if shared and shared[0].get("files") else {}
+        check(f.get("subtype") == "slack_audio" and f.get("media_display_type") == "audio" and f.get("duration_ms") == 2300
+              and f.get("mimetype") == "video/webm", "an audio clip's file object: %r" % f)
         _, _, out = fake.call("chat.update", {"channel": dm, "ts": user["ts"], "text": "x"})
         check(out.get("error") == "cant_update_message", "another's message cannot be updated")
         _, _, out = fake.call("reactions.add", {"channel": dm, "timestamp": user["ts"], "name": ":x:"})

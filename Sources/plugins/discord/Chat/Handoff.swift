@@ -12,7 +12,9 @@ struct Handoff: InboxAdapter {
 
     func params(for message: PendingMessage) async -> ChatMessageParams? {
         let attachments = message.attachments.map { file in
-            AttachmentRef(url: file.url, filename: file.filename, size: file.size, contentType: file.contentType)
+            AttachmentRef(
+                url: file.url, filename: file.filename, size: file.size, contentType: file.contentType, voice: file.voice ?? false,
+                seconds: file.seconds)
         }
         return ChatMessageParams(chat: message.chat, messageID: message.id, text: message.text, attachments: attachments)
     }

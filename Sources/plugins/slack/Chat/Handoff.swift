@@ -46,7 +46,10 @@ struct Handoff: InboxAdapter {
         let destination = spoolDir + "/slack-\(message.id.replacing(":", with: "-"))-\(file.id)-\(safeName)"
         do {
             try await api.download(file.url, to: destination, maxBytes: Self.maxDownloadBytes)
-            return .attached(AttachmentRef(path: destination, filename: file.name, size: file.size, contentType: file.mimetype))
+            return .attached(
+                AttachmentRef(
+                    path: destination, filename: file.name, size: file.size, contentType: file.mimetype, voice: file.voice ?? false,
+                    seconds: file.seconds))
         } catch {
             return .failed(file.name, "\(error)", logger: logger)
         }

@@ -8,6 +8,10 @@ struct SlackEvent: Sendable, Equatable {
         var size: Int?
         var mimetype: String?
         var url: String
+        /// An audio clip (`subtype: slack_audio`); nil in what older versions saved.
+        var voice: Bool?
+        /// Its `duration_ms`, in whole seconds.
+        var seconds: Int?
     }
 
     /// `message` or `app_mention`.
@@ -41,8 +45,14 @@ struct SlackEvent: Sendable, Equatable {
         files = (json["files"]?.arrayValue ?? []).compactMap { file in
             guard let id = file["id"]?.stringValue, let url = file["url_private_download"]?.stringValue ?? file["url_private"]?.stringValue
             else { return nil }
+            // An audio clip is `subtype: slack_audio`, its mimetype often video/* or empty
+            // (slack-audio-clips.md §1): it is audio whatever the mimetype says.
+            let clip = file["subtype"]?.stringValue == "slack_audio" || file["media_display_type"]?.stringValue == "audio"
+            let seconds = file["duration_ms"]?.intValue.map { ($0 + 999) / 1000 }
             return File(
-                id: id, name: file["name"]?.stringValue ?? id, size: file["size"]?.intValue, mimetype: file["mimetype"]?.stringValue, url: url)
+                id: id, name: file["name"]?.stringValue ?? id, size: file["size"]?.intValue,
+                mimetype: clip ? "audio/" + ((file["filetype"]?.stringValue == "webm") ? "webm" : "mp4") : file["mimetype"]?.stringValue,
+                url: url, voice: clip ? true : nil, seconds: clip ? seconds : nil)
         }
     }
 
