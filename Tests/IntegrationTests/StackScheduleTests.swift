@@ -29,6 +29,8 @@ import Testing
             #expect(prompts.allSatisfy { $0["message"] == "ping the build" }, "\(prompts)")
             #expect(prompts.allSatisfy { $0["streamingBehavior"] == "followUp" }, "\(prompts)")
             _ = try await chat.waitForFinal(2)
+            // The chat sees what prompted each run.
+            #expect(chat.posts("echo").filter { $0["text"] == "⏰ ping the build" }.count >= 2, "\(chat.posts("echo"))")
             let list = try await chat.say("/schedule list")
             #expect(list["reply"]?["text"]?.stringValue?.contains("#1 every 2s (UTC) in nightly") == true, "\(list)")
             let cancelled = try await chat.say("/schedule cancel 1")
@@ -79,6 +81,28 @@ import Testing
             #expect(listed.first?["runs"] == 1)
             let removed = try await chat.run(["schedule", "rm", "2"])
             #expect(removed.status == 0 && removed.stdout.contains("removed #2"), "\(removed)")
+        }
+    }
+
+    /// The same on Telegram, as a phone sees it: the schedule's answer, then each run's prompt
+    /// (▶ ⏰ …) and its answer in the chat that watches the session.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aScheduleRunsIntoATelegramChat() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start(extra: "schedules:\n  minimumIntervalSeconds: 2\n")
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) nightly")
+            try await stack.waitForBotMessage(in: chat, containing: "Started nightly")
+            try await stack.dm("/schedule every 2s tz=Europe/Berlin check the build")
+            try await stack.waitForBotMessage(in: chat, containing: "Scheduled #1 every 2s (Europe/Berlin) in nightly, next ")
+            let prompts = try await waitFor("two scheduled runs", timeout: .seconds(30)) { () -> [JSONValue]? in
+                let seen = stack.piPrompts(containing: "check the build")
+                return seen.count >= 2 ? seen : nil
+            }
+            #expect(prompts.allSatisfy { $0["message"] == "check the build" }, "\(prompts)")
+            try await stack.waitForBotMessage(in: chat, containing: "check the build", count: 3)
+            try await stack.dm("/schedule cancel 1")
+            try await stack.waitForBotMessage(in: chat, containing: "Schedule #1 (every 2s) removed.")
         }
     }
 }
