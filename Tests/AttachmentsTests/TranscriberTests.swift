@@ -72,6 +72,23 @@ import Testing
         #expect(AudioFormat.wavSeconds(Array("OggS....".utf8)) == nil)
     }
 
+    /// What counts as a voice note: one the messenger calls so, a file declared as audio, or an
+    /// audio-only format; an MP4 or WebM (as often video) only when called audio.
+    @Test func audioIsWhatIsSaidOrKnownToBeSound() {
+        let inbound = Inbound(config: AttachmentsConfig(), proxy: .direct, loop: .shared, spoolDir: nil)
+        let ogg = Download(bytes: Array("OggS".utf8) + [0, 2, 0, 0], contentType: nil)
+        let mp4 = Download(bytes: [0, 0, 0, 32] + Array("ftypisom".utf8) + [0, 0, 2, 0], contentType: nil)
+        func item(voice: Bool = false, type: String? = nil) -> InboundItem {
+            InboundItem(source: .path("/x"), name: "x", declaredType: type, voice: voice)
+        }
+        #expect(inbound.audio(item(), ogg) == .ogg)
+        #expect(inbound.audio(item(), mp4) == nil, "a video's container is not sound")
+        #expect(inbound.audio(item(type: "video/mp4"), mp4) == nil)
+        #expect(inbound.audio(item(type: "audio/mp4"), mp4) == .mp4)
+        #expect(inbound.audio(item(voice: true, type: "video/mp4"), mp4) == .mp4, "Slack's clips say video/mp4")
+        #expect(inbound.audio(item(voice: true), Download(bytes: Array("plain words".utf8), contentType: nil)) == nil)
+    }
+
     @Test func nothingSetUpSaysHowToSetItUp() async {
         let result = await transcriber { _ in }.transcribe(Self.wav(seconds: 1), format: .wav, declaredSeconds: 1)
         #expect(reason(result) == Transcriber.notSetUp)

@@ -120,6 +120,8 @@ import Testing
             let prompt = try await waitFor("the spoken prompt", timeout: .seconds(90)) { stack.piPrompts(containing: "the").first }
             #expect(prompt["message"] == "run the tests", "\(prompt)")
             try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "📝 run the tests")
+            // And pi's answer to the spoken prompt comes back to the same chat.
+            try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "Echo: run the tests")
         }
     }
 

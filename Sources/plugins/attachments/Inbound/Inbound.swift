@@ -61,13 +61,15 @@ struct Inbound: Sendable {
         return max(.milliseconds(250), min(configured, left))
     }
 
-    /// The audio format of a voice note, or of any audio file the classification finds no image or
-    /// text in; nil for everything else.
+    /// The audio format of a voice note or of a file declared as audio, or of an audio-only
+    /// format (Ogg, WAV, MP3, FLAC) the classification finds no image or text in; nil for
+    /// everything else. MP4 and WebM are containers for video as often as for sound: only a voice
+    /// note or a declared audio type makes them audio.
     func audio(_ item: InboundItem, _ download: Download) -> AudioFormat? {
         guard let format = AudioFormat(download.bytes) else { return nil }
         if item.voice || (item.declaredType ?? "").lowercased().hasPrefix("audio/") { return format }
-        if case .binary = Classification.of(download.bytes) { return format }
-        return nil
+        guard [.ogg, .wav, .mp3, .flac].contains(format), case .binary = Classification.of(download.bytes) else { return nil }
+        return format
     }
 
     private func transcribe(_ item: InboundItem, _ download: Download, _ format: AudioFormat) async -> ItemOutcome {
