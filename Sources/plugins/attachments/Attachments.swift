@@ -23,7 +23,7 @@ public struct Attachments: Plugin {
         }
         let proxy = ProxySetting.resolve(configured: config.proxy, environment: ProcessInfo.processInfo.environment)
         var inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
-        let conversion = AudioConversion()
+        let conversion = AudioConversion(path: ProcessInfo.processInfo.environment["PATH"] ?? "")
         inbound.transcriber = Transcriber(
             config: config.transcribe, conversion: conversion, workFolder: context.stateDir,
             environment: ProcessInfo.processInfo.environment, proxy: proxy, loop: .shared)

@@ -1,3 +1,5 @@
+import SupervisorIO
+
 /// Turns a voice note into 16 kHz mono 16-bit WAV, what offline recognisers read: with ffmpeg when
 /// it is installed (any format), else opusdec from opus-tools (Ogg Opus, which Telegram's and
 /// Discord's voice notes are).
@@ -9,12 +11,11 @@ struct AudioConversion: Sendable {
 
     let tool: Tool?
 
-    /// The tool found on PATH.
-    init(path: String? = nil) {
-        let environmentPath = path
-        if let ffmpeg = CommandRun.find("ffmpeg", path: environmentPath ?? CommandRun.defaultPath) {
+    /// The tool found on `path` (the plugin's PATH).
+    init(path: String) {
+        if let ffmpeg = ExecutableSearch.find("ffmpeg", path: path) {
             tool = .ffmpeg(ffmpeg)
-        } else if let opusdec = CommandRun.find("opusdec", path: environmentPath ?? CommandRun.defaultPath) {
+        } else if let opusdec = ExecutableSearch.find("opusdec", path: path) {
             tool = .opusdec(opusdec)
         } else {
             tool = nil
@@ -39,7 +40,8 @@ struct AudioConversion: Sendable {
         case nil:
             return "no audio converter is installed: install ffmpeg, or opus-tools for opusdec (Ogg voice notes only)"
         }
-        let result = await CommandRun(arguments: arguments, timeout: timeout, workingDirectory: folder).run()
+        let spec = ChildSpec(executable: arguments[0], arguments: Array(arguments.dropFirst()), workingDirectory: folder)
+        let result = await ChildOutput.collect(spec, maxBytes: 64 << 10, timeout: timeout)
         return result.succeeded ? nil : "converting it to WAV failed (\(result.complaint))"
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PiRelayHTTP
 import PiRelaySDK
+import SupervisorIO
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,9 @@ struct Transcriber: Sendable {
     let environment: [String: String]
     let proxy: ProxySetting
     let loop: TransferLoop
+
+    /// More words than any voice note holds; a transcriber that prints more is cut there.
+    static let maxTranscriptBytes = 1 << 20
 
     static let notSetUp =
         "no transcriber is set up: set attachments.transcribe.command to an offline tool (whisper.cpp: "
@@ -80,15 +84,16 @@ struct Transcriber: Sendable {
             if word.hasPrefix("~/"), !home.isEmpty { word = home + word.dropFirst() }
             return word.replacing("{file}", with: file).replacing("{wav}", with: wav).replacing("{lang}", with: config.language ?? "en")
         }
-        guard CommandRun.find(arguments[0], path: environment["PATH"]) != nil else {
+        guard let program = ExecutableSearch.find(arguments[0], path: environment["PATH"] ?? "") else {
             return .failure(TranscribeFailure("the transcriber \(arguments[0]) is not installed (attachments.transcribe.command)"))
         }
-        let output = await CommandRun(arguments: arguments, timeout: timeout, workingDirectory: folder).run()
+        let spec = ChildSpec(executable: program, arguments: Array(arguments.dropFirst()), workingDirectory: folder)
+        let output = await ChildOutput.collect(spec, maxBytes: Self.maxTranscriptBytes, timeout: timeout)
         guard output.succeeded else {
             if output.timedOut { return .failure(TranscribeFailure("the transcriber took more than \(config.timeoutSeconds) s")) }
             return .failure(TranscribeFailure("the transcriber failed (\(output.complaint))"))
         }
-        return .success(output.stdout)
+        return .success(output.lines.joined(separator: "\n"))
     }
 
     private func tooLong(_ seconds: Int) -> TranscribeFailure {
