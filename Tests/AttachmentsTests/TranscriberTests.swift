@@ -156,6 +156,11 @@ import Testing
                     $0.endpoint = "http://127.0.0.1:9/v1"; $0.keyEnv = "NO_SUCH_KEY_VAR"
                 }.transcribe(wav, format: .wav, declaredSeconds: nil))
                 == "the transcription service's key is missing: set NO_SUCH_KEY_VAR in .env")
+        // A service that is not there: said, and the key is not.
+        let unreachable = reason(
+            await transcriber({ $0.endpoint = "http://127.0.0.1:9/v1" }, environment: ["TRANSCRIBE_API_KEY": "sk-unit-4242"])
+                .transcribe(wav, format: .wav, declaredSeconds: nil))
+        #expect(unreachable.hasPrefix("the transcription service could not be reached") && !unreachable.contains("sk-unit"), "\(unreachable)")
         // Each note's folder is gone afterwards.
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("voice-") }) == [])
     }

@@ -42,6 +42,32 @@ import Testing
         }
     }
 
+    /// What goes wrong: a chat with no session, an unknown number, a cancel without one, and a
+    /// schedule whose session ended, removed at its next run with a line in the log.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func mistakesAreAnsweredAndASchedulesEndedSessionTakesItAlong() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start(Self.config(chat))
+            let unbound = try await chat.say("/schedule every 1h hello")
+            #expect(unbound["reply"]?["text"]?.stringValue?.hasPrefix("No session here.") == true, "\(unbound)")
+            _ = try await chat.newBoundSession("brief")
+            let none = try await chat.say("/schedule cancel 9")
+            #expect(none["reply"]?["text"]?.stringValue == "No schedule #9. /schedule list shows them.", "\(none)")
+            let which = try await chat.say("/schedule cancel")
+            #expect(which["reply"]?["text"]?.stringValue?.hasPrefix("which one?") == true, "\(which)")
+            let removed = try await chat.home.cli.run(["schedule", "rm", "9"])
+            #expect(removed.status != 0 && removed.stderr.contains("no schedule #9"), "\(removed)")
+            let added = try await chat.say("/schedule every 2s never runs")
+            #expect(added["reply"]?["text"]?.stringValue?.hasPrefix("Scheduled #1") == true, "\(added)")
+            #expect(try await chat.say("/end")["reply"]?["text"]?.stringValue?.hasPrefix("Ended") == true)
+            try await waitUntil("the schedule goes with its session", timeout: .seconds(30)) {
+                chat.home.read("logs/pi-relayd.log").contains("schedule 1 (every 2s) removed: its session")
+            }
+            #expect(try await chat.run(["schedule", "list", "--json"]).json().arrayValue == [])
+            #expect(!chat.piCommands("prompt").contains { $0["message"] == "never runs" })
+        }
+    }
+
     /// `pi-relayd schedule add` twice (missed=run and missed=skip), a kill -9, both runs made
     /// overdue in the state file while the daemon is down: on start the first runs once, the
     /// second is skipped and logged, and both are still listed with their next runs.

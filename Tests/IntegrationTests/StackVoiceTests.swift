@@ -99,6 +99,53 @@ import Testing
         }
     }
 
+    /// A key the service refuses: the chat hears the status and where the key goes, never the key,
+    /// and nothing is sent to pi.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aRefusedKeyIsSaidWithoutTheKey() async throws {
+        try await TelegramStack.with { stack in
+            let service = try await StackFake(
+                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
+                folder: stack.home.scratch, arguments: ["--key", "sk-the-right-one"])
+            defer { Task { await service.stop() } }
+            try await stack.start(
+                extra: """
+                    attachments:
+                      transcribe:
+                        endpoint: \(StackConfig.quoted(service.apiBase))
+
+                    """, environment: ["TRANSCRIBE_API_KEY": "sk-wrong-key-4242"])
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "run the tests"))
+            let told = try await stack.waitForBotMessage(in: TelegramStack.alice.id, containing: "answered HTTP 401")
+            let text = told.last?["text"]?.stringValue ?? ""
+            #expect(text.contains("Incorrect API key provided") && text.contains("check the key in .env"), "\(text)")
+            #expect(!text.contains("sk-wrong-key"), "\(text)")
+            #expect(try await service.get("/requests")["requests"]?.arrayValue?.first?["authorized"] == false)
+            for log in ["pi-relayd", "attachments", "telegram"] {
+                #expect(!stack.home.read("logs/\(log).log").contains("sk-wrong-key"), "the key is in logs/\(log).log")
+            }
+            #expect(stack.piPrompts(containing: "").isEmpty)
+        }
+    }
+
+    /// The terminal's `send --attach NOTE.ogg` hears a voice note the way a chat does: its words
+    /// follow the typed text in the prompt.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aVoiceNoteAttachedAtTheTerminalJoinsThePrompt() async throws {
+        try await E2EChatHome.with { chat in
+            let config = chat.config(attachments: ["transcribe:", "  command: [\"\(Self.transcriber)/fake-transcribe\", \"{wav}\"]"])
+            _ = try await chat.start(config, environment: ["FAKE_TRANSCRIBE_TEXT": "and check the docs"])
+            _ = try await chat.newBoundSession("desk")
+            let note = chat.home.scratch + "/memo.ogg"
+            try Data(try await VoiceSample.ogg("and check the docs", in: chat.home.scratch)).write(to: URL(fileURLWithPath: note))
+            let sent = try await chat.home.cli.run(["send", "desk", "run the tests", "--attach", note])
+            #expect(sent.status == 0, "\(sent)")
+            let prompt = try #require(try await chat.waitForPrompts(1).last)
+            #expect(prompt["message"] == "run the tests\nand check the docs", "\(prompt)")
+        }
+    }
+
     /// A real offline transcription: PocketSphinx from PyPI, restricted to a grammar, hears the
     /// sentence espeak-ng spoke, exactly.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
