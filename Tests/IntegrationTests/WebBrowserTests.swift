@@ -32,16 +32,17 @@ import Testing
 
         // 1–2. The link signs this browser in and lands on the sessions list, without the code.
         try await browser.open(try await web.pairingLink())
-        try await browser.click(try await browser.wait(for: "#signin-button"))
-        let row = try await browser.wait(for: "tr[data-session=\"\(id)\"] a")
+        try await browser.click(css: "#signin-button")
+        let row = "tr[data-session=\"\(id)\"] a"
+        try await browser.wait(for: row)
         #expect(try await browser.url == web.base + "/")
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-sessions.png")) }
 
         // 3. A prompt from the page; the run streams into it and its final replaces the live view.
-        try await browser.click(row)
+        try await browser.click(css: row)
         let prompt = try await browser.wait(for: "#prompt")
         try await browser.type("!scenario slow 20 100", into: prompt)
-        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.click(css: "#send")
         let live = try await browser.wait(for: "#live .live")
         #expect(try await browser.text(live).contains("chunk"))
         try await web.shell("echo changed >> notes.txt && echo new > made-by-run.txt", in: repo)
@@ -54,7 +55,7 @@ import Testing
         // Model text holding markup is shown, never run.
         let attack = "<img src=x onerror=\"window.__pwned=1\"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3)"
         try await browser.type(attack, into: prompt)
-        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.click(css: "#send")
         try await waitUntil("the second final") { try await browser.run("return document.querySelectorAll('#feed .item.final').length") == 2 }
         let seen = try await browser.run(
             "return [String(window.__pwned), document.querySelectorAll('#feed img, #feed script').length, [...document.querySelectorAll('#feed a')].map(a => a.protocol), document.querySelectorAll('#feed .item.final')[1].textContent]"
@@ -64,15 +65,15 @@ import Testing
 
         // 4. A question answered from the page: the card closes saying who answered where.
         try await browser.type("!scenario ui confirm 0", into: prompt)
-        try await browser.click(try await browser.wait(for: "#send"))
-        try await browser.click(try await browser.wait(for: ".question:not(.closed) button.yes"))
+        try await browser.click(css: "#send")
+        try await browser.click(css: ".question:not(.closed) button.yes")
         let closed = try await browser.wait(for: ".question.closed .closed-note")
         #expect(try await browser.text(closed).contains("(web)"))
         try await web.sessions.waitForState(id, "idle")
 
         // 5. The dangerous-command gate, allowed.
         try await browser.type("!scenario ui select 0", into: prompt)
-        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.click(css: "#send")
         try await browser.wait(for: ".question:not(.closed) button")
         try await browser.run(
             "[...document.querySelectorAll('.question:not(.closed) button')].find(b => b.textContent === 'Allow').click()")
@@ -86,7 +87,7 @@ import Testing
 
         // 6. The diff shows the file the run changed; a file name holding markup stays text.
         try await web.shell("echo x > '<img src=x onerror=\"window.__pwned=4\">.txt'", in: repo)
-        try await browser.click(try await browser.wait(for: "#changes summary"))
+        try await browser.click(css: "#changes summary")
         try await browser.wait(for: "details.file[data-path=\"made-by-run.txt\"]")
         try await browser.wait(for: "details.file[data-path=\"notes.txt\"] .add")
         let diff = try await browser.run(
@@ -103,7 +104,7 @@ import Testing
             return link == "live" && (finals.doubleValue ?? 0) >= 2
         }
         try await browser.type("after the restart", into: try await browser.wait(for: "#prompt"))
-        try await browser.click(try await browser.wait(for: "#send"))
+        try await browser.click(css: "#send")
         try await waitUntil("the answer after the restart", timeout: .seconds(30)) {
             try await browser.run("return document.querySelector('#feed').textContent.includes('Echo: after the restart')") == true
         }
@@ -119,7 +120,7 @@ import Testing
         #expect(
             try await browser.run("const r = document.querySelector('#prompt').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth")
                 == true)
-        try await browser.click(try await browser.wait(for: "header .home"))
+        try await browser.click(css: "header .home")
         try await browser.wait(for: "tr[data-session=\"\(id)\"] a")
         let listPage = try await browser.run(narrow)
         #expect(listPage[0] == true, "the sessions list scrolls sideways: \(listPage)")
@@ -157,7 +158,7 @@ import Testing
         // 7. Signed out (the header's form), the dashboard shows only how to sign in, and its API
         // refuses; a browser with no cookie at all likewise.
         try await browser.open(web.base + "/")
-        try await browser.click(try await browser.wait(for: "header form button"))
+        try await browser.click(css: "header form button")
         try await waitUntil("the sign-in page") {
             try await browser.run("return document.body.textContent").stringValue?.contains("pi-relayd pair web") == true
         }

@@ -11,7 +11,11 @@ final class WebDriver: Sendable {
     /// The W3C key of an element reference.
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        /// The W3C error code ("stale element reference"), when the driver gave one.
+        var code: String? = nil
+    }
 
     let base: String
     let session: String
@@ -98,6 +102,21 @@ final class WebDriver: Sendable {
 
     func click(_ element: String) async throws { try await command("POST", "/element/\(element)/click", [:]) }
 
+    /// Clicks the element matching `css` once there is one. A page that redraws (the sessions
+    /// list, as its WebSocket brings a session's branch or activity) can replace the element
+    /// between finding and clicking it: W3C WebDriver answers "stale element reference"
+    /// (§12.4.1, §14.1), and the element is found again, as a user clicks what is on screen now.
+    func click(css: String, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                return try await click(try await wait(for: css, timeout: timeout))
+            } catch let failure as Failure where failure.code == "stale element reference" && ContinuousClock.now < deadline {
+                continue
+            }
+        }
+    }
+
     func type(_ text: String, into element: String) async throws {
         try await command("POST", "/element/\(element)/value", ["text": .string(text)])
     }
@@ -147,8 +166,8 @@ final class WebDriver: Sendable {
         if response.status >= 400 || json["value"]?["error"] != nil {
             throw Failure(
                 description:
-                    "WebDriver \(method) \(path): \(response.status) \(json["value"]?["message"]?.stringValue ?? String(decoding: response.body.prefix(500), as: UTF8.self))"
-            )
+                    "WebDriver \(method) \(path): \(response.status) \(json["value"]?["message"]?.stringValue ?? String(decoding: response.body.prefix(500), as: UTF8.self))",
+                code: json["value"]?["error"]?.stringValue)
         }
         return json["value"] ?? .null
     }
