@@ -53,7 +53,8 @@ import Testing
         #expect(RequestMethod.messengerIdentity.name.rawValue == "messenger.identity")
         #expect(DeliverMethod.chatAllowlist.name.rawValue == "chat.allowlist")
         #expect(DeliverMethod.chatReact.name.rawValue == "chat.react")
-        #expect(MethodName.allCases.count == 21)
+        #expect(RequestMethod.relayStatus.name.rawValue == "relay.status")
+        #expect(MethodName.allCases.count == 22)
     }
 
     /// Every protocol method reads back from its wire name; any other name is one `other`, so a

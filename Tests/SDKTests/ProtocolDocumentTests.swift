@@ -52,9 +52,9 @@ import Testing
     ]
 
     /// The payload types of each method (params, then result), as PluginMethod.swift types them;
-    /// `status` takes nothing and answers any object.
+    /// `status` and `relay.status` take nothing and answer an object of their own.
     static let methodTypes: [MethodName: [String]] = [
-        .status: [],
+        .status: [], .relayStatus: [],
         .formatLive: ["FormatRunParams", "FormatLiveResult"], .formatFinal: ["FormatRunParams", "FormatFinalResult"],
         .formatNotice: ["FormatNoticeParams", "FormattedText"], .formatRedact: ["FormattedText"],
         .chatMessage: ["ChatMessageParams", "ChatMessageResult"], .chatCommand: ["ChatCommandParams", "Reply"],

@@ -4,6 +4,8 @@
 public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// Any plugin: describe your own state.
     case status
+    /// Any plugin → supervisor: the daemon's own status, as `pi-relayd status --json` shows it.
+    case relayStatus
     /// Formatter: render a run still going.
     case formatLive
     /// Formatter: render a finished run.
@@ -49,7 +51,8 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
 
     /// The protocol's methods (not `other`).
     public static let allCases: [MethodName] = [
-        .status, .formatLive, .formatFinal, .formatNotice, .formatRedact, .chatMessage, .chatCommand, .chatAnswer, .chatBind, .chatPost, .chatLive,
+        .status, .relayStatus, .formatLive, .formatFinal, .formatNotice, .formatRedact, .chatMessage, .chatCommand, .chatAnswer, .chatBind, .chatPost,
+        .chatLive,
         .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
         .attachmentsOutbound,
     ]
@@ -65,6 +68,7 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     public var rawValue: String {
         switch self {
         case .status: "status"
+        case .relayStatus: "relay.status"
         case .formatLive: "format.live"
         case .formatFinal: "format.final"
         case .formatNotice: "format.notice"

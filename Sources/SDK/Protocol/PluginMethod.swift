@@ -20,6 +20,8 @@ public struct DeliverMethod<Params: WirePayload>: Sendable {
 extension RequestMethod where Params == NoPayload, Result == JSONValue {
     /// `status`: `{}` → any object.
     public static var status: Self { .init(name: .status) }
+    /// `relay.status` (plugin → supervisor): `{}` → the daemon's status.
+    public static var relayStatus: Self { .init(name: .relayStatus) }
 }
 
 extension RequestMethod where Params == FormatRunParams, Result == FormatLiveResult {

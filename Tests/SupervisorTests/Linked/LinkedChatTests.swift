@@ -32,6 +32,24 @@ import Testing
         }
     }
 
+    /// `relay.status`: a plugin asks the daemon for what `pi-relayd status --json` shows.
+    @Test func aPluginReadsTheDaemonsStatus() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) seen")
+            guard let connection = await LinkedChats.shared.connection(relay.messengerState) else {
+                Issue.record("no linked messenger")
+                return
+            }
+            let status = try await connection.request(.relayStatus, NoPayload())
+            #expect(status["home"]?.stringValue == relay.home.root, "\(status)")
+            #expect(status["sessions"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["seen"], "\(status)")
+            let plugins = status["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+            #expect(plugins.contains(LinkedRelay.messenger), "\(status)")
+            let unknown = await #expect(throws: RemoteError.self) { try await connection.request("relay.nothing") }
+            #expect(unknown?.code == .methodNotFound)
+        }
+    }
+
     /// `pi-relayd plugins restart` on a linked plugin: its input is closed (it has no process to
     /// signal), it winds down, and a new instance takes the chat.
     @Test func aRestartedMessengerComesBackAndAnswersAgain() async throws {

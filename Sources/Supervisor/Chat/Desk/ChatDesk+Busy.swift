@@ -5,7 +5,7 @@ extension ChatDesk {
     /// `chat.senderPrefix` with the sender's name, for prompts from a shared channel (a DM has
     /// one writer, whom pi need not be told about).
     package func senderPrefix(for chat: Chat) -> String {
-        guard let prefix = chatSettings.senderPrefix, !chat.dm else { return "" }
+        guard let prefix = settings.chat.senderPrefix, !chat.dm else { return "" }
         return prefix.replacing("{name}", with: chat.userName ?? chat.user)
     }
 

@@ -12,7 +12,7 @@ extension ChatDesk {
         do {
             switch command {
             case .help:
-                return helpReply(messenger: chat.messenger)
+                return await helpReply(messenger: chat.messenger)
             case .sessions:
                 return await sessionList(chat: chat)
             case .use(let key):
@@ -21,7 +21,7 @@ extension ChatDesk {
                 await announcePresence(chat.messenger, session)
                 return Reply("Watching \(await session.name).", ephemeral: true)
             case .new(let cwd, let name):
-                guard let dir = cwd ?? newSessionFolder else {
+                guard let dir = cwd ?? settings.newSessionFolder else {
                     throw RemoteError.invalidParams("/new needs a directory")
                 }
                 let session = try await sessions.create(cwd: dir, name: name)

@@ -6,13 +6,11 @@ import PiRelaySDK
 /// who may talk, which session a chat is bound to, what each chat message or command does, and
 /// each plugin's welcome.
 package actor ChatDesk: PluginRouter {
-    package let home: Home
+    /// The home, where `/new` starts by default, and `chat:` in config.yaml.
+    package let settings: ChatDeskSettings
     package let logger: Logger
     /// Each plugin's config section, checked against its schema at its hello.
     package let sections: PluginSections
-    /// Where `/new` starts a session when it names no directory: `sessions.defaultCwd`, else
-    /// `$HOME`; nil for neither.
-    package let newSessionFolder: String?
     package let host: PluginHost
     package let sessions: Sessions
     package let bindings: ChatBindings
@@ -24,12 +22,8 @@ package actor ChatDesk: PluginRouter {
     package let pairing: PairingDesk
     /// Each chat's progress mode, pause and mentions.
     package let preferences: ChatPreferences
-    /// `chat:` in config.yaml (`senderPrefix`).
-    package let chatSettings: ChatSettings
     /// Scheduled prompts (`/schedule`).
     package let schedules: Schedules
-    /// The commands each messenger registered, from its hello, for `/help`.
-    package var messengerCommands: [String: [MessengerCommand]] = [:]
     private var handledMessages: HandledMessages
     /// Who answers in shared rooms; holds when each room was last told how to pick a machine.
     var roomRule: SharedRoomRule
@@ -41,12 +35,10 @@ package actor ChatDesk: PluginRouter {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.preferences = preferences
-        self.chatSettings = chatSettings
         self.schedules = schedules
-        self.home = home
+        settings = ChatDeskSettings(home: home, newSessionFolder: defaultCwd ?? environment["HOME"], chat: chatSettings)
         self.logger = logger
         self.sections = sections
-        newSessionFolder = defaultCwd ?? environment["HOME"]
         self.host = host
         self.sessions = sessions
         self.bindings = bindings
@@ -60,8 +52,9 @@ package actor ChatDesk: PluginRouter {
     }
 
     package func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
-        if method == "relay.status" { return await status.json() }
         switch MethodName(rawValue: method) {
+        case .relayStatus:
+            return await status.json()
         case .chatMessage:
             return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
         case .chatCommand:
@@ -91,14 +84,13 @@ package actor ChatDesk: PluginRouter {
             for note in checked.notes { logger.notice("not configured: \(note)") }
         }
         return Welcome.daemon(
-            plugin: plugin, config: checked.section, home: home, sessions: await sessions.list(),
+            plugin: plugin, config: checked.section, home: settings.home, sessions: await sessions.list(),
             bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin),
-            newSessionFolder: newSessionFolder)
+            newSessionFolder: settings.newSessionFolder)
     }
 
     package func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
-        messengerCommands[plugin] = hello.commands
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
     }
 
