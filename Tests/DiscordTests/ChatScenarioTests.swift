@@ -3,7 +3,7 @@ import PiRelaySDK
 import Testing
 
 extension Scenarios {
-    @Suite("Chat")
+    @Suite("Chat", .serialized)
     struct ChatScenarios {
         /// A refused user gets "Not authorized." at every entry point — a DM, a mention in a
         /// channel, a slash command, a button — and pi-relayd never hears of them. The same

@@ -3,7 +3,7 @@ import PiRelaySDK
 import Testing
 
 extension Scenarios {
-    @Suite("Gateway")
+    @Suite("Gateway", .serialized)
     struct GatewayScenarios {
         /// Handshake with pi-relayd, GET /gateway/bot, IDENTIFY with the four intents, READY,
         /// slash commands registered, status answered, clean shutdown that keeps the session
@@ -223,7 +223,7 @@ extension Scenarios {
 }
 
 extension Scenarios {
-    @Suite("Proxy")
+    @Suite("Proxy", .serialized)
     struct ProxyScenarios {
         /// REST and the gateway both go through the configured proxy: HTTP CONNECT with Basic
         /// credentials, and SOCKS5 (the proxy resolves the name).

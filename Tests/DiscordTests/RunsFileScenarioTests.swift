@@ -4,7 +4,7 @@ import Testing
 
 extension Scenarios {
     /// State written by released plugins is read after the upgrade.
-    @Suite("Upgrade")
+    @Suite("Upgrade", .serialized)
     struct UpgradeScenarios {
         /// `runs.json` as a released plugin wrote it (run `r1` shown by one message in #general,
         /// keyed `RUN@CHANNEL`, what it showed kept as a fingerprint): the upgraded plugin takes it

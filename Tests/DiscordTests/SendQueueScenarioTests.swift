@@ -5,7 +5,7 @@ import Testing
 extension Scenarios {
     /// Priority in a channel's send budget (the kit's send queue over Discord's buckets): while a
     /// post waits out 429s, what comes next is chosen by urgency, not by arrival.
-    @Suite("Send queue")
+    @Suite("Send queue", .serialized)
     struct SendQueueScenarios {
         /// A live view's post waits out three 429s (discord-api.md §6: Retry-After). Behind it in
         /// the channel, a second run's live view arrives, then a question: the question is posted

@@ -3,7 +3,7 @@ import PiRelaySDK
 import Testing
 
 extension Scenarios {
-    @Suite("Streaming and posting")
+    @Suite("Streaming and posting", .serialized)
     struct StreamingScenarios {
         static func live(_ channel: String, run: String, rev: Int, chunks: [String], tail: String) -> JSONValue {
             [
