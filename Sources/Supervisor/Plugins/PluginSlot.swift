@@ -40,8 +40,8 @@ package actor PluginSlot {
     private let linked: InProcessPlugin?
     private var generation = 0
     private var liveness: Liveness?
-    private var sweep: Task<Void, Never>?
-    private var sweepAt: ContinuousClock.Instant?
+    /// Request deadlines are checked by one timer per slot, set for the earliest.
+    private var sweep = DeadlineSweep()
     private var rearm: AsyncStream<Void>.Continuation?
 
     package var state: PluginState { lifecycle.state }
@@ -334,23 +334,12 @@ package actor PluginSlot {
         }
     }
 
-    /// Request deadlines are checked by one timer per slot, set for the earliest: a timer task
-    /// for every request (50 a second while sessions stream) woke two threads each (issue 12 k).
     private func armSweep(for deadline: ContinuousClock.Instant) {
-        if let armed = sweepAt, armed <= deadline { return }
-        sweep?.cancel()
-        sweepAt = deadline
-        // Unstructured on purpose: a one-shot timer owned by the slot, replaced when an earlier
-        // deadline comes, cancelled when the slot stops.
-        sweep = Task { [weak self] in
-            do { try await Task.sleep(until: deadline) } catch { return }
-            await self?.sweepDue()
-        }
+        sweep.arm(for: deadline) { [weak self] in await self?.sweepDue() }
     }
 
     private func sweepDue() {
-        sweep = nil
-        sweepAt = nil
+        sweep.fired()
         for entry in pending.expired(at: .now) {
             entry.continuation.resume(throwing: RemoteError.timeout("plugin \(name) did not answer \(entry.method) within \(entry.timeout)"))
         }
