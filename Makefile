@@ -3,10 +3,12 @@
 SWIFT ?= swift
 PYTHON ?= python3
 # Flags for every `swift build` here, all of them alike, so no step recompiles what another built.
-# .ci/run builds without debug information (-gnone for Swift, -g0 for the C in the packages): a
-# quarter less time per build, and a crash or a sanitizer report still names its functions. Empty,
-# the default, keeps the debugger's full information.
+# .ci/run builds without debug information (-gnone): a sixth less time for a fresh build, and a
+# crash still names its functions. Empty, the default, keeps the debugger's full information.
 BUILD_FLAGS ?=
+# The sanitized builds' own: Tests/Sanitizers/tsan.supp names source files, which a report shows
+# only with line tables, so .ci/run gives them -gline-tables-only rather than -gnone.
+SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 
 # What the build needs from the system (Debian/Ubuntu names): libcurl and libyaml for the
 # CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin,
@@ -304,9 +306,10 @@ soak: build
 # a report fails the run as a failed test does. Tests/Sanitizers/tsan.supp says what TSan may not
 # report and why; it is compiled into every TSan executable, as ASAN_DEFAULT_OPTIONS is into every
 # ASan one, so they also hold in children started with a clean environment. SANITIZE_TARGETS
-# names what runs, each in its own `swift test`: a test target (SDKTests) or one suite of it
-# (IntegrationTests.StackPromptTests); the default is every target, then every stack suite on its
-# own. SANITIZERS picks the sanitizers; SANITIZE_SKIP names tests left out; TSAN_OPTIONS and
+# names what runs, each in its own `swift test`: a test target (SDKTests), one suite of it
+# (IntegrationTests.StackPromptTests), or suites of one target side by side, as a regular
+# expression (IntegrationTests.(StackPromptTests|StackRecoveryTests)); the default is every
+# target, then every stack suite on its own. SANITIZERS picks the sanitizers; SANITIZE_SKIP names tests left out; TSAN_OPTIONS and
 # ASAN_OPTIONS are passed on.
 SANITIZERS ?= thread address
 SANITIZE_TARGETS ?=
@@ -352,7 +355,7 @@ sanitize: deps
 			cc -c -fPIC $$opts.c -o $$opts.o || exit 1; extra="-Xlinker $$PWD/$$opts.o"; \
 		fi; \
 		echo "== swift build --build-tests --sanitize=$$s ($$dir, $$(date -u +%T))"; \
-		$(SWIFT) build --build-tests --sanitize=$$s --scratch-path $$dir $$extra $(BUILD_FLAGS) || exit 1; \
+		$(SWIFT) build --build-tests --sanitize=$$s --scratch-path $$dir $$extra $(SANITIZE_BUILD_FLAGS) || exit 1; \
 		mkdir -p $$dir/debug/pi-relayd-plugins; \
 		for p in $(BUNDLED_PLUGINS); do ln -sfn ../pi-relay-$$p $$dir/debug/pi-relayd-plugins/$$p; done; \
 		reports=$$PWD/$$dir/sanitizer-reports; rm -rf $$reports; mkdir -p $$reports; \
