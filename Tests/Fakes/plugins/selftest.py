@@ -209,9 +209,16 @@ class Plugin:
     # writing
 
     def send_raw(self, data):
+        # stdin is unbuffered (bufsize=0): one write() may take only part of a large line (CI saw
+        # an 8 MiB junk line cut at 258 KB and the next line glued to it), so write the rest too.
+        view = memoryview(data)
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            while view:
+                written = self.proc.stdin.write(view)
+                if written is None:  # a non-blocking pipe that is full
+                    time.sleep(0.001)
+                    continue
+                view = view[written:]
         except (BrokenPipeError, ValueError):
             pass
 
