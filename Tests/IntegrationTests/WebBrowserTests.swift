@@ -105,8 +105,17 @@ import Testing
         }
         try await browser.type("after the restart", into: try await browser.wait(for: "#prompt"))
         try await browser.click(css: "#send")
-        try await waitUntil("the answer after the restart", timeout: .seconds(30)) {
-            try await browser.run("return document.querySelector('#feed').textContent.includes('Echo: after the restart')") == true
+        do {
+            try await waitUntil("the answer after the restart", timeout: .seconds(30)) {
+                try await browser.run("return document.querySelector('#feed').textContent.includes('Echo: after the restart')") == true
+            }
+        } catch {
+            // What the page told its user (a send refused stays in the box with a note), and what is
+            // left in the box: a refused send and a lost one read differently.
+            let shown = try? await browser.run(
+                "return [document.querySelector('#prompt').value, ...[...document.querySelectorAll('#feed .item')].slice(-4).map(i => i.textContent)]"
+            )
+            throw WebDriver.Failure(description: "\(error); the page: \(shown.map { "\($0)" } ?? "?")")
         }
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
 
