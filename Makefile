@@ -17,9 +17,10 @@ SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 # (installed without recommends: the browser alone, no desktop around it). tzdata: the named time
 # zones of scheduled prompts (docs/SCHEDULES.md), read from /usr/share/zoneinfo. opus-tools: opusdec
 # turns voice notes into WAV for a transcriber (ffmpeg does too, when installed); espeak-ng and sox
-# make the speech the voice-note tests send.
+# make the speech the voice-note tests send. postgresql: the federation's tests start a server of
+# their own from its programs (/usr/lib/postgresql/*/bin), in a temporary folder on a Unix socket.
 APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
-	opus-tools espeak-ng sox
+	opus-tools espeak-ng sox postgresql
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release

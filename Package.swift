@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Federation's store ("One bot across several machines, on PostgreSQL"): only the
+        // federation plugin links it (it imports full Foundation and swift-crypto).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -149,6 +152,15 @@ let package = Package(
         .executableTarget(
             name: "WebMain", dependencies: ["WebPlugin"], path: "Sources/plugins/web/Main",
             swiftSettings: strict),
+        // Machines joined through PostgreSQL: the schema, the machines, the ingress leases on the
+        // database clock, the fenced cursors and the once-only claims.
+        .target(
+            name: "FederationPlugin",
+            dependencies: [
+                "PiRelaySDK", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/plugins/federation", swiftSettings: strict),
         .executableTarget(
             name: "Bench",
             dependencies: ["PiRelaySDK"],
@@ -180,6 +192,10 @@ let package = Package(
         .testTarget(
             name: "MessengerStateTests", dependencies: ["DiscordPlugin", "TelegramPlugin", "SlackPlugin", "PiRelaySDK"],
             path: "Tests/MessengerStateTests", swiftSettings: strict),
+        .testTarget(
+            name: "FederationTests",
+            dependencies: ["FederationPlugin", "PiRelaySDK", "SupervisorIO", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/FederationTests", swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["WebPlugin", "PiRelaySDK"], path: "Tests/WebTests", swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,185 @@
+import Logging
+import PiRelaySDK
+import PostgresNIO
+
+/// The federation's shared state in PostgreSQL: the schema, the machines, the ingress leases,
+/// the fenced cursors and the once-only claims. Every rule that two machines must agree on is a
+/// single statement here, decided on the database's clock, so the machines' own clocks never
+/// matter. The client must be running (`PostgresClient.run()`) while it is used.
+public struct FederationStore: Sendable {
+    public let client: PostgresClient
+    let logger: Logger
+    /// How long any one call may take. A database that is away does not refuse at once: the
+    /// client keeps trying to connect, and a caller (the lease above all) must hear in time.
+    let answerWithin: Duration
+
+    public init(client: PostgresClient, logger: Logger, answerWithin: Duration = .seconds(5)) {
+        self.client = client
+        self.logger = logger
+        self.answerWithin = answerWithin
+    }
+
+    /// `operation`, or a `.database` error naming `what` when it has not answered in time (it
+    /// is cancelled, which gives its connection request up).
+    func within<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws(FederationError) -> T {
+        let limit = answerWithin
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw FederationError.database(what: what, detail: "no answer within \(limit)")
+                }
+                return value
+            }
+        } catch {
+            throw .database(what, error)
+        }
+    }
+
+    // MARK: Schema
+
+    /// Brings the schema up to this plugin's version, one migration at a time, under a lock so
+    /// two daemons starting together do not both apply one. Returns the version it found.
+    @discardableResult
+    public func migrate() async throws(FederationError) -> Int {
+        return try await within("migrating the schema") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(7460125)", logger: logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS relay_schema (version integer NOT NULL)", logger: logger)
+                var found = 0
+                for try await version in try await connection.query("SELECT version FROM relay_schema", logger: logger).decode(Int.self) {
+                    found = version
+                }
+                guard let plan = try Schema.plan(current: found) else { return found }
+                for version in plan {
+                    for statement in Schema.migrations[version - 1] { try await connection.query(statement, logger: logger) }
+                }
+                try await connection.query("DELETE FROM relay_schema", logger: logger)
+                try await connection.query("INSERT INTO relay_schema (version) VALUES (\(Schema.version))", logger: logger)
+                logger.notice("federation schema: version \(found) → \(Schema.version)")
+                return found
+            }
+        }
+    }
+
+    // MARK: Machines
+
+    /// Takes `name` for this daemon (`instance` is unique per start), unless another instance
+    /// was heard from within `offlineAfter`: two daemons with one machine name are refused.
+    public func join(machine name: String, instance: String, version: String, offlineAfter: Duration) async throws(FederationError) {
+        let seconds = offlineAfter.inSeconds
+        try await within("joining as machine \(name)") {
+            let taken = try await client.query(
+                """
+                INSERT INTO relay_machines (name, instance, version, heartbeat_at) VALUES (\(name), \(instance), \(version), now())
+                ON CONFLICT (name) DO UPDATE SET instance = EXCLUDED.instance, version = EXCLUDED.version, heartbeat_at = now()
+                WHERE relay_machines.instance = EXCLUDED.instance OR relay_machines.heartbeat_at < now() - make_interval(secs => \(seconds))
+                RETURNING name
+                """, logger: logger)
+            for try await _ in taken { return }
+            var ago = 0.0
+            for try await age in try await client.query(
+                "SELECT EXTRACT(EPOCH FROM now() - heartbeat_at)::float8 FROM relay_machines WHERE name = \(name)", logger: logger
+            ).decode(Double.self) {
+                ago = age
+            }
+            throw FederationError.machineTaken(name: name, heardSecondsAgo: ago)
+        }
+    }
+
+    /// This daemon's heartbeat; `machineLost` when another instance has taken the name since.
+    public func heartbeat(machine name: String, instance: String) async throws(FederationError) {
+        try await within("heartbeat") {
+            let rows = try await client.query(
+                "UPDATE relay_machines SET heartbeat_at = now() WHERE name = \(name) AND instance = \(instance) RETURNING name", logger: logger)
+            for try await _ in rows { return }
+            throw FederationError.machineLost(name: name)
+        }
+    }
+
+    // MARK: Leases
+
+    /// One attempt on a lease: renews it for its holder, or takes it once it has been free for
+    /// `headStart` (zero for the preferred machine). The epoch grows with each change of owner
+    /// and with a holder that let it lapse, so whatever it did under the old epoch is fenced.
+    public func claim(lease name: String, machine: String, expireAfter: Duration, headStart: Duration) async throws(FederationError) -> LeaseAnswer {
+        let expire = expireAfter.inSeconds
+        let wait = headStart.inSeconds
+        return try await within("lease \(name)") {
+            // A lease nobody has held yet counts as free from the moment it is first wanted.
+            try await client.query(
+                "INSERT INTO relay_leases (name, owner, epoch, expires_at) VALUES (\(name), NULL, 0, now()) ON CONFLICT (name) DO NOTHING",
+                logger: logger)
+            let won = try await client.query(
+                """
+                UPDATE relay_leases SET
+                    epoch = CASE WHEN owner = \(machine) AND expires_at > now() THEN epoch ELSE epoch + 1 END,
+                    owner = \(machine), expires_at = now() + make_interval(secs => \(expire))
+                WHERE name = \(name) AND ((owner = \(machine) AND expires_at > now()) OR expires_at <= now() - make_interval(secs => \(wait)))
+                RETURNING epoch
+                """, logger: logger)
+            for try await epoch in won.decode(Int64.self) { return .held(epoch: epoch) }
+            let held = try await client.query(
+                "SELECT owner, epoch, EXTRACT(EPOCH FROM expires_at - now())::float8 FROM relay_leases WHERE name = \(name)", logger: logger)
+            for try await (owner, epoch, freeIn) in held.decode((String?, Int64, Double).self) {
+                return .heldBy(owner: owner, epoch: epoch, freeIn: .milliseconds(Int64((freeIn * 1000).rounded())))
+            }
+            throw FederationError.database(what: "lease \(name)", detail: "its row is gone")
+        }
+    }
+
+    /// Lets a lease go at once (a clean shutdown), if this machine still holds it under `epoch`.
+    public func release(lease name: String, machine: String, epoch: Int64) async throws(FederationError) {
+        try await within("releasing lease \(name)") {
+            _ = try await client.query(
+                "UPDATE relay_leases SET expires_at = now() WHERE name = \(name) AND owner = \(machine) AND epoch = \(epoch)", logger: logger)
+        }
+    }
+
+    // MARK: Cursors and claims
+
+    /// Moves a lease's shared position (Telegram's offset) only while `machine` holds the lease
+    /// under `epoch`; false when it does not, and the caller must stop (it was deposed).
+    public func advance(cursor lease: String, to position: Int64, machine: String, epoch: Int64) async throws(FederationError) -> Bool {
+        return try await within("cursor \(lease)") {
+            let rows = try await client.query(
+                """
+                INSERT INTO relay_cursors (lease, position, epoch)
+                SELECT \(lease), \(position), \(epoch) WHERE EXISTS (
+                    SELECT 1 FROM relay_leases WHERE name = \(lease) AND owner = \(machine) AND epoch = \(epoch) AND expires_at > now())
+                ON CONFLICT (lease) DO UPDATE SET position = EXCLUDED.position, epoch = EXCLUDED.epoch
+                RETURNING position
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    /// The last position written for a lease, if any.
+    public func cursor(_ lease: String) async throws(FederationError) -> Int64? {
+        return try await within("cursor \(lease)") {
+            for try await position in try await client.query("SELECT position FROM relay_cursors WHERE lease = \(lease)", logger: logger)
+                .decode(Int64.self)
+            {
+                return position
+            }
+            return nil
+        }
+    }
+
+    /// Claims an inbound message for processing: true for the first owner to ask, false for any
+    /// other (two owners received it across a failover).
+    public func claim(message id: String, messenger: String) async throws(FederationError) -> Bool {
+        return try await within("claiming message \(id)") {
+            let rows = try await client.query(
+                "INSERT INTO relay_seen (messenger, message_id) VALUES (\(messenger), \(id)) ON CONFLICT DO NOTHING RETURNING 1", logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import PostgresNIO
+
+/// The federation tables, one migration per version, applied in order. The plugin owns them:
+/// it brings an older database up to `Schema.version` at start, and refuses one that a newer
+/// plugin has already moved past (it would not know what the new columns mean).
+enum Schema {
+    /// Each version's statements. Version N is `migrations[N - 1]`; never edit a shipped one.
+    static let migrations: [[PostgresQuery]] = [
+        [
+            // Each daemon by its machine name, with the instance that holds the name now.
+            """
+            CREATE TABLE relay_machines (
+                name text PRIMARY KEY, instance text NOT NULL, version text NOT NULL, heartbeat_at timestamptz NOT NULL)
+            """,
+            // One row per lease (ingress:<messenger>:<token fingerprint>), on the database clock.
+            """
+            CREATE TABLE relay_leases (
+                name text PRIMARY KEY, owner text, epoch bigint NOT NULL DEFAULT 0, expires_at timestamptz NOT NULL)
+            """,
+            // A messenger's shared position (Telegram's update offset), moved only under its epoch.
+            "CREATE TABLE relay_cursors (lease text PRIMARY KEY, position bigint NOT NULL, epoch bigint NOT NULL)",
+            // Inbound messages some owner has taken: each is processed once across owners.
+            """
+            CREATE TABLE relay_seen (
+                messenger text NOT NULL, message_id text NOT NULL, seen_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (messenger, message_id))
+            """,
+        ]
+    ]
+
+    /// The newest version this plugin knows.
+    static var version: Int { migrations.count }
+
+    /// What to do with a database at `current`: the versions to apply, or why not.
+    static func plan(current: Int) throws(FederationError) -> ClosedRange<Int>? {
+        if current > version {
+            throw .schemaTooNew(database: current, plugin: version)
+        }
+        return current == version ? nil : (current + 1)...version
+    }
+}

@@ -1,0 +1,97 @@
+/// One messenger's ingress lease as this machine sees it: a pure state machine. The clock, the
+/// database's answers and the supervisor's signs of life go in; what to do comes out (try the
+/// lease, start or stop ingress). `LeaseKeeper` does the I/O. Tested on a fake clock.
+///
+/// The rules ("One bot across several machines"): an owner renews every `renewEvery`; one that
+/// has not renewed for `fenceAfter` stops ingress (the lease expires on the database clock at
+/// `expireAfter`, later, so nobody else can hold it yet); a contender tries again when the lease
+/// expires (plus `preferredHeadStart` when it is not the preferred machine, which the database
+/// also enforces); nobody tries while its supervisor has been silent for `supervisorSilence`,
+/// so a frozen daemon's plugins let the lease go.
+public struct IngressLease: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// Run the claim statement now, then report its answer or its failure.
+        case attempt
+        /// This machine owns ingress from now on, under `epoch`.
+        case startIngress(epoch: Int64)
+        /// This machine no longer owns ingress; `reason` is for the log.
+        case stopIngress(reason: String)
+    }
+
+    public let messenger: String
+    public let preferred: Bool
+    public let times: LeaseTimes
+    /// Set while this machine owns ingress: the epoch and the last successful renewal.
+    public private(set) var owned: (epoch: Int64, renewedAt: ContinuousClock.Instant)?
+    private var nextAttempt: ContinuousClock.Instant
+    private var attempting = false
+    private var supervisorHeard: ContinuousClock.Instant?
+
+    public init(messenger: String, preferred: Bool, times: LeaseTimes, now: ContinuousClock.Instant) {
+        self.messenger = messenger
+        self.preferred = preferred
+        self.times = times
+        nextAttempt = now
+    }
+
+    /// When `tick` has something to do next.
+    public var nextWake: ContinuousClock.Instant {
+        guard let owned else { return nextAttempt }
+        return min(nextAttempt, owned.renewedAt + times.fenceAfter)
+    }
+
+    /// The supervisor answered a ping (or sent anything): the daemon is alive.
+    public mutating func heardFromSupervisor(at now: ContinuousClock.Instant) {
+        supervisorHeard = now
+    }
+
+    /// The clock moved: fence an owner that could not renew, and try the lease when due.
+    public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        if let owned, now - owned.renewedAt >= times.fenceAfter {
+            self.owned = nil
+            actions.append(.stopIngress(reason: "the lease was not renewed for \(Self.seconds(now - owned.renewedAt))"))
+        }
+        guard !attempting, now >= nextAttempt else { return actions }
+        guard let heard = supervisorHeard, now - heard < times.supervisorSilence else {
+            // A silent supervisor: no attempt, so an owner's lease runs out and it fences above.
+            nextAttempt = now + times.retryAfterFailure
+            return actions
+        }
+        attempting = true
+        actions.append(.attempt)
+        return actions
+    }
+
+    /// The database's answer to the last `.attempt`.
+    public mutating func answered(_ answer: LeaseAnswer, now: ContinuousClock.Instant) -> [Action] {
+        attempting = false
+        switch answer {
+        case .held(let epoch):
+            let was = owned?.epoch
+            owned = (epoch, now)
+            nextAttempt = now + times.renewEvery
+            return was == epoch ? [] : [.startIngress(epoch: epoch)]
+        case .heldBy(let owner, _, let freeIn):
+            // Not preferred: until it has been free for the head start (it may be free already).
+            let wait = preferred ? freeIn : freeIn + times.preferredHeadStart
+            nextAttempt = now + max(wait, .milliseconds(100))
+            guard owned != nil else { return [] }
+            owned = nil
+            return [.stopIngress(reason: "\(owner ?? "another machine") holds the lease")]
+        }
+    }
+
+    /// The last `.attempt` failed (the database did not answer): try again soon; an owner keeps
+    /// ingress until `fenceAfter` has passed since its last renewal (`tick`).
+    public mutating func failed(now: ContinuousClock.Instant) -> [Action] {
+        attempting = false
+        nextAttempt = now + times.retryAfterFailure
+        return tick(now: now)
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(ms / 1000).\(ms % 1000 / 100) s"
+    }
+}

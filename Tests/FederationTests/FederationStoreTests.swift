@@ -1,0 +1,165 @@
+import FederationPlugin
+import Foundation
+import PostgresNIO
+import Testing
+
+/// Every rule two machines must agree on, on a real PostgreSQL (initdb and pg_ctl into a
+/// temporary folder, a Unix socket only): the schema's versions, one daemon per machine name,
+/// the ingress lease and its epochs on the database clock, the cursor fenced by the epoch, and
+/// an inbound message claimed once.
+@Suite(.timeLimit(.minutes(3))) struct FederationStoreTests {
+    @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() async throws {
+        try await StoreHarness.with(migrated: false) { h in
+            #expect(try await h.store.migrate() == 0)
+            #expect(try await h.store.migrate() == 1, "a second start finds it current and changes nothing")
+            try await h.store.client.query("UPDATE relay_schema SET version = 99")
+            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 1)) { try await h.store.migrate() }
+        }
+    }
+
+    @Test func twoDaemonsUnderOneMachineNameAreRefusedUntilTheFirstGoesQuiet() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            do {
+                try await h.store.join(machine: "laptop", instance: "b", version: "0.1.0", offlineAfter: .seconds(20))
+                Issue.record("a second daemon took a machine name in use")
+            } catch let error as FederationError {
+                guard case .machineTaken(let name, let ago) = error else { throw error }
+                #expect(name == "laptop" && ago < 5, "\(error)")
+                #expect(error.description.contains("two daemons with the same machine name are refused"))
+            }
+            try await h.store.join(machine: "desktop", instance: "c", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.heartbeat(machine: "laptop", instance: "a")
+            // Quiet for longer than offlineAfter: the name passes to the new daemon, and the old
+            // one learns it at its next heartbeat.
+            try await Task.sleep(for: .milliseconds(1200))
+            try await h.store.join(machine: "laptop", instance: "b", version: "0.1.0", offlineAfter: .seconds(1))
+            await #expect(throws: FederationError.machineLost(name: "laptop")) {
+                try await h.store.heartbeat(machine: "laptop", instance: "a")
+            }
+        }
+    }
+
+    @Test func theLeaseHasOneHolderAndPassesAtExpiryUnderANewEpoch() async throws {
+        try await StoreHarness.with { h in
+            let lease = "ingress:telegram:1f2e"
+            func claim(_ machine: String) async throws -> LeaseAnswer {
+                try await h.store.claim(lease: lease, machine: machine, expireAfter: .seconds(2), headStart: .zero)
+            }
+            #expect(try await claim("nas") == .held(epoch: 1))
+            guard case .heldBy(let owner, let epoch, let freeIn) = try await claim("laptop") else {
+                Issue.record("a second machine got a held lease")
+                return
+            }
+            #expect(owner == "nas" && epoch == 1)
+            #expect(freeIn > .seconds(1) && freeIn <= .seconds(2), "\(freeIn)")
+            #expect(try await claim("nas") == .held(epoch: 1), "a renewal keeps the epoch")
+            try await Task.sleep(for: .milliseconds(2200))
+            #expect(try await claim("laptop") == .held(epoch: 2), "free at expiry, taken under the next epoch")
+            guard case .heldBy("laptop", 2, _) = try await claim("nas") else {
+                Issue.record("the old holder still got the lease")
+                return
+            }
+            // A holder that let its lease lapse and takes it back gets a new epoch too.
+            try await Task.sleep(for: .milliseconds(2200))
+            #expect(try await claim("laptop") == .held(epoch: 3))
+        }
+    }
+
+    @Test func aMachineThatIsNotPreferredWaitsUntilTheLeaseHasBeenFreeForItsHeadStart() async throws {
+        try await StoreHarness.with { h in
+            let lease = "ingress:slack:77aa"
+            // Never held: free from the moment it is first wanted.
+            guard
+                case .heldBy(nil, 0, let freeIn) = try await h.store.claim(
+                    lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1))
+            else {
+                Issue.record("a machine that is not preferred took a lease at once")
+                return
+            }
+            #expect(freeIn <= .zero)
+            // The preferred machine needs no wait.
+            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .milliseconds(500), headStart: .zero) == .held(epoch: 1))
+            try await Task.sleep(for: .milliseconds(700))
+            guard
+                case .heldBy("nas", 1, _) = try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1))
+            else {
+                Issue.record("taken before the head start passed")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(900))
+            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1)) == .held(epoch: 2))
+        }
+    }
+
+    @Test func aReleasedLeaseIsFreeAtOnce() async throws {
+        try await StoreHarness.with { h in
+            let lease = "ingress:discord:aa"
+            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .seconds(15), headStart: .zero) == .held(epoch: 1))
+            try await h.store.release(lease: lease, machine: "laptop", epoch: 1)
+            guard case .heldBy = try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(15), headStart: .zero) else {
+                Issue.record("a machine released a lease it did not hold")
+                return
+            }
+            try await h.store.release(lease: lease, machine: "nas", epoch: 1)
+            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(15), headStart: .zero) == .held(epoch: 2))
+        }
+    }
+
+    @Test func theCursorMovesOnlyUnderTheCurrentEpoch() async throws {
+        try await StoreHarness.with { h in
+            let lease = "ingress:telegram:c0"
+            #expect(try await h.store.cursor(lease) == nil)
+            #expect(try await h.store.advance(cursor: lease, to: 5, machine: "nas", epoch: 1) == false, "nobody holds the lease yet")
+            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .seconds(1), headStart: .zero) == .held(epoch: 1))
+            #expect(try await h.store.advance(cursor: lease, to: 10, machine: "nas", epoch: 1))
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(5), headStart: .zero) == .held(epoch: 2))
+            #expect(try await h.store.advance(cursor: lease, to: 11, machine: "nas", epoch: 1) == false, "the deposed owner is fenced")
+            #expect(try await h.store.cursor(lease) == 10)
+            #expect(try await h.store.advance(cursor: lease, to: 20, machine: "laptop", epoch: 2))
+            #expect(try await h.store.cursor(lease) == 20)
+        }
+    }
+
+    @Test func anInboundMessageIsClaimedOnceAcrossOwners() async throws {
+        try await StoreHarness.with { h in
+            #expect(try await h.store.claim(message: "m1", messenger: "slack"))
+            #expect(try await h.store.claim(message: "m1", messenger: "slack") == false)
+            #expect(try await h.store.claim(message: "m1", messenger: "telegram"), "ids are per messenger")
+            // Ten owners at once, as a failover can make them: one wins.
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<10 { group.addTask { try await h.store.claim(message: "m2", messenger: "slack") } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(wins == 1)
+        }
+    }
+
+    @Test func aDatabaseThatGoesAwayIsAnErrorAndComingBackIsUsedAgain() async throws {
+        try await StoreHarness.with { h in
+            #expect(try await h.store.claim(message: "before", messenger: "slack"))
+            try await h.server.stop(immediately: true)
+            let asked = ContinuousClock.now
+            do {
+                _ = try await h.store.claim(message: "during", messenger: "slack")
+                Issue.record("a claim succeeded with the database down")
+            } catch let error as FederationError {
+                guard case .database(let what, _) = error else { throw error }
+                #expect(what == "claiming message during")
+            }
+            #expect(ContinuousClock.now - asked < .seconds(8), "a caller hears within the store's answer time (5 s)")
+            try await h.server.startServer()
+            // The client reconnects on its own; a caller tries again, as the lease does every second.
+            var claimed: Bool?
+            let deadline = ContinuousClock.now + .seconds(60)
+            while claimed == nil, ContinuousClock.now < deadline {
+                do { claimed = try await h.store.claim(message: "during", messenger: "slack") } catch {
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            #expect(claimed == true, "the same claim, once the database is back")
+            #expect(try await h.store.claim(message: "before", messenger: "slack") == false, "what was committed survived the crash")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import FederationPlugin
+import Testing
+
+/// The ingress lease's rules on a fake clock: renewal, self-fencing, the supervisor's silence,
+/// the preferred machine's head start, and a change of epoch.
+@Suite struct IngressLeaseTests {
+    let start = ContinuousClock.now
+    let times = LeaseTimes()
+
+    func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int64(seconds * 1000)) }
+
+    func owner(preferred: Bool = true) -> IngressLease {
+        var lease = IngressLease(messenger: "telegram", preferred: preferred, times: times, now: at(0))
+        lease.heardFromSupervisor(at: at(0))
+        #expect(lease.tick(now: at(0)) == [.attempt])
+        #expect(lease.answered(.held(epoch: 1), now: at(0)) == [.startIngress(epoch: 1)])
+        return lease
+    }
+
+    @Test func anOwnerRenewsEveryFiveSecondsAndARenewalStartsNothing() {
+        var lease = owner()
+        lease.heardFromSupervisor(at: at(4))
+        #expect(lease.tick(now: at(4.9)) == [])
+        #expect(lease.nextWake == at(5))
+        #expect(lease.tick(now: at(5)) == [.attempt])
+        #expect(lease.tick(now: at(5.1)) == [], "one attempt at a time")
+        #expect(lease.answered(.held(epoch: 1), now: at(5.1)) == [])
+        #expect(lease.owned?.epoch == 1)
+    }
+
+    @Test func anOwnerThatCannotRenewStopsIngressTenSecondsAfterItsLastRenewal() {
+        var lease = owner()
+        for second in stride(from: 5.0, through: 9.0, by: 1) {
+            lease.heardFromSupervisor(at: at(second))
+            let actions = lease.tick(now: at(second))
+            #expect(actions == [.attempt], "at \(second) s")
+            #expect(lease.failed(now: at(second)) == [], "still within the fence at \(second) s")
+        }
+        lease.heardFromSupervisor(at: at(9.9))
+        #expect(lease.tick(now: at(9.95)) == [])
+        let fenced = lease.tick(now: at(10))
+        #expect(fenced.first == .stopIngress(reason: "the lease was not renewed for 10.0 s"), "\(fenced)")
+        #expect(lease.owned == nil)
+    }
+
+    @Test func aSilentSupervisorMeansNoRenewalSoTheOwnerFences() {
+        var lease = owner()
+        // The daemon froze at 0 s: its federation plugin stops renewing after 5 s of silence.
+        #expect(lease.tick(now: at(5)) == [])
+        #expect(lease.tick(now: at(7)) == [])
+        #expect(lease.tick(now: at(10)).first == .stopIngress(reason: "the lease was not renewed for 10.0 s"))
+        // It speaks again: the next attempt goes out.
+        lease.heardFromSupervisor(at: at(11))
+        #expect(lease.tick(now: at(11)) == [.attempt])
+    }
+
+    @Test func aContenderTriesAgainAtExpiryOrFiveSecondsAfterWhenNotPreferred() {
+        var preferred = IngressLease(messenger: "slack", preferred: true, times: times, now: at(0))
+        var other = IngressLease(messenger: "slack", preferred: false, times: times, now: at(0))
+        preferred.heardFromSupervisor(at: at(0))
+        other.heardFromSupervisor(at: at(0))
+        #expect(preferred.tick(now: at(0)) == [.attempt])
+        #expect(other.tick(now: at(0)) == [.attempt])
+        let heldElsewhere = LeaseAnswer.heldBy(owner: "nas", epoch: 3, freeIn: .seconds(7))
+        #expect(preferred.answered(heldElsewhere, now: at(0)) == [])
+        #expect(other.answered(heldElsewhere, now: at(0)) == [])
+        #expect(preferred.nextWake == at(7))
+        #expect(other.nextWake == at(12))
+        // Free for two seconds already: the other machine waits out the rest of its five.
+        var late = IngressLease(messenger: "slack", preferred: false, times: times, now: at(0))
+        late.heardFromSupervisor(at: at(0))
+        _ = late.tick(now: at(0))
+        _ = late.answered(.heldBy(owner: nil, epoch: 0, freeIn: .seconds(-2)), now: at(0))
+        #expect(late.nextWake == at(3))
+    }
+
+    @Test func anOwnerThatFindsAnotherHoldingTheLeaseStopsIngress() {
+        var lease = owner()
+        lease.heardFromSupervisor(at: at(5))
+        #expect(lease.tick(now: at(5)) == [.attempt])
+        #expect(
+            lease.answered(.heldBy(owner: "desktop", epoch: 2, freeIn: .seconds(15)), now: at(5)) == [
+                .stopIngress(reason: "desktop holds the lease")
+            ])
+        #expect(lease.owned == nil)
+    }
+
+    @Test func aLapsedLeaseTakenBackUnderANewEpochStartsIngressAgain() {
+        var lease = owner()
+        lease.heardFromSupervisor(at: at(5))
+        _ = lease.tick(now: at(5))
+        #expect(lease.answered(.held(epoch: 2), now: at(5)) == [.startIngress(epoch: 2)])
+    }
+}

@@ -1,0 +1,82 @@
+import FederationPlugin
+import Logging
+import Synchronization
+import Testing
+
+/// Two machines keep one ingress lease on a real PostgreSQL, on short times (the ratios of the
+/// real ones): the preferred one owns ingress, and when its supervisor goes silent (a frozen
+/// daemon) it stops before the other starts, under the next epoch.
+@Suite(.timeLimit(.minutes(3))) struct LeaseKeeperTests {
+    final class Changes: Sendable {
+        private let all = Mutex<[(machine: String, change: LeaseKeeper.Change, at: ContinuousClock.Instant)]>([])
+        func add(_ machine: String, _ change: LeaseKeeper.Change) { all.withLock { $0.append((machine, change, .now)) } }
+        var list: [(machine: String, change: LeaseKeeper.Change, at: ContinuousClock.Instant)] { all.withLock { $0 } }
+        func first(_ machine: String, _ match: (LeaseKeeper.Change) -> Bool) -> ContinuousClock.Instant? {
+            list.first { $0.machine == machine && match($0.change) }?.at
+        }
+    }
+
+    final class Alive: Sendable {
+        private let value = Mutex(true)
+        var isAlive: Bool { value.withLock { $0 } }
+        func freeze() { value.withLock { $0 = false } }
+    }
+
+    static let times = LeaseTimes(
+        renewEvery: .milliseconds(300), expireAfter: .milliseconds(900), fenceAfter: .milliseconds(600),
+        preferredHeadStart: .milliseconds(300), supervisorSilence: .milliseconds(300), retryAfterFailure: .milliseconds(100))
+
+    @Test func thePreferredMachineOwnsIngressAndAFrozenOneHandsOverWithoutOverlap() async throws {
+        try await StoreHarness.with { h in
+            let changes = Changes()
+            let nasContact = SupervisorContact(), laptopContact = SupervisorContact()
+            let nas = Alive()
+            func keeper(_ machine: String, preferred: Bool, _ contact: SupervisorContact) -> LeaseKeeper {
+                LeaseKeeper(
+                    store: h.store, lease: "ingress:telegram:ab12", messenger: "telegram", machine: machine, preferred: preferred,
+                    times: Self.times, contact: contact, logger: Logger(label: machine))
+            }
+            try await withThrowingDiscardingTaskGroup { group in
+                // The supervisors' pings: the laptop's always, the NAS's until it freezes.
+                group.addTask {
+                    while !Task.isCancelled {
+                        laptopContact.heard()
+                        if nas.isAlive { nasContact.heard() }
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                group.addTask { await keeper("nas", preferred: true, nasContact).run { changes.add("nas", $0) } }
+                group.addTask { await keeper("laptop", preferred: false, laptopContact).run { changes.add("laptop", $0) } }
+
+                try await Self.waitUntil("NAS start", changes) { changes.first("nas") { $0 == .started(epoch: 1) } != nil }
+                try await Task.sleep(for: .seconds(2))
+                #expect(changes.list.filter { $0.machine == "laptop" }.isEmpty, "the laptop never owned ingress while the NAS renewed")
+
+                let frozen = ContinuousClock.now
+                nas.freeze()
+                try await Self.waitUntil("laptop start", changes) { changes.first("laptop") { $0 == .started(epoch: 2) } != nil }
+                let stopped = try #require(changes.first("nas") { if case .stopped = $0 { true } else { false } })
+                let started = try #require(changes.first("laptop") { $0 == .started(epoch: 2) })
+                #expect(stopped < started, "the NAS fenced itself before the laptop started")
+                // Silence noticed (0.3 s), the lease's expiry (0.9 s after the last renewal), the
+                // laptop's head start (0.3 s), and its retry at expiry.
+                #expect(started - frozen < .milliseconds(2500), "\(started - frozen)")
+                group.cancelAll()
+            }
+            let list = changes.list.map { "\($0.machine) \($0.change)" }
+            #expect(list.last == "laptop stopped(reason: \"stopping\")", "\(list)")
+        }
+    }
+
+    struct TimedOut: Error, CustomStringConvertible { let description: String }
+
+    static func waitUntil(_ what: String, _ changes: Changes, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw TimedOut(description: "no \(what) within 20 s; changes: \(changes.list.map { "\($0.machine) \($0.change)" })")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

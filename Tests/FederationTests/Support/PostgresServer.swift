@@ -1,0 +1,86 @@
+import Foundation
+import SupervisorIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real PostgreSQL for one test: Debian's server programs (under /usr/lib/postgresql/*/bin, not
+/// on PATH) make a cluster in a temporary folder and serve it on a Unix socket there, with no TCP
+/// listener. PostgreSQL refuses to run as root, so under root (as CI runs) the folder is given
+/// to the `postgres` user and the programs run as it through runuser.
+final class PostgresServer: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    let folder: String
+    var data: String { folder + "/data" }
+    /// The socket's folder: `postgres://relay@/postgres?host=FOLDER`.
+    var socketFolder: String { folder + "/socket" }
+    var url: String { "postgres://relay@/postgres?host=\(socketFolder)" }
+    private let bin: String
+
+    /// Makes and starts a cluster; throws when PostgreSQL is not installed (`make deps`).
+    static func start() async throws -> PostgresServer {
+        let server = try PostgresServer()
+        try await server.run("initdb", ["-D", server.data, "-U", "relay", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
+        try await server.startServer()
+        return server
+    }
+
+    private init() throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let newest = versions.compactMap(Int.init).max() else {
+            throw Failure(description: "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin): make deps installs Debian's postgresql")
+        }
+        bin = "/usr/lib/postgresql/\(newest)/bin"
+        var template = Array("/tmp/prd-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed") }
+        folder = String(cString: made)
+        try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            guard let user = getpwnam("postgres") else { throw Failure(description: "running as root and there is no postgres user") }
+            for path in [folder, socketFolder] { chown(path, user.pointee.pw_uid, user.pointee.pw_gid) }
+        }
+    }
+
+    /// Starts the server (again, after `stop`), waiting until it takes connections.
+    func startServer() async throws {
+        try await run(
+            "pg_ctl",
+            [
+                "-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "-o",
+                "-c listen_addresses='' -k \(socketFolder) -c unix_socket_permissions=0700 -c fsync=off", "start",
+            ])
+    }
+
+    /// Stops the server at once, as a crash or a power cut would (`-m immediate`), or cleanly.
+    func stop(immediately: Bool = false) async throws {
+        try await run("pg_ctl", ["-D", data, "-w", "-m", immediately ? "immediate" : "fast", "stop"])
+    }
+
+    /// Stops the server and removes its folder.
+    func remove() async {
+        try? await stop(immediately: true)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func run(_ program: String, _ arguments: [String]) async throws {
+        var executable = bin + "/" + program
+        var argv = arguments
+        if getuid() == 0 {
+            argv = ["-u", "postgres", "--", executable] + arguments
+            executable = "/usr/sbin/runuser"
+        }
+        let spec = ChildSpec(
+            executable: executable, arguments: argv, environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8"],
+            workingDirectory: folder)
+        let output = await ChildOutput.collect(spec, maxBytes: 1 << 20, timeout: .seconds(90))
+        guard output.succeeded else {
+            let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
+            throw Failure(
+                description:
+                    "\(program) \(arguments.joined(separator: " ")): \(output.exit)\n\(output.lines.joined(separator: "\n"))\n\(output.stderr)\n\(log.suffix(2000))"
+            )
+        }
+    }
+}

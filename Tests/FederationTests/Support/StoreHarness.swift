@@ -1,0 +1,30 @@
+import FederationPlugin
+import Logging
+import PostgresNIO
+
+/// A running PostgreSQL and a store on it, for one test; the client runs in a task of its own.
+struct StoreHarness {
+    let server: PostgresServer
+    let store: FederationStore
+
+    /// `body` with a fresh database whose schema is migrated; everything is stopped after.
+    static func with(migrated: Bool = true, _ body: (StoreHarness) async throws -> Void) async throws {
+        let server = try await PostgresServer.start()
+        let logger = Logger(label: "federation-test")
+        do {
+            let address = try DatabaseAddress(url: server.url)
+            let client = PostgresClient(configuration: try address.configuration(), backgroundLogger: logger)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                let harness = StoreHarness(server: server, store: FederationStore(client: client, logger: logger))
+                if migrated { try await harness.store.migrate() }
+                try await body(harness)
+                group.cancelAll()
+            }
+        } catch {
+            await server.remove()
+            throw error
+        }
+        await server.remove()
+    }
+}
