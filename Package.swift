@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "pi-relay-formatter", targets: ["FormatterMain"]),
         .executable(name: "pi-relay-attachments", targets: ["AttachmentsMain"]),
         .executable(name: "pi-relay-web", targets: ["WebMain"]),
+        .executable(name: "pi-relay-federation", targets: ["FederationMain"]),
         .executable(name: "pi-relayd-bench", targets: ["Bench"]),
         .library(name: "PiRelaySDK", targets: ["PiRelaySDK"]),
         .library(name: "MessengerKit", targets: ["MessengerKit"]),
@@ -160,7 +161,10 @@ let package = Package(
                 "PiRelaySDK", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/plugins/federation", swiftSettings: strict),
+            path: "Sources/plugins/federation", exclude: ["Main"], swiftSettings: strict),
+        .executableTarget(
+            name: "FederationMain", dependencies: ["FederationPlugin"], path: "Sources/plugins/federation/Main",
+            swiftSettings: strict),
         .executableTarget(
             name: "Bench",
             dependencies: ["PiRelaySDK"],
@@ -192,14 +196,17 @@ let package = Package(
         .testTarget(
             name: "MessengerStateTests", dependencies: ["DiscordPlugin", "TelegramPlugin", "SlackPlugin", "PiRelaySDK"],
             path: "Tests/MessengerStateTests", swiftSettings: strict),
+        // A real PostgreSQL in a temporary folder, for the federation store's tests and the
+        // federated stack tests.
+        .target(name: "PostgresSupport", dependencies: ["SupervisorIO"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "FederationTests",
-            dependencies: ["FederationPlugin", "PiRelaySDK", "SupervisorIO", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["FederationPlugin", "PiRelaySDK", "PostgresSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/FederationTests", swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["WebPlugin", "PiRelaySDK"], path: "Tests/WebTests", swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PiRelaySDK", "PiRelayHTTP"],
+            dependencies: ["PiRelaySDK", "PiRelayHTTP", "PostgresSupport"],
             path: "Tests/IntegrationTests",
             exclude: [], swiftSettings: strict),
     ]

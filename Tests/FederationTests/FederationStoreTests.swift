@@ -40,6 +40,23 @@ import Testing
         }
     }
 
+    @Test func eachMachinePublishesItsSessionsAndSeesTheOthersOnlineOrNot() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.join(machine: "desktop", instance: "b", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.heartbeat(machine: "desktop", instance: "b", sessions: #"[{"id":"s7","name":"web"}]"#)
+            let seen = try await h.store.machines(except: "laptop", offlineAfter: .seconds(1))
+            #expect(seen.map(\.name) == ["desktop"], "a machine does not list itself")
+            #expect(seen.first?.online == true && seen.first?.sessions.contains(#""name": "web""#) == true, "\(seen)")
+            #expect(seen.first?.lastSeen.hasSuffix("Z") == true && seen.first?.lastSeen.count == 20, "ISO 8601 in UTC: \(seen)")
+            // A heartbeat without sessions keeps the last published ones.
+            try await h.store.heartbeat(machine: "desktop", instance: "b")
+            #expect(try await h.store.machines(except: "laptop", offlineAfter: .seconds(1)).first?.sessions.contains("web") == true)
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(try await h.store.machines(except: "laptop", offlineAfter: .seconds(1)).first?.online == false, "quiet past the limit")
+        }
+    }
+
     @Test func theLeaseHasOneHolderAndPassesAtExpiryUnderANewEpoch() async throws {
         try await StoreHarness.with { h in
             let lease = "ingress:telegram:1f2e"

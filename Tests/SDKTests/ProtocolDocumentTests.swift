@@ -47,6 +47,7 @@ import Testing
         "ChatTypingParams": { try ChatTypingParams(json: $0).json },
         "QuestionClosedParams": { try QuestionClosedParams(json: $0).json },
         "PresenceParams": { try PresenceParams(json: $0).json },
+        "FederationReport": { try FederationReport(json: $0).json },
         "AttachmentsOutboundParams": { try AttachmentsOutboundParams(json: $0).json },
         "AttachmentsOutboundResult": { try AttachmentsOutboundResult(json: $0).json },
     ]
@@ -64,6 +65,7 @@ import Testing
         .chatAllowlist: ["AllowlistParams"], .messengerIdentity: ["MessengerIdentityParams", "MessengerIdentity"],
         .attachmentsInbound: ["AttachmentsInboundParams", "AttachmentsInboundResult"],
         .attachmentsOutbound: ["AttachmentsOutboundParams", "AttachmentsOutboundResult"],
+        .federationMachines: ["FederationReport"],
     ]
 
     static func examples() throws -> [Example] {

@@ -39,6 +39,11 @@ public actor PluginConnection {
         writer.send(WireMessage.notify(method: method, params: params).encodedLine())
     }
 
+    /// Sends a notification of the protocol (`.federationMachines`, …).
+    public func notify<Params>(_ method: NotifyMethod<Params>, _ params: Params) {
+        notify(method.name.rawValue, params: params.json)
+    }
+
     func send(_ message: WireMessage) {
         writer.send(message.encodedLine())
     }

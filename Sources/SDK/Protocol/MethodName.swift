@@ -46,6 +46,8 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     case attachmentsInbound
     /// Supervisor → attachments: a file out.
     case attachmentsOutbound
+    /// Federation → supervisor: the other machines and their sessions.
+    case federationMachines
     /// A method the protocol does not name.
     case other(String)
 
@@ -54,7 +56,7 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         .status, .relayStatus, .formatLive, .formatFinal, .formatNotice, .formatRedact, .chatMessage, .chatCommand, .chatAnswer, .chatBind, .chatPost,
         .chatLive,
         .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
-        .attachmentsOutbound,
+        .attachmentsOutbound, .federationMachines,
     ]
 
     private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -89,6 +91,7 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         case .messengerIdentity: "messenger.identity"
         case .attachmentsInbound: "attachments.inbound"
         case .attachmentsOutbound: "attachments.outbound"
+        case .federationMachines: "federation.machines"
         case .other(let name): name
         }
     }

@@ -119,6 +119,11 @@ extension NotifyMethod where Params == ChatTypingParams {
     public static var chatTyping: Self { .init(name: .chatTyping) }
 }
 
+extension NotifyMethod where Params == FederationReport {
+    /// `federation.machines`.
+    public static var federationMachines: Self { .init(name: .federationMachines) }
+}
+
 extension NotifyMethod where Params == PresenceParams {
     /// `chat.presence`.
     public static var chatPresence: Self { .init(name: .chatPresence) }

@@ -5,7 +5,7 @@
 package enum ConfigLoader {
     /// Top-level keys always taken as plugin sections, whether or not the plugin is installed:
     /// the bundled plugins and the messengers people are likely to add.
-    package static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack", "web"]
+    package static let alwaysAcceptedPlugins: Set<String> = ["discord", "formatter", "attachments", "telegram", "slack", "web", "federation"]
 
     /// - Parameters:
     ///   - home: the pi-relayd home directory (`Home.root`).

@@ -22,6 +22,8 @@ package struct DaemonStatus: Sendable {
     package let metrics: RelayMetrics
     /// Where the Prometheus endpoint listens; nil when metrics are off.
     package let metricsAddress: MetricsAddress?
+    /// The other machines, when a federation plugin reports them.
+    package let machines = MachineDirectory()
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
     package func problems() async -> [String] {
@@ -33,6 +35,12 @@ package struct DaemonStatus: Sendable {
             let name = plugin["name"]?.stringValue ?? "?"
             if let failure = plugin["outboxError"]?.stringValue { out.append("plugin \(name) outbox: \(failure)") }
             if let failure = plugin["logError"]?.stringValue { out.append("plugin \(name) log: \(failure)") }
+        }
+        // Local sessions go on without the database; the owner should still hear it is gone.
+        if let report = machines.current()?.report, report.problem != nil || report.unreachableSince != nil,
+            let line = machines.statusLine()
+        {
+            out.append(line)
         }
         return out
     }
@@ -52,6 +60,10 @@ package struct DaemonStatus: Sendable {
             "problems": .array(await problems().map { .string(Redactor.redact($0)) }),
             "metrics": metricsAddress.map { .string("http://\($0)/metrics") } ?? .null,
         ]
+        if var federation = machines.json() {
+            federation["line"] = machines.statusLine().map { .string($0) } ?? .null
+            object["federation"] = federation
+        }
         if figures { object["figures"] = await keyFigures() }
         return object
     }

@@ -1,6 +1,7 @@
 import FederationPlugin
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// A running PostgreSQL and a store on it, for one test; the client runs in a task of its own.
 struct StoreHarness {

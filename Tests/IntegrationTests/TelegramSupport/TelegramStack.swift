@@ -41,6 +41,13 @@ final class TelegramStack: Sendable {
         fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token] + identity)
     }
 
+    /// Puts the built plugin `id` (`pi-relay-ID`) in the home's plugins folder beside the stack's own.
+    func link(_ id: String) throws {
+        let built = BuildProducts.executable("pi-relay-" + id)
+        guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
+        try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
+    }
+
     /// Runs `body` with a fresh stack; then the daemons stop cleanly, the fake saw no request
     /// Telegram would refuse or frown on, and the token is in no file of the home.
     /// `gated: false` for a stack inside another's scenario, which holds the gate already.

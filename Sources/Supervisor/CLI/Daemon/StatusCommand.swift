@@ -32,6 +32,7 @@ struct StatusCommand: ParsableCommand {
                 lines.append("  \(plugin["name"]?.stringValue ?? "?") \(state): \(reason)")
             }
             if let sessions = status["sessions"]?.arrayValue { lines.append("sessions: \(sessions.count)") }
+            if let line = status["federation"]?["line"]?.stringValue { lines.append(line) }
             lines.append(contentsOf: StatusFigures.lines(status["figures"], metricsURL: status["metrics"]?.stringValue))
             for note in status["notes"]?.arrayValue ?? [] { lines.append("note: \(note.stringValue ?? "")") }
             for problem in status["problems"]?.arrayValue ?? [] { lines.append("PROBLEM: \(problem.stringValue ?? "")") }

@@ -53,7 +53,10 @@ extension ChatDesk {
     package func sessionList(chat: Chat) async -> Reply {
         let all = await sessions.all
         let machine = sessions.machine
-        if all.isEmpty { return Reply("No sessions on \(machine). Start one with /new <dir>.", ephemeral: true) }
+        let remote = otherMachines()
+        if all.isEmpty {
+            return Reply((["No sessions on \(machine). Start one with /new <dir>."] + remote).joined(separator: "\n"), ephemeral: true)
+        }
         let watched = await bindings.watched(chat.key)
         // Replies are markdown where the messenger shows it; elsewhere (Telegram shows replies
         // as plain text) the stars would stand there.
@@ -85,6 +88,7 @@ extension ChatDesk {
         }
         // In a shared room a button would pick this machine without the others knowing (bots do
         // not see each other's messages): the room picks by what the user writes.
+        lines += remote
         if isSharedRoom(chat) {
             lines.append("Pick one here: /use \(machine) NAME")
             return Reply(lines.joined(separator: "\n"), ephemeral: true)
@@ -94,6 +98,33 @@ extension ChatDesk {
         rows.append([.init(id: "disconnect", label: "Disconnect", style: "danger")])
         reply.actions = rows
         return reply
+    }
+
+    /// The other machines' sessions as the federation last reported them, a heading per machine
+    /// with whether it is online; nothing without a federation.
+    func otherMachines(now: Date = Date()) -> [String] {
+        guard let (report, age) = status.machines.current() else { return [] }
+        var lines: [String] = []
+        if let since = report.unreachableSince {
+            lines.append("The federation's database is unreachable since \(since): other machines are not shown.")
+        }
+        if age > MachineDirectory.staleAfter { lines.append("(The other machines as of \(Int(age.inSeconds))s ago.)") }
+        guard report.unreachableSince == nil else { return lines }
+        for other in report.machines {
+            let heading = other.online ? "online" : "offline since \(other.lastSeen)"
+            guard !other.sessions.isEmpty else {
+                lines.append("No sessions on \(other.name) (\(heading)).")
+                continue
+            }
+            lines.append("Sessions on \(other.name) (\(heading)):")
+            for session in other.sessions {
+                var parts = ["\(session.marker ?? "•") \(session.name)", session.model ?? "default model"]
+                parts.append(session.kind == "terminal" ? "terminal \(session.state == "offline" ? "offline" : "online")" : session.state)
+                if let last = session.lastActivity.flatMap(ISO8601.date) { parts.append(Self.ago(last, now: now)) }
+                lines.append(parts.joined(separator: " · "))
+            }
+        }
+        return lines
     }
 
     /// "just now", "42s ago", "5m ago", "3h ago", "2d ago".

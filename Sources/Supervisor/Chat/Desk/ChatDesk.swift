@@ -74,7 +74,19 @@ package actor ChatDesk: PluginRouter {
     }
 
     package func notification(plugin: String, method: String, params: JSONValue) async {
-        logger.debug("plugin \(plugin): notification \(method)")
+        switch MethodName(rawValue: method) {
+        case .federationMachines:
+            // Only the plugin that holds the role speaks for the federation.
+            guard await host.plugin(forRole: "federation")?.name == plugin else {
+                logger.warning("plugin \(plugin) sent federation.machines without the federation role; ignored")
+                return
+            }
+            do { status.machines.update(try FederationReport(json: params)) } catch {
+                logger.warning("plugin \(plugin): a federation.machines that does not read: \(error)")
+            }
+        default:
+            logger.debug("plugin \(plugin): notification \(method)")
+        }
     }
 
     package func welcome(plugin: String, hello: Hello) async throws(ConfigError) -> Welcome {

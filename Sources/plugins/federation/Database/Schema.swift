@@ -7,10 +7,12 @@ enum Schema {
     /// Each version's statements. Version N is `migrations[N - 1]`; never edit a shipped one.
     static let migrations: [[PostgresQuery]] = [
         [
-            // Each daemon by its machine name, with the instance that holds the name now.
+            // Each daemon by its machine name, with the instance that holds the name now and the
+            // sessions it last published (each heartbeat brings them).
             """
             CREATE TABLE relay_machines (
-                name text PRIMARY KEY, instance text NOT NULL, version text NOT NULL, heartbeat_at timestamptz NOT NULL)
+                name text PRIMARY KEY, instance text NOT NULL, version text NOT NULL, heartbeat_at timestamptz NOT NULL,
+                sessions jsonb NOT NULL DEFAULT '[]')
             """,
             // One row per lease (ingress:<messenger>:<token fingerprint>), on the database clock.
             """

@@ -5,22 +5,22 @@ import SupervisorIO
 import Glibc
 #endif
 
-/// A real PostgreSQL for one test: Debian's server programs (under /usr/lib/postgresql/*/bin, not
+/// A real PostgreSQL for one test (the federation store's tests and the federated stack tests): Debian's server programs (under /usr/lib/postgresql/*/bin, not
 /// on PATH) make a cluster in a temporary folder and serve it on a Unix socket there, with no TCP
 /// listener. PostgreSQL refuses to run as root, so under root (as CI runs) the folder is given
 /// to the `postgres` user and the programs run as it through runuser.
-final class PostgresServer: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class PostgresServer: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    let folder: String
-    var data: String { folder + "/data" }
+    public let folder: String
+    public var data: String { folder + "/data" }
     /// The socket's folder: `postgres://relay@/postgres?host=FOLDER`.
-    var socketFolder: String { folder + "/socket" }
-    var url: String { "postgres://relay@/postgres?host=\(socketFolder)" }
+    public var socketFolder: String { folder + "/socket" }
+    public var url: String { "postgres://relay@/postgres?host=\(socketFolder)" }
     private let bin: String
 
     /// Makes and starts a cluster; throws when PostgreSQL is not installed (`make deps`).
-    static func start() async throws -> PostgresServer {
+    public static func start() async throws -> PostgresServer {
         let server = try PostgresServer()
         try await server.run("initdb", ["-D", server.data, "-U", "relay", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
         try await server.startServer()
@@ -44,7 +44,7 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Starts the server (again, after `stop`), waiting until it takes connections.
-    func startServer() async throws {
+    public func startServer() async throws {
         try await run(
             "pg_ctl",
             [
@@ -54,12 +54,12 @@ final class PostgresServer: @unchecked Sendable {
     }
 
     /// Stops the server at once, as a crash or a power cut would (`-m immediate`), or cleanly.
-    func stop(immediately: Bool = false) async throws {
+    public func stop(immediately: Bool = false) async throws {
         try await run("pg_ctl", ["-D", data, "-w", "-m", immediately ? "immediate" : "fast", "stop"])
     }
 
     /// Stops the server and removes its folder.
-    func remove() async {
+    public func remove() async {
         try? await stop(immediately: true)
         try? FileManager.default.removeItem(atPath: folder)
     }

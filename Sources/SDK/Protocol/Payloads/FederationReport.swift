@@ -1,0 +1,36 @@
+/// `federation.machines`, a notification (federation → supervisor): the other machines and
+/// their sessions, sent when anything in it changed, and whether the database answers.
+public struct FederationReport: Sendable, Equatable {
+    /// The other machines, by name; this daemon's own machine is not among them.
+    public var machines: [MachineSummary]
+    /// When the database stopped answering (ISO 8601); nil while it answers.
+    public var unreachableSince: String?
+    /// Why the federation cannot work as configured (a second daemon with this machine's
+    /// name, a schema newer than the plugin), or nil.
+    public var problem: String?
+
+    /// A report.
+    public init(machines: [MachineSummary] = [], unreachableSince: String? = nil, problem: String? = nil) {
+        self.machines = machines
+        self.unreachableSince = unreachableSince
+        self.problem = problem
+    }
+}
+
+extension FederationReport: WirePayload {
+    /// Reads it; everything may be left out.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "federation.machines")
+        self.init(
+            machines: fields.list("machines", of: MachineSummary.self), unreachableSince: fields.optionalString("unreachableSince"),
+            problem: fields.optionalString("problem"))
+    }
+
+    /// `{machines, unreachableSince?, problem?}`.
+    public var json: JSONValue {
+        var object: JSONValue = ["machines": machines.json]
+        if let unreachableSince { object["unreachableSince"] = .string(unreachableSince) }
+        if let problem { object["problem"] = .string(problem) }
+        return object
+    }
+}

@@ -1,0 +1,35 @@
+/// Another machine of a federation as its database shows it: its name, whether its daemon is
+/// heard from, and the sessions it last published (`federation.machines`).
+public struct MachineSummary: Sendable, Equatable {
+    /// The machine's name (`machine:` in its config.yaml).
+    public var name: String
+    /// Its daemon wrote a heartbeat recently (on the database's clock).
+    public var online: Bool
+    /// When its daemon last wrote one, ISO 8601.
+    public var lastSeen: String
+    /// Its sessions as it last published them.
+    public var sessions: [SessionSummary]
+
+    /// A machine's summary.
+    public init(name: String, online: Bool, lastSeen: String, sessions: [SessionSummary] = []) {
+        self.name = name
+        self.online = online
+        self.lastSeen = lastSeen
+        self.sessions = sessions
+    }
+}
+
+extension MachineSummary: WirePayload {
+    /// Reads it; `name` and `lastSeen` are required.
+    public init(json: JSONValue) throws(RemoteError) {
+        let fields = try PayloadFields(json, "machine")
+        self.init(
+            name: try fields.string("name"), online: fields.bool("online", default: false), lastSeen: try fields.string("lastSeen"),
+            sessions: fields.list("sessions", of: SessionSummary.self))
+    }
+
+    /// `{name, online, lastSeen, sessions}`.
+    public var json: JSONValue {
+        ["name": .string(name), "online": .bool(online), "lastSeen": .string(lastSeen), "sessions": sessions.json]
+    }
+}

@@ -1,0 +1,44 @@
+import FoundationEssentials
+import PiRelaySDK
+import Synchronization
+
+/// The other machines of a federation, as the federation plugin last reported them
+/// (`federation.machines`): what a chat's `/sessions` lists after this machine's sessions and
+/// what `status` says of the database. Empty until a federation plugin reports.
+package final class MachineDirectory: Sendable {
+    /// The plugin reports every ten seconds at least; a report older than this is shown with
+    /// its age (the plugin is down or restarting).
+    package static let staleAfter: Duration = .seconds(30)
+
+    private let last = Mutex<(report: FederationReport, at: ContinuousClock.Instant)?>(nil)
+
+    package init() {}
+
+    package func update(_ report: FederationReport, at now: ContinuousClock.Instant = .now) {
+        last.withLock { $0 = (report, now) }
+    }
+
+    /// The last report and how old it is; nil before the first.
+    package func current(now: ContinuousClock.Instant = .now) -> (report: FederationReport, age: Duration)? {
+        last.withLock { $0.map { ($0.report, now - $0.at) } }
+    }
+
+    /// `status`'s line: the database's state or the other machines; nil with no federation.
+    package func statusLine(now: ContinuousClock.Instant = .now) -> String? {
+        guard let (report, age) = current(now: now) else { return nil }
+        let stale = age > Self.staleAfter ? " (reported \(Int(age.inSeconds))s ago: is the federation plugin running?)" : ""
+        if let problem = report.problem { return "federation: \(problem)\(stale)" }
+        if let since = report.unreachableSince { return "federation: database unreachable since \(since)\(stale)" }
+        if report.machines.isEmpty { return "federation: no other machine yet\(stale)" }
+        let machines = report.machines.map { $0.online ? "\($0.name) online" : "\($0.name) offline since \($0.lastSeen)" }
+        return "federation: \(machines.joined(separator: ", "))\(stale)"
+    }
+
+    /// What `status --json` carries: the report and its age in seconds; nil with no federation.
+    package func json(now: ContinuousClock.Instant = .now) -> JSONValue? {
+        guard let (report, age) = current(now: now) else { return nil }
+        var object = report.json
+        object["reportedSecondsAgo"] = JSONValue(Int(age.inSeconds))
+        return object
+    }
+}

@@ -1,0 +1,39 @@
+import PiRelaySDK
+
+/// The `federation:` section of config.yaml plus the environment: where the shared database
+/// is. Its URL (password included) lives in `.env` or the environment, never in config.yaml.
+struct FederationConfig: Sendable {
+    static let defaultVariable = "PI_RELAYD_DATABASE_URL"
+
+    var address: DatabaseAddress
+    /// The variable the URL was read from, for messages (never the URL itself).
+    var databaseEnv: String
+
+    static let schema = ConfigSchema(keys: [
+        ConfigKey(
+            "databaseEnv",
+            // Not required: a daemon on one machine has no database, and then the plugin says
+            // so in its own not-configured reason rather than as a note on every start.
+            .secret(
+                ConfigSecret(
+                    variable: defaultVariable, name: "database URL",
+                    source: "your PostgreSQL server (postgres://USER:PASSWORD@HOST/DATABASE?sslmode=verify-full)", required: false)),
+            help: "the environment variable (or .env entry) holding the federation database's URL")
+    ])
+
+    /// Throws `PluginExit.notConfigured` when no URL is set, and a readable error for one that
+    /// does not parse (which never repeats the URL).
+    static func load(_ section: JSONValue, environment: [String: String]) throws -> FederationConfig {
+        let variable = section["databaseEnv"]?.stringValue ?? defaultVariable
+        let url = (environment[variable] ?? "").trimmed()
+        guard !url.isEmpty else {
+            throw PluginExit.notConfigured(
+                "no federation database: set \(variable) in ~/.pi-relayd/.env to a postgres:// URL to join other machines (docs/FEDERATION.md)")
+        }
+        do {
+            return FederationConfig(address: try DatabaseAddress(url: url), databaseEnv: variable)
+        } catch {
+            throw PluginExit.notConfigured("\(variable): \(error)")
+        }
+    }
+}

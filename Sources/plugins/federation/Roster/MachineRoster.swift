@@ -1,0 +1,100 @@
+import FoundationEssentials
+import Logging
+import PiRelaySDK
+
+/// This machine in the federation: every round it reads its daemon's status (`relay.status`),
+/// writes the heartbeat with the sessions, reads the other machines, and tells the daemon what
+/// changed (`federation.machines`). A daemon that does not answer gets no heartbeat, so the
+/// others see it go offline; a database that does not answer is reported, and the round tries
+/// again.
+struct MachineRoster: Sendable {
+    static let every: Duration = .seconds(2)
+    /// A machine with no heartbeat for this long is offline (and its name free to take).
+    static let offlineAfter: Duration = .seconds(15)
+
+    let store: FederationStore
+    let connection: PluginConnection
+    let contact: SupervisorContact
+    /// Unique to this start: the name's holder, so a second daemon with the same name is told apart.
+    let instance: String
+    let version: String
+    let logger: Logger
+
+    /// What a round knows between rounds.
+    struct Progress: Sendable {
+        var machine: String?
+        var joined = false
+        var unreachableSince: Date?
+        var problem: String?
+        var machines: [MachineSummary] = []
+        var supervisorSilent = false
+    }
+
+    func run() async {
+        var progress = Progress()
+        var pacer = ReportPacer<FederationReport>()
+        while !Task.isCancelled {
+            await round(&progress)
+            let report = FederationReport(
+                machines: progress.machines, unreachableSince: progress.unreachableSince.map(ISO8601.string), problem: progress.problem)
+            if !progress.supervisorSilent, pacer.shouldSend(report, now: .now) {
+                await connection.notify(.federationMachines, report)
+            }
+            do { try await Task.sleep(for: Self.every) } catch { break }
+        }
+    }
+
+    func round(_ progress: inout Progress) async {
+        let status: JSONValue
+        do {
+            status = try await connection.request(.relayStatus, NoPayload(), timeout: .seconds(5))
+        } catch {
+            if !progress.supervisorSilent { logger.warning("pi-relayd does not answer relay.status (\(error)): no heartbeat until it does") }
+            progress.supervisorSilent = true
+            return
+        }
+        progress.supervisorSilent = false
+        contact.heard()
+        guard let machine = status["machine"]?.stringValue, !machine.isEmpty else {
+            logger.error("relay.status names no machine")
+            return
+        }
+        progress.machine = machine
+        let sessions = status["sessions"] ?? .array([])
+        do {
+            if !progress.joined {
+                try await store.migrate()
+                try await store.join(machine: machine, instance: instance, version: version, offlineAfter: Self.offlineAfter)
+                progress.joined = true
+                logger.notice("joined the federation as machine \(machine)")
+            }
+            try await store.heartbeat(machine: machine, instance: instance, sessions: sessions.serialized())
+            progress.machines = try await store.machines(except: machine, offlineAfter: Self.offlineAfter).map(Self.summary)
+            if progress.unreachableSince != nil { logger.notice("the federation database answers again") }
+            progress.unreachableSince = nil
+            progress.problem = nil
+        } catch {
+            switch error {
+            case .database:
+                if progress.unreachableSince == nil {
+                    logger.warning("\(error)")
+                    progress.unreachableSince = Date()
+                }
+            case .machineLost:
+                logger.error("\(error)")
+                progress.joined = false
+                progress.problem = error.description
+            case .machineTaken, .schemaTooNew:
+                if progress.problem != error.description { logger.error("\(error)") }
+                progress.problem = error.description
+                // Not a database outage: it answered, and refused.
+                progress.unreachableSince = nil
+            }
+        }
+    }
+
+    static func summary(_ row: MachineRow) -> MachineSummary {
+        let sessions = ((try? JSONValue.parse(bytes: Array(row.sessions.utf8)))?.arrayValue ?? []).compactMap { try? SessionSummary(json: $0) }
+        return MachineSummary(name: row.name, online: row.online, lastSeen: row.lastSeen, sessions: sessions)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PiRelaySDK
+import PostgresSupport
+import Testing
+
+/// One federation of machines through a real PostgreSQL (docs/FEDERATION.md): each daemon with
+/// its own home, bot and pi-relay-federation, all on one database made for the test. A chat on
+/// the laptop's bot lists the desktop's sessions; a second daemon calling itself "desktop" is
+/// refused; a stopped desktop goes offline; a database that goes away leaves local work going.
+@Suite struct StackFederationTests {
+    static let alice = TelegramStack.alice.id
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
+    func machinesShareTheirSessionsThroughTheDatabase() async throws {
+        let database = try await PostgresServer.start()
+        do {
+            try await TelegramStack.with { laptop in
+                try await TelegramStack.with(gated: false, bot: (id: "7000000002", username: "desktop_test_bot")) { desktop in
+                    try await TelegramStack.with(gated: false, bot: (id: "7000000003", username: "impostor_test_bot")) { impostor in
+                        try await Self.scenario(database: database, laptop: laptop, desktop: desktop, impostor: impostor)
+                    }
+                }
+            }
+        } catch {
+            await database.remove()
+            throw error
+        }
+        await database.remove()
+    }
+
+    static func scenario(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, impostor: TelegramStack) async throws {
+        let environment = ["PI_RELAYD_DATABASE_URL": database.url]
+        var daemons: [String: Daemon] = [:]
+        for (name, stack) in [("laptop", laptop), ("desktop", desktop)] {
+            try stack.link("federation")
+            let daemon = try await stack.start(extra: "machine: \(name)\n", environment: environment)
+            try await daemon.waitForRunning("federation", timeout: .seconds(60))
+            daemons[name] = daemon
+        }
+        for (stack, name) in [(laptop, "api"), (desktop, "web")] {
+            let folder = stack.home.root + "/" + name
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = try await stack.json("new", "--cwd", folder, "--name", name)
+        }
+
+        // The laptop hears of the desktop's session, and a chat on its bot lists both machines.
+        try await waitForFederation(laptop, "the desktop online with its web session") { report in
+            report["machines"]?.arrayValue?.contains {
+                $0["name"] == "desktop" && $0["online"] == true && $0["sessions"]?.arrayValue?.first?["name"] == "web"
+            } == true
+        }
+        try await laptop.dm("/sessions")
+        let list = try await laptop.waitForBotMessage(in: alice, containing: "Sessions on desktop (online):")
+        let text = list.first?["text"]?.stringValue ?? ""
+        #expect(text.contains("Sessions on laptop:") && text.contains("1. api") && text.contains("web"), "\(text)")
+        #expect(try await laptop.cli(["status"]).stdout.contains("federation: desktop online"))
+
+        // A second daemon that calls itself "desktop" is refused while the desktop is heard from.
+        try impostor.link("federation")
+        _ = try await impostor.start(extra: "machine: desktop\n", environment: environment)
+        let refused = try await waitForFederation(impostor, "the machine name refused") {
+            $0["problem"]?.stringValue?.contains("another daemon runs as machine \"desktop\"") == true
+        }
+        #expect(refused["line"]?.stringValue?.hasPrefix("federation: another daemon runs as machine") == true, "\(refused)")
+        #expect(try await impostor.cli(["status"]).stdout.contains("PROBLEM: federation: another daemon runs as machine \"desktop\""))
+
+        // The desktop stops: within the offline limit (15 s on the database's clock) it is offline.
+        _ = await daemons["desktop"]!.terminate()
+        try await waitForFederation(laptop, "the desktop offline", timeout: 40) { report in
+            report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["online"] == false } == true
+        }
+        try await laptop.dm("/sessions")
+        try await laptop.waitForBotMessage(in: alice, containing: "Sessions on desktop (offline since")
+
+        // The database goes away: the laptop says so, and its own sessions still answer.
+        try await database.stop(immediately: true)
+        try await waitForFederation(laptop, "the database unreachable", timeout: 30) { $0["unreachableSince"]?.stringValue != nil }
+        #expect(try await laptop.cli(["status"]).stdout.contains("PROBLEM: federation: database unreachable since"))
+        try await laptop.dm("/sessions")
+        try await laptop.waitForBotMessage(in: alice, containing: "The federation's database is unreachable since")
+        try await laptop.dm("/use api")
+        try await laptop.dm("still here?")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: still here?")
+
+        // It comes back, and so does the federation.
+        try await database.startServer()
+        try await waitForFederation(laptop, "the database answering again", timeout: 30) {
+            $0["unreachableSince"] == nil && $0["machines"]?.arrayValue?.contains { $0["name"] == "desktop" } == true
+        }
+    }
+
+    /// Polls `status --json` until its `federation` object satisfies `condition`; returns it.
+    @discardableResult
+    static func waitForFederation(
+        _ stack: TelegramStack, _ what: String, timeout: Double = 30, _ condition: (JSONValue) -> Bool
+    ) async throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: JSONValue = .null
+        while Date() < deadline {
+            last = try await stack.json("status")["federation"] ?? .null
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw StackFailure("waited \(Int(timeout)) s for \(what); federation: \(last)\n\(stack.home.pluginLog("federation").suffix(3000))")
+    }
+}

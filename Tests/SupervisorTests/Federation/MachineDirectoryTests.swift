@@ -1,0 +1,29 @@
+import PiRelaySDK
+import Supervisor
+import Testing
+
+/// What `status` says of a federation, from the plugin's last report: nothing without one, the
+/// machines online or since when offline, the database's outage, a refusal, and a stale report.
+@Suite struct MachineDirectoryTests {
+    @Test func theStatusLineFollowsTheLastReport() {
+        let directory = MachineDirectory()
+        let start = ContinuousClock.now
+        #expect(directory.statusLine(now: start) == nil, "no federation, no line")
+        directory.update(FederationReport(), at: start)
+        #expect(directory.statusLine(now: start) == "federation: no other machine yet")
+        directory.update(
+            FederationReport(machines: [
+                MachineSummary(name: "desktop", online: true, lastSeen: "2026-11-26T08:00:00Z"),
+                MachineSummary(name: "nas", online: false, lastSeen: "2026-11-26T07:00:00Z"),
+            ]), at: start)
+        #expect(directory.statusLine(now: start) == "federation: desktop online, nas offline since 2026-11-26T07:00:00Z")
+        #expect(
+            directory.statusLine(now: start + .seconds(31))
+                == "federation: desktop online, nas offline since 2026-11-26T07:00:00Z (reported 31s ago: is the federation plugin running?)")
+        directory.update(FederationReport(unreachableSince: "2026-11-26T08:01:00Z"), at: start)
+        #expect(directory.statusLine(now: start) == "federation: database unreachable since 2026-11-26T08:01:00Z")
+        directory.update(FederationReport(problem: "another daemon runs as machine \"desktop\""), at: start)
+        #expect(directory.statusLine(now: start) == "federation: another daemon runs as machine \"desktop\"")
+        #expect(directory.json(now: start + .seconds(3))?["reportedSecondsAgo"] == 3)
+    }
+}
