@@ -12,13 +12,20 @@ import Testing
 
     @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func machinesShareTheirSessionsThroughTheDatabase() async throws {
+        try await Self.withLaptopAndDesktop { database, laptop, desktop in
+            try await TelegramStack.with(gated: false, bot: (id: "7000000003", username: "impostor_test_bot")) { impostor in
+                try await Self.scenario(database: database, laptop: laptop, desktop: desktop, impostor: impostor)
+            }
+        }
+    }
+
+    /// A database, and a laptop and a desktop with a bot each (a fake Telegram of its own).
+    static func withLaptopAndDesktop(_ body: (PostgresServer, TelegramStack, TelegramStack) async throws -> Void) async throws {
         let database = try await PostgresServer.start()
         do {
             try await TelegramStack.with { laptop in
                 try await TelegramStack.with(gated: false, bot: (id: "7000000002", username: "desktop_test_bot")) { desktop in
-                    try await TelegramStack.with(gated: false, bot: (id: "7000000003", username: "impostor_test_bot")) { impostor in
-                        try await Self.scenario(database: database, laptop: laptop, desktop: desktop, impostor: impostor)
-                    }
+                    try await body(database, laptop, desktop)
                 }
             }
         } catch {
@@ -28,12 +35,13 @@ import Testing
         await database.remove()
     }
 
-    static func scenario(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, impostor: TelegramStack) async throws {
-        let environment = ["PI_RELAYD_DATABASE_URL": database.url]
+    /// Starts the laptop and the desktop on the database, each with a session of its own (the
+    /// laptop's `api`, the desktop's `web`); their daemons by machine name.
+    static func startMachines(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws -> [String: Daemon] {
         var daemons: [String: Daemon] = [:]
         for (name, stack) in [("laptop", laptop), ("desktop", desktop)] {
             try stack.link("federation")
-            let daemon = try await stack.start(extra: "machine: \(name)\n", environment: environment)
+            let daemon = try await stack.start(extra: "machine: \(name)\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
             try await daemon.waitForRunning("federation", timeout: .seconds(60))
             daemons[name] = daemon
         }
@@ -42,6 +50,11 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             _ = try await stack.json("new", "--cwd", folder, "--name", name)
         }
+        return daemons
+    }
+
+    static func scenario(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, impostor: TelegramStack) async throws {
+        let daemons = try await startMachines(database: database, laptop: laptop, desktop: desktop)
 
         // The laptop hears of the desktop's session, and a chat on its bot lists both machines.
         try await waitForFederation(laptop, "the desktop online with its web session") { report in
@@ -57,7 +70,7 @@ import Testing
 
         // A second daemon that calls itself "desktop" is refused while the desktop is heard from.
         try impostor.link("federation")
-        _ = try await impostor.start(extra: "machine: desktop\n", environment: environment)
+        _ = try await impostor.start(extra: "machine: desktop\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
         let refused = try await waitForFederation(impostor, "the machine name refused") {
             $0["problem"]?.stringValue?.contains("another daemon runs as machine \"desktop\"") == true
         }
@@ -87,6 +100,56 @@ import Testing
         try await waitForFederation(laptop, "the database answering again", timeout: 30) {
             $0["unreachableSince"] == nil && $0["machines"]?.arrayValue?.contains { $0["name"] == "desktop" } == true
         }
+    }
+
+    /// One Telegram chat on the laptop's bot drives a session on the desktop: `/use desktop web`
+    /// picks it, prompts reach the desktop's pi only, and the answer comes back into the chat
+    /// through the database; `/use api` comes home, `/to desktop/web …` goes once. With the desktop
+    /// gone, the chat is told it did not answer, and the request is withdrawn. No row carries the
+    /// bot token.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
+    func aChatOnOneMachineDrivesASessionOnAnother() async throws {
+        try await Self.withLaptopAndDesktop { database, laptop, desktop in
+            try await Self.forwarding(database: database, laptop: laptop, desktop: desktop)
+        }
+    }
+
+    static func forwarding(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws {
+        let daemons = try await startMachines(database: database, laptop: laptop, desktop: desktop)
+        try await waitForFederation(laptop, "the desktop's web session") { report in
+            report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
+        }
+
+        // Picked from the laptop's chat, the desktop's session gets the prompt and answers there.
+        try await laptop.dm("/use desktop web")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching web")
+        try await laptop.dm("hello desktop")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: hello desktop")
+        #expect(desktop.piPrompts(containing: "hello desktop").count == 1 && laptop.piPrompts(containing: "hello desktop").isEmpty)
+
+        // Home again, and a one-off prompt to the desktop.
+        try await laptop.dm("/use api")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching api")
+        try await laptop.dm("hello laptop")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: hello laptop")
+        #expect(laptop.piPrompts(containing: "hello laptop").count == 1 && desktop.piPrompts(containing: "hello laptop").isEmpty)
+        try await laptop.dm("/to desktop/web once more")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: once more")
+        #expect(desktop.piPrompts(containing: "once more").count == 1 && laptop.piPrompts(containing: "once more").isEmpty)
+
+        // The bot token is in no table (answered requests and passed posts are removed; the
+        // machines' rows hold their sessions).
+        let rows = try await database.dump()
+        #expect(rows.contains("relay_machines") && rows.contains("\"web\""), "the dump reads the tables: \(rows.prefix(2000))")
+        #expect(!rows.contains(TelegramStack.token) && !rows.contains(String(TelegramStack.token.suffix(16))))
+
+        // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
+        try await laptop.dm("/use desktop web")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching web", count: 2)
+        _ = await daemons["desktop"]!.terminate()
+        try await laptop.dm("anyone there?")
+        try await laptop.waitForBotMessage(in: alice, containing: "Machine desktop did not answer")
+        #expect(desktop.piPrompts(containing: "anyone there?").isEmpty)
     }
 
     /// Polls `status --json` until its `federation` object satisfies `condition`; returns it.

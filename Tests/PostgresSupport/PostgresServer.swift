@@ -64,7 +64,13 @@ public final class PostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    private func run(_ program: String, _ arguments: [String]) async throws {
+    /// Every row of the database `postgres`, as pg_dump writes it (data only).
+    public func dump() async throws -> String {
+        try await run("pg_dump", ["-h", socketFolder, "-U", "relay", "--data-only", "postgres"]).joined(separator: "\n")
+    }
+
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String]) async throws -> [String] {
         var executable = bin + "/" + program
         var argv = arguments
         if getuid() == 0 {
@@ -82,5 +88,6 @@ public final class PostgresServer: @unchecked Sendable {
                     "\(program) \(arguments.joined(separator: " ")): \(output.exit)\n\(output.lines.joined(separator: "\n"))\n\(output.stderr)\n\(log.suffix(2000))"
             )
         }
+        return output.lines
     }
 }

@@ -48,6 +48,8 @@ import Testing
         "QuestionClosedParams": { try QuestionClosedParams(json: $0).json },
         "PresenceParams": { try PresenceParams(json: $0).json },
         "FederationReport": { try FederationReport(json: $0).json },
+        "ForwardedRequest": { try ForwardedRequest(json: $0).json },
+        "ForwardedDelivery": { try ForwardedDelivery(json: $0).json },
         "AttachmentsOutboundParams": { try AttachmentsOutboundParams(json: $0).json },
         "AttachmentsOutboundResult": { try AttachmentsOutboundResult(json: $0).json },
     ]
@@ -65,7 +67,8 @@ import Testing
         .chatAllowlist: ["AllowlistParams"], .messengerIdentity: ["MessengerIdentityParams", "MessengerIdentity"],
         .attachmentsInbound: ["AttachmentsInboundParams", "AttachmentsInboundResult"],
         .attachmentsOutbound: ["AttachmentsOutboundParams", "AttachmentsOutboundResult"],
-        .federationMachines: ["FederationReport"],
+        .federationMachines: ["FederationReport"], .federationForward: ["ForwardedRequest"], .federationReceived: ["ForwardedRequest"],
+        .federationDeliver: ["ForwardedDelivery"],
     ]
 
     static func examples() throws -> [Example] {

@@ -48,6 +48,12 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     case attachmentsOutbound
     /// Federation → supervisor: the other machines and their sessions.
     case federationMachines
+    /// Supervisor → federation: a chat request for a session on another machine.
+    case federationForward
+    /// Federation → supervisor: a chat request another machine forwarded here.
+    case federationReceived
+    /// Federation → supervisor: a post or live view for a chat this machine owns.
+    case federationDeliver
     /// A method the protocol does not name.
     case other(String)
 
@@ -56,7 +62,7 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         .status, .relayStatus, .formatLive, .formatFinal, .formatNotice, .formatRedact, .chatMessage, .chatCommand, .chatAnswer, .chatBind, .chatPost,
         .chatLive,
         .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
-        .attachmentsOutbound, .federationMachines,
+        .attachmentsOutbound, .federationMachines, .federationForward, .federationReceived, .federationDeliver,
     ]
 
     private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -92,6 +98,9 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         case .attachmentsInbound: "attachments.inbound"
         case .attachmentsOutbound: "attachments.outbound"
         case .federationMachines: "federation.machines"
+        case .federationForward: "federation.forward"
+        case .federationReceived: "federation.received"
+        case .federationDeliver: "federation.deliver"
         case .other(let name): name
         }
     }

@@ -119,6 +119,18 @@ extension NotifyMethod where Params == ChatTypingParams {
     public static var chatTyping: Self { .init(name: .chatTyping) }
 }
 
+extension RequestMethod where Params == ForwardedRequest, Result == JSONValue {
+    /// `federation.forward` (supervisor → federation): the result is the other machine's.
+    public static var federationForward: Self { .init(name: .federationForward) }
+    /// `federation.received` (federation → supervisor): the result goes back to the other machine.
+    public static var federationReceived: Self { .init(name: .federationReceived) }
+}
+
+extension RequestMethod where Params == ForwardedDelivery, Result == JSONValue {
+    /// `federation.deliver` (federation → supervisor): `{}` once it is queued for the messenger.
+    public static var federationDeliver: Self { .init(name: .federationDeliver) }
+}
+
 extension NotifyMethod where Params == FederationReport {
     /// `federation.machines`.
     public static var federationMachines: Self { .init(name: .federationMachines) }

@@ -92,7 +92,11 @@ package actor PluginHost {
         return (added, removed)
     }
 
-    package func slot(_ name: String) -> PluginSlot? { slots[name] }
+    /// A plugin by name. A chat another machine owns has a messenger named `MACHINE/MESSENGER`
+    /// (`RemoteChannel`): what is sent to it goes to the federation plugin, which carries it there.
+    package func slot(_ name: String) -> PluginSlot? {
+        slots[name] ?? (RemoteChannel.isRemote(messenger: name) ? slots["federation"] : nil)
+    }
 
     /// Waits (up to 10 s, polling: it happens once, at start) until the plugin folders have been
     /// scanned.

@@ -346,10 +346,11 @@ package actor PluginSlot {
         if let next = pending.nextDeadline { armSweep(for: next) }
     }
 
-    /// Queues a message that must not be lost. Returns its id.
+    /// Queues a message that must not be lost. Returns its id: `id` when given (a delivery another
+    /// machine made, whose repeat the messenger's ledger then drops), else a new one.
     @discardableResult
-    package func deliver(_ method: String, params: JSONValue) throws -> String {
-        let id = UUID().uuidString.lowercased()
+    package func deliver(_ method: String, params: JSONValue, id given: String? = nil) throws -> String {
+        let id = given ?? UUID().uuidString.lowercased()
         try outbox.add(.init(id: id, method: method, params: params))
         if state == .running { link?.send(.deliver(id: id, method: method, params: params)) }
         return id

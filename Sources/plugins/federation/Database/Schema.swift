@@ -21,6 +21,21 @@ enum Schema {
             """,
             // A messenger's shared position (Telegram's update offset), moved only under its epoch.
             "CREATE TABLE relay_cursors (lease text PRIMARY KEY, position bigint NOT NULL, epoch bigint NOT NULL)",
+            // Chat requests for a machine's sessions (a ForwardedRequest as `body`), taken once
+            // by that machine, answered in the row; the sender removes it when it has the answer.
+            """
+            CREATE TABLE relay_requests (
+                id bigserial PRIMARY KEY, to_machine text NOT NULL, body jsonb NOT NULL, taken boolean NOT NULL DEFAULT false,
+                answer jsonb, error text, created_at timestamptz NOT NULL DEFAULT now())
+            """,
+            "CREATE INDEX relay_requests_open ON relay_requests (to_machine, id) WHERE NOT taken",
+            // Posts and live views for a chat the machine owns (a ForwardedDelivery as `body`),
+            // in order; removed once its daemon has queued them for the messenger.
+            """
+            CREATE TABLE relay_outbound (
+                id bigserial PRIMARY KEY, to_machine text NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())
+            """,
+            "CREATE INDEX relay_outbound_by_machine ON relay_outbound (to_machine, id)",
             // Inbound messages some owner has taken: each is processed once across owners.
             """
             CREATE TABLE relay_seen (

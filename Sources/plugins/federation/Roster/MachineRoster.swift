@@ -15,6 +15,8 @@ struct MachineRoster: Sendable {
     let store: FederationStore
     let connection: PluginConnection
     let contact: SupervisorContact
+    /// Where the courier and the outgoing side learn this machine's name once joined.
+    let joined: JoinedMachine
     /// Unique to this start: the name's holder, so a second daemon with the same name is told apart.
     let instance: String
     let version: String
@@ -66,6 +68,7 @@ struct MachineRoster: Sendable {
                 try await store.migrate()
                 try await store.join(machine: machine, instance: instance, version: version, offlineAfter: Self.offlineAfter)
                 progress.joined = true
+                joined.set(machine)
                 logger.notice("joined the federation as machine \(machine)")
             }
             try await store.heartbeat(machine: machine, instance: instance, sessions: sessions.serialized())
@@ -83,6 +86,7 @@ struct MachineRoster: Sendable {
             case .machineLost:
                 logger.error("\(error)")
                 progress.joined = false
+                joined.set(nil)
                 progress.problem = error.description
             case .machineTaken, .schemaTooNew:
                 if progress.problem != error.description { logger.error("\(error)") }

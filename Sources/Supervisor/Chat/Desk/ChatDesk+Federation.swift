@@ -1,0 +1,163 @@
+import FoundationEssentials
+import PiRelaySDK
+
+/// Federation (docs/FEDERATION.md): a chat on this machine's bot drives another machine's
+/// sessions. The chat picks a machine with `/use MACHINE SESSION` (or a session only one other
+/// machine has); from then on its requests go to that machine through the federation plugin,
+/// which runs them as a chat of its own (`MACHINE/MESSENGER`) and sends what its sessions say
+/// back here for this machine's messenger to post.
+extension ChatDesk {
+    /// Where a request from a chat goes.
+    package enum FederationRoute: Equatable {
+        /// Not a federated chat's business: as in any chat.
+        case asUsual
+        /// Here, as this command (a `/use` or `/to` that named this machine).
+        case here(ChatCommand)
+        /// To another machine: the text to send there instead, or nil for the request as it came.
+        case remote(machine: String, text: String?)
+    }
+
+    /// The route of a request (`command` nil for plain text) from a chat on this machine. Without
+    /// a federation report, in a shared room, or for a chat another machine owns: as usual.
+    package func federationRoute(_ command: ChatCommand?, chat: Chat) async -> FederationRoute {
+        guard let report = status.machines.current()?.report, report.unreachableSince == nil, !isSharedRoom(chat),
+            !RemoteChannel.isRemote(messenger: chat.messenger)
+        else { return .asUsual }
+        let others = Set(report.machines.map(\.name))
+        let here = sessions.machine
+        switch command {
+        case .sessions?:
+            return .asUsual
+        case .use(let key)?:
+            if let (machine, session) = Self.machineAndSession(key), machine == here || others.contains(machine) {
+                await preferences.pick(machine, for: chat.key)
+                return machine == here ? .here(.use(session)) : .remote(machine: machine, text: "/use \(session)")
+            }
+            // A name: this machine's session if it has one, else the one other machine that has it.
+            if (try? await resolve(key, chat: chat)) != nil {
+                await preferences.pick(here, for: chat.key)
+                return .asUsual
+            }
+            let having = report.machines.filter { machine in machine.sessions.contains { $0.name == key || $0.id == key } }
+            guard having.count == 1, let machine = having.first?.name else { return .asUsual }
+            await preferences.pick(machine, for: chat.key)
+            return .remote(machine: machine, text: "/use \(key)")
+        case .to(let key, let text)?:
+            guard let (machine, session) = Self.machineAndSession(key, separators: ["/"]), machine == here || others.contains(machine) else {
+                break
+            }
+            return machine == here ? .here(.to(session: session, text: text)) : .remote(machine: machine, text: "/to \(session) \(text)")
+        default:
+            break
+        }
+        guard let picked = await preferences.machine(chat.key), picked != here, others.contains(picked) else { return .asUsual }
+        return .remote(machine: picked, text: nil)
+    }
+
+    /// What came of a forwarded request.
+    package enum Forwarded {
+        /// The other machine's result.
+        case answered(JSONValue)
+        /// Nothing came back: what to tell the chat.
+        case unanswered(Reply)
+    }
+
+    /// `laptop api` or `laptop/api`.
+    private static func machineAndSession(_ key: String, separators: [Character] = [" ", "/"]) -> (String, String)? {
+        for separator in separators {
+            guard let index = key.firstIndex(of: separator) else { continue }
+            let machine = String(key[..<index]), session = String(key[key.index(after: index)...]).trimmingInlineSpace()
+            if !machine.isEmpty, !session.isEmpty { return (machine, session) }
+        }
+        return nil
+    }
+
+    /// The other machine that lists session `id`, by the federation's last report.
+    func machineRunning(_ id: String) -> String? {
+        status.machines.current()?.report.machines.first { $0.sessions.contains { $0.id == id } }?.name
+    }
+
+    // MARK: Out: a local chat's request, to the machine that runs the session
+
+    func forwardMessage(_ params: ChatMessageParams, chat: Chat, to machine: String) async -> ChatMessageResult {
+        switch await forward(.chatMessage, params.json, chat: chat, to: machine) {
+        case .answered(let result):
+            return (try? ChatMessageResult(json: result)) ?? ChatMessageResult(status: .prompted)
+        case .unanswered(let reply):
+            return ChatMessageResult(status: .refused, reply: reply)
+        }
+    }
+
+    func forwardCommand(_ params: ChatCommandParams, chat: Chat, to machine: String) async -> Reply {
+        switch await forward(.chatCommand, params.json, chat: chat, to: machine) {
+        case .answered(let result): return (try? Reply(json: result)) ?? Reply("")
+        case .unanswered(let reply): return reply
+        }
+    }
+
+    func forwardAnswer(_ params: ChatAnswerParams, chat: Chat, to machine: String) async -> Reply {
+        switch await forward(.chatAnswer, params.json, chat: chat, to: machine) {
+        case .answered(let result): return (try? Reply(json: result)) ?? Reply("")
+        case .unanswered(let reply): return reply
+        }
+    }
+
+    /// The other machine's result, or the reply that says it did not answer (and so nothing was
+    /// done there: the plugin withdraws a request nobody took in time).
+    private func forward(_ method: MethodName, _ params: JSONValue, chat: Chat, to machine: String) async -> Forwarded {
+        guard let federation = await host.slot("federation"), await federation.roles.contains("federation") else {
+            return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
+        }
+        let hello = await host.slot(chat.messenger)?.hello
+        let request = ForwardedRequest(
+            machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params)
+        do {
+            return .answered(try await federation.request(.federationForward, request, timeout: .seconds(15)))
+        } catch {
+            logger.warning("forwarding \(method.rawValue) to \(machine): \(error)")
+            let known = status.machines.current()?.report.machines.first { $0.name == machine }
+            let since = known.map { $0.online ? "" : " (offline since \($0.lastSeen))" } ?? ""
+            let detail = (error as? RemoteError)?.message ?? "\(error)"
+            return .unanswered(Reply("Machine \(machine) did not answer\(since): \(detail)", ephemeral: true))
+        }
+    }
+
+    // MARK: In: another machine's chat, here
+
+    /// A request from a chat another machine owns: run here as a chat of `MACHINE/MESSENGER`,
+    /// whose posts the federation plugin carries back.
+    func received(_ request: ForwardedRequest, from plugin: String) async throws -> JSONValue {
+        guard await host.slot(plugin)?.roles.contains("federation") == true else {
+            throw RemoteError(code: .notAuthorized, message: "only the federation plugin forwards requests")
+        }
+        guard [.chatMessage, .chatCommand, .chatAnswer].contains(request.method) else { throw RemoteError.methodNotFound(request.method.rawValue) }
+        let name = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
+        await delivery.noteLimits(of: name, Hello(name: name, version: "", roles: ["messenger"], limits: request.limits, dialect: request.dialect))
+        var params = request.params
+        var chat = try Chat(json: params["chat"] ?? .null)
+        chat.channel = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: chat.channel).encoded
+        params["chat"] = chat.json
+        return try await handle(plugin: name, method: request.method.rawValue, params: params)
+    }
+
+    /// A post or live view another machine's session made for a chat this machine owns: queued
+    /// for the messenger here (posts in its outbox, under the other machine's id, so a repeat is
+    /// dropped).
+    func deliverForwarded(_ forwarded: ForwardedDelivery, from plugin: String) async throws -> JSONValue {
+        guard await host.slot(plugin)?.roles.contains("federation") == true else {
+            throw RemoteError(code: .notAuthorized, message: "only the federation plugin delivers for other machines")
+        }
+        guard !RemoteChannel.isRemote(messenger: forwarded.messenger), let slot = await host.slot(forwarded.messenger) else {
+            throw RemoteError(code: .notFound, message: "no messenger \(forwarded.messenger) on \(sessions.machine)")
+        }
+        switch forwarded.method {
+        case .chatPost, .chatQuestionClosed, .chatReact:
+            try await slot.deliver(forwarded.method.rawValue, params: forwarded.params, id: forwarded.id)
+        case .chatLive, .chatTyping:
+            await slot.notify(forwarded.method.rawValue, params: forwarded.params)
+        default:
+            throw RemoteError.methodNotFound(forwarded.method.rawValue)
+        }
+        return [:]
+    }
+}

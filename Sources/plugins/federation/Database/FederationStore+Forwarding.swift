@@ -1,0 +1,103 @@
+import PiRelaySDK
+import PostgresNIO
+
+/// The mail between machines: chat requests for another machine's sessions and their answers
+/// (`relay_requests`), and posts for a chat another machine owns (`relay_outbound`). Every
+/// insert wakes the machine it is for (`NOTIFY`); the machine also looks every second, so a
+/// lost wake-up costs a second, not a message.
+extension FederationStore {
+    /// The channel a machine listens on.
+    public static func wakeChannel(_ machine: String) -> String { "relay_wake_" + machine }
+
+    /// Sends a request to `machine`; its id.
+    public func send(request body: String, to machine: String) async throws(FederationError) -> Int64 {
+        try await within("sending a request to \(machine)") {
+            let rows = try await client.query(
+                """
+                WITH sent AS (INSERT INTO relay_requests (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
+                SELECT id, pg_notify(\(Self.wakeChannel(machine)), '') FROM sent
+                """, logger: logger)
+            for try await (id, _) in rows.decode((Int64, String).self) { return id }
+            throw FederationError.database(what: "sending a request to \(machine)", detail: "no id came back")
+        }
+    }
+
+    /// A request's state: taken by its machine yet, and its answer or error once there.
+    public func reply(to id: Int64) async throws(FederationError) -> (taken: Bool, answer: String?, error: String?)? {
+        try await within("reading an answer") {
+            let rows = try await client.query("SELECT taken, answer::text, error FROM relay_requests WHERE id = \(id)", logger: logger)
+            for try await row in rows.decode((Bool, String?, String?).self) { return (row.0, row.1, row.2) }
+            return nil
+        }
+    }
+
+    /// Takes back a request its machine has not taken: true when it is gone untaken, so it will
+    /// never run.
+    public func withdraw(request id: Int64) async throws(FederationError) -> Bool {
+        try await within("withdrawing a request") {
+            for try await _ in try await client.query("DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id", logger: logger) {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Removes a request whose answer the sender has read.
+    public func forget(request id: Int64) async throws(FederationError) {
+        try await within("removing an answered request") {
+            _ = try await client.query("DELETE FROM relay_requests WHERE id = \(id)", logger: logger)
+        }
+    }
+
+    /// Takes the oldest requests for `machine` nobody has taken, each once.
+    public func takeRequests(for machine: String, limit: Int = 20) async throws(FederationError) -> [(id: Int64, body: String)] {
+        try await within("taking requests") {
+            var out: [(Int64, String)] = []
+            let rows = try await client.query(
+                """
+                UPDATE relay_requests SET taken = true WHERE id IN (
+                    SELECT id FROM relay_requests WHERE to_machine = \(machine) AND NOT taken ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING id, body::text
+                """, logger: logger)
+            for try await row in rows.decode((Int64, String).self) { out.append(row) }
+            return out.sorted { $0.0 < $1.0 }
+        }
+    }
+
+    /// Writes a taken request's answer (a JSON value) or error.
+    public func answer(request id: Int64, result: String?, error: String?) async throws(FederationError) {
+        try await within("answering a request") {
+            _ = try await client.query(
+                "UPDATE relay_requests SET answer = \(result)::jsonb, error = \(error) WHERE id = \(id)", logger: logger)
+        }
+    }
+
+    /// Queues a delivery for a chat `machine` owns, and wakes it.
+    public func post(delivery body: String, to machine: String) async throws(FederationError) {
+        try await within("posting to \(machine)") {
+            _ = try await client.query(
+                """
+                WITH posted AS (INSERT INTO relay_outbound (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
+                SELECT pg_notify(\(Self.wakeChannel(machine)), '') FROM posted
+                """, logger: logger)
+        }
+    }
+
+    /// The oldest deliveries for `machine`, in order.
+    public func deliveries(for machine: String, limit: Int = 50) async throws(FederationError) -> [(id: Int64, body: String)] {
+        try await within("reading deliveries") {
+            var out: [(Int64, String)] = []
+            let rows = try await client.query(
+                "SELECT id, body::text FROM relay_outbound WHERE to_machine = \(machine) ORDER BY id LIMIT \(limit)", logger: logger)
+            for try await row in rows.decode((Int64, String).self) { out.append(row) }
+            return out
+        }
+    }
+
+    /// Removes a delivery its daemon has queued.
+    public func remove(delivery id: Int64) async throws(FederationError) {
+        try await within("removing a delivery") {
+            _ = try await client.query("DELETE FROM relay_outbound WHERE id = \(id)", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Logging
+import PiRelaySDK
+import PostgresNIO
+
+/// What other machines send this one: requests for its sessions, handed to pi-relayd
+/// (`federation.received`) with the answer written back, and posts for the chats it owns, handed
+/// to pi-relayd (`federation.deliver`) in order and removed once queued there. It wakes on the
+/// database's NOTIFY for this machine, and every second besides.
+struct Courier: Sendable {
+    static let lookEvery: Duration = .seconds(1)
+
+    let store: FederationStore
+    let client: PostgresClient
+    let connection: PluginConnection
+    let joined: JoinedMachine
+    let logger: Logger
+
+    func run() async {
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    wake.yield()
+                    try? await Task.sleep(for: Self.lookEvery)
+                }
+            }
+            group.addTask { await listen(wake) }
+            group.addTask {
+                var failing = false
+                for await _ in wakes {
+                    guard let machine = joined.current else { continue }
+                    do {
+                        try await takeRequests(for: machine)
+                        try await passDeliveries(for: machine)
+                        failing = false
+                    } catch {
+                        if !failing { logger.warning("\(error)") }
+                        failing = true
+                    }
+                }
+            }
+        }
+    }
+
+    /// Holds a connection that listens for this machine's wake-ups, again after it drops.
+    private func listen(_ wake: AsyncStream<Void>.Continuation) async {
+        while !Task.isCancelled {
+            guard let machine = joined.current else {
+                try? await Task.sleep(for: .milliseconds(200))
+                continue
+            }
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: FederationStore.wakeChannel(machine)) { notifications in
+                        for try await _ in notifications { wake.yield() }
+                    }
+                }
+            } catch {
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private func takeRequests(for machine: String) async throws(FederationError) {
+        for (id, body) in try await store.takeRequests(for: machine) {
+            var result: String?
+            var failure: String?
+            do {
+                let request = try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8)))
+                result = try await connection.request(.federationReceived, request, timeout: .seconds(10)).serialized()
+            } catch let error as RemoteError {
+                failure = error.message
+            } catch {
+                failure = "\(error)"
+            }
+            try await store.answer(request: id, result: result, error: failure)
+        }
+    }
+
+    private func passDeliveries(for machine: String) async throws(FederationError) {
+        for (id, body) in try await store.deliveries(for: machine) {
+            do {
+                let delivery = try ForwardedDelivery(json: try JSONValue.parse(bytes: Array(body.utf8)))
+                _ = try await connection.request(.federationDeliver, delivery, timeout: .seconds(10))
+            } catch let error as RemoteError where [.notFound, .methodNotFound, .invalidParams].contains(error.code) {
+                // It can never be delivered here (its messenger is gone): not worth holding the rest.
+                logger.error("dropped a delivery pi-relayd cannot take: \(error.message)")
+            } catch {
+                // pi-relayd is busy or restarting: the rest wait, in order, for the next look.
+                logger.warning("pi-relayd did not take a delivery (\(error)); trying again")
+                return
+            }
+            try await store.remove(delivery: id)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Logging
+import PiRelaySDK
+
+/// What this machine sends to others: a chat request for a session another machine runs
+/// (`federation.forward`), and the posts and live views its own sessions make for chats other
+/// machines own (deliveries whose target is a `RemoteChannel`).
+struct Outgoing: Sendable {
+    /// How long the other machine has to take a request before it is withdrawn (and so never
+    /// runs), and then to answer it.
+    static let takeWithin: Duration = .seconds(6)
+    static let answerWithin: Duration = .seconds(6)
+
+    let store: FederationStore
+    let joined: JoinedMachine
+    let logger: Logger
+
+    /// Sends `request` to its machine and waits for the answer; an error when it did not come,
+    /// saying whether the request may have run there.
+    func forward(_ request: ForwardedRequest) async throws -> JSONValue {
+        guard let me = joined.current else {
+            throw RemoteError(code: .unavailable, message: "this machine has not joined the federation (is its database reachable?)")
+        }
+        var body = request
+        body.machine = me
+        do {
+            let id = try await store.send(request: body.json.serialized(), to: request.machine)
+            if let answer = try await answer(to: id, within: Self.takeWithin) { return answer }
+            if try await store.withdraw(request: id) {
+                throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
+            }
+            if let answer = try await answer(to: id, within: Self.answerWithin) { return answer }
+            throw RemoteError(code: .timeout, message: "it took the request but sent no answer in time; it may have acted on it")
+        } catch let error as FederationError {
+            throw RemoteError(code: .unavailable, message: error.description)
+        }
+    }
+
+    /// The answer once it is there (the row is then removed), or nil after `limit`.
+    private func answer(to id: Int64, within limit: Duration) async throws -> JSONValue? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let reply = try await store.reply(to: id), reply.answer != nil || reply.error != nil {
+                try? await store.forget(request: id)
+                if let error = reply.error { throw RemoteError(code: .other("remote"), message: error) }
+                return try JSONValue.parse(bytes: Array((reply.answer ?? "null").utf8))
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Carries a delivery or notification for a chat another machine owns into its queue. A
+    /// delivery (`retrying`) waits for the database however long it is away: it is acknowledged
+    /// only once stored, so pi-relayd keeps it in its outbox meanwhile.
+    func carry(_ method: MethodName, id: String?, params: JSONValue, retrying: Bool) async throws {
+        guard let channel = params["target"]?["channel"]?.stringValue, let remote = RemoteChannel(encoded: channel) else {
+            throw RemoteError.invalidParams("\(method.rawValue) is for no other machine's chat")
+        }
+        var target = params["target"] ?? [:]
+        target["channel"] = .string(remote.channel)
+        var local = params
+        local["target"] = target
+        let body = ForwardedDelivery(messenger: remote.messenger, method: method, id: id, params: local).json.serialized()
+        var warned = false
+        while true {
+            do {
+                try await store.post(delivery: body, to: remote.machine)
+                if warned { logger.notice("posts for \(remote.machine) flow again") }
+                return
+            } catch {
+                guard retrying else { throw RemoteError(code: .unavailable, message: error.description) }
+                if !warned { logger.warning("a post for \(remote.machine) waits for the database: \(error)") }
+                warned = true
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}
