@@ -20,7 +20,7 @@ SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 # make the speech the voice-note tests send. postgresql: the federation's tests start a server of
 # their own from its programs (/usr/lib/postgresql/*/bin), in a temporary folder on a Unix socket.
 APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
-	opus-tools espeak-ng sox postgresql
+	opus-tools espeak-ng sox postgresql openssl
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release

@@ -5,9 +5,10 @@ import SupervisorIO
 import Glibc
 #endif
 
-/// A real PostgreSQL for one test (the federation store's tests and the federated stack tests): Debian's server programs (under /usr/lib/postgresql/*/bin, not
-/// on PATH) make a cluster in a temporary folder and serve it on a Unix socket there, with no TCP
-/// listener. PostgreSQL refuses to run as root, so under root (as CI runs) the folder is given
+/// A real PostgreSQL for one test (the federation store's tests and the federated stack tests):
+/// Debian's server programs (under /usr/lib/postgresql/*/bin, not on PATH) make a cluster in a
+/// temporary folder and serve it on a Unix socket there, with no TCP listener unless it is
+/// started with TLS (`startWithTLS`). PostgreSQL refuses to run as root, so under root (as CI runs) the folder is given
 /// to the `postgres` user and the programs run as it through runuser.
 public final class PostgresServer: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
@@ -18,12 +19,22 @@ public final class PostgresServer: @unchecked Sendable {
     public var socketFolder: String { folder + "/socket" }
     public var url: String { "postgres://relay@/postgres?host=\(socketFolder)" }
     private let bin: String
+    /// Where it listens over TCP: nowhere unless started with TLS.
+    var listenAddresses = ""
+    /// Server options beyond the socket's (TLS and a TCP port).
+    var extraOptions = ""
 
     /// Makes and starts a cluster; throws when PostgreSQL is not installed (`make deps`).
     public static func start() async throws -> PostgresServer {
+        let server = try await made()
+        try await server.startServer()
+        return server
+    }
+
+    /// A cluster made, not started.
+    static func made() async throws -> PostgresServer {
         let server = try PostgresServer()
         try await server.run("initdb", ["-D", server.data, "-U", "relay", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
-        try await server.startServer()
         return server
     }
 
@@ -49,7 +60,7 @@ public final class PostgresServer: @unchecked Sendable {
             "pg_ctl",
             [
                 "-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "-o",
-                "-c listen_addresses='' -k \(socketFolder) -c unix_socket_permissions=0700 -c fsync=off", "start",
+                "-c listen_addresses='\(listenAddresses)' -k \(socketFolder) -c unix_socket_permissions=0700 -c fsync=off \(extraOptions)", "start",
             ])
     }
 
@@ -69,8 +80,9 @@ public final class PostgresServer: @unchecked Sendable {
         try await run("pg_dump", ["-h", socketFolder, "-U", "relay", "--data-only", "postgres"]).joined(separator: "\n")
     }
 
+    /// Runs one of PostgreSQL's programs, as the `postgres` user under root.
     @discardableResult
-    private func run(_ program: String, _ arguments: [String]) async throws -> [String] {
+    func run(_ program: String, _ arguments: [String]) async throws -> [String] {
         var executable = bin + "/" + program
         var argv = arguments
         if getuid() == 0 {

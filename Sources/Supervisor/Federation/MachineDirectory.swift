@@ -27,8 +27,10 @@ package final class MachineDirectory: Sendable {
     package func statusLine(now: ContinuousClock.Instant = .now) -> String? {
         guard let (report, age) = current(now: now) else { return nil }
         let stale = age > Self.staleAfter ? " (reported \(Int(age.inSeconds))s ago: is the federation plugin running?)" : ""
+        if let since = report.unreachableSince {
+            return "federation: database unreachable since \(since)\(report.problem.map { " (\($0))" } ?? "")\(stale)"
+        }
         if let problem = report.problem { return "federation: \(problem)\(stale)" }
-        if let since = report.unreachableSince { return "federation: database unreachable since \(since)\(stale)" }
         if report.machines.isEmpty { return "federation: no other machine yet\(stale)" }
         let machines = report.machines.map { $0.online ? "\($0.name) online" : "\($0.name) offline since \($0.lastSeen)" }
         return "federation: \(machines.joined(separator: ", "))\(stale)"

@@ -31,7 +31,7 @@ public struct FederationRelay: Plugin {
         let joined = JoinedMachine()
         roster = MachineRoster(
             store: store, connection: context.connection, contact: SupervisorContact(), joined: joined, instance: UUID().uuidString,
-            version: Self.manifest.version, logger: context.logger)
+            version: Self.manifest.version, probe: DatabaseProbe(address: config.address, logger: background), logger: context.logger)
         courier = Courier(store: store, client: client, connection: context.connection, joined: joined, logger: context.logger)
         outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
         address = config.address.description

@@ -11,7 +11,8 @@ struct StoreHarness {
     /// `body` with a fresh database whose schema is migrated; everything is stopped after.
     static func with(migrated: Bool = true, _ body: (StoreHarness) async throws -> Void) async throws {
         let server = try await PostgresServer.start()
-        let logger = Logger(label: "federation-test")
+        var logger = Logger(label: "federation-test")
+        logger.logLevel = .warning
         do {
             let address = try DatabaseAddress(url: server.url)
             let client = PostgresClient(configuration: try address.configuration(), backgroundLogger: logger)

@@ -22,6 +22,8 @@ import Testing
                 == "federation: desktop online, nas offline since 2026-11-26T07:00:00Z (reported 31s ago: is the federation plugin running?)")
         directory.update(FederationReport(unreachableSince: "2026-11-26T08:01:00Z"), at: start)
         #expect(directory.statusLine(now: start) == "federation: database unreachable since 2026-11-26T08:01:00Z")
+        directory.update(FederationReport(unreachableSince: "2026-11-26T08:01:00Z", problem: "connection refused"), at: start)
+        #expect(directory.statusLine(now: start) == "federation: database unreachable since 2026-11-26T08:01:00Z (connection refused)")
         directory.update(FederationReport(problem: "another daemon runs as machine \"desktop\""), at: start)
         #expect(directory.statusLine(now: start) == "federation: another daemon runs as machine \"desktop\"")
         #expect(directory.json(now: start + .seconds(3))?["reportedSecondsAgo"] == 3)

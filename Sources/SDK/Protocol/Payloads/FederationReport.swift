@@ -6,7 +6,8 @@ public struct FederationReport: Sendable, Equatable {
     /// When the database stopped answering (ISO 8601); nil while it answers.
     public var unreachableSince: String?
     /// Why the federation cannot work as configured (a second daemon with this machine's
-    /// name, a schema newer than the plugin), or nil.
+    /// name, a schema newer than the plugin), or, with `unreachableSince`, why the database does
+    /// not answer (as a connection made to find out says it); nil otherwise.
     public var problem: String?
 
     /// A report.

@@ -76,20 +76,34 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
         if let socketPath {
             return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
         }
-        var tlsSetting = PostgresClient.Configuration.TLS.disable
-        if tls != .disable {
-            var settings = TLSConfiguration.makeClientConfiguration()
-            switch tls {
-            case .disable: break
-            case .require: settings.certificateVerification = .none
-            case .verifyCA: settings.certificateVerification = .noHostnameVerification
-            case .verifyFull: settings.certificateVerification = .fullVerification
-            }
-            if let rootCertificates, tls != .require { settings.trustRoots = .file(rootCertificates) }
-            tlsSetting = .require(settings)
-        }
         return PostgresClient.Configuration(
-            host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tlsSetting)
+            host: host ?? "localhost", port: port, username: user, password: password, database: database,
+            tls: tlsSettings().map { .require($0) } ?? .disable)
+    }
+
+    /// One connection's settings, for `DatabaseProbe`.
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        if let socketPath {
+            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        }
+        return PostgresConnection.Configuration(
+            host: host ?? "localhost", port: port, username: user, password: password, database: database,
+            tls: try tlsSettings().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable)
+    }
+
+    /// TLS as `sslmode` asks, the URL's `sslrootcert` trusted instead of the system's roots; nil
+    /// for `disable`.
+    private func tlsSettings() -> TLSConfiguration? {
+        guard tls != .disable else { return nil }
+        var settings = TLSConfiguration.makeClientConfiguration()
+        switch tls {
+        case .disable: return nil
+        case .require: settings.certificateVerification = .none
+        case .verifyCA: settings.certificateVerification = .noHostnameVerification
+        case .verifyFull: settings.certificateVerification = .fullVerification
+        }
+        if let rootCertificates, tls != .require { settings.trustRoots = .file(rootCertificates) }
+        return settings
     }
 
     public var description: String {

@@ -20,6 +20,8 @@ struct MachineRoster: Sendable {
     /// Unique to this start: the name's holder, so a second daemon with the same name is told apart.
     let instance: String
     let version: String
+    /// Asked why, when the database stops answering.
+    let probe: DatabaseProbe
     let logger: Logger
 
     /// What a round knows between rounds.
@@ -80,8 +82,10 @@ struct MachineRoster: Sendable {
             switch error {
             case .database:
                 if progress.unreachableSince == nil {
-                    logger.warning("\(error)")
                     progress.unreachableSince = Date()
+                    // What the owner should fix, as the database's own error says it.
+                    progress.problem = await probe.reason() ?? error.description
+                    logger.warning("\(error): \(progress.problem ?? "")")
                 }
             case .machineLost:
                 logger.error("\(error)")

@@ -1,0 +1,51 @@
+import Logging
+import PostgresNIO
+import PostgresSupport
+import Testing
+
+@testable import FederationPlugin
+
+/// The database over the network with `sslmode=verify-full` (the default): the server's
+/// certificate is taken when the named CA signed it for the host the URL names, and refused
+/// from any other CA, on a real PostgreSQL with certificates made at test time.
+@Suite(.timeLimit(.minutes(3))) struct DatabaseTLSTests {
+    @Test func verifyFullTakesTheServersCAAndRefusesAnother() async throws {
+        let (server, tls) = try await PostgresServer.startWithTLS()
+        do {
+            let trusted = try DatabaseAddress(url: "postgres://relay@localhost:\(tls.port)/postgres?sslrootcert=\(tls.authority)")
+            #expect(trusted.tls == .verifyFull)
+            #expect(try await Self.migrates(trusted) == nil)
+            let refused = try await Self.migrates(
+                try DatabaseAddress(url: "postgres://relay@localhost:\(tls.port)/postgres?sslrootcert=\(tls.stranger)"))
+            #expect(refused?.description.contains("federation database") == true, "\(String(describing: refused))")
+            // Why, as the owner reads it: the certificate, not a bare timeout.
+            var logger = Logger(label: "federation-tls-test")
+            logger.logLevel = .warning
+            let stranger = try DatabaseAddress(url: "postgres://relay@localhost:\(tls.port)/postgres?sslrootcert=\(tls.stranger)")
+            let why = await DatabaseProbe(address: stranger, logger: logger).reason()
+            #expect(why?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(why ?? "nil")")
+            #expect(await DatabaseProbe(address: trusted, logger: logger).reason() == nil)
+        } catch {
+            await server.remove()
+            throw error
+        }
+        await server.remove()
+    }
+
+    /// nil when the schema could be migrated over `address`, else the error.
+    static func migrates(_ address: DatabaseAddress) async throws -> FederationError? {
+        var logger = Logger(label: "federation-tls-test")
+        logger.logLevel = .warning
+        let client = PostgresClient(configuration: try address.configuration(), backgroundLogger: logger)
+        return await withDiscardingTaskGroup(returning: FederationError?.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            do throws(FederationError) {
+                try await FederationStore(client: client, logger: logger, answerWithin: .seconds(5)).migrate()
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}
