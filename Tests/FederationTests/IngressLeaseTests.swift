@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func anOwnerThatCannotRenewStopsIngressTenSecondsAfterItsLastRenewal() {
-        var lease = owner()
+        var lease = owner(preferred: false)
         for second in stride(from: 5.0, through: 9.0, by: 1) {
             lease.heardFromSupervisor(at: at(second))
             let actions = lease.tick(now: at(second))
@@ -41,6 +41,41 @@ import Testing
         let fenced = lease.tick(now: at(10))
         #expect(fenced.first == .stopIngress(reason: "the lease was not renewed for 10.0 s"), "\(fenced)")
         #expect(lease.owned == nil)
+    }
+
+    /// "Only the preferred machine keeps ingress alone" while the database is away, as long as
+    /// its own supervisor answers; silent too, it fences like any owner.
+    @Test func thePreferredOwnerKeepsIngressWhileTheDatabaseIsAway() {
+        var lease = owner(preferred: true)
+        for second in stride(from: 5.0, through: 14.0, by: 1) {
+            lease.heardFromSupervisor(at: at(second))
+            #expect(lease.tick(now: at(second)) == [.attempt], "at \(second) s")
+            #expect(lease.failed(now: at(second)) == [], "kept at \(second) s")
+        }
+        #expect(lease.owned?.epoch == 1)
+        // The database answers again: the renewal keeps the epoch and starts nothing.
+        lease.heardFromSupervisor(at: at(15))
+        #expect(lease.tick(now: at(15)) == [.attempt])
+        #expect(lease.answered(.held(epoch: 1), now: at(15)) == [])
+        // Away again, and then the supervisor silent: fenced ten seconds after the last renewal.
+        lease.heardFromSupervisor(at: at(19))
+        #expect(lease.tick(now: at(20)) == [.attempt])
+        #expect(lease.failed(now: at(20.1)) == [])
+        let fenced = lease.tick(now: at(25))
+        #expect(fenced.first == .stopIngress(reason: "the lease was not renewed for 10.0 s"), "\(fenced)")
+    }
+
+    /// The supervisor did not answer the sign of life asked just before a renewal: no claim, and
+    /// the owner fences ten seconds after its last renewal.
+    @Test func noAnswerBeforeARenewalMeansNoRenewal() {
+        var lease = owner(preferred: true)
+        lease.heardFromSupervisor(at: at(5))
+        #expect(lease.tick(now: at(5)) == [.attempt])
+        #expect(lease.supervisorSilent(now: at(5)) == [])
+        lease.heardFromSupervisor(at: at(9))
+        #expect(lease.tick(now: at(9)) == [.attempt])
+        #expect(lease.supervisorSilent(now: at(9.5)) == [])
+        #expect(lease.tick(now: at(10)).first == .stopIngress(reason: "the lease was not renewed for 10.0 s"))
     }
 
     @Test func aSilentSupervisorMeansNoRenewalSoTheOwnerFences() {

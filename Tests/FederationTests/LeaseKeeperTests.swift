@@ -1,5 +1,6 @@
 import FederationPlugin
 import Logging
+import PiRelaySDK
 import Synchronization
 import Testing
 

@@ -50,6 +50,10 @@ import Testing
         "FederationReport": { try FederationReport(json: $0).json },
         "ForwardedRequest": { try ForwardedRequest(json: $0).json },
         "ForwardedDelivery": { try ForwardedDelivery(json: $0).json },
+        "IngressChange": { try IngressChange(json: $0).json },
+        "IngressCursor": { try IngressCursor(json: $0).json },
+        "CursorAnswer": { try CursorAnswer(json: $0).json },
+        "MessageClaim": { try MessageClaim(json: $0).json },
         "AttachmentsOutboundParams": { try AttachmentsOutboundParams(json: $0).json },
         "AttachmentsOutboundResult": { try AttachmentsOutboundResult(json: $0).json },
     ]
@@ -68,7 +72,9 @@ import Testing
         .attachmentsInbound: ["AttachmentsInboundParams", "AttachmentsInboundResult"],
         .attachmentsOutbound: ["AttachmentsOutboundParams", "AttachmentsOutboundResult"],
         .federationMachines: ["FederationReport"], .federationForward: ["ForwardedRequest"], .federationReceived: ["ForwardedRequest"],
-        .federationDeliver: ["ForwardedDelivery"],
+        .federationDeliver: ["ForwardedDelivery"], .federationIngress: ["IngressChange"], .messengerIngress: ["IngressChange"],
+        .federationCursor: ["IngressCursor", "CursorAnswer"], .messengerCursor: ["IngressCursor", "CursorAnswer"],
+        .federationClaim: ["MessageClaim"],
     ]
 
     static func examples() throws -> [Example] {

@@ -45,6 +45,9 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// disk full it stays behind, so the service keeps the updates the journal could not keep.
     public private(set) var savedCursor: Int
 
+    /// Messages taken in whose hand-over to the supervisor has not finished.
+    public var pendingCount: Int { journal.pending.count }
+
     /// Hands over again what a previous run took in but never finished handing over.
     public func resumePending() async {
         guard !journal.pending.isEmpty else { return }

@@ -28,6 +28,9 @@ public protocol MessengerRelay: Plugin {
     func showTyping(_ target: Target) async
     /// `chat.presence`. The default shows nothing, for a service without a status line.
     func showPresence(_ text: String) async
+    /// `messenger.ingress`: take inbound traffic now, or stand by (a federation's lease). The
+    /// default logs it, for a messenger that takes its traffic regardless.
+    func ingressChanged(_ change: IngressChange) async
 }
 
 extension MessengerRelay {
@@ -38,6 +41,10 @@ extension MessengerRelay {
     public func showTyping(_ target: Target) async {}
 
     public func showPresence(_ text: String) async {}
+
+    public func ingressChanged(_ change: IngressChange) async {
+        logger.warning("messenger.ingress (\(change.active ? "take" : "stand by")) ignored: this messenger does not share its token yet")
+    }
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.name {
@@ -78,6 +85,9 @@ extension MessengerRelay {
             await showTyping(target)
         case .chatPresence:
             await showPresence((try? PresenceParams(json: params))?.text ?? "")
+        case .messengerIngress:
+            guard let change = try? IngressChange(json: params) else { return }
+            await ingressChanged(change)
         default:
             break
         }

@@ -14,4 +14,6 @@ public struct PluginContext: Sendable {
     public let connection: PluginConnection
     /// Writes to stderr, which the supervisor files under `logs/<plugin>.log`.
     public let logger: Logger
+    /// When the supervisor last said anything (pings come every few seconds).
+    public let contact: SupervisorContact
 }

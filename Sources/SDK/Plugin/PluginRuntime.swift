@@ -91,9 +91,11 @@ public enum PluginRuntime {
             }
 
             try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
+            let contact = SupervisorContact()
+            contact.heard()
             let context = PluginContext(
                 config: welcome.config, stateDir: welcome.stateDir, spoolDir: welcome.spoolDir,
-                welcome: welcome, connection: connection, logger: logger)
+                welcome: welcome, connection: connection, logger: logger, contact: contact)
             let plugin: P
             do {
                 plugin = try await P(context: context)
@@ -161,6 +163,7 @@ public enum PluginRuntime {
                     logger.warning("ignored a malformed line from pi-relayd: \(error)")
                     continue
                 }
+                contact.heard()
                 switch message {
                 case .request(let id, let method, let params, let deadlineMs):
                     let deadline = deadlineMs.map { ContinuousClock.now + .milliseconds($0) }

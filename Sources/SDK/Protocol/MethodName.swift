@@ -54,6 +54,16 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     case federationReceived
     /// Federation → supervisor: a post or live view for a chat this machine owns.
     case federationDeliver
+    /// Federation → supervisor: this machine takes a messenger's inbound traffic now, or stands by.
+    case federationIngress
+    /// Supervisor → federation: store a messenger's confirmed position under the lease's epoch.
+    case federationCursor
+    /// Supervisor → federation: claim an inbound message before acting on it, once across machines.
+    case federationClaim
+    /// Supervisor → messenger: take inbound traffic now, or stand by.
+    case messengerIngress
+    /// Messenger → supervisor: the position confirmed in its inbound stream.
+    case messengerCursor
     /// A method the protocol does not name.
     case other(String)
 
@@ -63,6 +73,7 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         .chatLive,
         .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
         .attachmentsOutbound, .federationMachines, .federationForward, .federationReceived, .federationDeliver,
+        .federationIngress, .federationCursor, .federationClaim, .messengerIngress, .messengerCursor,
     ]
 
     private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -101,6 +112,11 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         case .federationForward: "federation.forward"
         case .federationReceived: "federation.received"
         case .federationDeliver: "federation.deliver"
+        case .federationIngress: "federation.ingress"
+        case .federationCursor: "federation.cursor"
+        case .federationClaim: "federation.claim"
+        case .messengerIngress: "messenger.ingress"
+        case .messengerCursor: "messenger.cursor"
         case .other(let name): name
         }
     }

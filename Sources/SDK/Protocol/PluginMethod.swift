@@ -131,6 +131,25 @@ extension RequestMethod where Params == ForwardedDelivery, Result == JSONValue {
     public static var federationDeliver: Self { .init(name: .federationDeliver) }
 }
 
+extension NotifyMethod where Params == IngressChange {
+    /// `federation.ingress` (federation → supervisor).
+    public static var federationIngress: Self { .init(name: .federationIngress) }
+    /// `messenger.ingress` (supervisor → messenger).
+    public static var messengerIngress: Self { .init(name: .messengerIngress) }
+}
+
+extension RequestMethod where Params == IngressCursor, Result == CursorAnswer {
+    /// `federation.cursor` (supervisor → federation).
+    public static var federationCursor: Self { .init(name: .federationCursor) }
+    /// `messenger.cursor` (messenger → supervisor).
+    public static var messengerCursor: Self { .init(name: .messengerCursor) }
+}
+
+extension RequestMethod where Params == MessageClaim, Result == MessageClaim {
+    /// `federation.claim`: the claim comes back with `first` set.
+    public static var federationClaim: Self { .init(name: .federationClaim) }
+}
+
 extension NotifyMethod where Params == FederationReport {
     /// `federation.machines`.
     public static var federationMachines: Self { .init(name: .federationMachines) }

@@ -27,12 +27,15 @@ public struct Welcome: Sendable, Equatable {
     /// Where a session starts when nothing names a folder (`sessions.defaultCwd`, else pi-relayd's
     /// `$HOME`); nil from an older pi-relayd or when it has neither.
     public var newSessionFolder: String?
+    /// For a messenger whose inbound traffic a federation hands to one machine at a time: whether
+    /// this machine takes it now (`messenger.ingress` brings changes). Nil: always (no federation).
+    public var ingress: IngressChange?
 
     /// A welcome in this SDK's protocol version.
     public init(
         plugin: String, config: JSONValue = [:], stateDir: String, spoolDir: String, home: String,
         sessions: [SessionSummary] = [], bindings: [BindingSummary] = [], allowedUsers: [String] = [], checkOnly: Bool = false,
-        newSessionFolder: String? = nil
+        newSessionFolder: String? = nil, ingress: IngressChange? = nil
     ) {
         self.protocol = WireMessage.protocolVersion
         self.plugin = plugin
@@ -45,6 +48,7 @@ public struct Welcome: Sendable, Equatable {
         self.allowedUsers = allowedUsers
         self.checkOnly = checkOnly
         self.newSessionFolder = newSessionFolder
+        self.ingress = ingress
     }
 }
 
@@ -58,12 +62,12 @@ extension Welcome: WirePayload {
             stateDir: stateDir, spoolDir: fields.optionalString("spoolDir") ?? stateDir, home: fields.optionalString("home") ?? stateDir,
             sessions: fields.list("sessions", of: SessionSummary.self), bindings: fields.list("bindings", of: BindingSummary.self),
             allowedUsers: fields.strings("allowedUsers"), checkOnly: fields.bool("checkOnly", default: false),
-            newSessionFolder: fields.optionalString("newSessionFolder"))
+            newSessionFolder: fields.optionalString("newSessionFolder"), ingress: try fields.optional("ingress", as: IngressChange.self))
         self.protocol = fields.optionalInt("protocol") ?? WireMessage.protocolVersion
     }
 
     /// The welcome as it is written, `type` included; `allowedUsers` only when not empty,
-    /// `checkOnly` only when true, `newSessionFolder` only when known.
+    /// `checkOnly` only when true, `newSessionFolder` and `ingress` only when known.
     public var json: JSONValue {
         var object: JSONValue = [
             "type": "welcome", "protocol": JSONValue(self.protocol), "plugin": .string(plugin), "config": config,
@@ -73,6 +77,7 @@ extension Welcome: WirePayload {
         if !allowedUsers.isEmpty { object["allowedUsers"] = allowedUsers.json }
         if checkOnly { object["checkOnly"] = true }
         if let newSessionFolder { object["newSessionFolder"] = .string(newSessionFolder) }
+        if let ingress { object["ingress"] = ingress.json }
         return object
     }
 }

@@ -4,13 +4,16 @@ import Synchronization
 
 /// The other machines of a federation, as the federation plugin last reported them
 /// (`federation.machines`): what a chat's `/sessions` lists after this machine's sessions and
-/// what `status` says of the database. Empty until a federation plugin reports.
+/// what `status` says of the database; and which shared messengers take their updates here
+/// (`federation.ingress`). Empty until a federation plugin reports.
 package final class MachineDirectory: Sendable {
     /// The plugin reports every ten seconds at least; a report older than this is shown with
     /// its age (the plugin is down or restarting).
     package static let staleAfter: Duration = .seconds(30)
 
     private let last = Mutex<(report: FederationReport, at: ContinuousClock.Instant)?>(nil)
+    /// The federation's last word on each shared messenger's ingress.
+    private let ingress = Mutex<[String: IngressChange]>([:])
 
     package init() {}
 
@@ -23,6 +26,16 @@ package final class MachineDirectory: Sendable {
         last.withLock { $0.map { ($0.report, now - $0.at) } }
     }
 
+    package func update(_ change: IngressChange) {
+        ingress.withLock { $0[change.messenger] = change }
+    }
+
+    /// Whether `messenger` takes its updates on this machine now, as the federation last said;
+    /// nil before it said anything.
+    package func ingress(of messenger: String) -> IngressChange? {
+        ingress.withLock { $0[messenger] }
+    }
+
     /// `status`'s line: the database's state or the other machines; nil with no federation.
     package func statusLine(now: ContinuousClock.Instant = .now) -> String? {
         guard let (report, age) = current(now: now) else { return nil }
@@ -33,7 +46,9 @@ package final class MachineDirectory: Sendable {
         if let problem = report.problem { return "federation: \(problem)\(stale)" }
         if report.machines.isEmpty { return "federation: no other machine yet\(stale)" }
         let machines = report.machines.map { $0.online ? "\($0.name) online" : "\($0.name) offline since \($0.lastSeen)" }
-        return "federation: \(machines.joined(separator: ", "))\(stale)"
+        let here = ingress.withLock { $0.values.filter(\.active).map(\.messenger).sorted() }
+        let taken = here.isEmpty ? "" : "; \(here.joined(separator: ", ")) updates taken here"
+        return "federation: \(machines.joined(separator: ", "))\(taken)\(stale)"
     }
 
     /// What `status --json` carries: the report and its age in seconds; nil with no federation.
@@ -41,6 +56,8 @@ package final class MachineDirectory: Sendable {
         guard let (report, age) = current(now: now) else { return nil }
         var object = report.json
         object["reportedSecondsAgo"] = JSONValue(Int(age.inSeconds))
+        let shared = ingress.withLock { $0 }
+        if !shared.isEmpty { object["ingress"] = .array(shared.keys.sorted().compactMap { shared[$0]?.json }) }
         return object
     }
 }

@@ -7,11 +7,11 @@ extension Welcome {
     /// and where `/new` starts a session that names no folder.
     package static func daemon(
         plugin: String, config: JSONValue, home: Home, sessions: [SessionSummary], bindings: [BindingSummary], allowedUsers: [String],
-        newSessionFolder: String?
+        newSessionFolder: String?, ingress: IngressChange? = nil
     ) -> Welcome {
         Welcome(
             plugin: plugin, config: config, stateDir: home.pluginStateDir(plugin), spoolDir: home.spoolDir, home: home.root,
-            sessions: sessions, bindings: bindings, allowedUsers: allowedUsers, newSessionFolder: newSessionFolder)
+            sessions: sessions, bindings: bindings, allowedUsers: allowedUsers, newSessionFolder: newSessionFolder, ingress: ingress)
     }
 
     /// A plugin run outside the daemon (`plugin check`, `setup` asking who the bot is): every

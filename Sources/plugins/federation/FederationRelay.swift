@@ -19,18 +19,29 @@ public struct FederationRelay: Plugin {
     let courier: Courier
     let outgoing: Outgoing
     let address: String
+    let store: FederationStore
+    let joined: JoinedMachine
+    let config: FederationConfig
+    let epochs = IngressEpochs()
+    let connection: PluginConnection
+    let logger: Logger
 
     public init(context: PluginContext) async throws {
         let config = try FederationConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
+        self.config = config
+        connection = context.connection
+        logger = context.logger
         // The client logs each failed connection at info: a database that is away would fill the
         // log every second. The roster says once that it is unreachable, and when it is back.
         var background = context.logger
         background.logLevel = .warning
         client = PostgresClient(configuration: try config.address.configuration(), backgroundLogger: background)
         let store = FederationStore(client: client, logger: context.logger)
+        self.store = store
         let joined = JoinedMachine()
+        self.joined = joined
         roster = MachineRoster(
-            store: store, connection: context.connection, contact: SupervisorContact(), joined: joined, instance: UUID().uuidString,
+            store: store, connection: context.connection, contact: context.contact, joined: joined, instance: UUID().uuidString,
             version: Self.manifest.version, probe: DatabaseProbe(address: config.address, logger: background), logger: context.logger)
         courier = Courier(store: store, client: client, connection: context.connection, joined: joined, logger: context.logger)
         outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
@@ -42,14 +53,62 @@ public struct FederationRelay: Plugin {
             group.addTask { await client.run() }
             group.addTask { await roster.run() }
             group.addTask { await courier.run() }
+            for messenger in config.ingress { group.addTask { await keepIngress(messenger) } }
         }
     }
+
+    /// The lease on `messenger`'s ingress, once this machine has joined: each start and stop is
+    /// told to pi-relayd (`federation.ingress`), which tells the messenger.
+    func keepIngress(_ messenger: String) async {
+        var machine = joined.current
+        while machine == nil {
+            do { try await Task.sleep(for: .milliseconds(200)) } catch { return }
+            machine = joined.current
+        }
+        let lease = Self.lease(messenger)
+        let keeper = LeaseKeeper(
+            store: store, lease: lease, messenger: messenger, machine: machine ?? "", preferred: config.preferred, times: LeaseTimes(),
+            contact: roster.contact,
+            answers: { [connection, contact = roster.contact] in
+                guard (try? await connection.request(.relayStatus, NoPayload(), timeout: .seconds(3))) != nil else { return false }
+                contact.heard()
+                return true
+            }, logger: logger)
+        await keeper.run { change in
+            switch change {
+            case .started(let epoch):
+                epochs.set(messenger, epoch)
+                let cursor = try? await store.cursor(lease)
+                await connection.notify(.federationIngress, IngressChange(messenger: messenger, active: true, epoch: epoch, cursor: cursor ?? nil))
+            case .stopped(let reason):
+                epochs.set(messenger, nil)
+                await connection.notify(.federationIngress, IngressChange(messenger: messenger, active: false, reason: reason))
+            }
+        }
+    }
+
+    static func lease(_ messenger: String) -> String { "ingress:" + messenger }
 
     public func handle(_ request: PluginRequest) async throws -> JSONValue {
         switch request.name {
         case .status:
             let heard = roster.contact.lastHeard.map { Int((ContinuousClock.now - $0).inSeconds) }
             return ["database": .string(address), "supervisorHeardSecondsAgo": heard.map { JSONValue($0) } ?? .null]
+        case .federationCursor:
+            let cursor = try IngressCursor(json: request.params)
+            guard let epoch = epochs.epoch(of: cursor.messenger), let machine = joined.current else { return CursorAnswer(stored: false).json }
+            do {
+                let stored = try await store.advance(cursor: Self.lease(cursor.messenger), to: cursor.position, machine: machine, epoch: epoch)
+                return CursorAnswer(stored: stored).json
+            } catch {
+                throw RemoteError(code: .unavailable, message: error.description)
+            }
+        case .federationClaim:
+            var claim = try MessageClaim(json: request.params)
+            do { claim.first = try await store.claim(message: claim.messageID, messenger: claim.messenger) } catch {
+                throw RemoteError(code: .unavailable, message: error.description)
+            }
+            return claim.json
         case .federationForward:
             return try await outgoing.forward(try ForwardedRequest(json: request.params))
         case .chatPost, .chatQuestionClosed, .chatReact:

@@ -27,6 +27,8 @@ public struct TelegramRelay: MessengerRelay {
     let blocked: BlockedChats
     let questions: QuestionMessages
     public let allowlist: Allowlist
+    let ingress: IngressGate
+    let connection: PluginConnection
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -34,6 +36,8 @@ public struct TelegramRelay: MessengerRelay {
         let logger = context.logger
         self.config = config
         self.logger = logger
+        ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
+        connection = context.connection
         let store = StateStore(directory: context.stateDir)
         api = BotAPI(
             base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, store: store)
@@ -88,7 +92,10 @@ public struct TelegramRelay: MessengerRelay {
         }
         await CommandMenu(api: api, logger: logger).register()
         await intake.inbox.resumePending()
-        try await Poller(api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, logger: logger).run()
+        try await Poller(
+            api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: ingress, connection: connection,
+            logger: logger
+        ).run()
     }
 
     /// By chat and urgency (the kit's `ChatLanes`): each write then waits in the chat's send
@@ -116,6 +123,14 @@ public struct TelegramRelay: MessengerRelay {
             return
         }
         await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+    }
+
+    public func ingressChanged(_ change: IngressChange) async {
+        ingress.apply(change)
+        logger.notice(
+            change.active
+                ? "this machine takes the bot's updates (lease epoch \(change.epoch.map(String.init) ?? "?"))"
+                : "another machine takes the bot's updates: \(change.reason ?? "stand by")")
     }
 
     public func showTyping(_ target: Target) async {

@@ -16,6 +16,8 @@ final class TelegramStack: Sendable {
 
     let home: TestHome
     let fake: StackFake
+    /// The fake is another stack's (one bot token on several machines): that stack stops it.
+    let sharesFake: Bool
     let workspace: String
     let agentDir: String
     private let started = Mutex<[Daemon]>([])
@@ -27,7 +29,8 @@ final class TelegramStack: Sendable {
 
     /// `bot`: another bot than the fake's default one (`id`, `username`), for a room several
     /// machines' bots share; each stack has a fake Telegram of its own.
-    init(_ home: TestHome, bot: (id: String, username: String)? = nil) async throws {
+    /// `sharing`: another stack's fake Telegram, for machines that share one bot token.
+    init(_ home: TestHome, bot: (id: String, username: String)? = nil, sharing: StackFake? = nil) async throws {
         self.home = home
         workspace = home.root + "/w"
         agentDir = home.root + "/agent"
@@ -38,7 +41,12 @@ final class TelegramStack: Sendable {
             try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
         }
         let identity = bot.map { ["--bot-id", $0.id, "--bot-username", $0.username] } ?? []
-        fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token] + identity)
+        sharesFake = sharing != nil
+        if let sharing {
+            fake = sharing
+        } else {
+            fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token] + identity)
+        }
     }
 
     /// Puts the built plugin `id` (`pi-relay-ID`) in the home's plugins folder beside the stack's own.
@@ -52,17 +60,17 @@ final class TelegramStack: Sendable {
     /// Telegram would refuse or frown on, and the token is in no file of the home.
     /// `gated: false` for a stack inside another's scenario, which holds the gate already.
     static func with<T>(
-        gated: Bool = true, bot: (id: String, username: String)? = nil, _ body: (TelegramStack) async throws -> T
+        gated: Bool = true, bot: (id: String, username: String)? = nil, sharing: StackFake? = nil, _ body: (TelegramStack) async throws -> T
     ) async throws -> T {
         try await TestHome.with(gated: gated) { home in
-            let stack = try await TelegramStack(home, bot: bot)
+            let stack = try await TelegramStack(home, bot: bot, sharing: sharing)
             let result: Result<T, any Error>
             do { result = .success(try await body(stack)) } catch { result = .failure(error) }
             for daemon in stack.started.withLock({ $0 }) {
                 let (exit, forced) = await daemon.terminate()
                 #expect(exit == .exited(0) && !forced, "pi-relayd ended with \(String(describing: exit))\(forced ? " after SIGKILL" : "")")
             }
-            if case .success = result {
+            if case .success = result, !stack.sharesFake {
                 // A control API that cannot answer must fail the test, not pass it unchecked.
                 do {
                     let violations = try await stack.fake.violations()
@@ -72,7 +80,7 @@ final class TelegramStack: Sendable {
                 }
                 stack.expectTokenNowhere()
             }
-            await stack.fake.stop()
+            if !stack.sharesFake { await stack.fake.stop() }
             return try result.get()
         }
     }

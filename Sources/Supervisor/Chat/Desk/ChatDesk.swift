@@ -59,6 +59,8 @@ package actor ChatDesk: PluginRouter {
             return try await received(try ForwardedRequest(json: params), from: plugin)
         case .federationDeliver:
             return try await deliverForwarded(try ForwardedDelivery(json: params), from: plugin)
+        case .messengerCursor:
+            return try await storeCursor(IngressCursor(messenger: plugin, position: try IngressCursor(json: params).position)).json
         case .chatMessage:
             return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
         case .chatCommand:
@@ -88,6 +90,12 @@ package actor ChatDesk: PluginRouter {
             do { status.machines.update(try FederationReport(json: params)) } catch {
                 logger.warning("plugin \(plugin): a federation.machines that does not read: \(error)")
             }
+        case .federationIngress:
+            guard await host.plugin(forRole: "federation")?.name == plugin, let change = try? IngressChange(json: params) else {
+                logger.warning("plugin \(plugin): a federation.ingress not taken")
+                return
+            }
+            await ingressChanged(change)
         default:
             logger.debug("plugin \(plugin): notification \(method)")
         }
@@ -102,7 +110,7 @@ package actor ChatDesk: PluginRouter {
         return Welcome.daemon(
             plugin: plugin, config: checked.section, home: settings.home, sessions: await sessions.list(),
             bindings: await bindings.summaries(messenger: plugin), allowedUsers: await pairing.allowedUsers(messenger: plugin),
-            newSessionFolder: settings.newSessionFolder)
+            newSessionFolder: settings.newSessionFolder, ingress: sharedIngress(of: plugin))
     }
 
     package func pluginReady(plugin: String, hello: Hello) async {
@@ -125,6 +133,10 @@ package actor ChatDesk: PluginRouter {
         let key = plugin + ":" + id
         guard handledMessages.insert(key) else {
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
+            return ChatMessageResult(status: .ignored)
+        }
+        guard await claimedFirst(id, messenger: plugin) else {
+            logger.info("chat message \(id) from \(plugin) was taken by another machine of the federation; not here")
             return ChatMessageResult(status: .ignored)
         }
         saveHandledMessages()

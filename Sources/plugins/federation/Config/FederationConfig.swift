@@ -8,6 +8,10 @@ struct FederationConfig: Sendable {
     var address: DatabaseAddress
     /// The variable the URL was read from, for messages (never the URL itself).
     var databaseEnv: String
+    /// Messengers whose bot token the machines share: one machine at a time takes their updates.
+    var ingress: [String] = []
+    /// This machine takes a free lease first, and keeps ingress while the database is away.
+    var preferred = false
 
     static let schema = ConfigSchema(keys: [
         ConfigKey(
@@ -18,7 +22,11 @@ struct FederationConfig: Sendable {
                 ConfigSecret(
                     variable: defaultVariable, name: "database URL",
                     source: "your PostgreSQL server (postgres://USER:PASSWORD@HOST/DATABASE?sslmode=verify-full)", required: false)),
-            help: "the environment variable (or .env entry) holding the federation database's URL")
+            help: "the environment variable (or .env entry) holding the federation database's URL"),
+        ConfigKey(
+            "ingress", .list(.string(nonEmpty: true), what: "a list of messenger names"),
+            help: "messengers whose bot token every machine shares: one machine at a time takes their updates"),
+        ConfigKey("preferred", .bool, help: "this machine takes a free lease first, and keeps ingress alone while the database is away"),
     ])
 
     /// Throws `PluginExit.notConfigured` when no URL is set, and a readable error for one that
@@ -31,7 +39,9 @@ struct FederationConfig: Sendable {
                 "no federation database: set \(variable) in ~/.pi-relayd/.env to a postgres:// URL to join other machines (docs/FEDERATION.md)")
         }
         do {
-            return FederationConfig(address: try DatabaseAddress(url: url), databaseEnv: variable)
+            return FederationConfig(
+                address: try DatabaseAddress(url: url), databaseEnv: variable,
+                ingress: (section["ingress"]?.arrayValue ?? []).compactMap(\.stringValue), preferred: section["preferred"]?.boolValue ?? false)
         } catch {
             throw PluginExit.notConfigured("\(variable): \(error)")
         }

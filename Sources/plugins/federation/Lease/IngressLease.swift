@@ -26,6 +26,8 @@ public struct IngressLease: Sendable {
     private var nextAttempt: ContinuousClock.Instant
     private var attempting = false
     private var supervisorHeard: ContinuousClock.Instant?
+    /// The last attempt got no answer from the database (not a refusal).
+    private var databaseAway = false
 
     public init(messenger: String, preferred: Bool, times: LeaseTimes, now: ContinuousClock.Instant) {
         self.messenger = messenger
@@ -48,7 +50,9 @@ public struct IngressLease: Sendable {
     /// The clock moved: fence an owner that could not renew, and try the lease when due.
     public mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
-        if let owned, now - owned.renewedAt >= times.fenceAfter {
+        // While the database is away, the preferred machine keeps ingress alone (nobody else can
+        // take the lease meanwhile); any other owner fences itself.
+        if let owned, now - owned.renewedAt >= times.fenceAfter, !(preferred && databaseAway && supervisorAlive(now)) {
             self.owned = nil
             actions.append(.stopIngress(reason: "the lease was not renewed for \(Self.seconds(now - owned.renewedAt))"))
         }
@@ -63,9 +67,14 @@ public struct IngressLease: Sendable {
         return actions
     }
 
+    private func supervisorAlive(_ now: ContinuousClock.Instant) -> Bool {
+        supervisorHeard.map { now - $0 < times.supervisorSilence } ?? false
+    }
+
     /// The database's answer to the last `.attempt`.
     public mutating func answered(_ answer: LeaseAnswer, now: ContinuousClock.Instant) -> [Action] {
         attempting = false
+        databaseAway = false
         switch answer {
         case .held(let epoch):
             let was = owned?.epoch
@@ -82,10 +91,21 @@ public struct IngressLease: Sendable {
         }
     }
 
+    /// The supervisor did not answer just before the last `.attempt`, which was not made: no
+    /// renewal, so an owner's lease runs out (and it fences, `tick`).
+    public mutating func supervisorSilent(now: ContinuousClock.Instant) -> [Action] {
+        attempting = false
+        supervisorHeard = nil
+        nextAttempt = now + times.retryAfterFailure
+        return tick(now: now)
+    }
+
     /// The last `.attempt` failed (the database did not answer): try again soon; an owner keeps
-    /// ingress until `fenceAfter` has passed since its last renewal (`tick`).
+    /// ingress until `fenceAfter` has passed since its last renewal (`tick`), the preferred
+    /// machine for as long as the database is away and its supervisor answers.
     public mutating func failed(now: ContinuousClock.Instant) -> [Action] {
         attempting = false
+        databaseAway = true
         nextAttempt = now + times.retryAfterFailure
         return tick(now: now)
     }

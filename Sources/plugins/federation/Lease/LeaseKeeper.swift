@@ -1,4 +1,5 @@
 import Logging
+import PiRelaySDK
 
 /// Keeps one ingress lease: runs `IngressLease` against the store on the real clock, and says
 /// when this machine starts or stops owning ingress. It releases a held lease when cancelled,
@@ -17,11 +18,15 @@ public struct LeaseKeeper: Sendable {
     let preferred: Bool
     let times: LeaseTimes
     let contact: SupervisorContact
+    /// Asks the supervisor for a sign of life just before each claim: a lease renewed only on a
+    /// fresh answer lapses within `expireAfter` of a freeze, not `supervisorSilence` later. Nil:
+    /// the last time it was heard from is enough (tests of the lease alone).
+    let answers: (@Sendable () async -> Bool)?
     let logger: Logger
 
     public init(
         store: FederationStore, lease: String, messenger: String, machine: String, preferred: Bool, times: LeaseTimes,
-        contact: SupervisorContact, logger: Logger
+        contact: SupervisorContact, answers: (@Sendable () async -> Bool)? = nil, logger: Logger
     ) {
         self.store = store
         self.lease = lease
@@ -30,6 +35,7 @@ public struct LeaseKeeper: Sendable {
         self.preferred = preferred
         self.times = times
         self.contact = contact
+        self.answers = answers
         self.logger = logger
     }
 
@@ -43,6 +49,10 @@ public struct LeaseKeeper: Sendable {
                 let action = actions.removeFirst()
                 switch action {
                 case .attempt:
+                    if let answers, await !answers() {
+                        actions += state.supervisorSilent(now: .now)
+                        continue
+                    }
                     do {
                         let answer = try await store.claim(
                             lease: lease, machine: machine, expireAfter: times.expireAfter, headStart: preferred ? .zero : times.preferredHeadStart)

@@ -1,4 +1,5 @@
 import Logging
+import MessengerKit
 import PiRelaySDK
 
 /// Long polling with `getUpdates`. Each batch is taken in (messages journaled by the inbox)
@@ -11,20 +12,39 @@ struct Poller: Sendable {
     let intake: Intake
     let presses: Presses
     let pollTimeoutSeconds: Int
+    /// Whether this machine polls now (always, unless a federation shares the token).
+    let gate: IngressGate
+    /// Where confirmed positions are reported, when a federation shares the token.
+    let connection: PluginConnection
     let logger: Logger
+
+    /// A long poll's wait while a federation shares the token: short, so a machine told to stand
+    /// by (or cut off from pi-relayd) stops well before the lease can pass to another.
+    static let federatedPollSeconds = 5
 
     func run() async throws {
         var backoff = 1
+        var standing = false
         while !Task.isCancelled {
-            let offset = await intake.inbox.savedCursor + 1
+            if let why = gate.standBy() {
+                if !standing { logger.notice("not polling Telegram: \(why)") }
+                standing = true
+                try? await Task.sleep(for: .milliseconds(250))
+                continue
+            }
+            if standing { logger.notice("polling Telegram: this machine holds the bot's ingress") }
+            standing = false
+            // A machine that takes over starts where the last holder confirmed, if it got further.
+            let offset = max(await intake.inbox.savedCursor, Int(gate.cursor ?? 0)) + 1
+            let wait = gate.managed ? min(pollTimeoutSeconds, Self.federatedPollSeconds) : pollTimeoutSeconds
             let updates: [JSONValue]
             do {
                 let result = try await api.call(
                     "getUpdates",
                     [
-                        "offset": JSONValue(offset), "timeout": JSONValue(pollTimeoutSeconds),
+                        "offset": JSONValue(offset), "timeout": JSONValue(wait),
                         "allowed_updates": ["message", "callback_query", "my_chat_member"],
-                    ], timeout: .seconds(pollTimeoutSeconds + 15))
+                    ], timeout: .seconds(wait + 15))
                 updates = result.arrayValue ?? []
                 backoff = 1
             } catch is CancellationError {
@@ -64,6 +84,31 @@ struct Poller: Sendable {
                     await intake.skip(update: id)
                 }
             }
+            if gate.managed, let last = updates.compactMap({ $0["update_id"]?.intValue }).max() {
+                // Shared with other machines, an update is confirmed (the next poll's offset, the
+                // stored position) only once pi-relayd has it: this machine may be frozen or
+                // killed next, and the next holder must get from Telegram what it did not pass on.
+                while await intake.inbox.pendingCount > 0, gate.standBy() == nil { try? await Task.sleep(for: .milliseconds(20)) }
+                guard gate.standBy() == nil else { continue }
+                await report(last)
+            }
+        }
+    }
+
+    /// The position the next poll confirms, stored by the federation under this machine's epoch;
+    /// a refusal means another machine holds the lease now: stand by. (A database that does not
+    /// answer is no refusal: the lease decides, through `messenger.ingress`.)
+    private func report(_ position: Int) async {
+        do {
+            let answer = try await connection.request(
+                .messengerCursor, IngressCursor(messenger: "telegram", position: Int64(position)), timeout: .seconds(5))
+            if !answer.stored {
+                gate.apply(
+                    IngressChange(
+                        messenger: "telegram", active: false, reason: "the federation refused our position: another machine holds the lease"))
+            }
+        } catch {
+            logger.warning("the confirmed position \(position) was not stored: \(error)")
         }
     }
 }

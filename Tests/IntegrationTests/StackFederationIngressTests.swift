@@ -1,0 +1,132 @@
+import Foundation
+import PiRelaySDK
+import PostgresSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One bot token on three machines (docs/FEDERATION.md, "One bot for all machines"): one fake
+/// Telegram, one token, and a daemon each for the laptop (preferred), the desktop and the
+/// server on a real PostgreSQL. Only the lease's holder polls; every message the user writes
+/// reaches the desktop's session once. The laptop's daemon frozen with SIGSTOP: another machine
+/// takes over and nothing written meanwhile is lost or taken twice; then the laptop's daemon is
+/// killed outright, and the bot goes on.
+@Suite struct StackFederationIngressTests {
+    static let alice = TelegramStack.alice.id
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
+    func oneBotOnThreeMachinesFailsOverWithoutLosingAMessage() async throws {
+        let database = try await PostgresServer.start()
+        do {
+            try await TelegramStack.with { laptop in
+                try await TelegramStack.with(gated: false, sharing: laptop.fake) { desktop in
+                    try await TelegramStack.with(gated: false, sharing: laptop.fake) { server in
+                        try await Self.scenario(database: database, laptop: laptop, desktop: desktop, server: server)
+                    }
+                }
+            }
+        } catch {
+            await database.remove()
+            throw error
+        }
+        await database.remove()
+    }
+
+    static func scenario(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, server: TelegramStack) async throws {
+        let environment = ["PI_RELAYD_DATABASE_URL": database.url]
+        func federation(_ name: String, preferred: Bool = false) -> String {
+            "machine: \(name)\nfederation:\n  ingress: [telegram]\n  preferred: \(preferred)\n"
+        }
+        // The laptop's daemon is killed in the end: started as doomed, its exit is not checked.
+        try laptop.link("federation")
+        let frozen = try await laptop.start(extra: federation("laptop", preferred: true), doomed: true, polling: false, environment: environment)
+        for (name, stack) in [("desktop", desktop), ("server", server)] {
+            try stack.link("federation")
+            try await stack.start(extra: federation(name), polling: false, environment: environment)
+        }
+        let folder = desktop.home.root + "/web"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = try await desktop.json("new", "--cwd", folder, "--name", "web")
+
+        // The preferred laptop takes the bot's updates; the others stand by.
+        try await waitForIngress(laptop, within: 60)
+        for stack in [desktop, server] { #expect(try await holdsIngress(stack) == false) }
+        try await waitForMachines(laptop, ["desktop", "server"])
+
+        var sent = 0
+        func send() async throws {
+            sent += 1
+            try await laptop.dm("/to desktop/web msg-\(sent)")
+        }
+        try await send()
+        try await send()
+        try await waitForPrompts(desktop, upTo: 2)
+
+        // Frozen: its plugins run on, but stop polling within 10 s and let the lease lapse.
+        let frozenAt = Date()
+        frozen.signal(SIGSTOP)
+        try await send()
+        var taker: TelegramStack?
+        while taker == nil, Date().timeIntervalSince(frozenAt) < 60 {
+            for stack in [desktop, server] where try await holdsIngress(stack) { taker = stack }
+            if taker == nil { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        let takeover = Date().timeIntervalSince(frozenAt)
+        print("federation failover: another machine took the bot's updates \(String(format: "%.1f", takeover)) s after SIGSTOP")
+        #expect(taker != nil && takeover < 30, "no takeover within \(Int(takeover)) s")
+        try await send()
+        try await waitForPrompts(desktop, upTo: sent)
+
+        // Killed outright: the bot goes on from the new holder.
+        frozen.process.signalGroup(SIGKILL)
+        frozen.signal(SIGCONT)
+        _ = await frozen.waitForExit()
+        try await send()
+        try await waitForPrompts(desktop, upTo: sent)
+
+        // Each message reached the desktop's pi once, and no other pi.
+        for n in 1...sent {
+            #expect(
+                desktop.piPrompts(containing: "msg-\(n)").count == 1,
+                "msg-\(n) reached the desktop's pi \(desktop.piPrompts(containing: "msg-\(n)").count) times")
+        }
+        #expect(laptop.piPrompts(containing: "msg-").isEmpty && server.piPrompts(containing: "msg-").isEmpty)
+    }
+
+    static func holdsIngress(_ stack: TelegramStack) async throws -> Bool {
+        let status = try await stack.json("status")
+        return status["federation"]?["ingress"]?.arrayValue?.contains { $0["messenger"] == "telegram" && $0["active"] == true } == true
+    }
+
+    static func waitForIngress(_ stack: TelegramStack, within seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await holdsIngress(stack) { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw StackFailure("no ingress within \(Int(seconds)) s:\n\(stack.home.pluginLog("federation").suffix(3000))")
+    }
+
+    static func waitForMachines(_ stack: TelegramStack, _ names: [String]) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let machines = try await stack.json("status")["federation"]?["machines"]?.arrayValue ?? []
+            if Set(names).isSubset(of: Set(machines.compactMap { $0["online"] == true ? $0["name"]?.stringValue : nil })) { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw StackFailure("\(names) not online on the laptop")
+    }
+
+    /// Waits until msg-1 … msg-`count` all reached the desktop's pi.
+    static func waitForPrompts(_ stack: TelegramStack, upTo count: Int) async throws {
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
+            if (1...count).allSatisfy({ !stack.piPrompts(containing: "msg-\($0)").isEmpty }) { return }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let missing = (1...count).filter { stack.piPrompts(containing: "msg-\($0)").isEmpty }
+        throw StackFailure("msg-\(missing) never reached the desktop's pi")
+    }
+}
