@@ -88,7 +88,7 @@ import Glibc
             let daemon = try await home.startDaemon()
             let first = try #require(try await daemon.waitForRunning("echo").pid)
             kill(first, SIGKILL)
-            let second = try await daemon.waitForPlugin("echo", "is restarted") { $0.state == "running" && $0.pid != first }
+            let second = try await daemon.waitForPlugin("echo", "is restarted") { $0.state == "running" && $0.pid != nil && $0.pid != first }
 
             let log = home.daemonLog
             let expected = [
