@@ -89,6 +89,8 @@ import Testing
         try await database.stop(immediately: true)
         try await waitForFederation(laptop, "the database unreachable", timeout: 30) { $0["unreachableSince"]?.stringValue != nil }
         #expect(try await laptop.cli(["status"]).stdout.contains("PROBLEM: federation: database unreachable since"))
+        let doctor = try await laptop.cli(["doctor"])
+        #expect(doctor.stdout.contains("database unreachable since"), "\(doctor)")
         try await laptop.dm("/sessions")
         try await laptop.waitForBotMessage(in: alice, containing: "The federation's database is unreachable since")
         try await laptop.dm("/use api")

@@ -8,7 +8,8 @@ import SupervisorIO
 
 extension Doctor {
     /// The daemon answers on its socket, and each of its plugins runs (or why not). A bundled
-    /// messenger nobody set up is not configured on purpose: that passes.
+    /// messenger (or the federation) nobody set up is not configured on purpose: that passes.
+    /// A federation says whether its database answers.
     package func daemonChecks(messengers: Set<String>, setUp: Set<String>) -> [DoctorCheck] {
         let status: JSONValue
         do { status = try ControlClient(path: home.socketPath).call(.status) } catch {
@@ -28,7 +29,8 @@ extension Doctor {
                 let lastError = (plugin["lastStderr"]?.arrayValue ?? []).last?.stringValue
                 checks.append(.pass("plugin:\(name)", "plugin \(name)", state + (lastError.map { ", last error: \($0)" } ?? "")))
             case "not-configured" where messengers.contains(name) && !setUp.contains(name):
-                checks.append(.pass("plugin:\(name)", "plugin \(name)", "not set up (pi-relayd setup \(name) to use it)"))
+                let how = name == "federation" ? "docs/FEDERATION.md" : "pi-relayd setup \(name)"
+                checks.append(.pass("plugin:\(name)", "plugin \(name)", "not set up (\(how) to use it)"))
             case "not-configured":
                 checks.append(
                     .fail(
@@ -39,6 +41,17 @@ extension Doctor {
                     .fail(
                         "plugin:\(name)", "plugin \(name)", "\(state): \(reason ?? "no reason given")",
                         fix: "see pi-relayd logs \(name); once fixed, pi-relayd plugins restart \(name)"))
+            }
+        }
+        if let federation = status["federation"], var line = federation["line"]?.stringValue {
+            if line.hasPrefix("federation: ") { line.removeFirst("federation: ".count) }
+            if federation["unreachableSince"]?.stringValue != nil || federation["problem"]?.stringValue != nil {
+                checks.append(
+                    .fail(
+                        "federation", "federation", line,
+                        fix: "see pi-relayd logs federation and docs/FEDERATION.md; the local sessions go on meanwhile"))
+            } else {
+                checks.append(.pass("federation", "federation", line))
             }
         }
         return checks

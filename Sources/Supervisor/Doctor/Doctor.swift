@@ -38,7 +38,9 @@ package struct Doctor: Sendable {
         checks += await messengerChecks(config, messengers: messengers)
         checks += fileChecks()
         checks.append(diskCheck())
-        checks += daemonChecks(messengers: Set(messengers.map(\.name)), setUp: messengersSetUp(config, messengers: messengers))
+        var setUp = messengersSetUp(config, messengers: messengers)
+        if federationSetUp(config) { setUp.insert("federation") }
+        checks += daemonChecks(messengers: Set(messengers.map(\.name)).union(["federation"]), setUp: setUp)
         checks.append(extensionCheck())
         return checks
     }
@@ -93,6 +95,13 @@ package struct Doctor: Sendable {
                         fix: "correct config.yaml at the line and column named (docs/CONFIG.md)")
                 }
             }
+    }
+
+    /// Whether the federation's database URL is set (`federation.databaseEnv`, by default
+    /// PI_RELAYD_DATABASE_URL): without it the federation plugin is not configured on purpose.
+    package func federationSetUp(_ loaded: LoadedConfig) -> Bool {
+        let variable = loaded.config.pluginSections["federation"]?["databaseEnv"]?.stringValue ?? "PI_RELAYD_DATABASE_URL"
+        return !(childEnvironment(loaded)[variable] ?? "").isEmpty
     }
 
     /// The environment the daemon's children get: ours, then .env's values where ours has none.
