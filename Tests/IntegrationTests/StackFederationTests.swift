@@ -145,9 +145,16 @@ import Testing
         #expect(rows.contains("relay_machines") && rows.contains("\"web\""), "the dump reads the tables: \(rows.prefix(2000))")
         #expect(!rows.contains(TelegramStack.token) && !rows.contains(String(TelegramStack.token.suffix(16))))
 
-        // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
-        try await laptop.dm("/use desktop web")
+        // `/use 2`: the desktop's web is second in `/sessions` (after the laptop's api).
+        try await laptop.dm("/sessions")
+        try await laptop.waitForBotMessage(in: alice, containing: "2. web")
+        try await laptop.dm("/use 2")
         try await laptop.waitForBotMessage(in: alice, containing: "Watching web", count: 2)
+        try await laptop.dm("after /use 2")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: after /use 2")
+        #expect(desktop.piPrompts(containing: "after /use 2").count == 1)
+
+        // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
         _ = await daemons["desktop"]!.terminate()
         try await laptop.dm("anyone there?")
         try await laptop.waitForBotMessage(in: alice, containing: "Machine desktop did not answer")

@@ -33,6 +33,15 @@ extension ChatDesk {
                 await preferences.pick(machine, for: chat.key)
                 return machine == here ? .here(.use(session)) : .remote(machine: machine, text: "/use \(session)")
             }
+            // A number past this machine's sessions: the other machines' in `/sessions`' order.
+            let local = await sessions.all.count
+            if let number = Int(key), number > local {
+                let numbered = report.machines.flatMap { machine in machine.sessions.map { (machine.name, $0.id) } }
+                guard number - local <= numbered.count else { return .asUsual }
+                let (machine, id) = numbered[number - local - 1]
+                await preferences.pick(machine, for: chat.key)
+                return .remote(machine: machine, text: "/use \(id)")
+            }
             // A name: this machine's session if it has one, else the one other machine that has it.
             if (try? await resolve(key, chat: chat)) != nil {
                 await preferences.pick(here, for: chat.key)

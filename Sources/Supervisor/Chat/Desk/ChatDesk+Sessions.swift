@@ -53,7 +53,7 @@ extension ChatDesk {
     package func sessionList(chat: Chat) async -> Reply {
         let all = await sessions.all
         let machine = sessions.machine
-        let remote = otherMachines()
+        let remote = otherMachines(numberedFrom: all.count + 1)
         if all.isEmpty {
             return Reply((["No sessions on \(machine). Start one with /new <dir>."] + remote).joined(separator: "\n"), ephemeral: true)
         }
@@ -101,8 +101,8 @@ extension ChatDesk {
     }
 
     /// The other machines' sessions as the federation last reported them, a heading per machine
-    /// with whether it is online; nothing without a federation.
-    func otherMachines(now: Date = Date()) -> [String] {
+    /// with whether it is online, numbered on from `first`; nothing without a federation.
+    func otherMachines(numberedFrom first: Int, now: Date = Date()) -> [String] {
         guard let (report, age) = status.machines.current() else { return [] }
         var lines: [String] = []
         if let since = report.unreachableSince {
@@ -110,6 +110,7 @@ extension ChatDesk {
         }
         if age > MachineDirectory.staleAfter { lines.append("(The other machines as of \(Int(age.inSeconds))s ago.)") }
         guard report.unreachableSince == nil else { return lines }
+        var number = first
         for other in report.machines {
             let heading = other.online ? "online" : "offline since \(other.lastSeen)"
             guard !other.sessions.isEmpty else {
@@ -118,7 +119,9 @@ extension ChatDesk {
             }
             lines.append("Sessions on \(other.name) (\(heading)):")
             for session in other.sessions {
-                var parts = ["\(session.marker ?? "•") \(session.name)", session.model ?? "default model"]
+                // Numbered on after this machine's, so `/use N` picks one here too.
+                var parts = ["\(session.marker ?? "•") \(number). \(session.name)", session.model ?? "default model"]
+                number += 1
                 parts.append(session.kind == "terminal" ? "terminal \(session.state == "offline" ? "offline" : "online")" : session.state)
                 if let last = session.lastActivity.flatMap(ISO8601.date) { parts.append(Self.ago(last, now: now)) }
                 lines.append(parts.joined(separator: " · "))
