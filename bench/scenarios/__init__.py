@@ -1,4 +1,4 @@
-from . import discord, latency, questions, recovery, sessions, throughput, web
+from . import discord, federation, latency, questions, recovery, sessions, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -9,4 +9,5 @@ SCENARIOS = [
     ("discord", discord),
     ("questions", questions),
     ("web", web),
+    ("federation", federation),
 ]
