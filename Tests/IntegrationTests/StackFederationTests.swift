@@ -129,6 +129,22 @@ import Testing
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: hello desktop")
         #expect(desktop.piPrompts(containing: "hello desktop").count == 1 && laptop.piPrompts(containing: "hello desktop").isEmpty)
 
+        // The desktop's question comes with its buttons; the press is answered on the desktop,
+        // and the card says who answered.
+        try await laptop.dm("!scenario ui confirm")
+        let asked = try #require(try await laptop.waitForBotMessage(in: alice, containing: "Apply the migration?").first)
+        _ = try await laptop.press("Yes", on: asked)
+        try await laptop.waitForBotMessage(in: alice, containing: "confirm answer: true")
+        let card = try await laptop.fake.get("/message?chat_id=\(alice)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+        #expect(card?["text"]?.stringValue?.contains("answered: yes") == true, "\(String(describing: card))")
+
+        // A file cannot follow the prompt to another machine (it is a path in this machine's
+        // spool): refused whole, and nothing reaches the desktop's pi.
+        let png = Data(E2ESamples.png).base64EncodedString()
+        try await laptop.dm("what is on this?", extra: ["photo": ["content_b64": .string(png), "width": 64, "height": 48]])
+        try await laptop.waitForBotMessage(in: alice, containing: "Files cannot go to a session on another machine yet")
+        #expect(desktop.piPrompts(containing: "what is on this?").isEmpty)
+
         // Home again, and a one-off prompt to the desktop.
         try await laptop.dm("/use api")
         try await laptop.waitForBotMessage(in: alice, containing: "Watching api")

@@ -22,7 +22,7 @@ public struct FederationRelay: Plugin {
     let store: FederationStore
     let joined: JoinedMachine
     let config: FederationConfig
-    let epochs = IngressEpochs()
+    let ingress = IngressStates()
     let connection: PluginConnection
     let logger: Logger
 
@@ -41,9 +41,10 @@ public struct FederationRelay: Plugin {
         let joined = JoinedMachine()
         self.joined = joined
         roster = MachineRoster(
-            store: store, connection: context.connection, contact: context.contact, joined: joined, instance: UUID().uuidString,
+            store: store, connection: context.connection, contact: context.contact, joined: joined,
             version: Self.manifest.version, probe: DatabaseProbe(address: config.address, logger: background), logger: context.logger)
-        courier = Courier(store: store, client: client, connection: context.connection, joined: joined, logger: context.logger)
+        courier = Courier(
+            store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, logger: context.logger)
         outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
         address = config.address.description
     }
@@ -74,18 +75,34 @@ public struct FederationRelay: Plugin {
                 contact.heard()
                 return true
             }, logger: logger)
-        await keeper.run { change in
-            switch change {
-            case .started(let epoch):
-                epochs.set(messenger, epoch)
-                let cursor = try? await store.cursor(lease)
-                await connection.notify(.federationIngress, IngressChange(messenger: messenger, active: true, epoch: epoch, cursor: cursor ?? nil))
-            case .stopped(let reason):
-                epochs.set(messenger, nil)
-                await connection.notify(.federationIngress, IngressChange(messenger: messenger, active: false, reason: reason))
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await keeper.run { change in
+                    let told: IngressChange
+                    switch change {
+                    case .started(let epoch):
+                        let cursor = try? await store.cursor(lease)
+                        told = IngressChange(messenger: messenger, active: true, epoch: epoch, cursor: cursor ?? nil)
+                    case .stopped(let reason):
+                        told = IngressChange(messenger: messenger, active: false, reason: reason)
+                    }
+                    ingress.set(told)
+                    await connection.notify(.federationIngress, told)
+                }
+            }
+            // Said again every few seconds: a messenger that stops hearing it stands by
+            // (`IngressGate.refreshWithin`), whatever happened to this plugin or a notification.
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Self.ingressRefresh) } catch { return }
+                    if let state = ingress.state(of: messenger) { await connection.notify(.federationIngress, state) }
+                }
             }
         }
     }
+
+    /// How often the ingress state is said again.
+    static let ingressRefresh: Duration = .seconds(5)
 
     static func lease(_ messenger: String) -> String { "ingress:" + messenger }
 
@@ -96,7 +113,7 @@ public struct FederationRelay: Plugin {
             return ["database": .string(address), "supervisorHeardSecondsAgo": heard.map { JSONValue($0) } ?? .null]
         case .federationCursor:
             let cursor = try IngressCursor(json: request.params)
-            guard let epoch = epochs.epoch(of: cursor.messenger), let machine = joined.current else { return CursorAnswer(stored: false).json }
+            guard let epoch = ingress.epoch(of: cursor.messenger), let machine = joined.current else { return CursorAnswer(stored: false).json }
             do {
                 let stored = try await store.advance(cursor: Self.lease(cursor.messenger), to: cursor.position, machine: machine, epoch: epoch)
                 return CursorAnswer(stored: stored).json
@@ -105,7 +122,13 @@ public struct FederationRelay: Plugin {
             }
         case .federationClaim:
             var claim = try MessageClaim(json: request.params)
-            do { claim.first = try await store.claim(message: claim.messageID, messenger: claim.messenger) } catch {
+            do {
+                if claim.release {
+                    try await store.release(message: claim.messageID, messenger: claim.messenger)
+                } else {
+                    claim.first = try await store.claim(message: claim.messageID, messenger: claim.messenger)
+                }
+            } catch {
                 throw RemoteError(code: .unavailable, message: error.description)
             }
             return claim.json

@@ -126,7 +126,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        ingress.apply(change)
+        guard ingress.apply(change) else { return }
         logger.notice(
             change.active
                 ? "this machine takes the bot's updates (lease epoch \(change.epoch.map(String.init) ?? "?"))"

@@ -81,6 +81,12 @@ extension ChatDesk {
         return nil
     }
 
+    /// Whether `plugin` is the one that holds the federation role here: nothing else may speak
+    /// for another machine.
+    func isFederation(_ plugin: String) async -> Bool {
+        await host.plugin(forRole: "federation")?.name == plugin
+    }
+
     /// The other machine that lists session `id`, by the federation's last report.
     func machineRunning(_ id: String) -> String? {
         status.machines.current()?.report.machines.first { $0.sessions.contains { $0.id == id } }?.name
@@ -89,6 +95,15 @@ extension ChatDesk {
     // MARK: Out: a local chat's request, to the machine that runs the session
 
     func forwardMessage(_ params: ChatMessageParams, chat: Chat, to machine: String) async -> ChatMessageResult {
+        // A messenger hands files over as paths in this machine's spool (or its service's URLs),
+        // which mean nothing on another machine: refused whole rather than sent without them.
+        guard params.attachments.isEmpty else {
+            return ChatMessageResult(
+                status: .refused,
+                reply: Reply(
+                    "Files cannot go to a session on another machine yet: nothing was sent to \(machine). Send the text alone, or /use a session on \(sessions.machine) for the file.",
+                    ephemeral: true))
+        }
         switch await forward(.chatMessage, params.json, chat: chat, to: machine) {
         case .answered(let result):
             return (try? ChatMessageResult(json: result)) ?? ChatMessageResult(status: .prompted)
@@ -114,14 +129,14 @@ extension ChatDesk {
     /// The other machine's result, or the reply that says it did not answer (and so nothing was
     /// done there: the plugin withdraws a request nobody took in time).
     private func forward(_ method: MethodName, _ params: JSONValue, chat: Chat, to machine: String) async -> Forwarded {
-        guard let federation = await host.slot("federation"), await federation.roles.contains("federation") else {
+        guard let federation = await host.plugin(forRole: "federation") else {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
         }
         let hello = await host.slot(chat.messenger)?.hello
         let request = ForwardedRequest(
             machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params)
         do {
-            return .answered(try await federation.request(.federationForward, request, timeout: .seconds(15)))
+            return .answered(try await federation.request(.federationForward, request, timeout: .seconds(25)))
         } catch {
             logger.warning("forwarding \(method.rawValue) to \(machine): \(error)")
             let known = status.machines.current()?.report.machines.first { $0.name == machine }
@@ -136,10 +151,14 @@ extension ChatDesk {
     /// A request from a chat another machine owns: run here as a chat of `MACHINE/MESSENGER`,
     /// whose posts the federation plugin carries back.
     func received(_ request: ForwardedRequest, from plugin: String) async throws -> JSONValue {
-        guard await host.slot(plugin)?.roles.contains("federation") == true else {
+        guard await isFederation(plugin) else {
             throw RemoteError(code: .notAuthorized, message: "only the federation plugin forwards requests")
         }
         guard [.chatMessage, .chatCommand, .chatAnswer].contains(request.method) else { throw RemoteError.methodNotFound(request.method.rawValue) }
+        // Files are paths on the machine that took them: one named here would be read here.
+        guard (request.params["attachments"]?.arrayValue ?? []).isEmpty else {
+            throw RemoteError.invalidParams("files do not cross machines")
+        }
         let name = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
         await delivery.noteLimits(of: name, Hello(name: name, version: "", roles: ["messenger"], limits: request.limits, dialect: request.dialect))
         var params = request.params
@@ -153,14 +172,26 @@ extension ChatDesk {
     /// for the messenger here (posts in its outbox, under the other machine's id, so a repeat is
     /// dropped).
     func deliverForwarded(_ forwarded: ForwardedDelivery, from plugin: String) async throws -> JSONValue {
-        guard await host.slot(plugin)?.roles.contains("federation") == true else {
+        guard await isFederation(plugin) else {
             throw RemoteError(code: .notAuthorized, message: "only the federation plugin delivers for other machines")
         }
         guard !RemoteChannel.isRemote(messenger: forwarded.messenger), let slot = await host.slot(forwarded.messenger) else {
             throw RemoteError(code: .notFound, message: "no messenger \(forwarded.messenger) on \(sessions.machine)")
         }
         switch forwarded.method {
-        case .chatPost, .chatQuestionClosed, .chatReact:
+        case .chatPost:
+            // A post's files are paths on the session's machine; a path here would upload this
+            // machine's file. They stay there, and the post says so.
+            var params = forwarded.params
+            let files = params["files"]?.arrayValue ?? []
+            if !files.isEmpty {
+                params["files"] = .array([])
+                let names = files.compactMap { $0["filename"]?.stringValue }.joined(separator: ", ")
+                let note = "(\(files.count) file(s) stay on the other machine: \(names))"
+                params["text"] = .string([params["text"]?.stringValue, note].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n"))
+            }
+            try await slot.deliver(forwarded.method.rawValue, params: params, id: forwarded.id)
+        case .chatQuestionClosed, .chatReact:
             try await slot.deliver(forwarded.method.rawValue, params: forwarded.params, id: forwarded.id)
         case .chatLive, .chatTyping:
             await slot.notify(forwarded.method.rawValue, params: forwarded.params)

@@ -20,11 +20,15 @@ extension ChatDesk {
 
     /// The federation's lease on a messenger changed hands: the messenger hears it.
     func ingressChanged(_ change: IngressChange) async {
+        let before = status.machines.ingress(of: change.messenger)
         status.machines.update(change)
-        logger.notice(
-            change.active
-                ? "\(change.messenger) takes the bot's updates on this machine (lease epoch \(change.epoch.map(String.init) ?? "?"))"
-                : "\(change.messenger) stands by: \(change.reason ?? "another machine holds the lease")")
+        // Said again every few seconds to keep the messenger's gate open: logged when it changed.
+        if before?.active != change.active || before?.epoch != change.epoch {
+            logger.notice(
+                change.active
+                    ? "\(change.messenger) takes the bot's updates on this machine (lease epoch \(change.epoch.map(String.init) ?? "?"))"
+                    : "\(change.messenger) stands by: \(change.reason ?? "another machine holds the lease")")
+        }
         await host.slot(change.messenger)?.notify(.messengerIngress, change)
     }
 
@@ -49,6 +53,17 @@ extension ChatDesk {
         } catch {
             logger.warning("could not claim message \(messageID) of \(messenger) in the federation (\(error)); acting on it")
             return true
+        }
+    }
+
+    /// Gives a claim back: acting on the message failed, so the messenger's retry must count.
+    func releaseClaim(_ messageID: String, messenger: String) async {
+        guard sharedMessengers.contains(messenger), let federation = await host.plugin(forRole: "federation") else { return }
+        do {
+            _ = try await federation.request(
+                .federationClaim, MessageClaim(messenger: messenger, messageID: messageID, release: true), timeout: .seconds(5))
+        } catch {
+            logger.warning("could not give back the claim on message \(messageID) of \(messenger): \(error)")
         }
     }
 }

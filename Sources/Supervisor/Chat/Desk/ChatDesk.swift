@@ -83,7 +83,7 @@ package actor ChatDesk: PluginRouter {
         switch MethodName(rawValue: method) {
         case .federationMachines:
             // Only the plugin that holds the role speaks for the federation.
-            guard await host.plugin(forRole: "federation")?.name == plugin else {
+            guard await isFederation(plugin) else {
                 logger.warning("plugin \(plugin) sent federation.machines without the federation role; ignored")
                 return
             }
@@ -91,7 +91,7 @@ package actor ChatDesk: PluginRouter {
                 logger.warning("plugin \(plugin): a federation.machines that does not read: \(error)")
             }
         case .federationIngress:
-            guard await host.plugin(forRole: "federation")?.name == plugin, let change = try? IngressChange(json: params) else {
+            guard await isFederation(plugin), let change = try? IngressChange(json: params) else {
                 logger.warning("plugin \(plugin): a federation.ingress not taken")
                 return
             }
@@ -145,6 +145,7 @@ package actor ChatDesk: PluginRouter {
         } catch {
             handledMessages.remove(key)
             saveHandledMessages()
+            await releaseClaim(id, messenger: plugin)
             throw error
         }
     }

@@ -49,14 +49,18 @@ extension FederationStore {
         }
     }
 
-    /// Takes the oldest requests for `machine` nobody has taken, each once.
-    public func takeRequests(for machine: String, limit: Int = 20) async throws(FederationError) -> [(id: Int64, body: String)] {
-        try await within("taking requests") {
+    /// Takes the oldest request for `machine` nobody has taken, once, if it is younger than
+    /// `freshWithin` (an older one its sender withdraws or has given up on: it must not run).
+    public func takeRequest(for machine: String, freshWithin: Duration) async throws(FederationError) -> [(id: Int64, body: String)] {
+        let seconds = freshWithin.inSeconds
+        return try await within("taking requests") {
             var out: [(Int64, String)] = []
             let rows = try await client.query(
                 """
                 UPDATE relay_requests SET taken = true WHERE id IN (
-                    SELECT id FROM relay_requests WHERE to_machine = \(machine) AND NOT taken ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                    SELECT id FROM relay_requests WHERE to_machine = \(machine) AND NOT taken
+                        AND created_at > now() - make_interval(secs => \(seconds))
+                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING id, body::text
                 """, logger: logger)
             for try await row in rows.decode((Int64, String).self) { out.append(row) }
@@ -69,6 +73,21 @@ extension FederationStore {
         try await within("answering a request") {
             _ = try await client.query(
                 "UPDATE relay_requests SET answer = \(result)::jsonb, error = \(error) WHERE id = \(id)", logger: logger)
+        }
+    }
+
+    /// Removes what nobody will read: answers and requests older than an hour (their sender
+    /// gave up), live views and typing older than a minute (a newer one followed), other
+    /// deliveries and claims older than a week (their machine is gone).
+    public func sweep() async throws(FederationError) {
+        try await within("sweeping old rows") {
+            _ = try await client.query("DELETE FROM relay_requests WHERE created_at < now() - interval '1 hour'", logger: logger)
+            _ = try await client.query(
+                """
+                DELETE FROM relay_outbound WHERE (created_at < now() - interval '1 minute' AND body->>'method' IN ('chat.live', 'chat.typing'))
+                    OR created_at < now() - interval '7 days'
+                """, logger: logger)
+            _ = try await client.query("DELETE FROM relay_seen WHERE seen_at < now() - interval '7 days'", logger: logger)
         }
     }
 

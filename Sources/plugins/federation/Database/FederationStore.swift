@@ -20,24 +20,27 @@ public struct FederationStore: Sendable {
     }
 
     /// `operation`, or a `.database` error naming `what` when it has not answered in time (it
-    /// is cancelled, which gives its connection request up).
+    /// is cancelled, which gives its connection request up). The answer does not wait for the
+    /// operation to end: a query on a connection that went silent (a network cut) ignores
+    /// cancellation until TCP gives up, and the lease must hear within its own times.
     func within<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws(FederationError) -> T {
         let limit = answerWithin
-        do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else {
-                    throw FederationError.database(what: what, detail: "no answer within \(limit)")
-                }
-                return value
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            let first = FirstAnswer(continuation)
+            // Unstructured on purpose, both: the caller hears whichever ends first, and neither
+            // the operation nor the timer may hold it up.
+            let work = Task {
+                do { first.give(.success(try await operation())) } catch { first.give(.failure(error)) }
             }
-        } catch {
-            throw .database(what, error)
+            Task {
+                try? await Task.sleep(for: limit)
+                work.cancel()
+                first.give(.failure(FederationError.database(what: what, detail: "no answer within \(limit)")))
+            }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw .database(what, error)
         }
     }
 
@@ -192,6 +195,13 @@ public struct FederationStore: Sendable {
                 return position
             }
             return nil
+        }
+    }
+
+    /// Gives a claim back (acting on the message failed): the next claim of it wins.
+    public func release(message id: String, messenger: String) async throws(FederationError) {
+        try await within("releasing message \(id)") {
+            _ = try await client.query("DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(id)", logger: logger)
         }
     }
 

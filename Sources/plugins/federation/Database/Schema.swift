@@ -14,7 +14,8 @@ enum Schema {
                 name text PRIMARY KEY, instance text NOT NULL, version text NOT NULL, heartbeat_at timestamptz NOT NULL,
                 sessions jsonb NOT NULL DEFAULT '[]')
             """,
-            // One row per lease (ingress:<messenger>:<token fingerprint>), on the database clock.
+            // One row per lease (ingress:<messenger>: one bot per messenger per database), on the
+            // database clock.
             """
             CREATE TABLE relay_leases (
                 name text PRIMARY KEY, owner text, epoch bigint NOT NULL DEFAULT 0, expires_at timestamptz NOT NULL)

@@ -8,11 +8,15 @@ import PostgresNIO
 /// database's NOTIFY for this machine, and every second besides.
 struct Courier: Sendable {
     static let lookEvery: Duration = .seconds(1)
+    static let supervisorSilence: Duration = .seconds(5)
 
     let store: FederationStore
     let client: PostgresClient
     let connection: PluginConnection
     let joined: JoinedMachine
+    /// Requests are taken only while pi-relayd answers: one taken for a frozen daemon would wait
+    /// in its pipe and run whenever it woke.
+    let contact: SupervisorContact
     let logger: Logger
 
     func run() async {
@@ -62,7 +66,9 @@ struct Courier: Sendable {
     }
 
     private func takeRequests(for machine: String) async throws(FederationError) {
-        for (id, body) in try await store.takeRequests(for: machine) {
+        while let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence,
+            let (id, body) = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1)).first
+        {
             var result: String?
             var failure: String?
             do {

@@ -17,8 +17,6 @@ struct MachineRoster: Sendable {
     let contact: SupervisorContact
     /// Where the courier and the outgoing side learn this machine's name once joined.
     let joined: JoinedMachine
-    /// Unique to this start: the name's holder, so a second daemon with the same name is told apart.
-    let instance: String
     let version: String
     /// Asked why, when the database stops answering.
     let probe: DatabaseProbe
@@ -34,11 +32,19 @@ struct MachineRoster: Sendable {
         var supervisorSilent = false
     }
 
+    /// Old rows are swept about this often (by every machine; the statements are idempotent).
+    static let sweepEvery = 300
+
     func run() async {
         var progress = Progress()
         var pacer = ReportPacer<FederationReport>()
+        var rounds = 0
         while !Task.isCancelled {
             await round(&progress)
+            rounds += 1
+            if progress.joined, rounds % Self.sweepEvery == 1 {
+                do { try await store.sweep() } catch { logger.warning("\(error)") }
+            }
             let report = FederationReport(
                 machines: progress.machines, unreachableSince: progress.unreachableSince.map(ISO8601.string), problem: progress.problem)
             if !progress.supervisorSilent, pacer.shouldSend(report, now: .now) {
@@ -64,6 +70,9 @@ struct MachineRoster: Sendable {
             return
         }
         progress.machine = machine
+        // The daemon's, not this plugin's: a restarted plugin is the same daemon and keeps its
+        // name at once, while a second daemon under the name is told apart.
+        let instance = "\(status["home"]?.stringValue ?? "?")#\(status["pid"]?.intValue ?? 0)"
         let sessions = status["sessions"] ?? .array([])
         do {
             if !progress.joined {

@@ -21,6 +21,8 @@ struct Poller: Sendable {
     /// A long poll's wait while a federation shares the token: short, so a machine told to stand
     /// by (or cut off from pi-relayd) stops well before the lease can pass to another.
     static let federatedPollSeconds = 5
+    /// How long a batch's hand-overs are waited for before its position is confirmed anyway.
+    static let handOverWithin: Duration = .seconds(10)
 
     func run() async throws {
         var backoff = 1
@@ -88,7 +90,12 @@ struct Poller: Sendable {
                 // Shared with other machines, an update is confirmed (the next poll's offset, the
                 // stored position) only once pi-relayd has it: this machine may be frozen or
                 // killed next, and the next holder must get from Telegram what it did not pass on.
-                while await intake.inbox.pendingCount > 0, gate.standBy() == nil { try? await Task.sleep(for: .milliseconds(20)) }
+                // A hand-over pi-relayd turned away for now (a session that is ending) stays
+                // pending until a restart: that one is not waited for past `handOverWithin`.
+                let handing = ContinuousClock.now
+                while await intake.inbox.pendingCount > 0, gate.standBy() == nil, ContinuousClock.now - handing < Self.handOverWithin {
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
                 guard gate.standBy() == nil else { continue }
                 await report(last)
             }
