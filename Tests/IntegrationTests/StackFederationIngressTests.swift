@@ -55,10 +55,14 @@ import Glibc
         for stack in [desktop, server] { #expect(try await holdsIngress(stack) == false) }
         try await waitForMachines(laptop, ["desktop", "server"])
 
+        // The chat picks the desktop's session: from then on its plain messages go there, and
+        // the pick outlives the laptop (it is in the database).
+        try await laptop.dm("/use desktop web")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching web")
         var sent = 0
         func send() async throws {
             sent += 1
-            try await laptop.dm("/to desktop/web msg-\(sent)")
+            try await laptop.dm("msg-\(sent)")
         }
         try await send()
         try await send()
@@ -85,6 +89,9 @@ import Glibc
         _ = await frozen.waitForExit()
         try await send()
         try await waitForPrompts(desktop, upTo: sent)
+
+        // The answers came back through whoever held the bot.
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: msg-\(sent)")
 
         // Each message reached the desktop's pi once, and no other pi.
         for n in 1...sent {

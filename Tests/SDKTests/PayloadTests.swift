@@ -54,7 +54,7 @@ import Testing
         #expect(DeliverMethod.chatAllowlist.name.rawValue == "chat.allowlist")
         #expect(DeliverMethod.chatReact.name.rawValue == "chat.react")
         #expect(RequestMethod.relayStatus.name.rawValue == "relay.status")
-        #expect(MethodName.allCases.count == 31)
+        #expect(MethodName.allCases.count == 33)
     }
 
     /// Every protocol method reads back from its wire name; any other name is one `other`, so a

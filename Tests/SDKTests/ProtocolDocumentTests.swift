@@ -54,6 +54,7 @@ import Testing
         "IngressCursor": { try IngressCursor(json: $0).json },
         "CursorAnswer": { try CursorAnswer(json: $0).json },
         "MessageClaim": { try MessageClaim(json: $0).json },
+        "ChatPicks": { try ChatPicks(json: $0).json },
         "AttachmentsOutboundParams": { try AttachmentsOutboundParams(json: $0).json },
         "AttachmentsOutboundResult": { try AttachmentsOutboundResult(json: $0).json },
     ]
@@ -74,7 +75,7 @@ import Testing
         .federationMachines: ["FederationReport"], .federationForward: ["ForwardedRequest"], .federationReceived: ["ForwardedRequest"],
         .federationDeliver: ["ForwardedDelivery"], .federationIngress: ["IngressChange"], .messengerIngress: ["IngressChange"],
         .federationCursor: ["IngressCursor", "CursorAnswer"], .messengerCursor: ["IngressCursor", "CursorAnswer"],
-        .federationClaim: ["MessageClaim"],
+        .federationClaim: ["MessageClaim"], .federationPick: ["ChatPicks"], .federationPicks: ["ChatPicks"],
     ]
 
     static func examples() throws -> [Example] {

@@ -60,6 +60,10 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     case federationCursor
     /// Supervisor → federation: claim an inbound message before acting on it, once across machines.
     case federationClaim
+    /// Supervisor → federation: store the machines chats of a shared messenger picked.
+    case federationPick
+    /// Supervisor → federation: the machines every chat of a shared messenger picked.
+    case federationPicks
     /// Supervisor → messenger: take inbound traffic now, or stand by.
     case messengerIngress
     /// Messenger → supervisor: the position confirmed in its inbound stream.
@@ -73,7 +77,8 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         .chatLive,
         .chatTyping, .chatReact, .chatQuestionClosed, .chatThread, .chatPresence, .chatPair, .chatAllowlist, .messengerIdentity, .attachmentsInbound,
         .attachmentsOutbound, .federationMachines, .federationForward, .federationReceived, .federationDeliver,
-        .federationIngress, .federationCursor, .federationClaim, .messengerIngress, .messengerCursor,
+        .federationIngress, .federationCursor, .federationClaim, .federationPick, .federationPicks, .messengerIngress,
+        .messengerCursor,
     ]
 
     private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
@@ -115,6 +120,8 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
         case .federationIngress: "federation.ingress"
         case .federationCursor: "federation.cursor"
         case .federationClaim: "federation.claim"
+        case .federationPick: "federation.pick"
+        case .federationPicks: "federation.picks"
         case .messengerIngress: "messenger.ingress"
         case .messengerCursor: "messenger.cursor"
         case .other(let name): name

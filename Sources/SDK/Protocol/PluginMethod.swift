@@ -150,6 +150,16 @@ extension RequestMethod where Params == MessageClaim, Result == MessageClaim {
     public static var federationClaim: Self { .init(name: .federationClaim) }
 }
 
+extension NotifyMethod where Params == ChatPicks {
+    /// `federation.pick` (supervisor → federation).
+    public static var federationPick: Self { .init(name: .federationPick) }
+}
+
+extension RequestMethod where Params == ChatPicks, Result == ChatPicks {
+    /// `federation.picks` (supervisor → federation): asked with no picks, answered with all.
+    public static var federationPicks: Self { .init(name: .federationPicks) }
+}
+
 extension NotifyMethod where Params == FederationReport {
     /// `federation.machines`.
     public static var federationMachines: Self { .init(name: .federationMachines) }

@@ -44,7 +44,8 @@ public struct FederationRelay: Plugin {
             store: store, connection: context.connection, contact: context.contact, joined: joined,
             version: Self.manifest.version, probe: DatabaseProbe(address: config.address, logger: background), logger: context.logger)
         courier = Courier(
-            store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, logger: context.logger)
+            store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, ingress: ingress,
+            shared: config.ingress, logger: context.logger)
         outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
         address = config.address.description
     }
@@ -120,6 +121,11 @@ public struct FederationRelay: Plugin {
             } catch {
                 throw RemoteError(code: .unavailable, message: error.description)
             }
+        case .federationPicks:
+            let asked = try ChatPicks(json: request.params)
+            do { return ChatPicks(messenger: asked.messenger, picks: try await store.picks(messenger: asked.messenger)).json } catch {
+                throw RemoteError(code: .unavailable, message: error.description)
+            }
         case .federationClaim:
             var claim = try MessageClaim(json: request.params)
             do {
@@ -148,6 +154,11 @@ public struct FederationRelay: Plugin {
     /// now (a newer view follows anyway).
     public func handle(notification method: String, params: JSONValue) async {
         switch MethodName(rawValue: method) {
+        case .federationPick:
+            guard let picks = try? ChatPicks(json: params) else { return }
+            do { try await store.store(picks: picks.picks, messenger: picks.messenger) } catch {
+                logger.warning("a chat's machine was not stored: \(error)")
+            }
         case .chatLive, .chatTyping:
             do { try await outgoing.carry(MethodName(rawValue: method), id: nil, params: params, retrying: false) } catch {
                 roster.logger.debug("\(method) not carried: \(error)")

@@ -21,7 +21,7 @@ extension ChatDesk {
     /// a federation report, in a shared room, or for a chat another machine owns: as usual.
     package func federationRoute(_ command: ChatCommand?, chat: Chat) async -> FederationRoute {
         guard let report = status.machines.current()?.report, report.unreachableSince == nil, !isSharedRoom(chat),
-            !RemoteChannel.isRemote(messenger: chat.messenger)
+            !RemoteChannel.isRemote(messenger: chat.messenger) || isHeldHere(chat)
         else { return .asUsual }
         let others = Set(report.machines.map(\.name))
         let here = sessions.machine
@@ -30,7 +30,7 @@ extension ChatDesk {
             return .asUsual
         case .use(let key)?:
             if let (machine, session) = Self.machineAndSession(key), machine == here || others.contains(machine) {
-                await preferences.pick(machine, for: chat.key)
+                await pick(machine, for: chat)
                 return machine == here ? .here(.use(session)) : .remote(machine: machine, text: "/use \(session)")
             }
             // A number past this machine's sessions: the other machines' in `/sessions`' order.
@@ -39,17 +39,17 @@ extension ChatDesk {
                 let numbered = report.machines.flatMap { machine in machine.sessions.map { (machine.name, $0.id) } }
                 guard number - local <= numbered.count else { return .asUsual }
                 let (machine, id) = numbered[number - local - 1]
-                await preferences.pick(machine, for: chat.key)
+                await pick(machine, for: chat)
                 return .remote(machine: machine, text: "/use \(id)")
             }
             // A name: this machine's session if it has one, else the one other machine that has it.
             if (try? await resolve(key, chat: chat)) != nil {
-                await preferences.pick(here, for: chat.key)
+                await pick(here, for: chat)
                 return .asUsual
             }
             let having = report.machines.filter { machine in machine.sessions.contains { $0.name == key || $0.id == key } }
             guard having.count == 1, let machine = having.first?.name else { return .asUsual }
-            await preferences.pick(machine, for: chat.key)
+            await pick(machine, for: chat)
             return .remote(machine: machine, text: "/use \(key)")
         case .to(let key, let text)?:
             guard let (machine, session) = Self.machineAndSession(key, separators: ["/"]), machine == here || others.contains(machine) else {
@@ -61,6 +61,14 @@ extension ChatDesk {
         }
         guard let picked = await preferences.machine(chat.key), picked != here, others.contains(picked) else { return .asUsual }
         return .remote(machine: picked, text: nil)
+    }
+
+    /// Keeps the machine a chat picked; a shared messenger's chat's pick goes to the database
+    /// too, for whichever machine holds the bot next.
+    func pick(_ machine: String, for chat: Chat) async {
+        await preferences.pick(machine, for: chat.key)
+        guard chat.messenger.hasPrefix("*/"), let federation = await host.plugin(forRole: "federation") else { return }
+        await federation.notify(.federationPick, ChatPicks(messenger: Self.baseMessenger(chat.messenger), picks: [chat.key: machine]))
     }
 
     /// What came of a forwarded request.
@@ -79,6 +87,12 @@ extension ChatDesk {
             if !machine.isEmpty, !session.isEmpty { return (machine, session) }
         }
         return nil
+    }
+
+    /// Whether a chat of a shared messenger (`*/telegram`) came from this machine's own
+    /// messenger (it holds the bot), rather than forwarded from another machine's.
+    func isHeldHere(_ chat: Chat) -> Bool {
+        chat.messenger.hasPrefix("*/") && status.machines.ingress(of: Self.baseMessenger(chat.messenger))?.active == true
     }
 
     /// Whether `plugin` is the one that holds the federation role here: nothing else may speak
@@ -132,7 +146,7 @@ extension ChatDesk {
         guard let federation = await host.plugin(forRole: "federation") else {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
         }
-        let hello = await host.slot(chat.messenger)?.hello
+        let hello = await host.slot(Self.baseMessenger(chat.messenger))?.hello
         let request = ForwardedRequest(
             machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params)
         do {
@@ -159,12 +173,16 @@ extension ChatDesk {
         guard (request.params["attachments"]?.arrayValue ?? []).isEmpty else {
             throw RemoteError.invalidParams("files do not cross machines")
         }
-        let name = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
+        // A shared messenger's chat (`*/telegram`) is named alike on every machine already.
+        let shared = request.messenger.hasPrefix("*/")
+        let name = shared ? request.messenger : RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
         await delivery.noteLimits(of: name, Hello(name: name, version: "", roles: ["messenger"], limits: request.limits, dialect: request.dialect))
         var params = request.params
-        var chat = try Chat(json: params["chat"] ?? .null)
-        chat.channel = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: chat.channel).encoded
-        params["chat"] = chat.json
+        if !shared {
+            var chat = try Chat(json: params["chat"] ?? .null)
+            chat.channel = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: chat.channel).encoded
+            params["chat"] = chat.json
+        }
         return try await handle(plugin: name, method: request.method.rawValue, params: params)
     }
 

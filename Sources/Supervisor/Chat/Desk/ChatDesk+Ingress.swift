@@ -10,6 +10,41 @@ extension ChatDesk {
         Set((sections.section("federation")?["ingress"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
+    /// The name every machine gives a shared messenger's chats (`*/telegram`): whichever machine
+    /// holds the bot, a chat is the same chat, so its bindings on each machine hold across a
+    /// failover, and what is posted to it goes to whoever holds the bot then.
+    static func sharedName(_ messenger: String) -> String { "*/" + messenger }
+
+    /// The messenger behind a chat's messenger name (`*/telegram` → `telegram`).
+    static func baseMessenger(_ name: String) -> String { name.hasPrefix("*/") ? String(name.dropFirst(2)) : name }
+
+    /// A shared messenger's chat request, checked against this machine's allowlist and handled
+    /// as a chat of `*/MESSENGER`; nil for anything else.
+    func asSharedChat(plugin: String, method: MethodName, params: JSONValue) async throws -> JSONValue? {
+        guard sharedMessengers.contains(plugin), [.chatMessage, .chatCommand, .chatAnswer, .chatBind].contains(method) else { return nil }
+        var chat = try Chat(json: params["chat"] ?? .null).from(plugin: plugin)
+        guard await allowed(chat) else {
+            logger.warning("refused \(method.rawValue) from unlisted user \(chat.user) on \(plugin)")
+            return method == .chatMessage ? ChatMessageResult(status: .refused, reply: .notAuthorized).json : Reply.notAuthorized.json
+        }
+        chat.channel = RemoteChannel(machine: "*", messenger: plugin, channel: chat.channel).encoded
+        var shared = params
+        shared["chat"] = chat.json
+        // Claimed where it came in, once across machines (two holders may both take it across a
+        // change); given back when acting on it failed, so the messenger's retry counts.
+        let messageID = method == .chatMessage ? params["messageId"]?.stringValue : nil
+        if let messageID, !(await claimedFirst(messageID, messenger: plugin)) {
+            logger.info("chat message \(messageID) from \(plugin) was taken by another machine of the federation; not here")
+            return ChatMessageResult(status: .ignored).json
+        }
+        do {
+            return try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+        } catch {
+            if let messageID { await releaseClaim(messageID, messenger: plugin) }
+            throw error
+        }
+    }
+
     /// What the welcome tells `plugin` of its ingress: nil when no federation shares its token;
     /// else the federation's last word, or standing by until it has one.
     func sharedIngress(of plugin: String) -> IngressChange? {
@@ -30,6 +65,19 @@ extension ChatDesk {
                     : "\(change.messenger) stands by: \(change.reason ?? "another machine holds the lease")")
         }
         await host.slot(change.messenger)?.notify(.messengerIngress, change)
+        if change.active, before?.active != true || before?.epoch != change.epoch { await takePicks(of: change.messenger) }
+    }
+
+    /// This machine has just taken the bot: every chat goes on with the machine it picked.
+    private func takePicks(of messenger: String) async {
+        guard let federation = await host.plugin(forRole: "federation") else { return }
+        do {
+            let stored = try await federation.request(.federationPicks, ChatPicks(messenger: messenger), timeout: .seconds(10))
+            for (chat, machine) in stored.picks { await preferences.pick(machine, for: chat) }
+            if !stored.picks.isEmpty { logger.info("took the machines \(stored.picks.count) chat(s) of \(messenger) picked") }
+        } catch {
+            logger.warning("could not read which machines the chats of \(messenger) picked: \(error)")
+        }
     }
 
     /// A shared messenger's confirmed position, stored under this machine's epoch; not stored

@@ -52,6 +52,7 @@ package actor ChatDesk: PluginRouter {
     }
 
     package func handle(plugin: String, method: String, params: JSONValue) async throws -> JSONValue {
+        if let shared = try await asSharedChat(plugin: plugin, method: MethodName(rawValue: method), params: params) { return shared }
         switch MethodName(rawValue: method) {
         case .relayStatus:
             return await status.json()
@@ -115,6 +116,9 @@ package actor ChatDesk: PluginRouter {
 
     package func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
+        if sharedMessengers.contains(plugin) {
+            await delivery.noteLimits(of: Self.sharedName(plugin), hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
+        }
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
     }
 
@@ -135,17 +139,12 @@ package actor ChatDesk: PluginRouter {
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ChatMessageResult(status: .ignored)
         }
-        guard await claimedFirst(id, messenger: plugin) else {
-            logger.info("chat message \(id) from \(plugin) was taken by another machine of the federation; not here")
-            return ChatMessageResult(status: .ignored)
-        }
         saveHandledMessages()
         do {
             return try await chatMessage(plugin: plugin, params: params)
         } catch {
             handledMessages.remove(key)
             saveHandledMessages()
-            await releaseClaim(id, messenger: plugin)
             throw error
         }
     }
@@ -273,7 +272,7 @@ package actor ChatDesk: PluginRouter {
         let chat = params.chat.from(plugin: plugin)
         guard await allowed(chat) else { return .notAuthorized }
         guard let session = await sessions.session(id: params.sessionID) else {
-            if let machine = machineRunning(params.sessionID), !RemoteChannel.isRemote(messenger: chat.messenger) {
+            if let machine = machineRunning(params.sessionID), !RemoteChannel.isRemote(messenger: chat.messenger) || isHeldHere(chat) {
                 return await forwardAnswer(params, chat: chat, to: machine)
             }
             return Reply("That question is no longer open.", ephemeral: true)
@@ -302,7 +301,7 @@ package actor ChatDesk: PluginRouter {
     }
 
     /// Asked at every request, so a pairing or a revocation counts from the next one.
-    private func allowed(_ chat: Chat) async -> Bool {
+    func allowed(_ chat: Chat) async -> Bool {
         // A chat another machine owns came through the federation plugin alone (no plugin's name
         // holds a `/`), after that machine's allowlist let its user through.
         if RemoteChannel.isRemote(messenger: chat.messenger) { return true }

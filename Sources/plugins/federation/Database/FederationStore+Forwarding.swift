@@ -76,6 +76,29 @@ extension FederationStore {
         }
     }
 
+    /// Stores the machines chats of a shared messenger picked.
+    public func store(picks: [String: String], messenger: String) async throws(FederationError) {
+        try await within("storing a chat's machine") {
+            for (chat, machine) in picks {
+                _ = try await client.query(
+                    """
+                    INSERT INTO relay_picks (messenger, chat, machine) VALUES (\(messenger), \(chat), \(machine))
+                    ON CONFLICT (messenger, chat) DO UPDATE SET machine = EXCLUDED.machine, updated_at = now()
+                    """, logger: logger)
+            }
+        }
+    }
+
+    /// Every chat's picked machine for a shared messenger.
+    public func picks(messenger: String) async throws(FederationError) -> [String: String] {
+        try await within("reading the chats' machines") {
+            var out: [String: String] = [:]
+            let rows = try await client.query("SELECT chat, machine FROM relay_picks WHERE messenger = \(messenger)", logger: logger)
+            for try await (chat, machine) in rows.decode((String, String).self) { out[chat] = machine }
+            return out
+        }
+    }
+
     /// Removes what nobody will read: answers and requests older than an hour (their sender
     /// gave up), live views and typing older than a minute (a newer one followed), other
     /// deliveries and claims older than a week (their machine is gone).
@@ -91,14 +114,28 @@ extension FederationStore {
         }
     }
 
-    /// Queues a delivery for a chat `machine` owns, and wakes it.
-    public func post(delivery body: String, to machine: String) async throws(FederationError) {
+    /// The queue of a shared messenger's chats: read by whichever machine holds its ingress.
+    public static func sharedQueue(_ messenger: String) -> String { "*/" + messenger }
+
+    /// Queues a delivery for a chat `machine` owns (or a shared queue), and wakes whoever reads it.
+    public func post(delivery body: String, to machine: String, wake: String) async throws(FederationError) {
         try await within("posting to \(machine)") {
             _ = try await client.query(
                 """
                 WITH posted AS (INSERT INTO relay_outbound (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
-                SELECT pg_notify(\(Self.wakeChannel(machine)), '') FROM posted
+                SELECT pg_notify(\(Self.wakeChannel(wake)), '') FROM posted
                 """, logger: logger)
+        }
+    }
+
+    /// The machine that holds (or last held) a lease; nil when nobody has.
+    public func holder(of lease: String) async throws(FederationError) -> String? {
+        try await within("reading lease \(lease)") {
+            for try await owner in try await client.query("SELECT owner FROM relay_leases WHERE name = \(lease)", logger: logger).decode(String?.self)
+            {
+                return owner
+            }
+            return nil
         }
     }
 

@@ -37,6 +37,12 @@ enum Schema {
                 id bigserial PRIMARY KEY, to_machine text NOT NULL, body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())
             """,
             "CREATE INDEX relay_outbound_by_machine ON relay_outbound (to_machine, id)",
+            // The machine each chat of a shared messenger picked, for whoever holds the bot next.
+            """
+            CREATE TABLE relay_picks (
+                messenger text NOT NULL, chat text NOT NULL, machine text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (messenger, chat))
+            """,
             // Inbound messages some owner has taken: each is processed once across owners.
             """
             CREATE TABLE relay_seen (

@@ -17,6 +17,9 @@ struct Courier: Sendable {
     /// Requests are taken only while pi-relayd answers: one taken for a frozen daemon would wait
     /// in its pipe and run whenever it woke.
     let contact: SupervisorContact
+    /// Which shared messengers this machine holds: it reads their queues too.
+    let ingress: IngressStates
+    let shared: [String]
     let logger: Logger
 
     func run() async {
@@ -36,6 +39,9 @@ struct Courier: Sendable {
                     do {
                         try await takeRequests(for: machine)
                         try await passDeliveries(for: machine)
+                        for messenger in shared where ingress.epoch(of: messenger) != nil {
+                            try await passDeliveries(for: FederationStore.sharedQueue(messenger))
+                        }
                         failing = false
                     } catch {
                         if !failing { logger.warning("\(error)") }

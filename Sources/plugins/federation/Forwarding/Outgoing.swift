@@ -61,10 +61,14 @@ struct Outgoing: Sendable {
         var local = params
         local["target"] = target
         let body = ForwardedDelivery(messenger: remote.messenger, method: method, id: id, params: local).json.serialized()
+        // A shared messenger's chat (`*/telegram/…`): its queue, read by the bot's holder.
+        let shared = remote.machine == "*"
+        let queue = shared ? FederationStore.sharedQueue(remote.messenger) : remote.machine
         var warned = false
         while true {
             do {
-                try await store.post(delivery: body, to: remote.machine)
+                let wake = shared ? (try await store.holder(of: FederationRelay.lease(remote.messenger)) ?? queue) : queue
+                try await store.post(delivery: body, to: queue, wake: wake)
                 if warned { logger.notice("posts for \(remote.machine) flow again") }
                 return
             } catch {
