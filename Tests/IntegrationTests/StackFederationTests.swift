@@ -170,6 +170,16 @@ import Testing
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: after /use 2")
         #expect(desktop.piPrompts(containing: "after /use 2").count == 1)
 
+        // The database goes away: what the desktop's session says meanwhile waits (its post is
+        // not taken from the desktop's outbox), and comes when the database is back.
+        try await database.stop(immediately: true)
+        let emitted = try await desktop.cli(["emit", "web", "said while the database was away"])
+        #expect(emitted.status == 0, "\(emitted)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await laptop.botMessages(alice).allSatisfy { !($0["text"]?.stringValue ?? "").contains("said while the database was away") })
+        try await database.startServer()
+        try await laptop.waitForBotMessage(in: alice, containing: "said while the database was away")
+
         // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
         _ = await daemons["desktop"]!.terminate()
         try await laptop.dm("anyone there?")
