@@ -100,6 +100,15 @@ import Glibc
                 "msg-\(n) reached the desktop's pi \(desktop.piPrompts(containing: "msg-\(n)").count) times")
         }
         #expect(laptop.piPrompts(containing: "msg-").isEmpty && server.piPrompts(containing: "msg-").isEmpty)
+
+        // The chat as alice saw it, seconds from the freeze (for the record: docs and notes).
+        let chat = try await laptop.fake.get("/messages?chat_id=\(alice)")["messages"]?.arrayValue ?? []
+        let lines = chat.map { message in
+            let at = (message["date"]?.intValue ?? 0) - Int(frozenAt.timeIntervalSince1970)
+            let who = message["from_bot"] == true ? "bot" : "alice"
+            return String(format: "%+4d s  %@: %@", at, who, (message["text"]?.stringValue ?? "").replacingOccurrences(of: "\n", with: " / "))
+        }
+        print("federation transcript (\(taker === desktop ? "desktop" : "server") took over):\n" + lines.joined(separator: "\n"))
     }
 
     static func holdsIngress(_ stack: TelegramStack) async throws -> Bool {
