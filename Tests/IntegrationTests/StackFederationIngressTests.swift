@@ -9,8 +9,8 @@ import Glibc
 
 /// One bot token on three machines (docs/FEDERATION.md, "One bot for all machines"): one fake
 /// Telegram, one token, and a daemon each for the laptop (preferred), the desktop and the
-/// server on a real PostgreSQL. Only the lease's holder polls; every message the user writes
-/// reaches the desktop's session once. The laptop's daemon frozen with SIGSTOP: another machine
+/// server on a real PostgreSQL (the server without the token: it must never take the bot). Only
+/// the lease's holder polls; every message the user writes reaches the desktop's session once. The laptop's daemon frozen with SIGSTOP: another machine
 /// takes over and nothing written meanwhile is lost or taken twice; then the laptop's daemon is
 /// killed outright, and the bot goes on.
 @Suite struct StackFederationIngressTests {
@@ -42,9 +42,12 @@ import Glibc
         // The laptop's daemon is killed in the end: started as doomed, its exit is not checked.
         try laptop.link("federation")
         let frozen = try await laptop.start(extra: federation("laptop", preferred: true), doomed: true, polling: false, environment: environment)
+        // The server has no bot token: its telegram plugin does not run, so it must never take
+        // the bot (it could not take its updates).
         for (name, stack) in [("desktop", desktop), ("server", server)] {
             try stack.link("federation")
-            try await stack.start(extra: federation(name), polling: false, environment: environment)
+            try await stack.start(
+                extra: federation(name), token: name == "server" ? "" : TelegramStack.token, polling: false, environment: environment)
         }
         let folder = desktop.home.root + "/web"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -80,6 +83,7 @@ import Glibc
         let takeover = Date().timeIntervalSince(frozenAt)
         print("federation failover: another machine took the bot's updates \(String(format: "%.1f", takeover)) s after SIGSTOP")
         #expect(taker != nil && takeover < 30, "no takeover within \(Int(takeover)) s")
+        #expect(taker === desktop, "the server, whose telegram does not run, took the bot")
         try await send()
         try await waitForPrompts(desktop, upTo: sent)
 

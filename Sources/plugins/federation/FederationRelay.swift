@@ -72,9 +72,11 @@ public struct FederationRelay: Plugin {
             store: store, lease: lease, messenger: messenger, machine: machine ?? "", preferred: config.preferred, times: LeaseTimes(),
             contact: roster.contact,
             answers: { [connection, contact = roster.contact] in
-                guard (try? await connection.request(.relayStatus, NoPayload(), timeout: .seconds(3))) != nil else { return false }
+                guard let status = try? await connection.request(.relayStatus, NoPayload(), timeout: .seconds(3)) else { return false }
                 contact.heard()
-                return true
+                // Held only where the messenger runs: a machine without the token (or whose
+                // plugin failed) must leave the bot to one that can take its updates.
+                return (status["plugins"]?.arrayValue ?? []).contains { $0["name"]?.stringValue == messenger && $0["state"] == "running" }
             }, logger: logger)
         await withDiscardingTaskGroup { group in
             group.addTask {

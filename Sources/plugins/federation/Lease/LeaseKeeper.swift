@@ -18,9 +18,10 @@ public struct LeaseKeeper: Sendable {
     let preferred: Bool
     let times: LeaseTimes
     let contact: SupervisorContact
-    /// Asks the supervisor for a sign of life just before each claim: a lease renewed only on a
-    /// fresh answer lapses within `expireAfter` of a freeze, not `supervisorSilence` later. Nil:
-    /// the last time it was heard from is enough (tests of the lease alone).
+    /// Asks the supervisor for a sign of life just before each claim (and whether the messenger
+    /// runs there): a lease renewed only on a fresh answer lapses within `expireAfter` of a
+    /// freeze, not `supervisorSilence` later. Nil: the last time it was heard from is enough
+    /// (tests of the lease alone).
     let answers: (@Sendable () async -> Bool)?
     let logger: Logger
 
