@@ -6,9 +6,10 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
+
+from ._relayd import free_port
 
 
 def bin_dir():
@@ -27,10 +28,7 @@ class Postgres:
             user = pwd.getpwnam("postgres")
             for path in (self.folder, self.sockets):
                 os.chown(path, user.pw_uid, user.pw_gid)
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        self.port = s.getsockname()[1]
-        s.close()
+        self.port = free_port()
 
     @property
     def url(self):

@@ -64,6 +64,28 @@ def scenario_work(ctx, name):
     return work, os.path.join(work, "pi.jsonl"), cwd
 
 
+def marker_times(msg_log, pi_log):
+    """The moments each marker `mk…q` passed, from the bench messenger's and the bench pi's logs:
+    sent by the messenger, first seen live by it, read by pi, written by pi."""
+    sends = {e["tag"]: e["mono"] for e in read_jsonl(msg_log) if e.get("ev") == "send"}
+    lives = {}
+    for e in read_jsonl(msg_log):
+        if e.get("ev") == "live" and e["marker"] not in lives:
+            lives[e["marker"]] = e["mono"]
+    recvs = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "recv"}
+    emits = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "emit"}
+    return sends, lives, recvs, emits
+
+
+def free_port():
+    """A loopback TCP port nothing listens on now."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def not_run(scenario, why):
     """The one row of a scenario that could not run, saying why."""
     return [{"scenario": scenario, "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]

@@ -18,7 +18,7 @@ import os
 import time
 
 from ._postgres import Postgres, bin_dir
-from ._relayd import Relayd, percentile, read_jsonl, not_run
+from ._relayd import Relayd, marker_times, percentile, not_run, scenario_work
 
 SESSIONS = 2
 PERIOD = 0.4
@@ -37,15 +37,8 @@ def chat(kind, i):
 def run(ctx):
     if not bin_dir():
         return not_run("federation", "PostgreSQL is not installed (make deps installs postgresql)")
-    work = os.path.join(ctx.work, "federation")
-    os.makedirs(work, exist_ok=True)
-    for n in os.listdir(work):
-        if os.path.isfile(os.path.join(work, n)):
-            os.unlink(os.path.join(work, n))
-    pi_log = os.path.join(work, "pi.jsonl")
+    work, pi_log, cwd = scenario_work(ctx, "federation")
     msg_log = os.path.join(work, "messenger.jsonl")
-    cwd = os.path.join(work, "project")
-    os.makedirs(cwd, exist_ok=True)
 
     db = Postgres().start()
     env = {"BENCH_PI_LOG": pi_log, "BENCH_MESSENGER_LOG": msg_log, "PI_RELAYD_DATABASE_URL": db.url}
@@ -101,13 +94,7 @@ def run(ctx):
         desktop.stop()
         db.stop()
 
-    sends = {e["tag"]: e["mono"] for e in read_jsonl(msg_log) if e.get("ev") == "send"}
-    lives = {}
-    for e in read_jsonl(msg_log):
-        if e.get("ev") == "live" and e["marker"] not in lives:
-            lives[e["marker"]] = e["mono"]
-    recvs = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "recv"}
-    emits = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "emit"}
+    sends, lives, recvs, emits = marker_times(msg_log, pi_log)
     figures = {}
     for kind, parity in (("local", 0), ("remote", 1)):
         keep = [f"mk{n:04d}q" for n in range(2 * WARMUP, 2 * total) if n % 2 == parity]

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from ._relayd import Relayd, percentile, read_jsonl, install_stub
+from ._relayd import Relayd, install_stub, marker_times, percentile
 
 SESSIONS = 4
 PERIOD = 0.4       # seconds between samples
@@ -88,13 +88,7 @@ def run(ctx):
     rd.wait(timeout=10)
     cat.wait(timeout=10)
 
-    sends = {e["tag"]: e["mono"] for e in read_jsonl(msg_log) if e.get("ev") == "send"}
-    lives = {}
-    for e in read_jsonl(msg_log):
-        if e.get("ev") == "live" and e["marker"] not in lives:
-            lives[e["marker"]] = e["mono"]
-    recvs = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "recv"}
-    emits = {e["marker"]: e["mono"] for e in read_jsonl(pi_log) if e.get("ev") == "emit"}
+    sends, lives, recvs, emits = marker_times(msg_log, pi_log)
     base_recv = {}
     with open(base_log) as f:
         for line in f:

@@ -19,13 +19,12 @@ import base64
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 import urllib.request
 
-from ._relayd import Relayd, percentile, read_jsonl, not_run, scenario_work
+from ._relayd import Relayd, free_port, percentile, read_jsonl, not_run, scenario_work
 
 SESSIONS = 50
 TICKS = 12
@@ -41,14 +40,6 @@ CPU_TARGET = 0.5
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Browser:

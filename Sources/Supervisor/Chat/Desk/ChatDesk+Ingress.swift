@@ -21,7 +21,8 @@ extension ChatDesk {
     /// A shared messenger's chat request, checked against this machine's allowlist and handled
     /// as a chat of `*/MESSENGER`; nil for anything else.
     func asSharedChat(plugin: String, method: MethodName, params: JSONValue) async throws -> JSONValue? {
-        guard sharedMessengers.contains(plugin), [.chatMessage, .chatCommand, .chatAnswer, .chatBind].contains(method) else { return nil }
+        // The method first: every plugin request passes here, and the set reads the config.
+        guard [.chatMessage, .chatCommand, .chatAnswer, .chatBind].contains(method), sharedMessengers.contains(plugin) else { return nil }
         var chat = try Chat(json: params["chat"] ?? .null).from(plugin: plugin)
         guard await allowed(chat) else {
             logger.warning("refused \(method.rawValue) from unlisted user \(chat.user) on \(plugin)")
