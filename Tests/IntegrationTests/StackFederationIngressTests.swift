@@ -40,12 +40,12 @@ import Glibc
             "machine: \(name)\nfederation:\n  ingress: [telegram]\n  preferred: \(preferred)\n"
         }
         // The laptop's daemon is killed in the end: started as doomed, its exit is not checked.
-        try laptop.link("federation")
+        try laptop.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
         let frozen = try await laptop.start(extra: federation("laptop", preferred: true), doomed: true, polling: false, environment: environment)
         // The server has no bot token: its telegram plugin does not run, so it must never take
         // the bot (it could not take its updates).
         for (name, stack) in [("desktop", desktop), ("server", server)] {
-            try stack.link("federation")
+            try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
             try await stack.start(
                 extra: federation(name), token: name == "server" ? "" : TelegramStack.token, polling: false, environment: environment)
         }
@@ -54,9 +54,9 @@ import Glibc
         _ = try await desktop.json("new", "--cwd", folder, "--name", "web")
 
         // The preferred laptop takes the bot's updates; the others stand by.
-        try await waitForIngress(laptop, within: 60)
-        for stack in [desktop, server] { #expect(try await holdsIngress(stack) == false) }
-        try await waitForMachines(laptop, ["desktop", "server"])
+        try await laptop.waitForIngress("telegram")
+        for stack in [desktop, server] { #expect(try await stack.holdsIngress("telegram") == false) }
+        try await laptop.waitForMachines(["desktop", "server"])
 
         // The chat picks the desktop's session: from then on its plain messages go there, and
         // the pick outlives the laptop (it is in the database).
@@ -69,7 +69,7 @@ import Glibc
         }
         try await send()
         try await send()
-        try await waitForPrompts(desktop, upTo: 2)
+        try await desktop.waitForPrompts(upTo: 2, log: "telegram")
 
         // Frozen: its plugins run on, but stop polling within 10 s and let the lease lapse.
         let frozenAt = Date()
@@ -77,7 +77,7 @@ import Glibc
         try await send()
         var taker: TelegramStack?
         while taker == nil, Date().timeIntervalSince(frozenAt) < 60 {
-            for stack in [desktop, server] where try await holdsIngress(stack) { taker = stack }
+            for stack in [desktop, server] where try await stack.holdsIngress("telegram") { taker = stack }
             if taker == nil { try await Task.sleep(for: .milliseconds(250)) }
         }
         let takeover = Date().timeIntervalSince(frozenAt)
@@ -85,14 +85,14 @@ import Glibc
         #expect(taker != nil && takeover < 30, "no takeover within \(Int(takeover)) s")
         #expect(taker === desktop, "the server, whose telegram does not run, took the bot")
         try await send()
-        try await waitForPrompts(desktop, upTo: sent)
+        try await desktop.waitForPrompts(upTo: sent, log: "telegram")
 
         // Killed outright: the bot goes on from the new holder.
         frozen.process.signalGroup(SIGKILL)
         frozen.signal(SIGCONT)
         _ = await frozen.waitForExit()
         try await send()
-        try await waitForPrompts(desktop, upTo: sent)
+        try await desktop.waitForPrompts(upTo: sent, log: "telegram")
 
         // The answers came back through whoever held the bot.
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: msg-\(sent)")
@@ -113,40 +113,5 @@ import Glibc
             return String(format: "%+4d s  %@: %@", at, who, (message["text"]?.stringValue ?? "").replacingOccurrences(of: "\n", with: " / "))
         }
         print("federation transcript (\(taker === desktop ? "desktop" : "server") took over):\n" + lines.joined(separator: "\n"))
-    }
-
-    static func holdsIngress(_ stack: TelegramStack) async throws -> Bool {
-        let status = try await stack.json("status")
-        return status["federation"]?["ingress"]?.arrayValue?.contains { $0["messenger"] == "telegram" && $0["active"] == true } == true
-    }
-
-    static func waitForIngress(_ stack: TelegramStack, within seconds: Double) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await holdsIngress(stack) { return }
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        throw StackFailure("no ingress within \(Int(seconds)) s:\n\(stack.home.pluginLog("federation").suffix(3000))")
-    }
-
-    static func waitForMachines(_ stack: TelegramStack, _ names: [String]) async throws {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let machines = try await stack.json("status")["federation"]?["machines"]?.arrayValue ?? []
-            if Set(names).isSubset(of: Set(machines.compactMap { $0["online"] == true ? $0["name"]?.stringValue : nil })) { return }
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        throw StackFailure("\(names) not online on the laptop")
-    }
-
-    /// Waits until msg-1 … msg-`count` all reached the desktop's pi.
-    static func waitForPrompts(_ stack: TelegramStack, upTo count: Int) async throws {
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            if (1...count).allSatisfy({ !stack.piPrompts(containing: "msg-\($0)").isEmpty }) { return }
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        let missing = (1...count).filter { stack.piPrompts(containing: "msg-\($0)").isEmpty }
-        throw StackFailure("msg-\(missing) never reached the desktop's pi")
     }
 }

@@ -40,7 +40,7 @@ import Testing
     static func startMachines(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws -> [String: Daemon] {
         var daemons: [String: Daemon] = [:]
         for (name, stack) in [("laptop", laptop), ("desktop", desktop)] {
-            try stack.link("federation")
+            try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
             let daemon = try await stack.start(extra: "machine: \(name)\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
             try await daemon.waitForRunning("federation", timeout: .seconds(60))
             daemons[name] = daemon
@@ -69,7 +69,7 @@ import Testing
         #expect(try await laptop.cli(["status"]).stdout.contains("federation: desktop online"))
 
         // A second daemon that calls itself "desktop" is refused while the desktop is heard from.
-        try impostor.link("federation")
+        try impostor.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
         _ = try await impostor.start(extra: "machine: desktop\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
         let refused = try await waitForFederation(impostor, "the machine name refused") {
             $0["problem"]?.stringValue?.contains("another daemon runs as machine \"desktop\"") == true

@@ -48,6 +48,9 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// Messages taken in whose hand-over to the supervisor has not finished.
     public var pendingCount: Int { journal.pending.count }
 
+    /// Whether the message `id` was taken in and its hand-over has not finished.
+    public func isPending(_ id: String) -> Bool { journal.pending.contains { $0.id == id } }
+
     /// Hands over again what a previous run took in but never finished handing over.
     public func resumePending() async {
         guard !journal.pending.isEmpty else { return }

@@ -1,3 +1,4 @@
+import Logging
 import PiRelaySDK
 import Synchronization
 
@@ -35,6 +36,15 @@ public final class IngressGate: Sendable {
             defer { state = (change, now) }
             return state?.change.active != change.active || state?.change.epoch != change.epoch
         }
+    }
+
+    /// `messenger.ingress`: applies the change, and says so in the log when it changed anything.
+    public func take(_ change: IngressChange, logger: Logger) {
+        guard apply(change) else { return }
+        logger.notice(
+            change.active
+                ? "this machine takes the bot's updates (lease epoch \(change.epoch.map(String.init) ?? "?"))"
+                : "another machine takes the bot's updates: \(change.reason ?? "stand by")")
     }
 
     /// Why inbound traffic is not to be taken now; nil when it is.

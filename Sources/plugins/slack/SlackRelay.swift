@@ -27,6 +27,7 @@ public struct SlackRelay: MessengerRelay {
     let progress: Progress
     let questions: QuestionMessages
     public let allowlist: Allowlist
+    let ingress: IngressGate
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -58,9 +59,11 @@ public struct SlackRelay: MessengerRelay {
                 botUser: "", requireMention: config.requireMention, channels: channels, threads: [], sharedRooms: config.sharedRooms),
             logger: logger)
         self.intake = intake
-        socket = SocketMode(api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, logger: logger) { envelope in
-            await intake.take(envelope)
-        }
+        let ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
+        self.ingress = ingress
+        socket = SocketMode(
+            api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, gate: ingress, logger: logger,
+            take: { await intake.take($0) }, pending: { await intake.inbox.isPending($0) })
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
             poster: poster, live: live, progress: progress, questions: questions, parts: DeliveryParts(store: store), logger: logger)
@@ -111,6 +114,10 @@ public struct SlackRelay: MessengerRelay {
             return
         }
         await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+    }
+
+    public func ingressChanged(_ change: IngressChange) async {
+        ingress.take(change, logger: logger)
     }
 
     // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.

@@ -126,11 +126,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        guard ingress.apply(change) else { return }
-        logger.notice(
-            change.active
-                ? "this machine takes the bot's updates (lease epoch \(change.epoch.map(String.init) ?? "?"))"
-                : "another machine takes the bot's updates: \(change.reason ?? "stand by")")
+        ingress.take(change, logger: logger)
     }
 
     public func showTyping(_ target: Target) async {

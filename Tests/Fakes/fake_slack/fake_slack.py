@@ -19,6 +19,7 @@ import argparse
 import base64
 import json
 import os
+import random
 import re
 import secrets
 import socket
@@ -666,11 +667,14 @@ class Slack:
             self.note("socket_closed", connection=conn.id, why=why)
 
     def live_connection(self):
+        # Spec §3.8: with several connections open (up to 10 per app), each payload goes to any
+        # one of them; one that Slack announced it will close (§3.7) gets nothing new while
+        # another is up.
         with self.lock:
             candidates = [c for c in self.connections.values() if c.open and c.hello_at and c.closing_at is None]
             if not candidates:
                 candidates = [c for c in self.connections.values() if c.open and c.hello_at]
-            return candidates[-1] if candidates else None
+            return random.choice(candidates) if candidates else None
 
     def deliver(self, kind, payload, retry_attempt=0, retry_reason="", envelope_id=None):
         envelope = {"envelope_id": envelope_id or str(uuid.uuid4()), "type": kind, "payload": payload,

@@ -19,35 +19,43 @@ final class SlackStack: Sendable {
     let fake: StackFake
     let workspace: String
     let agentDir: String
+    /// Another stack's fake Slack: this stack is another machine of one app (a federation).
+    let sharesFake: Bool
     private let started = Mutex<[Daemon]>([])
 
     var piLog: String { home.scratch + "/pi-stdin.jsonl" }
 
-    init(_ home: TestHome) async throws {
+    /// `sharing`: another stack's fake Slack, for machines that share one app.
+    init(_ home: TestHome, sharing: StackFake? = nil) async throws {
         self.home = home
         workspace = home.root + "/w"
         agentDir = home.root + "/agent"
         for dir in [workspace, agentDir] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        for id in ["formatter", "attachments", "slack"] {
-            let built = BuildProducts.executable("pi-relay-" + id)
-            guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
-            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
+        for id in ["formatter", "attachments", "slack"] { try home.linkBuiltPlugin("pi-relay-" + id, as: id) }
+        sharesFake = sharing != nil
+        if let sharing {
+            fake = sharing
+        } else {
+            fake = try await StackFake.slack(folder: home.scratch, arguments: ["--bot-token", Self.botToken, "--app-token", Self.appToken])
         }
-        fake = try await StackFake.slack(folder: home.scratch, arguments: ["--bot-token", Self.botToken, "--app-token", Self.appToken])
     }
 
     /// Runs `body` with a fresh stack; then the daemons stop cleanly, the fake saw no request
-    /// Slack would refuse, and neither token is in any file of the home.
-    static func with<T>(_ body: (SlackStack) async throws -> T) async throws -> T {
-        try await TestHome.with { home in
-            let stack = try await SlackStack(home)
+    /// Slack would refuse, and neither token is in any file of the home. A stack sharing another's
+    /// fake leaves those checks to it, and so does a scenario that checks them itself
+    /// (`checked: false`). `gated: false` for a stack inside another's scenario.
+    static func with<T>(
+        gated: Bool = true, sharing: StackFake? = nil, checked: Bool = true, _ body: (SlackStack) async throws -> T
+    ) async throws -> T {
+        try await TestHome.with(gated: gated) { home in
+            let stack = try await SlackStack(home, sharing: sharing)
             let result: Result<T, any Error>
             do { result = .success(try await body(stack)) } catch { result = .failure(error) }
             for daemon in stack.started.withLock({ $0 }) {
                 let (exit, forced) = await daemon.terminate()
                 #expect(exit == .exited(0) && !forced, "pi-relayd ended with \(String(describing: exit))\(forced ? " after SIGKILL" : "")")
             }
-            if case .success = result {
+            if case .success = result, !stack.sharesFake, checked {
                 // A control API that cannot answer must fail the test, not pass it unchecked.
                 do {
                     let violations = try await stack.fake.violations()
@@ -57,7 +65,7 @@ final class SlackStack: Sendable {
                 }
                 stack.expectTokensNowhere()
             }
-            await stack.fake.stop()
+            if !stack.sharesFake { await stack.fake.stop() }
             return try result.get()
         }
     }
@@ -80,10 +88,12 @@ final class SlackStack: Sendable {
         """ + slack + extra
     }
 
-    /// Starts the daemon and waits until the slack plugin's socket said hello.
+    /// Starts the daemon and waits until the slack plugin's socket said hello. `doomed`: killed by
+    /// the test, so its exit is not checked.
     @discardableResult
     func start(
-        extra: String = "", slack: String = "", botToken: String = SlackStack.botToken, connected: Bool = true, environment: [String: String] = [:]
+        extra: String = "", slack: String = "", botToken: String = SlackStack.botToken, connected: Bool = true, doomed: Bool = false,
+        environment: [String: String] = [:]
     ) async throws -> Daemon {
         try home.writeConfig(yaml(extra: extra, slack: slack))
         let since = try await fake.cursor
@@ -92,8 +102,8 @@ final class SlackStack: Sendable {
             "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
         env.merge(environment) { $1 }
-        let daemon = try await home.startDaemon(environment: env)
-        started.withLock { $0.append(daemon) }
+        let daemon = try await doomed ? home.startDoomedDaemon(environment: env) : home.startDaemon(environment: env)
+        if !doomed { started.withLock { $0.append(daemon) } }
         for plugin in ["formatter", "attachments"] { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }
         guard connected else { return daemon }
         try await daemon.waitForRunning("slack", timeout: .seconds(90))

@@ -101,14 +101,8 @@ final class StackHome: Sendable {
             "PI_RELAY_LOG_LEVEL": "trace", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
         env.merge(environment) { _, new in new }
-        let daemon: Daemon
-        if doomed {
-            daemon = try Daemon(home: home, environment: home.environment(env), number: 90)
-            try await daemon.waitUntilListening()
-        } else {
-            daemon = try await home.startDaemon(environment: env)
-            started.withLock { $0.append(daemon) }
-        }
+        let daemon = try await doomed ? home.startDoomedDaemon(environment: env) : home.startDaemon(environment: env)
+        if !doomed { started.withLock { $0.append(daemon) } }
         for plugin in ["formatter", "attachments"] + (discord ? ["discord"] : []) {
             try await daemon.waitForRunning(plugin, timeout: .seconds(90))
         }

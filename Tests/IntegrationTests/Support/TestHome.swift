@@ -173,6 +173,14 @@ final class TestHome: Sendable {
 
     /// Starts `pi-relayd start --foreground` and waits for its control socket. `environment`
     /// reaches the plugins too (the daemon passes its environment on).
+    /// A daemon the test kills itself (SIGKILL, a frozen machine): not stopped or checked at the
+    /// end, and numbered apart from the others.
+    func startDoomedDaemon(environment extra: [String: String] = [:]) async throws -> Daemon {
+        let daemon = try Daemon(home: self, environment: environment(extra), number: 90)
+        try await daemon.waitUntilListening()
+        return daemon
+    }
+
     func startDaemon(environment extra: [String: String] = [:]) async throws -> Daemon {
         let n = daemons.withLock { $0.count }
         let daemon = try Daemon(home: self, environment: environment(extra), number: n)

@@ -35,11 +35,7 @@ final class TelegramStack: Sendable {
         workspace = home.root + "/w"
         agentDir = home.root + "/agent"
         for dir in [workspace, agentDir] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        for id in ["formatter", "attachments", "telegram"] {
-            let built = BuildProducts.executable("pi-relay-" + id)
-            guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
-            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
-        }
+        for id in ["formatter", "attachments", "telegram"] { try home.linkBuiltPlugin("pi-relay-" + id, as: id) }
         let identity = bot.map { ["--bot-id", $0.id, "--bot-username", $0.username] } ?? []
         sharesFake = sharing != nil
         if let sharing {
@@ -47,13 +43,6 @@ final class TelegramStack: Sendable {
         } else {
             fake = try await StackFake.telegram(folder: home.scratch, arguments: ["--token", Self.token] + identity)
         }
-    }
-
-    /// Puts the built plugin `id` (`pi-relay-ID`) in the home's plugins folder beside the stack's own.
-    func link(_ id: String) throws {
-        let built = BuildProducts.executable("pi-relay-" + id)
-        guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
-        try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
     }
 
     /// Runs `body` with a fresh stack; then the daemons stop cleanly, the fake saw no request
@@ -118,14 +107,8 @@ final class TelegramStack: Sendable {
             "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
         ]
         env.merge(environment) { $1 }
-        let daemon: Daemon
-        if doomed {
-            daemon = try Daemon(home: home, environment: home.environment(env), number: 91)
-            try await daemon.waitUntilListening()
-        } else {
-            daemon = try await home.startDaemon(environment: env)
-            started.withLock { $0.append(daemon) }
-        }
+        let daemon = try await doomed ? home.startDoomedDaemon(environment: env) : home.startDaemon(environment: env)
+        if !doomed { started.withLock { $0.append(daemon) } }
         for plugin in ["formatter", "attachments"] + (polling ? ["telegram"] : []) { try await daemon.waitForRunning(plugin, timeout: .seconds(90)) }
         guard polling else { return daemon }
         guard try await fake.wait("for=poll&since=\(since)", timeout: 60) != nil else {

@@ -45,7 +45,7 @@ struct Clicks: Sendable {
             await questions.answered(channel: channel, ts: ts, by: user)
             let note = "Answered by " + SlackText.mention(user) + ": " + SlackText.escaped(shown)
             let text = SlackText.escaped(question.title)
-            try? await poster.edit(
+            _ = try? await poster.edit(
                 ts, in: Place(channel: channel, thread: question.thread), to: text + "\n" + note, blocks: Blocks.closed(text, note: note))
             press = .answer(params)
         } else {

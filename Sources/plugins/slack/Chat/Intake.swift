@@ -36,46 +36,55 @@ actor Intake {
     /// A channel bound to a session listens without mentions when `requireMention` is off.
     func bound(_ channel: String) { if !channel.hasPrefix("D") { policy.channels.insert(channel) } }
 
-    /// One envelope, before its acknowledgement.
-    func take(_ envelope: Envelope) async {
+    /// One envelope, before its acknowledgement. Slack does not send commands and clicks again,
+    /// so only a message's event may wait for its hand-over.
+    func take(_ envelope: Envelope) async -> Receipt {
         switch envelope.kind {
-        case .eventsAPI: await event(envelope)
+        case .eventsAPI: return await event(envelope)
         case .slashCommands: await command(envelope.payload)
         case .interactive:
-            guard envelope.payload["type"]?.stringValue == "block_actions" else { return }
+            guard envelope.payload["type"]?.stringValue == "block_actions" else { return .now }
             let payload = envelope.payload
             // Unstructured on purpose: the click is acknowledged now; its answer comes after.
             Task { await clicks.handle(payload) }
         }
+        return .now
     }
 
-    private func event(_ envelope: Envelope) async {
+    private func event(_ envelope: Envelope) async -> Receipt {
         let payload = envelope.payload
-        guard let eventID = payload["event_id"]?.stringValue else { return }
+        guard let eventID = payload["event_id"]?.stringValue else { return .now }
         guard await inbox.see(event: eventID) else {
             logger.info("event \(eventID) (retry \(envelope.retryAttempt)) was taken in before; skipped")
-            return
+            // Its message may still be waiting for pi-relayd: then this retry waits for it too.
+            if let key = payload["event"].flatMap(SlackEvent.init(json:))?.key, await inbox.isPending(key) { return .onceHandedOver(key) }
+            return .now
         }
-        await consider(payload["event"], id: eventID)
+        let message = await consider(payload["event"], id: eventID)
         await inbox.save()
+        if let message, await inbox.isPending(message) { return .onceHandedOver(message) }
+        return .now
     }
 
-    private func consider(_ json: JSONValue?, id eventID: String) async {
-        guard let event = json.flatMap(SlackEvent.init(json:)) else { return }
+    /// The key of the message this event brings pi-relayd (taken in now or before), if any.
+    private func consider(_ json: JSONValue?, id eventID: String) async -> String? {
+        guard let event = json.flatMap(SlackEvent.init(json:)) else { return nil }
         policy.threads = await threads.opened
         switch policy.decide(event) {
         case .ignore(let why):
             logger.trace("event \(eventID) in \(event.channel) ignored: \(why)")
+            return nil
         case .listen(let chat, let text):
             if let code = ChatPairParams.code(in: text, start: false) {
                 await pair(chat, code: code)
-                return
+                return nil
             }
             guard allowlist.permits(chat.user) else {
                 await refuse(chat.user, in: Place(channel: chat.channel, thread: chat.thread))
-                return
+                return nil
             }
             await inbox.take(PendingMessage(id: event.key, chat: chat, text: text, files: event.files, ts: event.ts))
+            return event.key
         }
     }
 

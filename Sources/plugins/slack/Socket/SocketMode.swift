@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import WSClient
@@ -12,12 +13,19 @@ import WSClient
 /// acknowledging until Slack closes it, so nothing falls between two sockets; a connection that
 /// just ends is redialled with backoff, reset once a `hello` arrives. A refused token or Socket
 /// Mode switched off ends the plugin with exit 78: waiting will not fix either.
+///
+/// When a federation shares the app with other machines (docs/FEDERATION.md), only the lease's
+/// holder holds a socket: the gate is watched, the socket closed while this machine stands by and
+/// opened again when it takes over; and a message's event is acknowledged only once pi-relayd has
+/// it (`Receipt`), so a frozen machine leaves it to Slack's retries and the next holder.
 actor SocketMode {
     private let api: WebAPI
     private let proxy: ProxySetting
     private let appTokenEnv: String
     private let logger: Logger
-    private let take: @Sendable (Envelope) async -> Void
+    private let take: @Sendable (Envelope) async -> Receipt
+    private let pending: @Sendable (String) async -> Bool
+    private let gate: IngressGate
     private var connection = 0
     private var outboxes: [Int: AsyncStream<SocketOutgoing>.Continuation] = [:]
     private let news: AsyncStream<SocketNews>
@@ -25,8 +33,18 @@ actor SocketMode {
     private(set) var connected = false
     private(set) var envelopes = 0
 
-    init(api: WebAPI, proxy: ProxySetting, appTokenEnv: String, logger: Logger, take: @escaping @Sendable (Envelope) async -> Void) {
+    /// How long an event of a shared app waits for its message's hand-over: within Slack's 3 s.
+    static let handOverWithin: Duration = .milliseconds(2500)
+
+    /// `take` journals an envelope and says when to acknowledge it; `pending` whether a message's
+    /// hand-over to pi-relayd has not finished.
+    init(
+        api: WebAPI, proxy: ProxySetting, appTokenEnv: String, gate: IngressGate, logger: Logger,
+        take: @escaping @Sendable (Envelope) async -> Receipt, pending: @escaping @Sendable (String) async -> Bool
+    ) {
         self.api = api
+        self.gate = gate
+        self.pending = pending
         self.proxy = proxy
         self.appTokenEnv = appTokenEnv
         self.logger = logger
@@ -42,11 +60,34 @@ actor SocketMode {
             func start(_ connection: Connection) {
                 group.addTask { await self.serve(connection) }
             }
-            start(try await dial())
+            // Why this machine stands by (a federation's lease); nil while it takes the traffic.
+            var standing = gate.standBy()
+            if gate.managed {
+                let initial = standing != nil
+                group.addTask { await self.watch(standingBy: initial) }
+            }
+            if let standing {
+                logger.notice("socket mode: not connecting: \(standing)")
+            } else {
+                start(try await dial())
+            }
             for await item in news {
                 switch item {
+                case .standBy(let why):
+                    standing = why
+                    connected = false
+                    logger.notice("socket mode: closing the socket: \(why)")
+                    for id in outboxes.keys { close(id) }
+                case .take:
+                    standing = nil
+                    logger.notice("socket mode: connecting: this machine holds the app's ingress")
+                    if outboxes[connection] == nil { start(try await dial()) }
                 case .hello(let id):
                     guard id == connection else { continue }
+                    guard standing == nil else {
+                        close(id)
+                        continue
+                    }
                     backoff = 1
                     connected = true
                     logger.info("socket mode: connection \(id) is up")
@@ -58,7 +99,7 @@ actor SocketMode {
                         }
                     }
                 case .replace(let id, let reason):
-                    guard id == connection else { continue }
+                    guard id == connection, standing == nil else { continue }
                     logger.info("socket mode: Slack will close connection \(id) (\(reason)); opening the next one first")
                     start(try await dial())
                 case .linkDisabled:
@@ -74,6 +115,10 @@ actor SocketMode {
                         continue
                     }
                     connected = false
+                    guard standing == nil else {
+                        logger.info("socket mode: connection \(id) closed (\(why)); standing by")
+                        continue
+                    }
                     logger.warning("socket mode: connection \(id) ended (\(why)); reconnecting in \(Int(backoff)) s")
                     try await Task.sleep(for: .milliseconds(Int(backoff * 1000)))
                     backoff = min(backoff * 2, 60)
@@ -81,6 +126,29 @@ actor SocketMode {
                 }
             }
         }
+    }
+
+    /// Reports each change of the gate (a federation's lease, pi-relayd's silence) as news. A
+    /// quarter of a second is well inside the time the lease takes to pass to another machine.
+    private nonisolated func watch(standingBy initial: Bool) async {
+        var standing = initial
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let why = gate.standBy()
+            guard (why != nil) != standing else { continue }
+            standing = why != nil
+            await report(why.map(SocketNews.standBy) ?? .take)
+        }
+    }
+
+    /// Whether pi-relayd got the message `id` within `handOverWithin`.
+    private nonisolated func handedOver(_ id: String) async -> Bool {
+        let start = ContinuousClock.now
+        while await pending(id) {
+            guard ContinuousClock.now - start < Self.handOverWithin else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
     }
 
     /// What a new connection needs: its number, its one-shot URL and its outbox.
@@ -193,8 +261,19 @@ actor SocketMode {
         }
         if let envelope = Envelope(json: json) {
             envelopes += 1
-            await take(envelope)
-            send(envelope.ack, on: id)
+            switch await take(envelope) {
+            case .onceHandedOver(let message) where gate.managed:
+                // Unstructured on purpose: the wait must not hold up this connection's reader.
+                Task {
+                    if await self.handedOver(message) {
+                        await self.send(envelope.ack, on: id)
+                    } else {
+                        logger.warning("socket mode: pi-relayd did not take message \(message) in time; Slack will send it again")
+                    }
+                }
+            default:
+                send(envelope.ack, on: id)
+            }
             return
         }
         switch json["type"]?.stringValue {

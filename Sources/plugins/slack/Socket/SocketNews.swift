@@ -10,4 +10,8 @@ enum SocketNews: Sendable {
     case tooMany(Int)
     /// The connection is gone.
     case ended(Int, why: String)
+    /// A federation shares the app, and this machine is to stand by (the reason): close the socket.
+    case standBy(String)
+    /// This machine holds the app's ingress again: connect.
+    case take
 }
