@@ -88,9 +88,7 @@ import Glibc
         try await desktop.waitForPrompts(upTo: sent, log: "telegram")
 
         // Killed outright: the bot goes on from the new holder.
-        frozen.process.signalGroup(SIGKILL)
-        frozen.signal(SIGCONT)
-        _ = await frozen.waitForExit()
+        await frozen.killFrozen()
         try await send()
         try await desktop.waitForPrompts(upTo: sent, log: "telegram")
 
@@ -98,11 +96,7 @@ import Glibc
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: msg-\(sent)")
 
         // Each message reached the desktop's pi once, and no other pi.
-        for n in 1...sent {
-            #expect(
-                desktop.piPrompts(containing: "msg-\(n)").count == 1,
-                "msg-\(n) reached the desktop's pi \(desktop.piPrompts(containing: "msg-\(n)").count) times")
-        }
+        desktop.expectEachPromptOnce(upTo: sent)
         #expect(laptop.piPrompts(containing: "msg-").isEmpty && server.piPrompts(containing: "msg-").isEmpty)
 
         // The chat as alice saw it, seconds from the freeze (for the record: docs and notes).

@@ -68,11 +68,7 @@ import Glibc
         let frozenAt = Date()
         frozen.signal(SIGSTOP)
         try await send()
-        while try await !desktop.holdsIngress("slack"), Date().timeIntervalSince(frozenAt) < 60 {
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        let takeover = Date().timeIntervalSince(frozenAt)
-        print("federation failover (slack): the desktop took the app's events \(String(format: "%.1f", takeover)) s after SIGSTOP")
+        let takeover = try await desktop.takeOver("slack", frozenAt: frozenAt)
         #expect(takeover < 30, "no takeover within \(Int(takeover)) s")
         try await send()
         try await desktop.waitForPrompts(upTo: sent, log: "slack")
@@ -80,18 +76,13 @@ import Glibc
         #expect(afterTakeover.count == 1 && afterTakeover.isDisjoint(with: laptopSockets), "sockets open after the takeover: \(afterTakeover)")
 
         // Killed outright: the app goes on from the desktop.
-        frozen.process.signalGroup(SIGKILL)
-        frozen.signal(SIGCONT)
-        _ = await frozen.waitForExit()
+        await frozen.killFrozen()
         try await send()
         try await desktop.waitForPrompts(upTo: sent, log: "slack")
         try await desktop.waitForBotMessage(in: dm, containing: "Echo: msg-\(sent)")
 
         // Each message reached the desktop's pi once, and the laptop's pi none.
-        for n in 1...sent {
-            let count = desktop.piPrompts(containing: "msg-\(n)").count
-            #expect(count == 1, "msg-\(n) reached the desktop's pi \(count) times")
-        }
+        desktop.expectEachPromptOnce(upTo: sent)
         #expect(laptop.piPrompts(containing: "msg-").isEmpty)
 
         // What Slack saw: the only envelopes left unacknowledged went to the frozen laptop's

@@ -34,6 +34,7 @@ public struct DiscordRelay: MessengerRelay {
     let registration: CommandRegistration
     let threads: ThreadOpener
     public let allowlist: Allowlist
+    let ingress: IngressGate
     let identity: BotIdentity
     let started = Date()
 
@@ -59,7 +60,9 @@ public struct DiscordRelay: MessengerRelay {
         let inbox = Inbox(
             adapter: Handoff(poster: poster, threads: threads, logger: logger), receiver: context.connection, store: store,
             empty: InboxRecord(), logger: logger)
-        intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, logger: logger)
+        let ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
+        self.ingress = ingress
+        intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, gate: ingress, logger: logger)
         questions = Questions(store: store)
         interactions = Interactions(
             rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
@@ -103,6 +106,11 @@ public struct DiscordRelay: MessengerRelay {
         case .messageCreate(let message):
             await intake.receive(message)
         case .interactionCreate(let interaction):
+            // Shared with other machines, only the holder answers (Discord takes one answer).
+            if let why = ingress.standBy() {
+                logger.debug("interaction \(interaction.id) left to the machine that holds the bot: \(why)")
+                return
+            }
             // Unstructured on purpose: every interaction has its own 3 s deadline, whatever else is running.
             Task { await interactions.handle(interaction) }
         case .threads(let list):
@@ -112,6 +120,11 @@ public struct DiscordRelay: MessengerRelay {
         case .other:
             break
         }
+    }
+
+    public func ingressChanged(_ change: IngressChange) async {
+        ingress.take(change, logger: logger)
+        await intake.takeOver()
     }
 
     /// Once per process, on the first READY or RESUMED (a restarted plugin that resumes sees no READY).
@@ -178,6 +191,9 @@ public struct DiscordRelay: MessengerRelay {
             "gateway": await gateway.status,
             "rest": counters.json,
             "listening": await listening.counts,
+            "relayed": JSONValue(await intake.inbox.relayed),
+            // Messages kept while another machine holds the bot (a federation).
+            "kept": JSONValue(await intake.kept),
             "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),
             "typing": JSONValue(await typing.activeCount),

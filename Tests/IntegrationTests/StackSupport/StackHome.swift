@@ -24,6 +24,8 @@ final class StackHome: Sendable {
     /// Where sessions run unless a test names another directory.
     let workspace: String
     let agentDir: String
+    /// Another stack's fake Discord: this stack is another machine of one bot (a federation).
+    let sharesFake: Bool
     private let started = Mutex<[Daemon]>([])
     /// Everything the CLI printed, for the token check (the harness deletes its output files).
     private let printed = Mutex<[String]>([])
@@ -31,17 +33,19 @@ final class StackHome: Sendable {
     /// FAKE_PI_LOG: every line the daemon wrote to any pi's stdin.
     var piLog: String { home.scratch + "/pi-stdin.jsonl" }
 
-    init(_ home: TestHome) async throws {
+    /// `sharing`: another stack's fake Discord, for machines that share one bot token.
+    init(_ home: TestHome, sharing: StackFake? = nil) async throws {
         self.home = home
         workspace = home.root + "/w"
         agentDir = home.root + "/agent"
         for dir in [workspace, agentDir] {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        for id in ["formatter", "attachments", "discord"] {
-            let built = BuildProducts.executable("pi-relay-" + id)
-            guard FileManager.default.isExecutableFile(atPath: built) else { throw StackFailure("\(built) is not built") }
-            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/" + id, withDestinationPath: built)
+        for id in ["formatter", "attachments", "discord"] { try home.linkBuiltPlugin("pi-relay-" + id, as: id) }
+        sharesFake = sharing != nil
+        if let sharing {
+            fake = sharing
+            return
         }
         fake = try await StackFake.discord(
             folder: home.scratch,
@@ -54,17 +58,18 @@ final class StackHome: Sendable {
     /// Runs `body` with a fresh stack. Whatever happens, the daemons it started are stopped and
     /// the fake Discord after them; then every test ends with the same checks: Discord saw no
     /// invalid request from the plugin, and the bot token is in no file of the home and in
-    /// nothing any process printed.
-    static func with<T>(_ body: (StackHome) async throws -> T) async throws -> T {
-        try await TestHome.with { home in
-            let stack = try await StackHome(home)
+    /// nothing any process printed. A stack sharing another's fake leaves the fake's checks to
+    /// it. `gated: false` for a stack inside another's scenario.
+    static func with<T>(gated: Bool = true, sharing: StackFake? = nil, _ body: (StackHome) async throws -> T) async throws -> T {
+        try await TestHome.with(gated: gated) { home in
+            let stack = try await StackHome(home, sharing: sharing)
             let result: Result<T, any Error>
             do { result = .success(try await body(stack)) } catch { result = .failure(error) }
             for daemon in stack.started.withLock({ $0 }) {
                 let (exit, forced) = await daemon.terminate()
                 #expect(exit == .exited(0) && !forced, "pi-relayd ended with \(String(describing: exit))\(forced ? " after SIGKILL" : "")")
             }
-            if case .success = result {
+            if case .success = result, !stack.sharesFake {
                 // A control API that cannot answer must fail the test, not pass it unchecked.
                 do {
                     let violations = try await stack.fake.violations()
@@ -73,7 +78,7 @@ final class StackHome: Sendable {
                     Issue.record("could not read the fake Discord's violations: \(error)")
                 }
             }
-            await stack.fake.stop()
+            if !stack.sharesFake { await stack.fake.stop() }
             if case .success = result { stack.expectTokenNowhere() }
             return try result.get()
         }

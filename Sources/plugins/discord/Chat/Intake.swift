@@ -6,14 +6,54 @@ import PiRelaySDK
 /// Incoming Discord messages: which ones are for the relay (ListenPolicy), pairing claims and the
 /// allowlist. What is for the supervisor goes into the kit's `Inbox`, journaled before the
 /// gateway saves its sequence number past the event.
-struct Intake: Sendable {
+///
+/// When a federation shares the bot with other machines, Discord sends every message to every
+/// machine's connection: only the lease's holder acts on them. The others, and a holder whose
+/// daemon has gone silent, keep what comes in for a minute (`StandbyBuffer`) and act on it when
+/// they take the bot; the federation's claims drop what the previous holder acted on.
+actor Intake {
     let inbox: Inbox<Handoff>
     let listening: Listening
     let allowlist: Allowlist
     let poster: Poster
+    let gate: IngressGate
     let logger: Logger
+    private var standby = StandbyBuffer<IncomingMessage>()
+
+    init(inbox: Inbox<Handoff>, listening: Listening, allowlist: Allowlist, poster: Poster, gate: IngressGate, logger: Logger) {
+        self.inbox = inbox
+        self.listening = listening
+        self.allowlist = allowlist
+        self.poster = poster
+        self.gate = gate
+        self.logger = logger
+    }
+
+    /// Messages kept while standing by, for `status`.
+    var kept: Int { standby.count }
 
     func receive(_ incoming: IncomingMessage) async {
+        if let why = gate.standBy() {
+            standby.hold(incoming, at: .now)
+            logger.debug("message \(incoming.id) kept while standing by: \(why)")
+            return
+        }
+        await takeOver()
+        await take(incoming, held: false)
+    }
+
+    /// This machine holds the bot (again): what came in while it stood by is acted on now.
+    func takeOver() async {
+        guard gate.managed, gate.standBy() == nil else { return }
+        let held = standby.release(at: .now)
+        guard !held.isEmpty else { return }
+        logger.info("acting on \(held.count) message(s) received while this machine stood by")
+        for message in held { await take(message, held: true) }
+    }
+
+    /// `held`: received while standing by, when the holder then may have answered pairing claims
+    /// and refusals already; only what is for a session is passed on (and claimed) again.
+    private func take(_ incoming: IncomingMessage, held: Bool) async {
         guard let policy = await listening.policy else {
             logger.warning("message \(incoming.id) arrived before the bot's identity was known; skipped")
             return
@@ -24,11 +64,11 @@ struct Intake: Sendable {
         case .listen(let chat, let text):
             // A pairing claim is the one thing taken from users not on the allowlist.
             if let code = ChatPairParams.code(in: text) {
-                await pair(chat, code: code, message: incoming.id)
+                if !held { await pair(chat, code: code, message: incoming.id) }
                 return
             }
             guard allowlist.permits(incoming.authorID) else {
-                await refuse(incoming, chat: chat)
+                if !held { await refuse(incoming, chat: chat) }
                 return
             }
             if await inbox.take(PendingMessage(id: incoming.id, chat: chat, text: text, attachments: incoming.attachments)) {

@@ -23,9 +23,8 @@ struct FederationConfig: Sendable {
                     variable: defaultVariable, name: "database URL",
                     source: "your PostgreSQL server (postgres://USER:PASSWORD@HOST/DATABASE?sslmode=verify-full)", required: false)),
             help: "the environment variable (or .env entry) holding the federation database's URL"),
-        // Discord is not among them yet: its plugin would take its traffic on every machine.
         ConfigKey(
-            "ingress", .list(.choice(["telegram", "slack"]), what: "a list of messengers that can share their token (telegram, slack)"),
+            "ingress", .list(.choice(["telegram", "slack", "discord"]), what: "a list of messenger names (telegram, slack, discord)"),
             help: "messengers whose bot token every machine shares: one machine at a time takes their updates"),
         ConfigKey("preferred", .bool, help: "this machine takes a free lease first, and keeps ingress alone while the database is away"),
     ])
