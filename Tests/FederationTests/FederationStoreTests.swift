@@ -11,9 +11,16 @@ import Testing
     @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() async throws {
         try await StoreHarness.with(migrated: false) { h in
             #expect(try await h.store.migrate() == 0)
-            #expect(try await h.store.migrate() == 1, "a second start finds it current and changes nothing")
+            #expect(try await h.store.migrate() == 2, "a second start finds it current and changes nothing")
+            // A database the first release made (version 1) gains the machines' allowlists.
+            try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN allowed")
+            try await h.store.client.query("UPDATE relay_schema SET version = 1")
+            #expect(try await h.store.migrate() == 1)
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.heartbeat(machine: "laptop", instance: "a", allowed: #"{"telegram":["111"]}"#)
+            #expect(try await h.store.machines(except: "desktop", offlineAfter: .seconds(20)).first?.allowed == #"{"telegram": ["111"]}"#)
             try await h.store.client.query("UPDATE relay_schema SET version = 99")
-            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 1)) { try await h.store.migrate() }
+            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 2)) { try await h.store.migrate() }
         }
     }
 

@@ -43,11 +43,13 @@ import Glibc
         try laptop.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
         let frozen = try await laptop.start(extra: federation("laptop", preferred: true), doomed: true, polling: false, environment: environment)
         // The server has no bot token: its telegram plugin does not run, so it must never take
-        // the bot (it could not take its updates).
+        // the bot (it could not take its updates). Only the laptop's config lets alice in: the
+        // others let her in because the laptop published its allowlist in the database.
         for (name, stack) in [("desktop", desktop), ("server", server)] {
             try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
             try await stack.start(
-                extra: federation(name), token: name == "server" ? "" : TelegramStack.token, polling: false, environment: environment)
+                extra: federation(name), token: name == "server" ? "" : TelegramStack.token, polling: false, environment: environment,
+                allowed: [TelegramStack.bob.id])
         }
         let folder = desktop.home.root + "/web"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

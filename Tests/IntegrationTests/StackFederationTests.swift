@@ -37,11 +37,15 @@ import Testing
 
     /// Starts the laptop and the desktop on the database, each with a session of its own (the
     /// laptop's `api`, the desktop's `web`); their daemons by machine name.
-    static func startMachines(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws -> [String: Daemon] {
+    /// `desktopAllows`: the desktop's own telegram allowlist, when not alice and bob.
+    static func startMachines(
+        database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, desktopAllows: [String]? = nil
+    ) async throws -> [String: Daemon] {
         var daemons: [String: Daemon] = [:]
         for (name, stack) in [("laptop", laptop), ("desktop", desktop)] {
             try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
-            let daemon = try await stack.start(extra: "machine: \(name)\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
+            let daemon = try await stack.start(
+                extra: "machine: \(name)\n", environment: ["PI_RELAYD_DATABASE_URL": database.url], allowed: name == "desktop" ? desktopAllows : nil)
             try await daemon.waitForRunning("federation", timeout: .seconds(60))
             daemons[name] = daemon
         }
@@ -108,7 +112,9 @@ import Testing
     /// picks it, prompts reach the desktop's pi only, and the answer comes back into the chat
     /// through the database; `/use api` comes home, `/to desktop/web …` goes once. With the desktop
     /// gone, the chat is told it did not answer, and the request is withdrawn. No row carries the
-    /// bot token.
+    /// bot token. The desktop's own bot lets only bob in: alice's requests pass its second look
+    /// because the laptop published her, and a request written into the database for a user no
+    /// machine lets in is refused there.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 6)))
     func aChatOnOneMachineDrivesASessionOnAnother() async throws {
         try await Self.withLaptopAndDesktop { database, laptop, desktop in
@@ -117,7 +123,7 @@ import Testing
     }
 
     static func forwarding(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws {
-        let daemons = try await startMachines(database: database, laptop: laptop, desktop: desktop)
+        let daemons = try await startMachines(database: database, laptop: laptop, desktop: desktop, desktopAllows: [TelegramStack.bob.id])
         try await waitForFederation(laptop, "the desktop's web session") { report in
             report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
         }
@@ -128,6 +134,25 @@ import Testing
         try await laptop.dm("hello desktop")
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: hello desktop")
         #expect(desktop.piPrompts(containing: "hello desktop").count == 1 && laptop.piPrompts(containing: "hello desktop").isEmpty)
+
+        // Whoever can write the database can write a request; the desktop still looks at its user.
+        let forged: JSONValue = [
+            "machine": "laptop", "messenger": "telegram", "limits": [:], "method": "chat.message",
+            "params": [
+                "chat": ["messenger": "telegram", "channel": .string(alice), "user": "666000666", "dm": true], "text": "forged prompt",
+                "messageId": "forged-1",
+            ],
+        ]
+        let row = try #require(
+            try await database.sql("INSERT INTO relay_requests (to_machine, body) VALUES ('desktop', '\(forged.serialized())'::jsonb) RETURNING id")
+                .first)
+        var refusal = ""
+        for _ in 0..<60 where refusal.isEmpty {
+            refusal = try await database.sql("SELECT coalesce(error, '') FROM relay_requests WHERE id = \(row)").first ?? ""
+            if refusal.isEmpty { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(refusal.contains("666000666 of telegram may not use the sessions of desktop"), "\(refusal)")
+        #expect(desktop.piPrompts(containing: "forged prompt").isEmpty)
 
         // The desktop's question comes with its buttons; the press is answered on the desktop,
         // and the card says who answered.

@@ -54,13 +54,15 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
-    /// Starts the server (again, after `stop`), waiting until it takes connections.
+    /// Starts the server (again, after `stop`), waiting until it takes connections. Small shared
+    /// buffers: a test's tables are tiny, and a dozen servers start at once in a parallel run.
     public func startServer() async throws {
         try await run(
             "pg_ctl",
             [
                 "-D", data, "-l", folder + "/server.log", "-w", "-t", "60", "-o",
-                "-c listen_addresses='\(listenAddresses)' -k \(socketFolder) -c unix_socket_permissions=0700 -c fsync=off \(extraOptions)", "start",
+                "-c listen_addresses='\(listenAddresses)' -k \(socketFolder) -c unix_socket_permissions=0700 -c fsync=off -c shared_buffers=16MB \(extraOptions)",
+                "start",
             ])
     }
 
@@ -78,6 +80,13 @@ public final class PostgresServer: @unchecked Sendable {
     /// Every row of the database `postgres`, as pg_dump writes it (data only).
     public func dump() async throws -> String {
         try await run("pg_dump", ["-h", socketFolder, "-U", "relay", "--data-only", "postgres"]).joined(separator: "\n")
+    }
+
+    /// Runs one SQL statement in the database `postgres` as the federation's user; the rows it
+    /// returns, one line each, columns separated by `|`.
+    @discardableResult
+    public func sql(_ statement: String) async throws -> [String] {
+        try await run("psql", ["-h", socketFolder, "-U", "relay", "-d", "postgres", "-At", "-v", "ON_ERROR_STOP=1", "-c", statement])
     }
 
     /// Runs one of PostgreSQL's programs, as the `postgres` user under root.

@@ -26,6 +26,20 @@ package final class MachineDirectory: Sendable {
         last.withLock { $0.map { ($0.report, now - $0.at) } }
     }
 
+    /// Whether the machine `name` last published `user` among those it lets use `messenger`.
+    package func allows(_ user: String, messenger: String, on name: String) -> Bool {
+        current()?.report.machines.first { $0.name == name }?.allowed[messenger]?.contains(user) == true
+    }
+
+    /// Who the other machines let use each of `messengers`, together.
+    package func allowlists(of messengers: Set<String>) -> [String: Set<String>] {
+        var lists: [String: Set<String>] = [:]
+        for machine in current()?.report.machines ?? [] {
+            for (messenger, users) in machine.allowed where messengers.contains(messenger) { lists[messenger, default: []].formUnion(users) }
+        }
+        return lists
+    }
+
     package func update(_ change: IngressChange) {
         ingress.withLock { $0[change.messenger] = change }
     }

@@ -26,6 +26,9 @@ package actor PairingDesk {
     private let environment: [String: String]
     package var offers = PairingOffers()
     private var paired: PairedUsers
+    /// Who the federation's other machines let use each messenger whose bot every machine shares
+    /// (`federation.ingress`): whichever machine holds the bot lets the same users in.
+    private var federated: [String: Set<String>] = [:]
     private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
     /// Outcomes that came before their terminal started waiting.
     private var early: [String: PairingOutcome] = [:]
@@ -61,12 +64,43 @@ package actor PairingDesk {
     }
 
     package func allows(_ chat: Chat) -> Bool {
-        configured(chat.messenger).contains(chat.user) || paired.ids(messenger: chat.messenger).contains(chat.user)
+        allows(user: chat.user, messenger: chat.messenger)
+    }
+
+    package func allows(user: String, messenger: String) -> Bool {
+        own(messenger).contains(user) || federated[messenger]?.contains(user) == true
     }
 
     /// Everything a messenger should let through, for its welcome and `chat.allowlist`.
     package func allowedUsers(messenger: String) -> [String] {
-        configured(messenger).union(paired.ids(messenger: messenger)).sorted()
+        own(messenger).union(federated[messenger] ?? []).sorted()
+    }
+
+    /// This machine's own users of `messenger`: configured and paired.
+    private func own(_ messenger: String) -> Set<String> {
+        configured(messenger).union(paired.ids(messenger: messenger))
+    }
+
+    /// This machine's own users of each messenger that has any, for the federation's other
+    /// machines (`relay.status`). Never what they published: a user they revoke is gone.
+    package func ownAllowlists(messengers: [String]) -> [String: [String]] {
+        var lists: [String: [String]] = [:]
+        for name in Set(messengers).union(paired.users.map(\.messenger)) {
+            let users = own(name)
+            if !users.isEmpty { lists[name] = users.sorted() }
+        }
+        return lists
+    }
+
+    /// The users the other machines let use each shared messenger; a messenger whose list
+    /// changed hears it (`chat.allowlist`).
+    package func adopt(federated lists: [String: Set<String>]) async {
+        let before = federated
+        federated = lists
+        for name in Set(before.keys).union(lists.keys).sorted() where before[name] ?? [] != lists[name] ?? [] {
+            logger.info("the federation's other machines let \(lists[name]?.count ?? 0) user(s) use \(name)")
+            await delivery.deliver(name, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: name)))
+        }
     }
 
     // MARK: Claims from chats

@@ -75,7 +75,8 @@ final class TelegramStack: Sendable {
     }
 
     /// config.yaml: quick plugin timings, the fake pi, and the telegram section pointing at the fake.
-    func yaml(extra: String, sessionLimits: [String] = []) -> String {
+    /// `allowed`: the telegram section's `allowedUsers` (alice and bob unless given).
+    func yaml(extra: String, sessionLimits: [String] = [], allowed: [String]? = nil) -> String {
         let limits = sessionLimits.isEmpty ? "" : "\n  limits:\n" + sessionLimits.map { "    " + $0 }.joined(separator: "\n")
         return """
             \(TestConfig().yaml)logs:
@@ -88,7 +89,7 @@ final class TelegramStack: Sendable {
               defaultCwd: \(StackConfig.quoted(workspace))\(limits)
             telegram:
               apiBase: \(StackConfig.quoted(fake.apiBase))
-              allowedUsers: [\(Self.alice.id), \(Self.bob.id)]
+              allowedUsers: [\((allowed ?? [Self.alice.id, Self.bob.id]).joined(separator: ", "))]
               pollTimeoutSeconds: 5
 
             """ + extra
@@ -98,9 +99,9 @@ final class TelegramStack: Sendable {
     @discardableResult
     func start(
         extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true, environment: [String: String] = [:],
-        sessionLimits: [String] = []
+        sessionLimits: [String] = [], allowed: [String]? = nil
     ) async throws -> Daemon {
-        try home.writeConfig(yaml(extra: extra, sessionLimits: sessionLimits))
+        try home.writeConfig(yaml(extra: extra, sessionLimits: sessionLimits, allowed: allowed))
         let since = try await fake.cursor
         var env = [
             "TELEGRAM_BOT_TOKEN": token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",

@@ -28,4 +28,20 @@ import Testing
         #expect(directory.statusLine(now: start) == "federation: another daemon runs as machine \"desktop\"")
         #expect(directory.json(now: start + .seconds(3))?["reportedSecondsAgo"] == 3)
     }
+
+    /// Who each machine published for each messenger: looked up for one machine (a request from
+    /// its own bot), and together for the bots every machine shares.
+    @Test func theAllowlistsTheMachinesPublishedAreLookedUp() {
+        let directory = MachineDirectory()
+        #expect(!directory.allows("111", messenger: "telegram", on: "laptop") && directory.allowlists(of: ["telegram"]).isEmpty)
+        directory.update(
+            FederationReport(machines: [
+                MachineSummary(name: "laptop", online: false, lastSeen: "x", allowed: ["telegram": ["111", "222"], "slack": ["UALICE"]]),
+                MachineSummary(name: "nas", online: true, lastSeen: "x", allowed: ["telegram": ["333"]]),
+            ]))
+        #expect(directory.allows("111", messenger: "telegram", on: "laptop"))
+        #expect(!directory.allows("111", messenger: "telegram", on: "nas") && !directory.allows("111", messenger: "slack", on: "laptop"))
+        #expect(directory.allowlists(of: ["telegram"]) == ["telegram": ["111", "222", "333"]])
+        #expect(directory.allowlists(of: ["discord"]).isEmpty)
+    }
 }

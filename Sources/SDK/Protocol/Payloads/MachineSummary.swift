@@ -1,5 +1,5 @@
 /// Another machine of a federation as its database shows it: its name, whether its daemon is
-/// heard from, and the sessions it last published (`federation.machines`).
+/// heard from, and the sessions and allowlists it last published (`federation.machines`).
 public struct MachineSummary: Sendable, Equatable {
     /// The machine's name (`machine:` in its config.yaml).
     public var name: String
@@ -9,13 +9,16 @@ public struct MachineSummary: Sendable, Equatable {
     public var lastSeen: String
     /// Its sessions as it last published them.
     public var sessions: [SessionSummary]
+    /// Who it lets use each messenger (configured and paired users), by messenger name.
+    public var allowed: [String: [String]]
 
     /// A machine's summary.
-    public init(name: String, online: Bool, lastSeen: String, sessions: [SessionSummary] = []) {
+    public init(name: String, online: Bool, lastSeen: String, sessions: [SessionSummary] = [], allowed: [String: [String]] = [:]) {
         self.name = name
         self.online = online
         self.lastSeen = lastSeen
         self.sessions = sessions
+        self.allowed = allowed
     }
 }
 
@@ -25,11 +28,14 @@ extension MachineSummary: WirePayload {
         let fields = try PayloadFields(json, "machine")
         self.init(
             name: try fields.string("name"), online: fields.bool("online", default: false), lastSeen: try fields.string("lastSeen"),
-            sessions: fields.list("sessions", of: SessionSummary.self))
+            sessions: fields.list("sessions", of: SessionSummary.self),
+            allowed: (json["allowed"]?.objectValue ?? [:]).mapValues { ($0.arrayValue ?? []).compactMap(\.stringValue) })
     }
 
-    /// `{name, online, lastSeen, sessions}`.
+    /// `{name, online, lastSeen, sessions, allowed?}`.
     public var json: JSONValue {
-        ["name": .string(name), "online": .bool(online), "lastSeen": .string(lastSeen), "sessions": sessions.json]
+        var object: JSONValue = ["name": .string(name), "online": .bool(online), "lastSeen": .string(lastSeen), "sessions": sessions.json]
+        if !allowed.isEmpty { object["allowed"] = .object(allowed.mapValues { .array($0.map { .string($0) }) }) }
+        return object
     }
 }

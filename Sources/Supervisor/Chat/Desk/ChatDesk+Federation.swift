@@ -140,8 +140,8 @@ extension ChatDesk {
         }
     }
 
-    /// The other machine's result, or the reply that says it did not answer (and so nothing was
-    /// done there: the plugin withdraws a request nobody took in time).
+    /// The other machine's result, or the reply that says it refused or did not answer (and so
+    /// nothing was done there: the plugin withdraws a request nobody took in time).
     private func forward(_ method: MethodName, _ params: JSONValue, chat: Chat, to machine: String) async -> Forwarded {
         guard let federation = await host.plugin(forRole: "federation") else {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
@@ -153,6 +153,10 @@ extension ChatDesk {
             return .answered(try await federation.request(.federationForward, request, timeout: .seconds(25)))
         } catch {
             logger.warning("forwarding \(method.rawValue) to \(machine): \(error)")
+            // It answered, with a refusal: not a machine that is away.
+            if let refusal = error as? RemoteError, refusal.code == .other("remote") {
+                return .unanswered(Reply("Machine \(machine) refused: \(refusal.message)", ephemeral: true))
+            }
             let known = status.machines.current()?.report.machines.first { $0.name == machine }
             let since = known.map { $0.online ? "" : " (offline since \($0.lastSeen))" } ?? ""
             let detail = (error as? RemoteError)?.message ?? "\(error)"
@@ -175,6 +179,7 @@ extension ChatDesk {
         }
         // A shared messenger's chat (`*/telegram`) is named alike on every machine already.
         let shared = request.messenger.hasPrefix("*/")
+        try await checkUser(of: request, shared: shared)
         let name = shared ? request.messenger : RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
         await delivery.noteLimits(of: name, Hello(name: name, version: "", roles: ["messenger"], limits: request.limits, dialect: request.dialect))
         var params = request.params
@@ -184,6 +189,20 @@ extension ChatDesk {
             params["chat"] = chat.json
         }
         return try await handle(plugin: name, method: request.method.rawValue, params: params)
+    }
+
+    /// The second look at who asks, here where the session runs: the user must be on this
+    /// machine's allowlist of the messenger, or on the one the asking machine published (for a
+    /// bot every machine shares, any machine's). A request from a user no machine lets in is
+    /// refused, whatever the database says was checked.
+    private func checkUser(of request: ForwardedRequest, shared: Bool) async throws {
+        let messenger = Self.baseMessenger(request.messenger)
+        let user = request.params["chat"]?["user"]?.stringValue ?? ""
+        // For a shared bot, the pairing desk holds every machine's users of it already.
+        if await pairing.allows(user: user, messenger: messenger) { return }
+        if !shared, status.machines.allows(user, messenger: messenger, on: request.machine) { return }
+        logger.warning("refused a request from machine \(request.machine): user \(user) of \(messenger) is on no allowlist this machine knows")
+        throw RemoteError(code: .notAuthorized, message: "user \(user) of \(messenger) may not use the sessions of \(sessions.machine)")
     }
 
     /// A post or live view another machine's session made for a chat this machine owns: queued

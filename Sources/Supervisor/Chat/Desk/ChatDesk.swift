@@ -55,7 +55,11 @@ package actor ChatDesk: PluginRouter {
         if let shared = try await asSharedChat(plugin: plugin, method: MethodName(rawValue: method), params: params) { return shared }
         switch MethodName(rawValue: method) {
         case .relayStatus:
-            return await status.json()
+            // With this machine's own allowlists, which the federation publishes to the others.
+            var answer = await status.json()
+            answer["allowed"] = .object(
+                await pairing.ownAllowlists(messengers: sections.names).mapValues { .array($0.map { .string($0) }) })
+            return answer
         case .federationReceived:
             return try await received(try ForwardedRequest(json: params), from: plugin)
         case .federationDeliver:
@@ -90,7 +94,9 @@ package actor ChatDesk: PluginRouter {
             }
             do { status.machines.update(try FederationReport(json: params)) } catch {
                 logger.warning("plugin \(plugin): a federation.machines that does not read: \(error)")
+                return
             }
+            await pairing.adopt(federated: status.machines.allowlists(of: sharedMessengers))
         case .federationIngress:
             guard await isFederation(plugin), let change = try? IngressChange(json: params) else {
                 logger.warning("plugin \(plugin): a federation.ingress not taken")

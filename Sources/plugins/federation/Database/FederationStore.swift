@@ -95,13 +95,14 @@ public struct FederationStore: Sendable {
         }
     }
 
-    /// This daemon's heartbeat, with its sessions (a JSON array) when given; `machineLost` when
-    /// another instance has taken the name since.
-    public func heartbeat(machine name: String, instance: String, sessions: String? = nil) async throws(FederationError) {
+    /// This daemon's heartbeat, with its sessions (a JSON array) and allowlists (a JSON object,
+    /// messenger to user ids) when given; `machineLost` when another instance has taken the name since.
+    public func heartbeat(machine name: String, instance: String, sessions: String? = nil, allowed: String? = nil) async throws(FederationError) {
         try await within("heartbeat") {
             let rows = try await client.query(
                 """
-                UPDATE relay_machines SET heartbeat_at = now(), sessions = COALESCE(\(sessions)::jsonb, sessions)
+                UPDATE relay_machines SET heartbeat_at = now(), sessions = COALESCE(\(sessions)::jsonb, sessions),
+                    allowed = COALESCE(\(allowed)::jsonb, allowed)
                 WHERE name = \(name) AND instance = \(instance) RETURNING name
                 """, logger: logger)
             for try await _ in rows { return }
@@ -110,7 +111,7 @@ public struct FederationStore: Sendable {
     }
 
     /// Every machine but `except`, by name: whether it wrote a heartbeat within `offlineAfter`
-    /// (on the database's clock), when it last did, and its sessions as it published them.
+    /// (on the database's clock), when it last did, and its sessions and allowlists as it published them.
     public func machines(except: String, offlineAfter: Duration) async throws(FederationError) -> [MachineRow] {
         let seconds = offlineAfter.inSeconds
         return try await within("reading the machines") {
@@ -118,11 +119,11 @@ public struct FederationStore: Sendable {
             let rows = try await client.query(
                 """
                 SELECT name, heartbeat_at > now() - make_interval(secs => \(seconds)),
-                    to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), sessions::text
+                    to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), sessions::text, allowed::text
                 FROM relay_machines WHERE name <> \(except) ORDER BY name
                 """, logger: logger)
-            for try await (name, online, lastSeen, sessions) in rows.decode((String, Bool, String, String).self) {
-                out.append(MachineRow(name: name, online: online, lastSeen: lastSeen, sessions: sessions))
+            for try await (name, online, lastSeen, sessions, allowed) in rows.decode((String, Bool, String, String, String).self) {
+                out.append(MachineRow(name: name, online: online, lastSeen: lastSeen, sessions: sessions, allowed: allowed))
             }
             return out
         }

@@ -7,4 +7,6 @@ public struct MachineRow: Sendable, Equatable {
     public var lastSeen: String
     /// Its sessions as it published them, a JSON array.
     public var sessions: String
+    /// Who it lets use each messenger, a JSON object (messenger to user ids).
+    public var allowed: String = "{}"
 }

@@ -49,7 +49,13 @@ enum Schema {
                 messenger text NOT NULL, message_id text NOT NULL, seen_at timestamptz NOT NULL DEFAULT now(),
                 PRIMARY KEY (messenger, message_id))
             """,
-        ]
+        ],
+        [
+            // Who each machine lets use each messenger (configured and paired users), so a shared
+            // bot's next holder lets the same users in, and a session's machine checks a
+            // forwarded request's user again.
+            "ALTER TABLE relay_machines ADD COLUMN allowed jsonb NOT NULL DEFAULT '{}'"
+        ],
     ]
 
     /// The newest version this plugin knows.

@@ -74,6 +74,7 @@ struct MachineRoster: Sendable {
         // name at once, while a second daemon under the name is told apart.
         let instance = "\(status["home"]?.stringValue ?? "?")#\(status["pid"]?.intValue ?? 0)"
         let sessions = status["sessions"] ?? .array([])
+        let allowed = status["allowed"] ?? [:]
         do {
             if !progress.joined {
                 try await store.migrate()
@@ -82,7 +83,7 @@ struct MachineRoster: Sendable {
                 joined.set(machine)
                 logger.notice("joined the federation as machine \(machine)")
             }
-            try await store.heartbeat(machine: machine, instance: instance, sessions: sessions.serialized())
+            try await store.heartbeat(machine: machine, instance: instance, sessions: sessions.serialized(), allowed: allowed.serialized())
             progress.machines = try await store.machines(except: machine, offlineAfter: Self.offlineAfter).map(Self.summary)
             if progress.unreachableSince != nil { logger.notice("the federation database answers again") }
             progress.unreachableSince = nil
@@ -112,6 +113,9 @@ struct MachineRoster: Sendable {
 
     static func summary(_ row: MachineRow) -> MachineSummary {
         let sessions = ((try? JSONValue.parse(bytes: Array(row.sessions.utf8)))?.arrayValue ?? []).compactMap { try? SessionSummary(json: $0) }
-        return MachineSummary(name: row.name, online: row.online, lastSeen: row.lastSeen, sessions: sessions)
+        let allowed = ((try? JSONValue.parse(bytes: Array(row.allowed.utf8)))?.objectValue ?? [:]).mapValues {
+            ($0.arrayValue ?? []).compactMap(\.stringValue)
+        }
+        return MachineSummary(name: row.name, online: row.online, lastSeen: row.lastSeen, sessions: sessions, allowed: allowed)
     }
 }
