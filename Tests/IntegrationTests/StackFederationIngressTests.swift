@@ -64,6 +64,9 @@ import Glibc
         // the pick outlives the laptop (it is in the database).
         try await laptop.dm("/use desktop web")
         try await laptop.waitForBotMessage(in: alice, containing: "Watching web")
+        // The chat's preferences live where its session runs (its commands go there).
+        try await laptop.dm("/progress verbose")
+        try await laptop.waitForBotMessage(in: alice, containing: "Progress here is now verbose")
         var sent = 0
         func send() async throws {
             sent += 1
@@ -88,6 +91,10 @@ import Glibc
         #expect(taker === desktop, "the server, whose telegram does not run, took the bot")
         try await send()
         try await desktop.waitForPrompts(upTo: sent, log: "telegram")
+
+        // The new holder sends the chat's commands where its session runs: the same preferences.
+        try await laptop.dm("/progress")
+        try await laptop.waitForBotMessage(in: alice, containing: "Progress here: verbose")
 
         // Killed outright: the bot goes on from the new holder.
         await frozen.killFrozen()
