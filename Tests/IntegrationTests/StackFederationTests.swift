@@ -108,7 +108,8 @@ import Testing
         }
     }
 
-    /// One Telegram chat on the laptop's bot drives a session on the desktop: `/use desktop web`
+    /// One Telegram chat on the laptop's bot drives a session on the desktop, and one on the
+    /// desktop's bot a session on the laptop: `/use desktop web`
     /// picks it, prompts reach the desktop's pi only, and the answer comes back into the chat
     /// through the database; `/use api` comes home, `/to desktop/web …` goes once. With the desktop
     /// gone, the chat is told it did not answer, and the request is withdrawn. No row carries the
@@ -134,6 +135,15 @@ import Testing
         try await laptop.dm("hello desktop")
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: hello desktop")
         #expect(desktop.piPrompts(containing: "hello desktop").count == 1 && laptop.piPrompts(containing: "hello desktop").isEmpty)
+
+        // The other way: bob, in a chat on the desktop's own bot, drives the laptop's session.
+        let bob = TelegramStack.bob
+        try await desktop.dm("/use laptop api", from: bob)
+        try await desktop.waitForBotMessage(in: bob.id, containing: "Watching api")
+        try await desktop.dm("greetings from the desktop", from: bob)
+        try await desktop.waitForBotMessage(in: bob.id, containing: "Echo: greetings from the desktop")
+        #expect(laptop.piPrompts(containing: "greetings from the desktop").count == 1)
+        #expect(desktop.piPrompts(containing: "greetings from the desktop").isEmpty)
 
         // Whoever can write the database can write a request; the desktop still looks at its user.
         let forged: JSONValue = [
