@@ -14,6 +14,7 @@ import Testing
             #expect(try await h.store.migrate() == 2, "a second start finds it current and changes nothing")
             // A database the first release made (version 1) gains the machines' allowlists.
             try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN allowed")
+            try await h.store.client.query("ALTER TABLE relay_leases DROP COLUMN owner_preferred")
             try await h.store.client.query("UPDATE relay_schema SET version = 1")
             #expect(try await h.store.migrate() == 1)
             try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
@@ -68,7 +69,7 @@ import Testing
         try await StoreHarness.with { h in
             let lease = "ingress:telegram:1f2e"
             func claim(_ machine: String) async throws -> LeaseAnswer {
-                try await h.store.claim(lease: lease, machine: machine, expireAfter: .seconds(2), headStart: .zero)
+                try await h.store.claim(lease: lease, machine: machine, preferred: true, expireAfter: .seconds(2), headStart: .seconds(5))
             }
             #expect(try await claim("nas") == .held(epoch: 1))
             guard case .heldBy(let owner, let epoch, let freeIn) = try await claim("laptop") else {
@@ -90,43 +91,55 @@ import Testing
         }
     }
 
-    @Test func aMachineThatIsNotPreferredWaitsUntilTheLeaseHasBeenFreeForItsHeadStart() async throws {
+    /// A free lease waits `headStart` for the preferred machine, except one the preferred machine
+    /// itself let lapse: it had its chance, and its death then costs the others no wait.
+    @Test func aMachineThatIsNotPreferredWaitsTheHeadStartUnlessThePreferredOneLetTheLeaseLapse() async throws {
         try await StoreHarness.with { h in
             let lease = "ingress:slack:77aa"
-            // Never held: free from the moment it is first wanted.
-            guard
-                case .heldBy(nil, 0, let freeIn) = try await h.store.claim(
-                    lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1))
-            else {
-                Issue.record("a machine that is not preferred took a lease at once")
+            func claim(_ machine: String, preferred: Bool = false, expireAfter: Duration = .seconds(2)) async throws -> LeaseAnswer {
+                try await h.store.claim(lease: lease, machine: machine, preferred: preferred, expireAfter: expireAfter, headStart: .seconds(1))
+            }
+            // Never held: free for the preferred machine from the moment it is first wanted, for
+            // the others a head start later.
+            guard case .heldBy(nil, 0, let freeIn) = try await claim("laptop") else {
+                Issue.record("a machine that is not preferred took a fresh lease at once")
                 return
             }
-            #expect(freeIn <= .zero)
-            // The preferred machine needs no wait.
-            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .milliseconds(500), headStart: .zero) == .held(epoch: 1))
+            #expect(freeIn > .milliseconds(500) && freeIn <= .seconds(1), "\(freeIn)")
+            #expect(try await claim("nas", preferred: true, expireAfter: .milliseconds(500)) == .held(epoch: 1))
+            // The preferred machine lets it lapse: taken at its expiry, no head start.
             try await Task.sleep(for: .milliseconds(700))
-            guard
-                case .heldBy("nas", 1, _) = try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1))
-            else {
+            #expect(try await claim("laptop", expireAfter: .milliseconds(500)) == .held(epoch: 2))
+            // A holder that is not preferred lets it lapse: the others wait the head start.
+            try await Task.sleep(for: .milliseconds(700))
+            guard case .heldBy("laptop", 2, let wait) = try await claim("desktop") else {
                 Issue.record("taken before the head start passed")
                 return
             }
-            try await Task.sleep(for: .milliseconds(900))
-            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(2), headStart: .seconds(1)) == .held(epoch: 2))
+            #expect(wait > .zero && wait <= .milliseconds(800), "\(wait)")
+            try await Task.sleep(for: wait + .milliseconds(100))
+            #expect(try await claim("desktop") == .held(epoch: 3))
         }
     }
 
     @Test func aReleasedLeaseIsFreeAtOnce() async throws {
         try await StoreHarness.with { h in
             let lease = "ingress:discord:aa"
-            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .seconds(15), headStart: .zero) == .held(epoch: 1))
+            #expect(
+                try await h.store.claim(lease: lease, machine: "nas", preferred: true, expireAfter: .seconds(15), headStart: .seconds(5))
+                    == .held(epoch: 1))
             try await h.store.release(lease: lease, machine: "laptop", epoch: 1)
-            guard case .heldBy = try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(15), headStart: .zero) else {
+            guard
+                case .heldBy = try await h.store.claim(
+                    lease: lease, machine: "laptop", preferred: true, expireAfter: .seconds(15), headStart: .seconds(5))
+            else {
                 Issue.record("a machine released a lease it did not hold")
                 return
             }
             try await h.store.release(lease: lease, machine: "nas", epoch: 1)
-            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(15), headStart: .zero) == .held(epoch: 2))
+            #expect(
+                try await h.store.claim(lease: lease, machine: "laptop", preferred: true, expireAfter: .seconds(15), headStart: .seconds(5))
+                    == .held(epoch: 2))
         }
     }
 
@@ -135,10 +148,14 @@ import Testing
             let lease = "ingress:telegram:c0"
             #expect(try await h.store.cursor(lease) == nil)
             #expect(try await h.store.advance(cursor: lease, to: 5, machine: "nas", epoch: 1) == false, "nobody holds the lease yet")
-            #expect(try await h.store.claim(lease: lease, machine: "nas", expireAfter: .seconds(1), headStart: .zero) == .held(epoch: 1))
+            #expect(
+                try await h.store.claim(lease: lease, machine: "nas", preferred: true, expireAfter: .seconds(1), headStart: .seconds(5))
+                    == .held(epoch: 1))
             #expect(try await h.store.advance(cursor: lease, to: 10, machine: "nas", epoch: 1))
             try await Task.sleep(for: .milliseconds(1200))
-            #expect(try await h.store.claim(lease: lease, machine: "laptop", expireAfter: .seconds(5), headStart: .zero) == .held(epoch: 2))
+            #expect(
+                try await h.store.claim(lease: lease, machine: "laptop", preferred: true, expireAfter: .seconds(5), headStart: .seconds(5))
+                    == .held(epoch: 2))
             #expect(try await h.store.advance(cursor: lease, to: 11, machine: "nas", epoch: 1) == false, "the deposed owner is fenced")
             #expect(try await h.store.cursor(lease) == 10)
             #expect(try await h.store.advance(cursor: lease, to: 20, machine: "laptop", epoch: 2))

@@ -1,4 +1,4 @@
-from . import discord, federation, latency, questions, recovery, sessions, throughput, web
+from . import discord, failover, federation, latency, questions, recovery, sessions, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -10,4 +10,5 @@ SCENARIOS = [
     ("questions", questions),
     ("web", web),
     ("federation", federation),
+    ("failover", failover),
 ]

@@ -132,11 +132,15 @@ public struct FederationStore: Sendable {
     // MARK: Leases
 
     /// One attempt on a lease: renews it for its holder, or takes it once it has been free for
-    /// `headStart` (zero for the preferred machine). The epoch grows with each change of owner
-    /// and with a holder that let it lapse, so whatever it did under the old epoch is fenced.
-    public func claim(lease name: String, machine: String, expireAfter: Duration, headStart: Duration) async throws(FederationError) -> LeaseAnswer {
+    /// `headStart`, the wait a machine that is not `preferred` gives the preferred one. None when
+    /// the preferred machine held it last: it let its own lease lapse. The epoch grows with each
+    /// change of owner and with a holder that let it lapse, so whatever it did under the old
+    /// epoch is fenced. Held elsewhere, the answer says when it is free for this machine.
+    public func claim(
+        lease name: String, machine: String, preferred: Bool, expireAfter: Duration, headStart: Duration
+    ) async throws(FederationError) -> LeaseAnswer {
         let expire = expireAfter.inSeconds
-        let wait = headStart.inSeconds
+        let headStart = headStart.inSeconds
         return try await within("lease \(name)") {
             // A lease nobody has held yet counts as free from the moment it is first wanted.
             try await client.query(
@@ -146,13 +150,18 @@ public struct FederationStore: Sendable {
                 """
                 UPDATE relay_leases SET
                     epoch = CASE WHEN owner = \(machine) AND expires_at > now() THEN epoch ELSE epoch + 1 END,
-                    owner = \(machine), expires_at = now() + make_interval(secs => \(expire))
-                WHERE name = \(name) AND ((owner = \(machine) AND expires_at > now()) OR expires_at <= now() - make_interval(secs => \(wait)))
+                    owner = \(machine), owner_preferred = \(preferred), expires_at = now() + make_interval(secs => \(expire))
+                WHERE name = \(name) AND ((owner = \(machine) AND expires_at > now())
+                    OR expires_at <= now() - make_interval(secs => CASE WHEN \(preferred) OR owner_preferred THEN 0::float8 ELSE \(headStart) END))
                 RETURNING epoch
                 """, logger: logger)
             for try await epoch in won.decode(Int64.self) { return .held(epoch: epoch) }
             let held = try await client.query(
-                "SELECT owner, epoch, EXTRACT(EPOCH FROM expires_at - now())::float8 FROM relay_leases WHERE name = \(name)", logger: logger)
+                """
+                SELECT owner, epoch, EXTRACT(EPOCH FROM expires_at - now()
+                    + make_interval(secs => CASE WHEN \(preferred) OR owner_preferred THEN 0::float8 ELSE \(headStart) END))::float8
+                FROM relay_leases WHERE name = \(name)
+                """, logger: logger)
             for try await (owner, epoch, freeIn) in held.decode((String?, Int64, Double).self) {
                 return .heldBy(owner: owner, epoch: epoch, freeIn: .milliseconds(Int64((freeIn * 1000).rounded())))
             }

@@ -54,7 +54,10 @@ enum Schema {
             // Who each machine lets use each messenger (configured and paired users), so a shared
             // bot's next holder lets the same users in, and a session's machine checks a
             // forwarded request's user again.
-            "ALTER TABLE relay_machines ADD COLUMN allowed jsonb NOT NULL DEFAULT '{}'"
+            "ALTER TABLE relay_machines ADD COLUMN allowed jsonb NOT NULL DEFAULT '{}'",
+            // Whether the lease's holder is the preferred machine: a lease the preferred machine
+            // let lapse is not held back for it (it had its chance), so its death costs no head start.
+            "ALTER TABLE relay_leases ADD COLUMN owner_preferred boolean NOT NULL DEFAULT false",
         ],
     ]
 

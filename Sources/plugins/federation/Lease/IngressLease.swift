@@ -4,9 +4,9 @@
 ///
 /// The rules ("One bot across several machines"): an owner renews every `renewEvery`; one that
 /// has not renewed for `fenceAfter` stops ingress (the lease expires on the database clock at
-/// `expireAfter`, later, so nobody else can hold it yet); a contender tries again when the lease
-/// expires (plus `preferredHeadStart` when it is not the preferred machine, which the database
-/// also enforces); nobody tries while its supervisor has been silent for `supervisorSilence`,
+/// `expireAfter`, later, so nobody else can hold it yet); a contender tries again when the
+/// database says the lease is free for it (at its expiry, plus `preferredHeadStart` for a
+/// machine that is not the preferred one unless the preferred one let it lapse); nobody tries while its supervisor has been silent for `supervisorSilence`,
 /// so a frozen daemon's plugins let the lease go.
 public struct IngressLease: Sendable {
     public enum Action: Sendable, Equatable {
@@ -82,9 +82,8 @@ public struct IngressLease: Sendable {
             nextAttempt = now + times.renewEvery
             return was == epoch ? [] : [.startIngress(epoch: epoch)]
         case .heldBy(let owner, _, let freeIn):
-            // Not preferred: until it has been free for the head start (it may be free already).
-            let wait = preferred ? freeIn : freeIn + times.preferredHeadStart
-            nextAttempt = now + max(wait, .milliseconds(100))
+            // The database counted the head start this machine owes the preferred one, if any.
+            nextAttempt = now + max(freeIn, .milliseconds(100))
             guard owned != nil else { return [] }
             owned = nil
             return [.stopIngress(reason: "\(owner ?? "another machine") holds the lease")]

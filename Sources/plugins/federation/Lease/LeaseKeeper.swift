@@ -56,7 +56,8 @@ public struct LeaseKeeper: Sendable {
                     }
                     do {
                         let answer = try await store.claim(
-                            lease: lease, machine: machine, expireAfter: times.expireAfter, headStart: preferred ? .zero : times.preferredHeadStart)
+                            lease: lease, machine: machine, preferred: preferred, expireAfter: times.expireAfter,
+                            headStart: times.preferredHeadStart)
                         actions += state.answered(answer, now: .now)
                     } catch {
                         logger.warning("lease \(lease): \(error)")
