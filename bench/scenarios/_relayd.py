@@ -91,6 +91,23 @@ def not_run(scenario, why):
     return [{"scenario": scenario, "metric": "not run", "value": " ".join(why.split())[:120], "target": "runs", "met": False}]
 
 
+class Rows(list):
+    """A scenario's result rows; `add` rounds a float value to `digits` (None: as it is)."""
+
+    def __init__(self, scenario, digits=3):
+        super().__init__()
+        self.scenario = scenario
+        self.digits = digits
+
+    def add(self, metric, value, target="", met=None):
+        if isinstance(value, float) and self.digits is not None:
+            value = round(value, self.digits)
+        row = {"scenario": self.scenario, "metric": metric, "value": value, "target": target}
+        if met is not None:
+            row["met"] = met
+        self.append(row)
+
+
 def percentile(xs, p):
     """Nearest-rank percentile (p in 0..100) of a non-empty list."""
     s = sorted(xs)

@@ -35,7 +35,7 @@ import time
 import urllib.error
 import urllib.request
 
-from ._relayd import Relayd, RelaydError, not_run, percentile, read_jsonl, scenario_work
+from ._relayd import Relayd, RelaydError, Rows, not_run, percentile, read_jsonl, scenario_work
 
 SESSIONS = 20
 SECONDS = 15.0
@@ -286,14 +286,8 @@ def run(ctx):
         json.dump({"routes": by_route, "delays": delays, "violations": violations, "stats0": stats0, "stats1": stats1},
                   f, indent=1)
 
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "discord", "metric": metric, "value": round(value, 3) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("discord")
+    add = rows.add
 
     add("sessions streaming (answers finished)", f"{SESSIONS} ({len(done)})")
     add("REST calls", len(rest))

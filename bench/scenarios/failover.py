@@ -15,7 +15,7 @@ import signal
 import time
 
 from ._postgres import Postgres, bin_dir
-from ._relayd import Relayd, not_run, percentile, read_jsonl, scenario_work
+from ._relayd import Relayd, Rows, not_run, percentile, read_jsonl, scenario_work
 from .discord import TG_TOKEN, FakeTelegram
 
 ROUNDS = 4
@@ -160,14 +160,8 @@ def run(ctx):
         db.stop()
 
     counts = [len(received(pi_log, m)) for m in markers]
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "failover", "metric": metric, "value": round(value, 2) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("failover", digits=2)
+    add = rows.add
 
     add("holder killed → next message at a session, p50 s", percentile(samples, 50))
     add("holder killed → next message at a session, max s", max(samples), f"< {TARGET_S:g} s", max(samples) < TARGET_S)

@@ -18,7 +18,7 @@ import os
 import time
 
 from ._postgres import Postgres, bin_dir
-from ._relayd import Relayd, marker_times, percentile, not_run, scenario_work
+from ._relayd import Relayd, Rows, marker_times, not_run, percentile, scenario_work
 
 SESSIONS = 2
 PERIOD = 0.4
@@ -102,14 +102,8 @@ def run(ctx):
             [(recvs[m] - sends[m]) / 1e6 for m in keep if m in recvs and m in sends],
             [(lives[m] - emits[m]) / 1e6 for m in keep if m in lives and m in emits],
         )
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "federation", "metric": metric, "value": round(value, 3) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("federation")
+    add = rows.add
 
     for kind in ("local", "remote"):
         inbound, outbound = figures[kind]

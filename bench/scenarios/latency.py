@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from ._relayd import Relayd, install_stub, marker_times, percentile
+from ._relayd import Relayd, Rows, install_stub, marker_times, percentile
 
 SESSIONS = 4
 PERIOD = 0.4       # seconds between samples
@@ -104,14 +104,8 @@ def run(ctx):
     with open(os.path.join(work, "samples.json"), "w") as f:
         json.dump({"inbound_ms": inbound, "outbound_ms": outbound, "baseline_ms": base}, f)
 
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "latency", "metric": metric, "value": round(value, 3) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("latency")
+    add = rows.add
 
     for name, xs in (("messenger → pi stdin", inbound), ("pi stdout → messenger", outbound)):
         p99 = percentile(xs, 99)

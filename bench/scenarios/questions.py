@@ -17,7 +17,7 @@ import os
 import statistics
 import time
 
-from ._relayd import Relayd, RelaydError, not_run, percentile, read_jsonl, scenario_work
+from ._relayd import Relayd, RelaydError, Rows, not_run, percentile, read_jsonl, scenario_work
 from .discord import TG_TOKEN, FakeTelegram, quiet_until
 
 CHATS = 4
@@ -111,14 +111,8 @@ def run(ctx):
         json.dump({"questions": per_question, "timeline": timeline}, f, indent=1)
     edits = sum(1 for r in requests if r.get("method") == "editMessageText" and r.get("status") == 200)
 
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "questions", "metric": metric, "value": round(value, 3) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("questions")
+    add = rows.add
 
     asked = CHATS * QUESTIONS
     add(f"questions seen ({CHATS} private chats, each also streaming)", f"{len(delays)} / {asked}", "≥ 50",

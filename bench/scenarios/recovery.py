@@ -23,7 +23,7 @@ import re
 import signal
 import time
 
-from ._relayd import Relayd, percentile, read_jsonl
+from ._relayd import Relayd, Rows, percentile, read_jsonl
 
 ROUNDS = 100
 PAUSE = 0.25     # after a recovered round (> healthyResetSeconds)
@@ -150,14 +150,8 @@ def run(ctx):
         hello.append((inst["hello"] - inst["start"]) / 1e6)
         welcome.append((inst["welcome"] - inst["hello"]) / 1e6)
         replay.append((inst[f"deliver{n}"] - inst["welcome"]) / 1e6)
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "recovery", "metric": metric, "value": round(value, 2) if isinstance(value, float) else value,
-               "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("recovery", digits=2)
+    add = rows.add
 
     p50 = percentile(total, 50)
     add("kill -9 → handshaken, outbox drained p50 ms", p50, f"< {TARGET_MS:g} ms", p50 < TARGET_MS)

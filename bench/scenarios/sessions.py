@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import time
 
-from ._relayd import Relayd, read_jsonl, scenario_work
+from ._relayd import Relayd, Rows, read_jsonl, scenario_work
 
 IDLE = 200
 STREAMING = 20
@@ -61,13 +61,8 @@ def run(ctx):
     d.link_plugin("bench-messenger", d.stub("bench-messenger"))
     d.link_plugin("formatter", ctx.exe("pi-relay-formatter"))
     d.configure({"pi": {"command": d.stub("bench-pi")}, "bench-messenger": {"allowedUsers": ["42"]}})
-    rows = []
-
-    def add(metric, value, target="", met=None):
-        row = {"scenario": "sessions", "metric": metric, "value": value, "target": target}
-        if met is not None:
-            row["met"] = met
-        rows.append(row)
+    rows = Rows("sessions", digits=None)
+    add = rows.add
 
     peak = [0]
 
