@@ -1278,21 +1278,18 @@ class Soak:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def soak_arguments(description):
+    """The arguments every soak takes: where the binaries are, how long, the seed, --keep."""
+    p = argparse.ArgumentParser(description=description.split("\n\n")[0])
     p.add_argument("--bin", default=os.path.join(ROOT, ".build", "debug"), help="folder with pi-relayd and pi-relay-*")
     p.add_argument("--seconds", type=int, default=int(os.environ.get("SOAK_SECONDS") or 600))
-    p.add_argument("--sessions", type=int, default=10)
-    p.add_argument("--daemon-kills", choices=["auto", "on", "off"], default="auto",
-                   help="kill -9 the daemon every few minutes (auto: in runs of 300 s or more)")
     p.add_argument("--seed", type=int, default=int(time.time()))
     p.add_argument("--keep", action="store_true", help="keep the work folder")
-    args = p.parse_args()
-    if args.sessions < 10:
-        p.error("the soak runs at least 10 sessions")
-    args.bin = os.path.abspath(args.bin)
-    args.daemon_kills = args.daemon_kills == "on" or (args.daemon_kills == "auto" and args.seconds >= 300)
-    soak = Soak(args)
+    return p
+
+
+def run_and_exit(soak, args):
+    """Runs a soak, keeps its work folder when it failed, and exits with its code."""
     code = 1
     try:
         code = soak.run()
@@ -1301,6 +1298,19 @@ def main():
             args.keep = True
         soak.cleanup()
     sys.exit(code)
+
+
+def main():
+    p = soak_arguments(__doc__)
+    p.add_argument("--sessions", type=int, default=10)
+    p.add_argument("--daemon-kills", choices=["auto", "on", "off"], default="auto",
+                   help="kill -9 the daemon every few minutes (auto: in runs of 300 s or more)")
+    args = p.parse_args()
+    if args.sessions < 10:
+        p.error("the soak runs at least 10 sessions")
+    args.bin = os.path.abspath(args.bin)
+    args.daemon_kills = args.daemon_kills == "on" or (args.daemon_kills == "auto" and args.seconds >= 300)
+    run_and_exit(Soak(args), args)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import Testing
             // A database the first release made (version 1) gains the machines' allowlists.
             try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN allowed")
             try await h.store.client.query("ALTER TABLE relay_leases DROP COLUMN owner_preferred")
+            try await h.store.client.query("ALTER TABLE relay_seen DROP COLUMN machine")
             try await h.store.client.query("UPDATE relay_schema SET version = 1")
             #expect(try await h.store.migrate() == 1)
             try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
@@ -165,25 +166,43 @@ import Testing
 
     @Test func anInboundMessageIsClaimedOnceAcrossOwners() async throws {
         try await StoreHarness.with { h in
-            #expect(try await h.store.claim(message: "m1", messenger: "slack"))
-            #expect(try await h.store.claim(message: "m1", messenger: "slack") == false)
-            #expect(try await h.store.claim(message: "m1", messenger: "telegram"), "ids are per messenger")
+            #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "laptop"))
+            #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "desktop") == false)
+            #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "laptop"), "its own claim, again after a restart")
+            #expect(try await h.store.claim(message: "m1", messenger: "telegram", machine: "desktop"), "ids are per messenger")
             // Ten owners at once, as a failover can make them: one wins.
             let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for _ in 0..<10 { group.addTask { try await h.store.claim(message: "m2", messenger: "slack") } }
+                for n in 0..<10 { group.addTask { try await h.store.claim(message: "m2", messenger: "slack", machine: "m\(n)") } }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(wins == 1)
+            // Given back by another machine: nothing; by its own: free again.
+            try await h.store.release(message: "m1", messenger: "slack", machine: "desktop")
+            #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "nas") == false)
+            try await h.store.release(message: "m1", messenger: "slack", machine: "laptop")
+            #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "nas"))
+        }
+    }
+
+    /// A request that routes a message carries its claim: both are written, or neither.
+    @Test func aRequestThatRoutesAMessageIsSentOnlyWithItsClaim() async throws {
+        try await StoreHarness.with { h in
+            let first = try await h.store.send(request: #"{"n":1}"#, to: "server", claiming: "m9", messenger: "telegram", for: "laptop")
+            #expect(first != nil)
+            #expect(try await h.store.send(request: #"{"n":2}"#, to: "server", claiming: "m9", messenger: "telegram", for: "desktop") == nil)
+            #expect(try await h.store.claim(message: "m9", messenger: "telegram", machine: "desktop") == false)
+            let rows = try await h.store.client.query("SELECT count(*)::int8 FROM relay_requests WHERE to_machine = 'server'")
+            for try await count in rows.decode(Int64.self) { #expect(count == 1, "only the claimed one was sent") }
         }
     }
 
     @Test func aDatabaseThatGoesAwayIsAnErrorAndComingBackIsUsedAgain() async throws {
         try await StoreHarness.with { h in
-            #expect(try await h.store.claim(message: "before", messenger: "slack"))
+            #expect(try await h.store.claim(message: "before", messenger: "slack", machine: "laptop"))
             try await h.server.stop(immediately: true)
             let asked = ContinuousClock.now
             do {
-                _ = try await h.store.claim(message: "during", messenger: "slack")
+                _ = try await h.store.claim(message: "during", messenger: "slack", machine: "laptop")
                 Issue.record("a claim succeeded with the database down")
             } catch let error as FederationError {
                 guard case .database(let what, _) = error else { throw error }
@@ -195,12 +214,13 @@ import Testing
             var claimed: Bool?
             let deadline = ContinuousClock.now + .seconds(60)
             while claimed == nil, ContinuousClock.now < deadline {
-                do { claimed = try await h.store.claim(message: "during", messenger: "slack") } catch {
+                do { claimed = try await h.store.claim(message: "during", messenger: "slack", machine: "laptop") } catch {
                     try await Task.sleep(for: .seconds(1))
                 }
             }
             #expect(claimed == true, "the same claim, once the database is back")
-            #expect(try await h.store.claim(message: "before", messenger: "slack") == false, "what was committed survived the crash")
+            #expect(
+                try await h.store.claim(message: "before", messenger: "slack", machine: "desktop") == false, "what was committed survived the crash")
         }
     }
 }

@@ -39,12 +39,16 @@ public final class IngressGate: Sendable {
     }
 
     /// `messenger.ingress`: applies the change, and says so in the log when it changed anything.
-    public func take(_ change: IngressChange, logger: Logger) {
-        guard apply(change) else { return }
+    /// True when this machine has just taken the bot: the messenger hands over again what its
+    /// journal kept while it stood by (pi-relayd refused it then).
+    @discardableResult
+    public func take(_ change: IngressChange, logger: Logger) -> Bool {
+        guard apply(change) else { return false }
         logger.notice(
             change.active
                 ? "this machine takes the bot's updates (lease epoch \(change.epoch.map(String.init) ?? "?"))"
                 : "another machine takes the bot's updates: \(change.reason ?? "stand by")")
+        return change.active
     }
 
     /// Why inbound traffic is not to be taken now; nil when it is.

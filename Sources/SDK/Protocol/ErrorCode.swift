@@ -18,6 +18,9 @@ public enum ErrorCode: Sendable, Hashable, CustomStringConvertible {
     case `internal`
     /// pi itself refused the command (control socket, §9).
     case piError
+    /// Another machine of the federation claimed the message first (`federation.forward`):
+    /// nothing was done here.
+    case claimedElsewhere
     /// A code this version does not know, kept as it came.
     case other(String)
 
@@ -33,6 +36,7 @@ public enum ErrorCode: Sendable, Hashable, CustomStringConvertible {
         case "poison": self = .poison
         case "internal": self = .internal
         case "pi_error": self = .piError
+        case "claimed_elsewhere": self = .claimedElsewhere
         default: self = .other(rawValue)
         }
     }
@@ -49,6 +53,7 @@ public enum ErrorCode: Sendable, Hashable, CustomStringConvertible {
         case .poison: "poison"
         case .internal: "internal"
         case .piError: "pi_error"
+        case .claimedElsewhere: "claimed_elsewhere"
         case .other(let code): code
         }
     }

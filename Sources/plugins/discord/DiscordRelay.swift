@@ -123,7 +123,7 @@ public struct DiscordRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        ingress.take(change, logger: logger)
+        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
         await intake.takeOver()
     }
 

@@ -130,11 +130,14 @@ public struct FederationRelay: Plugin {
             }
         case .federationClaim:
             var claim = try MessageClaim(json: request.params)
+            guard let me = joined.current else {
+                throw RemoteError(code: .unavailable, message: "this machine has not joined the federation (is its database reachable?)")
+            }
             do {
                 if claim.release {
-                    try await store.release(message: claim.messageID, messenger: claim.messenger)
+                    try await store.release(message: claim.messageID, messenger: claim.messenger, machine: me)
                 } else {
-                    claim.first = try await store.claim(message: claim.messageID, messenger: claim.messenger)
+                    claim.first = try await store.claim(message: claim.messageID, messenger: claim.messenger, machine: me)
                 }
             } catch {
                 throw RemoteError(code: .unavailable, message: error.description)

@@ -117,7 +117,7 @@ public struct SlackRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        ingress.take(change, logger: logger)
+        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
     }
 
     // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.

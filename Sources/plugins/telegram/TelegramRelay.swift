@@ -126,7 +126,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        ingress.take(change, logger: logger)
+        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
     }
 
     public func showTyping(_ target: Target) async {

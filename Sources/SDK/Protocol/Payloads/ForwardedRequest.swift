@@ -15,15 +15,23 @@ public struct ForwardedRequest: Sendable, Equatable {
     public var method: MethodName
     /// The request's params, as the messenger sent them.
     public var params: JSONValue
+    /// For a shared messenger's message (`federation.forward` only): its id, claimed for this
+    /// machine in the statement that sends the request, so the message is routed once across
+    /// the machines that may both have taken it.
+    public var claim: String?
 
     /// A forwarded request.
-    public init(machine: String, messenger: String, dialect: Dialect? = nil, limits: [String: Int] = [:], method: MethodName, params: JSONValue) {
+    public init(
+        machine: String, messenger: String, dialect: Dialect? = nil, limits: [String: Int] = [:], method: MethodName, params: JSONValue,
+        claim: String? = nil
+    ) {
         self.machine = machine
         self.messenger = messenger
         self.dialect = dialect
         self.limits = limits
         self.method = method
         self.params = params
+        self.claim = claim
     }
 }
 
@@ -36,16 +44,17 @@ extension ForwardedRequest: WirePayload {
         self.init(
             machine: try fields.string("machine"), messenger: try fields.string("messenger"),
             dialect: fields.optionalString("dialect").flatMap(Dialect.init(rawValue:)), limits: limits,
-            method: MethodName(rawValue: try fields.string("method")), params: json["params"] ?? [:])
+            method: MethodName(rawValue: try fields.string("method")), params: json["params"] ?? [:], claim: fields.optionalString("claim"))
     }
 
-    /// `{machine, messenger, dialect?, limits, method, params}`.
+    /// `{machine, messenger, dialect?, limits, method, params, claim?}`.
     public var json: JSONValue {
         var object: JSONValue = [
             "machine": .string(machine), "messenger": .string(messenger), "limits": .object(limits.mapValues { JSONValue($0) }),
             "method": .string(method.rawValue), "params": params,
         ]
         if let dialect { object["dialect"] = .string(dialect.rawValue) }
+        if let claim { object["claim"] = .string(claim) }
         return object
     }
 }

@@ -77,6 +77,8 @@ extension ChatDesk {
         case answered(JSONValue)
         /// Nothing came back: what to tell the chat.
         case unanswered(Reply)
+        /// Another machine claimed the message first and routed it: nothing to do here.
+        case claimedElsewhere
     }
 
     /// `laptop api` or `laptop/api`.
@@ -123,6 +125,8 @@ extension ChatDesk {
             return (try? ChatMessageResult(json: result)) ?? ChatMessageResult(status: .prompted)
         case .unanswered(let reply):
             return ChatMessageResult(status: .refused, reply: reply)
+        case .claimedElsewhere:
+            return ChatMessageResult(status: .ignored)
         }
     }
 
@@ -130,6 +134,7 @@ extension ChatDesk {
         switch await forward(.chatCommand, params.json, chat: chat, to: machine) {
         case .answered(let result): return (try? Reply(json: result)) ?? Reply("")
         case .unanswered(let reply): return reply
+        case .claimedElsewhere: return Reply("")
         }
     }
 
@@ -137,6 +142,7 @@ extension ChatDesk {
         switch await forward(.chatAnswer, params.json, chat: chat, to: machine) {
         case .answered(let result): return (try? Reply(json: result)) ?? Reply("")
         case .unanswered(let reply): return reply
+        case .claimedElsewhere: return Reply("")
         }
     }
 
@@ -147,10 +153,16 @@ extension ChatDesk {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
         }
         let hello = await host.slot(Self.baseMessenger(chat.messenger))?.hello
+        // A shared messenger's message is claimed with the request that routes it.
+        let claim = method == .chatMessage ? Self.routedClaim : nil
         let request = ForwardedRequest(
-            machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params)
+            machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params,
+            claim: claim)
         do {
             return .answered(try await federation.request(.federationForward, request, timeout: .seconds(25)))
+        } catch let error as RemoteError where error.code == .claimedElsewhere {
+            logger.info("chat message \(claim ?? "?") was taken by another machine of the federation; not here")
+            return .claimedElsewhere
         } catch {
             logger.warning("forwarding \(method.rawValue) to \(machine): \(error)")
             // It answered, with a refusal: not a machine that is away.

@@ -24,6 +24,16 @@ extension ChatDesk {
         // The method first: every plugin request passes here, and the set reads the config.
         guard [.chatMessage, .chatCommand, .chatAnswer, .chatBind].contains(method), sharedMessengers.contains(plugin) else { return nil }
         var chat = try Chat(json: params["chat"] ?? .null).from(plugin: plugin)
+        // Only the holder acts on the bot's traffic. What reaches a machine that stands by comes
+        // from its messenger's journal (taken while it held the bot, handed over after a restart
+        // or a freeze); acting on it here, perhaps before this machine knows where the chat's
+        // session runs, could lose it. Refused as unavailable, it stays in the journal, and is
+        // handed over again when this machine takes the bot (the claims drop it if the service
+        // gave it to the holder meanwhile, as Telegram does with an unconfirmed position).
+        guard status.machines.ingress(of: plugin)?.active == true else {
+            logger.info("\(method.rawValue) from \(plugin) kept for later: another machine holds the bot")
+            throw RemoteError(code: .unavailable, message: "this machine stands by: another machine of the federation holds the bot")
+        }
         guard await allowed(chat) else {
             logger.warning("refused \(method.rawValue) from unlisted user \(chat.user) on \(plugin)")
             return method == .chatMessage ? ChatMessageResult(status: .refused, reply: .notAuthorized).json : Reply.notAuthorized.json
@@ -31,19 +41,40 @@ extension ChatDesk {
         chat.channel = RemoteChannel(machine: "*", messenger: plugin, channel: chat.channel).encoded
         var shared = params
         shared["chat"] = chat.json
-        // Claimed where it came in, once across machines (two holders may both take it across a
-        // change); given back when acting on it failed, so the messenger's retry counts.
-        let messageID = method == .chatMessage ? params["messageId"]?.stringValue : nil
-        if let messageID, !(await claimedFirst(messageID, messenger: plugin)) {
+        // Claimed once across machines (two holders may both take it across a change). A
+        // message for a session on another machine is claimed in the statement that sends it
+        // there (`ForwardedRequest.claim`), so a holder that dies before it routed the message
+        // leaves it to the next one; any other is claimed here, before it is acted on, and given
+        // back when acting on it failed, so the messenger's retry counts.
+        guard method == .chatMessage, let messageID = params["messageId"]?.stringValue else {
+            return try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+        }
+        let text = params["text"]?.stringValue ?? ""
+        if !text.hasPrefix("/"), await pickedElsewhere(chat) {
+            return try await Self.$routedClaim.withValue(messageID) {
+                try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+            }
+        }
+        guard await claimedFirst(messageID, messenger: plugin) else {
             logger.info("chat message \(messageID) from \(plugin) was taken by another machine of the federation; not here")
             return ChatMessageResult(status: .ignored).json
         }
         do {
             return try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
         } catch {
-            if let messageID { await releaseClaim(messageID, messenger: plugin) }
+            await releaseClaim(messageID, messenger: plugin)
             throw error
         }
+    }
+
+    /// The id of the shared messenger's message being routed, for the forward that sends it to
+    /// another machine to claim (nil outside `asSharedChat`).
+    @TaskLocal static var routedClaim: String?
+
+    /// Whether a shared chat picked a session on another machine the federation knows.
+    private func pickedElsewhere(_ chat: Chat) async -> Bool {
+        guard let picked = await preferences.machine(chat.key), picked != sessions.machine else { return false }
+        return status.machines.current()?.report.machines.contains { $0.name == picked } == true
     }
 
     /// What the welcome tells `plugin` of its ingress: nil when no federation shares its token;

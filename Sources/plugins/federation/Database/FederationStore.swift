@@ -209,18 +209,24 @@ public struct FederationStore: Sendable {
     }
 
     /// Gives a claim back (acting on the message failed): the next claim of it wins.
-    public func release(message id: String, messenger: String) async throws(FederationError) {
+    public func release(message id: String, messenger: String, machine: String) async throws(FederationError) {
         try await within("releasing message \(id)") {
-            _ = try await client.query("DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(id)", logger: logger)
+            _ = try await client.query(
+                "DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(id) AND machine = \(machine)", logger: logger)
         }
     }
 
-    /// Claims an inbound message for processing: true for the first owner to ask, false for any
-    /// other (two owners received it across a failover).
-    public func claim(message id: String, messenger: String) async throws(FederationError) -> Bool {
+    /// Claims an inbound message for `machine` to act on: true for the first machine to ask, and
+    /// for that machine again (its messenger hands over again what it took before a restart);
+    /// false for any other (two owners received it across a failover).
+    public func claim(message id: String, messenger: String, machine: String) async throws(FederationError) -> Bool {
         return try await within("claiming message \(id)") {
             let rows = try await client.query(
-                "INSERT INTO relay_seen (messenger, message_id) VALUES (\(messenger), \(id)) ON CONFLICT DO NOTHING RETURNING 1", logger: logger)
+                """
+                INSERT INTO relay_seen (messenger, message_id, machine) VALUES (\(messenger), \(id), \(machine))
+                ON CONFLICT (messenger, message_id) DO UPDATE SET seen_at = relay_seen.seen_at WHERE relay_seen.machine = EXCLUDED.machine
+                RETURNING 1
+                """, logger: logger)
             for try await _ in rows { return true }
             return false
         }

@@ -58,6 +58,9 @@ enum Schema {
             // Whether the lease's holder is the preferred machine: a lease the preferred machine
             // let lapse is not held back for it (it had its chance), so its death costs no head start.
             "ALTER TABLE relay_leases ADD COLUMN owner_preferred boolean NOT NULL DEFAULT false",
+            // Which machine claimed a message: that machine may act on it again (its messenger's
+            // journal hands it over again after a restart), no other may.
+            "ALTER TABLE relay_seen ADD COLUMN machine text NOT NULL DEFAULT ''",
         ],
     ]
 

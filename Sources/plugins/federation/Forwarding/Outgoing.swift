@@ -22,10 +22,22 @@ struct Outgoing: Sendable {
         }
         var body = request
         body.machine = me
+        let messenger = request.messenger.hasPrefix("*/") ? String(request.messenger.dropFirst(2)) : request.messenger
         do {
-            let id = try await store.send(request: body.json.serialized(), to: request.machine)
+            let id: Int64
+            if let message = request.claim {
+                guard
+                    let sent = try await store.send(
+                        request: body.json.serialized(), to: request.machine, claiming: message, messenger: messenger, for: me)
+                else { throw RemoteError(code: .claimedElsewhere, message: "another machine of the federation took message \(message)") }
+                id = sent
+            } else {
+                id = try await store.send(request: body.json.serialized(), to: request.machine)
+            }
             if let answer = try await answer(to: id, within: Self.takeWithin) { return answer }
             if try await store.withdraw(request: id) {
+                // Never acted on: the message is free again for a retry (here or elsewhere).
+                if let message = request.claim { try? await store.release(message: message, messenger: messenger, machine: me) }
                 throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
             }
             if let answer = try await answer(to: id, within: Self.answerWithin) { return answer }
