@@ -206,13 +206,8 @@ final class SlackStack: Sendable {
     /// Neither token (nor a recognisable piece of one) is in any file under the test's folder.
     func expectTokensNowhere(sourceLocation: SourceLocation = #_sourceLocation) {
         let needles = [Self.botToken, Self.appToken, String(Self.botToken.suffix(16)), String(Self.appToken.suffix(16))]
-        let files = FileManager.default.enumerator(atPath: home.root)?.allObjects.compactMap { $0 as? String } ?? []
-        for relative in files {
-            let path = home.root + "/" + relative
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            for needle in needles where data.range(of: Data(needle.utf8)) != nil {
-                Issue.record("a Slack token is in \(path)", sourceLocation: sourceLocation)
-            }
+        for (path, _) in home.files(containing: needles).found {
+            Issue.record("a Slack token is in \(path)", sourceLocation: sourceLocation)
         }
     }
 }

@@ -328,18 +328,9 @@ final class StackHome: Sendable {
     /// CLI printed.
     func expectTokenNowhere(_ token: String = StackHome.token, sourceLocation: SourceLocation = #_sourceLocation) {
         let needles = [token, String(token.suffix(16)), String(token.prefix(20))]
-        var checked = 0
-        let files = FileManager.default.enumerator(atPath: home.root)?.allObjects.compactMap { $0 as? String } ?? []
-        for relative in files {
-            let path = home.root + "/" + relative
-            var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                let data = FileManager.default.contents(atPath: path)
-            else { continue }
-            checked += 1
-            for needle in needles where data.range(of: Data(needle.utf8)) != nil {
-                Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)
-            }
+        let (checked, found) = home.files(containing: needles)
+        for (path, _) in found {
+            Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)
         }
         #expect(checked > 10, "the token check read only \(checked) files", sourceLocation: sourceLocation)
         for (n, text) in printed.withLock({ $0 }).enumerated() {

@@ -173,6 +173,24 @@ final class TestHome: Sendable {
 
     /// Starts `pi-relayd start --foreground` and waits for its control socket. `environment`
     /// reaches the plugins too (the daemon passes its environment on).
+    /// The regular files under the test's folder that hold any of `needles`, and how many files
+    /// were read. Symbolic links are not followed: plugins/ links the built executables, which are
+    /// large and never hold a test's secret (reading them took seconds of a test thread).
+    func files(containing needles: [String]) -> (checked: Int, found: [(path: String, needle: String)]) {
+        var checked = 0
+        var found: [(path: String, needle: String)] = []
+        for relative in FileManager.default.enumerator(atPath: root)?.allObjects.compactMap({ $0 as? String }) ?? [] {
+            let path = root + "/" + relative
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
+                continue
+            }
+            checked += 1
+            for needle in needles where data.range(of: Data(needle.utf8)) != nil { found.append((path, needle)) }
+        }
+        return (checked, found)
+    }
+
     /// A daemon the test kills itself (SIGKILL, a frozen machine): not stopped or checked at the
     /// end, and numbered apart from the others.
     func startDoomedDaemon(environment extra: [String: String] = [:]) async throws -> Daemon {

@@ -201,14 +201,8 @@ final class TelegramStack: Sendable {
 
     /// The token (or a recognisable piece of it) is in no file under the test's folder.
     func expectTokenNowhere(sourceLocation: SourceLocation = #_sourceLocation) {
-        let needles = [Self.token, String(Self.token.suffix(16))]
-        let files = FileManager.default.enumerator(atPath: home.root)?.allObjects.compactMap { $0 as? String } ?? []
-        for relative in files {
-            let path = home.root + "/" + relative
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            for needle in needles where data.range(of: Data(needle.utf8)) != nil {
-                Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)
-            }
+        for (path, _) in home.files(containing: [Self.token, String(Self.token.suffix(16))]).found {
+            Issue.record("the bot token is in \(path)", sourceLocation: sourceLocation)
         }
     }
 }
