@@ -32,4 +32,12 @@ import Testing
         #expect(remote?.encoded == "*/slack/C1/thread" && remote?.messengerName == "*/slack")
         #expect(RemoteChannel.isRemote(messenger: "laptop/telegram") && !RemoteChannel.isRemote(messenger: "telegram"))
     }
+
+    /// A shared messenger is named alike on every machine, and its name gives the messenger back.
+    @Test func aSharedMessengerIsNamedAlikeOnEveryMachine() {
+        #expect(RemoteChannel.sharedMessenger("telegram") == "*/telegram")
+        #expect(RemoteChannel.isShared(messenger: "*/telegram") && !RemoteChannel.isShared(messenger: "laptop/telegram"))
+        #expect(RemoteChannel.baseMessenger("*/telegram") == "telegram")
+        #expect(RemoteChannel.baseMessenger("telegram") == "telegram" && RemoteChannel.baseMessenger("laptop/telegram") == "laptop/telegram")
+    }
 }

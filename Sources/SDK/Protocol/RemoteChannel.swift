@@ -27,4 +27,18 @@ public struct RemoteChannel: Sendable, Equatable {
 
     /// Whether a messenger name is another machine's (`MACHINE/MESSENGER`).
     public static func isRemote(messenger: String) -> Bool { messenger.contains("/") }
+
+    /// The machine part of a shared messenger's names: a bot every machine shares, whichever
+    /// machine holds it (docs/FEDERATION.md).
+    public static let anyMachine = "*"
+
+    /// The name every machine gives a shared messenger (`*/telegram`), and the queue its
+    /// deliveries wait in for whoever holds the bot.
+    public static func sharedMessenger(_ messenger: String) -> String { anyMachine + "/" + messenger }
+
+    /// Whether a messenger name is a shared messenger's (`*/telegram`).
+    public static func isShared(messenger: String) -> Bool { messenger.hasPrefix(anyMachine + "/") }
+
+    /// The messenger behind a name: `*/telegram` → `telegram`; any other name as it is.
+    public static func baseMessenger(_ name: String) -> String { isShared(messenger: name) ? String(name.dropFirst(anyMachine.count + 1)) : name }
 }

@@ -67,8 +67,8 @@ extension ChatDesk {
     /// too, for whichever machine holds the bot next.
     func pick(_ machine: String, for chat: Chat) async {
         await preferences.pick(machine, for: chat.key)
-        guard chat.messenger.hasPrefix("*/"), let federation = await host.plugin(forRole: "federation") else { return }
-        await federation.notify(.federationPick, ChatPicks(messenger: Self.baseMessenger(chat.messenger), picks: [chat.key: machine]))
+        guard RemoteChannel.isShared(messenger: chat.messenger), let federation = await host.plugin(forRole: "federation") else { return }
+        await federation.notify(.federationPick, ChatPicks(messenger: RemoteChannel.baseMessenger(chat.messenger), picks: [chat.key: machine]))
     }
 
     /// What came of a forwarded request.
@@ -94,7 +94,7 @@ extension ChatDesk {
     /// Whether a chat of a shared messenger (`*/telegram`) came from this machine's own
     /// messenger (it holds the bot), rather than forwarded from another machine's.
     func isHeldHere(_ chat: Chat) -> Bool {
-        chat.messenger.hasPrefix("*/") && status.machines.ingress(of: Self.baseMessenger(chat.messenger))?.active == true
+        RemoteChannel.isShared(messenger: chat.messenger) && status.machines.ingress(of: RemoteChannel.baseMessenger(chat.messenger))?.active == true
     }
 
     /// Whether `plugin` is the one that holds the federation role here: nothing else may speak
@@ -152,7 +152,7 @@ extension ChatDesk {
         guard let federation = await host.plugin(forRole: "federation") else {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
         }
-        let hello = await host.slot(Self.baseMessenger(chat.messenger))?.hello
+        let hello = await host.slot(RemoteChannel.baseMessenger(chat.messenger))?.hello
         // A shared messenger's message is claimed with the request that routes it.
         let claim = method == .chatMessage ? Self.routedClaim : nil
         let request = ForwardedRequest(
@@ -190,7 +190,7 @@ extension ChatDesk {
             throw RemoteError.invalidParams("files do not cross machines")
         }
         // A shared messenger's chat (`*/telegram`) is named alike on every machine already.
-        let shared = request.messenger.hasPrefix("*/")
+        let shared = RemoteChannel.isShared(messenger: request.messenger)
         try await checkUser(of: request, shared: shared)
         let name = shared ? request.messenger : RemoteChannel(machine: request.machine, messenger: request.messenger, channel: "").messengerName
         await delivery.noteLimits(of: name, Hello(name: name, version: "", roles: ["messenger"], limits: request.limits, dialect: request.dialect))
@@ -208,7 +208,7 @@ extension ChatDesk {
     /// bot every machine shares, any machine's). A request from a user no machine lets in is
     /// refused, whatever the database says was checked.
     private func checkUser(of request: ForwardedRequest, shared: Bool) async throws {
-        let messenger = Self.baseMessenger(request.messenger)
+        let messenger = RemoteChannel.baseMessenger(request.messenger)
         let user = request.params["chat"]?["user"]?.stringValue ?? ""
         // For a shared bot, the pairing desk holds every machine's users of it already.
         if await pairing.allows(user: user, messenger: messenger) { return }

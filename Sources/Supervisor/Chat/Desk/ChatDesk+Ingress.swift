@@ -10,14 +10,6 @@ extension ChatDesk {
         Set((sections.section("federation")?["ingress"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
-    /// The name every machine gives a shared messenger's chats (`*/telegram`): whichever machine
-    /// holds the bot, a chat is the same chat, so its bindings on each machine hold across a
-    /// failover, and what is posted to it goes to whoever holds the bot then.
-    static func sharedName(_ messenger: String) -> String { "*/" + messenger }
-
-    /// The messenger behind a chat's messenger name (`*/telegram` → `telegram`).
-    static func baseMessenger(_ name: String) -> String { name.hasPrefix("*/") ? String(name.dropFirst(2)) : name }
-
     /// A shared messenger's chat request, checked against this machine's allowlist and handled
     /// as a chat of `*/MESSENGER`; nil for anything else.
     func asSharedChat(plugin: String, method: MethodName, params: JSONValue) async throws -> JSONValue? {
@@ -38,7 +30,10 @@ extension ChatDesk {
             logger.warning("refused \(method.rawValue) from unlisted user \(chat.user) on \(plugin)")
             return method == .chatMessage ? ChatMessageResult(status: .refused, reply: .notAuthorized).json : Reply.notAuthorized.json
         }
-        chat.channel = RemoteChannel(machine: "*", messenger: plugin, channel: chat.channel).encoded
+        // Named alike on every machine (`*/telegram`): whichever machine holds the bot, a chat is
+        // the same chat, so its bindings hold across a failover, and what is posted to it goes
+        // to whoever holds the bot then.
+        chat.channel = RemoteChannel(machine: RemoteChannel.anyMachine, messenger: plugin, channel: chat.channel).encoded
         var shared = params
         shared["chat"] = chat.json
         // Claimed once across machines (two holders may both take it across a change). A
@@ -47,12 +42,12 @@ extension ChatDesk {
         // leaves it to the next one; any other is claimed here, before it is acted on, and given
         // back when acting on it failed, so the messenger's retry counts.
         guard method == .chatMessage, let messageID = params["messageId"]?.stringValue else {
-            return try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+            return try await handle(plugin: RemoteChannel.sharedMessenger(plugin), method: method.rawValue, params: shared)
         }
         let text = params["text"]?.stringValue ?? ""
         if !text.hasPrefix("/"), await pickedElsewhere(chat) {
             return try await Self.$routedClaim.withValue(messageID) {
-                try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+                try await handle(plugin: RemoteChannel.sharedMessenger(plugin), method: method.rawValue, params: shared)
             }
         }
         guard await claimedFirst(messageID, messenger: plugin) else {
@@ -60,7 +55,7 @@ extension ChatDesk {
             return ChatMessageResult(status: .ignored).json
         }
         do {
-            return try await handle(plugin: Self.sharedName(plugin), method: method.rawValue, params: shared)
+            return try await handle(plugin: RemoteChannel.sharedMessenger(plugin), method: method.rawValue, params: shared)
         } catch {
             await releaseClaim(messageID, messenger: plugin)
             throw error

@@ -123,7 +123,8 @@ package actor ChatDesk: PluginRouter {
     package func pluginReady(plugin: String, hello: Hello) async {
         await delivery.noteLimits(of: plugin, hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
         if sharedMessengers.contains(plugin) {
-            await delivery.noteLimits(of: Self.sharedName(plugin), hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
+            await delivery.noteLimits(
+                of: RemoteChannel.sharedMessenger(plugin), hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
         }
         if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
     }

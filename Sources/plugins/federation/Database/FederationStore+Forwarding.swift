@@ -138,9 +138,6 @@ extension FederationStore {
         }
     }
 
-    /// The queue of a shared messenger's chats: read by whichever machine holds its ingress.
-    public static func sharedQueue(_ messenger: String) -> String { "*/" + messenger }
-
     /// Queues a delivery for a chat `machine` owns (or a shared queue), and wakes whoever reads it.
     public func post(delivery body: String, to machine: String, wake: String) async throws(FederationError) {
         try await within("posting to \(machine)") {

@@ -40,7 +40,7 @@ struct Courier: Sendable {
                         try await takeRequests(for: machine)
                         try await passDeliveries(for: machine)
                         for messenger in shared where ingress.epoch(of: messenger) != nil {
-                            try await passDeliveries(for: FederationStore.sharedQueue(messenger))
+                            try await passDeliveries(for: RemoteChannel.sharedMessenger(messenger))
                         }
                         failing = false
                     } catch {

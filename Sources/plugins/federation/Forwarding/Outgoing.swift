@@ -22,7 +22,7 @@ struct Outgoing: Sendable {
         }
         var body = request
         body.machine = me
-        let messenger = request.messenger.hasPrefix("*/") ? String(request.messenger.dropFirst(2)) : request.messenger
+        let messenger = RemoteChannel.baseMessenger(request.messenger)
         do {
             let id: Int64
             if let message = request.claim {
@@ -74,8 +74,8 @@ struct Outgoing: Sendable {
         local["target"] = target
         let body = ForwardedDelivery(messenger: remote.messenger, method: method, id: id, params: local).json.serialized()
         // A shared messenger's chat (`*/telegram/…`): its queue, read by the bot's holder.
-        let shared = remote.machine == "*"
-        let queue = shared ? FederationStore.sharedQueue(remote.messenger) : remote.machine
+        let shared = remote.machine == RemoteChannel.anyMachine
+        let queue = shared ? RemoteChannel.sharedMessenger(remote.messenger) : remote.machine
         var warned = false
         while true {
             do {
