@@ -20,8 +20,11 @@ struct LinkedRelay {
     var messengerState: String { home.pluginStateDir(Self.messenger) }
 
     /// Runs `body` against a running daemon, and stops it after. `config`: more of config.yaml
-    /// (top-level lines); `messengerKeys`: more keys of the messenger's section.
-    static func with(config more: [String] = [], messengerKeys: [String] = [], _ body: (LinkedRelay) async throws -> Void) async throws {
+    /// (top-level lines); `messengerKeys`: more keys of the messenger's section; `federation`: a
+    /// linked federation plugin too (`LinkedFederation`).
+    static func with(
+        config more: [String] = [], messengerKeys: [String] = [], federation: Bool = false, _ body: (LinkedRelay) async throws -> Void
+    ) async throws {
         let scratch = try ScratchFolder()
         let relay = LinkedRelay(scratch: scratch, home: Home(root: scratch.path + "/h"))
         try FileManager.default.createDirectory(atPath: relay.workspace, withIntermediateDirectories: true)
@@ -36,7 +39,7 @@ struct LinkedRelay {
             \(messengerKeys.map { "  " + $0 + "\n" }.joined())\(more.map { $0 + "\n" }.joined())
             """
         try config.write(toFile: relay.home.root + "/config.yaml", atomically: true, encoding: .utf8)
-        let linked = [
+        var linked = [
             InProcessPlugin(name: messenger) { input, output in
                 await PluginRuntime.serve(LinkedMessenger.self, input: input, output: output, logger: Logger(label: messenger))
             },
@@ -44,6 +47,12 @@ struct LinkedRelay {
                 await PluginRuntime.serve(RelayFormatter.self, input: input, output: output, logger: Logger(label: "formatter"))
             },
         ]
+        if federation {
+            linked.append(
+                InProcessPlugin(name: "federation") { input, output in
+                    await PluginRuntime.serve(LinkedFederation.self, input: input, output: output, logger: Logger(label: "federation"))
+                })
+        }
         let daemon = Daemon(home: relay.home, foreground: false, linked: linked)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.run() }

@@ -210,9 +210,11 @@ extension ChatDesk {
     private func checkUser(of request: ForwardedRequest, shared: Bool) async throws {
         let messenger = RemoteChannel.baseMessenger(request.messenger)
         let user = request.params["chat"]?["user"]?.stringValue ?? ""
-        // For a shared bot, the pairing desk holds every machine's users of it already.
         if await pairing.allows(user: user, messenger: messenger) { return }
         if !shared, status.machines.allows(user, messenger: messenger, on: request.machine) { return }
+        // A shared bot's users are any machine's, also here when this machine does not list the
+        // messenger in its own `federation.ingress` (a server without the token).
+        if shared, status.machines.allowlists(of: [messenger])[messenger]?.contains(user) == true { return }
         logger.warning("refused a request from machine \(request.machine): user \(user) of \(messenger) is on no allowlist this machine knows")
         throw RemoteError(code: .notAuthorized, message: "user \(user) of \(messenger) may not use the sessions of \(sessions.machine)")
     }
