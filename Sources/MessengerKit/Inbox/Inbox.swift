@@ -16,6 +16,8 @@ public actor Inbox<Adapter: InboxAdapter> {
     private let unsavedNote: String
     private let lanes = Lanes()
     private var journal: InboxRecord<Message>
+    /// Pending messages whose hand-over is queued or running: `resumePending` leaves them be.
+    private var handing: Set<String> = []
     /// "Not authorized." and pairing answers outside private chats: once per 10 minutes per user
     /// and chat, so nobody off the allowlist can make the bot spam a group.
     private var throttle = RefusalThrottle()
@@ -48,14 +50,19 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// Messages taken in whose hand-over to the supervisor has not finished.
     public var pendingCount: Int { journal.pending.count }
 
+    /// The messages taken in whose hand-over has not finished.
+    public var pending: [Message] { journal.pending }
+
     /// Whether the message `id` was taken in and its hand-over has not finished.
     public func isPending(_ id: String) -> Bool { journal.pending.contains { $0.id == id } }
 
-    /// Hands over again what a previous run took in but never finished handing over.
+    /// Hands over again what was taken in and kept (a previous run's, or one pi-relayd turned
+    /// away for now); not what is on its way already.
     public func resumePending() async {
-        guard !journal.pending.isEmpty else { return }
-        logger.info("handing over \(journal.pending.count) message(s) taken in before a restart")
-        for message in journal.pending { await queue(message) }
+        let kept = journal.pending.filter { !handing.contains($0.id) }
+        guard !kept.isEmpty else { return }
+        logger.info("handing over \(kept.count) message(s) kept from before")
+        for message in kept { await queue(message) }
     }
 
     /// Journals `message` and queues its hand-over in its lane. False, counted as a duplicate,
@@ -134,10 +141,12 @@ public actor Inbox<Adapter: InboxAdapter> {
     }
 
     private func queue(_ message: Message) async {
+        handing.insert(message.id)
         await lanes.enqueue(message.lane) { [self] in await self.relay(message) }
     }
 
     private func relay(_ message: Message) async {
+        defer { handing.remove(message.id) }
         guard let params = await adapter.params(for: message) else { return await finished(message.id) }
         switch await Handover.chatMessage(params, to: receiver, logger: logger) {
         case .kept: return

@@ -69,7 +69,8 @@ actor Intake {
             }
             await inbox.take(
                 PendingMessage(
-                    id: "\(message.chatID):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID))
+                    id: "\(message.chatID):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID,
+                    update: id))
         }
         await inbox.advance(cursor: id)
         await inbox.save()

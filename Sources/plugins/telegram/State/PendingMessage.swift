@@ -11,6 +11,9 @@ struct PendingMessage: InboxMessage {
     var text: String
     var files: [TelegramMessage.File]
     var messageID: Int
+    /// The update that brought it: a bot shared by several machines confirms no update past a
+    /// message still pending (nil in journals written before this was kept).
+    var update: Int?
 
     var lane: String { chat.key }
 

@@ -21,12 +21,15 @@ struct Poller: Sendable {
     /// A long poll's wait while a federation shares the token: short, so a machine told to stand
     /// by (or cut off from pi-relayd) stops well before the lease can pass to another.
     static let federatedPollSeconds = 5
-    /// How long a batch's hand-overs are waited for before its position is confirmed anyway.
-    static let handOverWithin: Duration = .seconds(10)
+    /// While a shared bot's messages wait to be handed over, how often what pi-relayd turned
+    /// away for now is offered again.
+    static let offerKeptEvery: Duration = .seconds(5)
 
     func run() async throws {
         var backoff = 1
         var standing = false
+        var reported = 0
+        var offered = ContinuousClock.now
         while !Task.isCancelled {
             if let why = gate.standBy() {
                 if !standing { logger.notice("not polling Telegram: \(why)") }
@@ -37,7 +40,12 @@ struct Poller: Sendable {
             if standing { logger.notice("polling Telegram: this machine holds the bot's ingress") }
             standing = false
             // A machine that takes over starts where the last holder confirmed, if it got further.
-            let offset = max(await intake.inbox.savedCursor, Int(gate.cursor ?? 0)) + 1
+            // Shared with other machines, Telegram keeps every update from the first message not
+            // yet handed over: this machine may be killed next, and the next holder must get from
+            // Telegram what this one did not pass on (the claims drop what it did).
+            let before = await intake.inbox.cursor
+            let held = gate.managed ? await heldBack() : nil
+            let offset = min(max(await intake.inbox.savedCursor, Int(gate.cursor ?? 0)) + 1, held ?? .max)
             let wait = gate.managed ? min(pollTimeoutSeconds, Self.federatedPollSeconds) : pollTimeoutSeconds
             let updates: [JSONValue]
             do {
@@ -73,7 +81,9 @@ struct Poller: Sendable {
                 continue
             }
             for update in updates {
-                guard let id = update["update_id"]?.intValue else { continue }
+                // Held back (or after a journal that could not be saved), Telegram sends again
+                // what was taken in already: a press must not be acted on twice.
+                guard let id = update["update_id"]?.intValue, id > before else { continue }
                 if let message = update["message"].flatMap(TelegramMessage.init(json:)) {
                     await intake.take(update: id, message)
                 } else if let query = update["callback_query"] {
@@ -86,20 +96,28 @@ struct Poller: Sendable {
                     await intake.skip(update: id)
                 }
             }
-            if gate.managed, let last = updates.compactMap({ $0["update_id"]?.intValue }).max() {
-                // Shared with other machines, an update is confirmed (the next poll's offset, the
-                // stored position) only once pi-relayd has it: this machine may be frozen or
-                // killed next, and the next holder must get from Telegram what it did not pass on.
-                // A hand-over pi-relayd turned away for now (a session that is ending) stays
-                // pending until a restart: that one is not waited for past `handOverWithin`.
-                let handing = ContinuousClock.now
-                while await intake.inbox.pendingCount > 0, gate.standBy() == nil, ContinuousClock.now - handing < Self.handOverWithin {
-                    try? await Task.sleep(for: .milliseconds(20))
+            guard gate.managed, gate.standBy() == nil else { continue }
+            let floor = await heldBack()
+            let confirmed = min(await intake.inbox.savedCursor, (floor ?? .max) - 1)
+            if confirmed > reported {
+                await report(confirmed)
+                reported = confirmed
+            }
+            // Held back, Telegram answers at once with what was taken in already: a breath
+            // between such polls, and what pi-relayd turned away offered again now and then.
+            if floor != nil, await intake.inbox.cursor == before {
+                if ContinuousClock.now - offered >= Self.offerKeptEvery {
+                    offered = ContinuousClock.now
+                    await intake.inbox.resumePending()
                 }
-                guard gate.standBy() == nil else { continue }
-                await report(last)
+                try? await Task.sleep(for: .milliseconds(250))
             }
         }
+    }
+
+    /// The first update whose message is not handed over yet, nil when none waits.
+    private func heldBack() async -> Int? {
+        await intake.inbox.pending.compactMap(\.update).min()
     }
 
     /// The position the next poll confirms, stored by the federation under this machine's epoch;
