@@ -6,9 +6,9 @@ bot is killed again and again.
 For SECONDS (SOAK_SECONDS; CI runs 60):
 
 * a PostgreSQL cluster made by initdb in a temporary folder, on loopback; the fake Telegram; three
-  daemons with the real telegram, formatter and federation plugins and the fake pi: the laptop
-  (preferred) and the desktop have the bot token, the server has none and runs the sessions, so
-  they outlive every kill;
+  daemons with the real formatter and federation plugins and the fake pi: the laptop (preferred)
+  and the desktop have the bot token and the telegram plugin; the server has neither (no
+  telegram section, no `federation.ingress`) and runs the sessions, so they outlive every kill;
 * three allowed Telegram users, each with their chat on a server session of its own
   (`/use server fNN`), write to it all the time: a prompt every 0.5 to 2 s, "FSOAK<n> <words>";
 * every 15 to 25 s the machine that holds the bot dies outright (SIGKILL to its daemon and every
@@ -61,7 +61,9 @@ class Machine(Daemon):
             os.makedirs(d, mode=0o700, exist_ok=True)
         os.chmod(self.home, 0o700)
         self.sock = os.path.join(self.home, "relayd.sock")
-        for plugin in ("formatter", "telegram", "federation"):
+        # The server is set up as a user would set up a machine without the token: no telegram
+        # plugin or section, no `federation.ingress`.
+        for plugin in ("formatter", "telegram", "federation") if name in HOLDERS else ("formatter", "federation"):
             exe = os.path.join(bin_dir, "pi-relay-" + plugin)
             if not os.access(exe, os.X_OK):
                 raise SystemExit(f"soak: {exe} is not built (make build)")
@@ -72,9 +74,10 @@ class Machine(Daemon):
             "logs": {"level": "info"},
             "pi": {"command": FAKE_PI, "agentDir": agent, "startTimeoutSeconds": 120,
                    "env": {"FAKE_PI_LOG": pi_log, "FAKE_PI_DELTA_MS": "60"}},
-            "telegram": {"apiBase": tg.base, "allowedUsers": [u for u, _ in TG_ALLOWED], "pollTimeoutSeconds": 5},
-            "federation": {"ingress": ["telegram"], "preferred": name == "laptop"},
         }
+        if name in HOLDERS:
+            config["telegram"] = {"apiBase": tg.base, "allowedUsers": [u for u, _ in TG_ALLOWED], "pollTimeoutSeconds": 5}
+            config["federation"] = {"ingress": ["telegram"], "preferred": name == "laptop"}
         with open(os.path.join(self.home, "config.yaml"), "w") as f:
             json.dump(config, f, indent=1)  # JSON is YAML
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_RELAY", "FAKE_", "TELEGRAM_"))}

@@ -11,18 +11,19 @@ import Testing
     @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() async throws {
         try await StoreHarness.with(migrated: false) { h in
             #expect(try await h.store.migrate() == 0)
-            #expect(try await h.store.migrate() == 2, "a second start finds it current and changes nothing")
+            #expect(try await h.store.migrate() == 3, "a second start finds it current and changes nothing")
             // A database the first release made (version 1) gains the machines' allowlists.
             try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN allowed")
             try await h.store.client.query("ALTER TABLE relay_leases DROP COLUMN owner_preferred")
             try await h.store.client.query("ALTER TABLE relay_seen DROP COLUMN machine")
+            try await h.store.client.query("ALTER TABLE relay_seen DROP COLUMN request")
             try await h.store.client.query("UPDATE relay_schema SET version = 1")
             #expect(try await h.store.migrate() == 1)
             try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
             try await h.store.heartbeat(machine: "laptop", instance: "a", allowed: #"{"telegram":["111"]}"#)
             #expect(try await h.store.machines(except: "desktop", offlineAfter: .seconds(20)).first?.allowed == #"{"telegram": ["111"]}"#)
             try await h.store.client.query("UPDATE relay_schema SET version = 99")
-            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 2)) { try await h.store.migrate() }
+            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 3)) { try await h.store.migrate() }
         }
     }
 
@@ -193,6 +194,35 @@ import Testing
             #expect(try await h.store.claim(message: "m9", messenger: "telegram", machine: "desktop") == false)
             let rows = try await h.store.client.query("SELECT count(*)::int8 FROM relay_requests WHERE to_machine = 'server'")
             for try await count in rows.decode(Int64.self) { #expect(count == 1, "only the claimed one was sent") }
+        }
+    }
+
+    /// A holder that routed a message and died before its request was taken (the session's
+    /// machine froze) leaves a claim nobody will act on: once the request is too old for any
+    /// machine to take, the next holder may claim the message and send it again.
+    @Test func aClaimWhoseRequestWasNeverTakenGoesToTheNextHolder() async throws {
+        try await StoreHarness.with { h in
+            let first = try await h.store.send(
+                request: #"{"n":1}"#, to: "server", claiming: "m5", messenger: "telegram", for: "laptop", abandonedAfter: .seconds(1))
+            #expect(first != nil)
+            #expect(
+                try await h.store.send(
+                    request: #"{"n":2}"#, to: "server", claiming: "m5", messenger: "telegram", for: "desktop", abandonedAfter: .seconds(1))
+                    == nil, "the request may still be taken")
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(1)).isEmpty, "too old to be taken")
+            let second = try await h.store.send(
+                request: #"{"n":3}"#, to: "server", claiming: "m5", messenger: "telegram", for: "desktop", abandonedAfter: .seconds(1))
+            #expect(second != nil && second != first)
+            #expect(try await h.store.claim(message: "m5", messenger: "telegram", machine: "laptop") == false, "the claim is the desktop's now")
+            // A request that was taken keeps its claim however old it gets.
+            let taken = try await h.store.takeRequest(for: "server", freshWithin: .seconds(1))
+            #expect(taken.map(\.id) == [second!])
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(
+                try await h.store.send(
+                    request: #"{"n":4}"#, to: "server", claiming: "m5", messenger: "telegram", for: "nas", abandonedAfter: .seconds(1))
+                    == nil)
         }
     }
 

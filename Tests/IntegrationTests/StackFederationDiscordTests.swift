@@ -16,25 +16,20 @@ import Glibc
 @Suite struct StackFederationDiscordTests {
     @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
     func oneDiscordBotOnTwoMachinesFailsOverWithoutLosingAMessage() async throws {
-        let database = try await PostgresServer.start()
-        do {
+        try await PostgresServer.with { database in
             try await StackHome.with { laptop in
                 try await StackHome.with(gated: false, sharing: laptop.fake) { desktop in
                     try await Self.scenario(database: database, laptop: laptop, desktop: desktop)
                 }
             }
-        } catch {
-            await database.remove()
-            throw error
         }
-        await database.remove()
     }
 
     static func scenario(database: PostgresServer, laptop: StackHome, desktop: StackHome) async throws {
         let environment = ["PI_RELAYD_DATABASE_URL": database.url]
         func config(_ name: String, preferred: Bool = false) -> StackConfig {
             var config = StackConfig()
-            config.extra = "machine: \(name)\nfederation:\n  ingress: [discord]\n  preferred: \(preferred)\n"
+            config.extra = SharedBot.config("discord", machine: name, preferred: preferred)
             return config
         }
         for stack in [laptop, desktop] { try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation") }

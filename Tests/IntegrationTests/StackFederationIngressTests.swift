@@ -18,26 +18,13 @@ import Glibc
 
     @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
     func oneBotOnThreeMachinesFailsOverWithoutLosingAMessage() async throws {
-        let database = try await PostgresServer.start()
-        do {
-            try await TelegramStack.with { laptop in
-                try await TelegramStack.with(gated: false, sharing: laptop.fake) { desktop in
-                    try await TelegramStack.with(gated: false, sharing: laptop.fake) { server in
-                        try await Self.scenario(database: database, laptop: laptop, desktop: desktop, server: server)
-                    }
-                }
-            }
-        } catch {
-            await database.remove()
-            throw error
-        }
-        await database.remove()
+        try await TelegramStack.withSharedBot { try await Self.scenario(database: $0, laptop: $1, desktop: $2, server: $3) }
     }
 
     static func scenario(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, server: TelegramStack) async throws {
         let environment = ["PI_RELAYD_DATABASE_URL": database.url]
         func federation(_ name: String, preferred: Bool = false) -> String {
-            "machine: \(name)\nfederation:\n  ingress: [telegram]\n  preferred: \(preferred)\n"
+            SharedBot.config("telegram", machine: name, preferred: preferred)
         }
         // The laptop's daemon is killed in the end: started as doomed, its exit is not checked.
         try laptop.home.linkBuiltPlugin("pi-relay-federation", as: "federation")

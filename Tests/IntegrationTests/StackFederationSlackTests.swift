@@ -16,24 +16,19 @@ import Glibc
 @Suite struct StackFederationSlackTests {
     @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
     func oneSlackAppOnTwoMachinesFailsOverWithoutLosingAMessage() async throws {
-        let database = try await PostgresServer.start()
-        do {
+        try await PostgresServer.with { database in
             try await SlackStack.with(checked: false) { laptop in
                 try await SlackStack.with(gated: false, sharing: laptop.fake) { desktop in
                     try await Self.scenario(database: database, laptop: laptop, desktop: desktop)
                 }
             }
-        } catch {
-            await database.remove()
-            throw error
         }
-        await database.remove()
     }
 
     static func scenario(database: PostgresServer, laptop: SlackStack, desktop: SlackStack) async throws {
         let environment = ["PI_RELAYD_DATABASE_URL": database.url]
         func federation(_ name: String, preferred: Bool = false) -> String {
-            "machine: \(name)\nfederation:\n  ingress: [slack]\n  preferred: \(preferred)\n"
+            SharedBot.config("slack", machine: name, preferred: preferred)
         }
         for stack in [laptop, desktop] { try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation") }
         let frozen = try await laptop.start(

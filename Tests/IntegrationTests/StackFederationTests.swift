@@ -21,18 +21,13 @@ import Testing
 
     /// A database, and a laptop and a desktop with a bot each (a fake Telegram of its own).
     static func withLaptopAndDesktop(_ body: (PostgresServer, TelegramStack, TelegramStack) async throws -> Void) async throws {
-        let database = try await PostgresServer.start()
-        do {
+        try await PostgresServer.with { database in
             try await TelegramStack.with { laptop in
                 try await TelegramStack.with(gated: false, bot: (id: "7000000002", username: "desktop_test_bot")) { desktop in
                     try await body(database, laptop, desktop)
                 }
             }
-        } catch {
-            await database.remove()
-            throw error
         }
-        await database.remove()
     }
 
     /// Starts the laptop and the desktop on the database, each with a session of its own (the

@@ -31,6 +31,16 @@ public final class PostgresServer: @unchecked Sendable {
         return server
     }
 
+    /// `body` with a started cluster, removed after it whether it threw or not.
+    public static func with(_ body: (PostgresServer) async throws -> Void) async throws {
+        let server = try await start()
+        do { try await body(server) } catch {
+            await server.remove()
+            throw error
+        }
+        await server.remove()
+    }
+
     /// A cluster made, not started.
     static func made() async throws -> PostgresServer {
         let server = try PostgresServer()

@@ -45,7 +45,8 @@ extension ChatDesk {
             return try await handle(plugin: RemoteChannel.sharedMessenger(plugin), method: method.rawValue, params: shared)
         }
         let text = params["text"]?.stringValue ?? ""
-        if !text.hasPrefix("/"), await pickedElsewhere(chat) {
+        // The pick is kept under the chat as its requests are handled: of `*/MESSENGER`.
+        if !text.hasPrefix("/"), await pickedElsewhere(chat.from(plugin: RemoteChannel.sharedMessenger(plugin))) {
             return try await Self.$routedClaim.withValue(messageID) {
                 try await handle(plugin: RemoteChannel.sharedMessenger(plugin), method: method.rawValue, params: shared)
             }

@@ -9,6 +9,10 @@ extension FederationStore {
     /// The channel a machine listens on.
     public static func wakeChannel(_ machine: String) -> String { "relay_wake_" + machine }
 
+    /// How long a machine has to take a request before its sender withdraws it; no machine takes
+    /// one older than that.
+    public static let takeWithin: Duration = .seconds(6)
+
     /// Sends a request to `machine`; its id.
     public func send(request body: String, to machine: String) async throws(FederationError) -> Int64 {
         try await within("sending a request to \(machine)") {
@@ -23,27 +27,13 @@ extension FederationStore {
     }
 
     /// Sends a request that acts on an inbound message, claimed for `claimer` in the same
-    /// statement: the claim and the request are written together or not at all, so a machine
-    /// that dies before it routed a message leaves it to the next holder. Nil, and nothing sent,
-    /// when another machine claimed the message first.
+    /// statement: a machine that dies before it routed a message leaves it to the next holder.
+    /// Nil, and nothing sent, when another machine claimed the message first.
     public func send(
-        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String
+        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String,
+        abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> Int64? {
-        try await within("sending a request to \(machine)") {
-            let rows = try await client.query(
-                """
-                WITH claimed AS (
-                    INSERT INTO relay_seen (messenger, message_id, machine) VALUES (\(messenger), \(id), \(claimer))
-                    ON CONFLICT (messenger, message_id) DO UPDATE SET seen_at = relay_seen.seen_at WHERE relay_seen.machine = EXCLUDED.machine
-                    RETURNING 1),
-                sent AS (
-                    INSERT INTO relay_requests (to_machine, body) SELECT \(machine), \(body)::jsonb WHERE EXISTS (SELECT 1 FROM claimed)
-                    RETURNING id)
-                SELECT id, pg_notify(\(Self.wakeChannel(machine)), '') FROM sent
-                """, logger: logger)
-            for try await (id, _) in rows.decode((Int64, String).self) { return id }
-            return nil
-        }
+        try await claim(message: id, messenger: messenger, for: claimer, sending: (body, machine), abandonedAfter: abandonedAfter).request
     }
 
     /// A request's state: taken by its machine yet, and its answer or error once there.

@@ -220,15 +220,40 @@ public struct FederationStore: Sendable {
     /// for that machine again (its messenger hands over again what it took before a restart);
     /// false for any other (two owners received it across a failover).
     public func claim(message id: String, messenger: String, machine: String) async throws(FederationError) -> Bool {
+        try await claim(message: id, messenger: messenger, for: machine, sending: nil).claimed
+    }
+
+    /// The one claim statement: claims message `id` for `claimer` and, when `sending` names a
+    /// request, sends it in the same statement (both are written, or neither). A claim is free
+    /// again for another machine when its request was never taken and is `abandonedAfter` old:
+    /// its machine died before it could withdraw it, and no machine takes a request that old.
+    public func claim(
+        message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?,
+        abandonedAfter: Duration = takeWithin
+    ) async throws(FederationError) -> (claimed: Bool, request: Int64?) {
+        let (body, machine, wake) = (sending?.body, sending?.to, sending.map { Self.wakeChannel($0.to) })
+        let seconds = abandonedAfter.inSeconds
         return try await within("claiming message \(id)") {
             let rows = try await client.query(
                 """
-                INSERT INTO relay_seen (messenger, message_id, machine) VALUES (\(messenger), \(id), \(machine))
-                ON CONFLICT (messenger, message_id) DO UPDATE SET seen_at = relay_seen.seen_at WHERE relay_seen.machine = EXCLUDED.machine
-                RETURNING 1
+                WITH next AS (
+                    SELECT CASE WHEN \(body)::text IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('relay_requests', 'id')) END AS id),
+                claimed AS (
+                    INSERT INTO relay_seen (messenger, message_id, machine, request) SELECT \(messenger), \(id), \(claimer), next.id FROM next
+                    ON CONFLICT (messenger, message_id) DO UPDATE SET machine = EXCLUDED.machine, request = EXCLUDED.request
+                    WHERE relay_seen.machine = EXCLUDED.machine OR EXISTS (
+                        SELECT 1 FROM relay_requests r WHERE r.id = relay_seen.request AND NOT r.taken
+                            AND r.created_at <= now() - make_interval(secs => \(seconds)))
+                    RETURNING 1),
+                sent AS (
+                    INSERT INTO relay_requests (id, to_machine, body) SELECT next.id, \(machine), \(body)::jsonb FROM next
+                        WHERE next.id IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
+                    RETURNING id, to_machine)
+                SELECT EXISTS (SELECT 1 FROM claimed), (SELECT id FROM sent),
+                    (SELECT count(*) FROM sent, pg_notify(\(wake), '') AS woken)
                 """, logger: logger)
-            for try await _ in rows { return true }
-            return false
+            for try await (claimed, request, _) in rows.decode((Bool, Int64?, Int64).self) { return (claimed, request) }
+            return (false, nil)
         }
     }
 }

@@ -62,6 +62,12 @@ enum Schema {
             // journal hands it over again after a restart), no other may.
             "ALTER TABLE relay_seen ADD COLUMN machine text NOT NULL DEFAULT ''",
         ],
+        [
+            // The request that carries a claimed message to its session's machine (null when the
+            // claimer acts on it itself): a claim whose request was never taken, by a machine that
+            // died before it could withdraw it, goes to the next holder.
+            "ALTER TABLE relay_seen ADD COLUMN request bigint"
+        ],
     ]
 
     /// The newest version this plugin knows.

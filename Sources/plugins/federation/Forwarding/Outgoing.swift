@@ -7,7 +7,7 @@ import PiRelaySDK
 struct Outgoing: Sendable {
     /// How long the other machine has to take a request before it is withdrawn (and so never
     /// runs), and then to answer it.
-    static let takeWithin: Duration = .seconds(6)
+    static let takeWithin = FederationStore.takeWithin
     static let answerWithin: Duration = .seconds(6)
 
     let store: FederationStore
