@@ -25,15 +25,17 @@ public final class PostgresServer: @unchecked Sendable {
     var extraOptions = ""
 
     /// Makes and starts a cluster; throws when PostgreSQL is not installed (`make deps`).
-    public static func start() async throws -> PostgresServer {
-        let server = try await made()
+    /// `superuser`: the role initdb makes (the federation's tests use it as `relay`; the guide's
+    /// test makes `relay` itself, as a reader would, and needs another).
+    public static func start(superuser: String = "relay") async throws -> PostgresServer {
+        let server = try await made(superuser: superuser)
         try await server.startServer()
         return server
     }
 
     /// `body` with a started cluster, removed after it whether it threw or not.
-    public static func with(_ body: (PostgresServer) async throws -> Void) async throws {
-        let server = try await start()
+    public static func with(superuser: String = "relay", _ body: (PostgresServer) async throws -> Void) async throws {
+        let server = try await start(superuser: superuser)
         do { try await body(server) } catch {
             await server.remove()
             throw error
@@ -42,9 +44,9 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     /// A cluster made, not started.
-    static func made() async throws -> PostgresServer {
+    static func made(superuser: String = "relay") async throws -> PostgresServer {
         let server = try PostgresServer()
-        try await server.run("initdb", ["-D", server.data, "-U", "relay", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
+        try await server.run("initdb", ["-D", server.data, "-U", superuser, "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
         return server
     }
 
@@ -101,7 +103,7 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Runs one of PostgreSQL's programs, as the `postgres` user under root.
     @discardableResult
-    func run(_ program: String, _ arguments: [String]) async throws -> [String] {
+    public func run(_ program: String, _ arguments: [String]) async throws -> [String] {
         var executable = bin + "/" + program
         var argv = arguments
         if getuid() == 0 {
