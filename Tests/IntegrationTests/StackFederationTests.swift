@@ -124,6 +124,17 @@ import Testing
             report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
         }
 
+        // Every request and post the machines send each other, kept as it was sent (answered
+        // requests and passed posts are removed from their tables): none may carry the token.
+        try await database.sql(
+            """
+            CREATE TABLE sent_between (body text);
+            CREATE FUNCTION keep_sent() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN INSERT INTO sent_between VALUES (NEW.body::text); RETURN NEW; END $$;
+            CREATE TRIGGER keep_requests AFTER INSERT ON relay_requests FOR EACH ROW EXECUTE FUNCTION keep_sent();
+            CREATE TRIGGER keep_posts AFTER INSERT ON relay_outbound FOR EACH ROW EXECUTE FUNCTION keep_sent();
+            """)
+
         // Picked from the laptop's chat, the desktop's session gets the prompt and answers there.
         try await laptop.dm("/use desktop web")
         try await laptop.waitForBotMessage(in: alice, containing: "Watching web")
@@ -148,15 +159,29 @@ import Testing
                 "messageId": "forged-1",
             ],
         ]
-        let row = try #require(
-            try await database.sql("INSERT INTO relay_requests (to_machine, body) VALUES ('desktop', '\(forged.serialized())'::jsonb) RETURNING id")
+        func refusal(of request: JSONValue) async throws -> String {
+            let row = try #require(
+                try await database.sql(
+                    "INSERT INTO relay_requests (to_machine, body) VALUES ('desktop', '\(request.serialized())'::jsonb) RETURNING id"
+                )
                 .first)
-        var refusal = ""
-        for _ in 0..<60 where refusal.isEmpty {
-            refusal = try await database.sql("SELECT coalesce(error, '') FROM relay_requests WHERE id = \(row)").first ?? ""
-            if refusal.isEmpty { try await Task.sleep(for: .milliseconds(250)) }
+            var refusal = ""
+            for _ in 0..<60 where refusal.isEmpty {
+                refusal = try await database.sql("SELECT coalesce(error, '') FROM relay_requests WHERE id = \(row)").first ?? ""
+                if refusal.isEmpty { try await Task.sleep(for: .milliseconds(250)) }
+            }
+            return refusal
         }
-        #expect(refusal.contains("666000666 of telegram may not use the sessions of desktop"), "\(refusal)")
+        let refused = try await refusal(of: forged)
+        #expect(refused.contains("666000666 of telegram may not use the sessions of desktop"), "\(refused)")
+        #expect(desktop.piPrompts(containing: "forged prompt").isEmpty)
+        // Nor does it read a file a request names: files cross as their content only.
+        var naming = forged
+        naming["params"]?["chat"]?["user"] = .string(alice)
+        naming["params"]?["messageId"] = "forged-2"
+        naming["params"]?["attachments"] = [["path": "/etc/passwd", "filename": "passwd"]]
+        let pathRefused = try await refusal(of: naming)
+        #expect(pathRefused.contains("files cross machines as their content"), "\(pathRefused)")
         #expect(desktop.piPrompts(containing: "forged prompt").isEmpty)
 
         // The desktop's question comes with its buttons; the press is answered on the desktop,
@@ -168,12 +193,15 @@ import Testing
         let card = try await laptop.fake.get("/message?chat_id=\(alice)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
         #expect(card?["text"]?.stringValue?.contains("answered: yes") == true, "\(String(describing: card))")
 
-        // A file cannot follow the prompt to another machine (it is a path in this machine's
-        // spool): refused whole, and nothing reaches the desktop's pi.
+        // A picture for the desktop's session is fetched here, where the chat is (Telegram's
+        // file link holds the bot token), and crosses as the prompt's image.
         let png = Data(E2ESamples.png).base64EncodedString()
         try await laptop.dm("what is on this?", extra: ["photo": ["content_b64": .string(png), "width": 64, "height": 48]])
-        try await laptop.waitForBotMessage(in: alice, containing: "Files cannot go to a session on another machine yet")
-        #expect(desktop.piPrompts(containing: "what is on this?").isEmpty)
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: what is on this?")
+        let pictured = try #require(desktop.piPrompts(containing: "what is on this?").first)
+        let images = pictured["images"]?.arrayValue ?? []
+        #expect(images.count == 1 && images.first?["data"]?.stringValue == png, "the picture did not reach the desktop's pi as it was")
+        #expect(laptop.piPrompts(containing: "what is on this?").isEmpty)
 
         // Home again, and a one-off prompt to the desktop.
         try await laptop.dm("/use api")
@@ -189,6 +217,9 @@ import Testing
         // machines' rows hold their sessions).
         let rows = try await database.dump()
         #expect(rows.contains("relay_machines") && rows.contains("\"web\""), "the dump reads the tables: \(rows.prefix(2000))")
+        let sent = try await database.sql("SELECT body FROM sent_between")
+        #expect(sent.contains { $0.contains("\"prepared\"") }, "the picture's request was kept")
+        #expect(!sent.contains { $0.contains(laptop.home.path) }, "a path on the laptop (its messenger's spool) was sent to the desktop")
         #expect(!rows.contains(TelegramStack.token) && !rows.contains(String(TelegramStack.token.suffix(16))))
 
         // `/use 2`: the desktop's web is second in `/sessions` (after the laptop's api).

@@ -19,11 +19,15 @@ public struct ForwardedRequest: Sendable, Equatable {
     /// machine in the statement that sends the request, so the message is routed once across
     /// the machines that may both have taken it.
     public var claim: String?
+    /// A chat message's attachments as its prompt takes them, made on the machine that owns the
+    /// chat (its messenger's file links may hold the bot token, and its files are paths there):
+    /// the message's `attachments` then carry only names, types and sizes.
+    public var prepared: AttachmentsInboundResult?
 
     /// A forwarded request.
     public init(
         machine: String, messenger: String, dialect: Dialect? = nil, limits: [String: Int] = [:], method: MethodName, params: JSONValue,
-        claim: String? = nil
+        claim: String? = nil, prepared: AttachmentsInboundResult? = nil
     ) {
         self.machine = machine
         self.messenger = messenger
@@ -32,6 +36,7 @@ public struct ForwardedRequest: Sendable, Equatable {
         self.method = method
         self.params = params
         self.claim = claim
+        self.prepared = prepared
     }
 }
 
@@ -44,10 +49,11 @@ extension ForwardedRequest: WirePayload {
         self.init(
             machine: try fields.string("machine"), messenger: try fields.string("messenger"),
             dialect: fields.optionalString("dialect").flatMap(Dialect.init(rawValue:)), limits: limits,
-            method: MethodName(rawValue: try fields.string("method")), params: json["params"] ?? [:], claim: fields.optionalString("claim"))
+            method: MethodName(rawValue: try fields.string("method")), params: json["params"] ?? [:], claim: fields.optionalString("claim"),
+            prepared: try json["prepared"].map(AttachmentsInboundResult.init(json:)))
     }
 
-    /// `{machine, messenger, dialect?, limits, method, params, claim?}`.
+    /// `{machine, messenger, dialect?, limits, method, params, claim?, prepared?}`.
     public var json: JSONValue {
         var object: JSONValue = [
             "machine": .string(machine), "messenger": .string(messenger), "limits": .object(limits.mapValues { JSONValue($0) }),
@@ -55,6 +61,7 @@ extension ForwardedRequest: WirePayload {
         ]
         if let dialect { object["dialect"] = .string(dialect.rawValue) }
         if let claim { object["claim"] = .string(claim) }
+        if let prepared { object["prepared"] = prepared.json }
         return object
     }
 }

@@ -76,25 +76,26 @@ extension ChatDelivery {
         return image.filename
     }
 
-    /// Runs chat attachments through the attachments plugin. Without it, each file is still
-    /// named in the prompt: nothing is dropped silently.
+    /// Runs chat attachments through the attachments plugin, for `session`'s prompt.
     package func inbound(_ items: [AttachmentRef], session: PiSession) async -> InboundContent {
-        guard !items.isEmpty else { return InboundContent() }
+        InboundContent(await prepared(items, for: session.id))
+    }
+
+    /// The attachments as a prompt takes them (`sessionID`, for the plugin's log: the session
+    /// they are for, here or on another machine). Without the plugin each file is still named:
+    /// nothing is dropped silently.
+    package func prepared(_ items: [AttachmentRef], for sessionID: String) async -> AttachmentsInboundResult {
+        guard !items.isEmpty else { return AttachmentsInboundResult() }
         if let attachments = await host.plugin(forRole: "attachments") {
             do {
-                let result = try await attachments.request(
-                    .attachmentsInbound, AttachmentsInboundParams(sessionID: session.id, items: items), timeout: .seconds(120))
-                // The plugin's appendix is the attachment blocks alone; they go below the user's
-                // text, never glued onto its last line (pi reads commands from the first line).
-                return InboundContent(
-                    appendix: result.appendix.isEmpty ? "" : "\n\n" + result.appendix, images: result.images.map(\.json), notes: result.notes,
-                    transcripts: result.transcripts)
+                return try await attachments.request(
+                    .attachmentsInbound, AttachmentsInboundParams(sessionID: sessionID, items: items), timeout: .seconds(120))
             } catch {
                 logger.warning("attachments plugin failed: \(error)")
             }
         }
         let names = items.map { "[attachment \($0.filename.isEmpty ? "file" : $0.filename): not included: the attachments plugin is not available]" }
-        return InboundContent(
-            appendix: "\n\n" + names.joined(separator: "\n"), notes: ["Attachments could not be processed; they are named in the prompt."])
+        return AttachmentsInboundResult(
+            appendix: names.joined(separator: "\n"), notes: ["Attachments could not be processed; they are named in the prompt."])
     }
 }

@@ -15,4 +15,12 @@ package struct InboundContent: Sendable {
         self.notes = notes
         self.transcripts = transcripts
     }
+
+    /// The attachments plugin's answer (or its stand-in): its blocks go below the user's text,
+    /// never glued onto its last line (pi reads commands from the first line).
+    package init(_ result: AttachmentsInboundResult) {
+        self.init(
+            appendix: result.appendix.isEmpty ? "" : "\n\n" + result.appendix, images: result.images.map(\.json), notes: result.notes,
+            transcripts: result.transcripts)
+    }
 }

@@ -111,16 +111,18 @@ extension ChatDesk {
     // MARK: Out: a local chat's request, to the machine that runs the session
 
     func forwardMessage(_ params: ChatMessageParams, chat: Chat, to machine: String) async -> ChatMessageResult {
-        // A messenger hands files over as paths in this machine's spool (or its service's URLs),
-        // which mean nothing on another machine: refused whole rather than sent without them.
-        guard params.attachments.isEmpty else {
-            return ChatMessageResult(
-                status: .refused,
-                reply: Reply(
-                    "Files cannot go to a session on another machine yet: nothing was sent to \(machine). Send the text alone, or /use a session on \(sessions.machine) for the file.",
-                    ephemeral: true))
+        // Files are fetched here, where the chat is: a messenger's file link may hold the bot
+        // token, and its spool paths mean nothing on another machine. What crosses is the
+        // prompt's content, and each file's name, type and size for the chat's notes.
+        var params = params
+        var prepared: AttachmentsInboundResult?
+        if !params.attachments.isEmpty {
+            prepared = await delivery.prepared(params.attachments, for: "a session on \(machine)")
+            params.attachments = params.attachments.map {
+                AttachmentRef(filename: $0.filename, size: $0.size, contentType: $0.contentType, voice: $0.voice, seconds: $0.seconds)
+            }
         }
-        switch await forward(.chatMessage, params.json, chat: chat, to: machine) {
+        switch await forward(.chatMessage, params.json, chat: chat, to: machine, prepared: prepared) {
         case .answered(let result):
             return (try? ChatMessageResult(json: result)) ?? ChatMessageResult(status: .prompted)
         case .unanswered(let reply):
@@ -148,7 +150,9 @@ extension ChatDesk {
 
     /// The other machine's result, or the reply that says it refused or did not answer (and so
     /// nothing was done there: the plugin withdraws a request nobody took in time).
-    private func forward(_ method: MethodName, _ params: JSONValue, chat: Chat, to machine: String) async -> Forwarded {
+    private func forward(
+        _ method: MethodName, _ params: JSONValue, chat: Chat, to machine: String, prepared: AttachmentsInboundResult? = nil
+    ) async -> Forwarded {
         guard let federation = await host.plugin(forRole: "federation") else {
             return .unanswered(Reply("The federation plugin is not running here: \(machine)'s sessions cannot be reached.", ephemeral: true))
         }
@@ -157,7 +161,7 @@ extension ChatDesk {
         let claim = method == .chatMessage ? Self.routedClaim : nil
         let request = ForwardedRequest(
             machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params,
-            claim: claim)
+            claim: claim, prepared: prepared)
         do {
             return .answered(try await federation.request(.federationForward, request, timeout: .seconds(25)))
         } catch let error as RemoteError where error.code == .claimedElsewhere {
@@ -185,9 +189,11 @@ extension ChatDesk {
             throw RemoteError(code: .notAuthorized, message: "only the federation plugin forwards requests")
         }
         guard [.chatMessage, .chatCommand, .chatAnswer].contains(request.method) else { throw RemoteError.methodNotFound(request.method.rawValue) }
-        // Files are paths on the machine that took them: one named here would be read here.
-        guard (request.params["attachments"]?.arrayValue ?? []).isEmpty else {
-            throw RemoteError.invalidParams("files do not cross machines")
+        // Files cross as their prompt content (`prepared`), made where the chat is: a path or a
+        // link named here would be read here.
+        let files = request.params["attachments"]?.arrayValue ?? []
+        guard files.allSatisfy({ $0["path"] == nil && $0["url"] == nil }), files.isEmpty || request.prepared != nil else {
+            throw RemoteError.invalidParams("files cross machines as their content, not as paths or links")
         }
         // A shared messenger's chat (`*/telegram`) is named alike on every machine already.
         let shared = RemoteChannel.isShared(messenger: request.messenger)
@@ -200,8 +206,14 @@ extension ChatDesk {
             chat.channel = RemoteChannel(machine: request.machine, messenger: request.messenger, channel: chat.channel).encoded
             params["chat"] = chat.json
         }
-        return try await handle(plugin: name, method: request.method.rawValue, params: params)
+        return try await Self.$preparedAttachments.withValue(request.prepared) {
+            try await handle(plugin: name, method: request.method.rawValue, params: params)
+        }
     }
+
+    /// A forwarded chat message's attachments as the owner of its chat made them (nil outside
+    /// `received`): used instead of this machine's attachments plugin.
+    @TaskLocal static var preparedAttachments: AttachmentsInboundResult?
 
     /// The second look at who asks, here where the session runs: the user must be on this
     /// machine's allowlist of the messenger, or on the one the asking machine published (for a

@@ -211,7 +211,8 @@ package actor ChatDesk: PluginRouter {
         }
         guard !text.isEmpty || !attachments.isEmpty else { return ChatMessageResult(status: .ignored) }
         if attachments.isEmpty, let guided = try await guidedMessage(text, chat: chat, session: session, arrival: arrival) { return guided }
-        var inbound = await delivery.inbound(attachments, session: session)
+        var inbound =
+            if let prepared = Self.preparedAttachments { InboundContent(prepared) } else { await delivery.inbound(attachments, session: session) }
         if let refusal = await visionCheck(&inbound, text: text, attachments: attachments.count, session: session) { return refusal }
         // Voice notes' words are the prompt; voice notes alone that could not be heard send nothing.
         let spoken = ([text] + inbound.transcripts).filter { !$0.isEmpty }.joined(separator: "\n")
