@@ -38,9 +38,11 @@ import Glibc
                 extra: federation(name), token: name == "server" ? "" : TelegramStack.token, polling: false, environment: environment,
                 allowed: [TelegramStack.bob.id])
         }
-        let folder = desktop.home.root + "/web"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        _ = try await desktop.json("new", "--cwd", folder, "--name", "web")
+        for (stack, name) in [(desktop, "web"), (server, "db")] {
+            let folder = stack.home.root + "/" + name
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = try await stack.json("new", "--cwd", folder, "--name", name)
+        }
 
         // The preferred laptop takes the bot's updates; the others stand by.
         try await laptop.waitForIngress("telegram")
@@ -91,9 +93,17 @@ import Glibc
         // The answers came back through whoever held the bot.
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: msg-\(sent)")
 
+        // The same chat drives a session on a third machine, through the new holder.
+        try await laptop.dm("/use server db")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching db")
+        try await laptop.dm("migrate the schema")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: migrate the schema")
+        #expect(server.piPrompts(containing: "migrate the schema").count == 1)
+
         // Each message reached the desktop's pi once, and no other pi.
         desktop.expectEachPromptOnce(upTo: sent)
         #expect(laptop.piPrompts(containing: "msg-").isEmpty && server.piPrompts(containing: "msg-").isEmpty)
+        #expect(desktop.piPrompts(containing: "migrate the schema").isEmpty)
 
         // The chat as alice saw it, seconds from the freeze (for the record: docs and notes).
         let chat = try await laptop.fake.get("/messages?chat_id=\(alice)")["messages"]?.arrayValue ?? []
