@@ -7,44 +7,49 @@ import Testing
 import Glibc
 #endif
 
-/// One Slack app on two machines (docs/FEDERATION.md, "One bot for all machines"): one fake
+/// One Slack app on three machines (docs/FEDERATION.md, "One bot for all machines"): one fake
 /// Slack, which hands each event to any one open socket (spec §3.8), and a daemon each for the
-/// laptop (preferred) and the desktop on a real PostgreSQL. Only the lease's holder holds a
-/// socket. The laptop's daemon frozen with SIGSTOP: its plugin closes its socket, acknowledges
+/// laptop (preferred), the desktop and the server (without the token) on a real PostgreSQL. Only
+/// the lease's holder holds a socket. The laptop's daemon frozen with SIGSTOP: its plugin closes its socket, acknowledges
 /// nothing its daemon did not take, and the desktop takes over; Slack's retries bring it what the
 /// laptop left, and every message reaches the desktop's session once. Then the laptop is killed.
 @Suite struct StackFederationSlackTests {
     @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
-    func oneSlackAppOnTwoMachinesFailsOverWithoutLosingAMessage() async throws {
+    func oneSlackAppOnThreeMachinesFailsOverWithoutLosingAMessage() async throws {
         try await PostgresServer.with { database in
             try await SlackStack.with(checked: false) { laptop in
                 try await SlackStack.with(gated: false, sharing: laptop.fake) { desktop in
-                    try await Self.scenario(database: database, laptop: laptop, desktop: desktop)
+                    try await SlackStack.with(gated: false, sharing: laptop.fake) { server in
+                        try await Self.scenario(database: database, laptop: laptop, desktop: desktop, server: server)
+                    }
                 }
             }
         }
     }
 
-    static func scenario(database: PostgresServer, laptop: SlackStack, desktop: SlackStack) async throws {
+    static func scenario(database: PostgresServer, laptop: SlackStack, desktop: SlackStack, server: SlackStack) async throws {
         let environment = ["PI_RELAYD_DATABASE_URL": database.url]
         func federation(_ name: String, preferred: Bool = false) -> String {
             SharedBot.config("slack", machine: name, preferred: preferred)
         }
-        for stack in [laptop, desktop] { try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation") }
+        for stack in [laptop, desktop, server] { try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation") }
         let frozen = try await laptop.start(
             extra: federation("laptop", preferred: true), connected: false, doomed: true, environment: environment)
         try await desktop.start(extra: federation("desktop"), connected: false, environment: environment)
+        // The server has no bot token: its slack plugin does not run, so it never takes the app.
+        try await server.start(extra: federation("server"), botToken: "", connected: false, environment: environment)
         let folder = desktop.home.root + "/web"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         _ = try await desktop.json("new", "--cwd", folder, "--name", "web")
 
         // The preferred laptop holds the one socket; the desktop stands by without one.
         try await laptop.waitForIngress("slack")
-        try await laptop.waitForMachines(["desktop"])
+        try await laptop.waitForMachines(["desktop", "server"])
         let laptopSockets = try await openSockets(laptop.fake, waitingFor: 1)
         try await Task.sleep(for: .seconds(2))
         #expect(try await openSockets(laptop.fake) == laptopSockets, "the standing-by desktop opened a socket")
         #expect(try await desktop.holdsIngress("slack") == false)
+        #expect(try await server.holdsIngress("slack") == false)
 
         let dm = SlackStack.dm(SlackStack.alice)
         try await laptop.command("use desktop web")
@@ -78,7 +83,8 @@ import Glibc
 
         // Each message reached the desktop's pi once, and the laptop's pi none.
         desktop.expectEachPromptOnce(upTo: sent)
-        #expect(laptop.piPrompts(containing: "msg-").isEmpty)
+        #expect(laptop.piPrompts(containing: "msg-").isEmpty && server.piPrompts(containing: "msg-").isEmpty)
+        #expect(try await server.holdsIngress("slack") == false, "the server, whose slack does not run, took the app")
 
         // What Slack saw: the only envelopes left unacknowledged went to the frozen laptop's
         // sockets (its daemon could not take them; Slack sent them again), and nothing else.
@@ -101,6 +107,7 @@ import Glibc
         #expect(unacknowledged >= 1)
         laptop.expectTokensNowhere()
         desktop.expectTokensNowhere()
+        server.expectTokensNowhere()
     }
 
     /// The fake's open sockets that said hello; with `waitingFor`, once there are that many.
