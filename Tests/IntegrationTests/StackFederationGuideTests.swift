@@ -2,15 +2,15 @@ import Foundation
 import PostgresSupport
 import Testing
 
-/// docs/FEDERATION.md, "From one machine to two", taken as written: step 1's commands against a
+/// docs/FEDERATION.md, "From one machine to three", taken as written: step 1's commands against a
 /// fresh PostgreSQL (its package is already installed, by `make deps`; `sudo -u postgres` is the
-/// cluster's superuser over its socket), step 2's name and `.env` line on two machines (the URL
+/// cluster's superuser over its socket), step 2's name and `.env` line on three machines (the URL
 /// in the form the guide gives for a database on the same machine, over its Unix socket), and
-/// step 3's `pi-relayd restart` and `pi-relayd status`, which must say the other machine is online.
+/// step 3's `pi-relayd restart` and `pi-relayd status`, which must say the others are online.
 @Suite struct StackFederationGuideTests {
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
-    func theGuideJoinsTwoMachines() async throws {
-        let guide = try Self.section("## From one machine to two")
+    func theGuideJoinsThreeMachines() async throws {
+        let guide = try Self.section("## From one machine to three")
         let blocks = Self.codeBlocks(guide)
         try #require(blocks.count == 4, "the guide's steps changed: \(blocks)")
         try await PostgresServer.with(superuser: "postgres") { database in
@@ -31,23 +31,26 @@ import Testing
             #expect(blocks[2].first?.hasPrefix("PI_RELAYD_DATABASE_URL=postgres://relay:") == true)
             try await TestHome.with { laptop in
                 try await TestHome.with(gated: false) { desktop in
-                    for (home, name) in [(laptop, "laptop"), (desktop, "desktop")] {
-                        try home.linkBuiltPlugin("pi-relay-federation", as: "federation")
-                        try home.writeConfig(blocks[1].joined(separator: "\n").replacing("laptop", with: name) + "\n")
-                        try home.writeFile(".env", "\(variable)=\(url)\n", mode: 0o600)
-                        let restarted = try await home.run("restart")
-                        #expect(restarted.status == 0, "\(restarted)")
+                    try await TestHome.with(gated: false) { server in
+                        for (home, name) in [(laptop, "laptop"), (desktop, "desktop"), (server, "server")] {
+                            try home.linkBuiltPlugin("pi-relay-federation", as: "federation")
+                            try home.writeConfig(blocks[1].joined(separator: "\n").replacing("laptop", with: name) + "\n")
+                            try home.writeFile(".env", "\(variable)=\(url)\n", mode: 0o600)
+                            let restarted = try await home.run("restart")
+                            #expect(restarted.status == 0, "\(restarted)")
+                        }
+                        let status = try #require(blocks[3].first.map(Self.words))
+                        try #require(status == ["pi-relayd", "status"])
+                        let expected = try #require(guide.firstMatch(of: /`(federation: desktop online, server online)`/)?.output.1)
+                        var said = ""
+                        let deadline = ContinuousClock.now + .seconds(60)
+                        while ContinuousClock.now < deadline, !said.contains(expected) {
+                            said = try await laptop.run("status").stdout
+                            try await Task.sleep(for: .milliseconds(250))
+                        }
+                        #expect(said.contains(expected), "laptop's status:\n\(said)\n\(laptop.pluginLog("federation"))")
+                        for home in [laptop, desktop, server] { _ = try await home.run("stop") }
                     }
-                    let status = try #require(blocks[3].first.map(Self.words))
-                    try #require(status == ["pi-relayd", "status"])
-                    var said = ""
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    while ContinuousClock.now < deadline, !said.contains("federation: desktop online") {
-                        said = try await laptop.run("status").stdout
-                        try await Task.sleep(for: .milliseconds(250))
-                    }
-                    #expect(said.contains("federation: desktop online"), "laptop's status:\n\(said)\n\(laptop.pluginLog("federation"))")
-                    for home in [laptop, desktop] { _ = try await home.run("stop") }
                 }
             }
         }
