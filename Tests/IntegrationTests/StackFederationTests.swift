@@ -182,6 +182,11 @@ import Testing
         naming["params"]?["attachments"] = [["path": "/etc/passwd", "filename": "passwd"]]
         let pathRefused = try await refusal(of: naming)
         #expect(pathRefused.contains("files cross machines as their content"), "\(pathRefused)")
+        // A file named without its content is refused too: there is nothing here to read.
+        naming["params"]?["messageId"] = "forged-3"
+        naming["params"]?["attachments"] = [["filename": "notes.txt", "size": 12]]
+        let unprepared = try await refusal(of: naming)
+        #expect(unprepared.contains("files cross machines as their content"), "\(unprepared)")
         #expect(desktop.piPrompts(containing: "forged prompt").isEmpty)
 
         // The desktop's question comes with its buttons; the press is answered on the desktop,

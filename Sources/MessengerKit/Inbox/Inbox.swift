@@ -47,9 +47,6 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// disk full it stays behind, so the service keeps the updates the journal could not keep.
     public private(set) var savedCursor: Int
 
-    /// Messages taken in whose hand-over to the supervisor has not finished.
-    public var pendingCount: Int { journal.pending.count }
-
     /// The messages taken in whose hand-over has not finished.
     public var pending: [Message] { journal.pending }
 

@@ -117,7 +117,7 @@ extension ChatDesk {
         var params = params
         var prepared: AttachmentsInboundResult?
         if !params.attachments.isEmpty {
-            prepared = await delivery.prepared(params.attachments, for: "a session on \(machine)")
+            prepared = await delivery.prepared(params.attachments, for: "on \(machine)")
             params.attachments = params.attachments.map {
                 AttachmentRef(filename: $0.filename, size: $0.size, contentType: $0.contentType, voice: $0.voice, seconds: $0.seconds)
             }

@@ -103,15 +103,15 @@ struct Poller: Sendable {
                 await report(confirmed)
                 reported = confirmed
             }
-            // Held back, Telegram answers at once with what was taken in already: a breath
-            // between such polls, and what pi-relayd turned away offered again now and then.
-            if floor != nil, await intake.inbox.cursor == before {
-                if ContinuousClock.now - offered >= Self.offerKeptEvery {
-                    offered = ContinuousClock.now
-                    await intake.inbox.resumePending()
-                }
-                try? await Task.sleep(for: .milliseconds(250))
+            // Held back: what pi-relayd turned away is offered again now and then, however busy
+            // the bot is (it holds every later update at Telegram), and a poll that brought
+            // nothing new (Telegram answers at once with what was taken in already) waits a breath.
+            guard floor != nil else { continue }
+            if ContinuousClock.now - offered >= Self.offerKeptEvery {
+                offered = ContinuousClock.now
+                await intake.inbox.resumePending()
             }
+            if await intake.inbox.cursor == before { try? await Task.sleep(for: .milliseconds(250)) }
         }
     }
 
