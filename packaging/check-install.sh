@@ -6,7 +6,7 @@
 #   check-install.sh --prefix DIR     checks what `make install PREFIX=DIR` put there
 # PATH loses every folder with a Swift toolchain and LD_LIBRARY_PATH is unset, so a binary that
 # still needs the toolchain fails here; ldd must show no Swift library either. The daemon is
-# started from the install with a fresh home and must find the four bundled plugins there.
+# started from the install with a fresh home and must find the seven bundled plugins there.
 set -eu
 
 fail() { echo "check-install: $*" >&2; exit 1; }
@@ -38,8 +38,10 @@ run_clean sh -c 'command -v swift' >/dev/null 2>&1 && fail "swift is still on th
 # check_tree ROOT: a folder laid out as PREFIX (bin/, lib/pi-relayd/plugins/, share/).
 check_tree() {
     root="$1"
-    for exe in "$root/bin/pi-relayd" "$root"/lib/pi-relayd/plugins/discord "$root"/lib/pi-relayd/plugins/telegram \
-        "$root"/lib/pi-relayd/plugins/formatter "$root"/lib/pi-relayd/plugins/attachments; do
+    for p in discord telegram slack formatter attachments web federation; do
+        [ -x "$root/lib/pi-relayd/plugins/$p" ] || fail "the bundled plugin $p is missing from $root/lib/pi-relayd/plugins"
+    done
+    for exe in "$root/bin/pi-relayd" "$root"/lib/pi-relayd/plugins/*; do
         [ -x "$exe" ] || fail "$exe is missing or not executable"
         libraries="$(ldd "$exe")" || fail "ldd $exe failed"
         if printf '%s\n' "$libraries" | grep -qi 'swift'; then fail "$exe still links Swift libraries:
@@ -88,12 +90,12 @@ $libraries"; fi
         if printf '%s' "$listing" | python3 -c '
 import json, sys
 plugins = {p["name"]: p for p in json.load(sys.stdin)}
-want = {"discord", "telegram", "formatter", "attachments"}
+want = {"discord", "telegram", "slack", "formatter", "attachments", "web", "federation"}
 found_here = all(plugins[n]["path"] == sys.argv[1] + "/lib/pi-relayd/plugins/" + n for n in want) if want <= set(plugins) else False
 sys.exit(0 if found_here and all(plugins[n]["state"] == "running" for n in ("formatter", "attachments")) else 1)
 ' "$root" 2>/dev/null; then break; fi
         tries=$((tries + 1))
-        [ "$tries" -lt 150 ] || fail "the daemon did not list the four bundled plugins from $root/lib/pi-relayd/plugins with formatter and attachments running:
+        [ "$tries" -lt 150 ] || fail "the daemon did not list the seven bundled plugins from $root/lib/pi-relayd/plugins with formatter and attachments running:
 $listing
 $(cat "$daemon_home/logs/pi-relayd.log" 2>/dev/null | tail -n 20)"
         sleep 0.2

@@ -31,7 +31,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 # Every file this installs, relative to the PREFIX (and to this folder): uninstall removes exactly these,
 # and the pi extension's folder (its modules change between releases, so it is replaced whole).
-PLUGINS="discord telegram formatter attachments"
+PLUGINS="discord telegram slack formatter attachments web federation"
 EXECUTABLES="bin/pi-relayd"
 for p in $PLUGINS; do EXECUTABLES="$EXECUTABLES lib/pi-relayd/plugins/$p"; done
 DATA="share/man/man1/pi-relayd.1
