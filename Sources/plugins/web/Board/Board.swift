@@ -19,7 +19,7 @@ actor Board {
     private var watchers: [Int: Watcher] = [:]
     private var nextID = 0
     /// Ticks for `SessionWatch`: one each time a page opens, so a new page gets a fresh list at
-    /// once rather than at the next second.
+    /// once rather than at the next tick, and one each time a shown session's row changes.
     nonisolated let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -86,6 +86,16 @@ actor Board {
 
     var pageCount: Int { watchers.count }
 
+    /// True while a page shows no one session (the sessions list, the status page), which wants
+    /// the list every second.
+    var showsList: Bool { watchers.values.contains { $0.sessions.isEmpty } }
+
+    /// A session a page shows changed in a way its row tells (a run started or ended, a question
+    /// came or was answered): a fresh list now rather than at the next slow tick.
+    private func rowChanged(_ session: String) {
+        if isWatched(session) { wake.yield() }
+    }
+
     /// When each session's current run was first seen here, for its elapsed time.
     private var runsSince: [String: String] = [:]
 
@@ -109,6 +119,7 @@ actor Board {
         load(session)
         guard pages[session, default: BoardPage()].add(item, id: id) else { return }
         broadcast(["type": "item", "session": .string(session), "item": item], to: session)
+        rowChanged(session)
         if item["kind"] == "final" {
             runsSince[session] = nil
             changed(session)
@@ -123,7 +134,10 @@ actor Board {
         load(session)
         let first = pages[session]?.live[run] == nil && !(pages[session]?.finished(run) ?? false)
         guard pages[session, default: BoardPage()].live(run: run, rev: rev, html: html) else { return false }
-        if first { runsSince[session] = ISO8601.string(Date()) }
+        if first {
+            runsSince[session] = ISO8601.string(Date())
+            rowChanged(session)
+        }
         broadcast(["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session)
         if ContinuousClock.now - (changedAt[session] ?? .now - .seconds(60)) >= Self.changesEvery { changed(session) }
         return first
@@ -149,6 +163,7 @@ actor Board {
         load(session)
         let closed = pages[session, default: BoardPage()].close(question: question, text: text)
         broadcast(["type": "closed", "session": .string(session), "questionId": .string(question), "text": .string(text)], to: session)
+        rowChanged(session)
         if closed { await save(session) }
     }
 

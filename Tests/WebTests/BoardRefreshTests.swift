@@ -1,0 +1,33 @@
+import PiRelaySDK
+import Testing
+
+@testable import WebPlugin
+
+/// When the board asks `SessionWatch` for a fresh sessions list: every second only while a page
+/// shows the list, and at once when a row a session page shows changes.
+@Suite struct BoardRefreshTests {
+    @Test func onlyAPageWithoutASessionWantsTheListEverySecond() async {
+        let board = Board()
+        #expect(await !board.showsList)
+        let page = await board.open()
+        #expect(await board.showsList)
+        await board.watch(page.id, session: "s1")
+        #expect(await !board.showsList)
+        let list = await board.open()
+        #expect(await board.showsList)
+        await board.close(list.id)
+        #expect(await !board.showsList)
+    }
+
+    /// Without the wakeup the second `next()` never returns, and the time limit fails the test.
+    @Test(.timeLimit(.minutes(1))) func aPostOnAShownSessionAsksForTheListAtOnce() async {
+        let board = Board()
+        var wakeups = board.wakeups.makeAsyncIterator()
+        let page = await board.open()
+        // Opening a page asks for the list.
+        _ = await wakeups.next()
+        await board.watch(page.id, session: "s1")
+        await board.add(["id": "f1", "kind": "final", "runId": "r1", "html": "done"], id: "f1", session: "s1")
+        #expect(await wakeups.next() != nil)
+    }
+}
