@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import charts  # noqa: E402
 from scenarios import SCENARIOS  # noqa: E402
 
 
@@ -29,9 +30,15 @@ class Context:
         # Absolute: plugins are linked into throw-away homes and children run elsewhere.
         self.bin = os.path.abspath(args.bin)
         self.runs = args.runs
+        # name -> (title, unit, [(series, values)], target): written as bench/charts/NAME.svg.
+        self.charts = {}
 
     def exe(self, name):
         return os.path.join(self.bin, name)
+
+    def chart(self, name, title, unit, series, target=None):
+        """A distribution chart for `make bench` to draw: `series` [(label, values)] in `unit`."""
+        self.charts[name] = (title, unit, series, target)
 
 
 def machine():
@@ -82,8 +89,19 @@ def main():
         shown = f"{v:,.2f}" if isinstance(v, float) else str(v)
         mark = "" if r.get("target") in ("", None) else ("  ok" if r.get("met") else "  MISSED")
         print(f"{r['scenario'] + ' / ' + r['metric']:<{width}} {shown:>16}  {r.get('target', '')}{mark}")
+    # Each chart drawn this run replaces its file; the others are left as an earlier run drew them.
+    folder = os.path.join(HERE, "charts")
+    os.makedirs(folder, exist_ok=True)
+    for name, (title, unit, series, target) in ctx.charts.items():
+        with open(os.path.join(folder, name + ".svg"), "w") as f:
+            f.write(charts.distribution(title, unit, series, target))
+        # The samples too, so that `python3 bench/charts.py` can draw them again.
+        os.makedirs(os.path.join(ctx.work, "charts"), exist_ok=True)
+        with open(os.path.join(ctx.work, "charts", name + ".json"), "w") as f:
+            json.dump({"title": title, "unit": unit, "series": series, "target": target}, f)
     result = {"machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-              "seconds": round(time.time() - started, 1), "runs": args.runs, "rows": rows}
+              "seconds": round(time.time() - started, 1), "runs": args.runs, "rows": rows,
+              "charts": sorted("bench/charts/" + name + ".svg" for name in ctx.charts)}
     with open(os.path.join(HERE, "results.json"), "w") as f:
         json.dump(result, f, indent=2)
     missed = [r for r in rows if r.get("target") and not r.get("met")]

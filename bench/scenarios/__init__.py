@@ -1,4 +1,4 @@
-from . import discord, failover, federation, latency, questions, recovery, sessions, throughput, web
+from . import discord, failover, federation, latency, questions, recovery, sessions, startup, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -11,4 +11,5 @@ SCENARIOS = [
     ("web", web),
     ("federation", federation),
     ("failover", failover),
+    ("startup", startup),
 ]

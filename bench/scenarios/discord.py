@@ -286,6 +286,11 @@ def run(ctx):
         json.dump({"routes": by_route, "delays": delays, "violations": violations, "stats0": stats0, "stats1": stats1},
                   f, indent=1)
 
+    series = [(f"Discord, {SESSIONS} channels streaming", [1000 * d for d in delays])]
+    for name in ("discord", "telegram", "slack"):
+        if firsts_tg and firsts_tg.get(name):
+            series.append((f"{name.capitalize()}, {ROUNDS} rounds of 4 chats", [1000 * d for d in firsts_tg[name]["delta"]]))
+    ctx.chart("first-visible-text", "pi's first text delta → first visible text, per messenger", "ms", series, 1000 * TARGET_S)
     rows = Rows("discord")
     add = rows.add
 

@@ -104,6 +104,9 @@ def run(ctx):
     with open(os.path.join(work, "samples.json"), "w") as f:
         json.dump({"inbound_ms": inbound, "outbound_ms": outbound, "baseline_ms": base}, f)
 
+    ctx.chart("latency", "One hop on loopback, through the real formatter", "ms",
+              [("messenger → pi stdin", inbound), ("pi stdout → messenger", outbound), ("baseline: python → cat → python", base)],
+              TARGET_MS)
     rows = Rows("latency")
     add = rows.add
 

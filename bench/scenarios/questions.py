@@ -111,6 +111,8 @@ def run(ctx):
         json.dump({"questions": per_question, "timeline": timeline}, f, indent=1)
     edits = sum(1 for r in requests if r.get("method") == "editMessageText" and r.get("status") == 200)
 
+    ctx.chart("questions", "Telegram: a question visible while a run streams into the chat", "ms",
+              [("question asked → visible", [1000 * d for d in delays])], 1000 * TARGET_S)
     rows = Rows("questions")
     add = rows.add
 

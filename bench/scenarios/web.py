@@ -213,6 +213,8 @@ def run(ctx):
                 raise RuntimeError(f"{marker} never reached the page")
             (first if marker.endswith("-1") else later).append(seen - at)
         p99_first, p99_later = percentile(first, 99), percentile(later, 99)
+        ctx.chart("web-deltas", "Web dashboard: a text delta to the page's DOM (headless Chromium)", "ms",
+                  [("a run's first delta", first), ("later deltas", later)], LATER_TARGET_MS)
         rows.append({"scenario": "web", "metric": f"first delta to DOM (ms, p99 of {len(first)})", "value": float(p99_first),
                      "target": f"< {FIRST_TARGET_MS:.0f} ms", "met": p99_first < FIRST_TARGET_MS})
         rows.append({"scenario": "web", "metric": f"later delta to DOM (ms, p99 of {len(later)})", "value": float(p99_later),
