@@ -21,13 +21,24 @@ import Testing
 
     /// Without the wakeup the second `next()` never returns, and the time limit fails the test.
     @Test(.timeLimit(.minutes(1))) func aPostOnAShownSessionAsksForTheListAtOnce() async {
+        await expectWakeup { board in
+            await board.add(["id": "f1", "kind": "final", "runId": "r1", "html": "done"], id: "f1", session: "s1")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aRunStartingOnAShownSessionAsksForTheListAtOnce() async {
+        await expectWakeup { board in await board.runStarted("s1") }
+    }
+
+    /// A page shows `s1`; `change` must then ask for the list.
+    private func expectWakeup(after change: (Board) async -> Void) async {
         let board = Board()
         var wakeups = board.wakeups.makeAsyncIterator()
         let page = await board.open()
         // Opening a page asks for the list.
         _ = await wakeups.next()
         await board.watch(page.id, session: "s1")
-        await board.add(["id": "f1", "kind": "final", "runId": "r1", "html": "done"], id: "f1", session: "s1")
+        await change(board)
         #expect(await wakeups.next() != nil)
     }
 }

@@ -92,6 +92,11 @@ public struct WebRelay: MessengerRelay {
         await routes.board.add(WebItem.post(params, id: delivery, files: files), id: delivery, session: session)
     }
 
+    public func showTyping(_ target: Target) async {
+        guard let session = WebPlace.session(target) else { return }
+        await routes.board.runStarted(session)
+    }
+
     public func closeQuestion(_ params: QuestionClosedParams) async throws {
         await routes.board.close(question: params.questionID, text: params.text, session: WebPlace.session(params.target) ?? params.sessionID)
     }

@@ -96,6 +96,10 @@ actor Board {
         if isWatched(session) { wake.yield() }
     }
 
+    /// `session`'s run started (pi-relayd says so with `chat.typing`, before any text): its row
+    /// shows it busy at once.
+    func runStarted(_ session: String) { rowChanged(session) }
+
     /// When each session's current run was first seen here, for its elapsed time.
     private var runsSince: [String: String] = [:]
 
