@@ -10,10 +10,11 @@ deltas:      a session page is open; the bench pi writes `bench:ticks` runs, one
              GAP ms with a logged wall-clock time; the page logs (wall clock) when each marker
              first reached its DOM. The run's first delta and the later ones are reported apart.
 cpu:         20 sessions stream prose at 20 deltas a second for 15 s each, all bound to web pages,
-             one page open (so one session's live view is rendered in html; the others' pages
-             get their finals). The CPU of the daemon, formatter and web plugin is compared with
-             the same streams with no web plugin (the daemon and formatter alone): the
-             difference is what the dashboard adds.
+             one page open (so one session's live view is rendered in html; the pages no browser
+             shows get no live views, and the finals are rendered after the phase ends: the
+             formatter's counts show 145 format.live and no format.final in it). The CPU of the
+             daemon, formatter and web plugin is compared with the same streams with no web
+             plugin (the daemon and formatter alone): the difference is what the dashboard adds.
 """
 import base64
 import json
