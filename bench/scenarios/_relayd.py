@@ -151,12 +151,16 @@ class Relayd:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    def start(self, timeout=30):
+    def spawn(self):
+        """Starts the daemon in the foreground, its stderr to daemon.stderr; does not wait."""
         err = open(os.path.join(self.home, "daemon.stderr"), "wb")
         self.proc = subprocess.Popen([self.ctx.exe("pi-relayd"), "start", "--foreground"], env=self.env,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                      start_new_session=True)
         err.close()
+
+    def start(self, timeout=30):
+        self.spawn()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -172,7 +176,8 @@ class Relayd:
     def pid(self):
         return self.proc.pid
 
-    def stop(self, keep_logs=True):
+    def halt(self):
+        """Stops the running daemon and waits for it to exit; its home stays for another start."""
         if self.proc and self.proc.poll() is None:
             try:
                 self.call("stop", timeout=10)
@@ -183,6 +188,10 @@ class Relayd:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+        self.proc = None
+
+    def stop(self, keep_logs=True):
+        self.halt()
         if keep_logs:
             dest = os.path.join(self.ctx.work, "logs", self.tag)
             shutil.rmtree(dest, ignore_errors=True)

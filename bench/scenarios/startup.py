@@ -30,11 +30,8 @@ POLL_S = 0.002
 def ready_ms(d, names, timeout=30.0):
     """Starts `d` and returns the ms until its control socket lists `names` all running (no
     names: until it answers `ping`)."""
-    err = open(os.path.join(d.home, "daemon.stderr"), "wb")
     t0 = time.monotonic()
-    d.proc = subprocess.Popen([d.ctx.exe("pi-relayd"), "start", "--foreground"], env=d.env,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
-    err.close()
+    d.spawn()
     deadline = t0 + timeout
     while time.monotonic() < deadline:
         if d.proc.poll() is not None:
@@ -50,16 +47,6 @@ def ready_ms(d, names, timeout=30.0):
             pass
         time.sleep(POLL_S)
     raise RelaydError(f"not ready within {timeout:.0f} s: {d.tail('daemon.stderr')}")
-
-
-def halt(d):
-    """Stops the running daemon and waits for it to exit, keeping its home for the next run."""
-    try:
-        d.call("stop", timeout=10)
-    except (OSError, RelaydError):
-        d.proc.terminate()
-    d.proc.wait(timeout=30)
-    d.proc = None
 
 
 def run(ctx):
@@ -96,9 +83,9 @@ def run(ctx):
     try:
         for _ in range(RUNS):
             theirs.append(ready_ms(bare, []))
-            halt(bare)
+            bare.halt()
             ours.append(ready_ms(full, names))
-            halt(full)
+            full.halt()
         # The status round trip, on a daemon that has been up a moment.
         ready_ms(full, names)
         time.sleep(1.0)
