@@ -117,6 +117,47 @@ import Glibc
         }
     }
 
+    /// A restart with many sessions starts their pis a few at a time (the machine's cores, 2 to
+    /// 8), oldest first, and a prompt to the session the queue reaches last starts its pi at once.
+    /// Each pi here takes a second to start, as a real one loading Node and its extensions does.
+    @Test func aRestartStartsPisAFewAtATimeAndAPromptGoesFirst() async throws {
+        let width = max(2, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let count = 3 * width + 2
+        try await SessionHome.with { s in
+            let first = try await s.start()
+            var ids: [String] = []
+            for i in 0..<count { ids.append(try await s.new(name: "r\(i)")) }
+            #expect(try await s.run("stop").status == 0)
+            #expect(await first.waitForExit() == .exited(0))
+
+            let slow = try s.script("slow-pi", "sleep 1\nexec \(SessionConfig.fakePi) \"$@\"")
+            try s.configure(SessionConfig(command: slow))
+            let daemon = try await s.start()
+            let last = try #require(ids.last)
+            async let answered = s.prompt(last, "first in line")
+            var most = 0
+            var upWhenAnswered: Int?
+            let deadline = ContinuousClock.now + .seconds(60)
+            while upWhenAnswered == nil, ContinuousClock.now < deadline {
+                // The pis alive first, then how many sessions are up: a pi that comes up between
+                // the two readings can only raise the allowance.
+                let alive = s.children(besides: [daemon]).filter { SessionHome.commandLine($0).contains("rpc") }.count
+                let states = try await s.sessions().compactMap { $0["state"]?.stringValue }
+                let up = states.filter { $0 != "starting" && $0 != "resuming" }.count
+                #expect(alive <= width + up + 1, "\(alive) pis alive with \(up) sessions up, at most \(width) start at once")
+                most = max(most, alive - up)
+                if try await s.summary(last)?["state"]?.stringValue == "idle", try await s.last(last) == "Echo: first in line" {
+                    upWhenAnswered = up
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            _ = try await answered
+            #expect(try #require(upWhenAnswered) < count, "the prompted session did not wait for the whole queue")
+            #expect(most >= 1)
+            for id in ids { try await s.waitForState(id, "idle", timeout: .seconds(60)) }
+        }
+    }
+
     @Test func aCorruptSessionsFileIsMovedAsideWithAWarning() async throws {
         try await SessionHome.with { s in
             try FileManager.default.createDirectory(atPath: s.home.path + "/state", withIntermediateDirectories: true)

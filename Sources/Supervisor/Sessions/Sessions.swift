@@ -51,22 +51,40 @@ package actor Sessions {
 
     /// Brings the adopted sessions back: pi children are started again, terminal sessions wait
     /// for their extension, and the chats hear what the restart cut off.
-    package func restore() async {
+    ///
+    /// At most `width` pi children start at once, oldest session first. A pi's start takes a core
+    /// for a moment, and a daemon restarted with a thousand sessions that forked them all at
+    /// once kept `status` and the one session a user was prompting waiting for seconds. A
+    /// session not reached yet is listed as starting; a prompt or command to it starts its pi
+    /// at once (`ensureRunning`), ahead of the queue.
+    package func restore(width: Int = Sessions.restoreWidth) async {
+        let queue = records.values.sorted { $0.createdAt < $1.createdAt }.compactMap { sessions[$0.id] }
         await withTaskGroup(of: Void.self) { group in
-            for (_, session) in sessions {
-                group.addTask {
-                    // A terminal session waits for its extension to attach again.
-                    if session.terminal == nil {
-                        do { try await session.ensureRunning() } catch {
-                            self.logger.error("\(error)")
-                        }
-                    }
-                    // Told once pi is back: the plugins have been found by then.
-                    await self.closeInterruptedQuestions(session)
-                    if let run = await session.interruptedRun { await self.reportInterrupted(session, run: run) }
-                }
+            var waiting = queue.makeIterator()
+            for _ in 0..<max(1, width) {
+                guard let session = waiting.next() else { break }
+                group.addTask { await self.bringBack(session) }
+            }
+            while await group.next() != nil {
+                guard let session = waiting.next() else { continue }
+                group.addTask { await self.bringBack(session) }
             }
         }
+    }
+
+    /// How many pi children a restart starts at once: the machine's cores, from 2 to 8.
+    package static var restoreWidth: Int { max(2, min(8, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    private nonisolated func bringBack(_ session: PiSession) async {
+        // A terminal session waits for its extension to attach again.
+        if session.terminal == nil {
+            do { try await session.ensureRunning() } catch {
+                logger.error("\(error)")
+            }
+        }
+        // Told once pi is back: the plugins have been found by then.
+        await closeInterruptedQuestions(session)
+        if let run = await session.interruptedRun { await reportInterrupted(session, run: run) }
     }
 
     /// A run the daemon was in the middle of when it was killed never ends: its live view stops
