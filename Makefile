@@ -43,7 +43,7 @@ LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.lo
 # test finish in the time it is given.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 16
 
-.PHONY: deps build run test release bench clean format format-check voice-venv
+.PHONY: deps build run test release bench bench-scale bench-scale-check clean format format-check voice-venv
 
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "make deps: no dpkg here; install $(APT_PACKAGES) (or your system's equivalents) yourself"; exit 0; }; \
@@ -113,6 +113,18 @@ release: deps
 
 bench: release
 	$(PYTHON) bench/bench.py --bin $(RELEASE_DIR)
+
+# The scale curves (issue "Performance a user feels"): 10, 100 and 1,000 sessions, a tenth of
+# them streaming, in a release build; about 5 minutes and 10 GB of memory for a thousand bench pis.
+# Written to bench/results-scale.json and bench/charts/scale-*.svg. `make bench-scale-check`
+# (CI) runs its 100-session point on the debug build as a functional check: every session made,
+# streamed, listed and resumed, with no target applied.
+SCALE_SIZES ?= 10,100,1000
+bench-scale: release
+	$(PYTHON) bench/bench.py --bin $(RELEASE_DIR) --only scale --scale $(SCALE_SIZES) --out bench/results-scale.json
+
+bench-scale-check: build
+	$(PYTHON) bench/bench.py --bin $(DEBUG_DIR) --only scale --scale 100 --functional --out bench/work/scale-check.json
 
 # Installing without a toolchain (issue 16). `make dist` builds .build/dist/pi-relayd-VERSION-linux-ARCH.tar.gz:
 # the executables linked with the Swift runtime inside (--static-swift-stdlib) and stripped, so

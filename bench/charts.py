@@ -1,6 +1,7 @@
-"""SVG charts of the bench's distributions, written by hand (no plotting dependency): each chart
-is the empirical distribution (the share of samples at or below each value) of one or more
-series of the same unit, with the target as a dashed line when there is one."""
+"""SVG charts of the bench, written by hand (no plotting dependency). Most charts are the
+empirical distribution (the share of samples at or below each value) of one or more series of
+the same unit, with the target as a dashed line when there is one; the scale scenario's are
+curves, one point per number of sessions."""
 import json
 import math
 import os
@@ -31,6 +32,14 @@ def figure(value):
     return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
+def svg_head(title):
+    """The opening of a chart: the SVG element, a white ground and the title."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
+            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+            f'<text x="{LEFT}" y="22" font-size="14" font-weight="bold">{escape(title)}</text>']
+
+
 def distribution(title, unit, series, target=None):
     """`series`: [(name, [values])]; empty series are left out. Returns the SVG text."""
     series = [(name, sorted(values)) for name, values in series if values]
@@ -52,10 +61,7 @@ def distribution(title, unit, series, target=None):
     def y(share):
         return TOP + plot_h * (1 - share)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
-           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-           f'<text x="{LEFT}" y="22" font-size="14" font-weight="bold">{escape(title)}</text>']
+    out = svg_head(title)
     for t in ticks:
         out.append(f'<line x1="{x(t):.1f}" y1="{TOP}" x2="{x(t):.1f}" y2="{TOP + plot_h}" stroke="#e5e5e5"/>')
         out.append(f'<text x="{x(t):.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{label(t)}</text>')
@@ -87,6 +93,63 @@ def distribution(title, unit, series, target=None):
     return "\n".join(out) + "\n"
 
 
+# The scale scenario's curves: chart name -> (title, unit, [(figure key, series label)]).
+SCALE_CHARTS = {
+    "rss": ("Daemon RSS per session", "KB", [("rss_per_session_kb", "RSS above an empty daemon, per session")]),
+    "cpu": ("Daemon CPU", "% of a core",
+            [("idle_cpu", "every session idle, in all"), ("cpu_per_stream", "per streaming session")]),
+    "latency": ("Latency at scale, p99", "ms",
+                [("status_p99", "status over the socket"), ("hop_in_p99", "chat message → pi stdin"),
+                 ("hop_out_p99", "pi stdout → chat.live")]),
+    "resume": ("Resumed after kill -9", "s", [("resumed", "status lists all, then a prompt reaches pi")]),
+}
+
+
+def curve(title, unit, points, keys):
+    """`points`: [{"sessions": N, key: value}], one per size; `keys`: [(key, series label)]. The
+    sessions axis is logarithmic (10, 100, 1,000). Returns the SVG text."""
+    points = sorted(points, key=lambda p: p["sessions"])
+    sizes = [p["sessions"] for p in points]
+    series = [(name, [(p["sessions"], p[key]) for p in points if p.get(key) is not None]) for key, name in keys]
+    series = [(name, xs) for name, xs in series if xs]
+    top = max([v for _, xs in series for _, v in xs] + [0])
+    ticks = nice_ticks(top)
+    y_max = ticks[-1] or 1
+    lo, hi = math.log10(min(sizes)), math.log10(max(sizes))
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(n):
+        return LEFT + plot_w * ((math.log10(n) - lo) / (hi - lo) if hi > lo else 0.5)
+
+    def y(v):
+        return TOP + plot_h * (1 - v / y_max)
+
+    out = svg_head(title)
+    for n in sizes:
+        out.append(f'<line x1="{x(n):.1f}" y1="{TOP}" x2="{x(n):.1f}" y2="{TOP + plot_h}" stroke="#e5e5e5"/>')
+        out.append(f'<text x="{x(n):.1f}" y="{TOP + plot_h + 16}" text-anchor="middle">{n:,}</text>')
+    for t in ticks:
+        out.append(f'<line x1="{LEFT}" y1="{y(t):.1f}" x2="{LEFT + plot_w}" y2="{y(t):.1f}" stroke="#e5e5e5"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{y(t) + 4:.1f}" text-anchor="end">{label(t)}</text>')
+    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 10}" text-anchor="middle">sessions (log scale); '
+               f'{escape(unit)} upward</text>')
+    out.append(f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#888"/>')
+    for index, (name, xs) in enumerate(series):
+        colour = COLOURS[index % len(COLOURS)]
+        path = " ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in xs)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.8"/>')
+        for n, v in xs:
+            out.append(f'<circle cx="{x(n):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}"/>')
+        ly = TOP + 14 + index * 34
+        out.append(f'<line x1="{WIDTH - RIGHT + 12}" y1="{ly - 4}" x2="{WIDTH - RIGHT + 30}" y2="{ly - 4}" '
+                   f'stroke="{colour}" stroke-width="3"/>')
+        out.append(f'<text x="{WIDTH - RIGHT + 36}" y="{ly}">{escape(name)}</text>')
+        shown = ", ".join(f"{n:,}: {figure(v)}" for n, v in xs)
+        out.append(f'<text x="{WIDTH - RIGHT + 36}" y="{ly + 14}" fill="#555">{escape(shown)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main():
     """Draws bench/charts/NAME.svg again from the samples the last `make bench` kept in
     bench/work/charts/NAME.json (after a change to this file, without running the bench)."""
@@ -96,6 +159,13 @@ def main():
     for name in names:
         with open(os.path.join(kept, name + ".json")) as f:
             c = json.load(f)
+        if name.endswith(".curves"):
+            for chart, (title, unit, keys) in SCALE_CHARTS.items():
+                drawn = f"{name[:-len('.curves')]}-{chart}.svg"
+                with open(os.path.join(here, "charts", drawn), "w") as f:
+                    f.write(curve(title, unit, c, keys))
+                print("bench/charts/" + drawn)
+            continue
         with open(os.path.join(here, "charts", name + ".svg"), "w") as f:
             f.write(distribution(c["title"], c["unit"], c["series"], c["target"]))
         print(f"bench/charts/{name}.svg")

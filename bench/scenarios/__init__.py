@@ -1,4 +1,4 @@
-from . import discord, failover, federation, latency, questions, recovery, sessions, startup, throughput, web
+from . import discord, failover, federation, latency, questions, recovery, scale, sessions, startup, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -12,4 +12,9 @@ SCENARIOS = [
     ("federation", federation),
     ("failover", failover),
     ("startup", startup),
+]
+
+# Run only when named (`--only`): `make bench-scale` runs them, `make bench` does not.
+NAMED_ONLY = [
+    ("scale", scale),
 ]

@@ -99,12 +99,16 @@ class Rows(list):
         self.scenario = scenario
         self.digits = digits
 
-    def add(self, metric, value, target="", met=None):
+    def add(self, metric, value, target="", met=None, functional=False):
+        """`functional`: the row states that the scenario worked (every sample came, every
+        session was listed), which `--functional` runs check while they ignore targets."""
         if isinstance(value, float) and self.digits is not None:
             value = round(value, self.digits)
         row = {"scenario": self.scenario, "metric": metric, "value": value, "target": target}
         if met is not None:
             row["met"] = met
+        if functional:
+            row["functional"] = True
         self.append(row)
 
 
@@ -278,6 +282,26 @@ class Relayd:
         with open(f"/proc/{self.pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    def thread_times(self, pid=None):
+        """{thread id: CPU ns} for a process's live threads (/proc/PID/task/*/schedstat): finer
+        than clock ticks. Compare two readings with `cpu_between`."""
+        pid = pid or self.pid
+        times = {}
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    times[tid] = int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                pass
+        return times
+
+    @staticmethod
+    def cpu_between(before, after):
+        """CPU seconds between two `thread_times` readings: each thread alive at the second
+        reading, from its first reading (0 when it started since). A thread that ended between
+        them is missed; the thread pool ends only threads that have been idle a while."""
+        return sum(ns - before.get(tid, 0) for tid, ns in after.items()) / 1e9
 
     def plugin_cpu_seconds(self, name):
         """utime + stime of a running plugin's process (its pid from `plugins`); None when down."""
