@@ -20,7 +20,9 @@ extension Scenarios {
                 #expect(await first.kill9() == 137)
 
                 let state = s.stateDir
+                // What the kit's LiveMessages wrote: a released plugin had only runs.json.
                 try? FileManager.default.removeItem(atPath: state + "/live-messages.json")
+                try? FileManager.default.removeItem(atPath: state + "/live-messages")
                 let now = Date().timeIntervalSince1970
                 let released = """
                     {"r1@\(Scenario.general)":{"channel":"\(Scenario.general)","messageIDs":["\(id)"],\

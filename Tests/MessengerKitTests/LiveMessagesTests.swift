@@ -73,6 +73,50 @@ import Testing
         #expect(await third.writes == ["send C1: again"], "a run that is done is forgotten")
     }
 
+    /// The files in the plugin's `live-messages` folder, one per run and place still kept.
+    func runFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + LiveMessages<FakePlatform>.folder)) ?? [])
+            .filter { $0.hasSuffix(".json") }
+    }
+
+    @Test func eachRunIsSavedInAFileOfItsOwnAndForgottenWhenDone() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let live = liveMessages(platform)
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
+        await live.update(runID: "r2", place: FakeRoom(key: "C2/t 1"), rev: 1, chunks: [], tail: "two")
+        try await waitFor { await platform.writes.count == 2 }
+        try await waitFor { runFiles().count == 2 }
+        _ = await live.finish("r1", in: Self.room)
+        await live.done("r1", in: Self.room)
+        #expect(runFiles().count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + LiveMessages<FakePlatform>.file), "no single file is written")
+    }
+
+    /// `live-messages.json` as a plugin before per-run files left it: the upgraded plugin edits
+    /// the messages it names, and its first write moves them into files of their own.
+    @Test func aPluginUpgradedFromTheSingleFileEditsItsMessages() async throws {
+        defer { removeFolder() }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let single = #"{"r0 C1":[{"id":7,"text":"old run"}],"r1 C1":[{"id":101,"text":"chunk one"},{"id":102,"text":"tail"}]}"#
+        try Data(single.utf8).write(to: URL(fileURLWithPath: folder + "/" + LiveMessages<FakePlatform>.file))
+
+        let platform = FakePlatform()
+        let live = liveMessages(platform)
+        await live.update(runID: "r1", place: Self.room, rev: 1, chunks: ["chunk one"], tail: "tail and more")
+        let shown = await live.finish("r1", in: Self.room)
+        #expect(await platform.writes == ["edit 102: tail and more"], "nothing posted twice")
+        #expect(shown.map(\.text) == ["chunk one", "tail and more"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + LiveMessages<FakePlatform>.file))
+        #expect(runFiles().count == 2, "both runs moved into files of their own")
+
+        let again = FakePlatform()
+        let restarted = liveMessages(again)
+        await restarted.update(runID: "r0", place: Self.room, rev: 1, chunks: [], tail: "old run, more")
+        _ = await restarted.finish("r0", in: Self.room)
+        #expect(await again.writes == ["edit 7: old run, more"], "the other run came along")
+    }
+
     @Test func anEditThatGotANewIDIsRecordedAndEqualTextsAreNotEdited() async throws {
         defer { removeFolder() }
         let platform = FakePlatform()

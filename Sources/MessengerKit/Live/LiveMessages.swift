@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 
@@ -13,7 +14,12 @@ public actor LiveMessages<Writer: LiveWriter> {
     public typealias Place = Writer.Place
     public typealias Message = LiveRun<Writer.MessageID>.Message
 
+    /// Where releases before per-run files kept every run's messages in one file. Still read;
+    /// the first write after an upgrade moves its runs into `folder`.
     public static var file: String { "live-messages.json" }
+    /// Each run's messages in a file of its own, rewritten as its answer grows: a save then
+    /// costs one run, not all the runs kept.
+    public static var folder: String { "live-messages" }
     /// Runs kept in memory and on disk; older ones are forgotten.
     static var kept: Int { 200 }
 
@@ -34,6 +40,8 @@ public actor LiveMessages<Writer: LiveWriter> {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var saved: [String: [Message]]
+    /// `file` is still on disk and not yet split into `folder`.
+    private var legacy: Bool
 
     /// `same`: whether the platform shows two texts as one (then no edit is made). `onView`:
     /// called with each view taken, before its write starts (a typing indicator kept alive).
@@ -46,10 +54,36 @@ public actor LiveMessages<Writer: LiveWriter> {
         self.logger = logger
         self.same = same
         self.onView = onView
-        saved = store.load([String: [Message]].self, from: Self.file) ?? [:]
+        var saved = store.load([String: [Message]].self, from: Self.file) ?? [:]
+        legacy = FileManager.default.fileExists(atPath: store.path(Self.file))
+        let folder = store.path(Self.folder)
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A run's own file is newer than what the old single file said of it.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") {
+            guard let file = store.load(LiveRunFile<Writer.MessageID>.self, from: Self.folder + "/" + name) else { continue }
+            saved[file.key] = file.messages
+        }
+        self.saved = saved
     }
 
     private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// A run's file in `folder`, named by a hash of its key (which may hold any character, at
+    /// any length); the file holds the key itself.
+    private static func path(_ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return folder + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+    }
+
+    /// The runs of an upgraded plugin's single file go into files of their own, once.
+    private func splitLegacy() async {
+        guard legacy else { return }
+        legacy = false
+        for (key, messages) in saved { await store.save(LiveRunFile(key: key, messages: messages), to: Self.path(key), durable: false) }
+        await store.remove(Self.file)
+    }
 
     /// Takes in what a messenger's own earlier state file said each run shows, before the first
     /// `LiveMessages` on `store` starts: a plugin upgraded mid-answer then edits those messages.
@@ -68,11 +102,19 @@ public actor LiveMessages<Writer: LiveWriter> {
         return Entry(place: place, run: LiveRun(messages: saved[key] ?? [], same: same))
     }
 
+    /// Not flushed to the disk (`durable: false`): it is rewritten at each edit, and a machine
+    /// that loses it costs at worst an answer posted anew instead of edited.
     private func persist(_ key: String) async {
         guard let entry = entries[key] else { return }
         saved[key] = entry.run.messages
-        if saved.count > Self.kept { saved = saved.filter { entries[$0.key] != nil } }
-        await store.save(saved, to: Self.file)
+        await splitLegacy()
+        if saved.count > Self.kept {
+            for old in saved.keys where entries[old] == nil {
+                saved[old] = nil
+                await store.remove(Self.path(old))
+            }
+        }
+        await store.save(LiveRunFile(key: key, messages: entry.run.messages), to: Self.path(key), durable: false)
     }
 
     /// Runs still streaming.
@@ -110,7 +152,8 @@ public actor LiveMessages<Writer: LiveWriter> {
         let key = Self.key(run, place)
         guard saved[key] != nil else { return }
         saved[key] = nil
-        await store.save(saved, to: Self.file)
+        await splitLegacy()
+        await store.remove(Self.path(key))
     }
 
     private func write(_ key: String, run: String) async {

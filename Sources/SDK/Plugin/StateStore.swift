@@ -34,18 +34,46 @@ public actor StateStore {
     }
 
     /// Writes `value` atomically; false when the disk refused (logged by the caller).
+    ///
+    /// `durable: false` leaves out the flush to the disk. The file then survives the plugin's
+    /// crash (the kernel has it) but maybe not the machine's. It is for state rewritten several
+    /// times a second whose loss costs little: a live answer's message ids, a gateway's resume
+    /// point. Flushing them was most of what the Discord plugin spent while 20 answers streamed.
     @discardableResult
-    public func save<T: Encodable>(_ value: T, to name: String) -> Bool {
+    public func save<T: Encodable>(_ value: T, to name: String, durable: Bool = true) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
         let target = path(name)
         let temporary = target + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-            rename(temporary, target) == 0
-        else {
+        let written =
+            durable
+            ? FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+            : Self.write(data, to: temporary)
+        guard written, rename(temporary, target) == 0 else {
             failedWrites += 1
             return false
         }
         return true
+    }
+
+    /// Writes `data` to a new file at `path`, mode 0600, with no flush.
+    private static func write(_ data: Data, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        var complete = true
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(fd, base + offset, bytes.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    complete = false
+                    return
+                }
+                offset += count
+            }
+        }
+        return close(fd) == 0 && complete
     }
 
     /// Deletes the file `name`.

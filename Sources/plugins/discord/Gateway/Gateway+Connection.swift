@@ -252,8 +252,15 @@ extension Gateway {
             break
         }
         await handler?(event)
+        // An event the relay acts on moves the saved resume point at once. The others (its own
+        // edits echoed back, typing) move it at most every `resumeSaveSeconds`: a resume from
+        // an older point replays them, and the relay ignores them again.
+        if case .other = event, let saved = resume, Date().timeIntervalSince1970 - saved.savedAt < Self.resumeSaveSeconds { return }
         await saveResume()
     }
+
+    /// How stale the saved resume point may get while only events the relay ignores come.
+    static let resumeSaveSeconds = 5.0
 
     /// Saves the session with the newest sequence number: written after the handler took the
     /// event, so a plugin killed in between gets it replayed (and the inbox drops a repeat).
@@ -262,7 +269,8 @@ extension Gateway {
         saved.sequence = sequence ?? saved.sequence
         saved.savedAt = Date().timeIntervalSince1970
         resume = saved
-        await store.save(saved, to: ResumeState.file)
+        // Not flushed: a machine that loses it makes the plugin identify anew.
+        await store.save(saved, to: ResumeState.file, durable: false)
     }
 
     /// Queues a payload for the writer, within Discord's 120 per 60 s. A payload over the limit
