@@ -44,6 +44,7 @@ GUILD = "1100000000000000001"
 USER = "1400000000000000001"
 TOKEN = "bench.fake.token"
 TARGET_S = 1.0
+RELAY_CPU_TARGET = 3.0   # % of a core: daemon, messenger plugin and formatter together
 # Telegram against Discord, first visible text (see the docstring).
 TG_TOKEN = "7000000001:BENCHtelegramSecretQ1w2e3r4t5"
 TG_CHATS = 4
@@ -309,6 +310,15 @@ def run(ctx):
     add("fake Discord violations", len(violations), "0", not violations)
     for name in ("daemon", "discord", "formatter"):
         add(f"{name} CPU while {SESSIONS} stream, % of a core", round(cpu[name], 2) if cpu[name] is not None else "restarted")
+    if all(cpu[name] is not None for name in ("daemon", "discord", "formatter")):
+        # The whole relay, as a user's machine runs it (issue "Performance a user feels"), and what
+        # each line pi wrote cost it: CPU seconds over the phase / the deltas streamed in it.
+        relay = sum(cpu[name] for name in ("daemon", "discord", "formatter"))
+        lines = sum(e.get("deltas", 0) for e in done.values())
+        add(f"relay CPU while {SESSIONS} stream (daemon + discord + formatter), % of a core", round(relay, 2),
+            f"< {RELAY_CPU_TARGET:g} %", relay < RELAY_CPU_TARGET)
+        if lines:
+            add("relay CPU per streamed line µs", round(relay / 100 * stream_seconds / lines * 1e6, 1))
     if tg_error is not None or firsts_tg is None:
         add("telegram first visible text", "not run: " + " ".join(str(tg_error).split())[:100], "runs", False)
         return rows

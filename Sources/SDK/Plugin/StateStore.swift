@@ -42,38 +42,11 @@ public actor StateStore {
     @discardableResult
     public func save<T: Encodable>(_ value: T, to name: String, durable: Bool = true) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
-        let target = path(name)
-        let temporary = target + ".tmp"
-        let written =
-            durable
-            ? FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
-            : Self.write(data, to: temporary)
-        guard written, rename(temporary, target) == 0 else {
+        guard AtomicFile.replace(path(name), with: data, durable: durable) else {
             failedWrites += 1
             return false
         }
         return true
-    }
-
-    /// Writes `data` to a new file at `path`, mode 0600, with no flush.
-    private static func write(_ data: Data, to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        var complete = true
-        data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(fd, base + offset, bytes.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    complete = false
-                    return
-                }
-                offset += count
-            }
-        }
-        return close(fd) == 0 && complete
     }
 
     /// Deletes the file `name`.

@@ -150,10 +150,7 @@ final class DiscordREST: Sendable {
             guard (urgent && changed) || due || calmed,
                 let data = try? JSONEncoder().encode(hold)
             else { return }
-            let temporary = holdsPath + ".tmp"
-            if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-                rename(temporary, holdsPath) == 0
-            {
+            if AtomicFile.replace(holdsPath, with: data, durable: false) {
                 saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
