@@ -86,6 +86,54 @@ extension Scenarios {
             }
         }
 
+        /// Events the relay ignores (its own edits echoed back) move the saved resume point at
+        /// most every few seconds, as saving it after each was much of the plugin's CPU while
+        /// answers streamed. A plugin killed right after them resumes from before them: Discord
+        /// replays them, the relay ignores them again, and a message typed meanwhile is handed
+        /// over once.
+        @Test(.timeLimit(.minutes(2)))
+        func ignoredEventsAreReplayedAfterAResumeAndChangeNothing() async throws {
+            try await Scenario.run { s in
+                let first = try await s.startReady(name: "first")
+                try await s.say("before the crash")
+                #expect(await first.waitForRequests("chat.message").count == 1)
+                let file = s.stateDir + "/gateway.json"
+                func savedSequence() -> Int? {
+                    FileManager.default.contents(atPath: file).flatMap { try? JSONValue.parse(bytes: Array($0)) }?["sequence"]?.intValue
+                }
+                // The user's message is acted on: the resume point moves past it at once.
+                let saved = try #require(
+                    try await s.eventually { () -> Int? in
+                        guard let sequence = savedSequence(), sequence >= 2 else { return nil }
+                        return sequence
+                    })
+                for k in 0..<5 {
+                    let edit: JSONValue = [
+                        "id": .string("15000000000000000\(k)"), "channel_id": .string(Scenario.general),
+                        "guild_id": .string(Scenario.guild), "content": "an edit of the bot's own",
+                        "author": ["id": .string(Scenario.bot), "username": "pi", "bot": true],
+                    ]
+                    #expect(try await s.fake.post("/dispatch", ["t": "MESSAGE_UPDATE", "d": edit])["delivered_to"]?.arrayValue?.count == 1)
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(savedSequence() == saved, "five ignored events did not move the saved point")
+                #expect(await first.kill9() == 128 + 9)
+                _ = try await s.fake.wait("for=disconnected")
+
+                let missed = try await s.say("typed while you were down")
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let second = try await s.startPlugin(name: "second")
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)") != nil, "\(second.stderr())")
+                let messages = await second.waitForRequests("chat.message")
+                try await Task.sleep(for: .seconds(2))
+                #expect(await second.requests("chat.message").count == 1)
+                #expect(messages.first?["messageId"] == missed["id"])
+                #expect(try await s.stats()["resumes"] == 1)
+                #expect(try await s.violations().isEmpty)
+                #expect(await second.shutdown() == 0)
+            }
+        }
+
         /// The plugin dies while pi-relayd has not yet answered a chat.message: the restarted
         /// plugin hands the same message over again from its journal, once.
         @Test(.timeLimit(.minutes(2)))
