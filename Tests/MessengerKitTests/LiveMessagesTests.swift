@@ -117,6 +117,32 @@ import Testing
         #expect(await again.writes == ["edit 7: old run, more"], "the other run came along")
     }
 
+    /// A run's file cut short (the disk filled mid-write on an older system, or a hand edit) is
+    /// passed over: the other runs load, and that run starts afresh.
+    @Test func anUnreadableRunFileIsPassedOver() async throws {
+        defer { removeFolder() }
+        let first = FakePlatform()
+        let before = liveMessages(first)
+        await before.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
+        await before.update(runID: "r2", place: Self.room, rev: 1, chunks: [], tail: "two")
+        try await waitFor { runFiles().count == 2 }
+        _ = await before.finish("r1", in: Self.room)
+        _ = await before.finish("r2", in: Self.room)
+        let runs = folder + "/" + LiveMessages<FakePlatform>.folder
+        let broken = try #require(runFiles().sorted().first)
+        try Data(#"{"key":"r"#.utf8).write(to: URL(fileURLWithPath: runs + "/" + broken))
+
+        let second = FakePlatform()
+        let after = liveMessages(second)
+        for run in ["r1", "r2"] {
+            await after.update(runID: run, place: Self.room, rev: 2, chunks: [], tail: "\(run) more")
+            _ = await after.finish(run, in: Self.room)
+        }
+        let writes = await second.writes
+        #expect(writes.filter { $0.hasPrefix("edit ") }.count == 1, "the readable run is edited: \(writes)")
+        #expect(writes.filter { $0.hasPrefix("send ") }.count == 1, "the unreadable one is posted anew: \(writes)")
+    }
+
     @Test func anEditThatGotANewIDIsRecordedAndEqualTextsAreNotEdited() async throws {
         defer { removeFolder() }
         let platform = FakePlatform()

@@ -14,15 +14,16 @@ import Testing
         #expect(store.load([String: [Int]].self, from: "one.json") == ["a": [3]])
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: store.path("one.json"))[.posixPermissions] as? Int)
         #expect(mode & 0o777 == 0o600)
-        #expect(!FileManager.default.fileExists(atPath: store.path("one.json.tmp")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["one.json"], "no temporary file is left")
         #expect(await store.failedWrites == 0)
     }
 
-    @Test(arguments: [true, false]) func aWriteTheDiskRefusesIsCounted(durable: Bool) async {
+    @Test(arguments: [true, false]) func aWriteTheDiskRefusesIsCounted(durable: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = StateStore(directory: folder)
         #expect(await !store.save([1], to: "no-such-folder/one.json", durable: durable))
         #expect(await store.failedWrites == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 }

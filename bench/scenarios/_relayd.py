@@ -77,6 +77,13 @@ def marker_times(msg_log, pi_log):
     return sends, lives, recvs, emits
 
 
+def process_cpu_seconds(pid):
+    """utime + stime of a process, its ended threads included (/proc/PID/stat, clock ticks)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
 def free_port():
     """A loopback TCP port nothing listens on now."""
     s = socket.socket()
@@ -279,9 +286,7 @@ class Relayd:
 
     def cpu_seconds(self):
         """utime + stime of the daemon itself (children not included)."""
-        with open(f"/proc/{self.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return process_cpu_seconds(self.pid)
 
     def thread_times(self, pid=None):
         """{thread id: CPU ns} for a process's live threads (/proc/PID/task/*/schedstat): finer
@@ -309,11 +314,9 @@ class Relayd:
         if not p or "pid" not in p:
             return None
         try:
-            with open(f"/proc/{p['pid']}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+            return process_cpu_seconds(p["pid"])
         except OSError:
             return None
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
     def threads(self):
         with open(f"/proc/{self.pid}/status") as f:

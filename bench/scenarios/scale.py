@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 
-from ._relayd import Relayd, Rows, marker_times, percentile, read_jsonl, scenario_work
+from ._relayd import Relayd, Rows, marker_times, percentile, process_cpu_seconds, read_jsonl, scenario_work
 from .sessions import recorded_run
 
 SIZES = (10, 100, 1000)
@@ -59,10 +59,8 @@ def chat(tag):
 def stat_cpu(pid):
     """utime + stime in seconds, or None when the process is gone."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError):
+        return process_cpu_seconds(pid)
+    except OSError:
         return None
 
 

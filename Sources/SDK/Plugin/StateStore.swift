@@ -42,7 +42,7 @@ public actor StateStore {
     @discardableResult
     public func save<T: Encodable>(_ value: T, to name: String, durable: Bool = true) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
-        guard AtomicFile.replace(path(name), with: data, durable: durable) else {
+        guard AtomicFile.write([UInt8](data), to: path(name), durable: durable) else {
             failedWrites += 1
             return false
         }

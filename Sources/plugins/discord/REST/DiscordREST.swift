@@ -150,7 +150,7 @@ final class DiscordREST: Sendable {
             guard (urgent && changed) || due || calmed,
                 let data = try? JSONEncoder().encode(hold)
             else { return }
-            if AtomicFile.replace(holdsPath, with: data, durable: false) {
+            if AtomicFile.write([UInt8](data), to: holdsPath, durable: false) {
                 saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
