@@ -4,10 +4,16 @@ import Testing
 
 @Suite struct SendQueueTests {
     /// A budget the test fills by hand: a write may go while a token is left, else not for an
-    /// hour (the test refreshes the queue when it adds tokens).
+    /// hour (the test refreshes the queue when it adds tokens). With `spare`, it keeps back the
+    /// tokens a write is asked to leave; without, it has no room to (a burst of one).
     final class Tokens: SendAllowance {
         let left = Mutex(0)
+        let spare: Bool
+        init(spare: Bool = false) { self.spare = spare }
         func wait(chat: String, now: Double) -> Double { left.withLock { $0 >= 1 ? 0 : 3600 } }
+        func wait(chat: String, now: Double, keeping spare: Int) -> Double {
+            left.withLock { $0 >= 1 + (self.spare ? spare : 0) ? 0 : 3600 }
+        }
         func take(chat: String, now: Double) { left.withLock { $0 -= 1 } }
     }
 
@@ -46,6 +52,22 @@ import Testing
         }
         #expect(await sent.order == ["question", "live", "notice"])
         #expect(tokens.left.withLock { $0 } == 0, "each write took its place in the budget")
+    }
+
+    /// A live view goes only while it leaves a write of the budget spare: with one left it
+    /// waits, and a question that comes after it takes that write at once.
+    @Test func aLiveViewLeavesTheLastWriteForAQuestion() async throws {
+        let tokens = Tokens(spare: true)
+        tokens.left.withLock { $0 = 1 }
+        let queue = SendQueue(allowance: tokens)
+        let live = Task { try await queue.turn(chat: "42", priority: .live) }
+        try await Self.waitUntil { await queue.count(chat: "42") == 1 }
+        #expect(try await queue.turn(chat: "42", priority: .answer), "the question goes at once")
+        #expect(await queue.count(chat: "42") == 1, "the live view still waits")
+        tokens.left.withLock { $0 = 2 }
+        await queue.refresh(chat: "42")
+        #expect(try await live.value)
+        #expect(tokens.left.withLock { $0 } == 1, "and leaves one")
     }
 
     @Test func anEditWaitingForTheBudgetIsReplacedByANewerEditOfTheSameMessage() async throws {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import TelegramPlugin
@@ -14,14 +15,37 @@ import Testing
         #expect(pacer.reserve(chat: "43", now: 100) == 0, "another chat has its own budget")
     }
 
-    /// A restarted plugin does not know what its predecessor just sent: no burst at first.
-    @Test func aFreshStartBeginsWithAnEmptyBucket() {
+    /// A restarted plugin keeps what its predecessor spent, through the saved file: a chat it
+    /// just wrote to twice waits (no 429), one it had not written to goes at once (no second
+    /// lost), and a bucket full again is not saved at all.
+    @Test func aRestartedPluginKeepsWhatItsPredecessorSpent() throws {
+        var before = SendPacer()
+        _ = before.reserve(chat: "42", now: 100)
+        _ = before.reserve(chat: "42", now: 100)
+        _ = before.reserve(chat: "7", now: 90)
+        let file = try JSONEncoder().encode(before.saved(now: 100.1))
+        let saved = try JSONDecoder().decode(SendPacer.self, from: file)
+        #expect(Set(saved.buckets.keys) == ["42"], "chat 7's bucket is full again by 100.1")
+        var after = SendPacer()
+        after.startedAt = 100.2
+        after.keep(from: saved)
+        let wait = after.reserve(chat: "42", now: 100.2)
+        #expect(wait > 0.7 && wait <= 0.8, "\(wait)")
+        #expect(after.reserve(chat: "43", now: 100.2) == 0)
+        #expect(after.reserve(chat: "43", now: 100.2) == 0, "a chat not on file has its whole burst")
+        #expect(after.saved(now: 200).buckets.isEmpty)
+    }
+
+    /// Live edits keep one write of a private chat's burst back: at one a second they still go,
+    /// and a question between them goes at once.
+    @Test func aLiveEditLeavesAWriteForAQuestion() {
         var pacer = SendPacer()
-        pacer.startedAt = 100
-        #expect(pacer.reserve(chat: "42", now: 100) >= 0.9)
-        var later = SendPacer()
-        later.startedAt = 100
-        #expect(later.reserve(chat: "42", now: 110) == 0)
+        #expect(pacer.wait(chat: "42", now: 100, keeping: 1) == 0)
+        _ = pacer.reserve(chat: "42", now: 100)
+        let next = pacer.wait(chat: "42", now: 100, keeping: 1)
+        #expect(next > 0.99 && next <= 1.0, "the next live edit a second later: \(next)")
+        #expect(pacer.wait(chat: "42", now: 100, keeping: 0) == 0, "a question now")
+        #expect(pacer.wait(chat: "42", now: 100, keeping: 5) == next, "never more than the burst holds")
     }
 
     @Test func groupsAreHeldToTwentyAMinute() {

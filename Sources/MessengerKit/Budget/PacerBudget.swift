@@ -22,6 +22,10 @@ public final class PacerBudget<Pacer: QueuePacer>: Sendable {
             pacer.withLock { $0.wait(key: key, now: now) }
         }
 
+        func wait(chat key: String, now: Double, keeping spare: Int) -> Double {
+            pacer.withLock { $0.wait(key: key, now: now, keeping: spare) }
+        }
+
         func take(chat key: String, now: Double) {
             pacer.withLock { $0.take(key: key, now: now) }
         }
@@ -55,9 +59,10 @@ public final class PacerBudget<Pacer: QueuePacer>: Sendable {
         await save()
     }
 
-    /// Saves what a restarted plugin must respect.
-    public func save() async {
+    /// Saves what a restarted plugin must respect. `durable: false` skips the flush: for what
+    /// matters only seconds (a bucket refills long before a machine is back), not a 429's hold.
+    public func save(durable: Bool = true) async {
         let saved = withPacer { $0.saved(now: Date().timeIntervalSince1970) }
-        await store?.save(saved, to: Self.file)
+        await store?.save(saved, to: Self.file, durable: durable)
     }
 }

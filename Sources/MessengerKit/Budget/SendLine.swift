@@ -46,6 +46,11 @@ public struct SendLine: Sendable {
         waiter.priority.rawValue - Int(max(0, now - waiter.since) / aging)
     }
 
+    /// How urgent a waiting write was when it came (nil when it is not waiting).
+    public func priority(chat: String, ticket: Int) -> SendPriority? {
+        waiting[chat]?.first { $0.ticket == ticket }?.priority
+    }
+
     /// The ticket went, or left the line (cancelled).
     public mutating func leave(chat: String, ticket: Int) {
         waiting[chat]?.removeAll { $0.ticket == ticket }

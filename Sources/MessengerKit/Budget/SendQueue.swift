@@ -3,7 +3,9 @@ import FoundationEssentials
 /// A messenger's writes waiting for the platform's budget (`SendAllowance`), chat by chat, in
 /// `SendLine`'s order: when a chat's budget allows a write, the most urgent waiting one takes it,
 /// so a question never waits behind live edits that came first. Waiting suspends; it never blocks
-/// a thread.
+/// a thread. A live view or a notice goes only while it leaves one write of the chat's budget
+/// spare (where the budget has room for it), so a question or a final answer that comes next
+/// goes at once instead of waiting for the budget to refill.
 public actor SendQueue {
     private enum Outcome {
         case go
@@ -63,7 +65,8 @@ public actor SendQueue {
     private func serve(_ chat: String) {
         while let ticket = line.next(chat: chat, now: clock()) {
             let now = clock()
-            let wait = allowance.wait(chat: chat, now: now)
+            let spare = line.priority(chat: chat, ticket: ticket) == .answer ? 0 : 1
+            let wait = allowance.wait(chat: chat, now: now, keeping: spare)
             guard wait <= 0 else {
                 schedule(chat, at: now + wait)
                 return

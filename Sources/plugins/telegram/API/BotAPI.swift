@@ -84,6 +84,9 @@ final class BotAPI: Sendable {
                 if !(pace.prepaid && attempt == 1) {
                     guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .done(.null) }
                 }
+                // What the write spent is on file before it goes: a plugin restarted after it
+                // knows (`SendPacer`).
+                await budget.save(durable: false)
             } else if let chat {
                 let wait = budget.withPacer { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }

@@ -3,8 +3,9 @@ import MessengerKit
 /// Paces writes (sends and edits count alike, as Telegram counts them) so normal traffic never
 /// meets a 429: a token bucket per chat (about 1 a second in private chats, 20 a minute in
 /// groups) and one for the whole bot (30 a second), plus the holds a 429's `retry_after` sets.
-/// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds survive
-/// a restart, as a 429 ban does.
+/// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds and the
+/// chats' spent buckets survive a restart: a plugin restarted mid-answer neither bursts into a
+/// chat it just wrote to (a 429) nor waits for a chat it had not (a second lost per restart).
 struct SendPacer: QueuePacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
@@ -17,8 +18,8 @@ struct SendPacer: QueuePacer, Equatable {
     static let globalRate = 25.0
 
     var buckets: [String: Bucket] = [:]
-    /// When this process started pacing: a plugin restarted mid-answer does not know what its
-    /// predecessor just wrote, so a chat's first bucket fills from here instead of starting full.
+    /// When this process started pacing. Unused: every write's bucket is saved before the write
+    /// goes (`BotAPI`), so a chat with no bucket on file was not written to lately and starts full.
     var startedAt: Double = 0
     var global = Bucket(tokens: SendPacer.globalRate, at: 0)
     /// A chat (or `*`, every chat) may not be written to before this time.
@@ -28,8 +29,8 @@ struct SendPacer: QueuePacer, Equatable {
     /// group is a chat whose id is negative.
     mutating func reserve(chat: String, now: Double) -> Double {
         let rate = chat.hasPrefix("-") ? Self.groupRate : Self.privateRate
-        var bucket = buckets[chat] ?? Bucket(tokens: min(Self.burst, max(0, now - startedAt) * rate), at: now)
-        bucket.tokens = min(Self.burst, bucket.tokens + (now - bucket.at) * rate)
+        var bucket = buckets[chat] ?? Bucket(tokens: Self.burst, at: now)
+        bucket.tokens = min(Self.burst, bucket.tokens + max(0, now - bucket.at) * rate)
         bucket.at = now
         bucket.tokens -= 1
         var wait = bucket.tokens >= 0 ? 0 : -bucket.tokens / rate
@@ -41,13 +42,15 @@ struct SendPacer: QueuePacer, Equatable {
         return max(wait, holdLeft(chat: chat, now: now))
     }
 
-    /// How long until a write to `chat` may go (0: now), taking nothing: the chat's bucket and
-    /// the bot's must each hold a whole write, and no 429 hold may be running.
-    func wait(chat: String, now: Double) -> Double {
+    /// How long until a write to `chat` may go (0: now), taking nothing: the chat's bucket must
+    /// hold a whole write and `spare` more (at most the burst's room: a live edit leaves one for
+    /// a question), the bot's a whole write, and no 429 hold may be running.
+    func wait(chat: String, now: Double, keeping spare: Int = 0) -> Double {
         let rate = chat.hasPrefix("-") ? Self.groupRate : Self.privateRate
-        let bucket = buckets[chat] ?? Bucket(tokens: min(Self.burst, max(0, now - startedAt) * rate), at: now)
-        let tokens = min(Self.burst, bucket.tokens + (now - bucket.at) * rate)
-        var wait = tokens >= 1 ? 0 : (1 - tokens) / rate
+        let bucket = buckets[chat] ?? Bucket(tokens: Self.burst, at: now)
+        let tokens = min(Self.burst, bucket.tokens + max(0, now - bucket.at) * rate)
+        let needed = min(Self.burst, 1 + Double(spare))
+        var wait = tokens >= needed ? 0 : (needed - tokens) / rate
         let global = min(Self.globalRate, self.global.tokens + (now - self.global.at) * Self.globalRate)
         if global < 1 { wait = max(wait, (1 - global) / Self.globalRate) }
         return max(wait, holdLeft(chat: chat, now: now))
@@ -65,14 +68,24 @@ struct SendPacer: QueuePacer, Equatable {
         if buckets.count > 1000 { buckets = buckets.filter { now - $0.value.at < 60 } }
     }
 
-    /// What is worth saving: the holds still running.
+    /// What is worth saving: the holds still running, and the chats' buckets not full again yet.
     func saved(now: Double) -> SendPacer {
         var copy = SendPacer()
         copy.holds = holds.filter { $0.value > now }
+        copy.buckets = buckets.filter { chat, bucket in
+            bucket.tokens + max(0, now - bucket.at) * (chat.hasPrefix("-") ? Self.groupRate : Self.privateRate) < Self.burst
+        }
         return copy
     }
 
+    /// A restarted plugin keeps the buckets its predecessor spent.
+    mutating func keep(from saved: SendPacer) {
+        buckets = saved.buckets
+    }
+
     func wait(key chat: String, now: Double) -> Double { wait(chat: chat, now: now) }
+
+    func wait(key chat: String, now: Double, keeping spare: Int) -> Double { wait(chat: chat, now: now, keeping: spare) }
 
     mutating func take(key chat: String, now: Double) { _ = reserve(chat: chat, now: now) }
 }
