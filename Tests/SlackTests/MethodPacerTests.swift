@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import SlackPlugin
@@ -19,17 +20,41 @@ import Testing
         }
     }
 
-    /// A restarted plugin's buckets fill from its start (its predecessor may just have spent
-    /// them), except what was saved: a Tier 1 method's bucket, whose minute outlives a restart.
-    @Test func aRestartedPacerDoesNotStartWithFullBuckets() {
+    /// A restarted plugin keeps what its predecessor spent, through the saved file: Tier 1's
+    /// empty bucket and a half-spent Tier 3 one wait, a method it had not called goes at once,
+    /// and a bucket full again is not saved.
+    @Test func aRestartedPacerKeepsWhatItsPredecessorSpent() throws {
         var first = MethodPacer()
-        first.startedAt = 100
         for _ in 0..<3 { #expect(first.reserve(method: "apps.connections.open", channel: nil, now: 100) == 0) }
-        var second = first.saved(now: 101)
-        second.startedAt = 101
+        for _ in 0..<4 { #expect(first.reserve(method: "chat.update", channel: nil, now: 100) == 0) }
+        _ = first.reserve(method: "reactions.add", channel: nil, now: 50)
+        let file = try JSONEncoder().encode(first.saved(now: 101))
+        let saved = try JSONDecoder().decode(MethodPacer.self, from: file)
+        #expect(Set(saved.buckets.keys) == ["apps.connections.open", "chat.update"], "reactions.add is full again")
+        var second = MethodPacer()
+        second.keep(from: saved)
         #expect(second.reserve(method: "apps.connections.open", channel: nil, now: 101) > 20, "the saved Tier 1 bucket is empty")
-        #expect(second.reserve(method: "chat.update", channel: nil, now: 101) > 1, "a fresh bucket fills from the start")
-        #expect(second.reserve(method: "chat.update", channel: nil, now: 120) == 0)
+        #expect(second.reserve(method: "chat.update", channel: nil, now: 101) > 0, "so is the Tier 3 one, for a moment")
+        #expect(second.reserve(method: "chat.postMessage", channel: "D1", now: 101) == 0, "a bucket not on file is full")
+    }
+
+    /// A call waiting for its place takes nothing until it goes: restarted again and again while
+    /// it waits, a plugin's Socket Mode connection is not pushed further away each time.
+    @Test func aCallWaitingForItsPlaceSpendsNothing() {
+        var pacer = MethodPacer()
+        for _ in 0..<3 { #expect(pacer.claim(method: "apps.connections.open", channel: nil, now: 100) == 0) }
+        let wait = pacer.claim(method: "apps.connections.open", channel: nil, now: 100)
+        #expect(wait > 29 && wait <= 30, "\(wait)")
+        for _ in 0..<50 { #expect(pacer.claim(method: "apps.connections.open", channel: nil, now: 100) == wait) }
+        #expect(pacer.claim(method: "apps.connections.open", channel: nil, now: 100 + wait) == 0)
+    }
+
+    /// Live edits leave one call of Tier 3's burst for a final.
+    @Test func aLiveEditLeavesACallForAFinal() {
+        var pacer = MethodPacer()
+        for _ in 0..<3 { #expect(pacer.wait(key: "chat.update", now: 100, keeping: 1) == 0); pacer.take(key: "chat.update", now: 100) }
+        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 1) > 1, "the live edit waits")
+        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 0) == 0, "the final goes")
     }
 
     @Test func postingIsPacedPerChannel() {
@@ -46,7 +71,7 @@ import Testing
         #expect(pacer.reserve(method: "chat.update", channel: nil, now: 110) >= 20)
         #expect(pacer.reserve(method: "reactions.add", channel: nil, now: 110) == 0)
         let saved = pacer.saved(now: 110)
-        #expect(saved.holds["chat.update"] == 130 && saved.buckets.isEmpty)
+        #expect(saved.holds["chat.update"] == 130 && Set(saved.buckets.keys) == ["chat.update", "reactions.add"])
         #expect(pacer.saved(now: 131).holds.isEmpty)
     }
 }

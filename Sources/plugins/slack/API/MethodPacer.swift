@@ -4,9 +4,9 @@ import MessengerKit
 /// channel for posting) sized by its tier, plus the holds a 429's `Retry-After` sets on a method.
 /// Pure: callers pass the time (seconds since 1970), tests a fake one. Codable, so holds
 /// survive a restart (the spec: keep the deadline across a plugin restart), and so do the
-/// buckets of Tier 1 methods, whose minute is longer than a restart. A restarted plugin does not
-/// know what its predecessor just called, so its other buckets fill from its start instead of
-/// starting full.
+/// buckets not yet full again: every bucket is saved when it is spent (`WebAPI`), so a restarted
+/// plugin neither bursts into a method its predecessor just used (429s) nor waits for one it had
+/// not (a slow start), and Tier 1's minute outlives any restart.
 struct MethodPacer: QueuePacer, Equatable {
     struct Bucket: Codable, Sendable, Equatable {
         var tokens: Double
@@ -16,7 +16,7 @@ struct MethodPacer: QueuePacer, Equatable {
     var buckets: [String: Bucket] = [:]
     /// A method may not be called before this time.
     var holds: [String: Double] = [:]
-    /// When this process started pacing.
+    /// When this process started pacing. Unused: a bucket not on file was not spent lately.
     var startedAt: Double = 0
 
     /// The bucket a call of `method` (to `channel`) draws on: the method's, or for posting the
@@ -27,12 +27,14 @@ struct MethodPacer: QueuePacer, Equatable {
     }
 
     /// Seconds until a call of `method` (to `channel`) may go, taking nothing (the send queue
-    /// asks before it takes).
-    func wait(method: String, channel: String?, now: Double) -> Double {
+    /// asks before it takes), and leave `spare` calls of the bucket (at most its burst's room)
+    /// for more urgent ones: a live edit leaves one for a final.
+    func wait(method: String, channel: String?, now: Double, keeping spare: Int = 0) -> Double {
         let hold = holdLeft(method: method, now: now)
         guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
         let tokens = refilled(buckets[key], tier: tier, now: now).tokens
-        return max(tokens >= 1 ? 0 : (1 - tokens) / tier.perSecond, hold)
+        let needed = min(tier.burst, 1 + Double(spare))
+        return max(tokens >= needed ? 0 : (needed - tokens) / tier.perSecond, hold)
     }
 
     /// Takes a call of `method` (to `channel`) and returns how long to wait before making it.
@@ -47,11 +49,19 @@ struct MethodPacer: QueuePacer, Equatable {
         return max(wait, hold)
     }
 
-    /// A bucket filled for the time since it was last used. A Tier 1 bucket is saved whenever it
-    /// is used, so one not on file was not spent; another starts filling at this process's start.
+    /// Takes a call's place if it may go now (0), or says how long until it may, taking nothing:
+    /// a call that never goes (its plugin killed while it waited) has spent nothing, so a plugin
+    /// restarted again and again does not push its next connection further away each time.
+    mutating func claim(method: String, channel: String?, now: Double) -> Double {
+        let wait = wait(method: method, channel: channel, now: now)
+        if wait <= 0 { _ = reserve(method: method, channel: channel, now: now) }
+        return wait
+    }
+
+    /// A bucket filled for the time since it was last used. Every bucket is saved when it is
+    /// spent, so one not on file was not spent lately and starts full.
     private func refilled(_ bucket: Bucket?, tier: MethodTier, now: Double) -> Bucket {
-        let fresh = tier == .tier1 ? tier.burst : min(tier.burst, max(0, now - startedAt) * tier.perSecond)
-        var bucket = bucket ?? Bucket(tokens: fresh, at: now)
+        var bucket = bucket ?? Bucket(tokens: tier.burst, at: now)
         bucket.tokens = min(tier.burst, bucket.tokens + max(0, now - bucket.at) * tier.perSecond)
         bucket.at = now
         return bucket
@@ -66,17 +76,19 @@ struct MethodPacer: QueuePacer, Equatable {
         holds = holds.filter { $0.value > now }
     }
 
-    /// A restarted plugin keeps the Tier 1 buckets its predecessor spent: their minute is longer
-    /// than a restart.
+    /// A restarted plugin keeps the buckets its predecessor spent.
     mutating func keep(from saved: MethodPacer) {
         buckets = saved.buckets
     }
 
-    /// What is worth saving: the holds still running and the Tier 1 buckets.
+    /// What is worth saving: the holds still running and the buckets not full again yet.
     func saved(now: Double) -> MethodPacer {
         var copy = MethodPacer()
         copy.holds = holds.filter { $0.value > now }
-        copy.buckets = buckets.filter { MethodTier.of($0.key) == .tier1 }
+        copy.buckets = buckets.filter { key, bucket in
+            guard let tier = MethodTier.of(Self.split(key).method) else { return false }
+            return bucket.tokens + max(0, now - bucket.at) * tier.perSecond < tier.burst
+        }
         return copy
     }
 
@@ -90,6 +102,11 @@ struct MethodPacer: QueuePacer, Equatable {
     func wait(key: String, now: Double) -> Double {
         let (method, channel) = Self.split(key)
         return wait(method: method, channel: channel, now: now)
+    }
+
+    func wait(key: String, now: Double, keeping spare: Int) -> Double {
+        let (method, channel) = Self.split(key)
+        return wait(method: method, channel: channel, now: now, keeping: spare)
     }
 
     mutating func take(key: String, now: Double) {

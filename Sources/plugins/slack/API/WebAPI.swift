@@ -73,14 +73,18 @@ final class WebAPI: Sendable {
         let url = SecretURL(base + "/" + method)
         // Slack's 429s are per method; a busy one may take several holds.
         return try await APIAttempts.run(rateLimitedTries: 8) { attempt in
-            let now = Date().timeIntervalSince1970
             if Self.writes.contains(method), let key = MethodPacer.key(method: method, channel: channel) {
                 guard try await queue.turn(chat: key, priority: priority, replaces: replaces) else { return .done(.null) }
             } else {
-                let wait = budget.withPacer { $0.reserve(method: method, channel: channel, now: now) }
-                if MethodTier.of(method) == .tier1 { await budget.save() }
-                if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
+                while true {
+                    let wait = budget.withPacer { $0.claim(method: method, channel: channel, now: Date().timeIntervalSince1970) }
+                    if wait <= 0 { break }
+                    try await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up))))
+                }
             }
+            // What the call spent is on file before it goes (`MethodPacer`); flushed for Tier 1,
+            // whose minute outlasts a machine's restart too.
+            if MethodTier.of(method) != nil { await budget.save(durable: MethodTier.of(method) == .tier1) }
             let reply = try await connection.exchange(
                 method, url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, attempt: attempt,
                 mask: token.masking, notAnAnswer: "not a Web API answer (is slack.apiBase right?)",
