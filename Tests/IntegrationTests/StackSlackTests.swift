@@ -38,6 +38,28 @@ import Glibc
         }
     }
 
+    /// The prompt's ⏳ and ✅ are only signs: a rate limit on reactions holds up no prompt and no
+    /// answer. With reactions.add held for 20 s by a 429, a second message still reaches pi and
+    /// is answered at once, and the reactions follow once the hold ends.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aRateLimitOnReactionsHoldsUpNoPrompt() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.fake.post("/rate_limit", ["method": "reactions.add", "retry_after": 20, "count": 1])
+            let first = try await stack.say("first")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: first")
+            let start = ContinuousClock.now
+            try await stack.say("second")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: second", timeout: 30)
+            #expect(ContinuousClock.now - start < .seconds(8), "the second message waited for the first one's ⏳")
+            let ts = try #require(first["ts"]?.stringValue)
+            _ = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=white_check_mark", timeout: 60), "✅ after the hold")
+        }
+    }
+
     /// An answer longer than one Slack message while it streams: the live view posts its
     /// finished chunks as messages of their own, and the final turns those same messages into its
     /// chunks instead of starting over below them, so every part is shown exactly once.

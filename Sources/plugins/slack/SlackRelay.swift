@@ -86,7 +86,13 @@ public struct SlackRelay: MessengerRelay {
         await intake.learn(botUser: user)
         logger.info("signed in as \(me["user"]?.stringValue ?? user) in \(me["team"]?.stringValue ?? "the workspace")")
         await intake.inbox.resumePending()
-        try await socket.run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.progress.run() }
+            group.addTask { try await self.socket.run() }
+            // The socket's end is the plugin's; the reactions stop with it.
+            try await group.next()
+            group.cancelAll()
+        }
     }
 
     /// A channel's questions and finals in a lane of their own, its notices in another, live
