@@ -1,4 +1,4 @@
-from . import discord, failover, federation, latency, questions, recovery, scale, sessions, startup, throughput, web
+from . import discord, failover, federation, latency, messengers, questions, recovery, scale, sessions, startup, throughput, web
 
 # Order matters only for reading the table.
 SCENARIOS = [
@@ -8,6 +8,7 @@ SCENARIOS = [
     ("recovery", recovery),
     ("discord", discord),
     ("questions", questions),
+    ("messengers", messengers),
     ("web", web),
     ("federation", federation),
     ("failover", failover),

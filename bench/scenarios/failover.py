@@ -16,7 +16,7 @@ import time
 
 from ._postgres import Postgres, bin_dir
 from ._relayd import Relayd, Rows, not_run, percentile, read_jsonl, scenario_work
-from .discord import TG_TOKEN, FakeTelegram
+from ._fakes import TG_TOKEN, FakeTelegram
 
 ROUNDS = 4
 TARGET_S = 20.0

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from ._relayd import Relayd, RelaydError, Rows, not_run, percentile, read_jsonl, scenario_work
-from .discord import TG_TOKEN, FakeTelegram, quiet_until
+from ._fakes import TG_TOKEN, FakeTelegram, quiet_until
 
 CHATS = 4
 USERS = [(str(5200000001 + i), f"qa{i:02d}") for i in range(CHATS)]

@@ -17,7 +17,7 @@ import subprocess
 import time
 
 from ._relayd import Relayd, RelaydError, Rows, not_run, percentile, scenario_work
-from .discord import GUILD, SL_APP_TOKEN, SL_BOT_TOKEN, TG_TOKEN, TOKEN, USER, Fake, FakeSlack, FakeTelegram
+from ._fakes import GUILD, SL_APP_TOKEN, SL_BOT_TOKEN, TG_TOKEN, TOKEN, USER, Fake, FakeSlack, FakeTelegram
 
 RUNS = 10
 STATUS_RUNS = 50
@@ -57,7 +57,7 @@ def run(ctx):
         return not_run("startup", f"{missing[0]} is not built")
     fakes = []
     try:
-        discord = Fake(ctx, work)
+        discord = Fake(ctx, work, [("1200000000000000001", "bench-00")])
         fakes.append(discord)
         telegram = FakeTelegram(ctx, work)
         fakes.append(telegram)
