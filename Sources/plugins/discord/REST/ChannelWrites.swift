@@ -1,3 +1,4 @@
+import FoundationEssentials
 import MessengerKit
 import Synchronization
 
@@ -5,24 +6,52 @@ import Synchronization
 /// kind (posts and edits are separate buckets at Discord, discord-api.md §6). The rate limiter
 /// then holds that one write until its bucket, as Discord's headers describe it, has room: limits
 /// are read, never assumed. Because only one waits there, the next write to go is chosen by the
-/// queue when the previous one is done, most urgent first.
+/// queue when the previous one is done, most urgent first. A live view or a notice also leaves
+/// the bucket's last request of its window (as the last answer counted it) to a question or a
+/// final, which then never waits for the window to end.
 final class ChannelWrites: SendAllowance {
     /// A write in flight is finished (`done`) well before this; it only bounds a lost wake-up.
     static let recheck = 30.0
 
-    private let busy = Mutex(Set<String>())
+    private struct Room {
+        var remaining: Int
+        /// Seconds since 1970.
+        var resetAt: Double
+    }
+
+    private let state = Mutex((busy: Set<String>(), rooms: [String: Room]()))
 
     func wait(chat: String, now: Double) -> Double {
-        busy.withLock { $0.contains(chat) } ? Self.recheck : 0
+        wait(chat: chat, now: now, keeping: 0)
+    }
+
+    func wait(chat: String, now: Double, keeping spare: Int) -> Double {
+        state.withLock { state in
+            if state.busy.contains(chat) { return Self.recheck }
+            guard spare > 0, let room = state.rooms[chat], room.resetAt > now, room.remaining <= spare else { return 0 }
+            return room.resetAt - now
+        }
     }
 
     func take(chat: String, now: Double) {
-        busy.withLock { _ = $0.insert(chat) }
+        state.withLock { _ = $0.busy.insert(chat) }
     }
 
-    /// The write to `chat` is done (or failed): the next one may go.
-    func done(chat: String) {
-        busy.withLock { _ = $0.remove(chat) }
+    /// The write to `chat` is done (or failed): the next one may go. `remaining` requests are
+    /// left of its bucket until `resetAt` (seconds since 1970), when the answer said so.
+    func done(chat: String, remaining: Int? = nil, resetAt: Double? = nil) {
+        state.withLock { state in
+            state.busy.remove(chat)
+            if let remaining, let resetAt {
+                state.rooms[chat] = Room(remaining: remaining, resetAt: resetAt)
+            } else {
+                state.rooms[chat] = nil
+            }
+            if state.rooms.count > 1000 {
+                let now = Date().timeIntervalSince1970
+                state.rooms = state.rooms.filter { $0.value.resetAt > now }
+            }
+        }
     }
 
     /// The queue's key for a write: its kind and its channel.

@@ -32,7 +32,8 @@ extension DiscordREST {
     ) async throws -> (
         id: String, content: String
     ) {
-        let posted = try await paced(ChannelWrites.key("post", channel: channel), pace) {
+        let route = Endpoint.createMessage(channel: channel, enforcedNonce: nonce != nil).routeKey
+        let posted = try await paced(ChannelWrites.key("post", channel: channel), route: route, pace) {
             try await postMessageNow(channel: channel, body: body, nonce: nonce, files: files)
         }
         guard let posted else {
@@ -61,7 +62,8 @@ extension DiscordREST {
     /// An edit waits in the channel's send queue; a newer edit of the same message (`pace`
     /// naming it in `replaces`) takes the place of one still waiting, which is then not sent.
     func editMessage(channel: String, message: String, body: JSONValue, pace: SendPace = .notice) async throws {
-        _ = try await paced(ChannelWrites.key("edit", channel: channel), pace) {
+        let route = Endpoint.editMessage(channel: channel, message: message).routeKey
+        _ = try await paced(ChannelWrites.key("edit", channel: channel), route: route, pace) {
             try await send(.editMessage(channel: channel, message: message), json: body)
         }
     }

@@ -156,13 +156,18 @@ final class DiscordREST: Sendable {
         }
     }
 
-    /// Runs `write` when the channel's send queue gives it its turn, as `pace` says; nil, unsent,
-    /// when a newer edit of the same message took its place.
-    func paced<T: Sendable>(_ key: String, _ pace: SendPace, _ write: () async throws -> T) async throws -> T? {
+    /// Runs `write` (a request on `route`) when the channel's send queue gives it its turn, as
+    /// `pace` says; nil, unsent, when a newer edit of the same message took its place.
+    func paced<T: Sendable>(_ key: String, route: RouteKey, _ pace: SendPace, _ write: () async throws -> T) async throws -> T? {
         guard try await queue.turn(chat: key, priority: pace.priority, replaces: pace.replaces) else { return nil }
         let result: Result<T, any Error>
         do { result = .success(try await write()) } catch { result = .failure(error) }
-        writes.done(chat: key)
+        let now = ContinuousClock.now
+        if let room = limiter.withLock({ $0.room(route, now: now) }) {
+            writes.done(chat: key, remaining: room.remaining, resetAt: Date().timeIntervalSince1970 + (room.resetAt - now).inSeconds)
+        } else {
+            writes.done(chat: key)
+        }
         await queue.refresh(chat: key)
         return try result.get()
     }

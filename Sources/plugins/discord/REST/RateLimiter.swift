@@ -104,6 +104,15 @@ struct RateLimiter: Sendable {
         return .send(ticket)
     }
 
+    /// What is left of `key`'s bucket, as Discord's last answer on it said, and when it refills
+    /// (nil before a response has named the bucket).
+    func room(_ key: RouteKey, now: Instant) -> (remaining: Int, resetAt: Instant)? {
+        guard let hash = routeBuckets[key.route], let bucket = buckets[BucketKey(hash: hash, major: key.major)],
+            let reset = bucket.resetAt, reset > now
+        else { return nil }
+        return (bucket.remaining, reset)
+    }
+
     /// The response to `ticket` arrived.
     mutating func complete(_ ticket: Ticket, _ info: RateLimitInfo, now: Instant) -> Verdict {
         release(ticket)
