@@ -12,6 +12,7 @@ rounds:    ROUNDS rounds; in each, every chat's user writes `bench:stream:TAG:â€
            - first text: pi's first delta to the first write that put text in the chat after
              the message;
            - final: pi's end of the run (`done`) to the first write whose text holds "TAG-end.".
+           The next round starts once every answer of this one is shown (at most a minute).
 questions: each chat also watches a second session (`/new DIR aNN`, typed in the chat, makes it
            the active one). The chat's first session streams (`/to sNN bench:stream:â€¦`) while
            the second asks QUESTIONS `select` questions GAP seconds apart. Per question: the
@@ -383,6 +384,17 @@ def wait_write(side, cursor, match, timeout, after=0.0):
         time.sleep(0.02)
 
 
+def wait_all(side, cursor, needles, timeout):
+    """Waits until a write since `cursor` has shown each of `needles`, or `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        texts = [text for _, _, text in side.writes(cursor)]
+        if all(any(n in text for text in texts) for n in needles):
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def wait_quiet(side, quiet, timeout):
     """Waits until the plugin has made no write for `quiet` seconds."""
     deadline = time.monotonic() + timeout
@@ -426,6 +438,10 @@ def rounds(side, pi_log):
             at = side.say(i, f"bench:stream:{tag}:{ROUND_SECONDS}:{RATE}") or at
             sent[tag] = (side.chat("s", i), at)
         wait_done(pi_log, {f"r{r:02d}c{i}" for i in range(CHATS)}, ROUND_SECONDS + 60)
+        # The next round starts once this one's answers are all shown (or a minute has passed):
+        # a platform whose budget cannot carry answers this often (Slack's chat.update, about 50 a
+        # minute for the whole workspace) would otherwise pile one round's finals onto the next.
+        wait_all(side, cursor, [f"r{r:02d}c{i}-end." for i in range(CHATS)], 60)
         wait_quiet(side, 1.0, 30)
     writes = side.writes(cursor)
     log = read_jsonl(pi_log)
@@ -459,6 +475,8 @@ def questions(side, pi_log, cwd):
     for i in range(CHATS):
         side.to(i, f"a{i:02d}", f"bench:ask:a{i:02d}:{QUESTIONS}:{GAP}:{TIMEOUT_MS}")
     wait_done(pi_log, {f"{k}{i:02d}" for k in ("q", "a") for i in range(CHATS)}, stream + 60)
+    titles = [f"{e['tag']} question {e['k']}" for e in read_jsonl(pi_log) if e.get("ev") == "asked"]
+    wait_all(side, cursor, [f"q{i:02d}-end." for i in range(CHATS)] + titles, 90)
     wait_quiet(side, 1.0, 30)
     writes = side.writes(cursor)
     delays = []

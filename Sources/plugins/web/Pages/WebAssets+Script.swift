@@ -10,7 +10,9 @@ extension WebAssets {
           A: ['href'], BLOCKQUOTE: [], SPAN: ['class'], BR: [], 'TG-SPOILER': [] };
         let sessions = [];
         let unread = 0;
-        let retry = 500;
+        // A dropped socket is most often a restarted plugin, back within milliseconds: try again
+        // soon, then back off.
+        let retry = 100;
         let socket = null;
         const route = location.pathname.startsWith('/s/') ? { session: decodeURIComponent(location.pathname.slice(3)) }
           : location.pathname === '/status' ? { status: true } : location.pathname === '/approvals' ? { approvals: true } : { list: true };
@@ -78,7 +80,7 @@ extension WebAssets {
         function connect() {
           socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
           socket.onopen = () => {
-            retry = 500;
+            retry = 100;
             $('#link').textContent = 'live';
             if (route.session) {
               const feed = $('#feed');
