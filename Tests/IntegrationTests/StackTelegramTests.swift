@@ -174,6 +174,36 @@ extension StackTelegramTests {
         }
     }
 
+    /// A plugin restarted mid-answer shows the answer's progress at once, not after the rest of the
+    /// live interval the old instance started: with views at most every 6 s, the new instance
+    /// edits the answer within 2.5 s of its start.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aRestartedPluginShowsTheRunningAnswerAtOnce() async throws {
+        try await TelegramStack.with { stack in
+            let daemon = try await stack.start(section: ["liveIntervalMs: 6000"])
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("!scenario slow 100 100")
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 1 ")
+            try await Task.sleep(for: .seconds(1))
+            let before = try #require(try await daemon.waitForRunning("telegram").pid)
+            kill(before, SIGKILL)
+            _ = try await waitFor("a new telegram plugin", timeout: .seconds(60)) { () -> Int32? in
+                let pid = try await daemon.waitForRunning("telegram", timeout: .seconds(60)).pid
+                return pid != before ? pid : nil
+            }
+            let restarted = ContinuousClock.now
+            let cursor = try await stack.fake.cursor
+            _ = try await waitFor("the new instance's first edit", timeout: .seconds(10)) { () -> JSONValue? in
+                try await stack.fake.get("/requests?since=\(cursor)")["requests"]?.arrayValue?.first {
+                    $0["method"]?.stringValue == "editMessageText" && $0["status"]?.intValue == 200
+                }
+            }
+            #expect(ContinuousClock.now - restarted < .seconds(2.5), "the view waited for the old instance's interval")
+        }
+    }
+
     /// An answer longer than one message while it streams: the live view posts its finished
     /// chunks as messages of their own, and the final turns those same messages into its chunks
     /// instead of starting over below them, so every part is shown exactly once.

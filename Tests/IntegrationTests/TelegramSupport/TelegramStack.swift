@@ -75,8 +75,9 @@ final class TelegramStack: Sendable {
     }
 
     /// config.yaml: quick plugin timings, the fake pi, and the telegram section pointing at the fake.
-    /// `allowed`: the telegram section's `allowedUsers` (alice and bob unless given).
-    func yaml(extra: String, sessionLimits: [String] = [], allowed: [String]? = nil) -> String {
+    /// `allowed`: the telegram section's `allowedUsers` (alice and bob unless given); `section`:
+    /// more of the telegram section's keys, one `key: value` a line.
+    func yaml(extra: String, sessionLimits: [String] = [], allowed: [String]? = nil, section: [String] = []) -> String {
         let limits = sessionLimits.isEmpty ? "" : "\n  limits:\n" + sessionLimits.map { "    " + $0 }.joined(separator: "\n")
         return """
             \(TestConfig().yaml)logs:
@@ -91,7 +92,7 @@ final class TelegramStack: Sendable {
               apiBase: \(StackConfig.quoted(fake.apiBase))
               allowedUsers: [\((allowed ?? [Self.alice.id, Self.bob.id]).joined(separator: ", "))]
               pollTimeoutSeconds: 5
-
+            \(section.map { "  " + $0 + "\n" }.joined())
             """ + extra
     }
 
@@ -99,9 +100,9 @@ final class TelegramStack: Sendable {
     @discardableResult
     func start(
         extra: String = "", doomed: Bool = false, token: String = TelegramStack.token, polling: Bool = true, environment: [String: String] = [:],
-        sessionLimits: [String] = [], allowed: [String]? = nil
+        sessionLimits: [String] = [], allowed: [String]? = nil, section: [String] = []
     ) async throws -> Daemon {
-        try home.writeConfig(yaml(extra: extra, sessionLimits: sessionLimits, allowed: allowed))
+        try home.writeConfig(yaml(extra: extra, sessionLimits: sessionLimits, allowed: allowed, section: section))
         let since = try await fake.cursor
         var env = [
             "TELEGRAM_BOT_TOKEN": token, "FAKE_PI_LOG": piLog, "FAKE_PI_SEED": "7", "PI_RELAY_LOG_LEVEL": "trace",

@@ -24,6 +24,17 @@ extension ChatDelivery {
         return true
     }
 
+    /// A messenger came (back) up: the views of running answers it shows go at their next change,
+    /// not after the rest of their interval, so a plugin restarted mid-answer shows progress at
+    /// once (the interval is the plugin's pace, and a new instance has written nothing yet).
+    package func messengerReady(_ messenger: String) async {
+        for (runID, feed) in live where feed.lastSent != nil {
+            let chats = await bindings.chats(of: feed.session.identity.id)
+            guard chats.contains(where: { $0.messenger == messenger }) else { continue }
+            live[runID]?.lastSent = nil
+        }
+    }
+
     /// A run's first view goes out at once; later ones wait for the feed's interval since the last,
     /// and are sent by one ticker for all runs. A timer per view (50 a second with 20 sessions
     /// streaming) woke two threads each time (issue 12 k).

@@ -126,7 +126,10 @@ package actor ChatDesk: PluginRouter {
             await delivery.noteLimits(
                 of: RemoteChannel.sharedMessenger(plugin), hello, liveIntervalMs: sections.section(plugin)?["liveIntervalMs"]?.intValue)
         }
-        if hello.roles.contains("messenger") { await bindConfiguredChannels(messenger: plugin, hello: hello) }
+        if hello.roles.contains("messenger") {
+            await bindConfiguredChannels(messenger: plugin, hello: hello)
+            await delivery.messengerReady(plugin)
+        }
     }
 
     // MARK: Chat requests
