@@ -504,6 +504,7 @@ def kills(side, d, pi_log):
         cursor = side.cursor()
         at = time.time()
         os.kill(p["pid"], signal.SIGKILL)
+        side.last_kill = at
         seen = wait_write(side, cursor, lambda chat, text: True, 10, after=at)
         if seen is not None:
             delays.append(seen - at)
@@ -514,8 +515,9 @@ def reconnects(side, d):
     """Slack's reconnect phase: seconds from each kill to the new connection's hello."""
     delays = []
     cursor = side.cursor()
+    # The connection back from the kills phase first: its last restarts may still wait for Tier 1.
     deadline = time.monotonic() + 120
-    while not side.hellos(0) and time.monotonic() < deadline:
+    while max(side.hellos(0), default=0) < getattr(side, "last_kill", 0) and time.monotonic() < deadline:
         time.sleep(0.2)
     for n in range(RECONNECTS):
         last = max(side.hellos(0), default=time.time())
