@@ -27,8 +27,18 @@ actor FakePlatform: FinalWriter {
     private var renumberEdits = false
     private var failAfter: Int?
 
+    /// Live edits waiting for their place in the budget (until `release`), which a final takes
+    /// over: then they give way, unsent.
+    private var queueingEdits = false
+    private var queuedEdits: [Int: CheckedContinuation<Bool, Never>] = [:]
+    func queueEdits() { queueingEdits = true }
+    var editsWaiting: Int { queuedEdits.count }
+
     func hold() { held = true }
     func release() {
+        queueingEdits = false
+        for (_, edit) in queuedEdits { edit.resume(returning: true) }
+        queuedEdits = [:]
         held = false
         for waiter in waiting { waiter.resume() }
         waiting = []
@@ -63,6 +73,10 @@ actor FakePlatform: FinalWriter {
     }
 
     func editLive(_ id: Int, in place: FakeRoom, to text: String) async throws -> Int? {
+        if queueingEdits {
+            let goes = await withCheckedContinuation { queuedEdits[id] = $0 }
+            if !goes { throw LiveEditSuperseded() }
+        }
         try await pass("edit \(id): \(text)")
         return renumberEdits ? newID() : nil
     }
@@ -71,6 +85,10 @@ actor FakePlatform: FinalWriter {
         try await pass("final \(place.key): \(chunk)")
         parts.append(part)
         _ = newID()
+    }
+
+    func finalTakesOver(_ messages: [Int], in place: FakeRoom) async {
+        for id in messages { queuedEdits.removeValue(forKey: id)?.resume(returning: false) }
     }
 
     func editFinal(_ id: Int, in place: FakeRoom, to chunk: String) async throws {

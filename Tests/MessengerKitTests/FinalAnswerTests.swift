@@ -34,6 +34,23 @@ import Testing
         #expect(await platform.writes.dropFirst(3) == ["edit 102: two, finished", "delete 103"])
     }
 
+    /// A live edit still waiting for its place when the final comes gives way, unsent: the final
+    /// does not wait for the budget to let through a write it replaces anyway, and the edit in
+    /// doubt is made by the final.
+    @Test(.timeLimit(.minutes(1))) func theFinalTakesOverALiveEditStillWaitingForItsPlace() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let (live, answer) = plugin(platform)
+        try await stream(live, platform, chunks: [], tail: "draft")
+        await platform.queueEdits()
+        await live.update(runID: "r1", place: room, rev: 2, chunks: [], tail: "draft, longer")
+        for _ in 0..<500 where await platform.editsWaiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await platform.editsWaiting == 1)
+        try await answer.post("d1", runID: "r1", chunks: ["draft, longer"], in: room)
+        #expect(await platform.writes == ["send C1: draft", "edit 101: draft, longer"], "the final's edit, not the live one")
+        #expect(await platform.editsWaiting == 0)
+    }
+
     @Test func aFinalCutByACrashSendsOnlyWhatHadNotGoneOutWhenRepeated() async throws {
         defer { removeFolder() }
         let before = FakePlatform()

@@ -82,6 +82,18 @@ import Testing
         #expect(try await newer == true)
     }
 
+    /// A waiting edit that a final takes over is not sent, and leaves the line.
+    @Test func aWaitingEditTheFinalTakesOverIsNotSent() async throws {
+        let queue = SendQueue(allowance: Tokens())
+        async let edit = queue.turn(chat: "42", priority: .live, replaces: "42:7")
+        try await Self.waitUntil { await queue.count(chat: "42") == 1 }
+        await queue.supersede(chat: "42", replaces: "42:8")
+        #expect(await queue.count(chat: "42") == 1, "another message's edit: still waiting")
+        await queue.supersede(chat: "42", replaces: "42:7")
+        #expect(try await edit == false)
+        #expect(await queue.count(chat: "42") == 0)
+    }
+
     @Test func aWriteCancelledWhileItWaitsLeavesTheLine() async throws {
         let queue = SendQueue(allowance: Tokens())
         let waiting = Task { try await queue.turn(chat: "42", priority: .notice) }

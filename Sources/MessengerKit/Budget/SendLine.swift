@@ -46,6 +46,14 @@ public struct SendLine: Sendable {
         waiter.priority.rawValue - Int(max(0, now - waiter.since) / aging)
     }
 
+    /// Takes out the waiting write that names `replaces`, and returns its ticket (nil: none waits).
+    public mutating func drop(chat: String, replaces: String) -> Int? {
+        guard let index = waiting[chat]?.firstIndex(where: { $0.replaces == replaces }) else { return nil }
+        let ticket = waiting[chat]?.remove(at: index).ticket
+        if waiting[chat]?.isEmpty == true { waiting[chat] = nil }
+        return ticket
+    }
+
     /// How urgent a waiting write was when it came (nil when it is not waiting).
     public func priority(chat: String, ticket: Int) -> SendPriority? {
         waiting[chat]?.first { $0.ticket == ticket }?.priority

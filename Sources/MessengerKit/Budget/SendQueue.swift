@@ -59,6 +59,12 @@ public actor SendQueue {
         serve(chat)
     }
 
+    /// The write to `chat` still waiting that names `replaces` is not to be sent: its `turn`
+    /// returns false, as when a newer edit takes its place.
+    public func supersede(chat: String, replaces: String) {
+        if let ticket = line.drop(chat: chat, replaces: replaces) { resolve(ticket, .superseded) }
+    }
+
     /// Writes waiting for `chat`.
     public func count(chat: String) -> Int { line.count(chat: chat) }
 

@@ -141,6 +141,8 @@ public actor LiveMessages<Writer: LiveWriter> {
         var entry = entry(key, place: place)
         entry.run.finished = true
         entries[key] = entry
+        // An edit still waiting for its place gives way: the final replaces it anyway.
+        if entry.writer != nil { await writer.finalTakesOver(entry.run.messages.map(\.id), in: place) }
         await entry.writer?.value
         return entries[key]?.run.messages ?? []
     }
@@ -177,6 +179,10 @@ public actor LiveMessages<Writer: LiveWriter> {
                     entries[key]?.run.edited(index, to: text, id: now)
                 }
                 await persist(key)
+            } catch is LiveEditSuperseded {
+                // The final took over; the edit in doubt stays in doubt, so the final makes it.
+                if entries[key]?.run.finished == true { break }
+                continue
             } catch {
                 if writer.givesUp(after: error) {
                     logger.warning("live view of \(key): \(error); the final answer will be posted on its own")

@@ -15,6 +15,11 @@ public protocol LiveWriter: Sendable {
     /// newest view be the one written (a newer view replaces one still waiting).
     func liveTurn(in place: Place) async throws
 
+    /// The run's final answer is here and takes over `messages`: an edit of one of them still
+    /// waiting for its place gives way, unsent (its `editLive` throws `LiveEditSuperseded`), so
+    /// the final does not wait for a write it will replace.
+    func finalTakesOver(_ messages: [MessageID], in place: Place) async
+
     /// Whether a failed live write means the run's view cannot be shown here at all (the bot may
     /// not post in the channel): its writes then stop until the final answer, instead of trying
     /// again with every view and piling up refused calls.
@@ -24,6 +29,9 @@ public protocol LiveWriter: Sendable {
 extension LiveWriter {
     /// A platform whose client paces each call itself: nothing to wait for here.
     public func liveTurn(in place: Place) async throws {}
+
+    /// A platform whose live writes wait for nothing the final could take over.
+    public func finalTakesOver(_ messages: [MessageID], in place: Place) async {}
 
     /// A platform whose refusals the client already keeps from repeating.
     public func givesUp(after error: any Error) -> Bool { false }

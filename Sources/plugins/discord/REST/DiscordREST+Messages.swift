@@ -61,11 +61,18 @@ extension DiscordREST {
 
     /// An edit waits in the channel's send queue; a newer edit of the same message (`pace`
     /// naming it in `replaces`) takes the place of one still waiting, which is then not sent.
-    func editMessage(channel: String, message: String, body: JSONValue, pace: SendPace = .notice) async throws {
+    /// False when it was not sent.
+    @discardableResult
+    func editMessage(channel: String, message: String, body: JSONValue, pace: SendPace = .notice) async throws -> Bool {
         let route = Endpoint.editMessage(channel: channel, message: message).routeKey
-        _ = try await paced(ChannelWrites.key("edit", channel: channel), route: route, pace) {
+        return try await paced(ChannelWrites.key("edit", channel: channel), route: route, pace) {
             try await send(.editMessage(channel: channel, message: message), json: body)
-        }
+        } != nil
+    }
+
+    /// Live edits of `messages` still waiting for their place are not sent (a final replaces them).
+    func dropWaitingEdits(channel: String, messages: [String]) async {
+        for message in messages { await queue.supersede(chat: ChannelWrites.key("edit", channel: channel), replaces: message) }
     }
 
     func deleteMessage(channel: String, message: String) async throws {

@@ -40,7 +40,8 @@ struct RunWriter: FinalWriter {
     /// A message that is gone, or not ours to edit, is left as it is: trying again cannot help.
     func editLive(_ id: String, in place: Place, to text: String) async throws -> String? {
         do {
-            try await rest.editMessage(channel: place.channel, message: id, body: Self.content(text), pace: SendPace.live.replacing(id))
+            let sent = try await rest.editMessage(channel: place.channel, message: id, body: Self.content(text), pace: SendPace.live.replacing(id))
+            if !sent { throw LiveEditSuperseded() }
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.warning("live message \(id) in \(place.channel): \(error)")
         }
@@ -74,6 +75,10 @@ struct RunWriter: FinalWriter {
                 channel: place.channel, body: Poster.body("<@\(pinged)> ⬆ done", mention: pinged), nonce: Nonce.make(part.delivery, part: "m"),
                 pace: .answer)
         }
+    }
+
+    func finalTakesOver(_ messages: [String], in place: Place) async {
+        await rest.dropWaitingEdits(channel: place.channel, messages: messages)
     }
 
     func editFinal(_ id: String, in place: Place, to chunk: String) async throws {

@@ -16,6 +16,10 @@ extension Poster: FinalWriter {
         _ = try await send(chunk, to: place, priority: .answer)
     }
 
+    func finalTakesOver(_ messages: [String], in place: Place) async {
+        await dropWaitingEdits(messages, in: place)
+    }
+
     func editFinal(_ ts: String, in place: Place, to chunk: String) async throws {
         _ = try await edit(ts, in: place, to: chunk, priority: .answer)
     }

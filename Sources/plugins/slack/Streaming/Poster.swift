@@ -26,12 +26,23 @@ struct Poster: Sendable {
         var args: JSONValue = ["channel": .string(place.channel), "ts": .string(ts), "text": .string(mrkdwn)]
         args["blocks"] = blocks ?? []
         do {
-            try await api.call(
-                "chat.update", args, channel: place.channel, priority: priority, replaces: priority == .live ? place.channel + "/" + ts : nil)
+            let answer = try await api.call(
+                "chat.update", args, channel: place.channel, priority: priority, replaces: priority == .live ? Self.liveEdit(ts, in: place) : nil)
+            // Only a write that gave way answers nothing (`WebAPI.call`).
+            if answer == .null { throw LiveEditSuperseded() }
             return ts
         } catch let error as SlackAPIError where ["message_not_found", "cant_update_message", "edit_window_closed"].contains(error.error) {
             return try await send(mrkdwn, to: place, blocks: blocks, priority: priority)
         }
+    }
+
+    /// What a live edit of `ts` names as the write it replaces while it waits.
+    static func liveEdit(_ ts: String, in place: Place) -> String { place.channel + "/" + ts }
+
+    /// Live edits of `messages` still waiting for their place are not sent (a final replaces them).
+    func dropWaitingEdits(_ messages: [String], in place: Place) async {
+        guard let key = MethodPacer.key(method: "chat.update", channel: place.channel) else { return }
+        for ts in messages { await api.queue.supersede(chat: key, replaces: Self.liveEdit(ts, in: place)) }
     }
 
     /// Deletes one of the bot's messages; one already gone counts as deleted.
