@@ -26,11 +26,9 @@ import Testing
         Issue.record("the condition never held")
     }
 
-    /// A pacer whose buckets are full: this process started long ago.
+    /// A pacer whose buckets are full: nothing spent yet.
     static func queue(_ clock: Clock) -> SendQueue {
-        var pacer = MethodPacer()
-        pacer.startedAt = 0
-        return PacerBudget(pacer, clock: { clock.now.withLock { $0 } }).queue
+        PacerBudget(MethodPacer(), clock: { clock.now.withLock { $0 } }).queue
     }
 
     @Test func aQuestionTakesTheChannelsNextPostBeforeTheNoticeAndTheLiveViewThatCameFirst() async throws {
@@ -82,7 +80,6 @@ import Testing
 
     @Test func aHoldAfterA429KeepsTheQueueWaiting() {
         var pacer = MethodPacer()
-        pacer.startedAt = 0
         pacer.hold(method: "chat.postMessage", seconds: 30, now: 1000)
         #expect(pacer.wait(key: "chat.postMessage/C0123", now: 1000) == 30)
         #expect(pacer.wait(key: "chat.postMessage/C0123", now: 1031) == 0)

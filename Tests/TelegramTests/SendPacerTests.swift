@@ -27,7 +27,6 @@ import Testing
         let saved = try JSONDecoder().decode(SendPacer.self, from: file)
         #expect(Set(saved.buckets.keys) == ["42"], "chat 7's bucket is full again by 100.1")
         var after = SendPacer()
-        after.startedAt = 100.2
         after.keep(from: saved)
         let wait = after.reserve(chat: "42", now: 100.2)
         #expect(wait > 0.7 && wait <= 0.8, "\(wait)")
@@ -71,7 +70,6 @@ import Testing
     /// budget and 429 holds alike.
     @Test func theWaitBeforeAWriteIsTheWaitItsReservationGives() {
         var pacer = SendPacer()
-        pacer.startedAt = 50
         pacer.hold(chat: "9", seconds: 4, now: 100)
         var now = 100.0
         var generator = SystemRandomNumberGenerator()

@@ -8,9 +8,7 @@ public protocol HoldingPacer: Codable, Sendable {
     init()
     /// When each held key may be used again, in seconds since 1970.
     var holds: [String: Double] { get set }
-    /// When this process started pacing: buckets not on file fill from here.
-    var startedAt: Double { get set }
-    /// Takes what else of the saved pacer still holds (Slack's Tier 1 buckets); nothing by default.
+    /// Takes what else of the saved pacer still holds (the buckets it had spent); nothing by default.
     mutating func keep(from saved: Self)
 }
 
@@ -20,7 +18,6 @@ extension HoldingPacer {
     /// A pacer started now, with the holds a previous run saved that have not ended.
     public static func restored(from store: StateStore?, file: String, now: Double, logger: Logger) -> Self {
         var pacer = Self()
-        pacer.startedAt = now
         guard let saved = store?.load(Self.self, from: file) else { return pacer }
         pacer.holds = saved.holds.filter { $0.value > now }
         pacer.keep(from: saved)

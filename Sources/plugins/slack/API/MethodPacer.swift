@@ -16,8 +16,6 @@ struct MethodPacer: QueuePacer, Equatable {
     var buckets: [String: Bucket] = [:]
     /// A method may not be called before this time.
     var holds: [String: Double] = [:]
-    /// When this process started pacing. Unused: a bucket not on file was not spent lately.
-    var startedAt: Double = 0
 
     /// The bucket a call of `method` (to `channel`) draws on: the method's, or for posting the
     /// method's in that channel (`chat.postMessage/C0123`); nil for a method Slack barely limits.

@@ -18,9 +18,6 @@ struct SendPacer: QueuePacer, Equatable {
     static let globalRate = 25.0
 
     var buckets: [String: Bucket] = [:]
-    /// When this process started pacing. Unused: every write's bucket is saved before the write
-    /// goes (`BotAPI`), so a chat with no bucket on file was not written to lately and starts full.
-    var startedAt: Double = 0
     var global = Bucket(tokens: SendPacer.globalRate, at: 0)
     /// A chat (or `*`, every chat) may not be written to before this time.
     var holds: [String: Double] = [:]
