@@ -10,9 +10,15 @@ import Glibc
 /// fake Discord, and a terminal pi (the fake pi extension host running the real extension) whose
 /// gated bash calls wait for a button. Named Stack… so a whole sanitizer run leaves it out.
 @Suite(.serialized) struct StackApprovalTests {
-    static let rules = """
+    static let rules = rules(timeoutSeconds: 3)
+
+    /// The gates. A test that lets a gate time out keeps it short; one that answers every gate
+    /// gives it long enough for its question to wait out the DM's post budget (five posts in
+    /// five seconds, discord-api.md §6) on a loaded machine.
+    static func rules(timeoutSeconds: Int) -> String {
+        """
         approvals:
-          timeoutSeconds: 3
+          timeoutSeconds: \(timeoutSeconds)
           rules:
             - name: rm-rf
               tools: bash
@@ -22,6 +28,7 @@ import Glibc
               command: 'git\\s+push'
 
         """
+    }
 
     /// The gate's question in the DM, with its buttons, once it shows `text`.
     static func gate(_ stack: StackHome, _ dm: String, containing text: String) async throws -> JSONValue {
@@ -51,7 +58,7 @@ import Glibc
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func approveOnceForTheSessionDenyAndOnlyTheAllowlistMayPress() async throws {
         try await StackHome.with { stack in
-            try await stack.start(StackConfig(extra: Self.rules))
+            try await stack.start(StackConfig(extra: Self.rules(timeoutSeconds: 60)))
             let pi = try await StackTerminalTests.attach(stack)
             defer { pi.stop() }
             let dm = try await stack.dmChannel()

@@ -115,6 +115,9 @@ import Testing
             #expect(stack.piPrompts(containing: "two").isEmpty, "the refused prompt never reached pi")
 
             try await stack.waitForBotMessage(in: dm, containing: "past sessions.limits.maxRunSeconds (10): it was stopped")
+            // The notice and the abort leave the daemon together; the fake pi logs its stdin
+            // when it reads it, which on a loaded machine can come after the chat shows the notice.
+            try await waitUntil("pi told to abort") { stack.piInput("abort").count >= 1 }
             #expect(stack.piInput("abort").count == 1)
             try await stack.waitForBotMessage(in: dm, containing: "(sessions.limits.idleSeconds: 6): it was ended", timeout: 60)
             try await waitUntil("the session is gone", timeout: .seconds(30)) { try await stack.sessions().isEmpty }

@@ -210,10 +210,12 @@ import Glibc
             try await stack.waitForBotMessage(in: dm, containing: "Started sl")
             try await stack.fake.post("/rate_limit", ["method": "chat.update", "retry_after": 2, "count": 3])
             try await stack.fake.post("/rate_limit", ["method": "chat.postMessage", "retry_after": 1, "count": 2])
-            try await stack.say("!scenario slow 20 50")
+            // Long enough (12 s) for the live view to reach its edits: a final that came sooner
+            // would take the place of the waiting live post, and no chat.update would be made.
+            try await stack.say("!scenario slow 60 200")
             try await stack.fake.post("/disconnect", ["reason": "warning", "close_after": 3])
             try await stack.say("after the warning")
-            try await stack.waitForBotMessage(in: dm, containing: "chunk 20", timeout: 90)
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 60", timeout: 90)
             try await stack.waitForBotMessage(in: dm, containing: "Echo: after the warning", timeout: 90)
             let status = try await stack.json("plugin", "call", "slack", "status")
             #expect(status["api"]?["rateLimited"]?.intValue ?? 0 >= 5, "each forced 429 was seen and waited out: \(status)")

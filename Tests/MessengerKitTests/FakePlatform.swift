@@ -33,12 +33,20 @@ actor FakePlatform: FinalWriter {
     private var queuedEdits: [Int: CheckedContinuation<Bool, Never>] = [:]
     func queueEdits() { queueingEdits = true }
     var editsWaiting: Int { queuedEdits.count }
+    /// Live posts waiting for their place, by run: a final takes them over too.
+    private var queueingSends = false
+    private var queuedSends: [String: CheckedContinuation<Bool, Never>] = [:]
+    func queueSends() { queueingSends = true }
+    var sendsWaiting: Int { queuedSends.count }
 
     func hold() { held = true }
     func release() {
         queueingEdits = false
         for (_, edit) in queuedEdits { edit.resume(returning: true) }
         queuedEdits = [:]
+        queueingSends = false
+        for (_, send) in queuedSends { send.resume(returning: true) }
+        queuedSends = [:]
         held = false
         for waiter in waiting { waiter.resume() }
         waiting = []
@@ -67,6 +75,10 @@ actor FakePlatform: FinalWriter {
     }
 
     func sendLive(_ text: String, to place: FakeRoom, slot: LiveSlot) async throws -> Int {
+        if queueingSends {
+            let goes = await withCheckedContinuation { queuedSends[LiveSlot.waiting(run: slot.run, in: place)] = $0 }
+            if !goes { throw LiveEditSuperseded() }
+        }
         try await pass("send \(place.key): \(text)")
         slots.append(slot)
         return newID()
@@ -87,8 +99,9 @@ actor FakePlatform: FinalWriter {
         _ = newID()
     }
 
-    func finalTakesOver(_ messages: [Int], in place: FakeRoom) async {
+    func finalTakesOver(run: String, messages: [Int], in place: FakeRoom) async {
         for id in messages { queuedEdits.removeValue(forKey: id)?.resume(returning: false) }
+        queuedSends.removeValue(forKey: LiveSlot.waiting(run: run, in: place))?.resume(returning: false)
     }
 
     func editFinal(_ id: Int, in place: FakeRoom, to chunk: String) async throws {

@@ -51,6 +51,21 @@ import Testing
         #expect(await platform.editsWaiting == 0)
     }
 
+    /// So does the run's first post still waiting for its place (a short run in a chat whose
+    /// budget the live views would leave with no spare write): the final posts the answer at once.
+    @Test(.timeLimit(.minutes(1))) func theFinalTakesOverALivePostStillWaitingForItsPlace() async throws {
+        defer { removeFolder() }
+        let platform = FakePlatform()
+        let (live, answer) = plugin(platform)
+        await platform.queueSends()
+        await live.update(runID: "r1", place: room, rev: 1, chunks: [], tail: "draft")
+        for _ in 0..<500 where await platform.sendsWaiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await platform.sendsWaiting == 1)
+        try await answer.post("d1", runID: "r1", chunks: ["draft, done"], in: room)
+        #expect(await platform.writes == ["final C1: draft, done"], "the final's post, not the live one")
+        #expect(await platform.sendsWaiting == 0)
+    }
+
     @Test func aFinalCutByACrashSendsOnlyWhatHadNotGoneOutWhenRepeated() async throws {
         defer { removeFolder() }
         let before = FakePlatform()

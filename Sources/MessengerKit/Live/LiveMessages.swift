@@ -141,8 +141,8 @@ public actor LiveMessages<Writer: LiveWriter> {
         var entry = entry(key, place: place)
         entry.run.finished = true
         entries[key] = entry
-        // An edit still waiting for its place gives way: the final replaces it anyway.
-        if entry.writer != nil { await writer.finalTakesOver(entry.run.messages.map(\.id), in: place) }
+        // A live write still waiting for its place gives way: the final replaces it anyway.
+        if entry.writer != nil { await writer.finalTakesOver(run: run, messages: entry.run.messages.map(\.id), in: place) }
         await entry.writer?.value
         return entries[key]?.run.messages ?? []
     }
@@ -162,7 +162,7 @@ public actor LiveMessages<Writer: LiveWriter> {
         var failed = false
         while let place = entries[key]?.place, entries[key]?.run.nextWrite() != nil {
             do {
-                try await writer.liveTurn(in: place)
+                try await writer.liveTurn(in: place, run: run)
                 // The newest view, as it is now that the budget allows the write; nothing when
                 // the final took over meanwhile.
                 guard let entry = entries[key], let next = entry.run.nextWrite() else { break }

@@ -9,4 +9,9 @@ public struct LiveSlot: Sendable, Equatable {
         self.run = run
         self.index = index
     }
+
+    /// What a live write of `run` in `place` names as the write it replaces (`SendPace.replaces`)
+    /// while it waits for its place, so the run's final answer there can take that place
+    /// (`LiveWriter.finalTakesOver`) instead of waiting behind it.
+    public static func waiting(run: String, in place: some MessengerPlace) -> String { "live " + run + " " + place.key }
 }

@@ -26,7 +26,8 @@ extension DiscordREST {
         try await postMessage(channel: channel, body: body, nonce: nonce, files: [], pace: pace)
     }
 
-    /// Posts wait in the channel's send queue (a post replaces nothing, so it always goes).
+    /// Posts wait in the channel's send queue. Only a live post names a write it replaces (its
+    /// run's), and only the run's final takes its place: then it is not sent.
     private func postMessage(
         channel: String, body: JSONValue, nonce: String?, files: [UploadFile], pace: SendPace
     ) async throws -> (
@@ -36,10 +37,7 @@ extension DiscordREST {
         let posted = try await paced(ChannelWrites.key("post", channel: channel), route: route, pace) {
             try await postMessageNow(channel: channel, body: body, nonce: nonce, files: files)
         }
-        guard let posted else {
-            throw DiscordAPIError(
-                endpoint: "POST /channels/{channel_id}/messages", status: 0, code: nil, message: "a post was replaced while it waited")
-        }
+        guard let posted else { throw LiveEditSuperseded() }
         return posted
     }
 
@@ -70,9 +68,11 @@ extension DiscordREST {
         } != nil
     }
 
-    /// Live edits of `messages` still waiting for their place are not sent (a final replaces them).
-    func dropWaitingEdits(channel: String, messages: [String]) async {
-        for message in messages { await queue.supersede(chat: ChannelWrites.key("edit", channel: channel), replaces: message) }
+    /// A live post naming `post`, and live edits of `edits`, still waiting for their place are
+    /// not sent (a final replaces them).
+    func dropWaitingWrites(channel: String, post: String, edits: [String]) async {
+        await queue.supersede(chat: ChannelWrites.key("post", channel: channel), replaces: post)
+        for message in edits { await queue.supersede(chat: ChannelWrites.key("edit", channel: channel), replaces: message) }
     }
 
     func deleteMessage(channel: String, message: String) async throws {

@@ -34,7 +34,10 @@ struct RunWriter: FinalWriter {
     }
 
     func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> String {
-        try await post(text, mention: nil, in: place, nonce: Self.nonce(run: slot.run, channel: place.channel, index: slot.index), pace: .live).id
+        try await post(
+            text, mention: nil, in: place, nonce: Self.nonce(run: slot.run, channel: place.channel, index: slot.index),
+            pace: SendPace.live.replacing(LiveSlot.waiting(run: slot.run, in: place))
+        ).id
     }
 
     /// A message that is gone, or not ours to edit, is left as it is: trying again cannot help.
@@ -77,8 +80,8 @@ struct RunWriter: FinalWriter {
         }
     }
 
-    func finalTakesOver(_ messages: [String], in place: Place) async {
-        await rest.dropWaitingEdits(channel: place.channel, messages: messages)
+    func finalTakesOver(run: String, messages: [String], in place: Place) async {
+        await rest.dropWaitingWrites(channel: place.channel, post: LiveSlot.waiting(run: run, in: place), edits: messages)
     }
 
     func editFinal(_ id: String, in place: Place, to chunk: String) async throws {

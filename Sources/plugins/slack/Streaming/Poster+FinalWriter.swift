@@ -5,7 +5,7 @@ import MessengerKit
 /// back with a new `ts`: a message Slack would not update is posted again.
 extension Poster: FinalWriter {
     func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> String {
-        try await send(text, to: place, priority: .live)
+        try await send(text, to: place, priority: .live, replaces: LiveSlot.waiting(run: slot.run, in: place))
     }
 
     func editLive(_ ts: String, in place: Place, to text: String) async throws -> String? {
@@ -16,8 +16,8 @@ extension Poster: FinalWriter {
         _ = try await send(chunk, to: place, priority: .answer)
     }
 
-    func finalTakesOver(_ messages: [String], in place: Place) async {
-        await dropWaitingEdits(messages, in: place)
+    func finalTakesOver(run: String, messages: [String], in place: Place) async {
+        await dropWaitingWrites(post: LiveSlot.waiting(run: run, in: place), edits: messages, in: place)
     }
 
     func editFinal(_ ts: String, in place: Place, to chunk: String) async throws {

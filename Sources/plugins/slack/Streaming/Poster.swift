@@ -8,12 +8,17 @@ import PiRelaySDK
 struct Poster: Sendable {
     let api: WebAPI
 
-    /// Posts a message; returns its `ts`. `priority` is its place in the channel's send queue.
+    /// Posts a message; returns its `ts`. `priority` is its place in the channel's send queue;
+    /// a live post names its run's final (`replaces`), which may take its place while it waits.
     @discardableResult
-    func send(_ mrkdwn: String, to place: Place, blocks: JSONValue? = nil, priority: SendPriority = .notice) async throws -> String {
+    func send(
+        _ mrkdwn: String, to place: Place, blocks: JSONValue? = nil, priority: SendPriority = .notice, replaces: String? = nil
+    ) async throws -> String {
         var args = place.args(["text": .string(mrkdwn), "unfurl_links": false, "unfurl_media": false])
         if let blocks { args["blocks"] = blocks }
-        let answer = try await api.call("chat.postMessage", args, channel: place.channel, priority: priority)
+        let answer = try await api.call("chat.postMessage", args, channel: place.channel, priority: priority, replaces: replaces)
+        // Only a write that gave way answers nothing (`WebAPI.call`).
+        if answer == .null, replaces != nil { throw LiveEditSuperseded() }
         guard let ts = answer["ts"]?.stringValue else { throw SlackAPIError(method: "chat.postMessage", status: 200, error: "no ts in the answer") }
         return ts
     }
@@ -39,10 +44,14 @@ struct Poster: Sendable {
     /// What a live edit of `ts` names as the write it replaces while it waits.
     static func liveEdit(_ ts: String, in place: Place) -> String { place.channel + "/" + ts }
 
-    /// Live edits of `messages` still waiting for their place are not sent (a final replaces them).
-    func dropWaitingEdits(_ messages: [String], in place: Place) async {
+    /// A live post naming `post`, and live edits of `edits`, still waiting for their place are
+    /// not sent (a final replaces them).
+    func dropWaitingWrites(post: String, edits: [String], in place: Place) async {
+        if let key = MethodPacer.key(method: "chat.postMessage", channel: place.channel) {
+            await api.queue.supersede(chat: key, replaces: post)
+        }
         guard let key = MethodPacer.key(method: "chat.update", channel: place.channel) else { return }
-        for ts in messages { await api.queue.supersede(chat: key, replaces: Self.liveEdit(ts, in: place)) }
+        for ts in edits { await api.queue.supersede(chat: key, replaces: Self.liveEdit(ts, in: place)) }
     }
 
     /// Deletes one of the bot's messages; one already gone counts as deleted.

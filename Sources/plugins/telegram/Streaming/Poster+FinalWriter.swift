@@ -4,8 +4,17 @@ import MessengerKit
 /// answers, so the newest view is the one sent; they are sent without a notification (the final
 /// answer notifies), and an edit keeps the message's id. Final answers go first.
 extension Poster: FinalWriter {
-    func liveTurn(in place: Place) async throws {
-        _ = try await api.queue.turn(chat: await migrations.current(place.chatID), priority: .live)
+    func liveTurn(in place: Place, run: String) async throws {
+        let chat = await migrations.current(place.chatID)
+        guard try await api.queue.turn(chat: chat, priority: .live, replaces: LiveSlot.waiting(run: run, in: place)) else {
+            throw LiveEditSuperseded()
+        }
+    }
+
+    /// The run's live turn still waiting for its place gives it to the final (edits and posts
+    /// take their place in `liveTurn`, so nothing else of the run waits).
+    func finalTakesOver(run: String, messages: [Int], in place: Place) async {
+        await api.queue.supersede(chat: await migrations.current(place.chatID), replaces: LiveSlot.waiting(run: run, in: place))
     }
 
     func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> Int {
