@@ -325,4 +325,34 @@ extension StackSlackTests {
             #expect(info.reason.contains("Socket Mode") && info.restarts == 0, "\(info)")
         }
     }
+
+    /// An answered question's closing is a chat.update, on a budget every live view in the
+    /// workspace shares (Tier 3, slack-api.md §8). While chat.update is held off by a 429, the
+    /// answer still reaches pi and the run's next question is posted at once; the first one's
+    /// message says who answered when the budget allows.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aQuestionsClosingHoldsUpNeitherTheAnswerNorTheNextQuestion() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario ui confirm-twice")
+            let first = try #require(try await stack.waitForBotMessage(in: dm, containing: "*First step?*").first)
+            try await stack.fake.post("/rate_limit", ["method": "chat.update", "retry_after": 8, "count": 3])
+            let clicked = ContinuousClock.now
+            try await stack.click("Yes", on: first)
+            try await stack.waitForBotMessage(in: dm, containing: "*Second step?*", timeout: 30)
+            let waited = ContinuousClock.now - clicked
+            #expect(waited < .seconds(5), "the second question waited \(waited), as if behind the first one's closing")
+            try await waitUntil("the first question closed", timeout: .seconds(60)) {
+                let shown = try await stack.botMessages(dm).first { $0["ts"] == first["ts"] }
+                return shown?["text"]?.stringValue?.contains("<@\(SlackStack.alice.id)>") == true
+                    && shown?["blocks"]?.arrayValue?.contains { $0["type"] == "actions" } != true
+            }
+            let second = try #require(try await stack.waitForBotMessage(in: dm, containing: "*Second step?*").first)
+            try await stack.click("No", on: second)
+            try await stack.waitForBotMessage(in: dm, containing: "confirm-twice answers:", timeout: 60)
+        }
+    }
 }

@@ -86,4 +86,27 @@ import Testing
         #expect(MethodPacer.split("chat.postMessage/C0123") == ("chat.postMessage", "C0123"))
         #expect(MethodPacer.split("chat.update") == ("chat.update", nil))
     }
+
+    /// Two calls waiting out a hold must not go together when it ends: the second would reach
+    /// Slack before the first's answer says whether the limit is over, inside a window a new
+    /// 429 may have announced (slack-api.md §8, Retry-After). After a hold a method's calls go
+    /// one at a time, at its tier's rate.
+    @Test func afterAHoldCallsGoOneAtATime() {
+        var pacer = MethodPacer()
+        _ = pacer.reserve(method: "chat.update", channel: "C0123", now: 990)
+        pacer.hold(method: "chat.update", seconds: 8, now: 1000)
+        #expect(pacer.wait(key: "chat.update", now: 1008) == 0)
+        pacer.take(key: "chat.update", now: 1008)
+        #expect(pacer.wait(key: "chat.update", now: 1008.5) >= MethodPacer.answerWait, "none goes while the first is out")
+        pacer.ended(method: "chat.update", answered: true)
+        let next = pacer.wait(key: "chat.update", now: 1008)
+        #expect(abs(next - 1 / MethodTier.tier3.perSecond) < 0.001, "answered: the tier's rate again, from one call: \(next)")
+        #expect(pacer.wait(key: "chat.update", now: 1008, keeping: 1) > next, "a live edit still leaves one for a final")
+        #expect(pacer.trying.isEmpty)
+        // A call lost on the way says nothing of the limit: the next one goes alone again.
+        pacer.hold(method: "chat.update", seconds: 1, now: 1010)
+        pacer.take(key: "chat.update", now: 1011)
+        pacer.ended(method: "chat.update", answered: false)
+        #expect(pacer.trying["chat.update"] == false)
+    }
 }

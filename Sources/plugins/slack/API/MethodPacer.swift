@@ -16,6 +16,18 @@ struct MethodPacer: QueuePacer, Equatable {
     var buckets: [String: Bucket] = [:]
     /// A method may not be called before this time.
     var holds: [String: Double] = [:]
+    /// Methods a 429 held, until a call of one is answered: whether such a call is out. While
+    /// one is, no other call of the method goes: it would reach Slack before the answer says
+    /// whether the limit is over, inside the window a new 429 may have announced. Not saved: a
+    /// restarted plugin's first call after a saved hold is the only one out anyway.
+    var trying: [String: Bool] = [:]
+    /// How long a call waits for the answer to the one out after a 429 before it asks again
+    /// (the answer refreshes the send queue sooner).
+    static let answerWait = 1.0
+
+    enum CodingKeys: String, CodingKey {
+        case buckets, holds
+    }
 
     /// The bucket a call of `method` (to `channel`) draws on: the method's, or for posting the
     /// method's in that channel (`chat.postMessage/C0123`); nil for a method Slack barely limits.
@@ -28,7 +40,8 @@ struct MethodPacer: QueuePacer, Equatable {
     /// asks before it takes), and leave `spare` calls of the bucket (at most its burst's room)
     /// for more urgent ones: a live edit leaves one for a final.
     func wait(method: String, channel: String?, now: Double, keeping spare: Int = 0) -> Double {
-        let hold = holdLeft(method: method, now: now)
+        var hold = holdLeft(method: method, now: now)
+        if trying[method] == true { hold = max(hold, Self.answerWait) }
         guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
         let tokens = refilled(buckets[key], tier: tier, now: now).tokens
         let needed = min(tier.burst, 1 + Double(spare))
@@ -38,6 +51,7 @@ struct MethodPacer: QueuePacer, Equatable {
     /// Takes a call of `method` (to `channel`) and returns how long to wait before making it.
     mutating func reserve(method: String, channel: String?, now: Double) -> Double {
         let hold = holdLeft(method: method, now: now)
+        if trying[method] == false { trying[method] = true }
         guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
         var bucket = refilled(buckets[key], tier: tier, now: now)
         bucket.tokens -= 1
@@ -68,10 +82,25 @@ struct MethodPacer: QueuePacer, Equatable {
     /// How long `method` is still held by a 429 (0 when it is free).
     func holdLeft(method: String, now: Double) -> Double { max(0, (holds[method] ?? 0) - now) }
 
-    /// A 429: no call of `method` for `seconds`.
+    /// A 429: no call of `method` for `seconds`, and then one call at a time at its tier's rate
+    /// (its buckets hold one call when the hold ends). Calls that waited out the hold together
+    /// would otherwise go together, and the second reach Slack before the first's answer says
+    /// whether the limit is over: inside the window a new 429 may have announced.
     mutating func hold(method: String, seconds: Double, now: Double) {
-        holds[method] = max(holds[method] ?? 0, now + seconds)
+        let end = max(holds[method] ?? 0, now + seconds)
+        holds[method] = end
         holds = holds.filter { $0.value > now }
+        trying[method] = false
+        guard let tier = MethodTier.of(method) else { return }
+        for key in buckets.keys where Self.split(key).method == method { buckets[key] = Bucket(tokens: 1, at: end) }
+        if !tier.perChannel { buckets[method] = Bucket(tokens: 1, at: end) }
+    }
+
+    /// A call of `method` came back: Slack `answered` it (anything but a 429, which `hold`
+    /// notes), so its limit is over; or it failed on the way, and the next call tries again.
+    mutating func ended(method: String, answered: Bool) {
+        guard trying[method] != nil else { return }
+        trying[method] = answered ? nil : false
     }
 
     /// A restarted plugin keeps the buckets its predecessor spent.

@@ -99,9 +99,12 @@ final class WebAPI: Sendable {
             }
             let (json, ok, response): (JSONValue, Bool, HTTPResponse)
             switch reply {
-            case .failed(let failure, let error): return .failed(failure, error)
+            case .failed(let failure, let error):
+                if case .rateLimited = failure {} else { await ended(method: method, channel: channel, answered: false) }
+                return .failed(failure, error)
             case .answered(let body, let said, let answer): (json, ok, response) = (body, said, answer)
             }
+            await ended(method: method, channel: channel, answered: true)
             if let warning = json["warning"]?.stringValue { warnOnce(method, warning) }
             if ok { return .done(json) }
             var error = SlackAPIError(method: method, status: response.status, error: token.masking(json["error"]?.stringValue ?? "unknown_error"))
@@ -174,6 +177,17 @@ final class WebAPI: Sendable {
     private func hold(method: String, seconds: Double) async {
         let now = Date().timeIntervalSince1970
         await budget.hold { $0.hold(method: method, seconds: seconds, now: now) }
+    }
+
+    /// After a 429, the call out to learn whether the limit is over came back: the calls
+    /// waiting behind it are looked at again.
+    private func ended(method: String, channel: String?, answered: Bool) async {
+        let waited = budget.withPacer { pacer in
+            let was = pacer.trying[method] != nil
+            pacer.ended(method: method, answered: answered)
+            return was
+        }
+        if waited, Self.writes.contains(method), let key = MethodPacer.key(method: method, channel: channel) { await queue.refresh(chat: key) }
     }
 
     /// What a chat shows: these wait in the send queue by urgency, the rest in call order.

@@ -4,7 +4,7 @@ import PiRelaySDK
 
 /// `block_actions` (a button or a select): the allowlist on the clicker (in channels anyone can
 /// click), then the supervisor through the command layer: `chat.answer` for a question (its
-/// message at once updated with who answered, the controls gone) or `chat.command` `action` for
+/// closing then says who answered, and takes the controls away) or `chat.command` `action` for
 /// a Reply's button; the reply shown to the clicker alone where Slack can.
 struct Clicks: Sendable {
     let poster: Poster
@@ -41,12 +41,11 @@ struct Clicks: Sendable {
             }
             var params = ChatAnswerParams(chat: chat, sessionID: question.sessionID, questionID: question.questionID)
             guard let shown = AnswerChoice(value: value)?.answer(&params, options: question.options) else { return }
-            logger.info("answer to question \(question.questionID) from \(user)")
+            logger.info("answer to question \(question.questionID) from \(user): \(shown)")
+            // The closing (`chat.question.closed`) names who answered. The answer itself goes
+            // at once: no edit of the question, which would wait for chat.update's budget, is
+            // made before it.
             await questions.answered(channel: channel, ts: ts, by: user)
-            let note = "Answered by " + SlackText.mention(user) + ": " + SlackText.escaped(shown)
-            let text = SlackText.escaped(question.title)
-            _ = try? await poster.edit(
-                ts, in: Place(channel: channel, thread: question.thread), to: text + "\n" + note, blocks: Blocks.closed(text, note: note))
             press = .answer(params)
         } else {
             logger.info("button \(value) from \(user) in \(channel)")

@@ -2,7 +2,11 @@ import PiRelaySDK
 
 /// Where each open question was posted and what its controls stand for, so a click maps back to
 /// its answer and `chat.question.closed` can edit the message. Saved: a question can outlive a
-/// plugin restart.
+/// plugin restart, and so can a closing not yet shown.
+///
+/// A closing is noted here (`close`) and shown by `showClosings`, not by the delivery: its edit
+/// is a `chat.update`, whose Tier 3 budget the whole workspace's live views share, and the chat's
+/// next question must not wait in the delivery lane behind it.
 actor QuestionMessages {
     struct Posted: Codable, Sendable, Equatable {
         var channel: String
@@ -14,18 +18,28 @@ actor QuestionMessages {
         var options: [String]
         /// Who answered by a click, for the closing edit.
         var answeredBy: String?
+        /// What the closed question's message is to say, once the supervisor closed it; the
+        /// record goes when its message says it.
+        var closing: String?
     }
 
     static let file = "questions.json"
     private var posted: [Posted]
     private let store: StateStore
 
+    let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
     init(store: StateStore) {
         self.store = store
         posted = store.load([Posted].self, from: Self.file) ?? []
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // Closings a previous run noted and did not show.
+        if posted.contains(where: { $0.closing != nil }) { wake.yield() }
     }
 
-    var count: Int { posted.count }
+    /// Questions still open.
+    var count: Int { posted.filter { $0.closing == nil }.count }
 
     func add(_ message: Posted) async {
         posted.append(message)
@@ -33,8 +47,8 @@ actor QuestionMessages {
         await store.save(posted, to: Self.file)
     }
 
-    /// The question posted as message `ts` in `channel`.
-    func find(channel: String, ts: String) -> Posted? { posted.first { $0.channel == channel && $0.ts == ts } }
+    /// The open question posted as message `ts` in `channel`.
+    func find(channel: String, ts: String) -> Posted? { posted.first { $0.channel == channel && $0.ts == ts && $0.closing == nil } }
 
     func answered(channel: String, ts: String, by user: String) async {
         guard let index = posted.firstIndex(where: { $0.channel == channel && $0.ts == ts }) else { return }
@@ -42,12 +56,27 @@ actor QuestionMessages {
         await store.save(posted, to: Self.file)
     }
 
-    /// Forgets the question's messages and returns them.
-    func remove(session: String, question: String) async -> [Posted] {
-        let removed = posted.filter { $0.sessionID == session && $0.questionID == question }
-        guard !removed.isEmpty else { return [] }
-        posted.removeAll { $0.sessionID == session && $0.questionID == question }
+    /// The question is closed, and its messages are to say `text`: false when none of them is
+    /// known here (it was never posted in Slack, or is closed already).
+    func close(session: String, question: String, text: String) async -> Bool {
+        var found = false
+        for index in posted.indices where posted[index].sessionID == session && posted[index].questionID == question {
+            guard posted[index].closing == nil else { continue }
+            posted[index].closing = text
+            found = true
+        }
+        guard found else { return false }
         await store.save(posted, to: Self.file)
-        return removed
+        wake.yield()
+        return true
+    }
+
+    /// The next closed question whose message does not say so yet.
+    var nextClosing: Posted? { posted.first { $0.closing != nil } }
+
+    /// The closed question's message says so (or never can): it is forgotten.
+    func shown(_ message: Posted) async {
+        posted.removeAll { $0.channel == message.channel && $0.ts == message.ts }
+        await store.save(posted, to: Self.file)
     }
 }

@@ -48,23 +48,14 @@ struct Deliveries: Sendable {
         }
     }
 
+    /// The closing edit is noted, and made beside the lane (`QuestionMessages.showClosings`); a
+    /// question never posted here gets the outcome as a message of its own.
     func questionClosed(_ params: QuestionClosedParams) async throws {
-        let posted = await questions.remove(session: params.sessionID, question: params.questionID)
-        for message in posted {
-            let place = Place(channel: message.channel, thread: message.thread)
-            let title = SlackText.escaped(message.title)
-            var note = SlackText.escaped(params.text)
-            if let user = message.answeredBy { note = "Answered by " + SlackText.mention(user) + ". " + note }
-            do {
-                try await poster.edit(message.ts, in: place, to: title + "\n" + note, blocks: Blocks.closed(title, note: note), priority: .answer)
-            } catch let error as SlackAPIError where error.isPermanent {
-                logger.warning("closing question \(params.questionID): \(error)")
-            }
-        }
-        if posted.isEmpty, let place = Place(params.target) {
-            try await parts.once("closed:" + params.sessionID + "/" + params.questionID) {
-                try await poster.send(SlackText.escaped(params.text), to: place)
-            }
+        guard !(await questions.close(session: params.sessionID, question: params.questionID, text: params.text)),
+            let place = Place(params.target)
+        else { return }
+        try await parts.once("closed:" + params.sessionID + "/" + params.questionID) {
+            try await poster.send(SlackText.escaped(params.text), to: place)
         }
     }
 

@@ -385,6 +385,19 @@ class ScriptedLlm:
 
             return [Reply(blocks=[text_block("I have a question for you."), tool("ask_user", q)], stop="toolUse"),
                     final]
+        if kind == "confirm-twice":
+            # Two questions in one run, the second asked once the first is answered: what a
+            # chat shows between them (the first one's closing) must not hold up the second.
+            def ask(title):
+                return Reply(blocks=[tool("ask_user", {"kind": "confirm", "title": title, "timeout": 60000})], stop="toolUse")
+
+            def final(messages):
+                answers = [user_text(m) for m in messages if m.get("role") == "toolResult" and m.get("toolName") == "ask_user"]
+                return Reply(blocks=[text_block("confirm-twice answers: " + " / ".join(answers[-2:]))])
+
+            return [Reply(blocks=[text_block("Two questions."), tool("ask_user", {"kind": "confirm", "title": "First step?",
+                                                                                   "timeout": 60000})], stop="toolUse"),
+                    ask("Second step?"), final]
         # fire-and-forget methods are emitted by the extension (see extension.py)
         return [Reply(blocks=[text_block(f"ui {kind} requests were sent.")])]
 
