@@ -63,8 +63,13 @@ import FoundationNetworking
             let answered = try #require(try await stack.fake.wait("for=callback_answer&id=\(pressed["callback_query_id"]?.stringValue ?? "")"))
             #expect(answered["late"] == false, "\(answered)")
             try await stack.waitForBotMessage(in: chat, containing: "confirm answer: true")
-            let closed = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
-            #expect(closed?["reply_markup"] == nil || closed?["reply_markup"] == .null, "the buttons are gone: \(String(describing: closed))")
+            // The card closes after the chat's questions and finals (QuestionClosings).
+            var closed: JSONValue?
+            try await waitUntil("the card closed") {
+                closed = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+                return closed?["reply_markup"] == nil || closed?["reply_markup"] == .null
+            }
+            #expect(closed?["text"]?.stringValue?.contains("answered") == true, "the card says what came of it: \(String(describing: closed))")
 
             for text in ["let me in", "please"] { try await stack.dm(text, from: TelegramStack.mallory) }
             try await stack.waitForBotMessage(in: TelegramStack.mallory.id, containing: "Not authorized.")

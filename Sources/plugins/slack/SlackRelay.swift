@@ -88,7 +88,7 @@ public struct SlackRelay: MessengerRelay {
         await intake.inbox.resumePending()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.progress.run() }
-            group.addTask { await self.questions.showClosings(poster: self.deliveries.poster, logger: self.logger) }
+            group.addTask { await self.deliveries.showClosings() }
             group.addTask { try await self.socket.run() }
             // The socket's end is the plugin's; the reactions and closings stop with it.
             try await group.next()

@@ -92,10 +92,16 @@ public struct TelegramRelay: MessengerRelay {
         }
         await CommandMenu(api: api, logger: logger).register()
         await intake.inbox.resumePending()
-        try await Poller(
+        let poller = Poller(
             api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: ingress, connection: connection,
-            logger: logger
-        ).run()
+            logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.deliveries.showClosings() }
+            group.addTask { try await poller.run() }
+            // The poller's end is the plugin's; the closings stop with it.
+            try await group.next()
+            group.cancelAll()
+        }
     }
 
     /// By chat and urgency (the kit's `ChatLanes`): each write then waits in the chat's send

@@ -85,17 +85,25 @@ final class WebAPI: Sendable {
             // What the call spent is on file before it goes (`MethodPacer`); flushed for Tier 1,
             // whose minute outlasts a machine's restart too.
             if MethodTier.of(method) != nil { await budget.save(durable: MethodTier.of(method) == .tier1) }
-            let reply = try await connection.exchange(
-                method, url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, attempt: attempt,
-                mask: token.masking, notAnAnswer: "not a Web API answer (is slack.apiBase right?)",
-                error: { SlackAPIError(method: method, status: $0, error: $1) }
-            ) { response in
-                guard response.status == 429 else { return nil }
-                tally.rateLimited()
-                let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
-                logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
-                await hold(method: method, seconds: seconds)
-                return .failed(.rateLimited(wait: nil), SlackAPIError(method: method, status: 429, error: "ratelimited"))
+            let reply: APIConnection.Reply
+            do {
+                reply = try await connection.exchange(
+                    method, url: url, headers: ["Authorization: Bearer " + token.value], body: body, timeout: timeout, attempt: attempt,
+                    mask: token.masking, notAnAnswer: "not a Web API answer (is slack.apiBase right?)",
+                    error: { SlackAPIError(method: method, status: $0, error: $1) }
+                ) { response in
+                    guard response.status == 429 else { return nil }
+                    tally.rateLimited()
+                    let seconds = Double(response[header: "Retry-After"].flatMap { Int($0.trimmed()) } ?? 5)
+                    logger.warning("\(method): Slack asks to wait \(Int(seconds)) s (429)")
+                    await hold(method: method, seconds: seconds)
+                    return .failed(.rateLimited(wait: nil), SlackAPIError(method: method, status: 429, error: "ratelimited"))
+                }
+            } catch {
+                // Cancelled on the way: the call says nothing of the limit, and must not keep
+                // the method waiting for an answer that will not come.
+                await ended(method: method, channel: channel, answered: false)
+                throw error
             }
             let (json, ok, response): (JSONValue, Bool, HTTPResponse)
             switch reply {

@@ -1,13 +1,13 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Where each open question was posted and what its controls stand for, so a click maps back to
 /// its answer and `chat.question.closed` can edit the message. Saved: a question can outlive a
 /// plugin restart, and so can a closing not yet shown.
 ///
-/// A closing is noted here (`close`) and shown by `showClosings`, not by the delivery: its edit
-/// is a `chat.update`, whose Tier 3 budget the whole workspace's live views share, and the chat's
-/// next question must not wait in the delivery lane behind it.
-actor QuestionMessages {
+/// A closing is noted here (`close`) and shown beside the delivery lane (`QuestionClosings`): its
+/// edit is a `chat.update`, whose Tier 3 budget the whole workspace's live views share.
+actor QuestionMessages: QuestionClosings {
     struct Posted: Codable, Sendable, Equatable {
         var channel: String
         var thread: String?
@@ -27,13 +27,13 @@ actor QuestionMessages {
     private var posted: [Posted]
     private let store: StateStore
 
-    let wakes: AsyncStream<Void>
+    nonisolated let closingsNoted: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
     init(store: StateStore) {
         self.store = store
         posted = store.load([Posted].self, from: Self.file) ?? []
-        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (closingsNoted, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Closings a previous run noted and did not show.
         if posted.contains(where: { $0.closing != nil }) { wake.yield() }
     }
@@ -71,11 +71,11 @@ actor QuestionMessages {
         return true
     }
 
-    /// The next closed question whose message does not say so yet.
-    var nextClosing: Posted? { posted.first { $0.closing != nil } }
+    var nextClosing: (card: Posted, text: String)? {
+        posted.first { $0.closing != nil }.map { ($0, $0.closing ?? "") }
+    }
 
-    /// The closed question's message says so (or never can): it is forgotten.
-    func shown(_ message: Posted) async {
+    func closingShown(_ message: Posted) async {
         posted.removeAll { $0.channel == message.channel && $0.ts == message.ts }
         await store.save(posted, to: Self.file)
     }

@@ -48,14 +48,27 @@ struct Deliveries: Sendable {
         }
     }
 
-    /// The closing edit is noted, and made beside the lane (`QuestionMessages.showClosings`); a
-    /// question never posted here gets the outcome as a message of its own.
+    /// The closing edit is noted, and made beside the lane (`showClosings`); a question never
+    /// posted here gets the outcome as a message of its own.
     func questionClosed(_ params: QuestionClosedParams) async throws {
         guard !(await questions.close(session: params.sessionID, question: params.questionID, text: params.text)),
             let place = Place(params.target)
         else { return }
         try await parts.once("closed:" + params.sessionID + "/" + params.questionID) {
             try await poster.send(SlackText.escaped(params.text), to: place)
+        }
+    }
+
+    /// Closed questions' messages say who answered and what came of it, and lose their controls,
+    /// as the chat.update budget allows, until cancelled.
+    func showClosings() async {
+        await questions.showClosings(logger: logger, givesUp: { ($0 as? SlackAPIError)?.isPermanent == true }) { [poster] message, text in
+            let title = SlackText.escaped(message.title)
+            var note = SlackText.escaped(text)
+            if let user = message.answeredBy { note = "Answered by " + SlackText.mention(user) + ". " + note }
+            try await poster.edit(
+                message.ts, in: Place(channel: message.channel, thread: message.thread), to: title + "\n" + note,
+                blocks: Blocks.closed(title, note: note), priority: .answer)
         }
     }
 

@@ -73,19 +73,22 @@ struct Deliveries: Sendable {
         }
     }
 
+    /// The closing edit is noted, and made beside the lane (`showClosings`); a question never
+    /// posted here gets the outcome as a message of its own.
     func questionClosed(_ params: QuestionClosedParams) async throws {
         let key = QuestionMessages.key(session: params.sessionID, question: params.questionID)
-        let posted = await questions.remove(key)
-        for message in posted {
-            let place = Place(chatID: message.chatID, topicID: message.topicID)
-            do {
-                try await poster.edit(message.messageID, in: place, to: TelegramText.html(message.title + "\n\n" + params.text), pace: .answer)
-            } catch let error as BotAPIError where error.isPermanent {
-                logger.warning("closing question \(params.questionID): \(error)")
-            }
-        }
-        if posted.isEmpty, let place = Place(params.target), !(await blocked.isBlocked(place.chatID)) {
-            try await parts.once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
+        guard !(await questions.close(key, text: params.text)), let place = Place(params.target), !(await blocked.isBlocked(place.chatID))
+        else { return }
+        try await parts.once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
+    }
+
+    /// Closed questions' cards say what came of them, and lose their buttons, as each chat's
+    /// budget allows after its questions and finals, until cancelled.
+    func showClosings() async {
+        await questions.showClosings(logger: logger, givesUp: { ($0 as? BotAPIError)?.isPermanent == true }) { [poster] card, text in
+            try await poster.edit(
+                card.messageID, in: Place(chatID: card.chatID, topicID: card.topicID), to: TelegramText.html(card.title + "\n\n" + text),
+                pace: .live)
         }
     }
 

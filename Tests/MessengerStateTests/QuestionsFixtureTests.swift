@@ -1,0 +1,52 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+@testable import SlackPlugin
+@testable import TelegramPlugin
+
+/// `questions.json` as the released Slack and Telegram plugins write it: the questions they
+/// posted. Today's plugins read it, and a closing noted in it (shown beside the delivery lane)
+/// outlives a restart.
+@Suite struct QuestionsFixtureTests {
+    func folder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("questions-fixture-" + UUID().uuidString).path
+    }
+
+    @Test func slack() async throws {
+        let literal =
+            #"[{"answeredBy":"U1","channel":"C1","options":["Yes","No"],"questionID":"q1","sessionID":"s1","thread":"1700000000.000100","title":"Apply?","ts":"1700000000.000300"}]"#
+        let posted = try await StateFixture.roundTrip([SlackPlugin.QuestionMessages.Posted].self, literal, as: "questions.json")
+        #expect(posted.first?.closing == nil && posted.first?.answeredBy == "U1")
+        let path = folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = StateStore(directory: path)
+        try Data(literal.utf8).write(to: URL(fileURLWithPath: store.path("questions.json")))
+        let before = SlackPlugin.QuestionMessages(store: store)
+        #expect(await before.find(channel: "C1", ts: "1700000000.000300")?.questionID == "q1")
+        #expect(await before.close(session: "s1", question: "q1", text: "alice answered: Yes"))
+        #expect(await before.find(channel: "C1", ts: "1700000000.000300") == nil, "a closed question takes no more clicks")
+        let after = SlackPlugin.QuestionMessages(store: store)
+        #expect(await after.nextClosing?.text == "alice answered: Yes", "the closing outlives a restart")
+        await after.closingShown(try #require(await after.nextClosing?.card))
+        #expect(await SlackPlugin.QuestionMessages(store: store).nextClosing == nil)
+    }
+
+    @Test func telegram() async throws {
+        let literal = #"{"s1\/q1":[{"chatID":"-100200","messageID":7,"title":"Apply?","topicID":3}]}"#
+        let posted = try await StateFixture.roundTrip([String: [TelegramPlugin.QuestionMessages.Posted]].self, literal, as: "questions.json")
+        #expect(posted["s1/q1"]?.first?.closing == nil)
+        let path = folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = StateStore(directory: path)
+        try Data(literal.utf8).write(to: URL(fileURLWithPath: store.path("questions.json")))
+        let before = TelegramPlugin.QuestionMessages(store: store)
+        #expect(await before.count == 1)
+        #expect(await before.close("s1/q1", text: "alice answered: Yes"))
+        #expect(await before.close("s1/q1", text: "again") == false, "closed once")
+        let after = TelegramPlugin.QuestionMessages(store: store)
+        #expect(await after.nextClosing?.card.messageID == 7, "the closing outlives a restart")
+        await after.closingShown(try #require(await after.nextClosing?.card))
+        #expect(await TelegramPlugin.QuestionMessages(store: store).count == 0)
+    }
+}
