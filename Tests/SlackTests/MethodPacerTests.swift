@@ -49,12 +49,23 @@ import Testing
         #expect(pacer.claim(method: "apps.connections.open", channel: nil, now: 100 + wait) == 0)
     }
 
-    /// Live edits leave one call of Tier 3's burst for a final.
-    @Test func aLiveEditLeavesACallForAFinal() {
+    /// Live edits leave all of chat.update's burst but one call for finals and closings: four
+    /// answers ending together (in four chats, one workspace-wide Tier 3 budget) then go at
+    /// once. The live views still get the whole rate between finals.
+    @Test func liveEditsLeaveTheBurstForFinals() {
         var pacer = MethodPacer()
-        for _ in 0..<3 { #expect(pacer.wait(key: "chat.update", now: 100, keeping: 1) == 0); pacer.take(key: "chat.update", now: 100) }
-        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 1) > 1, "the live edit waits")
-        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 0) == 0, "the final goes")
+        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 1) == 0)
+        pacer.take(key: "chat.update", now: 100)
+        let live = pacer.wait(key: "chat.update", now: 100, keeping: 1)
+        #expect(abs(live - 1 / MethodTier.tier3.perSecond) < 0.001, "the next live edit waits for the burst to be whole again: \(live)")
+        for _ in 0..<3 { #expect(pacer.wait(key: "chat.update", now: 100, keeping: 0) == 0); pacer.take(key: "chat.update", now: 100) }
+        #expect(pacer.wait(key: "chat.update", now: 100, keeping: 0) > 1, "four finals spent the burst")
+        // Posting keeps one post of a channel's burst for a question, and no more: a run's first
+        // text must not wait.
+        for _ in 0..<2 {
+            #expect(pacer.wait(key: "chat.postMessage/C1", now: 100, keeping: 1) == 0); pacer.take(key: "chat.postMessage/C1", now: 100)
+        }
+        #expect(pacer.wait(key: "chat.postMessage/C1", now: 100, keeping: 1) > 0)
     }
 
     @Test func postingIsPacedPerChannel() {

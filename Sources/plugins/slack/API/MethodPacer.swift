@@ -37,14 +37,15 @@ struct MethodPacer: QueuePacer, Equatable {
     }
 
     /// Seconds until a call of `method` (to `channel`) may go, taking nothing (the send queue
-    /// asks before it takes), and leave `spare` calls of the bucket (at most its burst's room)
-    /// for more urgent ones: a live edit leaves one for a final.
+    /// asks before it takes), and leave calls of the bucket for more urgent ones when `spare`
+    /// asks for any: at least `spare`, and the tier's `reserve` (a live edit leaves three of
+    /// chat.update's four for finals).
     func wait(method: String, channel: String?, now: Double, keeping spare: Int = 0) -> Double {
         var hold = holdLeft(method: method, now: now)
         if trying[method] == true { hold = max(hold, Self.answerWait) }
         guard let tier = MethodTier.of(method), let key = Self.key(method: method, channel: channel) else { return hold }
         let tokens = refilled(buckets[key], tier: tier, now: now).tokens
-        let needed = min(tier.burst, 1 + Double(spare))
+        let needed = min(tier.burst, 1 + (spare > 0 ? max(Double(spare), tier.reserve) : 0))
         return max(tokens >= needed ? 0 : (needed - tokens) / tier.perSecond, hold)
     }
 
