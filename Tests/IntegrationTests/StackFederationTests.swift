@@ -195,8 +195,11 @@ import Testing
         let asked = try #require(try await laptop.waitForBotMessage(in: alice, containing: "Apply the migration?").first)
         _ = try await laptop.press("Yes", on: asked)
         try await laptop.waitForBotMessage(in: alice, containing: "confirm answer: true")
-        let card = try await laptop.fake.get("/message?chat_id=\(alice)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
-        #expect(card?["text"]?.stringValue?.contains("answered: yes") == true, "\(String(describing: card))")
+        // The card closes after the chat's questions and finals (QuestionClosings).
+        try await waitUntil("the card says who answered") {
+            let card = try await laptop.fake.get("/message?chat_id=\(alice)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+            return card?["text"]?.stringValue?.contains("answered: yes") == true
+        }
 
         // A picture for the desktop's session is fetched here, where the chat is (Telegram's
         // file link holds the bot token), and crosses as the prompt's image.

@@ -19,8 +19,13 @@ import Testing
 
             _ = try await stack.press("Yes", on: asked)
             try await stack.waitForBotMessage(in: chat, containing: "confirm answer: true")
-            let card = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
-            #expect(card?["text"]?.stringValue?.contains("answered: yes") == true, "the card says who answered what: \(String(describing: card))")
+            // The card closes after the chat's questions and finals (QuestionClosings).
+            var card: JSONValue?
+            try await waitUntil("the card says who answered what") {
+                card = try await stack.fake.get("/message?chat_id=\(chat)&message_id=\(asked["message_id"]?.intValue ?? 0)")["message"]
+                return card?["text"]?.stringValue?.contains("answered: yes") == true
+            }
+            #expect(card?["text"]?.stringValue?.contains("alice") == true, "\(String(describing: card))")
             let after = try await stack.botMessages(chat).dropFirst(before)
             #expect(!after.contains { $0["text"]?.stringValue?.hasPrefix("Answered") == true }, "no separate answer message: \(Array(after))")
         }

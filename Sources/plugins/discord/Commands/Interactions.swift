@@ -100,6 +100,7 @@ struct Interactions: Sendable {
         let outcome: Result<Reply, RemoteError>
         if let early = await FirstOf.value(of: pending, within: answerWithin) {
             outcome = early
+            await listenIfBound(early, chat: chat, binds: binds)
             switch early {
             case .success(let reply) where component && reply.isEmpty:
                 await callback(interaction, ["type": 6])
@@ -111,6 +112,7 @@ struct Interactions: Sendable {
         } else {
             await callback(interaction, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
             outcome = await pending.value
+            await listenIfBound(outcome, chat: chat, binds: binds)
             let application = interaction.applicationID.isEmpty ? (await listening.applicationID ?? "") : interaction.applicationID
             do {
                 switch outcome {
@@ -125,10 +127,15 @@ struct Interactions: Sendable {
                 logger.warning("interaction \(interaction.id): editing the deferred response failed: \(error)")
             }
         }
-        if case .success = outcome, binds, !chat.dm { await listening.bound(chat.target) }
         if case .success(let reply) = outcome, let open = reply.openThread {
             await threads.open(open, from: chat, nonceBase: "thread:" + interaction.id)
         }
+    }
+
+    /// Listens in the channel before the reply is shown: the user may write there as soon as
+    /// they see it.
+    private func listenIfBound(_ outcome: Result<Reply, RemoteError>, chat: Chat, binds: Bool) async {
+        if case .success = outcome, binds, !chat.dm { await listening.bound(chat.target) }
     }
 
     private func callback(_ interaction: Interaction, _ body: JSONValue) async {
