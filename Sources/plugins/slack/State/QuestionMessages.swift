@@ -57,18 +57,17 @@ actor QuestionMessages: QuestionClosings {
     }
 
     /// The question is closed, and its messages are to say `text`: false when none of them is
-    /// known here (it was never posted in Slack, or is closed already).
+    /// known here (it was never posted in Slack). A closing repeated (the delivery replayed after
+    /// a crash) finds the first one noted, and changes nothing.
     func close(session: String, question: String, text: String) async -> Bool {
-        var found = false
-        for index in posted.indices where posted[index].sessionID == session && posted[index].questionID == question {
-            guard posted[index].closing == nil else { continue }
-            posted[index].closing = text
-            found = true
+        let cards = posted.indices.filter { posted[$0].sessionID == session && posted[$0].questionID == question }
+        let open = cards.filter { posted[$0].closing == nil }
+        for index in open { posted[index].closing = text }
+        if !open.isEmpty {
+            await store.save(posted, to: Self.file)
+            wake.yield()
         }
-        guard found else { return false }
-        await store.save(posted, to: Self.file)
-        wake.yield()
-        return true
+        return !cards.isEmpty
     }
 
     var nextClosing: (card: Posted, text: String)? {

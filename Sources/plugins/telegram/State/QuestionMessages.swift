@@ -42,9 +42,11 @@ actor QuestionMessages: QuestionClosings {
     }
 
     /// The question is closed, and its cards are to say `text`: false when none of them is known
-    /// here (it was never posted in Telegram, or is closed already).
+    /// here (it was never posted in Telegram). A closing repeated (the delivery replayed after a
+    /// crash) finds the first one noted, and changes nothing.
     func close(_ key: String, text: String) async -> Bool {
-        guard var cards = posted[key], cards.contains(where: { $0.closing == nil }) else { return false }
+        guard var cards = posted[key] else { return false }
+        guard cards.contains(where: { $0.closing == nil }) else { return true }
         for index in cards.indices where cards[index].closing == nil { cards[index].closing = text }
         posted[key] = cards
         await store.save(posted, to: Self.file)
