@@ -259,10 +259,11 @@ package actor Sessions {
         )
     }
 
-    /// Attaches a terminal pi: the session of that pi session id, made on its first attach and
-    /// found again on every later one (after a reconnect or a daemon restart). Returns the
-    /// session and the generation of this attach.
-    package func attachTerminal(_ registration: TerminalRegistration, link: TerminalLink) async -> (session: PiSession, generation: Int) {
+    /// The session of a terminal pi's session id, made on its first attach and found again on
+    /// every later one (after a reconnect or a daemon restart). Not attached yet: the caller moves
+    /// the chats of a replaced session first, so none of them writes to a session that shows as
+    /// idle while its chats still talk to the old one.
+    package func terminalSession(for registration: TerminalRegistration) async -> PiSession {
         let id = registration.sessionID
         let session: PiSession
         if let existing = sessions[id] {
@@ -281,8 +282,7 @@ package actor Sessions {
             await save()
             logger.info("terminal session \(record.name) (\(id)) registered, pi pid \(registration.pid) in \(registration.cwd)")
         }
-        let generation = await session.attachTerminal(registration, link: link)
-        return (session, generation)
+        return session
     }
 
     package func end(_ session: PiSession) async {

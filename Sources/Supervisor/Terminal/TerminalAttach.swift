@@ -36,7 +36,7 @@ package struct TerminalAttach: Sendable {
         }
         let registration = try TerminalRegistration(params: params)
         let link = TerminalLink(stream: stream)
-        let (session, generation) = await sessions.attachTerminal(registration, link: link)
+        let session = await sessions.terminalSession(for: registration)
         if let previous = registration.previousPiSessionID {
             let oldID = TerminalRegistration.sessionID(piSessionID: previous)
             if oldID != session.id {
@@ -44,6 +44,7 @@ package struct TerminalAttach: Sendable {
                 await sessions.session(id: oldID)?.terminalLeft()
             }
         }
+        let generation = await session.attachTerminal(registration, link: link)
         await session.terminalAttached(pid: registration.pid, switched: registration.previousPiSessionID != nil)
         var result: JSONValue = [
             "sessionID": .string(session.id), "session": .string(await session.name), "protocol": 1,

@@ -57,11 +57,28 @@ def start(_request):
     }
 
 
+def wait_for_the_bot_online():
+    """A user writes once the bot shows online: a gateway message sent while the bot is still
+    connecting reaches nobody (discord-gateway: dispatches go to identified sessions only), so a
+    check that writes first would test the race, not the plugin. README §5, GET /_control/gateway."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if any(s["connected"] and s["alive"] and not s["invalidated"] for s in control("GET", "/gateway")["sessions"]):
+            return None
+        time.sleep(0.05)
+    return "the bot did not connect to the gateway within 30 s"
+
+
 def message(request):
+    problem = wait_for_the_bot_online()
+    if problem:
+        return {"error": problem}
     # README §5, Injecting: a DM from the user, MESSAGE_CREATE over the gateway.
     sent = control("POST", "/messages", {"dm_user_id": USER, "author": {"id": USER, "username": NAME},
                                          "content": request["text"]})
     fake["last"] = sent["message"]
+    if not sent["delivered_to"]:
+        return {"error": "the MESSAGE_CREATE reached no gateway session"}
     return {"ok": True}
 
 
