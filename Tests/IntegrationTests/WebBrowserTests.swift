@@ -115,7 +115,18 @@ import Testing
             let shown = try? await browser.run(
                 "return [document.querySelector('#prompt').value, ...[...document.querySelectorAll('#feed .item')].slice(-4).map(i => i.textContent)]"
             )
-            throw WebDriver.Failure(description: "\(error); the page: \(shown.map { "\($0)" } ?? "?")")
+            // It failed once under a loaded make test with the POST seemingly pending: where the
+            // POST got to (the browser's own timing of it), and what the plugin and daemon logged.
+            let posts = try? await browser.run(
+                "return performance.getEntriesByType('resource').filter(e => e.name.includes('/prompt')).map(e => [Math.round(e.startTime), Math.round(e.duration), e.responseStatus])"
+            )
+            let logs = ["logs/web.log", "logs/pi-relayd.log"].map { file in
+                web.home.read(file).split(separator: "\n").suffix(15).joined(separator: "\n")
+            }
+            throw WebDriver.Failure(
+                description:
+                    "\(error); the page: \(shown.map { "\($0)" } ?? "?"); its prompt POSTs [start ms, ms, status]: \(posts.map { "\($0)" } ?? "?"); \(logs.joined(separator: "\n"))"
+            )
         }
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
 
