@@ -6,9 +6,12 @@ taken with CHATS chats of that messenger streaming at once.
 rounds:    ROUNDS rounds; in each, every chat's user writes `bench:stream:TAG:…` at once and the
            chat's session answers with a short stream (ROUND_SECONDS at RATE deltas a second,
            ending in the words "TAG-end."). Per answer:
-           - chat message → pi stdin: the bench's clock just before it hands the message to the
-             fake, to the bench pi reading the prompt (its `prompt` log, the time os.read
-             returned);
+           - chat message delivered → pi stdin: the fake service writing the message's event to
+             the plugin (Discord's MESSAGE_CREATE frame, Slack's Socket Mode envelope, the
+             getUpdates answer that carries Telegram's update, each as the fake logged it) to
+             the bench pi reading the prompt (its `prompt` log, the time os.read returned). The
+             bench's own call to the fake, the clock just before it, is shown apart. On the web
+             there is no service between: the page's clock just before the Send click;
            - first text: pi's first delta to the first write that put text in the chat after
              the message;
            - final: pi's end of the run (`done`) to the first write whose text holds "TAG-end.".
@@ -100,6 +103,11 @@ class Chats:
         """Where session PREFIXNN's posts appear."""
         return self.chats[i]
 
+    def delivered(self, cursor):
+        """(time, what was sent) of each event the fake service delivered to the plugin since
+        `cursor`; None where there is no service between the user and the plugin (the web page)."""
+        return None
+
     def stop(self):
         self.fake.stop()
 
@@ -155,6 +163,11 @@ class DiscordChats(Chats):
     def limited(self, cursor):
         return sum(1 for r in self.requests(cursor) if r.get("status") == 429)
 
+    def delivered(self, cursor):
+        """(time, frame) of each MESSAGE_CREATE the fake wrote to the gateway since `cursor`."""
+        return [(e["time"], e.get("text") or "") for e in
+                self.fake.call("GET", f"/frames?since={cursor}&dir=out&t=MESSAGE_CREATE", timeout=120)["frames"]]
+
     def violations(self):
         return self.fake.call("GET", "/violations?severity=error")["violations"]
 
@@ -201,6 +214,12 @@ class TelegramChats(Chats):
     def limited(self, cursor):
         return sum(1 for r in self.requests(cursor) if r.get("status") == 429)
 
+    def delivered(self, cursor):
+        """(time, update) of each update the fake first answered a getUpdates with, since `cursor`."""
+        return [(u["first_delivered_at"], json.dumps(u.get("payload"))) for u in
+                self.fake.call("GET", "/updates?payload=1", timeout=120)["updates"]
+                if u.get("first_delivered_at") and u.get("cursor", 0) > cursor]
+
     def violations(self):
         return self.fake.call("GET", "/violations?severity=error")["violations"]
 
@@ -243,6 +262,12 @@ class SlackChats(Chats):
 
     def limited(self, cursor):
         return len(self.log(cursor, "ratelimited"))
+
+    def delivered(self, cursor):
+        """(time, envelope payload) of each envelope the fake sent over Socket Mode (all of them:
+        the payload's text tells them apart)."""
+        return [(e["sent_at"], json.dumps(e.get("payload"))) for e in
+                self.fake.call("GET", "/envelopes?payload=1", timeout=120)["envelopes"] if e.get("sent_at")]
 
     def violations(self):
         return self.fake.call("GET", "/violations?severity=error")["violations"]
@@ -444,14 +469,21 @@ def rounds(side, pi_log):
         wait_all(side, cursor, [f"r{r:02d}c{i}-end." for i in range(CHATS)], 60)
         wait_quiet(side, 1.0, 30)
     writes = side.writes(cursor)
+    delivered = side.delivered(cursor)
     log = read_jsonl(pi_log)
     prompts = {e["tag"]: e["wall"] / 1e9 for e in log if e.get("ev") == "prompt"}
     firsts = {e["tag"]: e["wall"] / 1e9 for e in log if e.get("ev") == "first_delta"}
     dones = {e["tag"]: e["wall"] / 1e9 for e in log if e.get("ev") == "done"}
-    out = {"stdin": [], "first": [], "final": []}
+    out = {"stdin": [], "handed": [], "first": [], "final": []}
     for tag, (chat, at) in sent.items():
         if tag in prompts:
-            out["stdin"].append(prompts[tag] - at)
+            out["handed"].append(prompts[tag] - at)
+            if delivered is None:
+                out["stdin"].append(prompts[tag] - at)
+            else:
+                times = [t for t, text in delivered if f"bench:stream:{tag}:" in text]
+                if times:
+                    out["stdin"].append(prompts[tag] - min(times))
         seen = first_at(writes, chat, at, unlike="bench:")
         if seen is not None and tag in firsts:
             out["first"].append(seen - firsts[tag])
@@ -615,7 +647,14 @@ def run(ctx):
         n = figures["answers"]
         add(f"answers ({CHATS} chats × {ROUNDS} rounds), first text / final seen", f"{n}: {len(r['first'])} / {len(r['final'])}",
             f"{n} / {n}", len(r["first"]) == n and len(r["final"]) == n, functional=True)
-        spread(add, "chat message → pi stdin", r["stdin"], STDIN_TARGET_S, 50)
+        if cls.name == "web":
+            spread(add, "chat message → pi stdin", r["stdin"], STDIN_TARGET_S, 50)
+        else:
+            # The relay's hop starts when the service delivers the message to the plugin; what
+            # the fake's own HTTP server takes to accept the bench's call is shown apart.
+            spread(add, "chat message delivered → pi stdin", r["stdin"], STDIN_TARGET_S, 50)
+            add("bench's call to the fake → pi stdin p50 ms", 1000 * statistics.median(r["handed"]) if r["handed"] else "-")
+            add("bench's call to the fake → pi stdin p99 ms", 1000 * percentile(r["handed"], 99) if r["handed"] else "-")
         spread(add, "pi's first text → visible", r["first"], FIRST_TARGET_S, 50)
         spread(add, "final answer → visible", r["final"], FINAL_TARGET_S, 50)
         asked = CHATS * QUESTIONS

@@ -983,8 +983,8 @@ class Slack:
                     return {"ok": False}
                 self.changed.wait(min(left, 0.5))
 
-    def envelope_view(self, record):
-        return {k: v for k, v in record.items() if k not in ("payload",)}
+    def envelope_view(self, record, payload=False):
+        return {k: v for k, v in record.items() if payload or k != "payload"}
 
     def control(self, method, path, q, body):
         if method == "GET":
@@ -999,7 +999,7 @@ class Slack:
                     return {"ephemerals": [e for e in self.ephemerals if not q.get("channel") or e["channel"] == q["channel"]]}
             if path == "/envelopes":
                 with self.lock:
-                    return {"envelopes": [self.envelope_view(r) for r in self.envelopes.values()]}
+                    return {"envelopes": [self.envelope_view(r, q.get("payload") == "1") for r in self.envelopes.values()]}
             if path == "/calls":
                 with self.lock:
                     return {"calls": [c for c in self.calls if not q.get("method") or c["method"] == q["method"]]}
