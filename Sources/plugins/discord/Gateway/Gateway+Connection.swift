@@ -262,15 +262,16 @@ extension Gateway {
     /// How stale the saved resume point may get while only events the relay ignores come.
     static let resumeSaveSeconds = 5.0
 
-    /// Saves the session with the newest sequence number: written after the handler took the
+    /// Saves the session with the newest sequence number: asked for after the handler took the
     /// event, so a plugin killed in between gets it replayed (and the inbox drops a repeat).
+    /// Written beside the reader (`ResumeWriter`): four messages at once waited for each other's
+    /// writes here.
     func saveResume() async {
         guard var saved = resume else { return }
         saved.sequence = sequence ?? saved.sequence
         saved.savedAt = Date().timeIntervalSince1970
         resume = saved
-        // Not flushed: a machine that loses it makes the plugin identify anew.
-        await store.save(saved, to: ResumeState.file, durable: false)
+        await resumeWriter.write(saved)
     }
 
     /// Queues a payload for the writer, within Discord's 120 per 60 s. A payload over the limit

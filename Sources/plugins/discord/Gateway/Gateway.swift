@@ -22,6 +22,7 @@ actor Gateway {
     let rest: DiscordREST
     let token: BotToken
     let store: StateStore
+    let resumeWriter: ResumeWriter
     let proxy: ProxySetting
     let logger: Logger
 
@@ -50,6 +51,7 @@ actor Gateway {
         self.rest = rest
         self.token = token
         self.store = store
+        resumeWriter = ResumeWriter(store: store)
         self.proxy = proxy
         self.logger = logger
         if let saved = store.load(ResumeState.self, from: ResumeState.file),
