@@ -52,8 +52,10 @@ import FoundationNetworking
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "long"])
             try await stack.dm("!scenario text 1500")
-            try await stack.waitForState("long", "idle", timeout: .seconds(120))
-            let answer = try #require(try await stack.json("last", "long")["text"]?.stringValue)
+            // Not the state: the new session is idle before the prompt's run starts as after it ends.
+            let answer = try await waitFor("the long answer", timeout: .seconds(120)) { () -> String? in
+                try await stack.json("last", "long")["text"]?.stringValue
+            }
             try await stack.waitForBotMessage(in: dm, containing: "📎 The full answer")
 
             let withFile = try await waitFor("the .md file is in the DM", timeout: .seconds(60)) { () -> JSONValue? in
