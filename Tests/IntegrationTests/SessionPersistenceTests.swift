@@ -141,7 +141,10 @@ import Glibc
             while upWhenAnswered == nil, ContinuousClock.now < deadline {
                 // The pis alive first, then how many sessions are up: a pi that comes up between
                 // the two readings can only raise the allowance.
-                let alive = s.children(besides: [daemon]).filter { SessionHome.commandLine($0).contains("rpc") }.count
+                // A pi's script forks for its `sleep`, and until that child execs it has the pi's
+                // command line too: a process whose parent is a pi is not another pi.
+                let pis = Set(s.children(besides: [daemon]).filter { SessionHome.commandLine($0).contains("rpc") })
+                let alive = pis.filter { pid in ProcessTable.parent(of: pid).map { !pis.contains($0) } ?? true }.count
                 let states = try await s.sessions().compactMap { $0["state"]?.stringValue }
                 let up = states.filter { $0 != "starting" && $0 != "resuming" }.count
                 #expect(alive <= width + up + 1, "\(alive) pis alive with \(up) sessions up, at most \(width) start at once")

@@ -17,6 +17,15 @@ enum ProcessTable {
         return state != nil && state != "Z" && state != "X"
     }
 
+    /// The parent's pid, from /proc/PID/stat (the field after the state letter).
+    static func parent(of pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
+    }
+
     static func processGroup(of pid: Int32) -> Int32? {
         let group = getpgid(pid)
         return group < 0 ? nil : group
