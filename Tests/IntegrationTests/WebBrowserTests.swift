@@ -120,9 +120,7 @@ import Testing
             let posts = try? await browser.run(
                 "return performance.getEntriesByType('resource').filter(e => e.name.includes('/prompt')).map(e => [Math.round(e.startTime), Math.round(e.duration), e.responseStatus])"
             )
-            let logs = ["logs/web.log", "logs/pi-relayd.log"].map { file in
-                web.home.read(file).split(separator: "\n").suffix(15).joined(separator: "\n")
-            }
+            let logs = [web.home.pluginLog("web"), web.home.daemonLog].map { $0.split(separator: "\n").suffix(15).joined(separator: "\n") }
             throw WebDriver.Failure(
                 description:
                     "\(error); the page: \(shown.map { "\($0)" } ?? "?"); its prompt POSTs [start ms, ms, status]: \(posts.map { "\($0)" } ?? "?"); \(logs.joined(separator: "\n"))"

@@ -9,21 +9,22 @@ import Glibc
 enum ProcessTable {
     /// True while `pid` exists and has not exited; a zombie waiting for its parent counts as gone.
     static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        // The state letter follows the command name, which is in parentheses and may hold spaces.
-        let state = stat[close...].dropFirst(2).first
-        return state != nil && state != "Z" && state != "X"
+        guard let state = statFields(pid)?.first else { return false }
+        return state != "Z" && state != "X"
     }
 
-    /// The parent's pid, from /proc/PID/stat (the field after the state letter).
+    /// The parent's pid (the field after the state letter).
     static func parent(of pid: Int32) -> Int32? {
+        statFields(pid).flatMap { $0.count > 1 ? Int32($0[1]) : nil }
+    }
+
+    /// /proc/PID/stat's fields after the command name, the state letter first. The name is in
+    /// parentheses and may hold spaces, so the fields start after its last `)`.
+    private static func statFields(_ pid: Int32) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     static func processGroup(of pid: Int32) -> Int32? {
