@@ -14,6 +14,12 @@ public protocol Plugin: Sendable {
     /// A notification: no answer is expected.
     func handle(notification method: String, params: JSONValue) async
 
+    /// A request answered on the thread that read it, before any task is scheduled: for quick,
+    /// pure work (the formatter's live views), which then costs one thread wake-up instead of
+    /// three. Nil (the default) sends the request on to `handle`. It must not block: every line
+    /// from pi-relayd waits for it.
+    func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>?
+
     /// The lane a delivery or notification is handled in: one at a time and in the order sent
     /// within a lane, lanes side by side. One lane for all by default. A messenger may give each
     /// chat (or each chat and urgency) a lane of its own, so a delivery waiting for its
@@ -32,6 +38,8 @@ public protocol Plugin: Sendable {
 extension Plugin {
     /// Ignores notifications by default.
     public func handle(notification method: String, params: JSONValue) async {}
+    /// Every request goes to `handle` by default.
+    public func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>? { nil }
     /// Everything in one lane, in the order sent, by default.
     public func lane(of method: String, params: JSONValue) -> String { "" }
     /// Nothing long-running by default.

@@ -39,7 +39,7 @@ public enum PluginRuntime {
         // Direct writes once protocolFD is the only way left to its pipe (fd 1 is stderr now).
         let writer = FDWriter(fd: protocolFD, direct: direct)
         // The process ends as soon as the end is known: a plugin's own tasks need not wind down.
-        let status = await serve(type, lines: FDLineReader.lines(fd: 0), writer: writer, logger: logger) { finish(writer, status: $0) }
+        let status = await serve(type, input: 0, closingAtEnd: false, writer: writer, logger: logger) { finish(writer, status: $0) }
         finish(writer, status: status)
     }
 
@@ -49,19 +49,19 @@ public enum PluginRuntime {
     /// plugin would have exited with.
     public static func serve<P: Plugin>(_ type: P.Type, input: Int32, output: Int32, logger: Logger) async -> Int32 {
         let writer = FDWriter(fd: output)
-        let status = await serve(type, lines: FDLineReader.lines(fd: input, closingAtEnd: true), writer: writer, logger: logger) { _ in }
+        let status = await serve(type, input: input, closingAtEnd: true, writer: writer, logger: logger) { _ in }
         writer.finish()
         writer.flush(timeout: 2)
         close(output)
         return status
     }
 
-    /// The protocol itself, on any line source and writer: the hello, the welcome, then messages
-    /// until shutdown, goodbye, end of input or a fatal error. `ended` hears the exit status as
-    /// soon as it is known; the plugin's tasks are then cancelled, and the status is returned once
-    /// they are done.
+    /// The protocol itself, on a descriptor to read and a writer: the hello, the welcome, then
+    /// messages until shutdown, goodbye, end of input or a fatal error. `ended` hears the exit
+    /// status as soon as it is known; the plugin's tasks are then cancelled, and the status is
+    /// returned once they are done.
     static func serve<P: Plugin>(
-        _ type: P.Type, lines: AsyncStream<LineFramer.Event>, writer: FDWriter, logger: Logger, ended: @escaping @Sendable (Int32) -> Void
+        _ type: P.Type, input fd: Int32, closingAtEnd: Bool, writer: FDWriter, logger: Logger, ended: @escaping @Sendable (Int32) -> Void
     ) async -> Int32 {
         let manifest = P.manifest
         let connection = PluginConnection(writer: writer)
@@ -71,18 +71,14 @@ public enum PluginRuntime {
             config: manifest.config, setup: manifest.setup)
         writer.send(WireMessage.hello(hello).encodedLine())
 
-        // Everything the reading loop hears, in order: the lines, then the first end.
-        let (inputs, input) = AsyncStream<ServeInput>.makeStream()
+        let contact = SupervisorContact()
+        let inbound = PluginInbound<P>(writer: writer, contact: contact, logger: logger)
+        FDLineReader.read(fd: fd, closingAtEnd: closingAtEnd, each: { inbound.read($0) }, end: { inbound.endOfInput() })
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in lines { input.yield(.line(event)) }
-                // End of input: the supervisor is gone or closed our stdin.
-                input.yield(.end(0))
-            }
-            var heard = inputs.makeAsyncIterator()
+            var heard = inbound.inputs.makeAsyncIterator()
             let welcome: Welcome
             do {
-                welcome = try await awaitWelcome(&heard)
+                welcome = try await awaitWelcome(&heard, inbound: inbound)
             } catch {
                 logger.error("\(error)")
                 ended(76)
@@ -91,7 +87,6 @@ public enum PluginRuntime {
             }
 
             try? FileManager.default.createDirectory(atPath: welcome.stateDir, withIntermediateDirectories: true)
-            let contact = SupervisorContact()
             contact.heard()
             let context = PluginContext(
                 config: welcome.config, stateDir: welcome.stateDir, spoolDir: welcome.spoolDir,
@@ -106,64 +101,40 @@ public enum PluginRuntime {
                 return status
             }
             let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
-
-            // Deliveries and notifications keep their order within their lane; requests run concurrently.
-            let (ordered, orderedIn) = AsyncStream<WireMessage>.makeStream()
+            // Deliveries and notifications keep their order within their lane, lanes side by
+            // side; requests run concurrently.
+            group.addTask {
+                await withTaskGroup(of: Void.self) { lanes in
+                    for await lane in inbound.newLanes {
+                        lanes.addTask {
+                            for await message in lane {
+                                await Self.handleInOrder(message, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
+                            }
+                        }
+                    }
+                }
+            }
+            inbound.ready(plugin)
             // Started only to be asked something (`pi-relayd setup`): no connection to the service.
             if !welcome.checkOnly {
                 group.addTask {
-                    do { try await plugin.run() } catch { input.yield(.end(exitStatus(for: error, logger: logger))) }
-                }
-            }
-            group.addTask {
-                // One task per lane the plugin names, each in order; at most `maxLanes`, then
-                // new lanes share the first (order is kept either way).
-                await withTaskGroup(of: Void.self) { lanes in
-                    var inboxes: [String: AsyncStream<WireMessage>.Continuation] = [:]
-                    for await message in ordered {
-                        var lane = ""
-                        switch message {
-                        case .deliver(_, let method, let params), .notify(let method, let params):
-                            lane = plugin.lane(of: method, params: params)
-                        default: break
-                        }
-                        if inboxes[lane] == nil, inboxes.count >= Self.maxLanes { lane = "" }
-                        if inboxes[lane] == nil {
-                            let (stream, inbox) = AsyncStream<WireMessage>.makeStream()
-                            inboxes[lane] = inbox
-                            lanes.addTask {
-                                for await message in stream {
-                                    await Self.handleInOrder(message, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
-                                }
-                            }
-                        }
-                        inboxes[lane]?.yield(message)
-                    }
-                    for inbox in inboxes.values { inbox.finish() }
+                    do { try await plugin.run() } catch { inbound.end(exitStatus(for: error, logger: logger)) }
                 }
             }
             var status: Int32 = 0
             // A goodbye ends at once, as a refused handshake does: no winding down.
             var windDown = true
             reading: while let next = await heard.next() {
-                let event: LineFramer.Event
+                let message: WireMessage
                 switch next {
                 case .end(let code):
                     status = code
                     break reading
-                case .line(let line):
-                    event = line
+                case .message(let read):
+                    message = read
                 }
-                guard case .line(let bytes) = event else {
-                    logger.warning("skipped input: \(event)")
-                    continue
-                }
-                let message: WireMessage
-                do { message = try WireMessage.decode(bytes) } catch {
-                    logger.warning("ignored a malformed line from pi-relayd: \(error)")
-                    continue
-                }
-                contact.heard()
+                if inbound.take(message) { continue }
+                defer { inbound.caughtUp() }
                 switch message {
                 case .request(let id, let method, let params, let deadlineMs):
                     let deadline = deadlineMs.map { ContinuousClock.now + .milliseconds($0) }
@@ -184,10 +155,6 @@ public enum PluginRuntime {
                     }
                 case .response(let id, let result):
                     await connection.resolve(id, result)
-                case .deliver, .notify:
-                    orderedIn.yield(message)
-                case .ping(let id):
-                    writer.send(WireMessage.pong(id: id).encodedLine())
                 case .shutdown:
                     break reading
                 case .goodbye(let reason):
@@ -198,7 +165,7 @@ public enum PluginRuntime {
                     break
                 }
             }
-            orderedIn.finish()
+            inbound.closeLanes()
             if status == 0 && windDown {
                 await plugin.shutdown()
                 await connection.close()
@@ -208,16 +175,6 @@ public enum PluginRuntime {
             return status
         }
     }
-
-    /// What the reading loop hears: a line, or the first end (shutdown, goodbye, end of input,
-    /// the plugin's run failing).
-    private enum ServeInput: Sendable {
-        case line(LineFramer.Event)
-        case end(Int32)
-    }
-
-    /// Lanes a plugin may have at once (`Plugin.lane`); more share the default lane.
-    static let maxLanes = 1024
 
     /// A delivery (acked once it had its effect, deduped by id) or a notification, in its lane's
     /// order.
@@ -250,17 +207,18 @@ public enum PluginRuntime {
     }
 
     /// The welcome, the first message pi-relayd sends.
-    private static func awaitWelcome(_ heard: inout AsyncStream<ServeInput>.Iterator) async throws -> Welcome {
-        while let next = await heard.next() {
-            guard case .line(let event) = next else { break }
-            guard case .line(let bytes) = event else { continue }
-            switch try WireMessage.decode(bytes) {
-            case .welcome(let welcome): return welcome
-            case .goodbye(let reason): throw WireDecodeError(description: "pi-relayd refused the handshake: \(reason)")
-            default: throw WireDecodeError(description: "expected welcome as the first message from pi-relayd")
-            }
+    private static func awaitWelcome<P: Plugin>(
+        _ heard: inout AsyncStream<PluginInbound<P>.Input>.Iterator, inbound: PluginInbound<P>
+    ) async throws -> Welcome {
+        guard case .message(let message) = await heard.next() else {
+            throw WireDecodeError(description: "stdin closed before the welcome")
         }
-        throw WireDecodeError(description: "stdin closed before the welcome")
+        inbound.caughtUp()
+        switch message {
+        case .welcome(let welcome): return welcome
+        case .goodbye(let reason): throw WireDecodeError(description: "pi-relayd refused the handshake: \(reason)")
+        default: throw WireDecodeError(description: "expected welcome as the first message from pi-relayd")
+        }
     }
 
     /// The exit status for an error that ends the plugin, logged.

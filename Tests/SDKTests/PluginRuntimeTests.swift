@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import PiRelaySDK
+
+/// The plugin runtime, served over a pipe pair in this process: deliveries keep their order in
+/// each lane, including those sent while the plugin was still being made; pings are answered;
+/// a request the plugin answers at once is answered on the thread that read it.
+@Suite struct PluginRuntimeTests {
+    /// What the plugin saw, in order, per lane.
+    static let handled = Mutex<[String: [Int]]>([:])
+
+    struct LanePlugin: Plugin {
+        static let manifest = PluginManifest(name: "lanes", version: "1", roles: ["test"], summary: "records deliveries per lane")
+
+        init() {}
+
+        init(context: PluginContext) async throws {
+            // Deliveries sent meanwhile wait for the plugin, then keep their order; those sent
+            // once it says it is made must not pass them.
+            try await Task.sleep(for: .milliseconds(300))
+            await context.connection.notify("made")
+        }
+
+        func lane(of method: String, params: JSONValue) -> String { params["lane"]?.stringValue ?? "" }
+
+        func handle(_ request: PluginRequest) async throws -> JSONValue {
+            if request.isDelivery {
+                let lane = request.params["lane"]?.stringValue ?? ""
+                // A lane that waits must not let its next delivery pass.
+                if (request.params["n"]?.intValue ?? 0) % 7 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+                Self.record(lane, request.params["n"]?.intValue ?? -1)
+                return .null
+            }
+            return ["thread": .string(Self.threadName())]
+        }
+
+        func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>? {
+            guard request.method == "quick" else { return nil }
+            return .success(["thread": .string(Self.threadName())])
+        }
+
+        static func record(_ lane: String, _ n: Int) {
+            PluginRuntimeTests.handled.withLock { $0[lane, default: []].append(n) }
+        }
+
+        static func threadName() -> String {
+            (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+    }
+
+    @Test func lanesKeepTheirOrderAndQuickRequestsAreAnsweredOnTheReader() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var toPlugin: [Int32] = [0, 0]
+        var fromPlugin: [Int32] = [0, 0]
+        #expect(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
+        let (input, output) = (toPlugin[0], fromPlugin[1])
+        let served = Task {
+            await PluginRuntime.serve(LanePlugin.self, input: input, output: output, logger: Logger(label: "lanes"))
+        }
+        var replies = FDLineReader.lines(fd: fromPlugin[0], closingAtEnd: true).makeAsyncIterator()
+        func send(_ value: JSONValue) {
+            let line = Array((value.serialized() + "\n").utf8)
+            _ = line.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
+        }
+        func next() async throws -> JSONValue {
+            guard case .line(let bytes) = try #require(await replies.next()) else { throw CancellationError() }
+            return try JSONValue.parse(String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(try await next()["type"] == "hello")
+        send([
+            "type": "welcome", "protocol": 1, "plugin": "lanes", "config": [:], "stateDir": .string(folder), "spoolDir": .string(folder),
+            "home": .string(folder), "sessions": [], "bindings": [],
+        ])
+        // Most come while the plugin is made, the rest as soon as it says it is made, while the
+        // runtime still works through the first; a request for `handle`, responses to nothing
+        // and pings come between them.
+        var sent = 0
+        func deliveries(_ count: Int) {
+            for _ in 0..<count {
+                sent += 1
+                send([
+                    "type": "deliver", "id": .string("d\(sent)"), "method": "chat.post",
+                    "params": ["lane": .string("l\(sent % 3)"), "n": JSONValue(sent)],
+                ])
+                if sent % 10 == 0 { send(["type": "ping", "id": .string("p\(sent)")]) }
+                if sent % 15 == 0 { send(["type": "request", "id": .string("r\(sent)"), "method": "slow", "params": [:]]) }
+                if sent % 20 == 0 { send(["type": "response", "id": "nobody", "result": [:]]) }
+            }
+        }
+        deliveries(900)
+        var early: [JSONValue] = []
+        while true {
+            let reply = try await next()
+            if reply["type"] == "notify" && reply["method"] == "made" { break }
+            early.append(reply)
+        }
+        deliveries(300)
+        send(["type": "request", "id": "q", "method": "quick", "params": [:]])
+
+        var acks: Set<String> = []
+        var pongs: Set<String> = []
+        var answers: [String: JSONValue] = [:]
+        while acks.count < 1200 || pongs.count < 120 || answers.count < 81 {
+            let reply = early.isEmpty ? try await next() : early.removeFirst()
+            switch reply["type"]?.stringValue {
+            case "ack": acks.insert(reply["id"]?.stringValue ?? "")
+            case "pong": pongs.insert(reply["id"]?.stringValue ?? "")
+            case "response": answers[reply["id"]?.stringValue ?? ""] = reply["result"]
+            default: Issue.record("unexpected \(reply)")
+            }
+        }
+        #expect(acks == Set((1...1200).map { "d\($0)" }))
+        #expect(answers["q"]?["thread"]?.stringValue?.hasPrefix("fd-reader") == true, "answered by the thread that read it")
+        #expect(answers["r15"]?["thread"]?.stringValue?.hasPrefix("fd-reader") == false, "a request for handle runs in the pool")
+        let seen = Self.handled.withLock { $0 }
+        for lane in 0..<3 {
+            let order = seen["l\(lane)"] ?? []
+            let passed = zip(order, order.dropFirst()).first { $0 >= $1 }
+            #expect(
+                order.count == 400 && passed == nil,
+                "lane l\(lane) in the order sent: \(order.count) handled, first out of order: \(String(describing: passed))")
+        }
+
+        send(["type": "shutdown"])
+        #expect(await served.value == 0)
+        close(toPlugin[1])
+    }
+
+    /// The hand-over from the serving loop to the reader, step by step: a delivery read once the
+    /// plugin is made must wait for those the loop still holds from before.
+    @Test func aDeliveryReadOnceThePluginIsMadeWaitsForThoseTheLoopHolds() async throws {
+        let writer = FDWriter(fd: open("/dev/null", O_WRONLY))
+        defer { writer.finish() }
+        let inbound = PluginInbound<LanePlugin>(writer: writer, contact: SupervisorContact(), logger: Logger(label: "lanes"))
+        func read(_ n: Int) {
+            let line: JSONValue = ["type": "deliver", "id": .string("d\(n)"), "method": "chat.post", "params": ["lane": "a", "n": JSONValue(n)]]
+            inbound.read(.line(Array(line.serialized().utf8)))
+        }
+        read(1)
+        read(2)
+        inbound.ready(LanePlugin())
+        read(3)
+        var lanes = inbound.newLanes.makeAsyncIterator()
+        var inputs = inbound.inputs.makeAsyncIterator()
+        inbound.endOfInput()
+        while case .message(let message) = await inputs.next() {
+            #expect(inbound.take(message), "a delivery the loop takes goes to its lane")
+        }
+        read(4)
+        inbound.closeLanes()
+        var order: [Int] = []
+        let lane = try #require(await lanes.next())
+        for await message in lane {
+            if case .deliver(_, _, let params) = message { order.append(params["n"]?.intValue ?? 0) }
+        }
+        #expect(order == [1, 2, 3, 4])
+        #expect(await lanes.next() == nil, "one lane")
+    }
+}
