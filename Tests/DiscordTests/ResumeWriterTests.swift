@@ -28,11 +28,25 @@ import Testing
         let folder = NSTemporaryDirectory() + "resume-writer-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = StateStore(directory: folder)
-        let writer = ResumeWriter(store: store)
+        let writer = ResumeWriter(store: store, journaled: {})
         for sequence in 1...200 { await writer.write(Self.state(sequence)) }
         #expect(await Self.within { store.load(ResumeState.self, from: ResumeState.file)?.sequence == 200 }, "the last point on disk")
         try await Task.sleep(for: .milliseconds(100))
         #expect(store.load(ResumeState.self, from: ResumeState.file)?.sequence == 200, "no older point was written after it")
+    }
+
+    /// A point is written only once the journal holds what came before it.
+    @Test func aPointWaitsForTheJournal() async throws {
+        let folder = NSTemporaryDirectory() + "resume-writer-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        let (written, journal) = AsyncStream<Void>.makeStream()
+        let writer = ResumeWriter(store: store, journaled: { for await _ in written { return } })
+        await writer.write(Self.state(7))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(store.load(ResumeState.self, from: ResumeState.file) == nil, "not before the journal is written")
+        journal.yield()
+        #expect(await Self.within { store.load(ResumeState.self, from: ResumeState.file)?.sequence == 7 }, "written after it")
     }
 
     @Test func aRefusedWriteLeavesTheWriterReady() async throws {
@@ -42,7 +56,7 @@ import Testing
         // The state folder replaced by a file: every write is refused, as on a full disk.
         try FileManager.default.removeItem(atPath: folder)
         try Data().write(to: URL(fileURLWithPath: folder))
-        let writer = ResumeWriter(store: store)
+        let writer = ResumeWriter(store: store, journaled: {})
         await writer.write(Self.state(1))
         #expect(await Self.within { await store.failedWrites >= 1 }, "the write was refused")
         try FileManager.default.removeItem(atPath: folder)

@@ -65,6 +65,23 @@ import Testing
         #expect(condition())
     }
 
+    /// Saved beside the caller: once `journalWritten` returns, the journal on disk holds every
+    /// message taken before it was asked, as the plugin restarted (a second inbox) shows.
+    @Test func aJournalSavedBesideHoldsWhatWasTakenOnceItSaysSo() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let first = inbox(supervisor, Shown())
+        for index in 0..<50 {
+            await first.take(Note(id: "m\(index)", lane: "c\(index % 4)", text: "t\(index)"))
+            await first.saveBeside()
+        }
+        await first.journalWritten()
+        let restarted = inbox(supervisor, Shown())
+        for index in 0..<50 {
+            #expect(await restarted.seen("m\(index)"), "m\(index) is in the journal on disk")
+        }
+    }
+
     @Test func oneLanesMessagesReachTheSupervisorInOrderAndADuplicateNever() async throws {
         defer { removeFolder() }
         let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }

@@ -21,6 +21,11 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// "Not authorized." and pairing answers outside private chats: once per 10 minutes per user
     /// and chat, so nobody off the allowlist can make the bot spam a group.
     private var throttle = RefusalThrottle()
+    /// Saves asked for beside the caller (`saveBeside`), and how many of them are written.
+    private var requestedSaves = 0
+    private var writtenSaves = 0
+    private var writingBeside = false
+    private var waitingForSaves: [(through: Int, continuation: CheckedContinuation<Void, Never>)] = []
     public private(set) var relayed = 0
     public private(set) var refused = 0
     public private(set) var duplicates = 0
@@ -111,6 +116,40 @@ public actor Inbox<Adapter: InboxAdapter> {
         }
         if let cursor { savedCursor = max(savedCursor, cursor) }
         return true
+    }
+
+    /// Saves the journal beside the caller, who goes on at once: for a reader that should take
+    /// the next event while this one is written (the Discord gateway). One write at a time, the
+    /// newest journal last. What must not get ahead of the journal (the gateway's resume point)
+    /// waits for `journalWritten()`.
+    public func saveBeside() {
+        requestedSaves += 1
+        guard !writingBeside else { return }
+        writingBeside = true
+        // Unstructured on purpose: the caller must not wait for the disk. The loop ends once no
+        // save was asked for while it wrote.
+        Task { await writeBeside() }
+    }
+
+    private func writeBeside() async {
+        while writtenSaves < requestedSaves {
+            // `save` copies the journal before it first waits: everything asked for so far.
+            let through = requestedSaves
+            await save()
+            writtenSaves = through
+            let done = waitingForSaves.filter { $0.through <= through }
+            waitingForSaves.removeAll { $0.through <= through }
+            for waiter in done { waiter.continuation.resume() }
+        }
+        writingBeside = false
+    }
+
+    /// Returns once every save asked for so far with `saveBeside` is written, or refused by the
+    /// disk (logged by `save`): saves asked for later do not hold it up.
+    public func journalWritten() async {
+        let through = requestedSaves
+        guard writtenSaves < through else { return }
+        await withCheckedContinuation { waitingForSaves.append((through, $0)) }
     }
 
     /// Runs `work` in `lane`, after what that lane already has.

@@ -47,7 +47,6 @@ public struct DiscordRelay: MessengerRelay {
         rest = DiscordREST(
             base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
             holdsPath: store.path(RateLimitHold.file))
-        gateway = Gateway(rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger)
         listening = Listening(
             channels: config.channels, requireMention: config.requireMention, sharedRooms: config.sharedRooms, answersDMs: config.answersDMs,
             store: store, welcome: context.welcome)
@@ -60,6 +59,8 @@ public struct DiscordRelay: MessengerRelay {
         let inbox = Inbox(
             adapter: Handoff(poster: poster, threads: threads, logger: logger), receiver: context.connection, store: store,
             empty: InboxRecord(), logger: logger)
+        gateway = Gateway(
+            rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger, journaled: { await inbox.journalWritten() })
         let ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
         self.ingress = ingress
         intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, gate: ingress, logger: logger)

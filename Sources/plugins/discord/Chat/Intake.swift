@@ -5,7 +5,7 @@ import PiRelaySDK
 
 /// Incoming Discord messages: which ones are for the relay (ListenPolicy), pairing claims and the
 /// allowlist. What is for the supervisor goes into the kit's `Inbox`, journaled before the
-/// gateway saves its sequence number past the event.
+/// gateway saves its sequence number past the event (`Inbox.journalWritten`).
 ///
 /// When a federation shares the bot with other machines, Discord sends every message to every
 /// machine's connection: only the lease's holder acts on them. The others, and a holder whose
@@ -71,8 +71,10 @@ actor Intake {
                 if !held { await refuse(incoming, chat: chat) }
                 return
             }
+            // Journaled beside the gateway's reader, which takes the next event meanwhile; its
+            // resume point waits for the journal.
             if await inbox.take(PendingMessage(id: incoming.id, chat: chat, text: text, attachments: incoming.attachments)) {
-                await inbox.save()
+                await inbox.saveBeside()
             }
         }
     }

@@ -15,7 +15,8 @@ import Glibc
 /// left over from an older connection can tell they are stale.
 actor Gateway {
     /// Takes each dispatch the relay acts on. The sequence number is saved only after it
-    /// returned, so whatever it took custody of (journaled) is never skipped by a resume.
+    /// returned and the journal it asked for is written (`journaled`), so whatever it took
+    /// custody of is never skipped by a resume.
     typealias EventHandler = @Sendable (GatewayEvent) async -> Void
     var handler: EventHandler?
 
@@ -47,11 +48,16 @@ actor Gateway {
     var reconnects = 0
     var dispatches = 0
 
-    init(rest: DiscordREST, token: BotToken, store: StateStore, proxy: ProxySetting, logger: Logger) {
+    /// `journaled`: returns once the inbox journal holds every message the handler took so far;
+    /// the saved resume point waits for it.
+    init(
+        rest: DiscordREST, token: BotToken, store: StateStore, proxy: ProxySetting, logger: Logger,
+        journaled: @escaping @Sendable () async -> Void
+    ) {
         self.rest = rest
         self.token = token
         self.store = store
-        resumeWriter = ResumeWriter(store: store)
+        resumeWriter = ResumeWriter(store: store, journaled: journaled)
         self.proxy = proxy
         self.logger = logger
         if let saved = store.load(ResumeState.self, from: ResumeState.file),

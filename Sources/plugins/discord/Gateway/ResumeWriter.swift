@@ -4,13 +4,19 @@ import PiRelaySDK
 /// the last point is written. One write at a time, and the newest point is always the last one
 /// written. A point not yet written when the plugin dies makes a resume start earlier, and the
 /// inbox journal drops what it replays.
+///
+/// A point is written only after the inbox journal holds what the reader took before it
+/// (`journaled`, written beside the reader too): a resume past a message the journal lost would
+/// lose the message.
 actor ResumeWriter {
     private let store: StateStore
+    private let journaled: @Sendable () async -> Void
     private var next: ResumeState?
     private var writing = false
 
-    init(store: StateStore) {
+    init(store: StateStore, journaled: @escaping @Sendable () async -> Void) {
         self.store = store
+        self.journaled = journaled
     }
 
     func write(_ state: ResumeState) {
@@ -25,6 +31,7 @@ actor ResumeWriter {
     private func drain() async {
         while let state = next {
             next = nil
+            await journaled()
             // Not flushed: a machine that loses it makes the plugin identify anew.
             await store.save(state, to: ResumeState.file, durable: false)
         }
