@@ -103,9 +103,12 @@ class Chats:
         """Where session PREFIXNN's posts appear."""
         return self.chats[i]
 
+    # Where the comparison hop starts: before the platform took the message.
+    sent_from = "bench's call to the fake"
+
     def delivered(self, cursor):
-        """(time, what was sent) of each event the fake service delivered to the plugin since
-        `cursor`; None where there is no service between the user and the plugin (the web page)."""
+        """(time, what was sent) of each message handed to the plugin since `cursor`: by the
+        fake service, or on the web by the browser's own start of the request."""
         return None
 
     def stop(self):
@@ -280,6 +283,7 @@ class SlackChats(Chats):
 # by the page's wall clock. Other parts of the page (the header's state) are not the answer.
 OBSERVE = """
 window.benchSeen = [];
+performance.setResourceTimingBufferSize(100000);
 const note = (node) => {
   const element = node.nodeType === 1 ? node : node.parentElement;
   if (!element || !element.closest || !element.closest('#feed, #live')) return;
@@ -290,6 +294,13 @@ new MutationObserver((records) => {
     if (r.type === 'characterData') note(r.target); else for (const n of r.addedNodes) note(n);
   }
 }).observe(document.body, { childList: true, subtree: true, characterData: true });
+"""
+
+# Every prompt POST of this page: (start, requestStart), by the page's wall clock.
+POSTS = """
+return performance.getEntriesByType('resource')
+  .filter((e) => e.initiatorType === 'fetch' && /\\/prompt$/.test(e.name))
+  .map((e) => [performance.timeOrigin + e.startTime, performance.timeOrigin + (e.requestStart || e.startTime)]);
 """
 
 SEND = """
@@ -318,6 +329,7 @@ class WebChats(Chats):
         self.browser = None
         self.windows = {}  # session name -> window handle
         self.current = None
+        self.sends = []  # (window, Send click time, text)
 
     def config(self, cwd):
         return {"web": {"listen": f"127.0.0.1:{self.port}"}}
@@ -352,9 +364,30 @@ class WebChats(Chats):
     def say(self, i, text):
         return self.to(i, f"s{i:02d}", text)
 
+    sent_from = "Send click"
+
     def to(self, i, session, text):
         self.focus(session)
-        return self.browser.run(SEND, text) / 1000
+        at = self.browser.run(SEND, text) / 1000
+        self.sends.append((session, at, text))
+        return at
+
+    def delivered(self, cursor):
+        """The browser's start of each prompt's POST (Resource Timing's `requestStart`), the
+        first one in that window after the Send click: what the page's own JavaScript and the
+        renderer took before the request left is the browser's part, as a service's is."""
+        out = []
+        for name in list(self.windows):
+            self.focus(name)
+            posts = sorted(self.browser.run(POSTS))
+            used = set()
+            for session, at, text in sorted(s for s in self.sends if s[0] == name and s[1] >= cursor):
+                for k, (start, request) in enumerate(posts):
+                    if k not in used and start / 1000 >= at - 0.001:
+                        used.add(k)
+                        out.append((request / 1000, text))
+                        break
+        return out
 
     def chat(self, prefix, i):
         return f"{prefix}{i:02d}"
@@ -650,12 +683,11 @@ def run(ctx):
         n = figures["answers"]
         add(f"answers ({CHATS} chats × {ROUNDS} rounds), first text / final seen", f"{n}: {len(r['first'])} / {len(r['final'])}",
             f"{n} / {n}", len(r["first"]) == n and len(r["final"]) == n, functional=True)
-        # The relay's hop starts when the service delivers the message to the plugin; what the
-        # fake's own HTTP server takes to accept the bench's call is shown apart. The web page
-        # has no service between (no `handed` figures): its hop starts at the Send click.
-        spread(add, "chat message delivered → pi stdin" if r["handed"] else "chat message → pi stdin", r["stdin"],
-               STDIN_TARGET_S, 50)
-        spread(add, "bench's call to the fake → pi stdin", r["handed"])
+        # The relay's hop starts when the message is handed to the plugin: by the service, or by
+        # the browser's request. What the fake's own HTTP server took to accept the bench's call,
+        # or the page from the Send click to its request, is shown apart.
+        spread(add, "chat message delivered → pi stdin", r["stdin"], STDIN_TARGET_S, 50)
+        spread(add, f"{cls.sent_from} → pi stdin", r["handed"])
         spread(add, "pi's first text → visible", r["first"], FIRST_TARGET_S, 50)
         spread(add, "final answer → visible", r["final"], FINAL_TARGET_S, 50)
         asked = CHATS * QUESTIONS

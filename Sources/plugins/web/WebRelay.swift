@@ -37,8 +37,10 @@ public struct WebRelay: MessengerRelay {
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
         let signIns = SignIns(store: store)
+        let changes = SessionChanges(folder: context.stateDir + "/git", logger: logger)
         let inbox = Inbox(
-            adapter: WebHandoff(board: board), receiver: context.connection, store: store, empty: InboxRecord(), logger: logger)
+            adapter: WebHandoff(board: board, changes: changes), receiver: context.connection, store: store, empty: InboxRecord(),
+            logger: logger)
         let control = ControlReader(path: context.welcome.home + "/relayd.sock")
         watch = SessionWatch(control: control, board: board, logger: logger)
         let cookie = WebCookie(tls: config.usesTLS)
@@ -46,7 +48,7 @@ public struct WebRelay: MessengerRelay {
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist,
             downloads: Downloads(spoolDir: context.spoolDir), control: control,
-            changes: SessionChanges(folder: context.stateDir + "/git", logger: logger), spoolDir: context.spoolDir, roots: config.roots,
+            changes: changes, spoolDir: context.spoolDir, roots: config.roots,
             cookie: cookie, logger: logger,
             channels: PageChannels(connection: context.connection, board: board, logger: logger, bound: bound))
         self.routes = routes

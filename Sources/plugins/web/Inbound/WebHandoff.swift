@@ -2,9 +2,11 @@ import MessengerKit
 import PiRelaySDK
 
 /// The inbox's adapter: a prompt from a page becomes `chat.message`, and what pi-relayd answers is
-/// shown on that page.
+/// shown on that page. A prompt that started a run has the session's tree snapshot taken, the
+/// base of "changes made by this run".
 struct WebHandoff: InboxAdapter {
     let board: Board
+    let changes: SessionChanges
 
     func params(for message: WebMessage) async -> ChatMessageParams? {
         ChatMessageParams(
@@ -17,6 +19,12 @@ struct WebHandoff: InboxAdapter {
     }
 
     func answered(_ message: WebMessage, _ result: ChatMessageResult) async {
+        if result.status == .prompted, let cwd = await board.session(message.session)?["cwd"]?.stringValue {
+            // Taken once pi has the prompt, not before: git started beside the hand-over held
+            // the prompt up on a small machine, and pi needs a model's answer before any tool
+            // can change the tree. Unstructured on purpose: the page's lane does not wait for git.
+            Task { [changes] in await changes.runStarts(message.session, cwd: cwd) }
+        }
         guard let reply = result.reply, !reply.isEmpty else { return }
         await board.add(WebItem.reply(reply, id: "r-" + message.id), id: "r-" + message.id, session: message.session)
     }

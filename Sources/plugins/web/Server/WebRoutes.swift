@@ -136,10 +136,6 @@ struct WebRoutes: Sendable {
                 return Self.json(["error": .string(error.message)], status: .badRequest)
             }
         }
-        if let summary = await summary(session), summary["state"] == "idle", let cwd = summary["cwd"]?.stringValue {
-            // Unstructured on purpose: the prompt must not wait for git to stage the tree.
-            Task { [changes] in await changes.runStarts(session, cwd: cwd) }
-        }
         guard await inbox.take(WebMessage(id: messageID, session: session, user: user, text: text, images: images)) else {
             return Self.json(["status": "duplicate"])
         }
