@@ -29,6 +29,16 @@ extension PiSession {
         return generation
     }
 
+    /// Returns once this session's terminal link has ended, so that what the extension sent on
+    /// it has been handled, or after `limit`. A switch in the terminal (`/new`) sends the old
+    /// session's last news (the chat prompts pi dropped) on the old link, then attaches the new
+    /// session on a new one: the chats move to the new session only after that news reached
+    /// them. Polled: the old link ends within milliseconds, as the extension closes it first.
+    package func terminalLinkEnded(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while input != nil, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
     /// Which messengers watch this session now, for the terminal's footer.
     package func tellWatchers(_ messengers: [String]) {
         (input as? TerminalLink)?.tellWatchers(messengers)

@@ -40,6 +40,7 @@ package struct TerminalAttach: Sendable {
         if let previous = registration.previousPiSessionID {
             let oldID = TerminalRegistration.sessionID(piSessionID: previous)
             if oldID != session.id {
+                await sessions.session(id: oldID)?.terminalLinkEnded(within: .seconds(2))
                 await bindings.move(from: oldID, to: session.id)
                 await sessions.session(id: oldID)?.terminalLeft()
             }
