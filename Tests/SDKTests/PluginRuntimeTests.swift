@@ -38,6 +38,7 @@ import Testing
         }
 
         func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>? {
+            if request.method == "refused" { return .failure(.invalidParams("refused at once")) }
             guard request.method == "quick" else { return nil }
             return .success(["thread": .string(Self.threadName())])
         }
@@ -89,6 +90,8 @@ import Testing
                 if sent % 10 == 0 { send(["type": "ping", "id": .string("p\(sent)")]) }
                 if sent % 15 == 0 { send(["type": "request", "id": .string("r\(sent)"), "method": "slow", "params": [:]]) }
                 if sent % 20 == 0 { send(["type": "response", "id": "nobody", "result": [:]]) }
+                // A line that is no message is skipped; the lines after it are served.
+                if sent % 25 == 0 { _ = Array("not json\n".utf8).withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) } }
             }
         }
         deliveries(900)
@@ -100,20 +103,24 @@ import Testing
         }
         deliveries(300)
         send(["type": "request", "id": "q", "method": "quick", "params": [:]])
+        send(["type": "request", "id": "no", "method": "refused", "params": [:]])
 
+        var errors: [String: JSONValue] = [:]
         var acks: Set<String> = []
         var pongs: Set<String> = []
         var answers: [String: JSONValue] = [:]
-        while acks.count < 1200 || pongs.count < 120 || answers.count < 81 {
+        while acks.count < 1200 || pongs.count < 120 || answers.count < 81 || errors.isEmpty {
             let reply = early.isEmpty ? try await next() : early.removeFirst()
             switch reply["type"]?.stringValue {
             case "ack": acks.insert(reply["id"]?.stringValue ?? "")
             case "pong": pongs.insert(reply["id"]?.stringValue ?? "")
+            case "response" where reply["error"] != nil: errors[reply["id"]?.stringValue ?? ""] = reply["error"]
             case "response": answers[reply["id"]?.stringValue ?? ""] = reply["result"]
             default: Issue.record("unexpected \(reply)")
             }
         }
         #expect(acks == Set((1...1200).map { "d\($0)" }))
+        #expect(errors["no"]?["code"] == "invalid_params", "a refusal answered at once is an error response: \(errors)")
         #expect(answers["q"]?["thread"]?.stringValue?.hasPrefix("fd-reader") == true, "answered by the thread that read it")
         #expect(answers["r15"]?["thread"]?.stringValue?.hasPrefix("fd-reader") == false, "a request for handle runs in the pool")
         let seen = Self.handled.withLock { $0 }
@@ -146,7 +153,7 @@ import Testing
         read(3)
         var lanes = inbound.newLanes.makeAsyncIterator()
         var inputs = inbound.inputs.makeAsyncIterator()
-        inbound.endOfInput()
+        inbound.end(0)
         while case .message(let message) = await inputs.next() {
             #expect(inbound.take(message), "a delivery the loop takes goes to its lane")
         }

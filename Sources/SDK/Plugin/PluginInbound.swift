@@ -90,12 +90,8 @@ final class PluginInbound<P: Plugin>: Sendable {
         if !laned { loop.yield(.message(message)) }
     }
 
-    /// End of input: the supervisor is gone or closed our stdin.
-    func endOfInput() {
-        loop.yield(.end(0))
-    }
-
-    /// The plugin's run failed, or anything else that ends serving.
+    /// Serving ends with `status`: 0 at the end of input (the supervisor is gone or closed our
+    /// stdin), or the plugin's run failed.
     func end(_ status: Int32) {
         loop.yield(.end(status))
     }
