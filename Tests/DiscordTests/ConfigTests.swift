@@ -24,10 +24,10 @@ struct ConfigTests {
         let c = try DiscordConfig.load([:], environment: env)
         #expect(c.token.value == "T0KEN.value.xyz")
         #expect(c.tokenEnv == "DISCORD_BOT_TOKEN")
-        #expect(c.allowedUsers.isEmpty)
-        #expect(c.requireMention)
-        #expect(c.apiBase == "https://discord.com/api/v10")
-        #expect(c.proxy == .direct)
+        #expect(c.settings.allowedUsers.isEmpty)
+        #expect(c.settings.requireMention)
+        #expect(c.settings.apiBase == "https://discord.com/api/v10")
+        #expect(c.settings.proxy == .direct)
         #expect(c.channels.isEmpty && c.guilds.isEmpty)
     }
 
@@ -52,20 +52,23 @@ struct ConfigTests {
                 "channels": [["id": "120", "cwd": "/src/api", "name": "api"], "121"],
                 "apiBase": "http://127.0.0.1:9/api/v10/", "proxy": "socks5h://u:p@127.0.0.1:1080",
             ], environment: env.merging(["DISCORD_ALLOWED_USERS": "142, 143,"]) { a, _ in a })
-        #expect(c.allowedUsers == ["140", "141", "142", "143"])
+        #expect(c.settings.allowedUsers == ["140", "141", "142", "143"])
         #expect(c.guilds == ["110"])
         #expect(c.channels == [ChatSetting(id: "120", cwd: "/src/api", name: "api"), ChatSetting(id: "121")])
-        #expect(!c.requireMention)
-        #expect(c.apiBase == "http://127.0.0.1:9/api/v10")
-        #expect(c.proxy.url == "socks5h://u:p@127.0.0.1:1080")
-        #expect(c.proxy.redacted == "socks5h://***@127.0.0.1:1080")
-        #expect(c.proxy.endpoint?.host == "127.0.0.1" && c.proxy.endpoint?.port == 1080 && c.proxy.endpoint?.scheme == "socks5h")
+        #expect(!c.settings.requireMention)
+        #expect(c.settings.apiBase == "http://127.0.0.1:9/api/v10")
+        #expect(c.settings.proxy.url == "socks5h://u:p@127.0.0.1:1080")
+        #expect(c.settings.proxy.redacted == "socks5h://***@127.0.0.1:1080")
+        #expect(
+            c.settings.proxy.endpoint?.host == "127.0.0.1" && c.settings.proxy.endpoint?.port == 1080
+                && c.settings.proxy.endpoint?.scheme == "socks5h")
     }
 
     @Test func proxyComesFromTheEnvironmentUnlessConfigured() throws {
         let c = try DiscordConfig.load([:], environment: env.merging(["https_proxy": "http://proxy:3128", "NO_PROXY": "localhost"]) { a, _ in a })
-        #expect(c.proxy == ProxySetting(url: "http://proxy:3128", bypass: "localhost"))
-        #expect(try DiscordConfig.load(["proxy": ""], environment: env.merging(["HTTPS_PROXY": "http://p:1"]) { a, _ in a }).proxy.url == nil)
+        #expect(c.settings.proxy == ProxySetting(url: "http://proxy:3128", bypass: "localhost"))
+        #expect(
+            try DiscordConfig.load(["proxy": ""], environment: env.merging(["HTTPS_PROXY": "http://p:1"]) { a, _ in a }).settings.proxy.url == nil)
     }
 
     /// The gateway speaks plain HTTP CONNECT and SOCKS5 only: an https:// or SOCKS4 proxy would be

@@ -21,7 +21,8 @@ public struct DiscordRelay: MessengerRelay {
         config: DiscordConfig.schema, setup: DiscordConfig.setup)
 
     let config: DiscordConfig
-    public let logger: Logger
+    /// The log, the state folder, the allowlist and the ingress gate.
+    let core: MessengerCore
     let rest: DiscordREST
     let gateway: Gateway
     let listening: Listening
@@ -33,25 +34,24 @@ public struct DiscordRelay: MessengerRelay {
     let questions: Questions
     let registration: CommandRegistration
     let threads: ThreadOpener
-    public let allowlist: Allowlist
-    let ingress: IngressGate
     let identity: BotIdentity
-    let started = Date()
+
+    public var logger: Logger { core.logger }
+    public var allowlist: Allowlist { core.allowlist }
 
     public init(context: PluginContext) async throws {
         let config = try DiscordConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let logger = context.logger
+        let settings = config.settings
+        let core = MessengerCore(context: context, settings: settings, messenger: "discord")
+        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
         self.config = config
-        self.logger = logger
-        let store = StateStore(directory: context.stateDir)
+        self.core = core
         rest = DiscordREST(
-            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger,
+            base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger,
             holdsPath: store.path(RateLimitHold.file))
         listening = Listening(
-            channels: config.channels, requireMention: config.requireMention, sharedRooms: config.sharedRooms, answersDMs: config.answersDMs,
+            channels: config.channels, requireMention: settings.requireMention, sharedRooms: settings.sharedRooms, answersDMs: config.answersDMs,
             store: store, welcome: context.welcome)
-        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
-        self.allowlist = allowlist
         identity = BotIdentity(rest: rest, guilds: config.guilds)
         let threads = ThreadOpener(rest: rest, connection: context.connection, listening: listening, logger: logger)
         self.threads = threads
@@ -60,10 +60,8 @@ public struct DiscordRelay: MessengerRelay {
             adapter: Handoff(poster: poster, threads: threads, logger: logger), receiver: context.connection, store: store,
             empty: InboxRecord(), logger: logger)
         gateway = Gateway(
-            rest: rest, token: config.token, store: store, proxy: config.proxy, logger: logger, journaled: { await inbox.journalWritten() })
-        let ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
-        self.ingress = ingress
-        intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, gate: ingress, logger: logger)
+            rest: rest, token: config.token, store: store, proxy: settings.proxy, logger: logger, journaled: { await inbox.journalWritten() })
+        intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, gate: core.ingress, logger: logger)
         questions = Questions(store: store)
         interactions = Interactions(
             rest: rest, connection: context.connection, listening: listening, allowlist: allowlist,
@@ -81,14 +79,8 @@ public struct DiscordRelay: MessengerRelay {
             // bot's identity must be known before the first of them is judged.
             await listening.setIdentity(bot: saved.botUserID, application: saved.applicationID)
         }
-
-        allowlist.warnIfEmpty(messenger: "discord", checkOnly: context.welcome.checkOnly, logger: logger)
-        logger.info(
-            """
-            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
-            \(config.guilds.count) guild(s), \(allowlist.count) allowed user(s), \
-            mention \(config.requireMention ? "required" : "not required") in guild channels
-            """)
+        let places = "\(config.channels.count) channel(s), \(config.guilds.count) guild(s)"
+        logger.info("\(settings.starting(places: places, allowed: allowlist.count, rooms: "guild channels"))")
     }
 
     public func run() async throws {
@@ -108,7 +100,7 @@ public struct DiscordRelay: MessengerRelay {
             await intake.receive(message)
         case .interactionCreate(let interaction):
             // Shared with other machines, only the holder answers (Discord takes one answer).
-            if let why = ingress.standBy() {
+            if let why = core.ingress.standBy() {
                 logger.debug("interaction \(interaction.id) left to the machine that holds the bot: \(why)")
                 return
             }
@@ -124,7 +116,7 @@ public struct DiscordRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
+        if core.ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
         await intake.takeOver()
     }
 
@@ -188,18 +180,16 @@ public struct DiscordRelay: MessengerRelay {
 
     public func status() async -> JSONValue {
         let counters = rest.tally.counts
-        return [
+        return core.status([
             "gateway": await gateway.status,
             "rest": counters.json,
             "listening": await listening.counts,
             "relayed": JSONValue(await intake.inbox.relayed),
             // Messages kept while another machine holds the bot (a federation).
             "kept": JSONValue(await intake.kept),
-            "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),
             "typing": JSONValue(await typing.activeCount),
             "openQuestions": JSONValue(await questions.count),
-            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
-        ]
+        ])
     }
 }

@@ -11,7 +11,7 @@ extension SlackRelay {
                 code: .notAuthorized,
                 message: "Slack refused the bot token (\(error.error)): \(config.botTokenEnv) must hold the xoxb-… token from OAuth & Permissions")
         } catch let error as SlackAPIError where error.status == 0 {
-            throw RemoteError(code: .unavailable, message: "could not reach Slack at \(config.apiBase): \(error.error)")
+            throw RemoteError(code: .unavailable, message: "could not reach Slack at \(config.settings.apiBase): \(error.error)")
         }
         do { try await api.call("apps.connections.open", token: .app) } catch let error as SlackAPIError where error.isTokenProblem {
             throw RemoteError(

@@ -17,7 +17,8 @@ public struct SlackRelay: MessengerRelay {
         config: SlackConfig.schema, setup: SlackConfig.setup)
 
     let config: SlackConfig
-    public let logger: Logger
+    /// The log, the state folder, the allowlist and the ingress gate.
+    let core: MessengerCore
     let api: WebAPI
     let intake: Intake
     let socket: SocketMode
@@ -26,22 +27,21 @@ public struct SlackRelay: MessengerRelay {
     let threads: Threads
     let progress: Progress
     let questions: QuestionMessages
-    public let allowlist: Allowlist
-    let ingress: IngressGate
-    let started = Date()
+
+    public var logger: Logger { core.logger }
+    public var allowlist: Allowlist { core.allowlist }
 
     public init(context: PluginContext) async throws {
         let config = try SlackConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let logger = context.logger
+        let settings = config.settings
+        let core = MessengerCore(context: context, settings: settings, messenger: "slack")
+        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
         self.config = config
-        self.logger = logger
-        let store = StateStore(directory: context.stateDir)
+        self.core = core
         api = WebAPI(
-            base: config.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: config.proxy, loop: TransferLoop(), logger: logger,
-            store: store)
+            base: settings.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: settings.proxy, loop: TransferLoop(),
+            logger: logger, store: store)
         let poster = Poster(api: api)
-        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
-        self.allowlist = allowlist
         threads = Threads(poster: poster, connection: context.connection, store: store, logger: logger)
         progress = Progress(poster: poster, store: store, logger: logger)
         questions = QuestionMessages(store: store)
@@ -56,23 +56,16 @@ public struct SlackRelay: MessengerRelay {
             inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
             poster: poster, replies: replies, allowlist: allowlist, threads: threads, clicks: clicks,
             policy: ListenPolicy(
-                botUser: "", requireMention: config.requireMention, channels: channels, threads: [], sharedRooms: config.sharedRooms),
+                botUser: "", requireMention: settings.requireMention, channels: channels, threads: [], sharedRooms: settings.sharedRooms),
             logger: logger)
         self.intake = intake
-        let ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
-        self.ingress = ingress
         socket = SocketMode(
-            api: api, proxy: config.proxy, appTokenEnv: config.appTokenEnv, gate: ingress, logger: logger,
+            api: api, proxy: settings.proxy, appTokenEnv: config.appTokenEnv, gate: core.ingress, logger: logger,
             take: { await intake.take($0) }, pending: { await intake.inbox.isPending($0) })
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
             poster: poster, live: live, progress: progress, questions: questions, parts: DeliveryParts(store: store), logger: logger)
-        allowlist.warnIfEmpty(messenger: "slack", checkOnly: context.welcome.checkOnly, logger: logger)
-        logger.info(
-            """
-            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.channels.count) channel(s), \
-            \(allowlist.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in channels
-            """)
+        logger.info("\(settings.starting(places: "\(config.channels.count) channel(s)", allowed: allowlist.count, rooms: "channels"))")
     }
 
     public func run() async throws {
@@ -124,21 +117,20 @@ public struct SlackRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
+        if core.ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
     }
 
     // chat.typing: Slack has no typing indicator for bots; the prompt's ⏳ shows the work.
 
     public func status() async -> JSONValue {
         let counters = api.tally.counts
-        return [
+        return core.status([
             "api": counters.json,
             "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],
             "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),
-            "duplicates": JSONValue(await intake.inbox.duplicates), "allowedUsers": JSONValue(allowlist.count),
+            "duplicates": JSONValue(await intake.inbox.duplicates),
             "liveRuns": JSONValue(await live.activeCount), "working": JSONValue(await progress.count),
             "openQuestions": JSONValue(await questions.count),
-            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
-        ]
+        ])
     }
 }

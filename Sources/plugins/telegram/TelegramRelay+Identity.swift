@@ -11,7 +11,7 @@ extension TelegramRelay {
                 message: "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get the current one from @BotFather (/token)"
             )
         } catch let error as BotAPIError where error.status == 0 {
-            throw RemoteError(code: .unavailable, message: "could not reach Telegram at \(config.apiBase): \(error.text)")
+            throw RemoteError(code: .unavailable, message: "could not reach Telegram at \(config.settings.apiBase): \(error.text)")
         }
         guard let id = TelegramMessage.id(me["id"]), let username = me["username"]?.stringValue else {
             throw RemoteError(code: .internal, message: "getMe gave no bot id or username")
@@ -20,7 +20,7 @@ extension TelegramRelay {
         var notes: [String] = []
         var problems: [String] = []
         if me["can_read_all_group_messages"]?.boolValue != true {
-            if config.sharedRooms.isEmpty {
+            if config.settings.sharedRooms.isEmpty {
                 notes.append("Privacy mode is on (the default): in groups the bot sees commands, mentions and replies to it, which is all it needs.")
             } else {
                 notes.append(Self.sharedRoomNeeds)
@@ -44,7 +44,7 @@ extension TelegramRelay {
     /// messages from it there); with `sharedRooms: all` the groups are not known, so it is said
     /// once.
     private func sharedRoomProblems(bot: String) async -> [String] {
-        guard case .listed(let rooms) = config.sharedRooms else { return [Self.sharedRoomNeeds] }
+        guard case .listed(let rooms) = config.settings.sharedRooms else { return [Self.sharedRoomNeeds] }
         var problems: [String] = []
         for room in rooms.sorted() {
             let status: String

@@ -16,7 +16,8 @@ public struct TelegramRelay: MessengerRelay {
         config: TelegramConfig.schema, setup: TelegramConfig.setup)
 
     let config: TelegramConfig
-    public let logger: Logger
+    /// The log, the state folder, the allowlist and the ingress gate.
+    let core: MessengerCore
     let api: BotAPI
     let intake: Intake
     let presses: Presses
@@ -26,21 +27,20 @@ public struct TelegramRelay: MessengerRelay {
     let topics: Topics
     let blocked: BlockedChats
     let questions: QuestionMessages
-    public let allowlist: Allowlist
-    let ingress: IngressGate
     let connection: PluginConnection
-    let started = Date()
+
+    public var logger: Logger { core.logger }
+    public var allowlist: Allowlist { core.allowlist }
 
     public init(context: PluginContext) async throws {
         let config = try TelegramConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let logger = context.logger
+        let settings = config.settings
+        let core = MessengerCore(context: context, settings: settings, messenger: "telegram")
+        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
         self.config = config
-        self.logger = logger
-        ingress = IngressGate(welcome: context.welcome.ingress, contact: context.contact)
+        self.core = core
         connection = context.connection
-        let store = StateStore(directory: context.stateDir)
-        api = BotAPI(
-            base: config.apiBase, token: config.token, proxy: config.proxy, loop: TransferLoop(), logger: logger, store: store)
+        api = BotAPI(base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger, store: store)
         blocked = BlockedChats(logger: logger)
         let migrations = Migrations(store: store)
         let poster = Poster(api: api, blocked: blocked, migrations: migrations)
@@ -48,8 +48,6 @@ public struct TelegramRelay: MessengerRelay {
         let keyboard = Keyboard(tokens: tokens)
         let forums = ForumChats()
         topics = Topics(api: api, poster: poster, connection: context.connection, forums: forums, logger: logger)
-        let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
-        self.allowlist = allowlist
         var groups = Set(config.chats.map(\.id))
         for binding in context.welcome.bindings where binding.channel.hasPrefix("-") { groups.insert(binding.channel) }
         let handoff = Handoff(api: api, poster: poster, keyboard: keyboard, topics: topics, spoolDir: context.spoolDir, logger: logger)
@@ -59,7 +57,7 @@ public struct TelegramRelay: MessengerRelay {
         intake = Intake(
             inbox: inbox, handoff: handoff, allowlist: allowlist, forums: forums, blocked: blocked, migrations: migrations,
             policy: ListenPolicy(
-                botID: "", botUsername: "", requireMention: config.requireMention, groups: groups, sharedRooms: config.sharedRooms),
+                botID: "", botUsername: "", requireMention: settings.requireMention, groups: groups, sharedRooms: settings.sharedRooms),
             logger: logger)
         presses = Presses(api: api, tokens: tokens, allowlist: allowlist, connection: context.connection, handoff: handoff, logger: logger)
         typing = Typing(api: api, migrations: migrations, blocked: blocked, logger: logger)
@@ -69,12 +67,7 @@ public struct TelegramRelay: MessengerRelay {
         deliveries = Deliveries(
             poster: poster, live: live, typing: typing, keyboard: keyboard, questions: questions, blocked: blocked,
             parts: DeliveryParts(store: store), migrations: migrations, connection: context.connection, logger: logger)
-        allowlist.warnIfEmpty(messenger: "telegram", checkOnly: context.welcome.checkOnly, logger: logger)
-        logger.info(
-            """
-            starting: api \(config.apiBase), proxy \(config.proxy.redacted), \(config.chats.count) chat(s), \
-            \(allowlist.count) allowed user(s), mention \(config.requireMention ? "required" : "not required") in groups
-            """)
+        logger.info("\(settings.starting(places: "\(config.chats.count) chat(s)", allowed: allowlist.count, rooms: "groups"))")
     }
 
     public func run() async throws {
@@ -93,7 +86,7 @@ public struct TelegramRelay: MessengerRelay {
         await CommandMenu(api: api, logger: logger).register()
         await intake.inbox.resumePending()
         let poller = Poller(
-            api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: ingress, connection: connection,
+            api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: core.ingress, connection: connection,
             logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.deliveries.showClosings() }
@@ -132,7 +125,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func ingressChanged(_ change: IngressChange) async {
-        if ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
+        if core.ingress.take(change, logger: logger) { await intake.inbox.resumePending() }
     }
 
     public func showTyping(_ target: Target) async {
@@ -142,15 +135,13 @@ public struct TelegramRelay: MessengerRelay {
 
     public func status() async -> JSONValue {
         let counters = api.tally.counts
-        return [
+        return core.status([
             "api": counters.json,
             "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),
             "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),
-            "allowedUsers": JSONValue(allowlist.count),
             "liveRuns": JSONValue(await live.activeCount),
             "typing": JSONValue(await typing.activeCount),
             "openQuestions": JSONValue(await questions.count),
-            "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
-        ]
+        ])
     }
 }

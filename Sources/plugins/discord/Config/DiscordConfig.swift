@@ -9,27 +9,20 @@ struct DiscordConfig: Sendable {
 
     var token: BotToken
     var tokenEnv: String
-    /// Empty means everyone is refused.
-    var allowedUsers: Set<String>
     var guilds: [String]
     var channels: [ChatSetting]
-    var requireMention: Bool
-    /// Channels several machines' bots share: every message there is heard, mention or not.
-    var sharedRooms = SharedRooms.none
     /// `discord.dms`: false when another machine sharing the token answers DMs (`ignore`).
     var answersDMs: Bool
-    var apiBase: String
-    var proxy: ProxySetting
+    /// Allowed users, mentions, shared rooms, the API's base and the proxy.
+    var settings: MessengerSettings
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> DiscordConfig {
         let section = try MessengerSection(config, name: "discord")
-        let tokenEnv = try section.string("tokenEnv") ?? "DISCORD_BOT_TOKEN"
-        var raw = (environment[tokenEnv] ?? "").trimmed()
+        let missing = { (variable: String) in "no Discord bot token: set \(variable) (or discord.tokenEnv), or run pi-relayd setup discord" }
+        var (raw, tokenEnv) = try section.secret("tokenEnv", default: "DISCORD_BOT_TOKEN", environment: environment, missing: missing)
         if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingInlineSpace() }
-        guard !raw.isEmpty else {
-            throw PluginExit.notConfigured("no Discord bot token: set \(tokenEnv) (or discord.tokenEnv), or run pi-relayd setup discord")
-        }
+        guard !raw.isEmpty else { throw PluginExit.notConfigured(missing(tokenEnv)) }
         var allowed = Set(try ids(section, "allowedUsers"))
         allowed.formUnion(
             try MessengerSection.environmentIDs(
@@ -47,26 +40,21 @@ struct DiscordConfig: Sendable {
         } check: { index, id in
             isSnowflake(id) ? nil : "discord.channels[\(index)].id \"\(id)\" is not a Discord channel id (digits only)"
         }
-        let requireMention = try section.bool("requireMention", default: true)
         let answersDMs: Bool
         switch try section.string("dms") {
         case nil, "answer"?: answersDMs = true
         case "ignore"?: answersDMs = false
         default: throw section.problem("discord.dms must be answer or ignore")
         }
-        let apiBase = try section.apiBase(default: defaultAPIBase)
-        let configuredProxy = try section.string("proxy")
-        let proxy = try section.proxy(environment: environment)
-        if let scheme = proxy.unsupportedGatewayScheme {
-            let source = configuredProxy == nil ? "HTTPS_PROXY" : "discord.proxy"
+        let settings = try section.settings(allowedUsers: allowed, defaultAPIBase: defaultAPIBase, environment: environment)
+        if let scheme = settings.proxy.unsupportedGatewayScheme {
+            let source = try section.string("proxy") == nil ? "HTTPS_PROXY" : "discord.proxy"
             throw section.problem(
                 "\(source) is a \(scheme):// proxy, which the gateway cannot use: use an http://, socks5:// or "
                     + "socks5h:// proxy, or set discord.proxy to \"\" to connect directly")
         }
         return DiscordConfig(
-            token: BotToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, guilds: guilds,
-            channels: channels, requireMention: requireMention, sharedRooms: section.sharedRooms,
-            answersDMs: answersDMs, apiBase: apiBase, proxy: proxy)
+            token: BotToken(value: raw), tokenEnv: tokenEnv, guilds: guilds, channels: channels, answersDMs: answersDMs, settings: settings)
     }
 
     static func isSnowflake(_ id: String) -> Bool {

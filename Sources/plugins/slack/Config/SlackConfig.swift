@@ -11,35 +11,22 @@ struct SlackConfig: Sendable {
     var botTokenEnv: String
     var appToken: SlackToken
     var appTokenEnv: String
-    /// Empty means everyone is refused.
-    var allowedUsers: Set<String>
     var channels: [ChatSetting]
-    /// In channels, a message must mention the bot (DMs and `/pi` always count).
-    var requireMention: Bool
-    /// Channels several machines' bots share: every message there is heard, mention or not.
-    var sharedRooms = SharedRooms.none
-    var apiBase: String
-    var proxy: ProxySetting
+    /// Allowed users, mentions (in channels; DMs and `/pi` always count), shared channels, the
+    /// API's base and the proxy.
+    var settings: MessengerSettings
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> SlackConfig {
         let section = try MessengerSection(config, name: "slack")
-        let botTokenEnv = try section.string("botTokenEnv") ?? "SLACK_BOT_TOKEN"
-        let appTokenEnv = try section.string("appTokenEnv") ?? "SLACK_APP_TOKEN"
-        let bot = (environment[botTokenEnv] ?? "").trimmed()
-        let app = (environment[appTokenEnv] ?? "").trimmed()
-        guard !bot.isEmpty else {
-            throw problem(
-                "no Slack bot token: set \(botTokenEnv) to the xoxb-… token from OAuth & Permissions (or slack.botTokenEnv), or run pi-relayd setup slack"
-            )
+        let (bot, botTokenEnv) = try section.secret("botTokenEnv", default: "SLACK_BOT_TOKEN", environment: environment) {
+            "no Slack bot token: set \($0) to the xoxb-… token from OAuth & Permissions (or slack.botTokenEnv), or run pi-relayd setup slack"
         }
         guard SlackToken.isWellFormed(bot, prefix: "xoxb-") else {
             throw problem("\(botTokenEnv) does not look like a Slack bot token (xoxb-…, from OAuth & Permissions)")
         }
-        guard !app.isEmpty else {
-            throw problem(
-                "no Slack app-level token: set \(appTokenEnv) to an xapp-… token with connections:write (Basic Information → App-Level Tokens), or run pi-relayd setup slack"
-            )
+        let (app, appTokenEnv) = try section.secret("appTokenEnv", default: "SLACK_APP_TOKEN", environment: environment) {
+            "no Slack app-level token: set \($0) to an xapp-… token with connections:write (Basic Information → App-Level Tokens), or run pi-relayd setup slack"
         }
         guard SlackToken.isWellFormed(app, prefix: "xapp-") else {
             throw problem("\(appTokenEnv) does not look like a Slack app-level token (xapp-…, Basic Information → App-Level Tokens)")
@@ -52,12 +39,9 @@ struct SlackConfig: Sendable {
         } check: { index, id in
             isChannelID(id) ? nil : "slack.channels[\(index)].id \"\(id)\" is not a Slack channel id (C… or G…, from the channel's details)"
         }
-        let requireMention = try section.bool("requireMention", default: true)
-        let apiBase = try section.apiBase(default: defaultAPIBase)
         return SlackConfig(
             botToken: SlackToken(value: bot), botTokenEnv: botTokenEnv, appToken: SlackToken(value: app), appTokenEnv: appTokenEnv,
-            allowedUsers: allowed, channels: channels, requireMention: requireMention, sharedRooms: section.sharedRooms,
-            apiBase: apiBase, proxy: try section.proxy(environment: environment))
+            channels: channels, settings: try section.settings(allowedUsers: allowed, defaultAPIBase: defaultAPIBase, environment: environment))
     }
 
     /// `U…` or `W…` (an Enterprise Grid user); Slack says ids may grow, so no length check.

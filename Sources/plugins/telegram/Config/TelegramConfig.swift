@@ -9,25 +9,17 @@ struct TelegramConfig: Sendable {
 
     var token: TelegramToken
     var tokenEnv: String
-    /// Empty means everyone is refused.
-    var allowedUsers: Set<String>
     var chats: [ChatSetting]
-    /// In groups, a message must mention the bot or reply to one of its messages.
-    var requireMention: Bool
-    /// Groups several machines' bots share: every message there is heard, mention or not.
-    var sharedRooms = SharedRooms.none
-    var apiBase: String
-    var proxy: ProxySetting
+    /// Allowed users, mentions (in groups), shared groups, the API's base and the proxy.
+    var settings: MessengerSettings
     /// How long one `getUpdates` waits for news; the HTTP timeout is set 15 s above it.
     var pollTimeoutSeconds: Int
 
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> TelegramConfig {
         let section = try MessengerSection(config, name: "telegram")
-        let tokenEnv = try section.string("tokenEnv") ?? "TELEGRAM_BOT_TOKEN"
-        let raw = (environment[tokenEnv] ?? "").trimmed()
-        guard !raw.isEmpty else {
-            throw PluginExit.notConfigured("no Telegram bot token: set \(tokenEnv) (or telegram.tokenEnv), or run pi-relayd setup telegram")
+        let (raw, tokenEnv) = try section.secret("tokenEnv", default: "TELEGRAM_BOT_TOKEN", environment: environment) {
+            "no Telegram bot token: set \($0) (or telegram.tokenEnv), or run pi-relayd setup telegram"
         }
         guard TelegramToken.isWellFormed(raw) else {
             throw section.problem("\(tokenEnv) does not look like a Telegram bot token (digits, a colon, then the secret, as BotFather gives it)")
@@ -42,8 +34,7 @@ struct TelegramConfig: Sendable {
         } check: { index, id in
             isChatID(id) ? nil : "telegram.chats[\(index)].id \"\(id)\" is not a Telegram chat id (a group's id is negative)"
         }
-        let requireMention = try section.bool("requireMention", default: true)
-        let apiBase = try section.apiBase(default: defaultAPIBase)
+        let settings = try section.settings(allowedUsers: allowed, defaultAPIBase: defaultAPIBase, environment: environment)
         let pollTimeout: Int
         switch section["pollTimeoutSeconds"] {
         case nil, .null?: pollTimeout = 25
@@ -53,10 +44,7 @@ struct TelegramConfig: Sendable {
             }
             pollTimeout = seconds
         }
-        return TelegramConfig(
-            token: TelegramToken(value: raw), tokenEnv: tokenEnv, allowedUsers: allowed, chats: chats, requireMention: requireMention,
-            sharedRooms: section.sharedRooms, apiBase: apiBase, proxy: try section.proxy(environment: environment),
-            pollTimeoutSeconds: pollTimeout)
+        return TelegramConfig(token: TelegramToken(value: raw), tokenEnv: tokenEnv, chats: chats, settings: settings, pollTimeoutSeconds: pollTimeout)
     }
 
     static func isUserID(_ id: String) -> Bool {
