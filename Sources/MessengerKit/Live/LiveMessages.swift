@@ -102,8 +102,8 @@ public actor LiveMessages<Writer: LiveWriter> {
         return Entry(place: place, run: LiveRun(messages: saved[key] ?? [], same: same))
     }
 
-    /// Not flushed to the disk (`durable: false`): it is rewritten at each edit, and a machine
-    /// that loses it costs at worst an answer posted anew instead of edited.
+    /// Rewritten in place and not flushed (`StateStore.rewrite`): it changes at each edit, and a
+    /// machine or a write that loses it costs at worst an answer posted anew instead of edited.
     private func persist(_ key: String) async {
         guard let entry = entries[key] else { return }
         saved[key] = entry.run.messages
@@ -114,7 +114,7 @@ public actor LiveMessages<Writer: LiveWriter> {
                 await store.remove(Self.path(old))
             }
         }
-        await store.save(LiveRunFile(key: key, messages: entry.run.messages), to: Self.path(key), durable: false)
+        await store.rewrite(LiveRunFile(key: key, messages: entry.run.messages), in: Self.path(key))
     }
 
     /// Runs still streaming.

@@ -49,6 +49,20 @@ public actor StateStore {
         return true
     }
 
+    /// Writes `value` over the file in place, without a temporary file or a flush; false when the
+    /// disk refused. For state rewritten at every step of a stream whose loss costs little: a
+    /// plugin killed in the middle of the write can leave a file that `load` reads as missing
+    /// (`RewrittenFile`).
+    @discardableResult
+    public func rewrite<T: Encodable>(_ value: T, in name: String) -> Bool {
+        guard let data = try? encoder.encode(value) else { return false }
+        guard RewrittenFile.write([UInt8](data), to: path(name)) else {
+            failedWrites += 1
+            return false
+        }
+        return true
+    }
+
     /// Deletes the file `name`.
     public func remove(_ name: String) {
         unlink(path(name))
