@@ -130,9 +130,10 @@ final class DiscordREST: Sendable {
     }
 
     /// Saves what a restarted instance must know (`RateLimitHold`) when a bucket is used up,
-    /// and every 200 ms while the global window is more than a third full: a small file, renamed
-    /// into place, no fsync (it must outlive a killed plugin, not a crashed machine). Small
-    /// enough to write inline; quiet traffic writes nothing.
+    /// and every 200 ms while the global window is more than a third full: a small file,
+    /// rewritten in place without a flush (`RewrittenFile`: it must outlive a killed plugin, not a
+    /// crashed machine, and one torn by a kill in mid-write costs a restart its saved waits).
+    /// Small enough to write inline; quiet traffic writes nothing.
     private func saveHolds(now: ContinuousClock.Instant, urgent: Bool) {
         guard let holdsPath else { return }
         let (hold, busy) = limiter.withLock { limiter in
@@ -150,7 +151,7 @@ final class DiscordREST: Sendable {
             guard (urgent && changed) || due || calmed,
                 let data = try? JSONEncoder().encode(hold)
             else { return }
-            if AtomicFile.write([UInt8](data), to: holdsPath, durable: false) {
+            if RewrittenFile.write([UInt8](data), to: holdsPath) {
                 saved = (busy ? hold : RateLimitHold(buckets: hold.buckets), now)
             }
         }
