@@ -26,6 +26,8 @@ actor QuestionMessages: QuestionClosings {
     static let file = "questions.json"
     private var posted: [Posted]
     private let store: StateStore
+    /// Questions being posted, whose ts Slack has not answered yet.
+    private var posting = 0
 
     nonisolated let closingsNoted: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -41,14 +43,30 @@ actor QuestionMessages: QuestionClosings {
     /// Questions still open.
     var count: Int { posted.filter { $0.closing == nil }.count }
 
+    /// A question is being posted: a click on it may come before its `add`.
+    func postStarted() { posting += 1 }
+
+    /// Its post failed: no `add` follows.
+    func postFailed() { posting -= 1 }
+
     func add(_ message: Posted) async {
+        posting = max(0, posting - 1)
         posted.append(message)
         if posted.count > 500 { posted.removeFirst(posted.count - 500) }
         await store.save(posted, to: Self.file)
     }
 
-    /// The open question posted as message `ts` in `channel`.
-    func find(channel: String, ts: String) -> Posted? { posted.first { $0.channel == channel && $0.ts == ts && $0.closing == nil } }
+    /// The open question posted as message `ts` in `channel`. Slack shows a message before it
+    /// answers its post, so a quick click can come before the question is known here: while a
+    /// question is being posted, this waits for it, up to `wait`.
+    func find(channel: String, ts: String, wait: Duration = .seconds(5)) async -> Posted? {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            if let question = posted.first(where: { $0.channel == channel && $0.ts == ts && $0.closing == nil }) { return question }
+            guard posting > 0, ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
 
     func answered(channel: String, ts: String, by user: String) async {
         guard let index = posted.firstIndex(where: { $0.channel == channel && $0.ts == ts }) else { return }

@@ -93,7 +93,12 @@ struct Deliveries: Sendable {
         }
         let body = SlackText.split(text, limit: 2900)[0]
         try await parts.once(delivery + ":0") {
-            let ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question), priority: .answer)
+            await questions.postStarted()
+            let ts: String
+            do { ts = try await poster.send(body, to: place, blocks: Blocks.question(body, question), priority: .answer) } catch {
+                await questions.postFailed()
+                throw error
+            }
             await questions.add(
                 .init(
                     channel: place.channel, thread: place.thread, ts: ts, sessionID: question.sessionID, questionID: question.id,
