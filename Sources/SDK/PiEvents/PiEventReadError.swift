@@ -14,15 +14,11 @@ package struct PiEventReadError: Error, Sendable, Hashable, CustomStringConverti
     package let offset: Int
     package let reason: String
 
-    package init(kind: Kind, offset: Int, reason: String) {
-        self.kind = kind
-        self.offset = offset
-        self.reason = reason
-    }
+    package var description: String { "unreadable pi line at byte \(offset): \(reason)" }
+}
 
+extension PiEventReadError {
     init(_ parseError: JSONParseError) {
         self.init(kind: .invalidJSON, offset: parseError.offset, reason: parseError.reason)
     }
-
-    package var description: String { "unreadable pi line at byte \(offset): \(reason)" }
 }

@@ -12,12 +12,11 @@ package struct PeerCredentials: Sendable, Equatable {
     package let uid: UInt32
     package let gid: UInt32
 
-    package init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
+    /// Whether this peer runs as the daemon's own user.
+    package func isOwner(uid ownUID: UInt32 = getuid()) -> Bool { uid == ownUID }
+}
 
+extension PeerCredentials {
     package init?(socket fd: Int32) {
         var pid: pid_t = 0
         var uid: uid_t = 0
@@ -25,7 +24,4 @@ package struct PeerCredentials: Sendable, Equatable {
         guard pi_relayd_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
         self.init(pid: pid, uid: uid, gid: gid)
     }
-
-    /// Whether this peer runs as the daemon's own user.
-    package func isOwner(uid ownUID: UInt32 = getuid()) -> Bool { uid == ownUID }
 }

@@ -7,18 +7,6 @@ struct Place: Sendable, Hashable, Codable, MessengerPlace {
     var channel: String
     var thread: String?
 
-    init(channel: String, thread: String? = nil) {
-        self.channel = channel
-        self.thread = thread
-    }
-
-    /// Nil when the target names no conversation Slack could take.
-    init?(_ target: Target) {
-        guard SlackConfig.isChannelID(target.channel) else { return nil }
-        channel = target.channel
-        thread = target.thread
-    }
-
     var target: Target { Target(channel: channel, thread: thread) }
     /// A key per conversation, for lanes, live messages and reactions.
     var key: String { thread.map { channel + "/" + $0 } ?? channel }
@@ -29,5 +17,13 @@ struct Place: Sendable, Hashable, Codable, MessengerPlace {
         object["channel"] = .string(channel)
         if let thread { object["thread_ts"] = .string(thread) }
         return object
+    }
+}
+
+extension Place {
+    /// Nil when the target names no conversation Slack could take.
+    init?(_ target: Target) {
+        guard SlackConfig.isChannelID(target.channel) else { return nil }
+        self.init(channel: target.channel, thread: target.thread)
     }
 }

@@ -8,21 +8,6 @@ struct Place: Sendable, Hashable, MessengerPlace {
     var chatID: String
     var topicID: Int?
 
-    init(chatID: String, topicID: Int? = nil) {
-        self.chatID = chatID
-        self.topicID = topicID
-    }
-
-    /// Nil when the target names no chat id Telegram could take.
-    init?(_ target: Target) {
-        guard TelegramConfig.isChatID(target.channel) else { return nil }
-        chatID = target.channel
-        if let thread = target.thread {
-            guard let slash = thread.lastIndex(of: "/"), let topic = Int(thread[thread.index(after: slash)...]) else { return nil }
-            topicID = topic
-        }
-    }
-
     /// The protocol's thread for a topic.
     var thread: String? { topicID.map { "\(chatID)/\($0)" } }
     var target: Target { Target(channel: chatID, thread: thread) }
@@ -35,5 +20,18 @@ struct Place: Sendable, Hashable, MessengerPlace {
         object["chat_id"] = .string(chatID)
         if let topicID { object["message_thread_id"] = JSONValue(topicID) }
         return object
+    }
+}
+
+extension Place {
+    /// Nil when the target names no chat id Telegram could take.
+    init?(_ target: Target) {
+        guard TelegramConfig.isChatID(target.channel) else { return nil }
+        guard let thread = target.thread else {
+            self.init(chatID: target.channel)
+            return
+        }
+        guard let slash = thread.lastIndex(of: "/"), let topic = Int(thread[thread.index(after: slash)...]) else { return nil }
+        self.init(chatID: target.channel, topicID: topic)
     }
 }
