@@ -29,9 +29,6 @@ public struct StderrLogHandler: LogHandler {
 
     /// Writes one line to stderr with write(2), ignoring errors: logging must never stop the plugin.
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
-        let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        StandardStreams.writeError(Array("\(event.level) \(event.message)\(meta)\n".utf8))
+        StandardStreams.writeError(Array((event.line(with: metadata) + "\n").utf8))
     }
 }

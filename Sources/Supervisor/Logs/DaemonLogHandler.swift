@@ -22,10 +22,7 @@ package struct DaemonLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        var merged = metadata
-        if let eventMetadata = event.metadata { merged.merge(eventMetadata) { _, new in new } }
-        let meta = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = Redactor.redact("\(event.level) \(event.message)\(meta)")
+        let text = Redactor.redact(event.line(with: metadata))
         file?.append(text)
         if echo {
             // The throwing write: the plain one traps when stderr's file cannot take more (a full

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// A text attachment as a Markdown code block under its file name.
 enum FencedBlock {
     static func render(name: String, language: String, text: String) -> String {
@@ -11,16 +13,6 @@ enum FencedBlock {
     /// A fence one backtick longer than the longest backtick run in the text (at least three), so
     /// nothing inside the file can close the block early.
     static func fence(for text: String) -> String {
-        var longest = 0
-        var run = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "`") {
-                run += 1
-                longest = max(longest, run)
-            } else {
-                run = 0
-            }
-        }
-        return String(repeating: "`", count: max(3, longest + 1))
+        String(repeating: "`", count: max(3, text.longestBacktickRun + 1))
     }
 }
