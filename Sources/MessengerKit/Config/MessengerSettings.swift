@@ -3,19 +3,19 @@ import PiRelaySDK
 
 /// The keys every messenger's section has, read alike: who may talk to the bot, when it listens
 /// in a shared room, and how it reaches its service.
-public struct MessengerSettings: Sendable, Equatable {
+package struct MessengerSettings: Sendable, Equatable {
     /// Configured and from the environment; empty means everyone is refused but paired users.
-    public var allowedUsers: Set<String>
+    package var allowedUsers: Set<String>
     /// In rooms (channels, groups), a message must mention the bot or reply to it.
-    public var requireMention: Bool
+    package var requireMention: Bool
     /// Rooms several machines' bots share: every message there is heard, mention or not.
-    public var sharedRooms: SharedRooms
-    public var apiBase: String
+    package var sharedRooms: SharedRooms
+    package var apiBase: String
     package var proxy: ProxySetting
 
     /// The start's log line: `places` counts what is configured ("3 channel(s)"), `rooms` names
     /// where a mention is needed ("groups").
-    public func starting(places: String, allowed: Int, rooms: String) -> String {
+    package func starting(places: String, allowed: Int, rooms: String) -> String {
         "starting: api \(apiBase), proxy \(proxy.redacted), \(places), \(allowed) allowed user(s), "
             + "mention \(requireMention ? "required" : "not required") in \(rooms)"
     }
@@ -32,7 +32,7 @@ extension MessengerSection {
 
     /// A secret from the environment variable that `key` names (default `variable`), trimmed;
     /// `missing` says what to do when it is empty, given the variable's name.
-    public func secret(
+    package func secret(
         _ key: String, default variable: String, environment: [String: String], missing: (String) -> String
     ) throws -> (
         value: String, variable: String
