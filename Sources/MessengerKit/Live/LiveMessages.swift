@@ -134,6 +134,16 @@ public actor LiveMessages<Writer: LiveWriter> {
         if entries[key]?.writer == nil, entries[key]?.refused == false { entries[key]?.writer = Task { await self.write(key, run: run) } }
     }
 
+    /// `chat.live`: the view, at `place`, the view's target as the messenger reads it; a target
+    /// it could not take (nil) is logged and dropped.
+    public func show(_ view: ChatLiveParams, at place: Place?) async {
+        guard let place else {
+            logger.debug("chat.live for \(view.target.channel), which this messenger cannot take, ignored")
+            return
+        }
+        await update(runID: view.runID, place: place, rev: view.rev, chunks: view.chunks, tail: view.tail)
+    }
+
     /// The run's final answer is here: no more live writes. Returns the messages the run shows,
     /// in order, to turn into the answer's chunks.
     public func finish(_ run: String, in place: Place) async -> [Message] {

@@ -70,10 +70,8 @@ public struct SlackRelay: MessengerRelay {
 
     public func run() async throws {
         let me: JSONValue
-        do { me = try await api.call("auth.test") } catch let error as SlackAPIError where error.isTokenProblem {
-            throw PluginExit.notConfigured(
-                "Slack refused the bot token (\(error.error)): \(config.botTokenEnv) must hold the current xoxb-… token (OAuth & Permissions; reinstall the app if it was revoked)"
-            )
+        do { me = try await signIn() } catch let error as RemoteError where error.code == .notAuthorized {
+            throw PluginExit.notConfigured(error.message)
         }
         let user = me["user_id"]?.stringValue ?? ""
         await intake.learn(botUser: user)
@@ -109,11 +107,7 @@ public struct SlackRelay: MessengerRelay {
     }
 
     public func showLive(_ update: ChatLiveParams) async {
-        guard let place = Place(update.target) else {
-            logger.debug("chat.live without a Slack target ignored")
-            return
-        }
-        await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+        await live.show(update, at: Place(update.target))
     }
 
     public func ingressChanged(_ change: IngressChange) async {

@@ -4,15 +4,7 @@ extension TelegramRelay {
     /// `messenger.identity`: `getMe` with the plugin's own token and proxy; the bot's `t.me`
     /// link, and with a pairing code the deep link whose Start button sends `/start CODE`.
     public func identify(_ params: MessengerIdentityParams) async throws -> MessengerIdentity {
-        let me: JSONValue
-        do { me = try await api.call("getMe") } catch let error as BotAPIError where error.isUnauthorized {
-            throw RemoteError(
-                code: .notAuthorized,
-                message: "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get the current one from @BotFather (/token)"
-            )
-        } catch let error as BotAPIError where error.status == 0 {
-            throw RemoteError(code: .unavailable, message: "could not reach Telegram at \(config.settings.apiBase): \(error.text)")
-        }
+        let me = try await signIn()
         guard let id = TelegramMessage.id(me["id"]), let username = me["username"]?.stringValue else {
             throw RemoteError(code: .internal, message: "getMe gave no bot id or username")
         }
@@ -31,6 +23,17 @@ extension TelegramRelay {
             id: id, name: me["first_name"]?.stringValue ?? username, username: username, link: link,
             pairLink: params.pairCode.map { link + "?start=" + $0 }, notes: notes, problems: problems
         )
+    }
+
+    /// `getMe` with the plugin's own token: who the bot is. A refused token and a Telegram not
+    /// reached are said as `messenger.identity` answers them; the relay's start ends not
+    /// configured on the first.
+    func signIn() async throws -> JSONValue {
+        try await BotAPIError.signingIn(service: "Telegram", base: config.settings.apiBase) { _ in
+            "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get the current one from @BotFather (/token)"
+        } _: {
+            try await api.call("getMe")
+        }
     }
 
     /// With privacy mode on, a group's bot misses plain messages, and bare commands unless it

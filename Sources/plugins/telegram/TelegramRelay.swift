@@ -72,9 +72,8 @@ public struct TelegramRelay: MessengerRelay {
 
     public func run() async throws {
         let me: JSONValue
-        do { me = try await api.call("getMe") } catch let error as BotAPIError where error.isUnauthorized {
-            throw PluginExit.notConfigured(
-                "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get a new one from @BotFather")
+        do { me = try await signIn() } catch let error as RemoteError where error.code == .notAuthorized {
+            throw PluginExit.notConfigured(error.message)
         }
         let username = me["username"]?.stringValue ?? ""
         await intake.learn(bot: TelegramMessage.id(me["id"]) ?? "", username: username)
@@ -117,11 +116,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func showLive(_ update: ChatLiveParams) async {
-        guard let place = Place(update.target) else {
-            logger.debug("chat.live without a Telegram target ignored")
-            return
-        }
-        await live.update(runID: update.runID, place: place, rev: update.rev, chunks: update.chunks, tail: update.tail)
+        await live.show(update, at: Place(update.target))
     }
 
     public func ingressChanged(_ change: IngressChange) async {

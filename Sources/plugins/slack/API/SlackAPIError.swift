@@ -1,3 +1,5 @@
+import MessengerKit
+
 /// A Web API call that failed: Slack's `ok: false` with its error name, a 429, or no answer at
 /// all (`status` 0). Slack names every error, so callers decide by `error`, never by text.
 struct SlackAPIError: Error, Sendable, CustomStringConvertible {
@@ -33,4 +35,9 @@ struct SlackAPIError: Error, Sendable, CustomStringConvertible {
 
     /// A request that fails the same way however often it is repeated.
     var isPermanent: Bool { !isTransient && error != "ratelimited" }
+}
+
+extension SlackAPIError: SignInError {
+    var refusesToken: Bool { isTokenProblem }
+    var unreached: String? { status == 0 ? error : nil }
 }

@@ -1,3 +1,5 @@
+import MessengerKit
+
 /// A Bot API answer with `ok: false`. The description's prefix and text are the only reliable way
 /// to tell one 400 from another (the spec, section 1).
 struct BotAPIError: Error, Sendable, CustomStringConvertible {
@@ -18,4 +20,9 @@ struct BotAPIError: Error, Sendable, CustomStringConvertible {
     var isUnauthorized: Bool { status == 401 }
     /// A request that will fail the same way however often it is repeated.
     var isPermanent: Bool { status == 400 || status == 403 || status == 404 }
+}
+
+extension BotAPIError: SignInError {
+    var refusesToken: Bool { isUnauthorized }
+    var unreached: String? { status == 0 ? text : nil }
 }
