@@ -40,9 +40,11 @@ public struct TelegramRelay: MessengerRelay {
         self.config = config
         self.core = core
         connection = context.connection
-        api = BotAPI(base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger, store: store)
-        blocked = BlockedChats(logger: logger)
         let migrations = Migrations(store: store)
+        api = BotAPI(
+            base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger, store: store,
+            migrations: migrations)
+        blocked = BlockedChats(logger: logger)
         let poster = Poster(api: api, blocked: blocked, migrations: migrations)
         let tokens = ButtonTokens(store: store)
         let keyboard = Keyboard(tokens: tokens)

@@ -26,10 +26,16 @@ final class BotAPI: Sendable {
     /// Writes waiting for their chat's budget, by urgency.
     var queue: SendQueue { budget.queue }
     var tally: APITally { connection.tally }
+    /// Groups upgraded to supergroups, looked up again when a write's turn comes.
+    private let migrations: Migrations?
 
-    init(base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil) {
+    init(
+        base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil,
+        migrations: Migrations? = nil
+    ) {
         self.base = base
         self.token = token
+        self.migrations = migrations
         connection = APIConnection(loop: loop, proxy: proxy, logger: logger)
         budget = PacerBudget(restoredFrom: store, logger: logger)
     }
@@ -83,6 +89,14 @@ final class BotAPI: Sendable {
                 // 429 waits again).
                 if !(pace.prepaid && attempt == 1) {
                     guard try await queue.turn(chat: chat, priority: pace.priority, replaces: pace.replaces) else { return .done(.null) }
+                }
+                // The group was upgraded while this write waited for its turn: Telegram would
+                // refuse the old id again. It is refused here with Telegram's answer, unsent, and
+                // the poster sends it to the new id.
+                if let moved = await migrations?.current(chat), moved != chat {
+                    var error = BotAPIError(method: method, status: 400, text: "Bad Request: group chat was upgraded to a supergroup chat")
+                    error.migrateTo = moved
+                    return .failed(.refused, error)
                 }
                 // What the write spent is on file before it goes: a plugin restarted after it
                 // knows (`SendPacer`).
