@@ -55,12 +55,16 @@ enum DaemonLauncher {
     /// down in order first) and its lock is free, so a `start` right after cannot find the old
     /// daemon still on its way out. Throws `ControlClient.NotRunning` when there is no daemon.
     static func stop(_ home: Home) throws {
+        // Its process, so that `stop` returns once it is gone: it frees the lock a moment
+        // before it exits, and a script that checks for the process after `stop` must not
+        // find it.
+        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed()) }
         _ = try home.client.call(.stop)
         let progress = ProgressLine("stopping pi-relayd")
         defer { progress.finish() }
         let deadline = ContinuousClock.now + stopLimit
         while ContinuousClock.now < deadline {
-            if !ControlClient.isAlive(home.socketPath) && lockIsFree(home) { return }
+            if !ControlClient.isAlive(home.socketPath) && lockIsFree(home) && !(pid.map(OrphanChild.alive) ?? false) { return }
             usleep(pollInterval)
             progress.tick()
         }
