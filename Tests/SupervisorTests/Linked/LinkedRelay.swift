@@ -57,7 +57,8 @@ struct LinkedRelay {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await daemon.run() }
             do {
-                try await relay.waitForMessenger()
+                try await relay.waitForWelcome(of: relay.messengerState, "the linked messenger")
+                if federation { try await relay.waitForWelcome(of: relay.home.pluginStateDir("federation"), "the linked federation plugin") }
                 try await body(relay)
             } catch {
                 try? await relay.stop()
@@ -69,13 +70,15 @@ struct LinkedRelay {
         }
     }
 
-    /// Until the messenger has had its welcome.
-    func waitForMessenger() async throws {
-        for _ in 0..<300 {
-            if await LinkedChats.shared.connection(messengerState) != nil { return }
+    /// Until the linked plugin with state folder `stateDir` has had its welcome. A test that
+    /// speaks for a plugin needs its connection; under the thread sanitizer the federation plugin
+    /// may be welcomed well after the messenger.
+    func waitForWelcome(of stateDir: String, _ what: String) async throws {
+        for _ in 0..<1500 {
+            if await LinkedChats.shared.connection(stateDir) != nil { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw RemoteError(code: .timeout, message: "the linked messenger never started")
+        throw RemoteError(code: .timeout, message: "\(what) never started")
     }
 
     /// A DM from `user`, as the messenger hands it over; in `channel` (and `thread`) when given.
