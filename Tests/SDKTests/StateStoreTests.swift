@@ -32,23 +32,77 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = StateStore(directory: folder)
-        let long = String(repeating: "x", count: 900)
+        let long = String(repeating: "x", count: 9000)
+        let slots = RewrittenFile.slots(store.path("live.json"))
         #expect(await store.rewrite(["a": long], in: "live.json"))
-        let inode = try #require(try FileManager.default.attributesOfItem(atPath: store.path("live.json"))[.systemFileNumber] as? Int)
-        // Shorter: padded to the old length, so no old tail is left to read.
         #expect(await store.rewrite(["a": "y"], in: "live.json"))
         #expect(store.load([String: String].self, from: "live.json") == ["a": "y"])
-        let attributes = try FileManager.default.attributesOfItem(atPath: store.path("live.json"))
-        #expect(attributes[.systemFileNumber] as? Int == inode, "written in place, not replaced")
-        #expect(attributes[.size] as? Int == 900 + #"{"a":""}"#.utf8.count)
-        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
-        // Longer again, then much shorter than a long file: replaced whole, so the padding stays small.
-        #expect(await store.rewrite(["a": long + long + long + long + long + long], in: "live.json"))
+        let inodes = try slots.map { try #require(try FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? Int) }
+        // The slots take turns: each write goes over the older copy, in place.
         #expect(await store.rewrite(["a": "z"], in: "live.json"))
-        #expect(store.load([String: String].self, from: "live.json") == ["a": "z"])
-        #expect(try FileManager.default.attributesOfItem(atPath: store.path("live.json"))[.size] as? Int == #"{"a":"z"}"#.utf8.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["live.json"], "no temporary file is left")
+        #expect(await store.rewrite(["a": long + long], in: "live.json"))
+        #expect(await store.rewrite(["a": "w"], in: "live.json"))
+        #expect(store.load([String: String].self, from: "live.json") == ["a": "w"])
+        #expect(await store.rewrite(["a": "v"], in: "live.json"))
+        #expect(store.load([String: String].self, from: "live.json") == ["a": "v"])
+        for (slot, inode) in zip(slots, inodes) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: slot)
+            #expect(attributes[.systemFileNumber] as? Int == inode, "written in place, not replaced")
+            #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
+            #expect(try #require(attributes[.size] as? Int) < 4200, "a slot much longer than its content is cut")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["live.json", "live.json.b"], "no temporary file")
+        await store.remove("live.json")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        #expect(store.load([String: String].self, from: "live.json") == nil)
         #expect(await !store.rewrite([1], in: "no-such-folder/live.json"))
         #expect(await store.failedWrites == 1)
+    }
+
+    /// A writer killed in the middle of a write leaves it torn, possibly still parsing (a number
+    /// spliced into the old copy's): the reader takes the copy before it, and the restarted
+    /// writer writes over the torn copy, never over the whole one.
+    @Test func aTornWriteLeavesTheCopyBeforeIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        let path = store.path("holds.json")
+        #expect(await store.rewrite(["at": 1_737_000_000.5], in: "holds.json"))
+        #expect(await store.rewrite(["at": 1_737_000_001.5], in: "holds.json"))
+        // The second write torn: its first bytes new, the rest as before. It parses as JSON.
+        let second = try #require(FileManager.default.contents(atPath: path + ".b"))
+        var torn = [UInt8](second)
+        let digit = try #require(torn.lastIndex(of: UInt8(ascii: "1")))
+        torn[digit] = UInt8(ascii: "9")
+        try Data(torn).write(to: URL(fileURLWithPath: path + ".b"))
+        RewrittenFile.forget(path)
+        #expect(store.load([String: Double].self, from: "holds.json") == ["at": 1_737_000_000.5])
+        // The next write goes over the torn copy; the whole one is kept until the one after.
+        #expect(await store.rewrite(["at": 1_737_000_002.5], in: "holds.json"))
+        #expect(store.load([String: Double].self, from: "holds.json") == ["at": 1_737_000_002.5])
+        #expect(RewrittenFile.parse([UInt8](try #require(FileManager.default.contents(atPath: path))))?.sequence == 1)
+        // Both torn: nothing, rather than a spliced value.
+        for slot in RewrittenFile.slots(path) {
+            var bytes = [UInt8](try #require(FileManager.default.contents(atPath: slot)))
+            bytes[bytes.count - 3] ^= 0x01
+            try Data(bytes).write(to: URL(fileURLWithPath: slot))
+        }
+        RewrittenFile.forget(path)
+        #expect(store.load([String: Double].self, from: "holds.json") == nil)
+    }
+
+    /// A file an earlier version wrote whole (no slot header) reads as it was, and is the older
+    /// copy once the file is rewritten.
+    @Test func aFileWrittenWholeBeforeReadsBackAndIsTheOlderCopy() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        #expect(await store.save(["v": 1], to: "old.json"))
+        #expect(store.load([String: Int].self, from: "old.json") == ["v": 1])
+        #expect(await store.rewrite(["v": 2], in: "old.json"))
+        #expect(store.load([String: Int].self, from: "old.json") == ["v": 2])
+        #expect(try String(contentsOfFile: store.path("old.json"), encoding: .utf8) == #"{"v":1}"#, "kept until the next write")
+        #expect(await store.rewrite(["v": 3], in: "old.json"))
+        #expect(store.load([String: Int].self, from: "old.json") == ["v": 3])
     }
 }

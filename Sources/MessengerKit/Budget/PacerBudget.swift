@@ -59,16 +59,11 @@ public final class PacerBudget<Pacer: QueuePacer>: Sendable {
         await save()
     }
 
-    /// Saves what a restarted plugin must respect. `durable: false` rewrites the file in place
-    /// without a flush (`StateStore.rewrite`), as it is saved before every write a chat takes:
-    /// for what matters only seconds (a bucket refills long before a machine is back), not a
-    /// 429's hold. A plugin killed in the middle of that write starts with the budget unspent.
+    /// Saves what a restarted plugin must respect, in place (`StateStore.rewrite`), as it is
+    /// saved before every write a chat takes. `durable: false` leaves out the flush: for what
+    /// matters only seconds (a bucket refills long before a machine is back), not a 429's hold.
     public func save(durable: Bool = true) async {
         let saved = withPacer { $0.saved(now: Date().timeIntervalSince1970) }
-        if durable {
-            await store?.save(saved, to: Self.file)
-        } else {
-            await store?.rewrite(saved, in: Self.file)
-        }
+        await store?.rewrite(saved, in: Self.file, durable: durable)
     }
 }

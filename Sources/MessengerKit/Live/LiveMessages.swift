@@ -81,7 +81,7 @@ public actor LiveMessages<Writer: LiveWriter> {
     private func splitLegacy() async {
         guard legacy else { return }
         legacy = false
-        for (key, messages) in saved { await store.save(LiveRunFile(key: key, messages: messages), to: Self.path(key), durable: false) }
+        for (key, messages) in saved { await store.rewrite(LiveRunFile(key: key, messages: messages), in: Self.path(key)) }
         await store.remove(Self.file)
     }
 
@@ -102,8 +102,9 @@ public actor LiveMessages<Writer: LiveWriter> {
         return Entry(place: place, run: LiveRun(messages: saved[key] ?? [], same: same))
     }
 
-    /// Rewritten in place and not flushed (`StateStore.rewrite`): it changes at each edit, and a
-    /// machine or a write that loses it costs at worst an answer posted anew instead of edited.
+    /// Rewritten in place and not flushed (`StateStore.rewrite`): it changes at each edit. A
+    /// plugin killed mid-write finds the run's messages as the write before left them; a machine
+    /// that loses the file costs at worst an answer posted anew instead of edited.
     private func persist(_ key: String) async {
         guard let entry = entries[key] else { return }
         saved[key] = entry.run.messages

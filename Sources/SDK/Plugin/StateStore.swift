@@ -29,8 +29,8 @@ public actor StateStore {
     /// The stored value, or nil when the file is missing or unreadable (then the plugin starts
     /// afresh for that concern).
     public nonisolated func load<T: Decodable>(_ type: T.Type, from name: String) -> T? {
-        guard let data = FileManager.default.contents(atPath: path(name)) else { return nil }
-        return try? JSONDecoder().decode(type, from: data)
+        guard let bytes = RewrittenFile.read(path(name)) else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(bytes))
     }
 
     /// Writes `value` atomically; false when the disk refused (logged by the caller).
@@ -49,14 +49,15 @@ public actor StateStore {
         return true
     }
 
-    /// Writes `value` over the file in place, without a temporary file or a flush; false when the
-    /// disk refused. For state rewritten at every step of a stream whose loss costs little: a
-    /// plugin killed in the middle of the write can leave a file that `load` reads as missing
-    /// (`RewrittenFile`).
+    /// Writes `value` in place, over the older of the file's two copies, without a temporary
+    /// file (`RewrittenFile`); false when the disk refused. For state rewritten at every step of
+    /// a stream: a plugin killed in the middle of the write leaves the copy before it whole.
+    /// `durable` flushes it to the disk too. A file is written either this way or by `save`,
+    /// never both.
     @discardableResult
-    public func rewrite<T: Encodable>(_ value: T, in name: String) -> Bool {
+    public func rewrite<T: Encodable>(_ value: T, in name: String, durable: Bool = false) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
-        guard RewrittenFile.write([UInt8](data), to: path(name)) else {
+        guard RewrittenFile.write([UInt8](data), to: path(name), durable: durable) else {
             failedWrites += 1
             return false
         }
@@ -65,6 +66,6 @@ public actor StateStore {
 
     /// Deletes the file `name`.
     public func remove(_ name: String) {
-        unlink(path(name))
+        RewrittenFile.remove(path(name))
     }
 }

@@ -40,8 +40,8 @@ final class DiscordREST: Sendable {
         self.logger = logger
         self.holdsPath = holdsPath
         queue = SendQueue(allowance: writes)
-        if let holdsPath, let data = FileManager.default.contents(atPath: holdsPath),
-            let hold = try? JSONDecoder().decode(RateLimitHold.self, from: data)
+        if let holdsPath, let bytes = RewrittenFile.read(holdsPath),
+            let hold = try? JSONDecoder().decode(RateLimitHold.self, from: Data(bytes))
         {
             let wallNow = Date().timeIntervalSince1970
             limiter.withLock { $0.restore(hold, now: .now, wallNow: wallNow) }
