@@ -48,7 +48,7 @@ extension RelayFormatter {
     }
 
     private func redactor() throws(RemoteError) -> Redactor {
-        do { return try Redactor(patterns: config.redact) } catch {
+        do { return try Redactor(patterns: config.redact, memo: redactedTexts) } catch {
             throw RemoteError(code: .internal, message: error.description)
         }
     }

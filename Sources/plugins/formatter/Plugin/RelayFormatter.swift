@@ -11,6 +11,7 @@ public struct RelayFormatter: Plugin {
     let config: FormatterConfig
     let stats = RequestStats()
     let settledTexts = SettledTexts()
+    let redactedTexts = RedactedTexts()
 
     public init(context: PluginContext) async throws {
         do {

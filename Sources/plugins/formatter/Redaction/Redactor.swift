@@ -10,10 +10,14 @@ struct Redactor {
     static let mask = "[REDACTED]"
 
     private let patterns: [Regex<AnyRegexOutput>]
+    /// Texts redacted before, for texts that go on from them (a live view's answer so far).
+    private let memo: RedactedTexts?
 
     /// Compiles the config patterns; throws `RedactionPatternError` for one that does not compile
-    /// or that matches the empty string (it would mask between every two characters).
-    init(patterns: [String]) throws(RedactionPatternError) {
+    /// or that matches the empty string (it would mask between every two characters). `memo`
+    /// must only ever serve redactors of the same patterns.
+    init(patterns: [String], memo: RedactedTexts? = nil) throws(RedactionPatternError) {
+        self.memo = memo
         var compiled: [Regex<AnyRegexOutput>] = []
         for (index, source) in patterns.enumerated() {
             let regex: Regex<AnyRegexOutput>
@@ -29,7 +33,13 @@ struct Redactor {
     }
 
     func redact(_ text: String) -> String {
-        var out = SecretScanner.redact(text)
+        guard let memo else { return whole(text[...]) }
+        return memo.redact(text, whole: whole)
+    }
+
+    /// `text` redacted without the memo.
+    private func whole(_ text: Substring) -> String {
+        var out = SecretScanner.redact(String(text))
         if !patterns.isEmpty { out = applyPatterns(out) }
         return out
     }
