@@ -187,18 +187,29 @@ public enum PluginRuntime {
                 writer.send(WireMessage.ack(id: id).encodedLine())
                 return
             }
-            do {
-                _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params, isDelivery: true, deadline: nil))
-                await ledger.record(id)
-                writer.send(WireMessage.ack(id: id).encodedLine())
-            } catch let error as RemoteError where error.code == .methodNotFound {
-                // A delivery this plugin does not understand is acknowledged and ignored;
-                // otherwise it would be replayed forever.
-                await ledger.record(id)
-                writer.send(WireMessage.ack(id: id).encodedLine())
-            } catch {
-                // Not acked: the supervisor keeps it and delivers it again later.
-                logger.warning("delivery \(id) (\(method)) failed: \(error)")
+            var failures = 0
+            while true {
+                do {
+                    _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params, isDelivery: true, deadline: nil))
+                    await ledger.record(id)
+                    writer.send(WireMessage.ack(id: id).encodedLine())
+                    return
+                } catch let error as RemoteError where error.code == .methodNotFound {
+                    // A delivery this plugin does not understand is acknowledged and ignored;
+                    // otherwise it would be replayed forever.
+                    await ledger.record(id)
+                    writer.send(WireMessage.ack(id: id).encodedLine())
+                    return
+                } catch {
+                    failures += 1
+                    guard let delay = DeliveryRetry.delay(afterFailures: failures) else {
+                        // Not acked: pi-relayd keeps it and hands it to the next instance.
+                        logger.error("delivery \(id) (\(method)) failed \(failures) times, left for the next start: \(error)")
+                        return
+                    }
+                    logger.warning("delivery \(id) (\(method)) failed, trying again in \(delay): \(error)")
+                    do { try await Task.sleep(for: delay) } catch { return }
+                }
             }
         case .notify(let method, let params):
             await plugin.handle(notification: method, params: params)

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import PiRelaySDK
+
+/// A delivery whose handling fails (the service not reached) is tried again by the same
+/// instance, its lane waiting so that its order holds, while other lanes go on; after its last
+/// try it is left unacknowledged for the next instance.
+@Suite(.timeLimit(.minutes(1))) struct DeliveryRetryTests {
+    /// What the plugin handled, in order, and how often the flaky delivery failed.
+    static let handled = Mutex<[String]>([])
+
+    struct FlakyPlugin: Plugin {
+        static let manifest = PluginManifest(name: "flaky", version: "1", roles: ["test"], summary: "fails a delivery twice")
+
+        init(context: PluginContext) async throws {}
+
+        func lane(of method: String, params: JSONValue) -> String { params["lane"]?.stringValue ?? "" }
+
+        func handle(_ request: PluginRequest) async throws -> JSONValue {
+            let name = request.params["name"]?.stringValue ?? ""
+            let failed = DeliveryRetryTests.handled.withLock { seen in
+                let tries = seen.filter { $0 == name + " failed" }.count
+                guard name == "flaky", tries < 2 else {
+                    seen.append(name)
+                    return false
+                }
+                seen.append(name + " failed")
+                return true
+            }
+            if failed { throw RemoteError(code: .unavailable, message: "could not reach the service") }
+            return .null
+        }
+    }
+
+    @Test func aFailedDeliveryIsTriedAgainInItsLaneWhileOthersGoOn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retry-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var toPlugin: [Int32] = [0, 0]
+        var fromPlugin: [Int32] = [0, 0]
+        #expect(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
+        let (input, output) = (toPlugin[0], fromPlugin[1])
+        let served = Task {
+            await PluginRuntime.serve(FlakyPlugin.self, input: input, output: output, logger: Logger(label: "flaky"))
+        }
+        var replies = FDLineReader.lines(fd: fromPlugin[0], closingAtEnd: true).makeAsyncIterator()
+        func send(_ value: JSONValue) {
+            let line = Array((value.serialized() + "\n").utf8)
+            _ = line.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
+        }
+        func next() async throws -> JSONValue {
+            guard case .line(let bytes) = try #require(await replies.next()) else { throw CancellationError() }
+            return try JSONValue.parse(String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(try await next()["type"] == "hello")
+        send([
+            "type": "welcome", "protocol": 1, "plugin": "flaky", "config": [:], "stateDir": .string(folder), "spoolDir": .string(folder),
+            "home": .string(folder), "sessions": [], "bindings": [],
+        ])
+        for (id, name, lane) in [("d1", "flaky", "a"), ("d2", "after", "a"), ("d3", "other", "b")] {
+            send(["type": "deliver", "id": .string(id), "method": "chat.post", "params": ["name": .string(name), "lane": .string(lane)]])
+        }
+        var acks: [String] = []
+        while acks.count < 3 {
+            let reply = try await next()
+            if reply["type"] == "ack" { acks.append(reply["id"]?.stringValue ?? "") }
+        }
+        #expect(acks.first == "d3", "another lane does not wait for the retries: \(acks)")
+        #expect(Self.handled.withLock { $0 }.filter { $0 != "other" } == ["flaky failed", "flaky failed", "flaky", "after"])
+        send(["type": "shutdown"])
+        #expect(await served.value == 0)
+        close(toPlugin[1])
+    }
+
+    @Test func triesEndAfterAboutThreeMinutes() {
+        var total: Duration = .zero
+        var failures = 1
+        while let delay = DeliveryRetry.delay(afterFailures: failures) {
+            total += delay
+            failures += 1
+        }
+        #expect(DeliveryRetry.delay(afterFailures: 1) == .milliseconds(500))
+        #expect(total > .seconds(120) && total < .seconds(240), "\(total)")
+        #expect(DeliveryRetry.delay(afterFailures: 0) == nil)
+    }
+}
