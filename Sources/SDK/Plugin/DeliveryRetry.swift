@@ -6,7 +6,8 @@
 /// for the next instance, so a delivery that always fails holds its lane for about 3 minutes,
 /// not for ever.
 package enum DeliveryRetry {
-    static let delays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]
+    static let delays: [Duration] =
+        [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]
         + Array(repeating: .seconds(30), count: 5)
 
     /// The wait before try `failures + 1`, or nil when the delivery has had its tries.
