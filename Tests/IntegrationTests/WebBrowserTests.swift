@@ -95,7 +95,18 @@ import Testing
         )
         #expect(diff == ["undefined", 0, true], "\(diff)")
 
+        // A send the plugin refuses (over its 8 MiB body limit) is noted in the feed, and its
+        // text stays in the box.
+        try await browser.run("document.querySelector('#prompt').value = 'x'.repeat(9 << 20)")
+        try await browser.click(css: "#send")
+        let refusal = "return [...document.querySelectorAll('#feed .note')].filter(n => n.textContent.includes('not sent')).length"
+        try await waitUntil("the refused send's note") { try await browser.run(refusal) == 1 }
+        #expect(try await browser.run("return document.querySelector('#prompt').value.length") == .number(Double(9 << 20)))
+        try await browser.run("document.querySelector('#prompt').value = ''")
+
         // The page reconnects by itself when the plugin comes back, and shows the next answer.
+        // The backlog it reads again updates the feed in place: each post once, and the page's
+        // own note still there (checked once the next answer came, after the backlog).
         let restarted = try await web.sessions.run("plugins", "restart", "web")
         #expect(restarted.status == 0, "\(restarted)")
         try await waitUntil("the page is live again", timeout: .seconds(30)) {
@@ -126,6 +137,22 @@ import Testing
                     "\(error); the page: \(shown.map { "\($0)" } ?? "?"); its prompt POSTs [start ms, ms, status]: \(posts.map { "\($0)" } ?? "?"); \(logs.joined(separator: "\n"))"
             )
         }
+        try await web.sessions.waitForState(id, "idle")
+
+        // Send clicked twice before the first answer: one prompt.
+        try await browser.type("only once", into: try await browser.wait(for: "#prompt"))
+        try await browser.run("const send = document.querySelector('#send'); send.click(); send.click();")
+        let once = "return [...document.querySelectorAll('#feed .item.final')].filter(i => i.textContent.includes('Echo: only once')).length"
+        try await waitUntil("the answer to the double click", timeout: .seconds(30)) { try await browser.run(once) == 1 }
+        try await web.sessions.waitForState(id, "idle")
+        try await Task.sleep(for: .milliseconds(500))
+        let reached = web.sessions.piInput().filter { $0["message"]?.stringValue == "only once" }
+        #expect(reached.count == 1, "a double click reached pi twice: \(reached)")
+
+        let posts = try await browser.run(
+            "const ids = [...document.querySelectorAll('#feed .item[data-id]')].map(i => i.dataset.id); return [ids.length, new Set(ids).size]")
+        #expect(posts[0] == posts[1], "a post shown twice after the reconnect: \(posts)")
+        #expect(try await browser.run(refusal) == 1, "the refused send's note is gone after the reconnect")
         if let shots { try await browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-diff.png")) }
 
         // A phone's width: neither the session page (feed, diff, composer) nor the list scrolls

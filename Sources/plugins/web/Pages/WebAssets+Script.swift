@@ -83,15 +83,18 @@ extension WebAssets {
             retry = 100;
             $('#link').textContent = 'live';
             if (route.session) {
-              const feed = $('#feed');
-              if (feed) feed.replaceChildren();
+              // The feed stays: the backlog that follows updates the posts already shown (a
+              // question closed meanwhile) and adds the rest, and the page's own notes ("not
+              // sent", a command's reply) stay where they were.
               const live = $('#live');
               if (live) live.replaceChildren();
               socket.send(JSON.stringify({ type: 'watch', session: route.session }));
             }
           };
           socket.onmessage = (event) => receive(JSON.parse(event.data));
-          socket.onclose = () => {
+          socket.onclose = (event) => {
+            // Signed out (here, elsewhere, or the user revoked): the page shows how to sign in.
+            if (event.code === 1008) { location.reload(); return; }
             $('#link').textContent = 'reconnecting…';
             setTimeout(connect, retry);
             retry = Math.min(retry * 2, 5000);
@@ -171,13 +174,28 @@ extension WebAssets {
         function drawSession() {
           const text = el('textarea', { id: 'prompt', placeholder: 'Message pi…' });
           const picker = el('input', { id: 'image', type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp', multiple: true });
+          // One send at a time, and a message keeps its id until it was taken: a second click, or
+          // sending again after an answer that never came (the plugin restarted), is the same
+          // message, which the plugin's inbox takes once.
+          let sending = false;
+          let unsent = null;
           const send = (mode) => async () => {
-            const value = text.value;
-            const images = mode === 'send' ? await Promise.all([...picker.files].map(readImage)) : [];
-            if (!value.trim() && images.length === 0) return;
-            // Cleared only once it was taken: a refused prompt stays in the box to send again.
-            const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: crypto.randomUUID(), images });
-            if (answer.ok && text.value === value) { text.value = ''; picker.value = ''; }
+            if (sending) return;
+            sending = true;
+            try {
+              const value = text.value;
+              const images = mode === 'send' ? await Promise.all([...picker.files].map(readImage)) : [];
+              if (!value.trim() && images.length === 0) return;
+              const key = JSON.stringify([mode, value, images.map((image) => [image.name, image.data.length])]);
+              if (unsent?.key !== key) unsent = { key, id: crypto.randomUUID() };
+              // Cleared only once it was taken: a refused prompt stays in the box to send again.
+              const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: unsent.id, images });
+              if (!answer.ok) return;
+              unsent = null;
+              if (text.value === value) { text.value = ''; picker.value = ''; }
+            } finally {
+              sending = false;
+            }
           };
           const command = (name, args = {}) => () => post(`/api/sessions/${encodeURIComponent(route.session)}/command`, { name, args });
           const model = el('input', { id: 'model', placeholder: 'provider/model' });
@@ -220,7 +238,11 @@ extension WebAssets {
 
         function addItem(item) {
           const feed = $('#feed');
-          if (!feed || (item.id && feed.querySelector(`[data-id="${CSS.escape(item.id)}"]`))) return;
+          if (!feed) return;
+          if (item.id && feed.querySelector(`[data-id="${CSS.escape(item.id)}"]`)) {
+            if (item.question && item.closed) closeQuestion(item.question.id, item.closed);
+            return;
+          }
           if (item.runId && item.kind === 'final') $(`#live [data-run="${CSS.escape(item.runId)}"]`)?.remove();
           const body = item.html !== undefined ? safe(item.html) : document.createTextNode(item.kind === 'echo' ? '▶ ' + item.text : item.text || '');
           const box = el('div', { className: `item ${item.kind}`, dataset: { id: item.id || '' } }, body);
