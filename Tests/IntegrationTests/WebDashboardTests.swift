@@ -117,10 +117,13 @@ import Testing
             let revoked = try await web.sessions.run("users", "revoke", user)
             #expect(revoked.status == 0, "\(revoked)")
             try await waitUntil("the revoked cookie is refused") { try await browser.get("/api/approvals").status == 401 }
+            // The page still open is closed too: it gets nothing more of the session.
+            try await waitUntil("the revoked user's open page is closed", timeout: .seconds(10)) { again.ended != nil }
         }
     }
 
-    /// The WebSocket upgrade checks the Origin and the cookie like a POST.
+    /// The WebSocket upgrade checks the Origin and the cookie like a POST, and an open socket
+    /// ends with its sign-in.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func aCrossOriginOrSignedOutWebSocketIsRefused() async throws {
         try await WebHome.with { web in
@@ -133,6 +136,10 @@ import Testing
             try await waitUntil("both refused pages ended") { foreign.ended != nil && anonymous.ended != nil }
             #expect(
                 foreign.messages.isEmpty && anonymous.messages.isEmpty, "\(String(describing: foreign.ended)) \(String(describing: anonymous.ended))")
+            // Signing out closes the pages that sign-in has open.
+            let signedOut = try await web.client(cookie: cookie).post("/signout", [:])
+            #expect(signedOut.status == 303, "\(signedOut.status) \(signedOut.text)")
+            try await waitUntil("the signed-out page is closed", timeout: .seconds(10)) { good.ended != nil }
         }
     }
 }
@@ -155,6 +162,22 @@ import Testing
             #expect(started.status == 200 && started.json["text"]?.stringValue?.contains("fresh") == true, "\(started.text)")
             let id = try await waitFor("the new session") { try await web.sessions.sessions().first { $0["name"] == "fresh" }?["id"]?.stringValue }
             try await web.sessions.waitForState(id, "idle")
+
+            // Typed in the prompt box or sent as a control, /new goes around web.roots and /use
+            // or /disconnect would move the page's chat off its session: refused, nothing started.
+            let before = try await web.sessions.sessions().count
+            for text in ["/new /etc etc", "  /NEW /etc", "/use 1", "/disconnect"] {
+                let typed = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": .string("typed-" + text)])
+                #expect(typed.status == 403 && typed.json["error"]?.stringValue?.contains("one session") == true, "\(text): \(typed.text)")
+            }
+            for (name, args) in [("new", ["cwd": "/etc"]), ("use", ["name": "1"]), ("action", ["id": "use:\(id)"]), ("action", ["id": "disconnect"])]
+            {
+                let control = try await browser.post(
+                    "/api/sessions/\(id)/command", ["name": .string(name), "args": .object(args.mapValues { .string($0) })])
+                #expect(control.status == 403, "\(name) \(args): \(control.text)")
+            }
+            #expect(try await web.sessions.sessions().count == before)
+            #expect(!web.sessions.piInput("prompt").contains { $0["message"]?.stringValue?.contains("/etc") == true })
 
             let renamed = try await browser.post("/api/sessions/\(id)/command", ["name": "rename", "args": ["name": "renamed"]])
             #expect(renamed.json["text"]?.stringValue == "Renamed fresh to renamed.", "\(renamed.text)")

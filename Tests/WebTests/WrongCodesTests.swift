@@ -20,4 +20,20 @@ import Testing
         #expect(!codes.allows(now: start + .seconds(60)))
         #expect(codes.allows(now: start + .seconds(61)))
     }
+
+    @Test func triesBeingCheckedCountAsWrongUntilTheirAnswer() {
+        var codes = WrongCodes()
+        let now = ContinuousClock.now
+        let firstTen = (0..<10).map { _ in codes.begin(now: now) }
+        #expect(firstTen.allSatisfy { $0 })
+        var eleventh = codes.begin(now: now)
+        #expect(!eleventh, "ten side by side fill the minute before any answer")
+        codes.end(wrong: false, now: now)
+        eleventh = codes.begin(now: now)
+        #expect(eleventh, "a right one gives its place back")
+        for _ in 0..<10 { codes.end(wrong: true, now: now) }
+        let early = codes.begin(now: now + .seconds(59))
+        let late = codes.begin(now: now + .seconds(60))
+        #expect(!early && late)
+    }
 }

@@ -6,10 +6,26 @@ struct WrongCodes: Sendable {
     static let window: Duration = .seconds(60)
 
     private var failures: [ContinuousClock.Instant] = []
+    /// Tries being checked, each counted as wrong until its answer: tries sent side by side
+    /// cannot all pass before the first failure is counted.
+    private var checking = 0
 
     /// Whether another try may be checked now.
     func allows(now: ContinuousClock.Instant) -> Bool {
-        failures.count { now - $0 < Self.window } < Self.limit
+        failures.count { now - $0 < Self.window } + checking < Self.limit
+    }
+
+    /// Takes a place for a try to be checked now; false when there is none.
+    mutating func begin(now: ContinuousClock.Instant) -> Bool {
+        guard allows(now: now) else { return false }
+        checking += 1
+        return true
+    }
+
+    /// The answer to a try `begin` let through.
+    mutating func end(wrong: Bool, now: ContinuousClock.Instant) {
+        checking -= 1
+        if wrong { failed(now: now) }
     }
 
     /// A try that was wrong.

@@ -47,8 +47,8 @@ struct WebRoutes: Sendable {
         router.ws("/ws") { _, _ in
             .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            guard let user = context.requestContext.user else { return }
-            await serve(user: user, inbound: inbound, outbound: outbound)
+            guard let user = context.requestContext.user, let token = context.requestContext.token else { return }
+            await serve(user: user, token: token, inbound: inbound, outbound: outbound)
         }
     }
 
@@ -75,7 +75,7 @@ struct WebRoutes: Sendable {
     /// address bar.
     private func pair(_ request: Request, _ context: WebContext) async throws -> Response {
         let code = try context.parameters.require("code")
-        guard wrongCodes.withLockedValue({ $0.allows(now: .now) }) else {
+        guard wrongCodes.withLockedValue({ $0.begin(now: .now) }) else {
             var response = WebGuard.plain(.tooManyRequests, "Too many wrong sign-in links: wait a minute, then run pi-relayd pair web again.")
             let wait = wrongCodes.withLockedValue { $0.retryAfter(now: .now) }
             response.headers[.retryAfter] = String(Int(wait.inSeconds.rounded(.up)))
@@ -84,8 +84,8 @@ struct WebRoutes: Sendable {
         let user = "web-" + RandomName.hex(bytes: 4)
         let chat = Chat(messenger: "web", channel: "pair", user: user, userName: "browser " + user.dropFirst(4), dm: true, mentioned: true)
         let reply = await connection.pair(chat, code: code)
+        wrongCodes.withLockedValue { $0.end(wrong: !reply.paired, now: .now) }
         guard reply.paired else {
-            wrongCodes.withLockedValue { $0.failed(now: .now) }
             logger.warning("a sign-in link was refused: \(reply.text)")
             return WebGuard.plain(.forbidden, reply.text)
         }
@@ -119,6 +119,9 @@ struct WebRoutes: Sendable {
         guard ["send", "steer", "followup"].contains(mode) else { throw HTTPError(.badRequest, message: "mode must be send, steer or followup") }
         let pictures = body["images"]?.arrayValue ?? []
         guard !text.trimmed().isEmpty || (mode == "send" && !pictures.isEmpty) else { throw HTTPError(.badRequest, message: "no text") }
+        guard mode != "send" || !PageCommand.refused(text: text) else {
+            return Self.json(["error": .string(PageCommand.refusal)], status: .forbidden)
+        }
         guard await channels.bind(session, user: user) else {
             return Self.json(["error": "pi-relayd did not bind this page to the session; see logs/web.log"], status: .badGateway)
         }
@@ -149,10 +152,10 @@ struct WebRoutes: Sendable {
         let (session, user) = try Self.session(context)
         let body = try await Self.body(request, context)
         guard let name = body["name"]?.stringValue, !name.isEmpty else { throw HTTPError(.badRequest, message: "no command name") }
-        // A new session starts only where web.roots allow (/api/new).
-        guard name != "new" else { return Self.json(["error": "start sessions with New session (web.roots apply)"], status: .forbidden) }
         var args: [String: String] = [:]
         for (key, value) in body["args"]?.objectValue ?? [:] { args[key] = value.stringValue ?? value.serialized() }
+        // A new session starts only where web.roots allow (/api/new), and a page stays its session's.
+        guard !PageCommand.refused(name: name, args: args) else { return Self.json(["error": .string(PageCommand.refusal)], status: .forbidden) }
         await channels.bind(session, user: user)
         return try await reply(.chatCommand, ChatCommandParams(chat: WebPlace.chat(session: session, user: user), name: name, args: args))
     }
@@ -238,14 +241,27 @@ struct WebRoutes: Sendable {
 
     // MARK: The page's socket
 
+    /// How often an open page's sign-in is checked again.
+    static let signInCheck: Duration = .seconds(2)
+
     /// One page: the board's messages out; `{"type":"watch","session":ID}` in, to show a
-    /// session (its page channel is bound on the way).
-    private func serve(user: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    /// session (its page channel is bound on the way). A sign-in that ends (signed out, the
+    /// user revoked, the cookie expired) closes its open pages within `signInCheck`, not only
+    /// its next request.
+    private func serve(user: String, token: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let (id, messages) = await board.open()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in messages {
                     do { try await outbound.write(.text(message)) } catch { return }
+                }
+            }
+            group.addTask { [signIns, allowlist] in
+                while (try? await Task.sleep(for: Self.signInCheck)) != nil {
+                    guard await signIns.user(token: token, allowlist: allowlist) == user else {
+                        try? await outbound.close(.policyViolation, reason: "signed out")
+                        return
+                    }
                 }
             }
             do {
