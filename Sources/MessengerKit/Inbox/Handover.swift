@@ -12,8 +12,11 @@ public enum Handover: Sendable {
     /// Not handed over; the message stays in the journal.
     case kept
 
-    /// How long the supervisor may take to answer a `chat.message`.
-    public static let timeout: Duration = .seconds(60)
+    /// How long the supervisor may take to answer a `chat.message`: longer than its longest
+    /// answer (a `/compact` waits up to 10 minutes for pi). A message given up here while
+    /// pi-relayd still works on it would be dropped with "try again", and run twice when the user
+    /// did.
+    public static let timeout: Duration = .seconds(660)
 
     /// Hands `params` over to `receiver`, logging a failure under the message's id.
     public static func chatMessage(_ params: ChatMessageParams, to receiver: some ChatMessageReceiver, logger: Logger) async -> Handover {
