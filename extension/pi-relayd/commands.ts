@@ -203,6 +203,11 @@ export class PiCommands {
     const ctx = this.context;
     const customInstructions = typeof command.customInstructions === "string" ? command.customInstructions : undefined;
     this.compacting = true;
+    // pi aborts a running agent before it compacts, and a tool_call handler waiting for a person
+    // gets no abort (spec §11 traps 1 and 12): a gate left waiting would hold the compaction, and
+    // a call approved afterwards would still run. Denied as a stop denies them.
+    const denied = this.host.gatekeeper?.cancelAll("the conversation is being compacted") ?? 0;
+    if (denied > 0) this.host.log(`denied ${denied} waiting approval(s) for the compaction`);
     // pi is idle while it compacts: a chat prompt sent now would run unseen (spec §11 trap 7).
     this.host.sender.hold("compact command", COMPACTION_HOLD_MS);
     return new Promise((resolve, reject) => {

@@ -36,6 +36,26 @@ test("abort during a pending approval: the call is denied at once and the termin
   assert.deepEqual(host.errors, []);
 });
 
+test("compact during a pending approval: pi aborts the run first, so the call is denied and the dialog closes", async (t) => {
+  // AgentSession.compact() aborts a running agent first (spec §6 compact(), §11 trap 1), and a
+  // tool_call handler waiting for a person gets no abort (trap 12): left waiting, the gate would
+  // hold the compaction, and a call approved afterwards would still reach the tool.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve: () => new Promise(() => {}) });
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("run: rm -rf build");
+  await host.waitFor((s) => s.saw === "dialog");
+  await daemon.waitFor((m) => m.method === "approval");
+  daemon.send({ type: "compact", id: "compact-1" });
+  await host.waitFor((s) => s.saw === "dialog_closed", 2000, "the terminal's dialog to close");
+  await daemon.response("compact-1", 5000);
+  await host.waitFor((s) => s.saw === "compaction" && s.phase === "end", 5000, "the compaction to end");
+  await sleep(200);
+  assert.equal(host.seen.some((s) => s.saw === "run_end" && /Done: ran rm -rf build/.test(s.text)), false, "the command never ran");
+  assert.deepEqual(host.errors, []);
+});
+
 test("abort while pi is still starting a chat prompt: queued prompts are dropped, the run stops at its start", async (t) => {
   const home = makeHome(t);
   const daemon = await FakeDaemon.start(t, home, { approvals: gates });
