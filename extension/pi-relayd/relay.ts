@@ -244,12 +244,14 @@ export class Relay {
   onCompactionStart(): void {
     this.run.onCompactionStart(); // mid-run: pi aborted the run without its end (trap 1)
     this.sender.onCompactionStart();
+    this.runStop.onCompaction(true);
   }
 
   /** `session_compact`: the compaction is done. */
   onCompactionEnd(): void {
     this.run.onCompactionEnd(); // an overflow recovery continues now
     this.sender.onCompactionEnd();
+    this.runStop.onCompaction(false);
   }
 
   /**

@@ -14,6 +14,17 @@ import type { Gatekeeper } from "./gates.ts";
 const PRE_RUN_LIMIT_MS = 30_000;
 
 /**
+ * How long a stop stays armed for a prompt whose pre-run phase is compacting: the compaction's
+ * own LLM call can take minutes, and the prompt starts after it (spec §11 traps 5 and 10).
+ */
+const COMPACTING_LIMIT_MS = 10 * 60_000;
+
+export interface RunStopLimits {
+  preRunMs: number;
+  compactingMs: number;
+}
+
+/**
  * What a stop does besides pi's `ctx.abort()`: gates waiting for a person are denied at once
  * (their `tool_call` handlers get no abort signal, trap 12), the chat prompts still queued here
  * are dropped, and a prompt in its pre-run phase, which `ctx.abort()` cannot reach (trap 10),
@@ -27,21 +38,44 @@ export class RunStop {
   private preRunSince: number | undefined;
   /** A stop that came during a pre-run: the run is aborted when it starts. */
   private armed: Timer | undefined;
+  /** Between `session_before_compact` and `session_compact` (or the next run or prompt). */
+  private compacting = false;
+  private readonly limits: RunStopLimits;
 
-  constructor(gatekeeper: Gatekeeper, dropQueuedPrompts: () => number, log: Log) {
+  constructor(
+    gatekeeper: Gatekeeper,
+    dropQueuedPrompts: () => number,
+    log: Log,
+    limits: RunStopLimits = { preRunMs: PRE_RUN_LIMIT_MS, compactingMs: COMPACTING_LIMIT_MS },
+  ) {
     this.gatekeeper = gatekeeper;
     this.dropQueuedPrompts = dropQueuedPrompts;
     this.log = log;
+    this.limits = limits;
   }
 
   /** pi's `input` event: with pi idle, a prompt now goes through its pre-run phase. */
   onInput(idle: boolean): void {
+    this.compacting = false;
     if (idle) this.preRunSince = Date.now();
+  }
+
+  /**
+   * pi compacts (`session_before_compact`) or has compacted (`session_compact`). A prompt whose
+   * pre-run phase compacts is still the one a stop meant, however long the compaction takes;
+   * once it is done, the prompt's own pre-run time starts again.
+   */
+  onCompaction(active: boolean): void {
+    this.compacting = active;
+    if (active) return;
+    if (this.preRunSince !== undefined) this.preRunSince = Date.now();
+    if (this.armed) this.arm(this.limits.preRunMs);
   }
 
   /** pi's `agent_start`: a stop that came before it ends this run now. */
   onAgentStart(ctx: ExtensionContext | undefined): void {
     this.preRunSince = undefined;
+    this.compacting = false;
     if (!this.armed) return;
     this.disarm();
     this.log("aborting the run a stop came for while its prompt was still starting");
@@ -57,15 +91,18 @@ export class RunStop {
     const gatesDenied = this.gatekeeper.cancelAll("the run was stopped");
     const promptsDropped = this.dropQueuedPrompts();
     if (promptsDropped > 0) this.log(`dropped ${promptsDropped} queued chat prompt(s) at a stop`);
-    const preRun = ctx.isIdle() && this.preRunSince !== undefined && Date.now() - this.preRunSince < PRE_RUN_LIMIT_MS;
-    if (preRun) {
-      this.disarm();
-      this.armed = later(this.log, "pre-run stop", PRE_RUN_LIMIT_MS, () => {
-        this.armed = undefined;
-      });
-    }
+    const preRun =
+      ctx.isIdle() && this.preRunSince !== undefined && (this.compacting || Date.now() - this.preRunSince < this.limits.preRunMs);
+    if (preRun) this.arm(this.compacting ? this.limits.compactingMs : this.limits.preRunMs);
     ctx.abort();
     return { gatesDenied, promptsDropped, abortAtStart: preRun };
+  }
+
+  private arm(ms: number): void {
+    this.disarm();
+    this.armed = later(this.log, "pre-run stop", ms, () => {
+      this.armed = undefined;
+    });
   }
 
   private disarm(): void {
