@@ -292,7 +292,7 @@ export class PromptSender {
   }
 
   /** The daemon hears which chat prompts will never run, and why. */
-  tellDropped(prompts: OutgoingPrompt[], reason: "new" | "answered" | "unanswered"): void {
+  tellDropped(prompts: OutgoingPrompt[], reason: "new" | "answered" | "unanswered" | "shutdown"): void {
     if (prompts.length === 0) return;
     this.log(`dropped ${prompts.length} chat prompt(s): ${reason}`);
     this.send({ type: "prompts_dropped", reason, texts: prompts.map((prompt) => prompt.text) });
@@ -305,9 +305,14 @@ export class PromptSender {
     this.send({ type: "prompts_delivered", reason, texts: prompts.map((prompt) => prompt.text) });
   }
 
-  /** pi is shutting down: nothing here will run. */
-  clear(): void {
-    if (this.queue.length > 0) this.log(`dropped ${this.queue.length} chat prompt(s) at shutdown`);
+  /**
+   * pi is shutting down (`/reload`, `/quit`): nothing here will run, and a reloaded instance
+   * starts empty (spec §11 trap 16). Returns the chat prompts that will not run: queued here,
+   * held for the chats' answer at a switch, or queued in pi.
+   */
+  clear(): OutgoingPrompt[] {
+    const dropped = [...(this.question?.prompts ?? []), ...this.queue, ...this.inPi];
+    if (dropped.length > 0) this.log(`dropped ${dropped.length} chat prompt(s) at shutdown`);
     this.queue.length = 0;
     this.inPi = [];
     if (this.waiting) clearTimeout(this.waiting.timer);
@@ -318,6 +323,7 @@ export class PromptSender {
     this.question = undefined;
     if (this.poll) clearTimeout(this.poll);
     this.poll = undefined;
+    return dropped;
   }
 
   private done(): void {

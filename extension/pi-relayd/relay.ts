@@ -171,11 +171,12 @@ export class Relay {
     this.stopped = true;
     // pi quits without ending a run going on (trap 17): the daemon hears the end before the EOF.
     this.run.onShutdown();
+    // The chats hear which of their prompts will not run, before the link closes.
+    this.sender.tellDropped(this.sender.clear(), "shutdown");
     this.link?.close();
     this.link = undefined;
     this.stopInfoPoll();
     this.throttle.clear();
-    this.sender.clear();
     this.questions.closeAll("pi is shutting down");
   }
 

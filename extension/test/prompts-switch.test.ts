@@ -103,3 +103,15 @@ test("/new while a chat prompt is still starting in pi: it is reported as runnin
   assert.ok(host.seen.findIndex((s) => s.saw === "user_message" && s.text === "starting when /new came") > switched, "it ran in the new conversation");
   assert.equal(daemon.lines((m) => m.type === "prompts_dropped").length, 0);
 });
+
+test("/reload while the chats are asked about held prompts: they hear the prompts will not run", async (t) => {
+  // A reloaded instance starts empty (spec §11 trap 16): the held prompts and the question about
+  // them are gone, so the chats are told before the old instance's link closes.
+  const { daemon, host } = await busyWithQueuedPrompts(t);
+  await host.newSession();
+  await heldQuestion(daemon);
+  assert.equal(await host.reload(), true);
+  const dropped = await daemon.waitFor((m) => m.type === "prompts_dropped" && m.reason === "shutdown", 5000, "prompts_dropped at the reload");
+  assert.deepEqual(dropped.texts, ["follow-up for the old conversation"]);
+  assert.deepEqual(host.errors, []);
+});

@@ -22,6 +22,8 @@ package struct TerminalPromptNews: Sendable, Equatable {
         case answered
         /// Nobody answered that question in time.
         case unanswered
+        /// pi is reloading or quitting (`/reload`, `/quit`): a reloaded extension starts empty.
+        case shutdown
     }
 
     package static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
@@ -58,6 +60,8 @@ package struct TerminalPromptNews: Sendable, Equatable {
             return "Dropped, as asked: \(count) \(texts.count == 1 ? "was" : "were") not sent to the terminal's new conversation: \(list)."
         case (.dropped, .unanswered):
             return "Nobody said whether to send them to the terminal's new conversation: \(count) dropped: \(list)."
+        case (.dropped, .shutdown):
+            return "The terminal's pi is reloading or quitting (/reload, /quit): \(count) not sent: \(list). Send again what should still run."
         }
     }
 

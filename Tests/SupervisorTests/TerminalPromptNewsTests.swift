@@ -1,0 +1,22 @@
+import PiRelaySDK
+import Testing
+
+@testable import Supervisor
+
+/// What the extension says of chat prompts that will not run, and what the chats are told.
+@Suite struct TerminalPromptNewsTests {
+    @Test func promptsDroppedAtAReloadAreToldToSendAgain() throws {
+        let news = try #require(
+            TerminalPromptNews(type: "prompts_dropped", ["type": "prompts_dropped", "reason": "shutdown", "texts": ["fix the build", "then push"]]))
+        #expect(news.kind == .dropped && news.reason == .shutdown && news.noticeKind == "warning")
+        #expect(
+            news.text
+                == "The terminal's pi is reloading or quitting (/reload, /quit): 2 chat prompts not sent: “fix the build”, “then push”. Send again what should still run."
+        )
+    }
+
+    @Test func anUnknownReasonOrNoPromptIsNoNews() {
+        #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "later", "texts": ["x"]]) == nil)
+        #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "shutdown", "texts": []]) == nil)
+    }
+}
