@@ -21,6 +21,11 @@ import Testing
 
         func handle(_ request: PluginRequest) async throws -> JSONValue {
             let name = request.params["name"]?.stringValue ?? ""
+            if name.hasPrefix("always") {
+                DeliveryRetryTests.handled.withLock { $0.append(name + " failed") }
+                if name == "always bad" { throw RemoteError.invalidParams("no such chat") }
+                throw RemoteError(code: .unavailable, message: "could not reach the service")
+            }
             let failed = DeliveryRetryTests.handled.withLock { seen in
                 let tries = seen.filter { $0 == name + " failed" }.count
                 guard name == "flaky", tries < 2 else {
@@ -59,16 +64,25 @@ import Testing
             "type": "welcome", "protocol": 1, "plugin": "flaky", "config": [:], "stateDir": .string(folder), "spoolDir": .string(folder),
             "home": .string(folder), "sessions": [], "bindings": [],
         ])
-        for (id, name, lane) in [("d1", "flaky", "a"), ("d2", "after", "a"), ("d3", "other", "b")] {
+        // A failure that cannot pass (bad params), and any failure in the default lane that every
+        // other delivery and notification shares, are not tried again: left for the next start.
+        let sent: [(String, String, String)] = [
+            ("d1", "flaky", "a"), ("d2", "after", "a"), ("d3", "other", "b"), ("d4", "always bad", "c"), ("d5", "always down", ""),
+            ("d6", "shared", ""),
+        ]
+        for (id, name, lane) in sent {
             send(["type": "deliver", "id": .string(id), "method": "chat.post", "params": ["name": .string(name), "lane": .string(lane)]])
         }
         var acks: [String] = []
-        while acks.count < 3 {
+        while acks.count < 4 {
             let reply = try await next()
             if reply["type"] == "ack" { acks.append(reply["id"]?.stringValue ?? "") }
         }
-        #expect(acks.first == "d3", "another lane does not wait for the retries: \(acks)")
-        #expect(Self.handled.withLock { $0 }.filter { $0 != "other" } == ["flaky failed", "flaky failed", "flaky", "after"])
+        #expect(Set(acks) == ["d1", "d2", "d3", "d6"] && acks.firstIndex(of: "d3")! < acks.firstIndex(of: "d1")!, "\(acks)")
+        let seen = Self.handled.withLock { $0 }
+        #expect(
+            seen.filter { ["flaky", "after"].contains($0.split(separator: " ").first ?? "") } == ["flaky failed", "flaky failed", "flaky", "after"])
+        #expect(seen.filter { $0.hasPrefix("always") }.sorted() == ["always bad failed", "always down failed"], "tried once each: \(seen)")
         send(["type": "shutdown"])
         #expect(await served.value == 0)
         close(toPlugin[1])

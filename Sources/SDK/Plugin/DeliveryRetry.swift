@@ -1,14 +1,21 @@
-/// When a delivery whose handling failed is tried again by the same instance. A messenger throws
-/// only for what may pass (the service not reached, a 5xx) and drops what never will, so the
-/// lane waits and tries again, keeping its order; pi-relayd would otherwise hand the delivery
-/// over again only to a restarted instance, and a final lost to a minute's outage would wait
-/// for the next crash. After the last try the lane goes on without it: it stays unacknowledged,
-/// for the next instance, so a delivery that always fails holds its lane for about 3 minutes,
-/// not for ever.
+/// When a delivery whose handling failed is tried again by the same instance. pi-relayd hands an
+/// unacknowledged delivery over again only to a restarted instance, so a final lost to a
+/// minute's outage would wait for the next crash. The lane waits and tries again, keeping its
+/// order; after the last try it goes on without it, and the delivery stays unacknowledged for
+/// the next instance, so one that always fails holds its lane for about 3 minutes, not for ever.
+/// Only deliveries in a lane of their own are tried again (a messenger's chat), never in the
+/// default lane that every other delivery and notification shares, and never for an error that
+/// cannot pass (bad params, a refused token).
 package enum DeliveryRetry {
     static let delays: [Duration] =
         [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15)]
         + Array(repeating: .seconds(30), count: 5)
+
+    /// Whether trying again may help: not for the delivery's own fault or a refused token.
+    package static func mayPass(_ error: any Error) -> Bool {
+        guard let error = error as? RemoteError else { return true }
+        return ![.invalidParams, .notAuthorized, .methodNotFound].contains(error.code)
+    }
 
     /// The wait before try `failures + 1`, or nil when the delivery has had its tries.
     package static func delay(afterFailures failures: Int) -> Duration? {

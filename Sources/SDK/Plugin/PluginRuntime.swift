@@ -202,7 +202,9 @@ public enum PluginRuntime {
                     return
                 } catch {
                     failures += 1
-                    guard let delay = DeliveryRetry.delay(afterFailures: failures) else {
+                    guard DeliveryRetry.mayPass(error), !plugin.lane(of: method, params: params).isEmpty,
+                        let delay = DeliveryRetry.delay(afterFailures: failures)
+                    else {
                         // Not acked: pi-relayd keeps it and hands it to the next instance.
                         logger.error("delivery \(id) (\(method)) failed \(failures) times, left for the next start: \(error)")
                         return
