@@ -81,6 +81,12 @@ import Testing
         #expect(await store.rewrite(["at": 1_737_000_002.5], in: "holds.json"))
         #expect(store.load([String: Double].self, from: "holds.json") == ["at": 1_737_000_002.5])
         #expect(RewrittenFile.parse([UInt8](try #require(FileManager.default.contents(atPath: path))))?.sequence == 1)
+        // A header torn after its number: the number is checked with the content.
+        var renumbered = [UInt8](try #require(FileManager.default.contents(atPath: path + ".b")))
+        renumbered[11] = UInt8(ascii: "7")
+        try Data(renumbered).write(to: URL(fileURLWithPath: path + ".b"))
+        RewrittenFile.forget(path)
+        #expect(store.load([String: Double].self, from: "holds.json") == ["at": 1_737_000_000.5])
         // Both torn: nothing, rather than a spliced value.
         for slot in RewrittenFile.slots(path) {
             var bytes = [UInt8](try #require(FileManager.default.contents(atPath: slot)))
@@ -104,5 +110,14 @@ import Testing
         #expect(try String(contentsOfFile: store.path("old.json"), encoding: .utf8) == #"{"v":1}"#, "kept until the next write")
         #expect(await store.rewrite(["v": 3], in: "old.json"))
         #expect(store.load([String: Int].self, from: "old.json") == ["v": 3])
+        // An earlier version ran since (a downgrade) and wrote the file whole, after both slots:
+        // what it wrote is the newest, and the next write goes over the other slot.
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(await store.save(["v": 4], to: "old.json"))
+        RewrittenFile.forget(store.path("old.json"))
+        #expect(store.load([String: Int].self, from: "old.json") == ["v": 4])
+        #expect(await store.rewrite(["v": 5], in: "old.json"))
+        #expect(store.load([String: Int].self, from: "old.json") == ["v": 5])
+        #expect(try String(contentsOfFile: store.path("old.json"), encoding: .utf8) == #"{"v":4}"#)
     }
 }

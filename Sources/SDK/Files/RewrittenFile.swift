@@ -13,9 +13,10 @@ import Glibc
 /// A writer killed in the middle of a write leaves that write torn, and a torn file may still
 /// parse, with a number cut and spliced into the old one's. So the content lives in two slots,
 /// the file itself and `PATH.b`, and each write goes over the older one: the newer stays whole.
-/// Each slot starts with a line naming its sequence number, its length and a checksum of its
-/// content (`#rewritten SEQ LENGTH FNV1A64`), and a reader takes the newest slot whose checksum
-/// holds. A file without that line (one written whole, by an earlier version) is the oldest.
+/// Each slot starts with a line naming its sequence number, its length and a checksum of both
+/// and of the content (`#rewritten SEQ LENGTH FNV1A64`), and a reader takes the newest slot whose
+/// checksum holds. A file without that line (one written whole, by an earlier version) is the
+/// oldest, unless it was written after the other slot (a version before this one ran since).
 package enum RewrittenFile {
     static let magic = Array("#rewritten ".utf8)
 
@@ -35,7 +36,7 @@ package enum RewrittenFile {
         let last = written.withLock { $0[path] } ?? newest(path).map { ($0.sequence, $0.slot) }
         let sequence = (last?.sequence ?? 0) + 1
         let slot = last.map { 1 - $0.slot } ?? 0
-        let header = "#rewritten \(sequence) \(bytes.count) \(checksum(bytes[...]))\n"
+        let header = "#rewritten \(sequence) \(bytes.count) \(checksum(sequence: sequence, bytes[...]))\n"
         let whole = Array(header.utf8) + bytes
         let fd = open(slots(path)[slot], O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
@@ -56,13 +57,22 @@ package enum RewrittenFile {
         if done, fstat(fd, &status) == 0, Int(status.st_size) > whole.count + 4096 { done = ftruncate(fd, off_t(whole.count)) == 0 }
         if done, durable { done = fsync(fd) == 0 }
         close(fd)
+        // A slot just made must outlive a power loss too: its folder's entry.
+        if done, durable {
+            let folder = open(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"), O_RDONLY | O_CLOEXEC)
+            if folder >= 0 {
+                done = fsync(folder) == 0
+                close(folder)
+            }
+        }
         written.withLock { $0[path] = done ? (sequence, slot) : nil }
         return done
     }
 
     /// Deletes both slots.
+    /// Deletes both slots, the second first: a kill in between leaves the file, not an orphan.
     package static func remove(_ path: String) {
-        for slot in slots(path) { unlink(slot) }
+        for slot in slots(path).reversed() { unlink(slot) }
         forget(path)
     }
 
@@ -71,37 +81,45 @@ package enum RewrittenFile {
         _ = written.withLock { $0.removeValue(forKey: path) }
     }
 
-    /// The slot with the highest sequence number whose content is whole.
+    /// The slot with the highest sequence number whose content is whole. A file written whole
+    /// counts as the oldest, or as the newest when it was written after the other slot.
     private static func newest(_ path: String) -> (sequence: UInt64, slot: Int, content: [UInt8])? {
-        var best: (sequence: UInt64, slot: Int, content: [UInt8])?
-        for (slot, file) in slots(path).enumerated() {
-            guard let bytes = contents(file) else { continue }
-            let found: (sequence: UInt64, content: [UInt8])?
-            if bytes.starts(with: magic) {
-                found = parse(bytes)
-            } else {
-                found = slot == 0 && !bytes.isEmpty ? (0, bytes) : nil
-            }
-            if let found, found.sequence >= (best?.sequence ?? 0) { best = (found.sequence, slot, found.content) }
+        let files = slots(path)
+        guard let first = contents(files[0]) else { return contents(files[1]).flatMap(parse).map { ($0.sequence, 1, $0.content) } }
+        guard first.starts(with: magic) else {
+            guard !first.isEmpty else { return contents(files[1]).flatMap(parse).map { ($0.sequence, 1, $0.content) } }
+            guard let second = contents(files[1]).flatMap(parse), modified(files[1]) >= modified(files[0]) else { return (0, 0, first) }
+            return (second.sequence, 1, second.content)
         }
-        return best
+        let parsed = [parse(first), contents(files[1]).flatMap(parse)]
+        guard let slot = parsed.indices.filter({ parsed[$0] != nil }).max(by: { parsed[$0]!.sequence < parsed[$1]!.sequence }) else { return nil }
+        return (parsed[slot]!.sequence, slot, parsed[slot]!.content)
+    }
+
+    /// When `path` was last written, in nanoseconds; 0 when it cannot be read.
+    private static func modified(_ path: String) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
     }
 
     /// A slot's sequence number and content, when its header is whole and its checksum holds.
     static func parse(_ bytes: [UInt8]) -> (sequence: UInt64, content: [UInt8])? {
         guard let lineEnd = bytes.prefix(96).firstIndex(of: 0x0A) else { return nil }
         let fields = bytes[magic.count..<lineEnd].split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
-        guard fields.count == 3, let sequence = UInt64(fields[0]), let length = Int(fields[1]), length >= 0,
+        guard fields.count == 3, let sequence = UInt64(fields[0]), sequence < 1 << 62, let length = Int(fields[1]), length >= 0,
             bytes.count - lineEnd - 1 >= length
         else { return nil }
         let content = bytes[(lineEnd + 1)..<(lineEnd + 1 + length)]
-        guard checksum(content) == fields[2] else { return nil }
+        guard checksum(sequence: sequence, content) == fields[2] else { return nil }
         return (sequence, Array(content))
     }
 
-    /// FNV-1a, 64 bits, in hex: enough to tell a torn write from a whole one.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
+    /// FNV-1a, 64 bits, in hex, of the sequence number, the length and the content: enough to
+    /// tell a torn write from a whole one, a header torn after its number included.
+    static func checksum(sequence: UInt64, _ bytes: ArraySlice<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(sequence) \(bytes.count)\n".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
         return String(hash, radix: 16)
     }
