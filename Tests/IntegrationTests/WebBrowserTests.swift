@@ -213,5 +213,18 @@ import Testing
         let status = try await browser.runAsync(
             "const done = arguments[arguments.length - 1]; fetch('/api/approvals').then(r => done(r.status), () => done(0));")
         #expect(status == 401)
+
+        // Signed out while its socket was down (the cookie gone, the plugin restarting): the
+        // page does not try to reconnect for ever, it shows how to sign in.
+        try await browser.open(try await web.pairingLink())
+        try await browser.click(css: "#signin-button")
+        try await browser.wait(for: row)
+        try await browser.open(web.base + "/s/" + id)
+        try await waitUntil("the page is live") { try await browser.run("return document.querySelector('#link')?.textContent") == "live" }
+        try await browser.deleteCookies()
+        #expect(try await web.sessions.run("plugins", "restart", "web").status == 0)
+        try await waitUntil("the sign-in page after the reconnect was refused", timeout: .seconds(30)) {
+            try await browser.run("return document.body.textContent").stringValue?.contains("pi-relayd pair web") == true
+        }
     }
 }

@@ -95,6 +95,8 @@ extension WebAssets {
           socket.onclose = (event) => {
             // Signed out (here, elsewhere, or the user revoked): the page shows how to sign in.
             if (event.code === 1008) { location.reload(); return; }
+            // A socket refused at its upgrade (signed out while away) closes as 1006 too: ask.
+            fetch('/api/me', { credentials: 'same-origin' }).then((response) => { if (response.status === 401) location.reload(); }, () => {});
             $('#link').textContent = 'reconnecting…';
             setTimeout(connect, retry);
             retry = Math.min(retry * 2, 5000);

@@ -39,6 +39,9 @@ struct WebRoutes: Sendable {
         router.get("/files/:token") { _, context in try await download(context) }
         router.get("/api/approvals") { _, _ in try await read(.approvals, ["limit": 100]) }
         router.get("/api/status") { _, _ in try await read(.status, [:]) }
+        // Who this browser is signed in as: a page whose socket was refused asks, and a 401
+        // (from the guard) tells it to show the sign-in page.
+        router.get("/api/me") { _, context in Self.json(["user": .string(context.user ?? "")]) }
         router.post("/api/new") { request, context in try await newSession(request, context) }
         router.post("/api/sessions/:session/prompt") { request, context in try await prompt(request, context) }
         router.post("/api/sessions/:session/command") { request, context in try await command(request, context) }
@@ -78,7 +81,8 @@ struct WebRoutes: Sendable {
         guard wrongCodes.withLockedValue({ $0.begin(now: .now) }) else {
             var response = WebGuard.plain(.tooManyRequests, "Too many wrong sign-in links: wait a minute, then run pi-relayd pair web again.")
             let wait = wrongCodes.withLockedValue { $0.retryAfter(now: .now) }
-            response.headers[.retryAfter] = String(Int(wait.inSeconds.rounded(.up)))
+            // At least a second: a minute filled by tries still being checked has no failure to wait out yet.
+            response.headers[.retryAfter] = String(max(1, Int(wait.inSeconds.rounded(.up))))
             return response
         }
         let user = "web-" + RandomName.hex(bytes: 4)
