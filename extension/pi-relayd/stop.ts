@@ -38,7 +38,11 @@ export class RunStop {
   private preRunSince: number | undefined;
   /** A stop that came during a pre-run: the run is aborted when it starts. */
   private armed: Timer | undefined;
-  /** Between `session_before_compact` and `session_compact` (or the next run or prompt). */
+  /**
+   * Between `session_before_compact` and `session_compact` (or the next run or prompt): whether
+   * the compaction began in a prompt's pre-run phase, within its limit (a prompt that never
+   * started, trap 6, leaves `preRunSince` behind; a later compaction is not its).
+   */
   private compacting = false;
   private readonly limits: RunStopLimits;
 
@@ -66,9 +70,14 @@ export class RunStop {
    * once it is done, the prompt's own pre-run time starts again.
    */
   onCompaction(active: boolean): void {
-    this.compacting = active;
-    if (active) return;
-    if (this.preRunSince !== undefined) this.preRunSince = Date.now();
+    if (active) {
+      this.compacting = this.preRunSince !== undefined && Date.now() - this.preRunSince < this.limits.preRunMs;
+      return;
+    }
+    const prompts = this.compacting;
+    this.compacting = false;
+    if (!prompts) return;
+    this.preRunSince = Date.now();
     if (this.armed) this.arm(this.limits.preRunMs);
   }
 

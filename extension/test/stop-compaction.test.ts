@@ -40,3 +40,16 @@ test("after the compaction a stop armed for a prompt that never starts lapses wi
   stop.onAgentStart(ctx as any);
   assert.equal(ctx.aborts, 1, "a later run is not aborted");
 });
+
+test("a compaction that is no prompt's (its input long past, never started) arms nothing", async () => {
+  const { stop, ctx } = setup();
+  stop.onInput(true); // a prompt that failed to start (trap 6): no agent_start, no agent_end
+  await sleep(150);
+  stop.onCompaction(true); // the terminal's /compact, later
+  await sleep(150);
+  assert.equal(stop.stop(ctx as any).abortAtStart, false);
+  stop.onCompaction(false);
+  assert.equal(stop.stop(ctx as any).abortAtStart, false, "nor after it");
+  stop.onAgentStart(ctx as any);
+  assert.equal(ctx.aborts, 2, "the next run is not aborted");
+});
