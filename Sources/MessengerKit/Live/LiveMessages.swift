@@ -71,10 +71,7 @@ public actor LiveMessages<Writer: LiveWriter> {
     /// A run's file in `folder`, named by a hash of its key (which may hold any character, at
     /// any length); the file holds the key itself.
     private static func path(_ key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return folder + "/" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+        folder + "/" + Digest.hex64(key) + ".json"
     }
 
     /// The runs of an upgraded plugin's single file go into files of their own, once.

@@ -28,15 +28,7 @@ package enum AtomicFile {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WriteError(description: "cannot create \(tmp): \(String(cString: strerror(errno)))") }
-        var off = 0
-        let ok = bytes.withUnsafeBytes { buf -> Bool in
-            while off < buf.count {
-                let written = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if written < 0 { if errno == EINTR { continue }; return false }
-                off += written
-            }
-            return true
-        }
+        let ok = WholeWrite.write(fd, bytes)
         let err = errno
         if !ok || (durable && fsync(fd) != 0) {
             close(fd)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -40,18 +41,7 @@ package enum RewrittenFile {
         let whole = Array(header.utf8) + bytes
         let fd = open(slots(path)[slot], O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
-        var offset = 0
-        var done = whole.withUnsafeBytes { buffer -> Bool in
-            while offset < buffer.count {
-                let count = pwrite(fd, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        var done = WholeWrite.write(fd, whole, at: 0)
         // What lies past the length is never read; a slot much longer than its content is cut.
         var status = stat()
         if done, fstat(fd, &status) == 0, Int(status.st_size) > whole.count + 4096 { done = ftruncate(fd, off_t(whole.count)) == 0 }
@@ -115,29 +105,13 @@ package enum RewrittenFile {
         return (sequence, Array(content))
     }
 
-    /// FNV-1a, 64 bits, in hex, of the sequence number, the length and the content: enough to
-    /// tell a torn write from a whole one, a header torn after its number included.
+    /// FNV-1a (`Digest`) of the sequence number, the length and the content: enough to tell a
+    /// torn write from a whole one, a header torn after its number included.
     static func checksum(sequence: UInt64, _ bytes: ArraySlice<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(sequence) \(bytes.count)\n".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
-        return String(hash, radix: 16)
+        Digest.hex64(Digest.fnv1a64(bytes, seed: Digest.fnv1a64("\(sequence) \(bytes.count)\n")))
     }
 
     private static func contents(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-        }
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }
 }

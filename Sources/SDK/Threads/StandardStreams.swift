@@ -15,14 +15,6 @@ package enum StandardStreams {
 
     /// Errors are ignored: whoever reads the other end has gone, and there is nobody left to tell.
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let written = write(fd, buf.baseAddress! + off, buf.count - off)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                off += written
-            }
-        }
+        _ = WholeWrite.write(fd, bytes)
     }
 }

@@ -1,4 +1,5 @@
 import MessengerKit
+import PiRelaySDK
 
 /// The custom_id of a question's button or menu option: "pq:<key>:<choice>", where key names
 /// the question record (a digest of session and question id, so any id length fits in 100).

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// One Discord REST route the plugin uses: the concrete path plus what rate limiting needs
 /// (template, major parameter, whether the global limit applies) and whether a retry is safe.
 struct Endpoint: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Message nonces for idempotent posting: Discord answers a repeated create (same channel, same
 /// nonce, `enforce_nonce: true`, within minutes) with the original message. A nonce is derived
 /// from what is being posted (a delivery id, a run id) and the part's index, so a delivery that
