@@ -41,29 +41,9 @@ import Testing
     }
 
     @Test func aFailedDeliveryIsTriedAgainInItsLaneWhileOthersGoOn() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retry-" + UUID().uuidString).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var toPlugin: [Int32] = [0, 0]
-        var fromPlugin: [Int32] = [0, 0]
-        #expect(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
-        let (input, output) = (toPlugin[0], fromPlugin[1])
-        let served = Task {
-            await PluginRuntime.serve(FlakyPlugin.self, input: input, output: output, logger: Logger(label: "flaky"))
-        }
-        var replies = FDLineReader.lines(fd: fromPlugin[0], closingAtEnd: true).makeAsyncIterator()
-        func send(_ value: JSONValue) {
-            let line = Array((value.serialized() + "\n").utf8)
-            _ = line.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
-        }
-        func next() async throws -> JSONValue {
-            guard case .line(let bytes) = try #require(await replies.next()) else { throw CancellationError() }
-            return try JSONValue.parse(String(decoding: bytes, as: UTF8.self))
-        }
-        #expect(try await next()["type"] == "hello")
-        send([
-            "type": "welcome", "protocol": 1, "plugin": "flaky", "config": [:], "stateDir": .string(folder), "spoolDir": .string(folder),
-            "home": .string(folder), "sessions": [], "bindings": [],
-        ])
+        let plugin = ServedPlugin(FlakyPlugin.self)
+        let send = plugin.send(_:)
+        try await plugin.welcome()
         // A failure that cannot pass (bad params), and any failure in the default lane that every
         // other delivery and notification shares, are not tried again: left for the next start.
         let sent: [(String, String, String)] = [
@@ -75,7 +55,7 @@ import Testing
         }
         var acks: [String] = []
         while acks.count < 4 {
-            let reply = try await next()
+            let reply = try await plugin.next()
             if reply["type"] == "ack" { acks.append(reply["id"]?.stringValue ?? "") }
         }
         #expect(Set(acks) == ["d1", "d2", "d3", "d6"] && acks.firstIndex(of: "d3")! < acks.firstIndex(of: "d1")!, "\(acks)")
@@ -83,9 +63,20 @@ import Testing
         #expect(
             seen.filter { ["flaky", "after"].contains($0.split(separator: " ").first ?? "") } == ["flaky failed", "flaky failed", "flaky", "after"])
         #expect(seen.filter { $0.hasPrefix("always") }.sorted() == ["always bad failed", "always down failed"], "tried once each: \(seen)")
+        // A shutdown does not wait for a delivery between its tries.
+        send(["type": "deliver", "id": "d7", "method": "chat.post", "params": ["name": "always down", "lane": "d"]])
+        try await waitForRetry()
+        let asked = ContinuousClock.now
         send(["type": "shutdown"])
-        #expect(await served.value == 0)
-        close(toPlugin[1])
+        #expect(await plugin.served.value == 0)
+        #expect(ContinuousClock.now - asked < .seconds(5), "\(ContinuousClock.now - asked)")
+    }
+
+    /// Until the delivery that always fails has failed twice (it is between its tries).
+    func waitForRetry() async throws {
+        for _ in 0..<200 where Self.handled.withLock({ $0.filter { $0 == "always down failed" }.count }) < 3 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     @Test func triesEndAfterAboutThreeMinutes() {

@@ -53,29 +53,10 @@ import Testing
     }
 
     @Test func lanesKeepTheirOrderAndQuickRequestsAreAnsweredOnTheReader() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-" + UUID().uuidString).path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var toPlugin: [Int32] = [0, 0]
-        var fromPlugin: [Int32] = [0, 0]
-        #expect(pipe(&toPlugin) == 0 && pipe(&fromPlugin) == 0)
-        let (input, output) = (toPlugin[0], fromPlugin[1])
-        let served = Task {
-            await PluginRuntime.serve(LanePlugin.self, input: input, output: output, logger: Logger(label: "lanes"))
-        }
-        var replies = FDLineReader.lines(fd: fromPlugin[0], closingAtEnd: true).makeAsyncIterator()
-        func send(_ value: JSONValue) {
-            let line = Array((value.serialized() + "\n").utf8)
-            _ = line.withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) }
-        }
-        func next() async throws -> JSONValue {
-            guard case .line(let bytes) = try #require(await replies.next()) else { throw CancellationError() }
-            return try JSONValue.parse(String(decoding: bytes, as: UTF8.self))
-        }
-        #expect(try await next()["type"] == "hello")
-        send([
-            "type": "welcome", "protocol": 1, "plugin": "lanes", "config": [:], "stateDir": .string(folder), "spoolDir": .string(folder),
-            "home": .string(folder), "sessions": [], "bindings": [],
-        ])
+        let plugin = ServedPlugin(LanePlugin.self)
+        let send = plugin.send(_:)
+        let next = plugin.next
+        try await plugin.welcome()
         // Most come while the plugin is made, the rest as soon as it says it is made, while the
         // runtime still works through the first; a request for `handle`, responses to nothing
         // and pings come between them.
@@ -91,7 +72,7 @@ import Testing
                 if sent % 15 == 0 { send(["type": "request", "id": .string("r\(sent)"), "method": "slow", "params": [:]]) }
                 if sent % 20 == 0 { send(["type": "response", "id": "nobody", "result": [:]]) }
                 // A line that is no message is skipped; the lines after it are served.
-                if sent % 25 == 0 { _ = Array("not json\n".utf8).withUnsafeBytes { write(toPlugin[1], $0.baseAddress, $0.count) } }
+                if sent % 25 == 0 { plugin.send(raw: "not json\n") }
             }
         }
         deliveries(900)
@@ -133,8 +114,7 @@ import Testing
         }
 
         send(["type": "shutdown"])
-        #expect(await served.value == 0)
-        close(toPlugin[1])
+        #expect(await plugin.served.value == 0)
     }
 
     /// The hand-over from the serving loop to the reader, step by step: a delivery read once the
