@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Gatekeeper } from "../pi-relayd/gates.ts";
 import { RunStop } from "../pi-relayd/stop.ts";
-import { sleep } from "./support.ts";
+import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 function setup() {
   const gatekeeper = { cancelAll: () => 0 } as unknown as Gatekeeper;
@@ -52,4 +52,25 @@ test("a compaction that is no prompt's (its input long past, never started) arms
   assert.equal(stop.stop(ctx as any).abortAtStart, false, "nor after it");
   stop.onAgentStart(ctx as any);
   assert.equal(ctx.aborts, 2, "the next run is not aborted");
+});
+
+test("through the fake pi: a chat prompt whose pre-run compacts for longer than 30 s is stopped at its start", async (t) => {
+  // The fake host runs the compaction inside prompt(), between `input` and `agent_start`, with
+  // session_before_compact and session_compact (trap 5; host.ts, `preRunCompaction`).
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { preRunCompaction: true, compactionMs: 31_000 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("hello"); // something to compact
+  await host.waitFor((s) => s.saw === "run_end", 5000);
+  daemon.send({ type: "prompt", id: "p1", message: "run: ls" });
+  await host.waitFor((s) => s.saw === "compacting", 5000, "the pre-run compaction");
+  await sleep(30_500);
+  daemon.send({ type: "abort", id: "stop" });
+  assert.equal((await daemon.response("stop", 5000)).data?.abortAtStart, true, "the stop is for the prompt still starting");
+  await host.waitFor((s) => s.saw === "compaction" && s.phase === "end", 5000, "the compaction to end");
+  await daemon.waitFor((m) => m.type === "agent_end", 5000, "the run to end");
+  await sleep(200);
+  assert.equal(daemon.lines((m) => m.type === "tool_execution_start").length, 0, "no tool call ran");
+  assert.deepEqual(host.errors, []);
 });

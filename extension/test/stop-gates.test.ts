@@ -4,13 +4,14 @@
 // extension; and a prompt still in pi's pre-run phase, where ctx.abort() does nothing (trap 10),
 // is aborted at its agent_start, before any tool call runs.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import type { Gates } from "../pi-relayd/index.ts";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 const gates: Gates = { timeoutSeconds: 300, rules: [{ name: "rm-rf", tools: ["bash"], command: "rm\\s+-(rf|fr)\\b" }] };
 
-test("abort during a pending approval: the call is denied at once and the terminal's dialog closes", async (t) => {
+/** The terminal's `rm -rf build` waiting for an approval nobody gives. */
+async function pendingApproval(t: TestContext) {
   const home = makeHome(t);
   const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve: () => new Promise(() => {}) });
   const host = await startHost(t);
@@ -18,6 +19,11 @@ test("abort during a pending approval: the call is denied at once and the termin
   host.type("run: rm -rf build");
   await host.waitFor((s) => s.saw === "dialog");
   await daemon.waitFor((m) => m.method === "approval");
+  return { daemon, host };
+}
+
+test("abort during a pending approval: the call is denied at once and the terminal's dialog closes", async (t) => {
+  const { daemon, host } = await pendingApproval(t);
   const asked = daemon.connections.find((c) => c.socket && c !== daemon.attached && !c.attachParams);
   const started = Date.now();
   daemon.send({ type: "abort", id: "stop-1" });
@@ -40,13 +46,7 @@ test("compact during a pending approval: pi aborts the run first, so the call is
   // AgentSession.compact() aborts a running agent first (spec §6 compact(), §11 trap 1), and a
   // tool_call handler waiting for a person gets no abort (trap 12): left waiting, the gate would
   // hold the compaction, and a call approved afterwards would still reach the tool.
-  const home = makeHome(t);
-  const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve: () => new Promise(() => {}) });
-  const host = await startHost(t);
-  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
-  host.type("run: rm -rf build");
-  await host.waitFor((s) => s.saw === "dialog");
-  await daemon.waitFor((m) => m.method === "approval");
+  const { daemon, host } = await pendingApproval(t);
   daemon.send({ type: "compact", id: "compact-1" });
   await host.waitFor((s) => s.saw === "dialog_closed", 2000, "the terminal's dialog to close");
   await daemon.response("compact-1", 5000);
