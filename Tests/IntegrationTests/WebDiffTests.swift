@@ -52,4 +52,30 @@ import Testing
             #expect(try await web.client().get("/api/sessions/\(id)/diff").status == 401)
         }
     }
+
+    /// A diff stages the working tree with the stat data of the repository's own index, so git
+    /// reads only the files that changed: a clean filter (which git runs on every file it hashes)
+    /// counts them. With an index made from HEAD alone, it ran once for every file of the tree.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aDiffReadsOnlyTheFilesThatChanged() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            let count = web.sessions.home.scratch + "/clean-count"
+            // The files are older than the index, so git trusts their stat data (no racy entries).
+            try await web.shell(
+                "git init -q && git config filter.count.clean 'echo x >> \(count); cat' && echo '*.dat filter=count' > .gitattributes && "
+                    + "for i in $(seq 1 20); do echo $i > f$i.dat; done && touch -d @1600000000 *.dat .gitattributes && "
+                    + "\(Self.git) add -A && \(Self.git) commit -qm first && : > \(count) && echo changed > f1.dat", in: repo)
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let id = try await web.sessions.new(name: "big", cwd: repo)
+            let gitBefore = try await web.shell("find .git -type f | sort | xargs sha256sum", in: repo)
+            let head = try await browser.get("/api/sessions/\(id)/diff")
+            let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
+            #expect(head.status == 200 && files == ["f1.dat"], "\(head.text)")
+            let reads = try await web.shell("wc -l < \(count)", in: repo).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(reads == "1", "git read \(reads) files to stage a tree in which one changed")
+            #expect(try await web.shell("find .git -type f | sort | xargs sha256sum", in: repo) == gitBefore)
+        }
+    }
 }

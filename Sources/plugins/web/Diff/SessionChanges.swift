@@ -27,7 +27,7 @@ actor SessionChanges {
     func runStarts(_ session: String, cwd: String) async {
         if let last = takenAt[session], ContinuousClock.now - last < Self.snapshotGap { return }
         takenAt[session] = .now
-        guard let tree = tree(session, cwd: cwd), await tree.objects() != nil else { return }
+        guard let tree = tree(session, cwd: cwd), await tree.repository() != nil else { return }
         do { try await tree.snapshot() } catch { logger.warning("no snapshot of \(cwd) for this run's changes: \(error)") }
     }
 }

@@ -3,7 +3,8 @@ import PiRelaySDK
 
 /// A session's git working tree as the diff viewer shows it, computed without writing the
 /// repository: the tree as it is now is staged into an index of the dashboard's own
-/// (`GIT_INDEX_FILE`), its new blobs into an object folder of its own (`GIT_OBJECT_DIRECTORY`,
+/// (`GIT_INDEX_FILE`, begun from a copy of the repository's so that only changed files are
+/// read), its new blobs into an object folder of its own (`GIT_OBJECT_DIRECTORY`,
 /// the repository's objects read as alternates), and diffed against HEAD or against the
 /// snapshot taken when a run started ("changes made by this run"). Untracked files are in the
 /// staged tree, so they show as added; ignored ones stay out. A diff's index and objects are
@@ -26,26 +27,40 @@ struct WorkTree: Sendable {
     private var snapshotFile: String { folder + "/run-snapshot" }
     private var snapshotObjects: String { folder + "/snapshot-objects" }
 
-    /// The repository's object folder; nil when `cwd` is in no repository.
-    func objects() async -> String? {
-        let found = await GitRunner(cwd: cwd).run(["rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel"])
-        guard found.status == 0, found.lines.count >= 2 else { return nil }
-        return found.lines[0] + "/objects"
+    /// Where the repository keeps what the dashboard reads: its object folder and its index.
+    struct Repository: Sendable {
+        var objects: String
+        var index: String
+    }
+
+    /// The repository `cwd` is in; nil when it is in none.
+    func repository() async -> Repository? {
+        let found = await GitRunner(cwd: cwd).run([
+            "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "--git-path", "index",
+        ])
+        guard found.status == 0, found.lines.count >= 3 else { return nil }
+        return Repository(objects: found.lines[0] + "/objects", index: found.lines[2])
     }
 
     /// The tree of the working folder as it is now (tracked and untracked, not ignored), staged
     /// with `index` and `objects` (both under `folder`).
     private func stage(index: String, objects into: String) async throws -> (tree: String, git: GitRunner) {
-        guard let repository = await objects() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
+        guard let repository = await repository() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
         try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
-        let alternates = [repository] + (FileManager.default.fileExists(atPath: snapshotObjects) ? [snapshotObjects] : [])
+        let alternates = [repository.objects] + (FileManager.default.fileExists(atPath: snapshotObjects) ? [snapshotObjects] : [])
         let git = GitRunner(
             cwd: cwd, prefix: Self.readOnly,
             environment: [
                 "GIT_INDEX_FILE": index, "GIT_OBJECT_DIRECTORY": into, "GIT_ALTERNATE_OBJECT_DIRECTORIES": alternates.joined(separator: ":"),
             ])
         let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
-        _ = await git.run(["read-tree", head.status == 0 ? head.lines.first ?? Self.emptyTree : Self.emptyTree])
+        let base = head.status == 0 ? head.lines.first ?? Self.emptyTree : Self.emptyTree
+        // HEAD's tree, with the stat data of the repository's own index where a file is as HEAD
+        // has it (`read-tree -m`): `git add` then reads only the files that changed. Without
+        // it, every file of the tree was read and hashed again on each diff.
+        var read = false
+        if Self.seed(index, from: repository) { read = await git.run(["read-tree", "-m", base]).status == 0 }
+        if !read { _ = await git.run(["read-tree", base]) }
         let added = await git.run(["add", "-A", "--", "."])
         guard added.status == 0 else { throw RemoteError(code: .internal, message: "git add failed: \(added.stderr)") }
         let tree = await git.run(["write-tree"])
@@ -53,6 +68,17 @@ struct WorkTree: Sendable {
             throw RemoteError(code: .internal, message: "git write-tree failed: \(tree.stderr)")
         }
         return (id, git)
+    }
+
+    /// Copies the repository's index to `index`; false when there is none to copy or it is
+    /// split (its shared part, `sharedindex.*` beside it, is one git may expire when an index
+    /// naming it is written).
+    private static func seed(_ index: String, from repository: Repository) -> Bool {
+        let fm = FileManager.default
+        let folder = String(repository.index[..<(repository.index.lastIndex(of: "/") ?? repository.index.startIndex)])
+        let split = (try? fm.contentsOfDirectory(atPath: folder))?.contains { $0.hasPrefix("sharedindex.") } ?? true
+        guard !split, let bytes = fm.contents(atPath: repository.index) else { return false }
+        return fm.createFile(atPath: index, contents: bytes, attributes: [.posixPermissions: 0o600])
     }
 
     /// Remembers the tree as it is now, for "changes made by this run". A snapshot that fails
