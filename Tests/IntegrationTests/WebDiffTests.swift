@@ -74,8 +74,39 @@ import Testing
             let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
             #expect(head.status == 200 && files == ["f1.dat"], "\(head.text)")
             let reads = try await web.shell("wc -l < \(count)", in: repo).trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(reads == "1", "git read \(reads) files to stage a tree in which one changed")
+            // The changed file may be read twice (once more when its stat data is as new as the index).
+            #expect((Int(reads) ?? 99) <= 2, "git read \(reads) files to stage a tree in which one changed")
             #expect(try await web.shell("find .git -type f | sort | xargs sha256sum", in: repo) == gitBefore)
+        }
+    }
+
+    /// A run's snapshot (copies of the files it found changed) is deleted when its session ends,
+    /// while a page is open to read the sessions list; another session's stays.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func anEndedSessionsSnapshotIsDeleted() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            try await web.shell(
+                "git init -q && echo one > app.txt && \(Self.git) add -A && \(Self.git) commit -qm first && echo two > app.txt", in: repo)
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let gone = try await web.sessions.new(name: "gone", cwd: repo)
+            let kept = try await web.sessions.new(name: "kept", cwd: repo)
+            let folders = web.sessions.home.path + "/state/plugins/web/git/"
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
+            for id in [gone, kept] {
+                _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "hello", "id": .string("p-" + id)])
+                try await waitUntil("\(id)'s snapshot", timeout: .seconds(30)) {
+                    FileManager.default.fileExists(atPath: folders + id + "/run-snapshot")
+                }
+            }
+            let ended = try await web.sessions.run("end", "gone", timeout: .seconds(30))
+            #expect(ended.status == 0, "\(ended)")
+            try await waitUntil("the ended session's folder deleted", timeout: .seconds(30)) {
+                !FileManager.default.fileExists(atPath: folders + gone)
+            }
+            #expect(FileManager.default.fileExists(atPath: folders + kept + "/run-snapshot"))
         }
     }
 }

@@ -42,7 +42,7 @@ public struct WebRelay: MessengerRelay {
             adapter: WebHandoff(board: board, changes: changes), receiver: context.connection, store: store, empty: InboxRecord(),
             logger: logger)
         let control = ControlReader(path: context.welcome.home + "/relayd.sock")
-        watch = SessionWatch(control: control, board: board, logger: logger)
+        watch = SessionWatch(control: control, board: board, changes: changes, logger: logger)
         let cookie = WebCookie(tls: config.usesTLS)
         let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
         let routes = WebRoutes(

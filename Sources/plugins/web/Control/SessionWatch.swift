@@ -17,6 +17,8 @@ struct SessionWatch: Sendable {
 
     let control: ControlReader
     let board: Board
+    /// Told the whole list when it changes, to drop the folders of sessions that went.
+    let changes: SessionChanges
     let logger: Logger
 
     func run() async {
@@ -41,11 +43,17 @@ struct SessionWatch: Sendable {
         var failing = false
         var round = 0
         var git: [String: GitSummary] = [:]
+        var known: Set<String>?
         for await _ in board.wakeups {
             guard await board.pageCount > 0 else { continue }
             do {
                 let list = try await control.call(.sessions)
                 await board.show(sessions: Self.with(git, list))
+                // Only a list read whole says which sessions are gone.
+                if let sessions = list.arrayValue {
+                    let ids = Set(sessions.compactMap { $0["id"]?.stringValue })
+                    if ids != known { known = await changes.prune(keeping: ids) ? ids : nil }
+                }
                 // The list goes out first: git walks every folder, which a page need not wait for.
                 if round % Self.gitEvery == 0 {
                     git = await Self.summaries(list)

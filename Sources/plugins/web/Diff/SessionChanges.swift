@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Logging
 import PiRelaySDK
 
@@ -21,6 +22,30 @@ actor SessionChanges {
     func tree(_ session: String, cwd: String) -> WorkTree? {
         guard WebPlace.isFileSafe(session) else { return nil }
         return WorkTree(cwd: cwd, folder: folder + "/" + session)
+    }
+
+    /// Deletes the folders (snapshot, its objects) of sessions no longer in `sessions`, the
+    /// daemon's whole list: a removed session's copies of changed files would otherwise stay for
+    /// good. A snapshot taken within `snapshotGap` stays whatever the list says, as its session
+    /// may be newer than the list; false when one was left so, to be looked at again.
+    func prune(keeping sessions: Set<String>) -> Bool {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: folder) else { return true }
+        var whole = true
+        for name in names where !sessions.contains(name) {
+            if let last = takenAt[name], ContinuousClock.now - last < Self.snapshotGap {
+                whole = false
+                continue
+            }
+            takenAt[name] = nil
+            do {
+                try fm.removeItem(atPath: folder + "/" + name)
+                logger.info("removed the diff viewer's snapshot of session \(name), which is gone")
+            } catch {
+                logger.warning("cannot remove \(folder)/\(name): \(error)")
+            }
+        }
+        return whole
     }
 
     /// Remembers the tree as a run starts; nothing when one was taken a moment ago.
