@@ -103,12 +103,21 @@ export class PromptSender {
   private readonly log: Log;
   /** A line to the daemon (buffered by the link across a switch). */
   private readonly send: (line: Json) => void;
+  /** Whether an approval waits: a steer handed to pi then would skip the approved calls (trap 11). */
+  private readonly gatePending: () => boolean;
 
-  constructor(pi: ExtensionAPI, isIdle: () => boolean, log: Log, send: (line: Json) => void = () => {}) {
+  constructor(
+    pi: ExtensionAPI,
+    isIdle: () => boolean,
+    log: Log,
+    send: (line: Json) => void = () => {},
+    gatePending: () => boolean = () => false,
+  ) {
     this.pi = pi;
     this.isIdle = isIdle;
     this.log = log;
     this.send = send;
+    this.gatePending = gatePending;
   }
 
   /** Prompts not yet handed to pi. */
@@ -376,8 +385,16 @@ export class PromptSender {
       // Set before sending: pi may run our own `input` handler before sendUserMessage returns.
       this.waiting = { until, prompt, timer: this.watch(prompt, until, idle ? PROMPT_START_WATCH_MS : PROMPT_QUEUED_TIMEOUT_MS) };
       if (!idle) this.inPi.push(prompt);
+      // A steer queued here before an approval began waiting is checked again now: pi's poll after
+      // the approval would find it and skip every call of the batch, the approved one included
+      // (spec §11 trap 11). It goes as a follow-up, as one sent while the gate waits does.
+      let deliverAs = prompt.deliverAs;
+      if (deliverAs === "steer" && !idle && this.gatePending()) {
+        deliverAs = "followUp";
+        this.log("an approval is pending: a queued steer goes to pi as a follow-up, so the approved calls still run");
+      }
       try {
-        this.pi.sendUserMessage(prompt.content as any, { deliverAs: prompt.deliverAs });
+        this.pi.sendUserMessage(prompt.content as any, { deliverAs });
       } catch (error) {
         this.log(`sendUserMessage failed: ${describe(error)}`);
         this.failed(prompt, `pi refused the prompt: ${describe(error)}`);

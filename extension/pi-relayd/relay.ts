@@ -96,7 +96,13 @@ export class Relay {
     this.pi = pi;
     this.log = log;
     this.gatekeeper = new Gatekeeper(path.join(relaydHome(), "relayd.sock"), log, true);
-    this.sender = new PromptSender(pi, () => this.ctx?.isIdle() ?? true, log, (line) => this.link?.send(line));
+    this.sender = new PromptSender(
+      pi,
+      () => this.ctx?.isIdle() ?? true,
+      log,
+      (line) => this.link?.send(line),
+      () => this.gatekeeper.pending > 0,
+    );
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
     this.runStop = new RunStop(this.gatekeeper, () => this.sender.dropQueued(), log);
     this.retry = new RetryWatch(() => readPiSettings(this.ctx?.cwd ?? process.cwd()));

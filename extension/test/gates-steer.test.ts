@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Gates } from "../pi-relayd/index.ts";
+import { PromptSender } from "../pi-relayd/prompts.ts";
 import { FakeDaemon, makeHome, startHost } from "./support.ts";
 
 const gates: Gates = { timeoutSeconds: 300, rules: [{ name: "git-push", tools: ["bash"], command: "git\\s+push" }] };
@@ -49,4 +50,22 @@ test("a steer with no approval pending stays a steer", async (t) => {
   const response = await daemon.response("s2");
   assert.equal(response.data, undefined);
   assert.equal(host.sentUserMessages.at(-1)?.options?.deliverAs, "steer");
+});
+
+test("a steer queued before an approval began waiting goes to pi as a follow-up when its turn comes", () => {
+  const sent: { content: string; deliverAs?: string }[] = [];
+  const pi = { sendUserMessage: (content: string, options: any) => sent.push({ content, deliverAs: options?.deliverAs }) } as any;
+  let gate = false;
+  const sender = new PromptSender(pi, () => false, () => {}, () => {}, () => gate);
+  sender.enqueue({ content: "first", text: "first", deliverAs: "steer" });
+  // The second waits for the first's `input` event.
+  sender.enqueue({ content: "second", text: "second", deliverAs: "steer" });
+  assert.deepEqual(sent, [{ content: "first", deliverAs: "steer" }]);
+  gate = true;
+  sender.onExtensionInput("first");
+  assert.deepEqual(sent.at(-1), { content: "second", deliverAs: "followUp" });
+  gate = false;
+  sender.enqueue({ content: "third", text: "third", deliverAs: "steer" });
+  sender.onExtensionInput("second");
+  assert.deepEqual(sent.at(-1), { content: "third", deliverAs: "steer" }, "no approval waits: a steer again");
 });
