@@ -198,7 +198,8 @@ export class Relay {
     this.replacedPiSessionID ??= this.piSessionID;
     this.piSessionID = current;
     this.gatekeeper.sessionChanged(current); // "Approve for session" ends with the session
-    this.runStop.clear();
+    // A stop armed for a prompt still in its pre-run phase stays armed: the switch does not
+    // abort that prompt, and it starts in the new session (trap 2). The arm has its own limit.
     this.throttle.clear();
     this.stopInfoPoll();
     this.lastInfo = undefined;

@@ -118,9 +118,4 @@ export class RunStop {
     if (this.armed) clearTimeout(this.armed);
     this.armed = undefined;
   }
-
-  clear(): void {
-    this.disarm();
-    this.preRunSince = undefined;
-  }
 }

@@ -115,3 +115,22 @@ test("/reload while the chats are asked about held prompts: they hear the prompt
   assert.deepEqual(dropped.texts, ["follow-up for the old conversation"]);
   assert.deepEqual(host.errors, []);
 });
+
+test("a stop during a chat prompt's pre-run, then /new: the prompt is still aborted when it starts", async (t) => {
+  // The prompt is in pi's pre-run phase, so ctx.abort() cannot reach it (spec §11 trap 10) and the
+  // stop waits for its agent_start. /new does not abort it either: it starts in the new
+  // conversation (trap 2), where the stop must still end it.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { preRunDelayMs: 600 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  daemon.send({ type: "prompt", id: "p", message: "run: ls", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await sleep(100);
+  daemon.send({ type: "abort", id: "stop" });
+  assert.equal((await daemon.response("stop", 5000)).data?.abortAtStart, true, "the stop is for the prompt still starting");
+  await host.newSession();
+  await host.waitFor((s) => s.saw === "run_end", 5000, "the prompt's run to end");
+  await sleep(200);
+  assert.equal(daemon.lines((m) => m.type === "tool_execution_start").length, 0, "no tool call ran");
+});
