@@ -1,5 +1,6 @@
 import FoundationEssentials
 import MessengerKit
+import PiRelaySDK
 import Testing
 
 @Suite struct InboxRecordTests {
@@ -59,8 +60,10 @@ import Testing
         _ = record.take(Renamed(id: "m1"))
         _ = record.take(Renamed(id: "m2"))
         record.done("m1")
+        record.answer("m2", ChatMessageResult(status: .command, reply: Reply(text: "done")))
         let read = try JSONDecoder().decode(InboxRecord<Renamed>.self, from: Data(try Self.json(record).utf8))
         #expect(read == record)
+        #expect(read.answer(of: "m2")?.reply?.text == "done")
         #expect(read.seen == ["m1", "m2"] && read.events == ["E1"] && read.pending == [Renamed(id: "m2")])
     }
 }

@@ -115,6 +115,46 @@ import Testing
         #expect(back.asked.withLock { $0 } == ["hello"])
     }
 
+    /// The plugin killed after pi-relayd answered but before the reply was shown: the restarted
+    /// plugin shows the kept answer, and does not ask again (pi-relayd would answer `ignored`).
+    @Test func anAnswerNotYetShownIsShownAfterARestartWithoutAskingAgain() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .command, reply: Reply(text: "3 sessions")) }
+        let stuck = Stuck()
+        let first = Inbox(
+            adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
+        await first.take(Note(id: "m1", lane: "c1", text: "/sessions"))
+        #expect(await first.save())
+        try await until { stuck.reached.withLock { $0 } }
+
+        let shown = Shown()
+        let second = inbox(supervisor, shown)
+        await second.resumePending()
+        try await until { shown.lines.withLock { $0 } == ["m1 command"] }
+        #expect(supervisor.asked.withLock { $0 } == ["/sessions"], "asked once")
+        // Shown: a third start has nothing left to show.
+        let third = Shown()
+        await inbox(supervisor, third).resumePending()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(third.lines.withLock { $0 }.isEmpty)
+    }
+
+    /// A messenger side killed while it shows an answer: `answered` never returns.
+    final class Stuck: InboxAdapter {
+        let reached = Mutex(false)
+
+        func params(for message: Note) async -> ChatMessageParams? {
+            ChatMessageParams(chat: Chat(messenger: "test", channel: message.lane, user: "u1", dm: true), messageID: message.id, text: message.text)
+        }
+
+        func failed(_ message: Note, reason: String) async {}
+
+        func answered(_ message: Note, _ result: ChatMessageResult) async {
+            reached.withLock { $0 = true }
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+
     @Test func aRefusalIsShownOnceAndTheMessageLeavesTheJournal() async throws {
         defer { removeFolder() }
         let supervisor = Supervisor { _ in throw RemoteError(code: .notAuthorized, message: "no") }

@@ -64,7 +64,14 @@ public actor Inbox<Adapter: InboxAdapter> {
         let kept = journal.pending.filter { !handing.contains($0.id) }
         guard !kept.isEmpty else { return }
         logger.info("handing over \(kept.count) message(s) kept from before")
-        for message in kept { await queue(message) }
+        for message in kept {
+            if let result = journal.answer(of: message.id) {
+                handing.insert(message.id)
+                await lanes.enqueue(message.lane) { [self] in await self.show(result, for: message) }
+            } else {
+                await queue(message)
+            }
+        }
     }
 
     /// Journals `message` and queues its hand-over in its lane. False, counted as a duplicate,
@@ -197,11 +204,25 @@ public actor Inbox<Adapter: InboxAdapter> {
             await finished(message.id)
             await adapter.failed(message, reason: reason)
         case .answered(let result):
-            await finished(message.id)
             relayed += 1
             logger.info("message \(message.id) from \(params.chat.userName ?? params.chat.user): \(result.status.rawValue)")
-            await adapter.answered(message, result)
+            // A reply is kept until shown: pi-relayd answers a repeat `ignored`, so one lost to
+            // a restart here would never be shown. A plain prompt's answer has nothing to lose,
+            // and costs no save.
+            if result.reply != nil || result.reaction != nil {
+                journal.answer(message.id, result)
+                await save()
+            }
+            await show(result, for: message)
         }
+    }
+
+    /// Shows the supervisor's answer to `message`, then lets the journal forget both. A restart
+    /// before that shows it again: twice rather than never.
+    private func show(_ result: ChatMessageResult, for message: Message) async {
+        defer { handing.remove(message.id) }
+        await adapter.answered(message, result)
+        await finished(message.id)
     }
 
     private func finished(_ id: String) async {

@@ -1,5 +1,8 @@
+import PiRelaySDK
+
 /// The JSON released plugins wrote: `{"pending", "seen"}`, plus `"lastUpdate"` for a polling
 /// transport and `"events"` for one that redelivers by id; the seen ids under `Message.seenKey`.
+/// `"answers"` is written only while one waits to be shown, and read as none when absent.
 extension InboxRecord: Codable {
     private struct Key: CodingKey {
         var stringValue: String
@@ -11,6 +14,7 @@ extension InboxRecord: Codable {
         static var cursor: Key { Key("lastUpdate") }
         static var events: Key { Key("events") }
         static var pending: Key { Key("pending") }
+        static var answers: Key { Key("answers") }
         static var seen: Key { Key(Message.seenKey) }
     }
 
@@ -20,6 +24,7 @@ extension InboxRecord: Codable {
         events = try container.decodeIfPresent([String].self, forKey: .events)
         seen = try container.decodeIfPresent([String].self, forKey: .seen) ?? []
         pending = try container.decodeIfPresent([Message].self, forKey: .pending) ?? []
+        answers = try container.decodeIfPresent([String: JSONValue].self, forKey: .answers) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -28,5 +33,6 @@ extension InboxRecord: Codable {
         try container.encodeIfPresent(events, forKey: .events)
         try container.encode(seen, forKey: .seen)
         try container.encode(pending, forKey: .pending)
+        if !answers.isEmpty { try container.encode(answers, forKey: .answers) }
     }
 }

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// A messenger's inbound journal (`inbox.json`), saved before the platform is told a message
 /// arrived. `seen`: ids of the last messages taken in, so one the platform delivers again (after a
 /// resume, a retry, or as a second event for the same message) does not become a second prompt.
@@ -16,6 +18,10 @@ public struct InboxRecord<Message: InboxMessage>: Sendable, Equatable {
     public internal(set) var events: [String]?
     public internal(set) var seen: [String] = []
     public internal(set) var pending: [Message] = []
+    /// The supervisor's answers (`chat.message` results, as JSON) to pending messages whose reply
+    /// is not yet shown: a restarted plugin shows them rather than asking again, when pi-relayd
+    /// would answer the repeat `ignored`.
+    public internal(set) var answers: [String: JSONValue] = [:]
 
     /// An empty journal; pass `cursor: 0` or `events: []` for a transport that keeps that mark.
     public init(cursor: Int? = nil, events: [String]? = nil) {
@@ -42,9 +48,21 @@ public struct InboxRecord<Message: InboxMessage>: Sendable, Equatable {
         return true
     }
 
+    /// The supervisor answered pending message `id`: kept until the answer is shown (`done`).
+    public mutating func answer(_ id: String, _ result: ChatMessageResult) {
+        guard pending.contains(where: { $0.id == id }) else { return }
+        answers[id] = result.json
+    }
+
+    /// The answer kept for pending message `id`, if the supervisor gave one.
+    public func answer(of id: String) -> ChatMessageResult? {
+        answers[id].flatMap { try? ChatMessageResult(json: $0) }
+    }
+
     /// The message's hand-over finished: a restart need not repeat it.
     public mutating func done(_ id: String) {
         pending.removeAll { $0.id == id }
+        answers[id] = nil
     }
 
     private static func bound(_ ids: inout [String]) {
