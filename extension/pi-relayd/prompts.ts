@@ -9,6 +9,15 @@ import { describe, later, type Json, type Log, type Timer } from "./callbacks.ts
  * the chat must hear within 5 s of the hand-over.
  */
 export const PROMPT_START_WATCH_MS = 3000;
+/**
+ * After a prompt was reported not started, how long the next waits in case it was only slow (a
+ * pre-run phase longer than PROMPT_START_WATCH_MS: a key refresh, another extension's
+ * before_agent_start): sent into that pre-run it would collide and fail unseen (trap 6), and the
+ * late run's agent_start would be taken for its. Any run's start ends the wait. A prompt another
+ * extension's `input` handler took looks the same, and the next waits this long after it: a
+ * delay, where sending at once could lose a prompt.
+ */
+const LATE_START_MS = 15_000;
 /** How long a steer handed to a busy pi may take to pass pi's `input` stage. */
 const PROMPT_QUEUED_TIMEOUT_MS = 2000;
 /**
@@ -354,6 +363,7 @@ export class PromptSender {
       if (this.waiting.until !== "input") {
         this.log(`no agent_start for a chat prompt within ${ms} ms: pi did not start it`);
         this.failed(prompt, NOT_STARTED);
+        if (this.waiting.until === "agent_start") this.hold("late start", LATE_START_MS, { untilAgentStart: true });
       } else {
         this.log(`no input event for a chat prompt within ${ms} ms; sending the next`);
       }

@@ -80,9 +80,9 @@ test("a prompt pi does not start is answered again, failing, within 5 s", async 
   assert.ok(Date.now() - asked < 5000, "within 5 s");
   assert.equal(second.command, "prompt");
   assert.equal(second.error, "pi did not start this prompt; see the terminal");
-  // The queue goes on.
+  // The queue goes on, once a late start of the first is no longer likely (15 s: the next test).
   daemon.send({ type: "prompt", id: "q", message: "next one", streamingBehavior: "followUp" });
-  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: next one");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: next one", 20_000);
   assert.equal(daemon.lines((m) => m.type === "response" && m.id === "q" && m.success === false).length, 0);
 });
 
@@ -106,4 +106,20 @@ test("a terminal prompt typed while the chat's is starting: the run's user messa
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: from the chat", 5000);
   await sleep(PROMPT_START_WATCH_MS + 500);
   assert.equal(daemon.lines((m) => m.type === "response" && m.success === false).length, 0, "ours started: nothing to report");
+});
+
+test("a prompt reported not started that starts late: the next waits for it rather than colliding with it", async (t) => {
+  // A pre-run phase longer than the 3 s watch (trap 6 leaves no other sign): the first prompt is
+  // answered as not started, and then starts. Sent at once, the second would be in its own
+  // pre-run when the first's run began, and fail unseen when its run would start.
+  const { daemon, host } = await attached(t, { preRunDelayMs: PROMPT_START_WATCH_MS + 500 });
+  daemon.send({ type: "prompt", id: "p1", message: "work: 4 x 1000", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p1")).success, true);
+  daemon.send({ type: "prompt", id: "p2", message: "second", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p2")).success, true);
+  await daemon.waitFor((m) => m.type === "response" && m.id === "p1" && m.success === false, 5000, "p1 reported not started");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: second", 20_000, "the second prompt's run");
+  assert.deepEqual(host.errors, [], "no prompt collided in pi");
+  // (The second's pre-run is as slow, so it too is answered as not started before it runs: the
+  // watch cannot tell a slow start from a prompt another extension took, trap 6.)
 });
