@@ -20,6 +20,12 @@ export const ASK_USER_PARAMETERS = {
 
 type ChatReply = { value: string } | { cancelled: true; why?: string };
 
+/**
+ * How long no chat may watch (or the daemon be away) before a multi-line question waiting in the
+ * chats opens the terminal's editor: longer than a daemon restart, whose re-attach asks it again.
+ */
+export const CHATS_GONE_MS = 10_000;
+
 interface OpenQuestion {
   request: Json;
   reply: (answer: ChatReply) => void;
@@ -55,10 +61,34 @@ export class Questions {
   private readonly link: () => DaemonLink | undefined;
   /** Whether a chat watches the session now (the daemon's relay_status says). */
   private readonly watched: () => boolean;
+  /** Multi-line questions waiting in the chats alone, each told when no chat watches any more. */
+  private readonly chatsGone = new Set<() => void>();
+  private goneTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(link: () => DaemonLink | undefined, watched: () => boolean) {
     this.link = link;
     this.watched = watched;
+  }
+
+  /**
+   * The chats watching changed (relay_status, a detach or an attach). Once none has watched for
+   * CHATS_GONE_MS, the multi-line questions waiting in the chats open the terminal's editor:
+   * nobody would see them where they are.
+   */
+  watchChanged(): void {
+    const gone = !this.link()?.isAttached || !this.watched();
+    if (!gone) {
+      clearTimeout(this.goneTimer);
+      this.goneTimer = undefined;
+      return;
+    }
+    if (this.goneTimer || this.chatsGone.size === 0) return;
+    this.goneTimer = setTimeout(() => {
+      this.goneTimer = undefined;
+      if (this.link()?.isAttached && this.watched()) return;
+      for (const fallBack of [...this.chatsGone]) fallBack();
+    }, CHATS_GONE_MS);
+    this.goneTimer.unref?.();
   }
 
   ask(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
@@ -144,10 +174,20 @@ export class Questions {
 
     const aborted = whenAborted(signal);
     const dialog = new AbortController();
+    let fallBack: (() => void) | undefined;
     try {
-      // pi's editor cannot be closed from outside: a multi-line question waits in the chats only.
+      // pi's editor cannot be closed from outside: a multi-line question waits in the chats
+      // only, until no chat watches any more (watchChanged).
       const terminal: Promise<string | undefined> = multiline
-        ? new Promise(() => {})
+        ? new Promise((resolve) => {
+            fallBack = () => {
+              if (fallBack) this.chatsGone.delete(fallBack);
+              ctx.ui.notify(`No chat watches any more: answer here. ${title}`, "info");
+              resolve(Promise.resolve().then(() => this.openDialog(ctx, method, title, options, dialog.signal)));
+            };
+            this.chatsGone.add(fallBack);
+            this.watchChanged();
+          })
         : this.openDialog(ctx, method, title, options, dialog.signal);
       if (multiline) ctx.ui.notify(`The agent asks in the chats (answer there): ${title}`, "info");
       const first = await Promise.race([
@@ -171,6 +211,7 @@ export class Questions {
       this.link()?.send({ type: "extension_ui_closed", id, by: "terminal" });
       throw new Error("Nobody answered: the question was dismissed in the terminal.");
     } finally {
+      if (fallBack) this.chatsGone.delete(fallBack);
       this.open.delete(id);
       dialog.abort();
       aborted.dispose();

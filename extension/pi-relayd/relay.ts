@@ -347,6 +347,7 @@ export class Relay {
     this.stopInfoPoll();
     this.throttle.clear();
     this.showStatus("relay: offline");
+    this.questions.watchChanged();
   }
 
   private onLine(message: Json): void {
@@ -367,6 +368,7 @@ export class Relay {
     const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w: unknown) => typeof w === "string") : [];
     this.watchers = watchers;
     this.showStatus(watchers.length > 0 ? `relay: watching on ${watchers.join(", ")}` : "relay: attached");
+    this.questions.watchChanged();
   }
 
   // --- `/relay` in the terminal (terminal-command.ts)

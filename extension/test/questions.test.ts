@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { CHATS_GONE_MS } from "../pi-relayd/questions.ts";
 
 async function attachedHost(t: TestContext) {
   const home = makeHome(t);
@@ -129,6 +130,23 @@ test("a multi-line question with no chat watching opens the terminal's editor", 
   assert.equal(request.method, "editor");
   daemon.send({ type: "extension_ui_response", id: request.id, value: "fixed" });
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Answer: fixed (answered by chat)");
+});
+
+test("a multi-line question waiting in the chats opens the terminal's editor once no chat watches", async (t) => {
+  const { daemon, host } = await attachedHost(t);
+  await watched(daemon, host);
+  host.type("ask multiline: What broke?");
+  const request = await daemon.waitFor(isRequest);
+  daemon.send({ type: "relay_status", watchers: [] }); // the chat let the session go
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  await sleep(CHATS_GONE_MS - 2000);
+  assert.equal(host.seen.some((s) => s.saw === "dialog"), false, "not while a chat may come back");
+  const editor = await host.waitFor((s) => s.saw === "dialog" && s.method === "editor", 4000, "the terminal's editor");
+  assert.equal(editor.title, "What broke?");
+  host.answer("the build");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Answer: the build (answered by terminal)");
+  const closed = await daemon.waitFor((m) => m.type === "extension_ui_closed");
+  assert.deepEqual(closed, { type: "extension_ui_closed", id: request.id, by: "terminal" }, "the chats' copy closes");
 });
 
 test("the run is aborted while the question waits: both copies close", async (t) => {
