@@ -109,4 +109,25 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folders + kept + "/run-snapshot"))
         }
     }
+
+    /// What the copied index must not hide: a file flagged assume-unchanged, one flagged
+    /// skip-worktree that is there, and a change git can only see as "racy" (same size, same
+    /// mtime, and an index no older than the file: trust in ctime off, as some setups have it).
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func theCopiedIndexHidesNoChange() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            try await web.shell(
+                "git init -q && git config core.trustctime false && echo aaaa > racy.txt && echo one > flagged.txt && echo two > skipped.txt && "
+                    + "touch -d @1600000000 racy.txt && \(Self.git) add -A && \(Self.git) commit -qm first && "
+                    + "git update-index --assume-unchanged flagged.txt && git update-index --skip-worktree skipped.txt && "
+                    + "echo changed > flagged.txt && echo changed > skipped.txt && "
+                    + "echo ffff > racy.txt && touch -d @1600000000 racy.txt .git/index", in: repo)
+            let (cookie, _) = try await web.signIn()
+            let id = try await web.sessions.new(name: "flags", cwd: repo)
+            let head = try await web.client(cookie: cookie).get("/api/sessions/\(id)/diff")
+            let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
+            #expect(head.status == 200 && Set(files) == ["racy.txt", "flagged.txt", "skipped.txt"], "\(head.text)")
+        }
+    }
 }

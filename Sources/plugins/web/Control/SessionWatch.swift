@@ -52,7 +52,9 @@ struct SessionWatch: Sendable {
                 // Only a list read whole says which sessions are gone.
                 if let sessions = list.arrayValue {
                     let ids = Set(sessions.compactMap { $0["id"]?.stringValue })
-                    if ids != known { known = await changes.prune(keeping: ids) ? ids : nil }
+                    // Also at each git round: a snapshot taken for a session as it ended may
+                    // come after the prune its leaving set off.
+                    if ids != known || round % Self.gitEvery == 0 { known = await changes.prune(keeping: ids) ? ids : nil }
                 }
                 // The list goes out first: git walks every folder, which a page need not wait for.
                 if round % Self.gitEvery == 0 {

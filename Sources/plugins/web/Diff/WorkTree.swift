@@ -1,6 +1,10 @@
 import FoundationEssentials
 import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A session's git working tree as the diff viewer shows it, computed without writing the
 /// repository: the tree as it is now is staged into an index of the dashboard's own
 /// (`GIT_INDEX_FILE`, begun from a copy of the repository's so that only changed files are
@@ -59,7 +63,9 @@ struct WorkTree: Sendable {
         // has it (`read-tree -m`): `git add` then reads only the files that changed. Without
         // it, every file of the tree was read and hashed again on each diff.
         var read = false
-        if Self.seed(index, from: repository) { read = await git.run(["read-tree", "-m", base]).status == 0 }
+        if Self.seed(index, from: repository), await git.run(["read-tree", "-m", base]).status == 0 {
+            read = await unflagged(git)
+        }
         if !read { _ = await git.run(["read-tree", base]) }
         let added = await git.run(["add", "-A", "--", "."])
         guard added.status == 0 else { throw RemoteError(code: .internal, message: "git add failed: \(added.stderr)") }
@@ -70,15 +76,38 @@ struct WorkTree: Sendable {
         return (id, git)
     }
 
-    /// Copies the repository's index to `index`; false when there is none to copy or it is
-    /// split (its shared part, `sharedindex.*` beside it, is one git may expire when an index
-    /// naming it is written).
+    /// Copies the repository's index to `index`, with its modification time: git takes an entry
+    /// as new as its index for one that may have changed unseen ("racy"), and a copy made now
+    /// would hide such a change. False when there is none to copy, or it is split (its shared
+    /// part, `sharedindex.*` beside it, is one git may expire when an index naming it is written).
     private static func seed(_ index: String, from repository: Repository) -> Bool {
         let fm = FileManager.default
         let folder = String(repository.index[..<(repository.index.lastIndex(of: "/") ?? repository.index.startIndex)])
         let split = (try? fm.contentsOfDirectory(atPath: folder))?.contains { $0.hasPrefix("sharedindex.") } ?? true
         guard !split, let bytes = fm.contents(atPath: repository.index) else { return false }
-        return fm.createFile(atPath: index, contents: bytes, attributes: [.posixPermissions: 0o600])
+        var original = stat()
+        guard stat(repository.index, &original) == 0,
+            fm.createFile(atPath: index, contents: bytes, attributes: [.posixPermissions: 0o600])
+        else { return false }
+        let times = [original.st_atim, original.st_mtim]
+        return utimensat(AT_FDCWD, index, times, 0) == 0
+    }
+
+    /// Whether the seeded index marks no file of this folder for git to leave unread: an entry
+    /// flagged assume-unchanged (`update-index --assume-unchanged`, a lowercase tag in
+    /// `ls-files -v`), or skip-worktree (`S`) with the file there, would keep HEAD's copy in the
+    /// staged tree whatever the file holds. Out-of-cone files of a sparse checkout are not there,
+    /// and stay out.
+    private func unflagged(_ git: GitRunner) async -> Bool {
+        let listed = await git.run(["ls-files", "-v"])
+        guard listed.status == 0, !listed.truncated else { return false }
+        for line in listed.lines {
+            guard let tag = line.first else { continue }
+            // A name git quotes (odd characters) cannot be looked up as it is printed.
+            if tag.isLowercase || line.dropFirst(2).hasPrefix("\"") { return false }
+            if tag == "S", FileManager.default.fileExists(atPath: cwd + "/" + line.dropFirst(2)) { return false }
+        }
+        return true
     }
 
     /// Remembers the tree as it is now, for "changes made by this run". A snapshot that fails
