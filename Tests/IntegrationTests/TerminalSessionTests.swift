@@ -133,6 +133,14 @@ import Glibc
             let late = try await s.run("answer", "project", "q2", "yes")
             #expect(late.status != 0, "the terminal answered first: \(late)")
             #expect(try await s.history("t-0c5f7f0e3d0e").contains { $0["type"] == "question_answered" && $0["by"] == "terminal" })
+
+            // Moved to the terminal (no chat watched a multi-line question): closed here, not answered.
+            terminal.send(["type": "extension_ui_request", "id": "q3", "method": "editor", "title": "Describe it"])
+            try await s.waitForState("t-0c5f7f0e3d0e", "waiting-for-answer")
+            terminal.send(["type": "extension_ui_closed", "id": "q3", "by": "moved"])
+            try await s.waitForState("t-0c5f7f0e3d0e", "idle")
+            #expect(try await s.run("answer", "project", "q3", "text").status != 0)
+            #expect(try await s.history("t-0c5f7f0e3d0e").contains { $0["type"] == "question_cancelled" && $0["by"] == "moved" })
             terminal.hangUp()
         }
     }

@@ -18,6 +18,7 @@ export const PROMPT_START_WATCH_MS = 3000;
  * delay, where sending at once could lose a prompt.
  */
 const LATE_START_MS = 15_000;
+const LATE_START = "late start";
 /** How long a steer handed to a busy pi may take to pass pi's `input` stage. */
 const PROMPT_QUEUED_TIMEOUT_MS = 2000;
 /**
@@ -176,11 +177,15 @@ export class PromptSender {
     this.hold("compaction", COMPACTION_HOLD_MS, { untilAgentStart: true });
     // A prompt whose pre-run phase compacts first (trap 5) is not late yet.
     if (this.waiting?.until === "agent_start") this.rewatch(COMPACTION_HOLD_MS);
+    // Nor is one already reported late: its pre-run may be this compaction.
+    if (this.holds.has(LATE_START)) this.hold(LATE_START, COMPACTION_HOLD_MS, { untilAgentStart: true });
   }
 
   /** `session_compact`: the compaction is over. */
   onCompactionEnd(): void {
     if (this.waiting?.until === "agent_start") this.rewatch(PROMPT_START_WATCH_MS);
+    // The late prompt's run starts next, if it is its pre-run that compacted.
+    if (this.holds.has(LATE_START)) this.hold(LATE_START, PROMPT_START_WATCH_MS, { untilAgentStart: true });
     this.release("compaction");
   }
 
@@ -363,7 +368,7 @@ export class PromptSender {
       if (this.waiting.until !== "input") {
         this.log(`no agent_start for a chat prompt within ${ms} ms: pi did not start it`);
         this.failed(prompt, NOT_STARTED);
-        if (this.waiting.until === "agent_start") this.hold("late start", LATE_START_MS, { untilAgentStart: true });
+        if (this.waiting.until === "agent_start") this.hold(LATE_START, LATE_START_MS, { untilAgentStart: true });
       } else {
         this.log(`no input event for a chat prompt within ${ms} ms; sending the next`);
       }

@@ -182,6 +182,10 @@ export class Questions {
         ? new Promise((resolve) => {
             fallBack = () => {
               if (fallBack) this.chatsGone.delete(fallBack);
+              // The terminal alone answers now: the chats' copy closes, and is not asked again
+              // at a re-attach (resend), where an answer could not close pi's editor.
+              this.open.delete(id);
+              this.link()?.send({ type: "extension_ui_closed", id, by: "moved" });
               ctx.ui.notify(`No chat watches any more: answer here. ${title}`, "info");
               resolve(Promise.resolve().then(() => this.openDialog(ctx, method, title, options, dialog.signal)));
             };

@@ -193,13 +193,15 @@ export class Relay {
     if (current === this.piSessionID) return;
     // `/new` and `/resume` aborted a run without its agent_end (trap 2): it ends in the old session.
     if (reason !== "fork") this.run.onSessionSwitch(reason);
-    this.switchPrompts(reason);
+    const promptStarting = this.switchPrompts(reason);
     // Several switches before the daemon hears of them: it knows the first one left.
     this.replacedPiSessionID ??= this.piSessionID;
     this.piSessionID = current;
     this.gatekeeper.sessionChanged(current); // "Approve for session" ends with the session
     // A stop armed for a prompt still in its pre-run phase stays armed: the switch does not
-    // abort that prompt, and it starts in the new session (trap 2). The arm has its own limit.
+    // abort that prompt, and it starts in the new session (trap 2). With none starting, the arm
+    // (its prompt failed, or its compaction did) must not stop a later prompt there.
+    this.runStop.sessionSwitched(promptStarting);
     this.throttle.clear();
     this.stopInfoPoll();
     this.lastInfo = undefined;
@@ -267,12 +269,14 @@ export class Relay {
    * go on in the fork. `/new` and `/resume`: what is still here is held and the chats are asked;
    * what pi has is dropped by `/new` and delivered into the resumed conversation by `/resume`.
    */
-  private switchPrompts(reason: SwitchReason): void {
-    if (reason === "fork") return;
+  /** Returns whether a chat prompt is still in pi's pre-run phase (a fork aborts nothing: as if so). */
+  private switchPrompts(reason: SwitchReason): boolean {
+    if (reason === "fork") return true;
     const { held, inPi, starting } = this.sender.switched();
     if (reason === "new") this.sender.tellDropped(inPi, "new");
     this.sender.tellDelivered(reason === "new" ? starting : [...inPi, ...starting], reason);
     this.sender.askAboutHeld(held, reason);
+    return starting.length > 0;
   }
 
   onModelSelect(): void {

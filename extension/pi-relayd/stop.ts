@@ -107,6 +107,17 @@ export class RunStop {
     return { gatesDenied, promptsDropped, abortAtStart: preRun };
   }
 
+  /**
+   * `/new`, `/resume` or `/fork`: an armed stop is kept only while a prompt is still starting
+   * (the switch does not abort it, trap 2); otherwise it is for nothing in the new session.
+   */
+  sessionSwitched(promptStarting: boolean): void {
+    if (promptStarting) return;
+    this.disarm();
+    this.preRunSince = undefined;
+    this.compacting = false;
+  }
+
   private arm(ms: number): void {
     this.disarm();
     this.armed = later(this.log, "pre-run stop", ms, () => {

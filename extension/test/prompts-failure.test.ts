@@ -123,3 +123,23 @@ test("a prompt reported not started that starts late: the next waits for it rath
   // (The second's pre-run is as slow, so it too is answered as not started before it runs: the
   // watch cannot tell a slow start from a prompt another extension took, trap 6.)
 });
+
+test("a prompt reported not started whose pre-run then compacts: the next waits for its run, not the compaction's end", async (t) => {
+  // Past the 3 s watch (a slow key lookup), then a compaction longer than the 15 s late-start
+  // wait (trap 5): when the compaction ends, the late prompt's run starts next.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { preRunDelayMs: PROMPT_START_WATCH_MS + 500, compactionMs: 15_500, streamDelayMs: 50 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("hello"); // something to compact
+  await host.waitFor((s) => s.saw === "run_end", 10_000);
+  // Its run (an echo of 100 words, 5 s) is still going when a prompt sent at the compaction's
+  // end would leave its own pre-run.
+  daemon.send({ type: "prompt", id: "p1", message: `precompact: ${"word ".repeat(100)}`, streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p1")).success, true);
+  daemon.send({ type: "prompt", id: "p2", message: "second", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p2")).success, true);
+  await daemon.waitFor((m) => m.type === "response" && m.id === "p1" && m.success === false, 5000, "p1 reported not started");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: second", 40_000, "the second prompt's run");
+  assert.deepEqual(host.errors, [], "no prompt collided in pi");
+});

@@ -143,10 +143,15 @@ test("a multi-line question waiting in the chats opens the terminal's editor onc
   assert.equal(host.seen.some((s) => s.saw === "dialog"), false, "not while a chat may come back");
   const editor = await host.waitFor((s) => s.saw === "dialog" && s.method === "editor", 4000, "the terminal's editor");
   assert.equal(editor.title, "What broke?");
+  const closed = await daemon.waitFor((m) => m.type === "extension_ui_closed");
+  assert.deepEqual(closed, { type: "extension_ui_closed", id: request.id, by: "moved" }, "the chats' copy closes as it opens");
+  // A chat back now is not asked again: its answer could not close pi's editor.
+  daemon.dropConnections();
+  await daemon.waitFor((m) => m.method === "attach", 5000, "the re-attach", 2);
+  await sleep(300);
+  assert.equal(daemon.lines(isRequest).length, 1, "asked once");
   host.answer("the build");
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Answer: the build (answered by terminal)");
-  const closed = await daemon.waitFor((m) => m.type === "extension_ui_closed");
-  assert.deepEqual(closed, { type: "extension_ui_closed", id: request.id, by: "terminal" }, "the chats' copy closes");
 });
 
 test("the run is aborted while the question waits: both copies close", async (t) => {

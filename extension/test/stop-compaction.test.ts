@@ -74,3 +74,18 @@ test("through the fake pi: a chat prompt whose pre-run compacts for longer than 
   assert.equal(daemon.lines((m) => m.type === "tool_execution_start").length, 0, "no tool call ran");
   assert.deepEqual(host.errors, []);
 });
+
+test("a switch with no prompt starting disarms a stop, so a later prompt in the new session runs", async () => {
+  const { stop, ctx } = setup();
+  stop.onInput(true);
+  stop.onCompaction(true);
+  assert.equal(stop.stop(ctx as any).abortAtStart, true);
+  stop.sessionSwitched(false); // its compaction failed, and nothing is starting at the /new
+  stop.onAgentStart(ctx as any);
+  assert.equal(ctx.aborts, 1, "the next run is not aborted");
+  stop.onInput(true);
+  assert.equal(stop.stop(ctx as any).abortAtStart, true);
+  stop.sessionSwitched(true); // the prompt still starting runs in the new session
+  stop.onAgentStart(ctx as any);
+  assert.equal(ctx.aborts, 3, "it is aborted at its start");
+});

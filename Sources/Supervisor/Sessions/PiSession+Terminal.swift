@@ -98,14 +98,24 @@ extension PiSession {
             record(type: "terminal_input", ["text": .string(String(text.prefix(200)))])
             await tell(.promptEcho(text: text, origin: "terminal"))
         case "extension_ui_closed":
-            // The terminal answered (or dismissed it) first, or the run was aborted: the chats'
-            // copy of the question closes.
+            // The terminal answered (or dismissed it) first, the run was aborted, or the question
+            // moved to the terminal because no chat watched any more: the chats' copy closes.
             guard let questionID = message["id"]?.stringValue, let question = questions.close(questionID) else { return true }
-            let aborted = message["by"]?.stringValue == "abort"
-            record(type: aborted ? "question_cancelled" : "question_answered", ["id": .string(questionID), "by": aborted ? "abort" : "terminal"])
+            let by = message["by"]?.stringValue
+            let outcome: String
+            switch by {
+            case "abort":
+                record(type: "question_cancelled", ["id": .string(questionID), "by": "abort"])
+                outcome = "closed: the run was stopped before anyone answered"
+            case "moved":
+                record(type: "question_cancelled", ["id": .string(questionID), "by": "moved"])
+                outcome = "asked in the terminal instead: no chat was watching"
+            default:
+                record(type: "question_answered", ["id": .string(questionID), "by": "terminal"])
+                outcome = "answered in the terminal"
+            }
             await services.persist(record)
-            await tell(
-                .questionClosed(question, outcome: aborted ? "closed: the run was stopped before anyone answered" : "answered in the terminal"))
+            await tell(.questionClosed(question, outcome: outcome))
         default:
             reported.take(
                 sessionFile: message["sessionFile"]?.stringValue, model: message["model"]?.stringValue,
