@@ -47,7 +47,7 @@ import Testing
         func failed(_ message: Note, reason: String) async { lines.withLock { $0.append("\(message.id) failed: \(reason)") } }
 
         func answered(_ message: Note, _ result: ChatMessageResult) async {
-            lines.withLock { $0.append("\(message.id) \(result.status.rawValue)") }
+            lines.withLock { $0.append("\(message.id) \(result.status.rawValue)" + (result.reaction.map { " " + $0 } ?? "")) }
         }
     }
 
@@ -116,10 +116,11 @@ import Testing
     }
 
     /// The plugin killed after pi-relayd answered but before the reply was shown: the restarted
-    /// plugin shows the kept answer, and does not ask again (pi-relayd would answer `ignored`).
+    /// plugin shows the kept reply, alone (no ⏳ for a prompt whose run may be over), and does
+    /// not ask again (pi-relayd would answer `ignored`).
     @Test func anAnswerNotYetShownIsShownAfterARestartWithoutAskingAgain() async throws {
         defer { removeFolder() }
-        let supervisor = Supervisor { _ in ChatMessageResult(status: .command, reply: Reply(text: "3 sessions")) }
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .queued, reply: Reply(text: "Queued"), reaction: "⏳") }
         let stuck = Stuck()
         let first = Inbox(
             adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
@@ -130,7 +131,7 @@ import Testing
         let shown = Shown()
         let second = inbox(supervisor, shown)
         await second.resumePending()
-        try await until { shown.lines.withLock { $0 } == ["m1 command"] }
+        try await until { shown.lines.withLock { $0 } == ["m1 ignored"] }
         #expect(supervisor.asked.withLock { $0 } == ["/sessions"], "asked once")
         // Shown: a third start has nothing left to show.
         let third = Shown()

@@ -67,7 +67,10 @@ public actor Inbox<Adapter: InboxAdapter> {
         for message in kept {
             if let result = journal.answer(of: message.id) {
                 handing.insert(message.id)
-                await lanes.enqueue(message.lane) { [self] in await self.show(result, for: message) }
+                // The reply alone: a reaction or a progress mark (⏳) belonged to a moment that
+                // has passed, and pi-relayd may have taken it off meanwhile.
+                let reply = ChatMessageResult(status: .ignored, reply: result.reply)
+                await lanes.enqueue(message.lane) { [self] in await self.show(reply, for: message) }
             } else {
                 await queue(message)
             }
@@ -207,9 +210,9 @@ public actor Inbox<Adapter: InboxAdapter> {
             relayed += 1
             logger.info("message \(message.id) from \(params.chat.userName ?? params.chat.user): \(result.status.rawValue)")
             // A reply is kept until shown: pi-relayd answers a repeat `ignored`, so one lost to
-            // a restart here would never be shown. A plain prompt's answer has nothing to lose,
-            // and costs no save.
-            if result.reply != nil || result.reaction != nil {
+            // a restart here would never be shown. A plain prompt's answer (or a reaction alone)
+            // has nothing to lose, and costs no save.
+            if result.reply != nil {
                 journal.answer(message.id, result)
                 await save()
             }

@@ -12,5 +12,7 @@ public protocol InboxAdapter: Sendable {
     /// The supervisor refused the message: `reason` is for the user, in their chat.
     func failed(_ message: Message, reason: String) async
     /// The supervisor took the message; `result` says what became of it and may carry a reply.
+    /// A reply not shown before a restart is shown after it, as the reply alone (status
+    /// `ignored`, no reaction).
     func answered(_ message: Message, _ result: ChatMessageResult) async
 }
