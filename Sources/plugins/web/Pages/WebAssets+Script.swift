@@ -56,19 +56,27 @@ extension WebAssets {
         }
 
         /// The answer's JSON, with `ok` false when it failed (the reason shown in the feed).
-        async function post(path, body) {
-          try {
-            const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(body), credentials: 'same-origin' });
-            const data = await response.json().catch(() => ({}));
-            data.ok = response.ok && !data.error;
-            if (data.error) note('⚠️ ' + data.error);
-            else if (!response.ok) note(`⚠️ not sent: ${response.status} ${response.statusText}${response.status === 413 ? ' (too large)' : ''}`);
-            else if (data.text && !data.questionClosed) note(data.text);
-            return data;
-          } catch (error) {
-            note('⚠️ not sent: ' + error);
-            return { ok: false };
+        /// `retries`: how often a request that got no answer at all (the plugin restarting, a
+        /// connection it had closed) is sent again, for one the plugin takes once (an id'd message).
+        async function post(path, body, retries = 0) {
+          for (let attempt = 0; ; attempt++) {
+            try {
+              const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify(body), credentials: 'same-origin' });
+              const data = await response.json().catch(() => ({}));
+              data.ok = response.ok && !data.error;
+              if (data.error) note('⚠️ ' + data.error);
+              else if (!response.ok) note(`⚠️ not sent: ${response.status} ${response.statusText}${response.status === 413 ? ' (too large)' : ''}`);
+              else if (data.text && !data.questionClosed) note(data.text);
+              return data;
+            } catch (error) {
+              if (attempt < retries) {
+                await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+                continue;
+              }
+              note('⚠️ not sent: ' + error);
+              return { ok: false };
+            }
           }
         }
 
@@ -191,7 +199,7 @@ extension WebAssets {
               const key = JSON.stringify([mode, value, images.map((image) => [image.name, image.data.length])]);
               if (unsent?.key !== key) unsent = { key, id: crypto.randomUUID() };
               // Cleared only once it was taken: a refused prompt stays in the box to send again.
-              const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: unsent.id, images });
+              const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: unsent.id, images }, 3);
               if (!answer.ok) return;
               unsent = null;
               if (text.value === value) { text.value = ''; picker.value = ''; }
