@@ -19,8 +19,9 @@ SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 # turns voice notes into WAV for a transcriber (ffmpeg does too, when installed); espeak-ng and sox
 # make the speech the voice-note tests send. postgresql: the federation's tests start a server of
 # their own from its programs (/usr/lib/postgresql/*/bin), in a temporary folder on a Unix socket.
+# patchelf: the release's executables find the Swift runtime beside them (make dist).
 APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
-	opus-tools espeak-ng sox postgresql openssl
+	opus-tools espeak-ng sox postgresql openssl patchelf
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
@@ -126,15 +127,19 @@ bench-scale: release
 bench-scale-check: build
 	$(PYTHON) bench/bench.py --bin $(DEBUG_DIR) --only scale --scale 100 --functional --out bench/work/scale-check.json
 
-# Installing without a toolchain (issue 16). `make dist` builds .build/dist/pi-relayd-VERSION-linux-ARCH.tar.gz:
-# the executables linked with the Swift runtime inside (--static-swift-stdlib) and stripped, so
-# they need only glibc, libcurl, libyaml and libstdc++ where they run; the bundled plugins; the pi
-# extension; a man page (argument-parser's generate-manual over `pi-relayd --experimental-dump-help`);
-# bash, zsh and fish completions; and packaging/install.sh, which checks the libraries and copies
-# it all into a PREFIX. `make install` builds the same folder and runs that install.sh on it;
-# `make uninstall` removes exactly what it installed. PREFIX defaults to ~/.local.
-# DIST_CONFIGURATION=debug builds the same without optimising (what `make dist-check` does in CI:
-# a release build from clean took about 20 minutes on two busy cores).
+# Installing without a toolchain. `make dist` builds .build/dist/pi-relayd-VERSION-linux-ARCH.tar.gz:
+# the executables, stripped, and the Swift runtime they share once, in lib/pi-relayd/swift/ (each
+# executable finds it through an $ORIGIN-relative RUNPATH, set with patchelf in place of the
+# toolchain's), so they need only glibc, libcurl, libyaml and libstdc++ where they run; the
+# bundled plugins; the pi extension; a man page (argument-parser's generate-manual over
+# `pi-relayd --experimental-dump-help`); bash, zsh and fish completions; and packaging/install.sh,
+# which checks the libraries and copies it all into a PREFIX. `make install` builds the same folder
+# and runs that install.sh on it; `make uninstall` removes exactly what it installed. PREFIX
+# defaults to ~/.local. Each executable used to carry a static copy of the runtime and Foundation
+# Essentials: eight copies made a 43-83 MB tarball.
+# DIST_CONFIGURATION=debug builds the same without optimising (what `make dist-check` does in CI,
+# on the build make test made: the products are linked as any build links them, so nothing is
+# built again).
 PREFIX ?= $(HOME)/.local
 DIST_CONFIGURATION ?= release
 VERSION := $(shell sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/Supervisor/Daemon/Version.swift)
@@ -143,36 +148,29 @@ DIST_ROOT := .build/dist
 STAGE := $(DIST_ROOT)/$(DIST_NAME)
 DIST_TARBALL := $(DIST_ROOT)/$(DIST_NAME).tar.gz
 DIST_PRODUCTS := pi-relayd $(addprefix pi-relay-,$(DIST_PLUGINS))
-# The static build has a build folder of its own: objects compiled for a static link carry other
-# autolink entries, and SwiftPM does not rebuild them when the same folder is then linked
-# dynamically (make test after make install failed to link, wanting _FoundationCShims). Linking
-# .build's dynamic objects statically works, which CI uses as its last step (DIST_SCRATCH=.build).
-DIST_SCRATCH ?= .build-static
-# FoundationEssentials' own static dependencies, named: Swift 6.3's autolink entries leave them
-# out, and the Discord plugin, whose dependencies pull in more of FoundationEssentials, fails to
-# link with undefined _FoundationCollections and _FoundationCShims symbols. A dynamic build has no
-# such libraries (libFoundationEssentials.so holds them), hence here and not in Package.swift.
-# Full Foundation's static libraries, named for the same reason: the federation plugin links full
-# Foundation (postgres-nio imports it), and objects compiled for a dynamic link (make test's, which
-# CI links) name none of them, so its static link missed CoreFoundation and ICU. An executable that
-# uses none of their symbols takes nothing from these archives (dist-check greps for ICU's data).
-STATIC_LINK_FLAGS := -Xlinker -l_FoundationCollections -Xlinker -l_FoundationCShims \
-	-Xlinker -lFoundation -Xlinker -lFoundationInternationalization -Xlinker -lCoreFoundation -Xlinker -l_FoundationICU
-STATIC_BUILD := $(SWIFT) build -c $(DIST_CONFIGURATION) --static-swift-stdlib $(STATIC_LINK_FLAGS) $(BUILD_FLAGS) --scratch-path $(DIST_SCRATCH)
+DIST_SCRATCH ?= .build
+DIST_BUILD := $(SWIFT) build -c $(DIST_CONFIGURATION) $(BUILD_FLAGS) --scratch-path $(DIST_SCRATCH)
 
 .PHONY: stage dist install uninstall dist-check
 
 stage: deps
-	@for p in $(DIST_PRODUCTS); do $(STATIC_BUILD) --product $$p || exit 1; done
-	@# generate-manual only writes the man page here and is not shipped: linked as usual. It
-	@# imports full Foundation, and a plain `swift build` may already have compiled it for a
-	@# dynamic link (whose objects do not name CoreFoundation for a static one).
-	@$(SWIFT) build -c $(DIST_CONFIGURATION) $(BUILD_FLAGS) --scratch-path $(DIST_SCRATCH) --product generate-manual
-	@bin=$$($(STATIC_BUILD) --show-bin-path) && rm -rf $(STAGE) && \
-	mkdir -p $(STAGE)/bin $(STAGE)/lib/pi-relayd/plugins $(STAGE)/share/pi-relayd $(STAGE)/share/man/man1 \
+	@for p in $(DIST_PRODUCTS); do $(DIST_BUILD) --product $$p || exit 1; done
+	@# generate-manual only writes the man page here and is not shipped.
+	@$(DIST_BUILD) --product generate-manual
+	@bin=$$($(DIST_BUILD) --show-bin-path) && rm -rf $(STAGE) && \
+	mkdir -p $(STAGE)/bin $(STAGE)/lib/pi-relayd/plugins $(STAGE)/lib/pi-relayd/swift $(STAGE)/share/pi-relayd $(STAGE)/share/man/man1 \
 		$(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d && \
 	strip -o $(STAGE)/bin/pi-relayd $$bin/pi-relayd && \
 	for p in $(DIST_PLUGINS); do strip -o $(STAGE)/lib/pi-relayd/plugins/$$p $$bin/pi-relay-$$p || exit 1; done && \
+	runtime=$$(ldd $$bin/pi-relayd | awk '/libswiftCore.so/ {print $$3}') && \
+	[ -n "$$runtime" ] || { echo "make stage: ldd finds no Swift runtime for $$bin/pi-relayd"; exit 1; } && \
+	for exe in $(addprefix $$bin/,$(DIST_PRODUCTS)); do \
+		ldd $$exe | awk -v dir="$$(dirname $$runtime)/" 'index($$3, dir) == 1 {print $$3}'; \
+	done | sort -u | while read -r lib; do \
+		strip --strip-unneeded -o $(STAGE)/lib/pi-relayd/swift/$$(basename $$lib) $$lib || exit 1; \
+	done && \
+	patchelf --set-rpath '$$ORIGIN/../lib/pi-relayd/swift' $(STAGE)/bin/pi-relayd && \
+	for p in $(DIST_PLUGINS); do patchelf --set-rpath '$$ORIGIN/../swift' $(STAGE)/lib/pi-relayd/plugins/$$p || exit 1; done && \
 	mkdir $(STAGE)/share/pi-relayd/pi-relayd && cp extension/pi-relayd/*.ts $(STAGE)/share/pi-relayd/pi-relayd/ && \
 	cp packaging/install.sh README.md $(STAGE)/ && \
 	$$bin/generate-manual $(STAGE)/bin/pi-relayd --date $$(date -u -r Sources/Supervisor/Daemon/Version.swift +%Y-%m-%d) \
@@ -180,11 +178,12 @@ stage: deps
 	$(STAGE)/bin/pi-relayd --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/pi-relayd && \
 	$(STAGE)/bin/pi-relayd --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_pi-relayd && \
 	$(STAGE)/bin/pi-relayd --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/pi-relayd.fish && \
-	chmod 755 $(STAGE)/install.sh $(STAGE)/bin/pi-relayd $(STAGE)/lib/pi-relayd/plugins/*
+	chmod 755 $(STAGE)/install.sh $(STAGE)/bin/pi-relayd $(STAGE)/lib/pi-relayd/plugins/* && chmod 644 $(STAGE)/lib/pi-relayd/swift/*
 
 dist: stage
 	tar -C $(DIST_ROOT) -czf $(DIST_TARBALL) $(DIST_NAME)
-	@echo "make dist: $(DIST_TARBALL) ($$(du -h $(DIST_TARBALL) | cut -f1))"; du -h $(STAGE)/bin/* $(STAGE)/lib/pi-relayd/plugins/*
+	@echo "make dist: $(DIST_TARBALL) ($$(du -h $(DIST_TARBALL) | cut -f1))"; du -h $(STAGE)/bin/* $(STAGE)/lib/pi-relayd/plugins/*; \
+	du -sh $(STAGE)/lib/pi-relayd/swift
 
 install: stage
 	sh $(STAGE)/install.sh --prefix "$(PREFIX)"
@@ -193,22 +192,23 @@ uninstall:
 	sh packaging/install.sh --uninstall --prefix "$(PREFIX)"
 
 # The tarball unpacked into a fresh folder and `make install` into a temporary PREFIX, each then
-# run with no Swift on PATH or LD_LIBRARY_PATH: ldd shows no Swift library, the daemon starts
-# from there and finds its bundled plugins, completions and man page are in place, and `make
-# uninstall` leaves the PREFIX empty (packaging/check-install.sh).
-# The shipped code imports FoundationEssentials: one `import Foundation` puts ICU and its data
-# (about 50 MB) back into the executable that links it. Fuzz targets are not shipped.
+# run with no Swift on PATH or LD_LIBRARY_PATH: ldd finds every Swift library in the folder's own
+# lib/pi-relayd/swift/ and nowhere else, the daemon starts from there and finds its bundled
+# plugins, completions and man page are in place, and `make uninstall` leaves the PREFIX empty
+# (packaging/check-install.sh).
+# The shipped code imports FoundationEssentials: one `import Foundation` makes the executable that
+# links it load full Foundation and ICU's data (40 MB). Fuzz targets are not shipped.
 FULL_FOUNDATION := ^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|private|fileprivate)[[:space:]]+)?import[[:space:]]+(Foundation|FoundationNetworking|FoundationXML|FoundationInternationalization)([[:space:]]|$$)
 
 dist-check:
 	@found=$$(grep -rlE '$(FULL_FOUNDATION)' Sources --include='*.swift' --exclude-dir=Fuzz); \
 	if [ -n "$$found" ]; then echo "make dist-check: these import full Foundation; import FoundationEssentials (README, Development):"; echo "$$found"; exit 1; fi
 	$(MAKE) --no-print-directory dist
-	@# The web dashboard links Hummingbird with no traits: no full Foundation, so no ICU data
-	@# (its archive names itself icudt…) in any shipped executable but the federation plugin's.
+	@# The web dashboard links Hummingbird with no traits: no full Foundation (whose ICU data is
+	@# 40 MB) for any shipped executable but the federation plugin's.
 	@for f in $(STAGE)/bin/pi-relayd $(addprefix $(STAGE)/lib/pi-relayd/plugins/,$(filter-out $(FULL_FOUNDATION_PLUGINS),$(DIST_PLUGINS))); do \
-		if grep -q -a icudt "$$f"; then echo "make dist-check: $$f carries ICU data (full Foundation is linked)"; exit 1; fi; \
-	done; echo "make dist-check: no executable carries ICU data but $(FULL_FOUNDATION_PLUGINS) ($$(du -h $(STAGE)/lib/pi-relayd/plugins/federation | cut -f1))"
+		if readelf -d "$$f" | grep -q 'NEEDED.*\[libFoundation.so\]'; then echo "make dist-check: $$f links full Foundation"; exit 1; fi; \
+	done; echo "make dist-check: no executable links full Foundation but $(FULL_FOUNDATION_PLUGINS); the tarball is $$(du -h $(DIST_TARBALL) | cut -f1)"
 	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
 	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
 	$(MAKE) --no-print-directory install PREFIX=$$prefix/prefix && \

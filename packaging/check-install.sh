@@ -5,8 +5,9 @@
 #                                     then installs it with its install.sh into a fresh PREFIX
 #   check-install.sh --prefix DIR     checks what `make install PREFIX=DIR` put there
 # PATH loses every folder with a Swift toolchain and LD_LIBRARY_PATH is unset, so a binary that
-# still needs the toolchain fails here; ldd must show no Swift library either. The daemon is
-# started from the install with a fresh home and must find the seven bundled plugins there.
+# still needs the toolchain fails here; ldd must find every Swift library in the folder's own
+# lib/pi-relayd/swift/ and nowhere else. The daemon is started from the install with a fresh home
+# and must find the seven bundled plugins there.
 set -eu
 
 fail() { echo "check-install: $*" >&2; exit 1; }
@@ -41,13 +42,25 @@ check_tree() {
     for p in discord telegram slack formatter attachments web federation; do
         [ -x "$root/lib/pi-relayd/plugins/$p" ] || fail "the bundled plugin $p is missing from $root/lib/pi-relayd/plugins"
     done
+    runtime="$(cd "$root/lib/pi-relayd/swift" && pwd -P)" || fail "$root/lib/pi-relayd/swift is missing"
     for exe in "$root/bin/pi-relayd" "$root"/lib/pi-relayd/plugins/*; do
         [ -x "$exe" ] || fail "$exe is missing or not executable"
         libraries="$(ldd "$exe")" || fail "ldd $exe failed"
-        if printf '%s\n' "$libraries" | grep -qi 'swift'; then fail "$exe still links Swift libraries:
-$libraries"; fi
         if printf '%s\n' "$libraries" | grep -q 'not found'; then fail "$exe misses libraries:
 $libraries"; fi
+        # The toolchain's libraries (the runtime, Foundation, Dispatch), each from the folder's own
+        # copy: ldd prints the path as the RUNPATH made it ($ORIGIN/../swift/...), so each is resolved.
+        core=""
+        for lib in $(printf '%s\n' "$libraries" | awk '$1 ~ /^lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime)/ {print $3}'); do
+            real="$(realpath "$lib")" || fail "$exe: cannot resolve $lib"
+            case "$real" in
+                "$runtime"/*) ;;
+                *) fail "$exe loads a Swift library from outside $runtime: $real" ;;
+            esac
+            [ "$real" != "$runtime/libswiftCore.so" ] || core=yes
+        done
+        [ -n "$core" ] || fail "$exe does not load $runtime/libswiftCore.so:
+$libraries"
     done
     for f in share/pi-relayd/pi-relayd/index.ts share/pi-relayd/pi-relayd/version.ts share/man/man1/pi-relayd.1 share/bash-completion/completions/pi-relayd \
         share/zsh/site-functions/_pi-relayd share/fish/vendor_completions.d/pi-relayd.fish; do

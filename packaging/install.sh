@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs pi-relayd from this folder (a release tarball, or the staging folder `make install`
-# builds) into a PREFIX, or removes it from one. Needs no Swift: the executables carry the Swift
-# runtime; they need glibc, libcurl, libyaml and libstdc++ from the system, checked first.
+# builds) into a PREFIX, or removes it from one. Needs no Swift: the Swift runtime comes along in
+# lib/pi-relayd/swift/; the executables need glibc, libcurl, libyaml and libstdc++ from the
+# system, checked first.
 #
 #   ./install.sh                       into ~/.local (bin/pi-relayd, lib/pi-relayd/plugins/, share/...)
 #   ./install.sh --prefix /usr/local   anywhere else (run it as the user who will run pi-relayd:
@@ -40,6 +41,9 @@ share/fish/vendor_completions.d/pi-relayd.fish"
 EXTENSION="share/pi-relayd/pi-relayd"
 # What a pi-relayd before the extension became a folder installed in its place.
 OLD_EXTENSION="share/pi-relayd/pi-relayd.ts"
+# The Swift runtime the executables share, found through their RUNPATH ($ORIGIN-relative); replaced
+# whole, as its files change with the toolchain that built the release.
+RUNTIME="lib/pi-relayd/swift"
 FOLDERS="lib/pi-relayd/plugins lib/pi-relayd share/pi-relayd"
 
 if [ "$action" = uninstall ]; then
@@ -47,12 +51,13 @@ if [ "$action" = uninstall ]; then
         if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then rm -f "$prefix/$f" && echo "removed $prefix/$f"; fi
     done
     if [ -e "$prefix/$EXTENSION" ]; then rm -rf "$prefix/$EXTENSION" && echo "removed $prefix/$EXTENSION"; fi
+    if [ -e "$prefix/$RUNTIME" ]; then rm -rf "$prefix/$RUNTIME" && echo "removed $prefix/$RUNTIME"; fi
     for d in $FOLDERS; do rmdir "$prefix/$d" 2>/dev/null || true; done
     echo "pi-relayd removed from $prefix (your ~/.pi-relayd, the pi extension and any service unit are left as they are)"
     exit 0
 fi
 
-for f in $EXECUTABLES $DATA $EXTENSION/index.ts $EXTENSION/version.ts; do
+for f in $EXECUTABLES $DATA $EXTENSION/index.ts $EXTENSION/version.ts $RUNTIME/libswiftCore.so; do
     [ -f "$here/$f" ] || { echo "install.sh: $here/$f is missing: is this a complete pi-relayd folder?" >&2; exit 1; }
 done
 
@@ -94,6 +99,12 @@ fi
 for d in bin lib/pi-relayd/plugins share/pi-relayd share/man/man1 share/bash-completion/completions share/zsh/site-functions share/fish/vendor_completions.d; do
     mkdir -p "$prefix/$d"
 done
+# The runtime first, beside the old one and then swapped in (a running pi-relayd keeps the files it
+# has open), so the executables copied next find theirs.
+rm -rf "$prefix/$RUNTIME.new" "$prefix/$RUNTIME.old"
+cp -R "$here/$RUNTIME" "$prefix/$RUNTIME.new" && chmod -R u=rwX,go=rX "$prefix/$RUNTIME.new"
+if [ -e "$prefix/$RUNTIME" ]; then mv "$prefix/$RUNTIME" "$prefix/$RUNTIME.old"; fi
+mv "$prefix/$RUNTIME.new" "$prefix/$RUNTIME" && rm -rf "$prefix/$RUNTIME.old"
 # Into a temporary name, then renamed over the old file: a running pi-relayd (or plugin) keeps
 # its executable, and nothing is ever half written.
 for f in $EXECUTABLES; do
