@@ -162,15 +162,19 @@ stage: deps
 		$(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d && \
 	strip -o $(STAGE)/bin/pi-relayd $$bin/pi-relayd && \
 	for p in $(DIST_PLUGINS); do strip -o $(STAGE)/lib/pi-relayd/plugins/$$p $$bin/pi-relay-$$p || exit 1; done && \
-	runtime=$$(ldd $$bin/pi-relayd | awk '/libswiftCore.so/ {print $$3}') && \
-	[ -n "$$runtime" ] || { echo "make stage: ldd finds no Swift runtime for $$bin/pi-relayd"; exit 1; } && \
+	runtime=$$(ldd "$$bin/pi-relayd" | awk '/libswiftCore.so/ {print $$3}') && \
+	{ [ -n "$$runtime" ] || { echo "make stage: ldd finds no Swift runtime for $$bin/pi-relayd"; exit 1; }; } && \
 	for exe in $(addprefix $$bin/,$(DIST_PRODUCTS)); do \
-		ldd $$exe | awk -v dir="$$(dirname $$runtime)/" 'index($$3, dir) == 1 {print $$3}'; \
+		ldd "$$exe" | awk -v dir="$$(dirname "$$runtime")/" 'index($$3, dir) == 1 {print $$3}'; \
 	done | sort -u | while read -r lib; do \
-		strip --strip-unneeded -o $(STAGE)/lib/pi-relayd/swift/$$(basename $$lib) $$lib || exit 1; \
+		strip --strip-unneeded -o "$(STAGE)/lib/pi-relayd/swift/$$(basename "$$lib")" "$$lib" || exit 1; \
 	done && \
 	patchelf --set-rpath '$$ORIGIN/../lib/pi-relayd/swift' $(STAGE)/bin/pi-relayd && \
 	for p in $(DIST_PLUGINS); do patchelf --set-rpath '$$ORIGIN/../swift' $(STAGE)/lib/pi-relayd/plugins/$$p || exit 1; done && \
+	for exe in $(STAGE)/bin/pi-relayd $(STAGE)/lib/pi-relayd/plugins/*; do \
+		libs=$$(env -u LD_LIBRARY_PATH ldd "$$exe") || { echo "make stage: ldd $$exe failed"; exit 1; }; \
+		if printf '%s\n' "$$libs" | grep -q 'not found'; then echo "make stage: $$exe misses libraries:"; echo "$$libs"; exit 1; fi; \
+	done && \
 	mkdir $(STAGE)/share/pi-relayd/pi-relayd && cp extension/pi-relayd/*.ts $(STAGE)/share/pi-relayd/pi-relayd/ && \
 	cp packaging/install.sh README.md $(STAGE)/ && \
 	$$bin/generate-manual $(STAGE)/bin/pi-relayd --date $$(date -u -r Sources/Supervisor/Daemon/Version.swift +%Y-%m-%d) \
@@ -182,8 +186,8 @@ stage: deps
 
 dist: stage
 	tar -C $(DIST_ROOT) -czf $(DIST_TARBALL) $(DIST_NAME)
-	@echo "make dist: $(DIST_TARBALL) ($$(du -h $(DIST_TARBALL) | cut -f1))"; du -h $(STAGE)/bin/* $(STAGE)/lib/pi-relayd/plugins/*; \
-	du -sh $(STAGE)/lib/pi-relayd/swift
+	@echo "make dist: $(DIST_TARBALL) ($$(du -h $(DIST_TARBALL) | cut -f1))"; du -h $(STAGE)/bin/* $(STAGE)/lib/pi-relayd/plugins/* \
+		$(STAGE)/lib/pi-relayd/swift/*; du -sh $(STAGE)/lib/pi-relayd/swift
 
 install: stage
 	sh $(STAGE)/install.sh --prefix "$(PREFIX)"
@@ -207,7 +211,9 @@ dist-check:
 	@# The web dashboard links Hummingbird with no traits: no full Foundation (whose ICU data is
 	@# 40 MB) for any shipped executable but the federation plugin's.
 	@for f in $(STAGE)/bin/pi-relayd $(addprefix $(STAGE)/lib/pi-relayd/plugins/,$(filter-out $(FULL_FOUNDATION_PLUGINS),$(DIST_PLUGINS))); do \
-		if readelf -d "$$f" | grep -q 'NEEDED.*\[libFoundation.so\]'; then echo "make dist-check: $$f links full Foundation"; exit 1; fi; \
+		needed=$$(readelf -d "$$f") || { echo "make dist-check: readelf $$f failed"; exit 1; }; \
+		if printf '%s\n' "$$needed" | grep -Eq 'NEEDED.*\[(libFoundation|libFoundationInternationalization|lib_FoundationICU)\.so\]'; then \
+			echo "make dist-check: $$f links full Foundation or ICU"; exit 1; fi; \
 	done; echo "make dist-check: no executable links full Foundation but $(FULL_FOUNDATION_PLUGINS); the tarball is $$(du -h $(DIST_TARBALL) | cut -f1)"
 	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
 	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
@@ -269,7 +275,7 @@ format-check:
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(DEBUG_DIR)/pi-relayd-plugins $(RELEASE_DIR)/pi-relayd-plugins bench/work $(DIST_ROOT) $(DIST_SCRATCH)
+	rm -rf $(DEBUG_DIR)/pi-relayd-plugins $(RELEASE_DIR)/pi-relayd-plugins bench/work $(DIST_ROOT) $(filter-out .build,$(DIST_SCRATCH))
 
 # Fuzzing (Sources/Fuzz, libFuzzer with AddressSanitizer, optimised: several times the executions
 # of a debug build; overflow and bounds checks stay on). Each target runs FUZZ_SECONDS on its

@@ -11,6 +11,9 @@
 set -eu
 
 usage() { sed -n '2,10s/^# \{0,1\}//p' "$0"; }
+# `set -e` does not stop at a failed command inside an `a && b` list: each step that must not be
+# followed by the next when it fails says so.
+die() { echo "install.sh: $*" >&2; exit 1; }
 
 prefix="${PREFIX:-$HOME/.local}"
 action=install
@@ -52,6 +55,8 @@ if [ "$action" = uninstall ]; then
     done
     if [ -e "$prefix/$EXTENSION" ]; then rm -rf "$prefix/$EXTENSION" && echo "removed $prefix/$EXTENSION"; fi
     if [ -e "$prefix/$RUNTIME" ]; then rm -rf "$prefix/$RUNTIME" && echo "removed $prefix/$RUNTIME"; fi
+    # What an interrupted install may have left.
+    rm -rf "$prefix/$RUNTIME.new" "$prefix/$RUNTIME.old" "$prefix/$EXTENSION.new" "$prefix/$EXTENSION.old"
     for d in $FOLDERS; do rmdir "$prefix/$d" 2>/dev/null || true; done
     echo "pi-relayd removed from $prefix (your ~/.pi-relayd, the pi extension and any service unit are left as they are)"
     exit 0
@@ -99,26 +104,43 @@ fi
 for d in bin lib/pi-relayd/plugins share/pi-relayd share/man/man1 share/bash-completion/completions share/zsh/site-functions share/fish/vendor_completions.d; do
     mkdir -p "$prefix/$d"
 done
-# The runtime first, beside the old one and then swapped in (a running pi-relayd keeps the files it
-# has open), so the executables copied next find theirs.
+# The runtime first, copied whole beside the old one, then swapped in (a running pi-relayd keeps
+# the files it has open), so the executables copied next find theirs. A copy that fails (a full
+# disk) replaces nothing.
 rm -rf "$prefix/$RUNTIME.new" "$prefix/$RUNTIME.old"
-cp -R "$here/$RUNTIME" "$prefix/$RUNTIME.new" && chmod -R u=rwX,go=rX "$prefix/$RUNTIME.new"
-if [ -e "$prefix/$RUNTIME" ]; then mv "$prefix/$RUNTIME" "$prefix/$RUNTIME.old"; fi
-mv "$prefix/$RUNTIME.new" "$prefix/$RUNTIME" && rm -rf "$prefix/$RUNTIME.old"
+cp -R "$here/$RUNTIME" "$prefix/$RUNTIME.new" || { rm -rf "$prefix/$RUNTIME.new"; die "cannot copy the Swift runtime into $prefix/$RUNTIME.new (disk full?); nothing was replaced"; }
+chmod -R u=rwX,go=rX "$prefix/$RUNTIME.new" || die "cannot set the modes of $prefix/$RUNTIME.new"
+if [ -e "$prefix/$RUNTIME" ]; then mv "$prefix/$RUNTIME" "$prefix/$RUNTIME.old" || die "cannot move $prefix/$RUNTIME aside"; fi
+if ! mv "$prefix/$RUNTIME.new" "$prefix/$RUNTIME"; then
+    if [ -e "$prefix/$RUNTIME.old" ]; then mv "$prefix/$RUNTIME.old" "$prefix/$RUNTIME"; fi
+    die "cannot move the new Swift runtime into $prefix/$RUNTIME; the old one is back"
+fi
 # Into a temporary name, then renamed over the old file: a running pi-relayd (or plugin) keeps
 # its executable, and nothing is ever half written.
 for f in $EXECUTABLES; do
-    cp "$here/$f" "$prefix/$f.new" && chmod 755 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f"
+    cp "$here/$f" "$prefix/$f.new" || { rm -f "$prefix/$f.new"; die "cannot copy $f (disk full?): run install.sh again once there is room"; }
+    chmod 755 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f" || die "cannot install $prefix/$f"
 done
+rm -rf "$prefix/$RUNTIME.old"
 for f in $DATA; do
-    cp "$here/$f" "$prefix/$f.new" && chmod 644 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f"
+    cp "$here/$f" "$prefix/$f.new" || { rm -f "$prefix/$f.new"; die "cannot copy $f (disk full?)"; }
+    chmod 644 "$prefix/$f.new" && mv -f "$prefix/$f.new" "$prefix/$f" || die "cannot install $prefix/$f"
 done
 # The extension's folder: copied beside the old one, then swapped in, so `pi-relayd extension
 # install` never copies half of it.
 rm -rf "$prefix/$EXTENSION.new" "$prefix/$EXTENSION.old"
-cp -R "$here/$EXTENSION" "$prefix/$EXTENSION.new" && chmod -R u=rwX,go=rX "$prefix/$EXTENSION.new"
-if [ -e "$prefix/$EXTENSION" ]; then mv "$prefix/$EXTENSION" "$prefix/$EXTENSION.old"; fi
-mv "$prefix/$EXTENSION.new" "$prefix/$EXTENSION" && rm -rf "$prefix/$EXTENSION.old"
+cp -R "$here/$EXTENSION" "$prefix/$EXTENSION.new" || { rm -rf "$prefix/$EXTENSION.new"; die "cannot copy the pi extension (disk full?)"; }
+chmod -R u=rwX,go=rX "$prefix/$EXTENSION.new" || die "cannot set the modes of $prefix/$EXTENSION.new"
+if [ -e "$prefix/$EXTENSION" ]; then mv "$prefix/$EXTENSION" "$prefix/$EXTENSION.old" || die "cannot move $prefix/$EXTENSION aside"; fi
+mv "$prefix/$EXTENSION.new" "$prefix/$EXTENSION" || die "cannot move the pi extension into $prefix/$EXTENSION"
+rm -rf "$prefix/$EXTENSION.old"
+# Whatever went before, the installed executables must load: the runtime they find is the one
+# installed with them.
+for f in $EXECUTABLES; do
+    if command -v ldd >/dev/null 2>&1 && env -u LD_LIBRARY_PATH ldd "$prefix/$f" 2>&1 | grep -q 'not found'; then
+        die "$prefix/$f misses libraries after the install: $(env -u LD_LIBRARY_PATH ldd "$prefix/$f" 2>&1 | grep 'not found' | tr -s ' \t' ' ')"
+    fi
+done
 if [ -e "$prefix/$OLD_EXTENSION" ]; then
     rm -f "$prefix/$OLD_EXTENSION" && echo "removed $prefix/$OLD_EXTENSION (the pi extension is the folder $prefix/$EXTENSION now)"
 fi
@@ -128,3 +150,4 @@ case ":$PATH:" in
     *) echo "note: $prefix/bin is not on your PATH; add it (for ~/.local/bin, log in again or add it in ~/.profile)" ;;
 esac
 echo "next: pi-relayd start; pi-relayd extension install (again after an upgrade); pi-relayd service install (see README)"
+echo "after an upgrade: pi-relayd restart, so the daemon and its plugins run the new release together"

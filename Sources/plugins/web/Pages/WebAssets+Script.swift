@@ -199,7 +199,10 @@ extension WebAssets {
               const key = JSON.stringify([mode, value, images.map((image) => [image.name, image.data.length])]);
               if (unsent?.key !== key) unsent = { key, id: crypto.randomUUID() };
               // Cleared only once it was taken: a refused prompt stays in the box to send again.
-              const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: unsent.id, images }, 3);
+              // Only a send is sent again on no answer: it has an id the plugin takes once; a
+              // steer or follow-up goes to pi-relayd as a command, which has none.
+              const answer = await post(`/api/sessions/${encodeURIComponent(route.session)}/prompt`, { text: value, mode, id: unsent.id, images },
+                mode === 'send' ? 3 : 0);
               if (!answer.ok) return;
               unsent = null;
               if (text.value === value) { text.value = ''; picker.value = ''; }

@@ -144,6 +144,8 @@ struct WebRoutes: Sendable {
             }
         }
         guard await inbox.take(WebMessage(id: messageID, session: session, user: user, text: text, images: images)) else {
+            // The same message sent again while the first was being taken: its copies go.
+            for image in images { try? FileManager.default.removeItem(atPath: image.path) }
             return Self.json(["status": "duplicate"])
         }
         await inbox.save()
