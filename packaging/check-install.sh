@@ -122,7 +122,7 @@ case "${1:-}" in
     --tarball)
         [ -f "${2:-}" ] || fail "--tarball needs a file"
         mkdir -p "$work/unpacked"
-        tar -xzf "$2" -C "$work/unpacked"
+        tar -xJf "$2" -C "$work/unpacked"
         folder="$(find "$work/unpacked" -mindepth 1 -maxdepth 1 -type d)"
         [ -x "$folder/install.sh" ] || fail "no install.sh at the top of $2"
         check_tree "$folder"
