@@ -15,6 +15,15 @@ import Testing
         )
     }
 
+    @Test func aSteerSentAsAFollowUpWhileAnApprovalWaitsIsSaid() throws {
+        let news = try #require(TerminalPromptNews(type: "prompts_delivered", ["reason": "gate", "texts": ["and then tag it"]]))
+        #expect(news.kind == .delivered && news.reason == .gate && news.noticeKind == "info")
+        #expect(
+            news.text
+                == "An approval is pending: 1 steer went to pi as a follow-up instead, so the calls already approved still run: “and then tag it”."
+        )
+    }
+
     @Test func anUnknownReasonOrNoPromptIsNoNews() {
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "later", "texts": ["x"]]) == nil)
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "shutdown", "texts": []]) == nil)

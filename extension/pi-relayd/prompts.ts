@@ -407,6 +407,8 @@ export class PromptSender {
       if (deliverAs === "steer" && !idle && this.gatePending()) {
         deliverAs = "followUp";
         this.log("an approval is pending: a queued steer goes to pi as a follow-up, so the approved calls still run");
+        // Its chat was answered "steered" when it was queued: it hears what became of it.
+        this.send({ type: "prompts_delivered", reason: "gate", texts: [prompt.text] });
       }
       try {
         this.pi.sendUserMessage(prompt.content as any, { deliverAs });

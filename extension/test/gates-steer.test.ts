@@ -56,7 +56,8 @@ test("a steer queued before an approval began waiting goes to pi as a follow-up 
   const sent: { content: string; deliverAs?: string }[] = [];
   const pi = { sendUserMessage: (content: string, options: any) => sent.push({ content, deliverAs: options?.deliverAs }) } as any;
   let gate = false;
-  const sender = new PromptSender(pi, () => false, () => {}, () => {}, () => gate);
+  const told: any[] = [];
+  const sender = new PromptSender(pi, () => false, () => {}, (line) => told.push(line), () => gate);
   sender.enqueue({ content: "first", text: "first", deliverAs: "steer" });
   // The second waits for the first's `input` event.
   sender.enqueue({ content: "second", text: "second", deliverAs: "steer" });
@@ -64,6 +65,7 @@ test("a steer queued before an approval began waiting goes to pi as a follow-up 
   gate = true;
   sender.onExtensionInput("first");
   assert.deepEqual(sent.at(-1), { content: "second", deliverAs: "followUp" });
+  assert.deepEqual(told, [{ type: "prompts_delivered", reason: "gate", texts: ["second"] }], "the daemon hears it");
   gate = false;
   sender.enqueue({ content: "third", text: "third", deliverAs: "steer" });
   sender.onExtensionInput("second");

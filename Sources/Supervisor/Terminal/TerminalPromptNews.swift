@@ -8,7 +8,8 @@ package struct TerminalPromptNews: Sendable, Equatable {
     package enum Kind: String, Sendable {
         /// `prompts_dropped`: these will never run.
         case dropped = "prompts_dropped"
-        /// `prompts_delivered`: pi had them queued; they run in the conversation it resumed.
+        /// `prompts_delivered`: pi had them queued; they run in the conversation it resumed (or,
+        /// for `gate`, after the run).
         case delivered = "prompts_delivered"
     }
 
@@ -24,6 +25,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
         case unanswered
         /// pi is reloading or quitting (`/reload`, `/quit`): a reloaded extension starts empty.
         case shutdown
+        /// Steers that waited in the extension until an approval was pending: they went to pi as
+        /// follow-ups, since a steer would skip the calls already approved (§11 trap 11).
+        case gate
     }
 
     package static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
@@ -50,6 +54,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
         let count = texts.count == 1 ? "1 chat prompt" : "\(texts.count) chat prompts"
         let list = texts.map { "“\(Self.preview($0))”" }.joined(separator: ", ")
         switch (kind, reason) {
+        case (.delivered, .gate):
+            let steers = texts.count == 1 ? "1 steer" : "\(texts.count) steers"
+            return "An approval is pending: \(steers) went to pi as a follow-up instead, so the calls already approved still run: \(list)."
         case (.delivered, .new):
             return "The terminal started a new conversation (/new): \(count) pi was starting will run there: \(list)."
         case (.delivered, _):
@@ -60,7 +67,7 @@ package struct TerminalPromptNews: Sendable, Equatable {
             return "Dropped, as asked: \(count) \(texts.count == 1 ? "was" : "were") not sent to the terminal's new conversation: \(list)."
         case (.dropped, .unanswered):
             return "Nobody said whether to send them to the terminal's new conversation: \(count) dropped: \(list)."
-        case (.dropped, .shutdown):
+        case (.dropped, .shutdown), (.dropped, .gate):
             return "The terminal's pi is reloading or quitting (/reload, /quit): \(count) not sent: \(list). Send again what should still run."
         }
     }
