@@ -19,10 +19,8 @@ SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 # turns voice notes into WAV for a transcriber (ffmpeg does too, when installed); espeak-ng and sox
 # make the speech the voice-note tests send. postgresql: the federation's tests start a server of
 # their own from its programs (/usr/lib/postgresql/*/bin), in a temporary folder on a Unix socket.
-# patchelf: the release's executables find the Swift runtime beside them; xz-utils packs the
-# release (make dist).
 APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
-	opus-tools espeak-ng sox postgresql openssl patchelf xz-utils
+	opus-tools espeak-ng sox postgresql openssl
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
@@ -158,6 +156,9 @@ DIST_BUILD := $(SWIFT) build -c $(DIST_CONFIGURATION) $(BUILD_FLAGS) --scratch-p
 
 .PHONY: stage dist install uninstall dist-check
 
+# What only a release needs, checked by make deps when it runs for one: patchelf points each
+# executable at the Swift runtime beside it, xz packs the tarball.
+stage: APT_PACKAGES += patchelf xz-utils
 stage: deps
 	@for p in $(DIST_PRODUCTS); do $(DIST_BUILD) --product $$p || exit 1; done
 	@# generate-manual only writes the man page here and is not shipped.
