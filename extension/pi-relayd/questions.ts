@@ -1,7 +1,7 @@
 /** Questions: the ask_user tool, asked in the terminal and the chats at once. */
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { randomUUID } from "node:crypto";
-import { isObject, type Json } from "./callbacks.ts";
+import { isObject, later, safely, type Json, type Log, type Timer } from "./callbacks.ts";
 import type { DaemonLink } from "./link.ts";
 
 export const ASK_USER_PARAMETERS = {
@@ -63,11 +63,13 @@ export class Questions {
   private readonly watched: () => boolean;
   /** Multi-line questions waiting in the chats alone, each told when no chat watches any more. */
   private readonly chatsGone = new Set<() => void>();
-  private goneTimer: ReturnType<typeof setTimeout> | undefined;
+  private goneTimer: Timer | undefined;
+  private readonly log: Log;
 
-  constructor(link: () => DaemonLink | undefined, watched: () => boolean) {
+  constructor(link: () => DaemonLink | undefined, watched: () => boolean, log: Log) {
     this.link = link;
     this.watched = watched;
+    this.log = log;
   }
 
   /**
@@ -83,12 +85,11 @@ export class Questions {
       return;
     }
     if (this.goneTimer || this.chatsGone.size === 0) return;
-    this.goneTimer = setTimeout(() => {
+    this.goneTimer = later(this.log, "no chat watching", CHATS_GONE_MS, () => {
       this.goneTimer = undefined;
       if (this.link()?.isAttached && this.watched()) return;
-      for (const fallBack of [...this.chatsGone]) fallBack();
-    }, CHATS_GONE_MS);
-    this.goneTimer.unref?.();
+      for (const fallBack of [...this.chatsGone]) safely(this.log, "a multi-line question to the terminal", fallBack);
+    });
   }
 
   ask(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {
@@ -186,8 +187,8 @@ export class Questions {
               // at a re-attach (resend), where an answer could not close pi's editor.
               this.open.delete(id);
               this.link()?.send({ type: "extension_ui_closed", id, by: "moved" });
-              ctx.ui.notify(`No chat watches any more: answer here. ${title}`, "info");
               resolve(Promise.resolve().then(() => this.openDialog(ctx, method, title, options, dialog.signal)));
+              ctx.ui.notify(`No chat watches any more: answer here. ${title}`, "info");
             };
             this.chatsGone.add(fallBack);
             this.watchChanged();

@@ -133,6 +133,7 @@ export class Relay {
     this.questions = new Questions(
       () => this.link,
       () => this.watchers.length > 0,
+      log,
     );
   }
 
