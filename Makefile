@@ -26,10 +26,8 @@ DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
 # The bundled plugins pi-relayd finds beside itself (see docs/PROTOCOL.md, section 1).
 BUNDLED_PLUGINS := discord telegram slack formatter attachments web federation
-# What the release tarball ships: every bundled plugin. The federation plugin links full
-# Foundation (postgres-nio imports it), so it alone carries ICU's data; the others must not.
+# What the release tarball ships: every bundled plugin, none of them linking full Foundation.
 DIST_PLUGINS := $(BUNDLED_PLUGINS)
-FULL_FOUNDATION_PLUGINS := federation
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py Tests/Fakes/fake_telegram/selftest.py Tests/Fakes/fake_slack/selftest.py
 # `make test` runs one `swift test` per test target, named by Package.swift. In a single run every
 # target's tests share one process and its small thread pool, so the busy integration and Discord
@@ -146,9 +144,8 @@ DIST_NAME := pi-relayd-$(VERSION)-linux-$(shell uname -m)
 DIST_ROOT := .build/dist
 STAGE := $(DIST_ROOT)/$(DIST_NAME)
 DIST_TARBALL := $(DIST_ROOT)/$(DIST_NAME).tar.xz
-# xz at its best for a release: ICU's data, which the federation plugin loads, is 15 MB under gzip
-# and 9 MB under xz -9, and the executables that link NIO share much of their code, which one xz
-# stream finds. An unoptimised build (dist-check in CI) is only unpacked again: fastest.
+# xz at its best for a release: the executables that link NIO share much of their code, which one
+# xz stream finds. An unoptimised build (dist-check in CI) is only unpacked again: fastest.
 DIST_XZ ?= $(if $(filter release,$(DIST_CONFIGURATION)),-9,-0)
 DIST_PRODUCTS := pi-relayd $(addprefix pi-relay-,$(DIST_PLUGINS))
 DIST_SCRATCH ?= .build
@@ -214,13 +211,13 @@ dist-check:
 	@found=$$(grep -rlE '$(FULL_FOUNDATION)' Sources --include='*.swift' --exclude-dir=Fuzz); \
 	if [ -n "$$found" ]; then echo "make dist-check: these import full Foundation; import FoundationEssentials (README, Development):"; echo "$$found"; exit 1; fi
 	$(MAKE) --no-print-directory dist
-	@# The web dashboard links Hummingbird with no traits: no full Foundation (whose ICU data is
-	@# 40 MB) for any shipped executable but the federation plugin's.
-	@for f in $(STAGE)/bin/pi-relayd $(addprefix $(STAGE)/lib/pi-relayd/plugins/,$(filter-out $(FULL_FOUNDATION_PLUGINS),$(DIST_PLUGINS))); do \
+	@# The web dashboard links Hummingbird with no traits, and the federation plugin speaks to
+	@# PostgreSQL itself: no shipped executable loads full Foundation (whose ICU data is 40 MB).
+	@for f in $(STAGE)/bin/pi-relayd $(addprefix $(STAGE)/lib/pi-relayd/plugins/,$(DIST_PLUGINS)); do \
 		needed=$$(readelf -d "$$f") || { echo "make dist-check: readelf $$f failed"; exit 1; }; \
 		if printf '%s\n' "$$needed" | grep -Eq 'NEEDED.*\[(libFoundation|libFoundationInternationalization|lib_FoundationICU)\.so\]'; then \
 			echo "make dist-check: $$f links full Foundation or ICU"; exit 1; fi; \
-	done; echo "make dist-check: no executable links full Foundation but $(FULL_FOUNDATION_PLUGINS); the tarball is $$(du -h $(DIST_TARBALL) | cut -f1)"
+	done; echo "make dist-check: no executable links full Foundation; the tarball is $$(du -h $(DIST_TARBALL) | cut -f1)"
 	sh packaging/check-install.sh --tarball $(DIST_TARBALL)
 	@prefix=$$(mktemp -d /tmp/prd-install-XXXXXX) && \
 	$(MAKE) --no-print-directory install PREFIX=$$prefix/prefix && \

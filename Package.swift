@@ -36,9 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        // Federation's store ("One bot across several machines, on PostgreSQL"): only the
-        // federation plugin links it (it imports full Foundation and swift-crypto).
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // SCRAM-SHA-256 and MD5 for the federation plugin's PostgreSQL sign-in.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -158,7 +157,8 @@ let package = Package(
         .target(
             name: "FederationPlugin",
             dependencies: [
-                "PiRelaySDK", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "PiRelaySDK", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/plugins/federation", exclude: ["Main"], swiftSettings: strict),
@@ -201,7 +201,7 @@ let package = Package(
         .target(name: "PostgresSupport", dependencies: ["SupervisorIO"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "FederationTests",
-            dependencies: ["FederationPlugin", "PiRelaySDK", "PostgresSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["FederationPlugin", "PiRelaySDK", "PostgresSupport"],
             path: "Tests/FederationTests", swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["WebPlugin", "PiRelaySDK"], path: "Tests/WebTests", swiftSettings: strict),
         .testTarget(

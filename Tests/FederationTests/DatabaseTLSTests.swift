@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 import PostgresSupport
 import Testing
 
@@ -36,16 +35,14 @@ import Testing
     static func migrates(_ address: DatabaseAddress) async throws -> FederationError? {
         var logger = Logger(label: "federation-tls-test")
         logger.logLevel = .warning
-        let client = PostgresClient(configuration: try address.configuration(), backgroundLogger: logger)
-        return await withDiscardingTaskGroup(returning: FederationError?.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            do throws(FederationError) {
-                try await FederationStore(client: client, logger: logger, answerWithin: .seconds(5)).migrate()
-                return nil
-            } catch {
-                return error
-            }
+        let client = DatabaseClient(address: address)
+        var failure: FederationError?
+        do throws(FederationError) {
+            try await FederationStore(client: client, logger: logger, answerWithin: .seconds(5)).migrate()
+        } catch {
+            failure = error
         }
+        await client.close()
+        return failure
     }
 }

@@ -1,6 +1,5 @@
 import FederationPlugin
 import Foundation
-import PostgresNIO
 import Testing
 
 /// Every rule two machines must agree on, on a real PostgreSQL (initdb and pg_ctl into a
@@ -193,7 +192,7 @@ import Testing
             #expect(try await h.store.send(request: #"{"n":2}"#, to: "server", claiming: "m9", messenger: "telegram", for: "desktop") == nil)
             #expect(try await h.store.claim(message: "m9", messenger: "telegram", machine: "desktop") == false)
             let rows = try await h.store.client.query("SELECT count(*)::int8 FROM relay_requests WHERE to_machine = 'server'")
-            for try await count in rows.decode(Int64.self) { #expect(count == 1, "only the claimed one was sent") }
+            #expect(try rows.first?.int64(0) == 1, "only the claimed one was sent")
         }
     }
 

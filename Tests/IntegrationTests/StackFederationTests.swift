@@ -248,6 +248,9 @@ import Testing
         #expect(try await laptop.botMessages(alice).allSatisfy { !($0["text"]?.stringValue ?? "").contains("said while the database was away") })
         try await database.startServer()
         try await laptop.waitForBotMessage(in: alice, containing: "said while the database was away")
+        // The post can come before the laptop's next round has seen the database again; until
+        // then its chats route as usual, here.
+        try await waitForFederation(laptop, "the database answering again") { $0["unreachableSince"] == nil }
 
         // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
         _ = await daemons["desktop"]!.terminate()

@@ -41,8 +41,8 @@ extension PostgresServer {
             ], in: dir)
         // PostgreSQL takes a key only its own user can read.
         chmod("\(dir)/server.key", 0o600)
-        if getuid() == 0, let user = getpwnam("postgres") {
-            for file in ["", "/server.key", "/server.crt"] { chown(dir + file, user.pointee.pw_uid, user.pointee.pw_gid) }
+        if getuid() == 0, let user = postgresUser() {
+            for file in ["", "/server.key", "/server.crt"] { chown(dir + file, user.uid, user.gid) }
         }
         let port = try freePort()
         server.listenAddresses = "127.0.0.1"
@@ -61,7 +61,7 @@ extension PostgresServer {
     }
 
     /// A TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

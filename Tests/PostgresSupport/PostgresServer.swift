@@ -61,9 +61,19 @@ public final class PostgresServer: @unchecked Sendable {
         folder = String(cString: made)
         try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true)
         if getuid() == 0 {
-            guard let user = getpwnam("postgres") else { throw Failure(description: "running as root and there is no postgres user") }
-            for path in [folder, socketFolder] { chown(path, user.pointee.pw_uid, user.pointee.pw_gid) }
+            guard let user = Self.postgresUser() else { throw Failure(description: "running as root and there is no postgres user") }
+            for path in [folder, socketFolder] { chown(path, user.uid, user.gid) }
         }
+    }
+
+    /// The `postgres` user's ids. getpwnam_r, not getpwnam: getpwnam's answer sits in memory the
+    /// next lookup on any thread overwrites, and tests start servers in parallel.
+    static func postgresUser() -> (uid: uid_t, gid: gid_t)? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r("postgres", &entry, &buffer, buffer.count, &found) == 0, found != nil else { return nil }
+        return (entry.pw_uid, entry.pw_gid)
     }
 
     /// Starts the server (again, after `stop`), waiting until it takes connections. Small shared

@@ -1,12 +1,11 @@
 import FoundationEssentials
 import Logging
 import PiRelaySDK
-import PostgresNIO
 
 /// pi-relay-federation: joins this machine's daemon with others through a shared PostgreSQL
 /// database: the machines and their sessions (`MachineRoster`), chat requests for another
-/// machine's sessions and the posts that come back (`Outgoing`, `Courier`). It alone links
-/// postgres-nio; the supervisor talks to it over the plugin protocol (`federation.*`), so
+/// machine's sessions and the posts that come back (`Outgoing`, `Courier`). It alone speaks
+/// to PostgreSQL; the supervisor talks to it over the plugin protocol (`federation.*`), so
 /// another engine could take its place.
 public struct FederationRelay: Plugin {
     public static let manifest = PluginManifest(
@@ -14,7 +13,7 @@ public struct FederationRelay: Plugin {
         summary: "joins machines through a shared PostgreSQL database: every machine's sessions driven from every chat",
         config: FederationConfig.schema)
 
-    let client: PostgresClient
+    let client: DatabaseClient
     let roster: MachineRoster
     let courier: Courier
     let outgoing: Outgoing
@@ -31,11 +30,11 @@ public struct FederationRelay: Plugin {
         self.config = config
         connection = context.connection
         logger = context.logger
-        // The client logs each failed connection at info: a database that is away would fill the
-        // log every second. The roster says once that it is unreachable, and when it is back.
+        // The roster says once that the database is unreachable, and when it is back: the
+        // probe's own failures are not logged each second.
         var background = context.logger
         background.logLevel = .warning
-        client = PostgresClient(configuration: try config.address.configuration(), backgroundLogger: background)
+        client = DatabaseClient(address: config.address)
         let store = FederationStore(client: client, logger: context.logger)
         self.store = store
         let joined = JoinedMachine()
@@ -52,7 +51,6 @@ public struct FederationRelay: Plugin {
 
     public func run() async throws {
         await withDiscardingTaskGroup { group in
-            group.addTask { await client.run() }
             group.addTask { await roster.run() }
             group.addTask { await courier.run() }
             for messenger in config.ingress { group.addTask { await keepIngress(messenger) } }

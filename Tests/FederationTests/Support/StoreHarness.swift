@@ -1,9 +1,8 @@
 import FederationPlugin
 import Logging
-import PostgresNIO
 import PostgresSupport
 
-/// A running PostgreSQL and a store on it, for one test; the client runs in a task of its own.
+/// A running PostgreSQL and a store on it, for one test.
 struct StoreHarness {
     let server: PostgresServer
     let store: FederationStore
@@ -15,14 +14,11 @@ struct StoreHarness {
         logger.logLevel = .warning
         do {
             let address = try DatabaseAddress(url: server.url)
-            let client = PostgresClient(configuration: try address.configuration(), backgroundLogger: logger)
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
-                let harness = StoreHarness(server: server, store: FederationStore(client: client, logger: logger))
-                if migrated { try await harness.store.migrate() }
-                try await body(harness)
-                group.cancelAll()
-            }
+            let client = DatabaseClient(address: address)
+            let harness = StoreHarness(server: server, store: FederationStore(client: client, logger: logger))
+            if migrated { try await harness.store.migrate() }
+            try await body(harness)
+            await client.close()
         } catch {
             await server.remove()
             throw error

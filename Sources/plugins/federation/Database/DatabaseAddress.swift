@@ -1,6 +1,5 @@
 import FoundationEssentials
 import NIOSSL
-import PostgresNIO
 
 /// Where the federation database is, read from the URL in the environment variable that
 /// `federation.databaseEnv` names (in `.env`, never config.yaml): `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=verify-full&sslrootcert=/path/ca.pem`,
@@ -16,7 +15,7 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var user: String
-    var password: String?
+    let password: String?
     public var database: String
     /// A host name or address; nil for a Unix socket.
     public var host: String?
@@ -71,24 +70,9 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// The Unix socket's path, as PostgreSQL names it in the folder.
     public var socketPath: String? { socketFolder.map { "\($0)/.s.PGSQL.\(port)" } }
 
-    /// The client's settings.
-    public func configuration() throws(FederationError) -> PostgresClient.Configuration {
-        if let socketPath {
-            return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
-        }
-        return PostgresClient.Configuration(
-            host: host ?? "localhost", port: port, username: user, password: password, database: database,
-            tls: tlsSettings().map { .require($0) } ?? .disable)
-    }
-
-    /// One connection's settings, for `DatabaseProbe`.
-    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        if let socketPath {
-            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
-        }
-        return PostgresConnection.Configuration(
-            host: host ?? "localhost", port: port, username: user, password: password, database: database,
-            tls: try tlsSettings().map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable)
+    /// The TLS context `sslmode` asks for; nil for `disable` and for a Unix socket.
+    func tlsContext() throws -> NIOSSLContext? {
+        try tlsSettings().map { try NIOSSLContext(configuration: $0) }
     }
 
     /// TLS as `sslmode` asks, the URL's `sslrootcert` trusted instead of the system's roots; nil

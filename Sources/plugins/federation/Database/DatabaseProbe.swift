@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 
 /// Why the database does not answer. The client behind the store retries its connections
 /// quietly, so a query that times out says only that; one connection of its own, made on
@@ -12,12 +11,11 @@ struct DatabaseProbe: Sendable {
     /// The reason a connection fails now, or nil when one succeeds.
     func reason(within limit: Duration = .seconds(5)) async -> String? {
         do {
-            let configuration = try address.connectionConfiguration()
-            let logger = logger
+            let address = address
             return try await withThrowingTaskGroup(of: String?.self) { group in
                 group.addTask {
-                    let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-                    try await connection.close()
+                    let connection = try await DatabaseConnection.connect(to: address)
+                    await connection.close()
                     return nil
                 }
                 group.addTask {

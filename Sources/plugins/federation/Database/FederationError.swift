@@ -1,5 +1,3 @@
-import PostgresNIO
-
 /// What the federation plugin refuses or could not do, worded for the owner's log and
 /// `pi-relayd status`. No case carries the database URL or its password.
 public enum FederationError: Error, Equatable, CustomStringConvertible {
@@ -25,19 +23,11 @@ public enum FederationError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A PostgresNIO error as the log may show it: the server's message or the kind of failure,
-    /// never the query's binds or the connection's settings.
+    /// A database error as the log may show it: the server's message or why the connection
+    /// failed, never the statement's parameters or the connection's settings.
     static func database(_ what: String, _ error: any Error) -> FederationError {
         if let error = error as? FederationError { return error }
-        // What a transaction's body threw comes back wrapped.
-        if let failed = error as? PostgresTransactionError, let inner = failed.closureError ?? failed.beginError {
-            return database(what, inner)
-        }
-        guard let psql = error as? PSQLError else { return .database(what: what, detail: "\(type(of: error))") }
-        if let message = psql.serverInfo?[.message] {
-            return .database(what: what, detail: message + (psql.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""))
-        }
-        let cause = psql.underlying.map { " (\(String(describing: $0).prefix(200)))" } ?? ""
-        return .database(what: what, detail: "\(psql.code)" + cause)
+        if let error = error as? WireError { return .database(what: what, detail: String(error.description.prefix(300))) }
+        return .database(what: what, detail: "\(type(of: error))")
     }
 }

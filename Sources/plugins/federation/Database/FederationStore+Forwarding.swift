@@ -1,5 +1,4 @@
 import PiRelaySDK
-import PostgresNIO
 
 /// The mail between machines: chat requests for another machine's sessions and their answers
 /// (`relay_requests`), and posts for a chat another machine owns (`relay_outbound`). Every
@@ -20,8 +19,8 @@ extension FederationStore {
                 """
                 WITH sent AS (INSERT INTO relay_requests (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
                 SELECT id, pg_notify(\(Self.wakeChannel(machine)), '') FROM sent
-                """, logger: logger)
-            for try await (id, _) in rows.decode((Int64, String).self) { return id }
+                """)
+            if let row = rows.first { return try row.int64(0) }
             throw FederationError.database(what: "sending a request to \(machine)", detail: "no id came back")
         }
     }
@@ -39,9 +38,9 @@ extension FederationStore {
     /// A request's state: taken by its machine yet, and its answer or error once there.
     public func reply(to id: Int64) async throws(FederationError) -> (taken: Bool, answer: String?, error: String?)? {
         try await within("reading an answer") {
-            let rows = try await client.query("SELECT taken, answer::text, error FROM relay_requests WHERE id = \(id)", logger: logger)
-            for try await row in rows.decode((Bool, String?, String?).self) { return (row.0, row.1, row.2) }
-            return nil
+            let rows = try await client.query("SELECT taken, answer::text, error FROM relay_requests WHERE id = \(id)")
+            guard let row = rows.first else { return nil }
+            return (try row.bool(0), try row.optionalString(1), try row.optionalString(2))
         }
     }
 
@@ -49,17 +48,14 @@ extension FederationStore {
     /// never run.
     public func withdraw(request id: Int64) async throws(FederationError) -> Bool {
         try await within("withdrawing a request") {
-            for try await _ in try await client.query("DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id", logger: logger) {
-                return true
-            }
-            return false
+            !(try await client.query("DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id")).isEmpty
         }
     }
 
     /// Removes a request whose answer the sender has read.
     public func forget(request id: Int64) async throws(FederationError) {
         try await within("removing an answered request") {
-            _ = try await client.query("DELETE FROM relay_requests WHERE id = \(id)", logger: logger)
+            _ = try await client.query("DELETE FROM relay_requests WHERE id = \(id)")
         }
     }
 
@@ -76,8 +72,8 @@ extension FederationStore {
                         AND created_at > now() - make_interval(secs => \(seconds))
                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING id, body::text
-                """, logger: logger)
-            for try await row in rows.decode((Int64, String).self) { out.append(row) }
+                """)
+            for row in rows { out.append((try row.int64(0), try row.string(1))) }
             return out.sorted { $0.0 < $1.0 }
         }
     }
@@ -86,7 +82,7 @@ extension FederationStore {
     public func answer(request id: Int64, result: String?, error: String?) async throws(FederationError) {
         try await within("answering a request") {
             _ = try await client.query(
-                "UPDATE relay_requests SET answer = \(result)::jsonb, error = \(error) WHERE id = \(id)", logger: logger)
+                "UPDATE relay_requests SET answer = \(result)::jsonb, error = \(error) WHERE id = \(id)")
         }
     }
 
@@ -98,7 +94,7 @@ extension FederationStore {
                     """
                     INSERT INTO relay_picks (messenger, chat, machine) VALUES (\(messenger), \(chat), \(machine))
                     ON CONFLICT (messenger, chat) DO UPDATE SET machine = EXCLUDED.machine, updated_at = now()
-                    """, logger: logger)
+                    """)
             }
         }
     }
@@ -107,8 +103,8 @@ extension FederationStore {
     public func picks(messenger: String) async throws(FederationError) -> [String: String] {
         try await within("reading the chats' machines") {
             var out: [String: String] = [:]
-            let rows = try await client.query("SELECT chat, machine FROM relay_picks WHERE messenger = \(messenger)", logger: logger)
-            for try await (chat, machine) in rows.decode((String, String).self) { out[chat] = machine }
+            let rows = try await client.query("SELECT chat, machine FROM relay_picks WHERE messenger = \(messenger)")
+            for row in rows { out[try row.string(0)] = try row.string(1) }
             return out
         }
     }
@@ -118,13 +114,13 @@ extension FederationStore {
     /// deliveries and claims older than a week (their machine is gone).
     public func sweep() async throws(FederationError) {
         try await within("sweeping old rows") {
-            _ = try await client.query("DELETE FROM relay_requests WHERE created_at < now() - interval '1 hour'", logger: logger)
+            _ = try await client.query("DELETE FROM relay_requests WHERE created_at < now() - interval '1 hour'")
             _ = try await client.query(
                 """
                 DELETE FROM relay_outbound WHERE (created_at < now() - interval '1 minute' AND body->>'method' IN ('chat.live', 'chat.typing'))
                     OR created_at < now() - interval '7 days'
-                """, logger: logger)
-            _ = try await client.query("DELETE FROM relay_seen WHERE seen_at < now() - interval '7 days'", logger: logger)
+                """)
+            _ = try await client.query("DELETE FROM relay_seen WHERE seen_at < now() - interval '7 days'")
         }
     }
 
@@ -135,18 +131,14 @@ extension FederationStore {
                 """
                 WITH posted AS (INSERT INTO relay_outbound (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
                 SELECT pg_notify(\(Self.wakeChannel(wake)), '') FROM posted
-                """, logger: logger)
+                """)
         }
     }
 
     /// The machine that holds (or last held) a lease; nil when nobody has.
     public func holder(of lease: String) async throws(FederationError) -> String? {
         try await within("reading lease \(lease)") {
-            for try await owner in try await client.query("SELECT owner FROM relay_leases WHERE name = \(lease)", logger: logger).decode(String?.self)
-            {
-                return owner
-            }
-            return nil
+            try await client.query("SELECT owner FROM relay_leases WHERE name = \(lease)").first?.optionalString(0)
         }
     }
 
@@ -155,8 +147,8 @@ extension FederationStore {
         try await within("reading deliveries") {
             var out: [(Int64, String)] = []
             let rows = try await client.query(
-                "SELECT id, body::text FROM relay_outbound WHERE to_machine = \(machine) ORDER BY id LIMIT \(limit)", logger: logger)
-            for try await row in rows.decode((Int64, String).self) { out.append(row) }
+                "SELECT id, body::text FROM relay_outbound WHERE to_machine = \(machine) ORDER BY id LIMIT \(limit)")
+            for row in rows { out.append((try row.int64(0), try row.string(1))) }
             return out
         }
     }
@@ -164,7 +156,7 @@ extension FederationStore {
     /// Removes a delivery its daemon has queued.
     public func remove(delivery id: Int64) async throws(FederationError) {
         try await within("removing a delivery") {
-            _ = try await client.query("DELETE FROM relay_outbound WHERE id = \(id)", logger: logger)
+            _ = try await client.query("DELETE FROM relay_outbound WHERE id = \(id)")
         }
     }
 }

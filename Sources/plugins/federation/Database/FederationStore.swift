@@ -1,19 +1,18 @@
 import Logging
 import PiRelaySDK
-import PostgresNIO
 
 /// The federation's shared state in PostgreSQL: the schema, the machines, the ingress leases,
 /// the fenced cursors and the once-only claims. Every rule that two machines must agree on is a
 /// single statement here, decided on the database's clock, so the machines' own clocks never
-/// matter. The client must be running (`PostgresClient.run()`) while it is used.
+/// matter.
 public struct FederationStore: Sendable {
-    public let client: PostgresClient
+    public let client: DatabaseClient
     let logger: Logger
     /// How long any one call may take. A database that is away does not refuse at once: the
     /// client keeps trying to connect, and a caller (the lease above all) must hear in time.
     let answerWithin: Duration
 
-    public init(client: PostgresClient, logger: Logger, answerWithin: Duration = .seconds(5)) {
+    public init(client: DatabaseClient, logger: Logger, answerWithin: Duration = .seconds(5)) {
         self.client = client
         self.logger = logger
         self.answerWithin = answerWithin
@@ -51,19 +50,17 @@ public struct FederationStore: Sendable {
     @discardableResult
     public func migrate() async throws(FederationError) -> Int {
         return try await within("migrating the schema") {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(7460125)", logger: logger)
-                try await connection.query("CREATE TABLE IF NOT EXISTS relay_schema (version integer NOT NULL)", logger: logger)
+            try await client.withTransaction { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(7460125)")
+                try await connection.query("CREATE TABLE IF NOT EXISTS relay_schema (version integer NOT NULL)")
                 var found = 0
-                for try await version in try await connection.query("SELECT version FROM relay_schema", logger: logger).decode(Int.self) {
-                    found = version
-                }
+                for row in try await connection.query("SELECT version FROM relay_schema") { found = try row.int(0) }
                 guard let plan = try Schema.plan(current: found) else { return found }
                 for version in plan {
-                    for statement in Schema.migrations[version - 1] { try await connection.query(statement, logger: logger) }
+                    for statement in Schema.migrations[version - 1] { try await connection.query(statement) }
                 }
-                try await connection.query("DELETE FROM relay_schema", logger: logger)
-                try await connection.query("INSERT INTO relay_schema (version) VALUES (\(Schema.version))", logger: logger)
+                try await connection.query("DELETE FROM relay_schema")
+                try await connection.query("INSERT INTO relay_schema (version) VALUES (\(Schema.version))")
                 logger.notice("federation schema: version \(found) → \(Schema.version)")
                 return found
             }
@@ -83,13 +80,13 @@ public struct FederationStore: Sendable {
                 ON CONFLICT (name) DO UPDATE SET instance = EXCLUDED.instance, version = EXCLUDED.version, heartbeat_at = now()
                 WHERE relay_machines.instance = EXCLUDED.instance OR relay_machines.heartbeat_at < now() - make_interval(secs => \(seconds))
                 RETURNING name
-                """, logger: logger)
-            for try await _ in taken { return }
+                """)
+            if !taken.isEmpty { return }
             var ago = 0.0
-            for try await age in try await client.query(
-                "SELECT EXTRACT(EPOCH FROM now() - heartbeat_at)::float8 FROM relay_machines WHERE name = \(name)", logger: logger
-            ).decode(Double.self) {
-                ago = age
+            for row in try await client.query(
+                "SELECT EXTRACT(EPOCH FROM now() - heartbeat_at)::float8 FROM relay_machines WHERE name = \(name)")
+            {
+                ago = try row.double(0)
             }
             throw FederationError.machineTaken(name: name, heardSecondsAgo: ago)
         }
@@ -104,8 +101,8 @@ public struct FederationStore: Sendable {
                 UPDATE relay_machines SET heartbeat_at = now(), sessions = COALESCE(\(sessions)::jsonb, sessions),
                     allowed = COALESCE(\(allowed)::jsonb, allowed)
                 WHERE name = \(name) AND instance = \(instance) RETURNING name
-                """, logger: logger)
-            for try await _ in rows { return }
+                """)
+            if !rows.isEmpty { return }
             throw FederationError.machineLost(name: name)
         }
     }
@@ -121,9 +118,12 @@ public struct FederationStore: Sendable {
                 SELECT name, heartbeat_at > now() - make_interval(secs => \(seconds)),
                     to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), sessions::text, allowed::text
                 FROM relay_machines WHERE name <> \(except) ORDER BY name
-                """, logger: logger)
-            for try await (name, online, lastSeen, sessions, allowed) in rows.decode((String, Bool, String, String, String).self) {
-                out.append(MachineRow(name: name, online: online, lastSeen: lastSeen, sessions: sessions, allowed: allowed))
+                """)
+            for row in rows {
+                out.append(
+                    MachineRow(
+                        name: try row.string(0), online: try row.bool(1), lastSeen: try row.string(2), sessions: try row.string(3),
+                        allowed: try row.string(4)))
             }
             return out
         }
@@ -144,8 +144,7 @@ public struct FederationStore: Sendable {
         return try await within("lease \(name)") {
             // A lease nobody has held yet counts as free from the moment it is first wanted.
             try await client.query(
-                "INSERT INTO relay_leases (name, owner, epoch, expires_at) VALUES (\(name), NULL, 0, now()) ON CONFLICT (name) DO NOTHING",
-                logger: logger)
+                "INSERT INTO relay_leases (name, owner, epoch, expires_at) VALUES (\(name), NULL, 0, now()) ON CONFLICT (name) DO NOTHING")
             let won = try await client.query(
                 """
                 UPDATE relay_leases SET
@@ -154,16 +153,17 @@ public struct FederationStore: Sendable {
                 WHERE name = \(name) AND ((owner = \(machine) AND expires_at > now())
                     OR expires_at <= now() - make_interval(secs => CASE WHEN \(preferred) OR owner_preferred THEN 0::float8 ELSE \(headStart) END))
                 RETURNING epoch
-                """, logger: logger)
-            for try await epoch in won.decode(Int64.self) { return .held(epoch: epoch) }
+                """)
+            if let row = won.first { return .held(epoch: try row.int64(0)) }
             let held = try await client.query(
                 """
                 SELECT owner, epoch, EXTRACT(EPOCH FROM expires_at - now()
                     + make_interval(secs => CASE WHEN \(preferred) OR owner_preferred THEN 0::float8 ELSE \(headStart) END))::float8
                 FROM relay_leases WHERE name = \(name)
-                """, logger: logger)
-            for try await (owner, epoch, freeIn) in held.decode((String?, Int64, Double).self) {
-                return .heldBy(owner: owner, epoch: epoch, freeIn: .milliseconds(Int64((freeIn * 1000).rounded())))
+                """)
+            if let row = held.first {
+                return .heldBy(
+                    owner: try row.optionalString(0), epoch: try row.int64(1), freeIn: .milliseconds(Int64((try row.double(2) * 1000).rounded())))
             }
             throw FederationError.database(what: "lease \(name)", detail: "its row is gone")
         }
@@ -173,7 +173,7 @@ public struct FederationStore: Sendable {
     public func release(lease name: String, machine: String, epoch: Int64) async throws(FederationError) {
         try await within("releasing lease \(name)") {
             _ = try await client.query(
-                "UPDATE relay_leases SET expires_at = now() WHERE name = \(name) AND owner = \(machine) AND epoch = \(epoch)", logger: logger)
+                "UPDATE relay_leases SET expires_at = now() WHERE name = \(name) AND owner = \(machine) AND epoch = \(epoch)")
         }
     }
 
@@ -190,21 +190,15 @@ public struct FederationStore: Sendable {
                     SELECT 1 FROM relay_leases WHERE name = \(lease) AND owner = \(machine) AND epoch = \(epoch) AND expires_at > now())
                 ON CONFLICT (lease) DO UPDATE SET position = EXCLUDED.position, epoch = EXCLUDED.epoch
                 RETURNING position
-                """, logger: logger)
-            for try await _ in rows { return true }
-            return false
+                """)
+            return !rows.isEmpty
         }
     }
 
     /// The last position written for a lease, if any.
     public func cursor(_ lease: String) async throws(FederationError) -> Int64? {
         return try await within("cursor \(lease)") {
-            for try await position in try await client.query("SELECT position FROM relay_cursors WHERE lease = \(lease)", logger: logger)
-                .decode(Int64.self)
-            {
-                return position
-            }
-            return nil
+            try await client.query("SELECT position FROM relay_cursors WHERE lease = \(lease)").first?.int64(0)
         }
     }
 
@@ -212,7 +206,7 @@ public struct FederationStore: Sendable {
     public func release(message id: String, messenger: String, machine: String) async throws(FederationError) {
         try await within("releasing message \(id)") {
             _ = try await client.query(
-                "DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(id) AND machine = \(machine)", logger: logger)
+                "DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(id) AND machine = \(machine)")
         }
     }
 
@@ -251,8 +245,8 @@ public struct FederationStore: Sendable {
                     RETURNING id, to_machine)
                 SELECT EXISTS (SELECT 1 FROM claimed), (SELECT id FROM sent),
                     (SELECT count(*) FROM sent, pg_notify(\(wake), '') AS woken)
-                """, logger: logger)
-            for try await (claimed, request, _) in rows.decode((Bool, Int64?, Int64).self) { return (claimed, request) }
+                """)
+            if let row = rows.first { return (try row.bool(0), try row.optionalInt64(1)) }
             return (false, nil)
         }
     }

@@ -1,11 +1,9 @@
-import PostgresNIO
-
 /// The federation tables, one migration per version, applied in order. The plugin owns them:
 /// it brings an older database up to `Schema.version` at start, and refuses one that a newer
 /// plugin has already moved past (it would not know what the new columns mean).
 enum Schema {
     /// Each version's statements. Version N is `migrations[N - 1]`; never edit a shipped one.
-    static let migrations: [[PostgresQuery]] = [
+    static let migrations: [[SQL]] = [
         [
             // Each daemon by its machine name, with the instance that holds the name now and the
             // sessions it last published (each heartbeat brings them).

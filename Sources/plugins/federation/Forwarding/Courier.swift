@@ -1,6 +1,5 @@
 import Logging
 import PiRelaySDK
-import PostgresNIO
 
 /// What other machines send this one: requests for its sessions, handed to pi-relayd
 /// (`federation.received`) with the answer written back, and posts for the chats it owns, handed
@@ -11,7 +10,7 @@ struct Courier: Sendable {
     static let supervisorSilence: Duration = .seconds(5)
 
     let store: FederationStore
-    let client: PostgresClient
+    let client: DatabaseClient
     let connection: PluginConnection
     let joined: JoinedMachine
     /// Requests are taken only while pi-relayd answers: one taken for a frozen daemon would wait
@@ -60,11 +59,7 @@ struct Courier: Sendable {
                 continue
             }
             do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: FederationStore.wakeChannel(machine)) { notifications in
-                        for try await _ in notifications { wake.yield() }
-                    }
-                }
+                try await client.listen(on: FederationStore.wakeChannel(machine)) { wake.yield() }
             } catch {
                 try? await Task.sleep(for: .seconds(1))
             }
