@@ -108,3 +108,68 @@ import Testing
         }
     }
 }
+
+/// The sign-in's order, driven message by message as a server would send them.
+@Suite struct SignInTests {
+    @Test func aServerThatBeganSCRAMMustProveItKnowsThePassword() throws {
+        var steps = SignIn(user: "relay", password: "pencil", nonce: "abc")
+        guard case .saslInitial("SCRAM-SHA-256", _)? = try steps.take(.saslMechanisms(["SCRAM-SHA-256"])) else {
+            Issue.record("no initial response")
+            return
+        }
+        #expect(throws: WireError.authentication("the server ended SCRAM without proving it knows the password")) {
+            _ = try steps.take(.authenticationOK)
+        }
+        var answered = SignIn(user: "relay", password: "pencil", nonce: "abc")
+        _ = try answered.take(.saslMechanisms(["SCRAM-SHA-256"]))
+        _ = try answered.take(.saslContinue(Array("r=abcdef,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096".utf8)))
+        #expect(throws: WireError.authentication("the server ended SCRAM without proving it knows the password")) {
+            _ = try answered.take(.authenticationOK)
+        }
+        #expect(!answered.isSignedIn)
+    }
+
+    @Test func aPasswordGoesOnceAndOnlyBeforeSignIn() throws {
+        var trust = SignIn(user: "relay", password: "pw")
+        #expect(try trust.take(.authenticationOK) == nil)
+        #expect(trust.isSignedIn)
+        #expect(throws: WireError.protocolViolation("an authentication message out of turn")) { _ = try trust.take(.cleartextPasswordWanted) }
+
+        var clear = SignIn(user: "relay", password: "pw")
+        #expect(try clear.take(.cleartextPasswordWanted) == .password("pw"))
+        #expect(throws: WireError.protocolViolation("an authentication message out of turn")) { _ = try clear.take(.cleartextPasswordWanted) }
+
+        // md5(md5("pw" + "relay") + salt), in hex, after "md5": PostgreSQL's documented form.
+        var md5 = SignIn(user: "relay", password: "pw")
+        guard case .password(let sent)? = try md5.take(.md5PasswordWanted(salt: [1, 2, 3, 4])) else {
+            Issue.record("no password sent")
+            return
+        }
+        #expect(sent.hasPrefix("md5") && sent.count == 35)
+    }
+
+    /// A server that takes the connection and says nothing is given up on, with the reason.
+    @Test func aSilentServerIsGivenUpOn() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(listening && listen(listener, 4) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // The kernel completes the handshake from the backlog; nobody ever reads or answers.
+        let started = ContinuousClock.now
+        do {
+            _ = try await DatabaseConnection.connect(
+                to: try DatabaseAddress(url: "postgres://relay:pw@127.0.0.1:\(port)/relay?sslmode=require"), signInWithin: .milliseconds(500))
+            Issue.record("signed in to nobody")
+        } catch let error as WireError {
+            #expect(error == .connection("the database did not finish signing in within 500 ms"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+}

@@ -20,7 +20,8 @@ public final class DatabaseClient: Sendable {
         let connection = try await borrow()
         do {
             let result = try await body(connection)
-            await giveBack(connection)
+            // Cancelled as the answer came: the cancellation may be closing it already.
+            if Task.isCancelled { await connection.close() } else { await giveBack(connection) }
             return result
         } catch let error as WireError where error.leavesConnectionUsable {
             await giveBack(connection)

@@ -18,12 +18,11 @@ public final class DatabaseConnection: Sendable {
     public var isOpen: Bool { channel.isActive }
 
     /// Connects and signs in. Notifications for the channels this connection will `LISTEN` on
-    /// go to `notified`, by channel name; it finishes when the connection ends.
+    /// go to `notified`, by channel name; it finishes when the connection ends. `signInWithin`:
+    /// how long the TLS answer, the handshake and signing in may take together.
     public static func connect(
-        to address: DatabaseAddress, notified: AsyncStream<String>.Continuation? = nil
-    ) async throws(WireError)
-        -> DatabaseConnection
-    {
+        to address: DatabaseAddress, notified: AsyncStream<String>.Continuation? = nil, signInWithin: TimeAmount = .seconds(10)
+    ) async throws(WireError) -> DatabaseConnection {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let negotiated = loop.makePromise(of: Void.self)
         let end = ConnectionEnd()
@@ -58,12 +57,19 @@ public final class DatabaseConnection: Sendable {
         }
         if tls == nil { negotiated.succeed() }
         let connection = DatabaseConnection(channel: channel, end: end)
+        // A peer that takes the connection and then says nothing (no TLS answer, no handshake,
+        // no sign-in) must not hold its caller: the LISTEN connection has no other limit.
+        let silence = channel.eventLoop.scheduleTask(in: signInWithin) {
+            end.record(.connection("the database did not finish signing in within \(signInWithin.nanoseconds / 1_000_000) ms"))
+            channel.close(promise: nil)
+        }
+        defer { silence.cancel() }
         do {
             try await connection.wait(for: negotiated.futureResult)
             _ = try await connection.send(.startup(user: address.user, password: address.password, database: address.database))
         } catch {
             channel.close(promise: nil)
-            throw error
+            throw end.current ?? error
         }
         return connection
     }

@@ -1,4 +1,3 @@
-import Crypto
 import NIOCore
 
 /// One connection's conversation with the server, on its event loop: it signs in, sends each
@@ -13,8 +12,7 @@ final class WireHandler: ChannelDuplexHandler {
     private var waiting: [WireRequest] = []
     private var rows: [DatabaseRow] = []
     private var refused: WireError?
-    private var credentials: (user: String, password: String?)?
-    private var scram: SCRAM?
+    private var signIn: SignIn?
     private let notified: AsyncStream<String>.Continuation?
     private let end: ConnectionEnd
 
@@ -33,7 +31,7 @@ final class WireHandler: ChannelDuplexHandler {
         var buffer = context.channel.allocator.buffer(capacity: 256)
         switch request.kind {
         case .startup(let user, let password, let database):
-            credentials = (user, password)
+            signIn = SignIn(user: user, password: password)
             FrontendMessage.startup(user: user, database: database, into: &buffer)
         case .query(let sql):
             FrontendMessage.query(sql, into: &buffer)
@@ -61,6 +59,9 @@ final class WireHandler: ChannelDuplexHandler {
         case .readyForQuery:
             guard !waiting.isEmpty else { throw .protocolViolation("ReadyForQuery with nothing asked") }
             let request = waiting.removeFirst()
+            if case .startup = request.kind, refused == nil, signIn?.isSignedIn != true {
+                throw .protocolViolation("ready before signing in")
+            }
             if let refused { request.promise.fail(refused) } else { request.promise.succeed(rows) }
             rows = []
             refused = nil
@@ -75,39 +76,20 @@ final class WireHandler: ChannelDuplexHandler {
             refused = .server(message: message, sqlState: state)
         case .notification(let channel, _):
             notified?.yield(channel)
-        case .authenticationOK, .ignored:
+        case .ignored:
             break
-        case .cleartextPasswordWanted:
-            let password = try password()
-            send(context: context) { FrontendMessage.password(password, into: &$0) }
-        case .md5PasswordWanted(let salt):
-            let user = credentials?.user ?? ""
-            let inner = Self.hex(Insecure.MD5.hash(data: Array((try password() + user).utf8)))
-            let outer = Self.hex(Insecure.MD5.hash(data: Array(inner.utf8) + salt))
-            send(context: context) { FrontendMessage.password("md5" + outer, into: &$0) }
-        case .saslMechanisms(let offered):
-            guard offered.contains("SCRAM-SHA-256") else {
-                throw .authentication("the server offers \(offered.joined(separator: ", ")), not SCRAM-SHA-256")
+        case .authenticationOK, .cleartextPasswordWanted, .md5PasswordWanted, .saslMechanisms, .saslContinue, .saslFinal:
+            guard var steps = signIn else { throw .protocolViolation("an authentication message before the startup") }
+            let answer = try steps.take(message)
+            signIn = steps
+            switch answer {
+            case .password(let text)?: send(context: context) { FrontendMessage.password(text, into: &$0) }
+            case .saslInitial(let mechanism, let data)?:
+                send(context: context) { FrontendMessage.saslInitial(mechanism: mechanism, data: data, into: &$0) }
+            case .saslResponse(let data)?: send(context: context) { FrontendMessage.saslResponse(data, into: &$0) }
+            case nil: break
             }
-            let exchange = SCRAM(password: try password())
-            scram = exchange
-            send(context: context) { FrontendMessage.saslInitial(mechanism: "SCRAM-SHA-256", data: exchange.first, into: &$0) }
-        case .saslContinue(let data):
-            guard var exchange = scram else { throw .protocolViolation("a SASL challenge before SASL began") }
-            let answer = try exchange.respond(to: data)
-            scram = exchange
-            send(context: context) { FrontendMessage.saslResponse(answer, into: &$0) }
-        case .saslFinal(let data):
-            guard let exchange = scram else { throw .protocolViolation("a SASL outcome before SASL began") }
-            try exchange.verify(data)
         }
-    }
-
-    private func password() throws(WireError) -> String {
-        guard let password = credentials?.password else {
-            throw .authentication("the server wants a password and the database URL gives none")
-        }
-        return password
     }
 
     private func send(context: ChannelHandlerContext, _ write: (inout ByteBuffer) -> Void) {
@@ -137,10 +119,5 @@ final class WireHandler: ChannelDuplexHandler {
         let failed = waiting
         waiting = []
         for request in failed { request.promise.fail(reason) }
-    }
-
-    private static func hex(_ digest: Insecure.MD5.Digest) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 }
