@@ -150,17 +150,8 @@ import Testing
 
     /// A server that takes the connection and says nothing is given up on, with the reason.
     @Test func aSilentServerIsGivenUpOn() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try PostgresServer.boundSocket(listening: true)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        #expect(listening && listen(listener, 4) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         // The kernel completes the handshake from the backlog; nobody ever reads or answers.
         let started = ContinuousClock.now
         do {

@@ -62,8 +62,16 @@ extension PostgresServer {
 
     /// A TCP port nothing listens on now.
     static func freePort() throws -> Int {
+        let (fd, port) = try boundSocket()
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a free port on 127.0.0.1, listening when asked (the kernel then
+    /// completes connections to it that nobody accepts: a server that says nothing); the caller
+    /// closes it.
+    public static func boundSocket(listening: Bool = false) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -71,7 +79,10 @@ extension PostgresServer {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound, !listening || listen(fd, 4) == 0 else {
+            close(fd)
+            throw Failure(description: "no free port")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
