@@ -14,7 +14,9 @@ cpu:         20 sessions stream prose at 20 deltas a second for 15 s each, all b
              shows get no live views, and the finals are rendered after the phase ends: the
              formatter's counts show 145 format.live and no format.final in it). The CPU of the
              daemon, formatter and web plugin is compared with the same streams with no web
-             plugin (the daemon and formatter alone): the difference is what the dashboard adds.
+             plugin (the daemon and formatter alone). The target row is the web plugin's CPU
+             plus what the formatter's html rendering adds to the formatter's; what the
+             dashboard adds to the whole relay (the daemon's difference too) is reported beside.
 """
 import base64
 import json
@@ -247,7 +249,10 @@ def run(ctx):
         base_cpu, base_wall, base_each = measure_streams(b, streams, ["formatter"], pi_log2, "b")
     finally:
         b.stop()
-    added = (web_cpu / web_wall - base_cpu / base_wall) * 100
+    relay_added = (web_cpu / web_wall - base_cpu / base_wall) * 100
+    # The target's own words: the web plugin, plus what the formatter's html rendering adds to
+    # the formatter. The daemon's share (serving any messenger's chats) is reported beside it.
+    added = (web_each.get("web", 0) + web_each.get("formatter", 0)) / web_wall * 100 - base_each.get("formatter", 0) / base_wall * 100
     rows.append({"scenario": "web", "metric": f"relay CPU, {STREAMS} streams into web pages (% of a core)",
                  "value": web_cpu / web_wall * 100, "target": ""})
     for name in ("daemon", "formatter", "web"):
@@ -255,6 +260,8 @@ def run(ctx):
                      "value": f"{web_each.get(name, 0) / web_wall * 100:.2f} / {base_each.get(name, 0) / base_wall * 100:.2f}", "target": ""})
     rows.append({"scenario": "web", "metric": "relay CPU, same streams without the web plugin (% of a core)",
                  "value": base_cpu / base_wall * 100, "target": ""})
+    rows.append({"scenario": "web", "metric": "what the dashboard adds to the whole relay, daemon included (% of a core)",
+                 "value": relay_added, "target": ""})
     rows.append({"scenario": "web", "metric": "CPU the web plugin and html add (% of a core)", "value": added,
                  "target": f"< {CPU_TARGET} %", "met": added < CPU_TARGET})
     return rows
