@@ -106,8 +106,10 @@ import Testing
     /// One Telegram chat on the laptop's bot drives a session on the desktop, and one on the
     /// desktop's bot a session on the laptop: `/use desktop web`
     /// picks it, prompts reach the desktop's pi only, and the answer comes back into the chat
-    /// through the database; `/use api` comes home, `/to desktop/web …` goes once. With the desktop
-    /// gone, the chat is told it did not answer, and the request is withdrawn. No row carries the
+    /// through the database; `/use api` comes home, `/to desktop/web …` goes once. While the
+    /// database is away, a prompt for the desktop is refused with the reason and run nowhere, and
+    /// `/use api` takes the chat back here. With the desktop gone, the chat is told it did not
+    /// answer, and the request is withdrawn. No row carries the
     /// bot token. The desktop's own bot lets only bob in: alice's requests pass its second look
     /// because the laptop published her, and a request written into the database for a user no
     /// machine lets in is refused there.
@@ -246,11 +248,25 @@ import Testing
         #expect(emitted.status == 0, "\(emitted)")
         try await Task.sleep(for: .seconds(2))
         #expect(try await laptop.botMessages(alice).allSatisfy { !($0["text"]?.stringValue ?? "").contains("said while the database was away") })
+        // Meanwhile a prompt for the desktop's session is refused with the reason, and no session
+        // here runs it instead: the laptop's own is in another folder.
+        try await waitForFederation(laptop, "the database unreachable") { $0["unreachableSince"]?.stringValue != nil }
+        try await laptop.dm("meant for the desktop")
+        try await laptop.waitForBotMessage(in: alice, containing: "Machine desktop cannot be reached: the federation's database is unreachable")
+        #expect(laptop.piPrompts(containing: "meant for the desktop").isEmpty, "the laptop's own session ran it")
+        #expect(desktop.piPrompts(containing: "meant for the desktop").isEmpty)
+        // `/use` of a session here takes the chat back meanwhile.
+        try await laptop.dm("/use api")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching api", count: 2)
+        try await laptop.dm("here while it is away")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: here while it is away")
         try await database.startServer()
         try await laptop.waitForBotMessage(in: alice, containing: "said while the database was away")
         // The post can come before the laptop's next round has seen the database again; until
         // then its chats route as usual, here.
         try await waitForFederation(laptop, "the database answering again") { $0["unreachableSince"] == nil }
+        try await laptop.dm("/use desktop web")
+        try await laptop.waitForBotMessage(in: alice, containing: "Watching web", count: 3)
 
         // The desktop stops: the chat hears it did not answer, and its pi never gets the prompt.
         _ = await daemons["desktop"]!.terminate()

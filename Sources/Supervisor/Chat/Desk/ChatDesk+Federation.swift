@@ -15,14 +15,18 @@ extension ChatDesk {
         case here(ChatCommand)
         /// To another machine: the text to send there instead, or nil for the request as it came.
         case remote(machine: String, text: String?)
+        /// To the machine the chat picked, which cannot be reached (the database is away): the
+        /// reply that says so, and nothing is run here instead.
+        case unreachable(Reply)
     }
 
     /// The route of a request (`command` nil for plain text) from a chat on this machine. Without
     /// a federation report, in a shared room, or for a chat another machine owns: as usual.
     package func federationRoute(_ command: ChatCommand?, chat: Chat) async -> FederationRoute {
-        guard let report = status.machines.current()?.report, report.unreachableSince == nil, !isSharedRoom(chat),
+        guard let report = status.machines.current()?.report, !isSharedRoom(chat),
             !RemoteChannel.isRemote(messenger: chat.messenger) || isHeldHere(chat)
         else { return .asUsual }
+        if let since = report.unreachableSince { return await routeWhileUnreachable(command, chat: chat, since: since) }
         let others = Set(report.machines.map(\.name))
         let here = sessions.machine
         switch command {
@@ -61,6 +65,34 @@ extension ChatDesk {
         }
         guard let picked = await preferences.machine(chat.key), picked != here, others.contains(picked) else { return .asUsual }
         return .remote(machine: picked, text: nil)
+    }
+
+    /// The database is away, so no request reaches another machine. A chat that picked one is
+    /// told so, and its prompt or command is not run here instead, by a session it did not pick
+    /// (in another folder, perhaps another project). `/sessions` and `/help` answer as usual, and
+    /// `/use` of a session here takes the chat back to this machine.
+    private func routeWhileUnreachable(_ command: ChatCommand?, chat: Chat, since: String) async -> FederationRoute {
+        let here = sessions.machine
+        guard let picked = await preferences.machine(chat.key), picked != here else { return .asUsual }
+        switch command {
+        case .sessions?, .help?:
+            return .asUsual
+        case .use(let key)?:
+            if let (machine, session) = Self.machineAndSession(key), machine == here {
+                await pick(here, for: chat)
+                return .here(.use(session))
+            }
+            if (try? await resolve(key, chat: chat)) != nil {
+                await pick(here, for: chat)
+                return .asUsual
+            }
+        default:
+            break
+        }
+        return .unreachable(
+            Reply(
+                "Machine \(picked) cannot be reached: the federation's database is unreachable since \(since). Nothing was sent, and nothing ran here. /use a session on this machine (/sessions) to work here.",
+                ephemeral: true))
     }
 
     /// Keeps the machine a chat picked; a shared messenger's chat's pick goes to the database

@@ -182,6 +182,8 @@ package actor ChatDesk: PluginRouter {
             var forwarded = params
             if let rewritten { forwarded.text = rewritten }
             return await forwardMessage(forwarded, chat: chat, to: machine)
+        case .unreachable(let reply):
+            return ChatMessageResult(status: .refused, reply: reply)
         }
         switch await inRoom(command, chat: chat) {
         case .asUsual: break
@@ -268,6 +270,8 @@ package actor ChatDesk: PluginRouter {
             return await forwardMessage(ChatMessageParams(chat: params.chat, messageID: nil, text: text), chat: chat, to: machine).reply ?? Reply("")
         case .remote(let machine, nil):
             return await forwardCommand(params, chat: chat, to: machine)
+        case .unreachable(let reply):
+            return reply
         }
         switch await inRoom(command, chat: chat, slash: true) {
         case .asUsual: return try await run(command, chat: chat)
