@@ -201,7 +201,7 @@ let package = Package(
         .target(name: "PostgresSupport", dependencies: ["SupervisorIO"], path: "Tests/PostgresSupport", swiftSettings: strict),
         .testTarget(
             name: "FederationTests",
-            dependencies: ["FederationPlugin", "PiRelaySDK", "PostgresSupport"],
+            dependencies: ["FederationPlugin", "PiRelaySDK", "PostgresSupport", .product(name: "NIOCore", package: "swift-nio")],
             path: "Tests/FederationTests", swiftSettings: strict),
         .testTarget(name: "WebTests", dependencies: ["WebPlugin", "PiRelaySDK"], path: "Tests/WebTests", swiftSettings: strict),
         .testTarget(

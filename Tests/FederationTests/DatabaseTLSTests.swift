@@ -18,12 +18,10 @@ import Testing
                 try DatabaseAddress(url: "postgres://relay@localhost:\(tls.port)/postgres?sslrootcert=\(tls.stranger)"))
             #expect(refused?.description.contains("federation database") == true, "\(String(describing: refused))")
             // Why, as the owner reads it: the certificate, not a bare timeout.
-            var logger = Logger(label: "federation-tls-test")
-            logger.logLevel = .warning
             let stranger = try DatabaseAddress(url: "postgres://relay@localhost:\(tls.port)/postgres?sslrootcert=\(tls.stranger)")
-            let why = await DatabaseProbe(address: stranger, logger: logger).reason()
+            let why = await DatabaseProbe(address: stranger).reason()
             #expect(why?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(why ?? "nil")")
-            #expect(await DatabaseProbe(address: trusted, logger: logger).reason() == nil)
+            #expect(await DatabaseProbe(address: trusted).reason() == nil)
         } catch {
             await server.remove()
             throw error

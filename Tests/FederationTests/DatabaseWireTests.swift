@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import PostgresSupport
 import Testing
 
@@ -52,6 +53,36 @@ import Testing
             throw error
         }
         await server.remove()
+    }
+
+    /// A server without TLS answers the SSLRequest with `N`: refused, never spoken to in clear.
+    @Test func aServerWithoutTLSIsRefusedWhenTheURLAsksForIt() async throws {
+        let (server, port) = try await PostgresServer.startWithPasswords()
+        do {
+            let address = try DatabaseAddress(url: "postgres://scram:\(Self.encoded)@127.0.0.1:\(port)/postgres?sslmode=require")
+            do {
+                _ = try await DatabaseConnection.connect(to: address)
+                Issue.record("signed in without TLS")
+            } catch {
+                #expect(error == .connection("the database does not offer TLS, and the URL's sslmode requires it"), "\(error)")
+            }
+        } catch {
+            await server.remove()
+            throw error
+        }
+        await server.remove()
+    }
+
+    /// What the protocol does not allow is an error, not a guess.
+    @Test func aMalformedMessageIsAProtocolError() throws {
+        func read(_ type: Character, _ bytes: [UInt8]) throws(WireError) -> BackendMessage {
+            var body = ByteBuffer(bytes: bytes)
+            return try BackendMessage(type: type.asciiValue!, body: &body)
+        }
+        #expect(throws: WireError.protocolViolation("an unexpected message 'G'")) { _ = try read("G", []) }
+        #expect(throws: WireError.protocolViolation("a short data row")) { _ = try read("D", [0, 1, 0, 0, 0, 9, 65]) }
+        #expect(throws: WireError.protocolViolation("an MD5 request without its salt")) { _ = try read("R", [0, 0, 0, 5, 1]) }
+        #expect(try read("D", [0, 2, 255, 255, 255, 255, 0, 0, 0, 1, 65]) == .dataRow([nil, [65]]))
     }
 
     /// RFC 7677 §3's exchange, byte for byte.

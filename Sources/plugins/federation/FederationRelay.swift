@@ -30,10 +30,6 @@ public struct FederationRelay: Plugin {
         self.config = config
         connection = context.connection
         logger = context.logger
-        // The roster says once that the database is unreachable, and when it is back: the
-        // probe's own failures are not logged each second.
-        var background = context.logger
-        background.logLevel = .warning
         client = DatabaseClient(address: config.address)
         let store = FederationStore(client: client, logger: context.logger)
         self.store = store
@@ -41,7 +37,7 @@ public struct FederationRelay: Plugin {
         self.joined = joined
         roster = MachineRoster(
             store: store, connection: context.connection, contact: context.contact, joined: joined,
-            version: Self.manifest.version, probe: DatabaseProbe(address: config.address, logger: background), logger: context.logger)
+            version: Self.manifest.version, probe: DatabaseProbe(address: config.address), logger: context.logger)
         courier = Courier(
             store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, ingress: ingress,
             shared: config.ingress, logger: context.logger)

@@ -1,12 +1,9 @@
-import Logging
-
 /// Why the database does not answer. The client behind the store retries its connections
 /// quietly, so a query that times out says only that; one connection of its own, made on
 /// purpose, gets the reason (refused, no such host, a certificate from another CA, a wrong
 /// password) for the log and `status`.
 struct DatabaseProbe: Sendable {
     let address: DatabaseAddress
-    let logger: Logger
 
     /// The reason a connection fails now, or nil when one succeeds.
     func reason(within limit: Duration = .seconds(5)) async -> String? {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The redaction of texts that grow at the end, kept between requests so that a live view's next
 /// redaction scans only what the run added: every live view redacts its run's answer so far, a
 /// few times over, and the secret scan was a third of a view's work on a long answer.
@@ -44,23 +38,8 @@ final class RedactedTexts: Sendable {
 
     /// True when `part` holds the start of a private key block, which may run past it.
     static func startsKeyBlock(_ part: Substring) -> Bool {
-        // Bytes compared in place, not `firstRange(of:)`: the generic search cost a web page's
-        // live views half of the formatter's CPU (`make bench`, web: 0.73–0.86 % of a core
-        // against 0.46 %).
-        part.utf8.withContiguousStorageIfAvailable(Self.holdsMarker) ?? Array(part.utf8).withUnsafeBufferPointer(Self.holdsMarker)
+        ByteSearch.contains(part, keyBlockMarker)
     }
 
-    private static let marker = Array("-----BEGIN ".utf8)
-
-    private static func holdsMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count >= marker.count else { return false }
-        return marker.withUnsafeBufferPointer { marker in
-            var index = 0
-            while index <= bytes.count - marker.count {
-                if bytes[index] == marker[0], memcmp(base + index, marker.baseAddress!, marker.count) == 0 { return true }
-                index += 1
-            }
-            return false
-        }
-    }
+    private static let keyBlockMarker = Array("-----BEGIN ".utf8)
 }

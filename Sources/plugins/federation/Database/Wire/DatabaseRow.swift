@@ -5,8 +5,6 @@ public struct DatabaseRow: Sendable, Equatable {
 
     init(_ columns: [[UInt8]?]) { self.columns = columns }
 
-    public var count: Int { columns.count }
-
     public func optionalString(_ index: Int) throws(WireError) -> String? {
         guard index < columns.count else { throw .protocolViolation("the row has no column \(index + 1)") }
         return columns[index].map { String(decoding: $0, as: UTF8.self) }
