@@ -36,7 +36,7 @@ public final class DatabaseConnection: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    if let tls { try pipeline.addHandler(TLSNegotiation(context: tls, serverHostname: hostname, negotiated: negotiated)) }
+                    if let tls { try pipeline.addHandler(TLSNegotiation(context: tls, serverHostname: hostname, negotiated: negotiated, end: end)) }
                     try pipeline.addHandler(ByteToMessageHandler(BackendDecoder()))
                     try pipeline.addHandler(WireHandler(notified: notified, end: end))
                 }

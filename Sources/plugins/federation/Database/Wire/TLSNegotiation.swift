@@ -10,12 +10,15 @@ final class TLSNegotiation: ChannelInboundHandler, RemovableChannelHandler {
     private let context: NIOSSLContext
     private let serverHostname: String?
     private let negotiated: EventLoopPromise<Void>
+    /// Where the refusal's reason is kept: closing the connection reports a bare close after it.
+    private let end: ConnectionEnd
     private var answered = false
 
-    init(context: NIOSSLContext, serverHostname: String?, negotiated: EventLoopPromise<Void>) {
+    init(context: NIOSSLContext, serverHostname: String?, negotiated: EventLoopPromise<Void>, end: ConnectionEnd) {
         self.context = context
         self.serverHostname = serverHostname
         self.negotiated = negotiated
+        self.end = end
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -65,6 +68,7 @@ final class TLSNegotiation: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func refuse(_ error: any Error, context: ChannelHandlerContext) {
+        end.record(error as? WireError ?? .connection(String(describing: error)))
         negotiated.fail(error)
         context.close(promise: nil)
     }
