@@ -93,14 +93,17 @@ import Testing
             let gone = try await web.sessions.new(name: "gone", cwd: repo)
             let kept = try await web.sessions.new(name: "kept", cwd: repo)
             let folders = web.sessions.home.path + "/state/plugins/web/git/"
-            let page = WebPage(base: web.base, cookie: cookie)
-            defer { page.close() }
+            // Prompted with no page open, so the plugin has never read the sessions list: the
+            // snapshot must not depend on it (it did, and a page opened a moment before the
+            // prompt lost the race on a busy machine).
             for id in [gone, kept] {
                 _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "hello", "id": .string("p-" + id)])
                 try await waitUntil("\(id)'s snapshot", timeout: .seconds(30)) {
                     FileManager.default.fileExists(atPath: folders + id + "/run-snapshot")
                 }
             }
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
             let ended = try await web.sessions.run("end", "gone", timeout: .seconds(30))
             #expect(ended.status == 0, "\(ended)")
             try await waitUntil("the ended session's folder deleted", timeout: .seconds(30)) {

@@ -38,17 +38,18 @@ public struct WebRelay: MessengerRelay {
         self.allowlist = allowlist
         let signIns = SignIns(store: store)
         let changes = SessionChanges(folder: context.stateDir + "/git", logger: logger)
-        let inbox = Inbox(
-            adapter: WebHandoff(board: board, changes: changes), receiver: context.connection, store: store, empty: InboxRecord(),
-            logger: logger)
         let control = ControlReader(path: context.welcome.home + "/relayd.sock")
+        let directory = SessionDirectory(board: board, control: control)
+        let inbox = Inbox(
+            adapter: WebHandoff(board: board, changes: changes, directory: directory), receiver: context.connection, store: store,
+            empty: InboxRecord(), logger: logger)
         watch = SessionWatch(control: control, board: board, changes: changes, logger: logger)
         let cookie = WebCookie(tls: config.usesTLS)
         let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist,
             downloads: Downloads(spoolDir: context.spoolDir), control: control,
-            changes: changes, spoolDir: context.spoolDir, roots: config.roots,
+            changes: changes, directory: directory, spoolDir: context.spoolDir, roots: config.roots,
             cookie: cookie, logger: logger,
             channels: PageChannels(connection: context.connection, board: board, logger: logger, bound: bound))
         self.routes = routes
@@ -118,7 +119,7 @@ public struct WebRelay: MessengerRelay {
         guard let session = WebPlace.session(update.target) else { return }
         let first = await routes.board.live(
             session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
-        if first, let cwd = await routes.board.session(session)?["cwd"]?.stringValue {
+        if first, let cwd = await routes.directory.cwd(session) {
             // Unstructured on purpose: the live view must not wait for git to stage the tree.
             Task { [changes = routes.changes] in await changes.runStarts(session, cwd: cwd) }
         }

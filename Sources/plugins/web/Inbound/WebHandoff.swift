@@ -7,6 +7,7 @@ import PiRelaySDK
 struct WebHandoff: InboxAdapter {
     let board: Board
     let changes: SessionChanges
+    let directory: SessionDirectory
 
     func params(for message: WebMessage) async -> ChatMessageParams? {
         ChatMessageParams(
@@ -19,7 +20,7 @@ struct WebHandoff: InboxAdapter {
     }
 
     func answered(_ message: WebMessage, _ result: ChatMessageResult) async {
-        if result.status == .prompted, let cwd = await board.session(message.session)?["cwd"]?.stringValue {
+        if result.status == .prompted, let cwd = await directory.cwd(message.session) {
             // Taken once pi has the prompt, not before: git started beside the hand-over held
             // the prompt up on a small machine, and pi needs a model's answer before any tool
             // can change the tree. Unstructured on purpose: the page's lane does not wait for git.

@@ -18,6 +18,7 @@ struct WebRoutes: Sendable {
     let downloads: Downloads
     let control: ControlReader
     let changes: SessionChanges
+    let directory: SessionDirectory
     let spoolDir: String
     /// Where a page may start a session (`web.roots`).
     let roots: [String]
@@ -205,18 +206,11 @@ struct WebRoutes: Sendable {
 
     // MARK: Reading
 
-    /// A session's summary: from the board's list, which is kept fresh only while a page is
-    /// open, else asked of pi-relayd (a session made a moment ago, an API call with no page).
-    private func summary(_ session: String) async -> JSONValue? {
-        if let known = await board.session(session) { return known }
-        return (try? await control.call(.sessions))?.arrayValue?.first { $0["id"]?.stringValue == session }
-    }
-
     /// The session's working tree against HEAD, or (`?since=run`) against the snapshot taken when
     /// its last run started. The folder is the session's own, from pi-relayd's list.
     private func diff(_ request: Request, _ context: WebContext) async throws -> Response {
         let (session, _) = try Self.session(context)
-        guard let cwd = await summary(session)?["cwd"]?.stringValue else { throw HTTPError(.notFound, message: "no such session") }
+        guard let cwd = await directory.cwd(session) else { throw HTTPError(.notFound, message: "no such session") }
         guard let tree = await changes.tree(session, cwd: cwd) else { throw HTTPError(.badRequest, message: "a session id is letters and digits") }
         do {
             return Self.json(try await tree.diff(sinceRun: request.uri.queryParameters["since"] == "run"))
