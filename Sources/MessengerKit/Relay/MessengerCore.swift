@@ -4,11 +4,11 @@ import PiRelaySDK
 
 /// What every messenger relay holds beside its service's client: its log, its state folder, who
 /// may talk to the bot, whether it takes inbound traffic now (a federation's lease), and when it
-/// started.
-package struct MessengerCore: Sendable {
-    package let logger: Logger
+/// started. Public for `CoreMessengerRelay`; only the kit's messengers make one.
+public struct MessengerCore: Sendable {
+    public let logger: Logger
     package let store: StateStore
-    package let allowlist: Allowlist
+    public let allowlist: Allowlist
     package let ingress: IngressGate
     let started = Date()
 
@@ -22,6 +22,13 @@ package struct MessengerCore: Sendable {
         allowlist.warnIfEmpty(messenger: messenger, checkOnly: context.welcome.checkOnly, logger: logger)
     }
 
+    /// Reads the messenger's section (secrets from the process's environment), then makes the
+    /// core from its settings: what each relay's start begins with.
+    package static func load<Config: MessengerConfig>(_ type: Config.Type, context: PluginContext, messenger: String) throws -> (Config, Self) {
+        let config = try Config.load(context.config, environment: ProcessInfo.processInfo.environment)
+        return (config, MessengerCore(context: context, settings: config.settings, messenger: messenger))
+    }
+
     /// The `status` figures every messenger reports (`allowedUsers`, `uptimeSeconds`) joined to
     /// the messenger's own.
     package func status(_ own: [String: JSONValue]) -> JSONValue {
@@ -29,5 +36,13 @@ package struct MessengerCore: Sendable {
         figures["allowedUsers"] = JSONValue(allowlist.count)
         figures["uptimeSeconds"] = JSONValue(Int(Date().timeIntervalSince(started)))
         return .object(figures)
+    }
+
+    /// The relay's sign-in at start: a token the service refuses (`notAuthorized`, as
+    /// `SignInError.signingIn` says it) ends the plugin as not configured, with that text.
+    package func signedIn<T: Sendable>(_ signIn: () async throws -> T) async throws -> T {
+        do { return try await signIn() } catch let error as RemoteError where error.code == .notAuthorized {
+            throw PluginExit.notConfigured(error.message)
+        }
     }
 }

@@ -7,7 +7,7 @@ import PiRelaySDK
 
 /// pi-relay-discord: relays pi sessions to Discord. Discord's side is the gateway (events in)
 /// and REST (messages out); the supervisor's side is the messenger contract of protocol §6.
-public struct DiscordRelay: MessengerRelay {
+public struct DiscordRelay: CoreMessengerRelay {
     public static let manifest = PluginManifest(
         name: "discord", version: "0.1.0", roles: ["messenger"],
         limits: [
@@ -22,30 +22,30 @@ public struct DiscordRelay: MessengerRelay {
 
     let config: DiscordConfig
     /// The log, the state folder, the allowlist and the ingress gate.
-    let core: MessengerCore
+    public let core: MessengerCore
+    /// Out: REST, paced by Discord's rate-limit buckets.
     let rest: DiscordREST
+    /// In: the gateway's events; where the bot listens, learned as they come; messages judged
+    /// and handed over; slash commands and clicks answered within Discord's 3 s.
     let gateway: Gateway
     let listening: Listening
     let intake: Intake
     let interactions: Interactions
+    /// Out: deliveries, runs edited in place, "typing…" while they stream.
     let deliveries: Deliveries
     let live: LiveMessages
     let typing: Typing
+    /// Open questions, the slash commands registered once a process, threads opened for
+    /// sessions, and who the bot is.
     let questions: Questions
     let registration: CommandRegistration
     let threads: ThreadOpener
     let identity: BotIdentity
 
-    public var logger: Logger { core.logger }
-    public var allowlist: Allowlist { core.allowlist }
-
     public init(context: PluginContext) async throws {
-        let config = try DiscordConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let settings = config.settings
-        let core = MessengerCore(context: context, settings: settings, messenger: "discord")
-        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
-        self.config = config
-        self.core = core
+        let (config, core) = try MessengerCore.load(DiscordConfig.self, context: context, messenger: "discord")
+        (self.config, self.core) = (config, core)
+        let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         rest = DiscordREST(
             base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger,
             holdsPath: store.path(RateLimitHold.file))
@@ -125,12 +125,6 @@ public struct DiscordRelay: MessengerRelay {
         guard registration.claim() else { return }
         // Unstructured on purpose: registration may wait on rate limits; events keep flowing.
         Task { await registration.register(application: application) }
-    }
-
-    /// By channel and urgency (the kit's `ChatLanes`): each post and edit then waits in the
-    /// channel's send queue, where a question goes before the live views that came before it.
-    public func lane(of method: String, params: JSONValue) -> String {
-        ChatLanes.lane(of: method, params: params)
     }
 
     public func post(delivery: String, _ params: ChatPostParams) async throws {

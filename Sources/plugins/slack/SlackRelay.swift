@@ -6,7 +6,7 @@ import PiRelaySDK
 
 /// pi-relay-slack: relays pi sessions to Slack. Slack's side is Socket Mode in (a WebSocket, no
 /// public URL) and the Web API out; the supervisor's side is the messenger contract of protocol §6.
-public struct SlackRelay: MessengerRelay {
+public struct SlackRelay: CoreMessengerRelay {
     public static let manifest = PluginManifest(
         name: "slack", version: "0.1.0", roles: ["messenger"],
         // chat.update is Tier 3 (about 50 a minute for the whole workspace): a live view a
@@ -18,26 +18,24 @@ public struct SlackRelay: MessengerRelay {
 
     let config: SlackConfig
     /// The log, the state folder, the allowlist and the ingress gate.
-    let core: MessengerCore
+    public let core: MessengerCore
+    /// Out: the Web API, each method paced by its tier.
     let api: WebAPI
-    let intake: Intake
+    /// In: Socket Mode's events, judged, journaled and handed over.
     let socket: SocketMode
+    let intake: Intake
+    /// Out: deliveries, runs edited in place, and the ⏳/✅ reactions that stand for typing.
     let deliveries: Deliveries
     let live: LiveMessages
-    let threads: Threads
     let progress: Progress
+    /// Threads opened for sessions and open questions' messages, both saved.
+    let threads: Threads
     let questions: QuestionMessages
 
-    public var logger: Logger { core.logger }
-    public var allowlist: Allowlist { core.allowlist }
-
     public init(context: PluginContext) async throws {
-        let config = try SlackConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let settings = config.settings
-        let core = MessengerCore(context: context, settings: settings, messenger: "slack")
-        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
-        self.config = config
-        self.core = core
+        let (config, core) = try MessengerCore.load(SlackConfig.self, context: context, messenger: "slack")
+        (self.config, self.core) = (config, core)
+        let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         api = WebAPI(
             base: settings.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: settings.proxy, loop: TransferLoop(),
             logger: logger, store: store)
@@ -69,10 +67,7 @@ public struct SlackRelay: MessengerRelay {
     }
 
     public func run() async throws {
-        let me: JSONValue
-        do { me = try await signIn() } catch let error as RemoteError where error.code == .notAuthorized {
-            throw PluginExit.notConfigured(error.message)
-        }
+        let me = try await core.signedIn { try await signIn() }
         let user = me["user_id"]?.stringValue ?? ""
         await intake.learn(botUser: user)
         logger.info("signed in as \(me["user"]?.stringValue ?? user) in \(me["team"]?.stringValue ?? "the workspace")")
@@ -85,12 +80,6 @@ public struct SlackRelay: MessengerRelay {
             try await group.next()
             group.cancelAll()
         }
-    }
-
-    /// A channel's questions and finals in a lane of their own, its notices in another, live
-    /// views behind no delivery; the send queue lets the most urgent write go first.
-    public func lane(of method: String, params: JSONValue) -> String {
-        ChatLanes.lane(of: method, params: params)
     }
 
     public func post(delivery: String, _ params: ChatPostParams) async throws {

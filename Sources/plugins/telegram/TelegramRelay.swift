@@ -6,7 +6,7 @@ import PiRelaySDK
 
 /// pi-relay-telegram: relays pi sessions to Telegram. Telegram's side is the Bot API: long
 /// polling in, HTML messages out; the supervisor's side is the messenger contract of protocol §6.
-public struct TelegramRelay: MessengerRelay {
+public struct TelegramRelay: CoreMessengerRelay {
     public static let manifest = PluginManifest(
         name: "telegram", version: "0.1.0", roles: ["messenger"],
         // A private chat takes about one write a second (SendPacer), edits included.
@@ -17,28 +17,27 @@ public struct TelegramRelay: MessengerRelay {
 
     let config: TelegramConfig
     /// The log, the state folder, the allowlist and the ingress gate.
-    let core: MessengerCore
+    public let core: MessengerCore
+    /// Out: the Bot API, each chat paced to about a write a second.
     let api: BotAPI
+    /// In: long polling's messages and button presses.
     let intake: Intake
     let presses: Presses
+    /// Out: deliveries, runs edited in place, "typing…" while they stream.
     let deliveries: Deliveries
     let live: LiveMessages
     let typing: Typing
+    /// Forum topics opened for sessions, chats that blocked the bot, open questions' messages.
     let topics: Topics
     let blocked: BlockedChats
     let questions: QuestionMessages
+    /// pi-relayd's side, for the poller's hand-overs.
     let connection: PluginConnection
 
-    public var logger: Logger { core.logger }
-    public var allowlist: Allowlist { core.allowlist }
-
     public init(context: PluginContext) async throws {
-        let config = try TelegramConfig.load(context.config, environment: ProcessInfo.processInfo.environment)
-        let settings = config.settings
-        let core = MessengerCore(context: context, settings: settings, messenger: "telegram")
-        let (logger, store, allowlist) = (core.logger, core.store, core.allowlist)
-        self.config = config
-        self.core = core
+        let (config, core) = try MessengerCore.load(TelegramConfig.self, context: context, messenger: "telegram")
+        (self.config, self.core) = (config, core)
+        let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         connection = context.connection
         let migrations = Migrations(store: store)
         api = BotAPI(
@@ -73,10 +72,7 @@ public struct TelegramRelay: MessengerRelay {
     }
 
     public func run() async throws {
-        let me: JSONValue
-        do { me = try await signIn() } catch let error as RemoteError where error.code == .notAuthorized {
-            throw PluginExit.notConfigured(error.message)
-        }
+        let me = try await core.signedIn { try await signIn() }
         let username = me["username"]?.stringValue ?? ""
         await intake.learn(bot: TelegramMessage.id(me["id"]) ?? "", username: username)
         logger.info("signed in as @\(username)")
@@ -96,12 +92,6 @@ public struct TelegramRelay: MessengerRelay {
             try await group.next()
             group.cancelAll()
         }
-    }
-
-    /// By chat and urgency (the kit's `ChatLanes`): each write then waits in the chat's send
-    /// queue, where a question goes before the live views and notices that came before it.
-    public func lane(of method: String, params: JSONValue) -> String {
-        ChatLanes.lane(of: method, params: params)
     }
 
     public func post(delivery: String, _ params: ChatPostParams) async throws {

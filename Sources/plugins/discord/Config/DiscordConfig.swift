@@ -4,7 +4,7 @@ import PiRelayHTTP
 import PiRelaySDK
 
 /// The `discord:` section of config.yaml plus the environment, checked once at start.
-struct DiscordConfig: Sendable {
+struct DiscordConfig: MessengerConfig {
     static let defaultAPIBase = "https://discord.com/api/v10"
 
     var token: BotToken

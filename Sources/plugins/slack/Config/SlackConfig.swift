@@ -4,7 +4,7 @@ import PiRelayHTTP
 import PiRelaySDK
 
 /// The `slack:` section of config.yaml plus the environment, checked once at start.
-struct SlackConfig: Sendable {
+struct SlackConfig: MessengerConfig {
     static let defaultAPIBase = "https://slack.com/api"
 
     var botToken: SlackToken

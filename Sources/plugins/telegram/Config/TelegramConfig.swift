@@ -4,7 +4,7 @@ import PiRelayHTTP
 import PiRelaySDK
 
 /// The `telegram:` section of config.yaml plus the environment, checked once at start.
-struct TelegramConfig: Sendable {
+struct TelegramConfig: MessengerConfig {
     static let defaultAPIBase = "https://api.telegram.org"
 
     var token: TelegramToken
