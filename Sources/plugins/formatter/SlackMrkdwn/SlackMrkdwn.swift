@@ -6,8 +6,7 @@ import PiRelaySDK
 /// Tables are code blocks already (the run renderer's), headings bold. Slack counts the
 /// characters of what we send, escapes and markers included, so a chunk is cut from less than
 /// the limit and cut again smaller until its mrkdwn fits.
-struct SlackMrkdwn: Markup {
-    /// Settled texts kept from earlier views, for live views; nil reads every view whole.
+struct SlackMrkdwn: StyledMarkup {
     var settledTexts: SettledTexts?
 
     func split(_ document: String, limit: Int, numbered: Bool) -> [String] {
@@ -20,18 +19,9 @@ struct SlackMrkdwn: Markup {
         }
     }
 
-    func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
-        let (done, now) = StyledText.live(settled: settled, current: current, reusing: settledTexts)
-        guard now.starts(with: done) else {
-            // As for markdown: cannot happen while the renderer keeps its prefix promise.
-            return ([], fitted(now, from: 0, limit: limit))
-        }
-        // Settled chunks are cut with room to spare, so that their mrkdwn stays within the limit
-        // whatever the escapes add; the budget must not depend on the text, or a later state of
-        // the run could cut the settled part differently.
-        let found = splitter(limit * 3 / 5).settledChunks(done)
-        return (found.chunks, fitted(now, from: found.rest, limit: limit))
-    }
+    /// Settled chunks are cut with room to spare, so that their mrkdwn stays within the limit
+    /// whatever the escapes add.
+    func settledSplitter(limit: Int) -> HTMLSplitter { splitter(limit * 3 / 5) }
 
     func rendered(_ markdown: String) -> String {
         let text = StyledText(markdown: markdown)
@@ -46,9 +36,8 @@ struct SlackMrkdwn: Markup {
         HTMLSplitter(limit: budget) { text, range in text.mrkdwn(range) }
     }
 
-    /// The text from unit `start` on as one message; when too long, its newest part after a "…"
-    /// line, as the markdown tail is cut.
-    private func fitted(_ text: StyledText, from start: Int, limit: Int) -> String {
+    /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.
+    func fitted(_ text: StyledText, from start: Int, limit: Int) -> String {
         let whole = text.mrkdwn(start..<text.units.count)
         guard whole.count > limit else { return whole }
         var budget = limit - 2

@@ -3,23 +3,14 @@ import PiRelaySDK
 /// Telegram's `parse_mode: HTML` (docs/PROTOCOL.md, `format.*`; Telegram spec §7.1): the markdown
 /// document is turned into styled text and written with the few tags Telegram accepts, split by
 /// visible length with every tag closed at the end of a chunk and reopened in the next.
-struct TelegramHTML: Markup {
-    /// Settled texts kept from earlier views, for live views; nil reads every view whole.
+struct TelegramHTML: StyledMarkup {
     var settledTexts: SettledTexts?
 
     func split(_ document: String, limit: Int, numbered: Bool) -> [String] {
         HTMLSplitter(limit: limit).split(StyledText(markdown: document), numbered: numbered)
     }
 
-    func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
-        let (done, now) = StyledText.live(settled: settled, current: current, reusing: settledTexts)
-        guard now.starts(with: done) else {
-            // As for markdown: cannot happen while the renderer keeps its prefix promise.
-            return ([], fitted(now, from: 0, limit: limit))
-        }
-        let found = HTMLSplitter(limit: limit).settledChunks(done)
-        return (found.chunks, fitted(now, from: found.rest, limit: limit))
-    }
+    func settledSplitter(limit: Int) -> HTMLSplitter { HTMLSplitter(limit: limit) }
 
     func rendered(_ markdown: String) -> String {
         let text = StyledText(markdown: markdown)
@@ -30,9 +21,8 @@ struct TelegramHTML: Markup {
 
     func length(_ message: String) -> Int { message.telegramVisibleLength }
 
-    /// The text from unit `start` on as one message; when too long, its newest part after a "…"
-    /// line, as the markdown tail is cut.
-    private func fitted(_ text: StyledText, from start: Int, limit: Int) -> String {
+    /// Lengths are visible characters, which the styled text counts without writing the HTML.
+    func fitted(_ text: StyledText, from start: Int, limit: Int) -> String {
         let rest = start..<text.units.count
         guard text.visibleLength(rest) > limit else { return text.html(rest) }
         let last = HTMLSplitter(limit: limit - 2).split(text, from: start, numbered: false).last ?? ""
