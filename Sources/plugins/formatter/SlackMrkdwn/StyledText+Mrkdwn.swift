@@ -18,9 +18,9 @@ extension StyledText {
             }
             if tags != open {
                 let common = Self.mrkdwnCommonPrefix(open, tags)
-                for tag in open[common...].reversed() { out += Self.closing(tag) }
+                for tag in open[common...].reversed() { out += Self.markers(tag).close }
                 if lineStart, tags.contains(where: { $0.name == "blockquote" }) { out += "> " }
-                for tag in tags[common...] { out += Self.opening(tag) }
+                for tag in tags[common...] { out += Self.markers(tag).open }
                 open = tags
             } else if lineStart, tags.contains(where: { $0.name == "blockquote" }) {
                 out += "> "
@@ -33,29 +33,19 @@ extension StyledText {
             }
             lineStart = character == "\n"
         }
-        for tag in open.reversed() { out += Self.closing(tag) }
+        for tag in open.reversed() { out += Self.markers(tag).close }
         return out
     }
 
-    private static func opening(_ tag: HTMLTag) -> String {
+    /// The markers mrkdwn writes before and after a tag's text.
+    private static func markers(_ tag: HTMLTag) -> (open: String, close: String) {
         switch tag.name {
-        case "b": "*"
-        case "i": "_"
-        case "code" where tag.block == 0: "`"
-        case "pre": "```\n"
-        case "a": "<" + tag.mrkdwnAddress + "|"
-        default: ""
-        }
-    }
-
-    private static func closing(_ tag: HTMLTag) -> String {
-        switch tag.name {
-        case "b": "*"
-        case "i": "_"
-        case "code" where tag.block == 0: "`"
-        case "pre": "\n```"
-        case "a": ">"
-        default: ""
+        case "b": ("*", "*")
+        case "i": ("_", "_")
+        case "code" where tag.block == 0: ("`", "`")
+        case "pre": ("```\n", "\n```")
+        case "a": ("<" + tag.mrkdwnAddress + "|", ">")
+        default: ("", "")
         }
     }
 
