@@ -119,9 +119,11 @@ public struct WebRelay: MessengerRelay {
         guard let session = WebPlace.session(update.target) else { return }
         let first = await routes.board.live(
             session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
-        if first, let cwd = await routes.directory.cwd(session) {
+        if first {
             // Unstructured on purpose: the live view must not wait for git to stage the tree.
-            Task { [changes = routes.changes] in await changes.runStarts(session, cwd: cwd) }
+            Task { [changes = routes.changes, directory = routes.directory] in
+                await changes.runStarts(session, cwd: await directory.cwd(session))
+            }
         }
     }
 

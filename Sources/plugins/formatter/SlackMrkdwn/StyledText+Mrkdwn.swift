@@ -18,9 +18,9 @@ extension StyledText {
             }
             if tags != open {
                 let common = Self.mrkdwnCommonPrefix(open, tags)
-                for tag in open[common...].reversed() { out += Self.markers(tag).close }
+                for tag in open[common...].reversed() { out += Self.marker(tag, opening: false) }
                 if lineStart, tags.contains(where: { $0.name == "blockquote" }) { out += "> " }
-                for tag in tags[common...] { out += Self.markers(tag).open }
+                for tag in tags[common...] { out += Self.marker(tag, opening: true) }
                 open = tags
             } else if lineStart, tags.contains(where: { $0.name == "blockquote" }) {
                 out += "> "
@@ -33,19 +33,19 @@ extension StyledText {
             }
             lineStart = character == "\n"
         }
-        for tag in open.reversed() { out += Self.markers(tag).close }
+        for tag in open.reversed() { out += Self.marker(tag, opening: false) }
         return out
     }
 
-    /// The markers mrkdwn writes before and after a tag's text.
-    private static func markers(_ tag: HTMLTag) -> (open: String, close: String) {
+    /// The marker mrkdwn writes before (`opening`) or after a tag's text.
+    private static func marker(_ tag: HTMLTag, opening: Bool) -> String {
         switch tag.name {
-        case "b": ("*", "*")
-        case "i": ("_", "_")
-        case "code" where tag.block == 0: ("`", "`")
-        case "pre": ("```\n", "\n```")
-        case "a": ("<" + tag.mrkdwnAddress + "|", ">")
-        default: ("", "")
+        case "b": "*"
+        case "i": "_"
+        case "code" where tag.block == 0: "`"
+        case "pre": opening ? "```\n" : "\n```"
+        case "a": opening ? "<" + tag.mrkdwnAddress + "|" : ">"
+        default: ""
         }
     }
 

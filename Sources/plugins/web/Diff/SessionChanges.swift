@@ -48,9 +48,14 @@ actor SessionChanges {
         return whole
     }
 
-    /// Remembers the tree as a run starts; nothing when one was taken a moment ago.
-    func runStarts(_ session: String, cwd: String) async {
+    /// Remembers the tree as a run starts; nothing when one was taken a moment ago. `cwd` nil:
+    /// pi-relayd did not list the session (gone, or its control socket did not answer).
+    func runStarts(_ session: String, cwd: String?) async {
         if let last = takenAt[session], ContinuousClock.now - last < Self.snapshotGap { return }
+        guard let cwd else {
+            logger.debug("no snapshot of session \(session) for this run's changes: pi-relayd did not list it")
+            return
+        }
         takenAt[session] = .now
         guard let tree = tree(session, cwd: cwd), await tree.repository() != nil else { return }
         do { try await tree.snapshot() } catch { logger.warning("no snapshot of \(cwd) for this run's changes: \(error)") }

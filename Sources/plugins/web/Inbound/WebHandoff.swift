@@ -20,11 +20,12 @@ struct WebHandoff: InboxAdapter {
     }
 
     func answered(_ message: WebMessage, _ result: ChatMessageResult) async {
-        if result.status == .prompted, let cwd = await directory.cwd(message.session) {
+        if result.status == .prompted {
             // Taken once pi has the prompt, not before: git started beside the hand-over held
             // the prompt up on a small machine, and pi needs a model's answer before any tool
-            // can change the tree. Unstructured on purpose: the page's lane does not wait for git.
-            Task { [changes] in await changes.runStarts(message.session, cwd: cwd) }
+            // can change the tree. Unstructured on purpose: the page's lane waits neither for
+            // git nor for the control socket, asked when no page has read the sessions list.
+            Task { [changes, directory] in await changes.runStarts(message.session, cwd: await directory.cwd(message.session)) }
         }
         guard let reply = result.reply, !reply.isEmpty else { return }
         await board.add(WebItem.reply(reply, id: "r-" + message.id), id: "r-" + message.id, session: message.session)
