@@ -61,13 +61,16 @@ extension FederationStore {
 
     /// Takes the oldest request for `machine` nobody has taken, once, if it is younger than
     /// `freshWithin` (an older one its sender withdraws or has given up on: it must not run).
+    /// At most one: the subquery is compared with `=`, so it runs once. With `id IN (…)` the
+    /// database may plan a nested loop that runs it again for every row it scans, each run
+    /// locking the next request, and take every waiting request in one statement.
     public func takeRequest(for machine: String, freshWithin: Duration) async throws(FederationError) -> [(id: Int64, body: String)] {
         let seconds = freshWithin.inSeconds
         return try await within("taking requests") {
             var out: [(Int64, String)] = []
             let rows = try await client.query(
                 """
-                UPDATE relay_requests SET taken = true WHERE id IN (
+                UPDATE relay_requests SET taken = true WHERE id = (
                     SELECT id FROM relay_requests WHERE to_machine = \(machine) AND NOT taken
                         AND created_at > now() - make_interval(secs => \(seconds))
                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
