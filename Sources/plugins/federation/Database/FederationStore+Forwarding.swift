@@ -61,13 +61,12 @@ extension FederationStore {
 
     /// Takes the oldest request for `machine` nobody has taken, once, if it is younger than
     /// `freshWithin` (an older one its sender withdraws or has given up on: it must not run).
-    /// At most one: the subquery is compared with `=`, so it runs once. With `id IN (…)` the
-    /// database may plan a nested loop that runs it again for every row it scans, each run
-    /// locking the next request, and take every waiting request in one statement.
-    public func takeRequest(for machine: String, freshWithin: Duration) async throws(FederationError) -> [(id: Int64, body: String)] {
+    /// Nil when there is none. The subquery is compared with `=`, so it runs once: with
+    /// `id IN (…)` the database may plan a nested loop that runs it again for every row it
+    /// scans, each run locking the next request, and mark every waiting request taken.
+    public func takeRequest(for machine: String, freshWithin: Duration) async throws(FederationError) -> (id: Int64, body: String)? {
         let seconds = freshWithin.inSeconds
-        return try await within("taking requests") {
-            var out: [(Int64, String)] = []
+        return try await within("taking a request") {
             let rows = try await client.query(
                 """
                 UPDATE relay_requests SET taken = true WHERE id = (
@@ -76,8 +75,8 @@ extension FederationStore {
                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING id, body::text
                 """)
-            for row in rows { out.append((try row.int64(0), try row.string(1))) }
-            return out.sorted { $0.0 < $1.0 }
+            guard let row = rows.first else { return nil }
+            return (try row.int64(0), try row.string(1))
         }
     }
 

@@ -67,24 +67,20 @@ struct Courier: Sendable {
     }
 
     private func takeRequests(for machine: String) async throws(FederationError) {
-        while let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence {
-            let taken = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1))
-            if taken.isEmpty { return }
-            // Every request taken is run and answered: one marked taken and dropped here would
-            // be neither withdrawn by its sender nor run (a chat message lost).
-            for (id, body) in taken {
-                var result: String?
-                var failure: String?
-                do {
-                    let request = try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8)))
-                    result = try await connection.request(.federationReceived, request, timeout: .seconds(10)).serialized()
-                } catch let error as RemoteError {
-                    failure = error.message
-                } catch {
-                    failure = "\(error)"
-                }
-                try await store.answer(request: id, result: result, error: failure)
+        while let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence,
+            let (id, body) = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1))
+        {
+            var result: String?
+            var failure: String?
+            do {
+                let request = try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8)))
+                result = try await connection.request(.federationReceived, request, timeout: .seconds(10)).serialized()
+            } catch let error as RemoteError {
+                failure = error.message
+            } catch {
+                failure = "\(error)"
             }
+            try await store.answer(request: id, result: result, error: failure)
         }
     }
 
