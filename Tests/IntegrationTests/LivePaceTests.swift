@@ -9,9 +9,7 @@ import Testing
 @Suite struct LivePaceTests {
     /// Seconds between consecutive live views of one run, as the fake messenger received them.
     static func gaps(_ chat: E2EChatHome, runID: String) -> [Double] {
-        let times = chat.messengerEvents()
-            .filter { $0["event"] == "notify" && $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runID }
-            .compactMap { $0["t"]?.doubleValue }
+        let times = views(chat, runID: runID)
         return zip(times.dropFirst(), times).map { later, earlier in later - earlier }
     }
 
@@ -33,5 +31,41 @@ import Testing
             // the next gap, so a quarter is allowed (the old pace, 400 ms, still fails both).
             #expect(gaps.allSatisfy { $0 >= interval * 0.75 }, "views \(gaps) came faster than every \(interval) s")
         }
+    }
+
+    /// A chat that takes live views again mid-run (`/progress normal` after `completion-only`,
+    /// as a web page reopened) gets the run's view at its next change, not once the 800 ms that
+    /// a round of views nobody wanted started have passed. Four switches, so one lucky switch
+    /// cannot hide the wait.
+    @Test func aChatThatTakesLiveViewsAgainSeesTheNextChange() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start(chat.config(), environment: ["FAKE_LIVE_INTERVAL_MS": "100"])
+            let sid = try await chat.newBoundSession("switched")
+            // A change every 100 ms for eight seconds.
+            _ = try await chat.say("!scenario slow 80 100")
+            var waits: [Double] = []
+            for _ in 0..<4 {
+                _ = try await chat.say("/progress completion-only")
+                try await Task.sleep(for: .milliseconds(250))
+                let switched = Date().timeIntervalSince1970
+                _ = try await chat.say("/progress normal")
+                var seen: Double?
+                let deadline = ContinuousClock.now + .seconds(3)
+                while seen == nil, ContinuousClock.now < deadline {
+                    seen = Self.views(chat, runID: "\(sid)-1").first { $0 > switched }
+                    if seen == nil { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                waits.append((seen ?? .infinity) - switched)
+            }
+            // The next change comes within 100 ms; the wait this guards against is up to 800 ms.
+            #expect(waits.allSatisfy { $0 < 0.35 }, "the first views after each switch came \(waits) s later")
+        }
+    }
+
+    /// When the fake messenger received each live view of a run.
+    static func views(_ chat: E2EChatHome, runID: String) -> [Double] {
+        chat.messengerEvents()
+            .filter { $0["event"] == "notify" && $0["method"] == "chat.live" && $0["params"]?["runId"]?.stringValue == runID }
+            .compactMap { $0["t"]?.doubleValue }
     }
 }

@@ -28,9 +28,20 @@ extension ChatDelivery {
     /// not after the rest of their interval, so a plugin restarted mid-answer shows progress at
     /// once (the interval is the plugin's pace, and a new instance has written nothing yet).
     package func messengerReady(_ messenger: String) async {
+        await showNextChangeAtOnce { $0.messenger == messenger }
+    }
+
+    /// A chat takes live views again (its progress mode changed, or it was resumed): the runs it
+    /// shows send their view at their next change. A round that found no chat wanting a view
+    /// started the interval all the same, so a web page reopened mid-answer waited up to 800 ms.
+    package func viewsWanted(by chat: String) async {
+        await showNextChangeAtOnce { $0.key == chat }
+    }
+
+    private func showNextChangeAtOnce(for chat: (Binding) -> Bool) async {
         for (runID, feed) in live where feed.lastSent != nil {
             let chats = await bindings.chats(of: feed.session.identity.id)
-            guard chats.contains(where: { $0.messenger == messenger }) else { continue }
+            guard chats.contains(where: chat) else { continue }
             live[runID]?.lastSent = nil
         }
     }

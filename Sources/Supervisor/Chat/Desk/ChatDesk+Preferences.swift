@@ -15,6 +15,7 @@ extension ChatDesk {
                 throw RemoteError.invalidParams("/progress takes quiet, normal, verbose or completion-only")
             }
             await preferences.setProgress(mode, for: chat.key)
+            await delivery.viewsWanted(by: chat.key)
             return Reply("Progress here is now \(mode.rawValue): \(mode.explanation).", ephemeral: true)
         case .pause:
             guard await preferences.pause(chat.key) else {
@@ -24,6 +25,7 @@ extension ChatDesk {
             return Reply("Paused: nothing from \(name) reaches this chat, and prompts here are refused, until /resume.", ephemeral: true)
         case .resume:
             guard let since = await preferences.resume(chat.key) else { return Reply("This chat is not paused.", ephemeral: true) }
+            await delivery.viewsWanted(by: chat.key)
             guard let session else { return Reply("Resumed.", ephemeral: true) }
             return Reply(await delivery.redacted(await missedSummary(session, since: since, chat: chat)), ephemeral: true)
         case .mentions(let word):
