@@ -141,10 +141,70 @@ import Testing
         inbound.closeLanes()
         var order: [Int] = []
         let lane = try #require(await lanes.next())
-        for await message in lane {
+        for await message in lane.messages {
             if case .deliver(_, _, let params) = message { order.append(params["n"]?.intValue ?? 0) }
         }
         #expect(order == [1, 2, 3, 4])
         #expect(await lanes.next() == nil, "one lane")
+    }
+
+    /// Notifications taken at once, as they were read.
+    static let takenAtOnce = Mutex<[Int]>([])
+
+    struct AtOncePlugin: Plugin {
+        static let manifest = PluginManifest(name: "at-once", version: "1", roles: ["test"], summary: "takes live views at once")
+
+        init(context: PluginContext) async throws {}
+        init() {}
+
+        func lane(of method: String, params: JSONValue) -> String { params["lane"]?.stringValue ?? "" }
+
+        func takeAtOnce(notification method: String, params: JSONValue) -> Bool {
+            guard method == "chat.live" else { return false }
+            PluginRuntimeTests.takenAtOnce.withLock { $0.append(params["n"]?.intValue ?? -1) }
+            return true
+        }
+
+        func handle(_ request: PluginRequest) async throws -> JSONValue { .null }
+    }
+
+    /// A notification the plugin takes at once is taken on the reading thread only while nothing
+    /// sent before it waits in its lane; otherwise it waits there, in order.
+    @Test func aNotificationIsTakenAtOnceOnlyBehindAnEmptyLane() async throws {
+        let writer = FDWriter(fd: open("/dev/null", O_WRONLY))
+        defer { writer.finish() }
+        let inbound = PluginInbound<AtOncePlugin>(writer: writer, contact: SupervisorContact(), logger: Logger(label: "at-once"))
+        inbound.ready(AtOncePlugin())
+        func read(_ line: JSONValue) { inbound.read(.line(Array(line.serialized().utf8))) }
+        func live(_ n: Int, lane: String) -> JSONValue {
+            ["type": "notify", "method": "chat.live", "params": ["lane": .string(lane), "n": JSONValue(n)]]
+        }
+
+        read(live(1, lane: "a"))
+        read(["type": "deliver", "id": "d2", "method": "chat.post", "params": ["lane": "a", "n": 2]])
+        read(live(3, lane: "a"))
+        read(live(4, lane: "b"))
+        read(["type": "notify", "method": "chat.typing", "params": ["lane": "b", "n": 5]])
+        #expect(Self.takenAtOnce.withLock { $0 } == [1, 4], "lane a holds the post: its next view waits behind it")
+
+        var lanes = inbound.newLanes.makeAsyncIterator()
+        var inLanes: [String: [Int]] = [:]
+        for _ in 0..<2 {
+            let lane = try #require(await lanes.next())
+            var messages = lane.messages.makeAsyncIterator()
+            for _ in 0..<(lane.name == "a" ? 2 : 1) {
+                switch await messages.next() {
+                case .deliver(_, _, let params), .notify(_, let params): inLanes[lane.name, default: []].append(params["n"]?.intValue ?? -1)
+                default: break
+                }
+                inbound.finished(lane.name)
+            }
+        }
+        #expect(inLanes == ["a": [2, 3], "b": [5]])
+
+        read(live(6, lane: "a"))
+        read(live(7, lane: "b"))
+        #expect(Self.takenAtOnce.withLock { $0 } == [1, 4, 6, 7], "both lanes are empty again")
+        inbound.closeLanes()
     }
 }

@@ -8,15 +8,15 @@ import Testing
 @Suite struct BoardRefreshTests {
     @Test func onlyAPageWithoutASessionWantsTheListEverySecond() async {
         let board = Board()
-        #expect(await !board.showsList)
-        let page = await board.open()
-        #expect(await board.showsList)
-        await board.watch(page.id, session: "s1")
-        #expect(await !board.showsList)
-        let list = await board.open()
-        #expect(await board.showsList)
-        await board.close(list.id)
-        #expect(await !board.showsList)
+        #expect(!board.showsList)
+        let page = board.open()
+        #expect(board.showsList)
+        board.watch(page.id, session: "s1")
+        #expect(!board.showsList)
+        let list = board.open()
+        #expect(board.showsList)
+        board.close(list.id)
+        #expect(!board.showsList)
     }
 
     /// Without the wakeup the second `next()` never returns, and the time limit fails the test.
@@ -27,17 +27,17 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1))) func aRunStartingOnAShownSessionAsksForTheListAtOnce() async {
-        await expectWakeup { board in await board.runStarted("s1") }
+        await expectWakeup { board in board.runStarted("s1") }
     }
 
     /// A page shows `s1`; `change` must then ask for the list.
     private func expectWakeup(after change: (Board) async -> Void) async {
         let board = Board()
         var wakeups = board.wakeups.makeAsyncIterator()
-        let page = await board.open()
+        let page = board.open()
         // Opening a page asks for the list.
         _ = await wakeups.next()
-        await board.watch(page.id, session: "s1")
+        board.watch(page.id, session: "s1")
         await change(board)
         #expect(await wakeups.next() != nil)
     }

@@ -20,6 +20,12 @@ public protocol Plugin: Sendable {
     /// from pi-relayd waits for it.
     func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>?
 
+    /// A notification taken on the thread that read it, before any task is scheduled: true
+    /// when it was taken, false (the default) to send it on to its lane and `handle`. Asked
+    /// only while nothing sent before it waits in its lane, so the lane's order holds. Like
+    /// `answerAtOnce`, it must be quick and must not block.
+    func takeAtOnce(notification method: String, params: JSONValue) -> Bool
+
     /// The lane a delivery or notification is handled in: one at a time and in the order sent
     /// within a lane, lanes side by side. One lane for all by default. A messenger may give each
     /// chat (or each chat and urgency) a lane of its own, so a delivery waiting for its
@@ -40,6 +46,8 @@ extension Plugin {
     public func handle(notification method: String, params: JSONValue) async {}
     /// Every request goes to `handle` by default.
     public func answerAtOnce(_ request: PluginRequest) -> Result<JSONValue, RemoteError>? { nil }
+    /// Every notification goes to its lane by default.
+    public func takeAtOnce(notification method: String, params: JSONValue) -> Bool { false }
     /// Everything in one lane, in the order sent, by default.
     public func lane(of method: String, params: JSONValue) -> String { "" }
     /// Nothing long-running by default.

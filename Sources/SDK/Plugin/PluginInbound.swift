@@ -7,6 +7,8 @@ import Synchronization
 /// reading thread does what needs no task of its own:
 /// - it answers pings;
 /// - it answers a request the plugin can answer at once (`Plugin.answerAtOnce`);
+/// - it hands a notification the plugin can take at once (`Plugin.takeAtOnce`) to it, while
+///   nothing sent before waits in the notification's lane;
 /// - it puts deliveries and notifications straight into their lane.
 ///
 /// The rest (the welcome, responses, requests, shutdown) goes to the serving loop, in order.
@@ -26,6 +28,8 @@ final class PluginInbound<P: Plugin>: Sendable {
         /// Lines sent to the loop that it has not finished with.
         var behind = 0
         var lanes: [String: AsyncStream<WireMessage>.Continuation] = [:]
+        /// Messages put in each lane that its task has not finished with.
+        var waiting: [String: Int] = [:]
         var closed = false
     }
 
@@ -35,11 +39,18 @@ final class PluginInbound<P: Plugin>: Sendable {
     private let logger: Logger
     private let loop: AsyncStream<Input>.Continuation
     /// New lanes, for the task that runs them.
-    private let opened: AsyncStream<AsyncStream<WireMessage>>.Continuation
+    private let opened: AsyncStream<Lane>.Continuation
 
-    /// The loop's inputs, and the lanes to run, each in its own task.
+    /// A lane's name and its messages, in order.
+    struct Lane: Sendable {
+        let name: String
+        let messages: AsyncStream<WireMessage>
+    }
+
+    /// The loop's inputs, and the lanes to run, each in its own task, which says `finished`
+    /// after each message.
     let inputs: AsyncStream<Input>
-    let newLanes: AsyncStream<AsyncStream<WireMessage>>
+    let newLanes: AsyncStream<Lane>
 
     /// Lanes a plugin may have at once (`Plugin.lane`); more share the default lane.
     static var maxLanes: Int { 1024 }
@@ -49,7 +60,7 @@ final class PluginInbound<P: Plugin>: Sendable {
         self.contact = contact
         self.logger = logger
         (inputs, loop) = AsyncStream<Input>.makeStream()
-        (newLanes, opened) = AsyncStream<AsyncStream<WireMessage>>.makeStream()
+        (newLanes, opened) = AsyncStream<Lane>.makeStream()
     }
 
     /// One line, on the reading thread.
@@ -78,6 +89,10 @@ final class PluginInbound<P: Plugin>: Sendable {
                     writer.send(WireMessage.response(id: id, result: result).encodedLine())
                     return
                 }
+            }
+        case .notify(let method, let params):
+            if let plugin = state.withLock({ Self.idleLane(for: message, in: $0) }), plugin.takeAtOnce(notification: method, params: params) {
+                return
             }
         default:
             break
@@ -112,6 +127,21 @@ final class PluginInbound<P: Plugin>: Sendable {
         }
     }
 
+    /// A lane's task has handled one of its messages.
+    func finished(_ lane: String) {
+        state.withLock { $0.waiting[lane, default: 1] -= 1 }
+    }
+
+    /// The plugin, when `message` may be taken at once: nothing sent before it waits in the
+    /// loop or in its lane. Only the reading thread adds to either, so they stay empty until it
+    /// goes on.
+    private static func idleLane(for message: WireMessage, in state: State) -> P? {
+        guard state.behind == 0, let plugin = state.plugin, case .notify(let method, let params) = message else { return nil }
+        var lane = plugin.lane(of: method, params: params)
+        if state.lanes[lane] == nil, state.lanes.count >= maxLanes { lane = "" }
+        return state.waiting[lane, default: 0] == 0 ? plugin : nil
+    }
+
     /// The loop has handled a line the reader sent it.
     func caughtUp() {
         state.withLock { $0.behind -= 1 }
@@ -130,7 +160,7 @@ final class PluginInbound<P: Plugin>: Sendable {
     /// Puts a delivery or notification in its lane (one task per lane the plugin names, at most
     /// `maxLanes`, then new lanes share the default one); false for any other message.
     private static func lane(
-        _ message: WireMessage, plugin: P, _ state: inout State, opened: AsyncStream<AsyncStream<WireMessage>>.Continuation
+        _ message: WireMessage, plugin: P, _ state: inout State, opened: AsyncStream<Lane>.Continuation
     ) -> Bool {
         var lane: String
         switch message {
@@ -144,8 +174,9 @@ final class PluginInbound<P: Plugin>: Sendable {
         if state.lanes[lane] == nil {
             let (stream, continuation) = AsyncStream<WireMessage>.makeStream()
             state.lanes[lane] = continuation
-            opened.yield(stream)
+            opened.yield(Lane(name: lane, messages: stream))
         }
+        state.waiting[lane, default: 0] += 1
         state.lanes[lane]?.yield(message)
         return true
     }

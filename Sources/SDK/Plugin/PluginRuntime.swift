@@ -107,8 +107,9 @@ public enum PluginRuntime {
                 await withTaskGroup(of: Void.self) { lanes in
                     for await lane in inbound.newLanes {
                         lanes.addTask {
-                            for await message in lane {
+                            for await message in lane.messages {
                                 await Self.handleInOrder(message, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
+                                inbound.finished(lane.name)
                             }
                         }
                     }

@@ -62,14 +62,26 @@ public struct WebRelay: MessengerRelay {
 
     public func run() async throws {
         await routes.inbox.resumePending()
-        // No page is open yet: the pages bound before get no live views until one opens.
-        if let someUser {
-            for session in await routes.channels.bound { await routes.channels.sync(session, user: someUser) }
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            group.addTask { await watch.run() }
-            try await group.next()
+        // Each child says whether its end ends the run: the server's and the watch's do.
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await server.run()
+                return true
+            }
+            group.addTask {
+                await watch.run()
+                return true
+            }
+            // No page is open yet: the pages bound before get no live views until one opens.
+            // Beside the server, not before it: a request per page, and a restarted plugin's
+            // pages reconnect meanwhile (PageChannels keeps each page's mode to the board's).
+            group.addTask {
+                if let someUser {
+                    for session in await routes.channels.bound { await routes.channels.sync(session, user: someUser) }
+                }
+                return false
+            }
+            while let ends = try await group.next(), !ends {}
             group.cancelAll()
         }
     }
@@ -97,7 +109,7 @@ public struct WebRelay: MessengerRelay {
 
     public func showTyping(_ target: Target) async {
         guard let session = WebPlace.session(target) else { return }
-        await routes.board.runStarted(session)
+        routes.board.runStarted(session)
     }
 
     public func closeQuestion(_ params: QuestionClosedParams) async throws {
@@ -115,9 +127,19 @@ public struct WebRelay: MessengerRelay {
             pairByLink: true, notes: config.listen.isLoopback ? ["From another machine: ssh -L 7780:127.0.0.1:\(config.listen.port) THIS-HOST"] : [])
     }
 
-    public func showLive(_ update: ChatLiveParams) async {
+    /// A live view goes on the board from the thread that read it: a page's view then wakes only
+    /// the page's socket, not a lane and the board too (the dashboard's CPU per view).
+    public func takeAtOnce(notification method: String, params: JSONValue) -> Bool {
+        guard MethodName(rawValue: method) == .chatLive, let update = try? ChatLiveParams(json: params) else { return false }
+        show(update)
+        return true
+    }
+
+    public func showLive(_ update: ChatLiveParams) async { show(update) }
+
+    private func show(_ update: ChatLiveParams) {
         guard let session = WebPlace.session(update.target) else { return }
-        let first = await routes.board.live(
+        let first = routes.board.live(
             session: session, run: update.runID, rev: update.rev, html: (update.chunks + [update.tail]).joined(separator: "\n"))
         if first {
             // Unstructured on purpose: the live view must not wait for git to stage the tree.
@@ -129,7 +151,7 @@ public struct WebRelay: MessengerRelay {
 
     public func status() async -> JSONValue {
         [
-            "url": .string(base + "/"), "pages": JSONValue(await routes.board.pageCount), "signedIn": JSONValue(await routes.signIns.count),
+            "url": .string(base + "/"), "pages": JSONValue(routes.board.pageCount), "signedIn": JSONValue(await routes.signIns.count),
             "relayed": JSONValue(await routes.inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
         ]

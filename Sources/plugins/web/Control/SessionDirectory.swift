@@ -8,7 +8,7 @@ struct SessionDirectory: Sendable {
     let control: ControlReader
 
     func summary(_ session: String) async -> JSONValue? {
-        if let known = await board.session(session) { return known }
+        if let known = board.session(session) { return known }
         return (try? await control.call(.sessions))?.arrayValue?.first { $0["id"]?.stringValue == session }
     }
 

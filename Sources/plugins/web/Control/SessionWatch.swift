@@ -29,7 +29,7 @@ struct SessionWatch: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.interval)
                     tick += 1
-                    let listShown = await board.showsList
+                    let listShown = board.showsList
                     if listShown || tick % Self.sessionPageEvery == 0 { board.refresh() }
                 }
             }
@@ -45,10 +45,10 @@ struct SessionWatch: Sendable {
         var git: [String: GitSummary] = [:]
         var known: Set<String>?
         for await _ in board.wakeups {
-            guard await board.pageCount > 0 else { continue }
+            guard board.pageCount > 0 else { continue }
             do {
                 let list = try await control.call(.sessions)
-                await board.show(sessions: Self.with(git, list))
+                board.show(sessions: Self.with(git, list))
                 // Only a list read whole says which sessions are gone.
                 if let sessions = list.arrayValue {
                     let ids = Set(sessions.compactMap { $0["id"]?.stringValue })
@@ -59,7 +59,7 @@ struct SessionWatch: Sendable {
                 // The list goes out first: git walks every folder, which a page need not wait for.
                 if round % Self.gitEvery == 0 {
                     git = await Self.summaries(list)
-                    await board.show(sessions: Self.with(git, list))
+                    board.show(sessions: Self.with(git, list))
                 }
                 round += 1
                 if failing { logger.notice("the control socket answers again") }

@@ -54,7 +54,7 @@ actor PageChannels {
         defer { syncing.remove(session) }
         repeat {
             stale.remove(session)
-            let live = await board.isWatched(session)
+            let live = board.isWatched(session)
             guard modes[session] != live else { continue }
             let params = ChatCommandParams(
                 chat: WebPlace.chat(session: session, user: user), name: "progress", args: ["mode": live ? "normal" : "completion-only"])

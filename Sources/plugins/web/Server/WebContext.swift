@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// A request as the dashboard's routes see it: Hummingbird's, plus who signed in.
 struct WebContext: RequestContext, WebSocketRequestContext {
@@ -9,10 +10,13 @@ struct WebContext: RequestContext, WebSocketRequestContext {
     var user: String?
     /// The cookie's token, for sign-out.
     var token: String?
+    /// The connection's event loop: a page's WebSocket writes run there.
+    let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
+        eventLoop = source.channel.eventLoop
     }
 
     /// Prompts and answers are small; an image upload is the largest body a page sends.

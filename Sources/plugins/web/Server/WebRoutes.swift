@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import MessengerKit
 import NIOConcurrencyHelpers
+import NIOCore
 import PiRelaySDK
 
 /// What each URL does. Every action a page takes is a messenger request (`chat.message`,
@@ -52,7 +53,7 @@ struct WebRoutes: Sendable {
             .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.user, let token = context.requestContext.token else { return }
-            await serve(user: user, token: token, inbound: inbound, outbound: outbound)
+            await serve(user: user, token: token, inbound: inbound, outbound: outbound, loop: context.requestContext.eventLoop)
         }
     }
 
@@ -248,10 +249,13 @@ struct WebRoutes: Sendable {
     /// session (its page channel is bound on the way). A sign-in that ends (signed out, the
     /// user revoked, the cookie expired) closes its open pages within `signInCheck`, not only
     /// its next request.
-    private func serve(user: String, token: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let (id, messages) = await board.open()
+    private func serve(
+        user: String, token: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop
+    ) async {
+        let (id, messages) = board.open()
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
+            // On the socket's own loop: each message is written where it is woken.
+            group.addTask(executorPreference: LoopExecutor(loop)) {
                 for await message in messages {
                     do { try await outbound.write(.text(message)) } catch { return }
                 }
@@ -270,10 +274,10 @@ struct WebRoutes: Sendable {
                         request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue, !session.isEmpty
                     else { continue }
                     await channels.bind(session, user: user)
-                    if await board.watch(id, session: session) { await channels.sync(session, user: user) }
+                    if board.watch(id, session: session) { await channels.sync(session, user: user) }
                 }
             } catch {}
-            for session in await board.close(id) { await channels.sync(session, user: user) }
+            for session in board.close(id) { await channels.sync(session, user: user) }
             group.cancelAll()
         }
     }
