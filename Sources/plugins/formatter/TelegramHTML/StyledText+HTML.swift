@@ -7,24 +7,46 @@ extension StyledText {
     /// does not end in an empty line.
     func html(_ range: Range<Int>) -> String {
         let (from, to) = trimmed(range)
-        var out = ""
+        // Written as UTF-8 and made a String once, and a unit's tags looked at only when its
+        // style differs from the one before: a live view writes its whole answer every time.
+        var out: [UInt8] = []
+        out.reserveCapacity(to - from + 64)
         var open: [HTMLTag] = []
-        for index in from..<to {
-            var tags = self.tags(index)
-            if units[index].character == "\n" {
-                let next = index + 1 < to ? self.tags(index + 1) : []
-                tags = Array(tags.prefix(Self.commonPrefixLength(tags, next)))
-            }
-            if tags != open {
-                let common = Self.commonPrefixLength(open, tags)
-                for tag in open[common...].reversed() { out += tag.closing }
-                for tag in tags[common...] { out += tag.opening }
-                open = tags
-            }
-            out.appendHTMLEscaped(units[index].character)
+        // The style `open` is, or nil when it was cut for a LF.
+        var openStyle: Int32?
+        func switchTo(_ tags: [HTMLTag]) {
+            let common = Self.commonPrefixLength(open, tags)
+            for tag in open[common...].reversed() { out.append(contentsOf: tag.closing.utf8) }
+            for tag in tags[common...] { out.append(contentsOf: tag.opening.utf8) }
+            open = tags
         }
-        for tag in open.reversed() { out += tag.closing }
-        return out
+        for index in from..<to {
+            let unit = units[index]
+            if unit.character == "\n" {
+                let tags = self.tags(index)
+                let next = index + 1 < to ? self.tags(index + 1) : []
+                let kept = Array(tags.prefix(Self.commonPrefixLength(tags, next)))
+                if kept != open { switchTo(kept) }
+                openStyle = kept.count == tags.count ? unit.style : nil
+            } else if unit.style != openStyle {
+                let tags = styles[Int(unit.style)]
+                if tags != open { switchTo(tags) }
+                openStyle = unit.style
+            }
+            Self.appendEscaped(unit.character, to: &out)
+        }
+        for tag in open.reversed() { out.append(contentsOf: tag.closing.utf8) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One character of text, escaped as `appendHTMLEscaped` does.
+    private static func appendEscaped(_ character: Character, to out: inout [UInt8]) {
+        switch character {
+        case "&": out.append(contentsOf: "&amp;".utf8)
+        case "<": out.append(contentsOf: "&lt;".utf8)
+        case ">": out.append(contentsOf: "&gt;".utf8)
+        default: out.append(contentsOf: character.utf8)
+        }
     }
 
     /// `range` without the whitespace units at its ends.
