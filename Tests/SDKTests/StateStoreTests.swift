@@ -19,6 +19,21 @@ import Testing
         #expect(await store.failedWrites == 0)
     }
 
+    /// Snapshots taken in order may reach the store out of order: an older version never
+    /// overwrites a newer one, and still counts as saved (the newer one holds it).
+    @Test func anOlderVersionDoesNotOverwriteANewerOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        #expect(await store.save(["r", "f"], to: "page.json", version: 2))
+        #expect(await store.save(["r"], to: "page.json", version: 1))
+        #expect(store.load([String].self, from: "page.json") == ["r", "f"])
+        #expect(await store.save(["r", "f", "g"], to: "page.json", version: 3))
+        #expect(store.load([String].self, from: "page.json") == ["r", "f", "g"])
+        #expect(await store.save(["other"], to: "other.json", version: 1), "each file has its own versions")
+        #expect(store.load([String].self, from: "other.json") == ["other"])
+    }
+
     @Test(arguments: [true, false]) func aWriteTheDiskRefusesIsCounted(durable: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: folder) }

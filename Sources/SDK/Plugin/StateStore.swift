@@ -16,6 +16,8 @@ public actor StateStore {
     }()
     /// Writes the disk refused so far.
     public private(set) var failedWrites = 0
+    /// The newest version written of each file saved with one.
+    private var versions: [String: Int] = [:]
 
     /// A store over `directory`.
     public init(directory: String) {
@@ -47,6 +49,16 @@ public actor StateStore {
             return false
         }
         return true
+    }
+
+    /// Writes `value` unless a newer `version` of `name` was written already; true when it is
+    /// on disk (its own write, or a newer one's). For a caller that takes its snapshots in order
+    /// under a lock of its own but may reach the store out of order.
+    @discardableResult
+    public func save<T: Encodable>(_ value: T, to name: String, version: Int, durable: Bool = true) -> Bool {
+        guard version > versions[name, default: .min] else { return true }
+        versions[name] = version
+        return save(value, to: name, durable: durable)
     }
 
     /// Writes `value` in place, over the older of the file's two copies, without a temporary

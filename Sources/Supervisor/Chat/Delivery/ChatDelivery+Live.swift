@@ -39,10 +39,11 @@ extension ChatDelivery {
     }
 
     private func showNextChangeAtOnce(for chat: (Binding) -> Bool) async {
-        for (runID, feed) in live where feed.lastSent != nil {
+        for (runID, feed) in live {
             let chats = await bindings.chats(of: feed.session.identity.id)
             guard chats.contains(where: chat) else { continue }
             live[runID]?.lastSent = nil
+            live[runID]?.wantedAgain += 1
         }
     }
 
@@ -94,6 +95,7 @@ extension ChatDelivery {
         feed.inFlight = true
         feed.changedInFlight = false
         live[runID] = feed
+        let wantedAgain = feed.wantedAgain
         // The newest state, fetched now: the session told only the first change since the last
         // fetch. Nil when the run is over: its final replaces the live view.
         guard let run = await feed.session.liveRun(runID), var current = live[runID] else { return }
@@ -139,7 +141,8 @@ extension ChatDelivery {
         guard var after = live[runID] else { return }
         after.interval = targets.map { traits.liveInterval($0.messenger) }.min() ?? MessengerTraits.defaultLiveInterval
         after.inFlight = false
-        after.lastSent = .now
+        // A chat that wants views again since this one was fetched gets the next change at once.
+        after.lastSent = after.wantedAgain == wantedAgain ? .now : nil
         after.sentRevision = run.revision
         live[runID] = after
         if after.changedInFlight { scheduleLive(runID) }

@@ -18,4 +18,7 @@ package struct LiveFeed: Sendable {
     /// The run changed after the view in flight was fetched.
     package var changedInFlight = false
     package var rev = 0
+    /// Times a chat began to want views again (`ChatDelivery.viewsWanted`): a view in flight
+    /// since then does not start the interval.
+    package var wantedAgain = 0
 }

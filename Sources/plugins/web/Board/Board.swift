@@ -71,8 +71,8 @@ final class Board: Sendable {
     func add(_ item: JSONValue, id: String, session: String) async {
         // Saved after it is shown: the page gets posts in the order they came, whatever the disk
         // does meanwhile.
-        guard let items = state.withLock({ $0.add(item, id: id, session: session) }) else { return }
-        await save(items, session: session)
+        guard let page = state.withLock({ $0.add(item, id: id, session: session) }) else { return }
+        await save(page, session: session)
     }
 
     /// A run's newest view. True when it is the first view of a run this board has seen.
@@ -89,12 +89,14 @@ final class Board: Sendable {
 
     /// A question ended: its card shows how, without controls.
     func close(question: String, text: String, session: String) async {
-        guard let items = state.withLock({ $0.close(question: question, text: text, session: session) }) else { return }
-        await save(items, session: session)
+        guard let page = state.withLock({ $0.close(question: question, text: text, session: session) }) else { return }
+        await save(page, session: session)
     }
 
-    private func save(_ items: [JSONValue], session: String) async {
+    /// Two posts for a page come side by side (a lane's post, the inbox's reply), and the older
+    /// snapshot may reach the store last: the store keeps the newest version.
+    private func save(_ page: (items: [JSONValue], version: Int), session: String) async {
         guard let store, let file = Self.file(session) else { return }
-        await store.save(items, to: file)
+        await store.save(page.items, to: file, version: page.version)
     }
 }

@@ -21,6 +21,9 @@ struct BoardState: Sendable {
     /// When each session's current run was first seen here, for its elapsed time.
     private var runsSince: [String: String] = [:]
     private var changedAt: [String: ContinuousClock.Instant] = [:]
+    /// Each page's posts, counted at each change: saves reach the disk in any order, and an
+    /// older one must not overwrite a newer.
+    private var versions: [String: Int] = [:]
 
     init(store: StateStore?, wake: AsyncStream<Void>.Continuation) {
         self.store = store
@@ -83,8 +86,8 @@ struct BoardState: Sendable {
         broadcast(["type": "sessions", "sessions": list], to: nil)
     }
 
-    /// The page's posts to save, or nil when `id` was there already.
-    mutating func add(_ item: JSONValue, id: String, session: String) -> [JSONValue]? {
+    /// The page's posts to save and their version, or nil when `id` was there already.
+    mutating func add(_ item: JSONValue, id: String, session: String) -> (items: [JSONValue], version: Int)? {
         load(session)
         guard pages[session, default: BoardPage()].add(item, id: id) else { return nil }
         broadcast(["type": "item", "session": .string(session), "item": item], to: session)
@@ -93,7 +96,12 @@ struct BoardState: Sendable {
             runsSince[session] = nil
             changed(session)
         }
-        return pages[session]?.items
+        return toSave(session)
+    }
+
+    private mutating func toSave(_ session: String) -> (items: [JSONValue], version: Int) {
+        versions[session, default: 0] += 1
+        return (pages[session]?.items ?? [], versions[session, default: 0])
     }
 
     mutating func live(session: String, run: String, rev: Int, html: String) -> Bool {
@@ -118,13 +126,13 @@ struct BoardState: Sendable {
         sessions.arrayValue?.first { $0["id"]?.stringValue == id }
     }
 
-    /// The page's posts to save, or nil when the question is not on it.
-    mutating func close(question: String, text: String, session: String) -> [JSONValue]? {
+    /// The page's posts to save and their version, or nil when the question is not on it.
+    mutating func close(question: String, text: String, session: String) -> (items: [JSONValue], version: Int)? {
         load(session)
         let closed = pages[session, default: BoardPage()].close(question: question, text: text)
         broadcast(["type": "closed", "session": .string(session), "questionId": .string(question), "text": .string(text)], to: session)
         rowChanged(session)
-        return closed ? pages[session]?.items : nil
+        return closed ? toSave(session) : nil
     }
 
     /// `session` nil: every page.
