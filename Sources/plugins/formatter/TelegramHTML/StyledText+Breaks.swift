@@ -13,8 +13,8 @@ extension StyledText {
                 breaks[boundary] = .forbidden
             } else if before.block != after.block {
                 breaks[boundary] = .paragraph
-            } else if before.character == "\n" {
-                let blank = boundary >= 2 && units[boundary - 2].character == "\n"
+            } else if before.byte == 0x0A {
+                let blank = boundary >= 2 && units[boundary - 2].byte == 0x0A
                 breaks[boundary] = blank || after.startsHeading ? .paragraph : .line
             } else if before.isWhitespace, !after.isWhitespace {
                 breaks[boundary] = .word

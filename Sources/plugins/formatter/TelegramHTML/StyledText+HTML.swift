@@ -22,7 +22,7 @@ extension StyledText {
         }
         for index in from..<to {
             let unit = units[index]
-            if unit.character == "\n" {
+            if unit.byte == 0x0A {
                 let tags = self.tags(index)
                 let next = index + 1 < to ? self.tags(index + 1) : []
                 let kept = Array(tags.prefix(Self.commonPrefixLength(tags, next)))
@@ -33,19 +33,20 @@ extension StyledText {
                 if tags != open { switchTo(tags) }
                 openStyle = unit.style
             }
-            Self.appendEscaped(unit.character, to: &out)
+            Self.appendEscaped(unit, to: &out)
         }
         for tag in open.reversed() { out.append(contentsOf: tag.closing.utf8) }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// One character of text, escaped as `appendHTMLEscaped` does.
-    private static func appendEscaped(_ character: Character, to out: inout [UInt8]) {
-        switch character {
-        case "&": out.append(contentsOf: "&amp;".utf8)
-        case "<": out.append(contentsOf: "&lt;".utf8)
-        case ">": out.append(contentsOf: "&gt;".utf8)
-        default: out.append(contentsOf: character.utf8)
+    /// One unit's character, escaped as `appendHTMLEscaped` does.
+    private static func appendEscaped(_ unit: Unit, to out: inout [UInt8]) {
+        switch unit.byte {
+        case 0: out.append(contentsOf: unit.character.utf8)
+        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+        default: out.append(unit.byte)
         }
     }
 

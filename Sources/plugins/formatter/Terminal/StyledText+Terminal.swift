@@ -12,7 +12,7 @@ extension StyledText {
     func terminalLines(width: Int) -> [String] {
         var lines: [String] = []
         var start = 0
-        for index in units.indices where units[index].character == "\n" {
+        for index in units.indices where units[index].byte == 0x0A {
             lines += terminalLine(start..<index, width: width)
             start = index + 1
         }
@@ -40,7 +40,7 @@ extension StyledText {
                 to += 1
             }
             // A cut goes after a space when one is in the second half of the piece, so words stay whole.
-            if to < range.upperBound, let space = (from + (to - from) / 2..<to).last(where: { units[$0].character == " " }) {
+            if to < range.upperBound, let space = (from + (to - from) / 2..<to).last(where: { units[$0].byte == 0x20 }) {
                 to = space + 1
             }
             pieces.append((gutter.isEmpty ? "" : Self.dim(gutter)) + styledRun(from..<to, addresses: addresses))
