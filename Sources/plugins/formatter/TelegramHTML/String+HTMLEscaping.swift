@@ -11,12 +11,22 @@ extension String {
     /// Appends one character of text, escaped for Telegram HTML: `&`, `<` and `>` become
     /// entities (and `"` in an attribute), everything else is shown as it is.
     mutating func appendHTMLEscaped(_ character: Character, quotes: Bool = false) {
-        switch character {
-        case "&": self += "&amp;"
-        case "<": self += "&lt;"
-        case ">": self += "&gt;"
-        case "\"" where quotes: self += "&quot;"
-        default: append(character)
+        let utf8 = character.utf8
+        if utf8.count == 1, let entity = Self.htmlEntity(utf8[utf8.startIndex], quotes: quotes) {
+            self += entity
+        } else {
+            append(character)
+        }
+    }
+
+    /// The entity an ASCII byte is written as in Telegram HTML, or nil for the byte itself.
+    static func htmlEntity(_ byte: UInt8, quotes: Bool = false) -> String? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\"") where quotes: "&quot;"
+        default: nil
         }
     }
 

@@ -41,12 +41,12 @@ extension StyledText {
 
     /// One unit's character, escaped as `appendHTMLEscaped` does.
     private static func appendEscaped(_ unit: Unit, to out: inout [UInt8]) {
-        switch unit.byte {
-        case 0: out.append(contentsOf: unit.character.utf8)
-        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-        default: out.append(unit.byte)
+        if unit.byte == 0 {
+            out.append(contentsOf: unit.character.utf8)
+        } else if let entity = String.htmlEntity(unit.byte) {
+            out.append(contentsOf: entity.utf8)
+        } else {
+            out.append(unit.byte)
         }
     }
 
