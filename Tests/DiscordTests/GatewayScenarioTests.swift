@@ -58,8 +58,8 @@ extension Scenarios {
                 // Killed once the hand-over is saved: the journal on disk holds nothing pending.
                 #expect(
                     try await s.eventually { () -> Bool? in
-                        guard let bytes = FileManager.default.contents(atPath: s.stateDir + "/inbox.json"),
-                            let journal = try? JSONValue.parse(bytes: Array(bytes)), journal["pending"]?.arrayValue?.isEmpty == true
+                        guard let bytes = RewrittenFile.read(s.stateDir + "/inbox.json"),
+                            let journal = try? JSONValue.parse(bytes: bytes), journal["pending"]?.arrayValue?.isEmpty == true
                         else { return nil }
                         return true
                     } == true)
