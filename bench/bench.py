@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -81,6 +82,9 @@ def main():
                    help="a functional check: fail only when a scenario breaks or a functional row fails, "
                         "not on a missed target (CI, on a debug build)")
     args = p.parse_args()
+    # A bench stopped with SIGTERM (timeout, CI) unwinds like Ctrl-C: each scenario's `finally`
+    # stops its daemon, whose plugins, pis and browser would otherwise run on, orphaned.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     ctx = Context(args)
     rows = []
     started = time.time()
