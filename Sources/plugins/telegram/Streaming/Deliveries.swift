@@ -27,6 +27,12 @@ struct Deliveries: Sendable {
             logger.info("chat.post \(params.kind.rawValue) to \(place.chatID) dropped: the chat blocked the bot")
             return
         }
+        // A move the group's service message told us of is bound before anything shows in the
+        // new chat: someone who sees the answer there and writes at once must reach the session.
+        // A move found only by this post's refusal is bound after it, below.
+        if let session = params.sessionID, let user = await migrations.rebind(place.chatID) {
+            await rebind(place, session: session, by: user)
+        }
         do {
             switch params.kind {
             case .final: try await final(delivery, place, params)
