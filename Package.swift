@@ -190,7 +190,7 @@ let package = Package(
             name: "DiscordTests", dependencies: ["DiscordPlugin", "DiscordPayloads", "PiRelaySDK", "PiRelayHTTP"], path: "Tests/DiscordTests",
             swiftSettings: strict),
         .testTarget(
-            name: "TelegramTests", dependencies: ["TelegramPlugin", "PiRelaySDK"], path: "Tests/TelegramTests", swiftSettings: strict),
+            name: "TelegramTests", dependencies: ["TelegramPlugin", "MessengerKit", "PiRelaySDK"], path: "Tests/TelegramTests", swiftSettings: strict),
         .testTarget(name: "SlackTests", dependencies: ["SlackPlugin", "PiRelaySDK"], path: "Tests/SlackTests", swiftSettings: strict),
         // State files as released plugins wrote them, read by today's code (MessengerKit's moves).
         .testTarget(

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import Testing
 
+@testable import PiRelaySDK
 @testable import TelegramPlugin
 
 /// A group upgraded to a supergroup while a write to it waited for the chat's turn: Telegram would
@@ -27,5 +29,50 @@ import Testing
             return refused.status == 400 && refused.migrateTo == "-1004001"
         }
         #expect(api.tally.counts.json["requests"]?.intValue == 0, "nothing was sent: \(api.tally.counts.json)")
+    }
+
+    /// A move the group's service message announced is bound at pi-relayd before the next
+    /// delivery posts in the new chat: someone who sees that post and writes at once must reach
+    /// the session. Here Telegram cannot be reached at all, so a bind that waited for the post
+    /// would never be asked for.
+    @Test(.timeLimit(.minutes(1)))
+    func aMoveAnnouncedByTheServiceMessageIsBoundBeforeTheDeliveryPosts() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moved-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        let logger = Logger(label: "test")
+        let migrations = Migrations(store: store)
+        let api = BotAPI(
+            base: "http://127.0.0.1:9", token: TelegramToken(value: "1:secret"), proxy: .direct, loop: TransferLoop(), logger: logger,
+            store: store, migrations: migrations)
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[1]) }
+        let connection = PluginConnection(writer: FDWriter(fd: fds[1]))
+        let blocked = BlockedChats(logger: logger)
+        let poster = Poster(api: api, blocked: blocked, migrations: migrations)
+        let deliveries = Deliveries(
+            poster: poster, live: LiveMessages(writer: poster, store: store, logger: logger, same: TelegramText.sameMessage),
+            typing: Typing(api: api, migrations: migrations, blocked: blocked, logger: logger),
+            keyboard: Keyboard(tokens: ButtonTokens(store: store)), questions: QuestionMessages(store: store), blocked: blocked,
+            parts: DeliveryParts(store: store), migrations: migrations, connection: connection, logger: logger)
+        await migrations.moved("-4001", to: "-1004001", by: "42")
+
+        let posting = Task {
+            try await deliveries.post(
+                delivery: "d1", ChatPostParams(target: Target(channel: "-4001"), kind: .notice, sessionID: "s1", text: "after the upgrade"))
+        }
+        defer { posting.cancel() }
+        // pi-relayd's side: every request answered, its method and chat kept in order.
+        var asked: [String] = []
+        for await event in FDLineReader.lines(fd: fds[0], closingAtEnd: true) {
+            guard case .line(let line) = event, case .request(let id, let method, let params, _) = try WireMessage.decode(line) else {
+                continue
+            }
+            asked.append(method + " " + (params["chat"]?["channel"]?.stringValue ?? ""))
+            await connection.resolve(id, .success([:]))
+            if asked.count == 2 { break }
+        }
+        #expect(asked == ["chat.bind -1004001", "chat.command -4001"])
     }
 }
