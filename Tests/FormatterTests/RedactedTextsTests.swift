@@ -52,11 +52,70 @@ import Testing
                     Issue.record("seed \(seed): \(text.utf8.count) bytes of answer \(which) redacted otherwise than whole")
                     return
                 }
+                // A text shorter than one kept (an earlier, settled part of the answer) reuses
+                // the lines it shares with it.
+                if rng.chance(0.3) {
+                    let shorter = prefix(answers[which], utf8: rng.int(0...shown[which]))
+                    guard redactor.redact(shorter) == fresh.redact(shorter) else {
+                        Issue.record("seed \(seed): \(shorter.utf8.count) bytes (shorter) of answer \(which) redacted otherwise than whole")
+                        return
+                    }
+                }
             }
             #expect(memo.count <= 2)
         }
         // The answers must hold key blocks cut in the middle.
         #expect(keyBlocks > 20)
+    }
+
+    /// A live view redacts several texts of one run that start alike and end otherwise: the
+    /// answer's settled lines (ending at a blank line), the settled document (trimmed), and the
+    /// current document (its growing paragraph closed by a LF). Each reuses what the others
+    /// redacted, whichever is longer, so a view scans only its growing paragraph and its new
+    /// lines, and one run keeps one entry. Kept by prefixes alone, they evicted each other: half
+    /// of every view was scanned again and about 90 stale entries piled up.
+    @Test func aViewsSiblingTextsScanOnlyWhatChanged() throws {
+        let fresh = try Redactor(patterns: [])
+        let memo = RedactedTexts()
+        var scanned = 0
+        let scan: (Substring) -> String = { part in
+            scanned += part.utf8.count
+            return SecretScanner.redact(String(part))
+        }
+        let answer = Self.answer(seed: 7).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("BEGIN") }
+        var settled = ""
+        var worst = 0
+        for (index, line) in answer.enumerated() {
+            // The paragraph still growing: this line, word by word; then it settles.
+            let words = line.split(separator: " ", omittingEmptySubsequences: false)
+            for count in 1...max(1, words.count) {
+                let growing = words.prefix(count).joined(separator: " ")
+                scanned = 0
+                // As `liveDocuments` makes them: the answer's complete lines, the settled
+                // document (trailing blank lines trimmed), the current document.
+                var trimmed = Substring(settled)
+                while trimmed.hasSuffix("\n\n") { trimmed = trimmed.dropLast() }
+                for text in [settled, String(trimmed), settled + growing + "\n"] {
+                    #expect(memo.redact(text, whole: scan) == fresh.redact(text), "line \(index)")
+                }
+                if settled.utf8.count > RedactedTexts.minimumBytes * 2 { worst = max(worst, scanned - 3 * growing.utf8.count) }
+            }
+            settled += line + "\n"
+        }
+        #expect(worst <= 3 * 200, "a view scanned \(worst) bytes besides its growing paragraph")
+        #expect(memo.count == 1)
+    }
+
+    /// The same through `format.live`, as the supervisor asks for a run's views.
+    @Test func aRunsLiveViewsKeepOneRedaction() throws {
+        let formatter = RelayFormatter(config: FormatterConfig())
+        var text = ""
+        for step in 0..<120 {
+            text += step % 9 == 8 ? "\n\n" : "word\(step) and more words "
+            let run = RunFixture.run([RunFixture.text(String(repeating: "An answer that is long enough.\n", count: 40) + text)], done: false)
+            _ = try formatter.respond(to: "format.live", params: ["run": run, "limit": 65536, "dialect": "html"])
+        }
+        #expect(formatter.redactedTexts.count == 1)
     }
 
     @Test func keptLinesNeverHoldAKeyBlocksStart() throws {

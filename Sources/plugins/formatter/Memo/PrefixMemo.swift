@@ -14,24 +14,12 @@ final class PrefixMemo<Value: Sendable>: Sendable {
     let maxEntries: Int
     let maxCost: Int
 
-    private struct Entry {
-        let text: String
-        let value: Value
-        let cost: Int
-        var used: UInt64
-    }
-
-    private struct State {
-        var entries: [Entry] = []
-        var clock: UInt64 = 0
-        var cost = 0
-    }
-
-    private let state = Mutex(State())
+    private let state: Mutex<KeptValues<(text: String, value: Value)>>
 
     init(maxEntries: Int, maxCost: Int) {
         self.maxEntries = maxEntries
         self.maxCost = maxCost
+        state = Mutex(KeptValues(maxEntries: maxEntries, maxCost: maxCost))
     }
 
     /// How many entries are kept, for tests.
@@ -39,16 +27,13 @@ final class PrefixMemo<Value: Sendable>: Sendable {
 
     /// The longest kept text that `text` starts with, and its value.
     func longest(prefixOf text: String) -> (text: String, value: Value)? {
-        state.withLock { state in
-            var best: Int?
-            for (index, entry) in state.entries.enumerated()
-            where entry.text.utf8.count > (best.map { state.entries[$0].text.utf8.count } ?? -1) && Self.starts(text, with: entry.text) {
-                best = index
+        state.withLock { kept in
+            var best: (index: Int, length: Int)?
+            for (index, entry) in kept.entries.enumerated()
+            where entry.value.text.utf8.count > (best?.length ?? -1) && Self.starts(text, with: entry.value.text) {
+                best = (index, entry.value.text.utf8.count)
             }
-            guard let best else { return nil }
-            state.clock += 1
-            state.entries[best].used = state.clock
-            return (state.entries[best].text, state.entries[best].value)
+            return best.map { kept.use($0.index) }
         }
     }
 
@@ -57,19 +42,9 @@ final class PrefixMemo<Value: Sendable>: Sendable {
     /// the bound alone is not kept.
     func remember(_ text: String, _ value: Value, cost: Int) {
         guard cost <= maxCost else { return }
-        state.withLock { state in
-            state.entries.removeAll { entry in
-                guard Self.starts(text, with: entry.text) else { return false }
-                state.cost -= entry.cost
-                return true
-            }
-            state.clock += 1
-            state.entries.append(Entry(text: text, value: value, cost: cost, used: state.clock))
-            state.cost += cost
-            while state.entries.count > maxEntries || state.cost > maxCost {
-                guard let oldest = state.entries.indices.min(by: { state.entries[$0].used < state.entries[$1].used }) else { break }
-                state.cost -= state.entries.remove(at: oldest).cost
-            }
+        state.withLock { kept in
+            kept.removeAll { Self.starts(text, with: $0.text) }
+            kept.keep((text, value), cost: cost)
         }
     }
 
