@@ -11,7 +11,7 @@ extension StyledText {
         var lineStart = true
         for index in from..<to {
             var tags = self.tags(index)
-            let character = units[index].character
+            let character = character(at: index)
             if character == "\n" {
                 let next = index + 1 < to ? self.tags(index + 1) : []
                 tags = Array(tags.prefix(Self.mrkdwnCommonPrefix(tags, next)))

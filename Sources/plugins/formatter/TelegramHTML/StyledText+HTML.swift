@@ -33,16 +33,16 @@ extension StyledText {
                 if tags != open { switchTo(tags) }
                 openStyle = unit.style
             }
-            Self.appendEscaped(unit, to: &out)
+            appendEscaped(unit, to: &out)
         }
         for tag in open.reversed() { out.append(contentsOf: tag.closing.utf8) }
         return String(decoding: out, as: UTF8.self)
     }
 
     /// One unit's character, escaped as `appendHTMLEscaped` does.
-    private static func appendEscaped(_ unit: Unit, to out: inout [UInt8]) {
+    private func appendEscaped(_ unit: Unit, to out: inout [UInt8]) {
         if unit.byte == 0 {
-            out.append(contentsOf: unit.character.utf8)
+            appendUTF8(of: unit, to: &out)
         } else if let entity = String.htmlEntity(unit.byte) {
             out.append(contentsOf: entity.utf8)
         } else {

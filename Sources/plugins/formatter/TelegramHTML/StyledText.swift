@@ -15,6 +15,8 @@ struct StyledText: Equatable, Sendable {
     /// of the longer document's); units refer to them by index.
     private(set) var styles: [[HTMLTag]] = [[]]
     var units: [Unit] = []
+    /// The UTF-8 of every unit's character that is not one ASCII byte, in order of the units.
+    private(set) var clusters: [UInt8] = []
     private var styleIndex: [[HTMLTag]: Int32] = [[]: 0]
 
     static let maxClusterScalars = 32
@@ -36,23 +38,36 @@ struct StyledText: Equatable, Sendable {
         for character in text {
             let scalars = character.unicodeScalars
             if scalars.count <= Self.maxClusterScalars {
-                units.append(Unit(character: character, style: style, block: block, glued: glued && !first))
+                append(character, style: style, block: block, glued: glued && !first)
             } else {
                 // A cluster of stacked marks is kept as its scalars, so a chunk can always make progress.
                 for (index, scalar) in scalars.enumerated() {
-                    units.append(Unit(character: Character(scalar), style: style, block: block, glued: (glued && !first) || index > 0))
+                    append(Character(scalar), style: style, block: block, glued: (glued && !first) || index > 0)
                 }
             }
             first = false
         }
     }
 
-    /// True when `other` is this text's beginning, unit for unit and style for style.
-    func starts(with other: StyledText) -> Bool {
-        units.starts(with: other.units) && styles.starts(with: other.styles)
+    private mutating func append(_ character: Character, style: Int32, block: Int32, glued: Bool) {
+        let utf8 = character.utf8
+        if utf8.count == 1 {
+            units.append(Unit(byte: utf8[utf8.startIndex], style: style, block: block, glued: glued))
+        } else {
+            units.append(
+                Unit(
+                    clusterStart: clusters.count, clusterLength: utf8.count, scalars: character.unicodeScalars.count, style: style,
+                    block: block, glued: glued))
+            clusters.append(contentsOf: utf8)
+        }
     }
 
-    static func == (a: StyledText, b: StyledText) -> Bool { a.units == b.units && a.styles == b.styles }
+    /// True when `other` is this text's beginning, unit for unit and style for style.
+    func starts(with other: StyledText) -> Bool {
+        units.starts(with: other.units) && styles.starts(with: other.styles) && clusters.starts(with: other.clusters)
+    }
+
+    static func == (a: StyledText, b: StyledText) -> Bool { a.units == b.units && a.styles == b.styles && a.clusters == b.clusters }
 
     /// The tags around unit `index`.
     func tags(_ index: Int) -> [HTMLTag] { styles[Int(units[index].style)] }

@@ -76,7 +76,7 @@ extension StyledText {
                 if !codes.isEmpty { out += "\u{1B}[" + codes.joined(separator: ";") + "m" }
                 open = codes
             }
-            let character = units[index].character
+            let character = character(at: index)
             out += character.unicodeScalars.contains(where: Dialect.isTerminalControl) ? "\u{FFFD}" : String(character)
             if let address = addresses[index] {
                 if !open.isEmpty { out += Self.reset }
@@ -91,8 +91,8 @@ extension StyledText {
     /// The visible text of the link that ends at unit `index`.
     private func linkText(endingAt index: Int, link: HTMLTag) -> String {
         var first = index
-        while first > 0, tags(first - 1).contains(link), units[first - 1].character != "\n" { first -= 1 }
-        return String(units[first...index].map(\.character))
+        while first > 0, tags(first - 1).contains(link), units[first - 1].byte != 0x0A { first -= 1 }
+        return String((first...index).map(character(at:)))
     }
 
     static let reset = "\u{1B}[0m"
