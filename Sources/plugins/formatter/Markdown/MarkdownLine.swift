@@ -15,7 +15,7 @@ struct MarkdownLine {
         var start = text.startIndex
         while start < text.endIndex {
             // Searched as bytes: a character-wise search would run grapheme breaking over everything.
-            let end = text.utf8[start...].firstIndex(of: 0x0A) ?? text.endIndex
+            let end = ByteSearch.firstIndex(of: 0x0A, in: text[start...]) ?? text.endIndex
             let line = text[start..<end]
             let kind: Kind
             if let fence = open {

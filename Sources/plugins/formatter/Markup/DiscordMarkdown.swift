@@ -7,7 +7,7 @@ struct DiscordMarkdown: Markup {
     }
 
     func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
-        guard current.utf8.starts(with: settled.utf8) else {
+        guard ByteSearch.starts(current, with: settled) else {
             // Cannot happen while the renderer keeps its prefix promise; finalize nothing rather
             // than something that might change.
             return ([], fitted(current, limit: limit))

@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Values kept by the text they were made from, for texts that grow at the end (a live view's
 /// answer so far): a later text finds the value of the longest kept text it starts with, and
 /// goes on from there. Bounded by entries and by the values' cost; the least recently used goes
@@ -30,7 +24,7 @@ final class PrefixMemo<Value: Sendable>: Sendable {
         state.withLock { kept in
             var best: (index: Int, length: Int)?
             for (index, entry) in kept.entries.enumerated()
-            where entry.value.text.utf8.count > (best?.length ?? -1) && Self.starts(text, with: entry.value.text) {
+            where entry.value.text.utf8.count > (best?.length ?? -1) && ByteSearch.starts(text, with: entry.value.text) {
                 best = (index, entry.value.text.utf8.count)
             }
             return best.map { kept.use($0.index) }
@@ -43,20 +37,8 @@ final class PrefixMemo<Value: Sendable>: Sendable {
     func remember(_ text: String, _ value: Value, cost: Int) {
         guard cost <= maxCost else { return }
         state.withLock { kept in
-            kept.removeAll { Self.starts(text, with: $0.text) }
+            kept.removeAll { ByteSearch.starts(text, with: $0.text) }
             kept.keep((text, value), cost: cost)
         }
-    }
-
-    /// `text.hasPrefix(prefix)` by bytes, with `memcmp` where both are contiguous.
-    private static func starts(_ text: String, with prefix: String) -> Bool {
-        guard prefix.utf8.count <= text.utf8.count else { return false }
-        let fast = text.utf8.withContiguousStorageIfAvailable { whole in
-            prefix.utf8.withContiguousStorageIfAvailable { start in
-                start.isEmpty || memcmp(whole.baseAddress!, start.baseAddress!, start.count) == 0
-            }
-        }
-        if let fast, let answer = fast { return answer }
-        return text.utf8.starts(with: prefix.utf8)
     }
 }

@@ -24,7 +24,7 @@ extension RunView {
     /// CR LF and lone CR become LF. A CR at the very end becomes LF too, so text streamed in
     /// pieces normalises to a prefix of the whole text's normalisation.
     static func normalised(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
+        guard ByteSearch.contains(0x0D, in: text[...]) else { return text }
         return text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")
     }
 }

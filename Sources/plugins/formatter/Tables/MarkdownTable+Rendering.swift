@@ -31,7 +31,7 @@ extension MarkdownTable {
     /// `text` with every table outside code fences replaced by its code block.
     static func replacingTables(in text: String) -> String {
         // Cheap exit for the common case: no pipe, no table.
-        guard text.utf8.contains(UInt8(ascii: "|")) else { return text }
+        guard ByteSearch.contains(UInt8(ascii: "|"), in: text[...]) else { return text }
         let lines = MarkdownLine.scan(Substring(text))
         var out: [Substring] = []
         out.reserveCapacity(lines.count)

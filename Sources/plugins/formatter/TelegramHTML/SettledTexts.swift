@@ -17,7 +17,7 @@ final class SettledTexts: Sendable {
     /// does not start with `settled` or `settled` does not end at a line boundary (the caller
     /// then reads both whole).
     func styled(settled: String, current: String) -> (done: StyledText, now: StyledText)? {
-        guard settled.isEmpty || settled.utf8.last == 0x0A, current.utf8.starts(with: settled.utf8) else { return nil }
+        guard settled.isEmpty || settled.utf8.last == 0x0A, ByteSearch.starts(current, with: settled) else { return nil }
         var styler = memo.longest(prefixOf: settled).map { (markdown: $0.text, styler: $0.value) } ?? (markdown: "", styler: MarkdownStyler())
         let readBefore = styler.markdown.utf8.count
         if readBefore < settled.utf8.count {
