@@ -31,6 +31,9 @@ public protocol MessengerRelay: Plugin {
     /// `messenger.ingress`: take inbound traffic now, or stand by (a federation's lease). The
     /// default logs it, for a messenger that takes its traffic regardless.
     func ingressChanged(_ change: IngressChange) async
+    /// `chat.allowlist` has replaced `allowlist`: a user may have been revoked. The default does
+    /// nothing more, for a messenger that checks the allowlist at each message.
+    func allowlistChanged() async
 }
 
 extension MessengerRelay {
@@ -41,6 +44,8 @@ extension MessengerRelay {
     public func showTyping(_ target: Target) async {}
 
     public func showPresence(_ text: String) async {}
+
+    public func allowlistChanged() async {}
 
     public func ingressChanged(_ change: IngressChange) async {
         logger.warning("messenger.ingress (\(change.active ? "take" : "stand by")) ignored: this messenger does not share its token yet")
@@ -62,6 +67,7 @@ extension MessengerRelay {
         case .chatAllowlist:
             allowlist.replace(with: try request.params(AllowlistParams.self))
             logger.info("the allowlist now has \(allowlist.count) user(s)")
+            await allowlistChanged()
             return [:]
         case .messengerIdentity:
             return try await identify(try request.params(MessengerIdentityParams.self)).json

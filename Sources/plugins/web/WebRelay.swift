@@ -137,6 +137,9 @@ public struct WebRelay: MessengerRelay {
 
     public func showLive(_ update: ChatLiveParams) async { show(update) }
 
+    /// A revoked user's open pages close at once.
+    public func allowlistChanged() async { await routes.signIns.mayHaveEnded() }
+
     private func show(_ update: ChatLiveParams) {
         guard let session = WebPlace.session(update.target) else { return }
         let first = routes.board.live(

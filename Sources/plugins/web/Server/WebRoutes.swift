@@ -242,13 +242,15 @@ struct WebRoutes: Sendable {
 
     // MARK: The page's socket
 
-    /// How often an open page's sign-in is checked again.
-    static let signInCheck: Duration = .seconds(2)
+    /// The longest an open page sleeps before it looks at its cookie's expiry again (the clock
+    /// may be set meanwhile).
+    static let expiryCheck: Duration = .seconds(3600)
 
     /// One page: the board's messages out; `{"type":"watch","session":ID}` in, to show a
-    /// session (its page channel is bound on the way). A sign-in that ends (signed out, the
-    /// user revoked, the cookie expired) closes its open pages within `signInCheck`, not only
-    /// its next request.
+    /// session (its page channel is bound on the way). A sign-in that ends closes its open pages
+    /// at once, not only its next request: signed out or the user revoked (`SignIns.endings`),
+    /// or the cookie expired. Nothing polls: an open page costs no wake-ups while nothing
+    /// happens.
     private func serve(
         user: String, token: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop
     ) async {
@@ -261,12 +263,22 @@ struct WebRoutes: Sendable {
                 }
             }
             group.addTask { [signIns, allowlist] in
-                while (try? await Task.sleep(for: Self.signInCheck)) != nil {
+                // Checked once first: a sign-out between the upgrade and here yields to no one.
+                var endings = await signIns.endings().makeAsyncIterator()
+                repeat {
                     guard await signIns.user(token: token, allowlist: allowlist) == user else {
                         try? await outbound.close(.policyViolation, reason: "signed out")
                         return
                     }
+                } while await endings.next() != nil
+            }
+            group.addTask { [signIns, allowlist] in
+                while let expires = await signIns.expiry(token: token) {
+                    let left = expires.timeIntervalSinceNow
+                    if left > 0, (try? await Task.sleep(for: min(.seconds(left), Self.expiryCheck))) == nil { return }
+                    guard await signIns.user(token: token, allowlist: allowlist) == user else { break }
                 }
+                try? await outbound.close(.policyViolation, reason: "signed out")
             }
             do {
                 for try await message in inbound.messages(maxSize: 64 << 10) {
