@@ -84,6 +84,40 @@ def process_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+class ThreadCPU:
+    """A process's CPU from its threads' own nanosecond counters (/proc/PID/task/*/schedstat),
+    read again at each `sample()`: a thread that ends keeps the time it had at its last sample.
+    The thread pool ends only threads idle for seconds, so sampling every fraction of a second
+    loses next to nothing, where the process's clock ticks (/proc/PID/stat) are good only to a
+    tick: 10 ms, 0.07 % of a core over 15 s."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.start = self._read()
+        self.last = dict(self.start)
+
+    def _read(self):
+        times = {}
+        try:
+            tids = os.listdir(f"/proc/{self.pid}/task")
+        except OSError:
+            return times
+        for tid in tids:
+            try:
+                with open(f"/proc/{self.pid}/task/{tid}/schedstat") as f:
+                    times[tid] = int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                pass
+        return times
+
+    def sample(self):
+        self.last.update(self._read())
+
+    def seconds(self):
+        """CPU seconds since it was made, as of the last sample."""
+        return sum(ns - self.start.get(tid, 0) for tid, ns in self.last.items()) / 1e9
+
+
 def free_port():
     """A loopback TCP port nothing listens on now."""
     s = socket.socket()
