@@ -73,7 +73,7 @@ import Testing
     /// The agent's text, tool arguments and notices can hold escape sequences (a file read with
     /// colours, a prompt injection): none reaches the terminal as a control character.
     @Test func controlCharactersNeverReachTheTerminal() throws {
-        let hostile = "red \u{1B}[31mALERT\u{1B}[0m, bell \u{07}, title \u{1B}]0;pwned\u{07}, CSI \u{9B}2J, back\rspace"
+        let hostile = "red \u{1B}[31mALERT\u{1B}[0m, bell \u{07}, title \u{1B}]0;pwned\u{07}, CSI \u{9B}2J, back\rspace, nul \u{0}"
         let run = RunFixture.run([
             RunFixture.tools([RunFixture.call("bash", ["command": "printf '\u{1B}[2J'"])]),
             RunFixture.text(hostile + "\n\n```\n" + hostile + "\n```"),

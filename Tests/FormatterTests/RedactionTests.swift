@@ -113,6 +113,21 @@ import Testing
         #expect(redactor.redact("id corp-123456 at Internal.Example.com\nnext") == "id [REDACTED] at [REDACTED]\nnext")
     }
 
+    /// A CR LF ends a line too (it is one `Character`, so splitting on "\n" missed it): no match
+    /// reaches across it, and a long text comes out the same through the memo, which reuses
+    /// lines cut at each LF, as whole.
+    @Test func customPatternsStopAtCRLF() throws {
+        let patterns = ["password:\\s*\\S+"]
+        let whole = try Redactor(patterns: patterns)
+        #expect(whole.redact("password: hunter2\r\nnext") == "[REDACTED]\r\nnext")
+        #expect(whole.redact("password:\r\nhunter2") == "password:\r\nhunter2")
+        let memo = try Redactor(patterns: patterns, memo: RedactedTexts())
+        let prose = String(repeating: "a line of the answer\r\n", count: 60)
+        for text in [prose + "password:\r\n", prose + "password:\r\nhunter2 and more\r\n"] {
+            #expect(memo.redact(text) == whole.redact(text))
+        }
+    }
+
     @Test func badCustomPatternsAreRejected() {
         #expect(throws: RedactionPatternError.self) { try Redactor(patterns: ["(unclosed"]) }
         #expect(throws: RedactionPatternError.self) { try Redactor(patterns: ["a*"]) }

@@ -41,6 +41,12 @@ import Testing
         #expect(text.contains("> quoted &amp; kept"), "\(text)")
     }
 
+    /// A NUL (JSON's `\u0000`) is a character like any other: it reaches the message as it came.
+    @Test func aNULInTheAnswerIsKept() throws {
+        let (messages, _) = try final(RunFixture.run([RunFixture.text("before \u{0} after *and* é\u{0}")]))
+        #expect(messages == ["before \u{0} after _and_ é\u{0}"])
+    }
+
     @Test func tablesAreCodeBlocks() throws {
         let run = RunFixture.run([RunFixture.text("| a | b |\n|---|---|\n| 1 | 2 |\n")])
         let text = try final(run).messages.joined()

@@ -44,9 +44,11 @@ struct Redactor {
         return out
     }
 
-    /// Config patterns run line by line, so that no match can reach across lines.
+    /// Config patterns run line by line, so that no match can reach across lines. Lines end at
+    /// each LF byte, a CR LF's included (it is one `Character`, which a split on "\n" misses), as
+    /// `RedactedTexts` cuts them.
     private func applyPatterns(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         for index in lines.indices where !lines[index].isEmpty {
             for regex in patterns { lines[index] = lines[index].replacing(regex, with: Self.mask) }
         }

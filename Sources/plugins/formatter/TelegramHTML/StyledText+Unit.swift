@@ -7,11 +7,11 @@ extension StyledText {
     /// text's `clusters`, which the unit points into.
     struct Unit: Equatable, Sendable {
         /// Where the character's UTF-8 starts in `clusters`, and how long it is; 0 and 0 for an
-        /// ASCII character, which is `byte`.
+        /// ASCII character, which is `byte` (but a NUL, which is a cluster of one byte).
         let clusterStart: Int32
         let clusterLength: UInt8
-        /// The character's one byte when it is ASCII, else 0: comparing and writing a byte is
-        /// cheaper than a `Character`, which compares as a string.
+        /// The character's one byte when it is ASCII, else 0 (a NUL too): comparing and writing a
+        /// byte is cheaper than a `Character`, which compares as a string.
         let byte: UInt8
         /// Code points, which Telegram counts: counted once, here, since every view of a live
         /// answer sums them again (a scalar count per unit was a tenth of a view's CPU). At most

@@ -51,7 +51,8 @@ struct StyledText: Equatable, Sendable {
 
     private mutating func append(_ character: Character, style: Int32, block: Int32, glued: Bool) {
         let utf8 = character.utf8
-        if utf8.count == 1 {
+        // A NUL is kept with the clusters: a unit's byte 0 means "not one ASCII byte".
+        if utf8.count == 1, utf8[utf8.startIndex] != 0 {
             units.append(Unit(byte: utf8[utf8.startIndex], style: style, block: block, glued: glued))
         } else {
             units.append(
