@@ -56,18 +56,21 @@ extension PluginCheck {
         return steps
     }
 
-    /// A delivery that leaves nothing to see: for a messenger, the allowlist it already has.
-    private func duplicateDelivery(messenger: Bool, setting: CheckSetting) -> CheckDelivery {
-        messenger
-            ? CheckDelivery(
-                id: "check-d1", method: MethodName.chatAllowlist.rawValue,
-                params: AllowlistParams(users: setting.chat.map { $0.user.isEmpty ? [] : [$0.user] } ?? []).json)
+    /// A delivery that leaves nothing to see: for a messenger, the allowlist it already has, as
+    /// pi-relayd sends it: the driver's user, and the user it paired by then (an empty list
+    /// would revoke a user who signed in with a pairing code, as the web dashboard's does).
+    private func duplicateDelivery(messenger: Bool, setting: CheckSetting, paired: String? = nil) -> CheckDelivery {
+        var users = setting.chat.map { $0.user.isEmpty ? [] : [$0.user] } ?? []
+        if let paired, !users.contains(paired) { users.append(paired) }
+        return messenger
+            ? CheckDelivery(id: "check-d1", method: MethodName.chatAllowlist.rawValue, params: AllowlistParams(users: users).json)
             : CheckDelivery(id: "check-d1", method: "check.unknown-delivery", params: [:])
     }
 
-    /// The delivery the first instance acts on before it is killed.
-    package func replayDelivery(messenger: Bool, setting: CheckSetting) -> CheckDelivery {
-        var delivery = duplicateDelivery(messenger: messenger, setting: setting)
+    /// The delivery the first instance acts on before it is killed; `paired`, the user the
+    /// driver paired so far.
+    package func replayDelivery(messenger: Bool, setting: CheckSetting, paired: String?) -> CheckDelivery {
+        var delivery = duplicateDelivery(messenger: messenger, setting: setting, paired: paired)
         delivery.id = "check-replay"
         return delivery
     }

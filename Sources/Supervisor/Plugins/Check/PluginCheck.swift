@@ -118,7 +118,7 @@ package struct PluginCheck {
 
         // A crash between the effect and the ack: each delivery acted on by the first instance
         // comes again, with the same id, to the second (docs/PROTOCOL.md §4, "Acknowledged delivery").
-        let replayed = replayDelivery(messenger: messenger, setting: setting)
+        let replayed = replayDelivery(messenger: messenger, setting: setting, paired: await one.pairedUser)
         let ackedBeforeKill = await one.deliver(replayed)
         let exactly = await run?.exactlyOnceBeforeKill(one)
         await one.kill()
