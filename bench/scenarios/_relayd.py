@@ -84,34 +84,39 @@ def process_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def thread_times(pid):
+    """{thread id: CPU ns} for a process's live threads (/proc/PID/task/*/schedstat): finer than
+    clock ticks. OSError when the process is gone."""
+    times = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                times[tid] = int(f.read().split()[0])
+        except (OSError, IndexError, ValueError):
+            pass
+    return times
+
+
 class ThreadCPU:
-    """A process's CPU from its threads' own nanosecond counters (/proc/PID/task/*/schedstat),
-    read again at each `sample()`: a thread that ends keeps the time it had at its last sample.
-    The thread pool ends only threads idle for seconds, so sampling every fraction of a second
-    loses next to nothing, where the process's clock ticks (/proc/PID/stat) are good only to a
-    tick: 10 ms, 0.07 % of a core over 15 s."""
+    """A process's CPU from its threads' own nanosecond counters (`thread_times`), read again at
+    each `sample()`: a thread that ends keeps the time it had at its last sample. The thread pool
+    ends only threads idle for seconds, so sampling every fraction of a second loses next to
+    nothing, where the process's clock ticks (/proc/PID/stat) are good only to a tick: 10 ms,
+    0.07 % of a core over 15 s."""
 
     def __init__(self, pid):
         self.pid = pid
-        self.start = self._read()
+        self.start = thread_times(pid)
+        if not self.start:
+            raise RuntimeError(f"no thread CPU counters for process {pid} (/proc/{pid}/task/*/schedstat)")
         self.last = dict(self.start)
 
-    def _read(self):
-        times = {}
-        try:
-            tids = os.listdir(f"/proc/{self.pid}/task")
-        except OSError:
-            return times
-        for tid in tids:
-            try:
-                with open(f"/proc/{self.pid}/task/{tid}/schedstat") as f:
-                    times[tid] = int(f.read().split()[0])
-            except (OSError, IndexError, ValueError):
-                pass
-        return times
-
     def sample(self):
-        self.last.update(self._read())
+        """Reads the counters again; a process that has ended keeps what it had."""
+        try:
+            self.last.update(thread_times(self.pid))
+        except OSError:
+            pass
 
     def seconds(self):
         """CPU seconds since it was made, as of the last sample."""
@@ -323,17 +328,9 @@ class Relayd:
         return process_cpu_seconds(self.pid)
 
     def thread_times(self, pid=None):
-        """{thread id: CPU ns} for a process's live threads (/proc/PID/task/*/schedstat): finer
-        than clock ticks. Compare two readings with `cpu_between`."""
-        pid = pid or self.pid
-        times = {}
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            try:
-                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                    times[tid] = int(f.read().split()[0])
-            except (OSError, IndexError, ValueError):
-                pass
-        return times
+        """{thread id: CPU ns} for the daemon's live threads, or `pid`'s (`thread_times`).
+        Compare two readings with `cpu_between`."""
+        return thread_times(pid or self.pid)
 
     @staticmethod
     def cpu_between(before, after):

@@ -125,7 +125,12 @@ def measure_streams(d, ids, names, pi_log, tag):
     the seconds of each). Each process's CPU is read from its threads' nanosecond counters,
     sampled while the streams run (`ThreadCPU`): in clock ticks, these rows moved by a tick's
     0.07 % from run to run."""
-    pids = {"daemon": d.pid, **{n: d.plugin(n)["pid"] for n in names}}
+    pids = {"daemon": d.pid}
+    for n in names:
+        p = d.plugin(n)
+        if not p or "pid" not in p:
+            raise RuntimeError(f"plugin {n} is not running as the streams start: {p}")
+        pids[n] = p["pid"]
     watches, t0 = {k: ThreadCPU(pid) for k, pid in pids.items()}, time.monotonic()
     for i, sid in enumerate(ids):
         d.call("send", {"session": sid, "text": f"bench:stream:{tag}{i}:{STREAM_SECONDS}:{STREAM_RATE}"})

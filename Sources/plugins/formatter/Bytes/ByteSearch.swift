@@ -40,6 +40,25 @@ enum ByteSearch {
         text.utf8.withContiguousStorageIfAvailable { holds($0, marker) } ?? Array(text.utf8).withUnsafeBufferPointer { holds($0, marker) }
     }
 
+    /// How many leading bytes `a` and `b` have in common: `memcmp` a block at a time where both
+    /// are contiguous, then byte by byte inside the first block that differs.
+    static func commonPrefixLength(_ a: String, _ b: String) -> Int {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                let count = min(left.count, right.count)
+                guard count > 0 else { return 0 }
+                let (l, r) = (left.baseAddress!, right.baseAddress!)
+                var offset = 0
+                let block = 256
+                while offset + block <= count, memcmp(l + offset, r + offset, block) == 0 { offset += block }
+                while offset < count, l[offset] == r[offset] { offset += 1 }
+                return offset
+            }
+        }
+        if let fast, let length = fast { return length }
+        return zip(a.utf8, b.utf8).prefix { $0 == $1 }.count
+    }
+
     private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {
         guard let first = marker.first, bytes.count >= marker.count else { return marker.isEmpty }
         var index = 0

@@ -5,14 +5,9 @@ import Synchronization
 /// goes on from there. Bounded by entries and by the values' cost; the least recently used goes
 /// first. A memo, never a source of truth: whoever uses it must come out the same without it.
 final class PrefixMemo<Value: Sendable>: Sendable {
-    let maxEntries: Int
-    let maxCost: Int
-
     private let state: Mutex<KeptValues<(text: String, value: Value)>>
 
     init(maxEntries: Int, maxCost: Int) {
-        self.maxEntries = maxEntries
-        self.maxCost = maxCost
         state = Mutex(KeptValues(maxEntries: maxEntries, maxCost: maxCost))
     }
 
@@ -35,8 +30,8 @@ final class PrefixMemo<Value: Sendable>: Sendable {
     /// moved on), evicting the least recently used beyond the bounds. A value costing more than
     /// the bound alone is not kept.
     func remember(_ text: String, _ value: Value, cost: Int) {
-        guard cost <= maxCost else { return }
         state.withLock { kept in
+            guard cost <= kept.maxCost else { return }
             kept.removeAll { ByteSearch.starts(text, with: $0.text) }
             kept.keep((text, value), cost: cost)
         }

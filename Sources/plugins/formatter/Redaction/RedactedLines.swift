@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Complete lines of some text, with no private key block's start, and what they redact to. Every
 /// rule of `Redactor` but a key block stays within one line, so redacting keeps each line a line:
 /// the n-th line of `raw` redacts to the n-th line of `redacted`, and any text that starts with
@@ -15,19 +9,16 @@ struct RedactedLines: Sendable {
     let rawEnds: [Int]
     let redactedEnds: [Int]
 
-    /// Lines redacted from nothing; nil when their redaction did not keep every line a line.
-    init?(raw: String, redacted: String) {
-        self.init(keeping: 0, of: nil, raw: raw, redacted: redacted)
-    }
-
-    /// The first `lines` lines of `earlier`, then the lines of `raw` after them, which redact to
-    /// the lines of `redacted` after `earlier`'s first `lines`. Nil when the two do not have as
-    /// many lines each, which a redaction that kept every line a line would give.
+    /// The first `lines` lines of `earlier` (none without it), then the lines of `raw` after
+    /// them, which redact to the lines of `redacted` after `earlier`'s first `lines`. Nil when
+    /// the two do not have as many lines each, which a redaction that kept every line a line
+    /// would give.
     init?(keeping lines: Int, of earlier: RedactedLines?, raw: String, redacted: String) {
-        let rawStart = lines == 0 ? 0 : earlier!.rawEnds[lines - 1]
-        let redactedStart = lines == 0 ? 0 : earlier!.redactedEnds[lines - 1]
-        var rawEnds = Array(earlier?.rawEnds.prefix(lines) ?? [])
-        var redactedEnds = Array(earlier?.redactedEnds.prefix(lines) ?? [])
+        let kept = earlier.map { min(lines, $0.lineCount) } ?? 0
+        let rawStart = kept == 0 ? 0 : earlier?.rawEnds[kept - 1] ?? 0
+        let redactedStart = kept == 0 ? 0 : earlier?.redactedEnds[kept - 1] ?? 0
+        var rawEnds = Array(earlier?.rawEnds.prefix(kept) ?? [])
+        var redactedEnds = Array(earlier?.redactedEnds.prefix(kept) ?? [])
         Self.appendLineEnds(of: raw, from: rawStart, to: &rawEnds)
         Self.appendLineEnds(of: redacted, from: redactedStart, to: &redactedEnds)
         guard rawEnds.count == redactedEnds.count, rawEnds.last == raw.utf8.count, redactedEnds.last == redacted.utf8.count else {
@@ -42,7 +33,7 @@ struct RedactedLines: Sendable {
 
     /// How many of these lines `text` starts with, each whole, LF included.
     func sharedLines(with text: String) -> Int {
-        let common = Self.commonPrefixLength(raw, text)
+        let common = ByteSearch.commonPrefixLength(raw, text)
         // The number of line ends at or before `common`.
         var low = 0
         var high = rawEnds.count
@@ -66,24 +57,5 @@ struct RedactedLines: Sendable {
             offset += 1
             if byte == 0x0A { ends.append(offset) }
         }
-    }
-
-    /// How many leading bytes `a` and `b` have in common: `memcmp` a block at a time where both
-    /// are contiguous, then byte by byte inside the first block that differs.
-    static func commonPrefixLength(_ a: String, _ b: String) -> Int {
-        let fast = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right in
-                let count = min(left.count, right.count)
-                guard count > 0 else { return 0 }
-                let (l, r) = (left.baseAddress!, right.baseAddress!)
-                var offset = 0
-                let block = 256
-                while offset + block <= count, memcmp(l + offset, r + offset, block) == 0 { offset += block }
-                while offset < count, l[offset] == r[offset] { offset += 1 }
-                return offset
-            }
-        }
-        if let fast, let length = fast { return length }
-        return zip(a.utf8, b.utf8).prefix { $0 == $1 }.count
     }
 }
