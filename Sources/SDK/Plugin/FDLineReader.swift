@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +22,22 @@ package enum FDLineReader {
         fd: Int32, maxLineBytes: Int = 8 << 20, closingAtEnd: Bool = false, each: @escaping @Sendable (LineFramer.Event) -> Void,
         end: @escaping @Sendable () -> Void
     ) {
+        let framer = Mutex(LineFramer(maxLineBytes: maxLineBytes))
+        readChunks(
+            fd: fd, closingAtEnd: closingAtEnd,
+            each: { chunk in framer.withLock { $0.feed(chunk) { each($0) } } },
+            end: {
+                if let tail = framer.withLock({ $0.finish() }) { each(.unterminatedTail(bytes: tail)) }
+                end()
+            })
+    }
+
+    /// Calls `each` with every chunk read, on the reading thread itself, then `end`.
+    package static func readChunks(
+        fd: Int32, closingAtEnd: Bool = false, each: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+        end: @escaping @Sendable () -> Void
+    ) {
         DedicatedThread.start("fd-reader-\(fd)") {
-            var framer = LineFramer(maxLineBytes: maxLineBytes)
             let size = 64 * 1024
             let buf = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             defer { buf.deallocate() }
@@ -30,9 +45,8 @@ package enum FDLineReader {
                 let bytesRead = Glibc.read(fd, buf, size)
                 if bytesRead < 0 && errno == EINTR { continue }
                 if bytesRead <= 0 { break }
-                framer.feed(UnsafeRawBufferPointer(start: buf, count: bytesRead)) { each($0) }
+                each(UnsafeRawBufferPointer(start: buf, count: bytesRead))
             }
-            if let tail = framer.finish() { each(.unterminatedTail(bytes: tail)) }
             if closingAtEnd { close(fd) }
             end()
         }

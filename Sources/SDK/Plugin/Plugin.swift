@@ -32,6 +32,15 @@ public protocol Plugin: Sendable {
     /// platform's budget in one chat holds up nothing else.
     func lane(of method: String, params: JSONValue) -> String
 
+    /// Reads pi-relayd's input `fd`: `read` with each chunk of bytes as it comes, from one thread
+    /// at a time, then `end` once, at the end of input or a read error; `fd` is closed then when
+    /// `closingAtEnd`. Called before the welcome, so it cannot use the plugin's own state. By
+    /// default a thread of its own reads. A plugin whose work runs on an event loop of its own
+    /// may read there instead: a line it takes at once (`takeAtOnce`) then wakes that loop
+    /// alone, not a reading thread and then the loop.
+    static func readInput(
+        fd: Int32, closingAtEnd: Bool, read: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, end: @escaping @Sendable () -> Void)
+
     /// Long-running work (a gateway connection, say). Returning ends nothing: the plugin keeps
     /// serving until the supervisor shuts it down. Throwing ends the plugin with exit status 1.
     /// Not called when the welcome says `checkOnly`.
@@ -50,6 +59,12 @@ extension Plugin {
     public func takeAtOnce(notification method: String, params: JSONValue) -> Bool { false }
     /// Everything in one lane, in the order sent, by default.
     public func lane(of method: String, params: JSONValue) -> String { "" }
+    /// Read on a thread of the runtime's own by default.
+    public static func readInput(
+        fd: Int32, closingAtEnd: Bool, read: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, end: @escaping @Sendable () -> Void
+    ) {
+        FDLineReader.readChunks(fd: fd, closingAtEnd: closingAtEnd, each: read, end: end)
+    }
     /// Nothing long-running by default.
     public func run() async throws {}
     /// Nothing to finish by default.

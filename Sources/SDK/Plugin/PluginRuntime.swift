@@ -73,7 +73,7 @@ public enum PluginRuntime {
 
         let contact = SupervisorContact()
         let inbound = PluginInbound<P>(writer: writer, contact: contact, logger: logger)
-        FDLineReader.read(fd: fd, closingAtEnd: closingAtEnd, each: { inbound.read($0) }, end: { inbound.end(0) })
+        P.readInput(fd: fd, closingAtEnd: closingAtEnd, read: { inbound.feed($0) }, end: { inbound.inputEnded() })
         return await withTaskGroup(of: Void.self) { group in
             var heard = inbound.inputs.makeAsyncIterator()
             let welcome: Welcome

@@ -127,6 +127,16 @@ public struct WebRelay: MessengerRelay {
             pairByLink: true, notes: config.listen.isLoopback ? ["From another machine: ssh -L 7780:127.0.0.1:\(config.listen.port) THIS-HOST"] : [])
     }
 
+    /// pi-relayd's input is read on the dashboard's event loop (`WebLoop`), which writes the pages'
+    /// sockets too; elsewhere (a regular file) as any plugin's is.
+    public static func readInput(
+        fd: Int32, closingAtEnd: Bool, read: @escaping @Sendable (UnsafeRawBufferPointer) -> Void, end: @escaping @Sendable () -> Void
+    ) {
+        WebLoop.read(fd: fd, closingAtEnd: closingAtEnd, each: read, end: end) {
+            FDLineReader.readChunks(fd: fd, closingAtEnd: closingAtEnd, each: read, end: end)
+        }
+    }
+
     /// A live view goes on the board from the thread that read it: a page's view then wakes only
     /// the page's socket, not a lane and the board too (the dashboard's CPU per view).
     public func takeAtOnce(notification method: String, params: JSONValue) -> Bool {

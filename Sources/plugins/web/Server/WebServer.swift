@@ -42,7 +42,7 @@ struct WebServer: Sendable {
                 port.withLockedValue { $0 = bound }
                 logger.notice("listening on \(config.usesTLS ? "https" : "http")://\(ListenAddress.urlHost(config.listen.host)):\(bound)")
             },
-            logger: logger)
+            eventLoopGroupProvider: .shared(WebLoop.group), logger: logger)
         // pi-relayd ends the plugin through its protocol, not with a signal to the server.
         try await app.runService(gracefulShutdownSignals: [])
     }
