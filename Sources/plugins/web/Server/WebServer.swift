@@ -34,16 +34,33 @@ struct WebServer: Sendable {
             }
             server = try .tls(server, tlsConfiguration: tls)
         }
-        let app = Application(
-            router: router, server: server,
-            configuration: .init(address: .hostname(config.listen.host, port: config.listen.port), serverName: "pi-relay-web"),
+        // Hummingbird's server without its `Application`: the same responder, but the Date header
+        // made when a response needs it (`HTTPDate`), not by a timer a second.
+        let responder = router.buildResponder()
+        let dates = HTTPDate()
+        let service = try server.buildServer(
+            configuration: ServerConfiguration(address: .hostname(config.listen.host, port: config.listen.port), serverName: "pi-relay-web"),
+            eventLoopGroup: WebLoop.group, logger: logger,
+            responder: { [logger] request, writer, channel in
+                let context = WebContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                var response: Response
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    // The router answers its own errors (`HTTPError`); anything else is ours.
+                    logger.error("request \(request.method) \(request.uri.path) failed: \(error)")
+                    response = Response(status: .internalServerError)
+                }
+                response.headers[.date] = dates.now()
+                response.headers[.server] = "pi-relay-web"
+                try await writer.write(response: response.head, body: response.body)
+            },
             onServerRunning: { [port, logger, config] channel in
                 let bound = channel.localAddress?.port ?? config.listen.port
                 port.withLockedValue { $0 = bound }
                 logger.notice("listening on \(config.usesTLS ? "https" : "http")://\(ListenAddress.urlHost(config.listen.host)):\(bound)")
-            },
-            eventLoopGroupProvider: .shared(WebLoop.group), logger: logger)
+            })
         // pi-relayd ends the plugin through its protocol, not with a signal to the server.
-        try await app.runService(gracefulShutdownSignals: [])
+        try await service.run()
     }
 }
