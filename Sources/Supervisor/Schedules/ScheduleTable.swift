@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PiRelaySDK
 
 /// The schedules and what is due: a pure state machine (no clock, no files, no sessions), driven
 /// by `Schedules` with the time and the zones, and tested with made-up times.

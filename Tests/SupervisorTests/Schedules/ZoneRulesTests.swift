@@ -1,4 +1,5 @@
 import Foundation
+import PiRelaySDK
 import Testing
 
 @testable import Supervisor

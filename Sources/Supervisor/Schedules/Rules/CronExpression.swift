@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// A five-field cron expression (minute, hour, day of month, month, day of week), as crontab(5)
 /// reads it: `*`, numbers, ranges `a-b`, steps `*/n` and `a-b/n`, lists, month and day names,
 /// 7 for Sunday, and `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`. When both day fields

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// The rule a TZif file's footer gives for times after its last transition (RFC 8536 §3.3, a
 /// POSIX `TZ` string such as `CET-1CEST,M3.5.0,M10.5.0/3`). POSIX offsets count west of
 /// Greenwich; these are east (seconds added to UTC), as the rest of `ZoneRules`.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PiRelaySDK
 
 /// A named time zone's offsets over time, read from the system's tzdata (TZif files, RFC 8536) so
 /// that no calendar library (full Foundation's ICU) is needed. Offsets are seconds east of UTC.
