@@ -19,7 +19,13 @@ import Glibc
             _ = try await chat.say("!scenario text 5")
             _ = try await chat.waitForFinal(1)
 
-            let scrape = try LoopbackHTTP.get(port: port, path: "/metrics")
+            // The fake messenger records the final before it acks it: the scrape that counts the
+            // outbox waits for the ack to arrive.
+            var scrape = try LoopbackHTTP.get(port: port, path: "/metrics")
+            for _ in 0..<100 where PrometheusText(scrape.body)["pi_relayd_outbox_depth{plugin=\"fake-messenger\"}"] != 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                scrape = try LoopbackHTTP.get(port: port, path: "/metrics")
+            }
             #expect(scrape.status == 200, "\(scrape.head)")
             #expect(scrape.head.contains("text/plain; version=0.0.4"), "\(scrape.head)")
             let figures = PrometheusText(scrape.body)

@@ -16,7 +16,7 @@ struct ControlReader: Sendable {
 
     func call(_ method: ControlMethod, _ params: JSONValue = [:]) async throws -> JSONValue {
         guard Self.readOnly.contains(method) else { throw RemoteError(code: .notAuthorized, message: "\(method.rawValue) is not read-only") }
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap(group: WebLoop.group)
             .connect(unixDomainSocketPath: path) { channel in
                 channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
             }

@@ -6,8 +6,8 @@ import PiRelaySDK
 import Glibc
 #endif
 
-/// The dashboard's one event loop: the HTTP server and its pages' sockets, and pi-relayd's input
-/// too (`WebRelay.readInput`). A live view read from pi-relayd is then written to its page by the
+/// The dashboard's one event loop: the HTTP server and its pages' sockets, the control socket's
+/// connections (`ControlReader`), and pi-relayd's input too (`WebRelay.readInput`). A live view read from pi-relayd is then written to its page by the
 /// thread that read it, one wake-up a view rather than a reading thread's and the loop's (the
 /// dashboard's CPU while runs stream, `make bench` web). One loop is plenty for a local dashboard:
 /// the handlers' own work runs in tasks.
