@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,12 +21,11 @@ package enum FDLineReader {
         fd: Int32, maxLineBytes: Int = 8 << 20, closingAtEnd: Bool = false, each: @escaping @Sendable (LineFramer.Event) -> Void,
         end: @escaping @Sendable () -> Void
     ) {
-        let framer = Mutex(LineFramer(maxLineBytes: maxLineBytes))
+        let lines = ChunkedLines(maxLineBytes: maxLineBytes)
         readChunks(
-            fd: fd, closingAtEnd: closingAtEnd,
-            each: { chunk in framer.withLock { $0.feed(chunk) { each($0) } } },
+            fd: fd, closingAtEnd: closingAtEnd, each: { lines.feed($0, each) },
             end: {
-                if let tail = framer.withLock({ $0.finish() }) { each(.unterminatedTail(bytes: tail)) }
+                lines.finish(each)
                 end()
             })
     }

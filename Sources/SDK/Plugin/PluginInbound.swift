@@ -35,7 +35,7 @@ final class PluginInbound<P: Plugin>: Sendable {
 
     private let state = Mutex(State())
     /// Lines from the chunks `Plugin.readInput` reads, one reader at a time.
-    private let framer = Mutex(LineFramer(maxLineBytes: 8 << 20))
+    private let lines = ChunkedLines(maxLineBytes: 8 << 20)
     private let writer: FDWriter
     private let contact: SupervisorContact
     private let logger: Logger
@@ -67,12 +67,12 @@ final class PluginInbound<P: Plugin>: Sendable {
 
     /// Bytes read from pi-relayd, on the reading thread: each whole line is read at once.
     func feed(_ chunk: UnsafeRawBufferPointer) {
-        framer.withLock { $0.feed(chunk) { read($0) } }
+        lines.feed(chunk) { read($0) }
     }
 
     /// The end of pi-relayd's input: a last line without its LF is reported, then serving ends.
     func inputEnded() {
-        if let tail = framer.withLock({ $0.finish() }) { read(.unterminatedTail(bytes: tail)) }
+        lines.finish { read($0) }
         end(0)
     }
 
