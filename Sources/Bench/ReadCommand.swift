@@ -6,14 +6,17 @@ import Glibc
 import Darwin
 #endif
 
-/// `read`: the relay's stdout path for one pi child — read(2) in 1 MiB chunks, `LineFramer`,
-/// `PiEventReader` — over a recorded or generated stream on stdin.
+/// `read`: the relay's stdout path for one pi child — read(2) in 1 MiB chunks from a pipe that
+/// grows when a read finds it full (`PipeGrowth`, as pi-relayd grows pi's), `LineFramer`,
+/// `PiEventReader` — over a recorded or generated stream on stdin. `--standard-pipe` leaves the
+/// pipe at Linux's 64 KiB, for comparison.
 ///
 /// stdout gets `events=N deltaChars=M` (N lines read as events, M Unicode scalars of `text_delta`
 /// deltas) so it can be compared with the generator's count; timing goes to stderr.
 struct ReadCommand {
-    static let chunkBytes = 1 << 20
+    static let chunkBytes = PipeGrowth.grown
     var maxLineBytes = 1 << 30
+    var growsPipe = true
 
     init?(arguments: [String]) {
         var rest = arguments[...]
@@ -25,9 +28,11 @@ struct ReadCommand {
                     return nil
                 }
                 maxLineBytes = value
+            case "--standard-pipe":
+                growsPipe = false
             default:
                 StandardError.emit(
-                    "read: unknown argument \(argument)\nusage: pi-relayd-bench read [--max-line-bytes N] < stream\n")
+                    "read: unknown argument \(argument)\nusage: pi-relayd-bench read [--max-line-bytes N] [--standard-pipe] < stream\n")
                 return nil
             }
         }
@@ -43,6 +48,8 @@ struct ReadCommand {
         var totalBytes = 0
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 64)
         defer { buffer.deallocate() }
+        var growth = PipeGrowth()
+        var capacity = growsPipe ? PipeCapacity.of(0) : nil
         let started = Self.now()
         while true {
             let bytesRead = read(0, buffer, Self.chunkBytes)
@@ -52,6 +59,7 @@ struct ReadCommand {
                 return 1
             }
             if bytesRead == 0 { break }
+            if let known = capacity { capacity = PipeCapacity.adjust(0, capacity: known, afterRead: bytesRead, growth: &growth) }
             totalBytes += bytesRead
             framer.feed(UnsafeRawBufferPointer(start: buffer, count: bytesRead)) { framed in
                 switch framed {

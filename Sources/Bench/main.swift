@@ -14,6 +14,7 @@ func printUsage() {
 
         commands:
           read    read a pi --mode rpc stdout stream from stdin; prints events=N deltaChars=M
+                  (--standard-pipe: leave a pipe on stdin at 64 KiB, where pi-relayd grows it)
 
         """
     StandardError.emit(usage)

@@ -30,6 +30,8 @@ package final class PipeReader: @unchecked Sendable {
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
+    /// The pipe's capacity (`PipeGrowth`), nil for a descriptor that is no pipe. Poller thread only.
+    fileprivate var capacity: Int?
     private let lock = ThreadLock()
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -188,7 +190,8 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
 
     /// Bytes read from one pipe before the others get their turn.
     package static let fairShare = 1 << 20
-    package static let chunkBytes = 1 << 16
+    /// A grown pipe's worth at once (untouched pages of it cost no memory).
+    package static let chunkBytes = PipeGrowth.grown
 
     private let epfd: Int32
     /// The paced readers' epoll set, itself watched (one-shot) in `epfd`.
@@ -211,6 +214,8 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
     private var pacedRearmAt: ContinuousClock.Instant?
     /// The most read from one pipe in this round, for `pacing`.
     private var largestRead = 0
+    /// The pipes of children that write faster than one read a wake-up take more at once.
+    private var growth = PipeGrowth()
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PipePoller.chunkBytes, alignment: 16)
 
     private init() {
@@ -402,6 +407,7 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
         for command in todo {
             switch command {
             case .add(let reader):
+                reader.capacity = PipeCapacity.of(reader.fd)
                 entries[reader.fd] = .reader(reader)
                 register(reader.fd, edge: true, paced: reader.paced)
                 drain(reader)
@@ -458,8 +464,14 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
         defer { largestRead = max(largestRead, Self.fairShare - budget) }
         while !reader.ended {
             if let window = reader.window, !window.admits(reader) { return }
-            let got = read(reader.fd, scratch.baseAddress, scratch.count)
+            // Within the window's room (a standard pipe's worth at least), so a grown pipe
+            // does not take the window further past its limit than before.
+            let count = reader.window.map { min(scratch.count, max(PipeGrowth.standard, $0.room)) } ?? scratch.count
+            let got = read(reader.fd, scratch.baseAddress, count)
             if got > 0 {
+                if let capacity = reader.capacity {
+                    reader.capacity = PipeCapacity.adjust(reader.fd, capacity: capacity, afterRead: got, growth: &growth)
+                }
                 reader.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
                 budget -= got
                 if budget <= 0 {
@@ -468,7 +480,7 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
                 }
                 // A short read emptied the pipe: the next write raises a new edge, so the read
                 // that would only say EAGAIN is saved (half the reads while sessions stream).
-                if got < scratch.count && !reader.childExited { return }
+                if got < count && !reader.childExited { return }
                 continue
             }
             if got < 0 && errno == EINTR { continue }
@@ -481,6 +493,7 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
     private func end(_ reader: PipeReader) {
         guard !reader.ended else { return }
         reader.ended = true
+        if let capacity = reader.capacity { growth.closed(capacity: capacity) }
         unregister(reader.fd, paced: reader.paced)
         reader.onEnd()
         reader.finished()

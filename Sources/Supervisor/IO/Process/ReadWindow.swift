@@ -39,6 +39,13 @@ package final class ReadWindow: @unchecked Sendable {
         return outstanding
     }
 
+    /// Bytes it takes before the limit.
+    package var room: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return max(0, limit - outstanding)
+    }
+
     /// Pipe thread: may `reader` read more now? If not, it is parked until `handled` makes room
     /// and the poller is asked to drain it again.
     package func admits(_ reader: PipeReader) -> Bool {

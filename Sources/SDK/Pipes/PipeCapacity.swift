@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pipe's capacity in bytes (fcntl F_GETPIPE_SZ and F_SETPIPE_SZ, Linux 2.6.35 and later).
+package enum PipeCapacity {
+    // <fcntl.h> declares these only for _GNU_SOURCE, which Swift's Glibc module is not built
+    // with; they are Linux's ABI (F_LINUX_SPECIFIC_BASE + 7 and + 8).
+    private static let setCommand: Int32 = 1031
+    private static let getCommand: Int32 = 1032
+
+    /// `fd`'s pipe capacity, or nil when `fd` is no pipe.
+    package static func of(_ fd: Int32) -> Int? {
+        #if os(Linux)
+        let bytes = fcntl(fd, getCommand)
+        return bytes > 0 ? Int(bytes) : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Asks for `bytes` (Linux rounds up to a power of two pages); the capacity `fd`'s pipe has
+    /// now, or nil when Linux refused (over the user's pipe limits, still holding more than
+    /// `bytes`) or `fd` is no pipe.
+    package static func set(_ fd: Int32, to bytes: Int) -> Int? {
+        #if os(Linux)
+        let got = fcntl(fd, setCommand, Int32(clamping: bytes))
+        return got > 0 ? Int(got) : nil
+        #else
+        return nil
+        #endif
+    }
+}
+
+extension PipeCapacity {
+    /// Resizes `fd`'s pipe of `capacity` bytes as `growth` answers after a read of `bytes` from
+    /// it; the capacity it has now.
+    package static func adjust(_ fd: Int32, capacity: Int, afterRead bytes: Int, growth: inout PipeGrowth) -> Int {
+        guard let wanted = growth.afterRead(bytes, capacity: capacity) else { return capacity }
+        let now = set(fd, to: wanted) ?? capacity
+        growth.resized(from: capacity, to: now)
+        return now
+    }
+}
