@@ -52,13 +52,29 @@ import Testing
         }
         #expect(try await browser.find("#live .live") == nil)
 
+        // A view whose text goes on keeps the text node it showed and gets only the new end: the
+        // same node after seven more chunks came, and the text whole, in order.
+        try await browser.type("!scenario slow 30 150", into: prompt)
+        try await browser.click(css: "#send")
+        let liveText = "return document.querySelector('#live .live')?.textContent ?? ''"
+        try await waitUntil("chunk 2 live", timeout: .seconds(30)) { try await browser.run(liveText).stringValue?.contains("chunk 2 ") == true }
+        try await browser.run("window.__firstNode = document.querySelector('#live .live').firstChild")
+        try await waitUntil("chunk 9 live", timeout: .seconds(30)) { try await browser.run(liveText).stringValue?.contains("chunk 9 ") == true }
+        let grown = try await browser.run(
+            "const box = document.querySelector('#live .live'); return [box.firstChild === window.__firstNode, box.textContent.startsWith('chunk 1 chunk 2 chunk 3 chunk 4 chunk 5 chunk 6 chunk 7 chunk 8 chunk 9 ')]"
+        )
+        #expect(grown == [true, true], "\(grown)")
+        try await waitUntil("the second final", timeout: .seconds(30)) {
+            try await browser.run("return document.querySelectorAll('#feed .item.final').length") == 2
+        }
+
         // Model text holding markup is shown, never run.
         let attack = "<img src=x onerror=\"window.__pwned=1\"> <script>window.__pwned=2</script> [x](javascript:window.__pwned=3)"
         try await browser.type(attack, into: prompt)
         try await browser.click(css: "#send")
-        try await waitUntil("the second final") { try await browser.run("return document.querySelectorAll('#feed .item.final').length") == 2 }
+        try await waitUntil("the markup's final") { try await browser.run("return document.querySelectorAll('#feed .item.final').length") == 3 }
         let seen = try await browser.run(
-            "return [String(window.__pwned), document.querySelectorAll('#feed img, #feed script').length, [...document.querySelectorAll('#feed a')].map(a => a.protocol), document.querySelectorAll('#feed .item.final')[1].textContent]"
+            "return [String(window.__pwned), document.querySelectorAll('#feed img, #feed script').length, [...document.querySelectorAll('#feed a')].map(a => a.protocol), document.querySelectorAll('#feed .item.final')[2].textContent]"
         )
         #expect(seen[0] == "undefined" && seen[1] == 0 && seen[2] == [], "\(seen)")
         #expect(seen[3]?.stringValue?.contains("onerror=") == true, "\(seen)")

@@ -308,12 +308,43 @@ extension WebAssets {
           if (card && !card.classList.contains('closed')) markClosed(card, text);
         }
 
+        // A run's view grows at its end: the nodes it starts with are most often the ones shown
+        // already, and those stay as they are. Where the first one differs, a text that goes on
+        // from the one shown (prose, the most of an answer) gets only its new end; the nodes after
+        // are rebuilt. So the browser handles what changed, not the whole answer ten times a
+        // second. `box.blocks` holds, for each top-level node of the view shown, its markup as
+        // received and how many nodes its rebuilt form added to the box (a text node: one).
         function showLive(run, html) {
           const live = $('#live');
           if (!live) return;
           let box = live.querySelector(`[data-run="${CSS.escape(run)}"]`);
-          if (!box) { box = el('div', { className: 'live', dataset: { run } }); live.append(box); }
-          box.replaceChildren(safe(html));
+          if (!box) { box = el('div', { className: 'live', dataset: { run } }); box.blocks = []; live.append(box); }
+          const template = document.createElement('template');
+          template.innerHTML = html;
+          const incoming = [...template.content.childNodes];
+          const sources = incoming.map((node) => node.nodeType === Node.ELEMENT_NODE ? node.outerHTML
+            : node.nodeType === Node.TEXT_NODE ? '\u0000' + node.data : '');
+          let same = 0, kept = 0;
+          while (same < box.blocks.length && same < incoming.length && box.blocks[same].source === sources[same]) {
+            kept += box.blocks[same].count;
+            same += 1;
+          }
+          const shown = box.blocks[same];
+          if (shown && same < incoming.length && shown.source.startsWith('\u0000') && sources[same].startsWith(shown.source)) {
+            box.childNodes[kept].appendData(sources[same].slice(shown.source.length));
+            shown.source = sources[same];
+            kept += 1;
+            same += 1;
+          }
+          while (box.childNodes.length > kept) box.lastChild.remove();
+          box.blocks.length = same;
+          for (let index = same; index < incoming.length; index += 1) {
+            const holder = document.createDocumentFragment();
+            holder.append(incoming[index]);
+            const part = rebuild(holder);
+            box.blocks.push({ source: sources[index], count: part.childNodes.length });
+            box.append(part);
+          }
           // make bench reads when each text reached the page (wall clock, as the stub pi logs it).
           if (Array.isArray(window.benchLive)) window.benchLive.push([performance.timeOrigin + performance.now(), box.textContent]);
         }
