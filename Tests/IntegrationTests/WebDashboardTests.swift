@@ -50,6 +50,14 @@ import Testing
             #expect(try await browser.post("/api/sessions/\(id)/prompt", ["text": "x", "id": "a"], origin: "http://evil.example").status == 403)
             #expect(try await browser.post("/api/sessions/\(id)/prompt", ["text": "x", "id": "a"], origin: "http://127.0.0.1:1").status == 403)
             #expect(web.sessions.piInput("prompt").isEmpty)
+            // A body that is not HTTP (a chunk whose size is not hex) is a bad request, and the
+            // connection closes: no prompt, no server error.
+            let broken = try LoopbackHTTP.request(
+                port: web.port,
+                "POST /api/sessions/\(id)/prompt HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nOrigin: \(web.base)\r\nCookie: \(cookie)\r\n"
+                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+            #expect(broken.status == 400 && broken.head.lowercased().contains("connection: close"), "\(broken.head)")
+            #expect(web.sessions.piInput("prompt").isEmpty)
             #expect(try await browser.post("/signout", [:]).status == 303)
             #expect(try await browser.get("/api/approvals").status == 401, "signed out")
 

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import PiRelaySDK
 
@@ -46,6 +47,10 @@ struct WebServer: Sendable {
                 var response: Response
                 do {
                     response = try await responder.respond(to: request, context: context)
+                } catch let error as HTTPParserError {
+                    // A body that is not HTTP (a broken chunk): the server answers 400 and closes
+                    // the connection, as Hummingbird's `Application` has it do.
+                    throw error
                 } catch {
                     // The router answers its own errors (`HTTPError`); anything else is ours.
                     logger.error("request \(request.method) \(request.uri.path) failed: \(error)")
@@ -53,7 +58,12 @@ struct WebServer: Sendable {
                 }
                 response.headers[.date] = dates.now()
                 response.headers[.server] = "pi-relay-web"
-                try await writer.write(response: response.head, body: response.body)
+                do {
+                    try await writer.write(response: response.head, body: response.body)
+                } catch is HTTPParserError {
+                    // Part of the response is out: no 400 may follow it, only the close.
+                    throw BrokenRequest()
+                }
             },
             onServerRunning: { [port, logger, config] channel in
                 let bound = channel.localAddress?.port ?? config.listen.port
