@@ -45,7 +45,7 @@ import Glibc
     }
 
     #if os(Linux)
-    @Test func aRealPipeGrowsShrinksAndANonPipeIsLeftAlone() throws {
+    @Test func aRealPipeGrowsShrinksAndARefusalIsNotAskedAgain() throws {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
         defer { for fd in fds { close(fd) } }
@@ -60,6 +60,12 @@ import Glibc
         defer { close(file) }
         #expect(PipeCapacity.of(file) == nil)
         #expect(PipeCapacity.set(file, to: Self.grown) == nil)
+        // Refused to grow (as Linux refuses a user past its pipe budget): never asked again.
+        var refused = PipeGrowth()
+        #expect(PipeCapacity.adjust(file, capacity: Self.standard, afterRead: Self.standard, growth: &refused) == nil)
+        #expect(refused.grownPipes == 0)
+        // A shrink refused is left for the next short read.
+        #expect(PipeCapacity.adjust(file, capacity: Self.grown, afterRead: 10, growth: &refused) == Self.grown)
     }
     #endif
 }

@@ -30,7 +30,8 @@ package final class PipeReader: @unchecked Sendable {
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
-    /// The pipe's capacity (`PipeGrowth`), nil for a descriptor that is no pipe. Poller thread only.
+    /// The pipe's capacity (`PipeGrowth`); nil for a descriptor that is no pipe, or a pipe Linux
+    /// refused to grow. Poller thread only.
     fileprivate var capacity: Int?
     private let lock = ThreadLock()
     private var done = false
@@ -463,10 +464,14 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
         var budget = Self.fairShare
         defer { largestRead = max(largestRead, Self.fairShare - budget) }
         while !reader.ended {
-            if let window = reader.window, !window.admits(reader) { return }
             // Within the window's room (a standard pipe's worth at least), so a grown pipe
             // does not take the window further past its limit than before.
-            let count = reader.window.map { min(scratch.count, max(PipeGrowth.standard, $0.room)) } ?? scratch.count
+            var count = scratch.count
+            if let window = reader.window {
+                let room = window.room(for: reader)
+                if room == 0 { return }
+                count = min(count, max(PipeGrowth.standard, room))
+            }
             let got = read(reader.fd, scratch.baseAddress, count)
             if got > 0 {
                 if let capacity = reader.capacity {

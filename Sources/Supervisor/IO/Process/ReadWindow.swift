@@ -39,21 +39,14 @@ package final class ReadWindow: @unchecked Sendable {
         return outstanding
     }
 
-    /// Bytes it takes before the limit.
-    package var room: Int {
+    /// Pipe thread: how many bytes `reader` may read now, before the limit; 0 parks it until
+    /// `handled` makes room and the poller is asked to drain it again.
+    package func room(for reader: PipeReader) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        return max(0, limit - outstanding)
-    }
-
-    /// Pipe thread: may `reader` read more now? If not, it is parked until `handled` makes room
-    /// and the poller is asked to drain it again.
-    package func admits(_ reader: PipeReader) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard outstanding >= limit else { return true }
+        guard outstanding >= limit else { return limit - outstanding }
         if !parked.contains(where: { $0 === reader }) { parked.append(reader) }
-        return false
+        return 0
     }
 
     /// Pipe thread: `event` went to the consumer.
