@@ -78,6 +78,20 @@ import Testing
         )
         #expect(seen[0] == "undefined" && seen[1] == 0 && seen[2] == [], "\(seen)")
         #expect(seen[3]?.stringValue?.contains("onerror=") == true, "\(seen)")
+        // The page's own guard, should a formatter ever hand it markup: a live view's nodes are
+        // rebuilt from where they were parsed, so an <img> in it never starts loading.
+        let hostile = try await browser.runAsync(
+            """
+            const done = arguments[arguments.length - 1];
+            import('/assets/app.js').then((app) => {
+              app.showLive('hostile', '<b>kept</b><img src="/probe-live.png"><script>window.__pwned=5</script><a href="javascript:window.__pwned=6">x</a>');
+              const box = document.querySelector('#live [data-run="hostile"]');
+              const shown = [box.querySelectorAll('img, script').length, box.querySelector('b')?.textContent ?? '', box.querySelector('a')?.getAttribute('href') ?? 'none'];
+              box.remove();
+              setTimeout(() => done([...shown, performance.getEntriesByType('resource').filter((e) => e.name.includes('/probe-live')).length, String(window.__pwned)]), 500);
+            });
+            """)
+        #expect(hostile == [0, "kept", "none", 0, "undefined"], "\(hostile)")
 
         // 4. A question answered from the page: the card closes saying who answered where.
         try await browser.type("!scenario ui confirm 0", into: prompt)

@@ -314,7 +314,7 @@ extension WebAssets {
         // are rebuilt. So the browser handles what changed, not the whole answer ten times a
         // second. `box.blocks` holds, for each top-level node of the view shown, its markup as
         // received and how many nodes its rebuilt form added to the box (a text node: one).
-        function showLive(run, html) {
+        export function showLive(run, html) {
           const live = $('#live');
           if (!live) return;
           let box = live.querySelector(`[data-run="${CSS.escape(run)}"]`);
@@ -339,9 +339,9 @@ extension WebAssets {
           while (box.childNodes.length > kept) box.lastChild.remove();
           box.blocks.length = same;
           for (let index = same; index < incoming.length; index += 1) {
-            const holder = document.createDocumentFragment();
-            holder.append(incoming[index]);
-            const part = rebuild(holder);
+            // Read where it was parsed, never moved: a node adopted into this document (into a
+            // fragment even) would start loading what it names, an <img>'s src, before the rebuild.
+            const part = rebuild({ childNodes: [incoming[index]] });
             box.blocks.push({ source: sources[index], count: part.childNodes.length });
             box.append(part);
           }
