@@ -49,7 +49,7 @@ struct ReadCommand {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkBytes, alignment: 64)
         defer { buffer.deallocate() }
         var growth = PipeGrowth()
-        var capacity = growsPipe ? PipeCapacity.of(0) : nil
+        var pipe = growsPipe ? PipeCapacity.of(0).map(PipeSize.init(capacity:)) : nil
         let started = Self.now()
         while true {
             let bytesRead = read(0, buffer, Self.chunkBytes)
@@ -59,7 +59,7 @@ struct ReadCommand {
                 return 1
             }
             if bytesRead == 0 { break }
-            if let known = capacity { capacity = PipeCapacity.adjust(0, capacity: known, afterRead: bytesRead, growth: &growth) }
+            if let known = pipe { pipe = PipeCapacity.adjust(0, pipe: known, afterRead: bytesRead, growth: &growth) }
             totalBytes += bytesRead
             framer.feed(UnsafeRawBufferPointer(start: buffer, count: bytesRead)) { framed in
                 switch framed {

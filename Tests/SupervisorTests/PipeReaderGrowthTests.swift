@@ -35,7 +35,11 @@ import Testing
                 var at = 0
                 while at < raw.count {
                     let wrote = write(writeEnd, raw.baseAddress! + at, min(64 << 10, raw.count - at))
-                    if wrote > 0 { at += wrote }
+                    if wrote > 0 {
+                        at += wrote
+                    } else if wrote < 0 && errno != EINTR {
+                        break  // the read end is gone (the test failed or ended): stop, not spin
+                    }
                 }
             }
         }

@@ -33,14 +33,15 @@ package enum PipeCapacity {
 }
 
 extension PipeCapacity {
-    /// Resizes `fd`'s pipe of `capacity` bytes as `growth` answers after a read of `bytes` from
-    /// it; the capacity it has now, or nil when Linux refused to grow it: a user past its pipe
-    /// budget stays past it, and asking again at every full read would be a system call each.
-    /// A shrink refused (the pipe took more meanwhile) is tried again at the next short read.
-    package static func adjust(_ fd: Int32, capacity: Int, afterRead bytes: Int, growth: inout PipeGrowth) -> Int? {
-        guard let wanted = growth.afterRead(bytes, capacity: capacity) else { return capacity }
-        guard let now = set(fd, to: wanted) else { return wanted > capacity ? nil : capacity }
-        growth.resized(from: capacity, to: now)
-        return now
+    /// Resizes `fd`'s pipe as `growth` answers after a read of `bytes` from it; the pipe as it
+    /// is now, or nil when Linux refused to grow it: a user past its pipe budget stays past it,
+    /// and asking again at every full read would be a system call each. A shrink refused (the
+    /// pipe took more meanwhile) is tried again at the next short read.
+    package static func adjust(_ fd: Int32, pipe: PipeSize, afterRead bytes: Int, growth: inout PipeGrowth) -> PipeSize? {
+        guard let wanted = growth.afterRead(bytes, pipe: pipe) else { return pipe }
+        guard let now = set(fd, to: wanted) else { return wanted > pipe.capacity && !pipe.grown ? nil : pipe }
+        var pipe = pipe
+        growth.resized(&pipe, to: now)
+        return pipe
     }
 }

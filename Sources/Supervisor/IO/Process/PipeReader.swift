@@ -30,9 +30,9 @@ package final class PipeReader: @unchecked Sendable {
     /// Poller thread only.
     fileprivate var ended = false
     fileprivate var childExited = false
-    /// The pipe's capacity (`PipeGrowth`); nil for a descriptor that is no pipe, or a pipe Linux
+    /// The pipe's size (`PipeGrowth`); nil for a descriptor that is no pipe, or a pipe Linux
     /// refused to grow. Poller thread only.
-    fileprivate var capacity: Int?
+    fileprivate var pipe: PipeSize?
     private let lock = ThreadLock()
     private var done = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -408,7 +408,7 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
         for command in todo {
             switch command {
             case .add(let reader):
-                reader.capacity = PipeCapacity.of(reader.fd)
+                reader.pipe = PipeCapacity.of(reader.fd).map(PipeSize.init(capacity:))
                 entries[reader.fd] = .reader(reader)
                 register(reader.fd, edge: true, paced: reader.paced)
                 drain(reader)
@@ -474,8 +474,8 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
             }
             let got = read(reader.fd, scratch.baseAddress, count)
             if got > 0 {
-                if let capacity = reader.capacity {
-                    reader.capacity = PipeCapacity.adjust(reader.fd, capacity: capacity, afterRead: got, growth: &growth)
+                if let pipe = reader.pipe {
+                    reader.pipe = PipeCapacity.adjust(reader.fd, pipe: pipe, afterRead: got, growth: &growth)
                 }
                 reader.onData(UnsafeRawBufferPointer(rebasing: scratch[0..<got]))
                 budget -= got
@@ -498,7 +498,7 @@ package final class PipePoller: TaskExecutor, @unchecked Sendable {
     private func end(_ reader: PipeReader) {
         guard !reader.ended else { return }
         reader.ended = true
-        if let capacity = reader.capacity { growth.closed(capacity: capacity) }
+        if let pipe = reader.pipe { growth.closed(pipe) }
         unregister(reader.fd, paced: reader.paced)
         reader.onEnd()
         reader.finished()
