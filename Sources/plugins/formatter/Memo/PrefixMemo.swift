@@ -5,7 +5,7 @@ import Synchronization
 /// goes on from there. Bounded by entries and by the values' cost; the least recently used goes
 /// first. A memo, never a source of truth: whoever uses it must come out the same without it.
 final class PrefixMemo<Value: Sendable>: Sendable {
-    private let state: Mutex<KeptValues<(text: String, value: Value)>>
+    private let state: Mutex<KeptValues<(text: String, lead: TextLead, value: Value)>>
 
     init(maxEntries: Int, maxCost: Int) {
         state = Mutex(KeptValues(maxEntries: maxEntries, maxCost: maxCost))
@@ -16,13 +16,15 @@ final class PrefixMemo<Value: Sendable>: Sendable {
 
     /// The longest kept text that `text` starts with, and its value.
     func longest(prefixOf text: String) -> (text: String, value: Value)? {
-        state.withLock { kept in
+        let lead = TextLead(text)
+        return state.withLock { kept in
             var best: (index: Int, length: Int)?
-            for (index, entry) in kept.entries.enumerated()
-            where entry.value.text.utf8.count > (best?.length ?? -1) && ByteSearch.starts(text, with: entry.value.text) {
-                best = (index, entry.value.text.utf8.count)
+            // By index, not by element: an entry is read only when its lead may match.
+            for index in kept.entries.indices where kept.entries[index].value.lead.mayStart(lead) {
+                let length = kept.entries[index].value.text.utf8.count
+                if length > (best?.length ?? -1) && ByteSearch.starts(text, with: kept.entries[index].value.text) { best = (index, length) }
             }
-            return best.map { kept.use($0.index) }
+            return best.map { kept.use($0.index) }.map { ($0.text, $0.value) }
         }
     }
 
@@ -32,8 +34,9 @@ final class PrefixMemo<Value: Sendable>: Sendable {
     func remember(_ text: String, _ value: Value, cost: Int) {
         state.withLock { kept in
             guard cost <= kept.maxCost else { return }
-            kept.removeAll { ByteSearch.starts(text, with: $0.text) }
-            kept.keep((text, value), cost: cost)
+            let lead = TextLead(text)
+            kept.removeAll { $0.lead.mayStart(lead) && ByteSearch.starts(text, with: $0.text) }
+            kept.keep((text, lead, value), cost: cost)
         }
     }
 }

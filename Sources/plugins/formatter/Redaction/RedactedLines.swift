@@ -8,6 +8,8 @@ struct RedactedLines: Sendable {
     /// The UTF-8 offset just past each LF, in `raw` and in `redacted`: one per line.
     let rawEnds: [Int]
     let redactedEnds: [Int]
+    /// The first line's lead: a text that does not start with it shares no line.
+    let lead: TextLead
 
     /// The first `lines` lines of `earlier` (none without it), then the lines of `raw` after
     /// them, which redact to the lines of `redacted` after `earlier`'s first `lines`. Nil when
@@ -25,6 +27,7 @@ struct RedactedLines: Sendable {
             return nil
         }
         (self.raw, self.redacted, self.rawEnds, self.redactedEnds) = (raw, redacted, rawEnds, redactedEnds)
+        lead = TextLead(raw, limit: rawEnds[0])
     }
 
     var lineCount: Int { rawEnds.count }

@@ -65,10 +65,12 @@ final class RedactedTexts: Sendable {
 
     /// The kept lines `text` shares the most of, with how many, or nil when it shares none.
     private func closest(to text: String) -> (id: UInt64, lines: RedactedLines, shared: Int)? {
-        state.withLock { state in
+        let lead = TextLead(text)
+        return state.withLock { state in
             var best: (index: Int, shared: Int)?
-            for (index, entry) in state.kept.entries.enumerated() {
-                let shared = entry.value.lines.sharedLines(with: text)
+            // By index, not by element: an entry is read only when its lead may match.
+            for index in state.kept.entries.indices where state.kept.entries[index].value.lines.lead.mayStart(lead) {
+                let shared = state.kept.entries[index].value.lines.sharedLines(with: text)
                 if shared > (best?.shared ?? 0) { best = (index, shared) }
             }
             guard let best else { return nil }
