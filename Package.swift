@@ -36,8 +36,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        // SCRAM-SHA-256 and MD5 for the federation plugin's PostgreSQL sign-in.
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -161,7 +159,7 @@ let package = Package(
             name: "FederationPlugin",
             dependencies: [
                 "PiRelaySDK", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/plugins/federation", exclude: ["Main"], swiftSettings: strict),

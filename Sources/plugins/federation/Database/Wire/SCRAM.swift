@@ -1,4 +1,3 @@
-import Crypto
 import FoundationEssentials
 
 /// The client's side of SCRAM-SHA-256 (RFC 5802 and 7677), as PostgreSQL runs it: no channel
@@ -30,7 +29,7 @@ struct SCRAM {
         else { throw .authentication("the server's SCRAM challenge is malformed") }
         let salted = Self.salted(password: Array(password.utf8), salt: salt, iterations: iterations)
         let clientKey = Self.hmac(key: salted, Array("Client Key".utf8))
-        let storedKey = Array(SHA256.hash(data: clientKey))
+        let storedKey = SHA256.hash(clientKey)
         let withoutProof = "c=biws,r=" + combined  // biws: base64 of "n,,"
         let authMessage = Array((clientFirstBare + "," + text + "," + withoutProof).utf8)
         let signature = Self.hmac(key: storedKey, authMessage)
@@ -50,19 +49,17 @@ struct SCRAM {
 
     /// Hi() of RFC 5802: PBKDF2 with HMAC-SHA-256, one block.
     static func salted(password: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
-        let key = SymmetricKey(data: password)
-        var u = Array(HMAC<SHA256>.authenticationCode(for: salt + [0, 0, 0, 1], using: key))
+        let mac = HMACSHA256(key: password)
+        var u = mac.code(salt + [0, 0, 0, 1])
         var result = u
         for _ in 1..<iterations {
-            u = Array(HMAC<SHA256>.authenticationCode(for: u, using: key))
+            u = mac.code(u)
             for index in result.indices { result[index] ^= u[index] }
         }
         return result
     }
 
-    static func hmac(key: [UInt8], _ data: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: data, using: SymmetricKey(data: key)))
-    }
+    static func hmac(key: [UInt8], _ data: [UInt8]) -> [UInt8] { HMACSHA256(key: key).code(data) }
 
     private static func fields(_ text: String) -> [String: String] {
         var out: [String: String] = [:]

@@ -1,5 +1,3 @@
-import Crypto
-
 /// Signing in, as a pure state machine: each authentication message the server sends goes in,
 /// what to answer comes out. It holds the server to the order the protocol allows: a password
 /// is sent at most once and only before sign-in, and a server that began SCRAM must prove it
@@ -48,9 +46,9 @@ struct SignIn {
             state = .passwordSent
             return .password(try wantedPassword())
         case (.md5PasswordWanted(let salt), .awaitingRequest):
-            let inner = Self.hex(Insecure.MD5.hash(data: Array((try wantedPassword() + user).utf8)))
+            let inner = Self.hex(MD5.hash(Array((try wantedPassword() + user).utf8)))
             state = .passwordSent
-            return .password("md5" + Self.hex(Insecure.MD5.hash(data: Array(inner.utf8) + salt)))
+            return .password("md5" + Self.hex(MD5.hash(Array(inner.utf8) + salt)))
         case (.saslMechanisms(let offered), .awaitingRequest):
             guard offered.contains("SCRAM-SHA-256") else {
                 throw .authentication("the server offers \(offered.joined(separator: ", ")), not SCRAM-SHA-256")
@@ -76,7 +74,7 @@ struct SignIn {
         return password
     }
 
-    private static func hex(_ digest: Insecure.MD5.Digest) -> String {
+    private static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
