@@ -57,8 +57,11 @@ import Testing
                 }
                 waits.append((seen ?? .infinity) - switched)
             }
-            // The next change comes within 100 ms; the wait this guards against is up to 800 ms.
-            #expect(waits.allSatisfy { $0 < 0.35 }, "the first views after each switch came \(waits) s later")
+            // The next change comes within 100 ms. The wait this guards against is the 800 ms
+            // interval that the round nobody wanted started, within 100 ms of completion-only,
+            // less the 250 ms pause: 0.59-0.73 s after the switch with that fix taken out. A fresh-clone CI measured
+            // 0.23-0.40 s here with both cores busy (0.35 s was the bound once, and it failed).
+            #expect(waits.allSatisfy { $0 < 0.5 }, "the first views after each switch came \(waits) s later")
         }
     }
 
