@@ -4,11 +4,13 @@
 enum DigestBlocks {
     static let size = 64
 
-    static func padded(_ message: [UInt8], lengthBigEndian: Bool) -> [UInt8] {
+    /// `message` padded; `priorBlocks` whole blocks already compressed count in its length
+    /// (HMAC's keyed pad).
+    static func padded(_ message: [UInt8], lengthBigEndian: Bool, priorBlocks: Int = 0) -> [UInt8] {
         var bytes = message
         bytes.append(0x80)
         while bytes.count % size != 56 { bytes.append(0) }
-        let bits = UInt64(message.count) &* 8
+        let bits = UInt64(message.count + priorBlocks * size) &* 8
         for index in 0..<8 {
             let shift = lengthBigEndian ? UInt64(56 - 8 * index) : UInt64(8 * index)
             bytes.append(UInt8(truncatingIfNeeded: bits >> shift))

@@ -72,8 +72,7 @@ struct SHA256 {
     /// The digest of `message`, after `prefixBlocks` 64-byte blocks already compressed into
     /// this state (HMAC's keyed pad).
     func finish(_ message: [UInt8], prefixBlocks: Int = 0) -> [UInt8] {
-        var padded = DigestBlocks.padded([UInt8](repeating: 0, count: prefixBlocks * DigestBlocks.size) + message, lengthBigEndian: true)
-        padded.removeFirst(prefixBlocks * DigestBlocks.size)
+        let padded = DigestBlocks.padded(message, lengthBigEndian: true, priorBlocks: prefixBlocks)
         var running = self
         for offset in stride(from: 0, to: padded.count, by: DigestBlocks.size) { running.compress(padded, at: offset) }
         return running.state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
