@@ -144,21 +144,13 @@ final class WebAPI: Sendable {
         guard Self.isSlackHost(url, apiBase: base) else {
             throw SlackAPIError(method: "download", status: 0, error: "not a Slack file address; the bot token is not sent there")
         }
-        let request = HTTPRequest(
-            url: SecretURL(url), headers: ["Authorization: Bearer " + botToken.value], timeout: .seconds(120), proxy: proxy, maxBytes: maxBytes)
-        switch await loop.perform(request) {
-        case .success(let response) where response.status == 200:
-            if (response[header: "Content-Type"] ?? "").hasPrefix("text/html") {
-                throw SlackAPIError(method: "download", status: 200, error: "Slack answered with its sign-in page (does the app have files:read?)")
-            }
-            guard FileManager.default.createFile(atPath: destination, contents: Data(response.body), attributes: [.posixPermissions: 0o600]) else {
-                throw SlackAPIError(method: "download", status: 0, error: "cannot write \(destination)")
-            }
-        case .success(let response):
-            throw SlackAPIError(method: "download", status: response.status, error: "HTTP \(response.status)")
-        case .failure(let error):
-            throw SlackAPIError(method: "download", status: 0, error: botToken.masking(error.description))
-        }
+        try await connection.download(
+            SecretURL(url), headers: ["Authorization: Bearer " + botToken.value], to: destination, maxBytes: maxBytes, mask: botToken.masking,
+            error: { SlackAPIError(method: "download", status: $0, error: $1) },
+            refusal: { response in
+                (response[header: "Content-Type"] ?? "").hasPrefix("text/html")
+                    ? "Slack answered with its sign-in page (does the app have files:read?)" : nil
+            })
     }
 
     /// `url` is on a host of Slack's (`*.slack.com`, `*.slack-edge.com`) or the API's own host (a

@@ -7,8 +7,6 @@ import PiRelaySDK
 /// message's files downloaded with the bot token, the supervisor's answer shown, and the status
 /// reaction on a message that became a prompt.
 struct Handoff: InboxAdapter {
-    static let maxDownloadBytes = 20 << 20
-
     let api: WebAPI
     let names: UserNames
     let replies: Replies
@@ -39,13 +37,10 @@ struct Handoff: InboxAdapter {
     /// A file into the spool folder with the bot token; the supervisor and the attachments
     /// plugin get a path, never the URL or the token.
     private func download(_ file: SlackEvent.File, message: PendingMessage) async -> InboundFiles.Fetched {
-        if let size = file.size, size > Self.maxDownloadBytes {
-            return .notIncluded(file.name, "it is \(size / 1_048_576) MB, over the relay's 20 MB")
-        }
-        let safeName = file.name.replacing("/", with: "_")
-        let destination = spoolDir + "/slack-\(message.id.replacing(":", with: "-"))-\(file.id)-\(safeName)"
+        if let over = InboundFiles.oversized(file.name, size: file.size, why: { "it is \($0) MB, over the relay's 20 MB" }) { return over }
+        let destination = InboundFiles.spoolPath(spoolDir, messenger: "slack", message: message.id, file: "\(file.id)-\(file.name)")
         do {
-            try await api.download(file.url, to: destination, maxBytes: Self.maxDownloadBytes)
+            try await api.download(file.url, to: destination, maxBytes: InboundFiles.maxDownloadBytes)
             return .attached(
                 AttachmentRef(
                     path: destination, filename: file.name, size: file.size, contentType: file.mimetype, voice: file.voice ?? false,

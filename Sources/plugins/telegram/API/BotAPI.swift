@@ -67,17 +67,8 @@ final class BotAPI: Sendable {
     /// this plugin ever sees it; others get the path.
     func download(filePath: String, to destination: String, maxBytes: Int) async throws {
         let url = SecretURL(base + "/file/bot" + token.value + "/" + filePath, secret: token.value)
-        let request = HTTPRequest(url: url, timeout: .seconds(120), proxy: connection.proxy, maxBytes: maxBytes)
-        switch await connection.loop.perform(request) {
-        case .success(let response) where response.status == 200:
-            guard FileManager.default.createFile(atPath: destination, contents: Data(response.body), attributes: [.posixPermissions: 0o600]) else {
-                throw BotAPIError(method: "download", status: 0, text: "cannot write \(destination)")
-            }
-        case .success(let response):
-            throw BotAPIError(method: "download", status: response.status, text: "HTTP \(response.status)")
-        case .failure(let error):
-            throw BotAPIError(method: "download", status: 0, text: token.masking(error.description))
-        }
+        try await connection.download(
+            url, to: destination, maxBytes: maxBytes, mask: token.masking, error: { BotAPIError(method: "download", status: $0, text: $1) })
     }
 
     private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: SendPace, timeout: Duration) async throws -> JSONValue {

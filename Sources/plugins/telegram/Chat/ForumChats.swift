@@ -3,7 +3,7 @@ actor ForumChats {
     private var forums: Set<String> = []
 
     func saw(_ message: TelegramMessage) {
-        if message.isForum { forums.insert(message.chatID) } else { forums.remove(message.chatID) }
+        if message.chat.isForum { forums.insert(message.chat.id) } else { forums.remove(message.chat.id) }
     }
 
     func isForum(_ chat: String) -> Bool { forums.contains(chat) }

@@ -6,8 +6,6 @@ import PiRelaySDK
 /// Telegram's part of the hand-over (the kit's `InboxAdapter`): a message's files downloaded
 /// through getFile, and the supervisor's answer shown in the chat.
 struct Handoff: InboxAdapter {
-    static let maxDownloadBytes = 20 << 20
-
     let api: BotAPI
     let poster: Poster
     let keyboard: Keyboard
@@ -53,17 +51,18 @@ struct Handoff: InboxAdapter {
     /// A file into the spool folder through getFile; the download URL carries the token, so the
     /// supervisor and the attachments plugin get a path, never the URL.
     private func download(_ file: TelegramMessage.File, message: PendingMessage) async -> InboundFiles.Fetched {
-        if let size = file.size, size > Self.maxDownloadBytes {
-            return .notIncluded(file.filename, "Telegram lets bots download files up to 20 MB, and this one is \(size / 1_048_576) MB")
+        if let over = InboundFiles.oversized(
+            file.filename, size: file.size, why: { "Telegram lets bots download files up to 20 MB, and this one is \($0) MB" })
+        {
+            return over
         }
         do {
             let info = try await api.call("getFile", ["file_id": .string(file.fileID)])
             guard let path = info["file_path"]?.stringValue else {
                 return .notIncluded(file.filename, "Telegram gave no download path")
             }
-            let safeName = file.filename.replacing("/", with: "_")
-            let destination = spoolDir + "/tg-\(message.id.replacing(":", with: "-"))-\(safeName)"
-            try await api.download(filePath: path, to: destination, maxBytes: Self.maxDownloadBytes)
+            let destination = InboundFiles.spoolPath(spoolDir, messenger: "tg", message: message.id, file: file.filename)
+            try await api.download(filePath: path, to: destination, maxBytes: InboundFiles.maxDownloadBytes)
             return .attached(
                 AttachmentRef(
                     path: destination, filename: file.filename, size: file.size, contentType: file.contentType, voice: file.voice ?? false,

@@ -42,16 +42,16 @@ actor Intake {
             return
         }
         await forums.saw(message)
-        await blocked.heard(message.chatID)
+        await blocked.heard(message.chat.id)
         if let old = message.migrateFrom {
-            await migrations.moved(old, to: message.chatID, by: allowlist.permits(message.fromID) ? message.fromID : nil)
-            policy.groups.insert(message.chatID)
+            await migrations.moved(old, to: message.chat.id, by: allowlist.permits(message.from.id) ? message.from.id : nil)
+            policy.groups.insert(message.chat.id)
         } else if let new = message.migrateTo {
-            await migrations.moved(message.chatID, to: new)
+            await migrations.moved(message.chat.id, to: new)
         }
         switch policy.decide(message) {
         case .ignore(let why):
-            logger.trace("message \(message.messageID) in \(message.chatID) ignored: \(why)")
+            logger.trace("message \(message.messageID) in \(message.chat.id) ignored: \(why)")
         case .listen(let chat, let text):
             // A pairing claim (`/pair CODE`, or `/start CODE` from a t.me link) is the one thing
             // taken from users not on the allowlist.
@@ -63,13 +63,13 @@ actor Intake {
                 }
                 break
             }
-            guard allowlist.permits(message.fromID) else {
+            guard allowlist.permits(message.from.id) else {
                 await refuse(message, chat: chat)
                 break
             }
             await inbox.take(
                 PendingMessage(
-                    id: "\(message.chatID):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID,
+                    id: "\(message.chat.id):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID,
                     update: id))
         }
         await inbox.advance(cursor: id)
@@ -87,8 +87,8 @@ actor Intake {
     /// Refused users get "Not authorized." at most once per 10 minutes per chat, in a private
     /// chat or where they addressed the bot, and nothing about sessions or configuration.
     private func refuse(_ message: TelegramMessage, chat: Chat) async {
-        logger.notice("refused a message from user \(message.fromID) (\(message.fromName)) in \(message.chatID): not in the allowlist")
-        guard await inbox.refuse(message.fromID, in: message.chatID) else { return }
+        logger.notice("refused a message from user \(message.from.id) (\(message.from.name)) in \(message.chat.id): not in the allowlist")
+        guard await inbox.refuse(message.from.id, in: message.chat.id) else { return }
         let poster = handoff.poster
         let logger = logger
         let place = message.place

@@ -19,13 +19,13 @@ struct ListenPolicy: Sendable {
     var sharedRooms = SharedRooms.none
 
     func decide(_ message: TelegramMessage) -> ListenDecision {
-        if message.fromIsBot { return .ignore("from a bot") }
-        if message.fromID.isEmpty { return .ignore("no sender (a channel post or an anonymous admin)") }
-        if message.chatType == "channel" { return .ignore("a channel post") }
+        if message.from.isBot { return .ignore("from a bot") }
+        if message.from.id.isEmpty { return .ignore("no sender (a channel post or an anonymous admin)") }
+        if message.chat.type == "channel" { return .ignore("a channel post") }
         var text = message.text.trimmed()
         if text.isEmpty && message.files.isEmpty { return .ignore("nothing to relay") }
         var addressed = message.isPrivate
-        let shared = sharedRooms.contains(message.chatID, dm: message.isPrivate)
+        let shared = sharedRooms.contains(message.chat.id, dm: message.isPrivate)
         if message.startsWithCommand, let commandEnd = text.firstIndex(where: \.isWhitespace) ?? Optional(text.endIndex) {
             let command = text[..<commandEnd]
             if let at = command.firstIndex(of: "@") {
@@ -44,11 +44,11 @@ struct ListenPolicy: Sendable {
         }
         if message.replyToFromID == botID { addressed = true }
         if !message.isPrivate && !addressed && !shared {
-            guard !requireMention, groups.contains(message.chatID) else { return .ignore("a group message not addressed to the bot") }
+            guard !requireMention, groups.contains(message.chat.id) else { return .ignore("a group message not addressed to the bot") }
         }
         if text.isEmpty && message.files.isEmpty { return .ignore("only the mention") }
         let chat = Chat(
-            messenger: "telegram", channel: message.chatID, thread: message.place.thread, user: message.fromID, userName: message.fromName,
+            messenger: "telegram", channel: message.chat.id, thread: message.place.thread, user: message.from.id, userName: message.from.name,
             dm: message.isPrivate, mentioned: addressed)
         return .listen(chat: chat, text: text)
     }

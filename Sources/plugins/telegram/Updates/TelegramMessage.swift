@@ -13,17 +13,28 @@ struct TelegramMessage: Sendable, Equatable {
         var seconds: Int?
     }
 
+    /// The Bot API's `Chat`, as far as the relay reads it.
+    struct Conversation: Sendable, Equatable {
+        var id: String
+        /// `private`, `group`, `supergroup` or `channel`.
+        var type: String
+        var title: String?
+        var isForum: Bool
+    }
+
+    /// The Bot API's `User` who wrote it: empty for a channel post or an anonymous admin.
+    struct Sender: Sendable, Equatable {
+        var id: String
+        /// The username, else the first name, else the id.
+        var name: String
+        var isBot: Bool
+    }
+
     var messageID: Int
-    var chatID: String
-    /// `private`, `group`, `supergroup` or `channel`.
-    var chatType: String
-    var chatTitle: String?
-    var isForum: Bool
+    var chat: Conversation
     /// The topic, for a message in one (not the General topic).
     var topicID: Int?
-    var fromID: String
-    var fromName: String
-    var fromIsBot: Bool
+    var from: Sender
     /// The text, or a photo's or document's caption.
     var text: String
     /// Whether the text starts with a bot command (a `bot_command` entity at offset 0).
@@ -40,15 +51,15 @@ struct TelegramMessage: Sendable, Equatable {
     init?(json: JSONValue) {
         guard let id = json["message_id"]?.intValue, let chat = json["chat"], let chatID = Self.id(chat["id"]) else { return nil }
         messageID = id
-        self.chatID = chatID
-        chatType = chat["type"]?.stringValue ?? "private"
-        chatTitle = chat["title"]?.stringValue
-        isForum = chat["is_forum"]?.boolValue ?? false
+        self.chat = Conversation(
+            id: chatID, type: chat["type"]?.stringValue ?? "private", title: chat["title"]?.stringValue,
+            isForum: chat["is_forum"]?.boolValue ?? false)
         topicID = json["is_topic_message"]?.boolValue == true ? json["message_thread_id"]?.intValue : nil
         let from = json["from"]
-        fromID = Self.id(from?["id"]) ?? ""
-        fromName = from?["username"]?.stringValue ?? from?["first_name"]?.stringValue ?? fromID
-        fromIsBot = from?["is_bot"]?.boolValue ?? false
+        let fromID = Self.id(from?["id"]) ?? ""
+        self.from = Sender(
+            id: fromID, name: from?["username"]?.stringValue ?? from?["first_name"]?.stringValue ?? fromID,
+            isBot: from?["is_bot"]?.boolValue ?? false)
         let text = json["text"]?.stringValue ?? json["caption"]?.stringValue ?? ""
         self.text = text
         let entities = (json["entities"] ?? json["caption_entities"])?.arrayValue ?? []
@@ -80,8 +91,8 @@ struct TelegramMessage: Sendable, Equatable {
         migrateFrom = Self.id(json["migrate_from_chat_id"])
     }
 
-    var isPrivate: Bool { chatType == "private" }
-    var place: Place { Place(chatID: chatID, topicID: topicID) }
+    var isPrivate: Bool { chat.type == "private" }
+    var place: Place { Place(chatID: chat.id, topicID: topicID) }
 
     /// Ids come as JSON numbers (up to 52 bits); kept as their decimal text.
     static func id(_ value: JSONValue?) -> String? {
