@@ -24,6 +24,12 @@ public struct DeliveryParts: Sendable {
         await ledger.record(key)
     }
 
+    /// A delivery's messages in order, each sent once (`DELIVERY:N`); `send` gets each with its
+    /// index (the first carries a post's buttons).
+    public func send(_ chunks: [String], of delivery: String, _ send: (_ index: Int, _ chunk: String) async throws -> Void) async throws {
+        for (index, chunk) in chunks.enumerated() { try await once("\(delivery):\(index)") { try await send(index, chunk) } }
+    }
+
     /// The files of a delivery, each uploaded once (`DELIVERY:fileN`) and then removed: the
     /// supervisor spooled them for this post alone. A file already gone was sent by an earlier
     /// attempt, or was never there to send.

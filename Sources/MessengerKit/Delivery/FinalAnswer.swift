@@ -34,15 +34,13 @@ public struct FinalAnswer<Writer: FinalWriter>: Sendable {
     ) async throws -> Outcome {
         var shown: [LiveMessages<Writer>.Message] = []
         if let runID { shown = await live.finish(runID, in: place) }
-        for (index, chunk) in chunks.enumerated() {
-            try await parts.once("\(delivery):\(index)") {
-                if index < shown.count {
-                    // An edit in doubt is made again: at worst the platform says "not modified".
-                    if !shown[index].certainlyShows(chunk, same: live.same) { try await writer.editFinal(shown[index].id, in: place, to: chunk) }
-                } else {
-                    let part = FinalPart(delivery: delivery, runID: runID, index: index, count: chunks.count, firstPosted: index == shown.count)
-                    try await writer.sendFinal(chunk, to: place, part: part)
-                }
+        try await parts.send(chunks, of: delivery) { index, chunk in
+            if index < shown.count {
+                // An edit in doubt is made again: at worst the platform says "not modified".
+                if !shown[index].certainlyShows(chunk, same: live.same) { try await writer.editFinal(shown[index].id, in: place, to: chunk) }
+            } else {
+                let part = FinalPart(delivery: delivery, runID: runID, index: index, count: chunks.count, firstPosted: index == shown.count)
+                try await writer.sendFinal(chunk, to: place, part: part)
             }
         }
         for (index, extra) in shown.enumerated().dropFirst(chunks.count) {

@@ -26,20 +26,15 @@ struct Deliveries: Sendable {
             case .notice:
                 // Rendered for mrkdwn by the formatter (docs/PROTOCOL.md, "Markup").
                 let text = params.text ?? ""
-                for (index, chunk) in SlackText.split(text.isEmpty ? "…" : text).enumerated() {
-                    try await parts.once("\(delivery):\(index)") {
-                        try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
-                    }
+                try await parts.send(SlackText.split(text.isEmpty ? "…" : text), of: delivery) { index, chunk in
+                    try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
                 }
                 if text.hasPrefix("⚠️") || text.hasPrefix("⏹") { await progress.finished(in: place, ok: false) }
             default:
                 var text = params.text ?? ""
                 if params.kind == .echo { text = "▶ " + text }
-                let chunks = text.isEmpty ? [] : SlackText.chunks(text)
-                for (index, chunk) in chunks.enumerated() {
-                    try await parts.once("\(delivery):\(index)") {
-                        try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
-                    }
+                try await parts.send(text.isEmpty ? [] : SlackText.chunks(text), of: delivery) { index, chunk in
+                    try await poster.send(chunk, to: place, blocks: index == 0 ? Blocks.reply(chunk, actions: params.actions) : nil)
                 }
             }
             try await upload(params.files, delivery: delivery, to: place)

@@ -45,11 +45,8 @@ struct Deliveries: Sendable {
             default:
                 var text = params.text ?? ""
                 if params.kind == .echo { text = "▶ " + text }
-                let chunks = text.isEmpty ? [] : TelegramText.htmlChunks(text)
-                for (index, chunk) in chunks.enumerated() {
-                    try await parts.once("\(delivery):\(index)") {
-                        try await poster.send(chunk, to: place, keyboard: index == 0 ? await keyboard.buttons(params.actions) : nil)
-                    }
+                try await parts.send(text.isEmpty ? [] : TelegramText.htmlChunks(text), of: delivery) { index, chunk in
+                    try await poster.send(chunk, to: place, keyboard: index == 0 ? await keyboard.buttons(params.actions) : nil)
                 }
             }
             try await upload(params.files, delivery: delivery, to: place)
