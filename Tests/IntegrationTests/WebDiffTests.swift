@@ -54,29 +54,57 @@ import Testing
     }
 
     /// A diff stages the working tree with the stat data of the repository's own index, so git
-    /// reads only the files that changed: a clean filter (which git runs on every file it hashes)
-    /// counts them. With an index made from HEAD alone, it ran once for every file of the tree.
+    /// reads only the files that changed. The files it must not read are unreadable: reading
+    /// one fails the diff. (A clean filter counted the reads until filters were turned off for
+    /// the dashboard's git.) Trust in ctime is off, so `chmod` leaves their stat data as indexed.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
     func aDiffReadsOnlyTheFilesThatChanged() async throws {
         try await WebHome.with { web in
             let repo = web.sessions.project
-            let count = web.sessions.home.scratch + "/clean-count"
             // The files are older than the index, so git trusts their stat data (no racy entries).
             try await web.shell(
-                "git init -q && git config filter.count.clean 'echo x >> \(count); cat' && echo '*.dat filter=count' > .gitattributes && "
-                    + "for i in $(seq 1 20); do echo $i > f$i.dat; done && touch -d @1600000000 *.dat .gitattributes && "
-                    + "\(Self.git) add -A && \(Self.git) commit -qm first && : > \(count) && echo changed > f1.dat", in: repo)
+                "git init -q && git config core.trustctime false && for i in $(seq 1 20); do echo $i > f$i.dat; done && "
+                    + "touch -d @1600000000 *.dat && \(Self.git) add -A && \(Self.git) commit -qm first && echo changed > f1.dat && "
+                    + "chmod 000 f[0-9][0-9].dat f[2-9].dat", in: repo)
             let (cookie, _) = try await web.signIn()
             let browser = web.client(cookie: cookie)
             let id = try await web.sessions.new(name: "big", cwd: repo)
             let gitBefore = try await web.shell("find .git -type f | sort | xargs sha256sum", in: repo)
             let head = try await browser.get("/api/sessions/\(id)/diff")
             let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
-            #expect(head.status == 200 && files == ["f1.dat"], "\(head.text)")
-            let reads = try await web.shell("wc -l < \(count)", in: repo).trimmingCharacters(in: .whitespacesAndNewlines)
-            // The changed file may be read twice (once more when its stat data is as new as the index).
-            #expect((Int(reads) ?? 99) <= 2, "git read \(reads) files to stage a tree in which one changed")
+            #expect(head.status == 200 && files == ["f1.dat"], "git read a file that had not changed: \(head.text)")
             #expect(try await web.shell("find .git -type f | sort | xargs sha256sum", in: repo) == gitBefore)
+        }
+    }
+
+    /// A repository's hooks and filter drivers are commands of its own choosing, and the agent
+    /// can write .git/config like any other file: the sessions list's git summary, a run's
+    /// snapshot and a diff run none of them, and the diff still shows the change.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aRepositorysHooksAndFiltersNeverRun() async throws {
+        try await WebHome.with { web in
+            let repo = web.sessions.project
+            let ran = web.sessions.home.scratch + "/ran"
+            try await web.shell(
+                "git init -q && echo '*.txt filter=evil' > .gitattributes && echo one > app.txt && \(Self.git) add -A && \(Self.git) commit -qm first && "
+                    + "git config filter.evil.clean 'echo filter >> \(ran); cat' && git config filter.evil.required true && "
+                    + "printf '#!/bin/sh\\necho hook >> \(ran)\\n' > .git/hooks/post-index-change && chmod +x .git/hooks/post-index-change && "
+                    + "echo two > app.txt", in: repo)
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let id = try await web.sessions.new(name: "hooks", cwd: repo)
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
+            try await page.wait("the folder's git summary") {
+                $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id && $0["dirty"] == 1 }
+            }
+            _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "hello", "id": "h1"])
+            let snapshot = web.sessions.home.path + "/state/plugins/web/git/\(id)/run-snapshot"
+            try await waitUntil("the run's snapshot", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: snapshot) }
+            let head = try await browser.get("/api/sessions/\(id)/diff")
+            let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
+            #expect(head.status == 200 && files == ["app.txt"], "\(head.text)")
+            #expect(!FileManager.default.fileExists(atPath: ran), "the repository ran: \((try? String(contentsOfFile: ran, encoding: .utf8)) ?? "")")
         }
     }
 

@@ -4,7 +4,9 @@ import SupervisorIO
 /// Runs `git` in a session's folder, its pipes read by the supervisor's epoll thread (no thread
 /// of the pool blocks on them), and collects what it printed. The repository is only read:
 /// optional locks are off, and every index and object the dashboard writes goes to its own
-/// folder (`environment`).
+/// folder (`environment`). Nothing the repository names is run: its hooks are off, and a runner
+/// made with `inert` turns off every filter driver (the agent can write .git/config as easily
+/// as any file, and a driver is a command git runs on every file it hashes).
 struct GitRunner: Sendable {
     /// More than a page should hold; a bigger output is cut and marked.
     static let maxOutputBytes = 4 << 20
@@ -21,6 +23,28 @@ struct GitRunner: Sendable {
     var prefix: [String] = []
     var environment: [String: String] = [:]
 
+    /// A runner for commands that hash files (`add`, `status`): every filter driver the
+    /// settings name, the repository's or an included file's, made to do nothing. Nil when the
+    /// settings cannot be read, and then nothing is run.
+    static func inert(cwd: String, prefix: [String] = [], environment: [String: String] = [:]) async -> GitRunner? {
+        let found = await GitRunner(cwd: cwd, environment: environment).run(["config", "--name-only", "--get-regexp", #"^filter\."#])
+        // Status 1: no such setting.
+        guard found.status == 0 || found.status == 1, !found.truncated else { return nil }
+        var settings: [String] = []
+        for name in Set(found.lines.compactMap(Self.driver)).sorted() {
+            for key in ["clean", "smudge", "process"] { settings += ["-c", "filter.\(name).\(key)="] }
+            settings += ["-c", "filter.\(name).required=false"]
+        }
+        return GitRunner(cwd: cwd, prefix: settings + prefix, environment: environment)
+    }
+
+    /// `filter.NAME.KEY` → NAME (which may hold dots of its own).
+    static func driver(_ setting: String) -> String? {
+        guard setting.hasPrefix("filter."), let dot = setting.lastIndex(of: ".") else { return nil }
+        let name = setting[setting.index(setting.startIndex, offsetBy: 7)..<dot]
+        return name.isEmpty ? nil : String(name)
+    }
+
     func run(_ arguments: [String]) async -> Output {
         var env = environment
         env["GIT_OPTIONAL_LOCKS"] = "0"
@@ -28,7 +52,10 @@ struct GitRunner: Sendable {
         env["LC_ALL"] = "C"
         let spec = ChildSpec(
             executable: "git",
-            arguments: ["-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "diff.external=", "--no-pager"] + prefix + arguments,
+            arguments: [
+                "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=", "--no-pager",
+            ]
+                + prefix + arguments,
             environment: env, workingDirectory: cwd, maxLineBytes: 1 << 20)
         let ran = await ChildOutput.collect(spec, maxBytes: Self.maxOutputBytes, maxStderr: 4000)
         var output = Output(lines: ran.lines, status: -1, truncated: ran.truncated, stderr: ran.stderr)

@@ -1,12 +1,15 @@
 /// A session folder's branch and how many files differ from it, for the sessions list:
-/// `git status` with optional locks off, so the repository's index is not refreshed on disk.
+/// `git status` with optional locks off, so the repository's index is not refreshed on disk,
+/// and the repository's filters off (`GitRunner.inert`).
 struct GitSummary: Sendable, Equatable {
     var branch: String
     var dirty: Int
 
     /// Nil when `cwd` is in no repository (or git is missing).
     static func read(_ cwd: String) async -> GitSummary? {
-        let status = await GitRunner(cwd: cwd, prefix: WorkTree.readOnly).run(["status", "--porcelain=v1", "--branch", "--untracked-files=normal"])
+        guard let git = await GitRunner.inert(cwd: cwd, prefix: WorkTree.readOnly) else { return nil }
+        // A submodule's own status would be a git run with settings this one did not make inert.
+        let status = await git.run(["status", "--porcelain=v1", "--branch", "--untracked-files=normal", "--ignore-submodules=dirty"])
         guard status.status == 0, let first = status.lines.first, first.hasPrefix("## ") else { return nil }
         var branch = String(first.dropFirst(3))
         if let dots = branch.firstRange(of: "...") { branch = String(branch[..<dots.lowerBound]) }

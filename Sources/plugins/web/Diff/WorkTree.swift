@@ -16,12 +16,11 @@ import Glibc
 struct WorkTree: Sendable {
     /// The empty tree: the base of a repository without a commit yet.
     static let emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-    /// Settings that keep `git add` out of the repository's .git: no LFS clean filter (it stores
-    /// objects under .git/lfs), no split index (its shared part lives in .git), no automatic
-    /// maintenance.
+    /// Settings that keep `git add` out of the repository's .git: no split index (its shared
+    /// part lives in .git), no automatic maintenance. Filters (LFS's stores objects under
+    /// .git/lfs) are off through `GitRunner.inert`.
     static let readOnly = [
-        "-c", "filter.lfs.clean=", "-c", "filter.lfs.process=", "-c", "filter.lfs.required=false", "-c", "core.splitIndex=false",
-        "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.untrackedCache=false",
+        "-c", "core.splitIndex=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.untrackedCache=false",
     ]
 
     let cwd: String
@@ -52,11 +51,12 @@ struct WorkTree: Sendable {
         guard let repository = await repository() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
         try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
         let alternates = [repository.objects] + (FileManager.default.fileExists(atPath: snapshotObjects) ? [snapshotObjects] : [])
-        let git = GitRunner(
-            cwd: cwd, prefix: Self.readOnly,
-            environment: [
-                "GIT_INDEX_FILE": index, "GIT_OBJECT_DIRECTORY": into, "GIT_ALTERNATE_OBJECT_DIRECTORIES": alternates.joined(separator: ":"),
-            ])
+        let environment = [
+            "GIT_INDEX_FILE": index, "GIT_OBJECT_DIRECTORY": into, "GIT_ALTERNATE_OBJECT_DIRECTORIES": alternates.joined(separator: ":"),
+        ]
+        guard let git = await GitRunner.inert(cwd: cwd, prefix: Self.readOnly, environment: environment) else {
+            throw RemoteError(code: .internal, message: "cannot read the git settings of \(cwd)")
+        }
         let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
         let base = head.status == 0 ? head.lines.first ?? Self.emptyTree : Self.emptyTree
         // HEAD's tree, with the stat data of the repository's own index where a file is as HEAD
