@@ -53,4 +53,27 @@ import Testing
         #expect(file["truncated"] == true && file["added"] == 3000)
         #expect(file["hunks"]?[0]?["lines"]?.arrayValue?.count == DiffParser.maxLinesPerFile)
     }
+
+    /// git quotes a name holding `"`, `\` or a control character even with `core.quotepath`
+    /// off; a secret file's name is read back before it is checked, so it stays hidden.
+    @Test func quotedNamesAreReadBackAndSecretOnesStayHidden() {
+        func added(_ quoted: String) -> [String] {
+            let inner = quoted.dropFirst().dropLast()
+            return [
+                "diff --git \"a/\(inner)\" \"b/\(inner)\"", "new file mode 100644", "--- /dev/null", "+++ \"b/\(inner)\"", "@@ -0,0 +1 @@",
+                "+SECRET",
+            ]
+        }
+        let lines =
+            added(#""certs\"old/server.key""#) + added(#""tab\tdir.pem""#) + added(#""x\\y/.npmrc""#) + added(#""a\"b.txt""#)
+            + added(#""caf\303\251.txt""#)
+            + [
+                "diff --git \"a/old\\\"name.txt\" \"b/new\\\"name.txt\"", "similarity index 100%", "rename from \"old\\\"name.txt\"",
+                "rename to \"new\\\"name.txt\"",
+            ]
+        let files = DiffParser.files(lines)
+        #expect(files.map { $0["path"]?.stringValue ?? "" } == ["a\"b.txt", "café.txt", "new\"name.txt"])
+        #expect(files.last?["oldPath"] == "old\"name.txt")
+        #expect(DiffParser.unquoted(#""tab\tdir.pem""#) == "tab\tdir.pem" && DiffParser.unquoted("plain") == "plain")
+    }
 }

@@ -50,5 +50,9 @@ import Testing
         #expect(ListenAddress("[::1]:0") == ListenAddress(host: "::1", port: 0))
         #expect(ListenAddress("[::1]:0")?.isLoopback == true && ListenAddress("localhost:1")?.isLoopback == true)
         #expect(ListenAddress("127.0.0.1:70000") == nil && ListenAddress("::1:7780") == nil)
+        // A name that starts like a loopback address is a name: it needs TLS like any other.
+        #expect(ListenAddress("127.0.0.9:1")?.isLoopback == true && ListenAddress("127.lan.example.com:1")?.isLoopback == false)
+        #expect(throws: PluginExit.self) { try WebConfig.load(["listen": "127.lan.example.com:7780"]) }
+        #expect(ListenAddress("127.0.0.256:1")?.isLoopback == false && ListenAddress("127.0.0.1.example:1")?.isLoopback == false)
     }
 }

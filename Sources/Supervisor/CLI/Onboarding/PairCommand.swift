@@ -100,7 +100,7 @@ struct PairCommand: ParsableCommand {
         guard let rest = link.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(2).first else { return false }
         let authority = rest.split(separator: "@").last.map(String.init) ?? ""
         let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        return LoopbackHost.contains(host)
     }
 
     /// Written at once, unbuffered: whoever reads the terminal (or its file) needs the code now.

@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// `web.listen`: where the dashboard listens, `HOST:PORT` (`[::1]:7780` for IPv6). Port 0 takes
 /// any free port (tests).
 struct ListenAddress: Sendable, Equatable {
@@ -34,11 +36,7 @@ struct ListenAddress: Sendable, Equatable {
     }
 
     /// 127.0.0.0/8, `localhost` and `::1`: reachable from this machine only.
-    var isLoopback: Bool { Self.isLoopback(host) }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
-    }
+    var isLoopback: Bool { LoopbackHost.contains(host) }
 
     /// `0.0.0.0` or `::`: every interface, so no name to put in a link.
     var isWildcard: Bool { host == "0.0.0.0" || host == "::" }

@@ -48,17 +48,17 @@ enum DiffParser {
                 if line.hasPrefix("new file mode") { current?["status"] = "added"; continue }
                 if line.hasPrefix("deleted file mode") { current?["status"] = "deleted"; continue }
                 if line.hasPrefix("rename from ") {
-                    current?["oldPath"] = .string(String(line.dropFirst(12)))
+                    current?["oldPath"] = .string(Self.unquoted(String(line.dropFirst(12))))
                     current?["status"] = "renamed"
                     continue
                 }
-                if line.hasPrefix("rename to ") { current?["path"] = .string(String(line.dropFirst(10))); continue }
+                if line.hasPrefix("rename to ") { current?["path"] = .string(Self.unquoted(String(line.dropFirst(10)))); continue }
                 if line.hasPrefix("Binary files ") || line == "GIT binary patch" { current?["binary"] = true; continue }
                 if line.hasPrefix("+++ ") {
                     // git ends a name holding a space with a tab here.
                     var target = String(line.dropFirst(4))
                     if target.hasSuffix("\t") { target.removeLast() }
-                    if target != "/dev/null" { current?["path"] = .string(Self.strip(target)) }
+                    if target != "/dev/null" { current?["path"] = .string(Self.strip(Self.unquoted(target))) }
                     continue
                 }
                 if line.hasPrefix("--- ") { continue }
@@ -82,14 +82,60 @@ enum DiffParser {
         return files
     }
 
-    /// `diff --git a/x b/x` → `x` (the b side; renames are corrected by `rename to`).
+    /// `diff --git a/x b/x` → `x` (the b side; renames are corrected by `rename to`), and
+    /// `diff --git "a/x\"y" "b/x\"y"` → `x"y`.
     static func path(fromHeader line: String) -> String {
         let rest = String(line.dropFirst("diff --git ".count))
+        if rest.hasSuffix("\""), let range = rest.ranges(of: " \"b/").last {
+            return strip(unquoted(String(rest[rest.index(after: range.lowerBound)...])))
+        }
         if let range = rest.ranges(of: " b/").last { return String(rest[range.upperBound...]) }
         return rest
     }
 
     private static func strip(_ side: String) -> String {
         side.hasPrefix("a/") || side.hasPrefix("b/") ? String(side.dropFirst(2)) : side
+    }
+
+    /// A name as git prints one holding `"`, `\` or a control character, even with
+    /// `core.quotepath` off: in quotes, with C escapes and octal bytes. Read back so that the
+    /// secret-file check sees the name as it is (`server.key`, not `server.key"`).
+    static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
+        let escapes: [UInt8: UInt8] = [
+            UInt8(ascii: "a"): 7, UInt8(ascii: "b"): 8, UInt8(ascii: "t"): 9, UInt8(ascii: "n"): 10, UInt8(ascii: "v"): 11,
+            UInt8(ascii: "f"): 12, UInt8(ascii: "r"): 13,
+        ]
+        let body = Array(text.utf8.dropFirst().dropLast())
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < body.count {
+            let byte = body[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < body.count else {
+                bytes.append(byte)
+                continue
+            }
+            let next = body[index]
+            if let octal = Self.octal(body, at: index) {
+                bytes.append(octal)
+                index += 3
+            } else {
+                bytes.append(escapes[next] ?? next)
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Three octal digits at `index` (`\303`), as the byte they name.
+    private static func octal(_ bytes: [UInt8], at index: Int) -> UInt8? {
+        guard index + 3 <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[index..<index + 3] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(byte) else { return nil }
+            value = value * 8 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value <= 255 ? UInt8(value) : nil
     }
 }
