@@ -20,6 +20,9 @@ import Testing
 
     /// `<` only opens a link, `&` only an entity.
     static func hasUnescapedMarkup(_ text: String) -> Bool {
+        // Slack reads code points: a combining mark after `<` or `;` must not hide it from the
+        // searches below, which compare characters.
+        let text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.isGraphemeExtend }))
         let withoutLinks = text.replacing(/<https?:\/\/[^<>|]*\|[^<>]*>/, with: "").replacing(#/(^|\n)> /#, with: "\n")
         if withoutLinks.contains("<") || withoutLinks.contains(">") { return true }
         return withoutLinks.replacing("&amp;", with: "").replacing("&lt;", with: "").replacing("&gt;", with: "").contains("&")
@@ -42,6 +45,14 @@ import Testing
     }
 
     /// A NUL (JSON's `\u0000`) is a character like any other: it reaches the message as it came.
+    /// A `<` followed by a combining mark is one character to Swift; Slack still reads the `<`
+    /// as the start of a link or a mention.
+    @Test func aCombiningMarkDoesNotHideABracket() throws {
+        let (messages, _) = try final(RunFixture.run([RunFixture.text("hi <\u{301}!channel> & <\u{301}https://x.example|y>")]))
+        let bytes = Array(messages.joined().utf8)
+        #expect(!bytes.indices.contains { bytes[$0...].starts(with: Array("<\u{301}".utf8)) }, "\(messages)")
+    }
+
     @Test func aNULInTheAnswerIsKept() throws {
         let (messages, _) = try final(RunFixture.run([RunFixture.text("before \u{0} after *and* é\u{0}")]))
         #expect(messages == ["before \u{0} after _and_ é\u{0}"])

@@ -37,6 +37,20 @@ import Testing
         #expect(!messages.joined().contains("_blank\" href=\"javascript"))
     }
 
+    /// A quote or a bracket followed by a combining mark is one character to Swift and two code
+    /// points to an HTML parser, which reads the quote: it is escaped all the same, in a link's
+    /// address and in text.
+    @Test func aCombiningMarkDoesNotHideAQuoteOrABracket() throws {
+        let run = RunFixture.run([RunFixture.text("[x](https://a.example/\"\u{301}/onclick=alert(1)//) and <\u{301}img src=x onerror=alert(2)>")])
+        let html = Array(try final(run).joined().utf8)
+        func has(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return html.indices.contains { html[$0...].starts(with: bytes) }
+        }
+        #expect(!has("\"\u{301}") && has("&quot;\u{301}"), "\(String(decoding: html, as: UTF8.self))")
+        #expect(!has("<\u{301}") && has("&lt;\u{301}img"))
+    }
+
     @Test func hostileToolOutputFileNamesAndFencesAreEscaped() throws {
         let run = RunFixture.run([
             RunFixture.tools([

@@ -79,5 +79,9 @@ import Testing
         #expect(try FormatNoticeParams(json: ["notice": "info", "text": "x", "dialect": "klingon"]).dialect == .markdown)
         #expect(Dialect.telegramHTML.escape("a<b && c>d") == "a&lt;b &amp;&amp; c&gt;d")
         #expect(Dialect.markdown.escape("a<b") == "a<b")
+        // A combining mark after a quote or a bracket makes one character of the two; an HTML
+        // parser still reads the quote or the bracket.
+        #expect(Array(Dialect.html.escape("x\"\u{301} onclick=1").utf8) == Array("x&quot;\u{301} onclick=1".utf8))
+        #expect(Array(Dialect.telegramHTML.escape("<\u{301}b>").utf8) == Array("&lt;\u{301}b&gt;".utf8))
     }
 }

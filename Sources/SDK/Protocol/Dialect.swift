@@ -42,18 +42,19 @@ public enum Dialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// `&`, `<` and `>` as entities, and with `quotes` both quotes too.
+    /// `&`, `<` and `>` as entities, and with `quotes` both quotes too. By code point: a quote
+    /// followed by a combining mark is one character, and an HTML parser still reads the quote.
     private static func entities(_ plain: String, quotes: Bool) -> String {
         var out = ""
         out.reserveCapacity(plain.utf8.count)
-        for character in plain {
-            switch character {
+        for scalar in plain.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"" where quotes: out += "&quot;"
             case "'" where quotes: out += "&#39;"
-            default: out.append(character)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -78,23 +78,30 @@ enum TelegramHTMLChecker {
         stack.append(name)
     }
 
-    /// The value of ` name="value"`, which must be the tag's only attribute, with its entities read.
+    /// The value of ` name="value"`, which must be the tag's only attribute, with its entities
+    /// read. Read by code point, as an HTML parser reads it: a quote followed by a combining
+    /// mark is one character to Swift, and still ends the value for a browser.
     private static func attribute(_ attributes: String, _ name: String) throws -> String {
-        let prefix = " " + name + "=\""
-        guard attributes.hasPrefix(prefix), attributes.hasSuffix("\""), attributes.count > prefix.count else {
+        let prefix = Array((" " + name + "=\"").unicodeScalars)
+        let scalars = Array(attributes.unicodeScalars)
+        guard scalars.starts(with: prefix), scalars.last == "\"", scalars.count > prefix.count + 1 else {
             throw Violation("attributes \(attributes) are not \(name)=\"…\"")
         }
-        let raw = attributes.dropFirst(prefix.count).dropLast()
+        let raw = scalars[prefix.count..<(scalars.count - 1)]
         guard !raw.contains("\""), !raw.contains("<") else { throw Violation("unescaped quote or < in \(attributes)") }
-        var value = ""
-        var rest = raw[...]
-        while let amp = rest.firstIndex(of: "&") {
-            value += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else { throw Violation("bare & in \(attributes)") }
-            value.unicodeScalars.append(try entity(String(rest[rest.index(after: amp)..<semicolon])))
-            rest = rest[rest.index(after: semicolon)...]
+        var value = String.UnicodeScalarView()
+        var index = raw.startIndex
+        while index < raw.endIndex {
+            guard raw[index] == "&" else {
+                value.append(raw[index])
+                index += 1
+                continue
+            }
+            guard let semicolon = raw[index...].firstIndex(of: ";") else { throw Violation("bare & in \(attributes)") }
+            value.append(try entity(String(String.UnicodeScalarView(raw[(index + 1)..<semicolon]))))
+            index = semicolon + 1
         }
-        return value + rest
+        return String(value)
     }
 
     private static func entity(_ name: String) throws -> Unicode.Scalar {

@@ -25,11 +25,15 @@ extension StyledText {
             } else if lineStart, tags.contains(where: { $0.name == "blockquote" }) {
                 out += "> "
             }
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.append(character)
+            // By code point: a `<` followed by a combining mark is one character, and still
+            // opens a link or a mention for Slack.
+            for scalar in character.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                default: out.unicodeScalars.append(scalar)
+                }
             }
             lineStart = character == "\n"
         }

@@ -9,13 +9,22 @@ extension String {
     }
 
     /// Appends one character of text, escaped for Telegram HTML: `&`, `<` and `>` become
-    /// entities (and `"` in an attribute), everything else is shown as it is.
+    /// entities (and `"` in an attribute), everything else is shown as it is. Looked at code
+    /// point by code point: a `"` followed by a combining mark is one character, and an HTML
+    /// parser still reads its quote.
     mutating func appendHTMLEscaped(_ character: Character, quotes: Bool = false) {
         let utf8 = character.utf8
-        if utf8.count == 1, let entity = Self.htmlEntity(utf8[utf8.startIndex], quotes: quotes) {
-            self += entity
-        } else {
-            append(character)
+        if utf8.count == 1 {
+            if let entity = Self.htmlEntity(utf8[utf8.startIndex], quotes: quotes) { self += entity } else { append(character) }
+            return
+        }
+        guard utf8.contains(where: { Self.htmlEntity($0, quotes: quotes) != nil }) else { return append(character) }
+        for scalar in character.unicodeScalars {
+            if scalar.isASCII, let entity = Self.htmlEntity(UInt8(scalar.value), quotes: quotes) {
+                self += entity
+            } else {
+                unicodeScalars.append(scalar)
+            }
         }
     }
 

@@ -39,10 +39,15 @@ extension StyledText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// One unit's character, escaped as `appendHTMLEscaped` does.
+    /// One unit's character, escaped as `appendHTMLEscaped` does: in a cluster too, by code
+    /// point (`<` followed by a combining mark is one unit, and an HTML parser reads its `<`).
+    /// An ASCII byte in UTF-8 is always its own code point.
     private func appendEscaped(_ unit: Unit, to out: inout [UInt8]) {
         if unit.byte == 0 {
-            appendUTF8(of: unit, to: &out)
+            let start = Int(unit.clusterStart)
+            for byte in clusters[start..<start + Int(unit.clusterLength)] {
+                if byte < 0x80, let entity = String.htmlEntity(byte) { out.append(contentsOf: entity.utf8) } else { out.append(byte) }
+            }
         } else if let entity = String.htmlEntity(unit.byte) {
             out.append(contentsOf: entity.utf8)
         } else {

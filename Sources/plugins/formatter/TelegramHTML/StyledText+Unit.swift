@@ -50,14 +50,4 @@ extension StyledText {
         let start = Int(unit.clusterStart)
         return Character(String(decoding: clusters[start..<start + Int(unit.clusterLength)], as: UTF8.self))
     }
-
-    /// The UTF-8 of `unit`'s character.
-    func appendUTF8(of unit: Unit, to out: inout [UInt8]) {
-        if unit.byte != 0 {
-            out.append(unit.byte)
-        } else {
-            let start = Int(unit.clusterStart)
-            out.append(contentsOf: clusters[start..<start + Int(unit.clusterLength)])
-        }
-    }
 }
