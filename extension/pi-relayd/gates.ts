@@ -159,6 +159,12 @@ export class Gatekeeper {
   private readonly waiting = new Set<(why: string) => void>();
   /** Counts the stops: a gate queued before one is denied when its turn comes. */
   private stops = 0;
+  /**
+   * Why the run was stopped, until the next run starts: pi checks no abort between one call's
+   * `tool_call` hook and the next call's (spec §11 trap 12), so the rest of the stopped run's
+   * batch would still come here, gated or not, and run.
+   */
+  private stoppedRun: string | undefined;
 
   constructor(socketPath: string, log: Log, terminal: boolean) {
     this.socketPath = socketPath;
@@ -221,13 +227,23 @@ export class Gatekeeper {
    */
   cancelAll(why: string): number {
     this.stops++;
+    this.stoppedRun = why;
     const cancels = [...this.waiting];
     for (const cancel of cancels) cancel(why);
     return cancels.length;
   }
 
+  /** A new run (pi's `agent_start`): the calls of the one a stop ended are behind it. */
+  runStarted(): void {
+    this.stoppedRun = undefined;
+  }
+
   /** pi's tool_call: undefined lets the call run; a block carries the reason the agent reads. */
   check(event: Json, ctx: ExtensionContext): Promise<GateVerdict> | GateVerdict {
+    if (this.stoppedRun !== undefined) {
+      this.log(`${event.toolName} not run: ${this.stoppedRun}`);
+      return { block: true, reason: `pi-relayd did not run ${event.toolName}: ${this.stoppedRun}` };
+    }
     const gates = this.gates;
     if (!gates) return undefined;
     const rule = matchingRule(gates, String(event.toolName), isObject(event.input) ? event.input : {}, ctx.cwd);

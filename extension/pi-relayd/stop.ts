@@ -85,7 +85,8 @@ export class RunStop {
   onAgentStart(ctx: ExtensionContext | undefined): void {
     this.preRunSince = undefined;
     this.compacting = false;
-    if (!this.armed) return;
+    // A run a stop is armed for is still the stopped one: its calls stay refused.
+    if (!this.armed) return this.gatekeeper.runStarted();
     this.disarm();
     this.log("aborting the run a stop came for while its prompt was still starting");
     ctx?.abort();

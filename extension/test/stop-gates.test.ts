@@ -42,6 +42,32 @@ test("abort during a pending approval: the call is denied at once and the termin
   assert.deepEqual(host.errors, []);
 });
 
+test("abort during the first of two gated calls in one message: the second is not asked for, and the run ends", async (t) => {
+  // pi checks no abort between one call's tool_call hook and the next one's (spec §11 trap 12):
+  // after a stop, the rest of the stopped run's batch still comes to the hook, and would be asked
+  // for (and run, if someone approved it) after the user stopped the run.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: gates, approve: () => new Promise(() => {}) });
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type('batch: bash {"command":"rm -rf a"} ;; bash {"command":"rm -rf b"} ;; bash {"command":"echo after"}');
+  await host.waitFor((s) => s.saw === "dialog");
+  await daemon.waitFor((m) => m.method === "approval");
+  daemon.send({ type: "abort", id: "stop-batch" });
+  assert.equal((await daemon.response("stop-batch", 8000)).success, true);
+  await host.waitFor((s) => s.saw === "run_end", 3000, "the run to end");
+  await sleep(300);
+  const asked = daemon.lines((m) => m.method === "approval").map((m) => m.params.input.command);
+  assert.deepEqual(asked, ["rm -rf a"], "nobody is asked about a call of the stopped run");
+  assert.equal(host.isStreaming, false, "the run is over");
+  assert.doesNotMatch(host.seen.filter((s) => s.saw === "run_end").map((s) => s.text).join("\n"), /ran echo after/, "no call of the stopped run ran");
+  // The next prompt's calls are judged as usual.
+  host.type("run: echo next");
+  const next = await host.waitFor((s) => s.saw === "run_end" && /next/.test(s.text), 5000, "the next run");
+  assert.match(next.text, /ran echo next/);
+  assert.deepEqual(host.errors, []);
+});
+
 test("compact during a pending approval: pi aborts the run first, so the call is denied and the dialog closes", async (t) => {
   // AgentSession.compact() aborts a running agent first (spec §6 compact(), §11 trap 1), and a
   // tool_call handler waiting for a person gets no abort (trap 12): left waiting, the gate would
