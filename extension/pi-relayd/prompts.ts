@@ -102,8 +102,9 @@ export class PromptSender {
   private readonly holds = new Map<string, Hold>();
   private settledAt = 0;
   /**
-   * Until when a prompt typed at the terminal may still be in pi's pre-run phase (pi idle, no
-   * agent_start yet): ours would collide with it and fail unseen (trap 6), so it waits.
+   * Until when a prompt typed at the terminal, or another extension's, may still be in pi's
+   * pre-run phase (pi idle, no agent_start yet): ours would collide with it and fail unseen
+   * (trap 6), so it waits.
    */
   private terminalStartingUntil = 0;
   private poll: Timer | undefined;
@@ -209,6 +210,16 @@ export class PromptSender {
 
   /** A prompt typed at the terminal (`input`, source interactive). */
   onTerminalInput(): void {
+    this.otherPromptStarting();
+  }
+
+  /**
+   * A prompt that is not the chats' went into pi: one typed at the terminal, or another
+   * extension's `sendUserMessage`. Into an idle pi it has a pre-run phase, and ours would
+   * collide with it and fail unseen (trap 6): the next of ours waits for its run to start, and
+   * one of ours already starting is confirmed by its run's user message, not by the run's start.
+   */
+  private otherPromptStarting(): void {
     if (this.waiting?.until === "agent_start") this.waiting.contested = true;
     else if (this.isIdle()) this.terminalStartingUntil = Date.now() + PROMPT_START_WATCH_MS;
   }
@@ -231,8 +242,15 @@ export class PromptSender {
     this.done();
   }
 
+  /** An `input` from an extension: ours (the prompt being handed over), or another's prompt. */
   onExtensionInput(text: string): void {
-    if (this.waiting?.until === "input" && this.waiting.prompt.text === text) this.done();
+    const waiting = this.waiting;
+    if (waiting?.prompt.text === text) {
+      if (waiting.until === "input") this.done();
+      return;
+    }
+    if (this.inPi.some((prompt) => prompt.text === text)) return;
+    this.otherPromptStarting();
   }
 
   /** A stop: the prompts not yet handed to pi are dropped (one pi has cannot be taken back). Returns how many. */

@@ -143,3 +143,29 @@ test("a prompt reported not started whose pre-run then compacts: the next waits 
   await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: second", 40_000, "the second prompt's run");
   assert.deepEqual(host.errors, [], "no prompt collided in pi");
 });
+
+/** Another extension, loaded after ours, that prompts pi itself (as pi's file-trigger example does). */
+function prompter(t: TestContext): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pi-prompter-"));
+  t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, "prompter.ts");
+  fs.writeFileSync(file, `export default function (pi: any): void {\n  (globalThis as any).otherPrompt = (text: string) => pi.sendUserMessage(text);\n}\n`);
+  return file;
+}
+
+test("a chat prompt sent while another extension's prompt is still starting waits for its run, and runs after it", async (t) => {
+  // Another extension's sendUserMessage into an idle pi has a pre-run phase, as a terminal
+  // prompt does (spec §11 traps 5, 6): sent then, the chat's prompt collided with it and failed
+  // in the terminal only, while its run's start was taken for the chat's.
+  const { daemon, host } = await attached(t, { preRunDelayMs: 300 });
+  await host.load(prompter(t));
+  (globalThis as any).otherPrompt("from another extension");
+  await sleep(20);
+  daemon.send({ type: "prompt", id: "p", message: "from the chat", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await host.waitFor((s) => s.saw === "user_message" && s.text === "from the chat", 8000, "the chat's prompt to run");
+  const ran = host.seen.filter((s) => s.saw === "user_message").map((s) => s.text);
+  assert.deepEqual(ran, ["from another extension", "from the chat"]);
+  assert.equal(daemon.lines((m) => m.type === "response" && m.id === "p" && m.success === false).length, 0, "never reported failed");
+  assert.deepEqual(host.errors, [], "pi failed no prompt in the terminal");
+});

@@ -10,7 +10,7 @@ import { RunStop } from "../pi-relayd/stop.ts";
 import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 function setup() {
-  const gatekeeper = { cancelAll: () => 0 } as unknown as Gatekeeper;
+  const gatekeeper = { cancelAll: () => 0, runStarted: () => {} } as unknown as Gatekeeper;
   const stop = new RunStop(gatekeeper, () => 0, () => {}, { preRunMs: 100, compactingMs: 5000 });
   const ctx = { aborts: 0, isIdle: () => true, abort() { this.aborts++; } };
   return { stop, ctx };
