@@ -209,6 +209,11 @@ export class RelayedRun {
     return this.continuation !== undefined;
   }
 
+  /** pi compacts after a context overflow, or is about to, and then continues the run (trap 4). */
+  get isRecoveringFromOverflow(): boolean {
+    return this.continuation?.kind === "overflow";
+  }
+
   /** One of pi's agent events, as the extension got it. */
   onAgentEvent(event: Json): void {
     switch (event.type) {

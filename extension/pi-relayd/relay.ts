@@ -72,6 +72,11 @@ export class Relay {
   /** Another extension's ask_user took the name: its questions are shown to the chats. */
   private foreignAskUser = false;
   private stopped = false;
+  /**
+   * The run pi continued after an overflow compaction that a stop came during: aborted at its
+   * start, and not shown, since the chats were told at the stop that the run ended.
+   */
+  private stoppedContinuation = false;
   readonly sender: PromptSender;
   /** What a stop does besides ctx.abort(): gates, queued prompts, a prompt still starting. */
   private readonly runStop: RunStop;
@@ -105,6 +110,7 @@ export class Relay {
     );
     this.throttle = new ToolUpdateThrottle((event) => this.link?.send(event), log);
     this.runStop = new RunStop(this.gatekeeper, () => this.sender.dropQueued(), log);
+    this.runStop.overflowRecovery = () => this.run.isRecoveringFromOverflow;
     this.retry = new RetryWatch(() => readPiSettings(this.ctx?.cwd ?? process.cwd()));
     this.run = new RelayedRun(
       {
@@ -216,6 +222,15 @@ export class Relay {
   // --- events from pi
 
   onAgentEvent(event: Json): void {
+    if (event.type === "agent_start") this.stoppedContinuation = this.runStop.onAgentStart(this.ctx);
+    if (this.stoppedContinuation) {
+      if (event.type === "agent_start") this.sender.onAgentStart();
+      if (event.type !== "agent_end") return;
+      this.stoppedContinuation = false;
+      this.runStop.onAgentEnd();
+      this.sender.onAgentEnd();
+      return;
+    }
     // Another extension's ask_user: shown in the chats, answered in the terminal (questions.ts).
     if (this.foreignAskUser) this.questions.onForeignEvent(event);
     // agent_end first: whether pi will continue this run (trap 4) is known to what follows.
@@ -223,7 +238,6 @@ export class Relay {
       this.throttle.flushAll();
       this.run.onAgentEvent(event);
     }
-    if (event.type === "agent_start") this.runStop.onAgentStart(this.ctx);
     if (event.type === "agent_end") this.runStop.onAgentEnd();
     if (event.type === "agent_start") this.sender.onAgentStart();
     if (event.type === "agent_end") this.sender.onAgentEnd();

@@ -19,6 +19,12 @@ const PRE_RUN_LIMIT_MS = 30_000;
  */
 const COMPACTING_LIMIT_MS = 10 * 60_000;
 
+/**
+ * After an overflow recovery's compaction, how long a stop stays armed for the run pi continues
+ * on its own: 100 ms later (AgentSession 1928–1939, spec §11 trap 4).
+ */
+const CONTINUATION_LIMIT_MS = 5000;
+
 export interface RunStopLimits {
   preRunMs: number;
   compactingMs: number;
@@ -44,7 +50,14 @@ export class RunStop {
    * started, trap 6, leaves `preRunSince` behind; a later compaction is not its).
    */
   private compacting = false;
+  /**
+   * The armed stop is for the run pi continues after an overflow recovery's compaction, which
+   * pi's abort does not cancel (AgentSession 1280–1284; spec §11 trap 4), rather than for a prompt.
+   */
+  private armedForContinuation = false;
   private readonly limits: RunStopLimits;
+  /** Whether the run awaits pi's continuation after a context overflow (set by the relay). */
+  overflowRecovery: () => boolean = () => false;
 
   constructor(
     gatekeeper: Gatekeeper,
@@ -60,6 +73,8 @@ export class RunStop {
 
   /** pi's `input` event: with pi idle, a prompt now goes through its pre-run phase. */
   onInput(idle: boolean): void {
+    // A prompt after the stop is the user's new word, not the stopped run going on.
+    if (this.armedForContinuation) this.disarm();
     this.compacting = false;
     if (idle) this.preRunSince = Date.now();
   }
@@ -70,6 +85,10 @@ export class RunStop {
    * once it is done, the prompt's own pre-run time starts again.
    */
   onCompaction(active: boolean): void {
+    if (!active && this.armedForContinuation) {
+      this.arm(CONTINUATION_LIMIT_MS);
+      this.armedForContinuation = true;
+    }
     if (active) {
       this.compacting = this.preRunSince !== undefined && Date.now() - this.preRunSince < this.limits.preRunMs;
       return;
@@ -81,15 +100,27 @@ export class RunStop {
     if (this.armed) this.arm(this.limits.preRunMs);
   }
 
-  /** pi's `agent_start`: a stop that came before it ends this run now. */
-  onAgentStart(ctx: ExtensionContext | undefined): void {
+  /**
+   * pi's `agent_start`: a stop that came before it ends this run now. Returns true for the run
+   * pi continued after an overflow recovery, which the stop already ended for the chats.
+   */
+  onAgentStart(ctx: ExtensionContext | undefined): boolean {
     this.preRunSince = undefined;
     this.compacting = false;
     // A run a stop is armed for is still the stopped one: its calls stay refused.
-    if (!this.armed) return this.gatekeeper.runStarted();
+    if (!this.armed) {
+      this.gatekeeper.runStarted();
+      return false;
+    }
+    const continuation = this.armedForContinuation;
     this.disarm();
-    this.log("aborting the run a stop came for while its prompt was still starting");
+    this.log(
+      continuation
+        ? "aborting the run pi continued after the overflow compaction a stop came during"
+        : "aborting the run a stop came for while its prompt was still starting",
+    );
     ctx?.abort();
+    return continuation;
   }
 
   onAgentEnd(): void {
@@ -103,9 +134,14 @@ export class RunStop {
     if (promptsDropped > 0) this.log(`dropped ${promptsDropped} queued chat prompt(s) at a stop`);
     const preRun =
       ctx.isIdle() && this.preRunSince !== undefined && (this.compacting || Date.now() - this.preRunSince < this.limits.preRunMs);
+    const continuation = !preRun && this.overflowRecovery();
     if (preRun) this.arm(this.compacting ? this.limits.compactingMs : this.limits.preRunMs);
+    if (continuation) {
+      this.arm(this.limits.compactingMs);
+      this.armedForContinuation = true;
+    }
     ctx.abort();
-    return { gatesDenied, promptsDropped, abortAtStart: preRun };
+    return { gatesDenied, promptsDropped, abortAtStart: preRun || continuation };
   }
 
   /**
@@ -129,5 +165,6 @@ export class RunStop {
   private disarm(): void {
     if (this.armed) clearTimeout(this.armed);
     this.armed = undefined;
+    this.armedForContinuation = false;
   }
 }

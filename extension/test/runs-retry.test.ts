@@ -103,6 +103,36 @@ test("a context overflow is compacted and continued in the same run", async (t) 
   assert.equal(second.find((m) => m.type === "auto_compaction_end").willRetry, true);
 });
 
+test("a stop during an overflow recovery's compaction: the run pi continues is aborted at its start, and not shown", async (t) => {
+  // pi's abort cancels a retry's back-off and the agent (AS 1280–1284), not the compaction an
+  // overflow started: when it is done, pi continues the run 100 ms later (trap 4), a run nobody
+  // wants any more, tools included.
+  piSettings(t, {});
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { compactionMs: 1000 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("first");
+  await daemon.waitFor((m) => m.type === "agent_end");
+  host.type(`fail: 1 x ${TOO_LONG}`);
+  await daemon.waitFor((m) => m.type === "auto_compaction_start");
+  await host.waitFor((s) => s.saw === "compacting");
+  daemon.send({ type: "abort", id: "stop" });
+  const stopped = await daemon.response("stop");
+  assert.equal(stopped.data.abortAtStart, true, "armed for the run pi will continue");
+  const linesAtStop = daemon.lines(() => true).length;
+  await host.waitFor((s) => s.saw === "compaction" && s.phase === "end", 5000, "the compaction to end");
+  await waitUntil(() => !host.isStreaming && host.seen.filter((s) => s.saw === "run_end").length >= 3, 5000, "pi's continuation to start and be aborted");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const after = types(daemon.lines(() => true).slice(linesAtStop));
+  assert.ok(!after.includes("agent_start"), `no run after the stop: ${after}`);
+  assert.doesNotMatch(host.seen.filter((s) => s.saw === "run_end").map((s) => s.text).join("\n"), /Echo: fail/, "the continued run did no work");
+  // The next prompt runs as usual.
+  host.type("again");
+  await host.waitFor((s) => s.saw === "run_end" && /Echo: again/.test(s.text), 5000, "the next prompt's answer");
+  assert.deepEqual(host.errors, []);
+});
+
 test("a predicted retry that pi does not make (Escape in the back-off) ends the run within 5 s", async (t) => {
   piSettings(t, { retry: { baseDelayMs: 300 } });
   const { daemon, host } = await attached(t);
