@@ -148,7 +148,7 @@ const OVERFLOW_COMPACTION_MS = 120_000;
 const ABORTED_TEXT = "Request was aborted";
 
 /** Why a run that pi ended without a word is ended here. */
-export type SilentEnd = "compaction" | "new" | "resume" | "shutdown" | "idle" | "abort";
+export type SilentEnd = "compaction" | "new" | "resume" | "shutdown" | "idle" | "abort" | "next run";
 
 /** What the run relay needs of pi and of the relay. */
 export interface RunHooks {
@@ -218,6 +218,10 @@ export class RelayedRun {
   onAgentEvent(event: Json): void {
     switch (event.type) {
       case "agent_start":
+        // Still open, and no continuation of it: pi ended it without agent_end (a mid-run
+        // /compact that failed before session_before_compact, trap 1) and the idle check has not
+        // seen it yet. It ends before this one starts, or the two would read as one run.
+        if (this.open && !this.continuation) this.endSilently("next run");
         this.retry.onAgentStart();
         this.stopContinuationTimer();
         if (this.continuation) this.hooks.continuationOver?.();

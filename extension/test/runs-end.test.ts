@@ -79,6 +79,22 @@ test("a /compact that fails before session_before_compact still ends the run wit
   assertAbortedEnd(daemon.lines(() => true));
 });
 
+test("a run pi ended silently is closed before the next run starts, even within the idle check's 5 s", async (t) => {
+  // The /compact above fails with no extension event (trap 1); a prompt typed at once starts a
+  // run before the idle check ends the old one, and the daemon read start, start, end as one run.
+  const { daemon, host } = await attached(t);
+  await midRun(daemon, host);
+  void host.compactFromTerminal();
+  await host.waitFor((s) => s.saw === "error" && /Nothing to compact/.test(s.message), 3000);
+  host.type("next prompt");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: next prompt", 5000, "the next prompt's answer");
+  await daemon.waitFor((m) => m.type === "agent_end", 3000, "the next run's end", 2);
+  const runs = daemon.lines((m) => m.type === "agent_start" || m.type === "agent_end").map((m) => m.type);
+  assert.deepEqual(runs, ["agent_start", "agent_end", "agent_start", "agent_end"]);
+  const lines = daemon.lines(() => true);
+  assertAbortedEnd(lines.slice(0, lines.findLastIndex((m) => m.type === "agent_start")));
+});
+
 for (const reason of ["new", "resume"] as const) {
   test(`/${reason} mid-run ends the run as aborted in the session it belonged to (trap 2)`, async (t) => {
     const { daemon, host } = await attached(t);
