@@ -24,6 +24,15 @@ import Testing
         )
     }
 
+    @Test func aSteerPiStillHasAtAStopIsSaidToRunWithTheNextPrompt() throws {
+        let news = try #require(TerminalPromptNews(type: "prompts_delivered", ["reason": "stop", "texts": ["also delete the build folder"]]))
+        #expect(news.kind == .delivered && news.reason == .stop && news.noticeKind == "info")
+        #expect(
+            news.text
+                == "The run was stopped, but pi keeps 1 chat prompt it had already queued, and runs it with the next prompt: “also delete the build folder”."
+        )
+    }
+
     @Test func anUnknownReasonOrNoPromptIsNoNews() {
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "later", "texts": ["x"]]) == nil)
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "shutdown", "texts": []]) == nil)

@@ -253,10 +253,16 @@ export class PromptSender {
     this.otherPromptStarting();
   }
 
-  /** A stop: the prompts not yet handed to pi are dropped (one pi has cannot be taken back). Returns how many. */
+  /**
+   * A stop: the prompts not yet handed to pi are dropped. Returns how many. The ones pi has
+   * cannot be taken back: pi's abort keeps its queues, and it starts the next run with them (no
+   * extension API empties them). Their chats, told "steered" or "queued", hear that they run
+   * with the next prompt.
+   */
   dropQueued(): number {
     const dropped = this.queue.length;
     this.queue.length = 0;
+    if (this.inPi.length > 0) this.send({ type: "prompts_delivered", reason: "stop", texts: this.inPi.map((prompt) => prompt.text) });
     return dropped;
   }
 

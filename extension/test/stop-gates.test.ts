@@ -106,3 +106,24 @@ test("abort while pi is still starting a chat prompt: queued prompts are dropped
   assert.deepEqual(delivered, ["run: ls"], "the queued chat prompts were dropped");
   assert.deepEqual(host.errors, []);
 });
+
+test("abort while a chat's steer waits in pi's queue: the chat hears it runs with the next prompt", async (t) => {
+  // pi's abort keeps its steer and follow-up queues, and its next run starts with them (agent.ts
+  // 377-379; spec §11 trap 2 for the queues' life); no extension API empties them, so the chat
+  // that was answered "steered" is told where its words will go.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("slow: one two three four five six seven eight");
+  await daemon.waitFor((m) => m.type === "message_update");
+  daemon.send({ type: "steer", id: "s", message: "also delete the build folder" });
+  assert.equal((await daemon.response("s")).success, true);
+  await sleep(50);
+  daemon.send({ type: "abort", id: "stop" });
+  assert.equal((await daemon.response("stop", 8000)).success, true);
+  const told = await daemon.waitFor((m) => m.type === "prompts_delivered", 2000, "the steer's news");
+  assert.deepEqual(told, { type: "prompts_delivered", reason: "stop", texts: ["also delete the build folder"] });
+  assert.deepEqual(host.errors, []);
+});
+

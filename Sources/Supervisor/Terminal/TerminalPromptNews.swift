@@ -28,6 +28,8 @@ package struct TerminalPromptNews: Sendable, Equatable {
         /// Steers that waited in the extension until an approval was pending: they went to pi as
         /// follow-ups, since a steer would skip the calls already approved (§11 trap 11).
         case gate
+        /// A stop: pi's abort keeps the prompts it had queued, and its next run starts with them.
+        case stop
     }
 
     package static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
@@ -57,6 +59,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
         case (.delivered, .gate):
             let steers = texts.count == 1 ? "1 steer" : "\(texts.count) steers"
             return "An approval is pending: \(steers) went to pi as a follow-up instead, so the calls already approved still run: \(list)."
+        case (.delivered, .stop):
+            let it = texts.count == 1 ? "it" : "them"
+            return "The run was stopped, but pi keeps \(count) it had already queued, and runs \(it) with the next prompt: \(list)."
         case (.delivered, .new):
             return "The terminal started a new conversation (/new): \(count) pi was starting will run there: \(list)."
         case (.delivered, _):
@@ -67,6 +72,8 @@ package struct TerminalPromptNews: Sendable, Equatable {
             return "Dropped, as asked: \(count) \(texts.count == 1 ? "was" : "were") not sent to the terminal's new conversation: \(list)."
         case (.dropped, .unanswered):
             return "Nobody said whether to send them to the terminal's new conversation: \(count) dropped: \(list)."
+        case (.dropped, .stop):
+            return "The run was stopped: \(count) not sent: \(list)."
         case (.dropped, .shutdown), (.dropped, .gate):
             return "The terminal's pi is reloading or quitting (/reload, /quit): \(count) not sent: \(list). Send again what should still run."
         }
