@@ -14,8 +14,10 @@ extension Doctor {
                 settings.command.contains("/") ? settings.command + " does not exist or is not executable" : "\(settings.command) is not in PATH"
             return [.fail("pi", "pi", where_, fix: Self.piInstallHint)]
         }
-        let scratch = UserFolders.temporary + "/pi-relayd-doctor-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let scratch: String
+        do { scratch = try PrivateTempFolder.make("pi-relayd-doctor") } catch {
+            return [.fail("pi", "pi", error.message, fix: "make \(UserFolders.temporary) writable, or point TMPDIR at a folder that is")]
+        }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let probe = PiProbe(settings: settings, workingDirectory: scratch)
         var checks: [DoctorCheck] = []

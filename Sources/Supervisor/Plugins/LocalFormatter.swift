@@ -21,8 +21,7 @@ package struct LocalFormatter {
         let config =
             (try? ConfigLoader.load(home: home.root, knownPlugins: ["formatter"], environment: ProcessInfo.processInfo.environment))?
             .config.pluginSections["formatter"] ?? [:]
-        let work = UserFolders.temporary + "/pi-relayd-formatter-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let work = try PrivateTempFolder.make("pi-relayd-formatter")
         let client = PluginClient()
         await client.spawn(path: executable, workingDirectory: work)
         let formatter = LocalFormatter(client: client, work: work)

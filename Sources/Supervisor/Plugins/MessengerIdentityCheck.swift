@@ -19,11 +19,9 @@ package enum MessengerIdentityCheck {
     package static func identity(
         plugin: String, name: String, config: Config, environment: [String: String], checkSetup: Bool = false
     ) async throws(Failure) -> MessengerIdentity {
-        let work = UserFolders.temporary + "/pi-relayd-check-\(getpid())-\(name)"
-        do {
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw Failure(remote: nil, description: "cannot make a scratch folder for the \(name) plugin: \(error)")
+        let work: String
+        do { work = try PrivateTempFolder.make("pi-relayd-check-\(name)") } catch {
+            throw Failure(remote: nil, description: "cannot make a scratch folder for the \(name) plugin: \(error.message)")
         }
         defer { try? FileManager.default.removeItem(atPath: work) }
         let client = PluginClient()

@@ -37,8 +37,10 @@ package struct PluginCheck {
 
     package func run() async -> [CheckStep] {
         var steps = [await runByHand()]
-        let stateDir = UserFolders.temporary + "/pi-relayd-check-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let stateDir: String
+        do { stateDir = try PrivateTempFolder.make("pi-relayd-check") } catch {
+            return steps + [.failed("scratch folder", error.message)]
+        }
         defer { try? FileManager.default.removeItem(atPath: stateDir) }
         guard let driver else {
             steps += await runAsPlugin(stateDir: stateDir, driver: nil)
