@@ -63,4 +63,17 @@ import Testing
         q.method = "editor"
         #expect(q.takesPlainReply("a whole\nmessage"))
     }
+
+    /// An approval asked in one chat (the running prompt's) is not answered by a plain message in
+    /// another bound chat, which never saw it: "2" there is a prompt, not "Approve for session".
+    @Test func anApprovalAskedInOneChatTakesNoPlainReplyElsewhere() {
+        var gate = PendingQuestion(
+            id: "g", sessionID: "s", method: "select", title: "🔒 Approve bash?", message: "rm -rf build",
+            options: ["Approve once", "Approve for session", "Deny"], placeholder: nil, prefill: nil, askedAt: Date(), expiresAt: nil)
+        gate.onlyChat = "discord:A"
+        #expect(gate.takesPlainReply("2", in: "discord:A"))
+        #expect(!gate.takesPlainReply("2", in: "discord:B") && !gate.takesPlainReply("Approve once", in: "discord:B"))
+        gate.onlyChat = nil
+        #expect(gate.takesPlainReply("2", in: "discord:B"), "asked in every chat: any of them answers")
+    }
 }

@@ -17,6 +17,10 @@ package struct PendingQuestion: Codable, Sendable, Equatable {
     package var expiresAt: Date?
     /// Asked by another extension in a terminal pi: shown in the chats, answered only there.
     package var terminalOnly: Bool?
+    /// An approval asked in one chat only (the running prompt's): a plain message in another
+    /// chat, which never saw the question, is a prompt there, not an answer. Not saved: a gate
+    /// does not outlive the daemon.
+    package var onlyChat: String? = nil
 
     /// The keys in sessions.json, as they have always been spelled.
     private enum CodingKeys: String, CodingKey {

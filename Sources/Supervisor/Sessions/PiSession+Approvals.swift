@@ -21,10 +21,11 @@ extension PiSession {
         guard questions[qid] == nil, !approvals.isGate(qid) else {
             return ApprovalDecision(outcome: .denied, by: "pi-relayd", reason: "a question with this id is already open")
         }
-        let question = PendingQuestion(
+        var question = PendingQuestion(
             id: qid, sessionID: id, method: "select", title: "🔒 Approve \(request.toolName)?",
             message: "\(request.preview())\nrule: \(request.rule)", options: ApprovalChoice.labels, placeholder: nil, prefill: nil,
             askedAt: Date(), expiresAt: Date().addingTimeInterval(Double(timeout.components.seconds)))
+        question.onlyChat = onlyTo
         questions.ask(question)
         approvals.open(qid, rule: request.rule)
         record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])

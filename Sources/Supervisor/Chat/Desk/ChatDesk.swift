@@ -206,7 +206,7 @@ package actor ChatDesk: PluginRouter {
                 status: .paused, reply: Reply("This chat is paused: nothing was sent to \(await session.name). /resume first.", ephemeral: true))
         }
         // An open question takes a plain reply that answers it; other text is a prompt.
-        if let question = await session.openQuestions.first, question.takesPlainReply(text) {
+        if let question = await session.openQuestions.first, question.takesPlainReply(text, in: chat.key) {
             do {
                 _ = try await session.answer(question.id, value: text, by: chat.who)
                 return ChatMessageResult(status: .answered)
