@@ -18,4 +18,14 @@ import Testing
         let line = "connecting with \(token), \(password), RedactorConfigTests-name and RedactorConfigTests_VARIABLE"
         #expect(Redactor.redact(line) == "connecting with [redacted], [redacted], RedactorConfigTests-name and RedactorConfigTests_VARIABLE")
     }
+
+    /// A token kept in a variable of any name (`tokenEnv: MY_BOT`) and the password of a URL
+    /// (the federation's `PI_RELAYD_DATABASE_URL`) are masked too: neither name looks secret.
+    @Test func aVariableAnEnvKeyNamesAndAURLsPasswordAreMasked() {
+        let token = "RedactorConfigTests-custom-7d1a"
+        Redactor.learn(config: ["tokenEnv": "RCT_MY_BOT"], environment: ["RCT_MY_BOT": token, "RCT_OTHER": "RedactorConfigTests-other"])
+        Redactor.learn(environment: ["RCT_DATABASE_URL": "postgres://relay:RCTpw-3c9e51@db.example.net:5432/relay?sslmode=require"])
+        let line = "token \(token), postgres://relay:RCTpw-3c9e51@db.example.net/relay, RedactorConfigTests-other"
+        #expect(Redactor.redact(line) == "token [redacted], postgres://relay:[redacted]@db.example.net/relay, RedactorConfigTests-other")
+    }
 }

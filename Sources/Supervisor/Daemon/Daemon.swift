@@ -39,7 +39,7 @@ package struct Daemon: Service {
         // Secrets written in config.yaml reach children too (pi.env, plugin sections), and a child
         // may print them.
         Redactor.learn(environment: loaded.config.pi.env)
-        for section in loaded.config.pluginSections.values { Redactor.learn(config: section) }
+        for section in loaded.config.pluginSections.values { Redactor.learn(config: section, environment: ProcessInfo.processInfo.environment) }
 
         let lockFD = try acquireLock()
         defer { close(lockFD) }

@@ -7,7 +7,9 @@ import PiRelaySDK
 package enum Redactor {
     private static let state = SecretSet()
 
-    /// Registers values to mask: every environment variable whose name looks secret.
+    /// Registers values to mask: every environment variable whose name looks secret, and the
+    /// password in any variable that holds a URL with one (`postgres://user:PASSWORD@host/db`,
+    /// as the federation's database address is given).
     package static func learn(environment: [String: String]) {
         let names = ["TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"]
         let values = environment.compactMap { name, value -> String? in
@@ -16,21 +18,41 @@ package enum Redactor {
             return value
         }
         state.add(values)
+        for value in environment.values { learn(urlPassword: value) }
     }
 
     /// Registers the text values under secret-named keys (`token`, `apiKey`, ...) anywhere in a
-    /// plugin's config section.
-    package static func learn(config: JSONValue) {
+    /// plugin's config section, and the values of the variables its `…Env` keys name (a token
+    /// kept in a variable of any name: `tokenEnv: MY_BOT`).
+    package static func learn(config: JSONValue, environment: [String: String] = [:]) {
         switch config {
         case .object(let members):
             for (key, value) in members {
-                if YAMLNode.isSecretKey(key), let text = value.stringValue { learn(secret: text) } else { learn(config: value) }
+                if YAMLNode.isSecretKey(key), let text = value.stringValue {
+                    learn(secret: text)
+                } else if key.hasSuffix("Env"), let variable = value.stringValue, let secret = environment[variable] {
+                    learn(secret: secret)
+                    learn(urlPassword: secret)
+                } else {
+                    learn(config: value, environment: environment)
+                }
             }
         case .array(let items):
-            for item in items { learn(config: item) }
+            for item in items { learn(config: item, environment: environment) }
         default:
             break
         }
+    }
+
+    /// `scheme://user:PASSWORD@host…`: the password.
+    private static func learn(urlPassword value: String) {
+        guard let scheme = value.firstRange(of: "://") else { return }
+        let rest = value[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return }
+        let userinfo = authority[..<at]
+        guard let colon = userinfo.firstIndex(of: ":") else { return }
+        learn(secret: String(userinfo[userinfo.index(after: colon)...]))
     }
 
     package static func learn(secret: String) {
