@@ -19,12 +19,34 @@ package final class PluginSections: Sendable {
     private let sources: [String: PluginSectionSource]
     private let environment: [String: String]
     private let checked = Mutex<[String: Checked]>([:])
+    /// The variables holding the plugins' secrets: the ones their sections name (`tokenEnv`,
+    /// `databaseEnv`, at any depth), and, once a plugin has said hello, the ones its schema
+    /// declares (`DISCORD_BOT_TOKEN` when the section names none).
+    private let secretVariables: Mutex<Set<String>>
 
     /// `environment` is what the plugins get (the process's, then .env's), for the notes.
     package init(config: Config, environment: [String: String]) {
         written = config.pluginSections
         sources = config.pluginSources
         self.environment = environment
+        secretVariables = Mutex(Set(config.pluginSections.values.flatMap(Self.namedVariables)))
+    }
+
+    /// What a pi session is not given of the daemon's environment: a bot token or the
+    /// federation's database address is its plugin's alone, and the agent can read its own
+    /// environment (and be asked to, by text it reads).
+    package var withheldFromPi: Set<String> { secretVariables.withLock { $0 } }
+
+    /// The values of every `…Env` key in a section, at any depth.
+    static func namedVariables(_ section: JSONValue) -> [String] {
+        switch section {
+        case .object(let members):
+            members.flatMap { key, value in
+                key.hasSuffix("Env") ? value.stringValue.map { [$0] } ?? [] : namedVariables(value)
+            }
+        case .array(let items): items.flatMap(namedVariables)
+        default: []
+        }
     }
 
     /// `plugin`'s section checked against `hello.config`, kept for `section(_:)`; as written when
@@ -33,6 +55,8 @@ package final class PluginSections: Sendable {
     package func check(plugin: String, hello: Hello) throws(ConfigError) -> (checked: Checked, isNew: Bool) {
         let result = try Self.check(
             source: sources[plugin], written: written[plugin], plugin: plugin, hello: hello, environment: environment)
+        let declared = (hello.config?.secrets ?? []).map { key, secret in result.section[key]?.stringValue ?? secret.variable }
+        secretVariables.withLock { $0.formUnion(declared + Self.namedVariables(result.section)) }
         let before = checked.withLock { all in
             defer { all[plugin] = result }
             return all[plugin]

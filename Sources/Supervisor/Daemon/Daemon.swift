@@ -60,6 +60,7 @@ package struct Daemon: Service {
         let approvalLog = ApprovalLog(path: home.stateDir + "/approvals.jsonl", logger: logger)
         var launcher = PiLauncher(settings: config.pi, approvals: config.approvals, files: ExtensionFiles(), home: home.root)
         launcher.commandTimeout = .seconds(config.sessions.limits.commandSeconds)
+        launcher.withheld = { sections.withheldFromPi }
         if let problem = launcher.extensionProblem { logger.warning("\(problem)") }
         // Read before anything runs: a file from a newer pi-relayd stops the start here, before
         // a save could overwrite it.

@@ -15,6 +15,9 @@ package struct PiLauncher: Sendable {
     /// How long pi may take to answer a command that names no limit of its own
     /// (`sessions.limits.commandSeconds`).
     package var commandTimeout: Duration = .seconds(60)
+    /// The plugins' secret variables, kept from pi (`PluginSections.withheldFromPi`), read at
+    /// each start: a plugin's hello adds its declared ones.
+    package var withheld: @Sendable () -> Set<String> = { [] }
 
     package var startTimeout: Duration { settings.startTimeout }
     package var dialogTimeout: Duration? { settings.dialogTimeout }
@@ -51,8 +54,11 @@ package struct PiLauncher: Sendable {
             if let home { environment["PI_RELAYD_HOME"] = home }
             if let gates = approvals.extensionJSON(forSession: sessionName) { environment["PI_RELAYD_APPROVALS"] = gates.serialized() }
         }
-        return ChildSpec(
+        var spec = ChildSpec(
             executable: settings.command, arguments: arguments, environment: environment, workingDirectory: cwd, maxLineBytes: 64 << 20,
             pacedOutput: true)
+        // `pi.env` may still hand one over on purpose.
+        spec.withheld = withheld().subtracting(settings.childEnvironment.keys)
+        return spec
     }
 }

@@ -48,6 +48,7 @@ package enum ChildSpawn {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | pi_relayd_spawn_setsid)
 
         var environment = ProcessInfo.processInfo.environment
+        for key in spec.withheld { environment[key] = nil }
         for (key, value) in spec.environment { environment[key] = value }
         let argv = [spec.executable] + spec.arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }

@@ -9,6 +9,9 @@ package struct ChildSpec: Sendable {
     /// Its stdout is a stream that may be read in gathered rounds when busy (pi's events), not
     /// replies someone waits on (a plugin's).
     package var pacedOutput = false
+    /// Variables of the daemon's own environment the child does not get (the plugins' secrets,
+    /// for a pi session).
+    package var withheld: Set<String> = []
 
     package init(
         executable: String, arguments: [String] = [], environment: [String: String] = [:], workingDirectory: String,
