@@ -1,5 +1,6 @@
 import FederationPlugin
 import Foundation
+import Synchronization
 import Testing
 
 /// Every rule two machines must agree on, on a real PostgreSQL (initdb and pg_ctl into a
@@ -254,6 +255,27 @@ import Testing
             }
             #expect(taken == sent)
             #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(30)) == nil)
+        }
+    }
+
+    /// A machine name may take 63 characters, and `relay_wake_` + that is more than PostgreSQL's
+    /// names hold: every send to it failed ("channel name too long"), and its LISTEN was cut short.
+    @Test func aMachineWithALongNameIsWokenAndSentTo() async throws {
+        let name = String(repeating: "build-server-", count: 4) + "eleven"
+        #expect(name.count == 58 && FederationStore.wakeChannel(name).utf8.count <= 63)
+        #expect(FederationStore.wakeChannel("laptop") == "relay_wake_laptop")
+        try await StoreHarness.with { h in
+            let woken = Mutex(false)
+            let listener = Task { try await h.store.client.listen(on: FederationStore.wakeChannel(name)) { woken.withLock { $0 = true } } }
+            defer { listener.cancel() }
+            // Sent until one wakes the listener (its LISTEN may not be in place for the first).
+            var sent: [Int64] = []
+            for _ in 0..<20 where !woken.withLock({ $0 }) {
+                sent.append(try await h.store.send(request: #"{"n":1}"#, to: name))
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            #expect(woken.withLock { $0 }, "a NOTIFY reached the machine's LISTEN")
+            #expect(try await h.store.takeRequest(for: name, freshWithin: .seconds(30))?.id == sent.first)
         }
     }
 

@@ -5,8 +5,16 @@ import PiRelaySDK
 /// insert wakes the machine it is for (`NOTIFY`); the machine also looks every second, so a
 /// lost wake-up costs a second, not a message.
 extension FederationStore {
-    /// The channel a machine listens on.
-    public static func wakeChannel(_ machine: String) -> String { "relay_wake_" + machine }
+    /// The channel a machine listens on. PostgreSQL's names hold 63 bytes (a longer one fails
+    /// `pg_notify` and is cut short by `LISTEN`), so a machine name that would not fit is named
+    /// by its digest, the same on every machine.
+    public static func wakeChannel(_ machine: String) -> String {
+        let plain = "relay_wake_" + machine
+        guard plain.utf8.count > 63 else { return plain }
+        let digest = SHA256.hash(Array(machine.utf8)).prefix(16)
+        return "relay_wake_"
+            + digest.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+    }
 
     /// How long a machine has to take a request before its sender withdraws it; no machine takes
     /// one older than that.
