@@ -39,6 +39,19 @@ import Testing
         #expect(loaded.warnings == [])
     }
 
+    @Test func configWritableByGroupOrOthersIsRefused() throws {
+        let home = ConfigTestHome()
+        for mode: UInt32 in [0o664, 0o646, 0o620] {
+            home.write("config.yaml", "pi:\n  command: pi\n", mode: mode)
+            let error = try #require(home.loadError())
+            #expect(error.kind == .unsafeFile)
+            #expect(
+                error.description
+                    == "refusing to read \(home.configPath): it is writable by group or others (mode 0\(String(mode, radix: 8))), who could make pi-relayd run their programs; run: chmod go-w \(home.configPath)"
+            )
+        }
+    }
+
     @Test func configWithALiteralSecretMustBePrivate() throws {
         let home = ConfigTestHome()
         home.write("config.yaml", "logs:\n  level: info\ndiscord:\n  token: abc.def\n", mode: 0o644)

@@ -11,6 +11,18 @@ extension ConfigFile {
             """)
     }
 
+    /// config.yaml names the programs pi-relayd starts (`pi.command`, a plugin's settings), so
+    /// someone who may write it may run code as us, as with a plugin file they may write.
+    package func checkNotWritableByOthers() throws(ConfigError) {
+        guard permissions & 0o022 != 0 else { return }
+        throw ConfigError(
+            .unsafeFile, file: path,
+            """
+            refusing to read \(path): it is writable by group or others (mode \(modeText)), who could make \
+            pi-relayd run their programs; run: chmod go-w \(path)
+            """)
+    }
+
     /// A file holding secrets must be private to its owner. `why` is added after the path when the
     /// reason is not obvious (config.yaml), e.g. "it holds a secret (discord.token at line 4)".
     package func checkPrivate(why: String? = nil, otherFix: String? = nil) throws(ConfigError) {

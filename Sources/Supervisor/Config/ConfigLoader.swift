@@ -23,6 +23,7 @@ package enum ConfigLoader {
 
         if let file = try fileSystem.readFile(configPath) {
             try file.checkOwner(userID: fileSystem.userID)
+            try file.checkNotWritableByOthers()
             let node = try parseYAML(file)
             try checkSecrets(in: node, of: file, warnings: &result.warnings)
             result.config = try Config(

@@ -29,25 +29,13 @@ package final class PluginSections: Sendable {
         written = config.pluginSections
         sources = config.pluginSources
         self.environment = environment
-        secretVariables = Mutex(Set(config.pluginSections.values.flatMap(Self.namedVariables)))
+        secretVariables = Mutex(Set(config.pluginSections.values.flatMap { SectionSecrets($0).variables }))
     }
 
     /// What a pi session is not given of the daemon's environment: a bot token or the
     /// federation's database address is its plugin's alone, and the agent can read its own
     /// environment (and be asked to, by text it reads).
     package var withheldFromPi: Set<String> { secretVariables.withLock { $0 } }
-
-    /// The values of every `…Env` key in a section, at any depth.
-    static func namedVariables(_ section: JSONValue) -> [String] {
-        switch section {
-        case .object(let members):
-            members.flatMap { key, value in
-                key.hasSuffix("Env") ? value.stringValue.map { [$0] } ?? [] : namedVariables(value)
-            }
-        case .array(let items): items.flatMap(namedVariables)
-        default: []
-        }
-    }
 
     /// `plugin`'s section checked against `hello.config`, kept for `section(_:)`; as written when
     /// the hello declares no schema. The error names the line and column of the first mistake.
@@ -56,7 +44,7 @@ package final class PluginSections: Sendable {
         let result = try Self.check(
             source: sources[plugin], written: written[plugin], plugin: plugin, hello: hello, environment: environment)
         let declared = (hello.config?.secrets ?? []).map { key, secret in result.section[key]?.stringValue ?? secret.variable }
-        secretVariables.withLock { $0.formUnion(declared + Self.namedVariables(result.section)) }
+        secretVariables.withLock { $0.formUnion(declared + SectionSecrets(result.section).variables) }
         let before = checked.withLock { all in
             defer { all[plugin] = result }
             return all[plugin]

@@ -25,22 +25,11 @@ package enum Redactor {
     /// plugin's config section, and the values of the variables its `…Env` keys name (a token
     /// kept in a variable of any name: `tokenEnv: MY_BOT`).
     package static func learn(config: JSONValue, environment: [String: String] = [:]) {
-        switch config {
-        case .object(let members):
-            for (key, value) in members {
-                if YAMLNode.isSecretKey(key), let text = value.stringValue {
-                    learn(secret: text)
-                } else if key.hasSuffix("Env"), let variable = value.stringValue, let secret = environment[variable] {
-                    learn(secret: secret)
-                    learn(urlPassword: secret)
-                } else {
-                    learn(config: value, environment: environment)
-                }
-            }
-        case .array(let items):
-            for item in items { learn(config: item, environment: environment) }
-        default:
-            break
+        let secrets = SectionSecrets(config)
+        for literal in secrets.literals { learn(secret: literal) }
+        for secret in secrets.variables.compactMap({ environment[$0] }) {
+            learn(secret: secret)
+            learn(urlPassword: secret)
         }
     }
 
