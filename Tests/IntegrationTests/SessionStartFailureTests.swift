@@ -1,3 +1,4 @@
+import Foundation
 import PiRelaySDK
 import Testing
 
@@ -38,6 +39,35 @@ import Testing
             #expect(result.stderr.contains("No models available."), "pi's own words reach the user: \(result)")
             #expect(try await s.sessions().isEmpty)
             #expect(s.children(besides: [daemon]).allSatisfy { !SessionHome.commandLine($0).contains("rpc") }, "no pi left behind")
+        }
+    }
+
+    /// A session with approval rules whose extension is wanted but cannot be loaded (here: of
+    /// another version) does not start: a gate that cannot ask denies, and its pi would run every
+    /// call ungated. A session without rules still starts, told that gates and tools are off.
+    @Test func aGatedSessionDoesNotStartWithoutItsExtension() async throws {
+        let rules = "approvals:\n  sessions:\n    gated:\n      rules:\n        - name: rm-rf\n          tools: bash\n          command: 'rm -rf'\n"
+        try await SessionHome.with(SessionConfig(extraYAML: rules)) { s in
+            let stale = s.home.scratch + "/old-extension"
+            try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+            try Data("export { EXTENSION_VERSION } from \"./version.ts\";\n".utf8).write(to: URL(fileURLWithPath: stale + "/index.ts"))
+            try Data("export const EXTENSION_VERSION = \"0.0.9\";\n".utf8).write(to: URL(fileURLWithPath: stale + "/version.ts"))
+            let daemon = try await s.home.startDaemon(environment: ["PI_RELAYD_EXTENSION": stale])
+
+            let refused = try await s.run("new", "--cwd", s.project, "--name", "gated")
+            #expect(refused.status == 1, "\(refused)")
+            #expect(
+                refused.stderr.contains(
+                    "session gated has approval rules (rm-rf) and the extension that applies them cannot be loaded: "
+                        + "the pi-relayd extension at \(stale)/index.ts is version 0.0.9, not "),
+                "\(refused)")
+            #expect(refused.stderr.contains(". No pi was started, so no call ran without its gate"), "\(refused)")
+            let sessions = try await s.sessions()
+            #expect(sessions.isEmpty, "\(sessions)")
+            #expect(s.children(besides: [daemon]).allSatisfy { !SessionHome.commandLine($0).contains("rpc") }, "no pi was started")
+
+            let free = try await s.json("new", "--cwd", s.project, "--name", "free")
+            #expect(free["state"] == "idle", "a session without rules starts: \(free)")
         }
     }
 }

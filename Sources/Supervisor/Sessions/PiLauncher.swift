@@ -7,9 +7,10 @@ package struct PiLauncher: Sendable {
     package var approvals = ApprovalSettings()
     /// The pi-relayd extension every child loads (`-e`), nil when it is off or unusable.
     package var extensionPath: String?
-    /// Why the children run without the extension although `pi.extension` asks for it: said
-    /// once per session in its chats and in the log.
-    package var extensionProblem: String?
+    /// Why the children run without the extension although `pi.extension` asks for it.
+    package var extensionMissing: String?
+    /// The same with what it means: said once per session in its chats and in the log.
+    package var extensionProblem: String? { extensionMissing.map { "\($0): approval gates and agent tools are off" } }
     /// The daemon's home, for the extension in the child to find the control socket.
     package var home: String?
     /// How long pi may take to answer a command that names no limit of its own
@@ -35,13 +36,25 @@ package struct PiLauncher: Sendable {
             if version == Version.current {
                 extensionPath = path
             } else {
-                extensionProblem =
-                    "the pi-relayd extension at \(path) is version \(version ?? "unknown"), not \(Version.current): "
-                    + "approval gates and agent tools are off"
+                extensionMissing = "the pi-relayd extension at \(path) is version \(version ?? "unknown"), not \(Version.current)"
             }
         } catch {
-            extensionProblem = "\(error): approval gates and agent tools are off"
+            extensionMissing = "\(error)"
         }
+    }
+
+    /// Why a session with approval rules may not start: the extension that asks about its calls
+    /// is wanted but cannot be loaded, and a gate that cannot ask denies. nil when it may.
+    /// `pi.extension: false` is the owner's choice of children without gates (SECURITY.md).
+    package func gatesRefusal(forSession name: String) -> String? {
+        guard let extensionMissing else { return nil }
+        let rules = approvals.rules(forSession: name).map(\.name)
+        guard !rules.isEmpty else { return nil }
+        return """
+            session \(name) has approval rules (\(rules.joined(separator: ", "))) and the extension that applies them cannot be \
+            loaded: \(extensionMissing). No pi was started, so no call ran without its gate; reinstall pi-relayd so that its \
+            extension matches, or set pi.extension: false to run children without gates
+            """
     }
 
     package func spec(cwd: String, sessionFile: String?, sessionID: String, sessionName: String) -> ChildSpec {

@@ -120,6 +120,10 @@ package actor PiSession {
             child.orphan = nil
             await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
+        if let refusal = launcher.gatesRefusal(forSession: name) {
+            logger.error("\(refusal)")
+            throw SessionError.piFailed(refusal)
+        }
         let gen = machine.lifecycle.launch(resuming: sessionFile != nil)
         let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)

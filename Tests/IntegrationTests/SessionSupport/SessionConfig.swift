@@ -14,6 +14,8 @@ struct SessionConfig: Sendable {
     var busyPolicy: String?
     /// `sessions.defaultCwd`.
     var defaultCwd: String?
+    /// More top-level sections, as YAML (`approvals:`).
+    var extraYAML = ""
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
@@ -36,7 +38,7 @@ struct SessionConfig: Sendable {
         if let busyPolicy { sessions.append("  busyPolicy: \(busyPolicy)") }
         if let defaultCwd { sessions.append("  defaultCwd: \(Self.quoted(defaultCwd))") }
         if !sessions.isEmpty { lines += ["sessions:"] + sessions }
-        return TestConfig().yaml + lines.joined(separator: "\n") + "\n"
+        return TestConfig().yaml + lines.joined(separator: "\n") + "\n" + extraYAML
     }
 
     /// A YAML double-quoted scalar; JSON string escapes are valid YAML escapes.
