@@ -16,8 +16,7 @@ package actor Schedules {
     private let logger: Logger
     private var zones: [String: ZoneRules] = [:]
     /// Wakes the run loop early: a schedule was added or removed.
-    private var wake: CheckedContinuation<Void, Never>?
-    private var wakePending = false
+    private let alarm = ScheduleAlarm()
 
     package init(
         store: StateFile<Schedule>, saved: [Schedule], settings: ScheduleSettings, sessions: Sessions, prompter: PromptSender,
@@ -48,15 +47,15 @@ package actor Schedules {
         let name = await session.name
         logger.info(
             "schedule \(schedule.number) added for \(name) by \(createdBy): \(schedule.label) (\(schedule.zone)), next \(schedule.next)")
-        wakeUp()
+        await alarm.ring()
         return schedule
     }
 
-    package func remove(_ number: Int) -> Schedule? {
+    package func remove(_ number: Int) async -> Schedule? {
         guard let gone = table.remove(number) else { return nil }
         save()
         logger.info("schedule \(number) removed")
-        wakeUp()
+        await alarm.ring()
         return gone
     }
 
@@ -65,13 +64,7 @@ package actor Schedules {
         while !Task.isCancelled {
             await runDue(now: Date())
             let delay = table.nextDue.map { max(0, $0.timeIntervalSinceNow) } ?? 3600
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: .milliseconds(Int(min(delay, 3600) * 1000) + 5)) }
-                group.addTask { await self.waitForWake() }
-                await group.next()
-                group.cancelAll()
-                wakeUp()
-            }
+            await alarm.sleep(for: .milliseconds(Int(min(delay, 3600) * 1000) + 5))
         }
     }
 
@@ -120,23 +113,6 @@ package actor Schedules {
     private func save() {
         do { try store.save(table.schedules) } catch {
             logger.error("cannot save the schedules: \(error)")
-        }
-    }
-
-    private func waitForWake() async {
-        if wakePending {
-            wakePending = false
-            return
-        }
-        await withCheckedContinuation { wake = $0 }
-    }
-
-    private func wakeUp() {
-        if let wake {
-            self.wake = nil
-            wake.resume()
-        } else {
-            wakePending = true
         }
     }
 }
