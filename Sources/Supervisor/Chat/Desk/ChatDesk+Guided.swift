@@ -109,10 +109,9 @@ extension ChatDesk {
     private func answer(_ text: String, chat: Chat, session: PiSession, arrival: PromptSender.Arrival?) async throws -> ChatMessageResult {
         do {
             _ = try await prompter.prompt(session, kind: .send, text: text, images: [], origin: chat.key, arrival: arrival)
-        } catch let full as QueueFull {
-            return ChatMessageResult(status: .refused, reply: Reply(full.description))
-        } catch let refused as PromptRefused {
-            return ChatMessageResult(status: .refused, reply: Reply(refused.description))
+        } catch {
+            guard let refusal = Self.refusal(error) else { throw error }
+            return refusal
         }
         return ChatMessageResult(status: .answered)
     }

@@ -235,15 +235,10 @@ package actor ChatDesk: PluginRouter {
                 echo: PromptSender.echo(said, attachments: attachments.filter { !$0.voice }.map { $0.filename.isEmpty ? "file" : $0.filename }),
                 arrival: arrival,
                 fresh: true)
-        } catch let full as QueueFull {
-            if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
-            return ChatMessageResult(status: .refused, reply: Reply(full.description))
-        } catch let refused as PromptRefused {
-            if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
-            return ChatMessageResult(status: .refused, reply: Reply(refused.description))
         } catch {
             if let pending { _ = await delivery.settleQueued(messageID: pending, in: session.id, queued: false) }
-            throw error
+            guard let refusal = Self.refusal(error) else { throw error }
+            return refusal
         }
         let status = ChatMessageResult.Status(rawValue: outcome.status.rawValue) ?? .prompted
         let notes = inbound.notes + (outcome.note.map { [$0] } ?? [])
@@ -254,6 +249,22 @@ package actor ChatDesk: PluginRouter {
             acknowledgement.reply = Reply((heard + (acknowledgement.reply.map { [$0.text] } ?? [])).joined(separator: "\n"))
         }
         return acknowledgement
+    }
+
+    /// A prompt the session did not take, answered in the chat with the reason: a full queue, a
+    /// terminal pi without a key, a terminal session not attached, a pi that would not start.
+    /// Thrown to the messenger instead, a session's `unavailable` would read as "pi-relayd is
+    /// stopping": the message would be kept, unanswered, and prompted again at the plugin's next
+    /// start, however much later.
+    static func refusal(_ error: any Error) -> ChatMessageResult? {
+        let reason: String
+        switch error {
+        case let full as QueueFull: reason = full.description
+        case let refused as PromptRefused: reason = refused.description
+        case let remote as RemoteError: reason = "⚠️ " + remote.message
+        default: return nil
+        }
+        return ChatMessageResult(status: .refused, reply: Reply(reason))
     }
 
     private func chatCommand(plugin: String, params: ChatCommandParams) async throws -> Reply {
