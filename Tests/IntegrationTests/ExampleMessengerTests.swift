@@ -30,34 +30,21 @@ import Testing
             let created = try await home.run("new", "--cwd", workspace, "--name", "demo")
             #expect(created.status == 0, "\(created)")
 
-            let chat = home.path + "/state/plugins/filechat"
-            func say(_ text: String) throws {
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: chat + "/in.txt"))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data((text + "\n").utf8))
-                try handle.close()
-            }
-            func transcript() -> String { (try? String(contentsOfFile: chat + "/transcript.txt", encoding: .utf8)) ?? "" }
-            func waitFor(_ text: String) async throws {
-                try await waitUntil("the transcript shows \(text)", timeout: .seconds(60)) { transcript().contains(text) }
-            }
+            let chat = FileChat(home: home)
+            try await chat.ready()
+            try chat.say("/use demo")
+            try await chat.waitFor("bot: Watching demo")
 
-            try await waitUntil("the messenger made its inbox", timeout: .seconds(20)) {
-                FileManager.default.fileExists(atPath: chat + "/in.txt")
-            }
-            try say("/use demo")
-            try await waitFor("bot: Watching demo")
+            try chat.say("!scenario slow 20 100")
+            try await chat.waitFor("live [")
+            try await chat.waitFor("bot (final):")
+            #expect(chat.transcript.contains("bot (final):\nchunk 1 chunk 2"), "\(chat.transcript)")
 
-            try say("!scenario slow 20 100")
-            try await waitFor("live [")
-            try await waitFor("bot (final):")
-            #expect(transcript().contains("bot (final):\nchunk 1 chunk 2"), "\(transcript())")
-
-            try say("!scenario ui confirm")
-            try await waitFor("question: ")
-            try say("yes")
-            try await waitFor("confirm answer: true")
-            try await waitFor("question closed: me (filechat) answered: yes")
+            try chat.say("!scenario ui confirm")
+            try await chat.waitFor("question: ")
+            try chat.say("yes")
+            try await chat.waitFor("confirm answer: true")
+            try await chat.waitFor("question closed: me (filechat) answered: yes")
         }
     }
 }

@@ -16,28 +16,19 @@ import Testing
             let terminal = try ScriptedTerminal(socket: s.home.socketPath)
             _ = try await terminal.attach(piSessionID: TerminalSessionTests.piSessionID, cwd: s.project)
 
-            let chat = s.home.path + "/state/plugins/filechat"
-            try await waitUntil("the messenger made its inbox", timeout: .seconds(20)) {
-                FileManager.default.fileExists(atPath: chat + "/in.txt")
-            }
-            func say(_ text: String) throws {
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: chat + "/in.txt"))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data((text + "\n").utf8))
-                try handle.close()
-            }
-            func transcript() -> String { (try? String(contentsOfFile: chat + "/transcript.txt", encoding: .utf8)) ?? "" }
-            try say("/use project")
-            try await waitUntil("the chat watches the terminal session", timeout: .seconds(30)) { transcript().contains("bot: Watching") }
+            let chat = FileChat(home: s.home)
+            try await chat.ready()
+            try chat.say("/use project")
+            try await chat.waitFor("bot: Watching", timeout: .seconds(30))
 
             terminal.hangUp()
             try await s.waitForState("t-0c5f7f0e3d0e", "offline")
-            try say("still there?")
-            try await waitUntil("the chat is told", timeout: .seconds(30)) { transcript().contains("not attached") }
+            try chat.say("still there?")
+            try await chat.waitFor("not attached", timeout: .seconds(30))
             #expect(
-                transcript().contains("bot: ⚠️ project is a terminal session that is not attached right now"),
-                "a reply in the chat, not an error to the messenger:\n\(transcript())")
-            #expect(!transcript().contains("error: "), "\(transcript())")
+                chat.transcript.contains("bot: ⚠️ project is a terminal session that is not attached right now"),
+                "a reply in the chat, not an error to the messenger:\n\(chat.transcript)")
+            #expect(!chat.transcript.contains("error: "), "\(chat.transcript)")
         }
     }
 }
