@@ -106,6 +106,20 @@ import Testing
             ])
     }
 
+    /// Telegram's own `tg://` links mention a user (`tg://user?id=`, silently behind an empty
+    /// label) or open its add-proxy and join dialogs: model text, which a page the agent read can
+    /// steer, makes links to the web only.
+    @Test func modelTextLinksOnlyToTheWeb() throws {
+        let run = RunFixture.run([
+            RunFixture.text(
+                "[\u{200B}](tg://user?id=42), [settings](tg://proxy?server=p.example&port=443) and <tg://join?invite=x> [ok](https://ok.example)")
+        ])
+        let message = try #require(try final(run).messages.first)
+        #expect(!message.contains("tg://user?id=42\""), "\(message)")
+        #expect(!message.contains("href=\"tg:"), "\(message)")
+        #expect(message.contains("<a href=\"https://ok.example\">ok</a>"), "\(message)")
+    }
+
     @Test func thinkingIsAQuote() throws {
         var config = FormatterConfig()
         config.showThinking = true

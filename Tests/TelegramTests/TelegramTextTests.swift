@@ -1,3 +1,4 @@
+import PiRelaySDK
 import Testing
 
 @testable import TelegramPlugin
@@ -29,5 +30,15 @@ import Testing
         #expect(TelegramText.sameMessage("a &amp; b", " a &amp; b "))
         #expect(!TelegramText.sameMessage("Echo: <b>hi</b>", "Echo: hi"), "formatting changed")
         #expect(!TelegramText.sameMessage("Echo: hi", "Echo: hi there"))
+    }
+
+    /// Telegram counts code points (its spec: 4096 after entity parsing). A question in a script
+    /// of several code points per character fits in Characters and not in code points.
+    @Test func aQuestionsCardFitsInCodePoints() {
+        let long = String(repeating: "क्षि", count: 3000)
+        let question = QuestionPost(id: "q", sessionID: "s", method: "confirm", title: "Apply?", message: long)
+        let card = Deliveries.card(question)
+        #expect(TelegramText.visibleLength(card) <= 3500, "\(TelegramText.visibleLength(card))")
+        #expect(card.hasPrefix("Apply?\n\nक्षि"))
     }
 }

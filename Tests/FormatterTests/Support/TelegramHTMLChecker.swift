@@ -67,7 +67,7 @@ enum TelegramHTMLChecker {
             guard !stack.contains("pre"), !stack.contains("code"), !stack.contains("a") else { throw Violation("<pre> inside an entity") }
         case "a":
             let href = try attribute(attributes, "href")
-            guard href.hasPrefix("http://") || href.hasPrefix("https://") || href.hasPrefix("tg://") else { throw Violation("bad href \(href)") }
+            guard href.hasPrefix("http://") || href.hasPrefix("https://") else { throw Violation("bad href \(href)") }
             guard !stack.contains("code"), !stack.contains("pre"), !stack.contains("a") else { throw Violation("<a> inside an entity") }
         case "blockquote":
             guard attributes.isEmpty else { throw Violation("<\(tag)> has attributes") }

@@ -219,8 +219,10 @@ struct InlineMarkdown {
         return scan
     }
 
+    /// Web addresses only. Not Telegram's `tg://`: from model text, a `tg://user?id=` link
+    /// would mention someone, and `tg://proxy` or `tg://join` open dialogs a reader may trust.
     private static func isLinkable(_ url: String) -> Bool {
         let lower = url.lowercased()
-        return (lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("tg://")) && !url.contains(where: \.isWhitespace)
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !url.contains(where: \.isWhitespace)
     }
 }

@@ -105,19 +105,26 @@ struct Deliveries: Sendable {
 
     private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         guard let question = params.question else { throw RemoteError.invalidParams("a question post needs question") }
+        try await parts.once(delivery + ":0") {
+            let buttons = await keyboard.question(question)
+            let id = try await poster.send(Self.card(question), to: place, keyboard: buttons, pace: .answer)
+            await questions.add(
+                QuestionMessages.key(session: question.sessionID, question: question.id),
+                .init(chatID: place.chatID, topicID: place.topicID, messageID: id, title: String(question.title.prefix(1000))))
+        }
+    }
+
+    /// A question's card, as HTML: its words and how to answer, cut to 3,500 code points (an
+    /// extension may ask at any length; Telegram refuses a text over 4,096, and the agent would
+    /// wait for an answer to a question nobody saw).
+    static func card(_ question: QuestionPost) -> String {
         var text = question.title + (question.message.map { "\n\n" + $0 } ?? "")
         switch question.method {
         case "input", "editor": text += "\n\nReply with your answer" + (question.placeholder.map { " (\($0))" } ?? "") + "."
         case "select": text += "\n\nPick one, or reply with its number."
         default: break
         }
-        try await parts.once(delivery + ":0") {
-            let buttons = await keyboard.question(question)
-            let id = try await poster.send(TelegramText.html(String(text.prefix(3500))), to: place, keyboard: buttons, pace: .answer)
-            await questions.add(
-                QuestionMessages.key(session: question.sessionID, question: question.id),
-                .init(chatID: place.chatID, topicID: place.topicID, messageID: id, title: String(question.title.prefix(1000))))
-        }
+        return TelegramText.html(String(String.UnicodeScalarView(text.unicodeScalars.prefix(3500))))
     }
 
     private func upload(_ files: [PostedFile], delivery: String, to place: Place) async throws {
