@@ -14,5 +14,8 @@ struct DiscordAPIError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Retrying will not help: the request itself is wrong or not allowed.
+    /// Discord's code for a message that does not exist (deleted, or never was).
+    static let unknownMessage = 10008
+
     var isPermanent: Bool { (400..<500).contains(status) && status != 429 }
 }

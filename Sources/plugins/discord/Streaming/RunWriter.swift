@@ -84,8 +84,16 @@ struct RunWriter: FinalWriter {
         await rest.dropWaitingWrites(channel: place.channel, post: LiveSlot.waiting(run: run, in: place), edits: messages)
     }
 
+    /// A live message someone deleted (Unknown Message) is replaced by a new one: dropped as a
+    /// permanent error, the answer would be lost with it.
     func editFinal(_ id: String, in place: Place, to chunk: String) async throws {
-        try await rest.editMessage(channel: place.channel, message: id, body: Self.content(chunk), pace: .answer)
+        do {
+            try await rest.editMessage(channel: place.channel, message: id, body: Self.content(chunk), pace: .answer)
+        } catch let error as DiscordAPIError where error.code == DiscordAPIError.unknownMessage {
+            logger.info("live message \(id) in \(place.channel) is gone; its part of the answer goes in a new message")
+            try await rest.createMessage(
+                channel: place.channel, body: Poster.body(chunk), nonce: Nonce.make("replaces " + id, part: "f"), pace: .answer)
+        }
     }
 
     /// A surplus live message that is already gone stays gone.

@@ -14,6 +14,8 @@ struct BotAPIError: Error, Sendable, CustomStringConvertible {
 
     /// `message is not modified`: an edit that changes nothing, which is what we wanted.
     var isNotModified: Bool { status == 400 && text.contains("message is not modified") }
+    /// The message to edit was deleted, or may no longer be edited: its words go in a new one.
+    var isUneditable: Bool { status == 400 && (text.contains("message to edit not found") || text.contains("message can't be edited")) }
     var isUnparsableHTML: Bool { status == 400 && text.contains("can't parse entities") }
     /// 403: blocked by the user, kicked, or never started: posting there again is pointless.
     var isForbidden: Bool { status == 403 }

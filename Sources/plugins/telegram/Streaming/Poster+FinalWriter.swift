@@ -22,8 +22,8 @@ extension Poster: FinalWriter {
     }
 
     func editLive(_ id: Int, in place: Place, to text: String) async throws -> Int? {
-        try await edit(id, in: place, to: text, pace: .live.taken)
-        return nil
+        let shown = try await edit(id, in: place, to: text, quiet: true, pace: .live.taken)
+        return shown == id ? nil : shown
     }
 
     func sendFinal(_ chunk: String, to place: Place, part: FinalPart) async throws {

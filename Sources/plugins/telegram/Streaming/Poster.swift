@@ -46,7 +46,12 @@ struct Poster: Sendable {
 
     /// Edits a message's text. Leaving out `keyboard` removes its buttons, as Telegram does. A
     /// newer edit of the same message replaces this one while both wait for the chat's budget.
-    func edit(_ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, pace wanted: SendPace = .notice) async throws {
+    /// Returns the id of the message that shows the text: a new one when the old is gone (in a
+    /// private chat either side may delete any message), sent as Telegram's guide says.
+    @discardableResult
+    func edit(
+        _ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, quiet: Bool = false, pace wanted: SendPace = .notice
+    ) async throws -> Int {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -60,7 +65,9 @@ struct Poster: Sendable {
         do {
             try await api.call("editMessageText", params, chat: place.chatID, pace: pace)
         } catch let error as BotAPIError where error.isNotModified {
-            return
+            return messageID
+        } catch let error as BotAPIError where error.isUneditable {
+            return try await send(html, to: place, keyboard: keyboard, quiet: quiet, pace: wanted.again)
         } catch let error as BotAPIError where error.isUnparsableHTML {
             params["text"] = .string(TelegramText.plain(html))
             params["parse_mode"] = nil
@@ -68,6 +75,7 @@ struct Poster: Sendable {
                 try await api.call("editMessageText", params, chat: place.chatID, pace: pace.again)
             } catch let error as BotAPIError where error.isNotModified {}
         }
+        return messageID
     }
 
     /// Deletes one of the bot's messages.

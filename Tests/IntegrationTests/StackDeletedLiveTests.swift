@@ -1,0 +1,50 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+/// A user who deletes the message a run is streaming into still gets the answer. The platform
+/// answers the edit with "message to edit not found" (Telegram; in a private chat either side may
+/// delete any message) or Unknown Message (Discord), and the words go in a new message (the Bot
+/// API spec's error table: send a new one), where they were dropped as a permanent error, with
+/// the final answer.
+@Suite struct StackDeletedLiveTests {
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func onTelegramTheAnswerArrivesInANewMessage() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+
+            try await stack.dm("!scenario slow 60 100")
+            let live = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 3").first)
+            let id = try #require(live["message_id"]?.intValue)
+            try await stack.fake.post("/delete_message", ["chat_id": .string(chat), "message_id": JSONValue(id)])
+
+            let final = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 60").first)
+            #expect(final["message_id"]?.intValue != id, "\(final)")
+            #expect(final["text"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
+            let answers = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("chunk 60") == true }
+            #expect(answers.count == 1, "one answer: \(answers)")
+        }
+    }
+
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func onDiscordTheAnswerArrivesInANewMessage() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "gone"])
+            try await stack.waitForState("gone", "idle")
+
+            try await stack.dm("!scenario slow 60 100")
+            let live = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 3").first)
+            let id = try #require(live["id"]?.stringValue)
+            _ = try await stack.fake.post("/messages/\(id)/delete")
+
+            let final = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 60").first)
+            #expect(final["id"]?.stringValue != id, "\(final)")
+            #expect(final["content"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
+        }
+    }
+}
