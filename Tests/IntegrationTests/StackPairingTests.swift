@@ -58,8 +58,21 @@ import Glibc
             try await stack.dm("hello after a restart", from: .alice)
             try await stack.waitForPiPrompt(containing: "hello after a restart")
 
+            // What she set up goes with her: her DM watches nothing, her schedule is gone.
+            try await stack.dm("/schedule every 1h look at the build", from: .alice)
+            try await stack.waitForBotMessage(in: dm, containing: "Scheduled #1")
             let revoked = try await stack.cli(["users", "revoke", StackUser.alice.id])
             #expect(revoked.status == 0 && revoked.stdout.contains("revoked alice"), "\(revoked)")
+            #expect(revoked.stdout.contains("their direct messages watch no session now (1)"), "\(revoked)")
+            #expect(revoked.stdout.contains("removed the schedules they made: #1"), "\(revoked)")
+            #expect(try await stack.json("schedule", "list") == [])
+            let sent = try await stack.cli(["send", "paired", "the owner's own prompt"])
+            #expect(sent.status == 0, "\(sent)")
+            try await stack.waitForPiPrompt(containing: "the owner's own prompt")
+            try await stack.waitForState("paired", "idle")
+            try await Task.sleep(for: .seconds(1))
+            let shown = try await stack.botMessages(dm).filter { $0["content"]?.stringValue?.contains("the owner's own prompt") == true }
+            #expect(shown.isEmpty, "a revoked user's DM still gets the session's output: \(shown)")
             try await stack.dm("after the revocation", from: .alice)
             try await stack.waitForBotMessage(in: dm, containing: "Not authorized.")
             try await Task.sleep(for: .seconds(1))

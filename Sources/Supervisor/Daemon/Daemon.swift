@@ -65,14 +65,14 @@ package struct Daemon: Service {
         // Read before anything runs: a file from a newer pi-relayd stops the start here, before
         // a save could overwrite it.
         let sessionFile = StateFile<SessionRecord>.sessions(path: home.stateDir + "/sessions.json")
-        let bindingFile = StateFile<Binding>.bindings(path: home.stateDir + "/bindings.json")
+        let bindingFile = StateFile<Binding>.bindings(path: home.bindingsFile)
         let savedSessions = try sessionFile.load(logger: logger)
         let savedBindings = try bindingFile.load(logger: logger)
         let preferenceFile = StateFile<ChatPreference>.chatPreferences(path: home.stateDir + "/chat-preferences.json")
         let savedPreferences = try preferenceFile.load(logger: logger)
         let endedFile = StateFile<EndedSession>.endedSessions(path: home.stateDir + "/ended-sessions.json")
         let savedEnded = try endedFile.load(logger: logger)
-        let scheduleFile = StateFile<Schedule>.schedules(path: home.stateDir + "/schedules.json")
+        let scheduleFile = StateFile<Schedule>.schedules(path: home.schedulesFile)
         let savedSchedules = try scheduleFile.load(logger: logger)
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
@@ -103,7 +103,7 @@ package struct Daemon: Service {
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
             home: home, logger: logger, sections: sections, environment: ProcessInfo.processInfo.environment, host: host,
-            delivery: delivery, sessions: sessions, bindings: bindings)
+            delivery: delivery, sessions: sessions, bindings: bindings, schedules: schedules)
         let desk = ChatDesk(
             home: home, logger: logger, sections: sections, defaultCwd: config.sessions.defaultCwd, host: host,
             sessions: sessions, bindings: bindings, delivery: delivery, prompter: prompter, status: status,

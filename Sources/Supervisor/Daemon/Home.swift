@@ -28,6 +28,8 @@ package struct Home: Sendable {
     package var spoolDir: String { stateDir + "/spool" }
     package var outboxDir: String { stateDir + "/outbox" }
     package var socketPath: String { root + "/relayd.sock" }
+    package var bindingsFile: String { stateDir + "/bindings.json" }
+    package var schedulesFile: String { stateDir + "/schedules.json" }
     package var pidFile: String { stateDir + "/pi-relayd.pid" }
     package var lockFile: String { stateDir + "/pi-relayd.lock" }
     package func pluginStateDir(_ name: String) -> String { stateDir + "/plugins/" + name }

@@ -22,6 +22,8 @@ package actor PairingDesk {
     /// For codes made by `/relay pair`: the claiming chat is bound to the terminal's session.
     package let sessions: Sessions
     package let bindings: ChatBindings
+    /// A revoked user's schedules go with them.
+    private let schedules: Schedules
     private let sections: PluginSections
     private let environment: [String: String]
     package var offers = PairingOffers()
@@ -38,9 +40,10 @@ package actor PairingDesk {
 
     package init(
         home: Home, logger: Logger, sections: PluginSections, environment: [String: String], host: PluginHost, delivery: ChatDelivery,
-        sessions: Sessions, bindings: ChatBindings
+        sessions: Sessions, bindings: ChatBindings, schedules: Schedules
     ) {
         self.sessions = sessions
+        self.schedules = schedules
         self.bindings = bindings
         self.logger = logger
         self.host = host
@@ -318,8 +321,9 @@ package actor PairingDesk {
     }
 
     /// `users.revoke`: removes a paired user (of one messenger, or of all); effective at their
-    /// next message. A user who is only in a configured allowlist is not paired: that is an error
-    /// naming where to remove them.
+    /// next message. Their direct messages stop watching sessions (no more output or approval
+    /// questions reach them) and the schedules they made are removed. A user who is only in a
+    /// configured allowlist is not paired: that is an error naming where to remove them.
     package func revoke(params: JSONValue) async throws -> JSONValue {
         guard let id = params["id"]?.stringValue, !id.isEmpty else { throw RemoteError.invalidParams("users.revoke needs an id") }
         let messenger = params["messenger"]?.stringValue
@@ -341,6 +345,17 @@ package actor PairingDesk {
         for name in Set(gone.map(\.messenger)) {
             await delivery.deliver(name, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: name)))
         }
-        return ["revoked": .array(gone.map(\.json)), "stillConfiguredIn": .array(configuredIn.map { .string($0) })]
+        var unbound: [Binding] = []
+        var unscheduled: [Schedule] = []
+        // Another way in (config.yaml, the environment) keeps what they have.
+        for user in gone where !configured(user.messenger).contains(user.id) {
+            let chats = await bindings.unbindDirectMessages(of: user.id, on: user.messenger)
+            unbound += chats
+            unscheduled += await schedules.removeAll(madeBy: user.id, on: user.messenger, inChats: Set(chats.map(\.key)))
+        }
+        return [
+            "revoked": .array(gone.map(\.json)), "stillConfiguredIn": .array(configuredIn.map { .string($0) }),
+            "unbound": .array(unbound.map { .string($0.key) }), "schedulesRemoved": .array(unscheduled.map { JSONValue($0.number) }),
+        ]
     }
 }

@@ -19,6 +19,17 @@ package struct Schedule: Codable, Sendable, Equatable {
     package var createdAt: Date
     /// The chat key, or `terminal`.
     package var createdBy: String
+    /// The user who made it in a chat: revoked, they take their schedules with them. nil for the
+    /// terminal, and for schedules saved before it was kept (a direct message's are still found
+    /// by its chat).
+    package var createdByUser: String?
     package var lastRun: Date?
     package var runs = 0
+}
+
+extension Schedule {
+    /// Made by `user` of `messenger`: in a chat of theirs, or anywhere on that messenger by them.
+    package func isMade(by user: String, on messenger: String, inChats chats: Set<String>) -> Bool {
+        chats.contains(createdBy) || (createdByUser == user && createdBy.hasPrefix(messenger + ":"))
+    }
 }

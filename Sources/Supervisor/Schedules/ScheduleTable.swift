@@ -28,7 +28,7 @@ package struct ScheduleTable: Sendable {
 
     /// Adds what `request` asks for, for `sessionID`, and returns it.
     package mutating func add(
-        _ request: ScheduleRequest, sessionID: String, createdBy: String, defaultZone: String, now: Date,
+        _ request: ScheduleRequest, sessionID: String, createdBy: String, user: String? = nil, defaultZone: String, now: Date,
         zone: (String) throws(ZoneError) -> ZoneRules
     ) throws(ScheduleError) -> Schedule {
         let zoneName = request.zone ?? defaultZone
@@ -65,7 +65,7 @@ package struct ScheduleTable: Sendable {
         let schedule = Schedule(
             number: (schedules.map(\.number).max() ?? 0) + 1, sessionID: sessionID, prompt: request.prompt, rule: rule.stored,
             label: request.label, zone: zoneName, missed: request.missed ?? .run, next: Date(timeIntervalSince1970: TimeInterval(first)),
-            createdAt: now, createdBy: createdBy)
+            createdAt: now, createdBy: createdBy, createdByUser: user)
         schedules.append(schedule)
         return schedule
     }
@@ -80,6 +80,13 @@ package struct ScheduleTable: Sendable {
     package mutating func removeAll(session id: String) -> [Schedule] {
         let gone = schedules.filter { $0.sessionID == id }
         schedules.removeAll { $0.sessionID == id }
+        return gone
+    }
+
+    /// Removes every schedule a revoked user made (`Schedule.isMade`).
+    package mutating func removeAll(madeBy user: String, on messenger: String, inChats chats: Set<String>) -> [Schedule] {
+        let gone = schedules.filter { $0.isMade(by: user, on: messenger, inChats: chats) }
+        schedules.removeAll { $0.isMade(by: user, on: messenger, inChats: chats) }
         return gone
     }
 

@@ -38,9 +38,11 @@ package actor Schedules {
     package var all: [Schedule] { table.schedules }
 
     /// Adds a schedule from a person's words (`every 1h check CI`) for `session`.
-    package func add(_ words: String, session: PiSession, createdBy: String, now: Date = Date()) async throws(ScheduleError) -> Schedule {
+    package func add(
+        _ words: String, session: PiSession, createdBy: String, user: String? = nil, now: Date = Date()
+    ) async throws(ScheduleError) -> Schedule {
         let request = try ScheduleRequest(words)
-        let schedule = try table.add(request, sessionID: session.id, createdBy: createdBy, defaultZone: defaultZone, now: now) {
+        let schedule = try table.add(request, sessionID: session.id, createdBy: createdBy, user: user, defaultZone: defaultZone, now: now) {
             (name) throws(ZoneError) in try self.zone(name)
         }
         save()
@@ -55,6 +57,16 @@ package actor Schedules {
         guard let gone = table.remove(number) else { return nil }
         save()
         logger.info("schedule \(number) removed")
+        await alarm.ring()
+        return gone
+    }
+
+    /// `users revoke`: the schedules the user made go with them; they no longer may prompt.
+    package func removeAll(madeBy user: String, on messenger: String, inChats chats: Set<String>) async -> [Schedule] {
+        let gone = table.removeAll(madeBy: user, on: messenger, inChats: chats)
+        guard !gone.isEmpty else { return [] }
+        save()
+        for schedule in gone { logger.notice("schedule \(schedule.number) (\(schedule.label)) removed: \(user) was revoked on \(messenger)") }
         await alarm.ring()
         return gone
     }

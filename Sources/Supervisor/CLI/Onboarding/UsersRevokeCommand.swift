@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Logging
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -37,6 +38,12 @@ struct UsersRevokeCommand: ParsableCommand {
                 "\($0["name"]?.stringValue ?? id) (\($0["id"]?.stringValue ?? "")) on \($0["messenger"]?.stringValue ?? "")"
             }
             var lines = gone.map { "✓ revoked \($0)" }
+            if let unbound = result["unbound"]?.arrayValue, !unbound.isEmpty {
+                lines.append("✓ their direct messages watch no session now (\(unbound.count))")
+            }
+            if let removed = result["schedulesRemoved"]?.arrayValue, !removed.isEmpty {
+                lines.append("✓ removed the schedules they made: " + removed.compactMap { $0.intValue.map { "#\($0)" } }.joined(separator: ", "))
+            }
             for name in result["stillConfiguredIn"]?.arrayValue ?? [] {
                 lines.append("⚠️ \(id) is still allowed on \(name.stringValue ?? "") by config.yaml or the environment")
             }
@@ -44,12 +51,33 @@ struct UsersRevokeCommand: ParsableCommand {
         }
     }
 
-    /// With no daemon running, the file is changed here; the daemon reads it when it starts.
+    /// With no daemon running, the files are changed here (the paired users, the user's direct
+    /// messages' bindings, their schedules); the daemon reads them when it starts.
     private func revokeOffline(_ home: Home) throws -> JSONValue {
         var paired = try PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))
         let gone = paired.remove(id: id, messenger: messenger)
         guard !gone.isEmpty else { throw RemoteError(code: .notFound, message: "no paired user \(id)" + (messenger.map { " on \($0)" } ?? "")) }
         try paired.save()
-        return ["revoked": .array(gone.map(\.json)), "stillConfiguredIn": []]
+        let logger = Logger(label: "pi-relayd")
+        let bindingsFile = StateFile<Binding>.bindings(path: home.bindingsFile)
+        let schedulesFile = StateFile<Schedule>.schedules(path: home.schedulesFile)
+        var bindings = try bindingsFile.load(logger: logger).records
+        var schedules = try schedulesFile.load(logger: logger).records
+        var unbound: [Binding] = []
+        var unscheduled: [Schedule] = []
+        for user in gone {
+            let chats = bindings.filter { $0.isDirectMessage(of: user.id, on: user.messenger) }
+            bindings.removeAll { $0.isDirectMessage(of: user.id, on: user.messenger) }
+            let keys = Set(chats.map(\.key))
+            unscheduled += schedules.filter { $0.isMade(by: user.id, on: user.messenger, inChats: keys) }
+            schedules.removeAll { $0.isMade(by: user.id, on: user.messenger, inChats: keys) }
+            unbound += chats
+        }
+        if !unbound.isEmpty { try bindingsFile.save(bindings) }
+        if !unscheduled.isEmpty { try schedulesFile.save(schedules) }
+        return [
+            "revoked": .array(gone.map(\.json)), "stillConfiguredIn": [], "unbound": .array(unbound.map { .string($0.key) }),
+            "schedulesRemoved": .array(unscheduled.map { JSONValue($0.number) }),
+        ]
     }
 }

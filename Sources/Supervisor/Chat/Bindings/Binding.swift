@@ -23,6 +23,11 @@ package struct Binding: Codable, Sendable, Equatable {
         case key, messenger, channel, thread, sessionID = "sessionId", user, since, also, aliases
     }
 
+    /// `user`'s direct message with the bot on `messenger`.
+    package func isDirectMessage(of user: String, on messenger: String) -> Bool {
+        self.messenger == messenger && self.user == user
+    }
+
     /// The sessions this chat watches, the active one first.
     package var watched: [String] { [sessionID] + (also ?? []) }
 

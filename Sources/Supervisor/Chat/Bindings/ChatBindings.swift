@@ -59,6 +59,17 @@ package actor ChatBindings {
     }
 
     /// Whether any chat watches the session; no list is built (this runs for every pi line).
+    /// `users revoke`: the user's direct messages watch nothing more, so no run's output, notice
+    /// or approval question reaches them. Returns the bindings removed.
+    package func unbindDirectMessages(of user: String, on messenger: String) -> [Binding] {
+        let gone = bindings.values.filter { $0.isDirectMessage(of: user, on: messenger) }
+        guard !gone.isEmpty else { return [] }
+        for binding in gone { bindings[binding.key] = nil }
+        save()
+        for binding in gone { changed.yield(binding.sessionID) }
+        return gone
+    }
+
     package func isWatched(_ sessionID: String) -> Bool {
         bindings.values.contains { $0.sessionID == sessionID || $0.also?.contains(sessionID) == true }
     }

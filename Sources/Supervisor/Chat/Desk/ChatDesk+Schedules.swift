@@ -26,7 +26,7 @@ extension ChatDesk {
         default:
             guard let session else { throw RemoteError(code: .notFound, message: "No session here. /sessions to pick one, then /schedule.") }
             do {
-                let schedule = try await schedules.add(words, session: session, createdBy: chat.key)
+                let schedule = try await schedules.add(words, session: session, createdBy: chat.key, user: chat.user)
                 return Reply("Scheduled " + (await schedules.line(schedule)))
             } catch {
                 throw RemoteError.invalidParams(error.description)
