@@ -67,6 +67,18 @@ package actor PluginSlot {
 
     /// Runs the plugin until it is stopped, restarting it as the lifecycle says.
     package func run() async {
+        // The plugin's requests are handled in a group of the slot, not of one instance: a
+        // handler may wait minutes for pi (a `/compact`), and a crashed instance must not wait
+        // for it before the plugin is started again. A reply for an instance that is gone is
+        // dropped; the plugin asks again (its journal) and the daemon knows the message.
+        await withDiscardingTaskGroup { requests in
+            await supervise(requests: &requests)
+        }
+        lifecycle.stopped()
+        failAllPending(RemoteError(code: .unavailable, message: "plugin \(name) stopped"))
+    }
+
+    private func supervise(requests: inout DiscardingTaskGroup) async {
         loop: while !lifecycle.stopRequested && !Task.isCancelled {
             if lifecycle.isParked {
                 let (wake, continuation) = AsyncStream<Void>.makeStream()
@@ -77,7 +89,7 @@ package actor PluginSlot {
             }
             // On the pipe thread, where the plugin's lines are read: a reply then reaches the
             // request waiting for it without waking a pool thread (issue 12 k).
-            let end = await withTaskExecutorPreference(PipePoller.shared) { await runInstance() }
+            let end = await withTaskExecutorPreference(PipePoller.shared) { await runInstance(requests: &requests) }
             switch lifecycle.instanceEnded(end.exit, why: end.reason, name: name, at: .now, random: Double.random(in: 0..<1)) {
             case .respawn:
                 continue
@@ -99,8 +111,6 @@ package actor PluginSlot {
                 break loop
             }
         }
-        lifecycle.stopped()
-        failAllPending(RemoteError(code: .unavailable, message: "plugin \(name) stopped"))
     }
 
     private enum SlotEvent: Sendable {
@@ -111,7 +121,7 @@ package actor PluginSlot {
     }
 
     /// One instance, from spawn to exit.
-    private func runInstance() async -> InstanceEnd {
+    private func runInstance(requests: inout DiscardingTaskGroup) async -> InstanceEnd {
         generation += 1
         let instance = generation
         lifecycle.spawning()
@@ -161,7 +171,7 @@ package actor PluginSlot {
                     guard !seen.incompatible, current.killReason == nil else { continue }
                     await handshake(line, link: link, seen: &seen)
                 case .link(.message(let message)):
-                    receive(message, instance: instance, group: &group, sink: sink)
+                    receive(message, instance: instance, group: &requests, sink: sink)
                 case .link(.malformed(let preview, let error)):
                     logger.warning("plugin \(name): skipped a malformed line (\(error)): \(preview)")
                 case .handshakeDeadline:
@@ -265,7 +275,7 @@ package actor PluginSlot {
         lifecycle.welcomed()
     }
 
-    private func receive(_ message: WireMessage, instance: Int, group: inout TaskGroup<Void>, sink: AsyncStream<SlotEvent>.Continuation) {
+    private func receive(_ message: WireMessage, instance: Int, group: inout DiscardingTaskGroup, sink: AsyncStream<SlotEvent>.Continuation) {
         switch message {
         case .response(let id, let result):
             pending.remove(id)?.continuation.resume(with: result.mapError { $0 })

@@ -65,6 +65,34 @@ import Testing
         }
     }
 
+    /// A messenger that goes away while one of its requests waits for pi (a `/compact`, up to
+    /// ten minutes) is started again at once, not when the request is done.
+    @Test func aMessengerThatEndsWithARequestInFlightComesBackAtOnce() async throws {
+        try await LinkedRelay.with(piEnv: ["FAKE_PI_COMPACT_MS": "60000"]) { relay in
+            _ = try await relay.say("/new \(relay.workspace) slow")
+            let first = try #require(await LinkedChats.shared.connection(relay.messengerState))
+            // Its answer never comes: the instance that asked is gone when pi is done.
+            let chat = Chat(messenger: LinkedRelay.messenger, channel: "dm-" + LinkedRelay.user, user: LinkedRelay.user, dm: true)
+            let compact = ChatMessageParams(chat: chat, messageID: "compact-1", text: "/compact")
+            async let compacting: ChatMessageResult? = try? first.request(.chatMessage, compact)
+            try await waitUntilCompacting(relay)
+            _ = try await relay.control(.pluginsRestart, ["name": .string(LinkedRelay.messenger)])
+            try await relay.waitForNewMessenger(replacing: first)
+            let help = try await relay.say("/help")
+            #expect(help.status == .command, "\(help)")
+            _ = await compacting
+        }
+    }
+
+    /// Until pi says it is compacting (`get_state`'s `isCompacting`, pi-rpc spec).
+    private func waitUntilCompacting(_ relay: LinkedRelay) async throws {
+        for _ in 0..<500 {
+            if try await relay.control(.state, ["session": "slow"])["isCompacting"] == true { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("pi never said it was compacting")
+    }
+
     /// The web page's dialect through the whole relay: what the agent says reaches the page as
     /// text, never as a tag.
     @Test func aPromptWithMarkupComesBackEscapedForAWebPage() async throws {

@@ -21,9 +21,10 @@ struct LinkedRelay {
 
     /// Runs `body` against a running daemon, and stops it after. `config`: more of config.yaml
     /// (top-level lines); `messengerKeys`: more keys of the messenger's section; `federation`: a
-    /// linked federation plugin too (`LinkedFederation`).
+    /// linked federation plugin too (`LinkedFederation`); `piEnv`: the fake pi's settings.
     static func with(
-        config more: [String] = [], messengerKeys: [String] = [], federation: Bool = false, _ body: (LinkedRelay) async throws -> Void
+        config more: [String] = [], messengerKeys: [String] = [], federation: Bool = false, piEnv: [String: String] = [:],
+        _ body: (LinkedRelay) async throws -> Void
     ) async throws {
         let scratch = try ScratchFolder()
         let relay = LinkedRelay(scratch: scratch, home: Home(root: scratch.path + "/h"))
@@ -34,6 +35,7 @@ struct LinkedRelay {
               command: \(repo)/Tests/Fakes/fake-pi/pi
               agentDir: \(scratch.path)/agent
               startTimeoutSeconds: 60
+            \(piEnv.isEmpty ? "" : "  env:\n" + piEnv.sorted { $0.key < $1.key }.map { "    \($0.key): \"\($0.value)\"\n" }.joined())\
             \(messenger):
               allowedUsers: ["\(user)"]
             \(messengerKeys.map { "  " + $0 + "\n" }.joined())\(more.map { $0 + "\n" }.joined())
