@@ -84,6 +84,24 @@ import Testing
         }
     }
 
+    /// pi's queue of follow-ups lives in pi (pi-rpc spec): when pi exits, a message the chat was
+    /// told was queued loses its `⏳` and the chat is told it did not run.
+    @Test func aQueuedMessageIsReportedNotRunWhenPiExits() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) busy")
+            _ = try await relay.say("!scenario slow 200 100")
+            let queued = try await relay.say("and then the docs")
+            #expect(queued.reply?.text.contains("Queued as follow-up for busy") == true, "\(queued)")
+            #expect(queued.reaction == "⏳", "\(queued)")
+            let sessions = try await relay.control(.sessions).arrayValue ?? []
+            let pid = try #require(sessions.first { $0["name"] == "busy" }?["pid"]?.intValue, "\(sessions)")
+            kill(pid_t(pid), SIGKILL)
+            let heard = try await relay.waitToHear("Not run: pi exited before it reached your queued message")
+            let removed = heard.contains { $0.method == MethodName.chatReact.rawValue && $0.params["remove"] == true && $0.params["emoji"] == "⏳" }
+            #expect(removed, "the ⏳ comes off: \(heard.map(\.method))")
+        }
+    }
+
     /// Until pi says it is compacting (`get_state`'s `isCompacting`, pi-rpc spec).
     private func waitUntilCompacting(_ relay: LinkedRelay) async throws {
         for _ in 0..<500 {

@@ -63,6 +63,24 @@ extension ChatDelivery {
         queuedPrompts[sessionID] = list.isEmpty ? nil : list
     }
 
+    /// pi exited with prompts queued behind its run, and its queue went with it (pi keeps it in
+    /// memory only). Each loses its `⏳`, and its chat is told it did not run, rather than
+    /// waiting under an hourglass for a turn that will not come. Not sent again by itself: the
+    /// run they waited behind may be what ended pi.
+    package func dropQueued(in sessionID: String) async {
+        guard let list = queuedPrompts.removeValue(forKey: sessionID) else { return }
+        for prompt in list where prompt.reacted && !prompt.taken {
+            await deliver(
+                prompt.messenger, .chatReact,
+                ChatReactParams(target: prompt.target, messageID: prompt.messageID, emoji: Self.queuedMark, remove: true))
+            let shown = prompt.text.count > 80 ? prompt.text.prefix(79) + "…" : prompt.text[...]
+            let text = await notice(
+                "error", "Not run: pi exited before it reached your queued message (“\(shown)”). Send it again to run it.",
+                dialect: dialect(of: prompt.messenger))
+            await deliver(prompt.messenger, .chatPost, ChatPostParams(target: prompt.target, kind: .notice, sessionID: sessionID, text: text))
+        }
+    }
+
     package static let queuedMark = "⏳"
 
     /// Open questions posted again to one chat (it was paused when they were asked).

@@ -84,6 +84,7 @@ package actor ChatDelivery: SessionObserver {
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
             await postNotice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.", to: id)
+            await dropQueued(in: id)
         case .promptTaken(let text):
             await promptTaken(text, in: id)
         case .promptEcho(let text, let origin):
@@ -115,7 +116,7 @@ package actor ChatDelivery: SessionObserver {
     }
 
     /// A notice line as the formatter renders it (redacted); a plain fallback without it.
-    private func notice(_ kind: String, _ text: String, dialect: Dialect) async -> String {
+    func notice(_ kind: String, _ text: String, dialect: Dialect) async -> String {
         if let line = await format(.formatNotice, FormatNoticeParams(notice: NoticeKind(wireName: kind), text: text, dialect: dialect)) {
             return line.text
         }
