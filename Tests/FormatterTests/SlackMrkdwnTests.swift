@@ -78,4 +78,14 @@ import Testing
             to: "format.notice", params: ["notice": "error", "text": "expected <T> & got `nil`", "dialect": "slack-mrkdwn"])
         #expect(result["text"] == "⚠️ Error: expected &lt;T&gt; &amp; got `nil`")
     }
+
+    /// A code block continued in the next message keeps its first line's indent.
+    @Test func aContinuedCodeBlockKeepsItsIndent() {
+        let doc = "```\nsteps:\n" + (1...400).map { "    - run: step \($0)" }.joined(separator: "\n") + "\n```"
+        let chunks = SlackMrkdwn().split(doc, limit: 1000, numbered: true)
+        #expect(chunks.count > 2)
+        for chunk in chunks.dropFirst() {
+            #expect(chunk.contains("```\n    - run"), "\(chunk.prefix(80))")
+        }
+    }
 }

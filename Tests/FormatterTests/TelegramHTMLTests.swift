@@ -106,6 +106,19 @@ import Testing
             ])
     }
 
+    /// A code block continued in the next message keeps its first line's indent: Python, YAML
+    /// and makefiles copied from the chat mean it.
+    @Test func aContinuedCodeBlockKeepsItsIndent() {
+        let doc = "```python\ndef f():\n" + (1...400).map { "    v\($0) = \($0)" }.joined(separator: "\n") + "\n```"
+        let chunks = TelegramHTML().split(doc, limit: 1000, numbered: true)
+        #expect(chunks.count > 2)
+        for chunk in chunks.dropFirst() {
+            #expect(chunk.contains("language-python\">    v"), "\(chunk.prefix(80))")
+        }
+        let lines = chunks.joined(separator: "\n").split(separator: "\n").filter { $0.contains(" = ") }
+        #expect(lines.count == 400 && lines.allSatisfy { $0.contains("    v") }, "every line, indented once")
+    }
+
     /// Telegram's own `tg://` links mention a user (`tg://user?id=`, silently behind an empty
     /// label) or open its add-proxy and join dialogs: model text, which a page the agent read can
     /// steer, makes links to the web only.

@@ -5,7 +5,8 @@
 ///
 /// Unlike markdown, tags cost nothing: a chunk ending inside `<pre><code class=…>` or `<b>`
 /// closes them and the next reopens them for free, since the HTML of a chunk is written from
-/// the styles of its own units. A chunk never starts with whitespace and is never empty.
+/// the styles of its own units. A chunk never starts with whitespace (but a code line's indent)
+/// and is never empty.
 struct HTMLSplitter {
     let limit: Int
     /// How a chunk's units are written: Telegram HTML unless a dialect says otherwise (Slack's
@@ -43,7 +44,7 @@ struct HTMLSplitter {
         // While the text from its first visible unit fits, nothing can settle (what `pieces`
         // finds then too), and its break classes need not be worked out: a web page's whole
         // answer is one message, so this is every one of its live views.
-        let first = text.units.firstIndex { !$0.isWhitespace } ?? text.units.count
+        let first = text.firstWritten(from: 0, to: text.units.count)
         if text.units[first...].reduce(0, { $0 + $1.cost }) <= limit { return ([], first) }
         let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(), from: 0, reserve: 0, final: false)
         return (found.map { write(text, $0) }, end)
@@ -59,7 +60,7 @@ struct HTMLSplitter {
         var boundary = start
         let count = text.units.count
         while true {
-            while boundary < count, text.units[boundary].isWhitespace { boundary += 1 }
+            boundary = text.firstWritten(from: boundary, to: count)
             guard boundary < count, let next = cut(breaks, offsets, from: boundary, budget: limit - reserve, final: final) else { break }
             found.append(boundary..<next)
             boundary = next

@@ -55,12 +55,23 @@ extension StyledText {
         }
     }
 
-    /// `range` without the whitespace units at its ends.
+    /// `range` without the whitespace units at its ends (`firstWritten`).
     func trimmed(_ range: Range<Int>) -> (from: Int, to: Int) {
-        var from = range.lowerBound, to = range.upperBound
-        while from < to, units[from].isWhitespace { from += 1 }
+        let from = firstWritten(from: range.lowerBound, to: range.upperBound)
+        var to = range.upperBound
         while to > from, units[to - 1].isWhitespace { to -= 1 }
         return (from, to)
+    }
+
+    /// The first unit a chunk starting at `start` writes: its first visible one, or, in a code
+    /// block, the indentation of that unit's line, so that a block continued in the next message
+    /// keeps its first line's indent (Python, YAML and makefiles mean it).
+    func firstWritten(from start: Int, to end: Int) -> Int {
+        var from = start
+        while from < end, units[from].isWhitespace { from += 1 }
+        guard from < end, styles[Int(units[from].style)].contains(where: { $0.name == "pre" }) else { return from }
+        while from > start, units[from - 1].byte == 0x20 || units[from - 1].byte == 0x09 { from -= 1 }
+        return from
     }
 
     /// Characters Telegram counts for `html(range)`.
