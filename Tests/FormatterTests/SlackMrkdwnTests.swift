@@ -88,4 +88,14 @@ import Testing
             #expect(chunk.contains("```\n    - run"), "\(chunk.prefix(80))")
         }
     }
+
+    /// Slack counts a link's `<address|text>` whole: a list of sources with long addresses is cut
+    /// by what is written, not by the text shown.
+    @Test func linksAreCountedWithTheirAddresses() {
+        let doc = (1...15).map { _ in "[a](https://example.com/" + String(repeating: "x", count: 290) + ")" }.joined(separator: "\n")
+        let chunks = SlackMrkdwn().split(doc, limit: 3000, numbered: true)
+        #expect(chunks.count > 1)
+        #expect(chunks.allSatisfy { $0.count <= 3000 }, "\(chunks.map { $0.count })")
+        #expect(chunks.joined().components(separatedBy: "<https://example.com/").count - 1 == 15, "every link, once")
+    }
 }

@@ -32,8 +32,9 @@ struct SlackMrkdwn: StyledMarkup {
 
     func length(_ message: String) -> Int { message.count }
 
+    /// Cuts at `budget`, counting each link's `<address|…>` as the text it is in Slack.
     private func splitter(_ budget: Int) -> HTMLSplitter {
-        HTMLSplitter(limit: budget) { text, range in text.mrkdwn(range) }
+        HTMLSplitter(limit: budget, write: { text, range in text.mrkdwn(range) }, linkCost: { $0.mrkdwnAddress.count + 3 })
     }
 
     /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.

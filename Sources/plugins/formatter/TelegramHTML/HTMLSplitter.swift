@@ -12,16 +12,18 @@ struct HTMLSplitter {
     /// How a chunk's units are written: Telegram HTML unless a dialect says otherwise (Slack's
     /// mrkdwn splits the same styled text).
     var write: (StyledText, Range<Int>) -> String = { $0.html($1) }
+    /// What a link costs besides its text (`StyledText.costOffsets`): nothing in Telegram's HTML.
+    var linkCost: ((HTMLTag) -> Int)?
 
     /// The chunks of the text from unit `start` on. Numbered when there is more than one and
     /// `numbered`.
     func split(_ text: StyledText, from start: Int = 0, numbered: Bool) -> [String] {
         let whole = start..<text.units.count
-        if text.visibleLength(whole) <= limit {
+        if text.visibleLength(whole) + linkCosts(text, whole) <= limit {
             let html = write(text, whole)
             return html.isEmpty ? [] : [html]
         }
-        let breaks = text.breakClasses(), offsets = text.costOffsets()
+        let breaks = text.breakClasses(), offsets = text.costOffsets(linkCost: linkCost)
         if !numbered {
             return pieces(text, breaks, offsets, from: start, reserve: 0, final: true).pieces.map { write(text, $0) }
         }
@@ -45,9 +47,22 @@ struct HTMLSplitter {
         // finds then too), and its break classes need not be worked out: a web page's whole
         // answer is one message, so this is every one of its live views.
         let first = text.firstWritten(from: 0, to: text.units.count)
-        if text.units[first...].reduce(0, { $0 + $1.cost }) <= limit { return ([], first) }
-        let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(), from: 0, reserve: 0, final: false)
+        if text.units[first...].reduce(0, { $0 + $1.cost }) + linkCosts(text, first..<text.units.count) <= limit { return ([], first) }
+        let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(linkCost: linkCost), from: 0, reserve: 0, final: false)
         return (found.map { write(text, $0) }, end)
+    }
+
+    /// The links' own costs in `range`: 0 without `linkCost`, and without a link.
+    private func linkCosts(_ text: StyledText, _ range: Range<Int>) -> Int {
+        guard let linkCost, !range.isEmpty else { return 0 }
+        var total = 0
+        var previous: [HTMLTag] = []
+        for index in range {
+            let tags = text.tags(index)
+            for tag in tags where tag.name == "a" && !previous.contains(tag) { total += linkCost(tag) }
+            previous = tags
+        }
+        return total
     }
 
     /// Greedy cuts from `start`, each chunk starting at its first non-blank unit. When not

@@ -25,12 +25,20 @@ extension StyledText {
     }
 
     /// Code points before each boundary: `offsets[k]` is the cost of units `0..<k`.
-    func costOffsets() -> [Int] {
+    /// `linkCost`: what a link costs besides its text, at its first unit (Slack writes the
+    /// address in the text: `<url|text>`); nil where it costs nothing (Telegram's tag).
+    func costOffsets(linkCost: ((HTMLTag) -> Int)? = nil) -> [Int] {
         var offsets = [0]
         offsets.reserveCapacity(units.count + 1)
         var total = 0
+        var previousStyle: Int32 = -1
         for unit in units {
             total += unit.cost
+            if let linkCost, unit.style != previousStyle {
+                let before = previousStyle >= 0 ? styles[Int(previousStyle)] : []
+                for tag in styles[Int(unit.style)] where tag.name == "a" && !before.contains(tag) { total += linkCost(tag) }
+            }
+            previousStyle = unit.style
             offsets.append(total)
         }
         return offsets
