@@ -44,4 +44,15 @@ import Testing
             #expect(await questions.find(channel: "DALICE01", ts: "1.000009", wait: .milliseconds(200)) == nil)
         }
     }
+
+    /// Two clicks before the closing comes: the card names the first, whose answer the daemon took.
+    @Test func theFirstClickNamesWhoAnswered() async throws {
+        try await withStore { store in
+            let questions = QuestionMessages(store: store)
+            await questions.add(card("1.000002"))
+            await questions.answered(channel: "DALICE01", ts: "1.000002", by: "UALICE")
+            await questions.answered(channel: "DALICE01", ts: "1.000002", by: "UBOB")
+            #expect(await questions.find(channel: "DALICE01", ts: "1.000002")?.answeredBy == "UALICE")
+        }
+    }
 }

@@ -68,8 +68,10 @@ actor QuestionMessages: QuestionClosings {
         }
     }
 
+    /// The first click names who answered: the daemon takes the first answer, and a second
+    /// click before the closing arrives is refused there ("no open question").
     func answered(channel: String, ts: String, by user: String) async {
-        guard let index = posted.firstIndex(where: { $0.channel == channel && $0.ts == ts }) else { return }
+        guard let index = posted.firstIndex(where: { $0.channel == channel && $0.ts == ts }), posted[index].answeredBy == nil else { return }
         posted[index].answeredBy = user
         await store.save(posted, to: Self.file)
     }
