@@ -133,6 +133,43 @@ extension Scenarios {
             }
         }
 
+        /// A reply longer than a message (`/recent 50`): the first part answers the command, the
+        /// rest follow as follow-up messages (Discord spec: interaction followups), its buttons
+        /// under the last. Cut to one message with "…", the newest lines, the ones asked for,
+        /// were lost.
+        @Test(.timeLimit(.minutes(2)))
+        func aLongCommandReplyFollowsUpInsteadOfBeingCut() async throws {
+            try await Scenario.run { s in
+                let lines = (1...40).map { "line \($0) " + String(repeating: "x", count: 90) }
+                _ = try await s.startReady { method, params in
+                    guard method == "chat.command", params["name"] == "recent" else { return .result(["text": ""]) }
+                    return .result([
+                        "text": .string(lines.joined(separator: "\n")), "ephemeral": true,
+                        "actions": [[["id": "more", "label": "More", "style": "secondary"]]],
+                    ])
+                }
+                let slash = try await s.slash("recent")
+                let done = try #require(
+                    try await s.eventually { () -> JSONValue? in
+                        let v = try await s.interaction(slash["id"]!.stringValue!)
+                        return (v["followups"]?.arrayValue?.count ?? 0) >= 1 ? v : .none
+                    })
+                #expect(done["ack_type"] == 4)
+                let first = done["callback"]?["data"]?["content"]?.stringValue ?? ""
+                var texts = [first]
+                var last = JSONValue.null
+                for id in done["followups"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                    last = try await s.fake.get("/messages/\(id)")
+                    texts.append(last["content"]?.stringValue ?? "")
+                    #expect(last["flags"]?.intValue.map { $0 & 64 } == 64, "ephemeral, as the reply: \(last)")
+                }
+                #expect(texts.allSatisfy { $0.utf16.count <= 2000 })
+                #expect(texts.joined() == lines.joined(separator: "\n"), "every line, once, in order")
+                #expect(done["callback"]?["data"]?["components"]?.arrayValue?.isEmpty ?? true, "no buttons on the first part")
+                #expect(last["components"]?.arrayValue?.isEmpty == false, "the buttons under the last part")
+            }
+        }
+
         /// A message in a configured channel with a mention, one without (ignored), a DM and a
         /// plain-text "/stop" in the DM: the chat objects pi-relayd gets, and the reply posted
         /// as an answer to the user's message.

@@ -98,6 +98,8 @@ struct Interactions: Sendable {
             }
         }
         let outcome: Result<Reply, RemoteError>
+        // A reply longer than a message (`/recent 50`, a long `/sessions`): the rest follows.
+        var rest: [Reply] = []
         if let early = await FirstOf.value(of: pending, within: answerWithin) {
             outcome = early
             await listenIfBound(early, chat: chat, binds: binds)
@@ -105,7 +107,9 @@ struct Interactions: Sendable {
             case .success(let reply) where component && reply.isEmpty:
                 await callback(interaction, ["type": 6])
             case .success(let reply):
-                await callback(interaction, ["type": 4, "data": Self.data(reply, ephemeral: reply.ephemeral)])
+                let parts = Self.parts(reply)
+                rest = Array(parts.dropFirst())
+                await callback(interaction, ["type": 4, "data": Self.data(parts[0], ephemeral: reply.ephemeral)])
             case .failure(let error):
                 await callback(interaction, ["type": 4, "data": Self.data(Reply(failed: error), ephemeral: true)])
             }
@@ -113,18 +117,29 @@ struct Interactions: Sendable {
             await callback(interaction, ["type": 5, "data": ["flags": deferEphemeral ? 64 : 0]])
             outcome = await pending.value
             await listenIfBound(outcome, chat: chat, binds: binds)
-            let application = interaction.applicationID.isEmpty ? (await listening.applicationID ?? "") : interaction.applicationID
             do {
                 switch outcome {
                 case .success(let reply) where reply.isEmpty && component:
-                    try await rest.deleteOriginal(application: application, token: interaction.token)
+                    try await self.rest.deleteOriginal(application: await application(of: interaction), token: interaction.token)
                 case .success(let reply):
-                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(reply))
+                    let parts = Self.parts(reply)
+                    rest = Array(parts.dropFirst())
+                    try await self.rest.editOriginal(
+                        application: await application(of: interaction), token: interaction.token, body: Self.edit(parts[0]))
                 case .failure(let error):
-                    try await rest.editOriginal(application: application, token: interaction.token, body: Self.edit(Reply(failed: error)))
+                    try await self.rest.editOriginal(
+                        application: await application(of: interaction), token: interaction.token, body: Self.edit(Reply(failed: error)))
                 }
             } catch {
                 logger.warning("interaction \(interaction.id): editing the deferred response failed: \(error)")
+            }
+        }
+        for part in rest {
+            var body = Self.edit(part)
+            if part.ephemeral { body["flags"] = 64 }
+            do { try await self.rest.followUp(application: await application(of: interaction), token: interaction.token, body: body) } catch {
+                logger.warning("interaction \(interaction.id): a follow-up of the answer failed: \(error)")
+                break
             }
         }
         if case .success(let reply) = outcome, let open = reply.openThread {
@@ -143,6 +158,23 @@ struct Interactions: Sendable {
             try await rest.interactionCallback(id: interaction.id, token: interaction.token, body: body)
         } catch {
             logger.warning("interaction \(interaction.id): answering failed: \(error)")
+        }
+    }
+
+    private func application(of interaction: Interaction) async -> String {
+        interaction.applicationID.isEmpty ? (await listening.applicationID ?? "") : interaction.applicationID
+    }
+
+    /// The reply in messages that fit: its text cut at lines (`TextFit.split`), its buttons under
+    /// the last.
+    static func parts(_ reply: Reply) -> [Reply] {
+        let texts = TextFit.split(reply.text, limit: Poster.limit)
+        guard texts.count > 1 else { return [reply] }
+        return texts.enumerated().map { index, text in
+            var part = reply
+            part.text = text
+            if index < texts.count - 1 { part.actions = [] }
+            return part
         }
     }
 

@@ -112,6 +112,10 @@ extension DiscordREST {
         try await send(.editOriginal(application: application, token: token), json: body)
     }
 
+    func followUp(application: String, token: String, body: JSONValue) async throws {
+        try await send(.followUp(application: application, token: token), json: body)
+    }
+
     func deleteOriginal(application: String, token: String) async throws {
         try await send(.deleteOriginal(application: application, token: token))
     }

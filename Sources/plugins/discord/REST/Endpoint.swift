@@ -111,6 +111,14 @@ struct Endpoint: Sendable, Equatable, CustomStringConvertible {
             major: webhookMajor(application, token), idempotent: true)
     }
 
+    /// A further message of an interaction's answer (its text did not fit one).
+    static func followUp(application: String, token: String) -> Endpoint {
+        Endpoint(
+            method: "POST", path: "/webhooks/\(application)/\(token)",
+            template: "/webhooks/{application_id}/{interaction_token}",
+            major: webhookMajor(application, token), idempotent: false)
+    }
+
     static func deleteOriginal(application: String, token: String) -> Endpoint {
         Endpoint(
             method: "DELETE", path: "/webhooks/\(application)/\(token)/messages/@original",
