@@ -36,6 +36,11 @@ import Glibc
                 home.read("state/plugins/echo/received.jsonl").contains("\"n\":1")
             }
 
+            // A schedule a restart would forget is not made: the owner is told at once.
+            let scheduled = try await home.run("schedule", "add", "renamed-while-full", "every", "1h", "check", "the", "build")
+            #expect(scheduled.status != 0 && scheduled.stderr.contains("cannot save the schedules"), "\(scheduled)")
+            #expect(try await s.json("schedule", "list") == [])
+
             let problems = try await waitFor("status reports the full disk") {
                 let p = try await Self.problems(s)
                 return p.contains { $0.hasPrefix("daemon log:") } && p.contains { $0.hasPrefix("sessions not saved:") } ? p : nil

@@ -99,7 +99,7 @@ package struct Daemon: Service {
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
             stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems
                 + savedSchedules.problems,
-            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, metrics: metrics,
+            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, schedules: schedules, metrics: metrics,
             metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
             home: home, logger: logger, sections: sections, environment: ProcessInfo.processInfo.environment, host: host,

@@ -19,6 +19,7 @@ package struct DaemonStatus: Sendable {
     package let host: PluginHost
     package let sessions: Sessions
     package let bindings: ChatBindings
+    package let schedules: Schedules
     package let metrics: RelayMetrics
     /// Where the Prometheus endpoint listens; nil when metrics are off.
     package let metricsAddress: MetricsAddress?
@@ -31,6 +32,7 @@ package struct DaemonStatus: Sendable {
         if let failure = daemonLog.failure { out.append("daemon log: \(failure)") }
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
         if let failure = await bindings.saveError { out.append("bindings not saved: \(failure)") }
+        if let failure = await schedules.saveError { out.append("schedules not saved: \(failure)") }
         for plugin in (await host.status()).arrayValue ?? [] {
             let name = plugin["name"]?.stringValue ?? "?"
             if let failure = plugin["outboxError"]?.stringValue { out.append("plugin \(name) outbox: \(failure)") }

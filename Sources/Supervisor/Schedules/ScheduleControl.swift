@@ -20,7 +20,7 @@ package struct ScheduleControl: Sendable {
             do {
                 let schedule = try await schedules.add(words, session: session, createdBy: "terminal")
                 return await schedules.json(schedule)
-            } catch {
+            } catch let error as ScheduleError {
                 throw RemoteError.invalidParams(error.description)
             }
         case .scheduleList:
@@ -34,7 +34,7 @@ package struct ScheduleControl: Sendable {
             return .array(items)
         case .scheduleRemove:
             guard let number = params["number"]?.intValue else { throw RemoteError.invalidParams("schedule.remove needs number") }
-            guard let gone = await schedules.remove(number) else {
+            guard let gone = try await schedules.remove(number) else {
                 throw RemoteError(code: .notFound, message: "no schedule #\(number) (pi-relayd schedule list shows them)")
             }
             return await schedules.json(gone)

@@ -76,6 +76,12 @@ package struct ScheduleTable: Sendable {
         return schedules.remove(at: index)
     }
 
+    /// Puts back a schedule just removed (its removal could not be saved).
+    package mutating func restore(_ schedule: Schedule) {
+        schedules.append(schedule)
+        schedules.sort { $0.number < $1.number }
+    }
+
     /// Removes every schedule of a session (it ended for good).
     package mutating func removeAll(session id: String) -> [Schedule] {
         let gone = schedules.filter { $0.sessionID == id }

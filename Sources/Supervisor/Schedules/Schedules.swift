@@ -15,6 +15,10 @@ package actor Schedules {
     private let zoneFolder: String?
     private let logger: Logger
     private var zones: [String: ZoneRules] = [:]
+    /// Why the last save failed while what is saved differs from what runs (a run's next time
+    /// not written), until a save succeeds; `status` shows it. An add or removal that cannot be
+    /// saved is undone instead, and says so.
+    package private(set) var saveError: String?
     /// Wakes the run loop early: a schedule was added or removed.
     private let alarm = ScheduleAlarm()
 
@@ -38,14 +42,22 @@ package actor Schedules {
     package var all: [Schedule] { table.schedules }
 
     /// Adds a schedule from a person's words (`every 1h check CI`) for `session`.
+    /// Throws `ScheduleError` for words it cannot read, `RemoteError` when the schedule cannot be
+    /// saved (a full disk): a schedule a restart would forget is not made.
     package func add(
         _ words: String, session: PiSession, createdBy: String, user: String? = nil, now: Date = Date()
-    ) async throws(ScheduleError) -> Schedule {
+    ) async throws -> Schedule {
         let request = try ScheduleRequest(words)
         let schedule = try table.add(request, sessionID: session.id, createdBy: createdBy, user: user, defaultZone: defaultZone, now: now) {
             (name) throws(ZoneError) in try self.zone(name)
         }
-        save()
+        let unsaved = saveError
+        guard save() else {
+            _ = table.remove(schedule.number)
+            // Undone, the file says what the schedules are (as much as it did before).
+            defer { saveError = unsaved }
+            throw RemoteError(code: .internal, message: "cannot save the schedules (\(saveError ?? "")): nothing was scheduled")
+        }
         let name = await session.name
         logger.info(
             "schedule \(schedule.number) added for \(name) by \(createdBy): \(schedule.label) (\(schedule.zone)), next \(schedule.next)")
@@ -53,9 +65,16 @@ package actor Schedules {
         return schedule
     }
 
-    package func remove(_ number: Int) async -> Schedule? {
+    /// nil when there is no schedule `number`; throws when the removal cannot be saved, and the
+    /// schedule stays (a restart would bring it back).
+    package func remove(_ number: Int) async throws(RemoteError) -> Schedule? {
         guard let gone = table.remove(number) else { return nil }
-        save()
+        let unsaved = saveError
+        guard save() else {
+            table.restore(gone)
+            defer { saveError = unsaved }
+            throw RemoteError(code: .internal, message: "cannot save the schedules (\(saveError ?? "")): #\(number) stays")
+        }
         logger.info("schedule \(number) removed")
         await alarm.ring()
         return gone
@@ -122,9 +141,17 @@ package actor Schedules {
         return rules
     }
 
-    private func save() {
-        do { try store.save(table.schedules) } catch {
-            logger.error("cannot save the schedules: \(error)")
+    @discardableResult
+    private func save() -> Bool {
+        do {
+            try store.save(table.schedules)
+            if saveError != nil { logger.notice("the schedules are saved again") }
+            saveError = nil
+            return true
+        } catch {
+            if saveError == nil { logger.error("cannot save the schedules: \(error)") }
+            saveError = "\(error)"
+            return false
         }
     }
 }

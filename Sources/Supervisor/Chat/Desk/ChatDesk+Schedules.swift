@@ -19,7 +19,7 @@ extension ChatDesk {
         case "cancel", "rm", "remove", "delete":
             let number = parts.count > 1 ? Int(parts[1].trimmingInlineSpace().drop { $0 == "#" }) : nil
             guard let number else { throw RemoteError.invalidParams("which one? /schedule cancel N (/schedule list shows the numbers)") }
-            guard let gone = await schedules.remove(number) else {
+            guard let gone = try await schedules.remove(number) else {
                 throw RemoteError(code: .notFound, message: "No schedule #\(number). /schedule list shows them.")
             }
             return Reply("Schedule #\(gone.number) (\(gone.label)) removed.")
@@ -28,7 +28,7 @@ extension ChatDesk {
             do {
                 let schedule = try await schedules.add(words, session: session, createdBy: chat.key, user: chat.user)
                 return Reply("Scheduled " + (await schedules.line(schedule)))
-            } catch {
+            } catch let error as ScheduleError {
                 throw RemoteError.invalidParams(error.description)
             }
         }
