@@ -38,6 +38,18 @@ import Testing
         #expect(crash(&policy, startedAt: 100, crashedAt: 101) == .milliseconds(500))
     }
 
+    /// After a long healthy run, instances that die before their hello back off: the healthy
+    /// run was another instance's.
+    @Test func crashesBeforeAHelloBackOffAfterAHealthyRun() {
+        var policy = RestartPolicy(options: .init(crashLoopCount: 100))
+        #expect(crash(&policy, startedAt: 0, crashedAt: 100) == .zero)
+        var waits: [Duration] = []
+        for crashedAt in [100.1, 100.2, 100.3] {
+            if case .restart(let wait) = policy.exited(.crash, at: at(crashedAt), random: 0.5) { waits.append(wait) }
+        }
+        #expect(waits == [.milliseconds(500), .seconds(1), .seconds(2)])
+    }
+
     @Test func immediateRestartsStillEndInACrashLoop() {
         var policy = RestartPolicy(options: .init(crashLoopCount: 3, crashLoopWindow: .seconds(180), healthyReset: .seconds(60)))
         #expect(crash(&policy, startedAt: 0, crashedAt: 61) == .zero)

@@ -56,9 +56,12 @@ package struct RestartPolicy: Sendable {
         case .incompatible: return .markFailed(reason: "incompatible protocol")
         case .crash: break
         }
+        // Only this instance's hello counts: one that dies before saying hello did not run
+        // healthily, however long ago the last one did.
         if let startedAt, now - startedAt >= options.healthyReset {
             consecutiveCrashes = 0
         }
+        startedAt = nil
         crashes.append(now)
         let window = options.crashLoopWindow
         crashes.removeAll { now - $0 > window }
