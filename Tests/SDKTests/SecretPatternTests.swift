@@ -16,4 +16,21 @@ import Testing
     func ordinaryFilesPass(_ path: String) {
         #expect(SecretPattern.match(path) == nil, "\(path)")
     }
+
+    /// A session started where credentials live: its files are as secret as their names would be
+    /// from one folder up.
+    @Test(arguments: [
+        ("credentials", "/home/me/.aws"), ("config", "/home/me/.kube"), ("authorized_keys", "/home/me/.ssh"),
+        ("config", "/work/app/.git"), ("refs/heads/main", "/work/app/.git"), ("token.json", "/home/me/.config/gcloud"),
+        ("gcloud/token.json", "/home/me/.config"), ("config.json", "/home/me/.docker"),
+    ])
+    func filesOfACredentialsFolderAreNamed(_ path: String, _ folder: String) {
+        #expect(SecretPattern.match(path, in: folder) != nil, "\(folder)/\(path)")
+    }
+
+    /// Only folder rules look at the folder: a project named like a key file is a project.
+    @Test(arguments: [("README.md", "/work/id_service"), ("main.swift", "/work/keys.pem-tools"), ("config", "/home/me/project")])
+    func filesOfAnOrdinaryFolderPass(_ path: String, _ folder: String) {
+        #expect(SecretPattern.match(path, in: folder) == nil, "\(folder)/\(path)")
+    }
 }

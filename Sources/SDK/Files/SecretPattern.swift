@@ -14,6 +14,21 @@ public enum SecretPattern {
         return nil
     }
 
+    /// As `match`, for `path` inside `folder` (a session's folder, resolved): a folder that is
+    /// itself where credentials live (a session started in `~/.ssh`, `~/.aws`, or inside a
+    /// repository's `.git`) makes its files secret too. Only folder rules look at `folder`: a
+    /// project folder named like a key file (`id_service`) is a folder, not a key.
+    public static func match(_ path: String, in folder: String) -> String? {
+        if let why = match(path) { return why }
+        let around = folder.split(separator: "/").map { $0.lowercased() }
+        for component in around where [".ssh", ".git", ".azure"].contains(component) { return single(component) }
+        if let last = around.last, let first = path.split(separator: "/").first(where: { $0 != "." }) {
+            if let why = pair(last, first.lowercased()) { return why }
+        }
+        if around.count >= 2 { return pair(around[around.count - 2], around[around.count - 1]) }
+        return nil
+    }
+
     private static func single(_ component: String) -> String? {
         if component.hasPrefix(".env") { return "`\(component)` looks like an environment file with secrets" }
         if component == ".ssh" { return "files in `.ssh` are SSH keys and settings" }

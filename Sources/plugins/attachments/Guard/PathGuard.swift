@@ -24,7 +24,7 @@ struct PathGuard: Sendable {
         // Before resolution: the name as asked for, so a harmless-looking symlink target cannot
         // launder `.env`, and `a/../.env` is judged as `.env`.
         let asked = given.hasPrefix("/") ? Self.relative(lexical, to: base) : given
-        if let why = SecretPattern.match(asked) { return .failure(.invalidParams("\(shown) is not sent: \(why)")) }
+        if let why = SecretPattern.match(asked, in: realCwd) { return .failure(.invalidParams("\(shown) is not sent: \(why)")) }
 
         guard let resolved = lexical.realPath else {
             switch errno {
@@ -39,7 +39,7 @@ struct PathGuard: Sendable {
             return .failure(
                 .invalidParams("\(shown) leads outside the session's folder \(realCwd) through a symbolic link; only files inside it can be sent"))
         }
-        if let why = SecretPattern.match(Self.relative(resolved, to: realCwd)) {
+        if let why = SecretPattern.match(Self.relative(resolved, to: realCwd), in: realCwd) {
             return .failure(.invalidParams("\(shown) is not sent: \(why)"))
         }
 
