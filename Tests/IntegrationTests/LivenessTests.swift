@@ -65,6 +65,29 @@ import Glibc
 
     /// The daemon is blocked writing to a plugin whose stdin pipe is full when the plugin dies:
     /// the write fails with EPIPE, and that must not kill the daemon with SIGPIPE.
+    /// A plugin that reads a backlog of over a megabyte slowly (an outbox replayed after an
+    /// outage, each delivery posted at a chat service's pace): its pongs come behind the backlog,
+    /// and it is reading, so it is not killed; it was, for "missed pongs", and again after its
+    /// restart replayed the same backlog.
+    @Test func aSlowReaderWithABacklogIsNotKilled() async throws {
+        let config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: 2)
+        try await TestHome.with(config: config.yaml) { home in
+            try home.installFake("fake-slowread")
+            let daemon = try await home.startDaemon(environment: ["FAKE_READ_DELAY_MS": "400"])
+            let first = try #require(try await daemon.waitForRunning("fake-slowread").pid)
+            let params = "{\"pad\":\"" + String(repeating: "x", count: 100_000) + "\"}"
+            for _ in 0..<12 {
+                let r = try await home.run("plugin", "call", "fake-slowread", "fill", params, "--deliver")
+                #expect(r.status == 0, "\(r)")
+            }
+            let status = try await home.run("plugin", "call", "fake-slowread", "status", "{}", "--timeout-ms", "60000")
+            #expect(status.status == 0, "\(status)")
+            #expect(try status.json()["delivered"]?.intValue == 12, "\(status)")
+            let info = try #require(try await daemon.plugins()["fake-slowread"])
+            #expect(info.restarts == 0 && info.pid == first, "\(info); \(home.daemonLog)")
+        }
+    }
+
     @Test func pluginDyingWithAFullPipeLeavesTheDaemonRunning() async throws {
         let config = TestConfig(pingTimeoutSeconds: 120)
         try await TestHome.with(config: config.yaml) { home in

@@ -180,7 +180,9 @@ package actor PluginSlot {
                     }
                 case .tick:
                     guard seen.handshaken, var check = liveness else { continue }
-                    let verdict = check.tick(at: .now, stdinStalledFor: link.input.overFor, queuedBytes: link.input.pending)
+                    let verdict = check.tick(
+                        at: .now, stdinStalledFor: link.input.overFor, queuedBytes: link.input.pending,
+                        stdinDraining: link.input.draining(within: check.pingTimeout))
                     liveness = check
                     switch verdict {
                     case .fine: break

@@ -23,7 +23,11 @@ package final class ChildInput: @unchecked Sendable {
     private var queue: [UInt8] = []
     /// Bytes of `queue` already written.
     private var head = 0
+    /// Since when more than `highWater` bytes have waited with none taken: a child that reads,
+    /// however slowly, starts it again with every read.
     private var overSince: ContinuousClock.Instant?
+    /// When the child last took bytes from the pipe.
+    private var lastTaken: ContinuousClock.Instant?
     /// The poller is watching `fd` for room; only it writes `queue` then, and only it may close.
     private var flushing = false
     private var finishing = false
@@ -45,10 +49,18 @@ package final class ChildInput: @unchecked Sendable {
         return queue.count - head
     }
 
-    /// How long more than `highWater` bytes have been waiting.
+    /// How long more than `highWater` bytes have been waiting without the child taking any.
     package var overFor: Duration? {
         lock.lock(); defer { lock.unlock() }
         return overSince.map { .now - $0 }
+    }
+
+    /// Bytes wait and the child took some within `window`: what is sent now (a ping) waits its
+    /// turn behind them, and is not a sign of a hang until the child stops taking.
+    package func draining(within window: Duration) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard queue.count > head, let lastTaken else { return false }
+        return .now - lastTaken < window
     }
 
     /// Queues `bytes` after everything sent before, writing as much as the pipe takes right now.
@@ -127,6 +139,10 @@ package final class ChildInput: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if !closed, head < queue.count, let written = queue.withUnsafeBytes({ writeAll(UnsafeRawBufferPointer(rebasing: $0[head...])) }) {
             head += written
+            if written > 0 {
+                lastTaken = .now
+                overSince = nil
+            }
         }
         if closed || head == queue.count {
             unregister()

@@ -22,13 +22,17 @@ package struct Liveness: Sendable {
         lastPong = now
     }
 
-    /// `stdinStalledFor`: how long the plugin has left more than the limit unread on its stdin.
-    package mutating func tick(at now: ContinuousClock.Instant, stdinStalledFor: Duration?, queuedBytes: Int) -> Verdict {
+    /// `stdinStalledFor`: how long the plugin has left more than the limit unread on its stdin,
+    /// taking none of it. `stdinDraining`: it has a backlog and is reading it, so a ping sent may
+    /// still wait behind it (a replayed outbox read at a chat service's pace).
+    package mutating func tick(
+        at now: ContinuousClock.Instant, stdinStalledFor: Duration?, queuedBytes: Int, stdinDraining: Bool = false
+    ) -> Verdict {
         if let stalled = stdinStalledFor, stalled > stalledInputLimit {
             return .hung("is not reading its stdin (\(queuedBytes) bytes queued for \(stalled.components.seconds) s)")
         }
         if let sent = lastPingSent, lastPong < sent {
-            guard now - sent > pingTimeout else { return .fine }
+            guard now - sent > pingTimeout, !stdinDraining else { return .fine }
             return .hung("missed pongs for \(pingTimeout.components.seconds) s")
         }
         pingCount += 1
