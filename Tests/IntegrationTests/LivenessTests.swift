@@ -88,6 +88,25 @@ import Glibc
         }
     }
 
+    /// A plugin that acknowledges nothing fills its outbox; what comes after is dropped, and
+    /// `status` says so (it was a log line alone) until the daemon restarts.
+    @Test func deliveriesDroppedForAFullOutboxAreAStatusProblem() async throws {
+        var config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: 120)
+        config.outboxLimit = 2
+        try await TestHome.with(config: config.yaml) { home in
+            try home.installFake("fake-noread")
+            let daemon = try await home.startDaemon()
+            _ = try await daemon.waitForRunning("fake-noread")
+            for n in 1...3 {
+                _ = try await home.run("plugin", "call", "fake-noread", "fill", "{\"n\":\(n)}", "--deliver")
+            }
+            let problems = try await home.run("status", "--json").json()["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(
+                problems.contains { $0.hasPrefix("plugin fake-noread outbox: 1 deliveries dropped since ") && $0.contains("plugins.outboxLimit 2") },
+                "\(problems)")
+        }
+    }
+
     @Test func pluginDyingWithAFullPipeLeavesTheDaemonRunning() async throws {
         let config = TestConfig(pingTimeoutSeconds: 120)
         try await TestHome.with(config: config.yaml) { home in

@@ -32,6 +32,10 @@ package struct Outbox {
     package private(set) var entries: [Entry] = []
     private var journalLines = 0
     package private(set) var lastError: String?
+    /// Deliveries refused because the outbox was full, and when the first was: they are lost,
+    /// so `status` says so until the daemon restarts.
+    package private(set) var refused = 0
+    package private(set) var refusedSince: Double?
     /// A write to the journal failed, maybe after writing part of a record (a full disk): the
     /// journal misses what is in memory and may end in a torn line.
     private var journalBehind = false
@@ -52,7 +56,11 @@ package struct Outbox {
     }
 
     package mutating func add(_ entry: Entry) throws {
-        guard entries.count < limit else { throw AddError.full(entries.count) }
+        guard entries.count < limit else {
+            refused += 1
+            if refusedSince == nil { refusedSince = Date().timeIntervalSince1970 }
+            throw AddError.full(entries.count)
+        }
         entries.append(entry)
         append(Self.addRecord(entry))
     }

@@ -441,6 +441,12 @@ package actor PluginSlot {
             object["lastStderr"] = .array(stderrTail.suffix(10).map { .string(Redactor.redact($0)) })
         }
         if let error = outbox.lastError { object["outboxError"] = .string(error) }
+        if outbox.refused > 0, let since = outbox.refusedSince {
+            let when = ISO8601.string(Date(timeIntervalSince1970: since))
+            object["outboxRefused"] = .string(
+                "\(outbox.refused) deliveries dropped since \(when): the outbox was full (plugins.outboxLimit \(outbox.limit)); the plugin did not acknowledge what it was sent"
+            )
+        }
         if let error = stderrLog.failure { object["logError"] = .string(error) }
         return object
     }

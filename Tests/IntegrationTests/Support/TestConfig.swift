@@ -14,6 +14,7 @@ struct TestConfig {
     var disabled: [String] = []
     var logMaxBytes: Int?
     var logKeep: Int?
+    var outboxLimit: Int?
 
     var yaml: String {
         var lines = [
@@ -22,6 +23,9 @@ struct TestConfig {
             "  pingIntervalSeconds: \(pingIntervalSeconds)",
             "  pingTimeoutSeconds: \(pingTimeoutSeconds)",
             "  shutdownGraceMs: \(shutdownGraceMs)",
+        ]
+        if let outboxLimit { lines.append("  outboxLimit: \(outboxLimit)") }
+        lines += [
             "  restart:",
             "    initialBackoffMs: \(initialBackoffMs)",
             "    maxBackoffMs: \(maxBackoffMs)",
