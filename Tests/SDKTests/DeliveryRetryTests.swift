@@ -72,6 +72,43 @@ import Testing
         #expect(ContinuousClock.now - asked < .seconds(5), "\(ContinuousClock.now - asked)")
     }
 
+    /// Lanes are let go once idle: a plugin that has seen more chats than `maxLanes` (a Slack
+    /// bot after months of threads) still retries a failing delivery in a lane of its own, and
+    /// the default lane, shared by every notification, does not wait minutes behind it.
+    struct DownPlugin: Plugin {
+        static let manifest = PluginManifest(name: "down", version: "1", roles: ["test"], summary: "fails one chat's deliveries")
+
+        init(context: PluginContext) async throws {}
+
+        func lane(of method: String, params: JSONValue) -> String { params["lane"]?.stringValue ?? "" }
+
+        func handle(_ request: PluginRequest) async throws -> JSONValue {
+            if request.params["name"] == "down" { throw RemoteError(code: .unavailable, message: "could not reach the service") }
+            return .null
+        }
+    }
+
+    @Test func idleLanesAreLetGoSoTheDefaultLaneNeverWaitsForARetry() async throws {
+        let plugin = ServedPlugin(DownPlugin.self)
+        let send = plugin.send(_:)
+        try await plugin.welcome()
+        let count = PluginInbound<DownPlugin>.maxLanes + 50
+        for n in 0..<count {
+            send(["type": "deliver", "id": .string("o\(n)"), "method": "chat.post", "params": ["name": "once", "lane": .string("chat\(n)")]])
+        }
+        var acked = 0
+        while acked < count {
+            if try await plugin.next()["type"] == "ack" { acked += 1 }
+        }
+        send(["type": "deliver", "id": "x1", "method": "chat.post", "params": ["name": "down", "lane": "late chat"]])
+        let sent = ContinuousClock.now
+        send(["type": "deliver", "id": "x2", "method": "chat.post", "params": ["name": "shared", "lane": ""]])
+        while try await plugin.next()["id"] != "x2" {}
+        #expect(ContinuousClock.now - sent < .seconds(2), "the default lane waited \(ContinuousClock.now - sent)")
+        send(["type": "shutdown"])
+        #expect(await plugin.served.value == 0)
+    }
+
     /// Until the delivery that always fails has failed twice (it is between its tries).
     func waitForRetry() async throws {
         for _ in 0..<200 where Self.handled.withLock({ $0.filter { $0 == "always down failed" }.count }) < 3 {

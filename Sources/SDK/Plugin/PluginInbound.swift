@@ -54,7 +54,7 @@ final class PluginInbound<P: Plugin>: Sendable {
     let inputs: AsyncStream<Input>
     let newLanes: AsyncStream<Lane>
 
-    /// Lanes a plugin may have at once (`Plugin.lane`); more share the default lane.
+    /// Lanes a plugin may have busy at once (`Plugin.lane`); more share the default lane.
     static var maxLanes: Int { 1024 }
 
     init(writer: FDWriter, contact: SupervisorContact, logger: Logger) {
@@ -140,9 +140,15 @@ final class PluginInbound<P: Plugin>: Sendable {
         }
     }
 
-    /// A lane's task has handled one of its messages.
+    /// A lane's task has handled one of its messages. A named lane with nothing more to do is
+    /// let go (its task ends), so `maxLanes` counts the lanes busy now, not every chat ever seen.
     func finished(_ lane: String) {
-        state.withLock { $0.waiting[lane, default: 1] -= 1 }
+        state.withLock { state in
+            state.waiting[lane, default: 1] -= 1
+            guard !lane.isEmpty, state.waiting[lane] == 0 else { return }
+            state.waiting[lane] = nil
+            state.lanes.removeValue(forKey: lane)?.finish()
+        }
     }
 
     /// The plugin, when `message` may be taken at once: nothing sent before it waits in the

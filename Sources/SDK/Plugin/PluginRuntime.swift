@@ -104,11 +104,12 @@ public enum PluginRuntime {
             // Deliveries and notifications keep their order within their lane, lanes side by
             // side; requests run concurrently.
             group.addTask {
-                await withTaskGroup(of: Void.self) { lanes in
+                // Discarding: a lane let go when idle ends its task, and nothing keeps it.
+                await withDiscardingTaskGroup { lanes in
                     for await lane in inbound.newLanes {
                         lanes.addTask {
                             for await message in lane.messages {
-                                await Self.handleInOrder(message, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
+                                await Self.handleInOrder(message, in: lane.name, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
                                 inbound.finished(lane.name)
                             }
                         }
@@ -179,8 +180,9 @@ public enum PluginRuntime {
 
     /// A delivery (acked once it had its effect, deduped by id) or a notification, in its lane's
     /// order.
+    /// `lane`: the lane it runs in, which is the default one when the plugin had too many busy.
     private static func handleInOrder<P: Plugin>(
-        _ message: WireMessage, plugin: P, ledger: DeliveryLedger, writer: FDWriter, logger: Logger
+        _ message: WireMessage, in lane: String, plugin: P, ledger: DeliveryLedger, writer: FDWriter, logger: Logger
     ) async {
         switch message {
         case .deliver(let id, let method, let params):
@@ -203,7 +205,7 @@ public enum PluginRuntime {
                     return
                 } catch {
                     failures += 1
-                    guard DeliveryRetry.mayPass(error), !plugin.lane(of: method, params: params).isEmpty,
+                    guard DeliveryRetry.mayPass(error), !lane.isEmpty,
                         let delay = DeliveryRetry.delay(afterFailures: failures)
                     else {
                         // Not acked: pi-relayd keeps it and hands it to the next instance.
