@@ -42,6 +42,11 @@ final class PluginInbound<P: Plugin>: Sendable {
     private let loop: AsyncStream<Input>.Continuation
     /// New lanes, for the task that runs them.
     private let opened: AsyncStream<Lane>.Continuation
+    /// Answers to the plugin's own requests, for the task that resolves them: taken at once, so
+    /// a request made while the plugin is being made (`init(context:)`) is answered too, not
+    /// held behind the loop that starts once it is made.
+    let responses: AsyncStream<(id: String, result: Result<JSONValue, RemoteError>)>
+    private let answered: AsyncStream<(id: String, result: Result<JSONValue, RemoteError>)>.Continuation
 
     /// A lane's name and its messages, in order.
     struct Lane: Sendable {
@@ -63,6 +68,7 @@ final class PluginInbound<P: Plugin>: Sendable {
         self.logger = logger
         (inputs, loop) = AsyncStream<Input>.makeStream()
         (newLanes, opened) = AsyncStream<Lane>.makeStream()
+        (responses, answered) = AsyncStream<(id: String, result: Result<JSONValue, RemoteError>)>.makeStream()
     }
 
     /// Bytes read from pi-relayd, on the reading thread: each whole line is read at once.
@@ -107,6 +113,9 @@ final class PluginInbound<P: Plugin>: Sendable {
             if let plugin = state.withLock({ Self.idleLane(for: message, in: $0) }), plugin.takeAtOnce(notification: method, params: params) {
                 return
             }
+        case .response(let id, let result):
+            answered.yield((id, result))
+            return
         default:
             break
         }

@@ -75,6 +75,9 @@ public enum PluginRuntime {
         let inbound = PluginInbound<P>(writer: writer, contact: contact, logger: logger)
         P.readInput(fd: fd, closingAtEnd: closingAtEnd, read: { inbound.feed($0) }, end: { inbound.inputEnded() })
         return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await (id, result) in inbound.responses { await connection.resolve(id, result) }
+            }
             var heard = inbound.inputs.makeAsyncIterator()
             let welcome: Welcome
             do {
@@ -155,8 +158,9 @@ public enum PluginRuntime {
                         }
                         writer.send(WireMessage.response(id: id, result: result).encodedLine())
                     }
-                case .response(let id, let result):
-                    await connection.resolve(id, result)
+                case .response:
+                    // Taken by the reader (`PluginInbound.responses`), never sent here.
+                    break
                 case .shutdown:
                     break reading
                 case .goodbye(let reason):
