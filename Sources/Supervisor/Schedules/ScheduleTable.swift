@@ -84,16 +84,12 @@ package struct ScheduleTable: Sendable {
 
     /// Removes every schedule of a session (it ended for good).
     package mutating func removeAll(session id: String) -> [Schedule] {
-        let gone = schedules.filter { $0.sessionID == id }
-        schedules.removeAll { $0.sessionID == id }
-        return gone
+        schedules.extractAll { $0.sessionID == id }
     }
 
     /// Removes every schedule a revoked user made (`Schedule.isMade`).
     package mutating func removeAll(madeBy user: String, on messenger: String, inChats chats: Set<String>) -> [Schedule] {
-        let gone = schedules.filter { $0.isMade(by: user, on: messenger, inChats: chats) }
-        schedules.removeAll { $0.isMade(by: user, on: messenger, inChats: chats) }
-        return gone
+        schedules.extractAll { $0.isMade(by: user, on: messenger, inChats: chats) }
     }
 
     /// When the next schedule is due; nil when there are none.

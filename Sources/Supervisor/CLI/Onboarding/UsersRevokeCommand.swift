@@ -66,11 +66,9 @@ struct UsersRevokeCommand: ParsableCommand {
         var unbound: [Binding] = []
         var unscheduled: [Schedule] = []
         for user in gone {
-            let chats = bindings.filter { $0.isDirectMessage(of: user.id, on: user.messenger) }
-            bindings.removeAll { $0.isDirectMessage(of: user.id, on: user.messenger) }
+            let chats = bindings.extractAll { $0.isDirectMessage(of: user.id, on: user.messenger) }
             let keys = Set(chats.map(\.key))
-            unscheduled += schedules.filter { $0.isMade(by: user.id, on: user.messenger, inChats: keys) }
-            schedules.removeAll { $0.isMade(by: user.id, on: user.messenger, inChats: keys) }
+            unscheduled += schedules.extractAll { $0.isMade(by: user.id, on: user.messenger, inChats: keys) }
             unbound += chats
         }
         if !unbound.isEmpty { try bindingsFile.save(bindings) }

@@ -135,8 +135,7 @@ struct Interactions: Sendable {
             }
         }
         for part in rest {
-            var body = Self.edit(part)
-            if part.ephemeral { body["flags"] = 64 }
+            let body = Self.data(part, ephemeral: part.ephemeral)
             do { try await self.rest.followUp(application: await application(of: interaction), token: interaction.token, body: body) } catch {
                 logger.warning("interaction \(interaction.id): a follow-up of the answer failed: \(error)")
                 break

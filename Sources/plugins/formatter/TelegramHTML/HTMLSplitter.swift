@@ -54,13 +54,13 @@ struct HTMLSplitter {
 
     /// The links' own costs in `range`: 0 without `linkCost`, and without a link.
     private func linkCosts(_ text: StyledText, _ range: Range<Int>) -> Int {
-        guard let linkCost, !range.isEmpty else { return 0 }
+        guard let linkCost else { return 0 }
         var total = 0
-        var previous: [HTMLTag] = []
+        var previous: Int32 = -1
         for index in range {
-            let tags = text.tags(index)
-            for tag in tags where tag.name == "a" && !previous.contains(tag) { total += linkCost(tag) }
-            previous = tags
+            let style = text.units[index].style
+            total += text.openedLinksCost(style, after: previous, linkCost)
+            previous = style
         }
         return total
     }

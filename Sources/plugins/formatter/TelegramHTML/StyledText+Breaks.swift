@@ -34,13 +34,20 @@ extension StyledText {
         var previousStyle: Int32 = -1
         for unit in units {
             total += unit.cost
-            if let linkCost, unit.style != previousStyle {
-                let before = previousStyle >= 0 ? styles[Int(previousStyle)] : []
-                for tag in styles[Int(unit.style)] where tag.name == "a" && !before.contains(tag) { total += linkCost(tag) }
-            }
+            if let linkCost { total += openedLinksCost(unit.style, after: previousStyle, linkCost) }
             previousStyle = unit.style
             offsets.append(total)
         }
         return offsets
+    }
+
+    /// What the links opening at a unit of style `style` cost, the unit before it being of style
+    /// `previous` (-1 at a chunk's start, where every link of the unit opens).
+    func openedLinksCost(_ style: Int32, after previous: Int32, _ linkCost: (HTMLTag) -> Int) -> Int {
+        guard style != previous else { return 0 }
+        let before = previous >= 0 ? styles[Int(previous)] : []
+        var total = 0
+        for tag in styles[Int(style)] where tag.name == "a" && !before.contains(tag) { total += linkCost(tag) }
+        return total
     }
 }
