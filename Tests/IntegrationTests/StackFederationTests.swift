@@ -69,12 +69,15 @@ import Testing
 
         // A second daemon that calls itself "desktop" is refused while the desktop is heard from.
         try impostor.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
-        _ = try await impostor.start(extra: "machine: desktop\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
+        let impostorDaemon = try await impostor.start(extra: "machine: desktop\n", environment: ["PI_RELAYD_DATABASE_URL": database.url])
         let refused = try await waitForFederation(impostor, "the machine name refused") {
             $0["problem"]?.stringValue?.contains("another daemon runs as machine \"desktop\"") == true
         }
         #expect(refused["line"]?.stringValue?.hasPrefix("federation: another daemon runs as machine") == true, "\(refused)")
         #expect(try await impostor.cli(["status"]).stdout.contains("PROBLEM: federation: another daemon runs as machine \"desktop\""))
+        // It goes first: it keeps asking for the name, and would rightly take it once the desktop
+        // has been silent past the offline limit, which is not what the next step looks at.
+        _ = await impostorDaemon.terminate()
 
         // The desktop stops: within the offline limit (15 s on the database's clock) it is offline.
         _ = await daemons["desktop"]!.terminate()
