@@ -70,19 +70,21 @@ import Glibc
     /// and it is reading, so it is not killed; it was, for "missed pongs", and again after its
     /// restart replayed the same backlog.
     @Test func aSlowReaderWithABacklogIsNotKilled() async throws {
-        let config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: 2)
+        // The backlog (24 × 400 ms) takes more than twice the ping timeout to read; the timeout
+        // itself leaves room for a loaded machine to read what is already in the pipe.
+        let config = TestConfig(pingIntervalSeconds: 1, pingTimeoutSeconds: 4)
         try await TestHome.with(config: config.yaml) { home in
             try home.installFake("fake-slowread")
             let daemon = try await home.startDaemon(environment: ["FAKE_READ_DELAY_MS": "400"])
             let first = try #require(try await daemon.waitForRunning("fake-slowread").pid)
             let params = "{\"pad\":\"" + String(repeating: "x", count: 100_000) + "\"}"
-            for _ in 0..<12 {
+            for _ in 0..<24 {
                 let r = try await home.run("plugin", "call", "fake-slowread", "fill", params, "--deliver")
                 #expect(r.status == 0, "\(r)")
             }
             let status = try await home.run("plugin", "call", "fake-slowread", "status", "{}", "--timeout-ms", "60000")
             #expect(status.status == 0, "\(status)")
-            #expect(try status.json()["delivered"]?.intValue == 12, "\(status)")
+            #expect(try status.json()["delivered"]?.intValue == 24, "\(status)")
             let info = try #require(try await daemon.plugins()["fake-slowread"])
             #expect(info.restarts == 0 && info.pid == first, "\(info); \(home.daemonLog)")
         }

@@ -79,6 +79,19 @@ import Testing
         #expect(verdict4 == .hung("missed pongs for 10 s"))
     }
 
+    /// A ping sent behind a backlog waits for it: not a hang while the plugin reads it, nor
+    /// while it reads what the pipe still holds once the daemon's queue is empty. Its clock
+    /// starts at the last tick that found the backlog being read.
+    @Test func aPingBehindABacklogIsTimedFromTheEndOfTheBacklog() {
+        var liveness = Liveness(now: at(0), pingTimeout: .seconds(4), stalledInputLimit: .seconds(10))
+        #expect(liveness.tick(at: at(1), stdinStalledFor: nil, queuedBytes: 2 << 20, stdinDraining: true) == .ping(id: "ping-1"))
+        #expect(liveness.tick(at: at(9), stdinStalledFor: nil, queuedBytes: 1 << 20, stdinDraining: true) == .fine)
+        // The queue is empty now; the pipe still holds the last deliveries, then the ping.
+        #expect(liveness.tick(at: at(10), stdinStalledFor: nil, queuedBytes: 0) == .fine)
+        #expect(liveness.tick(at: at(12.9), stdinStalledFor: nil, queuedBytes: 0) == .fine)
+        #expect(liveness.tick(at: at(13.5), stdinStalledFor: nil, queuedBytes: 0) == .hung("missed pongs for 4 s"))
+    }
+
     @Test func livenessCallsAStalledStdinAHang() {
         var liveness = Liveness(now: at(0), pingTimeout: .seconds(10), stalledInputLimit: .seconds(10))
         let verdict5 = liveness.tick(at: at(5), stdinStalledFor: .seconds(9), queuedBytes: 2 << 20)

@@ -14,6 +14,9 @@ package struct Liveness: Sendable {
     package let stalledInputLimit: Duration
     private var lastPingSent: ContinuousClock.Instant?
     private var lastPong: ContinuousClock.Instant
+    /// The last tick that found a backlog being read: a ping waits behind what was queued, and
+    /// behind what the pipe still holds once the queue is empty, so its clock starts here.
+    private var lastDraining: ContinuousClock.Instant?
     private var pingCount = 0
 
     package init(now: ContinuousClock.Instant, pingTimeout: Duration, stalledInputLimit: Duration) {
@@ -31,8 +34,10 @@ package struct Liveness: Sendable {
         if let stalled = stdinStalledFor, stalled > stalledInputLimit {
             return .hung("is not reading its stdin (\(queuedBytes) bytes queued for \(stalled.components.seconds) s)")
         }
+        if stdinDraining { lastDraining = now }
         if let sent = lastPingSent, lastPong < sent {
-            guard now - sent > pingTimeout, !stdinDraining else { return .fine }
+            let waitingSince = max(sent, lastDraining ?? sent)
+            guard now - waitingSince > pingTimeout, !stdinDraining else { return .fine }
             return .hung("missed pongs for \(pingTimeout.components.seconds) s")
         }
         pingCount += 1
