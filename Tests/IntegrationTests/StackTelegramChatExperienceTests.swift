@@ -22,7 +22,8 @@ import Testing
 
             // A prompt while the agent works: one short line.
             try await stack.dm("/progress normal")
-            try await stack.dm("!scenario slow 30 60")
+            // Long enough (9 s) that the next message still finds it running on a loaded machine.
+            try await stack.dm("!scenario slow 30 300")
             // The quiet run's answer has "chunk 3 " too: this run's live view is the second.
             try await stack.waitForBotMessage(in: chat, containing: "chunk 3 ", count: 2)
             try await stack.dm("and then the docs")

@@ -41,7 +41,7 @@ import Testing
                 try await stack.sessions().first { $0["id"]?.stringValue == session }?["model"] == "nokey/model-without-key"
             }
             try await stack.dm("fix the failing test")
-            try await stack.waitForBotMessage(in: dm, containing: "no API key for nokey: run /login in the terminal", timeout: 5)
+            try await stack.waitForBotMessage(in: dm, containing: "no API key for nokey: run /login in the terminal", timeout: 20)
             pi.perform(["do": "model", "provider": "anthropic", "id": "claude-sonnet-4-5"])
             try await waitUntil("the daemon knows the terminal's model again") {
                 try await stack.sessions().first { $0["id"]?.stringValue == session }?["model"] == "anthropic/claude-sonnet-4-5"

@@ -41,7 +41,8 @@ import Testing
         try await waitFor { await platform.writes.count == 1 }
         // Unstructured on purpose: finish must wait for the held write, which the test releases.
         let finishing = Task { await live.finish("r1", in: Self.room) }
-        try await Task.sleep(for: .milliseconds(50))
+        // finish marks the run before it first waits: from then on the newer view is not written.
+        try await waitFor { await live.activeCount == 0 }
         await platform.release()
         let shown = await finishing.value
         #expect(shown == [LiveRun<Int>.Message(id: 101, text: "one")], "the write in flight is in; the newer view is the final's")
@@ -185,7 +186,7 @@ import Testing
         let live = liveMessages(platform)
         await platform.forbid()
         await live.update(runID: "r1", place: Self.room, rev: 1, chunks: [], tail: "one")
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitFor { await platform.refusals == 1 }
         for rev in 2...5 { await live.update(runID: "r1", place: Self.room, rev: rev, chunks: [], tail: "one \(rev)") }
         try await Task.sleep(for: .milliseconds(50))
         #expect(await platform.writes.isEmpty)
