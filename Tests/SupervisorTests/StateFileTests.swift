@@ -134,6 +134,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sessions.json"])
     }
 
+    /// A file that is there but cannot be read is not "no sessions": loaded as empty, it was saved
+    /// over at the next change. Tested with a folder and a FIFO at the path, since the tests run as
+    /// root, who reads any file whatever its owner and mode.
+    @Test func aFileThatCannotBeReadIsRefusedNotTakenForNone() throws {
+        let folder = try ScratchFolder()
+        let store = StateFile.bindings(path: folder.path + "/bindings.json")
+        try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: false)
+        let log = SessionLogCapture()
+        #expect {
+            _ = try store.load(logger: log.logger)
+        } throws: { error in
+            "\(error)".hasPrefix("cannot read \(store.path): it is not a regular file. It is left as it is, since starting without its bindings")
+        }
+        rmdir(store.path)
+        #expect(mkfifo(store.path, 0o600) == 0)
+        #expect(throws: StateFile<Binding>.Refused.self) { _ = try store.load(logger: log.logger) }
+        unlink(store.path)
+        #expect(try store.load(logger: log.logger).records.isEmpty)
+    }
+
     /// A record that cannot be read costs only itself: it is kept beside the file, reported, and
     /// the other sessions come back.
     @Test func aRecordThatCannotBeReadIsKeptAsideAndTheOthersLoad() throws {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Writes a file so readers see the old or the new content, never a torn one: write a temp file
-/// beside it, fsync, rename. Files are owner-only because state holds conversation text.
+/// beside it, fsync, rename, fsync the folder. Files are owner-only because state holds conversation text.
 ///
 /// `durable: false` leaves out the fsync. The file then survives its writer's crash (the kernel
 /// has it) but maybe not the machine's: for state rewritten several times a second whose loss
@@ -40,5 +40,21 @@ package enum AtomicFile {
             unlink(tmp)
             throw WriteError(description: "cannot replace \(path): \(String(cString: strerror(errno)))")
         }
+        // The rename is an entry in the folder: until the folder is synced, a power loss can
+        // bring the old file back after a change was confirmed (a revoke, an unbind).
+        if durable, !syncFolder(of: path) {
+            throw WriteError(description: "cannot sync the folder of \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// fsyncs the folder `path` is in, so that a file made or renamed there outlives a power loss.
+    /// A file system that cannot sync a folder (EINVAL, ENOTSUP) has nothing more to give: true.
+    package static func syncFolder(of path: String) -> Bool {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0 || errno == EINVAL || errno == ENOTSUP
     }
 }

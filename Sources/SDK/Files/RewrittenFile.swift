@@ -48,13 +48,7 @@ package enum RewrittenFile {
         if done, durable { done = fsync(fd) == 0 }
         close(fd)
         // A slot just made must outlive a power loss too: its folder's entry.
-        if done, durable {
-            let folder = open(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"), O_RDONLY | O_CLOEXEC)
-            if folder >= 0 {
-                done = fsync(folder) == 0
-                close(folder)
-            }
-        }
+        if done, durable { done = AtomicFile.syncFolder(of: path) }
         written.withLock { $0[path] = done ? (sequence, slot) : nil }
         return done
     }

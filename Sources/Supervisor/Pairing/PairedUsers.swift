@@ -23,14 +23,25 @@ package struct PairedUsers: Sendable {
 
     package static func path(stateDir: String) -> String { stateDir + "/" + fileName }
 
+    /// `users revoke` of someone who is not paired but in `messenger`'s configured allowlist:
+    /// where to remove them instead.
+    package static func notPaired(_ id: String, configuredIn messenger: String) -> RemoteError {
+        RemoteError.invalidParams(
+            "\(id) was not paired: it is in the configured allowlist of \(messenger) (\(messenger).allowedUsers in config.yaml or "
+                + "\(Allowlist.environmentName(messenger))); remove it there and restart pi-relayd")
+    }
+
     /// The saved list; none when the file does not exist yet.
     package static func load(path: String) throws -> PairedUsers {
-        guard FileManager.default.fileExists(atPath: path) else { return PairedUsers(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError(description: "cannot read \(path)")
+        let data: [UInt8]
+        do {
+            guard let file = try WholeRead.contents(path) else { return PairedUsers(path: path) }
+            data = file.bytes
+        } catch {
+            throw LoadError(description: error.description)
         }
         let json: JSONValue
-        do { json = try JSONValue.parse(bytes: [UInt8](data)) } catch {
+        do { json = try JSONValue.parse(bytes: data) } catch {
             throw LoadError(description: "\(path) is not valid JSON: \(error)")
         }
         guard let list = json["users"]?.arrayValue else { throw LoadError(description: "\(path) has no \"users\" list") }

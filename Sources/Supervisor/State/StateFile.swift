@@ -9,8 +9,10 @@ import Glibc
 /// A versioned JSON list of records under `state/` (sessions.json, bindings.json), saved
 /// atomically. Loading never drops data without a word:
 /// - an older file is migrated forward, step by step, before its records are read;
-/// - a file from a newer pi-relayd is refused (`NewerVersion`) and left untouched, since saving
+/// - a file from a newer pi-relayd is refused (`Refused`) and left untouched, since saving
 ///   over it would lose what that version wrote;
+/// - so is a file that is there but cannot be read (its owner, an I/O error): loaded as empty,
+///   it would be saved over at the next change;
 /// - a file that is not JSON at all is moved aside under a name of its own and reported;
 /// - a record that cannot be read is kept in a `.rejected-…` file beside it and reported, and
 ///   the others load.
@@ -34,22 +36,30 @@ package struct StateFile<Record: Codable & Sendable>: Sendable {
         package var problems: [String] = []
     }
 
-    package struct NewerVersion: Error, CustomStringConvertible {
+    package struct Refused: Error, CustomStringConvertible {
         package let description: String
     }
 
-    package func load(logger: Logger) throws(NewerVersion) -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { return Loaded() }
+    package func load(logger: Logger) throws(Refused) -> Loaded {
+        let data: [UInt8]
+        do {
+            guard let file = try WholeRead.contents(path) else { return Loaded() }
+            data = file.bytes
+        } catch {
+            throw Refused(
+                description: "\(error). It is left as it is, since starting without its \(noun)s would save over them: "
+                    + "give it back to the user pi-relayd runs as, or move it away.")
+        }
         let document: JSONValue
         do {
-            document = try JSONValue.parse(bytes: [UInt8](data))
+            document = try JSONValue.parse(bytes: data)
         } catch {
             return Loaded(problems: [moveAside(reason: "\(error)", logger: logger)])
         }
         guard case .object = document else { return Loaded(problems: [moveAside(reason: "not a JSON object", logger: logger)]) }
         let found = document["version"]?.intValue ?? 1
         if found > version {
-            throw NewerVersion(
+            throw Refused(
                 description: "\(path) was written by a newer pi-relayd (file version \(found); this one "
                     + "reads up to \(version)). It is left as it is: run the newer pi-relayd, or move the file away "
                     + "to start without its \(noun)s.")
