@@ -59,9 +59,24 @@ import Testing
         }
     }
 
-    @Test func aTypoInARuleWarnsWithTheNearestKey() throws {
-        let loaded = try ConfigTestHome().load(yaml: "approvals:\n  rules:\n    - name: x\n      tools: bash\n      comand: rm\n")
-        #expect(loaded.warnings.contains { $0.contains("'comand'") && $0.contains("did you mean 'command'?") }, "\(loaded.warnings)")
+    /// Security fails closed: a typo anywhere in `approvals:` (or in its name) is a gate the owner
+    /// believes in force. It stops the start, with where and the nearest key, instead of a
+    /// warning a background start never shows.
+    @Test func aTypoInTheApprovalsIsRefusedWithTheNearestKey() throws {
+        let home = ConfigTestHome()
+        let cases: [(String, String)] = [
+            (
+                "approvals:\n  rules:\n    - name: x\n      tools: bash\n      comand: rm\n",
+                ":5:7: unknown key 'comand' in approvals.rules[0] (did you mean 'command'?)"
+            ),
+            ("approvals:\n  rule:\n    - {name: x, tools: bash}\n", ":2:3: unknown key 'rule' in approvals (did you mean 'rules'?)"),
+            ("approvals:\n  sessions:\n    api:\n      rulez: []\n", ":4:7: unknown key 'rulez' in approvals.sessions.api (did you mean 'rules'?)"),
+            ("approval:\n  rules:\n    - {name: x, tools: bash}\n", ":1:1: unknown key 'approval' (did you mean 'approvals'?)"),
+        ]
+        for (yaml, expected) in cases {
+            let error = home.loadError(yaml: yaml).map { "\($0)" } ?? "no error"
+            #expect(error.contains(expected) && (error.contains("refused") || error.contains("not be in force")), "\(yaml): \(error)")
+        }
     }
 
     /// The child's command line and environment carry the extension, its session and its gates.

@@ -13,6 +13,9 @@ extension ApprovalSettings {
                 try Self.rules(field, in: session, names: &names)
             }
         }
+        // Security fails closed: a misspelled key here is a gate the owner wrote and would think
+        // in force, so it stops the start instead of being warned about.
+        try section.refuseUnknownKeys(because: "approvals are refused rather than read without it")
     }
 
     private static func rules(_ field: ConfigField, in parent: ConfigSection, names: inout Set<String>) throws(ConfigError) -> [ApprovalRule] {

@@ -48,9 +48,14 @@ extension Config {
             guard case .scalar(let name, _) = pair.key.content, !name.hasPrefix(Self.extensionPrefix) else { continue }
             var text = "\(file):\(pair.key.mark): unknown key \(YAMLNode.quoted(name)) (ignored: it is not a pi-relayd section"
             text += " and no installed plugin has this name"
-            if let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + ["machine"] + pluginNames.sorted()) {
-                text += "; did you mean '\(suggestion)'?"
+            let suggestion = ConfigSection.closest(to: name, in: Self.coreSections + ["machine"] + pluginNames.sorted())
+            // Approval rules under a misspelled section name would all be off: refused, not warned.
+            if suggestion == "approvals" {
+                throw ConfigError(
+                    .invalidValue, file: file, at: pair.key.mark,
+                    "unknown key \(YAMLNode.quoted(name)) (did you mean 'approvals'?): its approval rules would not be in force")
             }
+            if let suggestion { text += "; did you mean '\(suggestion)'?" }
             warnings.append(text + ")")
         }
         warnings.append(contentsOf: top.children.flatMap { $0.unknownKeyWarningsIncludingNested() })

@@ -76,6 +76,19 @@ package final class ConfigSection {
         }
     }
 
+    /// Throws for the first unknown key here or in a section opened inside: for a section where a
+    /// misspelled key would quietly leave out what the owner asked for (an approval rule).
+    /// `because` ends the message: what ignoring the key would cost.
+    package func refuseUnknownKeys(because cost: String) throws(ConfigError) {
+        if let pair = unknownKeys.first {
+            let name = Self.name(of: pair)
+            var text = "unknown key \(YAMLNode.quoted(name))" + (path.isEmpty ? "" : " in \(path)")
+            if let suggestion = Self.closest(to: name, in: askedFor) { text += " (did you mean '\(suggestion)'?)" }
+            throw ConfigError(.invalidValue, file: file, at: pair.key.mark, "\(text): \(cost)")
+        }
+        for child in children { try child.refuseUnknownKeys(because: cost) }
+    }
+
     /// This section's unknown-key warnings followed by those of the sections opened inside it.
     package func unknownKeyWarningsIncludingNested() -> [String] {
         unknownKeyWarnings() + children.flatMap { $0.unknownKeyWarningsIncludingNested() }
