@@ -55,4 +55,32 @@ import Testing
             #expect(text.status == 0 && text.stdout.contains("discord  222 bob  (paired, since 2026-11-23T18:00:00Z)"), "\(text)")
         }
     }
+
+    /// Offline as online: a user still allowed by the environment is told of, and keeps their DM
+    /// and schedules; a daemon starting (it holds the home's lock) makes the command wait rather
+    /// than edit files the daemon is reading.
+    @Test func revokeWithoutADaemonKeepsWhatAConfiguredUserHasAndWaitsForAStartingDaemon() async throws {
+        try await TestHome.with(config: "telegram: {}\n") { home in
+            let paired = #"{"version":1,"users":[{"messenger":"telegram","id":"333","name":"carol","pairedAt":"2026-11-23T18:01:00Z"}]}"#
+            try FileManager.default.createDirectory(atPath: home.path + "/state", withIntermediateDirectories: true)
+            try home.writeFile("state/paired-users.json", paired + "\n", mode: 0o600)
+            let bindings =
+                #"{"version":1,"bindings":[{"key":"telegram:333","messenger":"telegram","channel":"333","sessionId":"s1","since":"2026-11-23T18:00:00Z","user":"333"}]}"#
+            try home.writeFile("state/bindings.json", bindings + "\n", mode: 0o600)
+
+            let lock = open(home.path + "/state/pi-relayd.lock", O_RDWR | O_CREAT, 0o600)
+            #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+            let waiting = try await home.run("users", "revoke", "333")
+            close(lock)
+            #expect(waiting.status == 1 && waiting.stderr.contains("pi-relayd.lock is held"), "\(waiting)")
+            #expect(home.read("state/paired-users.json").contains("333"))
+
+            let revoked = try await home.cli(extra: ["TELEGRAM_ALLOWED_USERS": "333"]).run(["users", "revoke", "333"])
+            #expect(revoked.status == 0 && revoked.stdout.contains("revoked carol (333) on telegram"), "\(revoked)")
+            #expect(revoked.stdout.contains("⚠️ 333 is still allowed on telegram by config.yaml or the environment"), "\(revoked)")
+            #expect(!revoked.stdout.contains("direct messages watch no session"), "\(revoked)")
+            #expect(!home.read("state/paired-users.json").contains("333"))
+            #expect(home.read("state/bindings.json").contains("telegram:333"))
+        }
+    }
 }

@@ -181,13 +181,12 @@ package struct Daemon: Service {
     }
 
     private func acquireLock() throws -> Int32 {
-        let fd = open(home.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StartError(description: "cannot open \(home.lockFile): \(String(cString: strerror(errno)))") }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            close(fd)
-            let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmed() ?? "?"
-            throw StartError(description: "pi-relayd is already running for \(home.root) (pid \(pid))")
+        do {
+            if let fd = try HomeLock.take(home) { return fd }
+        } catch {
+            throw StartError(description: error.description)
         }
-        return fd
+        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmed() ?? "?"
+        throw StartError(description: "pi-relayd is already running for \(home.root) (pid \(pid))")
     }
 }

@@ -332,11 +332,7 @@ package actor PairingDesk {
         let messengers = messenger.map { [$0] } ?? Array(Set(sections.names).union(paired.users.map(\.messenger))).sorted()
         let configuredIn = messengers.filter { configured($0).contains(id) }
         guard !gone.isEmpty else {
-            if let first = configuredIn.first {
-                throw RemoteError.invalidParams(
-                    "\(id) was not paired: it is in the configured allowlist of \(first) (\(first).allowedUsers in config.yaml or \(Allowlist.environmentName(first))); remove it there and restart pi-relayd"
-                )
-            }
+            if let first = configuredIn.first { throw PairedUsers.notPaired(id, configuredIn: first) }
             throw RemoteError(code: .notFound, message: "no paired user \(id)" + (messenger.map { " on \($0)" } ?? ""))
         }
         do { try next.save() } catch { throw RemoteError(code: .internal, message: "cannot save \(paired.path): \(error)") }
@@ -353,9 +349,15 @@ package actor PairingDesk {
             unbound += chats
             unscheduled += await schedules.removeAll(madeBy: user.id, on: user.messenger, inChats: Set(chats.map(\.key)))
         }
+        // Gone from memory, so nothing more reaches them now; but a restart before the disk takes
+        // a save would bring them back, and the owner must hear that.
+        var unsaved: [JSONValue] = []
+        if !unbound.isEmpty, let error = await bindings.saveError { unsaved.append(.string("bindings: \(error)")) }
+        if !unscheduled.isEmpty, let error = await schedules.saveError { unsaved.append(.string("schedules: \(error)")) }
         return [
             "revoked": .array(gone.map(\.json)), "stillConfiguredIn": .array(configuredIn.map { .string($0) }),
             "unbound": .array(unbound.map { .string($0.key) }), "schedulesRemoved": .array(unscheduled.map { JSONValue($0.number) }),
+            "unsaved": .array(unsaved),
         ]
     }
 }

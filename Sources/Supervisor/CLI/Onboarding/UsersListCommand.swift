@@ -17,24 +17,17 @@ struct UsersListCommand: ParsableCommand {
 
     func run() throws {
         let home = Home.resolve()
-        let environment = ProcessInfo.processInfo.environment
         let paired: PairedUsers
-        let loaded: LoadedConfig
+        let allowlists: ConfiguredAllowlists
         do {
             paired = try PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))
-            loaded = try ConfigLoader.load(home: home.root, knownPlugins: [], environment: environment)
+            allowlists = try ConfiguredAllowlists.load(home: home)
         } catch {
             CLIFailure.exit(error, json: output.json)
         }
-        let merged = environment.merging(loaded.dotenv) { current, _ in current }
         var rows: [JSONValue] = []
-        // A messenger's allowlist may come from its variable alone (DISCORD_ALLOWED_USERS), so
-        // every installed plugin and every messenger someone paired with is asked, not only
-        // those with a section.
-        let installed = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
-        let messengers = Set(loaded.config.pluginSections.keys).union(installed.found.map(\.name)).union(paired.users.map(\.messenger))
-        for messenger in messengers.sorted() {
-            let configured = Allowlist(section: loaded.config.pluginSections[messenger], messenger: messenger, environment: merged).users
+        for messenger in allowlists.messengers.union(paired.users.map(\.messenger)).sorted() {
+            let configured = allowlists.users(messenger)
             for id in configured.sorted() {
                 rows.append(["messenger": .string(messenger), "id": .string(id), "source": "config"])
             }
