@@ -41,10 +41,14 @@ package final class PluginSections: Sendable {
     /// the hello declares no schema. The error names the line and column of the first mistake.
     /// `isNew` is false when a restart found what the last check found, so it is logged once.
     package func check(plugin: String, hello: Hello) throws(ConfigError) -> (checked: Checked, isNew: Bool) {
+        // Kept from pi before the check: a section its schema refuses parks the plugin, but the
+        // token its variable holds is still in the daemon's environment.
+        let declared = (hello.config?.secrets ?? []).map { key, secret in written[plugin]?[key]?.stringValue ?? secret.variable }
+        secretVariables.withLock { $0.formUnion(declared) }
         let result = try Self.check(
             source: sources[plugin], written: written[plugin], plugin: plugin, hello: hello, environment: environment)
-        let declared = (hello.config?.secrets ?? []).map { key, secret in result.section[key]?.stringValue ?? secret.variable }
-        secretVariables.withLock { $0.formUnion(declared + SectionSecrets(result.section).variables) }
+        let named = (hello.config?.secrets ?? []).compactMap { key, _ in result.section[key]?.stringValue }
+        secretVariables.withLock { $0.formUnion(named + SectionSecrets(result.section).variables) }
         let before = checked.withLock { all in
             defer { all[plugin] = result }
             return all[plugin]

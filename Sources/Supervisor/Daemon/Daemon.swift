@@ -78,6 +78,7 @@ package struct Daemon: Service {
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
         let host = PluginHost(home: home, options: options, directories: pluginDirs, logger: logger, linked: linked)
+        launcher.secretsKnown = { await host.firstTries() }
         let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
         let metrics = RelayMetrics()
         let preferences = ChatPreferences(

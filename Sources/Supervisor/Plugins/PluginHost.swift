@@ -18,6 +18,8 @@ package actor PluginHost {
     /// Whether the plugin folders have been scanned once: before that, no plugin is known, and
     /// a delivery made that early (a restored session's news) must wait rather than be dropped.
     package private(set) var scanned = false
+    /// Every plugin found at start is past its first try (`firstTries`).
+    private var triedAll = false
 
     /// Where `run()` starts slots, and who answers their plugins.
     private struct Running {
@@ -102,6 +104,23 @@ package actor PluginHost {
     /// scanned.
     package nonisolated func firstScan() async {
         for _ in 0..<100 where !(await scanned) { try? await Task.sleep(for: .milliseconds(100)) }
+    }
+
+    /// Waits until every plugin found at start is past its first try (`PluginSlot.firstTryOver`),
+    /// for at most the handshake timeout and a second: until then the variables a plugin's schema
+    /// declares secret (`TELEGRAM_BOT_TOKEN` when its section names none) are not known, and a pi
+    /// started meanwhile, a restored session's, would be given them. Polled: it matters at start.
+    package nonisolated func firstTries() async {
+        await firstScan()
+        let deadline = ContinuousClock.now + options.handshakeTimeout + .seconds(1)
+        while ContinuousClock.now < deadline, !(await firstTriesOver()) { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    private func firstTriesOver() async -> Bool {
+        if triedAll { return true }
+        for slot in slots.values where !(await slot.firstTryOver) { return false }
+        triedAll = true
+        return true
     }
 
     package var names: [String] { slots.keys.sorted() }

@@ -45,6 +45,10 @@ package actor PluginSlot {
     private var rearm: AsyncStream<Void>.Continuation?
 
     package var state: PluginState { lifecycle.state }
+    /// Whether the first instance has had its hello checked against its section, or has ended
+    /// without: until then the variables its schema declares secret are not known to be kept
+    /// from pi (`PluginHost.firstTries`).
+    package private(set) var firstTryOver = false
     package var reason: String? { lifecycle.reason }
     package var restarts: Int { lifecycle.restarts }
 
@@ -198,6 +202,7 @@ package actor PluginSlot {
         link.close()
         self.link = nil
         liveness = nil
+        firstTryOver = true
         let endedPID = pid
         current.pid = nil
         running = nil
@@ -241,8 +246,11 @@ package actor PluginSlot {
             liveness = Liveness(now: .now, pingTimeout: options.pingTimeout, stalledInputLimit: options.stalledInputLimit)
             logger.info("plugin \(name): hello: \(said.name) \(said.version), protocol \(said.protocol), roles \(said.roles)")
             do {
-                sendWelcome(try await router.welcome(plugin: name, hello: said), link: link)
+                let welcome = try await router.welcome(plugin: name, hello: said)
+                firstTryOver = true
+                sendWelcome(welcome, link: link)
             } catch {
+                firstTryOver = true
                 // The section fails the plugin's own schema: restarting cannot fix it, so the
                 // plugin is parked as not configured, the error (file:line:col) its reason.
                 seen.configRejected = error.description

@@ -19,6 +19,10 @@ package struct PiLauncher: Sendable {
     /// The plugins' secret variables, kept from pi (`PluginSections.withheldFromPi`), read at
     /// each start: a plugin's hello adds its declared ones.
     package var withheld: @Sendable () -> Set<String> = { [] }
+    /// Waited for before each pi starts, until `withheld` is complete: the plugins found at start
+    /// have said hello (`PluginHost.firstTries`). A session restored at start would otherwise be
+    /// given a bot token its plugin had not yet declared.
+    package var secretsKnown: @Sendable () async -> Void = {}
 
     package var startTimeout: Duration { settings.startTimeout }
     package var dialogTimeout: Duration? { settings.dialogTimeout }

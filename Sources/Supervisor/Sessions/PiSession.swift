@@ -120,6 +120,9 @@ package actor PiSession {
             child.orphan = nil
             await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
+        await launcher.secretsKnown()
+        // Both waits above may outlast the session: one ended meanwhile starts no pi of its own.
+        if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if let refusal = launcher.gatesRefusal(forSession: name) {
             logger.error("\(refusal)")
             throw SessionError.piFailed(refusal)
@@ -665,6 +668,13 @@ package actor PiSession {
         if terminal != nil {
             input?.finish()
             return
+        }
+        // A pi still starting is waited for (its launch starts none once this session is ending),
+        // and one left running by the daemon before a restart is stopped here, not left behind.
+        if let starting = child.starting { _ = try? await starting.value }
+        if let old = child.orphan {
+            child.orphan = nil
+            await OrphanChild.stop(old, cwd: cwd, logger: logger)
         }
         guard let group = pid else { return }
         input?.finish()

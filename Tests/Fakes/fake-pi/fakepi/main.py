@@ -202,6 +202,14 @@ def main(argv):
     if a.get("offline"):
         os.environ["PI_OFFLINE"] = "1"
     writer = jsonio.StdoutWriter()
+    names_dir = env.get("FAKE_PI_ENV_NAMES")
+    if names_dir:
+        # Test instrumentation, not pi: the names (never the values) of the variables this pi was
+        # given, so a test can check which secrets an agent (its bash tool) could read.
+        path = os.path.join(names_dir, f"pi-{os.getpid()}")
+        with open(path + ".tmp", "w") as f:
+            f.write("\n".join(sorted(env.keys())) + "\n")
+        os.rename(path + ".tmp", path)
     if env.get("FAKE_PI_MIGRATION_LINE") == "1":
         writer.write_raw("Migrated global commands/ → prompts/\n".encode())
     if a.get("version"):
