@@ -8,30 +8,7 @@ import Testing
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func theFileMessengerPromptsWatchesAndAnswersAQuestion() async throws {
         try await TestHome.with { home in
-            let agent = home.path + "/agent", workspace = home.path + "/work"
-            for dir in [agent, workspace] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            try home.writeConfig(
-                TestConfig().yaml + """
-                    pi:
-                      command: \(E2EConfig.fakePi)
-                      agentDir: \(agent)
-                      startTimeoutSeconds: 60
-                    filechat:
-                      user: me
-                      allowedUsers: [me]
-
-                    """)
-            try home.installFileMessenger()
-            let formatter = BuildProducts.executable("pi-relay-formatter")
-            try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/formatter", withDestinationPath: formatter)
-            let daemon = try await home.startDaemon()
-            _ = try await daemon.waitForRunning("filechat", timeout: .seconds(60))
-            _ = try await daemon.waitForRunning("formatter", timeout: .seconds(60))
-            let created = try await home.run("new", "--cwd", workspace, "--name", "demo")
-            #expect(created.status == 0, "\(created)")
-
-            let chat = FileChat(home: home)
-            try await chat.ready()
+            let (_, chat) = try await FileChat.start(in: home)
             try chat.say("/use demo")
             try await chat.waitFor("bot: Watching demo")
 

@@ -17,4 +17,10 @@ package struct PiResponse: Sendable, Hashable {
         self.error = error
         self.data = data
     }
+
+    /// `new_session`, `switch_session` and `fork` succeed with `{cancelled: true}` when an
+    /// extension vetoed them (pi-rpc §2): nothing happened, and the run going on goes on.
+    package var vetoed: Bool {
+        success == true && (try? data?.parse())?["cancelled"]?.boolValue == true
+    }
 }

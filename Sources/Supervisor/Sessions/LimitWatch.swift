@@ -37,7 +37,10 @@ package struct LimitWatch: Sendable {
         case .newConversation(let id, let idle):
             logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; starting a new conversation")
             do {
-                try await session.startAfresh()
+                guard try await session.startAfresh() else {
+                    logger.notice("session \(name): an extension in pi kept its conversation (it vetoed new_session)")
+                    return
+                }
                 await tell(id, "info", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): a new conversation was started.")
             } catch {
                 logger.error("session \(name): a new conversation for idleness failed: \(error)")

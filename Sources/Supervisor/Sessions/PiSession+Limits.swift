@@ -28,12 +28,16 @@ extension PiSession {
         machine.health.timedOut(kind)
     }
 
-    /// `onIdle: newConversation`: pi starts a new conversation; the session stays.
-    package func startAfresh() async throws {
+    /// `onIdle: newConversation`: pi starts a new conversation; the session stays. False when an
+    /// extension in pi said no (`new_session` vetoed, pi-rpc §2): the conversation goes on, and
+    /// is not offered again until something new happens in it.
+    @discardableResult
+    package func startAfresh() async throws -> Bool {
         try await ensureRunning()
-        _ = try await command(.newSession)
-        try await refreshState()
+        let vetoed = try await command(.newSession).vetoed
+        if !vetoed { try await refreshState() }
         machine.freshConversation = true
+        return !vetoed
     }
 
     /// pi did not answer a command in time: the chats are told, and a pi of ours that was up

@@ -351,7 +351,7 @@ package actor PiSession {
             let (match, waiter) = commands.received(response)
             switch match {
             case .settles(_, let type):
-                if type == "compact" || type == "new_session" || type == "switch_session", response.success == true {
+                if type == "compact" || type == "new_session" || type == "switch_session", response.success == true, !response.vetoed {
                     await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                 }

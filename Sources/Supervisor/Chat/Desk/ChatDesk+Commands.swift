@@ -84,7 +84,8 @@ extension ChatDesk {
             case .reset:
                 let session = try needSession()
                 try await session.ensureRunning()
-                _ = try await session.command(.newSession, timeout: .seconds(120))
+                let response = try await session.command(.newSession, timeout: .seconds(120))
+                guard !response.vetoed else { return Reply("\(await session.name) keeps its conversation: an extension in its pi said no.") }
                 try? await session.refreshState()
                 return Reply("\(await session.name) starts a new conversation.")
             case .status:
