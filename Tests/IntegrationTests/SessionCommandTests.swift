@@ -205,12 +205,32 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §5: `steer` and `follow_up` to an idle pi only wait in its queue. Said to an
+    /// idle session, they run now, as prompts, and say so.
+    @Test func steerAndFollowUpToAnIdleSessionRunNow() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "idle")
+            try await s.waitForState(id, "idle")
+            var runs = try await s.finishedRuns(id)
+            #expect(try await s.plain("steer", "idle", "turn left") == "prompted\n")
+            try await waitUntil("the steer ran", timeout: .seconds(60)) { try await s.finishedRuns(id) > runs }
+            try await s.waitForState(id, "idle")
+            #expect(try await s.last(id) == "Echo: turn left")
+            runs = try await s.finishedRuns(id)
+            #expect(try await s.plain("follow-up", "idle", "then stop") == "prompted\n")
+            try await waitUntil("the follow-up ran", timeout: .seconds(60)) { try await s.finishedRuns(id) > runs }
+            #expect(try await s.last(id) == "Echo: then stop")
+        }
+    }
+
     @Test func steerFollowUpAndAbortAReallyBusyAgent() async throws {
         try await SessionHome.with { s in
             try await s.start()
             let id = try await s.new(name: "busy")
             let runs = try await s.finishedRuns(id)
-            #expect(try await s.plain("send", "busy", "!scenario slow 100 50") == "prompted\n")
+            // 10 s: three CLI commands must land inside the run on a loaded machine.
+            #expect(try await s.plain("send", "busy", "!scenario slow 200 50") == "prompted\n")
             try await s.waitForState(id, "busy")
             #expect(try await s.plain("steer", "busy", "turn left") == "steered\n")
             #expect(try await s.json("follow-up", "busy", "then stop") == ["status": "queued", "session": .string(id)])
@@ -223,8 +243,10 @@ import Testing
             let users = try await s.history(id, "--type", "message_start").filter { $0["role"] == "user" }
             #expect(users.count == 3, "prompt, steer and follow-up each reached pi as a user message: \(users)")
             #expect(try await s.finishedRuns(id) == runs + 1, "one run")
-            #expect(s.piInput("steer").map { $0["message"] } == ["turn left"])
-            #expect(s.piInput("follow_up").map { $0["message"] } == ["then stop"])
+            // As prompts with pi's own queueing (pi-rpc spec §5), so that an idle pi runs them.
+            let sent = s.piInput("prompt").map { "\($0["streamingBehavior"]?.stringValue ?? "-") \($0["message"]?.stringValue ?? "")" }
+            #expect(sent == ["followUp !scenario slow 200 50", "steer turn left", "followUp then stop"], "\(sent)")
+            #expect(s.piInput("steer").isEmpty && s.piInput("follow_up").isEmpty)
 
             // Abort: the run ends as aborted and the session is idle again.
             let aborted = try await s.finishedRuns(id)

@@ -29,11 +29,18 @@ package struct PromptSender: Sendable {
         try await session.ensureRunning()
         let command: PiCommand
         let busy = PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp
+        // pi-rpc spec §5: `steer` and `follow_up` sent to an idle pi only wait in its queue for a
+        // run nobody starts; `prompt` with that streamingBehavior queues the same when pi is busy
+        // and runs when it is idle. A terminal's extension takes steer and follow-up as they are.
+        let spawned = session.terminal == nil
         switch kind {
+        case .steer where spawned: command = .prompt(message: text, images: images, streamingBehavior: .steer)
+        case .followUp where spawned: command = .prompt(message: text, images: images, streamingBehavior: .followUp)
         case .steer: command = .steer(message: text, images: images)
         case .followUp: command = .followUp(message: text, images: images)
         case .send: command = .prompt(message: text, images: images, streamingBehavior: busy)
         }
+        let mayStartRun = kind == .send || spawned
         // Busy, or a prompt sent a moment ago is about to start its run (pi-rpc spec §5): this
         // one then waits behind it. Asked, and for a prompt that starts a run noted, in one step
         // (its run cannot start before it is written, and may start before pi's answer is read).
@@ -41,8 +48,8 @@ package struct PromptSender: Sendable {
         // person's at the desk), and a busy session's prompt waits behind the run, in its own.
         let wasBusy =
             fresh && freshPerMessage && kind == .send && session.terminal == nil
-            ? try await session.promptSendingFresh(text) : await session.promptSending(text, starting: kind == .send)
-        let startsRun = kind == .send && !wasBusy
+            ? try await session.promptSendingFresh(text) : await session.promptSending(text, starting: mayStartRun)
+        let startsRun = mayStartRun && !wasBusy
         if wasBusy, queueMax > 0 {
             // pi's own count of the messages queued behind the run: what is really waiting.
             let state = try await session.command(.getState)
@@ -80,7 +87,8 @@ package struct PromptSender: Sendable {
         let status: PromptOutcome.Status
         switch kind {
         case _ where asFollowUp: status = .queued
-        case .send: status = wasBusy ? (busy == .steer ? .steered : .queued) : .prompted
+        case _ where startsRun: status = .prompted
+        case .send: status = busy == .steer ? .steered : .queued
         case .steer: status = .steered
         case .followUp: status = .queued
         }

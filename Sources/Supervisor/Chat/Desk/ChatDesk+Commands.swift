@@ -43,10 +43,13 @@ extension ChatDesk {
                 let session = try needSession()
                 let result = try await prompter.prompt(session, kind: .steer, text: text, images: [], origin: chat.key)
                 if let note = result.note { return Reply("Queued as follow-up for \(await session.name). \(note)", ephemeral: true) }
+                // Nothing was running to steer: it runs as a prompt.
+                if result.status == .prompted { return Reply("\(await session.name) was idle: sent as a prompt.", ephemeral: true) }
                 return Reply("Steering \(await session.name).", ephemeral: true)
             case .followUp(let text):
                 let session = try needSession()
-                _ = try await prompter.prompt(session, kind: .followUp, text: text, images: [], origin: chat.key)
+                let result = try await prompter.prompt(session, kind: .followUp, text: text, images: [], origin: chat.key)
+                if result.status == .prompted { return Reply("\(await session.name) was idle: sent as a prompt.", ephemeral: true) }
                 return Reply("Queued for \(await session.name).", ephemeral: true)
             case .compact:
                 let session = try needSession()
