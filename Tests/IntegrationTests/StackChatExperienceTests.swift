@@ -22,6 +22,14 @@ import Testing
     }
 
     /// Waits until the session's run is over and its answer has settled in the DM.
+    /// Until the fake Discord saw the ⏳ put on `message` (`added`), or taken off it.
+    static func waitForHourglass(_ stack: StackHome, on message: String, added: Bool) async throws {
+        _ = try await waitFor(added ? "the ⏳ on the queued prompt" : "the ⏳ comes off", timeout: .seconds(added ? 30 : 60)) { () -> Bool? in
+            let reactions = try await stack.fake.get("/reactions")["reactions"]?.arrayValue ?? []
+            return reactions.contains { $0["message_id"]?.stringValue == message && ($0["op"] == "add") == added } ? true : nil
+        }
+    }
+
     static func settle(_ stack: StackHome) async throws {
         try await stack.waitForState("api", "idle")
         try await Task.sleep(for: .seconds(1))
@@ -54,6 +62,9 @@ import Testing
             cursor = try await stack.fake.cursor
             try await stack.dm("!scenario tools")
             try await stack.waitForBotMessage(in: dm, containing: "↳", since: cursor)
+            // The final comes after pi's agent_end (formatted, then paced behind the live edits):
+            // waited for, so that it does not land after the next step's cursor.
+            try await stack.waitForBotMessage(in: dm, containing: "the notes are written", since: cursor)
             try await Self.settle(stack)
 
             // completion-only: one message at the end, no typing before it.
@@ -157,21 +168,35 @@ import Testing
             let registered = try await stack.fake.wait("for=request&method=PUT&path=/commands&status=200", timeout: 5)
             #expect(registered != nil)
 
-            try await stack.dm("!scenario slow 40 50")
+            // Long enough (10 s) that the next message still finds it running on a loaded machine.
+            try await stack.dm("!scenario slow 40 250")
             try await stack.waitForState("api", "busy", timeout: .seconds(30))
             let queued = try await stack.dm("and then the docs")
             let message = try #require(queued["id"]?.stringValue, "\(queued)")
-            _ = try await waitFor("the ⏳ on the queued prompt", timeout: .seconds(30)) { () -> Bool? in
-                let reactions = try await stack.fake.get("/reactions")["reactions"]?.arrayValue ?? []
-                return reactions.contains { $0["message_id"]?.stringValue == message && $0["op"] == "add" } ? true : nil
-            }
-            _ = try await waitFor("the ⏳ comes off", timeout: .seconds(60)) { () -> Bool? in
-                let reactions = try await stack.fake.get("/reactions")["reactions"]?.arrayValue ?? []
-                return reactions.contains { $0["message_id"]?.stringValue == message && $0["op"] != "add" } ? true : nil
-            }
+            try await Self.waitForHourglass(stack, on: message, added: true)
+            try await Self.waitForHourglass(stack, on: message, added: false)
             let lines = try await stack.botMessages(dm).compactMap { $0["content"]?.stringValue }
             #expect(!lines.contains { $0.contains("Queued as follow-up") }, "the reaction replaces the line: \(lines)")
             try await stack.waitForBotMessage(in: dm, containing: "and then the docs")
+        }
+    }
+
+    /// pi's queue lives in pi: stopping pi-relayd (and its pis) while a message waits behind a
+    /// run loses it. Its ⏳ comes off and the chat is told it did not run, once the daemon is back.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aMessageQueuedWhenTheDaemonStopsIsReportedNotRun() async throws {
+        try await StackHome.with { stack in
+            let first = try await stack.start()
+            let dm = try await Self.boundDM(stack)
+            try await stack.dm("!scenario slow 400 100")
+            try await stack.waitForState("api", "busy", timeout: .seconds(30))
+            let queued = try await stack.dm("and then the docs")
+            let message = try #require(queued["id"]?.stringValue, "\(queued)")
+            try await Self.waitForHourglass(stack, on: message, added: true)
+            _ = await first.terminate()
+            _ = try await stack.start(freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "Not run: pi-relayd was stopped before pi reached your queued message")
+            try await Self.waitForHourglass(stack, on: message, added: false)
         }
     }
 

@@ -141,6 +141,11 @@ package struct Daemon: Service {
                 group.addTask {
                     for await _ in stopSignal {
                         logger.info("stop requested")
+                        // pi's queues die with it (its children stop now): the chats waiting under
+                        // a ⏳ hear so, through the outbox, now or at the next start.
+                        for session in await sessions.all where session.terminal == nil {
+                            await delivery.dropQueued(in: session.id, because: "pi-relayd was stopped before pi reached your queued message")
+                        }
                         await sessions.shutdown()
                         await host.shutdown()
                         break

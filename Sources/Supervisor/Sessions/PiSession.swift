@@ -354,7 +354,13 @@ package actor PiSession {
                 if type == "compact" || type == "new_session" || type == "switch_session", response.success == true, !response.vetoed {
                     await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
+                    if type != "compact" {
+                        await tell(.queue(.emptied(because: "a new conversation was started, which empties pi's queue with your queued message")))
+                    }
                 }
+                // `abort` and `compact` stop a run but keep pi's queue (pi-rpc spec §5, §2). A
+                // terminal's extension tells of its own (docs/EXTENSION.md, reason stop).
+                if type == "abort" || type == "compact", response.success == true, terminal == nil { await tell(.queue(.keptAfterStop)) }
                 waiter?.resume(returning: response)
             case .promptRejectedLate(let id, let error):
                 // pi-rpc spec §5: a prompt sent while the one before was in its pre-run phase is

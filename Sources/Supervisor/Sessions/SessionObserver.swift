@@ -23,4 +23,14 @@ package enum SessionNews: Sendable {
     case promptEcho(text: String, origin: String)
     /// pi took a user message (`message_start`, role user): a prompt, or a queued one delivered.
     case promptTaken(text: String)
+    /// pi's queue outlived a stop or was emptied (pi-rpc spec §5): `abort` keeps what it had
+    /// queued for its next run; `new_session` and `switch_session` empty it.
+    case queue(QueueFate)
+}
+
+package enum QueueFate: Sendable, Equatable {
+    /// After an abort: what was queued runs with the next prompt.
+    case keptAfterStop
+    /// A new conversation (or another one resumed) emptied it: none of it runs.
+    case emptied(because: String)
 }

@@ -102,6 +102,28 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §5: `abort` keeps what pi had queued, and its next run starts with it. A
+    /// `/stop` tells the chat whose message waits so; it keeps its `⏳` until pi takes it. A new
+    /// conversation empties the queue: then the message did not run, and the chat hears that.
+    @Test func aStopSaysWhatPiStillHasQueuedAndANewConversationWhatItDropped() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) busy")
+            _ = try await relay.say("!scenario slow 200 100")
+            let queued = try await relay.say("and then the docs")
+            #expect(queued.reaction == "⏳", "\(queued)")
+            _ = try await relay.say("/stop")
+            let heard = try await relay.waitToHear("The run was stopped, but pi keeps your queued message (“and then the docs”)")
+            #expect(!heard.contains { $0.method == MethodName.chatReact.rawValue && $0.params["remove"] == true }, "the ⏳ stays")
+
+            _ = try await relay.say("!scenario slow 200 100")
+            let again = try await relay.say("and the tests")
+            #expect(again.reaction == "⏳", "\(again)")
+            _ = try await relay.say("/reset")
+            _ = try await relay.waitToHear(
+                "Not run: a new conversation was started, which empties pi's queue with your queued message (“and the tests”)")
+        }
+    }
+
     /// Until pi says it is compacting (`get_state`'s `isCompacting`, pi-rpc spec).
     private func waitUntilCompacting(_ relay: LinkedRelay) async throws {
         for _ in 0..<500 {

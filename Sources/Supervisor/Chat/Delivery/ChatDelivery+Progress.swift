@@ -63,22 +63,42 @@ extension ChatDelivery {
         queuedPrompts[sessionID] = list.isEmpty ? nil : list
     }
 
-    /// pi exited with prompts queued behind its run, and its queue went with it (pi keeps it in
-    /// memory only). Each loses its `⏳`, and its chat is told it did not run, rather than
-    /// waiting under an hourglass for a turn that will not come. Not sent again by itself: the
-    /// run they waited behind may be what ended pi.
-    package func dropQueued(in sessionID: String) async {
+    /// pi's queue is gone with prompts in it: pi exited (it keeps its queue in memory only), or a
+    /// new conversation emptied it. Each loses its `⏳`, and its chat is told it did not run
+    /// (`why`, ending "your queued message"), rather than waiting under an hourglass for a turn
+    /// that will not come. Not sent again by itself: the run they waited behind may be what
+    /// ended pi.
+    package func dropQueued(in sessionID: String, because why: String) async {
         guard let list = queuedPrompts.removeValue(forKey: sessionID) else { return }
         for prompt in list where prompt.reacted && !prompt.taken {
             await deliver(
                 prompt.messenger, .chatReact,
                 ChatReactParams(target: prompt.target, messageID: prompt.messageID, emoji: Self.queuedMark, remove: true))
-            let shown = prompt.text.count > 80 ? prompt.text.prefix(79) + "…" : prompt.text[...]
-            let text = await notice(
-                "error", "Not run: pi exited before it reached your queued message (“\(shown)”). Send it again to run it.",
-                dialect: dialect(of: prompt.messenger))
-            await deliver(prompt.messenger, .chatPost, ChatPostParams(target: prompt.target, kind: .notice, sessionID: sessionID, text: text))
+            await tell(prompt, "error", "Not run: \(why) (“\(Self.preview(prompt))”). Send it again to run it.", in: sessionID)
         }
+    }
+
+    /// A stopped run: pi's abort keeps what it had queued, and its next run starts with it
+    /// (pi-rpc spec §5). The chats are told, and keep their ⏳ until pi takes the message.
+    package func stillQueued(in sessionID: String) async {
+        guard var list = queuedPrompts[sessionID] else { return }
+        for index in list.indices where list[index].reacted && !list[index].taken && !list[index].keptAfterStop {
+            list[index].keptAfterStop = true
+            await tell(
+                list[index], "info",
+                "The run was stopped, but pi keeps your queued message (“\(Self.preview(list[index]))”): it comes in the run the next prompt starts.",
+                in: sessionID)
+        }
+        queuedPrompts[sessionID] = list
+    }
+
+    private func tell(_ prompt: QueuedPrompt, _ kind: String, _ words: String, in sessionID: String) async {
+        let text = await notice(kind, words, dialect: dialect(of: prompt.messenger))
+        await deliver(prompt.messenger, .chatPost, ChatPostParams(target: prompt.target, kind: .notice, sessionID: sessionID, text: text))
+    }
+
+    private static func preview(_ prompt: QueuedPrompt) -> Substring {
+        prompt.text.count > 80 ? prompt.text.prefix(79) + "…" : prompt.text[...]
     }
 
     package static let queuedMark = "⏳"

@@ -84,9 +84,13 @@ package actor ChatDelivery: SessionObserver {
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
             await postNotice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.", to: id)
-            await dropQueued(in: id)
+            await dropQueued(in: id, because: "pi exited before it reached your queued message")
         case .promptTaken(let text):
             await promptTaken(text, in: id)
+        case .queue(.keptAfterStop):
+            await stillQueued(in: id)
+        case .queue(.emptied(let why)):
+            await dropQueued(in: id, because: why)
         case .promptEcho(let text, let origin):
             var targets: [Binding] = []
             for binding in await bindings.chats(of: id) where binding.key != origin {

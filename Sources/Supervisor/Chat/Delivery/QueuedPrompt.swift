@@ -12,4 +12,6 @@ package struct QueuedPrompt: Sendable {
     package var taken = false
     /// The chat was answered with a reaction, which comes off when pi takes the prompt.
     package var reacted = false
+    /// The chat was told a stop left it in pi's queue: said once, not at every later stop.
+    package var keptAfterStop = false
 }
