@@ -99,6 +99,10 @@ import Testing
             try await waitUntil("the skip is logged", timeout: .seconds(30)) {
                 chat.home.read("logs/pi-relayd.log").contains("schedule 2 (cron 0 9 * * 1-5) missed its run")
             }
+            // The chat watching the session is told too: the log is not where a phone looks.
+            try await waitUntil("the chat hears of the skip", timeout: .seconds(30)) {
+                chat.posts("notice").contains { $0["text"]?.stringValue?.contains("Schedule #2 (cron 0 9 * * 1-5) missed its run") == true }
+            }
             try await Task.sleep(for: .seconds(2))
             #expect(!chat.piCommands("prompt").contains { $0["message"] == "skip it" })
             let listed = try await chat.run(["schedule", "list", "--json"]).json().arrayValue ?? []

@@ -110,6 +110,10 @@ package actor Schedules {
             case .run(let schedule): await send(schedule)
             case .skipped(let schedule, let missedAt):
                 logger.notice("schedule \(schedule.number) (\(schedule.label)) missed its run at \(missedAt) and skips it (missed=skip)")
+                await tell(
+                    schedule, "info",
+                    "⏰ Schedule #\(schedule.number) (\(schedule.label)) missed its run due \(ISO8601.string(missedAt)) (pi-relayd was "
+                        + "not running then, or the machine slept) and skipped it, as its missed=skip says.")
             case .dropped(let schedule, let reason):
                 logger.warning("schedule \(schedule.number) (\(schedule.label)) removed: \(reason)")
             }
@@ -130,7 +134,15 @@ package actor Schedules {
             logger.info("schedule \(schedule.number) ran in \(name): \(outcome.status.rawValue)")
         } catch {
             logger.warning("schedule \(schedule.number) could not prompt \(name): \(error)")
+            // Counted as run (and a one-off removed) already: the chats watching must hear that
+            // this one did not.
+            await tell(schedule, "error", "⏰ Schedule #\(schedule.number) (\(schedule.label)) could not prompt \(name): \(error)")
         }
+    }
+
+    /// A word to the chats watching the schedule's session.
+    private func tell(_ schedule: Schedule, _ kind: String, _ text: String) async {
+        await prompter.observer.session(schedule.sessionID, did: .notice(kind: kind, text: text))
     }
 
     /// A zone by name, read once.
