@@ -15,7 +15,7 @@ shows every part of protocol v1 that a plugin must get right:
 What the "echo" plugin does (role "observer", so pi-relayd only sends it what it asks for):
 
   requests     echo             -> {"echo": params}
-               status           -> counters (shown by `pi-relayd plugins --json`)
+               status           -> counters (shown by `pi-relayd plugin call echo status`)
                slow {ms}        -> sleeps ms milliseconds, then {"slept": ms}
                crash            -> exits with status 3 at once, without answering
                crash-once-file {path}

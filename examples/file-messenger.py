@@ -15,6 +15,14 @@ section (default: $USER), who must be in `allowedUsers` or FILECHAT_ALLOWED_USER
       user: me
       allowedUsers: [me]
 
+The plugin id is the file name, so install it as `filechat` (copied as it is, its id would be
+`file-messenger.py`, and neither the section above nor FILECHAT_ALLOWED_USERS would apply):
+
+    install -m 755 examples/file-messenger.py ~/.pi-relayd/plugins/filechat
+
+then add the section above to ~/.pi-relayd/config.yaml and run `pi-relayd restart` (the
+config is read only at start).
+
 Only the Python standard library. Messenger contract: PROTOCOL.md section 6.
 """
 
@@ -27,7 +35,7 @@ import time
 NAME = "filechat"
 if os.environ.get("PI_RELAY_PLUGIN") != "1":
     print(f"{NAME}: a pi-relayd messenger plugin (a chat in two files). Start it through pi-relayd: "
-          "copy it to ~/.pi-relayd/plugins/ and see docs/PROTOCOL.md.", file=sys.stderr)
+          "install it as ~/.pi-relayd/plugins/filechat and see docs/PROTOCOL.md.", file=sys.stderr)
     sys.exit(64)
 
 out_lock = threading.Lock()
