@@ -71,6 +71,19 @@ import Testing
         #expect(trailing.description == "/h/.env:1:8: unexpected text after the closing quote")
     }
 
+    /// A Latin-1 `é` is not read as U+FFFD: the value would be a different secret, and `setup`
+    /// would write the changed line back.
+    @Test func aLineThatIsNotUTF8IsAnErrorWithItsLine() throws {
+        var bytes = Array("A=1\nPGPASSWORD=caf".utf8)
+        bytes += [0xE9, 0x0A]
+        do {
+            _ = try DotEnv.parse(bytes, file: "/h/.env")
+            Issue.record("a line that is not UTF-8 was read")
+        } catch {
+            #expect("\(error)" == "/h/.env:2:1: this line is not UTF-8 text; save the file as UTF-8", "\(error)")
+        }
+    }
+
     @Test func loaderAddsOnlyVariablesTheEnvironmentLacks() throws {
         let home = ConfigTestHome()
         home.write(".env", "A=from-dotenv\nB=from-dotenv\nC=\n")

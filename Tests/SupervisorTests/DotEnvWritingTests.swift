@@ -32,4 +32,12 @@ import Testing
         #expect(!DotEnv.canWrite("two\nlines"))
         #expect(!DotEnv.canWrite(""))
     }
+
+    /// A line the owner wrote in another encoding (a Latin-1 `é`) is kept byte for byte, not
+    /// turned into U+FFFD.
+    @Test func otherLinesAreKeptByteForByte() {
+        let before: [UInt8] = Array("PGPASSWORD=caf".utf8) + [0xE9] + Array("\nDISCORD_BOT_TOKEN=old\n".utf8)
+        let after = DotEnv.setting("DISCORD_BOT_TOKEN", to: "new", in: before)
+        #expect(after == Array("PGPASSWORD=caf".utf8) + [0xE9] + Array("\nDISCORD_BOT_TOKEN=new\n".utf8))
+    }
 }

@@ -4,14 +4,14 @@ extension DotEnv {
     /// `value` must be one line without a single quote (it is written single-quoted when it has
     /// characters an unquoted value would lose).
     package static func setting(_ key: String, to value: String, in bytes: [UInt8]) -> [UInt8] {
-        let assignment = key + "=" + quoted(value)
-        var lines =
-            bytes.isEmpty ? [] : String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
+        let assignment = Array((key + "=" + quoted(value)).utf8)
+        // Lines as bytes: the ones kept are written back exactly, whatever their encoding.
+        var lines = bytes.isEmpty ? [] : bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
+        if lines.last == [] { lines.removeLast() }
         var written = false
-        var kept: [String] = []
+        var kept: [[UInt8]] = []
         for line in lines {
-            guard Self.key(of: line) == key else {
+            guard Self.key(of: String(decoding: line, as: UTF8.self)) == key else {
                 kept.append(line)
                 continue
             }
@@ -19,7 +19,7 @@ extension DotEnv {
             written = true
         }
         if !written { kept.append(assignment) }
-        return Array((kept.joined(separator: "\n") + "\n").utf8)
+        return Array(kept.joined(separator: [UInt8(ascii: "\n")])) + [UInt8(ascii: "\n")]
     }
 
     /// Whether `value` can be written by `setting`.

@@ -19,7 +19,12 @@ package enum DotEnv {
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             let line = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
-            if let entry = try parseLine(Array(String(decoding: line, as: UTF8.self)), number: lineNumber, file: file) {
+            // Refused rather than read with U+FFFD in place of the bytes: a secret changed that way
+            // fails far from here, and `setup` would write the changed line back.
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw ConfigError(.syntax, file: file, at: .init(line: lineNumber, column: 1), "this line is not UTF-8 text; save the file as UTF-8")
+            }
+            if let entry = try parseLine(Array(text), number: lineNumber, file: file) {
                 entries.append(entry)
             }
         }
