@@ -104,6 +104,18 @@ import Testing
         )
     }
 
+    /// A password inside an address is a secret whatever its key is called; an address without
+    /// one is not.
+    @Test func anAddressWithAPasswordIsASecret() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "pi:\n  env:\n    DATABASE_URL: postgres://relay:pw@db.local/relay\n", mode: 0o644)
+        let error = try #require(home.loadError())
+        #expect(error.description.contains("it holds a secret (pi.env.DATABASE_URL at line 3)"), "\(error)")
+        home.write(
+            "config.yaml", "pi:\n  env:\n    DATABASE_URL: postgres://relay@db.local/relay\n    DOCS: https://example.net/a:b@c\n", mode: 0o644)
+        #expect(home.loadError().map { "\($0)" } == nil)
+    }
+
     @Test func secretKeyNames() {
         for name in ["token", "botToken", "BOT_TOKEN", "apiKey", "api-key", "key", "clientSecret", "password", "PASSWD"] {
             #expect(YAMLNode.isSecretKey(name), "\(name)")

@@ -22,7 +22,7 @@ extension YAMLNode {
                 // shown in warnings, so such a key is named by its place, not its text.
                 let shown = Self.looksLikeSecret(name) ? "(key not shown)" : name
                 let keyPath = path.isEmpty ? shown : path + "." + shown
-                if Self.isSecretKey(name), Self.isLiteral(pair.value) {
+                if Self.isSecretKey(name) && Self.isLiteral(pair.value) || Self.hasPasswordInAddress(pair.value) {
                     return [SecretLiteral(path: keyPath, mark: pair.key.mark)]
                 }
                 return pair.value.secretLiterals(path: keyPath)
@@ -33,6 +33,17 @@ extension YAMLNode {
     package static func isSecretKey(_ name: String) -> Bool {
         let folded = name.lowercased().filter { $0 != "_" && $0 != "-" }
         return ["token", "secret", "password", "passwd", "apikey", "key"].contains { folded.hasSuffix($0) }
+    }
+
+    /// An address with a password in it (`postgres://relay:pw@db/relay`, given to pi as
+    /// `pi.env.DATABASE_URL`, say), whatever its key is called.
+    private static func hasPasswordInAddress(_ node: YAMLNode) -> Bool {
+        guard case .string(let text) = node.scalarValue, let scheme = text.firstRange(of: "://") else { return false }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return false }
+        let credentials = authority[..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return false }
+        return credentials.index(after: colon) < credentials.endIndex
     }
 
     /// A written-out value: text or a number, not null, true/false, a list or a map.
