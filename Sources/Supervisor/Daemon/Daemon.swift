@@ -192,7 +192,11 @@ package struct Daemon: Service {
         } catch {
             throw StartError(description: error.description)
         }
-        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8))?.trimmed() ?? "?"
+        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed()) }
+        // No daemon behind the lock: a command editing the state files offline holds it a moment.
+        guard let pid, OrphanChild.alive(pid) else {
+            throw StartError(description: "\(home.lockFile) is held by another pi-relayd command changing its files; start again in a moment")
+        }
         throw StartError(description: "pi-relayd is already running for \(home.root) (pid \(pid))")
     }
 }
