@@ -78,6 +78,20 @@ import Testing
         }
     }
 
+    /// discord-api.md §6: stop using a token after 401. Reset while a run streams: the answer
+    /// REST refuses is not dropped; it stays with pi-relayd for the new token, and the plugin
+    /// ends as not configured, naming the variable.
+    @Test func aTokenResetWhileRunningKeepsTheAnswerAndStopsThePlugin() async throws {
+        try await StackHome.with { stack in
+            let daemon = try await stack.start()
+            _ = try await StackChatExperienceTests.boundDM(stack)
+            try await stack.dm("!scenario slow 40 250")
+            try await stack.waitForState("api", "busy", timeout: .seconds(30))
+            _ = try await stack.fake.post("/token/reset")
+            try await daemon.expectTokenRefused("discord", saying: "HTTP 401", naming: "DISCORD_BOT_TOKEN") { stack.home.pluginLog("discord") }
+        }
+    }
+
     /// A bot token Discord does not accept: the plugin stops at its first request (401) instead
     /// of retrying, the daemon shows discord not configured with what to do about the token,
     /// and the rejected token is written nowhere either.

@@ -224,6 +224,23 @@ import Glibc
         }
     }
 
+    /// slack-api.md §9: a token Slack refuses stops the plugin, never a retry loop. Revoked
+    /// while a run streams: the answer Slack refuses is not dropped; it stays with pi-relayd for
+    /// the token that replaces it, and the plugin ends as not configured, naming the variable.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aTokenRevokedWhileRunningKeepsTheAnswerAndStopsThePlugin() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            try await stack.say("!scenario slow 40 250")
+            try await stack.waitForBotMessage(in: dm, containing: "chunk 2 ")
+            _ = try await stack.fake.post("/revoke")
+            try await daemon.expectTokenRefused("slack", saying: "token_revoked", naming: "SLACK_BOT_TOKEN") { stack.home.pluginLog("slack") }
+        }
+    }
+
     /// A bot token Slack refuses: the plugin stops as not configured, says which variable to
     /// fix, is not restarted in a loop, and the token is in no output.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

@@ -10,6 +10,8 @@ public struct MessengerCore: Sendable {
     package let store: StateStore
     public let allowlist: Allowlist
     package let ingress: IngressGate
+    /// The service refused the token mid-run: the plugin ends as not configured (`TokenRefusal`).
+    package let tokenRefusal = TokenRefusal()
     let started = Date()
 
     /// The allowlist joins the configured users and the supervisor's paired ones; an empty one is

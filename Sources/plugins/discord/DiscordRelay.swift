@@ -48,7 +48,7 @@ public struct DiscordRelay: CoreMessengerRelay {
         let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         rest = DiscordREST(
             base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger,
-            holdsPath: store.path(RateLimitHold.file))
+            holdsPath: store.path(RateLimitHold.file), tokenRefusal: core.tokenRefusal)
         listening = Listening(
             channels: config.channels, requireMention: settings.requireMention, sharedRooms: settings.sharedRooms, answersDMs: config.answersDMs,
             store: store, welcome: context.welcome)
@@ -85,8 +85,9 @@ public struct DiscordRelay: CoreMessengerRelay {
 
     public func run() async throws {
         await intake.inbox.resumePending()
-        // Returns on shutdown; throws (and so ends the plugin) on a configuration problem.
-        try await gateway.run { event in await route(event) }
+        // Returns on shutdown; throws (and so ends the plugin) on a configuration problem, or a
+        // token REST refuses mid-run.
+        try await core.tokenRefusal.ending { try await gateway.run { event in await route(event) } }
     }
 
     private func route(_ event: GatewayEvent) async {

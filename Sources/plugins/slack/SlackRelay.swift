@@ -38,7 +38,7 @@ public struct SlackRelay: CoreMessengerRelay {
         let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         api = WebAPI(
             base: settings.apiBase, botToken: config.botToken, appToken: config.appToken, proxy: settings.proxy, loop: TransferLoop(),
-            logger: logger, store: store)
+            logger: logger, store: store, tokenRefusal: core.tokenRefusal, botTokenEnv: config.botTokenEnv)
         let poster = Poster(api: api)
         threads = Threads(poster: poster, connection: context.connection, store: store, logger: logger)
         progress = Progress(poster: poster, store: store, logger: logger)
@@ -72,13 +72,15 @@ public struct SlackRelay: CoreMessengerRelay {
         await intake.learn(botUser: user)
         logger.info("signed in as \(me["user"]?.stringValue ?? user) in \(me["team"]?.stringValue ?? "the workspace")")
         await intake.inbox.resumePending()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.progress.run() }
-            group.addTask { await self.deliveries.showClosings() }
-            group.addTask { try await self.socket.run() }
-            // The socket's end is the plugin's; the reactions and closings stop with it.
-            try await group.next()
-            group.cancelAll()
+        try await core.tokenRefusal.ending {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.progress.run() }
+                group.addTask { await self.deliveries.showClosings() }
+                group.addTask { try await self.socket.run() }
+                // The socket's end is the plugin's; the reactions and closings stop with it.
+                try await group.next()
+                group.cancelAll()
+            }
         }
     }
 

@@ -3015,6 +3015,11 @@ class FakeDiscord:
                          "commands": self.commands, "gateway": self.gateway_view(), "stats": self.stats_view()}
         if key == ("GET", "/config"):
             return 200, {"config": self.config}
+        if key == ("POST", "/token/reset"):
+            # The Developer Portal's Reset Token: the old token is refused from now on, every REST
+            # call with it a 401 (discord-api.md §8, item 1: a wrong token is a 401 "401: Unauthorized").
+            self.token = self.token + "-reset"
+            return 200, {"reset": True}
         if key == ("POST", "/config"):
             for k, v in b.items():
                 if k not in self.config:

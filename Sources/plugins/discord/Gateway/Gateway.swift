@@ -81,7 +81,7 @@ actor Gateway {
                 url = try await connectURL()
             } catch let error as DiscordAPIError where error.status == 401 {
                 phase = .stopped
-                throw PluginExit.notConfigured(Self.rejectedToken(error))
+                throw PluginExit.notConfigured(error.tokenRejection)
             } catch {
                 failures += 1
                 let delay = Self.backoff(failures)
@@ -167,14 +167,6 @@ actor Gateway {
         resume = nil
         sequence = nil
         await store.remove(ResumeState.file)
-    }
-
-    static func rejectedToken(_ error: DiscordAPIError) -> String {
-        """
-        Discord rejected the bot token (HTTP 401 on \(error.endpoint)): put a valid bot token in \
-        DISCORD_BOT_TOKEN (or the variable named by discord.tokenEnv); if it leaked or is old, reset it in \
-        the Developer Portal (Applications → your app → Bot → Reset Token)
-        """
     }
 
     static func backoff(_ failures: Int) -> Duration {

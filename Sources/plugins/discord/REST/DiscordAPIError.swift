@@ -17,5 +17,24 @@ struct DiscordAPIError: Error, Sendable, CustomStringConvertible {
     /// Discord's code for a message that does not exist (deleted, or never was).
     static let unknownMessage = 10008
 
-    var isPermanent: Bool { (400..<500).contains(status) && status != 429 }
+    /// Discord's code for an interaction's webhook token that is wrong or spent: a 401 that says
+    /// nothing of the bot's token.
+    static let invalidWebhookToken = 50027
+
+    /// The bot's token was refused (reset in the Developer Portal, say): discord-api.md §6, "stop
+    /// using a token after 401".
+    var refusesBotToken: Bool { status == 401 && code != Self.invalidWebhookToken }
+
+    /// What the owner reads when the token was refused: what to fix, never the token.
+    var tokenRejection: String {
+        """
+        Discord rejected the bot token (HTTP 401 on \(endpoint)): put a valid bot token in \
+        DISCORD_BOT_TOKEN (or the variable named by discord.tokenEnv); if it leaked or is old, reset it in \
+        the Developer Portal (Applications → your app → Bot → Reset Token)
+        """
+    }
+
+    /// Not a refused bot token: what it refuses is kept for the token that replaces it
+    /// (`TokenRefusal`), not dropped.
+    var isPermanent: Bool { (400..<500).contains(status) && status != 429 && !refusesBotToken }
 }

@@ -32,7 +32,14 @@ final class DiscordREST: Sendable {
     let queue: SendQueue
     private let writes = ChannelWrites()
 
-    init(base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil) {
+    /// Told when Discord refuses the bot token mid-run.
+    private let tokenRefusal: TokenRefusal?
+
+    init(
+        base: String, token: BotToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, holdsPath: String? = nil,
+        tokenRefusal: TokenRefusal? = nil
+    ) {
+        self.tokenRefusal = tokenRefusal
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.token = token
         self.proxy = proxy
@@ -123,7 +130,9 @@ final class DiscordREST: Sendable {
                     try await Task.sleep(for: Self.backoff(failedTimes))
                 default:
                     tally.failure()
-                    throw Self.error(endpoint, response)
+                    let error = Self.error(endpoint, response)
+                    if error.refusesBotToken { tokenRefusal?.refuse(error.tokenRejection) }
+                    throw error
                 }
             }
         }

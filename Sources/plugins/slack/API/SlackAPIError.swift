@@ -33,8 +33,9 @@ struct SlackAPIError: Error, Sendable, CustomStringConvertible {
         status == 0 || status >= 500 || ["internal_error", "fatal_error", "service_unavailable", "request_timeout"].contains(error)
     }
 
-    /// A request that fails the same way however often it is repeated.
-    var isPermanent: Bool { !isTransient && error != "ratelimited" }
+    /// A request that fails the same way however often it is repeated. Not a refused token: what
+    /// it refuses is kept for the token that replaces it (`TokenRefusal`), not dropped.
+    var isPermanent: Bool { !isTransient && error != "ratelimited" && !isTokenProblem }
 }
 
 extension SlackAPIError: SignInError {

@@ -40,8 +40,17 @@ final class WebAPI: Sendable {
     var tally: APITally { connection.tally }
     private let warned = Mutex(Set<String>())
 
-    init(base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?) {
+    /// Told when Slack refuses the bot token mid-run; `botTokenEnv` names it in what the owner reads.
+    private let tokenRefusal: TokenRefusal?
+    private let botTokenEnv: String
+
+    init(
+        base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?,
+        tokenRefusal: TokenRefusal? = nil, botTokenEnv: String = "SLACK_BOT_TOKEN"
+    ) {
         self.base = base
+        self.tokenRefusal = tokenRefusal
+        self.botTokenEnv = botTokenEnv
         self.botToken = botToken
         self.appToken = appToken
         connection = APIConnection(loop: loop, proxy: proxy, logger: logger)
@@ -72,7 +81,23 @@ final class WebAPI: Sendable {
         }
         let url = SecretURL(base + "/" + method)
         // Slack's 429s are per method; a busy one may take several holds.
-        return try await APIAttempts.run(rateLimitedTries: 8) { attempt in
+        do {
+            return try await attempts(
+                method, url: url, token: token, body: body, channel: channel, priority: priority, replaces: replaces, timeout: timeout)
+        } catch let error as SlackAPIError where kind == .bot && error.isTokenProblem {
+            tokenRefusal?.refuse(
+                "Slack refused the bot token (\(error.error)): \(botTokenEnv) must hold a current xoxb-… token (OAuth & Permissions); "
+                    + "what was waiting to be posted is posted once it does and pi-relayd restarts")
+            throw error
+        }
+    }
+
+    /// The call's tries: each waits its turn, a 429 holds the method and is tried again.
+    private func attempts(
+        _ method: String, url: SecretURL, token: SlackToken, body: HTTPBody, channel: String?, priority: SendPriority, replaces: String?,
+        timeout: Duration
+    ) async throws -> JSONValue {
+        try await APIAttempts.run(rateLimitedTries: 8) { attempt in
             if Self.writes.contains(method), let key = MethodPacer.key(method: method, channel: channel) {
                 guard try await queue.turn(chat: key, priority: priority, replaces: replaces) else { return .done(.null) }
             } else {
