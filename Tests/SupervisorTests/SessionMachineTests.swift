@@ -99,6 +99,20 @@ import Testing
         #expect(session.lastActivity == d0)
     }
 
+    /// An aborted run's `agent_end` is followed by nothing (pi-rpc spec §5: abort also cancels a
+    /// pending retry): once `abort` is answered the run is over, and the next prompt's run is a
+    /// run of its own, not a continuation of the stopped one.
+    @Test func anAnsweredAbortEndsTheSettlingRunAtOnce() throws {
+        var session = machine()
+        _ = try feed(&session, Self.start, at: t0)
+        #expect(session.abortAnswered(date: d0).isEmpty, "running: the abort's agent_end is still to come")
+        _ = try feed(&session, Self.end, at: t0 + .milliseconds(100))
+        let over = session.abortAnswered(date: d0 + 1)
+        #expect(names(over).first == "record run_finished" && names(over).contains("saveIfEnded s1-1"), "\(names(over))")
+        #expect(!session.isBusy)
+        #expect(names(try feed(&session, Self.start, at: t0 + .milliseconds(200))).contains { $0.hasPrefix("tell runStarted") })
+    }
+
     /// pi-rpc spec §5: a prompt sent while idle starts a run pi has not announced yet; a prompt
     /// sent meanwhile waits behind it, for a bounded while, and not behind an extension command.
     @Test func aSentPromptIsARunAboutToStartUntilItStartsOrTheWindowPasses() throws {

@@ -358,6 +358,7 @@ package actor PiSession {
                         await tell(.queue(.emptied(because: "a new conversation was started, which empties pi's queue with your queued message")))
                     }
                 }
+                if type == "abort", response.success == true { await perform(machine.abortAnswered(date: Date())) }
                 // `abort` and `compact` stop a run but keep pi's queue (pi-rpc spec §5, §2). A
                 // terminal's extension tells of its own (docs/EXTENSION.md, reason stop).
                 if type == "abort" || type == "compact", response.success == true, terminal == nil { await tell(.queue(.keptAfterStop)) }

@@ -131,6 +131,12 @@ package struct RunRecorder {
         return finish(stopReason: "aborted", error: nil)
     }
 
+    /// `abort` answered: a run settling ends now, as its `agent_end` said.
+    package mutating func abortAnswered() -> [Output] {
+        guard tracker.abortAnswered() == .runFinished else { return [] }
+        return finish(stopReason: run?.stopReason, error: run?.errorMessage)
+    }
+
     package mutating func childExited(reason: String) -> [Output] {
         // Its agent_end came first: the run ended as it said (a terminal pi that quits mid-run
         // ends it as aborted before it closes the connection: the pi extension spec's §11 trap 17).

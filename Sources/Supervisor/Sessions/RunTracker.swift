@@ -73,6 +73,14 @@ package struct RunTracker {
         return finish()
     }
 
+    /// `abort` answered: pi answers it once idle, and nothing continues an aborted run (an abort
+    /// also cancels a pending retry, pi-rpc spec §5), so a run settling is over now. A prompt sent
+    /// next then starts a run of its own instead of being taken for a continuation.
+    package mutating func abortAnswered() -> Action {
+        guard case .settling = phase else { return .none }
+        return finish()
+    }
+
     /// The child exited.
     package mutating func childExited() -> Action {
         guard phase != .idle else { return .none }

@@ -107,6 +107,11 @@ package struct SessionMachine {
         return actions(recorder.abortedSilently(by: command), at: .now, date: date)
     }
 
+    /// `abort` answered: a run waiting out its settle window is over (`RunTracker.abortAnswered`).
+    package mutating func abortAnswered(date: Date) -> [Action] {
+        actions(recorder.abortAnswered(), at: .now, date: date)
+    }
+
     /// pi is gone: a run in flight ends.
     package mutating func childExited(reason: String, date: Date) -> [Action] {
         promptInFlightSince = nil

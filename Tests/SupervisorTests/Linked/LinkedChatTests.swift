@@ -109,6 +109,7 @@ import Testing
         try await LinkedRelay.with { relay in
             _ = try await relay.say("/new \(relay.workspace) busy")
             _ = try await relay.say("!scenario slow 200 100")
+            try await waitUntilStreaming(relay)
             let queued = try await relay.say("and then the docs")
             #expect(queued.reaction == "⏳", "\(queued)")
             _ = try await relay.say("/stop")
@@ -116,12 +117,23 @@ import Testing
             #expect(!heard.contains { $0.method == MethodName.chatReact.rawValue && $0.params["remove"] == true }, "the ⏳ stays")
 
             _ = try await relay.say("!scenario slow 200 100")
+            try await waitUntilStreaming(relay)
             let again = try await relay.say("and the tests")
             #expect(again.reaction == "⏳", "\(again)")
             _ = try await relay.say("/reset")
             _ = try await relay.waitToHear(
                 "Not run: a new conversation was started, which empties pi's queue with your queued message (“and the tests”)")
         }
+    }
+
+    /// Until pi says it is streaming a run (`get_state`'s `isStreaming`, pi-rpc spec), so that a
+    /// message sent next waits behind it on a loaded machine too.
+    private func waitUntilStreaming(_ relay: LinkedRelay) async throws {
+        for _ in 0..<1500 {
+            if try await relay.control(.state, ["session": "busy"])["isStreaming"] == true { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("pi never said it was streaming")
     }
 
     /// Until pi says it is compacting (`get_state`'s `isCompacting`, pi-rpc spec).
