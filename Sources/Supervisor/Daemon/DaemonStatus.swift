@@ -25,6 +25,8 @@ package struct DaemonStatus: Sendable {
     package let metricsAddress: MetricsAddress?
     /// The other machines, when a federation plugin reports them.
     package let machines = MachineDirectory()
+    /// Configured channels whose session could not start (`ChatDesk`).
+    package let unstartedChannels = UnstartedChannels()
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
     package func problems() async -> [String] {
@@ -33,6 +35,9 @@ package struct DaemonStatus: Sendable {
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
         if let failure = await bindings.saveError { out.append("bindings not saved: \(failure)") }
         if let failure = await schedules.saveError { out.append("schedules not saved: \(failure)") }
+        for (key, why) in unstartedChannels.all where await bindings.binding(key) == nil {
+            out.append("channel \(key) from config.yaml: \(why)")
+        }
         for plugin in (await host.status()).arrayValue ?? [] {
             let name = plugin["name"]?.stringValue ?? "?"
             if let failure = plugin["outboxError"]?.stringValue { out.append("plugin \(name) outbox: \(failure)") }

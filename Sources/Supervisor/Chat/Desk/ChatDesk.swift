@@ -195,10 +195,15 @@ package actor ChatDesk: PluginRouter {
             return ChatMessageResult(status: .command, reply: try await run(command, chat: chat))
         }
         guard let session = await boundSession(chat) else {
-            let reply = Reply(
-                chat.dm
-                    ? "No session here yet. /sessions to pick one, /new <dir> to start one."
-                    : "This channel is not bound to a session. /use <session> or /new <dir>.", ephemeral: true)
+            let text =
+                if let why = status.unstartedChannels.reason(chat.key) {
+                    "config.yaml binds this channel to a session, but \(why). Fix it and restart pi-relayd, or /use <session>."
+                } else if chat.dm {
+                    "No session here yet. /sessions to pick one, /new <dir> to start one."
+                } else {
+                    "This channel is not bound to a session. /use <session> or /new <dir>."
+                }
+            let reply = Reply(text, ephemeral: true)
             return ChatMessageResult(status: .unbound, reply: reply)
         }
         if await preferences.pausedSince(chat.key) != nil {
@@ -362,9 +367,11 @@ package actor ChatDesk: PluginRouter {
             if session == nil {
                 do { session = try await sessions.create(cwd: cwd, name: name) } catch {
                     logger.error("channel \(id): cannot start its session in \(cwd): \(error)")
+                    status.unstartedChannels.failed(key, "its session cannot start in \(cwd): \(error)")
                     continue
                 }
             }
+            status.unstartedChannels.started(key)
             if let session {
                 await bindings.bind(Chat(messenger: messenger, channel: id, user: "config", dm: false), to: session.id)
                 let sessionName = await session.name
