@@ -111,6 +111,8 @@ import Testing
         home.write("config.yaml", "pi:\n  env:\n    DATABASE_URL: postgres://relay:pw@db.local/relay\n", mode: 0o644)
         let error = try #require(home.loadError())
         #expect(error.description.contains("it holds a secret (pi.env.DATABASE_URL at line 3)"), "\(error)")
+        home.write("config.yaml", "pi:\n  args: [\"--db\", \"postgres://relay:pw@db.local/relay\"]\n", mode: 0o644)
+        #expect(try #require(home.loadError()).description.contains("it holds a secret (pi.args[1] at line 2)"))
         home.write(
             "config.yaml", "pi:\n  env:\n    DATABASE_URL: postgres://relay@db.local/relay\n    DOCS: https://example.net/a:b@c\n", mode: 0o644)
         #expect(home.loadError().map { "\($0)" } == nil)

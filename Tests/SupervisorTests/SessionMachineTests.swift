@@ -12,6 +12,8 @@ import Testing
 
     static let start = #"{"type":"agent_start"}"#
     static let end = #"{"type":"agent_end","messages":[]}"#
+    static let abortedEnd =
+        #"{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}],"stopReason":"aborted"}}"#
     static let delta =
         #"{"type":"message_update","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]},"assistantMessageEvent":{"type":"text_delta","contentIndex":0,"delta":"Hi","partial":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}}"#
     static let retry = #"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":100,"errorMessage":"overloaded"}"#
@@ -106,11 +108,15 @@ import Testing
         var session = machine()
         _ = try feed(&session, Self.start, at: t0)
         #expect(session.abortAnswered(date: d0).isEmpty, "running: the abort's agent_end is still to come")
+        _ = try feed(&session, Self.abortedEnd, at: t0 + .milliseconds(50))
         _ = try feed(&session, Self.end, at: t0 + .milliseconds(100))
         let over = session.abortAnswered(date: d0 + 1)
         #expect(names(over).first == "record run_finished" && names(over).contains("saveIfEnded s1-1"), "\(names(over))")
         #expect(!session.isBusy)
         #expect(names(try feed(&session, Self.start, at: t0 + .milliseconds(200))).contains { $0.hasPrefix("tell runStarted") })
+        // A run that ended by itself keeps its window: its retry may still come.
+        _ = try feed(&session, Self.end, at: t0 + .milliseconds(300))
+        #expect(session.abortAnswered(date: d0 + 2).isEmpty && session.isBusy)
     }
 
     /// pi-rpc spec §5: a prompt sent while idle starts a run pi has not announced yet; a prompt

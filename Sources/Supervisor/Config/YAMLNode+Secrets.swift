@@ -14,7 +14,11 @@ extension YAMLNode {
         case .scalar:
             return []
         case .sequence(let items):
-            return items.enumerated().flatMap { $1.secretLiterals(path: "\(path)[\($0)]") }
+            return items.enumerated().flatMap { index, item in
+                // An address with a password, as one of a command's arguments (`pi.args`).
+                Self.hasPasswordInAddress(item)
+                    ? [SecretLiteral(path: "\(path)[\(index)]", mark: item.mark)] : item.secretLiterals(path: "\(path)[\(index)]")
+            }
         case .mapping(let pairs):
             return pairs.flatMap { pair -> [SecretLiteral] in
                 guard case .scalar(let name, _) = pair.key.content else { return [] }

@@ -131,9 +131,11 @@ package struct RunRecorder {
         return finish(stopReason: "aborted", error: nil)
     }
 
-    /// `abort` answered: a run settling ends now, as its `agent_end` said.
+    /// `abort` answered: a run settling after the abort's own `agent_end` (stopReason
+    /// `aborted`) ends now. One that ended by itself, its retry or overflow compaction still to
+    /// come, keeps its settle window: the abort may have come too early to cancel that.
     package mutating func abortAnswered() -> [Output] {
-        guard tracker.abortAnswered() == .runFinished else { return [] }
+        guard run?.stopReason == "aborted", tracker.abortAnswered() == .runFinished else { return [] }
         return finish(stopReason: run?.stopReason, error: run?.errorMessage)
     }
 

@@ -1,0 +1,16 @@
+import Testing
+
+@testable import SlackPlugin
+
+/// slack-api.md §9: a refused token stops the plugin and what it refused is kept, so it is not
+/// a permanent failure (those are dropped); a channel that is not there is.
+@Suite struct SlackAPIErrorTests {
+    @Test func aRefusedTokenIsNotAPermanentFailure() {
+        for error in ["token_revoked", "invalid_auth", "not_authed", "account_inactive", "token_expired"] {
+            let refused = SlackAPIError(method: "chat.postMessage", status: 200, error: error)
+            #expect(refused.isTokenProblem && !refused.isPermanent, "\(error)")
+        }
+        #expect(SlackAPIError(method: "chat.postMessage", status: 200, error: "channel_not_found").isPermanent)
+        #expect(!SlackAPIError(method: "chat.postMessage", status: 200, error: "ratelimited").isPermanent)
+    }
+}
