@@ -116,10 +116,7 @@ package actor PiSession {
     }
 
     private func launch() async throws {
-        if let old = child.orphan {
-            child.orphan = nil
-            await OrphanChild.stop(old, cwd: cwd, logger: logger)
-        }
+        await stopOrphan()
         await launcher.secretsKnown()
         // Both waits above may outlast the session: one ended meanwhile starts no pi of its own.
         if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
@@ -679,10 +676,7 @@ package actor PiSession {
         // A pi still starting is waited for (its launch starts none once this session is ending),
         // and one left running by the daemon before a restart is stopped here, not left behind.
         if let starting = child.starting { _ = try? await starting.value }
-        if let old = child.orphan {
-            child.orphan = nil
-            await OrphanChild.stop(old, cwd: cwd, logger: logger)
-        }
+        await stopOrphan()
         guard let group = pid else { return }
         input?.finish()
         for _ in 0..<40 where pid != nil { try? await Task.sleep(for: .milliseconds(50)) }
@@ -692,6 +686,14 @@ package actor PiSession {
         for _ in 0..<40 where groupAlive(group) { try? await Task.sleep(for: .milliseconds(50)) }
         if groupAlive(group) { Self.signalGroupOnly(group, SIGKILL) }
         for _ in 0..<40 where groupAlive(group) { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// The pi a daemon killed before left running (`SessionRecord.pid`): stopped once, by the
+    /// launch that replaces it or by the session's end.
+    private func stopOrphan() async {
+        guard let old = child.orphan else { return }
+        child.orphan = nil
+        await OrphanChild.stop(old, cwd: cwd, logger: logger)
     }
 
     private func groupAlive(_ group: Int32) -> Bool {
