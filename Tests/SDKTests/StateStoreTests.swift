@@ -41,6 +41,31 @@ import Testing
         #expect(await !store.save([1], to: "no-such-folder/one.json", durable: durable))
         #expect(await store.failedWrites == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        let problems = await store.problems
+        #expect(problems.count == 1 && problems[0].hasPrefix("no-such-folder/one.json not saved: cannot "), "\(problems)")
+        #expect(problems[0].contains("No such file or directory"), "says why: \(problems)")
+        // Reported until a write of that file succeeds.
+        try FileManager.default.createDirectory(atPath: folder + "/no-such-folder", withIntermediateDirectories: false)
+        #expect(await store.save([2], to: "other.json", durable: durable))
+        #expect(await store.problems == problems)
+        #expect(await store.save([1], to: "no-such-folder/one.json", durable: durable))
+        #expect(await store.problems.isEmpty)
+    }
+
+    /// A file rewritten in place says why the disk refused it too, until it is written again or
+    /// removed.
+    @Test func aRewriteTheDiskRefusesIsAProblemUntilWrittenOrRemoved() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        // A folder where the first slot would be: open(2) refuses it.
+        try FileManager.default.createDirectory(atPath: store.path("live.json"), withIntermediateDirectories: false)
+        #expect(await !store.rewrite([1], in: "live.json"))
+        let problems = await store.problems
+        #expect(problems.count == 1 && problems[0].hasPrefix("live.json not saved: cannot open "), "\(problems)")
+        #expect(problems[0].contains("Is a directory"), "\(problems)")
+        await store.remove("live.json")
+        #expect(await store.problems.isEmpty)
     }
 
     @Test func aRewrittenFileReadsBackWhateverItsLengthBefore() async throws {

@@ -31,12 +31,13 @@ public struct MessengerCore: Sendable {
         return (config, MessengerCore(context: context, settings: config.settings, messenger: messenger))
     }
 
-    /// The `status` figures every messenger reports (`allowedUsers`, `uptimeSeconds`) joined to
-    /// the messenger's own.
-    package func status(_ own: [String: JSONValue]) -> JSONValue {
+    /// The `status` figures every messenger reports (`allowedUsers`, `uptimeSeconds`, and as
+    /// `problems` the state files the disk refused) joined to the messenger's own.
+    package func status(_ own: [String: JSONValue]) async -> JSONValue {
         var figures = own
         figures["allowedUsers"] = JSONValue(allowlist.count)
         figures["uptimeSeconds"] = JSONValue(Int(Date().timeIntervalSince(started)))
+        figures["problems"] = .array(await store.problems.map { .string($0) })
         return .object(figures)
     }
 

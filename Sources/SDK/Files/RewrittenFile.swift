@@ -34,23 +34,32 @@ package enum RewrittenFile {
     /// disk refused.
     @discardableResult
     package static func write(_ bytes: [UInt8], to path: String, durable: Bool = false) -> Bool {
+        (try? writeOrThrow(bytes, to: path, durable: durable)) != nil
+    }
+
+    /// `write`, saying why the disk refused (`AtomicFile.WriteError`).
+    package static func writeOrThrow(_ bytes: [UInt8], to path: String, durable: Bool = false) throws {
         let last = written.withLock { $0[path] } ?? newest(path).map { ($0.sequence, $0.slot) }
         let sequence = (last?.sequence ?? 0) + 1
         let slot = last.map { 1 - $0.slot } ?? 0
         let header = "#rewritten \(sequence) \(bytes.count) \(checksum(sequence: sequence, bytes[...]))\n"
         let whole = Array(header.utf8) + bytes
         let fd = open(slots(path)[slot], O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { throw AtomicFile.WriteError(description: "cannot open \(slots(path)[slot]): \(String(cString: strerror(errno)))") }
         var done = WholeWrite.write(fd, whole, at: 0)
         // What lies past the length is never read; a slot much longer than its content is cut.
         var status = stat()
         if done, fstat(fd, &status) == 0, Int(status.st_size) > whole.count + 4096 { done = ftruncate(fd, off_t(whole.count)) == 0 }
         if done, durable { done = fsync(fd) == 0 }
+        let failure = errno
         close(fd)
         // A slot just made must outlive a power loss too: its folder's entry.
-        if done, durable { done = AtomicFile.syncFolder(of: path) }
+        if done, durable, !AtomicFile.syncFolder(of: path) {
+            written.withLock { $0[path] = nil }
+            throw AtomicFile.WriteError(description: "cannot sync the folder of \(path): \(String(cString: strerror(errno)))")
+        }
         written.withLock { $0[path] = done ? (sequence, slot) : nil }
-        return done
+        if !done { throw AtomicFile.WriteError(description: "cannot write \(path): \(String(cString: strerror(failure)))") }
     }
 
     /// Deletes both slots.

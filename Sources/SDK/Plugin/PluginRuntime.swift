@@ -36,6 +36,9 @@ public enum PluginRuntime {
         let protocolFD = dup(1)
         dup2(2, 1)
         signal(SIGPIPE, SIG_IGN)
+        // A file that may not grow (the owner's `ulimit -f`) must cost a refused write, which
+        // `status` reports, not the plugin: SIGXFSZ's default action would kill it.
+        signal(SIGXFSZ, SIG_IGN)
         // Direct writes once protocolFD is the only way left to its pipe (fd 1 is stderr now).
         let writer = FDWriter(fd: protocolFD, direct: direct)
         // The process ends as soon as the end is known: a plugin's own tasks need not wind down.

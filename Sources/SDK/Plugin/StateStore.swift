@@ -16,6 +16,9 @@ public actor StateStore {
     }()
     /// Writes the disk refused so far.
     public private(set) var failedWrites = 0
+    /// Each file whose last write the disk refused, with why; a later write that succeeds (or
+    /// the file's removal) takes it out.
+    private var refused: [String: String] = [:]
     /// The newest version written of each file saved with one.
     private var versions: [String: Int] = [:]
 
@@ -44,11 +47,7 @@ public actor StateStore {
     @discardableResult
     public func save<T: Encodable>(_ value: T, to name: String, durable: Bool = true) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
-        guard AtomicFile.write([UInt8](data), to: path(name), durable: durable) else {
-            failedWrites += 1
-            return false
-        }
-        return true
+        return recording(name) { try AtomicFile.writeOrThrow([UInt8](data), to: path(name), durable: durable) }
     }
 
     /// Writes `value` unless a newer `version` of `name` was written already; true when it is
@@ -69,15 +68,31 @@ public actor StateStore {
     @discardableResult
     public func rewrite<T: Encodable>(_ value: T, in name: String, durable: Bool = false) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
-        guard RewrittenFile.write([UInt8](data), to: path(name), durable: durable) else {
-            failedWrites += 1
-            return false
-        }
-        return true
+        return recording(name) { try RewrittenFile.writeOrThrow([UInt8](data), to: path(name), durable: durable) }
     }
 
     /// Deletes the file `name`.
     public func remove(_ name: String) {
         RewrittenFile.remove(path(name))
+        refused[name] = nil
+    }
+
+    /// The files not saved as they are now, one line each ("questions.json not saved: cannot
+    /// write …: No space left on device"): what the plugin's `status` answer reports as its
+    /// `problems`, so that the owner hears of a full disk without reading the plugin's log.
+    public var problems: [String] {
+        refused.keys.sorted().map { "\($0) not saved: \(refused[$0]!)" }
+    }
+
+    private func recording(_ name: String, _ write: () throws -> Void) -> Bool {
+        do {
+            try write()
+            refused[name] = nil
+            return true
+        } catch {
+            refused[name] = "\(error)"
+            failedWrites += 1
+            return false
+        }
     }
 }

@@ -54,31 +54,37 @@ package struct DaemonStatus: Sendable {
     }
 
     /// The daemon's state; `figures` adds the key figures of the metrics, which asks each running
-    /// messenger for its own (only the control socket does: a plugin asking while it is asked
-    /// would wait on itself).
+    /// messenger for its own, and the problems their answers report (only the control socket
+    /// does: a plugin asking while it is asked would wait on itself).
     package func json(figures: Bool = false) async -> JSONValue {
+        let snapshot = figures ? await MetricsSnapshot.read(sessions: sessions, host: host) : nil
         let plugins = await host.status()
         let list = (await sessions.list()).json
+        var problems = await problems()
+        for plugin in snapshot?.plugins ?? [] { problems += plugin.problems.map { "plugin \(plugin.name): \($0)" } }
         var object: JSONValue = [
             "version": .string(Version.current), "machine": .string(sessions.machine), "pid": JSONValue(Int(getpid())),
             "home": .string(home.root),
             "sessions": list,
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(startedAt))),
             "plugins": plugins, "notes": .array((notes + sections.notes).map { .string($0) }),
-            "problems": .array(await problems().map { .string(Redactor.redact($0)) }),
+            "problems": .array(problems.map { .string(Redactor.redact($0)) }),
             "metrics": metricsAddress.map { .string("http://\($0)/metrics") } ?? .null,
         ]
         if var federation = machines.json() {
             federation["line"] = machines.statusLine().map { .string($0) } ?? .null
             object["federation"] = federation
         }
-        if figures { object["figures"] = await keyFigures() }
+        if let snapshot { object["figures"] = keyFigures(snapshot) }
         return object
     }
 
     /// What `pi-relayd status` shows of the metrics.
     package func keyFigures() async -> JSONValue {
-        let snapshot = await MetricsSnapshot.read(sessions: sessions, host: host)
+        keyFigures(await MetricsSnapshot.read(sessions: sessions, host: host))
+    }
+
+    private func keyFigures(_ snapshot: MetricsSnapshot) -> JSONValue {
         metrics.record(snapshot)
         let counted = metrics.counted
         let queue = snapshot.promptQueue()

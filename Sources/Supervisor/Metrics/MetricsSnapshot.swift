@@ -3,7 +3,7 @@ import PiRelaySDK
 
 /// What the daemon's actors know at one moment, for the gauges and for `status`: sessions by
 /// state, open questions, and each plugin's state, restarts, outbox and (for a messenger) the
-/// 429s it met, from its own `status` answer.
+/// 429s it met and its problems, from its own `status` answer.
 package struct MetricsSnapshot: Sendable {
     package struct Plugin: Sendable {
         package var name: String
@@ -13,6 +13,8 @@ package struct MetricsSnapshot: Sendable {
         package var outboxOldestSeconds: Double
         /// 429s the plugin counted since it started; nil when it says nothing of them.
         package var rateLimited: Int?
+        /// What the plugin's answer asks its owner to fix (a state file the disk refused).
+        package var problems: [String] = []
     }
 
     package static let sessionStates = ["starting", "resuming", "idle", "busy", "waiting-for-answer", "exited", "offline"]
@@ -53,6 +55,7 @@ package struct MetricsSnapshot: Sendable {
             if plugin.state == "running", roles.contains("messenger"), let slot = await host.slot(name) {
                 let answer = try? await slot.request(.status, NoPayload(), timeout: statusDeadline)
                 plugin.rateLimited = answer?["rateLimited"]?.intValue
+                plugin.problems = answer?["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
             }
             snapshot.plugins.append(plugin)
         }

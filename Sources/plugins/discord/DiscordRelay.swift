@@ -175,7 +175,7 @@ public struct DiscordRelay: CoreMessengerRelay {
 
     public func status() async -> JSONValue {
         let counters = rest.tally.counts
-        return core.status([
+        return await core.status([
             "gateway": await gateway.status,
             "rest": counters.json,
             "listening": await listening.counts,

@@ -109,7 +109,7 @@ public struct SlackRelay: CoreMessengerRelay {
 
     public func status() async -> JSONValue {
         let counters = api.tally.counts
-        return core.status([
+        return await core.status([
             "api": counters.json,
             "socket": ["connected": .bool(await socket.connected), "envelopes": JSONValue(await socket.envelopes)],
             "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),

@@ -122,7 +122,7 @@ public struct TelegramRelay: CoreMessengerRelay {
 
     public func status() async -> JSONValue {
         let counters = api.tally.counts
-        return core.status([
+        return await core.status([
             "api": counters.json,
             "relayed": JSONValue(await intake.inbox.relayed), "refused": JSONValue(await intake.inbox.refused),
             "blockedChats": .object((await blocked.summary).mapValues { .string($0) }),

@@ -26,6 +26,8 @@ public struct WebRelay: MessengerRelay {
     let watch: SessionWatch
     /// A web user to send the start's progress commands as (any allowed one will do).
     let someUser: String?
+    /// The plugin's state files, whose refused writes `status` reports.
+    let store: StateStore
     let started = Date()
 
     public init(context: PluginContext) async throws {
@@ -33,6 +35,7 @@ public struct WebRelay: MessengerRelay {
         self.config = config
         logger = context.logger
         let store = StateStore(directory: context.stateDir)
+        self.store = store
         let board = Board(store: store)
         let allowlist = Allowlist(configured: config.allowedUsers, supervisor: context.welcome.allowedUsers)
         self.allowlist = allowlist
@@ -167,6 +170,7 @@ public struct WebRelay: MessengerRelay {
             "url": .string(base + "/"), "pages": JSONValue(routes.board.pageCount), "signedIn": JSONValue(await routes.signIns.count),
             "relayed": JSONValue(await routes.inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
+            "problems": .array(await store.problems.map { .string($0) }),
         ]
     }
 }

@@ -27,6 +27,7 @@ struct Poller: Sendable {
 
     func run() async throws {
         var backoff = 1
+        var unsavedWait = 1
         var standing = false
         var reported = 0
         var offered = ContinuousClock.now
@@ -96,6 +97,15 @@ struct Poller: Sendable {
                     await intake.skip(update: id)
                 }
             }
+            // A journal the disk refused leaves the batch unconfirmed, and Telegram sends it again
+            // at once, one update at a time: the poll would spin and never reach a newer message.
+            // Saved again before the next poll; while the disk still refuses, with a pause.
+            if await intake.inbox.savedCursor < (await intake.inbox.cursor), !(await intake.inbox.save()) {
+                try? await Task.sleep(for: .seconds(unsavedWait))
+                unsavedWait = min(unsavedWait * 2, 30)
+                continue
+            }
+            unsavedWait = 1
             guard gate.managed, gate.standBy() == nil else { continue }
             let floor = await heldBack()
             let confirmed = min(await intake.inbox.savedCursor, (floor ?? .max) - 1)
