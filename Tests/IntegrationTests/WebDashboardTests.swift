@@ -150,6 +150,26 @@ import Testing
             try await waitUntil("the signed-out page is closed", timeout: .seconds(10)) { good.ended != nil }
         }
     }
+
+    /// `/relay pair` in a terminal pi (the control method `pair.session`) with the dashboard as
+    /// the messenger answers its sign-in link, which lives 5 minutes as `pi-relayd pair web`'s
+    /// does, not the 10 of a code typed in a chat.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aTerminalsPairingLinkLivesFiveMinutes() async throws {
+        try await WebHome.with { web in
+            let id = try await web.sessions.new(name: "term", cwd: web.sessions.project)
+            let request = #"{"id":"1","method":"pair.session","params":{"sessionID":"\#(id)","messenger":"web"}}"#
+            let answer = try await web.shell(
+                "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+                    + "s.sendall(sys.argv[2].encode()+b\"\\n\"); print(s.makefile().readline())' "
+                    + "'\(web.home.socketPath)' '\(request)'", in: web.home.scratch)
+            let result = try #require(try JSONValue.parse(answer)["result"], "\(answer)")
+            let link = try #require(result["link"]?.stringValue, "\(result)")
+            #expect(link.hasPrefix(web.base + "/pair/"), "\(result)")
+            let lifetime = try #require(result["expiresInSeconds"]?.intValue, "\(result)")
+            #expect(lifetime <= 300 && lifetime > 290, "\(result)")
+        }
+    }
 }
 
 /// The page's controls are chat commands as the web user: a new session only under
@@ -178,8 +198,11 @@ import Testing
                 let typed = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": .string("typed-" + text)])
                 #expect(typed.status == 403 && typed.json["error"]?.stringValue?.contains("one session") == true, "\(text): \(typed.text)")
             }
-            for (name, args) in [("new", ["cwd": "/etc"]), ("use", ["name": "1"]), ("action", ["id": "use:\(id)"]), ("action", ["id": "disconnect"])]
-            {
+            for (name, args) in [
+                ("new", ["cwd": "/etc"]), ("use", ["name": "1"]), ("action", ["id": "use:\(id)"]), ("action", ["id": "disconnect"]),
+                // pi-relayd reads a button's action by the part before its first colon.
+                ("action", ["id": "disconnect:x"]), ("action", ["id": "use:\(id):x"]),
+            ] {
                 let control = try await browser.post(
                     "/api/sessions/\(id)/command", ["name": .string(name), "args": .object(args.mapValues { .string($0) })])
                 #expect(control.status == 403, "\(name) \(args): \(control.text)")

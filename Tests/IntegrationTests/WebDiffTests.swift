@@ -86,8 +86,11 @@ import Testing
             let repo = web.sessions.project
             let ran = web.sessions.home.scratch + "/ran"
             try await web.shell(
-                "git init -q && echo '*.txt filter=evil' > .gitattributes && echo one > app.txt && \(Self.git) add -A && \(Self.git) commit -qm first && "
+                "git init -q && printf '*.txt filter=evil\\n*.md filter=x=y\\n' > .gitattributes && echo one > app.txt && echo one > app.md && "
+                    + "\(Self.git) add -A && \(Self.git) commit -qm first && "
                     + "git config filter.evil.clean 'echo filter >> \(ran); cat' && git config filter.evil.required true && "
+                    // `-c filter.x=y.clean=` would set `filter.x`: git splits `-c` at its first `=`.
+                    + "git config 'filter.x=y.clean' 'echo x=y >> \(ran); cat' && echo two > app.md && "
                     + "printf '#!/bin/sh\\necho hook >> \(ran)\\n' > .git/hooks/post-index-change && chmod +x .git/hooks/post-index-change && "
                     + "echo two > app.txt", in: repo)
             let (cookie, _) = try await web.signIn()
@@ -96,14 +99,14 @@ import Testing
             let page = WebPage(base: web.base, cookie: cookie)
             defer { page.close() }
             try await page.wait("the folder's git summary") {
-                $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id && $0["dirty"] == 1 }
+                $0["type"] == "sessions" && ($0["sessions"]?.arrayValue ?? []).contains { $0["id"]?.stringValue == id && $0["dirty"] == 2 }
             }
             _ = try await browser.post("/api/sessions/\(id)/prompt", ["text": "hello", "id": "h1"])
             let snapshot = web.sessions.home.path + "/state/plugins/web/git/\(id)/run-snapshot"
             try await waitUntil("the run's snapshot", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: snapshot) }
             let head = try await browser.get("/api/sessions/\(id)/diff")
             let files = (head.json["files"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
-            #expect(head.status == 200 && files == ["app.txt"], "\(head.text)")
+            #expect(head.status == 200 && files == ["app.md", "app.txt"], "\(head.text)")
             #expect(!FileManager.default.fileExists(atPath: ran), "the repository ran: \((try? String(contentsOfFile: ran, encoding: .utf8)) ?? "")")
         }
     }

@@ -77,3 +77,16 @@ import Testing
         #expect(DiffParser.unquoted(#""tab\tdir.pem""#) == "tab\tdir.pem" && DiffParser.unquoted("plain") == "plain")
     }
 }
+
+extension DiffParserTests {
+    /// A repository whose top folder is where credentials live (`~/.aws`, `~/.kube`) hides the
+    /// files the attachments guard would refuse there: `credentials` and `config` are secret in
+    /// `.aws`, not in a project.
+    @Test func aCredentialsFolderHidesItsFiles() {
+        let lines = [
+            "diff --git a/credentials b/credentials", "--- a/credentials", "+++ b/credentials", "@@ -1 +1 @@", "-old", "+aws_secret_access_key=x",
+        ]
+        #expect(DiffParser.files(lines, in: "/home/u/.aws").isEmpty)
+        #expect(DiffParser.files(lines, in: "/home/u/project").count == 1, "an ordinary project's file named credentials is shown")
+    }
+}

@@ -41,9 +41,18 @@ extension PairingDesk {
         let label = params["label"]?.stringValue.flatMap { $0.trimmingInlineSpace().isEmpty ? nil : $0.trimmingInlineSpace() }
         var lifetime = Self.lifetime
         if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
+        let code = PairingCode.make()
+        var identity: MessengerIdentity?
+        do {
+            identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))
+        } catch {
+            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
+        }
+        // A link that signs a browser in lives as long as `pi-relayd pair`'s (`linkLifetime`).
+        if identity?.pairByLink == true, identity?.pairLink != nil { lifetime = min(lifetime, Self.linkLifetime) }
         expireDue()
         let offer = PairingOffer(
-            messenger: messenger, code: PairingCode.make(), expires: .now + lifetime, confirm: false, sessionID: sessionID, label: label)
+            messenger: messenger, code: code, expires: .now + lifetime, confirm: false, sessionID: sessionID, label: label)
         unwatchedCodes.insert(offer.code)
         if let replaced = offers.add(offer) { resolve(replaced.code, .replaced) }
         let name = await session.name
@@ -59,12 +68,9 @@ extension PairingDesk {
             "expiresInSeconds": JSONValue(Int(lifetime.inSeconds.rounded())),
         ]
         if let label { result["label"] = .string(label) }
-        do {
-            let identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: offer.code), timeout: .seconds(15))
+        if let identity {
             result["bot"] = .string(identity.username.map { "@" + $0 } ?? identity.name)
             if let link = identity.pairLink { result["link"] = .string(link) }
-        } catch {
-            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
         }
         return result
     }

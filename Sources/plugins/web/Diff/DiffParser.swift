@@ -2,11 +2,12 @@ import PiRelaySDK
 
 /// `git diff` output read into files and hunks for a page: each file with its +/- counts,
 /// binary files marked, big files cut at `maxLinesPerFile`, and files the attachments guard
-/// treats as secret (`SecretPattern`) left out entirely. Pure: text in, JSON out.
+/// treats as secret (`SecretPattern`, in the repository's top folder: one that is itself where
+/// credentials live, `~/.aws`, makes its files secret) left out entirely. Pure: text in, JSON out.
 enum DiffParser {
     static let maxLinesPerFile = 2000
 
-    static func files(_ lines: [String]) -> [JSONValue] {
+    static func files(_ lines: [String], in top: String = "") -> [JSONValue] {
         var files: [JSONValue] = []
         var current: JSONValue?
         var hunks: [JSONValue] = []
@@ -26,7 +27,9 @@ enum DiffParser {
             file["added"] = JSONValue(added)
             file["removed"] = JSONValue(removed)
             if shown > maxLinesPerFile { file["truncated"] = true }
-            if SecretPattern.match(file["path"]?.stringValue ?? "") == nil, SecretPattern.match(file["oldPath"]?.stringValue ?? "") == nil {
+            if SecretPattern.match(file["path"]?.stringValue ?? "", in: top) == nil,
+                SecretPattern.match(file["oldPath"]?.stringValue ?? "", in: top) == nil
+            {
                 files.append(file)
             }
             current = nil

@@ -30,12 +30,20 @@ struct GitRunner: Sendable {
         let found = await GitRunner(cwd: cwd, environment: environment).run(["config", "--name-only", "--get-regexp", #"^filter\."#])
         // Status 1: no such setting.
         guard found.status == 0 || found.status == 1, !found.truncated else { return nil }
-        var settings: [String] = []
+        var settings: [(key: String, value: String)] = []
         for name in Set(found.lines.compactMap(Self.driver)).sorted() {
-            for key in ["clean", "smudge", "process"] { settings += ["-c", "filter.\(name).\(key)="] }
-            settings += ["-c", "filter.\(name).required=false"]
+            for key in ["clean", "smudge", "process"] { settings.append(("filter.\(name).\(key)", "")) }
+            settings.append(("filter.\(name).required", "false"))
         }
-        return GitRunner(cwd: cwd, prefix: settings + prefix, environment: environment)
+        // Given as GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, not `-c`: git splits a `-c` at its
+        // first `=`, so a driver named `x=y` would set `filter.x` and keep its own command.
+        var env = environment
+        env["GIT_CONFIG_COUNT"] = String(settings.count)
+        for (n, setting) in settings.enumerated() {
+            env["GIT_CONFIG_KEY_\(n)"] = setting.key
+            env["GIT_CONFIG_VALUE_\(n)"] = setting.value
+        }
+        return GitRunner(cwd: cwd, prefix: prefix, environment: env)
     }
 
     /// `filter.NAME.KEY` → NAME (which may hold dots of its own).
@@ -50,10 +58,15 @@ struct GitRunner: Sendable {
         env["GIT_OPTIONAL_LOCKS"] = "0"
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["LC_ALL"] = "C"
+        // A partial clone fetches missing objects on demand, through a transport the repository
+        // names (`core.sshCommand` is a command): the dashboard never reaches the network.
+        env["GIT_NO_LAZY_FETCH"] = "1"
         let spec = ChildSpec(
             executable: "git",
             arguments: [
-                "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=", "--no-pager",
+                "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=", "-c",
+                "protocol.allow=never",
+                "--no-pager",
             ]
                 + prefix + arguments,
             environment: env, workingDirectory: cwd, maxLineBytes: 1 << 20)

@@ -34,6 +34,8 @@ struct WorkTree: Sendable {
     struct Repository: Sendable {
         var objects: String
         var index: String
+        /// The working tree's top folder: a diff's paths are relative to it.
+        var top: String
     }
 
     /// The repository `cwd` is in; nil when it is in none.
@@ -42,12 +44,12 @@ struct WorkTree: Sendable {
             "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel", "--git-path", "index",
         ])
         guard found.status == 0, found.lines.count >= 3 else { return nil }
-        return Repository(objects: found.lines[0] + "/objects", index: found.lines[2])
+        return Repository(objects: found.lines[0] + "/objects", index: found.lines[2], top: found.lines[1])
     }
 
     /// The tree of the working folder as it is now (tracked and untracked, not ignored), staged
     /// with `index` and `objects` (both under `folder`).
-    private func stage(index: String, objects into: String) async throws -> (tree: String, git: GitRunner) {
+    private func stage(index: String, objects into: String) async throws -> (tree: String, git: GitRunner, top: String) {
         guard let repository = await repository() else { throw RemoteError(code: .notFound, message: "\(cwd) is not in a git repository") }
         try FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)
         let alternates = [repository.objects] + (FileManager.default.fileExists(atPath: snapshotObjects) ? [snapshotObjects] : [])
@@ -73,7 +75,7 @@ struct WorkTree: Sendable {
         guard tree.status == 0, let id = tree.lines.first else {
             throw RemoteError(code: .internal, message: "git write-tree failed: \(tree.stderr)")
         }
-        return (id, git)
+        return (id, git, repository.top)
     }
 
     /// Copies the repository's index to `index`, with its modification time: git takes an entry
@@ -118,7 +120,7 @@ struct WorkTree: Sendable {
         try? fm.removeItem(atPath: snapshotObjects)
         let index = folder + "/snapshot.index"
         defer { try? fm.removeItem(atPath: index) }
-        let (tree, _) = try await stage(index: index, objects: snapshotObjects)
+        let (tree, _, _) = try await stage(index: index, objects: snapshotObjects)
         let record: JSONValue = ["tree": .string(tree), "at": .string(ISO8601.string(Date()))]
         _ = fm.createFile(atPath: snapshotFile, contents: Data(record.serializedBytes()), attributes: [.posixPermissions: 0o600])
     }
@@ -139,7 +141,7 @@ struct WorkTree: Sendable {
             base = tree
             since = record["at"]?.stringValue
         }
-        let (tree, git) = try await stage(index: scratch + "/index", objects: scratch + "/objects")
+        let (tree, git, top) = try await stage(index: scratch + "/index", objects: scratch + "/objects")
         if !run {
             let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
             if head.status == 0, let id = head.lines.first { base = id }
@@ -149,7 +151,7 @@ struct WorkTree: Sendable {
         let branch = await git.run(["symbolic-ref", "--short", "-q", "HEAD"])
         var result: JSONValue = [
             "base": .string(run ? "run" : "head"), "branch": .string(branch.lines.first ?? ""),
-            "files": .array(DiffParser.files(output.lines)), "truncated": .bool(output.truncated),
+            "files": .array(DiffParser.files(output.lines, in: top)), "truncated": .bool(output.truncated),
         ]
         if let since { result["since"] = .string(since) }
         return result

@@ -17,8 +17,10 @@ enum PageCommand {
         switch name {
         case "new", "use", "disconnect": return true
         case "action":
-            let id = args["id"] ?? ""
-            return id == "disconnect" || id.hasPrefix("use:")
+            // As pi-relayd reads an action: by the part before its first colon (`disconnect:x`
+            // disconnects too).
+            let head = (args["id"] ?? "").split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return head == "disconnect" || head == "use"
         default: return false
         }
     }
