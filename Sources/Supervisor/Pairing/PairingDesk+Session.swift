@@ -39,17 +39,8 @@ extension PairingDesk {
         }
         let messenger = slot.name
         let label = params["label"]?.stringValue.flatMap { $0.trimmingInlineSpace().isEmpty ? nil : $0.trimmingInlineSpace() }
-        var lifetime = Self.lifetime
-        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
         let code = PairingCode.make()
-        var identity: MessengerIdentity?
-        do {
-            identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))
-        } catch {
-            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
-        }
-        // A link that signs a browser in lives as long as `pi-relayd pair`'s (`linkLifetime`).
-        if identity?.pairByLink == true, identity?.pairLink != nil { lifetime = min(lifetime, Self.linkLifetime) }
+        let (lifetime, identity) = await terms(of: code, from: slot, params: params)
         expireDue()
         let offer = PairingOffer(
             messenger: messenger, code: code, expires: .now + lifetime, confirm: false, sessionID: sessionID, label: label)

@@ -179,17 +179,9 @@ package actor PairingDesk {
         var session: PiSession?
         if let key = params["session"]?.stringValue, !key.isEmpty { session = try await sessions.resolve(key) }
         let label = params["label"]?.stringValue.flatMap { $0.trimmingInlineSpace().isEmpty ? nil : $0.trimmingInlineSpace() }
-        var lifetime = Self.lifetime
-        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
         let code = PairingCode.make()
-        var identity: MessengerIdentity?
-        do {
-            identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))
-        } catch {
-            logger.warning("pairing: could not ask \(messenger) who the bot is: \(error)")
-        }
+        let (lifetime, identity) = await terms(of: code, from: slot, params: params)
         let byLink = identity?.pairByLink == true && identity?.pairLink != nil
-        if byLink { lifetime = min(lifetime, Self.linkLifetime) }
         // A link pairing is never confirmed at the terminal: the link was shown only there.
         let offer = PairingOffer(
             messenger: messenger, code: code, expires: .now + lifetime, confirm: !byLink && (params["confirm"]?.boolValue ?? true),
@@ -359,5 +351,23 @@ package actor PairingDesk {
             "unbound": .array(unbound.map { .string($0.key) }), "schedulesRemoved": .array(unscheduled.map { JSONValue($0.number) }),
             "unsaved": .array(unsaved),
         ]
+    }
+}
+
+extension PairingDesk {
+    /// Who the bot is, for the answer (nil when the messenger does not say), and how long `code`
+    /// lives: `ttlSeconds` when asked, at most `lifetime`, and at most `linkLifetime` for a link
+    /// that signs in by itself (`pairByLink`).
+    func terms(of code: String, from slot: PluginSlot, params: JSONValue) async -> (lifetime: Duration, identity: MessengerIdentity?) {
+        var lifetime = Self.lifetime
+        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
+        var identity: MessengerIdentity?
+        do {
+            identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))
+        } catch {
+            logger.warning("pairing: could not ask \(slot.name) who the bot is: \(error)")
+        }
+        if identity?.pairByLink == true, identity?.pairLink != nil { lifetime = min(lifetime, Self.linkLifetime) }
+        return (lifetime, identity)
     }
 }
