@@ -51,6 +51,13 @@ import Testing
             try await stack.dm("cancel")
             try await stack.waitForBotMessage(in: chat, containing: "nothing was sent")
             #expect(stack.piPrompts(containing: "Answer: cancel").isEmpty && stack.piPrompts(containing: "answer").isEmpty)
+
+            // A label with HTML's own characters reads as it was typed: a reply's text is plain,
+            // and the plugin escapes it once (PROTOCOL.md, "Markup").
+            try await stack.dm("/alias R&D<x>")
+            try await stack.dm("Which colour?\n1. red\n2. green")
+            let labelled = try #require(try await stack.waitForBotMessage(in: chat, containing: "Pick an answer", count: 4).last)
+            #expect(Self.text(labelled).hasPrefix("🟢 R&D<x> · "), "\(Self.text(labelled))")
         }
     }
 }

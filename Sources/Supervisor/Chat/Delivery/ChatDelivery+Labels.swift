@@ -19,9 +19,12 @@ extension ChatDelivery {
     /// The post with the session's label before its text, its first chunk, or its question.
     package func labeled(_ params: ChatPostParams, for binding: Binding) async -> ChatPostParams {
         guard let label = await label(binding) else { return params }
+        // A notice's text and a final's chunks are in the messenger's dialect; every other text is
+        // plain, and the messenger escapes it (PROTOCOL.md, "Markup"): escaped here too, it
+        // showed `R&amp;D`.
         let shown = dialect(of: binding.messenger).escape(label)
         var params = params
-        if let text = params.text { params.text = shown + " · " + text }
+        if let text = params.text { params.text = (params.kind == .notice ? shown : label) + " · " + text }
         if var chunks = params.chunks, !chunks.isEmpty {
             chunks[0] = shown + "\n" + chunks[0]
             params.chunks = chunks
