@@ -105,6 +105,15 @@ import FoundationNetworking
             let big = try await waitFor("the big file named") { stack.piPrompts(containing: "and this video").first }
             #expect(big["message"]?.stringValue?.contains("up to 20 MB") == true, "\(big)")
 
+            // A video, an audio file and a round video note are files as a document is (spec §5):
+            // the agent reads the caption with what became of the file, never the caption alone.
+            let clip = Data("not really an mp4".utf8).base64EncodedString()
+            try await stack.dm("why does this crash?", extra: ["video": ["file_name": "crash.mp4", "content_b64": .string(clip), "duration": 4]])
+            let video = try await waitFor("the video's prompt") { stack.piPrompts(containing: "why does this crash?").first }
+            #expect(video["message"]?.stringValue?.contains("crash.mp4") == true, "\(video)")
+            try await stack.dm("", extra: ["video_note": ["content_b64": .string(clip), "duration": 2]])
+            try await waitFor("the video note named") { stack.piPrompts(containing: "video-note-").first }
+
             // Out: a picture as a photo, a text file as a document, the bytes as they are.
             try Data(E2ESamples.png).write(to: URL(fileURLWithPath: stack.workspace + "/chart.png"))
             try "all green\n".write(toFile: stack.workspace + "/report.txt", atomically: true, encoding: .utf8)

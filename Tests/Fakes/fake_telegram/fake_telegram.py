@@ -53,6 +53,8 @@ ICON_COLORS = (7322096, 16766590, 13338331, 9367192, 16749490, 16478047)
 CHAT_ACTIONS = {"typing", "upload_photo", "record_video", "upload_video", "record_voice", "record_audio",
                 "upload_voice", "upload_audio", "upload_document", "choose_sticker", "find_location",
                 "pick_up_location", "record_video_note", "upload_video_note", "cancel"}
+# Message media beside photo, document and voice (spec §5): each a field of its own on Message.
+MEDIA_KINDS = ("audio", "video", "video_note", "animation")
 # Update kinds a getUpdates client may ask for; [] or nothing valid = all but these three (server default).
 UPDATE_KINDS = ("message", "edited_message", "channel_post", "edited_channel_post", "inline_query",
                 "chosen_inline_result", "callback_query", "custom_event", "custom_query", "shipping_query",
@@ -857,7 +859,9 @@ class Store:
 
     def new_file(self, kind, data, size=None, name=None, mime=None, width=None, height=None):
         self.file_seq += 1
-        prefix = {"document": "BQACAgIAAxkBAAI", "photo": "AgACAgIAAxkBAAI", "voice": "AwACAgIAAxkBAAI"}[kind]
+        prefix = {"document": "BQACAgIAAxkBAAI", "photo": "AgACAgIAAxkBAAI", "voice": "AwACAgIAAxkBAAI",
+                  "audio": "CQACAgIAAxkBAAI", "video": "BAACAgIAAxkBAAI", "video_note": "DQACAgIAAxkBAAI",
+                  "animation": "CgACAgIAAxkBAAI"}[kind]
         fid = prefix + base64.urlsafe_b64encode(secrets.token_bytes(24)).decode().rstrip("=")
         size = len(data) if data is not None else int(size or 0)
         rec = {"file_id": fid, "file_unique_id": "AQAD" + secrets.token_hex(6), "kind": kind, "data": data,
@@ -890,8 +894,20 @@ class Store:
             out = {"file_id": f["file_id"], "file_unique_id": f["file_unique_id"], "duration": f["duration"],
                    "mime_type": f["mime"], "file_size": f["size"]}
             return {k: v for k, v in out.items() if v is not None}
+        if f["kind"] == "video_note":
+            # VideoNote (telegram-bot-api.json, types.VideoNote): file_id, file_unique_id, length, duration,
+            # file_size?; no name and no MIME type (a round MPEG4 video).
+            out = {"file_id": f["file_id"], "file_unique_id": f["file_unique_id"], "length": f["width"] or 240,
+                   "duration": f["duration"], "file_size": f["size"]}
+            return {k: v for k, v in out.items() if v is not None}
         out = {"file_name": f["name"], "mime_type": f["mime"], "file_id": f["file_id"],
                "file_unique_id": f["file_unique_id"], "file_size": f["size"]}
+        if f["kind"] in ("audio", "video", "animation"):
+            # Audio, Video, Animation (telegram-bot-api.json, types.*): a duration; Video and
+            # Animation a width and height too.
+            out["duration"] = f["duration"]
+            if f["kind"] != "audio":
+                out.update(width=f["width"] or 640, height=f["height"] or 360)
         return {k: v for k, v in out.items() if v is not None}
 
     def store_message(self, chat, from_user, from_bot, thread=None, **fields):
@@ -938,9 +954,9 @@ class Store:
             out["photo"] = [self.file_json(self.files[f]) for f in m["photo"]]
         elif m["kind"] == "document":
             out["document"] = self.file_json(self.files[m["document"]])
-        elif m["kind"] == "voice":
-            out["voice"] = self.file_json(self.files[m["voice"]])
-        if m["kind"] in ("photo", "document", "voice") and m["caption"]:
+        elif m["kind"] in ("voice",) + MEDIA_KINDS:
+            out[m["kind"]] = self.file_json(self.files[m[m["kind"]]])
+        if m["kind"] in ("photo", "document", "voice", "audio", "video", "animation") and m["caption"]:
             out["caption"] = m["caption"]
             if m["caption_entities"]:
                 out["caption_entities"] = [self.entity_json(e) for e in m["caption_entities"]]
@@ -1762,6 +1778,10 @@ class BotApi(Store):
         if rec["path"] is None:
             if rec["kind"] == "voice":
                 rec["path"] = "voice/file_%d.oga" % rec["seq"]   # as Telegram names voice notes' paths
+            elif rec["kind"] in MEDIA_KINDS:
+                folder = {"audio": "music", "video": "videos", "video_note": "video_notes", "animation": "animations"}[rec["kind"]]
+                ext = os.path.splitext(rec["name"] or "")[1] or (".mp3" if rec["kind"] == "audio" else ".mp4")
+                rec["path"] = "%s/file_%d%s" % (folder, rec["seq"], ext)
             else:
                 ext = os.path.splitext(rec["name"] or "")[1] if rec["kind"] == "document" else ".jpg"
                 rec["path"] = "%s/file_%d%s" % ("documents" if rec["kind"] == "document" else "photos", rec["seq"], ext)
@@ -2027,11 +2047,28 @@ class FakeTelegram(BotApi):
             rec["duration"] = int(v["duration"])
             fields.update(kind="voice", voice=rec["file_id"])
             files["voice"] = rec["file_id"]
+        elif any(b.get(k) is not None for k in MEDIA_KINDS):
+            # Audio, video, a round video note or an animation (spec §5, "a media field + caption?"):
+            # bytes or only a size, how long it plays, an optional name and MIME type.
+            kind = next(k for k in MEDIA_KINDS if b.get(k) is not None)
+            v = b[kind]
+            data = base64.b64decode(v["content_b64"]) if v.get("content_b64") is not None else None
+            if data is None and v.get("size") is None:
+                raise ControlError(400, "%s needs content_b64 or size" % kind)
+            default = {"audio": "audio/mpeg", "video": "video/mp4", "animation": "video/mp4", "video_note": None}[kind]
+            rec = self.new_file(kind, data, size=v.get("size"), name=None if kind == "video_note" else v.get("file_name"),
+                                mime=None if kind == "video_note" else v.get("mime_type", default))
+            rec["duration"] = int(v.get("duration", 3))
+            fields.update(kind=kind, **{kind: rec["file_id"]})
+            files[kind] = rec["file_id"]
         elif b.get("text") is None:
-            raise ControlError(400, "text, photo, document or voice is required")
-        if fields.get("kind") in ("photo", "document", "voice"):
+            raise ControlError(400, "text, photo, document, voice, audio, video, video_note or animation is required")
+        if fields.get("kind") in ("photo", "document", "voice", "audio", "video", "animation"):
             cap = b.get("caption") or ""
             fields.update(caption=cap or None, caption_entities=self._user_entities(cap, b.get("entities")))
+        elif fields.get("kind") == "video_note":
+            if b.get("caption"):
+                raise ControlError(400, "a video note has no caption (types.Message)")
         else:
             fields.update(kind="text", text=b["text"], entities=self._user_entities(b["text"], b.get("entities")))
         m = self.store_message(chat, dict(user), False, thread=thread, **fields)

@@ -127,9 +127,9 @@ final class TelegramStack: Sendable {
         var body = extra
         body["from"] = ["id": .string(user.id), "first_name": .string(user.name), "username": .string(user.name)]
         body["chat"] = ["id": .string(user.id), "type": "private"]
-        if body["photo"] == nil && body["document"] == nil && body["voice"] == nil {
+        if ["photo", "document", "voice", "audio", "video", "video_note", "animation"].allSatisfy({ body[$0] == nil }) {
             body["text"] = .string(text)
-        } else {
+        } else if !text.isEmpty {
             body["caption"] = .string(text)
         }
         return try await fake.post("/messages", body)
