@@ -109,6 +109,21 @@ import Testing
         #expect(late.nextWake == at(0) + .milliseconds(100))
     }
 
+    /// A daemon whose machine name another daemon took (the roster's `machineLost`) stops
+    /// ingress at its next attempt, without waiting for the fence, and makes no attempt: the
+    /// lease is kept by name, so its renewals would succeed for the other daemon's epoch.
+    @Test func anOwnerWhoseNameWasTakenStopsAtOnceAndDoesNotAttempt() {
+        var lease = owner()
+        lease.heardFromSupervisor(at: at(5))
+        #expect(lease.tick(now: at(5)) == [.attempt])
+        #expect(lease.nameLost(now: at(5)) == [.stopIngress(reason: "another daemon runs under this machine's name")])
+        #expect(lease.owned == nil)
+        #expect(lease.nameLost(now: at(5.1)) == [], "stopped once")
+        lease.heardFromSupervisor(at: at(5.5))
+        #expect(lease.tick(now: at(5.5)) == [], "not at once")
+        #expect(lease.tick(now: at(6.1)) == [.attempt], "asked again after a short wait, in case the name is back")
+    }
+
     @Test func anOwnerThatFindsAnotherHoldingTheLeaseStopsIngress() {
         var lease = owner()
         lease.heardFromSupervisor(at: at(5))

@@ -79,6 +79,39 @@ import Glibc
         }
     }
 
+    /// A daemon whose machine name another daemon took (`machineLost`: the roster no longer
+    /// counts it joined) stops ingress at its next renewal, not at the fence, and leaves the
+    /// lease, kept by name, to the daemon now under that name.
+    @Test func aDaemonThatLostItsNameStopsIngressAtItsNextRenewal() async throws {
+        try await StoreHarness.with { h in
+            let changes = Changes()
+            let contact = SupervisorContact()
+            let name = Mutex<String?>("laptop")
+            let keeper = LeaseKeeper(
+                store: h.store, lease: "ingress:telegram:cd34", messenger: "telegram", machine: "laptop", preferred: true, times: Self.times,
+                contact: contact, joinedAs: { name.withLock { $0 } }, logger: Logger(label: "laptop"))
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        contact.heard()
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                group.addTask { await keeper.run { changes.add("laptop", $0) } }
+                try await Self.waitUntil("start", changes) { changes.first("laptop") { $0 == .started(epoch: 1) } != nil }
+                let lost = ContinuousClock.now
+                name.withLock { $0 = nil }
+                try await Self.waitUntil("stop", changes) { changes.first("laptop") { if case .stopped = $0 { true } else { false } } != nil }
+                let stopped = try #require(changes.list.last)
+                #expect(stopped.change == .stopped(reason: "another daemon runs under this machine's name"))
+                #expect(stopped.at - lost < Self.times.fenceAfter, "at the next renewal, before the fence: \(stopped.at - lost)")
+                try await Task.sleep(for: Self.times.expireAfter)
+                #expect(changes.list.count == 2, "no attempt while the name is another's: \(changes.list.map(\.change))")
+                group.cancelAll()
+            }
+        }
+    }
+
     struct TimedOut: Error, CustomStringConvertible { let description: String }
 
     static func waitUntil(_ what: String, _ changes: Changes, _ condition: () -> Bool) async throws {

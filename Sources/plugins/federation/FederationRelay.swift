@@ -71,7 +71,7 @@ public struct FederationRelay: Plugin {
                 // Held only where the messenger runs: a machine without the token (or whose
                 // plugin failed) must leave the bot to one that can take its updates.
                 return (status["plugins"]?.arrayValue ?? []).contains { $0["name"]?.stringValue == messenger && $0["state"] == "running" }
-            }, logger: logger)
+            }, joinedAs: { [joined] in joined.current }, logger: logger)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 await keeper.run { change in

@@ -99,6 +99,17 @@ public struct IngressLease: Sendable {
         return tick(now: now)
     }
 
+    /// This machine's name went to another daemon (the roster found its row taken over), so
+    /// the lease, kept by name, is no longer this daemon's to renew: ingress stops at once, and
+    /// no attempt is made until the name is this daemon's again (the keeper asks each time).
+    public mutating func nameLost(now: ContinuousClock.Instant) -> [Action] {
+        attempting = false
+        nextAttempt = now + times.retryAfterFailure
+        guard owned != nil else { return [] }
+        owned = nil
+        return [.stopIngress(reason: "another daemon runs under this machine's name")]
+    }
+
     /// The last `.attempt` failed (the database did not answer): try again soon; an owner keeps
     /// ingress until `fenceAfter` has passed since its last renewal (`tick`), the preferred
     /// machine for as long as the database is away and its supervisor answers.

@@ -23,11 +23,14 @@ public struct LeaseKeeper: Sendable {
     /// freeze, not `supervisorSilence` later. Nil: the last time it was heard from is enough
     /// (tests of the lease alone).
     let answers: (@Sendable () async -> Bool)?
+    /// The name this daemon has joined under now (nil: none); before each attempt, a lease kept
+    /// under another daemon's name is let go (`IngressLease.nameLost`). Nil: always `machine`.
+    let joinedAs: (@Sendable () -> String?)?
     let logger: Logger
 
     public init(
         store: FederationStore, lease: String, messenger: String, machine: String, preferred: Bool, times: LeaseTimes,
-        contact: SupervisorContact, answers: (@Sendable () async -> Bool)? = nil, logger: Logger
+        contact: SupervisorContact, answers: (@Sendable () async -> Bool)? = nil, joinedAs: (@Sendable () -> String?)? = nil, logger: Logger
     ) {
         self.store = store
         self.lease = lease
@@ -37,6 +40,7 @@ public struct LeaseKeeper: Sendable {
         self.times = times
         self.contact = contact
         self.answers = answers
+        self.joinedAs = joinedAs
         self.logger = logger
     }
 
@@ -50,6 +54,10 @@ public struct LeaseKeeper: Sendable {
                 let action = actions.removeFirst()
                 switch action {
                 case .attempt:
+                    if let joinedAs, joinedAs() != machine {
+                        actions += state.nameLost(now: .now)
+                        continue
+                    }
                     if let answers, await !answers() {
                         actions += state.supervisorSilent(now: .now)
                         continue
@@ -78,6 +86,8 @@ public struct LeaseKeeper: Sendable {
         }
         if let owned = state.owned {
             await change(.stopped(reason: "stopping"))
+            // Not when the name went to another daemon meanwhile: the lease, kept by name, is its.
+            guard joinedAs.map({ $0() == machine }) ?? true else { return }
             // Unstructured on purpose: this task is cancelled, and a query started from it would
             // be too; the release is one short statement, awaited here.
             let release = Task { [store, lease, machine] in try? await store.release(lease: lease, machine: machine, epoch: owned.epoch) }
