@@ -202,6 +202,21 @@ import Testing
         }
     }
 
+    /// A request withdrawn before it was taken gives its message's claim back in the same
+    /// statement, so another holder may claim the message at once; one that was taken keeps it.
+    @Test func aWithdrawnRequestGivesItsClaimBackAtOnce() async throws {
+        try await StoreHarness.with { h in
+            let sent = try #require(try await h.store.send(request: #"{"n":1}"#, to: "server", claiming: "m7", messenger: "telegram", for: "laptop"))
+            #expect(try await h.store.withdraw(request: sent, releasing: "m7", messenger: "telegram", machine: "laptop"))
+            #expect(try await h.store.claim(message: "m7", messenger: "telegram", machine: "desktop"), "free again")
+
+            let taken = try #require(try await h.store.send(request: #"{"n":2}"#, to: "server", claiming: "m8", messenger: "telegram", for: "laptop"))
+            #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(5))?.id == taken)
+            #expect(try await h.store.withdraw(request: taken, releasing: "m8", messenger: "telegram", machine: "laptop") == false)
+            #expect(try await h.store.claim(message: "m8", messenger: "telegram", machine: "desktop") == false, "a taken request keeps its claim")
+        }
+    }
+
     /// A holder that routed a message and died before its request was taken (the session's
     /// machine froze) leaves a claim nobody will act on: once the request is too old for any
     /// machine to take, the next holder may claim the message and send it again.

@@ -60,6 +60,22 @@ extension FederationStore {
         }
     }
 
+    /// `withdraw`, giving back the claim on the message the request routed in the same
+    /// statement: a sender killed between two statements left a claim whose request was gone,
+    /// which no other machine could take over, and the message was dropped by the next holder.
+    public func withdraw(request id: Int64, releasing message: String, messenger: String, machine: String) async throws(FederationError) -> Bool {
+        try await within("withdrawing a request") {
+            let sql: SQL = """
+                WITH gone AS (DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id),
+                freed AS (
+                    DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(message) AND machine = \(machine)
+                        AND EXISTS (SELECT 1 FROM gone) RETURNING 1)
+                SELECT id FROM gone
+                """
+            return !(try await client.query(sql)).isEmpty
+        }
+    }
+
     /// Removes a request whose answer the sender has read.
     public func forget(request id: Int64) async throws(FederationError) {
         try await within("removing an answered request") {

@@ -35,9 +35,14 @@ struct Outgoing: Sendable {
                 id = try await store.send(request: body.json.serialized(), to: request.machine)
             }
             if let answer = try await answer(to: id, within: Self.takeWithin) { return answer }
-            if try await store.withdraw(request: id) {
-                // Never acted on: the message is free again for a retry (here or elsewhere).
-                if let message = request.claim { try? await store.release(message: message, messenger: messenger, machine: me) }
+            // Never acted on: the message is free again for a retry (here or elsewhere).
+            let withdrawn =
+                if let message = request.claim {
+                    try await store.withdraw(request: id, releasing: message, messenger: messenger, machine: me)
+                } else {
+                    try await store.withdraw(request: id)
+                }
+            if withdrawn {
                 throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
             }
             if let answer = try await answer(to: id, within: Self.answerWithin) { return answer }
