@@ -17,6 +17,8 @@ public struct FederationRelay: Plugin {
     let roster: MachineRoster
     let courier: Courier
     let outgoing: Outgoing
+    /// Chats' picked machines until the database has them.
+    let picks: PendingPicks
     let address: String
     let store: FederationStore
     let joined: JoinedMachine
@@ -42,6 +44,7 @@ public struct FederationRelay: Plugin {
             store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, ingress: ingress,
             shared: config.ingress, logger: context.logger)
         outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
+        picks = PendingPicks(store: store, state: StateStore(directory: context.stateDir), logger: context.logger)
         address = config.address.description
     }
 
@@ -49,6 +52,7 @@ public struct FederationRelay: Plugin {
         await withDiscardingTaskGroup { group in
             group.addTask { await roster.run() }
             group.addTask { await courier.run() }
+            group.addTask { await picks.run() }
             for messenger in config.ingress { group.addTask { await keepIngress(messenger) } }
         }
     }
@@ -107,7 +111,10 @@ public struct FederationRelay: Plugin {
         switch request.name {
         case .status:
             let heard = roster.contact.lastHeard.map { Int((ContinuousClock.now - $0).inSeconds) }
-            return ["database": .string(address), "supervisorHeardSecondsAgo": heard.map { JSONValue($0) } ?? .null]
+            return [
+                "database": .string(address), "supervisorHeardSecondsAgo": heard.map { JSONValue($0) } ?? .null,
+                "picksWaiting": JSONValue(await picks.count),
+            ]
         case .federationCursor:
             let cursor = try IngressCursor(json: request.params)
             guard let epoch = ingress.epoch(of: cursor.messenger), let machine = joined.current else { return CursorAnswer(stored: false).json }
@@ -154,10 +161,8 @@ public struct FederationRelay: Plugin {
     public func handle(notification method: String, params: JSONValue) async {
         switch MethodName(rawValue: method) {
         case .federationPick:
-            guard let picks = try? ChatPicks(json: params) else { return }
-            do { try await store.store(picks: picks.picks, messenger: picks.messenger) } catch {
-                logger.warning("a chat's machine was not stored: \(error)")
-            }
+            guard let picked = try? ChatPicks(json: params) else { return }
+            await picks.add(picked)
         case .chatLive, .chatTyping:
             do { try await outgoing.carry(MethodName(rawValue: method), id: nil, params: params, retrying: false) } catch {
                 roster.logger.debug("\(method) not carried: \(error)")

@@ -112,16 +112,17 @@ extension FederationStore {
         }
     }
 
-    /// Stores the machines chats of a shared messenger picked.
-    public func store(picks: [String: String], messenger: String) async throws(FederationError) {
+    /// Stores the machine a chat of a shared messenger picked `at` (seconds since 1970), unless
+    /// a newer pick of that chat is there already (another holder's, made while this one was cut
+    /// off from the database).
+    public func store(pick machine: String, chat: String, messenger: String, at seconds: Double) async throws(FederationError) {
         try await within("storing a chat's machine") {
-            for (chat, machine) in picks {
-                _ = try await client.query(
-                    """
-                    INSERT INTO relay_picks (messenger, chat, machine) VALUES (\(messenger), \(chat), \(machine))
-                    ON CONFLICT (messenger, chat) DO UPDATE SET machine = EXCLUDED.machine, updated_at = now()
-                    """)
-            }
+            _ = try await client.query(
+                """
+                INSERT INTO relay_picks (messenger, chat, machine, updated_at) VALUES (\(messenger), \(chat), \(machine), to_timestamp(\(seconds)))
+                ON CONFLICT (messenger, chat) DO UPDATE SET machine = EXCLUDED.machine, updated_at = EXCLUDED.updated_at
+                    WHERE relay_picks.updated_at <= EXCLUDED.updated_at
+                """)
         }
     }
 
