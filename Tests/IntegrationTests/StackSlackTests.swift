@@ -111,6 +111,29 @@ import Glibc
         }
     }
 
+    /// `/pi` in a channel nobody invited the bot to: Slack delivers the command, but the bot
+    /// may not post there (slack-api.md §1, §9 `not_in_channel`). The answer comes in the
+    /// user's DM with how to invite the bot; once invited, answers come in the channel.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aCommandInAChannelTheBotIsNotInIsAnsweredInADMWithHowToInviteIt() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let channel = "C0NOTIN1"
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Started sl")
+            try await stack.command("sessions", in: channel, botNotMember: true)
+            let told = try #require(try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "/invite").first)
+            let text = told["text"]?.stringValue ?? ""
+            #expect(text.contains("<#\(channel)>"), "names the channel: \(text)")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "sl", count: 2)
+
+            _ = try await stack.fake.post("/invite", ["channel": .string(channel)])
+            try await stack.command("sessions", in: channel)
+            let shown = try await stack.waitForEphemeral(to: SlackStack.alice.id, containing: "sl")
+            #expect(shown.contains { $0["channel"]?.stringValue == channel }, "answered in the channel: \(shown)")
+        }
+    }
+
     /// A question with buttons: Mallory's click is refused (ephemeral), Alice's Yes answers it,
     /// the message then says who answered and has no buttons, and the run finishes.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

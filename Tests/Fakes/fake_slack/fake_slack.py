@@ -527,6 +527,7 @@ class Slack:
         if not text and not blocks:
             raise ApiError("no_text")
         self.check_text("chat.postEphemeral", text, False)
+        self.check_mentionable(channel)
         with self.lock:
             if args["user"] not in self.channels[channel]["members"]:
                 raise ApiError("user_not_in_channel")
@@ -840,6 +841,9 @@ class Slack:
         if body.get("bot_id"):
             event["bot_id"] = body["bot_id"]
         ids = []
+        # A bot only sees channels it is a member of (slack-api.md §1): no event from one it is not in.
+        if BOT_USER not in record["members"]:
+            return {"ts": message["ts"], "channel": channel, "event_ids": ids}
         if body.get("deliver_message", True) and not (record["type"] != "im" and body.get("mention_only")):
             ids.append(self.deliver("events_api", self.event_envelope(event))["event_id"])
         if record["type"] != "im" and ("<@%s>" % BOT_USER) in (body.get("text") or ""):
@@ -857,7 +861,12 @@ class Slack:
         self.user(uid, body.get("name"))
         with self.lock:
             channel = body.get("channel") or self.dm_channel(uid)
-            self.channel(channel)["members"].add(uid)
+            record = self.channel(channel)
+            record["members"].add(uid)
+            # `/pi` works in any channel the user types it in, invited or not; what the bot may
+            # post there is another matter (slack-api.md §1, §9 not_in_channel).
+            if body.get("bot_not_member"):
+                record["members"].discard(BOT_USER)
         payload = {"token": "legacyVerificationTokenDoNotLog", "team_id": TEAM_ID, "team_domain": TEAM_NAME, "channel_id": channel,
                    "channel_name": "directmessage" if channel.startswith("D") else "general", "user_id": uid,
                    "user_name": self.users[uid]["name"], "command": "/pi", "text": body.get("text", ""), "api_app_id": APP_ID,
@@ -1027,6 +1036,12 @@ class Slack:
                 return self.c_command(body)
             if path == "/click":
                 return self.c_click(body)
+            if path == "/invite":
+                # A user types `/invite @bot` in the channel: the bot is a member from now on.
+                with self.lock:
+                    self.channel(body["channel"])["members"].add(BOT_USER)
+                self.note("invite", channel=body["channel"])
+                return {}
             if path == "/disconnect":
                 return self.c_disconnect(body)
             if path == "/rate_limit":

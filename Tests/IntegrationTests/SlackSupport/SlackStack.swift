@@ -132,9 +132,12 @@ final class SlackStack: Sendable {
 
     /// `/pi TEXT` typed by `user` in their DM (or in `channel`).
     @discardableResult
-    func command(_ text: String, from user: (id: String, name: String) = SlackStack.alice, in channel: String? = nil) async throws -> JSONValue {
+    func command(
+        _ text: String, from user: (id: String, name: String) = SlackStack.alice, in channel: String? = nil, botNotMember: Bool = false
+    ) async throws -> JSONValue {
         var body: JSONValue = ["user": .string(user.id), "name": .string(user.name), "text": .string(text)]
         if let channel { body["channel"] = .string(channel) }
+        if botNotMember { body["bot_not_member"] = true }
         return try await fake.post("/command", body)
     }
 

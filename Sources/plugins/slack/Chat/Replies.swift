@@ -16,18 +16,38 @@ struct Replies: Sendable {
         let place = Place(channel: chat.channel, thread: chat.thread)
         if !reply.isEmpty {
             let chunks = SlackText.chunks(reply.text.isEmpty ? "…" : reply.text)
+            var inDM = false
             for (index, chunk) in chunks.enumerated() {
                 let blocks = index == 0 ? Blocks.reply(chunk, actions: reply.actions) : nil
                 do {
-                    if reply.ephemeral && !chat.dm {
+                    if inDM {
+                        try await poster.direct(chunk, to: chat.user, blocks: blocks)
+                    } else if reply.ephemeral && !chat.dm {
                         try await poster.ephemeral(chunk, to: chat.user, in: place, blocks: blocks)
                     } else {
                         try await poster.send(chunk, to: place, blocks: blocks)
                     }
+                } catch let error as SlackAPIError where error.error == "not_in_channel" && !chat.dm && !inDM {
+                    // `/pi` works in any channel, but a bot posts only where it was invited
+                    // (slack-api.md §1, §9): the answer goes to the user's DM, with how to let
+                    // the bot in.
+                    inDM = true
+                    await answerInDM(chunk, blocks: blocks, to: chat.user, for: chat.channel)
                 } catch {
                     logger.warning("answering in \(place.key): \(error)")
                 }
             }
+        }
+    }
+
+    private func answerInDM(_ chunk: String, blocks: JSONValue?, to user: String, for channel: String) async {
+        let hint =
+            "I am not a member of <#\(channel)>, so I answer here. Invite me there (`/invite` and my name, in <#\(channel)>) to use me in the channel."
+        do {
+            try await poster.direct(hint, to: user)
+            try await poster.direct(chunk, to: user, blocks: blocks)
+        } catch {
+            logger.warning("answering \(user) in a DM (the bot is not in \(channel)): \(error)")
         }
     }
 

@@ -68,10 +68,17 @@ struct Poster: Sendable {
         do {
             try await api.call("chat.postEphemeral", args)
         } catch let error as SlackAPIError where error.error == "user_not_in_channel" || error.error == "channel_not_found" {
-            let dm = try await api.call("conversations.open", ["users": .string(user)])
-            guard let channel = dm["channel"]?["id"]?.stringValue else { throw error }
-            try await send(mrkdwn, to: Place(channel: channel), blocks: blocks)
+            try await direct(mrkdwn, to: user, blocks: blocks)
         }
+    }
+
+    /// A message in `user`'s DM with the bot, which the bot may always open.
+    func direct(_ mrkdwn: String, to user: String, blocks: JSONValue? = nil) async throws {
+        let dm = try await api.call("conversations.open", ["users": .string(user)])
+        guard let channel = dm["channel"]?["id"]?.stringValue else {
+            throw SlackAPIError(method: "conversations.open", status: 200, error: "no channel id in the answer")
+        }
+        try await send(mrkdwn, to: Place(channel: channel), blocks: blocks)
     }
 
     /// A reaction on a message; one already there (or already gone) is what we wanted.
