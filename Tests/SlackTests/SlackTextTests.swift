@@ -16,6 +16,16 @@ import Testing
         #expect(pieces[1].hasPrefix("&amp;"))
     }
 
+    /// Plain text is escaped, then split: split first, a piece of 2,800 characters holding
+    /// `2>&1` and `->` grew past a section's 3,000 once escaped, and the section cut its end.
+    @Test func plainTextIsSplitAfterItIsEscaped() {
+        let plain = String(repeating: "run 2>&1 -> out\n", count: 175)
+        let pieces = SlackText.chunks(plain)
+        #expect(pieces.allSatisfy { $0.count <= SlackText.limit }, "\(pieces.map(\.count))")
+        #expect(pieces.joined() == SlackText.escaped(plain), "nothing lost")
+        #expect(Blocks.section(pieces[0])["text"]?["text"]?.stringValue == pieces[0], "a section shows the whole first piece")
+    }
+
     @Test func questionsWithManyOptionsGetASelectAndFewGetButtons() throws {
         let few = QuestionPost(id: "q1", sessionID: "s1", method: "select", title: "Pick", options: ["a", "b"])
         let fewBlocks = Blocks.question("Pick", few)

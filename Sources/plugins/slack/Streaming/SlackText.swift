@@ -10,9 +10,9 @@ enum SlackText {
     static func escaped(_ plain: String) -> String { Dialect.slackMrkdwn.escape(plain) }
 
     /// Plain text in escaped pieces of at most `limit` characters, cut at a line break or a space
-    /// in the last quarter when there is one.
+    /// in the last quarter when there is one. Escaped first: an escape makes text longer.
     static func chunks(_ plain: String, limit: Int = limit) -> [String] {
-        split(plain, limit: limit).map(escaped)
+        split(escaped(plain), limit: limit)
     }
 
     /// Text already in mrkdwn in pieces of at most `limit` characters, cut at a line break when
