@@ -47,4 +47,28 @@ import Testing
             #expect(final["content"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
         }
     }
+
+    /// A live message older than an hour (a long run) may be edited only about three times in
+    /// 20 s in its channel (discord-api.md §6, code 30046: "post a new message instead"): the
+    /// view goes on in a new message and the answer comes at once, where each edit waited out
+    /// the limit again, and held up every other edit in the channel.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func onDiscordALiveMessageOlderThanAnHourIsPostedAgainNotEdited() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "long"])
+            try await stack.waitForState("long", "idle")
+            _ = try await stack.fake.post("/config", ["old_message_edit_limit": ["enabled": true, "limit": 1, "window_s": 20]])
+
+            try await stack.dm("!scenario slow 60 100")
+            let live = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 3").first)
+            let id = try #require(live["id"]?.stringValue)
+            _ = try await stack.fake.post("/clock", ["advance_s": 3700])
+
+            let final = try #require(try await stack.waitForBotMessage(in: dm, containing: "chunk 60", timeout: 20).first)
+            #expect(final["id"]?.stringValue != id, "\(final)")
+            #expect(final["content"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
+        }
+    }
 }

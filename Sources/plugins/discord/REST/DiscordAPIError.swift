@@ -17,6 +17,11 @@ struct DiscordAPIError: Error, Sendable, CustomStringConvertible {
     /// Discord's code for a message that does not exist (deleted, or never was).
     static let unknownMessage = 10008
 
+    /// Discord's code for too many edits of messages older than an hour in a channel (a 429 of
+    /// its own, discord-api.md §6): no bucket of the route, and waiting does not make the message
+    /// younger. Post a new message instead.
+    static let oldMessageEdits = 30046
+
     /// Discord's code for an interaction's webhook token that is wrong or spent: a 401 that says
     /// nothing of the bot's token.
     static let invalidWebhookToken = 50027

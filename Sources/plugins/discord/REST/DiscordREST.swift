@@ -109,6 +109,13 @@ final class DiscordREST: Sendable {
                 logger.warning("\(endpoint): \(error); retrying")
                 try await Task.sleep(for: Self.backoff(failedTimes))
             case .success(let response):
+                if response.status == 429, Self.error(endpoint, response).code == DiscordAPIError.oldMessageEdits {
+                    // Not the route's bucket: taken as one, it held every edit in the channel,
+                    // and the message only gets older. The caller posts anew.
+                    limiter.withLock { $0.abandon(ticket) }
+                    tally.rateLimited()
+                    throw Self.error(endpoint, response)
+                }
                 let now = ContinuousClock.now
                 let info = RateLimitInfo(response)
                 let verdict = limiter.withLock { $0.complete(ticket, info, now: now) }

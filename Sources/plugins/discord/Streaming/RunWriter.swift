@@ -41,14 +41,30 @@ struct RunWriter: FinalWriter {
     }
 
     /// A message that is gone, or not ours to edit, is left as it is: trying again cannot help.
+    /// One over an hour old goes on as a new message (`replaced`).
     func editLive(_ id: String, in place: Place, to text: String) async throws -> String? {
         do {
             let sent = try await rest.editMessage(channel: place.channel, message: id, body: Self.content(text), pace: SendPace.live.replacing(id))
             if !sent { throw LiveEditSuperseded() }
+        } catch let error as DiscordAPIError where error.code == DiscordAPIError.oldMessageEdits {
+            return try await replaced(id, in: place, by: text, part: "l", pace: .live)
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.warning("live message \(id) in \(place.channel): \(error)")
         }
         return nil
+    }
+
+    /// A live message over an hour old, which Discord lets a channel edit only a few times a
+    /// minute (discord-api.md §6: "post a new message instead"): its text goes in a new message,
+    /// and the old one is deleted (deletes have limits of their own), so the view reads once.
+    private func replaced(_ id: String, in place: Place, by text: String, part: String, pace: SendPace) async throws -> String {
+        logger.info("live message \(id) in \(place.channel) is over an hour old; it goes on in a new message")
+        let new = try await rest.createMessage(
+            channel: place.channel, body: Self.content(text), nonce: Nonce.make("replaces " + id, part: part), pace: pace)
+        do { try await rest.deleteMessage(channel: place.channel, message: id) } catch {
+            logger.debug("deleting the old live message \(id): \(error)")
+        }
+        return new
     }
 
     /// The bot may not post in the channel (or it is gone): the view stops until the final.
@@ -93,6 +109,8 @@ struct RunWriter: FinalWriter {
             logger.info("live message \(id) in \(place.channel) is gone; its part of the answer goes in a new message")
             try await rest.createMessage(
                 channel: place.channel, body: Poster.body(chunk), nonce: Nonce.make("replaces " + id, part: "f"), pace: .answer)
+        } catch let error as DiscordAPIError where error.code == DiscordAPIError.oldMessageEdits {
+            _ = try await replaced(id, in: place, by: chunk, part: "f", pace: .answer)
         }
     }
 
