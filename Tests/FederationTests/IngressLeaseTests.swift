@@ -109,6 +109,20 @@ import Testing
         #expect(late.nextWake == at(0) + .milliseconds(100))
     }
 
+    /// A renewal answered late counts from when it was asked: the lease expires on the
+    /// database from the statement, so the owner fences 10 s after the ask, not the answer.
+    @Test func aLateAnswerCountsFromWhenTheRenewalWasAsked() {
+        var lease = owner(preferred: false)
+        lease.heardFromSupervisor(at: at(5))
+        #expect(lease.tick(now: at(5)) == [.attempt])
+        #expect(lease.answered(.held(epoch: 1), now: at(9), asked: at(5)) == [])
+        #expect(lease.owned?.renewedAt == at(5))
+        lease.heardFromSupervisor(at: at(14.9))
+        _ = lease.tick(now: at(14.9))
+        _ = lease.failed(now: at(14.9))
+        #expect(lease.tick(now: at(15)).contains { if case .stopIngress = $0 { true } else { false } }, "fenced 10 s after the ask")
+    }
+
     /// A daemon whose machine name another daemon took (the roster's `machineLost`) stops
     /// ingress at its next attempt, without waiting for the fence, and makes no attempt: the
     /// lease is kept by name, so its renewals would succeed for the other daemon's epoch.

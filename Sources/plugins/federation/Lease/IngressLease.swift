@@ -71,14 +71,17 @@ public struct IngressLease: Sendable {
         supervisorHeard.map { now - $0 < times.supervisorSilence } ?? false
     }
 
-    /// The database's answer to the last `.attempt`.
-    public mutating func answered(_ answer: LeaseAnswer, now: ContinuousClock.Instant) -> [Action] {
+    /// The database's answer to the last `.attempt`, which was sent at `asked` (nil: `now`).
+    /// A renewal counts from when it was asked: the lease runs out on the database's clock
+    /// from when the statement ran, and an answer may come seconds later; counted from the
+    /// answer, the owner fenced itself as late as the moment another machine could take over.
+    public mutating func answered(_ answer: LeaseAnswer, now: ContinuousClock.Instant, asked: ContinuousClock.Instant? = nil) -> [Action] {
         attempting = false
         databaseAway = false
         switch answer {
         case .held(let epoch):
             let was = owned?.epoch
-            owned = (epoch, now)
+            owned = (epoch, asked ?? now)
             nextAttempt = now + times.renewEvery
             return was == epoch ? [] : [.startIngress(epoch: epoch)]
         case .heldBy(let owner, _, let freeIn):

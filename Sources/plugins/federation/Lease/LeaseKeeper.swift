@@ -63,10 +63,11 @@ public struct LeaseKeeper: Sendable {
                         continue
                     }
                     do {
+                        let asked = ContinuousClock.now
                         let answer = try await store.claim(
                             lease: lease, machine: machine, preferred: preferred, expireAfter: times.expireAfter,
                             headStart: times.preferredHeadStart)
-                        actions += state.answered(answer, now: .now)
+                        actions += state.answered(answer, now: .now, asked: asked)
                     } catch {
                         logger.warning("lease \(lease): \(error)")
                         actions += state.failed(now: .now)
