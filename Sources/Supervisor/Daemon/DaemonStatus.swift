@@ -9,6 +9,9 @@ import Glibc
 package struct DaemonStatus: Sendable {
     package let home: Home
     package let startedAt = Date()
+    /// This start of the daemon, for the federation to tell it from another daemon under the same
+    /// machine name: a home and a pid can be the same on two hosts (containers, pid 1).
+    package let instance = String(UInt64.random(in: 1 << 60 ... .max), radix: 16)
     /// Config warnings and what is not configured, from the start.
     package let notes: [String]
     /// Plugins' notes (a missing token, nobody allowed), as their last hello's check found them.

@@ -45,6 +45,11 @@ import Testing
             #expect(status["sessions"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["seen"], "\(status)")
             let plugins = status["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
             #expect(plugins.contains(LinkedRelay.messenger), "\(status)")
+            // Drawn at the daemon's start, the same for every plugin's ask (the federation tells
+            // daemons apart by it).
+            let instance = try #require(status["instance"]?.stringValue, "\(status)")
+            let again = try await connection.request(.relayStatus, NoPayload())
+            #expect(instance.count == 16 && again["instance"]?.stringValue == instance, "\(instance) \(again)")
             let unknown = await #expect(throws: RemoteError.self) { try await connection.request("relay.nothing") }
             #expect(unknown?.code == .methodNotFound)
         }

@@ -59,6 +59,7 @@ package actor ChatDesk: PluginRouter {
             var answer = await status.json()
             answer["allowed"] = .object(
                 await pairing.ownAllowlists(messengers: sections.names).mapValues { .array($0.map { .string($0) }) })
+            answer["instance"] = .string(status.instance)
             return answer
         case .federationReceived:
             return try await received(try ForwardedRequest(json: params), from: plugin)

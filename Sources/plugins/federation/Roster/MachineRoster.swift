@@ -72,7 +72,10 @@ struct MachineRoster: Sendable {
         progress.machine = machine
         // The daemon's, not this plugin's: a restarted plugin is the same daemon and keeps its
         // name at once, while a second daemon under the name is told apart.
-        let instance = "\(status["home"]?.stringValue ?? "?")#\(status["pid"]?.intValue ?? 0)"
+        // Its `instance`, drawn at each start: a home and a pid alone can be the same on two hosts
+        // (two containers, each with pi-relayd as pid 1). An older daemon says none.
+        let instance =
+            "\(status["home"]?.stringValue ?? "?")#\(status["pid"]?.intValue ?? 0)" + (status["instance"]?.stringValue.map { "#" + $0 } ?? "")
         let sessions = status["sessions"] ?? .array([])
         let allowed = status["allowed"] ?? [:]
         do {
