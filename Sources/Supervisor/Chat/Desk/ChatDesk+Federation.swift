@@ -195,7 +195,9 @@ extension ChatDesk {
             machine: machine, messenger: chat.messenger, dialect: hello?.dialect, limits: hello?.limits ?? [:], method: method, params: params,
             claim: claim, prepared: prepared)
         do {
-            return .answered(try await federation.request(.federationForward, request, timeout: .seconds(25)))
+            // Longer than the plugin's own wait (the take, a withdrawal, the answer, each read up to
+            // 5 s), so that its error, which says whether the request may have run, comes first.
+            return .answered(try await federation.request(.federationForward, request, timeout: .seconds(40)))
         } catch let error as RemoteError where error.code == .claimedElsewhere {
             logger.info("chat message \(claim ?? "?") was taken by another machine of the federation; not here")
             return .claimedElsewhere

@@ -15,7 +15,9 @@ struct Outgoing: Sendable {
     let logger: Logger
 
     /// Sends `request` to its machine and waits for the answer; an error when it did not come,
-    /// saying whether the request may have run there.
+    /// saying whether the request may have run there. Once the request is sent, a database that
+    /// stops answering does not end the wait: the request is withdrawn (then it never runs), or
+    /// the error says it may have run.
     func forward(_ request: ForwardedRequest) async throws -> JSONValue {
         guard let me = joined.current else {
             throw RemoteError(code: .unavailable, message: "this machine has not joined the federation (is its database reachable?)")
@@ -23,8 +25,8 @@ struct Outgoing: Sendable {
         var body = request
         body.machine = me
         let messenger = RemoteChannel.baseMessenger(request.messenger)
+        let id: Int64
         do {
-            let id: Int64
             if let message = request.claim {
                 guard
                     let sent = try await store.send(
@@ -34,34 +36,44 @@ struct Outgoing: Sendable {
             } else {
                 id = try await store.send(request: body.json.serialized(), to: request.machine)
             }
-            if let answer = try await answer(to: id, within: Self.takeWithin) { return answer }
-            // Never acted on: the message is free again for a retry (here or elsewhere).
-            let withdrawn =
-                if let message = request.claim {
-                    try await store.withdraw(request: id, releasing: message, messenger: messenger, machine: me)
-                } else {
-                    try await store.withdraw(request: id)
-                }
-            if withdrawn {
-                throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
-            }
-            if let answer = try await answer(to: id, within: Self.answerWithin) { return answer }
-            throw RemoteError(code: .timeout, message: "it took the request but sent no answer in time; it may have acted on it")
         } catch let error as FederationError {
             throw RemoteError(code: .unavailable, message: error.description)
         }
+        if let answer = await answer(to: id, within: Self.takeWithin) { return try answer.get() }
+        // Never acted on: the message is free again for a retry (here or elsewhere).
+        let withdrawn: Bool
+        do {
+            if let message = request.claim {
+                withdrawn = try await store.withdraw(request: id, releasing: message, messenger: messenger, machine: me)
+            } else {
+                withdrawn = try await store.withdraw(request: id)
+            }
+        } catch {
+            throw RemoteError(
+                code: .timeout, message: "the database stopped answering after the request was sent (\(error)); it may have acted on it")
+        }
+        if withdrawn {
+            throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
+        }
+        if let answer = await answer(to: id, within: Self.answerWithin) { return try answer.get() }
+        throw RemoteError(code: .timeout, message: "it took the request but sent no answer in time; it may have acted on it")
     }
 
-    /// The answer once it is there (the row is then removed), or nil after `limit`.
-    private func answer(to id: Int64, within limit: Duration) async throws -> JSONValue? {
+    /// The answer once it is there (the row is then removed), or nil after `limit`. A read the
+    /// database does not answer is tried again until then: a blip is no reason to give up on a
+    /// request that may be running.
+    private func answer(to id: Int64, within limit: Duration) async -> Result<JSONValue, RemoteError>? {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if let reply = try await store.reply(to: id), reply.answer != nil || reply.error != nil {
+            if let reply = try? await store.reply(to: id), reply.answer != nil || reply.error != nil {
                 try? await store.forget(request: id)
-                if let error = reply.error { throw RemoteError(code: .other("remote"), message: error) }
-                return try JSONValue.parse(bytes: Array((reply.answer ?? "null").utf8))
+                if let error = reply.error { return .failure(RemoteError(code: .other("remote"), message: error)) }
+                guard let answer = try? JSONValue.parse(bytes: Array((reply.answer ?? "null").utf8)) else {
+                    return .failure(RemoteError(code: .internal, message: "the answer from \(id) does not read as JSON"))
+                }
+                return .success(answer)
             }
-            try await Task.sleep(for: .milliseconds(20))
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { return nil }
         }
         return nil
     }
