@@ -170,6 +170,22 @@ import Testing
         }
     }
 
+    /// A newer plugin on another machine moved the schema on while this one was joined: its
+    /// next heartbeat says so, and it writes nothing more (docs/FEDERATION.md, upgrades).
+    @Test func aSchemaMovedOnWhileJoinedIsFoundAtTheNextHeartbeat() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.heartbeat(machine: "laptop", instance: "a")
+            _ = try await h.store.client.query("UPDATE relay_schema SET version = version + 1")
+            do {
+                try await h.store.heartbeat(machine: "laptop", instance: "a")
+                Issue.record("a heartbeat on a newer schema was taken")
+            } catch {
+                guard case FederationError.schemaTooNew = error else { Issue.record("\(error)"); return }
+            }
+        }
+    }
+
     @Test func anInboundMessageIsClaimedOnceAcrossOwners() async throws {
         try await StoreHarness.with { h in
             #expect(try await h.store.claim(message: "m1", messenger: "slack", machine: "laptop"))

@@ -130,7 +130,10 @@ import Testing
         var lease = owner()
         lease.heardFromSupervisor(at: at(5))
         #expect(lease.tick(now: at(5)) == [.attempt])
-        #expect(lease.nameLost(now: at(5)) == [.stopIngress(reason: "another daemon runs under this machine's name")])
+        #expect(
+            lease.nameLost(now: at(5)) == [
+                .stopIngress(reason: "this daemon no longer holds the machine's name in the federation (pi-relayd status says why)")
+            ])
         #expect(lease.owned == nil)
         #expect(lease.nameLost(now: at(5.1)) == [], "stopped once")
         lease.heardFromSupervisor(at: at(5.5))

@@ -103,7 +103,9 @@ import Glibc
                 name.withLock { $0 = nil }
                 try await Self.waitUntil("stop", changes) { changes.first("laptop") { if case .stopped = $0 { true } else { false } } != nil }
                 let stopped = try #require(changes.list.last)
-                #expect(stopped.change == .stopped(reason: "another daemon runs under this machine's name"))
+                #expect(
+                    stopped.change == .stopped(reason: "this daemon no longer holds the machine's name in the federation (pi-relayd status says why)")
+                )
                 #expect(stopped.at - lost < Self.times.fenceAfter, "at the next renewal, before the fence: \(stopped.at - lost)")
                 try await Task.sleep(for: Self.times.expireAfter)
                 #expect(changes.list.count == 2, "no attempt while the name is another's: \(changes.list.map(\.change))")

@@ -100,10 +100,11 @@ public struct FederationStore: Sendable {
                 """
                 UPDATE relay_machines SET heartbeat_at = now(), sessions = COALESCE(\(sessions)::jsonb, sessions),
                     allowed = COALESCE(\(allowed)::jsonb, allowed)
-                WHERE name = \(name) AND instance = \(instance) RETURNING name
+                WHERE name = \(name) AND instance = \(instance) RETURNING name, (SELECT max(version) FROM relay_schema)
                 """)
-            if !rows.isEmpty { return }
-            throw FederationError.machineLost(name: name)
+            guard let row = rows.first else { throw FederationError.machineLost(name: name) }
+            // A newer plugin on another machine may have moved the schema on since this one joined.
+            if let found = try? row.int(1), found > Schema.version { throw FederationError.schemaTooNew(database: found, plugin: Schema.version) }
         }
     }
 

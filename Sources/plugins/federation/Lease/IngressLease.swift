@@ -102,15 +102,16 @@ public struct IngressLease: Sendable {
         return tick(now: now)
     }
 
-    /// This machine's name went to another daemon (the roster found its row taken over), so
-    /// the lease, kept by name, is no longer this daemon's to renew: ingress stops at once, and
-    /// no attempt is made until the name is this daemon's again (the keeper asks each time).
+    /// This daemon is no longer joined under the machine's name (another daemon took the name,
+    /// or a newer plugin moved the schema on), so the lease, kept by name, is not its to renew:
+    /// ingress stops at once, and no attempt is made until it is joined again (the keeper asks
+    /// each time).
     public mutating func nameLost(now: ContinuousClock.Instant) -> [Action] {
         attempting = false
         nextAttempt = now + times.retryAfterFailure
         guard owned != nil else { return [] }
         owned = nil
-        return [.stopIngress(reason: "another daemon runs under this machine's name")]
+        return [.stopIngress(reason: "this daemon no longer holds the machine's name in the federation (pi-relayd status says why)")]
     }
 
     /// The last `.attempt` failed (the database did not answer): try again soon; an owner keeps

@@ -107,6 +107,11 @@ struct MachineRoster: Sendable {
                 progress.problem = error.description
             case .machineTaken, .schemaTooNew:
                 if progress.problem != error.description { logger.error("\(error)") }
+                if case .schemaTooNew = error, progress.joined {
+                    // Moved on while joined: this plugin writes nothing more to it.
+                    progress.joined = false
+                    joined.set(nil)
+                }
                 progress.problem = error.description
                 // Not a database outage: it answered, and refused.
                 progress.unreachableSince = nil
