@@ -18,7 +18,7 @@ import Testing
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "ask"])
 
             try await stack.dm("!scenario ui confirm")
-            let confirm = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let confirm = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             #expect(try await stack.json("questions", "ask").arrayValue?.count == 1)
             let yes = try #require(StackHome.button("Yes", in: confirm), "\(confirm)")
             #expect(StackHome.button("No", in: confirm) != nil)
@@ -127,7 +127,7 @@ import Testing
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "late"])
             try await stack.dm("!scenario ui confirm 4000")
-            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             let message = try #require(question["id"]?.stringValue)
             #expect(question["content"]?.stringValue?.contains("⏳ expires in") == true, "the timeout is shown: \(question)")
             let yes = try #require(StackHome.button("Yes", in: question))
@@ -185,7 +185,7 @@ import Testing
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "race"])
             try await stack.dm("!scenario ui confirm")
-            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             let message = try #require(question["id"]?.stringValue)
             let yes = try #require(StackHome.button("Yes", in: question))
 

@@ -98,7 +98,7 @@ import Glibc
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "asked"])
             try await stack.dm("!scenario ui confirm 120000")
-            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             let message = try #require(question["id"]?.stringValue)
             let yes = try #require(StackHome.button("Yes", in: question))
             doomed.signal(SIGKILL)
@@ -184,7 +184,7 @@ import Glibc
             let dm = try await stack.dmChannel()
             _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "q"])
             try await stack.dm("!scenario ui confirm 120000")
-            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             let message = try #require(question["id"]?.stringValue)
             let yes = try #require(StackHome.button("Yes", in: question))
 

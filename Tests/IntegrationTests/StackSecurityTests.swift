@@ -24,7 +24,7 @@ import Glibc
             try await stack.start(config)
             try await stack.waitForState("general", "idle")
             try await stack.say("!scenario ui confirm", in: StackHome.general)
-            let question = try #require(try await stack.waitForBotMessage(in: StackHome.general, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: StackHome.general, containing: "Apply the migration?")
             let message = try #require(question["id"]?.stringValue)
             let yes = try #require(StackHome.button("Yes", in: question))
             let sessionsBefore = try await stack.sessions().count

@@ -24,7 +24,7 @@ import Testing
             try await stack.waitForState("demo", "idle")
 
             try await stack.dm("!scenario ui confirm")
-            let question = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
             _ = try await stack.reply(
                 to: try await stack.click(
                     try #require(StackHome.button("Yes", in: question)),

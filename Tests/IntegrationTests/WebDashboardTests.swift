@@ -186,6 +186,12 @@ import Testing
             #expect(refused.status == 403 && refused.json["error"]?.stringValue?.contains("web.roots") == true, "\(refused.text)")
             let escaped = try await browser.post("/api/new", ["cwd": .string(project + "/../../../../etc")])
             #expect(escaped.status == 403, "\(escaped.text)")
+            // Every API error is JSON with its reason, which the page shows: not a folder given,
+            // a session that does not exist.
+            let noFolder = try await browser.post("/api/new", ["cwd": ""])
+            #expect(noFolder.status == 400 && noFolder.json["error"] == "no folder", "\(noFolder.text)")
+            let noSession = try await browser.get("/api/sessions/nosuch/diff")
+            #expect(noSession.status == 404 && noSession.json["error"] == "no such session", "\(noSession.text)")
             let started = try await browser.post("/api/new", ["cwd": .string(project), "name": "fresh"])
             #expect(started.status == 200 && started.json["text"]?.stringValue?.contains("fresh") == true, "\(started.text)")
             let id = try await waitFor("the new session") { try await web.sessions.sessions().first { $0["name"] == "fresh" }?["id"]?.stringValue }

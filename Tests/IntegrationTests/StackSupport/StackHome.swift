@@ -247,6 +247,17 @@ final class StackHome: Sendable {
         return found
     }
 
+    /// Waits for a question's card: the bot's message in `channel` that contains `text` and has
+    /// buttons. The live view's tool line (`⏳ ask_user {…title…}`) may hold the same words,
+    /// and may be posted first.
+    func waitForCard(in channel: String, containing text: String, timeout: Duration = .seconds(60)) async throws -> JSONValue {
+        try await waitFor("a card with buttons containing \(text.debugDescription)", timeout: timeout) {
+            try await botMessages(channel).first {
+                $0["content"]?.stringValue?.contains(text) == true && !($0["components"]?.arrayValue ?? []).isEmpty
+            }
+        }
+    }
+
     /// The custom id of the button labelled `label` on a message.
     static func button(_ label: String, in message: JSONValue) -> String? {
         let all = (message["components"]?.arrayValue ?? []).flatMap { $0["components"]?.arrayValue ?? [] }

@@ -42,7 +42,11 @@ struct WebGuard: RouterMiddleware {
         do {
             return Self.secured(try await next(request, context))
         } catch let error as HTTPError {
-            return Self.secured(Self.plain(error.status, error.body ?? error.status.reasonPhrase))
+            let why = error.body ?? error.status.reasonPhrase
+            // The page's scripts read an API answer as JSON and show its `error`; as plain text
+            // it read as `{}`, and an unknown session's diff showed "0 files changed".
+            if request.uri.path.hasPrefix("/api/") { return Self.secured(WebRoutes.json(["error": .string(why)], status: error.status)) }
+            return Self.secured(Self.plain(error.status, why))
         }
     }
 
