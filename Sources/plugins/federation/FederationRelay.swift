@@ -126,7 +126,12 @@ public struct FederationRelay: Plugin {
             }
         case .federationPicks:
             let asked = try ChatPicks(json: request.params)
-            do { return ChatPicks(messenger: asked.messenger, picks: try await store.picks(messenger: asked.messenger)).json } catch {
+            do {
+                // A pick still on its way to the database is newer than the database's.
+                let stored = try await store.picks(messenger: asked.messenger)
+                let all = stored.merging(await picks.waiting(for: asked.messenger)) { $1 }
+                return ChatPicks(messenger: asked.messenger, picks: all).json
+            } catch {
                 throw RemoteError(code: .unavailable, message: error.description)
             }
         case .federationClaim:

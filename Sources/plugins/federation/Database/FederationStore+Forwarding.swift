@@ -112,14 +112,15 @@ extension FederationStore {
         }
     }
 
-    /// Stores the machine a chat of a shared messenger picked `at` (seconds since 1970), unless
-    /// a newer pick of that chat is there already (another holder's, made while this one was cut
-    /// off from the database).
-    public func store(pick machine: String, chat: String, messenger: String, at seconds: Double) async throws(FederationError) {
+    /// Stores the machine a chat of a shared messenger picked `age` seconds ago (on the database's
+    /// clock: the machines' own clocks differ), unless a newer pick of that chat is there already
+    /// (another holder's, made while this one was cut off from the database).
+    public func store(pick machine: String, chat: String, messenger: String, age: Double = 0) async throws(FederationError) {
         try await within("storing a chat's machine") {
             _ = try await client.query(
                 """
-                INSERT INTO relay_picks (messenger, chat, machine, updated_at) VALUES (\(messenger), \(chat), \(machine), to_timestamp(\(seconds)))
+                INSERT INTO relay_picks (messenger, chat, machine, updated_at)
+                VALUES (\(messenger), \(chat), \(machine), now() - make_interval(secs => \(age)))
                 ON CONFLICT (messenger, chat) DO UPDATE SET machine = EXCLUDED.machine, updated_at = EXCLUDED.updated_at
                     WHERE relay_picks.updated_at <= EXCLUDED.updated_at
                 """)

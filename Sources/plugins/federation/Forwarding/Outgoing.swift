@@ -64,8 +64,19 @@ struct Outgoing: Sendable {
     /// request that may be running.
     private func answer(to id: Int64, within limit: Duration) async -> Result<JSONValue, RemoteError>? {
         let deadline = ContinuousClock.now + limit
+        var pause: Duration = .milliseconds(20)
         while ContinuousClock.now < deadline {
-            if let reply = try? await store.reply(to: id), reply.answer != nil || reply.error != nil {
+            let read: (taken: Bool, answer: String?, error: String?)?
+            do {
+                read = try await store.reply(to: id)
+                pause = .milliseconds(20)
+            } catch {
+                // Each failed read opens a new connection: not 50 a second at a database that is
+                // coming back.
+                read = nil
+                pause = min(pause * 4, .milliseconds(500))
+            }
+            if let reply = read, reply.answer != nil || reply.error != nil {
                 try? await store.forget(request: id)
                 if let error = reply.error { return .failure(RemoteError(code: .other("remote"), message: error)) }
                 guard let answer = try? JSONValue.parse(bytes: Array((reply.answer ?? "null").utf8)) else {
@@ -73,7 +84,7 @@ struct Outgoing: Sendable {
                 }
                 return .success(answer)
             }
-            do { try await Task.sleep(for: .milliseconds(20)) } catch { return nil }
+            do { try await Task.sleep(for: pause) } catch { return nil }
         }
         return nil
     }

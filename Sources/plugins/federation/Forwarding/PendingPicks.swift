@@ -6,7 +6,8 @@ import PiRelaySDK
 /// database. A pick waits in the plugin's state folder until it is stored, so a database that is
 /// away, or a restart of the plugin, loses none: a pick lost so was overwritten by the stale one
 /// the database held when the next machine took the bot, and the chat's prompts ran in another
-/// machine's session. A pick is stored with when it was made, never over a newer one.
+/// machine's session. A pick is stored with when it was made (its age on this machine's clock,
+/// taken from the database's: machines' clocks differ), never over a newer one.
 actor PendingPicks {
     struct Pick: Codable, Sendable, Equatable {
         var messenger: String
@@ -36,6 +37,13 @@ actor PendingPicks {
     /// The picks not stored yet.
     var count: Int { waiting.count }
 
+    /// `messenger`'s picks not stored yet, by chat: newer than what the database holds.
+    func waiting(for messenger: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for pick in waiting where pick.messenger == messenger { out[pick.chat] = pick.machine }
+        return out
+    }
+
     /// Keeps `picks` (made `at`), then stores what waits.
     func add(_ picks: ChatPicks, at: Date = Date()) async {
         for (chat, machine) in picks.picks {
@@ -51,8 +59,9 @@ actor PendingPicks {
         guard !waiting.isEmpty else { return }
         let batch = waiting
         do {
+            let now = Date().timeIntervalSince1970
             for pick in batch {
-                try await store.store(pick: pick.machine, chat: pick.chat, messenger: pick.messenger, at: pick.at)
+                try await store.store(pick: pick.machine, chat: pick.chat, messenger: pick.messenger, age: max(0, now - pick.at))
             }
         } catch {
             if !warned { logger.warning("\(batch.count) chat(s)' picked machine not stored yet, kept and tried again: \(error)") }
