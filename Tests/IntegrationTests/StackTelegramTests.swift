@@ -113,6 +113,11 @@ import FoundationNetworking
             #expect(video["message"]?.stringValue?.contains("crash.mp4") == true, "\(video)")
             try await stack.dm("", extra: ["video_note": ["content_b64": .string(clip), "duration": 2]])
             try await waitFor("the video note named") { stack.piPrompts(containing: "video-note-").first }
+            // An animation comes with the same file as its document too: one file, not two.
+            try await stack.dm("this spinner", extra: ["animation": ["file_name": "spin.mp4", "content_b64": .string(clip)]])
+            let spinner = try await waitFor("the animation's prompt") { stack.piPrompts(containing: "this spinner").first }
+            let named = (spinner["message"]?.stringValue ?? "").components(separatedBy: "spin.mp4").count - 1
+            #expect(named == 1, "one attachment: \(spinner)")
 
             // Out: a picture as a photo, a text file as a document, the bytes as they are.
             try Data(E2ESamples.png).write(to: URL(fileURLWithPath: stack.workspace + "/chart.png"))

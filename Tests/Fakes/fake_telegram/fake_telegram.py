@@ -956,6 +956,10 @@ class Store:
             out["document"] = self.file_json(self.files[m["document"]])
         elif m["kind"] in ("voice",) + MEDIA_KINDS:
             out[m["kind"]] = self.file_json(self.files[m[m["kind"]]])
+            if m["kind"] == "animation":
+                # types.Message.animation: "For backward compatibility, when this field is set, the
+                # document field will also be set".
+                out["document"] = self.file_json(dict(self.files[m["animation"]], kind="document"))
         if m["kind"] in ("photo", "document", "voice", "audio", "video", "animation") and m["caption"]:
             out["caption"] = m["caption"]
             if m["caption_entities"]:

@@ -73,7 +73,8 @@ struct TelegramMessage: Sendable, Equatable {
         if let sizes = json["photo"]?.arrayValue, let largest = sizes.last, let fileID = largest["file_id"]?.stringValue {
             files.append(File(fileID: fileID, filename: "photo-\(id).jpg", size: largest["file_size"]?.intValue, contentType: "image/jpeg"))
         }
-        if let document = json["document"], let fileID = document["file_id"]?.stringValue {
+        // An animation comes with the same file as a document too, for older clients (spec: Message.animation).
+        if json["animation"] == nil, let document = json["document"], let fileID = document["file_id"]?.stringValue {
             files.append(
                 File(
                     fileID: fileID, filename: document["file_name"]?.stringValue ?? "document-\(id)", size: document["file_size"]?.intValue,

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PiRelaySDK
 import SupervisorIO
 
@@ -37,11 +38,13 @@ struct GitRunner: Sendable {
         }
         // Given as GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, not `-c`: git splits a `-c` at its
         // first `=`, so a driver named `x=y` would set `filter.x` and keep its own command.
+        // After the ones the owner's environment sets (`safe.directory` in a container, say).
         var env = environment
-        env["GIT_CONFIG_COUNT"] = String(settings.count)
+        let inherited = Int(environment["GIT_CONFIG_COUNT"] ?? ProcessInfo.processInfo.environment["GIT_CONFIG_COUNT"] ?? "") ?? 0
+        env["GIT_CONFIG_COUNT"] = String(inherited + settings.count)
         for (n, setting) in settings.enumerated() {
-            env["GIT_CONFIG_KEY_\(n)"] = setting.key
-            env["GIT_CONFIG_VALUE_\(n)"] = setting.value
+            env["GIT_CONFIG_KEY_\(inherited + n)"] = setting.key
+            env["GIT_CONFIG_VALUE_\(inherited + n)"] = setting.value
         }
         return GitRunner(cwd: cwd, prefix: prefix, environment: env)
     }
