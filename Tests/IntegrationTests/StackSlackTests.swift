@@ -127,6 +127,18 @@ import Glibc
             #expect(text.contains("<#\(channel)>"), "names the channel: \(text)")
             try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "sl", count: 2)
 
+            // `/pi new` there: bound in the channel, every answer would be refused; the session
+            // goes to the DM, which says why.
+            let project = stack.workspace + "/proj"
+            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+            try await stack.command("new \(project) proj", in: "C0NOTIN2", botNotMember: true)
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "<#C0NOTIN2>")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Started proj")
+            try await stack.say("hello proj")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Echo: hello proj")
+            let last = try await stack.cli(["last", "proj"])
+            #expect(last.stdout.contains("Echo: hello proj"), "the DM is bound to the new session: \(last)")
+
             _ = try await stack.fake.post("/invite", ["channel": .string(channel)])
             try await stack.command("sessions", in: channel)
             let shown = try await stack.waitForEphemeral(to: SlackStack.alice.id, containing: "sl")

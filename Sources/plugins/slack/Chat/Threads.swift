@@ -30,6 +30,16 @@ actor Threads {
             let place = try await create(in: chat.channel, name: request.name)
             bound.thread = place.thread
             logger.info("opened thread \(place.key) for session \(request.sessionID)")
+        } catch let error as SlackAPIError where error.error == "not_in_channel" && !chat.dm {
+            // `/pi new` in a channel the bot was not invited to: bound there, every answer would
+            // be refused. The session goes to the user's DM, which says why.
+            do {
+                bound.channel = try await poster.dm(with: chat.user)
+                bound.dm = true
+                try await poster.send(Poster.notInvited(to: chat.channel), to: Place(channel: bound.channel))
+            } catch {
+                logger.warning("could not open a DM with \(chat.user) for session \(request.sessionID): \(error)")
+            }
         } catch {
             logger.warning("could not open a thread for session \(request.sessionID): \(error)")
         }

@@ -74,11 +74,21 @@ struct Poster: Sendable {
 
     /// A message in `user`'s DM with the bot, which the bot may always open.
     func direct(_ mrkdwn: String, to user: String, blocks: JSONValue? = nil) async throws {
+        try await send(mrkdwn, to: Place(channel: try await dm(with: user)), blocks: blocks)
+    }
+
+    /// The id of `user`'s DM with the bot (`conversations.open`).
+    func dm(with user: String) async throws -> String {
         let dm = try await api.call("conversations.open", ["users": .string(user)])
         guard let channel = dm["channel"]?["id"]?.stringValue else {
             throw SlackAPIError(method: "conversations.open", status: 200, error: "no channel id in the answer")
         }
-        try await send(mrkdwn, to: Place(channel: channel), blocks: blocks)
+        return channel
+    }
+
+    /// What a user who used `/pi` in a channel the bot was not invited to reads in the DM.
+    static func notInvited(to channel: String) -> String {
+        "I am not a member of <#\(channel)>, so I answer here. Invite me there (`/invite` and my name, in <#\(channel)>) to use me in the channel."
     }
 
     /// A reaction on a message; one already there (or already gone) is what we wanted.
