@@ -6,6 +6,26 @@ import Testing
 /// Discord with buttons, answered by a click, the message edited to say who answered, and pi
 /// given exactly that answer once.
 @Suite struct StackQuestionTests {
+    /// A card asked over an hour ago may not be edited now (discord-api.md §6, code 30046): what
+    /// came of it follows as a message, where the closing edit failed again at every retry and
+    /// the delivery waited for a restart.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aCardOverAnHourOldIsClosedByAMessage() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "ask"])
+            try await stack.dm("!scenario ui confirm")
+            let card = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
+            _ = try await stack.fake.post("/config", ["old_message_edit_limit": ["enabled": true, "limit": 0, "window_s": 20]])
+            _ = try await stack.fake.post("/clock", ["advance_s": 3700])
+            let yes = try #require(StackHome.button("Yes", in: card), "\(card)")
+            _ = try await stack.reply(to: try await stack.click(yes, on: try #require(card["id"]?.stringValue)))
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
+            try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?: alice (discord) answered: yes", timeout: 20)
+        }
+    }
+
     /// A confirm (`ask_user`) answered Yes and a select (the dangerous-bash gate) answered Block,
     /// each with a button: the message then names who answered and loses its buttons, pi gets
     /// one `extension_ui_response` with the answer and says so in its final text, and the CLI

@@ -54,9 +54,16 @@ struct Deliveries: Sendable {
         let outcome = params.text
         do {
             if let record = await questions.record(key), let message = record.messageID {
-                try await rest.editMessage(
-                    channel: record.channel, message: message,
-                    body: QuestionLayout.closed(title: record.title, outcome: outcome), pace: .answer)
+                do {
+                    try await rest.editMessage(
+                        channel: record.channel, message: message,
+                        body: QuestionLayout.closed(title: record.title, outcome: outcome), pace: .answer)
+                } catch let error as DiscordAPIError where error.code == DiscordAPIError.oldMessageEdits {
+                    // A card asked over an hour ago may not be edited now (discord-api.md §6): what
+                    // came of it follows as a message; its buttons answer that it is closed.
+                    try await poster.post(
+                        Reply(text: record.title + ": " + outcome), channel: record.channel, nonceBase: "closed:" + key)
+                }
             } else if let target = params.target.discord {
                 try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
             }
