@@ -48,11 +48,14 @@ package struct LimitWatch: Sendable {
         case .abortRun(let id, let runID, let ran):
             logger.notice("session \(name): run \(runID) ran \(ran) s, past sessions.limits.maxRunSeconds; aborting it")
             await session.noteTimeout("run")
-            await tell(
-                id, "warning",
-                "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds)): it was stopped.")
-            do { _ = try await session.command(.abort) } catch {
+            let past = "⏱ \(name)'s run went on for \(Self.span(ran)), past sessions.limits.maxRunSeconds (\(limits.maxRunSeconds))"
+            // Said once pi took the abort: the chat was told "stopped" of a run whose abort failed.
+            do {
+                _ = try await session.command(.abort)
+                await tell(id, "warning", past + ": it was stopped.")
+            } catch {
                 logger.error("session \(name): aborting the run past its time failed: \(error)")
+                await tell(id, "warning", past + ", and stopping it failed (\(error)): /stop it.")
             }
         }
     }
