@@ -117,10 +117,26 @@ import Testing
         #expect(lease.tick(now: at(5)) == [.attempt])
         #expect(lease.answered(.held(epoch: 1), now: at(9), asked: at(5)) == [])
         #expect(lease.owned?.renewedAt == at(5))
+        #expect(lease.nextWake == at(10), "the next renewal is due 5 s after the ask, within the fence")
         lease.heardFromSupervisor(at: at(14.9))
         _ = lease.tick(now: at(14.9))
         _ = lease.failed(now: at(14.9))
         #expect(lease.tick(now: at(15)).contains { if case .stopIngress = $0 { true } else { false } }, "fenced 10 s after the ask")
+    }
+
+    /// Renewals answered 3 s late, one after another, keep ingress: each is asked 5 s after the
+    /// one before was asked, well within the 10 s fence.
+    @Test func steadyLateAnswersKeepIngress() {
+        var lease = owner(preferred: false)
+        var asked = 5.0
+        for _ in 0..<6 {
+            lease.heardFromSupervisor(at: at(asked))
+            #expect(lease.tick(now: at(asked)) == [.attempt], "asked at \(asked) s")
+            #expect(lease.tick(now: at(asked + 2.9)).isEmpty, "no fence while the answer is on its way")
+            #expect(lease.answered(.held(epoch: 1), now: at(asked + 3), asked: at(asked)) == [], "answered at \(asked + 3) s")
+            asked += 5
+        }
+        #expect(lease.owned?.epoch == 1)
     }
 
     /// A daemon whose machine name another daemon took (the roster's `machineLost`) stops

@@ -82,7 +82,9 @@ public struct IngressLease: Sendable {
         case .held(let epoch):
             let was = owned?.epoch
             owned = (epoch, asked ?? now)
-            nextAttempt = now + times.renewEvery
+            // The next renewal counts from the same moment: counted from a late answer, each
+            // cycle lost the answer's delay, and at 2.5 s of it the owner fenced itself every time.
+            nextAttempt = (asked ?? now) + times.renewEvery
             return was == epoch ? [] : [.startIngress(epoch: epoch)]
         case .heldBy(let owner, _, let freeIn):
             // The database counted the head start this machine owes the preferred one, if any.
