@@ -109,12 +109,12 @@ final class DiscordREST: Sendable {
                 logger.warning("\(endpoint): \(error); retrying")
                 try await Task.sleep(for: Self.backoff(failedTimes))
             case .success(let response):
-                if response.status == 429, Self.error(endpoint, response).code == DiscordAPIError.oldMessageEdits {
+                if response.status == 429, case let error = Self.error(endpoint, response), error.code == DiscordAPIError.oldMessageEdits {
                     // Not the route's bucket: taken as one, it held every edit in the channel,
                     // and the message only gets older. The caller posts anew.
                     limiter.withLock { $0.abandon(ticket) }
                     tally.rateLimited()
-                    throw Self.error(endpoint, response)
+                    throw error
                 }
                 let now = ContinuousClock.now
                 let info = RateLimitInfo(response)

@@ -44,6 +44,9 @@ public struct LeaseKeeper: Sendable {
         self.logger = logger
     }
 
+    /// Whether this daemon is joined under `machine` now (`joinedAs`).
+    private var holdsName: Bool { joinedAs.map { $0() == machine } ?? true }
+
     /// Runs until cancelled; `change` hears each start and stop, in order.
     public func run(_ change: @Sendable (Change) async -> Void) async {
         var state = IngressLease(messenger: messenger, preferred: preferred, times: times, now: .now)
@@ -54,7 +57,7 @@ public struct LeaseKeeper: Sendable {
                 let action = actions.removeFirst()
                 switch action {
                 case .attempt:
-                    if let joinedAs, joinedAs() != machine {
+                    if !holdsName {
                         actions += state.nameLost(now: .now)
                         continue
                     }
@@ -88,7 +91,7 @@ public struct LeaseKeeper: Sendable {
         if let owned = state.owned {
             await change(.stopped(reason: "stopping"))
             // Not when the name went to another daemon meanwhile: the lease, kept by name, is its.
-            guard joinedAs.map({ $0() == machine }) ?? true else { return }
+            guard holdsName else { return }
             // Unstructured on purpose: this task is cancelled, and a query started from it would
             // be too; the release is one short statement, awaited here.
             let release = Task { [store, lease, machine] in try? await store.release(lease: lease, machine: machine, epoch: owned.epoch) }

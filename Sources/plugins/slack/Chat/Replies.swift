@@ -41,10 +41,8 @@ struct Replies: Sendable {
     }
 
     private func answerInDM(_ chunk: String, blocks: JSONValue?, to user: String, for channel: String) async {
-        let hint =
-            "I am not a member of <#\(channel)>, so I answer here. Invite me there (`/invite` and my name, in <#\(channel)>) to use me in the channel."
         do {
-            try await poster.direct(hint, to: user)
+            try await poster.direct(Poster.notInvited(to: channel), to: user)
             try await poster.direct(chunk, to: user, blocks: blocks)
         } catch {
             logger.warning("answering \(user) in a DM (the bot is not in \(channel)): \(error)")

@@ -90,12 +90,12 @@ struct TelegramMessage: Sendable, Equatable {
         // Audio, a video, a round video note, a GIF-like animation (spec section 5: each its own
         // field): files as a document is, so the caption is not all that arrives. A video note
         // has no name or type of its own.
-        for (field, stem, type) in [("audio", "audio", "audio/mpeg"), ("video", "video", "video/mp4"), ("animation", "animation", "video/mp4")] {
+        for (field, ext, type) in [("audio", "mp3", "audio/mpeg"), ("video", "mp4", "video/mp4"), ("animation", "mp4", "video/mp4")] {
             guard let media = json[field], let fileID = media["file_id"]?.stringValue else { continue }
             files.append(
                 File(
-                    fileID: fileID, filename: media["file_name"]?.stringValue ?? "\(stem)-\(id).\(type == "audio/mpeg" ? "mp3" : "mp4")",
-                    size: media["file_size"]?.intValue, contentType: media["mime_type"]?.stringValue ?? type))
+                    fileID: fileID, filename: media["file_name"]?.stringValue ?? "\(field)-\(id).\(ext)", size: media["file_size"]?.intValue,
+                    contentType: media["mime_type"]?.stringValue ?? type))
         }
         if let note = json["video_note"], let fileID = note["file_id"]?.stringValue {
             files.append(File(fileID: fileID, filename: "video-note-\(id).mp4", size: note["file_size"]?.intValue, contentType: "video/mp4"))
