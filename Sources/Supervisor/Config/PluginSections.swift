@@ -13,6 +13,8 @@ package final class PluginSections: Sendable {
         package var warnings: [String]
         /// What is missing for the plugin to be useful; names of variables, never their values.
         package var notes: [String]
+        /// The variables its schema says hold its secrets (a token), by name.
+        package var secretVariables: [String] = []
     }
 
     private let written: [String: JSONValue]
@@ -45,8 +47,9 @@ package final class PluginSections: Sendable {
         // token its variable holds is still in the daemon's environment.
         let declared = (hello.config?.secrets ?? []).map { key, secret in written[plugin]?[key]?.stringValue ?? secret.variable }
         secretVariables.withLock { $0.formUnion(declared) }
-        let result = try Self.check(
+        var result = try Self.check(
             source: sources[plugin], written: written[plugin], plugin: plugin, hello: hello, environment: environment)
+        result.secretVariables = declared
         let named = (hello.config?.secrets ?? []).compactMap { key, _ in result.section[key]?.stringValue }
         secretVariables.withLock { $0.formUnion(named + SectionSecrets(result.section).variables) }
         let before = checked.withLock { all in
@@ -71,6 +74,16 @@ package final class PluginSections: Sendable {
     /// The section the plugin was last welcomed with; before its first hello, as written.
     package func section(_ plugin: String) -> JSONValue? {
         checked.withLock { $0[plugin]?.section } ?? written[plugin]
+    }
+
+    /// Whether the owner set `plugin` up, as `doctor` judges it: it has a section in config.yaml,
+    /// or a variable its schema names for a secret is set. A bundled messenger nobody set up is
+    /// not configured on purpose; one set up and not configured (a token refused, even while it
+    /// ran) is something to fix.
+    package func isSetUp(_ plugin: String) -> Bool {
+        if written[plugin] != nil { return true }
+        let variables = checked.withLock { $0[plugin]?.secretVariables ?? [] }
+        return variables.contains { !(environment[$0] ?? "").isEmpty }
     }
 
     /// The plugins with a section in config.yaml.

@@ -61,7 +61,15 @@ package struct DaemonStatus: Sendable {
     /// does: a plugin asking while it is asked would wait on itself).
     package func json(figures: Bool = false) async -> JSONValue {
         let snapshot = figures ? await MetricsSnapshot.read(sessions: sessions, host: host) : nil
-        let plugins = await host.status()
+        let plugins = JSONValue.array(
+            ((await host.status()).arrayValue ?? []).map { plugin in
+                guard plugin["state"]?.stringValue == PluginState.notConfigured.rawValue, let name = plugin["name"]?.stringValue else {
+                    return plugin
+                }
+                var marked = plugin
+                marked["setUp"] = .bool(sections.isSetUp(name))
+                return marked
+            })
         let list = (await sessions.list()).json
         var problems = await problems()
         for plugin in snapshot?.plugins ?? [] { problems += plugin.problems.map { "plugin \(plugin.name): \($0)" } }

@@ -38,13 +38,21 @@ struct StatusCommand: ParsableCommand {
             for problem in status["problems"]?.arrayValue ?? [] { lines.append("PROBLEM: \(problem.stringValue ?? "")") }
             return lines.joined(separator: "\n")
         }
-        if plugins.contains(where: { Self.failedStates.contains($0["state"]?.stringValue ?? "") }) {
+        if plugins.contains(where: Self.hasFailed) {
             throw ExitCode(Self.pluginFailedStatus)
         }
     }
 
     /// States that end the exit status: the plugin will not come back by itself.
     static let failedStates: Set<String> = ["failed", "refused"]
+
+    /// A plugin that will not come back by itself; a not-configured one only when the owner set
+    /// it up (its section, or its token's variable), so a token refused while it ran counts and
+    /// a bundled messenger nobody uses does not.
+    static func hasFailed(_ plugin: JSONValue) -> Bool {
+        let state = plugin["state"]?.stringValue ?? ""
+        return failedStates.contains(state) || (state == "not-configured" && plugin["setUp"]?.boolValue == true)
+    }
     /// States whose reason `status` shows.
     static let downStates: Set<String> = ["failed", "refused", "not-configured"]
 }
