@@ -156,7 +156,7 @@ import Glibc
             try await stack.command("new \(stack.workspace) sl")
             try await stack.waitForBotMessage(in: dm, containing: "Started sl")
             try await stack.say("!scenario ui confirm")
-            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Apply the migration?").first)
+            let asked = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
 
             try await stack.click("Yes", on: asked, from: SlackStack.mallory)
             try await stack.waitForEphemeral(to: SlackStack.mallory.id, containing: "Not authorized.")

@@ -14,7 +14,7 @@ import Testing
             try await stack.dm("/new \(stack.workspace) tg")
             try await stack.waitForBotMessage(in: chat, containing: "Started tg")
             try await stack.dm("!scenario ui confirm")
-            let asked = try #require(try await stack.waitForBotMessage(in: chat, containing: "Apply the migration?").first)
+            let asked = try await stack.waitForCard(in: chat, containing: "Apply the migration?")
             let before = try await stack.botMessages(chat).count
 
             _ = try await stack.press("Yes", on: asked)

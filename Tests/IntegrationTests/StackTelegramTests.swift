@@ -52,7 +52,7 @@ import FoundationNetworking
             try await stack.dm("/new \(stack.workspace) tg")
             try await stack.waitForBotMessage(in: chat, containing: "Started tg")
             try await stack.dm("!scenario ui confirm")
-            let asked = try #require(try await stack.waitForBotMessage(in: chat, containing: "Apply the migration?").first)
+            let asked = try await stack.waitForCard(in: chat, containing: "Apply the migration?")
 
             let refused = try await stack.press("Yes", on: asked, from: TelegramStack.mallory)
             let refusedID = try #require(refused["callback_query_id"]?.stringValue, "\(refused)")

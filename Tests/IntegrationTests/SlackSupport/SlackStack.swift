@@ -176,6 +176,17 @@ final class SlackStack: Sendable {
         return found
     }
 
+    /// The first bot message in `channel` holding `text` and buttons: a question's card, not the
+    /// live view's tool line that names the same title and can come first.
+    func waitForCard(in channel: String, containing text: String, timeout: Duration = .seconds(60)) async throws -> JSONValue {
+        try await waitFor("a card with buttons containing \(text.debugDescription)", timeout: timeout) {
+            try await botMessages(channel).first { message in
+                message["text"]?.stringValue?.contains(text) == true
+                    && (message["blocks"]?.arrayValue ?? []).contains { $0["type"]?.stringValue == "actions" }
+            }
+        }
+    }
+
     @discardableResult
     func waitForEphemeral(to user: String, containing text: String, timeout: Int = 60) async throws -> [JSONValue] {
         guard let found = try await fake.wait("for=ephemeral&user=\(user)&contains=\(StackHome.escaped(text))", timeout: timeout)?.arrayValue

@@ -181,6 +181,16 @@ final class TelegramStack: Sendable {
         return found
     }
 
+    /// The first bot message in `chat` holding `text` and buttons: a question's card, not the
+    /// live view's tool line that names the same title and can come first.
+    func waitForCard(in chat: String, containing text: String, timeout: Duration = .seconds(60)) async throws -> JSONValue {
+        try await waitFor("a card with buttons containing \(text.debugDescription)", timeout: timeout) {
+            try await botMessages(chat).first {
+                $0["text"]?.stringValue?.contains(text) == true && !($0["reply_markup"]?["inline_keyboard"]?.arrayValue ?? []).isEmpty
+            }
+        }
+    }
+
     // MARK: The terminal and pi
 
     func cli(_ arguments: [String], timeout: Duration = .seconds(90)) async throws -> CLIResult {
