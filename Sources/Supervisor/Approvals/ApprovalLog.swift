@@ -13,6 +13,9 @@ package actor ApprovalLog {
     package let path: String
     package let maxBytes: Int
     private let logger: Logger
+    /// Why the last decision could not be written, until one is: a problem for `status`, since
+    /// an audit trail that silently stops is worse than none.
+    package private(set) var failure: String?
 
     package init(path: String, maxBytes: Int = 1 << 20, logger: Logger) {
         self.path = path
@@ -44,14 +47,27 @@ package actor ApprovalLog {
     package func append(_ entry: Entry) {
         var line = entry.json.serializedBytes()
         line.append(0x0A)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            logger.error("cannot write the approval log \(path): \(String(cString: strerror(errno)))")
+            failure = "cannot open it: \(String(cString: strerror(errno)))"
+            logger.error("cannot write the approval log \(path): \(failure ?? "")")
             return
         }
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written != line.count { logger.error("the approval log \(path) took \(written) of \(line.count) bytes (disk full?)") }
         var status = stat()
+        let before = fstat(fd, &status) == 0 ? status.st_size : 0
+        // A line torn by a crash or a full disk would swallow this entry too: start a new line.
+        var last: UInt8 = 0x0A
+        if before > 0, pread(fd, &last, 1, before - 1) == 1, last != 0x0A { line.insert(0x0A, at: 0) }
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written != line.count {
+            let why = written < 0 ? String(cString: strerror(errno)) : "took \(written) of \(line.count) bytes (disk full?)"
+            failure = "a decision was not written: \(why)"
+            logger.error("the approval log \(path): \(failure ?? "")")
+            // What was written of it is no entry; cut it off rather than leave half a line.
+            if written > 0 { _ = ftruncate(fd, before) }
+        } else {
+            failure = nil
+        }
         let size = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
         close(fd)
         if size > maxBytes { trim() }

@@ -100,8 +100,8 @@ package struct Daemon: Service {
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
             stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems
                 + savedSchedules.problems,
-            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, schedules: schedules, metrics: metrics,
-            metricsAddress: config.metrics.listen)
+            daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, schedules: schedules, approvalLog: approvalLog,
+            metrics: metrics, metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
             home: home, logger: logger, sections: sections, environment: ProcessInfo.processInfo.environment, host: host,
             delivery: delivery, sessions: sessions, bindings: bindings, schedules: schedules)

@@ -23,6 +23,7 @@ package struct DaemonStatus: Sendable {
     package let sessions: Sessions
     package let bindings: ChatBindings
     package let schedules: Schedules
+    package let approvalLog: ApprovalLog
     package let metrics: RelayMetrics
     /// Where the Prometheus endpoint listens; nil when metrics are off.
     package let metricsAddress: MetricsAddress?
@@ -38,6 +39,7 @@ package struct DaemonStatus: Sendable {
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
         if let failure = await bindings.saveError { out.append("bindings not saved: \(failure)") }
         if let failure = await schedules.saveError { out.append("schedules not saved: \(failure)") }
+        if let failure = await approvalLog.failure { out.append("approvals log \(approvalLog.path): \(failure)") }
         for (key, why) in unstartedChannels.all where await bindings.binding(key) == nil {
             out.append("channel \(key) from config.yaml: \(why)")
         }
