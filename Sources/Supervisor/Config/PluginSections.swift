@@ -76,12 +76,11 @@ package final class PluginSections: Sendable {
         checked.withLock { $0[plugin]?.section } ?? written[plugin]
     }
 
-    /// Whether the owner set `plugin` up, as `doctor` judges it: it has a section in config.yaml,
-    /// or a variable its schema names for a secret is set. A bundled messenger nobody set up is
-    /// not configured on purpose; one set up and not configured (a token refused, even while it
-    /// ran) is something to fix.
-    package func isSetUp(_ plugin: String) -> Bool {
-        if written[plugin] != nil { return true }
+    /// Whether a variable `plugin`'s schema names for a secret (its token) is set: the owner gave
+    /// it what it needs, so a plugin that is still not configured (its token refused, at start
+    /// or while it ran, or its section wrong) is something to fix, unlike a bundled messenger
+    /// nobody set up.
+    package func hasSecretSet(_ plugin: String) -> Bool {
         let variables = checked.withLock { $0[plugin]?.secretVariables ?? [] }
         return variables.contains { !(environment[$0] ?? "").isEmpty }
     }

@@ -69,7 +69,7 @@ package struct DaemonStatus: Sendable {
                     return plugin
                 }
                 var marked = plugin
-                marked["setUp"] = .bool(sections.isSetUp(name))
+                marked["tokenSet"] = .bool(sections.hasSecretSet(name))
                 return marked
             })
         let list = (await sessions.list()).json

@@ -46,12 +46,12 @@ struct StatusCommand: ParsableCommand {
     /// States that end the exit status: the plugin will not come back by itself.
     static let failedStates: Set<String> = ["failed", "refused"]
 
-    /// A plugin that will not come back by itself; a not-configured one only when the owner set
-    /// it up (its section, or its token's variable), so a token refused while it ran counts and
-    /// a bundled messenger nobody uses does not.
+    /// A plugin that will not come back by itself; a not-configured one only when its token's
+    /// variable is set, so a token refused (even while it ran) counts and a bundled messenger
+    /// nobody uses does not.
     static func hasFailed(_ plugin: JSONValue) -> Bool {
         let state = plugin["state"]?.stringValue ?? ""
-        return failedStates.contains(state) || (state == "not-configured" && plugin["setUp"]?.boolValue == true)
+        return failedStates.contains(state) || (state == "not-configured" && plugin["tokenSet"]?.boolValue == true)
     }
     /// States whose reason `status` shows.
     static let downStates: Set<String> = ["failed", "refused", "not-configured"]
