@@ -150,8 +150,9 @@ extension RequestMethod where Params == MessageClaim, Result == MessageClaim {
     public static var federationClaim: Self { .init(name: .federationClaim) }
 }
 
-extension NotifyMethod where Params == ChatPicks {
-    /// `federation.pick` (supervisor → federation).
+extension DeliverMethod where Params == ChatPicks {
+    /// `federation.pick` (supervisor → federation): a delivery, so a pick made while the plugin
+    /// restarts waits in the outbox rather than being dropped.
     public static var federationPick: Self { .init(name: .federationPick) }
 }
 

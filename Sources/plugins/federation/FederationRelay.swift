@@ -134,6 +134,11 @@ public struct FederationRelay: Plugin {
             } catch {
                 throw RemoteError(code: .unavailable, message: error.description)
             }
+        case .federationPick:
+            // Acknowledged once it waits in the state folder (`PendingPicks`) for the database.
+            let picked = try ChatPicks(json: request.params)
+            await picks.add(picked, at: picked.madeAt.map { Date(timeIntervalSince1970: $0) } ?? Date())
+            return [:]
         case .federationClaim:
             var claim = try MessageClaim(json: request.params)
             guard let me = joined.current else {
@@ -165,9 +170,6 @@ public struct FederationRelay: Plugin {
     /// now (a newer view follows anyway).
     public func handle(notification method: String, params: JSONValue) async {
         switch MethodName(rawValue: method) {
-        case .federationPick:
-            guard let picked = try? ChatPicks(json: params) else { return }
-            await picks.add(picked)
         case .chatLive, .chatTyping:
             do { try await outgoing.carry(MethodName(rawValue: method), id: nil, params: params, retrying: false) } catch {
                 roster.logger.debug("\(method) not carried: \(error)")

@@ -100,7 +100,13 @@ extension ChatDesk {
     func pick(_ machine: String, for chat: Chat) async {
         await preferences.pick(machine, for: chat.key)
         guard RemoteChannel.isShared(messenger: chat.messenger), let federation = await host.plugin(forRole: "federation") else { return }
-        await federation.notify(.federationPick, ChatPicks(messenger: RemoteChannel.baseMessenger(chat.messenger), picks: [chat.key: machine]))
+        do {
+            let picked = ChatPicks(
+                messenger: RemoteChannel.baseMessenger(chat.messenger), picks: [chat.key: machine], madeAt: Date().timeIntervalSince1970)
+            try await federation.deliver(.federationPick, picked)
+        } catch {
+            logger.error("the pick of \(machine) for \(chat.key) is kept here only: the federation's outbox refused it: \(error)")
+        }
     }
 
     /// What came of a forwarded request.
