@@ -161,7 +161,9 @@ package actor PiSession {
             // pi explains a failed start on stderr, often over several lines ("No models
             // available." comes first, hints follow): pass them on whole, not just the last few.
             let said = spokenLines(child.stderrTail.suffix(12))
-            throw SessionError.piFailed("could not start pi for session \(name): \(why)" + (said.isEmpty ? "" : "\n" + said.joined(separator: "\n")))
+            // Masked here, since the text reaches chats (and other machines) as well as logs.
+            throw SessionError.piFailed(
+                Redactor.redact("could not start pi for session \(name): \(why)" + (said.isEmpty ? "" : "\n" + said.joined(separator: "\n"))))
         }
     }
 

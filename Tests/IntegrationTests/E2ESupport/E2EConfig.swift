@@ -10,6 +10,8 @@ struct E2EConfig {
     var messenger: [String] = []
     /// More top-level YAML lines, as written (`metrics:` and its keys, say).
     var extra: [String] = []
+    /// `pi.command`: the fake pi unless a test gives another.
+    var piCommand = Self.fakePi
 
     static var fakePi: String { RepoPaths.root + "/Tests/Fakes/fake-pi/pi" }
 
@@ -18,7 +20,7 @@ struct E2EConfig {
             [
                 plugins.yaml,
                 "pi:",
-                "  command: \(Self.fakePi)",
+                "  command: \(piCommand)",
                 "  agentDir: \(agentDir)",
                 // The fake pi is Python: on a loaded machine its first answer can take a while.
                 "  startTimeoutSeconds: 60",

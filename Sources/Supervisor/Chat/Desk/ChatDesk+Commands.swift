@@ -170,7 +170,7 @@ extension ChatDesk {
                 return try await runSchedule(words, chat: chat, session: current)
             }
         } catch let error as RemoteError {
-            return Reply(error.message, ephemeral: true)
+            return Reply(Redactor.redact(error.message), ephemeral: true)
         } catch let refused as PromptRefused {
             return Reply(refused.description, ephemeral: true)
         }

@@ -267,7 +267,7 @@ package actor ChatDesk: PluginRouter {
         switch error {
         case let full as QueueFull: reason = full.description
         case let refused as PromptRefused: reason = refused.description
-        case let remote as RemoteError: reason = "⚠️ " + remote.message
+        case let remote as RemoteError: reason = "⚠️ " + Redactor.redact(remote.message)
         default: return nil
         }
         return ChatMessageResult(status: .refused, reply: Reply(reason))
