@@ -68,6 +68,9 @@ import Testing
 
             let free = try await s.json("new", "--cwd", s.project, "--name", "free")
             #expect(free["state"] == "idle", "a session without rules starts: \(free)")
+            // Gates are looked up by name: taking a gated name would leave the running pi ungated.
+            let renamed = try await s.run("rename", "free", "gated")
+            #expect(renamed.status == 1 && renamed.stderr.contains("approvals.sessions.gated in config.yaml"), "\(renamed)")
         }
     }
 }

@@ -109,3 +109,16 @@ import Testing
         #expect(disabled.extensionProblem == nil && disabled.extensionPath == nil)
     }
 }
+
+/// A session's own gates are found by its name, so a rename to or from a name with
+/// `approvals.sessions` rules is refused rather than quietly changing which gates apply.
+@Suite struct ApprovalRenameTests {
+    @Test func aRenameThatWouldChangeTheGatesIsRefused() throws {
+        let rule = ApprovalRule(name: "every-bash-call", tools: ["bash"], command: nil)
+        let settings = ApprovalSettings(rules: [rule], sessionRules: ["prod-tools": [rule]])
+        #expect(settings.renameRefusal(from: "prod-tools", to: "prod-old")?.contains("approvals.sessions.prod-tools") == true)
+        #expect(settings.renameRefusal(from: "scratch", to: "prod-tools") != nil)
+        #expect(settings.renameRefusal(from: "scratch", to: "scratch-2") == nil, "everyone's rules follow any name")
+        #expect(settings.renameRefusal(from: "prod-tools", to: "prod-tools") == nil)
+    }
+}

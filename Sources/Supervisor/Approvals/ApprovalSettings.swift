@@ -14,6 +14,15 @@ package struct ApprovalSettings: Sendable, Equatable {
         rules + (sessionRules[name] ?? [])
     }
 
+    /// Why a session named `old` may not be renamed `new`: gates are fixed in pi's environment
+    /// at its start and looked up by name, so a rename would quietly drop the rules written for
+    /// the old name at pi's next start, or leave the running pi without the new name's.
+    package func renameRefusal(from old: String, to new: String) -> String? {
+        guard old != new, let named = [old, new].first(where: { sessionRules[$0] != nil }) else { return nil }
+        return
+            "approvals.sessions.\(named) in config.yaml gives that name its own approval rules; a rename would change which gates the session has. Rename it in config.yaml too, then restart pi-relayd, or choose another name."
+    }
+
     /// The gates as the extension reads them; nil when the session has none.
     package func extensionJSON(forSession name: String) -> JSONValue? {
         let rules = rules(forSession: name)

@@ -246,6 +246,9 @@ package actor Sessions {
             throw RemoteError.invalidParams("a session named \(newName) already exists")
         }
         guard !newName.isEmpty else { throw RemoteError.invalidParams("a name cannot be empty") }
+        if let refusal = launcher.approvals.renameRefusal(from: await session.name, to: newName) {
+            throw RemoteError.invalidParams(refusal)
+        }
         await session.rename(newName)
     }
 
