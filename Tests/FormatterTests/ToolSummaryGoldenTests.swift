@@ -16,6 +16,20 @@ import Testing
                 == "🔧 `$ ls -la Sources`")
     }
 
+    /// The model's raw arguments (pi-rpc: `tool_execution_start.args` before validation): a
+    /// line number near Int.max is shown, not added up until the formatter traps.
+    @Test func aHugeReadRangeDoesNotOverflow() throws {
+        let call = RunFixture.call("read", ["path": "a", "offset": "9223372036854775807", "limit": "2"])
+        #expect(try line(call) == "🔧 read `a` (from line 9223372036854775807)")
+    }
+
+    /// A CR LF is one Character, so a command holding one stayed on two lines, and a line of
+    /// three backticks after it opened a code fence over the rest of the answer.
+    @Test func aCarriageReturnLineFeedInACommandStaysOnOneLine() throws {
+        let text = try line(RunFixture.call("bash", ["command": "printf 'a\r\n```\r\nb'"]))
+        #expect(!text.utf8.contains(0x0A) && !text.utf8.contains(0x0D), "\(Array(text.utf8))")
+    }
+
     @Test func bashFailedWithPiExitLine() throws {
         // pi appends "Command exited with code N" to a failed command's output.
         let call = RunFixture.call(

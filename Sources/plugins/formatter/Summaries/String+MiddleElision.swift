@@ -14,8 +14,9 @@ extension String {
     /// The text on one line: line breaks shown as " ↵ ", tabs as spaces, ends trimmed.
     var singleLine: String {
         var text = self
-        if text.utf8.contains(0x0A) || text.utf8.contains(0x09) {
-            text = text.split(separator: "\n", omittingEmptySubsequences: true)
+        if text.utf8.contains(0x0A) || text.utf8.contains(0x09) || text.utf8.contains(0x0D) {
+            // CR LF is one Character, which a split on "\n" does not see: split on any line break.
+            text = text.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingSpaces() }
                 .filter { !$0.isEmpty }
                 .joined(separator: " ↵ ")

@@ -5,7 +5,10 @@ extension ToolSummary {
     var read: String {
         let offset = int("offset"), limit = int("limit")
         switch (offset, limit) {
-        case let (from?, count?): return "read \(path) (lines \(from)–\(from + max(count, 1) - 1))"
+        // Added with overflow reported: the numbers are the model's, unchecked, and may be huge.
+        case let (from?, count?):
+            let (last, overflow) = from.addingReportingOverflow(max(count, 1) - 1)
+            return overflow ? "read \(path) (from line \(from))" : "read \(path) (lines \(from)–\(last))"
         case let (from?, nil): return "read \(path) (from line \(from))"
         case let (nil, count?): return "read \(path) (lines 1–\(max(count, 1)))"
         case (nil, nil): return "read \(path)"
