@@ -7,12 +7,19 @@ import Testing
     @Test(arguments: [
         ".env", "app/.env.local", ".SSH/config", "keys/ID_RSA", "certs/server.pem", "a/tls.key", "store.p12", ".git/config",
         "home/.netrc", ".aws/credentials", ".config/gcloud/token.json", ".kube/config", ".docker/config.json", "x/../.env",
+        // What a session in $HOME (the default folder of `/new`) can name: pi-relayd's own home,
+        // pi's API keys, the GitHub CLI's token, GnuPG, PuTTY and Vault keys.
+        ".pi-relayd/state/plugins/web/sign-ins.json", ".pi-relayd/state/paired-users.json", ".pi/agent/auth.json",
+        ".pi/agent/models.json", ".config/gh/hosts.yml", ".gnupg/secring.gpg", "keys/server.ppk", ".vault-token",
     ])
     func credentialsAreNamed(_ path: String) {
         #expect(SecretPattern.match(path) != nil, "\(path)")
     }
 
-    @Test(arguments: ["README.md", "src/env.swift", "docs/keys.md", "config/app.yaml", "aws/credentials.md", "identity.txt"])
+    @Test(arguments: [
+        "README.md", "src/env.swift", "docs/keys.md", "config/app.yaml", "aws/credentials.md", "identity.txt", ".pi/settings.json",
+        "pi-relayd/README.md",
+    ])
     func ordinaryFilesPass(_ path: String) {
         #expect(SecretPattern.match(path) == nil, "\(path)")
     }
@@ -23,6 +30,7 @@ import Testing
         ("credentials", "/home/me/.aws"), ("config", "/home/me/.kube"), ("authorized_keys", "/home/me/.ssh"),
         ("config", "/work/app/.git"), ("refs/heads/main", "/work/app/.git"), ("token.json", "/home/me/.config/gcloud"),
         ("gcloud/token.json", "/home/me/.config"), ("config.json", "/home/me/.docker"),
+        ("state/paired-users.json", "/home/me/.pi-relayd"), ("auth.json", "/home/me/.pi/agent"), ("hosts.yml", "/home/me/.config/gh"),
     ])
     func filesOfACredentialsFolderAreNamed(_ path: String, _ folder: String) {
         #expect(SecretPattern.match(path, in: folder) != nil, "\(folder)/\(path)")

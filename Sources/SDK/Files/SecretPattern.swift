@@ -21,7 +21,7 @@ public enum SecretPattern {
     public static func match(_ path: String, in folder: String) -> String? {
         if let why = match(path) { return why }
         let around = folder.split(separator: "/").map { $0.lowercased() }
-        for component in around where [".ssh", ".git", ".azure"].contains(component) { return single(component) }
+        for component in around where [".ssh", ".git", ".azure", ".gnupg", ".pi-relayd"].contains(component) { return single(component) }
         if let last = around.last, let first = path.split(separator: "/").first(where: { $0 != "." }) {
             if let why = pair(last, first.lowercased()) { return why }
         }
@@ -34,14 +34,19 @@ public enum SecretPattern {
         if component == ".ssh" { return "files in `.ssh` are SSH keys and settings" }
         if component.hasPrefix("id_") { return "`\(component)` looks like an SSH private key" }
         // .pfx is the same PKCS#12 container as .p12; .jks/.keystore are Java key stores.
-        for ext in [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"] where component.hasSuffix(ext) {
+        // .ppk is PuTTY's private key.
+        for ext in [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk"] where component.hasSuffix(ext) {
             return "`\(component)` looks like a key or certificate file"
         }
         if component == ".git" { return "files inside `.git` are repository internals (they can hold credentials)" }
-        if [".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass"].contains(component) {
+        if [".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".vault-token"].contains(component) {
             return "`\(component)` holds login credentials"
         }
         if component == ".azure" { return "files in `.azure` are Azure credentials" }
+        if component == ".gnupg" { return "files in `.gnupg` are GnuPG keys" }
+        // A session in $HOME (the default folder of `/new`) sees pi-relayd's own home: bot
+        // tokens in .env, the dashboard's sign-ins, the paired users.
+        if component == ".pi-relayd" { return "files in `.pi-relayd` are pi-relayd's tokens and sign-ins" }
         return nil
     }
 
@@ -51,6 +56,9 @@ public enum SecretPattern {
         case (".config", "gcloud"): return "files in `.config/gcloud` are Google Cloud credentials"
         case (".kube", "config"): return "`.kube/config` holds Kubernetes credentials"
         case (".docker", "config.json"): return "`.docker/config.json` holds registry credentials"
+        case (".config", "gh"): return "files in `.config/gh` are GitHub CLI tokens"
+        // pi's own folder: auth.json and models.json hold its API keys.
+        case (".pi", "agent"): return "files in `.pi/agent` are pi's API keys and sessions"
         default: return nil
         }
     }
