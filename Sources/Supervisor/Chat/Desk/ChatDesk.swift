@@ -25,6 +25,8 @@ package actor ChatDesk: PluginRouter {
     /// Scheduled prompts (`/schedule`).
     package let schedules: Schedules
     private var handledMessages: HandledMessages
+    /// Repeats of a message still being handled, waiting for its answer.
+    private var repeats: [String: [CheckedContinuation<ChatMessageResult, any Error>]] = [:]
     /// Who answers in shared rooms; holds when each room was last told how to pick a machine.
     var roomRule: SharedRoomRule
 
@@ -140,24 +142,34 @@ package actor ChatDesk: PluginRouter {
     /// saved before pi is prompted, not after: a daemon killed in between loses that one prompt
     /// rather than running it twice (a prompt can run commands; the user sees no answer and can
     /// send it again), and that window is a disk write, not pi's answer time. A handling that
-    /// failed is forgotten, so the messenger's retry is acted on.
+    /// failed is forgotten, so the messenger's retry is acted on. A repeat that comes while the
+    /// message is still handled (a `/compact` outlasting a messenger's restart) waits for its
+    /// answer and carries it: the first answer goes to the instance that is gone.
     private func chatMessageOnce(plugin: String, params: ChatMessageParams) async throws -> ChatMessageResult {
         guard let id = params.messageID, !id.isEmpty else {
             return try await chatMessage(plugin: plugin, params: params)
         }
         let key = plugin + ":" + id
         guard handledMessages.insert(key) else {
+            if repeats[key] != nil {
+                logger.info("chat message \(id) from \(plugin) is being handled; its repeat gets the answer")
+                return try await withCheckedThrowingContinuation { repeats[key, default: []].append($0) }
+            }
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ChatMessageResult(status: .ignored)
         }
         saveHandledMessages()
+        repeats[key] = []
+        let outcome: Result<ChatMessageResult, any Error>
         do {
-            return try await chatMessage(plugin: plugin, params: params)
+            outcome = .success(try await chatMessage(plugin: plugin, params: params))
         } catch {
             handledMessages.remove(key)
             saveHandledMessages()
-            throw error
+            outcome = .failure(error)
         }
+        for waiting in repeats.removeValue(forKey: key) ?? [] { waiting.resume(with: outcome) }
+        return try outcome.get()
     }
 
     private func saveHandledMessages() {
