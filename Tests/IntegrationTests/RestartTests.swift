@@ -12,6 +12,23 @@ import Testing
         }
     }
 
+    /// A stop does not wait out a plugin's restart backoff: the daemon's shutdown is bounded.
+    @Test func aStopDuringABackoffIsNotHeldByIt() async throws {
+        let config = TestConfig(initialBackoffMs: 60_000, maxBackoffMs: 60_000, crashLoopCount: 10)
+        try await TestHome.with(config: config.yaml) { home in
+            try home.installFake("fake-crash")
+            let daemon = try await home.startDaemon(environment: ["FAKE_CRASH_AFTER_MS": "300"])
+            try await waitUntil("the plugin waits out a backoff", timeout: .seconds(30)) {
+                !Self.backoffs(home.daemonLog, plugin: "fake-crash").isEmpty
+            }
+            let began = ContinuousClock.now
+            let stop = try await home.run("stop")
+            #expect(stop.status == 0, "\(stop)")
+            #expect(await daemon.waitForExit() == .exited(0))
+            #expect(ContinuousClock.now - began < .seconds(20), "the stop took \(ContinuousClock.now - began)")
+        }
+    }
+
     @Test func crashesAreRestartedWithDoublingBackoffUntilACrashLoopFails() async throws {
         let config = TestConfig(initialBackoffMs: 200, maxBackoffMs: 10_000, crashLoopCount: 4)
         try await TestHome.with(config: config.yaml) { home in

@@ -100,7 +100,7 @@ package actor PluginSlot {
             case .restart(let delay):
                 if delay > .zero {
                     logger.info("plugin \(name): restarting in \(delay.inMilliseconds) ms")
-                    try? await Task.sleep(for: delay)
+                    await backOff(delay)
                 } else {
                     logger.info("plugin \(name): restarting at once")
                 }
@@ -115,6 +115,20 @@ package actor PluginSlot {
                 break loop
             }
         }
+    }
+
+    /// Waits out a restart's backoff (up to `maxBackoff`); a stop ends the wait at once, or a
+    /// shutdown would wait for it.
+    private func backOff(_ delay: Duration) async {
+        let (wake, continuation) = AsyncStream<Void>.makeStream()
+        rearm = continuation
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: delay) }
+            group.addTask { for await _ in wake { break } }
+            await group.next()
+            group.cancelAll()
+        }
+        rearm = nil
     }
 
     private enum SlotEvent: Sendable {
