@@ -76,6 +76,17 @@ package final class FDWriter: @unchecked Sendable {
         cond.unlock()
     }
 
+    /// `flush`, awaited: the wait happens on a thread of its own, so a client that stopped
+    /// reading holds no thread of the cooperative pool for the whole timeout.
+    package func drained(timeout: TimeInterval = 5) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DedicatedThread.start("fd-drain-\(fd)") {
+                self.flush(timeout: timeout)
+                done.resume()
+            }
+        }
+    }
+
     private func loop() {
         while true {
             cond.lock()

@@ -54,7 +54,7 @@ public enum PluginRuntime {
         let writer = FDWriter(fd: output)
         let status = await serve(type, input: input, closingAtEnd: true, writer: writer, logger: logger) { _ in }
         writer.finish()
-        writer.flush(timeout: 2)
+        await writer.drained(timeout: 2)
         close(output)
         return status
     }

@@ -113,7 +113,7 @@ package final class ControlServer: @unchecked Sendable {
             await answer(bytes, writer: writer, stream: stream, handler: handler, redact: redact)
         }
         writer.finish()
-        writer.flush(timeout: 5)
+        await writer.drained(timeout: 5)
         // The reader thread may be between two reads of this fd. shutdown ends its reading, and
         // the fd is closed only once it has stopped: were the number reused by the next client
         // first, the old thread would swallow that client's request and leave it hanging.

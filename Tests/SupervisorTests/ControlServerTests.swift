@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import PiRelaySDK
+import Testing
+
+@testable import Supervisor
+@testable import SupervisorIO
+
+/// The control socket never holds a thread of Swift's cooperative pool on a client: one that
+/// asked for a large answer and stopped reading (`pi-relayd sessions --json | less`, paused) is
+/// waited for on a thread of its own.
+@Suite struct ControlServerTests {
+    struct LargeAnswer: ControlHandler {
+        func handle(_ method: ControlMethod, params: JSONValue, stream: ControlStream) async throws -> JSONValue? {
+            .string(String(repeating: "x", count: 4 << 20))
+        }
+    }
+
+    @Test func clientsThatStopReadingHoldNoPoolThread() async throws {
+        // As in the daemon: a client that hung up is a failed write, not the end of the process.
+        signal(SIGPIPE, SIG_IGN)
+        let dir = try #require(mkdtemp(strdup(NSTemporaryDirectory() + "/control-XXXXXX")).map { String(cString: $0) })
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = ControlServer(path: dir + "/c.sock", logger: Logger(label: "test"), handler: LargeAnswer(), redact: { $0 })
+        try server.start()
+        defer { server.stop() }
+        var clients: [Int32] = []
+        defer { for fd in clients { close(fd) } }
+        // One more than the pool has threads: each would hold one for the drain's 5 s.
+        for _ in 0...ProcessInfo.processInfo.activeProcessorCount {
+            let fd = try #require(ControlClient.connect(server.path))
+            let request = Array(#"{"id":1,"method":"status","params":{}}"#.utf8) + [0x0A]
+            #expect(request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == request.count)
+            clients.append(fd)
+        }
+        let began = ContinuousClock.now
+        for _ in 0..<10 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(ContinuousClock.now - began < .seconds(3), "the pool was held for \(ContinuousClock.now - began)")
+    }
+}
