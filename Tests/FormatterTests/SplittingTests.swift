@@ -8,6 +8,17 @@ import Testing
         #expect(ChunkSplitter(limit: 2000).split("").isEmpty)
     }
 
+    /// Blank lines longer than a message make no message of whitespace alone on Discord, which
+    /// refuses it (discord-api.md §8 item 3, 50006): such a chunk reads "…".
+    @Test func aLongRunOfBlankLinesMakesNoWhitespaceMessageOnDiscord() {
+        for text in ["Intro\n" + String(repeating: "\n", count: 5000) + "end\n", "Intro\n" + String(repeating: " ", count: 3000) + "\nend\n"] {
+            let live = DiscordMarkdown().live(settled: text, current: text, limit: 2000).chunks
+            #expect(!live.isEmpty && live.allSatisfy { !$0.allSatisfy(\.isWhitespace) }, "\(live.map(\.count))")
+            let whole = DiscordMarkdown().split(text, limit: 2000, numbered: false)
+            #expect(whole.allSatisfy { !$0.allSatisfy(\.isWhitespace) } && whole.last?.contains("end") == true, "\(whole.map(\.count))")
+        }
+    }
+
     @Test func paragraphsAreNumberedAndBrokenBetween() {
         let paragraph = String(repeating: "word ", count: 30).trimmingTrailingSpace()
         let text = [paragraph, paragraph, paragraph].joined(separator: "\n\n")

@@ -3,7 +3,14 @@
 /// units, as Discord counts them.
 struct DiscordMarkdown: Markup {
     func split(_ document: String, limit: Int, numbered: Bool) -> [String] {
-        ChunkSplitter(limit: limit).split(document, numbered: numbered)
+        ChunkSplitter(limit: limit).split(document, numbered: numbered).map(Self.visible)
+    }
+
+    /// A chunk of blank lines alone (a run of them longer than a message, from a model repeating
+    /// itself) as "…": Discord refuses a message with no visible content (50006), and the chunk
+    /// keeps its place among the run's messages.
+    static func visible(_ chunk: String) -> String {
+        chunk.allSatisfy(\.isWhitespace) ? "…" : chunk
     }
 
     func live(settled: String, current: String, limit: Int) -> (chunks: [String], tail: String) {
@@ -16,7 +23,7 @@ struct DiscordMarkdown: Markup {
         let rest = String(decoding: current.utf8.dropFirst(found.restUTF8), as: UTF8.self)
         var tail = rest
         if let fence = found.fence, !rest.isEmpty { tail = fence.reopeningLine + "\n" + rest }
-        return (found.chunks, fitted(tail, limit: limit))
+        return (found.chunks.map(Self.visible), fitted(tail, limit: limit))
     }
 
     func rendered(_ markdown: String) -> String { markdown }
