@@ -138,6 +138,28 @@ import Testing
                 }.transcribe(wav, format: .wav, declaredSeconds: nil)
             )
             .contains("it is 3 s long"))
+        // A command that reads the file as it came: the length is still checked, a WAV by its
+        // header, and audio no converter can measure by its size.
+        #expect(
+            reason(
+                await transcriber {
+                    $0.command = [echo, "{file}"]; $0.maxSeconds = 2
+                }.transcribe(wav, format: .wav, declaredSeconds: nil)
+            )
+            .contains("it is 3 s long"))
+        let unmeasured = reason(
+            await transcriber {
+                $0.command = [echo, "{file}"]; $0.maxSeconds = 2
+            }.transcribe(
+                [UInt8](repeating: 0xFF, count: 9000), format: .mp3, declaredSeconds: nil))
+        #expect(unmeasured.contains("its length cannot be told") && unmeasured.contains("install ffmpeg"), "\(unmeasured)")
+        #expect(
+            reason(
+                await transcriber {
+                    $0.command = [echo, "{file}"]; $0.maxSeconds = 2
+                }.transcribe(
+                    [UInt8](repeating: 0xFF, count: 4000), format: .mp3, declaredSeconds: nil)) == "heard: hi",
+            "small enough to be voice of that length")
         // No converter for an Ogg note the command wants as WAV; opusdec cannot read WebM.
         let ogg = Array("OggS".utf8) + [UInt8](repeating: 1, count: 100)
         #expect(

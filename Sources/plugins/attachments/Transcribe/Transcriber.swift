@@ -54,6 +54,10 @@ struct Transcriber: Sendable {
             {
                 return .failure(tooLong(Int(seconds.rounded(.up))))
             }
+        } else if declaredSeconds == nil, let refusal = await unmeasuredRefusal(bytes, file: file, format: format, wav: wav, folder: folder) {
+            // An hour of audio must not reach a paid service or tie up the local one because
+            // the command reads the file as it came.
+            return .failure(refusal)
         }
         let text: Result<String, TranscribeFailure>
         if let command = config.command {
@@ -94,6 +98,28 @@ struct Transcriber: Sendable {
             return .failure(TranscribeFailure("the transcriber failed (\(output.complaint))"))
         }
         return .success(output.lines.joined(separator: "\n"))
+    }
+
+    /// More than this many bytes a second is not voice: 32 kbit/s, above what a voice note is
+    /// coded with. It bounds audio whose length cannot be read.
+    static let voiceBytesPerSecond = 4000
+
+    /// Why audio the messenger gave no length for is not transcribed: longer than `maxSeconds` by
+    /// a WAV's header or by its conversion to one, or, when neither can tell, larger than voice
+    /// of that length could be.
+    private func unmeasuredRefusal(_ bytes: [UInt8], file: String, format: AudioFormat, wav: String, folder: String) async -> TranscribeFailure? {
+        var seconds = format == .wav ? AudioFormat.wavSeconds(bytes) : nil
+        if seconds == nil, conversion.tool != nil,
+            await conversion.convert(file, format: format, to: wav, timeout: .seconds(config.timeoutSeconds), in: folder) == nil,
+            let data = FileManager.default.contents(atPath: wav)
+        {
+            seconds = AudioFormat.wavSeconds(Array(data))
+        }
+        if let seconds { return seconds > Double(config.maxSeconds) ? tooLong(Int(seconds.rounded(.up))) : nil }
+        guard bytes.count > config.maxSeconds * Self.voiceBytesPerSecond else { return nil }
+        return TranscribeFailure(
+            "its length cannot be told (no audio converter, and the messenger did not say it) and at \(bytes.count) bytes it may be longer than \(config.maxSeconds) s (attachments.transcribe.maxSeconds): install ffmpeg to have it measured"
+        )
     }
 
     private func tooLong(_ seconds: Int) -> TranscribeFailure {
