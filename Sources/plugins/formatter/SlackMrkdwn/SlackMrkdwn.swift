@@ -32,9 +32,23 @@ struct SlackMrkdwn: StyledMarkup {
 
     func length(_ message: String) -> Int { message.count }
 
-    /// Cuts at `budget`, counting each link's `<address|…>` as the text it is in Slack.
+    /// Cuts at `budget`, counting each link's `<address|…>` and each escape (`&lt;` is four
+    /// characters to Slack) as the text they are in Slack: a code block of `<<` was cut by its
+    /// visible length and came out over the limit.
     private func splitter(_ budget: Int) -> HTMLSplitter {
-        HTMLSplitter(limit: budget, write: { text, range in text.mrkdwn(range) }, linkCost: { $0.mrkdwnAddress.count + 3 })
+        HTMLSplitter(
+            limit: budget, write: { text, range in text.mrkdwn(range) }, linkCost: { $0.mrkdwnAddress.count + 3 },
+            unitExtra: Self.escapeCost)
+    }
+
+    /// What Slack's escape of a unit adds (`StyledText.mrkdwn`): `&amp;` four, `&lt;` and
+    /// `&gt;` three.
+    static func escapeCost(_ unit: StyledText.Unit) -> Int {
+        switch unit.byte {
+        case UInt8(ascii: "&"): 4
+        case UInt8(ascii: "<"), UInt8(ascii: ">"): 3
+        default: 0
+        }
     }
 
     /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.

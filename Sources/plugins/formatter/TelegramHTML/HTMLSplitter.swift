@@ -14,16 +14,19 @@ struct HTMLSplitter {
     var write: (StyledText, Range<Int>) -> String = { $0.html($1) }
     /// What a link costs besides its text (`StyledText.costOffsets`): nothing in Telegram's HTML.
     var linkCost: ((HTMLTag) -> Int)?
+    /// What a unit costs besides its characters: Slack counts `&amp;` as five; Telegram counts
+    /// the text after entity parsing, so nothing.
+    var unitExtra: ((StyledText.Unit) -> Int)?
 
     /// The chunks of the text from unit `start` on. Numbered when there is more than one and
     /// `numbered`.
     func split(_ text: StyledText, from start: Int = 0, numbered: Bool) -> [String] {
         let whole = start..<text.units.count
-        if text.visibleLength(whole) + linkCosts(text, whole) <= limit {
+        if text.visibleLength(whole) + linkCosts(text, whole) + extraCosts(text, whole) <= limit {
             let html = write(text, whole)
             return html.isEmpty ? [] : [html]
         }
-        let breaks = text.breakClasses(), offsets = text.costOffsets(linkCost: linkCost)
+        let breaks = text.breakClasses(), offsets = text.costOffsets(linkCost: linkCost, unitExtra: unitExtra)
         if !numbered {
             return pieces(text, breaks, offsets, from: start, reserve: 0, final: true).pieces.map { write(text, $0) }
         }
@@ -47,9 +50,17 @@ struct HTMLSplitter {
         // finds then too), and its break classes need not be worked out: a web page's whole
         // answer is one message, so this is every one of its live views.
         let first = text.firstWritten(from: 0, to: text.units.count)
-        if text.units[first...].reduce(0, { $0 + $1.cost }) + linkCosts(text, first..<text.units.count) <= limit { return ([], first) }
-        let (found, end) = pieces(text, text.breakClasses(), text.costOffsets(linkCost: linkCost), from: 0, reserve: 0, final: false)
+        let rest = first..<text.units.count
+        if text.units[rest].reduce(0, { $0 + $1.cost }) + linkCosts(text, rest) + extraCosts(text, rest) <= limit { return ([], first) }
+        let (found, end) = pieces(
+            text, text.breakClasses(), text.costOffsets(linkCost: linkCost, unitExtra: unitExtra), from: 0, reserve: 0, final: false)
         return (found.map { write(text, $0) }, end)
+    }
+
+    /// The units' extra costs in `range`: 0 without `unitExtra`.
+    private func extraCosts(_ text: StyledText, _ range: Range<Int>) -> Int {
+        guard let unitExtra else { return 0 }
+        return text.units[range].reduce(0) { $0 + unitExtra($1) }
     }
 
     /// The links' own costs in `range`: 0 without `linkCost`, and without a link.
