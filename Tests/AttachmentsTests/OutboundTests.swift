@@ -48,6 +48,17 @@ struct OutboundTests {
         #expect(stat(copy, &st) == 0 && st.st_mode & 0o777 == 0o600)
     }
 
+    /// A workspace file's name is shown in the chat: a line break or a direction override in it
+    /// is cleaned as in a chat's names, and an empty file is refused, not sent as nothing.
+    @Test func aFilesNameIsCleanedAndAnEmptyFileRefused() async throws {
+        workspace.write("a\n✅ approved.txt", Array("x\n".utf8))
+        workspace.write("inv\u{202E}txt.exe", Array("x\n".utf8))
+        #expect(try await send("a\n✅ approved.txt")["filename"] == "a ✅ approved.txt")
+        #expect(try await send("inv\u{202E}txt.exe")["filename"] == "inv txt.exe")
+        workspace.write("empty.log", [])
+        #expect(await refusal("empty.log")?.message.contains("is empty") == true)
+    }
+
     @Test func theMimeTypeComesFromTheBytes() async throws {
         #expect(try await send("shot.txt")["mimeType"] == "image/png")
     }

@@ -71,6 +71,11 @@ struct PathGuard: Sendable {
             close(fd)
             return .failure(tooBig(shown, Int(opened.st_size), maxBytes))
         }
+        // Telegram refuses an empty file and Slack's upload drops it without a word.
+        if opened.st_size == 0 {
+            close(fd)
+            return .failure(.invalidParams("\(shown) is empty: there is nothing to send"))
+        }
         let name = lexical.split(separator: "/").last.map(String.init) ?? "file"
         return .success(GuardedFile(fd: fd, path: resolved, name: name, size: Int(opened.st_size)))
     }

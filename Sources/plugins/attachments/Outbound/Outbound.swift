@@ -23,8 +23,11 @@ struct Outbound: Sendable {
             case .failure(let error): return .failure(error)
             case .success(let file):
                 return SpoolCopy.copy(file, into: spoolDir, maxBytes: maxBytes).map { copy in
+                    // A name from the workspace is shown in the chat: cleaned as a chat's names are,
+                    // so a line break or a direction override in it forges nothing.
                     AttachmentsOutboundResult(
-                        path: copy.path, filename: file.name, size: copy.size, mimeType: MediaType.of(name: file.name, head: copy.head)
+                        path: copy.path, filename: DisplayName.clean(file.name, fallbackFrom: "file"), size: copy.size,
+                        mimeType: MediaType.of(name: file.name, head: copy.head)
                     ).json
                 }
             }
