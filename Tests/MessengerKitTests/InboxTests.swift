@@ -148,12 +148,32 @@ import Testing
             ChatMessageParams(chat: Chat(messenger: "test", channel: message.lane, user: "u1", dm: true), messageID: message.id, text: message.text)
         }
 
-        func failed(_ message: Note, reason: String) async {}
+        func failed(_ message: Note, reason: String) async {
+            reached.withLock { $0 = true }
+            try? await Task.sleep(for: .seconds(3600))
+        }
 
         func answered(_ message: Note, _ result: ChatMessageResult) async {
             reached.withLock { $0 = true }
             try? await Task.sleep(for: .seconds(3600))
         }
+    }
+
+    /// A refusal is told before the message leaves the journal: a messenger side killed while
+    /// the refusal waits to be posted tells it after its restart, rather than never.
+    @Test func aRefusalNotYetToldIsToldAfterARestart() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in throw RemoteError(code: .notAuthorized, message: "no") }
+        let stuck = Stuck()
+        let first = Inbox(
+            adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
+        await first.take(Note(id: "m1", lane: "c1", text: "hello"))
+        #expect(await first.save())
+        try await until { stuck.reached.withLock { $0 } }
+
+        let shown = Shown()
+        await inbox(supervisor, shown).resumePending()
+        try await until { shown.lines.withLock { $0 } == ["m1 failed: Not authorized."] }
     }
 
     @Test func aRefusalIsShownOnceAndTheMessageLeavesTheJournal() async throws {

@@ -208,8 +208,9 @@ public actor Inbox<Adapter: InboxAdapter> {
         switch await Handover.chatMessage(params, to: receiver, logger: logger) {
         case .kept: return
         case .failed(let reason):
-            await finished(message.id)
+            // Told first, then forgotten, as an answer is: twice rather than never.
             await adapter.failed(message, reason: reason)
+            await finished(message.id)
         case .answered(let result):
             relayed += 1
             logger.info("message \(message.id) from \(params.chat.userName ?? params.chat.user): \(result.status.rawValue)")
