@@ -121,12 +121,7 @@ import Testing
     @Test func anAnswerNotYetShownIsShownAfterARestartWithoutAskingAgain() async throws {
         defer { removeFolder() }
         let supervisor = Supervisor { _ in ChatMessageResult(status: .queued, reply: Reply(text: "Queued"), reaction: "⏳") }
-        let stuck = Stuck()
-        let first = Inbox(
-            adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
-        await first.take(Note(id: "m1", lane: "c1", text: "/sessions"))
-        #expect(await first.save())
-        try await until { stuck.reached.withLock { $0 } }
+        try await killedWhileShowing(Note(id: "m1", lane: "c1", text: "/sessions"), supervisor)
 
         let shown = Shown()
         let second = inbox(supervisor, shown)
@@ -138,6 +133,16 @@ import Testing
         await inbox(supervisor, third).resumePending()
         try await Task.sleep(for: .milliseconds(100))
         #expect(third.lines.withLock { $0 }.isEmpty)
+    }
+
+    /// `note` taken by an inbox whose messenger side is killed while it shows the answer.
+    func killedWhileShowing(_ note: Note, _ supervisor: Supervisor) async throws {
+        let stuck = Stuck()
+        let first = Inbox(
+            adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
+        await first.take(note)
+        #expect(await first.save())
+        try await until { stuck.reached.withLock { $0 } }
     }
 
     /// A messenger side killed while it shows an answer: `answered` never returns.
@@ -164,12 +169,7 @@ import Testing
     @Test func aRefusalNotYetToldIsToldAfterARestart() async throws {
         defer { removeFolder() }
         let supervisor = Supervisor { _ in throw RemoteError(code: .notAuthorized, message: "no") }
-        let stuck = Stuck()
-        let first = Inbox(
-            adapter: stuck, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(), logger: Logger(label: "test"))
-        await first.take(Note(id: "m1", lane: "c1", text: "hello"))
-        #expect(await first.save())
-        try await until { stuck.reached.withLock { $0 } }
+        try await killedWhileShowing(Note(id: "m1", lane: "c1", text: "hello"), supervisor)
 
         let shown = Shown()
         await inbox(supervisor, shown).resumePending()
