@@ -10,12 +10,16 @@ import Testing
 @Suite struct PluginSetUpTests {
     @Test func aPluginsTokenIsSetByTheVariableItsSchemaNames() throws {
         let loaded = try ConfigTestHome().load(yaml: "discord:\n  tokenEnv: PSU_DISCORD\n", knownPlugins: ["discord", "telegram", "slack"])
-        let sections = PluginSections(config: loaded.config, environment: ["SLACK_APP_TOKEN": "xapp-1", "TELEGRAM_BOT_TOKEN": ""])
+        let sections = PluginSections(
+            config: loaded.config, environment: ["SLACK_APP_TOKEN": "xapp-1", "SLACK_BOT_TOKEN": "xoxb-1", "TELEGRAM_BOT_TOKEN": ""])
+        let halfway = PluginSections(config: loaded.config, environment: ["SLACK_APP_TOKEN": "xapp-1"])
+        _ = try halfway.check(plugin: "slack", hello: try #require(BundledHellos.byName["slack"]))
+        #expect(!halfway.hasSecretsSet("slack"), "the app token alone is a setup halfway done, not a token refused")
         for name in ["telegram", "slack"] { _ = try sections.check(plugin: name, hello: try #require(BundledHellos.byName[name])) }
-        #expect(!sections.hasSecretSet("discord"), "a section without its token")
-        #expect(sections.hasSecretSet("slack"), "a variable its schema names for a secret is set")
-        #expect(!sections.hasSecretSet("telegram"), "an empty variable")
-        #expect(!sections.hasSecretSet("web"), "no section, no hello")
+        #expect(!sections.hasSecretsSet("discord"), "a section without its token")
+        #expect(sections.hasSecretsSet("slack"), "every variable its schema names for a secret is set")
+        #expect(!sections.hasSecretsSet("telegram"), "an empty variable")
+        #expect(!sections.hasSecretsSet("web"), "no section, no hello")
     }
 
     @Test func statusFailsForANotConfiguredPluginOnlyWhenItsTokenIsSet() {

@@ -76,13 +76,13 @@ package final class PluginSections: Sendable {
         checked.withLock { $0[plugin]?.section } ?? written[plugin]
     }
 
-    /// Whether a variable `plugin`'s schema names for a secret (its token) is set: the owner gave
-    /// it what it needs, so a plugin that is still not configured (its token refused, at start
-    /// or while it ran, or its section wrong) is something to fix, unlike a bundled messenger
-    /// nobody set up.
-    package func hasSecretSet(_ plugin: String) -> Bool {
+    /// Whether every variable `plugin`'s schema names for a secret (its tokens) is set: the
+    /// owner gave it what it needs, so a plugin that is still not configured (a token refused,
+    /// at start or while it ran, or its section wrong) is something to fix, unlike a bundled
+    /// messenger nobody set up or one set up halfway.
+    package func hasSecretsSet(_ plugin: String) -> Bool {
         let variables = checked.withLock { $0[plugin]?.secretVariables ?? [] }
-        return variables.contains { !(environment[$0] ?? "").isEmpty }
+        return !variables.isEmpty && variables.allSatisfy { !(environment[$0] ?? "").isEmpty }
     }
 
     /// The plugins with a section in config.yaml.

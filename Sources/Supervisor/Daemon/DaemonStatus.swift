@@ -69,7 +69,7 @@ package struct DaemonStatus: Sendable {
                     return plugin
                 }
                 var marked = plugin
-                marked["tokenSet"] = .bool(sections.hasSecretSet(name))
+                marked["tokenSet"] = .bool(sections.hasSecretsSet(name))
                 return marked
             })
         let list = (await sessions.list()).json

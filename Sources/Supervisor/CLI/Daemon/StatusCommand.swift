@@ -46,8 +46,8 @@ struct StatusCommand: ParsableCommand {
     /// States that end the exit status: the plugin will not come back by itself.
     static let failedStates: Set<String> = ["failed", "refused"]
 
-    /// A plugin that will not come back by itself; a not-configured one only when its token's
-    /// variable is set, so a token refused (even while it ran) counts and a bundled messenger
+    /// A plugin that will not come back by itself; a not-configured one only when its tokens'
+    /// variables are set, so a token refused (even while it ran) counts and a bundled messenger
     /// nobody uses does not.
     static func hasFailed(_ plugin: JSONValue) -> Bool {
         let state = plugin["state"]?.stringValue ?? ""
