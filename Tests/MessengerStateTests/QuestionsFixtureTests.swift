@@ -24,10 +24,10 @@ import Testing
         try Data(literal.utf8).write(to: URL(fileURLWithPath: store.path("questions.json")))
         let before = SlackPlugin.QuestionMessages(store: store)
         #expect(await before.find(channel: "C1", ts: "1700000000.000300")?.questionID == "q1")
-        #expect(await before.close(session: "s1", question: "q1", text: "alice answered: Yes"))
+        #expect(try await before.close(session: "s1", question: "q1", text: "alice answered: Yes"))
         #expect(await before.find(channel: "C1", ts: "1700000000.000300") == nil, "a closed question takes no more clicks")
-        #expect(await before.close(session: "s1", question: "q1", text: "again"), "a replayed closing is known: no message of its own")
-        #expect(await before.close(session: "s1", question: "q2", text: "never posted here") == false)
+        #expect(try await before.close(session: "s1", question: "q1", text: "again"), "a replayed closing is known: no message of its own")
+        #expect(try await before.close(session: "s1", question: "q2", text: "never posted here") == false)
         let after = SlackPlugin.QuestionMessages(store: store)
         #expect(await after.nextClosing?.text == "alice answered: Yes", "the closing outlives a restart")
         await after.closingShown(try #require(await after.nextClosing?.card))
@@ -44,12 +44,28 @@ import Testing
         try Data(literal.utf8).write(to: URL(fileURLWithPath: store.path("questions.json")))
         let before = TelegramPlugin.QuestionMessages(store: store)
         #expect(await before.count == 1)
-        #expect(await before.close("s1/q1", text: "alice answered: Yes"))
-        #expect(await before.close("s1/q1", text: "again"), "a replayed closing is known: no message of its own")
+        #expect(try await before.close("s1/q1", text: "alice answered: Yes"))
+        #expect(try await before.close("s1/q1", text: "again"), "a replayed closing is known: no message of its own")
         #expect(await before.nextClosing?.text == "alice answered: Yes", "and changes nothing")
         let after = TelegramPlugin.QuestionMessages(store: store)
         #expect(await after.nextClosing?.card.messageID == 7, "the closing outlives a restart")
         await after.closingShown(try #require(await after.nextClosing?.card))
         #expect(await TelegramPlugin.QuestionMessages(store: store).count == 0)
+    }
+
+    /// A closing the disk will not keep is not acknowledged: the delivery is tried again, or a
+    /// crash before the card's edit would leave its buttons live for good.
+    @Test func aClosingNotSavedIsNotAcknowledged() async throws {
+        let path = folder()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A file where the state folder should be: every save fails, even for root.
+        try Data().write(to: URL(fileURLWithPath: path))
+        let store = StateStore(directory: path)
+        let telegram = TelegramPlugin.QuestionMessages(store: store)
+        await telegram.add("s1/q1", .init(chatID: "-100200", topicID: nil, messageID: 7, title: "Apply?"))
+        await #expect(throws: StateStore.NotSaved.self) { try await telegram.close("s1/q1", text: "alice answered: Yes") }
+        let slack = SlackPlugin.QuestionMessages(store: store)
+        await slack.add(.init(channel: "C1", thread: nil, ts: "1.2", sessionID: "s1", questionID: "q1", title: "Apply?", options: ["Yes"]))
+        await #expect(throws: StateStore.NotSaved.self) { try await slack.close(session: "s1", question: "q1", text: "alice answered: Yes") }
     }
 }

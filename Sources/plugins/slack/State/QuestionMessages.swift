@@ -78,16 +78,17 @@ actor QuestionMessages: QuestionClosings {
 
     /// The question is closed, and its messages are to say `text`: false when none of them is
     /// known here (it was never posted in Slack). A closing repeated (the delivery replayed after
-    /// a crash) finds the first one noted, and changes nothing.
-    func close(session: String, question: String, text: String) async -> Bool {
+    /// a crash) finds the first one noted, and changes nothing. Throws while the closing cannot
+    /// be saved: the delivery stays unacknowledged, or a crash before the edit would leave the
+    /// message's buttons live for good.
+    func close(session: String, question: String, text: String) async throws -> Bool {
         let cards = posted.indices.filter { posted[$0].sessionID == session && posted[$0].questionID == question }
+        guard !cards.isEmpty else { return false }
         let open = cards.filter { posted[$0].closing == nil }
         for index in open { posted[index].closing = text }
-        if !open.isEmpty {
-            await store.save(posted, to: Self.file)
-            wake.yield()
-        }
-        return !cards.isEmpty
+        if !open.isEmpty { wake.yield() }
+        guard await store.save(posted, to: Self.file) else { throw StateStore.NotSaved(file: Self.file) }
+        return true
     }
 
     var nextClosing: (card: Posted, text: String)? {

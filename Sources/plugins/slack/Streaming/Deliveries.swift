@@ -46,7 +46,7 @@ struct Deliveries: Sendable {
     /// The closing edit is noted, and made beside the lane (`showClosings`); a question never
     /// posted here gets the outcome as a message of its own.
     func questionClosed(_ params: QuestionClosedParams) async throws {
-        guard !(await questions.close(session: params.sessionID, question: params.questionID, text: params.text)),
+        guard !(try await questions.close(session: params.sessionID, question: params.questionID, text: params.text)),
             let place = Place(params.target)
         else { return }
         try await parts.once("closed:" + params.sessionID + "/" + params.questionID) {

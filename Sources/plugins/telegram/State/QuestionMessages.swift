@@ -43,14 +43,17 @@ actor QuestionMessages: QuestionClosings {
 
     /// The question is closed, and its cards are to say `text`: false when none of them is known
     /// here (it was never posted in Telegram). A closing repeated (the delivery replayed after a
-    /// crash) finds the first one noted, and changes nothing.
-    func close(_ key: String, text: String) async -> Bool {
+    /// crash) finds the first one noted, and changes nothing. Throws while the closing cannot be
+    /// saved: the delivery stays unacknowledged, or a crash before the edit would leave the
+    /// card's buttons live for good.
+    func close(_ key: String, text: String) async throws -> Bool {
         guard var cards = posted[key] else { return false }
-        guard cards.contains(where: { $0.closing == nil }) else { return true }
-        for index in cards.indices where cards[index].closing == nil { cards[index].closing = text }
-        posted[key] = cards
-        await store.save(posted, to: Self.file)
-        wake.yield()
+        if cards.contains(where: { $0.closing == nil }) {
+            for index in cards.indices where cards[index].closing == nil { cards[index].closing = text }
+            posted[key] = cards
+            wake.yield()
+        }
+        guard await store.save(posted, to: Self.file) else { throw StateStore.NotSaved(file: Self.file) }
         return true
     }
 

@@ -80,7 +80,7 @@ struct Deliveries: Sendable {
     /// posted here gets the outcome as a message of its own.
     func questionClosed(_ params: QuestionClosedParams) async throws {
         let key = QuestionMessages.key(session: params.sessionID, question: params.questionID)
-        guard !(await questions.close(key, text: params.text)), let place = Place(params.target), !(await blocked.isBlocked(place.chatID))
+        guard !(try await questions.close(key, text: params.text)), let place = Place(params.target), !(await blocked.isBlocked(place.chatID))
         else { return }
         try await parts.once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
     }
