@@ -240,4 +240,26 @@ import Testing
         #expect(await inbox.cursor == 9)
         try await until { shown.lines.withLock { $0 } == ["m1 prompted"] }
     }
+
+    /// What waits for the journal saved beside (the Discord gateway's resume point) waits while
+    /// the disk refuses it: a resume point saved past a message the journal lost loses it.
+    @Test func whatWaitsForTheJournalWaitsWhileTheDiskRefusesIt() async throws {
+        defer { removeFolder() }
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data("not a folder".utf8)))
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let first = inbox(supervisor, Shown())
+        await first.take(Note(id: "m1", lane: "c1", text: "hello"))
+        await first.saveBeside()
+        let written = Mutex(false)
+        let waiter = Task {
+            await first.journalWritten()
+            written.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!written.withLock { $0 }, "not while the journal is not on disk")
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        await waiter.value
+        #expect(await inbox(supervisor, Shown()).seen("m1"), "m1 is in the journal on disk")
+    }
 }

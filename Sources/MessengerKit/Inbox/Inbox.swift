@@ -149,7 +149,12 @@ public actor Inbox<Adapter: InboxAdapter> {
         while writtenSaves < requestedSaves {
             // `save` copies the journal before it first waits: everything asked for so far.
             let through = requestedSaves
-            await save()
+            guard await save() else {
+                // What waits for the journal (the gateway's resume point) must not get past a
+                // message it does not hold: it waits, and the save is tried again.
+                try? await Task.sleep(for: Self.saveRetry)
+                continue
+            }
             writtenSaves = through
             let done = waitingForSaves.filter { $0.through <= through }
             waitingForSaves.removeAll { $0.through <= through }
@@ -158,8 +163,11 @@ public actor Inbox<Adapter: InboxAdapter> {
         writingBeside = false
     }
 
-    /// Returns once every save asked for so far with `saveBeside` is written, or refused by the
-    /// disk (logged by `save`): saves asked for later do not hold it up.
+    /// How long a save beside the caller that the disk refused waits before it is tried again.
+    static var saveRetry: Duration { .seconds(1) }
+
+    /// Returns once every save asked for so far with `saveBeside` is written; while the disk
+    /// refuses it (logged by `save`), it waits. Saves asked for later do not hold it up.
     public func journalWritten() async {
         let through = requestedSaves
         guard writtenSaves < through else { return }
