@@ -25,4 +25,15 @@ import Testing
         #expect(final < .seconds(3), "format.final took \(final)")
         #expect(live < .seconds(3), "format.live took \(live)")
     }
+
+    /// A line of unmatched markers (a model repeating itself): each looks only so far for its
+    /// closer (`InlineMarkdown.reach`), so the line is not quadratic, and the formatter, which
+    /// answers every chat, is not held up by one.
+    @Test(arguments: ["[", "*a ", "`", "_b "])
+    func aLineOfUnmatchedMarkersFormatsQuickly(_ marker: String) throws {
+        let line = String(repeating: marker, count: 60_000 / marker.count)
+        let clock = ContinuousClock()
+        let took = clock.measure { _ = TelegramHTML().split(line, limit: 4096, numbered: true) }
+        #expect(took < .seconds(3), "took \(took)")
+    }
 }

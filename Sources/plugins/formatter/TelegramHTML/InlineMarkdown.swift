@@ -6,9 +6,26 @@
 /// decides, the HTML stays valid: tags come from styles, never from the text.
 struct InlineMarkdown {
     private let characters: [Character]
+    /// Whether the line has a `](` anywhere, and which of `*` and `_` follow something other than
+    /// a space (could close): a line without them answers each `[` or opening marker at once,
+    /// however many it holds (`[[[[…`, `*a *a *a …`).
+    private let hasLinkMiddle: Bool
+    private let closable: Set<UInt8>
 
     init(_ line: Substring) {
         characters = Array(line)
+        var middle = false
+        var closable: Set<UInt8> = []
+        var previous: Character = " "
+        for character in characters {
+            if let byte = character.asciiValue {
+                if byte == UInt8(ascii: "("), previous == "]" { middle = true }
+                if byte == UInt8(ascii: "*") || byte == UInt8(ascii: "_"), !previous.isWhitespace { closable.insert(byte) }
+            }
+            previous = character
+        }
+        hasLinkMiddle = middle
+        self.closable = closable
     }
 
     func append(to text: inout StyledText, tags: [HTMLTag]) {
@@ -90,6 +107,12 @@ struct InlineMarkdown {
         flush(&text)
     }
 
+    /// How far an emphasis, a code span or a link reaches on its line: past it, its marker is
+    /// shown as written. Each unmatched marker looks this far, not to the end of the line: a
+    /// line of 50,000 `[` or `*a ` (a model repeating itself) stays linear, and the formatter
+    /// answers every chat meanwhile.
+    static let reach = 2000
+
     private static func isEscapable(_ character: Character) -> Bool {
         character.isASCII && (character.isPunctuation || character.isSymbol)
     }
@@ -101,7 +124,8 @@ struct InlineMarkdown {
     }
 
     /// Where the closing backtick run of exactly `run` backticks starts, if the line has one.
-    private func codeSpanEnd(after start: Int, run: Int, end: Int) -> Int? {
+    private func codeSpanEnd(after start: Int, run: Int, end lineEnd: Int) -> Int? {
+        let end = min(lineEnd, start + Self.reach)
         var scan = start
         while scan < end {
             guard characters[scan] == "`" else {
@@ -135,7 +159,9 @@ struct InlineMarkdown {
     /// Where the marker run that closes an emphasis opened before `start` begins: after text,
     /// of the same marker, long enough (the last `width` of a longer run, so `***x***` is bold
     /// around italics), and for `_` at the end of a word.
-    private func closer(of marker: Character, width: Int, from start: Int, end: Int) -> Int? {
+    private func closer(of marker: Character, width: Int, from start: Int, end lineEnd: Int) -> Int? {
+        guard let byte = marker.asciiValue, closable.contains(byte) else { return nil }
+        let end = min(lineEnd, start + Self.reach)
         var scan = start
         while scan < end {
             guard characters[scan] == marker else {
@@ -158,14 +184,14 @@ struct InlineMarkdown {
     }
 
     /// `[text](url)` starting at `index`, when the URL is one Telegram links (http, https, tg).
-    private func link(at index: Int, end: Int) -> (text: String, url: String, end: Int)? {
+    private func link(at index: Int, end lineEnd: Int) -> (text: String, url: String, end: Int)? {
+        guard hasLinkMiddle else { return nil }
+        let end = min(lineEnd, index + Self.reach)
         var scan = index + 1
         var depth = 1
-        var label = ""
         while scan < end {
             let character = characters[scan]
             if character == "\\", scan + 1 < end, Self.isEscapable(characters[scan + 1]) {
-                label.append(characters[scan + 1])
                 scan += 2
                 continue
             }
@@ -174,10 +200,18 @@ struct InlineMarkdown {
                 depth -= 1
                 if depth == 0 { break }
             }
-            label.append(character)
             scan += 1
         }
         guard scan + 1 < end, characters[scan + 1] == "(" else { return nil }
+        // The label is written only for a link: building it on every `[` of a line of them
+        // made the line quadratic.
+        var label = ""
+        var at = index + 1
+        while at < scan {
+            if characters[at] == "\\", at + 1 < scan, Self.isEscapable(characters[at + 1]) { at += 1 }
+            label.append(characters[at])
+            at += 1
+        }
         let targetStart = scan + 2
         scan = targetStart
         depth = 1
