@@ -44,19 +44,19 @@ import Testing
         #expect(text.contains("> quoted &amp; kept"), "\(text)")
     }
 
-    /// A NUL (JSON's `\u0000`) is a character like any other: it reaches the message as it came.
-    /// A `<` followed by a combining mark is one character to Swift; Slack still reads the `<`
-    /// as the start of a link or a mention.
     /// A live view's settled chunks stay within the limit however many characters Slack's
     /// escapes add (`<` is `&lt;` to Slack's count): HTML or C++ with `<<` came out at about 4000.
     @Test func settledChunksOfEscapedCodeFitTheLimit() {
-        for line in ["<<<<<<<<<<", "<tr><td>1</td><td>2</td></tr>", "a && b && c &&"] {
+        for line in ["<<<<<<<<<<", "<tr><td>1</td><td>2</td></tr>", "a && b && c &&", String(repeating: "<\u{301}", count: 10)] {
             let document = "```\n" + String(repeating: line + "\n", count: 400) + "```\n"
             let view = SlackMrkdwn().live(settled: document, current: document + "x ", limit: 3000)
             #expect(!view.chunks.isEmpty && view.chunks.allSatisfy { $0.count <= 3000 }, "\(line): \(view.chunks.map(\.count))")
         }
     }
 
+    /// A NUL (JSON's `\u0000`) is a character like any other: it reaches the message as it came.
+    /// A `<` followed by a combining mark is one character to Swift; Slack still reads the `<`
+    /// as the start of a link or a mention.
     @Test func aCombiningMarkDoesNotHideABracket() throws {
         let (messages, _) = try final(RunFixture.run([RunFixture.text("hi <\u{301}!channel> & <\u{301}https://x.example|y>")]))
         let bytes = Array(messages.joined().utf8)

@@ -64,8 +64,14 @@ import Testing
         let telegram = TelegramPlugin.QuestionMessages(store: store)
         await telegram.add("s1/q1", .init(chatID: "-100200", topicID: nil, messageID: 7, title: "Apply?"))
         await #expect(throws: StateStore.NotSaved.self) { try await telegram.close("s1/q1", text: "alice answered: Yes") }
+        // The card shown meanwhile (beside the lane) and forgotten: the retried closing is still
+        // known, and posts no message of its own.
+        await telegram.closingShown(try #require(await telegram.nextClosing?.card))
+        #expect(try await telegram.close("s1/q1", text: "alice answered: Yes"))
         let slack = SlackPlugin.QuestionMessages(store: store)
         await slack.add(.init(channel: "C1", thread: nil, ts: "1.2", sessionID: "s1", questionID: "q1", title: "Apply?", options: ["Yes"]))
         await #expect(throws: StateStore.NotSaved.self) { try await slack.close(session: "s1", question: "q1", text: "alice answered: Yes") }
+        await slack.closingShown(try #require(await slack.nextClosing?.card))
+        #expect(try await slack.close(session: "s1", question: "q1", text: "alice answered: Yes"))
     }
 }

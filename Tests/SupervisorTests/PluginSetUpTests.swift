@@ -15,7 +15,7 @@ import Testing
         let halfway = PluginSections(config: loaded.config, environment: ["SLACK_APP_TOKEN": "xapp-1"])
         _ = try halfway.check(plugin: "slack", hello: try #require(BundledHellos.byName["slack"]))
         #expect(!halfway.hasSecretsSet("slack"), "the app token alone is a setup halfway done, not a token refused")
-        for name in ["telegram", "slack"] { _ = try sections.check(plugin: name, hello: try #require(BundledHellos.byName[name])) }
+        for name in ["discord", "telegram", "slack"] { _ = try sections.check(plugin: name, hello: try #require(BundledHellos.byName[name])) }
         #expect(!sections.hasSecretsSet("discord"), "a section without its token")
         #expect(sections.hasSecretsSet("slack"), "every variable its schema names for a secret is set")
         #expect(!sections.hasSecretsSet("telegram"), "an empty variable")

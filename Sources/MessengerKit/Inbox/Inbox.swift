@@ -25,6 +25,8 @@ public actor Inbox<Adapter: InboxAdapter> {
     private var requestedSaves = 0
     private var writtenSaves = 0
     private var writingBeside = false
+    /// The journal could not be saved, and that was logged: once an outage, not once a try.
+    private var unsavedLogged = false
     private var waitingForSaves: [(through: Int, continuation: CheckedContinuation<Void, Never>)] = []
     public private(set) var relayed = 0
     public private(set) var refused = 0
@@ -125,9 +127,13 @@ public actor Inbox<Adapter: InboxAdapter> {
     public func save() async -> Bool {
         let cursor = journal.cursor
         guard await store.rewrite(journal, in: InboxRecord<Message>.file) else {
-            logger.error("cannot save the inbox journal (disk full?)\(unsavedNote)")
+            // Once an outage: a save beside the gateway is tried again every second.
+            if !unsavedLogged { logger.error("cannot save the inbox journal (disk full?)\(unsavedNote)") }
+            unsavedLogged = true
             return false
         }
+        if unsavedLogged { logger.notice("the inbox journal is saved again") }
+        unsavedLogged = false
         if let cursor { savedCursor = max(savedCursor, cursor) }
         return true
     }

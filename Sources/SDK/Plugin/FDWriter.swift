@@ -79,12 +79,11 @@ package final class FDWriter: @unchecked Sendable {
     /// `flush`, awaited: the wait happens on a thread of its own, so a client that stopped
     /// reading holds no thread of the cooperative pool for the whole timeout.
     package func drained(timeout: TimeInterval = 5) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DedicatedThread.start("fd-drain-\(fd)") {
-                self.flush(timeout: timeout)
-                done.resume()
-            }
-        }
+        cond.lock()
+        let idle = (queue.isEmpty && !writing) || failed
+        cond.unlock()
+        guard !idle else { return }
+        await DedicatedThread.run("fd-drain-\(fd)") { self.flush(timeout: timeout) }
     }
 
     private func loop() {

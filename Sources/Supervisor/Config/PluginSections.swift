@@ -78,7 +78,7 @@ package final class PluginSections: Sendable {
 
     /// Whether every variable `plugin`'s schema names for a secret (its tokens) is set: the
     /// owner gave it what it needs, so a plugin that is still not configured (a token refused,
-    /// at start or while it ran, or its section wrong) is something to fix, unlike a bundled
+    /// at start or while it ran) is something to fix, unlike a bundled
     /// messenger nobody set up or one set up halfway.
     package func hasSecretsSet(_ plugin: String) -> Bool {
         let variables = checked.withLock { $0[plugin]?.secretVariables ?? [] }

@@ -137,7 +137,10 @@ public struct FederationRelay: Plugin {
         case .federationPick:
             // Acknowledged once it waits in the state folder (`PendingPicks`) for the database.
             let picked = try ChatPicks(json: request.params)
-            await picks.add(picked, at: picked.madeAt.map { Date(timeIntervalSince1970: $0) } ?? Date())
+            // Not acknowledged while only memory holds it: a restart would lose it.
+            guard await picks.add(picked, at: picked.madeAt.map { Date(timeIntervalSince1970: $0) } ?? Date()) else {
+                throw StateStore.NotSaved(file: PendingPicks.file)
+            }
             return [:]
         case .federationClaim:
             var claim = try MessageClaim(json: request.params)

@@ -150,11 +150,13 @@ package actor ChatDesk: PluginRouter {
             return try await chatMessage(plugin: plugin, params: params)
         }
         let key = plugin + ":" + id
+        // Before the handled set, which keeps only the newest ids: one pushed out while it is
+        // still handled must not start a second handling (and drop the first one's waiters).
+        if repeats[key] != nil {
+            logger.info("chat message \(id) from \(plugin) is being handled; its repeat gets the answer")
+            return try await withCheckedThrowingContinuation { repeats[key, default: []].append($0) }
+        }
         guard handledMessages.insert(key) else {
-            if repeats[key] != nil {
-                logger.info("chat message \(id) from \(plugin) is being handled; its repeat gets the answer")
-                return try await withCheckedThrowingContinuation { repeats[key, default: []].append($0) }
-            }
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ChatMessageResult(status: .ignored)
         }

@@ -117,8 +117,10 @@ struct Transcriber: Sendable {
         }
         if let seconds { return seconds > Double(config.maxSeconds) ? tooLong(Int(seconds.rounded(.up))) : nil }
         guard bytes.count > config.maxSeconds * Self.voiceBytesPerSecond else { return nil }
+        let why = conversion.tool == nil ? "no audio converter is installed" : "the audio converter could not read it"
+        let fix = conversion.tool == nil ? "install ffmpeg to have it measured" : "send it as a voice note, whose length the messenger says"
         return TranscribeFailure(
-            "its length cannot be told (no audio converter, and the messenger did not say it) and at \(bytes.count) bytes it may be longer than \(config.maxSeconds) s (attachments.transcribe.maxSeconds): install ffmpeg to have it measured"
+            "its length cannot be told (\(why), and the messenger did not say it) and at \(bytes.count) bytes it may be longer than \(config.maxSeconds) s (attachments.transcribe.maxSeconds): \(fix)"
         )
     }
 

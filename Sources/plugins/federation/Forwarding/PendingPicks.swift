@@ -44,14 +44,18 @@ actor PendingPicks {
         return out
     }
 
-    /// Keeps `picks` (made `at`), then stores what waits.
-    func add(_ picks: ChatPicks, at: Date = Date()) async {
+    /// Keeps `picks` (made `at`), then stores what waits. False when the state folder would not
+    /// keep them (they wait in memory).
+    @discardableResult
+    func add(_ picks: ChatPicks, at: Date = Date()) async -> Bool {
         for (chat, machine) in picks.picks {
             waiting.removeAll { $0.messenger == picks.messenger && $0.chat == chat }
             waiting.append(Pick(messenger: picks.messenger, chat: chat, machine: machine, at: at.timeIntervalSince1970))
         }
-        if !(await state.save(waiting, to: Self.file)) { logger.error("cannot save the chats' picked machines (disk full?); kept in memory") }
+        let kept = await state.save(waiting, to: Self.file)
+        if !kept { logger.error("cannot save the chats' picked machines (disk full?); kept in memory") }
         await flush()
+        return kept
     }
 
     /// Stores what waits; what the database does not take stays for the next call.

@@ -41,14 +41,20 @@ struct SlackMrkdwn: StyledMarkup {
             unitExtra: Self.escapeCost)
     }
 
-    /// What Slack's escape of a unit adds (`StyledText.mrkdwn`): `&amp;` four, `&lt;` and
-    /// `&gt;` three.
-    static func escapeCost(_ unit: StyledText.Unit) -> Int {
-        switch unit.byte {
-        case UInt8(ascii: "&"): 4
-        case UInt8(ascii: "<"), UInt8(ascii: ">"): 3
-        default: 0
+    /// What Slack's escape of unit `index` adds (`StyledText.mrkdwn`): `&amp;` four, `&lt;` and
+    /// `&gt;` three, by code point, so a `<` under a combining mark counts too.
+    static func escapeCost(_ text: StyledText, _ index: Int) -> Int {
+        func cost(_ byte: UInt8) -> Int {
+            switch byte {
+            case UInt8(ascii: "&"): 4
+            case UInt8(ascii: "<"), UInt8(ascii: ">"): 3
+            default: 0
+            }
         }
+        let unit = text.units[index]
+        if unit.byte != 0 { return cost(unit.byte) }
+        let start = Int(unit.clusterStart)
+        return text.clusters[start..<start + Int(unit.clusterLength)].reduce(0) { $0 + cost($1) }
     }
 
     /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.

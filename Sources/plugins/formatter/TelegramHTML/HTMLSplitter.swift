@@ -16,7 +16,7 @@ struct HTMLSplitter {
     var linkCost: ((HTMLTag) -> Int)?
     /// What a unit costs besides its characters: Slack counts `&amp;` as five; Telegram counts
     /// the text after entity parsing, so nothing.
-    var unitExtra: ((StyledText.Unit) -> Int)?
+    var unitExtra: ((StyledText, Int) -> Int)?
 
     /// The chunks of the text from unit `start` on. Numbered when there is more than one and
     /// `numbered`.
@@ -60,7 +60,7 @@ struct HTMLSplitter {
     /// The units' extra costs in `range`: 0 without `unitExtra`.
     private func extraCosts(_ text: StyledText, _ range: Range<Int>) -> Int {
         guard let unitExtra else { return 0 }
-        return text.units[range].reduce(0) { $0 + unitExtra($1) }
+        return range.reduce(0) { $0 + unitExtra(text, $1) }
     }
 
     /// The links' own costs in `range`: 0 without `linkCost`, and without a link.

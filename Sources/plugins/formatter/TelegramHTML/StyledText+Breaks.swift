@@ -27,14 +27,14 @@ extension StyledText {
     /// Code points before each boundary: `offsets[k]` is the cost of units `0..<k`.
     /// `linkCost`: what a link costs besides its text, at its first unit (Slack writes the
     /// address in the text: `<url|text>`); nil where it costs nothing (Telegram's tag).
-    func costOffsets(linkCost: ((HTMLTag) -> Int)? = nil, unitExtra: ((Unit) -> Int)? = nil) -> [Int] {
+    func costOffsets(linkCost: ((HTMLTag) -> Int)? = nil, unitExtra: ((StyledText, Int) -> Int)? = nil) -> [Int] {
         var offsets = [0]
         offsets.reserveCapacity(units.count + 1)
         var total = 0
         var previousStyle: Int32 = -1
-        for unit in units {
+        for (index, unit) in units.enumerated() {
             total += unit.cost
-            if let unitExtra { total += unitExtra(unit) }
+            if let unitExtra { total += unitExtra(self, index) }
             if let linkCost { total += openedLinksCost(unit.style, after: previousStyle, linkCost) }
             previousStyle = unit.style
             offsets.append(total)

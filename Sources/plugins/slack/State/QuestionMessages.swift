@@ -25,6 +25,9 @@ actor QuestionMessages: QuestionClosings {
 
     static let file = "questions.json"
     private var posted: [Posted]
+    /// Questions this process closed: a closing retried after its message was shown and
+    /// forgotten (the save that failed first) is still known, and posts no message of its own.
+    private var closed: Set<String> = []
     private let store: StateStore
     /// Questions being posted, whose ts Slack has not answered yet.
     private var posting = 0
@@ -83,7 +86,8 @@ actor QuestionMessages: QuestionClosings {
     /// message's buttons live for good.
     func close(session: String, question: String, text: String) async throws -> Bool {
         let cards = posted.indices.filter { posted[$0].sessionID == session && posted[$0].questionID == question }
-        guard !cards.isEmpty else { return false }
+        guard !cards.isEmpty else { return closed.contains(session + "/" + question) }
+        closed.insert(session + "/" + question)
         let open = cards.filter { posted[$0].closing == nil }
         for index in open { posted[index].closing = text }
         if !open.isEmpty { wake.yield() }

@@ -18,6 +18,9 @@ actor QuestionMessages: QuestionClosings {
 
     static let file = "questions.json"
     private var posted: [String: [Posted]]
+    /// Questions this process closed: a closing retried after its card was shown and forgotten
+    /// (the save that failed first) is still known, and posts no message of its own.
+    private var closed: Set<String> = []
     private let store: StateStore
     nonisolated let closingsNoted: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -47,7 +50,8 @@ actor QuestionMessages: QuestionClosings {
     /// saved: the delivery stays unacknowledged, or a crash before the edit would leave the
     /// card's buttons live for good.
     func close(_ key: String, text: String) async throws -> Bool {
-        guard var cards = posted[key] else { return false }
+        guard var cards = posted[key] else { return closed.contains(key) }
+        closed.insert(key)
         if cards.contains(where: { $0.closing == nil }) {
             for index in cards.indices where cards[index].closing == nil { cards[index].closing = text }
             posted[key] = cards
