@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Nothing is lost: deliveries wait in the outbox through crashes, backoff and daemon restarts;
-/// requests in flight during a crash are retried, and poison is stopped after two crashes.
+/// requests and deliveries in flight during a crash are retried, and poison is stopped.
 @Suite struct DeliveryTests {
     /// Sends one acknowledged delivery through the CLI and returns its id.
     static func deliver(_ home: TestHome, to plugin: String, _ n: Int) async throws -> String {
@@ -118,6 +118,49 @@ import Glibc
             #expect(fine.status == 0, "\(fine)")
             #expect(try fine.json() == ["echo": ["ok": 1]])
             #expect(home.fakeEvents("poisoned").count == 2)
+        }
+    }
+
+    @Test func aDeliveryThatKillsThePluginEveryTimeIsSetAsideAndTheRestGoOn() async throws {
+        try await TestHome.with(config: TestConfig().yaml) { home in
+            try home.installFake("fake-poison")
+            let daemon = try await home.startDaemon()
+            let first = try #require(try await daemon.waitForRunning("fake-poison").pid)
+            let before = try await Self.deliver(home, to: "fake-poison", 0)
+            try await daemon.waitForPlugin("fake-poison", "acked the first") { $0.outbox == 0 }
+
+            // Stopped, the plugin gets the poison and two good deliveries behind it on its stdin:
+            // all three are in flight when it dies, so no crash says which one killed it.
+            kill(first, SIGSTOP)
+            let call = try await home.run("plugin", "call", "fake-poison", "test.note", #"{"poison":true}"#, "--deliver")
+            let poison = try #require(try call.json()["delivered"]?.stringValue, "\(call)")
+            let after = [try await Self.deliver(home, to: "fake-poison", 1), try await Self.deliver(home, to: "fake-poison", 2)]
+            kill(first, SIGCONT)
+
+            let back = try await daemon.waitForPlugin("fake-poison", "is up with its outbox empty") {
+                $0.state == "running" && $0.outbox == 0 && $0.restarts >= 3
+            }
+            // Two crashes with all three in flight, then one at a time: the poison alone, its last.
+            #expect(back.restarts == 3, "\(back)")
+            let poisoned = home.fakeEvents("poisoned")
+            #expect(poisoned.count == 3 && poisoned.allSatisfy { $0["id"]?.stringValue == poison }, "\(poisoned)")
+            let delivered = home.fakeEvents("deliver", plugin: "fake-poison")
+            #expect(delivered.compactMap { $0["id"]?.stringValue } == [before] + after, "each good one once, in order")
+            #expect(delivered.allSatisfy { $0["duplicate"] == false })
+            #expect(home.daemonLog.contains("delivery \(poison) (test.note) was in flight during 2 crashes, alone the last time"))
+
+            // Kept for the operator, and named by status until the daemon restarts.
+            let kept = home.read("state/outbox/fake-poison.set-aside.jsonl").split(separator: "\n")
+            #expect(kept.count == 1)
+            let record = try JSONValue.parse(String(kept.first ?? ""))
+            #expect(record["id"]?.stringValue == poison && record["params"]?["poison"] == true, "\(record)")
+            let status = try await home.run("status")
+            #expect(status.stdout.contains("plugin fake-poison outbox: 1 deliveries set aside since"), "\(status)")
+
+            // And later deliveries go as before.
+            let later = try await Self.deliver(home, to: "fake-poison", 3)
+            try await daemon.waitForPlugin("fake-poison", "acked the later one") { $0.outbox == 0 }
+            #expect(home.fakeEvents("deliver", plugin: "fake-poison").last?["id"]?.stringValue == later)
         }
     }
 

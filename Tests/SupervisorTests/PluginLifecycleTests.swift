@@ -112,6 +112,12 @@ import Testing
         #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).crashed == false)
         let killed = InstanceEnd.of(.init(exit: .signaled(9), handshaken: true, killReason: "hung: missed pongs", stderrTail: ["a", "b"]))
         #expect(killed.exit == .crash && killed.reason?.hasPrefix("hung: missed pongs") == true && killed.reason?.hasSuffix("stderr: a | b") == true)
+        #expect(killed.crashed, "a hang the slot killed blames what was in flight")
+        // A kill from outside (kill -9, the OOM killer) blames nothing in flight; a trap does.
+        let outside = [InstanceEnd.of(.init(exit: .signaled(9), handshaken: true)), InstanceEnd.of(.init(exit: .signaled(15), handshaken: true))]
+        #expect(outside.allSatisfy { $0.exit == .crash && !$0.crashed })
+        #expect(InstanceEnd.of(.init(exit: .signaled(4), handshaken: true)).crashed)
+        #expect(InstanceEnd.of(.init(exit: .exited(3), handshaken: true)).crashed)
         #expect(InstanceEnd.of(.init(exit: .exited(1))).reason == "exited before its hello (exited with status 1)")
         #expect(InstanceEnd.of(.init(exit: .exited(2), incompatible: true)).exit == .incompatible)
         #expect(InstanceEnd.of(.init(exit: .spawnFailed("no such file"))).reason == "no such file")

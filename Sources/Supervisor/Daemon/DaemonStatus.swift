@@ -47,6 +47,7 @@ package struct DaemonStatus: Sendable {
             let name = plugin["name"]?.stringValue ?? "?"
             if let failure = plugin["outboxError"]?.stringValue { out.append("plugin \(name) outbox: \(failure)") }
             if let dropped = plugin["outboxRefused"]?.stringValue { out.append("plugin \(name) outbox: \(dropped)") }
+            if let poison = plugin["outboxSetAside"]?.stringValue { out.append("plugin \(name) outbox: \(poison)") }
             if let failure = plugin["logError"]?.stringValue { out.append("plugin \(name) log: \(failure)") }
         }
         // Local sessions go on without the database; the owner should still hear it is gone.

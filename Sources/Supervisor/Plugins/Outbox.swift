@@ -75,6 +75,37 @@ package struct Outbox {
         return true
     }
 
+    /// Deliveries set aside as poison (`DeliveryFlight`), and when the first was: `status` says
+    /// so, and where they are kept, until the daemon restarts.
+    package private(set) var setAside = 0
+    package private(set) var setAsideSince: Double?
+    /// Where set-aside deliveries are kept, one JSON line each, for the operator to read.
+    package var setAsidePath: String {
+        (path.hasSuffix(".jsonl") ? String(path.dropLast(6)) : path) + ".set-aside.jsonl"
+    }
+
+    /// Takes `id` out of the outbox, keeping it in `setAsidePath` with `why`. Returns false for
+    /// an id the outbox does not hold, or when the copy could not be written (the delivery is
+    /// still taken out: replayed, it would crash the plugin again).
+    @discardableResult
+    package mutating func setAside(_ id: String, why: String, now: Double = Date().timeIntervalSince1970) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        var record = Self.addRecord(entries[index])
+        record["op"] = "setAside"
+        record["why"] = .string(why)
+        record["setAsideAt"] = .number(now)
+        var bytes = record.serializedBytes()
+        bytes.append(0x0A)
+        ack(id)
+        setAside += 1
+        if setAsideSince == nil { setAsideSince = now }
+        let fd = open(setAsidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let kept = fd >= 0 && WholeWrite.write(fd, bytes)
+        if !kept { lastError = "cannot keep a set-aside delivery in \(setAsidePath): \(String(cString: strerror(errno)))" }
+        if fd >= 0 { close(fd) }
+        return kept
+    }
+
     private mutating func load() {
         guard let data = FileManager.default.contents(atPath: path) else { return }
         var framer = LineFramer()

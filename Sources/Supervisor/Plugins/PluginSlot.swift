@@ -31,6 +31,8 @@ package actor PluginSlot {
     package var stderrTail: [String] { current.stderrTail }
     package var startedAt: Date? { current.startedAt }
     private var outbox: Outbox
+    /// What of the outbox the running instance was sent, and which delivery crashes it.
+    private var flight = DeliveryFlight()
     private var pending = PendingRequests(idPrefix: "s")
     /// The running instance's link, from its hello until it exits.
     private var link: PluginLink?
@@ -198,6 +200,7 @@ package actor PluginSlot {
                     }
                 case .tick:
                     guard seen.handshaken, var check = liveness else { continue }
+                    send(flight.tick(waiting: outbox.entries, id: \.id, at: .now), on: link)
                     let verdict = check.tick(
                         at: .now, stdinStalledFor: link.input.overFor, queuedBytes: link.input.pending,
                         stdinDraining: link.input.draining(within: check.pingTimeout))
@@ -229,6 +232,7 @@ package actor PluginSlot {
             poisoned.continuation.resume(
                 throwing: RemoteError(code: .poison, message: "\(poisoned.method) crashed plugin \(name) twice; not retried"))
         }
+        if let poison = flight.instanceEnded(crashed: end.crashed) { setAside(poison) }
         log(end, seen, pid: endedPID)
         return end
     }
@@ -290,9 +294,10 @@ package actor PluginSlot {
     private func sendWelcome(_ welcome: Welcome, link: PluginLink) {
         guard self.link != nil, state == .handshaking else { return }
         link.send(.welcome(welcome))
-        for entry in outbox.entries {
-            link.send(.deliver(id: entry.id, method: entry.method, params: entry.params))
+        if flight.oneAtATime {
+            logger.warning("plugin \(name): a delivery was in flight during 2 crashes; sending deliveries one at a time to find it")
         }
+        send(flight.welcomed(outbox.entries, id: \.id, at: .now), on: link)
         for (id, entry) in pending.unsent(to: generation) {
             link.send(.request(id: id, method: entry.method, params: entry.params, deadlineMs: nil))
         }
@@ -304,7 +309,10 @@ package actor PluginSlot {
         case .response(let id, let result):
             pending.remove(id)?.continuation.resume(with: result.mapError { $0 })
         case .ack(let id):
-            outbox.ack(id)
+            if outbox.ack(id) {
+                let next = flight.acked(id, waiting: outbox.entries, id: \.id, at: .now)
+                if let link { send(next, on: link) }
+            }
         case .pong:
             liveness?.pong(at: .now)
         case .request(let id, let method, let params, _):
@@ -386,8 +394,23 @@ package actor PluginSlot {
     package func deliver(_ method: String, params: JSONValue, id given: String? = nil) throws -> String {
         let id = given ?? UUID().uuidString.lowercased()
         try outbox.add(.init(id: id, method: method, params: params))
-        if state == .running { link?.send(.deliver(id: id, method: method, params: params)) }
+        if state == .running, let link, flight.mayPass(id, at: .now) { link.send(.deliver(id: id, method: method, params: params)) }
         return id
+    }
+
+    private func send(_ deliveries: [Outbox.Entry], on link: PluginLink) {
+        for entry in deliveries { link.send(.deliver(id: entry.id, method: entry.method, params: entry.params)) }
+    }
+
+    /// The delivery alone in flight during its second crash: replayed, it would crash every
+    /// instance until the plugin is marked failed, so it is kept aside and the rest go on.
+    private func setAside(_ id: String) {
+        let method = outbox.entries.first { $0.id == id }?.method ?? "?"
+        flight.forget(id)
+        let kept = outbox.setAside(id, why: "in flight during 2 crashes of plugin \(name), alone the last time")
+        logger.error(
+            "plugin \(name): delivery \(id) (\(method)) was in flight during 2 crashes, alone the last time; set aside as poison\(kept ? " in \(outbox.setAsidePath)" : ", and could not be kept: \(outbox.lastError ?? "")")"
+        )
     }
 
     /// Droppable traffic: sent only if the plugin is up.
@@ -468,6 +491,11 @@ package actor PluginSlot {
             object["outboxRefused"] = .string(
                 "\(outbox.refused) deliveries dropped since \(when): the outbox was full (plugins.outboxLimit \(outbox.limit)); the plugin did not acknowledge what it was sent"
             )
+        }
+        if outbox.setAside > 0, let since = outbox.setAsideSince {
+            let when = ISO8601.string(Date(timeIntervalSince1970: since))
+            object["outboxSetAside"] = .string(
+                "\(outbox.setAside) deliveries set aside since \(when): each crashed the plugin twice; kept in \(outbox.setAsidePath)")
         }
         if let error = stderrLog.failure { object["logError"] = .string(error) }
         return object

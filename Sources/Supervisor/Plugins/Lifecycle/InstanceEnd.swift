@@ -1,12 +1,16 @@
 import SupervisorIO
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How one plugin instance ended, worked out from what was seen while it ran: the restart
 /// policy's input and the reason shown in `pi-relayd plugins`. Pure.
 package struct InstanceEnd: Sendable, Equatable {
     package let exit: RestartPolicy.Exit
     /// Why, for the log and the status; nil for an end that needs no explaining.
     package let reason: String?
-    /// Whether requests in flight on it count a crash (two make them poison).
+    /// Whether requests and deliveries in flight on it count a crash (two make them poison).
     package let crashed: Bool
 
     /// What was seen of the instance.
@@ -24,7 +28,11 @@ package struct InstanceEnd: Sendable, Equatable {
     }
 
     package static func of(_ seen: Seen) -> InstanceEnd {
-        let crashed = !seen.requested || seen.exit != .exited(0)
+        // A SIGKILL or SIGTERM the slot did not send for a reason of its own came from outside
+        // (the operator, the OOM killer, a stop's escalation): it says nothing of what the plugin
+        // was handling, and must not make a good message poison.
+        let outside = seen.killReason == nil && (seen.exit == .signaled(SIGKILL) || seen.exit == .signaled(SIGTERM))
+        let crashed = (!seen.requested || seen.exit != .exited(0)) && !outside
         if seen.incompatible { return InstanceEnd(exit: .incompatible, reason: nil, crashed: crashed) }
         if let rejected = seen.configRejected { return InstanceEnd(exit: .notConfigured, reason: rejected, crashed: false) }
         if case .spawnFailed(let why) = seen.exit { return InstanceEnd(exit: .crash, reason: why, crashed: crashed) }

@@ -1,0 +1,108 @@
+import Foundation
+import PiRelaySDK
+import Testing
+
+@testable import Supervisor
+
+/// Which deliveries go to an instance, and which one is poison: a delivery that crashes every
+/// instance must not take the plugin into its crash-loop limit with the others behind it.
+@Suite struct DeliveryFlightTests {
+    let t0 = ContinuousClock.now
+
+    @Test func aDeliveryAloneDuringTwoCrashesIsPoisonAndOneCrashIsNot() {
+        var flight = DeliveryFlight()
+        let none = flight.welcomed([String](), id: { $0 }, at: t0)
+        let passed = flight.mayPass("a", at: t0)
+        let firstCrash = flight.instanceEnded(crashed: true)
+        #expect(none.isEmpty && passed && firstCrash == nil)
+        #expect(flight.crashes(of: "a") == 1)
+        let replayed = flight.welcomed(["a"], id: { $0 }, at: t0)
+        let secondCrash = flight.instanceEnded(crashed: true)
+        #expect(replayed == ["a"] && secondCrash == "a")
+        #expect(flight.crashes(of: "a") == 0, "poison no longer counts")
+    }
+
+    @Test func aRequestedStopCountsNothing() {
+        var flight = DeliveryFlight()
+        for _ in 0..<3 {
+            let sent = flight.welcomed(["a", "b"], id: { $0 }, at: t0)
+            let poison = flight.instanceEnded(crashed: false)
+            #expect(sent == ["a", "b"] && poison == nil)
+        }
+        #expect(flight.crashes(of: "a") == 0 && !flight.oneAtATime)
+    }
+
+    @Test func twoCrashesWithSeveralInFlightSendThemOneAtATimeUntilThePoisonIsNamed() {
+        var flight = DeliveryFlight()
+        for _ in 0..<2 {
+            let sent = flight.welcomed(["a", "poison", "c"], id: { $0 }, at: t0)
+            let poison = flight.instanceEnded(crashed: true)
+            #expect(sent == ["a", "poison", "c"] && poison == nil, "three in flight: none is named")
+        }
+        #expect(flight.oneAtATime)
+        let first = flight.welcomed(["a", "poison", "c"], id: { $0 }, at: t0)
+        let newOne = flight.mayPass("d", at: t0)
+        #expect(first == ["a"] && !newOne, "one at a time, a new delivery waits its turn")
+        let second = flight.acked("a", waiting: ["poison", "c", "d"], id: { $0 }, at: t0)
+        let poison = flight.instanceEnded(crashed: true)
+        #expect(second == ["poison"] && poison == "poison")
+        // "c" still has two crashes: one at a time until it is acked, then the rest at once.
+        let third = flight.welcomed(["c", "d"], id: { $0 }, at: t0)
+        let rest = flight.acked("c", waiting: ["d"], id: { $0 }, at: t0)
+        #expect(third == ["c"] && rest == ["d"] && !flight.oneAtATime)
+        let later = flight.mayPass("e", at: t0)
+        let none = flight.acked("d", waiting: ["e"], id: { $0 }, at: t0)
+        #expect(later && none.isEmpty, "outside one at a time nothing waits for an ack")
+    }
+
+    @Test func oneSentAloneAndNeverAckedIsPassedOverAfterThePatienceAndNoLongerSuspected() {
+        var flight = DeliveryFlight(patience: .seconds(60))
+        for _ in 0..<2 {
+            _ = flight.welcomed(["stuck", "b", "c"], id: { $0 }, at: t0)
+            _ = flight.instanceEnded(crashed: true)
+        }
+        let first = flight.welcomed(["stuck", "b", "c"], id: { $0 }, at: t0)
+        let early = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(59))
+        let late = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(60))
+        #expect(first == ["stuck"] && early.isEmpty && late == ["b"])
+        // A crash now names "b", the one waited for, and not the stalled one.
+        let poison = flight.instanceEnded(crashed: true)
+        #expect(poison == "b" && flight.crashes(of: "stuck") == 2)
+    }
+
+    @Test func aCrashWithNothingInFlightCountsNothing() {
+        var flight = DeliveryFlight()
+        _ = flight.welcomed(["a"], id: { $0 }, at: t0)
+        _ = flight.acked("a", waiting: [String](), id: { $0 }, at: t0)
+        let poison = flight.instanceEnded(crashed: true)
+        #expect(poison == nil && !flight.oneAtATime && flight.crashes(of: "a") == 0)
+    }
+
+    @Test func nothingIsSentWhileNoInstanceRuns() {
+        var flight = DeliveryFlight()
+        let before = flight.mayPass("a", at: t0)
+        _ = flight.welcomed(["a"], id: { $0 }, at: t0)
+        _ = flight.instanceEnded(crashed: true)
+        let after = flight.mayPass("b", at: t0)
+        #expect(!before && !after)
+    }
+
+    @Test func aSetAsideDeliveryIsKeptBesideTheOutboxAndLeavesIt() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path + "/p.jsonl"
+        var outbox = Outbox(path: path, limit: 10)
+        for n in 0..<3 { try outbox.add(.init(id: "id-\(n)", method: "chat.post", params: ["n": JSONValue(n)])) }
+        let kept = outbox.setAside("id-1", why: "crashed it", now: 100)
+        let again = outbox.setAside("id-1", why: "again", now: 101)
+        #expect(kept && !again, "an id no longer held is not set aside twice")
+        #expect(outbox.entries.map(\.id) == ["id-0", "id-2"])
+        #expect(outbox.setAside == 1 && outbox.setAsideSince == 100)
+        #expect(Outbox(path: path, limit: 10).entries.map(\.id) == ["id-0", "id-2"], "a reload does not bring it back")
+        #expect(outbox.setAsidePath == folder.path + "/p.set-aside.jsonl")
+        let text = try String(contentsOfFile: outbox.setAsidePath, encoding: .utf8)
+        let record = try JSONValue.parse(String(text.dropLast()))
+        #expect(record["id"] == "id-1" && record["params"]?["n"] == 1 && record["why"] == "crashed it", "\(record)")
+        var info = stat()
+        #expect(stat(outbox.setAsidePath, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+}
