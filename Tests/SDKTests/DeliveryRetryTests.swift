@@ -7,7 +7,7 @@ import Testing
 
 /// A delivery whose handling fails (the service not reached) is tried again by the same
 /// instance, its lane waiting so that its order holds, while other lanes go on; after its last
-/// try it is left unacknowledged for the next instance.
+/// try it is tried again once a period, behind what its lane holds then.
 @Suite(.timeLimit(.minutes(1))) struct DeliveryRetryTests {
     /// What the plugin handled, in order, and how often the flaky delivery failed.
     static let handled = Mutex<[String]>([])
@@ -105,6 +105,47 @@ import Testing
         send(["type": "deliver", "id": "x2", "method": "chat.post", "params": ["name": "shared", "lane": ""]])
         while try await plugin.next()["id"] != "x2" {}
         #expect(ContinuousClock.now - sent < .seconds(2), "the default lane waited \(ContinuousClock.now - sent)")
+        send(["type": "shutdown"])
+        #expect(await plugin.served.value == 0)
+    }
+
+    /// A service that is away until the test says it is back.
+    static let serviceBack = Mutex(false)
+    static let outageTries = Mutex(0)
+
+    struct OutagePlugin: Plugin {
+        static let manifest = PluginManifest(name: "outage", version: "1", roles: ["test"], summary: "a service away for a while")
+
+        init(context: PluginContext) async throws {}
+
+        func lane(of method: String, params: JSONValue) -> String { params["lane"]?.stringValue ?? "" }
+
+        func handle(_ request: PluginRequest) async throws -> JSONValue {
+            guard request.params["name"] == "final", !DeliveryRetryTests.serviceBack.withLock({ $0 }) else { return .null }
+            DeliveryRetryTests.outageTries.withLock { $0 += 1 }
+            throw RemoteError(code: .unavailable, message: "could not reach the service")
+        }
+    }
+
+    /// An outage longer than a delivery's tries costs its order, not the message: it is tried
+    /// again, once a period, until the service is back, rather than waiting for the next start.
+    @Test func aDeliveryWhoseTriesRanOutGoesOnceTheServiceIsBack() async throws {
+        let pace = DeliveryRetry.Pace(delays: [.milliseconds(10), .milliseconds(10)], parkedEvery: .milliseconds(300))
+        let plugin = DeliveryRetry.$pace.withValue(pace) { ServedPlugin(OutagePlugin.self) }
+        let send = plugin.send(_:)
+        try await plugin.welcome()
+        send(["type": "deliver", "id": "f1", "method": "chat.post", "params": ["name": "final", "lane": "chat"]])
+        send(["type": "deliver", "id": "n1", "method": "chat.post", "params": ["name": "next", "lane": "chat"]])
+        // Its three tries fail; the lane goes on.
+        #expect(try await plugin.next()["id"] == "n1")
+        #expect(Self.outageTries.withLock { $0 } == 3)
+        // Parked, it is tried once a period, not on the whole schedule again.
+        try await Task.sleep(for: .milliseconds(750))
+        let tries = Self.outageTries.withLock { $0 }
+        #expect(tries >= 4 && tries <= 6, "\(tries)")
+        Self.serviceBack.withLock { $0 = true }
+        let arrived = try await plugin.next()
+        #expect(arrived["type"] == "ack" && arrived["id"] == "f1", "\(arrived)")
         send(["type": "shutdown"])
         #expect(await plugin.served.value == 0)
     }

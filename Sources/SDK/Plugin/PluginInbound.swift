@@ -149,6 +149,14 @@ final class PluginInbound<P: Plugin>: Sendable {
         }
     }
 
+    /// A parked delivery goes back in its lane, behind what the lane holds now.
+    func requeue(_ message: WireMessage) {
+        state.withLock { state in
+            guard let plugin = state.plugin else { return }
+            _ = Self.lane(message, plugin: plugin, &state, opened: opened)
+        }
+    }
+
     /// A lane's task has handled one of its messages. A named lane with nothing more to do is
     /// let go (its task ends), so `maxLanes` counts the lanes busy now, not every chat ever seen.
     func finished(_ lane: String) {

@@ -107,6 +107,8 @@ public enum PluginRuntime {
                 return status
             }
             let ledger = DeliveryLedger(path: welcome.stateDir + "/.delivered")
+            let parked = ParkedDeliveries()
+            group.addTask { await parked.run(every: DeliveryRetry.pace.parkedEvery) { inbound.requeue($0) } }
             // Deliveries and notifications keep their order within their lane, lanes side by
             // side; requests run concurrently.
             group.addTask {
@@ -115,7 +117,8 @@ public enum PluginRuntime {
                     for await lane in inbound.newLanes {
                         lanes.addTask {
                             for await message in lane.messages {
-                                await Self.handleInOrder(message, in: lane.name, plugin: plugin, ledger: ledger, writer: writer, logger: logger)
+                                await Self.handleInOrder(
+                                    message, in: lane.name, plugin: plugin, ledger: ledger, parked: parked, writer: writer, logger: logger)
                                 inbound.finished(lane.name)
                             }
                         }
@@ -189,7 +192,8 @@ public enum PluginRuntime {
     /// order.
     /// `lane`: the lane it runs in, which is the default one when the plugin had too many busy.
     private static func handleInOrder<P: Plugin>(
-        _ message: WireMessage, in lane: String, plugin: P, ledger: DeliveryLedger, writer: FDWriter, logger: Logger
+        _ message: WireMessage, in lane: String, plugin: P, ledger: DeliveryLedger, parked: ParkedDeliveries, writer: FDWriter,
+        logger: Logger
     ) async {
         switch message {
         case .deliver(let id, let method, let params):
@@ -198,6 +202,7 @@ public enum PluginRuntime {
                 return
             }
             var failures = 0
+            let returning = parked.isReturning(id)
             while true {
                 do {
                     _ = try await plugin.handle(PluginRequest(id: id, method: method, params: params, isDelivery: true, deadline: nil))
@@ -212,11 +217,19 @@ public enum PluginRuntime {
                     return
                 } catch {
                     failures += 1
-                    guard DeliveryRetry.mayPass(error), !lane.isEmpty,
-                        let delay = DeliveryRetry.delay(afterFailures: failures)
-                    else {
+                    guard DeliveryRetry.mayPass(error) else {
                         // Not acked: pi-relayd keeps it and hands it to the next instance.
-                        logger.error("delivery \(id) (\(method)) failed \(failures) times, left for the next start: \(error)")
+                        logger.error("delivery \(id) (\(method)) failed, left for the next start: \(error)")
+                        return
+                    }
+                    guard !returning, !lane.isEmpty, let delay = DeliveryRetry.delay(afterFailures: failures) else {
+                        // Not acked either; tried again later, behind what its lane holds then.
+                        parked.park(id, message)
+                        if !returning {
+                            logger.error(
+                                "delivery \(id) (\(method)) failed \(failures) times; trying it again every \(DeliveryRetry.pace.parkedEvery): \(error)"
+                            )
+                        }
                         return
                     }
                     logger.warning("delivery \(id) (\(method)) failed, trying again in \(delay): \(error)")
