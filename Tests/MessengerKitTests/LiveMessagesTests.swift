@@ -94,6 +94,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/" + LiveMessages<FakePlatform>.file), "no single file is written")
     }
 
+    /// More runs saved than are kept (runs whose final never came) and a restart: the next run's
+    /// save forgets the oldest, not every run the new process has not touched yet, so a run
+    /// that was streaming still edits its messages when its final comes.
+    @Test func aRestartedPluginOverItsLimitForgetsTheOldestRunsNotTheStreamingOne() async throws {
+        defer { removeFolder() }
+        let first = FakePlatform()
+        let before = liveMessages(first)
+        for n in 0..<200 { await before.update(runID: "stale\(n)", place: Self.room, rev: 1, chunks: [], tail: "stale") }
+        try await waitFor { await first.writes.count == 200 }
+        try await waitFor { runFiles().count == 200 }
+        try await Task.sleep(for: .milliseconds(50))
+        await before.update(runID: "streaming", place: Self.room, rev: 1, chunks: [], tail: "half an answer")
+        try await waitFor { await first.writes.count == 201 }
+        try await waitFor { runFiles().count == 200 }
+
+        let second = FakePlatform()
+        let after = liveMessages(second)
+        await after.update(runID: "new", place: Self.room, rev: 1, chunks: [], tail: "another")
+        try await waitFor { await second.writes.count == 1 }
+        try await waitFor { runFiles().count == 200 }
+        let shown = await after.finish("streaming", in: Self.room)
+        #expect(shown.map(\.text) == ["half an answer"], "the streaming run's message was kept")
+    }
+
     /// `live-messages.json` as a plugin before per-run files left it: the upgraded plugin edits
     /// the messages it names, and its first write moves them into files of their own.
     @Test func aPluginUpgradedFromTheSingleFileEditsItsMessages() async throws {

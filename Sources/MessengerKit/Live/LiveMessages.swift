@@ -2,6 +2,10 @@ import FoundationEssentials
 import Logging
 import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs' answers as they grow, one `LiveRun` per run and conversation: each finished chunk its
 /// own message, and one message edited with the live tail. Views arriving faster than the
 /// platform lets the bot write are coalesced: the writer waits its turn in the messenger's pacer
@@ -40,6 +44,10 @@ public actor LiveMessages<Writer: LiveWriter> {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var saved: [String: [Message]]
+    /// The keys of `saved`, the least recently written first: what goes when more than `kept`
+    /// are saved (runs whose final never came, say). A restarted plugin has none in memory, and
+    /// must not forget the runs still streaming with them.
+    private var savedOrder: [String]
     /// `file` is still on disk and not yet split into `folder`.
     private var legacy: Bool
 
@@ -58,15 +66,29 @@ public actor LiveMessages<Writer: LiveWriter> {
         legacy = FileManager.default.fileExists(atPath: store.path(Self.file))
         let folder = store.path(Self.folder)
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var order = Array(saved.keys)
+        var files: [(key: String, written: Double)] = []
         // A run's own file is newer than what the old single file said of it.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") {
             guard let file = store.load(LiveRunFile<Writer.MessageID>.self, from: Self.folder + "/" + name) else { continue }
             saved[file.key] = file.messages
+            files.append((file.key, Self.written(folder + "/" + name)))
         }
+        let filed = Set(files.map(\.key))
+        order.removeAll { filed.contains($0) }
+        order += files.sorted { $0.written < $1.written }.map(\.key)
         self.saved = saved
+        savedOrder = order
     }
 
     private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
+
+    /// When a file was last written, in seconds (0 when it cannot be told).
+    private static func written(_ path: String) -> Double {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
 
     /// A run's file in `folder`, named by a hash of its key (which may hold any character, at
     /// any length); the file holds the key itself.
@@ -105,12 +127,15 @@ public actor LiveMessages<Writer: LiveWriter> {
     private func persist(_ key: String) async {
         guard let entry = entries[key] else { return }
         saved[key] = entry.run.messages
+        if savedOrder.last != key {
+            savedOrder.removeAll { $0 == key }
+            savedOrder.append(key)
+        }
         await splitLegacy()
-        if saved.count > Self.kept {
-            for old in saved.keys where entries[old] == nil {
-                saved[old] = nil
-                await store.remove(Self.path(old))
-            }
+        while saved.count > Self.kept, let old = savedOrder.first(where: { entries[$0] == nil }) {
+            savedOrder.removeAll { $0 == old }
+            saved[old] = nil
+            await store.remove(Self.path(old))
         }
         await store.rewrite(LiveRunFile(key: key, messages: entry.run.messages), in: Self.path(key))
     }
@@ -162,6 +187,7 @@ public actor LiveMessages<Writer: LiveWriter> {
         let key = Self.key(run, place)
         guard saved[key] != nil else { return }
         saved[key] = nil
+        savedOrder.removeAll { $0 == key }
         await splitLegacy()
         await store.remove(Self.path(key))
     }
