@@ -55,7 +55,7 @@ import Testing
         #expect(later && none.isEmpty, "outside one at a time nothing waits for an ack")
     }
 
-    @Test func oneSentAloneAndNeverAckedIsPassedOverAfterThePatienceAndNoLongerSuspected() {
+    @Test func oneSentAloneAndNeverAckedIsPassedOverAfterThePatienceButStillSuspected() {
         var flight = DeliveryFlight(patience: .seconds(60))
         for _ in 0..<2 {
             _ = flight.welcomed(["stuck", "b", "c"], id: { $0 }, at: t0)
@@ -65,9 +65,22 @@ import Testing
         let early = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(59))
         let late = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(60))
         #expect(first == ["stuck"] && early.isEmpty && late == ["b"])
-        // A crash now names "b", the one waited for, and not the stalled one.
+        // The plugin may still be working on the one passed over: a crash now names neither.
         let poison = flight.instanceEnded(crashed: true)
-        #expect(poison == "b" && flight.crashes(of: "stuck") == 2)
+        #expect(poison == nil && flight.crashes(of: "stuck") == 3 && flight.crashes(of: "b") == 3)
+    }
+
+    @Test func aRequestInFlightBesideItMeansNoDeliveryIsNamed() {
+        var flight = DeliveryFlight()
+        for _ in 0..<2 {
+            _ = flight.welcomed(["a"], id: { $0 }, at: t0)
+            let poison = flight.instanceEnded(crashed: true, otherWork: true)
+            #expect(poison == nil)
+        }
+        #expect(flight.crashes(of: "a") == 2)
+        _ = flight.welcomed(["a"], id: { $0 }, at: t0)
+        let alone = flight.instanceEnded(crashed: true)
+        #expect(alone == "a")
     }
 
     @Test func aCrashWithNothingInFlightCountsNothing() {

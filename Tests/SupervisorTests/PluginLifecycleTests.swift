@@ -106,7 +106,8 @@ import Testing
 
     @Test func instanceEndsAreClassified() {
         #expect(
-            InstanceEnd.of(.init(exit: .exited(78), stderrTail: ["no token"])) == InstanceEnd(exit: .notConfigured, reason: "no token", crashed: true)
+            InstanceEnd.of(.init(exit: .exited(78), stderrTail: ["no token"]))
+                == InstanceEnd(exit: .notConfigured, reason: "no token", crashed: false)
         )
         #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).exit == .requested)
         #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).crashed == false)

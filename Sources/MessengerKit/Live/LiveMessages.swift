@@ -83,11 +83,14 @@ public actor LiveMessages<Writer: LiveWriter> {
 
     private static func key(_ run: String, _ place: Place) -> String { run + " " + place.key }
 
-    /// When a file was last written, in seconds (0 when it cannot be told).
+    /// When a run's file was last written, in seconds (0 when it cannot be told): the newer of
+    /// its two slots (`RewrittenFile`).
     private static func written(_ path: String) -> Double {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return 0 }
-        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        [path, path + ".b"].map { slot in
+            var info = stat()
+            guard stat(slot, &info) == 0 else { return 0 }
+            return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        }.max() ?? 0
     }
 
     /// A run's file in `folder`, named by a hash of its key (which may hold any character, at

@@ -79,6 +79,8 @@ package struct Outbox {
     /// so, and where they are kept, until the daemon restarts.
     package private(set) var setAside = 0
     package private(set) var setAsideSince: Double?
+    /// Why the last set-aside delivery could not be kept, until one is.
+    package private(set) var setAsideError: String?
     /// Where set-aside deliveries are kept, one JSON line each, for the operator to read.
     package var setAsidePath: String {
         (path.hasSuffix(".jsonl") ? String(path.dropLast(6)) : path) + ".set-aside.jsonl"
@@ -96,13 +98,14 @@ package struct Outbox {
         record["setAsideAt"] = .number(now)
         var bytes = record.serializedBytes()
         bytes.append(0x0A)
+        // Kept before the journal forgets it.
+        let fd = open(setAsidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let kept = fd >= 0 && WholeWrite.write(fd, bytes)
+        setAsideError = kept ? nil : "could not be kept in \(setAsidePath): \(String(cString: strerror(errno)))"
+        if fd >= 0 { close(fd) }
         ack(id)
         setAside += 1
         if setAsideSince == nil { setAsideSince = now }
-        let fd = open(setAsidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        let kept = fd >= 0 && WholeWrite.write(fd, bytes)
-        if !kept { lastError = "cannot keep a set-aside delivery in \(setAsidePath): \(String(cString: strerror(errno)))" }
-        if fd >= 0 { close(fd) }
         return kept
     }
 

@@ -184,6 +184,10 @@ package actor PluginSlot {
                     logger.warning("plugin \(name): stdout ended with an unterminated \(bytes)-byte line; not parsed")
                 case .link(.exited(let exit)):
                     seen.exit = exit
+                    // Nothing more goes to a dead pipe while the instance's tasks wind down: a
+                    // delivery or request made meanwhile waits for the next instance, and is not
+                    // counted in flight on this one.
+                    self.link = nil
                     break loop
                 case .link(let line) where !seen.handshaken:
                     // Only a first line gets here: after a rejected or incompatible hello the
@@ -227,12 +231,13 @@ package actor PluginSlot {
         seen.requested = lifecycle.endWasRequested
         seen.stderrTail = stderrTail
         let end = InstanceEnd.of(seen)
+        let requestsInFlight = pending.anySent(to: instance)
         for poisoned in pending.instanceEnded(instance, crashed: end.crashed) {
             logger.error("plugin \(name): request \(poisoned.method) was in flight during 2 crashes; failing it as poison")
             poisoned.continuation.resume(
                 throwing: RemoteError(code: .poison, message: "\(poisoned.method) crashed plugin \(name) twice; not retried"))
         }
-        if let poison = flight.instanceEnded(crashed: end.crashed) { setAside(poison) }
+        if let poison = flight.instanceEnded(crashed: end.crashed, otherWork: requestsInFlight) { setAside(poison) }
         log(end, seen, pid: endedPID)
         return end
     }
@@ -409,7 +414,7 @@ package actor PluginSlot {
         flight.forget(id)
         let kept = outbox.setAside(id, why: "in flight during 2 crashes of plugin \(name), alone the last time")
         logger.error(
-            "plugin \(name): delivery \(id) (\(method)) was in flight during 2 crashes, alone the last time; set aside as poison\(kept ? " in \(outbox.setAsidePath)" : ", and could not be kept: \(outbox.lastError ?? "")")"
+            "plugin \(name): delivery \(id) (\(method)) was in flight during 2 crashes, alone the last time; set aside as poison\(kept ? " in \(outbox.setAsidePath)" : ", and \(outbox.setAsideError ?? "could not be kept")")"
         )
     }
 
@@ -495,7 +500,8 @@ package actor PluginSlot {
         if outbox.setAside > 0, let since = outbox.setAsideSince {
             let when = ISO8601.string(Date(timeIntervalSince1970: since))
             object["outboxSetAside"] = .string(
-                "\(outbox.setAside) deliveries set aside since \(when): each crashed the plugin twice; kept in \(outbox.setAsidePath)")
+                "\(outbox.setAside) deliveries set aside since \(when): each crashed the plugin twice; "
+                    + (outbox.setAsideError.map { "the last \($0)" } ?? "kept in \(outbox.setAsidePath)"))
         }
         if let error = stderrLog.failure { object["logError"] = .string(error) }
         return object

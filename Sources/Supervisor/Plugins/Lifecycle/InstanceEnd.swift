@@ -36,8 +36,9 @@ package struct InstanceEnd: Sendable, Equatable {
         if seen.incompatible { return InstanceEnd(exit: .incompatible, reason: nil, crashed: crashed) }
         if let rejected = seen.configRejected { return InstanceEnd(exit: .notConfigured, reason: rejected, crashed: false) }
         if case .spawnFailed(let why) = seen.exit { return InstanceEnd(exit: .crash, reason: why, crashed: crashed) }
+        // Not configured (a refused token, say) is the setup's fault, never a message's.
         if seen.exit == .exited(78) {
-            return InstanceEnd(exit: .notConfigured, reason: seen.stderrTail.last ?? "exit status 78", crashed: crashed)
+            return InstanceEnd(exit: .notConfigured, reason: seen.stderrTail.last ?? "exit status 78", crashed: false)
         }
         if seen.requested && seen.handshaken { return InstanceEnd(exit: .requested, reason: nil, crashed: crashed) }
         var why = "\(seen.exit)"

@@ -5,7 +5,8 @@
 /// failed and the whole messenger goes quiet. So each delivery counts the crashes it was in
 /// flight during. Once one has two, deliveries go one at a time until none that was in flight
 /// during a crash is left: a crash then names its delivery. A delivery alone in flight during its
-/// second crash is poison, and the owner sets it aside. Pure bookkeeping on the owner's clock.
+/// second crash, with no request in flight beside it, is poison, and the owner sets it aside.
+/// Pure bookkeeping on the owner's clock.
 package struct DeliveryFlight: Sendable {
     /// How long a delivery sent alone is waited for. A plugin that could not handle one leaves it
     /// unacknowledged for its next instance (`DeliveryRetry`), and it must not hold the rest.
@@ -18,8 +19,8 @@ package struct DeliveryFlight: Sendable {
     private var running = false
     /// One at a time: the delivery sent alone, and when.
     private var alone: (id: String, since: ContinuousClock.Instant)?
-    /// Sent alone and not acknowledged within `patience`: no longer waited for, and no longer
-    /// suspected (it stalled; it did not crash anything).
+    /// Sent alone and not acknowledged within `patience`: no longer waited for before the next
+    /// goes. Still suspected: the plugin may be working on it yet (its own tries).
     private var passedOver: Set<String> = []
 
     package init(patience: Duration = .seconds(60)) {
@@ -33,7 +34,7 @@ package struct DeliveryFlight: Sendable {
     package func crashes(of id: String) -> Int { crashes[id] ?? 0 }
 
     /// In flight and waited for.
-    private var suspects: Set<String> { inFlight.subtracting(passedOver) }
+    private var awaited: Set<String> { inFlight.subtracting(passedOver) }
 
     /// A new instance is welcomed: what of `waiting` (the outbox, oldest first) it gets now.
     package mutating func welcomed<Entry>(_ waiting: [Entry], id: (Entry) -> String, at now: ContinuousClock.Instant) -> [Entry] {
@@ -46,7 +47,7 @@ package struct DeliveryFlight: Sendable {
     package mutating func mayPass(_ id: String, at now: ContinuousClock.Instant) -> Bool {
         guard running else { return false }
         if oneAtATime {
-            guard suspects.isEmpty else { return false }
+            guard awaited.isEmpty else { return false }
             alone = (id, now)
         }
         inFlight.insert(id)
@@ -77,16 +78,17 @@ package struct DeliveryFlight: Sendable {
     }
 
     /// The instance ended. Returns the poison: the delivery alone in flight during its second
-    /// crash, if any. What else was in flight waits for the next instance.
-    package mutating func instanceEnded(crashed: Bool) -> String? {
-        let counted = suspects
+    /// crash, if any; none when requests were in flight beside it (`otherWork`), as any of them
+    /// may have been the cause. What else was in flight waits for the next instance.
+    package mutating func instanceEnded(crashed: Bool, otherWork: Bool = false) -> String? {
+        let counted = inFlight
         inFlight.removeAll()
         passedOver.removeAll()
         alone = nil
         running = false
         guard crashed else { return nil }
         for id in counted { crashes[id, default: 0] += 1 }
-        guard counted.count == 1, let only = counted.first, let count = crashes[only], count >= 2 else { return nil }
+        guard !otherWork, counted.count == 1, let only = counted.first, let count = crashes[only], count >= 2 else { return nil }
         crashes.removeValue(forKey: only)
         return only
     }
@@ -102,7 +104,7 @@ package struct DeliveryFlight: Sendable {
     /// everything not sent yet.
     private mutating func release<Entry>(_ waiting: [Entry], id: (Entry) -> String, at now: ContinuousClock.Instant) -> [Entry] {
         if oneAtATime {
-            guard suspects.isEmpty, let next = waiting.first(where: { !inFlight.contains(id($0)) }) else { return [] }
+            guard awaited.isEmpty, let next = waiting.first(where: { !inFlight.contains(id($0)) }) else { return [] }
             inFlight.insert(id(next))
             alone = (id(next), now)
             return [next]

@@ -52,6 +52,11 @@ package struct PendingRequests: Sendable {
         return out
     }
 
+    /// Whether any request is in flight on `instance`.
+    package func anySent(to instance: Int) -> Bool {
+        entries.values.contains { $0.sentTo == instance }
+    }
+
     /// Instance `instance` is gone: its requests wait for the next one, and those it was the
     /// second crash for come back as poison.
     package mutating func instanceEnded(_ instance: Int, crashed: Bool) -> [Entry] {
