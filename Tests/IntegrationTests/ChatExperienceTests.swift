@@ -194,6 +194,22 @@ import Testing
         }
     }
 
+    /// A run waiting for an answer is still a run: other text sent meanwhile waits behind it as a
+    /// follow-up (pi-rpc spec §5), and the chat is told so, as for any busy session.
+    @Test func aPromptWhileTheRunWaitsForAnAnswerIsQueuedBehindIt() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            _ = try await chat.newBoundSession("demo")
+            _ = try await chat.say("!scenario ui ask-select 0")
+            _ = try await waitFor("the question is asked") { chat.posts("question").isEmpty ? nil : true }
+            let queued = try await chat.inject(
+                "chat.message", ["chat": E2EChatHome.chat(), "messageId": "m-during-question", "text": "actually use blue-ish", "attachments": []])
+            #expect(queued["status"] == "queued", "\(queued)")
+            #expect(Self.text(queued["reply"] ?? [:]) == "Queued as follow-up for demo.")
+            #expect(queued["reaction"] == "⏳", "\(queued)")
+        }
+    }
+
     @Test func helpPingsAndTheSenderPrefix() async throws {
         try await E2EChatHome.with { chat in
             var config = chat.config()

@@ -145,8 +145,9 @@ extension PiSession {
     }
 
     /// Whether a prompt sent now would wait behind a run: one is going, or one a prompt sent a
-    /// moment ago is about to start (pi-rpc spec §5).
-    package var promptWouldQueue: Bool { state == .busy || machine.runAboutToStart(at: .now) }
+    /// moment ago is about to start (pi-rpc spec §5). The agent's own state, not the one shown:
+    /// a run that waits for an answer shows `waitingForAnswer`, and is still going.
+    package var promptWouldQueue: Bool { machine.isBusy || machine.runAboutToStart(at: .now) }
 
     /// True for the id of a gate's question.
     package func isGate(_ qid: String) -> Bool { approvals.isGate(qid) }
