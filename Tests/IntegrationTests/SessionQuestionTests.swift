@@ -117,6 +117,31 @@ import Testing
         }
     }
 
+    /// A stop with a dialog open: one with the tool's abort signal is resolved by pi silently
+    /// (pi-rpc spec §4), one without (rpc-demo's gate, fake-pi README) would hold pi's abort
+    /// until someone answers. Either way the dialog is cancelled on pi and closed here, so no
+    /// card stays answerable and the stop answers at once.
+    @Test func aStopWithADialogOpenCancelsItAndEndsTheRun() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "s")
+            for prompt in ["!scenario ui ask-select 0", "!scenario ui select 0"] {
+                let q = try await Self.ask(s, id, prompt)
+                let qid = try #require(q["id"]?.stringValue)
+                let asked = ContinuousClock.now
+                #expect(try await s.plain("abort", "s") == "aborted\n", "\(prompt)")
+                #expect(ContinuousClock.now - asked < .seconds(10), "\(prompt): the stop waited \(ContinuousClock.now - asked)")
+                try await s.waitForState(id, "idle", timeout: .seconds(10))
+                #expect(try await s.plain("questions", "s") == "no open questions\n", "\(prompt)")
+                #expect(try Self.response(s, qid) == ["id": .string(qid), "type": "extension_ui_response", "cancelled": true])
+                let late = try await s.run("answer", "s", qid, "1")
+                #expect(late.status == 1 && late.stderr.contains("no open question"), "\(prompt): \(late)")
+            }
+            let closed = try await s.history(id, "--type", "question_cancelled")
+            #expect(closed.count == 2 && closed.allSatisfy { $0["by"] == "abort" }, "\(closed)")
+        }
+    }
+
     @Test func aDialogWithATimeoutExpiresOnOurSideToo() async throws {
         try await SessionHome.with { s in
             try await s.start()

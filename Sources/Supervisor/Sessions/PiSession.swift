@@ -266,7 +266,11 @@ package actor PiSession {
         let timeout = timeout ?? launcher.commandTimeout
         // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
         // extension spec §11 trap 12): a stop closes its question now and the call is denied.
-        if type == "abort" { await abandonGates("the run was stopped") }
+        // `compact` and `new_session` abort a running agent first (pi-rpc spec §5).
+        if type == "abort" || (["compact", "new_session"].contains(type) && machine.isBusy) {
+            await abandonGates("the run was stopped")
+            await cancelDialogs(type == "abort" ? "the run was stopped" : "the run was ended by \(type)")
+        }
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
@@ -566,6 +570,22 @@ package actor PiSession {
         record(type: "question_expired", ["id": .string(qid)])
         await services.persist(record)
         await tell(.questionClosed(question, outcome: "expired: no answer in time"))
+    }
+
+    /// An extension's dialog open when a spawned session's run is stopped. One without an abort
+    /// signal (rpc-demo's gate) would hold pi's `abort` until someone answers; one with it is
+    /// resolved by pi silently (pi-rpc spec §4), and its card would stay open, answerable, for
+    /// ever. Both are cancelled on pi and closed in the chats first. A terminal's dialogs are
+    /// the terminal's: its extension closes their copies (`extension_ui_closed`).
+    private func cancelDialogs(_ why: String) async {
+        guard terminal == nil else { return }
+        for question in questions.sorted where !isGate(question.id) {
+            guard let closed = questions.close(question.id) else { continue }
+            write(.extensionUIResponse(id: closed.id, .cancelled))
+            record(type: "question_cancelled", ["id": .string(closed.id), "by": "abort"])
+            await services.persist(record)
+            await tell(.questionClosed(closed, outcome: "closed: \(why) before anyone answered"))
+        }
     }
 
     /// Another extension's question in a terminal pi: the extension sees it but cannot answer it.
