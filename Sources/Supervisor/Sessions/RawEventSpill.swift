@@ -74,6 +74,9 @@ package struct RawEventSpill {
             total += line.count + 1
         }
         let bytes = kept.reversed().flatMap { $0 }
-        if AtomicFile.write(bytes, to: path) { size = bytes.count }
+        // Not flushed, as the appends are not: this runs on the pipe thread every session's
+        // output is read on, and an fsync there stalls them all (a lost tail costs only payloads
+        // the compact history has the gist of).
+        if AtomicFile.write(bytes, to: path, durable: false) { size = bytes.count }
     }
 }

@@ -18,7 +18,9 @@ package struct ToolImages {
             guard let data = Data(base64Encoded: image.base64) else { continue }
             let name = "\(tool)-\(list.count + 1).\(ToolImage.fileExtension(image.mimeType))"
             let path = folder + "/" + name
-            if AtomicFile.write([UInt8](data), to: path) {
+            // Not flushed: written on the pipe thread every session's output is read on, where
+            // an fsync stalls them all; a machine crash costs a screenshot, not state.
+            if AtomicFile.write([UInt8](data), to: path, durable: false) {
                 list.append(ToolImage(path: path, filename: name, mimeType: image.mimeType, toolName: tool))
             }
         }
