@@ -86,6 +86,39 @@ extension Scenarios {
             }
         }
 
+        /// A thread opened under a configured channel before a restart that resumes: a resumed
+        /// session gets no GUILD_CREATE to list it again (discord-api.md §2.6), so the plugin
+        /// keeps what it learned, and a message typed there afterwards is not dropped.
+        @Test(.timeLimit(.minutes(2)))
+        func aThreadLearnedBeforeAResumeIsStillListenedIn() async throws {
+            try await Scenario.run { s in
+                let first = try await s.startReady(name: "first")
+                let made = try await s.fake.post(
+                    "/threads",
+                    [
+                        "parent_id": .string(Scenario.general), "name": "side topic", "type": 11, "bot_member": true,
+                        "user": ["id": .string(Scenario.alice), "username": "alice"],
+                    ])
+                let thread = try #require(made["id"]?.stringValue, "\(made)")
+                #expect(
+                    try await s.eventually { () -> Bool? in
+                        (try? String(contentsOfFile: s.stateDir + "/bindings.json", encoding: .utf8))?.contains(thread) == true ? true : nil
+                    } == true)
+                #expect(await first.kill9() == 128 + 9)
+                _ = try await s.fake.wait("for=disconnected")
+
+                let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let second = try await s.startPlugin(name: "second")
+                #expect(try await s.fake.wait("for=resumed&since=\(cursor)") != nil, "\(second.stderr())")
+                let sent = try await s.say("in the side topic", channel: thread)
+                let messages = await second.waitForRequests("chat.message")
+                #expect(messages.first?["messageId"] == sent["id"], "\(second.stderr())")
+                #expect(messages.first?["chat"]?["thread"]?.stringValue == thread, "\(messages)")
+                #expect(try await s.stats()["resumes"] == 1)
+                #expect(await second.shutdown() == 0)
+            }
+        }
+
         /// Events the relay ignores (its own edits echoed back) move the saved resume point at
         /// most every few seconds, as saving it after each was much of the plugin's CPU while
         /// answers streamed. A plugin killed right after them resumes from before them: Discord

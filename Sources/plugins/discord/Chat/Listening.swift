@@ -14,6 +14,12 @@ actor Listening {
     private var boundChannels: Set<String> = []
     private var threads: [String: ThreadInfo] = [:]
     private var boundThreads: Set<String> = []
+    /// Threads learned under a channel the bot listens in, oldest first, kept across restarts:
+    /// a restart that resumes the gateway session learns them from nothing else.
+    private var learnedKept: [String] = []
+    /// At most this many learned threads are kept (active threads are listed anew at each
+    /// full connect).
+    static let learnedLimit = 1000
     private(set) var botUserID: String?
     private(set) var applicationID: String?
 
@@ -32,6 +38,10 @@ actor Listening {
                 boundThreads.insert(thread.id)
             }
             boundChannels = Set(saved.channels)
+            for thread in saved.learned ?? [] where threads[thread.id] == nil {
+                threads[thread.id] = thread
+                learnedKept.append(thread.id)
+            }
         }
         for binding in welcome.bindings {
             guard binding.messenger == welcome.plugin || welcome.plugin.isEmpty, let target = binding.target.discord else { continue }
@@ -58,13 +68,26 @@ actor Listening {
             ownsEveryChannel: configured.isEmpty && answersDMs, sharedRooms: sharedRooms)
     }
 
-    func learn(_ list: [ThreadInfo]) {
-        for thread in list { threads[thread.id] = thread }
+    func learn(_ list: [ThreadInfo]) async {
+        var changed = false
+        for thread in list {
+            let known = threads[thread.id]
+            threads[thread.id] = thread
+            guard known != thread, !boundThreads.contains(thread.id),
+                configured.contains(thread.parentID) || boundChannels.contains(thread.parentID)
+            else { continue }
+            if known == nil || !learnedKept.contains(thread.id) { learnedKept.append(thread.id) }
+            changed = true
+        }
+        if learnedKept.count > Self.learnedLimit { learnedKept.removeFirst(learnedKept.count - Self.learnedLimit) }
+        if changed { await save() }
     }
 
     func forget(thread id: String) async {
         threads[id] = nil
-        if boundThreads.remove(id) != nil { await save() }
+        let wasLearned = learnedKept.contains(id)
+        learnedKept.removeAll { $0 == id }
+        if boundThreads.remove(id) != nil || wasLearned { await save() }
     }
 
     /// The supervisor posts here, so a session is bound here: listen.
@@ -83,7 +106,9 @@ actor Listening {
     }
 
     private func save() async {
-        let record = BindingsRecord(threads: boundThreads.sorted().compactMap { threads[$0] }, channels: boundChannels.sorted())
+        let record = BindingsRecord(
+            threads: boundThreads.sorted().compactMap { threads[$0] }, channels: boundChannels.sorted(),
+            learned: learnedKept.filter { !boundThreads.contains($0) }.compactMap { threads[$0] })
         await store.save(record, to: BindingsRecord.file)
     }
 
