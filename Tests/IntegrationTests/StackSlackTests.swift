@@ -146,6 +146,31 @@ import Glibc
         }
     }
 
+    /// `/pi` typed in a DM between two people (Slack gives that DM's `D…` id, slack-api.md §4) or
+    /// in a private channel the bot was not added to: the bot has no access there (§9
+    /// `channel_not_found`). The answers come in the bot's own DM with the user, and a session
+    /// `/pi new` starts from the other DM is bound to the bot's DM, where its output can go.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aCommandInADMBetweenPeopleOrAPrivateChannelIsAnsweredInTheBotsDM() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            let project = stack.workspace + "/other"
+            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+            try await stack.command("new \(project) other", in: "D0HUMANS1", botNotMember: true)
+            try await stack.waitForBotMessage(in: dm, containing: "cannot post in the conversation")
+            try await stack.waitForBotMessage(in: dm, containing: "Started other")
+            try await stack.say("hello other")
+            try await stack.waitForBotMessage(in: dm, containing: "Echo: hello other")
+
+            let privateProject = stack.workspace + "/private"
+            try FileManager.default.createDirectory(atPath: privateProject, withIntermediateDirectories: true)
+            try await stack.command("new \(privateProject) priv", in: "G0PRIVATE1", botNotMember: true)
+            try await stack.waitForBotMessage(in: dm, containing: "<#G0PRIVATE1>")
+            try await stack.waitForBotMessage(in: dm, containing: "Started priv")
+        }
+    }
+
     /// A question with buttons: Mallory's click is refused (ephemeral), Alice's Yes answers it,
     /// the message then says who answered and has no buttons, and the run finishes.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

@@ -49,7 +49,8 @@ public struct SlackRelay: CoreMessengerRelay {
         var channels = Set(config.channels.map(\.id))
         for binding in context.welcome.bindings where !binding.channel.hasPrefix("D") { channels.insert(binding.channel) }
         let handoff = Handoff(
-            api: api, names: UserNames(api: api), replies: replies, progress: progress, spoolDir: context.spoolDir, logger: logger)
+            api: api, names: UserNames(api: api), replies: replies, progress: progress, botDMs: BotDMs(poster: poster),
+            spoolDir: context.spoolDir, logger: logger)
         let intake = Intake(
             inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
             poster: poster, replies: replies, allowlist: allowlist, threads: threads, clicks: clicks,

@@ -191,7 +191,8 @@ class Slack:
     def channel(self, cid, kind=None):
         with self.lock:
             if cid not in self.channels:
-                kind = kind or ("group" if cid.startswith("G") else "channel")
+                # D… ids are direct messages, G… private channels (slack-api.md §4 slash_commands, §5).
+                kind = kind or ("im" if cid.startswith("D") else "group" if cid.startswith("G") else "channel")
                 self.channels[cid] = {"id": cid, "type": kind, "members": {BOT_USER}}
             return self.channels[cid]
 
@@ -468,7 +469,9 @@ class Slack:
         with self.lock:
             record = self.channels.get(channel)
             if record and BOT_USER not in record["members"]:
-                raise ApiError("not_in_channel")
+                # A public channel the bot may join says so; a DM between people or a private
+                # channel it was not added to is one it has no access to (slack-api.md §9).
+                raise ApiError("not_in_channel" if record["type"] == "channel" else "channel_not_found")
 
     def check_thread(self, channel, thread_ts):
         with self.lock:

@@ -11,22 +11,29 @@ struct Handoff: InboxAdapter {
     let names: UserNames
     let replies: Replies
     let progress: Progress
+    let botDMs: BotDMs
     let spoolDir: String
     let logger: Logger
 
+    /// Where the message's answers go (`BotDMs`).
+    private func chat(of message: PendingMessage) async -> (chat: Chat, moved: Bool) {
+        await botDMs.answerable(message.chat, command: message.id.hasPrefix("cmd:"))
+    }
+
     func params(for message: PendingMessage) async -> ChatMessageParams? {
-        var chat = message.chat
+        var (chat, moved) = await chat(of: message)
+        if moved { await replies.show(Reply(text: BotDMs.movedNote), to: chat) }
         if chat.userName == nil { chat.userName = await names.name(of: chat.user) }
         let files = await InboundFiles.fetch(message.files) { await download($0, message: message) }
         return ChatMessageParams(chat: chat, messageID: message.id, text: files.prompt(message.text), attachments: files.attachments)
     }
 
     func failed(_ message: PendingMessage, reason: String) async {
-        await replies.show(Reply(text: reason, ephemeral: true), to: message.chat)
+        await replies.show(Reply(text: reason, ephemeral: true), to: await chat(of: message).chat)
     }
 
     func answered(_ message: PendingMessage, _ result: ChatMessageResult) async {
-        let chat = message.chat
+        let chat = await chat(of: message).chat
         if let ts = message.ts, [.prompted, .queued, .steered].contains(result.status) {
             await progress.started(ts, in: Place(channel: chat.channel, thread: chat.thread))
         }

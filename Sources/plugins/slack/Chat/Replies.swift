@@ -27,10 +27,10 @@ struct Replies: Sendable {
                     } else {
                         try await poster.send(chunk, to: place, blocks: blocks)
                     }
-                } catch let error as SlackAPIError where error.error == "not_in_channel" && !chat.dm && !inDM {
+                } catch let error as SlackAPIError where Self.notMember(error) && !chat.dm && !inDM {
                     // `/pi` works in any channel, but a bot posts only where it was invited
-                    // (slack-api.md §1, §9): the answer goes to the user's DM, with how to let
-                    // the bot in.
+                    // (slack-api.md §1, §9; a private channel says `channel_not_found`): the
+                    // answer goes to the user's DM, with how to let the bot in.
                     inDM = true
                     await answerInDM(chunk, blocks: blocks, to: chat.user, for: chat.channel)
                 } catch {
@@ -38,6 +38,11 @@ struct Replies: Sendable {
                 }
             }
         }
+    }
+
+    /// A channel the bot is not in: a public one says so, a private one is not found to it.
+    static func notMember(_ error: SlackAPIError) -> Bool {
+        ["not_in_channel", "channel_not_found"].contains(error.error)
     }
 
     private func answerInDM(_ chunk: String, blocks: JSONValue?, to user: String, for channel: String) async {

@@ -30,7 +30,7 @@ actor Threads {
             let place = try await create(in: chat.channel, name: request.name)
             bound.thread = place.thread
             logger.info("opened thread \(place.key) for session \(request.sessionID)")
-        } catch let error as SlackAPIError where error.error == "not_in_channel" && !chat.dm {
+        } catch let error as SlackAPIError where Replies.notMember(error) && !chat.dm {
             // `/pi new` in a channel the bot was not invited to: bound there, every answer would
             // be refused. The session goes to the user's DM, which says why.
             do {
