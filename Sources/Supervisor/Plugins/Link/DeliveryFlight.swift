@@ -20,7 +20,7 @@ package struct DeliveryFlight: Sendable {
     /// One at a time: the delivery sent alone, and when.
     private var alone: (id: String, since: ContinuousClock.Instant)?
     /// Sent alone and not acknowledged within `patience`: no longer waited for before the next
-    /// goes. Still suspected: the plugin may be working on it yet (its own tries).
+    /// goes. It counts the crashes it is in flight during, but the one sent after it is named.
     private var passedOver: Set<String> = []
 
     package init(patience: Duration = .seconds(60)) {
@@ -78,17 +78,19 @@ package struct DeliveryFlight: Sendable {
     }
 
     /// The instance ended. Returns the poison: the delivery alone in flight during its second
-    /// crash, if any; none when requests were in flight beside it (`otherWork`), as any of them
-    /// may have been the cause. What else was in flight waits for the next instance.
+    /// crash, if any, besides those passed over (which stalled rather than crashed, and count
+    /// the crash all the same); none when requests were in flight beside it (`otherWork`), as
+    /// any of them may have been the cause. What was in flight waits for the next instance.
     package mutating func instanceEnded(crashed: Bool, otherWork: Bool = false) -> String? {
         let counted = inFlight
+        let named = awaited
         inFlight.removeAll()
         passedOver.removeAll()
         alone = nil
         running = false
         guard crashed else { return nil }
         for id in counted { crashes[id, default: 0] += 1 }
-        guard !otherWork, counted.count == 1, let only = counted.first, let count = crashes[only], count >= 2 else { return nil }
+        guard !otherWork, named.count == 1, let only = named.first, let count = crashes[only], count >= 2 else { return nil }
         crashes.removeValue(forKey: only)
         return only
     }
