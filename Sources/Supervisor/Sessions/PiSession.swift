@@ -266,14 +266,20 @@ package actor PiSession {
         let timeout = timeout ?? launcher.commandTimeout
         // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
         // extension spec §11 trap 12): a stop closes its question now and the call is denied.
-        // `compact` and `new_session` abort a running agent first (pi-rpc spec §5).
-        if type == "abort" || (["compact", "new_session"].contains(type) && machine.isBusy) {
+        if type == "abort" {
             await abandonGates("the run was stopped")
-            await cancelDialogs(type == "abort" ? "the run was stopped" : "the run was ended by \(type)")
+            if machine.isBusy { await cancelDialogs("the run was stopped", by: type) }
         }
         let exclusive = PiCommandTable.mayFailWithoutID.contains(type)
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
+        // `compact` aborts a running agent before anything can refuse it (pi-rpc spec §5): the
+        // run's questions go first, as for a stop. A `new_session` may be vetoed first (§5), so
+        // its run's questions close only once it went through (below).
+        if type == "compact", machine.isBusy {
+            await abandonGates("the run was stopped")
+            await cancelDialogs("the run was ended by compact", by: type)
+        }
         guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
         let cid = commands.send(command)
         var obj = command.json
@@ -289,6 +295,10 @@ package actor PiSession {
         if !type.hasPrefix("get_") { machine.active(at: Date()) }
         if response.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
+        }
+        if type == "new_session", (try? response.data?.parse())?["cancelled"]?.boolValue != true, !questions.isEmpty {
+            await abandonGates("the conversation was replaced")
+            await cancelDialogs("the conversation was replaced", by: type)
         }
         return response
     }
@@ -577,12 +587,12 @@ package actor PiSession {
     /// resolved by pi silently (pi-rpc spec §4), and its card would stay open, answerable, for
     /// ever. Both are cancelled on pi and closed in the chats first. A terminal's dialogs are
     /// the terminal's: its extension closes their copies (`extension_ui_closed`).
-    private func cancelDialogs(_ why: String) async {
+    private func cancelDialogs(_ why: String, by command: String) async {
         guard terminal == nil else { return }
         for question in questions.sorted where !isGate(question.id) {
             guard let closed = questions.close(question.id) else { continue }
             write(.extensionUIResponse(id: closed.id, .cancelled))
-            record(type: "question_cancelled", ["id": .string(closed.id), "by": "abort"])
+            record(type: "question_cancelled", ["id": .string(closed.id), "by": .string(command)])
             await services.persist(record)
             await tell(.questionClosed(closed, outcome: "closed: \(why) before anyone answered"))
         }
