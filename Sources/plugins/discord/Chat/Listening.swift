@@ -73,10 +73,10 @@ actor Listening {
         for thread in list {
             let known = threads[thread.id]
             threads[thread.id] = thread
-            guard known != thread, !boundThreads.contains(thread.id),
+            guard known != thread || !learnedKept.contains(thread.id), !boundThreads.contains(thread.id),
                 configured.contains(thread.parentID) || boundChannels.contains(thread.parentID)
             else { continue }
-            if known == nil || !learnedKept.contains(thread.id) { learnedKept.append(thread.id) }
+            if !learnedKept.contains(thread.id) { learnedKept.append(thread.id) }
             changed = true
         }
         if learnedKept.count > Self.learnedLimit { learnedKept.removeFirst(learnedKept.count - Self.learnedLimit) }
