@@ -26,6 +26,11 @@ import Testing
         #expect(!a.allows(""))
     }
 
+    @Test func aNumberThatIsNoWholeIDLetsNobodyInAndDoesNotTrap() {
+        let a = Allowlist(section: ["allowedUsers": [1e300, 1.5, -0.0, 42]], messenger: "discord", environment: [:])
+        #expect(a.users == ["42", "0"])
+    }
+
     @Test func allowlistReadsConfigAndEnvironment() {
         let a = Allowlist(
             section: ["allowedUsers": ["111", 222]], messenger: "discord",

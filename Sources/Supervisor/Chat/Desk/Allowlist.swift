@@ -9,7 +9,13 @@ package struct Allowlist: Sendable {
     package init(section: JSONValue?, messenger: String, environment: [String: String]) {
         var ids = Set<String>()
         for value in section?["allowedUsers"]?.arrayValue ?? [] {
-            if let text = value.stringValue { ids.insert(text) } else if let number = value.doubleValue { ids.insert(String(Int64(number))) }
+            // A number that is no whole id (1e300, 1.5) lets nobody in: the section's schema
+            // check says why with its line and column; converting it would trap.
+            if let text = value.stringValue {
+                ids.insert(text)
+            } else if let number = value.doubleValue, let whole = Int64(exactly: number) {
+                ids.insert(String(whole))
+            }
         }
         for part in (environment[Self.environmentName(messenger)] ?? "").split(separator: ",") {
             let trimmed = part.trimmingInlineSpace()
