@@ -55,4 +55,16 @@ import Testing
             #expect(try await s.json("stop")["stopped"] == true)
         }
     }
+
+    /// A config that would not start is refused before the running daemon is stopped.
+    @Test func restartWithABrokenConfigLeavesTheRunningDaemonUp() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let before = try #require(try await s.json("status")["pid"]?.intValue)
+            try s.home.writeConfig("plugins: {disabled: 3}\n")
+            let refused = try await s.run("restart")
+            #expect(refused.status == 1 && refused.stderr.contains("not restarted") && refused.stderr.contains("config.yaml:1:"), "\(refused)")
+            #expect(try await s.json("status")["pid"]?.intValue == before, "the daemon that ran still runs")
+        }
+    }
 }

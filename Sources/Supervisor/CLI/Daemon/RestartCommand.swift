@@ -7,12 +7,20 @@ struct RestartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restart",
         abstract: "Stop the daemon and start it again in the background, waiting until it is up.",
-        discussion: "Sessions come back as they were, as after any stop and start. A daemon that was not running is started.")
+        discussion:
+            "Sessions come back as they were, as after any stop and start. A daemon that was not running is started. A config.yaml or .env that would not start is refused first, and the running daemon keeps running."
+    )
     @OptionGroup var output: OutputOptions
 
     func run() {
         let home = Home.resolve()
         var stopped = true
+        // A config that would not start is refused while the daemon that runs keeps running.
+        do {
+            try DaemonLauncher.checkConfig(home)
+        } catch {
+            CLIFailure.exit(DaemonLauncher.NotRestarted(reason: "\(error)"), json: output.json)
+        }
         do {
             try DaemonLauncher.stop(home)
         } catch is ControlClient.NotRunning {
