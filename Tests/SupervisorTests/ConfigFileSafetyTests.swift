@@ -118,6 +118,18 @@ import Testing
         #expect(home.loadError().map { "\($0)" } == nil)
     }
 
+    /// pi's arguments: the value after a flag named like a secret, or joined to it, is a secret;
+    /// other flags' values are not.
+    @Test func aSecretInPisArgumentsIsASecret() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "pi:\n  args: [\"--model\", \"sonnet\", \"--api-key\", \"sk-ant-api03-AAAA\"]\n", mode: 0o644)
+        #expect(try #require(home.loadError()).description.contains("it holds a secret (pi.args[3] at line 2)"))
+        home.write("config.yaml", "pi:\n  args: [\"--token=abc123def\"]\n", mode: 0o644)
+        #expect(try #require(home.loadError()).description.contains("it holds a secret (pi.args[0] at line 2)"))
+        home.write("config.yaml", "pi:\n  args: [\"--model\", \"sonnet\", \"--no-tools\", \"--thinking=high\"]\n", mode: 0o644)
+        #expect(home.loadError().map { "\($0)" } == nil)
+    }
+
     @Test func secretKeyNames() {
         for name in ["token", "botToken", "BOT_TOKEN", "apiKey", "api-key", "key", "clientSecret", "password", "PASSWD"] {
             #expect(YAMLNode.isSecretKey(name), "\(name)")

@@ -19,6 +19,14 @@ import Testing
         #expect(Redactor.redact(line) == "connecting with [redacted], [redacted], RedactorConfigTests-name and RedactorConfigTests_VARIABLE")
     }
 
+    /// pi's command line is logged when a session starts: a key given as one of its arguments
+    /// is masked there, the other arguments are not.
+    @Test func aSecretInPisArgumentsIsMasked() {
+        Redactor.learn(arguments: ["--model", "RCT-args-model", "--api-key", "RCT-args-key-51c2", "--token=RCT-args-token-8e0f"])
+        let line = "starting pi --mode rpc --model RCT-args-model --api-key RCT-args-key-51c2 --token=RCT-args-token-8e0f"
+        #expect(Redactor.redact(line) == "starting pi --mode rpc --model RCT-args-model --api-key [redacted] --token=[redacted]")
+    }
+
     /// A token kept in a variable of any name (`tokenEnv: MY_BOT`) and the password of a URL
     /// (the federation's `PI_RELAYD_DATABASE_URL`) are masked too: neither name looks secret.
     @Test func aVariableAnEnvKeyNamesAndAURLsPasswordAreMasked() {

@@ -15,8 +15,11 @@ extension YAMLNode {
             return []
         case .sequence(let items):
             return items.enumerated().flatMap { index, item in
-                // An address with a password, as one of a command's arguments (`pi.args`).
-                Self.hasPasswordInAddress(item)
+                // A command's arguments (`pi.args`): an address with a password, the value after
+                // a secret-named flag (`--api-key KEY`), or one joined to it (`--token=KEY`).
+                let afterFlag = index > 0 && Self.isSecretFlag(items[index - 1].scalarText) && Self.isLiteral(item)
+                let joined = Self.joinedSecret(item.scalarText) != nil
+                return Self.hasPasswordInAddress(item) || afterFlag || joined
                     ? [SecretLiteral(path: "\(path)[\(index)]", mark: item.mark)] : item.secretLiterals(path: "\(path)[\(index)]")
             }
         case .mapping(let pairs):
@@ -32,6 +35,27 @@ extension YAMLNode {
                 return pair.value.secretLiterals(path: keyPath)
             }
         }
+    }
+
+    /// A command-line flag named like a secret: `--api-key`, `--token`, `-password`.
+    package static func isSecretFlag(_ text: String?) -> Bool {
+        guard let text, text.hasPrefix("-"), !text.contains("=") else { return false }
+        let name = text.drop { $0 == "-" }
+        return !name.isEmpty && isSecretKey(String(name))
+    }
+
+    /// The value of `--flag=VALUE` when the flag is named like a secret.
+    package static func joinedSecret(_ text: String?) -> String? {
+        guard let text, text.hasPrefix("-"), let equals = text.firstIndex(of: "="),
+            isSecretFlag(String(text[..<equals]))
+        else { return nil }
+        let value = String(text[text.index(after: equals)...])
+        return value.isEmpty ? nil : value
+    }
+
+    private var scalarText: String? {
+        if case .string(let text) = scalarValue { return text }
+        return nil
     }
 
     package static func isSecretKey(_ name: String) -> Bool {

@@ -39,6 +39,7 @@ package struct Daemon: Service {
         // Secrets written in config.yaml reach children too (pi.env, plugin sections), and a child
         // may print them.
         Redactor.learn(environment: loaded.config.pi.env)
+        Redactor.learn(arguments: loaded.config.pi.args)
         for section in loaded.config.pluginSections.values { Redactor.learn(config: section, environment: ProcessInfo.processInfo.environment) }
 
         let lockFD = try acquireLock()

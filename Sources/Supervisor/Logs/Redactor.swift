@@ -33,6 +33,20 @@ package enum Redactor {
         }
     }
 
+    /// Registers the secrets in a command's arguments (`pi.args`): the value after a
+    /// secret-named flag (`--api-key KEY`), one joined to it (`--token=KEY`), and a password in
+    /// an address. pi's command line is logged when a session starts.
+    package static func learn(arguments: [String]) {
+        for (index, argument) in arguments.enumerated() {
+            if let joined = YAMLNode.joinedSecret(argument) {
+                learn(secret: joined)
+            } else if index > 0, YAMLNode.isSecretFlag(arguments[index - 1]) {
+                learn(secret: argument)
+            }
+            learn(urlPassword: argument)
+        }
+    }
+
     /// `scheme://user:PASSWORD@host…`: the password.
     private static func learn(urlPassword value: String) {
         guard let scheme = value.firstRange(of: "://") else { return }
