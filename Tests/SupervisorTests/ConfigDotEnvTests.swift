@@ -49,6 +49,13 @@ import Testing
             ])
     }
 
+    /// A comment right after `=` and a blank leaves the value empty: the placeholder a user
+    /// has not filled in is not sent as a token.
+    @Test func aCommentRightAfterTheEqualsSignLeavesTheValueEmpty() throws {
+        let values = try parse("DISCORD_BOT_TOKEN= # paste your token here\nTABBED=\t# later\nHASH=#not-a-comment\n")
+        #expect(values == ["DISCORD_BOT_TOKEN": "", "TABBED": "", "HASH": "#not-a-comment"])
+    }
+
     @Test func singleQuotesAreLiteral() throws {
         #expect(try parse("A='x\\ny $Z \"q\"'") == ["A": "x\\ny $Z \"q\""])
     }

@@ -55,6 +55,7 @@ package enum DotEnv {
             throw fail("expected KEY=VALUE, where KEY is letters, digits and _ (not starting with a digit)", at: keyStart)
         }
         position += 1
+        let afterEquals = position
         skipBlanks()
 
         var value = ""
@@ -91,7 +92,9 @@ package enum DotEnv {
         } else {
             var end = position
             while end < chars.count {
-                if chars[end] == "#", end > position, chars[end - 1] == " " || chars[end - 1] == "\t" { break }
+                // A # after a space or tab starts a comment, the blanks right after = included
+                // (`KEY= # fill in`: an empty value, not the comment).
+                if chars[end] == "#", end > afterEquals, chars[end - 1] == " " || chars[end - 1] == "\t" { break }
                 end += 1
             }
             value = String(chars[position..<end]).trimmingBlanks()
