@@ -163,6 +163,15 @@ import Glibc
             Self.expectFailed(second, "messenger:discord", detail: "DISCORD_BOT_TOKEN is not set", fix: "pi-relayd setup discord")
             #expect(second["config"]?["passed"] == true, "\(String(describing: second["config"]))")
             #expect(second["mode:.env"]?["passed"] == true)
+
+            // Set but empty in the shell: it wins over .env, so a token saved there would not
+            // be read. Doctor says so rather than "not set".
+            let emptied = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin", "DISCORD_BOT_TOKEN": ""])
+            try home.writeFile(".env", "DISCORD_BOT_TOKEN=MTIz.abc.def\n", mode: 0o600)
+            let third = try Self.checks(try await emptied.run(["doctor", "--json"], timeout: .seconds(60)))
+            Self.expectFailed(
+                third, "messenger:discord", detail: "DISCORD_BOT_TOKEN is set but empty in the environment, which wins over .env",
+                fix: "unset DISCORD_BOT_TOKEN")
         }
     }
 

@@ -18,7 +18,16 @@ extension Doctor {
             any = true
             let title = "\(kind.title) (\(name))"
             guard let token else {
-                checks.append(.fail("messenger:\(name)", title, "no token: \(variable) is not set", fix: "pi-relayd setup \(name)"))
+                // The environment wins over .env even when empty (ConfigLoader): say so, or
+                // `setup` would save a token nothing reads.
+                if self.environment[variable]?.isEmpty == true {
+                    checks.append(
+                        .fail(
+                            "messenger:\(name)", title, "no token: \(variable) is set but empty in the environment, which wins over .env",
+                            fix: "unset \(variable)"))
+                } else {
+                    checks.append(.fail("messenger:\(name)", title, "no token: \(variable) is not set", fix: "pi-relayd setup \(name)"))
+                }
                 continue
             }
             var pluginEnvironment = environment

@@ -98,7 +98,8 @@ struct SetupCommand: AsyncParsableCommand {
         }
         return SetupReport(
             kind: kind, identity: identity, variable: tokens.map(\.variable).joined(separator: " and "), file: home.dotenvFile,
-            daemonRunning: ControlClient.isAlive(home.socketPath))
+            daemonRunning: ControlClient.isAlive(home.socketPath),
+            setButEmpty: tokens.map(\.variable).filter { environment[$0]?.isEmpty == true })
     }
 
     /// Standard input's tokens, one a line (Slack's two: the bot token and the app-level token).

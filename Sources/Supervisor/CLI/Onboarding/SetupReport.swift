@@ -10,11 +10,14 @@ struct SetupReport {
     let file: String
     /// A daemon is running: it read the old .env and needs a restart to use the new token.
     let daemonRunning: Bool
+    /// Variables set but empty in this shell: the environment wins over .env, so a daemon
+    /// started from here would not see the saved token.
+    var setButEmpty: [String] = []
 
     var json: JSONValue {
         [
             "messenger": .string(kind.name), "bot": identity.json, "saved": ["variable": .string(variable), "file": .string(file)],
-            "daemonRunning": .bool(daemonRunning),
+            "daemonRunning": .bool(daemonRunning), "setButEmpty": .array(setButEmpty.map { .string($0) }),
         ]
     }
 
@@ -29,6 +32,9 @@ struct SetupReport {
             lines += [""] + identity.problems.map { "✗ " + $0 } + identity.notes.map { "• " + $0 }
         }
         lines += ["", "Saved \(variable) in \(file) (mode 600)."]
+        for name in setButEmpty {
+            lines.append("✗ \(name) is set but empty in this shell, and the environment wins over .env: unset \(name) before pi-relayd start.")
+        }
         lines.append(
             daemonRunning
                 ? "pi-relayd is running with what .env said before: restart it (pi-relayd restart) to use this token."
