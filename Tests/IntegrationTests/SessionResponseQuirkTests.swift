@@ -59,17 +59,18 @@ import Testing
             #expect(c.status == 0, "\(c)")
             #expect(try c.json()["tokensBefore"] != nil, "\(c)")
 
-            // An abort that pi answers only once a dialog is closed is outstanding too; the id-less
-            // failure is still set_model's, and the abort ends normally.
+            // An abort with a dialog open (pi answers the abort only once the dialog is closed)
+            // cancels the dialog first, so it does not wait for a person; an id-less failure
+            // around it is still set_model's, and the abort ends normally.
             _ = try await s.json("send", "p", "!scenario ui select 0")
             try await s.waitForState(id, "waiting-for-answer")
             async let aborted = s.run("abort", "p", "--json", timeout: .seconds(30))
             try await waitUntil("pi has the abort") { !s.piInput("abort").isEmpty }
             let meanwhile = try await s.run("model", "p", "openai/gpt-5.4", timeout: .seconds(30))
             #expect(meanwhile.stderr == "pi-relayd: pi refused set_model: No API key for openai/gpt-5.4\n", "\(meanwhile)")
-            #expect(try await s.plain("answer", "p", "1", "Block") == "answered\n")
             let a = try await aborted
             #expect(a.status == 0 && (try? a.json()) == ["aborted": true], "\(a)")
+            #expect(s.piInput("extension_ui_response").last?["cancelled"] == true, "the dialog was cancelled, not answered")
 
             // Everything still works afterwards: nothing is left waiting on a lost answer.
             try await s.waitForState(id, "idle")
