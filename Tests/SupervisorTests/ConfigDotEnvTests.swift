@@ -56,6 +56,14 @@ import Testing
         #expect(values == ["DISCORD_BOT_TOKEN": "", "TABBED": "", "HASH": "#not-a-comment"])
     }
 
+    @Test func aByteOrderMarkIsNoPartOfTheFirstKey() throws {
+        var result: [String: String] = [:]
+        for entry in try DotEnv.parse([0xEF, 0xBB, 0xBF] + Array("DISCORD_BOT_TOKEN=abc\n".utf8), file: "/h/.env") {
+            result[entry.key] = entry.value
+        }
+        #expect(result == ["DISCORD_BOT_TOKEN": "abc"])
+    }
+
     @Test func singleQuotesAreLiteral() throws {
         #expect(try parse("A='x\\ny $Z \"q\"'") == ["A": "x\\ny $Z \"q\""])
     }

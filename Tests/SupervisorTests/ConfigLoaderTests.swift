@@ -288,11 +288,12 @@ import Testing
     @Test func homeWithTrailingSlashAndTildePaths() throws {
         let home = ConfigTestHome()
         // A bare ~ is YAML's null (so $HOME anyway); quoted, it is the path.
-        home.write("config.yaml", "sessions:\n  defaultCwd: \"~\"\npi:\n  agentDir: ~/a\n")
+        home.write("config.yaml", "sessions:\n  defaultCwd: \"~\"\npi:\n  agentDir: ~/a\n  command: ~/bin/pi\n")
         let loaded = try ConfigLoader.load(home: home.path + "/", knownPlugins: [], environment: ["HOME": "/u"])
         #expect(loaded.path == home.configPath)
         #expect(loaded.config.sessions.defaultCwd == "/u")
         #expect(loaded.config.pi.agentDir == "/u/a")
+        #expect(loaded.config.pi.command == "/u/bin/pi")
         #expect(
             loaded.config.pi.childEnvironment == ["PI_CODING_AGENT_DIR": "/u/a", "PI_RELAYD_CHILD": "1"],
             "the marker keeps a global extension passive")

@@ -15,6 +15,9 @@ package enum DotEnv {
     package static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> [Entry] {
         var entries: [Entry] = []
         var lineNumber = 0
+        // A byte-order mark, as some Windows editors save UTF-8, is no part of the first key
+        // (config.yaml takes one too).
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         // Split bytes, not Characters: "\r\n" is a single Character and would never match "\n".
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1

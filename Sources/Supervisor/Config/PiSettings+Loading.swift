@@ -1,7 +1,11 @@
 extension PiSettings {
     package init(_ section: ConfigSection, home: String?) throws(ConfigError) {
         self.init()
-        command = try section.value("command", default: command) { f throws(ConfigError) in try f.nonEmptyString() }
+        // A name is looked up in PATH; `~/bin/pi` is in the home folder, as in a shell.
+        command = try section.value("command", default: command) { f throws(ConfigError) in
+            let written = try f.nonEmptyString()
+            return written.hasPrefix("~/") ? try f.absolutePath(home: home) : written
+        }
         args = try section.value("args", default: args) { f throws(ConfigError) in
             var result: [String] = []
             for item in try f.list("a list of arguments") { result.append(try item.text("an argument")) }
