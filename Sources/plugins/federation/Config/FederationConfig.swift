@@ -35,8 +35,10 @@ struct FederationConfig: Sendable {
         let variable = section["databaseEnv"]?.stringValue ?? defaultVariable
         let url = (environment[variable] ?? "").trimmed()
         guard !url.isEmpty else {
+            // The home the daemon runs with (it sets PI_RELAYD_HOME for its plugins).
+            let dotenv = environment["PI_RELAYD_HOME"].map { $0 + "/.env" } ?? "~/.pi-relayd/.env"
             throw PluginExit.notConfigured(
-                "no federation database: set \(variable) in ~/.pi-relayd/.env to a postgres:// URL to join other machines (docs/FEDERATION.md)")
+                "no federation database: set \(variable) in \(dotenv) to a postgres:// URL to join other machines (docs/FEDERATION.md)")
         }
         do {
             return FederationConfig(
