@@ -55,7 +55,7 @@ import Testing
         #expect(later && none.isEmpty, "outside one at a time nothing waits for an ack")
     }
 
-    @Test func oneSentAloneAndNeverAckedIsPassedOverAfterThePatienceAndTheNextIsNamed() {
+    @Test func oneSentAloneAndNeverAckedIsPassedOverAndACrashThenGoesToWhicheverIsAloneLater() {
         var flight = DeliveryFlight(patience: .seconds(60))
         for _ in 0..<2 {
             _ = flight.welcomed(["stuck", "b", "c"], id: { $0 }, at: t0)
@@ -65,9 +65,26 @@ import Testing
         let early = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(59))
         let late = flight.tick(waiting: ["stuck", "b", "c"], id: { $0 }, at: t0 + .seconds(60))
         #expect(first == ["stuck"] && early.isEmpty && late == ["b"])
-        // A crash now names "b", the one waited for; the stalled one counts it too.
-        let poison = flight.instanceEnded(crashed: true)
-        #expect(poison == "b" && flight.crashes(of: "stuck") == 3)
+        // Either may have crashed it: neither is named, and the stalled one goes last from now.
+        let unnamed = flight.instanceEnded(crashed: true)
+        #expect(unnamed == nil && flight.crashes(of: "stuck") == 3 && flight.crashes(of: "b") == 3)
+        let next = flight.welcomed(["stuck", "b", "c"], id: { $0 }, at: t0)
+        let named = flight.instanceEnded(crashed: true)
+        #expect(next == ["b"] && named == "b", "b alone: named")
+        // Had "stuck" been the poison (a crash a minute after it came), the others go first and
+        // it is named once it is tried alone.
+        var other = DeliveryFlight(patience: .seconds(60))
+        for _ in 0..<2 {
+            _ = other.welcomed(["slow", "b"], id: { $0 }, at: t0)
+            _ = other.instanceEnded(crashed: true)
+        }
+        _ = other.welcomed(["slow", "b"], id: { $0 }, at: t0)
+        _ = other.tick(waiting: ["slow", "b"], id: { $0 }, at: t0 + .seconds(60))
+        let neither = other.instanceEnded(crashed: true)
+        let before = other.welcomed(["slow", "b"], id: { $0 }, at: t0)
+        let then = other.acked("b", waiting: ["slow"], id: { $0 }, at: t0)
+        let slow = other.instanceEnded(crashed: true)
+        #expect(neither == nil && before == ["b"] && then == ["slow"] && slow == "slow")
     }
 
     @Test func aRequestInFlightBesideItMeansNoDeliveryIsNamed() {

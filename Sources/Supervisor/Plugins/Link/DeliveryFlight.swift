@@ -6,7 +6,9 @@
 /// flight during. Once one has two, deliveries go one at a time until none that was in flight
 /// during a crash is left: a crash then names its delivery. A delivery alone in flight during its
 /// second crash, with no request in flight beside it, is poison, and the owner sets it aside.
-/// Pure bookkeeping on the owner's clock.
+/// One that stalled (passed over, below) and was in flight during a crash goes last from then
+/// on: either it or the one sent after it crashed, and sending the others first lets each be
+/// tried alone. Pure bookkeeping on the owner's clock.
 package struct DeliveryFlight: Sendable {
     /// How long a delivery sent alone is waited for. A plugin that could not handle one leaves it
     /// unacknowledged for its next instance (`DeliveryRetry`), and it must not hold the rest.
@@ -20,8 +22,10 @@ package struct DeliveryFlight: Sendable {
     /// One at a time: the delivery sent alone, and when.
     private var alone: (id: String, since: ContinuousClock.Instant)?
     /// Sent alone and not acknowledged within `patience`: no longer waited for before the next
-    /// goes. It counts the crashes it is in flight during, but the one sent after it is named.
+    /// goes. It counts the crashes it is in flight during.
     private var passedOver: Set<String> = []
+    /// Passed over and in flight during a crash: sent after the others, one at a time.
+    private var deferred: Set<String> = []
 
     package init(patience: Duration = .seconds(60)) {
         self.patience = patience
@@ -60,6 +64,7 @@ package struct DeliveryFlight: Sendable {
     ) -> [Entry] {
         inFlight.remove(id)
         passedOver.remove(id)
+        deferred.remove(id)
         // Outside one-at-a-time everything was sent as it came: nothing waits for this ack.
         let wasOneAtATime = oneAtATime
         crashes.removeValue(forKey: id)
@@ -78,19 +83,20 @@ package struct DeliveryFlight: Sendable {
     }
 
     /// The instance ended. Returns the poison: the delivery alone in flight during its second
-    /// crash, if any, besides those passed over (which stalled rather than crashed, and count
-    /// the crash all the same); none when requests were in flight beside it (`otherWork`), as
-    /// any of them may have been the cause. What was in flight waits for the next instance.
+    /// crash, if any; none when requests were in flight beside it (`otherWork`) or a passed-over
+    /// one was, as either may have been the cause. What was in flight waits for the next
+    /// instance.
     package mutating func instanceEnded(crashed: Bool, otherWork: Bool = false) -> String? {
         let counted = inFlight
-        let named = awaited
+        let stalled = inFlight.intersection(passedOver)
         inFlight.removeAll()
         passedOver.removeAll()
         alone = nil
         running = false
         guard crashed else { return nil }
         for id in counted { crashes[id, default: 0] += 1 }
-        guard !otherWork, named.count == 1, let only = named.first, let count = crashes[only], count >= 2 else { return nil }
+        deferred.formUnion(stalled)
+        guard !otherWork, counted.count == 1, let only = counted.first, let count = crashes[only], count >= 2 else { return nil }
         crashes.removeValue(forKey: only)
         return only
     }
@@ -99,14 +105,18 @@ package struct DeliveryFlight: Sendable {
     package mutating func forget(_ id: String) {
         inFlight.remove(id)
         passedOver.remove(id)
+        deferred.remove(id)
         crashes.removeValue(forKey: id)
     }
 
-    /// Sends what may go: one at a time, the oldest not sent, when nothing is waited for; else
-    /// everything not sent yet.
+    /// Sends what may go: one at a time, the oldest not sent (the deferred last), when nothing is
+    /// waited for; else everything not sent yet.
     private mutating func release<Entry>(_ waiting: [Entry], id: (Entry) -> String, at now: ContinuousClock.Instant) -> [Entry] {
         if oneAtATime {
-            guard awaited.isEmpty, let next = waiting.first(where: { !inFlight.contains(id($0)) }) else { return [] }
+            guard awaited.isEmpty,
+                let next = waiting.first(where: { !inFlight.contains(id($0)) && !deferred.contains(id($0)) })
+                    ?? waiting.first(where: { !inFlight.contains(id($0)) })
+            else { return [] }
             inFlight.insert(id(next))
             alone = (id(next), now)
             return [next]
