@@ -281,6 +281,39 @@ import Glibc
 }
 
 extension StackApprovalTests {
+    /// `/reset` while a run waits at a gate: pi's `new_session` aborts the run first (pi-rpc
+    /// spec §5), and a gate holds pi's tool_call through an abort (pi extension spec §11 trap
+    /// 12), so the gate is closed, denied, before `new_session` is sent; the chat's card says why.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aResetWhileAGateWaitsClosesTheGateFirst() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules(timeoutSeconds: 60)))
+            let id = try await stack.newSession("resetting")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(id)])
+            try await stack.dm("!scenario slow 100 100")
+            try await stack.waitForState(id, "busy")
+
+            // The child's extension asks for the gate of a matching call, as it would.
+            let child = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { child.hangUp() }
+            child.send([
+                "id": "g1", "method": "approval",
+                "params": ["session": .string(id), "id": "q-reset", "toolName": "bash", "input": ["command": "rm -rf build"], "rule": "rm-rf"],
+            ])
+            let question = try await Self.gate(stack, dm, containing: "rm -rf build")
+            // In a DM a command also works as plain text (/reset is not a DM slash command).
+            _ = try await stack.dm("/reset")
+            let answer = try await child.next("the decision", timeout: .seconds(20)) { $0["id"] == "g1" }
+            #expect(answer["result"]?["allowed"] == false, "\(answer)")
+            let closed = try await waitFor("the chat's card closed") { () -> JSONValue? in
+                let message = try await stack.fake.message(try #require(question["id"]?.stringValue))
+                return (message["components"]?.arrayValue?.isEmpty ?? true) ? message : nil
+            }
+            #expect(closed["content"]?.stringValue?.contains("replaced") == true, "\(closed)")
+        }
+    }
+
     /// The terminal's dialog can decide a gate before the extension's request for the chats
     /// reaches the daemon. Then nothing is posted (no question left in the chat until its
     /// timeout), and the decision is logged once, as the terminal's.

@@ -274,11 +274,17 @@ package actor PiSession {
         if exclusive { try await takeIDlessTurn(type, timeout: timeout) }
         defer { if exclusive { passIDlessTurn() } }
         // `compact` aborts a running agent before anything can refuse it (pi-rpc spec §5): the
-        // run's questions go first, as for a stop. A `new_session` may be vetoed first (§5), so
-        // its run's questions close only once it went through (below).
+        // run's questions go first, as for a stop. A `new_session` may be vetoed first (§5): its
+        // run's gates go first all the same, since they would hold the abort that follows a
+        // yes (trap 12), but its dialogs close only once it went through (below), and only
+        // those open now (a new conversation's own may open meanwhile).
+        var runDialogs: Set<String> = []
         if type == "compact", machine.isBusy {
             await abandonGates("the run was stopped")
             await cancelDialogs("the run was ended by compact", by: type)
+        } else if type == "new_session", machine.isBusy {
+            await abandonGates("the conversation was replaced")
+            runDialogs = Set(questions.sorted.map(\.id))
         }
         guard let input else { throw RemoteError(code: .unavailable, message: "pi is not running for session \(name)") }
         let cid = commands.send(command)
@@ -296,9 +302,8 @@ package actor PiSession {
         if response.success == false {
             throw SessionError.piFailed("pi refused \(type): \(Self.clean(response.error ?? "unknown error"))")
         }
-        if type == "new_session", (try? response.data?.parse())?["cancelled"]?.boolValue != true, !questions.isEmpty {
-            await abandonGates("the conversation was replaced")
-            await cancelDialogs("the conversation was replaced", by: type)
+        if type == "new_session", !runDialogs.isEmpty, (try? response.data?.parse())?["cancelled"]?.boolValue != true {
+            await cancelDialogs("the conversation was replaced", by: type, only: runDialogs)
         }
         return response
     }
@@ -587,9 +592,9 @@ package actor PiSession {
     /// resolved by pi silently (pi-rpc spec §4), and its card would stay open, answerable, for
     /// ever. Both are cancelled on pi and closed in the chats first. A terminal's dialogs are
     /// the terminal's: its extension closes their copies (`extension_ui_closed`).
-    private func cancelDialogs(_ why: String, by command: String) async {
+    private func cancelDialogs(_ why: String, by command: String, only: Set<String>? = nil) async {
         guard terminal == nil else { return }
-        for question in questions.sorted where !isGate(question.id) {
+        for question in questions.sorted where !isGate(question.id) && only.map({ $0.contains(question.id) }) ?? true {
             guard let closed = questions.close(question.id) else { continue }
             write(.extensionUIResponse(id: closed.id, .cancelled))
             record(type: "question_cancelled", ["id": .string(closed.id), "by": .string(command)])
