@@ -168,6 +168,10 @@ import Glibc
             try await stack.command("new \(privateProject) priv", in: "G0PRIVATE1", botNotMember: true)
             try await stack.waitForBotMessage(in: dm, containing: "<#G0PRIVATE1>")
             try await stack.waitForBotMessage(in: dm, containing: "Started priv")
+
+            // Someone not allowed, in a DM between people: refused where the bot may post.
+            try await stack.command("sessions", from: SlackStack.mallory, in: "D0HUMANS2", botNotMember: true)
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.mallory), containing: "Not authorized.")
         }
     }
 

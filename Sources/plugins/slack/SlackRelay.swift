@@ -48,12 +48,13 @@ public struct SlackRelay: CoreMessengerRelay {
             poster: poster, questions: questions, allowlist: allowlist, connection: context.connection, replies: replies, logger: logger)
         var channels = Set(config.channels.map(\.id))
         for binding in context.welcome.bindings where !binding.channel.hasPrefix("D") { channels.insert(binding.channel) }
+        let botDMs = BotDMs(poster: poster)
         let handoff = Handoff(
-            api: api, names: UserNames(api: api), replies: replies, progress: progress, botDMs: BotDMs(poster: poster),
-            spoolDir: context.spoolDir, logger: logger)
+            api: api, names: UserNames(api: api), replies: replies, progress: progress, botDMs: botDMs, spoolDir: context.spoolDir,
+            logger: logger)
         let intake = Intake(
             inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
-            poster: poster, replies: replies, allowlist: allowlist, threads: threads, clicks: clicks,
+            poster: poster, replies: replies, botDMs: botDMs, allowlist: allowlist, threads: threads, clicks: clicks,
             policy: ListenPolicy(
                 botUser: "", requireMention: settings.requireMention, channels: channels, threads: [], sharedRooms: settings.sharedRooms),
             logger: logger)

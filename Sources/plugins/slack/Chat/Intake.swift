@@ -11,6 +11,7 @@ actor Intake {
     let inbox: Inbox<Handoff>
     private let poster: Poster
     private let replies: Replies
+    private let botDMs: BotDMs
     private let allowlist: Allowlist
     private let threads: Threads
     private let clicks: Clicks
@@ -18,12 +19,13 @@ actor Intake {
     private var policy: ListenPolicy
 
     init(
-        inbox: Inbox<Handoff>, poster: Poster, replies: Replies, allowlist: Allowlist, threads: Threads, clicks: Clicks, policy: ListenPolicy,
-        logger: Logger
+        inbox: Inbox<Handoff>, poster: Poster, replies: Replies, botDMs: BotDMs, allowlist: Allowlist, threads: Threads, clicks: Clicks,
+        policy: ListenPolicy, logger: Logger
     ) {
         self.inbox = inbox
         self.poster = poster
         self.replies = replies
+        self.botDMs = botDMs
         self.allowlist = allowlist
         self.threads = threads
         self.clicks = clicks
@@ -105,7 +107,7 @@ actor Intake {
             return
         }
         guard allowlist.permits(user) else {
-            await refuse(user, in: Place(channel: channel), always: true)
+            await refuse(user, in: Place(channel: channel), always: true, command: true)
             return
         }
         if await inbox.take(PendingMessage(id: "cmd:" + trigger, chat: chat, text: text, files: [], ts: nil)) {
@@ -114,22 +116,27 @@ actor Intake {
     }
 
     private func pair(_ chat: Chat, code: String) async {
-        let replies = replies
-        await inbox.pair(chat, code: code, lane: PendingMessage.lane(chat), throttledIn: nil) { await replies.show($0, to: chat) }
+        let (replies, botDMs) = (replies, botDMs)
+        // Answered where the bot may post: a DM between people is not (`BotDMs`).
+        await inbox.pair(chat, code: code, lane: PendingMessage.lane(chat), throttledIn: nil) {
+            await replies.show($0, to: await botDMs.answerable(chat, command: true).chat)
+        }
     }
 
     /// Refused users get "Not authorized." (ephemeral, or in their DM) at most once per 10
     /// minutes per conversation; a refused `/pi` always gets it, since Slack shows the command
     /// failed otherwise.
-    private func refuse(_ user: String, in place: Place, always: Bool = false) async {
+    private func refuse(_ user: String, in place: Place, always: Bool = false, command: Bool = false) async {
         logger.notice("refused user \(user) in \(place.key): not in the allowlist")
         guard await inbox.refuse(user, in: place.channel, always: always) else { return }
-        let poster = poster
-        let logger = logger
+        let (poster, logger, botDMs) = (poster, logger, botDMs)
         await inbox.enqueue(place.key) {
             do {
                 if place.channel.hasPrefix("D") {
-                    try await poster.send("Not authorized.", to: place)
+                    // A command from a DM between people is answered in the bot's own DM.
+                    let asked = Chat(messenger: "slack", channel: place.channel, user: user, dm: true, mentioned: true)
+                    let chat = await botDMs.answerable(asked, command: command).chat
+                    try await poster.send("Not authorized.", to: Place(channel: chat.channel, thread: place.thread))
                 } else {
                     try await poster.ephemeral("Not authorized.", to: user, in: place)
                 }
