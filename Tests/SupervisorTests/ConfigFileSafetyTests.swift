@@ -123,7 +123,9 @@ import Testing
     @Test func aSecretInPisArgumentsIsASecret() throws {
         let home = ConfigTestHome()
         home.write("config.yaml", "pi:\n  args: [\"--model\", \"sonnet\", \"--api-key\", \"sk-ant-api03-AAAA\"]\n", mode: 0o644)
-        #expect(try #require(home.loadError()).description.contains("it holds a secret (pi.args[3] at line 2)"))
+        let refused = try #require(home.loadError()).description
+        #expect(refused.contains("it holds a secret (pi.args[3] at line 2)") && refused.contains("through .env"), "\(refused)")
+        #expect(!refused.contains("]Env"), "no key named after a list item: \(refused)")
         home.write("config.yaml", "pi:\n  args: [\"--token=abc123def\"]\n", mode: 0o644)
         #expect(try #require(home.loadError()).description.contains("it holds a secret (pi.args[0] at line 2)"))
         home.write("config.yaml", "pi:\n  args: [\"--model\", \"sonnet\", \"--no-tools\", \"--thinking=high\"]\n", mode: 0o644)

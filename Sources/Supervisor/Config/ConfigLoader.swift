@@ -75,13 +75,17 @@ package enum ConfigLoader {
         let fix =
             first.path.hasPrefix("pi.env.")
             ? "or move \(first.path.dropFirst("pi.env.".count)) to .env"
-            : "or move the secret to .env and name its variable in \(first.path)Env"
+            : first.path.hasPrefix("pi.args")
+                ? "or give it to pi through .env (the variable pi reads, such as ANTHROPIC_API_KEY) instead of an argument"
+                : "or move the secret to .env and name its variable in \(first.path)Env"
         try file.checkPrivate(why: "it holds a secret (\(first.path) at line \(first.mark.line))", otherFix: fix)
         for secret in secrets {
             let advice =
                 secret.path.hasPrefix("pi.env.")
                 ? "move \(secret.path.dropFirst("pi.env.".count)) to .env, whose variables reach pi too"
-                : "put it in .env and name the variable in \(secret.path)Env instead"
+                : secret.path.hasPrefix("pi.args")
+                    ? "give it to pi through .env (the variable pi reads) instead of an argument"
+                    : "put it in .env and name the variable in \(secret.path)Env instead"
             warnings.append("\(file.path):\(secret.mark): \(secret.path) is a secret written in config.yaml; \(advice)")
         }
     }
