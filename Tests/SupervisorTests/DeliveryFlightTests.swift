@@ -85,6 +85,26 @@ import Testing
         let then = other.acked("b", waiting: ["slow"], id: { $0 }, at: t0)
         let slow = other.instanceEnded(crashed: true)
         #expect(neither == nil && before == ["b"] && then == ["slow"] && slow == "slow")
+        // Two that crash a minute and a half after they come: once deferred, each is waited for
+        // four times the patience, so it is alone when it crashes.
+        var two = DeliveryFlight(patience: .seconds(60))
+        for _ in 0..<2 {
+            _ = two.welcomed(["s1", "s2"], id: { $0 }, at: t0)
+            _ = two.instanceEnded(crashed: true)
+        }
+        // Each is passed over once, and a crash finds both in flight: both are deferred.
+        for _ in 0..<2 {
+            _ = two.welcomed(["s1", "s2"], id: { $0 }, at: t0)
+            _ = two.tick(waiting: ["s1", "s2"], id: { $0 }, at: t0 + .seconds(60))
+            let neither = two.instanceEnded(crashed: true)
+            #expect(neither == nil)
+        }
+        let s1 = two.welcomed(["s1", "s2"], id: { $0 }, at: t0)
+        let held = two.tick(waiting: ["s1", "s2"], id: { $0 }, at: t0 + .seconds(90))
+        let namedFirst = two.instanceEnded(crashed: true)
+        let s2 = two.welcomed(["s2"], id: { $0 }, at: t0)
+        let namedSecond = two.instanceEnded(crashed: true)
+        #expect(s1 == ["s1"] && held.isEmpty && namedFirst == "s1" && s2 == ["s2"] && namedSecond == "s2")
     }
 
     @Test func aRequestInFlightBesideItMeansNoDeliveryIsNamed() {

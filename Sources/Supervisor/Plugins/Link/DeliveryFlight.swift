@@ -76,7 +76,9 @@ package struct DeliveryFlight: Sendable {
     /// Time passed: a delivery sent alone and not acknowledged within `patience` is passed over,
     /// and the next goes.
     package mutating func tick<Entry>(waiting: [Entry], id: (Entry) -> String, at now: ContinuousClock.Instant) -> [Entry] {
-        guard running, let alone, now - alone.since >= patience else { return [] }
+        // A deferred one (it stalled through a crash before) is waited for four times as long:
+        // a poison that crashes a minute or two after it came is then alone when it does.
+        guard running, let alone, now - alone.since >= (deferred.contains(alone.id) ? patience * 4 : patience) else { return [] }
         passedOver.insert(alone.id)
         self.alone = nil
         return release(waiting, id: id, at: now)
