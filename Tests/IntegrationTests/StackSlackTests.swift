@@ -170,8 +170,18 @@ import Glibc
             try await stack.waitForBotMessage(in: dm, containing: "Started priv")
 
             // Someone not allowed, in a DM between people: refused where the bot may post.
-            try await stack.command("sessions", from: SlackStack.mallory, in: "D0HUMANS2", botNotMember: true)
-            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.mallory), containing: "Not authorized.")
+            let mallory = SlackStack.mallory
+            try await stack.command("sessions", from: mallory, in: "D0HUMANS2", botNotMember: true)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Not authorized.")
+
+            // Paired there with a code for a session: the bot's DM is the chat that watches it.
+            let terminal = try PairingTerminal(stack.home, messenger: "slack", options: ["--yes", "--session", "other", "--label", "work"])
+            let code = try #require(try await terminal.code()["code"]?.stringValue)
+            try await stack.command("pair \(code)", from: mallory, in: "D0HUMANS2", botNotMember: true)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "this chat now watches work")
+            _ = try await terminal.finish()
+            try await stack.say("hello from mallory", from: mallory)
+            try await stack.waitForBotMessage(in: SlackStack.dm(mallory), containing: "Echo: hello from mallory")
         }
     }
 

@@ -116,10 +116,19 @@ actor Intake {
     }
 
     private func pair(_ chat: Chat, code: String) async {
-        let (replies, botDMs) = (replies, botDMs)
-        // Answered where the bot may post: a DM between people is not (`BotDMs`).
-        await inbox.pair(chat, code: code, lane: PendingMessage.lane(chat), throttledIn: nil) {
-            await replies.show($0, to: await botDMs.answerable(chat, command: true).chat)
+        let (replies, botDMs, inbox) = (replies, botDMs, inbox)
+        guard chat.dm else {
+            await inbox.pair(chat, code: code, lane: PendingMessage.lane(chat), throttledIn: nil) { await replies.show($0, to: chat) }
+            return
+        }
+        // A DM may be one between people, where the bot cannot post (`BotDMs`): the claim is the
+        // bot's DM's (a code for a session binds the chat that claims it), found in the lane,
+        // as asking Slack must not hold the envelope's acknowledgement.
+        await inbox.enqueue(PendingMessage.lane(chat)) {
+            let answerable = await botDMs.answerable(chat, command: true).chat
+            await inbox.pair(answerable, code: code, lane: PendingMessage.lane(answerable), throttledIn: nil) {
+                await replies.show($0, to: answerable)
+            }
         }
     }
 
