@@ -29,10 +29,8 @@ package struct Daemon: Service {
     package func run() async throws {
         try home.prepare()
         let environment = ProcessInfo.processInfo.environment
-        let pluginDirs = linked.isEmpty ? PluginDiscovery.searchPath(home: home) : [home.pluginsDir]
-        let preliminary = PluginDiscovery(directories: pluginDirs, disabled: []).scan()
-        let known = Set(preliminary.found.map(\.name) + preliminary.refused.map(\.name) + preliminary.skipped + linked.map(\.name))
-        let loaded = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
+        let pluginDirs = Self.pluginDirectories(home: home, linked: !linked.isEmpty, environment: environment)
+        let loaded = try Self.loadConfig(home: home, linked: linked.map(\.name), environment: environment)
         // Children inherit these; variables already set in the environment win.
         for (name, value) in loaded.dotenv { setenv(name, value, 0) }
         Redactor.learn(environment: ProcessInfo.processInfo.environment)

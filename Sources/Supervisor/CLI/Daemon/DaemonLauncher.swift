@@ -32,15 +32,6 @@ enum DaemonLauncher {
     static let stopLimit = Duration.seconds(15)
     private static let pollInterval: useconds_t = 50_000
 
-    /// Reads config.yaml and .env as a starting daemon does, so `restart` can refuse a config
-    /// that would not start before it stops the daemon that runs.
-    static func checkConfig(_ home: Home) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let found = PluginDiscovery(directories: PluginDiscovery.searchPath(home: home, environment: environment), disabled: []).scan()
-        let known = Set(found.found.map(\.name) + found.refused.map(\.name) + found.skipped)
-        _ = try ConfigLoader.load(home: home.root, knownPlugins: known, environment: environment)
-    }
-
     /// Starts `pi-relayd start --foreground` detached and waits for its control socket, or for
     /// the child to die and say why.
     static func startDetached(_ home: Home) throws -> Started {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import PiRelaySDK
 import Supervisor
 import SupervisorIO
@@ -17,7 +18,7 @@ struct RestartCommand: ParsableCommand {
         var stopped = true
         // A config that would not start is refused while the daemon that runs keeps running.
         do {
-            try DaemonLauncher.checkConfig(home)
+            _ = try Daemon.loadConfig(home: home, environment: ProcessInfo.processInfo.environment)
         } catch {
             CLIFailure.exit(DaemonLauncher.NotRestarted(reason: "\(error)"), json: output.json)
         }
