@@ -596,11 +596,17 @@ package actor PiSession {
         guard terminal == nil else { return }
         for question in questions.sorted where !isGate(question.id) && only.map({ $0.contains(question.id) }) ?? true {
             guard let closed = questions.close(question.id) else { continue }
-            write(.extensionUIResponse(id: closed.id, .cancelled))
-            record(type: "question_cancelled", ["id": .string(closed.id), "by": .string(command)])
-            await services.persist(record)
-            await tell(.questionClosed(closed, outcome: "closed: \(why) before anyone answered"))
+            await cancelledOnPi(closed, by: command, outcome: "closed: \(why) before anyone answered")
         }
+    }
+
+    /// A dialog closed here without an answer: pi's is cancelled, the history says by whom, and
+    /// the chats' copies close with `outcome`.
+    private func cancelledOnPi(_ question: PendingQuestion, by who: String, outcome: String) async {
+        write(.extensionUIResponse(id: question.id, .cancelled))
+        record(type: "question_cancelled", ["id": .string(question.id), "by": .string(who)])
+        await services.persist(record)
+        await tell(.questionClosed(question, outcome: outcome))
     }
 
     /// Another extension's question in a terminal pi: the extension sees it but cannot answer it.
@@ -638,10 +644,7 @@ package actor PiSession {
         guard let question = questions.close(qid) else {
             throw RemoteError(code: .notFound, message: "no open question \(qid) in session \(name)")
         }
-        write(.extensionUIResponse(id: question.id, .cancelled))
-        record(type: "question_cancelled", ["id": .string(qid), "by": .string(who)])
-        await services.persist(record)
-        await tell(.questionClosed(question, outcome: "\(who) cancelled it"))
+        await cancelledOnPi(question, by: who, outcome: "\(who) cancelled it")
         return question
     }
 
