@@ -155,4 +155,21 @@ import Testing
         var info = stat()
         #expect(stat(outbox.setAsidePath, &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
+
+    /// The copy cannot be written (here a folder where the file should be, as tests run as
+    /// root): the delivery still leaves the outbox, or it would crash the plugin again, and
+    /// the outbox says why it was not kept.
+    @Test func aSetAsideCopyThatCannotBeWrittenIsSaidAndTheDeliveryStillLeaves() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path + "/p.jsonl"
+        var outbox = Outbox(path: path, limit: 10)
+        try outbox.add(.init(id: "id-0", method: "chat.post", params: [:]))
+        try FileManager.default.createDirectory(atPath: outbox.setAsidePath, withIntermediateDirectories: true)
+        let kept = outbox.setAside("id-0", why: "crashed it", now: 100)
+        #expect(!kept && outbox.entries.isEmpty && outbox.setAside == 1)
+        #expect(
+            outbox.setAsideError?.contains("could not be kept: cannot open \(outbox.setAsidePath)") == true,
+            "\(String(describing: outbox.setAsideError))")
+        #expect(Outbox(path: path, limit: 10).entries.isEmpty, "the journal forgot it too")
+    }
 }

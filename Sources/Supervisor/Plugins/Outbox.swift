@@ -99,14 +99,11 @@ package struct Outbox {
         var bytes = record.serializedBytes()
         bytes.append(0x0A)
         // Kept before the journal forgets it.
-        let fd = open(setAsidePath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        let kept = fd >= 0 && WholeWrite.write(fd, bytes)
-        setAsideError = kept ? nil : "could not be kept in \(setAsidePath): \(String(cString: strerror(errno)))"
-        if fd >= 0 { close(fd) }
+        setAsideError = Self.appendBytes(bytes, to: setAsidePath).map { "could not be kept: \($0)" }
         ack(id)
         setAside += 1
         if setAsideSince == nil { setAsideSince = now }
-        return kept
+        return setAsideError == nil
     }
 
     private mutating func load() {
@@ -141,22 +138,24 @@ package struct Outbox {
         }
         var bytes = record.serializedBytes()
         bytes.append(0x0A)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            lastError = "cannot open \(path): \(String(cString: strerror(errno)))"
-            journalBehind = true
-            return
-        }
-        defer { close(fd) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if written != bytes.count {
-            let why = written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(bytes.count) bytes written"
-            lastError = "cannot write \(path): \(why)"
+        if let failure = Self.appendBytes(bytes, to: path) {
+            lastError = failure
             journalBehind = true
         } else {
             lastError = nil
             journalLines += 1
         }
+    }
+
+    /// Appends `bytes` to `path` (owner-only, made if missing) in one write; nil when all of
+    /// them were written, else why not (a short write may leave part of them).
+    private static func appendBytes(_ bytes: [UInt8], to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written != bytes.count else { return nil }
+        return "cannot write \(path): " + (written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(bytes.count) bytes written")
     }
 
     private static func addRecord(_ entry: Entry) -> JSONValue {
