@@ -95,11 +95,21 @@ import FoundationNetworking
             let images = prompt["images"]?.arrayValue ?? []
             #expect(images.count == 1 && images.first?["mimeType"] == "image/png", "\(prompt)")
 
+            // An album comes as several messages with one media_group_id, the caption on one of
+            // them (spec §5): pi gets one prompt with every picture, not one per picture.
+            for caption in ["compare these three", "", ""] {
+                try await stack.dm(caption, extra: ["photo": ["content_b64": .string(png), "width": 64, "height": 48], "media_group_id": "13579"])
+            }
+            let album = try await waitFor("the album's prompt") { stack.piPrompts(containing: "compare these three").first }
+            #expect(album["images"]?.arrayValue?.count == 3, "\(album)")
+
             let notes = Data("# Notes\nship it on friday\n".utf8).base64EncodedString()
             try await stack.dm(
                 "read my notes", extra: ["document": ["file_name": "notes.md", "mime_type": "text/markdown", "content_b64": .string(notes)]])
             let withFile = try await waitFor("the notes in the prompt") { stack.piPrompts(containing: "read my notes").first }
             #expect(withFile["message"]?.stringValue?.contains("ship it on friday") == true, "\(withFile)")
+            let pictures = stack.piPrompts(containing: "").filter { $0["images"]?.arrayValue?.isEmpty == false }
+            #expect(pictures.count == 2, "the picture and the album, nothing more: \(pictures.map { $0["message"] ?? .null })")
 
             try await stack.dm("and this video", extra: ["document": ["file_name": "big.mp4", "size": 30_000_000]])
             let big = try await waitFor("the big file named") { stack.piPrompts(containing: "and this video").first }

@@ -12,7 +12,14 @@ import Testing
         var id: String
         var lane: String
         var text: String
+        var group: String? = nil
         static var remembered: Int { 64 }
+
+        func joined(with later: [Note]) -> Note {
+            var whole = self
+            whole.text = ([text] + later.map(\.text)).joined(separator: "+")
+            return whole
+        }
     }
 
     /// The supervisor: each `chat.message` answered by `answer`, each one recorded in order.
@@ -54,10 +61,58 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-" + UUID().uuidString).path
     func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
 
-    func inbox(_ supervisor: Supervisor, _ shown: Shown, cursor: Bool = false) -> Inbox<Shown> {
+    func inbox(_ supervisor: Supervisor, _ shown: Shown, cursor: Bool = false, groupQuiet: Duration = .seconds(1)) -> Inbox<Shown> {
         Inbox(
             adapter: shown, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(cursor: cursor ? 0 : nil),
-            logger: Logger(label: "test"))
+            groupQuiet: groupQuiet, logger: Logger(label: "test"))
+    }
+
+    /// An album's parts, taken a moment apart, reach the supervisor as one message once the
+    /// group has been quiet; what the user wrote after it comes after it, and nothing is left.
+    @Test func aGroupsPartsReachTheSupervisorAsOneOnceItIsQuiet() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let shown = Shown()
+        let inbox = inbox(supervisor, shown, groupQuiet: .seconds(1))
+        await inbox.take(Note(id: "a", lane: "c1", text: "look", group: "g1"))
+        try await Task.sleep(for: .milliseconds(100))
+        await inbox.take(Note(id: "b", lane: "c1", text: "", group: "g1"))
+        await inbox.take(Note(id: "x", lane: "c2", text: "elsewhere"))
+        try await Task.sleep(for: .milliseconds(200))
+        await inbox.take(Note(id: "c", lane: "c1", text: "too", group: "g1"))
+        await inbox.take(Note(id: "d", lane: "c1", text: "after"))
+        try await until { shown.lines.withLock { $0.count } == 3 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(shown.lines.withLock { $0 } == ["x prompted", "a prompted", "d prompted"])
+        #expect(supervisor.asked.withLock { $0 } == ["elsewhere", "look++too", "after"])
+        #expect(await inbox.pending.isEmpty)
+    }
+
+    /// The supervisor turned the group's first part away for now: every part stays journaled,
+    /// and a restarted plugin hands the group over whole, once.
+    @Test func aGroupTheSupervisorTurnedAwayGoesWholeAfterARestart() async throws {
+        defer { removeFolder() }
+        let gone = Supervisor { _ in throw RemoteError(code: .unavailable, message: "closed") }
+        let first = inbox(gone, Shown(), groupQuiet: .milliseconds(500))
+        for (id, text) in [("a", "one"), ("b", "two"), ("c", "")] { await first.take(Note(id: id, lane: "c1", text: text, group: "g1")) }
+        #expect(await first.save())
+        try await until { gone.asked.withLock { $0.count } == 1 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await first.pending.map(\.id) == ["a", "b", "c"])
+        #expect(gone.asked.withLock { $0 } == ["one+two+"])
+
+        let back = Supervisor { _ in ChatMessageResult(status: .prompted) }
+        let shown = Shown()
+        let second = inbox(back, shown, groupQuiet: .milliseconds(100))
+        await second.resumePending()
+        try await until { shown.lines.withLock { $0 } == ["a prompted"] }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(back.asked.withLock { $0 } == ["one+two+"])
+        #expect(await second.pending.isEmpty)
+        let third = Shown()
+        await inbox(back, third).resumePending()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(third.lines.withLock { $0 }.isEmpty)
     }
 
     func until(_ condition: () -> Bool) async throws {

@@ -57,6 +57,31 @@ import Testing
         #expect(group("/use@other_bot api", [Self.command(14)], nil) == .ignore("a command for another bot"))
     }
 
+    /// An album's parts come as messages of their own with one `media_group_id`, the caption
+    /// (and so the mention) on one of them (spec section 5): once one part was for the bot, the
+    /// others are too; another album in the group is not.
+    @Test func anAlbumsOtherPartsFollowThePartThatMentionedTheBot() {
+        var policy = Self.policy
+        func part(_ album: String, _ text: String, _ entities: [JSONValue] = []) -> TelegramMessage {
+            var message = Self.message(chat: "-100300", type: "supergroup", text: text, entities: entities)
+            message.albumID = album
+            return message
+        }
+        guard case .listen = policy.decide(part("7", "@pirelay_test_bot compare", [["type": "mention", "offset": 0, "length": 17]])) else {
+            Issue.record("the captioned part mentions the bot")
+            return
+        }
+        #expect(policy.decide(part("7", "")) == .ignore("nothing to relay"), "a part with neither text nor file")
+        #expect(policy.decide(part("7", "second")) == .ignore("a group message not addressed to the bot"), "not heard yet")
+        policy.heard(album: "-100300:7")
+        guard case .listen(let chat, "second") = policy.decide(part("7", "second")) else {
+            Issue.record("a later part of a heard album is for the bot")
+            return
+        }
+        #expect(chat.mentioned)
+        #expect(policy.decide(part("8", "other")) == .ignore("a group message not addressed to the bot"))
+    }
+
     @Test func withoutRequireMentionOnlyKnownGroupsListenToEverything() {
         var open = Self.policy
         open.requireMention = false

@@ -14,6 +14,10 @@ public actor Inbox<Adapter: InboxAdapter> {
     private let store: StateStore
     private let logger: Logger
     private let unsavedNote: String
+    /// How long a group's hand-over waits after its newest part came (`InboxMessage.group`).
+    private let groupQuiet: Duration
+    /// When each group's newest part was taken in.
+    private var groupTaken: [String: ContinuousClock.Instant] = [:]
     private let lanes = Lanes()
     private var journal: InboxRecord<Message>
     /// Pending messages whose hand-over is queued or running: `resumePending` leaves them be.
@@ -34,11 +38,14 @@ public actor Inbox<Adapter: InboxAdapter> {
 
     /// `empty`: the journal to start from when none was saved (with the transport's mark).
     /// `unsavedNote`: what a journal that cannot be saved means for this messenger, for the log.
+    /// `groupQuiet`: how long after a group's newest part its hand-over starts (the platform sends
+    /// an album's parts within a moment of each other).
     public init(
         adapter: Adapter, receiver: any ChatMessageReceiver, store: StateStore, empty: InboxRecord<Message>, unsavedNote: String = "",
-        logger: Logger
+        groupQuiet: Duration = .seconds(1), logger: Logger
     ) {
         self.adapter = adapter
+        self.groupQuiet = groupQuiet
         self.receiver = receiver
         self.store = store
         self.unsavedNote = unsavedNote
@@ -89,6 +96,7 @@ public actor Inbox<Adapter: InboxAdapter> {
             logger.info("message \(message.id) was taken in before (delivered again); skipped")
             return false
         }
+        if let group = message.group { groupTaken[group] = .now }
         await queue(message)
         return true
     }
@@ -218,14 +226,20 @@ public actor Inbox<Adapter: InboxAdapter> {
 
     private func relay(_ message: Message) async {
         defer { handing.remove(message.id) }
-        guard let params = await adapter.params(for: message) else { return await finished(message.id) }
+        guard let (message, parts) = await gathered(message) else { return }
+        guard let params = await adapter.params(for: message) else {
+            done(parts)
+            return await finished(message.id)
+        }
         switch await Handover.chatMessage(params, to: receiver, logger: logger) {
         case .kept: return
         case .failed(let reason):
             // Told first, then forgotten, as an answer is: twice rather than never.
             await adapter.failed(message, reason: reason)
+            done(parts)
             await finished(message.id)
         case .answered(let result):
+            done(parts)
             relayed += 1
             logger.info("message \(message.id) from \(params.chat.userName ?? params.chat.user): \(result.status.rawValue)")
             // A reply is kept until shown: pi-relayd answers a repeat `ignored`, so one lost to
@@ -245,6 +259,28 @@ public actor Inbox<Adapter: InboxAdapter> {
         defer { handing.remove(message.id) }
         await adapter.answered(message, result)
         await finished(message.id)
+    }
+
+    /// `message` with the later parts of its group joined to it, once the group has been quiet
+    /// for `groupQuiet`, and the ids of those parts. Nil when a part before it is still pending
+    /// (the supervisor turned that one away for now: the group goes with it later), or when it
+    /// was joined to its group's first part already.
+    private func gathered(_ message: Message) async -> (Message, [String])? {
+        guard let group = message.group else { return (message, []) }
+        while let taken = groupTaken[group], case let waited = ContinuousClock.now - taken, waited < groupQuiet {
+            do { try await Task.sleep(for: groupQuiet - waited) } catch { break }
+        }
+        let parts = journal.pending.filter { $0.group == group }
+        guard let first = parts.first, first.id == message.id else { return nil }
+        groupTaken[group] = nil
+        let later = Array(parts.dropFirst())
+        if !later.isEmpty { logger.info("message \(message.id) goes with \(later.count) more of its group") }
+        return (first.joined(with: later), later.map(\.id))
+    }
+
+    /// Parts joined to their group's first, whose hand-over ended: a restart need not repeat them.
+    private func done(_ parts: [String]) {
+        for id in parts { journal.done(id) }
     }
 
     private func finished(_ id: String) async {

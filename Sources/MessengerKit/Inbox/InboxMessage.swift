@@ -9,8 +9,15 @@ public protocol InboxMessage: Codable, Sendable, Equatable {
     static var remembered: Int { get }
     /// The journal's JSON key for the remembered ids (kept as released plugins wrote it).
     static var seenKey: String { get }
+    /// What the user sent as one and the platform split into several messages (a Telegram
+    /// album): the messages of one group reach the supervisor as one. nil: a message alone.
+    var group: String? { get }
+    /// This message, the group's first, with the text and files of its `later` parts.
+    func joined(with later: [Self]) -> Self
 }
 
 extension InboxMessage {
     public static var seenKey: String { "seen" }
+    public var group: String? { nil }
+    public func joined(with later: [Self]) -> Self { self }
 }

@@ -960,6 +960,8 @@ class Store:
                 # types.Message.animation: "For backward compatibility, when this field is set, the
                 # document field will also be set".
                 out["document"] = self.file_json(dict(self.files[m["animation"]], kind="document"))
+        if m.get("media_group_id"):
+            out["media_group_id"] = m["media_group_id"]
         if m["kind"] in ("photo", "document", "voice", "audio", "video", "animation") and m["caption"]:
             out["caption"] = m["caption"]
             if m["caption_entities"]:
@@ -2024,6 +2026,12 @@ class FakeTelegram(BotApi):
             reply_to = t["message_id"]
             thread = thread or t["thread_id"]
         fields = {"reply_to": reply_to}
+        if b.get("media_group_id") is not None:
+            # An album (spec §5, Message.media_group_id): its photos and files arrive as several
+            # messages carrying one id, the caption on the one it was typed with.
+            if not any(b.get(k) is not None for k in ("photo", "document", "audio", "video")):
+                raise ControlError(400, "media_group_id needs photo, document, audio or video (an album holds only those)")
+            fields["media_group_id"] = str(b["media_group_id"])
         files = {}
         if b.get("photo") is not None:
             p = b["photo"]

@@ -460,6 +460,14 @@ def test_files():
     f = ok(api("getFile", {"file_id": voice["file_id"]}))
     assert f["file_path"].startswith("voice/") and f["file_path"].endswith(".oga"), f
     assert http("GET", "%s/file/bot%s/%s" % (BASE, TOKEN, f["file_path"]))[2] == ogg
+    # an album: several messages with one media_group_id, the caption on one of them (spec §5)
+    a1 = inject(None, photo={"content_b64": base64.b64encode(png(8, 8)).decode()}, caption="both", media_group_id="g1")
+    a2 = inject(None, photo={"content_b64": base64.b64encode(png(8, 8)).decode()}, media_group_id="g1")
+    assert a1["message"]["media_group_id"] == a2["message"]["media_group_id"] == "g1", (a1, a2)
+    assert "caption" not in a2["message"] and a2["message"]["message_id"] == a1["message"]["message_id"] + 1, a2
+    assert "media_group_id" not in v["message"], v
+    r = ctl("/messages", {"from": ALICE, "text": "no album", "media_group_id": "g2"})
+    assert r["_status"] == 400 and "media_group_id" in r.get("error", r.get("description", "")), r
     drain()
 
 

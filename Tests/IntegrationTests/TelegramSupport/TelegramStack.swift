@@ -203,10 +203,13 @@ final class TelegramStack: Sendable {
         return try r.json()
     }
 
+    /// What pi was sent as a prompt, steer or follow-up whose message contains `text` (every one
+    /// for "").
     func piPrompts(containing text: String) -> [JSONValue] {
         let lines = ((try? String(contentsOfFile: piLog, encoding: .utf8)) ?? "").split(separator: "\n")
         return lines.compactMap { try? JSONValue.parse(String($0)) }.filter {
-            ["prompt", "steer", "follow_up"].contains($0["type"]?.stringValue ?? "") && $0["message"]?.stringValue?.contains(text) == true
+            ["prompt", "steer", "follow_up"].contains($0["type"]?.stringValue ?? "")
+                && (text.isEmpty || $0["message"]?.stringValue?.contains(text) == true)
         }
     }
 

@@ -70,7 +70,8 @@ actor Intake {
             await inbox.take(
                 PendingMessage(
                     id: "\(message.chat.id):\(message.messageID)", chat: chat, text: text, files: message.files, messageID: message.messageID,
-                    update: id))
+                    update: id, album: message.album))
+            if let album = message.album { policy.heard(album: album) }
         }
         await inbox.advance(cursor: id)
         await inbox.save()

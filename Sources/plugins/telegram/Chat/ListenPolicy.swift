@@ -17,6 +17,15 @@ struct ListenPolicy: Sendable {
     /// Groups listed in `telegram.chats` or bound to a session.
     var groups: Set<String>
     var sharedRooms = SharedRooms.none
+    /// Albums one of whose parts was for the relay: their other parts are too, though only one
+    /// carries the caption that mentions the bot (the newest 64).
+    private(set) var albums: [String] = []
+
+    mutating func heard(album: String) {
+        guard !albums.contains(album) else { return }
+        albums.append(album)
+        if albums.count > 64 { albums.removeFirst() }
+    }
 
     func decide(_ message: TelegramMessage) -> ListenDecision {
         if message.from.isBot { return .ignore("from a bot") }
@@ -43,6 +52,7 @@ struct ListenPolicy: Sendable {
             text = Self.removing(mention, from: text)
         }
         if message.replyToFromID == botID { addressed = true }
+        if let album = message.album, albums.contains(album) { addressed = true }
         if !message.isPrivate && !addressed && !shared {
             guard !requireMention, groups.contains(message.chat.id) else { return .ignore("a group message not addressed to the bot") }
         }

@@ -43,6 +43,8 @@ struct TelegramMessage: Sendable, Equatable {
     /// Who wrote the message this one replies to.
     var replyToFromID: String?
     var files: [File]
+    /// An album's id (`media_group_id`): its photos and files come as several messages carrying it.
+    var albumID: String?
     /// Service messages of a group's upgrade to a supergroup: in the old group, the new id; in
     /// the new supergroup, the old one.
     var migrateTo: String?
@@ -101,12 +103,15 @@ struct TelegramMessage: Sendable, Equatable {
             files.append(File(fileID: fileID, filename: "video-note-\(id).mp4", size: note["file_size"]?.intValue, contentType: "video/mp4"))
         }
         self.files = files
+        albumID = json["media_group_id"]?.stringValue
         migrateTo = Self.id(json["migrate_to_chat_id"])
         migrateFrom = Self.id(json["migrate_from_chat_id"])
     }
 
     var isPrivate: Bool { chat.type == "private" }
     var place: Place { Place(chatID: chat.id, topicID: topicID) }
+    /// The album this message is part of, named uniquely across chats; nil for a message alone.
+    var album: String? { albumID.map { "\(chat.id):\($0)" } }
 
     /// Ids come as JSON numbers (up to 52 bits); kept as their decimal text.
     static func id(_ value: JSONValue?) -> String? {
