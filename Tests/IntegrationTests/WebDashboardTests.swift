@@ -200,7 +200,8 @@ import Testing
             // Typed in the prompt box or sent as a control, /new goes around web.roots and /use
             // or /disconnect would move the page's chat off its session: refused, nothing started.
             let before = try await web.sessions.sessions().count
-            for text in ["/new /etc etc", "  /NEW /etc", "/use 1", "/disconnect"] {
+            // pi-relayd skips spaces after the slash, so `/ new` is /new to it: to the page too.
+            for text in ["/new /etc etc", "  /NEW /etc", "/use 1", "/disconnect", "/ new /etc etc", "/  NEW /etc", "/ use 1", "/ disconnect"] {
                 let typed = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": .string("typed-" + text)])
                 #expect(typed.status == 403 && typed.json["error"]?.stringValue?.contains("one session") == true, "\(text): \(typed.text)")
             }

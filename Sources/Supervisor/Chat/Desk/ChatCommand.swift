@@ -58,12 +58,9 @@ package enum ChatCommand: Equatable {
     /// Parses `/name args` text. Returns nil for text that is not a known command, which then
     /// goes to the agent as an ordinary prompt (pi has its own `/skill` style commands).
     package static func parse(_ text: String) -> ChatCommand? {
-        let trimmed = text.trimmed()
-        guard trimmed.hasPrefix("/") else { return nil }
-        let parts = trimmed.dropFirst().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard let head = parts.first else { return nil }
-        let rest = parts.count > 1 ? String(parts[1]).trimmingInlineSpace() : ""
-        switch head.lowercased() {
+        guard let command = CommandText(text) else { return nil }
+        let rest = command.rest
+        switch command.name {
         case "sessions": return .sessions
         case "use": return rest.isEmpty ? .sessions : .use(rest)
         case "new":

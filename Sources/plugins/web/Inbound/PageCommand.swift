@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// Chat commands a session's page does not take: a page is one session. `/new` would start a
 /// session outside `web.roots` (the page's New session checks them), and `/use`, `/disconnect`
 /// and their buttons would move the page's chat to another session, or to none, while the page
@@ -7,9 +9,8 @@ enum PageCommand {
 
     /// Typed in the prompt box: `/new …`, `/use NAME`, `/disconnect` (as pi-relayd reads them).
     static func refused(text: String) -> Bool {
-        let words = text.trimmed().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard let head = words.first, head.hasPrefix("/") else { return false }
-        return refused(name: head.dropFirst().lowercased(), args: [:])
+        guard let command = CommandText(text) else { return false }
+        return refused(name: command.name, args: [:])
     }
 
     /// From the page's controls: the command's name, and for a button its action id.
