@@ -81,10 +81,16 @@ import Glibc
                 #expect(home.read(".env") == saved)
                 #expect(Self.mode(dotenv) == 0o600)
 
-                // An app without the Message Content intent: setup says where to switch it on.
+                // An app without the Message Content intent: setup says where to switch it on. The
+                // shell has the variable set but empty, which would hide the saved token from a
+                // daemon started there: setup says so.
                 try await fake.post("/config", ["message_content_enabled": false])
-                let third = try await home.run(["setup", "discord", "--token-stdin"], input: Self.discordToken, extra: Self.quiet)
+                let third = try await home.run(
+                    ["setup", "discord", "--token-stdin"], input: Self.discordToken, extra: Self.quiet.merging(["DISCORD_BOT_TOKEN": ""]) { $1 })
                 #expect(third.status == 0 && third.stdout.contains("Switch on the Message Content intent"), "\(third)")
+                #expect(
+                    third.stdout.contains("✗ DISCORD_BOT_TOKEN is set but empty in this shell, and the environment wins over .env"), "\(third)")
+                #expect(!first.stdout.contains("set but empty"), "\(first)")
                 Self.expectNoToken(Self.discordToken, in: [first, second, third])
                 #expect(try await fake.violations().isEmpty)
             }
