@@ -197,7 +197,8 @@ import Testing
         // The desktop's question comes with its buttons; the press is answered on the desktop,
         // and the card says who answered.
         try await laptop.dm("!scenario ui confirm")
-        let asked = try #require(try await laptop.waitForBotMessage(in: alice, containing: "Apply the migration?").first)
+        // The card, not the live view, whose tool line can name the question's title first.
+        let asked = try await laptop.waitForCard(in: alice, containing: "Apply the migration?")
         _ = try await laptop.press("Yes", on: asked)
         try await laptop.waitForBotMessage(in: alice, containing: "confirm answer: true")
         // The card closes after the chat's questions and finals (QuestionClosings).
@@ -225,6 +226,24 @@ import Testing
         try await laptop.dm("/to desktop/web once more")
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: once more")
         #expect(desktop.piPrompts(containing: "once more").count == 1 && laptop.piPrompts(containing: "once more").isEmpty)
+
+        // The laptop's federation plugin killed while its forwarded request waits to be taken (the
+        // desktop's plugin frozen meanwhile): the request may run there, so the restarted plugin
+        // is not sent it again, which would run it twice; the chat hears it may have run.
+        let courier = try #require(try await daemons["desktop"]!.plugins()["federation"]?.pid)
+        kill(courier, SIGSTOP)
+        try await laptop.dm("/to desktop/web just once")
+        try await waitUntil("the forwarded request's row") {
+            try await database.sql("SELECT count(*) FROM relay_requests WHERE body::text LIKE '%just once%'").first == "1"
+        }
+        let carrier = try #require(try await daemons["laptop"]!.plugins()["federation"]?.pid)
+        kill(carrier, SIGKILL)
+        try await daemons["laptop"]!.waitForPlugin("federation", "restarted") { $0.pid != nil && $0.pid != carrier && $0.state == "running" }
+        kill(courier, SIGCONT)
+        try await laptop.waitForBotMessage(in: alice, containing: "may have run")
+        try await laptop.waitForBotMessage(in: alice, containing: "Echo: just once")
+        try await Task.sleep(for: .seconds(2))
+        #expect(desktop.piPrompts(containing: "just once").count == 1, "run once on the desktop")
 
         // The bot token is in no table (answered requests and passed posts are removed; the
         // machines' rows hold their sessions).

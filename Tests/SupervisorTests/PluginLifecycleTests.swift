@@ -144,21 +144,23 @@ import Testing
 private actor PendingTable {
     var pending = PendingRequests(idPrefix: "t")
 
-    func request() async throws -> JSONValue {
+    func request(_ method: MethodName = .formatFinal) async throws -> JSONValue {
         let id = pending.nextID()
         return try await withCheckedThrowingContinuation { continuation in
-            pending.add(id, PendingRequests.Entry(method: "format.final", params: [:], continuation: continuation))
+            pending.add(id, PendingRequests.Entry(method: method.rawValue, params: [:], continuation: continuation))
         }
     }
 
     var count: Int { pending.count }
     func send(to instance: Int) -> [String] { pending.unsent(to: instance).map(\.id) }
 
-    /// Ends `instance`; poison is failed as the slot does. Returns how many were poison.
+    /// Ends `instance`; poison and requests sent once are failed as the slot does. Returns how
+    /// many were poison.
     func end(_ instance: Int, crashed: Bool) -> Int {
-        let poison = pending.instanceEnded(instance, crashed: crashed)
-        for entry in poison { entry.continuation.resume(throwing: RemoteError(code: .poison, message: entry.method)) }
-        return poison.count
+        let ended = pending.instanceEnded(instance, crashed: crashed)
+        for entry in ended.poison { entry.continuation.resume(throwing: RemoteError(code: .poison, message: entry.method)) }
+        for entry in ended.unsure { entry.continuation.resume(throwing: RemoteError(code: .unavailable, message: entry.method)) }
+        return ended.poison.count
     }
 
     func answer(_ id: String) {
@@ -182,6 +184,30 @@ private actor PendingTable {
             Issue.record("poison must fail")
         } catch let error as RemoteError {
             #expect(error.code == .poison)
+        }
+    }
+
+    /// A forwarded request may have run on the other machine by the time the federation plugin
+    /// ended, crashed or stopped: it fails, and the next instance never gets it (which would run
+    /// it a second time there).
+    @Test func aRequestSentOnceFailsWhenItsInstanceEndsAndIsNotSentAgain() async throws {
+        for crashed in [true, false] {
+            let table = PendingTable()
+            async let forwarded = table.request(.federationForward)
+            while await table.count < 1 { try await Task.sleep(for: .milliseconds(1)) }
+            async let formatted = table.request()
+            while await table.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(await table.send(to: 1).sorted() == ["t1", "t2"])
+            #expect(await table.end(1, crashed: crashed) == 0)
+            #expect(await table.send(to: 2) == ["t2"], "only the other request waits for the next instance")
+            do {
+                _ = try await forwarded
+                Issue.record("a request sent once must fail")
+            } catch let error as RemoteError {
+                #expect(error.code == .unavailable)
+            }
+            await table.answer("t2")
+            #expect(try await formatted == "done")
         }
     }
 

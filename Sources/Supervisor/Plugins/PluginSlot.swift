@@ -232,10 +232,17 @@ package actor PluginSlot {
         seen.stderrTail = stderrTail
         let end = InstanceEnd.of(seen)
         let requestsInFlight = pending.anySent(to: instance)
-        for poisoned in pending.instanceEnded(instance, crashed: end.crashed) {
+        let ended = pending.instanceEnded(instance, crashed: end.crashed)
+        for poisoned in ended.poison {
             logger.error("plugin \(name): request \(poisoned.method) was in flight during 2 crashes; failing it as poison")
             poisoned.continuation.resume(
                 throwing: RemoteError(code: .poison, message: "\(poisoned.method) crashed plugin \(name) twice; not retried"))
+        }
+        for unsure in ended.unsure {
+            logger.warning("plugin \(name) ended with \(unsure.method) in flight; it may have acted, so it is not sent again")
+            unsure.continuation.resume(
+                throwing: RemoteError(
+                    code: .unavailable, message: "plugin \(name) ended while it carried this request, which may have run; it was not sent again"))
         }
         if let poison = flight.instanceEnded(crashed: end.crashed, otherWork: requestsInFlight) { setAside(poison) }
         log(end, seen, pid: endedPID)

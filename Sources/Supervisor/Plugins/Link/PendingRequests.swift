@@ -2,8 +2,16 @@ import PiRelaySDK
 
 /// Requests sent to a plugin and not answered yet, by id. A request in flight on an instance
 /// that dies goes to the next one, unless it was in flight during two crashes in a row: then it
-/// is poison. Pure bookkeeping: the owner resumes the continuations it hands back.
+/// is poison; or unless it is sent once (`MethodName.isSentOnce`): then it may have acted, and
+/// is not sent again. Pure bookkeeping: the owner resumes the continuations it hands back.
 package struct PendingRequests: Sendable {
+    /// What an instance's end took out: requests that crashed it twice, and requests sent once
+    /// that were in flight on it.
+    package struct Ended: Sendable {
+        package var poison: [Entry] = []
+        package var unsure: [Entry] = []
+    }
+
     package struct Entry: Sendable {
         package var method: String
         package var params: JSONValue
@@ -57,21 +65,24 @@ package struct PendingRequests: Sendable {
         entries.values.contains { $0.sentTo == instance }
     }
 
-    /// Instance `instance` is gone: its requests wait for the next one, and those it was the
-    /// second crash for come back as poison.
-    package mutating func instanceEnded(_ instance: Int, crashed: Bool) -> [Entry] {
-        var poison: [Entry] = []
+    /// Instance `instance` is gone: its requests wait for the next one; those sent once come
+    /// back as unsure, and those it was the second crash for as poison.
+    package mutating func instanceEnded(_ instance: Int, crashed: Bool) -> Ended {
+        var ended = Ended()
         for (id, var entry) in entries where entry.sentTo == instance {
             entry.sentTo = nil
             if crashed { entry.crashes += 1 }
-            if entry.crashes >= 2 {
+            if MethodName(rawValue: entry.method).isSentOnce {
                 entries.removeValue(forKey: id)
-                poison.append(entry)
+                ended.unsure.append(entry)
+            } else if entry.crashes >= 2 {
+                entries.removeValue(forKey: id)
+                ended.poison.append(entry)
             } else {
                 entries[id] = entry
             }
         }
-        return poison
+        return ended
     }
 
     /// The earliest deadline of any entry: when the owner must look again.
