@@ -263,6 +263,17 @@ import Testing
         try await laptop.waitForBotMessage(in: alice, containing: "Echo: after /use 2")
         #expect(desktop.piPrompts(containing: "after /use 2").count == 1)
 
+        // A file the desktop's session sends to the laptop's chat: its name crosses, never where
+        // it is on the desktop, and the desktop's spool keeps no copy once the post is carried.
+        try "ship it\n".write(toFile: desktop.home.root + "/web/notes.txt", atomically: true, encoding: .utf8)
+        try await laptop.dm("/file notes.txt")
+        try await laptop.waitForBotMessage(in: alice, containing: "stay on the other machine: notes.txt")
+        let desktopSpool = desktop.home.path + "/state/spool"
+        let carried = try await database.sql("SELECT body FROM sent_between WHERE body LIKE '%notes.txt%'")
+        #expect(!carried.isEmpty && !carried.contains { $0.contains(desktopSpool) }, "the desktop's spool path crossed: \(carried)")
+        let spooled = (try? FileManager.default.contentsOfDirectory(atPath: desktopSpool)) ?? []
+        #expect(!spooled.contains { $0.contains("notes") }, "the desktop's spool copy stayed: \(spooled)")
+
         // The database goes away: what the desktop's session says meanwhile waits (its post is
         // not taken from the desktop's outbox), and comes when the database is back.
         try await database.stop(immediately: true)

@@ -43,7 +43,7 @@ public struct FederationRelay: Plugin {
         courier = Courier(
             store: store, client: client, connection: context.connection, joined: joined, contact: context.contact, ingress: ingress,
             shared: config.ingress, logger: context.logger)
-        outgoing = Outgoing(store: store, joined: joined, logger: context.logger)
+        outgoing = Outgoing(store: store, joined: joined, spoolDir: context.spoolDir, logger: context.logger)
         picks = PendingPicks(store: store, state: StateStore(directory: context.stateDir), logger: context.logger)
         address = config.address.description
     }

@@ -1,6 +1,10 @@
 import Logging
 import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What this machine sends to others: a chat request for a session another machine runs
 /// (`federation.forward`), and the posts and live views its own sessions make for chats other
 /// machines own (deliveries whose target is a `RemoteChannel`).
@@ -12,6 +16,8 @@ struct Outgoing: Sendable {
 
     let store: FederationStore
     let joined: JoinedMachine
+    /// Where pi-relayd spools a post's files: copies made for the post alone.
+    let spoolDir: String
     let logger: Logger
 
     /// Sends `request` to its machine and waits for the answer; an error when it did not come,
@@ -89,6 +95,13 @@ struct Outgoing: Sendable {
         return nil
     }
 
+    /// A posted file as another machine may know it: its name, size and type, not where it is.
+    static func named(_ file: JSONValue) -> JSONValue {
+        var named: JSONValue = [:]
+        for key in ["filename", "size", "mimeType"] { named[key] = file[key] }
+        return named
+    }
+
     /// Carries a delivery or notification for a chat another machine owns into its queue. A
     /// delivery (`retrying`) waits for the database however long it is away: it is acknowledged
     /// only once stored, so pi-relayd keeps it in its outbox meanwhile.
@@ -100,6 +113,11 @@ struct Outgoing: Sendable {
         target["channel"] = .string(remote.channel)
         var local = params
         local["target"] = target
+        // A post's files are paths on this machine, which another machine must neither read nor
+        // see: only their names cross (that machine's chat is told they stay here). As a
+        // messenger does after its upload, the spool copies made for the post go once it is carried.
+        let files = params["files"]?.arrayValue ?? []
+        if !files.isEmpty { local["files"] = .array(files.map(Self.named)) }
         let body = ForwardedDelivery(messenger: remote.messenger, method: method, id: id, params: local).json.serialized()
         // A shared messenger's chat (`*/telegram/…`): its queue, read by the bot's holder.
         let shared = remote.machine == RemoteChannel.anyMachine
@@ -110,6 +128,7 @@ struct Outgoing: Sendable {
                 let wake = shared ? (try await store.holder(of: FederationRelay.lease(remote.messenger)) ?? queue) : queue
                 try await store.post(delivery: body, to: queue, wake: wake)
                 if warned { logger.notice("posts for \(remote.machine) flow again") }
+                for path in files.compactMap({ $0["path"]?.stringValue }) where path.hasPrefix(spoolDir + "/") { unlink(path) }
                 return
             } catch {
                 guard retrying else { throw RemoteError(code: .unavailable, message: error.description) }
