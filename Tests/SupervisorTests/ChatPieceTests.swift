@@ -84,5 +84,7 @@ import Testing
         let chunks = PlainSplit.chunks(text, limit: 200)
         #expect(chunks.allSatisfy { $0.utf16.count <= 200 })
         #expect(chunks.joined(separator: "\n").replacingOccurrences(of: "\n", with: "") == text.replacingOccurrences(of: "\n", with: ""))
+        // A limit of nothing (a bad hello) still ends: one unit a chunk.
+        for limit in [0, -1] { #expect(PlainSplit.chunks("ab\n\nc", limit: limit) == ["a", "b", "c"], "\(limit)") }
     }
 }

@@ -21,6 +21,8 @@ import Testing
         traits.take(Hello(name: "slack", version: "2", roles: ["messenger"], limits: ["liveIntervalMs": 60_000]), of: "slack")
         #expect(traits.liveInterval("slack") == .seconds(10), "and one slower than 10 s lowered")
         #expect(traits.messageLength("slack") == 2000 && traits.dialect("slack") == .markdown, "a restarted plugin's hello replaces the last")
+        traits.take(Hello(name: "m/x", version: "", roles: ["messenger"], limits: ["maxMessageLength": -1, "maxUploadBytes": 0]), of: "m/x")
+        #expect(traits.messageLength("m/x") == 2000 && traits.uploadBytes("m/x") == 10 << 20, "nothing sendable: the defaults")
     }
 
     /// A messenger's `liveIntervalMs` in config.yaml is a floor: the plugin's own pace (its send

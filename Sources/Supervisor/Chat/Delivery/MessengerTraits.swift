@@ -22,8 +22,10 @@ package struct MessengerTraits {
     /// Takes `plugin`'s traits from its hello (again at each restart); `liveIntervalMs` is the
     /// least pace its config section asks for, which the plugin's own may raise.
     package mutating func take(_ hello: Hello, of plugin: String, liveIntervalMs: Int? = nil) {
-        messageLengths[plugin] = hello.limits["maxMessageLength"]
-        uploadBytes[plugin] = hello.limits["maxUploadBytes"]
+        // A length or size of zero or less (another machine's forwarded request carries its
+        // messenger's) means nothing that could be sent: the default instead.
+        messageLengths[plugin] = hello.limits["maxMessageLength"].flatMap { $0 > 0 ? $0 : nil }
+        uploadBytes[plugin] = hello.limits["maxUploadBytes"].flatMap { $0 > 0 ? $0 : nil }
         dialects[plugin] = hello.dialect ?? .markdown
         let paces = [hello.limits["liveIntervalMs"], liveIntervalMs].compactMap { $0 }
         liveIntervals[plugin] = paces.max().map { milliseconds in

@@ -2,6 +2,8 @@
 /// UTF-16 length (what Discord counts). The formatter does this properly (fences, links).
 package enum PlainSplit {
     package static func chunks(_ text: String, limit: Int) -> [String] {
+        // A limit below one unit (a hello, or another machine's request, said so) still moves on.
+        let limit = max(limit, 1)
         var out: [String] = []
         var current = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
