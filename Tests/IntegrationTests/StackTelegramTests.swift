@@ -102,6 +102,18 @@ import FoundationNetworking
             }
             let album = try await waitFor("the album's prompt") { stack.piPrompts(containing: "compare these three").first }
             #expect(album["images"]?.arrayValue?.count == 3, "\(album)")
+            // Two files of one album may have one name: each is read, neither overwrites the other.
+            for (index, words) in ["the first copy", "the second copy"].enumerated() {
+                let notes = Data("# Notes\n\(words)\n".utf8).base64EncodedString()
+                try await stack.dm(
+                    index == 0 ? "compare both notes" : "",
+                    extra: [
+                        "document": ["file_name": "notes.md", "mime_type": "text/markdown", "content_b64": .string(notes)], "media_group_id": "24680",
+                    ])
+            }
+            let both = try await waitFor("both notes in one prompt") { stack.piPrompts(containing: "compare both notes").first }
+            let read = both["message"]?.stringValue ?? ""
+            #expect(read.contains("the first copy") && read.contains("the second copy"), "\(read)")
 
             let notes = Data("# Notes\nship it on friday\n".utf8).base64EncodedString()
             try await stack.dm(

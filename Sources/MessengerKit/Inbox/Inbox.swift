@@ -74,6 +74,8 @@ public actor Inbox<Adapter: InboxAdapter> {
         guard !kept.isEmpty else { return }
         logger.info("handing over \(kept.count) message(s) kept from before")
         for message in kept {
+            // Parts of its group may still be on their way from the service.
+            if let group = message.group { groupTaken[group] = .now }
             if let result = journal.answer(of: message.id) {
                 handing.insert(message.id)
                 // The reply alone: a reaction or a progress mark (⏳) belonged to a moment that
@@ -273,7 +275,15 @@ public actor Inbox<Adapter: InboxAdapter> {
         let parts = journal.pending.filter { $0.group == group }
         guard let first = parts.first, first.id == message.id else { return nil }
         groupTaken[group] = nil
-        let later = Array(parts.dropFirst())
+        let later: [Message]
+        if let kept = journal.joined[first.id] {
+            // Handed over before a restart, maybe: the same parts again, under the same id.
+            later = parts.filter { kept.contains($0.id) }
+        } else {
+            later = Array(parts.dropFirst())
+            journal.joined[first.id] = later.map(\.id)
+            await save()
+        }
         if !later.isEmpty { logger.info("message \(message.id) goes with \(later.count) more of its group") }
         return (first.joined(with: later), later.map(\.id))
     }

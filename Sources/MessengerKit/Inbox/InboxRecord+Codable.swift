@@ -2,7 +2,8 @@ import PiRelaySDK
 
 /// The JSON released plugins wrote: `{"pending", "seen"}`, plus `"lastUpdate"` for a polling
 /// transport and `"events"` for one that redelivers by id; the seen ids under `Message.seenKey`.
-/// `"answers"` is written only while one waits to be shown, and read as none when absent.
+/// `"answers"` is written only while one waits to be shown, and `"joined"` only while a group's
+/// hand-over is unfinished; each is read as none when absent.
 extension InboxRecord: Codable {
     private struct Key: CodingKey {
         var stringValue: String
@@ -15,6 +16,7 @@ extension InboxRecord: Codable {
         static var events: Key { Key("events") }
         static var pending: Key { Key("pending") }
         static var answers: Key { Key("answers") }
+        static var joined: Key { Key("joined") }
         static var seen: Key { Key(Message.seenKey) }
     }
 
@@ -25,6 +27,7 @@ extension InboxRecord: Codable {
         seen = try container.decodeIfPresent([String].self, forKey: .seen) ?? []
         pending = try container.decodeIfPresent([Message].self, forKey: .pending) ?? []
         answers = try container.decodeIfPresent([String: JSONValue].self, forKey: .answers) ?? [:]
+        joined = try container.decodeIfPresent([String: [String]].self, forKey: .joined) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,5 +37,6 @@ extension InboxRecord: Codable {
         try container.encode(seen, forKey: .seen)
         try container.encode(pending, forKey: .pending)
         if !answers.isEmpty { try container.encode(answers, forKey: .answers) }
+        if !joined.isEmpty { try container.encode(joined, forKey: .joined) }
     }
 }

@@ -22,6 +22,10 @@ public struct InboxRecord<Message: InboxMessage>: Sendable, Equatable {
     /// is not yet shown: a restarted plugin shows them rather than asking again, when pi-relayd
     /// would answer the repeat `ignored`.
     public internal(set) var answers: [String: JSONValue] = [:]
+    /// The parts joined to each group's first part (`InboxMessage.group`), by its id, written
+    /// before the group's hand-over: after a restart the same parts go again under that id,
+    /// which pi-relayd may know already, and a part that came later goes on its own.
+    public internal(set) var joined: [String: [String]] = [:]
 
     /// An empty journal; pass `cursor: 0` or `events: []` for a transport that keeps that mark.
     public init(cursor: Int? = nil, events: [String]? = nil) {
@@ -63,6 +67,7 @@ public struct InboxRecord<Message: InboxMessage>: Sendable, Equatable {
     public mutating func done(_ id: String) {
         pending.removeAll { $0.id == id }
         answers[id] = nil
+        joined[id] = nil
     }
 
     private static func bound(_ ids: inout [String]) {

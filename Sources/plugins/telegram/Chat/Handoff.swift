@@ -61,7 +61,10 @@ struct Handoff: InboxAdapter {
             guard let path = info["file_path"]?.stringValue else {
                 return .notIncluded(file.filename, "Telegram gave no download path")
             }
-            let destination = InboundFiles.spoolPath(spoolDir, messenger: "tg", message: message.id, file: file.filename)
+            // Named for the file's own message: an album's files go in one prompt, and two of them
+            // may have one name.
+            let from = file.messageID.map { "\(message.chat.channel):\($0)" } ?? message.id
+            let destination = InboundFiles.spoolPath(spoolDir, messenger: "tg", message: from, file: file.filename)
             try await api.download(filePath: path, to: destination, maxBytes: InboundFiles.maxDownloadBytes)
             return .attached(
                 AttachmentRef(

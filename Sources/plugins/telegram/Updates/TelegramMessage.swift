@@ -11,6 +11,8 @@ struct TelegramMessage: Sendable, Equatable {
         var voice: Bool?
         /// Its `duration` in seconds.
         var seconds: Int?
+        /// The message it came with: an album's files share one prompt, and may share a name.
+        var messageID: Int?
     }
 
     /// The Bot API's `Chat`, as far as the relay reads it.
@@ -102,7 +104,11 @@ struct TelegramMessage: Sendable, Equatable {
         if let note = json["video_note"], let fileID = note["file_id"]?.stringValue {
             files.append(File(fileID: fileID, filename: "video-note-\(id).mp4", size: note["file_size"]?.intValue, contentType: "video/mp4"))
         }
-        self.files = files
+        self.files = files.map { file in
+            var file = file
+            file.messageID = id
+            return file
+        }
         albumID = json["media_group_id"]?.stringValue
         migrateTo = Self.id(json["migrate_to_chat_id"])
         migrateFrom = Self.id(json["migrate_from_chat_id"])
