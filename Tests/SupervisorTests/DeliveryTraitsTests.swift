@@ -23,6 +23,10 @@ import Testing
         #expect(traits.messageLength("slack") == 2000 && traits.dialect("slack") == .markdown, "a restarted plugin's hello replaces the last")
         traits.take(Hello(name: "m/x", version: "", roles: ["messenger"], limits: ["maxMessageLength": -1, "maxUploadBytes": 0]), of: "m/x")
         #expect(traits.messageLength("m/x") == 2000 && traits.uploadBytes("m/x") == 10 << 20, "nothing sendable: the defaults")
+        traits.take(Hello(name: "m/x", version: "", roles: ["messenger"], limits: ["maxMessageLength": 12]), of: "m/x")
+        #expect(traits.messageLength("m/x") == 2000, "a length no label and line fit in: the default")
+        traits.take(Hello(name: "m/x", version: "", roles: ["messenger"], limits: ["maxMessageLength": 100]), of: "m/x")
+        #expect(traits.messageLength("m/x") == 100)
     }
 
     /// A messenger's `liveIntervalMs` in config.yaml is a floor: the plugin's own pace (its send

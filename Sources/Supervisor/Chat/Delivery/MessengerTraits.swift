@@ -12,6 +12,9 @@ package struct MessengerTraits {
     /// The bounds of a pace a messenger may ask for.
     package static let liveIntervalRange: ClosedRange<Int> = 100...10_000
     package static let defaultMessageLength = 2000
+    /// The shortest message length a messenger may name: a label and a line must fit (the
+    /// formatter's splitter takes no less).
+    package static let minimumMessageLength = 100
     package static let defaultUploadBytes = 10 << 20
 
     private var messageLengths: [String: Int] = [:]
@@ -22,9 +25,9 @@ package struct MessengerTraits {
     /// Takes `plugin`'s traits from its hello (again at each restart); `liveIntervalMs` is the
     /// least pace its config section asks for, which the plugin's own may raise.
     package mutating func take(_ hello: Hello, of plugin: String, liveIntervalMs: Int? = nil) {
-        // A length or size of zero or less (another machine's forwarded request carries its
-        // messenger's) means nothing that could be sent: the default instead.
-        messageLengths[plugin] = hello.limits["maxMessageLength"].flatMap { $0 > 0 ? $0 : nil }
+        // A length under the minimum or a size of zero or less (another machine's forwarded
+        // request carries its messenger's) means nothing that could be sent: the default instead.
+        messageLengths[plugin] = hello.limits["maxMessageLength"].flatMap { $0 >= Self.minimumMessageLength ? $0 : nil }
         uploadBytes[plugin] = hello.limits["maxUploadBytes"].flatMap { $0 > 0 ? $0 : nil }
         dialects[plugin] = hello.dialect ?? .markdown
         let paces = [hello.limits["liveIntervalMs"], liveIntervalMs].compactMap { $0 }
