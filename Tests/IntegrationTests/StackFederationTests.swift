@@ -34,13 +34,16 @@ import Testing
     /// laptop's `api`, the desktop's `web`); their daemons by machine name.
     /// `desktopAllows`: the desktop's own telegram allowlist, when not alice and bob.
     static func startMachines(
-        database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, desktopAllows: [String]? = nil
+        database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack, desktopAllows: [String]? = nil,
+        desktopEnvironment: [String: String] = [:]
     ) async throws -> [String: Daemon] {
         var daemons: [String: Daemon] = [:]
         for (name, stack) in [("laptop", laptop), ("desktop", desktop)] {
             try stack.home.linkBuiltPlugin("pi-relay-federation", as: "federation")
             let daemon = try await stack.start(
-                extra: "machine: \(name)\n", environment: ["PI_RELAYD_DATABASE_URL": database.url], allowed: name == "desktop" ? desktopAllows : nil)
+                extra: "machine: \(name)\n",
+                environment: ["PI_RELAYD_DATABASE_URL": database.url].merging(name == "desktop" ? desktopEnvironment : [:]) { $1 },
+                allowed: name == "desktop" ? desktopAllows : nil)
             try await daemon.waitForRunning("federation", timeout: .seconds(60))
             daemons[name] = daemon
         }
@@ -124,7 +127,10 @@ import Testing
     }
 
     static func forwarding(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws {
-        let daemons = try await startMachines(database: database, laptop: laptop, desktop: desktop, desktopAllows: [TelegramStack.bob.id])
+        // The desktop's pi compacts for 12 s: longer than the laptop waits for an answer.
+        let daemons = try await startMachines(
+            database: database, laptop: laptop, desktop: desktop, desktopAllows: [TelegramStack.bob.id],
+            desktopEnvironment: ["FAKE_PI_COMPACT_MS": "12000"])
         try await waitForFederation(laptop, "the desktop's web session") { report in
             report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
         }
@@ -273,6 +279,18 @@ import Testing
         #expect(!carried.isEmpty && !carried.contains { $0.contains(desktopSpool) }, "the desktop's spool path crossed: \(carried)")
         let spooled = (try? FileManager.default.contentsOfDirectory(atPath: desktopSpool)) ?? []
         #expect(!spooled.contains { $0.contains("notes") }, "the desktop's spool copy stayed: \(spooled)")
+
+        // A slow request (a compaction) does not keep another chat's untaken on the desktop until
+        // its sender withdraws it: each chat's requests are handled side by side. The slow one's
+        // sender stops waiting first, and says it may have run.
+        _ = try await desktop.json("new", "--cwd", desktop.home.root + "/web", "--name", "web2")
+        try await laptop.dm("/compact")
+        try await Task.sleep(for: .seconds(1))
+        let group = "-1001112223334"
+        try await laptop.say("/to desktop/web2 from the group", in: group)
+        try await laptop.waitForBotMessage(in: group, containing: "Sent to web2 (prompted)", timeout: 20)
+        #expect(desktop.piPrompts(containing: "from the group").count == 1)
+        try await laptop.waitForBotMessage(in: alice, containing: "it may have acted on it")
 
         // The database goes away: what the desktop's session says meanwhile waits (its post is
         // not taken from the desktop's outbox), and comes when the database is back.

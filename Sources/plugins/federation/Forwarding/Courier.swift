@@ -5,9 +5,16 @@ import PiRelaySDK
 /// (`federation.received`) with the answer written back, and posts for the chats it owns, handed
 /// to pi-relayd (`federation.deliver`) in order and removed once queued there. It wakes on the
 /// database's NOTIFY for this machine, and every second besides.
+///
+/// Requests are handled side by side, one chat's in the order they came: a slow one (a
+/// compaction takes a model call) must not keep another chat's prompt untaken until its sender
+/// withdraws it.
 struct Courier: Sendable {
     static let lookEvery: Duration = .seconds(1)
     static let supervisorSilence: Duration = .seconds(5)
+    /// How long pi-relayd here may take with a request. Longer than its sender waits for the
+    /// answer (`Outgoing`): a slow request is then "may have acted" there, not refused.
+    static let supervisorWait: Duration = .seconds(60)
 
     let store: FederationStore
     let client: DatabaseClient
@@ -20,6 +27,8 @@ struct Courier: Sendable {
     let ingress: IngressStates
     let shared: [String]
     let logger: Logger
+    /// One chat's requests one after another; different chats' side by side.
+    let lanes = Lanes()
 
     func run() async {
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -70,17 +79,25 @@ struct Courier: Sendable {
         while let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence,
             let (id, body) = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1))
         {
-            var result: String?
-            var failure: String?
-            do {
-                let request = try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8)))
-                result = try await connection.request(.federationReceived, request, timeout: .seconds(10)).serialized()
-            } catch let error as RemoteError {
-                failure = error.message
-            } catch {
-                failure = "\(error)"
-            }
-            try await store.answer(request: id, result: result, error: failure)
+            let request = Result { try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8))) }
+            let chat = (try? request.get()).map { "\($0.machine) \($0.messenger) \($0.params["chat"]?["channel"]?.stringValue ?? "")" } ?? ""
+            await lanes.enqueue(chat) { await handle(request, id: id) }
+        }
+    }
+
+    /// Hands a taken request to pi-relayd and writes its answer (or why there is none) back.
+    private func handle(_ request: Result<ForwardedRequest, any Error>, id: Int64) async {
+        var result: String?
+        var failure: String?
+        do {
+            result = try await connection.request(.federationReceived, try request.get(), timeout: Self.supervisorWait).serialized()
+        } catch let error as RemoteError {
+            failure = error.message
+        } catch {
+            failure = "\(error)"
+        }
+        do { try await store.answer(request: id, result: result, error: failure) } catch {
+            logger.warning("could not write the answer to request \(id): \(error)")
         }
     }
 
