@@ -74,8 +74,6 @@ public actor Inbox<Adapter: InboxAdapter> {
         guard !kept.isEmpty else { return }
         logger.info("handing over \(kept.count) message(s) kept from before")
         for message in kept {
-            // Parts of its group may still be on their way from the service.
-            if let group = message.group { groupTaken[group] = .now }
             if let result = journal.answer(of: message.id) {
                 handing.insert(message.id)
                 // The reply alone: a reaction or a progress mark (⏳) belonged to a moment that
@@ -83,6 +81,8 @@ public actor Inbox<Adapter: InboxAdapter> {
                 let reply = ChatMessageResult(status: .ignored, reply: result.reply)
                 await lanes.enqueue(message.lane) { [self] in await self.show(reply, for: message) }
             } else {
+                // Parts of its group may still be on their way from the service.
+                if let group = message.group { groupTaken[group] = .now }
                 await queue(message)
             }
         }

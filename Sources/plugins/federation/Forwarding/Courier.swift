@@ -8,7 +8,9 @@ import PiRelaySDK
 ///
 /// Requests are handled side by side, one chat's in the order they came: a slow one (a
 /// compaction takes a model call) must not keep another chat's prompt untaken until its sender
-/// withdraws it.
+/// withdraws it. One that waited behind its chat's slow one past the take limit, or whose turn
+/// comes while pi-relayd here has stopped answering, is answered "not run" instead: its sender
+/// may have given up on it, and it must not run later.
 struct Courier: Sendable {
     static let lookEvery: Duration = .seconds(1)
     static let supervisorSilence: Duration = .seconds(5)
@@ -80,16 +82,31 @@ struct Courier: Sendable {
             let (id, body) = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1))
         {
             let request = Result { try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8))) }
-            let chat = (try? request.get()).map { "\($0.machine) \($0.messenger) \($0.params["chat"]?["channel"]?.stringValue ?? "")" } ?? ""
-            await lanes.enqueue(chat) { await handle(request, id: id) }
+            let taken = ContinuousClock.now
+            await lanes.enqueue((try? request.get()).map(Self.lane) ?? "") { await handle(request, id: id, taken: taken) }
         }
     }
 
+    /// The chat a request comes from, as its messenger's own lanes name it (a thread is a chat of
+    /// its own). A shared messenger's chat is the same whichever machine holds its bot.
+    static func lane(_ request: ForwardedRequest) -> String {
+        let chat = request.params["chat"]
+        let place = [chat?["channel"]?.stringValue, chat?["thread"]?.stringValue].compactMap { $0 }.joined(separator: "/")
+        return RemoteChannel.isShared(messenger: request.messenger)
+            ? "\(request.messenger) \(place)" : "\(request.machine) \(request.messenger) \(place)"
+    }
+
     /// Hands a taken request to pi-relayd and writes its answer (or why there is none) back.
-    private func handle(_ request: Result<ForwardedRequest, any Error>, id: Int64) async {
+    private func handle(_ request: Result<ForwardedRequest, any Error>, id: Int64, taken: ContinuousClock.Instant) async {
         var result: String?
         var failure: String?
         do {
+            guard ContinuousClock.now - taken < Outgoing.takeWithin - .seconds(1) else {
+                throw RemoteError(code: .unavailable, message: "not run: an earlier request of the same chat was still running there")
+            }
+            guard let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence else {
+                throw RemoteError(code: .unavailable, message: "not run: pi-relayd there stopped answering")
+            }
             result = try await connection.request(.federationReceived, try request.get(), timeout: Self.supervisorWait).serialized()
         } catch let error as RemoteError {
             failure = error.message
