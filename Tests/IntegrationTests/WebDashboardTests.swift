@@ -105,6 +105,9 @@ import Testing
             let question = try #require(asked["item"]?["question"])
             #expect(question["method"] == "confirm", "\(question)")
             let qid = try #require(question["id"]?.stringValue)
+            // A button's action naming no question answers none (an empty id matched the first open one).
+            let blank = try await browser.post("/api/sessions/\(id)/command", ["name": "action", "args": ["id": .string("qa:\(id)::false")]])
+            #expect(blank.text.contains("already answered or expired"), "\(blank.status) \(blank.text)")
             let answered = try await browser.post("/api/sessions/\(id)/answer", ["questionId": .string(qid), "confirmed": true])
             #expect(answered.status == 200, "\(answered.text)")
             let closed = try await page.wait("the closed question") { $0["type"] == "closed" && $0["questionId"]?.stringValue == qid }

@@ -197,7 +197,9 @@ extension ChatDesk {
         case "qa" where parts.count >= 4, "qc" where parts.count >= 3:
             guard let session = await sessions.session(id: parts[1]) else { return Reply("That session is gone.", ephemeral: true) }
             let open = await session.openQuestions
-            guard let question = open.first(where: { $0.id.hasPrefix(parts[2]) }) else {
+            // A button carries a question id's start (Discord's custom ids are short); an empty
+            // one names no question, not the first open one.
+            guard !parts[2].isEmpty, let question = open.first(where: { $0.id.hasPrefix(parts[2]) }) else {
                 return Reply("That question was already answered or expired.", ephemeral: true)
             }
             if parts[0] == "qc" {
