@@ -52,14 +52,17 @@ import Testing
             let channel = RemoteChannel(machine: "laptop", messenger: "telegram", channel: "42").encoded
             let params: JSONValue = [
                 "target": ["channel": .string(channel)], "kind": "final", "text": "done",
-                "files": [["path": .string(copy), "filename": "answer.md", "size": 5], ["path": .string(kept), "filename": "README.md"]],
+                "files": [
+                    ["path": .string(copy), "filename": "answer.md", "size": 5], ["path": .string(kept), "filename": "README.md"],
+                    ["path": .string(spool + "/../README.md"), "filename": "README.md"],
+                ],
             ]
             try await outgoing.carry(.chatPost, id: "d1", params: params, retrying: false)
             let bodies = try await h.store.client.query("SELECT body::text FROM relay_outbound")
             let body = try #require(try bodies.first?.string(0))
             #expect(!body.contains(folder) && body.contains("answer.md") && body.contains("README.md"), "\(body)")
             #expect(!FileManager.default.fileExists(atPath: copy), "the spool copy is removed once carried")
-            #expect(FileManager.default.fileExists(atPath: kept), "a file outside the spool is left alone")
+            #expect(FileManager.default.fileExists(atPath: kept), "a file outside the spool, however named, is left alone")
         }
     }
 }

@@ -17,4 +17,11 @@ extension String {
     package func isWithin(_ folder: String) -> Bool {
         self == folder || hasPrefix(folder == "/" ? "/" : folder + "/")
     }
+
+    /// Whether this path names something under `folder` (not the folder itself), both resolved:
+    /// `spool/../x` is not in the spool. False when either cannot be resolved.
+    package func resolvesInside(_ folder: String) -> Bool {
+        guard let path = realPath, let folder = folder.realPath else { return false }
+        return path != folder && path.isWithin(folder)
+    }
 }

@@ -12,7 +12,7 @@ enum LocalFileRead {
     static func read(path: String, maxBytes: Int, spoolDir: String?) async -> Result<Download, DownloadFailure> {
         await DedicatedThread.run("attachments-read") {
             let result = readNow(path: path, maxBytes: maxBytes)
-            if let spoolDir, isInside(path, spoolDir) { unlink(path) }
+            if let spoolDir, path.resolvesInside(spoolDir) { unlink(path) }
             return result
         }
     }
@@ -48,10 +48,5 @@ enum LocalFileRead {
         case EISDIR: return .notAFile
         default: return .other(String(cString: strerror(code)))
         }
-    }
-
-    private static func isInside(_ path: String, _ dir: String) -> Bool {
-        guard let file = path.realPath, let folder = dir.realPath else { return false }
-        return file != folder && file.isWithin(folder)
     }
 }

@@ -128,7 +128,7 @@ struct Outgoing: Sendable {
                 let wake = shared ? (try await store.holder(of: FederationRelay.lease(remote.messenger)) ?? queue) : queue
                 try await store.post(delivery: body, to: queue, wake: wake)
                 if warned { logger.notice("posts for \(remote.machine) flow again") }
-                for path in files.compactMap({ $0["path"]?.stringValue }) where path.hasPrefix(spoolDir + "/") { unlink(path) }
+                for path in files.compactMap({ $0["path"]?.stringValue }) where path.resolvesInside(spoolDir) { unlink(path) }
                 return
             } catch {
                 guard retrying else { throw RemoteError(code: .unavailable, message: error.description) }
