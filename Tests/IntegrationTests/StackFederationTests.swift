@@ -127,10 +127,12 @@ import Testing
     }
 
     static func forwarding(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws {
-        // The desktop's pi compacts for 12 s: longer than the laptop waits for an answer.
+        // The desktop's pi compacts for 20 s: well past the 12 s the laptop waits for an answer
+        // (6 s to be taken, 6 s more to be answered). At 12 s the two raced, and the answer won
+        // on a loaded machine.
         let daemons = try await startMachines(
             database: database, laptop: laptop, desktop: desktop, desktopAllows: [TelegramStack.bob.id],
-            desktopEnvironment: ["FAKE_PI_COMPACT_MS": "12000"])
+            desktopEnvironment: ["FAKE_PI_COMPACT_MS": "20000"])
         try await waitForFederation(laptop, "the desktop's web session") { report in
             report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
         }
@@ -291,6 +293,11 @@ import Testing
         try await laptop.waitForBotMessage(in: group, containing: "Sent to web2 (prompted)", timeout: 20)
         #expect(desktop.piPrompts(containing: "from the group").count == 1)
         try await laptop.waitForBotMessage(in: alice, containing: "it may have acted on it")
+        // It did run: the session file gets its compaction. Until then the chat's next request
+        // to the desktop would wait behind it in the chat's lane.
+        try await waitUntil("the desktop's compaction ends", timeout: .seconds(60)) {
+            Self.sessionFiles(under: desktop.agentDir).contains { $0.contains("\"type\":\"compaction\"") }
+        }
 
         // The database goes away: what the desktop's session says meanwhile waits (its post is
         // not taken from the desktop's outbox), and comes when the database is back.
@@ -324,6 +331,13 @@ import Testing
         try await laptop.dm("anyone there?")
         try await laptop.waitForBotMessage(in: alice, containing: "Machine desktop did not answer")
         #expect(desktop.piPrompts(containing: "anyone there?").isEmpty)
+    }
+
+    /// The text of every pi session file (`*.jsonl`) under an agent folder.
+    static func sessionFiles(under agentDir: String) -> [String] {
+        let folder = agentDir + "/sessions"
+        let names = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
+        return names.filter { $0.hasSuffix(".jsonl") }.compactMap { try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }
     }
 
     /// Polls `status --json` until its `federation` object satisfies `condition`; returns it.
