@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
 import { controlCall } from "./link.ts";
-import { lexical, toolPaths } from "./paths.ts";
+import { lexical, physical, toolPaths } from "./paths.ts";
 
 // Approval gates (docs/CONFIG.md, "approvals"; docs/EXTENSION.md, "Approval gates")
 
@@ -83,8 +83,13 @@ export function globToRegExp(glob: string, cwd: string, home: string): RegExp {
  */
 export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: string, home: string = os.homedir()): GateRule | undefined {
   const paths = toolPaths(toolName, input, cwd, home);
-  const resolved = paths?.candidates.map(lexical) ?? [];
+  // As written and as the kernel reaches it through symlinks (spec §11 trap 13): a rule that
+  // matches either holds (fail closed), and each is inside the cwd only as that cwd is taken.
+  const written = paths?.candidates.map(lexical) ?? [];
+  const reached = paths?.candidates.map((file) => physical(file)) ?? [];
+  const resolved = [...new Set([...written, ...reached])];
   const root = path.resolve(cwd);
+  const realRoot = physical(root);
   for (const rule of gates.rules) {
     if (!rule.tools.includes(toolName)) continue;
     const conditions = [rule.command !== undefined, (rule.paths?.length ?? 0) > 0, rule.outsideCwd === true];
@@ -98,11 +103,12 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
     }
     if (rule.paths?.some((glob) => resolved.some((file) => globToRegExp(glob, cwd, home).test(file)))) return rule;
     if (rule.outsideCwd === true) {
-      const outside = resolved.some((file) => {
-        const relative = path.relative(root, file);
-        return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-      });
-      if (outside) return rule;
+      const outside = (files: string[], from: string) =>
+        files.some((file) => {
+          const relative = path.relative(from, file);
+          return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+        });
+      if (outside(written, root) || outside(reached, realRoot)) return rule;
     }
   }
   return undefined;

@@ -5,7 +5,7 @@
  * rule on the file they open. These are the steps of pi's `core/tools/path-utils.ts` (v0.58.3,
  * lines 5–94), written again here: the extension has no dependency on pi's code.
  */
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, realpathSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Json } from "./callbacks.ts";
@@ -112,7 +112,38 @@ export function toolPaths(toolName: string, input: Json, cwd: string, home: stri
   return { opens, candidates: [opens] };
 }
 
-/** A path as the file system takes it: `..` and `.` steps and doubled slashes folded (pi resolves no symlinks either). */
+/**
+ * A path with its `..` and `.` steps and doubled slashes folded as text. pi resolves no symlinks,
+ * and a relative path reaches the tool folded so (`path.resolve`); an absolute one reaches the
+ * file system as the model wrote it (see `physical`).
+ */
 export function lexical(file: string): string {
   return path.resolve(file);
+}
+
+/**
+ * The file the kernel reaches for an absolute path: each step that exists with its symlinks
+ * followed, and a `..` taken after them, as the kernel takes it. `cwd/link/../x` with
+ * `link -> /etc/nginx/conf.d` is `/etc/nginx/x`, and `cwd/link/file` is `/etc/nginx/conf.d/file`,
+ * though both read as inside `cwd`. From the first step that does not exist (or cannot be read)
+ * the rest is folded as text: a tool that writes makes those folders, with no links in them.
+ */
+export function physical(file: string, real: (step: string) => string = realpathSync): string {
+  const steps = (path.isAbsolute(file) ? file : path.resolve(file)).split("/");
+  let reached = "/";
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index];
+    if (step === "" || step === ".") continue;
+    if (step === "..") {
+      reached = path.dirname(reached);
+      continue;
+    }
+    const next = path.join(reached, step);
+    try {
+      reached = real(next);
+    } catch {
+      return path.resolve(next, ...steps.slice(index + 1).filter((rest) => rest !== ""));
+    }
+  }
+  return reached;
 }

@@ -194,3 +194,33 @@ test("generated paths: the gate decides on exactly the path the fake tool opens"
   assert.deepEqual(problems, []);
   assert.ok(asked.length > 20 && asked.length < cases.length, `a fair share gated (${asked.length} of ${cases.length})`);
 });
+
+test("a symlink in the session folder: the gate decides on the file the kernel reaches, not the path as written", async (t) => {
+  const home = fakeHome(t);
+  const cwd = sessionFolder(t);
+  const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "prd-outside-")));
+  t.after(() => fs.rmSync(outside, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(outside, "conf.d"));
+  fs.symlinkSync(path.join(outside, "conf.d"), path.join(cwd, "link"));
+  fs.symlinkSync(path.join(home, ".ssh"), path.join(cwd, "keys"));
+  fs.mkdirSync(path.join(cwd, "src"));
+  fs.symlinkSync(path.join(cwd, "src"), path.join(cwd, "inner"));
+  const named: [string, string, string | undefined][] = [
+    // pi hands an absolute path on as written: the kernel takes `..` after following `link`.
+    ["write", `${cwd}/link/../nginx.conf`, "outside"],
+    ["write", "link/site.conf", "outside"],
+    ["edit", `${cwd}/link/../../x`, "outside"],
+    ["read", "keys/id_rsa", "ssh"],
+    // A link that stays inside is inside.
+    ["write", "inner/main.ts", undefined],
+    ["write", `${cwd}/inner/../notes.md`, undefined],
+  ];
+  for (const [tool, given, rule] of named) {
+    assert.equal(matchingRule(rules(), tool, { path: given }, cwd, home)?.name, rule, `${tool} ${given}`);
+  }
+  // The session folder itself reached through a link: what is inside it stays inside.
+  const alias = path.join(outside, "alias");
+  fs.symlinkSync(cwd, alias);
+  assert.equal(matchingRule(rules(), "write", { path: "src/a.ts" }, alias, home)?.name, undefined);
+  assert.equal(matchingRule(rules(), "write", { path: `${alias}/link/x` }, alias, home)?.name, "outside");
+});
