@@ -34,6 +34,26 @@ import Testing
         #expect(store.load([String].self, from: "other.json") == ["other"])
     }
 
+    /// The same for a file rewritten in place (an inbox journal, a run's message ids). A version
+    /// the disk refused does not count as written: an older one after it still goes, and says so.
+    @Test(arguments: [true, false]) func anOlderVersionGoesOnlyWhenNoNewerOneIsOnDisk(inPlace: Bool) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        func write(_ value: [Int], _ name: String, version: Int) async -> Bool {
+            inPlace ? await store.rewrite(value, in: name, version: version) : await store.save(value, to: name, version: version)
+        }
+        #expect(await write([1, 2], "journal.json", version: 2))
+        #expect(await write([1], "journal.json", version: 1), "held by the newer one")
+        #expect(store.load([Int].self, from: "journal.json") == [1, 2])
+        // A folder where the file would go: the disk refuses version 2.
+        try FileManager.default.createDirectory(atPath: store.path("held.json"), withIntermediateDirectories: false)
+        #expect(await !write([1, 2], "held.json", version: 2))
+        try FileManager.default.removeItem(atPath: store.path("held.json"))
+        #expect(await write([1], "held.json", version: 1))
+        #expect(store.load([Int].self, from: "held.json") == [1])
+    }
+
     @Test(arguments: [true, false]) func aWriteTheDiskRefusesIsCounted(durable: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -33,6 +33,9 @@ public final class PacerBudget<Pacer: QueuePacer>: Sendable {
 
     private let allowance: Allowance
     private let store: StateStore?
+    /// Each save's number, taken under the pacer's lock with its copy: saves from several chats'
+    /// writes may reach the store out of order, and an older copy must not replace a 429's hold.
+    private let saves = Atomic<Int>(0)
     /// Writes waiting for their place in the budget, by urgency.
     public let queue: SendQueue
 
@@ -63,7 +66,7 @@ public final class PacerBudget<Pacer: QueuePacer>: Sendable {
     /// saved before every write a chat takes. `durable: false` leaves out the flush: for what
     /// matters only seconds (a bucket refills long before a machine is back), not a 429's hold.
     public func save(durable: Bool = true) async {
-        let saved = withPacer { $0.saved(now: Date().timeIntervalSince1970) }
-        await store?.rewrite(saved, in: Self.file, durable: durable)
+        let (saved, version) = withPacer { ($0.saved(now: Date().timeIntervalSince1970), saves.add(1, ordering: .relaxed).newValue) }
+        await store?.rewrite(saved, in: Self.file, version: version, durable: durable)
     }
 }

@@ -29,6 +29,8 @@ public actor Inbox<Adapter: InboxAdapter> {
     private var requestedSaves = 0
     private var writtenSaves = 0
     private var writingBeside = false
+    /// Every save's number, in the order their journals were copied.
+    private var savesStarted = 0
     /// The journal could not be saved, and that was logged: once an outage, not once a try.
     private var unsavedLogged = false
     private var waitingForSaves: [(through: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -136,7 +138,11 @@ public actor Inbox<Adapter: InboxAdapter> {
     @discardableResult
     public func save() async -> Bool {
         let cursor = journal.cursor
-        guard await store.rewrite(journal, in: InboxRecord<Message>.file) else {
+        // Numbered as the journal is copied: saves that reach the store out of order (the actor
+        // runs a higher priority's first) never leave an older journal over a newer one, whose
+        // cursor may already be confirmed to the service.
+        savesStarted += 1
+        guard await store.rewrite(journal, in: InboxRecord<Message>.file, version: savesStarted) else {
             // Once an outage: a save beside the gateway is tried again every second.
             if !unsavedLogged { logger.error("cannot save the inbox journal (disk full?)\(unsavedNote)") }
             unsavedLogged = true

@@ -48,6 +48,8 @@ public actor LiveMessages<Writer: LiveWriter> {
     /// are saved (runs whose final never came, say). A restarted plugin has none in memory, and
     /// must not forget the runs still streaming with them.
     private var savedOrder: [String]
+    /// How many run files were written: each write's version (`StateStore.rewrite`).
+    private var persisted = 0
     /// `file` is still on disk and not yet split into `folder`.
     private var legacy: Bool
 
@@ -140,7 +142,10 @@ public actor LiveMessages<Writer: LiveWriter> {
             saved[old] = nil
             await store.remove(Self.path(old))
         }
-        await store.rewrite(LiveRunFile(key: key, messages: entry.run.messages), in: Self.path(key))
+        // Numbered as copied: two writes of one run that reach the store out of order never
+        // leave the older message ids on disk.
+        persisted += 1
+        await store.rewrite(LiveRunFile(key: key, messages: entry.run.messages), in: Self.path(key), version: persisted)
     }
 
     /// Runs still streaming.

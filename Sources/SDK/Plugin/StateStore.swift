@@ -55,9 +55,7 @@ public actor StateStore {
     /// under a lock of its own but may reach the store out of order.
     @discardableResult
     public func save<T: Encodable>(_ value: T, to name: String, version: Int, durable: Bool = true) -> Bool {
-        guard version > versions[name, default: .min] else { return true }
-        versions[name] = version
-        return save(value, to: name, durable: durable)
+        inOrder(name, version) { save(value, to: name, durable: durable) }
     }
 
     /// Writes `value` in place, over the older of the file's two copies, without a temporary
@@ -69,6 +67,21 @@ public actor StateStore {
     public func rewrite<T: Encodable>(_ value: T, in name: String, durable: Bool = false) -> Bool {
         guard let data = try? encoder.encode(value) else { return false }
         return recording(name) { try RewrittenFile.writeOrThrow([UInt8](data), to: path(name), durable: durable) }
+    }
+
+    /// `rewrite` unless a newer `version` of `name` was written already, as `save(_:to:version:)`.
+    @discardableResult
+    public func rewrite<T: Encodable>(_ value: T, in name: String, version: Int, durable: Bool = false) -> Bool {
+        inOrder(name, version) { rewrite(value, in: name, durable: durable) }
+    }
+
+    /// Runs `write` unless a newer version of `name` is on disk. A version counts as written
+    /// only once the disk took it: after a newer write the disk refused, an older one still goes.
+    private func inOrder(_ name: String, _ version: Int, _ write: () -> Bool) -> Bool {
+        guard version > versions[name, default: .min] else { return true }
+        guard write() else { return false }
+        versions[name] = version
+        return true
     }
 
     /// Deletes the file `name`.
