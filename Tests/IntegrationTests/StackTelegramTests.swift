@@ -393,6 +393,35 @@ extension StackTelegramTests {
         }
     }
 
+    /// telegram-bot-api.md §1: a revoked token is answered 401. Revoked after a command was taken
+    /// in and before its reply went out (a 429 holds the reply for 2 s): the plugin ends as not
+    /// configured at that write, not at its next poll 50 s later; the reply is kept, and once the
+    /// token works again and the plugin is restarted, it is shown, once.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aReplyTheRevokedTokenKeptFromTheChatIsShownOnceItWorksAgain() async throws {
+        try await TelegramStack.with { stack in
+            let daemon = try await stack.start(section: ["pollTimeoutSeconds: 50"])
+            let chat = TelegramStack.alice.id
+            let since = try await stack.fake.cursor
+            try await stack.fake.post("/rate_limit", ["chat_id": .string(chat), "retry_after": 2, "count": 1])
+            try await stack.dm("/sessions")
+            guard try await stack.fake.wait("for=request&method=sendMessage&status=429&since=\(since)") != nil else {
+                throw StackFailure("the reply was not held by the 429:\n\(stack.home.pluginLog("telegram").suffix(3000))")
+            }
+            try await stack.fake.post("/settings", ["token": "7000000001:RESETtelegramSecretQ9x8c7v6b5n4m3"])
+            let info = try await daemon.waitForPlugin("telegram", "not configured", timeout: .seconds(20)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("401") && info.reason.contains("TELEGRAM_BOT_TOKEN"), "\(info)")
+            #expect(try await stack.botMessages(chat).isEmpty, "nothing could be posted")
+
+            try await stack.fake.post("/settings", ["token": .string(TelegramStack.token)])
+            #expect(try await stack.cli(["plugins", "restart", "telegram"]).status == 0)
+            try await stack.waitForBotMessage(in: chat, containing: "No sessions on")
+            try await Task.sleep(for: .seconds(2))
+            let shown = try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("No sessions on") == true }
+            #expect(shown.count == 1, "\(shown)")
+        }
+    }
+
     /// A user who blocked the bot: Telegram's 403 is logged once, what is sent there is dropped
     /// (not retried forever, not sent again into the 403), the chat is listed in the plugin's
     /// status, and once the user writes again the bot answers there again.

@@ -264,6 +264,35 @@ import Testing
         }
     }
 
+    /// The service refused the plugin's token while it showed a reply or a refusal (the adapter
+    /// logged the error and went on): both stay in the journal, and the next start shows them,
+    /// without asking pi-relayd again.
+    @Test func whatTheTokenRefusalKeptFromTheChatIsShownAtTheNextStart() async throws {
+        defer { removeFolder() }
+        let supervisor = Supervisor { params in
+            if params.text == "hello" { throw RemoteError(code: .notAuthorized, message: "no") }
+            return ChatMessageResult(status: .command, reply: Reply(text: "No sessions"))
+        }
+        let first = Shown()
+        let refused = Inbox(
+            adapter: first, receiver: supervisor, store: StateStore(directory: folder), empty: InboxRecord(cursor: nil),
+            credentialsRefused: { true }, logger: Logger(label: "test"))
+        await refused.take(Note(id: "m1", lane: "c1", text: "/sessions"))
+        await refused.take(Note(id: "m2", lane: "c1", text: "hello"))
+        try await until { first.lines.withLock { $0 } == ["m1 command", "m2 failed: Not authorized."] }
+        for _ in 0..<100 where await refused.pending.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await refused.pending.map(\.id) == ["m1", "m2"])
+
+        let shown = Shown()
+        await inbox(supervisor, shown).resumePending()
+        try await until { shown.lines.withLock { $0 } == ["m1 ignored", "m2 ignored"] }
+        #expect(supervisor.asked.withLock { $0 } == ["/sessions", "hello"], "asked once each")
+        let third = Shown()
+        await inbox(supervisor, third).resumePending()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(third.lines.withLock { $0 }.isEmpty)
+    }
+
     /// A refusal is told before the message leaves the journal: a messenger side killed while
     /// the refusal waits to be posted tells it after its restart, rather than never.
     @Test func aRefusalNotYetToldIsToldAfterARestart() async throws {

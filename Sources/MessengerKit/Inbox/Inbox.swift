@@ -16,6 +16,8 @@ public actor Inbox<Adapter: InboxAdapter> {
     private let unsavedNote: String
     /// How long a group's hand-over waits after its newest part came (`InboxMessage.group`).
     private let groupQuiet: Duration
+    /// Whether the service refused the plugin's credentials in this run.
+    private let credentialsRefused: @Sendable () -> Bool
     /// When each group's newest part was taken in.
     private var groupTaken: [String: ContinuousClock.Instant] = [:]
     private let lanes = Lanes()
@@ -42,12 +44,17 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// `unsavedNote`: what a journal that cannot be saved means for this messenger, for the log.
     /// `groupQuiet`: how long after a group's newest part its hand-over starts (the platform sends
     /// an album's parts within a moment of each other).
+    /// `credentialsRefused`: true once the service refused the plugin's token, which the plugin
+    /// then ends for. A reply shown meanwhile may not have reached the chat (the adapter logs
+    /// its error and goes on), so it stays in the journal and is shown at the next start: twice
+    /// rather than never.
     public init(
         adapter: Adapter, receiver: any ChatMessageReceiver, store: StateStore, empty: InboxRecord<Message>, unsavedNote: String = "",
-        groupQuiet: Duration = .seconds(1), logger: Logger
+        groupQuiet: Duration = .seconds(1), credentialsRefused: @escaping @Sendable () -> Bool = { false }, logger: Logger
     ) {
         self.adapter = adapter
         self.groupQuiet = groupQuiet
+        self.credentialsRefused = credentialsRefused
         self.receiver = receiver
         self.store = store
         self.unsavedNote = unsavedNote
@@ -245,6 +252,12 @@ public actor Inbox<Adapter: InboxAdapter> {
             // Told first, then forgotten, as an answer is: twice rather than never.
             await adapter.failed(message, reason: reason)
             done(parts)
+            if credentialsRefused() {
+                // Kept as its answer, which the next start shows.
+                journal.answer(message.id, ChatMessageResult(status: .refused, reply: Reply(text: reason)))
+                await save()
+                return keptUnshown(message)
+            }
             await finished(message.id)
         case .answered(let result):
             done(parts)
@@ -266,7 +279,13 @@ public actor Inbox<Adapter: InboxAdapter> {
     private func show(_ result: ChatMessageResult, for message: Message) async {
         defer { handing.remove(message.id) }
         await adapter.answered(message, result)
+        // A reply is journaled (`relay`): kept for the next start if the token was refused.
+        if result.reply != nil, credentialsRefused() { return keptUnshown(message) }
         await finished(message.id)
+    }
+
+    private func keptUnshown(_ message: Message) {
+        logger.notice("the reply to message \(message.id) is kept for the next start: the service refused the token")
     }
 
     /// `message` with the later parts of its group joined to it, once the group has been quiet

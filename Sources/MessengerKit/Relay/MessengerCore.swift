@@ -12,6 +12,8 @@ public struct MessengerCore: Sendable {
     package let ingress: IngressGate
     /// The service refused the token mid-run: the plugin ends as not configured (`TokenRefusal`).
     package let tokenRefusal = TokenRefusal()
+    /// For the inbox (`Inbox`'s `credentialsRefused`): whether the token was refused in this run.
+    package var credentialsRefused: @Sendable () -> Bool { { [tokenRefusal] in tokenRefusal.isRefused } }
     let started = Date()
 
     /// The allowlist joins the configured users and the supervisor's paired ones; an empty one is

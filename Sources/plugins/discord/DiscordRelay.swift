@@ -58,7 +58,7 @@ public struct DiscordRelay: CoreMessengerRelay {
         let poster = Poster(rest: rest)
         let inbox = Inbox(
             adapter: Handoff(poster: poster, threads: threads, logger: logger), receiver: context.connection, store: store,
-            empty: InboxRecord(), logger: logger)
+            empty: InboxRecord(), credentialsRefused: core.credentialsRefused, logger: logger)
         gateway = Gateway(
             rest: rest, token: config.token, store: store, proxy: settings.proxy, logger: logger, journaled: { await inbox.journalWritten() })
         intake = Intake(inbox: inbox, listening: listening, allowlist: allowlist, poster: poster, gate: core.ingress, logger: logger)

@@ -53,7 +53,9 @@ public struct SlackRelay: CoreMessengerRelay {
             api: api, names: UserNames(api: api), replies: replies, progress: progress, botDMs: botDMs, spoolDir: context.spoolDir,
             logger: logger)
         let intake = Intake(
-            inbox: Inbox(adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []), logger: logger),
+            inbox: Inbox(
+                adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(events: []),
+                credentialsRefused: core.credentialsRefused, logger: logger),
             poster: poster, replies: replies, botDMs: botDMs, allowlist: allowlist, threads: threads, clicks: clicks,
             policy: ListenPolicy(
                 botUser: "", requireMention: settings.requireMention, channels: channels, threads: [], sharedRooms: settings.sharedRooms),

@@ -29,8 +29,8 @@ extension TelegramRelay {
     /// reached are said as `messenger.identity` answers them; the relay's start ends not
     /// configured on the first.
     func signIn() async throws -> JSONValue {
-        try await BotAPIError.signingIn(service: "Telegram", base: config.settings.apiBase) { _ in
-            "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get the current one from @BotFather (/token)"
+        try await BotAPIError.signingIn(service: "Telegram", base: config.settings.apiBase) { [api] _ in
+            api.tokenRefused
         } _: {
             try await api.call("getMe")
         }

@@ -42,7 +42,7 @@ public struct TelegramRelay: CoreMessengerRelay {
         let migrations = Migrations(store: store)
         api = BotAPI(
             base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger, store: store,
-            migrations: migrations)
+            migrations: migrations, tokenRefusal: core.tokenRefusal, tokenEnv: config.tokenEnv)
         blocked = BlockedChats(logger: logger)
         let poster = Poster(api: api, blocked: blocked, migrations: migrations)
         let tokens = ButtonTokens(store: store)
@@ -54,7 +54,7 @@ public struct TelegramRelay: CoreMessengerRelay {
         let handoff = Handoff(api: api, poster: poster, keyboard: keyboard, topics: topics, spoolDir: context.spoolDir, logger: logger)
         let inbox = Inbox(
             adapter: handoff, receiver: context.connection, store: store, empty: InboxRecord(cursor: 0),
-            unsavedNote: "; updates stay unconfirmed at Telegram until it is saved", logger: logger)
+            unsavedNote: "; updates stay unconfirmed at Telegram until it is saved", credentialsRefused: core.credentialsRefused, logger: logger)
         intake = Intake(
             inbox: inbox, handoff: handoff, allowlist: allowlist, forums: forums, blocked: blocked, migrations: migrations,
             policy: ListenPolicy(
@@ -85,12 +85,16 @@ public struct TelegramRelay: CoreMessengerRelay {
         let poller = Poller(
             api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: core.ingress, connection: connection,
             logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.deliveries.showClosings() }
-            group.addTask { try await poller.run() }
-            // The poller's end is the plugin's; the closings stop with it.
-            try await group.next()
-            group.cancelAll()
+        // A write Telegram refuses the token for ends the plugin at once, not at the poller's
+        // next getUpdates (up to a poll's length later, or never on a machine that does not poll).
+        try await core.tokenRefusal.ending {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.deliveries.showClosings() }
+                group.addTask { try await poller.run() }
+                // The poller's end is the plugin's; the closings stop with it.
+                try await group.next()
+                group.cancelAll()
+            }
         }
     }
 

@@ -76,7 +76,8 @@ final class TelegramStack: Sendable {
 
     /// config.yaml: quick plugin timings, the fake pi, and the telegram section pointing at the fake.
     /// `allowed`: the telegram section's `allowedUsers` (alice and bob unless given); `section`:
-    /// more of the telegram section's keys, one `key: value` a line.
+    /// more of the telegram section's keys, one `key: value` a line (a `pollTimeoutSeconds` there
+    /// takes the place of the quick 5 s one).
     func yaml(extra: String, sessionLimits: [String] = [], allowed: [String]? = nil, section: [String] = []) -> String {
         let limits = sessionLimits.isEmpty ? "" : "\n  limits:\n" + sessionLimits.map { "    " + $0 }.joined(separator: "\n")
         return """
@@ -91,8 +92,7 @@ final class TelegramStack: Sendable {
             telegram:
               apiBase: \(StackConfig.quoted(fake.apiBase))
               allowedUsers: [\((allowed ?? [Self.alice.id, Self.bob.id]).joined(separator: ", "))]
-              pollTimeoutSeconds: 5
-            \(section.map { "  " + $0 + "\n" }.joined())
+            \(section.contains { $0.hasPrefix("pollTimeoutSeconds:") } ? "" : "  pollTimeoutSeconds: 5\n")\(section.map { "  " + $0 + "\n" }.joined())
             """ + extra
     }
 

@@ -28,14 +28,25 @@ final class BotAPI: Sendable {
     var tally: APITally { connection.tally }
     /// Groups upgraded to supergroups, looked up again when a write's turn comes.
     private let migrations: Migrations?
+    /// Told at a 401 (telegram-bot-api.md §1: a wrong or revoked token): the plugin ends as not
+    /// configured, and what was being written stays with pi-relayd.
+    private let tokenRefusal: TokenRefusal?
+    /// What the owner reads then, naming the variable to fix; never the token.
+    let tokenRefused: String
+    /// The same, for a refusal while the plugin ran.
+    var tokenRefusedWhileRunning: String { tokenRefused + "; what was waiting to be posted is posted once it is there and pi-relayd restarts" }
 
     init(
         base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil,
-        migrations: Migrations? = nil
+        migrations: Migrations? = nil, tokenRefusal: TokenRefusal? = nil, tokenEnv: String = "TELEGRAM_BOT_TOKEN"
     ) {
         self.base = base
         self.token = token
         self.migrations = migrations
+        self.tokenRefusal = tokenRefusal
+        tokenRefused =
+            "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; put the current one from @BotFather (/token) "
+            + "in \(tokenEnv)"
         connection = APIConnection(loop: loop, proxy: proxy, logger: logger)
         budget = PacerBudget(restoredFrom: store, logger: logger)
     }
@@ -72,6 +83,17 @@ final class BotAPI: Sendable {
     }
 
     private func perform(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: SendPace, timeout: Duration) async throws -> JSONValue {
+        do {
+            return try await attempts(method, body: body, chat: chat, counts: counts, pace: pace, timeout: timeout)
+        } catch let error as BotAPIError where error.isUnauthorized {
+            tokenRefusal?.refuse(tokenRefusedWhileRunning)
+            throw error
+        }
+    }
+
+    /// The call's tries: each waits its chat's turn, a 429 holds the chat and is tried again.
+    private func attempts(_ method: String, body: HTTPBody, chat: String?, counts: Bool, pace: SendPace, timeout: Duration) async throws -> JSONValue
+    {
         let url = SecretURL(base + "/bot" + token.value + "/" + method, secret: token.value)
         // Telegram's 429s are per chat: a few holds, then the call fails.
         return try await APIAttempts.run(rateLimitedTries: 6) { attempt in

@@ -61,8 +61,7 @@ struct Poller: Sendable {
             } catch is CancellationError {
                 return
             } catch let error as BotAPIError where error.isUnauthorized {
-                throw PluginExit.notConfigured(
-                    "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; get a new one from @BotFather")
+                throw PluginExit.notConfigured(api.tokenRefusedWhileRunning)
             } catch let error as BotAPIError where error.status == 409 {
                 if error.text.contains("webhook") {
                     logger.warning("a webhook is set for this bot; removing it so polling works")
