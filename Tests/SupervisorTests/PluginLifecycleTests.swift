@@ -109,6 +109,10 @@ import Testing
             InstanceEnd.of(.init(exit: .exited(78), stderrTail: ["no token"]))
                 == InstanceEnd(exit: .notConfigured, reason: "no token", crashed: false)
         )
+        // The marked line says why, whatever another task logged after it.
+        let marked = InstanceEnd.of(
+            .init(exit: .exited(78), stderrTail: ["error not configured: token refused", "notice a reply is kept for the next start"]))
+        #expect(marked.reason == "error not configured: token refused")
         #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).exit == .requested)
         #expect(InstanceEnd.of(.init(exit: .exited(0), handshaken: true, requested: true)).crashed == false)
         let killed = InstanceEnd.of(.init(exit: .signaled(9), handshaken: true, killReason: "hung: missed pongs", stderrTail: ["a", "b"]))

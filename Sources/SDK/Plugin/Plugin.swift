@@ -143,4 +143,8 @@ public enum PluginExit: Error, Sendable {
     case notConfigured(String)
     /// Exit with any status after logging the reason.
     case status(Int32, String)
+
+    /// What the stderr line that says why a plugin exits 78 holds before the reason: the
+    /// supervisor shows that line, not whatever another task logged after it.
+    public static let notConfiguredMark = "not configured: "
 }

@@ -261,7 +261,7 @@ public enum PluginRuntime {
     static func exitStatus(for error: any Error, logger: Logger) -> Int32 {
         switch error {
         case PluginExit.notConfigured(let why):
-            logger.error("not configured: \(why)")
+            logger.error("\(PluginExit.notConfiguredMark)\(why)")
             return 78
         case PluginExit.status(let code, let why):
             logger.error("\(why)")

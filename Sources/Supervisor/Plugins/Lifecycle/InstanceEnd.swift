@@ -1,3 +1,4 @@
+import PiRelaySDK
 import SupervisorIO
 
 #if canImport(Glibc)
@@ -38,7 +39,9 @@ package struct InstanceEnd: Sendable, Equatable {
         if case .spawnFailed(let why) = seen.exit { return InstanceEnd(exit: .crash, reason: why, crashed: crashed) }
         // Not configured (a refused token, say) is the setup's fault, never a message's.
         if seen.exit == .exited(78) {
-            return InstanceEnd(exit: .notConfigured, reason: seen.stderrTail.last ?? "exit status 78", crashed: false)
+            // The line that says why, when the plugin marks it: other tasks may log while it ends.
+            let why = seen.stderrTail.last { $0.contains(PluginExit.notConfiguredMark) } ?? seen.stderrTail.last
+            return InstanceEnd(exit: .notConfigured, reason: why ?? "exit status 78", crashed: false)
         }
         if seen.requested && seen.handshaken { return InstanceEnd(exit: .requested, reason: nil, crashed: crashed) }
         var why = "\(seen.exit)"
