@@ -92,6 +92,34 @@ import Testing
         }
     }
 
+    /// discord-api.md §6, §8 item 1: the token reset, then a command typed in a DM. Its reply,
+    /// refused with the token, stays in the plugin's inbox: a start with the old token still
+    /// keeps it (the inbox resumes before the gateway finds the token refused), and the start
+    /// with the new one shows it, once.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aReplyTheResetTokenKeptIsShownOnceTheNewTokenIsIn() async throws {
+        try await StackHome.with { stack in
+            let first = try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.fake.post("/token/reset")
+            _ = try await stack.dm("/sessions")
+            _ = try await first.waitForPlugin("discord", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(try await stack.botMessages(dm).isEmpty, "nothing could be posted")
+            _ = await first.terminate()
+
+            let old = try await stack.start(discord: false)
+            let info = try await old.waitForPlugin("discord", "not configured", timeout: .seconds(60)) { $0.state == "not-configured" }
+            #expect(info.reason.contains("DISCORD_BOT_TOKEN"), "\(info)")
+            _ = await old.terminate()
+
+            try await stack.start(environment: ["DISCORD_BOT_TOKEN": StackHome.token + "-reset"], freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "No sessions on")
+            try await Task.sleep(for: .seconds(2))
+            let shown = try await stack.botMessages(dm).filter { $0["content"]?.stringValue?.contains("No sessions on") == true }
+            #expect(shown.count == 1, "\(shown)")
+        }
+    }
+
     /// A bot token Discord does not accept: the plugin stops at its first request (401) instead
     /// of retrying, the daemon shows discord not configured with what to do about the token,
     /// and the rejected token is written nowhere either.
