@@ -223,12 +223,13 @@ import Testing
     @Test func aWithdrawnRequestGivesItsClaimBackAtOnce() async throws {
         try await StoreHarness.with { h in
             let sent = try #require(try await h.store.send(request: #"{"n":1}"#, to: "server", claiming: "m7", messenger: "telegram", for: "laptop"))
-            #expect(try await h.store.withdraw(request: sent, releasing: "m7", messenger: "telegram", machine: "laptop"))
+            #expect(try await h.store.withdraw(request: sent, releasing: "m7", messenger: "telegram", machine: "laptop") == .withdrawn)
             #expect(try await h.store.claim(message: "m7", messenger: "telegram", machine: "desktop"), "free again")
 
             let taken = try #require(try await h.store.send(request: #"{"n":2}"#, to: "server", claiming: "m8", messenger: "telegram", for: "laptop"))
             #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(5))?.id == taken)
-            #expect(try await h.store.withdraw(request: taken, releasing: "m8", messenger: "telegram", machine: "laptop") == false)
+            #expect(try await h.store.withdraw(request: taken, releasing: "m8", messenger: "telegram", machine: "laptop") == .taken)
+            #expect(try await h.store.withdraw(request: taken + 100, releasing: "m8", messenger: "telegram", machine: "laptop") == .absent)
             #expect(try await h.store.claim(message: "m8", messenger: "telegram", machine: "desktop") == false, "a taken request keeps its claim")
         }
     }

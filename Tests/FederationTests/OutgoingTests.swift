@@ -34,6 +34,60 @@ import Testing
         }
     }
 
+    /// The request's write was committed but its answer did not come back in time (a trigger
+    /// holds the insert past the store's limit): the machine it is for takes and runs it all the
+    /// same, so the sender, which knows the request's id from before the write, waits for its
+    /// answer instead of telling the chat it was not sent.
+    @Test func aRequestWrittenWithoutConfirmationIsFoundAndAnswered() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.client.query(
+                "CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$")
+            try await h.store.client.query("CREATE TRIGGER slow AFTER INSERT ON relay_requests FOR EACH ROW EXECUTE FUNCTION slow_insert()")
+            let impatient = FederationStore(client: h.store.client, logger: Logger(label: "impatient"), answerWithin: .seconds(1))
+            let forwarded = Self.forwarding(Self.request, through: impatient)
+            var taken: Int64?
+            let deadline = ContinuousClock.now + .seconds(20)
+            while taken == nil, ContinuousClock.now < deadline {
+                taken = try await h.store.takeRequest(for: "desktop", freshWithin: .seconds(5))?.id
+                if taken == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let id = try #require(taken, "the request was written")
+            try await h.store.answer(request: id, result: #"{"status":"prompted"}"#, error: nil)
+            let answer = try await forwarded.value.get()
+            #expect(answer["status"] == "prompted", "\(answer)")
+        }
+    }
+
+    /// The request's write failed: after the time a machine has to take a request, the sender
+    /// finds no such request and says nothing was done there.
+    @Test func aRequestWhoseWriteFailedIsSaidNotSent() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.client.query(
+                "CREATE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no room'; END $$")
+            try await h.store.client.query("CREATE TRIGGER refuse BEFORE INSERT ON relay_requests FOR EACH ROW EXECUTE FUNCTION refuse_insert()")
+            let result = await Self.forwarding(Self.request, through: h.store).value
+            guard case .failure(let error) = result else { return #expect(Bool(false), "answered: \(result)") }
+            #expect(error.code == .unavailable && error.message.contains("could not be sent"), "\(error)")
+            #expect(error.message.contains("no room") && error.message.contains("nothing was done there"), "\(error)")
+        }
+    }
+
+    static let request = ForwardedRequest(
+        machine: "desktop", messenger: "telegram", method: .chatMessage,
+        params: ChatMessageParams(chat: Chat(messenger: "telegram", channel: "1", user: "u1", dm: true), messageID: "m1", text: "hi").json)
+
+    /// `request` forwarded from the laptop through `store`, beside the test.
+    static func forwarding(_ request: ForwardedRequest, through store: FederationStore) -> Task<Result<JSONValue, RemoteError>, Never> {
+        let joined = JoinedMachine()
+        joined.set("laptop")
+        let outgoing = Outgoing(store: store, joined: joined, spoolDir: "/nonexistent", logger: Logger(label: "outgoing"))
+        return Task {
+            do { return .success(try await outgoing.forward(request)) } catch let error as RemoteError { return .failure(error) } catch {
+                return .failure(RemoteError(code: .internal, message: "\(error)"))
+            }
+        }
+    }
+
     /// A post of this machine's session for another machine's chat: its files' names cross, never
     /// where they are on this machine, and the spool copies made for it are removed once it is
     /// carried (a file elsewhere is not this plugin's to remove).

@@ -20,12 +20,25 @@ extension FederationStore {
     /// one older than that.
     public static let takeWithin: Duration = .seconds(6)
 
-    /// Sends a request to `machine`; its id.
-    public func send(request body: String, to machine: String) async throws(FederationError) -> Int64 {
+    /// A request's id, taken before the request is written (`send(…, id:)`): a sender whose
+    /// write failed on the way back still knows which row to look for, and to withdraw.
+    public func reserveRequestID() async throws(FederationError) -> Int64 {
+        try await within("reserving a request id") {
+            let rows = try await client.query("SELECT nextval(pg_get_serial_sequence('relay_requests', 'id'))")
+            if let row = rows.first { return try row.int64(0) }
+            throw FederationError.database(what: "reserving a request id", detail: "no id came back")
+        }
+    }
+
+    /// Sends a request to `machine`, under `id` (`reserveRequestID`) or a new one; its id.
+    public func send(request body: String, to machine: String, id: Int64? = nil) async throws(FederationError) -> Int64 {
         try await within("sending a request to \(machine)") {
             let rows = try await client.query(
                 """
-                WITH sent AS (INSERT INTO relay_requests (to_machine, body) VALUES (\(machine), \(body)::jsonb) RETURNING id)
+                WITH sent AS (
+                    INSERT INTO relay_requests (id, to_machine, body)
+                    VALUES (COALESCE(\(id)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))), \(machine), \(body)::jsonb)
+                    RETURNING id)
                 SELECT id, pg_notify(\(Self.wakeChannel(machine)), '') FROM sent
                 """)
             if let row = rows.first { return try row.int64(0) }
@@ -35,12 +48,14 @@ extension FederationStore {
 
     /// Sends a request that acts on an inbound message, claimed for `claimer` in the same
     /// statement: a machine that dies before it routed a message leaves it to the next holder.
-    /// Nil, and nothing sent, when another machine claimed the message first.
+    /// Nil, and nothing sent, when another machine claimed the message first. `request`: the
+    /// request's id (`reserveRequestID`), or a new one.
     public func send(
-        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String,
+        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String, request: Int64? = nil,
         abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> Int64? {
-        try await claim(message: id, messenger: messenger, for: claimer, sending: (body, machine), abandonedAfter: abandonedAfter).request
+        try await claim(message: id, messenger: messenger, for: claimer, sending: (body, machine), request: request, abandonedAfter: abandonedAfter)
+            .request
     }
 
     /// A request's state: taken by its machine yet, and its answer or error once there.
@@ -52,27 +67,40 @@ extension FederationStore {
         }
     }
 
-    /// Takes back a request its machine has not taken: true when it is gone untaken, so it will
-    /// never run.
-    public func withdraw(request id: Int64) async throws(FederationError) -> Bool {
+    /// Takes back a request its machine has not taken, and says what became of it.
+    public func withdraw(request id: Int64) async throws(FederationError) -> Withdrawal {
         try await within("withdrawing a request") {
-            !(try await client.query("DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id")).isEmpty
+            let sql: SQL = """
+                WITH gone AS (DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id)
+                SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM relay_requests WHERE id = \(id))
+                """
+            return try Self.withdrawal(try await client.query(sql))
         }
+    }
+
+    /// Both withdrawals' answer: whether the row went, and whether it was there (the statement's
+    /// sub-statements all see the table as it was before the delete).
+    private static func withdrawal(_ rows: [DatabaseRow]) throws -> Withdrawal {
+        guard let row = rows.first else { return .absent }
+        if try row.bool(0) { return .withdrawn }
+        return try row.bool(1) ? .taken : .absent
     }
 
     /// `withdraw`, giving back the claim on the message the request routed in the same
     /// statement: a sender killed between two statements left a claim whose request was gone,
     /// which no other machine could take over, and the message was dropped by the next holder.
-    public func withdraw(request id: Int64, releasing message: String, messenger: String, machine: String) async throws(FederationError) -> Bool {
+    public func withdraw(
+        request id: Int64, releasing message: String, messenger: String, machine: String
+    ) async throws(FederationError) -> Withdrawal {
         try await within("withdrawing a request") {
             let sql: SQL = """
                 WITH gone AS (DELETE FROM relay_requests WHERE id = \(id) AND NOT taken RETURNING id),
                 freed AS (
                     DELETE FROM relay_seen WHERE messenger = \(messenger) AND message_id = \(message) AND machine = \(machine)
                         AND EXISTS (SELECT 1 FROM gone) RETURNING 1)
-                SELECT id FROM gone
+                SELECT EXISTS (SELECT 1 FROM gone), EXISTS (SELECT 1 FROM relay_requests WHERE id = \(id))
                 """
-            return !(try await client.query(sql)).isEmpty
+            return try Self.withdrawal(try await client.query(sql))
         }
     }
 

@@ -223,7 +223,7 @@ public struct FederationStore: Sendable {
     /// again for another machine when its request was never taken and is `abandonedAfter` old:
     /// its machine died before it could withdraw it, and no machine takes a request that old.
     public func claim(
-        message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?,
+        message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?, request: Int64? = nil,
         abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> (claimed: Bool, request: Int64?) {
         let (body, machine, wake) = (sending?.body, sending?.to, sending.map { Self.wakeChannel($0.to) })
@@ -232,7 +232,8 @@ public struct FederationStore: Sendable {
             let rows = try await client.query(
                 """
                 WITH next AS (
-                    SELECT CASE WHEN \(body)::text IS NULL THEN NULL ELSE nextval(pg_get_serial_sequence('relay_requests', 'id')) END AS id),
+                    SELECT CASE WHEN \(body)::text IS NULL THEN NULL
+                        ELSE COALESCE(\(request)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))) END AS id),
                 claimed AS (
                     INSERT INTO relay_seen (messenger, message_id, machine, request) SELECT \(messenger), \(id), \(claimer), next.id FROM next
                     ON CONFLICT (messenger, message_id) DO UPDATE SET machine = EXCLUDED.machine, request = EXCLUDED.request

@@ -31,38 +31,51 @@ struct Outgoing: Sendable {
         var body = request
         body.machine = me
         let messenger = RemoteChannel.baseMessenger(request.messenger)
+        // The id comes first: a write whose answer is lost (a timeout, a dropped connection) may
+        // still have been committed, and may be taken and run; the id finds it either way.
         let id: Int64
+        do { id = try await store.reserveRequestID() } catch { throw RemoteError(code: .unavailable, message: error.description) }
+        var unsent: FederationError?
         do {
             if let message = request.claim {
-                guard
-                    let sent = try await store.send(
-                        request: body.json.serialized(), to: request.machine, claiming: message, messenger: messenger, for: me)
-                else { throw RemoteError(code: .claimedElsewhere, message: "another machine of the federation took message \(message)") }
-                id = sent
+                let sent = try await store.send(
+                    request: body.json.serialized(), to: request.machine, claiming: message, messenger: messenger, for: me, request: id)
+                if sent == nil {
+                    throw RemoteError(code: .claimedElsewhere, message: "another machine of the federation took message \(message)")
+                }
             } else {
-                id = try await store.send(request: body.json.serialized(), to: request.machine)
+                try await store.send(request: body.json.serialized(), to: request.machine, id: id)
             }
         } catch let error as FederationError {
-            throw RemoteError(code: .unavailable, message: error.description)
+            logger.warning("sending a request to \(request.machine) failed (\(error)); it may have been written: looking for request \(id)")
+            unsent = error
         }
         if let answer = await answer(to: id, within: Self.takeWithin) { return try answer.get() }
         // Never acted on: the message is free again for a retry (here or elsewhere).
-        let withdrawn: Bool
+        let withdrawal: Withdrawal
         do {
             if let message = request.claim {
-                withdrawn = try await store.withdraw(request: id, releasing: message, messenger: messenger, machine: me)
+                withdrawal = try await store.withdraw(request: id, releasing: message, messenger: messenger, machine: me)
             } else {
-                withdrawn = try await store.withdraw(request: id)
+                withdrawal = try await store.withdraw(request: id)
             }
         } catch {
             throw RemoteError(
-                code: .timeout, message: "the database stopped answering after the request was sent (\(error)); it may have acted on it")
+                code: .timeout,
+                message:
+                    "the database stopped answering after the request was \(unsent == nil ? "" : "maybe ")sent (\(error)); it may have acted on it")
         }
-        if withdrawn {
+        switch withdrawal {
+        case .withdrawn:
             throw RemoteError(code: .unavailable, message: "it did not take the request within \(Self.takeWithin), so nothing was done there")
+        case .absent:
+            throw RemoteError(
+                code: .unavailable,
+                message: "the request could not be sent (\(unsent?.description ?? "it is not in the database")), so nothing was done there")
+        case .taken:
+            if let answer = await answer(to: id, within: Self.answerWithin) { return try answer.get() }
+            throw RemoteError(code: .timeout, message: "it took the request but sent no answer in time; it may have acted on it")
         }
-        if let answer = await answer(to: id, within: Self.answerWithin) { return try answer.get() }
-        throw RemoteError(code: .timeout, message: "it took the request but sent no answer in time; it may have acted on it")
     }
 
     /// The answer once it is there (the row is then removed), or nil after `limit`. A read the
