@@ -21,4 +21,12 @@ import Testing
         #expect(lane("laptop", "telegram", "42", nil) != lane("phone", "telegram", "42", nil), "two machines' own bots: two chats")
         #expect(lane("laptop", "*/telegram", "42", "7") == lane("phone", "*/telegram", "42", "7"), "a shared bot's chat, whoever holds it")
     }
+
+    /// A request waiting in its chat's lane runs, or is refused at the take limit: never both.
+    @Test func aRequestsTurnEitherStartsOrExpires() {
+        let started = RequestTurn()
+        #expect(started.start() && !started.expire() && started.start())
+        let expired = RequestTurn()
+        #expect(expired.expire() && !expired.start() && expired.expire())
+    }
 }

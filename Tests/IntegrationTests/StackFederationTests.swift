@@ -127,12 +127,12 @@ import Testing
     }
 
     static func forwarding(database: PostgresServer, laptop: TelegramStack, desktop: TelegramStack) async throws {
-        // The desktop's pi compacts for 20 s: well past the 12 s the laptop waits for an answer
-        // (6 s to be taken, 6 s more to be answered). At 12 s the two raced, and the answer won
-        // on a loaded machine.
+        // The desktop's pi compacts for 30 s: well past the 12 s the laptop waits for an answer
+        // (6 s to be taken, 6 s more to be answered; at 12 s the two raced, and the answer won on
+        // a loaded machine), and past the next request's 12 s too.
         let daemons = try await startMachines(
             database: database, laptop: laptop, desktop: desktop, desktopAllows: [TelegramStack.bob.id],
-            desktopEnvironment: ["FAKE_PI_COMPACT_MS": "20000"])
+            desktopEnvironment: ["FAKE_PI_COMPACT_MS": "30000"])
         try await waitForFederation(laptop, "the desktop's web session") { report in
             report["machines"]?.arrayValue?.contains { $0["name"] == "desktop" && $0["sessions"]?.arrayValue?.first?["name"] == "web" } == true
         }
@@ -293,11 +293,17 @@ import Testing
         try await laptop.waitForBotMessage(in: group, containing: "Sent to web2 (prompted)", timeout: 20)
         #expect(desktop.piPrompts(containing: "from the group").count == 1)
         try await laptop.waitForBotMessage(in: alice, containing: "it may have acted on it")
+        // The chat's next request waits behind the compaction on the desktop: at the take limit
+        // it is answered "not run" while the laptop still waits, not after it gave up (which
+        // would read "may have acted"), and it never runs.
+        try await laptop.dm("while it compacts")
+        try await laptop.waitForBotMessage(in: alice, containing: "not run: an earlier request of the same chat was still running there")
         // It did run: the session file gets its compaction. Until then the chat's next request
         // to the desktop would wait behind it in the chat's lane.
         try await waitUntil("the desktop's compaction ends", timeout: .seconds(60)) {
             Self.sessionFiles(under: desktop.agentDir).contains { $0.contains("\"type\":\"compaction\"") }
         }
+        #expect(desktop.piPrompts(containing: "while it compacts").isEmpty)
 
         // The database goes away: what the desktop's session says meanwhile waits (its post is
         // not taken from the desktop's outbox), and comes when the database is back.

@@ -8,9 +8,9 @@ import PiRelaySDK
 ///
 /// Requests are handled side by side, one chat's in the order they came: a slow one (a
 /// compaction takes a model call) must not keep another chat's prompt untaken until its sender
-/// withdraws it. One that waited behind its chat's slow one past the take limit, or whose turn
-/// comes while pi-relayd here has stopped answering, is answered "not run" instead: its sender
-/// may have given up on it, and it must not run later.
+/// withdraws it. One still waiting behind its chat's slow one at the take limit is answered "not
+/// run" then (`RequestTurn`), while its sender still waits, and one whose turn comes while
+/// pi-relayd here has stopped answering is answered so too: neither runs later.
 struct Courier: Sendable {
     static let lookEvery: Duration = .seconds(1)
     static let supervisorSilence: Duration = .seconds(5)
@@ -82,8 +82,15 @@ struct Courier: Sendable {
             let (id, body) = try await store.takeRequest(for: machine, freshWithin: Outgoing.takeWithin - .seconds(1))
         {
             let request = Result { try ForwardedRequest(json: try JSONValue.parse(bytes: Array(body.utf8))) }
-            let taken = ContinuousClock.now
-            await lanes.enqueue((try? request.get()).map(Self.lane) ?? "") { await handle(request, id: id, taken: taken) }
+            let turn = RequestTurn()
+            let limit = ContinuousClock.now + Outgoing.takeWithin - .seconds(1)
+            await lanes.enqueue((try? request.get()).map(Self.lane) ?? "") { await handle(request, id: id, turn: turn) }
+            // Unstructured on purpose: the limit runs beside the lane, which an earlier request of
+            // the chat may hold for minutes; its sender must hear "not run" while it still waits.
+            Task {
+                try? await Task.sleep(until: limit)
+                if turn.expire() { await answer(id, result: nil, failure: "not run: an earlier request of the same chat was still running there") }
+            }
         }
     }
 
@@ -97,13 +104,12 @@ struct Courier: Sendable {
     }
 
     /// Hands a taken request to pi-relayd and writes its answer (or why there is none) back.
-    private func handle(_ request: Result<ForwardedRequest, any Error>, id: Int64, taken: ContinuousClock.Instant) async {
+    private func handle(_ request: Result<ForwardedRequest, any Error>, id: Int64, turn: RequestTurn) async {
+        // Answered "not run" at the take limit already.
+        guard turn.start() else { return }
         var result: String?
         var failure: String?
         do {
-            guard ContinuousClock.now - taken < Outgoing.takeWithin - .seconds(1) else {
-                throw RemoteError(code: .unavailable, message: "not run: an earlier request of the same chat was still running there")
-            }
             guard let heard = contact.lastHeard, ContinuousClock.now - heard < Self.supervisorSilence else {
                 throw RemoteError(code: .unavailable, message: "not run: pi-relayd there stopped answering")
             }
@@ -113,6 +119,10 @@ struct Courier: Sendable {
         } catch {
             failure = "\(error)"
         }
+        await answer(id, result: result, failure: failure)
+    }
+
+    private func answer(_ id: Int64, result: String?, failure: String?) async {
         do { try await store.answer(request: id, result: result, error: failure) } catch {
             logger.warning("could not write the answer to request \(id): \(error)")
         }
