@@ -84,12 +84,22 @@ export function globToRegExp(glob: string, cwd: string, home: string): RegExp {
 export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: string, home: string = os.homedir()): GateRule | undefined {
   const paths = toolPaths(toolName, input, cwd, home);
   // As written and as the kernel reaches it through symlinks (spec §11 trap 13): a rule that
-  // matches either holds (fail closed), and each is inside the cwd only as that cwd is taken.
+  // matches either holds (fail closed). The second is looked up only for a rule that asks.
   const written = paths?.candidates.map(lexical) ?? [];
-  const reached = paths?.candidates.map((file) => physical(file)) ?? [];
-  const resolved = [...new Set([...written, ...reached])];
   const root = path.resolve(cwd);
-  const realRoot = physical(root);
+  let links: { reached: (string | undefined)[]; root: string; home: string } | undefined;
+  const throughLinks = () => {
+    links ??= {
+      reached: paths?.candidates.map((file) => physical(file)) ?? [],
+      root: physical(root) ?? root,
+      home: physical(home) ?? home,
+    };
+    return links;
+  };
+  const outside = (file: string, from: string) => {
+    const relative = path.relative(from, file);
+    return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  };
   for (const rule of gates.rules) {
     if (!rule.tools.includes(toolName)) continue;
     const conditions = [rule.command !== undefined, (rule.paths?.length ?? 0) > 0, rule.outsideCwd === true];
@@ -101,14 +111,18 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
         return rule; // a pattern this engine cannot read gates rather than lets through
       }
     }
-    if (rule.paths?.some((glob) => resolved.some((file) => globToRegExp(glob, cwd, home).test(file)))) return rule;
-    if (rule.outsideCwd === true) {
-      const outside = (files: string[], from: string) =>
-        files.some((file) => {
-          const relative = path.relative(from, file);
-          return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-        });
-      if (outside(written, root) || outside(reached, realRoot)) return rule;
+    if (rule.paths?.length && paths) {
+      const { reached, root: realRoot, home: realHome } = throughLinks();
+      // A home or folder behind a link itself: its globs are matched as the kernel names it too.
+      const files = [...written, ...reached.filter((file): file is string => file !== undefined)];
+      const matches = (glob: string) =>
+        [globToRegExp(glob, cwd, home), globToRegExp(glob, realRoot, realHome)].some((pattern) => files.some((file) => pattern.test(file)));
+      if (rule.paths.some(matches)) return rule;
+    }
+    if (rule.outsideCwd === true && paths) {
+      const { reached, root: realRoot } = throughLinks();
+      // More links than the kernel follows: it refuses the path, and the gate asks rather than guess.
+      if (written.some((file) => outside(file, root)) || reached.some((file) => file === undefined || outside(file, realRoot))) return rule;
     }
   }
   return undefined;

@@ -5,7 +5,7 @@
  * rule on the file they open. These are the steps of pi's `core/tools/path-utils.ts` (v0.58.3,
  * lines 5–94), written again here: the extension has no dependency on pi's code.
  */
-import { accessSync, constants, realpathSync } from "node:fs";
+import { accessSync, constants, lstatSync, readlinkSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Json } from "./callbacks.ts";
@@ -121,29 +121,43 @@ export function lexical(file: string): string {
   return path.resolve(file);
 }
 
+/** How many symlinks a path may pass through before the kernel gives up (Linux's limit). */
+const MAX_LINKS = 40;
+
 /**
- * The file the kernel reaches for an absolute path: each step that exists with its symlinks
- * followed, and a `..` taken after them, as the kernel takes it. `cwd/link/../x` with
- * `link -> /etc/nginx/conf.d` is `/etc/nginx/x`, and `cwd/link/file` is `/etc/nginx/conf.d/file`,
- * though both read as inside `cwd`. From the first step that does not exist (or cannot be read)
- * the rest is folded as text: a tool that writes makes those folders, with no links in them.
+ * The file the kernel reaches for a path: symlinks followed where they stand, and a `..` taken
+ * after them, as the kernel takes it. `cwd/link/../x` with `link -> /etc/nginx/conf.d` is
+ * `/etc/nginx/x`, and `cwd/link/file` is `/etc/nginx/conf.d/file`, though both read as inside
+ * `cwd`; a link whose target does not exist yet leads there too (a write creates it). A step that
+ * does not exist is taken as a folder with no links in it, which a writing tool makes before it
+ * goes on (`mkdir -p`). Undefined when the path passes more links than the kernel follows.
  */
-export function physical(file: string, real: (step: string) => string = realpathSync): string {
-  const steps = (path.isAbsolute(file) ? file : path.resolve(file)).split("/");
+export function physical(file: string): string | undefined {
+  let pending = (path.isAbsolute(file) ? file : path.resolve(file)).split("/");
   let reached = "/";
-  for (let index = 0; index < steps.length; index++) {
-    const step = steps[index];
+  let links = 0;
+  while (pending.length > 0) {
+    const step = pending.shift() as string;
     if (step === "" || step === ".") continue;
     if (step === "..") {
       reached = path.dirname(reached);
       continue;
     }
     const next = path.join(reached, step);
+    let target: string | undefined;
     try {
-      reached = real(next);
+      if (lstatSync(next).isSymbolicLink()) target = readlinkSync(next);
     } catch {
-      return path.resolve(next, ...steps.slice(index + 1).filter((rest) => rest !== ""));
+      // Missing or unreadable: taken as it is written.
     }
+    if (target === undefined) {
+      reached = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) return undefined;
+    // The link's text goes on from the folder it is in, or from the root.
+    pending = [...target.split("/"), ...pending];
+    if (path.isAbsolute(target)) reached = "/";
   }
   return reached;
 }

@@ -214,7 +214,12 @@ test("a symlink in the session folder: the gate decides on the file the kernel r
     // A link that stays inside is inside.
     ["write", "inner/main.ts", undefined],
     ["write", `${cwd}/inner/../notes.md`, undefined],
+    // A link to what does not exist yet: the write creates it where the link points.
+    ["write", "job", "outside"],
+    // A folder the write makes first, then `..` and a link.
+    ["write", `${cwd}/missing/../link/x`, "outside"],
   ];
+  fs.symlinkSync(path.join(outside, "cron.d", "job"), path.join(cwd, "job"));
   for (const [tool, given, rule] of named) {
     assert.equal(matchingRule(rules(), tool, { path: given }, cwd, home)?.name, rule, `${tool} ${given}`);
   }
@@ -223,4 +228,11 @@ test("a symlink in the session folder: the gate decides on the file the kernel r
   fs.symlinkSync(cwd, alias);
   assert.equal(matchingRule(rules(), "write", { path: "src/a.ts" }, alias, home)?.name, undefined);
   assert.equal(matchingRule(rules(), "write", { path: `${alias}/link/x` }, alias, home)?.name, "outside");
+  // A home reached through a link itself: `~/.ssh/**` holds on the file the kernel names.
+  const linkedHome = path.join(outside, "home");
+  fs.symlinkSync(home, linkedHome);
+  assert.equal(matchingRule(rules(), "read", { path: "keys/id_rsa" }, cwd, linkedHome)?.name, "ssh");
+  // More links than the kernel follows: the folder's outside is assumed.
+  fs.symlinkSync(path.join(cwd, "loop"), path.join(cwd, "loop"));
+  assert.equal(matchingRule(rules(), "write", { path: "loop/x" }, cwd, home)?.name, "outside");
 });
