@@ -218,6 +218,29 @@ import Testing
         }
     }
 
+    /// A request is dated when its id was reserved, not when its write reached the database: a
+    /// write that comes late (after its sender found no row and told the chat nothing was done)
+    /// is too old for any machine to take.
+    @Test func aRequestWrittenLateIsDatedAtItsReservationAndNeverTaken() async throws {
+        try await StoreHarness.with { h in
+            let fresh = try await h.store.reserveRequest()
+            #expect(try await h.store.send(request: #"{"n":1}"#, to: "server", as: fresh) == fresh.id)
+            #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(5))?.id == fresh.id)
+
+            let reserved = try await h.store.reserveRequest()
+            #expect(try await h.store.withdraw(request: reserved.id) == .absent, "not written yet")
+            let late = ReservedRequest(id: reserved.id, at: "2020-01-01 00:00:00+00")
+            #expect(try await h.store.send(request: #"{"n":2}"#, to: "server", as: late) == reserved.id)
+            #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(5)) == nil)
+            let claimed = try await h.store.reserveRequest()
+            let old = ReservedRequest(id: claimed.id, at: "2020-01-01 00:00:00+00")
+            #expect(
+                try await h.store.send(request: #"{"n":3}"#, to: "server", claiming: "m3", messenger: "telegram", for: "laptop", as: old)
+                    == claimed.id)
+            #expect(try await h.store.takeRequest(for: "server", freshWithin: .seconds(5)) == nil)
+        }
+    }
+
     /// A request withdrawn before it was taken gives its message's claim back in the same
     /// statement, so another holder may claim the message at once; one that was taken keeps it.
     @Test func aWithdrawnRequestGivesItsClaimBackAtOnce() async throws {

@@ -35,20 +35,22 @@ import Testing
     }
 
     /// The request's write was committed but its answer did not come back in time (a trigger
-    /// holds the insert past the store's limit): the machine it is for takes and runs it all the
-    /// same, so the sender, which knows the request's id from before the write, waits for its
-    /// answer instead of telling the chat it was not sent.
+    /// holds the insert past the store's 3 s limit): the machine it is for may take and run it
+    /// all the same, so the sender, which knows the request's id from before the write, waits for
+    /// its answer instead of telling the chat it was not sent.
     @Test func aRequestWrittenWithoutConfirmationIsFoundAndAnswered() async throws {
         try await StoreHarness.with { h in
             try await h.store.client.query(
-                "CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$")
+                "CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$")
             try await h.store.client.query("CREATE TRIGGER slow AFTER INSERT ON relay_requests FOR EACH ROW EXECUTE FUNCTION slow_insert()")
-            let impatient = FederationStore(client: h.store.client, logger: Logger(label: "impatient"), answerWithin: .seconds(1))
+            let impatient = FederationStore(client: h.store.client, logger: Logger(label: "impatient"), answerWithin: .seconds(3))
             let forwarded = Self.forwarding(Self.request, through: impatient)
             var taken: Int64?
             let deadline = ContinuousClock.now + .seconds(20)
             while taken == nil, ContinuousClock.now < deadline {
-                taken = try await h.store.takeRequest(for: "desktop", freshWithin: .seconds(5))?.id
+                // Dated when its id was reserved, 5 s before it was written: a machine's own
+                // take would find it too old by then, and the sender withdraw it.
+                taken = try await h.store.takeRequest(for: "desktop", freshWithin: .seconds(30))?.id
                 if taken == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
             let id = try #require(taken, "the request was written")

@@ -394,7 +394,7 @@ extension StackTelegramTests {
     }
 
     /// telegram-bot-api.md §1: a revoked token is answered 401. Revoked after a command was taken
-    /// in and before its reply went out (a 429 holds the reply for 2 s): the plugin ends as not
+    /// in and before its reply went out (a 429 holds the reply for 5 s): the plugin ends as not
     /// configured at that write, not at its next poll 50 s later; the reply is kept, and once the
     /// token works again and the plugin is restarted, it is shown, once.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
@@ -403,7 +403,7 @@ extension StackTelegramTests {
             let daemon = try await stack.start(section: ["pollTimeoutSeconds: 50"])
             let chat = TelegramStack.alice.id
             let since = try await stack.fake.cursor
-            try await stack.fake.post("/rate_limit", ["chat_id": .string(chat), "retry_after": 2, "count": 1])
+            try await stack.fake.post("/rate_limit", ["chat_id": .string(chat), "retry_after": 5, "count": 1])
             try await stack.dm("/sessions")
             guard try await stack.fake.wait("for=request&method=sendMessage&status=429&since=\(since)") != nil else {
                 throw StackFailure("the reply was not held by the 429:\n\(stack.home.pluginLog("telegram").suffix(3000))")

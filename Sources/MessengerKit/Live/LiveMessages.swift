@@ -131,6 +131,11 @@ public actor LiveMessages<Writer: LiveWriter> {
     /// that loses the file costs at worst an answer posted anew instead of edited.
     private func persist(_ key: String) async {
         guard let entry = entries[key] else { return }
+        // Numbered as copied: two writes of one run that reach the store out of order never
+        // leave the older message ids on disk.
+        let file = LiveRunFile(key: key, messages: entry.run.messages)
+        persisted += 1
+        let version = persisted
         saved[key] = entry.run.messages
         if savedOrder.last != key {
             savedOrder.removeAll { $0 == key }
@@ -142,10 +147,7 @@ public actor LiveMessages<Writer: LiveWriter> {
             saved[old] = nil
             await store.remove(Self.path(old))
         }
-        // Numbered as copied: two writes of one run that reach the store out of order never
-        // leave the older message ids on disk.
-        persisted += 1
-        await store.rewrite(LiveRunFile(key: key, messages: entry.run.messages), in: Self.path(key), version: persisted)
+        await store.rewrite(file, in: Self.path(key), version: version)
     }
 
     /// Runs still streaming.

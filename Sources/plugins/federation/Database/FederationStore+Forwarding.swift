@@ -20,24 +20,28 @@ extension FederationStore {
     /// one older than that.
     public static let takeWithin: Duration = .seconds(6)
 
-    /// A request's id, taken before the request is written (`send(…, id:)`): a sender whose
-    /// write failed on the way back still knows which row to look for, and to withdraw.
-    public func reserveRequestID() async throws(FederationError) -> Int64 {
+    /// A request's id and time, taken before the request is written (`send(…, as:)`): a sender
+    /// whose write failed on the way back still knows which row to look for, and to withdraw.
+    /// The row is dated then, not when its write reached the database: a write delayed past the
+    /// sender's withdrawal (which found no row) is too old for any machine to take.
+    public func reserveRequest() async throws(FederationError) -> ReservedRequest {
         try await within("reserving a request id") {
-            let rows = try await client.query("SELECT nextval(pg_get_serial_sequence('relay_requests', 'id'))")
-            if let row = rows.first { return try row.int64(0) }
+            let rows = try await client.query("SELECT nextval(pg_get_serial_sequence('relay_requests', 'id')), now()::text")
+            if let row = rows.first { return ReservedRequest(id: try row.int64(0), at: try row.string(1)) }
             throw FederationError.database(what: "reserving a request id", detail: "no id came back")
         }
     }
 
-    /// Sends a request to `machine`, under `id` (`reserveRequestID`) or a new one; its id.
-    public func send(request body: String, to machine: String, id: Int64? = nil) async throws(FederationError) -> Int64 {
+    /// Sends a request to `machine`, as `reserved` (`reserveRequest`) or under a new id; its id.
+    public func send(request body: String, to machine: String, as reserved: ReservedRequest? = nil) async throws(FederationError) -> Int64 {
         try await within("sending a request to \(machine)") {
             let rows = try await client.query(
                 """
                 WITH sent AS (
-                    INSERT INTO relay_requests (id, to_machine, body)
-                    VALUES (COALESCE(\(id)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))), \(machine), \(body)::jsonb)
+                    INSERT INTO relay_requests (id, to_machine, body, created_at)
+                    VALUES (
+                        COALESCE(\(reserved?.id)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))), \(machine), \(body)::jsonb,
+                        COALESCE(\(reserved?.at)::timestamptz, now()))
                     RETURNING id)
                 SELECT id, pg_notify(\(Self.wakeChannel(machine)), '') FROM sent
                 """)
@@ -48,13 +52,13 @@ extension FederationStore {
 
     /// Sends a request that acts on an inbound message, claimed for `claimer` in the same
     /// statement: a machine that dies before it routed a message leaves it to the next holder.
-    /// Nil, and nothing sent, when another machine claimed the message first. `request`: the
-    /// request's id (`reserveRequestID`), or a new one.
+    /// Nil, and nothing sent, when another machine claimed the message first. `reserved`: the
+    /// request's id and date (`reserveRequest`), or a new one.
     public func send(
-        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String, request: Int64? = nil,
-        abandonedAfter: Duration = takeWithin
+        request body: String, to machine: String, claiming id: String, messenger: String, for claimer: String,
+        as reserved: ReservedRequest? = nil, abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> Int64? {
-        try await claim(message: id, messenger: messenger, for: claimer, sending: (body, machine), request: request, abandonedAfter: abandonedAfter)
+        try await claim(message: id, messenger: messenger, for: claimer, sending: (body, machine), as: reserved, abandonedAfter: abandonedAfter)
             .request
     }
 

@@ -223,7 +223,7 @@ public struct FederationStore: Sendable {
     /// again for another machine when its request was never taken and is `abandonedAfter` old:
     /// its machine died before it could withdraw it, and no machine takes a request that old.
     public func claim(
-        message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?, request: Int64? = nil,
+        message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?, as reserved: ReservedRequest? = nil,
         abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> (claimed: Bool, request: Int64?) {
         let (body, machine, wake) = (sending?.body, sending?.to, sending.map { Self.wakeChannel($0.to) })
@@ -233,7 +233,8 @@ public struct FederationStore: Sendable {
                 """
                 WITH next AS (
                     SELECT CASE WHEN \(body)::text IS NULL THEN NULL
-                        ELSE COALESCE(\(request)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))) END AS id),
+                        ELSE COALESCE(\(reserved?.id)::int8, nextval(pg_get_serial_sequence('relay_requests', 'id'))) END AS id,
+                    COALESCE(\(reserved?.at)::timestamptz, now()) AS at),
                 claimed AS (
                     INSERT INTO relay_seen (messenger, message_id, machine, request) SELECT \(messenger), \(id), \(claimer), next.id FROM next
                     ON CONFLICT (messenger, message_id) DO UPDATE SET machine = EXCLUDED.machine, request = EXCLUDED.request
@@ -242,7 +243,7 @@ public struct FederationStore: Sendable {
                             AND r.created_at <= now() - make_interval(secs => \(seconds)))
                     RETURNING 1),
                 sent AS (
-                    INSERT INTO relay_requests (id, to_machine, body) SELECT next.id, \(machine), \(body)::jsonb FROM next
+                    INSERT INTO relay_requests (id, to_machine, body, created_at) SELECT next.id, \(machine), \(body)::jsonb, next.at FROM next
                         WHERE next.id IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
                     RETURNING id, to_machine)
                 SELECT EXISTS (SELECT 1 FROM claimed), (SELECT id FROM sent),

@@ -5,6 +5,7 @@ public enum Withdrawal: Sendable, Equatable {
     /// Its machine took it first: it may run, or have run.
     case taken
     /// No such request: the write that was to make it never reached the database, or was rolled
-    /// back. Nothing runs (one written later would be too old for any machine to take).
+    /// back. Nothing runs: one written later is dated when it was reserved (`ReservedRequest`),
+    /// too long ago for any machine to take.
     case absent
 }

@@ -33,18 +33,19 @@ struct Outgoing: Sendable {
         let messenger = RemoteChannel.baseMessenger(request.messenger)
         // The id comes first: a write whose answer is lost (a timeout, a dropped connection) may
         // still have been committed, and may be taken and run; the id finds it either way.
-        let id: Int64
-        do { id = try await store.reserveRequestID() } catch { throw RemoteError(code: .unavailable, message: error.description) }
+        let reserved: ReservedRequest
+        do { reserved = try await store.reserveRequest() } catch { throw RemoteError(code: .unavailable, message: error.description) }
+        let id = reserved.id
         var unsent: FederationError?
         do {
             if let message = request.claim {
                 let sent = try await store.send(
-                    request: body.json.serialized(), to: request.machine, claiming: message, messenger: messenger, for: me, request: id)
+                    request: body.json.serialized(), to: request.machine, claiming: message, messenger: messenger, for: me, as: reserved)
                 if sent == nil {
                     throw RemoteError(code: .claimedElsewhere, message: "another machine of the federation took message \(message)")
                 }
             } else {
-                try await store.send(request: body.json.serialized(), to: request.machine, id: id)
+                try await store.send(request: body.json.serialized(), to: request.machine, as: reserved)
             }
         } catch let error as FederationError {
             logger.warning("sending a request to \(request.machine) failed (\(error)); it may have been written: looking for request \(id)")
