@@ -33,6 +33,23 @@ import Testing
         )
     }
 
+    /// A `/compact` mid-run ended the run: pi kept the steer in its queue, or had taken it into
+    /// the run it aborted, which the compaction left out.
+    @Test func aSteerACompactionEndedTheRunOfIsSaidToRunNextOrToBeLost() throws {
+        let kept = try #require(TerminalPromptNews(type: "prompts_delivered", ["reason": "compaction", "texts": ["also run the linter"]]))
+        #expect(kept.noticeKind == "info")
+        #expect(
+            kept.text
+                == "A compaction ended the run, but pi keeps 1 chat prompt it had already queued, and runs it with the next prompt: “also run the linter”."
+        )
+        let lost = try #require(TerminalPromptNews(type: "prompts_dropped", ["reason": "compaction", "texts": ["also run the linter"]]))
+        #expect(lost.noticeKind == "warning")
+        #expect(
+            lost.text
+                == "A compaction ended the run after pi had taken 1 chat prompt into it; the compaction left it out, so it does not run: “also run the linter”. Send again what should still run."
+        )
+    }
+
     @Test func anUnknownReasonOrNoPromptIsNoNews() {
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "later", "texts": ["x"]]) == nil)
         #expect(TerminalPromptNews(type: "prompts_dropped", ["reason": "shutdown", "texts": []]) == nil)

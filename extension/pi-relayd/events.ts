@@ -293,14 +293,18 @@ export class RelayedRun {
     }
   }
 
-  /** `session_before_compact`: pi compacts. Mid-run that is trap 1, else maybe an overflow recovery. */
-  onCompactionStart(): void {
-    if (!this.open) return;
+  /**
+   * `session_before_compact`: pi compacts. Mid-run that is trap 1, else maybe an overflow
+   * recovery. True when it ended a run pi aborted for it.
+   */
+  onCompactionStart(): boolean {
+    if (!this.open) return false;
     if (this.continuation?.kind === "overflow") {
       this.expectContinuation(OVERFLOW_COMPACTION_MS, "the compaction after the context overflow did not finish");
-      return;
+      return false;
     }
     this.endSilently("compaction");
+    return true;
   }
 
   /** `session_compact`: the overflow compaction is done; pi continues 100 ms later (AS 1928–1939). */

@@ -99,6 +99,8 @@ export class PromptSender {
     | undefined;
   /** Handed to a busy pi as steer or follow-up, not yet seen as a user message. */
   private inPi: OutgoingPrompt[] = [];
+  /** What `inPi` held when a compaction aborted the run (trap 1), until the compaction is over. */
+  private compactedRun: OutgoingPrompt[] = [];
   private readonly holds = new Map<string, Hold>();
   private settledAt = 0;
   /**
@@ -173,8 +175,13 @@ export class PromptSender {
     this.pump();
   }
 
-  /** `session_before_compact`: pi compacts, by hand, at the threshold, on overflow or before a prompt. */
-  onCompactionStart(): void {
+  /**
+   * `session_before_compact`: pi compacts, by hand, at the threshold, on overflow or before a
+   * prompt. `abortedRun`: it aborted a run for it (trap 1), with the chats' steers and
+   * follow-ups pi had taken during the run: what became of them is told once it is done.
+   */
+  onCompactionStart(abortedRun = false): void {
+    if (abortedRun) this.compactedRun = [...this.inPi];
     this.hold("compaction", COMPACTION_HOLD_MS, { untilAgentStart: true });
     // A prompt whose pre-run phase compacts first (trap 5) is not late yet.
     if (this.waiting?.until === "agent_start") this.rewatch(COMPACTION_HOLD_MS);
@@ -182,8 +189,26 @@ export class PromptSender {
     if (this.holds.has(LATE_START)) this.hold(LATE_START, COMPACTION_HOLD_MS, { untilAgentStart: true });
   }
 
-  /** `session_compact`: the compaction is over. */
-  onCompactionEnd(): void {
+  /**
+   * `session_compact`: the compaction is over. `pending`: pi still has queued messages
+   * (`hasPendingMessages`). The run it aborted either left the chats' steers and follow-ups in
+   * its queue (aborted while streaming: they run with the next prompt) or took them in just
+   * before it ended (aborted in a tool call: unsaved, and the compaction replaced the context,
+   * so they never run). The chats hear which.
+   */
+  onCompactionEnd(pending = false): void {
+    const taken = this.compactedRun.filter((prompt) => this.inPi.includes(prompt));
+    this.compactedRun = [];
+    if (taken.length > 0) {
+      const texts = taken.map((prompt) => prompt.text);
+      if (pending) {
+        this.send({ type: "prompts_delivered", reason: "compaction", texts });
+      } else {
+        this.inPi = this.inPi.filter((prompt) => !taken.includes(prompt));
+        this.log(`a compaction ended the run that had taken ${taken.length} chat prompt(s): they are lost`);
+        this.send({ type: "prompts_dropped", reason: "compaction", texts });
+      }
+    }
     if (this.waiting?.until === "agent_start") this.rewatch(PROMPT_START_WATCH_MS);
     // The late prompt's run starts next, if it is its pre-run that compacted.
     if (this.holds.has(LATE_START)) this.hold(LATE_START, PROMPT_START_WATCH_MS, { untilAgentStart: true });

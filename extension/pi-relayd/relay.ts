@@ -267,15 +267,15 @@ export class Relay {
 
   /** `session_before_compact`: pi compacts; chat prompts wait (spec §11 trap 7). */
   onCompactionStart(): void {
-    this.run.onCompactionStart(); // mid-run: pi aborted the run without its end (trap 1)
-    this.sender.onCompactionStart();
+    const aborted = this.run.onCompactionStart(); // mid-run: pi aborted the run without its end (trap 1)
+    this.sender.onCompactionStart(aborted);
     this.runStop.onCompaction(true);
   }
 
   /** `session_compact`: the compaction is done. */
   onCompactionEnd(): void {
     this.run.onCompactionEnd(); // an overflow recovery continues now
-    this.sender.onCompactionEnd();
+    this.sender.onCompactionEnd(this.ctx?.hasPendingMessages() ?? false);
     this.runStop.onCompaction(false);
   }
 

@@ -71,3 +71,38 @@ test("a hold ends at its time limit, so nothing waits forever; release ends it a
   assert.deepEqual(sent, ["one", "two"], "released");
   sender.clear();
 });
+
+// Trap 1: a /compact mid-run aborts the run. A chat steer pi had taken stays in its queue when
+// the abort came while the answer streamed (it runs with the next prompt), and is taken into the
+// aborted run, unsaved, when it came during a tool call (the compaction then replaces the
+// context). Either way the chat that was answered "steered" hears what became of it.
+async function steeredThenCompacted(t: TestContext, run: string, until: (daemon: FakeDaemon) => Promise<unknown>) {
+  const { daemon, host } = await attachedWithHistory(t, 300);
+  host.type(run);
+  await until(daemon);
+  daemon.send({ type: "steer", id: "s", message: "also run the linter" });
+  assert.equal((await daemon.response("s")).success, true);
+  await host.waitFor(() => host.sentUserMessages.some((m: any) => m.options?.deliverAs === "steer"));
+  await host.compactFromTerminal();
+  return { daemon, host };
+}
+
+test("a steer a /compact took into the run it aborted (in a tool call) is said lost", async (t) => {
+  const { daemon } = await steeredThenCompacted(t, "work: 8 x 400", (d) => d.waitFor((m) => m.type === "tool_execution_start"));
+  const dropped = await daemon.waitFor((m) => m.type === "prompts_dropped", 3000);
+  assert.deepEqual([dropped.reason, dropped.texts], ["compaction", ["also run the linter"]]);
+  assert.equal(daemon.lines((m) => m.type === "prompts_delivered").length, 0);
+});
+
+test("a steer still in pi's queue after a /compact aborted the streaming run is said to run next", async (t) => {
+  const { daemon, host } = await steeredThenCompacted(t, "slow: a long answer that streams for a while and then some more, word after word after word, for as long as four seconds or so, which is longer than a steer and a compaction take to start even on a loaded machine", (d) =>
+    // The first run's start is there already: this run's.
+    d.waitFor((m) => m.type === "agent_start", 5000, "the slow run's start", 2).then(() => sleep(300)),
+  );
+  const delivered = await daemon.waitFor((m) => m.type === "prompts_delivered", 3000);
+  assert.deepEqual([delivered.reason, delivered.texts], ["compaction", ["also run the linter"]]);
+  assert.equal(daemon.lines((m) => m.type === "prompts_dropped").length, 0);
+  // It does run with the next prompt.
+  daemon.send({ type: "prompt", id: "n", message: "next", streamingBehavior: "followUp" });
+  await host.waitFor((s) => s.saw === "user_message" && s.text === "also run the linter", 10000);
+});

@@ -30,6 +30,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
         case gate
         /// A stop: pi's abort keeps the prompts it had queued, and its next run starts with them.
         case stop
+        /// A compaction ended the run (`/compact` mid-run, §11 trap 1): pi kept the prompts in its
+        /// queue (delivered), or had taken them into the run it aborted, unsaved (dropped).
+        case compaction
     }
 
     package static let types: Set<String> = [Kind.dropped.rawValue, Kind.delivered.rawValue]
@@ -62,6 +65,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
         case (.delivered, .stop):
             let it = texts.count == 1 ? "it" : "them"
             return "The run was stopped, but pi keeps \(count) it had already queued, and runs \(it) with the next prompt: \(list)."
+        case (.delivered, .compaction):
+            let it = texts.count == 1 ? "it" : "them"
+            return "A compaction ended the run, but pi keeps \(count) it had already queued, and runs \(it) with the next prompt: \(list)."
         case (.delivered, .new):
             return "The terminal started a new conversation (/new): \(count) pi was starting will run there: \(list)."
         case (.delivered, _):
@@ -72,6 +78,9 @@ package struct TerminalPromptNews: Sendable, Equatable {
             return "Dropped, as asked: \(count) \(texts.count == 1 ? "was" : "were") not sent to the terminal's new conversation: \(list)."
         case (.dropped, .unanswered):
             return "Nobody said whether to send them to the terminal's new conversation: \(count) dropped: \(list)."
+        case (.dropped, .compaction):
+            return
+                "A compaction ended the run after pi had taken \(count) into it; the compaction left \(texts.count == 1 ? "it" : "them") out, so \(texts.count == 1 ? "it does" : "they do") not run: \(list). Send again what should still run."
         case (.dropped, .stop):
             return "The run was stopped: \(count) not sent: \(list)."
         case (.dropped, .shutdown), (.dropped, .gate):
