@@ -93,8 +93,6 @@ export class PromptSender {
         until: "agent_start" | "input" | "user_message";
         prompt: OutgoingPrompt;
         timer: Timer;
-        /** A terminal prompt started meanwhile: the next run may be its, and ours collided (trap 6). */
-        contested?: boolean;
       }
     | undefined;
   /** Handed to a busy pi as steer or follow-up, not yet seen as a user message. */
@@ -223,9 +221,11 @@ export class PromptSender {
       this.holds.delete(reason);
     }
     const waiting = this.waiting;
-    if (waiting?.until === "agent_start" && waiting.contested) {
-      // Two prompts in pi's pre-run phase: the second to start fails unseen. The run's user
-      // message says whose run this is.
+    if (waiting?.until === "agent_start") {
+      // A run's start is not yet ours: a terminal prompt in pi's pre-run phase beside ours (the
+      // second to start fails unseen, trap 6), a continuation pi starts on its own, or another
+      // extension's triggered turn (traps 4, 6) starts one too, and ours then fails unseen. The
+      // run's user message says whose run this is.
       waiting.until = "user_message";
       this.rewatch(PROMPT_QUEUED_TIMEOUT_MS);
       return;
@@ -241,12 +241,11 @@ export class PromptSender {
   /**
    * A prompt that is not the chats' went into pi: one typed at the terminal, or another
    * extension's `sendUserMessage`. Into an idle pi it has a pre-run phase, and ours would
-   * collide with it and fail unseen (trap 6): the next of ours waits for its run to start, and
-   * one of ours already starting is confirmed by its run's user message, not by the run's start.
+   * collide with it and fail unseen (trap 6): the next of ours waits for its run to start. One
+   * of ours already starting is confirmed by its run's user message anyway (`onAgentStart`).
    */
   private otherPromptStarting(): void {
-    if (this.waiting?.until === "agent_start") this.waiting.contested = true;
-    else if (this.isIdle()) this.terminalStartingUntil = Date.now() + PROMPT_START_WATCH_MS;
+    if (this.waiting?.until !== "agent_start" && this.isIdle()) this.terminalStartingUntil = Date.now() + PROMPT_START_WATCH_MS;
   }
 
   onAgentEnd(): void {

@@ -62,7 +62,9 @@ test("a hold ends at its time limit, so nothing waits forever; release ends it a
   assert.equal(sender.isBusy, true);
   await sleep(400);
   assert.deepEqual(sent, ["one"], "the limit let it go");
+  // Its run starts, with its user message (the run's, not another's: trap 6).
   sender.onAgentStart();
+  sender.onUserMessage("one");
   sender.hold("retry", 60_000);
   sender.enqueue({ content: "two", text: "two", deliverAs: "followUp" });
   await sleep(50);

@@ -169,3 +169,28 @@ test("a chat prompt sent while another extension's prompt is still starting wait
   assert.equal(daemon.lines((m) => m.type === "response" && m.id === "p" && m.success === false).length, 0, "never reported failed");
   assert.deepEqual(host.errors, [], "pi failed no prompt in the terminal");
 });
+
+test("a run nobody prompted that starts while a chat prompt is starting is not taken for it (traps 4, 6)", async (t) => {
+  // A retry's back-off that a /reload hid from the extension: pi continues on its own while the
+  // chat's prompt is in its pre-run phase, and the prompt then fails unseen ("already processing").
+  const { daemon, host } = await attached(t, { preRunDelayMs: 1500, retryBaseDelayMs: 1000, streamDelayMs: 600 });
+  host.type("flaky: 1 hi");
+  await host.waitFor((s) => s.saw === "retrying", 10000);
+  assert.equal(await host.reload(), true);
+  await daemon.waitFor((m) => m.method === "attach", 5000, "the attach after the reload", 2);
+  daemon.send({ type: "prompt", id: "mine", message: "mine", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("mine")).success, true, "taken, as pi's RPC answers first");
+  const told = await waitUntilEither(daemon, host);
+  assert.ok(told, "the chat hears its prompt failed, or sees it run");
+});
+
+/** A second, failing response to `mine`, or its user message: the chat is not left believing it ran. */
+async function waitUntilEither(daemon: FakeDaemon, host: any): Promise<boolean> {
+  const until = Date.now() + 10000;
+  while (Date.now() < until) {
+    if (daemon.lines((m) => m.type === "response" && m.id === "mine" && m.success === false).length > 0) return true;
+    if (host.seen.some((s: any) => s.saw === "user_message" && s.text === "mine")) return true;
+    await sleep(100);
+  }
+  return false;
+}
