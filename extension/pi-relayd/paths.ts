@@ -129,8 +129,10 @@ const MAX_LINKS = 40;
  * after them, as the kernel takes it. `cwd/link/../x` with `link -> /etc/nginx/conf.d` is
  * `/etc/nginx/x`, and `cwd/link/file` is `/etc/nginx/conf.d/file`, though both read as inside
  * `cwd`; a link whose target does not exist yet leads there too (a write creates it). A step that
- * does not exist is taken as a folder with no links in it, which a writing tool makes before it
- * goes on (`mkdir -p`). Undefined when the path passes more links than the kernel follows.
+ * does not exist is taken as a folder with no links in it: the kernel refuses the path unless a
+ * tool makes that folder first, and either way the rest is then read as the kernel would read it
+ * (the spec says nothing of which tools make folders, so this only ever adds a match to the path
+ * as written). Undefined when the path passes more links than the kernel follows.
  */
 export function physical(file: string): string | undefined {
   let pending = (path.isAbsolute(file) ? file : path.resolve(file)).split("/");
