@@ -118,6 +118,11 @@ package actor PiSession {
     private func launch() async throws {
         await stopOrphan()
         await launcher.secretsKnown()
+        // The last child's exit heard to its end first (`PiChild.exitBeingHeard`): a restart
+        // after a hung command comes as soon as that child's pid is gone, before its exit has
+        // failed the commands in flight, which would then include the new child's get_state.
+        // Bounded, so that a chat that took its news of the exit slowly delays a start, no more.
+        for _ in 0..<500 where child.exitBeingHeard { try? await Task.sleep(for: .milliseconds(10)) }
         // Both waits above may outlast the session: one ended meanwhile starts no pi of its own.
         if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if let refusal = launcher.gatesRefusal(forSession: name) {
@@ -229,6 +234,8 @@ package actor PiSession {
     }
 
     private func childExited(_ exit: ChildExit) async {
+        child.exitBeingHeard = true
+        defer { child.exitBeingHeard = false }
         child.exited(exit)?.finish()
         let reason = machine.lifecycle.exited(exit, stderr: spokenLines(child.stderrTail))
         await piGone(reason: reason, unanswered: "pi exited before answering (\(reason))", questionsClosed: "pi exited")
