@@ -3,11 +3,12 @@
 SWIFT ?= swift
 PYTHON ?= python3
 # Flags for every `swift build` here, all of them alike, so no step recompiles what another built.
-# .ci/run builds without debug information (-gnone): a sixth less time for a fresh build, and a
-# crash still names its functions. Empty, the default, keeps the debugger's full information.
+# .ci/run builds with line tables only and no index store: less time for a fresh build, and a
+# crash still names its functions and lines. Empty, the default, keeps the debugger's full
+# information. Tests/Sanitizers/tsan.supp names source files, which a ThreadSanitizer report
+# shows only with line tables: -gnone here would leave every suppression unmatched.
 BUILD_FLAGS ?=
-# The sanitized builds' own: Tests/Sanitizers/tsan.supp names source files, which a report shows
-# only with line tables, so .ci/run gives them -gline-tables-only rather than -gnone.
+# The sanitized builds' own; with SANITIZE_SCRATCH, the same as the build they share a folder with.
 SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 
 # What the build needs from the system (Debian/Ubuntu names): libcurl and libyaml for the
@@ -29,11 +30,17 @@ BUNDLED_PLUGINS := discord telegram slack formatter attachments web federation
 # What the release tarball ships: every bundled plugin, none of them linking full Foundation.
 DIST_PLUGINS := $(BUNDLED_PLUGINS)
 FAKE_SELFTESTS := Tests/Fakes/plugins/selftest.py Tests/Fakes/fake-pi/selftest.py Tests/Fakes/fake_discord/selftest.py Tests/Fakes/fake_telegram/selftest.py Tests/Fakes/fake_slack/selftest.py
-# `make test` runs one `swift test` per test target, named by Package.swift. In a single run every
-# target's tests share one process and its small thread pool, so the busy integration and Discord
-# scenarios would fail the timing checks of unrelated suites. Each target's output is kept in
+# `make test` runs the busy test targets (SOLO_TEST_TARGETS) each in a `swift test` of its own: in
+# a single run every target's tests share one process and its small thread pool, so the
+# integration, federation, formatter and Discord scenarios would fail the timing checks of
+# unrelated suites. The other targets, quick unit tests named by Package.swift, share one run
+# (QuickTests): each `swift test` takes about 7 s to start. Each run's output is kept in
 # .build/test-logs, and what failed is printed again at the end, where a CI log's tail shows it.
 LIST_TEST_TARGETS := import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)["targets"] if t["type"] == "test"))
+SOLO_TEST_TARGETS := FormatterTests DiscordTests FederationTests IntegrationTests
+LIST_TEST_RUNS := import sys; targets = sys.stdin.read().split(); solo = sys.argv[1:]; \
+	quick = [t for t in targets if t not in solo]; \
+	print(" ".join((["QuickTests=(" + "|".join(quick) + ")"] if quick else []) + [t + "=" + t for t in targets if t in solo]))
 
 # Swift Testing starts every test of a run at once. With 230 integration tests, each starting a
 # daemon, plugins, fakes and pi children, on two cores, tests that started first ran into their
@@ -75,10 +82,16 @@ run: build
 
 # The fakes' own self-tests go first, side by side (each in its own folders, on ports of its
 # own): a broken fake would make the integration tests fail for reasons that have nothing to do
-# with pi-relayd. The pi extension's tests go before the Swift
-# build: they take seconds.
-test: deps test-extension voice-venv
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+# with pi-relayd. The pi extension's tests (make test-extension) run while Swift builds: most of
+# their 85 s is timers, which the build, niced, leaves on time; their output follows the build's.
+test: deps node voice-venv
+	@mkdir -p .build/test-logs; \
+	{ $(NODE) --test --test-concurrency=4 'extension/test/*.test.ts' > .build/test-logs/extension.log 2>&1; \
+	  echo $$? > .build/test-logs/extension.rc; } & \
+	nice -n 10 $(SWIFT) build --build-tests $(BUILD_FLAGS); built=$$?; wait; \
+	echo "== make test-extension, run while the build ran"; cat .build/test-logs/extension.log; \
+	[ $$built = 0 ] || exit $$built; \
+	[ "$$(cat .build/test-logs/extension.rc)" = 0 ] || { echo "make test: the extension's tests failed"; exit 1; }
 	$(call bundle,$(DEBUG_DIR))
 	@mkdir -p .build/test-logs; pids=""; \
 	for t in $(FAKE_SELFTESTS); do \
@@ -90,11 +103,13 @@ test: deps test-extension voice-venv
 		[ -f $$t ] || continue; echo "== $$t"; cat $$log; [ "$$(cat $$log.rc)" = 0 ] || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make test: a fake's self-test failed:$$failed"; exit 1; fi
-	@targets=$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') && [ -n "$$targets" ] || exit 1; \
+	@runs=$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)' | $(PYTHON) -c '$(LIST_TEST_RUNS)' $(SOLO_TEST_TARGETS)) \
+		&& [ -n "$$runs" ] || exit 1; \
 	failed=""; mkdir -p .build/test-logs; \
-	for t in $$targets; do \
-		echo "== swift test: $$t"; \
-		{ $(SWIFT) test --skip-build --filter "^$$t\." 2>&1; echo $$? > .build/test-logs/$$t.rc; } | tee .build/test-logs/$$t.log; \
+	for run in $$runs; do \
+		t=$${run%%=*}; filter=$${run#*=}; \
+		echo "== swift test: $$t $$filter"; \
+		{ $(SWIFT) test --skip-build --filter "^$$filter\." 2>&1; echo $$? > .build/test-logs/$$t.rc; } | tee .build/test-logs/$$t.log; \
 		[ "$$(cat .build/test-logs/$$t.rc)" = 0 ] || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then \
@@ -287,7 +302,9 @@ clean:
 # broken property is saved under .build-fz/artifacts/NAME/ and fails the run once all have run.
 # The targets exist only when PI_RELAYD_FUZZ_LIB names libFuzzer's no-main archive (Package.swift).
 FUZZ_SECONDS ?= 60
-FUZZ_SCRATCH := .build-fz
+# CI fuzzes in .build, where `make test` built: only our targets are compiled again, with ASan
+# and coverage (Package.swift), over the dependencies built there.
+FUZZ_SCRATCH ?= .build-fz
 # debug builds the targets unoptimised: about half the build time for a fraction of the
 # executions, which is what CI's brief run of each target wants (.ci/run).
 FUZZ_CONFIGURATION ?= release
@@ -295,7 +312,6 @@ FUZZ_CONFIGURATION ?= release
 # its FUZZ_SECONDS.
 FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_TARGETS := line-framer wire-message pi-event-reader config-loader splitter gateway-payload
-FUZZ_BUILD_FLAGS := -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 
 .PHONY: fuzz
 
@@ -304,7 +320,7 @@ fuzz: deps
 	lib=$$(find "$$toolchain/lib" -name "libclang_rt.fuzzer_no_main-$$(uname -m).a" 2>/dev/null | head -n 1); \
 	if [ -z "$$lib" ]; then echo "make fuzz: no libclang_rt.fuzzer_no_main-$$(uname -m).a under $$toolchain/lib"; exit 1; fi; \
 	for t in $(FUZZ_TARGETS); do \
-		PI_RELAYD_FUZZ_LIB=$$lib $(SWIFT) build -c $(FUZZ_CONFIGURATION) --scratch-path $(FUZZ_SCRATCH) $(FUZZ_BUILD_FLAGS) $(BUILD_FLAGS) --product fuzz-$$t || exit 1; \
+		PI_RELAYD_FUZZ_LIB=$$lib $(SWIFT) build -c $(FUZZ_CONFIGURATION) --scratch-path $(FUZZ_SCRATCH) $(BUILD_FLAGS) --product fuzz-$$t || exit 1; \
 	done
 	@failed=""; batch=0; \
 	for t in $(FUZZ_TARGETS); do \
@@ -344,12 +360,19 @@ soak: build
 # report and why; it is compiled into every TSan executable, as ASAN_DEFAULT_OPTIONS is into every
 # ASan one, so they also hold in children started with a clean environment. SANITIZE_TARGETS
 # names what runs, each in its own `swift test`: a test target (SDKTests), one suite of it
-# (IntegrationTests.StackPromptTests), or suites of one target side by side, as a regular
-# expression (IntegrationTests.(StackPromptTests|StackRecoveryTests)); the default is every
+# (IntegrationTests.StackPromptTests), suites of one target side by side, as a regular
+# expression (IntegrationTests.(StackPromptTests|StackRecoveryTests)), or whole targets side by
+# side ((SDKTests|HTTPTests)); the default is every
 # target, then every stack suite on its own. SANITIZERS picks the sanitizers; SANITIZE_SKIP names tests left out (TSAN_SKIP, under TSan only); TSAN_OPTIONS and
 # ASAN_OPTIONS are passed on.
 SANITIZERS ?= thread address
 SANITIZE_TARGETS ?=
+# Set to a scratch path (CI: .build, where `make test` built), only this package's own targets
+# are sanitized (Package.swift, PI_RELAYD_SANITIZE) and the dependencies built there unsanitized
+# are used as they are: our code is compiled again, NIO, Hummingbird and BoringSSL are not. The
+# executables there are then sanitized builds until the next `make build`. With TSan it needs
+# line tables from the build flags (SANITIZE_BUILD_FLAGS, or BUILD_FLAGS), for the suppressions.
+SANITIZE_SCRATCH ?=
 # A whole IntegrationTests run leaves out the stack suites (Tests/IntegrationTests/Stack*Tests):
 # each of their tests starts the daemon, three plugins and two Python fakes, and the ~40 of them at
 # once under a sanitizer on two cores pass their 5-minute limits (one alone takes ~15 s). Named
@@ -387,7 +410,9 @@ sanitize: deps
 	[ -n "$$targets" ] || targets="$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') $(STACK_SUITES)" || exit 1; \
 	failed=""; \
 	for s in $(SANITIZERS); do \
-		dir=.build-$$(printf %.1s $$s)san; extra=""; mkdir -p $$dir; \
+		if [ -n "$(SANITIZE_SCRATCH)" ]; then dir=$(SANITIZE_SCRATCH); own="PI_RELAYD_SANITIZE=$$s"; whole=""; \
+		else dir=.build-$$(printf %.1s $$s)san; own=""; whole="--sanitize=$$s"; fi; \
+		extra=""; mkdir -p $$dir; \
 		if [ $$s = thread ]; then \
 			supp=$$dir/tsan-suppressions-$$(cksum < Tests/Sanitizers/tsan.supp | cut -d' ' -f1); \
 			{ echo 'const char *__tsan_default_suppressions(void) { return'; \
@@ -398,8 +423,8 @@ sanitize: deps
 			echo 'const char *__asan_default_options(void) { return "$(ASAN_DEFAULT_OPTIONS)"; }' > $$opts.c; \
 			cc -c -fPIC $$opts.c -o $$opts.o || exit 1; extra="-Xlinker $$PWD/$$opts.o"; \
 		fi; \
-		echo "== swift build --build-tests --sanitize=$$s ($$dir, $$(date -u +%T))"; \
-		$(SWIFT) build --build-tests --sanitize=$$s --scratch-path $$dir $$extra $(SANITIZE_BUILD_FLAGS) || exit 1; \
+		echo "== $$own swift build --build-tests $$whole ($$dir, $$(date -u +%T))"; \
+		env $$own $(SWIFT) build --build-tests $$whole --scratch-path $$dir $$extra $(SANITIZE_BUILD_FLAGS) || exit 1; \
 		mkdir -p $$dir/debug/pi-relayd-plugins; \
 		for p in $(BUNDLED_PLUGINS); do ln -sfn ../pi-relay-$$p $$dir/debug/pi-relayd-plugins/$$p; done; \
 		reports=$$PWD/$$dir/sanitizer-reports; rm -rf $$reports; mkdir -p $$reports; \
@@ -409,7 +434,7 @@ sanitize: deps
 			echo "== $$s: swift test $$t ($$(date -u +%T))"; \
 			PATH="$$PWD/Tests/Sanitizers:$$PATH" TSAN_OPTIONS="log_path=$$reports/tsan $$TSAN_OPTIONS" \
 			ASAN_OPTIONS="log_path=$$reports/asan $$ASAN_OPTIONS" \
-				$(SWIFT) test --skip-build --sanitize=$$s --scratch-path $$dir --filter "^$$t[./]" --skip "$$skip" \
+				env $$own $(SWIFT) test --skip-build $$whole --scratch-path $$dir --filter "^$$t[./]" --skip "$$skip" \
 				|| failed="$$failed $$s:$$t"; \
 		done; \
 		if ls $$reports/* >/dev/null 2>&1; then failed="$$failed $$s:reports"; head -n 80 $$reports/*; fi; \
