@@ -20,10 +20,6 @@ package struct PiChild {
     package private(set) var skippedLines = 0
     /// The chats heard once that this session's pi runs without the extension.
     package var toldExtensionProblem = false
-    /// A child's exit is being heard: its commands failed, its run cut off, its questions closed,
-    /// the chats told. Those steps await (a save, the chats), and a start let in meanwhile would
-    /// have its own first command failed and its run cut off by them, so a start waits for this.
-    package var exitBeingHeard = false
     /// Reads pi's stdout lines as events.
     package let reader = PiEventReader()
 

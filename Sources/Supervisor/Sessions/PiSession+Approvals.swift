@@ -69,14 +69,21 @@ extension PiSession {
 
     /// Settles a gate once: the first decision wins, later ones find nothing.
     package func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
-        guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return }
+        guard let question = settleGate(qid, decision) else { return }
+        await tell(.questionClosed(question, outcome: outcome))
+    }
+
+    /// Gate `qid` decided, its call answered: the question whose copies in the chats are still
+    /// to be closed, or nil when it was no open gate.
+    func settleGate(_ qid: String, _ decision: ApprovalDecision) -> PendingQuestion? {
+        guard let question = questions[qid], let gate = approvals.decide(qid, decision) else { return nil }
         if decision.outcome == .timedOut { machine.health.timedOut("approval") }
         questions.close(qid)
         gate.waiter?.resume(returning: decision)
         record(
             type: "approval",
             ["id": .string(qid), "rule": .string(gate.rule), "outcome": .string(decision.outcome.rawValue), "by": .string(decision.by)])
-        await tell(.questionClosed(question, outcome: outcome))
+        return question
     }
 
     /// pi is gone: no call waits any more.

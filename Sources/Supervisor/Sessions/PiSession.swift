@@ -118,11 +118,6 @@ package actor PiSession {
     private func launch() async throws {
         await stopOrphan()
         await launcher.secretsKnown()
-        // The last child's exit heard to its end first (`PiChild.exitBeingHeard`): a restart
-        // after a hung command comes as soon as that child's pid is gone, before its exit has
-        // failed the commands in flight, which would then include the new child's get_state.
-        // Bounded, so that a chat that took its news of the exit slowly delays a start, no more.
-        for _ in 0..<500 where child.exitBeingHeard { try? await Task.sleep(for: .milliseconds(10)) }
         // Both waits above may outlast the session: one ended meanwhile starts no pi of its own.
         if machine.lifecycle.ending { throw RemoteError(code: .unavailable, message: "session \(name) is ending") }
         if let refusal = launcher.gatesRefusal(forSession: name) {
@@ -234,8 +229,6 @@ package actor PiSession {
     }
 
     private func childExited(_ exit: ChildExit) async {
-        child.exitBeingHeard = true
-        defer { child.exitBeingHeard = false }
         child.exited(exit)?.finish()
         let reason = machine.lifecycle.exited(exit, stderr: spokenLines(child.stderrTail))
         await piGone(reason: reason, unanswered: "pi exited before answering (\(reason))", questionsClosed: "pi exited")
@@ -248,13 +241,20 @@ package actor PiSession {
 
     /// pi is gone (its child exited, or its terminal detached): commands in flight fail, a run
     /// in flight ends cut off, and open questions close, in the chats too.
+    /// What the gone pi left open is settled before the first await: a new pi can start (a
+    /// restart after a hung command) or a terminal attach again while the chats hear of this
+    /// one, and its own first command, gates, questions and run must not be ended with it.
     package func piGone(reason: String, unanswered: String, questionsClosed: String) async {
-        await abandonGates(questionsClosed)
+        let abandoned = ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: questionsClosed)
+        let gates = approvals.openGates.compactMap { settleGate($0, abandoned) }
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions.closeAll()
+        let waiters = commands.drain()
+        let actions = machine.childExited(reason: reason, date: Date())
+        for waiter in waiters { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
+        for gate in gates { await tell(.questionClosed(gate, outcome: "closed: \(questionsClosed)")) }
         await services.persist(record)
-        for waiter in commands.drain() { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
-        await perform(machine.childExited(reason: reason, date: Date()))
+        await perform(actions)
         for question in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
     }
 
