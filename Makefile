@@ -3,8 +3,8 @@
 SWIFT ?= swift
 PYTHON ?= python3
 # Flags for every `swift build` here, all of them alike, so no step recompiles what another built.
-# .ci/run builds with line tables only and no index store: less time for a fresh build, and a
-# crash still names its functions and lines. Empty, the default, keeps the debugger's full
+# .ci/run builds with line tables only: less time for a fresh build, and a crash still names its
+# functions and lines. Empty, the default, keeps the debugger's full
 # information. Tests/Sanitizers/tsan.supp names source files, which a ThreadSanitizer report
 # shows only with line tables: -gnone here would leave every suppression unmatched.
 BUILD_FLAGS ?=
@@ -85,7 +85,7 @@ run: build
 # with pi-relayd. The pi extension's tests (make test-extension) run while Swift builds: most of
 # their 85 s is timers, which the build, niced, leaves on time; their output follows the build's.
 test: deps node voice-venv
-	@mkdir -p .build/test-logs; \
+	@mkdir -p .build/test-logs; rm -f .build/test-logs/extension.rc; \
 	{ $(NODE) --test --test-concurrency=4 'extension/test/*.test.ts' > .build/test-logs/extension.log 2>&1; \
 	  echo $$? > .build/test-logs/extension.rc; } & \
 	nice -n 10 $(SWIFT) build --build-tests $(BUILD_FLAGS); built=$$?; wait; \
@@ -297,9 +297,9 @@ clean:
 
 # Fuzzing (Sources/Fuzz, libFuzzer with AddressSanitizer, optimised: several times the executions
 # of a debug build; overflow and bounds checks stay on). Each target runs FUZZ_SECONDS on its
-# seeds (Tests/Fuzz/corpus/NAME) plus what earlier runs kept (.build-fz/corpus/NAME), with the
-# tokens of its input format (Tests/Fuzz/dict/NAME.dict); a crash or a
-# broken property is saved under .build-fz/artifacts/NAME/ and fails the run once all have run.
+# seeds (Tests/Fuzz/corpus/NAME) plus what earlier runs kept ($(FUZZ_SCRATCH)/corpus/NAME), with the
+# tokens of its input format (Tests/Fuzz/dict/NAME.dict); a crash or a broken property is saved
+# under $(FUZZ_SCRATCH)/artifacts/NAME/ (.build-fz by default) and fails the run once all have run.
 # The targets exist only when PI_RELAYD_FUZZ_LIB names libFuzzer's no-main archive (Package.swift).
 FUZZ_SECONDS ?= 60
 # CI fuzzes in .build, where `make test` built: only our targets are compiled again, with ASan
@@ -439,4 +439,4 @@ sanitize: deps
 		done; \
 		if ls $$reports/* >/dev/null 2>&1; then failed="$$failed $$s:reports"; head -n 80 $$reports/*; fi; \
 	done; \
-	if [ -n "$$failed" ]; then echo "make sanitize: failed:$$failed (reports in .build-*san/sanitizer-reports/)"; exit 1; fi
+	if [ -n "$$failed" ]; then echo "make sanitize: failed:$$failed (reports in sanitizer-reports/ of $(or $(SANITIZE_SCRATCH),.build-tsan and .build-asan))"; exit 1; fi
