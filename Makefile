@@ -369,10 +369,16 @@ SANITIZERS ?= thread address
 SANITIZE_TARGETS ?=
 # Set to a scratch path (CI: .build, where `make test` built), only this package's own targets
 # are sanitized (Package.swift, PI_RELAYD_SANITIZE) and the dependencies built there unsanitized
-# are used as they are: our code is compiled again, NIO, Hummingbird and BoringSSL are not. The
+# are used as they are: our code is compiled again, NIO, Hummingbird and BoringSSL are not; and
+# only the test targets SANITIZE_TARGETS names are built (PI_RELAYD_SANITIZE_TESTS). The
 # executables there are then sanitized builds until the next `make build`. With TSan it needs
 # line tables from the build flags (SANITIZE_BUILD_FLAGS, or BUILD_FLAGS), for the suppressions.
 SANITIZE_SCRATCH ?=
+# What the sanitized build builds: the tests and every executable, which the stack suites start.
+# CI, running no stack suite, builds only the test bundle (--product pi-relaydPackageTests): no
+# executable, nor the code only they and the left-out test targets use (the web dashboard, the
+# federation).
+SANITIZE_BUILD ?= --build-tests
 # A whole IntegrationTests run leaves out the stack suites (Tests/IntegrationTests/Stack*Tests):
 # each of their tests starts the daemon, three plugins and two Python fakes, and the ~40 of them at
 # once under a sanitizer on two cores pass their 5-minute limits (one alone takes ~15 s). Named
@@ -410,7 +416,9 @@ sanitize: deps
 	[ -n "$$targets" ] || targets="$$($(SWIFT) package dump-package | $(PYTHON) -c '$(LIST_TEST_TARGETS)') $(STACK_SUITES)" || exit 1; \
 	failed=""; \
 	for s in $(SANITIZERS); do \
-		if [ -n "$(SANITIZE_SCRATCH)" ]; then dir=$(SANITIZE_SCRATCH); own="PI_RELAYD_SANITIZE=$$s"; whole=""; \
+		if [ -n "$(SANITIZE_SCRATCH)" ]; then dir=$(SANITIZE_SCRATCH); whole=""; \
+			tests=$$(for t in $$targets; do echo "$$t" | sed 's/\..*//; s/[()]//g; s/|/\n/g'; done | sort -u | paste -sd, -); \
+			own="PI_RELAYD_SANITIZE=$$s PI_RELAYD_SANITIZE_TESTS=$$tests"; \
 		else dir=.build-$$(printf %.1s $$s)san; own=""; whole="--sanitize=$$s"; fi; \
 		extra=""; mkdir -p $$dir; \
 		if [ $$s = thread ]; then \
@@ -423,8 +431,8 @@ sanitize: deps
 			echo 'const char *__asan_default_options(void) { return "$(ASAN_DEFAULT_OPTIONS)"; }' > $$opts.c; \
 			cc -c -fPIC $$opts.c -o $$opts.o || exit 1; extra="-Xlinker $$PWD/$$opts.o"; \
 		fi; \
-		echo "== $$own swift build --build-tests $$whole ($$dir, $$(date -u +%T))"; \
-		env $$own $(SWIFT) build --build-tests $$whole --scratch-path $$dir $$extra $(SANITIZE_BUILD_FLAGS) || exit 1; \
+		echo "== $$own swift build $(SANITIZE_BUILD) $$whole ($$dir, $$(date -u +%T))"; \
+		env $$own $(SWIFT) build $(SANITIZE_BUILD) $$whole --scratch-path $$dir $$extra $(SANITIZE_BUILD_FLAGS) || exit 1; \
 		mkdir -p $$dir/debug/pi-relayd-plugins; \
 		for p in $(BUNDLED_PLUGINS); do ln -sfn ../pi-relay-$$p $$dir/debug/pi-relayd-plugins/$$p; done; \
 		reports=$$PWD/$$dir/sanitizer-reports; rm -rf $$reports; mkdir -p $$reports; \

@@ -259,6 +259,10 @@ if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty
 // Hummingbird and BoringSSL a second time. Code outside the package runs uninstrumented: no
 // report comes from inside it, and a lock or atomic only it uses is not seen (tsan.supp).
 if let sanitizer = Context.environment["PI_RELAYD_SANITIZE"], !sanitizer.isEmpty {
+    // The test targets the sanitized run uses (PI_RELAYD_SANITIZE_TESTS, comma-separated): the
+    // others are left out of the build, so no test code is compiled that will not run.
+    let tests = Set((Context.environment["PI_RELAYD_SANITIZE_TESTS"] ?? "").split(separator: ",").map(String.init))
+    if !tests.isEmpty { package.targets.removeAll { $0.type == .test && !tests.contains($0.name) } }
     for target in package.targets where [.regular, .executable, .test].contains(target.type) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=" + sanitizer])]
         target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=" + sanitizer])]
