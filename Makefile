@@ -86,7 +86,7 @@ run: build
 # their 85 s is timers, which the build, niced, leaves on time; their output follows the build's.
 test: deps node voice-venv
 	@mkdir -p .build/test-logs; rm -f .build/test-logs/extension.rc; \
-	{ $(NODE) --test --test-concurrency=4 'extension/test/*.test.ts' > .build/test-logs/extension.log 2>&1; \
+	{ $(NODE_TEST) > .build/test-logs/extension.log 2>&1; \
 	  echo $$? > .build/test-logs/extension.rc; } & \
 	nice -n 10 $(SWIFT) build --build-tests $(BUILD_FLAGS); built=$$?; wait; \
 	echo "== make test-extension, run while the build ran"; cat .build/test-logs/extension.log; \
@@ -277,8 +277,9 @@ voice-venv:
 # Node expands the quoted glob itself (a bare folder name is taken for a script to run).
 # Four files at a time: most of their time is timers (a settle window, a retry's delay), and
 # node's default on two cores is one at a time (82 s; 24 s so).
+NODE_TEST = $(NODE) --test --test-concurrency=4 'extension/test/*.test.ts'
 test-extension: node
-	$(NODE) --test --test-concurrency=4 'extension/test/*.test.ts'
+	$(NODE_TEST)
 
 # swift-format (part of the Swift toolchain) with the settings in .swift-format. `make format`
 # rewrites the files; `make format-check` (run by CI) fails on any file it would change.

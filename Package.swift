@@ -213,6 +213,15 @@ let package = Package(
     ]
 )
 
+/// Compiler and linker flags for this package's own Swift targets only (the fuzz and sanitized
+/// builds below): the dependencies keep the flags the scratch path built them with.
+@MainActor func instrumentOwnTargets(compile: [String], link: [String]) {
+    for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(compile)]
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(link)]
+    }
+}
+
 // Fuzz targets (`make fuzz`, Sources/Fuzz). They exist only when PI_RELAYD_FUZZ_LIB names
 // libFuzzer's archive without a main (libclang_rt.fuzzer_no_main-<arch>.a), so a plain
 // `swift build` never sees them. Each starts libFuzzer through LLVMFuzzerRunDriver from its own
@@ -244,13 +253,8 @@ if let libFuzzer = Context.environment["PI_RELAYD_FUZZ_LIB"], !libFuzzer.isEmpty
     // AddressSanitizer, and the coverage libFuzzer steers by, in this package's code only: what
     // is fuzzed is ours, and the dependencies stay as the scratch path built them, so CI fuzzes
     // in `make test`'s build folder without compiling them again.
-    for target in package.targets where [.regular, .executable, .test].contains(target.type) {
-        target.swiftSettings =
-            (target.swiftSettings ?? []) + [
-                .unsafeFlags(["-sanitize=address", "-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp"])
-            ]
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=address"])]
-    }
+    instrumentOwnTargets(
+        compile: ["-sanitize=address", "-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp"], link: ["-sanitize=address"])
 }
 
 // `make sanitize` with SANITIZE_SCRATCH set (CI): only this package's targets are built with the
@@ -263,8 +267,5 @@ if let sanitizer = Context.environment["PI_RELAYD_SANITIZE"], !sanitizer.isEmpty
     // others are left out of the build, so no test code is compiled that will not run.
     let tests = Set((Context.environment["PI_RELAYD_SANITIZE_TESTS"] ?? "").split(separator: ",").map(String.init))
     if !tests.isEmpty { package.targets.removeAll { $0.type == .test && !tests.contains($0.name) } }
-    for target in package.targets where [.regular, .executable, .test].contains(target.type) {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=" + sanitizer])]
-        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=" + sanitizer])]
-    }
+    instrumentOwnTargets(compile: ["-sanitize=" + sanitizer], link: ["-sanitize=" + sanitizer])
 }

@@ -86,11 +86,20 @@ extension PiSession {
         return question
     }
 
-    /// pi is gone: no call waits any more.
+    /// pi is gone, or its run stopped: no call waits any more.
     package func abandonGates(_ why: String) async {
-        for qid in approvals.openGates {
-            await decideGate(qid, ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why), outcome: "closed: \(why)")
-        }
+        await tellAbandoned(settleOpenGates(abandoned: why), why)
+    }
+
+    /// Every open gate settled as abandoned at once, with no await between them (so none a new
+    /// pi opens meanwhile is taken for one of them): the questions to close in the chats.
+    func settleOpenGates(abandoned why: String) -> [PendingQuestion] {
+        let decision = ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: why)
+        return approvals.openGates.compactMap { settleGate($0, decision) }
+    }
+
+    func tellAbandoned(_ gates: [PendingQuestion], _ why: String) async {
+        for gate in gates { await tell(.questionClosed(gate, outcome: "closed: \(why)")) }
     }
 
     /// The terminal's dialog decided gate `qid` (`approval-decided`): a copy already in the chats

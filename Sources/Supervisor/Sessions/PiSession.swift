@@ -241,18 +241,18 @@ package actor PiSession {
 
     /// pi is gone (its child exited, or its terminal detached): commands in flight fail, a run
     /// in flight ends cut off, and open questions close, in the chats too.
+    ///
     /// What the gone pi left open is settled before the first await: a new pi can start (a
     /// restart after a hung command) or a terminal attach again while the chats hear of this
     /// one, and its own first command, gates, questions and run must not be ended with it.
     package func piGone(reason: String, unanswered: String, questionsClosed: String) async {
-        let abandoned = ApprovalDecision(outcome: .abandoned, by: "pi-relayd", reason: questionsClosed)
-        let gates = approvals.openGates.compactMap { settleGate($0, abandoned) }
+        let gates = settleOpenGates(abandoned: questionsClosed)
         // Cleared before the save: a daemon restarted later must not close them a second time.
         let closed = questions.closeAll()
         let waiters = commands.drain()
         let actions = machine.childExited(reason: reason, date: Date())
         for waiter in waiters { waiter.resume(throwing: SessionError.piFailed(unanswered)) }
-        for gate in gates { await tell(.questionClosed(gate, outcome: "closed: \(questionsClosed)")) }
+        await tellAbandoned(gates, questionsClosed)
         await services.persist(record)
         await perform(actions)
         for question in closed { await tell(.questionClosed(question, outcome: questionsClosed)) }
