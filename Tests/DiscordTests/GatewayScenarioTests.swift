@@ -197,7 +197,9 @@ extension Scenarios {
         /// closes with a non-1000 code and resumes on a new connection; messages keep flowing.
         @Test(.timeLimit(.minutes(2)))
         func zombieConnectionIsReplacedAndResumed() async throws {
-            try await Scenario.run { s in
+            // Heartbeats every 2 s so the zombie is seen soon; the other scenarios beat every 5 s,
+            // so that a loaded machine's late beat or late ACK costs no resume they count.
+            try await Scenario.run(heartbeatMs: 2000) { s in
                 let plugin = try await s.startReady()
                 let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
                 try await s.fake.post("/gateway/drop_acks", ["enabled": true])

@@ -94,6 +94,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(100))
         #expect(shown.lines.withLock { $0 } == ["x prompted", "a prompted", "d prompted"])
         #expect(supervisor.asked.withLock { $0 } == ["elsewhere", "look++too", "after"])
+        // Shown before it leaves the journal: wait for that, not a fixed time.
+        for _ in 0..<500 where await !inbox.pending.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         #expect(await inbox.pending.isEmpty)
     }
 
@@ -119,6 +121,7 @@ import Testing
         try await until { shown.lines.withLock { $0 } == ["a prompted"] }
         try await Task.sleep(for: .milliseconds(100))
         #expect(back.asked.withLock { $0 } == ["one+two+"])
+        for _ in 0..<500 where await !second.pending.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         #expect(await second.pending.isEmpty)
         #expect(await second.save())
         let third = Shown()
@@ -128,7 +131,7 @@ import Testing
     }
 
     func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<2000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
         #expect(condition())
     }
 

@@ -105,15 +105,23 @@ import Testing
         try await waitFor { await first.writes.count == 200 }
         try await waitFor { runFiles().count == 200 }
         try await Task.sleep(for: .milliseconds(50))
+        // The write to the platform comes before the save: wait for the run's own file, not for
+        // a count that already holds.
+        let stale = Set(runFiles())
         await before.update(runID: "streaming", place: Self.room, rev: 1, chunks: [], tail: "half an answer")
         try await waitFor { await first.writes.count == 201 }
-        try await waitFor { runFiles().count == 200 }
+        try await waitFor {
+            let now = Set(runFiles()); return now.count == 200 && !now.isSubset(of: stale)
+        }
 
         let second = FakePlatform()
         let after = liveMessages(second)
+        let streaming = Set(runFiles())
         await after.update(runID: "new", place: Self.room, rev: 1, chunks: [], tail: "another")
         try await waitFor { await second.writes.count == 1 }
-        try await waitFor { runFiles().count == 200 }
+        try await waitFor {
+            let now = Set(runFiles()); return now.count == 200 && !now.isSubset(of: streaming)
+        }
         let shown = await after.finish("streaming", in: Self.room)
         #expect(shown.map(\.text) == ["half an answer"], "the streaming run's message was kept")
     }

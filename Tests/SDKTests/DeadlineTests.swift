@@ -37,6 +37,8 @@ import Testing
         let value = try await withDeadline(.milliseconds(50), onTimeout: { await waiter.answer("late") }) { "done" }
         #expect(value == "done")
         async let late = waiter.wait()
+        // Waiting, so that `expire` below has something to end.
+        while await waiter.continuation == nil { await Task.yield() }
         // Had the timer survived, it would answer this wait after 50 ms; the 300 ms deadline must.
         try await Task.sleep(for: .milliseconds(300))
         await waiter.expire()

@@ -36,11 +36,15 @@ import Testing
         // Sent before the child exists: waits for attach.
         input.send(Array("line-0\n".utf8))
         let lines = Lines()
-        // A reader slower than the sender, so the pipe fills and the poller writes the rest.
-        let child = run("/bin/sh", ["-c", "sleep 0.3; cat"], input: input, lines: lines)
+        // A reader that starts only once everything is sent, so the pipe fills and the poller
+        // writes the rest (a timed one may start early on a loaded machine).
+        let gate = NSTemporaryDirectory() + "/child-input-gate-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(gate) }
+        let child = run("/bin/sh", ["-c", "while [ ! -e '\(gate)' ]; do sleep 0.05; done; cat"], input: input, lines: lines)
         let filler = String(repeating: "x", count: 4000)
         for i in 1...2000 { input.send(Array("line-\(i) \(filler)\n".utf8)) }
         #expect(input.pending > 0)
+        #expect(FileManager.default.createFile(atPath: gate, contents: nil))
         input.finish()
         input.send(Array("after finish\n".utf8))
         let exit = await child.value

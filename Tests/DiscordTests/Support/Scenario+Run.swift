@@ -5,7 +5,7 @@ extension Scenario {
     /// Runs `body` with a fresh fake Discord, and stops the fake (and any plugin still running
     /// from `plugins`) whatever happens.
     static func run(
-        heartbeatMs: Int = 1000, extraChannels: [String] = [],
+        heartbeatMs: Int = 5000, extraChannels: [String] = [],
         _ body: (Scenario) async throws -> Void
     ) async throws {
         let s = try await Scenario(heartbeatMs: heartbeatMs, extraChannels: extraChannels)

@@ -24,7 +24,7 @@ final class Scenario: Sendable {
         return (me as NSString).deletingLastPathComponent + "/pi-relay-discord"
     }
 
-    init(heartbeatMs: Int = 1000, extraChannels: [String] = []) async throws {
+    init(heartbeatMs: Int = 5000, extraChannels: [String] = []) async throws {
         let folder = self.folder
         fake = try await FakeDiscord(
             folder: folder.path,
