@@ -15,10 +15,17 @@ extension Scenarios {
             try await Scenario.run { s in
                 let plugin = try await s.startReady()
                 try await s.fake.post(
-                    "/ratelimits/storm", ["route": "message_create", "major": .string(Scenario.general), "count": 3, "retry_after": 1.0])
+                    "/ratelimits/storm", ["route": "message_create", "major": .string(Scenario.general), "count": 3, "retry_after": 2.0])
                 let cursor = try await s.fake.get("/cursor")["cursor"]?.intValue ?? 0
+                let postsPath = "/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)"
                 await plugin.notify("chat.live", StreamingScenarios.live(Scenario.general, run: "r1", rev: 1, chunks: [], tail: "first run"))
-                try await Task.sleep(for: .milliseconds(300))
+                // The others come once the first post is waiting out its first 429 (six seconds of
+                // 429s in all), not after a fixed time a loaded machine may not keep.
+                let refused = try await s.eventually { () -> JSONValue? in
+                    let requests = try await s.fake.get(postsPath)["requests"]?.arrayValue ?? []
+                    return requests.first { $0["status"]?.intValue == 429 }
+                }
+                #expect(refused != nil, "the first live view's post was never refused")
                 await plugin.notify("chat.live", StreamingScenarios.live(Scenario.general, run: "r2", rev: 1, chunks: [], tail: "second run"))
                 try await Task.sleep(for: .milliseconds(100))
                 let expires = (Date().timeIntervalSince1970 + 60) * 1000
@@ -33,9 +40,7 @@ extension Scenarios {
                             ],
                         ]))
                 _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "second run").first }
-                let posts =
-                    try await s.fake.get("/requests?method=POST&path=/channels/\(Scenario.general)/messages&since=\(cursor)")["requests"]?.arrayValue
-                    ?? []
+                let posts = try await s.fake.get(postsPath)["requests"]?.arrayValue ?? []
                 let shown = posts.filter { $0["status"]?.intValue == 200 }.compactMap { $0["response_body"]?["content"]?.stringValue }
                 #expect(shown.count == 3, "\(shown)")
                 #expect(shown.first == "first run")
