@@ -83,7 +83,9 @@ run: build
 # The tests start their Python fakes (fake pis, plugins, services; a thousand fake plugins in one
 # test alone) through `#!/usr/bin/env python3`. Where python3 is pyenv's shim, that is a bash and
 # half a dozen programs before each fake starts, about doubling its start's CPU: the tests get the
-# interpreter itself first on their PATH (the one $(PYTHON) names, so the same packages).
+# interpreter itself first on their PATH (the one $(PYTHON) names). Through the link a venv's
+# python3 would run as its base interpreter, without the venv's packages: the fakes use only the
+# standard library.
 TEST_PYTHON_DIR := .build/test-python
 
 # The fakes' own self-tests go first, side by side (each in its own folders, on ports of its

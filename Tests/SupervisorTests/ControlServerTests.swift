@@ -39,10 +39,17 @@ import Testing
         // Each waits on a thread of its own (named for it), not on one of the pool's: timing the
         // pool instead would time whatever else the test run keeps it busy with.
         // Seen over time, not all at once: each lives the drain's 5 s, and on a loaded machine the
-        // first may end before the last begins.
+        // first may end before the last begins. Only threads seen alive for a second on end
+        // count: other tests in this process drain their plugins' pipes on threads of the same
+        // name for milliseconds.
+        var since: [String: ContinuousClock.Instant] = [:]
         var draining: Set<String> = []
         for _ in 0..<500 {
-            draining.formUnion(Self.threadNames().filter { $0.hasPrefix("fd-drain-") })
+            let now = ContinuousClock.now
+            let alive = Set(Self.threadNames().filter { $0.hasPrefix("fd-drain-") })
+            since = since.filter { alive.contains($0.key) }
+            for name in alive where since[name] == nil { since[name] = now }
+            draining.formUnion(since.filter { now - $0.value >= .seconds(1) }.keys)
             if draining.count >= clients.count { break }
             try await Task.sleep(for: .milliseconds(20))
         }
