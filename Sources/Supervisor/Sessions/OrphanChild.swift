@@ -12,10 +12,17 @@ package enum OrphanChild {
     package static func stop(_ pid: Int32, cwd: String, logger: Logger) async {
         guard isPi(pid, cwd: cwd) else { return }
         logger.warning("pi pid \(pid) from before the restart is still running in \(cwd); stopping it")
-        ChildProcess.signalGroup(pid, SIGTERM)
+        signal(pid, SIGTERM)
         for _ in 0..<40 where alive(pid) { try? await Task.sleep(for: .milliseconds(50)) }
-        if alive(pid) { ChildProcess.signalGroup(pid, SIGKILL) }
+        if isPi(pid, cwd: cwd) { signal(pid, SIGKILL) }
         for _ in 0..<40 where alive(pid) { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// Its group (it led one, as every child does), or the pid alone. Not `ChildProcess`'s, which
+    /// signals only this daemon's own children: this one was an earlier daemon's, and was just
+    /// checked to be that pi (`isPi`).
+    private static func signal(_ pid: Int32, _ signal: Int32) {
+        if kill(-pid, signal) != 0 { kill(pid, signal) }
     }
 
     package static func alive(_ pid: Int32) -> Bool {

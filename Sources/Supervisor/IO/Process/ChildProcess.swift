@@ -149,9 +149,9 @@ package enum ChildProcess {
         }
     }
 
-    /// Signals the child's whole process group.
+    /// Signals the child's whole process group, as long as it has not been reaped: a reaped
+    /// child's pid may be someone else's by now (`UnreapedChildren`).
     package static func signalGroup(_ pid: Int32, _ signal: Int32) {
-        guard pid > 0 else { return }
-        if kill(-pid, signal) != 0 { kill(pid, signal) }
+        UnreapedChildren.signalGroup(pid, signal)
     }
 }

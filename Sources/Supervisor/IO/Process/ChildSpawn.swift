@@ -69,7 +69,9 @@ package enum ChildSpawn {
             usleep(2_000)
         }
         switch status {
-        case 0: return .success(pid)
+        case 0:
+            UnreapedChildren.started(pid)
+            return .success(pid)
         case ENOENT, EACCES, ENOEXEC, ENOTDIR: return .failure(.notFound)
         default: return .failure(.other(String(cString: strerror(status))))
         }
@@ -82,19 +84,10 @@ package enum ChildSpawn {
         return fd
     }
 
-    /// Reaps `pid`; nil while it is still running (`wait: false`).
+    /// Reaps `pid`; nil while it is still running (`wait: false`). After this, it is no longer
+    /// signalled (`UnreapedChildren`).
     package static func reap(_ pid: pid_t, wait: Bool) -> ChildExit? {
-        var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, wait ? 0 : WNOHANG)
-            if result == pid { break }
-            if result == 0 { return nil }
-            if errno == EINTR { continue }
-            return .spawnFailed("cannot wait for pid \(pid): \(String(cString: strerror(errno)))")
-        }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
-        if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
-        return .signaled(status & 0x7f)
+        UnreapedChildren.reap(pid, wait: wait)
     }
 
     private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
