@@ -35,7 +35,15 @@ package enum ChildProcess {
         let (inp, out, err) = (pipes[0], pipes[1], pipes[2])
         // A new session (and so a new process group) lets a shutdown signal the whole tree:
         // pi's bash tool starts grandchildren.
-        let spawned = ChildSpawn.spawn(spec, stdin: inp.read, stdout: out.write, stderr: err.write)
+        var spawned = ChildSpawn.spawn(spec, stdin: inp.read, stdout: out.write, stderr: err.write)
+        // ETXTBSY: the program was just written (a script a user or a test saved a moment ago),
+        // and a child another thread was starting at that instant still holds the writer's
+        // descriptor until its own exec. That lasts microseconds, so a few short waits pass it:
+        // slept, not spun, so no thread of the shared pool is held.
+        for _ in 1..<ChildSpawn.busyRetries where spawned == .failure(.busy) {
+            try? await Task.sleep(for: .milliseconds(2))
+            spawned = ChildSpawn.spawn(spec, stdin: inp.read, stdout: out.write, stderr: err.write)
+        }
         // The child has its copies (or there is no child): ours go.
         close(inp.read)
         close(out.write)
@@ -144,6 +152,8 @@ package enum ChildProcess {
                 : "\(spec.executable) was not found in PATH"
         case .noWorkingDirectory:
             return "cannot enter working directory \(spec.workingDirectory)"
+        case .busy:
+            return "cannot start \(spec.executable): the program is being written (ETXTBSY)"
         case .other(let why):
             return "cannot start \(spec.executable): \(why)"
         }

@@ -14,13 +14,15 @@ package enum ChildSpawn {
     package enum Failure: Error, Equatable {
         case notFound
         case noWorkingDirectory
+        /// ETXTBSY: the program is being written. Worth another try in a moment (`ChildProcess.run`).
+        case busy
         case other(String)
     }
 
     /// Tries at a program that is busy being written (ETXTBSY), 2 ms apart.
     static let busyRetries = 25
 
-    /// Spawns `spec` and returns its pid.
+    /// Spawns `spec` and returns its pid: one try, which does not wait.
     package static func spawn(_ spec: ChildSpec, stdin: Int32, stdout: Int32, stderr: Int32) -> Result<pid_t, Failure> {
         var isDirectory: Bool = false
         guard FileManager.default.fileExists(atPath: spec.workingDirectory, isDirectory: &isDirectory), isDirectory else {
@@ -53,26 +55,19 @@ package enum ChildSpawn {
         let argv = [spec.executable] + spec.arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
-        var status: Int32 = 0
-        // ETXTBSY: the program was just written (a script a user or a test saved a moment ago),
-        // and a child another thread was starting at that instant still holds the writer's
-        // descriptor until its own exec. That lasts microseconds, so a few short retries pass it.
-        for attempt in 0..<Self.busyRetries {
-            status = withCStrings(argv) { argvPointers in
-                withCStrings(envp) { envPointers in
-                    spec.executable.contains("/")
-                        ? posix_spawn(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
-                        : posix_spawnp(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
-                }
+        let status = withCStrings(argv) { argvPointers in
+            withCStrings(envp) { envPointers in
+                spec.executable.contains("/")
+                    ? posix_spawn(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
+                    : posix_spawnp(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
             }
-            guard status == ETXTBSY, attempt + 1 < Self.busyRetries else { break }
-            usleep(2_000)
         }
         switch status {
         case 0:
             UnreapedChildren.started(pid)
             return .success(pid)
         case ENOENT, EACCES, ENOEXEC, ENOTDIR: return .failure(.notFound)
+        case ETXTBSY: return .failure(.busy)
         default: return .failure(.other(String(cString: strerror(status))))
         }
     }
