@@ -47,10 +47,12 @@ import Glibc
             _ = try await chat.waitForFinal(1)
             // A loaded machine may take the 3 s between the session's start and the prompt: that
             // idle spell has its own new conversation, before the run.
+            // (Told to the chat only if it was bound by then.)
             let before = chat.piCommands("new_session").count
+            let toldBefore = Self.notices(chat, containing: "a new conversation was started").count
             try await waitUntil("a new conversation", timeout: .seconds(30)) { chat.piCommands("new_session").count > before }
             try await waitUntil("the chat is told", timeout: .seconds(30)) {
-                Self.notices(chat, containing: "a new conversation was started").count > before
+                Self.notices(chat, containing: "a new conversation was started").count > toldBefore
             }
             // Nothing happens after: it is not started afresh again and again.
             try await Task.sleep(for: .seconds(5))

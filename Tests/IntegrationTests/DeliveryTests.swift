@@ -22,8 +22,9 @@ import Glibc
     }
 
     @Test func deliveriesWhileBackingOffAreDeliveredOnceAfterTheRestart() async throws {
-        // No immediate restart: the deliveries must arrive while the plugin is down.
-        let config = TestConfig(immediateRestarts: 0, initialBackoffMs: 4000, maxBackoffMs: 4000, jitter: 0)
+        // No immediate restart: the deliveries must arrive while the plugin is down. Five CLI
+        // calls took over 4 s on a loaded machine, so the backoff is 10 s.
+        let config = TestConfig(immediateRestarts: 0, initialBackoffMs: 10000, maxBackoffMs: 10000, jitter: 0)
         try await TestHome.with(config: config.yaml) { home in
             try home.installFake("fake-crash")
             let daemon = try await home.startDaemon(environment: ["FAKE_CRASH_AFTER_MS": "-1"])
@@ -37,7 +38,7 @@ import Glibc
             #expect(waiting.state == "backoff", "the deliveries were meant to arrive while it was down: \(waiting)")
             #expect(waiting.outbox == 5)
 
-            let second = try await daemon.waitForPlugin("fake-crash", "is back and has acked everything") {
+            let second = try await daemon.waitForPlugin("fake-crash", "is back and has acked everything", timeout: .seconds(40)) {
                 $0.state == "running" && $0.outbox == 0
             }
             let delivered = home.fakeEvents("deliver", plugin: "fake-crash")

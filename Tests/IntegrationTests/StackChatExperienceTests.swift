@@ -208,7 +208,9 @@ import Testing
             try await stack.start()
             let dm = try await Self.boundDM(stack)
             try await stack.dm("!scenario ui ask-select")
-            let asked = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour").first)
+            // The question's card (with its controls), not the live view, which names the tool
+            // call's title too and may come first on a loaded machine.
+            let asked = try await stack.waitForCard(in: dm, containing: "Pick a colour")
             let content = asked["content"]?.stringValue ?? ""
             #expect(content.hasPrefix("<@\(StackUser.alice.id)> "), "\(asked)")
             #expect(asked["mentions"]?.arrayValue?.isEmpty == false, "Discord pings alice: \(asked)")
@@ -218,9 +220,9 @@ import Testing
 
             let off = try await stack.command("mentions", ["state": "off"])
             #expect(off.text.contains("Mentions off"), "\(off)")
-            let cursor = try await stack.fake.cursor
             try await stack.dm("!scenario ui ask-select")
-            let again = try #require(try await stack.waitForBotMessage(in: dm, containing: "Pick a colour", since: cursor).first)
+            // The first card lost its controls when it was answered: this is the second one.
+            let again = try await stack.waitForCard(in: dm, containing: "Pick a colour")
             let text = again["content"]?.stringValue ?? ""
             #expect(text.hasPrefix("❓"), "no mention before the question: \(again)")
             #expect(again["mentions"]?.arrayValue?.isEmpty == true, "\(again)")
