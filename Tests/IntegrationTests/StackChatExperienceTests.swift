@@ -215,7 +215,9 @@ import Testing
             #expect(content.hasPrefix("<@\(StackUser.alice.id)> "), "\(asked)")
             #expect(asked["mentions"]?.arrayValue?.isEmpty == false, "Discord pings alice: \(asked)")
             try await stack.dm("red")
-            try await stack.waitForBotMessage(in: dm, containing: "red")
+            // The card closed (its controls gone), not merely a message naming red: the open card
+            // lists it among the options.
+            try await stack.waitForBotMessage(in: dm, containing: "answered: red")
             try await Self.settle(stack)
 
             let off = try await stack.command("mentions", ["state": "off"])

@@ -744,13 +744,24 @@ package actor PiSession {
     }
 
     private func groupAlive(_ group: Int32) -> Bool {
-        pid != nil || kill(-group, 0) == 0
+        pid != nil || Self.leftInGroup(group)
     }
 
-    /// Never the pid alone: once pi is reaped its pid may belong to someone else, while the
-    /// group id stays reserved as long as the group has a member.
+    /// Through `UnreapedChildren` while pi is not reaped; after, only to what is left in its
+    /// group (`leftInGroup`). Never the pid alone: once pi is reaped its pid may belong to
+    /// someone else.
     private static func signalGroupOnly(_ group: Int32, _ signal: Int32) {
-        if group > 0 { kill(-group, signal) }
+        guard group > 0, !UnreapedChildren.signalGroup(group, signal), leftInGroup(group) else { return }
+        kill(-group, signal)
+    }
+
+    /// Whether something pi started is still in its group, pi being reaped. The group's id (pi's
+    /// pid) stays reserved while the group has a member: no process can have it as its pid. Once
+    /// the group is empty the number is free, and a new process that has it (another session's
+    /// pi leads a group of that id) answers to it as a pid: then the group is not ours.
+    private static func leftInGroup(_ group: Int32) -> Bool {
+        if kill(group, 0) == 0 || errno != ESRCH { return false }
+        return kill(-group, 0) == 0
     }
 
     package func summary() -> SessionSummary {
