@@ -57,8 +57,10 @@ import Testing
 
     /// 20 configured channels, each with its own session, all asked for a long answer at once:
     /// every answer streams in and arrives whole, each word once, and the fake Discord answered
-    /// no request with a 429. The first text of every answer is visible within 2 s of its prompt
-    /// (tens of ms on an idle machine), even with 20 answers competing for the same REST client.
+    /// no request with a 429. The first text of every answer is visible within 5 s of its prompt
+    /// (tens of ms on an idle machine; up to 2.08 s in a fresh-clone CI and 6 s with two test runs
+    /// side by side), even with 20 answers competing for the same REST client: an answer starved
+    /// behind the others' edits would wait for them, over ten seconds.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 8)))
     func twentySessionsStreamAtOnceWithoutA429() async throws {
         try await StackHome.with { stack in
@@ -81,7 +83,7 @@ import Testing
                 let first = try #require(try await stack.waitForBotMessage(in: c.id, containing: " ", since: before, timeout: 90).first)
                 live[c.id] = first["id"]?.stringValue
                 let waited = Self.milliseconds(first["id"]) - Self.milliseconds(prompts[c.id]?["id"])
-                #expect(waited < 2000, "the first text in \(c.name) came \(waited) ms after its prompt")
+                #expect(waited < 5000, "the first text in \(c.name) came \(waited) ms after its prompt")
             }
             for c in channels {
                 try await stack.waitForState(c.name, "idle", timeout: .seconds(180))
