@@ -90,3 +90,17 @@ extension DiffParserTests {
         #expect(DiffParser.files(lines, in: "/home/u/project").count == 1, "an ordinary project's file named credentials is shown")
     }
 }
+
+extension DiffParserTests {
+    /// A binary file has no `+++` line, so its name comes from the `diff --git` header alone,
+    /// where it stands twice. A name holding `" b/"` is read whole, so a file in `.ssh/old b/`
+    /// is known for what it is and stays hidden.
+    @Test func aBinaryNameHoldingSpaceBSlashIsReadWhole() {
+        func binary(_ name: String) -> [String] {
+            ["diff --git a/\(name) b/\(name)", "new file mode 100644", "index 0000000..3333333", "Binary files /dev/null and b/\(name) differ"]
+        }
+        let files = DiffParser.files(binary("art b/logo.png") + binary(".ssh/old b/key.bin") + binary("a b/b b/c.bin"))
+        #expect(files.map { $0["path"]?.stringValue ?? "" } == ["art b/logo.png", "a b/b b/c.bin"])
+        #expect(DiffParser.path(fromHeader: "diff --git a/x b/y") == "y", "a rename's header: its rename lines name both sides")
+    }
+}

@@ -86,11 +86,21 @@ enum DiffParser {
     }
 
     /// `diff --git a/x b/x` → `x` (the b side; renames are corrected by `rename to`), and
-    /// `diff --git "a/x\"y" "b/x\"y"` → `x"y`.
+    /// `diff --git "a/x\"y" "b/x\"y"` → `x"y`. Outside a rename the header names one file twice,
+    /// so a name holding `" b/"` (`a/art b/logo.png b/art b/logo.png`) is read as the half the
+    /// two sides share: a binary file has no `+++` line to correct it, and the secret-file check
+    /// must see its whole name.
     static func path(fromHeader line: String) -> String {
         let rest = String(line.dropFirst("diff --git ".count))
         if rest.hasSuffix("\""), let range = rest.ranges(of: " \"b/").last {
             return strip(unquoted(String(rest[rest.index(after: range.lowerBound)...])))
+        }
+        let bytes = Array(rest.utf8)
+        let name = (bytes.count - 5) / 2
+        if bytes.count >= 5, bytes.count % 2 == 1, rest.hasPrefix("a/"), bytes[2 + name..<5 + name].elementsEqual(" b/".utf8),
+            bytes[2..<2 + name].elementsEqual(bytes[(5 + name)...])
+        {
+            return String(decoding: bytes[(5 + name)...], as: UTF8.self)
         }
         if let range = rest.ranges(of: " b/").last { return String(rest[range.upperBound...]) }
         return rest
