@@ -35,8 +35,9 @@ import Testing
 
     /// A chat that takes live views again mid-run (`/progress normal` after `completion-only`,
     /// as a web page reopened) gets the run's view at its next change, not once the 800 ms that
-    /// a round of views nobody wanted started have passed. Four switches, so one lucky switch
-    /// cannot hide the wait.
+    /// a round of views nobody wanted started have passed. Five switches, so one lucky switch
+    /// cannot hide the wait, and one stalled by a loaded machine cannot fail it: the wait this
+    /// guards against comes at every switch.
     @Test func aChatThatTakesLiveViewsAgainSeesTheNextChange() async throws {
         try await E2EChatHome.with { chat in
             _ = try await chat.start(chat.config(), environment: ["FAKE_LIVE_INTERVAL_MS": "100"])
@@ -44,7 +45,7 @@ import Testing
             // A change every 100 ms for eight seconds.
             _ = try await chat.say("!scenario slow 80 100")
             var waits: [Double] = []
-            for _ in 0..<4 {
+            for _ in 0..<5 {
                 _ = try await chat.say("/progress completion-only")
                 try await Task.sleep(for: .milliseconds(250))
                 let switched = Date().timeIntervalSince1970
@@ -61,7 +62,7 @@ import Testing
             // interval that the round nobody wanted started, within 100 ms of completion-only,
             // less the 250 ms pause: 0.59-0.73 s after the switch with that fix taken out. A fresh-clone CI measured
             // 0.23-0.40 s here with both cores busy (0.35 s was the bound once, and it failed).
-            #expect(waits.allSatisfy { $0 < 0.5 }, "the first views after each switch came \(waits) s later")
+            #expect(waits.filter { $0 < 0.5 }.count >= 4, "the first views after each switch came \(waits) s later")
         }
     }
 
