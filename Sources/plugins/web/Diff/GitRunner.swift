@@ -26,11 +26,18 @@ struct GitRunner: Sendable {
 
     /// A runner for commands that hash files (`add`, `status`): every filter driver the
     /// settings name, the repository's or an included file's, made to do nothing. Nil when the
-    /// settings cannot be read, and then nothing is run.
+    /// settings cannot be read, or put the work tree where `cwd` is not (`core.worktree`: then
+    /// `status` and `add -A -- .` would read that folder, `$HOME` or `/`), and then nothing is run.
     static func inert(cwd: String, prefix: [String] = [], environment: [String: String] = [:]) async -> GitRunner? {
-        let found = await GitRunner(cwd: cwd, environment: environment).run(["config", "--name-only", "--get-regexp", #"^filter\."#])
+        let found = await GitRunner(cwd: cwd, environment: environment).run([
+            "config", "--name-only", "--get-regexp", #"^filter\.|^core\.worktree$"#,
+        ])
         // Status 1: no such setting.
         guard found.status == 0 || found.status == 1, !found.truncated else { return nil }
+        if found.lines.contains("core.worktree") {
+            let top = await GitRunner(cwd: cwd, environment: environment).run(["rev-parse", "--show-toplevel"])
+            guard top.status == 0, let here = cwd.realPath, let root = top.lines.first?.realPath, here.isWithin(root) else { return nil }
+        }
         var settings: [(key: String, value: String)] = []
         for name in Set(found.lines.compactMap(Self.driver)).sorted() {
             for key in ["clean", "smudge", "process"] { settings.append(("filter.\(name).\(key)", "")) }
@@ -62,8 +69,12 @@ struct GitRunner: Sendable {
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["LC_ALL"] = "C"
         // A partial clone fetches missing objects on demand, through a transport the repository
-        // names (`core.sshCommand` is a command): the dashboard never reaches the network.
+        // names (`core.sshCommand` is a command): the dashboard never reaches the network. And no
+        // transport at all, whatever the repository's `protocol.<name>.allow` says (it beats the
+        // `protocol.allow=never` below; this beats every setting), for a git that predates
+        // GIT_NO_LAZY_FETCH: `ext::` runs a command.
         env["GIT_NO_LAZY_FETCH"] = "1"
+        env["GIT_ALLOW_PROTOCOL"] = "none"
         let spec = ChildSpec(
             executable: "git",
             arguments: [

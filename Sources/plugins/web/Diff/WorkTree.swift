@@ -57,7 +57,7 @@ struct WorkTree: Sendable {
             "GIT_INDEX_FILE": index, "GIT_OBJECT_DIRECTORY": into, "GIT_ALTERNATE_OBJECT_DIRECTORIES": alternates.joined(separator: ":"),
         ]
         guard let git = await GitRunner.inert(cwd: cwd, prefix: Self.readOnly, environment: environment) else {
-            throw RemoteError(code: .internal, message: "cannot read the git settings of \(cwd)")
+            throw RemoteError(code: .internal, message: "cannot read the git settings of \(cwd), or they put its work tree elsewhere (core.worktree)")
         }
         let head = await git.run(["rev-parse", "--verify", "--quiet", "HEAD^{tree}"])
         let base = head.status == 0 ? head.lines.first ?? Self.emptyTree : Self.emptyTree
