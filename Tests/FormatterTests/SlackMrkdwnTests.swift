@@ -54,6 +54,18 @@ import Testing
         }
     }
 
+    /// Slack counts characters, here in UTF-16 units (never fewer than code points): a
+    /// Devanagari letter of four code points is one `Character`, and a view cut by `Character`s
+    /// came out at 7,000 and was refused (`msg_too_long`) at every edit.
+    @Test func viewsAndFinalsOfDevanagariFitTheLimit() {
+        let document = String(repeating: "क्षि ", count: 1500)
+        let view = SlackMrkdwn().live(settled: "", current: document, limit: 3000)
+        #expect(view.tail.utf16.count <= 3000, "\(view.tail.utf16.count)")
+        #expect(view.chunks.allSatisfy { $0.utf16.count <= 3000 }, "\(view.chunks.map(\.utf16.count))")
+        let chunks = SlackMrkdwn().split(document, limit: 3000, numbered: false)
+        #expect(chunks.allSatisfy { $0.utf16.count <= 3000 }, "\(chunks.map(\.utf16.count))")
+    }
+
     /// A NUL (JSON's `\u0000`) is a character like any other: it reaches the message as it came.
     /// A `<` followed by a combining mark is one character to Swift; Slack still reads the `<`
     /// as the start of a link or a mention.

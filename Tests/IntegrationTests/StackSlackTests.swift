@@ -82,6 +82,31 @@ import Glibc
         }
     }
 
+    /// slack-api.md §5/§6: `text` over 4,000 characters is `msg_too_long`, a section's over
+    /// 3,000 `invalid_blocks`; the fake counts code points. Devanagari takes two or more code
+    /// points a letter (`क्षि` is four), so a live view cut by letters came out over the limit and
+    /// was refused at every view. Cut by UTF-16 units (never fewer than code points), every
+    /// view and the final fit.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aLongAnswerInDevanagariFitsSlacksLimits() async throws {
+        try await SlackStack.with { stack in
+            try await stack.start()
+            let dm = SlackStack.dm(SlackStack.alice)
+            try await stack.command("new \(stack.workspace) sl")
+            try await stack.waitForBotMessage(in: dm, containing: "Started sl")
+            // 1,500 letters of four code points each, and a space after each: 7,500 code points.
+            let prompt = try await stack.say(String(repeating: "क्षि ", count: 1500))
+            let ts = try #require(prompt["ts"]?.stringValue)
+            _ = try #require(try await stack.fake.wait("for=reaction&channel=\(dm)&ts=\(ts)&name=white_check_mark", timeout: 60), "✅ at the end")
+            let texts = try await stack.botMessages(dm).compactMap { $0["text"]?.stringValue }.filter { $0.contains("क्षि") }
+            #expect(texts.allSatisfy { $0.unicodeScalars.count <= 4000 }, "\(texts.map(\.unicodeScalars.count))")
+            #expect(texts.joined().components(separatedBy: "क्षि").count - 1 == 1500, "every letter shown: \(texts.map(\.unicodeScalars.count))")
+            let calls = try await stack.fake.get("/calls")["calls"]?.arrayValue ?? []
+            let refused = calls.filter { ["msg_too_long", "invalid_blocks"].contains($0["error"]?.stringValue ?? "") }
+            #expect(refused.isEmpty, "no live view, final or block over Slack's limits: \(refused)")
+        }
+    }
+
     /// `/pi sessions` answers with the command layer's list and its buttons; `/pi new` in a
     /// channel opens a thread bound to the new session, where a reply without a mention is its
     /// prompt and the answer goes to the thread. A plain channel message without a mention is
@@ -274,7 +299,8 @@ import Glibc
 
     /// A storm of 429s on chat.update and chat.postMessage: each is waited out for its
     /// Retry-After (the fake records any call made inside an announced window) and the answer
-    /// still arrives whole; a `disconnect` warning meanwhile loses nothing.
+    /// still arrives whole, as does a post throttled with an HTTP 200 `rate_limited`; a
+    /// `disconnect` warning meanwhile loses nothing.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aStormOf429sAndADisconnectLoseNothing() async throws {
         try await SlackStack.with { stack in
@@ -284,6 +310,8 @@ import Glibc
             try await stack.waitForBotMessage(in: dm, containing: "Started sl")
             try await stack.fake.post("/rate_limit", ["method": "chat.update", "retry_after": 2, "count": 3])
             try await stack.fake.post("/rate_limit", ["method": "chat.postMessage", "retry_after": 1, "count": 2])
+            // And a post throttled without a 429: tried again, not dropped as refused.
+            try await stack.fake.post("/rate_limit", ["method": "chat.postMessage", "status": 200, "count": 1])
             // Long enough (12 s) for the live view to reach its edits: a final that came sooner
             // would take the place of the waiting live post, and no chat.update would be made.
             try await stack.say("!scenario slow 60 200")

@@ -13,4 +13,11 @@ import Testing
         #expect(SlackAPIError(method: "chat.postMessage", status: 200, error: "channel_not_found").isPermanent)
         #expect(!SlackAPIError(method: "chat.postMessage", status: 200, error: "ratelimited").isPermanent)
     }
+
+    /// slack-web-openapi.json lists `rate_limited` among chat.postMessage's and chat.update's
+    /// errors, an HTTP 200 with no Retry-After: a throttled post, tried again, never dropped.
+    @Test func aPostThrottledWithoutA429IsTriedAgain() {
+        let throttled = SlackAPIError(method: "chat.postMessage", status: 200, error: "rate_limited")
+        #expect(throttled.isTransient && !throttled.isPermanent)
+    }
 }

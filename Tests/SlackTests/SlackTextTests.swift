@@ -26,6 +26,20 @@ import Testing
         #expect(Blocks.section(pieces[0])["text"]?["text"]?.stringValue == pieces[0], "a section shows the whole first piece")
     }
 
+    /// Slack's limits are in characters, counted here in UTF-16 units (never fewer than code
+    /// points): `क्षि` is one `Character` of four code points, 🇳🇵 one of four UTF-16 units.
+    @Test func piecesAreMeasuredInUTF16UnitsNotCharacters() {
+        for letter in ["क्षि ", "🇳🇵 "] {
+            let text = String(repeating: letter, count: 1500)
+            let pieces = SlackText.split(text, limit: 3000)
+            #expect(pieces.allSatisfy { $0.utf16.count <= 3000 }, "\(pieces.map(\.utf16.count))")
+            #expect(pieces.joined() == text && pieces.allSatisfy { $0.hasSuffix(" ") }, "cut whole, after a space")
+        }
+        let note = String(repeating: "क्षि", count: 2000)
+        let closed = Blocks.closed("Pick", note: note)
+        #expect(closed[1]?["elements"]?[0]?["text"]?.stringValue?.utf16.count ?? .max <= 3000)
+    }
+
     @Test func questionsWithManyOptionsGetASelectAndFewGetButtons() throws {
         let few = QuestionPost(id: "q1", sessionID: "s1", method: "select", title: "Pick", options: ["a", "b"])
         let fewBlocks = Blocks.question("Pick", few)

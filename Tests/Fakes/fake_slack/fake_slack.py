@@ -207,6 +207,11 @@ class Slack:
             for forced in self.forced:
                 if forced["method"] == method and forced["count"] > 0:
                     forced["count"] -= 1
+                    if forced.get("status") == 200:
+                        # slack-web-openapi.json: `rate_limited` is in chat.postMessage's and
+                        # chat.update's error lists, an HTTP 200 `ok: false` with no Retry-After
+                        # (§8: sustained posting is throttled).
+                        raise ApiError("rate_limited")
                     self.announce(method, forced["retry_after"])
                     raise ApiError("ratelimited", 429, {"Retry-After": str(forced["retry_after"])})
             if method == "chat.postMessage":
@@ -1050,7 +1055,7 @@ class Slack:
             if path == "/rate_limit":
                 with self.lock:
                     self.forced.append({"method": body["method"], "retry_after": int(body.get("retry_after", 1)),
-                                        "count": int(body.get("count", 1))})
+                                        "count": int(body.get("count", 1)), "status": int(body.get("status", 429))})
                 return {}
             if path == "/redeliver":
                 # An ack lost on its way: Slack delivers the event again as a retry.

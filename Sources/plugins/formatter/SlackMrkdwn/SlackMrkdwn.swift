@@ -5,7 +5,9 @@ import PiRelaySDK
 /// end of a chunk and reopened in the next, so a code fence never runs across two messages).
 /// Tables are code blocks already (the run renderer's), headings bold. Slack counts the
 /// characters of what we send, escapes and markers included, so a chunk is cut from less than
-/// the limit and cut again smaller until its mrkdwn fits.
+/// the limit and cut again smaller until its mrkdwn fits. Its "characters" are measured in UTF-16
+/// units, never fewer than code points whichever Slack counts: a Devanagari letter of four code
+/// points is one `Character`, and views cut by `Character`s came out over the limit.
 struct SlackMrkdwn: StyledMarkup {
     var settledTexts: SettledTexts?
 
@@ -14,7 +16,7 @@ struct SlackMrkdwn: StyledMarkup {
         var budget = limit
         while true {
             let chunks = splitter(budget).split(text, numbered: numbered)
-            if budget <= 64 || chunks.allSatisfy({ $0.count <= limit }) { return chunks }
+            if budget <= 64 || chunks.allSatisfy({ length($0) <= limit }) { return chunks }
             budget = budget * 4 / 5
         }
     }
@@ -30,7 +32,7 @@ struct SlackMrkdwn: StyledMarkup {
 
     func escaped(_ plain: String) -> String { Dialect.slackMrkdwn.escape(plain) }
 
-    func length(_ message: String) -> Int { message.count }
+    func length(_ message: String) -> Int { message.utf16.count }
 
     /// Cuts at `budget`, counting each link's `<address|…>` and each escape (`&lt;` is four
     /// characters to Slack) as the text they are in Slack: a code block of `<<` was cut by its
@@ -60,11 +62,11 @@ struct SlackMrkdwn: StyledMarkup {
     /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.
     func fitted(_ text: StyledText, from start: Int, limit: Int) -> String {
         let whole = text.mrkdwn(start..<text.units.count)
-        guard whole.count > limit else { return whole }
+        guard length(whole) > limit else { return whole }
         var budget = limit - 2
         while true {
             let last = splitter(budget).split(text, from: start, numbered: false).last ?? ""
-            if last.count + 2 <= limit || budget <= 64 { return "…\n" + last }
+            if length(last) + 2 <= limit || budget <= 64 { return "…\n" + last }
             budget = budget * 4 / 5
         }
     }

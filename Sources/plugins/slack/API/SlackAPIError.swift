@@ -28,9 +28,12 @@ struct SlackAPIError: Error, Sendable, CustomStringConvertible {
         ].contains(error)
     }
 
-    /// Slack's side failed or was not reached: worth another try.
+    /// Slack's side failed or was not reached, or throttled a post without a 429 (`rate_limited`,
+    /// in `chat.postMessage`'s and `chat.update`'s error lists with no `Retry-After`): worth
+    /// another try after a pause.
     var isTransient: Bool {
-        status == 0 || status >= 500 || ["internal_error", "fatal_error", "service_unavailable", "request_timeout"].contains(error)
+        status == 0 || status >= 500
+            || ["internal_error", "fatal_error", "service_unavailable", "request_timeout", "rate_limited"].contains(error)
     }
 
     /// A request that fails the same way however often it is repeated. Not a refused token: what

@@ -63,7 +63,7 @@ enum Blocks {
 
     /// A closed question: its text and who answered, no controls.
     static func closed(_ mrkdwn: String, note: String) -> JSONValue {
-        [section(mrkdwn), ["type": "context", "elements": [["type": "mrkdwn", "text": .string(String(note.prefix(3000)))]]]]
+        [section(mrkdwn), ["type": "context", "elements": [["type": "mrkdwn", "text": .string(SlackText.split(note, limit: 3000)[0])]]]]
     }
 
     static func section(_ mrkdwn: String) -> JSONValue {

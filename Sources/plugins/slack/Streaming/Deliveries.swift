@@ -55,14 +55,16 @@ struct Deliveries: Sendable {
     }
 
     /// Closed questions' messages say who answered and what came of it, and lose their controls,
-    /// as the chat.update budget allows, until cancelled.
+    /// as the chat.update budget allows, until cancelled. The note holds the whole answer (an
+    /// editor's reply may be a pasted log), so the text is cut within Slack's limit: over 4,000
+    /// characters the edit is refused for good, and the card would keep its buttons.
     func showClosings() async {
         await questions.showClosings(logger: logger, givesUp: { ($0 as? SlackAPIError)?.isPermanent == true }) { [poster] message, text in
             let title = SlackText.escaped(message.title)
             var note = SlackText.escaped(text)
             if let user = message.answeredBy { note = "Answered by " + SlackText.mention(user) + ". " + note }
             try await poster.edit(
-                message.ts, in: Place(channel: message.channel, thread: message.thread), to: title + "\n" + note,
+                message.ts, in: Place(channel: message.channel, thread: message.thread), to: SlackText.split(title + "\n" + note)[0],
                 blocks: Blocks.closed(title, note: note), priority: .answer)
         }
     }

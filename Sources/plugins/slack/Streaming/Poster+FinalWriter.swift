@@ -27,6 +27,13 @@ extension Poster: FinalWriter {
     func deleteLive(_ ts: String, in place: Place) async throws {
         try await delete(ts, in: place, priority: .answer)
     }
+
+    /// The bot may not write in the channel (`not_in_channel`, `is_archived`) or the view broke a
+    /// limit: the view stops until the final, rather than spending the workspace's one Tier 3
+    /// `chat.update` budget, which every other run's views share, on a call refused every time.
+    func givesUp(after error: any Error) -> Bool {
+        (error as? SlackAPIError)?.isPermanent == true
+    }
 }
 
 /// Runs' answers as they grow, in Slack's mrkdwn.

@@ -17,12 +17,14 @@ enum SlackText {
 
     /// Text already in mrkdwn in pieces of at most `limit` characters, cut at a line break when
     /// there is one in the last quarter and never inside an entity (`&amp;`) or a `<…>` token.
+    /// Characters are counted in UTF-16 units, never fewer than code points whichever Slack
+    /// counts (a Devanagari letter of four code points is one `Character`).
     static func split(_ text: String, limit: Int = limit) -> [String] {
         var pieces: [String] = []
         var rest = Substring(text)
-        while rest.count > limit {
-            var cut = rest.index(rest.startIndex, offsetBy: limit)
-            let floor = rest.index(rest.startIndex, offsetBy: limit * 3 / 4)
+        while rest.utf16.count > limit {
+            var cut = end(of: rest, within: limit)
+            let floor = end(of: rest, within: limit * 3 / 4)
             if let newline = rest[floor..<cut].lastIndex(of: "\n") ?? rest[floor..<cut].lastIndex(of: " ") {
                 cut = rest.index(after: newline)
             } else if let open = rest[floor..<cut].lastIndex(where: { $0 == "&" || $0 == "<" }),
@@ -35,6 +37,19 @@ enum SlackText {
         }
         if !rest.trimmed().isEmpty || pieces.isEmpty { pieces.append(String(rest)) }
         return pieces
+    }
+
+    /// Where the longest run of whole characters from `text`'s start within `units` UTF-16
+    /// units ends; at least one character, so a split always moves on.
+    private static func end(of text: Substring, within units: Int) -> Substring.Index {
+        var used = 0
+        var end = text.startIndex
+        while end < text.endIndex {
+            used += text[end].utf16.count
+            if used > units, end > text.startIndex { break }
+            end = text.index(after: end)
+        }
+        return end
     }
 
     /// A mention of `user` in mrkdwn (Slack shows their name).
