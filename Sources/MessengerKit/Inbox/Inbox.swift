@@ -130,6 +130,16 @@ public actor Inbox<Adapter: InboxAdapter> {
         if id > journal.cursor ?? 0 { journal.cursor = id }
     }
 
+    /// The service numbers its updates anew, below the position (Telegram picks a new first
+    /// `update_id` at random after a week without updates): the position goes back to just
+    /// before `id`, its first update, and is saved so, or every later update would be taken for
+    /// one seen before.
+    public func renumbered(from id: Int) async {
+        journal.cursor = id - 1
+        savedCursor = min(savedCursor, id - 1)
+        await save()
+    }
+
     /// Saves the journal; false (and logged) when it could not be.
     ///
     /// Not flushed to the disk: a write the kernel has taken survives the plugin's crash, which

@@ -44,7 +44,7 @@ struct Poller: Sendable {
             // Shared with other machines, Telegram keeps every update from the first message not
             // yet handed over: this machine may be killed next, and the next holder must get from
             // Telegram what this one did not pass on (the claims drop what it did).
-            let before = await intake.inbox.cursor
+            var before = await intake.inbox.cursor
             let held = gate.managed ? await heldBack() : nil
             let offset = min(max(await intake.inbox.savedCursor, Int(gate.cursor ?? 0)) + 1, held ?? .max)
             let wait = gate.managed ? min(pollTimeoutSeconds, Self.federatedPollSeconds) : pollTimeoutSeconds
@@ -79,6 +79,16 @@ struct Poller: Sendable {
                 try? await Task.sleep(for: .seconds(backoff))
                 backoff = min(backoff * 2, 60)
                 continue
+            }
+            // Telegram sends no update below the offset asked for unless it numbers them anew:
+            // after a week without updates the next `update_id` is chosen at random (Update, in
+            // the Bot API's json), and a token of another bot brings that bot's numbers. Taken
+            // for updates seen before, every later one would be skipped, and the bot deaf.
+            let lowest = updates.compactMap { $0["update_id"]?.intValue }.min()
+            if let lowest, lowest < offset, held == nil, !gate.managed {
+                logger.warning("Telegram numbers this bot's updates anew (update \(lowest), after \(offset - 1)): going on from there")
+                await intake.inbox.renumbered(from: lowest)
+                before = lowest - 1
             }
             for update in updates {
                 // Held back (or after a journal that could not be saved), Telegram sends again
