@@ -96,11 +96,19 @@ struct Deliveries: Sendable {
     }
 
     /// The answer (the kit's `FinalAnswer`), with its files after it (a long answer's `.md`).
+    /// An edit notifies nobody (`editMessageText` has no notification, and the live view's
+    /// messages went quietly), so an answer that all went into the live view's messages is
+    /// followed, when someone is to be pinged (`mentionUser`: a long run, with `/mentions on`),
+    /// by a line that notifies them.
     private func final(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         await typing.stop(place)
         var chunks = (params.chunks ?? []).filter { !$0.trimmed().isEmpty }
         if chunks.isEmpty { chunks = TelegramText.htmlChunks(params.text ?? "(no text)") }
-        try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place)
+        let outcome = try await FinalAnswer(writer: poster, live: live, parts: parts).post(delivery, runID: params.runID, chunks: chunks, in: place)
+        guard outcome.posted == 0, let user = params.mentionUser, let id = Int(user) else { return }
+        try await parts.once(delivery + ":done") {
+            try await poster.send("<a href=\"tg://user?id=\(id)\">⬆ Done</a>", to: place, pace: .answer)
+        }
     }
 
     private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
