@@ -39,6 +39,52 @@ import FoundationNetworking
         }
     }
 
+    /// PROTOCOL.md, `chat.post`: `mentionUser` is the user to ping when a long run ends. The
+    /// answer went into the live view's message, and an edit notifies nobody (Bot API §8), so a
+    /// line that does follows it, once; a run nobody is pinged for gets none.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aLongRunsAnswerShownInPlaceIsFollowedByALineThatNotifies() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start(extra: "notify:\n  longRunSeconds: 0\n")
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg")
+            try await stack.dm("/mentions off")
+            try await stack.waitForBotMessage(in: chat, containing: "Mentions off")
+            try await stack.dm("!scenario slow 12 100")
+            try await stack.waitForBotMessage(in: chat, containing: "chunk 12")
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await stack.botMessages(chat).filter { $0["text"]?.stringValue?.contains("Done") == true }.isEmpty, "mentions are off")
+            try await stack.dm("/mentions on")
+            try await stack.waitForBotMessage(in: chat, containing: "Mentions on")
+            try await stack.dm("!scenario slow 14 100")
+            let final = try #require(try await stack.waitForBotMessage(in: chat, containing: "chunk 14").first)
+            #expect((final["edit_count"]?.intValue ?? 0) >= 1, "the answer was shown in place: \(final)")
+            let done = try await stack.waitForBotMessage(in: chat, containing: "⬆ Done")
+            #expect(done.count == 1 && (done[0]["message_id"]?.intValue ?? 0) > (final["message_id"]?.intValue ?? .max), "\(done)")
+        }
+    }
+
+    /// Bot API §14: a 429 holds the chat it names. One on `setMyCommands` (a chat-less call,
+    /// whose wait runs to minutes after a few restarts) held every chat, and came before the
+    /// first poll: nobody was heard or answered for its whole wait. Now the menu waits on its own.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aRateLimitOnTheCommandMenuHoldsUpNoChat() async throws {
+        try await TelegramStack.with { stack in
+            _ = try await stack.fake.post("/rate_limit", ["method": "setMyCommands", "retry_after": 40, "count": 1])
+            let asked = ContinuousClock.now
+            try await stack.start()
+            let chat = TelegramStack.alice.id
+            try await stack.dm("/new \(stack.workspace) tg")
+            try await stack.waitForBotMessage(in: chat, containing: "Started tg", timeout: 30)
+            try await stack.dm("hello")
+            try await stack.waitForBotMessage(in: chat, containing: "Echo: hello", timeout: 30)
+            #expect(ContinuousClock.now - asked < .seconds(20), "started, heard and answered within the menu's 40 s wait")
+            let holds = (try? String(contentsOfFile: stack.home.pluginStateDir("telegram") + "/holds.json", encoding: .utf8)) ?? ""
+            #expect(holds.contains("#setMyCommands") && !holds.contains("\"*\""), "the menu's own hold, kept: \(holds)")
+        }
+    }
+
     /// A private chat: /new binds it, a prompt's answer grows in one message edited in place
     /// (typing shown meanwhile), and ends as the final answer in that same message.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

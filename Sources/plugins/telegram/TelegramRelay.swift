@@ -80,8 +80,8 @@ public struct TelegramRelay: CoreMessengerRelay {
         do { try await api.call("deleteWebhook", ["drop_pending_updates": false]) } catch {
             logger.warning("deleteWebhook: \(error)")
         }
-        await CommandMenu(api: api, logger: logger).register()
         await intake.inbox.resumePending()
+        let menu = CommandMenu(api: api, logger: logger)
         let poller = Poller(
             api: api, intake: intake, presses: presses, pollTimeoutSeconds: config.pollTimeoutSeconds, gate: core.ingress, connection: connection,
             logger: logger)
@@ -90,7 +90,13 @@ public struct TelegramRelay: CoreMessengerRelay {
         try await core.tokenRefusal.ending {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await self.deliveries.showClosings() }
-                group.addTask { try await poller.run() }
+                group.addTask {
+                    // The "/" menu beside the poller, not before it: a 429 on setMyCommands asks
+                    // for minutes after a few restarts, and nobody would be heard meanwhile.
+                    async let registered: Void = menu.register()
+                    try await poller.run()
+                    await registered
+                }
                 // The poller's end is the plugin's; the closings stop with it.
                 try await group.next()
                 group.cancelAll()

@@ -1215,7 +1215,7 @@ class BotApi(Store):
         if w and now < w["until"]:
             raise self._429(math.ceil(w["until"] - now))   # inside an announced window: the time left
         for f in self.forced:
-            if f["count"] > 0 and (f["chat_id"] is None or f["chat_id"] == cid):
+            if f["count"] > 0 and f.get("method") in (None, method) and (f["chat_id"] is None or f["chat_id"] == cid):
                 f["count"] -= 1
                 return self._raise_429(cid, f["retry_after"], method, forced=True)
         if counts and self.settings["rate_limits"]:
@@ -1843,6 +1843,13 @@ class BotApi(Store):
         return lang
 
     def m_setMyCommands(self, a, f):
+        # §14: any method may be answered 429 with retry_after; this one names no chat, so a
+        # forced 429 for it (`/rate_limit {method: "setMyCommands"}`) is its own, no chat's.
+        for forced in self.forced:
+            if forced["count"] > 0 and forced.get("method") == "setMyCommands":
+                forced["count"] -= 1
+                self.human("[429] setMyCommands retry_after %d (forced)" % forced["retry_after"])
+                raise self._429(forced["retry_after"])
         cmds = []
         if a.get("commands"):
             try:
@@ -2428,7 +2435,7 @@ class FakeTelegram(BotApi):
             return {"message_thread_id": t["message_thread_id"], "topic": t}
         if sub == "/rate_limit":
             ent = {"chat_id": int(b["chat_id"]) if b.get("chat_id") is not None else None,
-                   "retry_after": int(b.get("retry_after", 5)), "count": int(b.get("count", 1))}
+                   "retry_after": int(b.get("retry_after", 5)), "count": int(b.get("count", 1)), "method": b.get("method")}
             self.forced.append(ent)
             return {"rate_limit": ent}
         if sub == "/cut_polls":

@@ -114,8 +114,11 @@ final class BotAPI: Sendable {
                 // What the write spent is on file before it goes: a plugin restarted after it
                 // knows (`SendPacer`).
                 await budget.save(durable: false)
-            } else if let chat {
-                let wait = budget.withPacer { $0.holdLeft(chat: chat, now: Date().timeIntervalSince1970) }
+            } else {
+                // A chat's hold, or a chat-less method's own (kept across restarts: a call made
+                // inside the window prolongs it).
+                let key = chat ?? Self.methodHold(method)
+                let wait = budget.withPacer { $0.holdLeft(chat: key, now: Date().timeIntervalSince1970) }
                 if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             }
             let reply = try await connection.exchange(
@@ -136,7 +139,9 @@ final class BotAPI: Sendable {
                 tally.rateLimited()
                 let seconds = Double(error.retryAfter ?? 5)
                 logger.warning("\(method): Telegram asks to wait \(Int(seconds)) s (429)\(chat.map { " for chat \($0)" } ?? "")")
-                await hold(chat: chat ?? "*", seconds: seconds)
+                // §14: a 429 holds the chat it names. One for no chat (`setMyCommands`, whose
+                // windows run to minutes after a few restarts) holds that method, not every chat.
+                await hold(chat: chat ?? Self.methodHold(method), seconds: seconds)
                 // A call for no chat has no pacer to hold it: it waits here.
                 return .failed(.rateLimited(wait: chat == nil ? .seconds(seconds) : nil), error)
             }
@@ -145,6 +150,9 @@ final class BotAPI: Sendable {
             return .failed(.serverError, error)
         }
     }
+
+    /// The key a chat-less method's 429 is held under, beside the chats' (no chat id has `#`).
+    static func methodHold(_ method: String) -> String { "#" + method }
 
     private func hold(chat: String, seconds: Double) async {
         let now = Date().timeIntervalSince1970

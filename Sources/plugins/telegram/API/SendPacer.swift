@@ -55,10 +55,11 @@ struct SendPacer: QueuePacer, Equatable {
 
     /// How long `chat` is still held by a 429 (0 when it is free).
     func holdLeft(chat: String, now: Double) -> Double {
-        max(0, max(holds[chat] ?? 0, holds["*"] ?? 0) - now)
+        max(0, (holds[chat] ?? 0) - now)
     }
 
-    /// A 429: nothing more to that chat (or everywhere, for `*`) for `seconds`.
+    /// A 429: nothing more to that chat (or of that chat-less method, `BotAPI.methodHold`) for
+    /// `seconds`.
     mutating func hold(chat: String, seconds: Double, now: Double) {
         holds[chat] = max(holds[chat] ?? 0, now + seconds)
         holds = holds.filter { $0.value > now }
