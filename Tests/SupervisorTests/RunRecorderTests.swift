@@ -80,6 +80,25 @@ import Testing
         #expect(finished(rec.settle(at: t0 + .seconds(4))).count == 1)
     }
 
+    /// What a prompt waits for (`PiSession.untilCompacted`): a threshold compaction after the
+    /// run, then its settle window; once over, the tracker is idle and a prompt starts a run of
+    /// its own.
+    @Test func aThresholdCompactionIsCompactingThenSettling() throws {
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
+        _ = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#, Self.delta, #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_compaction_start","reason":"threshold"}"#,
+            ],
+            at: t0)
+        #expect(rec.tracker.isCompacting && !rec.tracker.isSettling)
+        _ = try feed(&rec, [#"{"type":"auto_compaction_end","aborted":false,"willRetry":false}"#], at: t0 + .seconds(2))
+        #expect(!rec.tracker.isCompacting && rec.tracker.isSettling)
+        #expect(finished(rec.settle(at: t0 + .seconds(3))).count == 1)
+        #expect(!rec.tracker.isCompacting && !rec.tracker.isSettling && !rec.isBusy)
+    }
+
     @Test func compactResponseEndsARunSilently() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
         _ = try feed(&rec, [#"{"type":"agent_start"}"#, Self.delta], at: t0)

@@ -21,6 +21,9 @@ package struct CommandBook {
     package static let promptsKept = 16
 
     /// `command` is about to be written: its id, now outstanding.
+    /// Whether a command of `type` waits for its response.
+    package func awaits(_ type: String) -> Bool { table.awaits(type) }
+
     package mutating func send(_ command: PiCommand) -> String {
         sent += 1
         let id = "r\(sent)"

@@ -40,6 +40,9 @@ package struct PiCommandTable {
     private var settledOrder: [String] = []
     private var sequence = 0
 
+    /// Whether a command of `type` waits for its response.
+    package func awaits(_ type: String) -> Bool { outstanding.values.contains { $0.type == type } }
+
     /// `extension_ui_response` gets no response at all, so it is never tracked.
     package mutating func sent(id: String, type: String) {
         guard type != "extension_ui_response" else { return }

@@ -359,6 +359,22 @@ package actor PiSession {
         error.hasPrefix("Failed to parse command: ") ? String(error.dropFirst("Failed to parse command: ".count)) : error
     }
 
+    /// Waits while pi compacts, then for the settle window that follows, so that a prompt sent
+    /// after starts a run of its own; at most `limit` (a compaction's own bound). pi-rpc §2: a
+    /// `compact` detaches pi's events, and a prompt sent meanwhile runs with nobody told, in a
+    /// context the compaction then replaces (pi extension spec §11 trap 7). A threshold
+    /// compaction after a run (§3) leaves pi idle: a prompt sent then runs at once, and its
+    /// events were taken for the compacted run's. Polled: compactions are rare and long, and a
+    /// waiter cancelled (its chat's hand-over given up) needs nothing undone.
+    package func untilCompacted(limit: Duration = .seconds(600)) async {
+        let deadline = ContinuousClock.now + limit
+        var held = false
+        while !Task.isCancelled, ContinuousClock.now < deadline, commands.awaits("compact") || machine.isCompacting || (held && machine.isSettling) {
+            held = true
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// Writes a command that gets no response (dialog answers).
     private func write(_ command: PiCommand) {
         guard let input else { return }

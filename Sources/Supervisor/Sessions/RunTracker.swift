@@ -27,6 +27,18 @@ package struct RunTracker {
 
     package var isBusy: Bool { phase != .idle }
 
+    /// pi compacts, after a run (threshold) or before it goes on (overflow).
+    package var isCompacting: Bool {
+        if case .compacting = phase { return true }
+        return false
+    }
+
+    /// `agent_end` or a compaction's end seen, and the run not yet over.
+    package var isSettling: Bool {
+        if case .settling = phase { return true }
+        return false
+    }
+
     package mutating func agentStart() -> Action {
         let wasIdle = phase == .idle
         phase = .running

@@ -50,6 +50,12 @@ package struct SessionMachine {
     }
 
     package var isBusy: Bool { recorder.isBusy }
+
+    /// pi compacts on its own (`auto_compaction_start` seen, its end not yet).
+    package var isCompacting: Bool { recorder.tracker.isCompacting }
+
+    /// The run's last `agent_end` or compaction ended, and the settle window runs.
+    package var isSettling: Bool { recorder.tracker.isSettling }
     /// The run in progress.
     package var run: RunRecord? { recorder.run }
     /// Runs numbered so far, in this daemon's life and before.
