@@ -28,6 +28,27 @@ import Testing
         return try #require(lines.first)
     }
 
+    /// pi extension spec §11 trap 11: a steer pi finds queued when a tool call's dialog
+    /// returns makes it skip the call ("Skipped due to queued user message."), though the user
+    /// approved it; the fake pi does the same. A spawned session's steer while a dialog is open
+    /// waits as a follow-up, says so, and the approved call runs.
+    @Test func aSteerWhileADialogIsOpenDoesNotSkipTheApprovedCall() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "gated")
+            _ = try await Self.ask(s, id, "!scenario ui select 0")
+            let steered = try await s.json("steer", "gated", "and the tests too")
+            #expect(steered["status"] == "queued" && steered["note"]?.stringValue?.contains("waits as a follow-up") == true, "\(steered)")
+            #expect(try await s.plain("answer", "gated", "1", "1") == "answered\n")
+            try await s.waitForState(id, "idle", timeout: .seconds(30))
+            let ends = try await s.history(id, "--type", "tool_execution_end")
+            // History keeps whether a call failed, not its text: a skipped call failed.
+            #expect(ends.first { $0["toolName"] == "bash" }?["isError"] == false, "the approved call ran: \(ends)")
+            let sent = s.piInput("prompt").map { "\($0["streamingBehavior"]?.stringValue ?? "-") \($0["message"]?.stringValue ?? "")" }
+            #expect(sent.last == "followUp and the tests too", "\(sent)")
+        }
+    }
+
     @Test func everyDialogKindIsAnsweredInItsOwnShape() async throws {
         try await SessionHome.with { s in
             try await s.start()

@@ -36,12 +36,18 @@ package struct PromptSender: Sendable {
         // run nobody starts; `prompt` with that streamingBehavior queues the same when pi is busy
         // and runs when it is idle. A terminal's extension takes steer and follow-up as they are.
         let spawned = session.terminal == nil
+        // pi extension spec §11 trap 11: a steer pi finds queued when a tool call's dialog returns
+        // makes it skip the call, approved or not. While a spawned pi's dialog is open (which
+        // tool call it holds cannot be told), a steer waits as a follow-up and the chat is told,
+        // as a terminal's extension does.
+        let steering = kind == .steer || (kind == .send && busy == .steer)
+        let heldBack = spawned && steering ? !(await session.openQuestions.isEmpty) : false
         switch kind {
-        case .steer where spawned: command = .prompt(message: text, images: images, streamingBehavior: .steer)
+        case .steer where spawned: command = .prompt(message: text, images: images, streamingBehavior: heldBack ? .followUp : .steer)
         case .followUp where spawned: command = .prompt(message: text, images: images, streamingBehavior: .followUp)
         case .steer: command = .steer(message: text, images: images)
         case .followUp: command = .followUp(message: text, images: images)
-        case .send: command = .prompt(message: text, images: images, streamingBehavior: busy)
+        case .send: command = .prompt(message: text, images: images, streamingBehavior: heldBack ? .followUp : busy)
         }
         let mayStartRun = kind == .send || spawned
         // Busy, or a prompt sent a moment ago is about to start its run (pi-rpc spec §5): this
@@ -69,7 +75,7 @@ package struct PromptSender: Sendable {
         do {
             do {
                 let response = try await session.command(command)
-                asFollowUp = (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
+                asFollowUp = heldBack || (try? response.data?.parse())?["deliveredAs"]?.stringValue == "followUp"
             } catch let refusal as RemoteError where refusal.code == .piError {
                 // A terminal's extension refuses what pi would fail unseen and says why: the chat
                 // is answered with that, not with a generic failure.
