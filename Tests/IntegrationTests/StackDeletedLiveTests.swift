@@ -48,6 +48,29 @@ import Testing
         }
     }
 
+    /// A thread someone closes while its run streams refuses edits (code 50083, discord-api.md
+    /// §7), and a post there opens it again ("Post in thread"). The view and the answer go on in
+    /// a new message, where the answer was dropped as a permanent error and lost.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func onDiscordAThreadClosedMidRunStillGetsTheAnswer() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "closed"], in: StackHome.general)
+            let bound = try #require(
+                try await stack.fake.wait("for=message&author=bot&contains=\(StackHome.escaped("This thread talks to closed"))")?[0])
+            let thread = try #require(bound["channel_id"]?.stringValue)
+
+            try await stack.say("!scenario slow 60 100", in: thread, mention: false)
+            let live = try #require(try await stack.waitForBotMessage(in: thread, containing: "chunk 3").first)
+            _ = try await stack.fake.post("/threads/\(thread)/archive")
+
+            let final = try #require(try await stack.waitForBotMessage(in: thread, containing: "chunk 60").first)
+            #expect(final["id"] != live["id"], "\(final)")
+            #expect(final["content"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
+            #expect(!stack.home.pluginLog("discord").contains("dropped"), "nothing dropped")
+        }
+    }
+
     /// A live message older than an hour (a long run) may be edited only about three times in
     /// 20 s in its channel (discord-api.md §6, code 30046: "post a new message instead"): the
     /// view goes on in a new message and the answer comes at once, where each edit waited out

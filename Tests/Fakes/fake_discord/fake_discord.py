@@ -1240,6 +1240,10 @@ class FakeDiscord:
             u = self.users.get(ch["recipients"][0], {})
             if u.get("dms_closed"):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+        # discord-api.md: posting in a thread unarchives it (the table's "Post in thread"); an
+        # edit or a delete there is an operation on an archived thread (50083, §7's codes).
+        if not for_send and ch["type"] in (10, 11, 12) and ch.get("thread_metadata", {}).get("archived"):
+            raise ApiError(400, 50083, "Thread is archived")
         return ch
 
     def check_message_semantics(self, p, files, *, path=(), existing=None, is_create=True,
@@ -2992,6 +2996,16 @@ class FakeDiscord:
                 return 200, self.c_update_message(mid, b)
             if method == "POST" and m.group(2) == "/delete":
                 return 200, self.c_delete_message(mid, b)
+        m = re.fullmatch(r"/threads/(\d+)/archive", sub)
+        if m and method == "POST":
+            # A user closes the thread (the client's "Close Thread").
+            th = self.channels.get(m.group(1))
+            if th is None or th["type"] not in (10, 11, 12):
+                return 404, {"error": "unknown thread"}
+            th["thread_metadata"]["archived"] = True
+            self.human("[%s] thread archived" % self.chan_label(th["id"]))
+            self.dispatch("THREAD_UPDATE", self.channel_public(th))
+            return 200, {"archived": True}
         m = re.fullmatch(r"/channels/(\d+)/messages", sub)
         if m and method == "GET":
             return 200, {"messages": self.list_messages(dict(q, channel_id=m.group(1)))}

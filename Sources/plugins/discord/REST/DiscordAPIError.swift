@@ -21,6 +21,8 @@ struct DiscordAPIError: Error, Sendable, CustomStringConvertible {
     /// its own, discord-api.md §6): no bucket of the route, and waiting does not make the message
     /// younger. Post a new message instead.
     static let oldMessageEdits = 30046
+    /// An edit or delete in a thread someone closed (archived); a post there opens it again.
+    static let archivedThread = 50083
 
     /// Discord's code for an interaction's webhook token that is wrong or spent: a 401 that says
     /// nothing of the bot's token.

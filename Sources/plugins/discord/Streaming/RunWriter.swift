@@ -41,24 +41,35 @@ struct RunWriter: FinalWriter {
     }
 
     /// A message that is gone, or not ours to edit, is left as it is: trying again cannot help.
-    /// One over an hour old goes on as a new message (`replaced`).
+    /// One over an hour old, or in a thread someone closed, goes on as a new message (`replaced`).
     func editLive(_ id: String, in place: Place, to text: String) async throws -> String? {
         do {
             let sent = try await rest.editMessage(channel: place.channel, message: id, body: Self.content(text), pace: SendPace.live.replacing(id))
             if !sent { throw LiveEditSuperseded() }
-        } catch let error as DiscordAPIError where error.code == DiscordAPIError.oldMessageEdits {
-            return try await replaced(id, in: place, by: text, part: "l", pace: .live)
+        } catch let error as DiscordAPIError where Self.goesOnAnew(error) {
+            return try await replaced(id, in: place, by: text, part: "l", pace: .live, because: error)
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.warning("live message \(id) in \(place.channel): \(error)")
         }
         return nil
     }
 
-    /// A live message over an hour old, which Discord lets a channel edit only a few times a
-    /// minute (discord-api.md §6: "post a new message instead"): its text goes in a new message,
-    /// and the old one is deleted (deletes have limits of their own), so the view reads once.
-    private func replaced(_ id: String, in place: Place, by text: String, part: String, pace: SendPace) async throws -> String {
-        logger.info("live message \(id) in \(place.channel) is over an hour old; it goes on in a new message")
+    /// Edits Discord refuses where a post goes: a message over an hour old, which a channel may
+    /// edit only a few times a minute (discord-api.md §6: "post a new message instead"), and one
+    /// in a thread someone closed, which a post opens again ("Post in thread"; edits there are
+    /// 50083). Dropped as permanent, a final answer was lost with them.
+    static func goesOnAnew(_ error: DiscordAPIError) -> Bool {
+        error.code == DiscordAPIError.oldMessageEdits || error.code == DiscordAPIError.archivedThread
+    }
+
+    /// A live message Discord will not edit (`goesOnAnew`): its text goes in a new message, and
+    /// the old one is deleted (deletes have limits of their own), so the view reads once.
+    private func replaced(
+        _ id: String, in place: Place, by text: String, part: String, pace: SendPace, because error: DiscordAPIError
+    ) async throws
+        -> String
+    {
+        logger.info("live message \(id) in \(place.channel) cannot be edited (\(error)); it goes on in a new message")
         let new = try await rest.createMessage(
             channel: place.channel, body: Self.content(text), nonce: Nonce.make("replaces " + id, part: part), pace: pace)
         do { try await rest.deleteMessage(channel: place.channel, message: id) } catch {
@@ -109,8 +120,8 @@ struct RunWriter: FinalWriter {
             logger.info("live message \(id) in \(place.channel) is gone; its part of the answer goes in a new message")
             try await rest.createMessage(
                 channel: place.channel, body: Poster.body(chunk), nonce: Nonce.make("replaces " + id, part: "f"), pace: .answer)
-        } catch let error as DiscordAPIError where error.code == DiscordAPIError.oldMessageEdits {
-            _ = try await replaced(id, in: place, by: chunk, part: "f", pace: .answer)
+        } catch let error as DiscordAPIError where Self.goesOnAnew(error) {
+            _ = try await replaced(id, in: place, by: chunk, part: "f", pace: .answer, because: error)
         }
     }
 
