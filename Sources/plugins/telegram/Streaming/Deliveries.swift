@@ -77,12 +77,18 @@ struct Deliveries: Sendable {
     }
 
     /// The closing edit is noted, and made beside the lane (`showClosings`); a question never
-    /// posted here gets the outcome as a message of its own.
+    /// posted here gets the outcome as a message of its own. One Telegram will never take (a
+    /// topic deleted since) is logged and dropped, as a post's is: retried, it held up the
+    /// chat's answers, and came back at every start.
     func questionClosed(_ params: QuestionClosedParams) async throws {
         let key = QuestionMessages.key(session: params.sessionID, question: params.questionID)
         guard !(try await questions.close(key, text: params.text)), let place = Place(params.target), !(await blocked.isBlocked(place.chatID))
         else { return }
-        try await parts.once("closed:" + key) { try await poster.send(TelegramText.html(params.text), to: place) }
+        do {
+            try await parts.once("closed:" + key) { try await poster.send(Self.closing(params.text), to: place) }
+        } catch let error as BotAPIError where error.isPermanent {
+            logger.error("chat.question.closed to \(place.chatID) dropped: \(error)")
+        }
     }
 
     /// Closed questions' cards say what came of them, and lose their buttons, as each chat's
@@ -90,9 +96,15 @@ struct Deliveries: Sendable {
     func showClosings() async {
         await questions.showClosings(logger: logger, givesUp: { ($0 as? BotAPIError)?.isPermanent == true }) { [poster] card, text in
             try await poster.edit(
-                card.messageID, in: Place(chatID: card.chatID, topicID: card.topicID), to: TelegramText.html(card.title + "\n\n" + text),
-                pace: .live)
+                card.messageID, in: Place(chatID: card.chatID, topicID: card.topicID), to: Self.closing(card.title + "\n\n" + text), pace: .live)
         }
+    }
+
+    /// A closing's text, within one message: it holds the whole answer (an editor's reply may be
+    /// as long as a message), and over Telegram's 4,096 the edit is refused for good (§15), and
+    /// the card would keep its buttons.
+    static func closing(_ plain: String) -> String {
+        TelegramText.htmlChunks(plain)[0]
     }
 
     /// The answer (the kit's `FinalAnswer`), with its files after it (a long answer's `.md`).
