@@ -54,6 +54,27 @@ import Testing
         #expect(done[0].items.contains { if case .notice(.retry, _) = $0 { return true } else { return false } })
     }
 
+    /// pi-rpc §3: a retry that succeeds ends the run as its last assistant message does. The
+    /// failed attempt's error stayed on the run, and a good answer was shown as failed (no
+    /// guided buttons under it).
+    @Test func aRetryThatSucceedsLeavesNoError() throws {
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
+        _ = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#,
+                #"{"type":"message_end","message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":"overloaded"}}"#,
+                #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":100,"errorMessage":"overloaded"}"#,
+                #"{"type":"agent_start"}"#, Self.delta,
+                #"{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}],"stopReason":"stop"}}"#,
+                #"{"type":"agent_end","messages":[]}"#,
+                #"{"type":"auto_retry_end","success":true,"attempt":1}"#,
+            ], at: t0)
+        let done = finished(rec.settle(at: t0 + .seconds(2)))
+        #expect(done.count == 1 && done[0].errorMessage == nil && done[0].stopReason == "stop", "\(done)")
+    }
+
     @Test func retriesExhaustedEndsTheRun() throws {
         var rec = RunRecorder(sessionID: "s", sessionName: "n")
         let outs = try feed(

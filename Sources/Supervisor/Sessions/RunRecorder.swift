@@ -70,7 +70,9 @@ package struct RunRecorder {
             // No text: the notice's own mark says it ("⏹ Aborted"); "aborted" again read "Aborted: aborted".
             if message.stopReason == "aborted" { run?.notice("aborted", "") }
             if let reason = message.stopReason { run?.stopReason = reason }
-            if let err = message.errorMessage { run?.errorMessage = err }
+            // The last assistant message says how the run ended: a retry that succeeded clears
+            // the failed attempt's error (pi-rpc §3).
+            run?.errorMessage = message.errorMessage
             if let usage = message.usage, let parsed = try? usage.parse() { run?.addUsage(parsed) }
         case .toolExecutionStart:
             guard let execution = event.toolExecution, let tid = execution.toolCallID else { return [] }
