@@ -49,6 +49,18 @@ import Testing
         }
     }
 
+    /// pi-rpc §3: an agent loop that throws ends with only `agent_end` (its synthetic error
+    /// message gets no `message_end`; the fake pi does the same). The run ends with that error.
+    @Test func anAgentLoopThatThrowsEndsWithItsError() async throws {
+        try await SessionHome.with { s in
+            try await s.start()
+            let id = try await s.new(name: "thrown")
+            try await s.prompt(id, "!scenario agent-throw")
+            let finished = try await s.history(id, "--type", "run_finished")
+            #expect(finished.last?["stopReason"] == "error", "ended as failed, not as an answer of no words: \(finished)")
+        }
+    }
+
     @Test func everyDialogKindIsAnsweredInItsOwnShape() async throws {
         try await SessionHome.with { s in
             try await s.start()

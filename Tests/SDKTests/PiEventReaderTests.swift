@@ -107,6 +107,12 @@ import Testing
             #"{"type":"agent_end","messages":[{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"timestamp":1},"#
             + message + "]}"
         #expect(try read(agentEnd) == PiEvent(type: .agentEnd))
+        // pi-rpc §3: a loop that throws ends with only an agent_end whose last message failed.
+        let thrown =
+            #"{"type":"agent_end","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},"#
+            + #"{"role":"assistant","content":[],"stopReason":"error","errorMessage":"Cannot read properties of undefined"}]}"#
+        #expect(
+            try read(thrown).message == PiMessageSummary(role: "assistant", stopReason: "error", errorMessage: "Cannot read properties of undefined"))
     }
 
     @Test func unknownTypeIsKeptByName() throws {

@@ -54,6 +54,21 @@ import Testing
         #expect(done[0].items.contains { if case .notice(.retry, _) = $0 { return true } else { return false } })
     }
 
+    /// pi-rpc §3: an agent loop that throws ends with only `agent_end`, holding a synthetic
+    /// error message and no `message_end`: the run ends with that error, not "(no output)".
+    @Test func anAgentLoopThatThrowsEndsTheRunWithItsError() throws {
+        var rec = RunRecorder(sessionID: "s", sessionName: "n")
+        _ = try feed(
+            &rec,
+            [
+                #"{"type":"agent_start"}"#,
+                #"{"type":"agent_end","messages":[{"role":"assistant","content":[],"stopReason":"error","errorMessage":"Cannot read properties of undefined"}]}"#,
+            ], at: t0)
+        let done = finished(rec.settle(at: t0 + .seconds(1)))
+        #expect(done.count == 1 && done[0].stopReason == "error" && done[0].errorMessage == "Cannot read properties of undefined", "\(done)")
+        #expect(done.first?.items.contains { if case .notice(.error, _) = $0 { return true } else { return false } } == true)
+    }
+
     /// pi-rpc §3: a retry that succeeds ends the run as its last assistant message does. The
     /// failed attempt's error stayed on the run, and a good answer was shown as failed (no
     /// guided buttons under it).

@@ -49,6 +49,44 @@ extension PiEventReader {
         return summary
     }
 
+    /// `agent_end`: the last of its `messages` (role, stopReason, errorMessage; no content). pi-rpc
+    /// §3: when the agent loop itself throws, this is the only word of it, a synthetic error
+    /// message with no `message_end`.
+    func readAgentEnd(_ cursor: inout JSONCursor) throws(JSONParseError) -> PiMessageSummary {
+        var last = PiMessageSummary()
+        try cursor.openObject()
+        var first = true
+        while let key = try cursor.nextKey(&first) {
+            guard key.matches("messages"), cursor.peek == ASCII.openBracket else {
+                try cursor.skipValue()
+                continue
+            }
+            try cursor.openArray()
+            var firstElement = true
+            while try cursor.nextElement(&firstElement) {
+                last = PiMessageSummary()
+                guard cursor.peek == ASCII.openBrace else {
+                    try cursor.skipValue()
+                    continue
+                }
+                try cursor.openObject()
+                var firstKey = true
+                while let field = try cursor.nextKey(&firstKey) {
+                    if field.matches("role") {
+                        last.role = try cursor.readString()
+                    } else if field.matches("stopReason") {
+                        last.stopReason = try cursor.readString()
+                    } else if field.matches("errorMessage") {
+                        last.errorMessage = try cursor.readString()
+                    } else {
+                        try cursor.skipValue()
+                    }
+                }
+            }
+        }
+        return last
+    }
+
     /// Appends the `text` of each `{"type":"text","text":…}` block of a content array to `out`, up
     /// to `limit` bytes, skipping every other block (thinking, tool calls, images). `found` is
     /// false when there is no text block (or the value is not an array); `complete` is false when

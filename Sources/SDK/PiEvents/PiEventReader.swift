@@ -1,7 +1,7 @@
 /// Reads one line of `pi --mode rpc` stdout into a `PiEvent`, keeping only what the relay needs.
 ///
 /// The heavy parts of the stream — the partial assistant message that every `message_update`
-/// carries twice, `agent_end.messages`, `turn_end.message`, usage blocks, images — are skipped by
+/// carries twice, `agent_end.messages` (all but the last one's outcome), usage blocks, images — are skipped by
 /// a structural scan that allocates nothing, so reading costs little more than a pass over the
 /// bytes. Keys may come in any order and any field may be missing. A pure value: no I/O, no state
 /// between lines.
@@ -101,7 +101,11 @@ package struct PiEventReader: Sendable {
             return .autoRetry(try readAutoRetry(&cursor))
         case .extensionError:
             return .extensionError(try readExtensionError(&cursor))
-        case .agentStart, .agentEnd, .turnStart, .turnEnd, .extensionUIRequest, .other:
+        case .agentEnd:
+            // Kept only when it failed: a run's other ends say nothing its `message_end`s did not.
+            let last = try readAgentEnd(&cursor)
+            return last.stopReason == "error" ? .message(last) : .none
+        case .agentStart, .turnStart, .turnEnd, .extensionUIRequest, .other:
             try cursor.openObject()
             var first = true
             while try cursor.nextKey(&first) != nil { try cursor.skipValue() }

@@ -51,6 +51,15 @@ package struct RunRecorder {
             if tracker.agentStart() == .runStarted { out.append(.started(begin())) }
             return out
         case .agentEnd:
+            // pi-rpc §3: an agent loop that throws ends with only this, its synthetic error
+            // message never ended by a `message_end`; the chat would read "(no output)".
+            if let last = event.message, last.role == "assistant", last.stopReason == "error", run != nil,
+                run?.errorMessage != last.errorMessage
+            {
+                run?.notice("error", last.errorMessage ?? "the agent failed")
+                run?.stopReason = "error"
+                run?.errorMessage = last.errorMessage
+            }
             _ = tracker.agentEnd(at: now)
             return [.settleAfter(tracker.settleWindow)]
         case .messageStart:
