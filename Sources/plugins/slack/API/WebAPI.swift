@@ -179,16 +179,25 @@ final class WebAPI: Sendable {
     }
 
     /// `url` is on a host of Slack's (`*.slack.com`, `*.slack-edge.com`) or the API's own host (a
-    /// test double or a proxy in front of Slack).
+    /// test double or a proxy in front of Slack). The host is read as a URL parser reads it: it
+    /// ends at `/`, `?`, `#` or `\`, and anything but a name and a port (`@`, `%`, a `#` that
+    /// would leave `evil.example#.slack.com` to curl as `evil.example`) is no Slack host.
     static func isSlackHost(_ url: String, apiBase: String) -> Bool {
-        func host(_ text: String) -> String {
-            guard let start = text.firstRange(of: "://")?.upperBound else { return "" }
+        func host(_ text: String) -> String? {
+            guard let start = text.firstRange(of: "://")?.upperBound,
+                ["http", "https"].contains(text[..<text.index(start, offsetBy: -3)].lowercased())
+            else { return nil }
             let rest = text[start...]
-            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-            return String(rest[..<end]).lowercased()
+            let end = rest.firstIndex { "/?#\\".contains($0) } ?? rest.endIndex
+            let authority = rest[..<end].lowercased()
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), !parts[0].isEmpty,
+                parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }),
+                parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber })
+            else { return nil }
+            return authority
         }
-        let target = host(url)
-        guard !target.isEmpty, !target.contains("@") else { return false }
+        guard let target = host(url) else { return false }
         let name = target.split(separator: ":").first.map(String.init) ?? target
         return target == host(apiBase) || name == "slack.com" || name.hasSuffix(".slack.com") || name.hasSuffix(".slack-edge.com")
     }
