@@ -164,6 +164,11 @@ import Glibc
             let last = try await stack.cli(["last", "proj"])
             #expect(last.stdout.contains("Echo: hello proj"), "the DM is bound to the new session: \(last)")
 
+            // Someone not allowed, there: Slack shows a `/pi` nobody answered as failed, and the
+            // ephemeral refusal cannot go where the bot is not (§9), so it goes to their DM.
+            try await stack.command("sessions", from: SlackStack.mallory, in: channel, botNotMember: true)
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.mallory), containing: "Not authorized.")
+
             _ = try await stack.fake.post("/invite", ["channel": .string(channel)])
             try await stack.command("sessions", in: channel)
             let shown = try await stack.waitForEphemeral(to: SlackStack.alice.id, containing: "sl")

@@ -147,7 +147,13 @@ actor Intake {
                     let chat = await botDMs.answerable(asked, command: command).chat
                     try await poster.send("Not authorized.", to: Place(channel: chat.channel, thread: place.thread))
                 } else {
-                    try await poster.ephemeral("Not authorized.", to: user, in: place)
+                    do { try await poster.ephemeral("Not authorized.", to: user, in: place) } catch let error as SlackAPIError
+                        where error.error == "not_in_channel"
+                    {
+                        // A `/pi` from a channel nobody invited the bot to (§9): no ephemeral
+                        // there, and Slack shows a command nobody answered as failed.
+                        try await poster.direct("Not authorized.", to: user)
+                    }
                 }
             } catch {
                 logger.warning("could not answer a refused user: \(error)")
