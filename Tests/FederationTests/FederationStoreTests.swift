@@ -1,5 +1,6 @@
 import FederationPlugin
 import Foundation
+import PiRelaySDK
 import Synchronization
 import Testing
 
@@ -336,6 +337,20 @@ import Testing
             }
             #expect(woken.withLock { $0 }, "a NOTIFY reached the machine's LISTEN")
             #expect(try await h.store.takeRequest(for: name, freshWithin: .seconds(30))?.id == sent.first)
+        }
+    }
+
+    /// PostgreSQL refuses `\u0000` in jsonb, every time: a post whose text held a NUL (a tool's
+    /// `find -print0`) was taken for a database away and retried ahead of every later post,
+    /// for good. A NUL is stored as U+FFFD; the text `\u0000` as typed stays as it is.
+    @Test func aNULInAPostOrARequestIsStored() async throws {
+        try await StoreHarness.with { h in
+            let json = (["text": "a\u{0}b \\u0000 c"] as JSONValue).serialized()
+            try await h.store.post(delivery: json, to: "laptop", wake: "laptop")
+            let stored = try #require(try await h.store.deliveries(for: "laptop").first)
+            #expect(try JSONValue.parse(stored.body)["text"] == "a\u{FFFD}b \\u0000 c", "\(stored.body)")
+            let id = try await h.store.send(request: json, to: "desktop")
+            try await h.store.answer(request: id, result: json, error: nil)
         }
     }
 

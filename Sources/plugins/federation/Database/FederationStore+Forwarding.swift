@@ -33,8 +33,9 @@ extension FederationStore {
     }
 
     /// Sends a request to `machine`, as `reserved` (`reserveRequest`) or under a new id; its id.
-    public func send(request body: String, to machine: String, as reserved: ReservedRequest? = nil) async throws(FederationError) -> Int64 {
-        try await within("sending a request to \(machine)") {
+    public func send(request json: String, to machine: String, as reserved: ReservedRequest? = nil) async throws(FederationError) -> Int64 {
+        let body = StorableJSON.text(json)
+        return try await within("sending a request to \(machine)") {
             let rows = try await client.query(
                 """
                 WITH sent AS (
@@ -137,7 +138,8 @@ extension FederationStore {
     }
 
     /// Writes a taken request's answer (a JSON value) or error.
-    public func answer(request id: Int64, result: String?, error: String?) async throws(FederationError) {
+    public func answer(request id: Int64, result json: String?, error: String?) async throws(FederationError) {
+        let result = json.map(StorableJSON.text)
         try await within("answering a request") {
             _ = try await client.query(
                 "UPDATE relay_requests SET answer = \(result)::jsonb, error = \(error) WHERE id = \(id)")
@@ -185,7 +187,8 @@ extension FederationStore {
     }
 
     /// Queues a delivery for a chat `machine` owns (or a shared queue), and wakes whoever reads it.
-    public func post(delivery body: String, to machine: String, wake: String) async throws(FederationError) {
+    public func post(delivery json: String, to machine: String, wake: String) async throws(FederationError) {
+        let body = StorableJSON.text(json)
         try await within("posting to \(machine)") {
             _ = try await client.query(
                 """

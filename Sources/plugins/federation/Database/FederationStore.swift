@@ -226,7 +226,7 @@ public struct FederationStore: Sendable {
         message id: String, messenger: String, for claimer: String, sending: (body: String, to: String)?, as reserved: ReservedRequest? = nil,
         abandonedAfter: Duration = takeWithin
     ) async throws(FederationError) -> (claimed: Bool, request: Int64?) {
-        let (body, machine, wake) = (sending?.body, sending?.to, sending.map { Self.wakeChannel($0.to) })
+        let (body, machine, wake) = (sending.map { StorableJSON.text($0.body) }, sending?.to, sending.map { Self.wakeChannel($0.to) })
         let seconds = abandonedAfter.inSeconds
         return try await within("claiming message \(id)") {
             let rows = try await client.query(
