@@ -165,6 +165,9 @@ import FoundationNetworking
             try await stack.waitForBotMessage(in: chat, containing: "Started tg")
 
             let png = Data(E2ESamples.png).base64EncodedString()
+            // The file's download answered 502 once (§14: retry 5xx with backoff): the picture
+            // still reaches pi, where it was left out.
+            _ = try await stack.fake.post("/fail_downloads", ["count": 1])
             try await stack.dm("what is in this picture?", extra: ["photo": ["content_b64": .string(png), "width": 64, "height": 48]])
             let prompt = try await waitFor("the picture's prompt") { stack.piPrompts(containing: "what is in this picture?").first }
             let images = prompt["images"]?.arrayValue ?? []

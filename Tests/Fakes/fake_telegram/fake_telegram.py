@@ -755,6 +755,7 @@ class Store:
         self.next_callback_id = 4382915000000000001
         self.windows = {}                 # chat id -> announced retry window
         self.forced = []                  # POST /_control/rate_limit entries
+        self.failing_downloads = 0        # POST /_control/fail_downloads: file downloads answered 502
         self.commands = {}                # (scope key, lang) -> {"scope", "language_code", "commands"}
         self.actions, self.requests, self.violations, self.human_lines = [], [], [], []
         self.polls_total = 0
@@ -1798,6 +1799,12 @@ class BotApi(Store):
         with self.cond:
             if token != self.token:
                 return 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}, None
+            if self.failing_downloads > 0:
+                # §14: 5xx from the front (502/504) happen; a client retries with backoff. The
+                # link itself lasts at least an hour (§9).
+                self.failing_downloads -= 1
+                self.human("[file] download %s: 502 (forced)" % path)
+                return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}, None
             ent = self.file_paths.get(urllib.parse.unquote(path))
             if ent is None or ent[1] < time.time():
                 return 404, {"ok": False, "error_code": 404, "description": "Not Found"}, None
@@ -2433,6 +2440,9 @@ class FakeTelegram(BotApi):
             creator = self.add_user(b["from"]) if b.get("from") else {"id": 777000, "is_bot": False, "first_name": "Telegram"}
             t = self.make_topic(chat, b.get("name") or "Topic", int(b.get("icon_color") or ICON_COLORS[0]), None, creator, False)
             return {"message_thread_id": t["message_thread_id"], "topic": t}
+        if sub == "/fail_downloads":
+            self.failing_downloads = int(b.get("count", 1))
+            return {"failing_downloads": self.failing_downloads}
         if sub == "/rate_limit":
             ent = {"chat_id": int(b["chat_id"]) if b.get("chat_id") is not None else None,
                    "retry_after": int(b.get("retry_after", 5)), "count": int(b.get("count", 1)), "method": b.get("method")}
