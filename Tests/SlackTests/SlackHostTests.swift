@@ -15,6 +15,7 @@ import Testing
         }
         for url in [
             "https://evil.example#.slack.com/files-pri/x", "https://evil.example\\.slack.com/x", "https://evil.example%23.slack.com/x",
+            "https://files.slack.com\\@evil.example/x", "https://files.slack.com\\/x",
             "https://user@files.slack.com.evil.example/x", "https://files.slack.com@evil.example/x", "https://slack.com.evil.example/x",
             "ftp://files.slack.com/x", "files.slack.com/x", "https://:443/x", "https://files.slack.com:/x", "http://127.0.0.1:4001/x",
         ] {

@@ -35,7 +35,7 @@ import Testing
 
     /// A work tree set elsewhere (`core.worktree`, which the agent can write) would have `status`
     /// and `add -A -- .` read that folder, `$HOME` or `/`: nothing is run for such a session
-    /// folder. A work tree around the folder, as git makes it, is read as before.
+    /// folder. The folder that holds `.git`, named, is read as before.
     @Test func aWorkTreeSetElsewhereIsNotRead() async throws {
         let folder = NSTemporaryDirectory() + "git-runner-\(UUID().uuidString)"
         let repo = folder + "/repo"
@@ -47,6 +47,10 @@ import Testing
         _ = await GitRunner(cwd: repo).run(["config", "core.worktree", repo])
         #expect(await GitRunner.inert(cwd: repo + "/sub") != nil, "its own top folder, named")
         _ = await GitRunner(cwd: repo).run(["config", "core.worktree", folder + "/outside"])
+        #expect(await GitRunner.inert(cwd: repo) == nil)
+        #expect(await GitSummary.read(repo) == nil)
+        // One above the folder (`$HOME`, `/`) holds the folder, and all the rest with it.
+        _ = await GitRunner(cwd: repo).run(["config", "core.worktree", folder])
         #expect(await GitRunner.inert(cwd: repo) == nil)
         #expect(await GitSummary.read(repo) == nil)
     }

@@ -20,10 +20,10 @@ package struct CommandBook {
     private var prompts: [(id: String, message: String, images: [JSONValue])] = []
     package static let promptsKept = 16
 
-    /// `command` is about to be written: its id, now outstanding.
     /// Whether a command of `type` waits for its response.
     package func awaits(_ type: String) -> Bool { table.awaits(type) }
 
+    /// `command` is about to be written: its id, now outstanding.
     package mutating func send(_ command: PiCommand) -> String {
         sent += 1
         let id = "r\(sent)"

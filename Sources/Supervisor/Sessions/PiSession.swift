@@ -364,14 +364,15 @@ package actor PiSession {
     /// `compact` detaches pi's events, and a prompt sent meanwhile runs with nobody told, in a
     /// context the compaction then replaces (pi extension spec §11 trap 7). A threshold
     /// compaction after a run (§3) leaves pi idle: a prompt sent then runs at once, and its
-    /// events were taken for the compacted run's. Polled: compactions are rare and long, and a
-    /// waiter cancelled (its chat's hand-over given up) needs nothing undone.
-    package func untilCompacted(limit: Duration = .seconds(600)) async {
+    /// events were taken for the compacted run's. Polled: compactions are rare and long. Throws
+    /// when cancelled (the daemon stopping): the prompt is then not sent into the compaction, and
+    /// its chat's message is handed over again at the next start.
+    package func untilCompacted(limit: Duration = .seconds(600)) async throws {
         let deadline = ContinuousClock.now + limit
         var held = false
-        while !Task.isCancelled, ContinuousClock.now < deadline, commands.awaits("compact") || machine.isCompacting || (held && machine.isSettling) {
+        while ContinuousClock.now < deadline, commands.awaits("compact") || machine.isCompacting || (held && machine.isSettling) {
             held = true
-            try? await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
 

@@ -29,7 +29,7 @@ package struct PromptSender: Sendable {
         try await session.ensureRunning()
         // A spawned pi's compaction: the prompt goes once it is over (a terminal's extension
         // holds its own, docs/EXTENSION.md).
-        if session.terminal == nil { await session.untilCompacted() }
+        if session.terminal == nil { try await session.untilCompacted() }
         let command: PiCommand
         let busy = PiStreamingBehavior(rawValue: busyBehavior) ?? .followUp
         // pi-rpc spec §5: `steer` and `follow_up` sent to an idle pi only wait in its queue for a

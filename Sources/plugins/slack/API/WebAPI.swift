@@ -179,16 +179,17 @@ final class WebAPI: Sendable {
     }
 
     /// `url` is on a host of Slack's (`*.slack.com`, `*.slack-edge.com`) or the API's own host (a
-    /// test double or a proxy in front of Slack). The host is read as a URL parser reads it: it
-    /// ends at `/`, `?`, `#` or `\`, and anything but a name and a port (`@`, `%`, a `#` that
-    /// would leave `evil.example#.slack.com` to curl as `evil.example`) is no Slack host.
+    /// test double or a proxy in front of Slack). The host part ends where a URL parser ends it
+    /// (`/`, `?`, `#`), and holds a name and a port only: `@`, `%` or a backslash there is no
+    /// Slack host (curl reads `https://files.slack.com\@evil.example/` as evil.example, and
+    /// `evil.example#.slack.com` as evil.example).
     static func isSlackHost(_ url: String, apiBase: String) -> Bool {
         func host(_ text: String) -> String? {
             guard let start = text.firstRange(of: "://")?.upperBound,
                 ["http", "https"].contains(text[..<text.index(start, offsetBy: -3)].lowercased())
             else { return nil }
             let rest = text[start...]
-            let end = rest.firstIndex { "/?#\\".contains($0) } ?? rest.endIndex
+            let end = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
             let authority = rest[..<end].lowercased()
             let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(parts.count), !parts[0].isEmpty,

@@ -83,7 +83,9 @@ struct Poller: Sendable {
             // Telegram sends no update below the offset asked for unless it numbers them anew:
             // after a week without updates the next `update_id` is chosen at random (Update, in
             // the Bot API's json), and a token of another bot brings that bot's numbers. Taken
-            // for updates seen before, every later one would be skipped, and the bot deaf.
+            // for updates seen before, every later one would be skipped, and the bot deaf. A bot
+            // shared through the federation goes by the database's position too (`gate.cursor`),
+            // which only moves forward: not covered here.
             let lowest = updates.compactMap { $0["update_id"]?.intValue }.min()
             if let lowest, lowest < offset, held == nil, !gate.managed {
                 logger.warning("Telegram numbers this bot's updates anew (update \(lowest), after \(offset - 1)): going on from there")

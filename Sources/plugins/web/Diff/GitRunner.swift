@@ -35,8 +35,12 @@ struct GitRunner: Sendable {
         // Status 1: no such setting.
         guard found.status == 0 || found.status == 1, !found.truncated else { return nil }
         if found.lines.contains("core.worktree") {
-            let top = await GitRunner(cwd: cwd, environment: environment).run(["rev-parse", "--show-toplevel"])
-            guard top.status == 0, let here = cwd.realPath, let root = top.lines.first?.realPath, here.isWithin(root) else { return nil }
+            // Only the folder that holds the repository's `.git` may be its work tree: one set
+            // above it (`$HOME`, `/`) holds the session folder too, and `status` would read it all.
+            let top = await GitRunner(cwd: cwd, environment: environment).run(["rev-parse", "--show-toplevel", "--absolute-git-dir"])
+            guard top.status == 0, top.lines.count >= 2, let here = cwd.realPath, let root = top.lines[0].realPath,
+                let gitDir = top.lines[1].realPath, gitDir.hasSuffix("/.git"), root == String(gitDir.dropLast(5)), here.isWithin(root)
+            else { return nil }
         }
         var settings: [(key: String, value: String)] = []
         for name in Set(found.lines.compactMap(Self.driver)).sorted() {
