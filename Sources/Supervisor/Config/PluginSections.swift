@@ -88,6 +88,15 @@ package final class PluginSections: Sendable {
     /// The plugins with a section in config.yaml.
     package var names: [String] { written.keys.sorted() }
 
+    /// The plugins whose hello was checked: their sections, and so their allowlists, are final.
+    package var greeted: Set<String> { checked.withLock { Set($0.keys) } }
+
+    /// The messengers whose bot several machines share (`federation.ingress`): the other
+    /// machines' allowlists let users in too.
+    package var sharedMessengers: Set<String> {
+        Set((section("federation")?["ingress"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+
     /// Every checked plugin's notes, by plugin name.
     package var notes: [String] {
         checked.withLock { all in all.keys.sorted().flatMap { all[$0]?.notes ?? [] } }

@@ -152,7 +152,13 @@ package struct Daemon: Service {
                 }
                 group.addTask { await sessions.restore() }
                 group.addTask { await sessions.ended?.run() }
-                group.addTask { await schedules.run() }
+                group.addTask {
+                    // Before any schedule runs: a user taken out of an allowlist while the daemon
+                    // was stopped loses their chats and schedules, as a revocation takes them.
+                    await host.firstTries()
+                    await pairing.dropUngranted()
+                    await schedules.run()
+                }
                 group.addTask { await HealthLog(interval: config.metrics.healthLogSeconds, status: status, logger: logger).run() }
                 group.addTask {
                     await LimitWatch(limits: config.sessions.limits, sessions: sessions, bindings: bindings, observer: delivery, logger: logger).run()

@@ -23,8 +23,8 @@ package actor PairingDesk {
     package let sessions: Sessions
     package let bindings: ChatBindings
     /// A revoked user's schedules go with them.
-    private let schedules: Schedules
-    private let sections: PluginSections
+    let schedules: Schedules
+    let sections: PluginSections
     private let environment: [String: String]
     package var offers = PairingOffers()
     private var paired: PairedUsers

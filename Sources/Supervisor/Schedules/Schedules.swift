@@ -81,11 +81,14 @@ package actor Schedules {
     }
 
     /// `users revoke`: the schedules the user made go with them; they no longer may prompt.
-    package func removeAll(madeBy user: String, on messenger: String, inChats chats: Set<String>) async -> [Schedule] {
+    /// `reason` ends the log line.
+    package func removeAll(
+        madeBy user: String, on messenger: String, inChats chats: Set<String>, reason: String = "was revoked"
+    ) async -> [Schedule] {
         let gone = table.removeAll(madeBy: user, on: messenger, inChats: chats)
         guard !gone.isEmpty else { return [] }
         save()
-        for schedule in gone { logger.notice("schedule \(schedule.number) (\(schedule.label)) removed: \(user) was revoked on \(messenger)") }
+        for schedule in gone { logger.notice("schedule \(schedule.number) (\(schedule.label)) removed: \(user) \(reason) on \(messenger)") }
         await alarm.ring()
         return gone
     }

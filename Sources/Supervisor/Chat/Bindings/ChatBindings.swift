@@ -58,7 +58,6 @@ package actor ChatBindings {
         changed.yield(gone.sessionID)
     }
 
-    /// Whether any chat watches the session; no list is built (this runs for every pi line).
     /// `users revoke`: the user's direct messages watch nothing more, so no run's output, notice
     /// or approval question reaches them. Returns the bindings removed.
     package func unbindDirectMessages(of user: String, on messenger: String) -> [Binding] {
@@ -70,6 +69,7 @@ package actor ChatBindings {
         return gone
     }
 
+    /// Whether any chat watches the session; no list is built (this runs for every pi line).
     package func isWatched(_ sessionID: String) -> Bool {
         bindings.values.contains { $0.sessionID == sessionID || $0.also?.contains(sessionID) == true }
     }

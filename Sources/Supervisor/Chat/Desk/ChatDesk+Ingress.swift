@@ -6,9 +6,7 @@ import PiRelaySDK
 /// go to the database under the lease's epoch.
 extension ChatDesk {
     /// The messengers whose ingress the federation decides (`federation.ingress` in config.yaml).
-    var sharedMessengers: Set<String> {
-        Set((sections.section("federation")?["ingress"]?.arrayValue ?? []).compactMap(\.stringValue))
-    }
+    var sharedMessengers: Set<String> { sections.sharedMessengers }
 
     /// A shared messenger's chat request, checked against this machine's allowlist and handled
     /// as a chat of `*/MESSENGER`; nil for anything else.
