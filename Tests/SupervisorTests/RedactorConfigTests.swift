@@ -37,3 +37,19 @@ import Testing
         #expect(Redactor.redact(line) == "token [redacted], postgres://relay:[redacted]@db.example.net/relay, RedactorConfigTests-other")
     }
 }
+
+/// A plugin's line that is not the protocol's is shown cut to its start (in the log, and in
+/// `status` when it came instead of a hello): a secret crossing the cut is masked whole first,
+/// never left as its first characters.
+@Suite struct PluginLinePreviewTests {
+    @Test func aSecretCrossingTheCutIsMaskedBeforeIt() {
+        let secret = "PluginLinePreviewTests-secret-7d3a9c"
+        Redactor.learn(secret: secret)
+        let line = Array((String(repeating: "x", count: 100) + secret + " and more").utf8)
+        let preview = PluginLink.preview(line)
+        #expect(!preview.contains("PluginLinePreviewTests"), "\(preview)")
+        #expect(preview == String(repeating: "x", count: 100) + "[redacted] and more")
+        let hello = HelloCheck(first: .malformed(preview: preview, error: "not JSON"))
+        #expect(hello == .rejected("expected a hello as the first line, got: " + preview))
+    }
+}

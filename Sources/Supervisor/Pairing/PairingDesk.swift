@@ -360,7 +360,10 @@ extension PairingDesk {
     /// that signs in by itself (`pairByLink`).
     func terms(of code: String, from slot: PluginSlot, params: JSONValue) async -> (lifetime: Duration, identity: MessengerIdentity?) {
         var lifetime = Self.lifetime
-        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 { lifetime = min(lifetime, .milliseconds(Int(seconds * 1000))) }
+        // Capped before the conversion: a huge number (1e300) would trap it, and end the daemon.
+        if let seconds = params["ttlSeconds"]?.doubleValue, seconds > 0 {
+            lifetime = .milliseconds(Int(min(seconds, Double(lifetime.components.seconds)) * 1000))
+        }
         var identity: MessengerIdentity?
         do {
             identity = try await slot.request(.messengerIdentity, MessengerIdentityParams(pairCode: code), timeout: .seconds(15))

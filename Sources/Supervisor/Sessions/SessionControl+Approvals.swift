@@ -55,6 +55,7 @@ extension SessionControl {
     /// `approvals`: recent decisions, of one session or of all.
     package func approvals(_ params: JSONValue) async throws -> JSONValue {
         let limit = params["limit"]?.intValue ?? 20
+        guard limit >= 0 else { throw RemoteError.invalidParams("approvals: limit must be 0 or more, not \(limit)") }
         let sessionID = params["session"]?.stringValue == nil ? nil : try await session(params).id
         return .array(await approvalLog.recent(session: sessionID, limit: limit))
     }

@@ -17,6 +17,10 @@ struct LogsCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Lines to show.") var lines: Int = 50
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        guard lines >= 0 else { throw ValidationError("--lines must be 0 or more") }
+    }
+
     func run() throws {
         let home = Home.resolve()
         let path = home.logFile(name)

@@ -10,6 +10,10 @@ struct ApprovalsCommand: ParsableCommand {
     @Option(help: "How many decisions to show.") var limit = 20
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+    }
+
     func run() {
         var params: JSONValue = ["limit": JSONValue(limit)]
         if let session { params["session"] = .string(session) }

@@ -14,7 +14,8 @@ package enum HelloCheck: Sendable, Equatable {
         let hello: Hello
         switch event {
         case .message(.hello(let said)): hello = said
-        case .message(let other): self = .rejected("expected a hello as the first line, got: \(other.json.serialized().prefix(120))"); return
+        case .message(let other):
+            self = .rejected("expected a hello as the first line, got: \(PluginLink.preview(other.json.serialized().utf8))"); return
         case .malformed(let preview, _): self = .rejected("expected a hello as the first line, got: \(preview)"); return
         default: self = .rejected("expected a hello as the first line"); return
         }

@@ -107,6 +107,12 @@ package struct PluginLink: Sendable {
         input.finish()
     }
 
+    /// The start of a line that is not the protocol's, for the log and `status`: redacted before
+    /// it is cut, since a token cut in two is no longer one the redactor knows.
+    package static func preview(_ bytes: some Collection<UInt8>) -> String {
+        String(Redactor.redact(String(decoding: bytes.prefix(4096), as: UTF8.self)).prefix(120))
+    }
+
     private static func event(_ child: ChildEvent) -> Event {
         switch child {
         case .started(let pid): return .started(pid: pid)
@@ -116,7 +122,7 @@ package struct PluginLink: Sendable {
         case .stdout(.unterminatedTail(let bytes)): return .unterminated(bytes: bytes)
         case .stdout(.line(let bytes)):
             do { return .message(try WireMessage.decode(bytes)) } catch {
-                return .malformed(preview: String(decoding: bytes.prefix(120), as: UTF8.self), error: "\(error)")
+                return .malformed(preview: preview(bytes), error: "\(error)")
             }
         }
     }
