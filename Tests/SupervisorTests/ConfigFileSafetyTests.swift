@@ -39,6 +39,19 @@ import Testing
         #expect(loaded.warnings == [])
     }
 
+    /// The dashboard's `tls.key` names a PEM file (CONFIG.md): a path, not a secret, so the
+    /// documented config needs no 600 and the path is not masked in the log. A key written out
+    /// under the same name still is one.
+    @Test func aKeyFilesPathIsNoSecret() throws {
+        let home = ConfigTestHome()
+        home.write("config.yaml", "web:\n  tls:\n    certificate: /etc/ssl/relay.pem\n    key: /etc/ssl/relay-key.pem\n", mode: 0o644)
+        let loaded = try home.load()
+        #expect(loaded.warnings == [])
+        #expect(SectionSecrets(loaded.config.pluginSections["web"] ?? [:]).literals == [])
+        home.write("config.yaml", "web:\n  tls:\n    key: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n", mode: 0o644)
+        #expect(try #require(home.loadError()).kind == .unsafeFile)
+    }
+
     @Test func configWritableByGroupOrOthersIsRefused() throws {
         let home = ConfigTestHome()
         for mode: UInt32 in [0o664, 0o646, 0o620] {

@@ -16,7 +16,7 @@ package struct SectionSecrets: Equatable, Sendable {
         case .object(let members):
             for (key, member) in members {
                 if YAMLNode.isSecretKey(key), let text = member.stringValue {
-                    literals.append(text)
+                    if !YAMLNode.namesAKeyFile(key, text) { literals.append(text) }
                 } else if key.hasSuffix("Env"), let variable = member.stringValue {
                     variables.append(variable)
                 } else {

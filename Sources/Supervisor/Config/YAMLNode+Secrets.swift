@@ -29,7 +29,9 @@ extension YAMLNode {
                 // shown in warnings, so such a key is named by its place, not its text.
                 let shown = Self.looksLikeSecret(name) ? "(key not shown)" : name
                 let keyPath = path.isEmpty ? shown : path + "." + shown
-                if Self.isSecretKey(name) && Self.isLiteral(pair.value) || Self.hasPasswordInAddress(pair.value) {
+                if Self.isSecretKey(name) && Self.isLiteral(pair.value) && !Self.namesAKeyFile(name, pair.value.scalarText)
+                    || Self.hasPasswordInAddress(pair.value)
+                {
                     return [SecretLiteral(path: keyPath, mark: pair.key.mark)]
                 }
                 return pair.value.secretLiterals(path: keyPath)
@@ -56,6 +58,13 @@ extension YAMLNode {
     private var scalarText: String? {
         if case .string(let text) = scalarValue { return text }
         return nil
+    }
+
+    /// A `key` that holds a path is a key file's place, not a key: `web.tls.key: /etc/ssl/key.pem`
+    /// (a PEM's text never starts so). The file itself is guarded by its own mode.
+    package static func namesAKeyFile(_ name: String, _ value: String?) -> Bool {
+        guard name.lowercased() == "key", let value else { return false }
+        return ["/", "~/", "./", "../"].contains { value.hasPrefix($0) }
     }
 
     package static func isSecretKey(_ name: String) -> Bool {
