@@ -11,6 +11,8 @@ import Testing
         // pi's API keys, the GitHub CLI's token, GnuPG, PuTTY and Vault keys.
         ".pi-relayd/state/plugins/web/sign-ins.json", ".pi-relayd/state/paired-users.json", ".pi/agent/auth.json",
         ".pi/agent/models.json", ".config/gh/hosts.yml", ".gnupg/secring.gpg", "keys/server.ppk", ".vault-token",
+        // docker compose's env_file, under any name.
+        "deploy/prod.env", "app.ENV",
     ])
     func credentialsAreNamed(_ path: String) {
         #expect(SecretPattern.match(path) != nil, "\(path)")
@@ -18,7 +20,7 @@ import Testing
 
     @Test(arguments: [
         "README.md", "src/env.swift", "docs/keys.md", "config/app.yaml", "aws/credentials.md", "identity.txt", ".pi/settings.json",
-        "pi-relayd/README.md",
+        "pi-relayd/README.md", ".venv/bin/python", "src/environment.ts",
     ])
     func ordinaryFilesPass(_ path: String) {
         #expect(SecretPattern.match(path) == nil, "\(path)")
@@ -31,6 +33,8 @@ import Testing
         ("config", "/work/app/.git"), ("refs/heads/main", "/work/app/.git"), ("token.json", "/home/me/.config/gcloud"),
         ("gcloud/token.json", "/home/me/.config"), ("config.json", "/home/me/.docker"),
         ("state/paired-users.json", "/home/me/.pi-relayd"), ("auth.json", "/home/me/.pi/agent"), ("hosts.yml", "/home/me/.config/gh"),
+        // Deeper in such a folder, as much in it.
+        ("adc.json", "/home/me/.config/gcloud/legacy_credentials/me@example.com"), ("s.jsonl", "/home/me/.pi/agent/sessions/abc"),
     ])
     func filesOfACredentialsFolderAreNamed(_ path: String, _ folder: String) {
         #expect(SecretPattern.match(path, in: folder) != nil, "\(folder)/\(path)")

@@ -25,12 +25,18 @@ public enum SecretPattern {
         if let last = around.last, let first = path.split(separator: "/").first(where: { $0 != "." }) {
             if let why = pair(last, first.lowercased()) { return why }
         }
-        if around.count >= 2 { return pair(around[around.count - 2], around[around.count - 1]) }
+        // Any depth: a session in `~/.config/gcloud/legacy_credentials/ME` is as much in gcloud's.
+        for index in around.indices.dropLast() {
+            if let why = pair(around[index], around[index + 1]) { return why }
+        }
         return nil
     }
 
     private static func single(_ component: String) -> String? {
-        if component.hasPrefix(".env") { return "`\(component)` looks like an environment file with secrets" }
+        // `prod.env`, `app.env`: docker compose's env_file, named as the owner likes.
+        if component.hasPrefix(".env") || component.hasSuffix(".env") {
+            return "`\(component)` looks like an environment file with secrets"
+        }
         if component == ".ssh" { return "files in `.ssh` are SSH keys and settings" }
         if component.hasPrefix("id_") { return "`\(component)` looks like an SSH private key" }
         // .pfx is the same PKCS#12 container as .p12; .jks/.keystore are Java key stores.
