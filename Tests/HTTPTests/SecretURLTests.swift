@@ -20,6 +20,16 @@ import Testing
         #expect(!dumpedRequest.contains(token), "\(dumpedRequest)")
     }
 
+    /// A URL the owner wrote (the transcription endpoint, logged at start): a user and password
+    /// in it, and its query (`?key=…`), are credentials the log must not hold.
+    @Test func anOwnedURLHidesItsCredentialsAndQuery() {
+        let url = SecretURL(owned: "https://relay:s3cretpw@whisper.lan:8443/v1?key=k-42&x=1#top")
+        #expect(url.description == "https://***@whisper.lan:8443/v1?***#top")
+        #expect(url.unredacted.contains("s3cretpw") && url.unredacted.contains("k-42"))
+        #expect(SecretURL(owned: "https://whisper.lan/v1/audio/transcriptions").description == "https://whisper.lan/v1/audio/transcriptions")
+        #expect(SecretURL(owned: "http://me@whisper.lan/v1").description == "http://***@whisper.lan/v1")
+    }
+
     @Test func aURLWithoutSecretPrintsAsIs() {
         let url = SecretURL("https://discord.com/api/v10/users/@me")
         #expect(url.description == url.unredacted)

@@ -31,7 +31,7 @@ public struct Attachments: Plugin {
         outbound = Outbound(spoolDir: context.spoolDir)
         self.context = context
         let transcription =
-            config.transcribe.command.map { "command \($0[0])" } ?? config.transcribe.endpoint.map { "endpoint \(SecretURL($0))" }
+            config.transcribe.command.map { "command \($0[0])" } ?? config.transcribe.endpoint.map { "endpoint \(SecretURL(owned: $0))" }
             ?? "off (voice notes are answered with how to set it up)"
         context.logger.info("voice notes: \(transcription); converter \(conversion.tool.map { "\($0)" } ?? "none (install ffmpeg or opus-tools)")")
         context.logger.info(

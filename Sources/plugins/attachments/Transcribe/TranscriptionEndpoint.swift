@@ -21,7 +21,7 @@ struct TranscriptionEndpoint: Sendable {
         if let language { parts.append(HTTPFormPart(name: "language", content: .bytes(Array(language.utf8)))) }
         parts.append(HTTPFormPart(name: "file", content: .file(path: path), filename: filename, contentType: contentType))
         let request = HTTPRequest(
-            method: "POST", url: SecretURL(url), headers: ["Authorization: Bearer \(key)", "Accept: application/json"],
+            method: "POST", url: SecretURL(owned: url), headers: ["Authorization: Bearer \(key)", "Accept: application/json"],
             body: .multipart(parts), timeout: timeout, proxy: proxy, maxBytes: 1 << 20)
         switch await loop.perform(request) {
         case .failure(let error):
