@@ -67,6 +67,28 @@ struct OutboundTests {
         #expect(try await send(workspace.path + "/src/./main.swift")["filename"] == "main.swift")
     }
 
+    /// As pi's own tools read a path (pi-extension-api.md §11, trap 13): `@` dropped, `~/`
+    /// expanded, a no-break space a plain one; the secret rules still hold after.
+    @Test func aPathIsReadAsPisToolsReadIt() throws {
+        workspace.write("my notes.md", Array("notes\n".utf8))
+        workspace.write(".env", Array("KEY=1\n".utf8))
+        let folder = String(workspace.path.split(separator: "/").last ?? "")
+        let parent = String(workspace.path.dropLast(folder.count + 1))
+        let guardian = PathGuard(cwd: workspace.path, home: parent)
+        for path in ["@src/main.swift", "~/\(folder)/src/main.swift", "@~/\(folder)/src/main.swift", "my\u{00A0}notes.md"] {
+            guard case .success(let file) = guardian.open(path, maxBytes: 1 << 20) else {
+                Issue.record("\(path) was refused: \(guardian.open(path, maxBytes: 1 << 20))")
+                continue
+            }
+            close(file.fd)
+        }
+        guard case .failure(let refused) = guardian.open("@.env", maxBytes: 1 << 20) else {
+            Issue.record("@.env was sent")
+            return
+        }
+        #expect(refused.message.contains("environment file"), "\(refused)")
+    }
+
     @Test func dotDotCannotLeaveTheWorkspace() async {
         let relative = "../" + (outside.path as NSString).lastPathComponent + "/secret.txt"
         let error = await refusal(relative)

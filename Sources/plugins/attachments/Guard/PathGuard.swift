@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PiRelaySDK
 
 #if canImport(Glibc)
@@ -9,9 +10,12 @@ import Glibc
 /// regular file within the chat's size limit. Blocking: call it on a dedicated thread.
 struct PathGuard: Sendable {
     let cwd: String
+    /// For `~/`, as pi's tools expand it; the plugin's own (pi runs as the same user).
+    var home: String? = ProcessInfo.processInfo.environment["HOME"]
 
-    func open(_ given: String, maxBytes: Int) -> Result<GuardedFile, RemoteError> {
-        let shown = "`\(given)`"
+    func open(_ written: String, maxBytes: Int) -> Result<GuardedFile, RemoteError> {
+        let shown = "`\(written)`"
+        let given = Self.asPiReads(written, home: home)
         guard let realCwd = cwd.realPath else {
             return .failure(RemoteError(code: .notFound, message: "the session's folder \(cwd) does not exist"))
         }
@@ -90,6 +94,22 @@ struct PathGuard: Sendable {
         let length = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A path as pi's own tools read it (pi-extension-api.md §11, trap 13): one leading `@`
+    /// dropped, the Unicode spaces models write turned into plain ones, `~` and `~/` expanded. A
+    /// model used to pi's tools names files so (`@out/chart.png`) for ours too.
+    static func asPiReads(_ written: String, home: String?) -> String {
+        var path = String(written.hasPrefix("@") ? written.dropFirst() : written[...])
+        let spaces: Set<UInt32> = [0x00A0, 0x202F, 0x205F, 0x3000]
+        path = String(
+            String.UnicodeScalarView(
+                path.unicodeScalars.map { spaces.contains($0.value) || (0x2000...0x200A).contains($0.value) ? " " : $0 }))
+        if let home, !home.isEmpty {
+            if path == "~" { return home }
+            if path.hasPrefix("~/") { return home + path.dropFirst() }
+        }
+        return path
     }
 
     /// Resolves `.` and `..` textually, without touching the file system.
