@@ -22,13 +22,14 @@ export const RELAYED_EVENTS = [
  * The event as pi's RPC mode would print it, with docs/EXTENSION.md's two savings: a
  * message_update keeps only its assistantMessageEvent's type, contentIndex and delta (pi
  * repeats the whole answer in `message` and `partial` on every token), and agent_end drops
- * `messages`. Undefined for events the daemon does not take.
+ * `messages` but a failure (`failedEnd`). Undefined for events the daemon does not take.
  */
 export function relayedEvent(event: Json): Json | undefined {
   switch (event.type) {
     case "agent_start":
-    case "agent_end":
       return { type: event.type };
+    case "agent_end":
+      return failedEnd(event) ?? { type: event.type };
     case "turn_start":
       return { type: event.type, turnIndex: event.turnIndex, timestamp: event.timestamp };
     case "turn_end":
@@ -64,6 +65,19 @@ export function relayedEvent(event: Json): Json | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * An agent_end whose last message is an assistant's error, with only what the daemon reads of it
+ * (the last message's role, stopReason and errorMessage). When pi's agent loop itself throws,
+ * this is the only place its error is told: no message_end carries it (spec §8.1, pi-rpc.md §3).
+ */
+function failedEnd(event: Json): Json | undefined {
+  const last = Array.isArray(event.messages) ? event.messages.at(-1) : undefined;
+  if (!isObject(last) || last.role !== "assistant" || last.stopReason !== "error") return undefined;
+  const message: Json = { role: "assistant", stopReason: "error" };
+  if (typeof last.errorMessage === "string") message.errorMessage = last.errorMessage;
+  return { type: "agent_end", messages: [message] };
 }
 
 /**
@@ -258,14 +272,15 @@ export class RelayedRun {
         this.tools.delete(String(event.toolCallId));
         break;
       case "agent_end":
-        this.onAgentEnd();
+        this.onAgentEnd(event);
         return;
     }
     const relayed = relayedEvent(event);
     if (relayed) this.hooks.send(relayed);
   }
 
-  private onAgentEnd(): void {
+  private onAgentEnd(event: Json): void {
+    // A loop that threw leaves the streamed answer's message_start open (§8.1): it is over too.
     this.assistant = undefined;
     this.tools.clear();
     const prediction = this.retry.onAgentEnd(this.hooks.model());
@@ -287,7 +302,7 @@ export class RelayedRun {
       return;
     }
     this.close();
-    this.hooks.send({ type: "agent_end" });
+    this.hooks.send(relayedEvent(event) ?? { type: "agent_end" });
     if (prediction.gaveUp) {
       this.hooks.send({ type: "auto_retry_end", success: false, attempt: prediction.gaveUp.attempt, finalError: prediction.gaveUp.finalError });
     }

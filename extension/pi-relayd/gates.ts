@@ -76,10 +76,29 @@ export function globToRegExp(glob: string, cwd: string, home: string): RegExp {
   return new RegExp(byName ? `(^|/)${source}$` : `^${source}$`);
 }
 
+/** pi's built-ins whose `path` is the root they search or list (paths.ts): they reach what is below it. */
+const SEARCH_TOOLS = new Set(["grep", "find", "ls"]);
+
+/**
+ * Whether `glob` may match `root` or a path below it, for a tool that searches there (fail
+ * closed: when unsure, it may). A glob without a `/` names a file in any folder, so it may; else
+ * its literal part, up to the first `*` or `?`, must lie below the root, or the root below (or
+ * beside, mid-name) that part.
+ */
+function globMayMatchBelow(glob: string, root: string, cwd: string, home: string): boolean {
+  if (!glob.includes("/")) return true;
+  const full = resolvePath(glob, cwd, home);
+  const wildcard = full.search(/[*?]/);
+  const literal = wildcard < 0 ? full : full.slice(0, wildcard);
+  const top = path.resolve(root);
+  return top === "/" || literal.startsWith(`${top}/`) || top.startsWith(literal);
+}
+
 /**
  * The first rule a call matches: one of its tools, and any of its conditions (none: every call).
  * Path conditions look at the path pi will open, not at the model's string (paths.ts), and hold
- * when any path the tool might open matches (fail closed).
+ * when any path the tool might open matches (fail closed). For grep, find and ls that path is a
+ * root: a rule holds when a glob may match anything at or below it.
  */
 export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: string, home: string = os.homedir()): GateRule | undefined {
   const paths = toolPaths(toolName, input, cwd, home);
@@ -115,8 +134,15 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
       const { reached, root: realRoot, home: realHome } = throughLinks();
       // A home or folder behind a link itself: its globs are matched as the kernel names it too.
       const files = [...written, ...reached.filter((file): file is string => file !== undefined)];
-      const matches = (glob: string) =>
-        [globToRegExp(glob, cwd, home), globToRegExp(glob, realRoot, realHome)].some((pattern) => files.some((file) => pattern.test(file)));
+      const bases: [string, string][] = [
+        [cwd, home],
+        [realRoot, realHome],
+      ];
+      // grep reads every file below its root, find and ls list them (spec §11 trap 13's grep.ts,
+      // find.ts, ls.ts): matching the root alone let `grep ~/.ssh` past a rule on `~/.ssh/**`.
+      const matches = SEARCH_TOOLS.has(toolName)
+        ? (glob: string) => bases.some(([from, fromHome]) => files.some((file) => globMayMatchBelow(glob, file, from, fromHome)))
+        : (glob: string) => bases.map(([from, fromHome]) => globToRegExp(glob, from, fromHome)).some((pattern) => files.some((file) => pattern.test(file)));
       if (rule.paths.some(matches)) return rule;
     }
     if (rule.outsideCwd === true && paths) {

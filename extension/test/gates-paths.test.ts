@@ -107,12 +107,17 @@ function generate(seed: number, count: number, cwd: string): Case[] {
   return cases;
 }
 
-/** Which rules the test itself (not the extension) finds for the path the tool opened. */
-function rulesFor(tool: string, opened: string, cwd: string, home: string): string[] {
+/**
+ * Which rules the test itself (not the extension) finds for the path the tool opened. grep's,
+ * find's and ls's path is a root they reach below (`below`): a rule on anything under it holds,
+ * and a name glob (`.env*`) may match a file anywhere below any root.
+ */
+function rulesFor(tool: string, opened: string, cwd: string, home: string, below = false): string[] {
   const file = path.resolve(opened); // the file system folds `..`; pi resolves no symlinks
-  const inside = (root: string) => file === root || file.startsWith(`${root}/`);
+  const within = (inner: string, outer: string) => outer === "/" || inner === outer || inner.startsWith(`${outer}/`);
+  const inside = (root: string) => within(file, root) || (below && within(root, file));
   const found: string[] = [];
-  if (path.basename(file).startsWith(".env")) found.push("secrets");
+  if (path.basename(file).startsWith(".env") || below) found.push("secrets");
   if (inside(path.join(home, ".ssh"))) found.push("ssh");
   if (inside(path.join(cwd, "secret dir"))) found.push("private");
   if (["write", "edit"].includes(tool) && !inside(cwd)) found.push("outside");
@@ -120,14 +125,14 @@ function rulesFor(tool: string, opened: string, cwd: string, home: string): stri
   return found;
 }
 
-async function attached(t: TestContext, cwd: string) {
+async function attached(t: TestContext, cwd: string, gates: Gates = rules(), allowed = true) {
   const relaydHome = makeHome(t);
   const asked: any[] = [];
   const daemon = await FakeDaemon.start(t, relaydHome, {
-    approvals: rules(),
+    approvals: gates,
     approve: (params) => {
       asked.push(params);
-      return { allowed: true, outcome: "approved_once", by: "alice" };
+      return allowed ? { allowed: true, outcome: "approved_once", by: "alice" } : { allowed: false, outcome: "denied", by: "alice", reason: "alice denied it" };
     },
   });
   const host = await startHost(t, { cwd, streamDelayMs: 0, preRunDelayMs: 0 });
@@ -137,17 +142,25 @@ async function attached(t: TestContext, cwd: string) {
 }
 
 /** Runs one call through the fake model; returns the path the tool opened and the rule asked about. */
-async function call(host: any, asked: any[], tool: string, given: string | undefined) {
+async function call(host: any, asked: any[], tool: string, given: string | undefined, extra: Record<string, string> = {}, denied = false) {
   const before = asked.length;
   const openedBefore = host.opened.length;
   const args: Record<string, string> = tool === "write" ? { content: "x" } : tool === "edit" ? { oldText: "a", newText: "b" } : {};
   if (["grep", "find"].includes(tool)) args.pattern = "x";
   if (given !== undefined) args.path = given;
+  Object.assign(args, extra);
   const runs = host.seen.filter((s: any) => s.saw === "run_end").length;
   host.type(`call: ${tool} ${JSON.stringify(args)}`);
   await host.waitFor(() => host.seen.filter((s: any) => s.saw === "run_end").length > runs);
-  assert.equal(host.opened.length, openedBefore + 1, `${tool} ${JSON.stringify(given)} opened nothing`);
-  return { opened: host.opened.at(-1).path as string, rule: asked.length > before ? (asked.at(-1).rule as string) : undefined };
+  const rule = asked.length > before ? (asked.at(-1).rule as string) : undefined;
+  if (denied && rule !== undefined) {
+    assert.equal(host.opened.length, openedBefore, `${tool} ${JSON.stringify(given)} was denied, yet opened something`);
+    return { opened: undefined, below: false, rule };
+  }
+  // The first path the tool opened: its file, or the root it searches (the files grep read follow).
+  assert.ok(host.opened.length > openedBefore, `${tool} ${JSON.stringify(given)} opened nothing`);
+  const first = host.opened[openedBefore];
+  return { opened: first.path as string, below: first.below === true, rule };
 }
 
 test("named cases: @.env, @~/.ssh/id_rsa, @/etc/cron.d/x, @../x, a no-break space in a gated folder", async (t) => {
@@ -160,7 +173,8 @@ test("named cases: @.env, @~/.ssh/id_rsa, @/etc/cron.d/x, @../x, a no-break spac
     ["write", "@/etc/cron.d/x", "/etc/cron.d/x", "outside"],
     ["write", "@../x", path.join(path.dirname(cwd), "x"), "outside"],
     ["read", "secret\u00A0dir/notes.txt", path.join(cwd, "secret dir", "notes.txt"), "private"],
-    ["ls", "@secret\u3000dir", path.join(cwd, "secret dir"), "private"],
+    // (ls, grep and find are gated by `.env*` first: such a file may be below any folder.)
+    ["write", "@secret\u3000dir/new.txt", path.join(cwd, "secret dir", "new.txt"), "private"],
     ["read", "Shot 2024-01-01 at 10.00.00 AM.png", path.join(cwd, `Shot 2024-01-01 at 10.00.00${NARROW}AM.png`), "narrow"],
   ];
   for (const [tool, given, opens, rule] of named) {
@@ -179,8 +193,9 @@ test("generated paths: the gate decides on exactly the path the fake tool opens"
   const cases = generate(seed, 150, cwd);
   const problems: string[] = [];
   for (const { tool, given } of cases) {
-    const { opened, rule } = await call(host, asked, tool, given);
-    const expected = rulesFor(tool, opened, cwd, home);
+    const { opened: file, below, rule } = await call(host, asked, tool, given);
+    const opened = file as string;
+    const expected = rulesFor(tool, opened, cwd, home, below);
     // The extension's own matcher on the path opened, as a second opinion on the rule's name.
     const onOpened = matchingRule(rules(), tool, { path: opened }, cwd, home)?.name;
     const what = `seed ${seed}: ${tool} ${JSON.stringify(given)} opened ${JSON.stringify(opened)}`;
@@ -235,4 +250,76 @@ test("a symlink in the session folder: the gate decides on the file the kernel r
   // More links than the kernel follows: the folder's outside is assumed.
   fs.symlinkSync(path.join(cwd, "loop"), path.join(cwd, "loop"));
   assert.equal(matchingRule(rules(), "write", { path: "loop/x" }, cwd, home)?.name, "outside");
+});
+
+test("grep, find and ls search below their path: a rule on a file anywhere below it gates the call (trap 13)", async (t) => {
+  // pi started in the home folder, as it often is: the fake's tools really search it, so a call
+  // let through would hand the key's text to the model.
+  const home = fakeHome(t);
+  fs.writeFileSync(path.join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY-----\n");
+  fs.mkdirSync(path.join(home, "src"));
+  fs.writeFileSync(path.join(home, "src", "main.ts"), "PRIVATE = 1\n");
+  const key = path.join(home, ".ssh", "id_rsa");
+  const gates: Gates = { timeoutSeconds: 300, rules: [{ name: "ssh", tools: ["read", "grep", "find", "ls"], paths: ["~/.ssh/**"] }] };
+  const { host, asked } = await attached(t, home, gates, false);
+  const gated: [string, string | undefined, Record<string, string>][] = [
+    ["grep", "~/.ssh", { pattern: "PRIVATE" }],
+    ["grep", "@~/.ssh/", { pattern: "PRIVATE" }],
+    ["grep", "~", { pattern: "PRIVATE" }],
+    ["grep", "/", { pattern: "PRIVATE" }],
+    ["grep", undefined, { pattern: "PRIVATE" }], // pi's default: the cwd, here the home folder
+    ["grep", ".", { pattern: "PRIVATE", glob: "*.ts" }], // a glob argument filters, it is not checked
+    ["find", "~/.ssh", { pattern: "*" }],
+    ["find", undefined, { pattern: "id_*" }],
+    ["ls", "~/.ssh", {}],
+    ["ls", home, {}],
+  ];
+  for (const [tool, given, extra] of gated) {
+    const { rule } = await call(host, asked, tool, given, extra, true);
+    assert.equal(rule, "ssh", `${tool} ${JSON.stringify(given)} ${JSON.stringify(extra)} is gated`);
+    assert.equal(host.reached(key), false, `${tool} ${JSON.stringify(given)} was denied: nothing below ~/.ssh reached`);
+  }
+  assert.equal(JSON.stringify(host.contextMessages).includes("BEGIN PRIVATE KEY"), false, "the key's text never reached the model");
+  // A root beside the rule's folder, or below one it names nothing under, runs at once.
+  const { rule } = await call(host, asked, "grep", "src", { pattern: "PRIVATE" });
+  assert.equal(rule, undefined, "grep in ~/src is not gated");
+  assert.equal(host.reached(path.join(home, "src", "main.ts")), true);
+  assert.equal(host.reached(key), false);
+  assert.deepEqual(host.errors, []);
+});
+
+test("search roots in matchingRule: a glob's literal part under the root, or the root under it, gates; a name glob gates every root", () => {
+  const home = "/home/u";
+  const cwd = "/home/u/proj";
+  const gates = (paths: string[]): Gates => ({ timeoutSeconds: 300, rules: [{ name: "r", tools: ["grep", "find", "ls"], paths }] });
+  const cases: [string[], string, string | undefined, boolean][] = [
+    [["~/.ssh/**"], "grep", "~/.ssh", true],
+    [["~/.ssh/**"], "grep", "~/.ssh/keys/old", true],
+    [["~/.ssh/**"], "find", "/home", true],
+    [["~/.ssh/**"], "ls", "/", true],
+    [["~/.ssh/**"], "grep", undefined, false], // the cwd ~/proj holds nothing of ~/.ssh
+    [["~/.ssh/**"], "grep", "~/.sshx", false],
+    [["~/.ssh/**"], "grep", "~/proj/.ssh", false],
+    [["~/.ssh/**"], "ls", "..", true], // ~ itself
+    [["secrets/**"], "grep", undefined, true], // ~/proj/secrets is below the cwd
+    [["secrets/**"], "find", "src", false],
+    [["~/.aws/credentials"], "grep", "~", true], // a glob with no wildcard is its own literal
+    [["~/.aws/credentials"], "grep", "~/.aws", true],
+    [["~/.env*"], "grep", "~", true], // a literal part that ends mid-name
+    [["~/.env*"], "grep", "~/.envoy", true], // unsure: gated
+    [["~/.env*"], "grep", "~/proj", false],
+    [["/**/id_rsa"], "grep", "/tmp", true],
+    [[".env*"], "grep", "src", true], // a name glob: such a file may be anywhere below
+    [["*.pem"], "ls", "/tmp", true],
+  ];
+  for (const [paths, tool, given, expected] of cases) {
+    const input = given === undefined ? { pattern: "x" } : { pattern: "x", path: given };
+    const rule = matchingRule(gates(paths), tool, input, cwd, home)?.name;
+    assert.equal(rule !== undefined, expected, `${tool} ${JSON.stringify(given)} with ${JSON.stringify(paths)}`);
+  }
+  // read, write and edit open the one file they name, as before.
+  assert.equal(matchingRule(gates(["~/.ssh/**"]), "grep", { pattern: "x", path: "~/.ssh" }, cwd, home)?.name, "r");
+  const readOnly: Gates = { timeoutSeconds: 300, rules: [{ name: "r", tools: ["read"], paths: ["~/.ssh/**"] }] };
+  assert.equal(matchingRule(readOnly, "read", { path: "~/.ssh" }, cwd, home)?.name, undefined);
+  assert.equal(matchingRule(readOnly, "read", { path: "~" }, cwd, home)?.name, undefined);
 });

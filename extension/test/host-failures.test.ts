@@ -114,3 +114,29 @@ test("a sendUserMessage during the back-off wins the race; the continuation fail
   assert.deepEqual(host.errors, []);
   assert.equal(failProbe.filter((e) => e === "agent_start").length, 2, "the continuation never started");
 });
+
+test("throw: the agent loop throws mid-answer; extensions get only agent_end with one synthetic error message (§8.1)", async (t) => {
+  const host = await started(t);
+  const events: any[] = [];
+  for (const name of ["message_start", "message_end", "turn_end", "agent_end"]) {
+    (globalThis as any).failPi.on(name, (e: any) => void events.push(e));
+  }
+  host.type("throw: the stream broke");
+  await host.waitFor((s) => s.saw === "run_end");
+  const roles = events.map((e) => `${e.type}:${e.message?.role ?? ""}`);
+  // The user message, then the answer that started streaming: its message_start is never ended.
+  assert.deepEqual(roles, ["message_start:user", "message_end:user", "message_start:assistant", "agent_end:"]);
+  const end = events.at(-1);
+  assert.equal(end.messages.length, 1, "only the synthetic message, not the run's");
+  const [failure] = end.messages;
+  assert.deepEqual(
+    { role: failure.role, content: failure.content, stopReason: failure.stopReason, errorMessage: failure.errorMessage },
+    { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "error", errorMessage: "the stream broke" },
+  );
+  assert.equal(failure.usage.totalTokens, 0);
+  assert.equal(typeof failure.timestamp, "number");
+  await sleep(100);
+  assert.equal(host.seen.filter((s) => s.saw === "retrying").length, 0, "pi's retry looks at message_end's only");
+  assert.equal(host.contextMessages.at(-1), failure, "the agent keeps it in its context");
+  assert.equal(host.isStreaming, false);
+});

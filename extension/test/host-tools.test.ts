@@ -130,10 +130,16 @@ test("pi's path steps in the built-ins; they really read, list, find, grep and w
     path.join(cwd, "my docs", "Screenshot 2024-01-01 at 10.00.00\u202FAM.png"),
     cwd,
     cwd,
+    // grep reads every file below its root (pi-rpc.md §3: `path` is where it searches).
+    path.join(cwd, ".env"),
+    path.join(cwd, "my docs", "Screenshot 2024-01-01 at 10.00.00\u202FAM.png"),
     path.join(cwd, "out", "new.txt"),
     path.join(cwd, "out", "new.txt"),
     path.join(os.homedir(), "pi-host-never-written.txt"),
   ]);
-  assert.equal(host.seen.filter((s) => s.saw === "tool_opened").length, 8);
+  assert.deepEqual(host.opened.filter((o) => o.below).map((o) => o.tool), ["ls", "find", "grep"], "a search's or listing's root reaches below it");
+  assert.equal(host.reached(path.join(cwd, "my docs", "anything")), true);
+  assert.equal(host.reached(path.join(os.homedir(), "elsewhere")), false);
+  assert.equal(host.seen.filter((s) => s.saw === "tool_opened").length, 10);
   await sleep(10);
 });

@@ -128,3 +128,22 @@ test("a run pi ends itself is not ended twice", async (t) => {
   assert.equal(daemon.lines((m) => m.type === "agent_end").length, 1);
   assert.equal(daemon.lines((m) => m.message?.stopReason === "aborted").length, 0);
 });
+
+test("pi's agent loop throws mid-answer: the daemon hears its error in agent_end, and the run is over (§8.1)", async (t) => {
+  // pi tells extensions only agent_end, with one synthetic error message; the answer that was
+  // streaming keeps its message_start without a message_end.
+  const { daemon, host } = await attached(t);
+  host.type("throw: the provider stream broke");
+  const end = await daemon.waitFor((m) => m.type === "agent_end", 3000, "the run's end");
+  assert.deepEqual(end.messages, [{ role: "assistant", stopReason: "error", errorMessage: "the provider stream broke" }]);
+  const types = daemon.lines(() => true).map((m) => m.type).filter((type) => type !== "message_update");
+  assert.deepEqual(types.slice(types.indexOf("agent_start")), ["agent_start", "turn_start", "message_start", "message_end", "message_start", "agent_end"]);
+  // Nothing of it is left open: the next prompt is a run of its own, and no end comes for the old one.
+  host.type("next prompt");
+  await daemon.waitFor((m) => m.type === "agent_end", 3000, "the next run's end", 2);
+  const runs = daemon.lines((m) => m.type === "agent_start" || m.type === "agent_end").map((m) => m.type);
+  assert.deepEqual(runs, ["agent_start", "agent_end", "agent_start", "agent_end"]);
+  assert.equal(daemon.lines((m) => m.type === "agent_end").at(-1).messages, undefined, "a run that did not fail says nothing more");
+  assert.equal(daemon.lines((m) => m.message?.stopReason === "aborted").length, 0, "not ended again as aborted");
+  assert.deepEqual(host.errors, []);
+});

@@ -60,6 +60,8 @@ export interface HostOptions {
 
 export const DEFAULT_PI_VERSION = "0.58.3";
 const BUILTIN_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+/** The built-ins whose `path` is a root they search or list (`path || "."`), not one file. */
+const SEARCH_TOOLS = ["grep", "find", "ls"];
 /** pi's built-in TUI commands (core/slash-commands.ts): extensions cannot take these names. */
 const BUILTIN_SLASH_COMMANDS = [
   "settings", "model", "scoped-models", "export", "share", "copy", "name", "session", "changelog",
@@ -193,10 +195,13 @@ function imageSights(images: Json[] | undefined): Json[] {
 // -------------------------------------------------------------------------------------------------
 // pi's built-in tools (§6, §11 trap 13)
 
-/** Where a built-in tool reports what it opened. */
+/**
+ * Where a built-in tool reports what it opened; `below` for grep's, find's and ls's `path`, the
+ * root they search or list: they reach the paths below it too (§11 trap 13; pi-rpc.md §3).
+ */
 interface ToolSink {
   cwd: string;
-  opened(tool: string, file: string): void;
+  opened(tool: string, file: string, below?: boolean): void;
 }
 
 /** Inside the session's folder: the fake only touches files there, never the tester's own. */
@@ -261,7 +266,8 @@ function builtinTool(name: string, sink: ToolSink): Json {
     async execute(_id: string, params: Json) {
       if (name === "bash") return textResult(`ran ${params.command}`);
       const file = piToolPath(name, params, sink.cwd)!;
-      sink.opened(name, file);
+      // grep, find and ls take their path as the root they search or list (`path || "."`).
+      sink.opened(name, file, SEARCH_TOOLS.includes(name));
       if (!insideFolder(file, sink.cwd)) return textResult(`${name} ${params.path}`, file);
       switch (name) {
         case "read": {
@@ -312,6 +318,8 @@ function builtinTool(name: string, sink: ToolSink): Json {
           for (const relative of files) {
             if (filter && !filter.test(relative)) continue;
             const full = single ? file : path.join(file, relative);
+            // rg reads every file below its root: each is opened, not just the root.
+            if (!single) sink.opened(name, full);
             fs.readFileSync(full, "utf8").split("\n").forEach((line, index) => {
               if (pattern.test(line)) hits.push(`${relative}:${index + 1}: ${line}`);
             });
@@ -491,6 +499,22 @@ interface Plan {
   toolCall?: { name: string; arguments: Json };
   /** Several calls in one assistant message (`batch:`): a parallel batch (§6, §11 trap 11). */
   toolCalls?: { name: string; arguments: Json }[];
+  /** `throw: MESSAGE`: the agent loop itself throws this once the answer started streaming (§8.1). */
+  throws?: string;
+}
+
+/** What the agent loop throws for `throw:`; any other throw stays a bug of the fake. */
+class LoopThrow extends Error {}
+
+/**
+ * agent.ts `_runLoop`'s catch (spec §8.1, pi-rpc.md §3 "Detect errors"): the one synthetic
+ * assistant message extensions get, in `agent_end` only (no message_start/message_end/turn_end).
+ */
+function loopFailure(error: unknown, modelInfo: Json | undefined, aborted: boolean): Json {
+  const message = assistantMessage([{ type: "text", text: "" }], aborted ? "aborted" : "error", modelInfo);
+  message.usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  message.errorMessage = errorText(error);
+  return message;
 }
 
 let loadCounter = 0;
@@ -500,19 +524,31 @@ export class PiHost extends EventEmitter {
   readonly seen: Saw[] = [];
   /** Extension errors pi would print in red (handlers that threw, failed sendUserMessage...). */
   readonly errors: Json[] = [];
-  /** The paths pi's built-in tools opened, in order, resolved as pi does (spec §11 trap 13). */
-  readonly opened: { tool: string; path: string }[] = [];
+  /**
+   * The paths pi's built-in tools opened, in order, resolved as pi does (spec §11 trap 13).
+   * grep's, find's and ls's root comes with `below: true`: they reach what is below it too (in
+   * the session folder grep's files follow, each on its own; outside it nothing is walked).
+   */
+  readonly opened: { tool: string; path: string; below?: true }[] = [];
   /** The absolute paths the built-in tools opened, in order (§11 trap 13). */
   get openedPaths(): string[] {
     return this.opened.map((o) => o.path);
+  }
+  /** Whether a built-in tool reached `file`: opened it, or searched or listed a root above it. */
+  reached(file: string): boolean {
+    const target = path.resolve(file);
+    return this.opened.some((o) => {
+      const opened = path.resolve(o.path); // an absolute path reaches the tool as written, `/` and all
+      return opened === target || (o.below === true && (opened === "/" || target.startsWith(`${opened}/`)));
+    });
   }
   /** Every tool that really executed: approved calls, also after an abort (§11 trap 12). */
   readonly executedTools: { tool: string; toolCallId: string; args: Json; aborted: boolean }[] = [];
   private readonly toolSink: ToolSink = {
     cwd: "",
-    opened: (tool, file) => {
-      this.opened.push({ tool, path: file });
-      this.show({ saw: "tool_opened", tool, path: file });
+    opened: (tool, file, below) => {
+      this.opened.push(below ? { tool, path: file, below } : { tool, path: file });
+      this.show(below ? { saw: "tool_opened", tool, path: file, below } : { saw: "tool_opened", tool, path: file });
     },
   };
   /** Every pi.sendUserMessage call, as made. */
@@ -1674,6 +1710,7 @@ export class PiHost extends EventEmitter {
     let turnIndex = 0;
     let planText = first?.text ?? this.lastPromptText; // a continuation answers the same prompt
     let lastAssistant: Json | undefined;
+    let thrown: Json | undefined;
     if (first) {
       this.lastPromptText = first.text;
       const fail = /^fail:\s*(\d+)\s*x\s*(.+)$/s.exec(first.text);
@@ -1737,12 +1774,18 @@ export class PiHost extends EventEmitter {
         else if (this.followUps.length > 0) pending = [this.followUps.shift()!];
         else break;
       }
+    } catch (error) {
+      if (!(error instanceof LoopThrow)) throw error;
+      // §8.1: the loop threw; the agent keeps the synthetic message (appendMessage), nobody
+      // persists it (no message_end), and pi's retry looks only at message_end's (§11 trap 4).
+      thrown = loopFailure(error, this.model, abort.signal.aborted);
+      this.contextMessages.push(thrown);
     } finally {
       this.streaming = false; // before agent_end reaches the extensions (trap 3)
       this.runAbort = undefined;
       const text = lastText;
       const listened = !this.unsubscribed;
-      this.queueEvent("agent_end", { messages: runMessages }, () => this.show({ saw: "run_end", text }));
+      this.queueEvent("agent_end", { messages: thrown ? [thrown] : runMessages }, () => this.show({ saw: "run_end", text }));
       // pi decides on a retry or an overflow compaction after the extensions had agent_end.
       if (listened) void this.eventChain.then(() => this.afterAgentEnd(lastAssistant)).catch((error) => this.show({ saw: "error", message: errorText(error) }));
     }
@@ -1800,6 +1843,8 @@ export class PiHost extends EventEmitter {
     if (run) return { toolCall: { name: "bash", arguments: { command: run[1] } } };
     const write = /^write:\s*(\S+)$/.exec(prompt);
     if (write) return { toolCall: { name: "write", arguments: { path: write[1], content: "written by the fake model\n" } } };
+    const thrown = /^throw:\s*(.+)$/s.exec(prompt);
+    if (thrown) return { text: "Let me see", throws: thrown[1] };
     const work = /^work:\s*(\d+)\s*x\s*(\d+)$/.exec(prompt);
     if (work) return { toolCall: { name: "work", arguments: { steps: Number(work[1]), stepMs: Number(work[2]) } } };
     return { text: `Echo: ${prompt}` };
@@ -1836,6 +1881,8 @@ export class PiHost extends EventEmitter {
         if (gappy && at === pieces.length - 1) continue;
         update({ type: "text_delta", contentIndex: 0, delta: piece });
       }
+      // `throw:`: the loop throws mid-answer; its message_start is never ended (§8.1).
+      if (plan.throws !== undefined) throw new LoopThrow(plan.throws);
       if (stopReason !== "aborted") update({ type: "text_end", contentIndex: 0, content: content[0].text });
     }
     for (const planned of stopReason === "aborted" ? [] : calls) {
