@@ -22,4 +22,32 @@ import Testing
             #expect(chat.piCommands("compact").count == 1, "compacted once")
         }
     }
+
+    /// A daemon killed while a message waits to reach pi (here behind a compaction: it waits
+    /// until pi is done) loses that prompt, rather than running it twice. The messenger hands the
+    /// message over again after the restart: its repeat is not dropped without a word but tells
+    /// the chat to send it again, once.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aMessageCutOffByAKilledDaemonIsToldOf() async throws {
+        try await E2EChatHome.with { chat in
+            let daemon = try await chat.start(environment: ["FAKE_PI_COMPACT_MS": "20000"])
+            _ = try await chat.newBoundSession("cut")
+            let compact: JSONValue = ["chat": E2EChatHome.chat(), "messageId": "m-compact", "text": "/compact", "attachments": []]
+            let waiting: JSONValue = ["chat": E2EChatHome.chat(), "messageId": "m-wait", "text": "after the compaction", "attachments": []]
+            async let compacting = try? chat.inject("chat.message", compact, timeout: .seconds(60))
+            try await waitUntil("pi is compacting") { !chat.piCommands("compact").isEmpty }
+            async let held = try? chat.inject("chat.message", waiting, timeout: .seconds(60))
+            try await waitUntil("the message is in hand") { chat.home.read("state/chat-messages.json").contains("m-wait") }
+            await chat.home.crash(daemon)
+            _ = await (compacting, held)
+
+            _ = try await chat.start(environment: ["FAKE_PI_COMPACT_MS": "20000"])
+            let told = try await chat.inject("chat.message", waiting)
+            #expect(told["status"] == "refused", "\(told)")
+            #expect(told["reply"]?["text"]?.stringValue?.contains("restarted while this message was waiting to reach pi") == true, "\(told)")
+            let again = try await chat.inject("chat.message", waiting)
+            #expect(again["status"] == "ignored", "told once: \(again)")
+            #expect(!chat.piCommands("prompt").contains { $0["message"] == "after the compaction" }, "never run by either daemon")
+        }
+    }
 }

@@ -29,6 +29,41 @@ import Testing
         #expect(!reloaded.contains("slack:1"), "ids are per messenger")
     }
 
+    /// A message still in hand when the daemon stopped (waiting for pi) is known as cut off by
+    /// the next daemon, once; one done is not. Kept through the journal's rewrite too.
+    @Test func aMessageInHandWhenTheDaemonStoppedIsCutOff() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path + "/chat-messages.json"
+        var handled = HandledMessages(path: path, logger: Self.logger)
+        _ = handled.insert("discord:done")
+        _ = handled.insert("discord:waiting")
+        handled.done("discord:done")
+        let ownCutOff = handled.wasCutOff("discord:waiting")
+        #expect(!ownCutOff, "this daemon is still handling it")
+        try handled.save()
+        var appended = HandledMessages(path: path, logger: Self.logger)
+        let (done, waiting, again) = (
+            appended.wasCutOff("discord:done"), appended.wasCutOff("discord:waiting"), appended.wasCutOff("discord:waiting")
+        )
+        #expect(!done && waiting)
+        #expect(!again, "said once")
+
+        // A rewrite (a torn last record forces one) keeps what is in hand.
+        var torn = HandledMessages(path: folder.path + "/torn.json", logger: Self.logger)
+        _ = torn.insert("slack:waiting")
+        try torn.save()
+        let fd = open(folder.path + "/torn.json", O_WRONLY | O_APPEND)
+        _ = "{\"add\":".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        var rewritten = HandledMessages(path: folder.path + "/torn.json", logger: Self.logger)
+        _ = rewritten.insert("slack:other")
+        try rewritten.save()
+        #expect(String(decoding: FileManager.default.contents(atPath: folder.path + "/torn.json") ?? Data(), as: UTF8.self).contains("inHand"))
+        var reread = HandledMessages(path: folder.path + "/torn.json", logger: Self.logger)
+        let (first, second) = (reread.wasCutOff("slack:waiting"), reread.wasCutOff("slack:other"))
+        #expect(first && second)
+    }
+
     @Test func onlyTheNewestIdsAreKept() throws {
         let folder = try ScratchFolder()
         var handled = HandledMessages(path: folder.path + "/h.json", logger: Self.logger)

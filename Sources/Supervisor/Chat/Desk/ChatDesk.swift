@@ -140,8 +140,10 @@ package actor ChatDesk: PluginRouter {
     /// `chat.message` once per message id: a messenger restarted after a crash hands over again
     /// what it had in flight, and a repeat must not prompt pi twice (it is `ignored`). The id is
     /// saved before pi is prompted, not after: a daemon killed in between loses that one prompt
-    /// rather than running it twice (a prompt can run commands; the user sees no answer and can
-    /// send it again), and that window is a disk write, not pi's answer time. A handling that
+    /// rather than running it twice (a prompt can run commands). That window can be long (pi
+    /// starting, a compaction, a voice note transcribed), so the id stays in hand until pi took
+    /// it: the repeat of one cut off by a killed daemon tells the chat to send it again, rather
+    /// than being dropped without a word. A handling that
     /// failed is forgotten, so the messenger's retry is acted on. A repeat that comes while the
     /// message is still handled (a `/compact` outlasting a messenger's restart) waits for its
     /// answer and carries it: the first answer goes to the instance that is gone.
@@ -157,6 +159,11 @@ package actor ChatDesk: PluginRouter {
             return try await withCheckedThrowingContinuation { repeats[key, default: []].append($0) }
         }
         guard handledMessages.insert(key) else {
+            if handledMessages.wasCutOff(key) {
+                saveHandledMessages()
+                logger.warning("chat message \(id) from \(plugin) was in hand when pi-relayd stopped; the chat is told, it is not run again")
+                return ChatMessageResult(status: .refused, reply: Reply(Self.cutOffNote))
+            }
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ChatMessageResult(status: .ignored)
         }
@@ -165,6 +172,8 @@ package actor ChatDesk: PluginRouter {
         let outcome: Result<ChatMessageResult, any Error>
         do {
             outcome = .success(try await chatMessage(plugin: plugin, params: params))
+            handledMessages.done(key)
+            saveHandledMessages()
         } catch {
             handledMessages.remove(key)
             saveHandledMessages()
@@ -173,6 +182,11 @@ package actor ChatDesk: PluginRouter {
         for waiting in repeats.removeValue(forKey: key) ?? [] { waiting.resume(with: outcome) }
         return try outcome.get()
     }
+
+    /// A message whose handling a stopped daemon cut off: it may have waited for pi (to start, to
+    /// finish compacting, for its attachments) and never reached it. Run again, it could run twice.
+    static let cutOffNote =
+        "⚠️ pi-relayd restarted while this message was waiting to reach pi, so it may not have. If no answer to it comes, send it again."
 
     private func saveHandledMessages() {
         do { try handledMessages.save() } catch {

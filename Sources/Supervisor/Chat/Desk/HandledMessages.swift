@@ -11,8 +11,10 @@ import Glibc
 /// plugin journals what it took in); without this, the prompt would reach pi twice. The newest
 /// `limit` ids are kept, and saved under `state/` so a restarted daemon still knows them.
 ///
-/// The file is a journal of JSON lines: `{"add":KEY}`, `{"remove":KEY}`, and `{"ids":[...]}` (the
-/// whole list, as a rewrite leaves it). `save()` runs before every prompt, so it appends the new
+/// The file is a journal of JSON lines: `{"add":KEY}`, `{"remove":KEY}`, `{"done":KEY}` (pi took
+/// it, or it was answered) and `{"ids":[...],"inHand":[...]}` (the whole list, as a rewrite
+/// leaves it). A key added and not done when the daemon stopped was cut off while it waited for
+/// pi (to start, to finish compacting, for its attachments): `wasCutOff` says so of its repeat. `save()` runs before every prompt, so it appends the new
 /// records with one write: no fsync and no rename, which cost ~1.5 ms a message here. A write the
 /// kernel has taken survives a daemon that is killed, which is what this guards against (the
 /// outbox journal relies on the same). The journal is rewritten whole, atomically, once it holds
@@ -23,6 +25,10 @@ package struct HandledMessages: Sendable {
     package let path: String
     private var order: [String] = []
     private var known: Set<String> = []
+    /// Added, and not yet done.
+    private var inHand: Set<String> = []
+    /// What was in hand when the file was read: the daemon before this one stopped during it.
+    private var cutOff: Set<String> = []
     /// Records made since the last save, to append.
     private var unsaved: [JSONValue] = []
     /// Records in the journal on disk.
@@ -41,13 +47,19 @@ package struct HandledMessages: Sendable {
                 order = []
                 known = []
                 for id in ids.compactMap(\.stringValue) { apply(insert: id) }
+                inHand = Set((record["inHand"]?.arrayValue ?? []).compactMap(\.stringValue))
             } else if let key = record["add"]?.stringValue {
                 apply(insert: key)
+                inHand.insert(key)
             } else if let key = record["remove"]?.stringValue {
                 apply(remove: key)
+                inHand.remove(key)
+            } else if let key = record["done"]?.stringValue {
+                inHand.remove(key)
             }
         }
         records = parsed
+        cutOff = inHand.intersection(known)
         // A torn last record (a daemon killed mid-write) would swallow the next one appended.
         if bytes.last != 0x0A || parsed == 0 { rewrite = true }
         if parsed == 0 {
@@ -58,10 +70,11 @@ package struct HandledMessages: Sendable {
 
     package func contains(_ key: String) -> Bool { known.contains(key) }
 
-    /// Records `key`; false when it was already there.
+    /// Records `key`, in hand until `done`; false when it was already there.
     package mutating func insert(_ key: String) -> Bool {
         guard !known.contains(key) else { return false }
         apply(insert: key)
+        inHand.insert(key)
         unsaved.append(["add": .string(key)])
         return true
     }
@@ -70,7 +83,22 @@ package struct HandledMessages: Sendable {
     package mutating func remove(_ key: String) {
         guard known.contains(key) else { return }
         apply(remove: key)
+        inHand.remove(key)
         unsaved.append(["remove": .string(key)])
+    }
+
+    /// `key`'s handling is over: pi took the prompt, or the message was answered.
+    package mutating func done(_ key: String) {
+        guard inHand.remove(key) != nil else { return }
+        unsaved.append(["done": .string(key)])
+    }
+
+    /// Whether the daemon before this one stopped while it handled `key`, so that it may never
+    /// have reached pi; said once (the key is done after).
+    package mutating func wasCutOff(_ key: String) -> Bool {
+        guard cutOff.remove(key) != nil else { return false }
+        done(key)
+        return true
     }
 
     private mutating func apply(insert key: String) {
@@ -78,7 +106,10 @@ package struct HandledMessages: Sendable {
         order.append(key)
         if order.count > Self.limit {
             let drop = order.count - Self.limit
-            for old in order.prefix(drop) { known.remove(old) }
+            for old in order.prefix(drop) {
+                known.remove(old)
+                inHand.remove(old)
+            }
             order.removeFirst(drop)
         }
     }
@@ -92,7 +123,8 @@ package struct HandledMessages: Sendable {
     package mutating func save() throws {
         if rewrite || records + unsaved.count > 2 * Self.limit {
             var out: [UInt8] = []
-            JSONValue.object(["ids": .array(order.map { .string($0) })]).write(to: &out)
+            let held = order.filter { inHand.contains($0) }
+            JSONValue.object(["ids": .array(order.map { .string($0) }), "inHand": .array(held.map { .string($0) })]).write(to: &out)
             out.append(0x0A)
             try AtomicFile.writeOrThrow(out, to: path)
             records = 1
