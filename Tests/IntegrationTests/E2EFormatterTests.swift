@@ -108,6 +108,27 @@ import Glibc
         }
     }
 
+    /// The file cannot be written (a full disk; here the spool is no folder): the answer is not
+    /// cut to its preview but posted whole, in messages, and the log says why.
+    @Test func anAnswerWhoseFileCannotBeWrittenComesWhole() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start(environment: ["FAKE_MAX_LEN": "300"])
+            _ = try await chat.newBoundSession("full")
+            let spool = chat.home.path + "/state/spool"
+            try? FileManager.default.removeItem(atPath: spool)
+            try Data("not a folder\n".utf8).write(to: URL(fileURLWithPath: spool))
+            _ = try await chat.say("!scenario long")
+            let final = try await chat.waitForFinal(1)
+            #expect(final["files"]?.arrayValue?.isEmpty ?? true, "\(final)")
+            let text = E2EChunks.joined((final["chunks"]?.arrayValue ?? []).compactMap(\.stringValue))
+            // The answer's text, first to last (the tool lines are the file's, not the answer's).
+            for expected in ["I refactored the request handling", "open a PR"] {
+                #expect(text.contains(expected), "the messages lack \(expected)")
+            }
+            #expect(chat.home.read("logs/pi-relayd.log").contains("the answer goes to the chat whole, in messages"))
+        }
+    }
+
     @Test func killingTheFormatterWhileASessionStreamsLosesNoMessage() async throws {
         try await E2EChatHome.with { chat in
             let daemon = try await chat.start()

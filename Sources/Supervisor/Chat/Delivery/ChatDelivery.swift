@@ -197,7 +197,16 @@ package actor ChatDelivery: SessionObserver {
             var files: [PostedFile] = []
             for file in rendered.files {
                 let path = home.spoolDir + "/\(run.runID)-\(UUID().uuidString.prefix(8))-\(file.filename)"
-                if AtomicFile.write(Array(file.text.utf8), to: path) { files.append(PostedFile(path: path, filename: file.filename)) }
+                do { try AtomicFile.writeOrThrow(Array(file.text.utf8), to: path) } catch {
+                    // A full disk: the preview alone would lose the rest of the answer. Posted
+                    // whole in messages instead, as without a formatter.
+                    logger.error("\(error): the answer goes to the chat whole, in messages")
+                    for written in files { try? FileManager.default.removeItem(atPath: written.path) }
+                    files = []
+                    chunks = Self.plainFinal(run.text, limit: key.limit, dialect: key.dialect)
+                    break
+                }
+                files.append(PostedFile(path: path, filename: file.filename))
             }
             if let label, !chunks.isEmpty { chunks[0] = key.dialect.escape(label) + "\n" + chunks[0] }
             if mode == .completionOnly {
