@@ -200,6 +200,27 @@ import Testing
         }
     }
 
+    /// The same with the daemon killed (kill -9, an out-of-memory kill): nothing could be said on
+    /// the way down, so the waiting prompts are kept on disk and the next start tells their chat.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aMessageQueuedWhenTheDaemonIsKilledIsReportedNotRun() async throws {
+        try await StackHome.with { stack in
+            let doomed = try await stack.start(doomed: true)
+            let dm = try await Self.boundDM(stack)
+            try await stack.dm("!scenario slow 400 100")
+            try await stack.waitForState("api", "busy", timeout: .seconds(30))
+            let queued = try await stack.dm("and then the docs")
+            let message = try #require(queued["id"]?.stringValue, "\(queued)")
+            try await Self.waitForHourglass(stack, on: message, added: true)
+            doomed.signal(SIGKILL)
+            #expect(await doomed.waitForExit() == .signaled(SIGKILL))
+            _ = try await stack.start(freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "Not run: pi-relayd stopped (killed, or the machine went down) before pi")
+            try await Self.waitForHourglass(stack, on: message, added: false)
+            #expect(!stack.home.read("state/queued-prompts.json").contains("and then the docs"), "told once")
+        }
+    }
+
     /// Pings: the agent waiting on a question mentions whoever asked, with Discord's allowed
     /// mentions naming them; `/mentions off` stops it.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

@@ -73,6 +73,8 @@ package struct Daemon: Service {
         let savedEnded = try endedFile.load(logger: logger)
         let scheduleFile = StateFile<Schedule>.schedules(path: home.schedulesFile)
         let savedSchedules = try scheduleFile.load(logger: logger)
+        let queuedFile = StateFile<QueuedPromptRecord>.queuedPrompts(path: home.stateDir + "/queued-prompts.json")
+        let savedQueued = try queuedFile.load(logger: logger)
 
         // Each part is made whole by its init, in dependency order. The one cycle (plugins call
         // the chat desk, which calls plugins) is cut by handing the host its router in `run`.
@@ -90,6 +92,7 @@ package struct Daemon: Service {
             logger: logger, observer: delivery, machine: config.machineName,
             ended: EndedSessions(store: endedFile, saved: savedEnded.records, keepDays: config.sessions.keepDays, logger: logger))
         await delivery.attach(sessions)
+        await delivery.keepQueued(in: queuedFile)
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax,
             freshPerMessage: config.sessions.limits.onMessage == .newConversation)
@@ -98,7 +101,7 @@ package struct Daemon: Service {
         let status = DaemonStatus(
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
             stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems
-                + savedSchedules.problems,
+                + savedSchedules.problems + savedQueued.problems,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, schedules: schedules, approvalLog: approvalLog,
             metrics: metrics, metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(
@@ -151,6 +154,7 @@ package struct Daemon: Service {
                     }
                 }
                 group.addTask { await sessions.restore() }
+                group.addTask { await delivery.dropQueued(fromBefore: savedQueued.records) }
                 group.addTask { await sessions.ended?.run() }
                 group.addTask {
                     // Before any schedule runs: a user taken out of an allowlist while the daemon

@@ -32,3 +32,10 @@ extension StateFile where Record == Schedule {
         StateFile(path: path, key: "schedules", noun: "schedule", order: { $0.number < $1.number })
     }
 }
+
+extension StateFile where Record == QueuedPromptRecord {
+    /// `state/queued-prompts.json`.
+    package static func queuedPrompts(path: String) -> StateFile {
+        StateFile(path: path, key: "prompts", noun: "queued prompt", order: { ($0.sessionID, $0.messageID) < ($1.sessionID, $1.messageID) })
+    }
+}

@@ -45,6 +45,7 @@ extension ChatDelivery {
         }
         list[index].reacted = true
         queuedPrompts[sessionID] = list
+        if list[index].spawned { saveQueued() }
         return true
     }
 
@@ -54,6 +55,8 @@ extension ChatDelivery {
         let prompt = list[index]
         if prompt.reacted {
             list.remove(at: index)
+            queuedPrompts[sessionID] = list.isEmpty ? nil : list
+            if prompt.spawned { saveQueued() }
             await deliver(
                 prompt.messenger, .chatReact,
                 ChatReactParams(target: prompt.target, messageID: prompt.messageID, emoji: Self.queuedMark, remove: true))
@@ -70,6 +73,7 @@ extension ChatDelivery {
     /// ended pi.
     package func dropQueued(in sessionID: String, because why: String) async {
         guard let list = queuedPrompts.removeValue(forKey: sessionID) else { return }
+        if list.contains(where: \.spawned) { saveQueued() }
         for prompt in list where prompt.reacted && !prompt.taken {
             await deliver(
                 prompt.messenger, .chatReact,
@@ -90,6 +94,29 @@ extension ChatDelivery {
                 in: sessionID)
         }
         queuedPrompts[sessionID] = list
+    }
+
+    /// At start: the prompts a killed daemon left waiting in its pis' queues. Those pis went with
+    /// it, and their queues too; each chat is told, and its `⏳` comes off.
+    package func dropQueued(fromBefore records: [QueuedPromptRecord]) async {
+        guard !records.isEmpty else { return }
+        for record in records { queuedPrompts[record.sessionID, default: []].append(record.prompt) }
+        for sessionID in Set(records.map(\.sessionID)).sorted() {
+            await dropQueued(in: sessionID, because: "pi-relayd stopped (killed, or the machine went down) before pi reached your queued message")
+        }
+        saveQueued()
+    }
+
+    /// What waits under a `⏳` in the spawned pis, on disk. A failed save is logged: the hourglass
+    /// is all that is lost if the daemon is killed before the next one.
+    private func saveQueued() {
+        guard let queuedFile else { return }
+        let waiting = queuedPrompts.flatMap { sessionID, list in
+            list.filter { $0.spawned && $0.reacted && !$0.taken }.map { QueuedPromptRecord($0, in: sessionID) }
+        }
+        do { try queuedFile.save(waiting) } catch {
+            logger.warning("cannot save \(queuedFile.path): \(error)")
+        }
     }
 
     private func tell(_ prompt: QueuedPrompt, _ kind: String, _ words: String, in sessionID: String) async {

@@ -21,6 +21,9 @@ package actor ChatDelivery: SessionObserver {
     /// Prompts queued behind a running turn, by session id, oldest first: their `⏳` comes off
     /// when pi takes them.
     package var queuedPrompts: [String: [QueuedPrompt]] = [:]
+    /// Where the spawned pis' waiting prompts are kept, so a killed daemon's next start can
+    /// tell their chats (`ChatDelivery+Progress`); nil in tests that need no file.
+    package var queuedFile: StateFile<QueuedPromptRecord>?
     /// Live feeds by run id, while the run goes on.
     package var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
@@ -53,6 +56,10 @@ package actor ChatDelivery: SessionObserver {
     }
 
     package func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }
+
+    package func keepQueued(in file: StateFile<QueuedPromptRecord>) {
+        queuedFile = file
+    }
 
     package func session(_ id: String, did news: SessionNews) async {
         switch news {

@@ -14,4 +14,7 @@ package struct QueuedPrompt: Sendable {
     package var reacted = false
     /// The chat was told a stop left it in pi's queue: said once, not at every later stop.
     package var keptAfterStop = false
+    /// In a pi this daemon started, whose queue a daemon killed takes along (a terminal's pi
+    /// keeps its own): kept in `state/queued-prompts.json` while it waits.
+    package var spawned = false
 }

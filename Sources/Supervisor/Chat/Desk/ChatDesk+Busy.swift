@@ -13,8 +13,9 @@ extension ChatDesk {
     /// it straight away is seen. Returns the message id noted, if any.
     package func expectQueued(_ prompt: String, chat: Chat, messageID: String?, session: PiSession) async -> String? {
         guard let messageID, !messageID.isEmpty, await session.promptWouldQueue else { return nil }
-        await delivery.expectQueued(
-            QueuedPrompt(text: prompt, messenger: chat.messenger, target: chat.target, messageID: messageID), in: session.id)
+        var queued = QueuedPrompt(text: prompt, messenger: chat.messenger, target: chat.target, messageID: messageID)
+        queued.spawned = session.terminal == nil
+        await delivery.expectQueued(queued, in: session.id)
         return messageID
     }
 
