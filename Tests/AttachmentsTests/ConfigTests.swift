@@ -46,6 +46,19 @@ struct ConfigTests {
         }
     }
 
+    /// The key pasted where its variable's name goes: refused, and never repeated (the note about
+    /// a missing key reaches the chat).
+    @Test func aKeyPastedIntoKeyEnvIsRefusedWithoutBeingShown() {
+        let pasted = "sk-proj-AttachmentsConfigTests-77"
+        #expect {
+            _ = try AttachmentsConfig(json: ["transcribe": ["endpoint": "https://api.openai.com/v1", "keyEnv": .string(pasted)]])
+        } throws: { error in
+            let message = (error as? ConfigProblem)?.message ?? ""
+            return message.contains("attachments.transcribe.keyEnv must be the name of the variable") && !message.contains(pasted)
+        }
+        #expect((try? AttachmentsConfig(json: ["transcribe": ["keyEnv": "MY_WHISPER_KEY"]]))?.transcribe.keyEnv == "MY_WHISPER_KEY")
+    }
+
     @Test func theConfiguredProxyWinsOverTheEnvironment() {
         let env = ["HTTPS_PROXY": "http://env:1", "https_proxy": "http://lower:2", "NO_PROXY": "localhost"]
         #expect(ProxySetting.resolve(configured: "http://conf:3", environment: env) == ProxySetting(url: "http://conf:3", bypass: "localhost"))

@@ -52,6 +52,24 @@ import Testing
         #expect(try #require(home.loadError()).kind == .unsafeFile)
     }
 
+    /// A token pasted where its variable's name goes (`keyEnv: sk-proj-…`, the plugin's schema
+    /// cannot tell) is a secret written in config.yaml: the file must be private, the warning
+    /// names the key and not the token, and the redactor masks it.
+    @Test func aSecretPastedIntoAnEnvKeyIsASecret() throws {
+        let home = ConfigTestHome()
+        let pasted = "sk-proj-ConfigFileSafetyTests-1234"
+        home.write("config.yaml", "attachments:\n  transcribe:\n    endpoint: https://api.openai.com/v1\n    keyEnv: \(pasted)\n", mode: 0o644)
+        let error = try #require(home.loadError())
+        #expect(error.kind == .unsafeFile && error.description.contains("attachments.transcribe.keyEnv at line 4"), "\(error)")
+        #expect(error.description.contains("name its variable in attachments.transcribe.keyEnv)") && !error.description.contains(pasted))
+        home.write("config.yaml", "attachments:\n  transcribe:\n    keyEnv: \(pasted)\n", mode: 0o600)
+        let loaded = try home.load()
+        #expect(loaded.warnings.count == 1 && !loaded.warnings[0].contains(pasted), "\(loaded.warnings)")
+        #expect(SectionSecrets(loaded.config.pluginSections["attachments"] ?? [:]).literals == [pasted])
+        home.write("config.yaml", "attachments:\n  transcribe:\n    keyEnv: OPENAI_API_KEY\n", mode: 0o644)
+        #expect(try home.load().warnings == [])
+    }
+
     @Test func configWritableByGroupOrOthersIsRefused() throws {
         let home = ConfigTestHome()
         for mode: UInt32 in [0o664, 0o646, 0o620] {

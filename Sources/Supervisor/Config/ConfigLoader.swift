@@ -66,6 +66,12 @@ package enum ConfigLoader {
 
     /// A config.yaml with a secret written in it must be private; either way each such key gets a
     /// warning pointing at the better place for it.
+    /// Where a secret's variable is named: `discord.token` → `discord.tokenEnv`; a `…Env` key
+    /// holding the secret itself is that place already.
+    private static func variableKey(_ path: String) -> String {
+        path.hasSuffix("Env") ? path : path + "Env"
+    }
+
     private static func checkSecrets(
         in node: YAMLNode?, of file: ConfigFile,
         warnings: inout [String]
@@ -77,7 +83,7 @@ package enum ConfigLoader {
             ? "or move \(first.path.dropFirst("pi.env.".count)) to .env"
             : first.path.hasPrefix("pi.args")
                 ? "or give it to pi through .env (the variable pi reads, such as ANTHROPIC_API_KEY) instead of an argument"
-                : "or move the secret to .env and name its variable in \(first.path)Env"
+                : "or move the secret to .env and name its variable in \(Self.variableKey(first.path))"
         try file.checkPrivate(why: "it holds a secret (\(first.path) at line \(first.mark.line))", otherFix: fix)
         for secret in secrets {
             let advice =
@@ -85,7 +91,7 @@ package enum ConfigLoader {
                 ? "move \(secret.path.dropFirst("pi.env.".count)) to .env, whose variables reach pi too"
                 : secret.path.hasPrefix("pi.args")
                     ? "give it to pi through .env (the variable pi reads) instead of an argument"
-                    : "put it in .env and name the variable in \(secret.path)Env instead"
+                    : "put it in .env and name the variable in \(Self.variableKey(secret.path)) instead"
             warnings.append("\(file.path):\(secret.mark): \(secret.path) is a secret written in config.yaml; \(advice)")
         }
     }

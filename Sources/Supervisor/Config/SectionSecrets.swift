@@ -18,7 +18,7 @@ package struct SectionSecrets: Equatable, Sendable {
                 if YAMLNode.isSecretKey(key), let text = member.stringValue {
                     if !YAMLNode.namesAKeyFile(key, text) { literals.append(text) }
                 } else if key.hasSuffix("Env"), let variable = member.stringValue {
-                    variables.append(variable)
+                    if YAMLNode.isPastedSecret(key, variable) { literals.append(variable) } else { variables.append(variable) }
                 } else {
                     collect(member)
                 }

@@ -30,7 +30,7 @@ extension YAMLNode {
                 let shown = Self.looksLikeSecret(name) ? "(key not shown)" : name
                 let keyPath = path.isEmpty ? shown : path + "." + shown
                 if Self.isSecretKey(name) && Self.isLiteral(pair.value) && !Self.namesAKeyFile(name, pair.value.scalarText)
-                    || Self.hasPasswordInAddress(pair.value)
+                    || Self.hasPasswordInAddress(pair.value) || Self.isPastedSecret(name, pair.value.scalarText)
                 {
                     return [SecretLiteral(path: keyPath, mark: pair.key.mark)]
                 }
@@ -65,6 +65,13 @@ extension YAMLNode {
     package static func namesAKeyFile(_ name: String, _ value: String?) -> Bool {
         guard name.lowercased() == "key", let value else { return false }
         return ["/", "~/", "./", "../"].contains { value.hasPrefix($0) }
+    }
+
+    /// A `…Env` key holds a variable's name; text that is no name, or looks like a token, is the
+    /// secret itself pasted there (`keyEnv: sk-proj-…`), and is treated as one.
+    package static func isPastedSecret(_ name: String, _ value: String?) -> Bool {
+        guard name.hasSuffix("Env"), let value, !value.isEmpty else { return false }
+        return !ConfigField.isEnvironmentName(value) || looksLikeSecret(value)
     }
 
     package static func isSecretKey(_ name: String) -> Bool {

@@ -55,6 +55,15 @@ struct TranscribeConfig: Sendable, Equatable {
         }
         model = try Self.string(section, "model") ?? model
         keyEnv = try Self.string(section, "keyEnv") ?? keyEnv
+        // Not a name: the key itself, pasted in the wrong place. Never repeated (the missing
+        // key's note goes to the chat).
+        guard let first = keyEnv.unicodeScalars.first, !("0"..."9").contains(first),
+            keyEnv.unicodeScalars.allSatisfy({ $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else {
+            throw ConfigProblem(
+                "attachments.transcribe.keyEnv must be the name of the variable that holds the key (such as TRANSCRIBE_API_KEY), "
+                    + "not the key itself: put the key in .env")
+        }
         if let code = try Self.string(section, "language") {
             guard (2...3).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
                 throw ConfigProblem("attachments.transcribe.language must be a language code such as en or de")
