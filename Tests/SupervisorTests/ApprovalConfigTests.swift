@@ -40,6 +40,11 @@ import Testing
         #expect(sent["rules"]?[2] == ["name": "deploys", "tools": ["deploy"]])
         #expect(Config().approvals.extensionJSON(forSession: "any") == nil, "no rules: nothing is gated")
         #expect(Config().approvals.timeout == .seconds(300))
+        // A fraction of a second stays one: cut to a whole 0, the extension took it for unset (300 s).
+        var quick = ApprovalSettings()
+        quick.timeout = .milliseconds(500)
+        quick.rules = approvals.rules
+        #expect(quick.extensionJSON(forSession: "api")?["timeoutSeconds"] == 0.5)
         #expect(Config().pi.loadsExtension)
     }
 

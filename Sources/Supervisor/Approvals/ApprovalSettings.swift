@@ -27,6 +27,6 @@ package struct ApprovalSettings: Sendable, Equatable {
     package func extensionJSON(forSession name: String) -> JSONValue? {
         let rules = rules(forSession: name)
         guard !rules.isEmpty else { return nil }
-        return ["timeoutSeconds": JSONValue(Int(timeout.components.seconds)), "rules": .array(rules.map(\.json))]
+        return ["timeoutSeconds": JSONValue.number(timeout.inSeconds), "rules": .array(rules.map(\.json))]
     }
 }

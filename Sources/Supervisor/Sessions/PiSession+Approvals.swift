@@ -24,7 +24,7 @@ extension PiSession {
         var question = PendingQuestion(
             id: qid, sessionID: id, method: "select", title: "🔒 Approve \(request.toolName)?",
             message: "\(request.preview())\nrule: \(request.rule)", options: ApprovalChoice.labels, placeholder: nil, prefill: nil,
-            askedAt: Date(), expiresAt: Date().addingTimeInterval(Double(timeout.components.seconds)))
+            askedAt: Date(), expiresAt: Date().addingTimeInterval(timeout.inSeconds))
         question.onlyChat = onlyTo
         questions.ask(question)
         approvals.open(qid, rule: request.rule)
@@ -33,7 +33,9 @@ extension PiSession {
         Task { [weak self] in
             try? await Task.sleep(for: timeout)
             await self?.decideGate(
-                qid, ApprovalDecision(outcome: .timedOut, by: "the timeout", reason: "nobody approved it within \(timeout.components.seconds) s"),
+                qid,
+                ApprovalDecision(
+                    outcome: .timedOut, by: "the timeout", reason: "nobody approved it within \(JSONValue.number(timeout.inSeconds).serialized()) s"),
                 outcome: "expired: no answer in time, so it was denied")
         }
         await tell(.approvalAsked(question, onlyTo: onlyTo))
