@@ -9,6 +9,17 @@ import Glibc
 /// The control socket and everything the daemon writes under its home (state, outboxes, logs, the
 /// directories holding them) are for the owner alone, even when the daemon runs under umask 000.
 @Suite struct SecurityFileModeTests {
+    /// A home made by hand under the usual umask (`mkdir -p ~/.pi-relayd`: 755) is made
+    /// owner-only at start: it holds the control socket and the secrets.
+    @Test func aHomeOpenToOthersIsMadePrivateAtStart() async throws {
+        try await TestHome.with { home in
+            #expect(chmod(home.path, 0o755) == 0)
+            _ = try await home.startDaemon()
+            let mode = try #require(SecurityFileMode(home.path))
+            #expect(!mode.isOpenToOthers, "\(mode)")
+        }
+    }
+
     @Test func socketStateOutboxesAndLogsAreOwnerOnly() async throws {
         try await TestHome.with { home in
             let s = try SessionHome(home: home, config: SessionConfig())

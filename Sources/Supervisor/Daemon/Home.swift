@@ -1,6 +1,10 @@
 import FoundationEssentials
 import PiRelaySDK
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The pi-relayd home directory and everything in it.
 package struct Home: Sendable {
     package let root: String
@@ -35,12 +39,16 @@ package struct Home: Sendable {
     package func pluginStateDir(_ name: String) -> String { stateDir + "/plugins/" + name }
     package func logFile(_ name: String) -> String { logsDir + "/" + name + ".log" }
 
-    /// Creates the directories, owner-only: state and logs can hold conversation text.
+    /// Creates the directories, owner-only: state and logs can hold conversation text. A home
+    /// the owner made by hand (`mkdir -p ~/.pi-relayd`, 755 under the usual umask) is made
+    /// owner-only too: it holds the control socket and the secrets.
     package func prepare() throws {
         for dir in [root, pluginsDir, logsDir, stateDir, spoolDir, outboxDir, stateDir + "/plugins"] {
             try FileManager.default.createDirectory(
                 atPath: dir, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         }
+        var info = stat()
+        if stat(root, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(root, info.st_mode & 0o700) }
     }
 }
