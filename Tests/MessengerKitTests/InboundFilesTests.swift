@@ -1,3 +1,4 @@
+import Foundation
 import MessengerKit
 import PiRelaySDK
 import Testing
@@ -37,5 +38,19 @@ import Testing
         let path = InboundFiles.spoolPath("/spool", messenger: "tg", message: "-100:42", file: "../../etc/passwd")
         #expect(path == "/spool/tg--100-42-.._.._etc_passwd")
         #expect(!path.dropFirst("/spool/".count).contains("/"))
+    }
+
+    /// 80 Japanese characters are 240 bytes: with the prefix, past the 255 bytes a file system
+    /// takes for a name, and the download failed. The spool's name is cut, its extension kept.
+    @Test func aLongNameFitsTheFileSystem() throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/inbound-files-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = InboundFiles.spoolPath(
+            folder, messenger: "telegram", message: "-1001234567890:4242", file: String(repeating: "あ", count: 80) + ".pdf")
+        let name = String(path.dropFirst(folder.count + 1))
+        #expect(name.utf8.count <= 255 && name.hasSuffix("あ.pdf"), "\(name)")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        #expect(InboundFiles.spoolPath("/s", messenger: "m", message: "1", file: "short.txt") == "/s/m-1-short.txt")
     }
 }

@@ -12,8 +12,23 @@ extension InboundFiles {
 
     /// Where a message's file is fetched to: named for the messenger, the message and the file,
     /// with no `/` (a name cannot leave the spool folder) and no `:` (message ids join two ids
-    /// with one).
+    /// with one). The file's part is cut to `nameBytes`, its extension kept: a file system takes
+    /// 255 bytes a name, which 80 Japanese characters pass. The name shown is the file's own.
     public static func spoolPath(_ spoolDir: String, messenger: String, message: String, file: String) -> String {
-        spoolDir + "/\(messenger)-\(message.replacing(":", with: "-"))-\(file.replacing("/", with: "_"))"
+        spoolDir + "/\(messenger)-\(message.replacing(":", with: "-"))-\(shortened(file.replacing("/", with: "_")))"
+    }
+
+    static let nameBytes = 120
+
+    static func shortened(_ name: String) -> String {
+        guard name.utf8.count > nameBytes else { return name }
+        let dot = name.lastIndex(of: ".")
+        let ext = dot.map { String(name[$0...]) }.flatMap { $0.utf8.count <= 16 ? $0 : nil } ?? ""
+        var stem = ""
+        for character in name.dropLast(ext.count) {
+            guard stem.utf8.count + character.utf8.count + ext.utf8.count <= nameBytes else { break }
+            stem.append(character)
+        }
+        return stem + ext
     }
 }
