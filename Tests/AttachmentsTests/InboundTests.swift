@@ -286,6 +286,21 @@ struct InboundTests {
         #expect(FileManager.default.fileExists(atPath: text))
     }
 
+    /// A spooled file the messenger says is over the limit (Telegram and Slack fetch up to 20 MiB
+    /// before the relay's 10 MiB) is refused as too large, and still removed from the spool.
+    @Test func aSpooledFileTooLargeIsRemovedToo() async throws {
+        let spool = TemporaryFolder()
+        let big = spool.write("telegram-1-4-report.pdf", [UInt8](repeating: 0x25, count: 2048))
+        var config = AttachmentsConfig()
+        config.downloadMaxBytes = 1024
+        let result = await Inbound(config: config, proxy: .direct, loop: .shared, spoolDir: spool.path).run(
+            InboundRequest(items: [InboundItem(source: .path(big), name: "report.pdf", declaredSize: 2048)]))
+        #expect(
+            result.appendix.contains("[attachment report.pdf") && result.appendix.contains("larger than the 1 KB download limit"),
+            "\(result.appendix)")
+        #expect(!FileManager.default.fileExists(atPath: big), "left in the spool")
+    }
+
     @Test func paramsWithoutItemsAreInvalid() {
         #expect(throws: RemoteError.invalidParams("attachments.inbound needs `items`, a list of attachments")) {
             _ = try InboundRequest(params: ["sessionId": "s1"])

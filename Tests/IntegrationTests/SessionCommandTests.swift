@@ -199,6 +199,13 @@ import Testing
             #expect(attached == "prompted\nAttachments could not be processed; they are named in the prompt.\n", "\(attached)")
             try await waitUntil("the attachment run finished") { try await s.finishedRuns(id) > attachedRuns }
             #expect(try await s.last(id) == "Echo: read this\n\n[attachment notes.txt: not included: the attachments plugin is not available]")
+            // A messenger's copy in the spool is the plugin's to remove; with none, the daemon
+            // removes it (it stayed for good). The user's own file stays.
+            let spooled = s.home.path + "/state/spool/telegram-1-42-notes.txt"
+            try Data("from a chat".utf8).write(to: URL(fileURLWithPath: spooled))
+            _ = try await s.plain("send", "play", "and this", "--attach", spooled)
+            #expect(!FileManager.default.fileExists(atPath: spooled), "left in the spool")
+            #expect(FileManager.default.fileExists(atPath: notes))
 
             let empty = try await s.run("send", "play", "")
             #expect(empty.status == 1 && empty.stderr.contains("send needs a text"), "\(empty)")

@@ -94,6 +94,9 @@ extension ChatDelivery {
                 logger.warning("attachments plugin failed: \(error)")
             }
         }
+        // The messenger's copies in the spool are the plugin's to remove once read (protocol §8);
+        // with no plugin to read them they would stay for good.
+        for path in items.compactMap(\.path) where path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: path) }
         let names = items.map { "[attachment \($0.filename.isEmpty ? "file" : $0.filename): not included: the attachments plugin is not available]" }
         return AttachmentsInboundResult(
             appendix: names.joined(separator: "\n"), notes: ["Attachments could not be processed; they are named in the prompt."])

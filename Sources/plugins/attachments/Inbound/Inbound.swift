@@ -37,12 +37,13 @@ struct Inbound: Sendable {
 
     private func fetch(_ item: InboundItem, timeout: Duration) async -> Result<Download, DownloadFailure>? {
         guard let source = item.source else { return nil }
-        // A messenger that already knows the file is too big saves the download.
-        if let size = item.declaredSize, size > config.downloadMaxBytes {
-            return .failure(.tooLarge(limit: config.downloadMaxBytes))
-        }
         switch source {
         case .url(let url):
+            // A messenger that already knows the file is too big saves the download. A spooled
+            // file is judged by reading it, which also removes it from the spool.
+            if let size = item.declaredSize, size > config.downloadMaxBytes {
+                return .failure(.tooLarge(limit: config.downloadMaxBytes))
+            }
             return await loop.fetch(
                 DownloadRequest(
                     url: url, maxBytes: config.downloadMaxBytes, timeout: timeout,
