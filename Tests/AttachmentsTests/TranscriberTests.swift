@@ -104,6 +104,18 @@ import Testing
         #expect(text.hasPrefix("heard: fr|") && text.hasSuffix("voice-16k.wav|voice.wav"), "\(text)")
     }
 
+    /// pi-relayd waits 120 s for the attachments: a transcriber slower than what is left of that
+    /// is stopped in time, and the prompt gets a note, where the request used to outlast the wait
+    /// and the voice note was lost ("the attachments plugin is not available").
+    @Test func aSlowTranscriberEndsBeforeTheRequestsDeadline() async {
+        let slow = script("slower", "sleep 30")
+        let started = ContinuousClock.now
+        let result = await transcriber { $0.command = [slow, "{wav}"] }
+            .transcribe(Self.wav(seconds: 1), format: .wav, declaredSeconds: nil, deadline: .now + .seconds(3))
+        #expect(reason(result) == "the transcriber took more than 2 s", "\(reason(result))")
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test func eachFailureIsSaid() async {
         let wav = Self.wav(seconds: 3)
         let slow = script("slow", "sleep 30")

@@ -27,7 +27,7 @@ struct Inbound: Sendable {
         for (item, result) in zip(request.items, fetched) {
             // Audio is heard, not pasted: its words become the prompt (`attachments.transcribe`).
             if case .success(let download)? = result, let format = audio(item, download) {
-                outcomes.append(await transcribe(item, download, format))
+                outcomes.append(await transcribe(item, download, format, deadline: deadline))
             } else {
                 outcomes.append(judge(item, result, imageInput: request.imageInput))
             }
@@ -73,9 +73,13 @@ struct Inbound: Sendable {
         return format
     }
 
-    private func transcribe(_ item: InboundItem, _ download: Download, _ format: AudioFormat) async -> ItemOutcome {
+    private func transcribe(
+        _ item: InboundItem, _ download: Download, _ format: AudioFormat, deadline: ContinuousClock.Instant?
+    ) async
+        -> ItemOutcome
+    {
         guard let transcriber else { return .notTranscribed(item.name, Transcriber.notSetUp) }
-        switch await transcriber.transcribe(download.bytes, format: format, declaredSeconds: item.seconds) {
+        switch await transcriber.transcribe(download.bytes, format: format, declaredSeconds: item.seconds, deadline: deadline) {
         case .success(let words): return .spoken(name: item.name, transcript: words)
         case .failure(let failure): return .notTranscribed(item.name, failure.reason)
         }

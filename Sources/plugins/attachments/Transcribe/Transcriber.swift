@@ -28,7 +28,12 @@ struct Transcriber: Sendable {
         + "[\"whisper-cli\", \"-m\", \"~/models/ggml-base.bin\", \"-nt\", \"-f\", \"{wav}\"]) or attachments.transcribe.endpoint "
         + "to an OpenAI-compatible service, with its key in .env (docs/CONFIG.md, attachments)"
 
-    func transcribe(_ bytes: [UInt8], format: AudioFormat, declaredSeconds: Int?) async -> Result<String, TranscribeFailure> {
+    /// `deadline`: when pi-relayd stops waiting for the request. Each step's time is cut to end
+    /// before it, so a slow transcriber yields a note in the prompt rather than a request nobody
+    /// waits for any more (and the voice note lost with it).
+    func transcribe(
+        _ bytes: [UInt8], format: AudioFormat, declaredSeconds: Int?, deadline: ContinuousClock.Instant? = nil
+    ) async -> Result<String, TranscribeFailure> {
         guard config.isConfigured else { return .failure(TranscribeFailure(Self.notSetUp)) }
         if let seconds = declaredSeconds, seconds > config.maxSeconds { return .failure(tooLong(seconds)) }
         let folder = workFolder + "/voice-" + UUID().uuidString
@@ -40,7 +45,11 @@ struct Transcriber: Sendable {
         guard FileManager.default.createFile(atPath: file, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
             return .failure(TranscribeFailure("cannot write it to \(folder) (is the disk full?)"))
         }
-        let timeout = Duration.seconds(config.timeoutSeconds)
+        let configured = Duration.seconds(config.timeoutSeconds)
+        var timeout: Duration {
+            guard let deadline else { return configured }
+            return max(.milliseconds(250), min(configured, deadline - .now - .seconds(1)))
+        }
         let wav = folder + "/voice-16k.wav"
         let wantsWAV = config.command.map { $0.contains { $0.contains("{wav}") } } ?? (conversion.tool != nil)
         if wantsWAV {
@@ -94,7 +103,7 @@ struct Transcriber: Sendable {
         let spec = ChildSpec(executable: program, arguments: Array(arguments.dropFirst()), workingDirectory: folder)
         let output = await ChildOutput.collect(spec, maxBytes: Self.maxTranscriptBytes, timeout: timeout)
         guard output.succeeded else {
-            if output.timedOut { return .failure(TranscribeFailure("the transcriber took more than \(config.timeoutSeconds) s")) }
+            if output.timedOut { return .failure(TranscribeFailure("the transcriber took more than \(max(1, Int(timeout.inSeconds.rounded()))) s")) }
             return .failure(TranscribeFailure("the transcriber failed (\(output.complaint))"))
         }
         return .success(output.lines.joined(separator: "\n"))
