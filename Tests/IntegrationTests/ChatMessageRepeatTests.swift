@@ -1,3 +1,4 @@
+import Foundation
 import PiRelaySDK
 import Testing
 
@@ -48,6 +49,25 @@ import Testing
             let again = try await chat.inject("chat.message", waiting)
             #expect(again["status"] == "ignored", "told once: \(again)")
             #expect(!chat.piCommands("prompt").contains { $0["message"] == "after the compaction" }, "never run by either daemon")
+        }
+    }
+
+    /// A messenger that crashed after the handling ended, before it showed the answer, hands
+    /// the message over again: the repeat gets the same answer, where it got an `ignored` that
+    /// showed nothing (a `/new` with no "Started", no thread opened).
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aRepeatAfterTheHandlingEndedGetsTheSameAnswer() async throws {
+        try await E2EChatHome.with { chat in
+            let daemon = try await chat.start()
+            _ = try await chat.newBoundSession("again")
+            let params: JSONValue = ["chat": E2EChatHome.chat(), "messageId": "m-help", "text": "/help", "attachments": []]
+            let first = try await chat.inject("chat.message", params)
+            #expect(first["reply"]?["text"] != nil, "\(first)")
+            let pid = try #require(try await daemon.plugins()["fake-messenger"]?.pid)
+            kill(pid, SIGKILL)
+            try await daemon.waitForPlugin("fake-messenger", "is running again") { $0.state == "running" && $0.pid != nil && $0.pid != pid }
+            let repeated = try await chat.inject("chat.message", params)
+            #expect(repeated == first, "\(repeated)")
         }
     }
 }

@@ -27,6 +27,8 @@ package actor ChatDesk: PluginRouter {
     private var handledMessages: HandledMessages
     /// Repeats of a message still being handled, waiting for its answer.
     private var repeats: [String: [CheckedContinuation<ChatMessageResult, any Error>]] = [:]
+    /// And the answers for repeats that come after the handling.
+    private var answers = RecentAnswers()
     /// Who answers in shared rooms; holds when each room was last told how to pick a machine.
     var roomRule: SharedRoomRule
 
@@ -164,6 +166,10 @@ package actor ChatDesk: PluginRouter {
                 logger.warning("chat message \(id) from \(plugin) was in hand when pi-relayd stopped; the chat is told, it is not run again")
                 return ChatMessageResult(status: .refused, reply: Reply(Self.cutOffNote))
             }
+            if let answer = answers.answer(for: key) {
+                logger.info("chat message \(id) from \(plugin) was handled before; its repeat gets the answer again")
+                return answer
+            }
             logger.info("chat message \(id) from \(plugin) was handled before; not again")
             return ChatMessageResult(status: .ignored)
         }
@@ -171,7 +177,9 @@ package actor ChatDesk: PluginRouter {
         repeats[key] = []
         let outcome: Result<ChatMessageResult, any Error>
         do {
-            outcome = .success(try await chatMessage(plugin: plugin, params: params))
+            let result = try await chatMessage(plugin: plugin, params: params)
+            outcome = .success(result)
+            answers.keep(result, for: key)
             handledMessages.done(key)
             saveHandledMessages()
         } catch {
