@@ -161,6 +161,18 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
 
 type GateVerdict = { block: true; reason: string } | undefined;
 
+/** A terminal gate's question in the chats (Gatekeeper.askChats). */
+interface ChatsCopy {
+  /** Settles with a chat's decision only. */
+  readonly decision: Promise<Json>;
+  /** The request last sent: its session and id are the ones the daemon knows. */
+  readonly asked: Json | undefined;
+  /** A request waits on the daemon now. */
+  readonly live: boolean;
+  /** The gate is decided: no more asking, and the request waiting is let go (it would keep pi's event loop busy). */
+  close(): void;
+}
+
 const APPROVE_ONCE = "Approve once";
 const APPROVE_FOR_SESSION = "Approve for session";
 const DENY = "Deny";
@@ -211,6 +223,10 @@ export class Gatekeeper {
    * batch would still come here, gated or not, and run.
    */
   private stoppedRun: string | undefined;
+  /** Counts the attaches: a chats' copy lost before the latest one is asked again at once. */
+  private attaches = 0;
+  /** What asks each waiting terminal gate's question in the chats (askChats). */
+  private readonly chatAsks = new Set<() => void>();
 
   constructor(socketPath: string, log: Log, terminal: boolean) {
     this.socketPath = socketPath;
@@ -279,6 +295,15 @@ export class Gatekeeper {
     return cancels.length;
   }
 
+  /**
+   * After an attach: a terminal gate still waiting whose question the chats no longer have (the
+   * daemon restarted, or dropped the connection) is asked there again.
+   */
+  askAgain(): void {
+    this.attaches++;
+    for (const ask of [...this.chatAsks]) ask();
+  }
+
   /** A new run (pi's `agent_start`): the calls of the one a stop ended are behind it. */
   runStarted(): void {
     this.stoppedRun = undefined;
@@ -313,58 +338,117 @@ export class Gatekeeper {
   private async decide(rule: GateRule, gates: Gates, event: Json, ctx: ExtensionContext, cancelled: Promise<string>): Promise<GateVerdict> {
     const blocked = (why: string): GateVerdict => ({ block: true, reason: `pi-relayd's approval gate "${rule.name}" denied ${event.toolName}: ${why}` });
     if (this.terminal && !this.sessionID && this.approvedHere.has(rule.name)) return undefined;
-    const id = randomUUID();
-    const params: Json = { session: this.sessionID, id, toolName: event.toolName, input: event.input, rule: rule.name };
+    const request = (session: string | undefined): Json => ({ session, id: randomUUID(), toolName: event.toolName, input: event.input, rule: rule.name });
     const waitMs = (gates.timeoutSeconds + 30) * 1000;
-    // Let go once the terminal decides: a waiting connection would keep pi's event loop busy.
-    const asking = new AbortController();
-    const asked: Promise<Json | Error> = this.sessionID
-      ? controlCall(this.socketPath, "approval", params, waitMs, asking.signal).catch((error: Error) => error)
-      : Promise.resolve(new Error("not attached to pi-relayd"));
-    const dialog = new AbortController();
-    // A stop lets go of the daemon's copy (the daemon closes it on the same abort) and the dialog.
-    let stopped = false;
-    void cancelled.then(() => {
-      stopped = true;
-      asking.abort();
-      dialog.abort();
-    });
     if (!this.terminal) {
       // A pi-relayd child: only the chats can answer (its "UI" is the daemon's RPC).
-      const answer = await asked;
+      const asking = new AbortController();
+      void cancelled.then(() => asking.abort()); // a stop lets go of the daemon's copy (it closes it on the same abort)
+      const answer: Json | Error = this.sessionID
+        ? await controlCall(this.socketPath, "approval", request(this.sessionID), waitMs, asking.signal).catch((error: Error) => error)
+        : new Error("not attached to pi-relayd");
       if (answer instanceof Error) {
         this.log(`approval for ${event.toolName} (rule ${rule.name}) failed: ${answer.message}`);
         return blocked(`pi-relayd cannot be reached (${answer.message}), so it was denied`);
       }
       return answer.allowed === true ? undefined : blocked(String(answer.reason || answer.outcome || "denied"));
     }
+    const chats = this.askChats(request, waitMs, `${event.toolName} (rule ${rule.name})`);
+    const dialog = new AbortController();
+    // A stop lets go of the daemon's copy (the daemon closes it on the same abort) and the dialog.
+    let stopped = false;
+    void cancelled.then(() => {
+      stopped = true;
+      chats.close();
+      dialog.abort();
+    });
     const title = `pi-relayd: approve ${event.toolName}? (rule ${rule.name})\n${previewInput(event.input)}`;
     const terminal = ctx.ui
       .select(title, GATE_CHOICES, { signal: dialog.signal, timeout: gates.timeoutSeconds * 1000 })
       .then((value: string | undefined) => ({ from: "terminal" as const, value }));
-    const first = await Promise.race([terminal, asked.then((answer) => ({ from: "daemon" as const, answer }))]);
-    if (first.from === "daemon" && !(first.answer instanceof Error) && !["terminal_only", "abandoned"].includes(String(first.answer.outcome))) {
+    const first = await Promise.race([terminal, chats.decision.then((answer) => ({ from: "chats" as const, answer }))]);
+    // Read before letting go: whether the chats still hold a copy, and its id.
+    const { asked, live } = chats;
+    chats.close();
+    if (first.from === "chats") {
       dialog.abort(); // the chats decided: the terminal's copy goes
       return first.answer.allowed === true ? undefined : blocked(String(first.answer.reason || first.answer.outcome));
     }
-    // The terminal decides: it answered first, or the daemon cannot ask anyone else.
-    const value = first.from === "terminal" ? first.value : (await terminal).value;
+    // The terminal decided (its timeout included: a gate nobody decides is denied).
+    const value = first.value;
     const choice = value === APPROVE_ONCE || value === APPROVE_FOR_SESSION ? value : DENY;
-    asking.abort();
     if (stopped) return blocked("the run was stopped"); // check() answered already
-    if (first.from === "terminal" && this.sessionID) {
-      // The chats' copy closes, and the daemon logs who decided.
-      controlCall(this.socketPath, "answer", { session: this.sessionID, id, value: choice, by: "the terminal" }, 10_000).catch(() =>
-        controlCall(this.socketPath, "approval-decided", { ...params, choice }, 10_000).catch(() => undefined),
-      );
-    } else if (this.sessionID) {
-      controlCall(this.socketPath, "approval-decided", { ...params, choice }, 10_000).catch(() => undefined);
+    if (this.sessionID) {
+      const decided = { ...(asked ?? request(this.sessionID)), session: this.sessionID, choice };
+      if (live && asked) {
+        // The chats' copy closes, and the daemon logs who decided.
+        controlCall(this.socketPath, "answer", { session: asked.session, id: asked.id, value: choice, by: "the terminal" }, 10_000).catch(() =>
+          controlCall(this.socketPath, "approval-decided", decided, 10_000).catch(() => undefined),
+        );
+      } else {
+        controlCall(this.socketPath, "approval-decided", decided, 10_000).catch(() => undefined);
+      }
     }
     if (choice === APPROVE_FOR_SESSION) {
       this.approvedHere.add(rule.name);
       this.remember();
     }
     return choice === DENY ? blocked(value === undefined ? "nobody approved it at the terminal" : "denied at the terminal") : undefined;
+  }
+
+  /**
+   * A terminal gate's question in the chats: asked now when attached, and again after each
+   * attach while the chats hold no copy of it. A daemon that restarted (or dropped the
+   * connection) re-attaches the session (spec §10) but knows nothing of the question, and its
+   * old buttons answer nothing. Each ask has an id of its own, as a daemon that lived on may
+   * still hold the last one. "terminal_only" and "abandoned" leave the decision to the
+   * terminal's dialog, which stays open all along.
+   */
+  private askChats(request: (session: string) => Json, waitMs: number, what: string): ChatsCopy {
+    let settle: (answer: Json) => void = () => {};
+    const decision = new Promise<Json>((resolve) => (settle = resolve));
+    let asked: Json | undefined;
+    let live: AbortController | undefined;
+    let over = false;
+    const ask = () => {
+      const session = this.sessionID;
+      if (over || live || !session) return;
+      const attach = this.attaches;
+      const controller = new AbortController();
+      const params = request(session);
+      asked = params;
+      live = controller;
+      const lost = (why: string) => {
+        if (live === controller) live = undefined;
+        if (over) return;
+        this.log(`approval for ${what}: the chats cannot answer (${why}); asked there again after the next attach`);
+        if (this.attaches !== attach) ask(); // attached again while this one was on its way
+      };
+      controlCall(this.socketPath, "approval", params, waitMs, controller.signal).then(
+        (answer) => {
+          if (["terminal_only", "abandoned"].includes(String(answer.outcome))) return lost(String(answer.reason || answer.outcome));
+          if (live === controller) live = undefined;
+          if (!over) settle(answer);
+        },
+        (error: Error) => lost(error.message),
+      );
+    };
+    this.chatAsks.add(ask);
+    ask();
+    return {
+      decision,
+      get asked() {
+        return asked;
+      },
+      get live() {
+        return live !== undefined;
+      },
+      close: () => {
+        over = true;
+        this.chatAsks.delete(ask);
+        live?.abort();
+      },
+    };
   }
 }
 

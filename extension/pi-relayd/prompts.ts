@@ -35,11 +35,20 @@ const SWITCH_QUESTION_MS = 10 * 60_000;
 
 /** The chat's answer when pi never started its prompt (the daemon shows it as pi's rejection). */
 export const NOT_STARTED = "pi did not start this prompt; see the terminal";
+/** How many texts of other prompts (the terminal's, other extensions') are kept to tell them from ours. */
+const OTHER_PROMPTS_KEPT = 20;
 
 export interface OutgoingPrompt {
   content: string | Json[];
   text: string;
   deliverAs: "steer" | "followUp";
+  /**
+   * The text as our `input` handler saw it: another extension's handler before ours may have
+   * rewritten it (spec §5.3, transforms chain in load order). What pi's user message carries.
+   */
+  piText?: string;
+  /** How it went to a busy pi (a steer may go as a follow-up while a gate waits). */
+  sentAs?: "steer" | "followUp";
   /** The daemon's command (its `id` and `type`): a prompt pi never started is answered again, failing. */
   command?: { id: unknown; type: string };
 }
@@ -93,8 +102,17 @@ export class PromptSender {
         until: "agent_start" | "input" | "user_message";
         prompt: OutgoingPrompt;
         timer: Timer;
+        /** Our `input` handler saw this prompt. */
+        inputSeen: boolean;
+        /** Other prompts seen at our `input` handler since this one was handed over. */
+        rivals: number;
       }
     | undefined;
+  /**
+   * Texts of other prompts seen at our `input` (the terminal's, other extensions'), until their
+   * user message comes: a run's user message that is one of them is not ours.
+   */
+  private others: string[] = [];
   /** Handed to a busy pi as steer or follow-up, not yet seen as a user message. */
   private inPi: OutgoingPrompt[] = [];
   /** What `inPi` held when a compaction aborted the run (trap 1), until the compaction is over. */
@@ -233,9 +251,16 @@ export class PromptSender {
     if (waiting) this.done();
   }
 
-  /** A prompt typed at the terminal (`input`, source interactive). */
-  onTerminalInput(): void {
+  /** A prompt typed at the terminal (`input`, source interactive), with its text as our handler saw it. */
+  onTerminalInput(text: string): void {
+    this.otherPrompt(text);
     this.otherPromptStarting();
+  }
+
+  private otherPrompt(text: string): void {
+    if (this.waiting) this.waiting.rivals++;
+    this.others.push(text);
+    if (this.others.length > OTHER_PROMPTS_KEPT) this.others.splice(0, this.others.length - OTHER_PROMPTS_KEPT);
   }
 
   /**
@@ -253,28 +278,68 @@ export class PromptSender {
     this.schedulePoll();
   }
 
-  /** A user message entered the conversation: a prompt handed to a busy pi was taken. */
+  /**
+   * A user message entered the conversation: the run's first (whose run it is), or a prompt
+   * handed to a busy pi that pi took. Matched on the text pi had at our `input` handler; an
+   * extension's handler after ours may still rewrite it (spec §5.3), and no event says what the
+   * text became, so a message that is no prompt we know of is matched in order: the next user
+   * message after our sendUserMessage is ours, unless another prompt was starting beside it.
+   */
   onUserMessage(text: string): void {
-    const index = this.inPi.findIndex((prompt) => prompt.text === text);
-    if (index >= 0) this.inPi.splice(index, 1);
+    const mine = (prompt: OutgoingPrompt) => prompt.text === text || prompt.piText === text;
+    let index = this.inPi.findIndex(mine);
+    const other = index < 0 ? this.others.indexOf(text) : -1;
+    if (other >= 0) this.others.splice(other, 1);
     const waiting = this.waiting;
-    if (waiting?.until !== "user_message") return;
-    if (waiting.prompt.text !== text) {
-      this.log("a terminal prompt started first: pi did not start the chat's");
-      this.failed(waiting.prompt, NOT_STARTED);
-    }
-    this.done();
-  }
-
-  /** An `input` from an extension: ours (the prompt being handed over), or another's prompt. */
-  onExtensionInput(text: string): void {
-    const waiting = this.waiting;
-    if (waiting?.prompt.text === text) {
-      if (waiting.until === "input") this.done();
+    if (waiting?.until === "user_message") {
+      if (index >= 0) this.inPi.splice(index, 1);
+      if (!mine(waiting.prompt)) {
+        if (index >= 0 || other >= 0 || waiting.rivals > 0) {
+          // Another's, or, with another prompt starting beside ours, no telling whose: pi fails
+          // the second to start (trap 6) and says which in the terminal.
+          this.log("another prompt started first: pi did not start the chat's");
+          this.failed(waiting.prompt, NOT_STARTED);
+        } else {
+          this.log("the run's user message is no prompt seen at our input handler: taken for the chat's, the only one sent");
+        }
+      }
+      this.done();
       return;
     }
-    if (this.inPi.some((prompt) => prompt.text === text)) return;
+    if (index < 0 && other < 0 && this.inPi.length > 0) {
+      // pi takes its queued messages in order, steers first (spec §5.1).
+      const steer = this.inPi.findIndex((prompt) => (prompt.sentAs ?? prompt.deliverAs) === "steer");
+      index = steer >= 0 ? steer : 0;
+      this.log("a user message that is no prompt seen at our input handler: taken for the chat's oldest one pi holds");
+    }
+    if (index >= 0) this.inPi.splice(index, 1);
+  }
+
+  /**
+   * An `input` from an extension: ours (the prompt being handed over), or another's prompt. Ours
+   * is the first after our sendUserMessage: its text may differ from what we sent when an
+   * extension loaded before ours rewrote it (spec §5.3), and the text seen is what pi runs.
+   */
+  onExtensionInput(text: string): void {
+    const waiting = this.waiting;
+    if (waiting && !waiting.inputSeen && waiting.prompt.text === text) return this.inputOf(text);
+    // A steer whose input came after its wait ended.
+    const late = this.inPi.find((prompt) => prompt !== waiting?.prompt && prompt.piText === undefined && prompt.text === text);
+    if (late) {
+      late.piText = text;
+      return;
+    }
+    if (waiting && !waiting.inputSeen) return this.inputOf(text);
+    this.otherPrompt(text);
     this.otherPromptStarting();
+  }
+
+  /** Our `input` handler saw the prompt being handed over, as `text`. */
+  private inputOf(text: string): void {
+    const waiting = this.waiting!;
+    waiting.inputSeen = true;
+    waiting.prompt.piText = text;
+    if (waiting.until === "input") this.done();
   }
 
   /**
@@ -446,7 +511,8 @@ export class PromptSender {
       const idle = this.isIdle();
       const until = idle ? "agent_start" : "input";
       // Set before sending: pi may run our own `input` handler before sendUserMessage returns.
-      this.waiting = { until, prompt, timer: this.watch(prompt, until, idle ? PROMPT_START_WATCH_MS : PROMPT_QUEUED_TIMEOUT_MS) };
+      this.waiting = { until, prompt, timer: this.watch(prompt, until, idle ? PROMPT_START_WATCH_MS : PROMPT_QUEUED_TIMEOUT_MS), inputSeen: false, rivals: 0 };
+      prompt.piText = undefined;
       if (!idle) this.inPi.push(prompt);
       // A steer queued here before an approval began waiting is checked again now: pi's poll after
       // the approval would find it and skip every call of the batch, the approved one included
@@ -458,6 +524,7 @@ export class PromptSender {
         // Its chat was answered "steered" when it was queued: it hears what became of it.
         this.send({ type: "prompts_delivered", reason: "gate", texts: [prompt.text] });
       }
+      prompt.sentAs = deliverAs;
       try {
         this.pi.sendUserMessage(prompt.content as any, { deliverAs });
       } catch (error) {

@@ -259,7 +259,7 @@ export class Relay {
     if (event.source === "interactive") {
       const images = Array.isArray(event.images) ? event.images.length : 0;
       this.link?.send({ type: "terminal_input", text, images });
-      this.sender.onTerminalInput();
+      this.sender.onTerminalInput(text);
     } else if (event.source === "extension") {
       this.sender.onExtensionInput(text);
     }
@@ -349,6 +349,7 @@ export class Relay {
       else if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
     }
     this.questions.resend();
+    this.gatekeeper.askAgain(); // a gate waiting: the chats are asked again, the terminal's dialog stays
     this.sender.askAgain();
     this.startInfoPoll();
   }

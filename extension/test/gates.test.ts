@@ -151,6 +151,44 @@ test("a terminal session whose daemon is gone: the terminal still asks, with the
   assert.deepEqual(host.errors, []);
 });
 
+test("a gate waiting while the daemon restarts is asked in the chats again after the re-attach", async (t) => {
+  const { daemon, host } = await attachedWithGates(t, () => new Promise(() => {})); // nobody answers yet
+  host.type("run: git push");
+  await host.waitFor((s) => s.saw === "dialog");
+  const first = await daemon.waitFor((m) => m.method === "approval");
+  await daemon.stop(); // an upgrade, a crash
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: offline");
+  daemon.options.approve = () => ({ allowed: true, outcome: "approved_once", by: "alice (telegram)" });
+  await daemon.listen();
+  const again = await daemon.waitFor((m) => m.method === "approval", 5000, "the approval asked again", 2);
+  assert.equal(again.params.toolName, "bash");
+  assert.equal(again.params.rule, "git-push");
+  assert.deepEqual(again.params.input, first.params.input);
+  assert.equal(again.params.session, first.params.session, "the session as the new daemon knows it");
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Done: ran git push");
+  const closed = host.seen.filter((s) => s.saw === "dialog_closed");
+  assert.deepEqual(closed.map((s) => s.by), ["abort"], "the terminal's dialog stayed open until the chat answered");
+  assert.equal(host.executedTools.filter((call) => call.tool === "bash").length, 1, "run once");
+  assert.equal(daemon.lines((m) => m.method === "approval").length, 2);
+  assert.deepEqual(host.errors, []);
+});
+
+test("a gate asked again after the daemon dropped the connection and decided by nobody is denied at its timeout, and the chats' copy closed", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home, { approvals: { ...gates, timeoutSeconds: 1 }, approve: () => new Promise(() => {}) });
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("run: git push");
+  await daemon.waitFor((m) => m.method === "approval");
+  daemon.dropConnections(); // the daemon lets its sessions go, and takes them back
+  const again = await daemon.waitFor((m) => m.method === "approval", 5000, "the approval asked again", 2);
+  const end = await host.waitFor((s) => s.saw === "run_end", 5000);
+  assert.equal(end.text, `The tool failed: pi-relayd's approval gate "git-push" denied bash: nobody approved it at the terminal`);
+  assert.equal(host.executedTools.length, 0);
+  const answered = await daemon.waitFor((m) => m.method === "answer");
+  assert.deepEqual(answered.params, { session: again.params.session, id: again.params.id, value: "Deny", by: "the terminal" });
+});
+
 test("no gates without a daemon that sent them: an unattached terminal pi runs everything", async (t) => {
   makeHome(t);
   const host = await startHost(t);

@@ -70,6 +70,29 @@ test("handlers are awaited in order; a throw is reported and dispatch goes on; a
   assert.equal(host.errors[0].event, "agent_start");
 });
 
+test("input transforms chain across extensions, and the first handled ends the dispatch (§5.3)", async (t) => {
+  globalThis.probe = [];
+  const first = extension(t, `pi.on("input", (e: any) => { globalThis.probe.push("a:" + e.text); return { action: "transform", text: e.text + " +a" }; });`);
+  const second = extension(
+    t,
+    `pi.on("input", (e: any) => { globalThis.probe.push("b:" + e.text); return e.text.startsWith("drop") ? { action: "handled" } : { action: "transform", text: e.text + " +b" }; });
+     pi.on("input", (e: any) => { globalThis.probe.push("c:" + e.text); });`,
+  );
+  const host = await PiHost.create({ extensions: [first, second] });
+  t.after(() => host.shutdown());
+  await host.start();
+  host.type("go");
+  await host.waitFor((s) => s.saw === "run_end");
+  assert.deepEqual(globalThis.probe, ["a:go", "b:go +a", "c:go +a +b"]);
+  assert.equal(host.seen.find((s) => s.saw === "user_message")?.text, "go +a +b");
+  globalThis.probe = [];
+  host.type("drop me");
+  await waitUntil(() => globalThis.probe.length >= 2);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(globalThis.probe, ["a:drop me", "b:drop me +a"], "no handler after the one that handled it");
+  assert.equal(host.seen.filter((s) => s.saw === "user_message").length, 1);
+});
+
 test("dialogs: an aborted signal shows nothing, a second dialog orphans the first", async (t) => {
   globalThis.probe = [];
   const host = await hostWith(

@@ -5,8 +5,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test, type TestContext } from "node:test";
-import { PROMPT_START_WATCH_MS } from "../pi-relayd/prompts.ts";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { NOT_STARTED, PROMPT_START_WATCH_MS } from "../pi-relayd/prompts.ts";
+import { EXTENSION, FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
 
 async function attached(t: TestContext, options: Parameters<typeof startHost>[1] = {}) {
   const home = makeHome(t);
@@ -193,4 +193,97 @@ async function waitUntilEither(daemon: FakeDaemon, host: any): Promise<boolean> 
     await sleep(100);
   }
   return false;
+}
+
+/** Another extension whose `input` handler appends to every prompt (spec §5.3). */
+function appender(t: TestContext): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pi-append-"));
+  t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  const file = path.join(folder, "append.ts");
+  fs.writeFileSync(
+    file,
+    `export default function (pi: any): void {
+  pi.on("input", (event: any) => ({ action: "transform", text: event.text + " (answer briefly)" }));
+}
+`,
+  );
+  return file;
+}
+
+// Loaded before ours, its rewrite is what our `input` handler sees; loaded after, nothing tells
+// ours what the text became, and the run's user message is matched in order.
+for (const loaded of ["before", "after"] as const) {
+  const withAppender = async (t: TestContext) => {
+    const home = makeHome(t);
+    const daemon = await FakeDaemon.start(t, home);
+    const other = appender(t);
+    const host = await startHost(t, { extensions: loaded === "before" ? [other, EXTENSION] : [EXTENSION, other] });
+    await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+    return { daemon, host };
+  };
+
+  test(`a chat prompt an extension loaded ${loaded} ours rewrites in its input handler runs once and is not reported failed`, async (t) => {
+    const { daemon, host } = await withAppender(t);
+    daemon.send({ type: "prompt", id: "p", message: "hello", streamingBehavior: "followUp" });
+    assert.equal((await daemon.response("p")).success, true);
+    await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: hello (answer briefly)", 5000);
+    await sleep(PROMPT_START_WATCH_MS + 500);
+    assert.equal(daemon.lines((m) => m.type === "response" && m.id === "p" && m.success === false).length, 0, "it ran: never reported failed");
+    assert.equal(host.sentUserMessages.length, 1, "handed to pi once");
+    assert.deepEqual(
+      host.seen.filter((s) => s.saw === "user_message").map((s) => s.text),
+      ["hello (answer briefly)"],
+    );
+    assert.deepEqual(host.errors, []);
+  });
+
+  test(`a chat steer an extension loaded ${loaded} ours rewrites is known as taken once pi took it`, async (t) => {
+    const { daemon, host } = await withAppender(t);
+    host.type(`slow: ${"word ".repeat(15)}`);
+    await host.waitFor((s) => s.saw === "user_message");
+    daemon.send({ type: "steer", id: "s", message: "look here" });
+    assert.equal((await daemon.response("s")).success, true);
+    await host.waitFor((s) => s.saw === "user_message" && s.text === "look here (answer briefly)", 5000, "pi to take the steer");
+    await sleep(100);
+    // A stop tells the chats which of their prompts pi still holds: none, it took the steer.
+    daemon.send({ type: "abort", id: "stop" });
+    await daemon.response("stop");
+    await sleep(100);
+    assert.deepEqual(daemon.lines((m) => m.type === "prompts_delivered"), []);
+    assert.equal(host.sentUserMessages.length, 1);
+  });
+}
+
+for (const loaded of ["before", "after"] as const) {
+  test(`a terminal prompt that won the start over a chat prompt an extension loaded ${loaded} ours rewrites: the chat's is reported not started`, async (t) => {
+    // The other extension takes its time over the chat's pre-run (before_agent_start is
+    // awaited: spec §8.1), so the terminal's, typed meanwhile, starts first and the chat's
+    // collides in pi (trap 6). Loaded before ours, both texts are known at our handler; loaded
+    // after, neither is, and with two prompts starting the chat's cannot be taken for started.
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "pi-slow-start-"));
+    t.after(() => fs.rmSync(folder, { recursive: true, force: true }));
+    const other = path.join(folder, "slow-start.ts");
+    fs.writeFileSync(
+      other,
+      `export default function (pi: any): void {
+  pi.on("input", (event: any) => ({ action: "transform", text: event.text + " (answer briefly)" }));
+  pi.on("before_agent_start", async (event: any) => {
+    if (event.prompt.startsWith("from the chat")) await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+}
+`,
+    );
+    const home = makeHome(t);
+    const daemon = await FakeDaemon.start(t, home);
+    const host = await startHost(t, { extensions: loaded === "before" ? [other, EXTENSION] : [EXTENSION, other] });
+    await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+    daemon.send({ type: "prompt", id: "p", message: "from the chat", streamingBehavior: "followUp" });
+    assert.equal((await daemon.response("p")).success, true);
+    await sleep(50);
+    host.type("slow: from the terminal"); // a run longer than the chat's pre-run
+    await host.waitFor((s) => s.saw === "user_message" && s.text === "slow: from the terminal (answer briefly)");
+    const failed = await daemon.waitFor((m) => m.type === "response" && m.id === "p" && m.success === false, 5000, "the chat's reported not started");
+    assert.equal(failed.error, NOT_STARTED);
+    await host.waitFor((s) => s.saw === "extension_error" && /already processing/.test(s.error), 5000, "pi's collision");
+  });
 }

@@ -1364,10 +1364,20 @@ export class PiHost extends EventEmitter {
     if (opts.expand && text.startsWith("/") && (await this.runExtensionCommand(text))) return;
     let current = { text, images: opts.images };
     if (this.handlerCount("input") > 0) {
-      const results = await this.dispatch("input", { text: current.text, images: current.images, source: opts.source });
-      for (const result of results as Json[]) {
-        if (result?.action === "handled") return;
-        if (result?.action === "transform") current = { text: result.text, images: result.images ?? current.images };
+      // §5.3: transforms chain (each handler sees the text the ones before it made), and the
+      // first `handled` ends the dispatch and drops the prompt.
+      for (const extension of this.extensions) {
+        for (const handler of extension.handlers.get("input") ?? []) {
+          let result: Json | undefined;
+          try {
+            result = (await handler({ type: "input", text: current.text, images: current.images, source: opts.source }, this.context())) as Json | undefined;
+          } catch (error) {
+            this.reportError(extension.path, "input", error);
+            continue;
+          }
+          if (result?.action === "handled") return;
+          if (result?.action === "transform") current = { text: result.text, images: result.images ?? current.images };
+        }
       }
     }
     if (opts.expand) current = { text: this.expandSlash(current.text), images: current.images };
