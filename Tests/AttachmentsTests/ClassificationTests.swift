@@ -35,9 +35,20 @@ struct ClassificationTests {
         #expect(Classification.of(Array("looks like text\u{0}but is not".utf8)) == .binary(why: "binary"))
     }
 
-    @Test func invalidUTF8IsBinary() {
-        // Latin-1 "café" and a lone continuation byte.
-        #expect(Classification.of([0x63, 0x61, 0x66, 0xE9, 0x0A, 0x80]) == .binary(why: "binary (not valid UTF-8 text)"))
+    /// Text saved on Windows: Windows-1252 (Latin-1's superset) and UTF-16 with its byte-order
+    /// mark are read as the text they are, where they were refused as binary.
+    @Test func legacyTextIsText() {
+        #expect(Classification.of([0x63, 0x61, 0x66, 0xE9, 0x0A, 0x80]) == .text("café\n€"))
+        #expect(Classification.of([0x47, 0x72, 0xFC, 0xDF, 0x65, 0x3B, 0x93, 0x71, 0x94]) == .text("Grüße;“q”"))
+        #expect(Classification.of([0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00, 0x0A, 0x00]) == .text("hi\n"))
+        #expect(Classification.of([0xFE, 0xFF, 0x00, 0x68, 0x00, 0xE9]) == .text("hé"))
+    }
+
+    @Test func invalidUTF8WithControlBytesIsBinary() {
+        // A control byte no text has, and one Windows-1252 leaves undefined.
+        #expect(Classification.of([0x63, 0x61, 0x66, 0xE9, 0x01]) == .binary(why: "binary (not valid UTF-8 text)"))
+        #expect(Classification.of([0x63, 0x81]) == .binary(why: "binary (not valid UTF-8 text)"))
+        #expect(Classification.of([0xFF, 0xFE, 0x68]) == .binary(why: "binary (not valid UTF-8 text)"), "odd UTF-16 is no text")
     }
 
     @Test func textStartingWithBMIsNotABitmap() {

@@ -9,8 +9,10 @@ enum Classification: Sendable, Equatable {
     static func of(_ bytes: [UInt8]) -> Classification {
         if let format = ImageFormat.detect(bytes) { return .image(format) }
         if let format = OtherImageFormat.detect(bytes) { return .otherImage(format) }
+        // Before the NUL test: UTF-16 holds one in every ASCII character.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]), let text = LegacyText.decode(bytes) { return .text(text) }
         if bytes.contains(0) { return .binary(why: "binary") }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) ?? LegacyText.decode(bytes) else {
             return .binary(why: "binary (not valid UTF-8 text)")
         }
         return OtherImageFormat.detectSVG(text) ? .otherImage(.svg) : .text(text)
