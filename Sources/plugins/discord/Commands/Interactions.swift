@@ -180,7 +180,7 @@ struct Interactions: Sendable {
     /// An interaction response message (callback type 4 `data`).
     static func data(_ reply: Reply, ephemeral: Bool) -> JSONValue {
         var body = edit(reply)
-        if ephemeral { body["flags"] = 64 }
+        if ephemeral { body["flags"] = JSONValue(Poster.suppressEmbeds | 64) }
         return body
     }
 
@@ -188,7 +188,9 @@ struct Interactions: Sendable {
     static func edit(_ reply: Reply) -> JSONValue {
         let components = ComponentLayout.components(reply.actions.map { $0.map(ButtonSpec.init) }, menuPrefix: Poster.actionMenuPrefix)
         let text = reply.text.isEmpty && components.isEmpty ? "Done." : reply.text
-        var body: JSONValue = ["allowed_mentions": Poster.allowedMentions(nil), "components": .array(components)]
+        var body: JSONValue = [
+            "allowed_mentions": Poster.allowedMentions(nil), "components": .array(components), "flags": JSONValue(Poster.suppressEmbeds),
+        ]
         if !text.isEmpty { body["content"] = .string(TextFit.clamp(text, to: Poster.limit)) }
         return body
     }

@@ -71,7 +71,10 @@ enum QuestionLayout {
 
     /// What the question message shows once closed: its title and the supervisor's outcome line.
     static func closed(title: String, outcome: String) -> JSONValue {
-        ["content": .string(fit(["❓ **\(title)**", outcome])), "components": [], "allowed_mentions": Poster.allowedMentions(nil)]
+        [
+            "content": .string(fit(["❓ **\(title)**", outcome])), "components": [], "allowed_mentions": Poster.allowedMentions(nil),
+            "flags": JSONValue(Poster.suppressEmbeds),
+        ]
     }
 
     private static func chunked(_ items: [ButtonSpec], _ size: Int) -> [[ButtonSpec]] {

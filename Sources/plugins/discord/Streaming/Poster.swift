@@ -35,12 +35,18 @@ struct Poster: Sendable {
     }
 
     static func body(_ text: String, components: [JSONValue] = [], replyTo: String? = nil, mention: String? = nil) -> JSONValue {
-        var body: JSONValue = ["allowed_mentions": allowedMentions(mention)]
+        var body: JSONValue = ["allowed_mentions": allowedMentions(mention), "flags": JSONValue(suppressEmbeds)]
         if !text.isEmpty { body["content"] = .string(TextFit.clamp(text, to: limit)) }
         if !components.isEmpty { body["components"] = .array(components) }
         if let replyTo { body["message_reference"] = ["message_id": .string(replyTo), "fail_if_not_exists": false] }
         return body
     }
+
+    /// SUPPRESS_EMBEDS (discord-api.md §3), on every message and edit: Discord's servers fetch
+    /// a link to show its preview, with nobody clicking, and a link in model output can carry
+    /// what the agent read (`https://x.example/?d=…`). Telegram's and Slack's posts turn their
+    /// previews off too.
+    static let suppressEmbeds = 1 << 2
 
     static func allowedMentions(_ user: String?) -> JSONValue {
         var mentions: JSONValue = ["parse": [], "replied_user": false]

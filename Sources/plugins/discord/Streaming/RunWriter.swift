@@ -30,7 +30,10 @@ struct RunWriter: FinalWriter {
     static func mentionFits(_ chunk: String) -> Bool { TextFit.length(chunk) + 25 <= Poster.limit }
 
     static func content(_ text: String) -> JSONValue {
-        ["content": .string(TextFit.clamp(text, to: Poster.limit)), "allowed_mentions": Poster.allowedMentions(nil)]
+        [
+            "content": .string(TextFit.clamp(text, to: Poster.limit)), "allowed_mentions": Poster.allowedMentions(nil),
+            "flags": JSONValue(Poster.suppressEmbeds),
+        ]
     }
 
     func sendLive(_ text: String, to place: Place, slot: LiveSlot) async throws -> String {
