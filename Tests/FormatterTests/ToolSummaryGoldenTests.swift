@@ -161,6 +161,18 @@ import Testing
         #expect(text.contains("x-api-key: [REDACTE"))
     }
 
+    /// `/progress verbose` shows a call's last output lines: a private key's body lines are masked
+    /// too, though its BEGIN line is not among them (each line was masked alone).
+    @Test func theOutputPreviewMasksAKeyWhoseBeginLineIsAboveIt() throws {
+        let body = ["MIIEowIBAAKCAQEAq1ExampleKeyBodyLineOne0123456789abcdefABCDEF", "Z2V0IGEgam9iIGRvbmUgd2l0aCB0aGlzIGtleSBib2R5IGxpbmUgdHdvABCDE"]
+        let output = "-----BEGIN RSA PRIVATE KEY-----\n" + body.joined(separator: "\n") + "\n-----END RSA PRIVATE KEY-----\n"
+        let call = RunView.ToolCall(id: "t1", name: "bash", args: ["command": "cat id_rsa"], output: output)
+        var group = ToolGroup(calls: [call], maxLines: 5, argumentWidth: 200)
+        group.outputLines = 3
+        let shown = group.lines(redactor: try Redactor(patterns: [])).joined(separator: "\n")
+        for line in body { #expect(!shown.contains(line.prefix(24)), "\(shown)") }
+    }
+
     @Test func parallelCallsAreGroupedAndCapped() throws {
         let calls = (1...12).map { i in
             RunView.ToolCall(json: RunFixture.call("read", ["path": .string("file\(i).swift")], id: "t\(i)", isError: i == 12))

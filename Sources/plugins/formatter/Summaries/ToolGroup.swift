@@ -28,11 +28,13 @@ struct ToolGroup {
         return lines
     }
 
-    /// The last `outputLines` non-blank lines of a call's output, each masked, cut and in a code
-    /// span (output may hold markdown or fences of its own).
+    /// The last `outputLines` non-blank lines of a call's output, cut and in a code span (output
+    /// may hold markdown or fences of its own). Masked whole before the lines are taken: a private
+    /// key's body lines are a secret only with the BEGIN line above them.
     func outputPreview(_ call: RunView.ToolCall, redactor: Redactor) -> [String] {
         guard outputLines > 0 else { return [] }
-        let tail = call.output.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }.suffix(outputLines)
-        return tail.map { "  ↳ " + InlineCode.wrap(redactor.redact(String($0)).singleLine.elidingMiddle(to: argumentWidth)) }
+        let masked = redactor.redact(call.output)
+        let tail = masked.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }.suffix(outputLines)
+        return tail.map { "  ↳ " + InlineCode.wrap(String($0).singleLine.elidingMiddle(to: argumentWidth)) }
     }
 }
