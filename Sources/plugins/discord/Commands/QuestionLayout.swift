@@ -12,22 +12,24 @@ enum QuestionLayout {
 
     static func text(_ question: QuestionPost, now: Date, mention: String?) -> String {
         var lines: [String] = []
-        lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(question.title)**")
-        if let message = question.message, !message.isEmpty { lines.append(message) }
+        // Plain text (PROTOCOL.md, Markup): a gate's command shown as markdown is not the one that
+        // runs (`a || curl x | sh || b` hides its middle as a spoiler, `rm *.log ~/tmp/*` loses its stars).
+        lines.append((mention.map { "<@\($0)> " } ?? "") + "❓ **\(question.title.markdownEscaped)**")
+        if let message = question.message, !message.isEmpty { lines.append(message.markdownEscaped) }
         switch question.method {
         case "terminal":
             break  // asked in the terminal only: the message says so, nothing to answer here
         case "confirm":
             lines.append("Press **Yes** or **No**.")
         case "select":
-            let list = question.options.enumerated().map { "\($0 + 1). \($1)" }
+            let list = question.options.enumerated().map { "\($0 + 1). \($1.markdownEscaped)" }
             lines.append(list.joined(separator: "\n"))
             lines.append(
                 question.options.count <= ComponentLayout.capacity(maxRows: 4)
                     ? "Choose below, or reply with the number or the text."
                     : "Reply with the number or the text of your choice.")
         default:
-            let hint = question.placeholder.map { " (\($0))" } ?? ""
+            let hint = question.placeholder.map { " (\($0.markdownEscaped))" } ?? ""
             lines.append("Reply with your answer\(hint), or /cancel.")
         }
         if let expires = expiry(question, now: now) { lines.append(expires) }

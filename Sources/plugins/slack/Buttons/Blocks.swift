@@ -63,12 +63,16 @@ enum Blocks {
 
     /// A closed question: its text and who answered, no controls.
     static func closed(_ mrkdwn: String, note: String) -> JSONValue {
-        [section(mrkdwn), ["type": "context", "elements": [["type": "mrkdwn", "text": .string(SlackText.split(note, limit: 3000)[0])]]]]
+        [
+            section(mrkdwn),
+            ["type": "context", "elements": [["type": "mrkdwn", "text": .string(SlackText.split(note, limit: 3000)[0]), "verbatim": true]]],
+        ]
     }
 
     static func section(_ mrkdwn: String) -> JSONValue {
         let text = mrkdwn.isEmpty ? " " : mrkdwn
-        return ["type": "section", "text": ["type": "mrkdwn", "text": .string(SlackText.split(text, limit: 3000)[0])]]
+        // verbatim: no `@channel` or link in a question's text is turned into a ping or a link by Slack.
+        return ["type": "section", "text": ["type": "mrkdwn", "text": .string(SlackText.split(text, limit: 3000)[0]), "verbatim": true]]
     }
 
     private static func button(_ text: String, actionID: String, value: String) -> JSONValue {

@@ -82,7 +82,7 @@ struct Deliveries: Sendable {
 
     private func question(_ delivery: String, _ place: Place, _ params: ChatPostParams) async throws {
         guard let question = params.question else { throw RemoteError.invalidParams("a question post needs question") }
-        var text = "*" + SlackText.escaped(question.title) + "*" + (question.message.map { "\n" + SlackText.escaped($0) } ?? "")
+        var text = "*" + SlackText.escaped(question.title) + "*" + (question.message.map { "\n" + SlackText.verbatim($0) } ?? "")
         switch question.method {
         case "input", "editor": text += "\n_Reply with your answer" + (question.placeholder.map { " (" + SlackText.escaped($0) + ")" } ?? "") + "._"
         case "select": text += "\n_Pick one, or reply with its number._"

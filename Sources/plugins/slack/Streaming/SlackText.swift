@@ -9,6 +9,14 @@ enum SlackText {
 
     static func escaped(_ plain: String) -> String { Dialect.slackMrkdwn.escape(plain) }
 
+    /// Plain text that must read as written (a gate's command: `rm *.log ~/tmp/*` loses its
+    /// stars as mrkdwn): mrkdwn has no escape for `*`, `_`, `~` and backquotes, so text holding
+    /// one goes in a code block, where they are shown as they are.
+    static func verbatim(_ plain: String) -> String {
+        guard plain.contains(where: { "*_~`".contains($0) }) else { return escaped(plain) }
+        return "```" + escaped(plain.replacing("```", with: "`\u{200B}``")) + "```"
+    }
+
     /// Plain text in escaped pieces of at most `limit` characters, cut at a line break or a space
     /// in the last quarter when there is one. Escaped first: an escape makes text longer.
     static func chunks(_ plain: String, limit: Int = limit) -> [String] {
