@@ -13,6 +13,21 @@ import Testing
         return ((result["messages"]?.arrayValue ?? []).compactMap(\.stringValue), result["files"]?.arrayValue ?? [])
     }
 
+    /// Models escape the `_` in a token; every dialect drops the backslash, so the token must be
+    /// masked as read without it.
+    @Test func aTokenWithAnEscapedUnderscoreIsMasked() throws {
+        let token = #"ghp\_0123456789abcdefghijABCDEFGHIJxyz1"#
+        let run = RunFixture.run([RunFixture.text("Use \(token) for the \\*push\\*.")])
+        for dialect in ["telegramHTML", "slackMrkdwn", "html", "markdown"] {
+            var params: JSONValue = ["run": run, "limit": 2000]
+            params["dialect"] = .string(dialect)
+            let result = try RelayFormatter(config: FormatterConfig()).respond(to: "format.final", params: params)
+            let text = (result["messages"]?.arrayValue ?? []).compactMap(\.stringValue).joined()
+            #expect(!text.contains("0123456789abcdef") && text.contains("REDACTED"), "\(dialect): \(text)")
+        }
+        #expect(try final(RunFixture.run([RunFixture.text(#"Keep \*this\* as it is."#)])).messages == [#"Keep \*this\* as it is."#])
+    }
+
     @Test func shortAnswerIsOneMessageWithoutFiles() throws {
         let (messages, files) = try final(RunFixture.run([RunFixture.text("All tests pass.")]))
         #expect(messages == ["All tests pass."])

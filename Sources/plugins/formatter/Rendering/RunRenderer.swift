@@ -36,10 +36,38 @@ struct RunRenderer {
         }
     }
 
+    /// `\x` for ASCII punctuation x, as markdown reads it: x.
+    static func withoutEscapes(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var escaping = false
+        for character in text {
+            if escaping {
+                if !(character.isASCII && character.isPunctuation || character.isASCII && character.isSymbol) { out.append("\\") }
+                out.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        if escaping { out.append("\\") }
+        return out
+    }
+
     /// Text as sent: redacted, tables converted for chat, an unclosed fence closed (unless the
     /// text is still growing), thinking quoted, blank lines trimmed at both ends.
     func textBlock(_ text: String, openEnded: Bool, quoted: Bool) -> String? {
         var shown = redactor.redact(text)
+        // A model escapes the `_` in a token (`ghp\_…`): the scanner, reading the backslash, sees
+        // no token, and every dialect then drops the backslash. Read without escapes, a secret found
+        // there is masked, at the cost of that text's escapes.
+        if shown.contains("\\") {
+            let plain = Self.withoutEscapes(shown)
+            let masked = redactor.redact(plain)
+            if masked != plain { shown = masked }
+        }
         if target == .chat, config.convertTables { shown = MarkdownTable.replacingTables(in: shown) }
         let lines = MarkdownLine.scan(Substring(shown))
         if !openEnded, let open = MarkdownLine.openFence(after: lines) {
