@@ -80,6 +80,14 @@ import Glibc
             let third = try await chat.waitForFinal(3)
             #expect(third["chunks"]?[0]?.stringValue?.hasPrefix("🟢 phone\n") == true, "\(third)")
             #expect(third["chunks"]?[0]?.stringValue?.contains("Echo: via the alias") == true, "\(third)")
+            // An alias that is another session's name would hide it here; a number past the list
+            // picks no session (not the one whose id or pid starts so).
+            let shadow = try await chat.say("/alias api")
+            #expect(shadow["reply"]?["text"]?.stringValue?.contains("another session is already called api") == true, "\(shadow)")
+            let prompts = chat.piCommands("prompt").count
+            let past = try await chat.say("/to 7 nobody")
+            #expect(past["reply"]?["text"]?.stringValue?.contains("no session #7 here: /sessions lists 2") == true, "\(past)")
+            #expect(chat.piCommands("prompt").count == prompts)
 
             // A running session is not offline: /forget refuses it.
             let refused = try await chat.say("/forget 1")

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import PiRelaySDK
 
-/// Several sessions per chat (issue 17 point 3): the numbered list with each session's marker,
+/// Several sessions per chat: the numbered list with each session's marker,
 /// naming a session by number, this chat's alias, name or id, aliases, and forgetting one.
 extension ChatDesk {
     /// A session as a chat names it: its number in `/sessions`, the alias this chat gave it, or
@@ -10,6 +10,11 @@ extension ChatDesk {
         let all = await sessions.all
         if let number = Int(key), number >= 1, number <= all.count { return all[number - 1] }
         if let id = await bindings.session(aliased: key, in: chat.key), let session = await sessions.session(id: id) { return session }
+        // A number in a chat is a place in `/sessions`: past the end (the list shrank since it was
+        // read), it must not go on to pick the session whose pid or id prefix it happens to be.
+        if !key.isEmpty, key.allSatisfy(\.isASCII), key.allSatisfy(\.isNumber) {
+            throw RemoteError(code: .notFound, message: "no session #\(key) here: /sessions lists \(all.count)")
+        }
         return try await sessions.resolve(key)
     }
 
@@ -26,6 +31,13 @@ extension ChatDesk {
         }
         if let other = await bindings.session(aliased: alias, in: chat.key), other != session.id {
             throw RemoteError.invalidParams("another session here is already called \(alias)")
+        }
+        // Aliases are looked up first: one that is another session's name (or its id's start)
+        // would hide that session from `/use` and `/to` here.
+        for other in await sessions.all where other.id != session.id {
+            if await other.name == alias || other.id.hasPrefix(alias) {
+                throw RemoteError.invalidParams("another session is already called \(alias) (\(await other.name)); pick another alias")
+            }
         }
         await bindings.setAlias(chat.key, sessionID: session.id, to: alias)
         return Reply("\(session.marker) \(name) is called \(alias) in this chat.", ephemeral: true)
