@@ -151,6 +151,14 @@ import Testing
             #expect(refused["status"] == "paused", "\(refused)")
             #expect(Self.text(refused["reply"] ?? [:]).contains("/resume"))
             #expect(chat.piCommands("prompt").isEmpty, "a paused chat's prompt reaches no one")
+            // Nor do its /steer, /followup and /to: their answers would not come back here.
+            for (name, args) in [("steer", ["text": "x"]), ("followup", ["text": "y"]), ("to", ["session": "demo", "text": "z"])]
+                as [(String, [String: JSONValue])]
+            {
+                let sent = Self.text(try await Self.command(chat, name, args))
+                #expect(sent.contains("This chat is paused: nothing was sent to demo"), "\(name): \(sent)")
+            }
+            #expect(chat.piCommands("prompt").isEmpty, "a paused chat's commands reach no one")
 
             _ = try await chat.say("!scenario tools", channel: other)
             let final = try await chat.waitForFinal(1)

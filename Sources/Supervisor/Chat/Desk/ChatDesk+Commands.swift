@@ -9,6 +9,11 @@ extension ChatDesk {
             guard let current else { throw RemoteError(code: .notFound, message: "No session here. /sessions to pick one.") }
             return current
         }
+        // A paused chat sends nothing (README, /pause): its answer would not come back here.
+        func refusedWhilePaused(_ session: PiSession) async -> Reply? {
+            guard await preferences.pausedSince(chat.key) != nil else { return nil }
+            return Reply("This chat is paused: nothing was sent to \(await session.name). /resume first.", ephemeral: true)
+        }
         do {
             switch command {
             case .help:
@@ -41,6 +46,7 @@ extension ChatDesk {
                 return Reply("Stopped \(await session.name).")
             case .steer(let text):
                 let session = try needSession()
+                if let refusal = await refusedWhilePaused(session) { return refusal }
                 let result = try await prompter.prompt(session, kind: .steer, text: text, images: [], origin: chat.key)
                 if let note = result.note { return Reply("Queued as follow-up for \(await session.name). \(note)", ephemeral: true) }
                 // Nothing was running to steer: it runs as a prompt.
@@ -48,6 +54,7 @@ extension ChatDesk {
                 return Reply("Steering \(await session.name).", ephemeral: true)
             case .followUp(let text):
                 let session = try needSession()
+                if let refusal = await refusedWhilePaused(session) { return refusal }
                 let result = try await prompter.prompt(session, kind: .followUp, text: text, images: [], origin: chat.key)
                 if result.status == .prompted { return Reply("\(await session.name) was idle: sent as a prompt.", ephemeral: true) }
                 return Reply("Queued for \(await session.name).", ephemeral: true)
@@ -119,6 +126,7 @@ extension ChatDesk {
                 return try await name(try needSession(), alias, chat: chat)
             case .to(let key, let text):
                 let session = try await resolve(key, chat: chat)
+                if let refusal = await refusedWhilePaused(session) { return refusal }
                 let result = try await prompter.prompt(session, kind: .send, text: text, images: [], origin: chat.key)
                 return Reply("Sent to \(await session.name) (\(result.status.rawValue)).", ephemeral: true)
             case .cancel:
