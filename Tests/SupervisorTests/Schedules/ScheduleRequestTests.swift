@@ -3,6 +3,14 @@ import Testing
 @testable import Supervisor
 
 @Suite struct ScheduleRequestTests {
+    /// The prompt is kept as written: a list's lines and a snippet's indents are the user's.
+    @Test func thePromptKeepsItsLinesAndIndents() throws {
+        let request = try ScheduleRequest("every day at 09:00 tz=UTC  Review:\n- CI\n- open PRs\n    code()")
+        #expect(request.prompt == "Review:\n- CI\n- open PRs\n    code()")
+        #expect(request.zone == "UTC" && request.label == "every day at 09:00")
+        #expect(try ScheduleRequest("cron 0 9 * * 1-5\nmissed=skip\tcheck").prompt == "check")
+    }
+
     @Test func theWaysToSayWhen() throws {
         let hourly = try ScheduleRequest("every 1h check the build")
         #expect(hourly.when == .every(seconds: 3600) && hourly.label == "every 1h" && hourly.prompt == "check the build")

@@ -27,13 +27,24 @@ package struct ScheduleRequest: Sendable, Equatable {
         + "before the prompt, tz=Area/City and missed=run|skip"
 
     package init(_ text: String) throws(ScheduleError) {
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
-        func take() -> String? { words.isEmpty ? nil : words.removeFirst() }
+        // Read word by word up to the prompt, which is kept as written: its lines and indents are
+        // the user's (a list, some code), as a chat prompt's are.
+        var rest = Substring(text)
+        func isSpace(_ character: Character) -> Bool { character == " " || character == "\t" || character.isNewline }
+        func peek() -> String? {
+            let word = rest.drop(while: isSpace).prefix { !isSpace($0) }
+            return word.isEmpty ? nil : String(word)
+        }
+        func take() -> String? {
+            guard let word = peek() else { return nil }
+            rest = rest.drop(while: isSpace).dropFirst(word.count)
+            return word
+        }
         guard let head = take()?.lowercased() else { throw ScheduleError("say when: \(Self.usage)") }
         switch head {
         case "every":
             guard let what = take() else { throw ScheduleError("every what? e.g. every 1h PROMPT, every day at 09:00 PROMPT") }
-            if let days = Self.days[what.lowercased()], words.first?.lowercased() == "at" {
+            if let days = Self.days[what.lowercased()], peek()?.lowercased() == "at" {
                 _ = take()
                 let (hour, minute) = try Self.clock(take())
                 when = .cron("\(minute) \(hour) * * \(days)")
@@ -66,8 +77,8 @@ package struct ScheduleRequest: Sendable, Equatable {
         default:
             throw ScheduleError("\"\(head)\" is not a way to schedule: \(Self.usage)")
         }
-        while let option = words.first?.lowercased(), option.hasPrefix("tz=") || option.hasPrefix("missed=") {
-            let word = words.removeFirst()
+        while let option = peek()?.lowercased(), option.hasPrefix("tz=") || option.hasPrefix("missed=") {
+            let word = take() ?? ""
             let value = String(word.drop { $0 != "=" }.dropFirst())
             if option.hasPrefix("tz=") {
                 guard ZoneRules.isValidName(value) else { throw ScheduleError("tz=\(value) is not a time zone name such as Europe/Berlin or UTC") }
@@ -79,7 +90,7 @@ package struct ScheduleRequest: Sendable, Equatable {
                 missed = policy
             }
         }
-        prompt = words.joined(separator: " ")
+        prompt = String(rest.drop(while: isSpace)).trimmed()
         guard !prompt.isEmpty else { throw ScheduleError("what should the session be asked? Put the prompt after the time: \(Self.usage)") }
     }
 
