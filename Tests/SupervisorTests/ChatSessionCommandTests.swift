@@ -12,6 +12,12 @@ import Testing
         #expect(ChatCommand.parse("/to 2 run the tests") == .to(session: "2", text: "run the tests"))
         #expect(ChatCommand.parse("/to \"docs team\" run tests") == .to(session: "docs team", text: "run tests"))
         #expect(ChatCommand.parse("/to \"docs team\"") == nil, "a label and no text")
+        // A phone's keyboard writes curly quotes; a folder with spaces is quoted; a doubled space
+        // names no session " name".
+        #expect(ChatCommand.parse("/to “docs team” run tests") == .to(session: "docs team", text: "run tests"))
+        #expect(ChatCommand.parse("/file „my notes.md“ for you") == .file("my notes.md", caption: "for you"))
+        #expect(ChatCommand.parse("/new \"~/My Projects/api\" api") == .new(cwd: "~/My Projects/api", name: "api"))
+        #expect(ChatCommand.parse("/new ~/api  api") == .new(cwd: "~/api", name: "api"))
         #expect(try ChatCommand.from(name: "alias", args: ["name": "Clear"]) == .alias(nil))
         #expect(ChatCommand.parse("/use 2") == .use("2") && ChatCommand.parse("/forget 3") == .forget("3"))
     }

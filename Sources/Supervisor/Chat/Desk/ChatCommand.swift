@@ -64,8 +64,13 @@ package enum ChatCommand: Equatable {
         case "sessions": return .sessions
         case "use": return rest.isEmpty ? .sessions : .use(rest)
         case "new":
+            // A folder with spaces is quoted: `/new "~/My Projects/api" api`.
+            if let (folder, after) = Self.leadingQuoted(rest) {
+                let name = after.trimmingInlineSpace()
+                return folder.isEmpty ? nil : .new(cwd: folder, name: name.isEmpty ? nil : name)
+            }
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
-            return .new(cwd: words.first, name: words.count > 1 ? words[1] : nil)
+            return .new(cwd: words.first, name: words.count > 1 ? words[1].trimmingInlineSpace() : nil)
         case "stop", "abort": return .stop
         case "steer": return rest.isEmpty ? nil : .steer(rest)
         case "followup", "follow-up", "queue": return rest.isEmpty ? nil : .followUp(rest)
@@ -80,9 +85,8 @@ package enum ChatCommand: Equatable {
         case "approvals": return .approvals
         case "to":
             // A label with spaces is quoted: `/to "docs team" run tests`.
-            if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
-                let label = String(rest[rest.index(after: rest.startIndex)..<close])
-                let text = String(rest[rest.index(after: close)...]).trimmingInlineSpace()
+            if let (label, after) = Self.leadingQuoted(rest) {
+                let text = after.trimmingInlineSpace()
                 return label.isEmpty || text.isEmpty ? nil : .to(session: label, text: text)
             }
             let words = rest.split(separator: " ", maxSplits: 1).map(String.init)
@@ -111,12 +115,22 @@ package enum ChatCommand: Equatable {
         }
     }
 
+    /// Text in quotes at the start, and what follows. A phone's keyboard writes “curly” quotes
+    /// (and „these“ in German) for the straight ones: all are taken.
+    static func leadingQuoted(_ rest: String) -> (String, Substring)? {
+        let pairs: [(Character, Character)] = [("\"", "\""), ("“", "”"), ("„", "“"), ("«", "»")]
+        guard let first = rest.first, let (_, closing) = pairs.first(where: { $0.0 == first }),
+            let close = rest.dropFirst().firstIndex(of: closing)
+        else { return nil }
+        return (String(rest[rest.index(after: rest.startIndex)..<close]), rest[rest.index(after: close)...])
+    }
+
     /// `PATH [CAPTION]`: the path is the first word, or quoted (`"my notes.md" for you`).
     static func pathAndCaption(_ rest: String) -> (String, String?)? {
         var path: Substring, after: Substring
-        if rest.hasPrefix("\""), let close = rest.dropFirst().firstIndex(of: "\"") {
-            path = rest[rest.index(after: rest.startIndex)..<close]
-            after = rest[rest.index(after: close)...]
+        if let (quoted, rest) = leadingQuoted(rest) {
+            path = Substring(quoted)
+            after = rest
         } else {
             let space = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
             path = rest[..<space]
