@@ -70,9 +70,14 @@ import Testing
             try final(run).messages == [
                 "Fix:\n\n<pre><code class=\"language-swift\">if a &lt; b {\n    print(\"&amp;\")\n}</code></pre>\n\n<pre>plain &lt;raw&gt;</pre>\nDone."
             ])
-        // An odd info string cannot break out of the class attribute.
+        // An odd info string names no language: it cannot break out of the class attribute, nor
+        // give the web page's code a class of the page's own (a form feed splits a class list).
         let odd = RunFixture.run([RunFixture.text("```c\"x<y\ncode\n```")])
-        #expect(try final(odd).messages == ["<pre><code class=\"language-c&quot;x&lt;y\">code</code></pre>"])
+        #expect(try final(odd).messages == ["<pre>code</pre>"])
+        let classes = RunFixture.run([RunFixture.text("```py\u{0C}waiting note\ncode\n```")])
+        #expect(try final(classes).messages == ["<pre>code</pre>"])
+        let sharp = RunFixture.run([RunFixture.text("```c#\ncode\n```")])
+        #expect(try final(sharp).messages == ["<pre><code class=\"language-c#\">code</code></pre>"])
     }
 
     @Test func tablesArePreBlocksAlignedAsInMarkdown() throws {

@@ -25,7 +25,11 @@ struct HTMLTag: Hashable, Sendable {
     /// highlights only a `code` that fills its `pre` directly.
     static func codeBlock(language: Substring, block: Int32) -> [HTMLTag] {
         let pre = HTMLTag(name: "pre", attributes: "", block: block)
-        guard !language.isEmpty else { return [pre] }
+        // A language name only: a browser splits `class` at any white space, a form feed too,
+        // and model text must not give itself the dashboard's own classes (`py\u{0C}waiting`).
+        guard !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_+#.-".contains($0)) }) else {
+            return [pre]
+        }
         return [pre, HTMLTag(name: "code", attributes: " class=\"language-" + String(language).htmlAttributeEscaped + "\"", block: block)]
     }
 
