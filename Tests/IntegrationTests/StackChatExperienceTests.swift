@@ -181,18 +181,25 @@ import Testing
         }
     }
 
+    /// A DM bound to `api`, a long run in it, and a message queued behind the run under its ⏳:
+    /// the DM and the message's id.
+    static func queueBehindARun(_ stack: StackHome) async throws -> (dm: String, message: String) {
+        let dm = try await boundDM(stack)
+        try await stack.dm("!scenario slow 400 100")
+        try await stack.waitForState("api", "busy", timeout: .seconds(30))
+        let queued = try await stack.dm("and then the docs")
+        let message = try #require(queued["id"]?.stringValue, "\(queued)")
+        try await waitForHourglass(stack, on: message, added: true)
+        return (dm, message)
+    }
+
     /// pi's queue lives in pi: stopping pi-relayd (and its pis) while a message waits behind a
     /// run loses it. Its ⏳ comes off and the chat is told it did not run, once the daemon is back.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
     func aMessageQueuedWhenTheDaemonStopsIsReportedNotRun() async throws {
         try await StackHome.with { stack in
             let first = try await stack.start()
-            let dm = try await Self.boundDM(stack)
-            try await stack.dm("!scenario slow 400 100")
-            try await stack.waitForState("api", "busy", timeout: .seconds(30))
-            let queued = try await stack.dm("and then the docs")
-            let message = try #require(queued["id"]?.stringValue, "\(queued)")
-            try await Self.waitForHourglass(stack, on: message, added: true)
+            let (dm, message) = try await Self.queueBehindARun(stack)
             _ = await first.terminate()
             _ = try await stack.start(freshCommands: false)
             try await stack.waitForBotMessage(in: dm, containing: "Not run: pi-relayd was stopped before pi reached your queued message")
@@ -206,12 +213,7 @@ import Testing
     func aMessageQueuedWhenTheDaemonIsKilledIsReportedNotRun() async throws {
         try await StackHome.with { stack in
             let doomed = try await stack.start(doomed: true)
-            let dm = try await Self.boundDM(stack)
-            try await stack.dm("!scenario slow 400 100")
-            try await stack.waitForState("api", "busy", timeout: .seconds(30))
-            let queued = try await stack.dm("and then the docs")
-            let message = try #require(queued["id"]?.stringValue, "\(queued)")
-            try await Self.waitForHourglass(stack, on: message, added: true)
+            let (dm, message) = try await Self.queueBehindARun(stack)
             doomed.signal(SIGKILL)
             #expect(await doomed.waitForExit() == .signaled(SIGKILL))
             _ = try await stack.start(freshCommands: false)

@@ -19,9 +19,12 @@ extension String {
     }
 
     /// `~` and `~/…` with the user's home folder in front; any other path as it is.
-    package var expandingTilde: String {
-        if self == "~" { return UserFolders.home }
-        if hasPrefix("~/") { return UserFolders.home + dropFirst() }
+    package var expandingTilde: String { expandingTilde(home: UserFolders.home) }
+
+    /// The same with `home` as the home folder.
+    package func expandingTilde(home: String) -> String {
+        if self == "~" { return home }
+        if hasPrefix("~/") { return home + dropFirst() }
         return self
     }
 

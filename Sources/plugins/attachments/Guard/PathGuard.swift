@@ -105,11 +105,8 @@ struct PathGuard: Sendable {
         path = String(
             String.UnicodeScalarView(
                 path.unicodeScalars.map { spaces.contains($0.value) || (0x2000...0x200A).contains($0.value) ? " " : $0 }))
-        if let home, !home.isEmpty {
-            if path == "~" { return home }
-            if path.hasPrefix("~/") { return home + path.dropFirst() }
-        }
-        return path
+        guard let home, !home.isEmpty else { return path }
+        return path.expandingTilde(home: home)
     }
 
     /// Resolves `.` and `..` textually, without touching the file system.
