@@ -44,6 +44,9 @@ const STEER_AS_FOLLOW_UP = {
 
 export class CommandError extends Error {}
 
+/** A chat prompt whose checks a stop overtook: it is dropped, as the ones queued here are. */
+const STOPPED_BEFORE_START = "the run was stopped before pi took this prompt";
+
 /** The daemon's command names this extension carries out, each with its handler's name. */
 const COMMANDS: Record<string, string> = {
   prompt: "prompt",
@@ -66,6 +69,10 @@ export class PiCommands {
   private readonly host: CommandHost;
   /** A `compact` the daemon sent is running (get_state's isCompacting). */
   compacting = false;
+  /** Stops so far: a prompt still in its checks when one comes is dropped (checkedUnlessStopped). */
+  private stops = 0;
+  /** Chat prompts in their checks now, not yet queued for pi. */
+  private checking = 0;
 
   constructor(host: CommandHost) {
     this.host = host;
@@ -124,7 +131,7 @@ export class PiCommands {
         "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.",
       );
     }
-    await this.precheck();
+    await this.checkedUnlessStopped();
     // deliverAs is ignored by an idle pi; it matters when pi got busy before the send.
     const gated = behavior === "steer" && this.gatePending;
     this.host.sender.enqueue({
@@ -138,7 +145,7 @@ export class PiCommands {
 
   private async steer(command: Json): Promise<Json | undefined> {
     const content = this.promptContent(command);
-    await this.precheck();
+    await this.checkedUnlessStopped();
     const gated = this.gatePending;
     this.host.sender.enqueue({ content, text: command.message, deliverAs: gated ? "followUp" : "steer", command: { id: command.id, type: "steer" } });
     return gated ? STEER_AS_FOLLOW_UP : undefined;
@@ -150,9 +157,25 @@ export class PiCommands {
 
   private async followUp(command: Json): Promise<undefined> {
     const content = this.promptContent(command);
-    await this.precheck();
+    await this.checkedUnlessStopped();
     this.host.sender.enqueue({ content, text: command.message, deliverAs: "followUp", command: { id: command.id, type: "follow_up" } });
     return undefined;
+  }
+
+  /**
+   * The checks below, then whether a stop came while they ran: the key lookup can take a while
+   * (an OAuth refresh), and a prompt queued after the stop would run, since ctx.abort() does
+   * not reach a prompt not yet started (spec §11 trap 10). The chat sent it before its stop.
+   */
+  private async checkedUnlessStopped(): Promise<void> {
+    const stops = this.stops;
+    this.checking++;
+    try {
+      await this.precheck();
+    } finally {
+      this.checking--;
+    }
+    if (this.stops !== stops) throw new CommandError(STOPPED_BEFORE_START);
   }
 
   /**
@@ -192,7 +215,10 @@ export class PiCommands {
    */
   private async abort(): Promise<Json | undefined> {
     const ctx = this.context;
+    const overtaken = this.checking;
+    this.stops++;
     const stopped = this.host.runStop ? this.host.runStop.stop(ctx) : (ctx.abort(), undefined);
+    if (stopped) stopped.promptsDropped += overtaken;
     this.host.runAborted?.();
     const deadline = Date.now() + ABORT_IDLE_WAIT_MS;
     while (!ctx.isIdle() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

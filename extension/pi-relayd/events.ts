@@ -156,6 +156,11 @@ export const SILENT_END_MS = 5000;
 const RUN_POLL_MS = 500;
 /** Idle this long at the polls (plus up to one poll before the first saw it), the run ends: within SILENT_END_MS with room for a busy machine. */
 const SILENT_IDLE_MS = SILENT_END_MS - 2 * RUN_POLL_MS;
+/**
+ * pi busy and streaming an answer, yet nothing of it reached the extension for this long: the
+ * run's events wait behind another extension's slow handler (spec §9 quirks 2 and 3).
+ */
+const LAGGING_MS = 1500;
 /** How long a compaction before an overflow continuation may take (its LLM call; trap 4). */
 const OVERFLOW_COMPACTION_MS = 120_000;
 /** pi's text for an aborted assistant message (pi-rpc.md's verbatim example). */
@@ -178,6 +183,8 @@ export interface RunHooks {
   continuationExpected?(ms: number): void;
   /** The continuation started, or will not come. */
   continuationOver?(): void;
+  /** pi ended the run without agent_end, and it is ended here: what waited on the run goes too. */
+  endedSilently?(): void;
   log: Log;
 }
 
@@ -207,6 +214,15 @@ export class RelayedRun {
   private continuationTimer: Timer | undefined;
   private pollTimer: Timer | undefined;
   private idleSince: number | undefined;
+  /** When the last of this run's events reached the extension. */
+  private lastEventAt = 0;
+  /**
+   * The run's last answer ended (no tool call in it): pi has nothing left of the run to do but
+   * its turn_end and agent_end, which may wait behind a slower extension's handler.
+   */
+  private answered = false;
+  /** pi worked on while the run's events stood still: they lag behind another extension's handler. */
+  private lagging = false;
 
   constructor(hooks: RunHooks, retry: RetryWatch) {
     this.hooks = hooks;
@@ -230,6 +246,7 @@ export class RelayedRun {
 
   /** One of pi's agent events, as the extension got it. */
   onAgentEvent(event: Json): void {
+    this.lastEventAt = Date.now();
     switch (event.type) {
       case "agent_start":
         // Still open, and no continuation of it: pi ended it without agent_end (a mid-run
@@ -242,13 +259,18 @@ export class RelayedRun {
         this.continuation = undefined;
         this.open = true;
         this.turnIndex = 0;
+        this.answered = false;
+        this.lagging = false;
         this.startPoll();
         break;
       case "turn_start":
         if (typeof event.turnIndex === "number") this.turnIndex = event.turnIndex;
         break;
       case "message_start":
-        if (event.message?.role === "assistant") this.assistant = event.message;
+        if (event.message?.role === "assistant") {
+          this.assistant = event.message;
+          this.answered = false;
+        }
         if (event.message?.role === "user") this.retry.onUserMessage();
         break;
       case "message_update":
@@ -257,6 +279,7 @@ export class RelayedRun {
       case "message_end":
         if (event.message?.role === "assistant") {
           this.assistant = undefined;
+          this.answered = event.message.stopReason !== "toolUse";
           const relayed = relayedEvent(event);
           if (relayed) this.hooks.send(relayed);
           const succeeded = this.retry.onAssistantMessageEnd(event.message);
@@ -365,6 +388,7 @@ export class RelayedRun {
     if (!this.open) return;
     this.hooks.log(`ending the run pi ended without agent_end (${why})`);
     this.hooks.flush();
+    this.hooks.endedSilently?.();
     const pending = this.continuation;
     if (pending) {
       this.close();
@@ -373,6 +397,12 @@ export class RelayedRun {
       // What pi says when a retry's back-off or an overflow compaction is cut short (AS 2377–2391, 1863).
       if (pending.kind === "retry") this.hooks.send({ type: "auto_retry_end", success: false, attempt: pending.attempt, finalError: "Retry cancelled" });
       else this.hooks.send({ type: "auto_compaction_end", aborted: true, willRetry: false });
+      return;
+    }
+    if (this.answered && !this.assistant && this.tools.size === 0) {
+      // Its answer came whole: only pi's agent_end is missing, and nothing was aborted.
+      this.close();
+      this.hooks.send({ type: "agent_end" });
       return;
     }
     for (const [toolCallId, call] of this.tools) {
@@ -419,14 +449,24 @@ export class RelayedRun {
     this.stopContinuationTimer();
   }
 
-  /** While a run is open: pi idle for SILENT_END_MS without agent_end means it ended silently. */
+  /**
+   * While a run is open: pi idle for SILENT_END_MS without agent_end means it ended silently,
+   * unless the run's events are known to lag behind another extension's handler: pi looks idle
+   * as soon as its loop is done, while the handlers still hold the rest of the run, agent_end
+   * included (spec §9 quirks 2 and 3, §11 trap 5). That is known when the run's answer came
+   * (only turn_end and agent_end are left), or when pi streamed on while nothing reached us.
+   * Such a run then ends at its agent_end, or at the next run's start or a session event.
+   */
   private startPoll(): void {
     this.stopPoll();
     this.idleSince = undefined;
     const poll = () => {
       this.pollTimer = undefined;
       if (!this.open || this.continuation) return;
-      if (!this.hooks.idle()) this.idleSince = undefined;
+      const idle = this.hooks.idle();
+      // A quiet tool call or a model not answering yet is no lag; a streaming answer is never quiet for long.
+      if (!idle && this.assistant && Date.now() - this.lastEventAt >= LAGGING_MS) this.lagging = true;
+      if (!idle || this.answered || this.lagging) this.idleSince = undefined;
       else if (this.idleSince === undefined) this.idleSince = Date.now();
       else if (Date.now() - this.idleSince >= SILENT_IDLE_MS) return this.endSilently("idle");
       this.pollTimer = later(this.hooks.log, "run watch", RUN_POLL_MS, poll);

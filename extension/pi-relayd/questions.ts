@@ -123,7 +123,8 @@ export class Questions {
    * args, `tool_execution_end` comes once the terminal answered), so the chats are shown the
    * question with `terminalOnly` (no answers there, "answer it in the terminal") and its card is
    * closed `by: "terminal"` when it ends (`by: "abort"` when the call failed, an abort included).
-   * A run that ends without the call's end (spec §11 trap 1) closes what is left.
+   * A run that ends without the call's end closes what is left: at its agent_end, or where pi
+   * ends it without one (spec §11 traps 1, 2, 17) and the relay ends it (`closeForeign`).
    */
   onForeignEvent(event: Json): void {
     const callID = String(event.toolCallId ?? "");
@@ -150,9 +151,14 @@ export class Questions {
       this.foreign.delete(callID);
       this.link()?.send({ type: "extension_ui_closed", id: request.id, by: event.isError === true ? "abort" : "terminal" });
     } else if (event.type === "agent_end") {
-      for (const request of this.foreign.values()) this.link()?.send({ type: "extension_ui_closed", id: request.id, by: "abort" });
-      this.foreign.clear();
+      this.closeForeign();
     }
+  }
+
+  /** The run is over, with or without its agent_end: another extension's questions left open went with it. */
+  closeForeign(): void {
+    for (const request of this.foreign.values()) this.link()?.send({ type: "extension_ui_closed", id: request.id, by: "abort" });
+    this.foreign.clear();
   }
 
   private async askNow(params: Json, signal: AbortSignal | undefined, ctx: ExtensionContext): Promise<Answer> {

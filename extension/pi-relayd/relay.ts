@@ -121,6 +121,8 @@ export class Relay {
         // pi looks idle in a retry's back-off: a chat prompt now would race pi's continuation (trap 7).
         continuationExpected: (ms) => this.sender.hold("retry", ms, { untilAgentStart: true }),
         continuationOver: () => this.sender.release("retry"),
+        // Another extension's question in the run got no tool_execution_end: its card would stay answerable.
+        endedSilently: () => this.questions.closeForeign(),
         log,
       },
       this.retry,

@@ -66,3 +66,19 @@ test("the run is stopped while such a question waits: its card closes as aborted
   assert.ok(["abort", "terminal"].includes(closed.by));
   assert.equal(daemon.lines((m) => m.type === "extension_ui_closed" && m.id === request.id).length, 1, "closed once");
 });
+
+test("a run pi ends without agent_end while such a question waits (a compaction): its card closes as aborted", async (t) => {
+  // compact() aborts the run after unsubscribing (spec §11 trap 1): the call's
+  // tool_execution_end and the run's agent_end reach no extension. The chats' card must not stay
+  // answerable for a question that is gone.
+  const { daemon, host } = await attachedHost(t);
+  host.type("ask: Deploy now? | yes | no");
+  const request = await daemon.waitFor(isRequest);
+  await host.waitFor((s) => s.saw === "dialog");
+  daemon.send({ type: "compact", id: "squeeze" });
+  const response = await daemon.response("squeeze", 8000);
+  assert.equal(response.success, true, JSON.stringify(response));
+  const closed = await daemon.waitFor((m) => m.type === "extension_ui_closed" && m.id === request.id, 3000, "the card's close");
+  assert.equal(closed.by, "abort");
+  assert.equal(daemon.lines((m) => m.type === "extension_ui_closed" && m.id === request.id).length, 1, "closed once");
+});

@@ -147,3 +147,19 @@ test("pi's agent loop throws mid-answer: the daemon hears its error in agent_end
   assert.equal(daemon.lines((m) => m.message?.stopReason === "aborted").length, 0, "not ended again as aborted");
   assert.deepEqual(host.errors, []);
 });
+
+test("a threshold compaction after a run: the run ends once, at pi's agent_end, and no end is made up while pi compacts (trap 4)", async (t) => {
+  // pi compacts over the threshold in its own agent_end processing, after the extensions' handlers
+  // (spec §11 trap 4), idle all along (trap 5): the run is over for the chat by then, as pi's RPC
+  // mode says (agent_end before auto_compaction_start), and nothing of it may end again.
+  const { daemon, host } = await attached(t, { compactionMs: 6000 });
+  host.type("full: a long answer");
+  await daemon.waitFor((m) => m.type === "agent_end", 3000, "the run's end");
+  await host.waitFor((s) => s.saw === "compacting" && s.auto === true, 3000, "pi's threshold compaction");
+  await host.waitFor((s) => s.saw === "compaction" && s.phase === "end", 8000, "the compaction's end");
+  const types = daemon.lines((m) => /^(agent|turn|message)_/.test(m.type)).map((m) => m.type);
+  assert.equal(types.filter((type) => type === "agent_end").length, 1);
+  assert.equal(types.at(-1), "agent_end");
+  assert.equal(daemon.lines((m) => m.message?.stopReason === "aborted").length, 0);
+  assert.deepEqual(host.errors, []);
+});

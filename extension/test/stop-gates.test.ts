@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
 import type { Gates } from "../pi-relayd/index.ts";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { PiHost } from "../../Tests/Fakes/pi-extension-host/host.ts";
+import { EXTENSION, FakeDaemon, makeHome, sleep, slowKeyLookup, startHost } from "./support.ts";
 
 const gates: Gates = { timeoutSeconds: 300, rules: [{ name: "rm-rf", tools: ["bash"], command: "rm\\s+-(rf|fr)\\b" }] };
 
@@ -127,3 +128,29 @@ test("abort while a chat's steer waits in pi's queue: the chat hears it runs wit
   assert.deepEqual(host.errors, []);
 });
 
+
+test("abort right after a prompt whose key lookup is slow: the prompt does not run after the stop", async (t) => {
+  // The API-key check before a chat prompt is accepted awaits the registry's getApiKey (async;
+  // it refreshes an OAuth token: spec §3 modelRegistry, §11 trap 6), which can take a while.
+  // A /stop that comes meanwhile must still stop that prompt: ctx.abort() reaches no prompt not
+  // yet started (trap 10), so sent after the stop, it would run.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await PiHost.create({ extensions: [EXTENSION] });
+  t.after(() => host.shutdown());
+  slowKeyLookup(host, 400);
+  await host.start();
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  daemon.send({ type: "prompt", id: "late-prompt", message: "hello" });
+  daemon.send({ type: "abort", id: "stop-3" });
+  const stopped = await daemon.response("stop-3", 3000);
+  assert.equal(stopped.success, true);
+  assert.equal(stopped.data.promptsDropped, 1, "counted as dropped by the stop");
+  const prompt = await daemon.response("late-prompt", 3000);
+  await sleep(1000);
+  assert.equal(host.seen.some((s) => s.saw === "user_message"), false, "the prompt never reached pi's conversation");
+  assert.equal(daemon.lines((m) => m.type === "agent_start").length, 0, "no run");
+  assert.equal(prompt.success, false, "the chat hears its prompt was not run");
+  assert.match(prompt.error, /stopped/);
+  assert.deepEqual(host.errors, []);
+});

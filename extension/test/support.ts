@@ -50,6 +50,25 @@ export async function startHost(t: TestContext, options: HostOptions = {}): Prom
   return host;
 }
 
+/**
+ * Makes the host's `ctx.modelRegistry.getApiKey` take `ms`, as pi's does when it refreshes an
+ * OAuth token over the network (async: spec §3 modelRegistry; the refresh: §11 trap 6). Call
+ * before `host.start()`: an extension keeps the ctx it got at session_start (§3).
+ */
+export function slowKeyLookup(host: PiHost, ms: number): void {
+  const fake = host as any;
+  const context = fake.context;
+  fake.context = function (this: unknown) {
+    const ctx = context.call(this);
+    const getApiKey = ctx.modelRegistry.getApiKey;
+    ctx.modelRegistry.getApiKey = async (model: unknown) => {
+      await sleep(ms);
+      return getApiKey(model);
+    };
+    return ctx;
+  };
+}
+
 /** One connection the fake daemon accepted. */
 export class DaemonConnection {
   readonly socket: net.Socket;
