@@ -25,6 +25,10 @@ package struct Schedule: Codable, Sendable, Equatable {
     package var createdByUser: String?
     package var lastRun: Date?
     package var runs = 0
+    /// Its zone could not be read when its next run was due to be worked out (tzdata changed
+    /// under it): it is kept, runs nothing, and is looked at again every `ScheduleTable.zoneRetry`.
+    /// nil in what older versions saved.
+    package var waitsForZone: Bool?
 }
 
 extension Schedule {

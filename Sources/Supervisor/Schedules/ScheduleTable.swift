@@ -12,7 +12,15 @@ package struct ScheduleTable: Sendable {
         case skipped(Schedule, missedAt: Date)
         /// Removed: it has no run to come (`reason`).
         case dropped(Schedule, reason: String)
+        /// Kept, but its next run cannot be worked out: its zone cannot be read (`reason`).
+        case waitsForZone(Schedule, reason: String)
+        /// Its zone can be read again, and it runs on from its next time.
+        case zoneBack(Schedule)
     }
+
+    /// How often a schedule whose zone cannot be read looks again: a tzdata package put back
+    /// (Debian's tzdata-legacy for `US/Eastern`) brings it back without a restart.
+    package static let zoneRetry: TimeInterval = 3600
 
     /// Later than this, a run counts as missed: its `missed` policy decides.
     package static let lateAfter: TimeInterval = 60
@@ -107,6 +115,10 @@ package struct ScheduleTable: Sendable {
                 kept.append(schedule)
                 continue
             }
+            if schedule.waitsForZone == true {
+                kept.append(contentsOf: retryZone(&schedule, now: now, current: current, zone: zone, actions: &actions))
+                continue
+            }
             let dueAt = schedule.next
             let late = now.timeIntervalSince(dueAt) > Self.lateAfter
             if late && schedule.missed == .skip {
@@ -116,8 +128,18 @@ package struct ScheduleTable: Sendable {
                 schedule.runs += 1
                 actions.append(.run(schedule))
             }
-            guard let rule = try? ScheduleRule(stored: schedule.rule), let rules = zone(schedule.zone) else {
-                actions.append(.dropped(schedule, reason: "its rule or its time zone \(schedule.zone) cannot be read any more"))
+            guard let rule = try? ScheduleRule(stored: schedule.rule) else {
+                actions.append(.dropped(schedule, reason: "its rule \(schedule.rule) cannot be read any more"))
+                continue
+            }
+            guard let rules = zone(schedule.zone) else {
+                // Kept rather than dropped: the user's schedule outlives a tzdata upgrade that
+                // moved its zone, and the chats hear why it stopped.
+                if rule == .once { continue }
+                schedule.waitsForZone = true
+                schedule.next = now.addingTimeInterval(Self.zoneRetry)
+                actions.append(.waitsForZone(schedule, reason: Self.unreadable(schedule.zone)))
+                kept.append(schedule)
                 continue
             }
             var next = rule.next(after: Int64(dueAt.timeIntervalSince1970), in: rules)
@@ -136,5 +158,29 @@ package struct ScheduleTable: Sendable {
         }
         schedules = kept
         return actions
+    }
+
+    /// A schedule waiting for its zone, due for another look: back on its rule's next run after
+    /// `now` (the runs missed while it waited are not made up), or another wait.
+    private func retryZone(
+        _ schedule: inout Schedule, now: Date, current: Int64, zone: (String) -> ZoneRules?, actions: inout [Action]
+    ) -> [Schedule] {
+        guard let rules = zone(schedule.zone) else {
+            schedule.next = now.addingTimeInterval(Self.zoneRetry)
+            return [schedule]
+        }
+        guard let rule = try? ScheduleRule(stored: schedule.rule), let next = rule.next(after: current, in: rules) else {
+            actions.append(.dropped(schedule, reason: "it has no run to come"))
+            return []
+        }
+        schedule.waitsForZone = nil
+        schedule.next = Date(timeIntervalSince1970: TimeInterval(next))
+        actions.append(.zoneBack(schedule))
+        return [schedule]
+    }
+
+    private static func unreadable(_ zone: String) -> String {
+        "its time zone \(zone) cannot be read any more (was tzdata changed? Debian keeps old names such as US/Eastern in "
+            + "tzdata-legacy)"
     }
 }

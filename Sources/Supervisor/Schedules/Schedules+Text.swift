@@ -13,6 +13,7 @@ extension Schedules {
         ]
         if let name { object["sessionName"] = .string(name) }
         if let last = schedule.lastRun { object["lastRun"] = .string(ISO8601.string(last)) }
+        if schedule.waitsForZone == true { object["waitsForZone"] = true }
         return object
     }
 
@@ -20,7 +21,8 @@ extension Schedules {
     package func line(_ schedule: Schedule) async -> String {
         let name = await sessions.session(id: schedule.sessionID)?.name ?? schedule.sessionID
         let prompt = schedule.prompt.count > 80 ? String(schedule.prompt.prefix(79)) + "…" : schedule.prompt
-        return "#\(schedule.number) \(schedule.label) (\(schedule.zone)) in \(name), next \(localTime(schedule.next, zone: schedule.zone)): \(prompt)"
+        let next = schedule.waitsForZone == true ? "waiting for its zone to be readable" : "next \(localTime(schedule.next, zone: schedule.zone))"
+        return "#\(schedule.number) \(schedule.label) (\(schedule.zone)) in \(name), \(next): \(prompt)"
     }
 
     /// `Fri 27 Nov 09:00` on the zone's clock.

@@ -119,6 +119,19 @@ package actor Schedules {
                         + "not running then, or the machine slept) and skipped it, as its missed=skip says.")
             case .dropped(let schedule, let reason):
                 logger.warning("schedule \(schedule.number) (\(schedule.label)) removed: \(reason)")
+                await tell(schedule, "warning", "⏰ Schedule #\(schedule.number) (\(schedule.label)) is removed: \(reason).")
+            case .waitsForZone(let schedule, let reason):
+                logger.warning("schedule \(schedule.number) (\(schedule.label)) waits: \(reason)")
+                await tell(
+                    schedule, "warning",
+                    "⏰ Schedule #\(schedule.number) (\(schedule.label)) cannot work out its next run: \(reason). It is kept and "
+                        + "runs again once the zone can be read (looked at every hour); /schedule cancel \(schedule.number) removes it.")
+            case .zoneBack(let schedule):
+                logger.notice("schedule \(schedule.number) (\(schedule.label)) can read its time zone \(schedule.zone) again")
+                await tell(
+                    schedule, "info",
+                    "⏰ Schedule #\(schedule.number) (\(schedule.label)) can read its time zone \(schedule.zone) again; next run "
+                        + "\(localTime(schedule.next, zone: schedule.zone)).")
             }
         }
     }

@@ -96,12 +96,37 @@ import Testing
         #expect(table.schedules[0].next == Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 3, 29, 7))))
     }
 
-    @Test func aZoneThatCannotBeReadAnyMoreDropsItsScheduleAndSaysSo() throws {
+    @Test func aZoneThatCannotBeReadAnyMoreKeepsItsScheduleUntilItCanBeReadAgain() throws {
         var table = ScheduleTable(saved: [], minimumInterval: 60)
-        _ = try add(&table, "every 1m tz=Europe/Berlin x")
+        let made = try add(&table, "every 1m tz=Europe/Berlin x")
         let actions = table.due(now: Self.start.addingTimeInterval(60)) { _ in nil }
         #expect(actions.count == 2)
-        #expect(actions.contains { if case .dropped(_, let reason) = $0 { reason.contains("Europe/Berlin") } else { false } })
+        #expect(ran(actions) == [made.number])
+        #expect(actions.contains { if case .waitsForZone(_, let reason) = $0 { reason.contains("Europe/Berlin") } else { false } })
+        #expect(table.schedules.count == 1)
+        #expect(table.schedules.first?.waitsForZone == true)
+        #expect(table.schedules.first?.next == Self.start.addingTimeInterval(60 + ScheduleTable.zoneRetry))
+
+        // Still unreadable an hour later: nothing runs, nothing is said again.
+        let later = table.due(now: Self.start.addingTimeInterval(60 + ScheduleTable.zoneRetry)) { _ in nil }
+        #expect(later.isEmpty)
+        #expect(table.schedules.count == 1)
+
+        // Readable again: it runs on from its next beat after now, without making up what it missed.
+        let back = Self.start.addingTimeInterval(60 + 2 * ScheduleTable.zoneRetry)
+        let zones = zones
+        let resumed = table.due(now: back) { zones[$0] }
+        #expect(resumed.count == 1)
+        #expect(resumed.contains { if case .zoneBack = $0 { true } else { false } })
+        #expect(table.schedules.first?.waitsForZone == nil)
+        #expect(table.schedules.first?.next == back.addingTimeInterval(60))
+    }
+
+    @Test func aOneOffWhoseZoneCannotBeReadStillRunsAndGoes() throws {
+        var table = ScheduleTable(saved: [], minimumInterval: 60)
+        let made = try add(&table, "at 11:00 tz=Europe/Berlin x")
+        let actions = table.due(now: made.next) { _ in nil }
+        #expect(ran(actions) == [made.number])
         #expect(table.schedules.isEmpty)
     }
 }
