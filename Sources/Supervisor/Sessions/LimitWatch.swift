@@ -31,9 +31,8 @@ package struct LimitWatch: Sendable {
         switch action {
         case .end(let id, let idle):
             logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; ending it")
-            await tell(id, "warning", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): it was ended.")
-            await bindings.unwatchEverywhere(id)
-            await sessions.end(session)
+            await SessionEnd(sessions: sessions, bindings: bindings, observer: observer).end(
+                session, notice: ("warning", "⏱ \(name) was idle for \(Self.span(idle)) \(idleLimit): it was ended."))
         case .newConversation(let id, let idle):
             logger.notice("session \(name): idle for \(idle) s, past sessions.limits.idleSeconds; starting a new conversation")
             do {

@@ -62,7 +62,8 @@ package struct SessionControl: Sendable {
             return try await file(session, params)
         case .end:
             try await sessions.mayEnd(session)
-            await sessions.end(session)
+            await SessionEnd(sessions: sessions, bindings: bindings, observer: delivery).end(
+                session, notice: ("warning", "⏹ \(await session.name) was ended from the terminal (pi-relayd end)."))
             return ["ended": .string(session.id)]
         default:
             throw RemoteError.methodNotFound(method.rawValue)

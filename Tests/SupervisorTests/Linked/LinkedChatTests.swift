@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    /// `/end` in one chat: every other chat watching the session is told who ended it, and
+    /// watches it no more; the chat that ended it has its own reply, not the notice as well.
+    @Test func endingASessionTellsTheOtherChatsWatchingIt() async throws {
+        try await LinkedRelay.with { relay in
+            _ = try await relay.say("/new \(relay.workspace) ending")
+            let used = try await relay.say("/use ending", channel: "room")
+            #expect(used.reply?.text.contains("Watching ending") == true, "\(used)")
+            let ended = try await relay.say("/end", channel: "room")
+            #expect(ended.reply?.text == "Ended ending.", "\(ended)")
+            let heard = try await relay.waitToHear("ending was ended by u1 on deskchat")
+            let told = heard.filter { $0.params.serialized().contains("was ended by") }.compactMap { $0.params["target"]?["channel"]?.stringValue }
+            #expect(told == ["dm-u1"], "only the other chat is told: \(told)")
+            let after = try await relay.say("hello")
+            #expect(after.status == .unbound, "\(after)")
+        }
+    }
+
     /// `pi-relayd plugins restart` on a linked plugin: its input is closed (it has no process to
     /// signal), it winds down, and a new instance takes the chat.
     @Test func aRestartedMessengerComesBackAndAnswersAgain() async throws {

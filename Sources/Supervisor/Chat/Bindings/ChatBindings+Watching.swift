@@ -22,9 +22,10 @@ extension ChatBindings {
 
     /// No chat watches the session any more (it ended, or was forgotten). A chat for which it
     /// was the active session makes the next one it watches active, or watches nothing.
-    package func unwatchEverywhere(_ sessionID: String) {
+    /// `only`: these chats alone (the one that ended it, before the others are told).
+    package func unwatchEverywhere(_ sessionID: String, only keys: Set<String>? = nil) {
         var changedAny = false
-        for (key, binding) in bindings where binding.watched.contains(sessionID) {
+        for (key, binding) in bindings where binding.watched.contains(sessionID) && keys.map({ $0.contains(key) }) ?? true {
             changedAny = true
             let rest = binding.watched.filter { $0 != sessionID }
             guard let first = rest.first else {

@@ -105,8 +105,8 @@ extension ChatDesk {
                 let session = try needSession()
                 let name = await session.name
                 try await sessions.mayEnd(session)
-                await bindings.unwatchEverywhere(session.id)
-                await sessions.end(session)
+                await SessionEnd(sessions: sessions, bindings: bindings, observer: delivery).end(
+                    session, notice: ("warning", "⏹ \(name) was ended by \(chat.userName ?? chat.user) on \(chat.messenger)."), asking: chat.key)
                 return Reply("Ended \(name).")
             case .approvals:
                 let session = try needSession()
@@ -121,7 +121,7 @@ extension ChatDesk {
             case .forget(let key):
                 let session: PiSession
                 if let key { session = try await resolve(key, chat: chat) } else { session = try needSession() }
-                return try await forget(session)
+                return try await forget(session, chat: chat)
             case .alias(let alias):
                 return try await name(try needSession(), alias, chat: chat)
             case .to(let key, let text):

@@ -45,7 +45,7 @@ extension ChatDesk {
 
     /// `/forget`: takes an offline session off the list (a terminal pi that was closed, or a
     /// spawned pi that exited), and from every chat watching it.
-    package func forget(_ session: PiSession) async throws -> Reply {
+    package func forget(_ session: PiSession, chat: Chat? = nil) async throws -> Reply {
         let name = await session.name
         let state = await session.state
         if session.terminal == nil {
@@ -54,8 +54,9 @@ extension ChatDesk {
             }
         }
         try await sessions.mayEnd(session)
-        await bindings.unwatchEverywhere(session.id)
-        await sessions.end(session)
+        let by = chat.map { " by \($0.userName ?? $0.user) on \($0.messenger)" } ?? ""
+        await SessionEnd(sessions: sessions, bindings: bindings, observer: delivery).end(
+            session, notice: ("info", "\(name) was forgotten\(by): it is off the session list."), asking: chat?.key)
         return Reply("Forgot \(session.marker) \(name).")
     }
 
