@@ -124,6 +124,23 @@ import Testing
         #expect(lines.count == 400 && lines.allSatisfy { $0.contains("    v") }, "every line, indented once")
     }
 
+    /// A link whose text names one site and whose address is another (`[https://bank.example]
+    /// (https://evil.example)`), which model text or a page the agent read can write: Telegram
+    /// shows only the text, so the address is shown beside it. File names and words stay links.
+    @Test func aLinkWhoseTextNamesAnotherSiteShowsWhereItGoes() throws {
+        let run = RunFixture.run([
+            RunFixture.text(
+                "[https://bank.example/login](https://evil.example/x), [paypal.com](http://pay.evil.io), "
+                    + "[www.github.com](https://github.com/a), [README.md](https://git.example/r/README.md), [docs](https://d.example)")
+        ])
+        let message = try #require(try final(run).messages.first)
+        #expect(message.contains("https://bank.example/login (<a href=\"https://evil.example/x\">https://evil.example/x</a>)"), "\(message)")
+        #expect(message.contains("paypal.com (<a href=\"http://pay.evil.io\">http://pay.evil.io</a>)"), "\(message)")
+        #expect(message.contains("<a href=\"https://github.com/a\">www.github.com</a>"), "\(message)")
+        #expect(message.contains("<a href=\"https://git.example/r/README.md\">README.md</a>"), "\(message)")
+        #expect(message.contains("<a href=\"https://d.example\">docs</a>"), "\(message)")
+    }
+
     /// Telegram's own `tg://` links mention a user (`tg://user?id=`, silently behind an empty
     /// label) or open its add-proxy and join dialogs: model text, which a page the agent read can
     /// steer, makes links to the web only.

@@ -66,7 +66,14 @@ struct InlineMarkdown {
             case UInt8(ascii: "["):
                 if let link = link(at: index, end: end) {
                     flush(&text)
-                    text.append(link.text, tags: tags + [.link(link.url)], glued: true)
+                    if LinkLabel(link.text).namesAnotherSite(than: link.url) {
+                        // `[https://bank.example](https://evil.example)`: the reader sees where it goes.
+                        text.append(link.text + " (", tags: tags, glued: true)
+                        text.append(link.url, tags: tags + [.link(link.url)], glued: true)
+                        text.append(")", tags: tags, glued: true)
+                    } else {
+                        text.append(link.text, tags: tags + [.link(link.url)], glued: true)
+                    }
                     index = link.end
                     continue
                 }
