@@ -194,10 +194,13 @@ private actor PendingTable {
     /// A forwarded request may have run on the other machine by the time the federation plugin
     /// ended, crashed or stopped: it fails, and the next instance never gets it (which would run
     /// it a second time there).
-    @Test func aRequestSentOnceFailsWhenItsInstanceEndsAndIsNotSentAgain() async throws {
+    /// A forwarded command may have run on the other machine, a thread may have been opened by
+    /// the platform: neither goes to the next instance.
+    @Test(arguments: [MethodName.federationForward, .chatThread])
+    func aRequestSentOnceFailsWhenItsInstanceEndsAndIsNotSentAgain(method: MethodName) async throws {
         for crashed in [true, false] {
             let table = PendingTable()
-            async let forwarded = table.request(.federationForward)
+            async let forwarded = table.request(method)
             while await table.count < 1 { try await Task.sleep(for: .milliseconds(1)) }
             async let formatted = table.request()
             while await table.count < 2 { try await Task.sleep(for: .milliseconds(1)) }

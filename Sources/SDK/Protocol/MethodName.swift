@@ -82,9 +82,10 @@ public enum MethodName: Sendable, Hashable, CaseIterable, RawRepresentable {
     ]
 
     /// Requests pi-relayd sends a plugin once: each acts where it lands (another machine runs a
-    /// forwarded command), so one in flight when the plugin ends fails instead of going to the
-    /// next instance, which would act a second time (protocol §2, "Requests to a plugin that dies").
-    public var isSentOnce: Bool { self == .federationForward }
+    /// forwarded command; the platform opens a thread before the plugin can answer), so one in
+    /// flight when the plugin ends fails instead of going to the next instance, which would act a
+    /// second time (protocol §2, "Requests to a plugin that dies").
+    public var isSentOnce: Bool { self == .federationForward || self == .chatThread }
 
     private static let byName: [String: MethodName] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
