@@ -50,7 +50,19 @@ import Testing
         for line in ["<<<<<<<<<<", "<tr><td>1</td><td>2</td></tr>", "a && b && c &&", String(repeating: "<\u{301}", count: 10)] {
             let document = "```\n" + String(repeating: line + "\n", count: 400) + "```\n"
             let view = SlackMrkdwn().live(settled: document, current: document + "x ", limit: 3000)
-            #expect(!view.chunks.isEmpty && view.chunks.allSatisfy { $0.count <= 3000 }, "\(line): \(view.chunks.map(\.count))")
+            #expect(!view.chunks.isEmpty && view.chunks.allSatisfy { $0.utf16.count <= 3000 }, "\(line): \(view.chunks.map(\.utf16.count))")
+        }
+    }
+
+    /// Settled chunks are written once and never measured after: their cut must count what
+    /// mrkdwn adds to each quoted line (`> `), each style's markers, and emoji's second UTF-16
+    /// unit. A run of quoted `` `x` `` lines came out at 5,400 characters: Slack refused the edit
+    /// (`msg_too_long`) and the live view froze for the rest of the run.
+    @Test func settledChunksOfQuotedStyledLinesFitTheLimit() {
+        for line in ["> `x`", "> *a*", "> _i_ *b* `c`", "**b** _i_ `c`", "😀😀😀😀😀😀😀😀", "> 😀 *😀*"] {
+            let document = String(repeating: line + "\n", count: 1000)
+            let view = SlackMrkdwn().live(settled: document, current: document + "x ", limit: 3000)
+            #expect(!view.chunks.isEmpty && view.chunks.allSatisfy { $0.utf16.count <= 3000 }, "\(line): \(view.chunks.map(\.utf16.count))")
         }
     }
 

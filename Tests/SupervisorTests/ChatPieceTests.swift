@@ -87,4 +87,18 @@ import Testing
         // A limit of nothing (a bad hello) still ends: one unit a chunk.
         for limit in [0, -1] { #expect(PlainSplit.chunks("ab\n\nc", limit: limit) == ["a", "b", "c"], "\(limit)") }
     }
+
+    /// Without the formatter, text is cut and then escaped for the messenger: the cut must hold
+    /// once escaped, or Slack refuses the edit (`msg_too_long`) and the live view freezes.
+    @Test func plainSplitFitsTheLimitOnceEscaped() {
+        let code = String(repeating: "if (a < b && c > d) { x = \"<tag>\"; }\n", count: 300)
+        for dialect in [Dialect.slackMrkdwn, .telegramHTML, .html, .markdown] {
+            let chunks = PlainSplit.escapedChunks(code, limit: 3000, escape: dialect.escape)
+            #expect(chunks.allSatisfy { $0.utf16.count <= 3000 }, "\(dialect): \(chunks.map(\.utf16.count))")
+            #expect(chunks.count < 10, "cut in proportion, not to crumbs: \(chunks.count)")
+            let tail = PlainSplit.escapedTail(code, limit: 3000, escape: dialect.escape)
+            #expect(tail.utf16.count <= 3000 && tail == chunks.last, "\(dialect)")
+        }
+        #expect(PlainSplit.escapedChunks("<<", limit: 1, escape: Dialect.telegramHTML.escape) == ["&lt;", "&lt;"], "a character alone is kept whole")
+    }
 }

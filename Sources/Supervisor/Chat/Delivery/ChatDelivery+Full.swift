@@ -45,7 +45,7 @@ extension ChatDelivery {
             chunks = rendered.messages
         } else {
             let text = Redactor.redact(run.text)
-            chunks = PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect.escape)
+            chunks = PlainSplit.escapedChunks(text.isEmpty ? "(no text)" : text, limit: limit, escape: dialect.escape)
         }
         for chunk in chunks {
             await deliver(binding.messenger, .chatPost, ChatPostParams(target: binding.target, kind: .notice, sessionID: run.sessionID, text: chunk))

@@ -114,11 +114,12 @@ extension ChatDelivery {
         var views: [RenderKey: FormatLiveResult] = [:]
         let snapshot = run.view
         for binding in targets {
-            let label = await label(binding)
+            let dialect = self.dialect(of: binding.messenger)
+            // Measured as it is sent, escaped: an alias of `&`s is five times as long in Slack.
+            let label = await label(binding).map { dialect.escape($0) }
             let detail: RunDetail = await preferences.progress(binding.key) == .verbose ? .verbose : .normal
             let key = RenderKey(
-                dialect: dialect(of: binding.messenger), detail: detail,
-                limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
+                dialect: dialect, detail: detail, limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
             var shown: FormatLiveResult
             if let known = views[key] {
                 shown = known
@@ -127,11 +128,13 @@ extension ChatDelivery {
                 // The run finished while this view was being rendered: the final answer replaces
                 // it, so a late live view would only flicker.
                 guard live[runID] != nil else { return }
-                shown = view ?? FormatLiveResult(chunks: [], tail: key.dialect.escape(PlainSplit.tail(Self.plainLive(run.text), limit: key.limit)))
+                shown =
+                    view
+                    ?? FormatLiveResult(
+                        chunks: [], tail: PlainSplit.escapedTail(Self.plainLive(run.text), limit: key.limit, escape: key.dialect.escape))
                 views[key] = shown
             }
-            let dialect = key.dialect
-            if let label { shown = Self.labeled(shown, dialect.escape(label)) }
+            if let label { shown = Self.labeled(shown, label) }
             await host.slot(binding.messenger)?.notify(
                 .chatLive,
                 ChatLiveParams(

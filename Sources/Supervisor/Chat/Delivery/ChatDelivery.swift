@@ -237,7 +237,7 @@ package actor ChatDelivery: SessionObserver {
     /// A final answer without the formatter: split plainly, known secrets masked.
     package static func plainFinal(_ text: String, limit: Int, dialect: Dialect) -> [String] {
         let text = Redactor.redact(text)
-        return PlainSplit.chunks(text.isEmpty ? "(no text)" : text, limit: limit).map(dialect.escape)
+        return PlainSplit.escapedChunks(text.isEmpty ? "(no text)" : text, limit: limit, escape: dialect.escape)
     }
 
     /// Until the plugin folders are first scanned no plugin is known: news from a session

@@ -54,4 +54,26 @@ package enum PlainSplit {
     package static func tail(_ text: String, limit: Int) -> String {
         chunks(text, limit: limit).last ?? ""
     }
+
+    /// `chunks`, each escaped by `escape` and within `limit` once escaped: an escape makes text
+    /// longer (`<` is `&lt;`), and a chunk cut to the limit before it was refused by the
+    /// messenger (Slack's `msg_too_long`), which froze a live view for the rest of the run.
+    package static func escapedChunks(_ text: String, limit: Int, escape: (String) -> String) -> [String] {
+        chunks(text, limit: limit).flatMap { fitted($0, limit: max(limit, 1), escape: escape) }
+    }
+
+    /// The last of `escapedChunks`: a live view's tail.
+    package static func escapedTail(_ text: String, limit: Int, escape: (String) -> String) -> String {
+        escapedChunks(text, limit: limit, escape: escape).last ?? ""
+    }
+
+    /// `plain` escaped, cut again (in proportion to how much the escape grew it) until each
+    /// piece fits; a single character is kept whole whatever it becomes.
+    private static func fitted(_ plain: String, limit: Int, escape: (String) -> String) -> [String] {
+        let escaped = escape(plain)
+        let (length, grown) = (plain.utf16.count, escaped.utf16.count)
+        guard grown > limit, plain.count > 1 else { return [escaped] }
+        let smaller = max(1, min(length - 1, length * limit / grown))
+        return chunks(plain, limit: smaller).flatMap { fitted($0, limit: limit, escape: escape) }
+    }
 }

@@ -43,20 +43,43 @@ struct SlackMrkdwn: StyledMarkup {
             unitExtra: Self.escapeCost)
     }
 
-    /// What Slack's escape of unit `index` adds (`StyledText.mrkdwn`): `&amp;` four, `&lt;` and
-    /// `&gt;` three, by code point, so a `<` under a combining mark counts too.
+    /// What unit `index` costs in mrkdwn beyond its code points (`StyledText.mrkdwn`), at most:
+    /// Slack's escapes (`&amp;` four more, `&lt;` and `&gt;` three, by code point, so a `<` under
+    /// a combining mark counts too); a second UTF-16 unit for each code point past U+FFFF (an
+    /// emoji); where the style changes, the markers of every style the unit is in, opened and
+    /// closed (a fence `` ```\n `` and `` \n``` ``, `*`, `_`, a backtick); and `> ` at a quoted line's
+    /// start. Settled chunks are never measured after they are written, so a cost below what
+    /// they become let a run of quoted `` `x` `` lines reach 5,400 characters, which Slack
+    /// refused (`msg_too_long`) and the live view froze.
     static func escapeCost(_ text: StyledText, _ index: Int) -> Int {
         func cost(_ byte: UInt8) -> Int {
             switch byte {
             case UInt8(ascii: "&"): 4
             case UInt8(ascii: "<"), UInt8(ascii: ">"): 3
+            case 0xF0...0xF4: 1
             default: 0
             }
         }
         let unit = text.units[index]
-        if unit.byte != 0 { return cost(unit.byte) }
-        let start = Int(unit.clusterStart)
-        return text.clusters[start..<start + Int(unit.clusterLength)].reduce(0) { $0 + cost($1) }
+        var extra: Int
+        if unit.byte != 0 {
+            extra = cost(unit.byte)
+        } else {
+            let start = Int(unit.clusterStart)
+            extra = text.clusters[start..<start + Int(unit.clusterLength)].reduce(0) { $0 + cost($1) }
+        }
+        guard unit.style != 0 else { return extra }
+        let lineStart = index == 0 || text.units[index - 1].byte == UInt8(ascii: "\n")
+        guard lineStart || text.units[index - 1].style != unit.style else { return extra }
+        for tag in text.tags(index) {
+            switch tag.name {
+            case "pre": extra += 8
+            case "blockquote": extra += lineStart ? 2 : 0
+            case "a": break
+            default: extra += 2
+            }
+        }
+        return extra
     }
 
     /// Slack counts escapes and markers too: the tail is cut smaller until its mrkdwn fits.
