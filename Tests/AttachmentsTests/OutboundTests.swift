@@ -147,6 +147,17 @@ struct OutboundTests {
         #expect(error?.message == "`notes.txt` is not sent: `.env` looks like an environment file with secrets")
     }
 
+    /// A hard link cannot be resolved: the key linked in under a harmless name is the key.
+    @Test func aHardLinkIsRefusedWhereverItsOtherNameIs() async throws {
+        outside.write("id_rsa", Array("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8))
+        #expect(Glibc.link(outside.path + "/id_rsa", workspace.path + "/notes.txt") == 0)
+        let error = await refusal("notes.txt")
+        #expect(error?.code == .invalidParams)
+        #expect(error?.message.contains("other hard links") == true, "\(String(describing: error))")
+        // A file with one name is sent as before.
+        #expect(try await send("src/main.swift")["size"] == 12)
+    }
+
     @Test func aSecretNameLinkedToAHarmlessFileIsRefused() async {
         workspace.link(".env", to: "src/main.swift")
         #expect(await refusal(".env")?.code == .invalidParams)

@@ -56,6 +56,14 @@ struct PathGuard: Sendable {
             return .failure(.invalidParams("\(shown) is not a regular file (it is a device, pipe or socket)"))
         }
         if Int(st.st_size) > maxBytes { return .failure(tooBig(shown, Int(st.st_size), maxBytes)) }
+        // A hard link has no target to resolve: `ln ~/.ssh/id_rsa notes.txt` in the folder is the
+        // key under a harmless name. Which other names a file has cannot be found, so one with any
+        // is refused (fails closed); a copy of it can be sent.
+        if st.st_nlink > 1 {
+            return .failure(
+                .invalidParams("\(shown) is not sent: it has other hard links, which may be a file outside the folder or a secret; send a copy of it")
+            )
+        }
 
         // O_NOFOLLOW and the checks below catch a file swapped for a symlink or another file
         // between the checks above and this open. O_NONBLOCK keeps a swapped-in FIFO from hanging.
@@ -66,7 +74,7 @@ struct PathGuard: Sendable {
         }
         var opened = stat()
         guard fstat(fd, &opened) == 0, opened.st_dev == st.st_dev, opened.st_ino == st.st_ino,
-            opened.st_mode & S_IFMT == S_IFREG, Self.pathOfDescriptor(fd).map({ $0 == resolved }) ?? true
+            opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink <= 1, Self.pathOfDescriptor(fd).map({ $0 == resolved }) ?? true
         else {
             close(fd)
             return .failure(.invalidParams("\(shown) changed while it was being checked; try again"))
