@@ -98,6 +98,17 @@ import Testing
         #expect(error.file == home.configPath)
     }
 
+    /// A byte-order mark (as some Windows editors save UTF-8) is no column: an editor shows
+    /// none, and line 1's errors pointed one column past the mistake.
+    @Test func aByteOrderMarkDoesNotShiftLineOnesColumns() throws {
+        let home = ConfigTestHome()
+        let marked = try #require(home.loadError(yaml: "\u{FEFF}pi: [a]"))
+        #expect(marked.description == "\(home.configPath):1:5: pi must be a map of settings, got a list")
+        let syntax = try #require(home.loadError(yaml: "\u{FEFF}pi: [a\n"))
+        let plain = try #require(home.loadError(yaml: "pi: [a\n"))
+        #expect(syntax.description == plain.description)
+    }
+
     @Test func syntaxErrorsNameFileLineAndColumn() throws {
         let home = ConfigTestHome()
         let error = try #require(home.loadError(yaml: "pi:\n  command: pi\n args: []\n"))

@@ -141,6 +141,11 @@ import Testing
         let badMerge = try #require(failure("a: &n 5\nb:\n  <<: *n\n"))
         #expect(badMerge.mark == .init(line: 3, column: 7))
         #expect(badMerge.message == "the value of << must be a map or a list of maps, not a number")
+
+        // Two `<<` in one map: one of them would be dropped without a word.
+        let twice = try #require(failure("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: *a\n  <<: *b\n"))
+        #expect(twice.mark == .init(line: 5, column: 3))
+        #expect(twice.message == "duplicate key \"<<\" (first at line 4); merge several maps with one: << [*a, *b]")
     }
 
     @Test func aliasBombsAreStopped() throws {

@@ -10,6 +10,9 @@ extension YAMLReader {
             var keyMarks: [String: YAMLNode.Mark] = [:]
             /// Maps named by `<<`, in the order they take precedence.
             var mergeSources: [YAMLNode] = []
+            /// Where `<<` stands: a second is a duplicate key like any other (YAML's merge key
+            /// takes a list for several maps), not a silent choice between them.
+            var mergeMark: YAMLNode.Mark?
         }
 
         private enum Open {
@@ -154,6 +157,12 @@ extension YAMLReader {
             guard case .scalar(let name, let plain) = key.content else { return }
             let isMerge = (plain && name == "<<") || key.tag == YAMLNode.coreTagPrefix + "merge"
             if isMerge {
+                if let first = map.mergeMark {
+                    throw Failure(
+                        mark: key.mark,
+                        message: "duplicate key \"<<\" (first at line \(first.line)); merge several maps with one: << [*a, *b]")
+                }
+                map.mergeMark = key.mark
                 if node.pairs != nil {
                     map.mergeSources.append(node)
                 } else if let items = node.items, items.allSatisfy({ $0.pairs != nil }) {

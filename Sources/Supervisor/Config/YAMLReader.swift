@@ -18,6 +18,9 @@ package enum YAMLReader {
     /// Returns the document's root node, or nil when the input has no document (empty, or only
     /// comments).
     package static func parse(_ bytes: [UInt8]) throws(Failure) -> YAMLNode? {
+        // A byte-order mark (some Windows editors save UTF-8 with one) is no part of line 1: with
+        // the encoding set, libyaml counted it as a column, and errors there pointed one past.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw Failure(mark: .init(line: 1, column: 1), message: "YAML parser could not start (out of memory)")
