@@ -69,6 +69,18 @@ export interface SwitchOutcome {
   starting: OutgoingPrompt[];
 }
 
+/** A prompt that is not the chats', seen at our `input` handler: the terminal's or another extension's. */
+interface OtherPrompt {
+  text: string;
+  /** Seen while pi was idle: it starts a run, and is that run's first user message. */
+  starts: boolean;
+  /** When our handler saw it, on the scale of `PromptSender.seq`. */
+  order: number;
+}
+
+/** A prompt pi may hold: one of the chats' or another. */
+type Held = OutgoingPrompt | OtherPrompt;
+
 interface Hold {
   timer: Timer;
   /** Lifted when a run starts (the compaction or continuation it waited for is over). */
@@ -109,12 +121,24 @@ export class PromptSender {
       }
     | undefined;
   /**
-   * Texts of other prompts seen at our `input` (the terminal's, other extensions'), until their
-   * user message comes: a run's user message that is one of them is not ours.
+   * Other prompts seen at our `input` (the terminal's, other extensions'), until their user
+   * message comes: a user message that is one of them is not ours.
    */
-  private others: string[] = [];
+  private others: OtherPrompt[] = [];
   /** Handed to a busy pi as steer or follow-up, not yet seen as a user message. */
   private inPi: OutgoingPrompt[] = [];
+  /** When each of `inPi` was handed over, on the scale of `seq`: pi keeps its queues in order. */
+  private readonly handedAt = new Map<OutgoingPrompt, number>();
+  /** Counts prompts going into pi, ours and others, to know their order. */
+  private seq = 0;
+  /** `seq` at the last agent_start. */
+  private runStartSeq = 0;
+  /**
+   * User messages of a text nobody saw (an extension after ours rewrote them) that could have
+   * been any of `among`: `taken` of these are gone from pi, no telling which. Once as many are
+   * gone as there are left, all are.
+   */
+  private unsure: { among: Set<Held>; taken: number } | undefined;
   /** What `inPi` held when a compaction aborted the run (trap 1), until the compaction is over. */
   private compactedRun: OutgoingPrompt[] = [];
   private readonly holds = new Map<string, Hold>();
@@ -220,7 +244,7 @@ export class PromptSender {
       if (pending) {
         this.send({ type: "prompts_delivered", reason: "compaction", texts });
       } else {
-        this.inPi = this.inPi.filter((prompt) => !taken.includes(prompt));
+        this.forget(taken);
         this.log(`a compaction ended the run that had taken ${taken.length} chat prompt(s): they are lost`);
         this.send({ type: "prompts_dropped", reason: "compaction", texts });
       }
@@ -233,6 +257,7 @@ export class PromptSender {
 
   onAgentStart(): void {
     this.terminalStartingUntil = 0;
+    this.runStartSeq = this.seq;
     for (const [reason, hold] of this.holds) {
       if (!hold.untilAgentStart) continue;
       clearTimeout(hold.timer);
@@ -259,8 +284,8 @@ export class PromptSender {
 
   private otherPrompt(text: string): void {
     if (this.waiting) this.waiting.rivals++;
-    this.others.push(text);
-    if (this.others.length > OTHER_PROMPTS_KEPT) this.others.splice(0, this.others.length - OTHER_PROMPTS_KEPT);
+    this.others.push({ text, starts: this.isIdle(), order: this.seq++ });
+    if (this.others.length > OTHER_PROMPTS_KEPT) this.forget(this.others.slice(0, this.others.length - OTHER_PROMPTS_KEPT));
   }
 
   /**
@@ -273,46 +298,124 @@ export class PromptSender {
     if (this.waiting?.until !== "agent_start" && this.isIdle()) this.terminalStartingUntil = Date.now() + PROMPT_START_WATCH_MS;
   }
 
-  onAgentEnd(): void {
+  /**
+   * `queueEmpty`: pi holds no queued message (`hasPendingMessages` false). Whatever of the run's
+   * prompts is still listed here then is gone: rewritten past recognition, or swallowed by a
+   * later extension's `input` handler (spec §5.3).
+   */
+  onAgentEnd(queueEmpty = false): void {
     this.settledAt = Date.now() + AFTER_RUN_SETTLE_MS;
+    if (queueEmpty) {
+      // Prompts seen since the run started may be another run's, already under way.
+      const before = (order: number | undefined) => order !== undefined && order < this.runStartSeq;
+      this.forget([
+        ...this.inPi.filter((prompt) => prompt !== this.waiting?.prompt && before(this.handedAt.get(prompt))),
+        ...this.others.filter((other) => before(other.order)),
+      ]);
+    }
     this.schedulePoll();
   }
 
   /**
    * A user message entered the conversation: the run's first (whose run it is), or a prompt
-   * handed to a busy pi that pi took. Matched on the text pi had at our `input` handler; an
-   * extension's handler after ours may still rewrite it (spec §5.3), and no event says what the
-   * text became, so a message that is no prompt we know of is matched in order: the next user
-   * message after our sendUserMessage is ours, unless another prompt was starting beside it.
+   * handed to a busy pi that pi took. Matched on the text pi had at our `input` handler. An
+   * extension's handler after ours may still rewrite it (spec §5.3) and no event says what the
+   * text became, so a message that is no prompt we know of is matched by where pi takes its
+   * messages from: the run's first is the prompt that started it, the next ones come off pi's
+   * queues in order, steers first (§5.1). Where that could be the chats' or another prompt, it is
+   * taken for none: a terminal prompt is never a chat's.
    */
   onUserMessage(text: string): void {
     const mine = (prompt: OutgoingPrompt) => prompt.text === text || prompt.piText === text;
-    let index = this.inPi.findIndex(mine);
-    const other = index < 0 ? this.others.indexOf(text) : -1;
-    if (other >= 0) this.others.splice(other, 1);
+    const ours = this.inPi.find(mine);
+    const other = ours ? undefined : this.others.find((seen) => seen.text === text);
     const waiting = this.waiting;
     if (waiting?.until === "user_message") {
-      if (index >= 0) this.inPi.splice(index, 1);
+      if (ours) this.forget([ours]);
+      if (other) this.forget([other]);
       if (!mine(waiting.prompt)) {
-        if (index >= 0 || other >= 0 || waiting.rivals > 0) {
+        if (ours || other || waiting.rivals > 0) {
           // Another's, or, with another prompt starting beside ours, no telling whose: pi fails
           // the second to start (trap 6) and says which in the terminal.
           this.log("another prompt started first: pi did not start the chat's");
           this.failed(waiting.prompt, NOT_STARTED);
+          // Rewritten past recognition, it is still the run's first: the other's that started.
+          if (!ours && !other) this.forget(this.others.filter((seen) => seen.starts).slice(0, 1));
         } else {
           this.log("the run's user message is no prompt seen at our input handler: taken for the chat's, the only one sent");
         }
+      } else {
+        // Ours started: another prompt starting beside it failed in pi (trap 6).
+        this.forget(this.others.filter((seen) => seen.starts));
       }
       this.done();
       return;
     }
-    if (index < 0 && other < 0 && this.inPi.length > 0) {
-      // pi takes its queued messages in order, steers first (spec §5.1).
-      const steer = this.inPi.findIndex((prompt) => (prompt.sentAs ?? prompt.deliverAs) === "steer");
-      index = steer >= 0 ? steer : 0;
-      this.log("a user message that is no prompt seen at our input handler: taken for the chat's oldest one pi holds");
+    if (ours || other) return this.forget([ours ?? other!]);
+    const candidates = this.candidates();
+    if (candidates.length === 0) return;
+    if (candidates.length > 1) {
+      if (candidates.some((held) => this.inPi.includes(held as OutgoingPrompt))) {
+        this.log("a user message that is no prompt seen at our input handler, and could be a chat's or another's: taken for none");
+      }
+      const unsure = this.unsure ?? { among: new Set<Held>(), taken: 0 };
+      for (const held of candidates) unsure.among.add(held);
+      unsure.taken++;
+      this.unsure = unsure;
+      this.settle();
+      return;
     }
-    if (index >= 0) this.inPi.splice(index, 1);
+    if (this.inPi.includes(candidates[0] as OutgoingPrompt)) {
+      this.log("a user message that is no prompt seen at our input handler: taken for the chat's that pi takes next");
+    }
+    this.forget(candidates);
+  }
+
+  /**
+   * What pi may have taken next, as far as our `input` handler knows: the prompt starting a run,
+   * else the first steer pi holds, else the first follow-up (spec §5.1). Another's prompt may be
+   * either (`input` does not say), and one of `unsure` may be gone already.
+   */
+  private candidates(): Held[] {
+    const starting = this.others.find((seen) => seen.starts);
+    if (starting) return [starting];
+    const maybe = (held: Held) => this.unsure?.among.has(held) ?? false;
+    const queued = [
+      ...this.inPi.map((prompt) => ({ held: prompt as Held, order: this.handedAt.get(prompt) ?? -1, steer: (prompt.sentAs ?? prompt.deliverAs) === "steer", ours: true })),
+      ...this.others.map((seen) => ({ held: seen as Held, order: seen.order, steer: false, ours: false })),
+    ].sort((a, b) => a.order - b.order);
+    const found = new Set<Held>();
+    for (const entry of queued) {
+      if (!entry.ours || entry.steer) found.add(entry.held);
+      if (entry.ours && entry.steer && !maybe(entry.held)) return [...found];
+    }
+    for (const entry of queued) {
+      if (entry.ours && !entry.steer) found.add(entry.held);
+      // A prompt pi surely holds comes before the follow-ups behind it, steer or follow-up.
+      if ((!entry.ours || !entry.steer) && !maybe(entry.held)) break;
+    }
+    return [...found];
+  }
+
+  /** These are gone from pi, or nothing more will be learnt of them. */
+  private forget(gone: Held[]): void {
+    if (gone.length === 0) return;
+    this.inPi = this.inPi.filter((prompt) => !gone.includes(prompt));
+    this.others = this.others.filter((seen) => !gone.includes(seen));
+    let shrunk = false;
+    for (const held of gone) {
+      this.handedAt.delete(held as OutgoingPrompt);
+      if (this.unsure?.among.delete(held)) shrunk = true;
+    }
+    if (shrunk) this.settle();
+  }
+
+  /** As many user messages unaccounted for as prompts they could have been: all are gone. */
+  private settle(): void {
+    const unsure = this.unsure;
+    if (!unsure || unsure.among.size > unsure.taken) return;
+    this.unsure = undefined;
+    this.forget([...unsure.among]);
   }
 
   /**
@@ -362,6 +465,8 @@ export class PromptSender {
   switched(): SwitchOutcome {
     const held = this.queue.splice(0);
     const inPi = this.inPi.splice(0);
+    this.handedAt.clear();
+    this.unsure = undefined;
     const starting: OutgoingPrompt[] = [];
     if (this.waiting) {
       // A steer waiting for its `input` is in inPi already.
@@ -451,6 +556,9 @@ export class PromptSender {
     if (dropped.length > 0) this.log(`dropped ${dropped.length} chat prompt(s) at shutdown`);
     this.queue.length = 0;
     this.inPi = [];
+    this.handedAt.clear();
+    this.others = [];
+    this.unsure = undefined;
     if (this.waiting) clearTimeout(this.waiting.timer);
     this.waiting = undefined;
     for (const hold of this.holds.values()) clearTimeout(hold.timer);
@@ -513,7 +621,10 @@ export class PromptSender {
       // Set before sending: pi may run our own `input` handler before sendUserMessage returns.
       this.waiting = { until, prompt, timer: this.watch(prompt, until, idle ? PROMPT_START_WATCH_MS : PROMPT_QUEUED_TIMEOUT_MS), inputSeen: false, rivals: 0 };
       prompt.piText = undefined;
-      if (!idle) this.inPi.push(prompt);
+      if (!idle) {
+        this.inPi.push(prompt);
+        this.handedAt.set(prompt, this.seq++);
+      }
       // A steer queued here before an approval began waiting is checked again now: pi's poll after
       // the approval would find it and skip every call of the batch, the approved one included
       // (spec §11 trap 11). It goes as a follow-up, as one sent while the gate waits does.
@@ -530,7 +641,7 @@ export class PromptSender {
       } catch (error) {
         this.log(`sendUserMessage failed: ${describe(error)}`);
         this.failed(prompt, `pi refused the prompt: ${describe(error)}`);
-        this.inPi = this.inPi.filter((other) => other !== prompt);
+        this.forget([prompt]);
         clearTimeout(this.waiting.timer);
         this.waiting = undefined;
       }

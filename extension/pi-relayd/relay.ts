@@ -230,7 +230,7 @@ export class Relay {
       if (event.type !== "agent_end") return;
       this.stoppedContinuation = false;
       this.runStop.onAgentEnd();
-      this.sender.onAgentEnd();
+      this.sender.onAgentEnd(!(this.ctx?.hasPendingMessages() ?? true));
       return;
     }
     // Another extension's ask_user: shown in the chats, answered in the terminal (questions.ts).
@@ -242,7 +242,7 @@ export class Relay {
     }
     if (event.type === "agent_end") this.runStop.onAgentEnd();
     if (event.type === "agent_start") this.sender.onAgentStart();
-    if (event.type === "agent_end") this.sender.onAgentEnd();
+    if (event.type === "agent_end") this.sender.onAgentEnd(!(this.ctx?.hasPendingMessages() ?? true));
     if (event.type === "message_start" && event.message?.role === "user") this.sender.onUserMessage(userText(event.message));
     if (event.type === "tool_execution_update") {
       const relayed = relayedEvent(event);

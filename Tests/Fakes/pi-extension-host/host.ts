@@ -1773,14 +1773,16 @@ export class PiHost extends EventEmitter {
           }
           this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
           turnIndex++;
-          pending = [...batch.steering, ...this.steering.splice(0)];
+          // §5.1, pi-rpc.md §5 (steering mode, default one-at-a-time): one queued steer per poll.
+          pending = batch.steering.length > 0 ? batch.steering : this.steering.splice(0, 1);
           planText = "";
           continue;
         }
         this.queueEvent("turn_end", { turnIndex, message: assistant, toolResults });
         turnIndex++;
         if (assistant.stopReason === "aborted" || assistant.stopReason === "error") break;
-        if (this.steering.length > 0) pending = this.steering.splice(0);
+        // §5.1, pi-rpc.md §5: one queued steer per turn, the rest wait for the next poll.
+        if (this.steering.length > 0) pending = this.steering.splice(0, 1);
         else if (this.followUps.length > 0) pending = [this.followUps.shift()!];
         else break;
       }
