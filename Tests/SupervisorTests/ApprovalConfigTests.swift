@@ -56,6 +56,14 @@ import Testing
             ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: 'rm (-rf'\n", "not a valid regular expression"),
             ("approvals:\n  rules:\n    - {name: x, tools: bash}\n    - {name: x, tools: edit}\n", "repeats the rule name"),
             ("approvals:\n  timeoutSeconds: 0\n", "approvals.timeoutSeconds"),
+            // JavaScript runs the gate: a month's wait fires its timer at once, and these escapes
+            // are letters there, so the rule would never match.
+            ("approvals:\n  timeoutSeconds: 2592000\n", "is at most 2000000"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: 'git\\s+push\\z'\n", "\\z is the letter z to JavaScript"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: '\\Arm\\h+-rf'\n", "\\A is the letter A"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: '\\p{L}+'\n", "\\p is the letter p"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: '(?i)rm'\n", "(?i… is not a group"),
+            ("approvals:\n  rules:\n    - name: x\n      tools: bash\n      command: 'rm a++'\n", "possessive"),
             ("pi:\n  extension: maybe\n", "pi.extension must be true or false"),
         ]
         for (yaml, expected) in cases {

@@ -123,7 +123,11 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
     if (!rule.tools.includes(toolName)) continue;
     const conditions = [rule.command !== undefined, (rule.paths?.length ?? 0) > 0, rule.outsideCwd === true];
     if (!conditions.some(Boolean)) return rule;
+    // Whether any condition could be tested on this call: a tool without the arguments the rule
+    // looks at (an extension's tool taking `cmd` or `files`) cannot be decided, and is asked.
+    let decidable = false;
     if (rule.command !== undefined && typeof input?.command === "string") {
+      decidable = true;
       try {
         if (new RegExp(rule.command).test(input.command)) return rule;
       } catch {
@@ -131,6 +135,7 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
       }
     }
     if (rule.paths?.length && paths) {
+      decidable = true;
       const { reached, root: realRoot, home: realHome } = throughLinks();
       // A home or folder behind a link itself: its globs are matched as the kernel names it too.
       const files = [...written, ...reached.filter((file): file is string => file !== undefined)];
@@ -146,10 +151,12 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
       if (rule.paths.some(matches)) return rule;
     }
     if (rule.outsideCwd === true && paths) {
+      decidable = true;
       const { reached, root: realRoot } = throughLinks();
       // More links than the kernel follows: it refuses the path, and the gate asks rather than guess.
       if (written.some((file) => outside(file, root)) || reached.some((file) => file === undefined || outside(file, realRoot))) return rule;
     }
+    if (!decidable) return rule;
   }
   return undefined;
 }

@@ -37,6 +37,31 @@ test("rules: a bash pattern, a path outside the folder, globs by name and under 
   assert.ok(!globToRegExp("src/*.ts", cwd, home).test("/work/app/src/a/b.ts"));
 });
 
+test("a rule whose conditions the call cannot be tested on asks: an extension's tool without command or path arguments", () => {
+  const cwd = "/work/app";
+  const home = "/home/me";
+  const undecidable: Gates = {
+    timeoutSeconds: 300,
+    rules: [
+      { name: "remote-rm", tools: ["ssh_exec"], command: "rm\\s" },
+      { name: "uploads", tools: ["upload"], paths: ["~/.ssh/**"] },
+      { name: "shell-or-write", tools: ["bash", "write"], command: "curl", paths: [".env*"] },
+    ],
+  };
+  const rule = (tool: string, input: object) => matchingRule(undecidable, tool, input, cwd, home)?.name;
+  // Neither `command` nor `path`: nothing to test, so the gate asks rather than lets it through.
+  assert.equal(rule("ssh_exec", { cmd: "rm -rf /" }), "remote-rm");
+  assert.equal(rule("upload", { files: ["~/.ssh/id_rsa"] }), "uploads");
+  // Where the argument is there, the rule decides as before.
+  assert.equal(rule("ssh_exec", { command: "ls" }), undefined);
+  assert.equal(rule("ssh_exec", { command: "rm -rf /" }), "remote-rm");
+  assert.equal(rule("upload", { path: "notes.txt" }), undefined);
+  // One condition testable is enough to decide: bash on its command, write on its path.
+  assert.equal(rule("bash", { command: "ls" }), undefined);
+  assert.equal(rule("write", { path: "src/a.ts" }), undefined);
+  assert.equal(rule("write", { path: ".env" }), "shell-or-write");
+});
+
 /** A pi-relayd child: the daemon's marker, its session id and gates in the environment. */
 function asChild(t: TestContext, home: string) {
   const saved = { ...process.env };

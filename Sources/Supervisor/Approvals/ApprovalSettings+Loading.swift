@@ -3,7 +3,15 @@ import FoundationEssentials
 extension ApprovalSettings {
     package init(_ section: ConfigSection) throws(ConfigError) {
         self.init()
-        timeout = try section.value("timeoutSeconds", default: timeout) { field throws(ConfigError) in try field.seconds(allowZero: false) }
+        timeout = try section.value("timeoutSeconds", default: timeout) { field throws(ConfigError) in
+            let seconds = try field.seconds(allowZero: false)
+            // pi's extension waits with a JavaScript timer, which fires at once past 2^31-1 ms:
+            // a month meant as "wait for me" denied every gated call at once.
+            guard seconds <= .seconds(Self.longestWait) else {
+                throw field.error("is at most \(Self.longestWait) (about 23 days): pi's extension cannot wait longer")
+            }
+            return seconds
+        }
         var names: Set<String> = []
         rules = try section.value("rules", default: []) { field throws(ConfigError) in try Self.rules(field, in: section, names: &names) }
         let perSession = try section.section("sessions")
@@ -17,6 +25,9 @@ extension ApprovalSettings {
         // in force, so it stops the start instead of being warned about.
         try section.refuseUnknownKeys(because: "approvals are refused rather than read without it")
     }
+
+    /// The longest `timeoutSeconds`: a JavaScript timer's limit, less the 30 s the extension adds.
+    static let longestWait = 2_000_000
 
     private static func rules(_ field: ConfigField, in parent: ConfigSection, names: inout Set<String>) throws(ConfigError) -> [ApprovalRule] {
         var result: [ApprovalRule] = []
@@ -39,6 +50,7 @@ extension ApprovalSettings {
                 do { _ = try Regex(pattern) } catch {
                     throw field.error("is not a valid regular expression")
                 }
+                if let problem = JavaScriptPattern.problem(pattern) { throw field.error("is read another way where it runs: \(problem)") }
                 return pattern
             }
             let paths = try rule.value("paths", default: [String]()) { field throws(ConfigError) in
