@@ -136,5 +136,28 @@ extension Scenarios {
             }
         }
 
+        /// Typing in a channel where the bot may not post is refused (403 50013), and every
+        /// refusal counts towards the invalid requests that get a bot's address banned
+        /// (discord-api.md §6): it is tried once, not every 8 s while the run streams.
+        @Test(.timeLimit(.minutes(2)))
+        func typingWhereTheBotMayNotPostIsNotTriedAgainAndAgain() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                let channel = "1200000000000000077"
+                _ = try await s.fake.post(
+                    "/channels",
+                    [
+                        "id": .string(channel), "name": "read-only", "guild_id": .string(Scenario.guild), "type": 0,
+                        "bot_permissions": ["view": true, "send": false],
+                    ])
+                for _ in 0..<11 {
+                    await plugin.notify("chat.typing", ["target": ["channel": .string(channel)]])
+                    try await Task.sleep(for: .seconds(1))
+                }
+                let tries = try await s.fake.get("/requests?method=POST&path=/channels/\(channel)/typing")["requests"]?.arrayValue ?? []
+                #expect(tries.map { $0["status"]?.intValue ?? 0 } == [403], "\(tries.count) tries")
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
     }
 }

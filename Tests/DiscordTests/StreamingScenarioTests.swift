@@ -59,6 +59,27 @@ extension Scenarios {
             }
         }
 
+        /// A user deletes the message a run streams into: the next view goes on in a new message
+        /// (Unknown Message, discord-api.md §7). Taken as shown, the refused edit let a final
+        /// whose text the last view held be skipped, and the answer was lost.
+        @Test(.timeLimit(.minutes(2)))
+        func aDeletedLiveMessageGoesOnInANewOneAndTheFinalArrives() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady()
+                await plugin.notify("chat.live", Self.live(Scenario.general, run: "r9", rev: 1, chunks: [], tail: "first words"))
+                let live = try await s.eventually { try await s.botMessages(Scenario.general, containing: "first words").first }
+                let id = try #require(live?["id"]?.stringValue)
+                _ = try await s.fake.post("/messages/\(id)/delete")
+                await plugin.notify("chat.live", Self.live(Scenario.general, run: "r9", rev: 2, chunks: [], tail: "the whole answer"))
+                _ = try await s.eventually { try await s.botMessages(Scenario.general, containing: "the whole answer").first }
+                #expect(await plugin.deliverAndWait("fin-r9", "chat.post", Self.final(Scenario.general, run: "r9", chunks: ["the whole answer"])))
+                let contents = try await s.fake.messages(channel: Scenario.general).compactMap { $0["content"]?.stringValue }
+                #expect(contents == ["the whole answer"], "\(contents)")
+                #expect(try await s.violations().isEmpty)
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
         /// Oversized chunks and long notices never become a message over 2000 characters; the
         /// long notice arrives whole, in order.
         @Test(.timeLimit(.minutes(2)))

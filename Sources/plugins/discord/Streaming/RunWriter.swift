@@ -43,16 +43,16 @@ struct RunWriter: FinalWriter {
         ).id
     }
 
-    /// A message that is gone, or not ours to edit, is left as it is: trying again cannot help.
-    /// One over an hour old, or in a thread someone closed, goes on as a new message (`replaced`).
+    /// One over an hour old, in a thread someone closed, or deleted by a user, goes on as a new
+    /// message (`replaced`): taken as shown, the deleted one's text was lost from the answer. Any
+    /// other refusal (no permission) ends the view (`givesUp`): each would be another invalid
+    /// request towards Discord's ban (discord-api.md §6), and the final is posted on its own.
     func editLive(_ id: String, in place: Place, to text: String) async throws -> String? {
         do {
             let sent = try await rest.editMessage(channel: place.channel, message: id, body: Self.content(text), pace: SendPace.live.replacing(id))
             if !sent { throw LiveEditSuperseded() }
-        } catch let error as DiscordAPIError where Self.goesOnAnew(error) {
+        } catch let error as DiscordAPIError where Self.goesOnAnew(error) || error.code == DiscordAPIError.unknownMessage {
             return try await replaced(id, in: place, by: text, part: "l", pace: .live, because: error)
-        } catch let error as DiscordAPIError where error.isPermanent {
-            logger.warning("live message \(id) in \(place.channel): \(error)")
         }
         return nil
     }

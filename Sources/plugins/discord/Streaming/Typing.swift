@@ -9,6 +9,11 @@ actor Typing {
     /// Without news from the supervisor for this long, the indicator stops by itself.
     private let linger: Duration = .seconds(30)
     private let period: Duration = .seconds(8)
+    /// Channels that refused the indicator (no permission, gone): left alone this long. Each
+    /// refusal is an invalid request, and 10,000 in ten minutes ban the bot's address
+    /// (discord-api.md §6); every view would otherwise start the loop, and its 403, again.
+    private var refused: [String: ContinuousClock.Instant] = [:]
+    private let refusedFor: Duration = .seconds(600)
 
     init(rest: DiscordREST, logger: Logger) {
         self.rest = rest
@@ -16,6 +21,10 @@ actor Typing {
     }
 
     func keep(_ channel: String) {
+        if let until = refused[channel] {
+            if ContinuousClock.now < until { return }
+            refused[channel] = nil
+        }
         let until = ContinuousClock.now + linger
         if let loop = loops[channel] {
             loops[channel] = (until, loop.task)
@@ -37,6 +46,11 @@ actor Typing {
             do {
                 try await rest.triggerTyping(channel: channel)
             } catch is CancellationError {
+                return
+            } catch let error as DiscordAPIError where error.isPermanent {
+                logger.notice("typing in \(channel) refused (\(error)); not tried there for \(refusedFor)")
+                refused[channel] = ContinuousClock.now + refusedFor
+                loops[channel] = nil
                 return
             } catch {
                 logger.debug("typing in \(channel): \(error)")
