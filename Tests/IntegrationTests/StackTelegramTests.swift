@@ -426,6 +426,33 @@ extension StackTelegramTests {
 }
 
 extension StackTelegramTests {
+    /// A group upgraded while an answer streams into it, before the plugin has read the
+    /// upgrade's service message (here it never does: the fake drops it at once). Telegram
+    /// answers the next edit with migrate_to_chat_id (Bot API spec §15); the answer goes on in
+    /// the supergroup, where that 400 was taken as permanent and the final answer dropped.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aGroupUpgradedMidAnswerStillGetsTheAnswer() async throws {
+        try await TelegramStack.with { stack in
+            try await stack.start()
+            let group = "-4002"
+            var body: JSONValue = [
+                "from": ["id": .string(TelegramStack.alice.id), "first_name": "alice", "username": "alice"],
+                "chat": ["id": .string(group), "type": "group", "title": "team"], "text": .string("/new \(stack.workspace) up"),
+            ]
+            try await stack.fake.post("/messages", body)
+            try await stack.waitForBotMessage(in: group, containing: "Started up")
+            body["text"] = "@pirelay_test_bot !scenario slow 40 100"
+            try await stack.fake.post("/messages", body)
+            try await stack.waitForBotMessage(in: group, containing: "chunk 3")
+            _ = try await stack.fake.post("/settings", ["message_retention_s": 0.0])
+            let moved = try await stack.fake.post("/migrate", ["chat_id": .string(group)])
+            _ = try await stack.fake.post("/settings", ["message_retention_s": 86400.0])
+            let supergroup = try #require(moved["new_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }, "\(moved)")
+            let final = try #require(try await stack.waitForBotMessage(in: supergroup, containing: "chunk 40", timeout: 90).first)
+            #expect(final["text"]?.stringValue?.contains("chunk 1 ") == true, "the whole answer: \(final)")
+        }
+    }
+
     /// What gets between the plugin and its updates: a webhook someone set (removed at start,
     /// pending updates kept), a long poll cut off mid-wait (polled again), and another program
     /// polling the same token (409: said plainly in the log, retried with backoff). Through all

@@ -135,6 +135,9 @@ final class BotAPI: Sendable {
                 text: token.masking(json["description"]?.stringValue ?? "HTTP \(response.status)"))
             error.retryAfter = json["parameters"]?["retry_after"]?.intValue
             error.migrateTo = json["parameters"]?["migrate_to_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
+            // Learnt from any write (a "typing…" too), not only from the ones that follow it:
+            // the next write to the old id would meet the same 400 (Bot API spec §15).
+            if let chat, let new = error.migrateTo { await migrations?.moved(chat, to: new) }
             if error.status == 429 {
                 tally.rateLimited()
                 let seconds = Double(error.retryAfter ?? 5)

@@ -11,6 +11,12 @@ actor Migrations {
     /// Who upgraded each moved group (from the service message), on whose behalf the new id is
     /// bound: the supervisor binds chats for allowlisted users only.
     private var movers: [String: String] = [:]
+    /// Messages the bot posted in a group's new id since this process learnt of its move, by
+    /// `chat:message`. Another message of a moved group is in the old chat, which takes no edit
+    /// (a message id is the chat's own): it goes on as a new message without first trying an
+    /// edit Telegram answers "message to edit not found". Not saved: after a restart the edit is
+    /// tried, and its refusal sends it anew all the same.
+    private var postedSinceMove: Set<String> = []
     private let store: StateStore
 
     init(store: StateStore) {
@@ -34,6 +40,17 @@ actor Migrations {
         guard moves[old] != new else { return }
         moves[old] = new
         await store.save(moves, to: Self.file)
+    }
+
+    /// A message posted in `chat` (its current id) as asked for `asked`, an older id of it.
+    func posted(_ message: Int, in chat: String, askedFor asked: String) {
+        if chat != asked { postedSinceMove.insert("\(chat):\(message)") }
+    }
+
+    /// Whether `message`, meant for `asked`, is certainly in the old chat of a group that moved.
+    func isLeftBehind(_ message: Int, askedFor asked: String) -> Bool {
+        let chat = current(asked)
+        return chat != asked && !postedSinceMove.contains("\(chat):\(message)")
     }
 
     /// Once per moved chat, the user to bind its new id on behalf of (nil: nothing to do).

@@ -18,14 +18,17 @@ struct Poster: Sendable {
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
+        let id: Int
         do {
-            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace)
+            id = try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace)
         } catch let error as BotAPIError where error.migrateTo != nil {
             // A group upgraded to a supergroup: its new id from now on.
             await migrations.moved(place.chatID, to: error.migrateTo!)
             place.chatID = error.migrateTo!
-            return try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace.again)
+            id = try await sendOnce(html, to: place, keyboard: keyboard, quiet: quiet, pace: pace.again)
         }
+        await migrations.posted(id, in: place.chatID, askedFor: asked.chatID)
+        return id
     }
 
     private func sendOnce(_ html: String, to place: Place, keyboard: JSONValue?, quiet: Bool, pace: SendPace) async throws -> Int {
@@ -52,6 +55,9 @@ struct Poster: Sendable {
     func edit(
         _ messageID: Int, in asked: Place, to html: String, keyboard: JSONValue? = nil, quiet: Bool = false, pace wanted: SendPace = .notice
     ) async throws -> Int {
+        if await migrations.isLeftBehind(messageID, askedFor: asked.chatID) {
+            return try await send(html, to: asked, keyboard: keyboard, quiet: quiet, pace: wanted)
+        }
         var place = asked
         place.chatID = await migrations.current(asked.chatID)
         try await refuseIfBlocked(place)
@@ -68,6 +74,12 @@ struct Poster: Sendable {
             return messageID
         } catch let error as BotAPIError where error.isUneditable {
             return try await send(html, to: place, keyboard: keyboard, quiet: quiet, pace: wanted.again)
+        } catch let error as BotAPIError where error.migrateTo != nil {
+            // The group became a supergroup while the edit waited its turn: the message is in the
+            // old chat, which takes nothing more, so the text goes to the new one. Thrown as
+            // permanent, it dropped the final answer.
+            await migrations.moved(place.chatID, to: error.migrateTo!)
+            return try await send(html, to: asked, keyboard: keyboard, quiet: quiet, pace: wanted.again)
         } catch let error as BotAPIError where error.isUnparsableHTML {
             params["text"] = .string(TelegramText.plain(html))
             params["parse_mode"] = nil
