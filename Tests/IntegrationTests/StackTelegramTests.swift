@@ -398,6 +398,18 @@ extension StackTelegramTests {
 }
 
 extension StackTelegramTests {
+    /// Alice starts session `name` in basic group `group`; returns her message, to send more
+    /// from her there.
+    static func startSession(_ stack: TelegramStack, named name: String, inGroup group: String) async throws -> JSONValue {
+        let body: JSONValue = [
+            "from": ["id": .string(TelegramStack.alice.id), "first_name": "alice", "username": "alice"],
+            "chat": ["id": .string(group), "type": "group", "title": "team"], "text": .string("/new \(stack.workspace) \(name)"),
+        ]
+        try await stack.fake.post("/messages", body)
+        try await stack.waitForBotMessage(in: group, containing: "Started \(name)")
+        return body
+    }
+
     /// A group upgraded to a supergroup changes id: the answer meant for the old id is sent to
     /// the new one (migrate_to_chat_id followed), and the new id is bound to the same session,
     /// so the supergroup's messages reach it.
@@ -406,12 +418,7 @@ extension StackTelegramTests {
         try await TelegramStack.with { stack in
             try await stack.start()
             let group = "-4001"
-            var body: JSONValue = [
-                "from": ["id": .string(TelegramStack.alice.id), "first_name": "alice", "username": "alice"],
-                "chat": ["id": .string(group), "type": "group", "title": "team"], "text": .string("/new \(stack.workspace) grp"),
-            ]
-            try await stack.fake.post("/messages", body)
-            try await stack.waitForBotMessage(in: group, containing: "Started grp")
+            var body = try await Self.startSession(stack, named: "grp", inGroup: group)
             let moved = try await stack.fake.post("/migrate", ["chat_id": .string(group)])
             let supergroup = try #require(moved["new_chat_id"].flatMap { $0.stringValue ?? $0.intValue.map(String.init) }, "\(moved)")
 
@@ -435,12 +442,7 @@ extension StackTelegramTests {
         try await TelegramStack.with { stack in
             try await stack.start()
             let group = "-4002"
-            var body: JSONValue = [
-                "from": ["id": .string(TelegramStack.alice.id), "first_name": "alice", "username": "alice"],
-                "chat": ["id": .string(group), "type": "group", "title": "team"], "text": .string("/new \(stack.workspace) up"),
-            ]
-            try await stack.fake.post("/messages", body)
-            try await stack.waitForBotMessage(in: group, containing: "Started up")
+            var body = try await Self.startSession(stack, named: "up", inGroup: group)
             body["text"] = "@pirelay_test_bot !scenario slow 40 100"
             try await stack.fake.post("/messages", body)
             try await stack.waitForBotMessage(in: group, containing: "chunk 3")
