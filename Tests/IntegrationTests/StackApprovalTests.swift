@@ -314,6 +314,45 @@ extension StackApprovalTests {
         }
     }
 
+    /// "Approve for session" in a session pi-relayd started holds for that conversation: after
+    /// `/reset` the same rule is asked again, as a terminal pi's is after `/new`. It held on, and
+    /// a `git push` in a conversation nobody approved it for went through unasked.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func approvedForSessionEndsWithTheConversation() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules(timeoutSeconds: 60)))
+            let id = try await stack.newSession("scoped")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(id)])
+            func ask(_ request: String, _ command: String) throws -> ScriptedTerminal {
+                let child = try ScriptedTerminal(socket: stack.home.socketPath)
+                child.send([
+                    "id": .string(request), "method": "approval",
+                    "params": [
+                        "session": .string(id), "id": .string("q-" + request), "toolName": "bash", "input": ["command": .string(command)],
+                        "rule": "git-push",
+                    ],
+                ])
+                return child
+            }
+            let first = try ask("g1", "git push origin main")
+            defer { first.hangUp() }
+            _ = try await Self.press(stack, "Approve for session", on: try await Self.gate(stack, dm, containing: "git push origin main"))
+            #expect(try await first.next("the first decision") { $0["id"] == "g1" }["result"]?["allowed"] == true)
+            let again = try ask("g2", "git push --tags")
+            defer { again.hangUp() }
+            #expect(try await again.next("the second decision") { $0["id"] == "g2" }["result"]?["outcome"] == "approved_earlier")
+
+            _ = try await stack.dm("/reset")
+            try await stack.waitForBotMessage(in: dm, containing: "scoped starts a new conversation")
+            let after = try ask("g3", "git push --force")
+            defer { after.hangUp() }
+            _ = try await Self.press(stack, "Deny", on: try await Self.gate(stack, dm, containing: "git push --force"))
+            let third = try await after.next("the third decision") { $0["id"] == "g3" }
+            #expect(third["result"]?["allowed"] == false, "asked again after /reset: \(third)")
+        }
+    }
+
     /// The terminal's dialog can decide a gate before the extension's request for the chats
     /// reaches the daemon. Then nothing is posted (no question left in the chat until its
     /// timeout), and the decision is logged once, as the terminal's.

@@ -84,6 +84,14 @@ package struct ApprovalBook {
         holder = pid
     }
 
+    /// A spawned session's pi started (after an exit or a hang) or began a new conversation
+    /// (`/reset`, the idle and message policies): "Approve for session" held for the pi and the
+    /// conversation it was given in, as in a terminal, and a later `git push` in an unrelated
+    /// conversation went through unasked.
+    package mutating func conversationEnded() {
+        approvedRules.removeAll()
+    }
+
     /// A terminal pi switched away from this session: what it approved here ends with it.
     package mutating func terminalLeft() {
         approvedRules.removeAll()

@@ -124,6 +124,7 @@ package actor PiSession {
             logger.error("\(refusal)")
             throw SessionError.piFailed(refusal)
         }
+        if terminal == nil { approvals.conversationEnded() }
         let gen = machine.lifecycle.launch(resuming: sessionFile != nil)
         let events = ChildEventQueue()
         let childInput = ChildInput(highWater: 64 << 20)
@@ -397,6 +398,7 @@ package actor PiSession {
                     await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                     if type != "compact" {
+                        if terminal == nil { approvals.conversationEnded() }
                         await tell(.queue(.emptied(because: "a new conversation was started, which empties pi's queue with your queued message")))
                     }
                 }
