@@ -353,6 +353,39 @@ extension StackApprovalTests {
         }
     }
 
+    /// A follow-up from another chat runs inside the same run (pi-rpc spec §5): from the moment
+    /// pi takes it, the run's gates are asked in the chat that sent it. They went to the chat
+    /// whose prompt started the run, where a stranger's "Approve" could pass a command that chat
+    /// never asked for, while the sender saw nothing.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aGateAfterAnotherChatsFollowUpIsAskedInThatChat() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules(timeoutSeconds: 60)))
+            let id = try await stack.newSession("shared")
+            let alice = try await stack.dmChannel()
+            let bob = try await stack.dmChannel(.bob)
+            _ = try await stack.command("use", ["session": .string(id)])
+            _ = try await stack.command("use", ["session": .string(id)], from: .bob)
+            try await stack.dm("!scenario slow 20 100")
+            try await stack.waitForState(id, "busy")
+            try await stack.dm("the follow-up from bob", from: .bob)
+            try await stack.waitForBotMessage(in: bob, containing: "Echo: the follow-up from bob")
+
+            let child = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { child.hangUp() }
+            child.send([
+                "id": "g1", "method": "approval",
+                "params": [
+                    "session": .string(id), "id": "q-follow", "toolName": "bash", "input": ["command": "git push origin main"], "rule": "git-push",
+                ],
+            ])
+            _ = try await Self.press(stack, "Deny", on: try await Self.gate(stack, bob, containing: "git push origin main"), from: .bob)
+            #expect(try await child.next("the decision") { $0["id"] == "g1" }["result"]?["allowed"] == false)
+            let inAlices = try await stack.botMessages(alice).filter { $0["content"]?.stringValue?.contains("git push origin main") == true }
+            #expect(inAlices.isEmpty, "asked only where the follow-up came from: \(inAlices)")
+        }
+    }
+
     /// The terminal's dialog can decide a gate before the extension's request for the chats
     /// reaches the daemon. Then nothing is posted (no question left in the chat until its
     /// timeout), and the decision is logged once, as the terminal's.

@@ -18,9 +18,9 @@ extension PiSession {
     /// Latencies, timeouts and queued prompts (`SessionHealth`).
     package var health: SessionHealth { machine.health }
 
-    /// A prompt now waits in pi's queue behind a run.
-    package func notePromptQueued(_ text: String) {
-        machine.health.promptQueued(text, at: Date())
+    /// A prompt now waits in pi's queue behind a run; `origin`, the chat it came from.
+    package func notePromptQueued(_ text: String, origin: String? = nil) {
+        machine.health.promptQueued(text, at: Date(), origin: origin)
     }
 
     /// A limit ran out: `run` (`maxRunSeconds`), `approval` (a gate nobody decided).

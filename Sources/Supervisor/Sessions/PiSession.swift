@@ -443,7 +443,10 @@ package actor PiSession {
         record(event)
         // A user message is a prompt pi has taken: a follow-up queued behind a turn is taken now.
         if event.type == .messageStart, let message = event.message, message.role == "user", let text = message.text {
-            machine.health.promptTaken(text)
+            // pi runs a queued follow-up inside the same run (pi-rpc spec §5): from here the run
+            // works for the chat that sent it, whose gates and files must go to that chat, not
+            // to the one whose prompt started the run.
+            if let origin = machine.health.promptTaken(text) { machine.promptOrigin = origin }
             await tell(.promptTaken(text: text))
         }
         if event.type == .toolExecutionEnd, let execution = event.toolExecution, let imgs = execution.images, !imgs.isEmpty {

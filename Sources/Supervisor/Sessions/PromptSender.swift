@@ -101,7 +101,7 @@ package struct PromptSender: Sendable {
         case .steer: status = .steered
         case .followUp: status = .queued
         }
-        if status == .queued { await session.notePromptQueued(text) }
+        if status == .queued { await session.notePromptQueued(text, origin: origin) }
         return PromptOutcome(status: status, session: session.id, note: asFollowUp ? Self.followUpWhileGated : nil)
     }
 

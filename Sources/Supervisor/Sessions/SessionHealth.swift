@@ -18,7 +18,8 @@ package struct SessionHealth: Sendable {
     package private(set) var latency: [Latency: LatencySample] = [:]
     /// Prompts queued behind a run, oldest first, until pi takes them (its `message_start` of
     /// the user's message: pi-rpc spec, queued messages show up inside the same run).
-    package private(set) var queued: [(text: String, at: Date)] = []
+    /// Each with the chat it came from (`PromptSender`'s origin), nil for none known.
+    package private(set) var queued: [(text: String, at: Date, origin: String?)] = []
     private var since: ContinuousClock.Instant?
     private var textSeen = false
 
@@ -58,13 +59,16 @@ package struct SessionHealth: Sendable {
         textSeen = false
     }
 
-    package mutating func promptQueued(_ text: String, at now: Date) {
-        queued.append((text, now))
+    package mutating func promptQueued(_ text: String, at now: Date, origin: String? = nil) {
+        queued.append((text, now, origin))
     }
 
     /// pi took a user message: the queued prompt with that text, if any, is no longer waiting.
-    package mutating func promptTaken(_ text: String) {
-        if let index = queued.firstIndex(where: { $0.text == text }) { queued.remove(at: index) }
+    /// Returns the chat that prompt came from, when one is known.
+    @discardableResult
+    package mutating func promptTaken(_ text: String) -> String? {
+        guard let index = queued.firstIndex(where: { $0.text == text }) else { return nil }
+        return queued.remove(at: index).origin
     }
 
     /// pi started another conversation (`new_session`, `switch_session`): the queue was the
