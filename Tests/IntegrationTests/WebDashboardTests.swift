@@ -154,6 +154,28 @@ import Testing
         }
     }
 
+    /// A signed-in socket may watch only sessions pi-relayd has: each watched id kept a page in
+    /// the plugin's memory for good, so made-up ids (or long ones) grew it without end.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aPageWatchesOnlySessionsThatExist() async throws {
+        try await WebHome.with { web in
+            let id = try await web.sessions.new(name: "real", cwd: web.sessions.project)
+            let (cookie, _) = try await web.signIn()
+            let page = WebPage(base: web.base, cookie: cookie)
+            defer { page.close() }
+            try await page.wait("the sessions list") { $0["type"] == "sessions" }
+            for n in 0..<20 { page.send(["type": "watch", "session": .string("made-up-\(n)")]) }
+            page.send(["type": "watch", "session": .string(String(repeating: "x", count: 5_000))])
+            page.send(["type": "watch", "session": .string(id)])
+            try await waitUntil("the real session's page is held") {
+                (try? await web.sessions.json("plugin", "call", "web", "status"))?["sessionPages"]?.intValue == 1
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let status = try await web.sessions.json("plugin", "call", "web", "status")
+            #expect(status["sessionPages"] == 1, "\(status)")
+        }
+    }
+
     /// `/relay pair` in a terminal pi (the control method `pair.session`) with the dashboard as
     /// the messenger answers its sign-in link, which lives 5 minutes as `pi-relayd pair web`'s
     /// does, not the 10 of a code typed in a chat.

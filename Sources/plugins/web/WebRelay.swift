@@ -167,7 +167,8 @@ public struct WebRelay: MessengerRelay {
 
     public func status() async -> JSONValue {
         [
-            "url": .string(base + "/"), "pages": JSONValue(routes.board.pageCount), "signedIn": JSONValue(await routes.signIns.count),
+            "url": .string(base + "/"), "pages": JSONValue(routes.board.pageCount), "sessionPages": JSONValue(routes.board.sessionPageCount),
+            "signedIn": JSONValue(await routes.signIns.count),
             "relayed": JSONValue(await routes.inbox.relayed), "allowedUsers": JSONValue(allowlist.count),
             "uptimeSeconds": JSONValue(Int(Date().timeIntervalSince(started))),
             "problems": .array(await store.problems.map { .string($0) }),

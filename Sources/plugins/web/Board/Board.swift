@@ -55,6 +55,8 @@ final class Board: Sendable {
 
     var pageCount: Int { state.withLock { $0.pageCount } }
 
+    var sessionPageCount: Int { state.withLock { $0.sessionPageCount } }
+
     /// True while a page shows no one session (the sessions list, the status page), which wants
     /// the list every second.
     var showsList: Bool { state.withLock { $0.showsList } }

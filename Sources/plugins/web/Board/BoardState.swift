@@ -65,6 +65,9 @@ struct BoardState: Sendable {
 
     var pageCount: Int { watchers.count }
 
+    /// Sessions whose page the board holds in memory.
+    var sessionPageCount: Int { pages.count }
+
     var showsList: Bool { watchers.values.contains { $0.sessions.isEmpty } }
 
     /// A session a page shows changed in a way its row tells (a run started or ended, a question

@@ -283,9 +283,12 @@ struct WebRoutes: Sendable {
             do {
                 for try await message in inbound.messages(maxSize: 64 << 10) {
                     guard case .text(let text) = message, let request = try? JSONValue.parse(text),
-                        request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue, !session.isEmpty
+                        request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue,
+                        WebPlace.isFileSafe(session)
                     else { continue }
-                    await channels.bind(session, user: user)
+                    // Only a session pi-relayd has: each watched id keeps a page in memory, and a
+                    // signed-in socket sending made-up ids grew it without end.
+                    guard await channels.bind(session, user: user) else { continue }
                     if board.watch(id, session: session) { await channels.sync(session, user: user) }
                 }
             } catch {}
