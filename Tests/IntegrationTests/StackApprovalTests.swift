@@ -151,6 +151,9 @@ import Glibc
             _ = try await Self.gate(stack, dm, containing: "git push")
             let open = try await stack.json("questions", StackTerminalTests.sessionID)
             let id = try #require(open.arrayValue?.first { $0["title"]?.stringValue?.contains("bash") == true }?["id"]?.stringValue, "\(open)")
+            // Not by its number: the numbers move as gates come and go.
+            let byNumber = try await stack.cli(["approve", StackTerminalTests.sessionID, "1"])
+            #expect(byNumber.status != 0 && byNumber.stderr.contains("not its number"), "\(byNumber)")
             let approved = try await stack.cli(["approve", StackTerminalTests.sessionID, id])
             #expect(approved.status == 0, "\(approved)")
             #expect(try await Self.runEnd(pi, after: 2) == "Done: ran git push")

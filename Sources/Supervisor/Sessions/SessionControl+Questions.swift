@@ -15,7 +15,8 @@ extension SessionControl {
         guard let key = params["id"]?.stringValue, let value = params["value"]?.stringValue else {
             throw RemoteError.invalidParams("answer needs a question id and a value")
         }
-        let question = try await session.answer(try await questionID(session, key), value: value, by: who)
+        let approves = value == ApprovalChoice.once.rawValue || value == ApprovalChoice.session.rawValue
+        let question = try await session.answer(try await questionID(session, key, byNumber: !approves), value: value, by: who)
         return ["answered": .string(question.id)]
     }
 
