@@ -3,16 +3,15 @@ import PiRelaySDK
 import Synchronization
 
 /// What the open pages see, and the pages themselves: every WebSocket gets the sessions list, and
-/// the posts and live views of each session it watches. A page that reads slowly loses its oldest
-/// unsent messages, never holds up the relay (its buffer keeps the newest `buffered`). Each
+/// the posts and live views of each session it watches. A page that reads slowly gets each run's
+/// newest view and loses its oldest unsent messages past a bound, never holds up the relay
+/// (`PageOutbox`). Each
 /// session's posts are kept in the plugin's state (`pages/SESSION.json`), so a restarted plugin
 /// shows the answers it had acknowledged: pi-relayd will not send them again.
 ///
 /// A lock rather than an actor: a live view is put on the board by the thread that read it from
 /// pi-relayd (`WebRelay.takeAtOnce`), with no task in between, and only the posts' saving waits.
 final class Board: Sendable {
-    static let buffered = 1000
-
     private let state: Mutex<BoardState>
     private let store: StateStore?
     /// Ticks for `SessionWatch`: one each time a page opens, so a new page gets a fresh list at
@@ -34,12 +33,12 @@ final class Board: Sendable {
     /// Asks for a fresh sessions list now.
     func refresh() { wake.yield() }
 
-    /// A new page's stream; the sessions list is its first message.
-    func open() -> (id: Int, messages: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(Self.buffered))
-        let id = state.withLock { $0.open(continuation) }
+    /// A new page's outbox; the sessions list is its first message.
+    func open() -> (id: Int, messages: PageOutbox) {
+        let outbox = PageOutbox()
+        let id = state.withLock { $0.open(outbox) }
         wake.yield()
-        return (id, stream)
+        return (id, outbox)
     }
 
     /// Closes page `id`; the sessions no open page shows any more.

@@ -8,7 +8,7 @@ struct BoardState: Sendable {
     static let changesEvery: Duration = .seconds(2)
 
     private struct Watcher {
-        let send: AsyncStream<String>.Continuation
+        let send: PageOutbox
         var sessions: Set<String> = []
     }
 
@@ -37,11 +37,11 @@ struct BoardState: Sendable {
         pages[session] = BoardPage(items: saved)
     }
 
-    mutating func open(_ send: AsyncStream<String>.Continuation) -> Int {
+    mutating func open(_ send: PageOutbox) -> Int {
         nextID += 1
         watchers[nextID] = Watcher(send: send)
         let first: JSONValue = ["type": "sessions", "sessions": sessions]
-        send.yield(first.serialized())
+        send.put(first.serialized(), key: "sessions")
         return nextID
     }
 
@@ -57,7 +57,7 @@ struct BoardState: Sendable {
         watcher.sessions.insert(session)
         watchers[id] = watcher
         load(session)
-        for message in pages[session, default: BoardPage()].backlog(session: session) { watcher.send.yield(message.serialized()) }
+        for message in pages[session, default: BoardPage()].backlog(session: session) { watcher.send.put(message.serialized()) }
         return first
     }
 
@@ -86,7 +86,7 @@ struct BoardState: Sendable {
             })
         guard list != sessions else { return }
         sessions = list
-        broadcast(["type": "sessions", "sessions": list], to: nil)
+        broadcast(["type": "sessions", "sessions": list], to: nil, key: "sessions")
     }
 
     /// The page's posts to save and their version, or nil when `id` was there already.
@@ -115,14 +115,15 @@ struct BoardState: Sendable {
             runsSince[session] = ISO8601.string(Date())
             rowChanged(session)
         }
-        broadcast(["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session)
+        broadcast(
+            ["type": "live", "session": .string(session), "runId": .string(run), "html": .string(html)], to: session, key: "live:\(session):\(run)")
         if ContinuousClock.now - (changedAt[session] ?? .now - .seconds(60)) >= Self.changesEvery { changed(session) }
         return first
     }
 
     mutating func changed(_ session: String) {
         changedAt[session] = .now
-        broadcast(["type": "changed", "session": .string(session)], to: session)
+        broadcast(["type": "changed", "session": .string(session)], to: session, key: "changed:\(session)")
     }
 
     func session(_ id: String) -> JSONValue? {
@@ -138,11 +139,11 @@ struct BoardState: Sendable {
         return closed ? toSave(session) : nil
     }
 
-    /// `session` nil: every page.
-    private func broadcast(_ message: JSONValue, to session: String?) {
+    /// `session` nil: every page. `key`: a message of that key still waiting is replaced.
+    private func broadcast(_ message: JSONValue, to session: String?, key: String? = nil) {
         let targets = watchers.values.filter { session == nil || $0.sessions.contains(session!) }
         guard !targets.isEmpty else { return }
         let text = message.serialized()
-        for watcher in targets { watcher.send.yield(text) }
+        for watcher in targets { watcher.send.put(text, key: key) }
     }
 }

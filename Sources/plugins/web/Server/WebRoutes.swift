@@ -258,8 +258,10 @@ struct WebRoutes: Sendable {
         await withTaskGroup(of: Void.self) { group in
             // On the socket's own loop: each message is written where it is woken.
             group.addTask(executorPreference: LoopExecutor(loop)) {
-                for await message in messages {
-                    do { try await outbound.write(.text(message)) } catch { return }
+                for await _ in messages.ticks {
+                    while let message = messages.take() {
+                        do { try await outbound.write(.text(message)) } catch { return }
+                    }
                 }
             }
             group.addTask { [signIns, allowlist] in
