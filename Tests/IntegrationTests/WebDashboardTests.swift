@@ -147,10 +147,15 @@ import Testing
             try await waitUntil("both refused pages ended") { foreign.ended != nil && anonymous.ended != nil }
             #expect(
                 foreign.messages.isEmpty && anonymous.messages.isEmpty, "\(String(describing: foreign.ended)) \(String(describing: anonymous.ended))")
-            // Signing out closes the pages that sign-in has open.
+            // Signing out closes the pages that sign-in has open, also one whose client never
+            // answers the close (this one does not): the plugin lets go of it, where it went on
+            // reading its messages and showing it the session.
             let signedOut = try await web.client(cookie: cookie).post("/signout", [:])
             #expect(signedOut.status == 303, "\(signedOut.status) \(signedOut.text)")
             try await waitUntil("the signed-out page is closed", timeout: .seconds(10)) { good.ended != nil }
+            try await waitUntil("the plugin let go of the page", timeout: .seconds(10)) {
+                (try? await web.sessions.json("plugin", "call", "web", "status"))?["pages"]?.intValue == 0
+            }
         }
     }
 

@@ -282,21 +282,30 @@ struct WebRoutes: Sendable {
                 }
                 try? await outbound.close(.policyViolation, reason: "signed out")
             }
-            do {
-                for try await message in inbound.messages(maxSize: 64 << 10) {
-                    guard case .text(let text) = message, let request = try? JSONValue.parse(text),
-                        request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue,
-                        WebPlace.isFileSafe(session)
-                    else { continue }
-                    // Only a session pi-relayd has: each watched id keeps a page in memory, and a
-                    // signed-in socket sending made-up ids grew it without end.
-                    guard await channels.bind(session, user: user) else { continue }
-                    if board.watch(id, session: session) { await channels.sync(session, user: user) }
-                }
-            } catch {}
-            for session in board.close(id) { await channels.sync(session, user: user) }
+            // A child like the others: a client that never answers the close frame kept sending
+            // here after its sign-out, and held the connection and its page for good. The first
+            // task to end (the reader, the writer, a sign-out or expiry) ends them all.
+            group.addTask { [self] in await self.read(inbound, page: id, user: user) }
+            await group.next()
             group.cancelAll()
         }
+        for session in board.close(id) { await channels.sync(session, user: user) }
+    }
+
+    /// What a page asks over its socket: which session it shows.
+    private func read(_ inbound: WebSocketInboundStream, page id: Int, user: String) async {
+        do {
+            for try await message in inbound.messages(maxSize: 64 << 10) {
+                guard case .text(let text) = message, let request = try? JSONValue.parse(text),
+                    request["type"]?.stringValue == "watch", let session = request["session"]?.stringValue,
+                    WebPlace.isFileSafe(session)
+                else { continue }
+                // Only a session pi-relayd has: each watched id keeps a page in memory, and a
+                // signed-in socket sending made-up ids grew it without end.
+                guard await channels.bind(session, user: user) else { continue }
+                if board.watch(id, session: session) { await channels.sync(session, user: user) }
+            }
+        } catch {}
     }
 
     // MARK: Answers
