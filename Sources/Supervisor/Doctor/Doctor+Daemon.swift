@@ -71,9 +71,10 @@ extension Doctor {
                     "an older pi-relayd's single-file copy (\(oldVersion)) is at \(oldFile); the extension is a folder now",
                     fix: "pi-relayd extension install")
             }
-            return .fail(
-                "extension", "pi extension", "not installed at \(target): terminal pi sessions cannot be attached",
-                fix: "pi-relayd extension install")
+            // Optional (README): sessions pi-relayd starts carry their own copy.
+            return .pass(
+                "extension", "pi extension",
+                "not installed at \(target) (optional): a pi in your terminal cannot be attached until pi-relayd extension install")
         }
         guard let version = ExtensionFiles.version(ofExtensionAt: target) else {
             return .fail(

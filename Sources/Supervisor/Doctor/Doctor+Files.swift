@@ -30,6 +30,14 @@ extension Doctor {
                     .fail(
                         "mode:\(item.label)", "\(item.label) mode", "\(item.path) belongs to uid \(info.st_uid), not you",
                         fix: "chown \(getuid()) \(item.path)"))
+            } else if item.label == "config.yaml", mode & 0o022 == 0, mode & 0o044 != 0 {
+                // What the loader takes: one with no secret in it may be read by others (one with a
+                // secret fails to load, in the config check).
+                checks.append(
+                    .pass(
+                        "mode:\(item.label)", "\(item.label) mode",
+                        "\(item.path) is \(String(mode, radix: 8)): readable by others, so keep secrets in .env (600 is safer: chmod 600 \(item.path))"
+                    ))
             } else if mode & 0o077 != 0 {
                 checks.append(
                     .fail(

@@ -4,7 +4,8 @@ extension Doctor {
     /// For each messenger that is set up (a section in config.yaml or a token): its token is
     /// good with the service, the plugin has nothing to warn of (intents, permissions), and
     /// somebody may use it.
-    package func messengerChecks(_ loaded: LoadedConfig, messengers: [SetupMessenger]) async -> [DoctorCheck] {
+    /// `withoutSetup`: messengers on that need none (`web`); with one, none set up is no failure.
+    package func messengerChecks(_ loaded: LoadedConfig, messengers: [SetupMessenger], withoutSetup: [String] = []) async -> [DoctorCheck] {
         let environment = childEnvironment(loaded)
         let paired = (try? PairedUsers.load(path: PairedUsers.path(stateDir: home.stateDir))) ?? PairedUsers(path: "")
         var checks: [DoctorCheck] = []
@@ -56,7 +57,13 @@ extension Doctor {
                 checks.append(.pass("allowlist:\(name)", "\(kind.title) allowlist", "\(allowed.count) user(s)"))
             }
         }
-        if !any {
+        if !any, !withoutSetup.isEmpty {
+            checks.append(
+                .pass(
+                    "messengers", "messengers",
+                    "\(withoutSetup.joined(separator: ", ")) (no setup needed); for a chat app too: pi-relayd setup \(messengers.first?.name ?? "NAME")"
+                ))
+        } else if !any {
             checks.append(
                 .fail(
                     "messengers", "messengers", "none is set up: sessions can be used from the terminal only",

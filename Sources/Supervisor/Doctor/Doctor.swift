@@ -35,7 +35,10 @@ package struct Doctor: Sendable {
         let hellos = await SetupMessenger.hellos(of: installed.found)
         let messengers = hellos.compactMap { SetupMessenger($0.plugin, hello: $0.hello) }
         checks += sectionChecks(config.config, hellos: hellos, installed: Set(installed.found.map(\.name)))
-        checks += await messengerChecks(config, messengers: messengers)
+        // A messenger that needs no setup (the web dashboard) is one to use too, unless disabled.
+        let ready = hellos.filter { $0.hello.roles.contains("messenger") && $0.hello.setup == nil }.map(\.plugin.name)
+            .filter { !config.config.plugins.disabled.contains($0) }
+        checks += await messengerChecks(config, messengers: messengers, withoutSetup: ready)
         checks += fileChecks()
         checks.append(diskCheck())
         var setUp = messengersSetUp(config, messengers: messengers)
@@ -58,6 +61,11 @@ package struct Doctor: Sendable {
             return (loaded, .pass("config", "config.yaml", detail))
         } catch {
             let fallback = LoadedConfig(config: Config(), warnings: [], notConfigured: [], dotenv: [:])
+            // .env refused (open to others): its own name and its own fix, not config.yaml's.
+            if error.file == home.dotenvFile {
+                let fix = error.kind == .unsafeFile ? "chmod 600 \(home.dotenvFile)" : "correct .env at the line named (docs/CONFIG.md)"
+                return (fallback, .fail("config", ".env", "\(error)", fix: fix))
+            }
             return (fallback, .fail("config", "config.yaml", "\(error)", fix: "correct config.yaml at the line and column named (docs/CONFIG.md)"))
         }
     }
