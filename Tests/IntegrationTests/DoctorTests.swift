@@ -21,6 +21,19 @@ import Glibc
         return byID
     }
 
+    /// A home with these bundled plugins installed (linked, as a real install has them), and a
+    /// CLI that finds no pi.
+    static func withInstalled(_ plugins: [String], _ body: (TestHome, CLI) async throws -> Void) async throws {
+        try await TestHome.with { home in
+            let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
+            for plugin in plugins {
+                try FileManager.default.createSymbolicLink(
+                    atPath: home.pluginsDir + "/" + plugin, withDestinationPath: BuildProducts.executable("pi-relay-" + plugin))
+            }
+            try await body(home, cli)
+        }
+    }
+
     static func expectPassed(
         _ checks: [String: JSONValue], _ id: String, detail: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
@@ -189,12 +202,7 @@ import Glibc
     /// doctor said "none is set up" and exited 1 for them.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func theWebDashboardAloneIsAMessenger() async throws {
-        try await TestHome.with { home in
-            let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
-            for plugin in ["discord", "web"] {
-                try FileManager.default.createSymbolicLink(
-                    atPath: home.pluginsDir + "/" + plugin, withDestinationPath: BuildProducts.executable("pi-relay-" + plugin))
-            }
+        try await Self.withInstalled(["discord", "web"]) { home, cli in
             let checks = try Self.checks(try await cli.run(["doctor", "--json"], timeout: .seconds(60)))
             Self.expectPassed(checks, "messengers", detail: "web (no setup needed)")
         }
@@ -206,12 +214,7 @@ import Glibc
     /// too, since nothing would read it.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
     func aSectionThePluginRefusesAndASectionForNoPluginAreNamed() async throws {
-        try await TestHome.with { home in
-            let cli = home.cli(extra: ["PI_CODING_AGENT_DIR": home.scratch + "/agent", "PATH": "/usr/bin:/bin"])
-            for plugin in ["discord", "formatter"] {
-                try FileManager.default.createSymbolicLink(
-                    atPath: home.pluginsDir + "/" + plugin, withDestinationPath: BuildProducts.executable("pi-relay-" + plugin))
-            }
+        try await Self.withInstalled(["discord", "formatter"]) { home, cli in
             try home.writeConfig("discord:\n  allowedUsers: [alice]\ntelegram:\n  requireMention: false\nformatter:\n  showThinking: sometimes\n")
             try home.writeFile(".env", "# nothing yet\n", mode: 0o600)
             let result = try await cli.run(["doctor", "--json"], timeout: .seconds(60))
