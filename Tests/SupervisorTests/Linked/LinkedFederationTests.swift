@@ -66,4 +66,31 @@ import Testing
             }
         }
     }
+
+    /// A chat that picked another machine keeps its local binding. While that machine is not
+    /// among the federation's (it left, or this daemon has just started and not joined yet), its
+    /// prompt is held with a word, never run in the local session it left.
+    @Test func aChatThatPickedAMachineThatIsGoneRunsNothingHere() async throws {
+        try await LinkedRelay.with(federation: true) { relay in
+            let federation = try #require(await LinkedChats.shared.connection(relay.home.pluginStateDir("federation")))
+            let desktop = MachineSummary(name: "desktop", online: true, lastSeen: "2026-11-26T12:00:00Z", allowed: ["deskchat": [LinkedRelay.user]])
+            await federation.notify(.federationMachines, FederationReport(machines: [desktop]))
+            _ = try await relay.say("/new \(relay.workspace) here")
+            var picked: ChatMessageResult?
+            for _ in 0..<100 {
+                picked = try? await relay.say("/use desktop web")
+                if picked?.status != .command || picked?.reply?.text.contains("Watching") != true { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            await federation.notify(.federationMachines, FederationReport(machines: []))
+            var held: ChatMessageResult?
+            for _ in 0..<100 {
+                held = try await relay.say("run this")
+                if held?.reply?.text.contains("not among the federation's machines") == true { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(held?.reply?.text.contains("Machine desktop is not among the federation's machines now") == true, "\(String(describing: held))")
+            #expect(held?.status != .prompted, "\(String(describing: held))")
+        }
+    }
 }

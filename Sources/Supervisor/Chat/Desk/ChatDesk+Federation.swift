@@ -23,10 +23,19 @@ extension ChatDesk {
     /// The route of a request (`command` nil for plain text) from a chat on this machine. Without
     /// a federation report, in a shared room, or for a chat another machine owns: as usual.
     package func federationRoute(_ command: ChatCommand?, chat: Chat) async -> FederationRoute {
-        guard let report = status.machines.current()?.report, !isSharedRoom(chat),
-            !RemoteChannel.isRemote(messenger: chat.messenger) || isHeldHere(chat)
-        else { return .asUsual }
-        if let since = report.unreachableSince { return await routeWhileUnreachable(command, chat: chat, since: since) }
+        guard !isSharedRoom(chat), !RemoteChannel.isRemote(messenger: chat.messenger) || isHeldHere(chat) else { return .asUsual }
+        guard let report = status.machines.current()?.report else {
+            // Not joined yet (the daemon has just started): a chat that picked another machine
+            // keeps its local binding, and its prompt would run here, in a session it left.
+            return await routeWhileAway(command, chat: chat) { picked in
+                "Machine \(picked) cannot be reached yet: this machine has not joined the federation (it is starting, or federation is not set up here)."
+            }
+        }
+        if let since = report.unreachableSince {
+            return await routeWhileAway(command, chat: chat) { picked in
+                "Machine \(picked) cannot be reached: the federation's database is unreachable since \(since)."
+            }
+        }
         let others = Set(report.machines.map(\.name))
         let here = sessions.machine
         switch command {
@@ -63,15 +72,21 @@ extension ChatDesk {
         default:
             break
         }
-        guard let picked = await preferences.machine(chat.key), picked != here, others.contains(picked) else { return .asUsual }
+        guard let picked = await preferences.machine(chat.key), picked != here else { return .asUsual }
+        guard others.contains(picked) else {
+            return await routeWhileAway(command, chat: chat) { picked in
+                "Machine \(picked) is not among the federation's machines now (it is off, or it left)."
+            }
+        }
         return .remote(machine: picked, text: nil)
     }
 
-    /// The database is away, so no request reaches another machine. A chat that picked one is
-    /// told so, and its prompt or command is not run here instead, by a session it did not pick
-    /// (in another folder, perhaps another project). `/sessions` and `/help` answer as usual, and
-    /// `/use` of a session here takes the chat back to this machine.
-    private func routeWhileUnreachable(_ command: ChatCommand?, chat: Chat, since: String) async -> FederationRoute {
+    /// The machine a chat picked cannot be reached (the database is away, this machine has not
+    /// joined yet, or that machine is gone): the chat is told `why`, and its prompt or command is
+    /// not run here instead, by a session it did not pick (in another folder, perhaps another
+    /// project). `/sessions` and `/help` answer as usual, and `/use` of a session here takes the
+    /// chat back to this machine.
+    private func routeWhileAway(_ command: ChatCommand?, chat: Chat, why: (String) -> String) async -> FederationRoute {
         let here = sessions.machine
         guard let picked = await preferences.machine(chat.key), picked != here else { return .asUsual }
         switch command {
@@ -91,7 +106,7 @@ extension ChatDesk {
         }
         return .unreachable(
             Reply(
-                "Machine \(picked) cannot be reached: the federation's database is unreachable since \(since). Nothing was sent, and nothing ran here. /use a session on this machine (/sessions) to work here.",
+                why(picked) + " Nothing was sent, and nothing ran here. /use a session on this machine (/sessions) to work here.",
                 ephemeral: true))
     }
 
