@@ -54,6 +54,24 @@ import Testing
         }
     }
 
+    /// A daemon that stops leaves: the same machine started again (a new instance) joins at
+    /// once, where every `pi-relayd restart` was refused as its own impostor for 15 s. Only the
+    /// instance that holds the name can leave it.
+    @Test func aDaemonThatStopsLeavesItsNameFreeAtOnce() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.leave(machine: "laptop", instance: "someone else", offlineAfter: .seconds(20))
+            await #expect(throws: FederationError.self) {
+                try await h.store.join(machine: "laptop", instance: "b", version: "0.1.0", offlineAfter: .seconds(20))
+            }
+            try await h.store.leave(machine: "laptop", instance: "a", offlineAfter: .seconds(20))
+            let seen = try await h.store.machines(except: "desktop", offlineAfter: .seconds(20))
+            #expect(seen.first { $0.name == "laptop" }?.online == false, "\(seen)")
+            try await h.store.join(machine: "laptop", instance: "b", version: "0.1.0", offlineAfter: .seconds(20))
+            try await h.store.heartbeat(machine: "laptop", instance: "b")
+        }
+    }
+
     @Test func eachMachinePublishesItsSessionsAndSeesTheOthersOnlineOrNot() async throws {
         try await StoreHarness.with { h in
             try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))

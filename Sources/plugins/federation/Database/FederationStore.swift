@@ -92,6 +92,20 @@ public struct FederationStore: Sendable {
         }
     }
 
+    /// This daemon is stopping: its row reads as gone quiet just past `offlineAfter`, so the same
+    /// daemon started again (a new instance) joins at once rather than being refused as another
+    /// daemon under its name for 15 s, and the others see it offline now.
+    public func leave(machine name: String, instance: String, offlineAfter: Duration) async throws(FederationError) {
+        let seconds = offlineAfter.inSeconds + 1
+        try await within("leaving as machine \(name)") {
+            _ = try await client.query(
+                """
+                UPDATE relay_machines SET heartbeat_at = now() - make_interval(secs => \(seconds))
+                WHERE name = \(name) AND instance = \(instance)
+                """)
+        }
+    }
+
     /// This daemon's heartbeat, with its sessions (a JSON array) and allowlists (a JSON object,
     /// messenger to user ids) when given; `machineLost` when another instance has taken the name since.
     public func heartbeat(machine name: String, instance: String, sessions: String? = nil, allowed: String? = nil) async throws(FederationError) {

@@ -25,6 +25,8 @@ struct MachineRoster: Sendable {
     /// What a round knows between rounds.
     struct Progress: Sendable {
         var machine: String?
+        /// The daemon's instance the row was joined under.
+        var instance: String?
         var joined = false
         var unreachableSince: Date?
         var problem: String?
@@ -52,6 +54,11 @@ struct MachineRoster: Sendable {
             }
             do { try await Task.sleep(for: Self.every) } catch { break }
         }
+        guard progress.joined, let machine = progress.machine, let instance = progress.instance else { return }
+        // Unstructured on purpose: this task is cancelled, and a query made from it would be
+        // too; leaving is one short statement, awaited here.
+        let leave = Task { [store] in try? await store.leave(machine: machine, instance: instance, offlineAfter: Self.offlineAfter) }
+        await leave.value
     }
 
     func round(_ progress: inout Progress) async {
@@ -76,6 +83,7 @@ struct MachineRoster: Sendable {
         // (two containers, each with pi-relayd as pid 1). An older daemon says none.
         let instance =
             "\(status["home"]?.stringValue ?? "?")#\(status["pid"]?.intValue ?? 0)" + (status["instance"]?.stringValue.map { "#" + $0 } ?? "")
+        progress.instance = instance
         let sessions = status["sessions"] ?? .array([])
         let allowed = status["allowed"] ?? [:]
         do {
