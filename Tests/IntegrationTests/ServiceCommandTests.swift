@@ -161,6 +161,27 @@ import Testing
         }
     }
 
+    /// `pi-relayd restart` of a daemon the service runs goes through systemd: stopped and started
+    /// from the shell, the daemon exited cleanly (which systemd does not restart) and the new
+    /// one ran outside the service, with no journal and no restart after a crash.
+    @Test func restartOfTheServicesDaemonGoesThroughSystemd() async throws {
+        try await TestHome.with { home in
+            let setup = try Setup(home)
+            let cli = setup.cli(systemctl: true)
+            #expect(try await cli.run(["service", "install"]).status == 0)
+            // The fake systemctl's start does nothing: the service's daemon, started as systemd would.
+            let first = try await cli.run(["start"])
+            #expect(first.status == 0, "\(first)")
+            let before = try String(contentsOfFile: home.path + "/state/pi-relayd.pid", encoding: .utf8)
+            let restarted = try await cli.run(["restart"])
+            #expect(restarted.status == 0 && restarted.stdout.contains("restarted by its systemd user service"), "\(restarted)")
+            #expect(setup.systemctlCalls.contains("--user restart pi-relayd.service"), "\(setup.systemctlCalls)")
+            let after = try String(contentsOfFile: home.path + "/state/pi-relayd.pid", encoding: .utf8)
+            #expect(before != after && ControlSocket.accepts(home.socketPath), "a new daemon answers")
+            #expect(try await cli.run(["stop"]).status == 0)
+        }
+    }
+
     /// systemd's own check of the unit, where systemd-analyze is installed (not on a minimal CI
     /// image). It needs a runtime folder for a user manager, not a running one.
     @Test(.enabled(if: ExecutableLookup.find("systemd-analyze") != nil))
