@@ -32,7 +32,7 @@ for dir in $PATH; do
 done
 IFS="$old_ifs"
 run_clean() {
-    env -u LD_LIBRARY_PATH -u PI_RELAYD_BUNDLED_PLUGINS -u PI_RELAYD_EXTENSION PATH="$clean_path" HOME="$work/home" "$@"
+    env -u LD_LIBRARY_PATH -u PI_RELAYD_BUNDLED_PLUGINS -u PI_RELAYD_EXTENSION -u XDG_CONFIG_HOME PATH="$clean_path" HOME="$work/home" "$@"
 }
 run_clean sh -c 'command -v swift' >/dev/null 2>&1 && fail "swift is still on the cleaned PATH ($clean_path)"
 
@@ -132,9 +132,14 @@ case "${1:-}" in
         run_clean sh "$folder/install.sh" --prefix "$work/prefix" || fail "install.sh failed"
         [ ! -e "$work/prefix/share/pi-relayd/pi-relayd.ts" ] || fail "install.sh left the old single-file extension"
         check_tree "$work/prefix"
+        # A systemd user service that runs this pi-relayd goes with it (no systemctl here: the
+        # unit file is removed by hand, as `service uninstall` does where no manager answers).
+        mkdir -p "$work/home/.config/systemd/user"
+        printf '[Service]\nExecStart=%s start --foreground\n' "$work/prefix/bin/pi-relayd" > "$work/home/.config/systemd/user/pi-relayd.service"
         run_clean sh "$folder/install.sh" --uninstall --prefix "$work/prefix" >/dev/null || fail "install.sh --uninstall failed"
         left="$(find "$work/prefix" -type f)"
         [ -z "$left" ] || fail "install.sh --uninstall left: $left"
+        [ ! -e "$work/home/.config/systemd/user/pi-relayd.service" ] || fail "install.sh --uninstall left the service that runs it"
         ;;
     --prefix)
         [ -d "${2:-}" ] || fail "--prefix needs a folder"

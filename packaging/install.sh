@@ -50,6 +50,12 @@ RUNTIME="lib/pi-relayd/swift"
 FOLDERS="lib/pi-relayd/plugins lib/pi-relayd share/pi-relayd"
 
 if [ "$action" = uninstall ]; then
+    # A systemd user service that runs this pi-relayd would try the removed file every 5 s for
+    # good, and the command that removes it goes with it: it is removed first.
+    unit="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/pi-relayd.service"
+    if [ -x "$prefix/bin/pi-relayd" ] && [ -f "$unit" ] && grep -q "^ExecStart=\"\{0,1\}$prefix/bin/pi-relayd\"\{0,1\} " "$unit"; then
+        "$prefix/bin/pi-relayd" service uninstall || echo "install.sh: pi-relayd service uninstall failed; remove $unit by hand" >&2
+    fi
     for f in $EXECUTABLES $DATA $OLD_EXTENSION; do
         if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then rm -f "$prefix/$f" && echo "removed $prefix/$f"; fi
     done
@@ -58,7 +64,7 @@ if [ "$action" = uninstall ]; then
     # What an interrupted install may have left.
     rm -rf "$prefix/$RUNTIME.new" "$prefix/$RUNTIME.old" "$prefix/$EXTENSION.new" "$prefix/$EXTENSION.old"
     for d in $FOLDERS; do rmdir "$prefix/$d" 2>/dev/null || true; done
-    echo "pi-relayd removed from $prefix (your ~/.pi-relayd, the pi extension and any service unit are left as they are)"
+    echo "pi-relayd removed from $prefix (your ~/.pi-relayd and the pi extension are left as they are: pi-relayd extension uninstall, before, removes the extension)"
     exit 0
 fi
 
