@@ -12,16 +12,18 @@ BUILD_FLAGS ?=
 SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 
 # What the build needs from the system (Debian/Ubuntu names): libcurl and libyaml for the
-# CCurl/CLibYAML modules, pkg-config to find them, python3 for the fakes and the example plugin,
-# python3-venv for the venv that Node 24 comes into from PyPI (make node), git for the web
-# dashboard's diff viewer, and Chromium with its WebDriver for the dashboard's browser tests
-# (installed without recommends: the browser alone, no desktop around it). tzdata: the named time
-# zones of scheduled prompts (docs/SCHEDULES.md), read from /usr/share/zoneinfo. opus-tools: opusdec
-# turns voice notes into WAV for a transcriber (ffmpeg does too, when installed); espeak-ng and sox
-# make the speech the voice-note tests send. postgresql: the federation's tests start a server of
-# their own from its programs (/usr/lib/postgresql/*/bin), in a temporary folder on a Unix socket.
-APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config python3 python3-venv git chromium chromium-driver tzdata \
-	opus-tools espeak-ng sox postgresql openssl
+# CCurl/CLibYAML modules, pkg-config to find them, git for the web dashboard's diff viewer.
+# tzdata: the named time zones of scheduled prompts (docs/SCHEDULES.md), read from
+# /usr/share/zoneinfo. opus-tools: opusdec turns voice notes into WAV for a transcriber (ffmpeg
+# does too, when installed). That is all `make run` and `make install` need.
+APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config git tzdata opus-tools
+# What the tests and benchmarks add: python3 for the fakes and the example plugin, python3-venv
+# for the venv that Node 24 comes into from PyPI (make node), Chromium with its WebDriver for the
+# dashboard's browser tests (installed without recommends: the browser alone, no desktop around
+# it), espeak-ng and sox to make the speech the voice-note tests send, postgresql, whose programs
+# (/usr/lib/postgresql/*/bin) the federation's tests start a server of their own with, in a
+# temporary folder on a Unix socket, and openssl for the certificates the TLS tests make.
+TEST_APT_PACKAGES := python3 python3-venv chromium chromium-driver espeak-ng sox postgresql openssl
 
 DEBUG_DIR := .build/debug
 RELEASE_DIR := .build/release
@@ -49,6 +51,10 @@ LIST_TEST_RUNS := import sys; targets = sys.stdin.read().split(); solo = sys.arg
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH ?= 16
 
 .PHONY: deps build run test release bench bench-scale bench-scale-check clean format format-check voice-venv
+
+# A target-specific addition reaches `deps` through the prerequisites: `make run` on a fresh
+# machine installs no database server and no browser.
+test test-extension node voice-venv bench bench-scale bench-scale-check soak fuzz sanitize: APT_PACKAGES += $(TEST_APT_PACKAGES)
 
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "make deps: no dpkg here; install $(APT_PACKAGES) (or your system's equivalents) yourself"; exit 0; }; \
