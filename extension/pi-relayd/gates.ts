@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
 import { controlCall } from "./link.ts";
-import { lexical, physical, toolPaths } from "./paths.ts";
+import { isBuiltinTool, lexical, physical, toolPaths } from "./paths.ts";
 
 // Approval gates (docs/CONFIG.md, "approvals"; docs/EXTENSION.md, "Approval gates")
 
@@ -156,7 +156,7 @@ export function matchingRule(gates: Gates, toolName: string, input: Json, cwd: s
       // More links than the kernel follows: it refuses the path, and the gate asks rather than guess.
       if (written.some((file) => outside(file, root)) || reached.some((file) => file === undefined || outside(file, realRoot))) return rule;
     }
-    if (!decidable) return rule;
+    if (!decidable && !isBuiltinTool(toolName)) return rule;
   }
   return undefined;
 }

@@ -28,6 +28,16 @@ const PATH_TOOLS: Record<string, { parameter: string; absent?: string }> = {
   ls: { parameter: "path", absent: "." },
 };
 
+/**
+ * pi's own tools, whose arguments are known: bash takes a command, the others a path. A rule's
+ * condition on an argument such a tool does not take is no question for it (a rule on `paths`
+ * for `[bash, read]` holds for read alone), while an extension's tool without the argument
+ * cannot be decided, and is asked about (gates.ts).
+ */
+export function isBuiltinTool(toolName: string): boolean {
+  return toolName === "bash" || toolName in PATH_TOOLS;
+}
+
 /** path-utils.ts 35–48: one leading `@` goes, unicode spaces become spaces, `~` and `~/` are home. */
 export function expandPath(given: string, home: string = os.homedir()): string {
   const stripped = given.startsWith("@") ? given.slice(1) : given;

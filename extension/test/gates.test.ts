@@ -60,6 +60,17 @@ test("a rule whose conditions the call cannot be tested on asks: an extension's 
   assert.equal(rule("bash", { command: "ls" }), undefined);
   assert.equal(rule("write", { path: "src/a.ts" }), undefined);
   assert.equal(rule("write", { path: ".env" }), "shell-or-write");
+  // pi's own tools never take what the rule looks at for them: no question for every call.
+  const builtins: Gates = {
+    timeoutSeconds: 300,
+    rules: [
+      { name: "paths-on-bash", tools: ["bash", "read"], paths: ["~/.ssh/**"] },
+      { name: "command-on-write", tools: ["write"], command: "curl" },
+    ],
+  };
+  assert.equal(matchingRule(builtins, "bash", { command: "ls" }, cwd, home)?.name, undefined);
+  assert.equal(matchingRule(builtins, "read", { path: "~/.ssh/id_rsa" }, cwd, home)?.name, "paths-on-bash");
+  assert.equal(matchingRule(builtins, "write", { path: "a.ts", content: "x" }, cwd, home)?.name, undefined);
 });
 
 /** A pi-relayd child: the daemon's marker, its session id and gates in the environment. */
