@@ -153,7 +153,11 @@ import Glibc
             let id = try #require(open.arrayValue?.first { $0["title"]?.stringValue?.contains("bash") == true }?["id"]?.stringValue, "\(open)")
             // Not by its number: the numbers move as gates come and go.
             let byNumber = try await stack.cli(["approve", StackTerminalTests.sessionID, "1"])
-            #expect(byNumber.status != 0 && byNumber.stderr.contains("not its number"), "\(byNumber)")
+            #expect(byNumber.status != 0 && byNumber.stderr.contains("not by its number"), "\(byNumber)")
+            for choice in ["1", "approve once"] {
+                let answered = try await stack.cli(["answer", StackTerminalTests.sessionID, "1", choice])
+                #expect(answered.status != 0 && answered.stderr.contains("not by its number"), "\(choice): \(answered)")
+            }
             let approved = try await stack.cli(["approve", StackTerminalTests.sessionID, id])
             #expect(approved.status == 0, "\(approved)")
             #expect(try await Self.runEnd(pi, after: 2) == "Done: ran git push")

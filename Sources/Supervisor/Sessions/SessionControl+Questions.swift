@@ -15,8 +15,18 @@ extension SessionControl {
         guard let key = params["id"]?.stringValue, let value = params["value"]?.stringValue else {
             throw RemoteError.invalidParams("answer needs a question id and a value")
         }
-        let approves = value == ApprovalChoice.once.rawValue || value == ApprovalChoice.session.rawValue
-        let question = try await session.answer(try await questionID(session, key, byNumber: !approves), value: value, by: who)
+        let id = try await questionID(session, key)
+        // An approval is not taken by number, however the choice is written ("1", "approve
+        // once"): the numbers move as gates come and go, so the gate listed as 1 (`rm -rf
+        // build`) could time out and `approve S 1` pass the next, `rm -rf ~`.
+        if id != key, !id.hasPrefix(key), let asked = await session.openQuestions.first(where: { $0.id == id }),
+            asked.options == ApprovalChoice.labels, (try? asked.answer(for: value)) != .value(ApprovalChoice.deny.rawValue)
+        {
+            throw RemoteError.invalidParams(
+                "a gate is approved by its id, or a unique start of it, as `pi-relayd questions` shows it, not by its number: "
+                    + "the numbers move as gates come and go, and \(key) could name another call by now")
+        }
+        let question = try await session.answer(id, value: value, by: who)
         return ["answered": .string(question.id)]
     }
 

@@ -80,21 +80,10 @@ package struct SessionControl: Sendable {
         return session
     }
 
-    /// A question can be named by a unique prefix of its id, or by its number in `questions`
-    /// (`byNumber`). An approval is not taken by number: the numbers move as gates come and go,
-    /// so the gate listed as 1 (`rm -rf build`) could time out and `approve S 1` pass the next,
-    /// `rm -rf ~`.
-    package func questionID(_ session: PiSession, _ key: String, byNumber: Bool = true) async throws -> String {
+    /// A question can be named by a unique prefix of its id, or by its number in `questions`.
+    package func questionID(_ session: PiSession, _ key: String) async throws -> String {
         let open = await session.openQuestions
-        if let number = Int(key), number >= 1, number <= open.count, !open.contains(where: { $0.id == key }) {
-            let prefixed = open.filter { $0.id.hasPrefix(key) }
-            guard byNumber || prefixed.count == 1 else {
-                throw RemoteError.invalidParams(
-                    "approve takes the gate's id, or a unique start of it, as `pi-relayd questions` shows it, not its number: "
-                        + "the numbers move as gates come and go, and \(key) could name another call by now")
-            }
-            if byNumber { return open[number - 1].id }
-        }
+        if let number = Int(key), number >= 1, number <= open.count, !open.contains(where: { $0.id == key }) { return open[number - 1].id }
         let matches = open.filter { $0.id.hasPrefix(key) }
         if matches.count == 1 { return matches[0].id }
         if open.contains(where: { $0.id == key }) { return key }
