@@ -23,6 +23,11 @@ extension PiSession {
         machine.health.promptQueued(text, at: Date(), origin: origin)
     }
 
+    /// A prompt noted as queued that pi did not take after all (its command failed).
+    package func notePromptNotQueued(_ text: String) {
+        machine.health.promptTaken(text)
+    }
+
     /// A limit ran out: `run` (`maxRunSeconds`), `approval` (a gate nobody decided).
     package func noteTimeout(_ kind: String) {
         machine.health.timedOut(kind)

@@ -67,6 +67,10 @@ package struct PromptSender: Sendable {
         }
         // A gate asks the chat whose prompt is running; a follow-up queued behind it waits its turn.
         if !wasBusy || kind == .steer { await session.notePromptOrigin(origin) }
+        // Noted with its chat before pi can take it: noted after pi's answer, pi's user message
+        // for it could come first, and the run it joins would keep the other chat's gates.
+        let queuesNow = wasBusy && (heldBack || kind == .followUp || (kind == .send && busy != .steer))
+        if queuesNow { await session.notePromptQueued(text, origin: origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
         // A terminal session's extension turns a steer into a follow-up while an approval waits
@@ -85,6 +89,7 @@ package struct PromptSender: Sendable {
         } catch {
             // No run comes of a prompt that was not taken.
             if startsRun { await session.notePromptRefused() }
+            if queuesNow { await session.notePromptNotQueued(text) }
             throw error
         }
         if let arrival {
@@ -101,7 +106,7 @@ package struct PromptSender: Sendable {
         case .steer: status = .steered
         case .followUp: status = .queued
         }
-        if status == .queued { await session.notePromptQueued(text, origin: origin) }
+        if status == .queued, !queuesNow { await session.notePromptQueued(text, origin: origin) }
         return PromptOutcome(status: status, session: session.id, note: asFollowUp ? Self.followUpWhileGated : nil)
     }
 
