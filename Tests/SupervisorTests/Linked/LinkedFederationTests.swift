@@ -91,6 +91,11 @@ import Testing
             }
             #expect(held?.reply?.text.contains("Machine desktop is not among the federation's machines now") == true, "\(String(describing: held))")
             #expect(held?.status != .prompted, "\(String(describing: held))")
+            // /new brings the chat back here, where no other session may be left to /use.
+            let started = try await relay.say("/new \(relay.workspace) back")
+            #expect(started.reply?.text.contains("Started back") == true, "\(started)")
+            let prompted = try await relay.say("now here")
+            #expect(prompted.status == .prompted, "\(prompted)")
         }
     }
 }

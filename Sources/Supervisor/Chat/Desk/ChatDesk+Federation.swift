@@ -84,13 +84,18 @@ extension ChatDesk {
     /// The machine a chat picked cannot be reached (the database is away, this machine has not
     /// joined yet, or that machine is gone): the chat is told `why`, and its prompt or command is
     /// not run here instead, by a session it did not pick (in another folder, perhaps another
-    /// project). `/sessions` and `/help` answer as usual, and `/use` of a session here takes the
-    /// chat back to this machine.
+    /// project). `/sessions` and `/help` answer as usual, and `/use` of a session here or `/new`
+    /// takes the chat back to this machine.
     private func routeWhileAway(_ command: ChatCommand?, chat: Chat, why: (String) -> String) async -> FederationRoute {
         let here = sessions.machine
         guard let picked = await preferences.machine(chat.key), picked != here else { return .asUsual }
         switch command {
         case .sessions?, .help?:
+            return .asUsual
+        case .new?:
+            // A new session here brings the chat back here: with no session on this machine
+            // to /use, a stale pick (federation taken out of config.yaml) held it for good.
+            await pick(here, for: chat)
             return .asUsual
         case .use(let key)?:
             if let (machine, session) = Self.machineAndSession(key), machine == here {
@@ -106,7 +111,7 @@ extension ChatDesk {
         }
         return .unreachable(
             Reply(
-                why(picked) + " Nothing was sent, and nothing ran here. /use a session on this machine (/sessions) to work here.",
+                why(picked) + " Nothing was sent, and nothing ran here. /use a session on this machine (/sessions), or /new, to work here.",
                 ephemeral: true))
     }
 
