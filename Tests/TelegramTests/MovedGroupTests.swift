@@ -75,4 +75,22 @@ import Testing
         }
         #expect(asked == ["chat.bind -1004001", "chat.command -4001"])
     }
+
+    /// A message of a group whose move this process learnt is in the old chat unless it was
+    /// posted in the new one since; a move learnt before a restart says nothing of its messages
+    /// (the edit is tried, and a message already in the new chat is edited there, not re-posted).
+    @Test func onlyAMoveLearntHereMarksItsMessagesAsLeftBehind() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moved-" + UUID().uuidString).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = StateStore(directory: folder)
+        let before = Migrations(store: store)
+        await before.moved("-4001", to: "-1004001")
+        #expect(await before.isLeftBehind(7, askedFor: "-4001"))
+        await before.posted(8, in: "-1004001", askedFor: "-4001")
+        #expect(await !before.isLeftBehind(8, askedFor: "-4001"))
+
+        let restarted = Migrations(store: store)
+        #expect(await restarted.current("-4001") == "-1004001", "the move is saved")
+        #expect(await !restarted.isLeftBehind(8, askedFor: "-4001"), "not re-posted after a restart")
+    }
 }
