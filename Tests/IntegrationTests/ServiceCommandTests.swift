@@ -178,6 +178,17 @@ import Testing
             #expect(setup.systemctlCalls.contains("--user restart pi-relayd.service"), "\(setup.systemctlCalls)")
             let after = try String(contentsOfFile: home.path + "/state/pi-relayd.pid", encoding: .utf8)
             #expect(before != after && ControlSocket.accepts(home.socketPath), "a new daemon answers")
+            // Another home's daemon is not the service's: restarted by hand, the service left alone.
+            let other = home.scratch + "/other-home"
+            var environment = cli.environment
+            environment["PI_RELAYD_HOME"] = other
+            let elsewhere = CLI(environment: environment, scratch: cli.scratch)
+            #expect(try await elsewhere.run(["start"]).status == 0)
+            let calls = setup.systemctlCalls.count
+            let mine = try await elsewhere.run(["restart"])
+            #expect(mine.status == 0 && mine.stdout.contains("pi-relayd restarted (pid"), "\(mine)")
+            #expect(!setup.systemctlCalls.dropFirst(calls).contains("--user restart pi-relayd.service"), "\(setup.systemctlCalls)")
+            #expect(try await elsewhere.run(["stop"]).status == 0)
             #expect(try await cli.run(["stop"]).status == 0)
         }
     }

@@ -26,7 +26,7 @@ struct RestartCommand: AsyncParsableCommand {
         // does not restart), and the new one would run outside the service: no journal, no
         // restart after a crash. systemd restarts it instead.
         let systemd = SystemdUser(environment: ProcessInfo.processInfo.environment)
-        if await ServiceRestart.isActive(systemd) {
+        if await ServiceRestart.isActive(systemd, home: home) {
             do {
                 let pid = try await ServiceRestart.restart(systemd, home: home)
                 output.emit(["restarted": true, "service": .string(ServiceUnit.name), "pid": JSONValue(Int(pid))]) {

@@ -6,10 +6,14 @@ import SupervisorIO
 /// `pi-relayd restart` for a daemon that runs as the systemd user service: systemd restarts it,
 /// and the command waits until the new daemon answers.
 enum ServiceRestart {
-    /// The unit is installed and systemd says it is active: the daemon is the service's.
-    static func isActive(_ systemd: SystemdUser) async -> Bool {
-        guard FileManager.default.fileExists(atPath: systemd.unitPath), systemd.systemctl != nil else { return false }
-        return await systemd.run(["is-active", ServiceUnit.name])?.output.trimmed() == "active"
+    /// The unit is installed, systemd says it is active, and its main process is this home's
+    /// daemon: `PI_RELAYD_HOME=/tmp/x pi-relayd restart` must not restart the service's.
+    static func isActive(_ systemd: SystemdUser, home: Home) async -> Bool {
+        guard FileManager.default.fileExists(atPath: systemd.unitPath), systemd.systemctl != nil,
+            await systemd.run(["is-active", ServiceUnit.name])?.output.trimmed() == "active",
+            let main = await systemd.run(["show", "-p", "MainPID", "--value", ServiceUnit.name])?.output.trimmed(), let pid = pid(home)
+        else { return false }
+        return Int32(main) == pid
     }
 
     /// Restarts the unit; the new daemon's pid once its control socket answers.
