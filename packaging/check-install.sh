@@ -135,8 +135,8 @@ case "${1:-}" in
         # A systemd user service that runs this pi-relayd goes with it (no systemctl here: the
         # unit file is removed by hand, as `service uninstall` does where no manager answers).
         mkdir -p "$work/home/.config/systemd/user"
-        printf '[Service]\nExecStart=%s start --foreground\n' "$work/prefix/bin/pi-relayd" > "$work/home/.config/systemd/user/pi-relayd.service"
-        run_clean sh "$folder/install.sh" --uninstall --prefix "$work/prefix" >/dev/null || fail "install.sh --uninstall failed"
+        printf '[Service]\nExecStart=%s start --foreground\n' "$(cd "$work/prefix" && pwd -P)/bin/pi-relayd" > "$work/home/.config/systemd/user/pi-relayd.service"
+        run_clean sh "$folder/install.sh" --uninstall --prefix "$work/prefix/" >/dev/null || fail "install.sh --uninstall failed"
         left="$(find "$work/prefix" -type f)"
         [ -z "$left" ] || fail "install.sh --uninstall left: $left"
         [ ! -e "$work/home/.config/systemd/user/pi-relayd.service" ] || fail "install.sh --uninstall left the service that runs it"

@@ -53,8 +53,14 @@ if [ "$action" = uninstall ]; then
     # A systemd user service that runs this pi-relayd would try the removed file every 5 s for
     # good, and the command that removes it goes with it: it is removed first.
     unit="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/pi-relayd.service"
-    if [ -x "$prefix/bin/pi-relayd" ] && [ -f "$unit" ] && grep -q "^ExecStart=\"\{0,1\}$prefix/bin/pi-relayd\"\{0,1\} " "$unit"; then
-        "$prefix/bin/pi-relayd" service uninstall || echo "install.sh: pi-relayd service uninstall failed; remove $unit by hand" >&2
+    # The unit names the executable by its absolute path, as `service install` found it (no
+    # trailing slash, no `..`, links resolved): compared as plain text, quoted or not.
+    real="$(cd "$prefix" 2>/dev/null && pwd -P)/bin/pi-relayd"
+    if [ -x "$real" ] && [ -f "$unit" ] &&
+        { grep -qF "ExecStart=$real start " "$unit" || grep -qF "ExecStart=\"$real\" start " "$unit"; }; then
+        "$real" service uninstall || echo "install.sh: pi-relayd service uninstall failed; remove $unit by hand" >&2
+    elif [ -f "$unit" ]; then
+        echo "install.sh: $unit runs another pi-relayd; it is left as it is"
     fi
     for f in $EXECUTABLES $DATA $OLD_EXTENSION; do
         if [ -e "$prefix/$f" ] || [ -L "$prefix/$f" ]; then rm -f "$prefix/$f" && echo "removed $prefix/$f"; fi

@@ -8,7 +8,7 @@ struct ApproveCommand: ParsableCommand {
         commandName: "approve", abstract: "Approve a gated tool call waiting in a session (see `questions`).")
     @Argument(help: .session, completion: .sessionNames) var session: String
     @Argument(help: "The approval question's id, or a unique start of it, as `questions` shows it (not its number: those move).") var id: String
-    @Flag(name: .customLong("for-session"), help: "Approve every call of the same rule until the session ends.") var forSession = false
+    @Flag(name: .customLong("for-session"), help: "Approve every call of the same rule for the rest of the conversation.") var forSession = false
     @OptionGroup var output: OutputOptions
 
     func run() {
