@@ -43,6 +43,28 @@ import FoundationNetworking
         }
     }
 
+    /// A file sent while pi's input question waits is a prompt, with the file: taken as the
+    /// question's answer (its empty caption), the file was dropped without a word.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aFileSentWhileAQuestionWaitsIsAPromptNotAnAnswer() async throws {
+        try await StackHome.with { stack in
+            try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "asks"])
+            try await stack.dm("!scenario ui input")
+            try await stack.waitForBotMessage(in: dm, containing: "Reply with your answer")
+            try await stack.fake.post(
+                "/messages",
+                [
+                    "user_id": .string(StackUser.alice.id), "username": .string(StackUser.alice.name), "dm": true, "content": "",
+                    "attachments": [["filename": "notes.txt", "content_type": "text/plain", "text": "what the file says\n"]],
+                ])
+            let prompt = try await stack.waitForPiPrompt(containing: "what the file says")
+            #expect(prompt["message"]?.stringValue?.contains("[attachment notes.txt]") == true, "\(prompt)")
+            #expect(stack.piInput("extension_ui_response").isEmpty, "the question was not answered: \(stack.piInput("extension_ui_response"))")
+        }
+    }
+
     /// An answer longer than four messages: the final is a preview pointing at a `.md` file
     /// uploaded with it; the file, downloaded from the fake's CDN, holds the whole answer.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))

@@ -247,8 +247,10 @@ package actor ChatDesk: PluginRouter {
             return ChatMessageResult(
                 status: .paused, reply: Reply("This chat is paused: nothing was sent to \(await session.name). /resume first.", ephemeral: true))
         }
-        // An open question takes a plain reply that answers it; other text is a prompt.
-        if let question = await session.openQuestions.first, question.takesPlainReply(text, in: chat.key) {
+        // An open question takes a plain reply that answers it; other text is a prompt. A message
+        // with files or a voice note is a prompt: taken as an answer (its caption, often empty),
+        // the files were dropped without a word.
+        if attachments.isEmpty, let question = await session.openQuestions.first, question.takesPlainReply(text, in: chat.key) {
             do {
                 _ = try await session.answer(question.id, value: text, by: chat.who)
                 return ChatMessageResult(status: .answered)
