@@ -116,6 +116,29 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
+    /// Audio the messenger gave no length for is measured by converting it first: that step too
+    /// ends before the request's deadline, where it took the configured whole (120 s).
+    @Test func measuringAudioOfNoStatedLengthEndsBeforeTheRequestsDeadline() async {
+        let slowConverter = script("ffmpeg", "sleep 30")
+        let echo = script("echo-file", "echo hi")
+        let started = ContinuousClock.now
+        _ = await transcriber({ $0.command = [echo, "{file}"] }, tool: .ffmpeg(slowConverter))
+            .transcribe([UInt8](repeating: 1, count: 1000), format: .mp3, declaredSeconds: nil, deadline: .now + .seconds(3))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    /// The work folder of a transcription a killed instance left (the user's audio and its WAV)
+    /// is removed when the next instance starts; nothing else in the state folder is.
+    @Test func workFoldersAKilledInstanceLeftAreRemoved() throws {
+        let left = folder.path + "/voice-0D1E"
+        try FileManager.default.createDirectory(atPath: left, withIntermediateDirectories: true)
+        _ = folder.write("voice-0D1E/voice.ogg", [1, 2, 3])
+        _ = folder.write("kept.json", Array("{}".utf8))
+        Transcriber.removeLeftovers(in: folder.path)
+        #expect(!FileManager.default.fileExists(atPath: left))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/kept.json"))
+    }
+
     @Test func eachFailureIsSaid() async {
         let wav = Self.wav(seconds: 3)
         let slow = script("slow", "sleep 30")

@@ -24,6 +24,8 @@ public struct Attachments: Plugin {
         let proxy = ProxySetting.resolve(configured: config.proxy, environment: ProcessInfo.processInfo.environment)
         var inbound = Inbound(config: config, proxy: proxy, loop: .shared, spoolDir: context.spoolDir)
         let conversion = AudioConversion(path: ProcessInfo.processInfo.environment["PATH"] ?? "")
+        // One instance at a time: what a killed one was transcribing is no one's now.
+        Transcriber.removeLeftovers(in: context.stateDir)
         inbound.transcriber = Transcriber(
             config: config.transcribe, conversion: conversion, workFolder: context.stateDir,
             environment: ProcessInfo.processInfo.environment, proxy: proxy, loop: .shared)

@@ -23,6 +23,14 @@ struct Transcriber: Sendable {
     /// More words than any voice note holds; a transcriber that prints more is cut there.
     static let maxTranscriptBytes = 1 << 20
 
+    /// Removes the work folders (`voice-…`, the user's audio and its WAV) an instance killed
+    /// mid-transcription left in `folder`: its `defer` never ran, and nothing else would.
+    static func removeLeftovers(in folder: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("voice-") {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+
     static let notSetUp =
         "no transcriber is set up: set attachments.transcribe.command to an offline tool (whisper.cpp: "
         + "[\"whisper-cli\", \"-m\", \"~/models/ggml-base.bin\", \"-nt\", \"-f\", \"{wav}\"]) or attachments.transcribe.endpoint "
@@ -63,7 +71,9 @@ struct Transcriber: Sendable {
             {
                 return .failure(tooLong(Int(seconds.rounded(.up))))
             }
-        } else if declaredSeconds == nil, let refusal = await unmeasuredRefusal(bytes, file: file, format: format, wav: wav, folder: folder) {
+        } else if declaredSeconds == nil,
+            let refusal = await unmeasuredRefusal(bytes, file: file, format: format, wav: wav, folder: folder, timeout: timeout)
+        {
             // An hour of audio must not reach a paid service or tie up the local one because
             // the command reads the file as it came.
             return .failure(refusal)
@@ -116,10 +126,14 @@ struct Transcriber: Sendable {
     /// Why audio the messenger gave no length for is not transcribed: longer than `maxSeconds` by
     /// a WAV's header or by its conversion to one, or, when neither can tell, larger than voice
     /// of that length could be.
-    private func unmeasuredRefusal(_ bytes: [UInt8], file: String, format: AudioFormat, wav: String, folder: String) async -> TranscribeFailure? {
+    /// `timeout`: the request's time left, as for the transcription itself: the configured
+    /// whole let a slow measure outlast pi-relayd's wait, and the voice note was lost with it.
+    private func unmeasuredRefusal(
+        _ bytes: [UInt8], file: String, format: AudioFormat, wav: String, folder: String, timeout: Duration
+    ) async -> TranscribeFailure? {
         var seconds = format == .wav ? AudioFormat.wavSeconds(bytes) : nil
         if seconds == nil, conversion.tool != nil,
-            await conversion.convert(file, format: format, to: wav, timeout: .seconds(config.timeoutSeconds), in: folder) == nil,
+            await conversion.convert(file, format: format, to: wav, timeout: timeout, in: folder) == nil,
             let data = FileManager.default.contents(atPath: wav)
         {
             seconds = AudioFormat.wavSeconds(Array(data))
