@@ -217,6 +217,32 @@ extension Scenarios {
             }
         }
 
+        /// A prompt queued behind a run gets a ⏳ instead of the "Queued" line; a reply that says
+        /// more (what became of its files, a voice note's words) is posted too, where the ⏳ alone
+        /// hid it.
+        @Test(.timeLimit(.minutes(2)))
+        func aQueuedPromptsNotesArePostedBesideItsReaction() async throws {
+            try await Scenario.run { s in
+                let plugin = try await s.startReady { method, params in
+                    guard method == "chat.message" else { return .result([:]) }
+                    let notes = params["text"] == "with notes"
+                    return .result([
+                        "status": "queued", "reaction": "⏳",
+                        "reply": ["text": .string("Queued as follow-up for api." + (notes ? "\nbig.zip was not included: over the limit" : ""))],
+                    ])
+                }
+                try await s.say("plain", dm: true)
+                try await s.say("with notes", dm: true)
+                _ = await plugin.waitForRequests("chat.message", count: 2)
+                let dm = try await s.dmChannel(Scenario.alice)
+                let noted = try #require(try await s.eventually { try await s.botMessages(dm, containing: "was not included").first })
+                #expect(noted["content"]?.stringValue?.contains("big.zip") == true, "\(noted)")
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(try await s.botMessages(dm, containing: "Queued as follow-up").count == 1, "the plain one has its ⏳ alone")
+                #expect(await plugin.shutdown() == 0)
+            }
+        }
+
         /// A select question: numbered options as buttons; a click becomes chat.answer with the
         /// option's text; chat.question.closed turns the message into the outcome without
         /// buttons. A confirm question's "No" becomes confirmed:false.

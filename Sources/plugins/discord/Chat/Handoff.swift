@@ -25,11 +25,13 @@ struct Handoff: InboxAdapter {
 
     func answered(_ message: PendingMessage, _ result: ChatMessageResult) async {
         let channel = message.chat.postChannel
-        // A prompt queued behind a running turn: a ⏳ on it says so, instead of a line of text.
+        // A prompt queued behind a running turn: a ⏳ on it says so, instead of a line of text,
+        // unless the reply says more than that (what became of its files, a voice note's words),
+        // which was lost with the line.
         if let emoji = result.reaction {
             do {
                 try await poster.rest.react(channel: channel, message: message.id, emoji: emoji)
-                return
+                guard let reply = result.reply, reply.text.split(separator: "\n").count > 1 else { return }
             } catch {
                 logger.warning("reacting to message \(message.id): \(error); answering in text")
             }
