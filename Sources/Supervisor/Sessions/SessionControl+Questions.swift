@@ -15,12 +15,15 @@ extension SessionControl {
         guard let key = params["id"]?.stringValue, let value = params["value"]?.stringValue else {
             throw RemoteError.invalidParams("answer needs a question id and a value")
         }
+        let open = await session.openQuestions
         let id = try await questionID(session, key)
         // An approval is not taken by number, however the choice is written ("1", "approve
         // once"): the numbers move as gates come and go, so the gate listed as 1 (`rm -rf
-        // build`) could time out and `approve S 1` pass the next, `rm -rf ~`.
-        if id != key, !id.hasPrefix(key), let asked = await session.openQuestions.first(where: { $0.id == id }),
-            asked.options == ApprovalChoice.labels, (try? asked.answer(for: value)) != .value(ApprovalChoice.deny.rawValue)
+        // build`) could time out and `approve S 1` pass the next, `rm -rf ~`. A number is read
+        // as one before as an id's start (`questionID`), whatever the id begins with.
+        let byNumber = Int(key).map { number in number >= 1 && number <= open.count && !open.contains { $0.id == key } } ?? false
+        if byNumber, let asked = open.first(where: { $0.id == id }), asked.options == ApprovalChoice.labels,
+            (try? asked.answer(for: value)) != .value(ApprovalChoice.deny.rawValue)
         {
             throw RemoteError.invalidParams(
                 "a gate is approved by its id, or a unique start of it, as `pi-relayd questions` shows it, not by its number: "
