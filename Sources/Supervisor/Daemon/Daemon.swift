@@ -201,7 +201,7 @@ package struct Daemon: Service {
         } catch {
             throw StartError(description: error.description)
         }
-        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed()) }
+        let pid = home.writtenPID
         // No daemon behind the lock: a command editing the state files offline holds it a moment.
         guard let pid, OrphanChild.alive(pid) else {
             throw StartError(description: "\(home.lockFile) is held by another pi-relayd command changing its files; start again in a moment")

@@ -35,6 +35,8 @@ package struct Home: Sendable {
     package var bindingsFile: String { stateDir + "/bindings.json" }
     package var schedulesFile: String { stateDir + "/schedules.json" }
     package var pidFile: String { stateDir + "/pi-relayd.pid" }
+    /// The pid the last daemon of this home wrote; nil when there is none to read.
+    package var writtenPID: Int32? { (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed()) } }
     package var lockFile: String { stateDir + "/pi-relayd.lock" }
     package func pluginStateDir(_ name: String) -> String { stateDir + "/plugins/" + name }
     package func logFile(_ name: String) -> String { logsDir + "/" + name + ".log" }

@@ -64,7 +64,7 @@ enum DaemonLauncher {
         // Its process, so that `stop` returns once it is gone: it frees the lock a moment
         // before it exits, and a script that checks for the process after `stop` must not
         // find it.
-        let pid = (try? String(contentsOfFile: home.pidFile, encoding: .utf8)).flatMap { Int32($0.trimmed()) }
+        let pid = home.writtenPID
         _ = try home.client.call(.stop)
         let progress = ProgressLine("stopping pi-relayd")
         defer { progress.finish() }
