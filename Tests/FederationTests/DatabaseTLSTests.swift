@@ -29,6 +29,25 @@ import Testing
         await server.remove()
     }
 
+    /// libpq's `sslmode=require` with an `sslrootcert` checks the certificate against that CA,
+    /// as `verify-ca` does (PostgreSQL's "SSL Support", "Protection Provided in Different
+    /// Modes"): an owner who named a CA is not left open to whoever can answer in its place.
+    /// Without one, `require` takes any certificate.
+    @Test func requireWithARootCertificateChecksTheCA() async throws {
+        let (server, tls) = try await PostgresServer.startWithTLS()
+        do {
+            let base = "postgres://relay@localhost:\(tls.port)/postgres?sslmode=require"
+            #expect(try await Self.migrates(try DatabaseAddress(url: base)) == nil)
+            #expect(try await Self.migrates(try DatabaseAddress(url: base + "&sslrootcert=\(tls.authority)")) == nil)
+            let refused = try await Self.migrates(try DatabaseAddress(url: base + "&sslrootcert=\(tls.stranger)"))
+            #expect(refused != nil, "a certificate from another CA than sslrootcert's was taken")
+        } catch {
+            await server.remove()
+            throw error
+        }
+        await server.remove()
+    }
+
     /// nil when the schema could be migrated over `address`, else the error.
     static func migrates(_ address: DatabaseAddress) async throws -> FederationError? {
         var logger = Logger(label: "federation-tls-test")

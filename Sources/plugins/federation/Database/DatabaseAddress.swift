@@ -23,8 +23,8 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// The socket's folder, for a Unix socket.
     public var socketFolder: String?
     public var tls: TLSMode
-    /// The CA certificates (PEM) that sign the server's, for `verify-ca` and `verify-full`;
-    /// nil for the system's.
+    /// The CA certificates (PEM) that sign the server's, for `verify-ca` and `verify-full`, and
+    /// for `require`, which then checks them as `verify-ca` does; nil for the system's.
     public var rootCertificates: String?
 
     /// Reads `url`; the error says what is wrong without repeating the URL.
@@ -82,11 +82,13 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
         var settings = TLSConfiguration.makeClientConfiguration()
         switch tls {
         case .disable: return nil
-        case .require: settings.certificateVerification = .none
+        // libpq checks `require` against a named root certificate as it does `verify-ca`: an
+        // owner who names a CA expects it to be checked.
+        case .require: settings.certificateVerification = rootCertificates == nil ? .none : .noHostnameVerification
         case .verifyCA: settings.certificateVerification = .noHostnameVerification
         case .verifyFull: settings.certificateVerification = .fullVerification
         }
-        if let rootCertificates, tls != .require { settings.trustRoots = .file(rootCertificates) }
+        if let rootCertificates { settings.trustRoots = .file(rootCertificates) }
         return settings
     }
 
