@@ -208,6 +208,37 @@ import Glibc
         }
     }
 
+    /// Protocol §8: files handed over by path are removed by whoever receives them. A prompt's
+    /// are read (and removed) by the attachments plugin; a file whose message prompted nothing
+    /// (to a chat bound to no session, with a command as its caption, to a paused chat) was left
+    /// in the spool for good, where nothing else removes it.
+    @Test func filesNoPromptTookLeaveNothingInTheSpool() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            let spool = chat.home.path + "/state/spool/"
+            var names: [String] = []
+            func spooled(_ name: String) throws -> JSONValue {
+                try chat.writeFile(spool + name, Array("for nobody\n".utf8))
+                names.append(name)
+                return ["path": .string(spool + name), "filename": .string(name)]
+            }
+            let unbound = try await chat.say("look", attachments: [try spooled("fake-1-unbound.txt")])
+            #expect(unbound["status"] == "unbound", "\(unbound)")
+            _ = try await chat.newBoundSession("spool")
+            let command = try await chat.say("/sessions", attachments: [try spooled("fake-2-command.txt")])
+            #expect(command["status"] == "command", "\(command)")
+            _ = try await chat.say("/pause")
+            let paused = try await chat.say("look", attachments: [try spooled("fake-3-paused.txt")])
+            #expect(paused["status"] == "paused", "\(paused)")
+            for name in names { #expect(!FileManager.default.fileExists(atPath: spool + name), "\(name) left in the spool") }
+            // Outside the spool, a path is the user's own file (the terminal's --attach): kept.
+            let own = chat.workspace + "/mine.txt"
+            try chat.writeFile(own, Array("mine\n".utf8))
+            _ = try await chat.say("/sessions", attachments: [["path": .string(own), "filename": "mine.txt"]])
+            #expect(FileManager.default.fileExists(atPath: own))
+        }
+    }
+
     @Test func outboundFilesPassThePathGuardOrAreRefusedClearly() async throws {
         try await E2EChatHome.with { chat in
             let w = chat.workspace

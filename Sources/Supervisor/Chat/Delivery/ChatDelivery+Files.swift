@@ -81,6 +81,12 @@ extension ChatDelivery {
         InboundContent(await prepared(items, for: session.id))
     }
 
+    /// Removes the messenger's copies of `items` in the spool folder; a path elsewhere is the
+    /// user's own file (the terminal's `--attach`), never removed.
+    nonisolated package func discardSpooled(_ items: [AttachmentRef]) {
+        for path in items.compactMap(\.path) where path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
     /// The attachments as a prompt takes them (`sessionID`, for the plugin's log: the session
     /// they are for, here or on another machine). Without the plugin each file is still named:
     /// nothing is dropped silently.
@@ -96,7 +102,7 @@ extension ChatDelivery {
         }
         // The messenger's copies in the spool are the plugin's to remove once read (protocol §8);
         // with no plugin to read them they would stay for good.
-        for path in items.compactMap(\.path) where path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: path) }
+        discardSpooled(items)
         let names = items.map { "[attachment \($0.filename.isEmpty ? "file" : $0.filename): not included: the attachments plugin is not available]" }
         return AttachmentsInboundResult(
             appendix: names.joined(separator: "\n"), notes: ["Attachments could not be processed; they are named in the prompt."])

@@ -72,7 +72,14 @@ package actor ChatDesk: PluginRouter {
         case .messengerCursor:
             return try await storeCursor(IngressCursor(messenger: plugin, position: try IngressCursor(json: params).position)).json
         case .chatMessage:
-            return try await chatMessageOnce(plugin: plugin, params: try ChatMessageParams(json: params)).json
+            let message = try ChatMessageParams(json: params)
+            let result = try await chatMessageOnce(plugin: plugin, params: message)
+            // The receiver removes the spool files it was handed (protocol §8). A prompt's were
+            // read and removed by the attachments plugin; a message that prompted nothing (a
+            // command's caption, an unbound or paused chat, a repeat) leaves its files to us.
+            // Not after a failure: the messenger hands the message over again, files and all.
+            delivery.discardSpooled(message.attachments)
+            return result.json
         case .chatCommand:
             return try await chatCommand(plugin: plugin, params: try ChatCommandParams(json: params)).json
         case .chatAnswer:
