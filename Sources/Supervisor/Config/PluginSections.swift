@@ -21,9 +21,9 @@ package final class PluginSections: Sendable {
     private let sources: [String: PluginSectionSource]
     private let environment: [String: String]
     private let checked = Mutex<[String: Checked]>([:])
-    /// The variables holding the plugins' secrets: the ones their sections name (`tokenEnv`,
-    /// `databaseEnv`, at any depth), and, once a plugin has said hello, the ones its schema
-    /// declares (`DISCORD_BOT_TOKEN` when the section names none).
+    /// The variables holding the plugins' secrets: the bundled plugins' defaults
+    /// (`BundledSecret`), the ones the sections name (`tokenEnv`, `databaseEnv`, at any depth),
+    /// and, once a plugin has said hello, the ones its schema declares.
     private let secretVariables: Mutex<Set<String>>
 
     /// `environment` is what the plugins get (the process's, then .env's), for the notes.
@@ -31,7 +31,7 @@ package final class PluginSections: Sendable {
         written = config.pluginSections
         sources = config.pluginSources
         self.environment = environment
-        secretVariables = Mutex(Set(config.pluginSections.values.flatMap { SectionSecrets($0).variables }))
+        secretVariables = Mutex(Set(config.pluginSections.values.flatMap { SectionSecrets($0).variables }).union(BundledSecret.variables))
     }
 
     /// What a pi session is not given of the daemon's environment: a bot token or the
@@ -52,6 +52,9 @@ package final class PluginSections: Sendable {
         result.secretVariables = declared
         let named = (hello.config?.secrets ?? []).compactMap { key, _ in result.section[key]?.stringValue }
         secretVariables.withLock { $0.formUnion(named + SectionSecrets(result.section).variables) }
+        // Masked in logs too: a variable a schema declares secret may have a name the
+        // redactor's patterns miss (`MATRIX_ACCESS`).
+        Redactor.learn(variables: declared + named, environment: environment)
         let before = checked.withLock { all in
             defer { all[plugin] = result }
             return all[plugin]

@@ -108,7 +108,7 @@ package struct Doctor: Sendable {
     /// Whether the federation's database URL is set (`federation.databaseEnv`, by default
     /// PI_RELAYD_DATABASE_URL): without it the federation plugin is not configured on purpose.
     package func federationSetUp(_ loaded: LoadedConfig) -> Bool {
-        let variable = loaded.config.pluginSections["federation"]?["databaseEnv"]?.stringValue ?? "PI_RELAYD_DATABASE_URL"
+        let variable = loaded.config.pluginSections["federation"]?["databaseEnv"]?.stringValue ?? BundledSecret.databaseURL
         return !(childEnvironment(loaded)[variable] ?? "").isEmpty
     }
 

@@ -27,7 +27,13 @@ package enum Redactor {
     package static func learn(config: JSONValue, environment: [String: String] = [:]) {
         let secrets = SectionSecrets(config)
         for literal in secrets.literals { learn(secret: literal) }
-        for secret in secrets.variables.compactMap({ environment[$0] }) {
+        learn(variables: secrets.variables, environment: environment)
+    }
+
+    /// Registers the values of the variables `names` (a plugin's secrets by name), and the
+    /// password of one that is an address.
+    package static func learn(variables names: [String], environment: [String: String]) {
+        for secret in names.compactMap({ environment[$0] }) {
             learn(secret: secret)
             learn(urlPassword: secret)
         }

@@ -11,7 +11,7 @@ struct TranscribeConfig: Sendable, Equatable {
     var endpoint: String?
     var model = "whisper-1"
     /// The environment variable that holds the endpoint's key.
-    var keyEnv = "TRANSCRIBE_API_KEY"
+    var keyEnv = BundledSecret.transcribeKey
     /// An ISO-639-1 code (`en`), for `{lang}` and the endpoint's `language`; nil lets the tool guess.
     var language: String?
     /// A longer voice note is not transcribed (and the chat is told).

@@ -7,7 +7,7 @@ extension DiscordConfig {
         ConfigKey(
             "tokenEnv",
             .secret(
-                ConfigSecret(variable: "DISCORD_BOT_TOKEN", name: "bot token", source: "the Developer Portal (your app → Bot → Reset Token)")),
+                ConfigSecret(variable: BundledSecret.discordToken, name: "bot token", source: "the Developer Portal (your app → Bot → Reset Token)")),
             help: "the environment variable (or .env entry) holding the bot token; the token never appears in config.yaml"),
         ConfigKey("allowedUsers", .list(.id(id("user")), what: "a list of Discord user ids"), help: "Discord user ids the bot obeys"),
         ConfigKey(

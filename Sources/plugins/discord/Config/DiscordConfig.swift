@@ -20,7 +20,7 @@ struct DiscordConfig: MessengerConfig {
     static func load(_ config: JSONValue, environment: [String: String]) throws -> DiscordConfig {
         let section = try MessengerSection(config, name: "discord")
         let missing = { (variable: String) in "no Discord bot token: set \(variable) (or discord.tokenEnv), or run pi-relayd setup discord" }
-        var (raw, tokenEnv) = try section.secret("tokenEnv", default: "DISCORD_BOT_TOKEN", environment: environment, missing: missing)
+        var (raw, tokenEnv) = try section.secret("tokenEnv", default: BundledSecret.discordToken, environment: environment, missing: missing)
         if raw.hasPrefix("Bot ") { raw = String(raw.dropFirst(4)).trimmingInlineSpace() }
         guard !raw.isEmpty else { throw PluginExit.notConfigured(missing(tokenEnv)) }
         var allowed = Set(try ids(section, "allowedUsers"))

@@ -3,7 +3,7 @@ import PiRelaySDK
 /// The `federation:` section of config.yaml plus the environment: where the shared database
 /// is. Its URL (password included) lives in `.env` or the environment, never in config.yaml.
 struct FederationConfig: Sendable {
-    static let defaultVariable = "PI_RELAYD_DATABASE_URL"
+    static let defaultVariable = BundledSecret.databaseURL
 
     var address: DatabaseAddress
     /// The variable the URL was read from, for messages (never the URL itself).

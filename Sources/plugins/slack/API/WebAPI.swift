@@ -46,7 +46,7 @@ final class WebAPI: Sendable {
 
     init(
         base: String, botToken: SlackToken, appToken: SlackToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore?,
-        tokenRefusal: TokenRefusal? = nil, botTokenEnv: String = "SLACK_BOT_TOKEN"
+        tokenRefusal: TokenRefusal? = nil, botTokenEnv: String = BundledSecret.slackBotToken
     ) {
         self.base = base
         self.tokenRefusal = tokenRefusal

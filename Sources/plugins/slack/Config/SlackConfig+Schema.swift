@@ -7,13 +7,14 @@ extension SlackConfig {
         ConfigKey(
             "botTokenEnv",
             .secret(
-                ConfigSecret(variable: "SLACK_BOT_TOKEN", name: "bot token", prefix: "xoxb-", source: "OAuth & Permissions (Bot User OAuth Token)")),
+                ConfigSecret(
+                    variable: BundledSecret.slackBotToken, name: "bot token", prefix: "xoxb-", source: "OAuth & Permissions (Bot User OAuth Token)")),
             help: "the variable holding the bot token (xoxb-…)"),
         ConfigKey(
             "appTokenEnv",
             .secret(
                 ConfigSecret(
-                    variable: "SLACK_APP_TOKEN", name: "app-level token", prefix: "xapp-",
+                    variable: BundledSecret.slackAppToken, name: "app-level token", prefix: "xapp-",
                     source: "Basic Information → App-Level Tokens (scope connections:write)")),
             help: "the variable holding the app-level token (xapp-…, Socket Mode)"),
         ConfigKey("allowedUsers", .list(.id(memberID), what: "a list of Slack member ids"), help: "Slack member ids the bot obeys"),

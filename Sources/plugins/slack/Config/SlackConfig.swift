@@ -19,13 +19,13 @@ struct SlackConfig: MessengerConfig {
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> SlackConfig {
         let section = try MessengerSection(config, name: "slack")
-        let (bot, botTokenEnv) = try section.secret("botTokenEnv", default: "SLACK_BOT_TOKEN", environment: environment) {
+        let (bot, botTokenEnv) = try section.secret("botTokenEnv", default: BundledSecret.slackBotToken, environment: environment) {
             "no Slack bot token: set \($0) to the xoxb-… token from OAuth & Permissions (or slack.botTokenEnv), or run pi-relayd setup slack"
         }
         guard SlackToken.isWellFormed(bot, prefix: "xoxb-") else {
             throw problem("\(botTokenEnv) does not look like a Slack bot token (xoxb-…, from OAuth & Permissions)")
         }
-        let (app, appTokenEnv) = try section.secret("appTokenEnv", default: "SLACK_APP_TOKEN", environment: environment) {
+        let (app, appTokenEnv) = try section.secret("appTokenEnv", default: BundledSecret.slackAppToken, environment: environment) {
             "no Slack app-level token: set \($0) to an xapp-… token with connections:write (Basic Information → App-Level Tokens), or run pi-relayd setup slack"
         }
         guard SlackToken.isWellFormed(app, prefix: "xapp-") else {

@@ -38,7 +38,7 @@ final class BotAPI: Sendable {
 
     init(
         base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil,
-        migrations: Migrations? = nil, tokenRefusal: TokenRefusal? = nil, tokenEnv: String = "TELEGRAM_BOT_TOKEN"
+        migrations: Migrations? = nil, tokenRefusal: TokenRefusal? = nil, tokenEnv: String = BundledSecret.telegramToken
     ) {
         self.base = base
         self.token = token

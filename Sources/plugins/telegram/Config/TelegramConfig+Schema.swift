@@ -6,7 +6,8 @@ extension TelegramConfig {
     static let schema = ConfigSchema(keys: [
         ConfigKey(
             "tokenEnv",
-            .secret(ConfigSecret(variable: "TELEGRAM_BOT_TOKEN", name: "bot token", source: "@BotFather (/newbot, or /token for an existing bot)")),
+            .secret(
+                ConfigSecret(variable: BundledSecret.telegramToken, name: "bot token", source: "@BotFather (/newbot, or /token for an existing bot)")),
             help: "the environment variable (or .env entry) holding the bot token"),
         ConfigKey(
             "allowedUsers", .list(.id(userID), what: "a list of Telegram user ids"), help: "Telegram user ids the bot obeys"),

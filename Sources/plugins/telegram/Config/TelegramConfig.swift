@@ -18,7 +18,7 @@ struct TelegramConfig: MessengerConfig {
     /// Throws `PluginExit.notConfigured` (exit 78) with a message that says what to fix.
     static func load(_ config: JSONValue, environment: [String: String]) throws -> TelegramConfig {
         let section = try MessengerSection(config, name: "telegram")
-        let (raw, tokenEnv) = try section.secret("tokenEnv", default: "TELEGRAM_BOT_TOKEN", environment: environment) {
+        let (raw, tokenEnv) = try section.secret("tokenEnv", default: BundledSecret.telegramToken, environment: environment) {
             "no Telegram bot token: set \($0) (or telegram.tokenEnv), or run pi-relayd setup telegram"
         }
         guard TelegramToken.isWellFormed(raw) else {
