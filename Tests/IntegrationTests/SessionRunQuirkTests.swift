@@ -71,6 +71,32 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §2: `compact` aborts a running agent before anything can refuse it, with its
+    /// events detached, so the aborted run's `agent_end` never comes; an extension's veto
+    /// ("Compaction cancelled", quirk 2) comes after. The run is over all the same: it ended,
+    /// instead of staying busy for good and taking the next prompt for a follow-up.
+    @Test func aCompactRefusedDuringARunStillEndsIt() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_CANCEL_COMPACT": "1"])) { s in
+            try await s.start()
+            let id = try await s.new(name: "veto")
+            try await s.prompt(id, "warm up")
+            let before = try await s.finishedRuns(id)
+            _ = try await s.json("send", "veto", "!scenario slow 400 50")
+            try await s.waitForState(id, "busy")
+            let refused = try await s.run("compact", "veto")
+            #expect(refused.status != 0 && refused.stderr.contains("Compaction cancelled"), "\(refused)")
+            try await s.waitForState(id, "idle", timeout: .seconds(10))
+            #expect(try await s.finishedRuns(id) == before + 1)
+            #expect(try await s.history(id, "--type", "run_finished").last?["stopReason"] == "aborted")
+            #expect(try await s.json("state", "veto")["isStreaming"] == false)
+
+            // The next prompt is a run of its own, answered as such.
+            #expect(try await s.plain("send", "veto", "after") == "prompted\n")
+            try await waitUntil("the next run finished") { try await s.finishedRuns(id) == before + 2 }
+            #expect(try await s.last(id) == "Echo: after")
+        }
+    }
+
     @Test func extensionUIRequestsBeforeTheFirstResponse() async throws {
         try await SessionHome.with(SessionConfig(env: ["FAKE_PI_STARTUP_UI": "1"])) { s in
             try await s.start()

@@ -394,6 +394,9 @@ package actor PiSession {
             let (match, waiter) = commands.received(response)
             switch match {
             case .settles(_, let type):
+                // A refused `compact` ended the run all the same: pi aborts a running agent before
+                // an extension can veto it or the summary can fail (pi-rpc spec §2).
+                if type == "compact", response.success != true { await perform(machine.abortedSilently(by: type, date: Date())) }
                 if type == "compact" || type == "new_session" || type == "switch_session", response.success == true, !response.vetoed {
                     await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
