@@ -134,6 +134,26 @@ import Testing
         }
     }
 
+    /// pi extension spec §11 trap 10 (pi-rpc spec §5): an `abort` in a prompt's pre-run phase
+    /// (the key lookup, a compaction) finds no run to abort and does nothing; the prompt then
+    /// runs in full. The stop is kept for that run, which is aborted as it starts: "Stopped"
+    /// holds, and what was queued behind it still runs.
+    @Test func aStopInAPromptsPreRunStopsItsRun() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_PRERUN_MS": "1500"])) { s in
+            try await s.start()
+            let id = try await s.new(name: "pre")
+            let before = try await s.finishedRuns(id)
+            #expect(try await s.plain("send", "pre", "!scenario slow 40 50") == "prompted\n")
+            _ = try await s.json("abort", "pre")
+            try await waitUntil("the run ended", timeout: .seconds(30)) { try await s.finishedRuns(id) > before }
+            #expect(try await s.history(id, "--type", "run_finished").last?["stopReason"] == "aborted")
+            #expect(try await s.last(id)?.contains("chunk 40") != true, "the stopped prompt ran to its end")
+            // The stop was spent: the next prompt runs.
+            try await s.prompt(id, "after")
+            #expect(try await s.last(id) == "Echo: after")
+        }
+    }
+
     @Test func aPromptRejectedAfterItWasAcceptedIsReported() async throws {
         // Broken stored credentials: pi accepts the prompt, then answers it a second time with
         // success:false once the key lookup fails.

@@ -42,6 +42,7 @@ import Testing
             case .record(let type, _): "record \(type)"
             case .settleAfter: "settleAfter"
             case .saveIfEnded(let runID): "saveIfEnded \(runID)"
+            case .abort: "abort"
             }
         }
     }
@@ -73,6 +74,32 @@ import Testing
         #expect(session.runs.recent.last?.origin == "telegram:42" && session.runs.recent.last?.endedAt == d0 + 7)
         #expect(session.runEnded("s1-5") && !session.runEnded("s1-5"), "the save happens once")
         #expect(session.runsNumbered == 5)
+    }
+
+    /// pi extension spec §11 trap 10: a stop in a prompt's pre-run phase is kept for the run the
+    /// prompt starts, once; a stop with no prompt on its way, or one whose prompt pi refused,
+    /// aborts nothing later.
+    @Test func aStopBeforeTheRunStartsAbortsItAsItStarts() throws {
+        var session = machine()
+        session.promptSent("go", at: t0)
+        session.stopRequested()
+        #expect(names(try feed(&session, Self.start, at: t0 + .milliseconds(900))).last == "abort")
+        _ = try feed(&session, Self.end, at: t0 + .seconds(1))
+        _ = session.settle(at: t0 + .seconds(2), date: d0)
+        session.promptSent("again", at: t0 + .seconds(3))
+        #expect(!names(try feed(&session, Self.start, at: t0 + .seconds(4))).contains("abort"), "the stop was spent")
+
+        var idle = machine()
+        idle.stopRequested()
+        idle.promptSent("later", at: t0)
+        #expect(!names(try feed(&idle, Self.start, at: t0 + .seconds(1))).contains("abort"), "no prompt was on its way")
+
+        var refused = machine()
+        refused.promptSent("no key", at: t0)
+        refused.stopRequested()
+        refused.promptRefused()
+        refused.promptSent("with a key", at: t0 + .seconds(1))
+        #expect(!names(try feed(&refused, Self.start, at: t0 + .seconds(2))).contains("abort"), "its prompt never ran")
     }
 
     @Test func aRetryAfterAgentEndKeepsTheRunAndAnOpenQuestionOutranksIt() throws {

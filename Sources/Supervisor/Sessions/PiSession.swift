@@ -275,6 +275,7 @@ package actor PiSession {
         // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
         // extension spec §11 trap 12): a stop closes its question now and the call is denied.
         if type == "abort" {
+            machine.stopRequested()
             await abandonGates("the run was stopped")
             if machine.isBusy { await cancelDialogs("the run was stopped", by: type) }
         }
@@ -481,6 +482,15 @@ package actor PiSession {
             case .saveIfEnded(let runID):
                 // The next run may have started while this final was being delivered.
                 if machine.runEnded(runID) { await services.persist(record) }
+            case .abort:
+                record(type: "stop_kept", ["reason": "stopped before its run started"])
+                // Unstructured on purpose: the abort's answer comes through this same event
+                // loop, which must not wait for it.
+                Task {
+                    do { _ = try await self.command(.abort) } catch {
+                        await self.tell(.notice(kind: "error", text: "pi did not take the stop: \(error)"))
+                    }
+                }
             }
         }
     }

@@ -23,6 +23,8 @@ package struct SessionMachine {
         case settleAfter(Duration)
         /// Save if `runEnded(runID)`: its final has been told and no run started meanwhile.
         case saveIfEnded(runID: String)
+        /// Abort the run that just started: it was stopped before it began (`stopRequested`).
+        case abort
     }
 
     package var lifecycle = SessionLifecycle()
@@ -41,6 +43,9 @@ package struct SessionMachine {
     /// How long a sent prompt counts as a run about to start: pi's pre-run phase (the API-key
     /// lookup, `before_agent_start` handlers) is well under this.
     package static let promptStartWindow: Duration = .seconds(5)
+    /// A stop came while a prompt was in pi's pre-run phase, where pi's abort finds no run and
+    /// does nothing (pi extension spec §11 trap 10): the run it starts is aborted as it starts.
+    private var stopPending = false
 
     package init(record: SessionRecord, settleWindow: Duration = .milliseconds(400)) {
         if record.terminal != nil { lifecycle = SessionLifecycle(phase: .detached) }
@@ -75,9 +80,16 @@ package struct SessionMachine {
         health.prompted(at: now)
     }
 
+    /// An `abort` is sent. With a prompt in its pre-run phase (sent, its run not started yet, for
+    /// as long as a compaction may take), the stop is kept for the run it starts.
+    package mutating func stopRequested() {
+        if !recorder.isBusy, promptInFlightSince != nil { stopPending = true }
+    }
+
     /// pi refused the prompt after taking it: no run comes of it.
     package mutating func promptRefused() {
         promptInFlightSince = nil
+        stopPending = false
         health.promptRefused()
     }
 
@@ -121,6 +133,7 @@ package struct SessionMachine {
     /// pi is gone: a run in flight ends.
     package mutating func childExited(reason: String, date: Date) -> [Action] {
         promptInFlightSince = nil
+        stopPending = false
         health.childExited()
         return actions(recorder.childExited(reason: reason), at: .now, date: date)
     }
@@ -154,6 +167,10 @@ package struct SessionMachine {
                 health.runStarted(at: now)
                 freshConversation = false
                 actions += [.forgetImages, .save, .tell(.runStarted(run))]
+                if stopPending {
+                    stopPending = false
+                    actions.append(.abort)
+                }
             case .updated:
                 if health.awaitsText { health.runChanged(hasText: recorder.run.map { !$0.text.isEmpty } ?? false, at: now) }
                 guard let run = recorder.run, runs.changed() else { continue }
