@@ -393,6 +393,50 @@ extension StackApprovalTests {
         }
     }
 
+    /// `approval-decided` is the terminal dialog's word, and "Approve for session" opens the
+    /// rule for the rest of the conversation. Any process of the owner's reaches the control
+    /// socket, the agent's tools too: it is taken only from the terminal pi attached to the
+    /// session (the kernel's word on the caller), never for a session pi-relayd started, which
+    /// has no terminal dialog. Nor can a caller answer in a chat user's name.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aTerminalDecisionFromAnotherProcessIsRefused() async throws {
+        try await StackHome.with { stack in
+            try await stack.start(StackConfig(extra: Self.rules(timeoutSeconds: 60)))
+            let id = try await stack.newSession("spawned")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(id)])
+            let forged: JSONValue = [
+                "session": .string(id), "id": "q-forged", "toolName": "bash", "input": ["command": "rm -rf x"], "rule": "rm-rf",
+                "choice": "Approve for session",
+            ]
+            let forger = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { forger.hangUp() }
+            forger.send(["id": "d1", "method": "approval-decided", "params": forged])
+            let refused = try await forger.next("the refusal") { $0["id"] == "d1" }
+            #expect(refused["error"]?["code"] == "not_authorized", "\(refused)")
+            #expect(!stack.home.read("state/approvals.jsonl").contains("q-forged"), "nothing logged")
+
+            // The rule is not open: the next call of it is asked in the chat, and a made-up name
+            // does not answer it.
+            let child = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { child.hangUp() }
+            child.send([
+                "id": "g1", "method": "approval",
+                "params": ["session": .string(id), "id": "q-next", "toolName": "bash", "input": ["command": "rm -rf y"], "rule": "rm-rf"],
+            ])
+            _ = try await Self.gate(stack, dm, containing: "rm -rf y")
+            let namer = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { namer.hangUp() }
+            namer.send([
+                "id": "a1", "method": "answer", "params": ["session": .string(id), "id": "q-next", "value": "Approve once", "by": "alice"],
+            ])
+            let answered = try await namer.next("the answer taken") { $0["id"] == "a1" }
+            #expect(answered["error"] == nil, "\(answered)")
+            let decision = try await child.next("the decision") { $0["id"] == "g1" }
+            #expect(decision["result"]?["allowed"] == true && decision["result"]?["by"] == "terminal", "\(decision)")
+        }
+    }
+
     /// The terminal's dialog can decide a gate before the extension's request for the chats
     /// reaches the daemon. Then nothing is posted (no question left in the chat until its
     /// timeout), and the decision is logged once, as the terminal's.
@@ -400,7 +444,11 @@ extension StackApprovalTests {
     func aGateTheTerminalDecidedFirstIsNotPostedToTheChats() async throws {
         try await StackHome.with { stack in
             try await stack.start(StackConfig(extra: Self.rules))
-            let id = try await stack.newSession("raced")
+            // A terminal pi: this test's process, attached as the extension attaches.
+            let terminal = try ScriptedTerminal(socket: stack.home.socketPath)
+            defer { terminal.hangUp() }
+            let attached = try await terminal.attach(piSessionID: "0c5f7f0e-raced", cwd: stack.workspace)
+            let id = try #require(attached["result"]?["sessionID"]?.stringValue, "\(attached)")
             let dm = try await stack.dmChannel()
             _ = try await stack.command("use", ["session": .string(id)])
             // One request per connection, as the extension makes them.

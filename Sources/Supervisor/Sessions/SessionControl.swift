@@ -32,7 +32,10 @@ package struct SessionControl: Sendable {
             break
         }
         let session = try await session(params)
-        let who = params["by"]?.stringValue ?? "terminal"
+        // Who answered, as the chats and the audit log show it: one of the terminal's own names.
+        // Any process of the owner's can reach this socket (the agent's tools included), and a
+        // name it made up ("alice") would read as a chat user's answer.
+        let who = params["by"]?.stringValue.flatMap { Self.terminalNames.contains($0) ? $0 : nil } ?? "terminal"
         if ControlMethod.piCommands.contains(method) { return try await piCommand(method, session, params) }
         if let kind = PromptKind(method) { return try await prompt(session, kind: kind, params) }
         switch method {
@@ -43,6 +46,7 @@ package struct SessionControl: Sendable {
         case .approval:
             return try await approval(session, params)
         case .approvalDecided:
+            try await Self.fromTerminalPi(session, peer: stream.peer)
             return try await approvalDecided(session, params)
         case .relayNotify:
             return try await relayNotify(session, params)
@@ -67,6 +71,23 @@ package struct SessionControl: Sendable {
             return ["ended": .string(session.id)]
         default:
             throw RemoteError.methodNotFound(method.rawValue)
+        }
+    }
+
+    /// The names a control client may give as who answered (`by`): the CLI's and the terminal
+    /// extension's.
+    static let terminalNames: Set<String> = ["terminal", "the terminal", "pi-relayd approve", "pi-relayd deny"]
+
+    /// `approval-decided` reports what the terminal's own dialog decided, and "Approve for
+    /// session" lets every later call of its rule through: it is taken only from the terminal
+    /// pi attached to `session`, by the kernel's word on the caller (`SO_PEERCRED`). A session
+    /// pi-relayd started has no terminal dialog, and a process the agent started (a tool call
+    /// that writes to this socket) is not the pi it runs in.
+    static func fromTerminalPi(_ session: PiSession, peer: PeerCredentials?) async throws {
+        let attached = session.terminal != nil ? await session.pid : nil
+        guard let attached, let peer, peer.pid == attached else {
+            throw RemoteError(
+                code: .notAuthorized, message: "approval-decided is taken only from the terminal pi attached to session \(await session.name)")
         }
     }
 
