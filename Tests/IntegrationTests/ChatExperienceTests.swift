@@ -202,6 +202,32 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §2: an extension's `/command` runs at once, even while pi streams, and no
+    /// user message ever shows it; a template or skill is expanded before it queues. Neither
+    /// can be told by its text when pi takes it, so a slash prompt to a busy session gets no ⏳
+    /// that would stay for good, nor a "Not run" when the queue empties, which a user would
+    /// answer by sending it again.
+    @Test func aSlashPromptWhileBusyGetsNoHourglassThatStays() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start()
+            _ = try await chat.newBoundSession("demo")
+            _ = try await chat.say("!scenario slow 40 50")
+            _ = try await waitFor("the run is under way") { chat.messengerEvents().contains { $0["method"] == "chat.live" } ? true : nil }
+            let sent = try await chat.inject(
+                "chat.message", ["chat": E2EChatHome.chat(), "messageId": "m-slash", "text": "/foo bar", "attachments": []])
+            #expect(sent["reaction"] == nil, "\(sent)")
+            #expect(
+                Self.text(sent["reply"] ?? [:])
+                    == "Sent to demo while it works: an extension's /command runs now, a template or skill after this run.",
+                "\(sent)")
+            let reset = try await chat.say("/reset")
+            #expect(Self.text(reset["reply"] ?? [:]) == "demo starts a new conversation.", "\(reset)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(!chat.posts().contains { "\($0)".contains("Not run") }, "\(chat.posts())")
+            #expect(!chat.messengerEvents().contains { $0["method"] == "chat.react" }, "no ⏳ to take off")
+        }
+    }
+
     /// A run waiting for an answer is still a run: other text sent meanwhile waits behind it as a
     /// follow-up (pi-rpc spec §5), and the chat is told so, as for any busy session.
     @Test func aPromptWhileTheRunWaitsForAnAnswerIsQueuedBehindIt() async throws {

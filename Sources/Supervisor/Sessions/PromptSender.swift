@@ -69,7 +69,7 @@ package struct PromptSender: Sendable {
         if !wasBusy || kind == .steer { await session.notePromptOrigin(origin) }
         // Noted with its chat before pi can take it: noted after pi's answer, pi's user message
         // for it could come first, and the run it joins would keep the other chat's gates.
-        let queuesNow = wasBusy && (heldBack || kind == .followUp || (kind == .send && busy != .steer))
+        let queuesNow = wasBusy && (heldBack || kind == .followUp || (kind == .send && busy != .steer)) && !Self.isSlash(text)
         if queuesNow { await session.notePromptQueued(text, origin: origin) }
         // The hop ends where the prompt is written to pi's stdin, before pi's answer to it.
         let handedAt = ContinuousClock.now
@@ -106,9 +106,15 @@ package struct PromptSender: Sendable {
         case .steer: status = .steered
         case .followUp: status = .queued
         }
-        if status == .queued, !queuesNow { await session.notePromptQueued(text, origin: origin) }
+        if status == .queued, !queuesNow, !Self.isSlash(text) { await session.notePromptQueued(text, origin: origin) }
         return PromptOutcome(status: status, session: session.id, note: asFollowUp ? Self.followUpWhileGated : nil)
     }
+
+    /// A prompt pi reads as a command (pi-rpc spec §2): an extension's runs at once and no user
+    /// message shows it; a template or skill is expanded before it queues. Either way pi's user
+    /// message never has its text, so it is not noted as waiting in pi's queue: it would wait
+    /// there for good (its age in the metrics, a ⏳, a "Not run" when the queue empties).
+    package static func isSlash(_ text: String) -> Bool { text.hasPrefix("/") }
 
     /// What the chat hears when its steer was queued as a follow-up behind a pending approval.
     package static let followUpWhileGated = "An approval is pending: a steer now would skip the calls already approved, so this waits as a follow-up."

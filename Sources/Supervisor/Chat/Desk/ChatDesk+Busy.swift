@@ -12,17 +12,25 @@ extension ChatDesk {
     /// A prompt to a busy session will likely queue: it is noted before it is sent, so pi taking
     /// it straight away is seen. Returns the message id noted, if any.
     package func expectQueued(_ prompt: String, chat: Chat, messageID: String?, session: PiSession) async -> String? {
-        guard let messageID, !messageID.isEmpty, await session.promptWouldQueue else { return nil }
+        // A `/command` cannot be told by its text when pi takes it (`PromptSender.isSlash`): no ⏳
+        // that would stay for good.
+        guard let messageID, !messageID.isEmpty, !PromptSender.isSlash(prompt), await session.promptWouldQueue else { return nil }
         var queued = QueuedPrompt(text: prompt, messenger: chat.messenger, target: chat.target, messageID: messageID)
         queued.spawned = session.terminal == nil
         await delivery.expectQueued(queued, in: session.id)
         return messageID
     }
 
+    /// A `/command` sent while the session works: pi runs an extension's at once and expands a
+    /// template or skill into a follow-up (pi-rpc spec §2); which one it was is pi's to know.
+    static func slashWhileBusy(_ name: String) -> String {
+        "Sent to \(name) while it works: an extension's /command runs now, a template or skill after this run."
+    }
+
     /// The answer to a prompt: a prompt that queued behind a running turn gets one short line
     /// (or, where the messenger can react, a `⏳` that comes off when pi takes it).
     package func busyAcknowledgement(
-        status: ChatMessageResult.Status, notes: [String], pending: String?, session: PiSession
+        status: ChatMessageResult.Status, notes: [String], pending: String?, session: PiSession, slash: Bool = false
     ) async
         -> ChatMessageResult
     {
@@ -31,7 +39,9 @@ extension ChatDesk {
         var lines = notes
         if queued {
             let name = await session.name
-            lines.insert(status == .queued ? "Queued as follow-up for \(name)." : "Sent to \(name) as steering.", at: 0)
+            let line =
+                slash ? Self.slashWhileBusy(name) : status == .queued ? "Queued as follow-up for \(name)." : "Sent to \(name) as steering."
+            lines.insert(line, at: 0)
         }
         return ChatMessageResult(
             status: status, reply: lines.isEmpty ? nil : Reply(lines.joined(separator: "\n"), ephemeral: true),

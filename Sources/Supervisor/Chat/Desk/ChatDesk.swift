@@ -293,7 +293,8 @@ package actor ChatDesk: PluginRouter {
         }
         let status = ChatMessageResult.Status(rawValue: outcome.status.rawValue) ?? .prompted
         let notes = inbound.notes + (outcome.note.map { [$0] } ?? [])
-        var acknowledgement = await busyAcknowledgement(status: status, notes: notes, pending: pending, session: session)
+        var acknowledgement = await busyAcknowledgement(
+            status: status, notes: notes, pending: pending, session: session, slash: PromptSender.isSlash(prompt))
         if !inbound.transcripts.isEmpty {
             // The words as heard, shown in the chat: a mistake is seen before the answer comes.
             let heard = inbound.transcripts.map { "📝 " + $0 }
