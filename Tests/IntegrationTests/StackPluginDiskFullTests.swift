@@ -63,3 +63,38 @@ import Glibc
         try await stack.json("status")["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
+
+extension StackPluginDiskFullTests {
+    /// slack-api.md §3 (items 5 and 6): an event acknowledged is never sent again. While the
+    /// slack plugin's journal cannot be saved, a message waiting for its hand-over (behind a
+    /// `/compact` of the same chat) lives only in its memory: its event is left unacknowledged,
+    /// so that after a kill -9 Slack sends it again to the restarted plugin and nothing is lost.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func slackLeavesAnEventItCouldNotJournalForSlackToSendAgain() async throws {
+        try await SlackStack.with { stack in
+            let daemon = try await stack.start(environment: ["FAKE_PI_COMPACT_MS": "8000"])
+            try await stack.command("new \(stack.workspace) full")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Started full")
+            try await stack.say("warm up")
+            try await stack.waitForBotMessage(in: SlackStack.dm(SlackStack.alice), containing: "Echo: warm up")
+
+            let slack = try #require(try await daemon.plugins()["slack"]?.pid)
+            try BoundFileSizeLimit.set(slack, bytes: 1)
+            // The chat's lane is held by the compaction's hand-over; the message waits behind it.
+            try await stack.say("/compact")
+            try await waitUntil("pi compacts") {
+                ((try? String(contentsOfFile: stack.piLog, encoding: .utf8)) ?? "").contains("\"type\":\"compact\"")
+            }
+            try await stack.say("kept through the kill")
+            try await waitUntil("the plugin took the message in") {
+                stack.home.pluginLog("slack").contains("cannot save the inbox journal")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            kill(slack, SIGKILL)
+            _ = try await daemon.waitForPlugin("slack", "running again") { $0.state == "running" && $0.pid != nil && $0.pid != slack }
+            try await waitUntil("the message reached pi", timeout: .seconds(60)) {
+                !stack.piPrompts(containing: "kept through the kill").isEmpty
+            }
+        }
+    }
+}

@@ -73,6 +73,21 @@ public actor Inbox<Adapter: InboxAdapter> {
     /// The messages taken in whose hand-over has not finished.
     public var pending: [Message] { journal.pending }
 
+    /// Whether the hand-over of message `id` finished within `limit` (pi-relayd has it, or it is
+    /// no longer pending for another reason).
+    public func handedOver(_ id: String, within limit: Duration) async -> Bool {
+        let start = ContinuousClock.now
+        while isPending(id) {
+            guard ContinuousClock.now - start < limit else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// Whether the journal's last save went to disk: while it did not, a message taken in lives
+    /// only in memory until pi-relayd has it, and the service must be left to send it again.
+    public var journalSaved: Bool { !unsavedLogged }
+
     /// Whether the message `id` was taken in and its hand-over has not finished.
     public func isPending(_ id: String) -> Bool { journal.pending.contains { $0.id == id } }
 

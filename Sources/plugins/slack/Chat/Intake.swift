@@ -59,12 +59,14 @@ actor Intake {
         guard await inbox.see(event: eventID) else {
             logger.info("event \(eventID) (retry \(envelope.retryAttempt)) was taken in before; skipped")
             // Its message may still be waiting for pi-relayd: then this retry waits for it too.
-            if let key = payload["event"].flatMap(SlackEvent.init(json:))?.key, await inbox.isPending(key) { return .onceHandedOver(key) }
+            if let key = payload["event"].flatMap(SlackEvent.init(json:))?.key, await inbox.isPending(key) {
+                return await inbox.journalSaved ? .onceHandedOver(key) : .onceHandedOverUnsaved(key)
+            }
             return .now
         }
         let message = await consider(payload["event"], id: eventID)
-        await inbox.save()
-        if let message, await inbox.isPending(message) { return .onceHandedOver(message) }
+        let saved = await inbox.save()
+        if let message, await inbox.isPending(message) { return saved ? .onceHandedOver(message) : .onceHandedOverUnsaved(message) }
         return .now
     }
 

@@ -7,4 +7,8 @@ enum Receipt: Sendable, Equatable {
     case now
     /// It brought the message `id`, whose hand-over to pi-relayd has not finished.
     case onceHandedOver(String)
+    /// It brought the message `id`, which the journal could not keep (the disk is full): it is
+    /// acknowledged only once pi-relayd has it, federation or not. Acknowledged now, a plugin
+    /// killed before the hand-over would lose it, and Slack would not send it again.
+    case onceHandedOverUnsaved(String)
 }

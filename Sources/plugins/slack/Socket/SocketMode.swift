@@ -262,7 +262,7 @@ actor SocketMode {
         if let envelope = Envelope(json: json) {
             envelopes += 1
             switch await take(envelope) {
-            case .onceHandedOver(let message) where gate.managed:
+            case .onceHandedOver(let message) where gate.managed, .onceHandedOverUnsaved(let message):
                 // Unstructured on purpose: the wait must not hold up this connection's reader.
                 Task {
                     if await self.handedOver(message) {
