@@ -68,6 +68,28 @@ import Testing
         }
     }
 
+    /// A prompt the dashboard's journal could not keep (the disk is full) is accepted only once
+    /// pi-relayd has it: accepted before, a plugin killed meanwhile would lose it, and the page,
+    /// told it was taken, would not send it again. Here it waits behind a compaction.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aPromptTheJournalCouldNotKeepIsAcceptedOnceHandedOver() async throws {
+        try await WebHome.with(piEnv: ["FAKE_PI_COMPACT_MS": "4000"]) { web in
+            let (cookie, _) = try await web.signIn()
+            let browser = web.client(cookie: cookie)
+            let id = try await web.sessions.new(name: "full")
+            let pid = try #require(try await SecurityFileModeTests.runningPID(web.home, "web"))
+            try BoundFileSizeLimit.set(pid, bytes: 1)
+            defer { try? BoundFileSizeLimit.set(pid, bytes: nil) }
+            async let compacted = browser.post("/api/sessions/\(id)/command", ["name": "compact", "args": [:]])
+            try await waitUntil("pi compacts") { !web.sessions.piInput("compact").isEmpty }
+            let text = "kept while the disk is full"
+            let sent = try await browser.post("/api/sessions/\(id)/prompt", ["text": .string(text), "id": "p-full"])
+            #expect(sent.status == 200 && sent.json["status"] == "accepted", "\(sent.status) \(sent.text)")
+            #expect(web.sessions.piInput("prompt").contains { $0["message"]?.stringValue == text }, "accepted before pi-relayd had it")
+            _ = try await compacted
+        }
+    }
+
     /// A prompt from the page reaches pi as the web user, the answer comes back on the page's
     /// WebSocket escaped (model text holding markup stays text), a question is answered from
     /// the page and closes saying who answered, and a revoked user's cookie stops working.

@@ -12,13 +12,17 @@ struct WebHome: Sendable {
 
     /// Runs `body` with a started daemon whose web and formatter plugins run. `web.roots` is the
     /// scratch folder, or with `defaultRoots` left to its default, with `sessions.defaultCwd` the project.
-    static func with<T>(extraWeb: String = "", defaultRoots: Bool = false, _ body: (WebHome) async throws -> T) async throws -> T {
+    /// `piEnv`: the fake pi's variables (`FAKE_PI_COMPACT_MS`).
+    static func with<T>(
+        extraWeb: String = "", defaultRoots: Bool = false, piEnv: [String: String] = [:], _ body: (WebHome) async throws -> T
+    ) async throws -> T {
         try await SessionHome.with { sessions in
             let port = try LoopbackHTTP.freePort()
             try sessions.home.linkBuiltPlugin("pi-relay-formatter", as: "formatter")
             try sessions.home.linkBuiltPlugin("pi-relay-web", as: "web")
             try sessions.home.linkBuiltPlugin("pi-relay-attachments", as: "attachments")
             var settings = SessionConfig()
+            settings.env = piEnv
             if defaultRoots { settings.defaultCwd = sessions.project }
             let config = settings.yaml(piLog: sessions.piLog, agentDir: sessions.agentDir)
             let roots = defaultRoots ? "" : "  roots: [\(SessionConfig.quoted(sessions.home.scratch))]\n"

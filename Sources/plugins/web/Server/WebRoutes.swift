@@ -150,7 +150,14 @@ struct WebRoutes: Sendable {
             for image in images { try? FileManager.default.removeItem(atPath: image.path) }
             return Self.json(["status": "duplicate"])
         }
-        await inbox.save()
+        // Not on disk (the disk is full): a plugin killed now would lose it, and the page would
+        // not send it again. Accepted once pi-relayd has it; otherwise the page keeps it, and a
+        // second send is answered `duplicate` while this one is still on its way.
+        if await !inbox.save(), await !inbox.handedOver(messageID, within: Self.unsavedHandOver) {
+            return Self.json(
+                ["error": "the dashboard could not save your message (is the disk full?); it is still on its way, and sending it again is safe"],
+                status: .serviceUnavailable)
+        }
         return Self.json(["status": "accepted"])
     }
 
@@ -239,6 +246,10 @@ struct WebRoutes: Sendable {
         headers[.contentDisposition] = "attachment; filename=\"\(safe.isEmpty ? "file" : safe)\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
+
+    /// How long a prompt the journal could not keep waits for its hand-over before the page is
+    /// told it was not saved: past a compaction's start, short of a person giving up.
+    static let unsavedHandOver: Duration = .seconds(20)
 
     // MARK: The page's socket
 
