@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PiRelaySDK
+import SupervisorIO
 
 #if canImport(Glibc)
 import Glibc
@@ -52,5 +53,14 @@ package struct Home: Sendable {
         }
         var info = stat()
         if stat(root, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { chmod(root, info.st_mode & 0o700) }
+        // Another user's home, or one others may write to, would let them replace the control
+        // socket (and read what the CLI sends) or the config: refused, not used.
+        if let problem = SocketTrust.problem(home: root, owner: SocketTrust.Owner(path: root), uid: geteuid()) {
+            throw HomeRefused(description: "pi-relayd will not use \(root) as its home: \(problem). Use a folder only you own (PI_RELAYD_HOME).")
+        }
+    }
+
+    package struct HomeRefused: Error, CustomStringConvertible {
+        package let description: String
     }
 }

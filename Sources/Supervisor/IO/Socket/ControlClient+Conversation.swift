@@ -9,7 +9,7 @@ extension ControlClient {
     /// (`pair` asks the terminal to confirm). `onEvent` returns what to send back, or nil.
     /// Returns the final result, throwing the daemon's error.
     package func converse(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) throws -> JSONValue?) throws -> JSONValue {
-        guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
+        let fd = try Self.open(path)
         defer { close(fd) }
         try write(fd, ControlRequest(method: method, params: params).json)
         var reader = BlockingLineReader(fd: fd)

@@ -23,6 +23,23 @@ package struct ControlClient {
         package var description: String { "pi-relayd is not running (no daemon listening on \(path)). Start it with: pi-relayd start" }
     }
 
+    /// The control socket is not one the CLI may trust (`SocketTrust`): it is not talked to.
+    package struct Untrusted: Error, CustomStringConvertible {
+        package let path: String
+        package let problem: String
+        package var description: String {
+            "not talking to \(path): \(problem). Whoever controls it would read what this command sends and answer for pi-relayd. Use a home only you own (PI_RELAYD_HOME)."
+        }
+    }
+
+    /// A connection to the daemon's socket at `path`, once the socket and its folder are found to
+    /// be the user's own.
+    package static func open(_ path: String) throws -> Int32 {
+        if let problem = SocketTrust.problem(socket: path) { throw Untrusted(path: path, problem: problem) }
+        guard let fd = connect(path) else { throw NotRunning(path: path) }
+        return fd
+    }
+
     package static func connect(_ path: String) -> Int32? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
@@ -59,7 +76,7 @@ package struct ControlClient {
     /// Sends one request and returns its result, throwing the daemon's error.
     /// `whileWaiting` is called about ten times a second until the answer comes (a progress line).
     package func call(_ method: ControlMethod, _ params: JSONValue = [:], whileWaiting: (() -> Void)? = nil) throws -> JSONValue {
-        guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
+        let fd = try Self.open(path)
         defer { close(fd) }
         if let timeout { Self.limitWaits(fd, to: timeout) }
         try send(fd, method, params)
@@ -73,7 +90,7 @@ package struct ControlClient {
     /// Sends a streaming request and calls `onEvent` for each event until the daemon ends the
     /// stream or `onEvent` returns false.
     package func stream(_ method: ControlMethod, _ params: JSONValue, onEvent: (JSONValue) -> Bool) throws {
-        guard let fd = Self.connect(path) else { throw NotRunning(path: path) }
+        let fd = try Self.open(path)
         defer { close(fd) }
         try send(fd, method, params)
         var reader = BlockingLineReader(fd: fd)

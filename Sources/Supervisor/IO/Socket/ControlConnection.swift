@@ -21,7 +21,7 @@ package struct ControlConnection {
 
     /// Connects and sends the request.
     package init(path: String, method: ControlMethod, params: JSONValue) throws {
-        guard let fd = ControlClient.connect(path) else { throw ControlClient.NotRunning(path: path) }
+        let fd = try ControlClient.open(path)
         do {
             try ControlClient(path: path).send(fd, method, params)
         } catch {
