@@ -84,3 +84,32 @@ import Glibc
         try await s.json("status")["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }
+
+extension BoundDiskFullTests {
+    /// The record of the chat messages acted on (`chat-messages.json`) is what keeps a message a
+    /// messenger hands over again after a crash from prompting pi twice. While it cannot be
+    /// saved, `status` says so, until a save succeeds.
+    @Test func aChatMessagesRecordNotSavedIsAProblemUntilItIs() async throws {
+        try await E2EChatHome.with { chat in
+            let daemon = try await chat.start()
+            _ = try await chat.newBoundSession("full")
+            func problems() async throws -> [String] {
+                try await chat.run(["status", "--json"]).json()["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            }
+            try BoundFileSizeLimit.set(daemon.pid, bytes: 1)
+            #expect(try await chat.say("while the disk is full")["status"] == "prompted")
+            let found = try await waitFor("status names the record") {
+                let p = try await problems()
+                return p.contains { $0.hasPrefix("chat-messages.json not saved:") } ? p : nil
+            }
+            #expect(found.contains { $0.hasPrefix("chat-messages.json not saved:") && $0.contains("File too large") }, "\(found)")
+
+            try BoundFileSizeLimit.set(daemon.pid, bytes: nil)
+            _ = try await chat.waitForFinal(1)
+            #expect(try await chat.say("once there is room")["status"] != nil)
+            try await waitUntil("the problem clears once the record is saved") {
+                try await !problems().contains { $0.hasPrefix("chat-messages.json") }
+            }
+        }
+    }
+}

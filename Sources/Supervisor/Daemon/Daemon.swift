@@ -82,17 +82,20 @@ package struct Daemon: Service {
         launcher.secretsKnown = { await host.firstTries() }
         let bindings = ChatBindings(store: bindingFile, saved: savedBindings.records, logger: logger)
         let metrics = RelayMetrics()
+        let failures = StateFailures()
         let preferences = ChatPreferences(
-            store: preferenceFile, saved: savedPreferences.records, defaults: config.chat, notify: config.notify, logger: logger)
+            store: preferenceFile, saved: savedPreferences.records, defaults: config.chat, notify: config.notify, logger: logger,
+            failures: failures)
         let delivery = ChatDelivery(
             home: home, logger: logger, host: host, bindings: bindings, metrics: metrics, preferences: preferences, notify: config.notify)
         let sessions = Sessions(
             store: sessionFile, launcher: launcher,
             historyEntries: config.sessions.historyEvents, historyBytes: config.sessions.historyBytes,
             logger: logger, observer: delivery, machine: config.machineName,
-            ended: EndedSessions(store: endedFile, saved: savedEnded.records, keepDays: config.sessions.keepDays, logger: logger))
+            ended: EndedSessions(
+                store: endedFile, saved: savedEnded.records, keepDays: config.sessions.keepDays, logger: logger, failures: failures))
         await delivery.attach(sessions)
-        await delivery.keepQueued(in: queuedFile)
+        await delivery.keepQueued(in: queuedFile, failures: failures)
         let prompter = PromptSender(
             busyBehavior: config.sessions.busyPolicy.rawValue, observer: delivery, metrics: metrics, queueMax: config.sessions.limits.queueMax,
             freshPerMessage: config.sessions.limits.onMessage == .newConversation)
@@ -102,6 +105,7 @@ package struct Daemon: Service {
             home: home, notes: loaded.warnings + loaded.notConfigured, sections: sections,
             stateProblems: savedSessions.problems + savedBindings.problems + savedPreferences.problems + savedEnded.problems
                 + savedSchedules.problems + savedQueued.problems,
+            stateFailures: failures,
             daemonLog: daemonLog, host: host, sessions: sessions, bindings: bindings, schedules: schedules, approvalLog: approvalLog,
             metrics: metrics, metricsAddress: config.metrics.listen)
         let pairing = PairingDesk(

@@ -18,6 +18,8 @@ package struct DaemonStatus: Sendable {
     package let sections: PluginSections
     /// Records that could not be read at start (the daemon logged them).
     package let stateProblems: [String]
+    /// State files whose last save failed.
+    package let stateFailures: StateFailures
     package let daemonLog: RotatingLog
     package let host: PluginHost
     package let sessions: Sessions
@@ -34,7 +36,7 @@ package struct DaemonStatus: Sendable {
 
     /// Things the owner should fix that do not stop relaying: a full disk, say.
     package func problems() async -> [String] {
-        var out = stateProblems
+        var out = stateProblems + stateFailures.problems
         if let failure = daemonLog.failure { out.append("daemon log: \(failure)") }
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
         if let failure = await bindings.saveError { out.append("bindings not saved: \(failure)") }

@@ -18,6 +18,8 @@ import Glibc
 ///   the others load.
 package struct StateFile<Record: Codable & Sendable>: Sendable {
     package let path: String
+    /// The file's name, as `status` names it.
+    package var name: String { path.split(separator: "/").last.map(String.init) ?? path }
     /// The key of the records in the file: `sessions`, `bindings`.
     package let key: String
     /// What one record is called in messages: "session", "binding".

@@ -114,8 +114,11 @@ extension ChatDelivery {
         let waiting = queuedPrompts.flatMap { sessionID, list in
             list.filter { $0.spawned && $0.reacted && !$0.taken }.map { QueuedPromptRecord($0, in: sessionID) }
         }
-        do { try queuedFile.save(waiting) } catch {
-            logger.warning("cannot save \(queuedFile.path): \(error)")
+        do {
+            try queuedFile.save(waiting)
+            queuedFailures.saved(queuedFile.name)
+        } catch {
+            if queuedFailures.failed(queuedFile.name, error) { logger.warning("cannot save \(queuedFile.path): \(error)") }
         }
     }
 

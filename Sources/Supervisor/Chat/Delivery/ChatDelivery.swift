@@ -24,6 +24,8 @@ package actor ChatDelivery: SessionObserver {
     /// Where the spawned pis' waiting prompts are kept, so a killed daemon's next start can
     /// tell their chats (`ChatDelivery+Progress`); nil in tests that need no file.
     package var queuedFile: StateFile<QueuedPromptRecord>?
+    /// Where a failed save of `queuedFile` is reported (`status`).
+    package var queuedFailures = StateFailures()
     /// Live feeds by run id, while the run goes on.
     package var live: [String: LiveFeed] = [:]
     /// Flushes throttled live views while any is waiting; see `scheduleLive`.
@@ -57,8 +59,9 @@ package actor ChatDelivery: SessionObserver {
 
     package func dialect(of messenger: String) -> Dialect { traits.dialect(messenger) }
 
-    package func keepQueued(in file: StateFile<QueuedPromptRecord>) {
+    package func keepQueued(in file: StateFile<QueuedPromptRecord>, failures: StateFailures = StateFailures()) {
         queuedFile = file
+        queuedFailures = failures
     }
 
     package func session(_ id: String, did news: SessionNews) async {

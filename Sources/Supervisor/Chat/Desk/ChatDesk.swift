@@ -203,9 +203,15 @@ package actor ChatDesk: PluginRouter {
     static let cutOffNote =
         "⚠️ pi-relayd restarted while this message was waiting to reach pi, so it may not have. If no answer to it comes, send it again."
 
+    /// A failed save is a problem in `status` until one succeeds: a daemon killed meanwhile may
+    /// act on a message a messenger hands over again.
     private func saveHandledMessages() {
-        do { try handledMessages.save() } catch {
-            logger.warning("cannot save the handled chat messages: \(error)")
+        let file = "chat-messages.json"
+        do {
+            try handledMessages.save()
+            status.stateFailures.saved(file)
+        } catch {
+            if status.stateFailures.failed(file, error) { logger.warning("cannot save the handled chat messages: \(error)") }
         }
     }
 

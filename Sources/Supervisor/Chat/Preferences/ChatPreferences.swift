@@ -5,12 +5,17 @@ import Logging
 /// every post, so they are held in memory; a save that fails is logged and kept trying.
 package actor ChatPreferences {
     private let store: StateFile<ChatPreference>
+    private let failures: StateFailures
     private let logger: Logger
     private let defaults: ChatSettings
     private let notify: NotifySettings
     private var preferences: [String: ChatPreference] = [:]
 
-    package init(store: StateFile<ChatPreference>, saved: [ChatPreference], defaults: ChatSettings, notify: NotifySettings, logger: Logger) {
+    package init(
+        store: StateFile<ChatPreference>, saved: [ChatPreference], defaults: ChatSettings, notify: NotifySettings, logger: Logger,
+        failures: StateFailures = StateFailures()
+    ) {
+        self.failures = failures
         self.store = store
         self.logger = logger
         self.defaults = defaults
@@ -58,8 +63,11 @@ package actor ChatPreferences {
         var preference = preferences[key] ?? ChatPreference(key: key)
         edit(&preference)
         preferences[key] = preference.isDefault ? nil : preference
-        do { try store.save(Array(preferences.values)) } catch {
-            logger.error("cannot save the chat preferences: \(error); keeping them in memory")
+        do {
+            try store.save(Array(preferences.values))
+            failures.saved(store.name)
+        } catch {
+            if failures.failed(store.name, error) { logger.error("cannot save the chat preferences: \(error); keeping them in memory") }
         }
     }
 }

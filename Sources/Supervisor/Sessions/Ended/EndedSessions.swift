@@ -13,11 +13,15 @@ package actor EndedSessions {
     package static let sweepInterval: Duration = .seconds(3600)
 
     private let store: StateFile<EndedSession>
+    private let failures: StateFailures
     private let sweeper: EndedSessionSweeper
     private let logger: Logger
     private var ended: [EndedSession]
 
-    package init(store: StateFile<EndedSession>, saved: [EndedSession], keepDays: Int, logger: Logger) {
+    package init(
+        store: StateFile<EndedSession>, saved: [EndedSession], keepDays: Int, logger: Logger, failures: StateFailures = StateFailures()
+    ) {
+        self.failures = failures
         self.store = store
         sweeper = EndedSessionSweeper(keepDays: keepDays)
         self.logger = logger
@@ -63,8 +67,11 @@ package actor EndedSessions {
     package var listed: [EndedSession] { ended }
 
     private func save() {
-        do { try store.save(ended) } catch {
-            logger.error("cannot save the ended sessions' files list: \(error)")
+        do {
+            try store.save(ended)
+            failures.saved(store.name)
+        } catch {
+            if failures.failed(store.name, error) { logger.error("cannot save the ended sessions' files list: \(error)") }
         }
     }
 }
