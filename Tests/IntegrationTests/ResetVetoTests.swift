@@ -24,4 +24,35 @@ import Testing
             #expect(!chat.transcript.contains("starts a new conversation"), "\(chat.transcript)")
         }
     }
+
+    /// pi-rpc §2: a `new_session` may wait on an extension's dialog, so its answer can come
+    /// after the daemon stopped waiting for it (`sessions.limits.commandSeconds`). pi did start
+    /// a new conversation then: the daemon takes it as one all the same (its history, its file,
+    /// the chats' queued messages), instead of dropping the late answer.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aNewConversationSaidYesToAfterItsTimeoutStillCounts() async throws {
+        try await TestHome.with { home in
+            let (_, chat) = try await FileChat.start(
+                in: home, environment: ["FAKE_PI_CONFIRM_NEW_SESSION": "1"],
+                extraYAML: "sessions:\n  limits:\n    commandSeconds: 2\n    onMessage: newConversation\n")
+            try chat.say("/use demo")
+            try await chat.waitFor("bot: Watching demo")
+            let before = try await home.run("state", "demo", "--json").json()["sessionFile"]
+            try chat.say("begin afresh")
+            try await chat.waitFor("Clear session?")
+            try await Task.sleep(for: .seconds(3))
+            try chat.say("yes")
+            try await waitUntil("the new conversation is on record", timeout: .seconds(30)) {
+                let entries = try await home.run("history", "demo", "--type", "new_conversation", "--json").json()
+                return !(entries.arrayValue ?? []).isEmpty
+            }
+            let after = try #require(try await home.run("state", "demo", "--json").json()["sessionFile"]?.stringValue)
+            #expect(before?.stringValue != after, "pi's new conversation has a file of its own")
+            // Saved: a restart resumes the new conversation, not the one pi left.
+            try await waitUntil("the session's record names pi's new file") {
+                let saved = home.read("state/sessions.json")
+                return saved.contains(after) || saved.contains(after.replacingOccurrences(of: "/", with: "\\/"))
+            }
+        }
+    }
 }

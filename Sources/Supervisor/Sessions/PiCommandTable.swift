@@ -31,6 +31,11 @@ package struct PiCommandTable {
         "set_model", "cycle_model", "compact", "steer", "follow_up", "fork", "switch_session", "export_html",
     ]
 
+    /// Commands whose answer changes the session even when it comes after the daemon stopped
+    /// waiting (a `new_session` an extension's dialog held, pi-rpc spec §2): a late one still
+    /// settles them.
+    package static let lateEffects: Set<String> = ["new_session", "switch_session", "compact"]
+
     /// The commands whose first `success:true` a later failure may follow.
     package static let answeredTwice: Set<String> = ["prompt", "steer", "follow_up"]
 
@@ -38,6 +43,8 @@ package struct PiCommandTable {
     /// Prompt ids already settled, kept so their second answer is recognised.
     package private(set) var settledPrompts: [String: Bool] = [:]
     private var settledOrder: [String] = []
+    /// `lateEffects` commands given up on, newest last: their type, by id.
+    private var expired: [(id: String, type: String)] = []
     private var sequence = 0
 
     /// Whether a command of `type` waits for its response.
@@ -65,6 +72,7 @@ package struct PiCommandTable {
                 }
                 return .duplicate(id: id)
             }
+            if let index = expired.firstIndex(where: { $0.id == id }) { return .settles(id: id, type: expired.remove(at: index).type) }
             return .unmatched
         }
         // No id. An unknown-command reply names its type; a thrown handler says "parse".
@@ -92,7 +100,9 @@ package struct PiCommandTable {
     }
 
     package mutating func cancel(_ id: String) {
-        outstanding.removeValue(forKey: id)
+        guard let sent = outstanding.removeValue(forKey: id), Self.lateEffects.contains(sent.type) else { return }
+        expired.append((id, sent.type))
+        if expired.count > 16 { expired.removeFirst() }
     }
 
     private mutating func rememberPrompt(_ id: String, success: Bool) {

@@ -402,6 +402,12 @@ package actor PiSession {
                     await perform(machine.abortedSilently(by: type, date: Date()))
                     record(type: type == "compact" ? "compacted" : "new_conversation", [:])
                     if type != "compact" {
+                        // Answered after its caller stopped waiting: nobody else learns pi's new file.
+                        if waiter == nil {
+                            // Unstructured on purpose: `get_state`'s answer comes through this same
+                            // event loop, which must not wait for it.
+                            Task { try? await self.refreshState() }
+                        }
                         if terminal == nil { approvals.conversationEnded() }
                         await tell(.queue(.emptied(because: "a new conversation was started, which empties pi's queue with your queued message")))
                     }

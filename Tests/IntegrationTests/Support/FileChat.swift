@@ -11,7 +11,10 @@ struct FileChat {
 
     /// A daemon with the fake pi, examples/file-messenger.py (user `me`) and the formatter, and a
     /// session `demo` in a folder of its own; `environment` is the daemon's (and pi's) more.
-    static func start(in home: TestHome, environment: [String: String] = [:]) async throws -> (daemon: Daemon, chat: FileChat) {
+    /// `extraYAML`: more top-level sections (`sessions:`).
+    static func start(
+        in home: TestHome, environment: [String: String] = [:], extraYAML: String = ""
+    ) async throws -> (daemon: Daemon, chat: FileChat) {
         let agent = home.path + "/agent", workspace = home.path + "/work"
         for dir in [agent, workspace] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         try home.writeConfig(
@@ -24,7 +27,7 @@ struct FileChat {
                   user: me
                   allowedUsers: [me]
 
-                """)
+                """ + extraYAML)
         try home.installFileMessenger()
         let formatter = BuildProducts.executable("pi-relay-formatter")
         try FileManager.default.createSymbolicLink(atPath: home.pluginsDir + "/formatter", withDestinationPath: formatter)
