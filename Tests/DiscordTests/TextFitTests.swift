@@ -1,3 +1,4 @@
+import MessengerKit
 import Testing
 
 @testable import DiscordPlugin

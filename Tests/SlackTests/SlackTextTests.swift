@@ -66,4 +66,16 @@ import Testing
     @Test func buttonLabelsStayWithin75Characters() {
         #expect(Blocks.label(String(repeating: "w", count: 200)).count == 75)
     }
+
+    /// slack-api.md §6: a button's or an option's text over 75 is refused with the whole
+    /// message (`invalid_blocks`), and the question never shows. A label the model wrote can
+    /// hold characters of several code points (a decomposed "é", a flag): 70 of them are far
+    /// over 75 as Slack counts.
+    @Test func aLabelOfManyCodePointsStaysWithinSlacksCount() {
+        for label in [String(repeating: "e\u{301}", count: 70), String(repeating: "🇫🇷", count: 40)] {
+            let shown = Blocks.label(label)
+            #expect(shown.unicodeScalars.count <= 75 && shown.utf16.count <= 75, "\(shown.unicodeScalars.count)")
+            #expect(shown.hasSuffix("…"))
+        }
+    }
 }

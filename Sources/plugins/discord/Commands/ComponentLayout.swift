@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelaySDK
 
 /// Turns rows of buttons into Discord components within the legacy layout limits: at most 5
@@ -54,7 +55,6 @@ enum ComponentLayout {
     }
 
     static func label(_ text: String, max: Int) -> String {
-        let trimmed = text.trimmed()
-        return TextFit.clamp(trimmed.isEmpty ? "…" : trimmed, to: max)
+        TextFit.label(text, max: max)
     }
 }

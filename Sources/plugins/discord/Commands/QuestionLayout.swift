@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MessengerKit
 import PiRelaySDK
 
 /// How a question looks in Discord. confirm: Yes/No buttons. select: numbered options as buttons
@@ -71,10 +72,13 @@ enum QuestionLayout {
         }
     }
 
-    /// What the question message shows once closed: its title and the supervisor's outcome line.
+    /// What the question message shows once closed: its title and the supervisor's outcome line,
+    /// as plain text as when it was open. The outcome holds the answer as typed and who gave it:
+    /// read as markdown, the record of what was approved would read otherwise than it was.
     static func closed(title: String, outcome: String) -> JSONValue {
         [
-            "content": .string(fit(["❓ **\(title)**", outcome])), "components": [], "allowed_mentions": Poster.allowedMentions(nil),
+            "content": .string(fit(["❓ **\(title.markdownEscaped)**", outcome.markdownEscaped])), "components": [],
+            "allowed_mentions": Poster.allowedMentions(nil),
             "flags": JSONValue(Poster.suppressEmbeds),
         ]
     }

@@ -2,6 +2,7 @@ import DiscordPayloads
 import FoundationEssentials
 import HTTPTypes
 import Logging
+import MessengerKit
 import PiRelayHTTP
 import PiRelaySDK
 import WSClient

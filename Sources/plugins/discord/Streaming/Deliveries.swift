@@ -62,10 +62,10 @@ struct Deliveries: Sendable {
                     // A card asked over an hour ago may not be edited now (discord-api.md §6): what
                     // came of it follows as a message; its buttons answer that it is closed.
                     try await poster.post(
-                        Reply(text: record.title + ": " + outcome), channel: record.channel, nonceBase: "closed:" + key)
+                        Reply(text: (record.title + ": " + outcome).markdownEscaped), channel: record.channel, nonceBase: "closed:" + key)
                 }
             } else if let target = params.target.discord {
-                try await poster.post(Reply(text: outcome), channel: target.postChannel, nonceBase: "closed:" + key)
+                try await poster.post(Reply(text: outcome.markdownEscaped), channel: target.postChannel, nonceBase: "closed:" + key)
             }
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.warning("closing question \(question): \(error)")

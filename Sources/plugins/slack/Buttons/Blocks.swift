@@ -1,3 +1,4 @@
+import MessengerKit
 import PiRelaySDK
 
 /// Block Kit for a Reply's buttons and for questions, within Slack's limits (spec section 6):
@@ -79,11 +80,10 @@ enum Blocks {
         ["type": "button", "text": ["type": "plain_text", "text": .string(label(text))], "action_id": .string(actionID), "value": .string(value)]
     }
 
-    /// Labels are at most 75 characters (Slack shows about 30).
+    /// Labels are at most 75 characters (slack-api.md §6; Slack shows about 30), counted so that
+    /// a character of many code points cannot take a question over the limit.
     static func label(_ text: String) -> String {
-        let trimmed = text.trimmed()
-        let shown = trimmed.isEmpty ? "…" : trimmed
-        return shown.count <= 75 ? shown : String(shown.prefix(74)) + "…"
+        TextFit.label(text, max: 75)
     }
 
     private static func style(_ style: String) -> String? {
