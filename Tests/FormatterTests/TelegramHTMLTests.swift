@@ -141,6 +141,23 @@ import Testing
         #expect(message.contains("<a href=\"https://d.example\">docs</a>"), "\(message)")
     }
 
+    /// The site a link's text names may stand among other words, in brackets or emphasis, or
+    /// under a country's ending: each hides the target as well as a bare address does.
+    @Test func aSiteNamedAnywhereInALinksTextShowsWhereItGoes() throws {
+        let texts = [
+            "Log in at https://bank.example", "(https://bank.example)", "<bank.com>", "bank.com,", "paypal.ca", "your bank: post.ch",
+        ]
+        let run = RunFixture.run([RunFixture.text(texts.map { "[\($0)](https://evil.example/x)" }.joined(separator: " and "))])
+        let message = try #require(try final(run).messages.first)
+        #expect(
+            message.components(separatedBy: "(<a href=\"https://evil.example/x\">https://evil.example/x</a>)").count == texts.count + 1,
+            "\(message)")
+        let same = RunFixture.run([RunFixture.text("[see github.com for it](https://github.com/a) [notes in README.md](https://git.example/r)")])
+        let plain = try #require(try final(same).messages.first)
+        #expect(plain.contains("<a href=\"https://github.com/a\">see github.com for it</a>"), "\(plain)")
+        #expect(plain.contains("<a href=\"https://git.example/r\">notes in README.md</a>"), "\(plain)")
+    }
+
     /// Telegram's own `tg://` links mention a user (`tg://user?id=`, silently behind an empty
     /// label) or open its add-proxy and join dialogs: model text, which a page the agent read can
     /// steer, makes links to the web only.

@@ -7,7 +7,8 @@ extension StringProtocol {
     /// `trimmingSpaces()`).
     package func trimmingInlineSpace() -> String { trimming { $0.isWhitespace && !$0.isNewline } }
 
-    private func trimming(_ drop: (Character) -> Bool) -> String {
+    /// Without the leading and trailing characters `drop` picks.
+    package func trimming(_ drop: (Character) -> Bool) -> String {
         guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
         return String(self[first...last])
     }

@@ -8,33 +8,49 @@ struct LinkLabel {
         self.text = text
     }
 
-    /// The text names a site (`https://…`, `www.…`, `bank.com/login`) other than `url`'s. A file
-    /// name such as `README.md` or `Package.swift` names none, so it stays a plain link.
+    /// The text names a site (`https://…`, `www.…`, `bank.com/login`) other than `url`'s, in
+    /// any of its words: `Log in at https://bank.example`, `(bank.example)` and `**bank.ca**`
+    /// hide the target as well as the bare address does. A file name such as `README.md` or
+    /// `Package.swift` names none, so it stays a plain link.
     func namesAnotherSite(than url: String) -> Bool {
-        guard let shown = shownHost, let target = Self.host(of: url) else { return false }
-        return !(target == shown || target.hasSuffix("." + shown))
+        guard let target = Self.host(of: url) else { return false }
+        return shownHosts.contains { !(target == $0 || target.hasSuffix("." + $0)) }
     }
 
-    /// The host the text reads as, lowercased and without `www.`; nil when it reads as none.
-    var shownHost: String? {
-        let trimmed = text.trimmingSpaces()
-        guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
+    /// The hosts the text's words read as, lowercased and without `www.`.
+    var shownHosts: [String] {
+        text.split(whereSeparator: \.isWhitespace).compactMap { Self.shownHost(of: String($0)) }
+    }
+
+    /// The host one word reads as; nil when it reads as none. Quotes, brackets, emphasis and
+    /// the punctuation that ends a sentence around it are not part of it.
+    static func shownHost(of word: String) -> String? {
+        let trimmed = word.trimming { Self.around.contains($0) }
+        guard !trimmed.isEmpty else { return nil }
         let lower = trimmed.lowercased()
-        if lower.hasPrefix("https://") || lower.hasPrefix("http://") { return Self.host(of: trimmed) }
-        let host = Self.hostPart(lower)
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") { return host(of: trimmed) }
+        let host = hostPart(lower)
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }) else {
             return nil
         }
-        guard lower.hasPrefix("www.") || Self.webDomains.contains(String(labels[labels.count - 1])) else { return nil }
-        return Self.withoutWWW(host)
+        guard lower.hasPrefix("www.") || webDomains.contains(String(labels[labels.count - 1])) else { return nil }
+        return withoutWWW(host)
     }
 
+    /// What may stand around an address in prose or markdown.
+    private static let around: Set<Character> = [
+        "(", ")", "[", "]", "<", ">", "{", "}", "\"", "'", "`", "*", "_", "~", ",", ";", ":", "!", "?", ".", "«", "»", "“", "”", "‘", "’",
+    ]
+
     /// Endings that read as a web site in prose, not as a file's type (`.md`, `.py`, `.rs`,
-    /// `.swift` are both, and stay links).
+    /// `.sh`, `.pl`, `.ts` and `.swift` are both, and stay links).
     private static let webDomains: Set<String> = [
         "com", "net", "org", "io", "dev", "app", "co", "ai", "gov", "edu", "info", "biz", "me", "us", "uk", "de", "fr", "ru", "cn", "jp",
-        "xyz", "site", "online", "shop", "bank", "cloud", "tech",
+        "xyz", "site", "online", "shop", "bank", "cloud", "tech", "ca", "ch", "nl", "eu", "in", "au", "it", "es", "se", "no", "fi", "dk",
+        "pt", "br", "mx", "ar", "nz", "za", "kr", "tw", "hk", "sg", "be", "at", "ie", "il", "gr", "cz", "hu", "ro", "ua", "vn", "tr",
+        "pk", "ng", "ke", "cl", "pe", "ph", "th", "my", "tv", "fm", "gg", "page", "link", "live", "pro", "top", "club", "store", "blog",
+        "news", "email", "money", "finance", "pay", "secure", "support", "login",
     ]
 
     /// The host of an `http(s)://` address, lowercased and without `www.`, port or user.
