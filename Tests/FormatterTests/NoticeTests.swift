@@ -31,6 +31,20 @@ import Testing
         #expect(line.contains("…"))
     }
 
+    /// A notice stays one short line as every platform counts it: 300 characters of twenty
+    /// combining marks each are 6,300 code points, and Telegram refuses a message over 4,096
+    /// (telegram-bot-api.md §7), so the notice was lost.
+    @Test func aLineOfManyCodePointsStaysShort() throws {
+        let zalgo = String(repeating: "a" + String(repeating: "\u{0301}", count: 20), count: 300)
+        let line = try notice("extension-error", zalgo)
+        #expect(line.unicodeScalars.count <= "⚠️ Extension error: ".unicodeScalars.count + 300, "\(line.unicodeScalars.count)")
+        #expect(line.contains("…"))
+        let html =
+            try RelayFormatter(config: FormatterConfig()).respond(
+                to: "format.notice", params: ["notice": "error", "text": .string(zalgo), "dialect": "telegram-html"])["text"]?.stringValue ?? ""
+        #expect(html.unicodeScalars.count < 4096, "\(html.unicodeScalars.count)")
+    }
+
     @Test func missingNoticeKindIsInvalid() {
         #expect(throws: RemoteError.self) { try RelayFormatter(config: FormatterConfig()).respond(to: "format.notice", params: ["text": "x"]) }
     }

@@ -1,14 +1,25 @@
 extension String {
-    /// The text cut to at most `limit` characters by replacing its middle with "…", so that both
-    /// ends of a long command or path stay readable.
+    /// The text cut to at most `limit` code points by replacing its middle with "…", so that both
+    /// ends of a long command or path stay readable. Code points, not characters: a character
+    /// can hold any number of them (combining marks), and the platforms count them.
     func elidingMiddle(to limit: Int) -> String {
         guard limit >= 3 else { return count > limit ? String(prefix(limit)) : self }
-        // Cheap exit before counting graphemes of a long text.
-        if utf8.count <= limit { return self }
-        let length = count
-        guard length > limit else { return self }
+        // Cheap exit before counting a long text.
+        if utf8.count <= limit || unicodeScalars.count <= limit { return self }
         let keep = limit - 1
-        return String(prefix((keep + 1) / 2)) + "…" + String(suffix(keep / 2))
+        return Self.whole(self, within: (keep + 1) / 2) + "…" + String(Self.whole(reversed(), within: keep / 2).reversed())
+    }
+
+    /// The whole characters of `characters` from its start that hold at most `budget` code points.
+    private static func whole<Characters: Sequence<Character>>(_ characters: Characters, within budget: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in characters {
+            used += character.unicodeScalars.count
+            if used > budget { break }
+            out.append(character)
+        }
+        return out
     }
 
     /// The text on one line: line breaks shown as " ↵ ", tabs as spaces, ends trimmed.
