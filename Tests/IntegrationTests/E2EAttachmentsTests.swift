@@ -239,6 +239,25 @@ import Glibc
         }
     }
 
+    /// A file for a chat whose messenger's outbox is full is not sent (the delivery is dropped,
+    /// and `status` says so): its spool copy, made for that post alone, goes too (protocol §8).
+    /// Each one stayed in the spool for good.
+    @Test func aFileThatCouldNotBeQueuedLeavesNoSpoolCopy() async throws {
+        try await E2EChatHome.with { chat in
+            var config = chat.config()
+            config.plugins.outboxLimit = 2
+            let daemon = try await chat.start(config)
+            _ = try await chat.newBoundSession("ws")
+            try chat.writeFile(chat.workspace + "/report.txt", Array("contents\n".utf8))
+            let messenger = try #require(try await daemon.plugins()["fake-messenger"]?.pid)
+            kill(messenger, SIGSTOP)
+            defer { kill(messenger, SIGCONT) }
+            for _ in 0..<5 { _ = try await chat.run(["file", "ws", "report.txt"]) }
+            let copies = try FileManager.default.contentsOfDirectory(atPath: chat.home.path + "/state/spool").filter { $0.hasSuffix("report.txt") }
+            #expect(copies.count <= 2, "\(copies)")
+        }
+    }
+
     @Test func outboundFilesPassThePathGuardOrAreRefusedClearly() async throws {
         try await E2EChatHome.with { chat in
             let w = chat.workspace

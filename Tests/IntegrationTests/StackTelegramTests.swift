@@ -547,6 +547,13 @@ extension StackTelegramTests {
             let status = try await stack.json("plugin", "call", "telegram", "status")
             #expect(status["blockedChats"]?[chat] != nil, "\(status)")
             #expect(stack.home.pluginLog("telegram").components(separatedBy: "Telegram refuses our messages").count == 2, "logged once")
+            // A file for it is dropped too, and its spool copy with it (protocol §8).
+            try Data("for nobody\n".utf8).write(to: URL(fileURLWithPath: stack.workspace + "/dropped.txt"))
+            #expect(try await stack.cli(["file", "tg", "dropped.txt"]).status == 0)
+            try await waitUntil("the file's spool copy is gone", timeout: .seconds(30)) {
+                let spooled = try FileManager.default.contentsOfDirectory(atPath: stack.home.path + "/state/spool")
+                return !spooled.contains { $0.hasSuffix("dropped.txt") }
+            }
 
             try await stack.dm("I am back")
             try await stack.waitForBotMessage(in: chat, containing: "Echo: I am back")

@@ -40,10 +40,10 @@ public struct TelegramRelay: CoreMessengerRelay {
         let (settings, logger, store, allowlist) = (config.settings, core.logger, core.store, core.allowlist)
         connection = context.connection
         let migrations = Migrations(store: store)
+        blocked = BlockedChats(logger: logger)
         api = BotAPI(
             base: settings.apiBase, token: config.token, proxy: settings.proxy, loop: TransferLoop(), logger: logger, store: store,
-            migrations: migrations, tokenRefusal: core.tokenRefusal, tokenEnv: config.tokenEnv)
-        blocked = BlockedChats(logger: logger)
+            migrations: migrations, blocked: blocked, tokenRefusal: core.tokenRefusal, tokenEnv: config.tokenEnv)
         let poster = Poster(api: api, blocked: blocked, migrations: migrations)
         let tokens = ButtonTokens(store: store)
         let keyboard = Keyboard(tokens: tokens)

@@ -167,11 +167,20 @@ package actor ChatDelivery: SessionObserver {
         await pluginsFound()
         guard let slot = await host.slot(messenger) else {
             logger.warning("no plugin \(messenger) to deliver \(method.name.rawValue) to")
+            discardSpooled(params)
             return
         }
         do { try await slot.deliver(method, params) } catch {
             logger.error("cannot queue \(method.name.rawValue) for \(messenger): \(error)")
+            discardSpooled(params)
         }
+    }
+
+    /// A post that will not go (no such plugin, its outbox full): the spool copies made for it
+    /// alone go too (protocol §8), or each one refused would stay for good.
+    private func discardSpooled<Params>(_ params: Params) {
+        guard let post = params as? ChatPostParams else { return }
+        for file in post.files where file.path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: file.path) }
     }
 
     // MARK: Final answers
@@ -190,9 +199,11 @@ package actor ChatDelivery: SessionObserver {
             let mentionUser = long ? await mention(in: binding, for: run.sessionID) : nil
             let label = await label(binding)
             // Room for the session's label on the first chunk.
+            // Measured as it is sent, escaped (`&` is five units in Slack's mrkdwn).
+            let dialect = dialect(of: binding.messenger)
             let key = RenderKey(
-                dialect: dialect(of: binding.messenger), detail: mode == .verbose ? .verbose : .normal,
-                limit: traits.messageLength(binding.messenger) - (label.map { $0.utf16.count + 1 } ?? 0))
+                dialect: dialect, detail: mode == .verbose ? .verbose : .normal,
+                limit: traits.messageLength(binding.messenger) - (label.map { dialect.escape($0).utf16.count + 1 } ?? 0))
             let rendered: FormatFinalResult
             if let known = finals[key] {
                 rendered = known

@@ -45,6 +45,7 @@ struct Deliveries: Sendable {
             }
         } catch let error as DiscordAPIError where error.isPermanent {
             logger.error("chat.post \(kind.rawValue) to \(target.postChannel) dropped: \(error)")
+            params.files.discard()
         }
     }
 

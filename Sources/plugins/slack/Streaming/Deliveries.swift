@@ -40,6 +40,7 @@ struct Deliveries: Sendable {
             try await upload(params.files, delivery: delivery, to: place)
         } catch let error as SlackAPIError where error.isPermanent {
             logger.error("chat.post \(params.kind.rawValue) to \(place.key) dropped: \(error)")
+            params.files.discard()
         }
     }
 

@@ -28,6 +28,9 @@ final class BotAPI: Sendable {
     var tally: APITally { connection.tally }
     /// Groups upgraded to supergroups, looked up again when a write's turn comes.
     private let migrations: Migrations?
+    /// Chats that refused the bot (403): a write that waited for its turn while its chat did so
+    /// is not sent into it (Telegram counts each such write against the bot).
+    private let blocked: BlockedChats?
     /// Told at a 401 (telegram-bot-api.md §1: a wrong or revoked token): the plugin ends as not
     /// configured, and what was being written stays with pi-relayd.
     private let tokenRefusal: TokenRefusal?
@@ -38,11 +41,13 @@ final class BotAPI: Sendable {
 
     init(
         base: String, token: TelegramToken, proxy: ProxySetting, loop: TransferLoop, logger: Logger, store: StateStore? = nil,
-        migrations: Migrations? = nil, tokenRefusal: TokenRefusal? = nil, tokenEnv: String = BundledSecret.telegramToken
+        migrations: Migrations? = nil, blocked: BlockedChats? = nil, tokenRefusal: TokenRefusal? = nil,
+        tokenEnv: String = BundledSecret.telegramToken
     ) {
         self.base = base
         self.token = token
         self.migrations = migrations
+        self.blocked = blocked
         self.tokenRefusal = tokenRefusal
         tokenRefused =
             "Telegram refused the bot token (401 Unauthorized): it is wrong or was revoked; put the current one from @BotFather (/token) "
@@ -110,6 +115,10 @@ final class BotAPI: Sendable {
                     var error = BotAPIError(method: method, status: 400, text: "Bad Request: group chat was upgraded to a supergroup chat")
                     error.migrateTo = moved
                     return .failed(.refused, error)
+                }
+                // The chat refused the bot (403) while this write waited: it is not sent there.
+                if await blocked?.isBlocked(chat) == true {
+                    return .failed(.refused, BotAPIError(method: method, status: 403, text: "the chat blocked the bot (not sent)"))
                 }
                 // What the write spent is on file before it goes: a plugin restarted after it
                 // knows (`SendPacer`).

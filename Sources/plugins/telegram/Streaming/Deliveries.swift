@@ -25,6 +25,7 @@ struct Deliveries: Sendable {
         guard let place = Place(params.target) else { throw RemoteError.invalidParams("chat.post needs target.channel (a Telegram chat id)") }
         guard !(await blocked.isBlocked(place.chatID)) else {
             logger.info("chat.post \(params.kind.rawValue) to \(place.chatID) dropped: the chat blocked the bot")
+            params.files.discard()
             return
         }
         // A move the group's service message told us of is bound before anything shows in the
@@ -52,6 +53,7 @@ struct Deliveries: Sendable {
             try await upload(params.files, delivery: delivery, to: place)
         } catch let error as BotAPIError where error.isPermanent {
             logger.error("chat.post \(params.kind.rawValue) to \(place.key) dropped: \(error)")
+            params.files.discard()
         }
         if let session = params.sessionID, let user = await migrations.rebind(place.chatID) {
             await rebind(place, session: session, by: user)
