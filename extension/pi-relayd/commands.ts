@@ -6,7 +6,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, isObject, type Json, type Log } from "./callbacks.ts";
 import type { Gatekeeper } from "./gates.ts";
-import { COMPACTION_HOLD_MS, type OutgoingPrompt, type PromptSender } from "./prompts.ts";
+import { COMPACTION_HOLD_MS, PROMPT_START_WATCH_MS, type OutgoingPrompt, type PromptSender } from "./prompts.ts";
 import { chatSlash } from "./slash.ts";
 import type { RunStop } from "./stop.ts";
 
@@ -225,17 +225,27 @@ export class PiCommands {
     return stopped;
   }
 
-  private compact(command: Json): Promise<unknown> {
+  private async compact(command: Json): Promise<unknown> {
     const ctx = this.context;
     const customInstructions = typeof command.customInstructions === "string" ? command.customInstructions : undefined;
     this.compacting = true;
+    // pi is idle while it compacts: a chat prompt sent now would run unseen (spec §11 trap 7).
+    // Held from here, so that none starts while the compact waits below.
+    this.host.sender.hold("compact command", COMPACTION_HOLD_MS);
+    // A chat prompt still in its pre-run: pi's compact() aborts the run first, but no abort
+    // reaches a prompt before its agent_start (trap 10), so it would start during the compaction,
+    // unseen, and its chat be told it never started. The compact waits for that run to start,
+    // then aborts it as it aborts any run (trap 1): what the chat gets had the prompt started a
+    // moment sooner, and what the terminal's /compact does mid-run. Waiting for the run's end
+    // instead would hold the compact as long as the run takes.
+    const deadline = Date.now() + COMPACTION_HOLD_MS + PROMPT_START_WATCH_MS;
+    while (this.host.sender.starting && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.host.sender.hold("compact command", COMPACTION_HOLD_MS); // the limit counts from the compaction
     // pi aborts a running agent before it compacts, and a tool_call handler waiting for a person
     // gets no abort (spec §11 traps 1 and 12): a gate left waiting would hold the compaction, and
     // a call approved afterwards would still run. Denied as a stop denies them.
     const denied = this.host.gatekeeper?.cancelAll("the conversation is being compacted") ?? 0;
     if (denied > 0) this.host.log(`denied ${denied} waiting approval(s) for the compaction`);
-    // pi is idle while it compacts: a chat prompt sent now would run unseen (spec §11 trap 7).
-    this.host.sender.hold("compact command", COMPACTION_HOLD_MS);
     return new Promise((resolve, reject) => {
       const done = () => {
         this.compacting = false;

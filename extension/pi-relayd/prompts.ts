@@ -30,6 +30,15 @@ const AFTER_RUN_SETTLE_MS = 400;
 const POLL_MS = 250;
 /** A compaction pi started (session_before_compact) holds the queue at most this long (trap 7). */
 export const COMPACTION_HOLD_MS = 120_000;
+/**
+ * After a compaction the TUI sends what the person typed during it, the first through prompt(),
+ * once compact() has returned, so just after session_compact (spec §5.3, §11 trap 7). A chat
+ * prompt let go at session_compact would be in its pre-run then, and the second to start fails
+ * (trap 6). No extension can see whether text is held: chat prompts wait this long, or until that
+ * text's `input`, and then for its run to start as behind any terminal prompt.
+ */
+const AFTER_COMPACTION_MS = 1000;
+const TYPED_DURING_COMPACTION = "text typed during the compaction";
 /** How long the chats have to say whether prompts held at a switch go to the new conversation. */
 const SWITCH_QUESTION_MS = 10 * 60_000;
 
@@ -182,6 +191,14 @@ export class PromptSender {
     return this.waiting !== undefined || this.queue.length > 0 || this.holds.size > 0;
   }
 
+  /**
+   * A chat prompt handed to an idle pi whose run has not been seen to start: still in pi's
+   * pre-run phase, where no abort reaches it (spec §11 trap 10). It ends within the start watch.
+   */
+  get starting(): boolean {
+    return this.waiting !== undefined && this.waiting.until !== "input";
+  }
+
   /** Why prompts wait now (the holds' names), for logs and tests. */
   get holdReasons(): string[] {
     return [...this.holds.keys()];
@@ -252,6 +269,7 @@ export class PromptSender {
     if (this.waiting?.until === "agent_start") this.rewatch(PROMPT_START_WATCH_MS);
     // The late prompt's run starts next, if it is its pre-run that compacted.
     if (this.holds.has(LATE_START)) this.hold(LATE_START, PROMPT_START_WATCH_MS, { untilAgentStart: true });
+    this.hold(TYPED_DURING_COMPACTION, AFTER_COMPACTION_MS, { untilAgentStart: true });
     this.release("compaction");
   }
 
@@ -280,6 +298,8 @@ export class PromptSender {
   onTerminalInput(text: string): void {
     this.otherPrompt(text);
     this.otherPromptStarting();
+    // The text the TUI held during a compaction: the chats' now wait for its run to start.
+    this.release(TYPED_DURING_COMPACTION);
   }
 
   private otherPrompt(text: string): void {

@@ -76,6 +76,23 @@ test("typed text during a compaction is held and sent after it (trap 7)", async 
   assert.ok(host.seen.findIndex((s) => s.saw === "user_message" && s.text === "after it") > host.seen.findIndex((s) => s.saw === "compaction" && s.phase === "end"));
 });
 
+test("of the texts typed during a compaction only the first goes through prompt(); the rest are steered into its run without input (§5.3)", async (t) => {
+  const host = await started(t, "", { compactionMs: 200 });
+  host.type("first");
+  await host.waitFor((s) => s.saw === "run_end");
+  host.type("/compact");
+  await host.waitFor((s) => s.saw === "compacting");
+  host.type("one");
+  host.type("two");
+  hostProbe.length = 0;
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: two");
+  assert.deepEqual(hostProbe.filter((name) => name === "input"), ["input"], "one input event, the first's");
+  const users = host.seen.filter((s) => s.saw === "user_message").map((s) => s.text);
+  assert.deepEqual(users.slice(-2), ["one", "two"], "both in one run, the first first");
+  assert.equal(hostProbe.filter((name) => name === "agent_start").length, 1);
+  assert.deepEqual(host.seen.filter((s) => s.saw === "error"), []);
+});
+
 test("/new mid-run: no agent_end, and the agent's queued steer is dropped without a word (trap 2)", async (t) => {
   const host = await started(t, `pi.on("agent_start", () => { pi.sendUserMessage("queued steer", { deliverAs: "steer" }); });`);
   host.type(SLOW);

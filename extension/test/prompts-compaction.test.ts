@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { test, type TestContext } from "node:test";
 import { PromptSender } from "../pi-relayd/prompts.ts";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { FakeDaemon, makeHome, sleep, startHost, waitUntil } from "./support.ts";
 
 async function attachedWithHistory(t: TestContext, compactionMs: number) {
   const home = makeHome(t);
@@ -49,6 +49,41 @@ test("the daemon's own compact holds chat prompts until it is done", async (t) =
     at((m) => m.type === "message_start" && m.message?.content?.[0]?.text === "after the compaction") > at((m) => m.type === "response" && m.id === "c"),
     "the prompt ran after the compaction",
   );
+});
+
+// Trap 7 and §5.3: the TUI holds what the person types during a compaction and sends it, the
+// first through prompt(), once compact() has returned, just after session_compact. A chat
+// prompt let go at session_compact would be in its pre-run then, and the second to start fails
+// (trap 6): the terminal's text was lost. The chat's waits for it instead, as behind any
+// terminal prompt.
+/** A chat prompt held by a /compact and `typed` typed at the terminal during it: what pi ran. */
+async function typedDuringCompaction(t: TestContext, typed: string[]) {
+  const { daemon, host } = await attachedWithHistory(t, 400);
+  const compaction = host.compactFromTerminal();
+  await host.waitFor((s) => s.saw === "compacting");
+  daemon.send({ type: "prompt", id: "p", message: "from the chat", streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  for (const text of typed) host.type(text); // the second and later steered into the first's run (§5.3)
+  await host.waitFor((s) => s.saw === "held");
+  await compaction;
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: from the chat", 8000, "the chat prompt's answer");
+  const users = host.seen.filter((s) => s.saw === "user_message").map((s) => s.text);
+  assert.deepEqual(users.slice(-typed.length - 1), [...typed, "from the chat"], "the terminal's text first, then the chat's");
+  assert.deepEqual(host.seen.filter((s) => s.saw === "error"), [], "no prompt failed");
+  assert.deepEqual(host.errors, []);
+  assert.equal(daemon.lines((m) => m.type === "response" && m.id === "p" && m.success === false).length, 0, "the chat is not told it did not start");
+  return daemon;
+}
+
+test("text typed during a /compact goes first after it; the chat prompt held by the compaction runs after it, neither lost", async (t) => {
+  await typedDuringCompaction(t, ["typed"]);
+});
+
+test("two texts typed during a /compact and a chat prompt held by it: all three run, the typed ones first", async (t) => {
+  const daemon = await typedDuringCompaction(t, ["typed", "typed too"]);
+  // The daemon heard both typed texts as the terminal's, the chat's once.
+  const relayed = daemon.lines((m) => m.type === "message_start" && m.message?.role === "user").map((m) => m.message.content?.[0]?.text ?? m.message.content);
+  assert.deepEqual(relayed.slice(-3), ["typed", "typed too", "from the chat"]);
 });
 
 test("a hold ends at its time limit, so nothing waits forever; release ends it at once", async () => {
@@ -107,4 +142,32 @@ test("a steer still in pi's queue after a /compact aborted the streaming run is 
   // It does run with the next prompt.
   daemon.send({ type: "prompt", id: "n", message: "next", streamingBehavior: "followUp" });
   await host.waitFor((s) => s.saw === "user_message" && s.text === "also run the linter", 10000);
+});
+
+// Trap 10: pi's compact() aborts the run first, and an abort reaches no prompt still in its
+// pre-run: it starts during the compaction, unseen (trap 7). So the daemon's compact waits for
+// the chat prompt's run to start, then compacts, aborting that run as it aborts any (trap 1).
+test("the daemon's compact right after a chat prompt waits for its run to start: the run is seen, never said not started", async (t) => {
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t, { compactionMs: 400, preRunDelayMs: 300 });
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  daemon.send({ type: "prompt", id: "first", message: "something to compact", streamingBehavior: "followUp" });
+  await host.waitFor((s) => s.saw === "run_end" && s.text === "Echo: something to compact");
+  const SLOW = "slow: one two three four five six seven eight nine ten";
+  daemon.send({ type: "prompt", id: "p", message: SLOW, streamingBehavior: "followUp" });
+  assert.equal((await daemon.response("p")).success, true);
+  await waitUntil(() => host.sentUserMessages.some((m: any) => m.content === SLOW), 3000, "the prompt handed to pi");
+  await sleep(50); // in its pre-run now
+  daemon.send({ type: "compact", id: "c" });
+  assert.equal((await daemon.response("c", 5000)).success, true);
+  await daemon.waitFor((m) => m.type === "agent_start", 3000, "the chat prompt's run start", 2);
+  await sleep(3500); // past the start watch, counted from session_compact
+  const at = (match: (m: any) => boolean) => daemon.received.findIndex((r) => match(r.message));
+  const userMessage = at((m) => m.type === "message_start" && m.message?.role === "user" && m.message?.content?.[0]?.text === SLOW);
+  assert.ok(userMessage >= 0, "the daemon saw the prompt's run");
+  assert.ok(userMessage < at((m) => m.type === "response" && m.id === "c"), "started before the compaction");
+  assert.deepEqual(daemon.lines((m) => m.type === "response" && m.id === "p" && m.success === false), [], "never said not started");
+  assert.equal(daemon.lines((m) => m.type === "agent_end").length, 2, "the compaction ended the run, and the daemon heard it end");
+  assert.deepEqual(host.errors, []);
 });

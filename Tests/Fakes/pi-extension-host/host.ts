@@ -1567,8 +1567,13 @@ export class PiHost extends EventEmitter {
       this.isCompacting = false;
       if (!auto) this.unsubscribed = false;
       this.show({ saw: "compaction", phase: "end", reason, outcome });
-      // §11 trap 7: what the person typed meanwhile is sent now (IM 2055–2065, 2689–2699).
-      for (const text of this.heldInput.splice(0)) this.type(text);
+      // §11 trap 7: what the person typed meanwhile is sent now (IM 2055–2065, 2689–2699), after
+      // session_compact. §5.3: only the first goes through prompt() (with `input`); the TUI hands
+      // the rest to steer() (typed with Enter), which fires no `input` and expands as RPC steer
+      // does (trap 8), so they join the first one's run.
+      const [first, ...rest] = this.heldInput.splice(0);
+      if (first !== undefined) this.type(first);
+      for (const text of rest) this.steering.push({ text: this.expandSlash(text), images: [], source: "interactive" });
     }
   }
 
