@@ -73,4 +73,27 @@ import Testing
             #expect(renamed.status == 1 && renamed.stderr.contains("approvals.sessions.gated in config.yaml"), "\(renamed)")
         }
     }
+
+    /// pi-extension-api.md §1.2: an extension that fails to load (its factory throws, pi's API
+    /// moved under it) is reported on stderr and pi starts anyway, without it. With approval
+    /// rules, that pi would run every call ungated: its prompts are refused, and the chats and
+    /// `status` say why, until a pi that loads the extension runs.
+    @Test func aPiThatCouldNotLoadTheExtensionRunsNoPromptOfAGatedSession() async throws {
+        let rules = "approvals:\n  sessions:\n    gated:\n      rules:\n        - name: rm-rf\n          tools: bash\n          command: 'rm -rf'\n"
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_EXTENSION_LOAD_ERROR": "1"], extraYAML: rules)) { s in
+            try await s.start()
+            let id = try await s.new(name: "gated")
+            try await waitUntil("the load failure is heard") { try await s.history(id, "--type", "extension_not_loaded").count == 1 }
+            let refused = try await s.run("send", "gated", "rm -rf build")
+            #expect(refused.status != 0 && refused.stderr.contains("did not load pi-relayd's extension"), "\(refused)")
+            #expect(s.piInput("prompt").isEmpty, "no prompt reached the ungated pi")
+            let problems = try await s.json("status")["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(problems.contains { $0.contains("gated") && $0.contains("extension") }, "\(problems)")
+
+            // A session with no rules is only told: it has no gate to lose.
+            let free = try await s.new(name: "free")
+            try await s.prompt(free, "hello")
+            #expect(try await s.last(free) == "Echo: hello")
+        }
+    }
 }

@@ -39,6 +39,7 @@ package struct DaemonStatus: Sendable {
         var out = stateProblems + stateFailures.problems
         if let failure = daemonLog.failure { out.append("daemon log: \(failure)") }
         if let failure = await sessions.saveError { out.append("sessions not saved: \(failure)") }
+        out += await sessions.ungatedProblems()
         if let failure = await bindings.saveError { out.append("bindings not saved: \(failure)") }
         if let failure = await schedules.saveError { out.append("schedules not saved: \(failure)") }
         if let failure = await approvalLog.failure { out.append("approvals log \(approvalLog.path): \(failure)") }

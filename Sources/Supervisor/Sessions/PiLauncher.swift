@@ -61,6 +61,22 @@ package struct PiLauncher: Sendable {
             """
     }
 
+    /// Whether a line pi wrote on stderr says it could not load our extension: pi reports a load
+    /// error there and starts without it (pi extension spec §1.2, pi-rpc spec §1b). The wording
+    /// is pi's; the extension's path and a word of failure are what tell it.
+    package func reportsExtensionFailure(_ line: String) -> Bool {
+        guard let extensionPath else { return false }
+        let folder = extensionPath.hasSuffix("/index.ts") ? String(extensionPath.dropLast("/index.ts".count)) : extensionPath
+        guard line.contains(folder) else { return false }
+        let lower = line.lowercased()
+        return ["fail", "error", "cannot", "could not", "unable"].contains { lower.contains($0) }
+    }
+
+    /// Whether session `name` has approval rules, which only the extension applies.
+    package func hasGates(forSession name: String) -> Bool {
+        !approvals.rules(forSession: name).isEmpty
+    }
+
     package func spec(cwd: String, sessionFile: String?, sessionID: String, sessionName: String) -> ChildSpec {
         var arguments = settings.arguments(sessionFile: sessionFile)
         var environment = settings.childEnvironment

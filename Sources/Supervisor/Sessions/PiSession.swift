@@ -39,6 +39,9 @@ package actor PiSession {
     package nonisolated var logger: Logger { services.logger }
 
     private var commands = CommandBook()
+    /// What pi said when it could not load our extension, for a session with approval rules:
+    /// its prompts are refused until a pi that loads it runs (`extensionFailed`).
+    package private(set) var extensionNotLoaded: String?
     /// The pi behind the session (`PiChild`).
     package var child = PiChild()
     package var input: (any PiInput)? { child.input }
@@ -186,6 +189,7 @@ package actor PiSession {
         switch event {
         case .started(let childPID):
             child.pid = childPID
+            extensionNotLoaded = nil
         case .stdout(.line(let bytes)):
             let piEvent: PiEvent
             do { piEvent = try child.reader.read(bytes) } catch {
@@ -219,6 +223,7 @@ package actor PiSession {
         case .stderr(let line):
             child.heard(stderr: line)
             logger.debug("session \(name) pi stderr: \(line)")
+            if terminal == nil, extensionNotLoaded == nil, launcher.reportsExtensionFailure(line) { await extensionFailed(line) }
         case .exited(let exit):
             await childExited(exit)
         }
@@ -270,6 +275,13 @@ package actor PiSession {
         if case .extensionUIResponse = command {
             write(command)
             return PiResponse(id: nil, command: type, success: true)
+        }
+        if let extensionNotLoaded, command.carriesUserText {
+            throw RemoteError(
+                code: .unavailable,
+                message:
+                    "\(name)'s pi did not load pi-relayd's extension (\(extensionNotLoaded)), so its approval rules would not run: "
+                    + "nothing was sent. Fix the extension (pi-relayd doctor), then restart the session")
         }
         let timeout = timeout ?? launcher.commandTimeout
         // A gate waiting for a person holds pi's tool_call, which pi's abort cannot end (pi
@@ -375,6 +387,27 @@ package actor PiSession {
         while ContinuousClock.now < deadline, commands.awaits("compact") || machine.isCompacting || (held && machine.isSettling) {
             held = true
             try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// pi said on stderr that it could not load our extension, and runs without it (pi extension
+    /// spec §1.2). With approval rules, nothing would ask about its calls: its prompts are
+    /// refused (`command`), a run that raced ahead is stopped, and the chats and `status` say
+    /// why. Without rules, only its relay tools are missing: the chats are told.
+    private func extensionFailed(_ line: String) async {
+        let said = line.filter { $0 != "\u{1B}" }.replacing(/\[[0-9;]*m/, with: "")
+        let gated = launcher.hasGates(forSession: name)
+        extensionNotLoaded = gated ? said : nil
+        logger.error("session \(name): pi did not load pi-relayd's extension: \(said)")
+        record(type: "extension_not_loaded", ["gated": .bool(gated), "line": .string(said)])
+        let consequence =
+            gated
+            ? "its approval rules would not run, so its prompts are refused until a pi that loads it runs (pi-relayd doctor)"
+            : "its relay tools (files, notices, spawned sessions) are missing"
+        await tell(.notice(kind: "error", text: "\(name): pi did not load pi-relayd's extension (\(said)): \(consequence)."))
+        if gated, machine.isBusy {
+            // Unstructured on purpose: the abort's answer comes through this same event loop.
+            Task { _ = try? await self.command(.abort) }
         }
     }
 

@@ -227,6 +227,18 @@ package actor Sessions {
         }.compactMap { sessions[$0.id] }
     }
 
+    /// The sessions whose pi did not load the extension their approval rules need, with what pi
+    /// said: a problem in `status` until a pi that loads it runs.
+    package func ungatedProblems() async -> [String] {
+        var out: [String] = []
+        for session in all {
+            if let said = await session.extensionNotLoaded {
+                out.append("session \(await session.name): pi did not load pi-relayd's extension (\(said)); its prompts are refused")
+            }
+        }
+        return out
+    }
+
     package func list() async -> [SessionSummary] {
         var out: [SessionSummary] = []
         for session in all { out.append(await summary(session)) }

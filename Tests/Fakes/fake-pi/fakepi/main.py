@@ -232,7 +232,15 @@ def main(argv):
 
     # extensions
     ext = None
-    if not a.get("noExtensions") or a["extensions"]:
+    if env.get("FAKE_PI_EXTENSION_LOAD_ERROR") == "1" and a["extensions"]:
+        # pi-extension-api.md §1.2: a load error goes to stderr as red text at startup, and pi
+        # starts anyway without that extension (pi-rpc.md §1b: stderr carries extension load
+        # failures). Every -e file fails here, so no extension is loaded.
+        for path in a["extensions"]:
+            sys.stderr.write('\x1b[31mFailed to load extension "%s": does not export a valid factory function\x1b[0m\n'
+                             % os.path.abspath(path))
+        sys.stderr.flush()
+    elif not a.get("noExtensions") or a["extensions"]:
         ext_path = extension_path(a["extensions"], adir)
         ext = FakeExtension(ext_path, env, lambda: rpc.ui)
 
