@@ -38,6 +38,24 @@ import Testing
         }
     }
 
+    /// pi-rpc spec §3: pi is not streaming during a retry's back-off, so a prompt sent then runs
+    /// at once, as a run of its own (§5), and the retry it pre-empts never comes (pi extension
+    /// spec §11 trap 7). The prompt waits for the retry's run to start, and then queues behind
+    /// it.
+    @Test func aPromptDuringARetrysBackOffWaitsBehindTheRetry() async throws {
+        try await SessionHome.with(SessionConfig(env: ["FAKE_PI_RETRY_BASE_MS": "2000"])) { s in
+            try await s.start()
+            let id = try await s.new(name: "retry")
+            _ = try await s.json("send", "retry", "!scenario error-retry 1")
+            try await waitUntil("the back-off") { try await s.history(id, "--type", "auto_retry_start").count == 1 }
+            // Sent once the retry's run started: queued behind it, or prompted if that run was over.
+            let sent = try await s.plain("send", "retry", "after the retry")
+            #expect(["queued\n", "prompted\n"].contains(sent), "\(sent)")
+            try await waitUntil("the prompt ran", timeout: .seconds(60)) { try await s.last(id) == "Echo: after the retry" }
+            #expect(try await s.history(id, "--type", "auto_retry_end").first?["success"] == true, "the retry went through")
+        }
+    }
+
     @Test func compactAndNewConversationDuringARunEndItSilently() async throws {
         try await SessionHome.with { s in
             try await s.start()

@@ -380,11 +380,16 @@ package actor PiSession {
     /// compaction after a run (§3) leaves pi idle: a prompt sent then runs at once, and its
     /// events were taken for the compacted run's. Polled: compactions are rare and long. Throws
     /// when cancelled (the daemon stopping): the prompt is then not sent into the compaction, and
-    /// its chat's message is handed over again at the next start.
+    /// its chat's message is handed over again at the next start. A retry's back-off holds it
+    /// too: pi is not streaming then (pi-rpc spec §3), so the prompt would run at once as a run
+    /// of its own, and the retry it pre-empts never come (trap 7); after the retry's start it
+    /// queues behind it.
     package func untilCompacted(limit: Duration = .seconds(600)) async throws {
         let deadline = ContinuousClock.now + limit
         var held = false
-        while ContinuousClock.now < deadline, commands.awaits("compact") || machine.isCompacting || (held && machine.isSettling) {
+        while ContinuousClock.now < deadline,
+            commands.awaits("compact") || machine.isCompacting || machine.isRetrying || (held && machine.isSettling)
+        {
             held = true
             try await Task.sleep(for: .milliseconds(100))
         }

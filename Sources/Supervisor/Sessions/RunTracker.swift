@@ -33,6 +33,9 @@ package struct RunTracker {
         return false
     }
 
+    /// Between `auto_retry_start` and the retry's `agent_start`: pi is not streaming then.
+    package var isRetrying: Bool { phase == .retrying }
+
     /// `agent_end` or a compaction's end seen, and the run not yet over.
     package var isSettling: Bool {
         if case .settling = phase { return true }

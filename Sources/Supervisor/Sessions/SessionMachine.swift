@@ -59,6 +59,9 @@ package struct SessionMachine {
     /// pi compacts on its own (`auto_compaction_start` seen, its end not yet).
     package var isCompacting: Bool { recorder.tracker.isCompacting }
 
+    /// A retry's back-off runs (`auto_retry_start` seen, its `agent_start` not yet).
+    package var isRetrying: Bool { recorder.tracker.isRetrying }
+
     /// The run's last `agent_end` or compaction ended, and the settle window runs.
     package var isSettling: Bool { recorder.tracker.isSettling }
     /// The run in progress.
