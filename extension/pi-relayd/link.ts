@@ -20,6 +20,10 @@ const SHUTDOWN_DESTROY_MS = 200;
 const SWITCH_BUFFER_LINES = 5000;
 const SWITCH_BUFFER_BYTES = 16 * 1024 * 1024;
 const SWITCH_BUFFER_MS = 60_000;
+/** How long the daemon may take to say who holds the session after it closed the link. */
+const HOLDER_ASK_MS = 2000;
+/** How often a displaced link looks whether the pi that took its session over still runs. */
+const HOLDER_WATCH_MS = 2000;
 
 /**
  * Whoever can put a socket where we connect could prompt this pi, and so run its tools, as us.
@@ -54,7 +58,8 @@ interface SwitchBuffer {
   since: number;
 }
 
-export type LinkState = "idle" | "connecting" | "attaching" | "attached" | "refused" | "closed";
+/** `displaced`: another pi attached this same pi session, and the daemon let this link go. */
+export type LinkState = "idle" | "connecting" | "attaching" | "attached" | "refused" | "displaced" | "closed";
 
 export interface LinkHooks {
   /** The attach request's params, read when the connection is made. */
@@ -65,6 +70,11 @@ export interface LinkHooks {
   onDetached(): void;
   /** A try to connect or attach failed; another follows. */
   onOffline(): void;
+  /**
+   * Another pi (`holderPid`) attached this pi session and the daemon let this link go: no try
+   * to attach again until `takeBack()`, `resume()`, a switch, or that pi's process ends.
+   */
+  onDisplaced(holderPid: number): void;
   /** The socket or its folder is not safe to connect to (socketTrustProblem); tried again later. */
   onUntrusted(problem: string): void;
   /** Every line after the attach answer. */
@@ -75,7 +85,8 @@ export interface LinkHooks {
 /**
  * One Unix-socket connection to the daemon at a time, attached with the `attach` request, and
  * made again whenever it ends: after 250 ms, doubling to at most 5 s, and at once when the
- * socket appears in the daemon's folder. Lines are JSON, one per line.
+ * socket appears in the daemon's folder; except after another pi attached the same pi session
+ * (displaced), see onClose. Lines are JSON, one per line.
  */
 export class DaemonLink {
   state: LinkState = "idle";
@@ -96,6 +107,15 @@ export class DaemonLink {
   private attachKept: SwitchBuffer | undefined;
   /** `/relay disconnect` holds: nothing connects until `/relay connect`. */
   private suspended = false;
+  /** The daemon's id of the session last attached, to ask who holds it when the link ends. */
+  private attachedSessionID: string | undefined;
+  /** While displaced: the pid of the pi that took the session over. */
+  private holder: number | undefined;
+  private holderTimer: Timer | undefined;
+  /** Bumped whenever the link acts, so a late answer about the session's holder is dropped. */
+  private holderAsk = 0;
+  /** The link ended and the daemon is being asked who holds the session now. */
+  private askingHolder = false;
 
   constructor(socketPath: string, hooks: LinkHooks) {
     this.socketPath = socketPath;
@@ -104,6 +124,16 @@ export class DaemonLink {
 
   get isAttached(): boolean {
     return this.state === "attached";
+  }
+
+  /** Another pi attached this pi session and relays it now (`holderPid`). */
+  get isDisplaced(): boolean {
+    return this.state === "displaced";
+  }
+
+  /** While displaced: the pid of the pi that took the session over. */
+  get holderPid(): number | undefined {
+    return this.holder;
   }
 
   /** `/relay disconnect`: no connection, and no try to make one, until `resume()`. */
@@ -121,6 +151,7 @@ export class DaemonLink {
     this.suspended = true;
     this.switchBuffer = undefined;
     this.clearRetry();
+    this.clearHolderWatch();
     const wasAttached = this.state === "attached";
     this.dropSocket(); // its close event then belongs to no connection and changes nothing
     this.state = "idle";
@@ -141,6 +172,23 @@ export class DaemonLink {
   start(): void {
     this.watchFolder();
     this.connect();
+  }
+
+  /**
+   * The person works in this pi (a prompt typed here): a displaced link attaches again, and so
+   * takes the session back from the other pi, which is let go in turn. The prompt's lines are
+   * kept for the new attach, as after a switch. False when not displaced.
+   */
+  takeBack(): boolean {
+    // While the daemon is asked who holds the session, the answer may be "another pi": too late
+    // for this prompt then, so it takes the session now.
+    if (this.state !== "displaced" && !(this.askingHolder && this.state === "idle" && !this.socket && !this.suspended)) return false;
+    this.hooks.log(`taking the session back${this.holderPid ? ` from pi ${this.holderPid}` : ""}: a prompt was typed here`);
+    this.switchBuffer ??= { lines: [], bytes: 0, since: Date.now() };
+    this.state = "idle";
+    this.retryDelay = RETRY_FIRST_MS;
+    this.connect();
+    return true;
   }
 
   /**
@@ -196,6 +244,7 @@ export class DaemonLink {
     this.state = "closed";
     this.switchBuffer = undefined;
     this.clearRetry();
+    this.clearHolderWatch();
     this.clearAttachTimer();
     try {
       this.watcher?.close();
@@ -209,6 +258,9 @@ export class DaemonLink {
   private connect(): void {
     if (this.state === "closed" || this.suspended || this.socket) return;
     this.clearRetry();
+    this.clearHolderWatch();
+    this.holderAsk++;
+    this.askingHolder = false;
     const problem = socketTrustProblem(this.socketPath);
     if (problem) {
       if (problem !== this.lastFailure) this.hooks.log(`not connecting: ${problem}`);
@@ -289,6 +341,8 @@ export class DaemonLink {
       this.state = "attached";
       this.retryDelay = RETRY_FIRST_MS;
       this.lastFailure = "";
+      this.attachedSessionID = typeof answer.result.sessionID === "string" ? answer.result.sessionID : undefined;
+      this.holder = undefined;
       const kept = this.switchBuffer;
       this.switchBuffer = undefined;
       this.attachKept = kept;
@@ -328,13 +382,95 @@ export class DaemonLink {
     const wasAttached = this.state === "attached";
     if (this.state === "closed" || this.state === "refused") return;
     this.state = "idle";
-    if (wasAttached) {
-      this.hooks.log("detached: the daemon closed the connection");
-      this.hooks.onDetached();
-    } else {
+    if (!wasAttached) {
       this.hooks.onOffline();
+      this.scheduleRetry();
+      return;
     }
-    this.scheduleRetry();
+    this.hooks.log("detached: the daemon closed the connection");
+    this.hooks.onDetached();
+    // The daemon closes an attached link when it goes away, and when a newer attach of the same
+    // pi session replaces it (docs/EXTENSION.md), with nothing on the link to tell which. Its
+    // `sessions` answer does: the session's `pid` is the pi attached now. Attaching again at
+    // once would replace that pi, which would do the same to us, for ever (every attach resets
+    // the back-off); so a link another pi took over waits (watchHolder) instead.
+    const ask = ++this.holderAsk;
+    this.askingHolder = true;
+    safely(this.hooks.log, "asking who holds the session", () =>
+      this.askHolder().then((holder) => {
+        if (ask !== this.holderAsk || this.socket || this.state !== "idle" || this.suspended) return; // moved on meanwhile
+        this.askingHolder = false;
+        if (holder === undefined) this.scheduleRetry();
+        else this.displace(holder);
+      }),
+    );
+  }
+
+  /**
+   * The pid of another pi the daemon says holds the session last attached here; undefined when
+   * none does (or the daemon does not answer: then it went away, and the retries find it back).
+   */
+  private async askHolder(): Promise<number | undefined> {
+    const sessionID = this.attachedSessionID;
+    if (!sessionID || socketTrustProblem(this.socketPath)) return undefined;
+    let sessions: unknown;
+    try {
+      sessions = await controlRequest(this.socketPath, "sessions", {}, HOLDER_ASK_MS);
+    } catch {
+      return undefined;
+    }
+    const entry = Array.isArray(sessions) ? sessions.find((s) => isObject(s) && s.id === sessionID) : undefined;
+    const pid = isObject(entry) ? entry.pid : undefined;
+    // Our own pid: the daemon has not yet seen a link we ended ourselves; nobody took it over.
+    return typeof pid === "number" && Number.isInteger(pid) && pid > 0 && pid !== process.pid ? pid : undefined;
+  }
+
+  private displace(holderPid: number): void {
+    this.clearRetry();
+    const told = this.state === "displaced" && this.holder === holderPid;
+    this.state = "displaced";
+    this.holder = holderPid;
+    if (!told) {
+      this.hooks.log(`pi ${holderPid} attached this session in another terminal: not taking it back until a prompt is typed here or it quits`);
+      this.hooks.onDisplaced(holderPid);
+    }
+    this.watchHolder();
+  }
+
+  /**
+   * Taken back only when the pi that took the session over is gone (or by takeBack/resume). Not
+   * when the daemon shows the session detached: a /reload there detaches for a blink (a take
+   * over then would be a race), and a /relay disconnect or /new there is that pi's business, not
+   * a sign this one is the pi in use. Its process ending is unambiguous, and costs no daemon call.
+   */
+  private watchHolder(): void {
+    this.clearHolderWatch();
+    this.holderTimer = later(this.hooks.log, "holder watch", HOLDER_WATCH_MS, () => {
+      this.holderTimer = undefined;
+      if (this.state !== "displaced" || this.suspended) return;
+      if (this.holderPid !== undefined && processRuns(this.holderPid)) {
+        this.watchHolder();
+        return;
+      }
+      // Gone: unless a third pi holds the session by now, this one attaches it again.
+      const ask = ++this.holderAsk;
+      return this.askHolder().then((holder) => {
+        if (ask !== this.holderAsk || this.state !== "displaced" || this.suspended) return;
+        if (holder !== undefined) {
+          this.displace(holder);
+          return;
+        }
+        this.hooks.log(`pi ${this.holderPid} is gone: attaching this session again`);
+        this.state = "idle";
+        this.retryDelay = RETRY_FIRST_MS;
+        this.connect();
+      });
+    });
+  }
+
+  private clearHolderWatch(): void {
+    if (this.holderTimer) clearTimeout(this.holderTimer);
+    this.holderTimer = undefined;
   }
 
   private scheduleRetry(): void {
@@ -421,7 +557,24 @@ export class DaemonLink {
   }
 }
 
-export function controlCall(socketPath: string, method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<Json> {
+/** Whether a process of this pid runs (EPERM: it does, as another user's). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A one-off control call; resolves with its result, an object (else `{}`). */
+export async function controlCall(socketPath: string, method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<Json> {
+  const result = await controlRequest(socketPath, method, params, timeoutMs, signal);
+  return isObject(result) ? result : {};
+}
+
+/** A one-off control call; resolves with its result as the daemon sent it (`sessions`: a list). */
+function controlRequest(socketPath: string, method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const problem = socketTrustProblem(socketPath);
     if (problem) {
@@ -457,7 +610,7 @@ export function controlCall(socketPath: string, method: string, params: Json, ti
         const error = answer.error;
         finish(() => reject(new Error(`${error.code ?? "error"}: ${error.message ?? ""}`)));
       } else {
-        finish(() => resolve(isObject(answer) && isObject(answer.result) ? answer.result : {}));
+        finish(() => resolve(isObject(answer) ? answer.result : undefined));
       }
     });
     socket.on("error", (error: Error) => finish(() => reject(error)));

@@ -171,6 +171,8 @@ export class Relay {
       onRefused: (error) => this.onRefused(error),
       onDetached: () => this.onDetached(),
       onOffline: () => this.showStatus("relay: offline"),
+      // Said once, in the footer: the daemon now relays the other pi's copy of this session.
+      onDisplaced: (holderPid) => this.showStatus(`relay: another pi (pid ${holderPid}) relays this session; a prompt here takes it back`),
       onUntrusted: (problem) => this.showStatus(`relay: refused (${problem})`, true),
       onLine: (message) => this.onLine(message),
       log: this.log,
@@ -203,8 +205,9 @@ export class Relay {
     // `/new` and `/resume` aborted a run without its agent_end (trap 2): it ends in the old session.
     if (reason !== "fork") this.run.onSessionSwitch(reason);
     const promptStarting = this.switchPrompts(reason);
-    // Several switches before the daemon hears of them: it knows the first one left.
-    this.replacedPiSessionID ??= this.piSessionID;
+    // Several switches before the daemon hears of them: it knows the first one left. A pi that
+    // another pi displaced names none: the chats would follow it away from the pi relaying them.
+    if (!this.link?.isDisplaced) this.replacedPiSessionID ??= this.piSessionID;
     this.piSessionID = current;
     this.gatekeeper.sessionChanged(current); // "Approve for session" ends with the session
     // A stop armed for a prompt still in its pre-run phase stays armed: the switch does not
@@ -259,6 +262,8 @@ export class Relay {
     const text = typeof event.text === "string" ? event.text : "";
     this.runStop.onInput(this.ctx?.isIdle() ?? true);
     if (event.source === "interactive") {
+      // Typing here makes this the pi in use: one that another pi displaced attaches again.
+      this.link?.takeBack();
       const images = Array.isArray(event.images) ? event.images.length : 0;
       this.link?.send({ type: "terminal_input", text, images });
       this.sender.onTerminalInput(text);
@@ -398,7 +403,13 @@ export class Relay {
   terminalControls(): RelayControls {
     return {
       status: () => ({
-        link: this.link?.isSuspended ? "disconnected" : this.link?.isAttached ? "attached" : (this.link?.state ?? "not started"),
+        link: this.link?.isSuspended
+          ? "disconnected"
+          : this.link?.isDisplaced
+            ? `displaced: pi ${this.link.holderPid} relays this session (a prompt here or /relay connect takes it back)`
+            : this.link?.isAttached
+              ? "attached"
+              : (this.link?.state ?? "not started"),
         socketPath: path.join(relaydHome(), "relayd.sock"),
         piSessionID: this.piSessionID,
         sessionID: this.link?.isAttached ? this.gatekeeper.sessionID : undefined,

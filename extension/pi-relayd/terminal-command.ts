@@ -28,7 +28,7 @@ export interface RelayControls {
 }
 
 export interface RelayStatus {
-  /** The link's state: attached, connecting, offline, refused, disconnected (by /relay disconnect). */
+  /** The link's state: attached, connecting, offline, refused, disconnected (by /relay disconnect), displaced (another pi relays the session). */
   link: string;
   socketPath: string;
   piSessionID: string | undefined;

@@ -1,60 +1,12 @@
 // The fake pi host as a process, scripted on stdin as the Swift integration tests drive it
 // (Tests/Fakes/pi-extension-host/README.md), with the real extension and a fake daemon.
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as readline from "node:readline";
-import { test, type TestContext } from "node:test";
-import { EXTENSION, FakeDaemon, makeHome, waitUntil } from "./support.ts";
-
-const HOST = path.resolve(import.meta.dirname, "..", "..", "Tests", "Fakes", "pi-extension-host", "host.ts");
-
-type Json = Record<string, any>;
-
-class ScriptedHost {
-  readonly child: ChildProcess;
-  readonly seen: Json[] = [];
-  readonly stdoutLines: string[] = [];
-  stderr = "";
-  exitCode: number | null | undefined;
-
-  constructor(t: TestContext, args: string[]) {
-    this.child = spawn(process.execPath, [HOST, "--extension", EXTENSION, ...args], {
-      env: { ...process.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    t.after(() => {
-      if (this.exitCode === undefined) this.child.kill("SIGKILL");
-    });
-    readline.createInterface({ input: this.child.stdout! }).on("line", (line) => {
-      this.stdoutLines.push(line);
-      try {
-        this.seen.push(JSON.parse(line));
-      } catch {
-        // Kept in stdoutLines: the test fails on it.
-      }
-    });
-    this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
-    this.child.on("exit", (code) => (this.exitCode = code));
-  }
-
-  do(command: Json): void {
-    this.child.stdin!.write(`${JSON.stringify(command)}\n`);
-  }
-
-  async waitFor(match: (saw: Json) => boolean, what: string, timeoutMs = 5000): Promise<Json> {
-    await waitUntil(() => this.seen.some(match), timeoutMs, `${what} on the host's stdout (saw ${JSON.stringify(this.seen.slice(-5))})`);
-    return this.seen.find(match)!;
-  }
-
-  async exited(timeoutMs = 5000): Promise<number | null> {
-    await waitUntil(() => this.exitCode !== undefined, timeoutMs, "the host to exit");
-    return this.exitCode!;
-  }
-}
+import { test } from "node:test";
+import { FakeDaemon, makeHome, ScriptedHost, waitUntil } from "./support.ts";
 
 test("scripted: type, answer a chat's question in the terminal, /new, quit", async (t) => {
   const home = makeHome(t);

@@ -3,15 +3,18 @@
  * PI_RELAYD_HOME that answers `attach` as docs/EXTENSION.md says) and helpers to start the fake
  * pi host with the real extension in it.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as readline from "node:readline";
 import type { TestContext } from "node:test";
 import { PiHost, type HostOptions } from "../../Tests/Fakes/pi-extension-host/host.ts";
 
 export const EXTENSION = path.resolve(import.meta.dirname, "..", "pi-relayd", "index.ts");
+const HOST = path.resolve(import.meta.dirname, "..", "..", "Tests", "Fakes", "pi-extension-host", "host.ts");
 
 type Json = Record<string, any>;
 
@@ -69,11 +72,62 @@ export function slowKeyLookup(host: PiHost, ms: number): void {
   };
 }
 
+/**
+ * The fake pi host as a process, scripted on stdin as the Swift integration tests drive it
+ * (Tests/Fakes/pi-extension-host/README.md "As a process"), with the real extension loaded.
+ * A pi of its own: its own pid, and its own process-wide claim of the extension.
+ */
+export class ScriptedHost {
+  readonly child: ChildProcess;
+  readonly seen: Json[] = [];
+  readonly stdoutLines: string[] = [];
+  stderr = "";
+  exitCode: number | null | undefined;
+
+  constructor(t: TestContext, args: string[]) {
+    this.child = spawn(process.execPath, [HOST, "--extension", EXTENSION, ...args], {
+      env: { ...process.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    t.after(() => {
+      if (this.exitCode === undefined) this.child.kill("SIGKILL");
+    });
+    readline.createInterface({ input: this.child.stdout! }).on("line", (line) => {
+      this.stdoutLines.push(line);
+      try {
+        this.seen.push(JSON.parse(line));
+      } catch {
+        // Kept in stdoutLines: the test fails on it.
+      }
+    });
+    this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
+    this.child.on("exit", (code) => (this.exitCode = code));
+  }
+
+  do(command: Json): void {
+    this.child.stdin!.write(`${JSON.stringify(command)}\n`);
+  }
+
+  async waitFor(match: (saw: Json) => boolean, what: string, timeoutMs = 5000): Promise<Json> {
+    await waitUntil(() => this.seen.some(match), timeoutMs, `${what} on the host's stdout (saw ${JSON.stringify(this.seen.slice(-5))})`);
+    return this.seen.find(match)!;
+  }
+
+  async exited(timeoutMs = 5000): Promise<number | null> {
+    await waitUntil(() => this.exitCode !== undefined, timeoutMs, "the host to exit");
+    return this.exitCode!;
+  }
+}
+
 /** One connection the fake daemon accepted. */
 export class DaemonConnection {
   readonly socket: net.Socket;
   attachParams: Json | undefined;
+  /** The daemon's session id this connection attached (`t-` and 12 hex digits of pi's). */
+  sessionID: string | undefined;
   ended = false;
+  /** A newer attach of the same session took over: the daemon let this link go. */
+  replaced = false;
 
   constructor(socket: net.Socket) {
     this.socket = socket;
@@ -89,6 +143,8 @@ export interface DaemonOptions {
   watchers?: string[];
   /** How long the attach waits for its answer (a busy daemon): lines meanwhile must not be lost. */
   attachDelayMs?: number;
+  /** How long a `sessions` answer takes (a busy daemon, as attachDelayMs). */
+  sessionsDelayMs?: number;
   /** An attach error to answer with instead of a result. */
   refuse?: { code: string; message: string };
   /** The gates in the attach result. */
@@ -149,7 +205,7 @@ export class FakeDaemon extends EventEmitter {
 
   /** The latest connection that attached. */
   get attached(): DaemonConnection {
-    const connection = [...this.connections].reverse().find((c) => c.attachParams && !c.ended);
+    const connection = [...this.connections].reverse().find((c) => c.attachParams && !c.ended && !c.replaced);
     if (!connection) throw new Error("fake daemon: no attached connection");
     return connection;
   }
@@ -172,6 +228,22 @@ export class FakeDaemon extends EventEmitter {
   /** The response to the command `id`. */
   response(id: string, timeoutMs = 5000): Promise<Json> {
     return this.waitFor((m) => m.type === "response" && m.id === id, timeoutMs, `the response to ${id}`);
+  }
+
+  /**
+   * The `sessions` answer: one SessionSummary per terminal session ever attached (docs/PROTOCOL.md
+   * §7, "the fields after it are present when known"; §9 lists `sessions`). `pid` is the attached
+   * pi's, as its attach gave it (docs/EXTENSION.md §1, `pid`), absent while no pi is attached:
+   * "End of file on the socket detaches the session ... The session shows as `offline` at once".
+   */
+  sessionList(): Json[] {
+    const ids = [...new Set(this.connections.map((c) => c.sessionID).filter((id): id is string => id !== undefined))];
+    return ids.map((id) => {
+      const holder = [...this.connections].reverse().find((c) => c.sessionID === id && !c.ended && !c.replaced);
+      const summary: Json = { id, name: "app", cwd: holder?.attachParams?.cwd ?? "/", state: holder ? "idle" : "offline", kind: "terminal" };
+      if (holder) summary.pid = holder.attachParams!.pid;
+      return summary;
+    });
   }
 
   private accept(socket: net.Socket): void {
@@ -235,6 +307,12 @@ export class FakeDaemon extends EventEmitter {
       connection.send({ id: message.id, result: {} });
       return;
     }
+    if (message.method === "sessions") {
+      const answer = () => connection.send({ id: message.id, result: this.sessionList() });
+      if (this.options.sessionsDelayMs) setTimeout(answer, this.options.sessionsDelayMs);
+      else answer();
+      return;
+    }
     if (message.method !== "attach") return;
     if (this.options.refuse) {
       connection.send({ id: message.id, error: this.options.refuse });
@@ -242,7 +320,16 @@ export class FakeDaemon extends EventEmitter {
     }
     connection.attachParams = message.params;
     const hex = String(message.params.piSessionID).replace(/[^0-9a-f]/gi, "").slice(0, 12);
-    const result: Json = { sessionID: `t-${hex}`, session: "app", protocol: 1, version: "0.1.0" };
+    connection.sessionID = `t-${hex}`;
+    // docs/EXTENSION.md, end of "The registration protocol": "A newer attach of the same pi
+    // session replaces an older connection". The daemon lets the older link go at the attach,
+    // before it answers the newer one; the older one sees only the end of its connection.
+    for (const older of this.connections) {
+      if (older === connection || older.ended || older.replaced || older.sessionID !== connection.sessionID) continue;
+      older.replaced = true;
+      older.socket.end();
+    }
+    const result: Json = { sessionID: connection.sessionID, session: "app", protocol: 1, version: "0.1.0" };
     if (this.options.approvals) result.approvals = this.options.approvals;
     const answer = () => {
       connection.send({ id: message.id, result });
