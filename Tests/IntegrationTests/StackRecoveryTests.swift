@@ -205,4 +205,35 @@ import Glibc
             #expect(asked.count == 1, "the question was posted once: \(asked.map { $0["content"] ?? nil })")
         }
     }
+
+    /// A question card whose record the disk refused (`questions.json`) is not posted: after a
+    /// restart its buttons would answer "no longer open" while the agent waits. The delivery
+    /// stays unacknowledged and is tried again; once the disk has room the card comes, and it
+    /// still answers after a kill -9.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aQuestionWhoseRecordCouldNotBeSavedWaitsForTheDisk() async throws {
+        try await StackHome.with { stack in
+            let daemon = try await stack.start()
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "q"])
+            let pid = try await stack.discordPid(daemon)
+            try BoundFileSizeLimit.set(pid, bytes: 1)
+            try await stack.dm("!scenario ui confirm 120000")
+            try await waitUntil("the question is open") { !((try await stack.json("questions", "q").arrayValue ?? []).isEmpty) }
+            try await Task.sleep(for: .seconds(3))
+            let early = try await stack.botMessages(dm).filter { $0["content"]?.stringValue?.contains("❓ **Apply the migration?**") == true }
+            #expect(early.isEmpty, "a card posted while its record could not be saved: \(early)")
+            try BoundFileSizeLimit.set(pid, bytes: nil)
+            let question = try await stack.waitForCard(in: dm, containing: "Apply the migration?")
+            let message = try #require(question["id"]?.stringValue)
+            let yes = try #require(StackHome.button("Yes", in: question))
+
+            let since = try await stack.fake.cursor
+            #expect(kill(pid, SIGKILL) == 0)
+            try await stack.waitForGateway(since: since)
+            _ = try await daemon.waitForPlugin("discord", "is back", timeout: .seconds(60)) { $0.state == "running" && $0.restarts == 1 }
+            _ = try await stack.reply(to: try await stack.click(yes, on: message))
+            try await stack.waitForBotMessage(in: dm, containing: "confirm answer: true")
+        }
+    }
 }

@@ -17,9 +17,12 @@ actor Questions {
 
     func record(_ key: String) -> QuestionRecord? { records[key] }
 
-    func save(_ record: QuestionRecord, key: String) async {
+    /// Notes the question's card. Throws while the record cannot be saved: the delivery stays
+    /// unacknowledged (retried, replayed at the next start), or a restarted plugin would answer
+    /// its buttons "no longer open" while the agent waits.
+    func save(_ record: QuestionRecord, key: String) async throws {
         records[key] = record
-        await store.save(records, to: Self.file)
+        guard await store.save(records, to: Self.file) else { throw StateStore.NotSaved(file: Self.file) }
     }
 
     func remove(_ key: String) async {

@@ -125,9 +125,11 @@ struct Deliveries: Sendable {
         var record = QuestionRecord(
             sessionID: question.sessionID, questionID: question.id, method: question.method, title: question.title,
             options: question.options, channel: channel, messageID: nil, postedAt: Date().timeIntervalSince1970)
-        await questions.save(record, key: key)
+        try await questions.save(record, key: key)
+        // Posted again with the same nonce if the second save fails and the delivery is retried:
+        // Discord gives back the same message.
         record.messageID = try await rest.createMessage(channel: channel, body: body, nonce: Nonce.make(delivery, index: 0), pace: .answer)
-        await questions.save(record, key: key)
+        try await questions.save(record, key: key)
         logger.info("question \(question.id) (\(question.method), \(question.options.count) option(s)) posted in \(channel)")
     }
 
