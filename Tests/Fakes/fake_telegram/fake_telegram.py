@@ -1061,6 +1061,10 @@ class BotApi(Store):
     # ------------------------------------------------------------ request entry point
     def handle_api(self, http_method, token, method_raw, args, files, ctype, parse_error=None):
         t0 = time.time()
+        # When the request came, before it waited for the store's lock: on a loaded machine that
+        # wait can last longer than the reaction time, and a request sent before the client heard
+        # of a 429 must not be taken for one that ignored it.
+        arrived = time.monotonic()
         method = None
         status, body, headers = 200, None, {}
         req = {"http_method": http_method, "method": method_raw, "params": self._sanitize(args, files),
@@ -1086,7 +1090,7 @@ class BotApi(Store):
                 if handler is None:
                     raise bad("method %s is not emulated by fake_telegram" % method, vkind="method_not_emulated")
                 if method in CHAT_METHODS:
-                    self.note_window_arrival(method, args.get("chat_id", ""))
+                    self.note_window_arrival(method, args.get("chat_id", ""), arrived)
                 result = handler(args, files)
                 for name in missing:   # Telegram went ahead without it: record what it forgave
                     self.violation("missing_parameter", "%s: required parameter %r is missing (Telegram went "
@@ -1195,10 +1199,10 @@ class BotApi(Store):
             return tid   # a reply thread in a non-forum supergroup
         raise bad("message thread not found")
 
-    def note_window_arrival(self, method, chat_id_str):
+    def note_window_arrival(self, method, chat_id_str, arrived=None):
         cid = td_int(chat_id_str) if chat_id_str and not chat_id_str.startswith("@") else None
         w = self.windows.get(cid)
-        now = time.monotonic()
+        now = time.monotonic() if arrived is None else arrived
         if w and now < w["until"]:
             if now - w["announced"] > RETRY_REACTION_S and w["until"] - now > RETRY_SLACK_S:
                 self.violation("retry_after_ignored", "%s to chat %s %.2fs before the announced retry_after=%d ended"
