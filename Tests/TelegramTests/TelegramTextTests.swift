@@ -19,6 +19,20 @@ import Testing
         #expect(chunks.dropLast().allSatisfy { $0.hasSuffix("\n") }, "cut at line ends")
     }
 
+    /// Without a space or a line break to cut at, the cut falls between two characters: a family
+    /// emoji (five code points) or a letter with its accent is not shown in two broken halves.
+    @Test func aCutWithoutSpacesKeepsCharactersWhole() {
+        for unit in ["👨‍👩‍👧", "e\u{301}", "🇫🇷"] {
+            let text = String(repeating: unit, count: 60)
+            let chunks = TelegramText.htmlChunks(text, limit: 101)
+            #expect(chunks.allSatisfy { TelegramText.visibleLength($0) <= 101 })
+            #expect(chunks.joined() == text)
+            #expect(
+                chunks.allSatisfy { $0.count * unit.unicodeScalars.count == $0.unicodeScalars.count },
+                "\(unit): \(chunks.map(\.unicodeScalars.count))")
+        }
+    }
+
     @Test func anEscapedCharacterCountsOnce() {
         let chunks = TelegramText.htmlChunks(String(repeating: "<", count: 150), limit: 100)
         #expect(chunks.count == 2 && TelegramText.visibleLength(chunks[0]) == 100)

@@ -10,14 +10,19 @@ enum TelegramText {
     static func html(_ plain: String) -> String { Dialect.telegramHTML.escape(plain) }
 
     /// Plain text in pieces of at most `limit` code points, cut at a line break or a space when
-    /// there is one in the last quarter, then escaped.
+    /// there is one in the last quarter, else between two characters (a flag, a family emoji or
+    /// a letter with its accents is never cut in two), then escaped.
     static func htmlChunks(_ plain: String, limit: Int = limit) -> [String] {
         var chunks: [String] = []
         var rest = Substring.UnicodeScalarView(plain.unicodeScalars)
         while rest.count > limit {
             var cut = rest.index(rest.startIndex, offsetBy: limit)
             let floor = rest.index(rest.startIndex, offsetBy: limit * 3 / 4)
-            if let newline = rest[floor..<cut].lastIndex(of: "\n") ?? rest[floor..<cut].lastIndex(of: " ") { cut = rest.index(after: newline) }
+            if let newline = rest[floor..<cut].lastIndex(of: "\n") ?? rest[floor..<cut].lastIndex(of: " ") {
+                cut = rest.index(after: newline)
+            } else {
+                while cut > floor, String.Index(cut, within: plain) == nil { cut = rest.index(before: cut) }
+            }
             chunks.append(html(String(String.UnicodeScalarView(rest[..<cut]))))
             rest = rest[cut...]
         }
