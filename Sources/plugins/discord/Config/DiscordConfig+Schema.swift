@@ -1,14 +1,11 @@
+import MessengerKit
 import PiRelaySDK
 
 extension DiscordConfig {
     /// The `discord:` section as the hello declares it: pi-relayd checks it against this before
     /// the welcome, so mistakes are reported with their line and column.
     static let schema = ConfigSchema(keys: [
-        ConfigKey(
-            "tokenEnv",
-            .secret(
-                ConfigSecret(variable: BundledSecret.discordToken, name: "bot token", source: "the Developer Portal (your app → Bot → Reset Token)")),
-            help: "the environment variable (or .env entry) holding the bot token; the token never appears in config.yaml"),
+        .botToken(variable: BundledSecret.discordToken, source: "the Developer Portal (your app → Bot → Reset Token)"),
         ConfigKey("allowedUsers", .list(.id(id("user")), what: "a list of Discord user ids"), help: "Discord user ids the bot obeys"),
         ConfigKey(
             "guilds", .list(.id(id("server")), what: "a list of Discord server ids"),

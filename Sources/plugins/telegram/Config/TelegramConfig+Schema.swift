@@ -1,14 +1,11 @@
+import MessengerKit
 import PiRelaySDK
 
 extension TelegramConfig {
     /// The `telegram:` section as the hello declares it: pi-relayd checks it against this before
     /// the welcome, so mistakes are reported with their line and column.
     static let schema = ConfigSchema(keys: [
-        ConfigKey(
-            "tokenEnv",
-            .secret(
-                ConfigSecret(variable: BundledSecret.telegramToken, name: "bot token", source: "@BotFather (/newbot, or /token for an existing bot)")),
-            help: "the environment variable (or .env entry) holding the bot token"),
+        .botToken(variable: BundledSecret.telegramToken, source: "@BotFather (/newbot, or /token for an existing bot)"),
         ConfigKey(
             "allowedUsers", .list(.id(userID), what: "a list of Telegram user ids"), help: "Telegram user ids the bot obeys"),
         ConfigKey(
