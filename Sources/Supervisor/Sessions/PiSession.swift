@@ -400,7 +400,8 @@ package actor PiSession {
     /// refused (`command`), a run that raced ahead is stopped, and the chats and `status` say
     /// why. Without rules, only its relay tools are missing: the chats are told.
     private func extensionFailed(_ line: String) async {
-        let said = line.filter { $0 != "\u{1B}" }.replacing(/\[[0-9;]*m/, with: "")
+        // pi writes it in red.
+        let said = Dialect.unstyled(line)
         let gated = launcher.hasGates(forSession: name)
         extensionNotLoaded = gated ? said : nil
         logger.error("session \(name): pi did not load pi-relayd's extension: \(said)")

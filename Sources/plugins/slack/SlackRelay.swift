@@ -63,7 +63,7 @@ public struct SlackRelay: CoreMessengerRelay {
         self.intake = intake
         socket = SocketMode(
             api: api, proxy: settings.proxy, appTokenEnv: config.appTokenEnv, gate: core.ingress, logger: logger,
-            take: { await intake.take($0) }, pending: { await intake.inbox.isPending($0) })
+            take: { await intake.take($0) }, handedOver: { await intake.inbox.handedOver($0, within: $1) })
         live = LiveMessages(writer: poster, store: store, logger: logger)
         deliveries = Deliveries(
             poster: poster, live: live, progress: progress, questions: questions, parts: DeliveryParts(store: store), logger: logger)

@@ -84,7 +84,12 @@ extension ChatDelivery {
     /// Removes the messenger's copies of `items` in the spool folder; a path elsewhere is the
     /// user's own file (the terminal's `--attach`), never removed.
     nonisolated package func discardSpooled(_ items: [AttachmentRef]) {
-        for path in items.compactMap(\.path) where path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: path) }
+        removeSpooled(items.compactMap(\.path))
+    }
+
+    /// Removes those of `paths` that are in the spool folder (protocol §8: the receiver's to remove).
+    nonisolated func removeSpooled(_ paths: [String]) {
+        for path in paths where path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// The attachments as a prompt takes them (`sessionID`, for the plugin's log: the session

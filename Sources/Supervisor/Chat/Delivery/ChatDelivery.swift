@@ -180,7 +180,7 @@ package actor ChatDelivery: SessionObserver {
     /// alone go too (protocol §8), or each one refused would stay for good.
     private func discardSpooled<Params>(_ params: Params) {
         guard let post = params as? ChatPostParams else { return }
-        for file in post.files where file.path.resolvesInside(home.spoolDir) { try? FileManager.default.removeItem(atPath: file.path) }
+        removeSpooled(post.files.map(\.path))
     }
 
     // MARK: Final answers

@@ -24,7 +24,7 @@ actor SocketMode {
     private let appTokenEnv: String
     private let logger: Logger
     private let take: @Sendable (Envelope) async -> Receipt
-    private let pending: @Sendable (String) async -> Bool
+    private let handedOver: @Sendable (String, Duration) async -> Bool
     private let gate: IngressGate
     private var connection = 0
     private var outboxes: [Int: AsyncStream<SocketOutgoing>.Continuation] = [:]
@@ -36,15 +36,15 @@ actor SocketMode {
     /// How long an event of a shared app waits for its message's hand-over: within Slack's 3 s.
     static let handOverWithin: Duration = .milliseconds(2500)
 
-    /// `take` journals an envelope and says when to acknowledge it; `pending` whether a message's
-    /// hand-over to pi-relayd has not finished.
+    /// `take` journals an envelope and says when to acknowledge it; `handedOver` whether pi-relayd
+    /// got a message within a time (`Inbox.handedOver`).
     init(
         api: WebAPI, proxy: ProxySetting, appTokenEnv: String, gate: IngressGate, logger: Logger,
-        take: @escaping @Sendable (Envelope) async -> Receipt, pending: @escaping @Sendable (String) async -> Bool
+        take: @escaping @Sendable (Envelope) async -> Receipt, handedOver: @escaping @Sendable (String, Duration) async -> Bool
     ) {
         self.api = api
         self.gate = gate
-        self.pending = pending
+        self.handedOver = handedOver
         self.proxy = proxy
         self.appTokenEnv = appTokenEnv
         self.logger = logger
@@ -139,16 +139,6 @@ actor SocketMode {
             standing = why != nil
             await report(why.map(SocketNews.standBy) ?? .take)
         }
-    }
-
-    /// Whether pi-relayd got the message `id` within `handOverWithin`.
-    private nonisolated func handedOver(_ id: String) async -> Bool {
-        let start = ContinuousClock.now
-        while await pending(id) {
-            guard ContinuousClock.now - start < Self.handOverWithin else { return false }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return true
     }
 
     /// What a new connection needs: its number, its one-shot URL and its outbox.
@@ -265,7 +255,7 @@ actor SocketMode {
             case .onceHandedOver(let message) where gate.managed, .onceHandedOverUnsaved(let message):
                 // Unstructured on purpose: the wait must not hold up this connection's reader.
                 Task {
-                    if await self.handedOver(message) {
+                    if await self.handedOver(message, Self.handOverWithin) {
                         await self.send(envelope.ack, on: id)
                     } else {
                         logger.warning("socket mode: pi-relayd did not take message \(message) in time; Slack will send it again")
