@@ -15,19 +15,40 @@ import Testing
     @Test func theSchemaIsMigratedOnceAndANewerOneIsRefused() async throws {
         try await StoreHarness.with(migrated: false) { h in
             #expect(try await h.store.migrate() == 0)
-            #expect(try await h.store.migrate() == 3, "a second start finds it current and changes nothing")
+            #expect(try await h.store.migrate() == 4, "a second start finds it current and changes nothing")
             // A database the first release made (version 1) gains the machines' allowlists.
             try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN allowed")
             try await h.store.client.query("ALTER TABLE relay_leases DROP COLUMN owner_preferred")
             try await h.store.client.query("ALTER TABLE relay_seen DROP COLUMN machine")
             try await h.store.client.query("ALTER TABLE relay_seen DROP COLUMN request")
+            try await h.store.client.query("DROP TABLE relay_revocations")
+            try await h.store.client.query("ALTER TABLE relay_machines DROP COLUMN revocations_applied")
             try await h.store.client.query("UPDATE relay_schema SET version = 1")
             #expect(try await h.store.migrate() == 1)
             try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
             try await h.store.heartbeat(machine: "laptop", instance: "a", allowed: #"{"telegram":["111"]}"#)
             #expect(try await h.store.machines(except: "desktop", offlineAfter: .seconds(20)).first?.allowed == #"{"telegram": ["111"]}"#)
             try await h.store.client.query("UPDATE relay_schema SET version = 99")
-            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 3)) { try await h.store.migrate() }
+            await #expect(throws: FederationError.schemaTooNew(database: 99, plugin: 4)) { try await h.store.migrate() }
+        }
+    }
+
+    /// A revocation is written once however often its daemon lists it, numbered in the order
+    /// the database took it and dated on its clock; each machine's heartbeat says how far its
+    /// daemon has taken them in, and an older heartbeat that says nothing keeps the last word.
+    @Test func revocationsAreNumberedOnceAndEachMachineSaysHowFarItTookThemIn() async throws {
+        try await StoreHarness.with { h in
+            try await h.store.join(machine: "laptop", instance: "a", version: "0.1.0", offlineAfter: .seconds(20))
+            let alice = Revocation(messenger: "telegram", user: "111", stamp: "s-1", at: "2026-11-01T08:00:00.000Z")
+            let bob = Revocation(messenger: "slack", user: "U2", stamp: "s-2", at: "2026-11-01T08:00:00.000Z")
+            try await h.store.record(revocations: [alice], by: "laptop")
+            try await h.store.record(revocations: [alice, bob], by: "laptop")
+            let rows = try await h.store.revocations()
+            #expect(rows.map(\.stamp) == ["s-1", "s-2"] && rows.map(\.user) == ["111", "U2"] && Set(rows.map(\.machine)) == ["laptop"])
+            #expect(rows[0].number < rows[1].number && rows.allSatisfy { $0.secondsAgo >= 0 && $0.secondsAgo < 60 })
+            try await h.store.heartbeat(machine: "laptop", instance: "a", revocationsApplied: rows[1].number)
+            try await h.store.heartbeat(machine: "laptop", instance: "a")
+            #expect(try await h.store.machines(except: "desktop", offlineAfter: .seconds(20)).first?.revocationsApplied == rows[1].number)
         }
     }
 

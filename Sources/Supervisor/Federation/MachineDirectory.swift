@@ -28,16 +28,29 @@ package final class MachineDirectory: Sendable {
 
     /// Whether the machine `name` last published `user` among those it lets use `messenger`.
     package func allows(_ user: String, messenger: String, on name: String) -> Bool {
-        current()?.report.machines.first { $0.name == name }?.allowed[messenger]?.contains(user) == true
+        guard let report = current()?.report, let machine = report.machines.first(where: { $0.name == name }) else { return false }
+        return Self.published(by: machine, messenger: messenger, in: report).contains(user)
     }
 
-    /// Who the other machines let use each of `messengers`, together.
+    /// Who the other machines let use each of `messengers`, together. A user revoked after what
+    /// a machine has taken in (`MachineSummary.revocationsApplied`) does not count from its list:
+    /// it has not dropped them yet, or it is offline and never will.
     package func allowlists(of messengers: Set<String>) -> [String: Set<String>] {
+        guard let report = current()?.report else { return [:] }
         var lists: [String: Set<String>] = [:]
-        for machine in current()?.report.machines ?? [] {
-            for (messenger, users) in machine.allowed where messengers.contains(messenger) { lists[messenger, default: []].formUnion(users) }
+        for machine in report.machines {
+            for messenger in machine.allowed.keys where messengers.contains(messenger) {
+                lists[messenger, default: []].formUnion(Self.published(by: machine, messenger: messenger, in: report))
+            }
         }
         return lists
+    }
+
+    /// Who `machine` lets use `messenger` as it published it, less the users revoked after the
+    /// last revocation it took in.
+    private static func published(by machine: MachineSummary, messenger: String, in report: FederationReport) -> Set<String> {
+        let revoked = report.revocations.filter { $0.messenger == messenger && ($0.number ?? 0) > machine.revocationsApplied }
+        return Set(machine.allowed[messenger] ?? []).subtracting(revoked.map(\.user))
     }
 
     package func update(_ change: IngressChange) {

@@ -27,10 +27,13 @@ package actor PairingDesk {
     let sections: PluginSections
     private let environment: [String: String]
     package var offers = PairingOffers()
-    private var paired: PairedUsers
+    var paired: PairedUsers
     /// Who the federation's other machines let use each messenger whose bot every machine shares
     /// (`federation.ingress`): whichever machine holds the bot lets the same users in.
-    private var federated: [String: Set<String>] = [:]
+    var federated: [String: Set<String>] = [:]
+    /// Users revoked across the federation: made here, and how far this machine has taken in
+    /// the others'.
+    var revocations: Revocations
     private var waiters: [String: CheckedContinuation<PairingOutcome, Never>] = [:]
     /// Outcomes that came before their terminal started waiting.
     private var early: [String: PairingOutcome] = [:]
@@ -50,13 +53,26 @@ package actor PairingDesk {
         self.delivery = delivery
         self.sections = sections
         self.environment = environment
-        let path = PairedUsers.path(stateDir: home.stateDir)
-        do { paired = try PairedUsers.load(path: path) } catch {
-            // Kept aside rather than overwritten by the next pairing.
+        paired = Self.load(
+            PairedUsers.path(stateDir: home.stateDir), PairedUsers.load, else: { PairedUsers(path: $0) }, losing: "starting with no paired users",
+            logger: logger)
+        // Taken in again from the federation's report; only revocations made here that the
+        // database never had are lost.
+        revocations = Self.load(
+            Revocations.path(stateDir: home.stateDir), Revocations.load, else: { Revocations(path: $0) },
+            losing: "revocations made here and not yet in the federation's database are lost", logger: logger)
+    }
+
+    /// A state file read, or, when it does not read, kept aside rather than overwritten by the
+    /// next change, with what that costs told to the owner.
+    private static func load<State>(
+        _ path: String, _ read: (String) throws -> State, else fresh: (String) -> State, losing: String, logger: Logger
+    ) -> State {
+        do { return try read(path) } catch {
             let aside = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)
-            logger.error("\(error); moved to \(aside), starting with no paired users")
-            paired = PairedUsers(path: path)
+            logger.error("\(error); moved to \(aside): \(losing)")
+            return fresh(path)
         }
     }
 
@@ -95,9 +111,11 @@ package actor PairingDesk {
         return lists
     }
 
-    /// The users the other machines let use each shared messenger; a messenger whose list
-    /// changed hears it (`chat.allowlist`).
-    package func adopt(federated lists: [String: Set<String>]) async {
+    /// The users the other machines let use each shared messenger, less those revoked here and
+    /// not yet in the federation's report; a messenger whose list changed hears it (`chat.allowlist`).
+    func adopt(federated published: [String: Set<String>], unreported: [Revocation]) async {
+        var lists = published
+        for revocation in unreported { lists[revocation.messenger]?.remove(revocation.user) }
         let before = federated
         federated = lists
         for name in Set(before.keys).union(lists.keys).sorted() where before[name] ?? [] != lists[name] ?? [] {
@@ -297,6 +315,7 @@ package actor PairingDesk {
     package func add(_ chat: Chat) async -> String? {
         let user = PairedUser(messenger: chat.messenger, id: chat.user, name: chat.userName ?? chat.user, pairedAt: ISO8601.string(Date()))
         var problem: String?
+        if revocations.forget(messenger: chat.messenger, user: chat.user) { saveRevocations() }
         if paired.add(user) {
             do { try paired.save() } catch {
                 logger.error("pairing: cannot save \(paired.path): \(error)")
@@ -315,7 +334,9 @@ package actor PairingDesk {
     /// `users.revoke`: removes a paired user (of one messenger, or of all); effective at their
     /// next message. Their direct messages stop watching sessions (no more output or approval
     /// questions reach them) and the schedules they made are removed. A user who is only in a
-    /// configured allowlist is not paired: that is an error naming where to remove them.
+    /// configured allowlist is not paired: that is an error naming where to remove them. On a
+    /// messenger whose bot the federation shares, the user is revoked on every machine
+    /// (`Revocations`): paired here or only on another machine, even one that is offline.
     package func revoke(params: JSONValue) async throws -> JSONValue {
         guard let id = params["id"]?.stringValue, !id.isEmpty else { throw RemoteError.invalidParams("users.revoke needs an id") }
         let messenger = params["messenger"]?.stringValue
@@ -323,24 +344,29 @@ package actor PairingDesk {
         let gone = next.remove(id: id, messenger: messenger)
         let messengers = messenger.map { [$0] } ?? Array(Set(sections.names).union(paired.users.map(\.messenger))).sorted()
         let configuredIn = messengers.filter { configured($0).contains(id) }
-        guard !gone.isEmpty else {
+        let across = sections.sharedMessengers.filter { name in
+            (messenger == nil || name == messenger) && (gone.contains { $0.messenger == name } || federated[name]?.contains(id) == true)
+        }.sorted()
+        guard !gone.isEmpty || !across.isEmpty else {
             if let first = configuredIn.first { throw PairedUsers.notPaired(id, configuredIn: first) }
             throw RemoteError(code: .notFound, message: "no paired user \(id)" + (messenger.map { " on \($0)" } ?? ""))
         }
-        do { try next.save() } catch { throw RemoteError(code: .internal, message: "cannot save \(paired.path): \(error)") }
-        paired = next
+        if !across.isEmpty {
+            // Saved first: a pairing removed here but not across the federation would still let
+            // them in through the bot.
+            var revoked = revocations
+            for name in across { revoked.record(messenger: name, user: id, now: Date()) }
+            do { try revoked.save() } catch { throw RemoteError(code: .internal, message: "cannot save \(revoked.path): \(error)") }
+            revocations = revoked
+            for name in across { federated[name]?.remove(id) }
+        }
+        if !gone.isEmpty {
+            do { try next.save() } catch { throw RemoteError(code: .internal, message: "cannot save \(paired.path): \(error)") }
+            paired = next
+        }
         for user in gone { logger.notice("pairing: \(user.name) (\(user.id)) was revoked on \(user.messenger)") }
-        for name in Set(gone.map(\.messenger)) {
-            await delivery.deliver(name, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: name)))
-        }
-        var unbound: [Binding] = []
-        var unscheduled: [Schedule] = []
-        // Another way in (config.yaml, the environment) keeps what they have.
-        for user in gone where !configured(user.messenger).contains(user.id) {
-            let chats = await bindings.unbindDirectMessages(of: user.id, on: user.messenger)
-            unbound += chats
-            unscheduled += await schedules.removeAll(madeBy: user.id, on: user.messenger, inChats: Set(chats.map(\.key)))
-        }
+        for name in across { logger.notice("pairing: \(id) was revoked on \(name) across the federation") }
+        let (unbound, unscheduled) = await dropAccess(of: id, on: Set(gone.map(\.messenger)).union(across))
         // Gone from memory, so nothing more reaches them now; but a restart before the disk takes
         // a save would bring them back, and the owner must hear that.
         var unsaved: [JSONValue] = []
@@ -349,8 +375,24 @@ package actor PairingDesk {
         return [
             "revoked": .array(gone.map(\.json)), "stillConfiguredIn": .array(configuredIn.map { .string($0) }),
             "unbound": .array(unbound.map { .string($0.key) }), "schedulesRemoved": .array(unscheduled.map { JSONValue($0.number) }),
-            "unsaved": .array(unsaved),
+            "unsaved": .array(unsaved), "acrossFederation": .array(across.map { .string($0) }),
         ]
+    }
+
+    /// `id` no longer paired on `messengers` (or revoked across the federation): each messenger
+    /// hears its new allowlist, and where no other way lets them in (config.yaml, the
+    /// environment), their direct messages stop watching sessions and their schedules go.
+    func dropAccess(of id: String, on messengers: Set<String>) async -> (unbound: [Binding], unscheduled: [Schedule]) {
+        var unbound: [Binding] = []
+        var unscheduled: [Schedule] = []
+        for name in messengers.sorted() {
+            await delivery.deliver(name, .chatAllowlist, AllowlistParams(users: allowedUsers(messenger: name)))
+            guard !allows(user: id, messenger: name) else { continue }
+            let chats = await bindings.unbindDirectMessages(of: id, on: name)
+            unbound += chats
+            unscheduled += await schedules.removeAll(madeBy: id, on: name, inChats: Set(chats.map(\.key)))
+        }
+        return (unbound, unscheduled)
     }
 }
 

@@ -44,4 +44,28 @@ import Testing
         #expect(directory.allowlists(of: ["telegram"]) == ["telegram": ["111", "222", "333"]])
         #expect(directory.allowlists(of: ["discord"]).isEmpty)
     }
+
+    /// A user revoked after the last revocation a machine took in is not let in by its list: it
+    /// has not dropped them yet, or it is offline. Once it has taken the revocation in, what it
+    /// publishes counts again (a pairing made after, or its config.yaml).
+    @Test func aRevokedUserCountsOnlyFromMachinesThatTookTheRevocationIn() {
+        let directory = MachineDirectory()
+        let revoked = Revocation(messenger: "telegram", user: "111", stamp: "s", at: "2026-11-01T08:00:00.000Z", number: 7, machine: "laptop")
+        directory.update(
+            FederationReport(
+                machines: [
+                    MachineSummary(name: "nas", online: false, lastSeen: "x", allowed: ["telegram": ["111", "222"]], revocationsApplied: 6),
+                    MachineSummary(
+                        name: "desktop", online: true, lastSeen: "x", allowed: ["telegram": ["333"], "slack": ["111"]], revocationsApplied: 6),
+                ], revocations: [revoked]))
+        #expect(
+            directory.allowlists(of: ["telegram", "slack"]) == ["telegram": ["222", "333"], "slack": ["111"]],
+            "another messenger's 111 is another user")
+        #expect(!directory.allows("111", messenger: "telegram", on: "nas") && directory.allows("222", messenger: "telegram", on: "nas"))
+        directory.update(
+            FederationReport(
+                machines: [MachineSummary(name: "desktop", online: true, lastSeen: "x", allowed: ["telegram": ["111"]], revocationsApplied: 7)],
+                revocations: [revoked]))
+        #expect(directory.allowlists(of: ["telegram"]) == ["telegram": ["111"]])
+    }
 }

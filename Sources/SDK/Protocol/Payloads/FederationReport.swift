@@ -9,12 +9,16 @@ public struct FederationReport: Sendable, Equatable {
     /// name, a schema newer than the plugin), or, with `unreachableSince`, why the database does
     /// not answer (as a connection made to find out says it); nil otherwise.
     public var problem: String?
+    /// Every machine's revocations of users of the messengers they share, this one's included,
+    /// in the database's order.
+    public var revocations: [Revocation]
 
     /// A report.
-    public init(machines: [MachineSummary] = [], unreachableSince: String? = nil, problem: String? = nil) {
+    public init(machines: [MachineSummary] = [], unreachableSince: String? = nil, problem: String? = nil, revocations: [Revocation] = []) {
         self.machines = machines
         self.unreachableSince = unreachableSince
         self.problem = problem
+        self.revocations = revocations
     }
 }
 
@@ -24,14 +28,15 @@ extension FederationReport: WirePayload {
         let fields = try PayloadFields(json, "federation.machines")
         self.init(
             machines: fields.list("machines", of: MachineSummary.self), unreachableSince: fields.optionalString("unreachableSince"),
-            problem: fields.optionalString("problem"))
+            problem: fields.optionalString("problem"), revocations: fields.list("revocations", of: Revocation.self))
     }
 
-    /// `{machines, unreachableSince?, problem?}`.
+    /// `{machines, unreachableSince?, problem?, revocations?}`.
     public var json: JSONValue {
         var object: JSONValue = ["machines": machines.json]
         if let unreachableSince { object["unreachableSince"] = .string(unreachableSince) }
         if let problem { object["problem"] = .string(problem) }
+        if !revocations.isEmpty { object["revocations"] = revocations.json }
         return object
     }
 }

@@ -11,14 +11,22 @@ public struct MachineSummary: Sendable, Equatable {
     public var sessions: [SessionSummary]
     /// Who it lets use each messenger (configured and paired users), by messenger name.
     public var allowed: [String: [String]]
+    /// The last revocation (`Revocation.number`) its daemon has taken in: a user revoked after
+    /// it is not let in by what it published (it may not have dropped them yet, or never will:
+    /// it is offline).
+    public var revocationsApplied: Int
 
     /// A machine's summary.
-    public init(name: String, online: Bool, lastSeen: String, sessions: [SessionSummary] = [], allowed: [String: [String]] = [:]) {
+    public init(
+        name: String, online: Bool, lastSeen: String, sessions: [SessionSummary] = [], allowed: [String: [String]] = [:],
+        revocationsApplied: Int = 0
+    ) {
         self.name = name
         self.online = online
         self.lastSeen = lastSeen
         self.sessions = sessions
         self.allowed = allowed
+        self.revocationsApplied = revocationsApplied
     }
 }
 
@@ -29,13 +37,15 @@ extension MachineSummary: WirePayload {
         self.init(
             name: try fields.string("name"), online: fields.bool("online", default: false), lastSeen: try fields.string("lastSeen"),
             sessions: fields.list("sessions", of: SessionSummary.self),
-            allowed: (json["allowed"]?.objectValue ?? [:]).mapValues { ($0.arrayValue ?? []).compactMap(\.stringValue) })
+            allowed: (json["allowed"]?.objectValue ?? [:]).mapValues { ($0.arrayValue ?? []).compactMap(\.stringValue) },
+            revocationsApplied: fields.optionalInt("revocationsApplied") ?? 0)
     }
 
-    /// `{name, online, lastSeen, sessions, allowed?}`.
+    /// `{name, online, lastSeen, sessions, allowed?, revocationsApplied?}`.
     public var json: JSONValue {
         var object: JSONValue = ["name": .string(name), "online": .bool(online), "lastSeen": .string(lastSeen), "sessions": sessions.json]
         if !allowed.isEmpty { object["allowed"] = .object(allowed.mapValues { .array($0.map { .string($0) }) }) }
+        if revocationsApplied > 0 { object["revocationsApplied"] = JSONValue(revocationsApplied) }
         return object
     }
 }

@@ -38,6 +38,9 @@ struct UsersRevokeCommand: ParsableCommand {
                 "\($0["name"]?.stringValue ?? id) (\($0["id"]?.stringValue ?? "")) on \($0["messenger"]?.stringValue ?? "")"
             }
             var lines = gone.map { "✓ revoked \($0)" }
+            for name in result["acrossFederation"]?.arrayValue ?? [] {
+                lines.append("✓ revoked \(id) on \(name.stringValue ?? "") on every machine that shares its bot (the federation)")
+            }
             if let unbound = result["unbound"]?.arrayValue, !unbound.isEmpty {
                 lines.append("✓ their direct messages watch no session now (\(unbound.count))")
             }

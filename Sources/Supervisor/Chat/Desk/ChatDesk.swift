@@ -64,6 +64,10 @@ package actor ChatDesk: PluginRouter {
             answer["allowed"] = .object(
                 await pairing.ownAllowlists(messengers: sections.names).mapValues { .array($0.map { .string($0) }) })
             answer["instance"] = .string(status.instance)
+            // Users revoked on a shared bot, for every machine (`Revocations`).
+            let revocations = await pairing.revocationStatus
+            answer["revocations"] = revocations.made.json
+            answer["revocationsApplied"] = JSONValue(revocations.applied)
             return answer
         case .federationReceived:
             return try await received(try ForwardedRequest(json: params), from: plugin)
@@ -104,11 +108,13 @@ package actor ChatDesk: PluginRouter {
                 logger.warning("plugin \(plugin) sent federation.machines without the federation role; ignored")
                 return
             }
-            do { status.machines.update(try FederationReport(json: params)) } catch {
+            let report: FederationReport
+            do { report = try FederationReport(json: params) } catch {
                 logger.warning("plugin \(plugin): a federation.machines that does not read: \(error)")
                 return
             }
-            await pairing.adopt(federated: status.machines.allowlists(of: sharedMessengers))
+            status.machines.update(report)
+            await pairing.federationReported(report, published: status.machines.allowlists(of: sharedMessengers))
         case .federationIngress:
             guard await isFederation(plugin), let change = try? IngressChange(json: params) else {
                 logger.warning("plugin \(plugin): a federation.ingress not taken")

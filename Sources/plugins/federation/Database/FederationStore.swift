@@ -106,14 +106,18 @@ public struct FederationStore: Sendable {
         }
     }
 
-    /// This daemon's heartbeat, with its sessions (a JSON array) and allowlists (a JSON object,
-    /// messenger to user ids) when given; `machineLost` when another instance has taken the name since.
-    public func heartbeat(machine name: String, instance: String, sessions: String? = nil, allowed: String? = nil) async throws(FederationError) {
+    /// This daemon's heartbeat, with its sessions (a JSON array), allowlists (a JSON object,
+    /// messenger to user ids) and the last revocation it took in, when given; `machineLost` when
+    /// another instance has taken the name since.
+    public func heartbeat(
+        machine name: String, instance: String, sessions: String? = nil, allowed: String? = nil, revocationsApplied: Int? = nil
+    ) async throws(FederationError) {
+        let applied = revocationsApplied.map(Int64.init)
         try await within("heartbeat") {
             let rows = try await client.query(
                 """
                 UPDATE relay_machines SET heartbeat_at = now(), sessions = COALESCE(\(sessions)::jsonb, sessions),
-                    allowed = COALESCE(\(allowed)::jsonb, allowed)
+                    allowed = COALESCE(\(allowed)::jsonb, allowed), revocations_applied = COALESCE(\(applied)::int8, revocations_applied)
                 WHERE name = \(name) AND instance = \(instance) RETURNING name, (SELECT max(version) FROM relay_schema)
                 """)
             guard let row = rows.first else { throw FederationError.machineLost(name: name) }
@@ -131,14 +135,14 @@ public struct FederationStore: Sendable {
             let rows = try await client.query(
                 """
                 SELECT name, heartbeat_at > now() - make_interval(secs => \(seconds)),
-                    to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), sessions::text, allowed::text
+                    to_char(heartbeat_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), sessions::text, allowed::text, revocations_applied
                 FROM relay_machines WHERE name <> \(except) ORDER BY name
                 """)
             for row in rows {
                 out.append(
                     MachineRow(
                         name: try row.string(0), online: try row.bool(1), lastSeen: try row.string(2), sessions: try row.string(3),
-                        allowed: try row.string(4)))
+                        allowed: try row.string(4), revocationsApplied: try row.int(5)))
             }
             return out
         }

@@ -9,4 +9,6 @@ public struct MachineRow: Sendable, Equatable {
     public var sessions: String
     /// Who it lets use each messenger, a JSON object (messenger to user ids).
     public var allowed: String = "{}"
+    /// The last revocation its daemon took in (`relay_revocations.id`).
+    public var revocationsApplied = 0
 }

@@ -66,6 +66,18 @@ enum Schema {
             // died before it could withdraw it, goes to the next holder.
             "ALTER TABLE relay_seen ADD COLUMN request bigint"
         ],
+        [
+            // Users revoked on a shared bot, for every machine, numbered in the order taken. Each
+            // is written once (its stamp) and dated on the database's clock.
+            """
+            CREATE TABLE relay_revocations (
+                id bigserial PRIMARY KEY, stamp text NOT NULL UNIQUE, messenger text NOT NULL, user_id text NOT NULL,
+                machine text NOT NULL, revoked_at timestamptz NOT NULL DEFAULT now())
+            """,
+            // The last revocation each machine's daemon has taken in: a user revoked after it does
+            // not count from its allowlist (not dropped yet, or never: the machine is offline).
+            "ALTER TABLE relay_machines ADD COLUMN revocations_applied bigint NOT NULL DEFAULT 0",
+        ],
     ]
 
     /// The newest version this plugin knows.

@@ -31,6 +31,9 @@ struct MachineRoster: Sendable {
         var unreachableSince: Date?
         var problem: String?
         var machines: [MachineSummary] = []
+        /// Every machine's revocations, dated on this machine's clock when first read, so that
+        /// an unchanged table makes an unchanged report.
+        var revocations: [Revocation] = []
         var supervisorSilent = false
     }
 
@@ -48,7 +51,8 @@ struct MachineRoster: Sendable {
                 do { try await store.sweep() } catch { logger.warning("\(error)") }
             }
             let report = FederationReport(
-                machines: progress.machines, unreachableSince: progress.unreachableSince.map(ISO8601.string), problem: progress.problem)
+                machines: progress.machines, unreachableSince: progress.unreachableSince.map(ISO8601.string), problem: progress.problem,
+                revocations: progress.revocations)
             if !progress.supervisorSilent, pacer.shouldSend(report, now: .now) {
                 await connection.notify(.federationMachines, report)
             }
@@ -86,6 +90,9 @@ struct MachineRoster: Sendable {
         progress.instance = instance
         let sessions = status["sessions"] ?? .array([])
         let allowed = status["allowed"] ?? [:]
+        let made = (status["revocations"]?.arrayValue ?? []).compactMap { try? Revocation(json: $0) }
+        // An older daemon says nothing: it has taken none in, and the others hold its list to that.
+        let applied = status["revocationsApplied"]?.intValue ?? 0
         do {
             if !progress.joined {
                 try await store.migrate()
@@ -94,8 +101,11 @@ struct MachineRoster: Sendable {
                 joined.set(machine)
                 logger.notice("joined the federation as machine \(machine)")
             }
-            try await store.heartbeat(machine: machine, instance: instance, sessions: sessions.serialized(), allowed: allowed.serialized())
+            try await store.record(revocations: made, by: machine)
+            try await store.heartbeat(
+                machine: machine, instance: instance, sessions: sessions.serialized(), allowed: allowed.serialized(), revocationsApplied: applied)
             progress.machines = try await store.machines(except: machine, offlineAfter: Self.offlineAfter).map(Self.summary)
+            progress.revocations = Self.dated(try await store.revocations(), before: progress.revocations, now: Date())
             if progress.unreachableSince != nil { logger.notice("the federation database answers again") }
             progress.unreachableSince = nil
             progress.problem = nil
@@ -132,6 +142,19 @@ struct MachineRoster: Sendable {
         let allowed = ((try? JSONValue.parse(bytes: Array(row.allowed.utf8)))?.objectValue ?? [:]).mapValues {
             ($0.arrayValue ?? []).compactMap(\.stringValue)
         }
-        return MachineSummary(name: row.name, online: row.online, lastSeen: row.lastSeen, sessions: sessions, allowed: allowed)
+        return MachineSummary(
+            name: row.name, online: row.online, lastSeen: row.lastSeen, sessions: sessions, allowed: allowed,
+            revocationsApplied: row.revocationsApplied)
+    }
+
+    /// The table's revocations for the daemon, each dated on this machine's clock (its daemon
+    /// compares them with its own pairings' times): as `before` dated it, or now less its age.
+    static func dated(_ rows: [RevocationRow], before: [Revocation], now: Date) -> [Revocation] {
+        let known = Dictionary(before.compactMap { revocation in revocation.number.map { ($0, revocation.at) } }, uniquingKeysWith: { a, _ in a })
+        return rows.map { row in
+            Revocation(
+                messenger: row.messenger, user: row.user, stamp: row.stamp,
+                at: known[row.number] ?? ISO8601.string(now.addingTimeInterval(-row.secondsAgo)), number: row.number, machine: row.machine)
+        }
     }
 }
