@@ -56,6 +56,34 @@ import Testing
         #expect(draining.count >= clients.count, "\(draining)")
     }
 
+    /// A request over the line cap is answered with why, not with silence (the client would
+    /// hear the connection end and nothing else).
+    @Test func aRequestOverTheLineCapIsAnsweredWithAnError() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let dir = "/tmp/control-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = ControlServer(path: dir + "/c.sock", logger: Logger(label: "test"), handler: LargeAnswer(), redact: { $0 })
+        try server.start()
+        defer { server.stop() }
+        let fd = try #require(ControlClient.connect(server.path))
+        defer { close(fd) }
+        let request =
+            Array(#"{"id":1,"method":"status","params":{"pad":""#.utf8) + [UInt8](repeating: 0x61, count: 17 << 20) + Array(#""}}"#.utf8) + [0x0A]
+        // Written from a thread of its own: the server answers before it has read all of it.
+        let writer = Thread { _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        writer.start()
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !answer.contains(0x0A) {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            answer += chunk[0..<count]
+        }
+        let line = try JSONValue.parse(bytes: Array(answer.prefix { $0 != 0x0A }))
+        #expect(line["error"]?["code"] == "invalid_params" && line["error"]?["message"]?.stringValue?.contains("16 MiB") == true, "\(line)")
+    }
+
     /// The names of this process's threads.
     static func threadNames() -> [String] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []

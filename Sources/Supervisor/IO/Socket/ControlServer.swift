@@ -101,11 +101,23 @@ package final class ControlServer: @unchecked Sendable {
         let stream = ControlStream(writer: writer, peer: PeerCredentials(socket: fd))
         var lines = FDLineReader.lines(fd: fd, maxLineBytes: 16 << 20).makeAsyncIterator()
         let first = await lines.next()
+        if case .oversized(let bytes)? = first {
+            writer.send(
+                Self.line([
+                    "id": .null, "error": ["code": "invalid_params", "message": .string("bad request: \(bytes) bytes, over the 16 MiB line cap")],
+                ]))
+        }
         // Reads on to the end of input: the client hanging up ends a stream. Lines after the
         // request go to `incoming` (an attached terminal session talks both ways); others ignore them.
         let watcher = Task {
             while let event = await lines.next() {
-                if case .line(let bytes) = event { stream.received(bytes) }
+                switch event {
+                case .line(let bytes): stream.received(bytes)
+                // Never silently: an attached pi's event that big is lost (the extension keeps
+                // its lines under the cap, so this is a client that does not).
+                case .oversized(let bytes): logger.warning("control socket: skipped a \(bytes)-byte line (over the 16 MiB line cap)")
+                default: break
+                }
             }
             stream.close()
         }
