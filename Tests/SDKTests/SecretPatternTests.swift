@@ -13,6 +13,12 @@ import Testing
         ".pi/agent/models.json", ".config/gh/hosts.yml", ".gnupg/secring.gpg", "keys/server.ppk", ".vault-token",
         // docker compose's env_file, under any name.
         "deploy/prod.env", "app.ENV",
+        // Other coding agents' and tools' tokens, found beside pi on the same machine.
+        ".claude/.credentials.json", ".codex/auth.json", ".config/github-copilot/apps.json", ".cargo/credentials.toml",
+        ".cargo/credentials", ".gem/credentials", ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/rclone/rclone.conf",
+        ".my.cnf", ".s3cfg", ".yarnrc.yml", "infra/terraform.tfstate", "infra/terraform.tfstate.backup", "app/credentials.json",
+        // What was typed at a shell or a database prompt, passwords included.
+        ".bash_history", ".zsh_history", ".psql_history", ".mysql_history",
     ])
     func credentialsAreNamed(_ path: String) {
         #expect(SecretPattern.match(path) != nil, "\(path)")
@@ -20,7 +26,8 @@ import Testing
 
     @Test(arguments: [
         "README.md", "src/env.swift", "docs/keys.md", "config/app.yaml", "aws/credentials.md", "identity.txt", ".pi/settings.json",
-        "pi-relayd/README.md", ".venv/bin/python", "src/environment.ts",
+        "pi-relayd/README.md", ".venv/bin/python", "src/environment.ts", "docs/credentials.md", ".config/nvim/init.lua", ".claude/settings.json",
+        "history/README.md",
     ])
     func ordinaryFilesPass(_ path: String) {
         #expect(SecretPattern.match(path) == nil, "\(path)")

@@ -45,9 +45,19 @@ public enum SecretPattern {
             return "`\(component)` looks like a key or certificate file"
         }
         if component == ".git" { return "files inside `.git` are repository internals (they can hold credentials)" }
-        if [".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".vault-token"].contains(component) {
+        if [
+            ".netrc", "_netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".vault-token", ".my.cnf", ".s3cfg", ".yarnrc.yml",
+            // Google's OAuth client secrets and service accounts, by convention.
+            "credentials.json",
+        ].contains(component) {
             return "`\(component)` holds login credentials"
         }
+        // Terraform keeps every resource's secrets in its state, in plain text.
+        if component.hasSuffix(".tfstate") || component.hasSuffix(".tfstate.backup") {
+            return "`\(component)` is Terraform state (it holds the resources' secrets)"
+        }
+        // What was typed at a shell or a database prompt: passwords given on a command line too.
+        if component.hasPrefix("."), component.hasSuffix("_history") { return "`\(component)` is a command history" }
         if component == ".azure" { return "files in `.azure` are Azure credentials" }
         if component == ".gnupg" { return "files in `.gnupg` are GnuPG keys" }
         // A session in $HOME (the default folder of `/new`) sees pi-relayd's own home: bot
@@ -63,6 +73,15 @@ public enum SecretPattern {
         case (".kube", "config"): return "`.kube/config` holds Kubernetes credentials"
         case (".docker", "config.json"): return "`.docker/config.json` holds registry credentials"
         case (".config", "gh"): return "files in `.config/gh` are GitHub CLI tokens"
+        case (".config", "github-copilot"): return "files in `.config/github-copilot` are GitHub Copilot tokens"
+        case (".config", "hub"): return "`.config/hub` holds a GitHub token"
+        case (".config", "rclone"): return "files in `.config/rclone` hold cloud storage tokens"
+        // Other coding agents' sign-ins, found beside pi on the same machine.
+        case (".claude", ".credentials.json"): return "`.claude/.credentials.json` holds Claude Code's sign-in"
+        case (".codex", "auth.json"): return "`.codex/auth.json` holds Codex's sign-in"
+        case (".cargo", "credentials"), (".cargo", "credentials.toml"): return "`.cargo/\(name)` holds a crates.io token"
+        case (".gem", "credentials"): return "`.gem/credentials` holds a RubyGems key"
+        case (".terraform.d", "credentials.tfrc.json"): return "`.terraform.d/credentials.tfrc.json` holds Terraform Cloud tokens"
         // pi's own folder: auth.json and models.json hold its API keys.
         case (".pi", "agent"): return "files in `.pi/agent` are pi's API keys and sessions"
         default: return nil
