@@ -51,7 +51,7 @@ public struct WebRelay: MessengerRelay {
         let bound = Set(context.welcome.bindings.filter { $0.messenger == "web" }.compactMap { WebPlace.session(Target(channel: $0.channel)) })
         let routes = WebRoutes(
             board: board, inbox: inbox, connection: context.connection, signIns: signIns, allowlist: allowlist,
-            downloads: Downloads(spoolDir: context.spoolDir), control: control,
+            downloads: Downloads(spoolDir: context.spoolDir, store: store), control: control,
             changes: changes, directory: directory, spoolDir: context.spoolDir, roots: config.roots,
             cookie: cookie, logger: logger,
             channels: PageChannels(connection: context.connection, board: board, logger: logger, bound: bound))
