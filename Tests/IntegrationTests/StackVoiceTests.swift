@@ -99,6 +99,35 @@ import Testing
         }
     }
 
+    /// A service that is rate limited or overloaded for a moment (429, 503) is asked again, and
+    /// the voice note still becomes the prompt: the chat's copy was already read and removed.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aServiceBusyForAMomentIsAskedAgain() async throws {
+        try await TelegramStack.with { stack in
+            let service = try await StackFake(
+                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
+                folder: stack.home.scratch, arguments: ["--key", "sk-test-voice-0123456789"])
+            defer { Task { await service.stop() } }
+            try await service.post("/answer", ["text": "check the build"])
+            try await service.post("/fail", ["status": 429, "count": 1])
+            try await service.post("/fail", ["status": 503, "count": 1])
+            try await stack.start(
+                extra: """
+                    attachments:
+                      transcribe:
+                        endpoint: \(StackConfig.quoted(service.apiBase))
+
+                    """, environment: ["TRANSCRIBE_API_KEY": "sk-test-voice-0123456789"])
+            try await startSession(stack)
+            try await stack.dm("", extra: try await voice(stack, saying: "check the build"))
+            let prompt = try await waitFor("the voice note's prompt") { stack.piPrompts(containing: "check the build").first }
+            #expect(prompt["message"] == "check the build", "\(prompt)")
+            #expect(try await service.get("/requests")["requests"]?.arrayValue?.count == 3)
+            let told = try await stack.botMessages(TelegramStack.alice.id).compactMap { $0["text"]?.stringValue }
+            #expect(!told.contains { $0.contains("not transcribed") }, "\(told)")
+        }
+    }
+
     /// A key the service refuses: the chat hears the status and where the key goes, never the key,
     /// and nothing is sent to pi.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))

@@ -5,7 +5,9 @@
 
 POST /v1/audio/transcriptions takes the multipart form of §1 and answers as §2 and §3 say. The control
 API: GET /_control/requests (each request's fields, the file's name, type and size, whether the key was
-right), POST /_control/answer {"text": "..."} (what the next requests are told they said).
+right), POST /_control/answer {"text": "..."} (what the next requests are told they said), POST
+/_control/fail {"status": 429, "count": 1} (the next `count` requests are answered with that status, as
+§3 says a rate-limited or troubled service answers).
 """
 import argparse
 import email.parser
@@ -20,7 +22,11 @@ FORMATS = {"flac", "mp3", "mp4", "mpeg", "mpga", "m4a", "ogg", "wav", "webm"}   
 RESPONSE_FORMATS = {"json", "text", "srt", "verbose_json", "vtt"}                # §1, response_format
 MAX_FILE = 25 * 1024 * 1024                                                        # §1, file: 25 MB
 
-state = {"requests": [], "text": "fix the login bug", "lock": threading.Lock()}
+state = {"requests": [], "text": "fix the login bug", "lock": threading.Lock(), "fail": []}
+
+TROUBLE = {429: ("Rate limit reached for requests", "requests", "rate_limit_exceeded"),   # §3, 429
+           500: ("The server had an error while processing your request.", "server_error", None),   # §3, 500
+           503: ("The engine is currently overloaded, please try again later", "server_error", None)}   # §3, 503
 
 
 def error(status, message, kind="invalid_request_error", code=None, param=None):
@@ -71,6 +77,13 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_control/answer":
             state["text"] = json.loads(body or b"{}").get("text", "")
             return self.reply(200, {"ok": True})
+        if self.path == "/_control/fail":
+            asked = json.loads(body or b"{}")
+            if asked.get("status") not in TROUBLE:
+                return self.reply(400, {"error": {"message": "status must be one of %s" % sorted(TROUBLE)}})
+            with state["lock"]:
+                state["fail"] += [asked["status"]] * int(asked.get("count", 1))
+            return self.reply(200, {"ok": True})
         if self.path != "/v1/audio/transcriptions":
             return self.reply(404, {"error": {"message": "Invalid URL (POST %s)" % self.path, "type": "invalid_request_error"}})
         status, answer = self.transcribe(body)
@@ -83,6 +96,10 @@ class Handler(BaseHTTPRequestHandler):
         record = {"authorized": auth == "Bearer " + self.key, "contentType": self.headers.get("Content-Type")}
         with state["lock"]:
             state["requests"].append(record)
+            failing = state["fail"].pop(0) if state["fail"] else None
+        if failing is not None:   # §3: 429, 500, 503, whatever the request
+            message, kind, code = TROUBLE[failing]
+            return error(failing, message, kind=kind, code=code)
         if not record["authorized"]:   # §3, 401
             return error(401, "Incorrect API key provided.", code="invalid_api_key")
         ctype = self.headers.get("Content-Type") or ""

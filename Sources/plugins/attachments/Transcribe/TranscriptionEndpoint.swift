@@ -4,7 +4,8 @@ import PiRelaySDK
 
 /// An OpenAI-compatible `POST …/audio/transcriptions`: the audio as the multipart part `file`,
 /// with `model`, `response_format: json` and, when set, `language`; the key as a bearer token.
-/// The answer's `text` is the transcript. The key never appears in a note or a log line.
+/// The answer's `text` is the transcript. The key never appears in a note or a log line. A 429
+/// or 5xx, or a failure on the way that may pass, is tried again twice (`performRetrying`).
 struct TranscriptionEndpoint: Sendable {
     let url: String
     let model: String
@@ -23,7 +24,9 @@ struct TranscriptionEndpoint: Sendable {
         let request = HTTPRequest(
             method: "POST", url: SecretURL(owned: url), headers: ["Authorization: Bearer \(key)", "Accept: application/json"],
             body: .multipart(parts), timeout: timeout, proxy: proxy, maxBytes: 1 << 20)
-        switch await loop.perform(request) {
+        // A rate limit or the service's trouble may pass in a second: the voice note is asked
+        // about again, within the request's own time (its audio is read once, by then gone).
+        switch await loop.performRetrying(request, deadline: .now + timeout, again: { $0 == 429 || $0 >= 500 }) {
         case .failure(let error):
             return .failure(TranscribeFailure("the transcription service could not be reached (\(error))"))
         case .success(let response):
