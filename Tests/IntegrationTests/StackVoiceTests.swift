@@ -67,9 +67,7 @@ import Testing
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
     func anEndpointGetsTheMultipartFieldsAndTheKeyFromDotEnv() async throws {
         try await TelegramStack.with { stack in
-            let service = try await StackFake(
-                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
-                folder: stack.home.scratch, arguments: ["--key", "sk-test-voice-0123456789"])
+            let service = try await Self.transcriptionService(stack, key: "sk-test-voice-0123456789")
             defer { Task { await service.stop() } }
             try await service.post("/answer", ["text": "check the build"])
             try "TRANSCRIBE_API_KEY=sk-test-voice-0123456789\n".write(toFile: stack.home.path + "/.env", atomically: true, encoding: .utf8)
@@ -99,14 +97,19 @@ import Testing
         }
     }
 
+    /// The fake OpenAI-compatible transcription service, taking `key`.
+    static func transcriptionService(_ stack: TelegramStack, key: String) async throws -> StackFake {
+        try await StackFake(
+            name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
+            folder: stack.home.scratch, arguments: ["--key", key])
+    }
+
     /// A service that is rate limited or overloaded for a moment (429, 503) is asked again, and
     /// the voice note still becomes the prompt: the chat's copy was already read and removed.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
     func aServiceBusyForAMomentIsAskedAgain() async throws {
         try await TelegramStack.with { stack in
-            let service = try await StackFake(
-                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
-                folder: stack.home.scratch, arguments: ["--key", "sk-test-voice-0123456789"])
+            let service = try await Self.transcriptionService(stack, key: "sk-test-voice-0123456789")
             defer { Task { await service.stop() } }
             try await service.post("/answer", ["text": "check the build"])
             try await service.post("/fail", ["status": 429, "count": 1])
@@ -133,9 +136,7 @@ import Testing
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
     func aRefusedKeyIsSaidWithoutTheKey() async throws {
         try await TelegramStack.with { stack in
-            let service = try await StackFake(
-                name: "transcription", script: RepoPaths.root + "/Tests/Fakes/fake_transcription/fake_transcription.py",
-                folder: stack.home.scratch, arguments: ["--key", "sk-the-right-one"])
+            let service = try await Self.transcriptionService(stack, key: "sk-the-right-one")
             defer { Task { await service.stop() } }
             try await stack.start(
                 extra: """
