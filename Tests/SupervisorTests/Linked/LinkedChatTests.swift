@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    /// A direct conversation two users speak in, as every signed-in browser shares a session's
+    /// page on the web dashboard: revoking the one who opened it leaves it bound for the other.
+    @Test func revokingOneUserOfASharedConversationLeavesItToTheOther() async throws {
+        try await LinkedRelay.with(paired: ["ann"]) { relay in
+            let started = try await relay.say("/new \(relay.workspace) shared", from: "ann", channel: "page", dm: true)
+            #expect(started.reply?.text.contains("Started shared") == true, "\(started)")
+            #expect(try await relay.say("hello from u1", channel: "page", dm: true).status == .prompted)
+            let revoked = try await relay.control(.usersRevoke, ["id": "ann"])
+            #expect(revoked["unbound"] == [], "\(revoked)")
+            #expect(try await relay.say("ann is gone", from: "ann", channel: "page", dm: true).status == .refused)
+            let again = try await relay.say("still here", channel: "page", dm: true)
+            #expect(again.status == .prompted || again.status == .queued, "\(again)")
+        }
+    }
+
     /// `relay.status`: a plugin asks the daemon for what `pi-relayd status --json` shows.
     @Test func aPluginReadsTheDaemonsStatus() async throws {
         try await LinkedRelay.with { relay in

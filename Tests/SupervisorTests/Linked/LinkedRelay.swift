@@ -22,14 +22,22 @@ struct LinkedRelay {
     /// Runs `body` against a running daemon, and stops it after. `config`: more of config.yaml
     /// (top-level lines); `messengerKeys`: more keys of the messenger's section; `federation`: a
     /// linked federation plugin too (`LinkedFederation`); `piEnv`: the fake pi's settings.
+    /// `paired`: users paired before the start, besides the configured `user`.
     static func with(
         config more: [String] = [], messengerKeys: [String] = [], federation: Bool = false, piEnv: [String: String] = [:],
-        _ body: (LinkedRelay) async throws -> Void
+        paired: [String] = [], _ body: (LinkedRelay) async throws -> Void
     ) async throws {
         let scratch = try ScratchFolder()
         let relay = LinkedRelay(scratch: scratch, home: Home(root: scratch.path + "/h"))
         try FileManager.default.createDirectory(atPath: relay.workspace, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: relay.home.root, withIntermediateDirectories: true)
+        if !paired.isEmpty {
+            try FileManager.default.createDirectory(atPath: relay.home.stateDir, withIntermediateDirectories: true)
+            try PairedUsers(
+                path: PairedUsers.path(stateDir: relay.home.stateDir),
+                users: paired.map { PairedUser(messenger: messenger, id: $0, name: $0, pairedAt: "2026-11-01T08:00:00.000Z") }
+            ).save()
+        }
         let config = """
             pi:
               command: \(repo)/Tests/Fakes/fake-pi/pi
@@ -84,11 +92,14 @@ struct LinkedRelay {
     }
 
     /// A DM from `user`, as the messenger hands it over; in `channel` (and `thread`) when given.
-    func say(_ text: String, from user: String = Self.user, channel: String? = nil, thread: String? = nil) async throws -> ChatMessageResult {
+    /// `dm`: whether `channel` is a direct conversation all the same (a web dashboard's page).
+    func say(
+        _ text: String, from user: String = Self.user, channel: String? = nil, thread: String? = nil, dm: Bool? = nil
+    ) async throws -> ChatMessageResult {
         guard let connection = await LinkedChats.shared.connection(messengerState) else {
             throw RemoteError(code: .unavailable, message: "no linked messenger")
         }
-        let chat = Chat(messenger: Self.messenger, channel: channel ?? "dm-" + user, thread: thread, user: user, dm: channel == nil)
+        let chat = Chat(messenger: Self.messenger, channel: channel ?? "dm-" + user, thread: thread, user: user, dm: dm ?? (channel == nil))
         return try await connection.request(.chatMessage, ChatMessageParams(chat: chat, messageID: UUID().uuidString, text: text))
     }
 

@@ -34,6 +34,15 @@ package actor ChatBindings {
         changed.yield(sessionID)
     }
 
+    /// `chat`'s user spoke in it. A direct conversation is its user's (`users revoke` unbinds
+    /// it); one another user speaks in too (every signed-in browser shares a session's page) is
+    /// nobody's, so revoking one user does not take it from the others.
+    package func heard(from chat: Chat) {
+        guard chat.dm, let owner = bindings[chat.key]?.user, owner != chat.user else { return }
+        bindings[chat.key]?.user = nil
+        save()
+    }
+
     /// Every chat watching `old` watches `new` instead (a terminal's `/new`, `/resume` or `/fork`).
     package func move(from old: String, to new: String) {
         var moved = false

@@ -390,12 +390,16 @@ package actor ChatDesk: PluginRouter {
         return Reply("This thread talks to \(await session.name).")
     }
 
-    /// Asked at every request, so a pairing or a revocation counts from the next one.
+    /// Asked at every request, so a pairing or a revocation counts from the next one. A chat let
+    /// in is heard from (`ChatBindings.heard`): a direct conversation two users speak in (a web
+    /// dashboard's session page) is neither's, and revoking one leaves it to the other.
     func allowed(_ chat: Chat) async -> Bool {
         // A chat another machine owns came through the federation plugin alone (no plugin's name
         // holds a `/`), after that machine's allowlist let its user through.
         if RemoteChannel.isRemote(messenger: chat.messenger) { return true }
-        return await pairing.allows(chat)
+        guard await pairing.allows(chat) else { return false }
+        await bindings.heard(from: chat)
+        return true
     }
 
     package func boundSession(_ chat: Chat) async -> PiSession? {
