@@ -30,6 +30,26 @@ import Testing
         }
     }
 
+    /// `pi.command: pi` with an empty entry in PATH (`PATH=:/usr/bin`, what `$UNSET:$PATH`
+    /// makes): pi is the one PATH's folders hold, never a program of that name in the session's
+    /// folder (a cloned repository can carry one). The child is started in the session's folder,
+    /// and a search made there would take the empty entry for it.
+    @Test func aProgramInTheSessionsFolderIsNeverTakenForPi() async throws {
+        try await SessionHome.with(SessionConfig(command: "pi")) { s in
+            try FileManager.default.createDirectory(atPath: s.project, withIntermediateDirectories: true)
+            let marker = s.home.scratch + "/planted-ran"
+            let planted = s.project + "/pi"
+            try Data("#!/bin/sh\ntouch \(marker)\nexit 1\n".utf8).write(to: URL(fileURLWithPath: planted))
+            chmod(planted, 0o755)
+            let fakes = (SessionConfig.fakePi as NSString).deletingLastPathComponent
+            let path = ":" + fakes + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            _ = try await s.home.startDaemon(environment: ["PATH": path])
+            let started = try await s.run("new", "--cwd", s.project, "--name", "cloned")
+            #expect(started.status == 0, "\(started)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "the session folder's pi ran")
+        }
+    }
+
     @Test func piExitingAtStartCarriesItsStderr() async throws {
         try await SessionHome.with(SessionConfig(env: ["FAKE_PI_NO_MODELS": "1"])) { s in
             let daemon = try await s.start()

@@ -52,14 +52,18 @@ package enum ChildSpawn {
         var environment = ProcessInfo.processInfo.environment
         for key in spec.withheld { environment[key] = nil }
         for (key, value) in spec.environment { environment[key] = value }
+        // Found here, in PATH's absolute folders (a relative path from this process's folder):
+        // posix_spawnp would look after the chdir, and take an empty or relative PATH entry for
+        // the child's folder, so a session's repository could hold the `pi` or `git` that runs.
+        guard let program = ExecutableSearch.find(spec.executable, path: environment["PATH"] ?? "/usr/bin:/bin") else {
+            return .failure(.notFound)
+        }
         let argv = [spec.executable] + spec.arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var pid: pid_t = 0
         let status = withCStrings(argv) { argvPointers in
             withCStrings(envp) { envPointers in
-                spec.executable.contains("/")
-                    ? posix_spawn(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
-                    : posix_spawnp(&pid, spec.executable, &actions, &attributes, argvPointers, envPointers)
+                posix_spawn(&pid, program, &actions, &attributes, argvPointers, envPointers)
             }
         }
         switch status {
