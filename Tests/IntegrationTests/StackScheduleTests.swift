@@ -42,6 +42,54 @@ import Testing
         }
     }
 
+    /// A scheduled prompt waits while its session compacts (pi-rpc.md: a prompt during a
+    /// compaction is not taken); another session's schedules run on time meanwhile, rather than
+    /// waiting in line behind it and being counted as missed.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aScheduleWaitingForItsSessionHoldsUpNoOther() async throws {
+        try await E2EChatHome.with { chat in
+            _ = try await chat.start(Self.config(chat), environment: ["FAKE_PI_COMPACT_MS": "20000"])
+            _ = try await chat.newBoundSession("slow")
+            let quick = try await chat.run(["new", "--cwd", chat.workspace, "--name", "quick"])
+            #expect(quick.status == 0, "\(quick)")
+            // Unstructured: the compaction's command answers only when it is over.
+            let compacting = Task { try await chat.run(["compact", "slow"]) }
+            try await waitUntil("slow compacts", timeout: .seconds(30)) { !chat.piCommands("compact").isEmpty }
+            #expect(try await chat.run(["schedule", "add", "slow", "every", "2s", "from", "slow"]).status == 0)
+            #expect(try await chat.run(["schedule", "add", "quick", "every", "2s", "from", "quick"]).status == 0)
+            let added = ContinuousClock.now
+            try await waitUntil("quick's schedule ran twice", timeout: .seconds(30)) {
+                chat.piCommands("prompt").filter { $0["message"] == "from quick" }.count >= 2
+            }
+            let took = ContinuousClock.now - added
+            #expect(took < .seconds(10), "quick's second run came \(took) after it was added, behind slow's compaction")
+            _ = try? await compacting.value
+        }
+    }
+
+    /// A run is sent only once saved (docs/SCHEDULES.md): while the schedules cannot be saved (a
+    /// full disk: the daemon's file size limit at one byte, as in `BoundDiskFullTests`), due runs
+    /// are not sent, and the chat is told once why; once the disk takes writes, they run again.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func aRunThatCannotBeSavedIsNotSent() async throws {
+        try await E2EChatHome.with { chat in
+            let daemon = try await chat.start(Self.config(chat))
+            _ = try await chat.newBoundSession("api")
+            #expect(try await chat.run(["schedule", "add", "api", "every", "2s", "ping", "the", "build"]).status == 0)
+            _ = try await chat.waitForPrompts(1, timeout: .seconds(30))
+            try BoundFileSizeLimit.set(daemon.pid, bytes: 1)
+            try await waitUntil("the chat hears why", timeout: .seconds(30)) {
+                chat.posts("notice").contains { $0["text"]?.stringValue?.contains("the schedules cannot be saved") == true }
+            }
+            let held = chat.piCommands("prompt").count
+            try await Task.sleep(for: .seconds(6))
+            #expect(chat.piCommands("prompt").count <= held, "runs were sent that a restart would send again")
+            #expect(chat.posts("notice").filter { $0["text"]?.stringValue?.contains("cannot be saved") == true }.count == 1, "told once")
+            try BoundFileSizeLimit.set(daemon.pid, bytes: nil)
+            _ = try await chat.waitForPrompts(held + 1, timeout: .seconds(60))
+        }
+    }
+
     /// What goes wrong: a chat with no session, an unknown number, a cancel without one, and a
     /// schedule whose session ended, removed at its next run with a line in the log.
     @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))

@@ -3,7 +3,7 @@ import Logging
 import PiRelaySDK
 
 /// The scheduled prompts (`/schedule`, `pi-relayd schedule`): kept in `state/schedules.json`
-/// (saved before each run, so a kill -9 neither loses a schedule nor runs one twice), run into
+/// (saved before each run is sent, so a kill -9 neither loses a schedule nor runs one twice), run into
 /// their sessions as the chats' prompts are (their output goes to the chats watching), and as a
 /// follow-up when the session is busy.
 package actor Schedules {
@@ -21,6 +21,12 @@ package actor Schedules {
     package private(set) var saveError: String?
     /// Wakes the run loop early: a schedule was added or removed.
     private let alarm = ScheduleAlarm()
+    /// The schedules whose last run still waits to be taken by its session (a compaction, a pi
+    /// starting): a run due meanwhile is not sent as well, where it would pile up behind it.
+    private var sending: Set<Int> = []
+    /// After a save that failed, when the due runs are tried again (they are not sent unsaved).
+    private var retryUnsavedAt: Date?
+    static let unsavedRetry: TimeInterval = 30
 
     package init(
         store: StateFile<Schedule>, saved: [Schedule], settings: ScheduleSettings, sessions: Sessions, prompter: PromptSender,
@@ -93,24 +99,56 @@ package actor Schedules {
         return gone
     }
 
-    /// Runs what is due, sleeping until the next is, until cancelled.
+    /// Runs what is due, sleeping until the next is, until cancelled. Each run is sent on its
+    /// own: one that waits for its session (a compaction, a pi starting) holds up no other.
     package func run() async {
-        while !Task.isCancelled {
-            await runDue(now: Date())
-            let delay = table.nextDue.map { max(0, $0.timeIntervalSinceNow) } ?? 3600
-            await alarm.sleep(for: .milliseconds(Int(min(delay, 3600) * 1000) + 5))
+        await withDiscardingTaskGroup { sends in
+            while !Task.isCancelled {
+                for schedule in await runDue(now: Date()) {
+                    sends.addTask { await self.send(schedule) }
+                }
+                var delay = table.nextDue.map { max(0, $0.timeIntervalSinceNow) } ?? 3600
+                if let retry = retryUnsavedAt { delay = max(delay, retry.timeIntervalSinceNow) }
+                await alarm.sleep(for: .milliseconds(Int(min(delay, 3600) * 1000) + 5))
+            }
+            sends.cancelAll()
         }
     }
 
-    /// Sends every prompt due at `now`.
-    package func runDue(now: Date) async {
+    /// Moves every schedule due at `now` on, tells the chats of those skipped or dropped, and
+    /// returns the runs to send. Nothing is sent that is not saved first: a kill -9 during the
+    /// sends neither sends them again on start nor loses them, and while the schedules cannot
+    /// be saved (a full disk) the due runs wait, and are tried again every 30 s.
+    package func runDue(now: Date) async -> [Schedule] {
+        if let retry = retryUnsavedAt, now < retry { return [] }
+        let before = table
         let actions = table.due(now: now) { name in try? self.zone(name) }
-        guard !actions.isEmpty else { return }
-        // Saved first: a kill -9 during the sends below does not send them again on start.
-        save()
+        guard !actions.isEmpty else { return [] }
+        let told = saveError != nil
+        guard save() else {
+            table = before
+            retryUnsavedAt = now.addingTimeInterval(Self.unsavedRetry)
+            if !told {
+                for case .run(let schedule) in actions {
+                    await tell(
+                        schedule, "error",
+                        "⏰ Schedule #\(schedule.number) (\(schedule.label)) cannot run now: the schedules cannot be saved "
+                            + "(\(saveError ?? "")), and a run not saved could run twice. It runs once they can be.")
+                }
+            }
+            return []
+        }
+        retryUnsavedAt = nil
+        var runs: [Schedule] = []
         for action in actions {
             switch action {
-            case .run(let schedule): await send(schedule)
+            case .run(let schedule):
+                guard !sending.contains(schedule.number) else {
+                    logger.notice("schedule \(schedule.number) (\(schedule.label)) is due while its last run still waits; not sent again")
+                    continue
+                }
+                sending.insert(schedule.number)
+                runs.append(schedule)
             case .skipped(let schedule, let missedAt):
                 logger.notice("schedule \(schedule.number) (\(schedule.label)) missed its run at \(missedAt) and skips it (missed=skip)")
                 await tell(
@@ -134,12 +172,17 @@ package actor Schedules {
                         + "\(localTime(schedule.next, zone: schedule.zone)).")
             }
         }
+        return runs
     }
 
     private func send(_ schedule: Schedule) async {
+        defer { sending.remove(schedule.number) }
         guard let session = await sessions.session(id: schedule.sessionID) else {
-            _ = table.remove(schedule.number)
-            save()
+            // This schedule, not a new one that took its number meanwhile.
+            if table.schedules.contains(where: { $0.number == schedule.number && $0.createdAt == schedule.createdAt }) {
+                _ = table.remove(schedule.number)
+                save()
+            }
             logger.warning("schedule \(schedule.number) (\(schedule.label)) removed: its session \(schedule.sessionID) has ended")
             return
         }
