@@ -33,6 +33,11 @@ import Testing
             ("at 9 hi", "time of day"), ("cron 0 9 * hi", "five fields"), ("cron 0 9 * * mon-xyz hi", "weekday"),
             ("every 1h", "what should the session be asked"),
             ("every 1h tz=../x hi", "time zone name"), ("every 1h missed=maybe hi", "run or skip"), ("soon hi", "not a way"),
+            // A seconds field first (Quartz, Spring): its sixth field would start the prompt.
+            ("cron 0 0 9 * * 1-5 check CI", "looks like a sixth"), ("cron 0 0 9 * * * check CI", "looks like a sixth"),
+            ("cron 0 0 9 ? * MON-FRI check CI", "cron"),
+            // Options after the prompt would be sent to pi as its words.
+            ("at 09:00 check CI tz=Europe/Berlin", "before the prompt"), ("every 1h check CI missed=skip", "before the prompt"),
         ] {
             do {
                 let request = try ScheduleRequest(text)
@@ -41,5 +46,12 @@ import Testing
                 #expect(error.description.contains(words), "\(text): \(error)")
             }
         }
+    }
+
+    /// What reads like a cron field, a number or an option inside a prompt stays the prompt's.
+    @Test func promptsThatOnlyLookLikeMoreAreKept() throws {
+        #expect(try ScheduleRequest("cron 0 9 * * 1-5 3 checks failed: look").prompt == "3 checks failed: look")
+        #expect(try ScheduleRequest("every 1h export TZ=UTC and run the tests").prompt == "export TZ=UTC and run the tests")
+        #expect(try ScheduleRequest("every 1h - check CI").prompt == "- check CI")
     }
 }

@@ -72,6 +72,11 @@ package struct ScheduleRequest: Sendable, Equatable {
             let expression = fields.joined(separator: " ")
             // Checked here, so a mistake is answered before anything is saved.
             _ = try CronExpression(expression)
+            if !first.hasPrefix("@"), let sixth = peek(), Self.looksLikeCronField(sixth) {
+                throw ScheduleError(
+                    "cron takes five fields (minute hour day month weekday), and \"\(sixth)\" looks like a sixth: a seconds field "
+                        + "first (Quartz, Spring) is not read. Write the prompt after the five: cron 0 9 * * 1-5 PROMPT")
+            }
             when = .cron(expression)
             label = "cron " + expression
         default:
@@ -92,6 +97,22 @@ package struct ScheduleRequest: Sendable, Equatable {
         }
         prompt = String(rest.drop(while: isSpace)).trimmed()
         guard !prompt.isEmpty else { throw ScheduleError("what should the session be asked? Put the prompt after the time: \(Self.usage)") }
+        // Options written after the prompt would reach pi as its last words, and not count.
+        if let last = prompt.split(whereSeparator: isSpace).last, last.hasPrefix("tz=") || last.hasPrefix("missed=") {
+            throw ScheduleError("\(last) goes before the prompt, after the time: e.g. at 09:00 \(last) PROMPT")
+        }
+    }
+
+    /// A word a sixth cron field would be: `*`, or numbers with `*`, `,`, `-`, `/` or `?`, or
+    /// weekday or month names in a range or list (`MON-FRI`). A plain number, or `-` alone, may
+    /// start a prompt.
+    static func looksLikeCronField(_ word: String) -> Bool {
+        let operators = Set("*,-/?")
+        if word.allSatisfy({ $0.isASCII && ($0.isNumber || operators.contains($0)) }) {
+            return word.contains { $0 == "*" || $0 == "?" } || (word.contains { $0.isNumber } && word.contains { operators.contains($0) })
+        }
+        let names = word.split(whereSeparator: { $0 == "-" || $0 == "," })
+        return names.count > 1 && names.allSatisfy { $0.count == 3 && $0.allSatisfy(\.isLetter) }
     }
 
     /// Cron's day-of-week field for `every WORD at`.
