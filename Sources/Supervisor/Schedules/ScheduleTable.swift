@@ -58,7 +58,9 @@ package struct ScheduleTable: Sendable {
             rule = .once
             var day = rules.civil(at: start)
             (day.hour, day.minute, day.second) = (hour, minute, 0)
-            var instant = rules.instant(of: day)
+            // The next time the clock shows it: in a repeated hour's second pass, that is its
+            // second instant.
+            var instant = rules.instants(of: day).first { $0 > start } ?? rules.instant(of: day)
             if instant <= start {
                 let (year, month, date) = CivilTime.civil(fromDays: CivilTime.days(year: day.year, month: day.month, day: day.day) + 1)
                 instant = rules.instant(of: CivilTime(year: year, month: month, day: date, hour: hour, minute: minute))

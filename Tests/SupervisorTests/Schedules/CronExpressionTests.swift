@@ -61,5 +61,11 @@ import Testing
         let repeated = try #require(night.next(after: Self.at(2026, 10, 24, 12), in: berlin))
         #expect(repeated == Self.at(2026, 10, 25, 0, 30))
         #expect(night.next(after: repeated, in: berlin) == Self.at(2026, 10, 26, 1, 30))
+        // Made at 03:10 CEST on 29 March, after the skipped 02:30: that night's run is at 03:30.
+        #expect(night.next(after: Self.at(2026, 3, 29, 1, 10), in: berlin) == Self.at(2026, 3, 29, 1, 30))
+        // Made at 02:10 CET on 25 October, in the repeated hour's second pass: 02:30 comes again.
+        #expect(night.next(after: Self.at(2026, 10, 25, 1, 10), in: berlin) == Self.at(2026, 10, 25, 1, 30))
+        // Made at 02:40 CEST, in its first pass: the night's one 02:30 has been.
+        #expect(night.next(after: Self.at(2026, 10, 25, 0, 40), in: berlin) == Self.at(2026, 10, 26, 1, 30))
     }
 }

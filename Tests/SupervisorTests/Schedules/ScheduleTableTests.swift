@@ -86,6 +86,15 @@ import Testing
         #expect(table.schedules.isEmpty)
     }
 
+    /// `at 02:30` made at 02:10 CET on 25 October, in the repeated hour's second pass: the clock
+    /// shows 02:30 again in 20 minutes (docs/SCHEDULES.md: once, the next time the clock shows it).
+    @Test func onceInTheRepeatedHourRunsWhenTheClockShowsItAgain() throws {
+        var table = ScheduleTable(saved: [], minimumInterval: 60)
+        let second = Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 10, 25, 1, 10)))
+        let once = try add(&table, "at 02:30 tz=Europe/Berlin x", now: second)
+        #expect(once.next == Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 10, 25, 1, 30))))
+    }
+
     @Test func aCronScheduleFollowsItsZoneAcrossTheChange() throws {
         var table = ScheduleTable(saved: [], minimumInterval: 60)
         let march = Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 3, 27, 12)))

@@ -69,7 +69,17 @@ package struct CronExpression: Sendable, Equatable {
             for hour in sortedHours {
                 for minute in sortedMinutes {
                     let local = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute)
-                    guard local > now || dayNumber > firstDay else { continue }
+                    if dayNumber == firstDay {
+                        if local > now {
+                            // Later on today's clock: in a repeated hour's second pass, the
+                            // second time the clock shows it is the one still to come.
+                            if let instant = zone.instants(of: local).first(where: { $0 > utc }) { return instant }
+                            continue
+                        }
+                        // Earlier on today's clock: only a time the clock skipped can still come
+                        // (at the instant it names, after the change).
+                        guard !zone.shows(local) else { continue }
+                    }
                     let instant = zone.instant(of: local)
                     if instant > utc { return instant }
                 }

@@ -107,11 +107,19 @@ package struct ZoneRules: Sendable {
     /// far after the change as the time was, as the clock before the change would have read it:
     /// 02:30 in a gap from 02:00 to 03:00 is 03:30.
     package func instants(of local: CivilTime) -> [Int64] {
+        let valid = shown(local)
+        if !valid.isEmpty { return valid }
+        return [local.seconds - Int64(offset(at: local.seconds - 86_400))]
+    }
+
+    /// Whether the clock shows `local` at all (not in a gap it skips when set forward).
+    package func shows(_ local: CivilTime) -> Bool { !shown(local).isEmpty }
+
+    /// The instants at which the clock shows `local`, earliest first; none in a gap.
+    private func shown(_ local: CivilTime) -> [Int64] {
         let seconds = local.seconds
         let candidates = Set([offset(at: seconds - 86_400), offset(at: seconds), offset(at: seconds + 86_400)])
-        let valid = candidates.map { seconds - Int64($0) }.filter { Int64(offset(at: $0)) == seconds - $0 }.sorted()
-        if !valid.isEmpty { return valid }
-        return [seconds - Int64(offset(at: seconds - 86_400))]
+        return candidates.map { seconds - Int64($0) }.filter { Int64(offset(at: $0)) == seconds - $0 }.sorted()
     }
 
     /// The first instant of `local`, as a schedule takes it (the first of a repeated hour).
