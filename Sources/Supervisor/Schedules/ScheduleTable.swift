@@ -114,6 +114,7 @@ package struct ScheduleTable: Sendable {
         var kept: [Schedule] = []
         for var schedule in schedules {
             guard schedule.next <= now else {
+                if let sooner = Self.sooner(schedule, current: current, zone: zone) { schedule.next = sooner }
                 kept.append(schedule)
                 continue
             }
@@ -160,6 +161,18 @@ package struct ScheduleTable: Sendable {
         }
         schedules = kept
         return actions
+    }
+
+    /// The run a schedule's rule names after `current`, when it comes before the one it waits
+    /// for: only when the clock was set back (a VM snapshot restored, NTP stepping), as the next
+    /// run is always the rule's first after a time already past. Without this, an hourly schedule
+    /// would wait for the old time to come round again, a day after a day's step.
+    private static func sooner(_ schedule: Schedule, current: Int64, zone: (String) -> ZoneRules?) -> Date? {
+        guard schedule.waitsForZone != true, let rule = try? ScheduleRule(stored: schedule.rule), rule != .once,
+            let rules = zone(schedule.zone), let next = rule.next(after: current, in: rules)
+        else { return nil }
+        let date = Date(timeIntervalSince1970: TimeInterval(next))
+        return date < schedule.next ? date : nil
     }
 
     /// A schedule waiting for its zone, due for another look: back on its rule's next run after

@@ -95,6 +95,18 @@ import Testing
         #expect(once.next == Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 10, 25, 1, 30))))
     }
 
+    /// The clock set back a day (a VM snapshot restored, NTP stepping): schedules run on the
+    /// clock as it now reads, rather than waiting for the old time to come round again.
+    @Test func aClockSetBackMovesTheNextRunsBack() throws {
+        var table = ScheduleTable(saved: [], minimumInterval: 60)
+        _ = try add(&table, "every 1h beat")
+        _ = try add(&table, "every day at 09:00 report")
+        #expect(due(&table, -86_400).isEmpty)
+        #expect(table.schedules[0].next == Self.start.addingTimeInterval(-86_400 + 3600))
+        #expect(table.schedules[1].next == Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 11, 26, 9))))
+        #expect(ran(due(&table, -86_400 + 3600)) == [1])
+    }
+
     @Test func aCronScheduleFollowsItsZoneAcrossTheChange() throws {
         var table = ScheduleTable(saved: [], minimumInterval: 60)
         let march = Date(timeIntervalSince1970: TimeInterval(ZoneRulesTests.utc(2026, 3, 27, 12)))
