@@ -109,6 +109,37 @@ import Glibc
         }
     }
 
+    /// A schedule's run due as pi-relayd starts (missed=run catches it up) waits for the terminal's
+    /// pi to reconnect, as it does within seconds (the extension retries), rather than being lost.
+    @Test func aScheduledRunWaitsForTheTerminalToReconnect() async throws {
+        try await SessionHome.with { s in
+            let daemon = try await s.start()
+            let pi = try SpawnedProcess("/bin/sleep", ["300"], environment: [:], stdoutPath: "/dev/null", stderrPath: "/dev/null")
+            defer { kill(pi.pid, SIGKILL) }
+            let terminal = try ScriptedTerminal(socket: s.home.socketPath)
+            _ = try #require(
+                try await terminal.attach(piSessionID: Self.piSessionID, cwd: s.project, extra: ["pid": JSONValue(Int(pi.pid))])["result"])
+            let added = try await s.run("schedule", "add", "project", "every", "1h", "missed=run", "catch", "up")
+            #expect(added.status == 0, "\(added)")
+            _ = try await s.run("stop")
+            _ = await daemon.waitForExit()
+            try await waitUntil("the extension's connection ends with the daemon") { terminal.hasEnded }
+            let file = s.home.path + "/state/schedules.json"
+            let overdue = s.home.read("state/schedules.json").replacingOccurrences(
+                of: #""next" : "[^"]*""#, with: "\"next\" : \"2020-01-01T00:00:00Z\"", options: .regularExpression)
+            try overdue.write(toFile: file, atomically: true, encoding: .utf8)
+
+            try await s.start()
+            try await Task.sleep(for: .seconds(2))
+            let back = try ScriptedTerminal(socket: s.home.socketPath)
+            _ = try #require(try await back.attach(piSessionID: Self.piSessionID, cwd: s.project, extra: ["pid": JSONValue(Int(pi.pid))])["result"])
+            let prompt = try await back.command("prompt")
+            #expect(prompt["message"] == "catch up", "\(prompt)")
+            back.respond(to: prompt)
+            back.hangUp()
+        }
+    }
+
     /// A question from the terminal's ask_user tool: answered from outside, the answer goes to
     /// the extension; answered at the terminal first, it is closed here.
     @Test func questionsAnsweredOnEitherSide() async throws {

@@ -27,6 +27,8 @@ package actor Schedules {
     /// After a save that failed, when the due runs are tried again (they are not sent unsaved).
     private var retryUnsavedAt: Date?
     static let unsavedRetry: TimeInterval = 30
+    /// How long a run waits for a terminal session's pi to attach again.
+    static let terminalWait: Duration = .seconds(30)
 
     package init(
         store: StateFile<Schedule>, saved: [Schedule], settings: ScheduleSettings, sessions: Sessions, prompter: PromptSender,
@@ -187,6 +189,14 @@ package actor Schedules {
             return
         }
         let name = await session.name
+        // A terminal's pi reconnects within seconds (a daemon restart, pi's /reload): the run
+        // waits for it a little, rather than being lost to a blink.
+        if session.terminal != nil {
+            let deadline = ContinuousClock.now + Self.terminalWait
+            while await !session.isAttachedTerminal, ContinuousClock.now < deadline {
+                do { try await Task.sleep(for: .milliseconds(250)) } catch { return }
+            }
+        }
         do {
             let outcome = try await prompter.prompt(
                 session, kind: .send, text: schedule.prompt, images: [], origin: "schedule", echo: "⏰ " + schedule.prompt)
