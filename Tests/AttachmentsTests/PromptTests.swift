@@ -1,3 +1,4 @@
+import PiRelaySDK
 import Testing
 
 @testable import AttachmentsPlugin

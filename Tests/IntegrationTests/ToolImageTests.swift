@@ -49,4 +49,29 @@ import Testing
             #expect(missing.stderr.contains("no image 2"), "\(missing)")
         }
     }
+
+    /// A tool's image over the chat's upload limit (the fake messenger's 8 MiB) is refused with
+    /// the sizes, as `/file` refuses a file that big: no post the messenger would drop, and no
+    /// copy left in the spool.
+    @Test func anImageOverTheChatsUploadLimitIsRefusedWithWhy() async throws {
+        try await E2EChatHome.with { chat in
+            let stub = RepoPaths.root + "/Tests/Fakes/pi-screenshot/pi"
+            let yaml = chat.config().yaml.replacingOccurrences(of: E2EConfig.fakePi, with: stub)
+            try chat.home.writeConfig(yaml)
+            let daemon = try await chat.home.startDaemon(
+                environment: ["FAKE_MESSENGER_LOG": chat.messengerLog, "PI_SCREENSHOT_BYTES": "\(9 << 20)"])
+            for plugin in ["fake-messenger", "formatter", "attachments"] {
+                try await daemon.waitForRunning(plugin, timeout: .seconds(60))
+            }
+            _ = try await chat.newBoundSession("shots")
+            _ = try await chat.say("take a screenshot")
+            _ = try await chat.waitForFinal(1)
+            let reply = try await chat.say("/image 1")
+            let text = reply["reply"]?["text"]?.stringValue ?? ""
+            #expect(text.contains("over this chat's upload limit of 8 MB"), "\(reply)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(chat.posts("file").isEmpty, "\(chat.posts("file"))")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: chat.home.path + "/state/spool").isEmpty)
+        }
+    }
 }

@@ -62,7 +62,15 @@ extension ChatDelivery {
             throw RemoteError(code: .notFound, message: "no image \(number); the last run has \(list.count)")
         }
         let image = list[number - 1]
+        var info = stat()
+        let size = stat(image.path, &info) == 0 ? Int(info.st_size) : 0
         for binding in targets {
+            // As `/file` refuses a file that big: the messenger would leave it out of the post.
+            let limit = traits.uploadBytes(binding.messenger)
+            guard size <= limit else {
+                throw RemoteError.invalidParams(
+                    "\(image.filename) is \(ByteCount.describe(size)), over this chat's upload limit of \(ByteCount.describe(limit))")
+            }
             let copy = home.spoolDir + "/\(UUID().uuidString.prefix(8))-\(image.filename)"
             guard let data = FileManager.default.contents(atPath: image.path), AtomicFile.write([UInt8](data), to: copy) else {
                 throw RemoteError(code: .internal, message: "cannot copy \(image.filename) to the spool folder")

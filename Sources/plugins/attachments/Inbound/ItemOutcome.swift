@@ -1,3 +1,5 @@
+import PiRelaySDK
+
 /// What became of one attachment: an image for the model, a text block for the prompt, or a line
 /// saying why it was left out (and a note telling the user the same).
 enum ItemOutcome: Sendable, Equatable {

@@ -1,6 +1,6 @@
 /// Sizes as people read them: 512 bytes, 99 KB, 3.8 MB (binary units, at most one decimal).
-enum ByteCount {
-    static func describe(_ bytes: Int) -> String {
+package enum ByteCount {
+    package static func describe(_ bytes: Int) -> String {
         if bytes == 1 { return "1 byte" }
         if bytes < 1024 { return "\(bytes) bytes" }
         if bytes < 1024 * 1024 { return tenths(bytes, 1024) + " KB" }
