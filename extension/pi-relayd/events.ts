@@ -19,6 +19,12 @@ export const RELAYED_EVENTS = [
 ];
 
 /**
+ * The lines that belong to a run as the daemon sees it: pi's events and what pi's RPC mode says
+ * of retries and overflow compactions (sent here in its place, RelayedRun).
+ */
+export const RUN_LINE_TYPES = [...RELAYED_EVENTS, "auto_retry_start", "auto_retry_end", "auto_compaction_start", "auto_compaction_end"];
+
+/**
  * The event as pi's RPC mode would print it, with docs/EXTENSION.md's two savings: a
  * message_update keeps only its assistantMessageEvent's type, contentIndex and delta (pi
  * repeats the whole answer in `message` and `partial` on every token), and agent_end drops

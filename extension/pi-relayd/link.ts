@@ -9,6 +9,13 @@ const RETRY_MAX_MS = 5000;
 /** A daemon that accepts the connection but never answers the attach is given up on. */
 const ATTACH_TIMEOUT_MS = 10_000;
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/**
+ * The daemon reads at most 16 MiB a line on its control socket and skips a longer one with no
+ * word to us (ControlServer.swift, `maxLineBytes: 16 << 20`): no line we write is longer than
+ * this, which leaves room to spare.
+ */
+const LINE_BUDGET_BYTES = 15 * 1024 * 1024;
+const MB = 1024 * 1024;
 /** A daemon that stops reading while pi streams would make Node buffer without end. */
 const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 /** session_shutdown ends the connection politely, but never waits for the network longer. */
@@ -49,6 +56,74 @@ export function socketTrustProblem(socketPath: string): string | undefined {
     return undefined;
   }
   if (socketStat.uid !== uid) return `${socketPath} is not yours`;
+  return undefined;
+}
+
+/** An image block (pi's ImageContent): what can make an event bigger than a line may be. */
+function isImageBlock(value: unknown): value is Json {
+  return isObject(value) && value.type === "image" && typeof value.data === "string";
+}
+
+/**
+ * A copy of `value` with each image block, wherever it is (a message's content, a tool's result
+ * or partial result, turn_end's toolResults), replaced by a text block that says it was left
+ * out. Only plain objects and arrays are copied; `count` says how many images went.
+ */
+function withoutImages(value: unknown): { value: unknown; count: number } {
+  if (isImageBlock(value)) {
+    const size = (Buffer.byteLength(value.data, "base64") / MB).toFixed(1);
+    return { value: { type: "text", text: `[an image of ${size} MB was not relayed (over the relay's line limit)]` }, count: 1 };
+  }
+  if (Array.isArray(value)) {
+    let count = 0;
+    const copy = value.map((item) => {
+      const result = withoutImages(item);
+      count += result.count;
+      return result.value;
+    });
+    return count > 0 ? { value: copy, count } : { value, count: 0 };
+  }
+  const proto = typeof value === "object" && value !== null ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== Object.prototype && proto !== null) return { value, count: 0 }; // a Date, a Buffer: as JSON makes them
+  let count = 0;
+  const copy: Json = {};
+  for (const [key, item] of Object.entries(value as Json)) {
+    const result = withoutImages(item);
+    count += result.count;
+    copy[key] = result.value;
+  }
+  return count > 0 ? { value: copy, count } : { value, count: 0 };
+}
+
+/**
+ * A message as one line for the daemon, at most LINE_BUDGET_BYTES of UTF-8. pi passes images on
+ * as they are (spec §11 trap 9: a picture in a prompt, or a tool's, can be any size), so a
+ * line over the budget goes with a text block in place of each image: the event itself (a
+ * tool_execution_end that closes the chat's tool line) matters more than its picture. Still
+ * over without them, it is not sent, and the log says what was lost. Undefined: no line.
+ */
+function encodeLine(message: Json, log: Log): { line: string; bytes: number } | undefined {
+  const what = message.type ?? message.method;
+  let line: string;
+  try {
+    line = `${JSON.stringify(message)}\n`;
+  } catch (error) {
+    log(`could not encode a ${what} line: ${describe(error)}`);
+    return undefined;
+  }
+  let bytes = Buffer.byteLength(line);
+  if (bytes <= LINE_BUDGET_BYTES) return { line, bytes };
+  const stripped = withoutImages(message);
+  if (stripped.count > 0) {
+    line = `${JSON.stringify(stripped.value)}\n`;
+    const before = bytes;
+    bytes = Buffer.byteLength(line);
+    if (bytes <= LINE_BUDGET_BYTES) {
+      log(`a ${what} line of ${(before / MB).toFixed(1)} MB: ${stripped.count} image(s) left out, over the daemon's 16 MiB line limit`);
+      return { line, bytes };
+    }
+  }
+  log(`not relaying a ${what} line of ${(bytes / MB).toFixed(1)} MB: over the daemon's 16 MiB line limit${stripped.count > 0 ? " even without its images" : ""}`);
   return undefined;
 }
 
@@ -213,30 +288,27 @@ export class DaemonLink {
     if (this.state === "attached" && this.socket) return this.write(this.socket, message);
     const buffer = this.switchBuffer;
     if (!buffer || message.type === "response") return false;
-    let line: string;
-    try {
-      line = `${JSON.stringify(message)}\n`;
-    } catch (error) {
-      this.hooks.log(`could not encode a ${message.type ?? message.method} line: ${describe(error)}`);
-      return false;
-    }
+    // Kept as it will be written: within the daemon's line limit, or not at all.
+    const encoded = encodeLine(message, this.hooks.log);
+    if (!encoded) return false;
     if (
       buffer.lines.length >= SWITCH_BUFFER_LINES ||
-      buffer.bytes + line.length > SWITCH_BUFFER_BYTES ||
+      buffer.bytes + encoded.bytes > SWITCH_BUFFER_BYTES ||
       Date.now() - buffer.since > SWITCH_BUFFER_MS
     ) {
       this.hooks.log(`no attach since the session switch: ${buffer.lines.length} kept line(s) dropped, and what follows`);
       this.switchBuffer = undefined;
       return false;
     }
-    buffer.lines.push({ type: message.type, line });
-    buffer.bytes += line.length;
+    buffer.lines.push({ type: message.type, line: encoded.line });
+    buffer.bytes += encoded.bytes;
     return true;
   }
 
-  /** Whether a line of this type waits to be sent after the attach. */
-  holdsLine(type: string): boolean {
-    return (this.attachKept ?? this.switchBuffer)?.lines.some((kept) => kept.type === type) ?? false;
+  /** The type of the first line waiting to be sent after the attach that is one of `types`. */
+  firstHeld(types: readonly string[]): string | undefined {
+    const kept = (this.attachKept ?? this.switchBuffer)?.lines.find((line) => types.includes(line.type as string));
+    return kept?.type as string | undefined;
   }
 
   /** Closes everything without waiting for the network. */
@@ -527,19 +599,14 @@ export class DaemonLink {
   }
 
   private write(socket: net.Socket, message: Json): boolean {
-    let line: string;
-    try {
-      line = `${JSON.stringify(message)}\n`;
-    } catch (error) {
-      this.hooks.log(`could not encode a ${message.type ?? message.method} line: ${describe(error)}`);
-      return false;
-    }
+    const encoded = encodeLine(message, this.hooks.log);
+    if (!encoded) return false;
     if (socket.writableLength > MAX_UNSENT_BYTES) {
       this.hooks.log("the daemon stopped reading (64 MiB unsent); reconnecting");
       socket.destroy();
       return false;
     }
-    socket.write(line);
+    socket.write(encoded.line);
     return true;
   }
 

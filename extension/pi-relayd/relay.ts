@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { later, relaydHome, safely, type Json, type Log, type Timer } from "./callbacks.ts";
 import { PiCommands } from "./commands.ts";
-import { relayedEvent, RelayedRun, ToolUpdateThrottle } from "./events.ts";
+import { relayedEvent, RelayedRun, RUN_LINE_TYPES, ToolUpdateThrottle } from "./events.ts";
 import { Gatekeeper, parseGates } from "./gates.ts";
 import { controlCall, DaemonLink } from "./link.ts";
 import { PromptSender, type SwitchReason } from "./prompts.ts";
@@ -349,11 +349,17 @@ export class Relay {
     // Attached in the middle of a run (the daemon restarted, or pi switched session while
     // busy): the daemon heard no agent_start, so it would take the session for idle and show
     // nothing of the rest of the run. It hears one now; the run's remaining events follow.
-    // One that came since a switch is sent next, with the rest of what was kept (DaemonLink).
+    // What was kept since a switch is sent next (DaemonLink). When its first run line is an
+    // agent_start, that run announces itself. When it is the tail of a run that started before
+    // the switch (one goes on across /fork, spec §11 trap 3), that run needs its start even if
+    // it has ended by now and pi is idle: else the daemon drops its end and final answer.
     // A retry's back-off looks idle to pi: the run, and that it will go on, are told too.
-    if (!this.link?.holdsLine("agent_start")) {
+    const firstKept = this.link?.firstHeld(RUN_LINE_TYPES);
+    if (firstKept === undefined) {
       if (this.run.isContinuing) for (const line of this.run.resumeLines()) this.link?.send(line);
       else if (this.ctx && !this.ctx.isIdle()) this.link?.send({ type: "agent_start" });
+    } else if (firstKept !== "agent_start") {
+      this.link?.send({ type: "agent_start" }); // the kept tail carries any auto_retry_start itself
     }
     this.questions.resend();
     this.gatekeeper.askAgain(); // a gate waiting: the chats are asked again, the terminal's dialog stays

@@ -4,7 +4,7 @@
 // events of a run that goes on across `/fork` reach the daemon after the new attach.
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
-import { FakeDaemon, makeHome, sleep, startHost } from "./support.ts";
+import { FakeDaemon, makeHome, sleep, startHost, waitUntil } from "./support.ts";
 
 async function busyWithQueuedPrompts(t: TestContext) {
   const home = makeHome(t);
@@ -85,6 +85,34 @@ test("/fork during a run: the run's events between the switch and the new attach
   assert.equal(deltas, end.text, "every delta reached the daemon, none dropped at the switch");
   const afterFork = daemon.received.filter((r) => r.connection === daemon.attached).map((r) => r.message.type);
   assert.ok(afterFork.includes("agent_end"), "the run ends in the fork's session");
+});
+
+test("/fork during a run that ends before the new attach: the new session hears agent_start, then the run's tail", async (t) => {
+  // The run started in the old session (its agent_start went there) and goes on across /fork
+  // (spec §11 trap 3). Ended before the fork is attached, pi is idle at the attach, and the kept
+  // lines hold only the run's tail: without a start first, the daemon takes the session for
+  // idle and drops the answer.
+  const home = makeHome(t);
+  const daemon = await FakeDaemon.start(t, home);
+  const host = await startHost(t);
+  await host.waitFor((s) => s.saw === "status" && s.text === "relay: attached");
+  host.type("slow: one two three");
+  await daemon.waitFor((m) => m.type === "message_update", 5000, "the answer streaming");
+  daemon.options.attachDelayMs = 1500; // the rest of the run (about 400 ms) ends before the answer
+  await host.fork();
+  const end = await host.waitFor((s) => s.saw === "run_end", 5000);
+  assert.equal(end.text, "Echo: slow: one two three");
+  await daemon.waitFor(() => daemon.attaches.length >= 2, 5000, "the fork's attach");
+  const fork = daemon.connections.at(-1)!;
+  await waitUntil(() => daemon.received.some((r) => r.connection === fork && r.message.type === "agent_end"), 5000, "agent_end in the fork's session");
+  assert.equal(host.isStreaming, false, "pi was idle when the fork was attached");
+  const types = daemon.received.filter((r) => r.connection === fork).map((r) => r.message.type ?? r.message.method);
+  const tail = types.findIndex((type) => ["message_update", "message_end", "turn_end", "agent_end"].includes(type));
+  assert.ok(tail > 0, `the run's tail was kept for the fork (${types.join(", ")})`);
+  assert.ok(types.slice(0, tail).includes("agent_start"), `agent_start before the run's tail (${types.join(", ")})`);
+  assert.equal(types.filter((type) => type === "agent_start").length, 1, "one start");
+  const answer = daemon.received.find((r) => r.connection === fork && r.message.type === "message_end" && r.message.message?.role === "assistant");
+  assert.equal(answer?.message.message.content[0].text, end.text, "the final answer reaches the fork's session");
 });
 
 test("/new while a chat prompt is still starting in pi: it is reported as running in the new conversation", async (t) => {

@@ -153,12 +153,22 @@ export interface DaemonOptions {
   approve?: (params: Json) => Json | Promise<Json>;
 }
 
+/**
+ * The longest line the daemon reads on its control socket: `FDLineReader.lines(fd:, maxLineBytes:
+ * 16 << 20)` in Sources/Supervisor/IO/Socket/ControlServer.swift (`serve`). Sources/SDK/Protocol/
+ * LineFramer.swift skips a longer line to its LF unread and reports only its length (without the
+ * LF); the server logs it and reads on. The connection stays open.
+ */
+export const DAEMON_MAX_LINE_BYTES = 16 << 20;
+
 /** The daemon's side of docs/EXTENSION.md, just enough to test the extension against. */
 export class FakeDaemon extends EventEmitter {
   readonly socketPath: string;
   readonly connections: DaemonConnection[] = [];
   /** Every line received, in order, with its connection and when it came. */
   readonly received: { connection: DaemonConnection; message: Json; at: number }[] = [];
+  /** Lines over DAEMON_MAX_LINE_BYTES, skipped unread as the daemon does: their length and first bytes. */
+  readonly skipped: { connection: DaemonConnection; bytes: number; prefix: string }[] = [];
   options: DaemonOptions;
   private server: net.Server | undefined;
 
@@ -249,16 +259,24 @@ export class FakeDaemon extends EventEmitter {
   private accept(socket: net.Socket): void {
     const connection = new DaemonConnection(socket);
     this.connections.push(connection);
-    let buffer = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
+    // Bytes, as the daemon's LineFramer reads them: LF ends a line, one CR before it is dropped,
+    // and a line over the cap is skipped (DAEMON_MAX_LINE_BYTES). Only new chunks are searched.
+    let pending: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => {
+      let start = 0;
       let newline: number;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        this.onLine(connection, JSON.parse(line));
+      while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
+        const line = Buffer.concat([...pending, chunk.subarray(start, newline)]);
+        pending = [];
+        start = newline + 1;
+        if (line.length > DAEMON_MAX_LINE_BYTES) {
+          this.skipped.push({ connection, bytes: line.length, prefix: line.subarray(0, 256).toString("utf8") });
+          continue;
+        }
+        const text = line.toString("utf8");
+        this.onLine(connection, JSON.parse(text.endsWith("\r") ? text.slice(0, -1) : text));
       }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
     });
     socket.on("error", () => {});
     socket.on("close", () => {

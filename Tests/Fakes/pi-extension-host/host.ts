@@ -439,6 +439,10 @@ function savedModel(entries: Json[]): { provider: string; id: string } | undefin
   return found;
 }
 
+/**
+ * The user message of a prompt (§8.1): the text, then its images as they came, of any size:
+ * prompt() neither resizes nor checks them (§11 trap 9).
+ */
 function userMessage(text: string, images: Json[]): Json {
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
@@ -1986,6 +1990,8 @@ export class PiHost extends EventEmitter {
     try {
       const onUpdate = (partialResult: Json) =>
         this.queueEvent("tool_execution_update", { toolCallId: call.id, toolName: call.name, args: call.arguments, partialResult });
+      // §6: a tool returns `(TextContent|ImageContent)[]`; tool_execution_update/_end, the toolResult
+      // message and turn_end carry that content as it is (§8.1).
       const returned = await tool.execute(call.id, call.arguments, signal, onUpdate, this.context());
       return { result: { content: returned?.content ?? [], details: returned?.details }, isError: false };
     } catch (error) {
