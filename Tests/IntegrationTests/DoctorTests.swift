@@ -228,4 +228,32 @@ import Glibc
                 failed, "config:formatter", detail: "config.yaml:6:17: formatter.showThinking must be true or false", fix: "line and column")
         }
     }
+
+    /// A config.yaml others may write is refused for its mode, not for a line: the fix is the
+    /// chmod, not "correct config.yaml at the line and column named".
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aConfigOthersMayWriteIsFixedWithChmod() async throws {
+        try await Self.withInstalled(["discord"]) { home, cli in
+            try home.writeConfig("discord:\n  requireMention: true\n")
+            chmod(home.path + "/config.yaml", 0o664)
+            try home.writeFile(".env", "# nothing yet\n", mode: 0o600)
+            let failed = try Self.checks(try await cli.run(["doctor", "--json"], timeout: .seconds(60)))
+            Self.expectFailed(failed, "config", detail: "writable by group or others", fix: "chmod go-w \(home.path)/config.yaml")
+        }
+    }
+
+    /// A misspelt key in a plugin's section is a warning the daemon logs and ignores: doctor
+    /// names it too, with its line and what was meant, rather than "loads cleanly".
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 3)))
+    func aMisspeltKeyInAPluginSectionIsNamed() async throws {
+        try await Self.withInstalled(["discord"]) { home, cli in
+            try home.writeConfig("discord:\n  requireMentions: false\n")
+            try home.writeFile(".env", "# nothing yet\n", mode: 0o600)
+            let checks = try Self.checks(try await cli.run(["doctor", "--json"], timeout: .seconds(60)))
+            Self.expectPassed(checks, "config:discord", detail: "config.yaml:2:3: unknown key")
+            #expect(
+                checks["config:discord"]?["detail"]?.stringValue?.contains("requireMention") == true,
+                "\(String(describing: checks["config:discord"]))")
+        }
+    }
 }

@@ -66,6 +66,10 @@ package struct Doctor: Sendable {
                 let fix = error.kind == .unsafeFile ? "chmod 600 \(home.dotenvFile)" : "correct .env at the line named (docs/CONFIG.md)"
                 return (fallback, .fail("config", ".env", "\(error)", fix: fix))
             }
+            // Refused for its mode or owner: the message ends with the command that fixes it.
+            if error.kind == .unsafeFile, let command = error.message.components(separatedBy: "run: ").last, command != error.message {
+                return (fallback, .fail("config", "config.yaml", "\(error)", fix: command))
+            }
             return (fallback, .fail("config", "config.yaml", "\(error)", fix: "correct config.yaml at the line and column named (docs/CONFIG.md)"))
         }
     }
@@ -94,9 +98,13 @@ package struct Doctor: Sendable {
                 let name = plugin.name
                 guard let source = config.pluginSources[name] else { return nil }
                 do {
-                    _ = try PluginSections.check(
+                    let checked = try PluginSections.check(
                         source: source, written: config.pluginSections[name], plugin: name, hello: hello, environment: environment)
-                    return nil
+                    // A misspelt key is ignored, with a warning the daemon only logs: said here.
+                    guard !checked.warnings.isEmpty else { return nil }
+                    return .pass(
+                        "config:\(name)", "config.yaml \(name) section",
+                        "loads, with \(checked.warnings.count) warning(s): \(checked.warnings.joined(separator: "; "))")
                 } catch {
                     return .fail(
                         "config:\(name)", "config.yaml \(name) section", "\(error)",
