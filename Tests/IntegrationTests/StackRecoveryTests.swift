@@ -85,6 +85,28 @@ import Glibc
         }
     }
 
+    /// The same for a chat on `/progress quiet`, which sees no live view, only finals: it hears
+    /// the cut-off too, as it would have heard the answer, rather than waiting for good.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func aQuietChatIsToldTooThatTheAnswerWasCutOff() async throws {
+        try await StackHome.with { stack in
+            let doomed = try await stack.start(doomed: true)
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("new", ["cwd": .string(stack.workspace), "name": "cut"])
+            try await stack.dm("/progress quiet")
+            try await stack.waitForBotMessage(in: dm, containing: "Progress here is now quiet")
+            try await stack.dm("!scenario slow 300 60")
+            try await waitUntil("the run is saved as under way", timeout: .seconds(60)) {
+                stack.home.read("state/sessions.json").contains("activeRun")
+            }
+            doomed.signal(SIGKILL)
+            #expect(await doomed.waitForExit() == .signaled(SIGKILL))
+
+            try await stack.start(freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "the answer in progress was cut off", timeout: 90)
+        }
+    }
+
     /// `kill -9` of the daemon while a question waits for its answer: the dialog dies with its
     /// pi, so the restarted daemon closes the question in the DM as an expired one is closed:
     /// its message says it expired because pi-relayd was restarted and loses its buttons (it

@@ -19,6 +19,9 @@ package enum SessionNews: Sendable {
     case questionClosed(PendingQuestion, outcome: String)
     /// A short line worth showing: a notify from an extension, a late prompt rejection.
     case notice(kind: String, text: String)
+    /// A run that will never end (pi-relayd was killed during it): said in place of its final,
+    /// so every chat that waits for finals hears it, a quiet one too.
+    case runCutOff(text: String)
     case exited(reason: String)
     case promptEcho(text: String, origin: String)
     /// pi took a user message (`message_start`, role user): a prompt, or a queued one delivered.

@@ -94,8 +94,7 @@ package actor Sessions {
         logger.notice("session \(name): run \(run) was cut off when pi-relayd stopped")
         await observer.session(
             session.id,
-            did: .notice(
-                kind: "error",
+            did: .runCutOff(
                 text: "pi-relayd was restarted while \(name) was working: "
                     + "the answer in progress was cut off and will not finish. Send the prompt again if you still need it."))
     }

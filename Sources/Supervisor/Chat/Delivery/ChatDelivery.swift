@@ -91,6 +91,8 @@ package actor ChatDelivery: SessionObserver {
             }
         case .notice(let kind, let text):
             await postNotice(kind, text, to: id)
+        case .runCutOff(let text):
+            await postNotice("error", text, to: id, want: .final)
         case .exited(let reason):
             logger.notice("session \(id) exited: \(reason)")
             await postNotice("error", "pi exited: \(Redactor.redact(reason)). The next message restarts it.", to: id)
@@ -117,10 +119,11 @@ package actor ChatDelivery: SessionObserver {
         }
     }
 
-    /// A notice to every chat of the session, rendered once per dialect among them.
-    private func postNotice(_ kind: String, _ text: String, to sessionID: String) async {
+    /// A notice to every chat of the session that wants `want` (progress, or what stands in for
+    /// a final), rendered once per dialect among them.
+    private func postNotice(_ kind: String, _ text: String, to sessionID: String, want: DeliveryWant = .progress) async {
         var lines: [Dialect: String] = [:]
-        for binding in await bindings.chats(of: sessionID) where await wants(binding, .progress) {
+        for binding in await bindings.chats(of: sessionID) where await wants(binding, want) {
             let dialect = dialect(of: binding.messenger)
             if lines[dialect] == nil { lines[dialect] = await notice(kind, text, dialect: dialect) }
             await deliver(
