@@ -15,7 +15,10 @@ SANITIZE_BUILD_FLAGS ?= $(BUILD_FLAGS)
 # CCurl/CLibYAML modules, pkg-config to find them, git for the web dashboard's diff viewer.
 # tzdata: the named time zones of scheduled prompts (docs/SCHEDULES.md), read from
 # /usr/share/zoneinfo. opus-tools: opusdec turns voice notes into WAV for a transcriber (ffmpeg
-# does too, when installed). That is all `make run` and `make install` need.
+# does too, when installed). That is all `make run` and `make install` need, besides
+# binutils-gold where a newer Debian moved ld.gold, which the Swift toolchain links with, out of
+# binutils (added by `deps` when there is no ld.gold). `build` takes group and others' write off
+# what it built: under a umask of 002 pi-relayd would refuse its own plugins.
 APT_PACKAGES := libcurl4-openssl-dev libyaml-dev pkg-config git tzdata opus-tools
 # What the tests and benchmarks add: python3 for the fakes and the example plugin, python3-venv
 # for the venv that Node 24 comes into from PyPI (make node), Chromium with its WebDriver for the
@@ -62,6 +65,10 @@ deps:
 	for p in $(sort $(APT_PACKAGES)); do \
 		dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; \
 	done; \
+	if ! command -v ld.gold >/dev/null 2>&1 && ! dpkg -s binutils-gold >/dev/null 2>&1 \
+		&& apt-cache show binutils-gold >/dev/null 2>&1; then \
+		missing="$$missing binutils-gold"; \
+	fi; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
 		echo "make deps: installing$$missing"; \
@@ -81,6 +88,7 @@ endef
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
+	@chmod go-w $(DEBUG_DIR)/pi-relayd $(addprefix $(DEBUG_DIR)/pi-relay-,$(BUNDLED_PLUGINS))
 	$(call bundle,$(DEBUG_DIR))
 
 run: build
