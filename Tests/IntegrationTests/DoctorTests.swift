@@ -155,6 +155,12 @@ import Glibc
                 StackSetupTests.expectNoToken(Self.token, in: [healthy, text, sick])
                 chmod(home.path, 0o700)
                 chmod(home.path + "/state", 0o700)
+
+                // The refused token exported in the shell, which wins over .env: `setup` would
+                // check that same token again, so the fix is to unset it first.
+                let exported = home.cli(extra: environment.merging(["DISCORD_BOT_TOKEN": "not-\(Self.token)"]) { $1 })
+                let shell = try Self.checks(try await exported.run(["doctor", "--json"], timeout: .seconds(120)))
+                Self.expectFailed(shell, "messenger:discord", detail: "refused the bot token", fix: "unset DISCORD_BOT_TOKEN")
             }
         }
     }

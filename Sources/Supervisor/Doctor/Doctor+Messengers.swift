@@ -42,9 +42,15 @@ extension Doctor {
                     checks.append(.fail("messenger:\(name):\(index + 1)", "\(title) settings", problem, fix: problem))
                 }
             } catch {
+                // Exported in the shell, the token wins over .env, and `setup` would check that
+                // same token again: it must go first.
+                let exported = self.environment[variable].map { !$0.isEmpty } == true
                 let fix =
-                    error.remote?.code == .notAuthorized
-                    ? "pi-relayd setup \(name) with a new token" : "check the network, proxy and apiBase settings of \(name)"
+                    error.remote?.code != .notAuthorized
+                    ? "check the network, proxy and apiBase settings of \(name)"
+                    : exported
+                        ? "unset \(variable) (exported in your shell, it wins over .env), then pi-relayd setup \(name) with a new token"
+                        : "pi-relayd setup \(name) with a new token"
                 checks.append(.fail("messenger:\(name)", title, error.description, fix: fix))
             }
             let allowed = Allowlist(section: section, messenger: name, environment: environment).users.union(paired.ids(messenger: name))
