@@ -321,6 +321,37 @@ extension StackApprovalTests {
         }
     }
 
+    /// An approval question open when the daemon is killed: its call dies with the pi that
+    /// waited on it (the extension denies what it cannot ask about), so after the restart the
+    /// card is closed as a dialog's is, its buttons gone, rather than left pressable for good.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 5)))
+    func anApprovalOpenWhenTheDaemonIsKilledIsClosedAfterTheRestart() async throws {
+        try await StackHome.with { stack in
+            let config = StackConfig(extra: Self.rules(timeoutSeconds: 120))
+            let doomed = try await stack.start(config, doomed: true)
+            let id = try await stack.newSession("gated")
+            let dm = try await stack.dmChannel()
+            _ = try await stack.command("use", ["session": .string(id)])
+            let child = try ScriptedTerminal(socket: stack.home.socketPath)
+            child.send([
+                "id": "g1", "method": "approval",
+                "params": [
+                    "session": .string(id), "id": "q-g1", "toolName": "bash", "input": ["command": "git push origin main"], "rule": "git-push",
+                ],
+            ])
+            let card = try await Self.gate(stack, dm, containing: "git push origin main")
+            let message = try #require(card["id"]?.stringValue)
+            doomed.signal(SIGKILL)
+            #expect(await doomed.waitForExit() == .signaled(SIGKILL))
+            child.hangUp()
+
+            try await stack.start(config, freshCommands: false)
+            try await stack.waitForBotMessage(in: dm, containing: "pi-relayd was restarted", timeout: 90)
+            let closed = try await stack.fake.message(message)
+            #expect(closed["components"]?.arrayValue?.isEmpty == true, "no buttons left: \(closed)")
+        }
+    }
+
     /// "Approve for session" in a session pi-relayd started holds for that conversation: after
     /// `/reset` the same rule is asked again, as a terminal pi's is after `/new`. It held on, and
     /// a `git push` in a conversation nobody approved it for went through unasked.

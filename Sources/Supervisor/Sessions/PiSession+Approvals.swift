@@ -29,6 +29,8 @@ extension PiSession {
         questions.ask(question)
         approvals.open(qid, rule: request.rule)
         record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])
+        // Saved before its card is posted: after a kill -9 the card is closed, not left pressable.
+        await services.persist(record)
         // Unstructured on purpose: the gate's countdown runs beside the session.
         Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -72,6 +74,8 @@ extension PiSession {
     /// Settles a gate once: the first decision wins, later ones find nothing.
     package func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
         guard let question = settleGate(qid, decision) else { return }
+        // Saved closed before the chats hear: a restart must not close it a second time.
+        await services.persist(record)
         await tell(.questionClosed(question, outcome: outcome))
     }
 
@@ -90,7 +94,9 @@ extension PiSession {
 
     /// pi is gone, or its run stopped: no call waits any more.
     package func abandonGates(_ why: String) async {
-        await tellAbandoned(settleOpenGates(abandoned: why), why)
+        let gates = settleOpenGates(abandoned: why)
+        if !gates.isEmpty { await services.persist(record) }
+        await tellAbandoned(gates, why)
     }
 
     /// Every open gate settled as abandoned at once, with no await between them (so none a new

@@ -81,10 +81,11 @@ package actor PiSession {
         questions = QuestionBook(interrupted: record.openQuestions ?? [])
     }
 
-    /// The open questions worth saving: a gate's question dies with the call that waits on it.
+    /// The open questions, saved so that after a kill -9 their cards are closed (their buttons
+    /// would answer nothing): a dialog dies with its pi, and a gate's call with the pi that waits
+    /// on it (its extension denies what it cannot ask about).
     private var savedQuestions: [PendingQuestion]? {
-        let saved = openQuestions.filter { !approvals.isGate($0.id) }
-        return saved.isEmpty ? nil : saved
+        openQuestions.isEmpty ? nil : openQuestions
     }
 
     package var record: SessionRecord {
