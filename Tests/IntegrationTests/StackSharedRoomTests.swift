@@ -135,6 +135,28 @@ import Testing
         }
     }
 
+    /// `requireMention: false` with privacy mode on (BotFather's default): the groups would
+    /// never deliver a plain message, and doctor said "which is all it needs". It names the fix.
+    @Test(.timeLimit(ScenarioGate.limit(minutes: 4)))
+    func doctorSaysThatGroupsWithoutMentionsNeedPrivacyModeOff() async throws {
+        try await TelegramStack.with { stack in
+            try stack.home.writeConfig(stack.yaml(extra: "", section: ["requireMention: false"]))
+            let cli = CLI(
+                environment: stack.home.environment([
+                    "TELEGRAM_BOT_TOKEN": TelegramStack.token, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+                ]), scratch: stack.home.scratch)
+            func privacyCheck() async throws -> JSONValue? {
+                let checks = try DoctorTests.checks(try await cli.run(["doctor", "--json", "--min-free-mb", "1"], timeout: .seconds(120)))
+                return checks.values.first { $0["detail"]?.stringValue?.contains("requireMention") == true }
+            }
+            _ = try await stack.fake.post("/settings", ["privacy_mode": true])
+            let failed = try #require(try await privacyCheck(), "doctor said nothing of privacy mode")
+            #expect(failed["passed"] == false && failed["detail"]?.stringValue?.contains("/setprivacy") == true, "\(failed)")
+            _ = try await stack.fake.post("/settings", ["privacy_mode": false])
+            #expect(try await privacyCheck() == nil)
+        }
+    }
+
     // MARK: The room
 
     /// Alice writes `text` in the group; every bot's Telegram gets it.

@@ -12,11 +12,22 @@ extension TelegramRelay {
         var notes: [String] = []
         var problems: [String] = []
         if me["can_read_all_group_messages"]?.boolValue != true {
+            if !config.settings.requireMention {
+                // Privacy mode keeps plain group messages from the bot (telegram-bot-api.md §13):
+                // a group meant to listen without mentions would hear nothing.
+                problems.append(
+                    "telegram.requireMention is false, but privacy mode is on: in a group where it is no admin the bot gets only "
+                        + "commands and replies to it, never a plain message. Turn it off in @BotFather (/setprivacy → Disable), then "
+                        + "remove the bot from each group and add it again (Telegram applies it on joining), or make it an admin there.")
+            }
             if config.settings.sharedRooms.isEmpty {
-                notes.append("Privacy mode is on (the default): in groups the bot sees commands, mentions and replies to it, which is all it needs.")
+                if config.settings.requireMention {
+                    notes.append(
+                        "Privacy mode is on (the default): in groups the bot sees commands, mentions and replies to it, which is all it needs.")
+                }
             } else {
                 notes.append(Self.sharedRoomNeeds)
-                if params.checkSetup { problems = await sharedRoomProblems(bot: id) }
+                if params.checkSetup { problems += await sharedRoomProblems(bot: id) }
             }
         }
         return MessengerIdentity(
