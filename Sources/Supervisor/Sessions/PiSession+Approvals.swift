@@ -29,8 +29,6 @@ extension PiSession {
         questions.ask(question)
         approvals.open(qid, rule: request.rule)
         record(type: "approval_asked", ["id": .string(qid), "tool": .string(request.toolName), "rule": .string(request.rule)])
-        // Saved before its card is posted: after a kill -9 the card is closed, not left pressable.
-        await services.persist(record)
         // Unstructured on purpose: the gate's countdown runs beside the session.
         Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -41,6 +39,9 @@ extension PiSession {
                 outcome: "expired: no answer in time, so it was denied")
         }
         await tell(.approvalAsked(question, onlyTo: onlyTo))
+        // Saved once its card is out (a card must not wait on the disk: under heavy writes a
+        // save takes seconds): after a kill -9 the card is closed, not left pressable for good.
+        await services.persist(record)
         return await withCheckedContinuation { waiter in
             if let decided = approvals.wait(qid, waiter) { waiter.resume(returning: decided) }
         }
@@ -74,9 +75,10 @@ extension PiSession {
     /// Settles a gate once: the first decision wins, later ones find nothing.
     package func decideGate(_ qid: String, _ decision: ApprovalDecision, outcome: String) async {
         guard let question = settleGate(qid, decision) else { return }
-        // Saved closed before the chats hear: a restart must not close it a second time.
-        await services.persist(record)
         await tell(.questionClosed(question, outcome: outcome))
+        // Saved closed, so a restart does not close it again; after the chats hear, which must
+        // not wait on the disk.
+        await services.persist(record)
     }
 
     /// Gate `qid` decided, its call answered: the question whose copies in the chats are still
@@ -95,8 +97,8 @@ extension PiSession {
     /// pi is gone, or its run stopped: no call waits any more.
     package func abandonGates(_ why: String) async {
         let gates = settleOpenGates(abandoned: why)
-        if !gates.isEmpty { await services.persist(record) }
         await tellAbandoned(gates, why)
+        if !gates.isEmpty { await services.persist(record) }
     }
 
     /// Every open gate settled as abandoned at once, with no await between them (so none a new
