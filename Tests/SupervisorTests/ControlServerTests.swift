@@ -76,12 +76,19 @@ import Testing
         // Written from a thread of its own: the server answers before it has read all of it.
         let writer = Thread { _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
         writer.start()
-        var answer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while !answer.contains(0x0A) {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            answer += chunk[0..<count]
+        // Read on a thread of its own too: a blocking read on the cooperative pool could hold the
+        // very thread the server needs to answer.
+        let answer: [UInt8] = await withCheckedContinuation { done in
+            Thread.detachNewThread {
+                var answer: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while !answer.contains(0x0A) {
+                    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    guard count > 0 else { break }
+                    answer += chunk[0..<count]
+                }
+                done.resume(returning: answer)
+            }
         }
         let line = try JSONValue.parse(bytes: Array(answer.prefix { $0 != 0x0A }))
         #expect(line["error"]?["code"] == "invalid_params" && line["error"]?["message"]?.stringValue?.contains("16 MiB") == true, "\(line)")
